@@ -1,0 +1,44 @@
+package io.pacelink.link;
+
+/**
+ * The queue in front of a link's bottleneck: drop-tail FIFO in core, fair queues ({@code fq}, {@code fq_codel},
+ * {@code sfq}) in {@code qdisc-fq}. Used by one thread (the simulator or the relay's timer loop); must not allocate
+ * per packet.
+ */
+public interface BottleneckQueue
+{
+    /**
+     * Offer a packet that arrived at the bottleneck.
+     *
+     * @param packet the packet; on success the queue holds it until {@link #dequeue(long)} returns it.
+     * @param nowNs  arrival time.
+     * @return null if the packet was queued; otherwise the packet the queue dropped to make its decision (the offered
+     * one for drop-tail, possibly another one for a fair queue that drops from its fattest flow). The caller
+     * recycles the returned packet.
+     */
+    LinkPacket enqueue(LinkPacket packet, long nowNs);
+
+    /**
+     * Take the next packet to serialize onto the link. An AQM (CoDel) may drop packets here; they go to the
+     * listener given at construction.
+     *
+     * @param nowNs current time.
+     * @return the next packet, or null if the queue is empty.
+     */
+    LinkPacket dequeue(long nowNs);
+
+    /**
+     * @return packets queued.
+     */
+    int packetCount();
+
+    /**
+     * @return bytes queued.
+     */
+    long byteCount();
+
+    /**
+     * @return packets dropped by this queue so far (on enqueue and by AQM).
+     */
+    long droppedPackets();
+}

@@ -1,0 +1,22 @@
+package io.pacelink.link;
+
+/**
+ * Creates bottleneck queues of one discipline, found with {@link java.util.ServiceLoader} and selected by
+ * {@link #name()} through the path spec's {@code qdisc=} key ({@code fifo} in core; {@code fq}, {@code fq_codel},
+ * {@code sfq} in {@code qdisc-fq}).
+ */
+public interface BottleneckQueueFactory
+{
+    /**
+     * @return the discipline's name in the path spec, e.g. {@code "fifo"}, {@code "fq_codel"}.
+     */
+    String name();
+
+    /**
+     * @param config limits and parameters parsed from the path spec.
+     * @param dropListener where packets dropped inside {@link BottleneckQueue#dequeue(long)} are handed back for
+     *                     counting and recycling.
+     * @return a new, empty queue.
+     */
+    BottleneckQueue newQueue(QueueConfig config, PacketDropListener dropListener);
+}

@@ -1,0 +1,102 @@
+package io.pacelink.transport.cc;
+
+/**
+ * Read-only view of one processed ACK frame together with the delivery-rate sample it produced
+ * (reference section 1.3). The transport reuses one instance: values are valid only during
+ * {@link CongestionController#onAck(AckEvent)}.
+ */
+public interface AckEvent
+{
+    /**
+     * @return the time the ACK was processed.
+     */
+    long nowNs();
+
+    /**
+     * @return bytes newly acknowledged by this frame (packets that count towards bytes in flight).
+     */
+    long newlyAckedBytes();
+
+    /**
+     * @return bytes newly declared lost while processing this frame.
+     */
+    long newlyLostBytes();
+
+    /**
+     * @return bytes in flight before this frame was processed.
+     */
+    long priorBytesInFlightBytes();
+
+    /**
+     * @return bytes in flight after acknowledged and lost packets were removed.
+     */
+    long bytesInFlightBytes();
+
+    /**
+     * @return send time of the largest packet this frame newly acknowledged, or {@link Long#MIN_VALUE} if none.
+     * Recovery ends when a packet sent after recovery started is acknowledged (RFC 9002 section 7.3.2).
+     */
+    long largestAckedSentTimeNs();
+
+    /**
+     * @return RTT of the newest packet acknowledged by this frame (what BBR uses), or -1 if none was newly acked.
+     */
+    long latestRttNs();
+
+    /**
+     * @return true if the connection was limited by the congestion window since the last ACK (RFC 7661 / RFC 9002
+     * section 7.8): window controllers grow only then.
+     */
+    boolean isCwndLimited();
+
+    /**
+     * @return total bytes delivered over the connection's life (the rate sampler's {@code C.delivered}).
+     */
+    long totalDeliveredBytes();
+
+    /**
+     * @return total bytes ever declared lost.
+     */
+    long totalLostBytes();
+
+    /**
+     * @return true if this frame produced a valid delivery-rate sample.
+     */
+    boolean hasRateSample();
+
+    /**
+     * @return the sample's delivery rate in bytes per second; 0 without a sample.
+     */
+    long deliveryRateBytesPerSecond();
+
+    /**
+     * @return bytes delivered over the sample interval ({@code rs.delivered}).
+     */
+    long sampleDeliveredBytes();
+
+    /**
+     * @return the sample interval, the longer of the send and ACK spans ({@code rs.interval}).
+     */
+    long sampleIntervalNs();
+
+    /**
+     * @return {@code C.delivered} when the sample's source packet was sent ({@code rs.prior_delivered}); used for
+     * packet-timed rounds (reference section 1.5).
+     */
+    long samplePriorDeliveredBytes();
+
+    /**
+     * @return bytes in flight when the sample's source packet was sent, including it ({@code rs.tx_in_flight}).
+     */
+    long sampleTxInFlightBytes();
+
+    /**
+     * @return bytes lost between the source packet's send and this ACK ({@code rs.lost}).
+     */
+    long sampleLostBytes();
+
+    /**
+     * @return true if the sample's source packet was sent while the connection was application-limited.
+     */
+    boolean isSampleAppLimited();
+}

@@ -1,0 +1,93 @@
+package io.pacelink.transport.cc;
+
+/**
+ * A congestion controller for one connection: the SPI that {@code reno}, {@code cubic} and {@code bbr} implement.
+ * <p>
+ * Every callback runs on the endpoint's agent thread, takes the current time as a parameter (the controller never
+ * reads a clock), and must not allocate. Event objects are reused views: valid only for the duration of the call.
+ * <p>
+ * Order of calls for one received ACK frame (design.md section 6): the transport updates the RTT estimator and the
+ * rate sampler, calls {@link #onPacketLost} for each packet newly declared lost, {@link #onCongestionEvent} once if
+ * any was, then {@link #onAck} with the rate sample.
+ */
+public interface CongestionController
+{
+    /**
+     * A packet that counts towards bytes in flight has just been sent (after the rate sampler stamped it).
+     *
+     * @param nowNs              send time.
+     * @param packetNumber       the packet's number.
+     * @param sizeBytes          size of the datagram in bytes.
+     * @param bytesInFlightBytes bytes in flight including this packet.
+     * @param isRetransmission   true if the packet carries retransmitted data.
+     */
+    void onPacketSent(long nowNs, long packetNumber, int sizeBytes, long bytesInFlightBytes, boolean isRetransmission);
+
+    /**
+     * First send after the connection was idle (nothing in flight and the application had nothing to send).
+     * CUBIC shifts its epoch by the idle time; BBR performs its idle restart.
+     *
+     * @param nowNs  current time.
+     * @param idleNs how long nothing was in flight.
+     */
+    void onTransmitStartAfterIdle(long nowNs, long idleNs);
+
+    /**
+     * One ACK frame was processed: called after {@link #onPacketLost} and {@link #onCongestionEvent} for the same
+     * frame. Called even when nothing new was acknowledged only if a loss was detected with it.
+     *
+     * @param ack reused view of the ACK and its delivery-rate sample.
+     */
+    void onAck(AckEvent ack);
+
+    /**
+     * One packet was newly declared lost (per packet; BBRv3 needs each packet's send-time stamp).
+     *
+     * @param lost reused view of the lost packet.
+     */
+    void onPacketLost(LostPacket lost);
+
+    /**
+     * Once per batch of losses detected together (one ACK frame or one loss timer).
+     *
+     * @param event reused view of the congestion event.
+     */
+    void onCongestionEvent(CongestionEvent event);
+
+    /**
+     * A packet previously declared lost was acknowledged: controllers that support it undo the last reduction.
+     *
+     * @param nowNs current time.
+     */
+    void onSpuriousLoss(long nowNs);
+
+    /**
+     * The path MTU changed.
+     *
+     * @param maxDatagramSizeBytes the new maximum datagram size.
+     */
+    void onMtuChanged(int maxDatagramSizeBytes);
+
+    /**
+     * @return the congestion window in bytes: the transport sends new ack-eliciting packets only while bytes in
+     * flight are below it.
+     */
+    long congestionWindowBytes();
+
+    /**
+     * @return the rate in bytes per second at which the pacer releases this connection's packets; 0 or
+     * {@link Long#MAX_VALUE} means do not pace.
+     */
+    long pacingRateBytesPerSecond();
+
+    /**
+     * @return how many bytes the pacer may release back to back before pacing applies again.
+     */
+    int sendQuantumBytes();
+
+    /**
+     * @return a short stable name for the controller's current state (e.g. "SLOW_START", "PROBE_BW_UP"); must be a
+     * constant, never built on the fly.
+     */
+    String stateName();
+}

@@ -1,0 +1,105 @@
+package io.pacelink.transport.cc;
+
+/**
+ * Shared base for loss-based window controllers (Reno, CUBIC): keeps cwnd and ssthresh, and paces at
+ * {@code gain * cwnd / srtt} with gain 2.0 in slow start and 1.2 afterwards (design.md section 6, the gains Linux uses
+ * for {@code tcp_update_pacing_rate}: {@code sysctl_tcp_pacing_ss_ratio = 200}, {@code ca_ratio = 120}).
+ */
+public abstract class WindowController implements CongestionController
+{
+    /**
+     * Pacing gain while cwnd < ssthresh: lets slow start double per RTT without becoming pacing-limited.
+     */
+    public static final double SLOW_START_PACING_GAIN = 2.0;
+
+    /**
+     * Pacing gain in congestion avoidance: a little above cwnd/srtt so pacing never becomes the bottleneck.
+     */
+    public static final double CONGESTION_AVOIDANCE_PACING_GAIN = 1.2;
+
+    /**
+     * Upper bound of the send quantum (the size Linux caps a GSO/TSO burst at).
+     */
+    public static final int MAX_SEND_QUANTUM_BYTES = 64 * 1024;
+
+    /**
+     * Pacing granularity the send quantum is sized for: bursts of about 1 ms of rate, as Linux's
+     * {@code sk_pacing_shift = 10} does and reference section 10 item 1 advises.
+     */
+    public static final long SEND_QUANTUM_INTERVAL_NS = 1_000_000L;
+
+    private static final long NANOS_PER_SECOND = 1_000_000_000L;
+
+    protected final ControllerContext context;
+    protected int maxDatagramSizeBytes;
+    protected long congestionWindowBytes;
+    protected long slowStartThresholdBytes = Long.MAX_VALUE;
+
+    protected WindowController(final ControllerContext context)
+    {
+        this.context = context;
+        this.maxDatagramSizeBytes = context.maxDatagramSizeBytes();
+        this.congestionWindowBytes = context.initialWindowBytes();
+    }
+
+    /**
+     * @return true while cwnd is below ssthresh.
+     */
+    public final boolean isInSlowStart()
+    {
+        return congestionWindowBytes < slowStartThresholdBytes;
+    }
+
+    /**
+     * @return the slow-start threshold in bytes, {@link Long#MAX_VALUE} until the first reduction.
+     */
+    public final long slowStartThresholdBytes()
+    {
+        return slowStartThresholdBytes;
+    }
+
+    /**
+     * @return the minimum window: 2 * max datagram size (RFC 9002 section 7.2).
+     */
+    protected final long minimumWindowBytes()
+    {
+        return 2L * maxDatagramSizeBytes;
+    }
+
+    public long congestionWindowBytes()
+    {
+        return congestionWindowBytes;
+    }
+
+    public long pacingRateBytesPerSecond()
+    {
+        final double gain = isInSlowStart() ? SLOW_START_PACING_GAIN : CONGESTION_AVOIDANCE_PACING_GAIN;
+        final long srttNs = Math.max(1L, context.rttStats().smoothedRttNs());
+        return (long)(gain * congestionWindowBytes * NANOS_PER_SECOND / srttNs);
+    }
+
+    public int sendQuantumBytes()
+    {
+        final long burstBytes = pacingRateBytesPerSecond() * SEND_QUANTUM_INTERVAL_NS / NANOS_PER_SECOND;
+        return (int)Math.max(2L * maxDatagramSizeBytes, Math.min(MAX_SEND_QUANTUM_BYTES, burstBytes));
+    }
+
+    public void onMtuChanged(final int maxDatagramSizeBytes)
+    {
+        this.maxDatagramSizeBytes = maxDatagramSizeBytes;
+        congestionWindowBytes = Math.max(congestionWindowBytes, minimumWindowBytes());
+    }
+
+    public void onPacketSent(
+        final long nowNs,
+        final long packetNumber,
+        final int sizeBytes,
+        final long bytesInFlightBytes,
+        final boolean isRetransmission)
+    {
+    }
+
+    public void onPacketLost(final LostPacket lost)
+    {
+    }
+}

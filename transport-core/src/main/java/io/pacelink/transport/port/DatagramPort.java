@@ -1,0 +1,44 @@
+package io.pacelink.transport.port;
+
+import org.agrona.DirectBuffer;
+
+import java.net.InetSocketAddress;
+
+/**
+ * The only way the sans-IO endpoint core reaches a network: an NIO {@link java.nio.channels.DatagramChannel} in real
+ * time ({@link NioDatagramPort}), a simulated host in virtual time, or a wrapper that injects impairments.
+ * Non-blocking; used only from the agent thread.
+ */
+public interface DatagramPort extends AutoCloseable
+{
+    /**
+     * Receive up to {@code limit} datagrams that have arrived, handing each to the handler.
+     *
+     * @param handler called once per datagram; the buffer is valid only during the call.
+     * @param limit   maximum number of datagrams.
+     * @return the number of datagrams handed to the handler.
+     */
+    int receive(DatagramHandler handler, int limit);
+
+    /**
+     * Send one datagram, without blocking.
+     *
+     * @param buffer      holding the datagram.
+     * @param offset      of the datagram in the buffer.
+     * @param length      of the datagram.
+     * @param destination where to send it.
+     * @return true if the datagram was handed to the network; false if the send buffer was full (the datagram is
+     * dropped; reliability recovers it like a loss).
+     */
+    boolean send(DirectBuffer buffer, int offset, int length, InetSocketAddress destination);
+
+    /**
+     * @return the address peers send to.
+     */
+    InetSocketAddress localAddress();
+
+    /**
+     * Release the port's resources.
+     */
+    void close();
+}
