@@ -1,0 +1,123 @@
+package io.pacelink.link;
+
+import org.HdrHistogram.Histogram;
+
+/**
+ * What happened on one link direction: packets offered, lost at random, dropped by the queue, duplicated,
+ * corrupted, served by the bottleneck and delivered, and the queueing delay each served packet saw. Written by the
+ * link's single thread; read it from that thread (the relay publishes copies for other threads).
+ */
+public final class LinkCounters
+{
+    /**
+     * Largest queueing delay the histogram tracks: 100 s.
+     */
+    public static final long MAX_TRACKED_DELAY_NS = 100_000_000_000L;
+
+    private static final long LOWEST_DISCERNIBLE_DELAY_NS = 1_000L;
+
+    long offeredPackets;
+    long offeredBytes;
+    long randomLossPackets;
+    long duplicatedPackets;
+    long corruptedPackets;
+    long queueDropPackets;
+    long servedPackets;
+    long servedBytes;
+    long deliveredPackets;
+    long deliveredBytes;
+    private final Histogram queueDelayNs = new Histogram(LOWEST_DISCERNIBLE_DELAY_NS, MAX_TRACKED_DELAY_NS, 3);
+
+    /**
+     * @return packets handed to the link, before loss and duplication.
+     */
+    public long offeredPackets()
+    {
+        return offeredPackets;
+    }
+
+    /**
+     * @return bytes handed to the link.
+     */
+    public long offeredBytes()
+    {
+        return offeredBytes;
+    }
+
+    /**
+     * @return packets dropped by the random loss model.
+     */
+    public long randomLossPackets()
+    {
+        return randomLossPackets;
+    }
+
+    /**
+     * @return extra copies made by duplication.
+     */
+    public long duplicatedPackets()
+    {
+        return duplicatedPackets;
+    }
+
+    /**
+     * @return packets with a flipped bit.
+     */
+    public long corruptedPackets()
+    {
+        return corruptedPackets;
+    }
+
+    /**
+     * @return packets dropped by the bottleneck queue (full on arrival, or by its AQM).
+     */
+    public long queueDropPackets()
+    {
+        return queueDropPackets;
+    }
+
+    /**
+     * @return packets the bottleneck has finished serializing.
+     */
+    public long servedPackets()
+    {
+        return servedPackets;
+    }
+
+    /**
+     * @return bytes the bottleneck has finished serializing: the numerator of utilisation.
+     */
+    public long servedBytes()
+    {
+        return servedBytes;
+    }
+
+    /**
+     * @return packets delivered at the far end.
+     */
+    public long deliveredPackets()
+    {
+        return deliveredPackets;
+    }
+
+    /**
+     * @return bytes delivered at the far end.
+     */
+    public long deliveredBytes()
+    {
+        return deliveredBytes;
+    }
+
+    /**
+     * @return the time each served packet waited in the queue, in ns (1 µs resolution); do not modify.
+     */
+    public Histogram queueDelayNs()
+    {
+        return queueDelayNs;
+    }
+
+    void recordQueueDelay(final long delayNs)
+    {
+        queueDelayNs.recordValue(Math.min(delayNs, MAX_TRACKED_DELAY_NS));
+    }
+}

@@ -1,0 +1,285 @@
+package io.pacelink.link;
+
+import java.util.SplittableRandom;
+
+/**
+ * One direction of an emulated link, driven only by the times it is handed: the same model runs in the simulator's
+ * virtual time and in the relay's real time. A packet offered at time {@code t}:
+ * <ol>
+ * <li>may be lost (Bernoulli or Gilbert-Elliott), duplicated and corrupted on arrival, as netem does on enqueue;</li>
+ * <li>enters the bottleneck queue, which may drop it (drop-tail FIFO, or a fair queue from {@code qdisc-fq});</li>
+ * <li>is serialized when the bottleneck reaches it, one packet at a time, at the rate schedule's rate;</li>
+ * <li>propagates for the delay plus a jitter sample (never less than zero), and is delivered; with jitter, packets
+ * may overtake each other unless the spec says {@code order=keep}.</li>
+ * </ol>
+ * Event-driven use: after {@link #offer}, ask {@link #nextEventTimeNs()} when to come back, and at that time
+ * {@link #poll} out every packet due. Single-threaded; allocation-free once its pool and arrays have grown to the
+ * traffic's high-water mark.
+ */
+public final class LinkDirection
+{
+    private final PathSpec spec;
+    private final LinkPacketPool pool;
+    private final SplittableRandom random;
+    private final BottleneckQueue queue;
+    private final RateSchedule.Server bottleneck;
+    private final DelayLine delayLine;
+    private final LinkCounters counters = new LinkCounters();
+    private final LossModel.Kind lossKind;
+    private final long delayNs;
+    private final long jitterNs;
+    private final JitterDistribution jitterDistribution;
+    private final boolean keepOrder;
+    private final double duplicateProbability;
+    private final double corruptProbability;
+
+    private boolean lossBadState;
+    private LinkPacket inService;
+    private long serviceCompleteNs = Long.MAX_VALUE;
+    private long nextSequence;
+    private long nextDepartureOrder;
+    private long lastScheduledDeliveryNs = Long.MIN_VALUE;
+    private long lastPolledDeliveryNs = Long.MIN_VALUE;
+
+    /**
+     * @param spec      the direction's model.
+     * @param baseRttNs the path's base RTT, sizing a {@code queue=Nbdp} limit ({@link PathSpec.Pair#baseRttNs()}).
+     * @param seed      seeds every random choice of this direction (loss, jitter, duplication, corruption, queue).
+     * @param pool      where dropped packets go and duplicates come from; shared with the caller.
+     */
+    public LinkDirection(final PathSpec spec, final long baseRttNs, final long seed, final LinkPacketPool pool)
+    {
+        this.spec = spec;
+        this.pool = pool;
+        this.random = new SplittableRandom(seed);
+        this.queue = BottleneckQueues.newQueue(spec, baseRttNs, random.nextLong(), this::onQueueDrop);
+        this.bottleneck = spec.rate().newServer();
+        this.lossKind = spec.loss().kind();
+        this.delayNs = spec.delayNs();
+        this.jitterNs = spec.jitterNs();
+        this.jitterDistribution = spec.jitterDistribution();
+        this.keepOrder = spec.keepOrder();
+        this.duplicateProbability = spec.duplicateProbability();
+        this.corruptProbability = spec.corruptProbability();
+        this.delayLine = new DelayLine(jitterNs == 0 || keepOrder);
+    }
+
+    /**
+     * Hand a packet to the link. The link owns it from now on: it either comes back from {@link #poll} or is
+     * returned to the pool when dropped.
+     *
+     * @param packet the packet, from the link's pool, with its length, flow key and addresses set.
+     * @param nowNs  arrival time, not earlier than any time handed in before.
+     * @return true if the packet (or a copy of it) entered the bottleneck queue; false if it was lost or dropped.
+     */
+    public boolean offer(final LinkPacket packet, final long nowNs)
+    {
+        advance(nowNs);
+        counters.offeredPackets++;
+        counters.offeredBytes += packet.length();
+
+        // netem_enqueue order: duplicate, then loss removes one copy, then corrupt the original.
+        int copies = 1;
+        if (duplicateProbability > 0 && random.nextDouble() < duplicateProbability)
+        {
+            copies++;
+        }
+        if (randomLoss())
+        {
+            copies--;
+            counters.randomLossPackets++;
+        }
+        if (copies == 0)
+        {
+            pool.release(packet);
+            return false;
+        }
+        if (corruptProbability > 0 && random.nextDouble() < corruptProbability && packet.length() > 0)
+        {
+            final int bit = random.nextInt(packet.length() * 8);
+            packet.data()[bit >>> 3] ^= (byte)(1 << (bit & 7));
+            counters.corruptedPackets++;
+        }
+
+        boolean accepted = false;
+        if (copies == 2)
+        {
+            counters.duplicatedPackets++;
+            accepted = enqueue(pool.copyOf(packet), nowNs);
+        }
+        return enqueue(packet, nowNs) | accepted;
+    }
+
+    /**
+     * @return when this link next has something to do (a serialization completing or a packet due), or
+     * {@link Long#MAX_VALUE} if it is empty.
+     */
+    public long nextEventTimeNs()
+    {
+        return Math.min(serviceCompleteNs, delayLine.peekTimeNs());
+    }
+
+    /**
+     * @param nowNs the current time, not earlier than any time handed in before.
+     * @return the next packet due for delivery by now (ownership passes to the caller, who returns it to the pool),
+     * or null if none is due.
+     */
+    public LinkPacket poll(final long nowNs)
+    {
+        advance(nowNs);
+        if (delayLine.peekTimeNs() > nowNs)
+        {
+            return null;
+        }
+        lastPolledDeliveryNs = delayLine.peekTimeNs();
+        final LinkPacket packet = delayLine.remove();
+        counters.deliveredPackets++;
+        counters.deliveredBytes += packet.length();
+        return packet;
+    }
+
+    /**
+     * @return the scheduled delivery time of the packet {@link #poll} returned last (to measure how late a real-time
+     * caller released it).
+     */
+    public long lastDeliveryTimeNs()
+    {
+        return lastPolledDeliveryNs;
+    }
+
+    /**
+     * @return packets waiting in the bottleneck queue (not counting the one being serialized).
+     */
+    public int queuedPackets()
+    {
+        return queue.packetCount();
+    }
+
+    /**
+     * @return bytes waiting in the bottleneck queue.
+     */
+    public long queuedBytes()
+    {
+        return queue.byteCount();
+    }
+
+    /**
+     * @return packets serialized and propagating.
+     */
+    public int propagatingPackets()
+    {
+        return delayLine.size();
+    }
+
+    /**
+     * @return this direction's counters.
+     */
+    public LinkCounters counters()
+    {
+        return counters;
+    }
+
+    /**
+     * @return the model this direction follows.
+     */
+    public PathSpec spec()
+    {
+        return spec;
+    }
+
+    private boolean enqueue(final LinkPacket packet, final long nowNs)
+    {
+        packet.sequence(nextSequence++).enqueueTimeNs(nowNs);
+        final LinkPacket dropped = queue.enqueue(packet, nowNs);
+        if (null != dropped)
+        {
+            counters.queueDropPackets++;
+            pool.release(dropped);
+        }
+        if (null == inService)
+        {
+            startService(nowNs);
+        }
+        return dropped != packet;
+    }
+
+    /**
+     * Complete every serialization due by now: each finished packet starts propagating at its completion time, and
+     * the next queued packet starts serializing at that same instant.
+     */
+    private void advance(final long nowNs)
+    {
+        while (serviceCompleteNs <= nowNs)
+        {
+            final long completeNs = serviceCompleteNs;
+            final LinkPacket served = inService;
+            counters.servedPackets++;
+            counters.servedBytes += served.length();
+            delayLine.add(deliveryTimeNs(completeNs), nextDepartureOrder++, served);
+            startService(completeNs);
+        }
+    }
+
+    private void startService(final long startNs)
+    {
+        final LinkPacket next = queue.dequeue(startNs);
+        inService = next;
+        if (null == next)
+        {
+            serviceCompleteNs = Long.MAX_VALUE;
+        }
+        else
+        {
+            counters.recordQueueDelay(startNs - next.enqueueTimeNs());
+            serviceCompleteNs = bottleneck.serviceCompleteNs(startNs, next.length());
+        }
+    }
+
+    private long deliveryTimeNs(final long departureNs)
+    {
+        long deliveryNs = departureNs + delayNs;
+        if (jitterNs > 0)
+        {
+            deliveryNs = Math.max(departureNs, deliveryNs + jitterDistribution.sampleOffsetNs(random, jitterNs));
+        }
+        if (keepOrder)
+        {
+            deliveryNs = Math.max(deliveryNs, lastScheduledDeliveryNs);
+            lastScheduledDeliveryNs = deliveryNs;
+        }
+        return deliveryNs;
+    }
+
+    /**
+     * netem {@code loss_gilb_ell}: the state moves first, then the loss draw uses the probability of the state the
+     * packet found.
+     */
+    private boolean randomLoss()
+    {
+        final LossModel loss = spec.loss();
+        return switch (lossKind)
+        {
+            case NONE -> false;
+            case BERNOULLI -> random.nextDouble() < loss.lossInGood();
+            case GILBERT_ELLIOTT ->
+            {
+                final boolean wasBad = lossBadState;
+                if (wasBad)
+                {
+                    lossBadState = random.nextDouble() >= loss.badToGood();
+                }
+                else
+                {
+                    lossBadState = random.nextDouble() < loss.goodToBad();
+                }
+                yield random.nextDouble() < (wasBad ? loss.lossInBad() : loss.lossInGood());
+            }
+        };
+    }
+
+    private void onQueueDrop(final LinkPacket packet, final long nowNs)
+    {
+        counters.queueDropPackets++;
+        pool.release(packet);
+    }
+}

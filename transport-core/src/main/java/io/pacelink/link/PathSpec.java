@@ -1,0 +1,309 @@
+package io.pacelink.link;
+
+import java.nio.file.Path;
+import java.util.StringJoiner;
+
+/**
+ * One direction of an emulated path, parsed from netem-like text such as
+ * {@code rate=100mbit delay=75ms jitter=7.5ms loss=8% queue=1bdp}. Used alike by the simulator, the real-time relay
+ * and the command line. Immutable. {@link #toString()} gives the canonical text, which parses back to an equal spec.
+ * The accepted keys are listed in {@link #ACCEPTED_FORM}; {@link Pair} holds the two directions of a path.
+ *
+ * <p>The model of a direction, in order: random loss, duplication and corruption as a packet arrives (as netem
+ * does on enqueue), then the bottleneck queue ({@code qdisc=}, limited by {@code queue=}), then serialization at the
+ * bottleneck rate one packet at a time, then propagation delay plus jitter. With jitter, packets may overtake each
+ * other as in netem unless {@code order=keep}.
+ *
+ * @param rate                 the bottleneck's rate over time ({@code rate=} or {@code trace=}), unlimited if absent.
+ * @param delayNs              one-way propagation delay.
+ * @param jitterNs             jitter around the delay: half-width for uniform, standard deviation for normal.
+ * @param jitterDistribution   how jitter is drawn.
+ * @param keepOrder            true if jitter must not reorder packets ({@code order=keep}).
+ * @param loss                 random loss.
+ * @param duplicateProbability probability that a packet is delivered twice.
+ * @param corruptProbability   probability that one random bit of a packet is flipped.
+ * @param queueLimit           the bottleneck queue's limit.
+ * @param qdisc                the bottleneck queue discipline's {@link BottleneckQueueFactory#name()}.
+ * @param quantumBytes         DRR quantum of fair queues.
+ * @param flowBuckets          number of flow buckets of hashing fair queues.
+ * @param codelTargetNs        CoDel target sojourn time.
+ * @param codelIntervalNs      CoDel interval.
+ */
+public record PathSpec(
+    RateSchedule rate,
+    long delayNs,
+    long jitterNs,
+    JitterDistribution jitterDistribution,
+    boolean keepOrder,
+    LossModel loss,
+    double duplicateProbability,
+    double corruptProbability,
+    QueueLimit queueLimit,
+    String qdisc,
+    int quantumBytes,
+    int flowBuckets,
+    long codelTargetNs,
+    long codelIntervalNs)
+{
+    /**
+     * The queue discipline used unless {@code qdisc=} names another: drop-tail FIFO.
+     */
+    public static final String DEFAULT_QDISC = "fifo";
+
+    /**
+     * Every key a path spec accepts, with examples: shown by parse errors and usable as command-line help.
+     */
+    public static final String ACCEPTED_FORM = String.join(System.lineSeparator(),
+        "  rate=100mbit                  bottleneck rate (bit, kbit, mbit, gbit, tbit); absent: no bottleneck",
+        "  rate=100mbit,20mbit@30s       rate steps: a new rate from the given time on",
+        "  trace=FILE                    mahimahi trace instead of rate= (one 1504-byte opportunity per ms line)",
+        "  delay=75ms                    one-way propagation delay (ns, us, ms, s)",
+        "  jitter=7.5ms                  jitter around the delay",
+        "  distribution=uniform|normal   jitter distribution (default uniform)",
+        "  order=reorder|keep            whether jitter may reorder packets (default reorder, like netem)",
+        "  loss=1%                       Bernoulli loss",
+        "  gemodel=p,r,1-h,1-k           Gilbert-Elliott loss, e.g. gemodel=1%,10%,100%,0% (as netem loss gemodel)",
+        "  duplicate=1%                  duplication",
+        "  corrupt=0.1%                  flip one random bit",
+        "  queue=100p|64kb|150000b|1bdp  bottleneck queue limit (default 1000p); limit=N is queue=Np",
+        "  qdisc=fifo                    queue discipline (fifo; fq, fq_codel, sfq with qdisc-fq)",
+        "  quantum=1514 flows=1024       fair-queue quantum (bytes) and flow buckets",
+        "  target=5ms interval=100ms     CoDel target and interval",
+        "Give the two directions of a path different specs with \"FORWARD | REVERSE\".");
+
+    /**
+     * @param rate                 the bottleneck's rate over time.
+     * @param delayNs              one-way propagation delay.
+     * @param jitterNs             jitter around the delay.
+     * @param jitterDistribution   how jitter is drawn.
+     * @param keepOrder            true if jitter must not reorder packets.
+     * @param loss                 random loss.
+     * @param duplicateProbability probability that a packet is delivered twice.
+     * @param corruptProbability   probability that one random bit of a packet is flipped.
+     * @param queueLimit           the bottleneck queue's limit.
+     * @param qdisc                the bottleneck queue discipline.
+     * @param quantumBytes         DRR quantum of fair queues.
+     * @param flowBuckets          number of flow buckets.
+     * @param codelTargetNs        CoDel target.
+     * @param codelIntervalNs      CoDel interval.
+     */
+    public PathSpec
+    {
+        if (delayNs < 0 || jitterNs < 0)
+        {
+            throw new IllegalArgumentException("delay and jitter must not be negative");
+        }
+        if (!(duplicateProbability >= 0 && duplicateProbability <= 1) ||
+            !(corruptProbability >= 0 && corruptProbability <= 1))
+        {
+            throw new IllegalArgumentException("duplicate and corrupt must be probabilities in [0, 1]");
+        }
+        if (quantumBytes <= 0 || flowBuckets <= 0 || codelTargetNs <= 0 || codelIntervalNs <= 0)
+        {
+            throw new IllegalArgumentException("quantum, flows, target and interval must be positive");
+        }
+        if (queueLimit.unit() == QueueLimit.Unit.BDP &&
+            rate.nominalBitsPerSecond() == RateSchedule.UNLIMITED_BITS_PER_SECOND)
+        {
+            throw new IllegalArgumentException("a queue in BDP (" + queueLimit.toSpec() +
+                ") needs a bottleneck rate (rate= or trace=)");
+        }
+        if (qdisc.isEmpty())
+        {
+            throw new IllegalArgumentException("qdisc must name a queue discipline");
+        }
+    }
+
+    /**
+     * @param text the spec, e.g. {@code rate=100mbit delay=75ms loss=8% queue=1bdp}; empty for a perfect link.
+     * @return the parsed spec; a {@code trace=} file is read relative to the working directory.
+     * @throws PathSpecException saying what is wrong and showing the accepted form.
+     */
+    public static PathSpec parse(final String text)
+    {
+        return PathSpecParser.parse(text, null);
+    }
+
+    /**
+     * @param text          the spec.
+     * @param baseDirectory where relative {@code trace=} files are found.
+     * @return the parsed spec.
+     * @throws PathSpecException saying what is wrong and showing the accepted form.
+     */
+    public static PathSpec parse(final String text, final Path baseDirectory)
+    {
+        return PathSpecParser.parse(text, baseDirectory);
+    }
+
+    /**
+     * @param delayNs the one-way delay.
+     * @return a link with only a propagation delay (no bottleneck, loss or jitter): an access link.
+     */
+    public static PathSpec delayOnly(final long delayNs)
+    {
+        return new PathSpec(
+            StepRateSchedule.unlimited(),
+            delayNs,
+            0,
+            JitterDistribution.UNIFORM,
+            false,
+            LossModel.NONE,
+            0,
+            0,
+            QueueLimit.DEFAULT,
+            DEFAULT_QDISC,
+            QueueConfig.DEFAULT_QUANTUM_BYTES,
+            QueueConfig.DEFAULT_FLOW_BUCKETS,
+            QueueConfig.DEFAULT_CODEL_TARGET_NS,
+            QueueConfig.DEFAULT_CODEL_INTERVAL_NS);
+    }
+
+    /**
+     * Resolve the queue's limits and parameters; a {@code queue=Nbdp} limit becomes bytes from the nominal rate
+     * (see {@link RateSchedule#nominalBitsPerSecond()}) and the given base RTT.
+     *
+     * @param baseRttNs the path's base round-trip time ({@link Pair#baseRttNs()}; {@code 2 * delayNs} alone).
+     * @param seed      the queue's seed (hash perturbation), derived from the scenario's seed.
+     * @return the queue configuration.
+     */
+    public QueueConfig queueConfig(final long baseRttNs, final long seed)
+    {
+        return new QueueConfig(
+            queueLimit.limitPackets(),
+            queueLimit.limitBytes(rate.nominalBitsPerSecond(), baseRttNs),
+            quantumBytes,
+            flowBuckets,
+            codelTargetNs,
+            codelIntervalNs,
+            seed);
+    }
+
+    /**
+     * @return the canonical spec text: every key that differs from its default.
+     */
+    public String toString()
+    {
+        final StringJoiner spec = new StringJoiner(" ");
+        addIfPresent(spec, rate.toSpec());
+        if (delayNs != 0)
+        {
+            spec.add("delay=" + SpecUnits.formatTime(delayNs));
+        }
+        if (jitterNs != 0)
+        {
+            spec.add("jitter=" + SpecUnits.formatTime(jitterNs));
+        }
+        if (jitterDistribution != JitterDistribution.UNIFORM)
+        {
+            spec.add("distribution=" + jitterDistribution.specName());
+        }
+        if (keepOrder)
+        {
+            spec.add("order=keep");
+        }
+        addIfPresent(spec, loss.toSpec());
+        if (duplicateProbability != 0)
+        {
+            spec.add("duplicate=" + SpecUnits.formatPercent(duplicateProbability));
+        }
+        if (corruptProbability != 0)
+        {
+            spec.add("corrupt=" + SpecUnits.formatPercent(corruptProbability));
+        }
+        if (!queueLimit.equals(QueueLimit.DEFAULT))
+        {
+            spec.add(queueLimit.toSpec());
+        }
+        if (!qdisc.equals(DEFAULT_QDISC))
+        {
+            spec.add("qdisc=" + qdisc);
+        }
+        if (quantumBytes != QueueConfig.DEFAULT_QUANTUM_BYTES)
+        {
+            spec.add("quantum=" + quantumBytes);
+        }
+        if (flowBuckets != QueueConfig.DEFAULT_FLOW_BUCKETS)
+        {
+            spec.add("flows=" + flowBuckets);
+        }
+        if (codelTargetNs != QueueConfig.DEFAULT_CODEL_TARGET_NS)
+        {
+            spec.add("target=" + SpecUnits.formatTime(codelTargetNs));
+        }
+        if (codelIntervalNs != QueueConfig.DEFAULT_CODEL_INTERVAL_NS)
+        {
+            spec.add("interval=" + SpecUnits.formatTime(codelIntervalNs));
+        }
+        return spec.toString();
+    }
+
+    private static void addIfPresent(final StringJoiner spec, final String part)
+    {
+        if (!part.isEmpty())
+        {
+            spec.add(part);
+        }
+    }
+
+    /**
+     * The two directions of a path: forward (client to server, left to right in a dumbbell) and reverse.
+     *
+     * @param forward the forward direction.
+     * @param reverse the reverse direction.
+     */
+    public record Pair(PathSpec forward, PathSpec reverse)
+    {
+        /**
+         * Separates the forward and the reverse spec in one text.
+         */
+        public static final char SEPARATOR = '|';
+
+        /**
+         * @param text one spec for both directions, or {@code "FORWARD | REVERSE"}.
+         * @return the pair.
+         * @throws PathSpecException saying what is wrong.
+         */
+        public static Pair parse(final String text)
+        {
+            final int separator = text.indexOf(SEPARATOR);
+            if (separator < 0)
+            {
+                final PathSpec both = PathSpec.parse(text);
+                return new Pair(both, both);
+            }
+            if (text.indexOf(SEPARATOR, separator + 1) >= 0)
+            {
+                throw new PathSpecException(text, "more than one '|'; give \"FORWARD | REVERSE\"");
+            }
+            return new Pair(PathSpec.parse(text.substring(0, separator)), PathSpec.parse(text.substring(separator + 1)));
+        }
+
+        /**
+         * @param forward the forward spec.
+         * @param reverse the reverse spec, or null to use the forward one for both directions.
+         * @return the pair.
+         * @throws PathSpecException saying what is wrong.
+         */
+        public static Pair parse(final String forward, final String reverse)
+        {
+            final PathSpec forwardSpec = PathSpec.parse(forward);
+            return new Pair(forwardSpec, null == reverse ? forwardSpec : PathSpec.parse(reverse));
+        }
+
+        /**
+         * @return the base round-trip time (the sum of both propagation delays): what {@code queue=Nbdp} uses.
+         */
+        public long baseRttNs()
+        {
+            return forward.delayNs() + reverse.delayNs();
+        }
+
+        /**
+         * @return {@code "FORWARD | REVERSE"}, or one spec if both directions are equal.
+         */
+        public String toString()
+        {
+            return forward.equals(reverse) ? forward.toString() : forward + " " + SEPARATOR + " " + reverse;
+        }
+    }
+}

@@ -1,0 +1,666 @@
+package io.pacelink.link.relay;
+
+import io.pacelink.link.FlowKeys;
+import io.pacelink.link.LinkDirection;
+import io.pacelink.link.LinkPacket;
+import io.pacelink.link.LinkPacketPool;
+import io.pacelink.link.PathSpec;
+import org.HdrHistogram.Histogram;
+import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.SystemNanoClock;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.DatagramChannel;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A real-time link emulator for UDP on loopback ({@code pacelink netem}): it listens on one port, forwards what
+ * clients send to a server address, and sends the server's replies back to the last client it heard from, applying
+ * the {@link LinkDirection} model of each direction in real time. Any two real processes can so be put on an
+ * emulated path.
+ *
+ * <p>One thread runs a timer loop: read what has arrived (stamped with the clock), offer it to the link, send every
+ * packet whose delivery time has come, then wait for the next one: park for most of the gap, and busy-spin for the
+ * last {@link Context#spinThresholdNs() spin threshold} so that parking's wake-up slack does not make releases late.
+ * Parks are bounded by {@link Context#maxParkNs()} so that arrivals are noticed (and stamped) promptly. The clock is
+ * read only through the injected {@link NanoClock}. How late each release was is kept in a histogram.
+ */
+public final class NetemRelay implements AutoCloseable
+{
+    private static final long STATS_PUBLISH_INTERVAL_NS = 100_000_000L;
+    private static final long CLOSE_TIMEOUT_MS = 5_000;
+    private static final long MAX_TRACKED_LATE_NS = 10_000_000_000L;
+
+    // Per-direction socket counters, kept in a long[] indexed by these.
+    private static final int RECEIVED_PACKETS = 0;
+    private static final int RECEIVED_BYTES = 1;
+    private static final int FORWARDED_PACKETS = 2;
+    private static final int FORWARDED_BYTES = 3;
+    private static final int SEND_FAILURES = 4;
+    private static final int IO_COUNTERS = 5;
+
+    private final Context context;
+    private final NanoClock clock;
+    private final DatagramChannel listenChannel;
+    private final DatagramChannel upstreamChannel;
+    private final InetSocketAddress forwardAddress;
+    private final LinkPacketPool pool = new LinkPacketPool();
+    private final LinkDirection forward;
+    private final LinkDirection reverse;
+    private final ByteBuffer receiveBuffer = ByteBuffer.allocateDirect(LinkPacket.MAX_DATAGRAM_BYTES);
+    private final ByteBuffer sendBuffer = ByteBuffer.allocateDirect(LinkPacket.MAX_DATAGRAM_BYTES);
+    private final Histogram releaseLateNs = new Histogram(1_000, MAX_TRACKED_LATE_NS, 3);
+    private final CountDownLatch stopped = new CountDownLatch(1);
+    private final long[] forwardIo = new long[IO_COUNTERS];
+    private final long[] reverseIo = new long[IO_COUNTERS];
+
+    private InetSocketAddress lastClient;
+    private long noClientDrops;
+    private long startNs;
+    private volatile boolean running = true;
+    private volatile boolean runStarted;
+    private volatile RelayStats stats;
+    private Thread thread;
+
+    /**
+     * Open and bind the sockets; nothing is forwarded until {@link #run()} or {@link #start()}.
+     *
+     * @param context the relay's configuration.
+     * @throws UncheckedIOException if a socket cannot be opened or bound.
+     */
+    public NetemRelay(final Context context)
+    {
+        this.context = context.conclude();
+        this.clock = context.clock();
+        this.forwardAddress = context.forwardAddress();
+        final PathSpec.Pair path = context.path();
+        final long baseRttNs = path.baseRttNs();
+        this.forward = new LinkDirection(path.forward(), baseRttNs, FlowKeys.mix(context.seed()), pool);
+        this.reverse = new LinkDirection(path.reverse(), baseRttNs, FlowKeys.mix(context.seed() + 1), pool);
+
+        DatagramChannel listen = null;
+        try
+        {
+            listen = openChannel(context.socketBufferBytes());
+            listen.bind(context.listenAddress());
+            final DatagramChannel upstream = openChannel(context.socketBufferBytes());
+            try
+            {
+                upstream.bind(new InetSocketAddress(context.listenAddress().getAddress(), 0));
+                upstream.connect(forwardAddress);
+            }
+            catch (final IOException ex)
+            {
+                upstream.close();
+                throw ex;
+            }
+            this.listenChannel = listen;
+            this.upstreamChannel = upstream;
+        }
+        catch (final IOException ex)
+        {
+            closeQuietly(listen);
+            throw new UncheckedIOException("cannot open relay sockets on " + context.listenAddress(), ex);
+        }
+        this.stats = snapshot(0, releaseLateNs);
+    }
+
+    /**
+     * @return the address clients send to (with the actual port if port 0 was asked for).
+     */
+    public InetSocketAddress listenAddress()
+    {
+        return localAddress(listenChannel);
+    }
+
+    /**
+     * @return the relay's address as the server sees it.
+     */
+    public InetSocketAddress upstreamAddress()
+    {
+        return localAddress(upstreamChannel);
+    }
+
+    /**
+     * Run the timer loop on a new thread.
+     *
+     * @return this.
+     */
+    public NetemRelay start()
+    {
+        if (null != thread)
+        {
+            throw new IllegalStateException("already started");
+        }
+        thread = new Thread(this::run, "pacelink-netem");
+        thread.setDaemon(true);
+        runStarted = true;
+        thread.start();
+        return this;
+    }
+
+    /**
+     * Run the timer loop on the calling thread until {@link #close()}; then report the summary.
+     */
+    public void run()
+    {
+        runStarted = true;
+        try
+        {
+            loop();
+        }
+        finally
+        {
+            stopped.countDown();
+        }
+    }
+
+    /**
+     * @return the latest counters (refreshed every 100 ms and when the relay stops).
+     */
+    public RelayStats stats()
+    {
+        return stats;
+    }
+
+    /**
+     * Stop the loop, wait for it to finish (it reports its summary), and close the sockets.
+     */
+    public void close()
+    {
+        running = false;
+        if (runStarted)
+        {
+            try
+            {
+                if (!stopped.await(CLOSE_TIMEOUT_MS, TimeUnit.MILLISECONDS))
+                {
+                    throw new IllegalStateException("relay loop did not stop within " + CLOSE_TIMEOUT_MS + "ms");
+                }
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+            }
+        }
+        closeQuietly(listenChannel);
+        closeQuietly(upstreamChannel);
+    }
+
+    private void loop()
+    {
+        startNs = clock.nanoTime();
+        final Histogram intervalLateNs = new Histogram(1_000, MAX_TRACKED_LATE_NS, 3);
+        long nextPublishNs = startNs + STATS_PUBLISH_INTERVAL_NS;
+        long nextReportNs = startNs + context.reportIntervalNs();
+        RelayStats lastReported = null;
+        try
+        {
+            while (running)
+            {
+                int work = receive(listenChannel, forward, forwardIo, true);
+                work += receive(upstreamChannel, reverse, reverseIo, false);
+                work += release(forward, upstreamChannel, forwardIo, intervalLateNs);
+                work += release(reverse, listenChannel, reverseIo, intervalLateNs);
+
+                final long nowNs = clock.nanoTime();
+                if (nowNs >= nextPublishNs)
+                {
+                    nextPublishNs = nowNs + STATS_PUBLISH_INTERVAL_NS;
+                    stats = snapshot(nowNs, releaseLateNs);
+                    if (nowNs >= nextReportNs && null != context.reporter())
+                    {
+                        nextReportNs += context.reportIntervalNs();
+                        final RelayStats current = snapshot(nowNs, intervalLateNs);
+                        context.reporter().onInterval(lastReported, current);
+                        lastReported = current;
+                        intervalLateNs.reset();
+                    }
+                }
+                if (work == 0)
+                {
+                    idle(nowNs);
+                }
+            }
+        }
+        catch (final IOException ex)
+        {
+            if (running)
+            {
+                throw new UncheckedIOException(ex);
+            }
+        }
+        finally
+        {
+            stats = snapshot(clock.nanoTime(), releaseLateNs);
+            if (null != context.reporter())
+            {
+                context.reporter().onClose(stats);
+            }
+        }
+    }
+
+    private int receive(
+        final DatagramChannel channel, final LinkDirection link, final long[] io, final boolean fromClient)
+        throws IOException
+    {
+        int received = 0;
+        while (received < context.receiveBatch())
+        {
+            receiveBuffer.clear();
+            final SocketAddress source = channel.receive(receiveBuffer);
+            if (null == source)
+            {
+                break;
+            }
+            received++;
+            final int length = receiveBuffer.position();
+            io[RECEIVED_PACKETS]++;
+            io[RECEIVED_BYTES] += length;
+
+            final InetSocketAddress destination;
+            if (fromClient)
+            {
+                if (!source.equals(lastClient))
+                {
+                    lastClient = (InetSocketAddress)source;
+                }
+                destination = forwardAddress;
+            }
+            else if (null == lastClient)
+            {
+                noClientDrops++;
+                continue;
+            }
+            else
+            {
+                destination = lastClient;
+            }
+
+            final LinkPacket packet = pool.acquire(length);
+            receiveBuffer.flip();
+            receiveBuffer.get(packet.data(), 0, length);
+            final InetSocketAddress sourceAddress = (InetSocketAddress)source;
+            packet.source(sourceAddress).destination(destination).flowKey(FlowKeys.of(sourceAddress, destination));
+            link.offer(packet, clock.nanoTime());
+        }
+        return received;
+    }
+
+    private int release(
+        final LinkDirection link, final DatagramChannel channel, final long[] io, final Histogram intervalLateNs)
+        throws IOException
+    {
+        int released = 0;
+        LinkPacket packet;
+        while (null != (packet = link.poll(clock.nanoTime())))
+        {
+            released++;
+            sendBuffer.clear();
+            sendBuffer.put(packet.data(), 0, packet.length()).flip();
+            final long lateNs = Math.max(0, clock.nanoTime() - link.lastDeliveryTimeNs());
+            final boolean sent = channel == upstreamChannel ?
+                channel.write(sendBuffer) == packet.length() :
+                channel.send(sendBuffer, (InetSocketAddress)packet.destination()) == packet.length();
+            if (sent)
+            {
+                io[FORWARDED_PACKETS]++;
+                io[FORWARDED_BYTES] += packet.length();
+            }
+            else
+            {
+                io[SEND_FAILURES]++;
+            }
+            final long trackedLateNs = Math.min(lateNs, MAX_TRACKED_LATE_NS);
+            releaseLateNs.recordValue(trackedLateNs);
+            intervalLateNs.recordValue(trackedLateNs);
+            pool.release(packet);
+        }
+        return released;
+    }
+
+    /**
+     * Wait for the next release: park for most of the gap (bounded, so arrivals are noticed), spin the rest.
+     */
+    private void idle(final long nowNs)
+    {
+        final long nextEventNs = Math.min(forward.nextEventTimeNs(), reverse.nextEventTimeNs());
+        final long gapNs = nextEventNs == Long.MAX_VALUE ? Long.MAX_VALUE : nextEventNs - nowNs;
+        if (gapNs > context.spinThresholdNs())
+        {
+            LockSupport.parkNanos(Math.min(gapNs - context.spinThresholdNs(), context.maxParkNs()));
+        }
+        else
+        {
+            Thread.onSpinWait();
+        }
+    }
+
+    private RelayStats snapshot(final long nowNs, final Histogram lateNs)
+    {
+        final boolean empty = lateNs.getTotalCount() == 0;
+        return new RelayStats(
+            nowNs - startNs,
+            direction(forward, forwardIo),
+            direction(reverse, reverseIo),
+            releaseLateNs.getTotalCount(),
+            empty ? 0 : lateNs.getValueAtPercentile(50),
+            empty ? 0 : lateNs.getValueAtPercentile(99),
+            empty ? 0 : lateNs.getMaxValue(),
+            noClientDrops);
+    }
+
+    private static RelayStats.Direction direction(final LinkDirection link, final long[] io)
+    {
+        return new RelayStats.Direction(
+            io[RECEIVED_PACKETS],
+            io[RECEIVED_BYTES],
+            io[FORWARDED_PACKETS],
+            io[FORWARDED_BYTES],
+            link.counters().randomLossPackets(),
+            link.counters().queueDropPackets(),
+            link.counters().duplicatedPackets(),
+            link.counters().corruptedPackets(),
+            link.queuedPackets(),
+            link.queuedBytes(),
+            io[SEND_FAILURES]);
+    }
+
+    private static DatagramChannel openChannel(final int socketBufferBytes) throws IOException
+    {
+        final DatagramChannel channel = DatagramChannel.open();
+        try
+        {
+            channel.configureBlocking(false);
+            channel.setOption(StandardSocketOptions.SO_RCVBUF, socketBufferBytes);
+            channel.setOption(StandardSocketOptions.SO_SNDBUF, socketBufferBytes);
+            return channel;
+        }
+        catch (final IOException ex)
+        {
+            channel.close();
+            throw ex;
+        }
+    }
+
+    private static InetSocketAddress localAddress(final DatagramChannel channel)
+    {
+        try
+        {
+            return (InetSocketAddress)channel.getLocalAddress();
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
+    }
+
+    private static void closeQuietly(final DatagramChannel channel)
+    {
+        if (null != channel)
+        {
+            try
+            {
+                channel.close();
+            }
+            catch (final IOException ignore)
+            {
+                // Closing on shutdown: nothing useful to do with the failure.
+            }
+        }
+    }
+
+    /**
+     * The relay's configuration, with fluent setters (Aeron style). Required: listen and forward addresses and the
+     * path; everything else has a default.
+     */
+    public static final class Context
+    {
+        /**
+         * Default socket buffer size: 4 MiB, so bursts at 1 Gbit/s fit while the loop is busy.
+         */
+        public static final int DEFAULT_SOCKET_BUFFER_BYTES = 4 * 1024 * 1024;
+
+        /**
+         * Default spin threshold: spin instead of park when the next release is this close.
+         */
+        public static final long DEFAULT_SPIN_THRESHOLD_NS = 100_000L;
+
+        /**
+         * Default longest park: bounds how late an arrival is noticed while idle.
+         */
+        public static final long DEFAULT_MAX_PARK_NS = 50_000L;
+
+        private InetSocketAddress listenAddress;
+        private InetSocketAddress forwardAddress;
+        private PathSpec.Pair path;
+        private long seed = 0x5EED;
+        private NanoClock clock = SystemNanoClock.INSTANCE;
+        private long reportIntervalNs = 1_000_000_000L;
+        private RelayReporter reporter;
+        private int socketBufferBytes = DEFAULT_SOCKET_BUFFER_BYTES;
+        private long spinThresholdNs = DEFAULT_SPIN_THRESHOLD_NS;
+        private long maxParkNs = DEFAULT_MAX_PARK_NS;
+        private int receiveBatch = 64;
+
+        Context conclude()
+        {
+            if (null == listenAddress || null == forwardAddress || null == path)
+            {
+                throw new IllegalStateException("listen address, forward address and path are required");
+            }
+            if (reportIntervalNs <= 0 || socketBufferBytes <= 0 || spinThresholdNs < 0 || maxParkNs <= 0 ||
+                receiveBatch <= 0)
+            {
+                throw new IllegalStateException("intervals, sizes and batch must be positive");
+            }
+            return this;
+        }
+
+        /**
+         * @param address where clients send (a loopback address; port 0 picks a free one).
+         * @return this.
+         */
+        public Context listenAddress(final InetSocketAddress address)
+        {
+            this.listenAddress = address;
+            return this;
+        }
+
+        /**
+         * @return where clients send.
+         */
+        public InetSocketAddress listenAddress()
+        {
+            return listenAddress;
+        }
+
+        /**
+         * @param address the server datagrams are forwarded to.
+         * @return this.
+         */
+        public Context forwardAddress(final InetSocketAddress address)
+        {
+            this.forwardAddress = address;
+            return this;
+        }
+
+        /**
+         * @return the server datagrams are forwarded to.
+         */
+        public InetSocketAddress forwardAddress()
+        {
+            return forwardAddress;
+        }
+
+        /**
+         * @param path the link model: forward is client to server, reverse server to client.
+         * @return this.
+         */
+        public Context path(final PathSpec.Pair path)
+        {
+            this.path = path;
+            return this;
+        }
+
+        /**
+         * @return the link model.
+         */
+        public PathSpec.Pair path()
+        {
+            return path;
+        }
+
+        /**
+         * @param seed seeds loss, jitter and the other random choices (the relay is reproducible in its choices,
+         *             not in its timing).
+         * @return this.
+         */
+        public Context seed(final long seed)
+        {
+            this.seed = seed;
+            return this;
+        }
+
+        /**
+         * @return the seed.
+         */
+        public long seed()
+        {
+            return seed;
+        }
+
+        /**
+         * @param clock the clock the loop reads (tests may inject one).
+         * @return this.
+         */
+        public Context clock(final NanoClock clock)
+        {
+            this.clock = clock;
+            return this;
+        }
+
+        /**
+         * @return the clock.
+         */
+        public NanoClock clock()
+        {
+            return clock;
+        }
+
+        /**
+         * @param intervalNs how often the reporter gets the counters.
+         * @return this.
+         */
+        public Context reportIntervalNs(final long intervalNs)
+        {
+            this.reportIntervalNs = intervalNs;
+            return this;
+        }
+
+        /**
+         * @return how often the reporter gets the counters.
+         */
+        public long reportIntervalNs()
+        {
+            return reportIntervalNs;
+        }
+
+        /**
+         * @param reporter gets per-interval counters and the summary, or null for none.
+         * @return this.
+         */
+        public Context reporter(final RelayReporter reporter)
+        {
+            this.reporter = reporter;
+            return this;
+        }
+
+        /**
+         * @return the reporter, or null.
+         */
+        public RelayReporter reporter()
+        {
+            return reporter;
+        }
+
+        /**
+         * @param bytes SO_RCVBUF and SO_SNDBUF of both sockets (the OS may cap it: net.core.rmem_max).
+         * @return this.
+         */
+        public Context socketBufferBytes(final int bytes)
+        {
+            this.socketBufferBytes = bytes;
+            return this;
+        }
+
+        /**
+         * @return the socket buffer size asked for.
+         */
+        public int socketBufferBytes()
+        {
+            return socketBufferBytes;
+        }
+
+        /**
+         * @param thresholdNs spin instead of park when the next release is this close.
+         * @return this.
+         */
+        public Context spinThresholdNs(final long thresholdNs)
+        {
+            this.spinThresholdNs = thresholdNs;
+            return this;
+        }
+
+        /**
+         * @return the spin threshold.
+         */
+        public long spinThresholdNs()
+        {
+            return spinThresholdNs;
+        }
+
+        /**
+         * @param maxParkNs the longest single park.
+         * @return this.
+         */
+        public Context maxParkNs(final long maxParkNs)
+        {
+            this.maxParkNs = maxParkNs;
+            return this;
+        }
+
+        /**
+         * @return the longest single park.
+         */
+        public long maxParkNs()
+        {
+            return maxParkNs;
+        }
+
+        /**
+         * @param datagrams most datagrams read from one socket per loop turn.
+         * @return this.
+         */
+        public Context receiveBatch(final int datagrams)
+        {
+            this.receiveBatch = datagrams;
+            return this;
+        }
+
+        /**
+         * @return most datagrams read from one socket per loop turn.
+         */
+        public int receiveBatch()
+        {
+            return receiveBatch;
+        }
+    }
+}

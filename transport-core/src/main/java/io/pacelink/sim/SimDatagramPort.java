@@ -1,0 +1,152 @@
+package io.pacelink.sim;
+
+import io.pacelink.link.FlowKeys;
+import io.pacelink.link.LinkPacket;
+import io.pacelink.link.LinkPacketPool;
+import io.pacelink.transport.port.DatagramHandler;
+import io.pacelink.transport.port.DatagramPort;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.net.InetSocketAddress;
+
+/**
+ * A host's simulated UDP socket: {@link #send} copies the datagram into a pooled packet and hands it to the host's
+ * uplink at the current virtual time; datagrams delivered to the host wait here until the agent
+ * {@link #receive}s them. Nothing touches a real network.
+ */
+public final class SimDatagramPort implements DatagramPort
+{
+    private final Simulator simulator;
+    private final LinkPacketPool pool;
+    private final InetSocketAddress address;
+    private final PacketSink uplink;
+    private final UnsafeBuffer view = new UnsafeBuffer(new byte[0]);
+    private LinkPacket[] inbox = new LinkPacket[64];
+    private int inboxHead;
+    private int inboxCount;
+    private long sentDatagrams;
+    private long receivedDatagrams;
+    private boolean closed;
+
+    SimDatagramPort(final Simulator simulator, final InetSocketAddress address, final PacketSink uplink)
+    {
+        this.simulator = simulator;
+        this.pool = simulator.pool();
+        this.address = address;
+        this.uplink = uplink;
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public int receive(final DatagramHandler handler, final int limit)
+    {
+        int received = 0;
+        while (received < limit && inboxCount > 0)
+        {
+            final LinkPacket packet = inbox[inboxHead];
+            inbox[inboxHead] = null;
+            inboxHead = (inboxHead + 1) & (inbox.length - 1);
+            inboxCount--;
+            received++;
+            receivedDatagrams++;
+            try
+            {
+                view.wrap(packet.data(), 0, packet.length());
+                handler.onDatagram(view, 0, packet.length(), (InetSocketAddress)packet.source());
+            }
+            finally
+            {
+                pool.release(packet);
+            }
+        }
+        return received;
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public boolean send(
+        final DirectBuffer buffer, final int offset, final int length, final InetSocketAddress destination)
+    {
+        if (closed)
+        {
+            return false;
+        }
+        final LinkPacket packet = pool.acquire(length);
+        buffer.getBytes(offset, packet.data(), 0, length);
+        packet.source(address).destination(destination).flowKey(FlowKeys.of(address, destination));
+        sentDatagrams++;
+        uplink.accept(packet, simulator.nowNs());
+        return true;
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public InetSocketAddress localAddress()
+    {
+        return address;
+    }
+
+    /**
+     * Drops every waiting datagram; later sends fail and later deliveries are discarded.
+     */
+    public void close()
+    {
+        closed = true;
+        while (inboxCount > 0)
+        {
+            pool.release(inbox[inboxHead]);
+            inbox[inboxHead] = null;
+            inboxHead = (inboxHead + 1) & (inbox.length - 1);
+            inboxCount--;
+        }
+    }
+
+    /**
+     * @return datagrams delivered and not yet received.
+     */
+    public int pendingDatagrams()
+    {
+        return inboxCount;
+    }
+
+    /**
+     * @return datagrams sent.
+     */
+    public long sentDatagrams()
+    {
+        return sentDatagrams;
+    }
+
+    /**
+     * @return datagrams handed to a handler.
+     */
+    public long receivedDatagrams()
+    {
+        return receivedDatagrams;
+    }
+
+    void deliver(final LinkPacket packet)
+    {
+        if (closed)
+        {
+            pool.release(packet);
+            return;
+        }
+        if (inboxCount == inbox.length)
+        {
+            final LinkPacket[] larger = new LinkPacket[inbox.length << 1];
+            for (int i = 0; i < inboxCount; i++)
+            {
+                larger[i] = inbox[(inboxHead + i) & (inbox.length - 1)];
+            }
+            inbox = larger;
+            inboxHead = 0;
+        }
+        inbox[(inboxHead + inboxCount) & (inbox.length - 1)] = packet;
+        inboxCount++;
+    }
+}

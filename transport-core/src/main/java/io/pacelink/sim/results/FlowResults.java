@@ -1,0 +1,137 @@
+package io.pacelink.sim.results;
+
+import org.HdrHistogram.Histogram;
+
+/**
+ * What one flow achieved in a simulation, fed by the endpoint's per-connection statistics: goodput over time and
+ * in total, bytes retransmitted and declared lost, and its RTT samples.
+ */
+public final class FlowResults
+{
+    /**
+     * Largest RTT sample tracked: 60 s.
+     */
+    public static final long MAX_TRACKED_RTT_NS = 60_000_000_000L;
+
+    private final String name;
+    private final GoodputSeries goodput;
+    private final Histogram rttHistogramNs = new Histogram(1_000, MAX_TRACKED_RTT_NS, 3);
+    private long sentBytes;
+    private long retransmittedBytes;
+    private long lostBytes;
+
+    /**
+     * @param name             the flow's name in reports.
+     * @param goodputIntervalNs the width of a goodput bin.
+     */
+    public FlowResults(final String name, final long goodputIntervalNs)
+    {
+        this.name = name;
+        this.goodput = new GoodputSeries(goodputIntervalNs);
+    }
+
+    /**
+     * @param nowNs when application bytes were delivered in order at the receiver.
+     * @param bytes how many.
+     */
+    public void onDelivered(final long nowNs, final long bytes)
+    {
+        goodput.record(nowNs, bytes);
+    }
+
+    /**
+     * @param bytes bytes the sender put on the wire (new and retransmitted).
+     */
+    public void onSent(final long bytes)
+    {
+        sentBytes += bytes;
+    }
+
+    /**
+     * @param bytes bytes the sender sent again.
+     */
+    public void onRetransmitted(final long bytes)
+    {
+        retransmittedBytes += bytes;
+    }
+
+    /**
+     * @param bytes bytes the sender declared lost.
+     */
+    public void onLost(final long bytes)
+    {
+        lostBytes += bytes;
+    }
+
+    /**
+     * @param rttNs one RTT sample.
+     */
+    public void onRttSample(final long rttNs)
+    {
+        rttHistogramNs.recordValue(Math.min(Math.max(rttNs, 0), MAX_TRACKED_RTT_NS));
+    }
+
+    /**
+     * @return the flow's name.
+     */
+    public String name()
+    {
+        return name;
+    }
+
+    /**
+     * @return goodput over time.
+     */
+    public GoodputSeries goodput()
+    {
+        return goodput;
+    }
+
+    /**
+     * @return application bytes delivered.
+     */
+    public long deliveredBytes()
+    {
+        return goodput.totalBytes();
+    }
+
+    /**
+     * @return bytes sent, including retransmissions.
+     */
+    public long sentBytes()
+    {
+        return sentBytes;
+    }
+
+    /**
+     * @return bytes retransmitted.
+     */
+    public long retransmittedBytes()
+    {
+        return retransmittedBytes;
+    }
+
+    /**
+     * @return bytes declared lost.
+     */
+    public long lostBytes()
+    {
+        return lostBytes;
+    }
+
+    /**
+     * @return the RTT samples' summary (min, p50, p95, p99).
+     */
+    public LatencySummary rtt()
+    {
+        return LatencySummary.of(rttHistogramNs);
+    }
+
+    /**
+     * @return the RTT histogram, in ns; do not modify.
+     */
+    public Histogram rttHistogram()
+    {
+        return rttHistogramNs;
+    }
+}

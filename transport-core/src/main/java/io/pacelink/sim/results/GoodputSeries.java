@@ -1,0 +1,104 @@
+package io.pacelink.sim.results;
+
+import java.util.Arrays;
+
+/**
+ * Bytes delivered to an application per fixed interval of virtual time: the goodput-over-time series of a flow.
+ * Bin {@code i} covers [i·interval, (i+1)·interval).
+ */
+public final class GoodputSeries
+{
+    private final long intervalNs;
+    private long[] binBytes = new long[64];
+    private int binCount;
+    private long totalBytes;
+
+    /**
+     * @param intervalNs the width of a bin, positive.
+     */
+    public GoodputSeries(final long intervalNs)
+    {
+        if (intervalNs <= 0)
+        {
+            throw new IllegalArgumentException("interval must be positive");
+        }
+        this.intervalNs = intervalNs;
+    }
+
+    /**
+     * @param nowNs when the bytes were delivered, not negative.
+     * @param bytes how many.
+     */
+    public void record(final long nowNs, final long bytes)
+    {
+        final int bin = (int)(nowNs / intervalNs);
+        if (bin >= binBytes.length)
+        {
+            binBytes = Arrays.copyOf(binBytes, Math.max(bin + 1, binBytes.length << 1));
+        }
+        binBytes[bin] += bytes;
+        binCount = Math.max(binCount, bin + 1);
+        totalBytes += bytes;
+    }
+
+    /**
+     * @return the bin width.
+     */
+    public long intervalNs()
+    {
+        return intervalNs;
+    }
+
+    /**
+     * @return bins up to the last one with data.
+     */
+    public int binCount()
+    {
+        return binCount;
+    }
+
+    /**
+     * @param bin the bin index.
+     * @return bytes delivered in it.
+     */
+    public long bytes(final int bin)
+    {
+        return bin < binCount ? binBytes[bin] : 0;
+    }
+
+    /**
+     * @param bin the bin index.
+     * @return the bin's goodput in bits per second.
+     */
+    public double bitsPerSecond(final int bin)
+    {
+        return bytes(bin) * 8e9 / intervalNs;
+    }
+
+    /**
+     * @return bytes delivered in all.
+     */
+    public long totalBytes()
+    {
+        return totalBytes;
+    }
+
+    /**
+     * @param fromNs start, a multiple of the interval.
+     * @param toNs   end, a multiple of the interval, after start.
+     * @return the mean goodput over the whole bins in [from, to), in bits per second.
+     */
+    public double bitsPerSecond(final long fromNs, final long toNs)
+    {
+        if (fromNs % intervalNs != 0 || toNs % intervalNs != 0 || toNs <= fromNs)
+        {
+            throw new IllegalArgumentException("the range must be whole bins of " + intervalNs + "ns");
+        }
+        long bytes = 0;
+        for (int bin = (int)(fromNs / intervalNs), end = (int)(toNs / intervalNs); bin < end; bin++)
+        {
+            bytes += bytes(bin);
+        }
+        return bytes * 8e9 / (toNs - fromNs);
+    }
+}

@@ -1,0 +1,43 @@
+package io.pacelink.sim.results;
+
+import io.pacelink.link.LinkCounters;
+import io.pacelink.link.LinkDirection;
+
+/**
+ * What a bottleneck did over a run: utilisation, drops and the queueing delay packets saw.
+ *
+ * @param servedBytes     bytes the bottleneck serialized.
+ * @param capacityBits    bits it could have serialized over the run.
+ * @param utilisation     served bits / capacity (0 for an unlimited link).
+ * @param randomLossPackets packets lost at random.
+ * @param queueDropPackets  packets the queue dropped.
+ * @param queueDelay      queueing delay of the served packets.
+ */
+public record LinkReport(
+    long servedBytes,
+    double capacityBits,
+    double utilisation,
+    long randomLossPackets,
+    long queueDropPackets,
+    LatencySummary queueDelay)
+{
+    /**
+     * @param link       the link direction.
+     * @param durationNs how long the run was, from time zero.
+     * @return the report.
+     */
+    public static LinkReport of(final LinkDirection link, final long durationNs)
+    {
+        final LinkCounters counters = link.counters();
+        final double capacityBits = link.spec().rate().capacityBits(0, durationNs);
+        final double utilisation = Double.isInfinite(capacityBits) || capacityBits == 0 ? 0 :
+            counters.servedBytes() * 8.0 / capacityBits;
+        return new LinkReport(
+            counters.servedBytes(),
+            capacityBits,
+            utilisation,
+            counters.randomLossPackets(),
+            counters.queueDropPackets(),
+            LatencySummary.of(counters.queueDelayNs()));
+    }
+}

@@ -1,0 +1,178 @@
+package io.pacelink.transport;
+
+import io.pacelink.transport.stats.ConnectionCounters;
+
+/**
+ * Live statistics of one connection, read from its counters (safe from any thread, allocation-free).
+ */
+public final class ConnectionStats
+{
+    private final ConnectionCounters counters;
+    private volatile long[] finalValues;
+
+    /**
+     * @param counters the connection's counters.
+     */
+    public ConnectionStats(final ConnectionCounters counters)
+    {
+        this.counters = counters;
+    }
+
+    /**
+     * Keep the values the connection had when it closed, so they can still be read after its counters are freed.
+     */
+    public void freeze()
+    {
+        final long[] values = new long[ConnectionCounters.COUNT];
+        for (int i = 0; i < values.length; i++)
+        {
+            values[i] = counters.get(i);
+        }
+        finalValues = values;
+    }
+
+    private long value(final int index)
+    {
+        final long[] values = finalValues;
+        return null == values ? counters.get(index) : values[index];
+    }
+
+    public long congestionWindowBytes()
+    {
+        return value(ConnectionCounters.CWND_BYTES);
+    }
+
+    public long pacingRateBytesPerSecond()
+    {
+        return value(ConnectionCounters.PACING_RATE_BYTES_PER_SECOND);
+    }
+
+    /**
+     * @return the latest delivery-rate sample (the bandwidth estimate the transport measures).
+     */
+    public long deliveryRateBytesPerSecond()
+    {
+        return value(ConnectionCounters.DELIVERY_RATE_BYTES_PER_SECOND);
+    }
+
+    public long minRttNs()
+    {
+        return value(ConnectionCounters.MIN_RTT_NS);
+    }
+
+    public long smoothedRttNs()
+    {
+        return value(ConnectionCounters.SMOOTHED_RTT_NS);
+    }
+
+    public long latestRttNs()
+    {
+        return value(ConnectionCounters.LATEST_RTT_NS);
+    }
+
+    public long bytesInFlight()
+    {
+        return value(ConnectionCounters.BYTES_IN_FLIGHT);
+    }
+
+    public long bytesSent()
+    {
+        return value(ConnectionCounters.BYTES_SENT);
+    }
+
+    public long packetsSent()
+    {
+        return value(ConnectionCounters.PACKETS_SENT);
+    }
+
+    /**
+     * @return stream bytes the peer acknowledged.
+     */
+    public long bytesDelivered()
+    {
+        return value(ConnectionCounters.BYTES_DELIVERED);
+    }
+
+    public long bytesRetransmitted()
+    {
+        return value(ConnectionCounters.BYTES_RETRANSMITTED);
+    }
+
+    public long packetsRetransmitted()
+    {
+        return value(ConnectionCounters.PACKETS_RETRANSMITTED);
+    }
+
+    public long packetsLost()
+    {
+        return value(ConnectionCounters.PACKETS_LOST);
+    }
+
+    public long bytesLost()
+    {
+        return value(ConnectionCounters.BYTES_LOST);
+    }
+
+    public long spuriousLosses()
+    {
+        return value(ConnectionCounters.SPURIOUS_LOSSES);
+    }
+
+    public long probeTimeouts()
+    {
+        return value(ConnectionCounters.PROBE_TIMEOUTS);
+    }
+
+    /**
+     * @return new stream bytes received from the peer (duplicates excluded).
+     */
+    public long bytesReceived()
+    {
+        return value(ConnectionCounters.BYTES_RECEIVED);
+    }
+
+    public long duplicatePackets()
+    {
+        return value(ConnectionCounters.DUPLICATE_PACKETS);
+    }
+
+    /**
+     * @return duty cycles in which the connection had data but the congestion window was full.
+     */
+    public long cwndLimited()
+    {
+        return value(ConnectionCounters.CWND_LIMITED);
+    }
+
+    /**
+     * @return duty cycles in which the connection had a packet ready within cwnd but the pacer held it back.
+     */
+    public long pacingLimited()
+    {
+        return value(ConnectionCounters.PACING_LIMITED);
+    }
+
+    /**
+     * @return duty cycles in which the connection had data but the peer's flow-control credit was used up.
+     */
+    public long flowControlLimited()
+    {
+        return value(ConnectionCounters.FLOW_CONTROL_LIMITED);
+    }
+
+    /**
+     * @return times the rate sampler marked the connection application-limited.
+     */
+    public long appLimited()
+    {
+        return value(ConnectionCounters.APP_LIMITED);
+    }
+
+    /**
+     * @return the connection's state as an ordinal of {@link ConnectionState}.
+     */
+    public long stateOrdinal()
+    {
+        return value(ConnectionCounters.STATE);
+    }
+}

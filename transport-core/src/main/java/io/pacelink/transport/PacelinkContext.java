@@ -1,0 +1,554 @@
+package io.pacelink.transport;
+
+import io.pacelink.transport.cc.ControllerParameters;
+import io.pacelink.transport.port.DatagramPort;
+import org.agrona.ErrorHandler;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.SystemNanoClock;
+
+import java.net.InetSocketAddress;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+/**
+ * Configuration of an {@link Endpoint}, with validated fluent setters: a bad value fails at the setter with a
+ * message that says which setting, what was given and what is accepted. Durations are in nanoseconds and sizes in
+ * bytes, as the setters' names say.
+ */
+public final class PacelinkContext
+{
+    /**
+     * UDP payload of a 1500-byte Ethernet MTU over IPv4: 1500 - 20 (IP) - 8 (UDP).
+     */
+    public static final int DEFAULT_MAX_DATAGRAM_SIZE_BYTES = 1472;
+
+    /**
+     * Smallest datagram a path must carry (QUIC's minimum, RFC 9000 section 14).
+     */
+    public static final int MIN_DATAGRAM_SIZE_BYTES = 1200;
+
+    /**
+     * Largest UDP payload.
+     */
+    public static final int MAX_DATAGRAM_SIZE_BYTES = 65_507;
+
+    /**
+     * Design.md section 5: 1 ms, LAN friendly.
+     */
+    public static final long DEFAULT_MAX_ACK_DELAY_NS = TimeUnit.MILLISECONDS.toNanos(1);
+
+    /**
+     * RFC 9002 section 6.2.2 kInitialRtt.
+     */
+    public static final long DEFAULT_INITIAL_RTT_NS = TimeUnit.MILLISECONDS.toNanos(333);
+
+    public static final long DEFAULT_IDLE_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(30);
+    public static final long DEFAULT_HANDSHAKE_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(10);
+    public static final int DEFAULT_SEND_BUFFER_BYTES = 32 * 1024 * 1024;
+    public static final int DEFAULT_RECEIVE_BUFFER_BYTES = 32 * 1024 * 1024;
+    public static final int DEFAULT_MAX_MESSAGE_LENGTH_BYTES = 16 * 1024 * 1024;
+    public static final int DEFAULT_SENT_PACKET_CAPACITY = 64 * 1024;
+    public static final int DEFAULT_MAX_CONNECTIONS = 1024;
+    public static final int DEFAULT_SOCKET_BUFFER_BYTES = 4 * 1024 * 1024;
+    public static final int DEFAULT_COUNTERS_BUFFER_BYTES = 4 * 1024 * 1024;
+
+    private InetSocketAddress bindAddress = new InetSocketAddress("127.0.0.1", 0);
+    private DatagramPort datagramPort;
+    private int maxDatagramSizeBytes = DEFAULT_MAX_DATAGRAM_SIZE_BYTES;
+    private long maxAckDelayNs = DEFAULT_MAX_ACK_DELAY_NS;
+    private long initialRttNs = DEFAULT_INITIAL_RTT_NS;
+    private long idleTimeoutNs = DEFAULT_IDLE_TIMEOUT_NS;
+    private long handshakeTimeoutNs = DEFAULT_HANDSHAKE_TIMEOUT_NS;
+    private int sendBufferBytes = DEFAULT_SEND_BUFFER_BYTES;
+    private int receiveBufferBytes = DEFAULT_RECEIVE_BUFFER_BYTES;
+    private int maxMessageLengthBytes = DEFAULT_MAX_MESSAGE_LENGTH_BYTES;
+    private int sentPacketCapacity = DEFAULT_SENT_PACKET_CAPACITY;
+    private int maxConnections = DEFAULT_MAX_CONNECTIONS;
+    private int socketBufferBytes = DEFAULT_SOCKET_BUFFER_BYTES;
+    private int countersBufferBytes = DEFAULT_COUNTERS_BUFFER_BYTES;
+    private boolean acceptConnections = true;
+    private String congestionControl = "cubic";
+    private ControllerParameters controllerParameters = ControllerParameters.EMPTY;
+    private String packetScheduler;
+    private ControllerParameters schedulerParameters = ControllerParameters.EMPTY;
+    private ThreadingMode threadingMode = ThreadingMode.DEDICATED;
+    private Supplier<IdleStrategy> idleStrategySupplier =
+        () -> new BackoffIdleStrategy(10, 20, 1_000, TimeUnit.MICROSECONDS.toNanos(100));
+    private NanoClock nanoClock = SystemNanoClock.INSTANCE;
+    private ErrorHandler errorHandler = Throwable::printStackTrace;
+    private long randomSeed = 0x5eed_1a5e_11ecL;
+    private int receiveBatchLimit = 64;
+    private int sendBatchLimit = 64;
+
+    /**
+     * @param address the local UDP address to bind (port 0 picks a free port).
+     * @return this.
+     */
+    public PacelinkContext bindAddress(final InetSocketAddress address)
+    {
+        if (null == address)
+        {
+            throw new IllegalArgumentException("bindAddress must not be null; use e.g. 127.0.0.1:0");
+        }
+        this.bindAddress = address;
+        return this;
+    }
+
+    public InetSocketAddress bindAddress()
+    {
+        return bindAddress;
+    }
+
+    /**
+     * Use this port instead of binding a UDP socket: a simulated host's port, or an impairing decorator.
+     *
+     * @param port the datagram port; the endpoint closes it on close.
+     * @return this.
+     */
+    public PacelinkContext datagramPort(final DatagramPort port)
+    {
+        this.datagramPort = port;
+        return this;
+    }
+
+    public DatagramPort datagramPort()
+    {
+        return datagramPort;
+    }
+
+    /**
+     * @param bytes largest datagram this endpoint sends (negotiated down to the peer's value), 1200..65507.
+     * @return this.
+     */
+    public PacelinkContext maxDatagramSizeBytes(final int bytes)
+    {
+        maxDatagramSizeBytes = requireRange("maxDatagramSizeBytes", bytes, MIN_DATAGRAM_SIZE_BYTES, MAX_DATAGRAM_SIZE_BYTES);
+        return this;
+    }
+
+    public int maxDatagramSizeBytes()
+    {
+        return maxDatagramSizeBytes;
+    }
+
+    /**
+     * @param ns how long the receiver may delay an ACK (advertised to the peer), 0..1 s.
+     * @return this.
+     */
+    public PacelinkContext maxAckDelayNs(final long ns)
+    {
+        maxAckDelayNs = requireRange("maxAckDelayNs", ns, 0, TimeUnit.SECONDS.toNanos(1));
+        return this;
+    }
+
+    public long maxAckDelayNs()
+    {
+        return maxAckDelayNs;
+    }
+
+    /**
+     * @param ns RTT assumed before the first sample (RFC 9002 kInitialRtt), 1 µs..10 s.
+     * @return this.
+     */
+    public PacelinkContext initialRttNs(final long ns)
+    {
+        initialRttNs = requireRange("initialRttNs", ns, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.SECONDS.toNanos(10));
+        return this;
+    }
+
+    public long initialRttNs()
+    {
+        return initialRttNs;
+    }
+
+    /**
+     * @param ns a connection that receives nothing for this long is closed (negotiated to the smaller of both
+     *           sides'), 1 ms..1 day.
+     * @return this.
+     */
+    public PacelinkContext idleTimeoutNs(final long ns)
+    {
+        idleTimeoutNs = requireRange("idleTimeoutNs", ns, TimeUnit.MILLISECONDS.toNanos(1), TimeUnit.DAYS.toNanos(1));
+        return this;
+    }
+
+    public long idleTimeoutNs()
+    {
+        return idleTimeoutNs;
+    }
+
+    /**
+     * @param ns a connect that gets no answer for this long fails, 1 ms..10 min.
+     * @return this.
+     */
+    public PacelinkContext handshakeTimeoutNs(final long ns)
+    {
+        handshakeTimeoutNs = requireRange(
+            "handshakeTimeoutNs", ns, TimeUnit.MILLISECONDS.toNanos(1), TimeUnit.MINUTES.toNanos(10));
+        return this;
+    }
+
+    public long handshakeTimeoutNs()
+    {
+        return handshakeTimeoutNs;
+    }
+
+    /**
+     * @param bytes per-connection send buffer (holds data until acknowledged), a power of two, 64 KiB..1 GiB.
+     * @return this.
+     */
+    public PacelinkContext sendBufferBytes(final int bytes)
+    {
+        sendBufferBytes = requirePowerOfTwo("sendBufferBytes", bytes, 64 * 1024, 1 << 30);
+        return this;
+    }
+
+    public int sendBufferBytes()
+    {
+        return sendBufferBytes;
+    }
+
+    /**
+     * @param bytes per-connection receive buffer (reassembly and flow-control window), a power of two,
+     *              64 KiB..1 GiB.
+     * @return this.
+     */
+    public PacelinkContext receiveBufferBytes(final int bytes)
+    {
+        receiveBufferBytes = requirePowerOfTwo("receiveBufferBytes", bytes, 64 * 1024, 1 << 30);
+        return this;
+    }
+
+    public int receiveBufferBytes()
+    {
+        return receiveBufferBytes;
+    }
+
+    /**
+     * @param bytes largest message {@code offer} accepts; must fit with its 4-byte length prefix in both buffers
+     *              (checked when the endpoint starts).
+     * @return this.
+     */
+    public PacelinkContext maxMessageLengthBytes(final int bytes)
+    {
+        maxMessageLengthBytes = requireRange("maxMessageLengthBytes", bytes, 1, 1 << 29);
+        return this;
+    }
+
+    public int maxMessageLengthBytes()
+    {
+        return maxMessageLengthBytes;
+    }
+
+    /**
+     * @param packets how many sent packets a connection tracks until acknowledged (bounds packets in flight), a
+     *                power of two, 256..4 Mi.
+     * @return this.
+     */
+    public PacelinkContext sentPacketCapacity(final int packets)
+    {
+        sentPacketCapacity = requirePowerOfTwo("sentPacketCapacity", packets, 256, 1 << 22);
+        return this;
+    }
+
+    public int sentPacketCapacity()
+    {
+        return sentPacketCapacity;
+    }
+
+    /**
+     * @param count connections an endpoint holds at once; more are rejected and counted, 1..1,000,000.
+     * @return this.
+     */
+    public PacelinkContext maxConnections(final int count)
+    {
+        maxConnections = requireRange("maxConnections", count, 1, 1_000_000);
+        return this;
+    }
+
+    public int maxConnections()
+    {
+        return maxConnections;
+    }
+
+    /**
+     * @param bytes SO_RCVBUF and SO_SNDBUF requested for the UDP socket, 64 KiB..256 MiB.
+     * @return this.
+     */
+    public PacelinkContext socketBufferBytes(final int bytes)
+    {
+        socketBufferBytes = requireRange("socketBufferBytes", bytes, 64 * 1024, 256 * 1024 * 1024);
+        return this;
+    }
+
+    public int socketBufferBytes()
+    {
+        return socketBufferBytes;
+    }
+
+    /**
+     * @param bytes size of the counters' values buffer (the metadata buffer is twice as large), a power of two,
+     *              64 KiB..256 MiB.
+     * @return this.
+     */
+    public PacelinkContext countersBufferBytes(final int bytes)
+    {
+        countersBufferBytes = requirePowerOfTwo("countersBufferBytes", bytes, 64 * 1024, 256 * 1024 * 1024);
+        return this;
+    }
+
+    public int countersBufferBytes()
+    {
+        return countersBufferBytes;
+    }
+
+    /**
+     * @param accept whether peers may open connections to this endpoint ({@link Endpoint#accept()}).
+     * @return this.
+     */
+    public PacelinkContext acceptConnections(final boolean accept)
+    {
+        acceptConnections = accept;
+        return this;
+    }
+
+    public boolean acceptConnections()
+    {
+        return acceptConnections;
+    }
+
+    /**
+     * @param name congestion controller for new connections, e.g. {@code reno}, {@code cubic}, {@code bbr},
+     *             {@code bbr3}; checked against the controllers on the class path when the endpoint starts.
+     * @return this.
+     */
+    public PacelinkContext congestionControl(final String name)
+    {
+        if (null == name || name.isBlank())
+        {
+            throw new IllegalArgumentException("congestionControl must name a controller, e.g. cubic or bbr");
+        }
+        congestionControl = name;
+        return this;
+    }
+
+    public String congestionControl()
+    {
+        return congestionControl;
+    }
+
+    /**
+     * @param parameters named controller parameters, e.g. {@code cubic.beta=0.7}.
+     * @return this.
+     */
+    public PacelinkContext controllerParameters(final ControllerParameters parameters)
+    {
+        controllerParameters = null == parameters ? ControllerParameters.EMPTY : parameters;
+        return this;
+    }
+
+    public ControllerParameters controllerParameters()
+    {
+        return controllerParameters;
+    }
+
+    /**
+     * @param name packet scheduler ({@code fq}, {@code fifo}, {@code rr}); null picks the preferred one on the class
+     *             path ({@code fq} when the qdisc-fq module is present, else {@code rr}).
+     * @return this.
+     */
+    public PacelinkContext packetScheduler(final String name)
+    {
+        packetScheduler = name;
+        return this;
+    }
+
+    public String packetScheduler()
+    {
+        return packetScheduler;
+    }
+
+    /**
+     * @param parameters named scheduler parameters, e.g. {@code fq.quantum=3028}.
+     * @return this.
+     */
+    public PacelinkContext schedulerParameters(final ControllerParameters parameters)
+    {
+        schedulerParameters = null == parameters ? ControllerParameters.EMPTY : parameters;
+        return this;
+    }
+
+    public ControllerParameters schedulerParameters()
+    {
+        return schedulerParameters;
+    }
+
+    /**
+     * @param mode how the endpoint's agent runs.
+     * @return this.
+     */
+    public PacelinkContext threadingMode(final ThreadingMode mode)
+    {
+        if (null == mode)
+        {
+            throw new IllegalArgumentException("threadingMode must be DEDICATED, SHARED or INVOKER");
+        }
+        threadingMode = mode;
+        return this;
+    }
+
+    public ThreadingMode threadingMode()
+    {
+        return threadingMode;
+    }
+
+    /**
+     * @param supplier idle strategy for the DEDICATED agent thread; it is wrapped so it never sleeps past the
+     *                 endpoint's next deadline (pacing release, ACK delay, timers).
+     * @return this.
+     */
+    public PacelinkContext idleStrategySupplier(final Supplier<IdleStrategy> supplier)
+    {
+        if (null == supplier)
+        {
+            throw new IllegalArgumentException("idleStrategySupplier must not be null");
+        }
+        idleStrategySupplier = supplier;
+        return this;
+    }
+
+    public Supplier<IdleStrategy> idleStrategySupplier()
+    {
+        return idleStrategySupplier;
+    }
+
+    /**
+     * @param clock the clock the agent reads once per duty cycle; the protocol core never reads a clock itself.
+     * @return this.
+     */
+    public PacelinkContext nanoClock(final NanoClock clock)
+    {
+        if (null == clock)
+        {
+            throw new IllegalArgumentException("nanoClock must not be null");
+        }
+        nanoClock = clock;
+        return this;
+    }
+
+    public NanoClock nanoClock()
+    {
+        return nanoClock;
+    }
+
+    /**
+     * @param handler told about exceptions caught on the agent thread (which never lets one escape).
+     * @return this.
+     */
+    public PacelinkContext errorHandler(final ErrorHandler handler)
+    {
+        if (null == handler)
+        {
+            throw new IllegalArgumentException("errorHandler must not be null");
+        }
+        errorHandler = handler;
+        return this;
+    }
+
+    public ErrorHandler errorHandler()
+    {
+        return errorHandler;
+    }
+
+    /**
+     * @param seed seeds every random choice of the endpoint (connection ids, controller randomness) so simulations
+     *             are reproducible.
+     * @return this.
+     */
+    public PacelinkContext randomSeed(final long seed)
+    {
+        randomSeed = seed;
+        return this;
+    }
+
+    public long randomSeed()
+    {
+        return randomSeed;
+    }
+
+    /**
+     * @param datagrams most datagrams received per duty cycle, 1..4096.
+     * @return this.
+     */
+    public PacelinkContext receiveBatchLimit(final int datagrams)
+    {
+        receiveBatchLimit = requireRange("receiveBatchLimit", datagrams, 1, 4096);
+        return this;
+    }
+
+    public int receiveBatchLimit()
+    {
+        return receiveBatchLimit;
+    }
+
+    /**
+     * @param datagrams most datagrams sent per duty cycle, 1..4096.
+     * @return this.
+     */
+    public PacelinkContext sendBatchLimit(final int datagrams)
+    {
+        sendBatchLimit = requireRange("sendBatchLimit", datagrams, 1, 4096);
+        return this;
+    }
+
+    public int sendBatchLimit()
+    {
+        return sendBatchLimit;
+    }
+
+    /**
+     * Check the settings that depend on each other.
+     *
+     * @throws IllegalStateException saying which settings conflict and how to fix them.
+     */
+    public void conclude()
+    {
+        // A message is delivered only when all of it has arrived, so one whole message (with its 4-byte length
+        // prefix) must fit in each buffer.
+        final long largestMessageBytes = maxMessageLengthBytes + 4L;
+        if (largestMessageBytes > sendBufferBytes || largestMessageBytes > receiveBufferBytes)
+        {
+            throw new IllegalStateException("maxMessageLengthBytes=" + maxMessageLengthBytes +
+                " does not fit (with its 4-byte length prefix) in sendBufferBytes=" + sendBufferBytes +
+                " / receiveBufferBytes=" + receiveBufferBytes + ": raise both buffers to at least " +
+                Long.highestOneBit(largestMessageBytes) * 2 + " or lower maxMessageLengthBytes");
+        }
+    }
+
+    private static long requireRange(final String name, final long value, final long min, final long max)
+    {
+        if (value < min || value > max)
+        {
+            throw new IllegalArgumentException(name + "=" + value + " is out of range; expected " + min + ".." + max);
+        }
+        return value;
+    }
+
+    private static int requireRange(final String name, final int value, final int min, final int max)
+    {
+        return (int)requireRange(name, (long)value, min, max);
+    }
+
+    private static int requirePowerOfTwo(final String name, final int value, final int min, final int max)
+    {
+        requireRange(name, value, min, max);
+        if (Integer.bitCount(value) != 1)
+        {
+            throw new IllegalArgumentException(name + "=" + value + " must be a power of two, e.g. " +
+                Integer.highestOneBit(value) + " or " + (Integer.highestOneBit(value) << 1));
+        }
+        return value;
+    }
+}

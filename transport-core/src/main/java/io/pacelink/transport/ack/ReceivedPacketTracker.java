@@ -1,0 +1,361 @@
+package io.pacelink.transport.ack;
+
+import io.pacelink.transport.wire.AckFrameFlyweight;
+import io.pacelink.transport.wire.PacketDecoder;
+import io.pacelink.transport.wire.PacketWriter;
+
+/**
+ * Receiver side of acknowledgement generation (RFC 9000 section 13.2, design.md section 5): remembers which packet
+ * numbers arrived, rejects duplicates, decides when an ACK is due and writes ACK frames.
+ * <p>
+ * Received packet numbers are kept as at most {@code maxRanges} disjoint ranges in two primitive arrays, newest
+ * (highest) range first. When a new range would exceed the cap the oldest range is dropped and the lowest packet
+ * number still accepted moves up to the smallest tracked packet: anything below it counts as a duplicate, so a
+ * replayed packet is never delivered twice (RFC 9000 section 13.2.3: "maintaining a minimum packet number that
+ * increases as ranges are discarded"). A genuinely late packet rejected that way is not acknowledged, so the sender
+ * retransmits its frames in a new packet: nothing is lost.
+ * <p>
+ * ACK policy (RFC 9000 section 13.2.1 and 13.2.2): an ack-eliciting packet that arrives out of order (below the
+ * largest received, or above it with a gap in between) makes an ACK due at once; otherwise an ACK is due after every
+ * {@code ackElicitingThreshold} ack-eliciting packets, or {@code maxAckDelayNs} after the first ack-eliciting packet
+ * not yet acknowledged. Packets that are not ack-eliciting are recorded and acknowledged with the next ACK, but never
+ * make one due.
+ * <p>
+ * Not thread safe; allocation free after construction.
+ */
+public final class ReceivedPacketTracker
+{
+    /**
+     * Default number of ranges remembered.
+     */
+    public static final int DEFAULT_MAX_RANGES = 32;
+
+    /**
+     * Default number of ack-eliciting packets after which an ACK is sent (RFC 9000 section 13.2.2: "at least two").
+     */
+    public static final int DEFAULT_ACK_ELICITING_THRESHOLD = 2;
+
+    /**
+     * Default longest time an ACK is delayed: 1 ms, LAN friendly (design.md section 5).
+     */
+    public static final long DEFAULT_MAX_ACK_DELAY_NS = 1_000_000L;
+
+    private static final long NO_DEADLINE = Long.MAX_VALUE;
+    private static final long NANOS_PER_MICRO = 1_000L;
+
+    private final int maxRanges;
+    private final int ackElicitingThreshold;
+    private final long maxAckDelayNs;
+    private final long[] rangeLargest;
+    private final long[] rangeSmallest;
+    private final AckFrameFlyweight ackFrame = new AckFrameFlyweight();
+
+    private int rangeCount;
+    private long largestReceived = -1;
+    private long largestReceivedTimeNs;
+    private long lowestAcceptedPacketNumber;
+    private int ackElicitingSinceLastAck;
+    private long ackDeadlineNs = NO_DEADLINE;
+    private boolean hasNewAckInformation;
+
+    /**
+     * A tracker with the default range cap, threshold and max ack delay.
+     */
+    public ReceivedPacketTracker()
+    {
+        this(DEFAULT_MAX_RANGES, DEFAULT_ACK_ELICITING_THRESHOLD, DEFAULT_MAX_ACK_DELAY_NS);
+    }
+
+    /**
+     * A tracker with the default ack-eliciting threshold.
+     *
+     * @param maxRanges     most disjoint ranges remembered (at least 1).
+     * @param maxAckDelayNs longest an ACK is delayed; announced to the peer as max_ack_delay.
+     */
+    public ReceivedPacketTracker(final int maxRanges, final long maxAckDelayNs)
+    {
+        this(maxRanges, DEFAULT_ACK_ELICITING_THRESHOLD, maxAckDelayNs);
+    }
+
+    /**
+     * @param maxRanges             most disjoint ranges remembered (at least 1).
+     * @param ackElicitingThreshold ack-eliciting packets that make an ACK due (at least 1).
+     * @param maxAckDelayNs         longest an ACK is delayed after the first unacknowledged ack-eliciting packet;
+     *                              announced to the peer as max_ack_delay.
+     */
+    public ReceivedPacketTracker(final int maxRanges, final int ackElicitingThreshold, final long maxAckDelayNs)
+    {
+        if (maxRanges < 1 || ackElicitingThreshold < 1 || maxAckDelayNs < 0)
+        {
+            throw new IllegalArgumentException("maxRanges=" + maxRanges + " ackElicitingThreshold=" +
+                ackElicitingThreshold + " maxAckDelayNs=" + maxAckDelayNs);
+        }
+        this.maxRanges = maxRanges;
+        this.ackElicitingThreshold = ackElicitingThreshold;
+        this.maxAckDelayNs = maxAckDelayNs;
+        // One spare slot: a range is inserted first and the oldest trimmed after.
+        this.rangeLargest = new long[maxRanges + 1];
+        this.rangeSmallest = new long[maxRanges + 1];
+    }
+
+    /**
+     * Record a packet that passed validation. Call it before applying the frames and drop the packet on false, or
+     * check {@link #isDuplicate(long)} first and record once the frames were applied.
+     *
+     * @param packetNumber the packet's number.
+     * @param ackEliciting true if the packet carries a frame other than ACK, PADDING or CLOSE.
+     * @param nowNs        the time it was received.
+     * @return true if the packet is new and its frames should be applied; false for a duplicate (already received,
+     * or below everything still tracked), which must be dropped.
+     */
+    public boolean onPacketReceived(final long packetNumber, final boolean ackEliciting, final long nowNs)
+    {
+        final int index = gapIndex(packetNumber);
+        if (index < 0)
+        {
+            return false;
+        }
+
+        // The packet now lies in the gap above range [index] (if any) and below range [index - 1] (if any).
+        final boolean joinsBelow = index < rangeCount && packetNumber == rangeLargest[index] + 1;
+        final boolean joinsAbove = index > 0 && packetNumber == rangeSmallest[index - 1] - 1;
+        if (joinsBelow && joinsAbove)
+        {
+            rangeSmallest[index - 1] = rangeSmallest[index];
+            removeRange(index);
+        }
+        else if (joinsBelow)
+        {
+            rangeLargest[index] = packetNumber;
+        }
+        else if (joinsAbove)
+        {
+            rangeSmallest[index - 1] = packetNumber;
+        }
+        else
+        {
+            insertRange(index, packetNumber);
+        }
+
+        // In order means exactly one above the largest so far; packet numbers start at 0 (RFC 9000 section 12.3).
+        final boolean inOrder = packetNumber == largestReceived + 1;
+        if (packetNumber > largestReceived)
+        {
+            largestReceived = packetNumber;
+            largestReceivedTimeNs = nowNs;
+        }
+        hasNewAckInformation = true;
+
+        if (ackEliciting)
+        {
+            ackElicitingSinceLastAck++;
+            if (!inOrder || ackElicitingSinceLastAck >= ackElicitingThreshold)
+            {
+                // RFC 9000 section 13.2.1: acknowledge out-of-order packets without delay, to speed up loss
+                // detection at the sender; section 13.2.2: and after every second ack-eliciting packet.
+                ackDeadlineNs = Math.min(ackDeadlineNs, nowNs);
+            }
+            else if (NO_DEADLINE == ackDeadlineNs)
+            {
+                ackDeadlineNs = nowNs + maxAckDelayNs;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Check a packet without recording it, for a receiver that records only after the frames were applied.
+     *
+     * @param packetNumber the packet's number.
+     * @return true if {@link #onPacketReceived} would reject it as a duplicate.
+     */
+    public boolean isDuplicate(final long packetNumber)
+    {
+        return gapIndex(packetNumber) < 0;
+    }
+
+    /**
+     * @param nowNs the current time.
+     * @return true if an ACK should be sent now, alone if nothing else is going out.
+     */
+    public boolean isAckDue(final long nowNs)
+    {
+        return nowNs >= ackDeadlineNs;
+    }
+
+    /**
+     * @return when an ACK becomes due (possibly already passed), or {@link Long#MAX_VALUE} if no ack-eliciting
+     * packet awaits acknowledgement; for the agent's timer.
+     */
+    public long ackDeadlineNs()
+    {
+        return ackDeadlineNs;
+    }
+
+    /**
+     * @return true if any packet was received since the last ACK was written, so an ACK piggybacked on an outgoing
+     * packet would tell the peer something new.
+     */
+    public boolean hasNewAckInformation()
+    {
+        return hasNewAckInformation;
+    }
+
+    /**
+     * Write an ACK frame of the tracked ranges, newest first, with as many ranges as fit in the packet and in
+     * {@link PacketDecoder#MAX_ACK_RANGES} (RFC 9000 section 13.2.3: older ranges are omitted first), then mark
+     * the ACK as sent: the ack-eliciting count, the deadline and the new-information flag reset.
+     *
+     * @param writer a packet being built.
+     * @param nowNs  the current time, for the ACK delay field (RFC 9000 section 13.2.5).
+     * @return bytes written, or 0 if nothing was received yet or not even a single-range ACK fits.
+     */
+    public int writeAckFrame(final PacketWriter writer, final long nowNs)
+    {
+        final int remaining = writer.remaining();
+        if (0 == rangeCount || remaining < AckFrameFlyweight.frameLength(0))
+        {
+            return 0;
+        }
+
+        final int rangesThatFit = (remaining - AckFrameFlyweight.frameLength(0)) / AckFrameFlyweight.BYTES_PER_RANGE;
+        final int maxAdditionalRanges = Math.min(
+            rangeCount - 1, Math.min(PacketDecoder.MAX_ACK_RANGES, rangesThatFit));
+
+        // Fields are 32 bits on the wire: a range that cannot be expressed ends the frame. Acknowledging less is
+        // always safe (the sender retransmits), acknowledging more never is.
+        final long firstRangeSpan = rangeLargest[0] - rangeSmallest[0];
+        final int firstRange = (int)Math.min(firstRangeSpan, Integer.MAX_VALUE);
+        int additionalRanges = 0;
+        if (firstRangeSpan <= Integer.MAX_VALUE)
+        {
+            while (additionalRanges < maxAdditionalRanges && isEncodable(additionalRanges + 1))
+            {
+                additionalRanges++;
+            }
+        }
+
+        final long delayMicros = Math.max(0, (nowNs - largestReceivedTimeNs) / NANOS_PER_MICRO);
+        final int frameOffset = writer.appendAck(
+            rangeLargest[0], (int)Math.min(delayMicros, Integer.MAX_VALUE), firstRange, additionalRanges);
+        if (frameOffset < 0)
+        {
+            return 0;
+        }
+
+        ackFrame.wrap(writer.buffer(), frameOffset);
+        for (int i = 1; i <= additionalRanges; i++)
+        {
+            ackFrame.range(i - 1, (int)gap(i), (int)(rangeLargest[i] - rangeSmallest[i]));
+        }
+
+        ackElicitingSinceLastAck = 0;
+        ackDeadlineNs = NO_DEADLINE;
+        hasNewAckInformation = false;
+        return AckFrameFlyweight.frameLength(additionalRanges);
+    }
+
+    /**
+     * @return the largest packet number received, or -1 before the first packet.
+     */
+    public long largestReceived()
+    {
+        return largestReceived;
+    }
+
+    /**
+     * @return packets below this number are treated as duplicates.
+     */
+    public long lowestAcceptedPacketNumber()
+    {
+        return lowestAcceptedPacketNumber;
+    }
+
+    /**
+     * @return ack-eliciting packets received since the last ACK was written.
+     */
+    public int ackElicitingSinceLastAck()
+    {
+        return ackElicitingSinceLastAck;
+    }
+
+    /**
+     * @return number of disjoint ranges tracked.
+     */
+    public int rangeCount()
+    {
+        return rangeCount;
+    }
+
+    /**
+     * @param index of the range, 0 being the newest (highest).
+     * @return the range's largest packet number.
+     */
+    public long rangeLargest(final int index)
+    {
+        return rangeLargest[index];
+    }
+
+    /**
+     * @param index of the range, 0 being the newest (highest).
+     * @return the range's smallest packet number.
+     */
+    public long rangeSmallest(final int index)
+    {
+        return rangeSmallest[index];
+    }
+
+    /**
+     * Where a packet number falls: the index of the first range whose smallest is not above it, so the packet lies in
+     * the gap above range [index] (if any) and below range [index - 1] (if any); -1 if it was already received or lies
+     * below everything still tracked. Constant time for in-order packets, which land above range 0.
+     */
+    private int gapIndex(final long packetNumber)
+    {
+        if (packetNumber < lowestAcceptedPacketNumber)
+        {
+            return -1;
+        }
+        int index = 0;
+        while (index < rangeCount && packetNumber < rangeSmallest[index])
+        {
+            index++;
+        }
+        return index < rangeCount && packetNumber <= rangeLargest[index] ? -1 : index;
+    }
+
+    /**
+     * RFC 9000 section 19.3.1 inverted: {@code gap = previous_smallest - largest - 2}.
+     */
+    private long gap(final int index)
+    {
+        return rangeSmallest[index - 1] - rangeLargest[index] - 2;
+    }
+
+    private boolean isEncodable(final int index)
+    {
+        return gap(index) <= Integer.MAX_VALUE && rangeLargest[index] - rangeSmallest[index] <= Integer.MAX_VALUE;
+    }
+
+    private void insertRange(final int index, final long packetNumber)
+    {
+        System.arraycopy(rangeLargest, index, rangeLargest, index + 1, rangeCount - index);
+        System.arraycopy(rangeSmallest, index, rangeSmallest, index + 1, rangeCount - index);
+        rangeLargest[index] = packetNumber;
+        rangeSmallest[index] = packetNumber;
+        rangeCount++;
+
+        if (rangeCount > maxRanges)
+        {
+            rangeCount = maxRanges;
+            lowestAcceptedPacketNumber = rangeSmallest[rangeCount - 1];
+        }
+    }
+
+    private void removeRange(final int index)
+    {
+        System.arraycopy(rangeLargest, index + 1, rangeLargest, index, rangeCount - index - 1);
+        System.arraycopy(rangeSmallest, index + 1, rangeSmallest, index, rangeCount - index - 1);
+        rangeCount--;
+    }
+}

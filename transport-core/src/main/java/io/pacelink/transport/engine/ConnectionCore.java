@@ -1,0 +1,854 @@
+package io.pacelink.transport.engine;
+
+import io.pacelink.transport.CloseReason;
+import io.pacelink.transport.ConnectionState;
+import io.pacelink.transport.PacelinkContext;
+import io.pacelink.transport.cc.CongestionController;
+import io.pacelink.transport.recovery.LossRecovery;
+import io.pacelink.transport.recovery.PacketOutcomeListener;
+import io.pacelink.transport.schedule.SchedulableFlow;
+import io.pacelink.transport.stats.ConnectionCounters;
+import io.pacelink.transport.stats.EndpointCounters;
+import io.pacelink.transport.ack.ReceivedPacketTracker;
+import io.pacelink.transport.stream.ReceiveLog;
+import io.pacelink.transport.stream.SendLog;
+import io.pacelink.transport.wire.AckFrameFlyweight;
+import io.pacelink.transport.wire.CloseFrameFlyweight;
+import io.pacelink.transport.wire.DataFrameFlyweight;
+import io.pacelink.transport.wire.FrameVisitor;
+import io.pacelink.transport.wire.HandshakeFrameFlyweight;
+import io.pacelink.transport.wire.PacketType;
+import io.pacelink.transport.wire.PacketWriter;
+import org.agrona.MutableDirectBuffer;
+
+import java.net.InetSocketAddress;
+
+/**
+ * The agent's side of one connection: packet numbers, loss recovery and congestion control, ACK generation, stream
+ * transmission and reassembly, flow control, and the connection's timers. Everything here runs on the agent thread
+ * with the time handed in; nothing reads a clock or touches a socket.
+ */
+final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener, FrameVisitor
+{
+    /**
+     * The one stream every connection carries.
+     */
+    static final int STREAM_ID = 0;
+
+    /**
+     * Error code of a graceful close.
+     */
+    static final int NO_ERROR = 0;
+
+    /**
+     * Error code sent when the peer broke the protocol.
+     */
+    static final int PROTOCOL_VIOLATION_ERROR = 1;
+
+    /**
+     * Error code a server sends when it refuses a connection.
+     */
+    static final int REJECTED_ERROR = 2;
+
+    /**
+     * RFC 9000 section 10.2: a closing or draining connection lingers for three PTOs so late packets are absorbed.
+     */
+    private static final int CLOSE_LINGER_PTOS = 3;
+
+    /**
+     * Handshake retries back off from the initial RTT, doubling (RFC 9002 section 6.2.1 applied to the handshake).
+     */
+    private static final int MAX_HANDSHAKE_BACKOFF_SHIFT = 6;
+
+    private final long localId;
+    private final boolean isClient;
+    private final InetSocketAddress remoteAddress;
+    private final ConnectionHandle handle;
+    private final SendLog sendLog;
+    private final ReceiveLog receiveLog;
+    private final LossRecovery recovery;
+    private final CongestionController controller;
+    private final ReceivedPacketTracker ackTracker;
+    private final ConnectionCounters counters;
+    private final EndpointCounters endpointCounters;
+    private final AckFrameRanges ackRanges = new AckFrameRanges();
+    private final long localMaxAckDelayNs;
+    private final long initialRttNs;
+    private final long handshakeTimeoutNs;
+    private final int receiveWindowBytes;
+
+    private long remoteId;
+    private int maxDatagramSizeBytes;
+    private long idleTimeoutNs;
+    private ConnectionState state;
+    private long nextPacketNumber;
+    private long lastReceiveTimeNs;
+    private long lastAckElicitingSentNs;
+    private long handshakeStartNs;
+    private long handshakeRetryDeadlineNs = Long.MAX_VALUE;
+    private int handshakeAttempts;
+    private boolean handshakeResponsePending;
+    private long closeDeadlineNs = Long.MAX_VALUE;
+    private boolean closeFramePending;
+    private int closeErrorCode = NO_ERROR;
+    private CloseReason pendingCloseReason = CloseReason.NONE;
+    private long advertisedMaxDataBytes;
+    private boolean maxDataPending;
+    private boolean pingPending;
+    private boolean lastPacketAckOnly;
+    private long visitTimeNs;
+    private boolean visitedAckEliciting;
+
+    ConnectionCore(
+        final long localId,
+        final boolean isClient,
+        final InetSocketAddress remoteAddress,
+        final ConnectionHandle handle,
+        final LossRecovery recovery,
+        final CongestionController controller,
+        final ReceivedPacketTracker ackTracker,
+        final EndpointCounters endpointCounters,
+        final PacelinkContext settings,
+        final long nowNs)
+    {
+        this.localId = localId;
+        this.isClient = isClient;
+        this.remoteAddress = remoteAddress;
+        this.handle = handle;
+        this.sendLog = handle.sendLog();
+        this.receiveLog = handle.receiveLog();
+        this.counters = handle.counters();
+        this.recovery = recovery;
+        this.controller = controller;
+        this.ackTracker = ackTracker;
+        this.endpointCounters = endpointCounters;
+        this.localMaxAckDelayNs = settings.maxAckDelayNs();
+        this.initialRttNs = settings.initialRttNs();
+        this.handshakeTimeoutNs = settings.handshakeTimeoutNs();
+        this.receiveWindowBytes = settings.receiveBufferBytes();
+        this.maxDatagramSizeBytes = settings.maxDatagramSizeBytes();
+        this.idleTimeoutNs = settings.idleTimeoutNs();
+        this.advertisedMaxDataBytes = receiveWindowBytes;
+        this.lastReceiveTimeNs = nowNs;
+        this.handshakeStartNs = nowNs;
+        recovery.controller(controller);
+
+        if (isClient)
+        {
+            state = ConnectionState.CONNECTING;
+            handshakeRetryDeadlineNs = nowNs;
+        }
+        else
+        {
+            state = ConnectionState.CONNECTED;
+            handshakeResponsePending = true;
+        }
+        handle.state(state);
+    }
+
+    long localId()
+    {
+        return localId;
+    }
+
+    long remoteId()
+    {
+        return remoteId;
+    }
+
+    boolean isClient()
+    {
+        return isClient;
+    }
+
+    InetSocketAddress remoteAddress()
+    {
+        return remoteAddress;
+    }
+
+    ConnectionHandle handle()
+    {
+        return handle;
+    }
+
+    ConnectionState state()
+    {
+        return state;
+    }
+
+    boolean isClosed()
+    {
+        return ConnectionState.CLOSED == state;
+    }
+
+    boolean lastPacketAckOnly()
+    {
+        return lastPacketAckOnly;
+    }
+
+    // ---------------------------------------------------------------- handshake
+
+    /**
+     * Apply the peer's handshake parameters (both sides): negotiate the datagram size and idle timeout, take the
+     * peer's flow-control credit and ACK delay.
+     */
+    void applyPeerHandshake(final HandshakeFrameFlyweight handshake, final long nowNs)
+    {
+        remoteId = handshake.sourceConnectionId();
+        final int negotiatedDatagramSize = Math.min(maxDatagramSizeBytes, handshake.maxDatagramSize());
+        if (negotiatedDatagramSize != maxDatagramSizeBytes)
+        {
+            maxDatagramSizeBytes = negotiatedDatagramSize;
+            controller.onMtuChanged(negotiatedDatagramSize);
+        }
+        final long peerIdleTimeoutNs = handshake.idleTimeoutMs() * 1_000_000L;
+        if (peerIdleTimeoutNs > 0)
+        {
+            idleTimeoutNs = Math.min(idleTimeoutNs, peerIdleTimeoutNs);
+        }
+        recovery.peerMaxAckDelayNs(handshake.maxAckDelayUs() * 1_000L);
+        sendLog.connectionSendLimit(handshake.initialMaxData());
+        sendLog.streamSendLimit(handshake.initialMaxStreamData());
+        lastReceiveTimeNs = nowNs;
+    }
+
+    /**
+     * The client got the server's answer: the connection is established.
+     */
+    void onHandshakeResponse(final HandshakeFrameFlyweight handshake, final long nowNs)
+    {
+        if (ConnectionState.CONNECTING != state)
+        {
+            return; // a retransmitted answer
+        }
+        applyPeerHandshake(handshake, nowNs);
+        handshakeRetryDeadlineNs = Long.MAX_VALUE;
+        changeState(ConnectionState.CONNECTED);
+    }
+
+    /**
+     * The server refused this client's handshake.
+     */
+    void onRejected()
+    {
+        if (ConnectionState.CONNECTING == state)
+        {
+            pendingCloseReason = CloseReason.REJECTED;
+            finishClose();
+        }
+    }
+
+    /**
+     * The server got a retransmitted client handshake: its answer was lost, send it again.
+     */
+    void onHandshakeRetransmission(final long nowNs)
+    {
+        handshakeResponsePending = true;
+        lastReceiveTimeNs = nowNs;
+    }
+
+    /**
+     * @return true if a handshake packet (client request or server answer) should be sent now.
+     */
+    boolean isHandshakeDue(final long nowNs)
+    {
+        return handshakeResponsePending || (ConnectionState.CONNECTING == state && nowNs >= handshakeRetryDeadlineNs);
+    }
+
+    /**
+     * Write this side's handshake packet. The client pads its request to the full datagram size so the path's MTU is
+     * proven before data flows (RFC 9000 section 14.1 does the same for Initial packets).
+     *
+     * @return the datagram length.
+     */
+    int writeHandshake(final PacketWriter writer, final long nowNs)
+    {
+        writer.writeHeader(PacketType.HANDSHAKE, remoteId, handshakeAttempts);
+        writer.appendHandshake(
+            localId,
+            !isClient,
+            maxDatagramSizeBytes,
+            (int)(localMaxAckDelayNs / 1_000L),
+            (int)(idleTimeoutNs / 1_000_000L),
+            receiveWindowBytes,
+            receiveWindowBytes,
+            null,
+            0,
+            0);
+        if (isClient)
+        {
+            writer.appendPadding(writer.remaining());
+            handshakeAttempts++;
+            final int shift = Math.min(handshakeAttempts, MAX_HANDSHAKE_BACKOFF_SHIFT);
+            handshakeRetryDeadlineNs = nowNs + (initialRttNs << shift);
+        }
+        else
+        {
+            handshakeResponsePending = false;
+        }
+        return writer.length();
+    }
+
+    // ---------------------------------------------------------------- receive
+
+    /**
+     * @return true if the packet is a duplicate (already received): the caller drops it.
+     */
+    boolean isDuplicate(final long packetNumber)
+    {
+        return ackTracker.isDuplicate(packetNumber);
+    }
+
+    /**
+     * Begin applying a validated ONE_RTT or CLOSE packet; the caller then visits its frames with this connection as
+     * the visitor and calls {@link #endPacket(long, long)}.
+     */
+    void beginPacket(final long nowNs)
+    {
+        visitTimeNs = nowNs;
+        visitedAckEliciting = false;
+        lastReceiveTimeNs = nowNs;
+    }
+
+    /**
+     * Finish applying a packet: record it for acknowledgement.
+     */
+    void endPacket(final long packetNumber, final long nowNs)
+    {
+        ackTracker.onPacketReceived(packetNumber, visitedAckEliciting, nowNs);
+    }
+
+    public void onPing()
+    {
+        visitedAckEliciting = true;
+    }
+
+    public void onAck(final AckFrameFlyweight ack)
+    {
+        final long result = recovery.onAckReceived(
+            ackRanges.wrap(ack), ack.ackDelayUs() * 1_000L, visitTimeNs, this);
+        if (result < 0)
+        {
+            // An ACK for a packet we never sent: an optimistic-ACK attack or a broken peer (design.md section 9).
+            protocolViolation();
+            return;
+        }
+        publishRecoveryCounters();
+    }
+
+    public void onData(final DataFrameFlyweight data)
+    {
+        visitedAckEliciting = true;
+        final int newBytes = receiveLog.onData(
+            data.streamOffset(), data.buffer(), data.payloadOffset(), data.payloadLength(), data.fin());
+        if (newBytes < 0)
+        {
+            protocolViolation();
+            return;
+        }
+        counters.counter(ConnectionCounters.BYTES_RECEIVED).getAndAddRelease(newBytes);
+    }
+
+    public void onMaxData(final long maximumData)
+    {
+        visitedAckEliciting = true;
+        sendLog.connectionSendLimit(maximumData);
+    }
+
+    public void onMaxStreamData(final int streamId, final long maximumStreamData)
+    {
+        visitedAckEliciting = true;
+        if (STREAM_ID == streamId)
+        {
+            sendLog.streamSendLimit(maximumStreamData);
+        }
+    }
+
+    public void onHandshake(final HandshakeFrameFlyweight handshake)
+    {
+        // Handshake frames travel only in HANDSHAKE packets, which the endpoint routes before visiting.
+        protocolViolation();
+    }
+
+    public void onClose(final CloseFrameFlyweight close)
+    {
+        if (ConnectionState.CLOSED != state)
+        {
+            // RFC 9000 section 10.2.2: the draining peer sends nothing more; linger to absorb late packets.
+            closeFramePending = false;
+            pendingCloseReason = REJECTED_ERROR == close.errorCode() ? CloseReason.REJECTED : CloseReason.PEER_CLOSE;
+            beginLinger(visitTimeNs);
+        }
+    }
+
+    public void onUnknownFrame(final int frameType)
+    {
+        visitedAckEliciting = true;
+    }
+
+    // ---------------------------------------------------------------- recovery outcomes
+
+    public void onPacketAcked(
+        final long packetNumber, final long streamOffset, final int streamLength, final boolean fin, final int frameFlags)
+    {
+        if (streamLength > 0 || fin)
+        {
+            sendLog.onRangeAcked(streamOffset, streamLength, fin);
+        }
+    }
+
+    public void onPacketAckedAfterLoss(
+        final long packetNumber, final long streamOffset, final int streamLength, final boolean fin, final int frameFlags)
+    {
+        // The loss was spurious: the data arrived after all. Acknowledging it also removes it from the
+        // retransmission queue if it has not left again yet.
+        onPacketAcked(packetNumber, streamOffset, streamLength, fin, frameFlags);
+    }
+
+    public void onPacketLost(
+        final long packetNumber, final long streamOffset, final int streamLength, final boolean fin, final int frameFlags)
+    {
+        if (streamLength > 0 || fin)
+        {
+            sendLog.onRangeLost(streamOffset, streamLength, fin);
+        }
+        if (0 != (frameFlags & FrameFlags.MAX_DATA))
+        {
+            // Re-sent at its newest value, not the lost one (RFC 9000 section 13.3).
+            maxDataPending = true;
+        }
+    }
+
+    // ---------------------------------------------------------------- timers and housekeeping
+
+    /**
+     * Fire due timers and refresh flow-control credit. Called once per duty cycle.
+     *
+     * @return work done.
+     */
+    int onDutyCycle(final long nowNs)
+    {
+        int work = 0;
+        if (ConnectionState.CLOSED == state)
+        {
+            return 0;
+        }
+
+        if (nowNs >= closeDeadlineNs)
+        {
+            finishClose();
+            return 1;
+        }
+
+        if (ConnectionState.CONNECTING == state)
+        {
+            if (nowNs - handshakeStartNs >= handshakeTimeoutNs)
+            {
+                pendingCloseReason = CloseReason.HANDSHAKE_TIMEOUT;
+                finishClose();
+                return 1;
+            }
+            return 0;
+        }
+
+        if (closeDeadlineNs != Long.MAX_VALUE)
+        {
+            return 0; // closing or draining: only the linger timer runs
+        }
+
+        if (nowNs - lastReceiveTimeNs >= idleTimeoutNs)
+        {
+            pendingCloseReason = CloseReason.IDLE_TIMEOUT;
+            finishClose();
+            return 1;
+        }
+
+        checkAppLimited();
+        if (recovery.timerDeadlineNs() <= nowNs)
+        {
+            recovery.onTimeout(nowNs, this);
+            publishRecoveryCounters();
+            work++;
+        }
+
+        // Keep an idle connection alive: an ack-eliciting PING at half the idle timeout (RFC 9000 section 10.1.2).
+        if (nowNs - lastAckElicitingSentNs >= idleTimeoutNs / 2 && nowNs - lastReceiveTimeNs >= idleTimeoutNs / 2)
+        {
+            pingPending = true;
+        }
+
+        work += refreshReceiveCredit();
+
+        if (handle.isCloseRequested() && ConnectionState.CONNECTED == state)
+        {
+            changeState(ConnectionState.CLOSING);
+            sendLog.finish();
+            work++;
+        }
+        if (ConnectionState.CLOSING == state && !closeFramePending && sendLog.isFullyAcked())
+        {
+            // Everything the application offered has been acknowledged: tell the peer and linger.
+            pendingCloseReason = CloseReason.LOCAL_CLOSE;
+            closeErrorCode = NO_ERROR;
+            closeFramePending = true;
+            work++;
+        }
+
+        counters.set(ConnectionCounters.BYTES_DELIVERED, sendLog.ackedHead());
+        return work;
+    }
+
+    /**
+     * Advertise more credit once the application consumed half the receive window (RFC 9000 section 4.2 leaves
+     * the policy to the implementation; half avoids both stalls and an update per packet).
+     */
+    private int refreshReceiveCredit()
+    {
+        final long newMaxData = receiveLog.consumedHead() + receiveWindowBytes;
+        if (newMaxData - advertisedMaxDataBytes >= receiveWindowBytes / 2)
+        {
+            advertisedMaxDataBytes = newMaxData;
+            maxDataPending = true;
+            return 1;
+        }
+        return 0;
+    }
+
+    /**
+     * @return the earliest time this connection needs the agent: loss/PTO timer, ACK deadline, handshake retry,
+     * idle/keep-alive and linger timers.
+     */
+    long nextDeadlineNs()
+    {
+        if (ConnectionState.CLOSED == state)
+        {
+            return Long.MAX_VALUE;
+        }
+        if (closeDeadlineNs != Long.MAX_VALUE)
+        {
+            return closeDeadlineNs;
+        }
+        if (ConnectionState.CONNECTING == state)
+        {
+            return Math.min(handshakeRetryDeadlineNs, handshakeStartNs + handshakeTimeoutNs);
+        }
+        long deadline = Math.min(recovery.timerDeadlineNs(), ackTracker.ackDeadlineNs());
+        deadline = Math.min(deadline, lastReceiveTimeNs + idleTimeoutNs);
+        deadline = Math.min(deadline, Math.max(lastAckElicitingSentNs, lastReceiveTimeNs) + idleTimeoutNs / 2);
+        return deadline;
+    }
+
+    /**
+     * The peer broke the protocol: count it, tell the peer, and close.
+     */
+    void protocolViolation()
+    {
+        endpointCounters.protocolViolations().incrementRelease();
+        abortWithClose(PROTOCOL_VIOLATION_ERROR, CloseReason.PROTOCOL_VIOLATION);
+    }
+
+    /**
+     * Close immediately with a CLOSE frame (errors, endpoint shutdown).
+     */
+    void abortWithClose(final int errorCode, final CloseReason reason)
+    {
+        if (ConnectionState.CLOSED == state || closeDeadlineNs != Long.MAX_VALUE)
+        {
+            return;
+        }
+        closeErrorCode = errorCode;
+        pendingCloseReason = reason;
+        closeFramePending = ConnectionState.CONNECTING != state;
+        if (!closeFramePending)
+        {
+            finishClose();
+        }
+    }
+
+    private void beginLinger(final long nowNs)
+    {
+        if (ConnectionState.CLOSED != state && ConnectionState.CLOSING != state)
+        {
+            changeState(ConnectionState.CLOSING);
+        }
+        closeDeadlineNs = nowNs + CLOSE_LINGER_PTOS * recovery.rttEstimator().ptoPeriodNs(localMaxAckDelayNs);
+    }
+
+    private void finishClose()
+    {
+        state = ConnectionState.CLOSED;
+        handle.closed(pendingCloseReason == CloseReason.NONE ? CloseReason.ENDPOINT_CLOSED : pendingCloseReason);
+    }
+
+    private void changeState(final ConnectionState newState)
+    {
+        state = newState;
+        handle.state(newState);
+    }
+
+    // ---------------------------------------------------------------- send (SchedulableFlow)
+
+    public long flowId()
+    {
+        return localId;
+    }
+
+    public long pacingRateBytesPerSecond()
+    {
+        return controller.pacingRateBytesPerSecond();
+    }
+
+    public int sendQuantumBytes()
+    {
+        return controller.sendQuantumBytes();
+    }
+
+    public int maxDatagramSizeBytes()
+    {
+        return maxDatagramSizeBytes;
+    }
+
+    public long earliestDepartureNs()
+    {
+        return 0;
+    }
+
+    public boolean hasAckDue(final long nowNs)
+    {
+        return ConnectionState.CONNECTED == state || ConnectionState.CLOSING == state ?
+            ackTracker.isAckDue(nowNs) : false;
+    }
+
+    public boolean hasPacketToSend(final long nowNs)
+    {
+        if (closeFramePending)
+        {
+            return true;
+        }
+        if ((ConnectionState.CONNECTED != state && ConnectionState.CLOSING != state) ||
+            closeDeadlineNs != Long.MAX_VALUE)
+        {
+            return false;
+        }
+        if (recovery.probesToSend() > 0)
+        {
+            return true;
+        }
+        if (!hasAckElicitingWork())
+        {
+            return false;
+        }
+        if (!recovery.canSend() || recovery.bytesInFlight() >= controller.congestionWindowBytes())
+        {
+            counters.increment(ConnectionCounters.CWND_LIMITED);
+            return false;
+        }
+        return true;
+    }
+
+    private boolean hasAckElicitingWork()
+    {
+        if (maxDataPending || pingPending || sendLog.hasRetransmission() || sendLog.isFinPending())
+        {
+            return true;
+        }
+        if (sendLog.hasUnsentData())
+        {
+            if (sendLog.sendableBytes() > 0)
+            {
+                return true;
+            }
+            counters.increment(ConnectionCounters.FLOW_CONTROL_LIMITED);
+        }
+        return false;
+    }
+
+    /**
+     * Build the next packet for this connection (late binding: called only when the scheduler releases it, so it
+     * carries the freshest ACK and retransmissions first).
+     *
+     * @return the datagram length.
+     */
+    int buildPacket(final PacketWriter writer, final MutableDirectBuffer buffer, final long nowNs)
+    {
+        if (closeFramePending)
+        {
+            return buildClosePacket(writer, nowNs);
+        }
+
+        final long packetNumber = nextPacketNumber++;
+        writer.writeHeader(PacketType.ONE_RTT, remoteId, packetNumber);
+
+        int frameFlags = 0;
+        if (ackTracker.hasNewAckInformation())
+        {
+            if (ackTracker.writeAckFrame(writer, nowNs) > 0)
+            {
+                frameFlags |= FrameFlags.ACK;
+            }
+        }
+
+        final boolean isProbe = recovery.probesToSend() > 0;
+        final boolean mayElicit = isProbe || (recovery.canSend() &&
+            recovery.bytesInFlight() < controller.congestionWindowBytes());
+        boolean ackEliciting = false;
+        long streamOffset = 0;
+        int streamLength = 0;
+        boolean fin = false;
+        boolean isRetransmission = false;
+
+        if (mayElicit)
+        {
+            if (maxDataPending && writer.appendMaxData(advertisedMaxDataBytes) &&
+                writer.appendMaxStreamData(STREAM_ID, advertisedMaxDataBytes))
+            {
+                maxDataPending = false;
+                frameFlags |= FrameFlags.MAX_DATA;
+                ackEliciting = true;
+            }
+
+            final int payloadRoom = writer.remaining() - PacketWriter.DATA_FRAME_OVERHEAD_BYTES;
+            if (payloadRoom >= 0)
+            {
+                boolean hasFrame = true;
+                if (sendLog.hasRetransmission())
+                {
+                    streamOffset = sendLog.retransmitOffset();
+                    streamLength = sendLog.retransmitLength(payloadRoom);
+                    isRetransmission = true;
+                }
+                else if (payloadRoom > 0 && sendLog.sendableBytes() > 0)
+                {
+                    streamOffset = sendLog.nextSendPosition();
+                    streamLength = (int)Math.min(payloadRoom, sendLog.sendableBytes());
+                }
+                else if (sendLog.isFinPending())
+                {
+                    streamOffset = sendLog.nextSendPosition();
+                }
+                else
+                {
+                    hasFrame = false;
+                }
+
+                // Read the final position once: finish() may run on an application thread meanwhile.
+                final long finalPosition = sendLog.finalPosition();
+                fin = SendLog.NO_FINAL_POSITION != finalPosition && streamOffset + streamLength == finalPosition;
+                if (hasFrame && (streamLength > 0 || fin))
+                {
+                    final int payloadOffset = writer.appendDataHeader(STREAM_ID, streamOffset, fin, streamLength);
+                    sendLog.copyOut(streamOffset, streamLength, buffer, payloadOffset);
+                    if (isRetransmission)
+                    {
+                        sendLog.onRetransmitted(streamOffset, streamLength, fin);
+                        counters.counter(ConnectionCounters.BYTES_RETRANSMITTED).getAndAddRelease(streamLength);
+                        counters.increment(ConnectionCounters.PACKETS_RETRANSMITTED);
+                    }
+                    else
+                    {
+                        sendLog.onSent(streamOffset, streamLength, fin);
+                    }
+                    ackEliciting = true;
+                }
+                else
+                {
+                    fin = false;
+                    streamLength = 0;
+                }
+            }
+
+            if (!ackEliciting && (isProbe || pingPending))
+            {
+                writer.appendPing();
+                frameFlags |= FrameFlags.PING;
+                ackEliciting = true;
+            }
+            pingPending = false;
+        }
+
+        final int length = writer.length();
+        recovery.onPacketSent(
+            packetNumber, nowNs, length, ackEliciting, ackEliciting, streamOffset, streamLength, fin, frameFlags,
+            isRetransmission);
+        if (isProbe)
+        {
+            recovery.onProbeSent();
+        }
+        if (ackEliciting)
+        {
+            lastAckElicitingSentNs = nowNs;
+        }
+        lastPacketAckOnly = !ackEliciting;
+
+        counters.counter(ConnectionCounters.BYTES_SENT).getAndAddRelease(length);
+        counters.increment(ConnectionCounters.PACKETS_SENT);
+        counters.set(ConnectionCounters.BYTES_IN_FLIGHT, recovery.bytesInFlight());
+        return length;
+    }
+
+    private int buildClosePacket(final PacketWriter writer, final long nowNs)
+    {
+        writer.writeHeader(PacketType.CLOSE, remoteId, nextPacketNumber++);
+        writer.appendClose(closeErrorCode, null, 0, 0);
+        closeFramePending = false;
+        lastPacketAckOnly = true;
+        beginLinger(nowNs);
+        return writer.length();
+    }
+
+    /**
+     * Once per duty cycle, before timers may transmit: mark the connection application-limited when it has less
+     * than a packet of unsent data and cwnd has room (reference section 1.3 step 4). Late binding means nothing ever
+     * waits below the transport.
+     */
+    private void checkAppLimited()
+    {
+        final boolean wasAppLimited = recovery.rateSampler().isAppLimited();
+        final long unsentBytes = sendLog.tailPosition() - sendLog.nextSendPosition();
+        if (recovery.onAppLimitedCheck(unsentBytes, true, !sendLog.hasRetransmission()) && !wasAppLimited)
+        {
+            counters.increment(ConnectionCounters.APP_LIMITED);
+        }
+    }
+
+    private void publishRecoveryCounters()
+    {
+        counters.set(ConnectionCounters.CWND_BYTES, controller.congestionWindowBytes());
+        counters.set(ConnectionCounters.PACING_RATE_BYTES_PER_SECOND, controller.pacingRateBytesPerSecond());
+        if (recovery.rateSampler().hasSample())
+        {
+            counters.set(ConnectionCounters.DELIVERY_RATE_BYTES_PER_SECOND,
+                recovery.rateSampler().deliveryRateBytesPerSecond());
+        }
+        counters.set(ConnectionCounters.MIN_RTT_NS, recovery.rttEstimator().minRttNs());
+        counters.set(ConnectionCounters.SMOOTHED_RTT_NS, recovery.rttEstimator().smoothedRttNs());
+        counters.set(ConnectionCounters.LATEST_RTT_NS, recovery.rttEstimator().latestRttNs());
+        counters.set(ConnectionCounters.BYTES_IN_FLIGHT, recovery.bytesInFlight());
+        counters.set(ConnectionCounters.PACKETS_LOST, recovery.lostPackets());
+        counters.set(ConnectionCounters.BYTES_LOST, recovery.lostBytes());
+        counters.set(ConnectionCounters.SPURIOUS_LOSSES, recovery.spuriousLosses());
+        counters.set(ConnectionCounters.PROBE_TIMEOUTS, recovery.ptoExpirations());
+    }
+
+    /**
+     * @return the controller, for traces and tests.
+     */
+    CongestionController controller()
+    {
+        return controller;
+    }
+
+    /**
+     * @return loss recovery, for traces and tests.
+     */
+    LossRecovery recovery()
+    {
+        return recovery;
+    }
+
+    public String toString()
+    {
+        return "ConnectionCore{local=" + Long.toHexString(localId) + ", remote=" + Long.toHexString(remoteId) +
+            ", " + remoteAddress + ", state=" + state + "}";
+    }
+}

@@ -1,0 +1,577 @@
+package io.pacelink.transport.engine;
+
+import io.pacelink.transport.CloseReason;
+import io.pacelink.transport.Connection;
+import io.pacelink.transport.ConnectionState;
+import io.pacelink.transport.PacelinkContext;
+import io.pacelink.transport.ack.ReceivedPacketTracker;
+import io.pacelink.transport.cc.CongestionControlRegistry;
+import io.pacelink.transport.cc.CongestionController;
+import io.pacelink.transport.cc.CongestionControllerFactory;
+import io.pacelink.transport.port.DatagramHandler;
+import io.pacelink.transport.port.DatagramPort;
+import io.pacelink.transport.recovery.LossRecovery;
+import io.pacelink.transport.recovery.RecoveryConfig;
+import io.pacelink.transport.schedule.PacketScheduler;
+import io.pacelink.transport.schedule.SchedulableFlow;
+import io.pacelink.transport.stats.ConnectionCounters;
+import io.pacelink.transport.stats.EndpointCounters;
+import io.pacelink.transport.stream.ReceiveLog;
+import io.pacelink.transport.stream.SendLog;
+import io.pacelink.transport.wire.CloseFrameFlyweight;
+import io.pacelink.transport.wire.FrameVisitor;
+import io.pacelink.transport.wire.HandshakeFrameFlyweight;
+import io.pacelink.transport.wire.PacketDecoder;
+import io.pacelink.transport.wire.PacketHeaderFlyweight;
+import io.pacelink.transport.wire.PacketType;
+import io.pacelink.transport.wire.PacketWriter;
+import org.agrona.DirectBuffer;
+import org.agrona.collections.Long2ObjectHashMap;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.status.CountersManager;
+import org.jctools.queues.MessagePassingQueue;
+import org.jctools.queues.MpmcArrayQueue;
+import org.jctools.queues.MpscArrayQueue;
+
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+
+/**
+ * The sans-IO protocol core of an endpoint (design.md section 4): one UDP port, many connections. Driven by
+ * {@link #doWork(long)} with the current time; it reads no clock, sleeps nowhere, creates no threads and reaches the
+ * network only through its {@link DatagramPort}. The same object runs on NIO in real time (wrapped by the endpoint's
+ * agent) and inside the virtual-time simulator.
+ * <p>
+ * Duty cycle: drain application commands, receive a bounded batch of datagrams, fire due timers, then send while
+ * the packet scheduler releases a connection.
+ */
+public final class EndpointCore implements DatagramHandler, AutoCloseable
+{
+    private static final int COMMAND_QUEUE_CAPACITY = 1024;
+    private static final int COMMAND_DRAIN_LIMIT = 16;
+
+    private final PacelinkContext context;
+    private final DatagramPort port;
+    private final CongestionControlRegistry registry;
+    private final PacketScheduler scheduler;
+    private final CountersManager countersManager;
+    private final EndpointCounters endpointCounters;
+    private final ConnectionIdGenerator idGenerator;
+    private final SeededRandom random;
+    private final String endpointName;
+
+    private final Long2ObjectHashMap<ConnectionCore> connectionsById = new Long2ObjectHashMap<>();
+    private final Long2ObjectHashMap<ConnectionCore> serverConnectionsByClientId = new Long2ObjectHashMap<>();
+    private final ArrayList<ConnectionCore> connections = new ArrayList<>();
+    private final MpscArrayQueue<ConnectionHandle> connectCommands = new MpscArrayQueue<>(COMMAND_QUEUE_CAPACITY);
+    private final MpmcArrayQueue<Connection> acceptedConnections = new MpmcArrayQueue<>(COMMAND_QUEUE_CAPACITY);
+    private final MessagePassingQueue.Consumer<ConnectionHandle> connectCommandHandler = this::onConnectCommand;
+
+    private final PacketDecoder decoder = new PacketDecoder();
+    private final PacketHeaderFlyweight header = new PacketHeaderFlyweight();
+    private final PacketWriter writer = new PacketWriter();
+    private final UnsafeBuffer sendBuffer;
+    private final HandshakeCapture handshakeCapture = new HandshakeCapture();
+
+    private long nowNs;
+    private volatile boolean isClosed;
+
+    /**
+     * @param context         the endpoint's configuration (already concluded).
+     * @param port            where datagrams go and come from.
+     * @param registry        the congestion controllers available.
+     * @param scheduler       the packet scheduler.
+     * @param countersManager where counters are registered; must be safe for allocation from any thread
+     *                        (a {@link org.agrona.concurrent.status.ConcurrentCountersManager}) because
+     *                        {@link #connect} runs on application threads.
+     */
+    public EndpointCore(
+        final PacelinkContext context,
+        final DatagramPort port,
+        final CongestionControlRegistry registry,
+        final PacketScheduler scheduler,
+        final CountersManager countersManager)
+    {
+        this.context = context;
+        this.port = port;
+        this.registry = registry;
+        this.scheduler = scheduler;
+        this.countersManager = countersManager;
+        this.endpointName = "endpoint " + port.localAddress();
+        this.endpointCounters = new EndpointCounters(countersManager, endpointName);
+        this.idGenerator = new ConnectionIdGenerator(context.randomSeed());
+        this.random = new SeededRandom(context.randomSeed());
+        this.sendBuffer = new UnsafeBuffer(ByteBuffer.allocateDirect(PacelinkContext.MAX_DATAGRAM_SIZE_BYTES));
+        registry.factory(context.congestionControl()).validate(context.controllerParameters());
+    }
+
+    // ---------------------------------------------------------------- application side (any thread)
+
+    /**
+     * Open a connection to a server. Does not block: the returned connection is CONNECTING until the server
+     * answers.
+     *
+     * @param remoteAddress     the server's address.
+     * @param congestionControl controller name for this connection, or null for the context's.
+     * @return the connection.
+     * @throws IllegalArgumentException if the controller is unknown.
+     * @throws IllegalStateException    if the endpoint is closed or too many connects are queued.
+     */
+    public Connection connect(final InetSocketAddress remoteAddress, final String congestionControl)
+    {
+        if (isClosed)
+        {
+            throw new IllegalStateException("endpoint is closed");
+        }
+        final String controllerName = null == congestionControl ? context.congestionControl() : congestionControl;
+        registry.factory(controllerName).validate(context.controllerParameters());
+        final ConnectionHandle handle = newHandle(
+            idGenerator.nextId(), remoteAddress, controllerName, ConnectionState.CONNECTING);
+        if (!connectCommands.offer(handle))
+        {
+            handle.counters().close();
+            throw new IllegalStateException("too many connects queued (" + COMMAND_QUEUE_CAPACITY +
+                "): the endpoint's agent is not running or is falling behind");
+        }
+        return handle;
+    }
+
+    /**
+     * @return the next connection a client opened to this endpoint, or null if none is waiting.
+     */
+    public Connection accept()
+    {
+        return acceptedConnections.relaxedPoll();
+    }
+
+    /**
+     * @return the endpoint-wide counters.
+     */
+    public EndpointCounters counters()
+    {
+        return endpointCounters;
+    }
+
+    /**
+     * @return the address peers send to.
+     */
+    public InetSocketAddress localAddress()
+    {
+        return port.localAddress();
+    }
+
+    /**
+     * @return the packet scheduler in use.
+     */
+    public PacketScheduler scheduler()
+    {
+        return scheduler;
+    }
+
+    private ConnectionHandle newHandle(
+        final long connectionId,
+        final InetSocketAddress remoteAddress,
+        final String controllerName,
+        final ConnectionState initialState)
+    {
+        final ConnectionCounters counters = new ConnectionCounters(
+            countersManager, connectionId,
+            "conn " + Long.toHexString(connectionId) + " " + remoteAddress + " " + controllerName);
+        return new ConnectionHandle(
+            connectionId,
+            remoteAddress,
+            controllerName,
+            new SendLog(context.sendBufferBytes(), context.maxMessageLengthBytes()),
+            new ReceiveLog(context.receiveBufferBytes(), context.maxMessageLengthBytes()),
+            counters,
+            context.maxMessageLengthBytes(),
+            initialState);
+    }
+
+    // ---------------------------------------------------------------- duty cycle (agent thread)
+
+    /**
+     * One duty cycle.
+     *
+     * @param nowNs the current time.
+     * @return the amount of work done; 0 lets the idle strategy idle until {@link #nextDeadlineNs()}.
+     */
+    public int doWork(final long nowNs)
+    {
+        this.nowNs = nowNs;
+        int work = connectCommands.drain(connectCommandHandler, COMMAND_DRAIN_LIMIT);
+        work += port.receive(this, context.receiveBatchLimit());
+        work += serviceConnections(nowNs);
+        work += sendPackets(nowNs);
+        return work;
+    }
+
+    /**
+     * @return the earliest time something is due (a timer, an ACK, a pacing release); {@link Long#MAX_VALUE} if
+     * nothing is.
+     */
+    public long nextDeadlineNs()
+    {
+        long deadline = scheduler.nextReleaseTimeNs();
+        for (int i = 0, size = connections.size(); i < size; i++)
+        {
+            deadline = Math.min(deadline, connections.get(i).nextDeadlineNs());
+        }
+        return deadline;
+    }
+
+    private void onConnectCommand(final ConnectionHandle handle)
+    {
+        if (connections.size() >= context.maxConnections())
+        {
+            endpointCounters.connectionsRejected().incrementRelease();
+            handle.closed(CloseReason.REJECTED);
+            retire(handle);
+            return;
+        }
+        addConnection(newCore(handle, true));
+    }
+
+    private ConnectionCore newCore(final ConnectionHandle handle, final boolean isClient)
+    {
+        final LossRecovery recovery = new LossRecovery(new RecoveryConfig()
+            .sentPacketCapacity(context.sentPacketCapacity())
+            .initialRttNs(context.initialRttNs())
+            .maxDatagramSizeBytes(context.maxDatagramSizeBytes())
+            .peerMaxAckDelayNs(context.maxAckDelayNs()));
+        final ConnectionControllerContext controllerContext = new ConnectionControllerContext(
+            context.maxDatagramSizeBytes(),
+            context.maxAckDelayNs(),
+            recovery.rttEstimator(),
+            random.split(),
+            context.controllerParameters(),
+            handle.counters());
+        final CongestionControllerFactory factory = registry.factory(handle.congestionControl());
+        final CongestionController controller = factory.newController(controllerContext);
+        final ReceivedPacketTracker ackTracker = new ReceivedPacketTracker(
+            PacketDecoder.MAX_ACK_RANGES, context.maxAckDelayNs());
+
+        return new ConnectionCore(
+            handle.connectionId(),
+            isClient,
+            handle.remoteAddress(),
+            handle,
+            recovery,
+            controller,
+            ackTracker,
+            endpointCounters,
+            context,
+            nowNs);
+    }
+
+    private void addConnection(final ConnectionCore connection)
+    {
+        connections.add(connection);
+        connectionsById.put(connection.localId(), connection);
+        scheduler.addFlow(connection);
+        endpointCounters.connectionsOpened().incrementRelease();
+    }
+
+    // ---------------------------------------------------------------- receive
+
+    public void onDatagram(
+        final DirectBuffer buffer, final int offset, final int length, final InetSocketAddress source)
+    {
+        endpointCounters.datagramsReceived().incrementRelease();
+        endpointCounters.bytesReceived().getAndAddRelease(length);
+        try
+        {
+            if (PacketDecoder.OK != decoder.validate(buffer, offset, length))
+            {
+                endpointCounters.malformedDropped().incrementRelease();
+                return;
+            }
+
+            header.wrap(buffer, offset);
+            final int packetType = header.packetType();
+            if (PacketType.HANDSHAKE == packetType)
+            {
+                onHandshakePacket(buffer, offset, length, source);
+            }
+            else if (PacketType.ONE_RTT == packetType || PacketType.CLOSE == packetType)
+            {
+                onConnectionPacket(buffer, offset, length);
+            }
+            else
+            {
+                endpointCounters.unknownConnection().incrementRelease();
+            }
+        }
+        catch (final Throwable ex)
+        {
+            endpointCounters.errors().incrementRelease();
+            context.errorHandler().onError(ex);
+        }
+    }
+
+    private void onConnectionPacket(final DirectBuffer buffer, final int offset, final int length)
+    {
+        final ConnectionCore connection = connectionsById.get(header.destinationConnectionId());
+        if (null != connection && ConnectionState.CONNECTING == connection.state() &&
+            PacketType.CLOSE == header.packetType())
+        {
+            connection.onRejected();
+            return;
+        }
+        if (null == connection || ConnectionState.CONNECTING == connection.state() || connection.isClosed())
+        {
+            endpointCounters.unknownConnection().incrementRelease();
+            return;
+        }
+
+        final long packetNumber = header.packetNumber();
+        if (connection.isDuplicate(packetNumber))
+        {
+            endpointCounters.duplicatePackets().incrementRelease();
+            connection.handle().counters().increment(ConnectionCounters.DUPLICATE_PACKETS);
+            return;
+        }
+
+        connection.beginPacket(nowNs);
+        decoder.visitFrames(buffer, offset, length, connection);
+        connection.endPacket(packetNumber, nowNs);
+    }
+
+    private void onHandshakePacket(
+        final DirectBuffer buffer, final int offset, final int length, final InetSocketAddress source)
+    {
+        final long destinationId = header.destinationConnectionId();
+        handshakeCapture.reset();
+        decoder.visitFrames(buffer, offset, length, handshakeCapture);
+        final HandshakeFrameFlyweight handshake = handshakeCapture.handshake;
+        if (null == handshake || handshake.isResponse() != (0 != destinationId))
+        {
+            endpointCounters.malformedDropped().incrementRelease();
+            return;
+        }
+
+        if (0 != destinationId)
+        {
+            final ConnectionCore connection = connectionsById.get(destinationId);
+            if (null != connection && connection.isClient())
+            {
+                connection.onHandshakeResponse(handshake, nowNs);
+            }
+            else
+            {
+                endpointCounters.unknownConnection().incrementRelease();
+            }
+            return;
+        }
+
+        final long clientId = handshake.sourceConnectionId();
+        final ConnectionCore existing = serverConnectionsByClientId.get(clientId);
+        if (null != existing && existing.remoteAddress().equals(source))
+        {
+            existing.onHandshakeRetransmission(nowNs);
+            return;
+        }
+
+        if (!context.acceptConnections() || connections.size() >= context.maxConnections())
+        {
+            endpointCounters.connectionsRejected().incrementRelease();
+            sendRejection(clientId, source);
+            return;
+        }
+
+        final ConnectionHandle handle = newHandle(
+            idGenerator.nextId(), source, context.congestionControl(), ConnectionState.CONNECTED);
+        final ConnectionCore connection = newCore(handle, false);
+        connection.applyPeerHandshake(handshake, nowNs);
+        addConnection(connection);
+        serverConnectionsByClientId.put(clientId, connection);
+        if (!acceptedConnections.offer(handle))
+        {
+            // The application is not accepting: refuse rather than hold a connection nobody reads.
+            connection.abortWithClose(ConnectionCore.PROTOCOL_VIOLATION_ERROR, CloseReason.REJECTED);
+        }
+    }
+
+    private void sendRejection(final long clientId, final InetSocketAddress source)
+    {
+        writer.wrap(sendBuffer, 0, context.maxDatagramSizeBytes());
+        writer.writeHeader(PacketType.CLOSE, clientId, 0);
+        writer.appendClose(ConnectionCore.REJECTED_ERROR, null, 0, 0);
+        send(writer.length(), source);
+    }
+
+    // ---------------------------------------------------------------- timers
+
+    private int serviceConnections(final long nowNs)
+    {
+        int work = 0;
+        for (int i = connections.size() - 1; i >= 0; i--)
+        {
+            final ConnectionCore connection = connections.get(i);
+            work += connection.onDutyCycle(nowNs);
+            if (connection.isClosed())
+            {
+                removeConnection(i, connection);
+                work++;
+            }
+            else if (connection.hasAckDue(nowNs) || connection.hasPacketToSend(nowNs))
+            {
+                scheduler.activate(connection, nowNs);
+            }
+        }
+        return work;
+    }
+
+    private void removeConnection(final int index, final ConnectionCore connection)
+    {
+        final int last = connections.size() - 1;
+        connections.set(index, connections.get(last));
+        connections.remove(last);
+        connectionsById.remove(connection.localId());
+        if (!connection.isClient())
+        {
+            serverConnectionsByClientId.remove(connection.remoteId());
+        }
+        scheduler.removeFlow(connection);
+        endpointCounters.connectionsClosed().incrementRelease();
+        retire(connection.handle());
+    }
+
+    private static void retire(final ConnectionHandle handle)
+    {
+        handle.stats().freeze();
+        handle.counters().close();
+    }
+
+    // ---------------------------------------------------------------- send
+
+    private int sendPackets(final long nowNs)
+    {
+        int sent = 0;
+        for (int i = 0, size = connections.size(); i < size; i++)
+        {
+            final ConnectionCore connection = connections.get(i);
+            if (connection.isHandshakeDue(nowNs))
+            {
+                writer.wrap(sendBuffer, 0, connection.maxDatagramSizeBytes());
+                send(connection.writeHandshake(writer, nowNs), connection.remoteAddress());
+                sent++;
+            }
+        }
+
+        final int batchLimit = context.sendBatchLimit();
+        while (sent < batchLimit)
+        {
+            final SchedulableFlow flow = scheduler.nextFlow(nowNs);
+            if (null == flow)
+            {
+                break;
+            }
+
+            final ConnectionCore connection = (ConnectionCore)flow;
+            writer.wrap(sendBuffer, 0, connection.maxDatagramSizeBytes());
+            final int length = connection.buildPacket(writer, sendBuffer, nowNs);
+            send(length, connection.remoteAddress());
+            scheduler.onPacketSent(flow, length, connection.lastPacketAckOnly(), nowNs);
+            sent++;
+        }
+        return sent;
+    }
+
+    private void send(final int length, final InetSocketAddress destination)
+    {
+        if (port.send(sendBuffer, 0, length, destination))
+        {
+            endpointCounters.datagramsSent().incrementRelease();
+            endpointCounters.bytesSent().getAndAddRelease(length);
+        }
+        else
+        {
+            // Dropped like a loss on the path: recovery repairs it.
+            endpointCounters.sendFailures().incrementRelease();
+        }
+    }
+
+    // ---------------------------------------------------------------- close
+
+    /**
+     * Close every connection (each peer is sent a CLOSE), release counters and the port.
+     */
+    public void close()
+    {
+        if (isClosed)
+        {
+            return;
+        }
+        isClosed = true;
+        for (int i = connections.size() - 1; i >= 0; i--)
+        {
+            final ConnectionCore connection = connections.get(i);
+            connection.abortWithClose(ConnectionCore.NO_ERROR, CloseReason.ENDPOINT_CLOSED);
+            if (connection.hasPacketToSend(nowNs))
+            {
+                writer.wrap(sendBuffer, 0, connection.maxDatagramSizeBytes());
+                send(connection.buildPacket(writer, sendBuffer, nowNs), connection.remoteAddress());
+            }
+            connection.handle().closed(CloseReason.ENDPOINT_CLOSED);
+            retire(connection.handle());
+        }
+        connections.clear();
+        connectionsById.clear();
+        ConnectionHandle pending;
+        while (null != (pending = connectCommands.relaxedPoll()))
+        {
+            pending.closed(CloseReason.ENDPOINT_CLOSED);
+            retire(pending);
+        }
+        endpointCounters.close();
+        port.close();
+    }
+
+    /**
+     * Captures the HANDSHAKE frame of a handshake packet; any other frame there is ignored.
+     */
+    private static final class HandshakeCapture implements FrameVisitor
+    {
+        private HandshakeFrameFlyweight handshake;
+
+        void reset()
+        {
+            handshake = null;
+        }
+
+        public void onHandshake(final HandshakeFrameFlyweight handshake)
+        {
+            this.handshake = handshake;
+        }
+
+        public void onPing()
+        {
+        }
+
+        public void onAck(final io.pacelink.transport.wire.AckFrameFlyweight ack)
+        {
+        }
+
+        public void onData(final io.pacelink.transport.wire.DataFrameFlyweight data)
+        {
+        }
+
+        public void onMaxData(final long maximumData)
+        {
+        }
+
+        public void onMaxStreamData(final int streamId, final long maximumStreamData)
+        {
+        }
+
+        public void onClose(final CloseFrameFlyweight close)
+        {
+        }
+
+        public void onUnknownFrame(final int frameType)
+        {
+        }
+    }
+}

@@ -1,0 +1,245 @@
+package io.pacelink.transport.port;
+
+import org.agrona.BitUtil;
+import org.agrona.BufferUtil;
+import org.agrona.CloseHelper;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.Inet6Address;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.net.StandardProtocolFamily;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.DatagramChannel;
+
+/**
+ * A {@link DatagramPort} on a non-blocking NIO {@link DatagramChannel}, for the agent thread.
+ * <p>
+ * No allocation per datagram: datagrams are received into one direct buffer (wrapped by an {@link UnsafeBuffer}
+ * for the handler) and sent from another, because a heap buffer would make the JDK copy through a temporary direct
+ * buffer. The source address handed to the handler is the channel's own cached instance when the sender repeats
+ * (JDK 17's {@code DatagramChannelImpl} keeps the last decoded sender).
+ * <p>
+ * I/O errors never escape: a send that fails (for instance a port-unreachable error reported for an earlier
+ * datagram, or a datagram larger than the network allows) is counted and reported as not sent, so reliability
+ * recovers it like a loss; a failed receive is counted and the batch goes on (it ends on a closed channel).
+ * <p>
+ * The socket buffer sizes are requests: the kernel caps them (Linux: {@code net.core.rmem_max} and
+ * {@code wmem_max}, then doubles the value for its bookkeeping), so the granted sizes are exposed.
+ */
+public final class NioDatagramPort implements DatagramPort
+{
+    /**
+     * Socket receive and send buffer size requested by default: room for bursts at multi-gigabit rates.
+     */
+    public static final int DEFAULT_SOCKET_BUFFER_BYTES = 4 * 1024 * 1024;
+
+    /**
+     * Size of the receive and send buffers: larger than any UDP payload (65,507 bytes over IPv4, 65,527 over IPv6
+     * without jumbograms), so a received datagram is never truncated.
+     */
+    public static final int MAX_DATAGRAM_BYTES = 64 * 1024;
+
+    private final DatagramChannel channel;
+    private final InetSocketAddress localAddress;
+    private final int receiveSocketBufferBytes;
+    private final int sendSocketBufferBytes;
+
+    private final ByteBuffer receiveByteBuffer;
+    private final UnsafeBuffer receiveBuffer;
+    private final ByteBuffer sendByteBuffer;
+    private final UnsafeBuffer sendBuffer;
+
+    private long sendErrors;
+    private long receiveErrors;
+    private long sendBufferFull;
+
+    /**
+     * Open a port with the same receive and send socket buffer size.
+     *
+     * @param bindAddress       local address to bind; port 0 picks a free port.
+     * @param socketBufferBytes socket receive and send buffer size to request.
+     * @return the open port.
+     * @throws UncheckedIOException if the channel cannot be opened or bound.
+     */
+    public static NioDatagramPort open(final InetSocketAddress bindAddress, final int socketBufferBytes)
+    {
+        return new NioDatagramPort(bindAddress, socketBufferBytes, socketBufferBytes);
+    }
+
+    /**
+     * @param bindAddress              local address to bind; port 0 picks a free port.
+     * @param receiveSocketBufferBytes SO_RCVBUF to request.
+     * @param sendSocketBufferBytes    SO_SNDBUF to request.
+     * @throws UncheckedIOException if the channel cannot be opened or bound.
+     */
+    public NioDatagramPort(
+        final InetSocketAddress bindAddress, final int receiveSocketBufferBytes, final int sendSocketBufferBytes)
+    {
+        if (bindAddress.isUnresolved())
+        {
+            throw new IllegalArgumentException("unresolved bind address: " + bindAddress);
+        }
+        if (receiveSocketBufferBytes <= 0 || sendSocketBufferBytes <= 0)
+        {
+            throw new IllegalArgumentException("socket buffer sizes must be positive: receive=" +
+                receiveSocketBufferBytes + " send=" + sendSocketBufferBytes);
+        }
+
+        DatagramChannel openedChannel = null;
+        try
+        {
+            // Match the family to the address so an IPv4 port gets IPv4 addresses, not IPv4-mapped IPv6 ones.
+            openedChannel = DatagramChannel.open(bindAddress.getAddress() instanceof Inet6Address ?
+                StandardProtocolFamily.INET6 : StandardProtocolFamily.INET);
+            openedChannel.setOption(StandardSocketOptions.SO_RCVBUF, receiveSocketBufferBytes);
+            openedChannel.setOption(StandardSocketOptions.SO_SNDBUF, sendSocketBufferBytes);
+            openedChannel.bind(bindAddress);
+            openedChannel.configureBlocking(false);
+
+            this.receiveSocketBufferBytes = openedChannel.getOption(StandardSocketOptions.SO_RCVBUF);
+            this.sendSocketBufferBytes = openedChannel.getOption(StandardSocketOptions.SO_SNDBUF);
+            this.localAddress = (InetSocketAddress)openedChannel.getLocalAddress();
+            this.channel = openedChannel;
+        }
+        catch (final IOException ex)
+        {
+            CloseHelper.quietClose(openedChannel);
+            throw new UncheckedIOException("cannot open a datagram port on " + bindAddress, ex);
+        }
+
+        receiveByteBuffer = BufferUtil.allocateDirectAligned(MAX_DATAGRAM_BYTES, BitUtil.CACHE_LINE_LENGTH);
+        receiveBuffer = new UnsafeBuffer(receiveByteBuffer);
+        sendByteBuffer = BufferUtil.allocateDirectAligned(MAX_DATAGRAM_BYTES, BitUtil.CACHE_LINE_LENGTH);
+        sendBuffer = new UnsafeBuffer(sendByteBuffer);
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public int receive(final DatagramHandler handler, final int limit)
+    {
+        int count = 0;
+        for (int attempt = 0; attempt < limit; attempt++)
+        {
+            receiveByteBuffer.clear();
+            final SocketAddress source;
+            try
+            {
+                source = channel.receive(receiveByteBuffer);
+            }
+            catch (final ClosedChannelException ex)
+            {
+                receiveErrors++;
+                break;
+            }
+            catch (final IOException ex)
+            {
+                // Some platforms report an ICMP error for an earlier send here; the next datagram may be fine.
+                receiveErrors++;
+                continue;
+            }
+            if (null == source)
+            {
+                break;
+            }
+
+            handler.onDatagram(receiveBuffer, 0, receiveByteBuffer.position(), (InetSocketAddress)source);
+            count++;
+        }
+        return count;
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * @throws IllegalArgumentException if {@code length} exceeds {@link #MAX_DATAGRAM_BYTES}.
+     */
+    public boolean send(
+        final DirectBuffer buffer, final int offset, final int length, final InetSocketAddress destination)
+    {
+        if (length > MAX_DATAGRAM_BYTES)
+        {
+            throw new IllegalArgumentException("datagram of " + length + " bytes exceeds " + MAX_DATAGRAM_BYTES);
+        }
+
+        sendBuffer.putBytes(0, buffer, offset, length);
+        sendByteBuffer.clear().limit(length);
+        try
+        {
+            // An empty datagram also "sends 0 bytes": only a non-empty one tells that the send buffer is full.
+            if (0 == channel.send(sendByteBuffer, destination) && length > 0)
+            {
+                sendBufferFull++;
+                return false;
+            }
+            return true;
+        }
+        catch (final IOException ex)
+        {
+            sendErrors++;
+            return false;
+        }
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public InetSocketAddress localAddress()
+    {
+        return localAddress;
+    }
+
+    /**
+     * @return the socket receive buffer size the operating system granted.
+     */
+    public int receiveSocketBufferBytes()
+    {
+        return receiveSocketBufferBytes;
+    }
+
+    /**
+     * @return the socket send buffer size the operating system granted.
+     */
+    public int sendSocketBufferBytes()
+    {
+        return sendSocketBufferBytes;
+    }
+
+    /**
+     * @return sends that failed with an I/O error (the datagram was dropped).
+     */
+    public long sendErrors()
+    {
+        return sendErrors;
+    }
+
+    /**
+     * @return receives that failed with an I/O error.
+     */
+    public long receiveErrors()
+    {
+        return receiveErrors;
+    }
+
+    /**
+     * @return sends dropped because the socket send buffer was full.
+     */
+    public long sendBufferFull()
+    {
+        return sendBufferFull;
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public void close()
+    {
+        CloseHelper.quietClose(channel);
+    }
+}

@@ -1,0 +1,31 @@
+package io.pacelink.transport.recovery;
+
+/**
+ * The acknowledged ranges of one ACK frame as {@link LossRecovery} reads them (RFC 9000 section 19.3.1 semantics),
+ * so that recovery does not depend on the wire codec. Range 0 is the first ACK range, ending at the largest
+ * acknowledged packet; the others follow in descending order, separated by gaps of unacknowledged numbers.
+ */
+public interface AckRanges
+{
+    /**
+     * @return the largest packet number acknowledged by the frame.
+     */
+    long largestAcked();
+
+    /**
+     * @return the number of ranges, including the first.
+     */
+    int rangeCount();
+
+    /**
+     * @param i range index, 0 for the first (highest) range.
+     * @return the smallest packet number of the range.
+     */
+    long rangeSmallest(int i);
+
+    /**
+     * @param i range index, 0 for the first (highest) range.
+     * @return the largest packet number of the range.
+     */
+    long rangeLargest(int i);
+}

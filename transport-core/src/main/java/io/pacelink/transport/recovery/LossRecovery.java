@@ -1,0 +1,718 @@
+package io.pacelink.transport.recovery;
+
+import io.pacelink.transport.cc.CongestionController;
+
+/**
+ * Loss recovery for one connection, the part of the endpoint engine between the wire and the congestion controller
+ * (design.md section 6). It owns the {@link SentPacketRing}, the {@link RttEstimator}, the {@link RateSampler}, the
+ * {@link LossDetector}, bytes in flight and the controller, and drives the controller through the SPI's reused event
+ * views. Time is always a parameter; nothing here allocates after construction.
+ * <h2>Per ACK frame ({@link #onAckReceived}), in the order of design.md section 6</h2>
+ * <ol>
+ *     <li>Validate: an acknowledged number never sent (above the largest sent, or a skipped number) is reported as
+ *     {@link #ERROR_ACK_OF_UNSENT_PACKET} before any state changes (optimistic-ACK defence, design.md section 9).</li>
+ *     <li>Mark newly acknowledged packets; if none (and no packet declared lost was acknowledged), stop
+ *     (RFC 9002 appendix A.7).</li>
+ *     <li>RTT update, only if the frame's largest acknowledged packet is newly acknowledged and at least one newly
+ *     acknowledged packet was ack-eliciting, from the largest's send time (RFC 9002 section 5.1).</li>
+ *     <li>Rate-sampler update and bytes in flight for each newly acknowledged packet; the engine hears
+ *     {@link PacketOutcomeListener#onPacketAcked} (or {@code onPacketAckedAfterLoss} for a spurious loss).</li>
+ *     <li>Loss detection: {@code onPacketLost} to the controller and the engine for each lost packet, then
+ *     {@code onCongestionEvent} once if any packet counting in flight was lost, flagged when the batch establishes
+ *     persistent congestion.</li>
+ *     <li>Rate sample generation, {@code onSpuriousLoss} if this frame proved a loss of the current recovery
+ *     spurious, then {@code onAck}.</li>
+ * </ol>
+ * <h2>Timers ({@link #timerDeadlineNs()}, {@link #onTimeout})</h2>
+ * The loss timer when armed, else the probe timeout from the last ack-eliciting send, backed off by
+ * {@code 2^pto_count} (RFC 9002 section 6.2). An expired PTO owes {@link #probesToSend()} ack-eliciting probes, sent
+ * whatever the congestion window, and changes nothing in the controller: it is not a loss signal.
+ */
+public final class LossRecovery
+{
+    /**
+     * {@link #onAckReceived} result: the frame acknowledges a packet number that was never sent. Close the connection.
+     */
+    public static final int ERROR_ACK_OF_UNSENT_PACKET = -1;
+
+    /**
+     * {@link #onAckReceived} result: the ranges are not descending and disjoint, or do not start at the largest.
+     */
+    public static final int ERROR_MALFORMED_ACK_RANGES = -2;
+
+    /**
+     * RFC 9002 section 7.6.1 kPersistentCongestionThreshold.
+     */
+    static final int PERSISTENT_CONGESTION_THRESHOLD = 3;
+
+    private final SentPacketRing ring;
+    private final RttEstimator rttEstimator;
+    private final RateSampler rateSampler = new RateSampler();
+    private final LossDetector lossDetector;
+    private final int probePacketsPerTimeout;
+    private final int[] newlyAckedSlots;
+    private final int[] spuriouslyLostSlots;
+    private final AckEventView ackEvent = new AckEventView(rateSampler);
+    private final LostPacketView lostPacket;
+    private final CongestionEventView congestionEvent = new CongestionEventView();
+    // Created once here, never on the per-packet path.
+    private final LostPacketHandler lostPacketHandler = this::onPacketDeclaredLost;
+
+    private CongestionController controller;
+    private PacketOutcomeListener outcomeListener;
+    private int maxDatagramSizeBytes;
+    private long peerMaxAckDelayNs;
+
+    private long bytesInFlight;
+    private int ackElicitingInFlight;
+    private long lastAckElicitingSentTimeNs;
+    private long largestAckedPacketNumber = -1;
+    private long lastCwndLimitedPacketNumber = -1;
+    private long idleSinceNs = Long.MIN_VALUE;
+    private int probesOwed;
+
+    private long batchNowNs;
+    private long batchLostBytes;
+    private long batchNewestLostSentTimeNs;
+
+    private long sentPackets;
+    private long sentBytes;
+    private long retransmittedPackets;
+    private long lostPackets;
+    private long spuriousLosses;
+    private long persistentCongestionEvents;
+    private long ptoExpirations;
+
+    /**
+     * @param config sizes, initial RTT, thresholds, adaptive reordering switch, max datagram size.
+     * @throws IllegalArgumentException if the configuration is invalid.
+     */
+    public LossRecovery(final RecoveryConfig config)
+    {
+        config.validate();
+        ring = new SentPacketRing(config.sentPacketCapacity());
+        rttEstimator = new RttEstimator(config.initialRttNs(), config.granularityNs());
+        lossDetector = new LossDetector(config);
+        probePacketsPerTimeout = config.probePackets();
+        newlyAckedSlots = new int[config.sentPacketCapacity()];
+        spuriouslyLostSlots = new int[config.lostPacketHistory()];
+        lostPacket = new LostPacketView(ring);
+        maxDatagramSizeBytes = config.maxDatagramSizeBytes();
+        peerMaxAckDelayNs = config.peerMaxAckDelayNs();
+    }
+
+    /**
+     * @param controller the connection's congestion controller; must be set before the first packet is sent.
+     */
+    public void controller(final CongestionController controller)
+    {
+        if (null == controller)
+        {
+            throw new NullPointerException("controller");
+        }
+        this.controller = controller;
+    }
+
+    /**
+     * @return the connection's congestion controller, null until set.
+     */
+    public CongestionController controller()
+    {
+        return controller;
+    }
+
+    /**
+     * @return the RTT estimator (hand it to the controller's context as its {@code RttStats}).
+     */
+    public RttEstimator rttEstimator()
+    {
+        return rttEstimator;
+    }
+
+    /**
+     * @return the delivery-rate sampler.
+     */
+    public RateSampler rateSampler()
+    {
+        return rateSampler;
+    }
+
+    /**
+     * @return the loss detector.
+     */
+    public LossDetector lossDetector()
+    {
+        return lossDetector;
+    }
+
+    /**
+     * @param maxAckDelayNs the peer's max_ack_delay from its handshake.
+     */
+    public void peerMaxAckDelayNs(final long maxAckDelayNs)
+    {
+        if (maxAckDelayNs < 0)
+        {
+            throw new IllegalArgumentException("maxAckDelayNs=" + maxAckDelayNs + " must be >= 0");
+        }
+        this.peerMaxAckDelayNs = maxAckDelayNs;
+    }
+
+    /**
+     * @return the peer's max_ack_delay in use.
+     */
+    public long peerMaxAckDelayNs()
+    {
+        return peerMaxAckDelayNs;
+    }
+
+    /**
+     * The path MTU changed: used for the cwnd- and app-limited tests and forwarded to the controller.
+     *
+     * @param maxDatagramSizeBytes the new maximum datagram size.
+     */
+    public void onMtuChanged(final int maxDatagramSizeBytes)
+    {
+        this.maxDatagramSizeBytes = maxDatagramSizeBytes;
+        controller.onMtuChanged(maxDatagramSizeBytes);
+    }
+
+    /**
+     * @return true if the next packet number can be tracked: the sender must not send otherwise.
+     */
+    public boolean canSend()
+    {
+        return ring.hasCapacity();
+    }
+
+    /**
+     * @param packetNumber a number the sender wants to use, possibly skipping some (optimistic-ACK defence).
+     * @return true if it and the skipped numbers can be tracked.
+     */
+    public boolean canSend(final long packetNumber)
+    {
+        return ring.hasCapacityFor(packetNumber);
+    }
+
+    /**
+     * @return the largest packet number sent or skipped, -1 before the first.
+     */
+    public long largestSentPacketNumber()
+    {
+        return ring.largestSentPacketNumber();
+    }
+
+    /**
+     * A packet left. Numbers between the previous largest and this one count as skipped: acknowledging them is an
+     * error. For packets counting in flight the rate sampler stamps the packet, then the controller hears
+     * {@code onTransmitStartAfterIdle} (first send after nothing was in flight while application-limited) and
+     * {@code onPacketSent}.
+     *
+     * @param packetNumber     the packet's number, larger than any sent before.
+     * @param nowNs            send time.
+     * @param sizeBytes        datagram size.
+     * @param ackEliciting     true if the peer must acknowledge it.
+     * @param countsInFlight   true if it counts towards bytes in flight (RFC 9002: ack-eliciting or padding).
+     * @param streamOffset     offset of the stream range it carries.
+     * @param streamLength     length of that range, 0 for none.
+     * @param fin              true if it carries the end of the stream.
+     * @param frameFlags       the engine's bits for the frames it carries, returned with its outcome.
+     * @param isRetransmission true if it carries retransmitted data.
+     * @throws IllegalStateException if no controller is set or the packet cannot be tracked ({@link #canSend}).
+     */
+    public void onPacketSent(
+        final long packetNumber,
+        final long nowNs,
+        final int sizeBytes,
+        final boolean ackEliciting,
+        final boolean countsInFlight,
+        final long streamOffset,
+        final int streamLength,
+        final boolean fin,
+        final int frameFlags,
+        final boolean isRetransmission)
+    {
+        if (null == controller)
+        {
+            throw new IllegalStateException("set the congestion controller before sending");
+        }
+
+        final int slot = ring.add(
+            packetNumber, nowNs, sizeBytes, ackEliciting, countsInFlight, streamOffset, streamLength, fin, frameFlags);
+
+        sentPackets++;
+        sentBytes += sizeBytes;
+        if (isRetransmission)
+        {
+            retransmittedPackets++;
+        }
+        if (ackEliciting)
+        {
+            ackElicitingInFlight++;
+            lastAckElicitingSentTimeNs = nowNs;
+        }
+        if (!countsInFlight)
+        {
+            return;
+        }
+
+        final long bytesInFlightBefore = bytesInFlight;
+        final boolean isRestartAfterIdle =
+            0 == bytesInFlightBefore && Long.MIN_VALUE != idleSinceNs && rateSampler.isAppLimited();
+        rateSampler.onPacketSent(ring, slot, nowNs, bytesInFlightBefore);
+        bytesInFlight += sizeBytes;
+
+        // Linux tcp_cwnd_validate: remember the last packet sent with the window (nearly) full; the flight it
+        // belongs to is cwnd-limited until the ACKs reach it (RFC 7661, RFC 9002 section 7.8).
+        if (bytesInFlight + maxDatagramSizeBytes >= controller.congestionWindowBytes())
+        {
+            lastCwndLimitedPacketNumber = packetNumber;
+        }
+
+        if (isRestartAfterIdle)
+        {
+            controller.onTransmitStartAfterIdle(nowNs, nowNs - idleSinceNs);
+        }
+        controller.onPacketSent(nowNs, packetNumber, sizeBytes, bytesInFlight, isRetransmission);
+    }
+
+    /**
+     * Process one ACK frame (see the class description for the order of effects).
+     *
+     * @param ack        the frame's ranges.
+     * @param ackDelayNs the ACK delay the peer reported.
+     * @param nowNs      current time.
+     * @param listener   told what became of each packet.
+     * @return the number of packets newly acknowledged (including ones declared lost before), or
+     * {@link #ERROR_ACK_OF_UNSENT_PACKET} / {@link #ERROR_MALFORMED_ACK_RANGES}, in which case nothing changed.
+     */
+    public int onAckReceived(
+        final AckRanges ack, final long ackDelayNs, final long nowNs, final PacketOutcomeListener listener)
+    {
+        final int validation = validate(ack);
+        if (validation < 0)
+        {
+            return validation;
+        }
+
+        final long priorBytesInFlight = bytesInFlight;
+        final long priorLargestAcked = largestAckedPacketNumber;
+        final boolean isCwndLimited = isCwndLimited();
+        final long largestAcked = ack.largestAcked();
+        final boolean isLargestNewlyAcked = ring.isInFlight(largestAcked);
+        largestAckedPacketNumber = Math.max(largestAckedPacketNumber, largestAcked);
+
+        final int newlyAcked = markNewlyAcked(ack);
+        // A declared loss is watched for a late acknowledgement as long as the persistent-congestion duration: far
+        // longer than reordering delays packets, short enough to keep the history small (an engineering choice).
+        final int spuriouslyLost = lossDetector.collectSpuriouslyLost(
+            ack, ring, nowNs, persistentCongestionDurationNs(), priorLargestAcked, spuriouslyLostSlots);
+        if (0 == newlyAcked && 0 == spuriouslyLost)
+        {
+            return 0;
+        }
+
+        boolean anyAckEliciting = false;
+        for (int i = 0; i < newlyAcked; i++)
+        {
+            anyAckEliciting |= ring.isAckEliciting(newlyAckedSlots[i]);
+        }
+
+        long largestAckedSentTimeNs = Long.MIN_VALUE;
+        long latestRttNs = -1;
+        if (newlyAcked > 0)
+        {
+            // Slots were collected from the highest packet number down: the first is the newest.
+            largestAckedSentTimeNs = ring.sentTimeNs(newlyAckedSlots[0]);
+            latestRttNs = nowNs - largestAckedSentTimeNs;
+        }
+        if (isLargestNewlyAcked && anyAckEliciting)
+        {
+            rttEstimator.onRttSample(
+                nowNs, nowNs - ring.sentTimeNs(ring.slot(largestAcked)), ackDelayNs, peerMaxAckDelayNs);
+        }
+
+        rateSampler.beginAck();
+        final long newlyAckedBytes = applyAcked(nowNs, newlyAcked, listener);
+        applyAckedAfterLoss(nowNs, spuriouslyLost, listener);
+        lossDetector.onAckReceived();
+
+        final long newlyLostBytes = detectLosses(nowNs, listener);
+
+        rateSampler.generateSample(rttEstimator.hasSample() ? rttEstimator.minRttNs() : Long.MAX_VALUE);
+        if (lossDetector.takeSpuriousLossReport())
+        {
+            controller.onSpuriousLoss(nowNs);
+        }
+        controller.onAck(ackEvent.wrap(
+            nowNs,
+            newlyAckedBytes,
+            newlyLostBytes,
+            priorBytesInFlight,
+            bytesInFlight,
+            largestAckedSentTimeNs,
+            latestRttNs,
+            isCwndLimited));
+
+        noteIdle(priorBytesInFlight, nowNs);
+        return newlyAcked + spuriouslyLost;
+    }
+
+    /**
+     * The timer of {@link #timerDeadlineNs()} fired (calling early does nothing): on the loss timer declare the
+     * packets whose time threshold passed; on the probe timeout back off and owe probes.
+     *
+     * @param nowNs    current time.
+     * @param listener told of packets declared lost.
+     */
+    public void onTimeout(final long nowNs, final PacketOutcomeListener listener)
+    {
+        final long lossTimeNs = lossDetector.lossTimeNs();
+        if (Long.MAX_VALUE != lossTimeNs)
+        {
+            if (nowNs >= lossTimeNs)
+            {
+                final long priorBytesInFlight = bytesInFlight;
+                detectLosses(nowNs, listener);
+                noteIdle(priorBytesInFlight, nowNs);
+            }
+            return;
+        }
+
+        if (0 == ackElicitingInFlight || nowNs < ptoDeadlineNs())
+        {
+            return;
+        }
+
+        lossDetector.onPtoExpired();
+        ptoExpirations++;
+        probesOwed = probePacketsPerTimeout;
+    }
+
+    /**
+     * @return when {@link #onTimeout} must run: the loss timer if armed, else the probe timeout while an
+     * ack-eliciting packet is in flight, else {@link Long#MAX_VALUE}.
+     */
+    public long timerDeadlineNs()
+    {
+        final long lossTimeNs = lossDetector.lossTimeNs();
+        if (Long.MAX_VALUE != lossTimeNs)
+        {
+            return lossTimeNs;
+        }
+        return 0 == ackElicitingInFlight ? Long.MAX_VALUE : ptoDeadlineNs();
+    }
+
+    /**
+     * @return ack-eliciting probes owed after a probe timeout; send them even if the congestion window is full.
+     */
+    public int probesToSend()
+    {
+        return probesOwed;
+    }
+
+    /**
+     * One probe owed by {@link #probesToSend()} was sent (after {@link #onPacketSent}).
+     */
+    public void onProbeSent()
+    {
+        if (probesOwed > 0)
+        {
+            probesOwed--;
+        }
+    }
+
+    /**
+     * @return bytes in flight.
+     */
+    public long bytesInFlight()
+    {
+        return bytesInFlight;
+    }
+
+    /**
+     * @return true while a packet sent with less than one datagram of window left is not yet acknowledged, i.e. the
+     * current flight was cwnd-limited. This covers "inflight within one MSS of cwnd at any send since the last ACK"
+     * and, like Linux's {@code tp->is_cwnd_limited}, stays set across ACKs processed back to back until they reach
+     * that packet.
+     */
+    public boolean isCwndLimited()
+    {
+        return largestAckedPacketNumber < lastCwndLimitedPacketNumber;
+    }
+
+    /**
+     * Application-limited check (reference section 1.3 step 4); bytes in flight, the window and the MSS come from
+     * here. Call on application writes, before processing ACKs and at the start of timers that may transmit.
+     *
+     * @param unsentBytes                 bytes the application queued that were never sent.
+     * @param nothingQueuedBelowTransport true if no packet waits in the pacer or an unsent batch.
+     * @param allLostRetransmitted        true if every lost byte was already retransmitted.
+     * @return true if the connection was marked application-limited.
+     */
+    public boolean onAppLimitedCheck(
+        final long unsentBytes, final boolean nothingQueuedBelowTransport, final boolean allLostRetransmitted)
+    {
+        return rateSampler.checkAppLimited(
+            unsentBytes,
+            maxDatagramSizeBytes,
+            nothingQueuedBelowTransport,
+            bytesInFlight,
+            controller.congestionWindowBytes(),
+            allLostRetransmitted);
+    }
+
+    /**
+     * @return the largest packet number acknowledged, -1 before the first ACK.
+     */
+    public long largestAckedPacketNumber()
+    {
+        return largestAckedPacketNumber;
+    }
+
+    /**
+     * @return packets sent, probes and retransmissions included.
+     */
+    public long sentPackets()
+    {
+        return sentPackets;
+    }
+
+    /**
+     * @return bytes sent.
+     */
+    public long sentBytes()
+    {
+        return sentBytes;
+    }
+
+    /**
+     * @return packets sent that carried retransmitted data.
+     */
+    public long retransmittedPackets()
+    {
+        return retransmittedPackets;
+    }
+
+    /**
+     * @return packets counting in flight declared lost.
+     */
+    public long lostPackets()
+    {
+        return lostPackets;
+    }
+
+    /**
+     * @return bytes of packets counting in flight declared lost ({@code C.lost}).
+     */
+    public long lostBytes()
+    {
+        return rateSampler.lostBytes();
+    }
+
+    /**
+     * @return bytes delivered ({@code C.delivered}).
+     */
+    public long deliveredBytes()
+    {
+        return rateSampler.deliveredBytes();
+    }
+
+    /**
+     * @return packets acknowledged after they were declared lost.
+     */
+    public long spuriousLosses()
+    {
+        return spuriousLosses;
+    }
+
+    /**
+     * @return loss batches that established persistent congestion.
+     */
+    public long persistentCongestionEvents()
+    {
+        return persistentCongestionEvents;
+    }
+
+    /**
+     * @return probe timeouts that expired.
+     */
+    public long ptoExpirations()
+    {
+        return ptoExpirations;
+    }
+
+    private int validate(final AckRanges ack)
+    {
+        final int rangeCount = ack.rangeCount();
+        final long largestAcked = ack.largestAcked();
+        if (rangeCount < 1 || ack.rangeLargest(0) != largestAcked)
+        {
+            return ERROR_MALFORMED_ACK_RANGES;
+        }
+
+        long previousSmallest = Long.MAX_VALUE;
+        for (int i = 0; i < rangeCount; i++)
+        {
+            final long smallest = ack.rangeSmallest(i);
+            final long largest = ack.rangeLargest(i);
+            if (smallest < 0 || smallest > largest || largest >= previousSmallest)
+            {
+                return ERROR_MALFORMED_ACK_RANGES;
+            }
+            previousSmallest = smallest;
+        }
+
+        if (largestAcked > ring.largestSentPacketNumber())
+        {
+            return ERROR_ACK_OF_UNSENT_PACKET;
+        }
+        for (int i = 0; i < rangeCount; i++)
+        {
+            if (ring.containsSkipped(ack.rangeSmallest(i), ack.rangeLargest(i)))
+            {
+                return ERROR_ACK_OF_UNSENT_PACKET;
+            }
+        }
+        return 0;
+    }
+
+    private int markNewlyAcked(final AckRanges ack)
+    {
+        // Only packets from the oldest one in flight upwards can be newly acknowledged: the repeated old ranges of
+        // each ACK frame cost nothing.
+        final long oldestInFlight = ring.oldestInFlightPacketNumber();
+        int count = 0;
+        for (int i = 0, rangeCount = ack.rangeCount(); i < rangeCount; i++)
+        {
+            final long largest = ack.rangeLargest(i);
+            if (largest < oldestInFlight)
+            {
+                break;
+            }
+            final long smallest = Math.max(ack.rangeSmallest(i), oldestInFlight);
+            for (long pn = largest; pn >= smallest; pn--)
+            {
+                if (ring.isInFlight(pn))
+                {
+                    final int slot = ring.slot(pn);
+                    ring.state(slot, SentPacketRing.ACKED);
+                    newlyAckedSlots[count++] = slot;
+                }
+            }
+        }
+        return count;
+    }
+
+    private long applyAcked(final long nowNs, final int newlyAcked, final PacketOutcomeListener listener)
+    {
+        long newlyAckedBytes = 0;
+        for (int i = 0; i < newlyAcked; i++)
+        {
+            final int slot = newlyAckedSlots[i];
+            if (ring.countsInFlight(slot))
+            {
+                rateSampler.onPacketDelivered(ring, slot, nowNs);
+                final int sizeBytes = ring.sizeBytes(slot);
+                bytesInFlight -= sizeBytes;
+                newlyAckedBytes += sizeBytes;
+            }
+            if (ring.isAckEliciting(slot))
+            {
+                ackElicitingInFlight--;
+            }
+            listener.onPacketAcked(
+                ring.packetNumber(slot),
+                ring.streamOffset(slot),
+                ring.streamLength(slot),
+                ring.fin(slot),
+                ring.frameFlags(slot));
+        }
+        return newlyAckedBytes;
+    }
+
+    private void applyAckedAfterLoss(final long nowNs, final int spuriouslyLost, final PacketOutcomeListener listener)
+    {
+        for (int i = 0; i < spuriouslyLost; i++)
+        {
+            final int slot = spuriouslyLostSlots[i];
+            // Already out of bytes in flight; still delivered data for the rate sampler (reference section 1.3).
+            rateSampler.onPacketDelivered(ring, slot, nowNs);
+            spuriousLosses++;
+            listener.onPacketAckedAfterLoss(
+                ring.packetNumber(slot),
+                ring.streamOffset(slot),
+                ring.streamLength(slot),
+                ring.fin(slot),
+                ring.frameFlags(slot));
+        }
+    }
+
+    private long detectLosses(final long nowNs, final PacketOutcomeListener listener)
+    {
+        batchNowNs = nowNs;
+        batchLostBytes = 0;
+        batchNewestLostSentTimeNs = Long.MIN_VALUE;
+        outcomeListener = listener;
+        lossDetector.detectLostPackets(
+            ring, largestAckedPacketNumber, nowNs, rttEstimator, persistentCongestionDurationNs(), lostPacketHandler);
+        outcomeListener = null;
+
+        if (Long.MIN_VALUE != batchNewestLostSentTimeNs)
+        {
+            final boolean isPersistentCongestion = lossDetector.isPersistentCongestion();
+            if (isPersistentCongestion)
+            {
+                persistentCongestionEvents++;
+                rttEstimator.onPersistentCongestion();
+            }
+            lossDetector.onCongestionEvent(batchNewestLostSentTimeNs, nowNs);
+            controller.onCongestionEvent(congestionEvent.wrap(
+                nowNs, batchNewestLostSentTimeNs, batchLostBytes, bytesInFlight, isPersistentCongestion));
+        }
+        return batchLostBytes;
+    }
+
+    private void onPacketDeclaredLost(final int slot)
+    {
+        if (ring.isAckEliciting(slot))
+        {
+            ackElicitingInFlight--;
+        }
+        if (ring.countsInFlight(slot))
+        {
+            final int sizeBytes = ring.sizeBytes(slot);
+            bytesInFlight -= sizeBytes;
+            rateSampler.onPacketLost(sizeBytes);
+            batchLostBytes += sizeBytes;
+            batchNewestLostSentTimeNs = Math.max(batchNewestLostSentTimeNs, ring.sentTimeNs(slot));
+            lostPackets++;
+            controller.onPacketLost(lostPacket.wrap(
+                slot, batchNowNs, rateSampler.lostBytes(), rateSampler.deliveredBytes(), bytesInFlight));
+        }
+        outcomeListener.onPacketLost(
+            ring.packetNumber(slot),
+            ring.streamOffset(slot),
+            ring.streamLength(slot),
+            ring.fin(slot),
+            ring.frameFlags(slot));
+    }
+
+    private long persistentCongestionDurationNs()
+    {
+        // RFC 9002 section 7.6.1: three PTO periods without back-off.
+        return PERSISTENT_CONGESTION_THRESHOLD * rttEstimator.ptoPeriodNs(peerMaxAckDelayNs);
+    }
+
+    private long ptoDeadlineNs()
+    {
+        return lossDetector.ptoDeadlineNs(lastAckElicitingSentTimeNs, rttEstimator.ptoPeriodNs(peerMaxAckDelayNs));
+    }
+
+    private void noteIdle(final long priorBytesInFlight, final long nowNs)
+    {
+        if (priorBytesInFlight > 0 && 0 == bytesInFlight)
+        {
+            idleSinceNs = nowNs;
+        }
+    }
+}

@@ -1,0 +1,460 @@
+package io.pacelink.transport.recovery;
+
+import java.util.Arrays;
+
+/**
+ * Everything the sender remembers about each packet it sent, as a struct of arrays indexed by
+ * {@code packetNumber & (capacity - 1)} (design.md section 6): send time, size, whether it is ack-eliciting and counts
+ * towards bytes in flight, its {@link #state(int) state}, the rate-sampler stamp of reference section 1.3, and what it
+ * carried as the engine describes it (a stream range, FIN, and the engine's frame bits, stored and returned as is).
+ * <p>
+ * Packet numbers only grow (RFC 9000 section 12.3); a gap between two sent numbers marks the numbers in between as
+ * {@link #SKIPPED} (the optimistic-ACK defence of design.md section 9 and RFC 9000 section 21.4). A slot is reused
+ * when the number {@code capacity} higher is sent: {@link #hasCapacityFor(long)} is false while that slot still holds
+ * an unresolved packet that matters (ack-eliciting or counted in flight), so the sender stops instead of forgetting
+ * it. All storage is allocated at construction.
+ */
+public final class SentPacketRing
+{
+    /**
+     * Slot never used.
+     */
+    public static final byte EMPTY = 0;
+
+    /**
+     * Sent, neither acknowledged nor declared lost yet (RFC 9002 "in flight" when it also counts in flight).
+     */
+    public static final byte IN_FLIGHT = 1;
+
+    /**
+     * Acknowledged.
+     */
+    public static final byte ACKED = 2;
+
+    /**
+     * Declared lost; remembered for a while so a late acknowledgement reveals a spurious loss.
+     */
+    public static final byte LOST = 3;
+
+    /**
+     * Declared lost and no longer watched for a late acknowledgement.
+     */
+    public static final byte ABANDONED = 4;
+
+    /**
+     * A number deliberately never sent: acknowledging it proves the peer acknowledges what it did not receive.
+     */
+    public static final byte SKIPPED = 5;
+
+    /**
+     * How many recently skipped packet numbers are remembered for the optimistic-ACK check; skips are occasional.
+     */
+    static final int SKIPPED_HISTORY = 32;
+
+    private final int capacity;
+    private final int mask;
+
+    private final long[] packetNumbers;
+    private final byte[] states;
+    private final long[] sentTimesNs;
+    private final int[] sizesBytes;
+    private final boolean[] ackEliciting;
+    private final boolean[] countsInFlight;
+
+    private final long[] deliveredAtSendBytes;
+    private final long[] deliveredTimesAtSendNs;
+    private final long[] firstSentTimesAtSendNs;
+    private final boolean[] appLimitedAtSend;
+    private final long[] txInFlightBytes;
+    private final long[] lostAtSendBytes;
+
+    private final long[] streamOffsets;
+    private final int[] streamLengths;
+    private final boolean[] fins;
+    private final int[] frameFlags;
+
+    private final long[] skippedPacketNumbers = new long[SKIPPED_HISTORY];
+    private int skippedCount;
+    private int skippedNext;
+
+    private long largestSentPacketNumber = -1;
+    private long oldestInFlightPacketNumber;
+
+    /**
+     * @param capacity number of slots, a power of two.
+     */
+    public SentPacketRing(final int capacity)
+    {
+        if (capacity < 2 || Integer.bitCount(capacity) != 1)
+        {
+            throw new IllegalArgumentException("capacity=" + capacity + " must be a power of two >= 2");
+        }
+        this.capacity = capacity;
+        this.mask = capacity - 1;
+        packetNumbers = new long[capacity];
+        Arrays.fill(packetNumbers, -1L);
+        states = new byte[capacity];
+        sentTimesNs = new long[capacity];
+        sizesBytes = new int[capacity];
+        ackEliciting = new boolean[capacity];
+        countsInFlight = new boolean[capacity];
+        deliveredAtSendBytes = new long[capacity];
+        deliveredTimesAtSendNs = new long[capacity];
+        firstSentTimesAtSendNs = new long[capacity];
+        appLimitedAtSend = new boolean[capacity];
+        txInFlightBytes = new long[capacity];
+        lostAtSendBytes = new long[capacity];
+        streamOffsets = new long[capacity];
+        streamLengths = new int[capacity];
+        fins = new boolean[capacity];
+        frameFlags = new int[capacity];
+    }
+
+    /**
+     * @return number of slots.
+     */
+    public int capacity()
+    {
+        return capacity;
+    }
+
+    /**
+     * @return the largest packet number sent (or skipped), -1 before the first.
+     */
+    public long largestSentPacketNumber()
+    {
+        return largestSentPacketNumber;
+    }
+
+    /**
+     * @return true if the next packet number has a free slot.
+     */
+    public boolean hasCapacity()
+    {
+        return hasCapacityFor(largestSentPacketNumber + 1);
+    }
+
+    /**
+     * @param packetNumber the number the sender wants to use next; numbers skipped before it need slots too.
+     * @return true if it is larger than every number used so far and it and every number skipped on the way have a
+     * slot whose previous packet is resolved or does not matter (neither ack-eliciting nor counted in flight).
+     */
+    public boolean hasCapacityFor(final long packetNumber)
+    {
+        if (packetNumber <= largestSentPacketNumber || packetNumber - largestSentPacketNumber > capacity)
+        {
+            return false;
+        }
+        for (long pn = largestSentPacketNumber + 1; pn <= packetNumber; pn++)
+        {
+            final int slot = slot(pn);
+            if (IN_FLIGHT == states[slot] && (ackEliciting[slot] || countsInFlight[slot]))
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Record a sent packet, marking any numbers between the previous largest and this one as skipped. The caller
+     * writes the rate-sampler stamp with {@link #stamp}.
+     *
+     * @param packetNumber    the packet's number.
+     * @param sentTimeNs      when it was sent.
+     * @param sizeBytes       datagram size.
+     * @param isAckEliciting  true if the peer must acknowledge it.
+     * @param isInFlight      true if it counts towards bytes in flight.
+     * @param streamOffset    offset of the stream range it carried.
+     * @param streamLength    length of that range, 0 for none.
+     * @param fin             true if it carried the stream's end.
+     * @param carriedFlags    the engine's bits for the frames it carried.
+     * @return the packet's slot.
+     * @throws IllegalStateException if {@link #hasCapacityFor(long)} is false: a sender bug, never a peer's doing.
+     */
+    int add(
+        final long packetNumber,
+        final long sentTimeNs,
+        final int sizeBytes,
+        final boolean isAckEliciting,
+        final boolean isInFlight,
+        final long streamOffset,
+        final int streamLength,
+        final boolean fin,
+        final int carriedFlags)
+    {
+        if (!hasCapacityFor(packetNumber))
+        {
+            throw new IllegalStateException("packet number " + packetNumber + " cannot be tracked: largest sent " +
+                largestSentPacketNumber + ", capacity " + capacity + " (check hasCapacityFor before sending)");
+        }
+
+        for (long skipped = largestSentPacketNumber + 1; skipped < packetNumber; skipped++)
+        {
+            final int skippedSlot = slot(skipped);
+            packetNumbers[skippedSlot] = skipped;
+            states[skippedSlot] = SKIPPED;
+            skippedPacketNumbers[skippedNext] = skipped;
+            skippedNext = (skippedNext + 1) & (SKIPPED_HISTORY - 1);
+            skippedCount = Math.min(skippedCount + 1, SKIPPED_HISTORY);
+        }
+
+        final int slot = slot(packetNumber);
+        packetNumbers[slot] = packetNumber;
+        states[slot] = IN_FLIGHT;
+        sentTimesNs[slot] = sentTimeNs;
+        sizesBytes[slot] = sizeBytes;
+        ackEliciting[slot] = isAckEliciting;
+        countsInFlight[slot] = isInFlight;
+        streamOffsets[slot] = streamOffset;
+        streamLengths[slot] = streamLength;
+        fins[slot] = fin;
+        frameFlags[slot] = carriedFlags;
+        largestSentPacketNumber = packetNumber;
+        return slot;
+    }
+
+    /**
+     * Write the rate-sampler stamp of a packet just added (reference section 1.3).
+     *
+     * @param slot                the packet's slot.
+     * @param deliveredBytes      {@code C.delivered} at send.
+     * @param deliveredTimeNs     {@code C.deliveredTime} at send.
+     * @param firstSentTimeNs     {@code C.firstSentTime} at send.
+     * @param isAppLimited        true if the connection was application-limited.
+     * @param inFlightBytes       bytes in flight including this packet.
+     * @param lostBytes           {@code C.lost} at send.
+     */
+    void stamp(
+        final int slot,
+        final long deliveredBytes,
+        final long deliveredTimeNs,
+        final long firstSentTimeNs,
+        final boolean isAppLimited,
+        final long inFlightBytes,
+        final long lostBytes)
+    {
+        deliveredAtSendBytes[slot] = deliveredBytes;
+        deliveredTimesAtSendNs[slot] = deliveredTimeNs;
+        firstSentTimesAtSendNs[slot] = firstSentTimeNs;
+        appLimitedAtSend[slot] = isAppLimited;
+        txInFlightBytes[slot] = inFlightBytes;
+        lostAtSendBytes[slot] = lostBytes;
+    }
+
+    /**
+     * @param packetNumber a packet number.
+     * @return its slot (whichever packet currently occupies it).
+     */
+    public int slot(final long packetNumber)
+    {
+        return (int)(packetNumber & mask);
+    }
+
+    /**
+     * @param packetNumber a packet number.
+     * @return true if its slot still describes that packet (it was sent or skipped and not overwritten).
+     */
+    public boolean contains(final long packetNumber)
+    {
+        return packetNumber >= 0 && packetNumbers[slot(packetNumber)] == packetNumber;
+    }
+
+    /**
+     * @param packetNumber a packet number.
+     * @return true if the slot still describes that packet and it is neither acknowledged nor declared lost.
+     */
+    public boolean isInFlight(final long packetNumber)
+    {
+        final int slot = slot(packetNumber);
+        return packetNumbers[slot] == packetNumber && IN_FLIGHT == states[slot];
+    }
+
+    /**
+     * The lower bound for walking unresolved packets: advances past resolved, skipped and overwritten numbers.
+     *
+     * @return the smallest packet number that may still be {@link #IN_FLIGHT}; {@code largestSent + 1} if none.
+     */
+    long oldestInFlightPacketNumber()
+    {
+        long pn = Math.max(oldestInFlightPacketNumber, largestSentPacketNumber - capacity + 1);
+        while (pn <= largestSentPacketNumber && !isInFlight(pn))
+        {
+            pn++;
+        }
+        oldestInFlightPacketNumber = pn;
+        return pn;
+    }
+
+    /**
+     * @param smallest smallest packet number of an acknowledged range.
+     * @param largest  largest packet number of the range.
+     * @return true if a recently skipped number lies in the range.
+     */
+    public boolean containsSkipped(final long smallest, final long largest)
+    {
+        for (int i = 0; i < skippedCount; i++)
+        {
+            final long skipped = skippedPacketNumbers[i];
+            if (skipped >= smallest && skipped <= largest)
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * @param slot a slot.
+     * @return the packet number it describes, -1 if never used.
+     */
+    public long packetNumber(final int slot)
+    {
+        return packetNumbers[slot];
+    }
+
+    /**
+     * @param slot a slot.
+     * @return its state: {@link #EMPTY}, {@link #IN_FLIGHT}, {@link #ACKED}, {@link #LOST}, {@link #ABANDONED} or
+     * {@link #SKIPPED}.
+     */
+    public byte state(final int slot)
+    {
+        return states[slot];
+    }
+
+    /**
+     * @param slot  a slot.
+     * @param state its new state.
+     */
+    void state(final int slot, final byte state)
+    {
+        states[slot] = state;
+    }
+
+    /**
+     * @param slot a slot.
+     * @return when the packet was sent.
+     */
+    public long sentTimeNs(final int slot)
+    {
+        return sentTimesNs[slot];
+    }
+
+    /**
+     * @param slot a slot.
+     * @return the packet's size in bytes.
+     */
+    public int sizeBytes(final int slot)
+    {
+        return sizesBytes[slot];
+    }
+
+    /**
+     * @param slot a slot.
+     * @return true if the packet is ack-eliciting.
+     */
+    public boolean isAckEliciting(final int slot)
+    {
+        return ackEliciting[slot];
+    }
+
+    /**
+     * @param slot a slot.
+     * @return true if the packet counts towards bytes in flight.
+     */
+    public boolean countsInFlight(final int slot)
+    {
+        return countsInFlight[slot];
+    }
+
+    /**
+     * @param slot a slot.
+     * @return {@code C.delivered} when the packet was sent.
+     */
+    public long deliveredAtSendBytes(final int slot)
+    {
+        return deliveredAtSendBytes[slot];
+    }
+
+    /**
+     * @param slot a slot.
+     * @return {@code C.deliveredTime} when the packet was sent.
+     */
+    public long deliveredTimeAtSendNs(final int slot)
+    {
+        return deliveredTimesAtSendNs[slot];
+    }
+
+    /**
+     * @param slot a slot.
+     * @return {@code C.firstSentTime} when the packet was sent.
+     */
+    public long firstSentTimeAtSendNs(final int slot)
+    {
+        return firstSentTimesAtSendNs[slot];
+    }
+
+    /**
+     * @param slot a slot.
+     * @return true if the connection was application-limited when the packet was sent.
+     */
+    public boolean isAppLimitedAtSend(final int slot)
+    {
+        return appLimitedAtSend[slot];
+    }
+
+    /**
+     * @param slot a slot.
+     * @return bytes in flight when the packet was sent, including it.
+     */
+    public long txInFlightBytes(final int slot)
+    {
+        return txInFlightBytes[slot];
+    }
+
+    /**
+     * @param slot a slot.
+     * @return {@code C.lost} when the packet was sent.
+     */
+    public long lostAtSendBytes(final int slot)
+    {
+        return lostAtSendBytes[slot];
+    }
+
+    /**
+     * @param slot a slot.
+     * @return offset of the stream range the packet carried.
+     */
+    public long streamOffset(final int slot)
+    {
+        return streamOffsets[slot];
+    }
+
+    /**
+     * @param slot a slot.
+     * @return length of the stream range the packet carried.
+     */
+    public int streamLength(final int slot)
+    {
+        return streamLengths[slot];
+    }
+
+    /**
+     * @param slot a slot.
+     * @return true if the packet carried the end of the stream.
+     */
+    public boolean fin(final int slot)
+    {
+        return fins[slot];
+    }
+
+    /**
+     * @param slot a slot.
+     * @return the engine's bits for the frames the packet carried.
+     */
+    public int frameFlags(final int slot)
+    {
+        return frameFlags[slot];
+    }
+}

@@ -1,0 +1,65 @@
+package io.pacelink.transport.schedule;
+
+import io.pacelink.transport.cc.ControllerParameters;
+
+import java.util.Map;
+import java.util.ServiceLoader;
+import java.util.TreeMap;
+
+/**
+ * Finds packet schedulers on the class path with {@link ServiceLoader}: by name, or the preferred one when no name is
+ * given ({@code fq} when the qdisc-fq module is present, otherwise the core's {@code rr}).
+ */
+public final class PacketSchedulers
+{
+    private PacketSchedulers()
+    {
+    }
+
+    /**
+     * @return the scheduler factories on the class path by name.
+     */
+    public static Map<String, PacketSchedulerFactory> available()
+    {
+        final Map<String, PacketSchedulerFactory> byName = new TreeMap<>();
+        for (final PacketSchedulerFactory factory :
+            ServiceLoader.load(PacketSchedulerFactory.class, PacketSchedulers.class.getClassLoader()))
+        {
+            byName.put(factory.name(), factory);
+        }
+        return byName;
+    }
+
+    /**
+     * @param name       the scheduler's name, or null for the preferred one.
+     * @param parameters its named parameters.
+     * @return a new scheduler.
+     * @throws IllegalArgumentException naming the available schedulers if none has that name.
+     */
+    public static PacketScheduler newScheduler(final String name, final ControllerParameters parameters)
+    {
+        final Map<String, PacketSchedulerFactory> byName = available();
+        PacketSchedulerFactory chosen = null;
+        if (null == name)
+        {
+            for (final PacketSchedulerFactory factory : byName.values())
+            {
+                if (null == chosen || factory.defaultPriority() > chosen.defaultPriority())
+                {
+                    chosen = factory;
+                }
+            }
+        }
+        else
+        {
+            chosen = byName.get(name);
+        }
+
+        if (null == chosen)
+        {
+            throw new IllegalArgumentException("no packet scheduler named '" + name + "'; available: " +
+                byName.keySet() + " (fq and fifo need the qdisc-fq module on the class path)");
+        }
+        return chosen.newScheduler(parameters);
+    }
+}

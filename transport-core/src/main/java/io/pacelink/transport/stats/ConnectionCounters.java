@@ -1,0 +1,171 @@
+package io.pacelink.transport.stats;
+
+import io.pacelink.transport.cc.ControllerCounters;
+import org.agrona.collections.ArrayUtil;
+import org.agrona.concurrent.status.AtomicCounter;
+import org.agrona.concurrent.status.CountersManager;
+
+/**
+ * The live per-connection counters of design.md section 8 (like {@code ss -i} for one socket): written by the agent
+ * thread with release stores, readable from any thread and, when the counters file is memory-mapped, from another
+ * process. Indexed by the constants below so that the connection's stats view and {@code pacelink stat} share one
+ * list of names. Also hands out the controller's own counters.
+ */
+public final class ConnectionCounters implements ControllerCounters, AutoCloseable
+{
+    public static final int STATE = 0;
+    public static final int CWND_BYTES = 1;
+    public static final int PACING_RATE_BYTES_PER_SECOND = 2;
+    public static final int DELIVERY_RATE_BYTES_PER_SECOND = 3;
+    public static final int MIN_RTT_NS = 4;
+    public static final int SMOOTHED_RTT_NS = 5;
+    public static final int LATEST_RTT_NS = 6;
+    public static final int BYTES_IN_FLIGHT = 7;
+    public static final int BYTES_SENT = 8;
+    public static final int PACKETS_SENT = 9;
+    public static final int BYTES_DELIVERED = 10;
+    public static final int BYTES_RETRANSMITTED = 11;
+    public static final int PACKETS_RETRANSMITTED = 12;
+    public static final int PACKETS_LOST = 13;
+    public static final int BYTES_LOST = 14;
+    public static final int SPURIOUS_LOSSES = 15;
+    public static final int PROBE_TIMEOUTS = 16;
+    public static final int BYTES_RECEIVED = 17;
+    public static final int CWND_LIMITED = 18;
+    public static final int PACING_LIMITED = 19;
+    public static final int FLOW_CONTROL_LIMITED = 20;
+    public static final int APP_LIMITED = 21;
+    public static final int DUPLICATE_PACKETS = 22;
+
+    /**
+     * Names, with units, in index order.
+     */
+    private static final String[] NAMES =
+    {
+        "state",
+        "cwnd-bytes",
+        "pacing-rate-Bps",
+        "delivery-rate-Bps",
+        "min-rtt-ns",
+        "srtt-ns",
+        "latest-rtt-ns",
+        "bytes-in-flight",
+        "bytes-sent",
+        "packets-sent",
+        "bytes-delivered",
+        "bytes-retransmitted",
+        "packets-retransmitted",
+        "packets-lost",
+        "bytes-lost",
+        "spurious-losses",
+        "probe-timeouts",
+        "bytes-received",
+        "cwnd-limited",
+        "pacing-limited",
+        "flow-control-limited",
+        "app-limited",
+        "duplicate-packets",
+    };
+
+    /**
+     * Number of transport counters per connection.
+     */
+    public static final int COUNT = NAMES.length;
+
+    private final CountersManager countersManager;
+    private final long connectionId;
+    private final String labelPrefix;
+    private final AtomicCounter[] counters = new AtomicCounter[COUNT];
+    private AtomicCounter[] controllerCounters = new AtomicCounter[0];
+
+    /**
+     * @param countersManager where to register the counters.
+     * @param connectionId    the local connection id, stored as each counter's key.
+     * @param labelPrefix     e.g. {@code "conn 1f2e... 127.0.0.1:4000 bbr"}.
+     */
+    public ConnectionCounters(final CountersManager countersManager, final long connectionId, final String labelPrefix)
+    {
+        this.countersManager = countersManager;
+        this.connectionId = connectionId;
+        this.labelPrefix = labelPrefix;
+        for (int i = 0; i < COUNT; i++)
+        {
+            counters[i] = allocate(NAMES[i], CounterType.CONNECTION);
+        }
+    }
+
+    /**
+     * @param index one of the constants of this class.
+     * @return the counter's name with its unit.
+     */
+    public static String name(final int index)
+    {
+        return NAMES[index];
+    }
+
+    /**
+     * @param index one of the constants of this class.
+     * @return the counter.
+     */
+    public AtomicCounter counter(final int index)
+    {
+        return counters[index];
+    }
+
+    /**
+     * Publish a value (release store: a reader on another thread sees a consistent long).
+     *
+     * @param index one of the constants of this class.
+     * @param value the value.
+     */
+    public void set(final int index, final long value)
+    {
+        counters[index].setRelease(value);
+    }
+
+    /**
+     * @param index one of the constants of this class.
+     */
+    public void increment(final int index)
+    {
+        counters[index].incrementRelease();
+    }
+
+    /**
+     * @param index one of the constants of this class.
+     * @return the current value.
+     */
+    public long get(final int index)
+    {
+        return counters[index].get();
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public AtomicCounter newCounter(final String name)
+    {
+        final AtomicCounter counter = allocate(name, CounterType.CONTROLLER);
+        controllerCounters = ArrayUtil.add(controllerCounters, counter);
+        return counter;
+    }
+
+    private AtomicCounter allocate(final String name, final int typeId)
+    {
+        final int id = countersManager.allocate(
+            labelPrefix + ": " + name, typeId, (keyBuffer) -> keyBuffer.putLong(0, connectionId));
+        return new AtomicCounter(countersManager.valuesBuffer(), id, countersManager);
+    }
+
+    public void close()
+    {
+        for (final AtomicCounter counter : counters)
+        {
+            counter.close();
+        }
+        for (final AtomicCounter counter : controllerCounters)
+        {
+            counter.close();
+        }
+    }
+}

@@ -1,0 +1,134 @@
+package io.pacelink.transport.stats;
+
+import org.agrona.concurrent.status.AtomicCounter;
+import org.agrona.concurrent.status.CountersManager;
+
+/**
+ * The endpoint-wide ("system") counters of design.md section 8. Written by the agent thread only; readable from any
+ * thread or, when the counters file is memory-mapped, from another process.
+ */
+public final class EndpointCounters implements AutoCloseable
+{
+    private final AtomicCounter datagramsReceived;
+    private final AtomicCounter datagramsSent;
+    private final AtomicCounter bytesReceived;
+    private final AtomicCounter bytesSent;
+    private final AtomicCounter malformedDropped;
+    private final AtomicCounter unknownConnection;
+    private final AtomicCounter duplicatePackets;
+    private final AtomicCounter sendFailures;
+    private final AtomicCounter errors;
+    private final AtomicCounter connectionsOpened;
+    private final AtomicCounter connectionsClosed;
+    private final AtomicCounter connectionsRejected;
+    private final AtomicCounter protocolViolations;
+
+    /**
+     * @param countersManager where to register the counters.
+     * @param endpointName    label prefix, e.g. the bound address.
+     */
+    public EndpointCounters(final CountersManager countersManager, final String endpointName)
+    {
+        datagramsReceived = newCounter(countersManager, endpointName, "datagrams received");
+        datagramsSent = newCounter(countersManager, endpointName, "datagrams sent");
+        bytesReceived = newCounter(countersManager, endpointName, "bytes received");
+        bytesSent = newCounter(countersManager, endpointName, "bytes sent");
+        malformedDropped = newCounter(countersManager, endpointName, "malformed datagrams dropped");
+        unknownConnection = newCounter(countersManager, endpointName, "packets for unknown connection");
+        duplicatePackets = newCounter(countersManager, endpointName, "duplicate packets dropped");
+        sendFailures = newCounter(countersManager, endpointName, "send failures");
+        errors = newCounter(countersManager, endpointName, "errors");
+        connectionsOpened = newCounter(countersManager, endpointName, "connections opened");
+        connectionsClosed = newCounter(countersManager, endpointName, "connections closed");
+        connectionsRejected = newCounter(countersManager, endpointName, "connections rejected");
+        protocolViolations = newCounter(countersManager, endpointName, "protocol violations");
+    }
+
+    private static AtomicCounter newCounter(
+        final CountersManager countersManager, final String endpointName, final String name)
+    {
+        return countersManager.newCounter(endpointName + ": " + name, CounterType.SYSTEM);
+    }
+
+    public AtomicCounter datagramsReceived()
+    {
+        return datagramsReceived;
+    }
+
+    public AtomicCounter datagramsSent()
+    {
+        return datagramsSent;
+    }
+
+    public AtomicCounter bytesReceived()
+    {
+        return bytesReceived;
+    }
+
+    public AtomicCounter bytesSent()
+    {
+        return bytesSent;
+    }
+
+    public AtomicCounter malformedDropped()
+    {
+        return malformedDropped;
+    }
+
+    public AtomicCounter unknownConnection()
+    {
+        return unknownConnection;
+    }
+
+    public AtomicCounter duplicatePackets()
+    {
+        return duplicatePackets;
+    }
+
+    public AtomicCounter sendFailures()
+    {
+        return sendFailures;
+    }
+
+    public AtomicCounter errors()
+    {
+        return errors;
+    }
+
+    public AtomicCounter connectionsOpened()
+    {
+        return connectionsOpened;
+    }
+
+    public AtomicCounter connectionsClosed()
+    {
+        return connectionsClosed;
+    }
+
+    public AtomicCounter connectionsRejected()
+    {
+        return connectionsRejected;
+    }
+
+    public AtomicCounter protocolViolations()
+    {
+        return protocolViolations;
+    }
+
+    public void close()
+    {
+        datagramsReceived.close();
+        datagramsSent.close();
+        bytesReceived.close();
+        bytesSent.close();
+        malformedDropped.close();
+        unknownConnection.close();
+        duplicatePackets.close();
+        sendFailures.close();
+        errors.close();
+        connectionsOpened.close();
+        connectionsClosed.close();
+        connectionsRejected.close();
+        protocolViolations.close();
+    }
+}

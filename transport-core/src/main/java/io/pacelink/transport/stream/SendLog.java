@@ -1,0 +1,474 @@
+package io.pacelink.transport.stream;
+
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+
+/**
+ * The send side of one connection's stream: a single-producer single-consumer circular byte log that is also the
+ * retransmission store, so a message is copied once, from the application into the log, and packets copy their
+ * DATA payload straight out of it.
+ * <p>
+ * The <b>producer</b> is the one application thread that calls {@link #offer}. It writes each message as a 4-byte
+ * little-endian length prefix followed by the payload at the tail (wire-format.md: message boundaries live in the
+ * byte stream), then publishes the new tail. The producer is back-pressured when the bytes between the
+ * acknowledged head and the tail would exceed the capacity; flow control limits what the agent sends, not what the
+ * application may buffer.
+ * <p>
+ * The <b>consumer</b> is the endpoint's agent thread; every other method except {@link #finish()} belongs to it.
+ * It sends new data from {@link #nextSendPosition()} up to the tail and the peer's flow-control credit, keeps the
+ * lost byte ranges to send again ordered by offset (RFC 9000 section 13.3: lost STREAM data is sent again in new
+ * packets, whatever their number), records acknowledged ranges, and releases the contiguous acknowledged prefix to
+ * the producer by moving {@link #ackedHead()} forward with a release store.
+ * <p>
+ * FIN: {@link #finish()} fixes the final position at the tail. A frame carries FIN when it ends at
+ * {@link #finalPosition()}; if all data was already sent, {@link #isFinPending()} asks for an empty FIN frame. The
+ * agent reports for every frame whether it carried FIN ({@link #onSent}, {@link #onRetransmitted},
+ * {@link #onRangeAcked}, {@link #onRangeLost}), so that a lost FIN is sent again and {@link #isFullyAcked()} waits
+ * for its acknowledgement.
+ * <p>
+ * Stream positions are 64-bit byte offsets from the start of the stream; the log holds
+ * {@code [ackedHead, tail)}. The range sets grow only when the number of gaps exceeds its previous maximum, which is
+ * bounded by {@code capacity / 2 + 1} because all ranges lie within one capacity of the acknowledged head.
+ */
+public final class SendLog
+{
+    /**
+     * Bytes of the length prefix before each message.
+     */
+    public static final int LENGTH_PREFIX_BYTES = Integer.BYTES;
+
+    /**
+     * {@link #finalPosition()} before {@link #finish()}.
+     */
+    public static final long NO_FINAL_POSITION = -1;
+
+    private static final int INITIAL_RANGES = 16;
+
+    /**
+     * The tail word holds the tail position and, in its sign bit, whether the stream is finished, so that
+     * {@link #finish()} and {@link #offer} agree through one compare-and-set on which offers made it into the stream.
+     */
+    private static final long FINISHED_BIT = Long.MIN_VALUE;
+
+    private static final int PRODUCER_SLOT = 0;
+    private static final int TAIL_FIELD = 0;
+    private static final int ACKED_HEAD_CACHE_FIELD = 1;
+
+    private static final int CONSUMER_SLOT = 1;
+    private static final int ACKED_HEAD_FIELD = 0;
+
+    private final CircularStreamBuffer log;
+    private final int capacity;
+    private final int maxMessageLength;
+
+    private final RangeSet ackedBeyondHead;
+    private final RangeSet retransmitRanges;
+    private long ackedHead;
+    private long nextSendPosition;
+    private long connectionSendLimit;
+    private long streamSendLimit;
+    private boolean finSent;
+    private boolean finAcked;
+    private boolean finRetransmitPending;
+
+    /**
+     * @param capacityBytes    size of the log, a power of two of at least 64 bytes.
+     * @param maxMessageLength the longest message accepted; its prefixed record must fit the log.
+     */
+    public SendLog(final int capacityBytes, final int maxMessageLength)
+    {
+        this.log = new CircularStreamBuffer(capacityBytes, 2);
+        this.capacity = capacityBytes;
+        if (maxMessageLength < 0 || maxMessageLength > capacityBytes - LENGTH_PREFIX_BYTES)
+        {
+            throw new IllegalArgumentException("maxMessageLength must be in [0, capacity - " + LENGTH_PREFIX_BYTES +
+                "=" + (capacityBytes - LENGTH_PREFIX_BYTES) + "]: " + maxMessageLength);
+        }
+        this.maxMessageLength = maxMessageLength;
+        final int maxRanges = capacityBytes / 2 + 1;
+        this.ackedBeyondHead = new RangeSet(INITIAL_RANGES, maxRanges);
+        this.retransmitRanges = new RangeSet(INITIAL_RANGES, maxRanges);
+    }
+
+    /**
+     * @return size of the log in bytes.
+     */
+    public int capacity()
+    {
+        return capacity;
+    }
+
+    /**
+     * @return the longest message {@link #offer} accepts.
+     */
+    public int maxMessageLength()
+    {
+        return maxMessageLength;
+    }
+
+    // ----------------------------------------------------------------------------------------------------------------
+    // Producer (the one application thread that offers)
+    // ----------------------------------------------------------------------------------------------------------------
+
+    /**
+     * Append one message, prefixed by its length. Producer thread only.
+     *
+     * @param src    holding the message.
+     * @param offset of the message in {@code src}.
+     * @param length of the message, 0 allowed.
+     * @return the stream position after the message (positive), or {@link OfferResult#BACK_PRESSURED},
+     * {@link OfferResult#MAX_MESSAGE_LENGTH_EXCEEDED} or {@link OfferResult#CLOSED} (after {@link #finish()}).
+     */
+    public long offer(final DirectBuffer src, final int offset, final int length)
+    {
+        if (length < 0)
+        {
+            throw new IllegalArgumentException("length must not be negative: " + length);
+        }
+        if (length > maxMessageLength)
+        {
+            return OfferResult.MAX_MESSAGE_LENGTH_EXCEEDED;
+        }
+
+        // Only this thread moves the tail; the agent may set the finished bit at any time.
+        final long tail = log.getPlain(PRODUCER_SLOT, TAIL_FIELD);
+        if (tail < 0)
+        {
+            return OfferResult.CLOSED;
+        }
+
+        final long newTail = tail + LENGTH_PREFIX_BYTES + length;
+        final long limit = newTail - capacity;
+        if (limit > log.getPlain(PRODUCER_SLOT, ACKED_HEAD_CACHE_FIELD))
+        {
+            // Read the agent's head only when the cached value says the log is full (Agrona's head cache).
+            final long head = log.getAcquire(CONSUMER_SLOT, ACKED_HEAD_FIELD);
+            log.putPlain(PRODUCER_SLOT, ACKED_HEAD_CACHE_FIELD, head);
+            if (limit > head)
+            {
+                return OfferResult.BACK_PRESSURED;
+            }
+        }
+
+        log.putIntLittleEndian(tail, length);
+        log.write(tail + LENGTH_PREFIX_BYTES, src, offset, length);
+
+        // Publishes the bytes (the CAS is a full fence) unless finish() got in first: then the bytes beyond the
+        // final position are never read.
+        return log.compareAndSet(PRODUCER_SLOT, TAIL_FIELD, tail, newTail) ? newTail : OfferResult.CLOSED;
+    }
+
+    /**
+     * End the stream at the current tail: later offers return {@link OfferResult#CLOSED}, and the frame that ends
+     * at the tail carries FIN. Any thread; an offer racing with it either lands before the final position or
+     * returns {@link OfferResult#CLOSED}. Idempotent.
+     */
+    public void finish()
+    {
+        long tailWord;
+        do
+        {
+            tailWord = log.getAcquire(PRODUCER_SLOT, TAIL_FIELD);
+        }
+        while (tailWord >= 0 && !log.compareAndSet(PRODUCER_SLOT, TAIL_FIELD, tailWord, tailWord | FINISHED_BIT));
+    }
+
+    // ----------------------------------------------------------------------------------------------------------------
+    // Consumer (the agent thread)
+    // ----------------------------------------------------------------------------------------------------------------
+
+    /**
+     * @return the position after the last message offered (acquire: the bytes before it are visible).
+     */
+    public long tailPosition()
+    {
+        return log.getAcquire(PRODUCER_SLOT, TAIL_FIELD) & ~FINISHED_BIT;
+    }
+
+    /**
+     * @return true once {@link #finish()} fixed the end of the stream.
+     */
+    public boolean isFinished()
+    {
+        return log.getAcquire(PRODUCER_SLOT, TAIL_FIELD) < 0;
+    }
+
+    /**
+     * @return the end of the stream fixed by {@link #finish()}, or {@link #NO_FINAL_POSITION}.
+     */
+    public long finalPosition()
+    {
+        final long tailWord = log.getAcquire(PRODUCER_SLOT, TAIL_FIELD);
+        return tailWord < 0 ? tailWord & ~FINISHED_BIT : NO_FINAL_POSITION;
+    }
+
+    /**
+     * @return the end of the contiguous acknowledged prefix of the stream; the log holds the bytes from here on.
+     */
+    public long ackedHead()
+    {
+        return ackedHead;
+    }
+
+    /**
+     * @return the first position never sent: new data starts here.
+     */
+    public long nextSendPosition()
+    {
+        return nextSendPosition;
+    }
+
+    /**
+     * @return true if offered bytes were never sent (whether or not flow control lets them go now).
+     */
+    public boolean hasUnsentData()
+    {
+        return tailPosition() > nextSendPosition;
+    }
+
+    /**
+     * Raise the connection-level credit from the peer (MAX_DATA, or the handshake's initial max data). A value
+     * below the current one is ignored: credit never shrinks, and an old update may arrive after a newer one
+     * (RFC 9000 section 4.1). The connection carries this one stream, so its credit applies directly.
+     *
+     * @param maximumData absolute stream position the peer allows data up to.
+     */
+    public void connectionSendLimit(final long maximumData)
+    {
+        connectionSendLimit = Math.max(connectionSendLimit, maximumData);
+    }
+
+    /**
+     * Raise the stream-level credit from the peer (MAX_STREAM_DATA, or the handshake's initial max stream data);
+     * a value below the current one is ignored.
+     *
+     * @param maximumStreamData absolute stream position the peer allows data up to.
+     */
+    public void streamSendLimit(final long maximumStreamData)
+    {
+        streamSendLimit = Math.max(streamSendLimit, maximumStreamData);
+    }
+
+    /**
+     * @return the flow-control limit, the smaller of the connection and stream credits: new data is sent only
+     * below this position.
+     */
+    public long sendLimit()
+    {
+        return Math.min(connectionSendLimit, streamSendLimit);
+    }
+
+    /**
+     * @return new bytes that may be sent now: offered, never sent, and below the flow-control limit.
+     */
+    public long sendableBytes()
+    {
+        return Math.max(0, Math.min(tailPosition(), sendLimit()) - nextSendPosition);
+    }
+
+    /**
+     * @return true if there are new bytes to send but flow control forbids sending any (for the "flow-control
+     * limited" counter and a DATA_BLOCKED signal).
+     */
+    public boolean isBlockedByFlowControl()
+    {
+        return nextSendPosition >= sendLimit() && tailPosition() > nextSendPosition;
+    }
+
+    /**
+     * @return true if the FIN has to be sent in an empty DATA frame at {@link #finalPosition()}: the stream was
+     * finished after all its data was sent. (Otherwise the FIN rides on the new-data frame ending at the final
+     * position.)
+     */
+    public boolean isFinPending()
+    {
+        return !finSent && nextSendPosition == finalPosition();
+    }
+
+    /**
+     * Copy stream bytes into a packet. The range must lie within {@code [ackedHead(), tailPosition())}.
+     *
+     * @param position  first stream position.
+     * @param length    of the range.
+     * @param dst       to copy into.
+     * @param dstOffset where in {@code dst}.
+     * @return {@code length}.
+     */
+    public int copyOut(final long position, final int length, final MutableDirectBuffer dst, final int dstOffset)
+    {
+        if (position < ackedHead || length < 0 || position + length > tailPosition())
+        {
+            throw new IllegalArgumentException("range [" + position + ", " + (position + length) +
+                ") outside the log [" + ackedHead + ", " + tailPosition() + ")");
+        }
+        log.read(position, dst, dstOffset, length);
+        return length;
+    }
+
+    /**
+     * Record that new data {@code [position, position + length)} left in a packet. New data is sent in order, so
+     * {@code position} must be {@link #nextSendPosition()}. The frame carries FIN when it ends at
+     * {@link #finalPosition()} as read when the frame was built; the flag says what was actually sent, because
+     * {@link #finish()} may run on another thread in between.
+     *
+     * @param position first stream position sent.
+     * @param length   bytes sent, 0 for an empty FIN frame.
+     * @param fin      whether the frame carried FIN.
+     */
+    public void onSent(final long position, final int length, final boolean fin)
+    {
+        final long end = position + length;
+        if (position != nextSendPosition || length < 0 || end > tailPosition() || (fin && end != finalPosition()))
+        {
+            throw new IllegalArgumentException("sent [" + position + ", " + end + ") fin=" + fin +
+                " but next send position is " + nextSendPosition + ", tail " + tailPosition() +
+                ", final position " + finalPosition());
+        }
+        nextSendPosition = end;
+        if (fin)
+        {
+            finSent = true;
+        }
+    }
+
+    /**
+     * Queue a lost range for retransmission. Bytes already acknowledged (by an earlier or later copy of the same
+     * range) are skipped; what remains merges with the ranges already queued. A lost FIN that is not acknowledged
+     * yet is queued too: it leaves again on the retransmitted frame ending at the final position, or alone in an
+     * empty frame if those bytes were acknowledged meanwhile.
+     *
+     * @param offset first stream position of the lost range.
+     * @param length of the lost range, 0 for an empty FIN frame.
+     * @param fin    whether the lost frame carried FIN.
+     */
+    public void onRangeLost(final long offset, final int length, final boolean fin)
+    {
+        if (fin && !finAcked)
+        {
+            finRetransmitPending = true;
+        }
+
+        final long end = Math.min(offset + length, nextSendPosition);
+        long gapStart = ackedBeyondHead.coveredEnd(Math.max(offset, ackedHead));
+        while (gapStart < end)
+        {
+            final long gapEnd = Math.min(ackedBeyondHead.nextStart(gapStart), end);
+            // Cannot fail: the queue holds disjoint ranges within one capacity, at most capacity / 2 + 1 of them.
+            retransmitRanges.add(gapStart, gapEnd);
+            gapStart = ackedBeyondHead.coveredEnd(gapEnd);
+        }
+    }
+
+    /**
+     * @return true if lost data (or a lost empty FIN frame) waits to be sent again.
+     */
+    public boolean hasRetransmission()
+    {
+        return !retransmitRanges.isEmpty() || finRetransmitPending;
+    }
+
+    /**
+     * @return the stream position of the first range to send again; valid if {@link #hasRetransmission()}.
+     */
+    public long retransmitOffset()
+    {
+        return retransmitRanges.isEmpty() ? finalPosition() : retransmitRanges.start(0);
+    }
+
+    /**
+     * @param maxLength the most bytes the packet can carry.
+     * @return bytes of the first range to send again in one frame: at most {@code maxLength}, and 0 for the FIN
+     * alone. The frame carries FIN if it ends at {@link #finalPosition()}.
+     */
+    public int retransmitLength(final int maxLength)
+    {
+        if (retransmitRanges.isEmpty())
+        {
+            return 0;
+        }
+        return (int)Math.min(maxLength, retransmitRanges.end(0) - retransmitRanges.start(0));
+    }
+
+    /**
+     * Record that {@code [offset, offset + length)} was sent again, removing it from the retransmission queue.
+     *
+     * @param offset first stream position sent.
+     * @param length bytes sent, 0 for an empty FIN frame.
+     * @param fin    whether the frame carried FIN (it does when it ends at {@link #finalPosition()}).
+     */
+    public void onRetransmitted(final long offset, final int length, final boolean fin)
+    {
+        // Cannot fail: a split keeps the queue within its bound of capacity / 2 + 1 disjoint ranges.
+        retransmitRanges.remove(offset, offset + length);
+        if (fin)
+        {
+            finRetransmitPending = false;
+        }
+    }
+
+    /**
+     * Record an acknowledged range, then release the contiguous acknowledged prefix to the producer. Idempotent: a
+     * range acknowledged twice (original and retransmission) or overlapping earlier acknowledgements changes
+     * nothing more. Acknowledged bytes leave the retransmission queue (the loss was spurious). Positions never sent
+     * are ignored.
+     *
+     * @param offset first stream position of the acknowledged range.
+     * @param length of the acknowledged range, 0 for an empty FIN frame.
+     * @param fin    whether the acknowledged frame carried FIN.
+     */
+    public void onRangeAcked(final long offset, final int length, final boolean fin)
+    {
+        if (fin)
+        {
+            finAcked = true;
+            finRetransmitPending = false;
+        }
+
+        final long end = Math.min(offset + length, nextSendPosition);
+        final long start = Math.max(offset, ackedHead);
+        if (start >= end)
+        {
+            return;
+        }
+
+        retransmitRanges.remove(start, end);
+        // Cannot fail: acknowledged ranges lie within one capacity of the head, at most capacity / 2 + 1 of them.
+        ackedBeyondHead.add(start, end);
+        if (ackedBeyondHead.start(0) == ackedHead)
+        {
+            ackedHead = ackedBeyondHead.end(0);
+            ackedBeyondHead.removeFirst();
+            log.putRelease(CONSUMER_SLOT, ACKED_HEAD_FIELD, ackedHead);
+        }
+    }
+
+    /**
+     * @return true if every offered byte is acknowledged and, once finished, the FIN too: a graceful close may
+     * complete.
+     */
+    public boolean isFullyAcked()
+    {
+        final long finalPosition = finalPosition();
+        if (NO_FINAL_POSITION == finalPosition)
+        {
+            return ackedHead == tailPosition();
+        }
+        return ackedHead == finalPosition && finAcked;
+    }
+
+    /**
+     * @return the number of disjoint acknowledged ranges beyond the acknowledged head (gaps in the peer's ACKs).
+     */
+    public int ackedRangeCount()
+    {
+        return ackedBeyondHead.size();
+    }
+
+    /**
+     * @return bytes queued for retransmission.
+     */
+    public long retransmitBytes()
+    {
+        return retransmitRanges.coveredLength();
+    }
+}

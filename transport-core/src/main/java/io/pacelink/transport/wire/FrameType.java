@@ -1,0 +1,94 @@
+package io.pacelink.transport.wire;
+
+/**
+ * Frame types (docs/wire-format.md, "Frames"). Plain {@code int} constants rather than an enum so the receive path
+ * switches on a primitive. A receiver skips a frame type it does not know, using the frame's body length.
+ */
+public final class FrameType
+{
+    /**
+     * Filler; its body is ignored. Not ack-eliciting, but counts towards bytes in flight (RFC 9002 section 2).
+     */
+    public static final int PADDING = 0;
+
+    /**
+     * Empty, ack-eliciting, never retransmitted.
+     */
+    public static final int PING = 1;
+
+    /**
+     * Acknowledged packet-number ranges (RFC 9000 section 19.3).
+     */
+    public static final int ACK = 2;
+
+    /**
+     * Stream bytes at an offset.
+     */
+    public static final int DATA = 3;
+
+    /**
+     * Connection-level flow-control credit.
+     */
+    public static final int MAX_DATA = 4;
+
+    /**
+     * Stream-level flow-control credit.
+     */
+    public static final int MAX_STREAM_DATA = 5;
+
+    /**
+     * Connection parameters and address-validation token.
+     */
+    public static final int HANDSHAKE = 6;
+
+    /**
+     * Error code and reason for closing the connection.
+     */
+    public static final int CLOSE = 7;
+
+    private FrameType()
+    {
+    }
+
+    /**
+     * Whether a frame of this type makes its packet ack-eliciting: every frame except ACK, PADDING and CLOSE
+     * (RFC 9002 section 2, "Ack-eliciting frames"). A frame type this version does not know counts as
+     * ack-eliciting, so the peer that sent it still gets a timely acknowledgement.
+     *
+     * @param frameType a frame type value.
+     * @return true if a packet carrying it must be acknowledged.
+     */
+    public static boolean isAckEliciting(final int frameType)
+    {
+        return frameType != ACK && frameType != PADDING && frameType != CLOSE;
+    }
+
+    /**
+     * @param frameType a frame type value.
+     * @return its name for diagnostics, or {@code "UNKNOWN"}.
+     */
+    public static String name(final int frameType)
+    {
+        switch (frameType)
+        {
+            case PADDING:
+                return "PADDING";
+            case PING:
+                return "PING";
+            case ACK:
+                return "ACK";
+            case DATA:
+                return "DATA";
+            case MAX_DATA:
+                return "MAX_DATA";
+            case MAX_STREAM_DATA:
+                return "MAX_STREAM_DATA";
+            case HANDSHAKE:
+                return "HANDSHAKE";
+            case CLOSE:
+                return "CLOSE";
+            default:
+                return "UNKNOWN";
+        }
+    }
+}

@@ -1,0 +1,507 @@
+package io.pacelink.transport.wire;
+
+import org.agrona.DirectBuffer;
+
+import static io.pacelink.transport.wire.FrameHeaderFlyweight.FRAME_HEADER_LENGTH;
+import static io.pacelink.transport.wire.PacketHeaderFlyweight.HEADER_LENGTH;
+
+/**
+ * Parses received datagrams in two steps so that a malformed packet is dropped whole, never half-applied
+ * (design.md section 5): {@link #validate} checks the header and every frame, touching no state outside this
+ * decoder, and returns a result code; only then does {@link #visitFrames} hand the frames to a {@link FrameVisitor}.
+ * <p>
+ * Reusable and allocation free; one instance per thread. Every read in {@link #validate} is preceded by a length
+ * check against the datagram, so a hostile datagram yields a code, never an exception.
+ */
+public final class PacketDecoder
+{
+    /**
+     * The packet is well formed.
+     */
+    public static final int OK = 0;
+
+    /**
+     * The offset or length given does not lie within the buffer.
+     */
+    public static final int INVALID_BUFFER_RANGE = 1;
+
+    /**
+     * Shorter than the packet header.
+     */
+    public static final int TRUNCATED_HEADER = 2;
+
+    /**
+     * The version is not {@link PacketHeaderFlyweight#CURRENT_VERSION}.
+     */
+    public static final int UNSUPPORTED_VERSION = 3;
+
+    /**
+     * The packet type is not one of {@link PacketType}.
+     */
+    public static final int UNKNOWN_PACKET_TYPE = 4;
+
+    /**
+     * The packet number is negative.
+     */
+    public static final int INVALID_PACKET_NUMBER = 5;
+
+    /**
+     * Fewer bytes left than a frame header.
+     */
+    public static final int TRUNCATED_FRAME_HEADER = 6;
+
+    /**
+     * A frame's body length is negative (e.g. 0xFFFFFFFF) or runs past the end of the datagram.
+     */
+    public static final int FRAME_LENGTH_OUT_OF_BOUNDS = 7;
+
+    /**
+     * A PING frame with a body.
+     */
+    public static final int MALFORMED_PING = 8;
+
+    /**
+     * An ACK frame with a range count above {@link #MAX_ACK_RANGES} or negative, a body length other
+     * than 20 + 8 x count, a negative field, or ranges reaching below packet number 0.
+     */
+    public static final int MALFORMED_ACK = 9;
+
+    /**
+     * A DATA frame shorter than its fixed body, with a negative stream id or offset, an offset + length that
+     * overflows, or an empty payload without FIN.
+     */
+    public static final int MALFORMED_DATA = 10;
+
+    /**
+     * A MAX_DATA frame of the wrong length or with a negative maximum.
+     */
+    public static final int MALFORMED_MAX_DATA = 11;
+
+    /**
+     * A MAX_STREAM_DATA frame of the wrong length, or with a negative stream id or maximum.
+     */
+    public static final int MALFORMED_MAX_STREAM_DATA = 12;
+
+    /**
+     * A HANDSHAKE frame shorter than its fixed body, whose token length does not match the body, or with a
+     * non-positive datagram size or a negative delay, timeout or credit.
+     */
+    public static final int MALFORMED_HANDSHAKE = 13;
+
+    /**
+     * A CLOSE frame shorter than its fixed body or whose reason length does not match the body.
+     */
+    public static final int MALFORMED_CLOSE = 14;
+
+    /**
+     * A ONE_RTT packet without any frame.
+     */
+    public static final int EMPTY_PACKET = 15;
+
+    /**
+     * Most additional ranges one ACK frame may carry (design.md section 9, "ACK ranges per frame"); more are
+     * rejected, bounding the work a single frame can cause. Writers never exceed it either.
+     */
+    public static final int MAX_ACK_RANGES = 64;
+
+    private final PacketHeaderFlyweight header = new PacketHeaderFlyweight();
+    private final FrameHeaderFlyweight frameHeader = new FrameHeaderFlyweight();
+    private final AckFrameFlyweight ack = new AckFrameFlyweight();
+    private final DataFrameFlyweight data = new DataFrameFlyweight();
+    private final MaxDataFrameFlyweight maxData = new MaxDataFrameFlyweight();
+    private final MaxStreamDataFrameFlyweight maxStreamData = new MaxStreamDataFrameFlyweight();
+    private final HandshakeFrameFlyweight handshake = new HandshakeFrameFlyweight();
+    private final CloseFrameFlyweight close = new CloseFrameFlyweight();
+
+    private int packetType;
+    private long destinationConnectionId;
+    private long packetNumber;
+    private int frameCount;
+    private boolean ackEliciting;
+
+    /**
+     * Check a datagram completely: header, then every frame header and body. Nothing outside this decoder changes.
+     * On {@link #OK} the header accessors ({@link #packetType()}, {@link #packetNumber()}, ...) describe the packet.
+     *
+     * @param buffer holding the datagram.
+     * @param offset of the datagram in the buffer.
+     * @param length of the datagram.
+     * @return {@link #OK} or the first problem found (see {@link #describe(int)}).
+     */
+    public int validate(final DirectBuffer buffer, final int offset, final int length)
+    {
+        if (offset < 0 || length < 0 || length > buffer.capacity() - offset)
+        {
+            return INVALID_BUFFER_RANGE;
+        }
+        if (length < HEADER_LENGTH)
+        {
+            return TRUNCATED_HEADER;
+        }
+
+        header.wrap(buffer, offset);
+        if (header.version() != PacketHeaderFlyweight.CURRENT_VERSION)
+        {
+            return UNSUPPORTED_VERSION;
+        }
+        final int type = header.packetType();
+        if (!PacketType.isKnown(type))
+        {
+            return UNKNOWN_PACKET_TYPE;
+        }
+        final long number = header.packetNumber();
+        if (number < 0)
+        {
+            return INVALID_PACKET_NUMBER;
+        }
+
+        final int end = offset + length;
+        int frameOffset = offset + HEADER_LENGTH;
+        int frames = 0;
+        boolean elicitsAck = false;
+        while (frameOffset < end)
+        {
+            if (end - frameOffset < FRAME_HEADER_LENGTH)
+            {
+                return TRUNCATED_FRAME_HEADER;
+            }
+            frameHeader.wrap(buffer, frameOffset);
+            final int bodyLength = frameHeader.bodyLength();
+            if (bodyLength < 0 || bodyLength > end - frameOffset - FRAME_HEADER_LENGTH)
+            {
+                return FRAME_LENGTH_OUT_OF_BOUNDS;
+            }
+            final int frameType = frameHeader.frameType();
+            final int result = validateFrame(buffer, frameOffset, frameType, bodyLength);
+            if (result != OK)
+            {
+                return result;
+            }
+            elicitsAck |= FrameType.isAckEliciting(frameType);
+            frames++;
+            frameOffset += FRAME_HEADER_LENGTH + bodyLength;
+        }
+
+        if (frames == 0 && type == PacketType.ONE_RTT)
+        {
+            return EMPTY_PACKET;
+        }
+
+        packetType = type;
+        destinationConnectionId = header.destinationConnectionId();
+        packetNumber = number;
+        frameCount = frames;
+        ackEliciting = elicitsAck;
+        return OK;
+    }
+
+    /**
+     * Hand the frames of a datagram to a visitor in wire order. Call only for a datagram {@link #validate} accepted:
+     * the frame lengths are trusted here.
+     *
+     * @param buffer  holding the datagram.
+     * @param offset  of the datagram in the buffer.
+     * @param length  of the datagram.
+     * @param visitor receives each frame except PADDING.
+     */
+    public void visitFrames(final DirectBuffer buffer, final int offset, final int length, final FrameVisitor visitor)
+    {
+        final int end = offset + length;
+        int frameOffset = offset + HEADER_LENGTH;
+        while (frameOffset < end)
+        {
+            frameHeader.wrap(buffer, frameOffset);
+            final int frameType = frameHeader.frameType();
+            switch (frameType)
+            {
+                case FrameType.PADDING:
+                    break;
+
+                case FrameType.PING:
+                    visitor.onPing();
+                    break;
+
+                case FrameType.ACK:
+                    ack.wrap(buffer, frameOffset);
+                    visitor.onAck(ack);
+                    break;
+
+                case FrameType.DATA:
+                    data.wrap(buffer, frameOffset);
+                    visitor.onData(data);
+                    break;
+
+                case FrameType.MAX_DATA:
+                    maxData.wrap(buffer, frameOffset);
+                    visitor.onMaxData(maxData.maximumData());
+                    break;
+
+                case FrameType.MAX_STREAM_DATA:
+                    maxStreamData.wrap(buffer, frameOffset);
+                    visitor.onMaxStreamData(maxStreamData.streamId(), maxStreamData.maximumStreamData());
+                    break;
+
+                case FrameType.HANDSHAKE:
+                    handshake.wrap(buffer, frameOffset);
+                    visitor.onHandshake(handshake);
+                    break;
+
+                case FrameType.CLOSE:
+                    close.wrap(buffer, frameOffset);
+                    visitor.onClose(close);
+                    break;
+
+                default:
+                    visitor.onUnknownFrame(frameType);
+                    break;
+            }
+            frameOffset += frameHeader.frameLength();
+        }
+    }
+
+    /**
+     * @return the {@link PacketType} of the last packet that validated.
+     */
+    public int packetType()
+    {
+        return packetType;
+    }
+
+    /**
+     * @return the destination connection id of the last packet that validated.
+     */
+    public long destinationConnectionId()
+    {
+        return destinationConnectionId;
+    }
+
+    /**
+     * @return the packet number of the last packet that validated.
+     */
+    public long packetNumber()
+    {
+        return packetNumber;
+    }
+
+    /**
+     * @return the number of frames, PADDING included, in the last packet that validated.
+     */
+    public int frameCount()
+    {
+        return frameCount;
+    }
+
+    /**
+     * @return true if the last packet that validated carries a frame other than ACK, PADDING and CLOSE, so the
+     * receiver owes an acknowledgement (RFC 9002 section 2).
+     */
+    public boolean isAckEliciting()
+    {
+        return ackEliciting;
+    }
+
+    /**
+     * @param resultCode a code returned by {@link #validate}.
+     * @return its name for diagnostics.
+     */
+    public static String describe(final int resultCode)
+    {
+        switch (resultCode)
+        {
+            case OK:
+                return "OK";
+            case INVALID_BUFFER_RANGE:
+                return "INVALID_BUFFER_RANGE";
+            case TRUNCATED_HEADER:
+                return "TRUNCATED_HEADER";
+            case UNSUPPORTED_VERSION:
+                return "UNSUPPORTED_VERSION";
+            case UNKNOWN_PACKET_TYPE:
+                return "UNKNOWN_PACKET_TYPE";
+            case INVALID_PACKET_NUMBER:
+                return "INVALID_PACKET_NUMBER";
+            case TRUNCATED_FRAME_HEADER:
+                return "TRUNCATED_FRAME_HEADER";
+            case FRAME_LENGTH_OUT_OF_BOUNDS:
+                return "FRAME_LENGTH_OUT_OF_BOUNDS";
+            case MALFORMED_PING:
+                return "MALFORMED_PING";
+            case MALFORMED_ACK:
+                return "MALFORMED_ACK";
+            case MALFORMED_DATA:
+                return "MALFORMED_DATA";
+            case MALFORMED_MAX_DATA:
+                return "MALFORMED_MAX_DATA";
+            case MALFORMED_MAX_STREAM_DATA:
+                return "MALFORMED_MAX_STREAM_DATA";
+            case MALFORMED_HANDSHAKE:
+                return "MALFORMED_HANDSHAKE";
+            case MALFORMED_CLOSE:
+                return "MALFORMED_CLOSE";
+            case EMPTY_PACKET:
+                return "EMPTY_PACKET";
+            default:
+                return "UNKNOWN_RESULT";
+        }
+    }
+
+    private int validateFrame(
+        final DirectBuffer buffer, final int frameOffset, final int frameType, final int bodyLength)
+    {
+        switch (frameType)
+        {
+            case FrameType.PING:
+                return bodyLength == 0 ? OK : MALFORMED_PING;
+
+            case FrameType.ACK:
+                return validateAck(buffer, frameOffset, bodyLength);
+
+            case FrameType.DATA:
+                return validateData(buffer, frameOffset, bodyLength);
+
+            case FrameType.MAX_DATA:
+                return validateMaxData(buffer, frameOffset, bodyLength);
+
+            case FrameType.MAX_STREAM_DATA:
+                return validateMaxStreamData(buffer, frameOffset, bodyLength);
+
+            case FrameType.HANDSHAKE:
+                return validateHandshake(buffer, frameOffset, bodyLength);
+
+            case FrameType.CLOSE:
+                return validateClose(buffer, frameOffset, bodyLength);
+
+            default:
+                // PADDING has no structure; unknown types are skipped by their length (docs/wire-format.md).
+                return OK;
+        }
+    }
+
+    private int validateAck(final DirectBuffer buffer, final int frameOffset, final int bodyLength)
+    {
+        if (bodyLength < AckFrameFlyweight.FIXED_BODY_LENGTH)
+        {
+            return MALFORMED_ACK;
+        }
+        ack.wrap(buffer, frameOffset);
+        final int rangeCount = ack.rangeCount();
+        if (rangeCount < 0 || rangeCount > MAX_ACK_RANGES ||
+            bodyLength != AckFrameFlyweight.bodyLength(rangeCount))
+        {
+            return MALFORMED_ACK;
+        }
+
+        final long largestAcked = ack.largestAcked();
+        final int firstRange = ack.firstRange();
+        if (largestAcked < 0 || ack.ackDelayUs() < 0 || firstRange < 0)
+        {
+            return MALFORMED_ACK;
+        }
+
+        // RFC 9000 section 19.3.1: a range that would reach below packet number 0 is a FRAME_ENCODING_ERROR.
+        long smallest = AckFrameFlyweight.rangeSmallest(largestAcked, firstRange);
+        if (smallest < 0)
+        {
+            return MALFORMED_ACK;
+        }
+        for (int i = 0; i < rangeCount; i++)
+        {
+            final int gap = ack.gap(i);
+            final int rangeLength = ack.rangeLength(i);
+            if (gap < 0 || rangeLength < 0)
+            {
+                return MALFORMED_ACK;
+            }
+            final long largest = AckFrameFlyweight.nextRangeLargest(smallest, gap);
+            smallest = AckFrameFlyweight.rangeSmallest(largest, rangeLength);
+            if (largest < 0 || smallest < 0)
+            {
+                return MALFORMED_ACK;
+            }
+        }
+        return OK;
+    }
+
+    private int validateData(final DirectBuffer buffer, final int frameOffset, final int bodyLength)
+    {
+        if (bodyLength < DataFrameFlyweight.FIXED_BODY_LENGTH)
+        {
+            return MALFORMED_DATA;
+        }
+        data.wrap(buffer, frameOffset);
+        final int payloadLength = bodyLength - DataFrameFlyweight.FIXED_BODY_LENGTH;
+        final long streamOffset = data.streamOffset();
+        if (data.streamId() < 0 || streamOffset < 0 || streamOffset > Long.MAX_VALUE - payloadLength)
+        {
+            return MALFORMED_DATA;
+        }
+        // An empty frame carries nothing unless it marks the end of the stream.
+        if (payloadLength == 0 && !data.fin())
+        {
+            return MALFORMED_DATA;
+        }
+        return OK;
+    }
+
+    private int validateMaxData(final DirectBuffer buffer, final int frameOffset, final int bodyLength)
+    {
+        if (bodyLength != MaxDataFrameFlyweight.BODY_LENGTH)
+        {
+            return MALFORMED_MAX_DATA;
+        }
+        maxData.wrap(buffer, frameOffset);
+        return maxData.maximumData() < 0 ? MALFORMED_MAX_DATA : OK;
+    }
+
+    private int validateMaxStreamData(final DirectBuffer buffer, final int frameOffset, final int bodyLength)
+    {
+        if (bodyLength != MaxStreamDataFrameFlyweight.BODY_LENGTH)
+        {
+            return MALFORMED_MAX_STREAM_DATA;
+        }
+        maxStreamData.wrap(buffer, frameOffset);
+        if (maxStreamData.streamId() < 0 || maxStreamData.maximumStreamData() < 0)
+        {
+            return MALFORMED_MAX_STREAM_DATA;
+        }
+        return OK;
+    }
+
+    private int validateHandshake(final DirectBuffer buffer, final int frameOffset, final int bodyLength)
+    {
+        if (bodyLength < HandshakeFrameFlyweight.FIXED_BODY_LENGTH)
+        {
+            return MALFORMED_HANDSHAKE;
+        }
+        handshake.wrap(buffer, frameOffset);
+        final int tokenLength = handshake.tokenLength();
+        if (tokenLength < 0 || tokenLength != bodyLength - HandshakeFrameFlyweight.FIXED_BODY_LENGTH)
+        {
+            return MALFORMED_HANDSHAKE;
+        }
+        if (handshake.maxDatagramSize() <= 0 ||
+            handshake.maxAckDelayUs() < 0 ||
+            handshake.idleTimeoutMs() < 0 ||
+            handshake.initialMaxData() < 0 ||
+            handshake.initialMaxStreamData() < 0)
+        {
+            return MALFORMED_HANDSHAKE;
+        }
+        return OK;
+    }
+
+    private int validateClose(final DirectBuffer buffer, final int frameOffset, final int bodyLength)
+    {
+        if (bodyLength < CloseFrameFlyweight.FIXED_BODY_LENGTH)
+        {
+            return MALFORMED_CLOSE;
+        }
+        close.wrap(buffer, frameOffset);
+        final int reasonLength = close.reasonLength();
+        if (reasonLength < 0 || reasonLength != bodyLength - CloseFrameFlyweight.FIXED_BODY_LENGTH)
+        {
+            return MALFORMED_CLOSE;
+        }
+        return OK;
+    }
+}

@@ -1,0 +1,388 @@
+package io.pacelink.transport.wire;
+
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+
+import static io.pacelink.transport.wire.FrameHeaderFlyweight.FRAME_HEADER_LENGTH;
+import static io.pacelink.transport.wire.PacketHeaderFlyweight.HEADER_LENGTH;
+
+/**
+ * Builds one datagram into a region of a buffer: {@link #wrap}, {@link #writeHeader}, then append frames until the
+ * packet is full. Every append checks the remaining space first and returns false (or -1) without writing anything
+ * when the frame does not fit, so the writer never writes past the capacity it was given.
+ * <p>
+ * Reusable and allocation free; one instance per thread. The writer also tracks whether the packet is ack-eliciting
+ * and in flight (RFC 9002 section 2), which the sender's loss recovery needs.
+ */
+public final class PacketWriter
+{
+    /**
+     * Bytes a DATA frame adds to its payload; a packet with {@code remaining()} bytes left carries at most
+     * {@code remaining() - DATA_FRAME_OVERHEAD_BYTES} payload bytes.
+     */
+    public static final int DATA_FRAME_OVERHEAD_BYTES = DataFrameFlyweight.OVERHEAD_BYTES;
+
+    private final PacketHeaderFlyweight header = new PacketHeaderFlyweight();
+    private final FrameHeaderFlyweight frameHeader = new FrameHeaderFlyweight();
+    private final AckFrameFlyweight ack = new AckFrameFlyweight();
+    private final DataFrameFlyweight data = new DataFrameFlyweight();
+    private final MaxDataFrameFlyweight maxData = new MaxDataFrameFlyweight();
+    private final MaxStreamDataFrameFlyweight maxStreamData = new MaxStreamDataFrameFlyweight();
+    private final HandshakeFrameFlyweight handshake = new HandshakeFrameFlyweight();
+    private final CloseFrameFlyweight close = new CloseFrameFlyweight();
+
+    private MutableDirectBuffer buffer;
+    private int offset;
+    private int capacity;
+    private int length;
+    private boolean headerWritten;
+    private boolean ackEliciting;
+    private boolean inFlight;
+
+    /**
+     * Start a new datagram.
+     *
+     * @param buffer   to write into.
+     * @param offset   of the datagram's first byte in the buffer.
+     * @param capacity the most bytes the datagram may take (e.g. the path's max datagram size).
+     * @return this.
+     * @throws IllegalArgumentException if the region does not lie within the buffer.
+     */
+    public PacketWriter wrap(final MutableDirectBuffer buffer, final int offset, final int capacity)
+    {
+        if (offset < 0 || capacity < 0 || capacity > buffer.capacity() - offset)
+        {
+            throw new IllegalArgumentException(
+                "region outside buffer: offset=" + offset + " capacity=" + capacity + " buffer=" + buffer.capacity());
+        }
+        this.buffer = buffer;
+        this.offset = offset;
+        this.capacity = capacity;
+        this.length = 0;
+        this.headerWritten = false;
+        this.ackEliciting = false;
+        this.inFlight = false;
+        return this;
+    }
+
+    /**
+     * Write the packet header; must come first.
+     *
+     * @param packetType              the {@link PacketType}.
+     * @param destinationConnectionId the connection id the receiver chose.
+     * @param packetNumber            this packet's number, never reused (RFC 9000 section 12.3).
+     * @return false if the capacity is smaller than the header.
+     */
+    public boolean writeHeader(final int packetType, final long destinationConnectionId, final long packetNumber)
+    {
+        if (capacity < HEADER_LENGTH)
+        {
+            return false;
+        }
+        header.wrap(buffer, offset);
+        header.version(PacketHeaderFlyweight.CURRENT_VERSION)
+            .packetType(packetType)
+            .flags(0)
+            .destinationConnectionId(destinationConnectionId)
+            .packetNumber(packetNumber);
+        length = HEADER_LENGTH;
+        headerWritten = true;
+        return true;
+    }
+
+    /**
+     * @return the buffer being written.
+     */
+    public MutableDirectBuffer buffer()
+    {
+        return buffer;
+    }
+
+    /**
+     * @return offset of the datagram's first byte in {@link #buffer()}.
+     */
+    public int offset()
+    {
+        return offset;
+    }
+
+    /**
+     * @return the datagram's length so far.
+     */
+    public int length()
+    {
+        return length;
+    }
+
+    /**
+     * @return bytes still free before the capacity is reached.
+     */
+    public int remaining()
+    {
+        return capacity - length;
+    }
+
+    /**
+     * @return true if a frame other than ACK, PADDING or CLOSE was appended (RFC 9002 section 2).
+     */
+    public boolean isAckEliciting()
+    {
+        return ackEliciting;
+    }
+
+    /**
+     * @return true if the packet counts towards bytes in flight: ack-eliciting or padded (RFC 9002 section 2).
+     */
+    public boolean isInFlight()
+    {
+        return inFlight;
+    }
+
+    /**
+     * @return the most DATA payload bytes that still fit, 0 if not even an empty DATA frame does.
+     */
+    public int maxDataPayloadLength()
+    {
+        return Math.max(0, remaining() - DATA_FRAME_OVERHEAD_BYTES);
+    }
+
+    /**
+     * Append a PING frame: makes the packet ack-eliciting.
+     *
+     * @return false if it does not fit.
+     */
+    public boolean appendPing()
+    {
+        return claimFrame(FrameType.PING, 0, 0) >= 0;
+    }
+
+    /**
+     * Append one zero-filled PADDING frame of exactly {@code frameLengthBytes} bytes, header included: pass
+     * {@code remaining()} to fill the datagram (e.g. a handshake that proves the path MTU, RFC 9000 section 14.1) or
+     * {@code target - length()} to pad to a size. Padding makes the packet count as in flight (RFC 9002 section 2).
+     *
+     * @param frameLengthBytes bytes to add; 0 or less adds nothing.
+     * @return true if the padding was added (or nothing was asked); false, writing nothing, if it exceeds
+     * {@link #remaining()} or is shorter than a frame header (1 to 7 bytes cannot be padded).
+     */
+    public boolean appendPadding(final int frameLengthBytes)
+    {
+        if (frameLengthBytes <= 0)
+        {
+            return true;
+        }
+        if (frameLengthBytes < FRAME_HEADER_LENGTH)
+        {
+            return false;
+        }
+        final int bodyLength = frameLengthBytes - FRAME_HEADER_LENGTH;
+        final int frameOffset = claimFrame(FrameType.PADDING, 0, bodyLength);
+        if (frameOffset < 0)
+        {
+            return false;
+        }
+        // Zeroed so stale bytes of an earlier datagram never leave the host.
+        buffer.setMemory(frameOffset + FRAME_HEADER_LENGTH, bodyLength, (byte)0);
+        return true;
+    }
+
+    /**
+     * Append an ACK frame whose gap/length ranges the caller then writes with
+     * {@link AckFrameFlyweight#range(int, int, int)} on a flyweight wrapped at the returned offset.
+     *
+     * @param largestAcked         the largest acknowledged packet number.
+     * @param ackDelayUs           time since the largest acknowledged packet was received, in microseconds.
+     * @param firstRange           packets acknowledged contiguously below the largest.
+     * @param additionalRangeCount gap/length ranges that follow, at most {@link PacketDecoder#MAX_ACK_RANGES}.
+     * @return absolute offset of the frame in {@link #buffer()}, or -1 if it does not fit.
+     * @throws IllegalArgumentException if the range count is negative or above the cap.
+     */
+    public int appendAck(
+        final long largestAcked, final int ackDelayUs, final int firstRange, final int additionalRangeCount)
+    {
+        if (additionalRangeCount < 0 || additionalRangeCount > PacketDecoder.MAX_ACK_RANGES)
+        {
+            throw new IllegalArgumentException("additionalRangeCount=" + additionalRangeCount);
+        }
+        final int frameOffset = claimFrame(FrameType.ACK, 0, AckFrameFlyweight.bodyLength(additionalRangeCount));
+        if (frameOffset >= 0)
+        {
+            ack.wrap(buffer, frameOffset);
+            ack.largestAcked(largestAcked)
+                .ackDelayUs(ackDelayUs)
+                .rangeCount(additionalRangeCount)
+                .firstRange(firstRange);
+        }
+        return frameOffset;
+    }
+
+    /**
+     * Append a DATA frame header; the caller then copies exactly {@code payloadLength} bytes to the returned offset
+     * (possibly in two pieces from a circular buffer).
+     *
+     * @param streamId      the stream.
+     * @param streamOffset  stream offset of the first payload byte.
+     * @param fin           true if the stream ends after this payload.
+     * @param payloadLength number of payload bytes that will follow.
+     * @return absolute offset in {@link #buffer()} where the payload goes, or -1 if the frame does not fit.
+     * @throws IllegalArgumentException if the payload length is negative.
+     */
+    public int appendDataHeader(final int streamId, final long streamOffset, final boolean fin, final int payloadLength)
+    {
+        if (payloadLength < 0)
+        {
+            throw new IllegalArgumentException("payloadLength=" + payloadLength);
+        }
+        if (payloadLength > remaining() - DATA_FRAME_OVERHEAD_BYTES)
+        {
+            return -1;
+        }
+        final int frameOffset = claimFrame(
+            FrameType.DATA, fin ? DataFrameFlyweight.FLAG_FIN : 0, DataFrameFlyweight.FIXED_BODY_LENGTH + payloadLength);
+        data.wrap(buffer, frameOffset);
+        data.streamId(streamId).streamOffset(streamOffset);
+        return data.payloadOffset();
+    }
+
+    /**
+     * Append a MAX_DATA frame.
+     *
+     * @param maximumDataBytes connection-level credit, an absolute offset.
+     * @return false if it does not fit.
+     */
+    public boolean appendMaxData(final long maximumDataBytes)
+    {
+        final int frameOffset = claimFrame(FrameType.MAX_DATA, 0, MaxDataFrameFlyweight.BODY_LENGTH);
+        if (frameOffset < 0)
+        {
+            return false;
+        }
+        maxData.wrap(buffer, frameOffset);
+        maxData.maximumData(maximumDataBytes);
+        return true;
+    }
+
+    /**
+     * Append a MAX_STREAM_DATA frame.
+     *
+     * @param streamId               the stream.
+     * @param maximumStreamDataBytes stream-level credit, an absolute stream offset.
+     * @return false if it does not fit.
+     */
+    public boolean appendMaxStreamData(final int streamId, final long maximumStreamDataBytes)
+    {
+        final int frameOffset = claimFrame(FrameType.MAX_STREAM_DATA, 0, MaxStreamDataFrameFlyweight.BODY_LENGTH);
+        if (frameOffset < 0)
+        {
+            return false;
+        }
+        maxStreamData.wrap(buffer, frameOffset);
+        maxStreamData.streamId(streamId).maximumStreamData(maximumStreamDataBytes);
+        return true;
+    }
+
+    /**
+     * Append a CLOSE frame.
+     *
+     * @param errorCode    why the connection closes.
+     * @param reason       holding the UTF-8 reason; may be null when the length is 0.
+     * @param reasonOffset of the first reason byte.
+     * @param reasonLength number of reason bytes (0 for none).
+     * @return false if it does not fit.
+     * @throws IllegalArgumentException if the reason length is negative.
+     */
+    public boolean appendClose(
+        final int errorCode, final DirectBuffer reason, final int reasonOffset, final int reasonLength)
+    {
+        if (reasonLength < 0)
+        {
+            throw new IllegalArgumentException("reasonLength=" + reasonLength);
+        }
+        if (reasonLength > remaining() - CloseFrameFlyweight.REASON_OFFSET)
+        {
+            return false;
+        }
+        final int frameOffset = claimFrame(
+            FrameType.CLOSE, 0, CloseFrameFlyweight.FIXED_BODY_LENGTH + reasonLength);
+        close.wrap(buffer, frameOffset);
+        close.errorCode(errorCode).putReason(reason, reasonOffset, reasonLength);
+        return true;
+    }
+
+    /**
+     * Append a HANDSHAKE frame announcing this side's parameters; the version field is
+     * {@link PacketHeaderFlyweight#CURRENT_VERSION}.
+     *
+     * @param sourceConnectionId   the sender's own connection id.
+     * @param response             true if sent by the server.
+     * @param maxDatagramSize      the largest datagram the sender accepts, in bytes.
+     * @param maxAckDelayUs        the longest time the sender delays an ACK, in microseconds.
+     * @param idleTimeoutMs        the sender's idle timeout, in milliseconds.
+     * @param initialMaxData       initial connection-level credit, in bytes.
+     * @param initialMaxStreamData initial stream-level credit, in bytes.
+     * @param token                holding the address-validation token; may be null when the length is 0.
+     * @param tokenOffset          of the first token byte.
+     * @param tokenLength          number of token bytes (0 for none).
+     * @return false if it does not fit.
+     * @throws IllegalArgumentException if the token length is negative.
+     */
+    public boolean appendHandshake(
+        final long sourceConnectionId,
+        final boolean response,
+        final int maxDatagramSize,
+        final int maxAckDelayUs,
+        final int idleTimeoutMs,
+        final long initialMaxData,
+        final long initialMaxStreamData,
+        final DirectBuffer token,
+        final int tokenOffset,
+        final int tokenLength)
+    {
+        if (tokenLength < 0)
+        {
+            throw new IllegalArgumentException("tokenLength=" + tokenLength);
+        }
+        if (tokenLength > remaining() - HandshakeFrameFlyweight.TOKEN_OFFSET)
+        {
+            return false;
+        }
+        final int frameOffset = claimFrame(
+            FrameType.HANDSHAKE,
+            response ? HandshakeFrameFlyweight.FLAG_RESPONSE : 0,
+            HandshakeFrameFlyweight.FIXED_BODY_LENGTH + tokenLength);
+        handshake.wrap(buffer, frameOffset);
+        handshake.sourceConnectionId(sourceConnectionId)
+            .version(PacketHeaderFlyweight.CURRENT_VERSION)
+            .maxDatagramSize(maxDatagramSize)
+            .maxAckDelayUs(maxAckDelayUs)
+            .idleTimeoutMs(idleTimeoutMs)
+            .initialMaxData(initialMaxData)
+            .initialMaxStreamData(initialMaxStreamData)
+            .putToken(token, tokenOffset, tokenLength);
+        return true;
+    }
+
+    /**
+     * Reserve a frame of the given body length and write its header.
+     *
+     * @return absolute offset of the frame, or -1 if it does not fit (nothing written).
+     */
+    private int claimFrame(final int frameType, final int frameFlags, final int bodyLength)
+    {
+        if (!headerWritten)
+        {
+            throw new IllegalStateException("writeHeader must come before frames");
+        }
+        if (bodyLength > remaining() - FRAME_HEADER_LENGTH)
+        {
+            return -1;
+        }
+        final int frameOffset = offset + length;
+        frameHeader.wrap(buffer, frameOffset);
+        frameHeader.writeFrameHeader(frameType, frameFlags, bodyLength);
+        length += FRAME_HEADER_LENGTH + bodyLength;
+        ackEliciting |= FrameType.isAckEliciting(frameType);
+        inFlight |= ackEliciting || frameType == FrameType.PADDING;
+        return frameOffset;
+    }
+}

@@ -1,0 +1,144 @@
+package io.pacelink.link.relay;
+
+import io.pacelink.link.PathSpec;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.DatagramPacket;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.SocketTimeoutException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The relay on real loopback sockets: correctness with loose time bounds, not speed.
+ */
+@Timeout(30)
+class NetemRelayTest
+{
+    private static final long MS = 1_000_000L;
+    private static final int RECEIVE_TIMEOUT_MS = 2_000;
+
+    private final ByteArrayOutputStream printed = new ByteArrayOutputStream();
+    private DatagramSocket server;
+    private DatagramSocket client;
+    private NetemRelay relay;
+
+    @BeforeEach
+    void openSockets() throws IOException
+    {
+        server = socket();
+        client = socket();
+    }
+
+    @AfterEach
+    void closeEverything()
+    {
+        if (null != relay)
+        {
+            relay.close();
+        }
+        server.close();
+        client.close();
+    }
+
+    @Test
+    void forwardsBothWaysWithTheConfiguredDelay() throws IOException
+    {
+        relay = startRelay("delay=20ms");
+        final byte[] buffer = new byte[64];
+        final DatagramPacket received = new DatagramPacket(buffer, buffer.length);
+        for (int i = 0; i < 10; i++)
+        {
+            final byte[] payload = ByteBuffer.allocate(16).putLong(System.nanoTime()).putLong(i).array();
+            client.send(new DatagramPacket(payload, payload.length, relay.listenAddress()));
+
+            server.receive(received);
+            final long oneWayNs = System.nanoTime() - ByteBuffer.wrap(buffer).getLong(0);
+            assertTrue(oneWayNs >= 20 * MS && oneWayNs < 60 * MS, "forward one-way delay " + oneWayNs);
+            assertEquals(relay.upstreamAddress().getPort(), received.getPort());
+            server.send(new DatagramPacket(buffer, 16, received.getSocketAddress()));
+
+            client.receive(received);
+            final long rttNs = System.nanoTime() - ByteBuffer.wrap(buffer).getLong(0);
+            assertTrue(rttNs >= 40 * MS && rttNs < 120 * MS, "round trip " + rttNs);
+            assertEquals(i, ByteBuffer.wrap(buffer).getLong(8));
+        }
+
+        relay.close();
+        final RelayStats stats = relay.stats();
+        assertEquals(10, stats.forward().forwardedPackets());
+        assertEquals(10, stats.reverse().forwardedPackets());
+        assertEquals(20, stats.releasedPackets());
+        assertTrue(printed.toString(StandardCharsets.UTF_8).contains("netem relay summary"));
+    }
+
+    @Test
+    void halfTheDatagramsAreLostAtFiftyPercentLoss() throws IOException
+    {
+        relay = startRelay("loss=50%");
+        final int sent = 2_000;
+        final byte[] payload = new byte[100];
+        for (int i = 0; i < sent; i++)
+        {
+            client.send(new DatagramPacket(payload, payload.length, relay.listenAddress()));
+        }
+        final int arrived = receiveUntilQuiet(server);
+
+        relay.close();
+        final RelayStats.Direction forward = relay.stats().forward();
+        assertEquals(sent, forward.receivedPackets());
+        assertEquals(sent - forward.randomLossPackets(), arrived);
+        // Binomial(2000, 0.5): sigma = 22.4.
+        assertEquals(sent / 2.0, arrived, 3 * Math.sqrt(sent * 0.25));
+    }
+
+    private NetemRelay startRelay(final String path)
+    {
+        final InetAddress loopback = InetAddress.getLoopbackAddress();
+        return new NetemRelay(new NetemRelay.Context()
+            .listenAddress(new InetSocketAddress(loopback, 0))
+            .forwardAddress(new InetSocketAddress(loopback, server.getLocalPort()))
+            .path(PathSpec.Pair.parse(path))
+            .seed(11)
+            .reportIntervalNs(100 * MS)
+            .reporter(RelayReporter.printingTo(new PrintStream(printed, true, StandardCharsets.UTF_8)))).start();
+    }
+
+    private static int receiveUntilQuiet(final DatagramSocket socket) throws IOException
+    {
+        final DatagramPacket received = new DatagramPacket(new byte[2048], 2048);
+        socket.setSoTimeout(500);
+        int count = 0;
+        try
+        {
+            while (true)
+            {
+                socket.receive(received);
+                count++;
+            }
+        }
+        catch (final SocketTimeoutException quiet)
+        {
+            return count;
+        }
+    }
+
+    private static DatagramSocket socket() throws IOException
+    {
+        final DatagramSocket socket = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+        socket.setSoTimeout(RECEIVE_TIMEOUT_MS);
+        socket.setReceiveBufferSize(4 * 1024 * 1024);
+        return socket;
+    }
+}

@@ -1,0 +1,348 @@
+package io.pacelink.transport.ack;
+
+import io.pacelink.transport.wire.AckFrameFlyweight;
+import io.pacelink.transport.wire.PacketDecoder;
+import io.pacelink.transport.wire.PacketType;
+import io.pacelink.transport.wire.PacketWriter;
+import io.pacelink.transport.wire.RecordingFrameVisitor;
+import io.pacelink.transport.wire.RecordingFrameVisitor.Ack;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import java.util.TreeSet;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Receiver-side ACK generation (RFC 9000 section 13.2) and range encoding (section 19.3.1), checked by writing real
+ * ACK frames and decoding them with {@link PacketDecoder}. Time is a hand-advanced virtual clock.
+ */
+class ReceivedPacketTrackerTest
+{
+    private static final long MS = 1_000_000L;
+    private static final long US = 1_000L;
+    private static final long MAX_ACK_DELAY_NS = MS;
+
+    private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[2_048]);
+    private final PacketWriter writer = new PacketWriter();
+    private final PacketDecoder decoder = new PacketDecoder();
+    private final RecordingFrameVisitor visitor = new RecordingFrameVisitor();
+    private final ReceivedPacketTracker tracker = new ReceivedPacketTracker(32, 2, MAX_ACK_DELAY_NS);
+
+    @Test
+    void inOrderPacketsAreAcknowledgedEverySecondAckElicitingPacket()
+    {
+        assertTrue(tracker.onPacketReceived(0, true, 0));
+        assertFalse(tracker.isAckDue(0));
+        assertEquals(MAX_ACK_DELAY_NS, tracker.ackDeadlineNs(), "first unacknowledged packet arms max_ack_delay");
+
+        assertTrue(tracker.onPacketReceived(1, true, 100 * US));
+        assertTrue(tracker.isAckDue(100 * US), "second ack-eliciting packet (RFC 9000 section 13.2.2)");
+        assertEquals(new Ack(1, 50, List.of("0..1")), writeAck(150 * US));
+
+        assertFalse(tracker.isAckDue(150 * US));
+        assertEquals(Long.MAX_VALUE, tracker.ackDeadlineNs());
+        assertFalse(tracker.hasNewAckInformation());
+        assertEquals(0, tracker.ackElicitingSinceLastAck());
+
+        assertTrue(tracker.onPacketReceived(2, true, 200 * US));
+        assertFalse(tracker.isAckDue(200 * US));
+        assertEquals(200 * US + MAX_ACK_DELAY_NS, tracker.ackDeadlineNs());
+        assertTrue(tracker.onPacketReceived(3, true, 210 * US));
+        assertTrue(tracker.isAckDue(210 * US));
+        assertEquals(new Ack(3, 0, List.of("0..3")), writeAck(210 * US));
+    }
+
+    @Test
+    void thresholdIsConfigurable()
+    {
+        final ReceivedPacketTracker everyThird = new ReceivedPacketTracker(8, 3, MAX_ACK_DELAY_NS);
+        everyThird.onPacketReceived(0, true, 0);
+        everyThird.onPacketReceived(1, true, 0);
+        assertFalse(everyThird.isAckDue(0));
+        everyThird.onPacketReceived(2, true, 0);
+        assertTrue(everyThird.isAckDue(0));
+    }
+
+    @Test
+    void gapMakesAnAckDueImmediatelyWithRfc9000Ranges()
+    {
+        tracker.onPacketReceived(0, true, 0);
+        tracker.onPacketReceived(1, true, 0);
+        writeAck(0);
+
+        // 2 and 3 missing: an ack-eliciting packet above a gap is acknowledged without delay (RFC 9000 section
+        // 13.2.1) even though it is only the first since the last ACK.
+        assertTrue(tracker.onPacketReceived(4, true, 10 * US));
+        assertTrue(tracker.isAckDue(10 * US));
+        assertEquals(10 * US, tracker.ackDeadlineNs());
+
+        writer.wrap(buffer, 0, 1_200).writeHeader(PacketType.ONE_RTT, 1, 1);
+        assertEquals(AckFrameFlyweight.frameLength(1), tracker.writeAckFrame(writer, 10 * US));
+        // Largest 4, first range 0; then gap = 4 - 1 - 2 = 1 (two missing packets), length = 1 - 0 = 1.
+        final AckFrameFlyweight ack = new AckFrameFlyweight();
+        ack.wrap(buffer, 20);
+        assertEquals(4, ack.largestAcked());
+        assertEquals(0, ack.firstRange());
+        assertEquals(1, ack.rangeCount());
+        assertEquals(1, ack.gap(0));
+        assertEquals(1, ack.rangeLength(0));
+        assertEquals(List.of("4..4", "0..1"), RecordingFrameVisitor.ranges(ack));
+    }
+
+    @Test
+    void severalGapsEncodeAsRfc9000GapAndLengthPairs()
+    {
+        // Received {0..2, 6..7, 10, 20..22}.
+        final long[] received = {0, 1, 2, 6, 7, 10, 20, 21, 22};
+        for (final long packetNumber : received)
+        {
+            assertTrue(tracker.onPacketReceived(packetNumber, true, 0));
+        }
+        assertEquals(4, tracker.rangeCount());
+
+        writer.wrap(buffer, 0, 1_200).writeHeader(PacketType.ONE_RTT, 1, 1);
+        tracker.writeAckFrame(writer, 0);
+        final AckFrameFlyweight ack = new AckFrameFlyweight();
+        ack.wrap(buffer, 20);
+        assertEquals(22, ack.largestAcked());
+        assertEquals(2, ack.firstRange());
+        assertEquals(3, ack.rangeCount());
+        assertEquals(8, ack.gap(0), "20 - 10 - 2");
+        assertEquals(0, ack.rangeLength(0));
+        assertEquals(1, ack.gap(1), "10 - 7 - 2");
+        assertEquals(1, ack.rangeLength(1));
+        assertEquals(2, ack.gap(2), "6 - 2 - 2");
+        assertEquals(2, ack.rangeLength(2));
+    }
+
+    @Test
+    void reorderedPacketFillingAGapIsAcknowledgedImmediatelyAndMergesRanges()
+    {
+        tracker.onPacketReceived(0, true, 0);
+        tracker.onPacketReceived(2, true, 100 * US);
+        assertEquals(new Ack(2, 0, List.of("2..2", "0..0")), writeAck(100 * US));
+
+        assertTrue(tracker.onPacketReceived(1, true, 300 * US));
+        assertTrue(tracker.isAckDue(300 * US), "below the largest received (RFC 9000 section 13.2.1)");
+        assertEquals(1, tracker.rangeCount());
+        // The delay is measured from the largest acknowledged packet's arrival (RFC 9000 section 13.2.5).
+        assertEquals(new Ack(2, 200, List.of("0..2")), writeAck(300 * US));
+    }
+
+    @Test
+    void firstPacketAboveZeroIsOutOfOrder()
+    {
+        assertTrue(tracker.onPacketReceived(3, true, 0));
+        assertTrue(tracker.isAckDue(0), "packets 0..2 are missing below it");
+        assertEquals(new Ack(3, 0, List.of("3..3")), writeAck(0));
+        assertTrue(tracker.onPacketReceived(0, true, 5 * US), "a late packet below the first is still new");
+        assertEquals(new Ack(3, 5, List.of("3..3", "0..0")), writeAck(5 * US));
+    }
+
+    @Test
+    void maxAckDelayDeadlineFromTheFirstUnacknowledgedPacket()
+    {
+        tracker.onPacketReceived(0, true, 5 * MS);
+        assertEquals(6 * MS, tracker.ackDeadlineNs());
+        assertFalse(tracker.isAckDue(6 * MS - 1));
+        assertTrue(tracker.isAckDue(6 * MS));
+        assertEquals(new Ack(0, 1_000, List.of("0..0")), writeAck(6 * MS));
+    }
+
+    @Test
+    void packetsThatAreNotAckElicitingNeverMakeAnAckDue()
+    {
+        tracker.onPacketReceived(0, false, 0);
+        assertFalse(tracker.isAckDue(Long.MAX_VALUE - 1));
+        assertEquals(Long.MAX_VALUE, tracker.ackDeadlineNs());
+        assertTrue(tracker.hasNewAckInformation(), "still worth piggybacking");
+
+        tracker.onPacketReceived(5, false, 0);
+        assertFalse(tracker.isAckDue(0), "out of order, but an ACK-only packet");
+
+        tracker.onPacketReceived(6, true, 0);
+        assertFalse(tracker.isAckDue(0), "in order and the first ack-eliciting one");
+        assertEquals(MAX_ACK_DELAY_NS, tracker.ackDeadlineNs());
+        assertEquals(new Ack(6, 0, List.of("5..6", "0..0")), writeAck(0), "acknowledged along with the others");
+    }
+
+    @Test
+    void duplicatesAreRejectedAndChangeNothing()
+    {
+        tracker.onPacketReceived(0, true, 0);
+        tracker.onPacketReceived(1, true, 0);
+        tracker.onPacketReceived(5, true, 0);
+        writeAck(0);
+
+        for (final long duplicate : new long[] {0, 1, 5})
+        {
+            assertTrue(tracker.isDuplicate(duplicate));
+            assertFalse(tracker.onPacketReceived(duplicate, true, 10 * US));
+        }
+        assertFalse(tracker.hasNewAckInformation());
+        assertFalse(tracker.isAckDue(Long.MAX_VALUE - 1));
+        assertEquals(0, tracker.ackElicitingSinceLastAck());
+        assertFalse(tracker.isDuplicate(3));
+        assertFalse(tracker.isDuplicate(6));
+        assertTrue(tracker.isDuplicate(-1), "packet numbers start at 0");
+    }
+
+    @Test
+    void rangeCapKeepsTheNewestRangesAndTreatsOlderPacketsAsDuplicates()
+    {
+        final ReceivedPacketTracker capped = new ReceivedPacketTracker(3, 2, MAX_ACK_DELAY_NS);
+        for (final long packetNumber : new long[] {0, 2, 4, 6})
+        {
+            assertTrue(capped.onPacketReceived(packetNumber, true, 0));
+        }
+        assertEquals(3, capped.rangeCount());
+        assertEquals(6, capped.rangeLargest(0));
+        assertEquals(4, capped.rangeLargest(1));
+        assertEquals(2, capped.rangeLargest(2));
+        assertEquals(2, capped.lowestAcceptedPacketNumber());
+
+        assertFalse(capped.onPacketReceived(0, true, 0), "replay of a packet whose range was dropped");
+        assertFalse(capped.onPacketReceived(1, true, 0), "older than everything still tracked");
+        assertTrue(capped.onPacketReceived(3, true, 0), "a gap between tracked ranges is still accepted");
+        assertEquals(2, capped.rangeCount());
+        assertEquals(2, capped.rangeSmallest(1));
+        assertEquals(4, capped.rangeLargest(1));
+
+        writer.wrap(buffer, 0, 1_200).writeHeader(PacketType.ONE_RTT, 1, 1);
+        capped.writeAckFrame(writer, 0);
+        assertEquals(new Ack(6, 0, List.of("6..6", "2..4")), decodeSingleAck());
+    }
+
+    @Test
+    void ackFrameCarriesAtMostTheRangeCapNewestFirst()
+    {
+        final ReceivedPacketTracker many = new ReceivedPacketTracker(100, 2, MAX_ACK_DELAY_NS);
+        for (long packetNumber = 0; packetNumber < 200; packetNumber += 2)
+        {
+            many.onPacketReceived(packetNumber, true, 0);
+        }
+        assertEquals(100, many.rangeCount());
+
+        writer.wrap(buffer, 0, 2_000).writeHeader(PacketType.ONE_RTT, 1, 1);
+        assertEquals(AckFrameFlyweight.frameLength(PacketDecoder.MAX_ACK_RANGES), many.writeAckFrame(writer, 0));
+        final List<String> ranges = decodeSingleAck().ranges();
+        assertEquals(PacketDecoder.MAX_ACK_RANGES + 1, ranges.size());
+        assertEquals("198..198", ranges.get(0));
+        assertEquals("70..70", ranges.get(PacketDecoder.MAX_ACK_RANGES), "198 - 2 x 64: the oldest are left out");
+    }
+
+    @Test
+    void ackFrameShrinksToTheSpaceLeft()
+    {
+        for (long packetNumber = 0; packetNumber < 20; packetNumber += 2)
+        {
+            tracker.onPacketReceived(packetNumber, true, 0);
+        }
+        final int roomForThreeRanges = 20 + AckFrameFlyweight.frameLength(3) + AckFrameFlyweight.BYTES_PER_RANGE - 1;
+        writer.wrap(buffer, 0, roomForThreeRanges).writeHeader(PacketType.ONE_RTT, 1, 1);
+        assertEquals(AckFrameFlyweight.frameLength(3), tracker.writeAckFrame(writer, 0));
+        assertEquals(List.of("18..18", "16..16", "14..14", "12..12"), decodeSingleAck().ranges());
+    }
+
+    @Test
+    void ackThatDoesNotFitWritesNothingAndStaysDue()
+    {
+        tracker.onPacketReceived(0, true, 0);
+        tracker.onPacketReceived(1, true, 0);
+        writer.wrap(buffer, 0, 20 + AckFrameFlyweight.frameLength(0) - 1).writeHeader(PacketType.ONE_RTT, 1, 1);
+
+        assertEquals(0, tracker.writeAckFrame(writer, 0));
+        assertEquals(20, writer.length());
+        assertTrue(tracker.isAckDue(0));
+        assertTrue(tracker.hasNewAckInformation());
+    }
+
+    @Test
+    void nothingReceivedWritesNothing()
+    {
+        writer.wrap(buffer, 0, 1_200).writeHeader(PacketType.ONE_RTT, 1, 1);
+        assertEquals(0, tracker.writeAckFrame(writer, 0));
+        assertEquals(-1, tracker.largestReceived());
+    }
+
+    @Test
+    void ackDelayIsMicrosecondsSinceTheLargestArrivedRoundedDown()
+    {
+        tracker.onPacketReceived(0, true, 1 * MS);
+        tracker.onPacketReceived(5, true, 2 * MS);
+        tracker.onPacketReceived(3, true, 3 * MS);
+
+        assertEquals(new Ack(5, 1_250, List.of("5..5", "3..3", "0..0")), writeAck(3 * MS + 250 * US + 999));
+    }
+
+    @Test
+    void randomArrivalOrderIsAcknowledgedExactly()
+    {
+        final Random random = new Random(13_2_1);
+        for (int trial = 0; trial < 200; trial++)
+        {
+            final ReceivedPacketTracker fresh = new ReceivedPacketTracker(64, 2, MAX_ACK_DELAY_NS);
+            final TreeSet<Long> received = new TreeSet<>();
+            final List<Long> arrivals = new ArrayList<>();
+            for (long packetNumber = 0; packetNumber < 120; packetNumber++)
+            {
+                if (random.nextInt(4) != 0)
+                {
+                    arrivals.add(packetNumber);
+                }
+            }
+            Collections.shuffle(arrivals, random);
+            for (final long packetNumber : arrivals)
+            {
+                assertTrue(fresh.onPacketReceived(packetNumber, true, 0));
+                received.add(packetNumber);
+                assertFalse(fresh.onPacketReceived(packetNumber, true, 0));
+            }
+
+            writer.wrap(buffer, 0, 2_000).writeHeader(PacketType.ONE_RTT, 1, 1);
+            fresh.writeAckFrame(writer, 0);
+            final TreeSet<Long> acknowledged = new TreeSet<>();
+            for (final String range : decodeSingleAck().ranges())
+            {
+                final String[] bounds = range.split("\\.\\.");
+                for (long p = Long.parseLong(bounds[0]); p <= Long.parseLong(bounds[1]); p++)
+                {
+                    acknowledged.add(p);
+                }
+            }
+            assertEquals(received, acknowledged, "trial " + trial);
+        }
+    }
+
+    @Test
+    void invalidConfigurationIsRejected()
+    {
+        assertThrows(IllegalArgumentException.class, () -> new ReceivedPacketTracker(0, 2, 1));
+        assertThrows(IllegalArgumentException.class, () -> new ReceivedPacketTracker(1, 0, 1));
+        assertThrows(IllegalArgumentException.class, () -> new ReceivedPacketTracker(1, 2, -1));
+    }
+
+    private Ack writeAck(final long nowNs)
+    {
+        writer.wrap(buffer, 0, 1_200).writeHeader(PacketType.ONE_RTT, 1, 1);
+        assertTrue(tracker.writeAckFrame(writer, nowNs) > 0);
+        return decodeSingleAck();
+    }
+
+    private Ack decodeSingleAck()
+    {
+        assertEquals(PacketDecoder.OK, decoder.validate(buffer, 0, writer.length()));
+        visitor.clear();
+        decoder.visitFrames(buffer, 0, writer.length(), visitor);
+        assertEquals(1, visitor.frames().size());
+        return (Ack)visitor.frames().get(0);
+    }
+}

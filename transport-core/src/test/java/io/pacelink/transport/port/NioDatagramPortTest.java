@@ -1,0 +1,223 @@
+package io.pacelink.transport.port;
+
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.lang.management.ManagementFactory;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+class NioDatagramPortTest
+{
+    private static final InetSocketAddress LOOPBACK = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
+    private static final long TIMEOUT_NS = TimeUnit.SECONDS.toNanos(10);
+
+    private final UnsafeBuffer datagram = new UnsafeBuffer(new byte[NioDatagramPort.MAX_DATAGRAM_BYTES]);
+    private final CapturingHandler handler = new CapturingHandler();
+    private NioDatagramPort client;
+    private NioDatagramPort server;
+
+    @BeforeEach
+    void open()
+    {
+        client = NioDatagramPort.open(LOOPBACK, NioDatagramPort.DEFAULT_SOCKET_BUFFER_BYTES);
+        server = new NioDatagramPort(LOOPBACK, 256 * 1024, 128 * 1024);
+    }
+
+    @AfterEach
+    void close()
+    {
+        client.close();
+        server.close();
+    }
+
+    @Test
+    void shouldRoundTripDatagramsOverLoopback()
+    {
+        assertTrue(server.localAddress().getPort() > 0);
+        assertEquals(InetAddress.getLoopbackAddress(), server.localAddress().getAddress());
+
+        datagram.putLong(0, 0x0123_4567_89AB_CDEFL);
+        datagram.putStringWithoutLengthAscii(8, "pacelink");
+        assertTrue(client.send(datagram, 0, 16, server.localAddress()));
+        receiveOne(server);
+        assertEquals(16, handler.length);
+        assertEquals(0x0123_4567_89AB_CDEFL, handler.copy.getLong(0));
+        assertEquals("pacelink", handler.copy.getStringWithoutLengthAscii(8, 8));
+        assertEquals(client.localAddress(), handler.source);
+
+        // Reply to the address the datagram came from, from a non-zero offset.
+        datagram.putInt(100, 42);
+        assertTrue(server.send(datagram, 100, 4, handler.source));
+        receiveOne(client);
+        assertEquals(4, handler.length);
+        assertEquals(42, handler.copy.getInt(0));
+        assertEquals(server.localAddress(), handler.source);
+    }
+
+    @Test
+    void shouldReceiveUpToTheLimitAndAnEmptyDatagram()
+    {
+        for (int i = 0; i < 5; i++)
+        {
+            datagram.putInt(0, i);
+            assertTrue(client.send(datagram, 0, 0 == i ? 0 : 4, server.localAddress()));
+        }
+
+        final long deadlineNs = System.nanoTime() + TIMEOUT_NS;
+        int received = 0;
+        while (received < 5)
+        {
+            final int count = server.receive(handler, 2);
+            assertTrue(count <= 2);
+            received += count;
+            if (System.nanoTime() > deadlineNs)
+            {
+                fail("received only " + received);
+            }
+        }
+        assertEquals(5, handler.count);
+        assertEquals(1, handler.emptyCount, "the empty datagram is delivered");
+        assertEquals(0, server.receive(handler, 10));
+    }
+
+    @Test
+    void shouldExposeTheGrantedSocketBufferSizes()
+    {
+        // Small requests are granted as asked (Linux doubles the value for its bookkeeping); the default would be
+        // about 208 KiB, so this shows the request was applied.
+        final int requestBytes = 16 * 1024;
+        final NioDatagramPort port = new NioDatagramPort(LOOPBACK, requestBytes, requestBytes);
+        try
+        {
+            assertTrue(port.receiveSocketBufferBytes() >= requestBytes, "" + port.receiveSocketBufferBytes());
+            assertTrue(port.receiveSocketBufferBytes() <= 2 * requestBytes, "" + port.receiveSocketBufferBytes());
+            assertTrue(port.sendSocketBufferBytes() >= requestBytes, "" + port.sendSocketBufferBytes());
+            assertTrue(port.sendSocketBufferBytes() <= 2 * requestBytes, "" + port.sendSocketBufferBytes());
+        }
+        finally
+        {
+            port.close();
+        }
+        assertTrue(client.receiveSocketBufferBytes() > 0, "4 MiB requested, capped by the kernel");
+    }
+
+    @Test
+    void shouldCountSendErrorsWithoutThrowing()
+    {
+        // 65,535 bytes exceed the largest IPv4 UDP payload (65,507): the kernel refuses with EMSGSIZE.
+        assertFalse(client.send(datagram, 0, 65_535, server.localAddress()));
+        assertEquals(1, client.sendErrors());
+
+        // A port nobody listens on: an ICMP port unreachable must not break the port either.
+        final NioDatagramPort closed = NioDatagramPort.open(LOOPBACK, 64 * 1024);
+        final InetSocketAddress closedAddress = closed.localAddress();
+        closed.close();
+        for (int i = 0; i < 3; i++)
+        {
+            client.send(datagram, 0, 8, closedAddress);
+            client.receive(handler, 10);
+        }
+
+        datagram.putInt(0, 7);
+        assertTrue(client.send(datagram, 0, 4, server.localAddress()));
+        receiveOne(server);
+        assertEquals(7, handler.copy.getInt(0));
+
+        assertThrows(IllegalArgumentException.class,
+            () -> client.send(datagram, 0, NioDatagramPort.MAX_DATAGRAM_BYTES + 1, server.localAddress()));
+    }
+
+    @Test
+    void shouldCountErrorsOnAClosedPort()
+    {
+        server.close();
+        assertFalse(server.send(datagram, 0, 8, client.localAddress()));
+        assertEquals(1, server.sendErrors());
+        assertEquals(0, server.receive(handler, 10));
+        assertEquals(1, server.receiveErrors(), "a closed channel ends the batch at once");
+    }
+
+    @Test
+    void shouldNotAllocatePerDatagramAfterWarmUp()
+    {
+        final int warmUp = 20_000;
+        final int measured = 10_000;
+        final InetSocketAddress destination = server.localAddress();
+        final InetSocketAddress replyTo = client.localAddress();
+        for (int i = 0; i < warmUp; i++)
+        {
+            pingPong(i, destination, replyTo);
+        }
+
+        final com.sun.management.ThreadMXBean threads =
+            (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
+        final long before = threads.getCurrentThreadAllocatedBytes();
+        for (int i = 0; i < measured; i++)
+        {
+            pingPong(i, destination, replyTo);
+        }
+        final long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+
+        assertTrue(before > 0, "allocation measurement supported");
+        assertEquals(0, allocated, "bytes allocated for " + measured + " round trips");
+        assertEquals(warmUp + measured, handler.count / 2);
+    }
+
+    private void pingPong(final int sequence, final InetSocketAddress destination, final InetSocketAddress replyTo)
+    {
+        datagram.putInt(0, sequence);
+        if (!client.send(datagram, 0, 1200, destination))
+        {
+            fail("send refused");
+        }
+        receiveOne(server);
+        if (!server.send(datagram, 0, 64, replyTo))
+        {
+            fail("reply refused");
+        }
+        receiveOne(client);
+    }
+
+    private void receiveOne(final NioDatagramPort port)
+    {
+        final long deadlineNs = System.nanoTime() + TIMEOUT_NS;
+        while (0 == port.receive(handler, 1))
+        {
+            if (System.nanoTime() > deadlineNs)
+            {
+                fail("no datagram within the timeout");
+            }
+            Thread.onSpinWait();
+        }
+    }
+
+    private static final class CapturingHandler implements DatagramHandler
+    {
+        final UnsafeBuffer copy = new UnsafeBuffer(new byte[NioDatagramPort.MAX_DATAGRAM_BYTES]);
+        int length;
+        int count;
+        int emptyCount;
+        InetSocketAddress source;
+
+        public void onDatagram(
+            final DirectBuffer buffer, final int offset, final int length, final InetSocketAddress source)
+        {
+            copy.putBytes(0, buffer, offset, Math.min(length, 64));
+            this.length = length;
+            this.source = source;
+            count++;
+            emptyCount += 0 == length ? 1 : 0;
+        }
+    }
+}

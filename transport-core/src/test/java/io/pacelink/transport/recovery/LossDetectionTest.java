@@ -1,0 +1,384 @@
+package io.pacelink.transport.recovery;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static io.pacelink.transport.recovery.RecoveryDriver.ms;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The loss-detection cases of reference section 2.3, driven through {@link LossRecovery} with a hand-advanced clock.
+ * Every scenario first measures an RTT of 100 ms (packet 0 sent at 0, acknowledged at 100 ms); the peer's
+ * max_ack_delay is 5 ms, so the PTO period is then 100 + 4 * 50 + 5 = 305 ms.
+ */
+class LossDetectionTest
+{
+    private static RecoveryConfig config()
+    {
+        return new RecoveryConfig().peerMaxAckDelayNs(ms(5));
+    }
+
+    private final RecoveryDriver driver = new RecoveryDriver(config());
+    private final LossRecovery recovery = driver.recovery;
+    private final RecordingController controller = driver.controller;
+    private final RecordingListener listener = driver.listener;
+
+    private void sendOnePerMs(final long firstPn, final long lastPn, final long firstMs)
+    {
+        for (long pn = firstPn; pn <= lastPn; pn++)
+        {
+            driver.sendAtMs(pn, firstMs + pn - firstPn);
+        }
+    }
+
+    @Test
+    void reorderByTwoPacketsIsNoLoss()
+    {
+        driver.establishRtt100Ms();
+        sendOnePerMs(1, 5, 200);
+
+        assertEquals(2, driver.ackAtMs(303, 2, 3));
+        assertEquals(1, driver.ackAtMs(304, 1, 3));
+
+        assertTrue(listener.lost.isEmpty());
+        assertTrue(controller.losses.isEmpty());
+        assertTrue(controller.congestionEvents.isEmpty());
+        assertEquals(List.of(3L, 2L, 1L), listener.acked.subList(1, 4));
+    }
+
+    @Test
+    void reorderByThreePacketsIsALoss()
+    {
+        driver.establishRtt100Ms();
+        sendOnePerMs(1, 5, 200);
+
+        assertEquals(3, driver.ackAtMs(304, 2, 4));
+
+        assertEquals(List.of(1L), listener.lost);
+        assertEquals(List.of(1000L), listener.lostStreamOffsets);
+        assertEquals(List.of(1L), controller.lostPacketNumbers());
+        assertEquals(1, controller.congestionEvents.size());
+        final RecordingController.Congestion event = controller.congestionEvents.get(0);
+        assertEquals(ms(200), event.newestLostSentTimeNs());
+        assertEquals(1200, event.lostBytes());
+        assertEquals(1200, event.bytesInFlightBytes(), "packet 5 is still in flight");
+        assertFalse(event.isPersistentCongestion());
+        assertEquals(1, recovery.lostPackets());
+        assertEquals(1200, recovery.lostBytes());
+    }
+
+    @Test
+    void timeThresholdDeclaresLossAtSentPlusNineEighthsOfTheLargerRtt()
+    {
+        driver.establishRtt100Ms();
+        driver.sendAtMs(1, 200);
+        driver.sendAtMs(2, 210);
+
+        // latest_rtt 120 ms > smoothed 102.5 ms: loss delay 9/8 * 120 = 135 ms, packet 1 is lost at 335 ms.
+        driver.ackAtMs(330, 2, 2);
+        assertEquals(ms(120), recovery.rttEstimator().latestRttNs());
+        assertEquals(102_500_000L, recovery.rttEstimator().smoothedRttNs());
+        assertEquals(ms(135), recovery.lossDetector().lossDelayNs(recovery.rttEstimator()));
+        assertTrue(listener.lost.isEmpty());
+        assertEquals(ms(335), recovery.timerDeadlineNs());
+
+        recovery.onTimeout(ms(335) - 1, listener);
+        assertTrue(listener.lost.isEmpty());
+
+        recovery.onTimeout(ms(335), listener);
+        assertEquals(List.of(1L), listener.lost);
+        assertEquals(1, controller.congestionEvents.size());
+        assertEquals(ms(335), controller.congestionEvents.get(0).nowNs());
+        assertEquals(0, recovery.bytesInFlight());
+        assertEquals(Long.MAX_VALUE, recovery.timerDeadlineNs());
+        assertTrue(controller.acks.stream().noneMatch(ack -> ack.nowNs() == ms(335)), "a timer is not an ACK");
+    }
+
+    @Test
+    void delayShorterThanTheTimeThresholdIsNoLoss()
+    {
+        driver.establishRtt100Ms();
+        driver.sendAtMs(1, 200);
+        driver.sendAtMs(2, 210);
+        driver.ackAtMs(330, 2, 2);
+
+        assertEquals(1, driver.ackAtMs(334, 1, 2));
+
+        assertTrue(listener.lost.isEmpty());
+        assertTrue(controller.congestionEvents.isEmpty());
+        assertEquals(Long.MAX_VALUE, recovery.timerDeadlineNs());
+    }
+
+    @Test
+    void tailLossIsRepairedByAProbeTimeoutThatLeavesTheControllerAlone()
+    {
+        driver.establishRtt100Ms();
+        sendOnePerMs(1, 4, 200);
+        driver.ackAtMs(303, 1, 3);
+        driver.log.clear();
+
+        // latest 101 ms: srtt 100.125 ms, rttvar 37.75 ms; PTO = 100.125 + 151 + 5 = 256.125 ms after packet 4 (203).
+        assertEquals(100_125_000L, recovery.rttEstimator().smoothedRttNs());
+        assertEquals(37_750_000L, recovery.rttEstimator().rttVarianceNs());
+        assertEquals(Long.MAX_VALUE, recovery.lossDetector().lossTimeNs(), "nothing below the largest is missing");
+        final long ptoDeadlineNs = 459_125_000L;
+        assertEquals(ptoDeadlineNs, recovery.timerDeadlineNs());
+
+        recovery.onTimeout(ptoDeadlineNs - 1, listener);
+        assertEquals(0, recovery.probesToSend());
+
+        recovery.onTimeout(ptoDeadlineNs, listener);
+        assertEquals(2, recovery.probesToSend());
+        assertEquals(1, recovery.ptoExpirations());
+        assertEquals(1, recovery.lossDetector().ptoCount());
+        assertTrue(driver.log.isEmpty(), "a PTO is not a loss signal: " + driver.log);
+
+        // The probe retransmits packet 4's data; the next PTO is backed off to twice the period.
+        driver.sendAtNs(5, ptoDeadlineNs, true);
+        recovery.onProbeSent();
+        assertEquals(1, recovery.probesToSend());
+        assertEquals(ptoDeadlineNs + 2 * 256_125_000L, recovery.timerDeadlineNs());
+        assertTrue(controller.congestionEvents.isEmpty());
+
+        driver.ackAtNs(ptoDeadlineNs + ms(100), 5, 5);
+        assertEquals(List.of(4L), listener.lost, "the tail is declared lost once the probe is acknowledged");
+        assertEquals(List.of(4000L), listener.lostStreamOffsets);
+        assertEquals(0, recovery.lossDetector().ptoCount());
+        assertEquals(1, recovery.retransmittedPackets());
+        assertEquals(6, recovery.sentPackets());
+        assertEquals(0, recovery.bytesInFlight());
+    }
+
+    @Test
+    void blackholeLongerThanThreePtoPeriodsEstablishesPersistentCongestionOnce()
+    {
+        driver.establishRtt100Ms();
+        sendOnePerMs(1, 10, 200);
+
+        // PTOs at 209 + 305, then backed off by 2, 4 and 8; two probes each.
+        final long[] expectedDeadlinesMs = {514, 1124, 2344, 4784};
+        long pn = 11;
+        for (final long deadlineMs : expectedDeadlinesMs)
+        {
+            assertEquals(ms(deadlineMs), recovery.timerDeadlineNs());
+            recovery.onTimeout(ms(deadlineMs), listener);
+            while (recovery.probesToSend() > 0)
+            {
+                driver.sendAtMs(pn++, deadlineMs);
+                recovery.onProbeSent();
+            }
+        }
+        assertEquals(4, recovery.ptoExpirations());
+        assertTrue(controller.congestionEvents.isEmpty());
+
+        // The path comes back: the last probe is acknowledged with latest_rtt 150 ms. srtt 106.25, rttvar 50:
+        // duration 3 * (106.25 + 200 + 5) = 933.75 ms, far less than packet 1 (200 ms) to packet 16 (2344 ms).
+        driver.ackAtMs(4934, 18, 18);
+
+        assertEquals(1, controller.congestionEvents.size());
+        assertTrue(controller.congestionEvents.get(0).isPersistentCongestion());
+        assertEquals(1, recovery.persistentCongestionEvents());
+        assertEquals(16, listener.lost.size(), "packets 1..16; 17 waits for the time threshold");
+        assertEquals(ms(150), recovery.rttEstimator().minRttNs(), "RFC 9002 5.2: min_rtt restarts");
+
+        // 9/8 * 150 = 168.75 ms after packet 17 was sent.
+        assertEquals(4_952_750_000L, recovery.timerDeadlineNs());
+        recovery.onTimeout(4_952_750_000L, listener);
+        assertEquals(17, listener.lost.size());
+        assertEquals(2, controller.congestionEvents.size());
+        assertEquals(1, controller.persistentCongestionCount());
+        assertEquals(1, recovery.persistentCongestionEvents());
+    }
+
+    @Test
+    void noPersistentCongestionWithoutAnRttSampleBeforeTheLostPackets()
+    {
+        sendOnePerMs(0, 9, 0);
+        long pn = 10;
+        for (int timeouts = 0; timeouts < 4; timeouts++)
+        {
+            final long deadlineNs = recovery.timerDeadlineNs();
+            recovery.onTimeout(deadlineNs, listener);
+            while (recovery.probesToSend() > 0)
+            {
+                driver.sendAtNs(pn++, deadlineNs, false);
+                recovery.onProbeSent();
+            }
+        }
+
+        driver.ackAtNs(recovery.timerDeadlineNs() - 1, pn - 1, pn - 1);
+
+        assertFalse(controller.congestionEvents.isEmpty());
+        assertEquals(0, controller.persistentCongestionCount());
+        assertEquals(0, recovery.persistentCongestionEvents());
+    }
+
+    @Test
+    void persistentCongestionNeedsNoAcknowledgementBetweenTheLostPackets()
+    {
+        driver.establishRtt100Ms();
+        sendOnePerMs(1, 10, 200);
+        long pn = 11;
+        for (final long deadlineMs : new long[] {514, 1124, 2344, 4784})
+        {
+            recovery.onTimeout(ms(deadlineMs), listener);
+            while (recovery.probesToSend() > 0)
+            {
+                driver.sendAtMs(pn++, deadlineMs);
+                recovery.onProbeSent();
+            }
+        }
+
+        // Packet 14 (a probe of the second PTO, sent at 1124 ms) got through: the losses before it span 924 ms and
+        // those after it 0 ms, both within the 933.75 ms duration, although packets 1 to 16 span 2144 ms.
+        driver.ackAtMs(4934, 18, 18, 14, 14);
+
+        assertEquals(1, controller.congestionEvents.size());
+        assertFalse(controller.congestionEvents.get(0).isPersistentCongestion());
+    }
+
+    @Test
+    void spuriousLossIsReportedOnceAndWidensTheReorderingWindowUntilItDecays()
+    {
+        driver.establishRtt100Ms();
+        sendOnePerMs(1, 5, 200);
+        driver.ackAtMs(304, 2, 4);
+        assertEquals(List.of(1L), listener.lost);
+        final LossDetector detector = recovery.lossDetector();
+        assertEquals(1, detector.recoveryCount());
+
+        // Packet 1 arrives after all, three positions late.
+        assertEquals(2, driver.ackAtMs(305, 1, 5));
+        assertEquals(List.of(1L), listener.ackedAfterLoss);
+        assertEquals(1, controller.spuriousLosses);
+        assertEquals(1, recovery.spuriousLosses());
+        assertEquals(2, detector.reorderWindowMultiplier());
+        assertEquals(16, detector.reorderWindowPersist());
+        assertEquals(4, detector.packetThreshold(), "reordering distance 3, plus one");
+        // rtt = max(101, 100.234375) = 101 ms: max(9/8 * 101, 101 + min(2 * 100 / 4, srtt)) = 151 ms.
+        assertEquals(ms(151), detector.lossDelayNs(recovery.rttEstimator()));
+
+        // Reordering by three positions is now tolerated.
+        sendOnePerMs(6, 9, 400);
+        driver.ackAtMs(503, 7, 9);
+        assertEquals(List.of(1L), listener.lost);
+        driver.ackAtMs(504, 6, 9);
+
+        // Sixteen recoveries without new evidence: the window holds through fifteen and returns with the sixteenth.
+        long pn = 10;
+        long atMs = 600;
+        for (int recoveryIndex = 1; recoveryIndex <= 16; recoveryIndex++)
+        {
+            sendOnePerMs(pn, pn + 5, atMs);
+            driver.ackAtMs(atMs + 105, pn + 1, pn + 5);
+            assertEquals(pn, (long)listener.lost.get(listener.lost.size() - 1));
+            if (recoveryIndex < 16)
+            {
+                assertEquals(2, detector.reorderWindowMultiplier(), "after " + recoveryIndex + " recoveries");
+                assertEquals(4, detector.packetThreshold());
+            }
+            pn += 6;
+            atMs += 200;
+        }
+        assertEquals(17, detector.recoveryCount());
+        assertEquals(1, detector.reorderWindowMultiplier());
+        assertEquals(0, detector.reorderWindowPersist());
+        assertEquals(3, detector.packetThreshold());
+        final RttEstimator rtt = recovery.rttEstimator();
+        assertEquals(
+            Math.max(rtt.latestRttNs(), rtt.smoothedRttNs()) * 9 / 8, detector.lossDelayNs(rtt), "back to RFC 9002");
+        assertEquals(1, controller.spuriousLosses);
+    }
+
+    @Test
+    void severalSpuriousLossesOfOneRecoveryAreReportedOnceAndGrowTheWindowOnce()
+    {
+        driver.establishRtt100Ms();
+        sendOnePerMs(1, 5, 200);
+        driver.ackAtMs(305, 3, 5);
+        assertEquals(List.of(1L, 2L), listener.lost);
+        driver.log.clear();
+
+        assertEquals(2, driver.ackAtMs(306, 1, 5), "two packets declared lost are acknowledged");
+
+        assertEquals(List.of("ackedAfterLoss 1", "ackedAfterLoss 2", "cc.spurious", "cc.ack"), driver.log);
+        assertEquals(2, recovery.spuriousLosses());
+        assertEquals(2, recovery.lossDetector().reorderWindowMultiplier());
+        assertEquals(5, recovery.lossDetector().packetThreshold(), "largest 5 before packet 1 arrived");
+        final RecordingController.Ack ack = controller.acks.get(controller.acks.size() - 1);
+        assertEquals(0, ack.newlyAckedBytes(), "already out of bytes in flight");
+        assertEquals(6 * 1200, ack.totalDeliveredBytes(), "spurious retransmissions count as delivered");
+        assertEquals(2 * 1200, ack.totalLostBytes(), "C.lost never decreases");
+    }
+
+    @Test
+    void spuriousLossOfAnEarlierRecoveryIsCountedButDoesNotUndoTheLatestReduction()
+    {
+        driver.establishRtt100Ms();
+        sendOnePerMs(1, 5, 200);
+        driver.ackAtMs(304, 2, 4);
+        sendOnePerMs(6, 10, 400);
+        driver.ackAtMs(504, 7, 10, 5, 5);
+        assertEquals(List.of(1L, 6L), listener.lost);
+        assertEquals(2, recovery.lossDetector().recoveryCount());
+
+        assertEquals(1, driver.ackAtMs(505, 7, 10, 5, 5, 1, 3));
+
+        assertEquals(List.of(1L), listener.ackedAfterLoss);
+        assertEquals(1, recovery.spuriousLosses());
+        assertEquals(0, controller.spuriousLosses);
+        assertEquals(2, recovery.lossDetector().reorderWindowMultiplier());
+    }
+
+    @Test
+    void lostPacketAcknowledgedAfterTheRetentionPeriodIsNoLongerTracked()
+    {
+        driver.establishRtt100Ms();
+        sendOnePerMs(1, 5, 200);
+        driver.ackAtMs(304, 2, 5);
+        assertEquals(List.of(1L), listener.lost);
+
+        // Retention is the persistent-congestion duration, about 0.8 s here.
+        assertEquals(0, driver.ackAtMs(3000, 1, 5));
+
+        assertTrue(listener.ackedAfterLoss.isEmpty());
+        assertEquals(0, recovery.spuriousLosses());
+        assertEquals(0, controller.spuriousLosses);
+    }
+
+    @Test
+    void withoutAdaptiveReorderingSpuriousLossesLeaveTheThresholdsAlone()
+    {
+        final RecoveryDriver fixed = new RecoveryDriver(config().adaptiveReordering(false));
+        fixed.establishRtt100Ms();
+        for (long pn = 1; pn <= 5; pn++)
+        {
+            fixed.sendAtMs(pn, 199 + pn);
+        }
+        fixed.ackAtMs(304, 2, 4);
+        fixed.ackAtMs(305, 1, 5);
+
+        assertEquals(1, fixed.controller.spuriousLosses);
+        assertEquals(1, fixed.recovery.spuriousLosses());
+        assertEquals(1, fixed.recovery.lossDetector().reorderWindowMultiplier());
+        assertEquals(3, fixed.recovery.lossDetector().packetThreshold());
+    }
+
+    @Test
+    void packetThresholdIsCapped()
+    {
+        final RecoveryDriver capped = new RecoveryDriver(config().maxPacketThreshold(4));
+        capped.establishRtt100Ms();
+        for (long pn = 1; pn <= 12; pn++)
+        {
+            capped.sendAtMs(pn, 199 + pn);
+        }
+        capped.ackAtMs(320, 2, 12);
+        capped.ackAtMs(321, 1, 12);
+
+        assertEquals(4, capped.recovery.lossDetector().packetThreshold(), "distance 11 capped at 4");
+    }
+}

@@ -1,0 +1,173 @@
+package io.pacelink.transport.recovery;
+
+import io.pacelink.transport.cc.AckEvent;
+import io.pacelink.transport.cc.CongestionController;
+import io.pacelink.transport.cc.CongestionEvent;
+import io.pacelink.transport.cc.LostPacket;
+import org.junit.jupiter.api.Test;
+
+import java.lang.management.ManagementFactory;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A warmed-up send/ACK loop, with periodic reordering, losses, spurious losses and timer checks, allocates nothing.
+ */
+class LossRecoveryAllocationTest
+{
+    private static final int WARM_UP_ITERATIONS = 100_000;
+    private static final int MEASURED_ITERATIONS = 100_000;
+    private static final long PACKET_INTERVAL_NS = 100_000L;
+    private static final long RTT_NS = 20_000_000L;
+
+    private final LossRecovery recovery = new LossRecovery(new RecoveryConfig().sentPacketCapacity(1024));
+    private final TestAckRanges ranges = new TestAckRanges();
+    private final CountingController controller = new CountingController();
+    private final CountingListener listener = new CountingListener();
+    private long nextPacketNumber;
+    private long nowNs;
+
+    @Test
+    void steadyStateSendAndAckAllocatesNothing()
+    {
+        recovery.controller(controller);
+        final com.sun.management.ThreadMXBean threads =
+            (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
+        final long threadId = Thread.currentThread().getId();
+
+        run(WARM_UP_ITERATIONS);
+        threads.getThreadAllocatedBytes(threadId);
+
+        final long before = threads.getThreadAllocatedBytes(threadId);
+        run(MEASURED_ITERATIONS);
+        final long after = threads.getThreadAllocatedBytes(threadId);
+
+        assertEquals(0, after - before, "bytes allocated by " + MEASURED_ITERATIONS + " iterations");
+        assertTrue(listener.lost > 0, "the loop exercised loss detection");
+        assertTrue(listener.ackedAfterLoss > 0, "the loop exercised spurious-loss detection");
+        assertTrue(controller.acks > 0 && controller.congestionEvents > 0);
+    }
+
+    /**
+     * Each iteration sends one packet and acknowledges the one sent {@code RTT_NS} earlier. Every 64th packet is
+     * held back past three later acknowledgements (declared lost) and then acknowledged (spurious); every 256th is
+     * never acknowledged (lost for good).
+     */
+    private void run(final int iterations)
+    {
+        final long packetsPerRtt = RTT_NS / PACKET_INTERVAL_NS;
+        for (int i = 0; i < iterations; i++)
+        {
+            nowNs += PACKET_INTERVAL_NS;
+            recovery.onAppLimitedCheck(1_000_000, true, true);
+            if (recovery.canSend())
+            {
+                final long pn = nextPacketNumber++;
+                recovery.onPacketSent(pn, nowNs, 1200, true, true, pn * 1200, 1200, false, 0, false);
+            }
+
+            final long acked = nextPacketNumber - 1 - packetsPerRtt;
+            if (acked >= 0 && acked % 64 != 0)
+            {
+                ranges.clear().range(acked, acked);
+                final long heldBack = acked - acked % 64;
+                if (acked % 64 == 8 && heldBack % 256 != 0)
+                {
+                    // The held-back packet finally arrives, after it was declared lost.
+                    ranges.range(heldBack, heldBack);
+                }
+                recovery.onAckReceived(ranges, 0, nowNs, listener);
+            }
+
+            if (nowNs >= recovery.timerDeadlineNs())
+            {
+                recovery.onTimeout(nowNs, listener);
+            }
+        }
+    }
+
+    private static final class CountingListener implements PacketOutcomeListener
+    {
+        long acked;
+        long lost;
+        long ackedAfterLoss;
+
+        public void onPacketAcked(final long pn, final long offset, final int length, final boolean fin, final int f)
+        {
+            acked++;
+        }
+
+        public void onPacketLost(final long pn, final long offset, final int length, final boolean fin, final int f)
+        {
+            lost++;
+        }
+
+        public void onPacketAckedAfterLoss(
+            final long pn, final long offset, final int length, final boolean fin, final int f)
+        {
+            ackedAfterLoss++;
+        }
+    }
+
+    private static final class CountingController implements CongestionController
+    {
+        long acks;
+        long congestionEvents;
+        long checksum;
+
+        public void onPacketSent(
+            final long nowNs, final long pn, final int sizeBytes, final long inFlight, final boolean isRetransmission)
+        {
+            checksum += inFlight;
+        }
+
+        public void onTransmitStartAfterIdle(final long nowNs, final long idleNs)
+        {
+        }
+
+        public void onAck(final AckEvent ack)
+        {
+            acks++;
+            checksum += ack.deliveryRateBytesPerSecond() + ack.sampleLostBytes() + ack.newlyAckedBytes();
+        }
+
+        public void onPacketLost(final LostPacket lost)
+        {
+            checksum += lost.txInFlightBytes();
+        }
+
+        public void onCongestionEvent(final CongestionEvent event)
+        {
+            congestionEvents++;
+        }
+
+        public void onSpuriousLoss(final long nowNs)
+        {
+        }
+
+        public void onMtuChanged(final int maxDatagramSizeBytes)
+        {
+        }
+
+        public long congestionWindowBytes()
+        {
+            return 1_000_000;
+        }
+
+        public long pacingRateBytesPerSecond()
+        {
+            return 0;
+        }
+
+        public int sendQuantumBytes()
+        {
+            return 0;
+        }
+
+        public String stateName()
+        {
+            return "COUNTING";
+        }
+    }
+}

@@ -1,0 +1,290 @@
+package io.pacelink.transport.recovery;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static io.pacelink.transport.recovery.RecoveryDriver.ms;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class LossRecoveryTest
+{
+    private final RecoveryDriver driver = new RecoveryDriver(new RecoveryConfig().peerMaxAckDelayNs(ms(5)));
+    private final LossRecovery recovery = driver.recovery;
+    private final RecordingController controller = driver.controller;
+    private final RecordingListener listener = driver.listener;
+
+    private void sendOnePerMs(final long firstPn, final long lastPn, final long firstMs)
+    {
+        for (long pn = firstPn; pn <= lastPn; pn++)
+        {
+            driver.sendAtMs(pn, firstMs + pn - firstPn);
+        }
+    }
+
+    @Test
+    void callbacksForOneAckFollowDesignSectionSix()
+    {
+        driver.establishRtt100Ms();
+        sendOnePerMs(1, 5, 200);
+        driver.ackAtMs(305, 3, 5);
+        assertEquals(List.of(1L, 2L), listener.lost);
+        // Everything is resolved at 305 ms: packet 6 restarts the rate sampler's clock at 306 ms.
+        sendOnePerMs(6, 12, 306);
+        driver.log.clear();
+        controller.losses.clear();
+
+        // One frame acknowledges 7..12 (new), 1 (declared lost before: spurious), and leaves 6 six positions behind.
+        assertEquals(7, driver.ackAtMs(412, 7, 12, 1, 1));
+
+        assertEquals(List.of(
+            "acked 12", "acked 11", "acked 10", "acked 9", "acked 8", "acked 7",
+            "ackedAfterLoss 1",
+            "cc.lost 6", "lost 6",
+            "cc.congestion",
+            "cc.spurious",
+            "cc.ack"), driver.log);
+
+        final RecordingController.Lost lost = controller.losses.get(0);
+        assertEquals(ms(100), lost.rttLatestNsDuringCall(), "the RTT was updated before losses were reported");
+        assertEquals(11 * 1200, lost.totalDeliveredBytes(), "the rate sampler counted the acknowledged packets first");
+        assertEquals(3 * 1200, lost.totalLostBytes());
+        assertEquals(2 * 1200, lost.lostAtSendBytes());
+        assertEquals(ms(306), lost.sentTimeNs());
+        assertEquals(0, lost.bytesInFlightBytes());
+
+        final RecordingController.Ack ack = controller.acks.get(controller.acks.size() - 1);
+        assertEquals(ms(412), ack.nowNs());
+        assertEquals(6 * 1200, ack.newlyAckedBytes());
+        assertEquals(1200, ack.newlyLostBytes());
+        assertEquals(7 * 1200, ack.priorBytesInFlightBytes());
+        assertEquals(0, ack.bytesInFlightBytes());
+        assertEquals(ms(312), ack.largestAckedSentTimeNs());
+        assertEquals(ms(100), ack.latestRttNs());
+        // Source packet 12 was sent when C.delivered was 4800 and C.lost 2400; the sample was generated after the
+        // frame's loss of packet 6, so rs.lost includes it.
+        assertTrue(ack.hasRateSample());
+        assertEquals(4800, ack.samplePriorDeliveredBytes());
+        assertEquals(13_200 - 4800, ack.sampleDeliveredBytes());
+        assertEquals(1200, ack.sampleLostBytes());
+        assertEquals(7 * 1200, ack.sampleTxInFlightBytes());
+        // max(send 312 - 306, ack 412 - 306) = 106 ms.
+        assertEquals(ms(106), ack.sampleIntervalNs());
+        assertEquals(8400L * 1_000_000_000L / ms(106), ack.deliveryRateBytesPerSecond());
+        assertFalse(ack.isSampleAppLimited());
+    }
+
+    @Test
+    void ackOfANumberNeverSentIsAnErrorAndChangesNothing()
+    {
+        sendOnePerMs(0, 2, 0);
+
+        assertEquals(LossRecovery.ERROR_ACK_OF_UNSENT_PACKET, driver.ackAtMs(100, 5, 5));
+        assertEquals(LossRecovery.ERROR_ACK_OF_UNSENT_PACKET, driver.ackAtMs(100, 0, 3));
+
+        assertEquals(3 * 1200, recovery.bytesInFlight());
+        assertEquals(-1, recovery.largestAckedPacketNumber());
+        assertFalse(recovery.rttEstimator().hasSample());
+        assertTrue(driver.log.isEmpty());
+    }
+
+    @Test
+    void ackOfASkippedNumberIsAnError()
+    {
+        driver.sendAtMs(0, 0);
+        driver.sendAtMs(1, 1);
+        assertTrue(recovery.canSend(3));
+        driver.sendAtMs(3, 2);
+
+        assertEquals(LossRecovery.ERROR_ACK_OF_UNSENT_PACKET, driver.ackAtMs(100, 0, 3));
+        assertTrue(driver.log.isEmpty());
+
+        assertEquals(3, driver.ackAtMs(100, 3, 3, 0, 1));
+        assertEquals(List.of(3L, 1L, 0L), listener.acked);
+    }
+
+    @Test
+    void malformedRangesAreRejected()
+    {
+        sendOnePerMs(0, 9, 0);
+
+        assertEquals(LossRecovery.ERROR_MALFORMED_ACK_RANGES, driver.ackAtMs(100, 2, 3, 5, 6), "ascending");
+        assertEquals(LossRecovery.ERROR_MALFORMED_ACK_RANGES, driver.ackAtMs(100, 5, 6, 4, 5), "overlapping");
+        assertEquals(LossRecovery.ERROR_MALFORMED_ACK_RANGES, driver.ackAtMs(100, 6, 5), "smallest > largest");
+        assertEquals(LossRecovery.ERROR_MALFORMED_ACK_RANGES, driver.ackAtMs(100, -1, 3), "negative");
+        assertTrue(driver.log.isEmpty());
+        assertEquals(10 * 1200, recovery.bytesInFlight());
+    }
+
+    @Test
+    void duplicateAckChangesNothing()
+    {
+        driver.establishRtt100Ms();
+        driver.sendAtMs(1, 200);
+        assertEquals(1, driver.ackAtMs(300, 0, 1));
+        final int acks = controller.acks.size();
+
+        assertEquals(0, driver.ackAtMs(301, 0, 1));
+        assertEquals(acks, controller.acks.size(), "no onAck without news");
+    }
+
+    @Test
+    void rttIsSampledOnlyWhenTheLargestIsNewlyAcknowledged()
+    {
+        driver.sendAtMs(0, 0);
+        driver.sendAtMs(1, 10);
+        driver.ackAtMs(110, 1, 1);
+        assertEquals(ms(100), recovery.rttEstimator().latestRttNs());
+
+        driver.ackAtMs(150, 0, 1);
+        assertEquals(ms(100), recovery.rttEstimator().latestRttNs(), "largest 1 was acknowledged before");
+        assertEquals(List.of(1L, 0L), listener.acked);
+    }
+
+    @Test
+    void packetsThatNeitherElicitAcksNorCountInFlightStayOutOfTheControllersView()
+    {
+        recovery.onPacketSent(0, 0, 60, false, false, 0, 0, false, 4, false);
+        assertEquals(0, recovery.bytesInFlight());
+        assertEquals(0, controller.packetsSent);
+        assertEquals(Long.MAX_VALUE, recovery.timerDeadlineNs(), "no PTO without ack-eliciting packets");
+
+        assertEquals(1, driver.ackAtMs(100, 0, 0));
+        assertFalse(recovery.rttEstimator().hasSample(), "no ack-eliciting packet was acknowledged");
+        assertEquals(List.of(0L), listener.acked);
+        assertEquals(0, controller.acks.get(0).newlyAckedBytes());
+        assertEquals(0, recovery.deliveredBytes());
+    }
+
+    @Test
+    void firstSendAfterIdleWhileAppLimitedRestartsTheController()
+    {
+        driver.establishRtt100Ms();
+        assertTrue(recovery.onAppLimitedCheck(0, true, true));
+
+        driver.sendAtMs(1, 600);
+        assertEquals(List.of(ms(500)), controller.idleRestartsNs, "idle since the ACK at 100 ms");
+
+        driver.sendAtMs(2, 601);
+        driver.ackAtMs(701, 1, 2);
+        assertFalse(recovery.rateSampler().isAppLimited(), "delivered passed the mark");
+        driver.sendAtMs(3, 900);
+        assertEquals(1, controller.idleRestartsNs.size(), "not application-limited this time");
+    }
+
+    @Test
+    void noIdleRestartBeforeAnythingWasSent()
+    {
+        controller.congestionWindowBytes = 12_000;
+        assertTrue(recovery.onAppLimitedCheck(0, true, true));
+        driver.sendAtMs(0, 0);
+        assertTrue(controller.idleRestartsNs.isEmpty());
+    }
+
+    @Test
+    void cwndLimitedLastsUntilTheAcksReachTheLastPacketSentWithAFullWindow()
+    {
+        controller.congestionWindowBytes = 3 * 1200;
+        driver.sendAtMs(0, 0);
+        assertFalse(recovery.isCwndLimited(), "1200 in flight, two more packets fit");
+        driver.sendAtMs(1, 1);
+        assertTrue(recovery.isCwndLimited(), "2400 in flight: within one MSS of 3600");
+
+        driver.ackAtMs(100, 0, 0);
+        assertTrue(controller.acks.get(0).isCwndLimited());
+        driver.ackAtMs(101, 0, 1);
+        assertTrue(controller.acks.get(1).isCwndLimited(), "back-to-back ACKs of the same flight");
+        assertFalse(recovery.isCwndLimited());
+
+        driver.sendAtMs(2, 200);
+        driver.ackAtMs(300, 0, 2);
+        assertFalse(controller.acks.get(2).isCwndLimited());
+    }
+
+    @Test
+    void probesAreCountedDown()
+    {
+        driver.establishRtt100Ms();
+        driver.sendAtMs(1, 200);
+        recovery.onTimeout(recovery.timerDeadlineNs(), listener);
+        assertEquals(2, recovery.probesToSend());
+        recovery.onProbeSent();
+        recovery.onProbeSent();
+        recovery.onProbeSent();
+        assertEquals(0, recovery.probesToSend());
+    }
+
+    @Test
+    void onePacketProbeConfiguration()
+    {
+        final RecoveryDriver single = new RecoveryDriver(new RecoveryConfig().probePackets(1));
+        single.sendAtMs(0, 0);
+        single.recovery.onTimeout(single.recovery.timerDeadlineNs(), single.listener);
+        assertEquals(1, single.recovery.probesToSend());
+    }
+
+    @Test
+    void countersAddUp()
+    {
+        driver.establishRtt100Ms();
+        sendOnePerMs(1, 5, 200);
+        driver.sendAtNs(6, ms(205), true);
+        driver.ackAtMs(306, 2, 6);
+
+        assertEquals(7, recovery.sentPackets());
+        assertEquals(7 * 1200, recovery.sentBytes());
+        assertEquals(1, recovery.retransmittedPackets());
+        assertEquals(1, recovery.lostPackets());
+        assertEquals(1200, recovery.lostBytes());
+        assertEquals(6 * 1200, recovery.deliveredBytes());
+        assertEquals(6, recovery.largestAckedPacketNumber());
+        assertEquals(6, recovery.largestSentPacketNumber());
+        assertEquals(0, recovery.bytesInFlight());
+        assertEquals(7, controller.packetsSent);
+    }
+
+    @Test
+    void senderStopsWhenTheRingIsFullOfUnresolvedPackets()
+    {
+        final RecoveryDriver small = new RecoveryDriver(new RecoveryConfig().sentPacketCapacity(4));
+        for (long pn = 0; pn < 4; pn++)
+        {
+            small.sendAtMs(pn, pn);
+        }
+        assertFalse(small.recovery.canSend());
+        assertThrows(IllegalStateException.class, () -> small.sendAtMs(4, 4));
+
+        small.ackAtMs(100, 0, 0);
+        assertTrue(small.recovery.canSend());
+        small.sendAtMs(4, 101);
+        assertEquals(4 * 1200, small.recovery.bytesInFlight());
+    }
+
+    @Test
+    void controllerMustBeSetBeforeSending()
+    {
+        final LossRecovery bare = new LossRecovery(new RecoveryConfig());
+        assertThrows(IllegalStateException.class,
+            () -> bare.onPacketSent(0, 0, 1200, true, true, 0, 0, false, 0, false));
+    }
+
+    @Test
+    void mtuChangeReachesTheController()
+    {
+        recovery.onMtuChanged(1400);
+        assertEquals(List.of("cc.mtu 1400"), driver.log);
+    }
+
+    @Test
+    void invalidConfigurationFailsFast()
+    {
+        assertThrows(IllegalArgumentException.class, () -> new LossRecovery(new RecoveryConfig().sentPacketCapacity(3)));
+        assertThrows(IllegalArgumentException.class, () -> new LossRecovery(new RecoveryConfig().packetThreshold(0)));
+        assertThrows(IllegalArgumentException.class, () -> new LossRecovery(new RecoveryConfig().timeThreshold(7, 8)));
+        assertThrows(IllegalArgumentException.class, () -> new LossRecovery(new RecoveryConfig().probePackets(3)));
+        assertThrows(IllegalArgumentException.class, () -> new LossRecovery(new RecoveryConfig().initialRttNs(0)));
+    }
+}

@@ -1,0 +1,69 @@
+package io.pacelink.transport.recovery;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Drives a {@link LossRecovery} with a hand-advanced clock in milliseconds or nanoseconds, a recording controller
+ * and a recording listener. Every packet is 1200 bytes, ack-eliciting and counted in flight, and carries the stream
+ * range {@code [pn * 1000, pn * 1000 + 1000)}.
+ */
+final class RecoveryDriver
+{
+    static final int PACKET_BYTES = 1200;
+    static final long NS_PER_MS = 1_000_000L;
+
+    final List<String> log = new ArrayList<>();
+    final RecordingController controller = new RecordingController(log);
+    final RecordingListener listener = new RecordingListener(log);
+    final TestAckRanges ranges = new TestAckRanges();
+    final LossRecovery recovery;
+
+    RecoveryDriver(final RecoveryConfig config)
+    {
+        recovery = new LossRecovery(config);
+        recovery.controller(controller);
+        controller.rttStats = recovery.rttEstimator();
+    }
+
+    static long ms(final long milliseconds)
+    {
+        return milliseconds * NS_PER_MS;
+    }
+
+    void sendAtMs(final long packetNumber, final long atMs)
+    {
+        sendAtNs(packetNumber, ms(atMs), false);
+    }
+
+    void sendAtNs(final long packetNumber, final long atNs, final boolean isRetransmission)
+    {
+        recovery.onPacketSent(
+            packetNumber, atNs, PACKET_BYTES, true, true, packetNumber * 1000, 1000, false, 0, isRetransmission);
+    }
+
+    /**
+     * @param atMs  ACK processing time.
+     * @param pairs smallest/largest pairs, highest range first.
+     * @return onAckReceived's result.
+     */
+    int ackAtMs(final long atMs, final long... pairs)
+    {
+        return recovery.onAckReceived(ranges.of(pairs), 0, ms(atMs), listener);
+    }
+
+    int ackAtNs(final long atNs, final long... pairs)
+    {
+        return recovery.onAckReceived(ranges.of(pairs), 0, atNs, listener);
+    }
+
+    /**
+     * Packet 0 sent at 0 ms and acknowledged at 100 ms: smoothed and latest RTT 100 ms, rttvar 50 ms.
+     */
+    void establishRtt100Ms()
+    {
+        sendAtMs(0, 0);
+        ackAtMs(100, 0, 0);
+        log.clear();
+    }
+}

@@ -1,0 +1,118 @@
+package io.pacelink.transport.recovery;
+
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class SentPacketRingTest
+{
+    private final SentPacketRing ring = new SentPacketRing(8);
+
+    @Test
+    void rejectsCapacityThatIsNotAPowerOfTwo()
+    {
+        assertThrows(IllegalArgumentException.class, () -> new SentPacketRing(6));
+        assertThrows(IllegalArgumentException.class, () -> new SentPacketRing(1));
+    }
+
+    @Test
+    void storesAndReturnsWhatThePacketCarried()
+    {
+        final int slot = ring.add(3, 42, 1200, true, true, 9000, 1100, true, 0b101);
+        ring.stamp(slot, 5000, 40, 30, true, 3600, 1200);
+
+        assertEquals(3, ring.slot(3));
+        assertEquals(3, ring.packetNumber(slot));
+        assertEquals(SentPacketRing.IN_FLIGHT, ring.state(slot));
+        assertEquals(42, ring.sentTimeNs(slot));
+        assertEquals(1200, ring.sizeBytes(slot));
+        assertTrue(ring.isAckEliciting(slot));
+        assertTrue(ring.countsInFlight(slot));
+        assertEquals(9000, ring.streamOffset(slot));
+        assertEquals(1100, ring.streamLength(slot));
+        assertTrue(ring.fin(slot));
+        assertEquals(0b101, ring.frameFlags(slot));
+        assertEquals(5000, ring.deliveredAtSendBytes(slot));
+        assertEquals(40, ring.deliveredTimeAtSendNs(slot));
+        assertEquals(30, ring.firstSentTimeAtSendNs(slot));
+        assertTrue(ring.isAppLimitedAtSend(slot));
+        assertEquals(3600, ring.txInFlightBytes(slot));
+        assertEquals(1200, ring.lostAtSendBytes(slot));
+    }
+
+    @Test
+    void numbersJumpedOverAreSkipped()
+    {
+        ring.add(0, 0, 1200, true, true, 0, 0, false, 0);
+        ring.add(3, 1, 1200, true, true, 0, 0, false, 0);
+
+        assertEquals(SentPacketRing.SKIPPED, ring.state(ring.slot(1)));
+        assertEquals(SentPacketRing.SKIPPED, ring.state(ring.slot(2)));
+        assertTrue(ring.contains(2));
+        assertTrue(ring.containsSkipped(2, 2));
+        assertTrue(ring.containsSkipped(0, 3));
+        assertFalse(ring.containsSkipped(3, 3));
+        assertEquals(3, ring.largestSentPacketNumber());
+    }
+
+    @Test
+    void stopsBeforeOverwritingAnUnresolvedPacket()
+    {
+        for (int pn = 0; pn < 8; pn++)
+        {
+            ring.add(pn, pn, 1200, true, true, 0, 0, false, 0);
+        }
+        assertFalse(ring.hasCapacity());
+        assertThrows(IllegalStateException.class, () -> ring.add(8, 8, 1200, true, true, 0, 0, false, 0));
+
+        ring.state(ring.slot(0), SentPacketRing.ACKED);
+        assertTrue(ring.hasCapacity());
+        assertFalse(ring.hasCapacityFor(9), "skipping 8 would overwrite packet 1, still in flight");
+
+        ring.state(ring.slot(1), SentPacketRing.LOST);
+        assertTrue(ring.hasCapacityFor(9));
+        ring.add(9, 9, 1200, true, true, 0, 0, false, 0);
+        assertFalse(ring.contains(0));
+        assertFalse(ring.contains(1));
+        assertEquals(SentPacketRing.SKIPPED, ring.state(ring.slot(8)));
+    }
+
+    @Test
+    void packetsThatNeitherElicitAcksNorCountInFlightNeverBlockTheSender()
+    {
+        for (int pn = 0; pn < 8; pn++)
+        {
+            ring.add(pn, pn, 50, false, false, 0, 0, false, 0);
+        }
+        assertTrue(ring.hasCapacity());
+    }
+
+    @Test
+    void rejectsNumbersThatDoNotGrow()
+    {
+        ring.add(5, 0, 1200, true, true, 0, 0, false, 0);
+        assertFalse(ring.hasCapacityFor(5));
+        assertFalse(ring.hasCapacityFor(4));
+        assertFalse(ring.hasCapacityFor(5 + 8 + 1), "a jump beyond the capacity cannot be tracked");
+    }
+
+    @Test
+    void oldestInFlightAdvancesPastResolvedAndSkippedPackets()
+    {
+        assertEquals(0, ring.oldestInFlightPacketNumber());
+        ring.add(0, 0, 1200, true, true, 0, 0, false, 0);
+        ring.add(2, 0, 1200, true, true, 0, 0, false, 0);
+        ring.add(3, 0, 1200, true, true, 0, 0, false, 0);
+        assertEquals(0, ring.oldestInFlightPacketNumber());
+
+        ring.state(ring.slot(0), SentPacketRing.ACKED);
+        assertEquals(2, ring.oldestInFlightPacketNumber());
+
+        ring.state(ring.slot(2), SentPacketRing.LOST);
+        ring.state(ring.slot(3), SentPacketRing.ACKED);
+        assertEquals(4, ring.oldestInFlightPacketNumber());
+    }
+}

@@ -1,0 +1,59 @@
+package io.pacelink.transport.recovery;
+
+/**
+ * A reusable ACK frame for tests: ranges added highest first.
+ */
+final class TestAckRanges implements AckRanges
+{
+    private final long[] smallest = new long[64];
+    private final long[] largest = new long[64];
+    private int count;
+
+    TestAckRanges clear()
+    {
+        count = 0;
+        return this;
+    }
+
+    TestAckRanges range(final long smallestAcked, final long largestAcked)
+    {
+        smallest[count] = smallestAcked;
+        largest[count] = largestAcked;
+        count++;
+        return this;
+    }
+
+    /**
+     * @param pairs smallest/largest pairs, highest range first.
+     * @return this, holding exactly those ranges.
+     */
+    TestAckRanges of(final long... pairs)
+    {
+        clear();
+        for (int i = 0; i < pairs.length; i += 2)
+        {
+            range(pairs[i], pairs[i + 1]);
+        }
+        return this;
+    }
+
+    public long largestAcked()
+    {
+        return largest[0];
+    }
+
+    public int rangeCount()
+    {
+        return count;
+    }
+
+    public long rangeSmallest(final int i)
+    {
+        return smallest[i];
+    }
+
+    public long rangeLargest(final int i)
+    {
+        return largest[i];
+    }
+}

@@ -1,0 +1,290 @@
+package io.pacelink.transport.schedule;
+
+import io.pacelink.transport.cc.ControllerParameters;
+import org.junit.jupiter.api.Test;
+
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.ServiceLoader;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class RoundRobinSchedulerTest
+{
+    private static final int PACKET_BYTES = 1500;
+    private static final long RATE_100_MBIT_BYTES_PER_SECOND = 12_500_000L;
+
+    private final RoundRobinScheduler scheduler = new RoundRobinScheduler();
+
+    @Test
+    void pacedFlowSendsOneQuantumThenOnePacketPerSizeOverRate()
+    {
+        final Flow flow = new Flow(1, RATE_100_MBIT_BYTES_PER_SECOND, 2 * PACKET_BYTES);
+        flow.backlogPackets = Integer.MAX_VALUE;
+        scheduler.addFlow(flow);
+        scheduler.activate(flow, 0);
+
+        final List<Long> sendTimesNs = new ArrayList<>();
+        long nowNs = 0;
+        long bytes = 0;
+        final long durationNs = 1_000_000_000L;
+        while (nowNs < durationNs)
+        {
+            SchedulableFlow next;
+            while (null != (next = scheduler.nextFlow(nowNs)))
+            {
+                sendTimesNs.add(nowNs);
+                bytes += send(next, PACKET_BYTES, false, nowNs);
+            }
+            nowNs = scheduler.nextReleaseTimeNs();
+        }
+
+        // One send quantum (two packets) back to back, then a packet every 1500 B / 12.5 MB/s = 120 us.
+        assertEquals(0L, sendTimesNs.get(0));
+        assertEquals(0L, sendTimesNs.get(1));
+        assertEquals(120_000L, sendTimesNs.get(2));
+        for (int i = 3; i < 100; i++)
+        {
+            assertEquals(120_000L, sendTimesNs.get(i) - sendTimesNs.get(i - 1));
+        }
+        final double rate = bytes * 1e9 / durationNs;
+        assertEquals(RATE_100_MBIT_BYTES_PER_SECOND, rate, RATE_100_MBIT_BYTES_PER_SECOND * 0.01);
+    }
+
+    @Test
+    void lateWakeUpCatchesUpAtMostOneSendQuantum()
+    {
+        final Flow flow = new Flow(1, RATE_100_MBIT_BYTES_PER_SECOND, 4 * PACKET_BYTES);
+        flow.backlogPackets = Integer.MAX_VALUE;
+        scheduler.addFlow(flow);
+        scheduler.activate(flow, 0);
+
+        assertEquals(4, drain(0));
+        // Polled 10 ms late: only one send quantum (4 packets) leaves back to back, not 10 ms worth of data.
+        assertEquals(4, drain(10_000_000L));
+        assertEquals(10_000_000L + 120_000L, scheduler.nextReleaseTimeNs());
+    }
+
+    @Test
+    void unpacedBackloggedFlowsAlternatePacketByPacket()
+    {
+        final Flow a = new Flow(1, 0, PACKET_BYTES);
+        final Flow b = new Flow(2, Long.MAX_VALUE, PACKET_BYTES);
+        a.backlogPackets = 5;
+        b.backlogPackets = 5;
+        scheduler.addFlow(a);
+        scheduler.addFlow(b);
+        scheduler.activate(a, 0);
+        scheduler.activate(b, 0);
+
+        final StringBuilder order = new StringBuilder();
+        SchedulableFlow next;
+        while (null != (next = scheduler.nextFlow(0)))
+        {
+            order.append(next == a ? 'a' : 'b');
+            send(next, PACKET_BYTES, false, 0);
+        }
+
+        assertEquals("ababababab", order.toString());
+        assertEquals(0, scheduler.activeFlowCount());
+        assertEquals(Long.MAX_VALUE, scheduler.nextReleaseTimeNs());
+    }
+
+    @Test
+    void ackIsNeverDelayedByPacing()
+    {
+        final Flow flow = new Flow(1, RATE_100_MBIT_BYTES_PER_SECOND, PACKET_BYTES);
+        flow.backlogPackets = Integer.MAX_VALUE;
+        scheduler.addFlow(flow);
+        scheduler.activate(flow, 0);
+        assertEquals(1, drain(0));
+        assertEquals(120_000L, scheduler.nextReleaseTimeNs());
+
+        flow.ackDue = true;
+        scheduler.activate(flow, 10_000L);
+        assertSame(flow, scheduler.nextFlow(10_000L));
+        assertTrue(scheduler.releasedForAckOnly());
+        send(flow, 50, true, 10_000L);
+
+        // The ACK-only packet was neither paced nor charged: the data release time is unchanged.
+        assertNull(scheduler.nextFlow(10_000L));
+        assertEquals(120_000L, scheduler.nextReleaseTimeNs());
+        assertSame(flow, scheduler.nextFlow(120_000L));
+        assertFalse(scheduler.releasedForAckOnly());
+    }
+
+    @Test
+    void idleFlowLeavesTheRingAndRejoinsOnActivation()
+    {
+        final Flow flow = new Flow(7, 0, PACKET_BYTES);
+        scheduler.addFlow(flow);
+        scheduler.activate(flow, 0);
+        assertEquals(1, scheduler.activeFlowCount());
+
+        assertNull(scheduler.nextFlow(0));
+        assertEquals(0, scheduler.activeFlowCount());
+
+        flow.backlogPackets = 1;
+        assertNull(scheduler.nextFlow(0), "an idle flow is not polled until activated");
+        scheduler.activate(flow, 0);
+        assertSame(flow, scheduler.nextFlow(0));
+
+        scheduler.removeFlow(flow);
+        assertEquals(0, scheduler.flowCount());
+        assertEquals(0, scheduler.activeFlowCount());
+        assertNull(scheduler.nextFlow(0));
+    }
+
+    @Test
+    void pacedFlowsShareTheLoopAndSchedulingDoesNotAllocate()
+    {
+        final Flow[] flows = new Flow[10];
+        for (int i = 0; i < flows.length; i++)
+        {
+            flows[i] = new Flow(i + 1, RATE_100_MBIT_BYTES_PER_SECOND / (i + 1), 2 * PACKET_BYTES);
+            flows[i].backlogPackets = Integer.MAX_VALUE;
+            scheduler.addFlow(flows[i]);
+            scheduler.activate(flows[i], 0);
+        }
+        long nowNs = 0;
+        while (nowNs < 1_000_000_000L)
+        {
+            drain(nowNs);
+            nowNs = scheduler.nextReleaseTimeNs();
+        }
+
+        final com.sun.management.ThreadMXBean threads =
+            (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
+        threads.getCurrentThreadAllocatedBytes(); // the first call initializes the bean and allocates
+        final long[] allocated = new long[3];
+        for (int window = 0; window < allocated.length; window++)
+        {
+            final long before = threads.getCurrentThreadAllocatedBytes();
+            final long endNs = nowNs + 1_000_000_000L;
+            while (nowNs < endNs)
+            {
+                drain(nowNs);
+                nowNs = scheduler.nextReleaseTimeNs();
+            }
+            allocated[window] = threads.getCurrentThreadAllocatedBytes() - before;
+        }
+
+        // Each flow got its own pacing rate over the four seconds (flow i at R / i), whatever the others did.
+        for (int i = 0; i < flows.length; i++)
+        {
+            final double sentBytes = (double)(Integer.MAX_VALUE - flows[i].backlogPackets) * PACKET_BYTES;
+            final double expectedBytes = 4.0 * RATE_100_MBIT_BYTES_PER_SECOND / (i + 1);
+            assertEquals(expectedBytes, sentBytes, expectedBytes * 0.01, "flow " + i);
+        }
+        // One virtual second of scheduling per window: at most a one-off JIT artefact, nothing per packet.
+        assertEquals(0, allocated[2], Arrays.toString(allocated));
+        assertTrue(allocated[0] + allocated[1] < 4096, Arrays.toString(allocated));
+    }
+
+    @Test
+    void factoryIsFoundByNameAndRejectsUnknownParameters()
+    {
+        PacketSchedulerFactory found = null;
+        for (final PacketSchedulerFactory factory : ServiceLoader.load(PacketSchedulerFactory.class))
+        {
+            if (RoundRobinScheduler.NAME.equals(factory.name()))
+            {
+                found = factory;
+            }
+        }
+        assertNotNull(found);
+        assertEquals(0, found.defaultPriority());
+        assertEquals("rr", found.newScheduler(ControllerParameters.EMPTY).name());
+
+        final PacketSchedulerFactory factory = found;
+        assertThrows(IllegalArgumentException.class,
+            () -> factory.newScheduler(ControllerParameters.of(Map.of("rr.quantum", "1"))));
+    }
+
+    private int drain(final long nowNs)
+    {
+        int packets = 0;
+        SchedulableFlow next;
+        while (null != (next = scheduler.nextFlow(nowNs)))
+        {
+            send(next, PACKET_BYTES, false, nowNs);
+            packets++;
+        }
+        return packets;
+    }
+
+    private int send(final SchedulableFlow flow, final int sizeBytes, final boolean ackOnly, final long nowNs)
+    {
+        final Flow fake = (Flow)flow;
+        if (ackOnly)
+        {
+            fake.ackDue = false;
+        }
+        else
+        {
+            fake.backlogPackets--;
+        }
+        scheduler.onPacketSent(flow, sizeBytes, ackOnly, nowNs);
+        return sizeBytes;
+    }
+
+    private static final class Flow implements SchedulableFlow
+    {
+        private final long flowId;
+        private final long rateBytesPerSecond;
+        private final int sendQuantumBytes;
+        private int backlogPackets;
+        private boolean ackDue;
+
+        Flow(final long flowId, final long rateBytesPerSecond, final int sendQuantumBytes)
+        {
+            this.flowId = flowId;
+            this.rateBytesPerSecond = rateBytesPerSecond;
+            this.sendQuantumBytes = sendQuantumBytes;
+        }
+
+        public long flowId()
+        {
+            return flowId;
+        }
+
+        public long pacingRateBytesPerSecond()
+        {
+            return rateBytesPerSecond;
+        }
+
+        public int sendQuantumBytes()
+        {
+            return sendQuantumBytes;
+        }
+
+        public int maxDatagramSizeBytes()
+        {
+            return PACKET_BYTES;
+        }
+
+        public boolean hasPacketToSend(final long nowNs)
+        {
+            return backlogPackets > 0;
+        }
+
+        public boolean hasAckDue(final long nowNs)
+        {
+            return ackDue;
+        }
+
+        public long earliestDepartureNs()
+        {
+            return 0;
+        }
+    }
+}

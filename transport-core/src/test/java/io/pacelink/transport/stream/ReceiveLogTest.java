@@ -1,0 +1,278 @@
+package io.pacelink.transport.stream;
+
+import io.pacelink.transport.MessageHandler;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+
+import static io.pacelink.transport.stream.SendLog.LENGTH_PREFIX_BYTES;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class ReceiveLogTest
+{
+    private static final int CAPACITY = 256;
+    private static final int MAX_MESSAGE = CAPACITY - LENGTH_PREFIX_BYTES;
+
+    private final RecordingHandler handler = new RecordingHandler();
+
+    @Test
+    void shouldDeliverContiguousMessagesAcrossTheWrap()
+    {
+        final ReceiveLog log = new ReceiveLog(CAPACITY, MAX_MESSAGE);
+        final int[] lengths = { 0, 1, CAPACITY / 2, MAX_MESSAGE, 7, 1, 0, MAX_MESSAGE, CAPACITY / 2, 13, 1, 1, 2,
+            MAX_MESSAGE, 0, 0, 0, 3, CAPACITY / 2, CAPACITY / 2 - 5, MAX_MESSAGE, 1, 0, 77, MAX_MESSAGE };
+        final UnsafeBuffer stream = StreamBytes.framedStream(lengths);
+
+        int position = 0;
+        int wrappedMessages = 0;
+        for (int sequence = 0; sequence < lengths.length; sequence++)
+        {
+            final int recordLength = LENGTH_PREFIX_BYTES + lengths[sequence];
+            // Deliver each record in two frames so the message completes only with the second.
+            final int firstPart = recordLength / 2;
+            assertEquals(firstPart, log.onData(position, stream, position, firstPart, false));
+            assertEquals(0, log.poll(handler, 10));
+            assertEquals(recordLength - firstPart,
+                log.onData(position + firstPart, stream, position + firstPart, recordLength - firstPart, false));
+            position += recordLength;
+
+            assertEquals(1, log.poll(handler, 10), "message " + sequence);
+            assertEquals(lengths[sequence], handler.lastLength);
+            assertTrue(handler.lastMatches(sequence), "bytes of message " + sequence);
+            wrappedMessages += handler.lastWasScratch ? 1 : 0;
+            assertEquals(position, log.consumedHead());
+        }
+
+        assertTrue(wrappedMessages >= 5, "some messages wrapped and went through the scratch buffer");
+        assertEquals(ReceiveLog.NO_ERROR, log.protocolError());
+    }
+
+    @Test
+    void shouldReassembleOutOfOrderOverlappingAndDuplicateFramesByteExact()
+    {
+        final Random random = new Random(7);
+        final int[] lengths = new int[400];
+        for (int i = 0; i < lengths.length; i++)
+        {
+            lengths[i] = random.nextInt(5) == 0 ? random.nextInt(1_000) : random.nextInt(40);
+        }
+        final UnsafeBuffer stream = StreamBytes.framedStream(lengths);
+        final ReceiveLog log = new ReceiveLog(4096, 1_000);
+
+        // Frames cover the stream window by window in random order with random overlaps and duplicates.
+        final int windowBytes = 4096;
+        long newBytes = 0;
+        int delivered = 0;
+        for (int windowStart = 0; windowStart < stream.capacity(); windowStart = (int)log.consumedHead())
+        {
+            final int windowEnd = (int)Math.min(stream.capacity(), log.consumedHead() + windowBytes);
+            final List<int[]> frames = new ArrayList<>();
+            int offset = (int)log.contiguousEnd();
+            while (offset < windowEnd)
+            {
+                final int length = Math.min(1 + random.nextInt(300), windowEnd - offset);
+                frames.add(new int[] { offset, length });
+                if (random.nextInt(4) == 0)
+                {
+                    frames.add(new int[] { offset, length });
+                }
+                final int overlapStart = Math.max(0, offset - random.nextInt(50));
+                frames.add(new int[] { overlapStart, Math.min(windowEnd, offset + length + 20) - overlapStart });
+                offset += length;
+            }
+            Collections.shuffle(frames, random);
+            for (final int[] frame : frames)
+            {
+                final int result = log.onData(frame[0], stream, frame[0], frame[1], false);
+                assertTrue(result >= 0, "error " + result + " for frame at " + frame[0]);
+                newBytes += result;
+            }
+            assertEquals(windowEnd, log.contiguousEnd());
+            assertEquals(0, log.gapCount());
+            delivered += log.poll(handler, Integer.MAX_VALUE);
+        }
+
+        assertEquals(stream.capacity(), newBytes, "every byte counted as new exactly once");
+        assertEquals(lengths.length, delivered);
+        assertEquals(lengths.length, handler.verifiedInOrder);
+    }
+
+    @Test
+    void shouldDetectAnOversizedLengthPrefixAndStillDeliverTheMessagesBeforeIt()
+    {
+        final ReceiveLog log = new ReceiveLog(CAPACITY, 100);
+        final UnsafeBuffer stream = StreamBytes.framedStream(10, 20);
+        final UnsafeBuffer bad = new UnsafeBuffer(new byte[8]);
+        bad.putInt(0, 101, ByteOrder.LITTLE_ENDIAN);
+
+        // The bad prefix arrives first, out of order: it is validated only when it becomes contiguous.
+        assertEquals(8, log.onData(stream.capacity(), bad, 0, 8, false));
+        assertEquals(ReceiveLog.MESSAGE_FRAMING_ERROR, log.onData(0, stream, 0, stream.capacity(), false));
+        assertEquals(ReceiveLog.MESSAGE_FRAMING_ERROR, log.protocolError());
+        assertEquals(ReceiveLog.MESSAGE_FRAMING_ERROR, log.onData(100, stream, 0, 1, false), "sticky");
+
+        assertEquals(2, log.poll(handler, 10));
+        assertEquals(0, log.poll(handler, 10), "the application never sees the bad prefix");
+        assertEquals(stream.capacity(), log.consumedHead());
+    }
+
+    @Test
+    void shouldTreatANegativeLengthPrefixAsOversized()
+    {
+        final ReceiveLog log = new ReceiveLog(CAPACITY, 100);
+        final UnsafeBuffer bad = new UnsafeBuffer(new byte[4]);
+        bad.putInt(0, 0x8000_0000, ByteOrder.LITTLE_ENDIAN);
+        assertEquals(ReceiveLog.MESSAGE_FRAMING_ERROR, log.onData(0, bad, 0, 4, false));
+    }
+
+    @Test
+    void shouldRejectDataBeyondTheWindow()
+    {
+        final ReceiveLog log = new ReceiveLog(CAPACITY, MAX_MESSAGE);
+        final UnsafeBuffer stream = StreamBytes.framedStream(100, 100, 100);
+
+        assertEquals(CAPACITY - 10, log.onData(10, stream, 10, CAPACITY - 10, false), "up to the window edge");
+        assertEquals(ReceiveLog.FLOW_CONTROL_ERROR, log.onData(CAPACITY, stream, CAPACITY, 1, false));
+
+        final ReceiveLog consumed = new ReceiveLog(CAPACITY, MAX_MESSAGE);
+        assertEquals(CAPACITY, consumed.onData(0, stream, 0, CAPACITY, false));
+        assertEquals(2, consumed.poll(handler, 10));
+        assertEquals(208, consumed.consumedHead());
+        assertEquals(56, consumed.onData(CAPACITY, stream, CAPACITY, 56, false), "the window moved on");
+        assertEquals(1, consumed.poll(handler, 10));
+
+        final ReceiveLog negative = new ReceiveLog(CAPACITY, MAX_MESSAGE);
+        assertEquals(ReceiveLog.FLOW_CONTROL_ERROR, negative.onData(-1, stream, 0, 1, false));
+        assertEquals(ReceiveLog.FLOW_CONTROL_ERROR,
+            new ReceiveLog(CAPACITY, MAX_MESSAGE).onData(Long.MAX_VALUE, stream, 0, 1, false));
+    }
+
+    @Test
+    void shouldFixTheFinalSizeAndRejectViolationsOfIt()
+    {
+        final UnsafeBuffer stream = StreamBytes.framedStream(10, 20);
+        final int size = stream.capacity();
+
+        final ReceiveLog log = new ReceiveLog(CAPACITY, MAX_MESSAGE);
+        assertEquals(10, log.onData(size - 10, stream, size - 10, 10, true));
+        assertEquals(size, log.finalSize());
+        assertEquals(0, log.onData(size, stream, 0, 0, true), "repeated FIN with the same size");
+        assertEquals(size - 10, log.onData(0, stream, 0, size - 10, false));
+        assertFalse(log.isFinished(), "not consumed yet");
+        assertEquals(2, log.poll(handler, 10));
+        assertTrue(log.isFinished());
+
+        final ReceiveLog beyond = new ReceiveLog(CAPACITY, MAX_MESSAGE);
+        assertEquals(10, beyond.onData(14, stream, 14, 10, true));
+        assertEquals(ReceiveLog.FINAL_SIZE_ERROR, beyond.onData(20, stream, 20, 6, false));
+
+        final ReceiveLog changed = new ReceiveLog(CAPACITY, MAX_MESSAGE);
+        assertEquals(10, changed.onData(14, stream, 14, 10, true));
+        assertEquals(ReceiveLog.FINAL_SIZE_ERROR, changed.onData(14, stream, 14, 8, true));
+
+        final ReceiveLog belowReceived = new ReceiveLog(CAPACITY, MAX_MESSAGE);
+        belowReceived.onData(20, stream, 20, 10, false);
+        assertEquals(ReceiveLog.FINAL_SIZE_ERROR, belowReceived.onData(0, stream, 0, 10, true));
+        assertEquals(30, belowReceived.highestReceived());
+    }
+
+    @Test
+    void shouldReportAStreamThatEndsInsideAMessage()
+    {
+        final UnsafeBuffer stream = StreamBytes.framedStream(10, 20);
+        final ReceiveLog log = new ReceiveLog(CAPACITY, MAX_MESSAGE);
+        assertEquals(ReceiveLog.MESSAGE_FRAMING_ERROR, log.onData(0, stream, 0, 20, true));
+        assertEquals(1, log.poll(handler, 10), "the complete first message is still delivered");
+
+        final ReceiveLog empty = new ReceiveLog(CAPACITY, MAX_MESSAGE);
+        assertEquals(0, empty.onData(0, stream, 0, 0, true));
+        assertTrue(empty.isFinished(), "an empty stream is finished at once");
+    }
+
+    @Test
+    void shouldLimitTheNumberOfGaps()
+    {
+        final UnsafeBuffer stream = StreamBytes.framedStream(200);
+        final ReceiveLog log = new ReceiveLog(CAPACITY, MAX_MESSAGE, 3);
+        assertEquals(1, log.onData(10, stream, 10, 1, false));
+        assertEquals(1, log.onData(20, stream, 20, 1, false));
+        assertEquals(1, log.onData(30, stream, 30, 1, false));
+        assertEquals(3, log.gapCount());
+        assertEquals(9, log.onData(11, stream, 11, 9, false), "closing a gap needs no slot");
+        assertEquals(2, log.gapCount());
+        assertEquals(1, log.onData(40, stream, 40, 1, false));
+        assertEquals(ReceiveLog.REASSEMBLY_LIMIT_ERROR, log.onData(50, stream, 50, 1, false));
+    }
+
+    @Test
+    void shouldLimitDeliveriesAndReleaseSpaceEvenIfTheHandlerThrows()
+    {
+        final UnsafeBuffer stream = StreamBytes.framedStream(1, 2, 3, 4);
+        final ReceiveLog log = new ReceiveLog(CAPACITY, MAX_MESSAGE);
+        log.onData(0, stream, 0, stream.capacity(), false);
+
+        assertEquals(1, log.poll(handler, 1));
+        assertEquals(5, log.consumedHead());
+
+        final int[] calls = new int[1];
+        final MessageHandler failing = (buffer, offset, length) ->
+        {
+            if (++calls[0] == 2)
+            {
+                throw new IllegalStateException("application failure");
+            }
+        };
+        assertThrows(IllegalStateException.class, () -> log.poll(failing, 10));
+        assertEquals(5 + 6 + 7, log.consumedHead(), "both messages handed over are released");
+        assertEquals(1, log.poll(handler, 10));
+        assertEquals(4, handler.lastLength);
+    }
+
+    @Test
+    void shouldValidateConstruction()
+    {
+        assertThrows(IllegalArgumentException.class, () -> new ReceiveLog(100, 10));
+        assertThrows(IllegalArgumentException.class, () -> new ReceiveLog(32, 10));
+        assertThrows(IllegalArgumentException.class, () -> new ReceiveLog(CAPACITY, CAPACITY - 3));
+        assertThrows(IllegalArgumentException.class, () -> new ReceiveLog(CAPACITY, 10, 0));
+    }
+
+    /**
+     * Checks each message against {@link StreamBytes} in order of arrival.
+     */
+    private static final class RecordingHandler implements MessageHandler
+    {
+        int verifiedInOrder;
+        int lastLength = -1;
+        boolean lastWasScratch;
+        private int lastSequence = -1;
+        private boolean lastOk;
+
+        public void onMessage(final DirectBuffer buffer, final int offset, final int length)
+        {
+            lastSequence++;
+            lastLength = length;
+            // The log is direct memory; the scratch buffer for wrapped messages is a heap array.
+            lastWasScratch = null != buffer.byteArray();
+            lastOk = StreamBytes.isPayload(buffer, offset, lastSequence, length);
+            if (lastOk)
+            {
+                verifiedInOrder++;
+            }
+        }
+
+        boolean lastMatches(final int sequence)
+        {
+            return lastOk && sequence == lastSequence;
+        }
+    }
+}

@@ -1,0 +1,359 @@
+package io.pacelink.transport.stream;
+
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static io.pacelink.transport.stream.SendLog.LENGTH_PREFIX_BYTES;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class SendLogTest
+{
+    private static final int CAPACITY = 256;
+    private static final int MAX_MESSAGE = CAPACITY - LENGTH_PREFIX_BYTES;
+
+    private final UnsafeBuffer message = new UnsafeBuffer(new byte[MAX_MESSAGE]);
+    private final UnsafeBuffer packet = new UnsafeBuffer(new byte[4096]);
+
+    @Test
+    void shouldFrameMessagesByteExactAcrossTheWrap()
+    {
+        final SendLog log = new SendLog(CAPACITY, MAX_MESSAGE);
+        log.connectionSendLimit(Long.MAX_VALUE);
+        log.streamSendLimit(Long.MAX_VALUE);
+        final int[] lengths = { 0, 1, CAPACITY / 2, MAX_MESSAGE, 7, 1, 0, MAX_MESSAGE, CAPACITY / 2, 13, 1, 1, 2,
+            MAX_MESSAGE, 0, 0, 0, 3, CAPACITY / 2, CAPACITY / 2 - 5, MAX_MESSAGE, 1, 0, 77, MAX_MESSAGE };
+        final UnsafeBuffer expected = StreamBytes.framedStream(lengths);
+        final UnsafeBuffer sent = new UnsafeBuffer(new byte[expected.capacity()]);
+
+        long expectedTail = 0;
+        for (int sequence = 0; sequence < lengths.length; sequence++)
+        {
+            StreamBytes.fillPayload(message, 0, sequence, lengths[sequence]);
+            expectedTail += LENGTH_PREFIX_BYTES + lengths[sequence];
+            assertEquals(expectedTail, log.offer(message, 0, lengths[sequence]), "message " + sequence);
+
+            // Transmit in 50-byte packets straight out of the log, then acknowledge everything.
+            while (log.sendableBytes() > 0)
+            {
+                final long position = log.nextSendPosition();
+                final int length = (int)Math.min(50, log.sendableBytes());
+                log.copyOut(position, length, sent, (int)position);
+                log.onSent(position, length, false);
+                log.onRangeAcked(position, length, false);
+            }
+            assertEquals(expectedTail, log.ackedHead());
+        }
+
+        assertTrue(expectedTail > 7L * CAPACITY, "wrapped seven times");
+        assertEquals(0, expected.compareTo(sent));
+        assertTrue(log.isFullyAcked());
+    }
+
+    @Test
+    void shouldBackPressureExactlyAtCapacity()
+    {
+        final SendLog log = new SendLog(64, 60);
+        assertEquals(64, log.offer(message, 0, 60));
+        assertEquals(OfferResult.BACK_PRESSURED, log.offer(message, 0, 0));
+
+        sendAll(log, Integer.MAX_VALUE);
+        log.onRangeAcked(0, 3, false);
+        assertEquals(OfferResult.BACK_PRESSURED, log.offer(message, 0, 0), "3 bytes freed, a record needs 4");
+        log.onRangeAcked(3, 1, false);
+        assertEquals(68, log.offer(message, 0, 0));
+        assertEquals(OfferResult.BACK_PRESSURED, log.offer(message, 0, 0));
+
+        log.onRangeAcked(4, 60, false);
+        assertEquals(68 + 28, log.offer(message, 0, 24));
+        assertEquals(68 + 28 + 32, log.offer(message, 0, 28));
+        assertEquals(OfferResult.BACK_PRESSURED, log.offer(message, 0, 1));
+        assertEquals(64, log.tailPosition() - log.ackedHead());
+    }
+
+    @Test
+    void shouldRejectMessagesAboveTheMaximumLength()
+    {
+        final SendLog log = new SendLog(CAPACITY, 100);
+        assertEquals(OfferResult.MAX_MESSAGE_LENGTH_EXCEEDED, log.offer(message, 0, 101));
+        assertEquals(104, log.offer(message, 0, 100));
+        assertThrows(IllegalArgumentException.class, () -> log.offer(message, 0, -1));
+        assertThrows(IllegalArgumentException.class, () -> new SendLog(CAPACITY, CAPACITY - 3));
+        assertThrows(IllegalArgumentException.class, () -> new SendLog(1000, 100));
+    }
+
+    @Test
+    void shouldRequeueLostRangesMergedAndSkipAcknowledgedBytes()
+    {
+        final SendLog log = new SendLog(1024, 1000);
+        offerRecords(log, 3, 96);
+        sendAll(log, 100);
+        assertEquals(300, log.nextSendPosition());
+
+        log.onRangeAcked(100, 100, false);
+        assertEquals(0, log.ackedHead(), "a hole at the start keeps the head");
+        assertEquals(1, log.ackedRangeCount());
+
+        log.onRangeLost(200, 100, false);
+        log.onRangeLost(0, 100, false);
+        assertTrue(log.hasRetransmission());
+        assertEquals(0, log.retransmitOffset(), "ordered by offset, not by loss order");
+        assertEquals(60, log.retransmitLength(60));
+        log.copyOut(0, 60, packet, 0);
+        log.onRetransmitted(0, 60, false);
+        assertEquals(60, log.retransmitOffset());
+        assertEquals(40, log.retransmitLength(1000));
+
+        // The retransmission of [0, 60) is lost too, with the original of [50, 250): [100, 200) was acknowledged.
+        log.onRangeLost(50, 200, false);
+        assertEquals(50, log.retransmitOffset());
+        assertEquals(50, log.retransmitLength(1000), "[50, 100) merged, [100, 200) skipped");
+        assertEquals(150, log.retransmitBytes());
+
+        // A late acknowledgement of the original [0, 100) removes it from the queue: the loss was spurious.
+        log.onRangeAcked(0, 100, false);
+        assertEquals(200, log.ackedHead());
+        assertEquals(0, log.ackedRangeCount());
+        assertEquals(200, log.retransmitOffset());
+        assertEquals(100, log.retransmitBytes());
+
+        // Losses below the head or beyond what was sent are ignored.
+        log.onRangeLost(0, 150, false);
+        log.onRangeLost(280, 500, false);
+        assertEquals(100, log.retransmitBytes());
+
+        log.onRangeAcked(200, 100, false);
+        log.onRangeAcked(200, 100, false);
+        assertFalse(log.hasRetransmission());
+        assertEquals(300, log.ackedHead());
+        assertTrue(log.isFullyAcked());
+    }
+
+    @Test
+    void shouldAcknowledgeIdempotentlyAndAdvanceOnlyOverTheContiguousPrefix()
+    {
+        final SendLog log = new SendLog(1024, 1000);
+        offerRecords(log, 10, 96);
+        sendAll(log, 100);
+
+        log.onRangeAcked(500, 100, false);
+        log.onRangeAcked(300, 100, false);
+        log.onRangeAcked(500, 100, false);
+        log.onRangeAcked(550, 100, false);
+        assertEquals(0, log.ackedHead());
+        assertEquals(2, log.ackedRangeCount());
+
+        log.onRangeAcked(0, 300, false);
+        assertEquals(400, log.ackedHead());
+        log.onRangeAcked(0, 400, false);
+        assertEquals(400, log.ackedHead());
+        log.onRangeAcked(400, 100, false);
+        assertEquals(650, log.ackedHead());
+        assertEquals(0, log.ackedRangeCount());
+
+        log.onRangeAcked(900, 5_000, false);
+        log.onRangeAcked(650, 250, false);
+        assertEquals(1000, log.ackedHead(), "positions never sent are not acknowledged");
+        assertTrue(log.isFullyAcked());
+    }
+
+    @Test
+    void shouldSendNewDataOnlyBelowTheFlowControlLimit()
+    {
+        final SendLog log = new SendLog(1024, 1000);
+        offerRecords(log, 4, 96);
+        assertEquals(0, log.sendableBytes());
+        assertTrue(log.isBlockedByFlowControl());
+        assertTrue(log.hasUnsentData());
+
+        log.connectionSendLimit(250);
+        assertEquals(0, log.sendableBytes(), "the stream credit is still 0");
+        log.streamSendLimit(1_000);
+        assertEquals(250, log.sendLimit());
+        assertEquals(250, log.sendableBytes());
+        assertFalse(log.isBlockedByFlowControl());
+
+        log.connectionSendLimit(100);
+        assertEquals(250, log.sendLimit(), "credit never shrinks");
+
+        log.copyOut(0, 250, packet, 0);
+        log.onSent(0, 250, false);
+        assertEquals(0, log.sendableBytes());
+        assertTrue(log.isBlockedByFlowControl());
+
+        log.connectionSendLimit(10_000);
+        assertEquals(150, log.sendableBytes(), "limited by the data offered");
+        log.onSent(250, 150, false);
+        assertFalse(log.isBlockedByFlowControl());
+        assertFalse(log.hasUnsentData());
+    }
+
+    @Test
+    void shouldCarryFinOnTheFrameEndingAtTheFinalPosition()
+    {
+        final SendLog log = openLog();
+        assertEquals(14, log.offer(message, 0, 10));
+        log.finish();
+        assertTrue(log.isFinished());
+        assertEquals(14, log.finalPosition());
+        assertEquals(OfferResult.CLOSED, log.offer(message, 0, 1));
+        assertEquals(14, log.tailPosition());
+        assertFalse(log.isFinPending(), "the FIN rides on the data");
+
+        log.onSent(0, 14, true);
+        assertFalse(log.isFinPending());
+        assertFalse(log.isFullyAcked());
+
+        log.onRangeLost(0, 14, true);
+        assertEquals(0, log.retransmitOffset());
+        assertEquals(14, log.retransmitLength(100));
+        log.onRetransmitted(0, 14, true);
+        assertFalse(log.hasRetransmission());
+
+        log.onRangeAcked(0, 14, true);
+        assertTrue(log.isFullyAcked());
+    }
+
+    @Test
+    void shouldSendAnEmptyFinFrameWhenFinishedAfterAllDataWasSentAndResendItWhenLost()
+    {
+        final SendLog log = openLog();
+        log.offer(message, 0, 10);
+        log.onSent(0, 14, false);
+        log.onRangeAcked(0, 14, false);
+        assertTrue(log.isFullyAcked());
+
+        log.finish();
+        log.finish();
+        assertEquals(14, log.finalPosition());
+        assertTrue(log.isFinPending());
+        assertFalse(log.isFullyAcked(), "the FIN is not acknowledged");
+
+        log.copyOut(14, 0, packet, 0);
+        log.onSent(14, 0, true);
+        assertFalse(log.isFinPending());
+
+        log.onRangeLost(14, 0, true);
+        assertTrue(log.hasRetransmission());
+        assertEquals(14, log.retransmitOffset());
+        assertEquals(0, log.retransmitLength(100));
+        log.onRetransmitted(14, 0, true);
+        assertFalse(log.hasRetransmission());
+
+        log.onRangeAcked(14, 0, true);
+        assertTrue(log.isFullyAcked());
+        log.onRangeLost(14, 0, true);
+        assertFalse(log.hasRetransmission(), "a FIN already acknowledged is not resent");
+    }
+
+    @Test
+    void shouldResendTheFinAloneWhenItsBytesWereAcknowledgedWithoutIt()
+    {
+        final SendLog log = openLog();
+        log.offer(message, 0, 10);
+        log.onSent(0, 8, false);
+        log.finish();
+        log.onSent(8, 6, true);
+
+        // The FIN frame is lost, then its bytes turn out to be acknowledged by a copy sent without FIN.
+        log.onRangeLost(8, 6, true);
+        assertEquals(8, log.retransmitOffset());
+        log.onRangeAcked(0, 14, false);
+        assertTrue(log.hasRetransmission());
+        assertEquals(14, log.retransmitOffset());
+        assertEquals(0, log.retransmitLength(100));
+        assertFalse(log.isFullyAcked());
+
+        log.onRetransmitted(14, 0, true);
+        log.onRangeAcked(14, 0, true);
+        assertTrue(log.isFullyAcked());
+    }
+
+    @Test
+    void shouldRejectInconsistentSendReports()
+    {
+        final SendLog log = openLog();
+        log.offer(message, 0, 10);
+        assertThrows(IllegalArgumentException.class, () -> log.onSent(1, 4, false), "not in order");
+        assertThrows(IllegalArgumentException.class, () -> log.onSent(0, 15, false), "beyond the tail");
+        assertThrows(IllegalArgumentException.class, () -> log.onSent(0, 14, true), "FIN before finish");
+        assertThrows(IllegalArgumentException.class, () -> log.copyOut(0, 15, packet, 0));
+        log.onSent(0, 14, false);
+        log.onRangeAcked(0, 14, false);
+        assertThrows(IllegalArgumentException.class, () -> log.copyOut(0, 1, packet, 0), "already acknowledged");
+    }
+
+    @Test
+    void shouldNeverAcceptAnOfferBeyondTheFinalPositionWhenFinishRaces() throws InterruptedException
+    {
+        for (int round = 0; round < 20; round++)
+        {
+            final SendLog log = new SendLog(1 << 16, 100);
+            final AtomicLong lastAccepted = new AtomicLong();
+            final AtomicLong offers = new AtomicLong();
+            final Thread producer = new Thread(() ->
+            {
+                final UnsafeBuffer payload = new UnsafeBuffer(new byte[8]);
+                final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                while (System.nanoTime() < deadlineNs)
+                {
+                    final long result = log.offer(payload, 0, 8);
+                    offers.incrementAndGet();
+                    if (OfferResult.CLOSED == result)
+                    {
+                        return;
+                    }
+                    if (result > 0)
+                    {
+                        lastAccepted.set(result);
+                    }
+                }
+            });
+            producer.start();
+            while (offers.get() < 100 * (round + 1) && producer.isAlive())
+            {
+                Thread.onSpinWait();
+            }
+            log.finish();
+            producer.join(TimeUnit.SECONDS.toMillis(20));
+
+            assertFalse(producer.isAlive());
+            assertEquals(lastAccepted.get(), log.finalPosition(), "round " + round);
+            assertEquals(log.finalPosition(), log.tailPosition());
+        }
+    }
+
+    private SendLog openLog()
+    {
+        final SendLog log = new SendLog(CAPACITY, MAX_MESSAGE);
+        log.connectionSendLimit(Long.MAX_VALUE);
+        log.streamSendLimit(Long.MAX_VALUE);
+        return log;
+    }
+
+    private void offerRecords(final SendLog log, final int count, final int length)
+    {
+        for (int i = 0; i < count; i++)
+        {
+            assertTrue(log.offer(message, 0, length) > 0);
+        }
+    }
+
+    private void sendAll(final SendLog log, final int packetBytes)
+    {
+        log.connectionSendLimit(Long.MAX_VALUE);
+        log.streamSendLimit(Long.MAX_VALUE);
+        while (log.sendableBytes() > 0)
+        {
+            final long position = log.nextSendPosition();
+            final int length = (int)Math.min(packetBytes, log.sendableBytes());
+            log.copyOut(position, length, packet, 0);
+            log.onSent(position, length, false);
+        }
+    }
+}

@@ -1,0 +1,470 @@
+package io.pacelink.transport.wire;
+
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.util.HashSet;
+import java.util.Set;
+
+import static io.pacelink.transport.wire.FrameHeaderFlyweight.BODY_LENGTH_OFFSET;
+import static io.pacelink.transport.wire.FrameHeaderFlyweight.FRAME_HEADER_LENGTH;
+import static io.pacelink.transport.wire.PacketDecoder.EMPTY_PACKET;
+import static io.pacelink.transport.wire.PacketDecoder.FRAME_LENGTH_OUT_OF_BOUNDS;
+import static io.pacelink.transport.wire.PacketDecoder.INVALID_BUFFER_RANGE;
+import static io.pacelink.transport.wire.PacketDecoder.INVALID_PACKET_NUMBER;
+import static io.pacelink.transport.wire.PacketDecoder.MALFORMED_ACK;
+import static io.pacelink.transport.wire.PacketDecoder.MALFORMED_CLOSE;
+import static io.pacelink.transport.wire.PacketDecoder.MALFORMED_DATA;
+import static io.pacelink.transport.wire.PacketDecoder.MALFORMED_HANDSHAKE;
+import static io.pacelink.transport.wire.PacketDecoder.MALFORMED_MAX_DATA;
+import static io.pacelink.transport.wire.PacketDecoder.MALFORMED_MAX_STREAM_DATA;
+import static io.pacelink.transport.wire.PacketDecoder.MALFORMED_PING;
+import static io.pacelink.transport.wire.PacketDecoder.OK;
+import static io.pacelink.transport.wire.PacketDecoder.TRUNCATED_FRAME_HEADER;
+import static io.pacelink.transport.wire.PacketDecoder.TRUNCATED_HEADER;
+import static io.pacelink.transport.wire.PacketDecoder.UNKNOWN_PACKET_TYPE;
+import static io.pacelink.transport.wire.PacketDecoder.UNSUPPORTED_VERSION;
+import static io.pacelink.transport.wire.PacketHeaderFlyweight.HEADER_LENGTH;
+import static io.pacelink.transport.wire.WireFlyweight.BYTE_ORDER;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * Every way a datagram can be malformed yields its result code from {@link PacketDecoder#validate}, never an
+ * exception. Each case starts from a valid packet (asserted OK) and breaks exactly one thing.
+ */
+class PacketDecoderRejectionTest
+{
+    /**
+     * One packet per frame type, each holding a single frame right after the header.
+     */
+    enum SingleFrame
+    {
+        PING(MALFORMED_PING)
+        {
+            void append(final PacketWriter writer, final UnsafeBuffer scratch)
+            {
+                writer.appendPing();
+            }
+        },
+        ACK(MALFORMED_ACK)
+        {
+            void append(final PacketWriter writer, final UnsafeBuffer scratch)
+            {
+                final AckFrameFlyweight ack = new AckFrameFlyweight();
+                ack.wrap(writer.buffer(), writer.appendAck(50, 10, 5, 2));
+                ack.range(0, 3, 4).range(1, 0, 10);
+            }
+        },
+        DATA(MALFORMED_DATA)
+        {
+            void append(final PacketWriter writer, final UnsafeBuffer scratch)
+            {
+                writer.appendDataHeader(1, 100, false, 10);
+            }
+        },
+        MAX_DATA(MALFORMED_MAX_DATA)
+        {
+            void append(final PacketWriter writer, final UnsafeBuffer scratch)
+            {
+                writer.appendMaxData(1_000);
+            }
+        },
+        MAX_STREAM_DATA(MALFORMED_MAX_STREAM_DATA)
+        {
+            void append(final PacketWriter writer, final UnsafeBuffer scratch)
+            {
+                writer.appendMaxStreamData(1, 1_000);
+            }
+        },
+        HANDSHAKE(MALFORMED_HANDSHAKE)
+        {
+            void append(final PacketWriter writer, final UnsafeBuffer scratch)
+            {
+                writer.appendHandshake(7, false, 1_200, 1_000, 1_000, 100, 100, scratch, 0, 12);
+            }
+        },
+        CLOSE(MALFORMED_CLOSE)
+        {
+            void append(final PacketWriter writer, final UnsafeBuffer scratch)
+            {
+                writer.appendClose(2, scratch, 0, 9);
+            }
+        };
+
+        final int malformedCode;
+
+        SingleFrame(final int malformedCode)
+        {
+            this.malformedCode = malformedCode;
+        }
+
+        abstract void append(PacketWriter writer, UnsafeBuffer scratch);
+    }
+
+    private static final int FRAME = HEADER_LENGTH;
+
+    private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[2_048]);
+    private final UnsafeBuffer scratch = new UnsafeBuffer(new byte[64]);
+    private final PacketWriter writer = new PacketWriter();
+    private final PacketDecoder decoder = new PacketDecoder();
+
+    @Test
+    void regionOutsideTheBuffer()
+    {
+        assertEquals(INVALID_BUFFER_RANGE, decoder.validate(buffer, -1, 30));
+        assertEquals(INVALID_BUFFER_RANGE, decoder.validate(buffer, 0, -1));
+        assertEquals(INVALID_BUFFER_RANGE, decoder.validate(buffer, 2_000, 49));
+        assertEquals(INVALID_BUFFER_RANGE, decoder.validate(buffer, 1, Integer.MAX_VALUE));
+    }
+
+    @Test
+    void truncatedHeader()
+    {
+        final int length = ping();
+        for (int cut = 0; cut < HEADER_LENGTH; cut++)
+        {
+            assertEquals(TRUNCATED_HEADER, decoder.validate(buffer, 0, cut), "length " + cut);
+        }
+        assertEquals(OK, decoder.validate(buffer, 0, length));
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {0, 2, 255})
+    void unsupportedVersion(final int version)
+    {
+        final int length = ping();
+        buffer.putByte(PacketHeaderFlyweight.VERSION_OFFSET, (byte)version);
+        assertEquals(UNSUPPORTED_VERSION, decoder.validate(buffer, 0, length));
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {0, 5, 128, 255})
+    void unknownPacketType(final int packetType)
+    {
+        final int length = ping();
+        buffer.putByte(PacketHeaderFlyweight.PACKET_TYPE_OFFSET, (byte)packetType);
+        assertEquals(UNKNOWN_PACKET_TYPE, decoder.validate(buffer, 0, length));
+    }
+
+    @Test
+    void negativePacketNumber()
+    {
+        final int length = ping();
+        buffer.putLong(PacketHeaderFlyweight.PACKET_NUMBER_OFFSET, -1, BYTE_ORDER);
+        assertEquals(INVALID_PACKET_NUMBER, decoder.validate(buffer, 0, length));
+    }
+
+    @Test
+    void oneRttPacketWithoutFrames()
+    {
+        start(PacketType.ONE_RTT);
+        assertEquals(EMPTY_PACKET, decoder.validate(buffer, 0, writer.length()));
+    }
+
+    @ParameterizedTest
+    @EnumSource(SingleFrame.class)
+    void everyFrameTruncatedAnywhere(final SingleFrame frame)
+    {
+        final int length = packetWith(frame);
+        for (int cut = FRAME + 1; cut < length; cut++)
+        {
+            final int expected = cut - FRAME < FRAME_HEADER_LENGTH ? TRUNCATED_FRAME_HEADER : FRAME_LENGTH_OUT_OF_BOUNDS;
+            assertEquals(expected, decoder.validate(buffer, 0, cut), frame + " cut to " + cut);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(SingleFrame.class)
+    void everyFrameWithLengthPastTheEnd(final SingleFrame frame)
+    {
+        final int length = packetWith(frame);
+        final int bodyLength = buffer.getInt(FRAME + BODY_LENGTH_OFFSET, BYTE_ORDER);
+        for (final int badLength : new int[] {bodyLength + 1, 0xFFFFFFFF, Integer.MIN_VALUE, Integer.MAX_VALUE})
+        {
+            buffer.putInt(FRAME + BODY_LENGTH_OFFSET, badLength, BYTE_ORDER);
+            assertEquals(FRAME_LENGTH_OUT_OF_BOUNDS, decoder.validate(buffer, 0, length), frame + " " + badLength);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = SingleFrame.class, names = "PING", mode = EnumSource.Mode.EXCLUDE)
+    void zeroLengthBodyWhereNotAllowed(final SingleFrame frame)
+    {
+        packetWith(frame);
+        buffer.putInt(FRAME + BODY_LENGTH_OFFSET, 0, BYTE_ORDER);
+        assertEquals(frame.malformedCode, decoder.validate(buffer, 0, FRAME + FRAME_HEADER_LENGTH), frame.name());
+    }
+
+    @Test
+    void pingWithABody()
+    {
+        start(PacketType.ONE_RTT);
+        writer.appendPadding(9);
+        buffer.putByte(FRAME, (byte)FrameType.PING);
+        assertEquals(MALFORMED_PING, decoder.validate(buffer, 0, writer.length()));
+    }
+
+    @Test
+    void unknownFrameTypeWithBadLengthIsStillRejected()
+    {
+        start(PacketType.ONE_RTT);
+        writer.appendPadding(16);
+        buffer.putByte(FRAME, (byte)99);
+        assertEquals(OK, decoder.validate(buffer, 0, writer.length()));
+        buffer.putInt(FRAME + BODY_LENGTH_OFFSET, 0xFFFFFFFF, BYTE_ORDER);
+        assertEquals(FRAME_LENGTH_OUT_OF_BOUNDS, decoder.validate(buffer, 0, writer.length()));
+    }
+
+    @Test
+    void ackWithMoreRangesThanTheCap()
+    {
+        start(PacketType.ONE_RTT);
+        final AckFrameFlyweight ack = new AckFrameFlyweight();
+        ack.wrap(buffer, writer.appendAck(1_000, 0, 0, PacketDecoder.MAX_ACK_RANGES));
+        assertEquals(OK, decoder.validate(buffer, 0, writer.length()), "64 ranges of gap 0, length 0 fit above 0");
+
+        // One more range, body length consistent with it: only the cap is violated.
+        final int tooMany = PacketDecoder.MAX_ACK_RANGES + 1;
+        ack.rangeCount(tooMany);
+        buffer.putInt(FRAME + BODY_LENGTH_OFFSET, AckFrameFlyweight.bodyLength(tooMany), BYTE_ORDER);
+        final int length = FRAME + AckFrameFlyweight.frameLength(tooMany);
+        assertEquals(MALFORMED_ACK, decoder.validate(buffer, 0, length));
+
+        ack.rangeCount(Integer.MAX_VALUE);
+        assertEquals(MALFORMED_ACK, decoder.validate(buffer, 0, length));
+        ack.rangeCount(-1);
+        assertEquals(MALFORMED_ACK, decoder.validate(buffer, 0, length));
+    }
+
+    @Test
+    void ackWhoseBodyDisagreesWithItsRangeCount()
+    {
+        final int length = packetWith(SingleFrame.ACK);
+        final AckFrameFlyweight ack = ack();
+        ack.rangeCount(1);
+        assertEquals(MALFORMED_ACK, decoder.validate(buffer, 0, length), "8 bytes left over");
+        ack.rangeCount(3);
+        assertEquals(MALFORMED_ACK, decoder.validate(buffer, 0, length), "third range missing");
+    }
+
+    @Test
+    void ackRangesReachingBelowPacketNumberZero()
+    {
+        // largest 50, first range 5 -> [45..50]; gap 3 -> largest 40, length 4 -> [36..40]; gap 0 -> 34, length 10
+        // -> [24..34].
+        final int length = packetWith(SingleFrame.ACK);
+        final AckFrameFlyweight ack = ack();
+        assertEquals(OK, decoder.validate(buffer, 0, length));
+
+        ack.firstRange(51);
+        assertEquals(MALFORMED_ACK, decoder.validate(buffer, 0, length), "first range below 0");
+        ack.firstRange(5);
+
+        ack.range(1, 0, 34);
+        assertEquals(OK, decoder.validate(buffer, 0, length), "reaching exactly 0 is fine");
+        ack.range(1, 0, 35);
+        assertEquals(MALFORMED_ACK, decoder.validate(buffer, 0, length), "range length below 0");
+        ack.range(1, 35, 0);
+        assertEquals(MALFORMED_ACK, decoder.validate(buffer, 0, length), "gap below 0");
+        ack.range(1, Integer.MAX_VALUE, Integer.MAX_VALUE);
+        assertEquals(MALFORMED_ACK, decoder.validate(buffer, 0, length), "huge gap");
+    }
+
+    @Test
+    void ackWithNegativeFields()
+    {
+        final int length = packetWith(SingleFrame.ACK);
+        final AckFrameFlyweight ack = ack();
+
+        ack.largestAcked(-1);
+        assertEquals(MALFORMED_ACK, decoder.validate(buffer, 0, length), "largest");
+        ack.largestAcked(50).ackDelayUs(-1);
+        assertEquals(MALFORMED_ACK, decoder.validate(buffer, 0, length), "delay");
+        ack.ackDelayUs(0).firstRange(-1);
+        assertEquals(MALFORMED_ACK, decoder.validate(buffer, 0, length), "first range");
+        ack.firstRange(0).range(0, -1, 0);
+        assertEquals(MALFORMED_ACK, decoder.validate(buffer, 0, length), "gap");
+        ack.range(0, 0, -1);
+        assertEquals(MALFORMED_ACK, decoder.validate(buffer, 0, length), "range length");
+    }
+
+    @Test
+    void dataWithBadOffsets()
+    {
+        final int length = packetWith(SingleFrame.DATA);
+        final DataFrameFlyweight data = new DataFrameFlyweight();
+        data.wrap(buffer, FRAME);
+
+        data.streamOffset(-1);
+        assertEquals(MALFORMED_DATA, decoder.validate(buffer, 0, length), "negative offset");
+        data.streamOffset(Long.MAX_VALUE - 10);
+        assertEquals(OK, decoder.validate(buffer, 0, length), "last byte at Long.MAX_VALUE - 1");
+        data.streamOffset(Long.MAX_VALUE - 9);
+        assertEquals(MALFORMED_DATA, decoder.validate(buffer, 0, length), "offset + length overflows");
+        data.streamOffset(0).streamId(-5);
+        assertEquals(MALFORMED_DATA, decoder.validate(buffer, 0, length), "negative stream id");
+    }
+
+    @Test
+    void emptyDataOnlyWithFin()
+    {
+        start(PacketType.ONE_RTT);
+        writer.appendDataHeader(0, 10, true, 0);
+        assertEquals(OK, decoder.validate(buffer, 0, writer.length()));
+
+        buffer.putByte(FRAME + FrameHeaderFlyweight.FRAME_FLAGS_OFFSET, (byte)0);
+        assertEquals(MALFORMED_DATA, decoder.validate(buffer, 0, writer.length()));
+    }
+
+    @Test
+    void maxDataWithWrongLengthOrNegativeValue()
+    {
+        final int length = packetWith(SingleFrame.MAX_DATA);
+        buffer.putLong(MaxDataFrameFlyweight.MAXIMUM_DATA_OFFSET + FRAME, -1, BYTE_ORDER);
+        assertEquals(MALFORMED_MAX_DATA, decoder.validate(buffer, 0, length));
+
+        // A 16-byte body: the length is consistent with the datagram, but not with the frame type.
+        start(PacketType.ONE_RTT);
+        writer.appendPadding(FRAME_HEADER_LENGTH + 16);
+        buffer.putByte(FRAME, (byte)FrameType.MAX_DATA);
+        assertEquals(MALFORMED_MAX_DATA, decoder.validate(buffer, 0, writer.length()));
+    }
+
+    @Test
+    void maxStreamDataWithWrongLengthOrNegativeValues()
+    {
+        final int length = packetWith(SingleFrame.MAX_STREAM_DATA);
+        final MaxStreamDataFrameFlyweight frame = new MaxStreamDataFrameFlyweight();
+        frame.wrap(buffer, FRAME);
+        frame.maximumStreamData(-1);
+        assertEquals(MALFORMED_MAX_STREAM_DATA, decoder.validate(buffer, 0, length), "negative maximum");
+        frame.maximumStreamData(1).streamId(-1);
+        assertEquals(MALFORMED_MAX_STREAM_DATA, decoder.validate(buffer, 0, length), "negative stream id");
+
+        start(PacketType.ONE_RTT);
+        writer.appendPadding(FRAME_HEADER_LENGTH + 8);
+        buffer.putByte(FRAME, (byte)FrameType.MAX_STREAM_DATA);
+        assertEquals(MALFORMED_MAX_STREAM_DATA, decoder.validate(buffer, 0, writer.length()), "8-byte body");
+    }
+
+    @Test
+    void handshakeWhoseTokenLengthDisagreesWithTheBody()
+    {
+        final int length = packetWith(SingleFrame.HANDSHAKE);
+        final int tokenLengthOffset = FRAME + HandshakeFrameFlyweight.TOKEN_LENGTH_OFFSET;
+        assertEquals(OK, decoder.validate(buffer, 0, length));
+
+        buffer.putInt(tokenLengthOffset, 13, BYTE_ORDER);
+        assertEquals(MALFORMED_HANDSHAKE, decoder.validate(buffer, 0, length), "token past the body");
+        buffer.putInt(tokenLengthOffset, 11, BYTE_ORDER);
+        assertEquals(MALFORMED_HANDSHAKE, decoder.validate(buffer, 0, length), "bytes left after the token");
+        buffer.putInt(tokenLengthOffset, -1, BYTE_ORDER);
+        assertEquals(MALFORMED_HANDSHAKE, decoder.validate(buffer, 0, length), "negative token length");
+        buffer.putInt(tokenLengthOffset, 0xFFFFFFFF, BYTE_ORDER);
+        assertEquals(MALFORMED_HANDSHAKE, decoder.validate(buffer, 0, length), "0xFFFFFFFF token length");
+    }
+
+    @Test
+    void handshakeWithImpossibleParameters()
+    {
+        final int length = packetWith(SingleFrame.HANDSHAKE);
+        final HandshakeFrameFlyweight handshake = new HandshakeFrameFlyweight();
+        handshake.wrap(buffer, FRAME);
+
+        handshake.maxDatagramSize(0);
+        assertEquals(MALFORMED_HANDSHAKE, decoder.validate(buffer, 0, length), "datagram size");
+        handshake.maxDatagramSize(1_200).maxAckDelayUs(-1);
+        assertEquals(MALFORMED_HANDSHAKE, decoder.validate(buffer, 0, length), "ack delay");
+        handshake.maxAckDelayUs(0).idleTimeoutMs(-1);
+        assertEquals(MALFORMED_HANDSHAKE, decoder.validate(buffer, 0, length), "idle timeout");
+        handshake.idleTimeoutMs(0).initialMaxData(-1);
+        assertEquals(MALFORMED_HANDSHAKE, decoder.validate(buffer, 0, length), "max data");
+        handshake.initialMaxData(0).initialMaxStreamData(Long.MIN_VALUE);
+        assertEquals(MALFORMED_HANDSHAKE, decoder.validate(buffer, 0, length), "max stream data");
+        handshake.initialMaxStreamData(0);
+        assertEquals(OK, decoder.validate(buffer, 0, length));
+    }
+
+    @Test
+    void closeWhoseReasonLengthDisagreesWithTheBody()
+    {
+        final int length = packetWith(SingleFrame.CLOSE);
+        final int reasonLengthOffset = FRAME + CloseFrameFlyweight.REASON_LENGTH_OFFSET;
+        assertEquals(OK, decoder.validate(buffer, 0, length));
+
+        buffer.putInt(reasonLengthOffset, 10, BYTE_ORDER);
+        assertEquals(MALFORMED_CLOSE, decoder.validate(buffer, 0, length), "reason past the body");
+        buffer.putInt(reasonLengthOffset, 8, BYTE_ORDER);
+        assertEquals(MALFORMED_CLOSE, decoder.validate(buffer, 0, length), "bytes left after the reason");
+        buffer.putInt(reasonLengthOffset, 0xFFFFFFFF, BYTE_ORDER);
+        assertEquals(MALFORMED_CLOSE, decoder.validate(buffer, 0, length), "0xFFFFFFFF reason length");
+    }
+
+    @Test
+    void aBadFrameAfterGoodOnesRejectsTheWholePacket()
+    {
+        start(PacketType.ONE_RTT);
+        writer.appendPing();
+        writer.appendMaxData(5);
+        final int badFrame = writer.length();
+        writer.appendDataHeader(0, 0, true, 0);
+        buffer.putLong(badFrame + DataFrameFlyweight.STREAM_OFFSET_OFFSET, -7, BYTE_ORDER);
+
+        assertEquals(MALFORMED_DATA, decoder.validate(buffer, 0, writer.length()));
+    }
+
+    @Test
+    void trailingBytesShorterThanAFrameHeader()
+    {
+        final int length = ping();
+        for (int extra = 1; extra < FRAME_HEADER_LENGTH; extra++)
+        {
+            assertEquals(TRUNCATED_FRAME_HEADER, decoder.validate(buffer, 0, length + extra), "extra " + extra);
+        }
+    }
+
+    @Test
+    void everyResultCodeHasItsOwnDescription()
+    {
+        final Set<String> descriptions = new HashSet<>();
+        for (int code = OK; code <= EMPTY_PACKET; code++)
+        {
+            descriptions.add(PacketDecoder.describe(code));
+        }
+        assertEquals(EMPTY_PACKET + 1, descriptions.size());
+        assertEquals("MALFORMED_ACK", PacketDecoder.describe(MALFORMED_ACK));
+        assertEquals("UNKNOWN_RESULT", PacketDecoder.describe(-3));
+    }
+
+    private int ping()
+    {
+        start(PacketType.ONE_RTT);
+        writer.appendPing();
+        return writer.length();
+    }
+
+    private int packetWith(final SingleFrame frame)
+    {
+        start(PacketType.ONE_RTT);
+        frame.append(writer, scratch);
+        assertEquals(OK, decoder.validate(buffer, 0, writer.length()), frame.name());
+        return writer.length();
+    }
+
+    private AckFrameFlyweight ack()
+    {
+        final AckFrameFlyweight ack = new AckFrameFlyweight();
+        ack.wrap(buffer, FRAME);
+        return ack;
+    }
+
+    private void start(final int packetType)
+    {
+        buffer.setMemory(0, buffer.capacity(), (byte)0);
+        writer.wrap(buffer, 0, 1_500);
+        writer.writeHeader(packetType, 0x42, 1);
+    }
+}
