@@ -1,14 +1,18 @@
 package io.pacelink.sim;
 
+import io.pacelink.transport.port.DatagramHandler;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.net.InetSocketAddress;
 
 /**
- * Sends fixed-size datagrams at a fixed interval from a start time until an end time (an open-loop, CBR source).
+ * Sends fixed-size datagrams at a fixed interval from a start time until an end time (an open-loop, CBR source);
+ * whatever comes back is read and ignored.
  */
 final class ConstantRateSender implements SimulatedAgent
 {
+    private static final DatagramHandler IGNORE = (buffer, offset, length, source) -> { };
+
     private final SimDatagramPort port;
     private final InetSocketAddress peer;
     private final int lengthBytes;
@@ -31,7 +35,7 @@ final class ConstantRateSender implements SimulatedAgent
 
     public int doWork(final long nowNs)
     {
-        int work = 0;
+        int work = port.receive(IGNORE, Integer.MAX_VALUE);
         while (nowNs >= nextSendNs && nextSendNs < endNs)
         {
             buffer.putLong(0, sent++);

@@ -12,6 +12,7 @@ import org.agrona.concurrent.SystemNanoClock;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
+import java.net.PortUnreachableException;
 import java.net.SocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
@@ -255,7 +256,7 @@ public final class NetemRelay implements AutoCloseable
         while (received < context.receiveBatch())
         {
             receiveBuffer.clear();
-            final SocketAddress source = channel.receive(receiveBuffer);
+            final SocketAddress source = receiveFrom(channel);
             if (null == source)
             {
                 break;
@@ -306,10 +307,7 @@ public final class NetemRelay implements AutoCloseable
             sendBuffer.clear();
             sendBuffer.put(packet.data(), 0, packet.length()).flip();
             final long lateNs = Math.max(0, clock.nanoTime() - link.lastDeliveryTimeNs());
-            final boolean sent = channel == upstreamChannel ?
-                channel.write(sendBuffer) == packet.length() :
-                channel.send(sendBuffer, (InetSocketAddress)packet.destination()) == packet.length();
-            if (sent)
+            if (sendTo(channel, (InetSocketAddress)packet.destination()))
             {
                 io[FORWARDED_PACKETS]++;
                 io[FORWARDED_BYTES] += packet.length();
@@ -324,6 +322,40 @@ public final class NetemRelay implements AutoCloseable
             pool.release(packet);
         }
         return released;
+    }
+
+    /**
+     * @return the sender, or null if nothing is waiting. An ICMP port-unreachable reported on the connected upstream
+     * socket (the server is not up yet) means the same: nothing to read.
+     */
+    private SocketAddress receiveFrom(final DatagramChannel channel) throws IOException
+    {
+        try
+        {
+            return channel.receive(receiveBuffer);
+        }
+        catch (final PortUnreachableException ex)
+        {
+            return null;
+        }
+    }
+
+    /**
+     * @return true if the datagram in the send buffer went out whole; false if the socket buffer was full or the
+     * server's port was unreachable (both count as the relay's own loss).
+     */
+    private boolean sendTo(final DatagramChannel channel, final InetSocketAddress destination) throws IOException
+    {
+        final int length = sendBuffer.remaining();
+        try
+        {
+            return (channel == upstreamChannel ? channel.write(sendBuffer) : channel.send(sendBuffer, destination)) ==
+                length;
+        }
+        catch (final PortUnreachableException ex)
+        {
+            return false;
+        }
     }
 
     /**

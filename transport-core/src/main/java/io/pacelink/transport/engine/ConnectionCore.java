@@ -667,9 +667,10 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener, Fr
      * Build the next packet for this connection (late binding: called only when the scheduler releases it, so it
      * carries the freshest ACK and retransmissions first).
      *
+     * @param ackOnly true if the scheduler released the connection only for an ACK it owes.
      * @return the datagram length.
      */
-    int buildPacket(final PacketWriter writer, final MutableDirectBuffer buffer, final long nowNs)
+    int buildPacket(final PacketWriter writer, final MutableDirectBuffer buffer, final long nowNs, final boolean ackOnly)
     {
         if (closeFramePending)
         {
@@ -689,8 +690,8 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener, Fr
         }
 
         final boolean isProbe = recovery.probesToSend() > 0;
-        final boolean mayElicit = isProbe || (recovery.canSend() &&
-            recovery.bytesInFlight() < controller.congestionWindowBytes());
+        final boolean mayElicit = !ackOnly && (isProbe || (recovery.canSend() &&
+            recovery.bytesInFlight() < controller.congestionWindowBytes()));
         boolean ackEliciting = false;
         long streamOffset = 0;
         int streamLength = 0;

@@ -471,7 +471,7 @@ public final class EndpointCore implements DatagramHandler, AutoCloseable
 
             final ConnectionCore connection = (ConnectionCore)flow;
             writer.wrap(sendBuffer, 0, connection.maxDatagramSizeBytes());
-            final int length = connection.buildPacket(writer, sendBuffer, nowNs);
+            final int length = connection.buildPacket(writer, sendBuffer, nowNs, scheduler.releasedForAckOnly());
             send(length, connection.remoteAddress());
             scheduler.onPacketSent(flow, length, connection.lastPacketAckOnly(), nowNs);
             sent++;
@@ -512,7 +512,7 @@ public final class EndpointCore implements DatagramHandler, AutoCloseable
             if (connection.hasPacketToSend(nowNs))
             {
                 writer.wrap(sendBuffer, 0, connection.maxDatagramSizeBytes());
-                send(connection.buildPacket(writer, sendBuffer, nowNs), connection.remoteAddress());
+                send(connection.buildPacket(writer, sendBuffer, nowNs, false), connection.remoteAddress());
             }
             connection.handle().closed(CloseReason.ENDPOINT_CLOSED);
             retire(connection.handle());

@@ -36,6 +36,13 @@ public interface PacketScheduler
     SchedulableFlow nextFlow(long nowNs);
 
     /**
+     * @return true if the flow last returned by {@link #nextFlow(long)} was released only because it owes an ACK
+     * while its data is paced into the future: the endpoint must build an ACK-only packet (pure ACKs are never
+     * paced, sch_fq rule).
+     */
+    boolean releasedForAckOnly();
+
+    /**
      * The endpoint sent one packet for a flow returned by {@link #nextFlow(long)}.
      *
      * @param flow      the flow.

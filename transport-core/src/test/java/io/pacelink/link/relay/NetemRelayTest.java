@@ -103,12 +103,42 @@ class NetemRelayTest
         assertEquals(sent / 2.0, arrived, 3 * Math.sqrt(sent * 0.25));
     }
 
+    @Test
+    void keepsRunningWhileTheServerIsNotUpYet() throws IOException
+    {
+        final int serverPort = server.getLocalPort();
+        server.close();
+        relay = startRelay("delay=1ms", serverPort);
+        final byte[] payload = new byte[32];
+        for (int i = 0; i < 5; i++)
+        {
+            client.send(new DatagramPacket(payload, payload.length, relay.listenAddress()));
+        }
+        // Let the relay forward them into the closed port and get ICMP port-unreachable back.
+        receiveUntilQuiet(client);
+
+        server = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), serverPort));
+        server.setSoTimeout(RECEIVE_TIMEOUT_MS);
+        client.send(new DatagramPacket(payload, payload.length, relay.listenAddress()));
+        server.receive(new DatagramPacket(new byte[64], 64));
+
+        relay.close();
+        assertEquals(6, relay.stats().forward().receivedPackets());
+        // Loopback reports the closed port at once: some of the first five sends failed instead of killing the relay.
+        assertTrue(relay.stats().forward().sendFailures() > 0);
+    }
+
     private NetemRelay startRelay(final String path)
+    {
+        return startRelay(path, server.getLocalPort());
+    }
+
+    private NetemRelay startRelay(final String path, final int serverPort)
     {
         final InetAddress loopback = InetAddress.getLoopbackAddress();
         return new NetemRelay(new NetemRelay.Context()
             .listenAddress(new InetSocketAddress(loopback, 0))
-            .forwardAddress(new InetSocketAddress(loopback, server.getLocalPort()))
+            .forwardAddress(new InetSocketAddress(loopback, serverPort))
             .path(PathSpec.Pair.parse(path))
             .seed(11)
             .reportIntervalNs(100 * MS)

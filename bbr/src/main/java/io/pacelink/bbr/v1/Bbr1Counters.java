@@ -1,0 +1,49 @@
+package io.pacelink.bbr.v1;
+
+import io.pacelink.transport.cc.ControllerCounters;
+import org.agrona.concurrent.status.AtomicCounter;
+
+/**
+ * The counters BBRv1 publishes for observation (the fields Linux exposes in {@code tcp_bbr_info} plus its state
+ * machine). Registered once at construction; updated with release stores after every event that changes them.
+ */
+final class Bbr1Counters
+{
+    private static final double GAIN_SCALE = 1000.0;
+
+    private final AtomicCounter mode;
+    private final AtomicCounter cycleIndex;
+    private final AtomicCounter maxBandwidthBytesPerSecond;
+    private final AtomicCounter minRttNs;
+    private final AtomicCounter pacingGainX1000;
+    private final AtomicCounter cwndGainX1000;
+    private final AtomicCounter isFullBandwidthReached;
+    private final AtomicCounter isLongTermBandwidthInUse;
+    private final AtomicCounter roundCount;
+
+    Bbr1Counters(final ControllerCounters counters)
+    {
+        mode = counters.newCounter("bbr-mode");
+        cycleIndex = counters.newCounter("bbr-cycle-index");
+        maxBandwidthBytesPerSecond = counters.newCounter("bbr-max-bw-bytes-per-second");
+        minRttNs = counters.newCounter("bbr-min-rtt-ns");
+        pacingGainX1000 = counters.newCounter("bbr-pacing-gain-x1000");
+        cwndGainX1000 = counters.newCounter("bbr-cwnd-gain-x1000");
+        isFullBandwidthReached = counters.newCounter("bbr-full-bw-reached");
+        isLongTermBandwidthInUse = counters.newCounter("bbr-lt-bw-in-use");
+        roundCount = counters.newCounter("bbr-round-count");
+    }
+
+    void publish(final Bbr1Controller controller)
+    {
+        mode.setRelease(controller.mode().ordinal());
+        cycleIndex.setRelease(controller.cycleIndex());
+        maxBandwidthBytesPerSecond.setRelease(controller.maxBandwidthBytesPerSecond());
+        minRttNs.setRelease(controller.hasMinRtt() ? controller.minRttNs() : -1);
+        pacingGainX1000.setRelease(Math.round(controller.pacingGain() * GAIN_SCALE));
+        cwndGainX1000.setRelease(Math.round(controller.cwndGain() * GAIN_SCALE));
+        isFullBandwidthReached.setRelease(controller.isFullBandwidthReached() ? 1 : 0);
+        isLongTermBandwidthInUse.setRelease(controller.isLongTermBandwidthInUse() ? 1 : 0);
+        roundCount.setRelease(controller.roundCount());
+    }
+}

@@ -1,0 +1,105 @@
+package io.pacelink.bbr.v1;
+
+import io.pacelink.bbr.TestAckEvent;
+import io.pacelink.bbr.TestControllerContext;
+import io.pacelink.transport.cc.ControllerParameters;
+import org.junit.jupiter.api.Test;
+
+import static io.pacelink.bbr.v1.Bbr1Run.MS;
+import static io.pacelink.bbr.v1.Bbr1Run.MSS;
+import static io.pacelink.bbr.v1.Bbr1Run.RATE_100_MBIT;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Application-limited samples (reference section 5.2 step 1) and restart from idle (section 5.3).
+ */
+class Bbr1AppLimitedTest
+{
+    private long lowestAppLimitedSample = Long.MAX_VALUE;
+    private long lowestMaxBw = Long.MAX_VALUE;
+    private long appLimitedSamples;
+
+    @Test
+    void appLimitedSamplesBelowMaxBwDoNotLowerTheEstimate()
+    {
+        final Bbr1Run run = new Bbr1Run(RATE_100_MBIT, 100 * MS, 5);
+        final Bbr1Controller bbr = run.controller;
+        run.runUntilSeconds(3.0);
+        assertEquals(Bbr1Mode.PROBE_BW, bbr.mode());
+        final long roundsBefore = bbr.roundCount();
+
+        // 120 KB every 100 ms: about 10 % of the link for 5 s, i.e. ~50 rounds, five bandwidth-filter windows.
+        run.path.appChunks(120_000, 100 * MS);
+        run.path.listener((path) ->
+        {
+            if (path.lastAck().isSampleAppLimited() && path.lastAck().hasRateSample())
+            {
+                appLimitedSamples++;
+                lowestAppLimitedSample = Math.min(lowestAppLimitedSample, path.lastAck().deliveryRateBytesPerSecond());
+            }
+            lowestMaxBw = Math.min(lowestMaxBw, bbr.maxBandwidthBytesPerSecond());
+        });
+        run.runUntilSeconds(8.0);
+
+        assertTrue(bbr.roundCount() - roundsBefore >= 40, "rounds " + (bbr.roundCount() - roundsBefore));
+        assertTrue(appLimitedSamples > 1000);
+        assertTrue(lowestAppLimitedSample < 0.2 * RATE_100_MBIT, "lowest sample " + lowestAppLimitedSample);
+        assertTrue(lowestMaxBw >= 0.98 * RATE_100_MBIT, "max_bw fell to " + lowestMaxBw);
+        assertEquals(Bbr1Mode.PROBE_BW, bbr.mode());
+    }
+
+    @Test
+    void appLimitedSampleAboveMaxBwIsTakenAndBelowIsIgnored()
+    {
+        final TestControllerContext context = new TestControllerContext(MSS, 1, ControllerParameters.EMPTY);
+        final Bbr1Controller bbr = new Bbr1Controller(context, Bbr1Parameters.from(ControllerParameters.EMPTY));
+        final TestAckEvent ack = new TestAckEvent();
+        ack.newlyAckedBytes = MSS;
+        ack.latestRttNs = 50 * MS;
+        ack.hasRateSample = true;
+        ack.sampleIntervalNs = 50 * MS;
+        ack.largestAckedSentTimeNs = 0;
+
+        deliver(bbr, ack, 100 * MS, 1_000_000, false);
+        assertEquals(1_000_000, bbr.maxBandwidthBytesPerSecond());
+        deliver(bbr, ack, 101 * MS, 3_000_000, true);
+        assertEquals(3_000_000, bbr.maxBandwidthBytesPerSecond());
+        deliver(bbr, ack, 102 * MS, 500_000, true);
+        assertEquals(3_000_000, bbr.maxBandwidthBytesPerSecond());
+    }
+
+    @Test
+    void restartFromIdleInProbeBwPacesAtTheEstimate()
+    {
+        final Bbr1Run run = new Bbr1Run(RATE_100_MBIT, 100 * MS, 6);
+        final Bbr1Controller bbr = run.controller;
+        run.runUntilSeconds(3.0);
+        run.path.appChunks(120_000, 300 * MS);
+        // An app-limited flow never reaches 5/4 BDP inflight, so it sits in the 5/4 phase.
+        while (!(0 == run.path.bytesInFlight() && 0 == bbr.cycleIndex() && run.elapsedSeconds() > 4.0))
+        {
+            run.path.runFor(MS);
+        }
+        final long bw = bbr.maxBandwidthBytesPerSecond();
+        assertEquals(Bbr1Run.expectedPacingRate(bw, 1.25), bbr.pacingRateBytesPerSecond());
+
+        bbr.onTransmitStartAfterIdle(run.path.nowNs(), 100 * MS);
+        assertEquals(Bbr1Run.expectedPacingRate(bw, 1.0), bbr.pacingRateBytesPerSecond());
+    }
+
+    private static void deliver(
+        final Bbr1Controller bbr,
+        final TestAckEvent ack,
+        final long nowNs,
+        final long rateBytesPerSecond,
+        final boolean isAppLimited)
+    {
+        ack.nowNs = nowNs;
+        ack.samplePriorDeliveredBytes = ack.totalDeliveredBytes;
+        ack.totalDeliveredBytes += MSS;
+        ack.deliveryRateBytesPerSecond = rateBytesPerSecond;
+        ack.isSampleAppLimited = isAppLimited;
+        bbr.onAck(ack);
+    }
+}

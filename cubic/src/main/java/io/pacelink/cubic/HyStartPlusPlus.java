@@ -1,0 +1,195 @@
+package io.pacelink.cubic;
+
+/**
+ * HyStart++ (RFC 9406, reference section 4.4): leaves the initial slow start when the minimum RTT of a round rises
+ * by more than {@code clamp(lastRoundMinRtt / 8, 4 ms, 16 ms)} over the previous round, spends up to
+ * {@value #CSS_ROUNDS} rounds in Conservative Slow Start growing at a quarter of the slow-start rate, and returns to
+ * slow start if the RTT falls back below the baseline that triggered the exit.
+ * <p>
+ * Rounds are delimited by send time rather than packet number: a round ends when a packet sent no earlier than the
+ * newest packet sent when the round began is acknowledged ({@code AckEvent} carries the largest acknowledged packet's
+ * send time, not its number). {@code L} is infinite because the sender paces (RFC 9406 section 4.3).
+ */
+final class HyStartPlusPlus
+{
+    /**
+     * RFC 9406 section 4.3 MIN_RTT_THRESH.
+     */
+    static final long MIN_RTT_THRESH_NS = 4_000_000L;
+
+    /**
+     * RFC 9406 section 4.3 MAX_RTT_THRESH.
+     */
+    static final long MAX_RTT_THRESH_NS = 16_000_000L;
+
+    /**
+     * RFC 9406 section 4.3 MIN_RTT_DIVISOR.
+     */
+    static final int MIN_RTT_DIVISOR = 8;
+
+    /**
+     * RFC 9406 section 4.3 N_RTT_SAMPLE: RTT samples a round needs before it is judged.
+     */
+    static final int N_RTT_SAMPLE = 8;
+
+    /**
+     * RFC 9406 section 4.3 CSS_GROWTH_DIVISOR.
+     */
+    static final int CSS_GROWTH_DIVISOR = 4;
+
+    /**
+     * RFC 9406 section 4.3 CSS_ROUNDS.
+     */
+    static final int CSS_ROUNDS = 5;
+
+    private static final long NO_RTT = Long.MAX_VALUE;
+    private static final long NO_TIME = Long.MIN_VALUE;
+
+    /**
+     * Where HyStart++ stands.
+     */
+    enum Phase
+    {
+        /**
+         * Standard slow start, watching the RTT.
+         */
+        SLOW_START,
+
+        /**
+         * Conservative Slow Start after an RTT increase.
+         */
+        CONSERVATIVE_SLOW_START,
+
+        /**
+         * Finished: disabled, ended by a congestion event, or left CSS for congestion avoidance.
+         */
+        DONE
+    }
+
+    private Phase phase;
+    private Phase phaseBeforeStop;
+    private long newestSentTimeNs = NO_TIME;
+    private long roundEndSentTimeNs = NO_TIME;
+    private long lastRoundMinRttNs = NO_RTT;
+    private long currentRoundMinRttNs = NO_RTT;
+    private long cssBaselineMinRttNs = NO_RTT;
+    private int rttSampleCount;
+    private int cssRoundCount;
+
+    /**
+     * @param isEnabled false to make the initial slow start a standard one.
+     */
+    HyStartPlusPlus(final boolean isEnabled)
+    {
+        phase = isEnabled ? Phase.SLOW_START : Phase.DONE;
+        phaseBeforeStop = phase;
+    }
+
+    /**
+     * @param sentTimeNs send time of a packet that counts towards bytes in flight.
+     */
+    void onPacketSent(final long sentTimeNs)
+    {
+        newestSentTimeNs = sentTimeNs;
+    }
+
+    /**
+     * Track rounds and RTT for one ACK frame received in slow start (RFC 9406 section 4.2).
+     *
+     * @param largestAckedSentTimeNs send time of the largest newly acknowledged packet, {@link Long#MIN_VALUE} if
+     *                               none.
+     * @param latestRttNs            the frame's RTT sample, negative if none.
+     * @return true if CSS has just completed its rounds: the caller enters congestion avoidance with ssthresh = cwnd.
+     */
+    boolean onAck(final long largestAckedSentTimeNs, final long latestRttNs)
+    {
+        if (Phase.DONE == phase)
+        {
+            return false;
+        }
+
+        if (NO_TIME != largestAckedSentTimeNs && largestAckedSentTimeNs >= roundEndSentTimeNs)
+        {
+            // "If the transition into CSS happens in the middle of a round, that partial round counts towards the
+            // limit" (RFC 9406 section 4.2), so every round end seen in CSS counts.
+            if (Phase.CONSERVATIVE_SLOW_START == phase && ++cssRoundCount >= CSS_ROUNDS)
+            {
+                phase = Phase.DONE;
+                return true;
+            }
+            startRound();
+        }
+
+        if (latestRttNs > 0)
+        {
+            currentRoundMinRttNs = Math.min(currentRoundMinRttNs, latestRttNs);
+            rttSampleCount++;
+        }
+
+        if (rttSampleCount >= N_RTT_SAMPLE)
+        {
+            if (Phase.SLOW_START == phase)
+            {
+                if (NO_RTT != currentRoundMinRttNs && NO_RTT != lastRoundMinRttNs)
+                {
+                    final long thresholdNs = Math.max(
+                        MIN_RTT_THRESH_NS, Math.min(lastRoundMinRttNs / MIN_RTT_DIVISOR, MAX_RTT_THRESH_NS));
+                    if (currentRoundMinRttNs >= lastRoundMinRttNs + thresholdNs)
+                    {
+                        cssBaselineMinRttNs = currentRoundMinRttNs;
+                        cssRoundCount = 0;
+                        phase = Phase.CONSERVATIVE_SLOW_START;
+                    }
+                }
+            }
+            else if (currentRoundMinRttNs < cssBaselineMinRttNs)
+            {
+                // The RTT fell back: the exit was spurious, resume slow start.
+                cssBaselineMinRttNs = NO_RTT;
+                phase = Phase.SLOW_START;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * A congestion event ends HyStart++ (RFC 9406 section 4.2: the congestion controller takes over).
+     */
+    void stop()
+    {
+        phaseBeforeStop = phase;
+        phase = Phase.DONE;
+    }
+
+    /**
+     * The congestion event that stopped HyStart++ was spurious: carry on where it stopped.
+     */
+    void undoStop()
+    {
+        phase = phaseBeforeStop;
+    }
+
+    /**
+     * @return the current phase.
+     */
+    Phase phase()
+    {
+        return phase;
+    }
+
+    /**
+     * @return true while in Conservative Slow Start.
+     */
+    boolean isInConservativeSlowStart()
+    {
+        return Phase.CONSERVATIVE_SLOW_START == phase;
+    }
+
+    private void startRound()
+    {
+        roundEndSentTimeNs = newestSentTimeNs;
+        lastRoundMinRttNs = currentRoundMinRttNs;
+        currentRoundMinRttNs = NO_RTT;
+        rttSampleCount = 0;
+    }
+}

@@ -1,0 +1,245 @@
+package io.pacelink.cubic;
+
+import org.junit.jupiter.api.Test;
+
+import static io.pacelink.cubic.CubicRig.MILLIS_NS;
+import static io.pacelink.cubic.CubicRig.MSS;
+import static io.pacelink.cubic.CubicRig.seconds;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * CUBIC's reactions other than the curve itself: recovery epochs, persistent congestion, application-limited and
+ * idle periods, spurious-loss undo and the β and C parameters.
+ */
+class CubicControllerTest
+{
+    private static final long RTT_NS = 100 * MILLIS_NS;
+
+    @Test
+    void threeLossesInOneWindowReduceOnce()
+    {
+        final CubicRig rig = congestionAvoidanceAfterLossAt(200);
+        rig.path.runFor(seconds(1));
+
+        rig.path.dropNext(3);
+        rig.path.runUntil(Long.MAX_VALUE, () -> rig.path.congestionEvents() == 2);
+        final long beforeBytes = rig.path.cwndBeforeLastCongestionEventBytes();
+        final long reducedBytes = (long)(beforeBytes * 0.7);
+        assertEquals(reducedBytes, rig.cubic.congestionWindowBytes());
+        assertTrue(beforeBytes < 200L * MSS);
+        assertEquals(0.85 * beforeBytes, rig.cubic.wMaxBytes(), 1e-6, "fast convergence below the old W_max");
+        assertEquals(CubicController.STATE_RECOVERY, rig.cubic.stateName());
+
+        rig.path.runUntil(Long.MAX_VALUE, () -> rig.path.congestionEvents() == 4);
+        assertEquals(reducedBytes, rig.cubic.congestionWindowBytes(), "later losses of the same window");
+        assertEquals(0.85 * beforeBytes, rig.cubic.wMaxBytes(), 1e-6);
+
+        rig.path.runUntil(Long.MAX_VALUE, () -> !rig.cubic.isInRecovery());
+        assertEquals(CubicController.STATE_CONGESTION_AVOIDANCE, rig.cubic.stateName());
+        assertEquals(reducedBytes, rig.cubic.congestionWindowBytes(), "no growth in recovery");
+    }
+
+    @Test
+    void lossOfPacketSentBeforeRecoveryStartIsIgnoredEvenAfterRecoveryEnds()
+    {
+        final CubicRig rig = new CubicRig("cubic.hystart=false", RTT_NS);
+        rig.slowStartToThenLose(100);
+        final long recoveryStartNs = rig.path.nowNs();
+        rig.runUntilEpochStarts();
+        rig.path.runFor(seconds(1));
+        final long cwndBytes = rig.cubic.congestionWindowBytes();
+
+        rig.path.congestionEvent(recoveryStartNs, false);
+        assertEquals(cwndBytes, rig.cubic.congestionWindowBytes());
+        assertEquals(CubicController.STATE_CONGESTION_AVOIDANCE, rig.cubic.stateName());
+
+        rig.path.congestionEvent(recoveryStartNs + 1, false);
+        assertEquals((long)(cwndBytes * 0.7), rig.cubic.congestionWindowBytes());
+        assertEquals(CubicController.STATE_RECOVERY, rig.cubic.stateName());
+    }
+
+    @Test
+    void ecnCongestionExperiencedReducesLikeLoss()
+    {
+        final CubicRig rig = congestionAvoidanceAfterLossAt(100);
+        rig.path.runFor(seconds(1));
+        final long cwndBytes = rig.cubic.congestionWindowBytes();
+        rig.path.ecnCongestionEvent(rig.path.newestSentTimeNs());
+        assertEquals((long)(cwndBytes * 0.7), rig.cubic.congestionWindowBytes());
+    }
+
+    @Test
+    void persistentCongestionCollapsesToMinimumWindowAndStartsAFreshEpoch()
+    {
+        final CubicRig rig = congestionAvoidanceAfterLossAt(200);
+        rig.path.runFor(seconds(1));
+        final long beforeBytes = rig.cubic.congestionWindowBytes();
+
+        rig.path.congestionEvent(rig.path.newestSentTimeNs(), true);
+        assertEquals(2L * MSS, rig.cubic.congestionWindowBytes());
+        assertEquals((long)(beforeBytes * 0.7), rig.cubic.slowStartThresholdBytes());
+        assertEquals(CubicController.STATE_SLOW_START, rig.cubic.stateName());
+        assertEquals(0, rig.context.counter(CubicController.W_MAX_COUNTER), "W_max undefined");
+        assertEquals(Long.MIN_VALUE, rig.context.counter(CubicController.EPOCH_START_COUNTER));
+
+        rig.cubic.onSpuriousLoss(rig.path.nowNs());
+        assertEquals(2L * MSS, rig.cubic.congestionWindowBytes(), "persistent congestion is not undone");
+
+        // Slow start up to ssthresh, then RFC 9438 section 4.8: K = 0 and W_max = cwnd at the epoch start.
+        rig.runUntilEpochStarts();
+        assertEquals(CubicController.STATE_CONGESTION_AVOIDANCE, rig.cubic.stateName());
+        assertEquals(0.0, rig.cubic.kSeconds());
+        assertEquals(rig.cubic.slowStartThresholdBytes(), rig.cubic.wMaxBytes(), MSS);
+    }
+
+    @Test
+    void applicationLimitedSenderDoesNotGrowAndItsTimeIsExcludedFromTheEpoch()
+    {
+        final CubicRig rig = new CubicRig("", RTT_NS);
+        final long initialBytes = rig.cubic.congestionWindowBytes();
+        rig.path.applicationLimitBytes(initialBytes / 2);
+        rig.path.runFor(20 * RTT_NS);
+        assertEquals(initialBytes, rig.cubic.congestionWindowBytes(), "slow start");
+        rig.path.applicationLimitBytes(Long.MAX_VALUE);
+
+        rig.slowStartToThenLose(1_000);
+        rig.runUntilEpochStarts();
+        final double kSeconds = rig.cubic.kSeconds();
+        rig.path.runFor(seconds(kSeconds / 2));
+
+        // Three K of application-limited sending: no growth, and the epoch moves with the clock. (The first RTT
+        // after the limit is set still acknowledges packets sent while cwnd-limited.)
+        rig.path.applicationLimitBytes(rig.cubic.congestionWindowBytes() / 2);
+        rig.path.runFor(RTT_NS);
+        final long cwndBytes = rig.cubic.congestionWindowBytes();
+        final long epochStartNs = rig.cubic.epochStartNs();
+        final long appLimitedNs = seconds(3 * kSeconds);
+        rig.path.runFor(appLimitedNs);
+        assertEquals(cwndBytes, rig.cubic.congestionWindowBytes(), "congestion avoidance");
+        final long shiftNs = rig.cubic.epochStartNs() - epochStartNs;
+        assertEquals(appLimitedNs, shiftNs, 2 * RTT_NS, "epoch shifted by the application-limited time");
+
+        // Back to cwnd-limited: the curve resumes in its concave region instead of jumping by 1.5 per RTT.
+        rig.path.applicationLimitBytes(Long.MAX_VALUE);
+        rig.path.runFor(2 * RTT_NS);
+        final double growth = rig.cubic.congestionWindowBytes() / (double)cwndBytes;
+        assertTrue(growth < 1.02, "growth in the first two RTTs after the application-limited period x" + growth);
+        assertTrue(rig.cubic.congestionWindowBytes() < rig.cubic.wMaxBytes());
+    }
+
+    @Test
+    void idleForTenKThenResumeDoesNotJump()
+    {
+        final CubicRig rig = new CubicRig("cubic.hystart=false", RTT_NS);
+        rig.slowStartToThenLose(100);
+        rig.runUntilEpochStarts();
+        final double kSeconds = rig.cubic.kSeconds();
+        rig.path.runFor(seconds(kSeconds / 2));
+        final long cwndBytes = rig.cubic.congestionWindowBytes();
+        final long epochStartNs = rig.cubic.epochStartNs();
+        final double tBeforeSeconds = (rig.path.nowNs() - epochStartNs) / 1e9;
+
+        rig.path.pauseApplication();
+        rig.path.runFor(seconds(10 * kSeconds));
+        assertEquals(0, rig.path.bytesInFlight(), "idle");
+        rig.path.resumeApplication();
+        rig.path.runFor(RTT_NS);
+
+        final long shiftNs = rig.cubic.epochStartNs() - epochStartNs;
+        assertEquals(seconds(10 * kSeconds), shiftNs, 2 * RTT_NS, "epoch shifted by the pause");
+        final double tAfterSeconds = (rig.path.nowNs() - rig.cubic.epochStartNs()) / 1e9;
+        assertTrue(tAfterSeconds - tBeforeSeconds < 3 * RTT_NS / 1e9, "t resumed where it paused");
+
+        final double growth = rig.cubic.congestionWindowBytes() / (double)cwndBytes;
+        System.out.printf("CUBIC idle 10 K (%.1f s): epoch shifted %.3f s, growth in the first RTT x%.4f%n",
+            10 * kSeconds, shiftNs / 1e9, growth);
+        assertTrue(growth < 1.02, "growth in the first RTT after idle x" + growth);
+    }
+
+    @Test
+    void spuriousLossUndoRestoresTheStateExactly()
+    {
+        final CubicRig rig = congestionAvoidanceAfterLossAt(200);
+        rig.path.runFor(seconds(rig.cubic.kSeconds() / 2));
+        final long cwndBytes = rig.cubic.congestionWindowBytes();
+        final long ssthreshBytes = rig.cubic.slowStartThresholdBytes();
+        final double wMaxBytes = rig.cubic.wMaxBytes();
+        final double kSeconds = rig.cubic.kSeconds();
+        final long epochStartNs = rig.cubic.epochStartNs();
+        final long kCounter = rig.context.counter(CubicController.K_COUNTER);
+
+        rig.path.loseNewestPacketNow();
+        assertEquals((long)(cwndBytes * 0.7), rig.cubic.congestionWindowBytes());
+        assertEquals(cwndBytes * 0.85, rig.cubic.wMaxBytes(), 1e-6, "fast convergence");
+        assertEquals(Long.MIN_VALUE, rig.cubic.epochStartNs());
+
+        rig.cubic.onSpuriousLoss(rig.path.nowNs());
+        assertEquals(cwndBytes, rig.cubic.congestionWindowBytes());
+        assertEquals(ssthreshBytes, rig.cubic.slowStartThresholdBytes());
+        assertEquals(wMaxBytes, rig.cubic.wMaxBytes());
+        assertEquals(kSeconds, rig.cubic.kSeconds());
+        assertEquals(epochStartNs, rig.cubic.epochStartNs());
+        assertEquals(kCounter, rig.context.counter(CubicController.K_COUNTER));
+        assertEquals(cwndBytes, rig.context.counter(CubicController.CWND_COUNTER));
+        assertEquals(CubicController.STATE_CONGESTION_AVOIDANCE, rig.cubic.stateName());
+
+        // Once per reduction.
+        rig.path.runFor(RTT_NS);
+        final long laterBytes = rig.cubic.congestionWindowBytes();
+        rig.cubic.onSpuriousLoss(rig.path.nowNs());
+        assertEquals(laterBytes, rig.cubic.congestionWindowBytes());
+    }
+
+    @Test
+    void spuriousLossDetectedAfterTheWindowRegrewChangesNothing()
+    {
+        final CubicRig rig = congestionAvoidanceAfterLossAt(200);
+        rig.path.runFor(seconds(1));
+        final long cwndBytes = rig.cubic.congestionWindowBytes();
+        rig.path.loseNewestPacketNow();
+        rig.path.runUntil(Long.MAX_VALUE, () -> rig.cubic.congestionWindowBytes() > cwndBytes);
+
+        final long regrownBytes = rig.cubic.congestionWindowBytes();
+        final double wMaxBytes = rig.cubic.wMaxBytes();
+        final long epochStartNs = rig.cubic.epochStartNs();
+        rig.cubic.onSpuriousLoss(rig.path.nowNs());
+        assertEquals(regrownBytes, rig.cubic.congestionWindowBytes());
+        assertEquals(wMaxBytes, rig.cubic.wMaxBytes());
+        assertEquals(epochStartNs, rig.cubic.epochStartNs());
+    }
+
+    @Test
+    void spuriousLossInSlowStartResumesSlowStart()
+    {
+        final CubicRig rig = new CubicRig("", RTT_NS);
+        rig.slowStartToThenLose(50);
+        assertEquals(CubicController.STATE_RECOVERY, rig.cubic.stateName());
+        rig.cubic.onSpuriousLoss(rig.path.nowNs());
+        assertEquals(50L * MSS, rig.cubic.congestionWindowBytes());
+        assertEquals(Long.MAX_VALUE, rig.cubic.slowStartThresholdBytes());
+        assertEquals(CubicController.STATE_SLOW_START, rig.cubic.stateName());
+        assertEquals(0.0, rig.cubic.wMaxBytes(), "W_max undefined again");
+
+        rig.path.runFor(3 * RTT_NS);
+        assertTrue(rig.cubic.congestionWindowBytes() > 4 * 50L * MSS, "still doubling per RTT");
+    }
+
+    @Test
+    void betaAndCParametersShapeTheReductionAndK()
+    {
+        final CubicRig rig = new CubicRig("cubic.hystart=false,cubic.beta=0.8,cubic.c=0.04", RTT_NS);
+        rig.slowStartToThenLose(1_000);
+        assertEquals((long)(1_000L * MSS * 0.8), rig.cubic.congestionWindowBytes());
+        assertEquals(Math.cbrt(1_000 * 0.2 / 0.04), rig.cubic.kSeconds(), 1e-6);
+    }
+
+    private static CubicRig congestionAvoidanceAfterLossAt(final long packets)
+    {
+        final CubicRig rig = new CubicRig("", RTT_NS);
+        rig.slowStartToThenLose(packets);
+        rig.runUntilEpochStarts();
+        assertEquals(CubicController.STATE_CONGESTION_AVOIDANCE, rig.cubic.stateName());
+        return rig;
+    }
+}

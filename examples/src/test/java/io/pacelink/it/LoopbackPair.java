@@ -1,0 +1,100 @@
+package io.pacelink.it;
+
+import io.pacelink.transport.Connection;
+import io.pacelink.transport.ConnectionState;
+import io.pacelink.transport.Endpoint;
+import io.pacelink.transport.PacelinkContext;
+import io.pacelink.transport.ThreadingMode;
+import io.pacelink.transport.port.ImpairedDatagramPort;
+import io.pacelink.transport.port.ImpairmentConfig;
+import io.pacelink.transport.port.NioDatagramPort;
+import org.agrona.CloseHelper;
+import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.CompositeAgent;
+
+import java.net.InetSocketAddress;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * A server and a client endpoint on real loopback sockets, both run by one agent thread (SHARED mode in a
+ * {@link CompositeAgent}) while the test thread is the application. Optional impairment on both endpoints' sends.
+ */
+final class LoopbackPair implements AutoCloseable
+{
+    private static final int MAX_DATAGRAM_BYTES = 65_536;
+
+    final Endpoint server;
+    final Endpoint client;
+    final ImpairedDatagramPort clientPort;
+    final ImpairedDatagramPort serverPort;
+    private final AgentRunner runner;
+
+    LoopbackPair(
+        final Consumer<PacelinkContext> configure,
+        final ImpairmentConfig clientSend,
+        final ImpairmentConfig serverSend)
+    {
+        serverPort = impaired(serverSend);
+        clientPort = impaired(clientSend);
+        final PacelinkContext serverContext = new PacelinkContext()
+            .threadingMode(ThreadingMode.SHARED)
+            .datagramPort(serverPort)
+            .congestionControl("reno");
+        final PacelinkContext clientContext = new PacelinkContext()
+            .threadingMode(ThreadingMode.SHARED)
+            .datagramPort(clientPort)
+            .acceptConnections(false)
+            .congestionControl("reno");
+        configure.accept(serverContext);
+        configure.accept(clientContext);
+        server = Endpoint.launch(serverContext);
+        client = Endpoint.launch(clientContext);
+        runner = new AgentRunner(
+            new BackoffIdleStrategy(100, 10, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MICROSECONDS.toNanos(50)),
+            Throwable::printStackTrace,
+            null,
+            new CompositeAgent(server.agent(), client.agent()));
+        AgentRunner.startOnThread(runner);
+    }
+
+    private static ImpairedDatagramPort impaired(final ImpairmentConfig sendConfig)
+    {
+        return new ImpairedDatagramPort(
+            NioDatagramPort.open(new InetSocketAddress("127.0.0.1", 0), PacelinkContext.DEFAULT_SOCKET_BUFFER_BYTES),
+            sendConfig,
+            ImpairmentConfig.NONE,
+            MAX_DATAGRAM_BYTES);
+    }
+
+    /**
+     * Connect a client connection and wait for the server to accept it.
+     *
+     * @return {client side, server side}.
+     */
+    Connection[] connect(final long timeoutNs)
+    {
+        final Connection clientSide = client.connect(server.localAddress());
+        final long deadlineNs = System.nanoTime() + timeoutNs;
+        Connection serverSide = null;
+        while (null == serverSide || ConnectionState.CONNECTING == clientSide.state())
+        {
+            if (null == serverSide)
+            {
+                serverSide = server.accept();
+            }
+            if (System.nanoTime() > deadlineNs)
+            {
+                throw new AssertionError("connect timed out: " + clientSide);
+            }
+            Thread.onSpinWait();
+        }
+        return new Connection[]{ clientSide, serverSide };
+    }
+
+    public void close()
+    {
+        CloseHelper.close(runner);
+    }
+}

@@ -1,0 +1,133 @@
+package io.pacelink.it;
+
+import io.pacelink.transport.Connection;
+import io.pacelink.transport.ConnectionState;
+import io.pacelink.transport.port.ImpairmentConfig;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.nio.ByteBuffer;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Two endpoints over real loopback sockets move 256 MiB of messages of mixed sizes (1 byte to 1 MiB), byte-exact and
+ * in order, once clean and once with injected loss, duplication and reordering. Asserts correctness, never speed.
+ */
+class LoopbackTransferTest
+{
+    private static final long TOTAL_BYTES = 256L << 20;
+    private static final int MAX_MESSAGE_BYTES = 1 << 20;
+    private static final long SEED = 42;
+    private static final long TIMEOUT_NS = TimeUnit.SECONDS.toNanos(150);
+
+    @Test
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void movesMixedSizeMessagesByteExactOverCleanLoopback()
+    {
+        try (LoopbackPair pair = new LoopbackPair(
+            (context) -> context.maxMessageLengthBytes(MAX_MESSAGE_BYTES)
+                .sendBufferBytes(8 << 20)
+                .receiveBufferBytes(8 << 20),
+            ImpairmentConfig.NONE,
+            ImpairmentConfig.NONE))
+        {
+            final Outcome outcome = transfer(pair);
+            assertEquals(0, pair.server.counters().malformedDropped().get());
+            assertEquals(0, pair.client.counters().malformedDropped().get());
+            assertEquals(0, outcome.receiver.stats().duplicatePackets());
+        }
+    }
+
+    @Test
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void movesMixedSizeMessagesByteExactDespiteLossDuplicationAndReordering()
+    {
+        final ImpairmentConfig impairment = new ImpairmentConfig(0.05, 0.02, 0.02, 3, SEED);
+        try (LoopbackPair pair = new LoopbackPair(
+            (context) -> context.maxMessageLengthBytes(MAX_MESSAGE_BYTES)
+                .sendBufferBytes(8 << 20)
+                .receiveBufferBytes(8 << 20),
+            impairment,
+            new ImpairmentConfig(0.05, 0.02, 0.02, 3, SEED + 1)))
+        {
+            final Outcome outcome = transfer(pair);
+
+            assertTrue(pair.clientPort.sendImpairment().dropped() > 0, "loss was injected");
+            assertTrue(outcome.sender.stats().packetsRetransmitted() > 0, "lost data was retransmitted");
+            assertTrue(outcome.sender.stats().packetsLost() > 0, "losses were detected");
+            assertTrue(outcome.receiver.stats().duplicatePackets() > 0, "duplicates were detected and dropped");
+            assertEquals(0, pair.server.counters().malformedDropped().get());
+        }
+    }
+
+    private record Outcome(Connection sender, Connection receiver)
+    {
+    }
+
+    private static Outcome transfer(final LoopbackPair pair)
+    {
+        final Connection[] connections = pair.connect(TimeUnit.SECONDS.toNanos(5));
+        final Connection sender = connections[0];
+        final Connection receiver = connections[1];
+
+        final MessagePattern pattern = new MessagePattern(SEED, MAX_MESSAGE_BYTES);
+        final MessagePattern.Verifier verifier = new MessagePattern.Verifier(SEED, MAX_MESSAGE_BYTES);
+        final UnsafeBuffer message = new UnsafeBuffer(ByteBuffer.allocateDirect(MAX_MESSAGE_BYTES));
+
+        long offeredBytes = 0;
+        long offeredMessages = 0;
+        int pendingLength = -1;
+        final long deadlineNs = System.nanoTime() + TIMEOUT_NS;
+        while (offeredBytes < TOTAL_BYTES || verifier.messages() < offeredMessages)
+        {
+            if (offeredBytes < TOTAL_BYTES)
+            {
+                if (pendingLength < 0)
+                {
+                    pendingLength = pattern.nextSize();
+                    MessagePattern.fill(message, offeredMessages, pendingLength);
+                }
+                if (sender.offer(message, 0, pendingLength) > 0)
+                {
+                    offeredBytes += pendingLength;
+                    offeredMessages++;
+                    pendingLength = -1;
+                }
+            }
+            if (0 == receiver.poll(verifier, 64))
+            {
+                Thread.onSpinWait();
+            }
+            assertNull(verifier.failure());
+            assertTrue(System.nanoTime() < deadlineNs, () -> "timed out: delivered " + verifier.bytes() + " of " +
+                TOTAL_BYTES + " bytes; sender " + sender + " stats retransmitted=" +
+                sender.stats().packetsRetransmitted());
+            assertTrue(ConnectionState.CLOSED != sender.state(), () -> "sender closed: " + sender);
+        }
+
+        assertEquals(offeredMessages, verifier.messages());
+        assertEquals(offeredBytes, verifier.bytes());
+        // Counters on both sides agree with what was sent: stream bytes are messages plus 4-byte length prefixes.
+        final long streamBytes = offeredBytes + 4 * offeredMessages;
+        assertEquals(streamBytes, receiver.stats().bytesReceived());
+        awaitDelivered(sender, streamBytes);
+        return new Outcome(sender, receiver);
+    }
+
+    private static void awaitDelivered(final Connection sender, final long streamBytes)
+    {
+        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (sender.stats().bytesDelivered() < streamBytes)
+        {
+            assertTrue(System.nanoTime() < deadlineNs, () -> "sender saw " + sender.stats().bytesDelivered() +
+                " of " + streamBytes + " bytes acknowledged");
+            Thread.onSpinWait();
+        }
+        assertEquals(streamBytes, sender.stats().bytesDelivered());
+    }
+}

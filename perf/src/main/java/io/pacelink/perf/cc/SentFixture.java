@@ -1,0 +1,38 @@
+package io.pacelink.perf.cc;
+
+import io.pacelink.transport.cc.CongestionController;
+
+/**
+ * A recorded {@link CongestionController#onPacketSent} call.
+ */
+final class SentFixture extends TraceEvent
+{
+    private final long nowNs;
+    private final long packetNumber;
+    private final int sizeBytes;
+    private final long bytesInFlightBytes;
+    private final boolean isRetransmission;
+
+    SentFixture(
+        final RttSnapshot rtt,
+        final TraceLap lap,
+        final long nowNs,
+        final long packetNumber,
+        final int sizeBytes,
+        final long bytesInFlightBytes,
+        final boolean isRetransmission)
+    {
+        super(rtt, lap);
+        this.nowNs = nowNs;
+        this.packetNumber = packetNumber;
+        this.sizeBytes = sizeBytes;
+        this.bytesInFlightBytes = bytesInFlightBytes;
+        this.isRetransmission = isRetransmission;
+    }
+
+    void replay(final CongestionController controller)
+    {
+        controller.onPacketSent(
+            lap.timeNs(nowNs), lap.packetNumber(packetNumber), sizeBytes, bytesInFlightBytes, isRetransmission);
+    }
+}

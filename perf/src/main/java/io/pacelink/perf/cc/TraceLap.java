@@ -1,0 +1,93 @@
+package io.pacelink.perf.cc;
+
+/**
+ * Offsets that make a recorded trace replayable forever: each time a replay wraps around, time, the delivered and
+ * lost byte counters and packet numbers move forward by what they advanced over the recorded window, so the
+ * controller sees monotonic time and counters lap after lap (RTT-like durations are not offset). Shared by all
+ * fixtures of one {@link ControllerTrace}; only one replay may use it at a time.
+ */
+public final class TraceLap
+{
+    private long timeStepNs;
+    private long deliveredStepBytes;
+    private long lostStepBytes;
+    private long packetNumberStep;
+
+    private long timeOffsetNs;
+    private long deliveredOffsetBytes;
+    private long lostOffsetBytes;
+    private long packetNumberOffset;
+
+    /**
+     * Set what one lap advances; called once when recording ends.
+     *
+     * @param timeStepNs         length of the recorded window.
+     * @param deliveredStepBytes bytes delivered over the window.
+     * @param lostStepBytes      bytes declared lost over the window.
+     * @param packetNumberStep   packet numbers used over the window.
+     */
+    void steps(
+        final long timeStepNs, final long deliveredStepBytes, final long lostStepBytes, final long packetNumberStep)
+    {
+        if (timeStepNs <= 0 || deliveredStepBytes <= 0 || lostStepBytes < 0 || packetNumberStep <= 0)
+        {
+            throw new IllegalArgumentException("a lap must advance time, delivery and packet numbers: timeStepNs=" +
+                timeStepNs + " deliveredStepBytes=" + deliveredStepBytes + " lostStepBytes=" + lostStepBytes +
+                " packetNumberStep=" + packetNumberStep);
+        }
+        this.timeStepNs = timeStepNs;
+        this.deliveredStepBytes = deliveredStepBytes;
+        this.lostStepBytes = lostStepBytes;
+        this.packetNumberStep = packetNumberStep;
+    }
+
+    /**
+     * Start again at the recorded values, for a new replay with a new controller.
+     */
+    void rewind()
+    {
+        timeOffsetNs = 0;
+        deliveredOffsetBytes = 0;
+        lostOffsetBytes = 0;
+        packetNumberOffset = 0;
+    }
+
+    /**
+     * The replay wrapped around: the next lap starts.
+     */
+    void next()
+    {
+        timeOffsetNs += timeStepNs;
+        deliveredOffsetBytes += deliveredStepBytes;
+        lostOffsetBytes += lostStepBytes;
+        packetNumberOffset += packetNumberStep;
+    }
+
+    long timeNs(final long recordedNs)
+    {
+        return recordedNs + timeOffsetNs;
+    }
+
+    long deliveredBytes(final long recordedBytes)
+    {
+        return recordedBytes + deliveredOffsetBytes;
+    }
+
+    long lostBytes(final long recordedBytes)
+    {
+        return recordedBytes + lostOffsetBytes;
+    }
+
+    long packetNumber(final long recordedPacketNumber)
+    {
+        return recordedPacketNumber + packetNumberOffset;
+    }
+
+    /**
+     * @return the length of one lap in virtual time.
+     */
+    public long timeStepNs()
+    {
+        return timeStepNs;
+    }
+}

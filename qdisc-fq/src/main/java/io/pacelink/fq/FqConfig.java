@@ -1,0 +1,267 @@
+package io.pacelink.fq;
+
+import io.pacelink.transport.cc.ControllerParameters;
+
+import java.util.Set;
+
+/**
+ * The {@link FqScheduler}'s parameters, validated once at construction. Defaults are sch_fq's {@code fq_init}
+ * values (reference section 7.1) for a 1514-byte Ethernet MTU.
+ *
+ * <table>
+ * <caption>parameters</caption>
+ * <tr><th>name</th><th>default</th><th>sch_fq</th></tr>
+ * <tr><td>{@code fq.quantum} (bytes)</td><td>3028</td><td>{@code quantum} = 2 × MTU</td></tr>
+ * <tr><td>{@code fq.initialQuantum} (bytes)</td><td>15140</td><td>{@code initial_quantum} = 10 × MTU</td></tr>
+ * <tr><td>{@code fq.maxRate} (bytes/s)</td><td>unlimited</td><td>{@code maxrate}, a cap for every flow</td></tr>
+ * <tr><td>{@code fq.lowRateThreshold} (bytes/s)</td><td>68750</td><td>{@code low_rate_threshold} 550 kbit/s</td></tr>
+ * <tr><td>{@code fq.horizonMs}</td><td>10000</td><td>{@code horizon} 10 s</td></tr>
+ * <tr><td>{@code fq.horizonDrop}</td><td>true</td><td>{@code horizon_drop}; false caps instead</td></tr>
+ * <tr><td>{@code fq.flowRefillDelayMs}</td><td>40</td><td>{@code flow_refill_delay}</td></tr>
+ * <tr><td>{@code fq.gcAgeMs}</td><td>3000</td><td>{@code FQ_GC_AGE}</td></tr>
+ * <tr><td>{@code fq.pacing}</td><td>true</td><td>{@code rate_enable} (tc {@code pacing}/{@code nopacing})</td></tr>
+ * </table>
+ */
+public final class FqConfig
+{
+    /**
+     * Prefix of every parameter; unknown names with it are rejected.
+     */
+    public static final String PREFIX = FqScheduler.NAME + ".";
+
+    /**
+     * Parameter name: DRR quantum and paced burst, bytes.
+     */
+    public static final String QUANTUM = PREFIX + "quantum";
+
+    /**
+     * Parameter name: credit of a new flow, bytes.
+     */
+    public static final String INITIAL_QUANTUM = PREFIX + "initialQuantum";
+
+    /**
+     * Parameter name: pacing-rate cap applied to every flow, bytes per second.
+     */
+    public static final String MAX_RATE = PREFIX + "maxRate";
+
+    /**
+     * Parameter name: at or below this rate every packet is paced individually, bytes per second.
+     */
+    public static final String LOW_RATE_THRESHOLD = PREFIX + "lowRateThreshold";
+
+    /**
+     * Parameter name: how far in the future a requested departure time may be, milliseconds.
+     */
+    public static final String HORIZON_MS = PREFIX + "horizonMs";
+
+    /**
+     * Parameter name: refuse (true) or cap (false) departures beyond the horizon.
+     */
+    public static final String HORIZON_DROP = PREFIX + "horizonDrop";
+
+    /**
+     * Parameter name: idle time after which a returning flow regains at least one quantum, milliseconds.
+     */
+    public static final String FLOW_REFILL_DELAY_MS = PREFIX + "flowRefillDelayMs";
+
+    /**
+     * Parameter name: idle time after which a flow's state is garbage collected, milliseconds.
+     */
+    public static final String GC_AGE_MS = PREFIX + "gcAgeMs";
+
+    /**
+     * Parameter name: pace flows (true) or only fair-queue them (false).
+     */
+    public static final String PACING = PREFIX + "pacing";
+
+    /**
+     * Ethernet MTU including the link header, as sch_fq's {@code psched_mtu()} reports it.
+     */
+    public static final int ETHERNET_MTU_BYTES = 1514;
+
+    /**
+     * Default quantum: 2 × MTU.
+     */
+    public static final int DEFAULT_QUANTUM_BYTES = 2 * ETHERNET_MTU_BYTES;
+
+    /**
+     * Default initial quantum: 10 × MTU.
+     */
+    public static final int DEFAULT_INITIAL_QUANTUM_BYTES = 10 * ETHERNET_MTU_BYTES;
+
+    /**
+     * No rate cap.
+     */
+    public static final long UNLIMITED_RATE = Long.MAX_VALUE;
+
+    /**
+     * Default low-rate threshold: 550 kbit/s in bytes per second.
+     */
+    public static final long DEFAULT_LOW_RATE_THRESHOLD_BYTES_PER_SECOND = 550_000L / 8;
+
+    /**
+     * Default horizon: 10 s.
+     */
+    public static final long DEFAULT_HORIZON_MS = 10_000L;
+
+    /**
+     * Default flow refill delay: 40 ms.
+     */
+    public static final long DEFAULT_FLOW_REFILL_DELAY_MS = 40L;
+
+    /**
+     * Default garbage-collection age of idle flows: 3 s.
+     */
+    public static final long DEFAULT_GC_AGE_MS = 3_000L;
+
+    /**
+     * sch_fq accepts quanta up to 1 MiB ({@code fq_change}).
+     */
+    public static final int MAX_QUANTUM_BYTES = 1 << 20;
+
+    private static final long MAX_DURATION_MS = 3_600_000L;
+    private static final long NANOS_PER_MILLI = 1_000_000L;
+    private static final Set<String> NAMES = Set.of(
+        QUANTUM, INITIAL_QUANTUM, MAX_RATE, LOW_RATE_THRESHOLD, HORIZON_MS, HORIZON_DROP, FLOW_REFILL_DELAY_MS,
+        GC_AGE_MS, PACING);
+    private static final FqConfig DEFAULTS = from(ControllerParameters.EMPTY);
+
+    private final int quantumBytes;
+    private final int initialQuantumBytes;
+    private final long maxRateBytesPerSecond;
+    private final long lowRateThresholdBytesPerSecond;
+    private final long horizonNs;
+    private final boolean horizonDrop;
+    private final long flowRefillDelayNs;
+    private final long gcAgeNs;
+    private final boolean pacing;
+
+    private FqConfig(final ControllerParameters parameters)
+    {
+        parameters.rejectUnknown(PREFIX, NAMES);
+        quantumBytes = (int)parameters.getLong(QUANTUM, DEFAULT_QUANTUM_BYTES, 1, MAX_QUANTUM_BYTES);
+        initialQuantumBytes = (int)parameters.getLong(
+            INITIAL_QUANTUM, DEFAULT_INITIAL_QUANTUM_BYTES, 0, Integer.MAX_VALUE);
+        maxRateBytesPerSecond = parameters.getLong(MAX_RATE, UNLIMITED_RATE, 1, UNLIMITED_RATE);
+        lowRateThresholdBytesPerSecond = parameters.getLong(
+            LOW_RATE_THRESHOLD, DEFAULT_LOW_RATE_THRESHOLD_BYTES_PER_SECOND, 0, UNLIMITED_RATE - 1);
+        horizonNs = parameters.getLong(HORIZON_MS, DEFAULT_HORIZON_MS, 1, MAX_DURATION_MS) * NANOS_PER_MILLI;
+        horizonDrop = parameters.getBoolean(HORIZON_DROP, true);
+        flowRefillDelayNs = parameters.getLong(
+            FLOW_REFILL_DELAY_MS, DEFAULT_FLOW_REFILL_DELAY_MS, 0, MAX_DURATION_MS) * NANOS_PER_MILLI;
+        gcAgeNs = parameters.getLong(GC_AGE_MS, DEFAULT_GC_AGE_MS, 1, MAX_DURATION_MS) * NANOS_PER_MILLI;
+        pacing = parameters.getBoolean(PACING, true);
+    }
+
+    /**
+     * @param parameters named parameters; those starting with {@code fq.} must be known.
+     * @return the validated configuration.
+     * @throws IllegalArgumentException naming a parameter that is unknown, not a number or out of range.
+     */
+    public static FqConfig from(final ControllerParameters parameters)
+    {
+        return new FqConfig(parameters);
+    }
+
+    /**
+     * @return sch_fq's defaults.
+     */
+    public static FqConfig defaults()
+    {
+        return DEFAULTS;
+    }
+
+    /**
+     * @return the parameter names this configuration reads.
+     */
+    public static Set<String> names()
+    {
+        return NAMES;
+    }
+
+    /**
+     * @return DRR quantum, and the burst a paced flow sends back to back, bytes.
+     */
+    public int quantumBytes()
+    {
+        return quantumBytes;
+    }
+
+    /**
+     * @return credit of a new flow, bytes.
+     */
+    public int initialQuantumBytes()
+    {
+        return initialQuantumBytes;
+    }
+
+    /**
+     * @return pacing-rate cap of every flow in bytes per second, {@link #UNLIMITED_RATE} for none.
+     */
+    public long maxRateBytesPerSecond()
+    {
+        return maxRateBytesPerSecond;
+    }
+
+    /**
+     * @return at or below this rate every packet is paced individually, bytes per second.
+     */
+    public long lowRateThresholdBytesPerSecond()
+    {
+        return lowRateThresholdBytesPerSecond;
+    }
+
+    /**
+     * @return how far in the future a requested departure time may be.
+     */
+    public long horizonNs()
+    {
+        return horizonNs;
+    }
+
+    /**
+     * @return true to refuse departures beyond the horizon, false to cap them to now + horizon.
+     */
+    public boolean horizonDrop()
+    {
+        return horizonDrop;
+    }
+
+    /**
+     * @return idle time after which a returning flow regains at least one quantum.
+     */
+    public long flowRefillDelayNs()
+    {
+        return flowRefillDelayNs;
+    }
+
+    /**
+     * @return idle time after which a flow's state is garbage collected.
+     */
+    public long gcAgeNs()
+    {
+        return gcAgeNs;
+    }
+
+    /**
+     * @return true if flows are paced, false for fair queueing only.
+     */
+    public boolean pacing()
+    {
+        return pacing;
+    }
+
+    public String toString()
+    {
+        return "FqConfig{quantumBytes=" + quantumBytes +
+            ", initialQuantumBytes=" + initialQuantumBytes +
+            ", maxRateBytesPerSecond=" + maxRateBytesPerSecond +
+            ", lowRateThresholdBytesPerSecond=" + lowRateThresholdBytesPerSecond +
+            ", horizonNs=" + horizonNs +
+            ", horizonDrop=" + horizonDrop +
+            ", flowRefillDelayNs=" + flowRefillDelayNs +
+            ", gcAgeNs=" + gcAgeNs +
+            ", pacing=" + pacing +
+            '}';
+    }
+}

@@ -1,0 +1,78 @@
+package io.pacelink.fq;
+
+import io.pacelink.transport.schedule.SchedulableFlow;
+
+/**
+ * An {@link FqScheduler}'s state for one flow (sch_fq {@code struct fq_flow}): DRR credit, pacing deadline and where
+ * the flow is parked. Pooled: taken when a flow first becomes active, returned when it is removed or garbage
+ * collected, never allocated per packet.
+ */
+final class FqFlow
+{
+    /**
+     * Where a flow is parked; it is in exactly one place.
+     */
+    enum Place
+    {
+        /**
+         * Idle, on no round-robin list (sch_fq "detached"), stamped with when it went idle.
+         */
+        DETACHED,
+
+        /**
+         * On the new-flows list.
+         */
+        NEW_FLOWS,
+
+        /**
+         * On the old-flows list.
+         */
+        OLD_FLOWS,
+
+        /**
+         * In the throttled heap, waiting for {@link #timeNextPacketNs}.
+         */
+        THROTTLED
+    }
+
+    SchedulableFlow flow;
+    long creditBytes;
+    long timeNextPacketNs;
+    Place place;
+
+    /**
+     * A departure time beyond the horizon capped to now + horizon (sch_fq rewrites the packet's timestamp); kept
+     * until the flow's next data packet leaves, 0 when none.
+     */
+    long cappedDepartureNs;
+    boolean releasedWithDepartureTime;
+    boolean wokenFromThrottle;
+    boolean inAckBypass;
+
+    long detachedAtNs;
+    FqFlow olderDetached;
+    FqFlow newerDetached;
+
+    int heapIndex = -1;
+    long throttleSequence;
+
+    FqFlow nextFree;
+
+    void reset(final SchedulableFlow flow, final long creditBytes)
+    {
+        this.flow = flow;
+        this.creditBytes = creditBytes;
+        timeNextPacketNs = 0;
+        place = Place.DETACHED;
+        cappedDepartureNs = 0;
+        releasedWithDepartureTime = false;
+        wokenFromThrottle = false;
+        inAckBypass = false;
+        detachedAtNs = 0;
+        olderDetached = null;
+        newerDetached = null;
+        heapIndex = -1;
+        throttleSequence = 0;
+        nextFree = null;
+    }
+}

@@ -1,0 +1,581 @@
+package io.pacelink.fq;
+
+import io.pacelink.transport.schedule.PacketScheduler;
+import io.pacelink.transport.schedule.SchedulableFlow;
+import org.HdrHistogram.Histogram;
+import org.agrona.collections.Hashing;
+import org.agrona.collections.Long2ObjectHashMap;
+
+import java.util.ArrayDeque;
+
+/**
+ * The sender's fair-queueing pacer (name {@code fq}): Linux {@code sch_fq} semantics (reference section 7) adapted to
+ * late binding. A flow's queue is implicit: it is backlogged while {@link SchedulableFlow#hasPacketToSend(long)} is
+ * true, and its head packet is built by the endpoint only when {@link #nextFlow(long)} releases the flow, so sch_fq's
+ * enqueue happens in {@link #activate(SchedulableFlow, long)} and its dequeue is split between {@link #nextFlow(long)}
+ * (steps 1 to 6 of section 7.3) and {@link #onPacketSent(SchedulableFlow, int, boolean, long)} (the credit charge and
+ * pacing update, step 8).
+ * <ul>
+ * <li>Flows that become active join {@code new_flows}, served before {@code old_flows}; a new flow starts with the
+ * initial quantum (10 × MTU) of credit, a flow idle longer than the refill delay (40 ms) gets at least one quantum,
+ * and a flow that empties from {@code new_flows} makes one pass through {@code old_flows} before it detaches, so a
+ * flow cannot starve others by re-entering {@code new_flows}.</li>
+ * <li>Deficit round robin: a flow whose credit is spent gets one more quantum (2 × MTU) and goes to the tail of
+ * {@code old_flows}.</li>
+ * <li>Pacing: after a data packet of {@code len} bytes at rate {@code r = min(pacingRate, maxRate)}: if
+ * {@code r} is at or below the low-rate threshold (550 kbit/s) credit is zeroed so every packet is paced alone;
+ * otherwise the flow keeps sending back to back while it has credit, and once the credit is spent its next packet
+ * waits {@code max(len, quantum) / r} (at most 1 s), shortened by the scheduling lateness up to half
+ * ({@code sch_fq.c fq_dequeue}). Throttled flows wait in a heap ordered by their deadline.</li>
+ * <li>Departure times: a flow that asks for one ({@link SchedulableFlow#earliestDepartureNs()}, EDT) is held until
+ * then and is not rate-paced except by {@code fq.maxRate}; a departure beyond the horizon is refused (the flow is
+ * detached and the refusal counted as a horizon drop; it competes again when next activated) or, with
+ * {@code fq.horizonDrop=false}, capped to now + horizon.</li>
+ * <li>Pure ACKs are never paced or charged: a flow released only because an ACK is due is reported by
+ * {@link #releasedForAckOnly()}, and throttled flows whose ACK becomes due are served from a bypass queue first, as
+ * sch_fq serves its internal FIFO first.</li>
+ * <li>Flows detached longer than the GC age (3 s) are forgotten, at most 8 per lookup ({@code fq_gc}); a flow that
+ * returns after that is new again.</li>
+ * </ul>
+ * Not carried over, because nothing is queued here in late binding: {@code limit} and {@code flow_limit} (a flow's
+ * backlog is its send buffer, bounded by the connection's back pressure), {@code ce_threshold} (no queueing delay to
+ * mark), priority bands and the orphan hash (every flow is an owned connection).
+ * <p>
+ * Single-threaded (the endpoint agent). No allocation per packet: flow states are pooled and indexed by flow id in an
+ * Agrona {@link Long2ObjectHashMap}, lists are array deques and the throttled heap is an array of pooled nodes; they
+ * allocate only when the number of flows outgrows them.
+ */
+public final class FqScheduler implements PacketScheduler
+{
+    /**
+     * The name users select it by.
+     */
+    public static final String NAME = "fq";
+
+    /**
+     * sch_fq {@code FQ_GC_MAX}: flows garbage collected per lookup at most.
+     */
+    static final int GC_MAX_FLOWS_PER_LOOKUP = 8;
+
+    /**
+     * Largest lateness the release histogram resolves; larger values are recorded as this.
+     */
+    public static final long MAX_TRACKED_LATENESS_NS = 60_000_000_000L;
+
+    private static final long NANOS_PER_SECOND = 1_000_000_000L;
+
+    /**
+     * sch_fq clamps a packet's pacing delay to 1 s "since socket rate can change later".
+     */
+    private static final long MAX_PACKET_DELAY_NS = NANOS_PER_SECOND;
+    private static final int INITIAL_FLOW_CAPACITY = 64;
+    private static final int LATENESS_SIGNIFICANT_DIGITS = 2;
+
+    private final int quantumBytes;
+    private final int initialQuantumBytes;
+    private final long maxRateBytesPerSecond;
+    private final long lowRateThresholdBytesPerSecond;
+    private final long horizonNs;
+    private final boolean horizonDrop;
+    private final long flowRefillDelayNs;
+    private final long gcAgeNs;
+    private final boolean pacing;
+
+    private final Long2ObjectHashMap<FqFlow> flowsById =
+        new Long2ObjectHashMap<>(INITIAL_FLOW_CAPACITY, Hashing.DEFAULT_LOAD_FACTOR);
+    private final ArrayDeque<FqFlow> newFlows = new ArrayDeque<>(INITIAL_FLOW_CAPACITY);
+    private final ArrayDeque<FqFlow> oldFlows = new ArrayDeque<>(INITIAL_FLOW_CAPACITY);
+    private final ArrayDeque<FqFlow> ackBypass = new ArrayDeque<>(INITIAL_FLOW_CAPACITY);
+    private final ThrottledFlows throttledFlows = new ThrottledFlows(INITIAL_FLOW_CAPACITY);
+    private final DetachedFlows detachedFlows = new DetachedFlows();
+    private final Histogram releaseLatenessHistogram =
+        new Histogram(MAX_TRACKED_LATENESS_NS, LATENESS_SIGNIFICANT_DIGITS);
+
+    private FqFlow freeFlows;
+    private FqFlow lastReleased;
+    private boolean releasedForAckOnly;
+
+    private long throttledTotal;
+    private long gcFlows;
+    private long horizonDrops;
+    private long horizonCaps;
+    private long packetsTooLong;
+    private long ackOnlyReleases;
+
+    /**
+     * @param config validated parameters.
+     */
+    public FqScheduler(final FqConfig config)
+    {
+        quantumBytes = config.quantumBytes();
+        initialQuantumBytes = config.initialQuantumBytes();
+        maxRateBytesPerSecond = config.maxRateBytesPerSecond();
+        lowRateThresholdBytesPerSecond = config.lowRateThresholdBytesPerSecond();
+        horizonNs = config.horizonNs();
+        horizonDrop = config.horizonDrop();
+        flowRefillDelayNs = config.flowRefillDelayNs();
+        gcAgeNs = config.gcAgeNs();
+        pacing = config.pacing();
+
+        for (int i = 0; i < INITIAL_FLOW_CAPACITY; i++)
+        {
+            final FqFlow flow = new FqFlow();
+            flow.nextFree = freeFlows;
+            freeFlows = flow;
+        }
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>
+     * Nothing to do: like sch_fq, which creates a flow with its first packet, state is created when the flow is
+     * first activated.
+     */
+    public void addFlow(final SchedulableFlow flow)
+    {
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public void removeFlow(final SchedulableFlow flow)
+    {
+        final FqFlow state = flowsById.remove(flow.flowId());
+        if (null == state)
+        {
+            return;
+        }
+
+        switch (state.place)
+        {
+            case NEW_FLOWS:
+                newFlows.remove(state);
+                break;
+
+            case OLD_FLOWS:
+                oldFlows.remove(state);
+                break;
+
+            case THROTTLED:
+                throttledFlows.remove(state);
+                break;
+
+            case DETACHED:
+                detachedFlows.remove(state);
+                break;
+        }
+        if (state.inAckBypass)
+        {
+            ackBypass.remove(state);
+        }
+        recycle(state);
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>
+     * sch_fq's enqueue: look the flow up (collecting up to 8 other flows idle longer than the GC age on the way),
+     * create it with the initial quantum if unknown, and if it was detached put it on {@code new_flows}, refilling
+     * its credit to at least one quantum if it was idle longer than the refill delay. A throttled flow that owes an
+     * ACK is queued for the ACK bypass.
+     */
+    public void activate(final SchedulableFlow flow, final long nowNs)
+    {
+        FqFlow state = flowsById.get(flow.flowId());
+        collectGarbage(nowNs, state);
+        if (null == state)
+        {
+            state = newFlowState(flow, nowNs);
+        }
+
+        if (FqFlow.Place.DETACHED == state.place)
+        {
+            detachedFlows.remove(state);
+            if (nowNs - state.detachedAtNs > flowRefillDelayNs)
+            {
+                state.creditBytes = Math.max(state.creditBytes, quantumBytes);
+            }
+            state.place = FqFlow.Place.NEW_FLOWS;
+            newFlows.offerLast(state);
+        }
+        else if (FqFlow.Place.THROTTLED == state.place && !state.inAckBypass && flow.hasAckDue(nowNs))
+        {
+            state.inAckBypass = true;
+            ackBypass.offerLast(state);
+        }
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>
+     * sch_fq's dequeue, steps 1 to 6 of reference section 7.3; the endpoint builds the packet and reports it with
+     * {@link #onPacketSent(SchedulableFlow, int, boolean, long)}, which applies step 8.
+     */
+    public SchedulableFlow nextFlow(final long nowNs)
+    {
+        releasedForAckOnly = false;
+        lastReleased = null;
+
+        // Step 1: sch_fq serves its internal FIFO first; ours holds throttled flows that owe an ACK.
+        FqFlow state;
+        while (null != (state = ackBypass.pollFirst()))
+        {
+            state.inAckBypass = false;
+            if (state.flow.hasAckDue(nowNs))
+            {
+                return releaseForAckOnly(state);
+            }
+        }
+
+        // Step 2: flows whose deadline has come go to the tail of old_flows.
+        while (!throttledFlows.isEmpty() && throttledFlows.peek().timeNextPacketNs <= nowNs)
+        {
+            state = throttledFlows.poll();
+            state.wokenFromThrottle = true;
+            addToOldFlows(state);
+        }
+
+        while (true)
+        {
+            // Step 3: new flows first; nothing eligible means the agent may sleep until nextReleaseTimeNs().
+            final ArrayDeque<FqFlow> list = newFlows.isEmpty() ? oldFlows : newFlows;
+            state = list.peekFirst();
+            if (null == state)
+            {
+                return null;
+            }
+
+            // Step 4: credit spent: one more quantum, and wait for a turn at the tail of old_flows.
+            if (state.creditBytes <= 0)
+            {
+                state.creditBytes += quantumBytes;
+                list.pollFirst();
+                addToOldFlows(state);
+                continue;
+            }
+
+            final SchedulableFlow flow = state.flow;
+            if (flow.hasPacketToSend(nowNs))
+            {
+                // Step 5: the head packet leaves at max(its departure time, the flow's pacing deadline).
+                long departureNs = flow.earliestDepartureNs();
+                if (0 != departureNs)
+                {
+                    if (0 != state.cappedDepartureNs)
+                    {
+                        departureNs = Math.min(departureNs, state.cappedDepartureNs);
+                    }
+                    else if (departureNs - nowNs > horizonNs)
+                    {
+                        if (horizonDrop)
+                        {
+                            horizonDrops++;
+                            list.pollFirst();
+                            detach(state, nowNs);
+                            if (flow.hasAckDue(nowNs))
+                            {
+                                return releaseForAckOnly(state);
+                            }
+                            continue;
+                        }
+                        horizonCaps++;
+                        departureNs = nowNs + horizonNs;
+                        state.cappedDepartureNs = departureNs;
+                    }
+                }
+
+                final long releaseNs = Math.max(departureNs, state.timeNextPacketNs);
+                if (releaseNs > nowNs)
+                {
+                    list.pollFirst();
+                    state.timeNextPacketNs = releaseNs;
+                    throttle(state);
+                    if (flow.hasAckDue(nowNs))
+                    {
+                        return releaseForAckOnly(state);
+                    }
+                    continue;
+                }
+
+                if (state.wokenFromThrottle)
+                {
+                    state.wokenFromThrottle = false;
+                    releaseLatenessHistogram.recordValue(
+                        Math.min(nowNs - state.timeNextPacketNs, MAX_TRACKED_LATENESS_NS));
+                }
+                state.releasedWithDepartureTime = 0 != departureNs;
+                lastReleased = state;
+                return flow;
+            }
+
+            if (flow.hasAckDue(nowNs))
+            {
+                return releaseForAckOnly(state);
+            }
+
+            // Step 6: empty. From new_flows, one pass through old_flows first so it cannot starve others by
+            // re-entering new_flows; from old_flows, detach.
+            list.pollFirst();
+            if (list == newFlows)
+            {
+                addToOldFlows(state);
+            }
+            else
+            {
+                detach(state, nowNs);
+            }
+        }
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>
+     * Step 8 of reference section 7.3 for data packets: charge the credit and, when pacing, move the flow's deadline.
+     * ACK-only packets are neither charged nor paced.
+     */
+    public void onPacketSent(final SchedulableFlow flow, final int sizeBytes, final boolean ackOnly, final long nowNs)
+    {
+        if (ackOnly)
+        {
+            return;
+        }
+
+        final FqFlow state = null != lastReleased && lastReleased.flow == flow ?
+            lastReleased : flowsById.get(flow.flowId());
+        if (null == state)
+        {
+            return;
+        }
+
+        state.creditBytes -= sizeBytes;
+        state.cappedDepartureNs = 0;
+        if (!pacing)
+        {
+            return;
+        }
+
+        long rateBytesPerSecond = maxRateBytesPerSecond;
+        long pacedBytes = sizeBytes;
+        // A packet sent at its own departure time is paced only by an explicit maxrate.
+        if (!state.releasedWithDepartureTime)
+        {
+            final long flowRateBytesPerSecond = flow.pacingRateBytesPerSecond();
+            if (flowRateBytesPerSecond > 0 && flowRateBytesPerSecond < rateBytesPerSecond)
+            {
+                rateBytesPerSecond = flowRateBytesPerSecond;
+            }
+
+            if (rateBytesPerSecond <= lowRateThresholdBytesPerSecond)
+            {
+                // Below 550 kbit/s bursts hurt more than they save: pace every packet on its own.
+                state.creditBytes = 0;
+            }
+            else
+            {
+                pacedBytes = Math.max(sizeBytes, quantumBytes);
+                if (state.creditBytes > 0)
+                {
+                    return;
+                }
+            }
+        }
+
+        if (FqConfig.UNLIMITED_RATE == rateBytesPerSecond)
+        {
+            return;
+        }
+
+        long delayNs = pacedBytes * NANOS_PER_SECOND / rateBytesPerSecond;
+        if (delayNs > MAX_PACKET_DELAY_NS)
+        {
+            delayNs = MAX_PACKET_DELAY_NS;
+            packetsTooLong++;
+        }
+        // Compensate scheduling lateness: the previous deadline passed some time ago, give back up to half the gap.
+        if (0 != state.timeNextPacketNs)
+        {
+            delayNs -= Math.min(delayNs / 2, Math.max(0, nowNs - state.timeNextPacketNs));
+        }
+        state.timeNextPacketNs = nowNs + delayNs;
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public long nextReleaseTimeNs()
+    {
+        final FqFlow first = throttledFlows.peek();
+        return null == first ? Long.MAX_VALUE : first.timeNextPacketNs;
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public String name()
+    {
+        return NAME;
+    }
+
+    /**
+     * @return true if the flow last returned by {@link #nextFlow(long)} was released only to send an ACK (its data is
+     * paced into the future, refused, or it has none): the endpoint must build an ACK-only packet.
+     */
+    public boolean releasedForAckOnly()
+    {
+        return releasedForAckOnly;
+    }
+
+    /**
+     * @return flows with state (sch_fq {@code flows}): active, throttled, or idle and not yet garbage collected.
+     */
+    public int flowCount()
+    {
+        return flowsById.size();
+    }
+
+    /**
+     * @return flows waiting for their pacing deadline now (sch_fq {@code throttled_flows}).
+     */
+    public int throttledFlowCount()
+    {
+        return throttledFlows.size();
+    }
+
+    /**
+     * @return times a flow was throttled so far (sch_fq {@code stat_throttled}).
+     */
+    public long throttledTotal()
+    {
+        return throttledTotal;
+    }
+
+    /**
+     * @return flows garbage collected so far (sch_fq {@code stat_gc_flows}).
+     */
+    public long gcFlows()
+    {
+        return gcFlows;
+    }
+
+    /**
+     * @return departures refused because they were beyond the horizon (sch_fq {@code stat_horizon_drops}).
+     */
+    public long horizonDrops()
+    {
+        return horizonDrops;
+    }
+
+    /**
+     * @return departures capped to now + horizon (sch_fq {@code stat_horizon_caps}).
+     */
+    public long horizonCaps()
+    {
+        return horizonCaps;
+    }
+
+    /**
+     * @return packets whose pacing delay was clamped to 1 s (sch_fq {@code stat_pkts_too_long}).
+     */
+    public long packetsTooLong()
+    {
+        return packetsTooLong;
+    }
+
+    /**
+     * @return releases for an ACK-only packet so far.
+     */
+    public long ackOnlyReleases()
+    {
+        return ackOnlyReleases;
+    }
+
+    /**
+     * @return actual minus intended release time of flows woken from throttling, in ns: how late the agent ran
+     * (sch_fq keeps an EWMA of the same, {@code unthrottle_latency_ns}). Owned by the scheduler; read it, or reset
+     * it, on the agent thread.
+     */
+    public Histogram releaseLatenessHistogram()
+    {
+        return releaseLatenessHistogram;
+    }
+
+    private SchedulableFlow releaseForAckOnly(final FqFlow state)
+    {
+        releasedForAckOnly = true;
+        lastReleased = state;
+        ackOnlyReleases++;
+        return state.flow;
+    }
+
+    private void addToOldFlows(final FqFlow state)
+    {
+        state.place = FqFlow.Place.OLD_FLOWS;
+        oldFlows.offerLast(state);
+    }
+
+    private void throttle(final FqFlow state)
+    {
+        state.place = FqFlow.Place.THROTTLED;
+        throttledFlows.add(state);
+        throttledTotal++;
+    }
+
+    private void detach(final FqFlow state, final long nowNs)
+    {
+        state.place = FqFlow.Place.DETACHED;
+        state.wokenFromThrottle = false;
+        // The capped departure belonged to a packet the flow no longer has.
+        state.cappedDepartureNs = 0;
+        detachedFlows.addNewest(state, nowNs);
+    }
+
+    private FqFlow newFlowState(final SchedulableFlow flow, final long nowNs)
+    {
+        FqFlow state = freeFlows;
+        if (null == state)
+        {
+            state = new FqFlow();
+        }
+        else
+        {
+            freeFlows = state.nextFree;
+        }
+        state.reset(flow, initialQuantumBytes);
+        detachedFlows.addNewest(state, nowNs);
+        flowsById.put(flow.flowId(), state);
+        return state;
+    }
+
+    private void recycle(final FqFlow state)
+    {
+        if (lastReleased == state)
+        {
+            lastReleased = null;
+        }
+        state.reset(null, 0);
+        state.nextFree = freeFlows;
+        freeFlows = state;
+    }
+
+    /**
+     * sch_fq {@code fq_gc}: forget up to 8 flows detached longer than the GC age, except the one being looked up.
+     */
+    private void collectGarbage(final long nowNs, final FqFlow lookedUp)
+    {
+        int collected = 0;
+        FqFlow candidate = detachedFlows.oldest();
+        while (null != candidate && collected < GC_MAX_FLOWS_PER_LOOKUP && nowNs - candidate.detachedAtNs > gcAgeNs)
+        {
+            final FqFlow newer = candidate.newerDetached;
+            if (candidate != lookedUp)
+            {
+                detachedFlows.remove(candidate);
+                flowsById.remove(candidate.flow.flowId());
+                recycle(candidate);
+                gcFlows++;
+                collected++;
+            }
+            candidate = newer;
+        }
+    }
+}

@@ -1,0 +1,100 @@
+package io.pacelink.fq;
+
+import io.pacelink.transport.cc.ControllerParameters;
+import io.pacelink.transport.schedule.PacketSchedulerFactory;
+import org.junit.jupiter.api.Test;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.ServiceLoader;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class FqConfigTest
+{
+    @Test
+    void defaultsAreSchFqs()
+    {
+        final FqConfig config = FqConfig.defaults();
+
+        assertEquals(3028, config.quantumBytes());
+        assertEquals(15140, config.initialQuantumBytes());
+        assertEquals(FqConfig.UNLIMITED_RATE, config.maxRateBytesPerSecond());
+        assertEquals(68750, config.lowRateThresholdBytesPerSecond());
+        assertEquals(10_000_000_000L, config.horizonNs());
+        assertTrue(config.horizonDrop());
+        assertEquals(40_000_000L, config.flowRefillDelayNs());
+        assertEquals(3_000_000_000L, config.gcAgeNs());
+        assertTrue(config.pacing());
+    }
+
+    @Test
+    void everyParameterIsReadByName()
+    {
+        final Map<String, String> values = new HashMap<>();
+        values.put("fq.quantum", "1500");
+        values.put("fq.initialQuantum", "3000");
+        values.put("fq.maxRate", "1000000");
+        values.put("fq.lowRateThreshold", "1000");
+        values.put("fq.horizonMs", "500");
+        values.put("fq.horizonDrop", "false");
+        values.put("fq.flowRefillDelayMs", "10");
+        values.put("fq.gcAgeMs", "1000");
+        values.put("fq.pacing", "false");
+        values.put("cubic.beta", "0.7");
+
+        final FqConfig config = FqConfig.from(ControllerParameters.of(values));
+
+        assertEquals(1500, config.quantumBytes());
+        assertEquals(3000, config.initialQuantumBytes());
+        assertEquals(1_000_000, config.maxRateBytesPerSecond());
+        assertEquals(1000, config.lowRateThresholdBytesPerSecond());
+        assertEquals(500_000_000L, config.horizonNs());
+        assertFalse(config.horizonDrop());
+        assertEquals(10_000_000L, config.flowRefillDelayNs());
+        assertEquals(1_000_000_000L, config.gcAgeNs());
+        assertFalse(config.pacing());
+        assertEquals(values.size() - 1, FqConfig.names().size());
+    }
+
+    @Test
+    void unknownOrInvalidParametersAreRejected()
+    {
+        assertRejected("fq.quantom", "3028", "unknown");
+        assertRejected("fq.quantum", "0", "out of range");
+        assertRejected("fq.quantum", "2000000", "out of range");
+        assertRejected("fq.maxRate", "fast", "not an integer");
+        assertRejected("fq.horizonDrop", "maybe", "not a boolean");
+        assertRejected("fq.gcAgeMs", "-1", "out of range");
+    }
+
+    @Test
+    void factoriesAreFoundByNameWithTheirPriorities()
+    {
+        final Map<String, PacketSchedulerFactory> byName = new HashMap<>();
+        for (final PacketSchedulerFactory factory : ServiceLoader.load(PacketSchedulerFactory.class))
+        {
+            byName.put(factory.name(), factory);
+        }
+
+        assertEquals(100, byName.get("fq").defaultPriority());
+        assertEquals(-100, byName.get("fifo").defaultPriority());
+        assertInstanceOf(FqScheduler.class, byName.get("fq").newScheduler(ControllerParameters.EMPTY));
+        assertInstanceOf(FifoScheduler.class, byName.get("fifo").newScheduler(ControllerParameters.EMPTY));
+        assertThrows(IllegalArgumentException.class,
+            () -> byName.get("fifo").newScheduler(ControllerParameters.parse("fifo.limit=1")));
+        assertThrows(IllegalArgumentException.class,
+            () -> byName.get("fq").newScheduler(ControllerParameters.parse("fq.limit=1")));
+    }
+
+    private static void assertRejected(final String name, final String value, final String reason)
+    {
+        final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
+            () -> FqConfig.from(ControllerParameters.of(Map.of(name, value))));
+        assertTrue(ex.getMessage().contains(name) && ex.getMessage().contains(reason), ex.getMessage());
+    }
+}

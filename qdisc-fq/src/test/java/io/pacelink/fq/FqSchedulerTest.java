@@ -1,0 +1,413 @@
+package io.pacelink.fq;
+
+import io.pacelink.transport.cc.ControllerParameters;
+import org.agrona.collections.LongArrayList;
+import org.junit.jupiter.api.Test;
+
+import java.util.Arrays;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class FqSchedulerTest
+{
+    private static final long MS = 1_000_000L;
+    private static final long SECOND = 1_000_000_000L;
+    private static final int MTU = TestFlow.MTU_BYTES;
+    private static final int QUANTUM = 2 * MTU;
+
+    /**
+     * 100 Mbit/s.
+     */
+    private static final long RATE = 12_500_000L;
+
+    /**
+     * quantum / rate: 3028 B at 12.5 MB/s.
+     */
+    private static final long QUANTUM_GAP_NS = 242_240L;
+
+    private FqScheduler scheduler = new FqScheduler(FqConfig.defaults());
+    private SchedulerHarness harness = new SchedulerHarness(scheduler);
+
+    @Test
+    void pacedFlowSendsInitialQuantumThenOneQuantumPerQuantumOverRate()
+    {
+        final TestFlow flow = new TestFlow(1).rate(RATE).backlog(Long.MAX_VALUE);
+        final LongArrayList sendTimesNs = new LongArrayList();
+        harness.recordSendTimes(sendTimesNs);
+        scheduler.activate(flow, 0);
+
+        harness.runUntil(0, SECOND - 1);
+
+        // sch_fq: 10 x MTU (initial quantum) back to back, then 2 x MTU (quantum) every quantum / R.
+        for (int i = 0; i < 10; i++)
+        {
+            assertEquals(0L, sendTimesNs.getLong(i), "packet " + i);
+        }
+        for (int i = 10; i < 200; i++)
+        {
+            final long burst = (i - 10) / 2 + 1;
+            assertEquals(burst * QUANTUM_GAP_NS, sendTimesNs.getLong(i), "packet " + i);
+        }
+        // One second: R bytes plus the initial quantum's head start.
+        assertEquals(RATE, flow.sentBytes, RATE * 0.01);
+        assertTrue(scheduler.throttledTotal() > 2000);
+        assertEquals(1, scheduler.throttledFlowCount());
+    }
+
+    @Test
+    void flowBelowLowRateThresholdIsPacedPacketByPacket()
+    {
+        // 400 kbit/s < 550 kbit/s: no initial burst, every packet waits len / R = 1514 B / 50 kB/s = 30.28 ms.
+        final TestFlow flow = new TestFlow(1).rate(50_000).backlog(Long.MAX_VALUE);
+        final LongArrayList sendTimesNs = new LongArrayList();
+        harness.recordSendTimes(sendTimesNs);
+        scheduler.activate(flow, 0);
+
+        harness.runUntil(0, 10 * SECOND);
+
+        for (int i = 0; i < sendTimesNs.size(); i++)
+        {
+            assertEquals(i * 30_280_000L, sendTimesNs.getLong(i), "packet " + i);
+        }
+        assertEquals(10 * SECOND / 30_280_000L + 1, flow.sentPackets);
+    }
+
+    @Test
+    void maxRateCapsTheFlowsPacingRate()
+    {
+        scheduler = new FqScheduler(FqConfig.from(ControllerParameters.of(Map.of(FqConfig.MAX_RATE, "1250000"))));
+        harness = new SchedulerHarness(scheduler);
+        final TestFlow flow = new TestFlow(1).rate(RATE).backlog(Long.MAX_VALUE);
+        scheduler.activate(flow, 0);
+
+        final long warmedUpNs = harness.runUntil(0, SECOND);
+        final long bytesBefore = flow.sentBytes;
+        final long endNs = harness.runUntil(warmedUpNs + 1, 3 * SECOND);
+
+        final double rate = (double)(flow.sentBytes - bytesBefore) * SECOND / (endNs - warmedUpNs);
+        assertEquals(1_250_000, rate, 1_250_000 * 0.01);
+    }
+
+    @Test
+    void twoBackloggedUnpacedFlowsShareBytesWithinOneQuantum()
+    {
+        final TestFlow a = new TestFlow(1).backlog(Long.MAX_VALUE);
+        final TestFlow b = new TestFlow(2).packetBytes(600).backlog(Long.MAX_VALUE);
+        scheduler.activate(a, 0);
+        scheduler.activate(b, 0);
+
+        for (int i = 0; i < 100; i++)
+        {
+            harness.serve(0, 997);
+            assertTrue(Math.abs(a.sentBytes - b.sentBytes) <= 10 * MTU, "initial quantum bounds the lead");
+        }
+        harness.serve(0, 100_000);
+
+        assertTrue(Math.abs(a.sentBytes - b.sentBytes) <= QUANTUM,
+            "a=" + a.sentBytes + " b=" + b.sentBytes);
+        assertEquals(Long.MAX_VALUE, scheduler.nextReleaseTimeNs());
+    }
+
+    @Test
+    void tenBackloggedFlowsShareBytesFairly()
+    {
+        final TestFlow[] flows = new TestFlow[10];
+        for (int i = 0; i < flows.length; i++)
+        {
+            flows[i] = new TestFlow(i + 1).packetBytes(500 + 100 * i).backlog(Long.MAX_VALUE);
+            scheduler.activate(flows[i], 0);
+        }
+
+        harness.serve(0, 100_000);
+
+        double sum = 0;
+        double sumOfSquares = 0;
+        for (final TestFlow flow : flows)
+        {
+            sum += flow.sentBytes;
+            sumOfSquares += (double)flow.sentBytes * flow.sentBytes;
+        }
+        final double jain = sum * sum / (flows.length * sumOfSquares);
+        assertTrue(jain >= 0.99, "Jain index " + jain);
+        for (final TestFlow flow : flows)
+        {
+            assertEquals(sum / flows.length, flow.sentBytes, QUANTUM + 1400);
+        }
+    }
+
+    @Test
+    void newFlowIsServedFirstForItsInitialQuantum()
+    {
+        final TestFlow old = new TestFlow(1).backlog(Long.MAX_VALUE);
+        scheduler.activate(old, 0);
+        // 10 + 41 packets: the old flow is half way through a quantum when the new flow arrives.
+        harness.serve(0, 51);
+
+        final TestFlow fresh = new TestFlow(2).backlog(Long.MAX_VALUE);
+        scheduler.activate(fresh, 0);
+        assertEquals(10, servedBeforeOther(fresh, old));
+    }
+
+    @Test
+    void returningFlowIsServedFirstButOnlyForOneQuantum()
+    {
+        final TestFlow old = new TestFlow(1).backlog(Long.MAX_VALUE);
+        final TestFlow returning = new TestFlow(2).backlog(12);
+        scheduler.activate(old, 0);
+        scheduler.activate(returning, 0);
+        harness.serve(0, 100);
+        assertEquals(0, returning.backlogPackets);
+
+        // Idle longer than the 40 ms refill delay: back on new_flows with one quantum (two packets), then it
+        // queues behind the old flow (half way through its own quantum) like everyone else.
+        returning.backlog(Long.MAX_VALUE);
+        harness.serve(50 * MS, 101);
+        scheduler.activate(returning, 50 * MS);
+        assertEquals(2, servedBeforeOther(returning, old));
+    }
+
+    @Test
+    void flowIdleLongerThanRefillDelayRegainsOneQuantum()
+    {
+        assertEquals(2, packetsAfterIdle(50 * MS), "idle 50 ms > 40 ms: credit refilled to one quantum");
+    }
+
+    @Test
+    void flowIdleShorterThanRefillDelayKeepsItsCredit()
+    {
+        assertEquals(1, packetsAfterIdle(20 * MS), "idle 20 ms: leftover credit of one packet only");
+    }
+
+    @Test
+    void throttledFlowWakesAtItsDeadlineAndLateWakeUpShortensTheNextGapByAtMostHalf()
+    {
+        final TestFlow flow = new TestFlow(1).rate(RATE).backlog(Long.MAX_VALUE);
+        scheduler.activate(flow, 0);
+        assertEquals(10, harness.serve(0));
+        assertEquals(QUANTUM_GAP_NS, scheduler.nextReleaseTimeNs());
+
+        assertEquals(0, harness.serve(QUANTUM_GAP_NS - 1), "never before the deadline");
+        assertEquals(2, harness.serve(QUANTUM_GAP_NS));
+        assertEquals(2 * QUANTUM_GAP_NS, scheduler.nextReleaseTimeNs());
+
+        // 50 us late: the next gap is 50 us shorter.
+        final long late1Ns = 2 * QUANTUM_GAP_NS + 50_000L;
+        assertEquals(2, harness.serve(late1Ns));
+        assertEquals(late1Ns + QUANTUM_GAP_NS - 50_000L, scheduler.nextReleaseTimeNs());
+
+        // 1 ms late (more than half the gap): the next gap is halved, no more.
+        final long late2Ns = scheduler.nextReleaseTimeNs() + MS;
+        assertEquals(2, harness.serve(late2Ns));
+        assertEquals(late2Ns + QUANTUM_GAP_NS / 2, scheduler.nextReleaseTimeNs());
+
+        final long maxLatenessNs = scheduler.releaseLatenessHistogram().getMaxValue();
+        assertTrue(scheduler.releaseLatenessHistogram().valuesAreEquivalent(MS, maxLatenessNs), "max " + maxLatenessNs);
+        assertEquals(3, scheduler.releaseLatenessHistogram().getTotalCount());
+    }
+
+    @Test
+    void ackIsNeverDelayedOrChargedByPacing()
+    {
+        final TestFlow flow = new TestFlow(1).rate(RATE).backlog(Long.MAX_VALUE);
+        scheduler.activate(flow, 0);
+        harness.serve(0);
+        assertEquals(QUANTUM_GAP_NS, scheduler.nextReleaseTimeNs());
+
+        flow.ackDue = true;
+        scheduler.activate(flow, 1_000L);
+        assertSame(flow, scheduler.nextFlow(1_000L));
+        assertTrue(scheduler.releasedForAckOnly());
+        scheduler.onPacketSent(flow, SchedulerHarness.ACK_BYTES, true, 1_000L);
+        flow.ackDue = false;
+
+        assertNull(scheduler.nextFlow(1_000L));
+        assertEquals(QUANTUM_GAP_NS, scheduler.nextReleaseTimeNs(), "the ACK neither paced nor charged the flow");
+        assertEquals(2, harness.serve(QUANTUM_GAP_NS));
+        assertEquals(1, scheduler.ackOnlyReleases());
+    }
+
+    @Test
+    void idleFlowWithOnlyAnAckIsReleasedAtOnce()
+    {
+        final TestFlow flow = new TestFlow(1).rate(1_000);
+        flow.ackDue = true;
+        scheduler.activate(flow, 5 * MS);
+
+        assertSame(flow, scheduler.nextFlow(5 * MS));
+        assertTrue(scheduler.releasedForAckOnly());
+    }
+
+    @Test
+    void flowThatOwesAnAckWhenThrottledSendsTheAckAtOnce()
+    {
+        final TestFlow flow = new TestFlow(1).rate(RATE).backlog(Long.MAX_VALUE);
+        scheduler.activate(flow, 0);
+        harness.serve(0, 10);
+        flow.ackDue = true;
+
+        assertSame(flow, scheduler.nextFlow(0));
+        assertTrue(scheduler.releasedForAckOnly());
+        assertEquals(1, scheduler.throttledFlowCount());
+    }
+
+    @Test
+    void departureBeyondHorizonIsDropped()
+    {
+        final TestFlow flow = new TestFlow(1).backlog(1);
+        flow.earliestDepartureNs = 11 * SECOND;
+        scheduler.activate(flow, 0);
+
+        assertNull(scheduler.nextFlow(0));
+        assertEquals(1, scheduler.horizonDrops());
+        assertEquals(0, scheduler.throttledFlowCount());
+        assertEquals(Long.MAX_VALUE, scheduler.nextReleaseTimeNs());
+
+        // Activated again with a departure time within the horizon: held until then, exactly.
+        flow.earliestDepartureNs = 5 * SECOND;
+        scheduler.activate(flow, MS);
+        assertNull(scheduler.nextFlow(MS));
+        assertEquals(5 * SECOND, scheduler.nextReleaseTimeNs());
+        assertNull(scheduler.nextFlow(5 * SECOND - 1));
+        assertSame(flow, scheduler.nextFlow(5 * SECOND));
+    }
+
+    @Test
+    void departureBeyondHorizonIsCappedWhenHorizonDropIsOff()
+    {
+        scheduler = new FqScheduler(FqConfig.from(ControllerParameters.of(Map.of(FqConfig.HORIZON_DROP, "false"))));
+        final TestFlow flow = new TestFlow(1).backlog(1);
+        flow.earliestDepartureNs = 11 * SECOND;
+        scheduler.activate(flow, 0);
+
+        assertNull(scheduler.nextFlow(0));
+        assertEquals(1, scheduler.horizonCaps());
+        assertEquals(10 * SECOND, scheduler.nextReleaseTimeNs());
+        assertSame(flow, scheduler.nextFlow(10 * SECOND), "released at now + horizon although it asked for 11 s");
+    }
+
+    @Test
+    void departureTimeReplacesRatePacing()
+    {
+        // A packet with its own departure time is paced only by maxrate: the flow's 1 kB/s rate does not apply.
+        final TestFlow flow = new TestFlow(1).rate(1_000).backlog(Long.MAX_VALUE);
+        flow.earliestDepartureNs = 5 * MS;
+        scheduler.activate(flow, 0);
+        assertEquals(0, harness.serve(0));
+        assertEquals(5 * MS, scheduler.nextReleaseTimeNs());
+        assertEquals(1, harness.serve(5 * MS, 1));
+
+        flow.earliestDepartureNs = 6 * MS;
+        assertEquals(0, harness.serve(5 * MS));
+        assertEquals(6 * MS, scheduler.nextReleaseTimeNs());
+        assertEquals(1, harness.serve(6 * MS, 1));
+    }
+
+    @Test
+    void flowIdleLongerThanGcAgeIsCollectedAndReturnsAsNew()
+    {
+        final TestFlow idle = new TestFlow(1).rate(RATE).backlog(1);
+        scheduler.activate(idle, 0);
+        harness.serve(0);
+        assertEquals(1, scheduler.flowCount());
+
+        final TestFlow other = new TestFlow(2);
+        scheduler.activate(other, 3 * SECOND);
+        assertEquals(0, scheduler.gcFlows(), "idle exactly 3 s: not yet");
+        assertEquals(2, scheduler.flowCount());
+
+        scheduler.activate(other, 3 * SECOND + 1);
+        assertEquals(1, scheduler.gcFlows());
+        assertEquals(1, scheduler.flowCount());
+
+        // Forgotten, so it is a new flow again: a full initial quantum back to back.
+        idle.backlog(Long.MAX_VALUE);
+        scheduler.activate(idle, 4 * SECOND);
+        assertEquals(10, harness.serve(4 * SECOND));
+    }
+
+    @Test
+    void removedFlowIsForgotten()
+    {
+        final TestFlow flow = new TestFlow(1).rate(RATE).backlog(Long.MAX_VALUE);
+        scheduler.addFlow(flow);
+        scheduler.activate(flow, 0);
+        harness.serve(0);
+        assertEquals(1, scheduler.throttledFlowCount());
+
+        scheduler.removeFlow(flow);
+        assertEquals(0, scheduler.flowCount());
+        assertEquals(0, scheduler.throttledFlowCount());
+        assertEquals(Long.MAX_VALUE, scheduler.nextReleaseTimeNs());
+        assertNull(scheduler.nextFlow(SECOND));
+    }
+
+    @Test
+    void pacingOffIsPlainDeficitRoundRobin()
+    {
+        scheduler = new FqScheduler(FqConfig.from(ControllerParameters.of(Map.of(FqConfig.PACING, "false"))));
+        harness = new SchedulerHarness(scheduler);
+        final TestFlow flow = new TestFlow(1).rate(1_000).backlog(100);
+        scheduler.activate(flow, 0);
+
+        assertEquals(100, harness.serve(0));
+        assertFalse(flow.hasPacketToSend(0));
+    }
+
+    @Test
+    void steadyStateSchedulingDoesNotAllocate()
+    {
+        final TestFlow[] flows = new TestFlow[10];
+        for (int i = 0; i < flows.length; i++)
+        {
+            flows[i] = new TestFlow(i + 1).rate(RATE + 100_003L * i).backlog(Long.MAX_VALUE);
+            scheduler.addFlow(flows[i]);
+            scheduler.activate(flows[i], 0);
+        }
+        final long warmedUpNs = harness.runUntil(0, SECOND);
+
+        final long[] window = { warmedUpNs };
+        final long[] allocated = AllocationMeter.allocatedBytesPerWindow(
+            3, () -> window[0] = harness.runUntil(window[0] + 1, window[0] + SECOND));
+        final long endNs = window[0];
+
+        assertTrue(endNs > warmedUpNs + 2 * SECOND);
+        assertTrue(flows[0].sentPackets > 10_000);
+        // One virtual second of scheduling per window: at most a one-off JIT artefact, nothing per packet.
+        assertEquals(0, allocated[2], Arrays.toString(allocated));
+        assertTrue(allocated[0] + allocated[1] < 4096, Arrays.toString(allocated));
+    }
+
+    /**
+     * Run a paced flow until its credit ends one packet short of a quantum, let it idle, then count the packets it
+     * may send back to back on its return.
+     */
+    private int packetsAfterIdle(final long idleNs)
+    {
+        final TestFlow flow = new TestFlow(1).rate(RATE).backlog(11);
+        scheduler.activate(flow, 0);
+        assertEquals(10, harness.serve(0));
+        assertEquals(1, harness.serve(QUANTUM_GAP_NS));
+        assertEquals(0, flow.backlogPackets);
+
+        final long returnNs = QUANTUM_GAP_NS + idleNs;
+        flow.backlog(Long.MAX_VALUE);
+        scheduler.activate(flow, returnNs);
+        return harness.serve(returnNs);
+    }
+
+    private int servedBeforeOther(final TestFlow first, final TestFlow other)
+    {
+        final long otherBefore = other.sentPackets;
+        final long firstBefore = first.sentPackets;
+        while (other.sentPackets == otherBefore)
+        {
+            harness.serve(0, 1);
+        }
+        return (int)(first.sentPackets - firstBefore);
+    }
+}

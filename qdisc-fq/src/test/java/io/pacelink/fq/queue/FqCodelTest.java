@@ -1,0 +1,150 @@
+package io.pacelink.fq.queue;
+
+import io.pacelink.link.LinkPacket;
+import io.pacelink.link.PacketDropListener;
+import io.pacelink.link.QueueConfig;
+import org.agrona.collections.LongArrayList;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * CoDel inside fq_codel (RFC 8289, RFC 8290): a link that serves one 1500-byte packet per millisecond while packets
+ * arrive at a chosen rate; drop times are recorded by the drop listener.
+ */
+class FqCodelTest
+{
+    private static final long MS = 1_000_000L;
+    private static final long INTERVAL_NS = QueueConfig.DEFAULT_CODEL_INTERVAL_NS;
+    private static final long FLOW = 42;
+
+    private final PacketPool pool = new PacketPool();
+    private final LongArrayList dropTimesNs = new LongArrayList();
+    private final PacketDropListener recordingListener = (packet, nowNs) ->
+    {
+        dropTimesNs.addLong(nowNs);
+        pool.onDrop(packet, nowNs);
+    };
+    private final FairQueue queue = (FairQueue)new FqCodelQueueFactory().newQueue(
+        new QueueConfig(10_000, Long.MAX_VALUE, QueueConfig.DEFAULT_QUANTUM_BYTES, QueueConfig.DEFAULT_FLOW_BUCKETS,
+            QueueConfig.DEFAULT_CODEL_TARGET_NS, INTERVAL_NS, 1),
+        recordingListener);
+
+    @Test
+    void dropsOnceSojournStayedAboveTargetForAnIntervalThenAtIntervalOverSqrtCount()
+    {
+        // Two arrivals per departure: the packet leaving at k ms waited ceil(k / 2) ms, so it first waits >= 5 ms
+        // at 9 ms; CoDel gives the queue one interval (100 ms) and drops at the first dequeue after 109 ms.
+        run(2, 0, 1_000);
+
+        assertEquals(110 * MS, dropTimesNs.getLong(0));
+        long idealNs = dropTimesNs.getLong(0);
+        for (int count = 1; count < dropTimesNs.size(); count++)
+        {
+            // RFC 8289 section 5.4: next drop = previous schedule + interval / sqrt(count); served on a 1 ms grid.
+            idealNs += (long)(INTERVAL_NS / Math.sqrt(count));
+            final long actualNs = dropTimesNs.getLong(count);
+            assertTrue(actualNs >= idealNs && actualNs < idealNs + MS,
+                "drop " + count + " at " + actualNs + " ns, schedule " + idealNs + " ns");
+        }
+        assertTrue(dropTimesNs.size() >= 15, "drops in 1 s: " + dropTimesNs.size());
+        assertEquals(dropTimesNs.size(), queue.codelDrops());
+        assertEquals(dropTimesNs.size(), queue.droppedPackets());
+    }
+
+    @Test
+    void doesNotDropWhileSojournStaysBelowTarget()
+    {
+        run(1, 0, 2_000);
+
+        assertEquals(0, queue.codelDrops());
+    }
+
+    @Test
+    void doesNotDropForAStandingQueueShorterThanAnInterval()
+    {
+        // 80 packets at once drain in 80 ms: sojourn is above 5 ms for 75 ms, less than one interval.
+        for (int i = 0; i < 80; i++)
+        {
+            queue.enqueue(pool.packet(FLOW, 1500), 0);
+        }
+        for (int k = 0; k < 100; k++)
+        {
+            pool.recycle(queue.dequeue(k * MS));
+        }
+
+        assertEquals(0, queue.codelDrops());
+        assertEquals(0, queue.packetCount());
+    }
+
+    @Test
+    void leavesDroppingStateWhenTheQueueDrainsAndStaysQuietBelowTarget()
+    {
+        run(2, 0, 300);
+        final int flow = new HashedFlowClassifier(QueueConfig.DEFAULT_FLOW_BUCKETS, 1).flowOf(FLOW);
+        final CoDel codel = queue.codel();
+        assertTrue(codel.isDropping(flow));
+
+        // Arrivals stop: every queued packet has waited long, so CoDel keeps dropping at its growing rate until at
+        // most one MTU is left (RFC 8289 section 4.2), then leaves the dropping state.
+        final long nowNs = drain(300 * MS);
+        assertFalse(codel.isDropping(flow));
+
+        // Traffic at the service rate never waits 5 ms: no more drops.
+        final long dropsBefore = queue.codelDrops();
+        run(1, nowNs / MS, nowNs / MS + 1_000);
+        assertEquals(dropsBefore, queue.codelDrops());
+        assertFalse(codel.isDropping(flow));
+    }
+
+    @Test
+    void dropRateResumesWhenDroppingRestartsSoon()
+    {
+        run(2, 0, 600);
+        final int flow = new HashedFlowClassifier(QueueConfig.DEFAULT_FLOW_BUCKETS, 1).flowOf(FLOW);
+        final CoDel codel = queue.codel();
+        final long nowNs = drain(600 * MS);
+        final int countBefore = codel.count(flow);
+        assertTrue(countBefore > 3, "count " + countBefore);
+
+        // Overload again: after another interval above target CoDel drops, and since the last drop schedule is
+        // less than 16 intervals ago it restarts at count - lastcount (RFC 8289 section 5.5), not at 1.
+        final long dropsBefore = queue.codelDrops();
+        long k = nowNs / MS;
+        while (queue.codelDrops() == dropsBefore)
+        {
+            run(2, k, k + 1);
+            k++;
+        }
+        assertTrue(codel.isDropping(flow));
+        assertEquals(countBefore - 1, codel.count(flow));
+    }
+
+    private long drain(final long startNs)
+    {
+        long nowNs = startNs;
+        LinkPacket packet;
+        while (null != (packet = queue.dequeue(nowNs)))
+        {
+            pool.recycle(packet);
+            nowNs += MS;
+        }
+        return nowNs;
+    }
+
+    private void run(final int arrivalsPerMs, final long fromMs, final long toMs)
+    {
+        for (long k = fromMs; k < toMs; k++)
+        {
+            final long nowNs = k * MS;
+            for (int i = 0; i < arrivalsPerMs; i++)
+            {
+                assertNull(queue.enqueue(pool.packet(FLOW, 1500), nowNs));
+            }
+            pool.recycle(queue.dequeue(nowNs));
+        }
+    }
+}

@@ -1,0 +1,181 @@
+package io.pacelink.reno;
+
+import io.pacelink.transport.cc.AckEvent;
+import io.pacelink.transport.cc.CongestionEvent;
+import io.pacelink.transport.cc.ControllerContext;
+import io.pacelink.transport.cc.WindowController;
+import org.agrona.concurrent.status.AtomicCounter;
+
+/**
+ * NewReno in the form RFC 9002 section 7 gives it for QUIC (reference section 3): slow start adds every newly acked
+ * byte, congestion avoidance counts bytes (RFC 3465) so that stretch ACKs still add one datagram per window, and a
+ * congestion event halves the window at most once per recovery epoch.
+ * <p>
+ * The window grows only while the sender was limited by it (RFC 9002 section 7.8, RFC 7661) and never during
+ * recovery. Persistent congestion collapses it to the minimum window. All state is primitive; no callback allocates.
+ */
+public final class NewRenoController extends WindowController
+{
+    /**
+     * {@link #stateName()} while cwnd is below ssthresh.
+     */
+    public static final String STATE_SLOW_START = "SLOW_START";
+
+    /**
+     * {@link #stateName()} while cwnd is at or above ssthresh.
+     */
+    public static final String STATE_CONGESTION_AVOIDANCE = "CONGESTION_AVOIDANCE";
+
+    /**
+     * {@link #stateName()} from a reduction until a packet sent after it is acknowledged.
+     */
+    public static final String STATE_RECOVERY = "RECOVERY";
+
+    /**
+     * Counter name: the congestion window.
+     */
+    public static final String CWND_COUNTER = "reno-cwnd-bytes";
+
+    /**
+     * Counter name: the slow-start threshold ({@link Long#MAX_VALUE} before the first reduction).
+     */
+    public static final String SSTHRESH_COUNTER = "reno-ssthresh-bytes";
+
+    /**
+     * Recovery start time meaning "no recovery yet": every loss starts a new epoch (RFC 9002 Appendix B.8 uses 0).
+     */
+    private static final long NO_RECOVERY_NS = Long.MIN_VALUE;
+
+    private final double lossReductionFactor;
+    private final AtomicCounter cwndCounter;
+    private final AtomicCounter ssthreshCounter;
+
+    private long bytesAckedInCongestionAvoidance;
+    private long recoveryStartTimeNs = NO_RECOVERY_NS;
+    private boolean isInRecovery;
+
+    /**
+     * @param context    the connection's controller context.
+     * @param parameters the validated {@code reno.*} parameters.
+     */
+    public NewRenoController(final ControllerContext context, final NewRenoParameters parameters)
+    {
+        super(context);
+        this.lossReductionFactor = parameters.lossReductionFactor();
+        this.cwndCounter = context.counters().newCounter(CWND_COUNTER);
+        this.ssthreshCounter = context.counters().newCounter(SSTHRESH_COUNTER);
+        publishCounters();
+    }
+
+    /**
+     * Nothing to do: RFC 9002 section 7.8 lets a paced sender keep its window across idle periods, and the window
+     * cannot have grown while idle because growth requires being cwnd-limited.
+     */
+    public void onTransmitStartAfterIdle(final long nowNs, final long idleNs)
+    {
+    }
+
+    public void onAck(final AckEvent ack)
+    {
+        if (isInRecovery)
+        {
+            // RFC 9002 section 7.3.2: recovery ends when a packet sent after it started is acknowledged. The frame
+            // that ends it may also acknowledge packets sent before that time, which RFC 9002 does not let grow the
+            // window; with only the frame's largest packet known we skip growth on this frame rather than over-count.
+            if (ack.largestAckedSentTimeNs() > recoveryStartTimeNs)
+            {
+                isInRecovery = false;
+            }
+            return;
+        }
+
+        if (!ack.isCwndLimited())
+        {
+            return;
+        }
+
+        long ackedBytes = ack.newlyAckedBytes();
+        if (isInSlowStart())
+        {
+            // RFC 9002 section 7.3.1: every acknowledged byte (no ABC limit: the sender paces). Stop at ssthresh and
+            // hand the rest to congestion avoidance, as Linux tcp_slow_start() does.
+            final long slowStartBytes = Math.min(ackedBytes, slowStartThresholdBytes - congestionWindowBytes);
+            congestionWindowBytes += slowStartBytes;
+            ackedBytes -= slowStartBytes;
+        }
+
+        if (ackedBytes > 0)
+        {
+            // RFC 3465 byte counting: one datagram per window's worth of acknowledged bytes, so stretch ACKs do not
+            // slow growth the way the per-ACK approximation cwnd += SMSS * SMSS / cwnd would (reference section 3).
+            bytesAckedInCongestionAvoidance += ackedBytes;
+            while (bytesAckedInCongestionAvoidance >= congestionWindowBytes)
+            {
+                bytesAckedInCongestionAvoidance -= congestionWindowBytes;
+                congestionWindowBytes += maxDatagramSizeBytes;
+            }
+        }
+        publishCounters();
+    }
+
+    public void onCongestionEvent(final CongestionEvent event)
+    {
+        // RFC 9002 section 7.3.2: a loss of a packet sent before the current recovery began belongs to the epoch that
+        // was already answered, so it does not reduce again.
+        if (event.newestLostSentTimeNs() > recoveryStartTimeNs)
+        {
+            recoveryStartTimeNs = event.nowNs();
+            isInRecovery = true;
+            slowStartThresholdBytes = (long)(congestionWindowBytes * lossReductionFactor);
+            congestionWindowBytes = Math.max(slowStartThresholdBytes, minimumWindowBytes());
+            bytesAckedInCongestionAvoidance = 0;
+        }
+
+        if (event.isPersistentCongestion())
+        {
+            // RFC 9002 section 7.6.2 and Appendix B.8: collapse to the minimum window and leave recovery.
+            congestionWindowBytes = minimumWindowBytes();
+            recoveryStartTimeNs = NO_RECOVERY_NS;
+            isInRecovery = false;
+            bytesAckedInCongestionAvoidance = 0;
+        }
+        publishCounters();
+    }
+
+    /**
+     * Nothing to undo: RFC 9002 section 7 defines no rollback for NewReno; the transport's reordering threshold is the
+     * remedy for spurious losses.
+     */
+    public void onSpuriousLoss(final long nowNs)
+    {
+    }
+
+    public void onMtuChanged(final int maxDatagramSizeBytes)
+    {
+        super.onMtuChanged(maxDatagramSizeBytes);
+        publishCounters();
+    }
+
+    public String stateName()
+    {
+        if (isInRecovery)
+        {
+            return STATE_RECOVERY;
+        }
+        return isInSlowStart() ? STATE_SLOW_START : STATE_CONGESTION_AVOIDANCE;
+    }
+
+    /**
+     * @return true from a reduction until a packet sent after it is acknowledged.
+     */
+    public boolean isInRecovery()
+    {
+        return isInRecovery;
+    }
+
+    private void publishCounters()
+    {
+        cwndCounter.setRelease(congestionWindowBytes);
+        ssthreshCounter.setRelease(slowStartThresholdBytes);
+    }
+}

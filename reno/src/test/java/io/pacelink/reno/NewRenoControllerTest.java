@@ -1,0 +1,215 @@
+package io.pacelink.reno;
+
+import io.pacelink.transport.cc.ControllerParameters;
+import io.pacelink.transport.cc.testing.FakeControllerContext;
+import io.pacelink.transport.cc.testing.FluidPath;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * NewReno against reference section 3 on a scripted fluid path (fixed RTT, every packet acknowledged one RTT later).
+ */
+class NewRenoControllerTest
+{
+    private static final long RTT_NS = 100_000_000L;
+    private static final int MSS = FakeControllerContext.DEFAULT_MAX_DATAGRAM_SIZE_BYTES;
+    private static final long INITIAL_WINDOW_BYTES = 10L * MSS;
+
+    private final FakeControllerContext context = new FakeControllerContext(ControllerParameters.EMPTY);
+    private final NewRenoController reno =
+        new NewRenoController(context, NewRenoParameters.from(ControllerParameters.EMPTY));
+    private final FluidPath path = new FluidPath(reno, context, RTT_NS);
+
+    @Test
+    void slowStartDoublesPerRoundTripWithPerPacketAcks()
+    {
+        path.pacing(false);
+        assertEquals(INITIAL_WINDOW_BYTES, reno.congestionWindowBytes());
+
+        for (int round = 1; round <= 8; round++)
+        {
+            path.runUntil(round * RTT_NS);
+            assertEquals(INITIAL_WINDOW_BYTES << round, reno.congestionWindowBytes(), "after round " + round);
+            assertEquals(NewRenoController.STATE_SLOW_START, reno.stateName());
+        }
+    }
+
+    @ParameterizedTest(name = "ACK every {0} packets")
+    @ValueSource(ints = { 1, 2, 8 })
+    void congestionAvoidanceAddsOneDatagramPerRoundTripAlsoWithStretchAcks(final int ackEvery)
+    {
+        path.ackEvery(ackEvery);
+        enterCongestionAvoidanceFrom(60);
+
+        final long startBytes = reno.congestionWindowBytes();
+        final int rounds = 30;
+        path.runFor(rounds * RTT_NS);
+        final double datagramsPerRound = (reno.congestionWindowBytes() - startBytes) / (double)MSS / rounds;
+        System.out.printf("NewReno CA, ACK every %d: %.3f datagrams per RTT%n", ackEvery, datagramsPerRound);
+
+        // Byte counting acknowledges about one window per RTT; the per-ACK approximation SMSS*SMSS/cwnd would lose
+        // growth with stretch ACKs, byte counting does not.
+        assertTrue(datagramsPerRound >= 0.93 && datagramsPerRound <= 1.0, "datagrams per RTT " + datagramsPerRound);
+        assertEquals(NewRenoController.STATE_CONGESTION_AVOIDANCE, reno.stateName());
+    }
+
+    @Test
+    void threeLossesInOneWindowHalveOnce()
+    {
+        path.runUntil(Long.MAX_VALUE, () -> reno.congestionWindowBytes() >= 80L * MSS);
+        path.dropNext(3);
+        path.runUntil(Long.MAX_VALUE, () -> path.congestionEvents() == 1);
+        final long beforeBytes = path.cwndBeforeLastCongestionEventBytes();
+        assertEquals(beforeBytes / 2, reno.congestionWindowBytes());
+
+        // The other two losses are detected on later ACKs of the same window and must not cut again.
+        path.runUntil(Long.MAX_VALUE, () -> path.congestionEvents() == 3);
+        assertEquals(beforeBytes / 2, reno.congestionWindowBytes());
+        assertEquals(beforeBytes / 2, reno.slowStartThresholdBytes());
+        assertEquals(NewRenoController.STATE_RECOVERY, reno.stateName());
+
+        path.runUntil(Long.MAX_VALUE, () -> !reno.isInRecovery());
+        assertEquals(beforeBytes / 2, reno.congestionWindowBytes(), "no growth during recovery");
+
+        // A loss in the next window starts a new epoch and halves again.
+        path.runFor(2 * RTT_NS);
+        path.dropNext(1);
+        path.runUntil(Long.MAX_VALUE, () -> path.congestionEvents() == 4);
+        assertEquals(path.cwndBeforeLastCongestionEventBytes() / 2, reno.congestionWindowBytes());
+        assertTrue(reno.congestionWindowBytes() > beforeBytes / 4);
+    }
+
+    @Test
+    void lossOfPacketSentBeforeRecoveryStartIsIgnoredEvenAfterRecoveryEnds()
+    {
+        enterCongestionAvoidanceFrom(40);
+        path.dropNext(1);
+        path.runUntil(Long.MAX_VALUE, () -> reno.isInRecovery());
+        final long reducedBytes = reno.congestionWindowBytes();
+        final long recoveryStartedNs = path.nowNs();
+
+        path.runUntil(Long.MAX_VALUE, () -> !reno.isInRecovery());
+        final long afterRecoveryBytes = reno.congestionWindowBytes();
+        assertEquals(reducedBytes, afterRecoveryBytes);
+
+        path.congestionEvent(recoveryStartedNs - 1, false);
+        assertEquals(afterRecoveryBytes, reno.congestionWindowBytes(), "late report of an old loss");
+        assertEquals(NewRenoController.STATE_CONGESTION_AVOIDANCE, reno.stateName());
+
+        path.congestionEvent(recoveryStartedNs, false);
+        assertEquals(afterRecoveryBytes, reno.congestionWindowBytes(), "sent at the recovery start time");
+
+        path.congestionEvent(recoveryStartedNs + 1, false);
+        assertEquals(afterRecoveryBytes / 2, reno.congestionWindowBytes(), "sent after recovery started");
+        assertEquals(NewRenoController.STATE_RECOVERY, reno.stateName());
+    }
+
+    @Test
+    void ecnCongestionExperiencedReducesLikeLoss()
+    {
+        enterCongestionAvoidanceFrom(40);
+        final long beforeBytes = reno.congestionWindowBytes();
+        path.ecnCongestionEvent(path.newestSentTimeNs());
+        assertEquals(beforeBytes / 2, reno.congestionWindowBytes());
+        assertEquals(NewRenoController.STATE_RECOVERY, reno.stateName());
+    }
+
+    @Test
+    void persistentCongestionCollapsesToMinimumWindowAndLeavesRecovery()
+    {
+        enterCongestionAvoidanceFrom(40);
+        final long beforeBytes = reno.congestionWindowBytes();
+
+        path.congestionEvent(path.newestSentTimeNs(), true);
+        assertEquals(2L * MSS, reno.congestionWindowBytes());
+        assertEquals(beforeBytes / 2, reno.slowStartThresholdBytes());
+        assertEquals(2L * MSS, context.counter(NewRenoController.CWND_COUNTER));
+        assertEquals(NewRenoController.STATE_SLOW_START, reno.stateName());
+
+        // Slow start again from the minimum window, up to the halved ssthresh.
+        path.runFor(2 * RTT_NS);
+        assertTrue(reno.congestionWindowBytes() > 2L * MSS);
+    }
+
+    @Test
+    void windowNeverFallsBelowTwoDatagrams()
+    {
+        for (int i = 0; i < 12; i++)
+        {
+            path.runFor(RTT_NS);
+            path.congestionEvent(path.nowNs(), false);
+            assertTrue(reno.congestionWindowBytes() >= 2L * MSS, "after reduction " + i);
+        }
+        assertEquals(2L * MSS, reno.congestionWindowBytes());
+        assertEquals(12, path.congestionEvents());
+    }
+
+    @Test
+    void applicationLimitedSenderDoesNotGrowTheWindow()
+    {
+        // Slow start: the application keeps only half the initial window in flight.
+        path.applicationLimitBytes(INITIAL_WINDOW_BYTES / 2);
+        path.runFor(20 * RTT_NS);
+        assertEquals(INITIAL_WINDOW_BYTES, reno.congestionWindowBytes());
+
+        // Congestion avoidance: same.
+        path.applicationLimitBytes(Long.MAX_VALUE);
+        enterCongestionAvoidanceFrom(40);
+        final long caBytes = reno.congestionWindowBytes();
+        path.applicationLimitBytes(caBytes / 2);
+        path.runFor(50 * RTT_NS);
+        assertEquals(caBytes, reno.congestionWindowBytes());
+
+        // And it grows again once the application fills the window.
+        path.applicationLimitBytes(Long.MAX_VALUE);
+        path.runFor(10 * RTT_NS);
+        assertTrue(reno.congestionWindowBytes() >= caBytes + 8L * MSS);
+    }
+
+    @Test
+    void averageWindowUnderDeterministicLossMatchesTheResponseFunction()
+    {
+        // Mathis et al.: one loss every 1/p packets gives an average window of sqrt(3 / (2p)) datagrams.
+        final long dropEvery = 1_000;
+        path.dropEvery(dropEvery);
+        path.runFor(100 * RTT_NS);
+        final long startNs = path.nowNs();
+        final long startDelivered = path.totalDeliveredBytes();
+        path.runFor(3_000 * RTT_NS);
+
+        final double averageWindow = (path.totalDeliveredBytes() - startDelivered) / (double)MSS /
+            ((path.nowNs() - startNs) / (double)RTT_NS);
+        final double expected = Math.sqrt(1.5 * dropEvery);
+        System.out.printf("NewReno deterministic loss 1/%d: average window %.1f datagrams, Mathis %.1f%n",
+            dropEvery, averageWindow, expected);
+        assertEquals(expected, averageWindow, 0.1 * expected);
+    }
+
+    @Test
+    void lossReductionParameterSetsTheCut()
+    {
+        final FakeControllerContext gentleContext =
+            new FakeControllerContext(ControllerParameters.parse("reno.lossReduction=0.7"));
+        final NewRenoController gentle =
+            (NewRenoController)new NewRenoFactory().newController(gentleContext);
+        final FluidPath gentlePath = new FluidPath(gentle, gentleContext, RTT_NS);
+        gentlePath.runUntil(Long.MAX_VALUE, () -> gentle.congestionWindowBytes() >= 100L * MSS);
+        final long beforeBytes = gentle.congestionWindowBytes();
+        gentlePath.congestionEvent(gentlePath.newestSentTimeNs(), false);
+        assertEquals((long)(beforeBytes * 0.7), gentle.congestionWindowBytes());
+        assertEquals((long)(beforeBytes * 0.7), gentleContext.counter(NewRenoController.SSTHRESH_COUNTER));
+    }
+
+    private void enterCongestionAvoidanceFrom(final long packets)
+    {
+        path.runUntil(Long.MAX_VALUE, () -> reno.congestionWindowBytes() >= packets * MSS);
+        path.dropNext(1);
+        path.runUntil(Long.MAX_VALUE, () -> reno.isInRecovery());
+        path.runUntil(Long.MAX_VALUE, () -> !reno.isInRecovery());
+        assertEquals(NewRenoController.STATE_CONGESTION_AVOIDANCE, reno.stateName());
+    }
+}
