@@ -28,14 +28,35 @@ public final class CongestionControlRegistry
         for (final CongestionControllerFactory factory :
             ServiceLoader.load(CongestionControllerFactory.class, CongestionControlRegistry.class.getClassLoader()))
         {
-            final CongestionControllerFactory previous = byName.put(factory.name(), factory);
-            if (null != previous)
-            {
-                throw new IllegalStateException("two congestion controllers are named '" + factory.name() + "': " +
-                    previous.getClass().getName() + " and " + factory.getClass().getName());
-            }
+            register(byName, factory);
         }
         return new CongestionControlRegistry(byName);
+    }
+
+    /**
+     * @param factories the controllers to offer, e.g. a test's own.
+     * @return a registry of exactly these factories.
+     * @throws IllegalStateException if two factories claim the same name.
+     */
+    public static CongestionControlRegistry of(final CongestionControllerFactory... factories)
+    {
+        final Map<String, CongestionControllerFactory> byName = new TreeMap<>();
+        for (final CongestionControllerFactory factory : factories)
+        {
+            register(byName, factory);
+        }
+        return new CongestionControlRegistry(byName);
+    }
+
+    private static void register(
+        final Map<String, CongestionControllerFactory> byName, final CongestionControllerFactory factory)
+    {
+        final CongestionControllerFactory previous = byName.put(factory.name(), factory);
+        if (null != previous)
+        {
+            throw new IllegalStateException("two congestion controllers are named '" + factory.name() + "': " +
+                previous.getClass().getName() + " and " + factory.getClass().getName());
+        }
     }
 
     /**

@@ -1,0 +1,60 @@
+package io.pacelink.perf.cc;
+
+import io.pacelink.transport.cc.CongestionController;
+import io.pacelink.transport.cc.CongestionEvent;
+
+/**
+ * A recorded {@link CongestionController#onCongestionEvent} call, replayed by the {@link LostFixture} that closes
+ * its batch.
+ */
+final class CongestionFixture implements CongestionEvent
+{
+    private final TraceLap lap;
+    private final long nowNs;
+    private final long newestLostSentTimeNs;
+    private final long lostBytes;
+    private final long bytesInFlightBytes;
+    private final boolean isPersistentCongestion;
+    private final boolean isEcnCe;
+
+    CongestionFixture(final TraceLap lap, final CongestionEvent event)
+    {
+        this.lap = lap;
+        nowNs = event.nowNs();
+        newestLostSentTimeNs = event.newestLostSentTimeNs();
+        lostBytes = event.lostBytes();
+        bytesInFlightBytes = event.bytesInFlightBytes();
+        isPersistentCongestion = event.isPersistentCongestion();
+        isEcnCe = event.isEcnCe();
+    }
+
+    public long nowNs()
+    {
+        return lap.timeNs(nowNs);
+    }
+
+    public long newestLostSentTimeNs()
+    {
+        return lap.timeNs(newestLostSentTimeNs);
+    }
+
+    public long lostBytes()
+    {
+        return lostBytes;
+    }
+
+    public long bytesInFlightBytes()
+    {
+        return bytesInFlightBytes;
+    }
+
+    public boolean isPersistentCongestion()
+    {
+        return isPersistentCongestion;
+    }
+
+    public boolean isEcnCe()
+    {
+        return isEcnCe;
+    }
+}
