@@ -28,11 +28,11 @@ import java.util.concurrent.TimeUnit;
  * counters move forward each lap), into a fresh controller of the same algorithm, so the controller walks through
  * its states rather than repeating one branch:
  * <ul>
- *     <li>{@link #onAck()}: one {@code onAck} with its rate sample;</li>
- *     <li>{@link #onPacketSent()}: one {@code onPacketSent};</li>
- *     <li>{@link #onPacketLost()}: one {@code onPacketLost}, plus {@code onCongestionEvent} for the last packet of
+ *     <li>{@link #onAck(Acks)}: one {@code onAck} with its rate sample;</li>
+ *     <li>{@link #onPacketSent(Sends)}: one {@code onPacketSent};</li>
+ *     <li>{@link #onPacketLost(Losses)}: one {@code onPacketLost}, plus {@code onCongestionEvent} for the last packet of
  *     each loss batch (amortised over the batch);</li>
- *     <li>{@link #replayTrace()}: the next recorded callback of any kind, in the recorded order: the average
+ *     <li>{@link #replayTrace(Everything)}: the next recorded callback of any kind, in the recorded order: the average
  *     callback of a connection's life.</li>
  * </ul>
  * Replaying allocates nothing, so B/op is the controller's own allocation.
@@ -42,7 +42,6 @@ import java.util.concurrent.TimeUnit;
 @Warmup(iterations = 5, time = 1)
 @Measurement(iterations = 5, time = 1)
 @Fork(value = 1, jvmArgsAppend = { BenchmarkJvm.ADD_EXPORTS_MISC, BenchmarkJvm.ADD_OPENS_MISC })
-@State(Scope.Thread)
 public class ControllerBenchmark
 {
     /**
@@ -67,94 +66,157 @@ public class ControllerBenchmark
     public static final int TRACE_MINIMUM_LOST_PACKETS = 32;
 
     /**
-     * The algorithm, as the registry names it.
+     * The recorded trace of one algorithm, made once per trial.
      */
-    @Param({ "reno", "cubic", "bbr", "bbr3" })
-    public String controller;
-
-    private ControllerTrace trace;
-    private TraceReplay acks;
-    private TraceReplay sends;
-    private TraceReplay losses;
-    private TraceReplay all;
-
-    /**
-     * Record the trace once per trial.
-     */
-    @Setup(Level.Trial)
-    public void recordTrace()
+    @State(Scope.Thread)
+    public static class Recording
     {
-        trace = ControllerTrace.record(
-            controller, TRACE_PATH, TRACE_WARMUP_NS, TRACE_MINIMUM_ACKS, TRACE_MINIMUM_LOST_PACKETS);
+        /**
+         * The algorithm, as the registry names it.
+         */
+        @Param({ "reno", "cubic", "bbr", "bbr3" })
+        public String controller;
+
+        ControllerTrace trace;
+
+        /**
+         * Run the algorithm over the path and record its callbacks.
+         */
+        @Setup(Level.Trial)
+        public void record()
+        {
+            trace = ControllerTrace.record(
+                controller, TRACE_PATH, TRACE_WARMUP_NS, TRACE_MINIMUM_ACKS, TRACE_MINIMUM_LOST_PACKETS);
+        }
     }
 
     /**
-     * Fresh controllers for each iteration's replays would restart them in slow start; one per trial is enough as
-     * a trial runs only one benchmark method. Created lazily so each method pays only for its own replay.
-     *
-     * @return the controller after one ACK.
+     * A replay of one kind of recorded callback into a fresh controller, started once per trial.
+     */
+    public abstract static class Replay
+    {
+        private final ControllerTrace.Kind kind;
+        TraceReplay replay;
+
+        Replay(final ControllerTrace.Kind kind)
+        {
+            this.kind = kind;
+        }
+
+        /**
+         * @param recording the trace to replay.
+         */
+        @Setup(Level.Trial)
+        public void start(final Recording recording)
+        {
+            replay = recording.trace.replay(kind);
+        }
+
+        long next()
+        {
+            replay.replayNext();
+            final CongestionController controller = replay.controller();
+            return controller.congestionWindowBytes();
+        }
+    }
+
+    /**
+     * Replays {@code onAck} calls.
+     */
+    @State(Scope.Thread)
+    public static class Acks extends Replay
+    {
+        /**
+         * Replays {@link ControllerTrace.Kind#ACKS}.
+         */
+        public Acks()
+        {
+            super(ControllerTrace.Kind.ACKS);
+        }
+    }
+
+    /**
+     * Replays {@code onPacketSent} calls.
+     */
+    @State(Scope.Thread)
+    public static class Sends extends Replay
+    {
+        /**
+         * Replays {@link ControllerTrace.Kind#SENDS}.
+         */
+        public Sends()
+        {
+            super(ControllerTrace.Kind.SENDS);
+        }
+    }
+
+    /**
+     * Replays lost packets with their batches' congestion events.
+     */
+    @State(Scope.Thread)
+    public static class Losses extends Replay
+    {
+        /**
+         * Replays {@link ControllerTrace.Kind#LOSSES}.
+         */
+        public Losses()
+        {
+            super(ControllerTrace.Kind.LOSSES);
+        }
+    }
+
+    /**
+     * Replays every callback in the recorded order.
+     */
+    @State(Scope.Thread)
+    public static class Everything extends Replay
+    {
+        /**
+         * Replays {@link ControllerTrace.Kind#ALL}.
+         */
+        public Everything()
+        {
+            super(ControllerTrace.Kind.ALL);
+        }
+    }
+
+    /**
+     * @param acks the replay.
+     * @return the controller's window after one ACK.
      */
     @Benchmark
-    public long onAck()
+    public long onAck(final Acks acks)
     {
-        if (null == acks)
-        {
-            acks = trace.replay(ControllerTrace.Kind.ACKS);
-        }
-        return replay(acks);
+        return acks.next();
     }
 
     /**
+     * @param sends the replay.
      * @return the controller's window after one send.
      */
     @Benchmark
-    public long onPacketSent()
+    public long onPacketSent(final Sends sends)
     {
-        if (null == sends)
-        {
-            sends = trace.replay(ControllerTrace.Kind.SENDS);
-        }
-        return replay(sends);
+        return sends.next();
     }
 
     /**
+     * @param losses the replay.
      * @return the controller's window after one lost packet (and its batch's congestion event, if it closes one).
      */
     @Benchmark
-    public long onPacketLost()
+    public long onPacketLost(final Losses losses)
     {
-        if (null == losses)
-        {
-            losses = trace.replay(ControllerTrace.Kind.LOSSES);
-        }
-        return replay(losses);
+        return losses.next();
     }
 
     /**
+     * @param everything the replay.
      * @return the controller's window after the next recorded callback.
      */
     @Benchmark
-    public long replayTrace()
+    public long replayTrace(final Everything everything)
     {
-        if (null == all)
-        {
-            all = trace.replay(ControllerTrace.Kind.ALL);
-        }
-        return replay(all);
-    }
-
-    /**
-     * @return the recorded trace (for tests).
-     */
-    ControllerTrace trace()
-    {
-        return trace;
-    }
-
-    private static long replay(final TraceReplay replay)
-    {
-        replay.replayNext();
-        final CongestionController controller = replay.controller();
-        return controller.congestionWindowBytes();
+        return everything.next();
     }
 }

@@ -1,8 +1,8 @@
 package io.pacelink.transport;
 
 import io.pacelink.transport.cc.CongestionControlRegistry;
-import io.pacelink.transport.engine.DeadlineIdleStrategy;
-import io.pacelink.transport.engine.EndpointAgent;
+import io.pacelink.transport.agent.DeadlineIdleStrategy;
+import io.pacelink.transport.agent.EndpointAgent;
 import io.pacelink.transport.engine.EndpointCore;
 import io.pacelink.transport.port.DatagramPort;
 import io.pacelink.transport.port.NioDatagramPort;

@@ -1,5 +1,6 @@
-package io.pacelink.transport.engine;
+package io.pacelink.transport.agent;
 
+import io.pacelink.transport.engine.EndpointCore;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.NanoClock;
 
