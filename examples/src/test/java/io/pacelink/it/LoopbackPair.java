@@ -5,15 +5,12 @@ import io.pacelink.transport.ConnectionState;
 import io.pacelink.transport.Endpoint;
 import io.pacelink.transport.PacelinkContext;
 import io.pacelink.transport.ThreadingMode;
-import io.pacelink.transport.port.ImpairedDatagramPort;
 import io.pacelink.transport.port.ImpairmentConfig;
-import io.pacelink.transport.port.NioDatagramPort;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.CompositeAgent;
 
-import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
@@ -23,12 +20,8 @@ import java.util.function.Consumer;
  */
 final class LoopbackPair implements AutoCloseable
 {
-    private static final int MAX_DATAGRAM_BYTES = 65_536;
-
     final Endpoint server;
     final Endpoint client;
-    final ImpairedDatagramPort clientPort;
-    final ImpairedDatagramPort serverPort;
     private final AgentRunner runner;
 
     LoopbackPair(
@@ -36,15 +29,13 @@ final class LoopbackPair implements AutoCloseable
         final ImpairmentConfig clientSend,
         final ImpairmentConfig serverSend)
     {
-        serverPort = impaired(serverSend);
-        clientPort = impaired(clientSend);
         final PacelinkContext serverContext = new PacelinkContext()
             .threadingMode(ThreadingMode.SHARED)
-            .datagramPort(serverPort)
+            .sendImpairment(serverSend)
             .congestionControl("reno");
         final PacelinkContext clientContext = new PacelinkContext()
             .threadingMode(ThreadingMode.SHARED)
-            .datagramPort(clientPort)
+            .sendImpairment(clientSend)
             .acceptConnections(false)
             .congestionControl("reno");
         configure.accept(serverContext);
@@ -57,15 +48,6 @@ final class LoopbackPair implements AutoCloseable
             null,
             new CompositeAgent(server.agent(), client.agent()));
         AgentRunner.startOnThread(runner);
-    }
-
-    private static ImpairedDatagramPort impaired(final ImpairmentConfig sendConfig)
-    {
-        return new ImpairedDatagramPort(
-            NioDatagramPort.open(new InetSocketAddress("127.0.0.1", 0), PacelinkContext.DEFAULT_SOCKET_BUFFER_BYTES),
-            sendConfig,
-            ImpairmentConfig.NONE,
-            MAX_DATAGRAM_BYTES);
     }
 
     /**

@@ -57,7 +57,6 @@ class LoopbackTransferTest
         {
             final Outcome outcome = transfer(pair);
 
-            assertTrue(pair.clientPort.sendImpairment().dropped() > 0, "loss was injected");
             assertTrue(outcome.sender.stats().packetsRetransmitted() > 0, "lost data was retransmitted");
             assertTrue(outcome.sender.stats().packetsLost() > 0, "losses were detected");
             assertTrue(outcome.receiver.stats().duplicatePackets() > 0, "duplicates were detected and dropped");

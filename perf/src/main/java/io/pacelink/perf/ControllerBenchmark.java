@@ -23,17 +23,21 @@ import java.util.concurrent.TimeUnit;
  * Cost of one congestion-controller callback, per algorithm, with realistic and changing inputs.
  * <p>
  * Setup records a {@link ControllerTrace}: the algorithm drives a backlogged connection over a 50 Mbit/s, 10 ms
- * path with a one-BDP drop-tail buffer and 0.5 % random loss, with the real loss recovery, and after 3 s every
- * callback is copied. Each benchmark replays one kind of recorded callback, in order and round and round (time and
- * counters move forward each lap), into a fresh controller of the same algorithm, so the controller walks through
- * its states rather than repeating one branch:
+ * path with a one-BDP drop-tail buffer and 0.5 % random loss, with the real loss recovery, and after 3 s of virtual
+ * time every callback is copied until at least 2048 ACKs and 32 losses are held (a few thousand events, 1 to 4 s of
+ * the connection). A fresh controller of the same algorithm first gets one lap of the whole trace, unmeasured, then
+ * each benchmark replays one kind of recorded callback round and round (time and counters move forward each lap,
+ * bytes in flight are bounded by the replayed window), so the controller walks through its states (recovery and
+ * congestion avoidance; BBR's gain cycle and PROBE_RTT) rather than repeating one branch:
  * <ul>
- *     <li>{@link #onAck(Acks)}: one {@code onAck} with its rate sample;</li>
+ *     <li>{@link #onAck(Acks)}: one {@code onAck} with its rate sample, or for about 1 % of the ops a packet lost
+ *     with it ({@code onPacketLost}, and {@code onCongestionEvent} at the end of the batch): the controller's part of
+ *     processing ACK frames;</li>
  *     <li>{@link #onPacketSent(Sends)}: one {@code onPacketSent};</li>
- *     <li>{@link #onPacketLost(Losses)}: one {@code onPacketLost}, plus {@code onCongestionEvent} for the last packet of
- *     each loss batch (amortised over the batch);</li>
- *     <li>{@link #replayTrace(Everything)}: the next recorded callback of any kind, in the recorded order: the average
- *     callback of a connection's life.</li>
+ *     <li>{@link #onPacketLost(Losses)}: one {@code onPacketLost}, plus {@code onCongestionEvent} for the last packet
+ *     of each loss batch;</li>
+ *     <li>{@link #replayTrace(Everything)}: the next recorded callback of any kind, in the recorded order (about two
+ *     sends per ACK): the average callback of a connection's life.</li>
  * </ul>
  * Replaying allocates nothing, so B/op is the controller's own allocation.
  */

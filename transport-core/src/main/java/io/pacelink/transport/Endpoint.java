@@ -5,6 +5,8 @@ import io.pacelink.transport.agent.DeadlineIdleStrategy;
 import io.pacelink.transport.agent.EndpointAgent;
 import io.pacelink.transport.engine.EndpointCore;
 import io.pacelink.transport.port.DatagramPort;
+import io.pacelink.transport.port.ImpairedDatagramPort;
+import io.pacelink.transport.port.ImpairmentConfig;
 import io.pacelink.transport.port.NioDatagramPort;
 import io.pacelink.transport.schedule.PacketSchedulers;
 import io.pacelink.transport.stats.EndpointCounters;
@@ -52,8 +54,8 @@ public final class Endpoint implements AutoCloseable
     {
         context.conclude();
         this.context = context;
-        final DatagramPort port = null != context.datagramPort() ?
-            context.datagramPort() : NioDatagramPort.open(context.bindAddress(), context.socketBufferBytes());
+        final DatagramPort port = impaired(context, null != context.datagramPort() ?
+            context.datagramPort() : NioDatagramPort.open(context.bindAddress(), context.socketBufferBytes()));
         final int valuesBytes = context.countersBufferBytes();
         countersManager = new ConcurrentCountersManager(
             new UnsafeBuffer(ByteBuffer.allocateDirect(valuesBytes * (CountersReader.METADATA_LENGTH /
@@ -98,6 +100,17 @@ public final class Endpoint implements AutoCloseable
                 runner = null;
                 invoker = null;
         }
+    }
+
+    private static DatagramPort impaired(final PacelinkContext context, final DatagramPort port)
+    {
+        if (ImpairmentConfig.NONE.equals(context.sendImpairment()) &&
+            ImpairmentConfig.NONE.equals(context.receiveImpairment()))
+        {
+            return port;
+        }
+        return new ImpairedDatagramPort(
+            port, context.sendImpairment(), context.receiveImpairment(), PacelinkContext.MAX_DATAGRAM_SIZE_BYTES);
     }
 
     /**

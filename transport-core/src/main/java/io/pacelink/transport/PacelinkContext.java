@@ -2,6 +2,7 @@ package io.pacelink.transport;
 
 import io.pacelink.transport.cc.ControllerParameters;
 import io.pacelink.transport.port.DatagramPort;
+import io.pacelink.transport.port.ImpairmentConfig;
 import org.agrona.ErrorHandler;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
@@ -56,6 +57,8 @@ public final class PacelinkContext
 
     private InetSocketAddress bindAddress = new InetSocketAddress("127.0.0.1", 0);
     private DatagramPort datagramPort;
+    private ImpairmentConfig sendImpairment = ImpairmentConfig.NONE;
+    private ImpairmentConfig receiveImpairment = ImpairmentConfig.NONE;
     private int maxDatagramSizeBytes = DEFAULT_MAX_DATAGRAM_SIZE_BYTES;
     private long maxAckDelayNs = DEFAULT_MAX_ACK_DELAY_NS;
     private long initialRttNs = DEFAULT_INITIAL_RTT_NS;
@@ -116,6 +119,39 @@ public final class PacelinkContext
     public DatagramPort datagramPort()
     {
         return datagramPort;
+    }
+
+    /**
+     * Inject seeded loss, duplication and reordering into what this endpoint sends (like Aeron's loss generators),
+     * to test an application against an imperfect network without one.
+     *
+     * @param impairment what to inject; {@link ImpairmentConfig#NONE} for nothing.
+     * @return this.
+     */
+    public PacelinkContext sendImpairment(final ImpairmentConfig impairment)
+    {
+        sendImpairment = null == impairment ? ImpairmentConfig.NONE : impairment;
+        return this;
+    }
+
+    public ImpairmentConfig sendImpairment()
+    {
+        return sendImpairment;
+    }
+
+    /**
+     * @param impairment seeded loss, duplication and reordering applied to what this endpoint receives.
+     * @return this.
+     */
+    public PacelinkContext receiveImpairment(final ImpairmentConfig impairment)
+    {
+        receiveImpairment = null == impairment ? ImpairmentConfig.NONE : impairment;
+        return this;
+    }
+
+    public ImpairmentConfig receiveImpairment()
+    {
+        return receiveImpairment;
     }
 
     /**

@@ -5,7 +5,8 @@ import io.pacelink.transport.cc.CongestionController;
 
 /**
  * A recorded {@link CongestionController#onAck} call: an immutable copy of the {@link AckEvent} view, whose absolute
- * times and counters move with the trace's lap.
+ * times and counters move on with each lap and whose bytes in flight are bounded by the replayed window
+ * ({@link ReplayAdjuster}).
  */
 final class AckFixture extends TraceEvent implements AckEvent
 {
@@ -28,9 +29,9 @@ final class AckFixture extends TraceEvent implements AckEvent
     private final long sampleLostBytes;
     private final boolean isSampleAppLimited;
 
-    AckFixture(final RttSnapshot rtt, final TraceLap lap, final AckEvent ack)
+    AckFixture(final RttSnapshot rtt, final ReplayAdjuster adjuster, final AckEvent ack)
     {
-        super(rtt, lap);
+        super(rtt, adjuster);
         nowNs = ack.nowNs();
         newlyAckedBytes = ack.newlyAckedBytes();
         newlyLostBytes = ack.newlyLostBytes();
@@ -58,7 +59,7 @@ final class AckFixture extends TraceEvent implements AckEvent
 
     public long nowNs()
     {
-        return lap.timeNs(nowNs);
+        return adjuster.timeNs(nowNs);
     }
 
     public long newlyAckedBytes()
@@ -73,17 +74,18 @@ final class AckFixture extends TraceEvent implements AckEvent
 
     public long priorBytesInFlightBytes()
     {
-        return priorBytesInFlightBytes;
+        return adjuster.inFlightBytes(priorBytesInFlightBytes);
     }
 
     public long bytesInFlightBytes()
     {
-        return bytesInFlightBytes;
+        return adjuster.inFlightBytes(bytesInFlightBytes);
     }
 
     public long largestAckedSentTimeNs()
     {
-        return Long.MIN_VALUE == largestAckedSentTimeNs ? Long.MIN_VALUE : lap.timeNs(largestAckedSentTimeNs);
+        return Long.MIN_VALUE == largestAckedSentTimeNs ?
+            Long.MIN_VALUE : adjuster.timeNs(largestAckedSentTimeNs);
     }
 
     public long latestRttNs()
@@ -98,12 +100,12 @@ final class AckFixture extends TraceEvent implements AckEvent
 
     public long totalDeliveredBytes()
     {
-        return lap.deliveredBytes(totalDeliveredBytes);
+        return adjuster.deliveredBytes(totalDeliveredBytes);
     }
 
     public long totalLostBytes()
     {
-        return lap.lostBytes(totalLostBytes);
+        return adjuster.lostBytes(totalLostBytes);
     }
 
     public boolean hasRateSample()
@@ -128,7 +130,7 @@ final class AckFixture extends TraceEvent implements AckEvent
 
     public long samplePriorDeliveredBytes()
     {
-        return lap.deliveredBytes(samplePriorDeliveredBytes);
+        return adjuster.deliveredBytes(samplePriorDeliveredBytes);
     }
 
     public long sampleTxInFlightBytes()

@@ -9,7 +9,7 @@ import io.pacelink.transport.cc.CongestionEvent;
  */
 final class CongestionFixture implements CongestionEvent
 {
-    private final TraceLap lap;
+    private final ReplayAdjuster adjuster;
     private final long nowNs;
     private final long newestLostSentTimeNs;
     private final long lostBytes;
@@ -17,9 +17,9 @@ final class CongestionFixture implements CongestionEvent
     private final boolean isPersistentCongestion;
     private final boolean isEcnCe;
 
-    CongestionFixture(final TraceLap lap, final CongestionEvent event)
+    CongestionFixture(final ReplayAdjuster adjuster, final CongestionEvent event)
     {
-        this.lap = lap;
+        this.adjuster = adjuster;
         nowNs = event.nowNs();
         newestLostSentTimeNs = event.newestLostSentTimeNs();
         lostBytes = event.lostBytes();
@@ -30,12 +30,12 @@ final class CongestionFixture implements CongestionEvent
 
     public long nowNs()
     {
-        return lap.timeNs(nowNs);
+        return adjuster.timeNs(nowNs);
     }
 
     public long newestLostSentTimeNs()
     {
-        return lap.timeNs(newestLostSentTimeNs);
+        return adjuster.timeNs(newestLostSentTimeNs);
     }
 
     public long lostBytes()
@@ -45,7 +45,7 @@ final class CongestionFixture implements CongestionEvent
 
     public long bytesInFlightBytes()
     {
-        return bytesInFlightBytes;
+        return adjuster.inFlightBytes(bytesInFlightBytes);
     }
 
     public boolean isPersistentCongestion()

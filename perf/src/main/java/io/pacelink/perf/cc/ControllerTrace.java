@@ -3,6 +3,7 @@ package io.pacelink.perf.cc;
 import io.pacelink.perf.path.PathConfig;
 import io.pacelink.perf.path.PathDriver;
 import io.pacelink.transport.cc.CongestionControlRegistry;
+import io.pacelink.transport.cc.CongestionController;
 import io.pacelink.transport.cc.CongestionControllerFactory;
 import io.pacelink.transport.recovery.LossRecovery;
 import io.pacelink.transport.recovery.RecoveryConfig;
@@ -24,7 +25,9 @@ public final class ControllerTrace
     public enum Kind
     {
         /**
-         * {@code onAck} only.
+         * What processing ACKs asks of the controller: {@code onAck}, and for the losses detected with them (about
+         * 1 % of these events) {@code onPacketLost} and {@code onCongestionEvent}; without the losses a window
+         * controller would never leave slow start. Everything but {@code onPacketSent}.
          */
         ACKS,
 
@@ -51,7 +54,7 @@ public final class ControllerTrace
     private final CongestionControllerFactory factory;
     private final int maxDatagramSizeBytes;
     private final TraceEvent[] events;
-    private final TraceLap lap;
+    private final ReplayAdjuster adjuster;
     private final int ackCount;
     private final int sentCount;
     private final int lostCount;
@@ -60,7 +63,7 @@ public final class ControllerTrace
         final CongestionControllerFactory factory,
         final int maxDatagramSizeBytes,
         final List<TraceEvent> events,
-        final TraceLap lap,
+        final ReplayAdjuster adjuster,
         final int ackCount,
         final int sentCount,
         final int lostCount)
@@ -68,7 +71,7 @@ public final class ControllerTrace
         this.factory = factory;
         this.maxDatagramSizeBytes = maxDatagramSizeBytes;
         this.events = events.toArray(new TraceEvent[0]);
-        this.lap = lap;
+        this.adjuster = adjuster;
         this.ackCount = ackCount;
         this.sentCount = sentCount;
         this.lostCount = lostCount;
@@ -95,12 +98,12 @@ public final class ControllerTrace
         final CongestionControllerFactory factory = CongestionControlRegistry.load().factory(controllerName);
         final LossRecovery recovery = new LossRecovery(
             new RecoveryConfig().maxDatagramSizeBytes(path.packetSizeBytes()));
-        final TraceLap lap = new TraceLap();
+        final ReplayAdjuster adjuster = new ReplayAdjuster();
         final RecordingController recorder = new RecordingController(
             factory.newController(new BenchmarkControllerContext(
                 path.packetSizeBytes(), recovery.rttEstimator(), path.seed())),
             recovery.rttEstimator(),
-            lap);
+            adjuster);
         recovery.controller(recorder);
 
         final PathDriver driver = new PathDriver(recovery, path, 0);
@@ -123,7 +126,7 @@ public final class ControllerTrace
         }
         recorder.recording(false);
 
-        lap.steps(
+        adjuster.steps(
             driver.nowNs() - startNs,
             recovery.deliveredBytes() - startDeliveredBytes,
             recovery.lostBytes() - startLostBytes,
@@ -133,28 +136,34 @@ public final class ControllerTrace
             factory,
             path.packetSizeBytes(),
             recorder.events(),
-            lap,
+            adjuster,
             recorder.ackCount(),
             recorder.sentCount(),
             recorder.lostCount());
     }
 
     /**
-     * Start replaying into a new controller of the recorded algorithm, from the beginning of the trace. Only one
-     * replay of a trace may run at a time: they share the lap offsets.
+     * Start replaying into a new controller of the recorded algorithm. The controller first gets one lap of every
+     * recorded callback, unmeasured, so that it starts the chosen replay in the state a connection of its own would be
+     * in (past slow start, with a bandwidth and RTT estimate) rather than in its initial state. Only one replay of a
+     * trace may run at a time: they share the {@link ReplayAdjuster}.
      *
      * @param kind which callbacks to deliver.
-     * @return the replay.
+     * @return the replay, positioned at the start of the second lap.
      */
     public TraceReplay replay(final Kind kind)
     {
-        lap.rewind();
+        adjuster.rewind();
         final ReplayRttStats rttStats = new ReplayRttStats(RecoveryConfig.DEFAULT_INITIAL_RTT_NS);
-        return new TraceReplay(
-            select(kind),
-            lap,
-            rttStats,
-            factory.newController(new BenchmarkControllerContext(maxDatagramSizeBytes, rttStats, REPLAY_SEED)));
+        final CongestionController controller = factory.newController(
+            new BenchmarkControllerContext(maxDatagramSizeBytes, rttStats, REPLAY_SEED));
+
+        final TraceReplay warmUp = new TraceReplay(events, adjuster, rttStats, controller);
+        for (int i = 0; i < events.length; i++)
+        {
+            warmUp.replayNext();
+        }
+        return new TraceReplay(select(kind), adjuster, rttStats, controller);
     }
 
     /**
@@ -202,32 +211,36 @@ public final class ControllerTrace
      */
     public long windowNs()
     {
-        return lap.timeStepNs();
+        return adjuster.timeStepNs();
     }
 
     private TraceEvent[] select(final Kind kind)
     {
-        final Class<? extends TraceEvent> type = switch (kind)
-        {
-            case ACKS -> AckFixture.class;
-            case SENDS -> SentFixture.class;
-            case LOSSES -> LostFixture.class;
-            case ALL -> TraceEvent.class;
-        };
         int count = 0;
         for (final TraceEvent event : events)
         {
-            count += type.isInstance(event) ? 1 : 0;
+            count += isSelected(kind, event) ? 1 : 0;
         }
         final TraceEvent[] selected = new TraceEvent[count];
         int i = 0;
         for (final TraceEvent event : events)
         {
-            if (type.isInstance(event))
+            if (isSelected(kind, event))
             {
                 selected[i++] = event;
             }
         }
         return selected;
+    }
+
+    private static boolean isSelected(final Kind kind, final TraceEvent event)
+    {
+        return switch (kind)
+        {
+            case ACKS -> !(event instanceof SentFixture);
+            case SENDS -> event instanceof SentFixture;
+            case LOSSES -> event instanceof LostFixture;
+            case ALL -> true;
+        };
     }
 }

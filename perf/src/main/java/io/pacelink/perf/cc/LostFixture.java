@@ -22,9 +22,9 @@ final class LostFixture extends TraceEvent implements LostPacket
     private final long bytesInFlightBytes;
     private CongestionFixture batchEnd;
 
-    LostFixture(final RttSnapshot rtt, final TraceLap lap, final LostPacket lost)
+    LostFixture(final RttSnapshot rtt, final ReplayAdjuster adjuster, final LostPacket lost)
     {
-        super(rtt, lap);
+        super(rtt, adjuster);
         nowNs = lost.nowNs();
         packetNumber = lost.packetNumber();
         sizeBytes = lost.sizeBytes();
@@ -65,12 +65,12 @@ final class LostFixture extends TraceEvent implements LostPacket
 
     public long nowNs()
     {
-        return lap.timeNs(nowNs);
+        return adjuster.timeNs(nowNs);
     }
 
     public long packetNumber()
     {
-        return lap.packetNumber(packetNumber);
+        return adjuster.packetNumber(packetNumber);
     }
 
     public int sizeBytes()
@@ -80,12 +80,12 @@ final class LostFixture extends TraceEvent implements LostPacket
 
     public long sentTimeNs()
     {
-        return lap.timeNs(sentTimeNs);
+        return adjuster.timeNs(sentTimeNs);
     }
 
     public long deliveredAtSendBytes()
     {
-        return lap.deliveredBytes(deliveredAtSendBytes);
+        return adjuster.deliveredBytes(deliveredAtSendBytes);
     }
 
     public long txInFlightBytes()
@@ -95,7 +95,7 @@ final class LostFixture extends TraceEvent implements LostPacket
 
     public long lostAtSendBytes()
     {
-        return lap.lostBytes(lostAtSendBytes);
+        return adjuster.lostBytes(lostAtSendBytes);
     }
 
     public boolean isAppLimited()
@@ -105,16 +105,16 @@ final class LostFixture extends TraceEvent implements LostPacket
 
     public long totalLostBytes()
     {
-        return lap.lostBytes(totalLostBytes);
+        return adjuster.lostBytes(totalLostBytes);
     }
 
     public long totalDeliveredBytes()
     {
-        return lap.deliveredBytes(totalDeliveredBytes);
+        return adjuster.deliveredBytes(totalDeliveredBytes);
     }
 
     public long bytesInFlightBytes()
     {
-        return bytesInFlightBytes;
+        return adjuster.inFlightBytes(bytesInFlightBytes);
     }
 }

@@ -18,7 +18,7 @@ final class RecordingController implements CongestionController
 {
     private final CongestionController delegate;
     private final RttStats rttStats;
-    private final TraceLap lap;
+    private final ReplayAdjuster adjuster;
     private final List<TraceEvent> events = new ArrayList<>();
 
     private boolean recording;
@@ -28,11 +28,12 @@ final class RecordingController implements CongestionController
     private int sentCount;
     private int lostCount;
 
-    RecordingController(final CongestionController delegate, final RttStats rttStats, final TraceLap lap)
+    RecordingController(
+        final CongestionController delegate, final RttStats rttStats, final ReplayAdjuster adjuster)
     {
         this.delegate = delegate;
         this.rttStats = rttStats;
-        this.lap = lap;
+        this.adjuster = adjuster;
     }
 
     void recording(final boolean recording)
@@ -70,7 +71,7 @@ final class RecordingController implements CongestionController
         if (recording)
         {
             events.add(new SentFixture(
-                snapshot(), lap, nowNs, packetNumber, sizeBytes, bytesInFlightBytes, isRetransmission));
+                snapshot(), adjuster, nowNs, packetNumber, sizeBytes, bytesInFlightBytes, isRetransmission));
             sentCount++;
         }
         delegate.onPacketSent(nowNs, packetNumber, sizeBytes, bytesInFlightBytes, isRetransmission);
@@ -86,7 +87,7 @@ final class RecordingController implements CongestionController
     {
         if (recording)
         {
-            events.add(new AckFixture(snapshot(), lap, ack));
+            events.add(new AckFixture(snapshot(), adjuster, ack));
             ackCount++;
         }
         delegate.onAck(ack);
@@ -96,7 +97,7 @@ final class RecordingController implements CongestionController
     {
         if (recording)
         {
-            openBatchLast = new LostFixture(snapshot(), lap, lost);
+            openBatchLast = new LostFixture(snapshot(), adjuster, lost);
             events.add(openBatchLast);
             lostCount++;
         }
@@ -107,7 +108,7 @@ final class RecordingController implements CongestionController
     {
         if (recording && null != openBatchLast)
         {
-            openBatchLast.batchEnd(new CongestionFixture(lap, event));
+            openBatchLast.batchEnd(new CongestionFixture(adjuster, event));
             openBatchLast = null;
         }
         delegate.onCongestionEvent(event);

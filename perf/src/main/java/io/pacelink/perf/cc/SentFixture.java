@@ -15,14 +15,14 @@ final class SentFixture extends TraceEvent
 
     SentFixture(
         final RttSnapshot rtt,
-        final TraceLap lap,
+        final ReplayAdjuster adjuster,
         final long nowNs,
         final long packetNumber,
         final int sizeBytes,
         final long bytesInFlightBytes,
         final boolean isRetransmission)
     {
-        super(rtt, lap);
+        super(rtt, adjuster);
         this.nowNs = nowNs;
         this.packetNumber = packetNumber;
         this.sizeBytes = sizeBytes;
@@ -33,6 +33,10 @@ final class SentFixture extends TraceEvent
     void replay(final CongestionController controller)
     {
         controller.onPacketSent(
-            lap.timeNs(nowNs), lap.packetNumber(packetNumber), sizeBytes, bytesInFlightBytes, isRetransmission);
+            adjuster.timeNs(nowNs),
+            adjuster.packetNumber(packetNumber),
+            sizeBytes,
+            adjuster.inFlightBytes(bytesInFlightBytes),
+            isRetransmission);
     }
 }

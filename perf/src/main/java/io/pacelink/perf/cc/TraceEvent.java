@@ -4,17 +4,17 @@ import io.pacelink.transport.cc.CongestionController;
 
 /**
  * One recorded controller callback with the RTT statistics the controller could read at the time; immutable, its
- * absolute values shifted by the trace's {@link TraceLap} when replayed.
+ * values adjusted by the trace's {@link ReplayAdjuster} when replayed.
  */
 abstract class TraceEvent
 {
     final RttSnapshot rtt;
-    final TraceLap lap;
+    final ReplayAdjuster adjuster;
 
-    TraceEvent(final RttSnapshot rtt, final TraceLap lap)
+    TraceEvent(final RttSnapshot rtt, final ReplayAdjuster adjuster)
     {
         this.rtt = rtt;
-        this.lap = lap;
+        this.adjuster = adjuster;
     }
 
     /**

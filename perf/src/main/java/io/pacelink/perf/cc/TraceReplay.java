@@ -4,20 +4,21 @@ import io.pacelink.transport.cc.CongestionController;
 
 /**
  * Replays a ring of recorded events into one controller, forever: each call delivers the next event (showing its RTT
- * statistics first, as the transport updates RTT before calling the controller), and after the last event the
- * trace's lap advances so time and counters keep growing. Allocation free.
+ * statistics first, as the transport updates RTT before calling the controller, and bounding its bytes in flight by
+ * the controller's window), and after the last event the next lap starts so time and counters keep growing.
+ * Allocation free.
  */
 public final class TraceReplay
 {
     private final TraceEvent[] events;
-    private final TraceLap lap;
+    private final ReplayAdjuster adjuster;
     private final ReplayRttStats rttStats;
     private final CongestionController controller;
     private int index;
 
     TraceReplay(
         final TraceEvent[] events,
-        final TraceLap lap,
+        final ReplayAdjuster adjuster,
         final ReplayRttStats rttStats,
         final CongestionController controller)
     {
@@ -26,7 +27,7 @@ public final class TraceReplay
             throw new IllegalArgumentException("nothing to replay");
         }
         this.events = events;
-        this.lap = lap;
+        this.adjuster = adjuster;
         this.rttStats = rttStats;
         this.controller = controller;
     }
@@ -37,12 +38,13 @@ public final class TraceReplay
     public void replayNext()
     {
         final TraceEvent event = events[index];
+        adjuster.congestionWindowBytes(controller.congestionWindowBytes());
         rttStats.show(event.rtt);
         event.replay(controller);
         if (++index == events.length)
         {
             index = 0;
-            lap.next();
+            adjuster.nextLap();
         }
     }
 

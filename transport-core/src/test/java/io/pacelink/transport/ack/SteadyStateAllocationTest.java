@@ -1,5 +1,6 @@
 package io.pacelink.transport.ack;
 
+import io.pacelink.testing.AllocationMeter;
 import io.pacelink.transport.wire.AckFrameFlyweight;
 import io.pacelink.transport.wire.CloseFrameFlyweight;
 import io.pacelink.transport.wire.DataFrameFlyweight;
@@ -11,11 +12,7 @@ import io.pacelink.transport.wire.PacketWriter;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
-import java.lang.management.ManagementFactory;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The per-packet path of this layer (build a packet with an ACK and DATA, validate it, visit it, track it and write
@@ -32,30 +29,24 @@ class SteadyStateAllocationTest
     private final ReceivedPacketTracker tracker = new ReceivedPacketTracker();
     private final SummingVisitor visitor = new SummingVisitor();
 
+    private long packetNumber;
+
     @Test
     void perPacketPathAllocatesNothing()
     {
-        final com.sun.management.ThreadMXBean threads =
-            (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
-        assumeTrue(threads.isThreadAllocatedMemorySupported());
-        threads.setThreadAllocatedMemoryEnabled(true);
-
-        long packetNumber = 0;
         for (int i = 0; i < WARM_UP_PACKETS; i++)
         {
             packetNumber = exchange(packetNumber);
         }
 
-        final long threadId = Thread.currentThread().getId();
-        final long before = threads.getThreadAllocatedBytes(threadId);
-        for (int i = 0; i < MEASURED_PACKETS; i++)
+        AllocationMeter.assertAllocationFree("build, validate, track and visit " + MEASURED_PACKETS + " packets", () ->
         {
-            packetNumber = exchange(packetNumber);
-        }
-        final long allocatedBytes = threads.getThreadAllocatedBytes(threadId) - before;
-
+            for (int i = 0; i < MEASURED_PACKETS; i++)
+            {
+                packetNumber = exchange(packetNumber);
+            }
+        });
         assertTrue(visitor.payloadBytes > 0, "the loop did real work");
-        assertEquals(0, allocatedBytes, "bytes allocated over " + MEASURED_PACKETS + " packets");
     }
 
     /**

@@ -1,12 +1,20 @@
 package io.pacelink.perf.cc;
 
 /**
- * Offsets that make a recorded trace replayable forever: each time a replay wraps around, time, the delivered and
- * lost byte counters and packet numbers move forward by what they advanced over the recorded window, so the
- * controller sees monotonic time and counters lap after lap (RTT-like durations are not offset). Shared by all
- * fixtures of one {@link ControllerTrace}; only one replay may use it at a time.
+ * How recorded values are adjusted when replayed, so a trace can be replayed forever into a controller whose state
+ * drifts from the recorded one:
+ * <ul>
+ *     <li>laps: each time a replay wraps around, time, the delivered and lost byte counters and packet numbers move
+ *     forward by what they advanced over the recorded window, so the controller sees them grow monotonically
+ *     (durations such as RTTs are not shifted);</li>
+ *     <li>bytes in flight are bounded by the replayed controller's congestion window, as they are once the ACKs
+ *     after a window cut drain the excess; this closes the loop enough for a window cut or BBR's PROBE_RTT to see
+ *     the in-flight drop it waits for, which the recording showed only where the recorded controller made the same
+ *     move at the same time.</li>
+ * </ul>
+ * Shared by all fixtures of one {@link ControllerTrace}; only one replay may use it at a time.
  */
-public final class TraceLap
+public final class ReplayAdjuster
 {
     private long timeStepNs;
     private long deliveredStepBytes;
@@ -17,6 +25,7 @@ public final class TraceLap
     private long deliveredOffsetBytes;
     private long lostOffsetBytes;
     private long packetNumberOffset;
+    private long inFlightCapBytes = Long.MAX_VALUE;
 
     /**
      * Set what one lap advances; called once when recording ends.
@@ -50,17 +59,26 @@ public final class TraceLap
         deliveredOffsetBytes = 0;
         lostOffsetBytes = 0;
         packetNumberOffset = 0;
+        inFlightCapBytes = Long.MAX_VALUE;
     }
 
     /**
      * The replay wrapped around: the next lap starts.
      */
-    void next()
+    void nextLap()
     {
         timeOffsetNs += timeStepNs;
         deliveredOffsetBytes += deliveredStepBytes;
         lostOffsetBytes += lostStepBytes;
         packetNumberOffset += packetNumberStep;
+    }
+
+    /**
+     * @param congestionWindowBytes the replayed controller's window before the next event.
+     */
+    void congestionWindowBytes(final long congestionWindowBytes)
+    {
+        inFlightCapBytes = congestionWindowBytes;
     }
 
     long timeNs(final long recordedNs)
@@ -81,6 +99,11 @@ public final class TraceLap
     long packetNumber(final long recordedPacketNumber)
     {
         return recordedPacketNumber + packetNumberOffset;
+    }
+
+    long inFlightBytes(final long recordedBytes)
+    {
+        return Math.min(recordedBytes, inFlightCapBytes);
     }
 
     /**
