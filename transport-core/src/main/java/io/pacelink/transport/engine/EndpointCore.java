@@ -162,6 +162,17 @@ public final class EndpointCore implements DatagramHandler, AutoCloseable
     }
 
     /**
+     * @param connectionId a connection's local id.
+     * @return its controller's current state name (a constant), or {@code "CLOSED"} if it is gone. Agent thread
+     * only: for traces in the simulator.
+     */
+    public String controllerStateName(final long connectionId)
+    {
+        final ConnectionCore connection = connectionsById.get(connectionId);
+        return null == connection ? "CLOSED" : connection.controller().stateName();
+    }
+
+    /**
      * @return the packet scheduler in use.
      */
     public PacketScheduler scheduler()

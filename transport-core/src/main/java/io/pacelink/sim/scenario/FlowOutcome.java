@@ -1,0 +1,51 @@
+package io.pacelink.sim.scenario;
+
+import io.pacelink.sim.results.GoodputSeries;
+import io.pacelink.sim.results.LatencySummary;
+
+/**
+ * What one flow of a scenario achieved.
+ *
+ * @param index                flow number in the scenario (0-based).
+ * @param congestionControl    its controller.
+ * @param startNs              when it started.
+ * @param endNs                when its active window ended (its stop time or the end of the run).
+ * @param deliveredBytes       message bytes the receiving application got.
+ * @param goodputBitsPerSecond delivered bits over its active window.
+ * @param sentBytes            bytes the sender put on the wire (headers and retransmissions included).
+ * @param packetsSent          packets the sender sent.
+ * @param retransmittedBytes   stream bytes sent again.
+ * @param retransmittedPackets packets that carried retransmitted data.
+ * @param lostPackets          packets declared lost.
+ * @param spuriousLosses       losses later found to be spurious (the packet had arrived).
+ * @param rtt                  the sender's RTT samples.
+ * @param responseTime         request to response time, for request/response flows (else null).
+ * @param goodput              delivered bytes over time.
+ */
+public record FlowOutcome(
+    int index,
+    String congestionControl,
+    long startNs,
+    long endNs,
+    long deliveredBytes,
+    double goodputBitsPerSecond,
+    long sentBytes,
+    long packetsSent,
+    long retransmittedBytes,
+    long retransmittedPackets,
+    long lostPackets,
+    long spuriousLosses,
+    LatencySummary rtt,
+    LatencySummary responseTime,
+    GoodputSeries goodput)
+{
+    /**
+     * @param fromNs window start.
+     * @param toNs   window end.
+     * @return goodput over the window.
+     */
+    public double goodputBitsPerSecond(final long fromNs, final long toNs)
+    {
+        return goodput.bitsPerSecond(fromNs, toNs);
+    }
+}

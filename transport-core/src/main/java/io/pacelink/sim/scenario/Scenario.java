@@ -1,0 +1,445 @@
+package io.pacelink.sim.scenario;
+
+import io.pacelink.link.PathSpec;
+import io.pacelink.link.QueueConfig;
+import io.pacelink.sim.Dumbbell;
+import io.pacelink.sim.SimHost;
+import io.pacelink.sim.Simulator;
+import io.pacelink.sim.results.FlowResults;
+import io.pacelink.sim.results.LatencySummary;
+import io.pacelink.sim.results.LinkReport;
+import io.pacelink.sim.results.TraceHash;
+import io.pacelink.sim.results.TraceWriter;
+import io.pacelink.transport.ConnectionStats;
+import io.pacelink.transport.PacelinkContext;
+import io.pacelink.transport.cc.CongestionControlRegistry;
+import io.pacelink.transport.cc.ControllerParameters;
+import io.pacelink.transport.engine.EndpointCore;
+import io.pacelink.transport.port.DatagramPort;
+import io.pacelink.transport.schedule.PacketSchedulers;
+import org.HdrHistogram.Histogram;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.status.ConcurrentCountersManager;
+import org.agrona.concurrent.status.CountersReader;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * A simulated experiment: flows of real Pacelink endpoints (the same engine, controllers and schedulers as on real
+ * sockets) over a dumbbell whose bottleneck follows a {@link PathSpec}, in virtual time. Same seed, same result.
+ *
+ * <pre>{@code
+ * ScenarioResult result = Scenario.builder()
+ *     .path(PathSpec.Pair.parse("rate=100mbit delay=75ms jitter=7.5ms loss=8% queue=1bdp", "delay=75ms"))
+ *     .durationNs(TimeUnit.SECONDS.toNanos(60))
+ *     .flow(FlowSpec.bulk("bbr"))
+ *     .build()
+ *     .run();
+ * }</pre>
+ * Each flow has its own receiving host; flows share a sending endpoint (one socket, one packet scheduler) when they
+ * are in the same sender group.
+ */
+public final class Scenario
+{
+    /**
+     * Histogram range for RTTs and response times.
+     */
+    private static final long MAX_TRACKED_LATENCY_NS = TimeUnit.SECONDS.toNanos(60);
+    private static final int MIN_BUFFER_BYTES = 1 << 20;
+    private static final int MAX_BUFFER_BYTES = 64 << 20;
+    private static final int COUNTERS_VALUES_BYTES = 256 * 1024;
+
+    private final Builder config;
+
+    private Scenario(final Builder config)
+    {
+        this.config = config;
+    }
+
+    /**
+     * @return a builder.
+     */
+    public static Builder builder()
+    {
+        return new Builder();
+    }
+
+    /**
+     * Run the scenario to its end.
+     *
+     * @return the results.
+     */
+    public ScenarioResult run()
+    {
+        final Simulator simulator = new Simulator(config.seed);
+        final Dumbbell dumbbell = new Dumbbell(simulator, config.path);
+        final int bufferBytes = connectionBufferBytes(config.path);
+
+        final List<FlowResults> flowResults = new ArrayList<>();
+        final List<SenderApp> senders = new ArrayList<>();
+        final List<Histogram> responseTimes = new ArrayList<>();
+        final Map<Integer, EndpointDriver> senderGroups = new HashMap<>();
+
+        for (int i = 0; i < config.flows.size(); i++)
+        {
+            final FlowSpec flow = config.flows.get(i);
+            final FlowResults results = new FlowResults("flow-" + i + "-" + flow.congestionControl(),
+                config.goodputIntervalNs);
+            flowResults.add(results);
+
+            final SimHost receiverHost = dumbbell.addRightHost(flow.accessDelayNs());
+            final EndpointCore receiverCore = newCore(simulator, receiverHost.port(), flow, true, bufferBytes,
+                "receiver-" + i);
+            final EndpointDriver receiverDriver = new EndpointDriver(receiverCore);
+            receiverDriver.add(new ReceiverApp(receiverCore, results, flow.pattern()));
+            receiverHost.addAgent(receiverDriver);
+
+            EndpointDriver senderDriver = flow.senderGroup() >= 0 ? senderGroups.get(flow.senderGroup()) : null;
+            if (null == senderDriver)
+            {
+                final SimHost senderHost = dumbbell.addLeftHost(flow.accessDelayNs());
+                senderDriver = new EndpointDriver(newCore(simulator, senderHost.port(), flow, false, bufferBytes,
+                    "sender-" + i));
+                senderHost.addAgent(senderDriver);
+                if (flow.senderGroup() >= 0)
+                {
+                    senderGroups.put(flow.senderGroup(), senderDriver);
+                }
+            }
+
+            final Histogram responseTime = new Histogram(MAX_TRACKED_LATENCY_NS, 3);
+            responseTimes.add(responseTime);
+            final SenderApp sender = new SenderApp(
+                flow, senderDriver.core(), receiverHost.address(), results, responseTime);
+            senders.add(sender);
+            senderDriver.add(sender);
+        }
+
+        final Histogram pingRtt = new Histogram(MAX_TRACKED_LATENCY_NS, 3);
+        if (config.pingIntervalNs > 0)
+        {
+            new PingProbe(dumbbell.addLeftHost(), dumbbell.addRightHost(), 0, config.pingIntervalNs,
+                config.durationNs, pingRtt);
+        }
+
+        final List<TraceWriter> traces = openTraces(senders);
+        simulator.every(config.traceIntervalNs, config.traceIntervalNs, (nowNs) ->
+        {
+            for (int i = 0; i < traces.size(); i++)
+            {
+                traces.get(i).sample(nowNs, senders.get(i));
+            }
+        });
+
+        simulator.runUntil(config.durationNs);
+
+        final TraceHash traceHash = new TraceHash();
+        for (final TraceWriter trace : traces)
+        {
+            traceHash.update(trace.hash());
+            trace.close();
+        }
+
+        final List<FlowOutcome> outcomes = new ArrayList<>();
+        for (int i = 0; i < senders.size(); i++)
+        {
+            outcomes.add(outcome(i, config.flows.get(i), senders.get(i), flowResults.get(i), responseTimes.get(i)));
+        }
+
+        return new ScenarioResult(
+            outcomes,
+            LinkReport.of(dumbbell.forward(), config.durationNs),
+            LinkReport.of(dumbbell.reverse(), config.durationNs),
+            config.pingIntervalNs > 0 ? LatencySummary.of(pingRtt) : null,
+            config.durationNs,
+            traceHash.update(simulator.traceHash()).value(),
+            simulator.eventsFired());
+    }
+
+    private FlowOutcome outcome(
+        final int index,
+        final FlowSpec flow,
+        final SenderApp sender,
+        final FlowResults results,
+        final Histogram responseTime)
+    {
+        final long endNs = Math.min(flow.stopNs(), config.durationNs);
+        final ConnectionStats stats = null == sender.connection() ? null : sender.connection().stats();
+        return new FlowOutcome(
+            index,
+            flow.congestionControl(),
+            flow.startNs(),
+            endNs,
+            results.deliveredBytes(),
+            results.goodput().bitsPerSecond(flow.startNs(), endNs),
+            null == stats ? 0 : stats.bytesSent(),
+            null == stats ? 0 : stats.packetsSent(),
+            null == stats ? 0 : stats.bytesRetransmitted(),
+            null == stats ? 0 : stats.packetsRetransmitted(),
+            null == stats ? 0 : stats.packetsLost(),
+            null == stats ? 0 : stats.spuriousLosses(),
+            results.rtt(),
+            AppPattern.Kind.REQUEST_RESPONSE == flow.pattern().kind() ? LatencySummary.of(responseTime) : null,
+            results.goodput());
+    }
+
+    private EndpointCore newCore(
+        final Simulator simulator,
+        final DatagramPort port,
+        final FlowSpec flow,
+        final boolean accept,
+        final int bufferBytes,
+        final String name)
+    {
+        final PacelinkContext context = new PacelinkContext()
+            .datagramPort(port)
+            .congestionControl(flow.congestionControl())
+            .controllerParameters(flow.parameters())
+            .acceptConnections(accept)
+            .sendBufferBytes(bufferBytes)
+            .receiveBufferBytes(bufferBytes)
+            .maxMessageLengthBytes(Math.min(1 << 20, bufferBytes / 2))
+            .countersBufferBytes(COUNTERS_VALUES_BYTES)
+            .randomSeed(simulator.seedFor(name));
+        config.contextCustomizer.accept(context);
+        context.conclude();
+        return new EndpointCore(
+            context,
+            port,
+            config.registry,
+            PacketSchedulers.newScheduler(config.schedulerName, config.schedulerParameters),
+            new ConcurrentCountersManager(
+                new UnsafeBuffer(new byte[COUNTERS_VALUES_BYTES *
+                    (CountersReader.METADATA_LENGTH / CountersReader.COUNTER_LENGTH)]),
+                new UnsafeBuffer(new byte[COUNTERS_VALUES_BYTES])));
+    }
+
+    /**
+     * Per-connection buffers (the receive buffer is the flow-control window) of four times the path's BDP plus its
+     * bottleneck queue, so neither flow control nor the send buffer caps a flow below what the path allows.
+     */
+    static int connectionBufferBytes(final PathSpec.Pair path)
+    {
+        final long baseRttNs = path.baseRttNs();
+        final long rateBitsPerSecond = path.forward().rate().nominalBitsPerSecond();
+        if (rateBitsPerSecond <= 0 || rateBitsPerSecond == Long.MAX_VALUE)
+        {
+            return MAX_BUFFER_BYTES;
+        }
+        final double bdpBytes = rateBitsPerSecond / 8.0 * baseRttNs / 1e9;
+        final QueueConfig queue = path.forward().queueConfig(baseRttNs, 0);
+        final double queueBytes = Math.min(queue.limitBytes(), queue.limitPackets() * 1500.0);
+        final double wantedBytes = 4 * (bdpBytes + queueBytes);
+        final long bytes = Math.max(MIN_BUFFER_BYTES, Math.min(MAX_BUFFER_BYTES, (long)wantedBytes));
+        return (int)Long.highestOneBit(bytes * 2 - 1);
+    }
+
+    private List<TraceWriter> openTraces(final List<SenderApp> senders)
+    {
+        final List<TraceWriter> traces = new ArrayList<>();
+        for (int i = 0; i < senders.size(); i++)
+        {
+            if (null == config.traceDirectory)
+            {
+                traces.add(new TraceWriter(Writer.nullWriter(), Writer.nullWriter()));
+            }
+            else
+            {
+                final String name = "flow-" + i + "-" + config.flows.get(i).congestionControl();
+                traces.add(TraceWriter.open(
+                    config.traceDirectory.resolve(name + ".csv"), config.traceDirectory.resolve(name + ".jsonl")));
+            }
+        }
+        return traces;
+    }
+
+    /**
+     * Describes a scenario.
+     */
+    public static final class Builder
+    {
+        private long seed = 1;
+        private PathSpec.Pair path;
+        private long durationNs;
+        private final List<FlowSpec> flows = new ArrayList<>();
+        private long pingIntervalNs;
+        private String schedulerName;
+        private ControllerParameters schedulerParameters = ControllerParameters.EMPTY;
+        private Path traceDirectory;
+        private long traceIntervalNs = TimeUnit.MILLISECONDS.toNanos(10);
+        private long goodputIntervalNs = TimeUnit.MILLISECONDS.toNanos(100);
+        private CongestionControlRegistry registry;
+        private Consumer<PacelinkContext> contextCustomizer = (context) -> {};
+
+        private Builder()
+        {
+        }
+
+        /**
+         * @param seed seeds every random choice (links, endpoints, controllers).
+         * @return this.
+         */
+        public Builder seed(final long seed)
+        {
+            this.seed = seed;
+            return this;
+        }
+
+        /**
+         * @param path the bottleneck's two directions (forward carries the data).
+         * @return this.
+         */
+        public Builder path(final PathSpec.Pair path)
+        {
+            this.path = path;
+            return this;
+        }
+
+        /**
+         * @param durationNs simulated time.
+         * @return this.
+         */
+        public Builder durationNs(final long durationNs)
+        {
+            this.durationNs = durationNs;
+            return this;
+        }
+
+        /**
+         * @param flow a flow to add.
+         * @return this.
+         */
+        public Builder flow(final FlowSpec flow)
+        {
+            flows.add(Objects.requireNonNull(flow, "flow"));
+            return this;
+        }
+
+        /**
+         * @param intervalNs send a ping probe this often (0: no probe).
+         * @return this.
+         */
+        public Builder pingIntervalNs(final long intervalNs)
+        {
+            this.pingIntervalNs = intervalNs;
+            return this;
+        }
+
+        /**
+         * @param name       sender packet scheduler ({@code fq}, {@code fifo}, {@code rr}; null: the preferred).
+         * @param parameters its parameters.
+         * @return this.
+         */
+        public Builder scheduler(final String name, final ControllerParameters parameters)
+        {
+            this.schedulerName = name;
+            this.schedulerParameters = null == parameters ? ControllerParameters.EMPTY : parameters;
+            return this;
+        }
+
+        /**
+         * @param directory write each flow's trace there as CSV and JSON lines (null: keep only the hash).
+         * @return this.
+         */
+        public Builder traceDirectory(final Path directory)
+        {
+            this.traceDirectory = directory;
+            return this;
+        }
+
+        /**
+         * @param intervalNs time between trace rows.
+         * @return this.
+         */
+        public Builder traceIntervalNs(final long intervalNs)
+        {
+            this.traceIntervalNs = intervalNs;
+            return this;
+        }
+
+        /**
+         * @param intervalNs width of the goodput series' bins.
+         * @return this.
+         */
+        public Builder goodputIntervalNs(final long intervalNs)
+        {
+            this.goodputIntervalNs = intervalNs;
+            return this;
+        }
+
+        /**
+         * @param registry the controllers to use (default: those on the class path).
+         * @return this.
+         */
+        public Builder registry(final CongestionControlRegistry registry)
+        {
+            this.registry = registry;
+            return this;
+        }
+
+        /**
+         * @param customizer adjusts every endpoint's context (e.g. a different max ACK delay).
+         * @return this.
+         */
+        public Builder contextCustomizer(final Consumer<PacelinkContext> customizer)
+        {
+            this.contextCustomizer = Objects.requireNonNull(customizer, "customizer");
+            return this;
+        }
+
+        /**
+         * @return the scenario.
+         * @throws IllegalArgumentException saying what is missing or wrong.
+         */
+        public Scenario build()
+        {
+            if (null == path)
+            {
+                throw new IllegalArgumentException("a scenario needs a path, e.g. rate=10mbit delay=20ms queue=1bdp");
+            }
+            if (durationNs <= 0)
+            {
+                throw new IllegalArgumentException("a scenario needs a positive duration");
+            }
+            if (flows.isEmpty())
+            {
+                throw new IllegalArgumentException("a scenario needs at least one flow");
+            }
+            if (traceIntervalNs <= 0 || goodputIntervalNs <= 0)
+            {
+                throw new IllegalArgumentException("trace and goodput intervals must be positive");
+            }
+            if (null != traceDirectory)
+            {
+                try
+                {
+                    Files.createDirectories(traceDirectory);
+                }
+                catch (final IOException ex)
+                {
+                    throw new UncheckedIOException("cannot create trace directory " + traceDirectory, ex);
+                }
+            }
+            if (null == registry)
+            {
+                registry = CongestionControlRegistry.load();
+            }
+            for (final FlowSpec flow : flows)
+            {
+                registry.factory(flow.congestionControl()).validate(flow.parameters());
+            }
+            return new Scenario(this);
+        }
+    }
+}

@@ -1,0 +1,190 @@
+package io.pacelink.sim.scenario;
+
+import io.pacelink.sim.results.ConnectionSample;
+import io.pacelink.sim.results.ConnectionSampler;
+import io.pacelink.sim.results.FlowResults;
+import io.pacelink.transport.Connection;
+import io.pacelink.transport.ConnectionState;
+import io.pacelink.transport.ConnectionStats;
+import io.pacelink.transport.MessageHandler;
+import io.pacelink.transport.engine.EndpointCore;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.HdrHistogram.Histogram;
+
+import java.net.InetSocketAddress;
+
+/**
+ * The client side of one flow: connects at the flow's start, offers data as its pattern says, records the sending
+ * connection's RTT samples and, for request/response flows, the response time of each request.
+ */
+final class SenderApp implements HostApp, ConnectionSampler, MessageHandler
+{
+    private static final long NANOS_PER_SECOND = 1_000_000_000L;
+
+    private final FlowSpec spec;
+    private final EndpointCore core;
+    private final InetSocketAddress receiver;
+    private final FlowResults results;
+    private final Histogram responseTimes;
+    private final UnsafeBuffer message;
+    private Connection connection;
+    private long offeredBytes;
+    private long nextRequestNs;
+    private long lastRttSampleNs = -1;
+    private long pollNowNs;
+
+    SenderApp(
+        final FlowSpec spec,
+        final EndpointCore core,
+        final InetSocketAddress receiver,
+        final FlowResults results,
+        final Histogram responseTimes)
+    {
+        this.spec = spec;
+        this.core = core;
+        this.receiver = receiver;
+        this.results = results;
+        this.responseTimes = responseTimes;
+        this.message = new UnsafeBuffer(new byte[spec.pattern().messageBytes()]);
+        this.nextRequestNs = spec.startNs();
+    }
+
+    Connection connection()
+    {
+        return connection;
+    }
+
+    public void beforeWork(final long nowNs)
+    {
+        if (null == connection)
+        {
+            if (nowNs >= spec.startNs())
+            {
+                connection = core.connect(receiver, spec.congestionControl());
+            }
+            return;
+        }
+        offer(nowNs);
+    }
+
+    /**
+     * Offer what the pattern allows now.
+     *
+     * @return messages offered.
+     */
+    private int offer(final long nowNs)
+    {
+        if (ConnectionState.CONNECTED != connection.state() || nowNs >= spec.stopNs())
+        {
+            return 0;
+        }
+
+        final long offeredBefore = offeredBytes;
+        final AppPattern pattern = spec.pattern();
+        switch (pattern.kind())
+        {
+            case BULK:
+                while (connection.offer(message, 0, pattern.messageBytes()) > 0)
+                {
+                    offeredBytes += pattern.messageBytes();
+                }
+                break;
+
+            case RATE_LIMITED:
+                final long allowedBytes = pattern.bytesPerSecond() * (nowNs - spec.startNs()) / NANOS_PER_SECOND;
+                while (offeredBytes + pattern.messageBytes() <= allowedBytes &&
+                    connection.offer(message, 0, pattern.messageBytes()) > 0)
+                {
+                    offeredBytes += pattern.messageBytes();
+                }
+                break;
+
+            case REQUEST_RESPONSE:
+                if (nowNs >= nextRequestNs)
+                {
+                    message.putLong(0, nowNs);
+                    if (connection.offer(message, 0, pattern.messageBytes()) > 0)
+                    {
+                        offeredBytes += pattern.messageBytes();
+                    }
+                    nextRequestNs += pattern.intervalNs();
+                }
+                break;
+        }
+        return (int)((offeredBytes - offeredBefore) / pattern.messageBytes());
+    }
+
+    public int afterWork(final long nowNs)
+    {
+        if (null == connection)
+        {
+            return 0;
+        }
+        final long rttNs = connection.stats().latestRttNs();
+        if (rttNs != lastRttSampleNs && rttNs > 0)
+        {
+            lastRttSampleNs = rttNs;
+            results.onRttSample(rttNs);
+        }
+        if (AppPattern.Kind.REQUEST_RESPONSE == spec.pattern().kind())
+        {
+            pollNowNs = nowNs;
+            connection.poll(this, Integer.MAX_VALUE);
+        }
+        // The duty cycle may have connected or freed send-buffer space (ACKs): top up now so the data leaves at once.
+        return offer(nowNs);
+    }
+
+    /**
+     * A response: its first 8 bytes echo the request's send time.
+     */
+    public void onMessage(final DirectBuffer buffer, final int offset, final int length)
+    {
+        responseTimes.recordValue(Math.max(0, pollNowNs - buffer.getLong(offset)));
+    }
+
+    public long nextEventNs()
+    {
+        if (null == connection)
+        {
+            return spec.startNs();
+        }
+        if (ConnectionState.CONNECTED != connection.state())
+        {
+            return Long.MAX_VALUE;
+        }
+        final AppPattern pattern = spec.pattern();
+        switch (pattern.kind())
+        {
+            case RATE_LIMITED:
+                final long nextAllowedBytes = offeredBytes + pattern.messageBytes();
+                final long nextNs = spec.startNs() + nextAllowedBytes * NANOS_PER_SECOND / pattern.bytesPerSecond();
+                return nextNs < spec.stopNs() ? nextNs : Long.MAX_VALUE;
+
+            case REQUEST_RESPONSE:
+                return nextRequestNs < spec.stopNs() ? nextRequestNs : Long.MAX_VALUE;
+
+            default:
+                return Long.MAX_VALUE;
+        }
+    }
+
+    public void sample(final long nowNs, final ConnectionSample sample)
+    {
+        if (null == connection)
+        {
+            sample.set(0, 0, 0, 0, 0, 0, "IDLE");
+            return;
+        }
+        final ConnectionStats stats = connection.stats();
+        sample.set(
+            stats.congestionWindowBytes(),
+            stats.pacingRateBytesPerSecond(),
+            stats.bytesInFlight(),
+            stats.deliveryRateBytesPerSecond(),
+            stats.smoothedRttNs(),
+            stats.minRttNs(),
+            core.controllerStateName(connection.connectionId()));
+    }
+}
