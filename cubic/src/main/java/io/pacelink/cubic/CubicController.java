@@ -12,8 +12,9 @@ import org.agrona.concurrent.status.AtomicCounter;
  * In congestion avoidance the window follows {@code W_cubic(t) = C·(t − K)³ + W_max}: each ACK moves cwnd a share
  * of the way towards {@code W_cubic(t + srtt)} clamped to {@code [cwnd, 1.5·cwnd]}, unless the Reno-friendly
  * estimate W_est is larger, in which case cwnd follows W_est. A congestion event multiplies cwnd by β once per
- * recovery epoch (RFC 9002 section 7.3.2). The window grows only while the sender is cwnd-limited, and time spent
- * application-limited or idle is excluded from {@code t} so the curve resumes where it paused.
+ * {@link io.pacelink.transport.cc.RecoveryPeriod recovery period} (RFC 9002 section 7.3.2). The window grows only
+ * while the sender is cwnd-limited, and time spent application-limited or idle is excluded from {@code t} so the
+ * curve resumes where it paused.
  * <p>
  * cwnd is kept in bytes; the curve is computed in bytes as doubles with C scaled by the datagram size (RFC 9438
  * states it in segments), and growth smaller than a byte is carried to the next ACK. No callback allocates.
@@ -21,24 +22,9 @@ import org.agrona.concurrent.status.AtomicCounter;
 public final class CubicController extends WindowController
 {
     /**
-     * {@link #stateName()} in standard slow start.
-     */
-    public static final String STATE_SLOW_START = "SLOW_START";
-
-    /**
-     * {@link #stateName()} in HyStart++ Conservative Slow Start.
+     * {@link #stateName()} in HyStart++ Conservative Slow Start; the other states are {@link WindowController}'s.
      */
     public static final String STATE_CONSERVATIVE_SLOW_START = "CONSERVATIVE_SLOW_START";
-
-    /**
-     * {@link #stateName()} in congestion avoidance.
-     */
-    public static final String STATE_CONGESTION_AVOIDANCE = "CONGESTION_AVOIDANCE";
-
-    /**
-     * {@link #stateName()} from a reduction until a packet sent after it is acknowledged.
-     */
-    public static final String STATE_RECOVERY = "RECOVERY";
 
     /**
      * Counter name: the congestion window.
@@ -83,7 +69,6 @@ public final class CubicController extends WindowController
     private static final double MAX_TARGET_GROWTH = 1.5;
 
     private static final double NANOS_PER_SECOND = 1e9;
-    private static final long NO_RECOVERY_NS = Long.MIN_VALUE;
 
     private final double beta;
     private final double cSegmentsPerSecondCubed;
@@ -101,8 +86,6 @@ public final class CubicController extends WindowController
     private final AtomicCounter renoFriendlyCounter;
 
     private double cwndFractionBytes;
-    private long recoveryStartTimeNs = NO_RECOVERY_NS;
-    private boolean isInRecovery;
     private boolean isRenoFriendly;
     private long lastAckTimeNs;
     private boolean hasUndoState;
@@ -166,15 +149,9 @@ public final class CubicController extends WindowController
         final long sinceLastAckNs = nowNs - lastAckTimeNs;
         lastAckTimeNs = nowNs;
 
-        if (isInRecovery)
+        // RFC 9002 section 7.3.2: no growth during recovery, nor on the frame that ends it.
+        if (recovery.onAck(ack))
         {
-            // RFC 9002 section 7.3.2: recovery ends when a packet sent after it started is acknowledged. The frame
-            // that ends it may also cover packets sent before; it does not grow the window.
-            if (ack.largestAckedSentTimeNs() > recoveryStartTimeNs)
-            {
-                isInRecovery = false;
-                publishCounters();
-            }
             return;
         }
 
@@ -210,11 +187,10 @@ public final class CubicController extends WindowController
 
     public void onCongestionEvent(final CongestionEvent event)
     {
-        // RFC 9002 section 7.3.2: one reduction per recovery epoch; losses of packets sent before it began are
-        // already answered.
-        if (event.newestLostSentTimeNs() > recoveryStartTimeNs)
+        // RFC 9002 section 7.3.2: one reduction per recovery period.
+        if (recovery.onCongestionEvent(event))
         {
-            reduce(event.nowNs());
+            reduce();
         }
 
         if (event.isPersistentCongestion())
@@ -222,8 +198,7 @@ public final class CubicController extends WindowController
             // RFC 9002 section 7.6.2 and RFC 9438 section 4.8: minimum window, and the next epoch starts afresh with
             // K = 0 and W_max = cwnd_epoch (Linux resets all CUBIC state on a timeout).
             setCongestionWindow(minimumWindowBytes());
-            recoveryStartTimeNs = NO_RECOVERY_NS;
-            isInRecovery = false;
+            recovery.reset();
             isRenoFriendly = false;
             state.reset(renoFriendlyAlpha);
             hasUndoState = false;
@@ -253,7 +228,7 @@ public final class CubicController extends WindowController
             slowStartThresholdBytes = undoSlowStartThresholdBytes;
             state.copyFrom(undoState);
             hyStart.undoStop();
-            isInRecovery = false;
+            recovery.end();
             publishCounters();
         }
     }
@@ -266,7 +241,7 @@ public final class CubicController extends WindowController
 
     public String stateName()
     {
-        if (isInRecovery)
+        if (isInRecovery())
         {
             return STATE_RECOVERY;
         }
@@ -275,14 +250,6 @@ public final class CubicController extends WindowController
             return hyStart.isInConservativeSlowStart() ? STATE_CONSERVATIVE_SLOW_START : STATE_SLOW_START;
         }
         return STATE_CONGESTION_AVOIDANCE;
-    }
-
-    /**
-     * @return true from a reduction until a packet sent after it is acknowledged.
-     */
-    public boolean isInRecovery()
-    {
-        return isInRecovery;
     }
 
     /**
@@ -399,7 +366,7 @@ public final class CubicController extends WindowController
         state.alpha = state.wEstBytes >= state.cwndPriorBytes ? 1.0 : renoFriendlyAlpha;
     }
 
-    private void reduce(final long nowNs)
+    private void reduce()
     {
         undoState.copyFrom(state);
         undoCongestionWindowBytes = congestionWindowBytes;
@@ -407,8 +374,6 @@ public final class CubicController extends WindowController
         undoSlowStartThresholdBytes = slowStartThresholdBytes;
         hasUndoState = true;
 
-        recoveryStartTimeNs = nowNs;
-        isInRecovery = true;
         isRenoFriendly = false;
         hyStart.stop();
 

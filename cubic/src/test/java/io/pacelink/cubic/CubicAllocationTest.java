@@ -1,11 +1,10 @@
 package io.pacelink.cubic;
 
-import io.pacelink.transport.cc.testing.AllocationMeter;
+import io.pacelink.testing.AllocationMeter;
 import org.junit.jupiter.api.Test;
 
 import static io.pacelink.cubic.CubicRig.MILLIS_NS;
 import static io.pacelink.cubic.CubicRig.seconds;
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -20,7 +19,6 @@ class CubicAllocationTest
     @Test
     void callbacksDoNotAllocateAfterWarmUp()
     {
-        final AllocationMeter meter = new AllocationMeter();
         // Warm-up passes on other controllers: while the JIT settles, deoptimisation can allocate a few hundred bytes
         // once (the same script under -Xint allocates nothing).
         for (int i = 0; i < WARM_UP_PASSES; i++)
@@ -28,24 +26,38 @@ class CubicAllocationTest
             runScript(new CubicRig("", RTT_NS));
         }
 
+        // The first window runs the script on a fresh controller; later ones run it again on the same controller
+        // (persistent congestion at the end of the previous run sends it back to slow start).
         final CubicRig rig = new CubicRig("", RTT_NS);
-        meter.start();
-        runScript(rig);
-        final long allocatedBytes = meter.stop();
+        final long[] firstWindow = new long[2];
+        final long[] fewestAckFramesPerWindow = { Long.MAX_VALUE };
+        AllocationMeter.assertAllocationFree("the controller callbacks", () ->
+        {
+            final long ackFramesBefore = rig.path.ackFrames();
+            runScript(rig);
+            if (0 == ackFramesBefore)
+            {
+                firstWindow[0] = rig.path.ackFrames();
+                firstWindow[1] = rig.path.congestionEvents();
+            }
+            fewestAckFramesPerWindow[0] = Math.min(fewestAckFramesPerWindow[0], rig.path.ackFrames() - ackFramesBefore);
+        });
 
-        assertTrue(rig.path.congestionEvents() > 10, "the script includes congestion events");
-        assertTrue(rig.path.ackFrames() > 100_000, "the script includes many ACKs");
-        assertEquals(0, allocatedBytes, "bytes allocated by the controller callbacks");
+        assertTrue(firstWindow[1] > 10, "the script includes congestion events");
+        assertTrue(firstWindow[0] > 100_000, "the script includes many ACKs");
+        assertTrue(fewestAckFramesPerWindow[0] > AllocationMeter.ONE_OFF_ALLOWANCE_BYTES,
+            "one byte per ACK would exceed the one-off allowance in every window: " + fewestAckFramesPerWindow[0]);
     }
 
     private static void runScript(final CubicRig rig)
     {
         // HyStart++: an RTT rise enters CSS, then CSS ends in congestion avoidance.
+        rig.path.propagationRttNs(RTT_NS).ackEvery(1).dropEveryNth(0);
         rig.path.runFor(5 * RTT_NS);
-        rig.path.pathRttNs(RTT_NS + 5 * MILLIS_NS);
+        rig.path.propagationRttNs(RTT_NS + 5 * MILLIS_NS);
         rig.path.runFor(20 * RTT_NS);
 
-        rig.path.ackEvery(2).dropEvery(3_000);
+        rig.path.ackEvery(2).dropEveryNth(3_000);
         rig.path.runFor(seconds(30));
 
         rig.path.pauseApplication();

@@ -27,7 +27,7 @@ final class CubicRig
     {
         context = new FakeControllerContext(ControllerParameters.parse(parameters));
         cubic = (CubicController)new CubicFactory().newController(context);
-        path = new FluidPath(cubic, context, rttNs);
+        path = new FluidPath(cubic, context, rttNs).senderModel(FluidPath.SenderModel.RFC_9002);
     }
 
     /**

@@ -184,9 +184,9 @@ class CubicWindowCurveTest
         final long dropEvery = 10_000;
         final CubicRig rig = new CubicRig("", rttNs);
         final long[] renoFriendlyAcks = new long[2];
-        rig.path.dropEvery(dropEvery);
+        rig.path.dropEveryNth(dropEvery);
         rig.path.runFor(seconds(10));
-        rig.path.onAck((path) ->
+        rig.path.listener((path) ->
         {
             if (CubicController.STATE_CONGESTION_AVOIDANCE.equals(rig.cubic.stateName()))
             {
@@ -215,7 +215,7 @@ class CubicWindowCurveTest
         final long wMaxPackets = Math.round(Math.pow(cyclePackets, 0.75));
         final CubicRig rig = new CubicRig("cubic.fastConvergence=false", RTT_NS);
         rig.slowStartToThenLose(wMaxPackets);
-        rig.path.ackEvery(2).dropEvery(dropEvery);
+        rig.path.ackEvery(2).dropEveryNth(dropEvery);
         rig.path.runFor(seconds(20));
 
         final double averageWindow = averageWindowPackets(rig, RTT_NS, seconds(170));
@@ -242,9 +242,9 @@ class CubicWindowCurveTest
     private static double averageWindowPackets(final CubicRig rig, final long rttNs, final long durationNs)
     {
         final long startNs = rig.path.nowNs();
-        final long startDeliveredBytes = rig.path.totalDeliveredBytes();
+        final long startDeliveredBytes = rig.path.deliveredBytes();
         rig.path.runFor(durationNs);
         final double rounds = (rig.path.nowNs() - startNs) / (double)rttNs;
-        return (rig.path.totalDeliveredBytes() - startDeliveredBytes) / (double)MSS / rounds;
+        return (rig.path.deliveredBytes() - startDeliveredBytes) / (double)MSS / rounds;
     }
 }

@@ -28,7 +28,7 @@ class HyStartPlusPlusTest
         rig.path.runFor(4 * baseRttMs * MILLIS_NS);
         assertEquals(CubicController.STATE_SLOW_START, rig.cubic.stateName());
 
-        rig.path.pathRttNs((baseRttMs + riseMs) * MILLIS_NS);
+        rig.path.propagationRttNs((baseRttMs + riseMs) * MILLIS_NS);
         final boolean enteredCss = rig.path.runUntil(
             rig.path.nowNs() + 4 * (baseRttMs + riseMs) * MILLIS_NS, () -> rig.cubic.stateName().equals(
             CubicController.STATE_CONSERVATIVE_SLOW_START));
@@ -45,7 +45,7 @@ class HyStartPlusPlusTest
         final long highRttNs = 60 * MILLIS_NS;
         final CubicRig rig = new CubicRig("", baseRttNs);
         rig.path.runFor(4 * baseRttNs);
-        rig.path.pathRttNs(highRttNs);
+        rig.path.propagationRttNs(highRttNs);
         rig.path.runUntil(Long.MAX_VALUE, () -> rig.cubic.stateName().equals(
             CubicController.STATE_CONSERVATIVE_SLOW_START));
         final long cssStartNs = rig.path.nowNs();
@@ -53,12 +53,12 @@ class HyStartPlusPlusTest
 
         // Growth per acknowledged byte: 1/4 (L = infinity).
         rig.path.runFor(highRttNs);
-        final long deliveredBefore = rig.path.totalDeliveredBytes();
+        final long deliveredBefore = rig.path.deliveredBytes();
         final long cwndBefore = rig.cubic.congestionWindowBytes();
         rig.path.runFor(highRttNs);
         assertEquals(CubicController.STATE_CONSERVATIVE_SLOW_START, rig.cubic.stateName());
         final double growthPerAckedByte = (rig.cubic.congestionWindowBytes() - cwndBefore) /
-            (double)(rig.path.totalDeliveredBytes() - deliveredBefore);
+            (double)(rig.path.deliveredBytes() - deliveredBefore);
         assertEquals(0.25, growthPerAckedByte, 0.001);
 
         // CSS_ROUNDS = 5 rounds, the partial entry round included, then ssthresh = cwnd.
@@ -94,9 +94,9 @@ class HyStartPlusPlusTest
         final long spikeRttNs = 70 * MILLIS_NS;
         final CubicRig rig = new CubicRig("", baseRttNs);
         rig.path.runFor(4 * baseRttNs);
-        rig.path.pathRttNs(spikeRttNs);
+        rig.path.propagationRttNs(spikeRttNs);
         rig.path.runFor(spikeRttNs);
-        rig.path.pathRttNs(baseRttNs);
+        rig.path.propagationRttNs(baseRttNs);
 
         rig.path.runUntil(Long.MAX_VALUE, () -> rig.cubic.stateName().equals(
             CubicController.STATE_CONSERVATIVE_SLOW_START));
@@ -107,7 +107,7 @@ class HyStartPlusPlusTest
 
         // HyStart++ is still watching: a lasting rise enters CSS again.
         rig.path.runFor(2 * baseRttNs);
-        rig.path.pathRttNs(spikeRttNs);
+        rig.path.propagationRttNs(spikeRttNs);
         assertTrue(rig.path.runUntil(rig.path.nowNs() + 4 * spikeRttNs, () -> rig.cubic.stateName().equals(
             CubicController.STATE_CONSERVATIVE_SLOW_START)));
     }
@@ -118,7 +118,7 @@ class HyStartPlusPlusTest
         final long baseRttNs = 50 * MILLIS_NS;
         final CubicRig rig = new CubicRig("cubic.hystart=false", baseRttNs);
         rig.path.runFor(4 * baseRttNs);
-        rig.path.pathRttNs(baseRttNs + 20 * MILLIS_NS);
+        rig.path.propagationRttNs(baseRttNs + 20 * MILLIS_NS);
         final long beforeBytes = rig.cubic.congestionWindowBytes();
         rig.path.runFor(5 * (baseRttNs + 20 * MILLIS_NS));
 

@@ -1,7 +1,5 @@
 package io.pacelink.cli;
 
-import java.util.Locale;
-
 /**
  * A size given on the command line: a number with an optional unit — B, KB/MB/GB (powers of 1000), KiB/MiB/GiB
  * (powers of 1024); K/M/G alone mean the binary units, as in iperf.
@@ -10,6 +8,8 @@ import java.util.Locale;
  */
 public record ByteSize(long bytes)
 {
+    private static final String EXAMPLES = "a size; use e.g. 1472, 64KiB, 256MiB, 1GB";
+
     /**
      * @param text e.g. {@code 256MiB}, {@code 1472}, {@code 64K}.
      * @return the size.
@@ -17,28 +17,8 @@ public record ByteSize(long bytes)
      */
     public static ByteSize parse(final String text)
     {
-        final String trimmed = text.trim();
-        int split = 0;
-        while (split < trimmed.length() && (Character.isDigit(trimmed.charAt(split)) || '.' == trimmed.charAt(split)))
-        {
-            split++;
-        }
-        if (0 == split)
-        {
-            throw invalid(text);
-        }
-
-        final double number;
-        try
-        {
-            number = Double.parseDouble(trimmed.substring(0, split));
-        }
-        catch (final NumberFormatException ex)
-        {
-            throw invalid(text);
-        }
-
-        final long multiplier = switch (trimmed.substring(split).trim().toLowerCase(Locale.ROOT))
+        final NumberWithUnit value = NumberWithUnit.parse(text, EXAMPLES);
+        final long multiplier = switch (value.unit())
         {
             case "", "b" -> 1L;
             case "kb" -> 1_000L;
@@ -47,19 +27,14 @@ public record ByteSize(long bytes)
             case "k", "kib" -> 1L << 10;
             case "m", "mib" -> 1L << 20;
             case "g", "gib" -> 1L << 30;
-            default -> throw invalid(text);
+            default -> throw NumberWithUnit.invalid(text, EXAMPLES);
         };
-        final double bytes = number * multiplier;
-        if (bytes > Long.MAX_VALUE || bytes < 0)
+        final double bytes = value.number() * multiplier;
+        if (bytes > Long.MAX_VALUE)
         {
-            throw invalid(text);
+            throw NumberWithUnit.invalid(text, EXAMPLES);
         }
         return new ByteSize((long)bytes);
-    }
-
-    private static IllegalArgumentException invalid(final String text)
-    {
-        return new IllegalArgumentException("'" + text + "' is not a size; use e.g. 1472, 64KiB, 256MiB, 1GB");
     }
 
     /**

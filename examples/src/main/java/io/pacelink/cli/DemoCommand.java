@@ -1,5 +1,10 @@
 package io.pacelink.cli;
 
+import io.pacelink.link.PathSpec;
+import io.pacelink.sim.scenario.FlowSpec;
+import io.pacelink.sim.scenario.Scenario;
+import io.pacelink.sim.scenario.ScenarioResult;
+import io.pacelink.transport.ConnectionStats;
 import io.pacelink.transport.cc.CongestionControlRegistry;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -9,34 +14,71 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
 
 /**
- * {@code pacelink demo}: moves data between two endpoints in this process over loopback with every registered
- * congestion controller in turn, next to a raw-UDP baseline measured in the same run.
+ * {@code pacelink demo}: every registered congestion controller in turn on the classic lossy long path (100 Mbit/s,
+ * 150 ms +- 15 ms RTT, 8 % loss): through the real-time relay on loopback sockets by default, in the simulator with
+ * {@code --virtual}, or as a plain loopback transfer next to a raw-UDP baseline with {@code --loopback}.
  */
 @Command(
     name = "demo",
     mixinStandardHelpOptions = true,
-    description = "Move data over loopback with each congestion controller and compare with raw UDP.")
+    sortOptions = false,
+    description = {
+        "Run each congestion controller on an emulated lossy long path (100 Mbit/s, 150 ms +- 15 ms RTT, 8%% " +
+            "loss) through the netem relay on loopback sockets, or in the simulator with --virtual, and compare them.",
+        "--loopback instead moves --size bytes over plain loopback next to a raw-UDP baseline.%n"
+    })
 public final class DemoCommand implements Callable<Integer>
 {
-    @Option(names = "--size", defaultValue = "256MiB", description = "Bytes to move per controller (default ${DEFAULT-VALUE}).")
+    /**
+     * The demo's forward direction: a long, lossy 100 Mbit/s path with a one-BDP drop-tail queue.
+     */
+    static final String DEFAULT_PATH = "rate=100mbit delay=75ms jitter=7.5ms loss=8% queue=1bdp";
+
+    private static final long REPORT_INTERVAL_NS = TimeUnit.SECONDS.toNanos(1);
+
+    @Option(names = "--cc", split = ",",
+        description = "Controllers to run, comma separated (default: every one on the class path).")
+    private List<String> controllers;
+
+    @Option(names = "--path", defaultValue = DEFAULT_PATH, paramLabel = "SPEC",
+        description = "Forward (data) direction (default \"${DEFAULT-VALUE}\"). " + PathArguments.SPEC_HELP)
+    private String path;
+
+    @Option(names = "--reverse-path", paramLabel = "SPEC", description = PathArguments.REVERSE_PATH_HELP)
+    private String reversePath;
+
+    @Option(names = "--duration", defaultValue = "10s", paramLabel = "TIME",
+        description = "How long each controller sends on the emulated path (default ${DEFAULT-VALUE}).")
+    private Duration duration;
+
+    @Option(names = "--virtual", description = "Run the same paths in the simulator instead of through the relay.")
+    private boolean virtual;
+
+    @Option(names = "--seed", defaultValue = "1",
+        description = "Seeds the path's random choices (default ${DEFAULT-VALUE}).")
+    private long seed;
+
+    @Option(names = "--loopback",
+        description = "Plain loopback instead of an emulated path: move --size bytes and compare with raw UDP.")
+    private boolean loopback;
+
+    @Option(names = "--size", defaultValue = "256MiB",
+        description = "With --loopback: bytes to move per controller (default ${DEFAULT-VALUE}).")
     private ByteSize size;
 
     @Option(names = "--message-size", defaultValue = "64KiB",
         description = "Size of each message offered (default ${DEFAULT-VALUE}).")
     private ByteSize messageSize;
 
-    @Option(names = "--cc", split = ",",
-        description = "Controllers to run, comma separated (default: every one on the class path).")
-    private List<String> controllers;
-
     @Option(names = "--timeout", defaultValue = "120s",
-        description = "Give up on a transfer after this long (default ${DEFAULT-VALUE}).")
+        description = "With --loopback: give up on a transfer after this long (default ${DEFAULT-VALUE}).")
     private Duration timeout;
 
     @Option(names = "--baseline", defaultValue = "2s",
-        description = "How long to run the raw-UDP baseline; 0s skips it (default ${DEFAULT-VALUE}).")
+        description = "With --loopback: how long to run the raw-UDP baseline; 0s skips it (default ${DEFAULT-VALUE}).")
     private Duration baseline;
 
     public Integer call()
@@ -52,7 +94,77 @@ public final class DemoCommand implements Callable<Integer>
         {
             throw new IllegalArgumentException("--message-size must be 1 B..1 MiB; got " + messageSize.bytes());
         }
+        if (loopback)
+        {
+            if (virtual)
+            {
+                throw new IllegalArgumentException("--virtual and --loopback exclude each other: the simulator " +
+                    "always emulates a path");
+            }
+            return runOverLoopback(out, names);
+        }
 
+        if (duration.nanos() <= 0)
+        {
+            throw new IllegalArgumentException("--duration must be positive, e.g. 10s");
+        }
+        final PathSpec.Pair pair = PathArguments.pair(path, reversePath);
+        return virtual ? runSimulated(out, names, pair) : runThroughRelay(out, names, pair);
+    }
+
+    private int runThroughRelay(final PrintStream out, final List<String> names, final PathSpec.Pair pair)
+    {
+        final List<DemoTable.Row> rows = new ArrayList<>();
+        for (final String name : names)
+        {
+            out.printf(Locale.ROOT, "== %s: %s through the netem relay on %s ==%n", name,
+                Units.seconds(duration.nanos()), pair);
+            final LoopbackTransfer.Result result = LoopbackTransfer.run(LoopbackTransfer.Plan.timedThroughRelay(
+                name, duration.nanos(), messageSize.intBytes(), pair, seed), out);
+            out.println(result.relaySummary());
+            out.println();
+            rows.add(DemoTable.Row.of(result));
+        }
+        out.printf(Locale.ROOT, "Through the relay on %s, %s per controller:%n", pair, Units.seconds(duration.nanos()));
+        return DemoTable.print(out, rows) ? 0 : 1;
+    }
+
+    private int runSimulated(final PrintStream out, final List<String> names, final PathSpec.Pair pair)
+    {
+        final List<DemoTable.Row> rows = new ArrayList<>();
+        for (final String name : names)
+        {
+            out.printf(Locale.ROOT, "== %s: %s simulated on %s ==%n", name, Units.seconds(duration.nanos()), pair);
+            final TransferReporter reporter = new TransferReporter(out, name, 0);
+            reporter.header();
+            final long wallStartNs = System.nanoTime();
+            final ScenarioResult result = Scenario.builder()
+                .seed(seed)
+                .path(pair)
+                .durationNs(duration.nanos())
+                .flow(FlowSpec.bulk(name))
+                .progress(REPORT_INTERVAL_NS, (flowIndex, nowNs, deliveredBytes, stats) ->
+                    reportInterval(reporter, nowNs, deliveredBytes, stats))
+                .build()
+                .run();
+            out.printf(Locale.ROOT, "(simulated in %s wall)%n%n", Units.seconds(System.nanoTime() - wallStartNs));
+            rows.add(DemoTable.Row.of(result.flow(0)));
+        }
+        out.printf(Locale.ROOT, "Simulated on %s, %s per controller:%n", pair, Units.seconds(duration.nanos()));
+        return DemoTable.print(out, rows) ? 0 : 1;
+    }
+
+    private static void reportInterval(
+        final TransferReporter reporter, final long nowNs, final long deliveredBytes, final ConnectionStats stats)
+    {
+        if (null != stats)
+        {
+            reporter.interval(nowNs, deliveredBytes, stats);
+        }
+    }
+
+    private int runOverLoopback(final PrintStream out, final List<String> names)
+    {
         RawUdpBlast.Result raw = null;
         if (baseline.nanos() > 0)
         {
@@ -66,7 +178,8 @@ public final class DemoCommand implements Callable<Integer>
         for (final String name : names)
         {
             out.printf(Locale.ROOT, "== %s: %s over loopback ==%n", name, Units.bytes(size.bytes()));
-            results.add(LoopbackTransfer.run(name, size.bytes(), messageSize.intBytes(), timeout.nanos(), out));
+            results.add(LoopbackTransfer.run(
+                LoopbackTransfer.Plan.bySize(name, size.bytes(), messageSize.intBytes(), timeout.nanos()), out));
             out.println();
         }
 

@@ -1,5 +1,7 @@
 package io.pacelink.cli;
 
+import io.pacelink.link.PathSpec;
+import io.pacelink.link.relay.NetemRelay;
 import io.pacelink.transport.Connection;
 import io.pacelink.transport.ConnectionState;
 import io.pacelink.transport.ConnectionStats;
@@ -8,9 +10,11 @@ import io.pacelink.transport.MessageHandler;
 import io.pacelink.transport.PacelinkContext;
 import io.pacelink.transport.ThreadingMode;
 import org.agrona.CloseHelper;
+import org.agrona.DirectBuffer;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.CompositeAgent;
+import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.PrintStream;
@@ -19,9 +23,12 @@ import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Moves a number of bytes from a client to a server endpoint in one process over real loopback sockets: both
- * endpoints' agents share one thread (SHARED mode in an Agrona {@link CompositeAgent}), the calling thread offers
- * and polls. Prints iperf-style interval lines while it runs.
+ * Moves data from a client to a server endpoint in one process over real loopback sockets, either directly or
+ * through a {@link NetemRelay} that emulates a path between them (client to relay to server; the server's ACKs go
+ * back through the relay's reverse direction). Both endpoints' agents share one thread (SHARED mode in an Agrona
+ * {@link CompositeAgent}), the relay has its own, and the calling thread offers and polls. Every thread backs off
+ * when idle, so a slow emulated path does not keep the machine's cores busy. Prints iperf-style interval lines
+ * while it runs.
  */
 public final class LoopbackTransfer
 {
@@ -30,11 +37,16 @@ public final class LoopbackTransfer
      *
      * @param congestionControl    the controller.
      * @param bytesDelivered       bytes delivered to the receiving application.
-     * @param elapsedNs            from connect to the last byte delivered.
+     * @param elapsedNs            from connect to the end of the transfer.
      * @param packetsSent          by the sender.
      * @param packetsRetransmitted packets that carried retransmitted data.
+     * @param packetsLost          packets the sender declared lost.
+     * @param minRttNs             the sender's minimum RTT.
      * @param smoothedRttNs        the sender's smoothed RTT at the end.
-     * @param failure              null if every byte arrived, else what went wrong.
+     * @param relaySummary         what the relay did (see {@link io.pacelink.link.relay.RelayStats#formatSummary()}),
+     *                             or null without a relay.
+     * @param failure              null if the transfer completed (all bytes, or connected for the whole duration),
+     *                             else what went wrong.
      */
     public record Result(
         String congestionControl,
@@ -42,7 +54,10 @@ public final class LoopbackTransfer
         long elapsedNs,
         long packetsSent,
         long packetsRetransmitted,
+        long packetsLost,
+        long minRttNs,
         long smoothedRttNs,
+        String relaySummary,
         String failure)
     {
         /**
@@ -51,6 +66,70 @@ public final class LoopbackTransfer
         public double goodputBitsPerSecond()
         {
             return bytesDelivered * 8e9 / Math.max(1, elapsedNs);
+        }
+
+        /**
+         * @param summary what the relay did.
+         * @return this result with the relay's summary.
+         */
+        Result withRelaySummary(final String summary)
+        {
+            return new Result(congestionControl, bytesDelivered, elapsedNs, packetsSent, packetsRetransmitted,
+                packetsLost, minRttNs, smoothedRttNs, summary, failure);
+        }
+    }
+
+    /**
+     * What to move, for how long, and over which path.
+     *
+     * @param congestionControl controller name.
+     * @param totalBytes        bytes to move ({@link Long#MAX_VALUE}: as many as fit in the duration).
+     * @param messageBytes      size of each message offered.
+     * @param durationNs        stop after this long and count it a success ({@link Long#MAX_VALUE}: run until all
+     *                          bytes arrived).
+     * @param timeoutNs         give up (a failure) after this long.
+     * @param path              the emulated path through a relay, or null to connect directly.
+     * @param seed              seeds the relay's random choices.
+     */
+    public record Plan(
+        String congestionControl,
+        long totalBytes,
+        int messageBytes,
+        long durationNs,
+        long timeoutNs,
+        PathSpec.Pair path,
+        long seed)
+    {
+        /**
+         * @param congestionControl controller name.
+         * @param totalBytes        bytes to move.
+         * @param messageBytes      size of each message.
+         * @param timeoutNs         give up after this long.
+         * @return a plan that moves a number of bytes over plain loopback.
+         */
+        public static Plan bySize(
+            final String congestionControl, final long totalBytes, final int messageBytes, final long timeoutNs)
+        {
+            return new Plan(congestionControl, totalBytes, messageBytes, Long.MAX_VALUE, timeoutNs, null, 0);
+        }
+
+        /**
+         * @param congestionControl controller name.
+         * @param durationNs        how long to send.
+         * @param messageBytes      size of each message.
+         * @param path              the emulated path.
+         * @param seed              the relay's seed.
+         * @return a plan that sends for a fixed time through a relay.
+         */
+        public static Plan timedThroughRelay(
+            final String congestionControl,
+            final long durationNs,
+            final int messageBytes,
+            final PathSpec.Pair path,
+            final long seed)
+        {
+            return new Plan(congestionControl, Long.MAX_VALUE, messageBytes, durationNs,
+                durationNs + CONNECT_TIMEOUT_NS, path, seed);
         }
     }
 
@@ -62,46 +141,58 @@ public final class LoopbackTransfer
     }
 
     /**
-     * @param congestionControl controller name.
-     * @param totalBytes        bytes to move.
-     * @param messageBytes      size of each message offered.
-     * @param timeoutNs         give up after this long.
-     * @param out               where interval lines go, or null for none.
+     * @param plan what to move.
+     * @param out  where interval lines go, or null for none.
      * @return what was achieved.
      */
-    public static Result run(
-        final String congestionControl,
-        final long totalBytes,
-        final int messageBytes,
-        final long timeoutNs,
-        final PrintStream out)
+    public static Result run(final Plan plan, final PrintStream out)
     {
-        final PacelinkContext serverContext = newContext(congestionControl).acceptConnections(true);
-        final PacelinkContext clientContext = newContext(congestionControl).acceptConnections(false);
+        final PacelinkContext serverContext = newContext(plan.congestionControl()).acceptConnections(true);
+        final PacelinkContext clientContext = newContext(plan.congestionControl()).acceptConnections(false);
         Endpoint server = null;
         Endpoint client = null;
+        NetemRelay relay = null;
         AgentRunner runner = null;
+        final Result result;
         try
         {
             server = Endpoint.launch(serverContext);
             client = Endpoint.launch(clientContext);
+            InetSocketAddress target = server.localAddress();
+            if (null != plan.path())
+            {
+                relay = new NetemRelay(new NetemRelay.Context()
+                    .listenAddress(new InetSocketAddress(target.getAddress(), 0))
+                    .forwardAddress(target)
+                    .path(plan.path())
+                    .seed(plan.seed()))
+                    .start();
+                target = relay.listenAddress();
+            }
             runner = new AgentRunner(
-                new BackoffIdleStrategy(100, 10, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MICROSECONDS.toNanos(20)),
+                newIdleStrategy(),
                 Throwable::printStackTrace,
                 null,
                 new CompositeAgent(server.agent(), client.agent()));
             AgentRunner.startOnThread(runner);
-            return transfer(server, client, congestionControl, totalBytes, messageBytes, timeoutNs, out);
+            result = transfer(server, client, target, plan, out);
         }
         finally
         {
             // Stop the agent thread first: it owns both endpoints' state and closes them.
-            CloseHelper.closeAll(runner);
+            CloseHelper.closeAll(runner, relay);
             if (null == runner)
             {
                 CloseHelper.closeAll(client, server);
             }
         }
+        // A closed relay's stats are its final totals.
+        return null == relay ? result : result.withRelaySummary(relay.stats().formatSummary());
+    }
+
+    private static IdleStrategy newIdleStrategy()
+    {
+        return new BackoffIdleStrategy(100, 10, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MICROSECONDS.toNanos(20));
     }
 
     private static PacelinkContext newContext(final String congestionControl)
@@ -115,15 +206,14 @@ public final class LoopbackTransfer
     private static Result transfer(
         final Endpoint server,
         final Endpoint client,
-        final String congestionControl,
-        final long totalBytes,
-        final int messageBytes,
-        final long timeoutNs,
+        final InetSocketAddress target,
+        final Plan plan,
         final PrintStream out)
     {
+        final String congestionControl = plan.congestionControl();
+        final IdleStrategy idle = newIdleStrategy();
         final long startNs = System.nanoTime();
-        final long deadlineNs = startNs + timeoutNs;
-        final Connection sender = client.connect(server.localAddress(), congestionControl);
+        final Connection sender = client.connect(target, congestionControl);
         Connection receiver = null;
         while (null == receiver || ConnectionState.CONNECTING == sender.state())
         {
@@ -135,9 +225,10 @@ public final class LoopbackTransfer
             {
                 return failed(congestionControl, sender, startNs, "could not connect: " + sender.closeReason());
             }
-            Thread.onSpinWait();
+            idle.idle(0);
         }
 
+        final int messageBytes = plan.messageBytes();
         final UnsafeBuffer message = new UnsafeBuffer(ByteBuffer.allocateDirect(messageBytes));
         for (int i = 0; i < messageBytes; i++)
         {
@@ -150,11 +241,15 @@ public final class LoopbackTransfer
             reporter.header();
         }
 
+        final long totalBytes = plan.totalBytes();
+        final long endNs = plan.durationNs() == Long.MAX_VALUE ? Long.MAX_VALUE : startNs + plan.durationNs();
+        final long deadlineNs = startNs + plan.timeoutNs();
         long offered = 0;
         long nextReportNs = startNs + REPORT_INTERVAL_NS;
         long nowNs = startNs;
-        while (delivered.bytes < totalBytes)
+        while (delivered.bytes < totalBytes && nowNs < endNs)
         {
+            int work = 0;
             while (offered < totalBytes)
             {
                 final int length = (int)Math.min(messageBytes, totalBytes - offered);
@@ -163,12 +258,10 @@ public final class LoopbackTransfer
                     break;
                 }
                 offered += length;
+                work++;
             }
-
-            if (0 == receiver.poll(delivered, 256))
-            {
-                Thread.onSpinWait();
-            }
+            work += receiver.poll(delivered, 256);
+            idle.idle(work);
 
             nowNs = System.nanoTime();
             if (null != reporter && nowNs >= nextReportNs)
@@ -179,8 +272,8 @@ public final class LoopbackTransfer
             if (nowNs > deadlineNs)
             {
                 return failed(congestionControl, sender, startNs, "timed out after " +
-                    TimeUnit.NANOSECONDS.toSeconds(timeoutNs) + " s with " + delivered.bytes + " of " + totalBytes +
-                    " bytes delivered");
+                    TimeUnit.NANOSECONDS.toSeconds(plan.timeoutNs()) + " s with " + delivered.bytes + " of " +
+                    totalBytes + " bytes delivered");
             }
             if (ConnectionState.CLOSED == sender.state() || ConnectionState.CLOSED == receiver.state())
             {
@@ -195,7 +288,7 @@ public final class LoopbackTransfer
             reporter.summary(nowNs, delivered.bytes, stats);
         }
         final Result result = new Result(congestionControl, delivered.bytes, nowNs - startNs, stats.packetsSent(),
-            stats.packetsRetransmitted(), stats.smoothedRttNs(), null);
+            stats.packetsRetransmitted(), stats.packetsLost(), stats.minRttNs(), stats.smoothedRttNs(), null, null);
         sender.close();
         return result;
     }
@@ -205,14 +298,15 @@ public final class LoopbackTransfer
     {
         final ConnectionStats stats = sender.stats();
         return new Result(congestionControl, stats.bytesDelivered(), System.nanoTime() - startNs,
-            stats.packetsSent(), stats.packetsRetransmitted(), stats.smoothedRttNs(), failure);
+            stats.packetsSent(), stats.packetsRetransmitted(), stats.packetsLost(), stats.minRttNs(),
+            stats.smoothedRttNs(), null, failure);
     }
 
     private static final class ByteCounter implements MessageHandler
     {
         private long bytes;
 
-        public void onMessage(final org.agrona.DirectBuffer buffer, final int offset, final int length)
+        public void onMessage(final DirectBuffer buffer, final int offset, final int length)
         {
             bytes += length;
         }

@@ -13,6 +13,8 @@ import picocli.CommandLine.Command;
     description = "Reliable transport over UDP with pluggable congestion control (BBR, CUBIC, Reno).",
     subcommands = {
         DemoCommand.class,
+        SimCommand.class,
+        NetemCommand.class,
         CommandLine.HelpCommand.class
     })
 public final class PacelinkCommand implements Runnable

@@ -1,5 +1,7 @@
 package io.pacelink.cli;
 
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.util.Locale;
 
 /**
@@ -51,5 +53,24 @@ public final class Units
             return String.format(Locale.ROOT, "%.1f Kbits/sec", bitsPerSecond / 1e3);
         }
         return String.format(Locale.ROOT, "%.0f bits/sec", bitsPerSecond);
+    }
+
+    /**
+     * @param ns a time.
+     * @return e.g. {@code 12.5 s}, {@code 60 s}.
+     */
+    public static String seconds(final long ns)
+    {
+        return BigDecimal.valueOf(ns).movePointLeft(9).setScale(3, RoundingMode.HALF_UP).stripTrailingZeros()
+            .toPlainString() + " s";
+    }
+
+    /**
+     * @param ns a time.
+     * @return milliseconds with two decimals, e.g. {@code 40.08}.
+     */
+    public static String millis(final long ns)
+    {
+        return String.format(Locale.ROOT, "%.2f", ns / 1e6);
     }
 }

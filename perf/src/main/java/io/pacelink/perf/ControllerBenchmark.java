@@ -125,7 +125,7 @@ public class ControllerBenchmark
     }
 
     /**
-     * Replays {@code onAck} calls.
+     * Replays what ACK processing asks of the controller: {@code onAck}, and the losses detected with the ACKs.
      */
     @State(Scope.Thread)
     public static class Acks extends Replay

@@ -10,6 +10,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.util.function.LongSupplier;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -38,30 +40,20 @@ class BenchmarkSmokeTest
         assertTrue(trace.sentCount() > 3 * trace.ackCount() / 2, "sent " + trace.sentCount());
         assertTrue(trace.congestionEventCount() >= 1 && trace.congestionEventCount() <= trace.lostCount(),
             "congestion events " + trace.congestionEventCount());
+        // Every ACK acknowledges at least one packet, and each packet took its serialization time at the bottleneck.
+        final long minimumWindowNs = trace.ackCount() * ControllerBenchmark.TRACE_PATH.packetSizeBytes() *
+            1_000_000_000L / ControllerBenchmark.TRACE_PATH.bottleneckBytesPerSecond();
+        assertTrue(trace.windowNs() >= minimumWindowNs, "window " + trace.windowNs() + " ns");
 
         final ControllerBenchmark benchmark = new ControllerBenchmark();
-        final ControllerBenchmark.Replay[] replays = {
-            new ControllerBenchmark.Acks(),
-            new ControllerBenchmark.Sends(),
-            new ControllerBenchmark.Losses(),
-            new ControllerBenchmark.Everything() };
-        for (final ControllerBenchmark.Replay replay : replays)
-        {
-            replay.start(recording);
-            final int calls = 3 * replay.replay.length() + 1;
-            for (int i = 0; i < calls; i++)
-            {
-                final long windowBytes = switch (replay.getClass().getSimpleName())
-                {
-                    case "Acks" -> benchmark.onAck((ControllerBenchmark.Acks)replay);
-                    case "Sends" -> benchmark.onPacketSent((ControllerBenchmark.Sends)replay);
-                    case "Losses" -> benchmark.onPacketLost((ControllerBenchmark.Losses)replay);
-                    default -> benchmark.replayTrace((ControllerBenchmark.Everything)replay);
-                };
-                assertTrue(windowBytes >= 2 * ControllerBenchmark.TRACE_PATH.packetSizeBytes(),
-                    controller + " window " + windowBytes + " after " + i + " replayed events");
-            }
-        }
+        final ControllerBenchmark.Acks acks = new ControllerBenchmark.Acks();
+        replayLaps(controller, recording, acks, () -> benchmark.onAck(acks));
+        final ControllerBenchmark.Sends sends = new ControllerBenchmark.Sends();
+        replayLaps(controller, recording, sends, () -> benchmark.onPacketSent(sends));
+        final ControllerBenchmark.Losses losses = new ControllerBenchmark.Losses();
+        replayLaps(controller, recording, losses, () -> benchmark.onPacketLost(losses));
+        final ControllerBenchmark.Everything everything = new ControllerBenchmark.Everything();
+        replayLaps(controller, recording, everything, () -> benchmark.replayTrace(everything));
     }
 
     @ParameterizedTest
@@ -78,6 +70,36 @@ class BenchmarkSmokeTest
         {
             final SchedulableFlow flow = benchmark.activateNextSend();
             assertNotNull(flow, scheduler + " released nothing at op " + i);
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = { "rr", "fq" })
+    void pacedSchedulersSendEachFlowItsRateShare(final String scheduler)
+    {
+        final int flows = 100;
+        final int ops = 200_000;
+        final SchedulerBenchmark benchmark = new SchedulerBenchmark();
+        benchmark.scheduler = scheduler;
+        benchmark.flows = flows;
+        benchmark.setUp();
+
+        final long[] sendsByFlow = new long[flows + 1];
+        final long[] rateByFlow = new long[flows + 1];
+        for (int i = 0; i < ops; i++)
+        {
+            final SchedulableFlow flow = benchmark.activateNextSend();
+            sendsByFlow[(int)flow.flowId()]++;
+            rateByFlow[(int)flow.flowId()] = flow.pacingRateBytesPerSecond();
+        }
+
+        // Rates spread from 0.5x to 1.5x the fair share: a scheduler that ignored them would be off by up to 50 %.
+        // 10 % allows for the start (every flow begins with burst credit); over 2 million sends it is within 1 %.
+        for (int id = 1; id <= flows; id++)
+        {
+            final double expectedShare = (double)rateByFlow[id] / SchedulerBenchmark.EGRESS_BYTES_PER_SECOND;
+            final double share = (double)sendsByFlow[id] / ops;
+            assertEquals(expectedShare, share, 0.1 * expectedShare, scheduler + " flow " + id);
         }
     }
 
@@ -101,12 +123,14 @@ class BenchmarkSmokeTest
         final int backlog = benchmark.queue().packetCount();
         if ("fq_codel".equals(qdisc))
         {
-            // CoDel trims the standing queue towards 5 ms at 9.6 us per packet: about 520 packets.
-            assertTrue(backlog > 400 && backlog < BottleneckQueueBenchmark.BACKLOG_PACKETS, "backlog " + backlog);
+            // 1000 packets at 9.6 us each stand 9.6 ms, above CoDel's 5 ms target: it has started dropping.
+            assertTrue(backlog > 0 && backlog < BottleneckQueueBenchmark.BACKLOG_PACKETS, "backlog " + backlog);
+            assertEquals(BottleneckQueueBenchmark.BACKLOG_PACKETS - backlog, benchmark.queue().droppedPackets());
         }
         else
         {
             assertEquals(BottleneckQueueBenchmark.BACKLOG_PACKETS, backlog);
+            assertEquals(0, benchmark.queue().droppedPackets());
         }
         // One packet beyond the backlog is out of the pool at a time: nothing leaks, nothing is allocated per op.
         assertTrue(benchmark.pool().allocatedPackets() <= BottleneckQueueBenchmark.BACKLOG_PACKETS + 1,
@@ -139,6 +163,25 @@ class BenchmarkSmokeTest
         // Lost numbers never arrive: the tracker sits at its cap and every ACK carries all of its ranges.
         assertEquals(32, benchmark.tracker().rangeCount());
         assertEquals(AckFrameFlyweight.frameLength(31), benchmark.receiveAndWriteAck());
+    }
+
+    /**
+     * Replay three laps and a bit (so the replay wraps around), checking the window stays a real window.
+     */
+    private static void replayLaps(
+        final String controller,
+        final ControllerBenchmark.Recording recording,
+        final ControllerBenchmark.Replay replay,
+        final LongSupplier benchmarkMethod)
+    {
+        replay.start(recording);
+        final int calls = 3 * replay.replay.length() + 1;
+        for (int i = 0; i < calls; i++)
+        {
+            final long windowBytes = benchmarkMethod.getAsLong();
+            assertTrue(windowBytes >= 2 * ControllerBenchmark.TRACE_PATH.packetSizeBytes(),
+                controller + " " + replay.getClass().getSimpleName() + " window " + windowBytes + " after " + i);
+        }
     }
 
     @Test

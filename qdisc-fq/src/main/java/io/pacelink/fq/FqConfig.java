@@ -20,6 +20,9 @@ import java.util.Set;
  * <tr><td>{@code fq.flowRefillDelayMs}</td><td>40</td><td>{@code flow_refill_delay}</td></tr>
  * <tr><td>{@code fq.gcAgeMs}</td><td>3000</td><td>{@code FQ_GC_AGE}</td></tr>
  * <tr><td>{@code fq.pacing}</td><td>true</td><td>{@code rate_enable} (tc {@code pacing}/{@code nopacing})</td></tr>
+ * <tr><td>{@code fq.perPacketPacing}</td><td>true</td><td>true: each packet's departure is stamped like the Linux
+ * TCP stack's EDT ({@code tcp_wstamp_ns}) and fq enforces it; false: sch_fq's own socket-rate pacing, a quantum
+ * back to back per {@code quantum / rate}</td></tr>
  * </table>
  */
 public final class FqConfig
@@ -75,6 +78,12 @@ public final class FqConfig
     public static final String PACING = PREFIX + "pacing";
 
     /**
+     * Parameter name: pace packet by packet (true) or in quantum-sized bursts as sch_fq paces sockets without
+     * departure times (false).
+     */
+    public static final String PER_PACKET_PACING = PREFIX + "perPacketPacing";
+
+    /**
      * Ethernet MTU including the link header, as sch_fq's {@code psched_mtu()} reports it.
      */
     public static final int ETHERNET_MTU_BYTES = 1514;
@@ -123,7 +132,7 @@ public final class FqConfig
     private static final long NANOS_PER_MILLI = 1_000_000L;
     private static final Set<String> NAMES = Set.of(
         QUANTUM, INITIAL_QUANTUM, MAX_RATE, LOW_RATE_THRESHOLD, HORIZON_MS, HORIZON_DROP, FLOW_REFILL_DELAY_MS,
-        GC_AGE_MS, PACING);
+        GC_AGE_MS, PACING, PER_PACKET_PACING);
     private static final FqConfig DEFAULTS = from(ControllerParameters.EMPTY);
 
     private final int quantumBytes;
@@ -135,6 +144,7 @@ public final class FqConfig
     private final long flowRefillDelayNs;
     private final long gcAgeNs;
     private final boolean pacing;
+    private final boolean perPacketPacing;
 
     private FqConfig(final ControllerParameters parameters)
     {
@@ -151,6 +161,7 @@ public final class FqConfig
             FLOW_REFILL_DELAY_MS, DEFAULT_FLOW_REFILL_DELAY_MS, 0, MAX_DURATION_MS) * NANOS_PER_MILLI;
         gcAgeNs = parameters.getLong(GC_AGE_MS, DEFAULT_GC_AGE_MS, 1, MAX_DURATION_MS) * NANOS_PER_MILLI;
         pacing = parameters.getBoolean(PACING, true);
+        perPacketPacing = parameters.getBoolean(PER_PACKET_PACING, true);
     }
 
     /**
@@ -251,6 +262,15 @@ public final class FqConfig
         return pacing;
     }
 
+    /**
+     * @return true if a paced flow's packets leave {@code len / rate} apart (the departure times the Linux TCP stack
+     * stamps and sch_fq enforces), false for sch_fq's quantum-sized bursts every {@code quantum / rate}.
+     */
+    public boolean perPacketPacing()
+    {
+        return perPacketPacing;
+    }
+
     public String toString()
     {
         return "FqConfig{quantumBytes=" + quantumBytes +
@@ -262,6 +282,7 @@ public final class FqConfig
             ", flowRefillDelayNs=" + flowRefillDelayNs +
             ", gcAgeNs=" + gcAgeNs +
             ", pacing=" + pacing +
+            ", perPacketPacing=" + perPacketPacing +
             '}';
     }
 }

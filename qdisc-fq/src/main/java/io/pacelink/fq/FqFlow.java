@@ -41,6 +41,12 @@ final class FqFlow
     Place place;
 
     /**
+     * Per-packet pacing: bytes a new flow may still send before pacing starts (its initial quantum; the Linux TCP
+     * stack likewise leaves a connection's first 10 segments unpaced, {@code tcp_update_skb_after_send}).
+     */
+    long unpacedBytes;
+
+    /**
      * A departure time beyond the horizon capped to now + horizon (sch_fq rewrites the packet's timestamp); kept
      * until the flow's next data packet leaves, 0 when none.
      */
@@ -54,7 +60,6 @@ final class FqFlow
     FqFlow newerDetached;
 
     int heapIndex = -1;
-    long throttleSequence;
 
     FqFlow nextFree;
 
@@ -63,6 +68,7 @@ final class FqFlow
         this.flow = flow;
         this.creditBytes = creditBytes;
         timeNextPacketNs = 0;
+        unpacedBytes = 0;
         place = Place.DETACHED;
         cappedDepartureNs = 0;
         releasedWithDepartureTime = false;
@@ -72,7 +78,6 @@ final class FqFlow
         olderDetached = null;
         newerDetached = null;
         heapIndex = -1;
-        throttleSequence = 0;
         nextFree = null;
     }
 }

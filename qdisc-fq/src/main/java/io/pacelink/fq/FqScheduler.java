@@ -22,11 +22,20 @@ import java.util.ArrayDeque;
  * flow cannot starve others by re-entering {@code new_flows}.</li>
  * <li>Deficit round robin: a flow whose credit is spent gets one more quantum (2 × MTU) and goes to the tail of
  * {@code old_flows}.</li>
- * <li>Pacing: after a data packet of {@code len} bytes at rate {@code r = min(pacingRate, maxRate)}: if
- * {@code r} is at or below the low-rate threshold (550 kbit/s) credit is zeroed so every packet is paced alone;
- * otherwise the flow keeps sending back to back while it has credit, and once the credit is spent its next packet
- * waits {@code max(len, quantum) / r} (at most 1 s), shortened by the scheduling lateness up to half
- * ({@code sch_fq.c fq_dequeue}). Throttled flows wait in a heap ordered by their deadline.</li>
+ * <li>Pacing at rate {@code r = min(pacingRate, maxRate)}, in one of two ways ({@code fq.perPacketPacing}):
+ * <ul>
+ * <li>per packet (the default): a connection's packets leave {@code len / r} apart, as the departure times the
+ * Linux TCP stack stamps on each packet ({@code tcp_wstamp_ns}) and sch_fq enforces; design.md section 7. A new
+ * flow sends its initial quantum unpaced (Linux TCP leaves a connection's first 10 segments unpaced). A flow behind
+ * schedule while backlogged (the agent woke late) may catch up by at most its controller's send quantum back to
+ * back, which absorbs timer granularity (reference section 10 item 1); idle time (nothing to send, or no cwnd)
+ * earns no catch-up, so a flow that resumes after idle is paced from its first packet on;</li>
+ * <li>per quantum (sch_fq's own pacing of sockets without departure times): if {@code r} is at or below the
+ * low-rate threshold (550 kbit/s) credit is zeroed so every packet is paced alone; otherwise the flow keeps sending
+ * back to back while it has credit, and once the credit is spent its next packet waits {@code max(len, quantum) / r}
+ * (at most 1 s), shortened by the scheduling lateness up to half ({@code sch_fq.c fq_dequeue}).</li>
+ * </ul>
+ * Throttled flows wait in a heap ordered by their deadline.</li>
  * <li>Departure times: a flow that asks for one ({@link SchedulableFlow#earliestDepartureNs()}, EDT) is held until
  * then and is not rate-paced except by {@code fq.maxRate}; a departure beyond the horizon is refused (the flow is
  * detached and the refusal counted as a horizon drop; it competes again when next activated) or, with
@@ -80,6 +89,7 @@ public final class FqScheduler implements PacketScheduler
     private final long flowRefillDelayNs;
     private final long gcAgeNs;
     private final boolean pacing;
+    private final boolean perPacketPacing;
 
     private final Long2ObjectHashMap<FqFlow> flowsById =
         new Long2ObjectHashMap<>(INITIAL_FLOW_CAPACITY, Hashing.DEFAULT_LOAD_FACTOR);
@@ -116,6 +126,7 @@ public final class FqScheduler implements PacketScheduler
         flowRefillDelayNs = config.flowRefillDelayNs();
         gcAgeNs = config.gcAgeNs();
         pacing = config.pacing();
+        perPacketPacing = config.perPacketPacing();
 
         for (int i = 0; i < INITIAL_FLOW_CAPACITY; i++)
         {
@@ -177,7 +188,8 @@ public final class FqScheduler implements PacketScheduler
      * sch_fq's enqueue: look the flow up (collecting up to 8 other flows idle longer than the GC age on the way),
      * create it with the initial quantum if unknown, and if it was detached put it on {@code new_flows}, refilling
      * its credit to at least one quantum if it was idle longer than the refill delay. A throttled flow that owes an
-     * ACK is queued for the ACK bypass.
+     * ACK is queued for the ACK bypass. With per-packet pacing, a flow that was detached resumes its pacing schedule
+     * no earlier than now: idle time earns no burst.
      */
     public void activate(final SchedulableFlow flow, final long nowNs)
     {
@@ -194,6 +206,10 @@ public final class FqScheduler implements PacketScheduler
             if (nowNs - state.detachedAtNs > flowRefillDelayNs)
             {
                 state.creditBytes = Math.max(state.creditBytes, quantumBytes);
+            }
+            if (perPacketPacing)
+            {
+                state.timeNextPacketNs = Math.max(state.timeNextPacketNs, nowNs);
             }
             state.place = FqFlow.Place.NEW_FLOWS;
             newFlows.offerLast(state);
@@ -365,6 +381,12 @@ public final class FqScheduler implements PacketScheduler
                 rateBytesPerSecond = flowRateBytesPerSecond;
             }
 
+            if (perPacketPacing)
+            {
+                pacePerPacket(state, flow.sendQuantumBytes(), sizeBytes, rateBytesPerSecond, nowNs);
+                return;
+            }
+
             if (rateBytesPerSecond <= lowRateThresholdBytesPerSecond)
             {
                 // Below 550 kbit/s bursts hurt more than they save: pace every packet on its own.
@@ -385,12 +407,7 @@ public final class FqScheduler implements PacketScheduler
             return;
         }
 
-        long delayNs = pacedBytes * NANOS_PER_SECOND / rateBytesPerSecond;
-        if (delayNs > MAX_PACKET_DELAY_NS)
-        {
-            delayNs = MAX_PACKET_DELAY_NS;
-            packetsTooLong++;
-        }
+        long delayNs = packetDelayNs(pacedBytes, rateBytesPerSecond);
         // Compensate scheduling lateness: the previous deadline passed some time ago, give back up to half the gap.
         if (0 != state.timeNextPacketNs)
         {
@@ -499,6 +516,63 @@ public final class FqScheduler implements PacketScheduler
         return releaseLatenessHistogram;
     }
 
+    /**
+     * Per-packet pacing (design.md section 7): the flow's next packet may leave {@code len / rate} after this one's
+     * scheduled time, and a flow behind schedule keeps at most {@code sendQuantum - len} bytes of catch-up, so this
+     * packet plus the catch-up is one send quantum back to back. Idle flows were brought up to now in
+     * {@link #activate(SchedulableFlow, long)}, so only lateness while backlogged is caught up.
+     */
+    private void pacePerPacket(
+        final FqFlow state,
+        final int sendQuantumBytes,
+        final int sizeBytes,
+        final long rateBytesPerSecond,
+        final long nowNs)
+    {
+        if (FqConfig.UNLIMITED_RATE == rateBytesPerSecond)
+        {
+            return;
+        }
+        if (rateBytesPerSecond <= lowRateThresholdBytesPerSecond)
+        {
+            // As sch_fq below 550 kbit/s: bursts hurt more than they save, so not even a new flow's first packets.
+            state.unpacedBytes = 0;
+        }
+        if (state.unpacedBytes > 0)
+        {
+            state.unpacedBytes -= sizeBytes;
+            if (state.unpacedBytes > 0)
+            {
+                return;
+            }
+            state.timeNextPacketNs = nowNs;
+        }
+
+        final long catchUpNs = Math.min(
+            transmitTimeNs(Math.max(0, sendQuantumBytes - sizeBytes), rateBytesPerSecond), MAX_PACKET_DELAY_NS);
+        state.timeNextPacketNs = Math.max(state.timeNextPacketNs, nowNs - catchUpNs) +
+            packetDelayNs(sizeBytes, rateBytesPerSecond);
+    }
+
+    /**
+     * @return {@code bytes / rate}, clamped to 1 s as sch_fq does "since socket rate can change later".
+     */
+    private long packetDelayNs(final long bytes, final long rateBytesPerSecond)
+    {
+        final long delayNs = transmitTimeNs(bytes, rateBytesPerSecond);
+        if (delayNs > MAX_PACKET_DELAY_NS)
+        {
+            packetsTooLong++;
+            return MAX_PACKET_DELAY_NS;
+        }
+        return delayNs;
+    }
+
+    private static long transmitTimeNs(final long bytes, final long rateBytesPerSecond)
+    {
+        return bytes * NANOS_PER_SECOND / rateBytesPerSecond;
+    }
+
     private SchedulableFlow releaseForAckOnly(final FqFlow state)
     {
         releasedForAckOnly = true;
@@ -541,6 +615,10 @@ public final class FqScheduler implements PacketScheduler
             freeFlows = state.nextFree;
         }
         state.reset(flow, initialQuantumBytes);
+        if (perPacketPacing)
+        {
+            state.unpacedBytes = initialQuantumBytes;
+        }
         detachedFlows.addNewest(state, nowNs);
         flowsById.put(flow.flowId(), state);
         return state;

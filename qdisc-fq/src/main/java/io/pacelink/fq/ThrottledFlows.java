@@ -5,17 +5,25 @@ import java.util.Arrays;
 /**
  * Throttled flows ordered by {@link FqFlow#timeNextPacketNs}, ties in throttling order (sch_fq's {@code delayed}
  * rb-tree inserts equal keys to the right): a binary min-heap of pooled flow nodes, each knowing its index so it can
- * be removed in O(log n). No allocation except when the number of flows outgrows the array.
+ * be removed in O(log n). The keys (deadline, throttling sequence) are kept in primitive arrays beside the nodes,
+ * so sifting compares without touching the nodes: with thousands of flows most nodes are not in cache. A flow's
+ * deadline does not change while it is throttled. No allocation except when the number of flows outgrows the
+ * arrays.
  */
 final class ThrottledFlows
 {
     private FqFlow[] heap;
+    private long[] deadlinesNs;
+    private long[] sequences;
     private int size;
     private long nextSequence;
 
     ThrottledFlows(final int initialCapacity)
     {
-        heap = new FqFlow[Math.max(1, initialCapacity)];
+        final int capacity = Math.max(1, initialCapacity);
+        heap = new FqFlow[capacity];
+        deadlinesNs = new long[capacity];
+        sequences = new long[capacity];
     }
 
     int size()
@@ -41,11 +49,12 @@ final class ThrottledFlows
         if (size == heap.length)
         {
             heap = Arrays.copyOf(heap, size * 2);
+            deadlinesNs = Arrays.copyOf(deadlinesNs, size * 2);
+            sequences = Arrays.copyOf(sequences, size * 2);
         }
-        flow.throttleSequence = nextSequence++;
-        heap[size] = flow;
-        flow.heapIndex = size;
-        siftUp(size++);
+        final int index = size++;
+        place(flow, flow.timeNextPacketNs, nextSequence++, index);
+        siftUp(index);
     }
 
     FqFlow poll()
@@ -66,9 +75,8 @@ final class ThrottledFlows
         final int last = --size;
         if (index != last)
         {
-            final FqFlow moved = heap[last];
-            heap[index] = moved;
-            moved.heapIndex = index;
+            place(heap[last], deadlinesNs[last], sequences[last], index);
+            final FqFlow moved = heap[index];
             siftDown(index);
             siftUp(moved.heapIndex);
         }
@@ -80,50 +88,60 @@ final class ThrottledFlows
     {
         int index = start;
         final FqFlow flow = heap[index];
+        final long deadlineNs = deadlinesNs[index];
+        final long sequence = sequences[index];
         while (index > 0)
         {
             final int parent = (index - 1) >>> 1;
-            final FqFlow parentFlow = heap[parent];
-            if (!before(flow, parentFlow))
+            if (!before(deadlineNs, sequence, parent))
             {
                 break;
             }
-            heap[index] = parentFlow;
-            parentFlow.heapIndex = index;
+            place(heap[parent], deadlinesNs[parent], sequences[parent], index);
             index = parent;
         }
-        heap[index] = flow;
-        flow.heapIndex = index;
+        place(flow, deadlineNs, sequence, index);
     }
 
     private void siftDown(final int start)
     {
         int index = start;
         final FqFlow flow = heap[index];
+        final long deadlineNs = deadlinesNs[index];
+        final long sequence = sequences[index];
         final int half = size >>> 1;
         while (index < half)
         {
             int child = (index << 1) + 1;
             final int right = child + 1;
-            if (right < size && before(heap[right], heap[child]))
+            if (right < size && before(deadlinesNs[right], sequences[right], child))
             {
                 child = right;
             }
-            if (!before(heap[child], flow))
+            // Sequences are unique, so "not before the child" means "after it".
+            if (before(deadlineNs, sequence, child))
             {
                 break;
             }
-            heap[index] = heap[child];
-            heap[index].heapIndex = index;
+            place(heap[child], deadlinesNs[child], sequences[child], index);
             index = child;
         }
+        place(flow, deadlineNs, sequence, index);
+    }
+
+    private void place(final FqFlow flow, final long deadlineNs, final long sequence, final int index)
+    {
         heap[index] = flow;
+        deadlinesNs[index] = deadlineNs;
+        sequences[index] = sequence;
         flow.heapIndex = index;
     }
 
-    private static boolean before(final FqFlow a, final FqFlow b)
+    /**
+     * @return true if the key (deadline, sequence) orders before the entry at {@code index}.
+     */
+    private boolean before(final long deadlineNs, final long sequence, final int index)
     {
-        return a.timeNextPacketNs < b.timeNextPacketNs ||
-            (a.timeNextPacketNs == b.timeNextPacketNs && a.throttleSequence < b.throttleSequence);
+        return deadlineNs < deadlinesNs[index] || (deadlineNs == deadlinesNs[index] && sequence < sequences[index]);
     }
 }

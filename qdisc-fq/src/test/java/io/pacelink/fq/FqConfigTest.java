@@ -2,11 +2,14 @@ package io.pacelink.fq;
 
 import io.pacelink.transport.cc.ControllerParameters;
 import io.pacelink.transport.schedule.PacketSchedulerFactory;
+import io.pacelink.transport.schedule.PacketSchedulers;
+import io.pacelink.transport.schedule.RoundRobinScheduler;
 import org.junit.jupiter.api.Test;
 
 import java.util.HashMap;
 import java.util.Map;
 import java.util.ServiceLoader;
+import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -30,6 +33,7 @@ class FqConfigTest
         assertEquals(40_000_000L, config.flowRefillDelayNs());
         assertEquals(3_000_000_000L, config.gcAgeNs());
         assertTrue(config.pacing());
+        assertTrue(config.perPacketPacing());
     }
 
     @Test
@@ -45,6 +49,7 @@ class FqConfigTest
         values.put("fq.flowRefillDelayMs", "10");
         values.put("fq.gcAgeMs", "1000");
         values.put("fq.pacing", "false");
+        values.put("fq.perPacketPacing", "false");
         values.put("cubic.beta", "0.7");
 
         final FqConfig config = FqConfig.from(ControllerParameters.of(values));
@@ -58,6 +63,7 @@ class FqConfigTest
         assertEquals(10_000_000L, config.flowRefillDelayNs());
         assertEquals(1_000_000_000L, config.gcAgeNs());
         assertFalse(config.pacing());
+        assertFalse(config.perPacketPacing());
         assertEquals(values.size() - 1, FqConfig.names().size());
     }
 
@@ -89,6 +95,14 @@ class FqConfigTest
             () -> byName.get("fifo").newScheduler(ControllerParameters.parse("fifo.limit=1")));
         assertThrows(IllegalArgumentException.class,
             () -> byName.get("fq").newScheduler(ControllerParameters.parse("fq.limit=1")));
+    }
+
+    @Test
+    void fqIsTheDefaultSchedulerWhenThisModuleIsOnTheClassPath()
+    {
+        assertEquals(Set.of("fifo", "fq", "rr"), PacketSchedulers.available().keySet());
+        assertInstanceOf(FqScheduler.class, PacketSchedulers.newScheduler(null, ControllerParameters.EMPTY));
+        assertInstanceOf(RoundRobinScheduler.class, PacketSchedulers.newScheduler("rr", ControllerParameters.EMPTY));
     }
 
     private static void assertRejected(final String name, final String value, final String reason)

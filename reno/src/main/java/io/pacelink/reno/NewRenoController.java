@@ -9,28 +9,13 @@ import org.agrona.concurrent.status.AtomicCounter;
 /**
  * NewReno in the form RFC 9002 section 7 gives it for QUIC (reference section 3): slow start adds every newly acked
  * byte, congestion avoidance counts bytes (RFC 3465) so that stretch ACKs still add one datagram per window, and a
- * congestion event halves the window at most once per recovery epoch.
+ * congestion event halves the window at most once per {@link io.pacelink.transport.cc.RecoveryPeriod recovery period}.
  * <p>
  * The window grows only while the sender was limited by it (RFC 9002 section 7.8, RFC 7661) and never during
  * recovery. Persistent congestion collapses it to the minimum window. All state is primitive; no callback allocates.
  */
 public final class NewRenoController extends WindowController
 {
-    /**
-     * {@link #stateName()} while cwnd is below ssthresh.
-     */
-    public static final String STATE_SLOW_START = "SLOW_START";
-
-    /**
-     * {@link #stateName()} while cwnd is at or above ssthresh.
-     */
-    public static final String STATE_CONGESTION_AVOIDANCE = "CONGESTION_AVOIDANCE";
-
-    /**
-     * {@link #stateName()} from a reduction until a packet sent after it is acknowledged.
-     */
-    public static final String STATE_RECOVERY = "RECOVERY";
-
     /**
      * Counter name: the congestion window.
      */
@@ -41,18 +26,11 @@ public final class NewRenoController extends WindowController
      */
     public static final String SSTHRESH_COUNTER = "reno-ssthresh-bytes";
 
-    /**
-     * Recovery start time meaning "no recovery yet": every loss starts a new epoch (RFC 9002 Appendix B.8 uses 0).
-     */
-    private static final long NO_RECOVERY_NS = Long.MIN_VALUE;
-
     private final double lossReductionFactor;
     private final AtomicCounter cwndCounter;
     private final AtomicCounter ssthreshCounter;
 
     private long bytesAckedInCongestionAvoidance;
-    private long recoveryStartTimeNs = NO_RECOVERY_NS;
-    private boolean isInRecovery;
 
     /**
      * @param context    the connection's controller context.
@@ -77,19 +55,8 @@ public final class NewRenoController extends WindowController
 
     public void onAck(final AckEvent ack)
     {
-        if (isInRecovery)
-        {
-            // RFC 9002 section 7.3.2: recovery ends when a packet sent after it started is acknowledged. The frame
-            // that ends it may also acknowledge packets sent before that time, which RFC 9002 does not let grow the
-            // window; with only the frame's largest packet known we skip growth on this frame rather than over-count.
-            if (ack.largestAckedSentTimeNs() > recoveryStartTimeNs)
-            {
-                isInRecovery = false;
-            }
-            return;
-        }
-
-        if (!ack.isCwndLimited())
+        // RFC 9002 section 7.3.2: no growth during recovery, nor on the frame that ends it.
+        if (recovery.onAck(ack) || !ack.isCwndLimited())
         {
             return;
         }
@@ -120,12 +87,9 @@ public final class NewRenoController extends WindowController
 
     public void onCongestionEvent(final CongestionEvent event)
     {
-        // RFC 9002 section 7.3.2: a loss of a packet sent before the current recovery began belongs to the epoch that
-        // was already answered, so it does not reduce again.
-        if (event.newestLostSentTimeNs() > recoveryStartTimeNs)
+        // RFC 9002 section 7.3.2: one halving per recovery period.
+        if (recovery.onCongestionEvent(event))
         {
-            recoveryStartTimeNs = event.nowNs();
-            isInRecovery = true;
             slowStartThresholdBytes = (long)(congestionWindowBytes * lossReductionFactor);
             congestionWindowBytes = Math.max(slowStartThresholdBytes, minimumWindowBytes());
             bytesAckedInCongestionAvoidance = 0;
@@ -135,8 +99,7 @@ public final class NewRenoController extends WindowController
         {
             // RFC 9002 section 7.6.2 and Appendix B.8: collapse to the minimum window and leave recovery.
             congestionWindowBytes = minimumWindowBytes();
-            recoveryStartTimeNs = NO_RECOVERY_NS;
-            isInRecovery = false;
+            recovery.reset();
             bytesAckedInCongestionAvoidance = 0;
         }
         publishCounters();
@@ -158,19 +121,11 @@ public final class NewRenoController extends WindowController
 
     public String stateName()
     {
-        if (isInRecovery)
+        if (isInRecovery())
         {
             return STATE_RECOVERY;
         }
         return isInSlowStart() ? STATE_SLOW_START : STATE_CONGESTION_AVOIDANCE;
-    }
-
-    /**
-     * @return true from a reduction until a packet sent after it is acknowledged.
-     */
-    public boolean isInRecovery()
-    {
-        return isInRecovery;
     }
 
     private void publishCounters()

@@ -1,12 +1,11 @@
 package io.pacelink.reno;
 
+import io.pacelink.testing.AllocationMeter;
 import io.pacelink.transport.cc.ControllerParameters;
-import io.pacelink.transport.cc.testing.AllocationMeter;
 import io.pacelink.transport.cc.testing.FakeControllerContext;
 import io.pacelink.transport.cc.testing.FluidPath;
 import org.junit.jupiter.api.Test;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -22,7 +21,6 @@ class NewRenoAllocationTest
     @Test
     void callbacksDoNotAllocateAfterWarmUp()
     {
-        final AllocationMeter meter = new AllocationMeter();
         // Warm-up passes on other controllers: while the JIT settles, deoptimisation can allocate a few hundred bytes
         // once (the same script under -Xint allocates nothing).
         for (int i = 0; i < WARM_UP_PASSES; i++)
@@ -30,14 +28,27 @@ class NewRenoAllocationTest
             runScript(newPath());
         }
 
+        // The first window runs the script on a fresh controller; later ones run it again on the same controller
+        // (persistent congestion at the end of the previous run sends it back to slow start).
         final FluidPath path = newPath();
-        meter.start();
-        runScript(path);
-        final long allocatedBytes = meter.stop();
+        final long[] firstWindow = new long[2];
+        final long[] fewestAckFramesPerWindow = { Long.MAX_VALUE };
+        AllocationMeter.assertAllocationFree("onPacketSent/onAck/onPacketLost/onCongestionEvent", () ->
+        {
+            final long ackFramesBefore = path.ackFrames();
+            runScript(path);
+            if (0 == ackFramesBefore)
+            {
+                firstWindow[0] = path.ackFrames();
+                firstWindow[1] = path.congestionEvents();
+            }
+            fewestAckFramesPerWindow[0] = Math.min(fewestAckFramesPerWindow[0], path.ackFrames() - ackFramesBefore);
+        });
 
-        assertTrue(path.congestionEvents() > 10, "the script includes congestion events");
-        assertTrue(path.ackFrames() > 50_000, "the script includes many ACKs");
-        assertEquals(0, allocatedBytes, "bytes allocated by onPacketSent/onAck/onPacketLost/onCongestionEvent");
+        assertTrue(firstWindow[1] > 10, "the script includes congestion events");
+        assertTrue(firstWindow[0] > 50_000, "the script includes many ACKs");
+        assertTrue(fewestAckFramesPerWindow[0] > AllocationMeter.ONE_OFF_ALLOWANCE_BYTES,
+            "one byte per ACK would exceed the one-off allowance in every window: " + fewestAckFramesPerWindow[0]);
     }
 
     private static FluidPath newPath()
@@ -45,13 +56,14 @@ class NewRenoAllocationTest
         final FakeControllerContext context = new FakeControllerContext(ControllerParameters.EMPTY);
         final NewRenoController reno =
             new NewRenoController(context, NewRenoParameters.from(ControllerParameters.EMPTY));
-        return new FluidPath(reno, context, RTT_NS);
+        return new FluidPath(reno, context, RTT_NS).senderModel(FluidPath.SenderModel.RFC_9002);
     }
 
     private static void runScript(final FluidPath path)
     {
+        path.ackEvery(1).dropEveryNth(0);
         path.runFor(10 * RTT_NS);
-        path.ackEvery(2).dropEvery(2_000);
+        path.ackEvery(2).dropEveryNth(2_000);
         path.runFor(RUN_NS);
         path.pauseApplication();
         path.runFor(RTT_NS * 10);

@@ -22,7 +22,7 @@ class NewRenoControllerTest
     private final FakeControllerContext context = new FakeControllerContext(ControllerParameters.EMPTY);
     private final NewRenoController reno =
         new NewRenoController(context, NewRenoParameters.from(ControllerParameters.EMPTY));
-    private final FluidPath path = new FluidPath(reno, context, RTT_NS);
+    private final FluidPath path = new FluidPath(reno, context, RTT_NS).senderModel(FluidPath.SenderModel.RFC_9002);
 
     @Test
     void slowStartDoublesPerRoundTripWithPerPacketAcks()
@@ -175,13 +175,13 @@ class NewRenoControllerTest
     {
         // Mathis et al.: one loss every 1/p packets gives an average window of sqrt(3 / (2p)) datagrams.
         final long dropEvery = 1_000;
-        path.dropEvery(dropEvery);
+        path.dropEveryNth(dropEvery);
         path.runFor(100 * RTT_NS);
         final long startNs = path.nowNs();
-        final long startDelivered = path.totalDeliveredBytes();
+        final long startDelivered = path.deliveredBytes();
         path.runFor(3_000 * RTT_NS);
 
-        final double averageWindow = (path.totalDeliveredBytes() - startDelivered) / (double)MSS /
+        final double averageWindow = (path.deliveredBytes() - startDelivered) / (double)MSS /
             ((path.nowNs() - startNs) / (double)RTT_NS);
         final double expected = Math.sqrt(1.5 * dropEvery);
         System.out.printf("NewReno deterministic loss 1/%d: average window %.1f datagrams, Mathis %.1f%n",
@@ -196,7 +196,8 @@ class NewRenoControllerTest
             new FakeControllerContext(ControllerParameters.parse("reno.lossReduction=0.7"));
         final NewRenoController gentle =
             (NewRenoController)new NewRenoFactory().newController(gentleContext);
-        final FluidPath gentlePath = new FluidPath(gentle, gentleContext, RTT_NS);
+        final FluidPath gentlePath =
+            new FluidPath(gentle, gentleContext, RTT_NS).senderModel(FluidPath.SenderModel.RFC_9002);
         gentlePath.runUntil(Long.MAX_VALUE, () -> gentle.congestionWindowBytes() >= 100L * MSS);
         final long beforeBytes = gentle.congestionWindowBytes();
         gentlePath.congestionEvent(gentlePath.newestSentTimeNs(), false);

@@ -62,6 +62,22 @@ final class DelayLine
     }
 
     /**
+     * @return true if packets leave in the order they were added (no jitter, or jitter that keeps order).
+     */
+    boolean inOrder()
+    {
+        return inOrder;
+    }
+
+    /**
+     * @return the departure order of the earliest packet; only kept when the line can reorder (not {@code inOrder}).
+     */
+    long peekOrder()
+    {
+        return order[head];
+    }
+
+    /**
      * @return the earliest packet, removed; the line must not be empty.
      */
     LinkPacket remove()

@@ -4,8 +4,8 @@ import org.HdrHistogram.Histogram;
 
 /**
  * What happened on one link direction: packets offered, lost at random, dropped by the queue, duplicated,
- * corrupted, served by the bottleneck and delivered, and the queueing delay each served packet saw. Written by the
- * link's single thread; read it from that thread (the relay publishes copies for other threads).
+ * corrupted, served by the bottleneck, delivered and reordered, and the queueing delay each served packet saw.
+ * Written by the link's single thread; read it from that thread (the relay publishes copies for other threads).
  */
 public final class LinkCounters
 {
@@ -26,6 +26,8 @@ public final class LinkCounters
     long servedBytes;
     long deliveredPackets;
     long deliveredBytes;
+    long reorderedPackets;
+    long maxReorderDistance;
     private final Histogram queueDelayNs = new Histogram(LOWEST_DISCERNIBLE_DELAY_NS, MAX_TRACKED_DELAY_NS, 3);
 
     /**
@@ -106,6 +108,24 @@ public final class LinkCounters
     public long deliveredBytes()
     {
         return deliveredBytes;
+    }
+
+    /**
+     * @return packets delivered after a packet that left the bottleneck later (overtaken because of jitter).
+     */
+    public long reorderedPackets()
+    {
+        return reorderedPackets;
+    }
+
+    /**
+     * @return the largest reordering distance seen: for an overtaken packet, how many departures after it the
+     * latest-departed packet delivered before it left (a receiver's {@code largest - pn} if packet numbers followed
+     * the departures).
+     */
+    public long maxReorderDistance()
+    {
+        return maxReorderDistance;
     }
 
     /**

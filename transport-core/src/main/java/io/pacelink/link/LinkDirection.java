@@ -26,13 +26,13 @@ public final class LinkDirection
     private final DelayLine delayLine;
     private final LinkCounters counters = new LinkCounters();
     private final LossModel.Kind lossKind;
-    private final long delayNs;
     private final long jitterNs;
     private final JitterDistribution jitterDistribution;
     private final boolean keepOrder;
     private final double duplicateProbability;
     private final double corruptProbability;
 
+    private long delayNs;
     private boolean lossBadState;
     private LinkPacket inService;
     private long serviceCompleteNs = Long.MAX_VALUE;
@@ -40,6 +40,8 @@ public final class LinkDirection
     private long nextDepartureOrder;
     private long lastScheduledDeliveryNs = Long.MIN_VALUE;
     private long lastPolledDeliveryNs = Long.MIN_VALUE;
+    private long highestDeliveredOrder = -1;
+    private long lostOfferedPacketNumber;
 
     /**
      * @param spec      the direction's model.
@@ -77,6 +79,12 @@ public final class LinkDirection
         advance(nowNs);
         counters.offeredPackets++;
         counters.offeredBytes += packet.length();
+        if (counters.offeredPackets == lostOfferedPacketNumber)
+        {
+            counters.randomLossPackets++;
+            pool.release(packet);
+            return false;
+        }
 
         // netem_enqueue order: duplicate, then loss removes one copy, then corrupt the original.
         int copies = 1;
@@ -132,6 +140,10 @@ public final class LinkDirection
             return null;
         }
         lastPolledDeliveryNs = delayLine.peekTimeNs();
+        if (!delayLine.inOrder())
+        {
+            countReordering(delayLine.peekOrder());
+        }
         final LinkPacket packet = delayLine.remove();
         counters.deliveredPackets++;
         counters.deliveredBytes += packet.length();
@@ -169,6 +181,49 @@ public final class LinkDirection
     public int propagatingPackets()
     {
         return delayLine.size();
+    }
+
+    /**
+     * Change the propagation delay of packets that leave the bottleneck from now on, as a route change would; packets
+     * already propagating keep the delay they left with. On a link that keeps order (no jitter, or
+     * {@code order=keep}) a shorter delay makes later packets wait behind earlier ones instead of overtaking them.
+     * {@link #spec()} keeps describing the delay the link was built with.
+     *
+     * @param delayNs the new one-way propagation delay, not negative.
+     */
+    public void propagationDelayNs(final long delayNs)
+    {
+        if (delayNs < 0)
+        {
+            throw new IllegalArgumentException("delayNs=" + delayNs + " must not be negative");
+        }
+        this.delayNs = delayNs;
+    }
+
+    /**
+     * @return the one-way propagation delay packets leaving the bottleneck now get (before jitter).
+     */
+    public long propagationDelayNs()
+    {
+        return delayNs;
+    }
+
+    /**
+     * Lose exactly one chosen packet on arrival: the {@code offeredPacketNumber}-th packet offered to this direction
+     * since it was built (1-based), whatever the loss model would have decided. A deterministic single loss for
+     * experiments such as the CUBIC window curve after one loss (RFC 9438 section 4; reference section 4.6). It is
+     * counted with the random losses.
+     *
+     * @param offeredPacketNumber the packet to lose, greater than the number of packets offered so far; 0 cancels.
+     */
+    public void loseOfferedPacket(final long offeredPacketNumber)
+    {
+        if (offeredPacketNumber != 0 && offeredPacketNumber <= counters.offeredPackets)
+        {
+            throw new IllegalArgumentException("offeredPacketNumber=" + offeredPacketNumber +
+                " must be 0 or more than the " + counters.offeredPackets + " packets offered so far");
+        }
+        this.lostOfferedPacketNumber = offeredPacketNumber;
     }
 
     /**
@@ -242,12 +297,31 @@ public final class LinkDirection
         {
             deliveryNs = Math.max(departureNs, deliveryNs + jitterDistribution.sampleOffsetNs(random, jitterNs));
         }
-        if (keepOrder)
+        if (keepOrder || 0 == jitterNs)
         {
+            // The delay line is a FIFO here: delivery times must not decrease, even after the delay was shortened.
             deliveryNs = Math.max(deliveryNs, lastScheduledDeliveryNs);
             lastScheduledDeliveryNs = deliveryNs;
         }
         return deliveryNs;
+    }
+
+    /**
+     * A packet delivered after one that left the bottleneck later was overtaken; its distance is how many departures
+     * later the latest-departed packet delivered so far left: what a receiver sees as {@code largest - pn} and what
+     * loss detection compares with its packet threshold (RFC 9002 section 6.1.1).
+     */
+    private void countReordering(final long departureOrder)
+    {
+        if (departureOrder < highestDeliveredOrder)
+        {
+            counters.reorderedPackets++;
+            counters.maxReorderDistance = Math.max(counters.maxReorderDistance, highestDeliveredOrder - departureOrder);
+        }
+        else
+        {
+            highestDeliveredOrder = departureOrder;
+        }
     }
 
     /**

@@ -159,6 +159,30 @@ public record PathSpec(
     }
 
     /**
+     * @return a spec with this one's propagation delay and jitter (distribution and ordering included) and nothing
+     * else: no bottleneck, loss, duplication or corruption. The command line's default for the reverse (ACK)
+     * direction when only the forward one is given.
+     */
+    public PathSpec delayAndJitterOnly()
+    {
+        return new PathSpec(
+            StepRateSchedule.unlimited(),
+            delayNs,
+            jitterNs,
+            jitterDistribution,
+            keepOrder,
+            LossModel.NONE,
+            0,
+            0,
+            QueueLimit.DEFAULT,
+            DEFAULT_QDISC,
+            QueueConfig.DEFAULT_QUANTUM_BYTES,
+            QueueConfig.DEFAULT_FLOW_BUCKETS,
+            QueueConfig.DEFAULT_CODEL_TARGET_NS,
+            QueueConfig.DEFAULT_CODEL_INTERVAL_NS);
+    }
+
+    /**
      * Resolve the queue's limits and parameters; a {@code queue=Nbdp} limit becomes bytes from the nominal rate
      * (see {@link RateSchedule#nominalBitsPerSecond()}) and the given base RTT.
      *

@@ -28,6 +28,7 @@ public final class SimDatagramPort implements DatagramPort
     private long sentDatagrams;
     private long receivedDatagrams;
     private boolean closed;
+    private DepartureListener departureListener;
 
     SimDatagramPort(final Simulator simulator, final InetSocketAddress address, final PacketSink uplink)
     {
@@ -78,8 +79,20 @@ public final class SimDatagramPort implements DatagramPort
         buffer.getBytes(offset, packet.data(), 0, length);
         packet.source(address).destination(destination).flowKey(FlowKeys.of(address, destination));
         sentDatagrams++;
+        if (null != departureListener)
+        {
+            departureListener.onDeparture(buffer, offset, length, destination, simulator.nowNs());
+        }
         uplink.accept(packet, simulator.nowNs());
         return true;
+    }
+
+    /**
+     * @param listener hears every datagram this port sends from now on, when it leaves (null: none).
+     */
+    public void departureListener(final DepartureListener listener)
+    {
+        this.departureListener = listener;
     }
 
     /**

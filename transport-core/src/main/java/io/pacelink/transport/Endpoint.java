@@ -14,13 +14,15 @@ import org.agrona.CloseHelper;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentInvoker;
 import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.BusySpinIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.NoOpIdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.ConcurrentCountersManager;
 import org.agrona.concurrent.status.CountersReader;
 
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A Pacelink endpoint: one UDP socket, many connections, one agent that owns all protocol state. Open one with
@@ -37,12 +39,6 @@ import java.util.concurrent.TimeUnit;
  */
 public final class Endpoint implements AutoCloseable
 {
-    /**
-     * Spin rather than park when a deadline is this close: the default back-off parks at most 100 µs and Linux adds
-     * about 50 µs of timer slack.
-     */
-    private static final long DEADLINE_SPIN_WINDOW_NS = TimeUnit.MICROSECONDS.toNanos(160);
-
     private final PacelinkContext context;
     private final EndpointCore core;
     private final EndpointAgent agent;
@@ -81,8 +77,7 @@ public final class Endpoint implements AutoCloseable
         {
             case DEDICATED:
                 runner = new AgentRunner(
-                    new DeadlineIdleStrategy(
-                        context.idleStrategySupplier().get(), core, context.nanoClock(), DEADLINE_SPIN_WINDOW_NS),
+                    agentIdleStrategy(context.idleStrategySupplier().get(), core, context),
                     context.errorHandler(),
                     null,
                     agent);
@@ -100,6 +95,21 @@ public final class Endpoint implements AutoCloseable
                 runner = null;
                 invoker = null;
         }
+    }
+
+    /**
+     * A busy-spinning strategy never sleeps, so it is used as it is (the low-latency profile); any other is wrapped
+     * so it spins instead of parking near the endpoint's next deadline.
+     */
+    private static IdleStrategy agentIdleStrategy(
+        final IdleStrategy idleStrategy, final EndpointCore core, final PacelinkContext context)
+    {
+        if (idleStrategy instanceof BusySpinIdleStrategy || idleStrategy instanceof NoOpIdleStrategy)
+        {
+            return idleStrategy;
+        }
+        return new DeadlineIdleStrategy(
+            idleStrategy, core::nextDeadlineNs, context.nanoClock(), DeadlineIdleStrategy.DEFAULT_SPIN_WINDOW_NS);
     }
 
     private static DatagramPort impaired(final PacelinkContext context, final DatagramPort port)

@@ -21,7 +21,11 @@ import io.pacelink.transport.cc.RttStats;
  *     <li>Bytes instead of packets: cwnd, BDP and inflight are bytes, converted with the max datagram size where
  *     Linux uses packet counts (4-packet floor, even-packet rounding, {@code TCP_INIT_CWND}).</li>
  *     <li>Recovery is tracked here from {@link #onCongestionEvent} and {@link AckEvent#largestAckedSentTimeNs()}
- *     the QUIC way (RFC 9002 section 7.3.2), standing in for Linux's {@code icsk_ca_state}.</li>
+ *     the QUIC way (RFC 9002 section 7.3.2), standing in for Linux's {@code icsk_ca_state}. A QUIC recovery period
+ *     ends before the loss detector has ruled on the packets sent just after it began, so a loss of a packet sent
+ *     before the previous period ended continues that episode without a second packet-conservation round, as in
+ *     Linux, whose Recovery lasts until {@code high_seq} is cumulatively acknowledged and, under continuous loss, is
+ *     left and re-entered within one ACK that {@code bbr_main} sees as Recovery throughout.</li>
  *     <li>Persistent congestion plays the role of Linux's RTO ({@code bbr_set_state(TCP_CA_Loss)}).</li>
  *     <li>PROBE_RTT's "mark the connection application-limited" is emulated here (see
  *     {@code markProbeRttAppLimited}) because the SPI gives the controller no way to set the sampler's mark.</li>
@@ -123,6 +127,7 @@ public final class Bbr1Controller implements CongestionController
     private boolean wasInRecovery;
     private boolean isRecoveryStartPending;
     private long recoveryStartNs;
+    private long recoveryEndNs = Long.MIN_VALUE;
 
     private long deliveredTimeNs;
     private long totalDeliveredBytes;
@@ -253,10 +258,23 @@ public final class Bbr1Controller implements CongestionController
         }
         else if (!isInRecovery)
         {
-            saveCwnd();
             isInRecovery = true;
-            isRecoveryStartPending = true;
             recoveryStartNs = event.nowNs();
+            if (event.newestLostSentTimeNs() <= recoveryEndNs)
+            {
+                // Every packet of this batch was sent before the previous recovery ended: the losses belong to that
+                // episode, which QUIC's recovery period (ended by the first ACK of a packet sent after it began)
+                // closed before the loss detector could rule on them. Linux's Recovery lasts until high_seq is
+                // cumulatively acknowledged, by which time such losses are already marked, so under continuous
+                // loss it leaves and re-enters Recovery within one ACK and bbr_main never sees the Open state:
+                // no second packet-conservation round, and bbr_save_cwnd keeps the larger cwnd.
+                priorCwndBytes = Math.max(priorCwndBytes, congestionWindowBytes);
+            }
+            else
+            {
+                saveCwnd();
+                isRecoveryStartPending = true;
+            }
         }
         else if (event.newestLostSentTimeNs() > recoveryStartNs)
         {
@@ -474,6 +492,7 @@ public final class Bbr1Controller implements CongestionController
         if (isInRecovery && Long.MIN_VALUE != largestAckedSentTimeNs && largestAckedSentTimeNs > recoveryStartNs)
         {
             isInRecovery = false;
+            recoveryEndNs = ack.nowNs();
         }
     }
 
@@ -611,9 +630,12 @@ public final class Bbr1Controller implements CongestionController
         final long nowNs = ack.nowNs();
         final boolean isFilterExpired = nowNs - minRttStampNs > parameters.probeRttIntervalNs();
         final long rttNs = ack.latestRttNs();
-        // Linux also requires !rs->is_ack_delayed to refresh an expired filter; the SPI does not say whether the
-        // ACK was delayed, so an expired filter takes any sample.
-        if (rttNs >= 0 && (!hasMinRtt || rttNs <= minRttNs || isFilterExpired))
+        // Only a strictly lower sample refreshes the stamp (Linux commit "tcp: only postpone PROBE_RTT if RTT is <
+        // current min_rtt estimate", 2020): with "<=" samples equal to min_rtt, common on a stable path, keep
+        // postponing PROBE_RTT, and a later rise of the path delay stays invisible. Linux also requires
+        // !rs->is_ack_delayed to refresh an expired filter; the SPI does not say whether the ACK was delayed, so an
+        // expired filter takes any sample.
+        if (rttNs >= 0 && (!hasMinRtt || rttNs < minRttNs || isFilterExpired))
         {
             hasMinRtt = true;
             minRttNs = rttNs;

@@ -369,6 +369,106 @@ public final class Bbr3Controller implements CongestionController
     }
 
     // ---------------------------------------------------------------------------------------------------------------
+    // State for observation and tests
+    // ---------------------------------------------------------------------------------------------------------------
+
+    /**
+     * @return the current state.
+     */
+    public Bbr3State state()
+    {
+        return state;
+    }
+
+    /**
+     * @return the long-term bandwidth estimate ({@code BBR.max_bw}).
+     */
+    public long maxBwBytesPerSecond()
+    {
+        return maxBwBytesPerSecond;
+    }
+
+    /**
+     * @return the bandwidth the model uses: {@code min(max_bw, bw_shortterm)} ({@code BBR.bw}).
+     */
+    public long bwBytesPerSecond()
+    {
+        return bwBytesPerSecond;
+    }
+
+    /**
+     * @return the short-term bandwidth bound, {@link Long#MAX_VALUE} while unset ({@code BBR.bw_shortterm}).
+     */
+    public long bwShorttermBytesPerSecond()
+    {
+        return bwShorttermBytesPerSecond;
+    }
+
+    /**
+     * @return the long-term inflight bound, {@link Long#MAX_VALUE} while unset ({@code BBR.inflight_longterm}).
+     */
+    public long inflightLongtermBytes()
+    {
+        return inflightLongtermBytes;
+    }
+
+    /**
+     * @return the short-term inflight bound, {@link Long#MAX_VALUE} while unset ({@code BBR.inflight_shortterm}).
+     */
+    public long inflightShorttermBytes()
+    {
+        return inflightShorttermBytes;
+    }
+
+    /**
+     * @return the min_rtt estimate, {@link Long#MAX_VALUE} before any RTT sample ({@code BBR.min_rtt}).
+     */
+    public long minRttNs()
+    {
+        return minRttNs;
+    }
+
+    /**
+     * @return packet-timed rounds so far ({@code BBR.round_count}).
+     */
+    public long roundCount()
+    {
+        return rounds.roundCount();
+    }
+
+    /**
+     * @return true once the pipe was judged full ({@code BBR.full_bw_reached}).
+     */
+    public boolean isFullBwReached()
+    {
+        return fullBwReached;
+    }
+
+    /**
+     * @return the current pacing gain.
+     */
+    public double pacingGain()
+    {
+        return pacingGain;
+    }
+
+    /**
+     * @return the current cwnd gain.
+     */
+    public double cwndGain()
+    {
+        return cwndGain;
+    }
+
+    /**
+     * @return true while in loss recovery as tracked by this controller.
+     */
+    public boolean isInRecovery()
+    {
+        return inRecovery;
+    }
+
+    // ---------------------------------------------------------------------------------------------------------------
     // Inputs
     // ---------------------------------------------------------------------------------------------------------------
 

@@ -1,8 +1,8 @@
 package io.pacelink.bbr.v1;
 
-import io.pacelink.bbr.TestAckEvent;
-import io.pacelink.bbr.TestControllerContext;
 import io.pacelink.transport.cc.ControllerParameters;
+import io.pacelink.transport.cc.testing.FakeControllerContext;
+import io.pacelink.transport.cc.testing.MutableAckEvent;
 import org.junit.jupiter.api.Test;
 
 import static io.pacelink.bbr.v1.Bbr1Run.MS;
@@ -52,9 +52,9 @@ class Bbr1AppLimitedTest
     @Test
     void appLimitedSampleAboveMaxBwIsTakenAndBelowIsIgnored()
     {
-        final TestControllerContext context = new TestControllerContext(MSS, 1, ControllerParameters.EMPTY);
+        final FakeControllerContext context = new FakeControllerContext(MSS, 1, ControllerParameters.EMPTY);
         final Bbr1Controller bbr = new Bbr1Controller(context, Bbr1Parameters.from(ControllerParameters.EMPTY));
-        final TestAckEvent ack = new TestAckEvent();
+        final MutableAckEvent ack = new MutableAckEvent();
         ack.newlyAckedBytes = MSS;
         ack.latestRttNs = 50 * MS;
         ack.hasRateSample = true;
@@ -90,7 +90,7 @@ class Bbr1AppLimitedTest
 
     private static void deliver(
         final Bbr1Controller bbr,
-        final TestAckEvent ack,
+        final MutableAckEvent ack,
         final long nowNs,
         final long rateBytesPerSecond,
         final boolean isAppLimited)

@@ -1,6 +1,6 @@
 package io.pacelink.bbr.v1;
 
-import io.pacelink.bbr.TestCongestionEvent;
+import io.pacelink.transport.cc.testing.MutableCongestionEvent;
 import org.junit.jupiter.api.Test;
 
 import static io.pacelink.bbr.v1.Bbr1Run.MS;
@@ -171,10 +171,10 @@ class Bbr1RecoveryTest
         assertEquals(cwndBefore, bbr.congestionWindowBytes());
     }
 
-    private static TestCongestionEvent congestionEvent(
+    private static MutableCongestionEvent congestionEvent(
         final long nowNs, final boolean isPersistentCongestion, final boolean isEcnCe)
     {
-        final TestCongestionEvent event = new TestCongestionEvent();
+        final MutableCongestionEvent event = new MutableCongestionEvent();
         event.nowNs = nowNs;
         event.newestLostSentTimeNs = nowNs - RTT_NS;
         event.lostBytes = MSS;

@@ -1,8 +1,8 @@
 package io.pacelink.bbr.v1;
 
-import io.pacelink.bbr.FluidPath;
-import io.pacelink.bbr.TestControllerContext;
 import io.pacelink.transport.cc.ControllerParameters;
+import io.pacelink.transport.cc.testing.FakeControllerContext;
+import io.pacelink.transport.cc.testing.FluidPath;
 
 /**
  * One BBRv1 controller on a {@link FluidPath}, with the constants the tests share.
@@ -24,13 +24,13 @@ final class Bbr1Run
      */
     static final long RATE_10_MBIT = 1_250_000L;
 
-    final TestControllerContext context;
+    final FakeControllerContext context;
     final Bbr1Controller controller;
     final FluidPath path;
 
     Bbr1Run(final long rateBytesPerSecond, final long propagationRttNs, final long seed, final String parameters)
     {
-        context = new TestControllerContext(MSS, seed, ControllerParameters.parse(parameters));
+        context = new FakeControllerContext(MSS, seed, ControllerParameters.parse(parameters));
         controller = (Bbr1Controller)new Bbr1ControllerFactory().newController(context);
         path = new FluidPath(controller, context, rateBytesPerSecond, propagationRttNs, START_NS, seed);
     }

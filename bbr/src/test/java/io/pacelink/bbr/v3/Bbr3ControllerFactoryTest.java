@@ -1,6 +1,6 @@
 package io.pacelink.bbr.v3;
 
-import io.pacelink.bbr.FluidPath;
+import io.pacelink.transport.cc.testing.FluidPath;
 import io.pacelink.transport.cc.CongestionControlRegistry;
 import io.pacelink.transport.cc.ControllerParameters;
 import org.junit.jupiter.api.Test;

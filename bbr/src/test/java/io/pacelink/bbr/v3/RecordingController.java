@@ -1,11 +1,11 @@
 package io.pacelink.bbr.v3;
 
-import io.pacelink.bbr.TestControllerContext;
 import io.pacelink.transport.cc.AckEvent;
 import io.pacelink.transport.cc.CongestionController;
 import io.pacelink.transport.cc.CongestionEvent;
 import io.pacelink.transport.cc.ControllerParameters;
 import io.pacelink.transport.cc.LostPacket;
+import io.pacelink.transport.cc.testing.FakeControllerContext;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -44,7 +44,7 @@ final class RecordingController implements CongestionController
     {
     }
 
-    final TestControllerContext context;
+    final FakeControllerContext context;
     final CongestionController controller;
     final List<Transition> transitions = new ArrayList<>();
     /**
@@ -55,7 +55,7 @@ final class RecordingController implements CongestionController
 
     RecordingController(final long seed, final String parameters)
     {
-        context = new TestControllerContext(SMSS, seed, ControllerParameters.parse(parameters));
+        context = new FakeControllerContext(SMSS, seed, ControllerParameters.parse(parameters));
         controller = new Bbr3ControllerFactory().newController(context);
     }
 

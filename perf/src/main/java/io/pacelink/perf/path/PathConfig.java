@@ -18,8 +18,6 @@ public record PathConfig(
     int packetSizeBytes,
     long seed)
 {
-    private static final long NANOS_PER_SECOND = 1_000_000_000L;
-
     /**
      * @throws IllegalArgumentException if a value is out of range.
      */
@@ -32,13 +30,5 @@ public record PathConfig(
                 propagationRttNs + " ns buffer=" + bufferBytes + " B loss=" + randomLossProbability +
                 " packet=" + packetSizeBytes + " B");
         }
-    }
-
-    /**
-     * @return the bandwidth-delay product in bytes.
-     */
-    public long bdpBytes()
-    {
-        return bottleneckBytesPerSecond * propagationRttNs / NANOS_PER_SECOND;
     }
 }

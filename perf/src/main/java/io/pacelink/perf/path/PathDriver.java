@@ -51,7 +51,6 @@ public final class PathDriver
     private long nextPacingNs;
     private long lastDepartureNs;
     private long largestArrivalNs;
-    private long droppedPackets;
 
     /**
      * @param recovery the sender's loss recovery, its controller already set.
@@ -139,22 +138,6 @@ public final class PathDriver
         return nowNs;
     }
 
-    /**
-     * @return packets dropped by the path (buffer overflow or random loss).
-     */
-    public long droppedPackets()
-    {
-        return droppedPackets;
-    }
-
-    /**
-     * @return what the sender learnt about its packets.
-     */
-    public OutcomeCounter outcomes()
-    {
-        return outcomes;
-    }
-
     private long nextSendNs()
     {
         if (!recovery.canSend())
@@ -187,7 +170,6 @@ public final class PathDriver
 
         if (isDropped(sizeBytes))
         {
-            droppedPackets++;
             return;
         }
         final long departureNs =

@@ -4,7 +4,8 @@ import io.pacelink.link.LinkCounters;
 import io.pacelink.link.LinkDirection;
 
 /**
- * What a bottleneck did over a run: utilisation, drops and the queueing delay packets saw.
+ * What a bottleneck did over a run: utilisation, drops, the queueing delay packets saw and the reordering jitter
+ * caused.
  *
  * @param servedBytes     bytes the bottleneck serialized.
  * @param capacityBits    bits it could have serialized over the run.
@@ -12,6 +13,8 @@ import io.pacelink.link.LinkDirection;
  * @param randomLossPackets packets lost at random.
  * @param queueDropPackets  packets the queue dropped.
  * @param queueDelay      queueing delay of the served packets.
+ * @param reorderedPackets   packets overtaken by a packet that left the bottleneck after them.
+ * @param maxReorderDistance largest reordering distance, in departures (see {@link LinkCounters#maxReorderDistance()}).
  */
 public record LinkReport(
     long servedBytes,
@@ -19,7 +22,9 @@ public record LinkReport(
     double utilisation,
     long randomLossPackets,
     long queueDropPackets,
-    LatencySummary queueDelay)
+    LatencySummary queueDelay,
+    long reorderedPackets,
+    long maxReorderDistance)
 {
     /**
      * @param link       the link direction.
@@ -38,6 +43,8 @@ public record LinkReport(
             utilisation,
             counters.randomLossPackets(),
             counters.queueDropPackets(),
-            LatencySummary.of(counters.queueDelayNs()));
+            LatencySummary.of(counters.queueDelayNs()),
+            counters.reorderedPackets(),
+            counters.maxReorderDistance());
     }
 }

@@ -8,8 +8,11 @@ package io.pacelink.sim.scenario;
  * @param bytesPerSecond offered rate for rate-limited flows.
  * @param responseBytes  size of each response for request/response flows.
  * @param intervalNs     time between requests for request/response flows.
+ * @param bulkFromNs     for rate-limited flows: from this simulated time on the application always has data, like a
+ *                       bulk one ({@link Long#MAX_VALUE}: never).
  */
-public record AppPattern(Kind kind, int messageBytes, long bytesPerSecond, int responseBytes, long intervalNs)
+public record AppPattern(
+    Kind kind, int messageBytes, long bytesPerSecond, int responseBytes, long intervalNs, long bulkFromNs)
 {
     /**
      * Kinds of application.
@@ -56,6 +59,36 @@ public record AppPattern(Kind kind, int messageBytes, long bytesPerSecond, int r
             throw new IllegalArgumentException("a request/response flow needs requests and responses of at least " +
                 Long.BYTES + " bytes (they carry the request's send time) and a positive interval");
         }
+        if (bulkFromNs < 0 || (Long.MAX_VALUE != bulkFromNs && Kind.RATE_LIMITED != kind))
+        {
+            throw new IllegalArgumentException("only a rate-limited flow can turn bulk, at a time >= 0: " + bulkFromNs);
+        }
+    }
+
+    /**
+     * A pattern that never turns bulk.
+     *
+     * @param kind           bulk, rate-limited or request/response.
+     * @param messageBytes   size of each message the sender offers (request size for request/response).
+     * @param bytesPerSecond offered rate for rate-limited flows.
+     * @param responseBytes  size of each response for request/response flows.
+     * @param intervalNs     time between requests for request/response flows.
+     */
+    public AppPattern(
+        final Kind kind, final int messageBytes, final long bytesPerSecond, final int responseBytes,
+        final long intervalNs)
+    {
+        this(kind, messageBytes, bytesPerSecond, responseBytes, intervalNs, Long.MAX_VALUE);
+    }
+
+    /**
+     * @param atNs simulated time from which the application always has data.
+     * @return this rate-limited pattern, turning bulk at that time (an application-limited flow that becomes
+     * network-limited).
+     */
+    public AppPattern thenBulkFrom(final long atNs)
+    {
+        return new AppPattern(kind, messageBytes, bytesPerSecond, responseBytes, intervalNs, atNs);
     }
 
     /**

@@ -2,6 +2,7 @@ package io.pacelink.sim.scenario;
 
 import io.pacelink.link.PathSpec;
 import io.pacelink.link.QueueConfig;
+import io.pacelink.sim.DepartureListener;
 import io.pacelink.sim.Dumbbell;
 import io.pacelink.sim.SimHost;
 import io.pacelink.sim.Simulator;
@@ -18,6 +19,7 @@ import io.pacelink.transport.engine.EndpointCore;
 import io.pacelink.transport.port.DatagramPort;
 import io.pacelink.transport.schedule.PacketSchedulers;
 import org.HdrHistogram.Histogram;
+import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.ConcurrentCountersManager;
 import org.agrona.concurrent.status.CountersReader;
@@ -25,6 +27,7 @@ import org.agrona.concurrent.status.CountersReader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;
+import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -90,6 +93,7 @@ public final class Scenario
         final List<SenderApp> senders = new ArrayList<>();
         final List<Histogram> responseTimes = new ArrayList<>();
         final Map<Integer, EndpointDriver> senderGroups = new HashMap<>();
+        final Map<InetSocketAddress, Integer> flowByReceiver = new HashMap<>();
 
         for (int i = 0; i < config.flows.size(); i++)
         {
@@ -99,6 +103,7 @@ public final class Scenario
             flowResults.add(results);
 
             final SimHost receiverHost = dumbbell.addRightHost(flow.accessDelayNs());
+            flowByReceiver.put(receiverHost.address(), i);
             final EndpointCore receiverCore = newCore(simulator, receiverHost.port(), flow, true, bufferBytes,
                 "receiver-" + i);
             final EndpointDriver receiverDriver = new EndpointDriver(receiverCore);
@@ -126,11 +131,21 @@ public final class Scenario
             senderDriver.add(sender);
         }
 
+        if (null != config.departureListener)
+        {
+            listenToDepartures(dumbbell, flowByReceiver, config.departureListener);
+        }
+
         final Histogram pingRtt = new Histogram(MAX_TRACKED_LATENCY_NS, 3);
         if (config.pingIntervalNs > 0)
         {
             new PingProbe(dumbbell.addLeftHost(), dumbbell.addRightHost(), 0, config.pingIntervalNs,
                 config.durationNs, pingRtt);
+        }
+
+        for (final PathChange change : config.pathChanges)
+        {
+            simulator.at(change.atNs(), (nowNs) -> change.action().accept(dumbbell));
         }
 
         final List<TraceWriter> traces = openTraces(senders);
@@ -141,6 +156,19 @@ public final class Scenario
                 traces.get(i).sample(nowNs, senders.get(i));
             }
         });
+
+        if (null != config.progressListener)
+        {
+            simulator.every(config.progressIntervalNs, config.progressIntervalNs, (nowNs) ->
+            {
+                for (int i = 0; i < senders.size(); i++)
+                {
+                    final SenderApp sender = senders.get(i);
+                    config.progressListener.onProgress(i, nowNs, flowResults.get(i).deliveredBytes(),
+                        null == sender.connection() ? null : sender.connection().stats());
+                }
+            });
+        }
 
         simulator.runUntil(config.durationNs);
 
@@ -245,6 +273,25 @@ public final class Scenario
         return (int)Long.highestOneBit(bytes * 2 - 1);
     }
 
+    private static void listenToDepartures(
+        final Dumbbell dumbbell,
+        final Map<InetSocketAddress, Integer> flowByReceiver,
+        final FlowDepartureListener listener)
+    {
+        final DepartureListener byFlow = (buffer, offset, length, destination, nowNs) ->
+        {
+            final Integer flowIndex = flowByReceiver.get(destination);
+            if (null != flowIndex)
+            {
+                listener.onDeparture(flowIndex, buffer, offset, length, nowNs);
+            }
+        };
+        for (final SimHost host : dumbbell.leftHosts())
+        {
+            host.port().departureListener(byFlow);
+        }
+    }
+
     private List<TraceWriter> openTraces(final List<SenderApp> senders)
     {
         final List<TraceWriter> traces = new ArrayList<>();
@@ -265,6 +312,41 @@ public final class Scenario
     }
 
     /**
+     * Hears how every flow is doing at a fixed interval of simulated time, e.g. to print per-second lines like a real
+     * transfer does. Only a scenario with a listener schedules these samples, so adding one changes the event
+     * sequence (and the trace hash) but not what the flows do.
+     */
+    @FunctionalInterface
+    public interface ProgressListener
+    {
+        /**
+         * @param flowIndex      the flow, in scenario order.
+         * @param nowNs          simulated time.
+         * @param deliveredBytes message bytes its receiving application has had so far.
+         * @param stats          its sending connection's statistics, or null before it has connected.
+         */
+        void onProgress(int flowIndex, long nowNs, long deliveredBytes, ConnectionStats stats);
+    }
+
+    /**
+     * Hears every datagram a flow's sender sends (data, ACKs, handshake), when it leaves the sending host: e.g. to
+     * measure pacing gaps, or how long a request waited in the sender. Called on the simulation's thread; the buffer
+     * is valid only during the call. Listening does not change what the flows do.
+     */
+    @FunctionalInterface
+    public interface FlowDepartureListener
+    {
+        /**
+         * @param flowIndex the flow, in scenario order.
+         * @param buffer    holding the datagram.
+         * @param offset    of the datagram in the buffer.
+         * @param length    of the datagram.
+         * @param nowNs     simulated time it left the sender.
+         */
+        void onDeparture(int flowIndex, DirectBuffer buffer, int offset, int length, long nowNs);
+    }
+
+    /**
      * Describes a scenario.
      */
     public static final class Builder
@@ -281,6 +363,10 @@ public final class Scenario
         private long goodputIntervalNs = TimeUnit.MILLISECONDS.toNanos(100);
         private CongestionControlRegistry registry;
         private Consumer<PacelinkContext> contextCustomizer = (context) -> {};
+        private final List<PathChange> pathChanges = new ArrayList<>();
+        private long progressIntervalNs;
+        private ProgressListener progressListener;
+        private FlowDepartureListener departureListener;
 
         private Builder()
         {
@@ -399,6 +485,47 @@ public final class Scenario
         }
 
         /**
+         * @param intervalNs how often, in simulated time, the listener hears of every flow.
+         * @param listener   told each flow's progress (null: none); called on the simulation's thread.
+         * @return this.
+         */
+        public Builder progress(final long intervalNs, final ProgressListener listener)
+        {
+            this.progressIntervalNs = intervalNs;
+            this.progressListener = listener;
+            return this;
+        }
+
+        /**
+         * @param listener hears every datagram of every flow's sender when it leaves the sending host (null: none).
+         * @return this.
+         */
+        public Builder departures(final FlowDepartureListener listener)
+        {
+            this.departureListener = listener;
+            return this;
+        }
+
+        /**
+         * Change the path during the run, e.g. a route change:
+         * {@code pathChange(30s, d -> d.forward().propagationDelayNs(40ms))}. Rate changes are better described in
+         * the path spec itself ({@code rate=100mbit,50mbit@30s}).
+         *
+         * @param atNs   when, in simulated time.
+         * @param action applied to the dumbbell at that time.
+         * @return this.
+         */
+        public Builder pathChange(final long atNs, final Consumer<Dumbbell> action)
+        {
+            if (atNs < 0)
+            {
+                throw new IllegalArgumentException("a path change needs a time >= 0: " + atNs);
+            }
+            pathChanges.add(new PathChange(atNs, Objects.requireNonNull(action, "action")));
+            return this;
+        }
+
+        /**
          * @return the scenario.
          * @throws IllegalArgumentException saying what is missing or wrong.
          */
@@ -416,9 +543,9 @@ public final class Scenario
             {
                 throw new IllegalArgumentException("a scenario needs at least one flow");
             }
-            if (traceIntervalNs <= 0 || goodputIntervalNs <= 0)
+            if (traceIntervalNs <= 0 || goodputIntervalNs <= 0 || (null != progressListener && progressIntervalNs <= 0))
             {
-                throw new IllegalArgumentException("trace and goodput intervals must be positive");
+                throw new IllegalArgumentException("trace, goodput and progress intervals must be positive");
             }
             if (null != traceDirectory)
             {
@@ -441,5 +568,9 @@ public final class Scenario
             }
             return new Scenario(this);
         }
+    }
+
+    private record PathChange(long atNs, Consumer<Dumbbell> action)
+    {
     }
 }

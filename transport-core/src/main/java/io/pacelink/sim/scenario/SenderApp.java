@@ -33,6 +33,8 @@ final class SenderApp implements HostApp, ConnectionSampler, MessageHandler
     private long nextRequestNs;
     private long lastRttSampleNs = -1;
     private long pollNowNs;
+    private boolean hasTurnedBulk;
+    private boolean isBehindWithFullBuffer;
 
     SenderApp(
         final FlowSpec spec,
@@ -85,17 +87,25 @@ final class SenderApp implements HostApp, ConnectionSampler, MessageHandler
         switch (pattern.kind())
         {
             case BULK:
-                while (connection.offer(message, 0, pattern.messageBytes()) > 0)
-                {
-                    offeredBytes += pattern.messageBytes();
-                }
+                offerAllAccepted(pattern);
                 break;
 
             case RATE_LIMITED:
-                final long allowedBytes = pattern.bytesPerSecond() * (nowNs - spec.startNs()) / NANOS_PER_SECOND;
-                while (offeredBytes + pattern.messageBytes() <= allowedBytes &&
-                    connection.offer(message, 0, pattern.messageBytes()) > 0)
+                if (nowNs >= pattern.bulkFromNs())
                 {
+                    hasTurnedBulk = true;
+                    offerAllAccepted(pattern);
+                    break;
+                }
+                final long allowedBytes = pattern.bytesPerSecond() * (nowNs - spec.startNs()) / NANOS_PER_SECOND;
+                isBehindWithFullBuffer = false;
+                while (offeredBytes + pattern.messageBytes() <= allowedBytes)
+                {
+                    if (connection.offer(message, 0, pattern.messageBytes()) <= 0)
+                    {
+                        isBehindWithFullBuffer = true;
+                        break;
+                    }
                     offeredBytes += pattern.messageBytes();
                 }
                 break;
@@ -113,6 +123,14 @@ final class SenderApp implements HostApp, ConnectionSampler, MessageHandler
                 break;
         }
         return (int)((offeredBytes - offeredBefore) / pattern.messageBytes());
+    }
+
+    private void offerAllAccepted(final AppPattern pattern)
+    {
+        while (connection.offer(message, 0, pattern.messageBytes()) > 0)
+        {
+            offeredBytes += pattern.messageBytes();
+        }
     }
 
     public int afterWork(final long nowNs)
@@ -158,8 +176,15 @@ final class SenderApp implements HostApp, ConnectionSampler, MessageHandler
         switch (pattern.kind())
         {
             case RATE_LIMITED:
+                if (hasTurnedBulk || isBehindWithFullBuffer)
+                {
+                    // Bulk by now, or behind its rate with the send buffer full: acknowledgements make room and
+                    // afterWork offers. A time in the past would make the host run this agent again at once, forever.
+                    return Long.MAX_VALUE;
+                }
                 final long nextAllowedBytes = offeredBytes + pattern.messageBytes();
-                final long nextNs = spec.startNs() + nextAllowedBytes * NANOS_PER_SECOND / pattern.bytesPerSecond();
+                final long nextNs = Math.min(pattern.bulkFromNs(),
+                    spec.startNs() + nextAllowedBytes * NANOS_PER_SECOND / pattern.bytesPerSecond());
                 return nextNs < spec.stopNs() ? nextNs : Long.MAX_VALUE;
 
             case REQUEST_RESPONSE:

@@ -1,12 +1,28 @@
 package io.pacelink.transport.cc;
 
 /**
- * Shared base for loss-based window controllers (Reno, CUBIC): keeps cwnd and ssthresh, and paces at
- * {@code gain * cwnd / srtt} with gain 2.0 in slow start and 1.2 afterwards (design.md section 6, the gains Linux uses
- * for {@code tcp_update_pacing_rate}: {@code sysctl_tcp_pacing_ss_ratio = 200}, {@code ca_ratio = 120}).
+ * Shared base for loss-based window controllers (Reno, CUBIC): keeps cwnd, ssthresh and the {@link RecoveryPeriod}
+ * that limits reductions to one per round trip, and paces at {@code gain * cwnd / srtt} with gain 2.0 in slow start
+ * and 1.2 afterwards (design.md section 6, the gains Linux uses for {@code tcp_update_pacing_rate}:
+ * {@code sysctl_tcp_pacing_ss_ratio = 200}, {@code ca_ratio = 120}).
  */
 public abstract class WindowController implements CongestionController
 {
+    /**
+     * {@link CongestionController#stateName()} while cwnd is below ssthresh.
+     */
+    public static final String STATE_SLOW_START = "SLOW_START";
+
+    /**
+     * {@link CongestionController#stateName()} while cwnd is at or above ssthresh.
+     */
+    public static final String STATE_CONGESTION_AVOIDANCE = "CONGESTION_AVOIDANCE";
+
+    /**
+     * {@link CongestionController#stateName()} from a reduction until a packet sent after it is acknowledged.
+     */
+    public static final String STATE_RECOVERY = "RECOVERY";
+
     /**
      * Pacing gain while cwnd < ssthresh: lets slow start double per RTT without becoming pacing-limited.
      */
@@ -31,6 +47,7 @@ public abstract class WindowController implements CongestionController
     private static final long NANOS_PER_SECOND = 1_000_000_000L;
 
     protected final ControllerContext context;
+    protected final RecoveryPeriod recovery = new RecoveryPeriod();
     protected int maxDatagramSizeBytes;
     protected long congestionWindowBytes;
     protected long slowStartThresholdBytes = Long.MAX_VALUE;
@@ -48,6 +65,14 @@ public abstract class WindowController implements CongestionController
     public final boolean isInSlowStart()
     {
         return congestionWindowBytes < slowStartThresholdBytes;
+    }
+
+    /**
+     * @return true from a reduction until a packet sent after it is acknowledged (RFC 9002 section 7.3.2).
+     */
+    public final boolean isInRecovery()
+    {
+        return recovery.isInRecovery();
     }
 
     /**

@@ -681,7 +681,11 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener, Fr
         writer.writeHeader(PacketType.ONE_RTT, remoteId, packetNumber);
 
         int frameFlags = 0;
-        if (ackTracker.hasNewAckInformation())
+        // Acknowledge when an ack-eliciting packet is waiting for it (RFC 9000 section 13.2.1). Packets that only
+        // carried ACK frames are acknowledged along with those, never on their own: the peer tracks them for neither
+        // loss nor RTT, and with a reordering ACK path they keep many small ranges open, so an ACK frame on every data
+        // packet would cost a tenth of the payload and split every retransmitted range in two.
+        if (ackTracker.hasNewAckInformation() && (ackOnly || ackTracker.ackElicitingSinceLastAck() > 0))
         {
             if (ackTracker.writeAckFrame(writer, nowNs) > 0)
             {

@@ -1,10 +1,10 @@
 package io.pacelink.transport.port;
 
+import io.pacelink.testing.AllocationMeter;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
-import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.Arrays;
@@ -155,14 +155,7 @@ class ImpairedDatagramPortTest
             network, new ImpairmentConfig(0.1, 0.1, 0.1, 4, 3), ImpairmentConfig.NONE, MAX_DATAGRAM);
         sendSequence(port, DATAGRAMS);
 
-        final com.sun.management.ThreadMXBean threads =
-            (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
-        final long before = threads.getCurrentThreadAllocatedBytes();
-        sendSequence(port, DATAGRAMS);
-        final long allocated = threads.getCurrentThreadAllocatedBytes() - before;
-
-        assertTrue(before > 0, "allocation measurement supported");
-        assertEquals(0, allocated, "bytes allocated for " + DATAGRAMS + " datagrams");
+        AllocationMeter.assertAllocationFree(DATAGRAMS + " datagrams", () -> sendSequence(port, DATAGRAMS));
     }
 
     @Test

@@ -1,12 +1,12 @@
 package io.pacelink.transport.port;
 
+import io.pacelink.testing.AllocationMeter;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
@@ -160,18 +160,17 @@ class NioDatagramPortTest
             pingPong(i, destination, replyTo);
         }
 
-        final com.sun.management.ThreadMXBean threads =
-            (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
-        final long before = threads.getCurrentThreadAllocatedBytes();
-        for (int i = 0; i < measured; i++)
+        final int[] measuredRoundTrips = { 0 };
+        AllocationMeter.assertAllocationFree(measured + " round trips", () ->
         {
-            pingPong(i, destination, replyTo);
-        }
-        final long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+            for (int i = 0; i < measured; i++)
+            {
+                pingPong(i, destination, replyTo);
+            }
+            measuredRoundTrips[0] += measured;
+        });
 
-        assertTrue(before > 0, "allocation measurement supported");
-        assertEquals(0, allocated, "bytes allocated for " + measured + " round trips");
-        assertEquals(warmUp + measured, handler.count / 2);
+        assertEquals(warmUp + measuredRoundTrips[0], handler.count / 2);
     }
 
     private void pingPong(final int sequence, final InetSocketAddress destination, final InetSocketAddress replyTo)

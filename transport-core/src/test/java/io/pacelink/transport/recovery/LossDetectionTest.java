@@ -26,19 +26,11 @@ class LossDetectionTest
     private final RecordingController controller = driver.controller;
     private final RecordingListener listener = driver.listener;
 
-    private void sendOnePerMs(final long firstPn, final long lastPn, final long firstMs)
-    {
-        for (long pn = firstPn; pn <= lastPn; pn++)
-        {
-            driver.sendAtMs(pn, firstMs + pn - firstPn);
-        }
-    }
-
     @Test
     void reorderByTwoPacketsIsNoLoss()
     {
         driver.establishRtt100Ms();
-        sendOnePerMs(1, 5, 200);
+        driver.sendOnePerMs(1, 5, 200);
 
         assertEquals(2, driver.ackAtMs(303, 2, 3));
         assertEquals(1, driver.ackAtMs(304, 1, 3));
@@ -53,7 +45,7 @@ class LossDetectionTest
     void reorderByThreePacketsIsALoss()
     {
         driver.establishRtt100Ms();
-        sendOnePerMs(1, 5, 200);
+        driver.sendOnePerMs(1, 5, 200);
 
         assertEquals(3, driver.ackAtMs(304, 2, 4));
 
@@ -116,7 +108,7 @@ class LossDetectionTest
     void tailLossIsRepairedByAProbeTimeoutThatLeavesTheControllerAlone()
     {
         driver.establishRtt100Ms();
-        sendOnePerMs(1, 4, 200);
+        driver.sendOnePerMs(1, 4, 200);
         driver.ackAtMs(303, 1, 3);
         driver.log.clear();
 
@@ -156,7 +148,7 @@ class LossDetectionTest
     void blackholeLongerThanThreePtoPeriodsEstablishesPersistentCongestionOnce()
     {
         driver.establishRtt100Ms();
-        sendOnePerMs(1, 10, 200);
+        driver.sendOnePerMs(1, 10, 200);
 
         // PTOs at 209 + 305, then backed off by 2, 4 and 8; two probes each.
         final long[] expectedDeadlinesMs = {514, 1124, 2344, 4784};
@@ -196,7 +188,7 @@ class LossDetectionTest
     @Test
     void noPersistentCongestionWithoutAnRttSampleBeforeTheLostPackets()
     {
-        sendOnePerMs(0, 9, 0);
+        driver.sendOnePerMs(0, 9, 0);
         long pn = 10;
         for (int timeouts = 0; timeouts < 4; timeouts++)
         {
@@ -220,7 +212,7 @@ class LossDetectionTest
     void persistentCongestionNeedsNoAcknowledgementBetweenTheLostPackets()
     {
         driver.establishRtt100Ms();
-        sendOnePerMs(1, 10, 200);
+        driver.sendOnePerMs(1, 10, 200);
         long pn = 11;
         for (final long deadlineMs : new long[] {514, 1124, 2344, 4784})
         {
@@ -244,7 +236,7 @@ class LossDetectionTest
     void spuriousLossIsReportedOnceAndWidensTheReorderingWindowUntilItDecays()
     {
         driver.establishRtt100Ms();
-        sendOnePerMs(1, 5, 200);
+        driver.sendOnePerMs(1, 5, 200);
         driver.ackAtMs(304, 2, 4);
         assertEquals(List.of(1L), listener.lost);
         final LossDetector detector = recovery.lossDetector();
@@ -262,7 +254,7 @@ class LossDetectionTest
         assertEquals(ms(151), detector.lossDelayNs(recovery.rttEstimator()));
 
         // Reordering by three positions is now tolerated.
-        sendOnePerMs(6, 9, 400);
+        driver.sendOnePerMs(6, 9, 400);
         driver.ackAtMs(503, 7, 9);
         assertEquals(List.of(1L), listener.lost);
         driver.ackAtMs(504, 6, 9);
@@ -272,7 +264,7 @@ class LossDetectionTest
         long atMs = 600;
         for (int recoveryIndex = 1; recoveryIndex <= 16; recoveryIndex++)
         {
-            sendOnePerMs(pn, pn + 5, atMs);
+            driver.sendOnePerMs(pn, pn + 5, atMs);
             driver.ackAtMs(atMs + 105, pn + 1, pn + 5);
             assertEquals(pn, (long)listener.lost.get(listener.lost.size() - 1));
             if (recoveryIndex < 16)
@@ -297,7 +289,7 @@ class LossDetectionTest
     void severalSpuriousLossesOfOneRecoveryAreReportedOnceAndGrowTheWindowOnce()
     {
         driver.establishRtt100Ms();
-        sendOnePerMs(1, 5, 200);
+        driver.sendOnePerMs(1, 5, 200);
         driver.ackAtMs(305, 3, 5);
         assertEquals(List.of(1L, 2L), listener.lost);
         driver.log.clear();
@@ -318,9 +310,9 @@ class LossDetectionTest
     void spuriousLossOfAnEarlierRecoveryIsCountedButDoesNotUndoTheLatestReduction()
     {
         driver.establishRtt100Ms();
-        sendOnePerMs(1, 5, 200);
+        driver.sendOnePerMs(1, 5, 200);
         driver.ackAtMs(304, 2, 4);
-        sendOnePerMs(6, 10, 400);
+        driver.sendOnePerMs(6, 10, 400);
         driver.ackAtMs(504, 7, 10, 5, 5);
         assertEquals(List.of(1L, 6L), listener.lost);
         assertEquals(2, recovery.lossDetector().recoveryCount());
@@ -337,7 +329,7 @@ class LossDetectionTest
     void lostPacketAcknowledgedAfterTheRetentionPeriodIsNoLongerTracked()
     {
         driver.establishRtt100Ms();
-        sendOnePerMs(1, 5, 200);
+        driver.sendOnePerMs(1, 5, 200);
         driver.ackAtMs(304, 2, 5);
         assertEquals(List.of(1L), listener.lost);
 

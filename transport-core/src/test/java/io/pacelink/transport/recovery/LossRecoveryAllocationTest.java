@@ -1,14 +1,12 @@
 package io.pacelink.transport.recovery;
 
+import io.pacelink.testing.AllocationMeter;
 import io.pacelink.transport.cc.AckEvent;
 import io.pacelink.transport.cc.CongestionController;
 import io.pacelink.transport.cc.CongestionEvent;
 import io.pacelink.transport.cc.LostPacket;
 import org.junit.jupiter.api.Test;
 
-import java.lang.management.ManagementFactory;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -32,18 +30,10 @@ class LossRecoveryAllocationTest
     void steadyStateSendAndAckAllocatesNothing()
     {
         recovery.controller(controller);
-        final com.sun.management.ThreadMXBean threads =
-            (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
-        final long threadId = Thread.currentThread().getId();
-
         run(WARM_UP_ITERATIONS);
-        threads.getThreadAllocatedBytes(threadId);
 
-        final long before = threads.getThreadAllocatedBytes(threadId);
-        run(MEASURED_ITERATIONS);
-        final long after = threads.getThreadAllocatedBytes(threadId);
-
-        assertEquals(0, after - before, "bytes allocated by " + MEASURED_ITERATIONS + " iterations");
+        AllocationMeter.assertAllocationFree(
+            MEASURED_ITERATIONS + " send/ACK iterations", () -> run(MEASURED_ITERATIONS));
         assertTrue(listener.lost > 0, "the loop exercised loss detection");
         assertTrue(listener.ackedAfterLoss > 0, "the loop exercised spurious-loss detection");
         assertTrue(controller.acks > 0 && controller.congestionEvents > 0);

@@ -17,23 +17,15 @@ class LossRecoveryTest
     private final RecordingController controller = driver.controller;
     private final RecordingListener listener = driver.listener;
 
-    private void sendOnePerMs(final long firstPn, final long lastPn, final long firstMs)
-    {
-        for (long pn = firstPn; pn <= lastPn; pn++)
-        {
-            driver.sendAtMs(pn, firstMs + pn - firstPn);
-        }
-    }
-
     @Test
     void callbacksForOneAckFollowDesignSectionSix()
     {
         driver.establishRtt100Ms();
-        sendOnePerMs(1, 5, 200);
+        driver.sendOnePerMs(1, 5, 200);
         driver.ackAtMs(305, 3, 5);
         assertEquals(List.of(1L, 2L), listener.lost);
         // Everything is resolved at 305 ms: packet 6 restarts the rate sampler's clock at 306 ms.
-        sendOnePerMs(6, 12, 306);
+        driver.sendOnePerMs(6, 12, 306);
         driver.log.clear();
         controller.losses.clear();
 
@@ -80,7 +72,7 @@ class LossRecoveryTest
     @Test
     void ackOfANumberNeverSentIsAnErrorAndChangesNothing()
     {
-        sendOnePerMs(0, 2, 0);
+        driver.sendOnePerMs(0, 2, 0);
 
         assertEquals(LossRecovery.ERROR_ACK_OF_UNSENT_PACKET, driver.ackAtMs(100, 5, 5));
         assertEquals(LossRecovery.ERROR_ACK_OF_UNSENT_PACKET, driver.ackAtMs(100, 0, 3));
@@ -109,7 +101,7 @@ class LossRecoveryTest
     @Test
     void malformedRangesAreRejected()
     {
-        sendOnePerMs(0, 9, 0);
+        driver.sendOnePerMs(0, 9, 0);
 
         assertEquals(LossRecovery.ERROR_MALFORMED_ACK_RANGES, driver.ackAtMs(100, 2, 3, 5, 6), "ascending");
         assertEquals(LossRecovery.ERROR_MALFORMED_ACK_RANGES, driver.ackAtMs(100, 5, 6, 4, 5), "overlapping");
@@ -230,7 +222,7 @@ class LossRecoveryTest
     void countersAddUp()
     {
         driver.establishRtt100Ms();
-        sendOnePerMs(1, 5, 200);
+        driver.sendOnePerMs(1, 5, 200);
         driver.sendAtNs(6, ms(205), true);
         driver.ackAtMs(306, 2, 6);
 

@@ -36,6 +36,17 @@ final class RecoveryDriver
         sendAtNs(packetNumber, ms(atMs), false);
     }
 
+    /**
+     * Send packets {@code firstPn..lastPn}, one per millisecond from {@code firstMs}.
+     */
+    void sendOnePerMs(final long firstPn, final long lastPn, final long firstMs)
+    {
+        for (long pn = firstPn; pn <= lastPn; pn++)
+        {
+            sendAtMs(pn, firstMs + pn - firstPn);
+        }
+    }
+
     void sendAtNs(final long packetNumber, final long atNs, final boolean isRetransmission)
     {
         recovery.onPacketSent(

@@ -1,0 +1,113 @@
+package io.pacelink.cli;
+
+import io.pacelink.link.PathSpec;
+import io.pacelink.link.relay.NetemRelay;
+import io.pacelink.link.relay.RelayReporter;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.PrintStream;
+import java.net.InetSocketAddress;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code pacelink netem}: puts two programs on an emulated path. Clients send UDP to the listen port; the relay
+ * forwards it to the server through the forward direction's model and sends the server's replies back to the last
+ * client through the reverse direction's model, in real time. Runs until Ctrl-C or {@code --duration}, printing a
+ * line of counters per second and a summary at the end.
+ */
+@Command(
+    name = "netem",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+        "Relay UDP between a client and a server through an emulated path, in real time, until Ctrl-C.",
+        "Example: pacelink netem --listen 9000 --forward 127.0.0.1:9001 --path \"rate=50mbit delay=40ms loss=1%%\" " +
+            "then point the client at port 9000 and run the server on port 9001.%n"
+    })
+public final class NetemCommand implements Callable<Integer>
+{
+    @Option(names = "--listen", required = true, paramLabel = "[HOST:]PORT",
+        description = "Where clients send (host defaults to 127.0.0.1).")
+    private String listen;
+
+    @Option(names = "--forward", required = true, paramLabel = "HOST:PORT",
+        description = "The server datagrams are forwarded to.")
+    private String forward;
+
+    @Option(names = "--path", required = true, paramLabel = "SPEC", description = PathArguments.PATH_HELP)
+    private String path;
+
+    @Option(names = "--reverse-path", paramLabel = "SPEC", description = PathArguments.REVERSE_PATH_HELP)
+    private String reversePath;
+
+    @Option(names = "--duration", paramLabel = "TIME", description = "Stop after this long (default: at Ctrl-C).")
+    private Duration duration;
+
+    @Option(names = "--seed", defaultValue = "1",
+        description = "Seeds loss, jitter and the other random choices (default ${DEFAULT-VALUE}).")
+    private long seed;
+
+    public Integer call() throws InterruptedException
+    {
+        final PathSpec.Pair pair = PathArguments.pair(path, reversePath);
+        final InetSocketAddress listenAddress = SocketAddresses.parse("--listen", listen, "127.0.0.1");
+        final InetSocketAddress forwardAddress = SocketAddresses.parse("--forward", forward, null);
+        if (null != duration && duration.nanos() <= 0)
+        {
+            throw new IllegalArgumentException("--duration must be positive, e.g. 60s (leave it out to run until " +
+                "Ctrl-C)");
+        }
+
+        final PrintStream out = System.out;
+        final NetemRelay relay = new NetemRelay(new NetemRelay.Context()
+            .listenAddress(listenAddress)
+            .forwardAddress(forwardAddress)
+            .path(pair)
+            .seed(seed)
+            .reporter(RelayReporter.printingTo(out)));
+        out.printf("relaying %s -> %s%n  forward: %s%n  reverse: %s%n", SocketAddresses.format(relay.listenAddress()),
+            SocketAddresses.format(forwardAddress),
+            describe(pair.forward()), describe(pair.reverse()));
+
+        final CountDownLatch stop = new CountDownLatch(1);
+        final Thread onCtrlC = new Thread(() ->
+        {
+            stop.countDown();
+            relay.close();
+        }, "pacelink-netem-shutdown");
+        Runtime.getRuntime().addShutdownHook(onCtrlC);
+        relay.start();
+        if (null == duration)
+        {
+            stop.await();
+        }
+        else
+        {
+            stop.await(duration.nanos(), TimeUnit.NANOSECONDS);
+        }
+        relay.close();
+        removeShutdownHook(onCtrlC);
+        return 0;
+    }
+
+    private static String describe(final PathSpec spec)
+    {
+        final String text = spec.toString();
+        return text.isEmpty() ? "(no impairment)" : text;
+    }
+
+    private static void removeShutdownHook(final Thread hook)
+    {
+        try
+        {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        }
+        catch (final IllegalStateException ex)
+        {
+            // The JVM is already shutting down (Ctrl-C): the hook is running and closes the relay itself.
+        }
+    }
+}

@@ -1,0 +1,124 @@
+package io.pacelink.cli;
+
+import io.pacelink.link.PathSpec;
+import io.pacelink.sim.scenario.FlowSpec;
+import io.pacelink.sim.scenario.Scenario;
+import io.pacelink.sim.scenario.ScenarioResult;
+import io.pacelink.transport.cc.ControllerParameters;
+import io.pacelink.transport.schedule.PacketSchedulers;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code pacelink sim}: runs flows of the real transport over a simulated path in virtual time and prints what they
+ * achieved, as a table or as one JSON object. Same arguments and seed, same numbers.
+ */
+@Command(
+    name = "sim",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+        "Run flows of the real transport over a simulated path in virtual time and report goodput, losses, RTT, " +
+            "fairness, bottleneck utilisation and queueing delay. Same arguments and seed, same numbers.",
+        "Example: pacelink sim --cc reno --path \"rate=10mbit delay=20ms queue=1bdp\" --duration 60s%n"
+    })
+public final class SimCommand implements Callable<Integer>
+{
+    @Option(names = "--cc", split = ",", defaultValue = "reno", paramLabel = "CC",
+        description = "Controllers, one flow each (repeatable or comma separated; default ${DEFAULT-VALUE}).")
+    private List<String> controllers;
+
+    @Option(names = "--path", required = true, paramLabel = "SPEC", description = PathArguments.PATH_HELP)
+    private String path;
+
+    @Option(names = "--reverse-path", paramLabel = "SPEC", description = PathArguments.REVERSE_PATH_HELP)
+    private String reversePath;
+
+    @Option(names = "--duration", defaultValue = "60s", paramLabel = "TIME",
+        description = "Simulated time (default ${DEFAULT-VALUE}).")
+    private Duration duration;
+
+    @Option(names = "--flows", paramLabel = "N|CC,CC...",
+        description = "N flows taking the --cc controllers in turn, or the flows' controllers as a list.")
+    private String flows;
+
+    @Option(names = "--start", split = ",", paramLabel = "TIME",
+        description = "Start time of each flow, in flow order (default 0s).")
+    private List<Duration> starts;
+
+    @Option(names = "--stop", split = ",", paramLabel = "TIME",
+        description = "Time each flow stops sending, in flow order (default: the end of the run).")
+    private List<Duration> stops;
+
+    @Option(names = "--seed", defaultValue = "1", description = "Seeds every random choice (default ${DEFAULT-VALUE}).")
+    private long seed;
+
+    @Option(names = "--qdisc", paramLabel = "fq|fifo|rr",
+        description = "The senders' packet scheduler: fq (paced, fair; the default with the qdisc-fq module), fifo " +
+            "(unpaced) or rr. The bottleneck's queue is qdisc= in --path.")
+    private String qdisc;
+
+    @Option(names = "--ping", paramLabel = "INTERVAL",
+        description = "Also send a ping probe through the bottleneck this often and report its RTT.")
+    private Duration pingInterval;
+
+    @Option(names = "--trace", paramLabel = "DIR",
+        description = "Write each flow's time series (cwnd, pacing rate, RTT, ...) there as CSV and JSON lines.")
+    private Path traceDirectory;
+
+    @Option(names = "--json", description = "Print one JSON object instead of the table.")
+    private boolean json;
+
+    public Integer call()
+    {
+        final PathSpec.Pair pair = PathArguments.pair(path, reversePath);
+        if (duration.nanos() <= 0)
+        {
+            throw new IllegalArgumentException("--duration must be positive, e.g. 60s");
+        }
+        if (null != qdisc && !PacketSchedulers.available().containsKey(qdisc))
+        {
+            throw new IllegalArgumentException("--qdisc: no packet scheduler named '" + qdisc + "'; available: " +
+                PacketSchedulers.available().keySet());
+        }
+        final Scenario.Builder builder = Scenario.builder()
+            .seed(seed)
+            .path(pair)
+            .durationNs(duration.nanos())
+            .scheduler(qdisc, ControllerParameters.EMPTY)
+            .traceDirectory(traceDirectory);
+        for (final FlowSpec flow : FlowArguments.flows(controllers, flows, starts, stops, duration.nanos()))
+        {
+            builder.flow(flow);
+        }
+        if (null != pingInterval)
+        {
+            if (pingInterval.nanos() <= 0)
+            {
+                throw new IllegalArgumentException("--ping must be a positive interval, e.g. 100ms");
+            }
+            builder.pingIntervalNs(pingInterval.nanos());
+        }
+        final Scenario scenario = builder.build();
+
+        final long startNs = System.nanoTime();
+        final ScenarioResult result = scenario.run();
+        final ScenarioReport report = new ScenarioReport(pair, seed, result, System.nanoTime() - startNs);
+
+        final PrintStream out = System.out;
+        if (json)
+        {
+            out.println(report.toJson());
+        }
+        else
+        {
+            report.printTable(out);
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,59 @@
+package io.pacelink.cli;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class DemoCommandTest
+{
+    @Test
+    void theVirtualDemoPrintsPerSecondLinesAndTheSummaryTable()
+    {
+        final CommandRun run = CommandRun.of("demo", "--virtual", "--cc", "reno,bbr", "--duration", "3s");
+        assertEquals(0, run.exitCode(), run.err());
+        final String out = run.out();
+        assertTrue(out.contains("== reno: 3 s simulated on rate=100mbit delay=75ms jitter=7.5ms loss=8% " +
+            "queue=1bdp | delay=75ms jitter=7.5ms =="), out);
+        assertTrue(out.contains("[  reno]   2.00-3.00   sec"), out);
+        assertTrue(out.contains("[   bbr]   0.00-1.00   sec"), out);
+        assertTrue(out.contains("cc          delivered          goodput  sent pkts  retr pkts  lost pkts"), out);
+        assertTrue(out.matches("(?s).*\\nreno .* ok\\n.*"), out);
+        assertTrue(out.matches("(?s).*\\nbbr .* ok\\n.*"), out);
+    }
+
+    @Test
+    @Timeout(value = 30, unit = TimeUnit.SECONDS)
+    void theDefaultDemoRunsEachControllerThroughTheRelayForItsDuration()
+    {
+        final CommandRun run = CommandRun.of("demo", "--cc", "cubic", "--duration", "2s",
+            "--path", "rate=20mbit delay=10ms loss=1% queue=1bdp");
+        assertEquals(0, run.exitCode(), run.err() + run.out());
+        final String out = run.out();
+        assertTrue(out.contains("== cubic: 2 s through the netem relay on rate=20mbit delay=10ms loss=1% queue=1bdp " +
+            "| delay=10ms =="), out);
+        assertTrue(out.contains("[ cubic]   1.00-2.00   sec"), out);
+        assertTrue(out.contains("netem relay summary after"), out);
+        assertTrue(out.matches("(?s).*\\ncubic .* ok\\n.*"), out);
+    }
+
+    @Test
+    void virtualAndLoopbackExcludeEachOther()
+    {
+        final CommandRun run = CommandRun.of("demo", "--virtual", "--loopback");
+        assertEquals(2, run.exitCode());
+        assertTrue(run.err().contains("--virtual and --loopback exclude each other"), run.err());
+    }
+
+    @Test
+    void aBadDemoPathIsRejectedBeforeAnythingRuns()
+    {
+        final CommandRun run = CommandRun.of("demo", "--path", "rate=fast");
+        assertEquals(2, run.exitCode());
+        assertTrue(run.err().contains("invalid path spec \"rate=fast\""), run.err());
+        assertTrue(run.out().isEmpty(), run.out());
+    }
+}

@@ -1,0 +1,223 @@
+package io.pacelink.cli;
+
+import io.pacelink.link.PathSpec;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class SimCommandTest
+{
+    private static final String PATH = "rate=10mbit delay=20ms queue=1bdp";
+
+    @Test
+    void jsonHasEveryFlowAndThePathFigures()
+    {
+        final CommandRun run = CommandRun.of("sim", "--cc", "reno", "--cc", "cubic", "--start", "0s,2s",
+            "--path", PATH, "--duration", "10s", "--ping", "100ms", "--json");
+        assertEquals(0, run.exitCode(), run.err());
+
+        final Map<String, Object> json = object(MiniJson.parse(run.out().trim()));
+        assertEquals("delay=20ms", object(json.get("path")).get("reverse"), "default reverse direction");
+        final List<Object> flows = list(json.get("flows"));
+        assertEquals(2, flows.size());
+        assertEquals(List.of("reno", "cubic"), List.of(object(flows.get(0)).get("cc"), object(flows.get(1)).get("cc")));
+        assertEquals(2.0, number(object(flows.get(1)), "start_s"), "the latecomer's start");
+
+        double totalGoodput = 0;
+        for (final Object element : flows)
+        {
+            final Map<String, Object> flow = object(element);
+            final double goodput = number(flow, "goodput_bps");
+            assertTrue(goodput > 1e6 && goodput < 10e6, "goodput " + goodput);
+            totalGoodput += goodput * (number(flow, "end_s") - number(flow, "start_s")) / 10;
+            assertTrue(number(flow, "sent_bytes") >= number(flow, "retransmitted_bytes"));
+            assertTrue(number(flow, "lost_packets") >= 0);
+            final Map<String, Object> rtt = object(flow.get("rtt_ms"));
+            assertTrue(number(rtt, "min") >= 40.0, "min RTT below the path's 40 ms: " + rtt);
+            assertTrue(number(rtt, "min") <= number(rtt, "p50") && number(rtt, "p50") <= number(rtt, "p95") &&
+                number(rtt, "p95") <= number(rtt, "p99"), "percentiles out of order: " + rtt);
+        }
+
+        final double utilisation = number(json, "link_utilization");
+        assertTrue(utilisation > 0.8 && utilisation <= 1.0, "utilisation " + utilisation);
+        assertTrue(totalGoodput < 10e6 * utilisation, "goodput above what the link carried");
+        final double jain = number(json, "jain_index");
+        assertTrue(jain > 0.5 && jain <= 1.0, "jain " + jain);
+        final Map<String, Object> queueDelay = object(json.get("queue_delay_ms"));
+        assertTrue(number(queueDelay, "p50") <= number(queueDelay, "p95") && number(queueDelay, "p95") <= 41.0,
+            "a 1-BDP queue holds at most 40 ms: " + queueDelay);
+        final Map<String, Object> ping = object(json.get("ping_rtt_ms"));
+        assertTrue(number(ping, "p50") >= 40.0 && number(ping, "p50") <= number(ping, "p99") &&
+            number(ping, "p99") <= number(ping, "max"), "ping " + ping);
+    }
+
+    @Test
+    void theSameArgumentsGiveTheSameNumbers()
+    {
+        final String[] args = { "sim", "--cc", "cubic", "--path", "rate=20mbit delay=10ms jitter=1ms loss=0.5%",
+            "--duration", "5s", "--seed", "3", "--json" };
+        final Map<String, Object> first = object(MiniJson.parse(CommandRun.of(args).out().trim()));
+        final Map<String, Object> second = object(MiniJson.parse(CommandRun.of(args).out().trim()));
+
+        assertNotEquals(null, first.remove("run"), "run figures (wall time) are reported");
+        second.remove("run");
+        assertEquals(first, second);
+    }
+
+    @Test
+    void flowsReplicateTheControllersOrListThem()
+    {
+        assertEquals(List.of("reno", "cubic", "reno"), controllers("--cc", "reno,cubic", "--flows", "3"));
+        assertEquals(List.of("bbr", "bbr3"), controllers("--flows", "bbr,bbr3"));
+        assertEquals(List.of("cubic", "cubic"), controllers("--cc", "cubic", "--flows", "2"));
+    }
+
+    @Test
+    void tableHasOneRowPerFlowAndTheSimulationSpeed()
+    {
+        final CommandRun run = CommandRun.of("sim", "--cc", "reno", "--flows", "2", "--stop", "3s",
+            "--path", PATH + " | delay=20ms", "--duration", "5s");
+        assertEquals(0, run.exitCode(), run.err());
+        final String out = run.out();
+        assertTrue(out.contains("path: rate=10mbit delay=20ms queue=1bdp | delay=20ms"), out);
+        assertTrue(out.contains("   0 reno     0-3 s"), out);
+        assertTrue(out.contains("   1 reno     0-5 s"), out);
+        assertTrue(out.contains("jain index"), out);
+        assertTrue(out.contains("link utilisation"), out);
+        assertTrue(out.matches("(?s).*sim speed: 5 s simulated in [0-9.]+ s wall, [0-9.]+x real time.*"), out);
+    }
+
+    @Test
+    void traceWritesEachFlowsTimeSeries(@TempDir final Path directory) throws Exception
+    {
+        final CommandRun run = CommandRun.of("sim", "--cc", "bbr", "--path", PATH, "--duration", "2s",
+            "--trace", directory.toString());
+        assertEquals(0, run.exitCode(), run.err());
+        final List<String> csv = Files.readAllLines(directory.resolve("flow-0-bbr.csv"));
+        assertTrue(csv.get(0).startsWith("time_ns,cwnd_bytes"), csv.get(0));
+        assertTrue(csv.size() > 100, "rows every 10 ms: " + csv.size());
+        assertTrue(Files.size(directory.resolve("flow-0-bbr.jsonl")) > 0);
+    }
+
+    @Test
+    void aBadPathSpecShowsTheProblemAndTheAcceptedForm()
+    {
+        final CommandRun run = CommandRun.of("sim", "--path", "rate=10mbps delay=20ms");
+        assertEquals(2, run.exitCode());
+        assertTrue(run.err().contains("invalid path spec \"rate=10mbps delay=20ms\""), run.err());
+        assertTrue(run.err().contains("ambiguous"), run.err());
+        assertTrue(run.err().contains("accepted keys:"), run.err());
+        assertTrue(run.err().contains("gemodel=p,r,1-h,1-k"), run.err());
+
+        final CommandRun noUnit = CommandRun.of("sim", "--path", "delay=20");
+        assertEquals(2, noUnit.exitCode());
+        assertTrue(noUnit.err().contains("delay: \"20\" has no unit"), noUnit.err());
+    }
+
+    @Test
+    void badArgumentsFailFastWithAClearMessage()
+    {
+        assertFails("--start has 3 values but there are only 2 flows", "--path", PATH, "--flows", "2",
+            "--start", "0s,1s,2s");
+        assertFails("flow 1 stops at 1 s, not after its start at 2 s", "--path", PATH, "--flows", "2",
+            "--start", "0s,2s", "--stop", "5s,1s");
+        assertFails("flow 0 starts at 10 s, not before the end of the run", "--path", PATH, "--start", "10s",
+            "--duration", "10s");
+        assertFails("no congestion controller named 'vegas'", "--path", PATH, "--cc", "vegas");
+        assertFails("--flows 0 is out of range", "--path", PATH, "--flows", "0");
+        assertFails("'10' is not a duration", "--path", PATH, "--duration", "10");
+        assertFails("either after '|' in --path or with --reverse-path", "--path", "delay=5ms|delay=5ms",
+            "--reverse-path", "delay=5ms");
+        assertFails("--ping must be a positive interval", "--path", PATH, "--ping", "0s");
+        assertFails("Missing required option: '--path=SPEC'");
+    }
+
+    @Test
+    void theDefaultReverseDirectionHasTheForwardDelayAndJitterOnly()
+    {
+        final PathSpec.Pair pair = PathArguments.pair("rate=10mbit delay=20ms jitter=2ms loss=1% queue=1bdp", null);
+        assertEquals("delay=20ms jitter=2ms", pair.reverse().toString());
+        assertEquals("rate=10mbit delay=20ms jitter=2ms loss=1% queue=1bdp", pair.forward().toString());
+        assertEquals("loss=2%", PathArguments.pair("delay=5ms", "loss=2%").reverse().toString());
+        assertEquals("delay=1ms", PathArguments.pair("delay=5ms|delay=1ms", null).reverse().toString());
+    }
+
+    @Test
+    void jsonStringsAndNumbersAreEscapedAndValid()
+    {
+        final String nasty = "quote \" backslash \\ newline \n tab \t bell \u0007 unicode \u00e9";
+        final String json = new JsonWriter().beginObject()
+            .field("text", nasty)
+            .field("nan", Double.NaN)
+            .field("rate", 1234.5)
+            .field("small", 1e-7)
+            .field("count", Long.MAX_VALUE)
+            .beginArray("empty").endArray()
+            .beginObject("nested").field("x", (String)null).endObject()
+            .endObject()
+            .toString();
+        final Map<String, Object> parsed = object(MiniJson.parse(json));
+        assertEquals(nasty, parsed.get("text"));
+        assertEquals(null, parsed.get("nan"));
+        assertTrue(parsed.containsKey("nan"));
+        assertEquals(1234.5, parsed.get("rate"));
+        assertEquals(0.0, parsed.get("small"), "rounded to 6 decimals");
+        assertEquals((double)Long.MAX_VALUE, parsed.get("count"));
+        assertEquals(List.of(), parsed.get("empty"));
+        assertThrows(IllegalArgumentException.class, () -> MiniJson.parse("{\"a\":1,}"), "the test parser is strict");
+    }
+
+    private static void assertFails(final String message, final String... options)
+    {
+        final List<String> args = new ArrayList<>(List.of("sim"));
+        args.addAll(List.of(options));
+        final CommandRun run = CommandRun.of(args.toArray(new String[0]));
+        assertEquals(2, run.exitCode(), run.out());
+        assertTrue(run.err().contains(message), "expected '" + message + "' in: " + run.err());
+    }
+
+    private static List<Object> controllers(final String... options)
+    {
+        final List<String> args = new ArrayList<>(List.of("sim", "--path", PATH, "--duration", "1s", "--json"));
+        args.addAll(List.of(options));
+        final CommandRun run = CommandRun.of(args.toArray(new String[0]));
+        assertEquals(0, run.exitCode(), run.err());
+        final List<Object> controllers = new ArrayList<>();
+        for (final Object flow : list(object(MiniJson.parse(run.out().trim())).get("flows")))
+        {
+            controllers.add(object(flow).get("cc"));
+        }
+        return controllers;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> object(final Object value)
+    {
+        assertTrue(value instanceof Map, "not an object: " + value);
+        return (Map<String, Object>)value;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<Object> list(final Object value)
+    {
+        assertTrue(value instanceof List, "not an array: " + value);
+        return (List<Object>)value;
+    }
+
+    private static double number(final Map<String, Object> object, final String name)
+    {
+        final Object value = object.get(name);
+        assertTrue(value instanceof Double, name + " is not a number: " + value);
+        return (Double)value;
+    }
+}
