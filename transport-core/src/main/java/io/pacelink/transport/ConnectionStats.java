@@ -169,6 +169,14 @@ public final class ConnectionStats
     }
 
     /**
+     * @return RTT samples taken; with {@link #latestRttNs()} it lets a sampler weight the latest value.
+     */
+    public long rttSamples()
+    {
+        return value(ConnectionCounters.RTT_SAMPLES);
+    }
+
+    /**
      * @return the connection's state as an ordinal of {@link ConnectionState}.
      */
     public long stateOrdinal()

@@ -68,7 +68,16 @@ public final class FlowResults
      */
     public void onRttSample(final long rttNs)
     {
-        rttHistogramNs.recordValue(Math.min(Math.max(rttNs, 0), MAX_TRACKED_RTT_NS));
+        onRttSamples(rttNs, 1);
+    }
+
+    /**
+     * @param rttNs   an RTT sample.
+     * @param samples how many samples it stands for (several ACKs processed in one duty cycle are read as the latest).
+     */
+    public void onRttSamples(final long rttNs, final long samples)
+    {
+        rttHistogramNs.recordValueWithCount(Math.min(Math.max(rttNs, 0), MAX_TRACKED_RTT_NS), samples);
     }
 
     /**

@@ -31,7 +31,7 @@ final class SenderApp implements HostApp, ConnectionSampler, MessageHandler
     private Connection connection;
     private long offeredBytes;
     private long nextRequestNs;
-    private long lastRttSampleNs = -1;
+    private long rttSamplesSeen;
     private long pollNowNs;
     private boolean hasTurnedBulk;
     private boolean isBehindWithFullBuffer;
@@ -139,11 +139,14 @@ final class SenderApp implements HostApp, ConnectionSampler, MessageHandler
         {
             return 0;
         }
-        final long rttNs = connection.stats().latestRttNs();
-        if (rttNs != lastRttSampleNs && rttNs > 0)
+        // Every RTT sample counts, not only changes of the latest value: on a stable path repeated values are the
+        // common case. Samples taken within one duty cycle are represented by the latest.
+        final ConnectionStats stats = connection.stats();
+        final long rttSamples = stats.rttSamples();
+        if (rttSamples > rttSamplesSeen)
         {
-            lastRttSampleNs = rttNs;
-            results.onRttSample(rttNs);
+            results.onRttSamples(stats.latestRttNs(), rttSamples - rttSamplesSeen);
+            rttSamplesSeen = rttSamples;
         }
         if (AppPattern.Kind.REQUEST_RESPONSE == spec.pattern().kind())
         {

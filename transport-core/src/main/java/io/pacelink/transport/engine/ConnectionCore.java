@@ -828,6 +828,7 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener, Fr
         counters.set(ConnectionCounters.MIN_RTT_NS, recovery.rttEstimator().minRttNs());
         counters.set(ConnectionCounters.SMOOTHED_RTT_NS, recovery.rttEstimator().smoothedRttNs());
         counters.set(ConnectionCounters.LATEST_RTT_NS, recovery.rttEstimator().latestRttNs());
+        counters.set(ConnectionCounters.RTT_SAMPLES, recovery.rttEstimator().sampleCount());
         counters.set(ConnectionCounters.BYTES_IN_FLIGHT, recovery.bytesInFlight());
         counters.set(ConnectionCounters.PACKETS_LOST, recovery.lostPackets());
         counters.set(ConnectionCounters.BYTES_LOST, recovery.lostBytes());

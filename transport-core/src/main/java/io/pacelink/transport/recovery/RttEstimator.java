@@ -27,6 +27,7 @@ public final class RttEstimator implements RttStats
     private long smoothedRttNs;
     private long rttVarianceNs;
     private long latestRttNs;
+    private long sampleCount;
 
     /**
      * @param initialRttNs  RTT assumed before the first sample (RFC 9002 kInitialRtt is 333 ms).
@@ -58,6 +59,7 @@ public final class RttEstimator implements RttStats
     void onRttSample(final long nowNs, final long latestRttNs, final long ackDelayNs, final long maxAckDelayNs)
     {
         this.latestRttNs = latestRttNs;
+        sampleCount++;
         if (!hasSample)
         {
             hasSample = true;
@@ -111,6 +113,14 @@ public final class RttEstimator implements RttStats
     public long firstSampleTimeNs()
     {
         return firstSampleTimeNs;
+    }
+
+    /**
+     * @return RTT samples taken so far.
+     */
+    public long sampleCount()
+    {
+        return sampleCount;
     }
 
     public boolean hasSample()

@@ -36,6 +36,7 @@ public final class ConnectionCounters implements ControllerCounters, AutoCloseab
     public static final int FLOW_CONTROL_LIMITED = 20;
     public static final int APP_LIMITED = 21;
     public static final int DUPLICATE_PACKETS = 22;
+    public static final int RTT_SAMPLES = 23;
 
     /**
      * Names, with units, in index order.
@@ -65,6 +66,7 @@ public final class ConnectionCounters implements ControllerCounters, AutoCloseab
         "flow-control-limited",
         "app-limited",
         "duplicate-packets",
+        "rtt-samples",
     };
 
     /**
