@@ -125,7 +125,7 @@ public final class CubicController extends WindowController
         final long bytesInFlightBytes,
         final boolean isRetransmission)
     {
-        hyStart.onPacketSent(nowNs);
+        hyStart.onPacketSent(packetNumber);
     }
 
     /**
@@ -155,7 +155,7 @@ public final class CubicController extends WindowController
             return;
         }
 
-        if (hyStart.onAck(ack.largestAckedSentTimeNs(), ack.latestRttNs()))
+        if (hyStart.onAck(ack.largestAckedPacketNumber(), ack.latestRttNs()))
         {
             // RFC 9406 section 4.2: CSS_ROUNDS rounds of CSS done, enter congestion avoidance.
             slowStartThresholdBytes = congestionWindowBytes;

@@ -6,9 +6,10 @@ package io.pacelink.cubic;
  * {@value #CSS_ROUNDS} rounds in Conservative Slow Start growing at a quarter of the slow-start rate, and returns to
  * slow start if the RTT falls back below the baseline that triggered the exit.
  * <p>
- * Rounds are delimited by send time rather than packet number: a round ends when a packet sent no earlier than the
- * newest packet sent when the round began is acknowledged ({@code AckEvent} carries the largest acknowledged packet's
- * send time, not its number). {@code L} is infinite because the sender paces (RFC 9406 section 4.3).
+ * Rounds are delimited by packet number (RFC 9406 section 4.2): {@code windowEnd} is SND.NXT, the number the next
+ * packet will get, when the round begins, and the round ends when a packet numbered {@code windowEnd} or higher is
+ * acknowledged, that is when the first packet sent in the round is. The RTT samples of a round are therefore those of
+ * the packets sent during the round before. {@code L} is infinite because the sender paces (RFC 9406 section 4.3).
  */
 final class HyStartPlusPlus
 {
@@ -43,7 +44,6 @@ final class HyStartPlusPlus
     static final int CSS_ROUNDS = 5;
 
     private static final long NO_RTT = Long.MAX_VALUE;
-    private static final long NO_TIME = Long.MIN_VALUE;
 
     /**
      * Where HyStart++ stands.
@@ -68,8 +68,8 @@ final class HyStartPlusPlus
 
     private Phase phase;
     private Phase phaseBeforeStop;
-    private long newestSentTimeNs = NO_TIME;
-    private long roundEndSentTimeNs = NO_TIME;
+    private long nextPacketNumber;
+    private long windowEndPacketNumber;
     private long lastRoundMinRttNs = NO_RTT;
     private long currentRoundMinRttNs = NO_RTT;
     private long cssBaselineMinRttNs = NO_RTT;
@@ -86,29 +86,29 @@ final class HyStartPlusPlus
     }
 
     /**
-     * @param sentTimeNs send time of a packet that counts towards bytes in flight.
+     * @param packetNumber number of a packet that counts towards bytes in flight, just sent.
      */
-    void onPacketSent(final long sentTimeNs)
+    void onPacketSent(final long packetNumber)
     {
-        newestSentTimeNs = sentTimeNs;
+        nextPacketNumber = Math.max(nextPacketNumber, packetNumber + 1);
     }
 
     /**
      * Track rounds and RTT for one ACK frame received in slow start (RFC 9406 section 4.2).
      *
-     * @param largestAckedSentTimeNs send time of the largest newly acknowledged packet, {@link Long#MIN_VALUE} if
-     *                               none.
-     * @param latestRttNs            the frame's RTT sample, negative if none.
+     * @param largestAckedPacketNumber number of the largest newly acknowledged packet, negative if none.
+     * @param latestRttNs              the frame's RTT sample, negative if none.
      * @return true if CSS has just completed its rounds: the caller enters congestion avoidance with ssthresh = cwnd.
      */
-    boolean onAck(final long largestAckedSentTimeNs, final long latestRttNs)
+    boolean onAck(final long largestAckedPacketNumber, final long latestRttNs)
     {
         if (Phase.DONE == phase)
         {
             return false;
         }
 
-        if (NO_TIME != largestAckedSentTimeNs && largestAckedSentTimeNs >= roundEndSentTimeNs)
+        // windowEnd starts at 0, SND.NXT before anything was sent, so the first acknowledgement starts round one.
+        if (largestAckedPacketNumber >= windowEndPacketNumber)
         {
             // "If the transition into CSS happens in the middle of a round, that partial round counts towards the
             // limit" (RFC 9406 section 4.2), so every round end seen in CSS counts.
@@ -187,7 +187,7 @@ final class HyStartPlusPlus
 
     private void startRound()
     {
-        roundEndSentTimeNs = newestSentTimeNs;
+        windowEndPacketNumber = nextPacketNumber;
         lastRoundMinRttNs = currentRoundMinRttNs;
         currentRoundMinRttNs = NO_RTT;
         rttSampleCount = 0;

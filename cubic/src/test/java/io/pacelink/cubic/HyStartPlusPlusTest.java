@@ -142,22 +142,48 @@ class HyStartPlusPlusTest
     }
 
     @Test
+    void roundEndsWhenTheFirstPacketSentAfterItBeganIsAcknowledged()
+    {
+        // RFC 9406 section 4.2: windowEnd = SND.NXT at the round start. An initial window of packets 0 to 9 (sent in
+        // the same instant), acknowledged one by one at 40 ms: the ACK of packet 0 starts a round whose windowEnd is
+        // 10, so packets 1 to 9 belong to it, however close their send times.
+        final HyStartPlusPlus hyStart = new HyStartPlusPlus(true);
+        hyStart.onPacketSent(9);
+        for (long packetNumber = 0; packetNumber <= 9; packetNumber++)
+        {
+            assertFalse(hyStart.onAck(packetNumber, 40_000_000L));
+            hyStart.onPacketSent(10 + 2 * packetNumber);
+            hyStart.onPacketSent(11 + 2 * packetNumber);
+        }
+
+        // Packets 10 onwards were sent in that round and see a 5 ms queue: the ACK of packet 10 starts the next round,
+        // whose eighth sample (packet 17) leaves slow start. Had packet 9 ended the first round, its 40 ms sample
+        // would have been the second round's minimum, and it would not.
+        for (long packetNumber = 10; packetNumber < 17; packetNumber++)
+        {
+            assertFalse(hyStart.onAck(packetNumber, 45_000_000L));
+            assertEquals(HyStartPlusPlus.Phase.SLOW_START, hyStart.phase(), "after packet " + packetNumber);
+        }
+        assertFalse(hyStart.onAck(17, 45_000_000L));
+        assertEquals(HyStartPlusPlus.Phase.CONSERVATIVE_SLOW_START, hyStart.phase());
+    }
+
+    @Test
     void partialEntryRoundCountsTowardsTheFiveCssRounds()
     {
         final HyStartPlusPlus hyStart = new HyStartPlusPlus(true);
-        long nowNs = 0;
-        nowNs = round(hyStart, nowNs, 40_000_000L, 8);
-        nowNs = round(hyStart, nowNs, 50_000_000L, 8);
+        long packetNumber = 0;
+        packetNumber = round(hyStart, packetNumber, 40_000_000L, 8);
+        packetNumber = round(hyStart, packetNumber, 50_000_000L, 8);
         assertEquals(HyStartPlusPlus.Phase.CONSERVATIVE_SLOW_START, hyStart.phase());
 
         // Round ends seen in CSS: 4 keep it in CSS, the 5th ends it.
         for (int i = 1; i <= 4; i++)
         {
-            nowNs = round(hyStart, nowNs, 50_000_000L, 8);
+            packetNumber = round(hyStart, packetNumber, 50_000_000L, 8);
             assertEquals(HyStartPlusPlus.Phase.CONSERVATIVE_SLOW_START, hyStart.phase(), "round end " + i);
         }
-        hyStart.onPacketSent(nowNs);
-        assertTrue(hyStart.onAck(nowNs, 50_000_000L), "the fifth round end enters congestion avoidance");
+        assertTrue(hyStart.onAck(packetNumber, 50_000_000L), "the fifth round end enters congestion avoidance");
         assertEquals(HyStartPlusPlus.Phase.DONE, hyStart.phase());
     }
 
@@ -177,25 +203,28 @@ class HyStartPlusPlusTest
         final long firstRoundRttNs, final long secondRoundRttNs, final int secondRoundSamples)
     {
         final HyStartPlusPlus hyStart = new HyStartPlusPlus(true);
-        final long nowNs = round(hyStart, 0, firstRoundRttNs, HyStartPlusPlus.N_RTT_SAMPLE);
-        round(hyStart, nowNs, secondRoundRttNs, secondRoundSamples);
+        final long packetNumber = round(hyStart, 0, firstRoundRttNs, HyStartPlusPlus.N_RTT_SAMPLE);
+        round(hyStart, packetNumber, secondRoundRttNs, secondRoundSamples);
         return hyStart.phase();
     }
 
     /**
-     * One round: a packet is sent at {@code startNs + 1} (acknowledging it will end this round), then {@code samples}
-     * ACKs of a packet sent just before it; the first of them ends the previous round.
+     * One round: {@code samples} ACKs, one per packet from {@code firstPacketNumber} on, all sent in the round before
+     * (the first of them was SND.NXT when that round began, so its ACK ends it); the next round's first packet is sent
+     * right after this round's first ACK.
      *
-     * @return the time the next round can start at.
+     * @return the number of the next round's first packet: its ACK will end this round.
      */
-    private static long round(final HyStartPlusPlus hyStart, final long startNs, final long rttNs, final int samples)
+    private static long round(
+        final HyStartPlusPlus hyStart, final long firstPacketNumber, final long rttNs, final int samples)
     {
-        final long roundEndSentTimeNs = startNs + 1;
-        hyStart.onPacketSent(roundEndSentTimeNs);
+        final long nextRoundFirstPacketNumber = firstPacketNumber + samples;
+        hyStart.onPacketSent(nextRoundFirstPacketNumber - 1);
         for (int i = 0; i < samples; i++)
         {
-            assertFalse(hyStart.onAck(roundEndSentTimeNs - 1, rttNs));
+            assertFalse(hyStart.onAck(firstPacketNumber + i, rttNs));
+            hyStart.onPacketSent(nextRoundFirstPacketNumber + i);
         }
-        return roundEndSentTimeNs + 1;
+        return nextRoundFirstPacketNumber;
     }
 }

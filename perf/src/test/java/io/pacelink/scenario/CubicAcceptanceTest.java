@@ -134,8 +134,10 @@ class CubicAcceptanceTest
 
     /**
      * Items 4 and 5: with HyStart++ the first slow start on a ten-BDP buffer ends without a loss (HyStart++ moves to
-     * Conservative Slow Start, then to congestion avoidance, before any packet is dropped), and CUBIC keeps the
-     * bottleneck at least 98 % busy over 30 s.
+     * Conservative Slow Start, and no loss is detected before it enters congestion avoidance), and CUBIC keeps the
+     * bottleneck at least 98 % busy over 30 s. It also prints how many packets the bottleneck dropped before
+     * congestion avoidance began: Conservative Slow Start multiplies cwnd by about 1.25⁵, so it overfills the
+     * eleven BDP the path holds if it starts above about 3.6 BDP.
      */
     @Test
     void hyStartPlusPlusEndsSlowStartWithoutLossAndCubicFillsTheDeepBuffer(@TempDir final Path traces)
@@ -152,11 +154,16 @@ class CubicAcceptanceTest
         assertTrue(-1 == firstRecoveryRow || firstRecoveryRow > congestionAvoidanceRow,
             "no loss before congestion avoidance");
 
+        // Packets are dropped as they reach the queue, so a run that stops where congestion avoidance began counts
+        // those Conservative Slow Start sent into a full buffer, whose loss is only detected later.
+        final long droppedBeforeCongestionAvoidance = CubicScenarios.deepBuffer(CUBIC, ControllerParameters.EMPTY,
+            trace.timeNs(congestionAvoidanceRow), traces.resolve("until-congestion-avoidance"))
+            .forward().queueDropPackets();
         System.out.printf("item 4: HyStart++ left slow start at %.3f s with cwnd %.2f BDP, entered congestion " +
-            "avoidance at %.3f s with cwnd %.2f BDP, first loss at %.3f s%n",
+            "avoidance at %.3f s with cwnd %.2f BDP (%d packets dropped by then), first loss detected at %.3f s%n",
             trace.timeNs(exitRow) / 1e9, trace.cwndBytes(exitRow) / DEEP_BUFFER_BDP_BYTES,
             trace.timeNs(congestionAvoidanceRow) / 1e9,
-            trace.cwndBytes(congestionAvoidanceRow) / DEEP_BUFFER_BDP_BYTES,
+            trace.cwndBytes(congestionAvoidanceRow) / DEEP_BUFFER_BDP_BYTES, droppedBeforeCongestionAvoidance,
             -1 == firstRecoveryRow ? Double.NaN : trace.timeNs(firstRecoveryRow) / 1e9);
         System.out.printf("item 5: utilisation %.2f %%, flow RTT p95 %.1f ms, ping RTT p95 %.1f ms, %d packets " +
             "lost%n", 100 * result.forward().utilisation(), result.flow(0).rtt().p95Ns() / 1e6,
@@ -165,23 +172,31 @@ class CubicAcceptanceTest
     }
 
     /**
-     * Item 4's bound on the window at the HyStart++ exit. RFC 9406 compares the minimum RTT of a whole round with the
-     * previous round's, and a round's samples are the ACKs of packets sent in the round before, so the rise is seen
-     * one round after a standing queue of the threshold (5 ms here) appeared at a round start; with cwnd doubling per
-     * round the exit window lies between 2 and 4 times BDP plus that queue (2.25 to 4.5 BDP on this path) depending on
-     * where the doublings fall.
+     * Item 4's bound on the window at the HyStart++ exit. RFC 9406 ends a round when the first packet sent in it is
+     * acknowledged and compares the minimum RTT of a whole round with the previous round's; a round's samples are the
+     * ACKs of the packets sent during the round before, so a queue is seen one round after it was there when a round
+     * began, while cwnd doubles every round. Slow start paced at twice cwnd/srtt also sends each round's packets in
+     * one burst followed by a pause that drains the queue, and a round begins with the first packet after the pause:
+     * its minimum is the empty-queue RTT until the queue outlasts the pause. On this path the rounds begin at 0.95,
+     * 1.89 and 3.77 BDP, and the rise is seen in the third of them (docs/cubic.md has the trace).
      */
-    @Disabled("measured 3.03 BDP: HyStart++ (RFC 9406) leaves slow start at 0.37 s with cwnd 3.03 BDP (about 1030" +
-        " packets; CSS then takes it to 9.2 BDP, still without loss), above the issue's 2.5 BDP: it sees the RTT rise" +
-        " a round late, so its exit window is 2.25 to 4.5 BDP on this path; see docs/cubic.md")
-    @Test
-    void hyStartPlusPlusLeavesSlowStartBetweenThreeQuartersAndTwoAndAHalfBdp(@TempDir final Path traces)
+    @Disabled("measured 3.82 BDP on seeds 1 and 2 (the path has no randomness): HyStart++ as RFC 9406 specifies it" +
+        " leaves slow start at 0.402 s with cwnd 3.82 BDP (1295 packets), above the issue's 2.5 BDP; the round that" +
+        " began at 1.89 BDP started with packets sent after a pause that had drained the queue, so the rise was seen" +
+        " only in the round that began at 3.77 BDP; see docs/cubic.md")
+    @ParameterizedTest
+    @ValueSource(longs = { 1, 2 })
+    void hyStartPlusPlusLeavesSlowStartBetweenThreeQuartersAndTwoAndAHalfBdp(
+        final long seed, @TempDir final Path traces)
     {
-        CubicScenarios.deepBuffer(CUBIC, ControllerParameters.EMPTY, 2 * SECOND_NS, traces);
+        CubicScenarios.deepBuffer(CUBIC, ControllerParameters.EMPTY, seed, SECOND_NS, traces);
         final CubicTrace trace = CubicTrace.read(traces, 0, CUBIC);
 
         final int exitRow = trace.firstRowNotIn(CubicController.STATE_SLOW_START, 0);
         final double exitWindowBdp = trace.cwndBytes(exitRow) / DEEP_BUFFER_BDP_BYTES;
+        System.out.printf("item 4 (seed %d): HyStart++ left slow start at %.3f s with cwnd %.2f BDP%n",
+            seed, trace.timeNs(exitRow) / 1e9, exitWindowBdp);
+        assertEquals(CubicController.STATE_CONSERVATIVE_SLOW_START, trace.state(exitRow), "HyStart++ ended it");
         assertTrue(exitWindowBdp >= 0.75 && exitWindowBdp <= 2.5, "cwnd at the exit: " + exitWindowBdp + " BDP");
     }
 

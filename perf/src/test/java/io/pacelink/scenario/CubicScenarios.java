@@ -117,8 +117,21 @@ final class CubicScenarios
     static ScenarioResult deepBuffer(
         final String controller, final ControllerParameters parameters, final long durationNs, final Path traces)
     {
+        return deepBuffer(controller, parameters, 1, durationNs, traces);
+    }
+
+    /**
+     * {@link #deepBuffer(String, ControllerParameters, long, Path)} with another seed.
+     */
+    static ScenarioResult deepBuffer(
+        final String controller,
+        final ControllerParameters parameters,
+        final long seed,
+        final long durationNs,
+        final Path traces)
+    {
         return Scenario.builder()
-            .seed(1)
+            .seed(seed)
             .path(PathSpec.Pair.parse(DEEP_BUFFER_PATH, DEEP_BUFFER_REVERSE))
             .durationNs(durationNs)
             .pingIntervalNs(100 * MILLISECOND_NS)

@@ -16,6 +16,7 @@ final class AckFixture extends TraceEvent implements AckEvent
     private final long priorBytesInFlightBytes;
     private final long bytesInFlightBytes;
     private final long largestAckedSentTimeNs;
+    private final long largestAckedPacketNumber;
     private final long latestRttNs;
     private final boolean isCwndLimited;
     private final long totalDeliveredBytes;
@@ -38,6 +39,7 @@ final class AckFixture extends TraceEvent implements AckEvent
         priorBytesInFlightBytes = ack.priorBytesInFlightBytes();
         bytesInFlightBytes = ack.bytesInFlightBytes();
         largestAckedSentTimeNs = ack.largestAckedSentTimeNs();
+        largestAckedPacketNumber = ack.largestAckedPacketNumber();
         latestRttNs = ack.latestRttNs();
         isCwndLimited = ack.isCwndLimited();
         totalDeliveredBytes = ack.totalDeliveredBytes();
@@ -86,6 +88,11 @@ final class AckFixture extends TraceEvent implements AckEvent
     {
         return Long.MIN_VALUE == largestAckedSentTimeNs ?
             Long.MIN_VALUE : adjuster.timeNs(largestAckedSentTimeNs);
+    }
+
+    public long largestAckedPacketNumber()
+    {
+        return largestAckedPacketNumber < 0 ? -1 : adjuster.packetNumber(largestAckedPacketNumber);
     }
 
     public long latestRttNs()

@@ -84,6 +84,19 @@ final class CoDel
     }
 
     /**
+     * Count packets the fair queue dropped from this flow because the queue was full (Linux {@code fq_codel_drop}
+     * adds them to {@code cvars.count}): once dropping, the control law's spacing {@code interval / sqrt(count)} is
+     * shorter from the next drop on; the next drop time already scheduled stays.
+     *
+     * @param flow    the flow index.
+     * @param packets packets dropped from it on overload.
+     */
+    void addOverloadDrops(final int flow, final int packets)
+    {
+        counts[flow] += packets;
+    }
+
+    /**
      * @return packets dropped so far.
      */
     long drops()

@@ -29,7 +29,7 @@ public final class FairQueue implements BottleneckQueue
          * RFC 8290 section 4 (fq_codel, and sch_fq's lists): a flow that becomes active joins the new list with one
          * quantum and is served before the old list, so sparse flows overtake backlogged ones; a flow that empties
          * from the new list makes one pass through the old list (if that is not empty) before it is unlisted. Over
-         * the limit, the head packet of the flow holding the most bytes is dropped ({@code fq_codel_drop}).
+         * the limit, packets are dropped from the head of the flow holding the most bytes ({@code fq_codel_drop}).
          */
         FLOW_QUEUE,
 
@@ -41,12 +41,18 @@ public final class FairQueue implements BottleneckQueue
         STOCHASTIC
     }
 
+    /**
+     * A {@code dropBatchPackets} that drops one packet per overflow (and the value {@link Mode#STOCHASTIC} ignores).
+     */
+    static final int ONE_PACKET_PER_OVERFLOW = 1;
+
     private final FlowClassifier classifier;
     private final Mode mode;
     private final int quantumBytes;
     private final int limitPackets;
     private final long limitBytes;
     private final int flowLimitPackets;
+    private final int dropBatchPackets;
     private final CoDel codel;
     private final PacketDropListener dropListener;
     private final FlowFifos fifos;
@@ -63,6 +69,9 @@ public final class FairQueue implements BottleneckQueue
      * @param limitPackets     total packet limit, positive ({@link Integer#MAX_VALUE} for none).
      * @param limitBytes       total byte limit, positive ({@link Long#MAX_VALUE} for none).
      * @param flowLimitPackets packets one flow may hold; an arrival beyond it is dropped (sch_fq {@code flow_limit}).
+     * @param dropBatchPackets {@link Mode#FLOW_QUEUE} overflow: at most this many packets are dropped from the
+     *                         fattest flow at once, fewer if half its bytes are gone first (fq_codel
+     *                         {@code drop_batch}, 64); 1 drops one packet per overflow.
      * @param codel            AQM per flow queue, or null for none.
      * @param dropListener     receives packets dropped beyond the one {@link #enqueue} returns, and AQM drops.
      */
@@ -73,14 +82,15 @@ public final class FairQueue implements BottleneckQueue
         final int limitPackets,
         final long limitBytes,
         final int flowLimitPackets,
+        final int dropBatchPackets,
         final CoDel codel,
         final PacketDropListener dropListener)
     {
-        if (quantumBytes < 1 || limitPackets < 1 || limitBytes < 1 || flowLimitPackets < 1)
+        if (quantumBytes < 1 || limitPackets < 1 || limitBytes < 1 || flowLimitPackets < 1 || dropBatchPackets < 1)
         {
-            throw new IllegalArgumentException("fair queue needs a positive quantum and limits: quantum=" +
+            throw new IllegalArgumentException("fair queue needs a positive quantum, limits and drop batch: quantum=" +
                 quantumBytes + " limitPackets=" + limitPackets + " limitBytes=" + limitBytes +
-                " flowLimitPackets=" + flowLimitPackets);
+                " flowLimitPackets=" + flowLimitPackets + " dropBatchPackets=" + dropBatchPackets);
         }
         this.classifier = classifier;
         this.mode = mode;
@@ -88,6 +98,7 @@ public final class FairQueue implements BottleneckQueue
         this.limitPackets = limitPackets;
         this.limitBytes = limitBytes;
         this.flowLimitPackets = flowLimitPackets;
+        this.dropBatchPackets = dropBatchPackets;
         this.codel = codel;
         this.dropListener = dropListener;
 
@@ -102,7 +113,9 @@ public final class FairQueue implements BottleneckQueue
      * <p>
      * Stamps the packet's enqueue time (CoDel's sojourn time starts here). The packet joins its flow queue, which
      * joins the round robin with one quantum if it was idle; then, while the queue is over its packet or byte limit,
-     * a packet of the biggest flow is dropped: the first is returned, any further ones go to the drop listener.
+     * packets of the biggest flow are dropped (in {@link Mode#FLOW_QUEUE} a batch from its head: up to
+     * {@code dropBatchPackets}, stopping once half of its bytes are gone): the first is returned, any further ones go
+     * to the drop listener.
      */
     public LinkPacket enqueue(final LinkPacket packet, final long nowNs)
     {
@@ -131,15 +144,13 @@ public final class FairQueue implements BottleneckQueue
         LinkPacket dropped = null;
         while (fifos.totalPackets() > limitPackets || fifos.totalBytes() > limitBytes)
         {
-            final LinkPacket victim = dropForOverflow();
-            overlimitDrops++;
-            if (null == dropped)
+            if (Mode.FLOW_QUEUE == mode)
             {
-                dropped = victim;
+                dropped = dropBatchFromFattestFlow(dropped, nowNs);
             }
             else
             {
-                dropListener.onDrop(victim, nowNs);
+                dropped = recordOverflowDrop(dropped, fifos.pollTail(stochasticVictim()), nowNs);
             }
         }
         return dropped;
@@ -268,20 +279,63 @@ public final class FairQueue implements BottleneckQueue
         return flow;
     }
 
-    private LinkPacket dropForOverflow()
+    /**
+     * Linux {@code fq_codel_drop}: from the head of the flow holding the most bytes, drop packets until half of its
+     * bytes are gone or {@code dropBatchPackets} have gone (at least one), and add the number dropped to the flow's
+     * CoDel count so that its AQM signals more strongly from then on (the batch amortizes the scan for the fattest
+     * flow; Linux commits 9d18562a "fq_codel: add batch ability to fq_codel_drop()" and ae697f3b "Increase fq_codel
+     * count in the bulk dropper").
+     */
+    private LinkPacket dropBatchFromFattestFlow(final LinkPacket droppedSoFar, final long nowNs)
     {
-        if (Mode.FLOW_QUEUE == mode)
+        final int victim = fifos.flowWithMostBytes();
+        final long thresholdBytes = fifos.bytes(victim) >> 1;
+        LinkPacket dropped = droppedSoFar;
+        long droppedBytes = 0;
+        int droppedPackets = 0;
+        do
         {
-            return fifos.pollHead(fifos.flowWithMostBytes());
+            final LinkPacket packet = fifos.pollHead(victim);
+            droppedBytes += packet.length();
+            droppedPackets++;
+            dropped = recordOverflowDrop(dropped, packet, nowNs);
         }
+        while (droppedPackets < dropBatchPackets && droppedBytes < thresholdBytes);
 
-        int victim = fifos.flowWithMostPackets();
+        if (null != codel)
+        {
+            codel.addOverloadDrops(victim, droppedPackets);
+        }
+        return dropped;
+    }
+
+    /**
+     * Linux {@code sfq_drop}: the flow holding the most packets loses its tail; if every flow holds one packet, the
+     * flow served next loses its packet.
+     */
+    private int stochasticVictim()
+    {
+        final int victim = fifos.flowWithMostPackets();
         final int servedNext = lists.first();
         if (1 == fifos.packets(victim) && servedNext >= 0 && fifos.packets(servedNext) > 0)
         {
-            victim = servedNext;
+            return servedNext;
         }
-        return fifos.pollTail(victim);
+        return victim;
+    }
+
+    /**
+     * @return the packet {@link #enqueue} returns: the first one dropped; later ones go to the drop listener.
+     */
+    private LinkPacket recordOverflowDrop(final LinkPacket droppedSoFar, final LinkPacket victim, final long nowNs)
+    {
+        overlimitDrops++;
+        if (null == droppedSoFar)
+        {
+            return victim;
+        }
+        dropListener.onDrop(victim, nowNs);
+        return droppedSoFar;
     }
 
     private void release(final int flow)

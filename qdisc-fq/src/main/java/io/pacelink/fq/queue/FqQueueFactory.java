@@ -8,7 +8,8 @@ import io.pacelink.link.QueueConfig;
 /**
  * {@code qdisc=fq}: one queue per flow key (as sch_fq keeps one per socket), deficit round robin with the configured
  * quantum, new flows before old flows, and when the queue is full the head packet of the flow holding the most bytes
- * is dropped (as fq_codel does). No AQM.
+ * is dropped, one per overflow (fq_codel's victim without its batch of 64: with no AQM there is no drop count to pass
+ * the signal on to). No AQM.
  * <p>
  * The per-flow limit is the queue's packet limit: {@link QueueConfig} has no separate per-flow limit yet, and
  * sch_fq's 100 packets would silently shrink a one-flow bottleneck to 100 packets.
@@ -40,6 +41,7 @@ public final class FqQueueFactory implements BottleneckQueueFactory
             config.limitPackets(),
             config.limitBytes(),
             config.limitPackets(),
+            FairQueue.ONE_PACKET_PER_OVERFLOW,
             null,
             dropListener);
     }

@@ -38,6 +38,7 @@ public final class SfqQueueFactory implements BottleneckQueueFactory
             config.limitPackets(),
             config.limitBytes(),
             config.limitPackets(),
+            FairQueue.ONE_PACKET_PER_OVERFLOW,
             null,
             dropListener);
     }

@@ -9,11 +9,13 @@ import org.junit.jupiter.api.Test;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * CoDel inside fq_codel (RFC 8289, RFC 8290): a link that serves one 1500-byte packet per millisecond while packets
- * arrive at a chosen rate; drop times are recorded by the drop listener.
+ * arrive at a chosen rate; drop times are recorded by the drop listener. Also fq_codel's Linux specifics: the batch
+ * dropped from the fattest flow when the queue is full, and the 256-byte quantum floor.
  */
 class FqCodelTest
 {
@@ -121,6 +123,72 @@ class FqCodelTest
         }
         assertTrue(codel.isDropping(flow));
         assertEquals(countBefore - 1, codel.count(flow));
+    }
+
+    @Test
+    void fullQueueDropsHalfOfTheFattestFlowFromItsHeadAndRaisesItsCodelCount()
+    {
+        final FairQueue small = fqCodel(10, QueueConfig.DEFAULT_QUANTUM_BYTES);
+        final LinkPacket oldestFat = pool.packet(FLOW, 1500);
+        small.enqueue(oldestFat, 0);
+        for (int i = 0; i < 9; i++)
+        {
+            assertNull(small.enqueue(pool.packet(FLOW, 1500), 0));
+        }
+
+        // 11 packets for 10 places: the fat flow (15 000 B) loses 7 500 B from its head, the arrival stays.
+        assertSame(oldestFat, small.enqueue(pool.packet(FLOW + 1, 100), 0), "fq_codel_drop: head of the fattest flow");
+        assertEquals(5, small.overlimitDrops());
+        assertEquals(4, dropTimesNs.size(), "the first drop is returned, the rest go to the listener");
+        assertEquals(6, small.packetCount());
+        assertEquals(5 * 1500 + 100, small.byteCount());
+        final int fatFlow = new HashedFlowClassifier(QueueConfig.DEFAULT_FLOW_BUCKETS, 1).flowOf(FLOW);
+        assertEquals(5, small.codel().count(fatFlow), "fq_codel_drop adds its drops to the CoDel count");
+    }
+
+    @Test
+    void overflowDropsAtMostOneBatchOfSixtyFourPackets()
+    {
+        final FairQueue small = fqCodel(200, QueueConfig.DEFAULT_QUANTUM_BYTES);
+        for (int i = 0; i < 200; i++)
+        {
+            assertNull(small.enqueue(pool.packet(FLOW, 1500), 0));
+        }
+
+        // Half of the fat flow would be 100 packets; the batch stops at 64.
+        pool.recycle(small.enqueue(pool.packet(FLOW + 1, 100), 0));
+        assertEquals(64, small.overlimitDrops());
+        assertEquals(201 - 64, small.packetCount());
+    }
+
+    @Test
+    void quantumBelowTwoHundredFiftySixBytesIsRaisedToIt()
+    {
+        // Linux fq_codel_change: quantum = max(256, quantum). With 256 B each new flow sends two 200-byte packets
+        // (256 - 200 > 0) before the next flow; with the configured 100 B it would send one.
+        final FairQueue tiny = fqCodel(100, 100);
+        for (int i = 0; i < 3; i++)
+        {
+            tiny.enqueue(pool.packet(FLOW, 200), 0);
+            tiny.enqueue(pool.packet(FLOW + 1, 200), 0);
+        }
+
+        final StringBuilder order = new StringBuilder();
+        for (int i = 0; i < 4; i++)
+        {
+            final LinkPacket packet = tiny.dequeue(0);
+            order.append(packet.flowKey() - FLOW);
+            pool.recycle(packet);
+        }
+        assertEquals("0011", order.toString());
+    }
+
+    private FairQueue fqCodel(final int limitPackets, final int quantumBytes)
+    {
+        return (FairQueue)new FqCodelQueueFactory().newQueue(
+            new QueueConfig(limitPackets, Long.MAX_VALUE, quantumBytes, QueueConfig.DEFAULT_FLOW_BUCKETS,
+                QueueConfig.DEFAULT_CODEL_TARGET_NS, INTERVAL_NS, 1),
+            recordingListener);
     }
 
     private long drain(final long startNs)

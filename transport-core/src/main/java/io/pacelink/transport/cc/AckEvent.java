@@ -39,6 +39,12 @@ public interface AckEvent
     long largestAckedSentTimeNs();
 
     /**
+     * @return number of the largest packet this frame newly acknowledged, or -1 if none. HyStart++ delimits its rounds
+     * by packet number: a round ends when a packet sent after it began is acknowledged (RFC 9406 section 4.2).
+     */
+    long largestAckedPacketNumber();
+
+    /**
      * @return RTT of the newest packet acknowledged by this frame (what BBR uses), or -1 if none was newly acked.
      */
     long latestRttNs();

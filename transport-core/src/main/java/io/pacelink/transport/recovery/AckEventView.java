@@ -17,6 +17,7 @@ final class AckEventView implements AckEvent
     private long priorBytesInFlightBytes;
     private long bytesInFlightBytes;
     private long largestAckedSentTimeNs;
+    private long largestAckedPacketNumber;
     private long latestRttNs;
     private boolean isCwndLimited;
 
@@ -32,6 +33,7 @@ final class AckEventView implements AckEvent
         final long priorBytesInFlightBytes,
         final long bytesInFlightBytes,
         final long largestAckedSentTimeNs,
+        final long largestAckedPacketNumber,
         final long latestRttNs,
         final boolean isCwndLimited)
     {
@@ -41,6 +43,7 @@ final class AckEventView implements AckEvent
         this.priorBytesInFlightBytes = priorBytesInFlightBytes;
         this.bytesInFlightBytes = bytesInFlightBytes;
         this.largestAckedSentTimeNs = largestAckedSentTimeNs;
+        this.largestAckedPacketNumber = largestAckedPacketNumber;
         this.latestRttNs = latestRttNs;
         this.isCwndLimited = isCwndLimited;
         return this;
@@ -74,6 +77,11 @@ final class AckEventView implements AckEvent
     public long largestAckedSentTimeNs()
     {
         return largestAckedSentTimeNs;
+    }
+
+    public long largestAckedPacketNumber()
+    {
+        return largestAckedPacketNumber;
     }
 
     public long latestRttNs()

@@ -318,11 +318,13 @@ public final class LossRecovery
         }
 
         long largestAckedSentTimeNs = Long.MIN_VALUE;
+        long largestNewlyAckedPacketNumber = -1;
         long latestRttNs = -1;
         if (newlyAcked > 0)
         {
             // Slots were collected from the highest packet number down: the first is the newest.
             largestAckedSentTimeNs = ring.sentTimeNs(newlyAckedSlots[0]);
+            largestNewlyAckedPacketNumber = ring.packetNumber(newlyAckedSlots[0]);
             latestRttNs = nowNs - largestAckedSentTimeNs;
         }
         if (isLargestNewlyAcked && anyAckEliciting)
@@ -350,6 +352,7 @@ public final class LossRecovery
             priorBytesInFlight,
             bytesInFlight,
             largestAckedSentTimeNs,
+            largestNewlyAckedPacketNumber,
             latestRttNs,
             isCwndLimited));
 

@@ -868,6 +868,7 @@ public final class FluidPath
         a.priorBytesInFlightBytes = priorInFlight;
         a.bytesInFlightBytes = bytesInFlight;
         a.largestAckedSentTimeNs = sentTimeNs[largest];
+        a.largestAckedPacketNumber = largestAcked;
         a.latestRttNs = rttNs;
         a.isCwndLimited = isWindowLimitedSinceLastAck || (isRfc9002Sender && isPacingLimitedNow);
         a.totalDeliveredBytes = deliveredBytes;

@@ -13,6 +13,7 @@ public final class MutableAckEvent implements AckEvent
     public long priorBytesInFlightBytes;
     public long bytesInFlightBytes;
     public long largestAckedSentTimeNs;
+    public long largestAckedPacketNumber = -1;
     public long latestRttNs;
     public boolean isCwndLimited;
     public long totalDeliveredBytes;
@@ -54,6 +55,11 @@ public final class MutableAckEvent implements AckEvent
     public long largestAckedSentTimeNs()
     {
         return largestAckedSentTimeNs;
+    }
+
+    public long largestAckedPacketNumber()
+    {
+        return largestAckedPacketNumber;
     }
 
     public long latestRttNs()
