@@ -6,6 +6,7 @@ import io.pacelink.sim.scenario.Scenario;
 import io.pacelink.sim.scenario.ScenarioResult;
 import io.pacelink.transport.ConnectionStats;
 import io.pacelink.transport.cc.CongestionControlRegistry;
+import io.pacelink.transport.cc.ControllerParameters;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -54,6 +55,9 @@ public final class DemoCommand implements Callable<Integer>
         description = "How long each controller sends on the emulated path (default ${DEFAULT-VALUE}).")
     private Duration duration;
 
+    @Option(names = "--qdisc", paramLabel = "fq|fifo|rr", description = SchedulerArgument.HELP)
+    private String qdisc;
+
     @Option(names = "--virtual", description = "Run the same paths in the simulator instead of through the relay.")
     private boolean virtual;
 
@@ -94,6 +98,7 @@ public final class DemoCommand implements Callable<Integer>
         {
             throw new IllegalArgumentException("--message-size must be 1 B..1 MiB; got " + messageSize.bytes());
         }
+        final String scheduler = SchedulerArgument.resolve(qdisc);
         if (loopback)
         {
             if (virtual)
@@ -101,7 +106,7 @@ public final class DemoCommand implements Callable<Integer>
                 throw new IllegalArgumentException("--virtual and --loopback exclude each other: the simulator " +
                     "always emulates a path");
             }
-            return runOverLoopback(out, names);
+            return runOverLoopback(out, names, scheduler);
         }
 
         if (duration.nanos() <= 0)
@@ -109,10 +114,11 @@ public final class DemoCommand implements Callable<Integer>
             throw new IllegalArgumentException("--duration must be positive, e.g. 10s");
         }
         final PathSpec.Pair pair = PathArguments.pair(path, reversePath);
-        return virtual ? runSimulated(out, names, pair) : runThroughRelay(out, names, pair);
+        return virtual ? runSimulated(out, names, pair, scheduler) : runThroughRelay(out, names, pair, scheduler);
     }
 
-    private int runThroughRelay(final PrintStream out, final List<String> names, final PathSpec.Pair pair)
+    private int runThroughRelay(
+        final PrintStream out, final List<String> names, final PathSpec.Pair pair, final String scheduler)
     {
         final List<DemoTable.Row> rows = new ArrayList<>();
         for (final String name : names)
@@ -120,7 +126,7 @@ public final class DemoCommand implements Callable<Integer>
             out.printf(Locale.ROOT, "== %s: %s through the netem relay on %s ==%n", name,
                 Units.seconds(duration.nanos()), pair);
             final LoopbackTransfer.Result result = LoopbackTransfer.run(LoopbackTransfer.Plan.timedThroughRelay(
-                name, duration.nanos(), messageSize.intBytes(), pair, seed), out);
+                name, duration.nanos(), messageSize.intBytes(), pair, seed).withScheduler(scheduler), out);
             out.println(result.relaySummary());
             out.println();
             rows.add(DemoTable.Row.of(result));
@@ -129,7 +135,8 @@ public final class DemoCommand implements Callable<Integer>
         return DemoTable.print(out, rows) ? 0 : 1;
     }
 
-    private int runSimulated(final PrintStream out, final List<String> names, final PathSpec.Pair pair)
+    private int runSimulated(
+        final PrintStream out, final List<String> names, final PathSpec.Pair pair, final String scheduler)
     {
         final List<DemoTable.Row> rows = new ArrayList<>();
         for (final String name : names)
@@ -142,6 +149,7 @@ public final class DemoCommand implements Callable<Integer>
                 .seed(seed)
                 .path(pair)
                 .durationNs(duration.nanos())
+                .scheduler(scheduler, ControllerParameters.EMPTY)
                 .flow(FlowSpec.bulk(name))
                 .progress(REPORT_INTERVAL_NS, (flowIndex, nowNs, deliveredBytes, stats) ->
                     reportInterval(reporter, nowNs, deliveredBytes, stats))
@@ -163,7 +171,7 @@ public final class DemoCommand implements Callable<Integer>
         }
     }
 
-    private int runOverLoopback(final PrintStream out, final List<String> names)
+    private int runOverLoopback(final PrintStream out, final List<String> names, final String scheduler)
     {
         RawUdpBlast.Result raw = null;
         if (baseline.nanos() > 0)
@@ -179,7 +187,8 @@ public final class DemoCommand implements Callable<Integer>
         {
             out.printf(Locale.ROOT, "== %s: %s over loopback ==%n", name, Units.bytes(size.bytes()));
             results.add(LoopbackTransfer.run(
-                LoopbackTransfer.Plan.bySize(name, size.bytes(), messageSize.intBytes(), timeout.nanos()), out));
+                LoopbackTransfer.Plan.bySize(name, size.bytes(), messageSize.intBytes(), timeout.nanos())
+                    .withScheduler(scheduler), out));
             out.println();
         }
 

@@ -90,6 +90,7 @@ public final class LoopbackTransfer
      * @param timeoutNs         give up (a failure) after this long.
      * @param path              the emulated path through a relay, or null to connect directly.
      * @param seed              seeds the relay's random choices.
+     * @param packetScheduler   the endpoints' packet scheduler, or null for the preferred one.
      */
     public record Plan(
         String congestionControl,
@@ -98,8 +99,18 @@ public final class LoopbackTransfer
         long durationNs,
         long timeoutNs,
         PathSpec.Pair path,
-        long seed)
+        long seed,
+        String packetScheduler)
     {
+        /**
+         * @param scheduler the endpoints' packet scheduler ({@code fq}, {@code fifo}, {@code rr}; null: preferred).
+         * @return a copy using that scheduler.
+         */
+        public Plan withScheduler(final String scheduler)
+        {
+            return new Plan(congestionControl, totalBytes, messageBytes, durationNs, timeoutNs, path, seed, scheduler);
+        }
+
         /**
          * @param congestionControl controller name.
          * @param totalBytes        bytes to move.
@@ -110,7 +121,7 @@ public final class LoopbackTransfer
         public static Plan bySize(
             final String congestionControl, final long totalBytes, final int messageBytes, final long timeoutNs)
         {
-            return new Plan(congestionControl, totalBytes, messageBytes, Long.MAX_VALUE, timeoutNs, null, 0);
+            return new Plan(congestionControl, totalBytes, messageBytes, Long.MAX_VALUE, timeoutNs, null, 0, null);
         }
 
         /**
@@ -129,7 +140,7 @@ public final class LoopbackTransfer
             final long seed)
         {
             return new Plan(congestionControl, Long.MAX_VALUE, messageBytes, durationNs,
-                durationNs + CONNECT_TIMEOUT_NS, path, seed);
+                durationNs + CONNECT_TIMEOUT_NS, path, seed, null);
         }
     }
 
@@ -147,8 +158,8 @@ public final class LoopbackTransfer
      */
     public static Result run(final Plan plan, final PrintStream out)
     {
-        final PacelinkContext serverContext = newContext(plan.congestionControl()).acceptConnections(true);
-        final PacelinkContext clientContext = newContext(plan.congestionControl()).acceptConnections(false);
+        final PacelinkContext serverContext = newContext(plan).acceptConnections(true);
+        final PacelinkContext clientContext = newContext(plan).acceptConnections(false);
         Endpoint server = null;
         Endpoint client = null;
         NetemRelay relay = null;
@@ -195,12 +206,13 @@ public final class LoopbackTransfer
         return new BackoffIdleStrategy(100, 10, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MICROSECONDS.toNanos(20));
     }
 
-    private static PacelinkContext newContext(final String congestionControl)
+    private static PacelinkContext newContext(final Plan plan)
     {
         return new PacelinkContext()
             .bindAddress(new InetSocketAddress("127.0.0.1", 0))
             .threadingMode(ThreadingMode.SHARED)
-            .congestionControl(congestionControl);
+            .congestionControl(plan.congestionControl())
+            .packetScheduler(plan.packetScheduler());
     }
 
     private static Result transfer(

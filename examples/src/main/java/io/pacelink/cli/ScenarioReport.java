@@ -14,13 +14,14 @@ import java.util.Locale;
  * percentiles, then fairness, bottleneck utilisation and queueing delay, and how fast the simulation ran) or one JSON
  * object with the same figures.
  *
- * @param path   the path the scenario ran on.
- * @param seed   its seed.
+ * @param path        the path the scenario ran on.
+ * @param senderQdisc the senders' packet scheduler.
+ * @param seed        its seed.
  * @param result what it produced.
  * @param wallNs how long the simulation took in real time (measured by the command line: simulator code never
  *               reads a clock).
  */
-record ScenarioReport(PathSpec.Pair path, long seed, ScenarioResult result, long wallNs)
+record ScenarioReport(PathSpec.Pair path, String senderQdisc, long seed, ScenarioResult result, long wallNs)
 {
     /**
      * @return simulated seconds per wall-clock second.
@@ -48,7 +49,8 @@ record ScenarioReport(PathSpec.Pair path, long seed, ScenarioResult result, long
      */
     void printTable(final PrintStream out)
     {
-        out.printf(Locale.ROOT, "path: %s%n%s simulated, seed %d%n%n", path, Units.seconds(result.durationNs()), seed);
+        out.printf(Locale.ROOT, "path: %s%nsender scheduler: %s%n%s simulated, seed %d%n%n",
+            path, senderQdisc, Units.seconds(result.durationNs()), seed);
         out.printf(Locale.ROOT, "%4s %-8s %-15s %16s %13s %13s %7s %9s %8s %8s %8s%n",
             "flow", "cc", "window", "goodput", "sent", "retransmitted", "lost", "RTT min", "p50", "p95", "p99 ms");
         for (final FlowOutcome flow : result.flows())
@@ -136,6 +138,7 @@ record ScenarioReport(PathSpec.Pair path, long seed, ScenarioResult result, long
             latency(json, "ping_rtt_ms", result.ping());
         }
         json.beginObject("run")
+            .field("sender_qdisc", senderQdisc)
             .field("trace_hash", Long.toHexString(result.traceHash()))
             .field("events", result.eventsFired())
             .field("wall_s", wallNs / 1e9)

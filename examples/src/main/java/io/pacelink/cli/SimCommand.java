@@ -5,7 +5,6 @@ import io.pacelink.sim.scenario.FlowSpec;
 import io.pacelink.sim.scenario.Scenario;
 import io.pacelink.sim.scenario.ScenarioResult;
 import io.pacelink.transport.cc.ControllerParameters;
-import io.pacelink.transport.schedule.PacketSchedulers;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -59,8 +58,7 @@ public final class SimCommand implements Callable<Integer>
     private long seed;
 
     @Option(names = "--qdisc", paramLabel = "fq|fifo|rr",
-        description = "The senders' packet scheduler: fq (paced, fair; the default with the qdisc-fq module), fifo " +
-            "(unpaced) or rr. The bottleneck's queue is qdisc= in --path.")
+        description = SchedulerArgument.HELP)
     private String qdisc;
 
     @Option(names = "--ping", paramLabel = "INTERVAL",
@@ -81,16 +79,12 @@ public final class SimCommand implements Callable<Integer>
         {
             throw new IllegalArgumentException("--duration must be positive, e.g. 60s");
         }
-        if (null != qdisc && !PacketSchedulers.available().containsKey(qdisc))
-        {
-            throw new IllegalArgumentException("--qdisc: no packet scheduler named '" + qdisc + "'; available: " +
-                PacketSchedulers.available().keySet());
-        }
+        final String scheduler = SchedulerArgument.resolve(qdisc);
         final Scenario.Builder builder = Scenario.builder()
             .seed(seed)
             .path(pair)
             .durationNs(duration.nanos())
-            .scheduler(qdisc, ControllerParameters.EMPTY)
+            .scheduler(scheduler, ControllerParameters.EMPTY)
             .traceDirectory(traceDirectory);
         for (final FlowSpec flow : FlowArguments.flows(controllers, flows, starts, stops, duration.nanos()))
         {
@@ -108,7 +102,7 @@ public final class SimCommand implements Callable<Integer>
 
         final long startNs = System.nanoTime();
         final ScenarioResult result = scenario.run();
-        final ScenarioReport report = new ScenarioReport(pair, seed, result, System.nanoTime() - startNs);
+        final ScenarioReport report = new ScenarioReport(pair, scheduler, seed, result, System.nanoTime() - startNs);
 
         final PrintStream out = System.out;
         if (json)

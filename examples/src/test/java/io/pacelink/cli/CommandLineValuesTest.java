@@ -56,4 +56,21 @@ class CommandLineValuesTest
         assertEquals(2, exitCode);
         assertTrue(err.toString().contains("no congestion controller named 'vegas'"), err.toString());
     }
+
+    @Test
+    void demoAndSimRejectAnUnknownSchedulerWithTheListOfAvailableOnes()
+    {
+        for (final String command : new String[]{"demo", "sim"})
+        {
+            final java.io.StringWriter err = new java.io.StringWriter();
+            final picocli.CommandLine commandLine = PacelinkCommand.newCommandLine();
+            commandLine.setErr(new java.io.PrintWriter(err));
+            final int exitCode = "sim".equals(command) ?
+                commandLine.execute(command, "--path", "rate=10mbit delay=1ms", "--duration", "1s", "--qdisc", "cake") :
+                commandLine.execute(command, "--qdisc", "cake");
+            assertEquals(2, exitCode, command);
+            assertTrue(err.toString().contains("--qdisc: no packet scheduler named 'cake'"), err.toString());
+            assertTrue(err.toString().contains("fq"), err.toString());
+        }
+    }
 }

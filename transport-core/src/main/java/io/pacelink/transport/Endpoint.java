@@ -9,6 +9,7 @@ import io.pacelink.transport.port.ImpairedDatagramPort;
 import io.pacelink.transport.port.ImpairmentConfig;
 import io.pacelink.transport.port.NioDatagramPort;
 import io.pacelink.transport.schedule.PacketSchedulers;
+import io.pacelink.transport.stats.CountersBuffers;
 import io.pacelink.transport.stats.EndpointCounters;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.Agent;
@@ -17,12 +18,10 @@ import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.NoOpIdleStrategy;
-import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.ConcurrentCountersManager;
 import org.agrona.concurrent.status.CountersReader;
 
 import java.net.InetSocketAddress;
-import java.nio.ByteBuffer;
 
 /**
  * A Pacelink endpoint: one UDP socket, many connections, one agent that owns all protocol state. Open one with
@@ -52,11 +51,7 @@ public final class Endpoint implements AutoCloseable
         this.context = context;
         final DatagramPort port = impaired(context, null != context.datagramPort() ?
             context.datagramPort() : NioDatagramPort.open(context.bindAddress(), context.socketBufferBytes()));
-        final int valuesBytes = context.countersBufferBytes();
-        countersManager = new ConcurrentCountersManager(
-            new UnsafeBuffer(ByteBuffer.allocateDirect(valuesBytes * (CountersReader.METADATA_LENGTH /
-                CountersReader.COUNTER_LENGTH))),
-            new UnsafeBuffer(ByteBuffer.allocateDirect(valuesBytes)));
+        countersManager = CountersBuffers.newManager(context.countersBufferBytes());
         try
         {
             core = new EndpointCore(

@@ -18,11 +18,9 @@ import io.pacelink.transport.cc.ControllerParameters;
 import io.pacelink.transport.engine.EndpointCore;
 import io.pacelink.transport.port.DatagramPort;
 import io.pacelink.transport.schedule.PacketSchedulers;
+import io.pacelink.transport.stats.CountersBuffers;
 import org.HdrHistogram.Histogram;
 import org.agrona.DirectBuffer;
-import org.agrona.concurrent.UnsafeBuffer;
-import org.agrona.concurrent.status.ConcurrentCountersManager;
-import org.agrona.concurrent.status.CountersReader;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -247,10 +245,7 @@ public final class Scenario
             port,
             config.registry,
             PacketSchedulers.newScheduler(config.schedulerName, config.schedulerParameters),
-            new ConcurrentCountersManager(
-                new UnsafeBuffer(new byte[COUNTERS_VALUES_BYTES *
-                    (CountersReader.METADATA_LENGTH / CountersReader.COUNTER_LENGTH)]),
-                new UnsafeBuffer(new byte[COUNTERS_VALUES_BYTES])));
+            CountersBuffers.newManager(COUNTERS_VALUES_BYTES));
     }
 
     /**

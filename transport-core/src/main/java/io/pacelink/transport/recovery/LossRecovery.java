@@ -20,8 +20,8 @@ import io.pacelink.transport.cc.CongestionController;
  *     <li>Loss detection: {@code onPacketLost} to the controller and the engine for each lost packet, then
  *     {@code onCongestionEvent} once if any packet counting in flight was lost, flagged when the batch establishes
  *     persistent congestion.</li>
- *     <li>Rate sample generation, {@code onSpuriousLoss} if this frame proved a loss of the current recovery
- *     spurious, then {@code onAck}.</li>
+ *     <li>Rate sample generation, {@code onSpuriousLoss} if with this frame every loss of the current recovery has
+ *     proved spurious, then {@code onAck}.</li>
  * </ol>
  * <h2>Timers ({@link #timerDeadlineNs()}, {@link #onTimeout})</h2>
  * The loss timer when armed, else the probe timeout from the last ack-eliciting send, backed off by

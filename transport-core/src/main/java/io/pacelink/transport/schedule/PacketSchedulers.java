@@ -38,6 +38,21 @@ public final class PacketSchedulers
      */
     public static PacketScheduler newScheduler(final String name, final ControllerParameters parameters)
     {
+        return factory(name).newScheduler(parameters);
+    }
+
+    /**
+     * @param name a scheduler's name, or null for the preferred one.
+     * @return the name of the scheduler that {@link #newScheduler} would create.
+     * @throws IllegalArgumentException naming the available schedulers if none has that name.
+     */
+    public static String resolveName(final String name)
+    {
+        return factory(name).name();
+    }
+
+    private static PacketSchedulerFactory factory(final String name)
+    {
         final Map<String, PacketSchedulerFactory> byName = available();
         PacketSchedulerFactory chosen = null;
         if (null == name)
@@ -60,6 +75,6 @@ public final class PacketSchedulers
             throw new IllegalArgumentException("no packet scheduler named '" + name + "'; available: " +
                 byName.keySet() + " (fq and fifo need the qdisc-fq module on the class path)");
         }
-        return chosen.newScheduler(parameters);
+        return chosen;
     }
 }

@@ -5,11 +5,11 @@ import io.pacelink.transport.ConnectionState;
 import io.pacelink.transport.PacelinkContext;
 import io.pacelink.transport.cc.CongestionControlRegistry;
 import io.pacelink.transport.schedule.RoundRobinScheduler;
+import io.pacelink.transport.stats.CountersBuffers;
 import io.pacelink.transport.wire.FrameHeaderFlyweight;
 import io.pacelink.transport.wire.FrameType;
 import io.pacelink.transport.wire.PacketHeaderFlyweight;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.agrona.concurrent.status.ConcurrentCountersManager;
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;
@@ -138,7 +138,6 @@ class AckPiggybackTest
             port,
             CongestionControlRegistry.of(FixedWindowController.factory(64 * 1024)),
             new RoundRobinScheduler(),
-            new ConcurrentCountersManager(
-                new UnsafeBuffer(new byte[1024 * 1024]), new UnsafeBuffer(new byte[256 * 1024])));
+            CountersBuffers.newManager(256 * 1024));
     }
 }

@@ -6,10 +6,10 @@ import io.pacelink.transport.ConnectionState;
 import io.pacelink.transport.PacelinkContext;
 import io.pacelink.transport.cc.CongestionControlRegistry;
 import io.pacelink.transport.schedule.RoundRobinScheduler;
+import io.pacelink.transport.stats.CountersBuffers;
 import io.pacelink.transport.wire.PacketType;
 import io.pacelink.transport.wire.PacketWriter;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.agrona.concurrent.status.ConcurrentCountersManager;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -69,7 +69,7 @@ class EndpointCoreTest
             port,
             CongestionControlRegistry.of(FixedWindowController.factory(64 * 1024)),
             new RoundRobinScheduler(),
-            new ConcurrentCountersManager(new UnsafeBuffer(new byte[1024 * 1024]), new UnsafeBuffer(new byte[256 * 1024])));
+            CountersBuffers.newManager(256 * 1024));
         cores.add(core);
         return core;
     }

@@ -307,6 +307,48 @@ class LossDetectionTest
     }
 
     @Test
+    void reductionIsUndoneOnlyOnceEveryLossOfTheRecoveryProvedSpurious()
+    {
+        driver.establishRtt100Ms();
+        driver.sendOnePerMs(1, 5, 200);
+        driver.ackAtMs(305, 3, 5);
+        assertEquals(List.of(1L, 2L), listener.lost);
+        assertEquals(1, controller.congestionEvents.size());
+
+        // Packet 1 was only reordered, packet 2 is still missing: the reduction stands (Linux undo_retrans != 0),
+        // though the reordering evidence widens the window.
+        assertEquals(1, driver.ackAtMs(306, 3, 5, 1, 1));
+        assertEquals(List.of(1L), listener.ackedAfterLoss);
+        assertEquals(1, recovery.spuriousLosses());
+        assertEquals(0, controller.spuriousLosses);
+        assertEquals(2, recovery.lossDetector().reorderWindowMultiplier());
+
+        // Packet 2 arrives too: the recovery had no real loss, undo once.
+        assertEquals(1, driver.ackAtMs(307, 1, 5));
+        assertEquals(List.of(1L, 2L), listener.ackedAfterLoss);
+        assertEquals(2, recovery.spuriousLosses());
+        assertEquals(1, controller.spuriousLosses);
+    }
+
+    @Test
+    void lossDeclaredByTheFrameThatProvesTheOthersSpuriousKeepsTheReduction()
+    {
+        final RecoveryDriver fixed = new RecoveryDriver(config().adaptiveReordering(false));
+        fixed.establishRtt100Ms();
+        fixed.sendOnePerMs(1, 9, 200);
+        fixed.ackAtMs(305, 3, 5);
+        assertEquals(List.of(1L, 2L), fixed.listener.lost);
+
+        // Packets 1 and 2 arrive late, but the same frame shows packet 6, sent before the recovery began, lost
+        // (9 - 6 >= 3): it belongs to the same recovery, which therefore had a real loss.
+        fixed.ackAtMs(306, 9, 9, 1, 5);
+        assertEquals(List.of(1L, 2L), fixed.listener.ackedAfterLoss);
+        assertEquals(List.of(1L, 2L, 6L), fixed.listener.lost);
+        assertEquals(1, fixed.recovery.lossDetector().recoveryCount(), "still one recovery");
+        assertEquals(0, fixed.controller.spuriousLosses);
+    }
+
+    @Test
     void spuriousLossOfAnEarlierRecoveryIsCountedButDoesNotUndoTheLatestReduction()
     {
         driver.establishRtt100Ms();
