@@ -51,22 +51,6 @@ public final class BenchmarkControllerContext implements ControllerContext
         return maxDatagramSizeBytes;
     }
 
-    /**
-     * RFC 9002 section 7.2: {@code min(10 * max_datagram_size, max(14720, 2 * max_datagram_size))}.
-     */
-    public long initialWindowBytes()
-    {
-        return Math.min(10L * maxDatagramSizeBytes, Math.max(14_720L, 2L * maxDatagramSizeBytes));
-    }
-
-    /**
-     * RFC 9002 section 7.2: {@code 2 * max_datagram_size}.
-     */
-    public long minimumWindowBytes()
-    {
-        return 2L * maxDatagramSizeBytes;
-    }
-
     public long maxAckDelayNs()
     {
         return DEFAULT_MAX_ACK_DELAY_NS;

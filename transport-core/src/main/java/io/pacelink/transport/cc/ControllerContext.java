@@ -12,14 +12,22 @@ public interface ControllerContext
     int maxDatagramSizeBytes();
 
     /**
-     * @return the initial congestion window in bytes (RFC 9002 section 7.2 default: min(10 * mds, max(14720, 2 * mds))).
+     * @return the initial congestion window in bytes: RFC 9002 section 7.2,
+     * {@code min(10 * max_datagram_size, max(14720, 2 * max_datagram_size))}.
      */
-    long initialWindowBytes();
+    default long initialWindowBytes()
+    {
+        final long maxDatagramSizeBytes = maxDatagramSizeBytes();
+        return Math.min(10L * maxDatagramSizeBytes, Math.max(14_720L, 2L * maxDatagramSizeBytes));
+    }
 
     /**
-     * @return the minimum congestion window in bytes (RFC 9002: 2 * max datagram size).
+     * @return the minimum congestion window in bytes: RFC 9002 section 7.2, {@code 2 * max_datagram_size}.
      */
-    long minimumWindowBytes();
+    default long minimumWindowBytes()
+    {
+        return 2L * maxDatagramSizeBytes();
+    }
 
     /**
      * @return the peer's maximum ACK delay.

@@ -39,19 +39,6 @@ final class ConnectionControllerContext implements ControllerContext
         return maxDatagramSizeBytes;
     }
 
-    /**
-     * RFC 9002 section 7.2: min(10 * max_datagram_size, max(14720, 2 * max_datagram_size)).
-     */
-    public long initialWindowBytes()
-    {
-        return Math.min(10L * maxDatagramSizeBytes, Math.max(14_720L, 2L * maxDatagramSizeBytes));
-    }
-
-    public long minimumWindowBytes()
-    {
-        return 2L * maxDatagramSizeBytes;
-    }
-
     public long maxAckDelayNs()
     {
         return maxAckDelayNs;

@@ -76,22 +76,6 @@ public final class FakeControllerContext implements ControllerContext, Controlle
         return maxDatagramSizeBytes;
     }
 
-    /**
-     * @return RFC 9002 section 7.2: min(10 * max_datagram_size, max(14720, 2 * max_datagram_size)).
-     */
-    public long initialWindowBytes()
-    {
-        return Math.min(10L * maxDatagramSizeBytes, Math.max(14_720L, 2L * maxDatagramSizeBytes));
-    }
-
-    /**
-     * @return RFC 9002 section 7.2: 2 * max_datagram_size.
-     */
-    public long minimumWindowBytes()
-    {
-        return 2L * maxDatagramSizeBytes;
-    }
-
     public long maxAckDelayNs()
     {
         return MAX_ACK_DELAY_NS;
