@@ -145,7 +145,8 @@ public final class ConnectionStats
     }
 
     /**
-     * @return duty cycles in which the connection had a packet ready within cwnd but the pacer held it back.
+     * @return duty cycles in which the connection had a packet ready within cwnd but the packet scheduler did not
+     * release it (pacing, or the duty cycle's send budget was spent).
      */
     public long pacingLimited()
     {

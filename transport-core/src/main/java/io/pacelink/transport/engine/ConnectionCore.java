@@ -638,12 +638,35 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener, Fr
         {
             return false;
         }
-        if (!recovery.canSend() || recovery.bytesInFlight() >= controller.congestionWindowBytes())
+        return isWithinWindow();
+    }
+
+    private boolean isWithinWindow()
+    {
+        return recovery.canSend() && recovery.bytesInFlight() < controller.congestionWindowBytes();
+    }
+
+    /**
+     * Once per duty cycle, after sending: count what kept this connection from sending what it has (design.md
+     * section 8) — the peer's flow-control credit, the congestion window, or the scheduler not releasing it (pacing
+     * or the duty cycle's send budget).
+     */
+    void countSendLimits()
+    {
+        if ((ConnectionState.CONNECTED != state && ConnectionState.CLOSING != state) ||
+            closeDeadlineNs != Long.MAX_VALUE)
         {
-            counters.increment(ConnectionCounters.CWND_LIMITED);
-            return false;
+            return;
         }
-        return true;
+        if (sendLog.hasUnsentData() && 0 == sendLog.sendableBytes() && !sendLog.hasRetransmission())
+        {
+            counters.increment(ConnectionCounters.FLOW_CONTROL_LIMITED);
+        }
+        else if (hasAckElicitingWork())
+        {
+            counters.increment(isWithinWindow() ?
+                ConnectionCounters.PACING_LIMITED : ConnectionCounters.CWND_LIMITED);
+        }
     }
 
     private boolean hasAckElicitingWork()
@@ -652,15 +675,7 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener, Fr
         {
             return true;
         }
-        if (sendLog.hasUnsentData())
-        {
-            if (sendLog.sendableBytes() > 0)
-            {
-                return true;
-            }
-            counters.increment(ConnectionCounters.FLOW_CONTROL_LIMITED);
-        }
-        return false;
+        return sendLog.hasUnsentData() && sendLog.sendableBytes() > 0;
     }
 
     /**
@@ -694,8 +709,7 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener, Fr
         }
 
         final boolean isProbe = recovery.probesToSend() > 0;
-        final boolean mayElicit = !ackOnly && (isProbe || (recovery.canSend() &&
-            recovery.bytesInFlight() < controller.congestionWindowBytes()));
+        final boolean mayElicit = !ackOnly && (isProbe || isWithinWindow());
         boolean ackEliciting = false;
         long streamOffset = 0;
         int streamLength = 0;

@@ -215,6 +215,10 @@ public final class EndpointCore implements DatagramHandler, AutoCloseable
         work += port.receive(this, context.receiveBatchLimit());
         work += serviceConnections(nowNs);
         work += sendPackets(nowNs);
+        for (int i = 0, size = connections.size(); i < size; i++)
+        {
+            connections.get(i).countSendLimits();
+        }
         return work;
     }
 

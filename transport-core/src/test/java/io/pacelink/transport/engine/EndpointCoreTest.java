@@ -309,4 +309,28 @@ class EndpointCoreTest
         assertTrue(pair[0].stats().packetsRetransmitted() > 0);
         assertTrue(pair[0].stats().packetsLost() > 0);
     }
+
+    @Test
+    void countsWhatKeepsTheSenderFromSending()
+    {
+        final Connection[] pair = connect();
+        final UnsafeBuffer message = new UnsafeBuffer(new byte[16_000]);
+
+        // First the 64 KiB fixed window limits the sender; the receiving application never polls, so once the
+        // peer's 256 KiB of credit is used, flow control does.
+        final long endNs = nowNs + TimeUnit.MILLISECONDS.toNanos(200);
+        while (nowNs < endNs)
+        {
+            while (pair[0].offer(message, 0, message.capacity()) > 0)
+            {
+                // fill the send buffer: the application always has data
+            }
+            step();
+        }
+
+        assertTrue(pair[0].stats().cwndLimited() > 0, "cwnd limited " + pair[0].stats().cwndLimited());
+        assertTrue(pair[0].stats().flowControlLimited() > 0, "flow-control limited " +
+            pair[0].stats().flowControlLimited());
+        assertEquals(0, pair[0].stats().pacingLimited(), "the round-robin scheduler does not pace an unpaced flow");
+    }
 }
