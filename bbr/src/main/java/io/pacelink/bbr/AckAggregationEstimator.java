@@ -15,6 +15,16 @@ package io.pacelink.bbr;
  */
 public final class AckAggregationEstimator
 {
+    /**
+     * Bucket length in packet-timed rounds both Linux BBRv1 and BBRv3 use ({@code bbr_extra_acked_win_rtts}).
+     */
+    public static final int LINUX_BUCKET_ROUNDS = 5;
+
+    /**
+     * Packets after which Linux restarts an aggregation epoch ({@code bbr_ack_epoch_acked_reset_thresh = 2^20}).
+     */
+    public static final long LINUX_EPOCH_RESET_PACKETS = 1L << 20;
+
     private final int bucketRounds;
     private final long epochResetThresholdBytes;
     private final long[] extraAckedBytesByBucket = new long[2];
@@ -43,6 +53,19 @@ public final class AckAggregationEstimator
         this.bucketRounds = bucketRounds;
         this.epochResetThresholdBytes = epochResetThresholdBytes;
         this.epochStartNs = nowNs;
+    }
+
+    /**
+     * An estimator with Linux's windows ({@link #LINUX_BUCKET_ROUNDS}, {@link #LINUX_EPOCH_RESET_PACKETS} packets of
+     * the given size), its first epoch starting at time 0.
+     *
+     * @param maxDatagramSizeBytes the maximum datagram size the packet threshold is converted to bytes with.
+     * @return a new estimator.
+     */
+    public static AckAggregationEstimator withLinuxWindows(final int maxDatagramSizeBytes)
+    {
+        return new AckAggregationEstimator(
+            LINUX_BUCKET_ROUNDS, LINUX_EPOCH_RESET_PACKETS * maxDatagramSizeBytes, 0);
     }
 
     /**

@@ -8,6 +8,7 @@ import io.pacelink.transport.ConnectionStats;
 import io.pacelink.transport.cc.CongestionControlRegistry;
 import io.pacelink.transport.cc.ControllerParameters;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.PrintStream;
@@ -48,22 +49,15 @@ public final class DemoCommand implements Callable<Integer>
         description = "Forward (data) direction (default \"${DEFAULT-VALUE}\"). " + PathArguments.SPEC_HELP)
     private String path;
 
-    @Option(names = "--reverse-path", paramLabel = "SPEC", description = PathArguments.REVERSE_PATH_HELP)
-    private String reversePath;
+    @Mixin
+    private PathRunOptions pathRunOptions;
 
     @Option(names = "--duration", defaultValue = "10s", paramLabel = "TIME",
         description = "How long each controller sends on the emulated path (default ${DEFAULT-VALUE}).")
     private Duration duration;
 
-    @Option(names = "--qdisc", paramLabel = "fq|fifo|rr", description = SchedulerArgument.HELP)
-    private String qdisc;
-
     @Option(names = "--virtual", description = "Run the same paths in the simulator instead of through the relay.")
     private boolean virtual;
-
-    @Option(names = "--seed", defaultValue = "1",
-        description = "Seeds the path's random choices (default ${DEFAULT-VALUE}).")
-    private long seed;
 
     @Option(names = "--loopback",
         description = "Plain loopback instead of an emulated path: move --size bytes and compare with raw UDP.")
@@ -98,7 +92,7 @@ public final class DemoCommand implements Callable<Integer>
         {
             throw new IllegalArgumentException("--message-size must be 1 B..1 MiB; got " + messageSize.bytes());
         }
-        final String scheduler = SchedulerArgument.resolve(qdisc);
+        final String scheduler = pathRunOptions.scheduler();
         if (loopback)
         {
             if (virtual)
@@ -113,7 +107,7 @@ public final class DemoCommand implements Callable<Integer>
         {
             throw new IllegalArgumentException("--duration must be positive, e.g. 10s");
         }
-        final PathSpec.Pair pair = PathArguments.pair(path, reversePath);
+        final PathSpec.Pair pair = pathRunOptions.pair(path);
         return virtual ? runSimulated(out, names, pair, scheduler) : runThroughRelay(out, names, pair, scheduler);
     }
 
@@ -126,7 +120,8 @@ public final class DemoCommand implements Callable<Integer>
             out.printf(Locale.ROOT, "== %s: %s through the netem relay on %s ==%n", name,
                 Units.seconds(duration.nanos()), pair);
             final LoopbackTransfer.Result result = LoopbackTransfer.run(LoopbackTransfer.Plan.timedThroughRelay(
-                name, duration.nanos(), messageSize.intBytes(), pair, seed).withScheduler(scheduler), out);
+                name, duration.nanos(), messageSize.intBytes(), pair, pathRunOptions.seed()).withScheduler(scheduler),
+                out);
             out.println(result.relaySummary());
             out.println();
             rows.add(DemoTable.Row.of(result));
@@ -146,7 +141,7 @@ public final class DemoCommand implements Callable<Integer>
             reporter.header();
             final long wallStartNs = System.nanoTime();
             final ScenarioResult result = Scenario.builder()
-                .seed(seed)
+                .seed(pathRunOptions.seed())
                 .path(pair)
                 .durationNs(duration.nanos())
                 .scheduler(scheduler, ControllerParameters.EMPTY)

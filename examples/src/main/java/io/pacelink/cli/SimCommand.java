@@ -6,6 +6,7 @@ import io.pacelink.sim.scenario.Scenario;
 import io.pacelink.sim.scenario.ScenarioResult;
 import io.pacelink.transport.cc.ControllerParameters;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.PrintStream;
@@ -35,8 +36,8 @@ public final class SimCommand implements Callable<Integer>
     @Option(names = "--path", required = true, paramLabel = "SPEC", description = PathArguments.PATH_HELP)
     private String path;
 
-    @Option(names = "--reverse-path", paramLabel = "SPEC", description = PathArguments.REVERSE_PATH_HELP)
-    private String reversePath;
+    @Mixin
+    private PathRunOptions pathRunOptions;
 
     @Option(names = "--duration", defaultValue = "60s", paramLabel = "TIME",
         description = "Simulated time (default ${DEFAULT-VALUE}).")
@@ -54,13 +55,6 @@ public final class SimCommand implements Callable<Integer>
         description = "Time each flow stops sending, in flow order (default: the end of the run).")
     private List<Duration> stops;
 
-    @Option(names = "--seed", defaultValue = "1", description = "Seeds every random choice (default ${DEFAULT-VALUE}).")
-    private long seed;
-
-    @Option(names = "--qdisc", paramLabel = "fq|fifo|rr",
-        description = SchedulerArgument.HELP)
-    private String qdisc;
-
     @Option(names = "--ping", paramLabel = "INTERVAL",
         description = "Also send a ping probe through the bottleneck this often and report its RTT.")
     private Duration pingInterval;
@@ -74,14 +68,14 @@ public final class SimCommand implements Callable<Integer>
 
     public Integer call()
     {
-        final PathSpec.Pair pair = PathArguments.pair(path, reversePath);
+        final PathSpec.Pair pair = pathRunOptions.pair(path);
         if (duration.nanos() <= 0)
         {
             throw new IllegalArgumentException("--duration must be positive, e.g. 60s");
         }
-        final String scheduler = SchedulerArgument.resolve(qdisc);
+        final String scheduler = pathRunOptions.scheduler();
         final Scenario.Builder builder = Scenario.builder()
-            .seed(seed)
+            .seed(pathRunOptions.seed())
             .path(pair)
             .durationNs(duration.nanos())
             .scheduler(scheduler, ControllerParameters.EMPTY)
@@ -102,7 +96,8 @@ public final class SimCommand implements Callable<Integer>
 
         final long startNs = System.nanoTime();
         final ScenarioResult result = scenario.run();
-        final ScenarioReport report = new ScenarioReport(pair, scheduler, seed, result, System.nanoTime() - startNs);
+        final ScenarioReport report =
+            new ScenarioReport(pair, scheduler, pathRunOptions.seed(), result, System.nanoTime() - startNs);
 
         final PrintStream out = System.out;
         if (json)

@@ -1,6 +1,7 @@
 package io.pacelink.bbr.v1;
 
 import io.pacelink.bbr.AckAggregationEstimator;
+import io.pacelink.bbr.BbrConstants;
 import io.pacelink.bbr.BbrMath;
 import io.pacelink.bbr.PacketRoundCounter;
 import io.pacelink.bbr.WindowedFilter;
@@ -48,40 +49,10 @@ public final class Bbr1Controller implements CongestionController
     public static final int DRAIN_PHASE_INDEX = 1;
 
     /**
-     * Inflight floor in packets, also PROBE_RTT's cwnd ({@code bbr_cwnd_min_target}).
-     */
-    public static final int MIN_TARGET_CWND_PACKETS = 4;
-
-    /**
-     * STARTUP is over when max_bw grew by less than this factor ({@code bbr_full_bw_thresh = 5/4}) ...
-     */
-    public static final double FULL_BANDWIDTH_GROWTH = 1.25;
-
-    /**
-     * ... for this many consecutive non-app-limited rounds ({@code bbr_full_bw_cnt}).
-     */
-    public static final int FULL_BANDWIDTH_ROUNDS = 3;
-
-    /**
-     * ACK-aggregation bucket length in rounds ({@code bbr_extra_acked_win_rtts}).
-     */
-    public static final int EXTRA_ACKED_BUCKET_ROUNDS = 5;
-
-    /**
      * The ACK-aggregation credit is capped at this much time at the estimated bandwidth
      * ({@code bbr_extra_acked_max_us = 100 ms}).
      */
     public static final long EXTRA_ACKED_MAX_INTERVAL_NS = 100_000_000L;
-
-    /**
-     * An aggregation epoch is restarted after this many packets ({@code bbr_ack_epoch_acked_reset_thresh}).
-     */
-    public static final long ACK_EPOCH_RESET_PACKETS = 1L << 20;
-
-    /**
-     * RTT assumed for the initial pacing rate before any sample ({@code bbr_init_pacing_rate_from_rtt}).
-     */
-    public static final long NOMINAL_RTT_NS = 1_000_000L;
 
     private static final double[] PROBE_BW_PACING_GAINS = { 1.25, 0.75, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0 };
 
@@ -150,8 +121,7 @@ public final class Bbr1Controller implements CongestionController
         this.initialWindowBytes = context.initialWindowBytes();
         this.pacingMarginFactor = 1.0 - parameters.pacingMarginPercent() / 100.0;
         this.maxBandwidthFilter = WindowedFilter.max(parameters.bandwidthFilterRounds());
-        this.ackAggregation = new AckAggregationEstimator(
-            EXTRA_ACKED_BUCKET_ROUNDS, ACK_EPOCH_RESET_PACKETS * maxDatagramSizeBytes, 0);
+        this.ackAggregation = AckAggregationEstimator.withLinuxWindows(maxDatagramSizeBytes);
         this.longTermBandwidth = new LongTermBandwidthSampler(pacingMarginFactor);
 
         congestionWindowBytes = initialWindowBytes;
@@ -597,13 +567,13 @@ public final class Bbr1Controller implements CongestionController
         }
 
         final long maxBandwidth = maxBandwidthFilter.best();
-        if (maxBandwidth >= FULL_BANDWIDTH_GROWTH * fullBandwidthBytesPerSecond)
+        if (maxBandwidth >= BbrConstants.FULL_BANDWIDTH_GROWTH * fullBandwidthBytesPerSecond)
         {
             fullBandwidthBytesPerSecond = maxBandwidth;
             fullBandwidthCount = 0;
             return;
         }
-        isFullBandwidthReached = ++fullBandwidthCount >= FULL_BANDWIDTH_ROUNDS;
+        isFullBandwidthReached = ++fullBandwidthCount >= BbrConstants.FULL_BANDWIDTH_ROUNDS;
     }
 
     /**
@@ -787,7 +757,7 @@ public final class Bbr1Controller implements CongestionController
         }
         else
         {
-            rttNs = NOMINAL_RTT_NS;
+            rttNs = BbrConstants.NOMINAL_RTT_NS;
         }
         final long bandwidth = BbrMath.rateBytesPerSecond(congestionWindowBytes, rttNs);
         pacingRateBytesPerSecond = toPacingRate(bandwidth, parameters.startupPacingGain());
@@ -1001,7 +971,7 @@ public final class Bbr1Controller implements CongestionController
 
     private long minTargetCwndBytes()
     {
-        return (long)MIN_TARGET_CWND_PACKETS * maxDatagramSizeBytes;
+        return BbrConstants.minPipeCwndBytes(maxDatagramSizeBytes);
     }
 
     public String toString()

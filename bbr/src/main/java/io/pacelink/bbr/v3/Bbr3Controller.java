@@ -1,6 +1,7 @@
 package io.pacelink.bbr.v3;
 
 import io.pacelink.bbr.AckAggregationEstimator;
+import io.pacelink.bbr.BbrConstants;
 import io.pacelink.bbr.BbrMath;
 import io.pacelink.bbr.PacketRoundCounter;
 import io.pacelink.bbr.WindowedFilter;
@@ -37,14 +38,8 @@ public final class Bbr3Controller implements CongestionController
      */
     static final long INFINITE = Long.MAX_VALUE;
 
-    private static final int MIN_PIPE_CWND_PACKETS = 4;
-    private static final double FULL_BW_GROWTH = 1.25;
-    private static final int FULL_BW_ROUNDS = 3;
     private static final int MAX_PROBE_UP_ROUNDS = 30;
     private static final int PROBE_WAIT_RANDOM_ROUNDS = 2;
-    private static final long DEFAULT_RTT_NS = 1_000_000L;
-    private static final long ACK_EPOCH_RESET_PACKETS = 1L << 20;
-    private static final int ACK_AGGREGATION_BUCKET_ROUNDS = 5;
 
     private final Bbr3Parameters config;
     private final RttStats rttStats;
@@ -159,11 +154,10 @@ public final class Bbr3Controller implements CongestionController
         this.random = context.random();
         this.counters = new Bbr3Counters(context.counters());
         this.smssBytes = context.maxDatagramSizeBytes();
-        this.minPipeCwndBytes = (long)MIN_PIPE_CWND_PACKETS * smssBytes;
+        this.minPipeCwndBytes = BbrConstants.minPipeCwndBytes(smssBytes);
         this.initialCwndBytes = context.initialWindowBytes();
         this.cwndBytes = initialCwndBytes;
-        this.ackAggregation =
-            new AckAggregationEstimator(ACK_AGGREGATION_BUCKET_ROUNDS, ACK_EPOCH_RESET_PACKETS * smssBytes, 0);
+        this.ackAggregation = AckAggregationEstimator.withLinuxWindows(smssBytes);
 
         hasSeenRtt = rttStats.hasSample();
         minRttNs = hasSeenRtt ? rttStats.smoothedRttNs() : INFINITE;
@@ -343,7 +337,7 @@ public final class Bbr3Controller implements CongestionController
     public void onMtuChanged(final int maxDatagramSizeBytes)
     {
         smssBytes = maxDatagramSizeBytes;
-        minPipeCwndBytes = (long)MIN_PIPE_CWND_PACKETS * maxDatagramSizeBytes;
+        minPipeCwndBytes = BbrConstants.minPipeCwndBytes(maxDatagramSizeBytes);
         cwndBytes = Math.max(cwndBytes, minPipeCwndBytes);
         setSendQuantum();
     }
@@ -626,14 +620,14 @@ public final class Bbr3Controller implements CongestionController
         {
             return;
         }
-        if (rsDeliveryRateBytesPerSecond >= fullBwBytesPerSecond * FULL_BW_GROWTH)
+        if (rsDeliveryRateBytesPerSecond >= fullBwBytesPerSecond * BbrConstants.FULL_BANDWIDTH_GROWTH)
         {
             resetFullBw();
             fullBwBytesPerSecond = rsDeliveryRateBytesPerSecond;
             return;
         }
         fullBwCount++;
-        fullBwNow = fullBwCount >= FULL_BW_ROUNDS;
+        fullBwNow = fullBwCount >= BbrConstants.FULL_BANDWIDTH_ROUNDS;
         if (fullBwNow)
         {
             fullBwReached = true;
@@ -1167,7 +1161,7 @@ public final class Bbr3Controller implements CongestionController
     private long initialPacingRate()
     {
         // Draft InitPacingRate: StartupPacingGain * InitialCwnd / (srtt, or 1 ms before any RTT sample).
-        final long rttNs = hasSeenRtt ? Math.max(1L, rttStats.smoothedRttNs()) : DEFAULT_RTT_NS;
+        final long rttNs = hasSeenRtt ? Math.max(1L, rttStats.smoothedRttNs()) : BbrConstants.NOMINAL_RTT_NS;
         return (long)(config.startupPacingGain * BbrMath.rateBytesPerSecond(initialCwndBytes, rttNs));
     }
 
