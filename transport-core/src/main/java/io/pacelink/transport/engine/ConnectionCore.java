@@ -851,31 +851,11 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener, Fr
     }
 
     /**
-     * @return the controller, for traces and tests.
+     * @return the controller, for traces.
      */
     CongestionController controller()
     {
         return controller;
-    }
-
-    /**
-     * @return loss recovery, for traces and tests.
-     */
-    LossRecovery recovery()
-    {
-        return recovery;
-    }
-
-    String diagnostics()
-    {
-        return this + " inflight=" + recovery.bytesInFlight() + " cwnd=" + controller.congestionWindowBytes() +
-            " timer=" + recovery.timerDeadlineNs() + " probes=" + recovery.probesToSend() + " lost=" +
-            recovery.lostPackets() + " sent=" + recovery.sentPackets() + " hasRetx=" + sendLog.hasRetransmission() +
-            " next=" + sendLog.nextSendPosition() + " tail=" + sendLog.tailPosition() + " acked=" +
-            sendLog.ackedHead() + " limit=" + sendLog.sendLimit() + " ackDue=" + ackTracker.ackDeadlineNs() +
-            " recvContig=" + receiveLog.contiguousEnd() + " consumed=" + receiveLog.consumedHead() +
-            " canSend=" + recovery.canSend() + " largestAcked=" + recovery.largestAckedPacketNumber() +
-            " maxDataPending=" + maxDataPending + " advertised=" + advertisedMaxDataBytes;
     }
 
     public String toString()
