@@ -3,6 +3,8 @@ package io.pacelink.sim.scenario;
 import io.pacelink.sim.results.GoodputSeries;
 import io.pacelink.sim.results.LatencySummary;
 
+import java.util.Map;
+
 /**
  * What one flow of a scenario achieved.
  *
@@ -21,6 +23,8 @@ import io.pacelink.sim.results.LatencySummary;
  * @param rtt                  the sender's RTT samples.
  * @param responseTime         request to response time, for request/response flows (else null).
  * @param goodput              delivered bytes over time.
+ * @param controllerCounters   the counters the sender's congestion controller publishes, by name, at the end of the
+ *                             run (e.g. {@code bbr-lt-bw-engagements}); empty if the flow never connected.
  */
 public record FlowOutcome(
     int index,
@@ -37,7 +41,8 @@ public record FlowOutcome(
     long spuriousLosses,
     LatencySummary rtt,
     LatencySummary responseTime,
-    GoodputSeries goodput)
+    GoodputSeries goodput,
+    Map<String, Long> controllerCounters)
 {
     /**
      * @param fromNs window start.
