@@ -89,8 +89,8 @@ public final class SimCommand implements Callable<Integer>
         final List<FlowSpec> flowSpecs = FlowArguments.flows(controllers, flows, starts, stops, duration.nanos());
         flowSpecs.forEach(builder::flow);
         final List<String> flowControllers = flowSpecs.stream().map(FlowSpec::congestionControl).toList();
-        final RunRecorder recorder = null == plot ? null :
-            new RunRecorder(flowControllers, duration.nanos(), pair.baseRttNs());
+        final RunRecorder recorder = null == plot ? null : RunSheet.recorderFor(plot, flowControllers,
+            duration.nanos(), pair.baseRttNs());
         if (null != recorder)
         {
             recorder.attachTo(builder);

@@ -79,6 +79,25 @@ public final class RunSheet
     }
 
     /**
+     * @param file            where the SVG will go; its folder must exist.
+     * @param flowControllers each flow's controller.
+     * @param durationNs      the run's simulated time.
+     * @param baseRttNs       the path's base RTT.
+     * @return a recorder to attach to the run's scenario.
+     * @throws IllegalArgumentException if the file's folder does not exist (checked before the run, not after).
+     */
+    public static RunRecorder recorderFor(
+        final Path file, final List<String> flowControllers, final long durationNs, final long baseRttNs)
+    {
+        final Path folder = file.toAbsolutePath().getParent();
+        if (null == folder || !Files.isDirectory(folder))
+        {
+            throw new IllegalArgumentException("--plot: the folder " + folder + " does not exist");
+        }
+        return new RunRecorder(flowControllers, durationNs, baseRttNs);
+    }
+
+    /**
      * @param file            where the SVG goes.
      * @param title           what ran.
      * @param result          the run's result.

@@ -19,6 +19,7 @@ import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Font;
 import java.text.DecimalFormat;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -39,6 +40,8 @@ public final class ThroughputDelayChart
     private static final int ELLIPSE_VERTICES = 48;
     private static final double AXIS_MARGIN = 0.12;
     private static final double MIN_DELAY_SPAN = 0.1;
+    private static final double LABEL_CLEARANCE_X = 0.2;
+    private static final double LABEL_CLEARANCE_Y = 0.08;
     private static final float ELLIPSE_FILL_ALPHA = 0.12f;
 
     private ThroughputDelayChart()
@@ -110,12 +113,14 @@ public final class ThroughputDelayChart
         chart.addSubtitle(new TextTitle("one point per run; ellipse: 1 σ of a controller's runs; better is up and right"));
         renderer.setDefaultShapesFilled(true);
 
+        final Bounds bounds = Bounds.of(dataset, logScale);
+        final List<double[]> labels = new ArrayList<>();
         int series = 0;
         for (final Map.Entry<String, List<ControllerFigures>> entry : byController.entrySet())
         {
             final Color color = Palette.color(palette.indexOf(entry.getKey()));
             renderer.setSeriesPaint(series, color);
-            annotate(plot, entry.getKey(), dataset.getSeries(series), color, logScale, dataset);
+            annotate(plot, entry.getKey(), dataset.getSeries(series), color, logScale, bounds, labels);
             series++;
         }
         return chart;
@@ -127,7 +132,8 @@ public final class ThroughputDelayChart
         final XYSeries series,
         final Color color,
         final boolean logScale,
-        final XYSeriesCollection all)
+        final Bounds bounds,
+        final List<double[]> labels)
     {
         final int n = series.getItemCount();
         if (n == 0)
@@ -161,14 +167,54 @@ public final class ThroughputDelayChart
                 plot.addAnnotation(new XYPolygonAnnotation(polygon, stroke, color, fill));
             }
         }
-        // The name goes beside the mean, towards the middle of the plot so it is not cut off at an edge.
-        final boolean lowDelaySide = meanX < (all.getDomainLowerBound(false) + all.getDomainUpperBound(false)) / 2;
+        // The name goes beside the mean, towards the middle of the plot so it is not cut off at an edge, and below
+        // the mean instead of above it when an earlier name is already close by.
+        final double[] spot = { bounds.fractionX(meanX), bounds.fractionY(meanY) };
+        final boolean crowded = labels.stream().anyMatch((other) ->
+            Math.abs(other[0] - spot[0]) < LABEL_CLEARANCE_X && Math.abs(other[1] - spot[1]) < LABEL_CLEARANCE_Y);
+        labels.add(spot);
+        final boolean lowDelaySide = spot[0] > 0.5;
         final XYTextAnnotation label = new XYTextAnnotation(lowDelaySide ? name + "  " : "  " + name, meanX,
             data(meanY, logScale));
         label.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 14));
         label.setPaint(color);
-        label.setTextAnchor(lowDelaySide ? TextAnchor.BOTTOM_RIGHT : TextAnchor.BOTTOM_LEFT);
+        label.setTextAnchor(crowded ?
+            (lowDelaySide ? TextAnchor.TOP_RIGHT : TextAnchor.TOP_LEFT) :
+            (lowDelaySide ? TextAnchor.BOTTOM_RIGHT : TextAnchor.BOTTOM_LEFT));
         plot.addAnnotation(label);
+    }
+
+    /**
+     * Where the points lie, to place labels by their position in the plot (0 to 1 each way; the delay axis is
+     * reversed, so 1 is the low-delay, right-hand side).
+     */
+    private record Bounds(double minX, double maxX, double minY, double maxY)
+    {
+        static Bounds of(final XYSeriesCollection dataset, final boolean logScale)
+        {
+            double minY = Double.MAX_VALUE;
+            double maxY = -Double.MAX_VALUE;
+            for (int s = 0; s < dataset.getSeriesCount(); s++)
+            {
+                for (int i = 0; i < dataset.getItemCount(s); i++)
+                {
+                    final double y = plotted(dataset.getYValue(s, i), logScale);
+                    minY = Math.min(minY, y);
+                    maxY = Math.max(maxY, y);
+                }
+            }
+            return new Bounds(dataset.getDomainLowerBound(false), dataset.getDomainUpperBound(false), minY, maxY);
+        }
+
+        double fractionX(final double x)
+        {
+            return maxX > minX ? (maxX - x) / (maxX - minX) : 0.5;
+        }
+
+        double fractionY(final double y)
+        {
+            return maxY > minY ? (y - minY) / (maxY - minY) : 0.5;
+        }
     }
 
     /**
