@@ -24,7 +24,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.Callable;
 
 /**
@@ -71,7 +70,8 @@ public final class ReportCommand implements Callable<Integer>
     public Integer call()
     {
         final Suite suite = SuiteLoader.load(suiteName);
-        final List<String> underTest = controllersUnderTest(suite);
+        final CongestionControlRegistry registry = CongestionControlRegistry.load();
+        final List<String> underTest = controllersUnderTest(suite, registry);
         final int seedCount = null != seeds ? seeds : suite.seeds();
         if (seedCount < 1 || seedCount > 1000)
         {
@@ -82,7 +82,7 @@ public final class ReportCommand implements Callable<Integer>
         {
             throw new IllegalArgumentException("--jobs must be at least 1, got " + jobCount);
         }
-        checkFixedControllers(suite);
+        checkFixedControllers(suite, registry);
 
         final RunMatrix matrix = RunMatrix.of(suite, underTest, seedCount);
         final PrintWriter err = spec.commandLine().getErr();
@@ -117,35 +117,37 @@ public final class ReportCommand implements Callable<Integer>
         return 0;
     }
 
-    private List<String> controllersUnderTest(final Suite suite)
+    private List<String> controllersUnderTest(final Suite suite, final CongestionControlRegistry registry)
     {
-        final Set<String> registered = CongestionControlRegistry.load().names();
         final List<String> names = new ArrayList<>(null != controllers ? controllers :
-            suite.controllers().isEmpty() ? registered : suite.controllers());
+            suite.controllers().isEmpty() ? registry.names() : suite.controllers());
         for (final String name : names)
         {
-            if (!registered.contains(name))
-            {
-                throw new IllegalArgumentException((null != controllers ? "--cc" : "suite " + suite.name()) +
-                    ": unknown controller \"" + name + "\"; available: " + String.join(", ", registered));
-            }
+            checkRegistered(registry, name, null != controllers ? "--cc" : "suite " + suite.name());
         }
         return names;
     }
 
-    private static void checkFixedControllers(final Suite suite)
+    private static void checkFixedControllers(final Suite suite, final CongestionControlRegistry registry)
     {
-        final Set<String> registered = CongestionControlRegistry.load().names();
         for (final SuiteScenario scenario : suite.scenarios())
         {
             for (final String name : scenario.fixedControllers())
             {
-                if (!registered.contains(name))
-                {
-                    throw new IllegalArgumentException("suite " + suite.name() + ": scenario \"" + scenario.name() +
-                        "\": unknown controller \"" + name + "\"; available: " + String.join(", ", registered));
-                }
+                checkRegistered(registry, name, "suite " + suite.name() + ": scenario \"" + scenario.name() + "\"");
             }
+        }
+    }
+
+    private static void checkRegistered(final CongestionControlRegistry registry, final String name, final String where)
+    {
+        try
+        {
+            registry.factory(name);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new IllegalArgumentException(where + ": " + ex.getMessage(), ex);
         }
     }
 

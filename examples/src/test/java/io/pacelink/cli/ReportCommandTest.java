@@ -193,7 +193,7 @@ class ReportCommandTest
     {
         final CommandRun unknownController = CommandRun.of("report", "--suite", "quick", "--cc", "vegas");
         assertEquals(2, unknownController.exitCode());
-        assertTrue(unknownController.err().contains("--cc: unknown controller \"vegas\"; available: "),
+        assertTrue(unknownController.err().contains("--cc: no congestion controller named 'vegas'; available: "),
             unknownController.err());
 
         final CommandRun noSuite = CommandRun.of("report", "--suite", "nosuch");
