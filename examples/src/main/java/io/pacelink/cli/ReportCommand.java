@@ -15,12 +15,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-import java.awt.Desktop;
-import java.io.File;
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -112,7 +107,11 @@ public final class ReportCommand implements Callable<Integer>
             Units.seconds(wallNs));
         if (open)
         {
-            open(page, err);
+            final String problem = BrowserOpener.open(page.toAbsolutePath().toUri(), System.getenv("PATH"));
+            if (null != problem)
+            {
+                err.println("pacelink report: --open: " + problem);
+            }
         }
         return 0;
     }
@@ -149,48 +148,5 @@ public final class ReportCommand implements Callable<Integer>
         {
             throw new IllegalArgumentException(where + ": " + ex.getMessage(), ex);
         }
-    }
-
-    private static void open(final Path page, final PrintWriter err)
-    {
-        final URI uri = page.toAbsolutePath().toUri();
-        try
-        {
-            if (Desktop.isDesktopSupported() && Desktop.getDesktop().isSupported(Desktop.Action.BROWSE))
-            {
-                Desktop.getDesktop().browse(uri);
-                return;
-            }
-            for (final String opener : List.of("xdg-open", "open"))
-            {
-                if (onPath(opener))
-                {
-                    new ProcessBuilder(opener, uri.toString()).inheritIO().start();
-                    return;
-                }
-            }
-            err.println("pacelink report: --open: no browser to open here; open " + uri);
-        }
-        catch (final IOException | UnsupportedOperationException ex)
-        {
-            err.println("pacelink report: --open: " + ex.getMessage() + "; open " + uri);
-        }
-    }
-
-    private static boolean onPath(final String program)
-    {
-        final String path = System.getenv("PATH");
-        if (null == path)
-        {
-            return false;
-        }
-        for (final String directory : path.split(File.pathSeparator))
-        {
-            if (Files.isExecutable(Path.of(directory, program)))
-            {
-                return true;
-            }
-        }
-        return false;
     }
 }
