@@ -2,6 +2,7 @@ package io.pacelink.transport.agent;
 
 import io.pacelink.transport.engine.EndpointCore;
 import io.pacelink.transport.stats.CountersFile;
+import org.agrona.CloseHelper;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.NanoClock;
 
@@ -40,9 +41,14 @@ public final class EndpointAgent implements Agent
         return core.doWork(nowNs);
     }
 
+    /**
+     * Close the core and delete the counters file: in SHARED mode the application's runner ends the endpoint here,
+     * without calling {@code Endpoint.close()}.
+     */
     public void onClose()
     {
         core.close();
+        CloseHelper.close(countersFile);
     }
 
     public String roleName()
