@@ -18,6 +18,8 @@ final class StatTable
     private static final String ROW_FORMAT =
         "  %-44s %-10s %-23s %9s %10s %10s %9s %9s %9s %8s %8s %6s %8s %8s %8s %8s%n";
 
+    private static final int LINE_WIDTH = 120;
+
     private StatTable()
     {
     }
@@ -105,6 +107,9 @@ final class StatTable
         return "alive";
     }
 
+    /**
+     * {@code title: name value name value ...}, wrapped at {@link #LINE_WIDTH} with continuation lines indented.
+     */
     private static void printPairs(final PrintStream out, final String title, final Map<String, Long> counters)
     {
         if (counters.isEmpty())
@@ -112,7 +117,18 @@ final class StatTable
             return;
         }
         final StringBuilder line = new StringBuilder("  ").append(title).append(':');
-        counters.forEach((name, value) -> line.append(' ').append(name).append(' ').append(value));
+        final int indent = line.length();
+        for (final Map.Entry<String, Long> counter : counters.entrySet())
+        {
+            final String pair = " " + counter.getKey() + " " + counter.getValue();
+            if (line.length() + pair.length() > LINE_WIDTH && line.length() > indent)
+            {
+                out.println(line);
+                line.setLength(0);
+                line.append(" ".repeat(indent));
+            }
+            line.append(pair);
+        }
         out.println(line);
     }
 
