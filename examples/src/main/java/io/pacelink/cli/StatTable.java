@@ -16,7 +16,7 @@ import java.util.Map;
 final class StatTable
 {
     private static final String ROW_FORMAT =
-        "  %-44s %-10s %-23s %9s %10s %10s %9s %9s %9s %8s %8s %6s %8s %8s %8s %8s%n";
+        "  %-44s %-10s %-23s %12s %15s %15s %8s %8s %12s %7s %7s %5s %8s %8s %7s %7s%n";
 
     private static final int LINE_WIDTH = 120;
 
@@ -70,28 +70,32 @@ final class StatTable
         }
 
         out.printf(Locale.ROOT, ROW_FORMAT, "CONNECTION", "STATE", "CC-STATE", "CWND", "PACING", "DELIVERY",
-            "MIN-RTT", "SRTT", "INFLIGHT", "RETX", "LOST", "SPUR", "CWND-LTD", "PACE-LTD", "FC-LTD", "APP-LTD");
-        for (final ProcessCounters.Connection connection : process.connections())
+            "MINRTT(ms)", "SRTT(ms)", "INFLIGHT", "RETX", "LOST", "SPUR", "CWND-LTD", "PACE-LTD", "FC-LTD", "APP-LTD");
+        for (final ProcessCounters.Connection c : process.connections())
         {
             out.printf(Locale.ROOT, ROW_FORMAT,
-                connection.description(),
-                connection.state(),
-                connection.controllerState(),
-                bytes(connection.value(ConnectionCounters.name(ConnectionCounters.CWND_BYTES))),
-                bitsPerSecond(connection.value(ConnectionCounters.name(ConnectionCounters.PACING_RATE_BYTES_PER_SECOND))),
-                bitsPerSecond(
-                    connection.value(ConnectionCounters.name(ConnectionCounters.DELIVERY_RATE_BYTES_PER_SECOND))),
-                millis(connection.value(ConnectionCounters.name(ConnectionCounters.MIN_RTT_NS))),
-                millis(connection.value(ConnectionCounters.name(ConnectionCounters.SMOOTHED_RTT_NS))),
-                bytes(connection.value(ConnectionCounters.name(ConnectionCounters.BYTES_IN_FLIGHT))),
-                connection.value(ConnectionCounters.name(ConnectionCounters.PACKETS_RETRANSMITTED)),
-                connection.value(ConnectionCounters.name(ConnectionCounters.PACKETS_LOST)),
-                connection.value(ConnectionCounters.name(ConnectionCounters.SPURIOUS_LOSSES)),
-                connection.value(ConnectionCounters.name(ConnectionCounters.CWND_LIMITED)),
-                connection.value(ConnectionCounters.name(ConnectionCounters.PACING_LIMITED)),
-                connection.value(ConnectionCounters.name(ConnectionCounters.FLOW_CONTROL_LIMITED)),
-                connection.value(ConnectionCounters.name(ConnectionCounters.APP_LIMITED)));
+                c.description(),
+                c.state(),
+                c.controllerState(),
+                Units.bytes(value(c, ConnectionCounters.CWND_BYTES)),
+                bitsPerSecond(value(c, ConnectionCounters.PACING_RATE_BYTES_PER_SECOND)),
+                bitsPerSecond(value(c, ConnectionCounters.DELIVERY_RATE_BYTES_PER_SECOND)),
+                millis(value(c, ConnectionCounters.MIN_RTT_NS)),
+                millis(value(c, ConnectionCounters.SMOOTHED_RTT_NS)),
+                Units.bytes(value(c, ConnectionCounters.BYTES_IN_FLIGHT)),
+                value(c, ConnectionCounters.PACKETS_RETRANSMITTED),
+                value(c, ConnectionCounters.PACKETS_LOST),
+                value(c, ConnectionCounters.SPURIOUS_LOSSES),
+                value(c, ConnectionCounters.CWND_LIMITED),
+                value(c, ConnectionCounters.PACING_LIMITED),
+                value(c, ConnectionCounters.FLOW_CONTROL_LIMITED),
+                value(c, ConnectionCounters.APP_LIMITED));
         }
+    }
+
+    private static long value(final ProcessCounters.Connection connection, final int index)
+    {
+        return connection.value(ConnectionCounters.name(index));
     }
 
     private static String liveness(final ProcessCounters process)
@@ -133,56 +137,20 @@ final class StatTable
     }
 
     /**
-     * @return e.g. {@code 1.5M}, {@code 64.0K}, {@code 1200}: binary prefixes, as {@code ss} prints sizes.
+     * @return a rate given in bytes per second as iperf prints bits per second; {@code -} when not paced or not
+     * measured (0 or {@code Long.MAX_VALUE}).
      */
-    static String bytes(final long bytes)
+    private static String bitsPerSecond(final long bytesPerSecond)
     {
-        if (bytes >= 1L << 30)
-        {
-            return String.format(Locale.ROOT, "%.1fG", bytes / (double)(1L << 30));
-        }
-        if (bytes >= 1L << 20)
-        {
-            return String.format(Locale.ROOT, "%.1fM", bytes / (double)(1L << 20));
-        }
-        if (bytes >= 1L << 10)
-        {
-            return String.format(Locale.ROOT, "%.1fK", bytes / (double)(1L << 10));
-        }
-        return Long.toString(bytes);
+        return bytesPerSecond <= 0 || bytesPerSecond == Long.MAX_VALUE ?
+            "-" : Units.bitsPerSecond(bytesPerSecond * 8.0);
     }
 
     /**
-     * @return a rate given in bytes per second as bits per second with a decimal prefix, e.g. {@code 98.2Mbps};
-     * {@code -} for "not paced" (0 or {@code Long.MAX_VALUE}).
+     * @return milliseconds with two decimals; {@code -} before the first sample.
      */
-    static String bitsPerSecond(final long bytesPerSecond)
+    private static String millis(final long ns)
     {
-        if (bytesPerSecond <= 0 || bytesPerSecond == Long.MAX_VALUE)
-        {
-            return "-";
-        }
-        final double bits = bytesPerSecond * 8.0;
-        if (bits >= 1e9)
-        {
-            return String.format(Locale.ROOT, "%.2fGbps", bits / 1e9);
-        }
-        if (bits >= 1e6)
-        {
-            return String.format(Locale.ROOT, "%.1fMbps", bits / 1e6);
-        }
-        if (bits >= 1e3)
-        {
-            return String.format(Locale.ROOT, "%.1fKbps", bits / 1e3);
-        }
-        return String.format(Locale.ROOT, "%.0fbps", bits);
-    }
-
-    /**
-     * @return e.g. {@code 150.12ms}; {@code -} before the first sample.
-     */
-    static String millis(final long ns)
-    {
-        return ns <= 0 || ns == Long.MAX_VALUE ? "-" : String.format(Locale.ROOT, "%.2fms", ns / 1e6);
+        return ns <= 0 || ns == Long.MAX_VALUE ? "-" : Units.millis(ns);
     }
 }

@@ -30,7 +30,8 @@ class SimCommandTest
         assertEquals("delay=20ms", MiniJson.object(json.get("path")).get("reverse"), "default reverse direction");
         final List<Object> flows = MiniJson.list(json.get("flows"));
         assertEquals(2, flows.size());
-        assertEquals(List.of("reno", "cubic"), List.of(MiniJson.object(flows.get(0)).get("cc"), MiniJson.object(flows.get(1)).get("cc")));
+        assertEquals(List.of("reno", "cubic"),
+            List.of(MiniJson.object(flows.get(0)).get("cc"), MiniJson.object(flows.get(1)).get("cc")));
         assertEquals(2.0, number(MiniJson.object(flows.get(1)), "start_s"), "the latecomer's start");
 
         double totalGoodput = 0;

@@ -47,7 +47,8 @@ class EndpointCountersFileTest
         {
             serverFile = pair.server.countersFile();
             clientFile = pair.client.countersFile();
-            assertEquals(List.of(serverFile, clientFile).stream().sorted().toList(), CountersFileReader.list(directory));
+            assertEquals(
+                List.of(serverFile, clientFile).stream().sorted().toList(), CountersFileReader.list(directory));
 
             final Connection[] connections = pair.connect(TimeUnit.SECONDS.toNanos(5));
             try (CountersFileReader reader = CountersFileReader.open(clientFile).orElseThrow())

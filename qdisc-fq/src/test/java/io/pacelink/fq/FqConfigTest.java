@@ -104,11 +104,11 @@ class FqConfigTest
     void fqIsTheDefaultSchedulerWhenThisModuleIsOnTheClassPath()
     {
         assertEquals(Set.of("fifo", "fq", "rr"), PacketSchedulers.available().keySet());
-        final CountersManager countersManager = CountersBuffers.newManager(64 * 1024);
-        assertInstanceOf(FqScheduler.class, PacketSchedulers.newScheduler(null, ControllerParameters.EMPTY, countersManager));
+        final CountersManager manager = CountersBuffers.newManager(64 * 1024);
+        assertInstanceOf(FqScheduler.class, PacketSchedulers.newScheduler(null, ControllerParameters.EMPTY, manager));
         assertInstanceOf(
-            RoundRobinScheduler.class, PacketSchedulers.newScheduler("rr", ControllerParameters.EMPTY, countersManager));
-        assertEquals("scheduler fq: throttled", countersManager.getCounterLabel(2),
+            RoundRobinScheduler.class, PacketSchedulers.newScheduler("rr", ControllerParameters.EMPTY, manager));
+        assertEquals("scheduler fq: throttled", manager.getCounterLabel(2),
             "the scheduler's statistics are registered as labelled counters");
     }
 

@@ -201,11 +201,12 @@ class RoundRobinSchedulerTest
         }
         assertNotNull(found);
         assertEquals(0, found.defaultPriority());
-        assertEquals("rr", found.newScheduler(ControllerParameters.EMPTY, new FakeControllerContext(ControllerParameters.EMPTY)).name());
+        final FakeControllerContext counters = new FakeControllerContext(ControllerParameters.EMPTY);
+        assertEquals("rr", found.newScheduler(ControllerParameters.EMPTY, counters).name());
 
         final PacketSchedulerFactory factory = found;
         assertThrows(IllegalArgumentException.class,
-            () -> factory.newScheduler(ControllerParameters.of(Map.of("rr.quantum", "1")), new FakeControllerContext(ControllerParameters.EMPTY)));
+            () -> factory.newScheduler(ControllerParameters.of(Map.of("rr.quantum", "1")), counters));
     }
 
     private int drain(final long nowNs)
