@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -43,8 +44,8 @@ class StatCommandTest
             final List<String> lines = run.out().lines().collect(Collectors.toList());
             assertEquals(4, lines.size(), run.out());
 
-            final Map<String, Object> first = sender(MiniJson.object(MiniJson.parse(lines.get(0))), child);
-            final Map<String, Object> last = sender(MiniJson.object(MiniJson.parse(lines.get(3))), child);
+            final Map<String, Object> last = sender(MiniJson.object(MiniJson.parse(lines.get(3))), child, null);
+            final Map<String, Object> first = sender(MiniJson.object(MiniJson.parse(lines.get(0))), child, last);
             final Map<String, Object> firstCounters = MiniJson.object(first.get("counters"));
             final Map<String, Object> lastCounters = MiniJson.object(last.get("counters"));
             for (final String name : List.of("cwnd-bytes", "pacing-rate-Bps", "delivery-rate-Bps", "min-rtt-ns",
@@ -125,9 +126,13 @@ class StatCommandTest
     }
 
     /**
-     * @return the client-side connection (the one sending) of the child's endpoints in one refresh.
+     * @param refresh one JSON refresh.
+     * @param child   the process whose endpoints it shows (and nothing else).
+     * @param same    the connection to find again (same file and id), or null for the one that sent the most.
+     * @return a connection of the child's endpoints, with its file added as {@code file}.
      */
-    private static Map<String, Object> sender(final Map<String, Object> refresh, final Process child)
+    private static Map<String, Object> sender(
+        final Map<String, Object> refresh, final Process child, final Map<String, Object> same)
     {
         Map<String, Object> sender = null;
         for (final Object processObject : MiniJson.list(refresh.get("processes")))
@@ -137,16 +142,23 @@ class StatCommandTest
             assertEquals("alive", process.get("status"));
             for (final Object connection : MiniJson.list(process.get("connections")))
             {
-                final Map<String, Object> candidate = MiniJson.object(connection);
-                final Map<String, Object> counters = MiniJson.object(candidate.get("counters"));
-                if (number(counters, "bytes-sent") > 1_000_000)
+                final Map<String, Object> candidate = new HashMap<>(MiniJson.object(connection));
+                candidate.put("file", process.get("file"));
+                final boolean isWanted = null == same ? null == sender || sentBytes(candidate) > sentBytes(sender) :
+                    same.get("file").equals(candidate.get("file")) && same.get("id").equals(candidate.get("id"));
+                if (isWanted)
                 {
                     sender = candidate;
                 }
             }
         }
-        assertTrue(null != sender, "a connection that sends: " + refresh);
+        assertTrue(null != sender, "connection " + same + " in " + refresh);
         return sender;
+    }
+
+    private static long sentBytes(final Map<String, Object> connection)
+    {
+        return number(MiniJson.object(connection.get("counters")), "bytes-sent");
     }
 
     private static long number(final Map<String, Object> counters, final String name)
