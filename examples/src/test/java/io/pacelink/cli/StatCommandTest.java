@@ -98,6 +98,9 @@ class StatCommandTest
         }
         final CommandRun table = CommandRun.of("stat", "--dir", directory.toString(), "--count", "1");
         assertTrue(table.out().contains("STALE (process gone"), table.out());
+        final CommandRun otherPid = CommandRun.of(
+            "stat", "--dir", directory.toString(), "--count", "1", "--pid", Long.toString(child.pid() + 1));
+        assertTrue(otherPid.out().contains("no Pacelink process with pid " + (child.pid() + 1)), otherPid.out());
 
         final CommandRun clean = CommandRun.of("stat", "--dir", directory.toString(), "--clean");
         assertEquals(0, clean.exitCode(), clean.err());
