@@ -15,6 +15,7 @@ import picocli.CommandLine.Command;
         DemoCommand.class,
         SimCommand.class,
         NetemCommand.class,
+        StatCommand.class,
         CommandLine.HelpCommand.class
     })
 public final class PacelinkCommand implements Runnable
