@@ -16,6 +16,7 @@ import picocli.CommandLine.Command;
         SimCommand.class,
         ReportCommand.class,
         NetemCommand.class,
+        StatCommand.class,
         CommandLine.HelpCommand.class
     })
 public final class PacelinkCommand implements Runnable

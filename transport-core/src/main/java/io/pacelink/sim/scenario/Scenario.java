@@ -21,6 +21,7 @@ import io.pacelink.transport.schedule.PacketSchedulers;
 import io.pacelink.transport.stats.CountersBuffers;
 import org.HdrHistogram.Histogram;
 import org.agrona.DirectBuffer;
+import org.agrona.concurrent.status.ConcurrentCountersManager;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -253,12 +254,13 @@ public final class Scenario
             .randomSeed(simulator.seedFor(name));
         config.contextCustomizer.accept(context);
         context.conclude();
+        final ConcurrentCountersManager countersManager = CountersBuffers.newManager(COUNTERS_VALUES_BYTES);
         return new EndpointCore(
             context,
             port,
             config.registry,
-            PacketSchedulers.newScheduler(config.schedulerName, config.schedulerParameters),
-            CountersBuffers.newManager(COUNTERS_VALUES_BYTES));
+            PacketSchedulers.newScheduler(config.schedulerName, config.schedulerParameters, countersManager),
+            countersManager);
     }
 
     /**
