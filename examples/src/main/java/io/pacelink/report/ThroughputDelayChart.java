@@ -221,7 +221,7 @@ public final class ThroughputDelayChart
      * The one-standard-deviation ellipse of the points: the covariance matrix's eigenvectors give its axes and the
      * square roots of its eigenvalues their half-lengths. Null when the points lie on one line or on one spot.
      */
-    private static double[] ellipse(
+    static double[] ellipse(
         final double[] x, final double[] y, final double meanX, final double meanY, final boolean logScale)
     {
         final int n = x.length;
