@@ -14,6 +14,7 @@ import picocli.CommandLine.Command;
     subcommands = {
         DemoCommand.class,
         SimCommand.class,
+        ReportCommand.class,
         NetemCommand.class,
         StatCommand.class,
         CommandLine.HelpCommand.class

@@ -2,6 +2,7 @@ package io.pacelink.sim.scenario;
 
 import io.pacelink.sim.results.GoodputSeries;
 import io.pacelink.sim.results.LatencySummary;
+import org.HdrHistogram.Histogram;
 
 /**
  * What one flow of a scenario achieved.
@@ -19,6 +20,7 @@ import io.pacelink.sim.results.LatencySummary;
  * @param lostPackets          packets declared lost.
  * @param spuriousLosses       losses later found to be spurious (the packet had arrived).
  * @param rtt                  the sender's RTT samples.
+ * @param rttHistogram         the same samples in ns, to merge flows or read other percentiles; do not modify.
  * @param responseTime         request to response time, for request/response flows (else null).
  * @param goodput              delivered bytes over time.
  */
@@ -36,6 +38,7 @@ public record FlowOutcome(
     long lostPackets,
     long spuriousLosses,
     LatencySummary rtt,
+    Histogram rttHistogram,
     LatencySummary responseTime,
     GoodputSeries goodput)
 {

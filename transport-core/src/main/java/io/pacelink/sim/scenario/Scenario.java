@@ -134,6 +134,18 @@ public final class Scenario
         {
             listenToDepartures(dumbbell, flowByReceiver, config.departureListener);
         }
+        if (null != config.queueDelayListener)
+        {
+            final FlowQueueDelayListener listener = config.queueDelayListener;
+            dumbbell.forward().queueDelayListener((packet, queueDelayNs, nowNs) ->
+            {
+                final Integer flowIndex = flowByReceiver.get(packet.destination());
+                if (null != flowIndex)
+                {
+                    listener.onQueueDelay(flowIndex, queueDelayNs, nowNs);
+                }
+            });
+        }
 
         final Histogram pingRtt = new Histogram(MAX_TRACKED_LATENCY_NS, 3);
         if (config.pingIntervalNs > 0)
@@ -217,6 +229,7 @@ public final class Scenario
             null == stats ? 0 : stats.packetsLost(),
             null == stats ? 0 : stats.spuriousLosses(),
             results.rtt(),
+            results.rttHistogram(),
             AppPattern.Kind.REQUEST_RESPONSE == flow.pattern().kind() ? LatencySummary.of(responseTime) : null,
             results.goodput());
     }
@@ -344,6 +357,22 @@ public final class Scenario
     }
 
     /**
+     * Hears how long each data packet of every flow waited in the forward (data) bottleneck's queue, when the
+     * bottleneck starts serializing it: the queueing delay per flow over time. Called on the simulation's thread.
+     * Listening does not change what the flows do.
+     */
+    @FunctionalInterface
+    public interface FlowQueueDelayListener
+    {
+        /**
+         * @param flowIndex    the flow whose receiver the packet is going to, in scenario order.
+         * @param queueDelayNs how long the packet waited in the queue.
+         * @param nowNs        simulated time its serialization starts.
+         */
+        void onQueueDelay(int flowIndex, long queueDelayNs, long nowNs);
+    }
+
+    /**
      * Describes a scenario.
      */
     public static final class Builder
@@ -364,6 +393,7 @@ public final class Scenario
         private long progressIntervalNs;
         private ProgressListener progressListener;
         private FlowDepartureListener departureListener;
+        private FlowQueueDelayListener queueDelayListener;
 
         private Builder()
         {
@@ -500,6 +530,16 @@ public final class Scenario
         public Builder departures(final FlowDepartureListener listener)
         {
             this.departureListener = listener;
+            return this;
+        }
+
+        /**
+         * @param listener hears the forward bottleneck's queueing delay of every flow's data packets (null: none).
+         * @return this.
+         */
+        public Builder queueDelays(final FlowQueueDelayListener listener)
+        {
+            this.queueDelayListener = listener;
             return this;
         }
 
