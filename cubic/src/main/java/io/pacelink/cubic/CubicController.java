@@ -6,6 +6,8 @@ import io.pacelink.transport.cc.ControllerContext;
 import io.pacelink.transport.cc.WindowController;
 import org.agrona.concurrent.status.AtomicCounter;
 
+import java.util.List;
+
 /**
  * CUBIC (RFC 9438, reference section 4) with HyStart++ (RFC 9406) in the initial slow start, or Linux's HyStart
  * ({@code cubic.hystart=linux}, {@link HyStart}).
@@ -26,6 +28,9 @@ public final class CubicController extends WindowController
      * {@link #stateName()} in HyStart++ Conservative Slow Start; the other states are {@link WindowController}'s.
      */
     public static final String STATE_CONSERVATIVE_SLOW_START = "CONSERVATIVE_SLOW_START";
+
+    private static final List<String> STATE_NAMES = List.of(
+        STATE_SLOW_START, STATE_CONSERVATIVE_SLOW_START, STATE_CONGESTION_AVOIDANCE, STATE_RECOVERY);
 
     /**
      * Counter name: the congestion window.
@@ -253,6 +258,11 @@ public final class CubicController extends WindowController
             return hyStart.isInConservativeSlowStart() ? STATE_CONSERVATIVE_SLOW_START : STATE_SLOW_START;
         }
         return STATE_CONGESTION_AVOIDANCE;
+    }
+
+    public List<String> stateNames()
+    {
+        return STATE_NAMES;
     }
 
     /**

@@ -17,7 +17,9 @@ import java.util.concurrent.Callable;
     subcommands = {
         DemoCommand.class,
         SimCommand.class,
+        ReportCommand.class,
         NetemCommand.class,
+        StatCommand.class,
         CommandLine.HelpCommand.class
     })
 public final class PacelinkCommand implements Callable<Integer>

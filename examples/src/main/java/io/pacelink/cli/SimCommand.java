@@ -1,6 +1,8 @@
 package io.pacelink.cli;
 
 import io.pacelink.link.PathSpec;
+import io.pacelink.report.RunRecorder;
+import io.pacelink.report.RunSheet;
 import io.pacelink.sim.scenario.FlowSpec;
 import io.pacelink.sim.scenario.Scenario;
 import io.pacelink.sim.scenario.ScenarioResult;
@@ -88,6 +90,10 @@ public final class SimCommand implements Callable<Integer>
     @Option(names = "--json", description = "Print one JSON object instead of the table.")
     private boolean json;
 
+    @Option(names = "--plot", paramLabel = "FILE.svg",
+        description = "Also draw the run's charts (throughput against delay, shares, time series) to this SVG file.")
+    private Path plot;
+
     public Integer call()
     {
         final PathSpec.Pair pair = pathRunOptions.pair(path);
@@ -106,10 +112,15 @@ public final class SimCommand implements Callable<Integer>
             .durationNs(duration.nanos())
             .scheduler(scheduler, ControllerParameters.EMPTY)
             .traceDirectory(traceDirectory);
-        for (final FlowSpec flow :
-            FlowArguments.flows(controllers, flows, starts, stops, accessDelays, duration.nanos()))
+        final List<FlowSpec> flowSpecs =
+            FlowArguments.flows(controllers, flows, starts, stops, accessDelays, duration.nanos());
+        flowSpecs.forEach(builder::flow);
+        final List<String> flowControllers = flowSpecs.stream().map(FlowSpec::congestionControl).toList();
+        final RunRecorder recorder = null == plot ? null : RunSheet.recorderFor(plot, flowControllers,
+            duration.nanos(), pair.baseRttNs());
+        if (null != recorder)
         {
-            builder.flow(flow);
+            recorder.attachTo(builder);
         }
         if (null != pingInterval)
         {
@@ -136,6 +147,10 @@ public final class SimCommand implements Callable<Integer>
             final ScenarioResult result = scenario.run(progress);
             final ScenarioReport report =
                 new ScenarioReport(pair, scheduler, pathRunOptions.seed(), result, progress.elapsedWallNs());
+            if (null != recorder)
+            {
+                RunSheet.write(plot, pair.toString(), result, recorder.series(), flowControllers);
+            }
             final PrintStream out = System.out;
             if (json)
             {

@@ -30,23 +30,24 @@ class SimCommandTest
             "--path", PATH, "--duration", "10s", "--ping", "100ms", "--json");
         assertEquals(0, run.exitCode(), run.err());
 
-        final Map<String, Object> json = object(MiniJson.parse(run.out().trim()));
-        assertEquals("delay=20ms", object(json.get("path")).get("reverse"), "default reverse direction");
-        final List<Object> flows = list(json.get("flows"));
+        final Map<String, Object> json = MiniJson.object(MiniJson.parse(run.out().trim()));
+        assertEquals("delay=20ms", MiniJson.object(json.get("path")).get("reverse"), "default reverse direction");
+        final List<Object> flows = MiniJson.list(json.get("flows"));
         assertEquals(2, flows.size());
-        assertEquals(List.of("reno", "cubic"), List.of(object(flows.get(0)).get("cc"), object(flows.get(1)).get("cc")));
-        assertEquals(2.0, number(object(flows.get(1)), "start_s"), "the latecomer's start");
+        assertEquals(List.of("reno", "cubic"),
+            List.of(MiniJson.object(flows.get(0)).get("cc"), MiniJson.object(flows.get(1)).get("cc")));
+        assertEquals(2.0, number(MiniJson.object(flows.get(1)), "start_s"), "the latecomer's start");
 
         double totalGoodput = 0;
         for (final Object element : flows)
         {
-            final Map<String, Object> flow = object(element);
+            final Map<String, Object> flow = MiniJson.object(element);
             final double goodput = number(flow, "goodput_bps");
             assertTrue(goodput > 1e6 && goodput < 10e6, "goodput " + goodput);
             totalGoodput += goodput * (number(flow, "end_s") - number(flow, "start_s")) / 10;
             assertTrue(number(flow, "sent_bytes") >= number(flow, "retransmitted_bytes"));
             assertTrue(number(flow, "lost_packets") >= 0);
-            final Map<String, Object> rtt = object(flow.get("rtt_ms"));
+            final Map<String, Object> rtt = MiniJson.object(flow.get("rtt_ms"));
             assertTrue(number(rtt, "min") >= 40.0, "min RTT below the path's 40 ms: " + rtt);
             assertTrue(number(rtt, "min") <= number(rtt, "p50") && number(rtt, "p50") <= number(rtt, "p95") &&
                 number(rtt, "p95") <= number(rtt, "p99"), "percentiles out of order: " + rtt);
@@ -57,10 +58,10 @@ class SimCommandTest
         assertTrue(totalGoodput < 10e6 * utilisation, "goodput above what the link carried");
         final double jain = number(json, "jain_index");
         assertTrue(jain > 0.5 && jain <= 1.0, "jain " + jain);
-        final Map<String, Object> queueDelay = object(json.get("queue_delay_ms"));
+        final Map<String, Object> queueDelay = MiniJson.object(json.get("queue_delay_ms"));
         assertTrue(number(queueDelay, "p50") <= number(queueDelay, "p95") && number(queueDelay, "p95") <= 41.0,
             "a 1-BDP queue holds at most 40 ms: " + queueDelay);
-        final Map<String, Object> ping = object(json.get("ping_rtt_ms"));
+        final Map<String, Object> ping = MiniJson.object(json.get("ping_rtt_ms"));
         assertTrue(number(ping, "p50") >= 40.0 && number(ping, "p50") <= number(ping, "p99") &&
             number(ping, "p99") <= number(ping, "max"), "ping " + ping);
     }
@@ -70,8 +71,8 @@ class SimCommandTest
     {
         final String[] args = { "sim", "--cc", "cubic", "--path", "rate=20mbit delay=10ms jitter=1ms loss=0.5%",
             "--duration", "5s", "--seed", "3", "--json" };
-        final Map<String, Object> first = object(MiniJson.parse(CommandRun.of(args).out().trim()));
-        final Map<String, Object> second = object(MiniJson.parse(CommandRun.of(args).out().trim()));
+        final Map<String, Object> first = MiniJson.object(MiniJson.parse(CommandRun.of(args).out().trim()));
+        final Map<String, Object> second = MiniJson.object(MiniJson.parse(CommandRun.of(args).out().trim()));
 
         assertNotEquals(null, first.remove("run"), "run figures (wall time) are reported");
         second.remove("run");
@@ -182,9 +183,9 @@ class SimCommandTest
         final CommandRun run = CommandRun.of("sim", "--path", path, "--duration", "100ms", "--json");
         assertEquals(0, run.exitCode(), run.err());
 
-        final Map<String, Object> json = object(MiniJson.parse(run.out().trim()));
+        final Map<String, Object> json = MiniJson.object(MiniJson.parse(run.out().trim()));
         assertFalse(json.containsKey("link_utilization"), "no rate, no utilisation: " + json.keySet());
-        final Map<String, Object> flow = object(list(json.get("flows")).get(0));
+        final Map<String, Object> flow = MiniJson.object(MiniJson.list(json.get("flows")).get(0));
         final double goodput = number(flow, "goodput_bps");
         assertTrue(goodput > 100e6 && goodput < 1e9, "limited by the 1 Gbit/s line only: " + goodput);
     }
@@ -196,9 +197,9 @@ class SimCommandTest
         final CommandRun run = CommandRun.of("sim", "--flows", "2", "--access-delay", "0ms,5ms",
             "--path", "rate=1gbit delay=5ms queue=100p", "--duration", "1s", "--json");
         assertEquals(0, run.exitCode(), run.err());
-        final List<Object> flows = list(object(MiniJson.parse(run.out().trim())).get("flows"));
-        final double shortMinRtt = number(object(object(flows.get(0)).get("rtt_ms")), "min");
-        final double longMinRtt = number(object(object(flows.get(1)).get("rtt_ms")), "min");
+        final List<Object> flows = MiniJson.list(MiniJson.object(MiniJson.parse(run.out().trim())).get("flows"));
+        final double shortMinRtt = number(MiniJson.object(MiniJson.object(flows.get(0)).get("rtt_ms")), "min");
+        final double longMinRtt = number(MiniJson.object(MiniJson.object(flows.get(1)).get("rtt_ms")), "min");
         // The bottleneck's 10 ms, then 5 ms more at each of the two hosts, both ways (to the RTT histogram's 3 digits).
         assertTrue(shortMinRtt >= 9.99 && shortMinRtt < 11.5, "short flow's min RTT " + shortMinRtt);
         assertTrue(longMinRtt >= 29.9 && longMinRtt < 31.5, "long flow's min RTT " + longMinRtt);
@@ -210,10 +211,10 @@ class SimCommandTest
         final CommandRun run = CommandRun.of("sim", "--cc", "bbr", "--path",
             "rate=100mbit delay=20ms police=10mbit burst=100kb", "--duration", "20s", "--json");
         assertEquals(0, run.exitCode(), run.err());
-        final Map<String, Object> json = object(MiniJson.parse(run.out().trim()));
-        assertEquals("rate=100mbit delay=20ms police=10mbit burst=100kb", object(json.get("path")).get("forward"));
-        assertTrue(number(object(json.get("forward_link")), "policed_packets") > 0);
-        final Map<String, Object> counters = object(object(list(json.get("flows")).get(0)).get("controller_counters"));
+        final Map<String, Object> json = MiniJson.object(MiniJson.parse(run.out().trim()));
+        assertEquals("rate=100mbit delay=20ms police=10mbit burst=100kb", MiniJson.object(json.get("path")).get("forward"));
+        assertTrue(number(MiniJson.object(json.get("forward_link")), "policed_packets") > 0);
+        final Map<String, Object> counters = MiniJson.object(MiniJson.object(MiniJson.list(json.get("flows")).get(0)).get("controller_counters"));
         assertTrue(number(counters, "bbr-lt-bw-engagements") >= 1, "long-term mode engaged: " + counters);
 
         final CommandRun table = CommandRun.of("sim", "--cc", "bbr", "--path",
@@ -259,7 +260,7 @@ class SimCommandTest
             .beginObject("nested").field("x", (String)null).endObject()
             .endObject()
             .toString();
-        final Map<String, Object> parsed = object(MiniJson.parse(json));
+        final Map<String, Object> parsed = MiniJson.object(MiniJson.parse(json));
         assertEquals(nasty, parsed.get("text"));
         assertEquals(null, parsed.get("nan"));
         assertTrue(parsed.containsKey("nan"));
@@ -276,7 +277,7 @@ class SimCommandTest
         args.addAll(List.of(options));
         final CommandRun run = CommandRun.of(args.toArray(new String[0]));
         assertEquals(0, run.exitCode(), run.err());
-        final Map<String, Object> json = object(MiniJson.parse(run.out().trim()));
+        final Map<String, Object> json = MiniJson.object(MiniJson.parse(run.out().trim()));
         json.remove("run");
         return json;
     }
@@ -297,25 +298,11 @@ class SimCommandTest
         final CommandRun run = CommandRun.of(args.toArray(new String[0]));
         assertEquals(0, run.exitCode(), run.err());
         final List<Object> controllers = new ArrayList<>();
-        for (final Object flow : list(object(MiniJson.parse(run.out().trim())).get("flows")))
+        for (final Object flow : MiniJson.list(MiniJson.object(MiniJson.parse(run.out().trim())).get("flows")))
         {
-            controllers.add(object(flow).get("cc"));
+            controllers.add(MiniJson.object(flow).get("cc"));
         }
         return controllers;
-    }
-
-    @SuppressWarnings("unchecked")
-    private static Map<String, Object> object(final Object value)
-    {
-        assertTrue(value instanceof Map, "not an object: " + value);
-        return (Map<String, Object>)value;
-    }
-
-    @SuppressWarnings("unchecked")
-    private static List<Object> list(final Object value)
-    {
-        assertTrue(value instanceof List, "not an array: " + value);
-        return (List<Object>)value;
     }
 
     private static double number(final Map<String, Object> object, final String name)

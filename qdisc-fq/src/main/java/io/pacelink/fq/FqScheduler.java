@@ -1,10 +1,12 @@
 package io.pacelink.fq;
 
+import io.pacelink.transport.cc.ControllerCounters;
 import io.pacelink.transport.schedule.PacketScheduler;
 import io.pacelink.transport.schedule.SchedulableFlow;
 import org.HdrHistogram.Histogram;
 import org.agrona.collections.Hashing;
 import org.agrona.collections.Long2ObjectHashMap;
+import org.agrona.concurrent.status.AtomicCounter;
 
 import java.util.ArrayDeque;
 
@@ -105,18 +107,32 @@ public final class FqScheduler implements PacketScheduler
     private FqFlow lastReleased;
     private boolean releasedForAckOnly;
 
-    private long throttledTotal;
-    private long gcFlows;
-    private long horizonDrops;
-    private long horizonCaps;
-    private long packetsTooLong;
-    private long ackOnlyReleases;
+    // sch_fq's statistics (tc -s qdisc show dev X), as counters so pacelink stat sees them.
+    private final AtomicCounter flows;
+    private final AtomicCounter throttledFlowsNow;
+    private final AtomicCounter throttledTotal;
+    private final AtomicCounter gcFlows;
+    private final AtomicCounter horizonDrops;
+    private final AtomicCounter horizonCaps;
+    private final AtomicCounter packetsTooLong;
+    private final AtomicCounter ackOnlyReleases;
+    private final AtomicCounter unthrottleLatencyNs;
 
     /**
-     * @param config validated parameters.
+     * @param config   validated parameters.
+     * @param counters where the statistics are published (the endpoint's counters).
      */
-    public FqScheduler(final FqConfig config)
+    public FqScheduler(final FqConfig config, final ControllerCounters counters)
     {
+        flows = counters.newCounter("flows");
+        throttledFlowsNow = counters.newCounter("throttled-flows");
+        throttledTotal = counters.newCounter("throttled");
+        gcFlows = counters.newCounter("gc-flows");
+        horizonDrops = counters.newCounter("horizon-drops");
+        horizonCaps = counters.newCounter("horizon-caps");
+        packetsTooLong = counters.newCounter("packets-too-long");
+        ackOnlyReleases = counters.newCounter("ack-only-releases");
+        unthrottleLatencyNs = counters.newCounter("unthrottle-latency-ns");
         quantumBytes = config.quantumBytes();
         initialQuantumBytes = config.initialQuantumBytes();
         maxRateBytesPerSecond = config.maxRateBytesPerSecond();
@@ -169,6 +185,7 @@ public final class FqScheduler implements PacketScheduler
 
             case THROTTLED:
                 throttledFlows.remove(state);
+                throttledFlowsNow.setRelease(throttledFlows.size());
                 break;
 
             case DETACHED:
@@ -180,6 +197,7 @@ public final class FqScheduler implements PacketScheduler
             ackBypass.remove(state);
         }
         recycle(state);
+        flows.setRelease(flowsById.size());
     }
 
     /**
@@ -249,6 +267,7 @@ public final class FqScheduler implements PacketScheduler
             state = throttledFlows.poll();
             state.wokenFromThrottle = true;
             addToOldFlows(state);
+            throttledFlowsNow.setRelease(throttledFlows.size());
         }
 
         while (true)
@@ -285,7 +304,7 @@ public final class FqScheduler implements PacketScheduler
                     {
                         if (horizonDrop)
                         {
-                            horizonDrops++;
+                            horizonDrops.incrementRelease();
                             list.pollFirst();
                             detach(state, nowNs);
                             if (flow.hasAckDue(nowNs))
@@ -294,7 +313,7 @@ public final class FqScheduler implements PacketScheduler
                             }
                             continue;
                         }
-                        horizonCaps++;
+                        horizonCaps.incrementRelease();
                         departureNs = nowNs + horizonNs;
                         state.cappedDepartureNs = departureNs;
                     }
@@ -316,8 +335,9 @@ public final class FqScheduler implements PacketScheduler
                 if (state.wokenFromThrottle)
                 {
                     state.wokenFromThrottle = false;
-                    releaseLatenessHistogram.recordValue(
-                        Math.min(nowNs - state.timeNextPacketNs, MAX_TRACKED_LATENESS_NS));
+                    final long latenessNs = Math.min(nowNs - state.timeNextPacketNs, MAX_TRACKED_LATENESS_NS);
+                    releaseLatenessHistogram.recordValue(latenessNs);
+                    recordUnthrottleLatency(latenessNs);
                 }
                 state.releasedWithDepartureTime = 0 != departureNs;
                 lastReleased = state;
@@ -463,7 +483,7 @@ public final class FqScheduler implements PacketScheduler
      */
     public long throttledTotal()
     {
-        return throttledTotal;
+        return throttledTotal.get();
     }
 
     /**
@@ -471,7 +491,7 @@ public final class FqScheduler implements PacketScheduler
      */
     public long gcFlows()
     {
-        return gcFlows;
+        return gcFlows.get();
     }
 
     /**
@@ -479,7 +499,7 @@ public final class FqScheduler implements PacketScheduler
      */
     public long horizonDrops()
     {
-        return horizonDrops;
+        return horizonDrops.get();
     }
 
     /**
@@ -487,7 +507,7 @@ public final class FqScheduler implements PacketScheduler
      */
     public long horizonCaps()
     {
-        return horizonCaps;
+        return horizonCaps.get();
     }
 
     /**
@@ -495,7 +515,7 @@ public final class FqScheduler implements PacketScheduler
      */
     public long packetsTooLong()
     {
-        return packetsTooLong;
+        return packetsTooLong.get();
     }
 
     /**
@@ -503,7 +523,7 @@ public final class FqScheduler implements PacketScheduler
      */
     public long ackOnlyReleases()
     {
-        return ackOnlyReleases;
+        return ackOnlyReleases.get();
     }
 
     /**
@@ -562,10 +582,20 @@ public final class FqScheduler implements PacketScheduler
         final long delayNs = transmitTimeNs(bytes, rateBytesPerSecond);
         if (delayNs > MAX_PACKET_DELAY_NS)
         {
-            packetsTooLong++;
+            packetsTooLong.incrementRelease();
             return MAX_PACKET_DELAY_NS;
         }
         return delayNs;
+    }
+
+    /**
+     * sch_fq.c {@code fq_check_throttled}: an EWMA with weight 1/8 of how late throttled flows are woken, the
+     * {@code latency} that {@code tc -s qdisc} prints.
+     */
+    private void recordUnthrottleLatency(final long latenessNs)
+    {
+        final long averageNs = unthrottleLatencyNs.get();
+        unthrottleLatencyNs.setRelease(averageNs - (averageNs >> 3) + (latenessNs >> 3));
     }
 
     private static long transmitTimeNs(final long bytes, final long rateBytesPerSecond)
@@ -577,7 +607,7 @@ public final class FqScheduler implements PacketScheduler
     {
         releasedForAckOnly = true;
         lastReleased = state;
-        ackOnlyReleases++;
+        ackOnlyReleases.incrementRelease();
         return state.flow;
     }
 
@@ -591,7 +621,8 @@ public final class FqScheduler implements PacketScheduler
     {
         state.place = FqFlow.Place.THROTTLED;
         throttledFlows.add(state);
-        throttledTotal++;
+        throttledTotal.incrementRelease();
+        throttledFlowsNow.setRelease(throttledFlows.size());
     }
 
     private void detach(final FqFlow state, final long nowNs)
@@ -621,6 +652,7 @@ public final class FqScheduler implements PacketScheduler
         }
         detachedFlows.addNewest(state, nowNs);
         flowsById.put(flow.flowId(), state);
+        flows.setRelease(flowsById.size());
         return state;
     }
 
@@ -650,10 +682,14 @@ public final class FqScheduler implements PacketScheduler
                 detachedFlows.remove(candidate);
                 flowsById.remove(candidate.flow.flowId());
                 recycle(candidate);
-                gcFlows++;
+                gcFlows.incrementRelease();
                 collected++;
             }
             candidate = newer;
+        }
+        if (collected > 0)
+        {
+            flows.setRelease(flowsById.size());
         }
     }
 }

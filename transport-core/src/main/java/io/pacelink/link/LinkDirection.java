@@ -44,6 +44,7 @@ public final class LinkDirection
     private long lastPolledDeliveryNs = Long.MIN_VALUE;
     private long highestDeliveredOrder = -1;
     private long lostOfferedPacketNumber;
+    private QueueDelayListener queueDelayListener;
 
     /**
      * @param spec      the direction's model.
@@ -230,6 +231,14 @@ public final class LinkDirection
     }
 
     /**
+     * @param listener told the queueing delay of every packet the bottleneck starts serializing (null: none).
+     */
+    public void queueDelayListener(final QueueDelayListener listener)
+    {
+        this.queueDelayListener = listener;
+    }
+
+    /**
      * @return this direction's counters.
      */
     public LinkCounters counters()
@@ -294,7 +303,12 @@ public final class LinkDirection
         }
         else
         {
-            counters.recordQueueDelay(startNs - next.enqueueTimeNs());
+            final long queueDelayNs = startNs - next.enqueueTimeNs();
+            counters.recordQueueDelay(queueDelayNs);
+            if (null != queueDelayListener)
+            {
+                queueDelayListener.onDequeued(next, queueDelayNs, startNs);
+            }
             serviceCompleteNs = bottleneck.serviceCompleteNs(startNs, next.length());
         }
     }

@@ -10,6 +10,7 @@ import io.pacelink.transport.port.ImpairmentConfig;
 import io.pacelink.transport.port.NioDatagramPort;
 import io.pacelink.transport.schedule.PacketSchedulers;
 import io.pacelink.transport.stats.CountersBuffers;
+import io.pacelink.transport.stats.CountersFile;
 import io.pacelink.transport.stats.EndpointCounters;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.Agent;
@@ -22,6 +23,7 @@ import org.agrona.concurrent.status.ConcurrentCountersManager;
 import org.agrona.concurrent.status.CountersReader;
 
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
 
 /**
  * A Pacelink endpoint: one UDP socket, many connections, one agent that owns all protocol state. Open one with
@@ -42,6 +44,7 @@ public final class Endpoint implements AutoCloseable
     private final EndpointCore core;
     private final EndpointAgent agent;
     private final ConcurrentCountersManager countersManager;
+    private final CountersFile countersFile;
     private final AgentRunner runner;
     private final AgentInvoker invoker;
 
@@ -51,22 +54,35 @@ public final class Endpoint implements AutoCloseable
         this.context = context;
         final DatagramPort port = impaired(context, null != context.datagramPort() ?
             context.datagramPort() : NioDatagramPort.open(context.bindAddress(), context.socketBufferBytes()));
-        countersManager = CountersBuffers.newManager(context.countersBufferBytes());
         try
         {
-            core = new EndpointCore(
-                context,
-                port,
-                CongestionControlRegistry.load(),
-                PacketSchedulers.newScheduler(context.packetScheduler(), context.schedulerParameters()),
-                countersManager);
+            countersFile = context.countersFile() ? CountersFile.create(
+                context.countersDirectory(), "endpoint", describe(context, port), context.countersBufferBytes()) : null;
         }
         catch (final RuntimeException ex)
         {
             port.close();
             throw ex;
         }
-        agent = new EndpointAgent(core, context.nanoClock());
+        countersManager = null != countersFile ?
+            countersFile.countersManager() : CountersBuffers.newManager(context.countersBufferBytes());
+        try
+        {
+            core = new EndpointCore(
+                context,
+                port,
+                CongestionControlRegistry.load(),
+                PacketSchedulers.newScheduler(
+                    context.packetScheduler(), context.schedulerParameters(), countersManager),
+                countersManager);
+        }
+        catch (final RuntimeException ex)
+        {
+            port.close();
+            CloseHelper.close(countersFile);
+            throw ex;
+        }
+        agent = new EndpointAgent(core, context.nanoClock(), countersFile);
 
         switch (context.threadingMode())
         {
@@ -105,6 +121,12 @@ public final class Endpoint implements AutoCloseable
         }
         return new DeadlineIdleStrategy(
             idleStrategy, core::nextDeadlineNs, context.nanoClock(), DeadlineIdleStrategy.DEFAULT_SPIN_WINDOW_NS);
+    }
+
+    private static String describe(final PacelinkContext context, final DatagramPort port)
+    {
+        return "endpoint " + port.localAddress() + " cc=" + context.congestionControl() + " scheduler=" +
+            PacketSchedulers.resolveName(context.packetScheduler());
     }
 
     private static DatagramPort impaired(final PacelinkContext context, final DatagramPort port)
@@ -189,6 +211,15 @@ public final class Endpoint implements AutoCloseable
     }
 
     /**
+     * @return the memory-mapped file the counters live in, or null if they are in memory only
+     * ({@link PacelinkContext#countersFile(boolean)}).
+     */
+    public Path countersFile()
+    {
+        return null == countersFile ? null : countersFile.path();
+    }
+
+    /**
      * @return the agent, to run it in SHARED mode (e.g. inside a {@link org.agrona.concurrent.CompositeAgent}).
      */
     public Agent agent()
@@ -221,7 +252,8 @@ public final class Endpoint implements AutoCloseable
     }
 
     /**
-     * Close every connection and the socket. In SHARED mode the application closes the agent's runner itself.
+     * Close every connection and the socket, and delete the counters file. In SHARED mode the application closes
+     * the agent's runner itself.
      */
     public void close()
     {
@@ -237,5 +269,6 @@ public final class Endpoint implements AutoCloseable
         {
             core.close();
         }
+        CloseHelper.close(countersFile);
     }
 }

@@ -13,6 +13,8 @@ import io.pacelink.transport.cc.ControllerRandom;
 import io.pacelink.transport.cc.LostPacket;
 import io.pacelink.transport.cc.RttStats;
 
+import java.util.List;
+
 /**
  * BBRv1 with the state machine, constants and per-ACK order of Linux {@code net/ipv4/tcp_bbr.c} (reference
  * section 5). Method names follow the Linux functions they mirror ({@code bbr_update_bw} → {@code updateBandwidth}).
@@ -297,6 +299,11 @@ public final class Bbr1Controller implements CongestionController
     public String stateName()
     {
         return mode.stateName();
+    }
+
+    public List<String> stateNames()
+    {
+        return Bbr1Mode.STATE_NAMES;
     }
 
     // ---------------------------------------------------------------------------------------------------------------

@@ -203,4 +203,9 @@ final class RecordingController implements CongestionController
     {
         return controller.stateName();
     }
+
+    public List<String> stateNames()
+    {
+        return controller.stateNames();
+    }
 }

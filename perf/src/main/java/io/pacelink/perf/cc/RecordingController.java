@@ -146,6 +146,11 @@ final class RecordingController implements CongestionController
         return delegate.stateName();
     }
 
+    public List<String> stateNames()
+    {
+        return delegate.stateNames();
+    }
+
     private RttSnapshot snapshot()
     {
         if (null == lastSnapshot || !lastSnapshot.matches(rttStats))

@@ -2,6 +2,7 @@ package io.pacelink.sim.scenario;
 
 import io.pacelink.sim.results.GoodputSeries;
 import io.pacelink.sim.results.LatencySummary;
+import org.HdrHistogram.Histogram;
 
 import java.util.Map;
 
@@ -21,6 +22,7 @@ import java.util.Map;
  * @param lostPackets          packets declared lost.
  * @param spuriousLosses       losses later found to be spurious (the packet had arrived).
  * @param rtt                  the sender's RTT samples.
+ * @param rttHistogram         the same samples in ns, to merge flows or read other percentiles; do not modify.
  * @param responseTime         request to response time, for request/response flows (else null).
  * @param goodput              delivered bytes over time.
  * @param controllerCounters   the counters the sender's congestion controller publishes, by name, at the end of the
@@ -40,6 +42,7 @@ public record FlowOutcome(
     long lostPackets,
     long spuriousLosses,
     LatencySummary rtt,
+    Histogram rttHistogram,
     LatencySummary responseTime,
     GoodputSeries goodput,
     Map<String, Long> controllerCounters)

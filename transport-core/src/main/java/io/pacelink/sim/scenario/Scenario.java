@@ -20,11 +20,12 @@ import io.pacelink.transport.cc.ControllerParameters;
 import io.pacelink.transport.engine.EndpointCore;
 import io.pacelink.transport.port.DatagramPort;
 import io.pacelink.transport.schedule.PacketSchedulers;
+import io.pacelink.transport.stats.CounterKey;
 import io.pacelink.transport.stats.CounterType;
 import io.pacelink.transport.stats.CountersBuffers;
 import org.HdrHistogram.Histogram;
 import org.agrona.DirectBuffer;
-import org.agrona.concurrent.status.CountersManager;
+import org.agrona.concurrent.status.ConcurrentCountersManager;
 import org.agrona.concurrent.status.CountersReader;
 
 import java.io.IOException;
@@ -164,6 +165,18 @@ public final class Scenario
         {
             listenToDepartures(dumbbell, flowByReceiver, config.departureListener);
         }
+        if (null != config.queueDelayListener)
+        {
+            final FlowQueueDelayListener listener = config.queueDelayListener;
+            dumbbell.forward().queueDelayListener((packet, queueDelayNs, nowNs) ->
+            {
+                final Integer flowIndex = flowByReceiver.get(packet.destination());
+                if (null != flowIndex)
+                {
+                    listener.onQueueDelay(flowIndex, queueDelayNs, nowNs);
+                }
+            });
+        }
 
         final Histogram pingRtt = new Histogram(MAX_TRACKED_LATENCY_NS, 3);
         if (config.pingIntervalNs > 0)
@@ -254,6 +267,7 @@ public final class Scenario
             null == stats ? 0 : stats.packetsLost(),
             null == stats ? 0 : stats.spuriousLosses(),
             results.rtt(),
+            results.rttHistogram(),
             AppPattern.Kind.REQUEST_RESPONSE == flow.pattern().kind() ? LatencySummary.of(responseTime) : null,
             results.goodput(),
             null == sender.connection() ? Map.of() : controllerCounters(counters, sender.connection().connectionId()));
@@ -268,9 +282,9 @@ public final class Scenario
         final Map<String, Long> values = new TreeMap<>();
         counters.forEach((counterId, typeId, keyBuffer, label) ->
         {
-            if (CounterType.CONTROLLER == typeId && keyBuffer.getLong(0) == connectionId)
+            if (CounterType.CONTROLLER == typeId && CounterKey.ownerId(keyBuffer) == connectionId)
             {
-                values.put(label.substring(label.lastIndexOf(": ") + 2), counters.getCounterValue(counterId));
+                values.put(CounterKey.name(keyBuffer), counters.getCounterValue(counterId));
             }
         });
         return Collections.unmodifiableMap(values);
@@ -296,13 +310,13 @@ public final class Scenario
             .randomSeed(simulator.seedFor(name));
         config.contextCustomizer.accept(context);
         context.conclude();
-        final CountersManager counters = CountersBuffers.newManager(COUNTERS_VALUES_BYTES);
+        final ConcurrentCountersManager countersManager = CountersBuffers.newManager(COUNTERS_VALUES_BYTES);
         return new EndpointDriver(new EndpointCore(
             context,
             port,
             config.registry,
-            PacketSchedulers.newScheduler(config.schedulerName, config.schedulerParameters),
-            counters), counters);
+            PacketSchedulers.newScheduler(config.schedulerName, config.schedulerParameters, countersManager),
+            countersManager), countersManager);
     }
 
     /**
@@ -422,6 +436,22 @@ public final class Scenario
     }
 
     /**
+     * Hears how long each data packet of every flow waited in the forward (data) bottleneck's queue, when the
+     * bottleneck starts serializing it: the queueing delay per flow over time. Called on the simulation's thread.
+     * Listening does not change what the flows do.
+     */
+    @FunctionalInterface
+    public interface FlowQueueDelayListener
+    {
+        /**
+         * @param flowIndex    the flow whose receiver the packet is going to, in scenario order.
+         * @param queueDelayNs how long the packet waited in the queue.
+         * @param nowNs        simulated time its serialization starts.
+         */
+        void onQueueDelay(int flowIndex, long queueDelayNs, long nowNs);
+    }
+
+    /**
      * Describes a scenario.
      */
     public static final class Builder
@@ -443,6 +473,7 @@ public final class Scenario
         private ProgressListener progressListener;
         private long lineRateBitsPerSecond = DEFAULT_LINE_RATE_BITS_PER_SECOND;
         private FlowDepartureListener departureListener;
+        private FlowQueueDelayListener queueDelayListener;
 
         private Builder()
         {
@@ -590,6 +621,16 @@ public final class Scenario
         public Builder departures(final FlowDepartureListener listener)
         {
             this.departureListener = listener;
+            return this;
+        }
+
+        /**
+         * @param listener hears the forward bottleneck's queueing delay of every flow's data packets (null: none).
+         * @return this.
+         */
+        public Builder queueDelays(final FlowQueueDelayListener listener)
+        {
+            this.queueDelayListener = listener;
             return this;
         }
 

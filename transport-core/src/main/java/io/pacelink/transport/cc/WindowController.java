@@ -1,5 +1,7 @@
 package io.pacelink.transport.cc;
 
+import java.util.List;
+
 /**
  * Shared base for loss-based window controllers (Reno, CUBIC): keeps cwnd, ssthresh and the {@link RecoveryPeriod}
  * that limits reductions to one per round trip, and paces at {@code gain * cwnd / srtt} with gain 2.0 in slow start
@@ -22,6 +24,12 @@ public abstract class WindowController implements CongestionController
      * {@link CongestionController#stateName()} from a reduction until a packet sent after it is acknowledged.
      */
     public static final String STATE_RECOVERY = "RECOVERY";
+
+    /**
+     * The states every window controller has, in {@link CongestionController#stateNames()} order.
+     */
+    public static final List<String> WINDOW_STATE_NAMES =
+        List.of(STATE_SLOW_START, STATE_CONGESTION_AVOIDANCE, STATE_RECOVERY);
 
     /**
      * Pacing gain while cwnd < ssthresh: lets slow start double per RTT without becoming pacing-limited.

@@ -264,6 +264,8 @@ public final class EndpointCore implements DatagramHandler, AutoCloseable
             handle.counters());
         final CongestionControllerFactory factory = registry.factory(handle.congestionControl());
         final CongestionController controller = factory.newController(controllerContext);
+        handle.counters().registerControllerState(controller.stateNames());
+        handle.counters().publishControllerState(controller.stateName());
         final ReceivedPacketTracker ackTracker = new ReceivedPacketTracker(
             PacketDecoder.MAX_ACK_RANGES, context.maxAckDelayNs());
 

@@ -1,5 +1,6 @@
 package io.pacelink.transport.schedule;
 
+import io.pacelink.transport.cc.ControllerCounters;
 import io.pacelink.transport.cc.ControllerParameters;
 
 /**
@@ -21,7 +22,9 @@ public interface PacketSchedulerFactory
     /**
      * @param parameters named parameters (e.g. {@code fq.quantum=3028}); unknown names with this scheduler's prefix
      *                   are rejected.
+     * @param counters   where the scheduler registers its statistics, at construction (the endpoint's counters,
+     *                   so {@code pacelink stat} shows them).
      * @return a new scheduler for one endpoint.
      */
-    PacketScheduler newScheduler(ControllerParameters parameters);
+    PacketScheduler newScheduler(ControllerParameters parameters, ControllerCounters counters);
 }

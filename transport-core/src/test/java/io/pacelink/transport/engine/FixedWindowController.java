@@ -8,6 +8,8 @@ import io.pacelink.transport.cc.ControllerContext;
 import io.pacelink.transport.cc.ControllerParameters;
 import io.pacelink.transport.cc.LostPacket;
 
+import java.util.List;
+
 /**
  * A controller for engine tests that must not depend on a real algorithm: a fixed window, unpaced.
  */
@@ -90,5 +92,10 @@ final class FixedWindowController implements CongestionController
     public String stateName()
     {
         return "FIXED";
+    }
+
+    public List<String> stateNames()
+    {
+        return List.of("FIXED");
     }
 }

@@ -171,6 +171,11 @@ final class RecordingController implements CongestionController
         return "RECORDING";
     }
 
+    public List<String> stateNames()
+    {
+        return List.of("RECORDING");
+    }
+
     long persistentCongestionCount()
     {
         return congestionEvents.stream().filter(Congestion::isPersistentCongestion).count();
