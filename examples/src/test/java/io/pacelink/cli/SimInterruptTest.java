@@ -7,11 +7,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -33,8 +29,8 @@ class SimInterruptTest
     @Test
     void ctrlCStopsALongRunAndPrintsThePartialResult() throws Exception
     {
-        final Process sim = new ProcessBuilder(command("sim", "--cc", "cubic", "--path",
-            "rate=1gbit delay=10ms queue=1bdp", "--duration", "1h")).start();
+        final Process sim = new ProcessBuilder(ChildJvm.command(PacelinkCommand.class, "sim", "--cc", "cubic",
+            "--path", "rate=1gbit delay=10ms queue=1bdp", "--duration", "1h")).start();
         try
         {
             final CompletableFuture<String> out = readAll(sim.getInputStream());
@@ -81,27 +77,6 @@ class SimInterruptTest
     {
         final Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).start();
         assertEquals(0, kill.waitFor(), "kill -" + signal);
-    }
-
-    /**
-     * The java of this JVM with its class path and its {@code --add-exports}/{@code --add-opens} (Agrona needs them).
-     */
-    private static List<String> command(final String... args)
-    {
-        final List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        for (final String argument : ManagementFactory.getRuntimeMXBean().getInputArguments())
-        {
-            if (argument.startsWith("--add-exports") || argument.startsWith("--add-opens"))
-            {
-                command.add(argument);
-            }
-        }
-        command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
-        command.add(PacelinkCommand.class.getName());
-        command.addAll(List.of(args));
-        return command;
     }
 
     private static CompletableFuture<String> readAll(final InputStream in)
