@@ -9,7 +9,8 @@ import org.agrona.concurrent.status.AtomicCounter;
 import java.util.List;
 
 /**
- * CUBIC (RFC 9438, reference section 4) with HyStart++ (RFC 9406) in the initial slow start.
+ * CUBIC (RFC 9438, reference section 4) with HyStart++ (RFC 9406) in the initial slow start, or Linux's HyStart
+ * ({@code cubic.hystart=linux}, {@link HyStart}).
  * <p>
  * In congestion avoidance the window follows {@code W_cubic(t) = C·(t − K)³ + W_max}: each ACK moves cwnd a share
  * of the way towards {@code W_cubic(t + srtt)} clamped to {@code [cwnd, 1.5·cwnd]}, unless the Reno-friendly
@@ -79,7 +80,7 @@ public final class CubicController extends WindowController
     private final double cSegmentsPerSecondCubed;
     private final double renoFriendlyAlpha;
     private final boolean isFastConvergenceEnabled;
-    private final HyStartPlusPlus hyStart;
+    private final HyStart hyStart;
     private final CubicState state = new CubicState();
     private final CubicState undoState = new CubicState();
     private final AtomicCounter cwndCounter;
@@ -110,7 +111,7 @@ public final class CubicController extends WindowController
         // RFC 9438 section 4.3: the AIMD increase that matches Reno's average window for a decrease of β.
         this.renoFriendlyAlpha = 3.0 * (1.0 - beta) / (1.0 + beta);
         this.isFastConvergenceEnabled = parameters.isFastConvergenceEnabled();
-        this.hyStart = new HyStartPlusPlus(parameters.isHyStartEnabled());
+        this.hyStart = HyStart.of(parameters.hyStartMode(), context.counters());
         this.state.reset(renoFriendlyAlpha);
 
         this.cwndCounter = context.counters().newCounter(CWND_COUNTER);
@@ -160,9 +161,11 @@ public final class CubicController extends WindowController
             return;
         }
 
-        if (hyStart.onAck(ack.largestAckedPacketNumber(), ack.latestRttNs()))
+        if (hyStart.onAck(nowNs, ack.largestAckedPacketNumber(), ack.latestRttNs(), isInSlowStart(),
+            congestionWindowBytes / maxDatagramSizeBytes, pacingRateBytesPerSecond()))
         {
-            // RFC 9406 section 4.2: CSS_ROUNDS rounds of CSS done, enter congestion avoidance.
+            // RFC 9406 section 4.2: CSS_ROUNDS rounds of CSS done (or Linux's HyStart found the exit point): enter
+            // congestion avoidance.
             slowStartThresholdBytes = congestionWindowBytes;
         }
 
@@ -207,7 +210,7 @@ public final class CubicController extends WindowController
             isRenoFriendly = false;
             state.reset(renoFriendlyAlpha);
             hasUndoState = false;
-            hyStart.stop();
+            hyStart.onPersistentCongestion();
         }
         publishCounters();
     }
@@ -232,7 +235,7 @@ public final class CubicController extends WindowController
             cwndFractionBytes = undoCwndFractionBytes;
             slowStartThresholdBytes = undoSlowStartThresholdBytes;
             state.copyFrom(undoState);
-            hyStart.undoStop();
+            hyStart.onCongestionEventUndone();
             recovery.end();
             publishCounters();
         }
@@ -385,7 +388,7 @@ public final class CubicController extends WindowController
         hasUndoState = true;
 
         isRenoFriendly = false;
-        hyStart.stop();
+        hyStart.onCongestionEvent();
 
         // RFC 9438 section 4.7 fast convergence, applied to the current cwnd, not the reduced W_max (reference
         // section 10 item 12, quinn PR #2640).

@@ -96,7 +96,7 @@ public final class NetemCommand implements Callable<Integer>
             stop.await(duration.nanos(), TimeUnit.NANOSECONDS);
         }
         relay.close();
-        removeShutdownHook(onCtrlC);
+        ShutdownHooks.remove(onCtrlC);
         return 0;
     }
 
@@ -104,17 +104,5 @@ public final class NetemCommand implements Callable<Integer>
     {
         final String text = spec.toString();
         return text.isEmpty() ? "(no impairment)" : text;
-    }
-
-    private static void removeShutdownHook(final Thread hook)
-    {
-        try
-        {
-            Runtime.getRuntime().removeShutdownHook(hook);
-        }
-        catch (final IllegalStateException ex)
-        {
-            // The JVM is already shutting down (Ctrl-C): the hook is running and closes the relay itself.
-        }
     }
 }

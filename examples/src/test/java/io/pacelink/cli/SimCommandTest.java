@@ -2,7 +2,10 @@ package io.pacelink.cli;
 
 import io.pacelink.link.PathSpec;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -76,17 +80,18 @@ class SimCommandTest
     }
 
     @Test
-    void flowsReplicateTheControllersOrListThem()
+    void flowsTakeOneControllerForAllOrOnePerFlowOrListThem()
     {
-        assertEquals(List.of("reno", "cubic", "reno"), controllers("--cc", "reno,cubic", "--flows", "3"));
+        assertEquals(List.of("reno", "cubic", "bbr"), controllers("--cc", "reno,cubic,bbr", "--flows", "3"));
         assertEquals(List.of("bbr", "bbr3"), controllers("--flows", "bbr,bbr3"));
         assertEquals(List.of("cubic", "cubic"), controllers("--cc", "cubic", "--flows", "2"));
+        assertEquals(List.of("reno", "reno"), controllers("--flows", "2"));
     }
 
     @Test
     void tableHasOneRowPerFlowAndTheSimulationSpeed()
     {
-        final CommandRun run = CommandRun.of("sim", "--cc", "reno", "--flows", "2", "--stop", "3s",
+        final CommandRun run = CommandRun.of("sim", "--cc", "reno", "--flows", "2", "--stop", "3s,5s",
             "--path", PATH + " | delay=20ms", "--duration", "5s");
         assertEquals(0, run.exitCode(), run.err());
         final String out = run.out();
@@ -128,8 +133,16 @@ class SimCommandTest
     @Test
     void badArgumentsFailFastWithAClearMessage()
     {
-        assertFails("--start has 3 values but there are only 2 flows", "--path", PATH, "--flows", "2",
-            "--start", "0s,1s,2s");
+        assertFails("--start has 3 values for 2 flows; give one value per flow, in flow order", "--path", PATH,
+            "--flows", "2", "--start", "0s,1s,2s");
+        assertFails("--start has 1 value for 2 flows", "--path", PATH, "--flows", "2", "--start", "1s");
+        assertFails("--stop has 1 value for 3 flows", "--path", PATH, "--cc", "reno,cubic,bbr", "--stop", "5s");
+        assertFails("--access-delay has 3 values for 2 flows", "--path", PATH, "--flows", "2",
+            "--access-delay", "0ms,1ms,2ms");
+        assertFails("--cc has 2 controllers for --flows 3; give one controller for every flow, or one per flow",
+            "--path", PATH, "--cc", "reno,cubic", "--flows", "3");
+        assertFails("lists the flows' controllers, and so does --cc", "--path", PATH, "--cc", "reno",
+            "--flows", "bbr,cubic");
         assertFails("flow 1 stops at 1 s, not after its start at 2 s", "--path", PATH, "--flows", "2",
             "--start", "0s,2s", "--stop", "5s,1s");
         assertFails("flow 0 starts at 10 s, not before the end of the run", "--path", PATH, "--start", "10s",
@@ -137,10 +150,90 @@ class SimCommandTest
         assertFails("no congestion controller named 'vegas'", "--path", PATH, "--cc", "vegas");
         assertFails("--flows 0 is out of range", "--path", PATH, "--flows", "0");
         assertFails("'10' is not a duration", "--path", PATH, "--duration", "10");
+        assertFails("'-5s' is negative", "--path", PATH, "--duration", "-5s");
+        assertFails("delay: \"-5ms\" is negative", "--path", "delay=-5ms");
+        assertFails("'-1ms' is negative", "--path", PATH, "--access-delay", "-1ms");
+        assertFails("queue=1bdp: the path has no delay (delay= is 0 in both directions), so its bandwidth-delay " +
+            "product is 0 bytes", "--path", "rate=10mbit queue=1bdp");
         assertFails("either after '|' in --path or with --reverse-path", "--path", "delay=5ms|delay=5ms",
             "--reverse-path", "delay=5ms");
         assertFails("--ping must be a positive interval", "--path", PATH, "--ping", "0s");
         assertFails("Missing required option: '--path=SPEC'");
+    }
+
+    @Test
+    void aTraceDirectoryThatCannotBeWrittenFailsBeforeTheRunWithTheReason(@TempDir final Path directory)
+        throws Exception
+    {
+        final Path file = Files.writeString(directory.resolve("a-file"), "not a directory");
+        final CommandRun run = CommandRun.of("sim", "--path", PATH, "--duration", "1s", "--trace",
+            file.resolve("traces").toString());
+        assertEquals(2, run.exitCode(), run.out());
+        assertTrue(run.err().contains("--trace " + file.resolve("traces") + ": cannot write there (" +
+            file.resolve("traces") + ": Not a directory)"), run.err());
+        assertEquals("", run.out(), "nothing ran");
+    }
+
+    @ParameterizedTest(name = "\"{0}\"")
+    @ValueSource(strings = { "loss=1%", "", "delay=1us" })
+    @Timeout(60)
+    void aPathWithoutARateRunsLimitedByTheSendersLineRate(final String path)
+    {
+        // Nothing in a simulated host takes time: without the senders' 1 Gbit/s line these never finished.
+        final CommandRun run = CommandRun.of("sim", "--path", path, "--duration", "100ms", "--json");
+        assertEquals(0, run.exitCode(), run.err());
+
+        final Map<String, Object> json = MiniJson.object(MiniJson.parse(run.out().trim()));
+        assertFalse(json.containsKey("link_utilization"), "no rate, no utilisation: " + json.keySet());
+        final Map<String, Object> flow = MiniJson.object(MiniJson.list(json.get("flows")).get(0));
+        final double goodput = number(flow, "goodput_bps");
+        assertTrue(goodput > 100e6 && goodput < 1e9, "limited by the 1 Gbit/s line only: " + goodput);
+    }
+
+    @Test
+    void accessDelaysGiveEachFlowItsOwnRtt()
+    {
+        // At 1 Gbit/s a full 100-packet queue is 1.2 ms.
+        final CommandRun run = CommandRun.of("sim", "--flows", "2", "--access-delay", "0ms,5ms",
+            "--path", "rate=1gbit delay=5ms queue=100p", "--duration", "1s", "--json");
+        assertEquals(0, run.exitCode(), run.err());
+        final List<Object> flows = MiniJson.list(MiniJson.object(MiniJson.parse(run.out().trim())).get("flows"));
+        final double shortMinRtt = number(MiniJson.object(MiniJson.object(flows.get(0)).get("rtt_ms")), "min");
+        final double longMinRtt = number(MiniJson.object(MiniJson.object(flows.get(1)).get("rtt_ms")), "min");
+        // The bottleneck's 10 ms, then 5 ms more at each of the two hosts, both ways (to the RTT histogram's 3 digits).
+        assertTrue(shortMinRtt >= 9.99 && shortMinRtt < 11.5, "short flow's min RTT " + shortMinRtt);
+        assertTrue(longMinRtt >= 29.9 && longMinRtt < 31.5, "long flow's min RTT " + longMinRtt);
+    }
+
+    @Test
+    void aPolicerIsReportedWithItsDropsAndBbrCountsItsLongTermMode()
+    {
+        final CommandRun run = CommandRun.of("sim", "--cc", "bbr", "--path",
+            "rate=100mbit delay=20ms police=10mbit burst=100kb", "--duration", "20s", "--json");
+        assertEquals(0, run.exitCode(), run.err());
+        final Map<String, Object> json = MiniJson.object(MiniJson.parse(run.out().trim()));
+        assertEquals("rate=100mbit delay=20ms police=10mbit burst=100kb", MiniJson.object(json.get("path")).get("forward"));
+        assertTrue(number(MiniJson.object(json.get("forward_link")), "policed_packets") > 0);
+        final Map<String, Object> counters = MiniJson.object(MiniJson.object(MiniJson.list(json.get("flows")).get(0)).get("controller_counters"));
+        assertTrue(number(counters, "bbr-lt-bw-engagements") >= 1, "long-term mode engaged: " + counters);
+
+        final CommandRun table = CommandRun.of("sim", "--cc", "bbr", "--path",
+            "rate=100mbit delay=20ms police=10mbit burst=100kb", "--duration", "2s");
+        assertTrue(table.out().matches("(?s).*drops: 0 queue, 0 random, [1-9][0-9]* policed.*"), table.out());
+    }
+
+    @Test
+    void theSameSeedOnAPathWithoutRandomnessGivesTheSameRunAndSoDoesAnotherSeed()
+    {
+        // A seed drives the path's random choices and the endpoints' and controllers' random sources; reno and a
+        // path with no loss or jitter draw none that matter, so any seed gives the same run.
+        final Map<String, Object> first = jsonWithoutRunFigures("--cc", "reno", "--path", PATH, "--duration", "3s",
+            "--seed", "1");
+        final Map<String, Object> second = jsonWithoutRunFigures("--cc", "reno", "--path", PATH, "--duration", "3s",
+            "--seed", "2");
+        first.remove("seed");
+        second.remove("seed");
+        assertEquals(first, second);
     }
 
     @Test
@@ -176,6 +269,17 @@ class SimCommandTest
         assertEquals((double)Long.MAX_VALUE, parsed.get("count"));
         assertEquals(List.of(), parsed.get("empty"));
         assertThrows(IllegalArgumentException.class, () -> MiniJson.parse("{\"a\":1,}"), "the test parser is strict");
+    }
+
+    private static Map<String, Object> jsonWithoutRunFigures(final String... options)
+    {
+        final List<String> args = new ArrayList<>(List.of("sim", "--json"));
+        args.addAll(List.of(options));
+        final CommandRun run = CommandRun.of(args.toArray(new String[0]));
+        assertEquals(0, run.exitCode(), run.err());
+        final Map<String, Object> json = MiniJson.object(MiniJson.parse(run.out().trim()));
+        json.remove("run");
+        return json;
     }
 
     private static void assertFails(final String message, final String... options)

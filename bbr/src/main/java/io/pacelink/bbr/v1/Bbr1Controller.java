@@ -399,6 +399,14 @@ public final class Bbr1Controller implements CongestionController
     }
 
     /**
+     * @return how often the long-term (policer) rate has been put in use, over the connection's life.
+     */
+    public long longTermBandwidthEngagements()
+    {
+        return longTermBandwidth.engagements();
+    }
+
+    /**
      * @return the long-term rate ({@code lt_bw}); 0 before the first lossy interval.
      */
     public long longTermBandwidthBytesPerSecond()

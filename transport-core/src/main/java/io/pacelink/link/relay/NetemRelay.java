@@ -453,6 +453,7 @@ public final class NetemRelay implements AutoCloseable
             io[FORWARDED_PACKETS],
             io[FORWARDED_BYTES],
             link.counters().randomLossPackets(),
+            link.counters().policedPackets(),
             link.counters().queueDropPackets(),
             link.counters().duplicatedPackets(),
             link.counters().corruptedPackets(),

@@ -59,6 +59,7 @@ final class RelayCounters
         private final AtomicCounter forwardedPackets;
         private final AtomicCounter forwardedBytes;
         private final AtomicCounter randomLossPackets;
+        private final AtomicCounter policedPackets;
         private final AtomicCounter queueDropPackets;
         private final AtomicCounter duplicatedPackets;
         private final AtomicCounter corruptedPackets;
@@ -73,6 +74,7 @@ final class RelayCounters
             forwardedPackets = newCounter(countersManager, labelPrefix, namePrefix + "forwarded-packets");
             forwardedBytes = newCounter(countersManager, labelPrefix, namePrefix + "forwarded-bytes");
             randomLossPackets = newCounter(countersManager, labelPrefix, namePrefix + "random-loss-packets");
+            policedPackets = newCounter(countersManager, labelPrefix, namePrefix + "policed-packets");
             queueDropPackets = newCounter(countersManager, labelPrefix, namePrefix + "queue-drop-packets");
             duplicatedPackets = newCounter(countersManager, labelPrefix, namePrefix + "duplicated-packets");
             corruptedPackets = newCounter(countersManager, labelPrefix, namePrefix + "corrupted-packets");
@@ -88,6 +90,7 @@ final class RelayCounters
             forwardedPackets.setRelease(direction.forwardedPackets());
             forwardedBytes.setRelease(direction.forwardedBytes());
             randomLossPackets.setRelease(direction.randomLossPackets());
+            policedPackets.setRelease(direction.policedPackets());
             queueDropPackets.setRelease(direction.queueDropPackets());
             duplicatedPackets.setRelease(direction.duplicatedPackets());
             corruptedPackets.setRelease(direction.corruptedPackets());

@@ -4,6 +4,8 @@ import io.pacelink.sim.results.GoodputSeries;
 import io.pacelink.sim.results.LatencySummary;
 import org.HdrHistogram.Histogram;
 
+import java.util.Map;
+
 /**
  * What one flow of a scenario achieved.
  *
@@ -23,6 +25,8 @@ import org.HdrHistogram.Histogram;
  * @param rttHistogram         the same samples in ns, to merge flows or read other percentiles; do not modify.
  * @param responseTime         request to response time, for request/response flows (else null).
  * @param goodput              delivered bytes over time.
+ * @param controllerCounters   the counters the sender's congestion controller publishes, by name, at the end of the
+ *                             run (e.g. {@code bbr-lt-bw-engagements}); empty if the flow never connected.
  */
 public record FlowOutcome(
     int index,
@@ -40,7 +44,8 @@ public record FlowOutcome(
     LatencySummary rtt,
     Histogram rttHistogram,
     LatencySummary responseTime,
-    GoodputSeries goodput)
+    GoodputSeries goodput,
+    Map<String, Long> controllerCounters)
 {
     /**
      * @param fromNs window start.

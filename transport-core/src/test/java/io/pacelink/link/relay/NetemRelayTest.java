@@ -111,6 +111,31 @@ class NetemRelayTest
     }
 
     @Test
+    void thePolicerDropsWhatExceedsItsBucketAndRate() throws IOException
+    {
+        // A 10 KiB bucket filling at 1000 bytes per second: ten 1000-byte datagrams pass at once, then about one per
+        // second the sending takes.
+        relay = startRelay("police=8kbit burst=10kb");
+        final long startNs = System.nanoTime();
+        final int sent = 200;
+        final byte[] payload = new byte[1000];
+        for (int i = 0; i < sent; i++)
+        {
+            client.send(new DatagramPacket(payload, payload.length, relay.listenAddress()));
+        }
+        final int arrived = receiveUntilQuiet(server);
+        final double elapsedSeconds = (System.nanoTime() - startNs) / 1e9;
+
+        relay.close();
+        final RelayStats.Direction forward = relay.stats().forward();
+        assertEquals(sent, forward.receivedPackets());
+        assertEquals(sent - forward.policedPackets(), arrived);
+        assertTrue(arrived >= 10 && arrived <= 10 + Math.ceil(elapsedSeconds), "arrived " + arrived + " in " +
+            elapsedSeconds + " s");
+        assertTrue(printed.toString(StandardCharsets.UTF_8).contains("policed"), printed.toString());
+    }
+
+    @Test
     void keepsRunningWhileTheServerIsNotUpYet() throws IOException
     {
         final int serverPort = server.getLocalPort();
