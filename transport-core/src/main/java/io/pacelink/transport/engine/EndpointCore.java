@@ -19,6 +19,7 @@ import io.pacelink.transport.stats.EndpointCounters;
 import io.pacelink.transport.stream.ReceiveLog;
 import io.pacelink.transport.stream.SendLog;
 import io.pacelink.transport.wire.CloseFrameFlyweight;
+import io.pacelink.transport.wire.CongestionControlFrameFlyweight;
 import io.pacelink.transport.wire.FrameVisitor;
 import io.pacelink.transport.wire.HandshakeFrameFlyweight;
 import io.pacelink.transport.wire.PacketDecoder;
@@ -398,7 +399,8 @@ public final class EndpointCore implements DatagramHandler, AutoCloseable
         }
 
         final ConnectionHandle handle = newHandle(
-            idGenerator.nextId(), source, context.congestionControl(), ConnectionState.CONNECTED);
+            idGenerator.nextId(), source, serverController(handshakeCapture.congestionControl),
+            ConnectionState.CONNECTED);
         final ConnectionCore connection = newCore(handle, false);
         connection.applyPeerHandshake(handshake, nowNs);
         addConnection(connection);
@@ -408,6 +410,27 @@ public final class EndpointCore implements DatagramHandler, AutoCloseable
             // The application is not accepting: refuse rather than hold a connection nobody reads.
             connection.abortWithClose(ConnectionCore.PROTOCOL_VIOLATION_ERROR, CloseReason.REJECTED);
         }
+    }
+
+    /**
+     * The server runs the controller its client asked for when it has it (as a TCP server honours a
+     * {@code TCP_CONGESTION} set on the accepted socket), else its own: a client may name a controller this build
+     * does not have, and should still be served. The application sees which through
+     * {@link Connection#congestionControl()}.
+     *
+     * @param requested the client's CONGESTION_CONTROL frame, or null if it sent none.
+     */
+    private String serverController(final CongestionControlFrameFlyweight requested)
+    {
+        if (null != requested)
+        {
+            final String name = requested.name();
+            if (registry.names().contains(name))
+            {
+                return name;
+            }
+        }
+        return context.congestionControl();
     }
 
     private void sendRejection(final long clientId, final InetSocketAddress source)
@@ -547,20 +570,28 @@ public final class EndpointCore implements DatagramHandler, AutoCloseable
     }
 
     /**
-     * Captures the HANDSHAKE frame of a handshake packet; any other frame there is ignored.
+     * Captures the HANDSHAKE frame of a handshake packet and the client's CONGESTION_CONTROL frame; any other frame
+     * there is ignored.
      */
     private static final class HandshakeCapture implements FrameVisitor
     {
         private HandshakeFrameFlyweight handshake;
+        private CongestionControlFrameFlyweight congestionControl;
 
         void reset()
         {
             handshake = null;
+            congestionControl = null;
         }
 
         public void onHandshake(final HandshakeFrameFlyweight handshake)
         {
             this.handshake = handshake;
+        }
+
+        public void onCongestionControl(final CongestionControlFrameFlyweight congestionControl)
+        {
+            this.congestionControl = congestionControl;
         }
 
         public void onPing()

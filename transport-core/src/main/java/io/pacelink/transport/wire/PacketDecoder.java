@@ -99,6 +99,12 @@ public final class PacketDecoder
     public static final int EMPTY_PACKET = 15;
 
     /**
+     * A CONGESTION_CONTROL frame shorter than its fixed body, whose name length does not match the body, or whose
+     * name is empty, longer than {@link CongestionControlFrameFlyweight#MAX_NAME_LENGTH} or not printable ASCII.
+     */
+    public static final int MALFORMED_CONGESTION_CONTROL = 16;
+
+    /**
      * Most additional ranges one ACK frame may carry (design.md section 9, "ACK ranges per frame"); more are
      * rejected, bounding the work a single frame can cause. Writers never exceed it either.
      */
@@ -112,6 +118,7 @@ public final class PacketDecoder
     private final MaxStreamDataFrameFlyweight maxStreamData = new MaxStreamDataFrameFlyweight();
     private final HandshakeFrameFlyweight handshake = new HandshakeFrameFlyweight();
     private final CloseFrameFlyweight close = new CloseFrameFlyweight();
+    private final CongestionControlFrameFlyweight congestionControl = new CongestionControlFrameFlyweight();
 
     private int packetType;
     private long destinationConnectionId;
@@ -251,6 +258,11 @@ public final class PacketDecoder
                     visitor.onClose(close);
                     break;
 
+                case FrameType.CONGESTION_CONTROL:
+                    congestionControl.wrap(buffer, frameOffset);
+                    visitor.onCongestionControl(congestionControl);
+                    break;
+
                 default:
                     visitor.onUnknownFrame(frameType);
                     break;
@@ -340,6 +352,8 @@ public final class PacketDecoder
                 return "MALFORMED_CLOSE";
             case EMPTY_PACKET:
                 return "EMPTY_PACKET";
+            case MALFORMED_CONGESTION_CONTROL:
+                return "MALFORMED_CONGESTION_CONTROL";
             default:
                 return "UNKNOWN_RESULT";
         }
@@ -370,6 +384,9 @@ public final class PacketDecoder
 
             case FrameType.CLOSE:
                 return validateClose(buffer, frameOffset, bodyLength);
+
+            case FrameType.CONGESTION_CONTROL:
+                return validateCongestionControl(buffer, frameOffset, bodyLength);
 
             default:
                 // PADDING has no structure; unknown types are skipped by their length (docs/wire-format.md).
@@ -501,6 +518,21 @@ public final class PacketDecoder
         if (reasonLength < 0 || reasonLength != bodyLength - CloseFrameFlyweight.FIXED_BODY_LENGTH)
         {
             return MALFORMED_CLOSE;
+        }
+        return OK;
+    }
+
+    private int validateCongestionControl(final DirectBuffer buffer, final int frameOffset, final int bodyLength)
+    {
+        if (bodyLength < CongestionControlFrameFlyweight.FIXED_BODY_LENGTH)
+        {
+            return MALFORMED_CONGESTION_CONTROL;
+        }
+        congestionControl.wrap(buffer, frameOffset);
+        if (congestionControl.nameLength() != bodyLength - CongestionControlFrameFlyweight.FIXED_BODY_LENGTH ||
+            !congestionControl.hasValidNameBytes())
+        {
+            return MALFORMED_CONGESTION_CONTROL;
         }
         return OK;
     }

@@ -53,6 +53,16 @@ class EndpointCoreTest
 
     private EndpointCore newCore(final PipeNetwork.Port port, final boolean accept, final int maxConnections)
     {
+        return newCore(port, accept, maxConnections,
+            CongestionControlRegistry.of(FixedWindowController.factory(64 * 1024)));
+    }
+
+    private EndpointCore newCore(
+        final PipeNetwork.Port port,
+        final boolean accept,
+        final int maxConnections,
+        final CongestionControlRegistry registry)
+    {
         final PacelinkContext context = new PacelinkContext()
             .congestionControl(FixedWindowController.NAME)
             .acceptConnections(accept)
@@ -67,7 +77,7 @@ class EndpointCoreTest
         final EndpointCore core = new EndpointCore(
             context,
             port,
-            CongestionControlRegistry.of(FixedWindowController.factory(64 * 1024)),
+            registry,
             new RoundRobinScheduler(),
             CountersBuffers.newManager(256 * 1024));
         cores.add(core);
@@ -226,6 +236,36 @@ class EndpointCoreTest
         run(() -> ConnectionState.CLOSED == connection.state(), 2 * HANDSHAKE_TIMEOUT_NS, "handshake timeout");
         assertEquals(CloseReason.HANDSHAKE_TIMEOUT, connection.closeReason());
         assertTrue(clientPort.sent() >= 3, "the handshake was retried: " + clientPort.sent());
+    }
+
+    @Test
+    void serverRunsTheControllerItsClientAskedForWhenItHasIt()
+    {
+        final CongestionControlRegistry both = CongestionControlRegistry.of(
+            FixedWindowController.factory(64 * 1024), FixedWindowController.factory("test-small", 16 * 1024));
+        final CongestionControlRegistry clientOnly = CongestionControlRegistry.of(
+            FixedWindowController.factory(64 * 1024), FixedWindowController.factory("test-client-only", 16 * 1024));
+        final PipeNetwork.Port choosingServerPort = network.newPort(3000);
+        final EndpointCore choosingServer = newCore(choosingServerPort, true, 16, both);
+        final EndpointCore choosingClient = newCore(network.newPort(4000), false, 16, clientOnly);
+
+        final Connection known = newCore(network.newPort(5000), false, 16, both)
+            .connect(choosingServerPort.localAddress(), "test-small");
+        final Connection unknown = choosingClient.connect(choosingServerPort.localAddress(), "test-client-only");
+        final Connection unnamed = choosingClient.connect(choosingServerPort.localAddress(), null);
+        run(() -> ConnectionState.CONNECTED == known.state() && ConnectionState.CONNECTED == unknown.state() &&
+            ConnectionState.CONNECTED == unnamed.state(), TimeUnit.SECONDS.toNanos(1), "connect");
+
+        final List<String> served = new ArrayList<>();
+        Connection accepted;
+        while (null != (accepted = choosingServer.accept()))
+        {
+            served.add(accepted.remoteAddress().getPort() + " " + accepted.congestionControl());
+        }
+        served.sort(null);
+        assertEquals(List.of("4000 test-fixed", "4000 test-fixed", "5000 test-small"), served,
+            "the client's choice when the server has it, else the server's own (the default client asks for its " +
+                "context's, test-fixed)");
     }
 
     @Test

@@ -26,11 +26,21 @@ final class FixedWindowController implements CongestionController
 
     static CongestionControllerFactory factory(final long windowBytes)
     {
+        return factory(NAME, windowBytes);
+    }
+
+    /**
+     * @param name        the name to register it under (tests of choosing a controller by name).
+     * @param windowBytes the fixed window.
+     * @return a factory of fixed-window controllers.
+     */
+    static CongestionControllerFactory factory(final String name, final long windowBytes)
+    {
         return new CongestionControllerFactory()
         {
             public String name()
             {
-                return NAME;
+                return name;
             }
 
             public void validate(final ControllerParameters parameters)
