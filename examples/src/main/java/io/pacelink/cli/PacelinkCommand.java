@@ -20,6 +20,8 @@ import java.util.concurrent.Callable;
         ReportCommand.class,
         NetemCommand.class,
         StatCommand.class,
+        PerfCommand.class,
+        PingCommand.class,
         CommandLine.HelpCommand.class
     })
 public final class PacelinkCommand implements Callable<Integer>
@@ -48,6 +50,7 @@ public final class PacelinkCommand implements Callable<Integer>
         final CommandLine commandLine = new CommandLine(new PacelinkCommand());
         commandLine.registerConverter(ByteSize.class, ByteSize::parse);
         commandLine.registerConverter(Duration.class, Duration::parse);
+        commandLine.registerConverter(BitRate.class, BitRate::parse);
         commandLine.setExecutionExceptionHandler((ex, cmd, parseResult) ->
         {
             cmd.getErr().println("pacelink " + cmd.getCommandName() + ": " + ex.getMessage());
@@ -65,7 +68,7 @@ public final class PacelinkCommand implements Callable<Integer>
     public Integer call()
     {
         final PrintWriter err = spec.commandLine().getErr();
-        err.println("pacelink: give a command: demo, sim, netem or help");
+        err.println("pacelink: give a command: demo, sim, report, netem, stat, perf, ping or help");
         spec.commandLine().usage(err);
         return USAGE_ERROR_EXIT_STATUS;
     }
