@@ -56,7 +56,7 @@ public final class PerfCommand implements Callable<Integer>
     private String host;
 
     @Option(names = { "-p", "--port" }, defaultValue = "" + DEFAULT_PORT, paramLabel = "PORT",
-        description = "The server's port (default ${DEFAULT-VALUE}).")
+        description = "The server's port (default ${DEFAULT-VALUE}; a server given 0 takes a free port and says which).")
     private int port;
 
     @Option(names = { "-B", "--bind" }, paramLabel = "ADDRESS",
@@ -131,9 +131,10 @@ public final class PerfCommand implements Callable<Integer>
         {
             throw new IllegalArgumentException("give either -s (server) or -c HOST (client)");
         }
-        if (port < 1 || port > 65_535)
+        if (port < (server ? 0 : 1) || port > 65_535)
         {
-            throw new IllegalArgumentException("-p must be 1-65535, got " + port);
+            throw new IllegalArgumentException("-p must be 1-65535 (a server may take 0: any free port, which it " +
+                "prints), got " + port);
         }
         final String scheduler = null == qdisc ? null : SchedulerArgument.resolve(qdisc);
         return server ? serve(scheduler) : runClient(scheduler);

@@ -106,9 +106,9 @@ public final class PingCommand implements Callable<Integer>
 
     private int serveEchoes()
     {
-        if (port < 1 || port > 65_535)
+        if (port < 0 || port > 65_535)
         {
-            throw new IllegalArgumentException("-p must be 1-65535, got " + port);
+            throw new IllegalArgumentException("-p must be 0-65535 (0: any free port, printed), got " + port);
         }
         final InetSocketAddress address = new InetSocketAddress(null == bind ? "0.0.0.0" : bind, port);
         if (address.isUnresolved())

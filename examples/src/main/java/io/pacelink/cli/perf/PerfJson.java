@@ -3,6 +3,7 @@ package io.pacelink.cli.perf;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.StreamWriteFeature;
+import io.pacelink.cli.JsonNumbers;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -127,7 +128,7 @@ final class PerfJson
         json.writeNumberField("num_streams", parameters.streams());
         json.writeNumberField("blksize", parameters.messageBytes());
         json.writeNumberField("omit", 0);
-        json.writeNumberField("duration", parameters.durationNs() / 1e9);
+        JsonNumbers.field(json, "duration", parameters.durationNs() / 1e9);
         json.writeNumberField("bytes", parameters.bytes());
         json.writeNumberField("blocks", 0);
         json.writeNumberField("reverse", parameters.reverse() ? 1 : 0);
@@ -135,7 +136,7 @@ final class PerfJson
         json.writeNumberField("target_bitrate", parameters.rateBitsPerSecond());
         json.writeNumberField("bidir", parameters.bidir() ? 1 : 0);
         json.writeNumberField("fqrate", 0);
-        json.writeNumberField("interval", parameters.intervalNs() / 1e9);
+        JsonNumbers.field(json, "interval", parameters.intervalNs() / 1e9);
         json.writeEndObject();
         json.writeObjectFieldStart("pacelink");
         json.writeNumberField("protocol_version", PerfMessage.PROTOCOL_VERSION);
@@ -223,8 +224,8 @@ final class PerfJson
             endSum("sum_received_bidir_reverse", report, false, true);
         }
         json.writeObjectFieldStart("cpu_utilization_percent");
-        numberOrNull("host_total", report.cpuPercent);
-        numberOrNull("remote_total", report.remoteCpuPercent);
+        JsonNumbers.field(json, "host_total", report.cpuPercent);
+        JsonNumbers.field(json, "remote_total", report.remoteCpuPercent);
         json.writeEndObject();
         final boolean localSends = report.localSends(false);
         stringOrNull("sender_tcp_congestion", localSends ? report.congestionControl : report.remoteCongestionControl);
@@ -283,11 +284,11 @@ final class PerfJson
 
     private void times(final double startSeconds, final double endSeconds, final long bytes) throws IOException
     {
-        json.writeNumberField("start", round(startSeconds));
-        json.writeNumberField("end", round(endSeconds));
-        json.writeNumberField("seconds", round(endSeconds - startSeconds));
+        JsonNumbers.field(json, "start", startSeconds);
+        JsonNumbers.field(json, "end", endSeconds);
+        JsonNumbers.field(json, "seconds", endSeconds - startSeconds);
         json.writeNumberField("bytes", bytes);
-        json.writeNumberField("bits_per_second", round(Rates.bitsPerSecond(bytes, endSeconds - startSeconds)));
+        JsonNumbers.field(json, "bits_per_second", Rates.bitsPerSecond(bytes, endSeconds - startSeconds));
     }
 
     private void address(final String field, final InetSocketAddress address) throws IOException
@@ -308,25 +309,5 @@ final class PerfJson
         {
             json.writeStringField(field, value);
         }
-    }
-
-    private void numberOrNull(final String field, final double value) throws IOException
-    {
-        if (Double.isFinite(value))
-        {
-            json.writeNumberField(field, round(value));
-        }
-        else
-        {
-            json.writeNullField(field);
-        }
-    }
-
-    /**
-     * Six decimals: microseconds for times, far below a bit per second for rates; keeps the document readable.
-     */
-    private static double round(final double value)
-    {
-        return Math.round(value * 1e6) / 1e6;
     }
 }
