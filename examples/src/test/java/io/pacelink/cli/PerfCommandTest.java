@@ -1,18 +1,29 @@
 package io.pacelink.cli;
 
+import io.pacelink.transport.Connection;
+import io.pacelink.transport.Endpoint;
+import io.pacelink.transport.PacelinkContext;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.pacelink.transport.Connection;
+import io.pacelink.transport.Endpoint;
+import io.pacelink.transport.PacelinkContext;
+
 import java.io.IOException;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -238,6 +249,37 @@ class PerfCommandTest
     }
 
     @Test
+    void aServerThatClosesEarlyFailsTheTestSayingSo() throws Exception
+    {
+        // A stand-in server: accepts the control connection, reads the client's hello, and closes.
+        try (Endpoint fake = Endpoint.launch(new PacelinkContext()
+            .bindAddress(new InetSocketAddress("127.0.0.1", 0))
+            .countersFile(false)))
+        {
+            final Thread closer = new Thread(() ->
+            {
+                Connection connection;
+                while (null == (connection = fake.accept()))
+                {
+                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+                }
+                while (0 == connection.poll((buffer, offset, length) -> { }, 1))
+                {
+                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+                }
+                connection.close();
+            }, "fake-server");
+            closer.setDaemon(true);
+            closer.start();
+            final CommandRun perf = CommandRun.of("perf", "-c", "127.0.0.1", "-p",
+                Integer.toString(fake.localAddress().getPort()), "-t", "1");
+            assertEquals(1, perf.exitCode(), perf.out());
+            assertTrue(perf.err().contains("the server closed the connection early while waiting for the server to " +
+                "accept the test"), perf.err());
+        }
+    }
+
+    @Test
     void badArgumentsFailFastWithStatusTwo()
     {
         assertUsageError("give either -s (server) or -c HOST", "perf");
@@ -265,8 +307,7 @@ class PerfCommandTest
 
     private static int unusedPort() throws IOException
     {
-        try (java.net.DatagramSocket socket = new java.net.DatagramSocket(0,
-            java.net.InetAddress.getLoopbackAddress()))
+        try (DatagramSocket socket = new DatagramSocket(0, InetAddress.getLoopbackAddress()))
         {
             return socket.getLocalPort();
         }

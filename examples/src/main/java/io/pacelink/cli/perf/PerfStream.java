@@ -19,7 +19,9 @@ import java.util.concurrent.TimeUnit;
  * buffer ({@code tcp_sndbuf_expand()} in net/ipv4/tcp_input.c: twice the window). Without that bound it would fill
  * the transport's whole send buffer (32 MiB by default), and at the end of a timed test the receiver would need
  * minutes on a slow path to get what the sender counts as sent. With it, what was offered arrives within a few
- * round trips, so the test can insist that the receiver got every byte.
+ * round trips, so the test can insist that the receiver got every byte. On a path slower than a message per round
+ * trip the sender still keeps one whole message queued, so it never waits for the application: there the end of a
+ * test takes about as long as one message needs.
  */
 final class PerfStream implements MessageHandler
 {
@@ -144,7 +146,7 @@ final class PerfStream implements MessageHandler
         while (!stopped && bytes < share)
         {
             final long unacknowledged = streamPosition - stats.bytesDelivered();
-            if (unacknowledged >= Math.max(2 * stats.congestionWindowBytes(), 2L * (messageBytes + FRAMING_BYTES)))
+            if (unacknowledged >= Math.max(2 * stats.congestionWindowBytes(), messageBytes + FRAMING_BYTES))
             {
                 break;
             }
