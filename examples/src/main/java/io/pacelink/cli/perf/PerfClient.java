@@ -69,6 +69,7 @@ public final class PerfClient
     private TransportWaits waits;
     private ControlChannel control;
     private PerfMessage.Results results;
+    private ProcessCpu cpu;
     private boolean interrupted;
 
     /**
@@ -124,7 +125,7 @@ public final class PerfClient
             fail("cannot bind to " + options.bind() + ": " + ex.getCause().getMessage());
             return report;
         }
-        final ProcessCpu cpu = ProcessCpu.start();
+        cpu = ProcessCpu.start();
         try (endpoint)
         {
             waits = new TransportWaits(endpoint, context);
@@ -138,7 +139,10 @@ public final class PerfClient
             }
             finally
             {
-                report.cpuPercent = cpu.percent();
+                if (Double.isNaN(report.cpuPercent))
+                {
+                    report.cpuPercent = cpu.percent();
+                }
                 waits.linger(connections, TransportWaits.LINGER_NS);
             }
         }
@@ -204,7 +208,7 @@ public final class PerfClient
             }
             if (intervals.isDue(nowNs))
             {
-                reportInterval(intervals, nowNs);
+                report.recordInterval(streams, intervals, nowNs, text);
             }
             if (nowNs - endNs >= 0 || (parameters.bytes() > 0 && allDone()) || stopRequested.getAsBoolean())
             {
@@ -212,7 +216,7 @@ public final class PerfClient
                 streams.forEach((stream) -> stream.stop(nowNs));
                 if (intervals.hasPartial(nowNs))
                 {
-                    reportInterval(intervals, nowNs);
+                    report.recordInterval(streams, intervals, nowNs, text);
                 }
                 return;
             }
@@ -248,12 +252,13 @@ public final class PerfClient
             () ->
             {
                 pump(waits.nowNs());
-                return allReceived();
+                return PerfStream.allReceived(streams);
             },
             END_TIMEOUT_NS,
             this::missing,
             SERVER,
             receivingConnections());
+        report.cpuPercent = cpu.percent();
         report.remoteCpuPercent = results.cpuPercent();
         report.serverOutputText = results.serverOutputText();
         report.serverOutputJson = results.serverOutputJson();
@@ -267,21 +272,7 @@ public final class PerfClient
 
     private int pump(final long nowNs)
     {
-        int work = 0;
-        for (final PerfStream stream : streams)
-        {
-            if (stream.sends())
-            {
-                work += stream.send(nowNs);
-                stream.sample(nowNs);
-            }
-            else
-            {
-                work += stream.receive(nowNs);
-            }
-            stream.checkOpen(SERVER);
-        }
-        return work;
+        return PerfStream.serviceAll(streams, nowNs, SERVER);
     }
 
     private boolean allDone()
@@ -289,18 +280,6 @@ public final class PerfClient
         for (final PerfStream stream : streams)
         {
             if (stream.sends() ? !stream.isSendingFinished() : !stream.isReceivingComplete())
-            {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private boolean allReceived()
-    {
-        for (final PerfStream stream : streams)
-        {
-            if (!stream.sends() && !stream.isReceivingComplete())
             {
                 return false;
             }
@@ -345,22 +324,6 @@ public final class PerfClient
             }
         }
         return receiving;
-    }
-
-    private void reportInterval(final IntervalClock intervals, final long nowNs)
-    {
-        final double startSeconds = intervals.startSeconds();
-        final double endSeconds = intervals.advance(nowNs);
-        final List<IntervalSample> samples = new ArrayList<>(streams.size());
-        for (final PerfStream stream : streams)
-        {
-            samples.add(stream.interval(startSeconds, endSeconds));
-        }
-        report.intervals.add(samples);
-        if (null != text)
-        {
-            text.interval(report, samples);
-        }
     }
 
     private void assembleEnd()

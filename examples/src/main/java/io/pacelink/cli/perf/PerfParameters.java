@@ -32,9 +32,11 @@ public record PerfParameters(
     boolean serverIntervals)
 {
     /**
-     * Most parallel connections per direction, as iperf3's {@code -P} limit.
+     * Most parallel connections per direction. iperf3 allows 128, but a Pacelink connection holds its send and
+     * receive buffers from the start (64 MiB by default), so a {@code --bidir} test of 16 (33 connections) already
+     * takes half of a server's {@link PerfServer#MAX_CONNECTIONS}.
      */
-    public static final int MAX_STREAMS = 128;
+    public static final int MAX_STREAMS = 16;
 
     /**
      * Longest message: the endpoints of both ends accept no longer ones.

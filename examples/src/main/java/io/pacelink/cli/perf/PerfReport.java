@@ -121,6 +121,31 @@ final class PerfReport
     }
 
     /**
+     * End the interval in progress: take every stream's figures, keep them, and print them.
+     *
+     * @param streams this end's streams.
+     * @param clock   the test's interval clock.
+     * @param nowNs   the time now.
+     * @param text    where the interval's lines go, or null.
+     */
+    void recordInterval(final List<PerfStream> streams, final IntervalClock clock, final long nowNs,
+        final PerfText text)
+    {
+        final double startSeconds = clock.startSeconds();
+        final double endSeconds = clock.advance(nowNs);
+        final List<IntervalSample> samples = new ArrayList<>(streams.size());
+        for (final PerfStream stream : streams)
+        {
+            samples.add(stream.interval(startSeconds, endSeconds));
+        }
+        intervals.add(samples);
+        if (null != text)
+        {
+            text.interval(this, samples);
+        }
+    }
+
+    /**
      * @param reverse which group of a {@code --bidir} test (false for every other test).
      * @return true if this end sends on the group's streams.
      */

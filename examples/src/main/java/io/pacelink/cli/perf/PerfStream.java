@@ -8,6 +8,7 @@ import io.pacelink.transport.ConnectionStats;
 import io.pacelink.transport.MessageHandler;
 import org.agrona.DirectBuffer;
 
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -298,6 +299,53 @@ final class PerfStream implements MessageHandler
             intervalMarkRetransmits = retransmits;
         }
         return new IntervalSample(id, startSeconds, endSeconds, intervalBytes, sends, state);
+    }
+
+    /**
+     * One turn of a test's streams at one end: senders offer, receivers poll, and a connection that closed too early
+     * fails the test.
+     *
+     * @param streams  the end's streams.
+     * @param nowNs    the time now.
+     * @param peerName who is on the other end, for messages.
+     * @return messages offered and received.
+     * @throws TransportFailure if a stream cannot go on.
+     */
+    static int serviceAll(final List<PerfStream> streams, final long nowNs, final String peerName)
+    {
+        int work = 0;
+        for (int i = 0, size = streams.size(); i < size; i++)
+        {
+            final PerfStream stream = streams.get(i);
+            if (stream.sends)
+            {
+                work += stream.send(nowNs);
+                stream.sample(nowNs);
+            }
+            else
+            {
+                work += stream.receive(nowNs);
+            }
+            stream.checkOpen(peerName);
+        }
+        return work;
+    }
+
+    /**
+     * @param streams an end's streams.
+     * @return true once every receiving stream among them is complete.
+     */
+    static boolean allReceived(final List<PerfStream> streams)
+    {
+        for (int i = 0, size = streams.size(); i < size; i++)
+        {
+            final PerfStream stream = streams.get(i);
+            if (!stream.sends && !stream.isReceivingComplete())
+            {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

@@ -260,27 +260,12 @@ final class ServerTest
 
     private int run(final long nowNs)
     {
-        int work = 0;
-        boolean allReceived = true;
-        for (final PerfStream stream : streams)
-        {
-            if (stream.sends())
-            {
-                work += stream.send(nowNs);
-                stream.sample(nowNs);
-            }
-            else
-            {
-                work += stream.receive(nowNs);
-                allReceived &= stream.isReceivingComplete();
-            }
-            stream.checkOpen(CLIENT);
-        }
+        final int work = PerfStream.serviceAll(streams, nowNs, CLIENT);
         if (Phase.RUNNING == phase)
         {
             if (intervals.isDue(nowNs))
             {
-                reportInterval(nowNs);
+                report.recordInterval(streams, intervals, nowNs, text);
             }
             final PerfMessage received = control.poll();
             if (received instanceof PerfMessage.Done done)
@@ -298,7 +283,7 @@ final class ServerTest
                 throw new TransportFailure("the client did not end the test in time");
             }
         }
-        else if (allReceived || nowNs - deadlineNs > 0)
+        else if (PerfStream.allReceived(streams) || nowNs - deadlineNs > 0)
         {
             sendResults();
             return work + 1;
@@ -310,7 +295,7 @@ final class ServerTest
     {
         if (intervals.hasPartial(nowNs))
         {
-            reportInterval(nowNs);
+            report.recordInterval(streams, intervals, nowNs, text);
         }
         for (final PerfStream stream : streams)
         {
@@ -359,22 +344,6 @@ final class ServerTest
             parameters.serverOutput() ? PerfCodec.tree(json.getBytes(StandardCharsets.UTF_8)) :
                 null));
         close();
-    }
-
-    private void reportInterval(final long nowNs)
-    {
-        final double startSeconds = intervals.startSeconds();
-        final double endSeconds = intervals.advance(nowNs);
-        final List<IntervalSample> samples = new ArrayList<>(streams.size());
-        for (final PerfStream stream : streams)
-        {
-            samples.add(stream.interval(startSeconds, endSeconds));
-        }
-        report.intervals.add(samples);
-        if (null != text)
-        {
-            text.interval(report, samples);
-        }
     }
 
     private void checkControl()
