@@ -196,7 +196,8 @@ public final class PerfClient
     private void transfer(final long startNs)
     {
         final IntervalClock intervals = new IntervalClock(startNs, parameters.intervalNs());
-        final long endNs = parameters.durationNs() > 0 ? startNs + parameters.durationNs() : Long.MAX_VALUE;
+        final boolean timed = parameters.durationNs() > 0;
+        final long endNs = startNs + parameters.durationNs();
         while (true)
         {
             final long nowNs = waits.nowNs();
@@ -210,7 +211,7 @@ public final class PerfClient
             {
                 report.recordInterval(streams, intervals, nowNs, text);
             }
-            if (nowNs - endNs >= 0 || (parameters.bytes() > 0 && allDone()) || stopRequested.getAsBoolean())
+            if ((timed ? nowNs - endNs >= 0 : allDone()) || stopRequested.getAsBoolean())
             {
                 interrupted = stopRequested.getAsBoolean();
                 streams.forEach((stream) -> stream.stop(nowNs));

@@ -8,6 +8,7 @@ import io.pacelink.transport.Endpoint;
 import io.pacelink.transport.PacelinkContext;
 import io.pacelink.transport.cc.CongestionControlRegistry;
 import io.pacelink.transport.schedule.PacketSchedulers;
+import org.agrona.collections.ArrayListUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.UncheckedIOException;
@@ -16,12 +17,12 @@ import java.nio.ByteBuffer;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import java.util.function.IntSupplier;
 
 /**
  * {@code pacelink perf -s}: serves perf tests and pings from any number of clients at once, each test with its own
@@ -77,15 +78,16 @@ public final class PerfServer
     private final Consumer<String> log;
     private final BooleanSupplier stopRequested;
     private final CongestionControlRegistry registry = CongestionControlRegistry.load();
-    private final List<Newcomer> newcomers = new ArrayList<>();
-    private final List<ServerTest> tests = new ArrayList<>();
-    private final List<EchoSession> pings = new ArrayList<>();
+    private final ArrayList<Newcomer> newcomers = new ArrayList<>();
+    private final ArrayList<ServerTest> tests = new ArrayList<>();
+    private final ArrayList<EchoSession> pings = new ArrayList<>();
     private final Map<String, ServerTest> testsByCookie = new HashMap<>();
     private final UnsafeBuffer message = new UnsafeBuffer(ByteBuffer.allocateDirect(PerfParameters.MAX_MESSAGE_BYTES));
     private String qdisc;
     private InetSocketAddress localAddress;
     private int testCount;
     private int nextStreamId = 1;
+    private final IntSupplier nextId = () -> nextStreamId++;
     private int failedTests;
 
     /**
@@ -165,13 +167,13 @@ public final class PerfServer
             }
             work += greetNewcomers(nowNs);
             work += stepTests(nowNs);
-            for (final Iterator<EchoSession> it = pings.iterator(); it.hasNext(); )
+            for (int i = pings.size() - 1; i >= 0; i--)
             {
-                final EchoSession ping = it.next();
+                final EchoSession ping = pings.get(i);
                 work += ping.echo();
                 if (ping.isClosed())
                 {
-                    it.remove();
+                    ArrayListUtil.fastUnorderedRemove(pings, i);
                 }
             }
             if (options.oneOff() && testCount > 0 && tests.isEmpty())
@@ -192,13 +194,13 @@ public final class PerfServer
     private int stepTests(final long nowNs)
     {
         int work = 0;
-        for (final Iterator<ServerTest> it = tests.iterator(); it.hasNext(); )
+        for (int i = tests.size() - 1; i >= 0; i--)
         {
-            final ServerTest test = it.next();
-            work += test.doWork(nowNs, () -> nextStreamId++);
+            final ServerTest test = tests.get(i);
+            work += test.doWork(nowNs, nextId);
             if (test.isFinished())
             {
-                it.remove();
+                ArrayListUtil.fastUnorderedRemove(tests, i);
                 testsByCookie.remove(test.cookie());
                 if (null != test.failure())
                 {
@@ -212,32 +214,32 @@ public final class PerfServer
     private int greetNewcomers(final long nowNs)
     {
         int work = 0;
-        for (final Iterator<Newcomer> it = newcomers.iterator(); it.hasNext(); )
+        for (int i = newcomers.size() - 1; i >= 0; i--)
         {
-            final Newcomer newcomer = it.next();
+            final Newcomer newcomer = newcomers.get(i);
             final ControlChannel channel = newcomer.channel();
             try
             {
                 final PerfMessage hello = channel.poll();
                 if (null != hello)
                 {
-                    it.remove();
+                    ArrayListUtil.fastUnorderedRemove(newcomers, i);
                     greet(channel, hello, nowNs);
                     work++;
                 }
                 else if (ConnectionState.CLOSED == channel.connection().state())
                 {
-                    it.remove();
+                    ArrayListUtil.fastUnorderedRemove(newcomers, i);
                 }
                 else if (nowNs - newcomer.deadlineNs() > 0)
                 {
-                    it.remove();
+                    ArrayListUtil.fastUnorderedRemove(newcomers, i);
                     refuse(channel, "no hello within " + TimeUnit.NANOSECONDS.toSeconds(HELLO_TIMEOUT_NS) + " s");
                 }
             }
             catch (final TransportFailure ex)
             {
-                it.remove();
+                newcomers.remove(newcomer);
                 refuse(channel, ex.getMessage());
             }
         }
