@@ -197,7 +197,7 @@ public final class CubicController extends WindowController
         {
             // RFC 9002 section 7.6.2 and RFC 9438 section 4.8: minimum window, and the next epoch starts afresh with
             // K = 0 and W_max = cwnd_epoch (Linux resets all CUBIC state on a timeout).
-            setCongestionWindow(minimumWindowBytes());
+            setCongestionWindow(context.minimumWindowBytes());
             recovery.reset();
             isRenoFriendly = false;
             state.reset(renoFriendlyAlpha);
@@ -292,8 +292,8 @@ public final class CubicController extends WindowController
     public double cubicWindowBytes(final double tSeconds)
     {
         final double offsetSeconds = tSeconds - state.kSeconds;
-        return cSegmentsPerSecondCubed * maxDatagramSizeBytes * offsetSeconds * offsetSeconds * offsetSeconds +
-            state.wMaxBytes;
+        final double cBytesPerSecondCubed = cSegmentsPerSecondCubed * context.maxDatagramSizeBytes();
+        return cBytesPerSecondCubed * offsetSeconds * offsetSeconds * offsetSeconds + state.wMaxBytes;
     }
 
     private long slowStart(final long ackedBytes)
@@ -327,7 +327,7 @@ public final class CubicController extends WindowController
             Math.max(cubicWindowBytes(tSeconds + rttSeconds), cwndBytes), MAX_TARGET_GROWTH * cwndBytes);
 
         // RFC 9438 section 4.3: W_est grows by α segments per window of acknowledged segments.
-        state.wEstBytes += state.alpha * maxDatagramSizeBytes * ackedBytes / cwndBytes;
+        state.wEstBytes += state.alpha * context.maxDatagramSizeBytes() * ackedBytes / cwndBytes;
         if (state.wEstBytes >= state.cwndPriorBytes)
         {
             state.alpha = 1.0;
@@ -385,7 +385,7 @@ public final class CubicController extends WindowController
         state.cwndPriorBytes = cwndBytes;
 
         // RFC 9438 section 4.6 allows cwnd instead of flight size because growth is gated on being cwnd-limited.
-        slowStartThresholdBytes = Math.max((long)(cwndBytes * beta), minimumWindowBytes());
+        slowStartThresholdBytes = Math.max((long)(cwndBytes * beta), context.minimumWindowBytes());
         setCongestionWindow(slowStartThresholdBytes);
 
         state.epochStartNs = CubicState.NO_EPOCH;
@@ -396,7 +396,7 @@ public final class CubicController extends WindowController
     {
         // RFC 9438 section 4.2, Figure 2: K = cbrt((W_max − cwnd_epoch) / C), in segments.
         return Math.cbrt(Math.max(0.0, wMaxBytes - cwndEpochBytes) /
-            (cSegmentsPerSecondCubed * maxDatagramSizeBytes));
+            (cSegmentsPerSecondCubed * context.maxDatagramSizeBytes()));
     }
 
     private void setCongestionWindow(final double bytes)

@@ -1,6 +1,6 @@
 package io.pacelink.cubic;
 
-import io.pacelink.testing.AllocationMeter;
+import io.pacelink.transport.testing.AllocationMeter;
 import org.junit.jupiter.api.Test;
 
 import static io.pacelink.cubic.CubicRig.MILLIS_NS;

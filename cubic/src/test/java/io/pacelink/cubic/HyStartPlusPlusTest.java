@@ -11,7 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * HyStart++ (RFC 9406, reference section 4.4), alone and inside CUBIC on a fluid path whose RTT the test moves.
+ * HyStart++ (RFC 9406, reference section 4.4), alone and inside CUBIC on a scripted path whose RTT the test moves.
  */
 class HyStartPlusPlusTest
 {

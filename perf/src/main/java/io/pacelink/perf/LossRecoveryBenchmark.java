@@ -1,11 +1,12 @@
 package io.pacelink.perf;
 
-import io.pacelink.perf.cc.BenchmarkControllerContext;
-import io.pacelink.perf.path.OutcomeCounter;
 import io.pacelink.perf.path.PeriodicLossAckRanges;
 import io.pacelink.transport.cc.CongestionControlRegistry;
+import io.pacelink.transport.cc.ControllerParameters;
 import io.pacelink.transport.recovery.LossRecovery;
 import io.pacelink.transport.recovery.RecoveryConfig;
+import io.pacelink.transport.testing.OutcomeCounter;
+import io.pacelink.transport.testing.TestControllerContext;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -96,9 +97,13 @@ public class LossRecoveryBenchmark
             sendIntervalNs[i] = (long)(MEAN_SEND_INTERVAL_NS * (0.75 + 0.5 * random.nextDouble()));
         }
 
-        recovery = new LossRecovery(new RecoveryConfig().maxDatagramSizeBytes(PACKET_SIZE_BYTES));
-        recovery.controller(CongestionControlRegistry.load().factory(controller).newController(
-            new BenchmarkControllerContext(PACKET_SIZE_BYTES, recovery.rttEstimator(), SEED)));
+        final TestControllerContext context =
+            new TestControllerContext(PACKET_SIZE_BYTES, SEED, ControllerParameters.EMPTY);
+        recovery = new LossRecovery(
+            new RecoveryConfig(),
+            context.path(),
+            context.rttEstimator(),
+            CongestionControlRegistry.load().factory(controller).newController(context));
 
         nowNs = START_NS;
         for (int i = 0; i < IN_FLIGHT_PACKETS; i++)

@@ -1,6 +1,6 @@
 package io.pacelink.fq;
 
-import io.pacelink.testing.AllocationMeter;
+import io.pacelink.transport.testing.AllocationMeter;
 import io.pacelink.transport.cc.ControllerParameters;
 import org.agrona.collections.LongArrayList;
 import org.junit.jupiter.api.Test;

@@ -79,7 +79,7 @@ public final class NewRenoController extends WindowController
             while (bytesAckedInCongestionAvoidance >= congestionWindowBytes)
             {
                 bytesAckedInCongestionAvoidance -= congestionWindowBytes;
-                congestionWindowBytes += maxDatagramSizeBytes;
+                congestionWindowBytes += context.maxDatagramSizeBytes();
             }
         }
         publishCounters();
@@ -91,14 +91,14 @@ public final class NewRenoController extends WindowController
         if (recovery.onCongestionEvent(event))
         {
             slowStartThresholdBytes = (long)(congestionWindowBytes * lossReductionFactor);
-            congestionWindowBytes = Math.max(slowStartThresholdBytes, minimumWindowBytes());
+            congestionWindowBytes = Math.max(slowStartThresholdBytes, context.minimumWindowBytes());
             bytesAckedInCongestionAvoidance = 0;
         }
 
         if (event.isPersistentCongestion())
         {
             // RFC 9002 section 7.6.2 and Appendix B.8: collapse to the minimum window and leave recovery.
-            congestionWindowBytes = minimumWindowBytes();
+            congestionWindowBytes = context.minimumWindowBytes();
             recovery.reset();
             bytesAckedInCongestionAvoidance = 0;
         }

@@ -235,7 +235,7 @@ public final class Endpoint implements AutoCloseable
         }
         else
         {
-            core.close();
+            core.close(context.nanoClock().nanoTime());
         }
     }
 }

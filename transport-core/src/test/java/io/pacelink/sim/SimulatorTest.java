@@ -168,11 +168,11 @@ class SimulatorTest
         simulator.runUntil(1);
         assertEquals(1, right.port().pendingDatagrams());
         final int[] seen = new int[1];
-        right.port().receive((buffer, offset, length, source) ->
+        right.port().receive((buffer, offset, length, source, nowNs) ->
         {
             assertEquals(left.address(), source);
             seen[0] = buffer.getByte(offset + 2);
-        }, 10);
+        }, 10, 1);
         assertEquals(3, seen[0]);
         right.port().close();
         assertTrue(left.port().send(payload, 0, 3, right.address()));

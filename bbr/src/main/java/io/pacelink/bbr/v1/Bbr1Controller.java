@@ -57,6 +57,7 @@ public final class Bbr1Controller implements CongestionController
     private static final double[] PROBE_BW_PACING_GAINS = { 1.25, 0.75, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0 };
 
     private final Bbr1Parameters parameters;
+    private final ControllerContext context;
     private final RttStats rttStats;
     private final ControllerRandom random;
     private final long initialWindowBytes;
@@ -67,7 +68,6 @@ public final class Bbr1Controller implements CongestionController
     private final LongTermBandwidthSampler longTermBandwidth;
     private final Bbr1Counters counters;
 
-    private int maxDatagramSizeBytes;
     private Bbr1Mode mode = Bbr1Mode.STARTUP;
     private double pacingGain;
     private double cwndGain;
@@ -115,13 +115,13 @@ public final class Bbr1Controller implements CongestionController
     public Bbr1Controller(final ControllerContext context, final Bbr1Parameters parameters)
     {
         this.parameters = parameters;
+        this.context = context;
         this.rttStats = context.rttStats();
         this.random = context.random();
-        this.maxDatagramSizeBytes = context.maxDatagramSizeBytes();
         this.initialWindowBytes = context.initialWindowBytes();
         this.pacingMarginFactor = 1.0 - parameters.pacingMarginPercent() / 100.0;
         this.maxBandwidthFilter = WindowedFilter.max(parameters.bandwidthFilterRounds());
-        this.ackAggregation = AckAggregationEstimator.withLinuxWindows(maxDatagramSizeBytes);
+        this.ackAggregation = AckAggregationEstimator.withLinuxWindows(context.maxDatagramSizeBytes());
         this.longTermBandwidth = new LongTermBandwidthSampler(pacingMarginFactor);
 
         congestionWindowBytes = initialWindowBytes;
@@ -274,9 +274,8 @@ public final class Bbr1Controller implements CongestionController
 
     public void onMtuChanged(final int maxDatagramSizeBytes)
     {
-        this.maxDatagramSizeBytes = maxDatagramSizeBytes;
         congestionWindowBytes = Math.max(congestionWindowBytes, minTargetCwndBytes());
-        sendQuantumBytes = BbrMath.sendQuantumBytes(pacingRateBytesPerSecond, maxDatagramSizeBytes);
+        sendQuantumBytes = BbrMath.sendQuantumBytes(pacingRateBytesPerSecond, context.maxDatagramSizeBytes());
     }
 
     public long congestionWindowBytes()
@@ -761,7 +760,7 @@ public final class Bbr1Controller implements CongestionController
         }
         final long bandwidth = BbrMath.rateBytesPerSecond(congestionWindowBytes, rttNs);
         pacingRateBytesPerSecond = toPacingRate(bandwidth, parameters.startupPacingGain());
-        sendQuantumBytes = BbrMath.sendQuantumBytes(pacingRateBytesPerSecond, maxDatagramSizeBytes);
+        sendQuantumBytes = BbrMath.sendQuantumBytes(pacingRateBytesPerSecond, context.maxDatagramSizeBytes());
     }
 
     /**
@@ -779,7 +778,7 @@ public final class Bbr1Controller implements CongestionController
         {
             pacingRateBytesPerSecond = rate;
         }
-        sendQuantumBytes = BbrMath.sendQuantumBytes(pacingRateBytesPerSecond, maxDatagramSizeBytes);
+        sendQuantumBytes = BbrMath.sendQuantumBytes(pacingRateBytesPerSecond, context.maxDatagramSizeBytes());
     }
 
     /**
@@ -841,7 +840,7 @@ public final class Bbr1Controller implements CongestionController
         final long lostBytes = ack.newlyLostBytes();
         if (lostBytes > 0)
         {
-            cwnd = Math.max(cwnd - lostBytes, maxDatagramSizeBytes);  // Linux floor: 1 packet
+            cwnd = Math.max(cwnd - lostBytes, context.maxDatagramSizeBytes());  // Linux floor: 1 packet
         }
 
         final long bytesInFlight = ack.bytesInFlightBytes();
@@ -896,7 +895,7 @@ public final class Bbr1Controller implements CongestionController
     private void onPersistentCongestion(final long nowNs)
     {
         saveCwnd();
-        congestionWindowBytes = 2L * maxDatagramSizeBytes;
+        congestionWindowBytes = context.minimumWindowBytes();
         isInRecovery = true;
         wasInRecovery = true;
         isRecoveryStartPending = false;
@@ -938,7 +937,7 @@ public final class Bbr1Controller implements CongestionController
      */
     private long quantizationBudget(final long cwndBytes)
     {
-        final long twoPacketsBytes = 2L * maxDatagramSizeBytes;
+        final long twoPacketsBytes = 2L * context.maxDatagramSizeBytes();
         long budgetBytes = cwndBytes + 3L * sendQuantumBytes;
         budgetBytes = (budgetBytes + twoPacketsBytes - 1) / twoPacketsBytes * twoPacketsBytes;
         if (Bbr1Mode.PROBE_BW == mode && 0 == cycleIndex)
@@ -971,7 +970,7 @@ public final class Bbr1Controller implements CongestionController
 
     private long minTargetCwndBytes()
     {
-        return BbrConstants.minPipeCwndBytes(maxDatagramSizeBytes);
+        return BbrConstants.minPipeCwndBytes(context.maxDatagramSizeBytes());
     }
 
     public String toString()

@@ -42,6 +42,7 @@ public final class Bbr3Controller implements CongestionController
     private static final int PROBE_WAIT_RANDOM_ROUNDS = 2;
 
     private final Bbr3Parameters config;
+    private final ControllerContext context;
     private final RttStats rttStats;
     private final ControllerRandom random;
     private final Bbr3Counters counters;
@@ -52,8 +53,6 @@ public final class Bbr3Controller implements CongestionController
     private final WindowedFilter maxBwFilter = WindowedFilter.max(1);
     private final AckAggregationEstimator ackAggregation;
 
-    private int smssBytes;
-    private long minPipeCwndBytes;
     private long cwndBytes;
     private long pacingRateBytesPerSecond;
     private int sendQuantumBytes;
@@ -150,19 +149,18 @@ public final class Bbr3Controller implements CongestionController
     public Bbr3Controller(final ControllerContext context, final Bbr3Parameters config)
     {
         this.config = config;
+        this.context = context;
         this.rttStats = context.rttStats();
         this.random = context.random();
         this.counters = new Bbr3Counters(context.counters());
-        this.smssBytes = context.maxDatagramSizeBytes();
-        this.minPipeCwndBytes = BbrConstants.minPipeCwndBytes(smssBytes);
         this.initialCwndBytes = context.initialWindowBytes();
         this.cwndBytes = initialCwndBytes;
-        this.ackAggregation = AckAggregationEstimator.withLinuxWindows(smssBytes);
+        this.ackAggregation = AckAggregationEstimator.withLinuxWindows(context.maxDatagramSizeBytes());
 
         hasSeenRtt = rttStats.hasSample();
         minRttNs = hasSeenRtt ? rttStats.smoothedRttNs() : INFINITE;
         pacingRateBytesPerSecond = initialPacingRate();
-        sendQuantumBytes = BbrMath.sendQuantumBytes(pacingRateBytesPerSecond, smssBytes);
+        sendQuantumBytes = BbrMath.sendQuantumBytes(pacingRateBytesPerSecond, smssBytes());
         enterStartup();
         publishCounters();
     }
@@ -336,9 +334,7 @@ public final class Bbr3Controller implements CongestionController
 
     public void onMtuChanged(final int maxDatagramSizeBytes)
     {
-        smssBytes = maxDatagramSizeBytes;
-        minPipeCwndBytes = BbrConstants.minPipeCwndBytes(maxDatagramSizeBytes);
-        cwndBytes = Math.max(cwndBytes, minPipeCwndBytes);
+        cwndBytes = Math.max(cwndBytes, minPipeCwndBytes());
         setSendQuantum();
     }
 
@@ -780,7 +776,7 @@ public final class Bbr3Controller implements CongestionController
         {
             final long delta = bwProbeUpAckedBytes / probeUpAckedPerIncBytes;
             bwProbeUpAckedBytes -= delta * probeUpAckedPerIncBytes;
-            inflightLongtermBytes += delta * smssBytes;
+            inflightLongtermBytes += delta * smssBytes();
         }
         if (rounds.isRoundStart())
         {
@@ -792,7 +788,7 @@ public final class Bbr3Controller implements CongestionController
     {
         final long growthThisRound = 1L << bwProbeUpRounds;
         bwProbeUpRounds = Math.min(bwProbeUpRounds + 1, MAX_PROBE_UP_ROUNDS);
-        probeUpAckedPerIncBytes = Math.max(cwndBytes / growthThisRound, smssBytes);
+        probeUpAckedPerIncBytes = Math.max(cwndBytes / growthThisRound, smssBytes());
     }
 
     private boolean isTimeToProbeBw(final long nowNs)
@@ -811,7 +807,7 @@ public final class Bbr3Controller implements CongestionController
         // A Reno flow with our BDP needs about BDP-in-packets rounds between losses; bounded at 63 rounds so that
         // 1 % random loss per round cannot erode the model between probes (draft 5.3.3.8). The draft compares the
         // bytes of TargetInflight() with a round count; rounds are counted per packet here (reference 1.1).
-        final long renoRounds = targetInflight() / smssBytes;
+        final long renoRounds = targetInflight() / smssBytes();
         return roundsSinceProbeUp >= Math.min(renoRounds, config.probeMaxRounds);
     }
 
@@ -1012,7 +1008,7 @@ public final class Bbr3Controller implements CongestionController
         {
             inflightShorttermBytes = Math.max(cwndBytes, priorCwndBytes);
         }
-        cwndBytes = bytesInFlightBytes + smssBytes;
+        cwndBytes = bytesInFlightBytes + smssBytes();
     }
 
     private void saveStateUponLoss()
@@ -1185,7 +1181,7 @@ public final class Bbr3Controller implements CongestionController
     private void setSendQuantum()
     {
         // Draft SetSendQuantum: clamp(pacing_rate * 1 ms, 2 * SMSS, 64 KB).
-        sendQuantumBytes = BbrMath.sendQuantumBytes(pacingRateBytesPerSecond, smssBytes);
+        sendQuantumBytes = BbrMath.sendQuantumBytes(pacingRateBytesPerSecond, smssBytes());
     }
 
     private void setCwnd()
@@ -1201,7 +1197,7 @@ public final class Bbr3Controller implements CongestionController
         {
             cwndBytes += rsNewlyAckedBytes;
         }
-        cwndBytes = Math.max(cwndBytes, minPipeCwndBytes);
+        cwndBytes = Math.max(cwndBytes, minPipeCwndBytes());
         boundCwndForProbeRtt();
         boundCwndForModel();
     }
@@ -1228,7 +1224,7 @@ public final class Bbr3Controller implements CongestionController
             capBytes = inflightWithHeadroom();
         }
         capBytes = Math.min(capBytes, inflightShorttermBytes);
-        capBytes = Math.max(capBytes, minPipeCwndBytes);
+        capBytes = Math.max(capBytes, minPipeCwndBytes());
         cwndBytes = Math.min(cwndBytes, capBytes);
     }
 
@@ -1255,10 +1251,10 @@ public final class Bbr3Controller implements CongestionController
         // QUIC offload budget: one send quantum (draft 5.5.8.2). UP adds 2 packets so that gain cycling raises
         // inflight above the BDP even when the BDP is tiny.
         long budgetBytes = Math.max(inflightCapBytes, sendQuantumBytes);
-        budgetBytes = Math.max(budgetBytes, minPipeCwndBytes);
+        budgetBytes = Math.max(budgetBytes, minPipeCwndBytes());
         if (Bbr3State.PROBE_BW_UP == state)
         {
-            budgetBytes += 2L * smssBytes;
+            budgetBytes += 2L * smssBytes();
         }
         return budgetBytes;
     }
@@ -1280,13 +1276,13 @@ public final class Bbr3Controller implements CongestionController
         {
             return INFINITE;
         }
-        final long headroomBytes = Math.max(smssBytes, (long)(config.headroom * inflightLongtermBytes));
-        return Math.max(inflightLongtermBytes - headroomBytes, minPipeCwndBytes);
+        final long headroomBytes = Math.max(smssBytes(), (long)(config.headroom * inflightLongtermBytes));
+        return Math.max(inflightLongtermBytes - headroomBytes, minPipeCwndBytes());
     }
 
     private long probeRttCwnd()
     {
-        return Math.max(bdpMultiple(bwBytesPerSecond, config.probeRttCwndGain), minPipeCwndBytes);
+        return Math.max(bdpMultiple(bwBytesPerSecond, config.probeRttCwndGain), minPipeCwndBytes());
     }
 
     private void publishCounters()
@@ -1300,5 +1296,21 @@ public final class Bbr3Controller implements CongestionController
             minRttNs,
             extraAckedBytes(),
             rounds.roundCount());
+    }
+
+    /**
+     * @return the maximum datagram size (the draft's SMSS), read from the context that owns it.
+     */
+    private int smssBytes()
+    {
+        return context.maxDatagramSizeBytes();
+    }
+
+    /**
+     * @return draft {@code BBR.MinPipeCwnd}: 4 SMSS.
+     */
+    private long minPipeCwndBytes()
+    {
+        return BbrConstants.minPipeCwndBytes(context.maxDatagramSizeBytes());
     }
 }

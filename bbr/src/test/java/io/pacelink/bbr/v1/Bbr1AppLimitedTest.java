@@ -1,8 +1,9 @@
 package io.pacelink.bbr.v1;
 
+import io.pacelink.transport.cc.AckEvent;
 import io.pacelink.transport.cc.ControllerParameters;
-import io.pacelink.transport.cc.testing.FakeControllerContext;
-import io.pacelink.transport.cc.testing.MutableAckEvent;
+import io.pacelink.transport.testing.RecordingController;
+import io.pacelink.transport.testing.TestControllerContext;
 import org.junit.jupiter.api.Test;
 
 import static io.pacelink.bbr.v1.Bbr1Run.MS;
@@ -52,20 +53,16 @@ class Bbr1AppLimitedTest
     @Test
     void appLimitedSampleAboveMaxBwIsTakenAndBelowIsIgnored()
     {
-        final FakeControllerContext context = new FakeControllerContext(MSS, 1, ControllerParameters.EMPTY);
+        // bbr_update_bw's rule on its own, fed samples directly: an application-limited sample is taken only if it
+        // is at least max_bw.
+        final TestControllerContext context = new TestControllerContext(MSS, 1, ControllerParameters.EMPTY);
         final Bbr1Controller bbr = new Bbr1Controller(context, Bbr1Parameters.from(ControllerParameters.EMPTY));
-        final MutableAckEvent ack = new MutableAckEvent();
-        ack.newlyAckedBytes = MSS;
-        ack.latestRttNs = 50 * MS;
-        ack.hasRateSample = true;
-        ack.sampleIntervalNs = 50 * MS;
-        ack.largestAckedSentTimeNs = 0;
 
-        deliver(bbr, ack, 100 * MS, 1_000_000, false);
+        bbr.onAck(sample(100 * MS, 1, 1_000_000, false));
         assertEquals(1_000_000, bbr.maxBandwidthBytesPerSecond());
-        deliver(bbr, ack, 101 * MS, 3_000_000, true);
+        bbr.onAck(sample(101 * MS, 2, 3_000_000, true));
         assertEquals(3_000_000, bbr.maxBandwidthBytesPerSecond());
-        deliver(bbr, ack, 102 * MS, 500_000, true);
+        bbr.onAck(sample(102 * MS, 3, 500_000, true));
         assertEquals(3_000_000, bbr.maxBandwidthBytesPerSecond());
     }
 
@@ -84,22 +81,28 @@ class Bbr1AppLimitedTest
         final long bw = bbr.maxBandwidthBytesPerSecond();
         assertEquals(Bbr1Run.expectedPacingRate(bw, 1.25), bbr.pacingRateBytesPerSecond());
 
-        bbr.onTransmitStartAfterIdle(run.path.nowNs(), 100 * MS);
-        assertEquals(Bbr1Run.expectedPacingRate(bw, 1.0), bbr.pacingRateBytesPerSecond());
+        // The application's next write finds nothing in flight: the transport restarts the controller from idle.
+        final long[] pacingAfterRestart = { -1 };
+        run.path.recorder().observer((callback, nowNs, bytesInFlightBytes) ->
+        {
+            if ("idle".equals(callback) && pacingAfterRestart[0] < 0)
+            {
+                pacingAfterRestart[0] = bbr.pacingRateBytesPerSecond();
+            }
+        });
+        run.path.runFor(300 * MS);
+        assertEquals(Bbr1Run.expectedPacingRate(bw, 1.0), pacingAfterRestart[0]);
     }
 
-    private static void deliver(
-        final Bbr1Controller bbr,
-        final MutableAckEvent ack,
-        final long nowNs,
-        final long rateBytesPerSecond,
-        final boolean isAppLimited)
+    /**
+     * One ACK of one packet with a 50 ms rate sample.
+     */
+    private static RecordingController.Ack sample(
+        final long nowNs, final long packetNumber, final long rateBytesPerSecond, final boolean isAppLimited)
     {
-        ack.nowNs = nowNs;
-        ack.samplePriorDeliveredBytes = ack.totalDeliveredBytes;
-        ack.totalDeliveredBytes += MSS;
-        ack.deliveryRateBytesPerSecond = rateBytesPerSecond;
-        ack.isSampleAppLimited = isAppLimited;
-        bbr.onAck(ack);
+        final long deliveredBytes = packetNumber * MSS;
+        return new RecordingController.Ack(
+            nowNs, MSS, 0, MSS, 0, 0, packetNumber, 50 * MS, false, deliveredBytes, 0,
+            true, rateBytesPerSecond, MSS, 50 * MS, deliveredBytes - MSS, MSS, 0, isAppLimited, null);
     }
 }

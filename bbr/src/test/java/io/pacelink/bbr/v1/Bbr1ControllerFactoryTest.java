@@ -3,7 +3,7 @@ package io.pacelink.bbr.v1;
 import io.pacelink.transport.cc.CongestionControlRegistry;
 import io.pacelink.transport.cc.CongestionController;
 import io.pacelink.transport.cc.ControllerParameters;
-import io.pacelink.transport.cc.testing.FakeControllerContext;
+import io.pacelink.transport.testing.TestControllerContext;
 import org.junit.jupiter.api.Test;
 
 import static io.pacelink.bbr.v1.Bbr1Run.MS;
@@ -79,7 +79,7 @@ class Bbr1ControllerFactoryTest
     @Test
     void stateNamesAreConstants()
     {
-        final FakeControllerContext context = new FakeControllerContext(1500, 1, ControllerParameters.EMPTY);
+        final TestControllerContext context = new TestControllerContext(1500, 1, ControllerParameters.EMPTY);
         final CongestionController controller = factory.newController(context);
         assertEquals("STARTUP", controller.stateName());
         assertEquals("DRAIN", Bbr1Mode.DRAIN.stateName());

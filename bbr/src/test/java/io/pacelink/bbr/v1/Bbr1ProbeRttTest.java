@@ -10,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * PROBE_RTT (reference section 5.2 step 6). On a fluid path with a constant RTT every packet sent into an empty
+ * PROBE_RTT (reference section 5.2 step 6). On a scripted path with a constant RTT every packet sent into an empty
  * queue matches min_rtt exactly and refreshes it, so PROBE_RTT would never be due; the tests therefore raise the
  * propagation delay by 1 ms at t = 3 s (a route change) so that min_rtt can only age out.
  */
@@ -125,7 +125,9 @@ class Bbr1ProbeRttTest
     {
         // 10 ms path with ACKs in 20 ms bursts: rounds last 20 ms, so PROBE_RTT (200 ms + a round) spans more than
         // the 10-round max_bw window, and inflight drops to 0 after each burst. Its low delivery rates must stay
-        // marked app-limited until the mark is delivered, or the expired filter would take them.
+        // marked app-limited until the mark is delivered, or the expired filter would take them. As in the other
+        // tests the propagation delay rises by 1 ms at 3 s so min_rtt can only age out: otherwise the send times
+        // drift against the bursts and keep finding RTT samples a few hundred nanoseconds lower.
         final Bbr1Run run = new Bbr1Run(RATE_100_MBIT, 10 * MS, 17);
         final Bbr1Controller bbr = run.controller;
         run.path.ackBurstPeriodNs(20 * MS);
@@ -150,6 +152,8 @@ class Bbr1ProbeRttTest
                 lowestMaxBwAfterEntry = Math.min(lowestMaxBwAfterEntry, bbr.maxBandwidthBytesPerSecond());
             }
         });
+        run.runUntilSeconds(3.0);
+        run.path.propagationRttNs(11 * MS);
         run.runUntilSeconds(14.0);
 
         assertTrue(exitNs > entryNs && entryNs > 0);

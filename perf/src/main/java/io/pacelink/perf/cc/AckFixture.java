@@ -2,6 +2,7 @@ package io.pacelink.perf.cc;
 
 import io.pacelink.transport.cc.AckEvent;
 import io.pacelink.transport.cc.CongestionController;
+import io.pacelink.transport.testing.RecordingController;
 
 /**
  * A recorded {@link CongestionController#onAck} call: an immutable copy of the {@link AckEvent} view, whose absolute
@@ -30,7 +31,7 @@ final class AckFixture extends TraceEvent implements AckEvent
     private final long sampleLostBytes;
     private final boolean isSampleAppLimited;
 
-    AckFixture(final RttSnapshot rtt, final ReplayAdjuster adjuster, final AckEvent ack)
+    AckFixture(final RecordingController.Rtt rtt, final ReplayAdjuster adjuster, final AckEvent ack)
     {
         super(rtt, adjuster);
         nowNs = ack.nowNs();

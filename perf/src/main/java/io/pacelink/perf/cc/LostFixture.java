@@ -2,6 +2,7 @@ package io.pacelink.perf.cc;
 
 import io.pacelink.transport.cc.CongestionController;
 import io.pacelink.transport.cc.LostPacket;
+import io.pacelink.transport.testing.RecordingController;
 
 /**
  * A recorded {@link CongestionController#onPacketLost} call; the last lost packet of a batch also carries the
@@ -22,7 +23,7 @@ final class LostFixture extends TraceEvent implements LostPacket
     private final long bytesInFlightBytes;
     private CongestionFixture batchEnd;
 
-    LostFixture(final RttSnapshot rtt, final ReplayAdjuster adjuster, final LostPacket lost)
+    LostFixture(final RecordingController.Rtt rtt, final ReplayAdjuster adjuster, final LostPacket lost)
     {
         super(rtt, adjuster);
         nowNs = lost.nowNs();

@@ -32,7 +32,7 @@ public final class EndpointAgent implements Agent
 
     public void onClose()
     {
-        core.close();
+        core.close(clock.nanoTime());
     }
 
     public String roleName()

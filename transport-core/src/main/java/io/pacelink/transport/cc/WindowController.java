@@ -48,14 +48,12 @@ public abstract class WindowController implements CongestionController
 
     protected final ControllerContext context;
     protected final RecoveryPeriod recovery = new RecoveryPeriod();
-    protected int maxDatagramSizeBytes;
     protected long congestionWindowBytes;
     protected long slowStartThresholdBytes = Long.MAX_VALUE;
 
     protected WindowController(final ControllerContext context)
     {
         this.context = context;
-        this.maxDatagramSizeBytes = context.maxDatagramSizeBytes();
         this.congestionWindowBytes = context.initialWindowBytes();
     }
 
@@ -83,14 +81,6 @@ public abstract class WindowController implements CongestionController
         return slowStartThresholdBytes;
     }
 
-    /**
-     * @return the minimum window: 2 * max datagram size (RFC 9002 section 7.2).
-     */
-    protected final long minimumWindowBytes()
-    {
-        return 2L * maxDatagramSizeBytes;
-    }
-
     public long congestionWindowBytes()
     {
         return congestionWindowBytes;
@@ -106,13 +96,15 @@ public abstract class WindowController implements CongestionController
     public int sendQuantumBytes()
     {
         final long burstBytes = pacingRateBytesPerSecond() * SEND_QUANTUM_INTERVAL_NS / NANOS_PER_SECOND;
-        return (int)Math.max(2L * maxDatagramSizeBytes, Math.min(MAX_SEND_QUANTUM_BYTES, burstBytes));
+        return (int)Math.max(2L * context.maxDatagramSizeBytes(), Math.min(MAX_SEND_QUANTUM_BYTES, burstBytes));
     }
 
+    /**
+     * The window never stays below the minimum of the new size (RFC 9002 section 7.2).
+     */
     public void onMtuChanged(final int maxDatagramSizeBytes)
     {
-        this.maxDatagramSizeBytes = maxDatagramSizeBytes;
-        congestionWindowBytes = Math.max(congestionWindowBytes, minimumWindowBytes());
+        congestionWindowBytes = Math.max(congestionWindowBytes, context.minimumWindowBytes());
     }
 
     public void onPacketSent(

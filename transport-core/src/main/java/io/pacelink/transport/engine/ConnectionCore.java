@@ -6,6 +6,7 @@ import io.pacelink.transport.PacelinkContext;
 import io.pacelink.transport.cc.CongestionController;
 import io.pacelink.transport.recovery.LossRecovery;
 import io.pacelink.transport.recovery.PacketOutcomeListener;
+import io.pacelink.transport.recovery.PathParameters;
 import io.pacelink.transport.schedule.SchedulableFlow;
 import io.pacelink.transport.stats.ConnectionCounters;
 import io.pacelink.transport.stats.EndpointCounters;
@@ -15,10 +16,13 @@ import io.pacelink.transport.stream.SendLog;
 import io.pacelink.transport.wire.AckFrameFlyweight;
 import io.pacelink.transport.wire.CloseFrameFlyweight;
 import io.pacelink.transport.wire.DataFrameFlyweight;
-import io.pacelink.transport.wire.FrameVisitor;
+import io.pacelink.transport.wire.FrameType;
 import io.pacelink.transport.wire.HandshakeFrameFlyweight;
+import io.pacelink.transport.wire.MaxStreamDataFrameFlyweight;
+import io.pacelink.transport.wire.PacketDecoder;
 import io.pacelink.transport.wire.PacketType;
 import io.pacelink.transport.wire.PacketWriter;
+import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
 import java.net.InetSocketAddress;
@@ -28,7 +32,7 @@ import java.net.InetSocketAddress;
  * transmission and reassembly, flow control, and the connection's timers. Everything here runs on the agent thread
  * with the time handed in; nothing reads a clock or touches a socket.
  */
-final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener, FrameVisitor
+final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
 {
     /**
      * The one stream every connection carries.
@@ -64,6 +68,7 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener, Fr
     private final boolean isClient;
     private final InetSocketAddress remoteAddress;
     private final ConnectionHandle handle;
+    private final PathParameters path;
     private final SendLog sendLog;
     private final ReceiveLog receiveLog;
     private final LossRecovery recovery;
@@ -78,7 +83,6 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener, Fr
     private final int receiveWindowBytes;
 
     private long remoteId;
-    private int maxDatagramSizeBytes;
     private long idleTimeoutNs;
     private ConnectionState state;
     private long nextPacketNumber;
@@ -96,14 +100,13 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener, Fr
     private boolean maxDataPending;
     private boolean pingPending;
     private boolean lastPacketAckOnly;
-    private long visitTimeNs;
-    private boolean visitedAckEliciting;
 
     ConnectionCore(
         final long localId,
         final boolean isClient,
         final InetSocketAddress remoteAddress,
         final ConnectionHandle handle,
+        final PathParameters path,
         final LossRecovery recovery,
         final CongestionController controller,
         final ReceivedPacketTracker ackTracker,
@@ -115,6 +118,7 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener, Fr
         this.isClient = isClient;
         this.remoteAddress = remoteAddress;
         this.handle = handle;
+        this.path = path;
         this.sendLog = handle.sendLog();
         this.receiveLog = handle.receiveLog();
         this.counters = handle.counters();
@@ -126,12 +130,10 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener, Fr
         this.initialRttNs = settings.initialRttNs();
         this.handshakeTimeoutNs = settings.handshakeTimeoutNs();
         this.receiveWindowBytes = settings.receiveBufferBytes();
-        this.maxDatagramSizeBytes = settings.maxDatagramSizeBytes();
         this.idleTimeoutNs = settings.idleTimeoutNs();
         this.advertisedMaxDataBytes = receiveWindowBytes;
         this.lastReceiveTimeNs = nowNs;
         this.handshakeStartNs = nowNs;
-        recovery.controller(controller);
 
         if (isClient)
         {
@@ -195,11 +197,10 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener, Fr
     void applyPeerHandshake(final HandshakeFrameFlyweight handshake, final long nowNs)
     {
         remoteId = handshake.sourceConnectionId();
-        final int negotiatedDatagramSize = Math.min(maxDatagramSizeBytes, handshake.maxDatagramSize());
-        if (negotiatedDatagramSize != maxDatagramSizeBytes)
+        final int negotiatedDatagramSizeBytes = Math.min(path.maxDatagramSizeBytes(), handshake.maxDatagramSize());
+        if (negotiatedDatagramSizeBytes != path.maxDatagramSizeBytes())
         {
-            maxDatagramSizeBytes = negotiatedDatagramSize;
-            controller.onMtuChanged(negotiatedDatagramSize);
+            recovery.onMtuChanged(negotiatedDatagramSizeBytes);
         }
         final long peerIdleTimeoutNs = handshake.idleTimeoutMs() * 1_000_000L;
         if (peerIdleTimeoutNs > 0)
@@ -267,7 +268,7 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener, Fr
         writer.appendHandshake(
             localId,
             !isClient,
-            maxDatagramSizeBytes,
+            path.maxDatagramSizeBytes(),
             (int)(localMaxAckDelayNs / 1_000L),
             (int)(idleTimeoutNs / 1_000_000L),
             receiveWindowBytes,
@@ -300,33 +301,60 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener, Fr
     }
 
     /**
-     * Begin applying a validated ONE_RTT or CLOSE packet; the caller then visits its frames with this connection as
-     * the visitor and calls {@link #endPacket(long, long)}.
+     * Apply a validated ONE_RTT or CLOSE packet: its frames in wire order, then record it for acknowledgement.
+     *
+     * @param decoder the decoder that validated it.
+     * @param buffer  holding the datagram.
+     * @param offset  of the datagram in the buffer.
+     * @param length  of the datagram.
+     * @param nowNs   when it was received.
      */
-    void beginPacket(final long nowNs)
+    void onPacket(
+        final PacketDecoder decoder, final DirectBuffer buffer, final int offset, final int length, final long nowNs)
     {
-        visitTimeNs = nowNs;
-        visitedAckEliciting = false;
         lastReceiveTimeNs = nowNs;
+        for (int frameType = decoder.firstFrame(buffer, offset, length);
+            PacketDecoder.NO_MORE_FRAMES != frameType;
+            frameType = decoder.nextFrame())
+        {
+            switch (frameType)
+            {
+                case FrameType.ACK:
+                    onAck(decoder.ack(), nowNs);
+                    break;
+
+                case FrameType.DATA:
+                    onData(decoder.data());
+                    break;
+
+                case FrameType.MAX_DATA:
+                    sendLog.connectionSendLimit(decoder.maxData().maximumData());
+                    break;
+
+                case FrameType.MAX_STREAM_DATA:
+                    onMaxStreamData(decoder.maxStreamData());
+                    break;
+
+                case FrameType.HANDSHAKE:
+                    // Handshake frames travel only in HANDSHAKE packets, which the endpoint routes before this.
+                    protocolViolation();
+                    break;
+
+                case FrameType.CLOSE:
+                    onClose(decoder.close(), nowNs);
+                    break;
+
+                default:
+                    // PING and frame types this version does not know: they only elicit an acknowledgement.
+                    break;
+            }
+        }
+        ackTracker.onPacketReceived(decoder.packetNumber(), decoder.isAckEliciting(), nowNs);
     }
 
-    /**
-     * Finish applying a packet: record it for acknowledgement.
-     */
-    void endPacket(final long packetNumber, final long nowNs)
+    private void onAck(final AckFrameFlyweight ack, final long nowNs)
     {
-        ackTracker.onPacketReceived(packetNumber, visitedAckEliciting, nowNs);
-    }
-
-    public void onPing()
-    {
-        visitedAckEliciting = true;
-    }
-
-    public void onAck(final AckFrameFlyweight ack)
-    {
-        final long result = recovery.onAckReceived(
-            ackRanges.wrap(ack), ack.ackDelayUs() * 1_000L, visitTimeNs, this);
+        final long result = recovery.onAckReceived(ackRanges.wrap(ack), ack.ackDelayUs() * 1_000L, nowNs, this);
         if (result < 0)
         {
             // An ACK for a packet we never sent: an optimistic-ACK attack or a broken peer (design.md section 9).
@@ -336,9 +364,8 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener, Fr
         publishRecoveryCounters();
     }
 
-    public void onData(final DataFrameFlyweight data)
+    private void onData(final DataFrameFlyweight data)
     {
-        visitedAckEliciting = true;
         final int newBytes = receiveLog.onData(
             data.streamOffset(), data.buffer(), data.payloadOffset(), data.payloadLength(), data.fin());
         if (newBytes < 0)
@@ -349,41 +376,23 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener, Fr
         counters.counter(ConnectionCounters.BYTES_RECEIVED).getAndAddRelease(newBytes);
     }
 
-    public void onMaxData(final long maximumData)
+    private void onMaxStreamData(final MaxStreamDataFrameFlyweight maxStreamData)
     {
-        visitedAckEliciting = true;
-        sendLog.connectionSendLimit(maximumData);
-    }
-
-    public void onMaxStreamData(final int streamId, final long maximumStreamData)
-    {
-        visitedAckEliciting = true;
-        if (STREAM_ID == streamId)
+        if (STREAM_ID == maxStreamData.streamId())
         {
-            sendLog.streamSendLimit(maximumStreamData);
+            sendLog.streamSendLimit(maxStreamData.maximumStreamData());
         }
     }
 
-    public void onHandshake(final HandshakeFrameFlyweight handshake)
-    {
-        // Handshake frames travel only in HANDSHAKE packets, which the endpoint routes before visiting.
-        protocolViolation();
-    }
-
-    public void onClose(final CloseFrameFlyweight close)
+    private void onClose(final CloseFrameFlyweight close, final long nowNs)
     {
         if (ConnectionState.CLOSED != state)
         {
             // RFC 9000 section 10.2.2: the draining peer sends nothing more; linger to absorb late packets.
             closeFramePending = false;
             pendingCloseReason = REJECTED_ERROR == close.errorCode() ? CloseReason.REJECTED : CloseReason.PEER_CLOSE;
-            beginLinger(visitTimeNs);
+            beginLinger(nowNs);
         }
-    }
-
-    public void onUnknownFrame(final int frameType)
-    {
-        visitedAckEliciting = true;
     }
 
     // ---------------------------------------------------------------- recovery outcomes
@@ -571,7 +580,7 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener, Fr
         {
             changeState(ConnectionState.CLOSING);
         }
-        closeDeadlineNs = nowNs + CLOSE_LINGER_PTOS * recovery.rttEstimator().ptoPeriodNs(localMaxAckDelayNs);
+        closeDeadlineNs = nowNs + CLOSE_LINGER_PTOS * recovery.ptoPeriodNs();
     }
 
     private void finishClose()
@@ -605,7 +614,7 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener, Fr
 
     public int maxDatagramSizeBytes()
     {
-        return maxDatagramSizeBytes;
+        return path.maxDatagramSizeBytes();
     }
 
     public long earliestDepartureNs()

@@ -11,15 +11,16 @@ import io.pacelink.transport.cc.CongestionControllerFactory;
 import io.pacelink.transport.port.DatagramHandler;
 import io.pacelink.transport.port.DatagramPort;
 import io.pacelink.transport.recovery.LossRecovery;
+import io.pacelink.transport.recovery.PathParameters;
 import io.pacelink.transport.recovery.RecoveryConfig;
+import io.pacelink.transport.recovery.RttEstimator;
 import io.pacelink.transport.schedule.PacketScheduler;
 import io.pacelink.transport.schedule.SchedulableFlow;
 import io.pacelink.transport.stats.ConnectionCounters;
 import io.pacelink.transport.stats.EndpointCounters;
 import io.pacelink.transport.stream.ReceiveLog;
 import io.pacelink.transport.stream.SendLog;
-import io.pacelink.transport.wire.CloseFrameFlyweight;
-import io.pacelink.transport.wire.FrameVisitor;
+import io.pacelink.transport.wire.FrameType;
 import io.pacelink.transport.wire.HandshakeFrameFlyweight;
 import io.pacelink.transport.wire.PacketDecoder;
 import io.pacelink.transport.wire.PacketHeaderFlyweight;
@@ -29,7 +30,6 @@ import org.agrona.DirectBuffer;
 import org.agrona.collections.Long2ObjectHashMap;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.CountersManager;
-import org.jctools.queues.MessagePassingQueue;
 import org.jctools.queues.MpmcArrayQueue;
 import org.jctools.queues.MpscArrayQueue;
 
@@ -46,7 +46,7 @@ import java.util.ArrayList;
  * Duty cycle: drain application commands, receive a bounded batch of datagrams, fire due timers, then send while
  * the packet scheduler releases a connection.
  */
-public final class EndpointCore implements DatagramHandler, AutoCloseable
+public final class EndpointCore implements DatagramHandler
 {
     private static final int COMMAND_QUEUE_CAPACITY = 1024;
     private static final int COMMAND_DRAIN_LIMIT = 16;
@@ -66,15 +66,12 @@ public final class EndpointCore implements DatagramHandler, AutoCloseable
     private final ArrayList<ConnectionCore> connections = new ArrayList<>();
     private final MpscArrayQueue<ConnectionHandle> connectCommands = new MpscArrayQueue<>(COMMAND_QUEUE_CAPACITY);
     private final MpmcArrayQueue<Connection> acceptedConnections = new MpmcArrayQueue<>(COMMAND_QUEUE_CAPACITY);
-    private final MessagePassingQueue.Consumer<ConnectionHandle> connectCommandHandler = this::onConnectCommand;
 
     private final PacketDecoder decoder = new PacketDecoder();
     private final PacketHeaderFlyweight header = new PacketHeaderFlyweight();
     private final PacketWriter writer = new PacketWriter();
     private final UnsafeBuffer sendBuffer;
-    private final HandshakeCapture handshakeCapture = new HandshakeCapture();
 
-    private long nowNs;
     private volatile boolean isClosed;
 
     /**
@@ -210,9 +207,8 @@ public final class EndpointCore implements DatagramHandler, AutoCloseable
      */
     public int doWork(final long nowNs)
     {
-        this.nowNs = nowNs;
-        int work = connectCommands.drain(connectCommandHandler, COMMAND_DRAIN_LIMIT);
-        work += port.receive(this, context.receiveBatchLimit());
+        int work = drainConnectCommands(nowNs);
+        work += port.receive(this, context.receiveBatchLimit(), nowNs);
         work += serviceConnections(nowNs);
         work += sendPackets(nowNs);
         for (int i = 0, size = connections.size(); i < size; i++)
@@ -236,7 +232,19 @@ public final class EndpointCore implements DatagramHandler, AutoCloseable
         return deadline;
     }
 
-    private void onConnectCommand(final ConnectionHandle handle)
+    private int drainConnectCommands(final long nowNs)
+    {
+        int drained = 0;
+        ConnectionHandle handle;
+        while (drained < COMMAND_DRAIN_LIMIT && null != (handle = connectCommands.relaxedPoll()))
+        {
+            onConnectCommand(handle, nowNs);
+            drained++;
+        }
+        return drained;
+    }
+
+    private void onConnectCommand(final ConnectionHandle handle, final long nowNs)
     {
         if (connections.size() >= context.maxConnections())
         {
@@ -245,25 +253,21 @@ public final class EndpointCore implements DatagramHandler, AutoCloseable
             retire(handle);
             return;
         }
-        addConnection(newCore(handle, true));
+        addConnection(newCore(handle, true, nowNs));
     }
 
-    private ConnectionCore newCore(final ConnectionHandle handle, final boolean isClient)
+    private ConnectionCore newCore(final ConnectionHandle handle, final boolean isClient, final long nowNs)
     {
-        final LossRecovery recovery = new LossRecovery(new RecoveryConfig()
+        final RecoveryConfig recoveryConfig = new RecoveryConfig()
             .sentPacketCapacity(context.sentPacketCapacity())
-            .initialRttNs(context.initialRttNs())
-            .maxDatagramSizeBytes(context.maxDatagramSizeBytes())
-            .peerMaxAckDelayNs(context.maxAckDelayNs()));
-        final ConnectionControllerContext controllerContext = new ConnectionControllerContext(
-            context.maxDatagramSizeBytes(),
-            context.maxAckDelayNs(),
-            recovery.rttEstimator(),
-            random.split(),
-            context.controllerParameters(),
-            handle.counters());
+            .initialRttNs(context.initialRttNs());
+        // The peer's max_ack_delay is assumed to be this endpoint's own until its handshake tells it.
+        final PathParameters path = new PathParameters(context.maxDatagramSizeBytes(), context.maxAckDelayNs());
+        final RttEstimator rttEstimator =
+            new RttEstimator(recoveryConfig.initialRttNs(), recoveryConfig.granularityNs());
         final CongestionControllerFactory factory = registry.factory(handle.congestionControl());
-        final CongestionController controller = factory.newController(controllerContext);
+        final CongestionController controller = factory.newController(new ConnectionControllerContext(
+            path, rttEstimator, random.split(), context.controllerParameters(), handle.counters()));
         final ReceivedPacketTracker ackTracker = new ReceivedPacketTracker(
             PacketDecoder.MAX_ACK_RANGES, context.maxAckDelayNs());
 
@@ -272,7 +276,8 @@ public final class EndpointCore implements DatagramHandler, AutoCloseable
             isClient,
             handle.remoteAddress(),
             handle,
-            recovery,
+            path,
+            new LossRecovery(recoveryConfig, path, rttEstimator, controller),
             controller,
             ackTracker,
             endpointCounters,
@@ -291,7 +296,7 @@ public final class EndpointCore implements DatagramHandler, AutoCloseable
     // ---------------------------------------------------------------- receive
 
     public void onDatagram(
-        final DirectBuffer buffer, final int offset, final int length, final InetSocketAddress source)
+        final DirectBuffer buffer, final int offset, final int length, final InetSocketAddress source, final long nowNs)
     {
         endpointCounters.datagramsReceived().incrementRelease();
         endpointCounters.bytesReceived().getAndAddRelease(length);
@@ -307,11 +312,11 @@ public final class EndpointCore implements DatagramHandler, AutoCloseable
             final int packetType = header.packetType();
             if (PacketType.HANDSHAKE == packetType)
             {
-                onHandshakePacket(buffer, offset, length, source);
+                onHandshakePacket(buffer, offset, length, source, nowNs);
             }
             else if (PacketType.ONE_RTT == packetType || PacketType.CLOSE == packetType)
             {
-                onConnectionPacket(buffer, offset, length);
+                onConnectionPacket(buffer, offset, length, nowNs);
             }
             else
             {
@@ -325,7 +330,7 @@ public final class EndpointCore implements DatagramHandler, AutoCloseable
         }
     }
 
-    private void onConnectionPacket(final DirectBuffer buffer, final int offset, final int length)
+    private void onConnectionPacket(final DirectBuffer buffer, final int offset, final int length, final long nowNs)
     {
         final ConnectionCore connection = connectionsById.get(header.destinationConnectionId());
         if (null != connection && ConnectionState.CONNECTING == connection.state() &&
@@ -348,18 +353,18 @@ public final class EndpointCore implements DatagramHandler, AutoCloseable
             return;
         }
 
-        connection.beginPacket(nowNs);
-        decoder.visitFrames(buffer, offset, length, connection);
-        connection.endPacket(packetNumber, nowNs);
+        connection.onPacket(decoder, buffer, offset, length, nowNs);
     }
 
     private void onHandshakePacket(
-        final DirectBuffer buffer, final int offset, final int length, final InetSocketAddress source)
+        final DirectBuffer buffer,
+        final int offset,
+        final int length,
+        final InetSocketAddress source,
+        final long nowNs)
     {
         final long destinationId = header.destinationConnectionId();
-        handshakeCapture.reset();
-        decoder.visitFrames(buffer, offset, length, handshakeCapture);
-        final HandshakeFrameFlyweight handshake = handshakeCapture.handshake;
+        final HandshakeFrameFlyweight handshake = handshakeFrame(buffer, offset, length);
         if (null == handshake || handshake.isResponse() != (0 != destinationId))
         {
             endpointCounters.malformedDropped().incrementRelease();
@@ -397,7 +402,7 @@ public final class EndpointCore implements DatagramHandler, AutoCloseable
 
         final ConnectionHandle handle = newHandle(
             idGenerator.nextId(), source, context.congestionControl(), ConnectionState.CONNECTED);
-        final ConnectionCore connection = newCore(handle, false);
+        final ConnectionCore connection = newCore(handle, false, nowNs);
         connection.applyPeerHandshake(handshake, nowNs);
         addConnection(connection);
         serverConnectionsByClientId.put(clientId, connection);
@@ -406,6 +411,21 @@ public final class EndpointCore implements DatagramHandler, AutoCloseable
             // The application is not accepting: refuse rather than hold a connection nobody reads.
             connection.abortWithClose(ConnectionCore.PROTOCOL_VIOLATION_ERROR, CloseReason.REJECTED);
         }
+    }
+
+    /**
+     * @return the last HANDSHAKE frame of a validated handshake packet (any other frame there is ignored), or null.
+     */
+    private HandshakeFrameFlyweight handshakeFrame(final DirectBuffer buffer, final int offset, final int length)
+    {
+        boolean found = false;
+        for (int frameType = decoder.firstFrame(buffer, offset, length);
+            PacketDecoder.NO_MORE_FRAMES != frameType;
+            frameType = decoder.nextFrame())
+        {
+            found |= FrameType.HANDSHAKE == frameType;
+        }
+        return found ? decoder.handshake() : null;
     }
 
     private void sendRejection(final long clientId, final InetSocketAddress source)
@@ -512,8 +532,10 @@ public final class EndpointCore implements DatagramHandler, AutoCloseable
 
     /**
      * Close every connection (each peer is sent a CLOSE), release counters and the port.
+     *
+     * @param nowNs the current time.
      */
-    public void close()
+    public void close(final long nowNs)
     {
         if (isClosed)
         {
@@ -542,51 +564,5 @@ public final class EndpointCore implements DatagramHandler, AutoCloseable
         }
         endpointCounters.close();
         port.close();
-    }
-
-    /**
-     * Captures the HANDSHAKE frame of a handshake packet; any other frame there is ignored.
-     */
-    private static final class HandshakeCapture implements FrameVisitor
-    {
-        private HandshakeFrameFlyweight handshake;
-
-        void reset()
-        {
-            handshake = null;
-        }
-
-        public void onHandshake(final HandshakeFrameFlyweight handshake)
-        {
-            this.handshake = handshake;
-        }
-
-        public void onPing()
-        {
-        }
-
-        public void onAck(final io.pacelink.transport.wire.AckFrameFlyweight ack)
-        {
-        }
-
-        public void onData(final io.pacelink.transport.wire.DataFrameFlyweight data)
-        {
-        }
-
-        public void onMaxData(final long maximumData)
-        {
-        }
-
-        public void onMaxStreamData(final int streamId, final long maximumStreamData)
-        {
-        }
-
-        public void onClose(final CloseFrameFlyweight close)
-        {
-        }
-
-        public void onUnknownFrame(final int frameType)
-        {
-        }
     }
 }

@@ -12,19 +12,22 @@ final class CongestionEventView implements CongestionEvent
     private long lostBytes;
     private long bytesInFlightBytes;
     private boolean isPersistentCongestion;
+    private boolean isEcnCe;
 
     CongestionEventView wrap(
         final long nowNs,
         final long newestLostSentTimeNs,
         final long lostBytes,
         final long bytesInFlightBytes,
-        final boolean isPersistentCongestion)
+        final boolean isPersistentCongestion,
+        final boolean isEcnCe)
     {
         this.nowNs = nowNs;
         this.newestLostSentTimeNs = newestLostSentTimeNs;
         this.lostBytes = lostBytes;
         this.bytesInFlightBytes = bytesInFlightBytes;
         this.isPersistentCongestion = isPersistentCongestion;
+        this.isEcnCe = isEcnCe;
         return this;
     }
 
@@ -54,10 +57,11 @@ final class CongestionEventView implements CongestionEvent
     }
 
     /**
-     * The wire format carries no ECN feedback yet, so every event is a loss.
+     * The wire format carries no ECN feedback yet, so the transport reports only losses; the controller test kit
+     * scripts ECN-CE marks.
      */
     public boolean isEcnCe()
     {
-        return false;
+        return isEcnCe;
     }
 }

@@ -68,7 +68,6 @@ public final class LossDetector
     private long recoveryStartNs = Long.MIN_VALUE;
     private long recoveryCount;
     private boolean spuriousLossReportedInRecovery;
-    private int batchLostInFlight;
     private int lostInRecovery;
     private int spuriousInRecovery;
     private long lossTimeNs = Long.MAX_VALUE;
@@ -110,15 +109,15 @@ public final class LossDetector
 
     /**
      * Walk the unacknowledged packets below the largest acknowledged one, declare the lost ones and re-arm the loss
-     * timer. The ring state of each lost packet becomes {@link SentPacketRing#LOST} before the handler sees it.
+     * timer. The ring state of each lost packet becomes {@link SentPacketRing#LOST}.
      *
      * @param ring                            the sent packets.
      * @param largestAckedPacketNumber        the largest packet number ever acknowledged.
      * @param nowNs                           current time.
      * @param rtt                             RTT estimates.
      * @param persistentCongestionDurationNs  RFC 9002 section 7.6.1 duration.
-     * @param handler                         told of each lost packet, in packet-number order.
-     * @return number of packets declared lost.
+     * @param slotsOut                        receives the ring slots of the lost packets, in packet-number order.
+     * @return number of slots written.
      */
     int detectLostPackets(
         final SentPacketRing ring,
@@ -126,7 +125,7 @@ public final class LossDetector
         final long nowNs,
         final RttEstimator rtt,
         final long persistentCongestionDurationNs,
-        final LostPacketHandler handler)
+        final int[] slotsOut)
     {
         lossTimeNs = Long.MAX_VALUE;
         persistentCongestion = false;
@@ -136,7 +135,6 @@ public final class LossDetector
         final long firstRttSampleTimeNs = rtt.firstSampleTimeNs();
         long runStartSentTimeNs = Long.MIN_VALUE;
         int lostCount = 0;
-        batchLostInFlight = 0;
 
         for (long pn = ring.oldestInFlightPacketNumber(); pn < largestAckedPacketNumber; pn++)
         {
@@ -173,14 +171,8 @@ public final class LossDetector
                     }
                 }
 
-                ring.state(slot, SentPacketRing.LOST);
-                if (ring.countsInFlight(slot))
-                {
-                    lostPackets.add(pn, nowNs, ring);
-                    batchLostInFlight++;
-                }
-                lostCount++;
-                handler.onPacketDeclaredLost(slot);
+                markLost(ring, slot, pn, nowNs);
+                slotsOut[lostCount++] = slot;
             }
             else
             {
@@ -189,6 +181,36 @@ public final class LossDetector
         }
 
         return lostCount;
+    }
+
+    /**
+     * Declare one packet in flight lost now, outside the thresholds (for a scripted loss in tests of the controllers).
+     *
+     * @param ring         the sent packets.
+     * @param packetNumber a packet in flight.
+     * @param nowNs        current time.
+     * @return its ring slot, now in state {@link SentPacketRing#LOST}.
+     * @throws IllegalArgumentException if the packet is not in flight.
+     */
+    int declareLost(final SentPacketRing ring, final long packetNumber, final long nowNs)
+    {
+        if (!ring.isInFlight(packetNumber))
+        {
+            throw new IllegalArgumentException("packet " + packetNumber + " is not in flight");
+        }
+        final int slot = ring.slot(packetNumber);
+        markLost(ring, slot, packetNumber, nowNs);
+        return slot;
+    }
+
+    private void markLost(final SentPacketRing ring, final int slot, final long packetNumber, final long nowNs)
+    {
+        ring.state(slot, SentPacketRing.LOST);
+        if (ring.countsInFlight(slot))
+        {
+            // Watched for a late acknowledgement that would prove the loss spurious.
+            lostPackets.add(packetNumber, nowNs, ring);
+        }
     }
 
     /**
@@ -265,13 +287,14 @@ public final class LossDetector
     }
 
     /**
-     * A batch of losses of packets counting in flight was reported to the controller: the batch of the latest
-     * {@link #detectLostPackets} call, whose losses count towards the recovery it starts or continues.
+     * A batch of losses was reported to the controller; its losses count towards the recovery it starts or
+     * continues.
      *
      * @param newestLostSentTimeNs send time of the most recently sent packet in the batch.
+     * @param lostInFlightPackets  packets of the batch that counted in flight.
      * @param nowNs                current time.
      */
-    void onCongestionEvent(final long newestLostSentTimeNs, final long nowNs)
+    void onCongestionEvent(final long newestLostSentTimeNs, final int lostInFlightPackets, final long nowNs)
     {
         if (newestLostSentTimeNs > recoveryStartNs)
         {
@@ -286,7 +309,7 @@ public final class LossDetector
                 packetThreshold = basePacketThreshold;
             }
         }
-        lostInRecovery += batchLostInFlight;
+        lostInRecovery += lostInFlightPackets;
     }
 
     /**

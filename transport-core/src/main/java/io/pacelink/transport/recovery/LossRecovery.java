@@ -46,22 +46,18 @@ public final class LossRecovery
     static final int PERSISTENT_CONGESTION_THRESHOLD = 3;
 
     private final SentPacketRing ring;
+    private final PathParameters path;
     private final RttEstimator rttEstimator;
+    private final CongestionController controller;
     private final RateSampler rateSampler = new RateSampler();
     private final LossDetector lossDetector;
     private final int probePacketsPerTimeout;
     private final int[] newlyAckedSlots;
+    private final int[] lostSlots;
     private final int[] spuriouslyLostSlots;
     private final AckEventView ackEvent = new AckEventView(rateSampler);
     private final LostPacketView lostPacket;
     private final CongestionEventView congestionEvent = new CongestionEventView();
-    // Created once here, never on the per-packet path.
-    private final LostPacketHandler lostPacketHandler = this::onPacketDeclaredLost;
-
-    private CongestionController controller;
-    private PacketOutcomeListener outcomeListener;
-    private int maxDatagramSizeBytes;
-    private long peerMaxAckDelayNs;
 
     private long bytesInFlight;
     private int ackElicitingInFlight;
@@ -70,10 +66,6 @@ public final class LossRecovery
     private long lastCwndLimitedPacketNumber = -1;
     private long idleSinceNs = Long.MIN_VALUE;
     private int probesOwed;
-
-    private long batchNowNs;
-    private long batchLostBytes;
-    private long batchNewestLostSentTimeNs;
 
     private long sentPackets;
     private long sentBytes;
@@ -84,45 +76,33 @@ public final class LossRecovery
     private long ptoExpirations;
 
     /**
-     * @param config sizes, initial RTT, thresholds, adaptive reordering switch, max datagram size.
+     * @param config       sizes, thresholds and the adaptive reordering switch.
+     * @param path         the connection's datagram size and the peer's max_ack_delay; written through this object.
+     * @param rttEstimator the connection's RTT estimator, which the controller reads as its {@code RttStats}.
+     * @param controller   the connection's congestion controller.
      * @throws IllegalArgumentException if the configuration is invalid.
      */
-    public LossRecovery(final RecoveryConfig config)
+    public LossRecovery(
+        final RecoveryConfig config,
+        final PathParameters path,
+        final RttEstimator rttEstimator,
+        final CongestionController controller)
     {
         config.validate();
+        this.path = path;
+        this.rttEstimator = rttEstimator;
+        this.controller = controller;
         ring = new SentPacketRing(config.sentPacketCapacity());
-        rttEstimator = new RttEstimator(config.initialRttNs(), config.granularityNs());
         lossDetector = new LossDetector(config);
         probePacketsPerTimeout = config.probePackets();
         newlyAckedSlots = new int[config.sentPacketCapacity()];
+        lostSlots = new int[config.sentPacketCapacity()];
         spuriouslyLostSlots = new int[config.lostPacketHistory()];
         lostPacket = new LostPacketView(ring);
-        maxDatagramSizeBytes = config.maxDatagramSizeBytes();
-        peerMaxAckDelayNs = config.peerMaxAckDelayNs();
     }
 
     /**
-     * @param controller the connection's congestion controller; must be set before the first packet is sent.
-     */
-    public void controller(final CongestionController controller)
-    {
-        if (null == controller)
-        {
-            throw new NullPointerException("controller");
-        }
-        this.controller = controller;
-    }
-
-    /**
-     * @return the connection's congestion controller, null until set.
-     */
-    public CongestionController controller()
-    {
-        return controller;
-    }
-
-    /**
-     * @return the RTT estimator (hand it to the controller's context as its {@code RttStats}).
+     * @return the RTT estimator.
      */
     public RttEstimator rttEstimator()
     {
@@ -147,33 +127,32 @@ public final class LossRecovery
 
     /**
      * @param maxAckDelayNs the peer's max_ack_delay from its handshake.
+     * @throws IllegalArgumentException if negative.
      */
     public void peerMaxAckDelayNs(final long maxAckDelayNs)
     {
-        if (maxAckDelayNs < 0)
-        {
-            throw new IllegalArgumentException("maxAckDelayNs=" + maxAckDelayNs + " must be >= 0");
-        }
-        this.peerMaxAckDelayNs = maxAckDelayNs;
+        path.peerMaxAckDelayNs(maxAckDelayNs);
     }
 
     /**
-     * @return the peer's max_ack_delay in use.
-     */
-    public long peerMaxAckDelayNs()
-    {
-        return peerMaxAckDelayNs;
-    }
-
-    /**
-     * The path MTU changed: used for the cwnd- and app-limited tests and forwarded to the controller.
+     * The negotiated datagram size changed: from now on the cwnd- and application-limited tests use it, the controller
+     * reads it from its context, and the controller is told.
      *
      * @param maxDatagramSizeBytes the new maximum datagram size.
+     * @throws IllegalArgumentException if not positive.
      */
     public void onMtuChanged(final int maxDatagramSizeBytes)
     {
-        this.maxDatagramSizeBytes = maxDatagramSizeBytes;
+        path.maxDatagramSizeBytes(maxDatagramSizeBytes);
         controller.onMtuChanged(maxDatagramSizeBytes);
+    }
+
+    /**
+     * @return the probe timeout period without back-off, with the peer's max_ack_delay (RFC 9002 section 6.2.1).
+     */
+    public long ptoPeriodNs()
+    {
+        return rttEstimator.ptoPeriodNs(path.peerMaxAckDelayNs());
     }
 
     /**
@@ -217,7 +196,7 @@ public final class LossRecovery
      * @param fin              true if it carries the end of the stream.
      * @param frameFlags       the engine's bits for the frames it carries, returned with its outcome.
      * @param isRetransmission true if it carries retransmitted data.
-     * @throws IllegalStateException if no controller is set or the packet cannot be tracked ({@link #canSend}).
+     * @throws IllegalStateException if the packet cannot be tracked ({@link #canSend}).
      */
     public void onPacketSent(
         final long packetNumber,
@@ -231,11 +210,6 @@ public final class LossRecovery
         final int frameFlags,
         final boolean isRetransmission)
     {
-        if (null == controller)
-        {
-            throw new IllegalStateException("set the congestion controller before sending");
-        }
-
         final int slot = ring.add(
             packetNumber, nowNs, sizeBytes, ackEliciting, countsInFlight, streamOffset, streamLength, fin, frameFlags);
 
@@ -263,7 +237,7 @@ public final class LossRecovery
 
         // Linux tcp_cwnd_validate: remember the last packet sent with the window (nearly) full; the flight it
         // belongs to is cwnd-limited until the ACKs reach it (RFC 7661, RFC 9002 section 7.8).
-        if (bytesInFlight + maxDatagramSizeBytes >= controller.congestionWindowBytes())
+        if (bytesInFlight + path.maxDatagramSizeBytes() >= controller.congestionWindowBytes())
         {
             lastCwndLimitedPacketNumber = packetNumber;
         }
@@ -330,7 +304,7 @@ public final class LossRecovery
         if (isLargestNewlyAcked && anyAckEliciting)
         {
             rttEstimator.onRttSample(
-                nowNs, nowNs - ring.sentTimeNs(ring.slot(largestAcked)), ackDelayNs, peerMaxAckDelayNs);
+                nowNs, nowNs - ring.sentTimeNs(ring.slot(largestAcked)), ackDelayNs, path.peerMaxAckDelayNs());
         }
 
         rateSampler.beginAck();
@@ -457,7 +431,7 @@ public final class LossRecovery
     {
         return rateSampler.checkAppLimited(
             unsentBytes,
-            maxDatagramSizeBytes,
+            path.maxDatagramSizeBytes(),
             nothingQueuedBelowTransport,
             bytesInFlight,
             controller.congestionWindowBytes(),
@@ -652,30 +626,91 @@ public final class LossRecovery
 
     private long detectLosses(final long nowNs, final PacketOutcomeListener listener)
     {
-        batchNowNs = nowNs;
-        batchLostBytes = 0;
-        batchNewestLostSentTimeNs = Long.MIN_VALUE;
-        outcomeListener = listener;
-        lossDetector.detectLostPackets(
-            ring, largestAckedPacketNumber, nowNs, rttEstimator, persistentCongestionDurationNs(), lostPacketHandler);
-        outcomeListener = null;
-
-        if (Long.MIN_VALUE != batchNewestLostSentTimeNs)
-        {
-            final boolean isPersistentCongestion = lossDetector.isPersistentCongestion();
-            if (isPersistentCongestion)
-            {
-                persistentCongestionEvents++;
-                rttEstimator.onPersistentCongestion();
-            }
-            lossDetector.onCongestionEvent(batchNewestLostSentTimeNs, nowNs);
-            controller.onCongestionEvent(congestionEvent.wrap(
-                nowNs, batchNewestLostSentTimeNs, batchLostBytes, bytesInFlight, isPersistentCongestion));
-        }
-        return batchLostBytes;
+        final int lostCount = lossDetector.detectLostPackets(
+            ring, largestAckedPacketNumber, nowNs, rttEstimator, persistentCongestionDurationNs(), lostSlots);
+        return onPacketsLost(lostCount, lossDetector.isPersistentCongestion(), nowNs, listener);
     }
 
-    private void onPacketDeclaredLost(final int slot)
+    /**
+     * Declare one packet in flight lost now, whatever the thresholds say, and report it like a detected loss: the
+     * seam through which the controller test kit scripts a loss at an exact moment.
+     *
+     * @param packetNumber a packet in flight.
+     * @param nowNs        current time.
+     * @param listener     told of the lost packet.
+     * @throws IllegalArgumentException if the packet is not in flight.
+     */
+    void declareLost(final long packetNumber, final long nowNs, final PacketOutcomeListener listener)
+    {
+        lostSlots[0] = lossDetector.declareLost(ring, packetNumber, nowNs);
+        onPacketsLost(1, false, nowNs, listener);
+    }
+
+    /**
+     * Account for the packets in the first {@code lostCount} of {@link #lostSlots} (all in state LOST), tell the
+     * controller and the listener of each, then report the batch as one congestion event.
+     *
+     * @return bytes of the batch that counted in flight.
+     */
+    private long onPacketsLost(
+        final int lostCount,
+        final boolean isPersistentCongestion,
+        final long nowNs,
+        final PacketOutcomeListener listener)
+    {
+        long lostBytes = 0;
+        int lostInFlightPackets = 0;
+        long newestLostSentTimeNs = Long.MIN_VALUE;
+        for (int i = 0; i < lostCount; i++)
+        {
+            final int slot = lostSlots[i];
+            if (ring.countsInFlight(slot))
+            {
+                lostBytes += ring.sizeBytes(slot);
+                lostInFlightPackets++;
+                newestLostSentTimeNs = Math.max(newestLostSentTimeNs, ring.sentTimeNs(slot));
+            }
+            onPacketDeclaredLost(slot, nowNs, listener);
+        }
+
+        if (lostInFlightPackets > 0)
+        {
+            onCongestionEvent(
+                nowNs, newestLostSentTimeNs, lostBytes, lostInFlightPackets, isPersistentCongestion, false);
+        }
+        return lostBytes;
+    }
+
+    /**
+     * One congestion signal: a batch of losses, or an ECN congestion-experienced mark (which the wire format cannot
+     * carry yet; the controller test kit scripts it through here).
+     *
+     * @param nowNs                  current time.
+     * @param newestLostSentTimeNs   send time of the most recently sent packet the signal is about.
+     * @param lostBytes              bytes the batch removed from flight.
+     * @param lostInFlightPackets    packets the batch removed from flight.
+     * @param isPersistentCongestion true if the batch establishes persistent congestion.
+     * @param isEcnCe                true for an ECN-CE mark rather than a loss.
+     */
+    void onCongestionEvent(
+        final long nowNs,
+        final long newestLostSentTimeNs,
+        final long lostBytes,
+        final int lostInFlightPackets,
+        final boolean isPersistentCongestion,
+        final boolean isEcnCe)
+    {
+        if (isPersistentCongestion)
+        {
+            persistentCongestionEvents++;
+            rttEstimator.onPersistentCongestion();
+        }
+        lossDetector.onCongestionEvent(newestLostSentTimeNs, lostInFlightPackets, nowNs);
+        controller.onCongestionEvent(congestionEvent.wrap(
+            nowNs, newestLostSentTimeNs, lostBytes, bytesInFlight, isPersistentCongestion, isEcnCe));
+    }
+
+    private void onPacketDeclaredLost(final int slot, final long nowNs, final PacketOutcomeListener listener)
     {
         if (ring.isAckEliciting(slot))
         {
@@ -686,13 +721,11 @@ public final class LossRecovery
             final int sizeBytes = ring.sizeBytes(slot);
             bytesInFlight -= sizeBytes;
             rateSampler.onPacketLost(sizeBytes);
-            batchLostBytes += sizeBytes;
-            batchNewestLostSentTimeNs = Math.max(batchNewestLostSentTimeNs, ring.sentTimeNs(slot));
             lostPackets++;
             controller.onPacketLost(lostPacket.wrap(
-                slot, batchNowNs, rateSampler.lostBytes(), rateSampler.deliveredBytes(), bytesInFlight));
+                slot, nowNs, rateSampler.lostBytes(), rateSampler.deliveredBytes(), bytesInFlight));
         }
-        outcomeListener.onPacketLost(
+        listener.onPacketLost(
             ring.packetNumber(slot),
             ring.streamOffset(slot),
             ring.streamLength(slot),
@@ -703,12 +736,12 @@ public final class LossRecovery
     private long persistentCongestionDurationNs()
     {
         // RFC 9002 section 7.6.1: three PTO periods without back-off.
-        return PERSISTENT_CONGESTION_THRESHOLD * rttEstimator.ptoPeriodNs(peerMaxAckDelayNs);
+        return PERSISTENT_CONGESTION_THRESHOLD * ptoPeriodNs();
     }
 
     private long ptoDeadlineNs()
     {
-        return lossDetector.ptoDeadlineNs(lastAckElicitingSentTimeNs, rttEstimator.ptoPeriodNs(peerMaxAckDelayNs));
+        return lossDetector.ptoDeadlineNs(lastAckElicitingSentTimeNs, ptoPeriodNs());
     }
 
     private void noteIdle(final long priorBytesInFlight, final long nowNs)

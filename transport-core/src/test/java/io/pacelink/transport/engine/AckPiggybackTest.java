@@ -6,6 +6,7 @@ import io.pacelink.transport.PacelinkContext;
 import io.pacelink.transport.cc.CongestionControlRegistry;
 import io.pacelink.transport.schedule.RoundRobinScheduler;
 import io.pacelink.transport.stats.CountersBuffers;
+import io.pacelink.transport.testing.TestNetwork;
 import io.pacelink.transport.wire.FrameHeaderFlyweight;
 import io.pacelink.transport.wire.FrameType;
 import io.pacelink.transport.wire.PacketHeaderFlyweight;
@@ -28,9 +29,9 @@ class AckPiggybackTest
 {
     private static final long STEP_NS = TimeUnit.MICROSECONDS.toNanos(100);
 
-    private final PipeNetwork network = new PipeNetwork();
-    private final PipeNetwork.Port serverPort = network.newPort(1000);
-    private final PipeNetwork.Port clientPort = network.newPort(2000);
+    private final TestNetwork network = new TestNetwork();
+    private final TestNetwork.Port serverPort = network.newPort(1000);
+    private final TestNetwork.Port clientPort = network.newPort(2000);
     private final EndpointCore server = newCore(serverPort, true);
     private final EndpointCore client = newCore(clientPort, false);
     private long nowNs = TimeUnit.SECONDS.toNanos(1);
@@ -123,7 +124,7 @@ class AckPiggybackTest
         server.doWork(nowNs);
     }
 
-    private static EndpointCore newCore(final PipeNetwork.Port port, final boolean accept)
+    private static EndpointCore newCore(final TestNetwork.Port port, final boolean accept)
     {
         final PacelinkContext context = new PacelinkContext()
             .congestionControl(FixedWindowController.NAME)

@@ -7,6 +7,7 @@ import io.pacelink.transport.PacelinkContext;
 import io.pacelink.transport.cc.CongestionControlRegistry;
 import io.pacelink.transport.schedule.RoundRobinScheduler;
 import io.pacelink.transport.stats.CountersBuffers;
+import io.pacelink.transport.testing.TestNetwork;
 import io.pacelink.transport.wire.PacketType;
 import io.pacelink.transport.wire.PacketWriter;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -34,10 +35,10 @@ class EndpointCoreTest
     private static final long IDLE_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(2);
     private static final long HANDSHAKE_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(1);
 
-    private final PipeNetwork network = new PipeNetwork();
+    private final TestNetwork network = new TestNetwork();
     private final List<EndpointCore> cores = new ArrayList<>();
-    private PipeNetwork.Port serverPort;
-    private PipeNetwork.Port clientPort;
+    private TestNetwork.Port serverPort;
+    private TestNetwork.Port clientPort;
     private EndpointCore server;
     private EndpointCore client;
     private long nowNs = TimeUnit.SECONDS.toNanos(1);
@@ -51,9 +52,19 @@ class EndpointCoreTest
         client = newCore(clientPort, false, 16);
     }
 
-    private EndpointCore newCore(final PipeNetwork.Port port, final boolean accept, final int maxConnections)
+    private EndpointCore newCore(final TestNetwork.Port port, final boolean accept, final int maxConnections)
     {
-        final PacelinkContext context = new PacelinkContext()
+        return newCore(port, accept, maxConnections, new PacelinkContext(), new ArrayList<>());
+    }
+
+    private EndpointCore newCore(
+        final TestNetwork.Port port,
+        final boolean accept,
+        final int maxConnections,
+        final PacelinkContext context,
+        final List<FixedWindowController> controllers)
+    {
+        context
             .congestionControl(FixedWindowController.NAME)
             .acceptConnections(accept)
             .maxConnections(maxConnections)
@@ -67,7 +78,7 @@ class EndpointCoreTest
         final EndpointCore core = new EndpointCore(
             context,
             port,
-            CongestionControlRegistry.of(FixedWindowController.factory(64 * 1024)),
+            CongestionControlRegistry.of(FixedWindowController.factory(64 * 1024, controllers)),
             new RoundRobinScheduler(),
             CountersBuffers.newManager(256 * 1024));
         cores.add(core);
@@ -141,6 +152,44 @@ class EndpointCoreTest
         }
         assertTrue(pair[0].stats().smoothedRttNs() > 0);
         assertEquals(0, server.counters().malformedDropped().get());
+    }
+
+    @Test
+    void negotiatedDatagramSizeAndPeerAckDelayReachEveryUser()
+    {
+        // Issue 9 items 8 and 9: the client offers 1400-byte datagrams and a 3 ms max_ack_delay, the server 1200 and
+        // 7 ms. Both sides must use 1200 from the handshake on, and each controller must see the peer's ACK delay.
+        final List<FixedWindowController> clientControllers = new ArrayList<>();
+        final List<FixedWindowController> serverControllers = new ArrayList<>();
+        final TestNetwork.Port smallPort = network.newPort(4000);
+        final TestNetwork.Port largePort = network.newPort(5000);
+        final EndpointCore small = newCore(smallPort, true, 16, new PacelinkContext()
+            .maxDatagramSizeBytes(1200).maxAckDelayNs(TimeUnit.MILLISECONDS.toNanos(7)), serverControllers);
+        final EndpointCore large = newCore(largePort, false, 16, new PacelinkContext()
+            .maxDatagramSizeBytes(1400).maxAckDelayNs(TimeUnit.MILLISECONDS.toNanos(3)), clientControllers);
+
+        final Connection clientSide = large.connect(smallPort.localAddress(), null);
+        final Connection[] serverSide = new Connection[1];
+        run(() -> (null != serverSide[0] || null != (serverSide[0] = small.accept())) &&
+            ConnectionState.CONNECTED == clientSide.state(), TimeUnit.SECONDS.toNanos(1), "connect");
+        assertEquals(1400, largePort.takeLargestSentBytes(), "the client's padded handshake proves its own size");
+
+        final FixedWindowController client = clientControllers.get(0);
+        final FixedWindowController server = serverControllers.get(0);
+        assertEquals(List.of(1200), client.mtuChanges);
+        assertEquals(1200, client.context.maxDatagramSizeBytes());
+        assertEquals(2400, client.context.minimumWindowBytes());
+        assertEquals(TimeUnit.MILLISECONDS.toNanos(7), client.context.maxAckDelayNs());
+        assertEquals(List.of(), server.mtuChanges);
+        assertEquals(1200, server.context.maxDatagramSizeBytes());
+        assertEquals(TimeUnit.MILLISECONDS.toNanos(3), server.context.maxAckDelayNs());
+
+        final UnsafeBuffer message = new UnsafeBuffer(new byte[20_000]);
+        assertTrue(clientSide.offer(message, 0, message.capacity()) > 0);
+        final long[] bytes = new long[1];
+        run(() -> serverSide[0].poll((buffer, offset, length) -> bytes[0] += length, 10) > 0,
+            TimeUnit.SECONDS.toNanos(1), "delivery");
+        assertEquals(1200, largePort.takeLargestSentBytes(), "data packets are built at the negotiated size");
     }
 
     @Test
@@ -231,7 +280,7 @@ class EndpointCoreTest
     @Test
     void serverRejectsConnectionsBeyondItsLimit()
     {
-        final PipeNetwork.Port limitedPort = network.newPort(3000);
+        final TestNetwork.Port limitedPort = network.newPort(3000);
         final EndpointCore limited = newCore(limitedPort, true, 1);
         final Connection first = client.connect(limitedPort.localAddress(), null);
         final Connection second = client.connect(limitedPort.localAddress(), null);

@@ -1,5 +1,6 @@
 package io.pacelink.transport.recovery;
 
+import io.pacelink.transport.testing.RecordingController;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -16,12 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class LossDetectionTest
 {
-    private static RecoveryConfig config()
-    {
-        return new RecoveryConfig().peerMaxAckDelayNs(ms(5));
-    }
-
-    private final RecoveryDriver driver = new RecoveryDriver(config());
+    private final RecoveryDriver driver = new RecoveryDriver(new RecoveryConfig(), ms(5));
     private final LossRecovery recovery = driver.recovery;
     private final RecordingController controller = driver.controller;
     private final RecordingListener listener = driver.listener;
@@ -36,8 +32,8 @@ class LossDetectionTest
         assertEquals(1, driver.ackAtMs(304, 1, 3));
 
         assertTrue(listener.lost.isEmpty());
-        assertTrue(controller.losses.isEmpty());
-        assertTrue(controller.congestionEvents.isEmpty());
+        assertTrue(controller.losses().isEmpty());
+        assertTrue(controller.congestionEvents().isEmpty());
         assertEquals(List.of(3L, 2L, 1L), listener.acked.subList(1, 4));
     }
 
@@ -51,9 +47,9 @@ class LossDetectionTest
 
         assertEquals(List.of(1L), listener.lost);
         assertEquals(List.of(1000L), listener.lostStreamOffsets);
-        assertEquals(List.of(1L), controller.lostPacketNumbers());
-        assertEquals(1, controller.congestionEvents.size());
-        final RecordingController.Congestion event = controller.congestionEvents.get(0);
+        assertEquals(List.of(1L), controller.losses().stream().map(RecordingController.Lost::packetNumber).toList());
+        assertEquals(1, controller.congestionEvents().size());
+        final RecordingController.Congestion event = controller.congestionEvents().get(0);
         assertEquals(ms(200), event.newestLostSentTimeNs());
         assertEquals(1200, event.lostBytes());
         assertEquals(1200, event.bytesInFlightBytes(), "packet 5 is still in flight");
@@ -82,11 +78,11 @@ class LossDetectionTest
 
         recovery.onTimeout(ms(335), listener);
         assertEquals(List.of(1L), listener.lost);
-        assertEquals(1, controller.congestionEvents.size());
-        assertEquals(ms(335), controller.congestionEvents.get(0).nowNs());
+        assertEquals(1, controller.congestionEvents().size());
+        assertEquals(ms(335), controller.congestionEvents().get(0).nowNs());
         assertEquals(0, recovery.bytesInFlight());
         assertEquals(Long.MAX_VALUE, recovery.timerDeadlineNs());
-        assertTrue(controller.acks.stream().noneMatch(ack -> ack.nowNs() == ms(335)), "a timer is not an ACK");
+        assertTrue(controller.acks().stream().noneMatch(ack -> ack.nowNs() == ms(335)), "a timer is not an ACK");
     }
 
     @Test
@@ -100,7 +96,7 @@ class LossDetectionTest
         assertEquals(1, driver.ackAtMs(334, 1, 2));
 
         assertTrue(listener.lost.isEmpty());
-        assertTrue(controller.congestionEvents.isEmpty());
+        assertTrue(controller.congestionEvents().isEmpty());
         assertEquals(Long.MAX_VALUE, recovery.timerDeadlineNs());
     }
 
@@ -133,7 +129,7 @@ class LossDetectionTest
         recovery.onProbeSent();
         assertEquals(1, recovery.probesToSend());
         assertEquals(ptoDeadlineNs + 2 * 256_125_000L, recovery.timerDeadlineNs());
-        assertTrue(controller.congestionEvents.isEmpty());
+        assertTrue(controller.congestionEvents().isEmpty());
 
         driver.ackAtNs(ptoDeadlineNs + ms(100), 5, 5);
         assertEquals(List.of(4L), listener.lost, "the tail is declared lost once the probe is acknowledged");
@@ -164,14 +160,14 @@ class LossDetectionTest
             }
         }
         assertEquals(4, recovery.ptoExpirations());
-        assertTrue(controller.congestionEvents.isEmpty());
+        assertTrue(controller.congestionEvents().isEmpty());
 
         // The path comes back: the last probe is acknowledged with latest_rtt 150 ms. srtt 106.25, rttvar 50:
         // duration 3 * (106.25 + 200 + 5) = 933.75 ms, far less than packet 1 (200 ms) to packet 16 (2344 ms).
         driver.ackAtMs(4934, 18, 18);
 
-        assertEquals(1, controller.congestionEvents.size());
-        assertTrue(controller.congestionEvents.get(0).isPersistentCongestion());
+        assertEquals(1, controller.congestionEvents().size());
+        assertTrue(controller.congestionEvents().get(0).isPersistentCongestion());
         assertEquals(1, recovery.persistentCongestionEvents());
         assertEquals(16, listener.lost.size(), "packets 1..16; 17 waits for the time threshold");
         assertEquals(ms(150), recovery.rttEstimator().minRttNs(), "RFC 9002 5.2: min_rtt restarts");
@@ -180,8 +176,8 @@ class LossDetectionTest
         assertEquals(4_952_750_000L, recovery.timerDeadlineNs());
         recovery.onTimeout(4_952_750_000L, listener);
         assertEquals(17, listener.lost.size());
-        assertEquals(2, controller.congestionEvents.size());
-        assertEquals(1, controller.persistentCongestionCount());
+        assertEquals(2, controller.congestionEvents().size());
+        assertEquals(1, persistentCongestionEvents());
         assertEquals(1, recovery.persistentCongestionEvents());
     }
 
@@ -203,8 +199,8 @@ class LossDetectionTest
 
         driver.ackAtNs(recovery.timerDeadlineNs() - 1, pn - 1, pn - 1);
 
-        assertFalse(controller.congestionEvents.isEmpty());
-        assertEquals(0, controller.persistentCongestionCount());
+        assertFalse(controller.congestionEvents().isEmpty());
+        assertEquals(0, persistentCongestionEvents());
         assertEquals(0, recovery.persistentCongestionEvents());
     }
 
@@ -228,8 +224,8 @@ class LossDetectionTest
         // those after it 0 ms, both within the 933.75 ms duration, although packets 1 to 16 span 2144 ms.
         driver.ackAtMs(4934, 18, 18, 14, 14);
 
-        assertEquals(1, controller.congestionEvents.size());
-        assertFalse(controller.congestionEvents.get(0).isPersistentCongestion());
+        assertEquals(1, controller.congestionEvents().size());
+        assertFalse(controller.congestionEvents().get(0).isPersistentCongestion());
     }
 
     @Test
@@ -245,7 +241,7 @@ class LossDetectionTest
         // Packet 1 arrives after all, three positions late.
         assertEquals(2, driver.ackAtMs(305, 1, 5));
         assertEquals(List.of(1L), listener.ackedAfterLoss);
-        assertEquals(1, controller.spuriousLosses);
+        assertEquals(1, controller.spuriousLosses());
         assertEquals(1, recovery.spuriousLosses());
         assertEquals(2, detector.reorderWindowMultiplier());
         assertEquals(16, detector.reorderWindowPersist());
@@ -282,7 +278,7 @@ class LossDetectionTest
         final RttEstimator rtt = recovery.rttEstimator();
         assertEquals(
             Math.max(rtt.latestRttNs(), rtt.smoothedRttNs()) * 9 / 8, detector.lossDelayNs(rtt), "back to RFC 9002");
-        assertEquals(1, controller.spuriousLosses);
+        assertEquals(1, controller.spuriousLosses());
     }
 
     @Test
@@ -300,7 +296,7 @@ class LossDetectionTest
         assertEquals(2, recovery.spuriousLosses());
         assertEquals(2, recovery.lossDetector().reorderWindowMultiplier());
         assertEquals(5, recovery.lossDetector().packetThreshold(), "largest 5 before packet 1 arrived");
-        final RecordingController.Ack ack = controller.acks.get(controller.acks.size() - 1);
+        final RecordingController.Ack ack = controller.acks().get(controller.acks().size() - 1);
         assertEquals(0, ack.newlyAckedBytes(), "already out of bytes in flight");
         assertEquals(6 * 1200, ack.totalDeliveredBytes(), "spurious retransmissions count as delivered");
         assertEquals(2 * 1200, ack.totalLostBytes(), "C.lost never decreases");
@@ -313,27 +309,27 @@ class LossDetectionTest
         driver.sendOnePerMs(1, 5, 200);
         driver.ackAtMs(305, 3, 5);
         assertEquals(List.of(1L, 2L), listener.lost);
-        assertEquals(1, controller.congestionEvents.size());
+        assertEquals(1, controller.congestionEvents().size());
 
         // Packet 1 was only reordered, packet 2 is still missing: the reduction stands (Linux undo_retrans != 0),
         // though the reordering evidence widens the window.
         assertEquals(1, driver.ackAtMs(306, 3, 5, 1, 1));
         assertEquals(List.of(1L), listener.ackedAfterLoss);
         assertEquals(1, recovery.spuriousLosses());
-        assertEquals(0, controller.spuriousLosses);
+        assertEquals(0, controller.spuriousLosses());
         assertEquals(2, recovery.lossDetector().reorderWindowMultiplier());
 
         // Packet 2 arrives too: the recovery had no real loss, undo once.
         assertEquals(1, driver.ackAtMs(307, 1, 5));
         assertEquals(List.of(1L, 2L), listener.ackedAfterLoss);
         assertEquals(2, recovery.spuriousLosses());
-        assertEquals(1, controller.spuriousLosses);
+        assertEquals(1, controller.spuriousLosses());
     }
 
     @Test
     void lossDeclaredByTheFrameThatProvesTheOthersSpuriousKeepsTheReduction()
     {
-        final RecoveryDriver fixed = new RecoveryDriver(config().adaptiveReordering(false));
+        final RecoveryDriver fixed = new RecoveryDriver(new RecoveryConfig().adaptiveReordering(false), ms(5));
         fixed.establishRtt100Ms();
         fixed.sendOnePerMs(1, 9, 200);
         fixed.ackAtMs(305, 3, 5);
@@ -345,7 +341,7 @@ class LossDetectionTest
         assertEquals(List.of(1L, 2L), fixed.listener.ackedAfterLoss);
         assertEquals(List.of(1L, 2L, 6L), fixed.listener.lost);
         assertEquals(1, fixed.recovery.lossDetector().recoveryCount(), "still one recovery");
-        assertEquals(0, fixed.controller.spuriousLosses);
+        assertEquals(0, fixed.controller.spuriousLosses());
     }
 
     @Test
@@ -363,7 +359,7 @@ class LossDetectionTest
 
         assertEquals(List.of(1L), listener.ackedAfterLoss);
         assertEquals(1, recovery.spuriousLosses());
-        assertEquals(0, controller.spuriousLosses);
+        assertEquals(0, controller.spuriousLosses());
         assertEquals(2, recovery.lossDetector().reorderWindowMultiplier());
     }
 
@@ -380,13 +376,13 @@ class LossDetectionTest
 
         assertTrue(listener.ackedAfterLoss.isEmpty());
         assertEquals(0, recovery.spuriousLosses());
-        assertEquals(0, controller.spuriousLosses);
+        assertEquals(0, controller.spuriousLosses());
     }
 
     @Test
     void withoutAdaptiveReorderingSpuriousLossesLeaveTheThresholdsAlone()
     {
-        final RecoveryDriver fixed = new RecoveryDriver(config().adaptiveReordering(false));
+        final RecoveryDriver fixed = new RecoveryDriver(new RecoveryConfig().adaptiveReordering(false), ms(5));
         fixed.establishRtt100Ms();
         for (long pn = 1; pn <= 5; pn++)
         {
@@ -395,7 +391,7 @@ class LossDetectionTest
         fixed.ackAtMs(304, 2, 4);
         fixed.ackAtMs(305, 1, 5);
 
-        assertEquals(1, fixed.controller.spuriousLosses);
+        assertEquals(1, fixed.controller.spuriousLosses());
         assertEquals(1, fixed.recovery.spuriousLosses());
         assertEquals(1, fixed.recovery.lossDetector().reorderWindowMultiplier());
         assertEquals(3, fixed.recovery.lossDetector().packetThreshold());
@@ -404,7 +400,7 @@ class LossDetectionTest
     @Test
     void packetThresholdIsCapped()
     {
-        final RecoveryDriver capped = new RecoveryDriver(config().maxPacketThreshold(4));
+        final RecoveryDriver capped = new RecoveryDriver(new RecoveryConfig().maxPacketThreshold(4), ms(5));
         capped.establishRtt100Ms();
         for (long pn = 1; pn <= 12; pn++)
         {
@@ -414,5 +410,11 @@ class LossDetectionTest
         capped.ackAtMs(321, 1, 12);
 
         assertEquals(4, capped.recovery.lossDetector().packetThreshold(), "distance 11 capped at 4");
+    }
+
+    private long persistentCongestionEvents()
+    {
+        return controller.congestionEvents().stream().filter(RecordingController.Congestion::isPersistentCongestion)
+            .count();
     }
 }

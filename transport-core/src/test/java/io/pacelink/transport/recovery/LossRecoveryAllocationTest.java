@@ -1,6 +1,6 @@
 package io.pacelink.transport.recovery;
 
-import io.pacelink.testing.AllocationMeter;
+import io.pacelink.transport.testing.AllocationMeter;
 import io.pacelink.transport.cc.AckEvent;
 import io.pacelink.transport.cc.CongestionController;
 import io.pacelink.transport.cc.CongestionEvent;
@@ -19,9 +19,10 @@ class LossRecoveryAllocationTest
     private static final long PACKET_INTERVAL_NS = 100_000L;
     private static final long RTT_NS = 20_000_000L;
 
-    private final LossRecovery recovery = new LossRecovery(new RecoveryConfig().sentPacketCapacity(1024));
     private final TestAckRanges ranges = new TestAckRanges();
     private final CountingController controller = new CountingController();
+    private final LossRecovery recovery = RecoveryDriver.newRecovery(
+        new RecoveryConfig().sentPacketCapacity(1024), new PathParameters(1200, 25_000_000L), controller);
     private final CountingListener listener = new CountingListener();
     private long nextPacketNumber;
     private long nowNs;
@@ -29,7 +30,6 @@ class LossRecoveryAllocationTest
     @Test
     void steadyStateSendAndAckAllocatesNothing()
     {
-        recovery.controller(controller);
         run(WARM_UP_ITERATIONS);
 
         AllocationMeter.assertAllocationFree(

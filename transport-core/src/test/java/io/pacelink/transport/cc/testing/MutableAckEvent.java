@@ -3,7 +3,7 @@ package io.pacelink.transport.cc.testing;
 import io.pacelink.transport.cc.AckEvent;
 
 /**
- * A mutable {@link AckEvent} for tests and {@link FluidPath}: set the fields, pass it to {@code onAck}.
+ * A mutable {@link AckEvent} for tests and {@link ScriptedPath}: set the fields, pass it to {@code onAck}.
  */
 public final class MutableAckEvent implements AckEvent
 {

@@ -3,7 +3,7 @@ package io.pacelink.transport.cc.testing;
 import io.pacelink.transport.cc.CongestionEvent;
 
 /**
- * A mutable {@link CongestionEvent} for tests and {@link FluidPath}: set the fields, pass it to
+ * A mutable {@link CongestionEvent} for tests and {@link ScriptedPath}: set the fields, pass it to
  * {@code onCongestionEvent}.
  */
 public final class MutableCongestionEvent implements CongestionEvent

@@ -3,7 +3,7 @@ package io.pacelink.transport.cc.testing;
 import io.pacelink.transport.cc.LostPacket;
 
 /**
- * A mutable {@link LostPacket} for tests and {@link FluidPath}: set the fields, pass it to {@code onPacketLost}.
+ * A mutable {@link LostPacket} for tests and {@link ScriptedPath}: set the fields, pass it to {@code onPacketLost}.
  */
 public final class MutableLostPacket implements LostPacket
 {

@@ -1,20 +1,20 @@
 package io.pacelink.bbr.v3;
 
-import io.pacelink.transport.cc.AckEvent;
 import io.pacelink.transport.cc.CongestionController;
-import io.pacelink.transport.cc.CongestionEvent;
 import io.pacelink.transport.cc.ControllerParameters;
-import io.pacelink.transport.cc.LostPacket;
-import io.pacelink.transport.cc.testing.FakeControllerContext;
+import io.pacelink.transport.testing.ScriptedPath;
+import io.pacelink.transport.testing.TestControllerContext;
 
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Wraps a BBRv3 controller for tests: forwards every callback and records each change of state with the callback
- * that caused it and the model as it was just before that callback (what the draft's checks compare against).
+ * One BBRv3 controller for tests, with the transitions of its state machine: each change of state is recorded with
+ * the callback that caused it and the model as it was just before that callback (what the draft's checks compare
+ * against), observed through the {@link io.pacelink.transport.testing.RecordingController} of its
+ * {@link ScriptedPath}.
  */
-final class RecordingController implements CongestionController
+final class Bbr3Run
 {
     static final int SMSS = 1500;
 
@@ -44,24 +44,62 @@ final class RecordingController implements CongestionController
     {
     }
 
-    final FakeControllerContext context;
+    final TestControllerContext context;
     final CongestionController controller;
     final List<Transition> transitions = new ArrayList<>();
     /**
      * For each restart from idle: {state code, pacing rate right after it, draft BBR.bw right after it}.
      */
     final List<long[]> idleRestarts = new ArrayList<>();
+    private String stateBefore;
     private long inflightOneBdpBefore;
 
-    RecordingController(final long seed, final String parameters)
+    Bbr3Run(final long seed, final String parameters)
     {
-        context = new FakeControllerContext(SMSS, seed, ControllerParameters.parse(parameters));
+        context = new TestControllerContext(SMSS, seed, ControllerParameters.parse(parameters));
         controller = new Bbr3ControllerFactory().newController(context);
+        stateBefore = controller.stateName();
+        inflightOneBdpBefore = inflightOneBdp();
+    }
+
+    /**
+     * @param rateBytesPerSecond link rate.
+     * @param propagationRttNs   round-trip propagation delay.
+     * @param startNs            virtual time of the first event.
+     * @param seed               seed of the path's random losses.
+     * @return a path driving this controller, its transitions recorded here.
+     */
+    ScriptedPath path(final long rateBytesPerSecond, final long propagationRttNs, final long startNs, final long seed)
+    {
+        final ScriptedPath path =
+            new ScriptedPath(controller, context, rateBytesPerSecond, propagationRttNs, startNs, seed);
+        path.recorder().observer(this::afterCallback);
+        return path;
     }
 
     long counter(final String name)
     {
         return context.counter(name);
+    }
+
+    String stateName()
+    {
+        return controller.stateName();
+    }
+
+    long congestionWindowBytes()
+    {
+        return controller.congestionWindowBytes();
+    }
+
+    long pacingRateBytesPerSecond()
+    {
+        return controller.pacingRateBytesPerSecond();
+    }
+
+    int sendQuantumBytes()
+    {
+        return controller.sendQuantumBytes();
     }
 
     /**
@@ -116,91 +154,28 @@ final class RecordingController implements CongestionController
         throw new AssertionError("never entered " + state + "; transitions " + transitions);
     }
 
-    private String before()
+    /**
+     * The state and model change only inside callbacks, so what they were after the previous callback is what they
+     * were before this one.
+     */
+    private void afterCallback(final String callback, final long nowNs, final long bytesInFlightBytes)
     {
-        inflightOneBdpBefore = inflightOneBdp();
-        return controller.stateName();
-    }
-
-    private void after(final long timeNs, final String from, final String cause, final long bytesInFlight)
-    {
+        if ("sent".equals(callback) || "mtu".equals(callback))
+        {
+            return;
+        }
+        if ("idle".equals(callback))
+        {
+            idleRestarts.add(new long[] {counter(Bbr3Counters.STATE), controller.pacingRateBytesPerSecond(), bw()});
+        }
         final String to = controller.stateName();
-        if (!to.equals(from))
+        if (!to.equals(stateBefore))
         {
             transitions.add(new Transition(
-                timeNs, from, to, cause, counter(Bbr3Counters.ROUND_COUNT), bytesInFlight, inflightOneBdpBefore,
-                counter(Bbr3Counters.INFLIGHT_LONGTERM), controller.congestionWindowBytes()));
+                nowNs, stateBefore, to, callback, counter(Bbr3Counters.ROUND_COUNT), bytesInFlightBytes,
+                inflightOneBdpBefore, counter(Bbr3Counters.INFLIGHT_LONGTERM), controller.congestionWindowBytes()));
         }
-    }
-
-    public void onPacketSent(
-        final long nowNs,
-        final long packetNumber,
-        final int sizeBytes,
-        final long bytesInFlightBytes,
-        final boolean isRetransmission)
-    {
-        controller.onPacketSent(nowNs, packetNumber, sizeBytes, bytesInFlightBytes, isRetransmission);
-    }
-
-    public void onTransmitStartAfterIdle(final long nowNs, final long idleNs)
-    {
-        final String from = before();
-        controller.onTransmitStartAfterIdle(nowNs, idleNs);
-        idleRestarts.add(new long[] {counter(Bbr3Counters.STATE), controller.pacingRateBytesPerSecond(), bw()});
-        after(nowNs, from, "idle", 0);
-    }
-
-    public void onAck(final AckEvent ack)
-    {
-        final String from = before();
-        controller.onAck(ack);
-        after(ack.nowNs(), from, "ack", ack.bytesInFlightBytes());
-    }
-
-    public void onPacketLost(final LostPacket lost)
-    {
-        final String from = before();
-        controller.onPacketLost(lost);
-        after(lost.nowNs(), from, "lost", lost.bytesInFlightBytes());
-    }
-
-    public void onCongestionEvent(final CongestionEvent event)
-    {
-        final String from = before();
-        controller.onCongestionEvent(event);
-        after(event.nowNs(), from, "congestion", event.bytesInFlightBytes());
-    }
-
-    public void onSpuriousLoss(final long nowNs)
-    {
-        final String from = before();
-        controller.onSpuriousLoss(nowNs);
-        after(nowNs, from, "spurious", -1);
-    }
-
-    public void onMtuChanged(final int maxDatagramSizeBytes)
-    {
-        controller.onMtuChanged(maxDatagramSizeBytes);
-    }
-
-    public long congestionWindowBytes()
-    {
-        return controller.congestionWindowBytes();
-    }
-
-    public long pacingRateBytesPerSecond()
-    {
-        return controller.pacingRateBytesPerSecond();
-    }
-
-    public int sendQuantumBytes()
-    {
-        return controller.sendQuantumBytes();
-    }
-
-    public String stateName()
-    {
-        return controller.stateName();
+        stateBefore = to;
+        inflightOneBdpBefore = inflightOneBdp();
     }
 }

@@ -1,4 +1,4 @@
-package io.pacelink.transport.engine;
+package io.pacelink.transport.testing;
 
 import io.pacelink.transport.port.DatagramHandler;
 import io.pacelink.transport.port.DatagramPort;
@@ -12,58 +12,86 @@ import java.util.Map;
 import java.util.function.Predicate;
 
 /**
- * An in-memory network for engine unit tests: ports exchange datagrams instantly and in order; a test can inject
- * raw datagrams and drop what a predicate selects. Allocates freely: tests only.
+ * An in-memory network for tests of the endpoint core driven by hand: ports exchange datagrams instantly and in
+ * order; a test can inject raw datagrams and drop what a predicate selects. Allocates freely: tests only.
  */
-final class PipeNetwork
+public final class TestNetwork
 {
     private final Map<InetSocketAddress, Port> portsByAddress = new HashMap<>();
     private Predicate<byte[]> dropFilter = (datagram) -> false;
 
-    Port newPort(final int port)
+    /**
+     * @param port the port number on 127.0.0.1.
+     * @return a new port of this network.
+     */
+    public Port newPort(final int port)
     {
         final Port newPort = new Port(new InetSocketAddress("127.0.0.1", port));
         portsByAddress.put(newPort.address, newPort);
         return newPort;
     }
 
-    void dropWhen(final Predicate<byte[]> filter)
+    /**
+     * @param filter selects the datagrams the network drops from now on.
+     */
+    public void dropWhen(final Predicate<byte[]> filter)
     {
         dropFilter = filter;
     }
 
-    final class Port implements DatagramPort
+    /**
+     * One end of the network.
+     */
+    public final class Port implements DatagramPort
     {
         private final InetSocketAddress address;
         private final ArrayDeque<byte[]> inbox = new ArrayDeque<>();
         private final ArrayDeque<InetSocketAddress> sources = new ArrayDeque<>();
         private final UnsafeBuffer receiveBuffer = new UnsafeBuffer(new byte[65536]);
         private long sent;
+        private int largestSentBytes;
 
         private Port(final InetSocketAddress address)
         {
             this.address = address;
         }
 
-        void inject(final byte[] datagram, final InetSocketAddress source)
+        /**
+         * @param datagram a datagram to receive next.
+         * @param source   the address it claims to come from.
+         */
+        public void inject(final byte[] datagram, final InetSocketAddress source)
         {
             inbox.add(datagram);
             sources.add(source);
         }
 
-        long sent()
+        /**
+         * @return datagrams sent from this port.
+         */
+        public long sent()
         {
             return sent;
         }
 
-        public int receive(final DatagramHandler handler, final int limit)
+        /**
+         * @return the largest datagram sent since the last call, then forget it.
+         */
+        public int takeLargestSentBytes()
+        {
+            final int largest = largestSentBytes;
+            largestSentBytes = 0;
+            return largest;
+        }
+
+        public int receive(final DatagramHandler handler, final int limit, final long nowNs)
         {
             int received = 0;
             while (received < limit && !inbox.isEmpty())
             {
                 final byte[] datagram = inbox.poll();
                 receiveBuffer.putBytes(0, datagram);
-                handler.onDatagram(receiveBuffer, 0, datagram.length, sources.poll());
+                handler.onDatagram(receiveBuffer, 0, datagram.length, sources.poll(), nowNs);
                 received++;
             }
             return received;
@@ -75,6 +103,7 @@ final class PipeNetwork
             final byte[] datagram = new byte[length];
             buffer.getBytes(offset, datagram);
             sent++;
+            largestSentBytes = Math.max(largestSentBytes, length);
             final Port target = portsByAddress.get(destination);
             if (null != target && !dropFilter.test(datagram))
             {

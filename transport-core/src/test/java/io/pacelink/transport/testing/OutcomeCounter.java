@@ -1,10 +1,10 @@
-package io.pacelink.perf.path;
+package io.pacelink.transport.testing;
 
 import io.pacelink.transport.recovery.PacketOutcomeListener;
 
 /**
- * The engine's side of loss recovery reduced to counting: what became of each packet. A benchmark's sender is
- * backlogged with fresh data, so lost frames need not be queued for retransmission.
+ * The engine's side of loss recovery reduced to counting: what became of each packet. A scripted or benchmarked
+ * sender is backlogged with fresh data, so lost frames need not be queued for retransmission.
  */
 public final class OutcomeCounter implements PacketOutcomeListener
 {

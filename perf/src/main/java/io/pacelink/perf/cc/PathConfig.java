@@ -1,7 +1,7 @@
-package io.pacelink.perf.path;
+package io.pacelink.perf.cc;
 
 /**
- * A single-bottleneck path for {@link PathDriver}.
+ * A single-bottleneck path a {@link ControllerTrace} is recorded on.
  *
  * @param bottleneckBytesPerSecond link rate of the bottleneck.
  * @param propagationRttNs         round-trip propagation delay (the RTT without queueing or serialization).

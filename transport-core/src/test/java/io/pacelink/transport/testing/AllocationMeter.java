@@ -1,4 +1,4 @@
-package io.pacelink.testing;
+package io.pacelink.transport.testing;
 
 import java.lang.management.ManagementFactory;
 
