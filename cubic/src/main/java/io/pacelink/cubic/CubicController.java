@@ -12,7 +12,7 @@ import org.agrona.concurrent.status.AtomicCounter;
  * In congestion avoidance the window follows {@code W_cubic(t) = C·(t − K)³ + W_max}: each ACK moves cwnd a share
  * of the way towards {@code W_cubic(t + srtt)} clamped to {@code [cwnd, 1.5·cwnd]}, unless the Reno-friendly
  * estimate W_est is larger, in which case cwnd follows W_est. A congestion event multiplies cwnd by β once per
- * {@link io.pacelink.transport.cc.RecoveryPeriod recovery period} (RFC 9002 section 7.3.2). The window grows only
+ * recovery period (RFC 9002 section 7.3.2, kept by the transport). The window grows only
  * while the sender is cwnd-limited, and time spent application-limited or idle is excluded from {@code t} so the
  * curve resumes where it paused.
  * <p>
@@ -150,7 +150,7 @@ public final class CubicController extends WindowController
         lastAckTimeNs = nowNs;
 
         // RFC 9002 section 7.3.2: no growth during recovery, nor on the frame that ends it.
-        if (recovery.onAck(ack))
+        if (isRecoveryAck(ack))
         {
             return;
         }
@@ -188,7 +188,7 @@ public final class CubicController extends WindowController
     public void onCongestionEvent(final CongestionEvent event)
     {
         // RFC 9002 section 7.3.2: one reduction per recovery period.
-        if (recovery.onCongestionEvent(event))
+        if (startsRecovery(event))
         {
             reduce();
         }
@@ -198,7 +198,7 @@ public final class CubicController extends WindowController
             // RFC 9002 section 7.6.2 and RFC 9438 section 4.8: minimum window, and the next epoch starts afresh with
             // K = 0 and W_max = cwnd_epoch (Linux resets all CUBIC state on a timeout).
             setCongestionWindow(context.minimumWindowBytes());
-            recovery.reset();
+            leaveRecovery();
             isRenoFriendly = false;
             state.reset(renoFriendlyAlpha);
             hasUndoState = false;
@@ -210,8 +210,8 @@ public final class CubicController extends WindowController
     /**
      * Undo the last reduction (RFC 9438 section 4.9.2; Linux {@code tcp_undo_cwnd_reduction}): cwnd, cwnd_prior,
      * ssthresh, W_max, K, t_epoch and W_est return to their values before it, once per reduction and only if cwnd is
-     * still below cwnd_prior. Recovery ends but its start time is kept, so the other losses of the same spurious
-     * episode still do not reduce. HyStart++ resumes if the reduction had stopped it.
+     * still below cwnd_prior. The window grows again; the transport's recovery period goes on, so the other losses
+     * of the same spurious episode still do not reduce. HyStart++ resumes if the reduction had stopped it.
      */
     public void onSpuriousLoss(final long nowNs)
     {
@@ -228,7 +228,7 @@ public final class CubicController extends WindowController
             slowStartThresholdBytes = undoSlowStartThresholdBytes;
             state.copyFrom(undoState);
             hyStart.undoStop();
-            recovery.end();
+            leaveRecovery();
             publishCounters();
         }
     }

@@ -21,12 +21,13 @@ import io.pacelink.transport.cc.RttStats;
  * <ul>
  *     <li>Bytes instead of packets: cwnd, BDP and inflight are bytes, converted with the max datagram size where
  *     Linux uses packet counts (4-packet floor, even-packet rounding, {@code TCP_INIT_CWND}).</li>
- *     <li>Recovery is tracked here from {@link #onCongestionEvent} and {@link AckEvent#largestAckedSentTimeNs()}
- *     the QUIC way (RFC 9002 section 7.3.2), standing in for Linux's {@code icsk_ca_state}. A QUIC recovery period
- *     ends before the loss detector has ruled on the packets sent just after it began, so a loss of a packet sent
- *     before the previous period ended continues that episode without a second packet-conservation round, as in
- *     Linux, whose Recovery lasts until {@code high_seq} is cumulatively acknowledged and, under continuous loss, is
- *     left and re-entered within one ACK that {@code bbr_main} sees as Recovery throughout.</li>
+ *     <li>Recovery is the transport's recovery period (RFC 9002 section 7.3.2), announced by
+ *     {@link CongestionEvent#startsRecovery()} and {@link AckEvent#endsRecovery()}, standing in for Linux's
+ *     {@code icsk_ca_state}. A QUIC recovery period ends before the loss detector has ruled on the packets sent just
+ *     after it began, so a new period whose lost packets were all sent before the previous one ended continues that
+ *     episode without a second packet-conservation round, as in Linux, whose Recovery lasts until {@code high_seq}
+ *     is cumulatively acknowledged and, under continuous loss, is left and re-entered within one ACK that
+ *     {@code bbr_main} sees as Recovery throughout.</li>
  *     <li>Persistent congestion plays the role of Linux's RTO ({@code bbr_set_state(TCP_CA_Loss)}).</li>
  *     <li>PROBE_RTT's "mark the connection application-limited" is emulated here (see
  *     {@code markProbeRttAppLimited}) because the SPI gives the controller no way to set the sampler's mark.</li>
@@ -97,7 +98,6 @@ public final class Bbr1Controller implements CongestionController
     private boolean isInRecovery;
     private boolean wasInRecovery;
     private boolean isRecoveryStartPending;
-    private long recoveryStartNs;
     private long recoveryEndNs = Long.MIN_VALUE;
 
     private long deliveredTimeNs;
@@ -212,16 +212,17 @@ public final class Bbr1Controller implements CongestionController
     }
 
     /**
-     * A loss batch: enter recovery (Linux {@code tcp_enter_recovery} → {@code bbr_ssthresh} →
-     * {@code bbr_save_cwnd}), or the RTO path for persistent congestion.
+     * A loss batch that starts a recovery period: enter recovery (Linux {@code tcp_enter_recovery} →
+     * {@code bbr_ssthresh} → {@code bbr_save_cwnd}), or the RTO path for persistent congestion. The losses of a
+     * period already answered change nothing here.
      */
     public void onCongestionEvent(final CongestionEvent event)
     {
         if (event.isPersistentCongestion())
         {
-            onPersistentCongestion(event.nowNs());
+            onPersistentCongestion();
         }
-        else if (event.isEcnCe())
+        else if (event.isEcnCe() || !event.startsRecovery())
         {
             // Linux BBRv1 ignores ECN: ECE only puts TCP in CWR, where bbr_set_cwnd neither conserves nor restores.
             return;
@@ -229,7 +230,6 @@ public final class Bbr1Controller implements CongestionController
         else if (!isInRecovery)
         {
             isInRecovery = true;
-            recoveryStartNs = event.nowNs();
             if (event.newestLostSentTimeNs() <= recoveryEndNs)
             {
                 // Every packet of this batch was sent before the previous recovery ended: the losses belong to that
@@ -246,14 +246,13 @@ public final class Bbr1Controller implements CongestionController
                 isRecoveryStartPending = true;
             }
         }
-        else if (event.newestLostSentTimeNs() > recoveryStartNs)
+        else
         {
             // A packet sent during recovery was lost: a new recovery epoch (RFC 9002 section 7.3.2). This is Linux
             // leaving and re-entering Recovery within one ACK: bbr_ssthresh saves cwnd again (as the max, the
             // previous state being Recovery), and since bbr_main never saw the Open state in between there is
             // neither a restore nor a second packet-conservation round.
             saveCwnd();
-            recoveryStartNs = event.nowNs();
         }
         counters.publish(this);
     }
@@ -457,8 +456,7 @@ public final class Bbr1Controller implements CongestionController
      */
     private void updateRecoveryState(final AckEvent ack)
     {
-        final long largestAckedSentTimeNs = ack.largestAckedSentTimeNs();
-        if (isInRecovery && Long.MIN_VALUE != largestAckedSentTimeNs && largestAckedSentTimeNs > recoveryStartNs)
+        if (isInRecovery && ack.endsRecovery())
         {
             isInRecovery = false;
             recoveryEndNs = ack.nowNs();
@@ -892,7 +890,7 @@ public final class Bbr1Controller implements CongestionController
      * acked bytes and the saved cwnd returns when the episode ends. The previous CA state becomes "Loss", so this
      * episode gets no packet-conservation round.
      */
-    private void onPersistentCongestion(final long nowNs)
+    private void onPersistentCongestion()
     {
         saveCwnd();
         congestionWindowBytes = context.minimumWindowBytes();
@@ -900,7 +898,6 @@ public final class Bbr1Controller implements CongestionController
         wasInRecovery = true;
         isRecoveryStartPending = false;
         isPacketConservation = false;
-        recoveryStartNs = nowNs;
 
         fullBandwidthBytesPerSecond = 0;
         // The RTO counts as a round end and as a loss for long-term sampling (Linux sets round_start = 1 and feeds

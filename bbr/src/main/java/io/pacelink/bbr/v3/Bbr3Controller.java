@@ -22,8 +22,9 @@ import io.pacelink.transport.cc.RttStats;
  * {@link #onCongestionEvent} once if any was lost (loss-recovery entry), then {@link #onAck} (draft
  * {@code UpdateOnACK}: model and state, then pacing rate, send quantum and cwnd).
  * <p>
- * Loss recovery follows the QUIC transport (RFC 9002 section 7.3.2): it starts at a congestion event and ends when a
- * packet sent after it started is acknowledged; persistent congestion is handled like an RTO (reference 6.5).
+ * Loss recovery is the transport's recovery period (RFC 9002 section 7.3.2), announced by
+ * {@link CongestionEvent#startsRecovery()} and {@link AckEvent#endsRecovery()}; persistent congestion is handled like
+ * an RTO (reference 6.5).
  * <p>
  * The SPI has no way to mark the connection application-limited (draft {@code MarkConnectionAppLimited} in
  * ProbeRTT), so the controller itself treats samples whose source was sent while ProbeRTT held the mark as
@@ -130,9 +131,8 @@ public final class Bbr3Controller implements CongestionController
     private long lostRangesInRound;
     private long lastLostPacketNumber = Long.MIN_VALUE;
 
-    // Loss recovery (RFC 9002 section 7.3.2).
+    // Answering the transport's recovery period (RFC 9002 section 7.3.2).
     private boolean inRecovery;
-    private long recoveryStartNs;
 
     // Undo state (draft "Undo State"); null is the draft's "None".
     private Bbr3State undoState;
@@ -224,7 +224,7 @@ public final class Bbr3Controller implements CongestionController
         // Recovery ends once a packet sent after it began is acknowledged (RFC 9002 section 7.3.2). Evaluated after
         // the model so the Startup loss exit sees the round that just ended as spent in recovery; the draft then
         // restores the last known good cwnd and lets SetCwnd bound it by the model on the same ACK.
-        if (inRecovery && ack.largestAckedSentTimeNs() > recoveryStartNs)
+        if (inRecovery && ack.endsRecovery())
         {
             inRecovery = false;
             restoreCwnd();
@@ -266,9 +266,10 @@ public final class Bbr3Controller implements CongestionController
     }
 
     /**
-     * Loss-recovery entry (draft {@code OnEnterFastRecovery}, or {@code OnEnterRTO} on persistent congestion).
-     * Losses of packets sent before the current recovery began belong to it. An ECN-CE event counts as a
-     * congestion signal like a loss (draft "ECN": no specific response beyond treating CE as congestion).
+     * Loss-recovery entry (draft {@code OnEnterFastRecovery}, or {@code OnEnterRTO} on persistent congestion) when the
+     * batch starts a recovery period; losses of packets sent before the current period began belong to it. An ECN-CE
+     * event counts as a congestion signal like a loss (draft "ECN": no specific response beyond treating CE as
+     * congestion).
      */
     public void onCongestionEvent(final CongestionEvent event)
     {
@@ -284,7 +285,7 @@ public final class Bbr3Controller implements CongestionController
         {
             enterRtoRecovery();
         }
-        else if (!inRecovery || event.newestLostSentTimeNs() > recoveryStartNs)
+        else if (event.startsRecovery())
         {
             // The undo snapshot was taken by NoteLoss at the round's first loss; saving it again here would
             // discard an undo_state set by HandleInflightTooHigh for this very batch.
@@ -295,7 +296,6 @@ public final class Bbr3Controller implements CongestionController
             return;
         }
         inRecovery = true;
-        recoveryStartNs = nowNs;
         publishCounters();
     }
 

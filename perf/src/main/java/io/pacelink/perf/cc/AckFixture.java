@@ -16,10 +16,10 @@ final class AckFixture extends TraceEvent implements AckEvent
     private final long newlyLostBytes;
     private final long priorBytesInFlightBytes;
     private final long bytesInFlightBytes;
-    private final long largestAckedSentTimeNs;
     private final long largestAckedPacketNumber;
     private final long latestRttNs;
     private final boolean isCwndLimited;
+    private final boolean endsRecovery;
     private final long totalDeliveredBytes;
     private final long totalLostBytes;
     private final boolean hasRateSample;
@@ -39,10 +39,10 @@ final class AckFixture extends TraceEvent implements AckEvent
         newlyLostBytes = ack.newlyLostBytes();
         priorBytesInFlightBytes = ack.priorBytesInFlightBytes();
         bytesInFlightBytes = ack.bytesInFlightBytes();
-        largestAckedSentTimeNs = ack.largestAckedSentTimeNs();
         largestAckedPacketNumber = ack.largestAckedPacketNumber();
         latestRttNs = ack.latestRttNs();
         isCwndLimited = ack.isCwndLimited();
+        endsRecovery = ack.endsRecovery();
         totalDeliveredBytes = ack.totalDeliveredBytes();
         totalLostBytes = ack.totalLostBytes();
         hasRateSample = ack.hasRateSample();
@@ -85,12 +85,6 @@ final class AckFixture extends TraceEvent implements AckEvent
         return adjuster.inFlightBytes(bytesInFlightBytes);
     }
 
-    public long largestAckedSentTimeNs()
-    {
-        return Long.MIN_VALUE == largestAckedSentTimeNs ?
-            Long.MIN_VALUE : adjuster.timeNs(largestAckedSentTimeNs);
-    }
-
     public long largestAckedPacketNumber()
     {
         return largestAckedPacketNumber < 0 ? -1 : adjuster.packetNumber(largestAckedPacketNumber);
@@ -104,6 +98,11 @@ final class AckFixture extends TraceEvent implements AckEvent
     public boolean isCwndLimited()
     {
         return isCwndLimited;
+    }
+
+    public boolean endsRecovery()
+    {
+        return endsRecovery;
     }
 
     public long totalDeliveredBytes()

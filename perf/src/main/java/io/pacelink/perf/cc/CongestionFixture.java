@@ -14,6 +14,7 @@ final class CongestionFixture implements CongestionEvent
     private final long newestLostSentTimeNs;
     private final long lostBytes;
     private final long bytesInFlightBytes;
+    private final boolean startsRecovery;
     private final boolean isPersistentCongestion;
     private final boolean isEcnCe;
 
@@ -24,6 +25,7 @@ final class CongestionFixture implements CongestionEvent
         newestLostSentTimeNs = event.newestLostSentTimeNs();
         lostBytes = event.lostBytes();
         bytesInFlightBytes = event.bytesInFlightBytes();
+        startsRecovery = event.startsRecovery();
         isPersistentCongestion = event.isPersistentCongestion();
         isEcnCe = event.isEcnCe();
     }
@@ -46,6 +48,11 @@ final class CongestionFixture implements CongestionEvent
     public long bytesInFlightBytes()
     {
         return adjuster.inFlightBytes(bytesInFlightBytes);
+    }
+
+    public boolean startsRecovery()
+    {
+        return startsRecovery;
     }
 
     public boolean isPersistentCongestion()

@@ -33,12 +33,6 @@ public interface AckEvent
     long bytesInFlightBytes();
 
     /**
-     * @return send time of the largest packet this frame newly acknowledged, or {@link Long#MIN_VALUE} if none.
-     * Recovery ends when a packet sent after recovery started is acknowledged (RFC 9002 section 7.3.2).
-     */
-    long largestAckedSentTimeNs();
-
-    /**
      * @return number of the largest packet this frame newly acknowledged, or -1 if none. HyStart++ delimits its rounds
      * by packet number: a round ends when a packet sent after it began is acknowledged (RFC 9406 section 4.2).
      */
@@ -54,6 +48,14 @@ public interface AckEvent
      * section 7.8): window controllers grow only then.
      */
     boolean isCwndLimited();
+
+    /**
+     * @return true if this frame ended the connection's recovery period: it newly acknowledged a packet sent after
+     * the period began (RFC 9002 section 7.3.2). Started by the {@link CongestionEvent} whose
+     * {@link CongestionEvent#startsRecovery()} was true; a window controller does not grow during the period, nor on
+     * the frame that ends it.
+     */
+    boolean endsRecovery();
 
     /**
      * @return total bytes delivered over the connection's life (the rate sampler's {@code C.delivered}).

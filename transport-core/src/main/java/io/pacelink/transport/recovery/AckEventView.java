@@ -16,10 +16,10 @@ final class AckEventView implements AckEvent
     private long newlyLostBytes;
     private long priorBytesInFlightBytes;
     private long bytesInFlightBytes;
-    private long largestAckedSentTimeNs;
     private long largestAckedPacketNumber;
     private long latestRttNs;
     private boolean isCwndLimited;
+    private boolean endsRecovery;
 
     AckEventView(final RateSampler rateSampler)
     {
@@ -32,20 +32,20 @@ final class AckEventView implements AckEvent
         final long newlyLostBytes,
         final long priorBytesInFlightBytes,
         final long bytesInFlightBytes,
-        final long largestAckedSentTimeNs,
         final long largestAckedPacketNumber,
         final long latestRttNs,
-        final boolean isCwndLimited)
+        final boolean isCwndLimited,
+        final boolean endsRecovery)
     {
         this.nowNs = nowNs;
         this.newlyAckedBytes = newlyAckedBytes;
         this.newlyLostBytes = newlyLostBytes;
         this.priorBytesInFlightBytes = priorBytesInFlightBytes;
         this.bytesInFlightBytes = bytesInFlightBytes;
-        this.largestAckedSentTimeNs = largestAckedSentTimeNs;
         this.largestAckedPacketNumber = largestAckedPacketNumber;
         this.latestRttNs = latestRttNs;
         this.isCwndLimited = isCwndLimited;
+        this.endsRecovery = endsRecovery;
         return this;
     }
 
@@ -74,11 +74,6 @@ final class AckEventView implements AckEvent
         return bytesInFlightBytes;
     }
 
-    public long largestAckedSentTimeNs()
-    {
-        return largestAckedSentTimeNs;
-    }
-
     public long largestAckedPacketNumber()
     {
         return largestAckedPacketNumber;
@@ -92,6 +87,11 @@ final class AckEventView implements AckEvent
     public boolean isCwndLimited()
     {
         return isCwndLimited;
+    }
+
+    public boolean endsRecovery()
+    {
+        return endsRecovery;
     }
 
     public long totalDeliveredBytes()

@@ -11,6 +11,7 @@ final class CongestionEventView implements CongestionEvent
     private long newestLostSentTimeNs;
     private long lostBytes;
     private long bytesInFlightBytes;
+    private boolean startsRecovery;
     private boolean isPersistentCongestion;
     private boolean isEcnCe;
 
@@ -19,6 +20,7 @@ final class CongestionEventView implements CongestionEvent
         final long newestLostSentTimeNs,
         final long lostBytes,
         final long bytesInFlightBytes,
+        final boolean startsRecovery,
         final boolean isPersistentCongestion,
         final boolean isEcnCe)
     {
@@ -26,6 +28,7 @@ final class CongestionEventView implements CongestionEvent
         this.newestLostSentTimeNs = newestLostSentTimeNs;
         this.lostBytes = lostBytes;
         this.bytesInFlightBytes = bytesInFlightBytes;
+        this.startsRecovery = startsRecovery;
         this.isPersistentCongestion = isPersistentCongestion;
         this.isEcnCe = isEcnCe;
         return this;
@@ -49,6 +52,11 @@ final class CongestionEventView implements CongestionEvent
     public long bytesInFlightBytes()
     {
         return bytesInFlightBytes;
+    }
+
+    public boolean startsRecovery()
+    {
+        return startsRecovery;
     }
 
     public boolean isPersistentCongestion()

@@ -27,8 +27,8 @@ import io.pacelink.transport.cc.RttStats;
  *     Linux {@code TCP_RACK_RECOVERY_THRESH}); every spurious loss restarts that count, and each new recovery
  *     without one counts it down. At zero both thresholds return to their base values.</li>
  * </ul>
- * A recovery is RFC 9002 section 7.3.2's recovery period: it starts when a batch of losses contains a packet sent
- * after the current period began.
+ * A recovery is the connection's {@link RecoveryPeriod} (RFC 9002 section 7.3.2), which {@link LossRecovery} keeps
+ * and tells this detector about.
  * <h2>Spurious recoveries</h2>
  * The controller is told to undo its reduction only once every packet declared lost in the current recovery has been
  * acknowledged after all: the recovery then had no real loss. This is Linux's rule ({@code tcp_try_undo_recovery} and
@@ -65,8 +65,6 @@ public final class LossDetector
     private int reorderWindowMultiplier = 1;
     private int reorderWindowPersist;
     private long reorderGrowthFencePacketNumber = -1;
-    private long recoveryStartNs = Long.MIN_VALUE;
-    private long recoveryCount;
     private boolean spuriousLossReportedInRecovery;
     private int lostInRecovery;
     private int spuriousInRecovery;
@@ -222,6 +220,8 @@ public final class LossDetector
      * @param nowNs                       current time.
      * @param retentionNs                 how long a declared loss is watched for a late acknowledgement.
      * @param priorLargestAckedPacketNumber largest acknowledged number before this frame.
+     * @param recoveryStartNs             when the current recovery period began: a late acknowledgement of a loss
+     *                                    declared before it says nothing about that period's reduction.
      * @param slotsOut                    receives the slots of the spuriously lost packets.
      * @return number of slots written.
      */
@@ -231,6 +231,7 @@ public final class LossDetector
         final long nowNs,
         final long retentionNs,
         final long priorLargestAckedPacketNumber,
+        final long recoveryStartNs,
         final int[] slotsOut)
     {
         lostPackets.expire(nowNs - retentionNs, ring);
@@ -256,7 +257,9 @@ public final class LossDetector
             final int slot = ring.slot(pn);
             ring.state(slot, SentPacketRing.ACKED);
             slotsOut[count++] = slot;
-            onSpuriousLoss(pn, lostPackets.lostTimeNs(i), priorLargestAckedPacketNumber, ring.largestSentPacketNumber());
+            onSpuriousLoss(
+                pn, lostPackets.lostTimeNs(i), priorLargestAckedPacketNumber, recoveryStartNs,
+                ring.largestSentPacketNumber());
         }
         return count;
     }
@@ -265,6 +268,7 @@ public final class LossDetector
         final long packetNumber,
         final long lostTimeNs,
         final long priorLargestAckedPacketNumber,
+        final long recoveryStartNs,
         final long largestSentPacketNumber)
     {
         if (adaptiveReordering)
@@ -287,19 +291,16 @@ public final class LossDetector
     }
 
     /**
-     * A batch of losses was reported to the controller; its losses count towards the recovery it starts or
+     * A batch of losses was reported to the controller; its losses count towards the recovery period it starts or
      * continues.
      *
-     * @param newestLostSentTimeNs send time of the most recently sent packet in the batch.
-     * @param lostInFlightPackets  packets of the batch that counted in flight.
-     * @param nowNs                current time.
+     * @param startsRecovery      true if the batch started a new recovery period.
+     * @param lostInFlightPackets packets of the batch that counted in flight.
      */
-    void onCongestionEvent(final long newestLostSentTimeNs, final int lostInFlightPackets, final long nowNs)
+    void onCongestionEvent(final boolean startsRecovery, final int lostInFlightPackets)
     {
-        if (newestLostSentTimeNs > recoveryStartNs)
+        if (startsRecovery)
         {
-            recoveryStartNs = nowNs;
-            recoveryCount++;
             spuriousLossReportedInRecovery = false;
             lostInRecovery = 0;
             spuriousInRecovery = 0;
@@ -399,14 +400,6 @@ public final class LossDetector
     public int reorderWindowPersist()
     {
         return reorderWindowPersist;
-    }
-
-    /**
-     * @return recovery periods started so far.
-     */
-    public long recoveryCount()
-    {
-        return recoveryCount;
     }
 
     /**

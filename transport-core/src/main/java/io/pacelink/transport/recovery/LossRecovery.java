@@ -18,10 +18,11 @@ import io.pacelink.transport.cc.CongestionController;
  *     <li>Rate-sampler update and bytes in flight for each newly acknowledged packet; the engine hears
  *     {@link PacketOutcomeListener#onPacketAcked} (or {@code onPacketAckedAfterLoss} for a spurious loss).</li>
  *     <li>Loss detection: {@code onPacketLost} to the controller and the engine for each lost packet, then
- *     {@code onCongestionEvent} once if any packet counting in flight was lost, flagged when the batch establishes
- *     persistent congestion.</li>
+ *     {@code onCongestionEvent} once if any packet counting in flight was lost, flagged when the batch starts a new
+ *     {@link RecoveryPeriod} and when it establishes persistent congestion.</li>
+ *     <li>The recovery period ends if the frame newly acknowledges a packet sent after it began.</li>
  *     <li>Rate sample generation, {@code onSpuriousLoss} if with this frame every loss of the current recovery has
- *     proved spurious, then {@code onAck}.</li>
+ *     proved spurious, then {@code onAck}, flagged when the frame ended the recovery period.</li>
  * </ol>
  * <h2>Timers ({@link #timerDeadlineNs()}, {@link #onTimeout})</h2>
  * The loss timer when armed, else the probe timeout from the last ack-eliciting send, backed off by
@@ -51,6 +52,7 @@ public final class LossRecovery
     private final CongestionController controller;
     private final RateSampler rateSampler = new RateSampler();
     private final LossDetector lossDetector;
+    private final RecoveryPeriod recoveryPeriod = new RecoveryPeriod();
     private final int probePacketsPerTimeout;
     private final int[] newlyAckedSlots;
     private final int[] lostSlots;
@@ -279,7 +281,8 @@ public final class LossRecovery
         // A declared loss is watched for a late acknowledgement as long as the persistent-congestion duration: far
         // longer than reordering delays packets, short enough to keep the history small (an engineering choice).
         final int spuriouslyLost = lossDetector.collectSpuriouslyLost(
-            ack, ring, nowNs, persistentCongestionDurationNs(), priorLargestAcked, spuriouslyLostSlots);
+            ack, ring, nowNs, persistentCongestionDurationNs(), priorLargestAcked, recoveryPeriod.startNs(),
+            spuriouslyLostSlots);
         if (0 == newlyAcked && 0 == spuriouslyLost)
         {
             return 0;
@@ -313,6 +316,8 @@ public final class LossRecovery
         lossDetector.onAckReceived();
 
         final long newlyLostBytes = detectLosses(nowNs, listener);
+        // After the frame's losses, which may start a period this frame cannot end (RFC 9002 Appendix B.5).
+        final boolean endsRecovery = recoveryPeriod.onAck(largestAckedSentTimeNs);
 
         rateSampler.generateSample(rttEstimator.hasSample() ? rttEstimator.minRttNs() : Long.MAX_VALUE);
         if (lossDetector.takeSpuriousLossReport())
@@ -325,10 +330,10 @@ public final class LossRecovery
             newlyLostBytes,
             priorBytesInFlight,
             bytesInFlight,
-            largestAckedSentTimeNs,
             largestNewlyAckedPacketNumber,
             latestRttNs,
-            isCwndLimited));
+            isCwndLimited,
+            endsRecovery));
 
         noteIdle(priorBytesInFlight, nowNs);
         return newlyAcked + spuriouslyLost;
@@ -500,6 +505,22 @@ public final class LossRecovery
     public long spuriousLosses()
     {
         return spuriousLosses;
+    }
+
+    /**
+     * @return true from a congestion event until a packet sent after it is acknowledged (RFC 9002 section 7.3.2).
+     */
+    public boolean isInRecovery()
+    {
+        return recoveryPeriod.isInRecovery();
+    }
+
+    /**
+     * @return recovery periods started so far.
+     */
+    public long recoveryCount()
+    {
+        return recoveryPeriod.recoveryCount();
     }
 
     /**
@@ -705,9 +726,11 @@ public final class LossRecovery
             persistentCongestionEvents++;
             rttEstimator.onPersistentCongestion();
         }
-        lossDetector.onCongestionEvent(newestLostSentTimeNs, lostInFlightPackets, nowNs);
+        final boolean startsRecovery =
+            recoveryPeriod.onCongestionEvent(newestLostSentTimeNs, isPersistentCongestion, nowNs);
+        lossDetector.onCongestionEvent(startsRecovery, lostInFlightPackets);
         controller.onCongestionEvent(congestionEvent.wrap(
-            nowNs, newestLostSentTimeNs, lostBytes, bytesInFlight, isPersistentCongestion, isEcnCe));
+            nowNs, newestLostSentTimeNs, lostBytes, bytesInFlight, startsRecovery, isPersistentCongestion, isEcnCe));
     }
 
     private void onPacketDeclaredLost(final int slot, final long nowNs, final PacketOutcomeListener listener)

@@ -236,7 +236,7 @@ class LossDetectionTest
         driver.ackAtMs(304, 2, 4);
         assertEquals(List.of(1L), listener.lost);
         final LossDetector detector = recovery.lossDetector();
-        assertEquals(1, detector.recoveryCount());
+        assertEquals(1, recovery.recoveryCount());
 
         // Packet 1 arrives after all, three positions late.
         assertEquals(2, driver.ackAtMs(305, 1, 5));
@@ -271,7 +271,7 @@ class LossDetectionTest
             pn += 6;
             atMs += 200;
         }
-        assertEquals(17, detector.recoveryCount());
+        assertEquals(17, recovery.recoveryCount());
         assertEquals(1, detector.reorderWindowMultiplier());
         assertEquals(0, detector.reorderWindowPersist());
         assertEquals(3, detector.packetThreshold());
@@ -340,7 +340,7 @@ class LossDetectionTest
         fixed.ackAtMs(306, 9, 9, 1, 5);
         assertEquals(List.of(1L, 2L), fixed.listener.ackedAfterLoss);
         assertEquals(List.of(1L, 2L, 6L), fixed.listener.lost);
-        assertEquals(1, fixed.recovery.lossDetector().recoveryCount(), "still one recovery");
+        assertEquals(1, fixed.recovery.recoveryCount(), "still one recovery");
         assertEquals(0, fixed.controller.spuriousLosses());
     }
 
@@ -353,7 +353,7 @@ class LossDetectionTest
         driver.sendOnePerMs(6, 10, 400);
         driver.ackAtMs(504, 7, 10, 5, 5);
         assertEquals(List.of(1L, 6L), listener.lost);
-        assertEquals(2, recovery.lossDetector().recoveryCount());
+        assertEquals(2, recovery.recoveryCount());
 
         assertEquals(1, driver.ackAtMs(505, 7, 10, 5, 5, 1, 3));
 

@@ -56,7 +56,9 @@ class LossRecoveryTest
         assertEquals(1200, ack.newlyLostBytes());
         assertEquals(7 * 1200, ack.priorBytesInFlightBytes());
         assertEquals(0, ack.bytesInFlightBytes());
-        assertEquals(ms(312), ack.largestAckedSentTimeNs());
+        assertEquals(12, ack.largestAckedPacketNumber());
+        assertTrue(controller.congestionEvents().get(0).startsRecovery(), "packet 6 was sent after 305 ms");
+        assertFalse(ack.endsRecovery(), "the period packet 6 started at 412 ms has not seen a later packet");
         assertEquals(ms(100), ack.latestRttNs());
         // Source packet 12 was sent when C.delivered was 4800 and C.lost 2400; the sample was generated after the
         // frame's loss of packet 6, so rs.lost includes it.

@@ -107,10 +107,10 @@ public final class RecordingController implements CongestionController
         long newlyLostBytes,
         long priorBytesInFlightBytes,
         long bytesInFlightBytes,
-        long largestAckedSentTimeNs,
         long largestAckedPacketNumber,
         long latestRttNs,
         boolean isCwndLimited,
+        boolean endsRecovery,
         long totalDeliveredBytes,
         long totalLostBytes,
         boolean hasRateSample,
@@ -131,10 +131,10 @@ public final class RecordingController implements CongestionController
                 ack.newlyLostBytes(),
                 ack.priorBytesInFlightBytes(),
                 ack.bytesInFlightBytes(),
-                ack.largestAckedSentTimeNs(),
                 ack.largestAckedPacketNumber(),
                 ack.latestRttNs(),
                 ack.isCwndLimited(),
+                ack.endsRecovery(),
                 ack.totalDeliveredBytes(),
                 ack.totalLostBytes(),
                 ack.hasRateSample(),
@@ -192,6 +192,7 @@ public final class RecordingController implements CongestionController
         long newestLostSentTimeNs,
         long lostBytes,
         long bytesInFlightBytes,
+        boolean startsRecovery,
         boolean isPersistentCongestion,
         boolean isEcnCe) implements CongestionEvent
     {
@@ -202,6 +203,7 @@ public final class RecordingController implements CongestionController
                 event.newestLostSentTimeNs(),
                 event.lostBytes(),
                 event.bytesInFlightBytes(),
+                event.startsRecovery(),
                 event.isPersistentCongestion(),
                 event.isEcnCe());
         }
