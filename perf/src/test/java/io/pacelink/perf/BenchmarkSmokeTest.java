@@ -1,6 +1,7 @@
 package io.pacelink.perf;
 
 import io.pacelink.perf.cc.ControllerTrace;
+import io.pacelink.perf.schedule.PacedFlow;
 import io.pacelink.link.LinkPacket;
 import io.pacelink.transport.schedule.SchedulableFlow;
 import io.pacelink.transport.wire.AckFrameFlyweight;
@@ -88,7 +89,7 @@ class BenchmarkSmokeTest
         final long[] rateByFlow = new long[flows + 1];
         for (int i = 0; i < ops; i++)
         {
-            final SchedulableFlow flow = benchmark.activateNextSend();
+            final PacedFlow flow = (PacedFlow)benchmark.activateNextSend();
             sendsByFlow[(int)flow.flowId()]++;
             rateByFlow[(int)flow.flowId()] = flow.pacingRateBytesPerSecond();
         }

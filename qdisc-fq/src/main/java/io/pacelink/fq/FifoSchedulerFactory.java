@@ -3,6 +3,7 @@ package io.pacelink.fq;
 import io.pacelink.transport.cc.ControllerParameters;
 import io.pacelink.transport.schedule.PacketScheduler;
 import io.pacelink.transport.schedule.PacketSchedulerFactory;
+import io.pacelink.transport.schedule.SchedulableFlow;
 
 import java.util.Collections;
 
@@ -32,9 +33,9 @@ public final class FifoSchedulerFactory implements PacketSchedulerFactory
      * <p>
      * The FIFO has no parameters; any {@code fifo.*} parameter is rejected.
      */
-    public PacketScheduler newScheduler(final ControllerParameters parameters)
+    public <F extends SchedulableFlow> PacketScheduler<F> newScheduler(final ControllerParameters parameters)
     {
         parameters.rejectUnknown(FifoScheduler.NAME + ".", Collections.emptySet());
-        return new FifoScheduler();
+        return new FifoScheduler<>();
     }
 }

@@ -8,6 +8,7 @@ import io.pacelink.transport.recovery.LossRecovery;
 import io.pacelink.transport.recovery.PacketOutcomeListener;
 import io.pacelink.transport.recovery.PathParameters;
 import io.pacelink.transport.schedule.SchedulableFlow;
+import io.pacelink.transport.schedule.SentPacket;
 import io.pacelink.transport.stats.ConnectionCounters;
 import io.pacelink.transport.stats.EndpointCounters;
 import io.pacelink.transport.ack.ReceivedPacketTracker;
@@ -64,6 +65,22 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
      */
     private static final int MAX_HANDSHAKE_BACKOFF_SHIFT = 6;
 
+    /**
+     * {@link #sendState}: the connection has ack-eliciting work but the peer's flow-control credit holds the data.
+     */
+    private static final int LIMITED_BY_FLOW_CONTROL = 4;
+
+    /**
+     * {@link #sendState}: the connection has ack-eliciting work and the congestion window holds it.
+     */
+    private static final int LIMITED_BY_CWND = 8;
+
+    /**
+     * {@link #sendState}: the connection has ack-eliciting work within its window: only the scheduler (pacing or the
+     * duty cycle's send budget) can hold it.
+     */
+    private static final int WITHIN_WINDOW = 16;
+
     private final long localId;
     private final boolean isClient;
     private final InetSocketAddress remoteAddress;
@@ -99,7 +116,6 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
     private long advertisedMaxDataBytes;
     private boolean maxDataPending;
     private boolean pingPending;
-    private boolean lastPacketAckOnly;
 
     ConnectionCore(
         final long localId,
@@ -181,11 +197,6 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
     boolean isClosed()
     {
         return ConnectionState.CLOSED == state;
-    }
-
-    boolean lastPacketAckOnly()
-    {
-        return lastPacketAckOnly;
     }
 
     // ---------------------------------------------------------------- handshake
@@ -602,57 +613,17 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
         return localId;
     }
 
-    public long pacingRateBytesPerSecond()
-    {
-        return controller.pacingRateBytesPerSecond();
-    }
-
-    public int sendQuantumBytes()
-    {
-        return controller.sendQuantumBytes();
-    }
-
-    public int maxDatagramSizeBytes()
+    /**
+     * @return the maximum datagram size of the connection's path: the size of the packets it builds.
+     */
+    int maxDatagramSizeBytes()
     {
         return path.maxDatagramSizeBytes();
     }
 
-    public long earliestDepartureNs()
+    public int sendable(final long nowNs)
     {
-        return 0;
-    }
-
-    public boolean hasAckDue(final long nowNs)
-    {
-        return ConnectionState.CONNECTED == state || ConnectionState.CLOSING == state ?
-            ackTracker.isAckDue(nowNs) : false;
-    }
-
-    public boolean hasPacketToSend(final long nowNs)
-    {
-        if (closeFramePending)
-        {
-            return true;
-        }
-        if ((ConnectionState.CONNECTED != state && ConnectionState.CLOSING != state) ||
-            closeDeadlineNs != Long.MAX_VALUE)
-        {
-            return false;
-        }
-        if (recovery.probesToSend() > 0)
-        {
-            return true;
-        }
-        if (!hasAckElicitingWork())
-        {
-            return false;
-        }
-        return isWithinWindow();
-    }
-
-    private boolean isWithinWindow()
-    {
-        return recovery.canSend() && recovery.bytesInFlight() < controller.congestionWindowBytes();
+        return sendState(nowNs) & (SchedulableFlow.ACK_ELICITING | SchedulableFlow.ACK_DUE);
     }
 
     /**
@@ -660,22 +631,62 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
      * section 8) — the peer's flow-control credit, the congestion window, or the scheduler not releasing it (pacing
      * or the duty cycle's send budget).
      */
-    void countSendLimits()
+    void countSendLimits(final long nowNs)
     {
-        if ((ConnectionState.CONNECTED != state && ConnectionState.CLOSING != state) ||
-            closeDeadlineNs != Long.MAX_VALUE)
-        {
-            return;
-        }
-        if (sendLog.hasUnsentData() && 0 == sendLog.sendableBytes() && !sendLog.hasRetransmission())
+        final int sendState = sendState(nowNs);
+        if (0 != (sendState & LIMITED_BY_FLOW_CONTROL))
         {
             counters.increment(ConnectionCounters.FLOW_CONTROL_LIMITED);
         }
-        else if (hasAckElicitingWork())
+        else if (0 != (sendState & LIMITED_BY_CWND))
         {
-            counters.increment(isWithinWindow() ?
-                ConnectionCounters.PACING_LIMITED : ConnectionCounters.CWND_LIMITED);
+            counters.increment(ConnectionCounters.CWND_LIMITED);
         }
+        else if (0 != (sendState & WITHIN_WINDOW))
+        {
+            counters.increment(ConnectionCounters.PACING_LIMITED);
+        }
+    }
+
+    /**
+     * What the connection may send now and, while it is open, what holds its ack-eliciting work: one computation
+     * for the scheduler ({@link #sendable}) and the send-limit counters ({@link #countSendLimits}). Changes nothing.
+     *
+     * @return {@link SchedulableFlow#ACK_ELICITING}, {@link SchedulableFlow#ACK_DUE}, {@link #LIMITED_BY_FLOW_CONTROL},
+     * {@link #LIMITED_BY_CWND} and {@link #WITHIN_WINDOW} combined.
+     */
+    private int sendState(final long nowNs)
+    {
+        final boolean isOpen = ConnectionState.CONNECTED == state || ConnectionState.CLOSING == state;
+        int sendState = isOpen && ackTracker.isAckDue(nowNs) ? SchedulableFlow.ACK_DUE : 0;
+        if (closeFramePending)
+        {
+            sendState |= SchedulableFlow.ACK_ELICITING;
+        }
+        if (!isOpen || closeDeadlineNs != Long.MAX_VALUE)
+        {
+            return sendState;
+        }
+
+        if (sendLog.hasUnsentData() && 0 == sendLog.sendableBytes() && !sendLog.hasRetransmission())
+        {
+            sendState |= LIMITED_BY_FLOW_CONTROL;
+        }
+        final boolean isWithinWindow = isWithinWindow();
+        if (hasAckElicitingWork())
+        {
+            sendState |= isWithinWindow ? WITHIN_WINDOW | SchedulableFlow.ACK_ELICITING : LIMITED_BY_CWND;
+        }
+        if (recovery.probesToSend() > 0)
+        {
+            sendState |= SchedulableFlow.ACK_ELICITING;
+        }
+        return sendState;
+    }
+
+    private boolean isWithinWindow()
+    {
+        return recovery.canSend() && recovery.bytesInFlight() < controller.congestionWindowBytes();
     }
 
     private boolean hasAckElicitingWork()
@@ -692,7 +703,7 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
      * carries the freshest ACK and retransmissions first).
      *
      * @param ackOnly true if the scheduler released the connection only for an ACK it owes.
-     * @return the datagram length.
+     * @return the packet, packed by {@link SentPacket#pack}: its length and whether it is ack-eliciting.
      */
     int buildPacket(final PacketWriter writer, final MutableDirectBuffer buffer, final long nowNs, final boolean ackOnly)
     {
@@ -806,22 +817,23 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
         {
             lastAckElicitingSentNs = nowNs;
         }
-        lastPacketAckOnly = !ackEliciting;
 
         counters.counter(ConnectionCounters.BYTES_SENT).getAndAddRelease(length);
         counters.increment(ConnectionCounters.PACKETS_SENT);
         counters.set(ConnectionCounters.BYTES_IN_FLIGHT, recovery.bytesInFlight());
-        return length;
+        return SentPacket.pack(length, ackEliciting);
     }
 
+    /**
+     * A CLOSE packet elicits no acknowledgement (RFC 9000 section 10.2) and is never paced.
+     */
     private int buildClosePacket(final PacketWriter writer, final long nowNs)
     {
         writer.writeHeader(PacketType.CLOSE, remoteId, nextPacketNumber++);
         writer.appendClose(closeErrorCode, null, 0, 0);
         closeFramePending = false;
-        lastPacketAckOnly = true;
         beginLinger(nowNs);
-        return writer.length();
+        return SentPacket.pack(writer.length(), false);
     }
 
     /**

@@ -15,7 +15,9 @@ import io.pacelink.transport.recovery.PathParameters;
 import io.pacelink.transport.recovery.RecoveryConfig;
 import io.pacelink.transport.recovery.RttEstimator;
 import io.pacelink.transport.schedule.PacketScheduler;
+import io.pacelink.transport.schedule.PacketSender;
 import io.pacelink.transport.schedule.SchedulableFlow;
+import io.pacelink.transport.schedule.SentPacket;
 import io.pacelink.transport.stats.ConnectionCounters;
 import io.pacelink.transport.stats.EndpointCounters;
 import io.pacelink.transport.stream.ReceiveLog;
@@ -54,7 +56,8 @@ public final class EndpointCore implements DatagramHandler
     private final PacelinkContext context;
     private final DatagramPort port;
     private final CongestionControlRegistry registry;
-    private final PacketScheduler scheduler;
+    private final PacketScheduler<ConnectionCore> scheduler;
+    private final PacketSender<ConnectionCore> packetSender = this::sendPacket;
     private final CountersManager countersManager;
     private final EndpointCounters endpointCounters;
     private final ConnectionIdGenerator idGenerator;
@@ -87,7 +90,7 @@ public final class EndpointCore implements DatagramHandler
         final PacelinkContext context,
         final DatagramPort port,
         final CongestionControlRegistry registry,
-        final PacketScheduler scheduler,
+        final PacketScheduler<ConnectionCore> scheduler,
         final CountersManager countersManager)
     {
         this.context = context;
@@ -172,7 +175,7 @@ public final class EndpointCore implements DatagramHandler
     /**
      * @return the packet scheduler in use.
      */
-    public PacketScheduler scheduler()
+    public PacketScheduler<?> scheduler()
     {
         return scheduler;
     }
@@ -213,7 +216,7 @@ public final class EndpointCore implements DatagramHandler
         work += sendPackets(nowNs);
         for (int i = 0, size = connections.size(); i < size; i++)
         {
-            connections.get(i).countSendLimits();
+            connections.get(i).countSendLimits(nowNs);
         }
         return work;
     }
@@ -450,9 +453,11 @@ public final class EndpointCore implements DatagramHandler
                 removeConnection(i, connection);
                 work++;
             }
-            else if (connection.hasAckDue(nowNs) || connection.hasPacketToSend(nowNs))
+            else if (0 != connection.sendable(nowNs))
             {
-                scheduler.activate(connection, nowNs);
+                final CongestionController controller = connection.controller();
+                scheduler.activate(
+                    connection, controller.pacingRateBytesPerSecond(), controller.sendQuantumBytes(), nowNs);
             }
         }
         return work;
@@ -494,24 +499,15 @@ public final class EndpointCore implements DatagramHandler
                 sent++;
             }
         }
+        return sent + scheduler.sendPackets(nowNs, context.sendBatchLimit() - sent, packetSender);
+    }
 
-        final int batchLimit = context.sendBatchLimit();
-        while (sent < batchLimit)
-        {
-            final SchedulableFlow flow = scheduler.nextFlow(nowNs);
-            if (null == flow)
-            {
-                break;
-            }
-
-            final ConnectionCore connection = (ConnectionCore)flow;
-            writer.wrap(sendBuffer, 0, connection.maxDatagramSizeBytes());
-            final int length = connection.buildPacket(writer, sendBuffer, nowNs, scheduler.releasedForAckOnly());
-            send(length, connection.remoteAddress());
-            scheduler.onPacketSent(flow, length, connection.lastPacketAckOnly(), nowNs);
-            sent++;
-        }
-        return sent;
+    private int sendPacket(final ConnectionCore connection, final boolean ackOnly, final long nowNs)
+    {
+        writer.wrap(sendBuffer, 0, connection.maxDatagramSizeBytes());
+        final int sentPacket = connection.buildPacket(writer, sendBuffer, nowNs, ackOnly);
+        send(SentPacket.lengthBytes(sentPacket), connection.remoteAddress());
+        return sentPacket;
     }
 
     private void send(final int length, final InetSocketAddress destination)
@@ -546,10 +542,9 @@ public final class EndpointCore implements DatagramHandler
         {
             final ConnectionCore connection = connections.get(i);
             connection.abortWithClose(ConnectionCore.NO_ERROR, CloseReason.ENDPOINT_CLOSED);
-            if (connection.hasPacketToSend(nowNs))
+            if (0 != (connection.sendable(nowNs) & SchedulableFlow.ACK_ELICITING))
             {
-                writer.wrap(sendBuffer, 0, connection.maxDatagramSizeBytes());
-                send(connection.buildPacket(writer, sendBuffer, nowNs, false), connection.remoteAddress());
+                sendPacket(connection, false, nowNs);
             }
             connection.handle().closed(CloseReason.ENDPOINT_CLOSED);
             retire(connection.handle());

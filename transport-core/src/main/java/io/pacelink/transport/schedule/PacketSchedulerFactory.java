@@ -21,7 +21,8 @@ public interface PacketSchedulerFactory
     /**
      * @param parameters named parameters (e.g. {@code fq.quantum=3028}); unknown names with this scheduler's prefix
      *                   are rejected.
+     * @param <F>        the endpoint's flows.
      * @return a new scheduler for one endpoint.
      */
-    PacketScheduler newScheduler(ControllerParameters parameters);
+    <F extends SchedulableFlow> PacketScheduler<F> newScheduler(ControllerParameters parameters);
 }

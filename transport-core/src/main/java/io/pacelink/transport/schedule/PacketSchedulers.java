@@ -33,10 +33,12 @@ public final class PacketSchedulers
     /**
      * @param name       the scheduler's name, or null for the preferred one.
      * @param parameters its named parameters.
+     * @param <F>        the endpoint's flows.
      * @return a new scheduler.
      * @throws IllegalArgumentException naming the available schedulers if none has that name.
      */
-    public static PacketScheduler newScheduler(final String name, final ControllerParameters parameters)
+    public static <F extends SchedulableFlow> PacketScheduler<F> newScheduler(
+        final String name, final ControllerParameters parameters)
     {
         return factory(name).newScheduler(parameters);
     }

@@ -31,9 +31,9 @@ public final class RoundRobinSchedulerFactory implements PacketSchedulerFactory
      * <p>
      * The round-robin scheduler has no parameters; any {@code rr.*} parameter is rejected.
      */
-    public PacketScheduler newScheduler(final ControllerParameters parameters)
+    public <F extends SchedulableFlow> PacketScheduler<F> newScheduler(final ControllerParameters parameters)
     {
         parameters.rejectUnknown(RoundRobinScheduler.NAME + ".", Collections.emptySet());
-        return new RoundRobinScheduler();
+        return new RoundRobinScheduler<>();
     }
 }
