@@ -102,17 +102,17 @@ public final class Scenario
 
             final SimHost receiverHost = dumbbell.addRightHost(flow.accessDelayNs());
             flowByReceiver.put(receiverHost.address(), i);
-            final EndpointCore receiverCore = newCore(simulator, receiverHost.port(), flow, true, bufferBytes,
-                "receiver-" + i);
-            final EndpointDriver receiverDriver = new EndpointDriver(receiverCore);
-            receiverDriver.add(new ReceiverApp(receiverCore, results, flow.pattern()));
+            final ReceiverApp receiver = new ReceiverApp(results, flow.pattern());
+            final EndpointDriver receiverDriver = new EndpointDriver(newCore(simulator, receiverHost.port(), flow,
+                receiver, bufferBytes, "receiver-" + i));
+            receiverDriver.add(receiver);
             receiverHost.addAgent(receiverDriver);
 
             EndpointDriver senderDriver = flow.senderGroup() >= 0 ? senderGroups.get(flow.senderGroup()) : null;
             if (null == senderDriver)
             {
                 final SimHost senderHost = dumbbell.addLeftHost(flow.accessDelayNs());
-                senderDriver = new EndpointDriver(newCore(simulator, senderHost.port(), flow, false, bufferBytes,
+                senderDriver = new EndpointDriver(newCore(simulator, senderHost.port(), flow, null, bufferBytes,
                     "sender-" + i));
                 senderHost.addAgent(senderDriver);
                 if (flow.senderGroup() >= 0)
@@ -224,7 +224,7 @@ public final class Scenario
         final Simulator simulator,
         final DatagramPort port,
         final FlowSpec flow,
-        final boolean accept,
+        final ReceiverApp receiver,
         final int bufferBytes,
         final String name)
     {
@@ -232,7 +232,7 @@ public final class Scenario
             .datagramPort(port)
             .congestionControl(flow.congestionControl())
             .controllerParameters(flow.parameters())
-            .acceptConnections(accept)
+            .acceptConnections(null != receiver)
             .sendBufferBytes(bufferBytes)
             .receiveBufferBytes(bufferBytes)
             .maxMessageLengthBytes(Math.min(1 << 20, bufferBytes / 2))
@@ -245,7 +245,8 @@ public final class Scenario
             port,
             config.registry,
             PacketSchedulers.newScheduler(config.schedulerName, config.schedulerParameters),
-            CountersBuffers.newManager(COUNTERS_VALUES_BYTES));
+            CountersBuffers.newManager(COUNTERS_VALUES_BYTES),
+            null == receiver ? (connection) -> false : receiver);
     }
 
     /**

@@ -32,30 +32,30 @@ import org.agrona.DirectBuffer;
 import org.agrona.collections.Long2ObjectHashMap;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.CountersManager;
-import org.jctools.queues.MpmcArrayQueue;
-import org.jctools.queues.MpscArrayQueue;
 
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 
 /**
- * The sans-IO protocol core of an endpoint (design.md section 4): one UDP port, many connections. Driven by
+ * The sans-IO protocol core of an endpoint (docs/architecture.md): one UDP port, many connections. Driven by
  * {@link #doWork(long)} with the current time; it reads no clock, sleeps nowhere, creates no threads and reaches the
  * network only through its {@link DatagramPort}. The same object runs on NIO in real time (wrapped by the endpoint's
  * agent) and inside the virtual-time simulator.
  * <p>
- * Duty cycle: drain application commands, receive a bounded batch of datagrams, fire due timers, then send while
- * the packet scheduler releases a connection.
+ * Single-threaded: every method is called by the agent thread (or the simulator), never by an application thread.
+ * The public {@code Endpoint} is the thread boundary: it enqueues an application's connect for its agent and hands
+ * accepted connections over through a queue.
+ * <p>
+ * Duty cycle: receive a bounded batch of datagrams, fire due timers, then send while the packet scheduler releases a
+ * connection.
  */
 public final class EndpointCore implements DatagramHandler
 {
-    private static final int COMMAND_QUEUE_CAPACITY = 1024;
-    private static final int COMMAND_DRAIN_LIMIT = 16;
-
     private final PacelinkContext context;
     private final DatagramPort port;
     private final CongestionControlRegistry registry;
+    private final AcceptHandler acceptHandler;
     private final PacketScheduler<ConnectionCore> scheduler;
     private final PacketSender<ConnectionCore> packetSender = this::sendPacket;
     private final CountersManager countersManager;
@@ -67,35 +67,34 @@ public final class EndpointCore implements DatagramHandler
     private final Long2ObjectHashMap<ConnectionCore> connectionsById = new Long2ObjectHashMap<>();
     private final Long2ObjectHashMap<ConnectionCore> serverConnectionsByClientId = new Long2ObjectHashMap<>();
     private final ArrayList<ConnectionCore> connections = new ArrayList<>();
-    private final MpscArrayQueue<ConnectionHandle> connectCommands = new MpscArrayQueue<>(COMMAND_QUEUE_CAPACITY);
-    private final MpmcArrayQueue<Connection> acceptedConnections = new MpmcArrayQueue<>(COMMAND_QUEUE_CAPACITY);
 
     private final PacketDecoder decoder = new PacketDecoder();
     private final PacketHeaderFlyweight header = new PacketHeaderFlyweight();
     private final PacketWriter writer = new PacketWriter();
     private final UnsafeBuffer sendBuffer;
 
-    private volatile boolean isClosed;
+    private boolean isClosed;
 
     /**
      * @param context         the endpoint's configuration (already concluded).
      * @param port            where datagrams go and come from.
      * @param registry        the congestion controllers available.
      * @param scheduler       the packet scheduler.
-     * @param countersManager where counters are registered; must be safe for allocation from any thread
-     *                        (a {@link org.agrona.concurrent.status.ConcurrentCountersManager}) because
-     *                        {@link #connect} runs on application threads.
+     * @param countersManager where counters are registered (by this core only).
+     * @param acceptHandler   takes each connection a client opens to this endpoint.
      */
     public EndpointCore(
         final PacelinkContext context,
         final DatagramPort port,
         final CongestionControlRegistry registry,
         final PacketScheduler<ConnectionCore> scheduler,
-        final CountersManager countersManager)
+        final CountersManager countersManager,
+        final AcceptHandler acceptHandler)
     {
         this.context = context;
         this.port = port;
         this.registry = registry;
+        this.acceptHandler = acceptHandler;
         this.scheduler = scheduler;
         this.countersManager = countersManager;
         this.endpointName = "endpoint " + port.localAddress();
@@ -106,19 +105,17 @@ public final class EndpointCore implements DatagramHandler
         registry.factory(context.congestionControl()).validate(context.controllerParameters());
     }
 
-    // ---------------------------------------------------------------- application side (any thread)
-
     /**
-     * Open a connection to a server. Does not block: the returned connection is CONNECTING until the server
-     * answers.
+     * Open a connection to a server: it is CONNECTING until the server answers.
      *
      * @param remoteAddress     the server's address.
      * @param congestionControl controller name for this connection, or null for the context's.
-     * @return the connection.
-     * @throws IllegalArgumentException if the controller is unknown.
-     * @throws IllegalStateException    if the endpoint is closed or too many connects are queued.
+     * @param nowNs             the current time.
+     * @return the connection; already CLOSED (REJECTED) if this endpoint has its maximum of connections.
+     * @throws IllegalArgumentException if the controller is unknown or its parameters are invalid.
+     * @throws IllegalStateException    if the endpoint is closed.
      */
-    public Connection connect(final InetSocketAddress remoteAddress, final String congestionControl)
+    public Connection connect(final InetSocketAddress remoteAddress, final String congestionControl, final long nowNs)
     {
         if (isClosed)
         {
@@ -128,21 +125,17 @@ public final class EndpointCore implements DatagramHandler
         registry.factory(controllerName).validate(context.controllerParameters());
         final ConnectionHandle handle = newHandle(
             idGenerator.nextId(), remoteAddress, controllerName, ConnectionState.CONNECTING);
-        if (!connectCommands.offer(handle))
+        if (connections.size() >= context.maxConnections())
         {
-            handle.counters().close();
-            throw new IllegalStateException("too many connects queued (" + COMMAND_QUEUE_CAPACITY +
-                "): the endpoint's agent is not running or is falling behind");
+            endpointCounters.connectionsRejected().incrementRelease();
+            handle.closed(CloseReason.REJECTED);
+            retire(handle);
+        }
+        else
+        {
+            addConnection(newCore(handle, true, nowNs));
         }
         return handle;
-    }
-
-    /**
-     * @return the next connection a client opened to this endpoint, or null if none is waiting.
-     */
-    public Connection accept()
-    {
-        return acceptedConnections.relaxedPoll();
     }
 
     /**
@@ -163,8 +156,8 @@ public final class EndpointCore implements DatagramHandler
 
     /**
      * @param connectionId a connection's local id.
-     * @return its controller's current state name (a constant), or {@code "CLOSED"} if it is gone. Agent thread
-     * only: for traces in the simulator.
+     * @return its controller's current state name (a constant), or {@code "CLOSED"} if it is gone; for traces in the
+     * simulator.
      */
     public String controllerStateName(final long connectionId)
     {
@@ -200,7 +193,7 @@ public final class EndpointCore implements DatagramHandler
             initialState);
     }
 
-    // ---------------------------------------------------------------- duty cycle (agent thread)
+    // ---------------------------------------------------------------- duty cycle
 
     /**
      * One duty cycle.
@@ -210,8 +203,7 @@ public final class EndpointCore implements DatagramHandler
      */
     public int doWork(final long nowNs)
     {
-        int work = drainConnectCommands(nowNs);
-        work += port.receive(this, context.receiveBatchLimit(), nowNs);
+        int work = port.receive(this, context.receiveBatchLimit(), nowNs);
         work += serviceConnections(nowNs);
         work += sendPackets(nowNs);
         for (int i = 0, size = connections.size(); i < size; i++)
@@ -233,30 +225,6 @@ public final class EndpointCore implements DatagramHandler
             deadline = Math.min(deadline, connections.get(i).nextDeadlineNs());
         }
         return deadline;
-    }
-
-    private int drainConnectCommands(final long nowNs)
-    {
-        int drained = 0;
-        ConnectionHandle handle;
-        while (drained < COMMAND_DRAIN_LIMIT && null != (handle = connectCommands.relaxedPoll()))
-        {
-            onConnectCommand(handle, nowNs);
-            drained++;
-        }
-        return drained;
-    }
-
-    private void onConnectCommand(final ConnectionHandle handle, final long nowNs)
-    {
-        if (connections.size() >= context.maxConnections())
-        {
-            endpointCounters.connectionsRejected().incrementRelease();
-            handle.closed(CloseReason.REJECTED);
-            retire(handle);
-            return;
-        }
-        addConnection(newCore(handle, true, nowNs));
     }
 
     private ConnectionCore newCore(final ConnectionHandle handle, final boolean isClient, final long nowNs)
@@ -409,7 +377,7 @@ public final class EndpointCore implements DatagramHandler
         connection.applyPeerHandshake(handshake, nowNs);
         addConnection(connection);
         serverConnectionsByClientId.put(clientId, connection);
-        if (!acceptedConnections.offer(handle))
+        if (!acceptHandler.onAccepted(handle))
         {
             // The application is not accepting: refuse rather than hold a connection nobody reads.
             connection.abortWithClose(ConnectionCore.PROTOCOL_VIOLATION_ERROR, CloseReason.REJECTED);
@@ -527,7 +495,7 @@ public final class EndpointCore implements DatagramHandler
     // ---------------------------------------------------------------- close
 
     /**
-     * Close every connection (each peer is sent a CLOSE), release counters and the port.
+     * Close every connection (each peer is sent a CLOSE), release counters and the port. Closing again does nothing.
      *
      * @param nowNs the current time.
      */
@@ -551,12 +519,6 @@ public final class EndpointCore implements DatagramHandler
         }
         connections.clear();
         connectionsById.clear();
-        ConnectionHandle pending;
-        while (null != (pending = connectCommands.relaxedPoll()))
-        {
-            pending.closed(CloseReason.ENDPOINT_CLOSED);
-            retire(pending);
-        }
         endpointCounters.close();
         port.close();
     }

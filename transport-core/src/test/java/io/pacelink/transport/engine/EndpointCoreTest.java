@@ -16,8 +16,11 @@ import org.junit.jupiter.api.Test;
 
 import java.net.InetSocketAddress;
 import java.nio.ByteOrder;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
@@ -37,6 +40,7 @@ class EndpointCoreTest
 
     private final TestNetwork network = new TestNetwork();
     private final List<EndpointCore> cores = new ArrayList<>();
+    private final Map<EndpointCore, ArrayDeque<Connection>> acceptedBy = new IdentityHashMap<>();
     private TestNetwork.Port serverPort;
     private TestNetwork.Port clientPort;
     private EndpointCore server;
@@ -75,14 +79,22 @@ class EndpointCoreTest
             .handshakeTimeoutNs(HANDSHAKE_TIMEOUT_NS)
             .initialRttNs(TimeUnit.MILLISECONDS.toNanos(10))
             .countersBufferBytes(256 * 1024);
+        final ArrayDeque<Connection> accepted = new ArrayDeque<>();
         final EndpointCore core = new EndpointCore(
             context,
             port,
             CongestionControlRegistry.of(FixedWindowController.factory(64 * 1024, controllers)),
             new RoundRobinScheduler(),
-            CountersBuffers.newManager(256 * 1024));
+            CountersBuffers.newManager(256 * 1024),
+            accepted::add);
         cores.add(core);
+        acceptedBy.put(core, accepted);
         return core;
+    }
+
+    private Connection accept(final EndpointCore core)
+    {
+        return acceptedBy.get(core).poll();
     }
 
     private void run(final BooleanSupplier until, final long maxNs, final String what)
@@ -115,9 +127,9 @@ class EndpointCoreTest
 
     private Connection[] connect()
     {
-        final Connection clientSide = client.connect(serverPort.localAddress(), null);
+        final Connection clientSide = client.connect(serverPort.localAddress(), null, nowNs);
         final Connection[] serverSide = new Connection[1];
-        run(() -> (null != serverSide[0] || null != (serverSide[0] = server.accept())) &&
+        run(() -> (null != serverSide[0] || null != (serverSide[0] = accept(server))) &&
             ConnectionState.CONNECTED == clientSide.state(), TimeUnit.SECONDS.toNanos(1), "connect");
         return new Connection[]{ clientSide, serverSide[0] };
     }
@@ -168,9 +180,9 @@ class EndpointCoreTest
         final EndpointCore large = newCore(largePort, false, 16, new PacelinkContext()
             .maxDatagramSizeBytes(1400).maxAckDelayNs(TimeUnit.MILLISECONDS.toNanos(3)), clientControllers);
 
-        final Connection clientSide = large.connect(smallPort.localAddress(), null);
+        final Connection clientSide = large.connect(smallPort.localAddress(), null, nowNs);
         final Connection[] serverSide = new Connection[1];
-        run(() -> (null != serverSide[0] || null != (serverSide[0] = small.accept())) &&
+        run(() -> (null != serverSide[0] || null != (serverSide[0] = accept(small))) &&
             ConnectionState.CONNECTED == clientSide.state(), TimeUnit.SECONDS.toNanos(1), "connect");
         assertEquals(1400, largePort.takeLargestSentBytes(), "the client's padded handshake proves its own size");
 
@@ -271,7 +283,7 @@ class EndpointCoreTest
     @Test
     void handshakeTimesOutWhenNobodyAnswers()
     {
-        final Connection connection = client.connect(new InetSocketAddress("127.0.0.1", 9), null);
+        final Connection connection = client.connect(new InetSocketAddress("127.0.0.1", 9), null, nowNs);
         run(() -> ConnectionState.CLOSED == connection.state(), 2 * HANDSHAKE_TIMEOUT_NS, "handshake timeout");
         assertEquals(CloseReason.HANDSHAKE_TIMEOUT, connection.closeReason());
         assertTrue(clientPort.sent() >= 3, "the handshake was retried: " + clientPort.sent());
@@ -282,8 +294,8 @@ class EndpointCoreTest
     {
         final TestNetwork.Port limitedPort = network.newPort(3000);
         final EndpointCore limited = newCore(limitedPort, true, 1);
-        final Connection first = client.connect(limitedPort.localAddress(), null);
-        final Connection second = client.connect(limitedPort.localAddress(), null);
+        final Connection first = client.connect(limitedPort.localAddress(), null, nowNs);
+        final Connection second = client.connect(limitedPort.localAddress(), null, nowNs);
         run(() -> ConnectionState.CLOSED == second.state(), TimeUnit.SECONDS.toNanos(1), "rejection");
         assertEquals(CloseReason.REJECTED, second.closeReason());
         assertEquals(ConnectionState.CONNECTED, first.state());
