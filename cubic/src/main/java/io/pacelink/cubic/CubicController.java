@@ -7,7 +7,7 @@ import io.pacelink.transport.cc.WindowController;
 import org.agrona.concurrent.status.AtomicCounter;
 
 /**
- * CUBIC (RFC 9438, reference section 4) with HyStart++ (RFC 9406) in the initial slow start.
+ * CUBIC (RFC 9438) with HyStart++ (RFC 9406) in the initial slow start.
  * <p>
  * In congestion avoidance the window follows {@code W_cubic(t) = C·(t − K)³ + W_max}: each ACK moves cwnd a share
  * of the way towards {@code W_cubic(t + srtt)} clamped to {@code [cwnd, 1.5·cwnd]}, unless the Reno-friendly
@@ -122,7 +122,7 @@ public final class CubicController extends WindowController
         final long nowNs,
         final long packetNumber,
         final int sizeBytes,
-        final long bytesInFlightBytes,
+        final long bytesInFlight,
         final boolean isRetransmission)
     {
         hyStart.onPacketSent(packetNumber);
@@ -315,19 +315,19 @@ public final class CubicController extends WindowController
 
     private void congestionAvoidance(final long nowNs, final long ackedBytes)
     {
-        final double cwndBytes = congestionWindowBytes + cwndFractionBytes;
+        final double windowBytes = congestionWindowBytes + cwndFractionBytes;
         if (CubicState.NO_EPOCH == state.epochStartNs)
         {
-            startEpoch(nowNs, cwndBytes);
+            startEpoch(nowNs, windowBytes);
         }
 
         final double tSeconds = (nowNs - state.epochStartNs) / NANOS_PER_SECOND;
         final double rttSeconds = context.rttStats().smoothedRttNs() / NANOS_PER_SECOND;
         final double targetBytes = Math.min(
-            Math.max(cubicWindowBytes(tSeconds + rttSeconds), cwndBytes), MAX_TARGET_GROWTH * cwndBytes);
+            Math.max(cubicWindowBytes(tSeconds + rttSeconds), windowBytes), MAX_TARGET_GROWTH * windowBytes);
 
         // RFC 9438 section 4.3: W_est grows by α segments per window of acknowledged segments.
-        state.wEstBytes += state.alpha * context.maxDatagramSizeBytes() * ackedBytes / cwndBytes;
+        state.wEstBytes += state.alpha * context.maxDatagramSizeBytes() * ackedBytes / windowBytes;
         if (state.wEstBytes >= state.cwndPriorBytes)
         {
             state.alpha = 1.0;
@@ -336,32 +336,32 @@ public final class CubicController extends WindowController
         if (cubicWindowBytes(tSeconds) < state.wEstBytes)
         {
             isRenoFriendly = true;
-            setCongestionWindow(Math.max(cwndBytes, state.wEstBytes));
+            setCongestionWindow(Math.max(windowBytes, state.wEstBytes));
         }
         else
         {
             // RFC 9438 section 4.4 (concave) and 4.5 (convex): cwnd += (target − cwnd) / cwnd per acked segment.
             isRenoFriendly = false;
-            setCongestionWindow(cwndBytes + (targetBytes - cwndBytes) * ackedBytes / cwndBytes);
+            setCongestionWindow(windowBytes + (targetBytes - windowBytes) * ackedBytes / windowBytes);
         }
     }
 
-    private void startEpoch(final long nowNs, final double cwndBytes)
+    private void startEpoch(final long nowNs, final double windowBytes)
     {
-        // RFC 9438 section 4.2 and reference section 4.2 step 1.
+        // RFC 9438 section 4.2; W_max at or below cwnd (no loss yet, or HyStart++ exit) means K = 0.
         state.epochStartNs = nowNs;
-        state.cwndEpochBytes = cwndBytes;
-        state.wEstBytes = cwndBytes;
-        if (state.wMaxBytes <= cwndBytes)
+        state.cwndEpochBytes = windowBytes;
+        state.wEstBytes = windowBytes;
+        if (state.wMaxBytes <= windowBytes)
         {
             // W_max undefined (slow start ended by HyStart++ or after persistent congestion) or already regained.
-            state.wMaxBytes = cwndBytes;
-            state.cwndPriorBytes = cwndBytes;
+            state.wMaxBytes = windowBytes;
+            state.cwndPriorBytes = windowBytes;
             state.kSeconds = 0.0;
         }
         else
         {
-            state.kSeconds = kSecondsFor(state.wMaxBytes, cwndBytes);
+            state.kSeconds = kSecondsFor(state.wMaxBytes, windowBytes);
         }
         state.alpha = state.wEstBytes >= state.cwndPriorBytes ? 1.0 : renoFriendlyAlpha;
     }
@@ -377,15 +377,14 @@ public final class CubicController extends WindowController
         isRenoFriendly = false;
         hyStart.stop();
 
-        // RFC 9438 section 4.7 fast convergence, applied to the current cwnd, not the reduced W_max (reference
-        // section 10 item 12, quinn PR #2640).
-        final double cwndBytes = congestionWindowBytes;
-        state.wMaxBytes = isFastConvergenceEnabled && cwndBytes < state.wMaxBytes ?
-            cwndBytes * (1.0 + beta) / 2.0 : cwndBytes;
-        state.cwndPriorBytes = cwndBytes;
+        // RFC 9438 section 4.7 fast convergence, applied to the current cwnd, not the reduced W_max (quinn PR #2640).
+        final double windowBytes = congestionWindowBytes;
+        state.wMaxBytes = isFastConvergenceEnabled && windowBytes < state.wMaxBytes ?
+            windowBytes * (1.0 + beta) / 2.0 : windowBytes;
+        state.cwndPriorBytes = windowBytes;
 
         // RFC 9438 section 4.6 allows cwnd instead of flight size because growth is gated on being cwnd-limited.
-        slowStartThresholdBytes = Math.max((long)(cwndBytes * beta), context.minimumWindowBytes());
+        slowStartThresholdBytes = Math.max((long)(windowBytes * beta), context.minimumWindowBytes());
         setCongestionWindow(slowStartThresholdBytes);
 
         state.epochStartNs = CubicState.NO_EPOCH;

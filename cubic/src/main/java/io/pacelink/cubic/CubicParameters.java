@@ -5,7 +5,7 @@ import io.pacelink.transport.cc.ControllerParameters;
 import java.util.Set;
 
 /**
- * The {@code cubic.*} controller parameters, validated once at construction (reference section 4.1).
+ * The {@code cubic.*} controller parameters, validated once at construction (RFC 9438 section 4.1).
  */
 public final class CubicParameters
 {

@@ -15,7 +15,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The congestion-avoidance window of reference section 4.2/4.3 against RFC 9438's closed forms on a scripted path.
+ * The congestion-avoidance window and its reduction (RFC 9438 sections 4.2 to 4.7) against the RFC's closed forms on a
+ * scripted path.
  */
 class CubicWindowCurveTest
 {

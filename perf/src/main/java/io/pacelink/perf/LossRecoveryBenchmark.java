@@ -81,7 +81,7 @@ public class LossRecoveryBenchmark
     private final long[] sendIntervalNs = new long[INTERVAL_TABLE_SIZE];
     private final PeriodicLossAckRanges ackRanges = new PeriodicLossAckRanges(LOSS_PERIOD, MAX_ACK_RANGES);
     private final OutcomeCounter outcomes = new OutcomeCounter();
-    private LossRecovery recovery;
+    private LossRecovery lossRecovery;
     private long nextPacketNumber;
     private long nowNs;
 
@@ -99,7 +99,7 @@ public class LossRecoveryBenchmark
 
         final TestControllerContext context =
             new TestControllerContext(PACKET_SIZE_BYTES, SEED, ControllerParameters.EMPTY);
-        recovery = new LossRecovery(
+        lossRecovery = new LossRecovery(
             new RecoveryConfig(),
             context.path(),
             context.rttEstimator(),
@@ -125,15 +125,15 @@ public class LossRecoveryBenchmark
             // The receiver's largest is still the packet before: this ACK repeats the previous one.
             largestAcked--;
         }
-        return recovery.onAckReceived(ackRanges.wrap(largestAcked), 0, nowNs, outcomes);
+        return lossRecovery.onAckReceived(ackRanges.wrap(largestAcked), 0, nowNs, outcomes);
     }
 
     /**
      * @return the recovery under test (for tests).
      */
-    LossRecovery recovery()
+    LossRecovery lossRecovery()
     {
-        return recovery;
+        return lossRecovery;
     }
 
     /**
@@ -148,7 +148,7 @@ public class LossRecoveryBenchmark
     {
         final long packetNumber = nextPacketNumber++;
         nowNs += sendIntervalNs[(int)packetNumber & INTERVAL_TABLE_MASK];
-        recovery.onPacketSent(
+        lossRecovery.onPacketSent(
             packetNumber,
             nowNs,
             PACKET_SIZE_BYTES,

@@ -197,7 +197,7 @@ class BenchmarkSmokeTest
             assertTrue(benchmark.sendAndAck() >= 0);
         }
 
-        final long largestAcked = benchmark.recovery().largestAckedPacketNumber();
+        final long largestAcked = benchmark.lossRecovery().largestAckedPacketNumber();
         long lostUpToLargest = 0;
         long declaredLost = 0;
         for (long pn = 0; pn <= largestAcked; pn++)
@@ -215,7 +215,7 @@ class BenchmarkSmokeTest
         assertEquals(lastIsLost ? lastAckedNumber - 1 : lastAckedNumber, largestAcked);
         assertEquals(largestAcked + 1 - lostUpToLargest, benchmark.outcomes().ackedPackets());
         assertEquals(declaredLost, benchmark.outcomes().lostPackets());
-        assertEquals(declaredLost, benchmark.recovery().lostPackets());
+        assertEquals(declaredLost, benchmark.lossRecovery().lostPackets());
         assertEquals(0, benchmark.outcomes().spuriouslyLostPackets());
     }
 }

@@ -9,8 +9,8 @@ import java.util.ArrayDeque;
 
 /**
  * No pacing at all (name {@code fifo}): flows are served in the order they were activated, and the flow at the head
- * sends for as long as it has a packet, so each connection leaves in cwnd-limited bursts. It exists to reproduce
- * "BBR without fq" (design.md section 7); the controllers' pacing rates are ignored.
+ * sends for as long as it has a packet, so each connection leaves in cwnd-limited bursts. It exists to reproduce "BBR
+ * without fq"; the controllers' pacing rates are ignored.
  * <p>
  * Single-threaded; no allocation per packet (an array deque of flows and an Agrona {@link LongHashSet} of queued
  * flow ids, which grow only with the number of flows).

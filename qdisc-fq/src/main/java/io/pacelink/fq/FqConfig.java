@@ -5,8 +5,8 @@ import io.pacelink.transport.cc.ControllerParameters;
 import java.util.Set;
 
 /**
- * The {@link FqScheduler}'s parameters, validated once at construction. Defaults are sch_fq's {@code fq_init}
- * values (reference section 7.1) for a 1514-byte Ethernet MTU.
+ * The {@link FqScheduler}'s parameters, validated once at construction. Defaults are sch_fq's {@code fq_init} values
+ * ({@code net/sched/sch_fq.c}) for a 1514-byte Ethernet MTU.
  *
  * <table>
  * <caption>parameters</caption>

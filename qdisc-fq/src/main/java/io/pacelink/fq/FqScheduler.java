@@ -11,11 +11,12 @@ import org.agrona.collections.Long2ObjectHashMap;
 import java.util.ArrayDeque;
 
 /**
- * The sender's fair-queueing pacer (name {@code fq}): Linux {@code sch_fq} semantics (reference section 7) adapted to
- * late binding. A flow's queue is implicit: it is backlogged while {@link SchedulableFlow#sendable(long)} says it has
- * an ack-eliciting packet, and its head packet is built by the endpoint only when {@link #sendPackets} releases the
- * flow, so sch_fq's enqueue happens in {@link #activate} and its dequeue is the release (steps 1 to 6 of section 7.3)
- * followed by the credit charge and pacing update for the packet the endpoint sent (step 8).
+ * The sender's fair-queueing pacer (name {@code fq}): Linux {@code net/sched/sch_fq.c} semantics adapted to late
+ * binding. A flow's queue is implicit: it is backlogged while {@link SchedulableFlow#sendable(long)} says it has an
+ * ack-eliciting packet, and its head packet is built by the endpoint only when {@link #sendPackets} releases the flow,
+ * so sch_fq's enqueue happens in {@link #activate} and its dequeue is the release (steps 1 to 6 of {@code fq_dequeue}
+ * as docs/fq.md numbers them) followed by the credit charge and pacing update for the packet the endpoint sent (step
+ * 8).
  * <ul>
  * <li>Flows that become active join {@code new_flows}, served before {@code old_flows}; a new flow starts with the
  * initial quantum (10 × MTU) of credit, a flow idle longer than the refill delay (40 ms) gets at least one quantum,
@@ -27,11 +28,11 @@ import java.util.ArrayDeque;
  * activation, in one of two ways ({@code fq.perPacketPacing}):
  * <ul>
  * <li>per packet (the default): a connection's packets leave {@code len / r} apart, as the departure times the
- * Linux TCP stack stamps on each packet ({@code tcp_wstamp_ns}) and sch_fq enforces; design.md section 7. A new
- * flow sends its initial quantum unpaced (Linux TCP leaves a connection's first 10 segments unpaced). A flow behind
- * schedule while backlogged (the agent woke late) may catch up by at most its controller's send quantum back to
- * back, which absorbs timer granularity (reference section 10 item 1); idle time (nothing to send, or no cwnd)
- * earns no catch-up, so a flow that resumes after idle is paced from its first packet on;</li>
+ * Linux TCP stack stamps on each packet ({@code tcp_wstamp_ns}) and sch_fq enforces. A new flow sends its initial
+ * quantum unpaced (Linux TCP leaves a connection's first 10 segments unpaced). A flow behind schedule while backlogged
+ * (the agent woke late) may catch up by at most its controller's send quantum back to back, which absorbs timer
+ * granularity (user-space timers wake up to about 1 ms late); idle time (nothing to send, or no cwnd) earns no
+ * catch-up, so a flow that resumes after idle is paced from its first packet on;</li>
  * <li>per quantum (sch_fq's own pacing of sockets without departure times): if {@code r} is at or below the
  * low-rate threshold (550 kbit/s) credit is zeroed so every packet is paced alone; otherwise the flow keeps sending
  * back to back while it has credit, and once the credit is spent its next packet waits {@code max(len, quantum) / r}
@@ -222,8 +223,8 @@ public final class FqScheduler<F extends SchedulableFlow> implements PacketSched
     /**
      * {@inheritDoc}
      * <p>
-     * sch_fq's dequeue: steps 1 to 6 of reference section 7.3 release a flow, the endpoint builds and sends its
-     * packet, and step 8 charges it.
+     * sch_fq's dequeue: steps 1 to 6 (docs/fq.md) release a flow, the endpoint builds and sends its packet, and step 8
+     * charges it.
      */
     public int sendPackets(final long nowNs, final int limit, final PacketSender<F> sender)
     {
@@ -247,7 +248,7 @@ public final class FqScheduler<F extends SchedulableFlow> implements PacketSched
     }
 
     /**
-     * Steps 1 to 6 of reference section 7.3.
+     * Steps 1 to 6 of sch_fq's {@code fq_dequeue} (docs/fq.md).
      *
      * @return the flow to send a packet for ({@link #isReleasedForAckOnly} says which kind), or null if none may.
      */
@@ -337,8 +338,8 @@ public final class FqScheduler<F extends SchedulableFlow> implements PacketSched
     }
 
     /**
-     * Step 8 of reference section 7.3 for a data packet: charge the credit and, when pacing, move the flow's
-     * deadline.
+     * Step 8 of sch_fq's {@code fq_dequeue} (docs/fq.md) for a data packet: charge the credit and, when pacing, move
+     * the flow's deadline.
      */
     private void charge(final FqFlow state, final int sizeBytes, final long nowNs)
     {
@@ -466,10 +467,10 @@ public final class FqScheduler<F extends SchedulableFlow> implements PacketSched
     }
 
     /**
-     * Per-packet pacing (design.md section 7): the flow's next packet may leave {@code len / rate} after this one's
-     * scheduled time, and a flow behind schedule keeps at most {@code sendQuantum - len} bytes of catch-up, so this
-     * packet plus the catch-up is one send quantum back to back. Idle flows were brought up to now in
-     * {@link #activate}, so only lateness while backlogged is caught up.
+     * Per-packet pacing (the BBR draft's pacer, {@code next_send_time += size / pacing_rate}): the flow's next packet
+     * may leave {@code len / rate} after this one's scheduled time, and a flow behind schedule keeps at most
+     * {@code sendQuantum - len} bytes of catch-up, so this packet plus the catch-up is one send quantum back to back.
+     * Idle flows were brought up to now in {@link #activate}, so only lateness while backlogged is caught up.
      */
     private void pacePerPacket(
         final FqFlow state,

@@ -7,10 +7,9 @@ import io.pacelink.transport.cc.WindowController;
 import org.agrona.concurrent.status.AtomicCounter;
 
 /**
- * NewReno in the form RFC 9002 section 7 gives it for QUIC (reference section 3): slow start adds every newly acked
- * byte, congestion avoidance counts bytes (RFC 3465) so that stretch ACKs still add one datagram per window, and a
- * congestion event halves the window at most once per recovery period (RFC 9002 section 7.3.2, kept by the
- * transport).
+ * NewReno in the form RFC 9002 section 7 gives it for QUIC: slow start adds every newly acked byte, congestion
+ * avoidance counts bytes (RFC 3465) so that stretch ACKs still add one datagram per window, and a congestion event
+ * halves the window at most once per recovery period (RFC 9002 section 7.3.2, kept by the transport).
  * <p>
  * The window grows only while the sender was limited by it (RFC 9002 section 7.8, RFC 7661) and never during
  * recovery. Persistent congestion collapses it to the minimum window. All state is primitive; no callback allocates.
@@ -75,7 +74,7 @@ public final class NewRenoController extends WindowController
         if (ackedBytes > 0)
         {
             // RFC 3465 byte counting: one datagram per window's worth of acknowledged bytes, so stretch ACKs do not
-            // slow growth the way the per-ACK approximation cwnd += SMSS * SMSS / cwnd would (reference section 3).
+            // slow growth the way the per-ACK approximation cwnd += SMSS * SMSS / cwnd would.
             bytesAckedInCongestionAvoidance += ackedBytes;
             while (bytesAckedInCongestionAvoidance >= congestionWindowBytes)
             {

@@ -11,7 +11,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * NewReno against reference section 3 on the test kit's scripted path (fixed RTT, every packet acknowledged one RTT later).
+ * NewReno against RFC 9002 section 7 on the test kit's scripted path (fixed RTT, every packet acknowledged one RTT
+ * later).
  */
 class NewRenoControllerTest
 {

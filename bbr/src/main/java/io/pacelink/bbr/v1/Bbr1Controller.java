@@ -14,8 +14,8 @@ import io.pacelink.transport.cc.LostPacket;
 import io.pacelink.transport.cc.RttStats;
 
 /**
- * BBRv1 with the state machine, constants and per-ACK order of Linux {@code net/ipv4/tcp_bbr.c} (reference
- * section 5). Method names follow the Linux functions they mirror ({@code bbr_update_bw} → {@code updateBandwidth}).
+ * BBRv1 with the state machine, constants and per-ACK order of Linux {@code net/ipv4/tcp_bbr.c}. Method names follow
+ * the Linux functions they mirror ({@code bbr_update_bw} → {@code updateBandwidth}).
  * <p>
  * Differences forced by the transport (all documented where they occur):
  * <ul>
@@ -69,7 +69,7 @@ public final class Bbr1Controller implements CongestionController
     private final LongTermBandwidthSampler longTermBandwidth;
     private final Bbr1Counters counters;
 
-    private Bbr1Mode mode = Bbr1Mode.STARTUP;
+    private Bbr1State state = Bbr1State.STARTUP;
     private double pacingGain;
     private double cwndGain;
     private int cycleIndex;
@@ -145,7 +145,7 @@ public final class Bbr1Controller implements CongestionController
         final long nowNs,
         final long packetNumber,
         final int sizeBytes,
-        final long bytesInFlightBytes,
+        final long bytesInFlight,
         final boolean isRetransmission)
     {
         // BBRv1 has no per-packet send hook in Linux; the model is driven by ACKs alone.
@@ -159,11 +159,11 @@ public final class Bbr1Controller implements CongestionController
         isIdleRestart = true;
         ackAggregation.restartEpoch(nowNs);
         // Avoid pointless buffer overflows: pace at the estimate if we need no more speed.
-        if (Bbr1Mode.PROBE_BW == mode)
+        if (Bbr1State.PROBE_BW == state)
         {
             setPacingRate(bandwidthBytesPerSecond(), 1.0);
         }
-        else if (Bbr1Mode.PROBE_RTT == mode)
+        else if (Bbr1State.PROBE_RTT == state)
         {
             checkProbeRttDone(nowNs);
         }
@@ -294,7 +294,7 @@ public final class Bbr1Controller implements CongestionController
 
     public String stateName()
     {
-        return mode.stateName();
+        return state.stateName();
     }
 
     // ---------------------------------------------------------------------------------------------------------------
@@ -302,11 +302,11 @@ public final class Bbr1Controller implements CongestionController
     // ---------------------------------------------------------------------------------------------------------------
 
     /**
-     * @return the current mode.
+     * @return the current state.
      */
-    public Bbr1Mode mode()
+    public Bbr1State state()
     {
-        return mode;
+        return state;
     }
 
     /**
@@ -480,7 +480,7 @@ public final class Bbr1Controller implements CongestionController
         }
 
         if (parameters.isLongTermBandwidthEnabled() && longTermBandwidth.onSample(
-            Bbr1Mode.PROBE_BW == mode, rounds.isRoundStart(), ack.newlyLostBytes() > 0, isSampleAppLimited,
+            Bbr1State.PROBE_BW == state, rounds.isRoundStart(), ack.newlyLostBytes() > 0, isSampleAppLimited,
             totalDeliveredBytes, totalLostBytes, deliveredTimeNs))
         {
             resetProbeBwMode();
@@ -517,7 +517,7 @@ public final class Bbr1Controller implements CongestionController
      */
     private void updateCyclePhase(final AckEvent ack)
     {
-        if (Bbr1Mode.PROBE_BW == mode && isNextCyclePhase(ack))
+        if (Bbr1State.PROBE_BW == state && isNextCyclePhase(ack))
         {
             advanceCyclePhase();
         }
@@ -578,12 +578,12 @@ public final class Bbr1Controller implements CongestionController
      */
     private void checkDrain(final AckEvent ack)
     {
-        if (Bbr1Mode.STARTUP == mode && isFullBandwidthReached)
+        if (Bbr1State.STARTUP == state && isFullBandwidthReached)
         {
-            mode = Bbr1Mode.DRAIN;
+            state = Bbr1State.DRAIN;
         }
         // Fall through: inflight may already be small enough.
-        if (Bbr1Mode.DRAIN == mode && ack.bytesInFlightBytes() <= inflightBytes(maxBandwidthFilter.best(), 1.0))
+        if (Bbr1State.DRAIN == state && ack.bytesInFlight() <= inflightBytes(maxBandwidthFilter.best(), 1.0))
         {
             resetProbeBwMode();
         }
@@ -609,17 +609,17 @@ public final class Bbr1Controller implements CongestionController
             minRttStampNs = nowNs;
         }
 
-        if (parameters.probeRttDurationNs() > 0 && isFilterExpired && !isIdleRestart && Bbr1Mode.PROBE_RTT != mode)
+        if (parameters.probeRttDurationNs() > 0 && isFilterExpired && !isIdleRestart && Bbr1State.PROBE_RTT != state)
         {
-            mode = Bbr1Mode.PROBE_RTT;
+            state = Bbr1State.PROBE_RTT;
             saveCwnd();
             hasProbeRttDoneStamp = false;
             probeRttAppLimitedFromBytes = totalDeliveredBytes;
         }
 
-        if (Bbr1Mode.PROBE_RTT == mode)
+        if (Bbr1State.PROBE_RTT == state)
         {
-            final long bytesInFlight = ack.bytesInFlightBytes();
+            final long bytesInFlight = ack.bytesInFlight();
             markProbeRttAppLimited(bytesInFlight);
             // Hold the inflight floor for max(200 ms, 1 round).
             if (!hasProbeRttDoneStamp && bytesInFlight <= minTargetCwndBytes())
@@ -689,7 +689,7 @@ public final class Bbr1Controller implements CongestionController
      */
     private void updateGains()
     {
-        switch (mode)
+        switch (state)
         {
             case STARTUP:
                 pacingGain = parameters.startupPacingGain();
@@ -721,7 +721,7 @@ public final class Bbr1Controller implements CongestionController
         }
         else
         {
-            mode = Bbr1Mode.STARTUP;
+            state = Bbr1State.STARTUP;
         }
     }
 
@@ -731,7 +731,7 @@ public final class Bbr1Controller implements CongestionController
      */
     private void resetProbeBwMode()
     {
-        mode = Bbr1Mode.PROBE_BW;
+        state = Bbr1State.PROBE_BW;
         cycleIndex = CYCLE_LENGTH - 1 - random.nextInt(CYCLE_LENGTH - 1);
         advanceCyclePhase();
     }
@@ -818,7 +818,7 @@ public final class Bbr1Controller implements CongestionController
             }
         }
 
-        if (Bbr1Mode.PROBE_RTT == mode)
+        if (Bbr1State.PROBE_RTT == state)
         {
             cwnd = Math.min(cwnd, minTargetCwndBytes());  // drain the queue, refresh min_rtt
         }
@@ -841,7 +841,7 @@ public final class Bbr1Controller implements CongestionController
             cwnd = Math.max(cwnd - lostBytes, context.maxDatagramSizeBytes());  // Linux floor: 1 packet
         }
 
-        final long bytesInFlight = ack.bytesInFlightBytes();
+        final long bytesInFlight = ack.bytesInFlight();
         if (isInRecovery && isRecoveryStartPending)
         {
             // First round of recovery: packet conservation, starting a round now; cut cwnd the application,
@@ -872,7 +872,7 @@ public final class Bbr1Controller implements CongestionController
      */
     private void saveCwnd()
     {
-        if (!wasInRecovery && Bbr1Mode.PROBE_RTT != mode)
+        if (!wasInRecovery && Bbr1State.PROBE_RTT != state)
         {
             priorCwndBytes = congestionWindowBytes;
         }
@@ -883,12 +883,12 @@ public final class Bbr1Controller implements CongestionController
     }
 
     /**
-     * Persistent congestion handled like Linux's RTO (reference section 5.3): {@code tcp_enter_loss} saves cwnd and
-     * collapses it, then {@code bbr_set_state(TCP_CA_Loss)} resets {@code full_bw}, treats the event as a round end
-     * and as a loss for long-term sampling. Linux collapses to 1 packet; here the window collapses to the RFC 9002
-     * minimum (2 datagrams), and the next ACK lifts it to the 4-packet floor as in Linux. cwnd then regrows by the
-     * acked bytes and the saved cwnd returns when the episode ends. The previous CA state becomes "Loss", so this
-     * episode gets no packet-conservation round.
+     * Persistent congestion handled like Linux's RTO: {@code tcp_enter_loss} saves cwnd and collapses it, then
+     * {@code bbr_set_state(TCP_CA_Loss)} resets {@code full_bw}, treats the event as a round end and as a loss for
+     * long-term sampling. Linux collapses to 1 packet; here the window collapses to the RFC 9002 minimum (2 datagrams),
+     * and the next ACK lifts it to the 4-packet floor as in Linux. cwnd then regrows by the acked bytes and the saved
+     * cwnd returns when the episode ends. The previous CA state becomes "Loss", so this episode gets no
+     * packet-conservation round.
      */
     private void onPersistentCongestion()
     {
@@ -903,7 +903,7 @@ public final class Bbr1Controller implements CongestionController
         // The RTO counts as a round end and as a loss for long-term sampling (Linux sets round_start = 1 and feeds
         // bbr_lt_bw_sampling a sample with losses = 1).
         if (parameters.isLongTermBandwidthEnabled() && longTermBandwidth.onSample(
-            Bbr1Mode.PROBE_BW == mode, true, true, false, totalDeliveredBytes, totalLostBytes, deliveredTimeNs))
+            Bbr1State.PROBE_BW == state, true, true, false, totalDeliveredBytes, totalLostBytes, deliveredTimeNs))
         {
             resetProbeBwMode();
             updateGains();
@@ -911,7 +911,7 @@ public final class Bbr1Controller implements CongestionController
     }
 
     // ---------------------------------------------------------------------------------------------------------------
-    // Derived quantities (reference section 5.1)
+    // Derived quantities (Linux bbr_bdp, bbr_quantization_budget, bbr_inflight)
     // ---------------------------------------------------------------------------------------------------------------
 
     /**
@@ -932,12 +932,12 @@ public final class Bbr1Controller implements CongestionController
      * up to an even number of packets (fewer delayed ACKs), plus 2 packets in the 5/4 phase so gain cycling raises
      * inflight above BDP even for tiny BDPs.
      */
-    private long quantizationBudget(final long cwndBytes)
+    private long quantizationBudget(final long windowBytes)
     {
         final long twoPacketsBytes = 2L * context.maxDatagramSizeBytes();
-        long budgetBytes = cwndBytes + 3L * sendQuantumBytes;
+        long budgetBytes = windowBytes + 3L * sendQuantumBytes;
         budgetBytes = (budgetBytes + twoPacketsBytes - 1) / twoPacketsBytes * twoPacketsBytes;
-        if (Bbr1Mode.PROBE_BW == mode && 0 == cycleIndex)
+        if (Bbr1State.PROBE_BW == state && 0 == cycleIndex)
         {
             budgetBytes += twoPacketsBytes;
         }
@@ -972,7 +972,7 @@ public final class Bbr1Controller implements CongestionController
 
     public String toString()
     {
-        return "Bbr1Controller{mode=" + mode + ", cycleIndex=" + cycleIndex + ", maxBw=" + maxBandwidthFilter.best() +
+        return "Bbr1Controller{state=" + state + ", cycleIndex=" + cycleIndex + ", maxBw=" + maxBandwidthFilter.best() +
             ", minRttNs=" + minRttNs + ", cwnd=" + congestionWindowBytes + ", pacingRate=" +
             pacingRateBytesPerSecond + ", fullBw=" + isFullBandwidthReached + ", ltUseBw=" +
             longTermBandwidth.isInUse() + ", rounds=" + rounds.roundCount() + "}";

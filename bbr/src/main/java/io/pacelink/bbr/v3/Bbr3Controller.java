@@ -14,9 +14,9 @@ import io.pacelink.transport.cc.LostPacket;
 import io.pacelink.transport.cc.RttStats;
 
 /**
- * BBRv3 as specified by draft-ietf-ccwg-bbr-06 (reference section 6), in bytes and nanoseconds. Method names follow
- * the draft's pseudo-code ({@code UpdateModelAndState}, {@code CheckStartupDone}, ...) and cite the Linux v3
- * function ({@code google/bbr} {@code net/ipv4/tcp_bbr.c}) where the draft leaves a detail open.
+ * BBRv3 as specified by draft-ietf-ccwg-bbr-06, in bytes and nanoseconds. Method names follow the draft's pseudo-code
+ * ({@code UpdateModelAndState}, {@code CheckStartupDone}, ...) and cite the Linux v3 function ({@code google/bbr}
+ * {@code net/ipv4/tcp_bbr.c}) where the draft leaves a detail open.
  * <p>
  * Per ACK frame the transport calls {@link #onPacketLost} for each newly lost packet (draft {@code HandleLostPacket}),
  * {@link #onCongestionEvent} once if any was lost (loss-recovery entry), then {@link #onAck} (draft
@@ -24,7 +24,7 @@ import io.pacelink.transport.cc.RttStats;
  * <p>
  * Loss recovery is the transport's recovery period (RFC 9002 section 7.3.2), announced by
  * {@link CongestionEvent#startsRecovery()} and {@link AckEvent#endsRecovery()}; persistent congestion is handled like
- * an RTO (reference 6.5).
+ * an RTO (draft {@code OnEnterRTO}, Linux {@code bbr_set_state(TCP_CA_Loss)}).
  * <p>
  * The SPI has no way to mark the connection application-limited (draft {@code MarkConnectionAppLimited} in
  * ProbeRTT), so the controller itself treats samples whose source was sent while ProbeRTT held the mark as
@@ -54,7 +54,7 @@ public final class Bbr3Controller implements CongestionController
     private final WindowedFilter maxBwFilter = WindowedFilter.max(1);
     private final AckAggregationEstimator ackAggregation;
 
-    private long cwndBytes;
+    private long congestionWindowBytes;
     private long pacingRateBytesPerSecond;
     private int sendQuantumBytes;
     private boolean hasSeenRtt;
@@ -62,7 +62,7 @@ public final class Bbr3Controller implements CongestionController
 
     // Latest transport state seen in a callback: C.delivered and C.inflight.
     private long deliveredBytes;
-    private long bytesInFlightBytes;
+    private long bytesInFlight;
 
     // The rate sample of the ACK being processed (draft RS).
     private boolean rsIsValid;
@@ -154,7 +154,7 @@ public final class Bbr3Controller implements CongestionController
         this.random = context.random();
         this.counters = new Bbr3Counters(context.counters());
         this.initialCwndBytes = context.initialWindowBytes();
-        this.cwndBytes = initialCwndBytes;
+        this.congestionWindowBytes = initialCwndBytes;
         this.ackAggregation = AckAggregationEstimator.withLinuxWindows(context.maxDatagramSizeBytes());
 
         hasSeenRtt = rttStats.hasSample();
@@ -169,11 +169,11 @@ public final class Bbr3Controller implements CongestionController
         final long nowNs,
         final long packetNumber,
         final int sizeBytes,
-        final long bytesInFlightBytes,
+        final long bytesInFlight,
         final boolean isRetransmission)
     {
         startClocksIfNeeded(nowNs);
-        this.bytesInFlightBytes = bytesInFlightBytes;
+        this.bytesInFlight = bytesInFlight;
     }
 
     /**
@@ -206,7 +206,7 @@ public final class Bbr3Controller implements CongestionController
         final long nowNs = ack.nowNs();
         startClocksIfNeeded(nowNs);
         deliveredBytes = ack.totalDeliveredBytes();
-        bytesInFlightBytes = ack.bytesInFlightBytes();
+        bytesInFlight = ack.bytesInFlight();
         readRateSample(ack);
 
         updateLatestDeliverySignals();
@@ -245,7 +245,7 @@ public final class Bbr3Controller implements CongestionController
         final long nowNs = lost.nowNs();
         startClocksIfNeeded(nowNs);
         deliveredBytes = lost.totalDeliveredBytes();
-        bytesInFlightBytes = lost.bytesInFlightBytes();
+        bytesInFlight = lost.bytesInFlight();
         countLostRange(lost.packetNumber());
 
         noteLoss();
@@ -275,7 +275,7 @@ public final class Bbr3Controller implements CongestionController
     {
         final long nowNs = event.nowNs();
         startClocksIfNeeded(nowNs);
-        bytesInFlightBytes = event.bytesInFlightBytes();
+        bytesInFlight = event.bytesInFlight();
         if (event.isEcnCe())
         {
             noteLoss();
@@ -334,13 +334,13 @@ public final class Bbr3Controller implements CongestionController
 
     public void onMtuChanged(final int maxDatagramSizeBytes)
     {
-        cwndBytes = Math.max(cwndBytes, minPipeCwndBytes());
+        congestionWindowBytes = Math.max(congestionWindowBytes, minPipeCwndBytes());
         setSendQuantum();
     }
 
     public long congestionWindowBytes()
     {
-        return cwndBytes;
+        return congestionWindowBytes;
     }
 
     public long pacingRateBytesPerSecond()
@@ -507,9 +507,10 @@ public final class Bbr3Controller implements CongestionController
 
     private void markConnectionAppLimited()
     {
-        // Draft MarkConnectionAppLimited / reference 1.3 step 4: C.app_limited = max(C.delivered + inflight, 1).
+        // Draft MarkConnectionAppLimited, Linux tcp_rate_check_app_limited: C.app_limited = max(C.delivered + inflight,
+        // 1).
         probeRttAppLimitedToDeliveredBytes =
-            Math.max(probeRttAppLimitedToDeliveredBytes, Math.max(deliveredBytes + bytesInFlightBytes, 1));
+            Math.max(probeRttAppLimitedToDeliveredBytes, Math.max(deliveredBytes + bytesInFlight, 1));
     }
 
     private void countLostRange(final long packetNumber)
@@ -589,7 +590,7 @@ public final class Bbr3Controller implements CongestionController
         }
         if (INFINITE == inflightShorttermBytes)
         {
-            inflightShorttermBytes = cwndBytes;
+            inflightShorttermBytes = congestionWindowBytes;
         }
         bwShorttermBytesPerSecond = Math.max(
             bwLatestBytesPerSecond, (long)(config.beta * bwShorttermBytesPerSecond));
@@ -605,7 +606,7 @@ public final class Bbr3Controller implements CongestionController
         // the 1-round window both use in Startup is not applied.
         if (rsIsValid && rsNewlyAckedBytes > 0)
         {
-            ackAggregation.onAck(nowNs, rounds.isRoundStart(), rsNewlyAckedBytes, bwBytesPerSecond, cwndBytes);
+            ackAggregation.onAck(nowNs, rounds.isRoundStart(), rsNewlyAckedBytes, bwBytesPerSecond, congestionWindowBytes);
         }
     }
 
@@ -662,7 +663,7 @@ public final class Bbr3Controller implements CongestionController
     private void checkDrainDone(final long nowNs)
     {
         if (Bbr3State.DRAIN == state &&
-            (bytesInFlightBytes <= inflight(bwBytesPerSecond, 1.0) ||
+            (bytesInFlight <= inflight(bwBytesPerSecond, 1.0) ||
             (config.drainRoundsTimeout > 0 && rounds.roundCount() > drainStartRound + config.drainRoundsTimeout)))
         {
             startProbeBwDown(nowNs); // draft EnterProbeBW: DefaultCwndGain comes with the state
@@ -767,7 +768,7 @@ public final class Bbr3Controller implements CongestionController
     {
         // Draft ProbeInflightLongtermUpward (Linux bbr_probe_inflight_hi_upward): grow inflight_longterm only while
         // it limits us, by 1, 2, 4, ... SMSS per round spread over the round's ACKs.
-        if (!isCwndLimited || cwndBytes < inflightLongtermBytes)
+        if (!isCwndLimited || congestionWindowBytes < inflightLongtermBytes)
         {
             return;
         }
@@ -788,7 +789,7 @@ public final class Bbr3Controller implements CongestionController
     {
         final long growthThisRound = 1L << bwProbeUpRounds;
         bwProbeUpRounds = Math.min(bwProbeUpRounds + 1, MAX_PROBE_UP_ROUNDS);
-        probeUpAckedPerIncBytes = Math.max(cwndBytes / growthThisRound, smssBytes());
+        probeUpAckedPerIncBytes = Math.max(congestionWindowBytes / growthThisRound, smssBytes());
     }
 
     private boolean isTimeToProbeBw(final long nowNs)
@@ -804,31 +805,31 @@ public final class Bbr3Controller implements CongestionController
 
     private boolean isRenoCoexistenceProbeTime()
     {
-        // A Reno flow with our BDP needs about BDP-in-packets rounds between losses; bounded at 63 rounds so that
-        // 1 % random loss per round cannot erode the model between probes (draft 5.3.3.8). The draft compares the
-        // bytes of TargetInflight() with a round count; rounds are counted per packet here (reference 1.1).
+        // A Reno flow with our BDP needs about BDP-in-packets rounds between losses; bounded at 63 rounds so that 1 %
+        // random loss per round cannot erode the model between probes (draft 5.3.3.8). The draft compares the bytes of
+        // TargetInflight() with a round count; so the bytes are divided by the SMSS here.
         final long renoRounds = targetInflight() / smssBytes();
         return roundsSinceProbeUp >= Math.min(renoRounds, config.probeMaxRounds);
     }
 
     private boolean isTimeToCruise()
     {
-        if (bytesInFlightBytes > inflightWithHeadroom())
+        if (bytesInFlight > inflightWithHeadroom())
         {
             return false; // not enough headroom
         }
-        return bytesInFlightBytes <= inflight(maxBwBytesPerSecond, 1.0); // queue drained
+        return bytesInFlight <= inflight(maxBwBytesPerSecond, 1.0); // queue drained
     }
 
     private boolean isTimeToGoDown(final boolean isCwndLimited)
     {
         // Precautionary bandwidth probing, deceleration: the last probe lost too much at inflight_longterm.
-        if (prevProbeTooHigh && bytesInFlightBytes >= inflightLongtermBytes)
+        if (prevProbeTooHigh && bytesInFlight >= inflightLongtermBytes)
         {
             prevProbePrecautionary = true;
             return true;
         }
-        if (isCwndLimited && cwndBytes >= inflightLongtermBytes)
+        if (isCwndLimited && congestionWindowBytes >= inflightLongtermBytes)
         {
             // inflight_longterm, not the path, limits growth: the plateau says nothing yet.
             resetFullBw();
@@ -884,7 +885,7 @@ public final class Bbr3Controller implements CongestionController
     private void handleProbeRtt(final long nowNs)
     {
         markConnectionAppLimited(); // ignore the low rate samples ProbeRTT produces
-        if (!isProbeRttDoneStampSet && bytesInFlightBytes <= probeRttCwnd())
+        if (!isProbeRttDoneStampSet && bytesInFlight <= probeRttCwnd())
         {
             // Hold inflight down for ProbeRTTDuration and at least one round.
             probeRttDoneStampNs = nowNs + config.probeRttDurationNs;
@@ -1006,9 +1007,9 @@ public final class Bbr3Controller implements CongestionController
         resetFullBw();
         if (!state.isProbingBandwidth() && INFINITE == inflightShorttermBytes)
         {
-            inflightShorttermBytes = Math.max(cwndBytes, priorCwndBytes);
+            inflightShorttermBytes = Math.max(congestionWindowBytes, priorCwndBytes);
         }
-        cwndBytes = bytesInFlightBytes + smssBytes();
+        congestionWindowBytes = bytesInFlight + smssBytes();
     }
 
     private void saveStateUponLoss()
@@ -1025,17 +1026,17 @@ public final class Bbr3Controller implements CongestionController
         // Remember the last known good cwnd: one not cut by loss recovery or ProbeRTT.
         if (!inRecovery && Bbr3State.PROBE_RTT != state)
         {
-            priorCwndBytes = cwndBytes;
+            priorCwndBytes = congestionWindowBytes;
         }
         else
         {
-            priorCwndBytes = Math.max(priorCwndBytes, cwndBytes);
+            priorCwndBytes = Math.max(priorCwndBytes, congestionWindowBytes);
         }
     }
 
     private void restoreCwnd()
     {
-        cwndBytes = Math.max(cwndBytes, priorCwndBytes);
+        congestionWindowBytes = Math.max(congestionWindowBytes, priorCwndBytes);
     }
 
     // ---------------------------------------------------------------------------------------------------------------
@@ -1191,13 +1192,13 @@ public final class Bbr3Controller implements CongestionController
         final long maxInflightBytes = quantizationBudget(bdpMultiple(bwBytesPerSecond, cwndGain) + extraAckedBytes());
         if (fullBwReached)
         {
-            cwndBytes = Math.min(cwndBytes + rsNewlyAckedBytes, maxInflightBytes);
+            congestionWindowBytes = Math.min(congestionWindowBytes + rsNewlyAckedBytes, maxInflightBytes);
         }
-        else if (cwndBytes < maxInflightBytes || deliveredBytes < initialCwndBytes)
+        else if (congestionWindowBytes < maxInflightBytes || deliveredBytes < initialCwndBytes)
         {
-            cwndBytes += rsNewlyAckedBytes;
+            congestionWindowBytes += rsNewlyAckedBytes;
         }
-        cwndBytes = Math.max(cwndBytes, minPipeCwndBytes());
+        congestionWindowBytes = Math.max(congestionWindowBytes, minPipeCwndBytes());
         boundCwndForProbeRtt();
         boundCwndForModel();
     }
@@ -1206,7 +1207,7 @@ public final class Bbr3Controller implements CongestionController
     {
         if (Bbr3State.PROBE_RTT == state)
         {
-            cwndBytes = Math.min(cwndBytes, probeRttCwnd());
+            congestionWindowBytes = Math.min(congestionWindowBytes, probeRttCwnd());
         }
     }
 
@@ -1225,7 +1226,7 @@ public final class Bbr3Controller implements CongestionController
         }
         capBytes = Math.min(capBytes, inflightShorttermBytes);
         capBytes = Math.max(capBytes, minPipeCwndBytes());
-        cwndBytes = Math.min(cwndBytes, capBytes);
+        congestionWindowBytes = Math.min(congestionWindowBytes, capBytes);
     }
 
     // ---------------------------------------------------------------------------------------------------------------
@@ -1267,7 +1268,7 @@ public final class Bbr3Controller implements CongestionController
     private long targetInflight()
     {
         // How much we want in flight: the BDP, unless congestion cut cwnd below it.
-        return Math.min(bdpMultiple(bwBytesPerSecond, 1.0), cwndBytes);
+        return Math.min(bdpMultiple(bwBytesPerSecond, 1.0), congestionWindowBytes);
     }
 
     private long inflightWithHeadroom()

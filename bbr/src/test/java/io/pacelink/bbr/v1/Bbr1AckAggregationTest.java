@@ -8,8 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * ACK aggregation (reference sections 5.2 step 2 and 5.4, last bullet): on a 100 Mbit/s, 10 ms path whose ACKs
- * arrive in bursts every 20 ms, cwnd must grow by about extra_acked (20 ms of data) to keep the pipe full.
+ * ACK aggregation (Linux {@code bbr_update_ack_aggregation}): on a 100 Mbit/s, 10 ms path whose ACKs arrive in bursts
+ * every 20 ms, cwnd must grow by about extra_acked (20 ms of data) to keep the pipe full.
  */
 class Bbr1AckAggregationTest
 {

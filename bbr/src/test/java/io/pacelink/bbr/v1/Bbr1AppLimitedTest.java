@@ -13,7 +13,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Application-limited samples (reference section 5.2 step 1) and restart from idle (section 5.3).
+ * Application-limited samples (Linux {@code bbr_update_bw}) and restart from idle (Linux {@code bbr_cwnd_event},
+ * {@code CA_EVENT_TX_START}).
  */
 class Bbr1AppLimitedTest
 {
@@ -27,7 +28,7 @@ class Bbr1AppLimitedTest
         final Bbr1Run run = new Bbr1Run(RATE_100_MBIT, 100 * MS, 5);
         final Bbr1Controller bbr = run.controller;
         run.runUntilSeconds(3.0);
-        assertEquals(Bbr1Mode.PROBE_BW, bbr.mode());
+        assertEquals(Bbr1State.PROBE_BW, bbr.state());
         final long roundsBefore = bbr.roundCount();
 
         // 120 KB every 100 ms: about 10 % of the link for 5 s, i.e. ~50 rounds, five bandwidth-filter windows.
@@ -47,7 +48,7 @@ class Bbr1AppLimitedTest
         assertTrue(appLimitedSamples > 1000);
         assertTrue(lowestAppLimitedSample < 0.2 * RATE_100_MBIT, "lowest sample " + lowestAppLimitedSample);
         assertTrue(lowestMaxBw >= 0.98 * RATE_100_MBIT, "max_bw fell to " + lowestMaxBw);
-        assertEquals(Bbr1Mode.PROBE_BW, bbr.mode());
+        assertEquals(Bbr1State.PROBE_BW, bbr.state());
     }
 
     @Test
@@ -83,7 +84,7 @@ class Bbr1AppLimitedTest
 
         // The application's next write finds nothing in flight: the transport restarts the controller from idle.
         final long[] pacingAfterRestart = { -1 };
-        run.path.recorder().observer((callback, nowNs, bytesInFlightBytes) ->
+        run.path.recorder().observer((callback, nowNs, bytesInFlight) ->
         {
             if ("idle".equals(callback) && pacingAfterRestart[0] < 0)
             {

@@ -68,8 +68,8 @@ class Bbr1ControllerFactoryTest
             r.path.propagationRttNs(21 * MS);  // min_rtt can only expire
         }
         final int[] probeRtt = new int[2];
-        run.path.listener((path) -> probeRtt[0] += Bbr1Mode.PROBE_RTT == run.controller.mode() ? 1 : 0);
-        reference.path.listener((path) -> probeRtt[1] += Bbr1Mode.PROBE_RTT == reference.controller.mode() ? 1 : 0);
+        run.path.listener((path) -> probeRtt[0] += Bbr1State.PROBE_RTT == run.controller.state() ? 1 : 0);
+        reference.path.listener((path) -> probeRtt[1] += Bbr1State.PROBE_RTT == reference.controller.state() ? 1 : 0);
         run.runUntilSeconds(4.0);
         reference.runUntilSeconds(4.0);
         assertEquals(0, probeRtt[0]);
@@ -82,11 +82,11 @@ class Bbr1ControllerFactoryTest
         final TestControllerContext context = new TestControllerContext(1500, 1, ControllerParameters.EMPTY);
         final CongestionController controller = factory.newController(context);
         assertEquals("STARTUP", controller.stateName());
-        assertEquals("DRAIN", Bbr1Mode.DRAIN.stateName());
-        assertEquals("PROBE_BW", Bbr1Mode.PROBE_BW.stateName());
-        assertEquals("PROBE_RTT", Bbr1Mode.PROBE_RTT.stateName());
+        assertEquals("DRAIN", Bbr1State.DRAIN.stateName());
+        assertEquals("PROBE_BW", Bbr1State.PROBE_BW.stateName());
+        assertEquals("PROBE_RTT", Bbr1State.PROBE_RTT.stateName());
         assertEquals(context.initialWindowBytes(), controller.congestionWindowBytes());
-        assertEquals(0, context.counter("bbr-mode"));
+        assertEquals(0, context.counter("bbr-state"));
         assertEquals(-1, context.counter("bbr-min-rtt-ns"));
         assertEquals(2887, context.counter("bbr-pacing-gain-x1000"));
         assertTrue(controller.sendQuantumBytes() >= 3000 && controller.sendQuantumBytes() <= 64 * 1024);

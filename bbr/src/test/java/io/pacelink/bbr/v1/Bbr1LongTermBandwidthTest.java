@@ -10,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Long-term ("policer") bandwidth (reference sections 5.1 and 5.4) on a 100 Mbit/s, 20 ms path.
+ * Long-term ("policer") bandwidth (Linux {@code bbr_lt_bw_sampling}) on a 100 Mbit/s, 20 ms path.
  * <p>
  * Linux feeds {@code bbr_lt_bw_sampling} the losses an ACK marks ({@code rs->losses}); so does this controller
  * ({@link io.pacelink.transport.cc.AckEvent#newlyLostBytes()}). At 10 Mbit/s three 1500-byte packets take 3.6 ms,
@@ -55,7 +55,7 @@ class Bbr1LongTermBandwidthTest
                 {
                     pacingMismatchesWhileEngaged++;
                 }
-                if (Bbr1Mode.PROBE_BW != bbr.mode())
+                if (Bbr1State.PROBE_BW != bbr.state())
                 {
                     modeChangesWhileEngaged++;
                 }

@@ -10,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * PROBE_RTT (reference section 5.2 step 6). On a scripted path with a constant RTT every packet sent into an empty
+ * PROBE_RTT (Linux {@code bbr_update_min_rtt}). On a scripted path with a constant RTT every packet sent into an empty
  * queue matches min_rtt exactly and refreshes it, so PROBE_RTT would never be due; the tests therefore raise the
  * propagation delay by 1 ms at t = 3 s (a route change) so that min_rtt can only age out.
  */
@@ -42,7 +42,7 @@ class Bbr1ProbeRttTest
         final Bbr1Controller bbr = run.controller;
         run.path.listener((path) ->
         {
-            if (Bbr1Mode.PROBE_RTT == bbr.mode())
+            if (Bbr1State.PROBE_RTT == bbr.state())
             {
                 if (entryNs < 0)
                 {
@@ -63,7 +63,7 @@ class Bbr1ProbeRttTest
                 exitNs = path.nowNs();
                 exitRound = bbr.roundCount();
                 exitCwnd = bbr.congestionWindowBytes();
-                assertEquals(Bbr1Mode.PROBE_BW, bbr.mode());
+                assertEquals(Bbr1State.PROBE_BW, bbr.state());
             }
             lastStampNs = bbr.minRttStampNs();
             lastCwnd = bbr.congestionWindowBytes();
@@ -102,7 +102,7 @@ class Bbr1ProbeRttTest
         final Bbr1Controller bbr = run.controller;
         run.path.listener((path) ->
         {
-            if (Bbr1Mode.PROBE_RTT == bbr.mode() && (0 == probeRttEntries || lastCwnd > FLOOR_BYTES))
+            if (Bbr1State.PROBE_RTT == bbr.state() && (0 == probeRttEntries || lastCwnd > FLOOR_BYTES))
             {
                 probeRttEntries++;
             }
@@ -133,17 +133,17 @@ class Bbr1ProbeRttTest
         run.path.ackBurstPeriodNs(20 * MS);
         run.path.listener((path) ->
         {
-            if (Bbr1Mode.PROBE_RTT == bbr.mode() && entryNs < 0)
+            if (Bbr1State.PROBE_RTT == bbr.state() && entryNs < 0)
             {
                 entryNs = path.nowNs();
                 floorStartRound = bbr.roundCount();
             }
-            if (Bbr1Mode.PROBE_RTT != bbr.mode() && entryNs >= 0 && exitNs < 0)
+            if (Bbr1State.PROBE_RTT != bbr.state() && entryNs >= 0 && exitNs < 0)
             {
                 exitNs = path.nowNs();
                 exitRound = bbr.roundCount();
             }
-            if (Bbr1Mode.PROBE_RTT == bbr.mode())
+            if (Bbr1State.PROBE_RTT == bbr.state())
             {
                 minMaxBwInProbeRtt = Math.min(minMaxBwInProbeRtt, bbr.maxBandwidthBytesPerSecond());
             }

@@ -10,8 +10,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Loss recovery (Linux {@code bbr_set_cwnd_to_recover_or_restore}; reference sections 5.2 step 9 and 5.3): packet
- * conservation for the first round, restore on exit, persistent congestion as RTO, undo, ECN ignored.
+ * Loss recovery (Linux {@code bbr_set_cwnd_to_recover_or_restore}): packet conservation for the first round, restore on
+ * exit, persistent congestion as RTO, undo, ECN ignored.
  */
 class Bbr1RecoveryTest
 {
@@ -36,7 +36,7 @@ class Bbr1RecoveryTest
         final Bbr1Run run = new Bbr1Run(RATE_100_MBIT, RTT_NS, 10);
         final Bbr1Controller bbr = run.controller;
         run.runUntilSeconds(3.0);
-        assertEquals(Bbr1Mode.PROBE_BW, bbr.mode());
+        assertEquals(Bbr1State.PROBE_BW, bbr.state());
 
         run.path.listener((path) ->
         {
@@ -93,7 +93,7 @@ class Bbr1RecoveryTest
         assertFalse(bbr.isInRecovery());
         // The model itself did not react to the loss.
         assertTrue(bbr.maxBandwidthBytesPerSecond() >= 0.98 * RATE_100_MBIT);
-        assertEquals(Bbr1Mode.PROBE_BW, bbr.mode());
+        assertEquals(Bbr1State.PROBE_BW, bbr.state());
     }
 
     @Test
@@ -150,7 +150,7 @@ class Bbr1RecoveryTest
         run.path.runUntil(Long.MAX_VALUE, bbr::isPacketConservation);
         assertTrue(bbr.congestionWindowBytes() < cwndBefore);
 
-        run.path.runUntil(Long.MAX_VALUE, () -> run.path.recovery().spuriousLosses() > 0);
+        run.path.runUntil(Long.MAX_VALUE, () -> run.path.lossRecovery().spuriousLosses() > 0);
         assertFalse(bbr.isInRecovery());
         run.path.runFor(MS);
         assertTrue(bbr.congestionWindowBytes() >= cwndBefore);

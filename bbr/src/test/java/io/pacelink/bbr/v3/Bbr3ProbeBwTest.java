@@ -11,8 +11,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Reference section 6.6 / draft Appendix A.5, A.8, A.21: the ProbeBW cycle, probe scheduling, bandwidth probing
- * and its loss response, on scripted paths.
+ * draft-ietf-ccwg-bbr-06 Appendix A.5, A.8, A.21: the ProbeBW cycle, probe scheduling, bandwidth probing and its loss
+ * response, on scripted paths.
  */
 class Bbr3ProbeBwTest
 {
@@ -79,8 +79,8 @@ class Bbr3ProbeBwTest
     @Test
     void shortRttPathProbesEvery62Or63Rounds()
     {
-        // 100 Mbit/s, 10 ms: BDP 126.5 KB = 84 packets > 63, so the Reno-coexistence bound of 63 rounds (started at
-        // 0 or 1) comes long before the 2-3 s wall clock: a probe about every 0.63 s (reference 6.6).
+        // 100 Mbit/s, 10 ms: BDP 126.5 KB = 84 packets > 63, so the Reno-coexistence bound of 63 rounds (started at 0
+        // or 1) comes long before the 2-3 s wall clock: a probe about every 0.63 s (draft IsRenoCoexistenceProbeTime).
         final Bbr3Run bbr = new Bbr3Run(3, "");
         final ScriptedPath path = bbr.path(12_500_000L, 10 * MS, 0, 3);
 
@@ -253,7 +253,7 @@ class Bbr3ProbeBwTest
         assertEquals("PROBE_BW_REFILL", undo.to());
         // inflight_longterm was unset before the loss episode: restored to unset.
         assertEquals(-1, undo.inflightLongterm());
-        assertTrue(undo.cwndBytes() >= cwndBeforeStop[0] - SMSS, undo + " cwnd in UP " + cwndBeforeStop[0]);
+        assertTrue(undo.congestionWindowBytes() >= cwndBeforeStop[0] - SMSS, undo + " cwnd in UP " + cwndBeforeStop[0]);
     }
 
     private static ScriptedPath shallowBufferAfterStartup(

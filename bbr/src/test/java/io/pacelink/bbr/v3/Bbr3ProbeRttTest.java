@@ -10,9 +10,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Reference section 6.6 / draft Appendix A.10: ProbeRTT every 5 s of continuous backlog, cwnd
- * max(0.5 BDP, 4 SMSS), held for at least 200 ms and one round; on a 20 Mbit/s, 40 ms scripted path whose RTT never
- * drops below its first sample (40.6 ms), so only ProbeRTT refreshes it.
+ * draft-ietf-ccwg-bbr-06 Appendix A.10: ProbeRTT every 5 s of continuous backlog, cwnd max(0.5 BDP, 4 SMSS), held for
+ * at least 200 ms and one round; on a 20 Mbit/s, 40 ms scripted path whose RTT never drops below its first sample (40.6
+ * ms), so only ProbeRTT refreshes it.
  */
 class Bbr3ProbeRttTest
 {
@@ -74,8 +74,8 @@ class Bbr3ProbeRttTest
             assertTrue(exit.timeNs() - episode[3] < 200 * MS + 2 * 41 * MS, "held " + (exit.timeNs() - episode[3]));
             assertTrue(exit.roundCount() > episode[4]);
             // The last known good cwnd comes back on exit, within the cruising bound of 2 BDP (plus extra_acked).
-            assertTrue(exit.cwndBytes() >= Math.min(episode[0], 2 * 101_500),
-                "cwnd " + exit.cwndBytes() + " vs " + episode[0]);
+            assertTrue(exit.congestionWindowBytes() >= Math.min(episode[0], 2 * 101_500),
+                "cwnd " + exit.congestionWindowBytes() + " vs " + episode[0]);
             // The next ProbeRTT is scheduled 5 s after this one ended.
             if (i + 1 < entries.size())
             {

@@ -29,7 +29,7 @@ final class Bbr3Run
      * @param bytesInFlight         the transport's bytes in flight given to the callback.
      * @param inflightOneBdpBefore  draft {@code Inflight(1.0)} from the model before the callback.
      * @param inflightLongterm      inflight_longterm after the callback (-1: unset).
-     * @param cwndBytes             cwnd after the callback.
+     * @param congestionWindowBytes             cwnd after the callback.
      */
     record Transition(
         long timeNs,
@@ -40,7 +40,7 @@ final class Bbr3Run
         long bytesInFlight,
         long inflightOneBdpBefore,
         long inflightLongterm,
-        long cwndBytes)
+        long congestionWindowBytes)
     {
     }
 
@@ -158,7 +158,7 @@ final class Bbr3Run
      * The state and model change only inside callbacks, so what they were after the previous callback is what they
      * were before this one.
      */
-    private void afterCallback(final String callback, final long nowNs, final long bytesInFlightBytes)
+    private void afterCallback(final String callback, final long nowNs, final long bytesInFlight)
     {
         if ("sent".equals(callback) || "mtu".equals(callback))
         {
@@ -172,7 +172,7 @@ final class Bbr3Run
         if (!to.equals(stateBefore))
         {
             transitions.add(new Transition(
-                nowNs, stateBefore, to, callback, counter(Bbr3Counters.ROUND_COUNT), bytesInFlightBytes,
+                nowNs, stateBefore, to, callback, counter(Bbr3Counters.ROUND_COUNT), bytesInFlight,
                 inflightOneBdpBefore, counter(Bbr3Counters.INFLIGHT_LONGTERM), controller.congestionWindowBytes()));
         }
         stateBefore = to;

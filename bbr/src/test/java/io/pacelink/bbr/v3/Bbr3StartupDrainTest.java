@@ -8,8 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Reference section 6.6 / draft Appendix A.1-A.4 and A.7: Startup and Drain on a 20 Mbit/s, 40 ms scripted path
- * (BDP 101.5 KB including one packet's serialization, 67 packets of 1500 bytes).
+ * draft-ietf-ccwg-bbr-06 Appendix A.1-A.4 and A.7: Startup and Drain on a 20 Mbit/s, 40 ms scripted path (BDP 101.5 KB
+ * including one packet's serialization, 67 packets of 1500 bytes).
  */
 class Bbr3StartupDrainTest
 {

@@ -46,11 +46,11 @@ class Bbr3SteadyStateTest
     @ValueSource(longs = {1, 2, 3})
     void onePercentRandomLossKeepsMostOfTheLink(final long seed)
     {
-        // 20 Mbit/s, 40 ms, 2 BDP of buffer, 1 % Bernoulli loss. Reno would get 1.22 * MSS / (RTT * sqrt(p)) =
-        // 457 KB/s, 18 % of the link (reference section 3). BBRv3 measured 82-86 % on these seeds: each lossy
-        // CRUISE round cuts bw_shortterm to the last round's delivery rate, which in this noiseless model is the
-        // pacing rate (1 % below bw) less the 1 % lost, so the rate decays about 1-2 % a round until the next probe
-        // 50-63 rounds later (the draft's "(1 - loss_rate)^N" design; with bbr3.pacingMarginPercent=0: 88-92 %).
+        // 20 Mbit/s, 40 ms, 2 BDP of buffer, 1 % Bernoulli loss. Reno would get 1.22 * MSS / (RTT * sqrt(p)) = 457
+        // KB/s, 18 % of the link (Mathis et al. 1997). BBRv3 measured 82-86 % on these seeds: each lossy CRUISE round
+        // cuts bw_shortterm to the last round's delivery rate, which in this noiseless model is the pacing rate (1 %
+        // below bw) less the 1 % lost, so the rate decays about 1-2 % a round until the next probe 50-63 rounds later
+        // (the draft's "(1 - loss_rate)^N" design; with bbr3.pacingMarginPercent=0: 88-92 %).
         final Bbr3Run bbr = new Bbr3Run(seed, "");
         final ScriptedPath path = bbr.path(RATE_BYTES_PER_SECOND, RTT_NS, 0, seed)
             .bufferBytes(200_000)

@@ -15,7 +15,7 @@ final class AckFixture extends TraceEvent implements AckEvent
     private final long newlyAckedBytes;
     private final long newlyLostBytes;
     private final long priorBytesInFlightBytes;
-    private final long bytesInFlightBytes;
+    private final long bytesInFlight;
     private final long largestAckedPacketNumber;
     private final long latestRttNs;
     private final boolean isCwndLimited;
@@ -38,7 +38,7 @@ final class AckFixture extends TraceEvent implements AckEvent
         newlyAckedBytes = ack.newlyAckedBytes();
         newlyLostBytes = ack.newlyLostBytes();
         priorBytesInFlightBytes = ack.priorBytesInFlightBytes();
-        bytesInFlightBytes = ack.bytesInFlightBytes();
+        bytesInFlight = ack.bytesInFlight();
         largestAckedPacketNumber = ack.largestAckedPacketNumber();
         latestRttNs = ack.latestRttNs();
         isCwndLimited = ack.isCwndLimited();
@@ -80,9 +80,9 @@ final class AckFixture extends TraceEvent implements AckEvent
         return adjuster.inFlightBytes(priorBytesInFlightBytes);
     }
 
-    public long bytesInFlightBytes()
+    public long bytesInFlight()
     {
-        return adjuster.inFlightBytes(bytesInFlightBytes);
+        return adjuster.inFlightBytes(bytesInFlight);
     }
 
     public long largestAckedPacketNumber()

@@ -129,17 +129,17 @@ public final class ControllerTrace
         final long startAcks = recorder.ackCount();
         final long startDeliveredBytes = driver.deliveredBytes();
         final long startLostBytes = driver.lostBytes();
-        final long startLostPackets = driver.recovery().lostPackets();
-        final long startPacketNumber = driver.recovery().largestSentPacketNumber();
+        final long startLostPackets = driver.lossRecovery().lostPackets();
+        final long startPacketNumber = driver.lossRecovery().largestSentPacketNumber();
         // Recording starts and stops between events, so every recorded loss batch is complete.
         recorder.recording(true);
         while (recorder.ackCount() - startAcks < minimumAcks ||
-            driver.recovery().lostPackets() - startLostPackets < minimumLostPackets)
+            driver.lossRecovery().lostPackets() - startLostPackets < minimumLostPackets)
         {
             if (driver.nowNs() - startNs > MAX_RECORDING_NS)
             {
                 throw new IllegalStateException(controllerName + " lost only " +
-                    (driver.recovery().lostPackets() - startLostPackets) + " packets in " + MAX_RECORDING_NS +
+                    (driver.lossRecovery().lostPackets() - startLostPackets) + " packets in " + MAX_RECORDING_NS +
                     " ns of recording; make the path lossier");
             }
             driver.runFor(RECORDING_STEP_NS);
@@ -151,7 +151,7 @@ public final class ControllerTrace
             driver.nowNs() - startNs,
             driver.deliveredBytes() - startDeliveredBytes,
             driver.lostBytes() - startLostBytes,
-            driver.recovery().largestSentPacketNumber() - startPacketNumber);
+            driver.lossRecovery().largestSentPacketNumber() - startPacketNumber);
 
         return new ControllerTrace(factory, path.packetSizeBytes(), fixtures(recorder.events(), adjuster), adjuster);
     }

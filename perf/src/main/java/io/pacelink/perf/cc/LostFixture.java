@@ -20,7 +20,7 @@ final class LostFixture extends TraceEvent implements LostPacket
     private final boolean isAppLimited;
     private final long totalLostBytes;
     private final long totalDeliveredBytes;
-    private final long bytesInFlightBytes;
+    private final long bytesInFlight;
     private CongestionFixture batchEnd;
 
     LostFixture(final RecordingController.Rtt rtt, final ReplayAdjuster adjuster, final LostPacket lost)
@@ -36,7 +36,7 @@ final class LostFixture extends TraceEvent implements LostPacket
         isAppLimited = lost.isAppLimited();
         totalLostBytes = lost.totalLostBytes();
         totalDeliveredBytes = lost.totalDeliveredBytes();
-        bytesInFlightBytes = lost.bytesInFlightBytes();
+        bytesInFlight = lost.bytesInFlight();
     }
 
     /**
@@ -114,8 +114,8 @@ final class LostFixture extends TraceEvent implements LostPacket
         return adjuster.deliveredBytes(totalDeliveredBytes);
     }
 
-    public long bytesInFlightBytes()
+    public long bytesInFlight()
     {
-        return adjuster.inFlightBytes(bytesInFlightBytes);
+        return adjuster.inFlightBytes(bytesInFlight);
     }
 }

@@ -11,7 +11,7 @@ final class SentFixture extends TraceEvent
     private final long nowNs;
     private final long packetNumber;
     private final int sizeBytes;
-    private final long bytesInFlightBytes;
+    private final long bytesInFlight;
     private final boolean isRetransmission;
 
     SentFixture(final RecordingController.Sent sent, final ReplayAdjuster adjuster)
@@ -20,7 +20,7 @@ final class SentFixture extends TraceEvent
         this.nowNs = sent.nowNs();
         this.packetNumber = sent.packetNumber();
         this.sizeBytes = sent.sizeBytes();
-        this.bytesInFlightBytes = sent.bytesInFlightBytes();
+        this.bytesInFlight = sent.bytesInFlight();
         this.isRetransmission = sent.isRetransmission();
     }
 
@@ -30,7 +30,7 @@ final class SentFixture extends TraceEvent
             adjuster.timeNs(nowNs),
             adjuster.packetNumber(packetNumber),
             sizeBytes,
-            adjuster.inFlightBytes(bytesInFlightBytes),
+            adjuster.inFlightBytes(bytesInFlight),
             isRetransmission);
     }
 }

@@ -1,9 +1,9 @@
 package io.pacelink.transport.cc;
 
 /**
- * Read-only view of one processed ACK frame together with the delivery-rate sample it produced
- * (reference section 1.3). The transport reuses one instance: values are valid only during
- * {@link CongestionController#onAck(AckEvent)}.
+ * Read-only view of one processed ACK frame together with the delivery-rate sample it produced (draft-ietf-ccwg-bbr
+ * "Delivery Rate Samples", Linux {@code net/ipv4/tcp_rate.c}). The transport reuses one instance: values are valid only
+ * during {@link CongestionController#onAck(AckEvent)}.
  */
 public interface AckEvent
 {
@@ -30,7 +30,7 @@ public interface AckEvent
     /**
      * @return bytes in flight after acknowledged and lost packets were removed.
      */
-    long bytesInFlightBytes();
+    long bytesInFlight();
 
     /**
      * @return number of the largest packet this frame newly acknowledged, or -1 if none. HyStart++ delimits its rounds
@@ -89,7 +89,7 @@ public interface AckEvent
 
     /**
      * @return {@code C.delivered} when the sample's source packet was sent ({@code rs.prior_delivered}); used for
-     * packet-timed rounds (reference section 1.5).
+     * packet-timed rounds (draft-ietf-ccwg-bbr {@code BBRUpdateRound}).
      */
     long samplePriorDeliveredBytes();
 

@@ -32,7 +32,7 @@ public interface CongestionEvent
     /**
      * @return bytes in flight after the lost packets were removed.
      */
-    long bytesInFlightBytes();
+    long bytesInFlight();
 
     /**
      * @return true if the batch establishes persistent congestion (RFC 9002 section 7.6): collapse to the minimum

@@ -3,9 +3,9 @@ package io.pacelink.transport.cc;
 /**
  * Shared base for loss-based window controllers (Reno, CUBIC): keeps cwnd, ssthresh and whether the controller is
  * answering the connection's recovery period (which the transport keeps and announces through the events, limiting
- * reductions to one per round trip), and paces at {@code gain * cwnd / srtt} with gain 2.0 in slow start
- * and 1.2 afterwards (design.md section 6, the gains Linux uses for {@code tcp_update_pacing_rate}:
- * {@code sysctl_tcp_pacing_ss_ratio = 200}, {@code ca_ratio = 120}).
+ * reductions to one per round trip), and paces at {@code gain * cwnd / srtt} with gain 2.0 in slow start and 1.2
+ * afterwards (the gains Linux uses for {@code tcp_update_pacing_rate}: {@code sysctl_tcp_pacing_ss_ratio = 200},
+ * {@code ca_ratio = 120}).
  */
 public abstract class WindowController implements CongestionController
 {
@@ -41,7 +41,7 @@ public abstract class WindowController implements CongestionController
 
     /**
      * Pacing granularity the send quantum is sized for: bursts of about 1 ms of rate, as Linux's
-     * {@code sk_pacing_shift = 10} does and reference section 10 item 1 advises.
+     * {@code sk_pacing_shift = 10} does, so that timers of about 1 ms granularity still keep the rate.
      */
     public static final long SEND_QUANTUM_INTERVAL_NS = 1_000_000L;
 
@@ -154,7 +154,7 @@ public abstract class WindowController implements CongestionController
         final long nowNs,
         final long packetNumber,
         final int sizeBytes,
-        final long bytesInFlightBytes,
+        final long bytesInFlight,
         final boolean isRetransmission)
     {
     }

@@ -88,7 +88,7 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
     private final PathParameters path;
     private final SendLog sendLog;
     private final ReceiveLog receiveLog;
-    private final LossRecovery recovery;
+    private final LossRecovery lossRecovery;
     private final CongestionController controller;
     private final ReceivedPacketTracker ackTracker;
     private final ConnectionCounters counters;
@@ -123,7 +123,7 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
         final InetSocketAddress remoteAddress,
         final ConnectionHandle handle,
         final PathParameters path,
-        final LossRecovery recovery,
+        final LossRecovery lossRecovery,
         final CongestionController controller,
         final ReceivedPacketTracker ackTracker,
         final EndpointCounters endpointCounters,
@@ -138,7 +138,7 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
         this.sendLog = handle.sendLog();
         this.receiveLog = handle.receiveLog();
         this.counters = handle.counters();
-        this.recovery = recovery;
+        this.lossRecovery = lossRecovery;
         this.controller = controller;
         this.ackTracker = ackTracker;
         this.endpointCounters = endpointCounters;
@@ -211,14 +211,14 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
         final int negotiatedDatagramSizeBytes = Math.min(path.maxDatagramSizeBytes(), handshake.maxDatagramSize());
         if (negotiatedDatagramSizeBytes != path.maxDatagramSizeBytes())
         {
-            recovery.onMtuChanged(negotiatedDatagramSizeBytes);
+            lossRecovery.onMtuChanged(negotiatedDatagramSizeBytes);
         }
         final long peerIdleTimeoutNs = handshake.idleTimeoutMs() * 1_000_000L;
         if (peerIdleTimeoutNs > 0)
         {
             idleTimeoutNs = Math.min(idleTimeoutNs, peerIdleTimeoutNs);
         }
-        recovery.peerMaxAckDelayNs(handshake.maxAckDelayUs() * 1_000L);
+        lossRecovery.peerMaxAckDelayNs(handshake.maxAckDelayUs() * 1_000L);
         sendLog.connectionSendLimit(handshake.initialMaxData());
         sendLog.streamSendLimit(handshake.initialMaxStreamData());
         lastReceiveTimeNs = nowNs;
@@ -365,10 +365,10 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
 
     private void onAck(final AckFrameFlyweight ack, final long nowNs)
     {
-        final long result = recovery.onAckReceived(ackRanges.wrap(ack), ack.ackDelayUs() * 1_000L, nowNs, this);
+        final long result = lossRecovery.onAckReceived(ackRanges.wrap(ack), ack.ackDelayUs() * 1_000L, nowNs, this);
         if (result < 0)
         {
-            // An ACK for a packet we never sent: an optimistic-ACK attack or a broken peer (design.md section 9).
+            // An ACK for a packet we never sent: an optimistic-ACK attack or a broken peer (RFC 9000 section 21.4).
             protocolViolation();
             return;
         }
@@ -484,9 +484,9 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
         }
 
         checkAppLimited();
-        if (recovery.timerDeadlineNs() <= nowNs)
+        if (lossRecovery.timerDeadlineNs() <= nowNs)
         {
-            recovery.onTimeout(nowNs, this);
+            lossRecovery.onTimeout(nowNs, this);
             publishRecoveryCounters();
             work++;
         }
@@ -552,7 +552,7 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
         {
             return Math.min(handshakeRetryDeadlineNs, handshakeStartNs + handshakeTimeoutNs);
         }
-        long deadline = Math.min(recovery.timerDeadlineNs(), ackTracker.ackDeadlineNs());
+        long deadline = Math.min(lossRecovery.timerDeadlineNs(), ackTracker.ackDeadlineNs());
         deadline = Math.min(deadline, lastReceiveTimeNs + idleTimeoutNs);
         deadline = Math.min(deadline, Math.max(lastAckElicitingSentNs, lastReceiveTimeNs) + idleTimeoutNs / 2);
         return deadline;
@@ -591,7 +591,7 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
         {
             changeState(ConnectionState.CLOSING);
         }
-        closeDeadlineNs = nowNs + CLOSE_LINGER_PTOS * recovery.ptoPeriodNs();
+        closeDeadlineNs = nowNs + CLOSE_LINGER_PTOS * lossRecovery.ptoPeriodNs();
     }
 
     private void finishClose()
@@ -627,9 +627,9 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
     }
 
     /**
-     * Once per duty cycle, after sending: count what kept this connection from sending what it has (design.md
-     * section 8) — the peer's flow-control credit, the congestion window, or the scheduler not releasing it (pacing
-     * or the duty cycle's send budget).
+     * Once per duty cycle, after sending: count what kept this connection from sending what it has — the peer's
+     * flow-control credit, the congestion window, or the scheduler not releasing it (pacing or the duty cycle's send
+     * budget).
      */
     void countSendLimits(final long nowNs)
     {
@@ -677,7 +677,7 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
         {
             sendState |= isWithinWindow ? WITHIN_WINDOW | SchedulableFlow.ACK_ELICITING : LIMITED_BY_CWND;
         }
-        if (recovery.probesToSend() > 0)
+        if (lossRecovery.probesToSend() > 0)
         {
             sendState |= SchedulableFlow.ACK_ELICITING;
         }
@@ -686,7 +686,7 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
 
     private boolean isWithinWindow()
     {
-        return recovery.canSend() && recovery.bytesInFlight() < controller.congestionWindowBytes();
+        return lossRecovery.canSend() && lossRecovery.bytesInFlight() < controller.congestionWindowBytes();
     }
 
     private boolean hasAckElicitingWork()
@@ -728,7 +728,7 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
             }
         }
 
-        final boolean isProbe = recovery.probesToSend() > 0;
+        final boolean isProbe = lossRecovery.probesToSend() > 0;
         final boolean mayElicit = !ackOnly && (isProbe || isWithinWindow());
         boolean ackEliciting = false;
         long streamOffset = 0;
@@ -806,12 +806,12 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
         }
 
         final int length = writer.length();
-        recovery.onPacketSent(
+        lossRecovery.onPacketSent(
             packetNumber, nowNs, length, ackEliciting, ackEliciting, streamOffset, streamLength, fin, frameFlags,
             isRetransmission);
         if (isProbe)
         {
-            recovery.onProbeSent();
+            lossRecovery.onProbeSent();
         }
         if (ackEliciting)
         {
@@ -820,7 +820,7 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
 
         counters.counter(ConnectionCounters.BYTES_SENT).getAndAddRelease(length);
         counters.increment(ConnectionCounters.PACKETS_SENT);
-        counters.set(ConnectionCounters.BYTES_IN_FLIGHT, recovery.bytesInFlight());
+        counters.set(ConnectionCounters.BYTES_IN_FLIGHT, lossRecovery.bytesInFlight());
         return SentPacket.pack(length, ackEliciting);
     }
 
@@ -837,15 +837,15 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
     }
 
     /**
-     * Once per duty cycle, before timers may transmit: mark the connection application-limited when it has less
-     * than a packet of unsent data and cwnd has room (reference section 1.3 step 4). Late binding means nothing ever
-     * waits below the transport.
+     * Once per duty cycle, before timers may transmit: mark the connection application-limited when it has less than a
+     * packet of unsent data and cwnd has room (draft-ietf-ccwg-bbr {@code CheckIfApplicationLimited}). Late binding
+     * means nothing ever waits below the transport.
      */
     private void checkAppLimited()
     {
-        final boolean wasAppLimited = recovery.rateSampler().isAppLimited();
+        final boolean wasAppLimited = lossRecovery.rateSampler().isAppLimited();
         final long unsentBytes = sendLog.tailPosition() - sendLog.nextSendPosition();
-        if (recovery.onAppLimitedCheck(unsentBytes, true, !sendLog.hasRetransmission()) && !wasAppLimited)
+        if (lossRecovery.onAppLimitedCheck(unsentBytes, true, !sendLog.hasRetransmission()) && !wasAppLimited)
         {
             counters.increment(ConnectionCounters.APP_LIMITED);
         }
@@ -855,20 +855,20 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
     {
         counters.set(ConnectionCounters.CWND_BYTES, controller.congestionWindowBytes());
         counters.set(ConnectionCounters.PACING_RATE_BYTES_PER_SECOND, controller.pacingRateBytesPerSecond());
-        if (recovery.rateSampler().hasSample())
+        if (lossRecovery.rateSampler().hasSample())
         {
             counters.set(ConnectionCounters.DELIVERY_RATE_BYTES_PER_SECOND,
-                recovery.rateSampler().deliveryRateBytesPerSecond());
+                lossRecovery.rateSampler().deliveryRateBytesPerSecond());
         }
-        counters.set(ConnectionCounters.MIN_RTT_NS, recovery.rttEstimator().minRttNs());
-        counters.set(ConnectionCounters.SMOOTHED_RTT_NS, recovery.rttEstimator().smoothedRttNs());
-        counters.set(ConnectionCounters.LATEST_RTT_NS, recovery.rttEstimator().latestRttNs());
-        counters.set(ConnectionCounters.RTT_SAMPLES, recovery.rttEstimator().sampleCount());
-        counters.set(ConnectionCounters.BYTES_IN_FLIGHT, recovery.bytesInFlight());
-        counters.set(ConnectionCounters.PACKETS_LOST, recovery.lostPackets());
-        counters.set(ConnectionCounters.BYTES_LOST, recovery.lostBytes());
-        counters.set(ConnectionCounters.SPURIOUS_LOSSES, recovery.spuriousLosses());
-        counters.set(ConnectionCounters.PROBE_TIMEOUTS, recovery.ptoExpirations());
+        counters.set(ConnectionCounters.MIN_RTT_NS, lossRecovery.rttEstimator().minRttNs());
+        counters.set(ConnectionCounters.SMOOTHED_RTT_NS, lossRecovery.rttEstimator().smoothedRttNs());
+        counters.set(ConnectionCounters.LATEST_RTT_NS, lossRecovery.rttEstimator().latestRttNs());
+        counters.set(ConnectionCounters.RTT_SAMPLES, lossRecovery.rttEstimator().sampleCount());
+        counters.set(ConnectionCounters.BYTES_IN_FLIGHT, lossRecovery.bytesInFlight());
+        counters.set(ConnectionCounters.PACKETS_LOST, lossRecovery.lostPackets());
+        counters.set(ConnectionCounters.BYTES_LOST, lossRecovery.lostBytes());
+        counters.set(ConnectionCounters.SPURIOUS_LOSSES, lossRecovery.spuriousLosses());
+        counters.set(ConnectionCounters.PROBE_TIMEOUTS, lossRecovery.ptoExpirations());
     }
 
     /**

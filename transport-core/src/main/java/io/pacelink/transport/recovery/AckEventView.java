@@ -15,7 +15,7 @@ final class AckEventView implements AckEvent
     private long newlyAckedBytes;
     private long newlyLostBytes;
     private long priorBytesInFlightBytes;
-    private long bytesInFlightBytes;
+    private long bytesInFlight;
     private long largestAckedPacketNumber;
     private long latestRttNs;
     private boolean isCwndLimited;
@@ -31,7 +31,7 @@ final class AckEventView implements AckEvent
         final long newlyAckedBytes,
         final long newlyLostBytes,
         final long priorBytesInFlightBytes,
-        final long bytesInFlightBytes,
+        final long bytesInFlight,
         final long largestAckedPacketNumber,
         final long latestRttNs,
         final boolean isCwndLimited,
@@ -41,7 +41,7 @@ final class AckEventView implements AckEvent
         this.newlyAckedBytes = newlyAckedBytes;
         this.newlyLostBytes = newlyLostBytes;
         this.priorBytesInFlightBytes = priorBytesInFlightBytes;
-        this.bytesInFlightBytes = bytesInFlightBytes;
+        this.bytesInFlight = bytesInFlight;
         this.largestAckedPacketNumber = largestAckedPacketNumber;
         this.latestRttNs = latestRttNs;
         this.isCwndLimited = isCwndLimited;
@@ -69,9 +69,9 @@ final class AckEventView implements AckEvent
         return priorBytesInFlightBytes;
     }
 
-    public long bytesInFlightBytes()
+    public long bytesInFlight()
     {
-        return bytesInFlightBytes;
+        return bytesInFlight;
     }
 
     public long largestAckedPacketNumber()

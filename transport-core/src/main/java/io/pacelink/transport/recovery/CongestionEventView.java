@@ -10,7 +10,7 @@ final class CongestionEventView implements CongestionEvent
     private long nowNs;
     private long newestLostSentTimeNs;
     private long lostBytes;
-    private long bytesInFlightBytes;
+    private long bytesInFlight;
     private boolean startsRecovery;
     private boolean isPersistentCongestion;
     private boolean isEcnCe;
@@ -19,7 +19,7 @@ final class CongestionEventView implements CongestionEvent
         final long nowNs,
         final long newestLostSentTimeNs,
         final long lostBytes,
-        final long bytesInFlightBytes,
+        final long bytesInFlight,
         final boolean startsRecovery,
         final boolean isPersistentCongestion,
         final boolean isEcnCe)
@@ -27,7 +27,7 @@ final class CongestionEventView implements CongestionEvent
         this.nowNs = nowNs;
         this.newestLostSentTimeNs = newestLostSentTimeNs;
         this.lostBytes = lostBytes;
-        this.bytesInFlightBytes = bytesInFlightBytes;
+        this.bytesInFlight = bytesInFlight;
         this.startsRecovery = startsRecovery;
         this.isPersistentCongestion = isPersistentCongestion;
         this.isEcnCe = isEcnCe;
@@ -49,9 +49,9 @@ final class CongestionEventView implements CongestionEvent
         return lostBytes;
     }
 
-    public long bytesInFlightBytes()
+    public long bytesInFlight()
     {
-        return bytesInFlightBytes;
+        return bytesInFlight;
     }
 
     public boolean startsRecovery()

@@ -3,8 +3,8 @@ package io.pacelink.transport.recovery;
 import io.pacelink.transport.cc.RttStats;
 
 /**
- * Loss detection of RFC 9002 section 6 (reference section 2.1) with the adaptive reordering rule of reference section
- * 2.2, for one packet number space.
+ * Loss detection of RFC 9002 section 6 with an adaptive reordering rule after RFC 8985 section 6.2 and Linux
+ * {@code net/ipv4/tcp_recovery.c}, for one packet number space.
  * <h2>Declaring loss (RFC 9002 section 6.1)</h2>
  * An unacknowledged packet sent before the largest acknowledged one is lost when {@code largest_acked - pn >=}
  * {@link #packetThreshold()} or when it was sent at least {@link #lossDelayNs(RttStats)} ago; otherwise the earliest
@@ -21,8 +21,8 @@ import io.pacelink.transport.cc.RttStats;
  *     <li>The reordering window multiplier grows by one, at most once per round trip (only for a packet sent after
  *     the previous growth, as Linux {@code tcp_rack_update_reo_wnd} gates on {@code rack.last_delivered}), and the
  *     time threshold becomes {@code max(9/8 * rtt, rtt + min(multiplier * min_rtt / 4, smoothed_rtt))} with
- *     {@code rtt = max(latest_rtt, smoothed_rtt)}: RACK's window of RFC 8985 section 6.2 (reference section 2.2),
- *     which is never tighter than RFC 9002's.</li>
+ *     {@code rtt = max(latest_rtt, smoothed_rtt)}: RACK's window of RFC 8985 section 6.2, which is never tighter
+ *     than RFC 9002's.</li>
  *     <li>Both persist for {@link RecoveryConfig#reorderWindowPersistRecoveries()} recoveries (16, RFC 8985 /
  *     Linux {@code TCP_RACK_RECOVERY_THRESH}); every spurious loss restarts that count, and each new recovery
  *     without one counts it down. At zero both thresholds return to their base values.</li>

@@ -4,13 +4,14 @@ import io.pacelink.transport.cc.CongestionController;
 
 /**
  * Loss recovery for one connection, the part of the endpoint engine between the wire and the congestion controller
- * (design.md section 6). It owns the {@link SentPacketRing}, the {@link RttEstimator}, the {@link RateSampler}, the
+ * (docs/architecture.md). It owns the {@link SentPacketRing}, the {@link RttEstimator}, the {@link RateSampler}, the
  * {@link LossDetector}, bytes in flight and the controller, and drives the controller through the SPI's reused event
  * views. Time is always a parameter; nothing here allocates after construction.
- * <h2>Per ACK frame ({@link #onAckReceived}), in the order of design.md section 6</h2>
+ * <h2>Per ACK frame ({@link #onAckReceived}), in the order of docs/architecture.md</h2>
  * <ol>
  *     <li>Validate: an acknowledged number never sent (above the largest sent, or a skipped number) is reported as
- *     {@link #ERROR_ACK_OF_UNSENT_PACKET} before any state changes (optimistic-ACK defence, design.md section 9).</li>
+ *     {@link #ERROR_ACK_OF_UNSENT_PACKET} before any state changes (optimistic-ACK defence, RFC 9000 section
+ *     21.4).</li>
  *     <li>Mark newly acknowledged packets; if none (and no packet declared lost was acknowledged), stop
  *     (RFC 9002 appendix A.7).</li>
  *     <li>RTT update, only if the frame's largest acknowledged packet is newly acknowledged and at least one newly
@@ -423,8 +424,9 @@ public final class LossRecovery
     }
 
     /**
-     * Application-limited check (reference section 1.3 step 4); bytes in flight, the window and the MSS come from
-     * here. Call on application writes, before processing ACKs and at the start of timers that may transmit.
+     * Application-limited check (draft-ietf-ccwg-bbr {@code CheckIfApplicationLimited}); bytes in flight, the window
+     * and the MSS come from here. Call on application writes, before processing ACKs and at the start of timers that
+     * may transmit.
      *
      * @param unsentBytes                 bytes the application queued that were never sent.
      * @param nothingQueuedBelowTransport true if no packet waits in the pacer or an unsent batch.
@@ -633,7 +635,7 @@ public final class LossRecovery
         for (int i = 0; i < spuriouslyLost; i++)
         {
             final int slot = spuriouslyLostSlots[i];
-            // Already out of bytes in flight; still delivered data for the rate sampler (reference section 1.3).
+            // Already out of bytes in flight; still delivered data for the rate sampler (Linux tcp_rate.c counts it).
             rateSampler.onPacketDelivered(ring, slot, nowNs);
             spuriousLosses++;
             listener.onPacketAckedAfterLoss(

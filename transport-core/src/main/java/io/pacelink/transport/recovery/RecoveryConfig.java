@@ -3,10 +3,9 @@ package io.pacelink.transport.recovery;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Configuration of one connection's {@link LossRecovery}: sizes, the RTT assumed before any sample, the loss
- * thresholds of RFC 9002 section 6 and the adaptive reordering rule of reference section 2.2. Fluent setters,
- * validated when a {@link LossRecovery} is built from it; the values are copied, so one instance may configure many
- * connections.
+ * Configuration of one connection's {@link LossRecovery}: sizes, the RTT assumed before any sample, the loss thresholds
+ * of RFC 9002 section 6 and an adaptive reordering rule after RFC 8985 section 6.2. Fluent setters, validated when a
+ * {@link LossRecovery} is built from it; the values are copied, so one instance may configure many connections.
  */
 public final class RecoveryConfig
 {
@@ -175,7 +174,7 @@ public final class RecoveryConfig
     }
 
     /**
-     * @param adaptiveReordering true to widen the thresholds when losses prove spurious (reference section 2.2).
+     * @param adaptiveReordering true to widen the thresholds when losses prove spurious (after RFC 8985 section 6.2).
      * @return this.
      */
     public RecoveryConfig adaptiveReordering(final boolean adaptiveReordering)

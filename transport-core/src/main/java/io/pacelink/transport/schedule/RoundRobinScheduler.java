@@ -5,13 +5,13 @@ import org.agrona.collections.Long2ObjectHashMap;
 
 /**
  * The core's default {@link PacketScheduler} (name {@code rr}): round robin, one packet per turn, over the flows that
- * have work, each paced by its own release time (design.md section 7).
+ * have work, each paced by its own release time.
  * <p>
- * Pacing: after a packet of {@code n} bytes a flow's release time moves forward by {@code n / pacingRate}; a flow
- * that fell behind (idle, or polled late) may catch up by at most {@code sendQuantumBytes} back to back, so the
- * controller's send quantum is the burst allowance that absorbs timer granularity (reference section 10 item 1).
- * Pacing is charged in bytes, not packets (reference section 10 item 14). Pure ACKs are never paced or charged: a
- * flow whose data is paced into the future is still released for an ACK-only packet when an ACK is due.
+ * Pacing: after a packet of {@code n} bytes a flow's release time moves forward by {@code n / pacingRate}; a flow that
+ * fell behind (idle, or polled late) may catch up by at most {@code sendQuantumBytes} back to back, so the controller's
+ * send quantum is the burst allowance that absorbs timer granularity (user-space timers wake up to about 1 ms late).
+ * Pacing is charged in bytes, not packets. Pure ACKs are never paced or charged: a flow whose data is paced into the
+ * future is still released for an ACK-only packet when an ACK is due.
  * <p>
  * Cost: finding the next flow walks the ring of active flows, O(active flows) when none may send; the
  * {@code qdisc-fq} module's {@code fq} scheduler keeps throttled flows in a heap instead. Single-threaded (the
@@ -211,8 +211,8 @@ public final class RoundRobinScheduler<F extends SchedulableFlow> implements Pac
     }
 
     /**
-     * A flow behind schedule keeps at most (sendQuantum - size) bytes of catch-up credit, so the packet just sent
-     * plus that credit is one send quantum back to back (design.md section 7).
+     * A flow behind schedule keeps at most (sendQuantum - size) bytes of catch-up credit, so the packet just sent plus
+     * that credit is one send quantum back to back.
      */
     private static void pace(final RoundRobinFlow<?> node, final int sizeBytes, final long nowNs)
     {

@@ -7,9 +7,9 @@ import static io.pacelink.transport.wire.PacketHeaderFlyweight.HEADER_LENGTH;
 
 /**
  * Parses received datagrams in two steps so that a malformed packet is dropped whole, never half-applied
- * (design.md section 5): {@link #validate} checks the header and every frame, touching no state outside this
- * decoder, and returns a result code; only then are the frames walked, with {@link #firstFrame} and
- * {@link #nextFrame()} or handed to a {@link FrameVisitor} by {@link #visitFrames}.
+ * (docs/wire-format.md): {@link #validate} checks the header and every frame, touching no state outside this decoder,
+ * and returns a result code; only then are the frames walked, with {@link #firstFrame} and {@link #nextFrame()} or
+ * handed to a {@link FrameVisitor} by {@link #visitFrames}.
  * <p>
  * Reusable and allocation free; one instance per thread. Every read in {@link #validate} is preceded by a length
  * check against the datagram, so a hostile datagram yields a code, never an exception.
@@ -100,8 +100,8 @@ public final class PacketDecoder
     public static final int EMPTY_PACKET = 15;
 
     /**
-     * Most additional ranges one ACK frame may carry (design.md section 9, "ACK ranges per frame"); more are
-     * rejected, bounding the work a single frame can cause. Writers never exceed it either.
+     * Most additional ranges one ACK frame may carry (docs/wire-format.md); more are rejected, bounding the work a
+     * single frame can cause. Writers never exceed it either.
      */
     public static final int MAX_ACK_RANGES = 64;
 

@@ -62,7 +62,7 @@ final class FixedWindowController implements CongestionController
     }
 
     public void onPacketSent(
-        final long nowNs, final long packetNumber, final int sizeBytes, final long bytesInFlightBytes,
+        final long nowNs, final long packetNumber, final int sizeBytes, final long bytesInFlight,
         final boolean isRetransmission)
     {
     }

@@ -21,7 +21,7 @@ class LossRecoveryAllocationTest
 
     private final TestAckRanges ranges = new TestAckRanges();
     private final CountingController controller = new CountingController();
-    private final LossRecovery recovery = RecoveryDriver.newRecovery(
+    private final LossRecovery lossRecovery = RecoveryDriver.newRecovery(
         new RecoveryConfig().sentPacketCapacity(1024), new PathParameters(1200, 25_000_000L), controller);
     private final CountingListener listener = new CountingListener();
     private long nextPacketNumber;
@@ -50,11 +50,11 @@ class LossRecoveryAllocationTest
         for (int i = 0; i < iterations; i++)
         {
             nowNs += PACKET_INTERVAL_NS;
-            recovery.onAppLimitedCheck(1_000_000, true, true);
-            if (recovery.canSend())
+            lossRecovery.onAppLimitedCheck(1_000_000, true, true);
+            if (lossRecovery.canSend())
             {
                 final long pn = nextPacketNumber++;
-                recovery.onPacketSent(pn, nowNs, 1200, true, true, pn * 1200, 1200, false, 0, false);
+                lossRecovery.onPacketSent(pn, nowNs, 1200, true, true, pn * 1200, 1200, false, 0, false);
             }
 
             final long acked = nextPacketNumber - 1 - packetsPerRtt;
@@ -67,12 +67,12 @@ class LossRecoveryAllocationTest
                     // The held-back packet finally arrives, after it was declared lost.
                     ranges.range(heldBack, heldBack);
                 }
-                recovery.onAckReceived(ranges, 0, nowNs, listener);
+                lossRecovery.onAckReceived(ranges, 0, nowNs, listener);
             }
 
-            if (nowNs >= recovery.timerDeadlineNs())
+            if (nowNs >= lossRecovery.timerDeadlineNs())
             {
-                recovery.onTimeout(nowNs, listener);
+                lossRecovery.onTimeout(nowNs, listener);
             }
         }
     }

@@ -21,7 +21,7 @@ final class RecoveryDriver
     final RecordingListener listener = new RecordingListener(log);
     final TestAckRanges ranges = new TestAckRanges();
     final PathParameters path;
-    final LossRecovery recovery;
+    final LossRecovery lossRecovery;
 
     /**
      * @param config            the recovery's configuration.
@@ -30,8 +30,8 @@ final class RecoveryDriver
     RecoveryDriver(final RecoveryConfig config, final long peerMaxAckDelayNs)
     {
         path = new PathParameters(PACKET_BYTES, peerMaxAckDelayNs);
-        recovery = newRecovery(config, path, controller);
-        controller.rttStats(recovery.rttEstimator());
+        lossRecovery = newRecovery(config, path, controller);
+        controller.rttStats(lossRecovery.rttEstimator());
     }
 
     /**
@@ -70,7 +70,7 @@ final class RecoveryDriver
 
     void sendAtNs(final long packetNumber, final long atNs, final boolean isRetransmission)
     {
-        recovery.onPacketSent(
+        lossRecovery.onPacketSent(
             packetNumber, atNs, PACKET_BYTES, true, true, packetNumber * 1000, 1000, false, 0, isRetransmission);
     }
 
@@ -81,12 +81,12 @@ final class RecoveryDriver
      */
     int ackAtMs(final long atMs, final long... pairs)
     {
-        return recovery.onAckReceived(ranges.of(pairs), 0, ms(atMs), listener);
+        return lossRecovery.onAckReceived(ranges.of(pairs), 0, ms(atMs), listener);
     }
 
     int ackAtNs(final long atNs, final long... pairs)
     {
-        return recovery.onAckReceived(ranges.of(pairs), 0, atNs, listener);
+        return lossRecovery.onAckReceived(ranges.of(pairs), 0, atNs, listener);
     }
 
     /**

@@ -21,12 +21,12 @@ public final class ScriptedLosses
      * @param listener     told of the lost packet.
      */
     public static void declareLost(
-        final LossRecovery recovery,
+        final LossRecovery lossRecovery,
         final long packetNumber,
         final long nowNs,
         final PacketOutcomeListener listener)
     {
-        recovery.declareLost(packetNumber, nowNs, listener);
+        lossRecovery.declareLost(packetNumber, nowNs, listener);
     }
 
     /**
@@ -41,14 +41,14 @@ public final class ScriptedLosses
      * @param isEcnCe                true for an ECN-CE mark rather than a loss.
      */
     public static void congestionSignal(
-        final LossRecovery recovery,
+        final LossRecovery lossRecovery,
         final long nowNs,
         final long newestLostSentTimeNs,
         final long lostBytes,
         final boolean isPersistentCongestion,
         final boolean isEcnCe)
     {
-        recovery.onCongestionEvent(
+        lossRecovery.onCongestionEvent(
             nowNs, newestLostSentTimeNs, lostBytes, isEcnCe ? 0 : 1, isPersistentCongestion, isEcnCe);
     }
 }

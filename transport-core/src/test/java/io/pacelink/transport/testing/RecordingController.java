@@ -37,9 +37,9 @@ public final class RecordingController implements CongestionController
          * @param callback           {@code "sent"}, {@code "idle"}, {@code "ack"}, {@code "lost"},
          *                           {@code "congestion"}, {@code "spurious"} or {@code "mtu"}.
          * @param nowNs              the callback's time ({@code -1} for {@code "mtu"}).
-         * @param bytesInFlightBytes bytes in flight the callback reported ({@code -1} where it reports none).
+         * @param bytesInFlight bytes in flight the callback reported ({@code -1} where it reports none).
          */
-        void afterCallback(String callback, long nowNs, long bytesInFlightBytes);
+        void afterCallback(String callback, long nowNs, long bytesInFlight);
     }
 
     /**
@@ -73,7 +73,7 @@ public final class RecordingController implements CongestionController
      * A recorded {@link CongestionController#onPacketSent} call.
      */
     public record Sent(
-        long nowNs, long packetNumber, int sizeBytes, long bytesInFlightBytes, boolean isRetransmission, Rtt rtt)
+        long nowNs, long packetNumber, int sizeBytes, long bytesInFlight, boolean isRetransmission, Rtt rtt)
     {
     }
 
@@ -106,7 +106,7 @@ public final class RecordingController implements CongestionController
         long newlyAckedBytes,
         long newlyLostBytes,
         long priorBytesInFlightBytes,
-        long bytesInFlightBytes,
+        long bytesInFlight,
         long largestAckedPacketNumber,
         long latestRttNs,
         boolean isCwndLimited,
@@ -130,7 +130,7 @@ public final class RecordingController implements CongestionController
                 ack.newlyAckedBytes(),
                 ack.newlyLostBytes(),
                 ack.priorBytesInFlightBytes(),
-                ack.bytesInFlightBytes(),
+                ack.bytesInFlight(),
                 ack.largestAckedPacketNumber(),
                 ack.latestRttNs(),
                 ack.isCwndLimited(),
@@ -163,7 +163,7 @@ public final class RecordingController implements CongestionController
         boolean isAppLimited,
         long totalLostBytes,
         long totalDeliveredBytes,
-        long bytesInFlightBytes,
+        long bytesInFlight,
         Rtt rtt) implements LostPacket
     {
         static Lost of(final LostPacket lost, final Rtt rtt)
@@ -179,7 +179,7 @@ public final class RecordingController implements CongestionController
                 lost.isAppLimited(),
                 lost.totalLostBytes(),
                 lost.totalDeliveredBytes(),
-                lost.bytesInFlightBytes(),
+                lost.bytesInFlight(),
                 rtt);
         }
     }
@@ -191,7 +191,7 @@ public final class RecordingController implements CongestionController
         long nowNs,
         long newestLostSentTimeNs,
         long lostBytes,
-        long bytesInFlightBytes,
+        long bytesInFlight,
         boolean startsRecovery,
         boolean isPersistentCongestion,
         boolean isEcnCe) implements CongestionEvent
@@ -202,7 +202,7 @@ public final class RecordingController implements CongestionController
                 event.nowNs(),
                 event.newestLostSentTimeNs(),
                 event.lostBytes(),
-                event.bytesInFlightBytes(),
+                event.bytesInFlight(),
                 event.startsRecovery(),
                 event.isPersistentCongestion(),
                 event.isEcnCe());
@@ -415,18 +415,18 @@ public final class RecordingController implements CongestionController
         final long nowNs,
         final long packetNumber,
         final int sizeBytes,
-        final long bytesInFlightBytes,
+        final long bytesInFlight,
         final boolean isRetransmission)
     {
         if (recording)
         {
-            events.add(new Sent(nowNs, packetNumber, sizeBytes, bytesInFlightBytes, isRetransmission, snapshot()));
+            events.add(new Sent(nowNs, packetNumber, sizeBytes, bytesInFlight, isRetransmission, snapshot()));
         }
         if (null != delegate)
         {
-            delegate.onPacketSent(nowNs, packetNumber, sizeBytes, bytesInFlightBytes, isRetransmission);
+            delegate.onPacketSent(nowNs, packetNumber, sizeBytes, bytesInFlight, isRetransmission);
         }
-        observe("sent", nowNs, bytesInFlightBytes);
+        observe("sent", nowNs, bytesInFlight);
     }
 
     public void onTransmitStartAfterIdle(final long nowNs, final long idleNs)
@@ -456,7 +456,7 @@ public final class RecordingController implements CongestionController
         {
             delegate.onAck(ack);
         }
-        observe("ack", ack.nowNs(), ack.bytesInFlightBytes());
+        observe("ack", ack.nowNs(), ack.bytesInFlight());
     }
 
     public void onPacketLost(final LostPacket lost)
@@ -470,7 +470,7 @@ public final class RecordingController implements CongestionController
         {
             delegate.onPacketLost(lost);
         }
-        observe("lost", lost.nowNs(), lost.bytesInFlightBytes());
+        observe("lost", lost.nowNs(), lost.bytesInFlight());
     }
 
     public void onCongestionEvent(final CongestionEvent event)
@@ -486,7 +486,7 @@ public final class RecordingController implements CongestionController
         {
             delegate.onCongestionEvent(event);
         }
-        observe("congestion", event.nowNs(), event.bytesInFlightBytes());
+        observe("congestion", event.nowNs(), event.bytesInFlight());
     }
 
     public void onSpuriousLoss(final long nowNs)
@@ -550,11 +550,11 @@ public final class RecordingController implements CongestionController
         }
     }
 
-    private void observe(final String callback, final long nowNs, final long bytesInFlightBytes)
+    private void observe(final String callback, final long nowNs, final long bytesInFlight)
     {
         if (null != observer)
         {
-            observer.afterCallback(callback, nowNs, bytesInFlightBytes);
+            observer.afterCallback(callback, nowNs, bytesInFlight);
         }
     }
 }

@@ -67,7 +67,7 @@ public final class ScriptedPath
     private final CongestionController controller;
     private final RecordingController recorder;
     private final TestControllerContext context;
-    private final LossRecovery recovery;
+    private final LossRecovery lossRecovery;
     private final ReceivedPacketTracker receiver = new ReceivedPacketTracker(
         PacketDecoder.MAX_ACK_RANGES, TestControllerContext.PEER_MAX_ACK_DELAY_NS);
     private final ReceiverRanges ackRanges = new ReceiverRanges(receiver);
@@ -132,7 +132,7 @@ public final class ScriptedPath
         this.controller = controller;
         this.context = context;
         this.recorder = new RecordingController(controller, null).recording(false);
-        this.recovery = new LossRecovery(
+        this.lossRecovery = new LossRecovery(
             new RecoveryConfig().sentPacketCapacity(SENT_PACKET_CAPACITY),
             context.path(),
             context.rttEstimator(),
@@ -379,7 +379,7 @@ public final class ScriptedPath
         while (true)
         {
             final long eventNs = Math.min(
-                Math.min(nextAppWriteNs, nextAckFrameNs()), Math.min(recovery.timerDeadlineNs(), nextSendNs()));
+                Math.min(nextAppWriteNs, nextAckFrameNs()), Math.min(lossRecovery.timerDeadlineNs(), nextSendNs()));
             if (eventNs > endNs || NEVER == eventNs)
             {
                 nowNs = NEVER == endNs ? nowNs : endNs;
@@ -414,7 +414,7 @@ public final class ScriptedPath
         }
         ackArrivalNs[i] = NOT_DELIVERED;
         droppedBytes += context.maxDatagramSizeBytes();
-        ScriptedLosses.declareLost(recovery, packetNumber, nowNs, outcomes);
+        ScriptedLosses.declareLost(lossRecovery, packetNumber, nowNs, outcomes);
     }
 
     /**
@@ -424,7 +424,7 @@ public final class ScriptedPath
      */
     public void declareNewestPacketLostNow()
     {
-        ScriptedLosses.declareLost(recovery, nextPacketNumber - 1, nowNs, outcomes);
+        ScriptedLosses.declareLost(lossRecovery, nextPacketNumber - 1, nowNs, outcomes);
     }
 
     /**
@@ -436,7 +436,7 @@ public final class ScriptedPath
     public void congestionEvent(final long newestLostSentTimeNs, final boolean isPersistentCongestion)
     {
         ScriptedLosses.congestionSignal(
-            recovery, nowNs, newestLostSentTimeNs, context.maxDatagramSizeBytes(), isPersistentCongestion, false);
+            lossRecovery, nowNs, newestLostSentTimeNs, context.maxDatagramSizeBytes(), isPersistentCongestion, false);
     }
 
     /**
@@ -446,7 +446,7 @@ public final class ScriptedPath
      */
     public void ecnCongestionEvent(final long sentTimeNs)
     {
-        ScriptedLosses.congestionSignal(recovery, nowNs, sentTimeNs, 0, false, true);
+        ScriptedLosses.congestionSignal(lossRecovery, nowNs, sentTimeNs, 0, false, true);
     }
 
     // ------------------------------------------------------------------------------------------------- observation
@@ -472,7 +472,7 @@ public final class ScriptedPath
      */
     public long bytesInFlight()
     {
-        return recovery.bytesInFlight();
+        return lossRecovery.bytesInFlight();
     }
 
     /**
@@ -480,7 +480,7 @@ public final class ScriptedPath
      */
     public long deliveredBytes()
     {
-        return recovery.deliveredBytes();
+        return lossRecovery.deliveredBytes();
     }
 
     /**
@@ -488,7 +488,7 @@ public final class ScriptedPath
      */
     public long lostBytes()
     {
-        return recovery.lostBytes();
+        return lossRecovery.lostBytes();
     }
 
     /**
@@ -591,9 +591,9 @@ public final class ScriptedPath
     /**
      * @return the sender's loss recovery.
      */
-    public LossRecovery recovery()
+    public LossRecovery lossRecovery()
     {
-        return recovery;
+        return lossRecovery;
     }
 
     // ------------------------------------------------------------------------------------------------- duty cycle
@@ -618,10 +618,10 @@ public final class ScriptedPath
             }
         }
 
-        recovery.onAppLimitedCheck(unsentBytes(), true, true);
-        if (recovery.timerDeadlineNs() <= nowNs)
+        lossRecovery.onAppLimitedCheck(unsentBytes(), true, true);
+        if (lossRecovery.timerDeadlineNs() <= nowNs)
         {
-            recovery.onTimeout(nowNs, outcomes);
+            lossRecovery.onTimeout(nowNs, outcomes);
         }
 
         while (nextSendNs() <= nowNs)
@@ -642,7 +642,7 @@ public final class ScriptedPath
         {
             return 0;
         }
-        final long room = applicationLimitBytes - recovery.bytesInFlight();
+        final long room = applicationLimitBytes - lossRecovery.bytesInFlight();
         return Math.max(0, Math.min(appPendingBytes, room));
     }
 
@@ -653,12 +653,12 @@ public final class ScriptedPath
 
     private long nextSendNs()
     {
-        if (!recovery.canSend())
+        if (!lossRecovery.canSend())
         {
             return NEVER;
         }
-        if (recovery.probesToSend() == 0 &&
-            (!hasData() || recovery.bytesInFlight() >= controller.congestionWindowBytes()))
+        if (lossRecovery.probesToSend() == 0 &&
+            (!hasData() || lossRecovery.bytesInFlight() >= controller.congestionWindowBytes()))
         {
             return NEVER;
         }
@@ -672,7 +672,7 @@ public final class ScriptedPath
             throw new IllegalStateException("more than " + CAPACITY + " packets on the path");
         }
         final long packetNumber = nextPacketNumber++;
-        final boolean isProbe = recovery.probesToSend() > 0;
+        final boolean isProbe = lossRecovery.probesToSend() > 0;
         final int datagramSizeBytes = context.maxDatagramSizeBytes();
         final boolean carriesData = hasData();
         final int sizeBytes = carriesData ? datagramSizeBytes : PING_PACKET_BYTES;
@@ -681,7 +681,7 @@ public final class ScriptedPath
             appPendingBytes -= sizeBytes;
         }
 
-        recovery.onPacketSent(
+        lossRecovery.onPacketSent(
             packetNumber,
             nowNs,
             sizeBytes,
@@ -694,7 +694,7 @@ public final class ScriptedPath
             false);
         if (isProbe)
         {
-            recovery.onProbeSent();
+            lossRecovery.onProbeSent();
         }
         pace(sizeBytes);
         newestSentTimeNs = nowNs;
@@ -855,10 +855,10 @@ public final class ScriptedPath
         }
         ackCursor = packetNumber;
 
-        final int result = recovery.onAckReceived(ackRanges, ackSendNs - largestArrivalNs, nowNs, outcomes);
+        final int result = lossRecovery.onAckReceived(ackRanges, ackSendNs - largestArrivalNs, nowNs, outcomes);
         if (result < 0)
         {
-            throw new IllegalStateException("loss recovery rejected an ACK frame: " + result);
+            throw new IllegalStateException("loss lossRecovery rejected an ACK frame: " + result);
         }
         ackFrames++;
         if (null != listener)

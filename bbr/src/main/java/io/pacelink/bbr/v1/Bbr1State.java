@@ -3,7 +3,7 @@ package io.pacelink.bbr.v1;
 /**
  * BBRv1's modes in Linux {@code enum bbr_mode} order (the counter value is the ordinal).
  */
-public enum Bbr1Mode
+public enum Bbr1State
 {
     /**
      * Ramp up the sending rate rapidly to fill the pipe.
@@ -27,7 +27,7 @@ public enum Bbr1Mode
 
     private final String stateName;
 
-    Bbr1Mode(final String stateName)
+    Bbr1State(final String stateName)
     {
         this.stateName = stateName;
     }
