@@ -78,7 +78,8 @@ class CubicAcceptanceTest
             final double tSeconds = (trace.timeNs(row) - epochStartNs) / 1e9;
             final double expectedPackets = CubicScenarios.cubicWindowPackets(tSeconds, kSeconds, wMaxPackets);
             final double errorPercent =
-                100 * Math.abs(trace.congestionWindowBytes(row) / (double)PACKET_BYTES - expectedPackets) / expectedPackets;
+                100 * Math.abs(trace.congestionWindowBytes(row) / (double)PACKET_BYTES - expectedPackets) /
+                expectedPackets;
             assertTrue(errorPercent <= 2, "at t = " + tSeconds + " s: " + errorPercent + " % off the curve");
             maxErrorPercent = Math.max(maxErrorPercent, errorPercent);
         }
@@ -163,7 +164,8 @@ class CubicAcceptanceTest
             "avoidance at %.3f s with cwnd %.2f BDP (%d packets dropped by then), first loss detected at %.3f s%n",
             trace.timeNs(exitRow) / 1e9, trace.congestionWindowBytes(exitRow) / DEEP_BUFFER_BDP_BYTES,
             trace.timeNs(congestionAvoidanceRow) / 1e9,
-            trace.congestionWindowBytes(congestionAvoidanceRow) / DEEP_BUFFER_BDP_BYTES, droppedBeforeCongestionAvoidance,
+            trace.congestionWindowBytes(congestionAvoidanceRow) / DEEP_BUFFER_BDP_BYTES,
+            droppedBeforeCongestionAvoidance,
             -1 == firstRecoveryRow ? Double.NaN : trace.timeNs(firstRecoveryRow) / 1e9);
         System.out.printf("item 5: utilisation %.2f %%, flow RTT p95 %.1f ms, ping RTT p95 %.1f ms, %d packets " +
             "lost%n", 100 * result.forward().utilisation(), result.flow(0).rtt().p95Ns() / 1e6,

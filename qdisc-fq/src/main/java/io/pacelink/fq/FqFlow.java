@@ -4,8 +4,8 @@ import io.pacelink.transport.schedule.SchedulableFlow;
 
 /**
  * An {@link FqScheduler}'s state for one flow (sch_fq {@code struct fq_flow}): DRR credit, the pacing taken at its
- * last activation, its pacing deadline and where the flow is parked. Pooled: taken when a flow first becomes active, returned when it is removed or garbage
- * collected, never allocated per packet.
+ * last activation, its pacing deadline and where the flow is parked. Pooled: taken when a flow first becomes active,
+ * returned when it is removed or garbage collected, never allocated per packet.
  */
 final class FqFlow
 {

@@ -299,7 +299,8 @@ public record PathSpec(
             {
                 throw new PathSpecException(text, "more than one '|'; give \"FORWARD | REVERSE\"");
             }
-            return new Pair(PathSpec.parse(text.substring(0, separator)), PathSpec.parse(text.substring(separator + 1)));
+            return new Pair(
+                PathSpec.parse(text.substring(0, separator)), PathSpec.parse(text.substring(separator + 1)));
         }
 
         /**

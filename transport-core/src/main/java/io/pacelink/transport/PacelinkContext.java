@@ -165,7 +165,8 @@ public final class PacelinkContext
      */
     public PacelinkContext maxDatagramSizeBytes(final int bytes)
     {
-        maxDatagramSizeBytes = requireRange("maxDatagramSizeBytes", bytes, MIN_DATAGRAM_SIZE_BYTES, MAX_DATAGRAM_SIZE_BYTES);
+        maxDatagramSizeBytes =
+            requireRange("maxDatagramSizeBytes", bytes, MIN_DATAGRAM_SIZE_BYTES, MAX_DATAGRAM_SIZE_BYTES);
         return this;
     }
 

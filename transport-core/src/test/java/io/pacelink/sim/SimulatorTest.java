@@ -66,7 +66,8 @@ class SimulatorTest
         final SimHost sender = dumbbell.addLeftHost();
         final SimHost receiver = dumbbell.addRightHost();
         // 1500 B every 1 ms = 12 Mbit/s into a 10 Mbit/s bottleneck (1.2 ms per packet).
-        final ConstantRateSender cbr = new ConstantRateSender(sender.port(), receiver.address(), 1500, MS, 0, 5 * SECOND);
+        final ConstantRateSender cbr =
+            new ConstantRateSender(sender.port(), receiver.address(), 1500, MS, 0, 5 * SECOND);
         final CountingReceiver sink = new CountingReceiver(receiver.port(), false, new FlowResults("cbr", SECOND));
         sender.addAgent(cbr);
         receiver.addAgent(sink);

@@ -606,7 +606,8 @@ public final class Bbr3Controller implements CongestionController
         // the 1-round window both use in Startup is not applied.
         if (rsIsValid && rsNewlyAckedBytes > 0)
         {
-            ackAggregation.onAck(nowNs, rounds.isRoundStart(), rsNewlyAckedBytes, bwBytesPerSecond, congestionWindowBytes);
+            ackAggregation.onAck(
+                nowNs, rounds.isRoundStart(), rsNewlyAckedBytes, bwBytesPerSecond, congestionWindowBytes);
         }
     }
 

@@ -1,6 +1,5 @@
 package io.pacelink.bbr.v1;
 
-import io.pacelink.transport.cc.AckEvent;
 import io.pacelink.transport.cc.ControllerParameters;
 import io.pacelink.transport.testing.RecordingController;
 import io.pacelink.transport.testing.TestControllerContext;

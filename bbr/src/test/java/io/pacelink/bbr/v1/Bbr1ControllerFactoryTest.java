@@ -30,8 +30,10 @@ class Bbr1ControllerFactoryTest
         final IllegalArgumentException unknown = assertThrows(IllegalArgumentException.class,
             () -> factory.validate(ControllerParameters.parse("bbr.cwndGian=2")));
         assertTrue(unknown.getMessage().contains("bbr.cwndGian"), unknown.getMessage());
-        assertThrows(IllegalArgumentException.class, () -> factory.validate(ControllerParameters.parse("bbr.cwndGain=0.5")));
-        assertThrows(IllegalArgumentException.class, () -> factory.validate(ControllerParameters.parse("bbr.longTermBw=maybe")));
+        assertThrows(
+            IllegalArgumentException.class, () -> factory.validate(ControllerParameters.parse("bbr.cwndGain=0.5")));
+        assertThrows(
+            IllegalArgumentException.class, () -> factory.validate(ControllerParameters.parse("bbr.longTermBw=maybe")));
         assertThrows(IllegalArgumentException.class,
             () -> factory.validate(ControllerParameters.parse("bbr.probeRttIntervalMs=0")));
 
@@ -60,7 +62,8 @@ class Bbr1ControllerFactoryTest
     @Test
     void probeRttCanBeDisabled()
     {
-        final Bbr1Run run = new Bbr1Run(RATE_10_MBIT, 20 * MS, 16, "bbr.probeRttDurationMs=0,bbr.probeRttIntervalMs=500");
+        final Bbr1Run run =
+            new Bbr1Run(RATE_10_MBIT, 20 * MS, 16, "bbr.probeRttDurationMs=0,bbr.probeRttIntervalMs=500");
         final Bbr1Run reference = new Bbr1Run(RATE_10_MBIT, 20 * MS, 16, "bbr.probeRttIntervalMs=500");
         for (final Bbr1Run r : new Bbr1Run[]{ run, reference })
         {

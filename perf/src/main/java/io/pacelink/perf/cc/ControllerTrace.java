@@ -16,8 +16,9 @@ import java.util.List;
  * The controller callbacks one algorithm received over a stretch of a realistic connection, recorded once and then
  * replayed as fast as a benchmark can: the algorithm drives a backlogged connection over the test kit's
  * {@link ScriptedPath} (the real loss recovery), and after a warm-up every callback is copied, in order, by its
- * {@link RecordingController}, until the window holds enough ACKs, sends and losses. Replaying the events into a fresh controller of the same algorithm walks it through
- * the states the connection went through (slow start, recovery, probing) instead of repeating one branch.
+ * {@link RecordingController}, until the window holds enough ACKs, sends and losses. Replaying the events into a
+ * fresh controller of the same algorithm walks it through the states the connection went through (slow start,
+ * recovery, probing) instead of repeating one branch.
  */
 public final class ControllerTrace
 {

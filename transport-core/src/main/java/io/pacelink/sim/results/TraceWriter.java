@@ -55,7 +55,8 @@ public final class TraceWriter implements Closeable
     {
         try
         {
-            final BufferedWriter csv = null == csvFile ? null : Files.newBufferedWriter(csvFile, StandardCharsets.UTF_8);
+            final BufferedWriter csv =
+                null == csvFile ? null : Files.newBufferedWriter(csvFile, StandardCharsets.UTF_8);
             final BufferedWriter json = null == jsonLinesFile ? null :
                 Files.newBufferedWriter(jsonLinesFile, StandardCharsets.UTF_8);
             return new TraceWriter(csv, json);

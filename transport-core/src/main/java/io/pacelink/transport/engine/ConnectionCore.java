@@ -409,7 +409,11 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
     // ---------------------------------------------------------------- recovery outcomes
 
     public void onPacketAcked(
-        final long packetNumber, final long streamOffset, final int streamLength, final boolean fin, final int frameFlags)
+        final long packetNumber,
+        final long streamOffset,
+        final int streamLength,
+        final boolean fin,
+        final int frameFlags)
     {
         if (streamLength > 0 || fin)
         {
@@ -418,7 +422,11 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
     }
 
     public void onPacketAckedAfterLoss(
-        final long packetNumber, final long streamOffset, final int streamLength, final boolean fin, final int frameFlags)
+        final long packetNumber,
+        final long streamOffset,
+        final int streamLength,
+        final boolean fin,
+        final int frameFlags)
     {
         // The loss was spurious: the data arrived after all. Acknowledging it also removes it from the
         // retransmission queue if it has not left again yet.
@@ -426,7 +434,11 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
     }
 
     public void onPacketLost(
-        final long packetNumber, final long streamOffset, final int streamLength, final boolean fin, final int frameFlags)
+        final long packetNumber,
+        final long streamOffset,
+        final int streamLength,
+        final boolean fin,
+        final int frameFlags)
     {
         if (streamLength > 0 || fin)
         {
@@ -705,7 +717,8 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
      * @param ackOnly true if the scheduler released the connection only for an ACK it owes.
      * @return the packet, packed by {@link SentPacket#pack}: its length and whether it is ack-eliciting.
      */
-    int buildPacket(final PacketWriter writer, final MutableDirectBuffer buffer, final long nowNs, final boolean ackOnly)
+    int buildPacket(
+        final PacketWriter writer, final MutableDirectBuffer buffer, final long nowNs, final boolean ackOnly)
     {
         if (closeFramePending)
         {

@@ -4,9 +4,9 @@ import java.util.Arrays;
 
 /**
  * Everything the sender remembers about each packet it sent, as a struct of arrays indexed by
- * {@code packetNumber & (capacity - 1)}: send time, size, whether it is ack-eliciting and counts towards bytes in flight, its
- * {@link #state(int) state}, the rate-sampler stamp ({@link RateSampler}), and what it carried as the engine describes
- * it (a stream range, FIN, and the engine's frame bits, stored and returned as is).
+ * {@code packetNumber & (capacity - 1)}: send time, size, whether it is ack-eliciting and counts towards bytes in
+ * flight, its {@link #state(int) state}, the rate-sampler stamp ({@link RateSampler}), and what it carried as the
+ * engine describes it (a stream range, FIN, and the engine's frame bits, stored and returned as is).
  * <p>
  * Packet numbers only grow (RFC 9000 section 12.3); a gap between two sent numbers marks the numbers in between as
  * {@link #SKIPPED} (the optimistic-ACK defence of RFC 9000 section 21.4). A slot is reused when the number
