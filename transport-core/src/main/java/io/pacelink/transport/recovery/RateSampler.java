@@ -10,6 +10,11 @@ package io.pacelink.transport.recovery;
  * spans, dropping intervals shorter than the minimum RTT (ACK compression would otherwise over-estimate; Linux
  * {@code tcp_rate_gen}).
  * <p>
+ * The steps the methods cite, in the draft's order: (1) stamp each packet as it is sent; (2) for each newly
+ * acknowledged packet, count it delivered and consider it as the sample's source; (3) once per ACK, generate the
+ * sample; (4) the application-limited check, run on application writes, before ACK processing and before timers that
+ * may transmit.
+ * <p>
  * {@link LossRecovery} drives it: per ACK {@code beginAck}, {@code onPacketDelivered} for each newly acknowledged
  * packet that counts in flight, {@code onPacketLost} for each packet declared lost, then {@code generateSample}; the
  * engine reaches the application-limited check through {@link LossRecovery#onAppLimitedCheck}. Others read it.
