@@ -16,6 +16,8 @@ import picocli.CommandLine.Command;
         SimCommand.class,
         NetemCommand.class,
         StatCommand.class,
+        SendCommand.class,
+        ReceiveCommand.class,
         CommandLine.HelpCommand.class
     })
 public final class PacelinkCommand implements Runnable
@@ -39,6 +41,7 @@ public final class PacelinkCommand implements Runnable
         final CommandLine commandLine = new CommandLine(new PacelinkCommand());
         commandLine.registerConverter(ByteSize.class, ByteSize::parse);
         commandLine.registerConverter(Duration.class, Duration::parse);
+        commandLine.registerConverter(BitRate.class, BitRate::parse);
         commandLine.setExecutionExceptionHandler((ex, cmd, parseResult) ->
         {
             cmd.getErr().println("pacelink " + cmd.getCommandName() + ": " + ex.getMessage());

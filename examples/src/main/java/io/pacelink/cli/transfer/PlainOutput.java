@@ -1,0 +1,62 @@
+package io.pacelink.cli.transfer;
+
+import java.io.PrintStream;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Output for a log or a pipe (stdout is not a terminal): a progress line every second, a line per entry as its
+ * verdict arrives, and the summary.
+ */
+final class PlainOutput implements TransferOutput
+{
+    private static final long PROGRESS_INTERVAL_NS = TimeUnit.SECONDS.toNanos(1);
+
+    private final PrintStream out;
+    private final String verb;
+    private long nextProgressNs = PROGRESS_INTERVAL_NS;
+
+    PlainOutput(final PrintStream out, final String verb)
+    {
+        this.out = out;
+        this.verb = verb;
+    }
+
+    public synchronized void listening(final String address, final String directory)
+    {
+        out.println("listening on " + address + ", receiving into " + directory);
+    }
+
+    public synchronized void session(final String description)
+    {
+        out.println(description);
+    }
+
+    public synchronized void progress(final ProgressSnapshot progress)
+    {
+        if (progress.elapsedNs() >= nextProgressNs)
+        {
+            out.println(TextLines.progress(progress));
+            nextProgressNs = progress.elapsedNs() + PROGRESS_INTERVAL_NS;
+        }
+    }
+
+    public synchronized void file(final FileOutcome outcome)
+    {
+        out.println(TextLines.file(outcome));
+    }
+
+    public synchronized void warning(final String text)
+    {
+        out.println("warning: " + text);
+    }
+
+    public synchronized void summary(final TransferSummary summary)
+    {
+        out.println(TextLines.summary(summary, verb));
+    }
+
+    public synchronized void close()
+    {
+        out.flush();
+    }
+}
