@@ -35,7 +35,7 @@ import java.util.concurrent.Callable;
     })
 public final class SendCommand implements Callable<Integer>
 {
-    @Parameters(arity = "2..*", paramLabel = "FILE|DIR... HOST[:PORT]",
+    @Parameters(arity = "1..*", paramLabel = "FILE|DIR... HOST[:PORT]", hideParamSyntax = true,
         description = "Files and directories to send (a directory arrives with everything below it, under its own " +
             "name), then the receiver (port " + Messages.DEFAULT_PORT + " if not given).")
     private List<String> arguments;
@@ -60,6 +60,11 @@ public final class SendCommand implements Callable<Integer>
 
     public Integer call() throws IOException
     {
+        if (arguments.size() < 2)
+        {
+            throw new IllegalArgumentException("give what to send, then the receiver, e.g. pacelink send " +
+                arguments.get(0) + " 10.0.0.2 (or HOST:PORT; the port defaults to " + Messages.DEFAULT_PORT + ")");
+        }
         final PrintStream out = System.out;
         final InetSocketAddress receiver = receiver(arguments.get(arguments.size() - 1));
         CongestionControlRegistry.load().factory(congestionControl); // fail fast on a typo, listing the choices
