@@ -7,7 +7,6 @@ import io.pacelink.transport.PacelinkContext;
 
 import java.net.InetSocketAddress;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * {@code pacelink send}: one connection to the receiver, a file thread ({@link SendWorker}) that reads and hashes,
@@ -70,7 +69,7 @@ public final class FileSender
             try
             {
                 connection = TransferChannel.connect(endpoint, plan.receiver(), plan.congestionControl(),
-                    context.idleStrategySupplier().get(), context.handshakeTimeoutNs() + TimeUnit.SECONDS.toNanos(1));
+                    context.idleStrategySupplier().get(), context.handshakeTimeoutNs());
             }
             catch (final TransferException ex)
             {

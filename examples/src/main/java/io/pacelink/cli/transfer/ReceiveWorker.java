@@ -31,6 +31,12 @@ public final class ReceiveWorker implements Runnable
 {
     private static final int HASH_READ_BYTES = 1 << 20;
 
+    /**
+     * A connection that does not start a session soon is not a sender (or a stuck one): it must not hold one of
+     * the receiver's few session places while its transport keeps it alive.
+     */
+    private static final long HELLO_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(30);
+
     private final ReceiveSettings settings;
     private final SessionPipes pipes;
     private final String peer;
@@ -234,7 +240,7 @@ public final class ReceiveWorker implements Runnable
 
     private void handshake() throws TransferException, ProtocolException
     {
-        final Slot slot = pipes.receive();
+        final Slot slot = pipes.receive(HELLO_TIMEOUT_NS);
         try
         {
             Messages.checkLength(slot.buffer(), slot.length());
@@ -326,7 +332,7 @@ public final class ReceiveWorker implements Runnable
         }
         catch (final IOException ex)
         {
-            verdict(entry, FileStatus.FAILED, null, "cannot prepare it: " + SendWorker.describe(ex));
+            verdict(entry, FileStatus.FAILED, null, "cannot prepare it: " + IoErrors.describe(ex));
             return;
         }
         offered.add(entry);
@@ -467,7 +473,7 @@ public final class ReceiveWorker implements Runnable
         }
         catch (final IOException ex)
         {
-            skipRest(entry, FileStatus.FAILED, "cannot write it: " + SendWorker.describe(ex));
+            skipRest(entry, FileStatus.FAILED, "cannot write it: " + IoErrors.describe(ex));
             return;
         }
         receiving = entry;
@@ -506,7 +512,7 @@ public final class ReceiveWorker implements Runnable
             receiving = null;
             partial.keep();
             partial = null;
-            skipRest(entry, FileStatus.FAILED, "cannot write it: " + SendWorker.describe(ex));
+            skipRest(entry, FileStatus.FAILED, "cannot write it: " + IoErrors.describe(ex));
         }
     }
 
@@ -556,7 +562,7 @@ public final class ReceiveWorker implements Runnable
         }
         catch (final IOException ex)
         {
-            verdict(entry, FileStatus.FAILED, null, "cannot store it: " + SendWorker.describe(ex));
+            verdict(entry, FileStatus.FAILED, null, "cannot store it: " + IoErrors.describe(ex));
         }
     }
 

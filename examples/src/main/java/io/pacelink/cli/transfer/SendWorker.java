@@ -289,7 +289,7 @@ public final class SendWorker implements Runnable
         }
         catch (final IOException ex)
         {
-            abort(index, "cannot read " + entry.source() + ": " + describe(ex));
+            abort(index, "cannot read " + entry.source() + ": " + IoErrors.describe(ex));
         }
     }
 
@@ -348,7 +348,7 @@ public final class SendWorker implements Runnable
         catch (final IOException ex)
         {
             pipes.send(slot, Messages.abort(slot.buffer(), index, "cannot read " + entry.source() + ": " +
-                describe(ex)));
+                IoErrors.describe(ex)));
             return false;
         }
         digest.update(slot.byteBuffer(header, length));
@@ -417,7 +417,7 @@ public final class SendWorker implements Runnable
             throw new ProtocolException("OFFER for entry " + index + ", which awaits none");
         }
         final long offset = Messages.offerOffset(slot.buffer());
-        if (offset < 0 || offset > entries.get(index).size() && !resume)
+        if (offset < 0 || !resume && 0 != offset)
         {
             throw new ProtocolException("OFFER of offset " + offset + " for entry " + index);
         }
@@ -466,15 +466,5 @@ public final class SendWorker implements Runnable
             sum += value;
         }
         return sum;
-    }
-
-    /**
-     * @param ex an I/O error.
-     * @return its message, or its type if it has none (NIO's exceptions often carry only the path).
-     */
-    static String describe(final IOException ex)
-    {
-        final String type = ex.getClass().getSimpleName();
-        return null == ex.getMessage() ? type : ex.getMessage() + " (" + type + ")";
     }
 }

@@ -2,6 +2,8 @@ package io.pacelink.cli.transfer;
 
 import org.agrona.concurrent.IdleStrategy;
 
+import java.util.concurrent.TimeUnit;
+
 /**
  * What a session's file thread (the {@link SendWorker} or {@link ReceiveWorker}) and its network thread (the
  * {@link TransferChannel}) share: the messages going out, the messages that came in, and the session's status. The
@@ -81,11 +83,29 @@ public final class SessionPipes
      */
     public Slot receive() throws TransferException
     {
+        return receive(Long.MAX_VALUE);
+    }
+
+    /**
+     * File thread: as {@link #receive()}, giving up after a while.
+     *
+     * @param timeoutNs how long to wait.
+     * @return the message's slot.
+     * @throws TransferException if the network failed, the session was asked to stop, or nothing came in time.
+     */
+    public Slot receive(final long timeoutNs) throws TransferException
+    {
+        final long startNs = System.nanoTime();
         Slot slot;
         while (null == (slot = inbound.poll()))
         {
             checkNetwork();
             checkStop();
+            if (System.nanoTime() - startNs > timeoutNs)
+            {
+                throw new TransferException("nothing arrived for " + TimeUnit.NANOSECONDS.toSeconds(timeoutNs) +
+                    " s");
+            }
             idleStrategy.idle();
         }
         idleStrategy.reset();

@@ -92,7 +92,8 @@ public final class TransferChannel implements MessageHandler
      * @param address           the receiver.
      * @param congestionControl the connection's controller.
      * @param idleStrategy      how to wait.
-     * @param timeoutNs         give up after this long (the endpoint's handshake timeout normally ends it first).
+     * @param timeoutNs         the endpoint's handshake timeout, which ends the attempt (waited for a second
+     *                          longer in case the endpoint's agent is slow to say so).
      * @return the connection, CONNECTED.
      * @throws TransferException saying why it could not connect.
      */
@@ -104,7 +105,7 @@ public final class TransferChannel implements MessageHandler
         final long timeoutNs) throws TransferException
     {
         final Connection connection = endpoint.connect(address, congestionControl);
-        final long deadlineNs = System.nanoTime() + timeoutNs;
+        final long deadlineNs = System.nanoTime() + timeoutNs + TimeUnit.SECONDS.toNanos(1);
         while (ConnectionState.CONNECTING == connection.state())
         {
             if (System.nanoTime() - deadlineNs > 0)

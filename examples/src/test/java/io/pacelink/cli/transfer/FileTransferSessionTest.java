@@ -1,5 +1,6 @@
 package io.pacelink.cli.transfer;
 
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -230,6 +231,57 @@ class FileTransferSessionTest
         assertFalse(session.sender.succeeded());
         assertFalse(session.receiver.succeeded());
         assertEquals(1, session.receiver.entriesOk());
+    }
+
+    @Test
+    void aDirectoryTheReceiverMayNotWriteFailsTheFileWithTheReason() throws Exception
+    {
+        final Path source = write(Files.createDirectories(temp.resolve("src")).resolve("f.bin"), MIB, 16);
+        final Path destination = Files.createDirectories(temp.resolve("dst"));
+        final Path locked = Files.createDirectories(destination.resolve("locked"));
+        Assumptions.assumeTrue(lock(locked), "cannot make a directory unwritable here");
+        try
+        {
+            final List<SourceEntry> entries = List.of(new SourceEntry("locked/f.bin", source, Messages.KIND_FILE,
+                MIB, 0644, Messages.UNKNOWN_MTIME));
+            final SessionHarness session = new SessionHarness().run(entries, false,
+                settings(destination, false, false), null);
+
+            final FileOutcome outcome = session.senderOutput.file("locked/f.bin");
+            assertEquals(FileStatus.FAILED, outcome.status());
+            assertTrue(outcome.reason().startsWith("cannot write it: "), outcome.reason());
+            assertTrue(outcome.reason().contains("Operation not permitted") ||
+                outcome.reason().contains("permission denied"), outcome.reason());
+            assertEquals(outcome.reason(), session.receiverOutput.file("locked/f.bin").reason());
+            assertFalse(session.sender.succeeded());
+            assertFalse(session.receiver.succeeded());
+        }
+        finally
+        {
+            unlock(locked);
+        }
+    }
+
+    /**
+     * Root may write anywhere a mode forbids, but not into an immutable directory ({@code chattr +i}).
+     */
+    private static boolean lock(final Path directory) throws Exception
+    {
+        if ("root".equals(System.getProperty("user.name")))
+        {
+            return 0 == new ProcessBuilder("chattr", "+i", directory.toString()).start().waitFor();
+        }
+        Files.setPosixFilePermissions(directory, PosixFilePermissions.fromString("r-xr-xr-x"));
+        return !Files.isWritable(directory);
+    }
+
+    private static void unlock(final Path directory) throws Exception
+    {
+        if ("root".equals(System.getProperty("user.name")))
+        {
+            new ProcessBuilder("chattr", "-i", directory.toString()).start().waitFor();
+        }
+        Files.setPosixFilePermissions(directory, PosixFilePermissions.fromString("rwxr-xr-x"));
     }
 
     private SessionHarness send(final List<Path> sources, final boolean resume, final ReceiveSettings settings)

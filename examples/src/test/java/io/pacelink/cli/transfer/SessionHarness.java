@@ -18,6 +18,8 @@ final class SessionHarness
     final RecordingOutput receiverOutput = new RecordingOutput();
     SendWorker sender;
     ReceiveWorker receiver;
+    Thread senderThread;
+    Thread receiverThread;
 
     /**
      * @param entries   what to send.
@@ -38,8 +40,8 @@ final class SessionHarness
         sender = new SendWorker(entries, senderPipes, resume, new TransferProgress(System.nanoTime()), senderOutput);
         receiver = new ReceiveWorker(settings, receiverPipes, "test", new TransferProgress(System.nanoTime()),
             receiverOutput);
-        final Thread senderThread = new Thread(sender, "test-sender");
-        final Thread receiverThread = new Thread(receiver, "test-receiver");
+        senderThread = new Thread(sender, "test-sender");
+        receiverThread = new Thread(receiver, "test-receiver");
         senderThread.start();
         receiverThread.start();
         final IdleStrategy idle = idle();
