@@ -200,6 +200,11 @@ public final class SessionPipes
         return finished;
     }
 
+    boolean isStopped()
+    {
+        return null != stopReason;
+    }
+
     private void checkNetwork() throws TransferException
     {
         final String reason = failure;

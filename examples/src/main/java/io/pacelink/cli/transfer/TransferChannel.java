@@ -201,7 +201,14 @@ public final class TransferChannel implements MessageHandler
 
             if (pipes.isFinished() && outbound.isDrained())
             {
-                linger();
+                if (pipes.isStopped())
+                {
+                    connection.close(); // interrupted: report now rather than deliver what is still buffered
+                }
+                else
+                {
+                    linger();
+                }
                 return;
             }
             if (0 == work && (ConnectionState.CLOSED == connection.state() || connection.isEndOfStream()))
