@@ -35,6 +35,22 @@ final class ChildJvm
      */
     static ChildJvm start(final Path log, final String... arguments) throws IOException
     {
+        final List<String> command = javaCommand(PacelinkCommand.class);
+        command.addAll(List.of(arguments));
+        final Process process = new ProcessBuilder(command)
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile())
+            .start();
+        return new ChildJvm(process, log);
+    }
+
+    /**
+     * @param mainClass the class to run.
+     * @return {@code java} with this JVM's class path and the Agrona flags it was started with (the build's
+     * {@code agrona.jvm.args}), and the class; append its arguments.
+     */
+    static List<String> javaCommand(final Class<?> mainClass)
+    {
         final List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         for (final String argument : ManagementFactory.getRuntimeMXBean().getInputArguments())
@@ -47,13 +63,8 @@ final class ChildJvm
         command.add("-Xmx512m");
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
-        command.add(PacelinkCommand.class.getName());
-        command.addAll(List.of(arguments));
-        final Process process = new ProcessBuilder(command)
-            .redirectErrorStream(true)
-            .redirectOutput(log.toFile())
-            .start();
-        return new ChildJvm(process, log);
+        command.add(mainClass.getName());
+        return command;
     }
 
     /**

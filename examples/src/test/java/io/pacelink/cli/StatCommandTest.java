@@ -6,9 +6,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -171,19 +169,7 @@ class StatCommandTest
 
     private Process startTarget(final String congestionControl) throws IOException, InterruptedException
     {
-        final List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        // The Agrona flags this JVM was started with (the build's agrona.jvm.args).
-        for (final String argument : ManagementFactory.getRuntimeMXBean().getInputArguments())
-        {
-            if (argument.startsWith("--add-exports") || argument.startsWith("--add-opens"))
-            {
-                command.add(argument);
-            }
-        }
-        command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
-        command.add(StatTarget.class.getName());
+        final List<String> command = ChildJvm.javaCommand(StatTarget.class);
         command.add(directory.toString());
         command.add(congestionControl);
         final Process child = new ProcessBuilder(command)

@@ -7,28 +7,15 @@ import java.util.concurrent.TimeUnit;
  * Output for a log or a pipe (stdout is not a terminal): a progress line every second, a line per entry as its
  * verdict arrives, and the summary.
  */
-final class PlainOutput implements TransferOutput
+final class PlainOutput extends TextOutput
 {
     private static final long PROGRESS_INTERVAL_NS = TimeUnit.SECONDS.toNanos(1);
 
-    private final PrintStream out;
-    private final String verb;
     private long nextProgressNs = PROGRESS_INTERVAL_NS;
 
     PlainOutput(final PrintStream out, final String verb)
     {
-        this.out = out;
-        this.verb = verb;
-    }
-
-    public synchronized void listening(final String address, final String directory)
-    {
-        out.println("listening on " + address + ", receiving into " + directory);
-    }
-
-    public synchronized void session(final String description)
-    {
-        out.println(description);
+        super(out, verb);
     }
 
     public synchronized void progress(final ProgressSnapshot progress)

@@ -17,12 +17,10 @@ import java.util.Optional;
  * printed under live bars would scramble them, so the per-entry lines are kept and printed when the bars close,
  * before the summary; failures are few and matter most, so they come last.
  */
-final class TerminalOutput implements TransferOutput
+final class TerminalOutput extends TextOutput
 {
     private static final long MEBIBYTE = 1L << 20;
 
-    private final PrintStream out;
-    private final String verb;
     private final List<String> lines = new ArrayList<>();
     private final List<String> failures = new ArrayList<>();
     private ProgressBar total;
@@ -31,18 +29,7 @@ final class TerminalOutput implements TransferOutput
 
     TerminalOutput(final PrintStream out, final String verb)
     {
-        this.out = out;
-        this.verb = verb;
-    }
-
-    public synchronized void listening(final String address, final String directory)
-    {
-        out.println("listening on " + address + ", receiving into " + directory);
-    }
-
-    public synchronized void session(final String description)
-    {
-        out.println(description);
+        super(out, verb);
     }
 
     public synchronized void progress(final ProgressSnapshot progress)

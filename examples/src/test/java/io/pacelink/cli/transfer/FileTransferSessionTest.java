@@ -156,7 +156,8 @@ class FileTransferSessionTest
         assertFalse(session.sender.succeeded());
 
         final SessionHarness overwrite = send(List.of(same, other), true, settings(destination, true, false));
-        assertTrue(overwrite.sender.succeeded(), String.valueOf(overwrite.senderOutput.files));
+        assertTrue(overwrite.sender.succeeded(), overwrite.sender.failure() + " " + overwrite.receiver.failure() + " " +
+            overwrite.senderOutput.files);
         assertEquals(MIB, overwrite.sender.bytesSent(), "only the different file");
         assertEquals(-1, Files.mismatch(other, destination.resolve("other.bin")));
     }

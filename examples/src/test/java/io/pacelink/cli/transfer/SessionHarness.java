@@ -42,6 +42,9 @@ final class SessionHarness
             receiverOutput);
         senderThread = new Thread(sender, "test-sender");
         receiverThread = new Thread(receiver, "test-receiver");
+        final Throwable[] uncaught = new Throwable[1];
+        senderThread.setUncaughtExceptionHandler((thread, ex) -> uncaught[0] = ex);
+        receiverThread.setUncaughtExceptionHandler((thread, ex) -> uncaught[0] = ex);
         senderThread.start();
         receiverThread.start();
         final IdleStrategy idle = idle();
@@ -68,6 +71,10 @@ final class SessionHarness
         }
         senderThread.join();
         receiverThread.join();
+        if (null != uncaught[0])
+        {
+            throw new AssertionError("a worker failed", uncaught[0]);
+        }
         return this;
     }
 
