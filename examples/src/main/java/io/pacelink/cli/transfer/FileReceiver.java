@@ -3,7 +3,6 @@ package io.pacelink.cli.transfer;
 import io.pacelink.transport.Connection;
 import io.pacelink.transport.Endpoint;
 import io.pacelink.transport.PacelinkContext;
-import org.agrona.concurrent.IdleStrategy;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -83,10 +82,9 @@ public final class FileReceiver
         {
             final InetSocketAddress address = endpoint.localAddress();
             output.listening(address.getHostString() + ":" + address.getPort(), paths.root().toString());
-            final IdleStrategy idleStrategy = context.idleStrategySupplier().get();
             while (!stopping)
             {
-                final Connection connection = TransferChannel.accept(endpoint, idleStrategy, () -> stopping);
+                final Connection connection = TransferChannel.accept(endpoint, () -> stopping);
                 if (null == connection)
                 {
                     break;

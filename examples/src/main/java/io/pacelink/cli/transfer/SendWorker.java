@@ -435,6 +435,13 @@ public final class SendWorker implements Runnable
         final SourceEntry entry = entries.get(index);
         final FileStatus status = Messages.verdictStatus(slot.buffer());
         final String reason = Messages.verdictReason(slot.buffer());
+        progress.entryDone(Math.max(0, entry.size() - resumedFrom[index] - sentBytes[index]));
+        if (FileStatus.OK != status)
+        {
+            // Only a file completed after a kept prefix was resumed; an unchanged one was already there.
+            resumedFrom[index] = 0;
+            resentBytes[index] = 0;
+        }
         final FileOutcome outcome = new FileOutcome(
             entry.relativePath(),
             entry.isDirectory(),
@@ -446,7 +453,6 @@ public final class SendWorker implements Runnable
             reason.isEmpty() ? notes[index] : reason);
         outcomes[index] = outcome;
         verdicts++;
-        progress.entryDone(Math.max(0, entry.size() - resumedFrom[index] - sentBytes[index]));
         output.file(outcome);
     }
 

@@ -42,11 +42,11 @@ final class TerminalOutput extends TextOutput
         etaSeconds = progress.etaSeconds();
         total.maxHint(Math.max(1, progress.bytesTotal()));
         total.stepTo(progress.bytesDone());
-        total.setExtraMessage(String.format("%d/%d entries, retr %d", progress.entriesDone(),
+        total.setExtraMessage(String.format(" %d/%d entries, retr %d", progress.entriesDone(),
             progress.entriesTotal(), progress.retransmits()));
         current.maxHint(Math.max(1, progress.currentSize()));
         current.stepTo(progress.currentDone());
-        current.setExtraMessage(null == progress.currentPath() ? "" : progress.currentPath());
+        current.setExtraMessage(null == progress.currentPath() ? "" : " " + progress.currentPath());
     }
 
     public synchronized void file(final FileOutcome outcome)

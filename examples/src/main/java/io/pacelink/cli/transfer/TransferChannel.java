@@ -7,6 +7,7 @@ import io.pacelink.transport.Endpoint;
 import io.pacelink.transport.MessageHandler;
 import io.pacelink.transport.PacelinkContext;
 import org.agrona.DirectBuffer;
+import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 
 import java.net.InetSocketAddress;
@@ -34,7 +35,15 @@ public final class TransferChannel implements MessageHandler
      */
     public static final long LINGER_NS = TimeUnit.SECONDS.toNanos(10);
 
+    /**
+     * Longest park while waiting for a sender to connect.
+     */
+    public static final long ACCEPT_MAX_PARK_NS = TimeUnit.MILLISECONDS.toNanos(10);
+
     private static final long TICK_INTERVAL_NS = TimeUnit.MILLISECONDS.toNanos(100);
+    private static final long ACCEPT_SPINS = 10;
+    private static final long ACCEPT_YIELDS = 10;
+    private static final long ACCEPT_MIN_PARK_NS = TimeUnit.MICROSECONDS.toNanos(10);
 
     private final Connection connection;
     private final SessionPipes pipes;
@@ -128,16 +137,18 @@ public final class TransferChannel implements MessageHandler
     }
 
     /**
-     * Wait for a client to open a connection.
+     * Wait for a client to open a connection. A receiver may wait for hours, and a few milliseconds more before a
+     * session starts are unnoticeable, so this backs off to parks of up to {@link #ACCEPT_MAX_PARK_NS} rather than
+     * the context's strategy, whose short parks suit a busy connection (about 10 % of a core while idle here).
      *
      * @param endpoint      the listening endpoint.
-     * @param idleStrategy  how to wait.
      * @param stopRequested checked while waiting.
      * @return the connection, or null if asked to stop first.
      */
-    public static Connection accept(
-        final Endpoint endpoint, final IdleStrategy idleStrategy, final BooleanSupplier stopRequested)
+    public static Connection accept(final Endpoint endpoint, final BooleanSupplier stopRequested)
     {
+        final IdleStrategy idleStrategy = new BackoffIdleStrategy(
+            ACCEPT_SPINS, ACCEPT_YIELDS, ACCEPT_MIN_PARK_NS, ACCEPT_MAX_PARK_NS);
         Connection connection;
         while (null == (connection = endpoint.accept()))
         {
@@ -147,7 +158,6 @@ public final class TransferChannel implements MessageHandler
             }
             idleStrategy.idle();
         }
-        idleStrategy.reset();
         return connection;
     }
 
