@@ -71,6 +71,51 @@ class FileTransferCommandTest
         killAndResumeThroughTheRelay(256 * MIB, "400mbit");
     }
 
+    /**
+     * The receiver killed half way: the sender learns it from the transport's idle timeout (nothing heard for
+     * 30 s) and exits 1 saying so, while a restarted receiver resumes from the last durable offset its state file
+     * recorded; only what lay past it is sent again.
+     */
+    @Test
+    void aReceiverKilledHalfWayKeepsWhatWasDurableAndTheSenderSaysItStoppedAnswering() throws Exception
+    {
+        final int size = 48 * MIB;
+        final Path source = write(Files.createDirectories(temp.resolve("src")).resolve("big.bin"), size, 10);
+        final Path destination = Files.createDirectories(temp.resolve("dst"));
+        final ChildJvm receiver = receiver(destination);
+        final ChildJvm sender = ChildJvm.start(temp.resolve("send.log"), "send", source.toString(),
+            "127.0.0.1:" + receiver.port(), "--rate", "100mbit");
+        final Path partial = destination.resolve(".big.bin.pacelink-part");
+        awaitFile(partial, 30_000);
+        while (Files.size(partial) < size / 2 && sender.process.isAlive())
+        {
+            TimeUnit.MILLISECONDS.sleep(5);
+        }
+        receiver.process.destroyForcibly();
+        assertNotEquals(0, receiver.exitValue(30_000));
+        final long writtenAtKill = Files.size(partial);
+        final String state = Files.readString(destination.resolve(".big.bin.pacelink-resume"));
+        final long durable = Long.parseLong(state.substring(state.indexOf("offset ") + 7).trim());
+
+        final ChildJvm restarted = ChildJvm.start(temp.resolve("receive2.log"), "receive", "--listen", "127.0.0.1:0",
+            "--dir", destination.toString(), "-1", "--json");
+        final ChildJvm resumed = ChildJvm.start(temp.resolve("send2.log"), "send", source.toString(),
+            "127.0.0.1:" + restarted.port(), "--resume", "--json");
+        assertEquals(0, resumed.exitValue(120_000), resumed.output());
+        assertEquals(0, restarted.exitValue(30_000), restarted.output());
+        final Map<String, Object> file = lastEvent(resumed, "file");
+        System.out.printf("receiver killed with %d of %d bytes written, %d durable; resumed from %s, %s sent " +
+            "again%n", writtenAtKill, size, durable, file.get("resumed_from"), file.get("resent_bytes"));
+        assertEquals((double)durable, file.get("resumed_from"), "resumed from the recorded durable offset");
+        assertEquals((double)(writtenAtKill - durable), file.get("resent_bytes"));
+        assertTrue(durable > 0, "a checkpoint was recorded before the kill");
+        assertEquals(-1, Files.mismatch(source, destination.resolve("big.bin")));
+
+        assertEquals(1, sender.exitValue(60_000), sender.output());
+        assertTrue(sender.output().contains("FAILED: the receiver stopped answering (nothing heard for 30 s): it " +
+            "was stopped, or the network is down"), sender.output());
+    }
+
     @Test
     void aDirectoryOfAThousandSmallFilesAndALargeOneArrivesIntact() throws Exception
     {
