@@ -1,6 +1,7 @@
 package io.pacelink.cli;
 
 import io.pacelink.cli.transfer.FileSender;
+import io.pacelink.cli.transfer.IoErrors;
 import io.pacelink.cli.transfer.Messages;
 import io.pacelink.cli.transfer.SourceTree;
 import io.pacelink.cli.transfer.TransferOutput;
@@ -73,7 +74,15 @@ public final class SendCommand implements Callable<Integer>
         {
             sources.add(Path.of(source));
         }
-        final SourceTree tree = SourceTree.collect(sources);
+        final SourceTree tree;
+        try
+        {
+            tree = SourceTree.collect(sources);
+        }
+        catch (final IOException ex)
+        {
+            throw new IOException("cannot list what to send: " + IoErrors.describe(ex), ex);
+        }
         final TransferOutput output = TransferOutputs.create(json, out, true, null);
         for (final String skipped : tree.skipped())
         {

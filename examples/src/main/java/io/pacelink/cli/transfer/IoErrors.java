@@ -8,7 +8,7 @@ import java.nio.file.NoSuchFileException;
 /**
  * I/O errors in words: NIO's file exceptions often carry only a path as their message.
  */
-final class IoErrors
+public final class IoErrors
 {
     private IoErrors()
     {
@@ -18,7 +18,7 @@ final class IoErrors
      * @param ex an I/O error.
      * @return e.g. {@code permission denied (/data/x)}, {@code No space left on device}.
      */
-    static String describe(final IOException ex)
+    public static String describe(final IOException ex)
     {
         if (ex instanceof AccessDeniedException denied)
         {
