@@ -276,14 +276,6 @@ public final class PartialFile
     }
 
     /**
-     * @return bytes written so far, the kept prefix included.
-     */
-    public long position()
-    {
-        return position;
-    }
-
-    /**
      * rename(2) replaces an existing file without a word; link(2) fails if the name exists, so a file created under
      * the final name after the receiver checked it is never overwritten without {@code --overwrite}.
      */

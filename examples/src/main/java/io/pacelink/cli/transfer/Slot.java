@@ -41,14 +41,6 @@ public final class Slot
     }
 
     /**
-     * @return the slot's capacity in bytes.
-     */
-    public int capacity()
-    {
-        return buffer.capacity();
-    }
-
-    /**
      * @return the length of the message in the slot.
      */
     public int length()

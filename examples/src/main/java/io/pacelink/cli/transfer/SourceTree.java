@@ -63,19 +63,6 @@ public final class SourceTree
         return skipped;
     }
 
-    /**
-     * @return the bytes of all files.
-     */
-    public long totalBytes()
-    {
-        long total = 0;
-        for (final SourceEntry entry : entries)
-        {
-            total += entry.size();
-        }
-        return total;
-    }
-
     private void add(final Path argument) throws IOException
     {
         if (!Files.exists(argument))

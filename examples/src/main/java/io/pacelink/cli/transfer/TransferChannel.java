@@ -267,14 +267,6 @@ public final class TransferChannel implements MessageHandler
         return Math.max(0, dataBytesOffered - Math.max(0, unacknowledged));
     }
 
-    /**
-     * @return the connection (for its statistics).
-     */
-    public Connection connection()
-    {
-        return connection;
-    }
-
     private void account(final Slot slot, final long position)
     {
         if (Messages.DATA == Messages.type(slot.buffer()))
