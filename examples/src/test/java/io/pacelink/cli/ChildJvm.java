@@ -115,6 +115,24 @@ final class ChildJvm
     }
 
     /**
+     * {@code kill -9} it, wait until it is gone, and remove the counters file it could not delete (what
+     * {@code pacelink stat --clean} is for).
+     *
+     * @return its exit status.
+     */
+    int kill() throws InterruptedException, IOException
+    {
+        process.destroyForcibly();
+        final int status = exitValue(30_000);
+        final CommandRun clean = CommandRun.of("stat", "--clean", "--pid", Long.toString(process.pid()));
+        if (0 != clean.exitCode())
+        {
+            throw new AssertionError("stat --clean failed: " + clean.err());
+        }
+        return status;
+    }
+
+    /**
      * @return the port in its "listening on HOST:PORT" or "relaying HOST:PORT" line.
      */
     int port() throws IOException, InterruptedException

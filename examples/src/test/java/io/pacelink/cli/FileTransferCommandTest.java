@@ -91,8 +91,7 @@ class FileTransferCommandTest
         {
             TimeUnit.MILLISECONDS.sleep(5);
         }
-        receiver.process.destroyForcibly();
-        assertNotEquals(0, receiver.exitValue(30_000));
+        assertNotEquals(0, receiver.kill());
         final long writtenAtKill = Files.size(partial);
         final String state = Files.readString(destination.resolve(".big.bin.pacelink-resume"));
         final long durable = Long.parseLong(state.substring(state.indexOf("offset ") + 7).trim());
@@ -327,8 +326,7 @@ class FileTransferCommandTest
             {
                 TimeUnit.MILLISECONDS.sleep(5);
             }
-            first.process.destroyForcibly();
-            assertNotEquals(0, first.exitValue(30_000), "killed before it finished: " + first.output());
+            assertNotEquals(0, first.kill(), "killed before it finished: " + first.output());
             final long writtenAtKill = Files.size(partial);
             final long acknowledgedToFirst = lastAcknowledged(first);
 

@@ -77,8 +77,9 @@ public final class FileReceiver
             paths, plan.overwrite(), plan.resumeOnly(), new SpaceBudget(plan.diskSpace()), new FileLeases());
         final PacelinkContext context = TransferChannel.endpointContext(plan.listen()).maxConnections(MAX_SESSIONS);
         final TransferOutput output = outputs.apply(null);
-        try (Endpoint endpoint = Endpoint.launch(context);
-            InterruptHook ignore = new InterruptHook(this::stopAll))
+        // The endpoint closes (deleting its counters file) before the hook lets an interrupted JVM exit.
+        try (InterruptHook ignore = new InterruptHook(this::stopAll);
+            Endpoint endpoint = Endpoint.launch(context))
         {
             final InetSocketAddress address = endpoint.localAddress();
             output.listening(address.getHostString() + ":" + address.getPort(), paths.root().toString());

@@ -63,7 +63,13 @@ public final class FileSender
         progress.totals(entries.size(), totalBytes);
         final PacelinkContext context = TransferChannel.endpointContext(new InetSocketAddress(0))
             .congestionControl(plan.congestionControl());
-        try (Endpoint endpoint = Endpoint.launch(context))
+        final SessionPipes pipes = new SessionPipes(
+            new SlotPipe(OUTBOUND_SLOTS, Messages.MAX_MESSAGE_BYTES),
+            new SlotPipe(INBOUND_SLOTS, CONTROL_MESSAGE_BYTES),
+            context.idleStrategySupplier().get());
+        // The endpoint closes (deleting its counters file) before the hook lets an interrupted JVM exit.
+        try (InterruptHook ignore = new InterruptHook(() -> pipes.stop("interrupted"));
+            Endpoint endpoint = Endpoint.launch(context))
         {
             final Connection connection;
             try
@@ -83,32 +89,25 @@ public final class FileSender
                 (plan.rateBitsPerSecond() > 0 ? " at most " + Units.bitsPerSecond(plan.rateBitsPerSecond()) : "") +
                 (plan.resume() ? ", resuming interrupted transfers" : ""));
 
-            final SessionPipes pipes = new SessionPipes(
-                new SlotPipe(OUTBOUND_SLOTS, Messages.MAX_MESSAGE_BYTES),
-                new SlotPipe(INBOUND_SLOTS, CONTROL_MESSAGE_BYTES),
-                context.idleStrategySupplier().get());
             final SendWorker worker = new SendWorker(entries, pipes, plan.resume(), progress, output);
             final TransferChannel channel = new TransferChannel(connection, pipes,
                 context.idleStrategySupplier().get(), "receiver", context.idleTimeoutNs(), plan.rateBitsPerSecond());
             final Thread files = new Thread(worker, "pacelink-send-files");
-            try (InterruptHook ignore = new InterruptHook(() -> pipes.stop("interrupted")))
+            files.start();
+            channel.run(() -> output.progress(progress.snapshot(System.nanoTime(), channel.dataBytesDelivered(),
+                connection.stats().packetsRetransmitted())));
+            join(files);
+            int entriesOk = 0;
+            for (final FileOutcome outcome : worker.outcomes())
             {
-                files.start();
-                channel.run(() -> output.progress(progress.snapshot(System.nanoTime(), channel.dataBytesDelivered(),
-                    connection.stats().packetsRetransmitted())));
-                join(files);
-                int entriesOk = 0;
-                for (final FileOutcome outcome : worker.outcomes())
-                {
-                    entriesOk += null != outcome && outcome.status().isSuccess() ? 1 : 0;
-                }
-                final TransferSummary summary = new TransferSummary(worker.succeeded(), entries.size(), entriesOk,
-                    entries.size() - entriesOk, totalBytes, worker.bytesSent(), worker.bytesResumed(),
-                    worker.bytesResent(), System.nanoTime() - startNs, connection.stats().packetsRetransmitted(),
-                    worker.failure());
-                output.summary(summary);
-                return summary.succeeded() ? 0 : 1;
+                entriesOk += null != outcome && outcome.status().isSuccess() ? 1 : 0;
             }
+            final TransferSummary summary = new TransferSummary(worker.succeeded(), entries.size(), entriesOk,
+                entries.size() - entriesOk, totalBytes, worker.bytesSent(), worker.bytesResumed(),
+                worker.bytesResent(), System.nanoTime() - startNs, connection.stats().packetsRetransmitted(),
+                worker.failure());
+            output.summary(summary);
+            return summary.succeeded() ? 0 : 1;
         }
         finally
         {
