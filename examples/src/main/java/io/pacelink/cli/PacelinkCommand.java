@@ -20,6 +20,8 @@ import java.util.concurrent.Callable;
         ReportCommand.class,
         NetemCommand.class,
         StatCommand.class,
+        SendCommand.class,
+        ReceiveCommand.class,
         CommandLine.HelpCommand.class
     })
 public final class PacelinkCommand implements Callable<Integer>
@@ -48,6 +50,7 @@ public final class PacelinkCommand implements Callable<Integer>
         final CommandLine commandLine = new CommandLine(new PacelinkCommand());
         commandLine.registerConverter(ByteSize.class, ByteSize::parse);
         commandLine.registerConverter(Duration.class, Duration::parse);
+        commandLine.registerConverter(BitRate.class, BitRate::parse);
         commandLine.setExecutionExceptionHandler((ex, cmd, parseResult) ->
         {
             cmd.getErr().println("pacelink " + cmd.getCommandName() + ": " + ex.getMessage());
