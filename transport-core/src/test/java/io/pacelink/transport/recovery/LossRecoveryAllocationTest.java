@@ -9,6 +9,8 @@ import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
+
 /**
  * A warmed-up send/ACK loop, with periodic reordering, losses, spurious losses and timer checks, allocates nothing.
  */
@@ -158,6 +160,11 @@ class LossRecoveryAllocationTest
         public String stateName()
         {
             return "COUNTING";
+        }
+
+        public List<String> stateNames()
+        {
+            return List.of("COUNTING");
         }
     }
 }
