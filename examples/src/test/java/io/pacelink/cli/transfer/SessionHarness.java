@@ -29,7 +29,10 @@ final class SessionHarness
      * @return this, after both sides ended.
      */
     SessionHarness run(
-        final List<SourceEntry> entries, final boolean resume, final ReceiveSettings settings, final Consumer<Slot> tamper)
+        final List<SourceEntry> entries,
+        final boolean resume,
+        final ReceiveSettings settings,
+        final Consumer<Slot> tamper)
         throws InterruptedException
     {
         final SessionPipes senderPipes = pipes(FileSender.CONTROL_MESSAGE_BYTES);

@@ -7,9 +7,9 @@ import io.pacelink.transport.cc.CongestionEvent;
 import io.pacelink.transport.cc.LostPacket;
 import org.junit.jupiter.api.Test;
 
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A warmed-up send/ACK loop, with periodic reordering, losses, spurious losses and timer checks, allocates nothing.
