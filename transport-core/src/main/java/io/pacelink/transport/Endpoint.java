@@ -83,8 +83,9 @@ public final class Endpoint implements AutoCloseable
             port.close();
             throw ex;
         }
-        // Allocated here, before the agent starts (its thread's start orders these writes before its own), and from
-        // then on by the agent thread only: one writer, as a plain CountersManager requires.
+        // The endpoint's and the scheduler's counters are registered here, before the agent runs (starting the thread
+        // that runs it orders these writes before its own); from then on only the agent allocates and frees
+        // counters: one writer, as a plain CountersManager requires.
         final CountersManager countersManager = null != countersFile ?
             countersFile.countersManager() : CountersBuffers.newManager(context.countersBufferBytes());
         countersReader = countersManager;
