@@ -3,7 +3,7 @@ package io.pacelink.bbr;
 /**
  * Estimates how much data ACK aggregation delivers beyond what the bandwidth estimate predicts, so cwnd can be
  * provisioned to keep sending through inter-ACK silences (Linux {@code bbr_update_ack_aggregation} and
- * {@code bbr_extra_acked}; reference section 5.2 step 2, draft {@code BBRUpdateACKAggregation}).
+ * {@code bbr_extra_acked}; draft-ietf-ccwg-bbr {@code BBRUpdateACKAggregation}).
  * <p>
  * An aggregation epoch starts whenever the ACK rate drops to the expected rate; within it,
  * {@code extra = acked since epoch start - bw * (now - epoch start)}, capped at cwnd. The maximum is kept in two

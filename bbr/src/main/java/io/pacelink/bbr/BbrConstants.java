@@ -1,8 +1,8 @@
 package io.pacelink.bbr;
 
 /**
- * Constants BBRv1 (Linux {@code net/ipv4/tcp_bbr.c}, reference section 5) and BBRv3 (draft-ietf-ccwg-bbr-06,
- * reference section 6) share with the same values and meaning, kept in one place so the two versions cannot drift.
+ * Constants BBRv1 (Linux {@code net/ipv4/tcp_bbr.c}) and BBRv3 (draft-ietf-ccwg-bbr-06) share with the same values and
+ * meaning, kept in one place so the two versions cannot drift.
  */
 public final class BbrConstants
 {

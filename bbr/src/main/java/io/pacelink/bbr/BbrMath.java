@@ -1,9 +1,9 @@
 package io.pacelink.bbr;
 
 /**
- * Unit-safe arithmetic on the quantities BBR models: bandwidth in bytes per second, time in nanoseconds, volumes
- * in bytes. {@code rate * interval} overflows a {@code long} above about 9.2e9 B·s (reference section 1.1), so
- * products go through {@code double}, which is exact to 2^53 and far beyond any path's BDP.
+ * Unit-safe arithmetic on the quantities BBR models: bandwidth in bytes per second, time in nanoseconds, volumes in
+ * bytes. {@code rate * interval} overflows a {@code long} above about 9.2e9 B·s, so products go through {@code double},
+ * which is exact to 2^53 and far beyond any path's BDP.
  */
 public final class BbrMath
 {
@@ -19,7 +19,7 @@ public final class BbrMath
 
     /**
      * Pacing granularity the send quantum is sized for: about 1 ms of the pacing rate, as Linux's
-     * {@code sk_pacing_shift = 10} does and reference section 10 item 1 advises.
+     * {@code sk_pacing_shift = 10} does, so that timers of about 1 ms granularity still keep the rate.
      */
     public static final long SEND_QUANTUM_INTERVAL_NS = 1_000_000L;
 
@@ -66,8 +66,8 @@ public final class BbrMath
     }
 
     /**
-     * Send quantum for a pacing rate in user space: about 1 ms of the rate, at least two datagrams and at most
-     * 64 KB (reference section 10 item 1; the user-space analogue of Linux {@code bbr_tso_segs_goal}).
+     * Send quantum for a pacing rate in user space: about 1 ms of the rate, at least two datagrams and at most 64 KB
+     * (draft-ietf-ccwg-bbr {@code BBRSetSendQuantum}; the user-space analogue of Linux {@code bbr_tso_segs_goal}).
      *
      * @param pacingRateBytesPerSecond the pacing rate.
      * @param maxDatagramSizeBytes     the maximum datagram size.

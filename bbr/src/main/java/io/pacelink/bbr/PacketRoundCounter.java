@@ -1,11 +1,11 @@
 package io.pacelink.bbr;
 
 /**
- * Packet-timed round trips (reference section 1.5; Linux {@code bbr_update_bw}, draft {@code BBRUpdateRound}).
- * A round ends when a packet sent after the previous round ended is acknowledged: the ACK's sample source was sent
- * when {@code C.delivered} had reached the delivered count recorded at the previous round start.
+ * Packet-timed round trips (Linux {@code bbr_update_bw}, draft-ietf-ccwg-bbr {@code BBRUpdateRound}). A round ends when
+ * a packet sent after the previous round ended is acknowledged: the ACK's sample source was sent when
+ * {@code C.delivered} had reached the delivered count recorded at the previous round start.
  * <p>
- * All counts are bytes of the transport's 64-bit {@code C.delivered} (reference 1.1: 32-bit counters wrap).
+ * All counts are bytes of the transport's 64-bit {@code C.delivered} (a 32-bit count would wrap after 4 GiB).
  */
 public final class PacketRoundCounter
 {

@@ -1,9 +1,9 @@
 package io.pacelink.bbr;
 
 /**
- * Kathleen Nichols' windowed running maximum or minimum (reference section 1.4; Linux {@code lib/win_minmax.c},
- * the BBR draft's {@code KN_FILTER}). It keeps the best, second-best and third-best samples with their times so
- * that when the best one ages out of the window a good replacement is already at hand, in constant space.
+ * Kathleen Nichols' windowed running maximum or minimum (Linux {@code lib/win_minmax.c}, the BBR draft's
+ * {@code KN_FILTER}). It keeps the best, second-best and third-best samples with their times so that when the best one
+ * ages out of the window a good replacement is already at hand, in constant space.
  * <p>
  * The time base is whatever the caller chooses and must never decrease: packet-timed rounds (BBRv1 bandwidth, 10
  * rounds), nanoseconds, or ProbeBW cycles. Times are compared by subtraction, so any monotonic {@code long} works.

@@ -9,13 +9,13 @@ import org.agrona.concurrent.status.AtomicCounter;
 import java.util.List;
 
 /**
- * CUBIC (RFC 9438, reference section 4) with HyStart++ (RFC 9406) in the initial slow start, or Linux's HyStart
+ * CUBIC (RFC 9438) with HyStart++ (RFC 9406) in the initial slow start, or Linux's HyStart
  * ({@code cubic.hystart=linux}, {@link HyStart}).
  * <p>
  * In congestion avoidance the window follows {@code W_cubic(t) = C·(t − K)³ + W_max}: each ACK moves cwnd a share
  * of the way towards {@code W_cubic(t + srtt)} clamped to {@code [cwnd, 1.5·cwnd]}, unless the Reno-friendly
  * estimate W_est is larger, in which case cwnd follows W_est. A congestion event multiplies cwnd by β once per
- * {@link io.pacelink.transport.cc.RecoveryPeriod recovery period} (RFC 9002 section 7.3.2). The window grows only
+ * recovery period (RFC 9002 section 7.3.2, kept by the transport). The window grows only
  * while the sender is cwnd-limited, and time spent application-limited or idle is excluded from {@code t} so the
  * curve resumes where it paused.
  * <p>
@@ -128,7 +128,7 @@ public final class CubicController extends WindowController
         final long nowNs,
         final long packetNumber,
         final int sizeBytes,
-        final long bytesInFlightBytes,
+        final long bytesInFlight,
         final boolean isRetransmission)
     {
         hyStart.onPacketSent(packetNumber);
@@ -156,13 +156,13 @@ public final class CubicController extends WindowController
         lastAckTimeNs = nowNs;
 
         // RFC 9002 section 7.3.2: no growth during recovery, nor on the frame that ends it.
-        if (recovery.onAck(ack))
+        if (isRecoveryAck(ack))
         {
             return;
         }
 
         if (hyStart.onAck(nowNs, ack.largestAckedPacketNumber(), ack.latestRttNs(), isInSlowStart(),
-            congestionWindowBytes / maxDatagramSizeBytes, pacingRateBytesPerSecond()))
+            congestionWindowBytes / context.maxDatagramSizeBytes(), pacingRateBytesPerSecond()))
         {
             // RFC 9406 section 4.2: CSS_ROUNDS rounds of CSS done (or Linux's HyStart found the exit point): enter
             // congestion avoidance.
@@ -196,7 +196,7 @@ public final class CubicController extends WindowController
     public void onCongestionEvent(final CongestionEvent event)
     {
         // RFC 9002 section 7.3.2: one reduction per recovery period.
-        if (recovery.onCongestionEvent(event))
+        if (startsRecovery(event))
         {
             reduce();
         }
@@ -205,8 +205,8 @@ public final class CubicController extends WindowController
         {
             // RFC 9002 section 7.6.2 and RFC 9438 section 4.8: minimum window, and the next epoch starts afresh with
             // K = 0 and W_max = cwnd_epoch (Linux resets all CUBIC state on a timeout).
-            setCongestionWindow(minimumWindowBytes());
-            recovery.reset();
+            setCongestionWindow(context.minimumWindowBytes());
+            leaveRecovery();
             isRenoFriendly = false;
             state.reset(renoFriendlyAlpha);
             hasUndoState = false;
@@ -218,8 +218,8 @@ public final class CubicController extends WindowController
     /**
      * Undo the last reduction (RFC 9438 section 4.9.2; Linux {@code tcp_undo_cwnd_reduction}): cwnd, cwnd_prior,
      * ssthresh, W_max, K, t_epoch and W_est return to their values before it, once per reduction and only if cwnd is
-     * still below cwnd_prior. Recovery ends but its start time is kept, so the other losses of the same spurious
-     * episode still do not reduce. HyStart++ resumes if the reduction had stopped it.
+     * still below cwnd_prior. The window grows again; the transport's recovery period goes on, so the other losses
+     * of the same spurious episode still do not reduce. HyStart++ resumes if the reduction had stopped it.
      */
     public void onSpuriousLoss(final long nowNs)
     {
@@ -236,7 +236,7 @@ public final class CubicController extends WindowController
             slowStartThresholdBytes = undoSlowStartThresholdBytes;
             state.copyFrom(undoState);
             hyStart.onCongestionEventUndone();
-            recovery.end();
+            leaveRecovery();
             publishCounters();
         }
     }
@@ -305,8 +305,8 @@ public final class CubicController extends WindowController
     public double cubicWindowBytes(final double tSeconds)
     {
         final double offsetSeconds = tSeconds - state.kSeconds;
-        return cSegmentsPerSecondCubed * maxDatagramSizeBytes * offsetSeconds * offsetSeconds * offsetSeconds +
-            state.wMaxBytes;
+        final double cBytesPerSecondCubed = cSegmentsPerSecondCubed * context.maxDatagramSizeBytes();
+        return cBytesPerSecondCubed * offsetSeconds * offsetSeconds * offsetSeconds + state.wMaxBytes;
     }
 
     private long slowStart(final long ackedBytes)
@@ -328,19 +328,19 @@ public final class CubicController extends WindowController
 
     private void congestionAvoidance(final long nowNs, final long ackedBytes)
     {
-        final double cwndBytes = congestionWindowBytes + cwndFractionBytes;
+        final double windowBytes = congestionWindowBytes + cwndFractionBytes;
         if (CubicState.NO_EPOCH == state.epochStartNs)
         {
-            startEpoch(nowNs, cwndBytes);
+            startEpoch(nowNs, windowBytes);
         }
 
         final double tSeconds = (nowNs - state.epochStartNs) / NANOS_PER_SECOND;
         final double rttSeconds = context.rttStats().smoothedRttNs() / NANOS_PER_SECOND;
         final double targetBytes = Math.min(
-            Math.max(cubicWindowBytes(tSeconds + rttSeconds), cwndBytes), MAX_TARGET_GROWTH * cwndBytes);
+            Math.max(cubicWindowBytes(tSeconds + rttSeconds), windowBytes), MAX_TARGET_GROWTH * windowBytes);
 
         // RFC 9438 section 4.3: W_est grows by α segments per window of acknowledged segments.
-        state.wEstBytes += state.alpha * maxDatagramSizeBytes * ackedBytes / cwndBytes;
+        state.wEstBytes += state.alpha * context.maxDatagramSizeBytes() * ackedBytes / windowBytes;
         if (state.wEstBytes >= state.cwndPriorBytes)
         {
             state.alpha = 1.0;
@@ -349,32 +349,32 @@ public final class CubicController extends WindowController
         if (cubicWindowBytes(tSeconds) < state.wEstBytes)
         {
             isRenoFriendly = true;
-            setCongestionWindow(Math.max(cwndBytes, state.wEstBytes));
+            setCongestionWindow(Math.max(windowBytes, state.wEstBytes));
         }
         else
         {
             // RFC 9438 section 4.4 (concave) and 4.5 (convex): cwnd += (target − cwnd) / cwnd per acked segment.
             isRenoFriendly = false;
-            setCongestionWindow(cwndBytes + (targetBytes - cwndBytes) * ackedBytes / cwndBytes);
+            setCongestionWindow(windowBytes + (targetBytes - windowBytes) * ackedBytes / windowBytes);
         }
     }
 
-    private void startEpoch(final long nowNs, final double cwndBytes)
+    private void startEpoch(final long nowNs, final double windowBytes)
     {
-        // RFC 9438 section 4.2 and reference section 4.2 step 1.
+        // RFC 9438 section 4.2; W_max at or below cwnd (no loss yet, or HyStart++ exit) means K = 0.
         state.epochStartNs = nowNs;
-        state.cwndEpochBytes = cwndBytes;
-        state.wEstBytes = cwndBytes;
-        if (state.wMaxBytes <= cwndBytes)
+        state.cwndEpochBytes = windowBytes;
+        state.wEstBytes = windowBytes;
+        if (state.wMaxBytes <= windowBytes)
         {
             // W_max undefined (slow start ended by HyStart++ or after persistent congestion) or already regained.
-            state.wMaxBytes = cwndBytes;
-            state.cwndPriorBytes = cwndBytes;
+            state.wMaxBytes = windowBytes;
+            state.cwndPriorBytes = windowBytes;
             state.kSeconds = 0.0;
         }
         else
         {
-            state.kSeconds = kSecondsFor(state.wMaxBytes, cwndBytes);
+            state.kSeconds = kSecondsFor(state.wMaxBytes, windowBytes);
         }
         state.alpha = state.wEstBytes >= state.cwndPriorBytes ? 1.0 : renoFriendlyAlpha;
     }
@@ -390,15 +390,14 @@ public final class CubicController extends WindowController
         isRenoFriendly = false;
         hyStart.onCongestionEvent();
 
-        // RFC 9438 section 4.7 fast convergence, applied to the current cwnd, not the reduced W_max (reference
-        // section 10 item 12, quinn PR #2640).
-        final double cwndBytes = congestionWindowBytes;
-        state.wMaxBytes = isFastConvergenceEnabled && cwndBytes < state.wMaxBytes ?
-            cwndBytes * (1.0 + beta) / 2.0 : cwndBytes;
-        state.cwndPriorBytes = cwndBytes;
+        // RFC 9438 section 4.7 fast convergence, applied to the current cwnd, not the reduced W_max (quinn PR #2640).
+        final double windowBytes = congestionWindowBytes;
+        state.wMaxBytes = isFastConvergenceEnabled && windowBytes < state.wMaxBytes ?
+            windowBytes * (1.0 + beta) / 2.0 : windowBytes;
+        state.cwndPriorBytes = windowBytes;
 
         // RFC 9438 section 4.6 allows cwnd instead of flight size because growth is gated on being cwnd-limited.
-        slowStartThresholdBytes = Math.max((long)(cwndBytes * beta), minimumWindowBytes());
+        slowStartThresholdBytes = Math.max((long)(windowBytes * beta), context.minimumWindowBytes());
         setCongestionWindow(slowStartThresholdBytes);
 
         state.epochStartNs = CubicState.NO_EPOCH;
@@ -409,7 +408,7 @@ public final class CubicController extends WindowController
     {
         // RFC 9438 section 4.2, Figure 2: K = cbrt((W_max − cwnd_epoch) / C), in segments.
         return Math.cbrt(Math.max(0.0, wMaxBytes - cwndEpochBytes) /
-            (cSegmentsPerSecondCubed * maxDatagramSizeBytes));
+            (cSegmentsPerSecondCubed * context.maxDatagramSizeBytes()));
     }
 
     private void setCongestionWindow(final double bytes)

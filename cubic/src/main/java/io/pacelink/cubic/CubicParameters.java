@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The {@code cubic.*} controller parameters, validated once at construction (reference section 4.1).
+ * The {@code cubic.*} controller parameters, validated once at construction (RFC 9438 section 4.1).
  */
 public final class CubicParameters
 {

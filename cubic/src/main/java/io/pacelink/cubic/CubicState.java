@@ -1,8 +1,8 @@
 package io.pacelink.cubic;
 
 /**
- * The variables of one CUBIC congestion-avoidance epoch (RFC 9438 section 4, reference section 4.1), in bytes and
- * seconds. Kept together so that a reduction can be undone by copying a saved instance back.
+ * The variables of one CUBIC congestion-avoidance epoch (RFC 9438 section 4.1), in bytes and seconds. Kept together so
+ * that a reduction can be undone by copying a saved instance back.
  */
 final class CubicState
 {

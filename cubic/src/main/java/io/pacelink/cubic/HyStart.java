@@ -3,10 +3,10 @@ package io.pacelink.cubic;
 import io.pacelink.transport.cc.ControllerCounters;
 
 /**
- * Ends CUBIC's slow start before a loss does, when the RTT or the ACK clock shows that the bottleneck is full: HyStart++
- * (RFC 9406, {@code cubic.hystart=rfc9406}, the default), Linux's HyStart ({@code tcp_cubic.c}, {@code linux}) or
- * nothing ({@code off}). {@link CubicController} feeds it every packet sent and every ACK frame outside recovery, and
- * tells it about congestion events.
+ * Ends CUBIC's slow start before a loss does, when the RTT or the ACK clock shows that the bottleneck is full:
+ * HyStart++ (RFC 9406, {@code cubic.hystart=rfc9406}, the default), Linux's HyStart ({@code tcp_cubic.c},
+ * {@code linux}) or nothing ({@code off}). {@link CubicController} feeds it every packet sent and every ACK frame
+ * outside recovery, and tells it about congestion events.
  */
 interface HyStart
 {

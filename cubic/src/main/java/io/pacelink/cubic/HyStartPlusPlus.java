@@ -1,10 +1,10 @@
 package io.pacelink.cubic;
 
 /**
- * HyStart++ (RFC 9406, reference section 4.4): leaves the initial slow start when the minimum RTT of a round rises
- * by more than {@code clamp(lastRoundMinRtt / 8, 4 ms, 16 ms)} over the previous round, spends up to
- * {@value #CSS_ROUNDS} rounds in Conservative Slow Start growing at a quarter of the slow-start rate, and returns to
- * slow start if the RTT falls back below the baseline that triggered the exit.
+ * HyStart++ (RFC 9406): leaves the initial slow start when the minimum RTT of a round rises by more than
+ * {@code clamp(lastRoundMinRtt / 8, 4 ms, 16 ms)} over the previous round, spends up to {@value #CSS_ROUNDS} rounds in
+ * Conservative Slow Start growing at a quarter of the slow-start rate, and returns to slow start if the RTT falls back
+ * below the baseline that triggered the exit.
  * <p>
  * Rounds are delimited by packet number ({@link PacketNumberRounds}, RFC 9406 section 4.2): the RTT samples of a round
  * are those of the packets sent during the round before. {@code L} is infinite because the sender paces (RFC 9406

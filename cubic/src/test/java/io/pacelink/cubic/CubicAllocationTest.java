@@ -1,6 +1,6 @@
 package io.pacelink.cubic;
 
-import io.pacelink.testing.AllocationMeter;
+import io.pacelink.transport.testing.AllocationMeter;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 

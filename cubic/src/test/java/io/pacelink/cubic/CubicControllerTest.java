@@ -48,14 +48,14 @@ class CubicControllerTest
         final long recoveryStartNs = rig.path.nowNs();
         rig.runUntilEpochStarts();
         rig.path.runFor(seconds(1));
-        final long cwndBytes = rig.cubic.congestionWindowBytes();
+        final long congestionWindowBytes = rig.cubic.congestionWindowBytes();
 
         rig.path.congestionEvent(recoveryStartNs, false);
-        assertEquals(cwndBytes, rig.cubic.congestionWindowBytes());
+        assertEquals(congestionWindowBytes, rig.cubic.congestionWindowBytes());
         assertEquals(CubicController.STATE_CONGESTION_AVOIDANCE, rig.cubic.stateName());
 
         rig.path.congestionEvent(recoveryStartNs + 1, false);
-        assertEquals((long)(cwndBytes * 0.7), rig.cubic.congestionWindowBytes());
+        assertEquals((long)(congestionWindowBytes * 0.7), rig.cubic.congestionWindowBytes());
         assertEquals(CubicController.STATE_RECOVERY, rig.cubic.stateName());
     }
 
@@ -64,9 +64,9 @@ class CubicControllerTest
     {
         final CubicRig rig = congestionAvoidanceAfterLossAt(100);
         rig.path.runFor(seconds(1));
-        final long cwndBytes = rig.cubic.congestionWindowBytes();
+        final long congestionWindowBytes = rig.cubic.congestionWindowBytes();
         rig.path.ecnCongestionEvent(rig.path.newestSentTimeNs());
-        assertEquals((long)(cwndBytes * 0.7), rig.cubic.congestionWindowBytes());
+        assertEquals((long)(congestionWindowBytes * 0.7), rig.cubic.congestionWindowBytes());
     }
 
     @Test
@@ -112,18 +112,18 @@ class CubicControllerTest
         // after the limit is set still acknowledges packets sent while cwnd-limited.)
         rig.path.applicationLimitBytes(rig.cubic.congestionWindowBytes() / 2);
         rig.path.runFor(RTT_NS);
-        final long cwndBytes = rig.cubic.congestionWindowBytes();
+        final long congestionWindowBytes = rig.cubic.congestionWindowBytes();
         final long epochStartNs = rig.cubic.epochStartNs();
         final long appLimitedNs = seconds(3 * kSeconds);
         rig.path.runFor(appLimitedNs);
-        assertEquals(cwndBytes, rig.cubic.congestionWindowBytes(), "congestion avoidance");
+        assertEquals(congestionWindowBytes, rig.cubic.congestionWindowBytes(), "congestion avoidance");
         final long shiftNs = rig.cubic.epochStartNs() - epochStartNs;
         assertEquals(appLimitedNs, shiftNs, 2 * RTT_NS, "epoch shifted by the application-limited time");
 
         // Back to cwnd-limited: the curve resumes in its concave region instead of jumping by 1.5 per RTT.
         rig.path.applicationLimitBytes(Long.MAX_VALUE);
         rig.path.runFor(2 * RTT_NS);
-        final double growth = rig.cubic.congestionWindowBytes() / (double)cwndBytes;
+        final double growth = rig.cubic.congestionWindowBytes() / (double)congestionWindowBytes;
         assertTrue(growth < 1.02, "growth in the first two RTTs after the application-limited period x" + growth);
         assertTrue(rig.cubic.congestionWindowBytes() < rig.cubic.wMaxBytes());
     }
@@ -136,7 +136,7 @@ class CubicControllerTest
         rig.runUntilEpochStarts();
         final double kSeconds = rig.cubic.kSeconds();
         rig.path.runFor(seconds(kSeconds / 2));
-        final long cwndBytes = rig.cubic.congestionWindowBytes();
+        final long congestionWindowBytes = rig.cubic.congestionWindowBytes();
         final long epochStartNs = rig.cubic.epochStartNs();
         final double tBeforeSeconds = (rig.path.nowNs() - epochStartNs) / 1e9;
 
@@ -151,7 +151,7 @@ class CubicControllerTest
         final double tAfterSeconds = (rig.path.nowNs() - rig.cubic.epochStartNs()) / 1e9;
         assertTrue(tAfterSeconds - tBeforeSeconds < 3 * RTT_NS / 1e9, "t resumed where it paused");
 
-        final double growth = rig.cubic.congestionWindowBytes() / (double)cwndBytes;
+        final double growth = rig.cubic.congestionWindowBytes() / (double)congestionWindowBytes;
         System.out.printf("CUBIC idle 10 K (%.1f s): epoch shifted %.3f s, growth in the first RTT x%.4f%n",
             10 * kSeconds, shiftNs / 1e9, growth);
         assertTrue(growth < 1.02, "growth in the first RTT after idle x" + growth);
@@ -162,7 +162,7 @@ class CubicControllerTest
     {
         final CubicRig rig = congestionAvoidanceAfterLossAt(200);
         rig.path.runFor(seconds(rig.cubic.kSeconds() / 2));
-        final long cwndBytes = rig.cubic.congestionWindowBytes();
+        final long congestionWindowBytes = rig.cubic.congestionWindowBytes();
         final long ssthreshBytes = rig.cubic.slowStartThresholdBytes();
         final double wMaxBytes = rig.cubic.wMaxBytes();
         final double kSeconds = rig.cubic.kSeconds();
@@ -170,18 +170,18 @@ class CubicControllerTest
         final long kCounter = rig.context.counter(CubicController.K_COUNTER);
 
         rig.path.loseNewestPacketNow();
-        assertEquals((long)(cwndBytes * 0.7), rig.cubic.congestionWindowBytes());
-        assertEquals(cwndBytes * 0.85, rig.cubic.wMaxBytes(), 1e-6, "fast convergence");
+        assertEquals((long)(congestionWindowBytes * 0.7), rig.cubic.congestionWindowBytes());
+        assertEquals(congestionWindowBytes * 0.85, rig.cubic.wMaxBytes(), 1e-6, "fast convergence");
         assertEquals(Long.MIN_VALUE, rig.cubic.epochStartNs());
 
         rig.cubic.onSpuriousLoss(rig.path.nowNs());
-        assertEquals(cwndBytes, rig.cubic.congestionWindowBytes());
+        assertEquals(congestionWindowBytes, rig.cubic.congestionWindowBytes());
         assertEquals(ssthreshBytes, rig.cubic.slowStartThresholdBytes());
         assertEquals(wMaxBytes, rig.cubic.wMaxBytes());
         assertEquals(kSeconds, rig.cubic.kSeconds());
         assertEquals(epochStartNs, rig.cubic.epochStartNs());
         assertEquals(kCounter, rig.context.counter(CubicController.K_COUNTER));
-        assertEquals(cwndBytes, rig.context.counter(CubicController.CWND_COUNTER));
+        assertEquals(congestionWindowBytes, rig.context.counter(CubicController.CWND_COUNTER));
         assertEquals(CubicController.STATE_CONGESTION_AVOIDANCE, rig.cubic.stateName());
 
         // Once per reduction.
@@ -196,9 +196,9 @@ class CubicControllerTest
     {
         final CubicRig rig = congestionAvoidanceAfterLossAt(200);
         rig.path.runFor(seconds(1));
-        final long cwndBytes = rig.cubic.congestionWindowBytes();
+        final long congestionWindowBytes = rig.cubic.congestionWindowBytes();
         rig.path.loseNewestPacketNow();
-        rig.path.runUntil(Long.MAX_VALUE, () -> rig.cubic.congestionWindowBytes() > cwndBytes);
+        rig.path.runUntil(Long.MAX_VALUE, () -> rig.cubic.congestionWindowBytes() > congestionWindowBytes);
 
         final long regrownBytes = rig.cubic.congestionWindowBytes();
         final double wMaxBytes = rig.cubic.wMaxBytes();

@@ -3,7 +3,7 @@ package io.pacelink.cubic;
 import io.pacelink.transport.cc.CongestionControlRegistry;
 import io.pacelink.transport.cc.CongestionControllerFactory;
 import io.pacelink.transport.cc.ControllerParameters;
-import io.pacelink.transport.cc.testing.FakeControllerContext;
+import io.pacelink.transport.testing.TestControllerContext;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -24,7 +24,7 @@ class CubicFactoryTest
     void isRegisteredAsCubic()
     {
         assertInstanceOf(CubicFactory.class, factory);
-        final FakeControllerContext context = new FakeControllerContext(ControllerParameters.EMPTY);
+        final TestControllerContext context = new TestControllerContext(ControllerParameters.EMPTY);
         final CubicController cubic = assertInstanceOf(CubicController.class, factory.newController(context));
         assertEquals(CubicController.STATE_SLOW_START, cubic.stateName());
         assertEquals(context.initialWindowBytes(), context.counter(CubicController.CWND_COUNTER));
@@ -55,7 +55,7 @@ class CubicFactoryTest
             IllegalArgumentException.class, () -> factory.validate(ControllerParameters.parse(parameters)));
         assertEquals(message, ex.getMessage());
 
-        final FakeControllerContext context = new FakeControllerContext(ControllerParameters.parse(parameters));
+        final TestControllerContext context = new TestControllerContext(ControllerParameters.parse(parameters));
         assertThrows(IllegalArgumentException.class, () -> factory.newController(context));
     }
 

@@ -1,23 +1,23 @@
 package io.pacelink.cubic;
 
 import io.pacelink.transport.cc.ControllerParameters;
-import io.pacelink.transport.cc.testing.FakeControllerContext;
-import io.pacelink.transport.cc.testing.FluidPath;
+import io.pacelink.transport.testing.TestControllerContext;
+import io.pacelink.transport.testing.ScriptedPath;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * One CUBIC controller on a fluid path, with the scripted steps the CUBIC tests share.
+ * One CUBIC controller on a scripted path, with the scripted steps the CUBIC tests share.
  */
 final class CubicRig
 {
-    static final int MSS = FakeControllerContext.DEFAULT_MAX_DATAGRAM_SIZE_BYTES;
+    static final int MSS = TestControllerContext.DEFAULT_MAX_DATAGRAM_SIZE_BYTES;
     static final long NANOS_PER_SECOND = 1_000_000_000L;
     static final long MILLIS_NS = 1_000_000L;
 
-    final FakeControllerContext context;
+    final TestControllerContext context;
     final CubicController cubic;
-    final FluidPath path;
+    final ScriptedPath path;
 
     /**
      * @param parameters controller parameters, e.g. {@code "cubic.hystart=false"}.
@@ -25,9 +25,9 @@ final class CubicRig
      */
     CubicRig(final String parameters, final long rttNs)
     {
-        context = new FakeControllerContext(ControllerParameters.parse(parameters));
+        context = new TestControllerContext(ControllerParameters.parse(parameters));
         cubic = (CubicController)new CubicFactory().newController(context);
-        path = new FluidPath(cubic, context, rttNs).senderModel(FluidPath.SenderModel.RFC_9002);
+        path = new ScriptedPath(cubic, context, rttNs);
     }
 
     /**

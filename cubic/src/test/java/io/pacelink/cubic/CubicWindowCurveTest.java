@@ -15,7 +15,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The congestion-avoidance window of reference section 4.2/4.3 against RFC 9438's closed forms on a fluid path.
+ * The congestion-avoidance window and its reduction (RFC 9438 sections 4.2 to 4.7) against the RFC's closed forms on a
+ * scripted path.
  */
 class CubicWindowCurveTest
 {
@@ -83,7 +84,7 @@ class CubicWindowCurveTest
             regainFromEpochSeconds, (epochStartNs - lossNs) / (double)NANOS_PER_SECOND, 100 * maxError);
 
         // K is counted from the start of the congestion-avoidance stage (RFC 9438 Figure 2); recovery, which the
-        // fluid path makes last about 1.5 RTT, comes before it.
+        // scripted path makes last about 1.5 RTT, comes before it.
         assertEquals(kSeconds, regainFromEpochSeconds, 0.05 * kSeconds, "regain time after the epoch start");
         assertTrue(epochStartNs - lossNs < 2 * RTT_NS, "recovery lasts less than 2 RTT");
         assertTrue(maxError < 0.02, "max deviation from max(W_cubic(t), W_est(t)) " + maxError);
@@ -165,13 +166,19 @@ class CubicWindowCurveTest
         }
 
         double maxGrowth = 0.0;
+        double maxExcessPackets = Double.NEGATIVE_INFINITY;
         for (int i = 10; i < cwndPackets.length; i++)
         {
             maxGrowth = Math.max(maxGrowth, cwndPackets[i] / cwndPackets[i - 10]);
+            maxExcessPackets = Math.max(maxExcessPackets, cwndPackets[i] - 1.5 * cwndPackets[i - 10]);
         }
-        System.out.printf("CUBIC target clamp: max growth per RTT x%.3f%n", maxGrowth);
+        System.out.printf("CUBIC target clamp: max growth per RTT x%.3f, at most %.3f datagrams above 1.5 cwnd%n",
+            maxGrowth, maxExcessPackets);
         assertTrue(wasClampBinding, "the scenario must make W_cubic(t + RTT) exceed 1.5 cwnd");
-        assertTrue(maxGrowth <= 1.5 + 1e-3, "growth per RTT x" + maxGrowth);
+        // The clamp holds per acknowledged datagram; the transport sends while bytes in flight are below cwnd, so a
+        // round trip may acknowledge one datagram more than cwnd and grow by half a datagram more than 1.5 cwnd.
+        assertTrue(maxExcessPackets <= 0.5 + 1e-3, "growth per RTT x" + maxGrowth + ", " + maxExcessPackets +
+            " datagrams above 1.5 cwnd");
         assertTrue(maxGrowth >= 1.4, "the clamp, not the cubic function, limited growth: x" + maxGrowth);
     }
 

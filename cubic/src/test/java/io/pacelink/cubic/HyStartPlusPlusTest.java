@@ -11,7 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * HyStart++ (RFC 9406, reference section 4.4), alone and inside CUBIC on a fluid path whose RTT the test moves.
+ * HyStart++ (RFC 9406), alone and inside CUBIC on a scripted path whose RTT the test moves.
  */
 class HyStartPlusPlusTest
 {
@@ -89,7 +89,7 @@ class HyStartPlusPlusTest
     @Test
     void rttFallingBackDuringConservativeSlowStartResumesSlowStart()
     {
-        // Reference 4.6: a one-round 20 ms RTT spike enters CSS and returns to slow start when RTT falls back.
+        // RFC 9406 section 4.2: a one-round 20 ms RTT spike enters CSS and returns to slow start when RTT falls back.
         final long baseRttNs = 50 * MILLIS_NS;
         final long spikeRttNs = 70 * MILLIS_NS;
         final CubicRig rig = new CubicRig("", baseRttNs);

@@ -1,7 +1,7 @@
 package io.pacelink.cubic;
 
 import io.pacelink.transport.cc.ControllerParameters;
-import io.pacelink.transport.cc.testing.FakeControllerContext;
+import io.pacelink.transport.testing.TestControllerContext;
 import org.junit.jupiter.api.Test;
 
 import static io.pacelink.cubic.CubicRig.MILLIS_NS;
@@ -23,7 +23,7 @@ class LinuxHyStartTest
      */
     private static final long FAST_PACING_BYTES_PER_SECOND = 100_000_000L;
 
-    private final FakeControllerContext context = new FakeControllerContext(ControllerParameters.EMPTY);
+    private final TestControllerContext context = new TestControllerContext(ControllerParameters.EMPTY);
     private final LinuxHyStart hyStart = new LinuxHyStart(context);
     private long nextPacketNumber;
 

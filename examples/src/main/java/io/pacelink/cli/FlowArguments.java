@@ -100,8 +100,8 @@ final class FlowArguments
         }
         if (null != controllers)
         {
-            throw new IllegalArgumentException("--flows " + flows + " lists the flows' controllers, and so does --cc; " +
-                "give them one way only");
+            throw new IllegalArgumentException("--flows " + flows + " lists the flows' controllers, and so does " +
+                "--cc; give them one way only");
         }
         final List<String> result = new ArrayList<>();
         for (final String name : trimmed.split(","))

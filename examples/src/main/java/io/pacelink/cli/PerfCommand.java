@@ -56,7 +56,8 @@ public final class PerfCommand implements Callable<Integer>
     private String host;
 
     @Option(names = { "-p", "--port" }, defaultValue = "" + DEFAULT_PORT, paramLabel = "PORT",
-        description = "The server's port (default ${DEFAULT-VALUE}; a server given 0 takes a free port and says which).")
+        description = "The server's port (default ${DEFAULT-VALUE}; a server given 0 takes a free port and says " +
+            "which).")
     private int port;
 
     @Option(names = { "-B", "--bind" }, paramLabel = "ADDRESS",

@@ -72,7 +72,7 @@ public final class TransferReporter
     }
 
     private void print(
-        final long fromNs, final long toNs, final long bytes, final long retransmits, final long cwndBytes,
+        final long fromNs, final long toNs, final long bytes, final long retransmits, final long congestionWindowBytes,
         final long rttNs)
     {
         final double seconds = Math.max(1e-9, (toNs - fromNs) / 1e9);
@@ -83,7 +83,7 @@ public final class TransferReporter
             Units.bytes(bytes),
             Units.bitsPerSecond(bytes * 8 / seconds),
             retransmits,
-            Units.bytes(cwndBytes),
+            Units.bytes(congestionWindowBytes),
             rttNs / 1e6);
     }
 }

@@ -101,7 +101,8 @@ public final class RunRecorder implements Scenario.ProgressListener, Scenario.Fl
     /**
      * {@inheritDoc}
      */
-    public void onProgress(final int flowIndex, final long nowNs, final long deliveredBytes, final ConnectionStats stats)
+    public void onProgress(
+        final int flowIndex, final long nowNs, final long deliveredBytes, final ConnectionStats stats)
     {
         if (null == stats || stats.congestionWindowBytes() == 0)
         {

@@ -39,7 +39,10 @@ public final class RunSheet
      * @return a standalone SVG document.
      */
     public static String svg(
-        final String title, final ScenarioResult result, final List<FlowSeries> series, final List<String> flowControllers)
+        final String title,
+        final ScenarioResult result,
+        final List<FlowSeries> series,
+        final List<String> flowControllers)
     {
         final Palette palette = new Palette();
         flowControllers.forEach(palette::indexOf);

@@ -79,7 +79,8 @@ public final class ThroughputDelayChart
         }
         final boolean logScale = smallest < Double.MAX_VALUE && largest / smallest > LOG_SCALE_SPREAD;
 
-        final NumberAxis delayAxis = new NumberAxis("95th percentile RTT (ms) — axis reversed, lower delay to the right");
+        final NumberAxis delayAxis =
+            new NumberAxis("95th percentile RTT (ms) — axis reversed, lower delay to the right");
         delayAxis.setInverted(true);
         delayAxis.setAutoRangeIncludesZero(false);
         delayAxis.setLowerMargin(AXIS_MARGIN);
@@ -110,7 +111,8 @@ public final class ThroughputDelayChart
         final XYLineAndShapeRenderer renderer = new XYLineAndShapeRenderer(false, true);
         final XYPlot plot = new XYPlot(dataset, delayAxis, throughputAxis, renderer);
         final JFreeChart chart = ChartStyle.apply(new JFreeChart(title, JFreeChart.DEFAULT_TITLE_FONT, plot, true));
-        chart.addSubtitle(new TextTitle("one point per run; ellipse: 1 σ of a controller's runs; better is up and right"));
+        chart.addSubtitle(
+            new TextTitle("one point per run; ellipse: 1 σ of a controller's runs; better is up and right"));
         renderer.setDefaultShapesFilled(true);
 
         final Bounds bounds = Bounds.of(dataset, logScale);

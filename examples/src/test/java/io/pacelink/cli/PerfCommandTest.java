@@ -9,10 +9,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.pacelink.transport.Connection;
-import io.pacelink.transport.Endpoint;
-import io.pacelink.transport.PacelinkContext;
-
 import java.io.IOException;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
@@ -195,8 +191,8 @@ class PerfCommandTest
             final Map<String, Object> rtt = MiniJson.object(json.get("rtt_us"));
             assertEquals(200.0, rtt.get("count"), "no interval, no correction");
             assertTrue((Double)rtt.get("min") <= (Double)rtt.get("p50") &&
-                (Double)rtt.get("p50") <= (Double)rtt.get("p99_9") && (Double)rtt.get("p99_9") <= (Double)rtt.get("max"),
-                rtt.toString());
+                (Double)rtt.get("p50") <= (Double)rtt.get("p99_9") &&
+                (Double)rtt.get("p99_9") <= (Double)rtt.get("max"), rtt.toString());
         }
     }
 

@@ -88,7 +88,8 @@ class ReportCommandTest
         assertTrue(section("lossy-long-path").selectFirst("figure.scatter svg").text().contains("log scale"),
             "BBR's 70 Mbit/s and CUBIC's 0.4 Mbit/s need a log axis");
         // Three seeds per controller: an ellipse (a polygon annotation) each where the points are not all equal.
-        assertTrue(section("fair-queue-with-ping").selectFirst("figure.scatter svg").select("polygon, path").size() > 10);
+        assertTrue(
+            section("fair-queue-with-ping").selectFirst("figure.scatter svg").select("polygon, path").size() > 10);
     }
 
     @Test

@@ -215,9 +215,11 @@ class SimCommandTest
             "rate=100mbit delay=20ms police=10mbit burst=100kb", "--duration", "20s", "--json");
         assertEquals(0, run.exitCode(), run.err());
         final Map<String, Object> json = MiniJson.object(MiniJson.parse(run.out().trim()));
-        assertEquals("rate=100mbit delay=20ms police=10mbit burst=100kb", MiniJson.object(json.get("path")).get("forward"));
+        assertEquals("rate=100mbit delay=20ms police=10mbit burst=100kb",
+            MiniJson.object(json.get("path")).get("forward"));
         assertTrue(number(MiniJson.object(json.get("forward_link")), "policed_packets") > 0);
-        final Map<String, Object> counters = MiniJson.object(MiniJson.object(MiniJson.list(json.get("flows")).get(0)).get("controller_counters"));
+        final Map<String, Object> flow = MiniJson.object(MiniJson.list(json.get("flows")).get(0));
+        final Map<String, Object> counters = MiniJson.object(flow.get("controller_counters"));
         assertTrue(number(counters, "bbr-lt-bw-engagements") >= 1, "long-term mode engaged: " + counters);
 
         final CommandRun table = CommandRun.of("sim", "--cc", "bbr", "--path",

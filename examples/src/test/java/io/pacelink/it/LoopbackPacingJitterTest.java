@@ -48,7 +48,7 @@ class LoopbackPacingJitterTest
             .acceptConnections(false)
             .packetScheduler(FqScheduler.NAME)
             .schedulerParameters(ControllerParameters.of(Map.of(FqConfig.MAX_RATE, Long.toString(bytesPerSecond)))));
-        final FqScheduler scheduler = (FqScheduler)((EndpointAgent)sender.agent()).core().scheduler();
+        final FqScheduler<?> scheduler = (FqScheduler<?>)((EndpointAgent)sender.agent()).core().scheduler();
         final long[] deliveredBytes = { 0 };
         final MessageHandler counter = (buffer, offset, length) -> deliveredBytes[0] += length;
         final UnsafeBuffer message = new UnsafeBuffer(new byte[MESSAGE_BYTES]);

@@ -1,6 +1,6 @@
 package io.pacelink.it;
 
-import io.pacelink.testing.AllocationMeter;
+import io.pacelink.transport.testing.AllocationMeter;
 import io.pacelink.transport.Connection;
 import io.pacelink.transport.ConnectionState;
 import io.pacelink.transport.Endpoint;

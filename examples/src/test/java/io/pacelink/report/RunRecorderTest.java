@@ -63,7 +63,8 @@ class RunRecorderTest
             double maxQueueDelayMs = 0;
             for (int row = 0; row < flow.size(); row++)
             {
-                assertTrue(flow.value(row, FlowSeries.Quantity.CWND) > 0, flow.label() + " at " + flow.timeSeconds(row));
+                assertTrue(flow.value(row, FlowSeries.Quantity.CWND) > 0,
+                    flow.label() + " at " + flow.timeSeconds(row));
                 final double queueDelayMs = flow.value(row, FlowSeries.Quantity.QUEUE_DELAY);
                 if (!Double.isNaN(queueDelayMs))
                 {

@@ -99,7 +99,8 @@ class SuiteLoaderTest
         assertEquals(3, standard.seeds());
         assertTrue(standard.controllers().isEmpty(), "every registered controller");
         final SuiteScenario twoRtts = scenario(standard, "two-rtts");
-        assertEquals(70_000_000L, 4 * twoRtts.flows().get(1).accessDelayNs() - 4 * twoRtts.flows().get(0).accessDelayNs(),
+        assertEquals(70_000_000L,
+            4 * twoRtts.flows().get(1).accessDelayNs() - 4 * twoRtts.flows().get(0).accessDelayNs(),
             "80 ms against 10 ms RTT");
         final SuiteScenario tenFlows = scenario(standard, "ten-flows-fq");
         assertEquals(11, tenFlows.flowCount());
@@ -178,7 +179,8 @@ class SuiteLoaderTest
             "suite bad.yaml: scenario \"a\": path: invalid path spec \"rate=10mbps\": rate:");
         assertError("scenarios:\n  - name: a\n    path: \"rate=10mbit\"\n    duration: 30",
             "suite bad.yaml: scenario \"a\": duration: ");
-        assertError("scenarios:\n  - name: a\n    path: \"rate=10mbit\"\n    duration: 5s\n    flows:\n      - start: 6s",
+        assertError(
+            "scenarios:\n  - name: a\n    path: \"rate=10mbit\"\n    duration: 5s\n    flows:\n      - start: 6s",
             "suite bad.yaml: scenario \"a\": flows[0]: start: the flow must start before the end of the run");
         assertError("scenarios:\n  - name: a\n    path: \"rate=10mbit\"\n  - name: a\n    path: \"rate=10mbit\"",
             "suite bad.yaml: scenario name \"a\" is used twice");

@@ -1,8 +1,8 @@
 package io.pacelink.perf;
 
 import io.pacelink.perf.cc.ControllerTrace;
+import io.pacelink.perf.cc.PathConfig;
 import io.pacelink.perf.cc.TraceReplay;
-import io.pacelink.perf.path.PathConfig;
 import io.pacelink.transport.cc.CongestionController;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

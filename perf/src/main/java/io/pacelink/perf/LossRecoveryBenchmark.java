@@ -1,11 +1,12 @@
 package io.pacelink.perf;
 
-import io.pacelink.perf.cc.BenchmarkControllerContext;
-import io.pacelink.perf.path.OutcomeCounter;
 import io.pacelink.perf.path.PeriodicLossAckRanges;
 import io.pacelink.transport.cc.CongestionControlRegistry;
+import io.pacelink.transport.cc.ControllerParameters;
 import io.pacelink.transport.recovery.LossRecovery;
 import io.pacelink.transport.recovery.RecoveryConfig;
+import io.pacelink.transport.testing.OutcomeCounter;
+import io.pacelink.transport.testing.TestControllerContext;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -80,7 +81,7 @@ public class LossRecoveryBenchmark
     private final long[] sendIntervalNs = new long[INTERVAL_TABLE_SIZE];
     private final PeriodicLossAckRanges ackRanges = new PeriodicLossAckRanges(LOSS_PERIOD, MAX_ACK_RANGES);
     private final OutcomeCounter outcomes = new OutcomeCounter();
-    private LossRecovery recovery;
+    private LossRecovery lossRecovery;
     private long nextPacketNumber;
     private long nowNs;
 
@@ -96,9 +97,13 @@ public class LossRecoveryBenchmark
             sendIntervalNs[i] = (long)(MEAN_SEND_INTERVAL_NS * (0.75 + 0.5 * random.nextDouble()));
         }
 
-        recovery = new LossRecovery(new RecoveryConfig().maxDatagramSizeBytes(PACKET_SIZE_BYTES));
-        recovery.controller(CongestionControlRegistry.load().factory(controller).newController(
-            new BenchmarkControllerContext(PACKET_SIZE_BYTES, recovery.rttEstimator(), SEED)));
+        final TestControllerContext context =
+            new TestControllerContext(PACKET_SIZE_BYTES, SEED, ControllerParameters.EMPTY);
+        lossRecovery = new LossRecovery(
+            new RecoveryConfig(),
+            context.path(),
+            context.rttEstimator(),
+            CongestionControlRegistry.load().factory(controller).newController(context));
 
         nowNs = START_NS;
         for (int i = 0; i < IN_FLIGHT_PACKETS; i++)
@@ -120,15 +125,15 @@ public class LossRecoveryBenchmark
             // The receiver's largest is still the packet before: this ACK repeats the previous one.
             largestAcked--;
         }
-        return recovery.onAckReceived(ackRanges.wrap(largestAcked), 0, nowNs, outcomes);
+        return lossRecovery.onAckReceived(ackRanges.wrap(largestAcked), 0, nowNs, outcomes);
     }
 
     /**
      * @return the recovery under test (for tests).
      */
-    LossRecovery recovery()
+    LossRecovery lossRecovery()
     {
-        return recovery;
+        return lossRecovery;
     }
 
     /**
@@ -143,7 +148,7 @@ public class LossRecoveryBenchmark
     {
         final long packetNumber = nextPacketNumber++;
         nowNs += sendIntervalNs[(int)packetNumber & INTERVAL_TABLE_MASK];
-        recovery.onPacketSent(
+        lossRecovery.onPacketSent(
             packetNumber,
             nowNs,
             PACKET_SIZE_BYTES,

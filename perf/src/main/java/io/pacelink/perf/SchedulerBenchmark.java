@@ -3,8 +3,10 @@ package io.pacelink.perf;
 import io.pacelink.perf.schedule.PacedFlow;
 import io.pacelink.transport.cc.ControllerParameters;
 import io.pacelink.transport.schedule.PacketScheduler;
+import io.pacelink.transport.schedule.PacketSender;
 import io.pacelink.transport.schedule.PacketSchedulers;
 import io.pacelink.transport.schedule.SchedulableFlow;
+import io.pacelink.transport.schedule.SentPacket;
 import io.pacelink.transport.stats.CountersBuffers;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -54,7 +56,7 @@ public class SchedulerBenchmark
     private static final long START_NS = 1_000_000_000L;
 
     /**
-     * Room for the scheduler's statistics counters (fq registers nine).
+     * Room for the scheduler's statistics counters (fq registers seven).
      */
     private static final int COUNTERS_VALUES_BYTES = 64 * 1024;
 
@@ -70,7 +72,9 @@ public class SchedulerBenchmark
     @Param({ "1", "100", "10000" })
     public int flows;
 
-    private PacketScheduler packetScheduler;
+    private PacketScheduler<PacedFlow> packetScheduler;
+    private final PacketSender<PacedFlow> sender = this::sendPacket;
+    private PacedFlow released;
     private PacedFlow[] pacedFlows;
     private int[] activationOrder;
     private int activationIndex;
@@ -103,7 +107,7 @@ public class SchedulerBenchmark
             final long rateBytesPerSecond = Math.max(1, (long)(EGRESS_BYTES_PER_SECOND * weights[i] / weightSum));
             pacedFlows[i] = new PacedFlow(i + 1, rateBytesPerSecond, PACKET_SIZE_BYTES);
             packetScheduler.addFlow(pacedFlows[i]);
-            packetScheduler.activate(pacedFlows[i], nowNs);
+            activate(pacedFlows[i]);
         }
 
         activationOrder = new int[flows];
@@ -128,28 +132,35 @@ public class SchedulerBenchmark
     public SchedulableFlow activateNextSend()
     {
         nowNs += stepNs;
-        packetScheduler.activate(pacedFlows[activationOrder[activationIndex]], nowNs);
+        activate(pacedFlows[activationOrder[activationIndex]]);
         if (++activationIndex == flows)
         {
             activationIndex = 0;
         }
 
-        SchedulableFlow flow = packetScheduler.nextFlow(nowNs);
-        if (null == flow)
+        released = null;
+        if (0 == packetScheduler.sendPackets(nowNs, 1, sender))
         {
             idlePicks++;
             final long releaseNs = packetScheduler.nextReleaseTimeNs();
             if (Long.MAX_VALUE != releaseNs)
             {
                 nowNs = Math.max(nowNs, releaseNs);
-                flow = packetScheduler.nextFlow(nowNs);
+                packetScheduler.sendPackets(nowNs, 1, sender);
             }
         }
-        if (null != flow)
-        {
-            packetScheduler.onPacketSent(flow, PACKET_SIZE_BYTES, false, nowNs);
-        }
-        return flow;
+        return released;
+    }
+
+    private void activate(final PacedFlow flow)
+    {
+        packetScheduler.activate(flow, flow.pacingRateBytesPerSecond(), flow.sendQuantumBytes(), nowNs);
+    }
+
+    private int sendPacket(final PacedFlow flow, final boolean ackOnly, final long nowNs)
+    {
+        released = flow;
+        return SentPacket.pack(PACKET_SIZE_BYTES, true);
     }
 
     /**
@@ -163,7 +174,7 @@ public class SchedulerBenchmark
     /**
      * @return the scheduler under test (for tests).
      */
-    PacketScheduler packetScheduler()
+    PacketScheduler<PacedFlow> packetScheduler()
     {
         return packetScheduler;
     }

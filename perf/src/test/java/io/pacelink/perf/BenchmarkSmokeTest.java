@@ -1,6 +1,7 @@
 package io.pacelink.perf;
 
 import io.pacelink.perf.cc.ControllerTrace;
+import io.pacelink.perf.schedule.PacedFlow;
 import io.pacelink.link.LinkPacket;
 import io.pacelink.transport.schedule.SchedulableFlow;
 import io.pacelink.transport.wire.AckFrameFlyweight;
@@ -88,7 +89,7 @@ class BenchmarkSmokeTest
         final long[] rateByFlow = new long[flows + 1];
         for (int i = 0; i < ops; i++)
         {
-            final SchedulableFlow flow = benchmark.activateNextSend();
+            final PacedFlow flow = (PacedFlow)benchmark.activateNextSend();
             sendsByFlow[(int)flow.flowId()]++;
             rateByFlow[(int)flow.flowId()] = flow.pacingRateBytesPerSecond();
         }
@@ -196,7 +197,7 @@ class BenchmarkSmokeTest
             assertTrue(benchmark.sendAndAck() >= 0);
         }
 
-        final long largestAcked = benchmark.recovery().largestAckedPacketNumber();
+        final long largestAcked = benchmark.lossRecovery().largestAckedPacketNumber();
         long lostUpToLargest = 0;
         long declaredLost = 0;
         for (long pn = 0; pn <= largestAcked; pn++)
@@ -214,7 +215,7 @@ class BenchmarkSmokeTest
         assertEquals(lastIsLost ? lastAckedNumber - 1 : lastAckedNumber, largestAcked);
         assertEquals(largestAcked + 1 - lostUpToLargest, benchmark.outcomes().ackedPackets());
         assertEquals(declaredLost, benchmark.outcomes().lostPackets());
-        assertEquals(declaredLost, benchmark.recovery().lostPackets());
+        assertEquals(declaredLost, benchmark.lossRecovery().lostPackets());
         assertEquals(0, benchmark.outcomes().spuriouslyLostPackets());
     }
 }

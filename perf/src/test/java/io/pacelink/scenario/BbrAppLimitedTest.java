@@ -14,10 +14,10 @@ import static io.pacelink.scenario.BbrScenarios.figure;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Issue 4 item 7: a flow offering 10 Mbit/s on a 100 Mbit/s path never raises its bandwidth estimate above
- * 12.5 Mbit/s (application-limited samples only count when they exceed the estimate, reference sections 1.3 and
- * 5.2), and when it turns bulk it reaches 90 Mbit/s within 10 round trips (it is still in STARTUP, which an
- * application-limited flow never leaves).
+ * Issue 4 item 7: a flow offering 10 Mbit/s on a 100 Mbit/s path never raises its bandwidth estimate above 12.5 Mbit/s
+ * (application-limited samples only count when they exceed the estimate, Linux {@code bbr_update_bw}), and when it
+ * turns bulk it reaches 90 Mbit/s within 10 round trips (it is still in STARTUP, which an application-limited flow
+ * never leaves).
  * <p>
  * The path is 10 ms, not 40 ms: the flow must be application-limited from its first round for the estimate to stay
  * near the offered rate. At 40 ms, 10 Mbit/s is 34 packets per round trip while the initial window is 10, so the

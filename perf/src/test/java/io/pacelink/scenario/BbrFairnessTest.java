@@ -14,10 +14,10 @@ import static io.pacelink.scenario.BbrScenarios.figure;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Issue 4 item 8: two flows of the same BBR version, same RTT, starting together, 60 s on 100 Mbit/s, 40 ms, two BDP
- * of buffer: Jain's index over their goodputs at least 0.95 (v3) or 0.9 (v1). And, reported without a threshold, the
- * share one BBR flow takes from one NewReno flow at 1, 4 and 16 BDP of buffer (reference section 9 for what the
- * literature expects: BBRv1 dominates shallow buffers and loses deep ones).
+ * Issue 4 item 8: two flows of the same BBR version, same RTT, starting together, 60 s on 100 Mbit/s, 40 ms, two BDP of
+ * buffer: Jain's index over their goodputs at least 0.95 (v3) or 0.9 (v1). And, reported without a threshold, the share
+ * one BBR flow takes from one NewReno flow at 1, 4 and 16 BDP of buffer (what the literature expects, Cao et al. IMC
+ * 2019 and Hock et al. ICNP 2017: BBRv1 dominates shallow buffers and loses deep ones).
  */
 @Timeout(240)
 class BbrFairnessTest

@@ -18,8 +18,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Issue 4 items 1 and 2: random loss. BBR's model ignores random loss, so it keeps the link busy where loss-based
- * controllers collapse (reference section 5.4); and jitter-induced reordering must not turn into spurious
- * retransmissions (the transport's adaptive reordering window, reference section 2.2).
+ * controllers collapse (the Linux BBR announcement: about bw·(1 − p) up to ~15 % loss); and jitter-induced reordering
+ * must not turn into spurious retransmissions (the transport's adaptive reordering window after RFC 8985 section 6.2).
  */
 @Timeout(180)
 class BbrLossyPathTest
@@ -60,7 +60,7 @@ class BbrLossyPathTest
     }
 
     /**
-     * Item 1 figures for BBRv3, which by design backs off from more than 2 % loss per round (reference section 6),
+     * Item 1 figures for BBRv3, which by design backs off from more than 2 % loss per round (draft-ietf-ccwg-bbr-06),
      * so no goodput threshold; the transport's part, few spurious retransmissions, holds for it too.
      */
     @Test

@@ -18,8 +18,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Issue 4 item 4: on 100 Mbit/s, 40 ms, one BDP of buffer, STARTUP reaches 90 % of the bottleneck rate within
- * {@code log2(BDP / initial window) + 4} round trips, and DRAIN empties the queue STARTUP built within 2 further
- * round trips. Round trips are the controller's packet-timed rounds (reference section 1.5); the time to 90 % is also
+ * {@code log2(BDP / initial window) + 4} round trips, and DRAIN empties the queue STARTUP built within 2 further round
+ * trips. Round trips are the controller's packet-timed rounds (draft {@code BBRUpdateRound}); the time to 90 % is also
  * checked in base RTTs. The bottleneck queue is sampled every millisecond.
  */
 @Timeout(60)

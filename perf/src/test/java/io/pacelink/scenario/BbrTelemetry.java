@@ -162,11 +162,11 @@ final class BbrTelemetry
             final long nowNs,
             final long packetNumber,
             final int sizeBytes,
-            final long bytesInFlightBytes,
+            final long bytesInFlight,
             final boolean isRetransmission)
         {
-            controller.onPacketSent(nowNs, packetNumber, sizeBytes, bytesInFlightBytes, isRetransmission);
-            noteState(nowNs, bytesInFlightBytes);
+            controller.onPacketSent(nowNs, packetNumber, sizeBytes, bytesInFlight, isRetransmission);
+            noteState(nowNs, bytesInFlight);
         }
 
         public void onTransmitStartAfterIdle(final long nowNs, final long idleNs)
@@ -183,7 +183,7 @@ final class BbrTelemetry
             {
                 rttNs.recordValue(Math.min(ack.latestRttNs(), MAX_RTT_NS));
             }
-            noteState(nowNs, ack.bytesInFlightBytes());
+            noteState(nowNs, ack.bytesInFlight());
             if (isBbr && nowNs >= nextSampleNs && deliveredBytes > 0)
             {
                 nextSampleNs = nowNs + samplePeriodNs;
@@ -199,7 +199,7 @@ final class BbrTelemetry
         public void onCongestionEvent(final CongestionEvent event)
         {
             controller.onCongestionEvent(event);
-            noteState(event.nowNs(), event.bytesInFlightBytes());
+            noteState(event.nowNs(), event.bytesInFlight());
         }
 
         public void onSpuriousLoss(final long nowNs)

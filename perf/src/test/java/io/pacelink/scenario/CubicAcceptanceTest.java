@@ -82,7 +82,8 @@ class CubicAcceptanceTest
             final double tSeconds = (trace.timeNs(row) - epochStartNs) / 1e9;
             final double expectedPackets = CubicScenarios.cubicWindowPackets(tSeconds, kSeconds, wMaxPackets);
             final double errorPercent =
-                100 * Math.abs(trace.cwndBytes(row) / (double)PACKET_BYTES - expectedPackets) / expectedPackets;
+                100 * Math.abs(trace.congestionWindowBytes(row) / (double)PACKET_BYTES - expectedPackets) /
+                expectedPackets;
             assertTrue(errorPercent <= 2, "at t = " + tSeconds + " s: " + errorPercent + " % off the curve");
             maxErrorPercent = Math.max(maxErrorPercent, errorPercent);
         }
@@ -165,9 +166,10 @@ class CubicAcceptanceTest
             .forward().queueDropPackets();
         System.out.printf("item 4: HyStart++ left slow start at %.3f s with cwnd %.2f BDP, entered congestion " +
             "avoidance at %.3f s with cwnd %.2f BDP (%d packets dropped by then), first loss detected at %.3f s%n",
-            trace.timeNs(exitRow) / 1e9, trace.cwndBytes(exitRow) / DEEP_BUFFER_BDP_BYTES,
+            trace.timeNs(exitRow) / 1e9, trace.congestionWindowBytes(exitRow) / DEEP_BUFFER_BDP_BYTES,
             trace.timeNs(congestionAvoidanceRow) / 1e9,
-            trace.cwndBytes(congestionAvoidanceRow) / DEEP_BUFFER_BDP_BYTES, droppedBeforeCongestionAvoidance,
+            trace.congestionWindowBytes(congestionAvoidanceRow) / DEEP_BUFFER_BDP_BYTES,
+            droppedBeforeCongestionAvoidance,
             -1 == firstRecoveryRow ? Double.NaN : trace.timeNs(firstRecoveryRow) / 1e9);
         System.out.printf("item 5: utilisation %.2f %%, flow RTT p95 %.1f ms, ping RTT p95 %.1f ms, %d packets " +
             "lost%n", 100 * result.forward().utilisation(), result.flow(0).rtt().p95Ns() / 1e6,
@@ -276,7 +278,7 @@ class CubicAcceptanceTest
         for (int i = 0; i < packets.length; i++)
         {
             final int row = trace.rowAt(epochStartNs + (long)(fractionsOfK[i] * kSeconds * 1e9));
-            packets[i] = trace.cwndBytes(row) / (double)PACKET_BYTES;
+            packets[i] = trace.congestionWindowBytes(row) / (double)PACKET_BYTES;
         }
         return packets;
     }

@@ -195,9 +195,9 @@ final class CubicScenarios
         {
             final int reductionRow = trace.firstRowIn(WindowController.STATE_RECOVERY, 0);
             final int epochRow = trace.firstRowIn(WindowController.STATE_CONGESTION_AVOIDANCE, reductionRow);
-            final double wMaxBytes = trace.cwndBytes(reductionRow) / beta;
+            final double wMaxBytes = trace.congestionWindowBytes(reductionRow) / beta;
             int regainRow = reductionRow;
-            while (regainRow < trace.rows() && trace.cwndBytes(regainRow) < wMaxBytes)
+            while (regainRow < trace.rows() && trace.congestionWindowBytes(regainRow) < wMaxBytes)
             {
                 regainRow++;
             }
@@ -245,7 +245,7 @@ final class CubicScenarios
             final long droppedPackets = deepBuffer(controller, parameters, seed, trace.timeNs(endRow),
                 traces.resolve("until-slow-start-ends")).forward().queueDropPackets();
             return new SlowStartEnd(endedBy, trace.timeNs(endRow),
-                trace.cwndBytes(endRow) / (isLoss ? beta : 1.0) / DEEP_BUFFER_BDP_BYTES, droppedPackets);
+                trace.congestionWindowBytes(endRow) / (isLoss ? beta : 1.0) / DEEP_BUFFER_BDP_BYTES, droppedPackets);
         }
     }
 
@@ -266,7 +266,7 @@ final class CubicScenarios
             final CubicTrace trace = CubicTrace.read(traces, 0, controller);
             final int switchRow = trace.rowAt(APP_LIMITED_SWITCH_NS - 1);
             return new AppLimitedWindow(
-                trace.cwndBytes(switchRow),
+                trace.congestionWindowBytes(switchRow),
                 maxBytesInFlight(trace, 0, switchRow),
                 maxBytesInFlight(trace, trace.rowAt(APP_LIMITED_SWITCH_NS - 5 * SECOND_NS), switchRow),
                 result.flow(0).goodputBitsPerSecond(APP_LIMITED_SWITCH_NS - 20 * SECOND_NS, APP_LIMITED_SWITCH_NS));

@@ -16,14 +16,14 @@ import java.util.List;
 final class CubicTrace
 {
     private final long[] timeNs;
-    private final long[] cwndBytes;
+    private final long[] congestionWindowBytes;
     private final long[] bytesInFlight;
     private final String[] states;
 
     private CubicTrace(final int rows)
     {
         timeNs = new long[rows];
-        cwndBytes = new long[rows];
+        congestionWindowBytes = new long[rows];
         bytesInFlight = new long[rows];
         states = new String[rows];
     }
@@ -56,7 +56,7 @@ final class CubicTrace
         {
             final String[] fields = lines.get(row + 1).split(",");
             trace.timeNs[row] = Long.parseLong(fields[time]);
-            trace.cwndBytes[row] = Long.parseLong(fields[cwnd]);
+            trace.congestionWindowBytes[row] = Long.parseLong(fields[cwnd]);
             trace.bytesInFlight[row] = Long.parseLong(fields[inFlight]);
             trace.states[row] = fields[state];
         }
@@ -73,9 +73,9 @@ final class CubicTrace
         return timeNs[row];
     }
 
-    long cwndBytes(final int row)
+    long congestionWindowBytes(final int row)
     {
-        return cwndBytes[row];
+        return congestionWindowBytes[row];
     }
 
     long bytesInFlight(final int row)

@@ -66,7 +66,7 @@ final class FixedRateControllerFactory implements CongestionControllerFactory
             final long nowNs,
             final long packetNumber,
             final int sizeBytes,
-            final long bytesInFlightBytes,
+            final long bytesInFlight,
             final boolean isRetransmission)
         {
         }

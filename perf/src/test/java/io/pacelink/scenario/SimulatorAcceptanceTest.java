@@ -43,9 +43,9 @@ class SimulatorAcceptanceTest
 
     /**
      * Mathis, Semke, Mahdavi, Ott 1997: {@code rate = (MSS / RTT) * C / sqrt(p)} with {@code C = sqrt(3/2)} (about
-     * 1.22) for Reno's sawtooth when every segment's worth of ACKed bytes counts, i.e. with appropriate byte
-     * counting (RFC 3465), which our NewReno does (reference section 3): its delayed ACKs (one per two packets) then
-     * do not slow window growth, so the delayed-ACK constant {@code sqrt(3/4)} does not apply.
+     * 1.22) for Reno's sawtooth when every segment's worth of ACKed bytes counts, i.e. with appropriate byte counting
+     * (RFC 3465), which our NewReno does: its delayed ACKs (one per two packets) then do not slow window growth, so the
+     * delayed-ACK constant {@code sqrt(3/4)} does not apply.
      */
     private static final double MATHIS_CONSTANT = Math.sqrt(1.5);
 
@@ -77,11 +77,10 @@ class SimulatorAcceptanceTest
     }
 
     /**
-     * Issue: NewReno under 1 % random loss on 100 Mbit/s, 100 ms lands within +-25 % of the Mathis estimate
-     * (reference section 3): about 1.4 Mbit/s whatever the link's speed. The loss is on the data direction only;
-     * the flow uses about 1.4 % of the link, so no queue forms and the RTT is the base RTT. Goodput is measured
-     * after the first 10 s (slow start and the first loss) over 110 s: about 100 loss events, enough for the
-     * average to settle.
+     * Issue: NewReno under 1 % random loss on 100 Mbit/s, 100 ms lands within +-25 % of the Mathis estimate (Mathis et
+     * al. 1997): about 1.4 Mbit/s whatever the link's speed. The loss is on the data direction only; the flow uses
+     * about 1.4 % of the link, so no queue forms and the RTT is the base RTT. Goodput is measured after the first 10 s
+     * (slow start and the first loss) over 110 s: about 100 loss events, enough for the average to settle.
      */
     @ParameterizedTest(name = "seed {0}")
     @ValueSource(longs = { 1, 2 })
@@ -138,11 +137,11 @@ class SimulatorAcceptanceTest
 
     /**
      * Issue: reordering by more than the threshold causes spurious losses. With +-0.5 ms of jitter packets are
-     * overtaken by up to 8 others, and nothing is dropped, so every declared loss is spurious. What this also shows
-     * is the adaptation of {@code LossDetector} (reference section 2.2, as Linux raises {@code tp->reordering}): a
-     * spurious loss raises the packet threshold to the distance it revealed plus one, so after the first one only
-     * a deeper reordering than any seen before can be mistaken again. Of the thousands of reordered packets, at most
-     * one spurious loss per distance from 3 up to the largest can happen, i.e. at most {@code max - 2}.
+     * overtaken by up to 8 others, and nothing is dropped, so every declared loss is spurious. What this also shows is
+     * the adaptation of {@code LossDetector} (RFC 9002 section 6.1.1 allows it; Linux raises {@code tp->reordering}): a
+     * spurious loss raises the packet threshold to the distance it revealed plus one, so after the first one only a
+     * deeper reordering than any seen before can be mistaken again. Of the thousands of reordered packets, at most one
+     * spurious loss per distance from 3 up to the largest can happen, i.e. at most {@code max - 2}.
      */
     @ParameterizedTest(name = "seed {0}")
     @ValueSource(longs = { 1, 2 })

@@ -1,6 +1,7 @@
 package io.pacelink.fq;
 
 import io.pacelink.transport.schedule.PacketScheduler;
+import io.pacelink.transport.schedule.PacketSender;
 import io.pacelink.transport.schedule.SchedulableFlow;
 import org.agrona.collections.LongHashSet;
 
@@ -8,13 +9,15 @@ import java.util.ArrayDeque;
 
 /**
  * No pacing at all (name {@code fifo}): flows are served in the order they were activated, and the flow at the head
- * sends for as long as it has a packet, so each connection leaves in cwnd-limited bursts. It exists to reproduce
- * "BBR without fq" (design.md section 7); the controllers' pacing rates are ignored.
+ * sends for as long as it has a packet, so each connection leaves in cwnd-limited bursts. It exists to reproduce "BBR
+ * without fq"; the controllers' pacing rates are ignored.
  * <p>
  * Single-threaded; no allocation per packet (an array deque of flows and an Agrona {@link LongHashSet} of queued
  * flow ids, which grow only with the number of flows).
+ *
+ * @param <F> the endpoint's flows.
  */
-public final class FifoScheduler implements PacketScheduler
+public final class FifoScheduler<F extends SchedulableFlow> implements PacketScheduler<F>
 {
     /**
      * The name users select it by.
@@ -23,23 +26,22 @@ public final class FifoScheduler implements PacketScheduler
 
     private static final int INITIAL_FLOW_CAPACITY = 64;
 
-    private final ArrayDeque<SchedulableFlow> activeFlows = new ArrayDeque<>(INITIAL_FLOW_CAPACITY);
+    private final ArrayDeque<F> activeFlows = new ArrayDeque<>(INITIAL_FLOW_CAPACITY);
     private final LongHashSet activeFlowIds = new LongHashSet(INITIAL_FLOW_CAPACITY);
-    private boolean releasedForAckOnly;
 
     /**
      * {@inheritDoc}
      * <p>
      * Nothing to do: the FIFO keeps no per-flow state beyond the queue of active flows.
      */
-    public void addFlow(final SchedulableFlow flow)
+    public void addFlow(final F flow)
     {
     }
 
     /**
      * {@inheritDoc}
      */
-    public void removeFlow(final SchedulableFlow flow)
+    public void removeFlow(final F flow)
     {
         if (activeFlowIds.remove(flow.flowId()))
         {
@@ -49,8 +51,11 @@ public final class FifoScheduler implements PacketScheduler
 
     /**
      * {@inheritDoc}
+     * <p>
+     * The pacing rate and send quantum are ignored.
      */
-    public void activate(final SchedulableFlow flow, final long nowNs)
+    public void activate(
+        final F flow, final long pacingRateBytesPerSecond, final int sendQuantumBytes, final long nowNs)
     {
         if (activeFlowIds.add(flow.flowId()))
         {
@@ -60,35 +65,26 @@ public final class FifoScheduler implements PacketScheduler
 
     /**
      * {@inheritDoc}
-     */
-    public SchedulableFlow nextFlow(final long nowNs)
-    {
-        releasedForAckOnly = false;
-        SchedulableFlow head;
-        while (null != (head = activeFlows.peekFirst()))
-        {
-            if (head.hasPacketToSend(nowNs))
-            {
-                return head;
-            }
-            if (head.hasAckDue(nowNs))
-            {
-                releasedForAckOnly = true;
-                return head;
-            }
-            activeFlows.pollFirst();
-            activeFlowIds.remove(head.flowId());
-        }
-        return null;
-    }
-
-    /**
-     * {@inheritDoc}
      * <p>
-     * Nothing to account: no pacing, no credit.
+     * The head flow sends while it has an ack-eliciting packet, or its due ACK; a flow with nothing leaves the queue.
      */
-    public void onPacketSent(final SchedulableFlow flow, final int sizeBytes, final boolean ackOnly, final long nowNs)
+    public int sendPackets(final long nowNs, final int limit, final PacketSender<F> sender)
     {
+        int sent = 0;
+        F head;
+        while (sent < limit && null != (head = activeFlows.peekFirst()))
+        {
+            final int sendable = head.sendable(nowNs);
+            if (0 == sendable)
+            {
+                activeFlows.pollFirst();
+                activeFlowIds.remove(head.flowId());
+                continue;
+            }
+            sender.sendPacket(head, 0 == (sendable & SchedulableFlow.ACK_ELICITING), nowNs);
+            sent++;
+        }
+        return sent;
     }
 
     /**
@@ -107,14 +103,6 @@ public final class FifoScheduler implements PacketScheduler
     public String name()
     {
         return NAME;
-    }
-
-    /**
-     * @return true if the flow last returned by {@link #nextFlow(long)} has only an ACK to send.
-     */
-    public boolean releasedForAckOnly()
-    {
-        return releasedForAckOnly;
     }
 
     /**

@@ -4,6 +4,7 @@ import io.pacelink.transport.cc.ControllerCounters;
 import io.pacelink.transport.cc.ControllerParameters;
 import io.pacelink.transport.schedule.PacketScheduler;
 import io.pacelink.transport.schedule.PacketSchedulerFactory;
+import io.pacelink.transport.schedule.SchedulableFlow;
 
 import java.util.Collections;
 
@@ -33,9 +34,10 @@ public final class FifoSchedulerFactory implements PacketSchedulerFactory
      * <p>
      * The FIFO has no parameters (any {@code fifo.*} parameter is rejected) and keeps no statistics.
      */
-    public PacketScheduler newScheduler(final ControllerParameters parameters, final ControllerCounters counters)
+    public <F extends SchedulableFlow> PacketScheduler<F> newScheduler(
+        final ControllerParameters parameters, final ControllerCounters counters)
     {
         parameters.rejectUnknown(FifoScheduler.NAME + ".", Collections.emptySet());
-        return new FifoScheduler();
+        return new FifoScheduler<>();
     }
 }

@@ -5,8 +5,8 @@ import io.pacelink.transport.cc.ControllerParameters;
 import java.util.Set;
 
 /**
- * The {@link FqScheduler}'s parameters, validated once at construction. Defaults are sch_fq's {@code fq_init}
- * values (reference section 7.1) for a 1514-byte Ethernet MTU.
+ * The {@link FqScheduler}'s parameters, validated once at construction. Defaults are sch_fq's {@code fq_init} values
+ * ({@code net/sched/sch_fq.c}) for a 1514-byte Ethernet MTU.
  *
  * <table>
  * <caption>parameters</caption>
@@ -15,8 +15,6 @@ import java.util.Set;
  * <tr><td>{@code fq.initialQuantum} (bytes)</td><td>15140</td><td>{@code initial_quantum} = 10 × MTU</td></tr>
  * <tr><td>{@code fq.maxRate} (bytes/s)</td><td>unlimited</td><td>{@code maxrate}, a cap for every flow</td></tr>
  * <tr><td>{@code fq.lowRateThreshold} (bytes/s)</td><td>68750</td><td>{@code low_rate_threshold} 550 kbit/s</td></tr>
- * <tr><td>{@code fq.horizonMs}</td><td>10000</td><td>{@code horizon} 10 s</td></tr>
- * <tr><td>{@code fq.horizonDrop}</td><td>true</td><td>{@code horizon_drop}; false caps instead</td></tr>
  * <tr><td>{@code fq.flowRefillDelayMs}</td><td>40</td><td>{@code flow_refill_delay}</td></tr>
  * <tr><td>{@code fq.gcAgeMs}</td><td>3000</td><td>{@code FQ_GC_AGE}</td></tr>
  * <tr><td>{@code fq.pacing}</td><td>true</td><td>{@code rate_enable} (tc {@code pacing}/{@code nopacing})</td></tr>
@@ -51,16 +49,6 @@ public final class FqConfig
      * Parameter name: at or below this rate every packet is paced individually, bytes per second.
      */
     public static final String LOW_RATE_THRESHOLD = PREFIX + "lowRateThreshold";
-
-    /**
-     * Parameter name: how far in the future a requested departure time may be, milliseconds.
-     */
-    public static final String HORIZON_MS = PREFIX + "horizonMs";
-
-    /**
-     * Parameter name: refuse (true) or cap (false) departures beyond the horizon.
-     */
-    public static final String HORIZON_DROP = PREFIX + "horizonDrop";
 
     /**
      * Parameter name: idle time after which a returning flow regains at least one quantum, milliseconds.
@@ -109,11 +97,6 @@ public final class FqConfig
     public static final long DEFAULT_LOW_RATE_THRESHOLD_BYTES_PER_SECOND = 550_000L / 8;
 
     /**
-     * Default horizon: 10 s.
-     */
-    public static final long DEFAULT_HORIZON_MS = 10_000L;
-
-    /**
      * Default flow refill delay: 40 ms.
      */
     public static final long DEFAULT_FLOW_REFILL_DELAY_MS = 40L;
@@ -131,16 +114,14 @@ public final class FqConfig
     private static final long MAX_DURATION_MS = 3_600_000L;
     private static final long NANOS_PER_MILLI = 1_000_000L;
     private static final Set<String> NAMES = Set.of(
-        QUANTUM, INITIAL_QUANTUM, MAX_RATE, LOW_RATE_THRESHOLD, HORIZON_MS, HORIZON_DROP, FLOW_REFILL_DELAY_MS,
-        GC_AGE_MS, PACING, PER_PACKET_PACING);
+        QUANTUM, INITIAL_QUANTUM, MAX_RATE, LOW_RATE_THRESHOLD, FLOW_REFILL_DELAY_MS, GC_AGE_MS, PACING,
+        PER_PACKET_PACING);
     private static final FqConfig DEFAULTS = from(ControllerParameters.EMPTY);
 
     private final int quantumBytes;
     private final int initialQuantumBytes;
     private final long maxRateBytesPerSecond;
     private final long lowRateThresholdBytesPerSecond;
-    private final long horizonNs;
-    private final boolean horizonDrop;
     private final long flowRefillDelayNs;
     private final long gcAgeNs;
     private final boolean pacing;
@@ -155,8 +136,6 @@ public final class FqConfig
         maxRateBytesPerSecond = parameters.getLong(MAX_RATE, UNLIMITED_RATE, 1, UNLIMITED_RATE);
         lowRateThresholdBytesPerSecond = parameters.getLong(
             LOW_RATE_THRESHOLD, DEFAULT_LOW_RATE_THRESHOLD_BYTES_PER_SECOND, 0, UNLIMITED_RATE - 1);
-        horizonNs = parameters.getLong(HORIZON_MS, DEFAULT_HORIZON_MS, 1, MAX_DURATION_MS) * NANOS_PER_MILLI;
-        horizonDrop = parameters.getBoolean(HORIZON_DROP, true);
         flowRefillDelayNs = parameters.getLong(
             FLOW_REFILL_DELAY_MS, DEFAULT_FLOW_REFILL_DELAY_MS, 0, MAX_DURATION_MS) * NANOS_PER_MILLI;
         gcAgeNs = parameters.getLong(GC_AGE_MS, DEFAULT_GC_AGE_MS, 1, MAX_DURATION_MS) * NANOS_PER_MILLI;
@@ -223,22 +202,6 @@ public final class FqConfig
     }
 
     /**
-     * @return how far in the future a requested departure time may be.
-     */
-    public long horizonNs()
-    {
-        return horizonNs;
-    }
-
-    /**
-     * @return true to refuse departures beyond the horizon, false to cap them to now + horizon.
-     */
-    public boolean horizonDrop()
-    {
-        return horizonDrop;
-    }
-
-    /**
      * @return idle time after which a returning flow regains at least one quantum.
      */
     public long flowRefillDelayNs()
@@ -277,8 +240,6 @@ public final class FqConfig
             ", initialQuantumBytes=" + initialQuantumBytes +
             ", maxRateBytesPerSecond=" + maxRateBytesPerSecond +
             ", lowRateThresholdBytesPerSecond=" + lowRateThresholdBytesPerSecond +
-            ", horizonNs=" + horizonNs +
-            ", horizonDrop=" + horizonDrop +
             ", flowRefillDelayNs=" + flowRefillDelayNs +
             ", gcAgeNs=" + gcAgeNs +
             ", pacing=" + pacing +

@@ -2,7 +2,9 @@ package io.pacelink.fq;
 
 import io.pacelink.transport.cc.ControllerCounters;
 import io.pacelink.transport.schedule.PacketScheduler;
+import io.pacelink.transport.schedule.PacketSender;
 import io.pacelink.transport.schedule.SchedulableFlow;
+import io.pacelink.transport.schedule.SentPacket;
 import org.HdrHistogram.Histogram;
 import org.agrona.collections.Hashing;
 import org.agrona.collections.Long2ObjectHashMap;
@@ -11,12 +13,12 @@ import org.agrona.concurrent.status.AtomicCounter;
 import java.util.ArrayDeque;
 
 /**
- * The sender's fair-queueing pacer (name {@code fq}): Linux {@code sch_fq} semantics (reference section 7) adapted to
- * late binding. A flow's queue is implicit: it is backlogged while {@link SchedulableFlow#hasPacketToSend(long)} is
- * true, and its head packet is built by the endpoint only when {@link #nextFlow(long)} releases the flow, so sch_fq's
- * enqueue happens in {@link #activate(SchedulableFlow, long)} and its dequeue is split between {@link #nextFlow(long)}
- * (steps 1 to 6 of section 7.3) and {@link #onPacketSent(SchedulableFlow, int, boolean, long)} (the credit charge and
- * pacing update, step 8).
+ * The sender's fair-queueing pacer (name {@code fq}): Linux {@code net/sched/sch_fq.c} semantics adapted to late
+ * binding. A flow's queue is implicit: it is backlogged while {@link SchedulableFlow#sendable(long)} says it has an
+ * ack-eliciting packet, and its head packet is built by the endpoint only when {@link #sendPackets} releases the flow,
+ * so sch_fq's enqueue happens in {@link #activate} and its dequeue is the release (steps 1 to 6 of {@code fq_dequeue}
+ * as docs/fq.md numbers them) followed by the credit charge and pacing update for the packet the endpoint sent (step
+ * 8).
  * <ul>
  * <li>Flows that become active join {@code new_flows}, served before {@code old_flows}; a new flow starts with the
  * initial quantum (10 × MTU) of credit, a flow idle longer than the refill delay (40 ms) gets at least one quantum,
@@ -24,39 +26,39 @@ import java.util.ArrayDeque;
  * flow cannot starve others by re-entering {@code new_flows}.</li>
  * <li>Deficit round robin: a flow whose credit is spent gets one more quantum (2 × MTU) and goes to the tail of
  * {@code old_flows}.</li>
- * <li>Pacing at rate {@code r = min(pacingRate, maxRate)}, in one of two ways ({@code fq.perPacketPacing}):
+ * <li>Pacing at rate {@code r = min(pacingRate, maxRate)}, the pacing rate the flow's controller gave at its last
+ * activation, in one of two ways ({@code fq.perPacketPacing}):
  * <ul>
  * <li>per packet (the default): a connection's packets leave {@code len / r} apart, as the departure times the
- * Linux TCP stack stamps on each packet ({@code tcp_wstamp_ns}) and sch_fq enforces; design.md section 7. A new
- * flow sends its initial quantum unpaced (Linux TCP leaves a connection's first 10 segments unpaced). A flow behind
- * schedule while backlogged (the agent woke late) may catch up by at most its controller's send quantum back to
- * back, which absorbs timer granularity (reference section 10 item 1); idle time (nothing to send, or no cwnd)
- * earns no catch-up, so a flow that resumes after idle is paced from its first packet on;</li>
+ * Linux TCP stack stamps on each packet ({@code tcp_wstamp_ns}) and sch_fq enforces. A new flow sends its initial
+ * quantum unpaced (Linux TCP leaves a connection's first 10 segments unpaced). A flow behind schedule while backlogged
+ * (the agent woke late) may catch up by at most its controller's send quantum back to back, which absorbs timer
+ * granularity (user-space timers wake up to about 1 ms late); idle time (nothing to send, or no cwnd) earns no
+ * catch-up, so a flow that resumes after idle is paced from its first packet on;</li>
  * <li>per quantum (sch_fq's own pacing of sockets without departure times): if {@code r} is at or below the
  * low-rate threshold (550 kbit/s) credit is zeroed so every packet is paced alone; otherwise the flow keeps sending
  * back to back while it has credit, and once the credit is spent its next packet waits {@code max(len, quantum) / r}
  * (at most 1 s), shortened by the scheduling lateness up to half ({@code sch_fq.c fq_dequeue}).</li>
  * </ul>
  * Throttled flows wait in a heap ordered by their deadline.</li>
- * <li>Departure times: a flow that asks for one ({@link SchedulableFlow#earliestDepartureNs()}, EDT) is held until
- * then and is not rate-paced except by {@code fq.maxRate}; a departure beyond the horizon is refused (the flow is
- * detached and the refusal counted as a horizon drop; it competes again when next activated) or, with
- * {@code fq.horizonDrop=false}, capped to now + horizon.</li>
- * <li>Pure ACKs are never paced or charged: a flow released only because an ACK is due is reported by
- * {@link #releasedForAckOnly()}, and throttled flows whose ACK becomes due are served from a bypass queue first, as
- * sch_fq serves its internal FIFO first.</li>
+ * <li>Pure ACKs are never paced or charged: a flow released only because an ACK is due is sent an ACK-only packet,
+ * and throttled flows whose ACK becomes due are served from a bypass queue first, as sch_fq serves its internal FIFO
+ * first.</li>
  * <li>Flows detached longer than the GC age (3 s) are forgotten, at most 8 per lookup ({@code fq_gc}); a flow that
  * returns after that is new again.</li>
  * </ul>
  * Not carried over, because nothing is queued here in late binding: {@code limit} and {@code flow_limit} (a flow's
  * backlog is its send buffer, bounded by the connection's back pressure), {@code ce_threshold} (no queueing delay to
- * mark), priority bands and the orphan hash (every flow is an owned connection).
+ * mark), priority bands and the orphan hash (every flow is an owned connection); and, because no connection stamps
+ * departure times, sch_fq's per-packet {@code time_to_send} with its {@code horizon}.
  * <p>
  * Single-threaded (the endpoint agent). No allocation per packet: flow states are pooled and indexed by flow id in an
  * Agrona {@link Long2ObjectHashMap}, lists are array deques and the throttled heap is an array of pooled nodes; they
  * allocate only when the number of flows outgrows them.
+ *
+ * @param <F> the endpoint's flows.
  */
-public final class FqScheduler implements PacketScheduler
+public final class FqScheduler<F extends SchedulableFlow> implements PacketScheduler<F>
 {
     /**
      * The name users select it by.
@@ -86,8 +88,6 @@ public final class FqScheduler implements PacketScheduler
     private final int initialQuantumBytes;
     private final long maxRateBytesPerSecond;
     private final long lowRateThresholdBytesPerSecond;
-    private final long horizonNs;
-    private final boolean horizonDrop;
     private final long flowRefillDelayNs;
     private final long gcAgeNs;
     private final boolean pacing;
@@ -104,16 +104,13 @@ public final class FqScheduler implements PacketScheduler
         new Histogram(MAX_TRACKED_LATENESS_NS, LATENESS_SIGNIFICANT_DIGITS);
 
     private FqFlow freeFlows;
-    private FqFlow lastReleased;
-    private boolean releasedForAckOnly;
+    private boolean isReleasedForAckOnly;
 
     // sch_fq's statistics (tc -s qdisc show dev X), as counters so pacelink stat sees them.
     private final AtomicCounter flows;
     private final AtomicCounter throttledFlowsNow;
     private final AtomicCounter throttledTotal;
     private final AtomicCounter gcFlows;
-    private final AtomicCounter horizonDrops;
-    private final AtomicCounter horizonCaps;
     private final AtomicCounter packetsTooLong;
     private final AtomicCounter ackOnlyReleases;
     private final AtomicCounter unthrottleLatencyNs;
@@ -128,8 +125,6 @@ public final class FqScheduler implements PacketScheduler
         throttledFlowsNow = counters.newCounter("throttled-flows");
         throttledTotal = counters.newCounter("throttled");
         gcFlows = counters.newCounter("gc-flows");
-        horizonDrops = counters.newCounter("horizon-drops");
-        horizonCaps = counters.newCounter("horizon-caps");
         packetsTooLong = counters.newCounter("packets-too-long");
         ackOnlyReleases = counters.newCounter("ack-only-releases");
         unthrottleLatencyNs = counters.newCounter("unthrottle-latency-ns");
@@ -137,8 +132,6 @@ public final class FqScheduler implements PacketScheduler
         initialQuantumBytes = config.initialQuantumBytes();
         maxRateBytesPerSecond = config.maxRateBytesPerSecond();
         lowRateThresholdBytesPerSecond = config.lowRateThresholdBytesPerSecond();
-        horizonNs = config.horizonNs();
-        horizonDrop = config.horizonDrop();
         flowRefillDelayNs = config.flowRefillDelayNs();
         gcAgeNs = config.gcAgeNs();
         pacing = config.pacing();
@@ -158,14 +151,14 @@ public final class FqScheduler implements PacketScheduler
      * Nothing to do: like sch_fq, which creates a flow with its first packet, state is created when the flow is
      * first activated.
      */
-    public void addFlow(final SchedulableFlow flow)
+    public void addFlow(final F flow)
     {
     }
 
     /**
      * {@inheritDoc}
      */
-    public void removeFlow(final SchedulableFlow flow)
+    public void removeFlow(final F flow)
     {
         final FqFlow state = flowsById.remove(flow.flowId());
         if (null == state)
@@ -209,7 +202,8 @@ public final class FqScheduler implements PacketScheduler
      * ACK is queued for the ACK bypass. With per-packet pacing, a flow that was detached resumes its pacing schedule
      * no earlier than now: idle time earns no burst.
      */
-    public void activate(final SchedulableFlow flow, final long nowNs)
+    public void activate(
+        final F flow, final long pacingRateBytesPerSecond, final int sendQuantumBytes, final long nowNs)
     {
         FqFlow state = flowsById.get(flow.flowId());
         collectGarbage(nowNs, state);
@@ -217,6 +211,8 @@ public final class FqScheduler implements PacketScheduler
         {
             state = newFlowState(flow, nowNs);
         }
+        state.pacingRateBytesPerSecond = pacingRateBytesPerSecond;
+        state.sendQuantumBytes = sendQuantumBytes;
 
         if (FqFlow.Place.DETACHED == state.place)
         {
@@ -232,7 +228,8 @@ public final class FqScheduler implements PacketScheduler
             state.place = FqFlow.Place.NEW_FLOWS;
             newFlows.offerLast(state);
         }
-        else if (FqFlow.Place.THROTTLED == state.place && !state.inAckBypass && flow.hasAckDue(nowNs))
+        else if (FqFlow.Place.THROTTLED == state.place && !state.inAckBypass &&
+            0 != (flow.sendable(nowNs) & SchedulableFlow.ACK_DUE))
         {
             state.inAckBypass = true;
             ackBypass.offerLast(state);
@@ -242,20 +239,45 @@ public final class FqScheduler implements PacketScheduler
     /**
      * {@inheritDoc}
      * <p>
-     * sch_fq's dequeue, steps 1 to 6 of reference section 7.3; the endpoint builds the packet and reports it with
-     * {@link #onPacketSent(SchedulableFlow, int, boolean, long)}, which applies step 8.
+     * sch_fq's dequeue: steps 1 to 6 (docs/fq.md) release a flow, the endpoint builds and sends its packet, and step 8
+     * charges it.
      */
-    public SchedulableFlow nextFlow(final long nowNs)
+    public int sendPackets(final long nowNs, final int limit, final PacketSender<F> sender)
     {
-        releasedForAckOnly = false;
-        lastReleased = null;
+        int sent = 0;
+        while (sent < limit)
+        {
+            final FqFlow state = release(nowNs);
+            if (null == state)
+            {
+                break;
+            }
+            final boolean ackOnly = isReleasedForAckOnly;
+            final int sentPacket = sender.sendPacket(flowOf(state), ackOnly, nowNs);
+            if (!ackOnly && SentPacket.isAckEliciting(sentPacket))
+            {
+                charge(state, SentPacket.lengthBytes(sentPacket), nowNs);
+            }
+            sent++;
+        }
+        return sent;
+    }
+
+    /**
+     * Steps 1 to 6 of sch_fq's {@code fq_dequeue} (docs/fq.md).
+     *
+     * @return the flow to send a packet for ({@link #isReleasedForAckOnly} says which kind), or null if none may.
+     */
+    private FqFlow release(final long nowNs)
+    {
+        isReleasedForAckOnly = false;
 
         // Step 1: sch_fq serves its internal FIFO first; ours holds throttled flows that owe an ACK.
         FqFlow state;
         while (null != (state = ackBypass.pollFirst()))
         {
             state.inAckBypass = false;
-            if (state.flow.hasAckDue(nowNs))
+            if (0 != (state.flow.sendable(nowNs) & SchedulableFlow.ACK_DUE))
             {
                 return releaseForAckOnly(state);
             }
@@ -289,43 +311,15 @@ public final class FqScheduler implements PacketScheduler
                 continue;
             }
 
-            final SchedulableFlow flow = state.flow;
-            if (flow.hasPacketToSend(nowNs))
+            final int sendable = state.flow.sendable(nowNs);
+            if (0 != (sendable & SchedulableFlow.ACK_ELICITING))
             {
-                // Step 5: the head packet leaves at max(its departure time, the flow's pacing deadline).
-                long departureNs = flow.earliestDepartureNs();
-                if (0 != departureNs)
-                {
-                    if (0 != state.cappedDepartureNs)
-                    {
-                        departureNs = Math.min(departureNs, state.cappedDepartureNs);
-                    }
-                    else if (departureNs - nowNs > horizonNs)
-                    {
-                        if (horizonDrop)
-                        {
-                            horizonDrops.incrementRelease();
-                            list.pollFirst();
-                            detach(state, nowNs);
-                            if (flow.hasAckDue(nowNs))
-                            {
-                                return releaseForAckOnly(state);
-                            }
-                            continue;
-                        }
-                        horizonCaps.incrementRelease();
-                        departureNs = nowNs + horizonNs;
-                        state.cappedDepartureNs = departureNs;
-                    }
-                }
-
-                final long releaseNs = Math.max(departureNs, state.timeNextPacketNs);
-                if (releaseNs > nowNs)
+                // Step 5: the head packet leaves at the flow's pacing deadline.
+                if (state.timeNextPacketNs > nowNs)
                 {
                     list.pollFirst();
-                    state.timeNextPacketNs = releaseNs;
                     throttle(state);
-                    if (flow.hasAckDue(nowNs))
+                    if (0 != (sendable & SchedulableFlow.ACK_DUE))
                     {
                         return releaseForAckOnly(state);
                     }
@@ -339,12 +333,10 @@ public final class FqScheduler implements PacketScheduler
                     releaseLatenessHistogram.recordValue(latenessNs);
                     recordUnthrottleLatency(latenessNs);
                 }
-                state.releasedWithDepartureTime = 0 != departureNs;
-                lastReleased = state;
-                return flow;
+                return state;
             }
 
-            if (flow.hasAckDue(nowNs))
+            if (0 != (sendable & SchedulableFlow.ACK_DUE))
             {
                 return releaseForAckOnly(state);
             }
@@ -364,27 +356,12 @@ public final class FqScheduler implements PacketScheduler
     }
 
     /**
-     * {@inheritDoc}
-     * <p>
-     * Step 8 of reference section 7.3 for data packets: charge the credit and, when pacing, move the flow's deadline.
-     * ACK-only packets are neither charged nor paced.
+     * Step 8 of sch_fq's {@code fq_dequeue} (docs/fq.md) for a data packet: charge the credit and, when pacing, move
+     * the flow's deadline.
      */
-    public void onPacketSent(final SchedulableFlow flow, final int sizeBytes, final boolean ackOnly, final long nowNs)
+    private void charge(final FqFlow state, final int sizeBytes, final long nowNs)
     {
-        if (ackOnly)
-        {
-            return;
-        }
-
-        final FqFlow state = null != lastReleased && lastReleased.flow == flow ?
-            lastReleased : flowsById.get(flow.flowId());
-        if (null == state)
-        {
-            return;
-        }
-
         state.creditBytes -= sizeBytes;
-        state.cappedDepartureNs = 0;
         if (!pacing)
         {
             return;
@@ -392,33 +369,29 @@ public final class FqScheduler implements PacketScheduler
 
         long rateBytesPerSecond = maxRateBytesPerSecond;
         long pacedBytes = sizeBytes;
-        // A packet sent at its own departure time is paced only by an explicit maxrate.
-        if (!state.releasedWithDepartureTime)
+        final long flowRateBytesPerSecond = state.pacingRateBytesPerSecond;
+        if (flowRateBytesPerSecond > 0 && flowRateBytesPerSecond < rateBytesPerSecond)
         {
-            final long flowRateBytesPerSecond = flow.pacingRateBytesPerSecond();
-            if (flowRateBytesPerSecond > 0 && flowRateBytesPerSecond < rateBytesPerSecond)
-            {
-                rateBytesPerSecond = flowRateBytesPerSecond;
-            }
+            rateBytesPerSecond = flowRateBytesPerSecond;
+        }
 
-            if (perPacketPacing)
+        if (perPacketPacing)
+        {
+            pacePerPacket(state, state.sendQuantumBytes, sizeBytes, rateBytesPerSecond, nowNs);
+            return;
+        }
+
+        if (rateBytesPerSecond <= lowRateThresholdBytesPerSecond)
+        {
+            // Below 550 kbit/s bursts hurt more than they save: pace every packet on its own.
+            state.creditBytes = 0;
+        }
+        else
+        {
+            pacedBytes = Math.max(sizeBytes, quantumBytes);
+            if (state.creditBytes > 0)
             {
-                pacePerPacket(state, flow.sendQuantumBytes(), sizeBytes, rateBytesPerSecond, nowNs);
                 return;
-            }
-
-            if (rateBytesPerSecond <= lowRateThresholdBytesPerSecond)
-            {
-                // Below 550 kbit/s bursts hurt more than they save: pace every packet on its own.
-                state.creditBytes = 0;
-            }
-            else
-            {
-                pacedBytes = Math.max(sizeBytes, quantumBytes);
-                if (state.creditBytes > 0)
-                {
-                    return;
-                }
             }
         }
 
@@ -454,15 +427,6 @@ public final class FqScheduler implements PacketScheduler
     }
 
     /**
-     * @return true if the flow last returned by {@link #nextFlow(long)} was released only to send an ACK (its data is
-     * paced into the future, refused, or it has none): the endpoint must build an ACK-only packet.
-     */
-    public boolean releasedForAckOnly()
-    {
-        return releasedForAckOnly;
-    }
-
-    /**
      * @return flows with state (sch_fq {@code flows}): active, throttled, or idle and not yet garbage collected.
      */
     public int flowCount()
@@ -495,22 +459,6 @@ public final class FqScheduler implements PacketScheduler
     }
 
     /**
-     * @return departures refused because they were beyond the horizon (sch_fq {@code stat_horizon_drops}).
-     */
-    public long horizonDrops()
-    {
-        return horizonDrops.get();
-    }
-
-    /**
-     * @return departures capped to now + horizon (sch_fq {@code stat_horizon_caps}).
-     */
-    public long horizonCaps()
-    {
-        return horizonCaps.get();
-    }
-
-    /**
      * @return packets whose pacing delay was clamped to 1 s (sch_fq {@code stat_pkts_too_long}).
      */
     public long packetsTooLong()
@@ -537,10 +485,10 @@ public final class FqScheduler implements PacketScheduler
     }
 
     /**
-     * Per-packet pacing (design.md section 7): the flow's next packet may leave {@code len / rate} after this one's
-     * scheduled time, and a flow behind schedule keeps at most {@code sendQuantum - len} bytes of catch-up, so this
-     * packet plus the catch-up is one send quantum back to back. Idle flows were brought up to now in
-     * {@link #activate(SchedulableFlow, long)}, so only lateness while backlogged is caught up.
+     * Per-packet pacing (the BBR draft's pacer, {@code next_send_time += size / pacing_rate}): the flow's next packet
+     * may leave {@code len / rate} after this one's scheduled time, and a flow behind schedule keeps at most
+     * {@code sendQuantum - len} bytes of catch-up, so this packet plus the catch-up is one send quantum back to back.
+     * Idle flows were brought up to now in {@link #activate}, so only lateness while backlogged is caught up.
      */
     private void pacePerPacket(
         final FqFlow state,
@@ -603,12 +551,17 @@ public final class FqScheduler implements PacketScheduler
         return bytes * NANOS_PER_SECOND / rateBytesPerSecond;
     }
 
-    private SchedulableFlow releaseForAckOnly(final FqFlow state)
+    private FqFlow releaseForAckOnly(final FqFlow state)
     {
-        releasedForAckOnly = true;
-        lastReleased = state;
+        isReleasedForAckOnly = true;
         ackOnlyReleases.incrementRelease();
-        return state.flow;
+        return state;
+    }
+
+    @SuppressWarnings("unchecked")
+    private F flowOf(final FqFlow state)
+    {
+        return (F)state.flow;
     }
 
     private void addToOldFlows(final FqFlow state)
@@ -629,12 +582,10 @@ public final class FqScheduler implements PacketScheduler
     {
         state.place = FqFlow.Place.DETACHED;
         state.wokenFromThrottle = false;
-        // The capped departure belonged to a packet the flow no longer has.
-        state.cappedDepartureNs = 0;
         detachedFlows.addNewest(state, nowNs);
     }
 
-    private FqFlow newFlowState(final SchedulableFlow flow, final long nowNs)
+    private FqFlow newFlowState(final F flow, final long nowNs)
     {
         FqFlow state = freeFlows;
         if (null == state)
@@ -658,10 +609,6 @@ public final class FqScheduler implements PacketScheduler
 
     private void recycle(final FqFlow state)
     {
-        if (lastReleased == state)
-        {
-            lastReleased = null;
-        }
         state.reset(null, 0);
         state.nextFree = freeFlows;
         freeFlows = state;

@@ -4,6 +4,7 @@ import io.pacelink.transport.cc.ControllerCounters;
 import io.pacelink.transport.cc.ControllerParameters;
 import io.pacelink.transport.schedule.PacketScheduler;
 import io.pacelink.transport.schedule.PacketSchedulerFactory;
+import io.pacelink.transport.schedule.SchedulableFlow;
 
 /**
  * Creates {@link FqScheduler}s (name {@code fq}); its priority 100 outranks the core's {@code rr}, so {@code fq} is
@@ -33,8 +34,9 @@ public final class FqSchedulerFactory implements PacketSchedulerFactory
      * @throws IllegalArgumentException for an unknown {@code fq.*} parameter or an invalid value (see
      *                                  {@link FqConfig}).
      */
-    public PacketScheduler newScheduler(final ControllerParameters parameters, final ControllerCounters counters)
+    public <F extends SchedulableFlow> PacketScheduler<F> newScheduler(
+        final ControllerParameters parameters, final ControllerCounters counters)
     {
-        return new FqScheduler(FqConfig.from(parameters), counters);
+        return new FqScheduler<>(FqConfig.from(parameters), counters);
     }
 }

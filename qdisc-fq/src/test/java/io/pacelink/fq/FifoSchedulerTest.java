@@ -1,6 +1,5 @@
 package io.pacelink.fq;
 
-import io.pacelink.transport.schedule.SchedulableFlow;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -11,7 +10,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class FifoSchedulerTest
 {
-    private final FifoScheduler scheduler = new FifoScheduler();
+    private final FifoScheduler<TestFlow> scheduler = new FifoScheduler<>();
+    private final SchedulerHarness harness = new SchedulerHarness(scheduler);
 
     @Test
     void flowsSendWholeBurstsInActivationOrderWithoutPacing()
@@ -19,18 +19,15 @@ class FifoSchedulerTest
         // Slow pacing rates are ignored: each flow empties its (cwnd-limited) backlog before the next one starts.
         final TestFlow a = new TestFlow(1).rate(1_000).backlog(5);
         final TestFlow b = new TestFlow(2).rate(1_000).backlog(3);
-        scheduler.activate(b, 0);
-        scheduler.activate(a, 0);
-        scheduler.activate(b, 0);
+        harness.activate(b, 0);
+        harness.activate(a, 0);
+        harness.activate(b, 0);
 
         final StringBuilder order = new StringBuilder();
-        SchedulableFlow next;
-        while (null != (next = scheduler.nextFlow(0)))
+        TestFlow next;
+        while (null != (next = harness.releaseOne(0)))
         {
-            final TestFlow flow = (TestFlow)next;
-            order.append(flow == a ? 'a' : 'b');
-            flow.sent(0);
-            scheduler.onPacketSent(flow, flow.packetBytes, false, 0);
+            order.append(next == a ? 'a' : 'b');
         }
 
         assertEquals("bbbaaaaa", order.toString());
@@ -43,26 +40,25 @@ class FifoSchedulerTest
     {
         final TestFlow flow = new TestFlow(1);
         flow.ackDue = true;
-        scheduler.activate(flow, 0);
+        harness.activate(flow, 0);
 
-        assertSame(flow, scheduler.nextFlow(0));
-        assertTrue(scheduler.releasedForAckOnly());
+        assertSame(flow, harness.releaseOne(0));
+        assertTrue(harness.isLastReleaseAckOnly());
 
-        flow.ackDue = false;
         flow.backlog(1);
-        assertSame(flow, scheduler.nextFlow(0));
-        assertFalse(scheduler.releasedForAckOnly());
+        assertSame(flow, harness.releaseOne(0));
+        assertFalse(harness.isLastReleaseAckOnly());
     }
 
     @Test
     void removedFlowIsNotServed()
     {
         final TestFlow flow = new TestFlow(1).backlog(10);
-        scheduler.activate(flow, 0);
+        harness.activate(flow, 0);
         scheduler.removeFlow(flow);
 
-        assertNull(scheduler.nextFlow(0));
-        scheduler.activate(flow, 0);
-        assertSame(flow, scheduler.nextFlow(0));
+        assertNull(harness.releaseOne(0));
+        harness.activate(flow, 0);
+        assertSame(flow, harness.releaseOne(0));
     }
 }

@@ -1,7 +1,7 @@
 package io.pacelink.fq;
 
 import io.pacelink.transport.cc.ControllerParameters;
-import io.pacelink.transport.cc.testing.FakeControllerContext;
+import io.pacelink.transport.testing.TestControllerContext;
 import io.pacelink.transport.schedule.PacketSchedulerFactory;
 import io.pacelink.transport.schedule.PacketSchedulers;
 import io.pacelink.transport.schedule.RoundRobinScheduler;
@@ -31,8 +31,6 @@ class FqConfigTest
         assertEquals(15140, config.initialQuantumBytes());
         assertEquals(FqConfig.UNLIMITED_RATE, config.maxRateBytesPerSecond());
         assertEquals(68750, config.lowRateThresholdBytesPerSecond());
-        assertEquals(10_000_000_000L, config.horizonNs());
-        assertTrue(config.horizonDrop());
         assertEquals(40_000_000L, config.flowRefillDelayNs());
         assertEquals(3_000_000_000L, config.gcAgeNs());
         assertTrue(config.pacing());
@@ -47,8 +45,6 @@ class FqConfigTest
         values.put("fq.initialQuantum", "3000");
         values.put("fq.maxRate", "1000000");
         values.put("fq.lowRateThreshold", "1000");
-        values.put("fq.horizonMs", "500");
-        values.put("fq.horizonDrop", "false");
         values.put("fq.flowRefillDelayMs", "10");
         values.put("fq.gcAgeMs", "1000");
         values.put("fq.pacing", "false");
@@ -61,8 +57,6 @@ class FqConfigTest
         assertEquals(3000, config.initialQuantumBytes());
         assertEquals(1_000_000, config.maxRateBytesPerSecond());
         assertEquals(1000, config.lowRateThresholdBytesPerSecond());
-        assertEquals(500_000_000L, config.horizonNs());
-        assertFalse(config.horizonDrop());
         assertEquals(10_000_000L, config.flowRefillDelayNs());
         assertEquals(1_000_000_000L, config.gcAgeNs());
         assertFalse(config.pacing());
@@ -77,7 +71,7 @@ class FqConfigTest
         assertRejected("fq.quantum", "0", "out of range");
         assertRejected("fq.quantum", "2000000", "out of range");
         assertRejected("fq.maxRate", "fast", "not an integer");
-        assertRejected("fq.horizonDrop", "maybe", "not a boolean");
+        assertRejected("fq.pacing", "maybe", "not a boolean");
         assertRejected("fq.gcAgeMs", "-1", "out of range");
     }
 
@@ -112,9 +106,9 @@ class FqConfigTest
             "the scheduler's statistics are registered as labelled counters");
     }
 
-    private static FakeControllerContext counters()
+    private static TestControllerContext counters()
     {
-        return new FakeControllerContext(ControllerParameters.EMPTY);
+        return new TestControllerContext(ControllerParameters.EMPTY);
     }
 
     private static void assertRejected(final String name, final String value, final String reason)

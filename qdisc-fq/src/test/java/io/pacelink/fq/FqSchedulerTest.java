@@ -1,7 +1,7 @@
 package io.pacelink.fq;
 
-import io.pacelink.testing.AllocationMeter;
-import io.pacelink.transport.cc.testing.FakeControllerContext;
+import io.pacelink.transport.testing.AllocationMeter;
+import io.pacelink.transport.testing.TestControllerContext;
 import io.pacelink.transport.cc.ControllerParameters;
 import org.agrona.collections.LongArrayList;
 import org.junit.jupiter.api.Test;
@@ -9,7 +9,6 @@ import org.junit.jupiter.api.Test;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -36,8 +35,8 @@ class FqSchedulerTest
      */
     private static final long PACKET_GAP_NS = 121_120L;
 
-    private FakeControllerContext counters;
-    private FqScheduler scheduler = newScheduler(FqConfig.defaults());
+    private TestControllerContext counters;
+    private FqScheduler<TestFlow> scheduler = newScheduler(FqConfig.defaults());
     private SchedulerHarness harness = new SchedulerHarness(scheduler);
 
     @Test
@@ -46,7 +45,7 @@ class FqSchedulerTest
         final TestFlow flow = new TestFlow(1).rate(RATE).backlog(Long.MAX_VALUE);
         final LongArrayList sendTimesNs = new LongArrayList();
         harness.recordSendTimes(sendTimesNs);
-        scheduler.activate(flow, 0);
+        harness.activate(flow, 0);
 
         harness.runUntil(0, SECOND - 1);
 
@@ -66,7 +65,7 @@ class FqSchedulerTest
     void perPacketPacingCatchesUpLatenessByAtMostOneSendQuantum()
     {
         final TestFlow flow = new TestFlow(1).rate(RATE).backlog(Long.MAX_VALUE);
-        scheduler.activate(flow, 0);
+        harness.activate(flow, 0);
         assertEquals(10, harness.serve(0));
         assertEquals(PACKET_GAP_NS, scheduler.nextReleaseTimeNs());
         assertEquals(0, harness.serve(PACKET_GAP_NS - 1), "never before the deadline");
@@ -96,7 +95,7 @@ class FqSchedulerTest
         final LongArrayList sendTimesNs = new LongArrayList();
         harness.recordSendTimes(sendTimesNs);
         final TestFlow flow = new TestFlow(1).rate(RATE).backlog(20);
-        scheduler.activate(flow, 0);
+        harness.activate(flow, 0);
         harness.runUntil(0, SECOND);
         assertEquals(0, flow.backlogPackets);
 
@@ -105,7 +104,7 @@ class FqSchedulerTest
             final long returnNs = flow.lastSendNs + idleNs;
             sendTimesNs.clear();
             flow.backlog(5);
-            scheduler.activate(flow, returnNs);
+            harness.activate(flow, returnNs);
             harness.runUntil(returnNs, returnNs + SECOND);
             for (int i = 0; i < 5; i++)
             {
@@ -118,18 +117,17 @@ class FqSchedulerTest
     void ackIsNeverDelayedOrChargedByPerPacketPacing()
     {
         final TestFlow flow = new TestFlow(1).rate(RATE).backlog(Long.MAX_VALUE);
-        scheduler.activate(flow, 0);
+        harness.activate(flow, 0);
         harness.serve(0);
         assertEquals(PACKET_GAP_NS, scheduler.nextReleaseTimeNs());
 
         flow.ackDue = true;
-        scheduler.activate(flow, 1_000L);
-        assertSame(flow, scheduler.nextFlow(1_000L));
-        assertTrue(scheduler.releasedForAckOnly());
-        scheduler.onPacketSent(flow, SchedulerHarness.ACK_BYTES, true, 1_000L);
+        harness.activate(flow, 1_000L);
+        assertSame(flow, harness.releaseOne(1_000L));
+        assertTrue(harness.isLastReleaseAckOnly());
         flow.ackDue = false;
 
-        assertNull(scheduler.nextFlow(1_000L));
+        assertNull(harness.releaseOne(1_000L));
         assertEquals(PACKET_GAP_NS, scheduler.nextReleaseTimeNs(), "the ACK neither paced nor charged the flow");
         assertEquals(1, harness.serve(PACKET_GAP_NS));
     }
@@ -141,7 +139,7 @@ class FqSchedulerTest
         final TestFlow flow = new TestFlow(1).rate(RATE).backlog(Long.MAX_VALUE);
         final LongArrayList sendTimesNs = new LongArrayList();
         harness.recordSendTimes(sendTimesNs);
-        scheduler.activate(flow, 0);
+        harness.activate(flow, 0);
 
         harness.runUntil(0, SECOND - 1);
 
@@ -170,7 +168,7 @@ class FqSchedulerTest
         final TestFlow flow = new TestFlow(1).rate(50_000).backlog(Long.MAX_VALUE);
         final LongArrayList sendTimesNs = new LongArrayList();
         harness.recordSendTimes(sendTimesNs);
-        scheduler.activate(flow, 0);
+        harness.activate(flow, 0);
 
         harness.runUntil(0, 10 * SECOND);
 
@@ -187,7 +185,7 @@ class FqSchedulerTest
         scheduler = newScheduler(FqConfig.from(ControllerParameters.of(Map.of(FqConfig.MAX_RATE, "1250000"))));
         harness = new SchedulerHarness(scheduler);
         final TestFlow flow = new TestFlow(1).rate(RATE).backlog(Long.MAX_VALUE);
-        scheduler.activate(flow, 0);
+        harness.activate(flow, 0);
 
         final long warmedUpNs = harness.runUntil(0, SECOND);
         final long bytesBefore = flow.sentBytes;
@@ -202,8 +200,8 @@ class FqSchedulerTest
     {
         final TestFlow a = new TestFlow(1).backlog(Long.MAX_VALUE);
         final TestFlow b = new TestFlow(2).packetBytes(600).backlog(Long.MAX_VALUE);
-        scheduler.activate(a, 0);
-        scheduler.activate(b, 0);
+        harness.activate(a, 0);
+        harness.activate(b, 0);
 
         for (int i = 0; i < 100; i++)
         {
@@ -224,7 +222,7 @@ class FqSchedulerTest
         for (int i = 0; i < flows.length; i++)
         {
             flows[i] = new TestFlow(i + 1).packetBytes(500 + 100 * i).backlog(Long.MAX_VALUE);
-            scheduler.activate(flows[i], 0);
+            harness.activate(flows[i], 0);
         }
 
         harness.serve(0, 100_000);
@@ -248,12 +246,12 @@ class FqSchedulerTest
     void newFlowIsServedFirstForItsInitialQuantum()
     {
         final TestFlow old = new TestFlow(1).backlog(Long.MAX_VALUE);
-        scheduler.activate(old, 0);
+        harness.activate(old, 0);
         // 10 + 41 packets: the old flow is half way through a quantum when the new flow arrives.
         harness.serve(0, 51);
 
         final TestFlow fresh = new TestFlow(2).backlog(Long.MAX_VALUE);
-        scheduler.activate(fresh, 0);
+        harness.activate(fresh, 0);
         assertEquals(10, servedBeforeOther(fresh, old, 0));
     }
 
@@ -262,8 +260,8 @@ class FqSchedulerTest
     {
         final TestFlow old = new TestFlow(1).backlog(Long.MAX_VALUE);
         final TestFlow returning = new TestFlow(2).backlog(12);
-        scheduler.activate(old, 0);
-        scheduler.activate(returning, 0);
+        harness.activate(old, 0);
+        harness.activate(returning, 0);
         harness.serve(0, 100);
         assertEquals(0, returning.backlogPackets);
 
@@ -271,7 +269,7 @@ class FqSchedulerTest
         // queues behind the old flow (half way through its own quantum) like everyone else.
         returning.backlog(Long.MAX_VALUE);
         harness.serve(50 * MS, 101);
-        scheduler.activate(returning, 50 * MS);
+        harness.activate(returning, 50 * MS);
         assertEquals(2, servedBeforeOther(returning, old, 50 * MS));
     }
 
@@ -294,7 +292,7 @@ class FqSchedulerTest
     {
         useQuantumPacing();
         final TestFlow flow = new TestFlow(1).rate(RATE).backlog(Long.MAX_VALUE);
-        scheduler.activate(flow, 0);
+        harness.activate(flow, 0);
         assertEquals(10, harness.serve(0));
         assertEquals(QUANTUM_GAP_NS, scheduler.nextReleaseTimeNs());
 
@@ -322,18 +320,17 @@ class FqSchedulerTest
     {
         useQuantumPacing();
         final TestFlow flow = new TestFlow(1).rate(RATE).backlog(Long.MAX_VALUE);
-        scheduler.activate(flow, 0);
+        harness.activate(flow, 0);
         harness.serve(0);
         assertEquals(QUANTUM_GAP_NS, scheduler.nextReleaseTimeNs());
 
         flow.ackDue = true;
-        scheduler.activate(flow, 1_000L);
-        assertSame(flow, scheduler.nextFlow(1_000L));
-        assertTrue(scheduler.releasedForAckOnly());
-        scheduler.onPacketSent(flow, SchedulerHarness.ACK_BYTES, true, 1_000L);
+        harness.activate(flow, 1_000L);
+        assertSame(flow, harness.releaseOne(1_000L));
+        assertTrue(harness.isLastReleaseAckOnly());
         flow.ackDue = false;
 
-        assertNull(scheduler.nextFlow(1_000L));
+        assertNull(harness.releaseOne(1_000L));
         assertEquals(QUANTUM_GAP_NS, scheduler.nextReleaseTimeNs(), "the ACK neither paced nor charged the flow");
         assertEquals(2, harness.serve(QUANTUM_GAP_NS));
         assertEquals(1, scheduler.ackOnlyReleases());
@@ -344,98 +341,46 @@ class FqSchedulerTest
     {
         final TestFlow flow = new TestFlow(1).rate(1_000);
         flow.ackDue = true;
-        scheduler.activate(flow, 5 * MS);
+        harness.activate(flow, 5 * MS);
 
-        assertSame(flow, scheduler.nextFlow(5 * MS));
-        assertTrue(scheduler.releasedForAckOnly());
+        assertSame(flow, harness.releaseOne(5 * MS));
+        assertTrue(harness.isLastReleaseAckOnly());
     }
 
     @Test
     void flowThatOwesAnAckWhenThrottledSendsTheAckAtOnce()
     {
         final TestFlow flow = new TestFlow(1).rate(RATE).backlog(Long.MAX_VALUE);
-        scheduler.activate(flow, 0);
+        harness.activate(flow, 0);
         harness.serve(0, 10);
         flow.ackDue = true;
 
-        assertSame(flow, scheduler.nextFlow(0));
-        assertTrue(scheduler.releasedForAckOnly());
+        assertSame(flow, harness.releaseOne(0));
+        assertTrue(harness.isLastReleaseAckOnly());
         assertEquals(1, scheduler.throttledFlowCount());
-    }
-
-    @Test
-    void departureBeyondHorizonIsDropped()
-    {
-        final TestFlow flow = new TestFlow(1).backlog(1);
-        flow.earliestDepartureNs = 11 * SECOND;
-        scheduler.activate(flow, 0);
-
-        assertNull(scheduler.nextFlow(0));
-        assertEquals(1, scheduler.horizonDrops());
-        assertEquals(0, scheduler.throttledFlowCount());
-        assertEquals(Long.MAX_VALUE, scheduler.nextReleaseTimeNs());
-
-        // Activated again with a departure time within the horizon: held until then, exactly.
-        flow.earliestDepartureNs = 5 * SECOND;
-        scheduler.activate(flow, MS);
-        assertNull(scheduler.nextFlow(MS));
-        assertEquals(5 * SECOND, scheduler.nextReleaseTimeNs());
-        assertNull(scheduler.nextFlow(5 * SECOND - 1));
-        assertSame(flow, scheduler.nextFlow(5 * SECOND));
-    }
-
-    @Test
-    void departureBeyondHorizonIsCappedWhenHorizonDropIsOff()
-    {
-        scheduler = newScheduler(FqConfig.from(ControllerParameters.of(Map.of(FqConfig.HORIZON_DROP, "false"))));
-        final TestFlow flow = new TestFlow(1).backlog(1);
-        flow.earliestDepartureNs = 11 * SECOND;
-        scheduler.activate(flow, 0);
-
-        assertNull(scheduler.nextFlow(0));
-        assertEquals(1, scheduler.horizonCaps());
-        assertEquals(10 * SECOND, scheduler.nextReleaseTimeNs());
-        assertSame(flow, scheduler.nextFlow(10 * SECOND), "released at now + horizon although it asked for 11 s");
-    }
-
-    @Test
-    void departureTimeReplacesRatePacing()
-    {
-        // A packet with its own departure time is paced only by maxrate: the flow's 1 kB/s rate does not apply.
-        final TestFlow flow = new TestFlow(1).rate(1_000).backlog(Long.MAX_VALUE);
-        flow.earliestDepartureNs = 5 * MS;
-        scheduler.activate(flow, 0);
-        assertEquals(0, harness.serve(0));
-        assertEquals(5 * MS, scheduler.nextReleaseTimeNs());
-        assertEquals(1, harness.serve(5 * MS, 1));
-
-        flow.earliestDepartureNs = 6 * MS;
-        assertEquals(0, harness.serve(5 * MS));
-        assertEquals(6 * MS, scheduler.nextReleaseTimeNs());
-        assertEquals(1, harness.serve(6 * MS, 1));
     }
 
     @Test
     void flowIdleLongerThanGcAgeIsCollectedAndReturnsAsNew()
     {
         final TestFlow idle = new TestFlow(1).rate(RATE).backlog(1);
-        scheduler.activate(idle, 0);
+        harness.activate(idle, 0);
         harness.serve(0);
         assertEquals(1, scheduler.flowCount());
 
         final TestFlow other = new TestFlow(2);
-        scheduler.activate(other, 3 * SECOND);
+        harness.activate(other, 3 * SECOND);
         assertEquals(0, scheduler.gcFlows(), "idle exactly 3 s: not yet");
         assertEquals(2, scheduler.flowCount());
 
-        scheduler.activate(other, 3 * SECOND + 1);
+        harness.activate(other, 3 * SECOND + 1);
         assertEquals(1, scheduler.gcFlows());
         assertEquals(1, scheduler.flowCount());
         assertEquals(1, counters.counter("flows"), "published for pacelink stat");
 
         // Forgotten, so it is a new flow again: a full initial quantum back to back.
         idle.backlog(Long.MAX_VALUE);
-        scheduler.activate(idle, 4 * SECOND);
+        harness.activate(idle, 4 * SECOND);
         assertEquals(10, harness.serve(4 * SECOND));
     }
 
@@ -444,7 +389,7 @@ class FqSchedulerTest
     {
         final TestFlow flow = new TestFlow(1).rate(RATE).backlog(Long.MAX_VALUE);
         scheduler.addFlow(flow);
-        scheduler.activate(flow, 0);
+        harness.activate(flow, 0);
         harness.serve(0);
         assertEquals(1, scheduler.throttledFlowCount());
 
@@ -454,7 +399,7 @@ class FqSchedulerTest
         assertEquals(0, counters.counter("flows"));
         assertEquals(0, counters.counter("throttled-flows"));
         assertEquals(Long.MAX_VALUE, scheduler.nextReleaseTimeNs());
-        assertNull(scheduler.nextFlow(SECOND));
+        assertNull(harness.releaseOne(SECOND));
     }
 
     @Test
@@ -463,10 +408,10 @@ class FqSchedulerTest
         scheduler = newScheduler(FqConfig.from(ControllerParameters.of(Map.of(FqConfig.PACING, "false"))));
         harness = new SchedulerHarness(scheduler);
         final TestFlow flow = new TestFlow(1).rate(1_000).backlog(100);
-        scheduler.activate(flow, 0);
+        harness.activate(flow, 0);
 
         assertEquals(100, harness.serve(0));
-        assertFalse(flow.hasPacketToSend(0));
+        assertEquals(0, flow.sendable(0));
     }
 
     @Test
@@ -477,7 +422,7 @@ class FqSchedulerTest
         {
             flows[i] = new TestFlow(i + 1).rate(RATE + 100_003L * i).backlog(Long.MAX_VALUE);
             scheduler.addFlow(flows[i]);
-            scheduler.activate(flows[i], 0);
+            harness.activate(flows[i], 0);
         }
         final long warmedUpNs = harness.runUntil(0, SECOND);
 
@@ -498,14 +443,14 @@ class FqSchedulerTest
     private int packetsAfterIdle(final long idleNs)
     {
         final TestFlow flow = new TestFlow(1).rate(RATE).backlog(11);
-        scheduler.activate(flow, 0);
+        harness.activate(flow, 0);
         assertEquals(10, harness.serve(0));
         assertEquals(1, harness.serve(QUANTUM_GAP_NS));
         assertEquals(0, flow.backlogPackets);
 
         final long returnNs = QUANTUM_GAP_NS + idleNs;
         flow.backlog(Long.MAX_VALUE);
-        scheduler.activate(flow, returnNs);
+        harness.activate(flow, returnNs);
         return harness.serve(returnNs);
     }
 
@@ -529,9 +474,9 @@ class FqSchedulerTest
         return (int)(first.sentPackets - firstBefore);
     }
 
-    private FqScheduler newScheduler(final FqConfig config)
+    private FqScheduler<TestFlow> newScheduler(final FqConfig config)
     {
-        counters = new FakeControllerContext(ControllerParameters.EMPTY);
-        return new FqScheduler(config, counters);
+        counters = new TestControllerContext(ControllerParameters.EMPTY);
+        return new FqScheduler<>(config, counters);
     }
 }

@@ -1,20 +1,26 @@
 package io.pacelink.fq;
 
-import io.pacelink.transport.schedule.SchedulableFlow;
+import io.pacelink.transport.schedule.PacketScheduler;
+import io.pacelink.transport.schedule.PacketSender;
+import io.pacelink.transport.schedule.SentPacket;
 import org.agrona.collections.LongArrayList;
 
 /**
- * Plays the endpoint's send loop against an {@link FqScheduler} in virtual time: ask for the next flow, build one
- * packet for it (ACK-only when the scheduler says so), report it, repeat; then jump the clock to the next release.
+ * Plays the endpoint's side of a packet scheduler in virtual time: activates flows with their pacing, and sends the
+ * packet for each flow the scheduler releases (ACK-only when the scheduler says so); then jumps the clock to the next
+ * release.
  */
-final class SchedulerHarness
+final class SchedulerHarness implements PacketSender<TestFlow>
 {
     static final int ACK_BYTES = 60;
 
-    private final FqScheduler scheduler;
+    private final PacketScheduler<TestFlow> scheduler;
     private LongArrayList sendTimesNs;
+    private TestFlow lastReleased;
+    private boolean isLastReleaseAckOnly;
+    private int dataPackets;
 
-    SchedulerHarness(final FqScheduler scheduler)
+    SchedulerHarness(final PacketScheduler<TestFlow> scheduler)
     {
         this.scheduler = scheduler;
     }
@@ -30,45 +36,48 @@ final class SchedulerHarness
     }
 
     /**
+     * Activate a flow with its current pacing rate and send quantum, as the endpoint does each duty cycle.
+     */
+    void activate(final TestFlow flow, final long nowNs)
+    {
+        scheduler.activate(flow, flow.pacingRateBytesPerSecond, flow.sendQuantumBytes, nowNs);
+    }
+
+    /**
      * Send everything the scheduler releases at {@code nowNs}, at most {@code maxPackets} packets.
      *
      * @return data packets sent.
      */
     int serve(final long nowNs, final int maxPackets)
     {
-        int dataPackets = 0;
-        for (int i = 0; i < maxPackets; i++)
-        {
-            final SchedulableFlow next = scheduler.nextFlow(nowNs);
-            if (null == next)
-            {
-                break;
-            }
-
-            final TestFlow flow = (TestFlow)next;
-            if (scheduler.releasedForAckOnly())
-            {
-                flow.ackDue = false;
-                scheduler.onPacketSent(flow, ACK_BYTES, true, nowNs);
-            }
-            else
-            {
-                flow.sent(nowNs);
-                flow.ackDue = false;
-                if (null != sendTimesNs)
-                {
-                    sendTimesNs.addLong(nowNs);
-                }
-                scheduler.onPacketSent(flow, flow.packetBytes, false, nowNs);
-                dataPackets++;
-            }
-        }
+        dataPackets = 0;
+        scheduler.sendPackets(nowNs, maxPackets, this);
         return dataPackets;
     }
 
     int serve(final long nowNs)
     {
         return serve(nowNs, Integer.MAX_VALUE);
+    }
+
+    /**
+     * Send at most one packet.
+     *
+     * @return the flow released for it, or null if none was.
+     */
+    TestFlow releaseOne(final long nowNs)
+    {
+        lastReleased = null;
+        scheduler.sendPackets(nowNs, 1, this);
+        return lastReleased;
+    }
+
+    /**
+     * @return true if the last release was for an ACK-only packet.
+     */
+    boolean isLastReleaseAckOnly()
+    {
+        return isLastReleaseAckOnly;
     }
 
     /**
@@ -89,5 +98,23 @@ final class SchedulerHarness
             }
             nowNs = nextNs;
         }
+    }
+
+    public int sendPacket(final TestFlow flow, final boolean ackOnly, final long nowNs)
+    {
+        lastReleased = flow;
+        isLastReleaseAckOnly = ackOnly;
+        flow.ackDue = false;
+        if (ackOnly)
+        {
+            return SentPacket.pack(ACK_BYTES, false);
+        }
+        flow.sent(nowNs);
+        if (null != sendTimesNs)
+        {
+            sendTimesNs.addLong(nowNs);
+        }
+        dataPackets++;
+        return SentPacket.pack(flow.packetBytes, true);
     }
 }

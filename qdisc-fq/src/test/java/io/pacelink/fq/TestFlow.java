@@ -3,8 +3,9 @@ package io.pacelink.fq;
 import io.pacelink.transport.schedule.SchedulableFlow;
 
 /**
- * A scripted connection for scheduler tests: a backlog of equal-sized packets, a pacing rate, an optional departure
- * time and an ACK flag, all set by the test; counts what it sent. Allocation-free.
+ * A scripted connection for scheduler tests: a backlog of equal-sized packets, a pacing rate and send quantum (handed
+ * to the scheduler when {@link SchedulerHarness#activate} activates it) and an ACK flag, all set by the test; counts
+ * what it sent. Allocation-free.
  */
 final class TestFlow implements SchedulableFlow
 {
@@ -16,7 +17,6 @@ final class TestFlow implements SchedulableFlow
     int sendQuantumBytes = 2 * MTU_BYTES;
     long backlogPackets;
     boolean ackDue;
-    long earliestDepartureNs;
 
     long sentPackets;
     long sentBytes;
@@ -61,33 +61,8 @@ final class TestFlow implements SchedulableFlow
         return flowId;
     }
 
-    public long pacingRateBytesPerSecond()
+    public int sendable(final long nowNs)
     {
-        return pacingRateBytesPerSecond;
-    }
-
-    public int sendQuantumBytes()
-    {
-        return sendQuantumBytes;
-    }
-
-    public int maxDatagramSizeBytes()
-    {
-        return MTU_BYTES;
-    }
-
-    public boolean hasPacketToSend(final long nowNs)
-    {
-        return backlogPackets > 0;
-    }
-
-    public boolean hasAckDue(final long nowNs)
-    {
-        return ackDue;
-    }
-
-    public long earliestDepartureNs()
-    {
-        return earliestDepartureNs;
+        return (backlogPackets > 0 ? ACK_ELICITING : 0) | (ackDue ? ACK_DUE : 0);
     }
 }

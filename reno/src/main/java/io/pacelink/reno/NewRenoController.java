@@ -9,9 +9,9 @@ import org.agrona.concurrent.status.AtomicCounter;
 import java.util.List;
 
 /**
- * NewReno in the form RFC 9002 section 7 gives it for QUIC (reference section 3): slow start adds every newly acked
- * byte, congestion avoidance counts bytes (RFC 3465) so that stretch ACKs still add one datagram per window, and a
- * congestion event halves the window at most once per {@link io.pacelink.transport.cc.RecoveryPeriod recovery period}.
+ * NewReno in the form RFC 9002 section 7 gives it for QUIC: slow start adds every newly acked byte, congestion
+ * avoidance counts bytes (RFC 3465) so that stretch ACKs still add one datagram per window, and a congestion event
+ * halves the window at most once per recovery period (RFC 9002 section 7.3.2, kept by the transport).
  * <p>
  * The window grows only while the sender was limited by it (RFC 9002 section 7.8, RFC 7661) and never during
  * recovery. Persistent congestion collapses it to the minimum window. All state is primitive; no callback allocates.
@@ -58,7 +58,7 @@ public final class NewRenoController extends WindowController
     public void onAck(final AckEvent ack)
     {
         // RFC 9002 section 7.3.2: no growth during recovery, nor on the frame that ends it.
-        if (recovery.onAck(ack) || !ack.isCwndLimited())
+        if (isRecoveryAck(ack) || !ack.isCwndLimited())
         {
             return;
         }
@@ -76,12 +76,12 @@ public final class NewRenoController extends WindowController
         if (ackedBytes > 0)
         {
             // RFC 3465 byte counting: one datagram per window's worth of acknowledged bytes, so stretch ACKs do not
-            // slow growth the way the per-ACK approximation cwnd += SMSS * SMSS / cwnd would (reference section 3).
+            // slow growth the way the per-ACK approximation cwnd += SMSS * SMSS / cwnd would.
             bytesAckedInCongestionAvoidance += ackedBytes;
             while (bytesAckedInCongestionAvoidance >= congestionWindowBytes)
             {
                 bytesAckedInCongestionAvoidance -= congestionWindowBytes;
-                congestionWindowBytes += maxDatagramSizeBytes;
+                congestionWindowBytes += context.maxDatagramSizeBytes();
             }
         }
         publishCounters();
@@ -90,18 +90,18 @@ public final class NewRenoController extends WindowController
     public void onCongestionEvent(final CongestionEvent event)
     {
         // RFC 9002 section 7.3.2: one halving per recovery period.
-        if (recovery.onCongestionEvent(event))
+        if (startsRecovery(event))
         {
             slowStartThresholdBytes = (long)(congestionWindowBytes * lossReductionFactor);
-            congestionWindowBytes = Math.max(slowStartThresholdBytes, minimumWindowBytes());
+            congestionWindowBytes = Math.max(slowStartThresholdBytes, context.minimumWindowBytes());
             bytesAckedInCongestionAvoidance = 0;
         }
 
         if (event.isPersistentCongestion())
         {
             // RFC 9002 section 7.6.2 and Appendix B.8: collapse to the minimum window and leave recovery.
-            congestionWindowBytes = minimumWindowBytes();
-            recovery.reset();
+            congestionWindowBytes = context.minimumWindowBytes();
+            leaveRecovery();
             bytesAckedInCongestionAvoidance = 0;
         }
         publishCounters();

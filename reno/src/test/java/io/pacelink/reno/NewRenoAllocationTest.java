@@ -1,9 +1,9 @@
 package io.pacelink.reno;
 
-import io.pacelink.testing.AllocationMeter;
+import io.pacelink.transport.testing.AllocationMeter;
 import io.pacelink.transport.cc.ControllerParameters;
-import io.pacelink.transport.cc.testing.FakeControllerContext;
-import io.pacelink.transport.cc.testing.FluidPath;
+import io.pacelink.transport.testing.TestControllerContext;
+import io.pacelink.transport.testing.ScriptedPath;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -30,7 +30,7 @@ class NewRenoAllocationTest
 
         // The first window runs the script on a fresh controller; later ones run it again on the same controller
         // (persistent congestion at the end of the previous run sends it back to slow start).
-        final FluidPath path = newPath();
+        final ScriptedPath path = newPath();
         final long[] firstWindow = new long[2];
         final long[] fewestAckFramesPerWindow = { Long.MAX_VALUE };
         AllocationMeter.assertAllocationFree("onPacketSent/onAck/onPacketLost/onCongestionEvent", () ->
@@ -51,15 +51,15 @@ class NewRenoAllocationTest
             "one byte per ACK would exceed the one-off allowance in every window: " + fewestAckFramesPerWindow[0]);
     }
 
-    private static FluidPath newPath()
+    private static ScriptedPath newPath()
     {
-        final FakeControllerContext context = new FakeControllerContext(ControllerParameters.EMPTY);
+        final TestControllerContext context = new TestControllerContext(ControllerParameters.EMPTY);
         final NewRenoController reno =
             new NewRenoController(context, NewRenoParameters.from(ControllerParameters.EMPTY));
-        return new FluidPath(reno, context, RTT_NS).senderModel(FluidPath.SenderModel.RFC_9002);
+        return new ScriptedPath(reno, context, RTT_NS);
     }
 
-    private static void runScript(final FluidPath path)
+    private static void runScript(final ScriptedPath path)
     {
         path.ackEvery(1).dropEveryNth(0);
         path.runFor(10 * RTT_NS);

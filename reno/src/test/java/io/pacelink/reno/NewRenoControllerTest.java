@@ -1,8 +1,8 @@
 package io.pacelink.reno;
 
 import io.pacelink.transport.cc.ControllerParameters;
-import io.pacelink.transport.cc.testing.FakeControllerContext;
-import io.pacelink.transport.cc.testing.FluidPath;
+import io.pacelink.transport.testing.TestControllerContext;
+import io.pacelink.transport.testing.ScriptedPath;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -11,18 +11,19 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * NewReno against reference section 3 on a scripted fluid path (fixed RTT, every packet acknowledged one RTT later).
+ * NewReno against RFC 9002 section 7 on the test kit's scripted path (fixed RTT, every packet acknowledged one RTT
+ * later).
  */
 class NewRenoControllerTest
 {
     private static final long RTT_NS = 100_000_000L;
-    private static final int MSS = FakeControllerContext.DEFAULT_MAX_DATAGRAM_SIZE_BYTES;
+    private static final int MSS = TestControllerContext.DEFAULT_MAX_DATAGRAM_SIZE_BYTES;
     private static final long INITIAL_WINDOW_BYTES = 10L * MSS;
 
-    private final FakeControllerContext context = new FakeControllerContext(ControllerParameters.EMPTY);
+    private final TestControllerContext context = new TestControllerContext(ControllerParameters.EMPTY);
     private final NewRenoController reno =
         new NewRenoController(context, NewRenoParameters.from(ControllerParameters.EMPTY));
-    private final FluidPath path = new FluidPath(reno, context, RTT_NS).senderModel(FluidPath.SenderModel.RFC_9002);
+    private final ScriptedPath path = new ScriptedPath(reno, context, RTT_NS);
 
     @Test
     void slowStartDoublesPerRoundTripWithPerPacketAcks()
@@ -192,12 +193,12 @@ class NewRenoControllerTest
     @Test
     void lossReductionParameterSetsTheCut()
     {
-        final FakeControllerContext gentleContext =
-            new FakeControllerContext(ControllerParameters.parse("reno.lossReduction=0.7"));
+        final TestControllerContext gentleContext =
+            new TestControllerContext(ControllerParameters.parse("reno.lossReduction=0.7"));
         final NewRenoController gentle =
             (NewRenoController)new NewRenoFactory().newController(gentleContext);
-        final FluidPath gentlePath =
-            new FluidPath(gentle, gentleContext, RTT_NS).senderModel(FluidPath.SenderModel.RFC_9002);
+        final ScriptedPath gentlePath =
+            new ScriptedPath(gentle, gentleContext, RTT_NS);
         gentlePath.runUntil(Long.MAX_VALUE, () -> gentle.congestionWindowBytes() >= 100L * MSS);
         final long beforeBytes = gentle.congestionWindowBytes();
         gentlePath.congestionEvent(gentlePath.newestSentTimeNs(), false);

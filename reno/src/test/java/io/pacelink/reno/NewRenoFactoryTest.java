@@ -3,7 +3,7 @@ package io.pacelink.reno;
 import io.pacelink.transport.cc.CongestionControlRegistry;
 import io.pacelink.transport.cc.CongestionControllerFactory;
 import io.pacelink.transport.cc.ControllerParameters;
-import io.pacelink.transport.cc.testing.FakeControllerContext;
+import io.pacelink.transport.testing.TestControllerContext;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -23,7 +23,7 @@ class NewRenoFactoryTest
     void isRegisteredAsReno()
     {
         assertInstanceOf(NewRenoFactory.class, factory);
-        final FakeControllerContext context = new FakeControllerContext(ControllerParameters.EMPTY);
+        final TestControllerContext context = new TestControllerContext(ControllerParameters.EMPTY);
         final NewRenoController reno = assertInstanceOf(NewRenoController.class, factory.newController(context));
         assertEquals(NewRenoController.STATE_SLOW_START, reno.stateName());
         assertEquals(context.initialWindowBytes(), context.counter(NewRenoController.CWND_COUNTER));

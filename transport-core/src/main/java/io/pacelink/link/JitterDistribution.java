@@ -27,7 +27,8 @@ public enum JitterDistribution
     {
         long sampleOffsetNs(final SplittableRandom random, final long jitterNs)
         {
-            final double sigmas = Math.max(-NORMAL_CUTOFF_SIGMAS, Math.min(NORMAL_CUTOFF_SIGMAS, random.nextGaussian()));
+            final double sigmas =
+                Math.max(-NORMAL_CUTOFF_SIGMAS, Math.min(NORMAL_CUTOFF_SIGMAS, random.nextGaussian()));
             return (long)(sigmas * jitterNs);
         }
     };

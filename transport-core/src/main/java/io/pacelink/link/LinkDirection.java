@@ -215,8 +215,8 @@ public final class LinkDirection
     /**
      * Lose exactly one chosen packet on arrival: the {@code offeredPacketNumber}-th packet offered to this direction
      * since it was built (1-based), whatever the loss model would have decided. A deterministic single loss for
-     * experiments such as the CUBIC window curve after one loss (RFC 9438 section 4; reference section 4.6). It is
-     * counted with the random losses.
+     * experiments such as the CUBIC window curve after one loss (RFC 9438 section 4). It is counted with the random
+     * losses.
      *
      * @param offeredPacketNumber the packet to lose, greater than the number of packets offered so far; 0 cancels.
      */

@@ -12,8 +12,8 @@ import java.util.StringJoiner;
  * <p>The model of a direction, in order: random loss, duplication and corruption as a packet arrives (as netem
  * does on enqueue), then a token-bucket policer ({@code police=} and {@code burst=}, as tc's {@code police} action)
  * that drops what exceeds it, then the bottleneck queue ({@code qdisc=}, limited by {@code queue=}), then
- * serialization at the bottleneck rate one packet at a time, then propagation delay plus jitter. With jitter, packets may overtake each
- * other as in netem unless {@code order=keep}.
+ * serialization at the bottleneck rate one packet at a time, then propagation delay plus jitter. With jitter, packets
+ * may overtake each other as in netem unless {@code order=keep}.
  *
  * @param rate                 the bottleneck's rate over time ({@code rate=} or {@code trace=}), unlimited if absent.
  * @param delayNs              one-way propagation delay.
@@ -346,7 +346,8 @@ public record PathSpec(
             {
                 throw new PathSpecException(text, "more than one '|'; give \"FORWARD | REVERSE\"");
             }
-            return new Pair(PathSpec.parse(text.substring(0, separator)), PathSpec.parse(text.substring(separator + 1)));
+            return new Pair(
+                PathSpec.parse(text.substring(0, separator)), PathSpec.parse(text.substring(separator + 1)));
         }
 
         /**

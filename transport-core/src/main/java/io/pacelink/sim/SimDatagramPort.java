@@ -41,7 +41,7 @@ public final class SimDatagramPort implements DatagramPort
     /**
      * {@inheritDoc}
      */
-    public int receive(final DatagramHandler handler, final int limit)
+    public int receive(final DatagramHandler handler, final int limit, final long nowNs)
     {
         int received = 0;
         while (received < limit && inboxCount > 0)
@@ -55,7 +55,7 @@ public final class SimDatagramPort implements DatagramPort
             try
             {
                 view.wrap(packet.data(), 0, packet.length());
-                handler.onDatagram(view, 0, packet.length(), (InetSocketAddress)packet.source());
+                handler.onDatagram(view, 0, packet.length(), (InetSocketAddress)packet.source(), nowNs);
             }
             finally
             {

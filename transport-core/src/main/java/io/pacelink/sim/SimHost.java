@@ -31,7 +31,8 @@ public final class SimHost implements PacketSink
      * @param address   the host's address (loopback range; never resolved).
      * @param uplink    where the host's datagrams go.
      */
-    public SimHost(final Simulator simulator, final String name, final InetSocketAddress address, final PacketSink uplink)
+    public SimHost(
+        final Simulator simulator, final String name, final InetSocketAddress address, final PacketSink uplink)
     {
         this.simulator = simulator;
         this.name = name;

@@ -1,6 +1,7 @@
 package io.pacelink.transport;
 
 import io.pacelink.transport.cc.CongestionControlRegistry;
+import io.pacelink.transport.agent.ConnectCommand;
 import io.pacelink.transport.agent.DeadlineIdleStrategy;
 import io.pacelink.transport.agent.EndpointAgent;
 import io.pacelink.transport.engine.EndpointCore;
@@ -16,14 +17,18 @@ import org.agrona.CloseHelper;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentInvoker;
 import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.NoOpIdleStrategy;
-import org.agrona.concurrent.status.ConcurrentCountersManager;
+import org.agrona.concurrent.status.CountersManager;
 import org.agrona.concurrent.status.CountersReader;
+import org.jctools.queues.SpmcArrayQueue;
 
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 /**
  * A Pacelink endpoint: one UDP socket, many connections, one agent that owns all protocol state. Open one with
@@ -37,14 +42,28 @@ import java.nio.file.Path;
  *     connection.poll((buffer, offset, length) -> process(buffer, offset, length), 10);
  * }
  * }</pre>
+ * <p>
+ * This class is the thread boundary: application threads call it, while the {@link EndpointCore} and everything
+ * under it is touched by the agent thread only. A connect is a command the agent carries out and answers (the caller
+ * waits for that one duty cycle, running it itself in INVOKER mode); accepted connections are handed over through a
+ * queue.
  */
 public final class Endpoint implements AutoCloseable
 {
+    /**
+     * How long an application thread waits for the agent to carry out its command before deciding the agent is not
+     * running.
+     */
+    public static final long COMMAND_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(10);
+
+    private static final int ACCEPT_QUEUE_CAPACITY = 1024;
+
     private final PacelinkContext context;
     private final EndpointCore core;
     private final EndpointAgent agent;
-    private final ConcurrentCountersManager countersManager;
+    private final CountersReader countersReader;
     private final CountersFile countersFile;
+    private final SpmcArrayQueue<Connection> acceptedConnections = new SpmcArrayQueue<>(ACCEPT_QUEUE_CAPACITY);
     private final AgentRunner runner;
     private final AgentInvoker invoker;
 
@@ -64,8 +83,12 @@ public final class Endpoint implements AutoCloseable
             port.close();
             throw ex;
         }
-        countersManager = null != countersFile ?
+        // The endpoint's and the scheduler's counters are registered here, before the agent runs (starting the thread
+        // that runs it orders these writes before its own); from then on only the agent allocates and frees
+        // counters: one writer, as a plain CountersManager requires.
+        final CountersManager countersManager = null != countersFile ?
             countersFile.countersManager() : CountersBuffers.newManager(context.countersBufferBytes());
+        countersReader = countersManager;
         try
         {
             core = new EndpointCore(
@@ -74,7 +97,8 @@ public final class Endpoint implements AutoCloseable
                 CongestionControlRegistry.load(),
                 PacketSchedulers.newScheduler(
                     context.packetScheduler(), context.schedulerParameters(), countersManager),
-                countersManager);
+                countersManager,
+                acceptedConnections::offer);
         }
         catch (final RuntimeException ex)
         {
@@ -159,22 +183,38 @@ public final class Endpoint implements AutoCloseable
      *
      * @param remoteAddress the server's address.
      * @return the connection, CONNECTING until the server answers.
+     * @see #connect(InetSocketAddress, String)
      */
     public Connection connect(final InetSocketAddress remoteAddress)
     {
-        return core.connect(remoteAddress, null);
+        return connect(remoteAddress, null);
     }
 
     /**
-     * Open a connection to a server with a given congestion controller.
+     * Open a connection to a server with a given congestion controller. Waits until the agent has created the
+     * connection (one duty cycle, run by this thread in INVOKER mode), not for the server's answer.
      *
      * @param remoteAddress     the server's address.
-     * @param congestionControl the controller's name, e.g. {@code bbr}.
-     * @return the connection, CONNECTING until the server answers.
+     * @param congestionControl the controller's name, e.g. {@code bbr}, or null for the context's.
+     * @return the connection, CONNECTING until the server answers; CLOSED (REJECTED) if the endpoint has its
+     * maximum of connections.
+     * @throws IllegalArgumentException if the controller is unknown or its parameters are invalid.
+     * @throws IllegalStateException    if the endpoint is closed, or its agent did not run within
+     *                                  {@link #COMMAND_TIMEOUT_NS} (in SHARED mode: start the agent first).
      */
     public Connection connect(final InetSocketAddress remoteAddress, final String congestionControl)
     {
-        return core.connect(remoteAddress, congestionControl);
+        if (agent.isClosed())
+        {
+            throw new IllegalStateException("endpoint is closed");
+        }
+        final ConnectCommand command = new ConnectCommand(remoteAddress, congestionControl);
+        if (!agent.offer(command))
+        {
+            throw new IllegalStateException("too many commands queued: the endpoint's agent is falling behind");
+        }
+        awaitAgent(command::isDone, "connect");
+        return command.connection();
     }
 
     /**
@@ -182,7 +222,7 @@ public final class Endpoint implements AutoCloseable
      */
     public Connection accept()
     {
-        return core.accept();
+        return acceptedConnections.relaxedPoll();
     }
 
     /**
@@ -207,7 +247,7 @@ public final class Endpoint implements AutoCloseable
      */
     public CountersReader countersReader()
     {
-        return countersManager;
+        return countersReader;
     }
 
     /**
@@ -244,7 +284,8 @@ public final class Endpoint implements AutoCloseable
     }
 
     /**
-     * @return the earliest time (on the context's clock) the agent has something to do.
+     * @return the earliest time (on the context's clock) the agent has something to do; call it on the agent's
+     * thread (INVOKER mode: the thread that invokes).
      */
     public long nextDeadlineNs()
     {
@@ -252,8 +293,9 @@ public final class Endpoint implements AutoCloseable
     }
 
     /**
-     * Close every connection and the socket, and delete the counters file. In SHARED mode the application closes
-     * the agent's runner itself.
+     * Close every connection and the socket, and delete the counters file. In SHARED mode the agent closes the
+     * endpoint when the application's runner closes it; called before the agent starts (or on its thread) this closes
+     * it at once, and while another thread runs it this asks the agent to close and waits.
      */
     public void close()
     {
@@ -265,10 +307,51 @@ public final class Endpoint implements AutoCloseable
         {
             CloseHelper.close(invoker);
         }
+        else if (!agent.hasStarted() || agent.isAgentThread())
+        {
+            agent.onClose();
+        }
         else
         {
-            core.close();
+            agent.requestClose();
+            awaitAgent(agent::isClosed, "close");
         }
-        CloseHelper.close(countersFile);
+    }
+
+    /**
+     * Wait, as Aeron's client conductor waits for the media driver, until the agent has carried out a command:
+     * running its duty cycle here if this thread is the agent's (INVOKER mode, or SHARED with the application's own
+     * agent beside it), else idling with back-off.
+     */
+    private void awaitAgent(final BooleanSupplier isDone, final String command)
+    {
+        final long deadlineNs = context.nanoClock().nanoTime() + COMMAND_TIMEOUT_NS;
+        final IdleStrategy idleStrategy = null == invoker && !agent.isAgentThread() ? new BackoffIdleStrategy(
+            10, 10, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MILLISECONDS.toNanos(1)) : null;
+        while (!isDone.getAsBoolean())
+        {
+            if (null != invoker)
+            {
+                invoker.invoke();
+            }
+            else if (null == idleStrategy)
+            {
+                agent.doWork();
+            }
+            else
+            {
+                idleStrategy.idle();
+            }
+            if (agent.isClosed() && !isDone.getAsBoolean())
+            {
+                throw new IllegalStateException("endpoint is closed");
+            }
+            if (context.nanoClock().nanoTime() > deadlineNs)
+            {
+                throw new IllegalStateException("the endpoint's agent did not " + command + " within " +
+                    TimeUnit.NANOSECONDS.toSeconds(COMMAND_TIMEOUT_NS) + " s: it is not running (in SHARED mode " +
+                    "start the runner of endpoint.agent() first)");
+            }
+        }
     }
 }

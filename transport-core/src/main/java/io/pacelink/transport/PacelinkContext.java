@@ -40,7 +40,7 @@ public final class PacelinkContext
     public static final int MAX_DATAGRAM_SIZE_BYTES = 65_507;
 
     /**
-     * Design.md section 5: 1 ms, LAN friendly.
+     * 1 ms, LAN friendly (the ACK policy of docs/wire-format.md).
      */
     public static final long DEFAULT_MAX_ACK_DELAY_NS = TimeUnit.MILLISECONDS.toNanos(1);
 
@@ -169,7 +169,8 @@ public final class PacelinkContext
      */
     public PacelinkContext maxDatagramSizeBytes(final int bytes)
     {
-        maxDatagramSizeBytes = requireRange("maxDatagramSizeBytes", bytes, MIN_DATAGRAM_SIZE_BYTES, MAX_DATAGRAM_SIZE_BYTES);
+        maxDatagramSizeBytes =
+            requireRange("maxDatagramSizeBytes", bytes, MIN_DATAGRAM_SIZE_BYTES, MAX_DATAGRAM_SIZE_BYTES);
         return this;
     }
 

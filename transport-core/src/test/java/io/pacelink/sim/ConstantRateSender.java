@@ -11,7 +11,7 @@ import java.net.InetSocketAddress;
  */
 final class ConstantRateSender implements SimulatedAgent
 {
-    private static final DatagramHandler IGNORE = (buffer, offset, length, source) -> { };
+    private static final DatagramHandler IGNORE = (buffer, offset, length, source, nowNs) -> { };
 
     private final SimDatagramPort port;
     private final InetSocketAddress peer;
@@ -35,7 +35,7 @@ final class ConstantRateSender implements SimulatedAgent
 
     public int doWork(final long nowNs)
     {
-        int work = port.receive(IGNORE, Integer.MAX_VALUE);
+        int work = port.receive(IGNORE, Integer.MAX_VALUE, nowNs);
         while (nowNs >= nextSendNs && nextSendNs < endNs)
         {
             buffer.putLong(0, sent++);

@@ -19,7 +19,6 @@ final class CountingReceiver implements SimulatedAgent, DatagramHandler
     private final SimDatagramPort port;
     private final boolean acknowledge;
     private final UnsafeBuffer ack = new UnsafeBuffer(new byte[ACK_BYTES]);
-    private long nowNs;
     private long received;
 
     CountingReceiver(final SimDatagramPort port, final boolean acknowledge, final FlowResults results)
@@ -31,8 +30,7 @@ final class CountingReceiver implements SimulatedAgent, DatagramHandler
 
     public int doWork(final long nowNs)
     {
-        this.nowNs = nowNs;
-        return port.receive(this, 64);
+        return port.receive(this, 64, nowNs);
     }
 
     public long nextDeadlineNs()
@@ -40,7 +38,8 @@ final class CountingReceiver implements SimulatedAgent, DatagramHandler
         return Long.MAX_VALUE;
     }
 
-    public void onDatagram(final DirectBuffer buffer, final int offset, final int length, final InetSocketAddress source)
+    public void onDatagram(
+        final DirectBuffer buffer, final int offset, final int length, final InetSocketAddress source, final long nowNs)
     {
         received++;
         results.onDelivered(nowNs, length);

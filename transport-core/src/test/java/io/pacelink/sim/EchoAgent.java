@@ -19,7 +19,7 @@ final class EchoAgent implements SimulatedAgent, DatagramHandler
 
     public int doWork(final long nowNs)
     {
-        return port.receive(this, 16);
+        return port.receive(this, 16, nowNs);
     }
 
     public long nextDeadlineNs()
@@ -27,7 +27,8 @@ final class EchoAgent implements SimulatedAgent, DatagramHandler
         return Long.MAX_VALUE;
     }
 
-    public void onDatagram(final DirectBuffer buffer, final int offset, final int length, final InetSocketAddress source)
+    public void onDatagram(
+        final DirectBuffer buffer, final int offset, final int length, final InetSocketAddress source, final long nowNs)
     {
         port.send(buffer, offset, length, source);
     }

@@ -20,7 +20,6 @@ final class PingAgent implements SimulatedAgent, DatagramHandler
     private final int count;
     private final long[] sentAtNs;
     private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[2048]);
-    private long nowNs;
     private long nextPingNs;
     private int sent;
 
@@ -37,8 +36,7 @@ final class PingAgent implements SimulatedAgent, DatagramHandler
 
     public int doWork(final long nowNs)
     {
-        this.nowNs = nowNs;
-        int work = port.receive(this, 16);
+        int work = port.receive(this, 16, nowNs);
         if (sent < count && nowNs >= nextPingNs)
         {
             buffer.putInt(0, sent);
@@ -55,7 +53,8 @@ final class PingAgent implements SimulatedAgent, DatagramHandler
         return sent < count ? nextPingNs : Long.MAX_VALUE;
     }
 
-    public void onDatagram(final DirectBuffer buffer, final int offset, final int length, final InetSocketAddress source)
+    public void onDatagram(
+        final DirectBuffer buffer, final int offset, final int length, final InetSocketAddress source, final long nowNs)
     {
         rttNs.addLong(nowNs - sentAtNs[buffer.getInt(offset)]);
     }

@@ -2,7 +2,7 @@ package io.pacelink.sim;
 
 import io.pacelink.link.PathSpec;
 import io.pacelink.sim.results.FlowResults;
-import io.pacelink.testing.AllocationMeter;
+import io.pacelink.transport.testing.AllocationMeter;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -66,7 +66,8 @@ class SimulatorTest
         final SimHost sender = dumbbell.addLeftHost();
         final SimHost receiver = dumbbell.addRightHost();
         // 1500 B every 1 ms = 12 Mbit/s into a 10 Mbit/s bottleneck (1.2 ms per packet).
-        final ConstantRateSender cbr = new ConstantRateSender(sender.port(), receiver.address(), 1500, MS, 0, 5 * SECOND);
+        final ConstantRateSender cbr =
+            new ConstantRateSender(sender.port(), receiver.address(), 1500, MS, 0, 5 * SECOND);
         final CountingReceiver sink = new CountingReceiver(receiver.port(), false, new FlowResults("cbr", SECOND));
         sender.addAgent(cbr);
         receiver.addAgent(sink);
@@ -212,11 +213,11 @@ class SimulatorTest
         simulator.runUntil(1);
         assertEquals(1, right.port().pendingDatagrams());
         final int[] seen = new int[1];
-        right.port().receive((buffer, offset, length, source) ->
+        right.port().receive((buffer, offset, length, source, nowNs) ->
         {
             assertEquals(left.address(), source);
             seen[0] = buffer.getByte(offset + 2);
-        }, 10);
+        }, 10, 1);
         assertEquals(3, seen[0]);
         right.port().close();
         assertTrue(left.port().send(payload, 0, 3, right.address()));

@@ -31,7 +31,7 @@ final class WindowSender implements SimulatedAgent, DatagramHandler
 
     public int doWork(final long nowNs)
     {
-        int work = port.receive(this, 64);
+        int work = port.receive(this, 64, nowNs);
         while (inFlight < window)
         {
             buffer.putLong(0, sent++);
@@ -47,7 +47,8 @@ final class WindowSender implements SimulatedAgent, DatagramHandler
         return Long.MAX_VALUE;
     }
 
-    public void onDatagram(final DirectBuffer buffer, final int offset, final int length, final InetSocketAddress source)
+    public void onDatagram(
+        final DirectBuffer buffer, final int offset, final int length, final InetSocketAddress source, final long nowNs)
     {
         inFlight--;
         acknowledged++;

@@ -16,19 +16,20 @@ import io.pacelink.transport.cc.RttStats;
 import java.util.List;
 
 /**
- * BBRv1 with the state machine, constants and per-ACK order of Linux {@code net/ipv4/tcp_bbr.c} (reference
- * section 5). Method names follow the Linux functions they mirror ({@code bbr_update_bw} → {@code updateBandwidth}).
+ * BBRv1 with the state machine, constants and per-ACK order of Linux {@code net/ipv4/tcp_bbr.c}. Method names follow
+ * the Linux functions they mirror ({@code bbr_update_bw} → {@code updateBandwidth}).
  * <p>
  * Differences forced by the transport (all documented where they occur):
  * <ul>
  *     <li>Bytes instead of packets: cwnd, BDP and inflight are bytes, converted with the max datagram size where
  *     Linux uses packet counts (4-packet floor, even-packet rounding, {@code TCP_INIT_CWND}).</li>
- *     <li>Recovery is tracked here from {@link #onCongestionEvent} and {@link AckEvent#largestAckedSentTimeNs()}
- *     the QUIC way (RFC 9002 section 7.3.2), standing in for Linux's {@code icsk_ca_state}. A QUIC recovery period
- *     ends before the loss detector has ruled on the packets sent just after it began, so a loss of a packet sent
- *     before the previous period ended continues that episode without a second packet-conservation round, as in
- *     Linux, whose Recovery lasts until {@code high_seq} is cumulatively acknowledged and, under continuous loss, is
- *     left and re-entered within one ACK that {@code bbr_main} sees as Recovery throughout.</li>
+ *     <li>Recovery is the transport's recovery period (RFC 9002 section 7.3.2), announced by
+ *     {@link CongestionEvent#startsRecovery()} and {@link AckEvent#endsRecovery()}, standing in for Linux's
+ *     {@code icsk_ca_state}. A QUIC recovery period ends before the loss detector has ruled on the packets sent just
+ *     after it began, so a new period whose lost packets were all sent before the previous one ended continues that
+ *     episode without a second packet-conservation round, as in Linux, whose Recovery lasts until {@code high_seq}
+ *     is cumulatively acknowledged and, under continuous loss, is left and re-entered within one ACK that
+ *     {@code bbr_main} sees as Recovery throughout.</li>
  *     <li>Persistent congestion plays the role of Linux's RTO ({@code bbr_set_state(TCP_CA_Loss)}).</li>
  *     <li>PROBE_RTT's "mark the connection application-limited" is emulated here (see
  *     {@code markProbeRttAppLimited}) because the SPI gives the controller no way to set the sampler's mark.</li>
@@ -59,6 +60,7 @@ public final class Bbr1Controller implements CongestionController
     private static final double[] PROBE_BW_PACING_GAINS = { 1.25, 0.75, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0 };
 
     private final Bbr1Parameters parameters;
+    private final ControllerContext context;
     private final RttStats rttStats;
     private final ControllerRandom random;
     private final long initialWindowBytes;
@@ -69,8 +71,7 @@ public final class Bbr1Controller implements CongestionController
     private final LongTermBandwidthSampler longTermBandwidth;
     private final Bbr1Counters counters;
 
-    private int maxDatagramSizeBytes;
-    private Bbr1Mode mode = Bbr1Mode.STARTUP;
+    private Bbr1State state = Bbr1State.STARTUP;
     private double pacingGain;
     private double cwndGain;
     private int cycleIndex;
@@ -99,7 +100,6 @@ public final class Bbr1Controller implements CongestionController
     private boolean isInRecovery;
     private boolean wasInRecovery;
     private boolean isRecoveryStartPending;
-    private long recoveryStartNs;
     private long recoveryEndNs = Long.MIN_VALUE;
 
     private long deliveredTimeNs;
@@ -117,13 +117,13 @@ public final class Bbr1Controller implements CongestionController
     public Bbr1Controller(final ControllerContext context, final Bbr1Parameters parameters)
     {
         this.parameters = parameters;
+        this.context = context;
         this.rttStats = context.rttStats();
         this.random = context.random();
-        this.maxDatagramSizeBytes = context.maxDatagramSizeBytes();
         this.initialWindowBytes = context.initialWindowBytes();
         this.pacingMarginFactor = 1.0 - parameters.pacingMarginPercent() / 100.0;
         this.maxBandwidthFilter = WindowedFilter.max(parameters.bandwidthFilterRounds());
-        this.ackAggregation = AckAggregationEstimator.withLinuxWindows(maxDatagramSizeBytes);
+        this.ackAggregation = AckAggregationEstimator.withLinuxWindows(context.maxDatagramSizeBytes());
         this.longTermBandwidth = new LongTermBandwidthSampler(pacingMarginFactor);
 
         congestionWindowBytes = initialWindowBytes;
@@ -147,7 +147,7 @@ public final class Bbr1Controller implements CongestionController
         final long nowNs,
         final long packetNumber,
         final int sizeBytes,
-        final long bytesInFlightBytes,
+        final long bytesInFlight,
         final boolean isRetransmission)
     {
         // BBRv1 has no per-packet send hook in Linux; the model is driven by ACKs alone.
@@ -161,11 +161,11 @@ public final class Bbr1Controller implements CongestionController
         isIdleRestart = true;
         ackAggregation.restartEpoch(nowNs);
         // Avoid pointless buffer overflows: pace at the estimate if we need no more speed.
-        if (Bbr1Mode.PROBE_BW == mode)
+        if (Bbr1State.PROBE_BW == state)
         {
             setPacingRate(bandwidthBytesPerSecond(), 1.0);
         }
-        else if (Bbr1Mode.PROBE_RTT == mode)
+        else if (Bbr1State.PROBE_RTT == state)
         {
             checkProbeRttDone(nowNs);
         }
@@ -214,16 +214,17 @@ public final class Bbr1Controller implements CongestionController
     }
 
     /**
-     * A loss batch: enter recovery (Linux {@code tcp_enter_recovery} → {@code bbr_ssthresh} →
-     * {@code bbr_save_cwnd}), or the RTO path for persistent congestion.
+     * A loss batch that starts a recovery period: enter recovery (Linux {@code tcp_enter_recovery} →
+     * {@code bbr_ssthresh} → {@code bbr_save_cwnd}), or the RTO path for persistent congestion. The losses of a
+     * period already answered change nothing here.
      */
     public void onCongestionEvent(final CongestionEvent event)
     {
         if (event.isPersistentCongestion())
         {
-            onPersistentCongestion(event.nowNs());
+            onPersistentCongestion();
         }
-        else if (event.isEcnCe())
+        else if (event.isEcnCe() || !event.startsRecovery())
         {
             // Linux BBRv1 ignores ECN: ECE only puts TCP in CWR, where bbr_set_cwnd neither conserves nor restores.
             return;
@@ -231,7 +232,6 @@ public final class Bbr1Controller implements CongestionController
         else if (!isInRecovery)
         {
             isInRecovery = true;
-            recoveryStartNs = event.nowNs();
             if (event.newestLostSentTimeNs() <= recoveryEndNs)
             {
                 // Every packet of this batch was sent before the previous recovery ended: the losses belong to that
@@ -248,14 +248,13 @@ public final class Bbr1Controller implements CongestionController
                 isRecoveryStartPending = true;
             }
         }
-        else if (event.newestLostSentTimeNs() > recoveryStartNs)
+        else
         {
             // A packet sent during recovery was lost: a new recovery epoch (RFC 9002 section 7.3.2). This is Linux
             // leaving and re-entering Recovery within one ACK: bbr_ssthresh saves cwnd again (as the max, the
             // previous state being Recovery), and since bbr_main never saw the Open state in between there is
             // neither a restore nor a second packet-conservation round.
             saveCwnd();
-            recoveryStartNs = event.nowNs();
         }
         counters.publish(this);
     }
@@ -276,9 +275,8 @@ public final class Bbr1Controller implements CongestionController
 
     public void onMtuChanged(final int maxDatagramSizeBytes)
     {
-        this.maxDatagramSizeBytes = maxDatagramSizeBytes;
         congestionWindowBytes = Math.max(congestionWindowBytes, minTargetCwndBytes());
-        sendQuantumBytes = BbrMath.sendQuantumBytes(pacingRateBytesPerSecond, maxDatagramSizeBytes);
+        sendQuantumBytes = BbrMath.sendQuantumBytes(pacingRateBytesPerSecond, context.maxDatagramSizeBytes());
     }
 
     public long congestionWindowBytes()
@@ -298,12 +296,12 @@ public final class Bbr1Controller implements CongestionController
 
     public String stateName()
     {
-        return mode.stateName();
+        return state.stateName();
     }
 
     public List<String> stateNames()
     {
-        return Bbr1Mode.STATE_NAMES;
+        return Bbr1State.STATE_NAMES;
     }
 
     // ---------------------------------------------------------------------------------------------------------------
@@ -311,11 +309,11 @@ public final class Bbr1Controller implements CongestionController
     // ---------------------------------------------------------------------------------------------------------------
 
     /**
-     * @return the current mode.
+     * @return the current state.
      */
-    public Bbr1Mode mode()
+    public Bbr1State state()
     {
-        return mode;
+        return state;
     }
 
     /**
@@ -473,8 +471,7 @@ public final class Bbr1Controller implements CongestionController
      */
     private void updateRecoveryState(final AckEvent ack)
     {
-        final long largestAckedSentTimeNs = ack.largestAckedSentTimeNs();
-        if (isInRecovery && Long.MIN_VALUE != largestAckedSentTimeNs && largestAckedSentTimeNs > recoveryStartNs)
+        if (isInRecovery && ack.endsRecovery())
         {
             isInRecovery = false;
             recoveryEndNs = ack.nowNs();
@@ -498,7 +495,7 @@ public final class Bbr1Controller implements CongestionController
         }
 
         if (parameters.isLongTermBandwidthEnabled() && longTermBandwidth.onSample(
-            Bbr1Mode.PROBE_BW == mode, rounds.isRoundStart(), ack.newlyLostBytes() > 0, isSampleAppLimited,
+            Bbr1State.PROBE_BW == state, rounds.isRoundStart(), ack.newlyLostBytes() > 0, isSampleAppLimited,
             totalDeliveredBytes, totalLostBytes, deliveredTimeNs))
         {
             resetProbeBwMode();
@@ -535,7 +532,7 @@ public final class Bbr1Controller implements CongestionController
      */
     private void updateCyclePhase(final AckEvent ack)
     {
-        if (Bbr1Mode.PROBE_BW == mode && isNextCyclePhase(ack))
+        if (Bbr1State.PROBE_BW == state && isNextCyclePhase(ack))
         {
             advanceCyclePhase();
         }
@@ -596,12 +593,12 @@ public final class Bbr1Controller implements CongestionController
      */
     private void checkDrain(final AckEvent ack)
     {
-        if (Bbr1Mode.STARTUP == mode && isFullBandwidthReached)
+        if (Bbr1State.STARTUP == state && isFullBandwidthReached)
         {
-            mode = Bbr1Mode.DRAIN;
+            state = Bbr1State.DRAIN;
         }
         // Fall through: inflight may already be small enough.
-        if (Bbr1Mode.DRAIN == mode && ack.bytesInFlightBytes() <= inflightBytes(maxBandwidthFilter.best(), 1.0))
+        if (Bbr1State.DRAIN == state && ack.bytesInFlight() <= inflightBytes(maxBandwidthFilter.best(), 1.0))
         {
             resetProbeBwMode();
         }
@@ -627,17 +624,17 @@ public final class Bbr1Controller implements CongestionController
             minRttStampNs = nowNs;
         }
 
-        if (parameters.probeRttDurationNs() > 0 && isFilterExpired && !isIdleRestart && Bbr1Mode.PROBE_RTT != mode)
+        if (parameters.probeRttDurationNs() > 0 && isFilterExpired && !isIdleRestart && Bbr1State.PROBE_RTT != state)
         {
-            mode = Bbr1Mode.PROBE_RTT;
+            state = Bbr1State.PROBE_RTT;
             saveCwnd();
             hasProbeRttDoneStamp = false;
             probeRttAppLimitedFromBytes = totalDeliveredBytes;
         }
 
-        if (Bbr1Mode.PROBE_RTT == mode)
+        if (Bbr1State.PROBE_RTT == state)
         {
-            final long bytesInFlight = ack.bytesInFlightBytes();
+            final long bytesInFlight = ack.bytesInFlight();
             markProbeRttAppLimited(bytesInFlight);
             // Hold the inflight floor for max(200 ms, 1 round).
             if (!hasProbeRttDoneStamp && bytesInFlight <= minTargetCwndBytes())
@@ -707,7 +704,7 @@ public final class Bbr1Controller implements CongestionController
      */
     private void updateGains()
     {
-        switch (mode)
+        switch (state)
         {
             case STARTUP:
                 pacingGain = parameters.startupPacingGain();
@@ -739,7 +736,7 @@ public final class Bbr1Controller implements CongestionController
         }
         else
         {
-            mode = Bbr1Mode.STARTUP;
+            state = Bbr1State.STARTUP;
         }
     }
 
@@ -749,7 +746,7 @@ public final class Bbr1Controller implements CongestionController
      */
     private void resetProbeBwMode()
     {
-        mode = Bbr1Mode.PROBE_BW;
+        state = Bbr1State.PROBE_BW;
         cycleIndex = CYCLE_LENGTH - 1 - random.nextInt(CYCLE_LENGTH - 1);
         advanceCyclePhase();
     }
@@ -776,7 +773,7 @@ public final class Bbr1Controller implements CongestionController
         }
         final long bandwidth = BbrMath.rateBytesPerSecond(congestionWindowBytes, rttNs);
         pacingRateBytesPerSecond = toPacingRate(bandwidth, parameters.startupPacingGain());
-        sendQuantumBytes = BbrMath.sendQuantumBytes(pacingRateBytesPerSecond, maxDatagramSizeBytes);
+        sendQuantumBytes = BbrMath.sendQuantumBytes(pacingRateBytesPerSecond, context.maxDatagramSizeBytes());
     }
 
     /**
@@ -794,7 +791,7 @@ public final class Bbr1Controller implements CongestionController
         {
             pacingRateBytesPerSecond = rate;
         }
-        sendQuantumBytes = BbrMath.sendQuantumBytes(pacingRateBytesPerSecond, maxDatagramSizeBytes);
+        sendQuantumBytes = BbrMath.sendQuantumBytes(pacingRateBytesPerSecond, context.maxDatagramSizeBytes());
     }
 
     /**
@@ -836,7 +833,7 @@ public final class Bbr1Controller implements CongestionController
             }
         }
 
-        if (Bbr1Mode.PROBE_RTT == mode)
+        if (Bbr1State.PROBE_RTT == state)
         {
             cwnd = Math.min(cwnd, minTargetCwndBytes());  // drain the queue, refresh min_rtt
         }
@@ -856,10 +853,10 @@ public final class Bbr1Controller implements CongestionController
         final long lostBytes = ack.newlyLostBytes();
         if (lostBytes > 0)
         {
-            cwnd = Math.max(cwnd - lostBytes, maxDatagramSizeBytes);  // Linux floor: 1 packet
+            cwnd = Math.max(cwnd - lostBytes, context.maxDatagramSizeBytes());  // Linux floor: 1 packet
         }
 
-        final long bytesInFlight = ack.bytesInFlightBytes();
+        final long bytesInFlight = ack.bytesInFlight();
         if (isInRecovery && isRecoveryStartPending)
         {
             // First round of recovery: packet conservation, starting a round now; cut cwnd the application,
@@ -890,7 +887,7 @@ public final class Bbr1Controller implements CongestionController
      */
     private void saveCwnd()
     {
-        if (!wasInRecovery && Bbr1Mode.PROBE_RTT != mode)
+        if (!wasInRecovery && Bbr1State.PROBE_RTT != state)
         {
             priorCwndBytes = congestionWindowBytes;
         }
@@ -901,28 +898,27 @@ public final class Bbr1Controller implements CongestionController
     }
 
     /**
-     * Persistent congestion handled like Linux's RTO (reference section 5.3): {@code tcp_enter_loss} saves cwnd and
-     * collapses it, then {@code bbr_set_state(TCP_CA_Loss)} resets {@code full_bw}, treats the event as a round end
-     * and as a loss for long-term sampling. Linux collapses to 1 packet; here the window collapses to the RFC 9002
-     * minimum (2 datagrams), and the next ACK lifts it to the 4-packet floor as in Linux. cwnd then regrows by the
-     * acked bytes and the saved cwnd returns when the episode ends. The previous CA state becomes "Loss", so this
-     * episode gets no packet-conservation round.
+     * Persistent congestion handled like Linux's RTO: {@code tcp_enter_loss} saves cwnd and collapses it, then
+     * {@code bbr_set_state(TCP_CA_Loss)} resets {@code full_bw}, treats the event as a round end and as a loss for
+     * long-term sampling. Linux collapses to 1 packet; here the window collapses to the RFC 9002 minimum (2 datagrams),
+     * and the next ACK lifts it to the 4-packet floor as in Linux. cwnd then regrows by the acked bytes and the saved
+     * cwnd returns when the episode ends. The previous CA state becomes "Loss", so this episode gets no
+     * packet-conservation round.
      */
-    private void onPersistentCongestion(final long nowNs)
+    private void onPersistentCongestion()
     {
         saveCwnd();
-        congestionWindowBytes = 2L * maxDatagramSizeBytes;
+        congestionWindowBytes = context.minimumWindowBytes();
         isInRecovery = true;
         wasInRecovery = true;
         isRecoveryStartPending = false;
         isPacketConservation = false;
-        recoveryStartNs = nowNs;
 
         fullBandwidthBytesPerSecond = 0;
         // The RTO counts as a round end and as a loss for long-term sampling (Linux sets round_start = 1 and feeds
         // bbr_lt_bw_sampling a sample with losses = 1).
         if (parameters.isLongTermBandwidthEnabled() && longTermBandwidth.onSample(
-            Bbr1Mode.PROBE_BW == mode, true, true, false, totalDeliveredBytes, totalLostBytes, deliveredTimeNs))
+            Bbr1State.PROBE_BW == state, true, true, false, totalDeliveredBytes, totalLostBytes, deliveredTimeNs))
         {
             resetProbeBwMode();
             updateGains();
@@ -930,7 +926,7 @@ public final class Bbr1Controller implements CongestionController
     }
 
     // ---------------------------------------------------------------------------------------------------------------
-    // Derived quantities (reference section 5.1)
+    // Derived quantities (Linux bbr_bdp, bbr_quantization_budget, bbr_inflight)
     // ---------------------------------------------------------------------------------------------------------------
 
     /**
@@ -951,12 +947,12 @@ public final class Bbr1Controller implements CongestionController
      * up to an even number of packets (fewer delayed ACKs), plus 2 packets in the 5/4 phase so gain cycling raises
      * inflight above BDP even for tiny BDPs.
      */
-    private long quantizationBudget(final long cwndBytes)
+    private long quantizationBudget(final long windowBytes)
     {
-        final long twoPacketsBytes = 2L * maxDatagramSizeBytes;
-        long budgetBytes = cwndBytes + 3L * sendQuantumBytes;
+        final long twoPacketsBytes = 2L * context.maxDatagramSizeBytes();
+        long budgetBytes = windowBytes + 3L * sendQuantumBytes;
         budgetBytes = (budgetBytes + twoPacketsBytes - 1) / twoPacketsBytes * twoPacketsBytes;
-        if (Bbr1Mode.PROBE_BW == mode && 0 == cycleIndex)
+        if (Bbr1State.PROBE_BW == state && 0 == cycleIndex)
         {
             budgetBytes += twoPacketsBytes;
         }
@@ -986,12 +982,12 @@ public final class Bbr1Controller implements CongestionController
 
     private long minTargetCwndBytes()
     {
-        return BbrConstants.minPipeCwndBytes(maxDatagramSizeBytes);
+        return BbrConstants.minPipeCwndBytes(context.maxDatagramSizeBytes());
     }
 
     public String toString()
     {
-        return "Bbr1Controller{mode=" + mode + ", cycleIndex=" + cycleIndex + ", maxBw=" + maxBandwidthFilter.best() +
+        return "Bbr1Controller{state=" + state + ", cycleIndex=" + cycleIndex + ", maxBw=" + maxBandwidthFilter.best() +
             ", minRttNs=" + minRttNs + ", cwnd=" + congestionWindowBytes + ", pacingRate=" +
             pacingRateBytesPerSecond + ", fullBw=" + isFullBandwidthReached + ", ltUseBw=" +
             longTermBandwidth.isInUse() + ", rounds=" + rounds.roundCount() + "}";

@@ -16,7 +16,7 @@ final class Bbr1Counters
 
     private static final double GAIN_SCALE = 1000.0;
 
-    private final AtomicCounter mode;
+    private final AtomicCounter state;
     private final AtomicCounter cycleIndex;
     private final AtomicCounter maxBandwidthBytesPerSecond;
     private final AtomicCounter minRttNs;
@@ -29,7 +29,7 @@ final class Bbr1Counters
 
     Bbr1Counters(final ControllerCounters counters)
     {
-        mode = counters.newCounter("bbr-mode");
+        state = counters.newCounter("bbr-state");
         cycleIndex = counters.newCounter("bbr-cycle-index");
         maxBandwidthBytesPerSecond = counters.newCounter("bbr-max-bw-bytes-per-second");
         minRttNs = counters.newCounter("bbr-min-rtt-ns");
@@ -43,7 +43,7 @@ final class Bbr1Counters
 
     void publish(final Bbr1Controller controller)
     {
-        mode.setRelease(controller.mode().ordinal());
+        state.setRelease(controller.state().ordinal());
         cycleIndex.setRelease(controller.cycleIndex());
         maxBandwidthBytesPerSecond.setRelease(controller.maxBandwidthBytesPerSecond());
         minRttNs.setRelease(controller.hasMinRtt() ? controller.minRttNs() : -1);

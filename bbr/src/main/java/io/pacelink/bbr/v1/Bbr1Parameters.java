@@ -6,7 +6,7 @@ import java.util.Set;
 
 /**
  * BBRv1's tunables, read once from the controller parameters ({@code bbr.*}); every default is the Linux
- * {@code tcp_bbr.c} value (reference section 5.1). Unknown {@code bbr.*} names are rejected so a typo fails fast.
+ * {@code tcp_bbr.c} value. Unknown {@code bbr.*} names are rejected so a typo fails fast.
  */
 public final class Bbr1Parameters
 {

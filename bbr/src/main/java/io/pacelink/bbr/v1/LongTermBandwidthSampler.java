@@ -3,8 +3,8 @@ package io.pacelink.bbr.v1;
 import io.pacelink.bbr.BbrMath;
 
 /**
- * BBRv1's long-term ("LT") bandwidth estimator, which detects token-bucket policers (Linux
- * {@code bbr_lt_bw_sampling}, {@code bbr_lt_bw_interval_done}; reference section 5.1 "long-term bw").
+ * BBRv1's long-term ("LT") bandwidth estimator, which detects token-bucket policers (Linux {@code bbr_lt_bw_sampling},
+ * {@code bbr_lt_bw_interval_done}).
  * <p>
  * Sampling starts at the first loss (so the policer has exhausted its tokens). An interval lasts at least 4 and at
  * most 16 packet-timed rounds and ends at a loss; it is lossy if lost/delivered is at least 50/256 (about 20 %).

@@ -16,16 +16,17 @@ import io.pacelink.transport.cc.RttStats;
 import java.util.List;
 
 /**
- * BBRv3 as specified by draft-ietf-ccwg-bbr-06 (reference section 6), in bytes and nanoseconds. Method names follow
- * the draft's pseudo-code ({@code UpdateModelAndState}, {@code CheckStartupDone}, ...) and cite the Linux v3
- * function ({@code google/bbr} {@code net/ipv4/tcp_bbr.c}) where the draft leaves a detail open.
+ * BBRv3 as specified by draft-ietf-ccwg-bbr-06, in bytes and nanoseconds. Method names follow the draft's pseudo-code
+ * ({@code UpdateModelAndState}, {@code CheckStartupDone}, ...) and cite the Linux v3 function ({@code google/bbr}
+ * {@code net/ipv4/tcp_bbr.c}) where the draft leaves a detail open.
  * <p>
  * Per ACK frame the transport calls {@link #onPacketLost} for each newly lost packet (draft {@code HandleLostPacket}),
  * {@link #onCongestionEvent} once if any was lost (loss-recovery entry), then {@link #onAck} (draft
  * {@code UpdateOnACK}: model and state, then pacing rate, send quantum and cwnd).
  * <p>
- * Loss recovery follows the QUIC transport (RFC 9002 section 7.3.2): it starts at a congestion event and ends when a
- * packet sent after it started is acknowledged; persistent congestion is handled like an RTO (reference 6.5).
+ * Loss recovery is the transport's recovery period (RFC 9002 section 7.3.2), announced by
+ * {@link CongestionEvent#startsRecovery()} and {@link AckEvent#endsRecovery()}; persistent congestion is handled like
+ * an RTO (draft {@code OnEnterRTO}, Linux {@code bbr_set_state(TCP_CA_Loss)}).
  * <p>
  * The SPI has no way to mark the connection application-limited (draft {@code MarkConnectionAppLimited} in
  * ProbeRTT), so the controller itself treats samples whose source was sent while ProbeRTT held the mark as
@@ -44,6 +45,7 @@ public final class Bbr3Controller implements CongestionController
     private static final int PROBE_WAIT_RANDOM_ROUNDS = 2;
 
     private final Bbr3Parameters config;
+    private final ControllerContext context;
     private final RttStats rttStats;
     private final ControllerRandom random;
     private final Bbr3Counters counters;
@@ -54,9 +56,7 @@ public final class Bbr3Controller implements CongestionController
     private final WindowedFilter maxBwFilter = WindowedFilter.max(1);
     private final AckAggregationEstimator ackAggregation;
 
-    private int smssBytes;
-    private long minPipeCwndBytes;
-    private long cwndBytes;
+    private long congestionWindowBytes;
     private long pacingRateBytesPerSecond;
     private int sendQuantumBytes;
     private boolean hasSeenRtt;
@@ -64,7 +64,7 @@ public final class Bbr3Controller implements CongestionController
 
     // Latest transport state seen in a callback: C.delivered and C.inflight.
     private long deliveredBytes;
-    private long bytesInFlightBytes;
+    private long bytesInFlight;
 
     // The rate sample of the ACK being processed (draft RS).
     private boolean rsIsValid;
@@ -133,9 +133,8 @@ public final class Bbr3Controller implements CongestionController
     private long lostRangesInRound;
     private long lastLostPacketNumber = Long.MIN_VALUE;
 
-    // Loss recovery (RFC 9002 section 7.3.2).
+    // Answering the transport's recovery period (RFC 9002 section 7.3.2).
     private boolean inRecovery;
-    private long recoveryStartNs;
 
     // Undo state (draft "Undo State"); null is the draft's "None".
     private Bbr3State undoState;
@@ -152,19 +151,18 @@ public final class Bbr3Controller implements CongestionController
     public Bbr3Controller(final ControllerContext context, final Bbr3Parameters config)
     {
         this.config = config;
+        this.context = context;
         this.rttStats = context.rttStats();
         this.random = context.random();
         this.counters = new Bbr3Counters(context.counters());
-        this.smssBytes = context.maxDatagramSizeBytes();
-        this.minPipeCwndBytes = BbrConstants.minPipeCwndBytes(smssBytes);
         this.initialCwndBytes = context.initialWindowBytes();
-        this.cwndBytes = initialCwndBytes;
-        this.ackAggregation = AckAggregationEstimator.withLinuxWindows(smssBytes);
+        this.congestionWindowBytes = initialCwndBytes;
+        this.ackAggregation = AckAggregationEstimator.withLinuxWindows(context.maxDatagramSizeBytes());
 
         hasSeenRtt = rttStats.hasSample();
         minRttNs = hasSeenRtt ? rttStats.smoothedRttNs() : INFINITE;
         pacingRateBytesPerSecond = initialPacingRate();
-        sendQuantumBytes = BbrMath.sendQuantumBytes(pacingRateBytesPerSecond, smssBytes);
+        sendQuantumBytes = BbrMath.sendQuantumBytes(pacingRateBytesPerSecond, smssBytes());
         enterStartup();
         publishCounters();
     }
@@ -173,11 +171,11 @@ public final class Bbr3Controller implements CongestionController
         final long nowNs,
         final long packetNumber,
         final int sizeBytes,
-        final long bytesInFlightBytes,
+        final long bytesInFlight,
         final boolean isRetransmission)
     {
         startClocksIfNeeded(nowNs);
-        this.bytesInFlightBytes = bytesInFlightBytes;
+        this.bytesInFlight = bytesInFlight;
     }
 
     /**
@@ -210,7 +208,7 @@ public final class Bbr3Controller implements CongestionController
         final long nowNs = ack.nowNs();
         startClocksIfNeeded(nowNs);
         deliveredBytes = ack.totalDeliveredBytes();
-        bytesInFlightBytes = ack.bytesInFlightBytes();
+        bytesInFlight = ack.bytesInFlight();
         readRateSample(ack);
 
         updateLatestDeliverySignals();
@@ -228,7 +226,7 @@ public final class Bbr3Controller implements CongestionController
         // Recovery ends once a packet sent after it began is acknowledged (RFC 9002 section 7.3.2). Evaluated after
         // the model so the Startup loss exit sees the round that just ended as spent in recovery; the draft then
         // restores the last known good cwnd and lets SetCwnd bound it by the model on the same ACK.
-        if (inRecovery && ack.largestAckedSentTimeNs() > recoveryStartNs)
+        if (inRecovery && ack.endsRecovery())
         {
             inRecovery = false;
             restoreCwnd();
@@ -249,7 +247,7 @@ public final class Bbr3Controller implements CongestionController
         final long nowNs = lost.nowNs();
         startClocksIfNeeded(nowNs);
         deliveredBytes = lost.totalDeliveredBytes();
-        bytesInFlightBytes = lost.bytesInFlightBytes();
+        bytesInFlight = lost.bytesInFlight();
         countLostRange(lost.packetNumber());
 
         noteLoss();
@@ -270,15 +268,16 @@ public final class Bbr3Controller implements CongestionController
     }
 
     /**
-     * Loss-recovery entry (draft {@code OnEnterFastRecovery}, or {@code OnEnterRTO} on persistent congestion).
-     * Losses of packets sent before the current recovery began belong to it. An ECN-CE event counts as a
-     * congestion signal like a loss (draft "ECN": no specific response beyond treating CE as congestion).
+     * Loss-recovery entry (draft {@code OnEnterFastRecovery}, or {@code OnEnterRTO} on persistent congestion) when the
+     * batch starts a recovery period; losses of packets sent before the current period began belong to it. An ECN-CE
+     * event counts as a congestion signal like a loss (draft "ECN": no specific response beyond treating CE as
+     * congestion).
      */
     public void onCongestionEvent(final CongestionEvent event)
     {
         final long nowNs = event.nowNs();
         startClocksIfNeeded(nowNs);
-        bytesInFlightBytes = event.bytesInFlightBytes();
+        bytesInFlight = event.bytesInFlight();
         if (event.isEcnCe())
         {
             noteLoss();
@@ -288,7 +287,7 @@ public final class Bbr3Controller implements CongestionController
         {
             enterRtoRecovery();
         }
-        else if (!inRecovery || event.newestLostSentTimeNs() > recoveryStartNs)
+        else if (event.startsRecovery())
         {
             // The undo snapshot was taken by NoteLoss at the round's first loss; saving it again here would
             // discard an undo_state set by HandleInflightTooHigh for this very batch.
@@ -299,7 +298,6 @@ public final class Bbr3Controller implements CongestionController
             return;
         }
         inRecovery = true;
-        recoveryStartNs = nowNs;
         publishCounters();
     }
 
@@ -338,15 +336,13 @@ public final class Bbr3Controller implements CongestionController
 
     public void onMtuChanged(final int maxDatagramSizeBytes)
     {
-        smssBytes = maxDatagramSizeBytes;
-        minPipeCwndBytes = BbrConstants.minPipeCwndBytes(maxDatagramSizeBytes);
-        cwndBytes = Math.max(cwndBytes, minPipeCwndBytes);
+        congestionWindowBytes = Math.max(congestionWindowBytes, minPipeCwndBytes());
         setSendQuantum();
     }
 
     public long congestionWindowBytes()
     {
-        return cwndBytes;
+        return congestionWindowBytes;
     }
 
     public long pacingRateBytesPerSecond()
@@ -518,9 +514,10 @@ public final class Bbr3Controller implements CongestionController
 
     private void markConnectionAppLimited()
     {
-        // Draft MarkConnectionAppLimited / reference 1.3 step 4: C.app_limited = max(C.delivered + inflight, 1).
+        // Draft MarkConnectionAppLimited, Linux tcp_rate_check_app_limited: C.app_limited = max(C.delivered + inflight,
+        // 1).
         probeRttAppLimitedToDeliveredBytes =
-            Math.max(probeRttAppLimitedToDeliveredBytes, Math.max(deliveredBytes + bytesInFlightBytes, 1));
+            Math.max(probeRttAppLimitedToDeliveredBytes, Math.max(deliveredBytes + bytesInFlight, 1));
     }
 
     private void countLostRange(final long packetNumber)
@@ -600,7 +597,7 @@ public final class Bbr3Controller implements CongestionController
         }
         if (INFINITE == inflightShorttermBytes)
         {
-            inflightShorttermBytes = cwndBytes;
+            inflightShorttermBytes = congestionWindowBytes;
         }
         bwShorttermBytesPerSecond = Math.max(
             bwLatestBytesPerSecond, (long)(config.beta * bwShorttermBytesPerSecond));
@@ -616,7 +613,8 @@ public final class Bbr3Controller implements CongestionController
         // the 1-round window both use in Startup is not applied.
         if (rsIsValid && rsNewlyAckedBytes > 0)
         {
-            ackAggregation.onAck(nowNs, rounds.isRoundStart(), rsNewlyAckedBytes, bwBytesPerSecond, cwndBytes);
+            ackAggregation.onAck(
+                nowNs, rounds.isRoundStart(), rsNewlyAckedBytes, bwBytesPerSecond, congestionWindowBytes);
         }
     }
 
@@ -673,7 +671,7 @@ public final class Bbr3Controller implements CongestionController
     private void checkDrainDone(final long nowNs)
     {
         if (Bbr3State.DRAIN == state &&
-            (bytesInFlightBytes <= inflight(bwBytesPerSecond, 1.0) ||
+            (bytesInFlight <= inflight(bwBytesPerSecond, 1.0) ||
             (config.drainRoundsTimeout > 0 && rounds.roundCount() > drainStartRound + config.drainRoundsTimeout)))
         {
             startProbeBwDown(nowNs); // draft EnterProbeBW: DefaultCwndGain comes with the state
@@ -778,7 +776,7 @@ public final class Bbr3Controller implements CongestionController
     {
         // Draft ProbeInflightLongtermUpward (Linux bbr_probe_inflight_hi_upward): grow inflight_longterm only while
         // it limits us, by 1, 2, 4, ... SMSS per round spread over the round's ACKs.
-        if (!isCwndLimited || cwndBytes < inflightLongtermBytes)
+        if (!isCwndLimited || congestionWindowBytes < inflightLongtermBytes)
         {
             return;
         }
@@ -787,7 +785,7 @@ public final class Bbr3Controller implements CongestionController
         {
             final long delta = bwProbeUpAckedBytes / probeUpAckedPerIncBytes;
             bwProbeUpAckedBytes -= delta * probeUpAckedPerIncBytes;
-            inflightLongtermBytes += delta * smssBytes;
+            inflightLongtermBytes += delta * smssBytes();
         }
         if (rounds.isRoundStart())
         {
@@ -799,7 +797,7 @@ public final class Bbr3Controller implements CongestionController
     {
         final long growthThisRound = 1L << bwProbeUpRounds;
         bwProbeUpRounds = Math.min(bwProbeUpRounds + 1, MAX_PROBE_UP_ROUNDS);
-        probeUpAckedPerIncBytes = Math.max(cwndBytes / growthThisRound, smssBytes);
+        probeUpAckedPerIncBytes = Math.max(congestionWindowBytes / growthThisRound, smssBytes());
     }
 
     private boolean isTimeToProbeBw(final long nowNs)
@@ -815,31 +813,31 @@ public final class Bbr3Controller implements CongestionController
 
     private boolean isRenoCoexistenceProbeTime()
     {
-        // A Reno flow with our BDP needs about BDP-in-packets rounds between losses; bounded at 63 rounds so that
-        // 1 % random loss per round cannot erode the model between probes (draft 5.3.3.8). The draft compares the
-        // bytes of TargetInflight() with a round count; rounds are counted per packet here (reference 1.1).
-        final long renoRounds = targetInflight() / smssBytes;
+        // A Reno flow with our BDP needs about BDP-in-packets rounds between losses; bounded at 63 rounds so that 1 %
+        // random loss per round cannot erode the model between probes (draft 5.3.3.8). The draft compares the bytes of
+        // TargetInflight() with a round count; so the bytes are divided by the SMSS here.
+        final long renoRounds = targetInflight() / smssBytes();
         return roundsSinceProbeUp >= Math.min(renoRounds, config.probeMaxRounds);
     }
 
     private boolean isTimeToCruise()
     {
-        if (bytesInFlightBytes > inflightWithHeadroom())
+        if (bytesInFlight > inflightWithHeadroom())
         {
             return false; // not enough headroom
         }
-        return bytesInFlightBytes <= inflight(maxBwBytesPerSecond, 1.0); // queue drained
+        return bytesInFlight <= inflight(maxBwBytesPerSecond, 1.0); // queue drained
     }
 
     private boolean isTimeToGoDown(final boolean isCwndLimited)
     {
         // Precautionary bandwidth probing, deceleration: the last probe lost too much at inflight_longterm.
-        if (prevProbeTooHigh && bytesInFlightBytes >= inflightLongtermBytes)
+        if (prevProbeTooHigh && bytesInFlight >= inflightLongtermBytes)
         {
             prevProbePrecautionary = true;
             return true;
         }
-        if (isCwndLimited && cwndBytes >= inflightLongtermBytes)
+        if (isCwndLimited && congestionWindowBytes >= inflightLongtermBytes)
         {
             // inflight_longterm, not the path, limits growth: the plateau says nothing yet.
             resetFullBw();
@@ -895,7 +893,7 @@ public final class Bbr3Controller implements CongestionController
     private void handleProbeRtt(final long nowNs)
     {
         markConnectionAppLimited(); // ignore the low rate samples ProbeRTT produces
-        if (!isProbeRttDoneStampSet && bytesInFlightBytes <= probeRttCwnd())
+        if (!isProbeRttDoneStampSet && bytesInFlight <= probeRttCwnd())
         {
             // Hold inflight down for ProbeRTTDuration and at least one round.
             probeRttDoneStampNs = nowNs + config.probeRttDurationNs;
@@ -1017,9 +1015,9 @@ public final class Bbr3Controller implements CongestionController
         resetFullBw();
         if (!state.isProbingBandwidth() && INFINITE == inflightShorttermBytes)
         {
-            inflightShorttermBytes = Math.max(cwndBytes, priorCwndBytes);
+            inflightShorttermBytes = Math.max(congestionWindowBytes, priorCwndBytes);
         }
-        cwndBytes = bytesInFlightBytes + smssBytes;
+        congestionWindowBytes = bytesInFlight + smssBytes();
     }
 
     private void saveStateUponLoss()
@@ -1036,17 +1034,17 @@ public final class Bbr3Controller implements CongestionController
         // Remember the last known good cwnd: one not cut by loss recovery or ProbeRTT.
         if (!inRecovery && Bbr3State.PROBE_RTT != state)
         {
-            priorCwndBytes = cwndBytes;
+            priorCwndBytes = congestionWindowBytes;
         }
         else
         {
-            priorCwndBytes = Math.max(priorCwndBytes, cwndBytes);
+            priorCwndBytes = Math.max(priorCwndBytes, congestionWindowBytes);
         }
     }
 
     private void restoreCwnd()
     {
-        cwndBytes = Math.max(cwndBytes, priorCwndBytes);
+        congestionWindowBytes = Math.max(congestionWindowBytes, priorCwndBytes);
     }
 
     // ---------------------------------------------------------------------------------------------------------------
@@ -1192,7 +1190,7 @@ public final class Bbr3Controller implements CongestionController
     private void setSendQuantum()
     {
         // Draft SetSendQuantum: clamp(pacing_rate * 1 ms, 2 * SMSS, 64 KB).
-        sendQuantumBytes = BbrMath.sendQuantumBytes(pacingRateBytesPerSecond, smssBytes);
+        sendQuantumBytes = BbrMath.sendQuantumBytes(pacingRateBytesPerSecond, smssBytes());
     }
 
     private void setCwnd()
@@ -1202,13 +1200,13 @@ public final class Bbr3Controller implements CongestionController
         final long maxInflightBytes = quantizationBudget(bdpMultiple(bwBytesPerSecond, cwndGain) + extraAckedBytes());
         if (fullBwReached)
         {
-            cwndBytes = Math.min(cwndBytes + rsNewlyAckedBytes, maxInflightBytes);
+            congestionWindowBytes = Math.min(congestionWindowBytes + rsNewlyAckedBytes, maxInflightBytes);
         }
-        else if (cwndBytes < maxInflightBytes || deliveredBytes < initialCwndBytes)
+        else if (congestionWindowBytes < maxInflightBytes || deliveredBytes < initialCwndBytes)
         {
-            cwndBytes += rsNewlyAckedBytes;
+            congestionWindowBytes += rsNewlyAckedBytes;
         }
-        cwndBytes = Math.max(cwndBytes, minPipeCwndBytes);
+        congestionWindowBytes = Math.max(congestionWindowBytes, minPipeCwndBytes());
         boundCwndForProbeRtt();
         boundCwndForModel();
     }
@@ -1217,7 +1215,7 @@ public final class Bbr3Controller implements CongestionController
     {
         if (Bbr3State.PROBE_RTT == state)
         {
-            cwndBytes = Math.min(cwndBytes, probeRttCwnd());
+            congestionWindowBytes = Math.min(congestionWindowBytes, probeRttCwnd());
         }
     }
 
@@ -1235,8 +1233,8 @@ public final class Bbr3Controller implements CongestionController
             capBytes = inflightWithHeadroom();
         }
         capBytes = Math.min(capBytes, inflightShorttermBytes);
-        capBytes = Math.max(capBytes, minPipeCwndBytes);
-        cwndBytes = Math.min(cwndBytes, capBytes);
+        capBytes = Math.max(capBytes, minPipeCwndBytes());
+        congestionWindowBytes = Math.min(congestionWindowBytes, capBytes);
     }
 
     // ---------------------------------------------------------------------------------------------------------------
@@ -1262,10 +1260,10 @@ public final class Bbr3Controller implements CongestionController
         // QUIC offload budget: one send quantum (draft 5.5.8.2). UP adds 2 packets so that gain cycling raises
         // inflight above the BDP even when the BDP is tiny.
         long budgetBytes = Math.max(inflightCapBytes, sendQuantumBytes);
-        budgetBytes = Math.max(budgetBytes, minPipeCwndBytes);
+        budgetBytes = Math.max(budgetBytes, minPipeCwndBytes());
         if (Bbr3State.PROBE_BW_UP == state)
         {
-            budgetBytes += 2L * smssBytes;
+            budgetBytes += 2L * smssBytes();
         }
         return budgetBytes;
     }
@@ -1278,7 +1276,7 @@ public final class Bbr3Controller implements CongestionController
     private long targetInflight()
     {
         // How much we want in flight: the BDP, unless congestion cut cwnd below it.
-        return Math.min(bdpMultiple(bwBytesPerSecond, 1.0), cwndBytes);
+        return Math.min(bdpMultiple(bwBytesPerSecond, 1.0), congestionWindowBytes);
     }
 
     private long inflightWithHeadroom()
@@ -1287,13 +1285,13 @@ public final class Bbr3Controller implements CongestionController
         {
             return INFINITE;
         }
-        final long headroomBytes = Math.max(smssBytes, (long)(config.headroom * inflightLongtermBytes));
-        return Math.max(inflightLongtermBytes - headroomBytes, minPipeCwndBytes);
+        final long headroomBytes = Math.max(smssBytes(), (long)(config.headroom * inflightLongtermBytes));
+        return Math.max(inflightLongtermBytes - headroomBytes, minPipeCwndBytes());
     }
 
     private long probeRttCwnd()
     {
-        return Math.max(bdpMultiple(bwBytesPerSecond, config.probeRttCwndGain), minPipeCwndBytes);
+        return Math.max(bdpMultiple(bwBytesPerSecond, config.probeRttCwndGain), minPipeCwndBytes());
     }
 
     private void publishCounters()
@@ -1307,5 +1305,21 @@ public final class Bbr3Controller implements CongestionController
             minRttNs,
             extraAckedBytes(),
             rounds.roundCount());
+    }
+
+    /**
+     * @return the maximum datagram size (the draft's SMSS), read from the context that owns it.
+     */
+    private int smssBytes()
+    {
+        return context.maxDatagramSizeBytes();
+    }
+
+    /**
+     * @return draft {@code BBR.MinPipeCwnd}: 4 SMSS.
+     */
+    private long minPipeCwndBytes()
+    {
+        return BbrConstants.minPipeCwndBytes(context.maxDatagramSizeBytes());
     }
 }

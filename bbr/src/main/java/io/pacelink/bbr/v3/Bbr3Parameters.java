@@ -6,8 +6,7 @@ import java.util.Set;
 
 /**
  * BBRv3 constants, read once from the named {@code bbr3.*} controller parameters. Defaults follow
- * draft-ietf-ccwg-bbr-06 (reference section 6.1, draft column); where Google's Linux v3 differs, the Linux value is
- * one parameter away:
+ * draft-ietf-ccwg-bbr-06; where Google's Linux v3 differs, the Linux value is one parameter away:
  * <ul>
  *     <li>{@code bbr3.drainPacingGain=0.347} (Linux {@code bbr_drain_gain = 1/2.885}; draft 0.5),</li>
  *     <li>{@code bbr3.downPacingGain=0.91} (Linux {@code bbr_pacing_gain[BBR_BW_PROBE_DOWN]}; draft 0.90),</li>

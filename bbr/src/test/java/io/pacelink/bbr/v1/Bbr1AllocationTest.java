@@ -1,6 +1,6 @@
 package io.pacelink.bbr.v1;
 
-import io.pacelink.testing.AllocationMeter;
+import io.pacelink.transport.testing.AllocationMeter;
 import org.junit.jupiter.api.Test;
 
 import static io.pacelink.bbr.v1.Bbr1Run.MS;

@@ -1,8 +1,8 @@
 package io.pacelink.bbr.v1;
 
 import io.pacelink.transport.cc.ControllerParameters;
-import io.pacelink.transport.cc.testing.FakeControllerContext;
-import io.pacelink.transport.cc.testing.MutableAckEvent;
+import io.pacelink.transport.testing.RecordingController;
+import io.pacelink.transport.testing.TestControllerContext;
 import org.junit.jupiter.api.Test;
 
 import static io.pacelink.bbr.v1.Bbr1Run.MS;
@@ -12,7 +12,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Application-limited samples (reference section 5.2 step 1) and restart from idle (section 5.3).
+ * Application-limited samples (Linux {@code bbr_update_bw}) and restart from idle (Linux {@code bbr_cwnd_event},
+ * {@code CA_EVENT_TX_START}).
  */
 class Bbr1AppLimitedTest
 {
@@ -26,7 +27,7 @@ class Bbr1AppLimitedTest
         final Bbr1Run run = new Bbr1Run(RATE_100_MBIT, 100 * MS, 5);
         final Bbr1Controller bbr = run.controller;
         run.runUntilSeconds(3.0);
-        assertEquals(Bbr1Mode.PROBE_BW, bbr.mode());
+        assertEquals(Bbr1State.PROBE_BW, bbr.state());
         final long roundsBefore = bbr.roundCount();
 
         // 120 KB every 100 ms: about 10 % of the link for 5 s, i.e. ~50 rounds, five bandwidth-filter windows.
@@ -46,26 +47,22 @@ class Bbr1AppLimitedTest
         assertTrue(appLimitedSamples > 1000);
         assertTrue(lowestAppLimitedSample < 0.2 * RATE_100_MBIT, "lowest sample " + lowestAppLimitedSample);
         assertTrue(lowestMaxBw >= 0.98 * RATE_100_MBIT, "max_bw fell to " + lowestMaxBw);
-        assertEquals(Bbr1Mode.PROBE_BW, bbr.mode());
+        assertEquals(Bbr1State.PROBE_BW, bbr.state());
     }
 
     @Test
     void appLimitedSampleAboveMaxBwIsTakenAndBelowIsIgnored()
     {
-        final FakeControllerContext context = new FakeControllerContext(MSS, 1, ControllerParameters.EMPTY);
+        // bbr_update_bw's rule on its own, fed samples directly: an application-limited sample is taken only if it
+        // is at least max_bw.
+        final TestControllerContext context = new TestControllerContext(MSS, 1, ControllerParameters.EMPTY);
         final Bbr1Controller bbr = new Bbr1Controller(context, Bbr1Parameters.from(ControllerParameters.EMPTY));
-        final MutableAckEvent ack = new MutableAckEvent();
-        ack.newlyAckedBytes = MSS;
-        ack.latestRttNs = 50 * MS;
-        ack.hasRateSample = true;
-        ack.sampleIntervalNs = 50 * MS;
-        ack.largestAckedSentTimeNs = 0;
 
-        deliver(bbr, ack, 100 * MS, 1_000_000, false);
+        bbr.onAck(sample(100 * MS, 1, 1_000_000, false));
         assertEquals(1_000_000, bbr.maxBandwidthBytesPerSecond());
-        deliver(bbr, ack, 101 * MS, 3_000_000, true);
+        bbr.onAck(sample(101 * MS, 2, 3_000_000, true));
         assertEquals(3_000_000, bbr.maxBandwidthBytesPerSecond());
-        deliver(bbr, ack, 102 * MS, 500_000, true);
+        bbr.onAck(sample(102 * MS, 3, 500_000, true));
         assertEquals(3_000_000, bbr.maxBandwidthBytesPerSecond());
     }
 
@@ -84,22 +81,28 @@ class Bbr1AppLimitedTest
         final long bw = bbr.maxBandwidthBytesPerSecond();
         assertEquals(Bbr1Run.expectedPacingRate(bw, 1.25), bbr.pacingRateBytesPerSecond());
 
-        bbr.onTransmitStartAfterIdle(run.path.nowNs(), 100 * MS);
-        assertEquals(Bbr1Run.expectedPacingRate(bw, 1.0), bbr.pacingRateBytesPerSecond());
+        // The application's next write finds nothing in flight: the transport restarts the controller from idle.
+        final long[] pacingAfterRestart = { -1 };
+        run.path.recorder().observer((callback, nowNs, bytesInFlight) ->
+        {
+            if ("idle".equals(callback) && pacingAfterRestart[0] < 0)
+            {
+                pacingAfterRestart[0] = bbr.pacingRateBytesPerSecond();
+            }
+        });
+        run.path.runFor(300 * MS);
+        assertEquals(Bbr1Run.expectedPacingRate(bw, 1.0), pacingAfterRestart[0]);
     }
 
-    private static void deliver(
-        final Bbr1Controller bbr,
-        final MutableAckEvent ack,
-        final long nowNs,
-        final long rateBytesPerSecond,
-        final boolean isAppLimited)
+    /**
+     * One ACK of one packet with a 50 ms rate sample.
+     */
+    private static RecordingController.Ack sample(
+        final long nowNs, final long packetNumber, final long rateBytesPerSecond, final boolean isAppLimited)
     {
-        ack.nowNs = nowNs;
-        ack.samplePriorDeliveredBytes = ack.totalDeliveredBytes;
-        ack.totalDeliveredBytes += MSS;
-        ack.deliveryRateBytesPerSecond = rateBytesPerSecond;
-        ack.isSampleAppLimited = isAppLimited;
-        bbr.onAck(ack);
+        final long deliveredBytes = packetNumber * MSS;
+        return new RecordingController.Ack(
+            nowNs, MSS, 0, MSS, 0, packetNumber, 50 * MS, false, false, deliveredBytes, 0,
+            true, rateBytesPerSecond, MSS, 50 * MS, deliveredBytes - MSS, MSS, 0, isAppLimited, null);
     }
 }

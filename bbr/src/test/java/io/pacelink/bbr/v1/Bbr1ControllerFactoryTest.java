@@ -3,7 +3,7 @@ package io.pacelink.bbr.v1;
 import io.pacelink.transport.cc.CongestionControlRegistry;
 import io.pacelink.transport.cc.CongestionController;
 import io.pacelink.transport.cc.ControllerParameters;
-import io.pacelink.transport.cc.testing.FakeControllerContext;
+import io.pacelink.transport.testing.TestControllerContext;
 import org.junit.jupiter.api.Test;
 
 import static io.pacelink.bbr.v1.Bbr1Run.MS;
@@ -30,8 +30,10 @@ class Bbr1ControllerFactoryTest
         final IllegalArgumentException unknown = assertThrows(IllegalArgumentException.class,
             () -> factory.validate(ControllerParameters.parse("bbr.cwndGian=2")));
         assertTrue(unknown.getMessage().contains("bbr.cwndGian"), unknown.getMessage());
-        assertThrows(IllegalArgumentException.class, () -> factory.validate(ControllerParameters.parse("bbr.cwndGain=0.5")));
-        assertThrows(IllegalArgumentException.class, () -> factory.validate(ControllerParameters.parse("bbr.longTermBw=maybe")));
+        assertThrows(
+            IllegalArgumentException.class, () -> factory.validate(ControllerParameters.parse("bbr.cwndGain=0.5")));
+        assertThrows(
+            IllegalArgumentException.class, () -> factory.validate(ControllerParameters.parse("bbr.longTermBw=maybe")));
         assertThrows(IllegalArgumentException.class,
             () -> factory.validate(ControllerParameters.parse("bbr.probeRttIntervalMs=0")));
 
@@ -60,7 +62,8 @@ class Bbr1ControllerFactoryTest
     @Test
     void probeRttCanBeDisabled()
     {
-        final Bbr1Run run = new Bbr1Run(RATE_10_MBIT, 20 * MS, 16, "bbr.probeRttDurationMs=0,bbr.probeRttIntervalMs=500");
+        final Bbr1Run run =
+            new Bbr1Run(RATE_10_MBIT, 20 * MS, 16, "bbr.probeRttDurationMs=0,bbr.probeRttIntervalMs=500");
         final Bbr1Run reference = new Bbr1Run(RATE_10_MBIT, 20 * MS, 16, "bbr.probeRttIntervalMs=500");
         for (final Bbr1Run r : new Bbr1Run[]{ run, reference })
         {
@@ -68,8 +71,8 @@ class Bbr1ControllerFactoryTest
             r.path.propagationRttNs(21 * MS);  // min_rtt can only expire
         }
         final int[] probeRtt = new int[2];
-        run.path.listener((path) -> probeRtt[0] += Bbr1Mode.PROBE_RTT == run.controller.mode() ? 1 : 0);
-        reference.path.listener((path) -> probeRtt[1] += Bbr1Mode.PROBE_RTT == reference.controller.mode() ? 1 : 0);
+        run.path.listener((path) -> probeRtt[0] += Bbr1State.PROBE_RTT == run.controller.state() ? 1 : 0);
+        reference.path.listener((path) -> probeRtt[1] += Bbr1State.PROBE_RTT == reference.controller.state() ? 1 : 0);
         run.runUntilSeconds(4.0);
         reference.runUntilSeconds(4.0);
         assertEquals(0, probeRtt[0]);
@@ -79,14 +82,14 @@ class Bbr1ControllerFactoryTest
     @Test
     void stateNamesAreConstants()
     {
-        final FakeControllerContext context = new FakeControllerContext(1500, 1, ControllerParameters.EMPTY);
+        final TestControllerContext context = new TestControllerContext(1500, 1, ControllerParameters.EMPTY);
         final CongestionController controller = factory.newController(context);
         assertEquals("STARTUP", controller.stateName());
-        assertEquals("DRAIN", Bbr1Mode.DRAIN.stateName());
-        assertEquals("PROBE_BW", Bbr1Mode.PROBE_BW.stateName());
-        assertEquals("PROBE_RTT", Bbr1Mode.PROBE_RTT.stateName());
+        assertEquals("DRAIN", Bbr1State.DRAIN.stateName());
+        assertEquals("PROBE_BW", Bbr1State.PROBE_BW.stateName());
+        assertEquals("PROBE_RTT", Bbr1State.PROBE_RTT.stateName());
         assertEquals(context.initialWindowBytes(), controller.congestionWindowBytes());
-        assertEquals(0, context.counter("bbr-mode"));
+        assertEquals(0, context.counter("bbr-state"));
         assertEquals(-1, context.counter("bbr-min-rtt-ns"));
         assertEquals(2887, context.counter("bbr-pacing-gain-x1000"));
         assertTrue(controller.sendQuantumBytes() >= 3000 && controller.sendQuantumBytes() <= 64 * 1024);

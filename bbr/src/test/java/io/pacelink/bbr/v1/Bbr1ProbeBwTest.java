@@ -13,7 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * PROBE_BW gain cycling (reference section 5.1: [5/4, 3/4, 1 x 6], random start never the 3/4 phase).
+ * PROBE_BW gain cycling (Linux {@code bbr_pacing_gain}: [5/4, 3/4, 1 x 6], random start never the 3/4 phase).
  */
 class Bbr1ProbeBwTest
 {
@@ -30,7 +30,7 @@ class Bbr1ProbeBwTest
         final Bbr1Controller bbr = run.controller;
         run.path.listener((path) ->
         {
-            if (Bbr1Mode.PROBE_BW != bbr.mode())
+            if (Bbr1State.PROBE_BW != bbr.state())
             {
                 return;
             }
@@ -122,7 +122,7 @@ class Bbr1ProbeBwTest
         firstIndex = -1;
         run.path.listener((path) ->
         {
-            if (firstIndex < 0 && Bbr1Mode.PROBE_BW == run.controller.mode())
+            if (firstIndex < 0 && Bbr1State.PROBE_BW == run.controller.state())
             {
                 firstIndex = run.controller.cycleIndex();
             }

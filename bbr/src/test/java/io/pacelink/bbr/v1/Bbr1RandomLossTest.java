@@ -8,12 +8,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Continuous random loss (reference section 5.4: throughput about {@code bw * (1 - p)} up to ~15 % loss). Under QUIC
- * recovery semantics a recovery period ends with the first ACK of a packet sent after it began, before the loss
- * detector has ruled on the packets sent just after it; with a loss in every round trip, each such loss would start
- * a "new" recovery with a packet-conservation round, pinning cwnd to bytes in flight and spiralling the bandwidth
- * estimate down (the lossy long path of the BBR acceptance suite fell to ~5 Mbit/s). Linux, whose Recovery lasts
- * until high_seq is cumulatively acknowledged, sees one continuous episode: one conservation round at its start.
+ * Continuous random loss (the Linux BBR announcement: throughput about {@code bw * (1 - p)} up to ~15 % loss). Under
+ * QUIC recovery semantics a recovery period ends with the first ACK of a packet sent after it began, before the loss
+ * detector has ruled on the packets sent just after it; with a loss in every round trip, each such loss would start a
+ * "new" recovery with a packet-conservation round, pinning cwnd to bytes in flight and spiralling the bandwidth
+ * estimate down (the lossy long path of the BBR acceptance suite fell to ~5 Mbit/s). Linux, whose Recovery lasts until
+ * high_seq is cumulatively acknowledged, sees one continuous episode: one conservation round at its start.
  */
 class Bbr1RandomLossTest
 {
@@ -30,7 +30,7 @@ class Bbr1RandomLossTest
         final Bbr1Run run = new Bbr1Run(RATE_100_MBIT, RTT_NS, 21);
         final Bbr1Controller bbr = run.controller;
         run.runUntilSeconds(3.0);
-        assertEquals(Bbr1Mode.PROBE_BW, bbr.mode());
+        assertEquals(Bbr1State.PROBE_BW, bbr.state());
 
         run.path.randomLoss(0.05);
         final long deliveredBefore = run.path.deliveredBytes();

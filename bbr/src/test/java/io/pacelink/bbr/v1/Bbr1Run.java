@@ -1,11 +1,11 @@
 package io.pacelink.bbr.v1;
 
 import io.pacelink.transport.cc.ControllerParameters;
-import io.pacelink.transport.cc.testing.FakeControllerContext;
-import io.pacelink.transport.cc.testing.FluidPath;
+import io.pacelink.transport.testing.TestControllerContext;
+import io.pacelink.transport.testing.ScriptedPath;
 
 /**
- * One BBRv1 controller on a {@link FluidPath}, with the constants the tests share.
+ * One BBRv1 controller on a {@link ScriptedPath}, with the constants the tests share.
  */
 final class Bbr1Run
 {
@@ -24,15 +24,15 @@ final class Bbr1Run
      */
     static final long RATE_10_MBIT = 1_250_000L;
 
-    final FakeControllerContext context;
+    final TestControllerContext context;
     final Bbr1Controller controller;
-    final FluidPath path;
+    final ScriptedPath path;
 
     Bbr1Run(final long rateBytesPerSecond, final long propagationRttNs, final long seed, final String parameters)
     {
-        context = new FakeControllerContext(MSS, seed, ControllerParameters.parse(parameters));
+        context = new TestControllerContext(MSS, seed, ControllerParameters.parse(parameters));
         controller = (Bbr1Controller)new Bbr1ControllerFactory().newController(context);
-        path = new FluidPath(controller, context, rateBytesPerSecond, propagationRttNs, START_NS, seed);
+        path = new ScriptedPath(controller, context, rateBytesPerSecond, propagationRttNs, START_NS, seed);
     }
 
     Bbr1Run(final long rateBytesPerSecond, final long propagationRttNs, final long seed)

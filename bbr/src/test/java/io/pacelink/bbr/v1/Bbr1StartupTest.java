@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * STARTUP and DRAIN on a 100 Mbit/s, 100 ms path (reference section 5.4, first bullet).
+ * STARTUP and DRAIN on a 100 Mbit/s, 100 ms path (Linux {@code bbr_check_full_bw_reached}, {@code bbr_check_drain}).
  */
 class Bbr1StartupTest
 {
@@ -58,11 +58,11 @@ class Bbr1StartupTest
                 fullRound = bbr.roundCount();
                 queueAtStartupExitBytes = path.maxQueueBytes();
             }
-            if (drainRound < 0 && Bbr1Mode.DRAIN == bbr.mode())
+            if (drainRound < 0 && Bbr1State.DRAIN == bbr.state())
             {
                 drainRound = bbr.roundCount();
             }
-            if (probeBwRound < 0 && Bbr1Mode.PROBE_BW == bbr.mode())
+            if (probeBwRound < 0 && Bbr1State.PROBE_BW == bbr.state())
             {
                 probeBwRound = bbr.roundCount();
             }
@@ -96,8 +96,8 @@ class Bbr1StartupTest
         assertTrue(queueAtStartupExitBytes <= bound, "peak queue " + queueAtStartupExitBytes + " > " + bound);
         assertTrue(queueAtStartupExitBytes >= 1.5 * BDP_BYTES, "peak queue " + queueAtStartupExitBytes);
 
-        assertEquals(Bbr1Mode.PROBE_BW, bbr.mode());
-        assertEquals(2, run.context.counter("bbr-mode"));
+        assertEquals(Bbr1State.PROBE_BW, bbr.state());
+        assertEquals(2, run.context.counter("bbr-state"));
         assertEquals(1, run.context.counter("bbr-full-bw-reached"));
         assertEquals(maxBw, run.context.counter("bbr-max-bw-bytes-per-second"));
         assertEquals(MIN_RTT_NS, run.context.counter("bbr-min-rtt-ns"));

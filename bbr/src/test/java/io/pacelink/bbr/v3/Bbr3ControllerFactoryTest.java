@@ -1,6 +1,6 @@
 package io.pacelink.bbr.v3;
 
-import io.pacelink.transport.cc.testing.FluidPath;
+import io.pacelink.transport.testing.ScriptedPath;
 import io.pacelink.transport.cc.CongestionControlRegistry;
 import io.pacelink.transport.cc.ControllerParameters;
 import org.junit.jupiter.api.Test;
@@ -69,7 +69,7 @@ class Bbr3ControllerFactoryTest
     @Test
     void startsInStartupWithTheInitialWindowAndPacingFromIt()
     {
-        final RecordingController bbr = new RecordingController(1, "");
+        final Bbr3Run bbr = new Bbr3Run(1, "");
 
         assertEquals("STARTUP", bbr.stateName());
         assertEquals(14_720, bbr.congestionWindowBytes());
@@ -94,8 +94,8 @@ class Bbr3ControllerFactoryTest
         final long[] gains = {-1, -1};
         for (final String parameters : new String[] {"", "bbr3.downPacingGain=0.91"})
         {
-            final RecordingController bbr = new RecordingController(1, parameters);
-            final FluidPath path = new FluidPath(bbr, bbr.context, 2_500_000L, 40 * MS, 0, 1);
+            final Bbr3Run bbr = new Bbr3Run(1, parameters);
+            final ScriptedPath path = bbr.path(2_500_000L, 40 * MS, 0, 1);
             final int index = parameters.isEmpty() ? 0 : 1;
             path.listener((p) ->
             {

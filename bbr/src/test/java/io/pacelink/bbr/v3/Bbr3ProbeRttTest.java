@@ -1,6 +1,6 @@
 package io.pacelink.bbr.v3;
 
-import io.pacelink.transport.cc.testing.FluidPath;
+import io.pacelink.transport.testing.ScriptedPath;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -10,20 +10,20 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Reference section 6.6 / draft Appendix A.10: ProbeRTT every 5 s of continuous backlog, cwnd
- * max(0.5 BDP, 4 SMSS), held for at least 200 ms and one round; on a 20 Mbit/s, 40 ms fluid path whose RTT never
- * drops below its first sample (40.6 ms), so only ProbeRTT refreshes it.
+ * draft-ietf-ccwg-bbr-06 Appendix A.10: ProbeRTT every 5 s of continuous backlog, cwnd max(0.5 BDP, 4 SMSS), held for
+ * at least 200 ms and one round; on a 20 Mbit/s, 40 ms scripted path whose RTT never drops below its first sample (40.6
+ * ms), so only ProbeRTT refreshes it.
  */
 class Bbr3ProbeRttTest
 {
     private static final long MS = 1_000_000L;
-    private static final int SMSS = RecordingController.SMSS;
+    private static final int SMSS = Bbr3Run.SMSS;
 
     @Test
     void probeRttEveryFiveSecondsAtHalfTheBdpForTwoHundredMillisecondsAndARound()
     {
-        final RecordingController bbr = new RecordingController(1, "");
-        final FluidPath path = new FluidPath(bbr, bbr.context, 2_500_000L, 40 * MS, 0, 1);
+        final Bbr3Run bbr = new Bbr3Run(1, "");
+        final ScriptedPath path = bbr.path(2_500_000L, 40 * MS, 0, 1);
         // Per episode: {cwnd before entry, largest cwnd inside, its ProbeRTT cwnd, time and round when inflight
         // first reached the ProbeRTT cwnd, episode number}.
         final List<long[]> episodes = new ArrayList<>();
@@ -52,7 +52,7 @@ class Bbr3ProbeRttTest
 
         path.runUntil(21_000 * MS);
 
-        final List<RecordingController.Transition> entries = bbr.transitionsTo("PROBE_RTT");
+        final List<Bbr3Run.Transition> entries = bbr.transitionsTo("PROBE_RTT");
         assertEquals(4, entries.size(), bbr.transitions.toString());
         assertEquals(4, episodes.size());
         // The first RTT sample (40.6 ms) was never beaten: ProbeRTT 5 s later, on the next ACK.
@@ -60,8 +60,8 @@ class Bbr3ProbeRttTest
             entries.get(0).toString());
         for (int i = 0; i < entries.size(); i++)
         {
-            final RecordingController.Transition entry = entries.get(i);
-            final RecordingController.Transition exit = bbr.transitions.get(bbr.transitions.indexOf(entry) + 1);
+            final Bbr3Run.Transition entry = entries.get(i);
+            final Bbr3Run.Transition exit = bbr.transitions.get(bbr.transitions.indexOf(entry) + 1);
             final long[] episode = episodes.get(i);
             assertEquals("PROBE_RTT", exit.from());
             assertEquals("PROBE_BW_CRUISE", exit.to(), "back to ProbeBW through DOWN once the pipe was full");
@@ -74,8 +74,8 @@ class Bbr3ProbeRttTest
             assertTrue(exit.timeNs() - episode[3] < 200 * MS + 2 * 41 * MS, "held " + (exit.timeNs() - episode[3]));
             assertTrue(exit.roundCount() > episode[4]);
             // The last known good cwnd comes back on exit, within the cruising bound of 2 BDP (plus extra_acked).
-            assertTrue(exit.cwndBytes() >= Math.min(episode[0], 2 * 101_500),
-                "cwnd " + exit.cwndBytes() + " vs " + episode[0]);
+            assertTrue(exit.congestionWindowBytes() >= Math.min(episode[0], 2 * 101_500),
+                "cwnd " + exit.congestionWindowBytes() + " vs " + episode[0]);
             // The next ProbeRTT is scheduled 5 s after this one ended.
             if (i + 1 < entries.size())
             {
@@ -90,14 +90,14 @@ class Bbr3ProbeRttTest
     {
         // Draft A.20: an application writing a fifth of the link rate never fills the pipe, so Startup lasts until
         // ProbeRTT and resumes afterwards.
-        final RecordingController bbr = new RecordingController(1, "");
-        final FluidPath path = new FluidPath(bbr, bbr.context, 2_500_000L, 40 * MS, 0, 1).appChunks(6_000, 12 * MS);
+        final Bbr3Run bbr = new Bbr3Run(1, "");
+        final ScriptedPath path = bbr.path(2_500_000L, 40 * MS, 0, 1).appChunks(6_000, 12 * MS);
 
         path.runUntil(5_500 * MS);
 
-        final RecordingController.Transition entry = bbr.firstTransitionTo("PROBE_RTT");
+        final Bbr3Run.Transition entry = bbr.firstTransitionTo("PROBE_RTT");
         assertEquals("STARTUP", entry.from());
-        final RecordingController.Transition exit = bbr.transitions.get(bbr.transitions.indexOf(entry) + 1);
+        final Bbr3Run.Transition exit = bbr.transitions.get(bbr.transitions.indexOf(entry) + 1);
         assertEquals("STARTUP", exit.to());
         assertTrue(exit.timeNs() - entry.timeNs() > 200 * MS);
     }
@@ -105,15 +105,15 @@ class Bbr3ProbeRttTest
     @Test
     void configuredIntervalAndDurationAreHonoured()
     {
-        final RecordingController bbr =
-            new RecordingController(1, "bbr3.probeRttIntervalMs=2000,bbr3.probeRttDurationMs=400");
-        final FluidPath path = new FluidPath(bbr, bbr.context, 2_500_000L, 40 * MS, 0, 1);
+        final Bbr3Run bbr =
+            new Bbr3Run(1, "bbr3.probeRttIntervalMs=2000,bbr3.probeRttDurationMs=400");
+        final ScriptedPath path = bbr.path(2_500_000L, 40 * MS, 0, 1);
 
         path.runUntil(5_000 * MS);
 
-        final RecordingController.Transition entry = bbr.firstTransitionTo("PROBE_RTT");
+        final Bbr3Run.Transition entry = bbr.firstTransitionTo("PROBE_RTT");
         assertTrue(entry.timeNs() > 2_040 * MS && entry.timeNs() < 2_042 * MS, entry.toString());
-        final RecordingController.Transition exit = bbr.transitions.get(bbr.transitions.indexOf(entry) + 1);
+        final Bbr3Run.Transition exit = bbr.transitions.get(bbr.transitions.indexOf(entry) + 1);
         assertTrue(exit.timeNs() - entry.timeNs() > 400 * MS, exit.toString());
     }
 
@@ -123,8 +123,8 @@ class Bbr3ProbeRttTest
         // With ProbeRTT every 200 ms, Startup on 100 Mbit/s, 40 ms is interrupted twice. ProbeRTT marks the
         // connection app-limited (draft MarkConnectionAppLimited), so its low-rate samples are no plateau: Startup
         // resumes and still measures the full link rate.
-        final RecordingController bbr = new RecordingController(1, "bbr3.probeRttIntervalMs=200");
-        final FluidPath path = new FluidPath(bbr, bbr.context, 12_500_000L, 40 * MS, 0, 1);
+        final Bbr3Run bbr = new Bbr3Run(1, "bbr3.probeRttIntervalMs=200");
+        final ScriptedPath path = bbr.path(12_500_000L, 40 * MS, 0, 1);
         final long[] maxBwAtDrain = {-1};
         path.listener((p) ->
         {
@@ -136,7 +136,7 @@ class Bbr3ProbeRttTest
 
         path.runUntil(3_000 * MS);
 
-        final RecordingController.Transition firstProbeRtt = bbr.firstTransitionTo("PROBE_RTT");
+        final Bbr3Run.Transition firstProbeRtt = bbr.firstTransitionTo("PROBE_RTT");
         assertEquals("STARTUP", firstProbeRtt.from());
         assertEquals("STARTUP", bbr.transitions.get(bbr.transitions.indexOf(firstProbeRtt) + 1).to());
         assertEquals(12_500_000L, maxBwAtDrain[0]);

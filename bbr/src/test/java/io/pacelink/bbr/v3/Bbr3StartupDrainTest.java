@@ -1,6 +1,6 @@
 package io.pacelink.bbr.v3;
 
-import io.pacelink.transport.cc.testing.FluidPath;
+import io.pacelink.transport.testing.ScriptedPath;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -8,8 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Reference section 6.6 / draft Appendix A.1-A.4 and A.7: Startup and Drain on a 20 Mbit/s, 40 ms fluid path
- * (BDP 101.5 KB including one packet's serialization, 67 packets of 1500 bytes).
+ * draft-ietf-ccwg-bbr-06 Appendix A.1-A.4 and A.7: Startup and Drain on a 20 Mbit/s, 40 ms scripted path (BDP 101.5 KB
+ * including one packet's serialization, 67 packets of 1500 bytes).
  */
 class Bbr3StartupDrainTest
 {
@@ -20,8 +20,8 @@ class Bbr3StartupDrainTest
     @Test
     void startupExitsOnBandwidthPlateauIntoDrainWithMaxBwWithinTwoPercent()
     {
-        final RecordingController bbr = new RecordingController(1, "");
-        final FluidPath path = new FluidPath(bbr, bbr.context, RATE_BYTES_PER_SECOND, RTT_NS, 0, 1);
+        final Bbr3Run bbr = new Bbr3Run(1, "");
+        final ScriptedPath path = bbr.path(RATE_BYTES_PER_SECOND, RTT_NS, 0, 1);
         final long[] plateauRound = {-1};
         final long[] drainGains = {-1, -1};
         path.listener((p) ->
@@ -39,7 +39,7 @@ class Bbr3StartupDrainTest
 
         path.runUntil(1_000 * MS);
 
-        final RecordingController.Transition drain = bbr.firstTransitionTo("DRAIN");
+        final Bbr3Run.Transition drain = bbr.firstTransitionTo("DRAIN");
         assertEquals("STARTUP", drain.from());
         assertEquals(-1, drain.inflightLongterm(), "a plateau exit, not a loss exit");
         // Three rounds without 25 % growth after the delivery rate reached the link rate (draft A.1 step 4).
@@ -57,33 +57,33 @@ class Bbr3StartupDrainTest
     @Test
     void drainExitsToProbeBwWithinOneRoundOnceInflightIsAtMostOneBdp()
     {
-        final RecordingController bbr = new RecordingController(1, "");
-        final FluidPath path = new FluidPath(bbr, bbr.context, RATE_BYTES_PER_SECOND, RTT_NS, 0, 1);
+        final Bbr3Run bbr = new Bbr3Run(1, "");
+        final ScriptedPath path = bbr.path(RATE_BYTES_PER_SECOND, RTT_NS, 0, 1);
 
         path.runUntil(1_000 * MS);
 
-        final RecordingController.Transition drain = bbr.firstTransitionTo("DRAIN");
-        final RecordingController.Transition exit = bbr.transitions.get(bbr.transitions.indexOf(drain) + 1);
+        final Bbr3Run.Transition drain = bbr.firstTransitionTo("DRAIN");
+        final Bbr3Run.Transition exit = bbr.transitions.get(bbr.transitions.indexOf(drain) + 1);
         assertEquals("DRAIN", exit.from());
         assertTrue(exit.to().startsWith("PROBE_BW_"), exit.toString());
         assertTrue(exit.bytesInFlight() <= exit.inflightOneBdpBefore(),
             "inflight " + exit.bytesInFlight() + " vs Inflight(1.0) " + exit.inflightOneBdpBefore());
         assertTrue(exit.roundCount() - drain.roundCount() <= 1, drain + " -> " + exit);
         // Startup's queue of about one BDP is gone.
-        assertTrue(path.queueBytes() <= RecordingController.SMSS, "queue " + path.queueBytes());
+        assertTrue(path.queueBytes() <= Bbr3Run.SMSS, "queue " + path.queueBytes());
     }
 
     @Test
     void drainEndsThreeRoundsAfterEntryWhenInflightStaysAboveBdp()
     {
-        final RecordingController bbr = new RecordingController(1, "");
-        final FluidPath path = lengthenPathAtPlateau(bbr, (p) -> {});
+        final Bbr3Run bbr = new Bbr3Run(1, "");
+        final ScriptedPath path = lengthenPathAtPlateau(bbr, (p) -> {});
 
         path.runUntil(3_000 * MS);
 
         // Draft A.4: CheckDrainDone leaves Drain once round_count > drain_start_round + 3, inflight still high.
-        final RecordingController.Transition drain = bbr.firstTransitionTo("DRAIN");
-        final RecordingController.Transition exit = bbr.transitions.get(bbr.transitions.indexOf(drain) + 1);
+        final Bbr3Run.Transition drain = bbr.firstTransitionTo("DRAIN");
+        final Bbr3Run.Transition exit = bbr.transitions.get(bbr.transitions.indexOf(drain) + 1);
         assertEquals("PROBE_BW_DOWN", exit.to());
         assertEquals(drain.roundCount() + 4, exit.roundCount());
         assertTrue(exit.bytesInFlight() > exit.inflightOneBdpBefore(), exit.toString());
@@ -92,10 +92,10 @@ class Bbr3StartupDrainTest
     @Test
     void linuxDrainHasNoRoundTimeoutAndItsOwnGain()
     {
-        final RecordingController bbr =
-            new RecordingController(1, "bbr3.drainRoundsTimeout=0,bbr3.drainPacingGain=0.347");
+        final Bbr3Run bbr =
+            new Bbr3Run(1, "bbr3.drainRoundsTimeout=0,bbr3.drainPacingGain=0.347");
         final long[] drainPacingGain = {-1};
-        final FluidPath path = lengthenPathAtPlateau(bbr, (p) ->
+        final ScriptedPath path = lengthenPathAtPlateau(bbr, (p) ->
         {
             if ("DRAIN".equals(bbr.stateName()))
             {
@@ -113,13 +113,13 @@ class Bbr3StartupDrainTest
     void startupExitsOnLossWithSixLostRangesInARoundOfRecovery()
     {
         // A quarter-BDP buffer: Startup overflows it and loses many separate packets per round.
-        final RecordingController bbr = new RecordingController(1, "");
-        final FluidPath path = new FluidPath(bbr, bbr.context, RATE_BYTES_PER_SECOND, RTT_NS, 0, 1)
+        final Bbr3Run bbr = new Bbr3Run(1, "");
+        final ScriptedPath path = bbr.path(RATE_BYTES_PER_SECOND, RTT_NS, 0, 1)
             .bufferBytes(25_000);
 
         path.runUntil(1_000 * MS);
 
-        final RecordingController.Transition drain = bbr.firstTransitionTo("DRAIN");
+        final Bbr3Run.Transition drain = bbr.firstTransitionTo("DRAIN");
         assertEquals("STARTUP", drain.from());
         // Only the loss exit sets inflight_longterm in Startup: max(bdp, inflight_latest), at least one BDP.
         assertTrue(drain.inflightLongterm() >= 100_000, drain.toString());
@@ -129,16 +129,16 @@ class Bbr3StartupDrainTest
     @Test
     void oneContiguousBurstOfLossesIsNotAStartupLossExit()
     {
-        final RecordingController bbr = new RecordingController(1, "");
-        final FluidPath path = new FluidPath(bbr, bbr.context, RATE_BYTES_PER_SECOND, RTT_NS, 0, 1);
+        final Bbr3Run bbr = new Bbr3Run(1, "");
+        final ScriptedPath path = bbr.path(RATE_BYTES_PER_SECOND, RTT_NS, 0, 1);
         path.runUntil(150 * MS);
         path.dropNext(10); // one range, 10 packets: loss rate far above 2 % but a single discontiguous range
 
         path.runUntil(1_000 * MS);
 
-        final RecordingController.Transition drain = bbr.firstTransitionTo("DRAIN");
+        final Bbr3Run.Transition drain = bbr.firstTransitionTo("DRAIN");
         assertEquals(-1, drain.inflightLongterm(), "plateau exit expected: " + drain);
-        assertEquals(10L * RecordingController.SMSS, path.lostBytes());
+        assertEquals(10L * Bbr3Run.SMSS, path.lostBytes());
     }
 
     @Test
@@ -146,30 +146,30 @@ class Bbr3StartupDrainTest
     {
         // Draft A.2 and A.7: the application writes half the link rate; every 5th packet is lost (20 %, each loss
         // its own range) in one run, none in the other.
-        final RecordingController lossy = new RecordingController(1, "");
-        final FluidPath lossyPath = new FluidPath(lossy, lossy.context, RATE_BYTES_PER_SECOND, RTT_NS, 0, 1)
+        final Bbr3Run lossy = new Bbr3Run(1, "");
+        final ScriptedPath lossyPath = lossy.path(RATE_BYTES_PER_SECOND, RTT_NS, 0, 1)
             .appChunks(15_000, 12 * MS)
             .dropEveryNth(5);
-        final RecordingController clean = new RecordingController(1, "");
-        final FluidPath cleanPath = new FluidPath(clean, clean.context, RATE_BYTES_PER_SECOND, RTT_NS, 0, 1)
+        final Bbr3Run clean = new Bbr3Run(1, "");
+        final ScriptedPath cleanPath = clean.path(RATE_BYTES_PER_SECOND, RTT_NS, 0, 1)
             .appChunks(15_000, 12 * MS);
 
         lossyPath.runUntil(2_000 * MS);
         cleanPath.runUntil(4_900 * MS);
 
-        final RecordingController.Transition drain = lossy.firstTransitionTo("DRAIN");
+        final Bbr3Run.Transition drain = lossy.firstTransitionTo("DRAIN");
         assertEquals("STARTUP", drain.from());
         assertNotEquals(-1, drain.inflightLongterm());
         assertEquals("STARTUP", clean.stateName());
         assertTrue(clean.transitions.isEmpty(), clean.transitions.toString());
     }
 
-    private static FluidPath lengthenPathAtPlateau(final RecordingController bbr, final FluidPath.AckListener also)
+    private static ScriptedPath lengthenPathAtPlateau(final Bbr3Run bbr, final ScriptedPath.AckListener also)
     {
         // Draft A.4 needs inflight to stay above Inflight(1.0) in Drain. Quadrupling the propagation delay once
         // Startup has measured the link rate (but not yet left Startup) keeps min_rtt, and so the BDP estimate, at
         // the old path while the volume in flight needed to drain at the Drain pacing rate is far above it.
-        final FluidPath path = new FluidPath(bbr, bbr.context, RATE_BYTES_PER_SECOND, RTT_NS, 0, 1);
+        final ScriptedPath path = bbr.path(RATE_BYTES_PER_SECOND, RTT_NS, 0, 1);
         path.listener((p) ->
         {
             if (bbr.counter(Bbr3Counters.MAX_BW) >= 0.98 * RATE_BYTES_PER_SECOND)

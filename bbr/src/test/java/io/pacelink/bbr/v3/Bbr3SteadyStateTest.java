@@ -1,10 +1,10 @@
 package io.pacelink.bbr.v3;
 
-import io.pacelink.testing.AllocationMeter;
+import io.pacelink.transport.testing.AllocationMeter;
 import io.pacelink.transport.cc.CongestionController;
 import io.pacelink.transport.cc.ControllerParameters;
-import io.pacelink.transport.cc.testing.FakeControllerContext;
-import io.pacelink.transport.cc.testing.FluidPath;
+import io.pacelink.transport.testing.TestControllerContext;
+import io.pacelink.transport.testing.ScriptedPath;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -16,21 +16,21 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Long-running behaviour on fluid paths: utilisation, random loss, application-limited sending, restart from idle,
+ * Long-running behaviour on scripted paths: utilisation, random loss, application-limited sending, restart from idle,
  * persistent congestion, determinism and zero allocation.
  */
 class Bbr3SteadyStateTest
 {
     private static final long MS = 1_000_000L;
-    private static final int SMSS = RecordingController.SMSS;
+    private static final int SMSS = Bbr3Run.SMSS;
     private static final long RATE_BYTES_PER_SECOND = 2_500_000L;
     private static final long RTT_NS = 40 * MS;
 
     @Test
     void cleanPathIsFullyUsedWithoutStandingQueue()
     {
-        final RecordingController bbr = new RecordingController(1, "");
-        final FluidPath path = new FluidPath(bbr, bbr.context, RATE_BYTES_PER_SECOND, RTT_NS, 0, 1);
+        final Bbr3Run bbr = new Bbr3Run(1, "");
+        final ScriptedPath path = bbr.path(RATE_BYTES_PER_SECOND, RTT_NS, 0, 1);
         path.runUntil(5_000 * MS);
         final long delivered = path.deliveredBytes();
 
@@ -46,13 +46,13 @@ class Bbr3SteadyStateTest
     @ValueSource(longs = {1, 2, 3})
     void onePercentRandomLossKeepsMostOfTheLink(final long seed)
     {
-        // 20 Mbit/s, 40 ms, 2 BDP of buffer, 1 % Bernoulli loss. Reno would get 1.22 * MSS / (RTT * sqrt(p)) =
-        // 457 KB/s, 18 % of the link (reference section 3). BBRv3 measured 82-86 % on these seeds: each lossy
-        // CRUISE round cuts bw_shortterm to the last round's delivery rate, which in this noiseless model is the
-        // pacing rate (1 % below bw) less the 1 % lost, so the rate decays about 1-2 % a round until the next probe
-        // 50-63 rounds later (the draft's "(1 - loss_rate)^N" design; with bbr3.pacingMarginPercent=0: 88-92 %).
-        final RecordingController bbr = new RecordingController(seed, "");
-        final FluidPath path = new FluidPath(bbr, bbr.context, RATE_BYTES_PER_SECOND, RTT_NS, 0, seed)
+        // 20 Mbit/s, 40 ms, 2 BDP of buffer, 1 % Bernoulli loss. Reno would get 1.22 * MSS / (RTT * sqrt(p)) = 457
+        // KB/s, 18 % of the link (Mathis et al. 1997). BBRv3 measured 82-86 % on these seeds: each lossy CRUISE round
+        // cuts bw_shortterm to the last round's delivery rate, which in this noiseless model is the pacing rate (1 %
+        // below bw) less the 1 % lost, so the rate decays about 1-2 % a round until the next probe 50-63 rounds later
+        // (the draft's "(1 - loss_rate)^N" design; with bbr3.pacingMarginPercent=0: 88-92 %).
+        final Bbr3Run bbr = new Bbr3Run(seed, "");
+        final ScriptedPath path = bbr.path(RATE_BYTES_PER_SECOND, RTT_NS, 0, seed)
             .bufferBytes(200_000)
             .randomLoss(0.01);
         path.runUntil(5_000 * MS);
@@ -69,8 +69,8 @@ class Bbr3SteadyStateTest
     @Test
     void appLimitedSamplesNeverLowerMaxBw()
     {
-        final RecordingController bbr = new RecordingController(1, "");
-        final FluidPath path = new FluidPath(bbr, bbr.context, RATE_BYTES_PER_SECOND, RTT_NS, 0, 1);
+        final Bbr3Run bbr = new Bbr3Run(1, "");
+        final ScriptedPath path = bbr.path(RATE_BYTES_PER_SECOND, RTT_NS, 0, 1);
         path.runUntil(3_000 * MS);
         final long maxBwBefore = bbr.counter(Bbr3Counters.MAX_BW);
         final long[] lowest = {Long.MAX_VALUE};
@@ -88,8 +88,8 @@ class Bbr3SteadyStateTest
     @Test
     void restartFromIdleInProbeBwPacesAtExactlyTheBandwidthEstimate()
     {
-        final RecordingController bbr = new RecordingController(1, "");
-        final FluidPath path = new FluidPath(bbr, bbr.context, RATE_BYTES_PER_SECOND, RTT_NS, 0, 1);
+        final Bbr3Run bbr = new Bbr3Run(1, "");
+        final ScriptedPath path = bbr.path(RATE_BYTES_PER_SECOND, RTT_NS, 0, 1);
         path.runUntil(3_000 * MS);
         path.appChunks(60_000, 400 * MS); // 24 ms of data, then idle
 
@@ -111,8 +111,8 @@ class Bbr3SteadyStateTest
     @Test
     void persistentCongestionIsHandledLikeAnRto()
     {
-        final RecordingController bbr = new RecordingController(1, "");
-        final FluidPath path = new FluidPath(bbr, bbr.context, RATE_BYTES_PER_SECOND, RTT_NS, 0, 1);
+        final Bbr3Run bbr = new Bbr3Run(1, "");
+        final ScriptedPath path = bbr.path(RATE_BYTES_PER_SECOND, RTT_NS, 0, 1);
         path.runUntil(4_000 * MS);
         assertEquals("PROBE_BW_CRUISE", bbr.stateName());
         final long cwndBefore = bbr.congestionWindowBytes();
@@ -135,8 +135,8 @@ class Bbr3SteadyStateTest
     @ValueSource(longs = {2_500_000L, 12_500_000L, 125_000_000L})
     void sendQuantumIsOneMillisecondOfPacingClampedToTwoPacketsAnd64Kilobytes(final long rateBytesPerSecond)
     {
-        final RecordingController bbr = new RecordingController(1, "");
-        final FluidPath path = new FluidPath(bbr, bbr.context, rateBytesPerSecond, 10 * MS, 0, 1);
+        final Bbr3Run bbr = new Bbr3Run(1, "");
+        final ScriptedPath path = bbr.path(rateBytesPerSecond, 10 * MS, 0, 1);
 
         path.runUntil(2_000 * MS);
 
@@ -162,9 +162,9 @@ class Bbr3SteadyStateTest
     @Test
     void callbacksDoNotAllocateAfterWarmUp()
     {
-        final FakeControllerContext context = new FakeControllerContext(SMSS, 3, ControllerParameters.EMPTY);
+        final TestControllerContext context = new TestControllerContext(SMSS, 3, ControllerParameters.EMPTY);
         final CongestionController bbr = new Bbr3ControllerFactory().newController(context);
-        final FluidPath path = new FluidPath(bbr, context, RATE_BYTES_PER_SECOND, RTT_NS, 0, 3)
+        final ScriptedPath path = new ScriptedPath(bbr, context, RATE_BYTES_PER_SECOND, RTT_NS, 0, 3)
             .bufferBytes(150_000)
             .randomLoss(0.01);
         // Counts ACKs per state without allocating: every state except Startup/Drain is visited while measured.
@@ -204,8 +204,8 @@ class Bbr3SteadyStateTest
 
     private static long traceHash(final long controllerSeed, final long pathSeed)
     {
-        final RecordingController bbr = new RecordingController(controllerSeed, "");
-        final FluidPath path = new FluidPath(bbr, bbr.context, RATE_BYTES_PER_SECOND, RTT_NS, 0, pathSeed)
+        final Bbr3Run bbr = new Bbr3Run(controllerSeed, "");
+        final ScriptedPath path = bbr.path(RATE_BYTES_PER_SECOND, RTT_NS, 0, pathSeed)
             .bufferBytes(150_000)
             .randomLoss(0.01);
         final long[] hash = {17};
@@ -216,7 +216,7 @@ class Bbr3SteadyStateTest
         return hash[0];
     }
 
-    private static double utilisation(final FluidPath path, final long deliveredAtStart, final long durationNs)
+    private static double utilisation(final ScriptedPath path, final long deliveredAtStart, final long durationNs)
     {
         return (path.deliveredBytes() - deliveredAtStart) * 1e9 / ((double)RATE_BYTES_PER_SECOND * durationNs);
     }

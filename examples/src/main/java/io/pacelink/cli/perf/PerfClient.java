@@ -201,7 +201,7 @@ public final class PerfClient
         while (true)
         {
             final long nowNs = waits.nowNs();
-            int work = pump(nowNs);
+            final int work = pump(nowNs);
             final PerfMessage message = control.poll();
             if (null != message)
             {

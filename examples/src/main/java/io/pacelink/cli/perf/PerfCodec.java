@@ -100,9 +100,10 @@ final class PerfCodec
         final long result = connection.offer(encoded, 0, encoded.capacity());
         if (result < 0)
         {
-            throw new TransportFailure("cannot send the " + message.getClass().getSimpleName().toLowerCase(Locale.ROOT) +
-                " message: the connection " + (Connection.BACK_PRESSURED == result ? "is stuck (send buffer full)" :
-                "is closed (" + connection.closeReason() + ")"));
+            throw new TransportFailure("cannot send the " +
+                message.getClass().getSimpleName().toLowerCase(Locale.ROOT) + " message: the connection " +
+                (Connection.BACK_PRESSURED == result ? "is stuck (send buffer full)" :
+                    "is closed (" + connection.closeReason() + ")"));
         }
     }
 

@@ -35,7 +35,8 @@ public final class PerfServer
     /**
      * Longest message the server's endpoint accepts: the largest data message or control message.
      */
-    static final int MAX_MESSAGE_BYTES = Math.max(PerfParameters.MAX_MESSAGE_BYTES, PerfCodec.MAX_CONTROL_MESSAGE_BYTES);
+    static final int MAX_MESSAGE_BYTES =
+        Math.max(PerfParameters.MAX_MESSAGE_BYTES, PerfCodec.MAX_CONTROL_MESSAGE_BYTES);
 
     /**
      * Most connections at once: each holds its own send and receive buffers (32 MiB each by default), so this bounds

@@ -1,5 +1,6 @@
 package io.pacelink.cli.perf;
 
+import io.pacelink.cli.net.RateLimiter;
 import io.pacelink.cli.net.TransportFailure;
 import io.pacelink.cli.net.TransportWaits;
 import io.pacelink.transport.Connection;

@@ -2,6 +2,7 @@ package io.pacelink.perf.cc;
 
 import io.pacelink.transport.cc.AckEvent;
 import io.pacelink.transport.cc.CongestionController;
+import io.pacelink.transport.testing.RecordingController;
 
 /**
  * A recorded {@link CongestionController#onAck} call: an immutable copy of the {@link AckEvent} view, whose absolute
@@ -14,11 +15,11 @@ final class AckFixture extends TraceEvent implements AckEvent
     private final long newlyAckedBytes;
     private final long newlyLostBytes;
     private final long priorBytesInFlightBytes;
-    private final long bytesInFlightBytes;
-    private final long largestAckedSentTimeNs;
+    private final long bytesInFlight;
     private final long largestAckedPacketNumber;
     private final long latestRttNs;
     private final boolean isCwndLimited;
+    private final boolean endsRecovery;
     private final long totalDeliveredBytes;
     private final long totalLostBytes;
     private final boolean hasRateSample;
@@ -30,18 +31,18 @@ final class AckFixture extends TraceEvent implements AckEvent
     private final long sampleLostBytes;
     private final boolean isSampleAppLimited;
 
-    AckFixture(final RttSnapshot rtt, final ReplayAdjuster adjuster, final AckEvent ack)
+    AckFixture(final RecordingController.Rtt rtt, final ReplayAdjuster adjuster, final AckEvent ack)
     {
         super(rtt, adjuster);
         nowNs = ack.nowNs();
         newlyAckedBytes = ack.newlyAckedBytes();
         newlyLostBytes = ack.newlyLostBytes();
         priorBytesInFlightBytes = ack.priorBytesInFlightBytes();
-        bytesInFlightBytes = ack.bytesInFlightBytes();
-        largestAckedSentTimeNs = ack.largestAckedSentTimeNs();
+        bytesInFlight = ack.bytesInFlight();
         largestAckedPacketNumber = ack.largestAckedPacketNumber();
         latestRttNs = ack.latestRttNs();
         isCwndLimited = ack.isCwndLimited();
+        endsRecovery = ack.endsRecovery();
         totalDeliveredBytes = ack.totalDeliveredBytes();
         totalLostBytes = ack.totalLostBytes();
         hasRateSample = ack.hasRateSample();
@@ -79,15 +80,9 @@ final class AckFixture extends TraceEvent implements AckEvent
         return adjuster.inFlightBytes(priorBytesInFlightBytes);
     }
 
-    public long bytesInFlightBytes()
+    public long bytesInFlight()
     {
-        return adjuster.inFlightBytes(bytesInFlightBytes);
-    }
-
-    public long largestAckedSentTimeNs()
-    {
-        return Long.MIN_VALUE == largestAckedSentTimeNs ?
-            Long.MIN_VALUE : adjuster.timeNs(largestAckedSentTimeNs);
+        return adjuster.inFlightBytes(bytesInFlight);
     }
 
     public long largestAckedPacketNumber()
@@ -103,6 +98,11 @@ final class AckFixture extends TraceEvent implements AckEvent
     public boolean isCwndLimited()
     {
         return isCwndLimited;
+    }
+
+    public boolean endsRecovery()
+    {
+        return endsRecovery;
     }
 
     public long totalDeliveredBytes()

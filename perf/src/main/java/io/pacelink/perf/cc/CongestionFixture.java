@@ -13,7 +13,8 @@ final class CongestionFixture implements CongestionEvent
     private final long nowNs;
     private final long newestLostSentTimeNs;
     private final long lostBytes;
-    private final long bytesInFlightBytes;
+    private final long bytesInFlight;
+    private final boolean startsRecovery;
     private final boolean isPersistentCongestion;
     private final boolean isEcnCe;
 
@@ -23,7 +24,8 @@ final class CongestionFixture implements CongestionEvent
         nowNs = event.nowNs();
         newestLostSentTimeNs = event.newestLostSentTimeNs();
         lostBytes = event.lostBytes();
-        bytesInFlightBytes = event.bytesInFlightBytes();
+        bytesInFlight = event.bytesInFlight();
+        startsRecovery = event.startsRecovery();
         isPersistentCongestion = event.isPersistentCongestion();
         isEcnCe = event.isEcnCe();
     }
@@ -43,9 +45,14 @@ final class CongestionFixture implements CongestionEvent
         return lostBytes;
     }
 
-    public long bytesInFlightBytes()
+    public long bytesInFlight()
     {
-        return adjuster.inFlightBytes(bytesInFlightBytes);
+        return adjuster.inFlightBytes(bytesInFlight);
+    }
+
+    public boolean startsRecovery()
+    {
+        return startsRecovery;
     }
 
     public boolean isPersistentCongestion()

@@ -1,21 +1,24 @@
 package io.pacelink.perf.cc;
 
-import io.pacelink.perf.path.PathConfig;
-import io.pacelink.perf.path.PathDriver;
 import io.pacelink.transport.cc.CongestionControlRegistry;
 import io.pacelink.transport.cc.CongestionController;
 import io.pacelink.transport.cc.CongestionControllerFactory;
-import io.pacelink.transport.recovery.LossRecovery;
+import io.pacelink.transport.cc.ControllerParameters;
 import io.pacelink.transport.recovery.RecoveryConfig;
+import io.pacelink.transport.testing.RecordingController;
+import io.pacelink.transport.testing.ScriptedPath;
+import io.pacelink.transport.testing.TestControllerContext;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
  * The controller callbacks one algorithm received over a stretch of a realistic connection, recorded once and then
- * replayed as fast as a benchmark can: the algorithm drives a backlogged connection over a {@link PathDriver} path
- * with the real {@link LossRecovery}, and after a warm-up every callback is copied, in order, until the window holds
- * enough ACKs, sends and losses. Replaying the events into a fresh controller of the same algorithm walks it through
- * the states the connection went through (slow start, recovery, probing) instead of repeating one branch.
+ * replayed as fast as a benchmark can: the algorithm drives a backlogged connection over the test kit's
+ * {@link ScriptedPath} (the real loss recovery), and after a warm-up every callback is copied, in order, by its
+ * {@link RecordingController}, until the window holds enough ACKs, sends and losses. Replaying the events into a
+ * fresh controller of the same algorithm walks it through the states the connection went through (slow start,
+ * recovery, probing) instead of repeating one branch.
  */
 public final class ControllerTrace
 {
@@ -51,6 +54,11 @@ public final class ControllerTrace
     private static final long MAX_RECORDING_NS = 600_000_000_000L;
     private static final long REPLAY_SEED = 7;
 
+    /**
+     * The receiver acknowledges every second packet, as a connection's receiver does by default.
+     */
+    private static final int ACK_EVERY_PACKETS = 2;
+
     private final CongestionControllerFactory factory;
     private final int maxDatagramSizeBytes;
     private final TraceEvent[] events;
@@ -63,18 +71,25 @@ public final class ControllerTrace
         final CongestionControllerFactory factory,
         final int maxDatagramSizeBytes,
         final List<TraceEvent> events,
-        final ReplayAdjuster adjuster,
-        final int ackCount,
-        final int sentCount,
-        final int lostCount)
+        final ReplayAdjuster adjuster)
     {
         this.factory = factory;
         this.maxDatagramSizeBytes = maxDatagramSizeBytes;
         this.events = events.toArray(new TraceEvent[0]);
         this.adjuster = adjuster;
-        this.ackCount = ackCount;
-        this.sentCount = sentCount;
-        this.lostCount = lostCount;
+        this.ackCount = count(events, AckFixture.class);
+        this.sentCount = count(events, SentFixture.class);
+        this.lostCount = count(events, LostFixture.class);
+    }
+
+    private static int count(final List<TraceEvent> events, final Class<? extends TraceEvent> type)
+    {
+        int count = 0;
+        for (final TraceEvent event : events)
+        {
+            count += type.isInstance(event) ? 1 : 0;
+        }
+        return count;
     }
 
     /**
@@ -96,50 +111,89 @@ public final class ControllerTrace
         final int minimumLostPackets)
     {
         final CongestionControllerFactory factory = CongestionControlRegistry.load().factory(controllerName);
-        final LossRecovery recovery = new LossRecovery(
-            new RecoveryConfig().maxDatagramSizeBytes(path.packetSizeBytes()));
-        final ReplayAdjuster adjuster = new ReplayAdjuster();
-        final RecordingController recorder = new RecordingController(
-            factory.newController(new BenchmarkControllerContext(
-                path.packetSizeBytes(), recovery.rttEstimator(), path.seed())),
-            recovery.rttEstimator(),
-            adjuster);
-        recovery.controller(recorder);
-
-        final PathDriver driver = new PathDriver(recovery, path, 0);
+        final TestControllerContext context =
+            new TestControllerContext(path.packetSizeBytes(), path.seed(), ControllerParameters.EMPTY);
+        final ScriptedPath driver = new ScriptedPath(
+            factory.newController(context),
+            context,
+            path.bottleneckBytesPerSecond(),
+            path.propagationRttNs(),
+            0,
+            path.seed())
+            .bufferBytes(path.bufferBytes())
+            .randomLoss(path.randomLossProbability())
+            .ackEvery(ACK_EVERY_PACKETS);
+        final RecordingController recorder = driver.recorder().rttStats(context.rttStats());
         driver.runUntil(warmupNs);
 
         final long startNs = driver.nowNs();
-        final long startDeliveredBytes = recovery.deliveredBytes();
-        final long startLostBytes = recovery.lostBytes();
-        final long startPacketNumber = recovery.largestSentPacketNumber();
+        final long startAcks = recorder.ackCount();
+        final long startDeliveredBytes = driver.deliveredBytes();
+        final long startLostBytes = driver.lostBytes();
+        final long startLostPackets = driver.lossRecovery().lostPackets();
+        final long startPacketNumber = driver.lossRecovery().largestSentPacketNumber();
         // Recording starts and stops between events, so every recorded loss batch is complete.
         recorder.recording(true);
-        while (recorder.ackCount() < minimumAcks || recorder.lostCount() < minimumLostPackets)
+        while (recorder.ackCount() - startAcks < minimumAcks ||
+            driver.lossRecovery().lostPackets() - startLostPackets < minimumLostPackets)
         {
             if (driver.nowNs() - startNs > MAX_RECORDING_NS)
             {
-                throw new IllegalStateException(controllerName + " lost only " + recorder.lostCount() +
-                    " packets in " + MAX_RECORDING_NS + " ns of recording; make the path lossier");
+                throw new IllegalStateException(controllerName + " lost only " +
+                    (driver.lossRecovery().lostPackets() - startLostPackets) + " packets in " + MAX_RECORDING_NS +
+                    " ns of recording; make the path lossier");
             }
             driver.runFor(RECORDING_STEP_NS);
         }
         recorder.recording(false);
 
+        final ReplayAdjuster adjuster = new ReplayAdjuster();
         adjuster.steps(
             driver.nowNs() - startNs,
-            recovery.deliveredBytes() - startDeliveredBytes,
-            recovery.lostBytes() - startLostBytes,
-            recovery.largestSentPacketNumber() - startPacketNumber);
+            driver.deliveredBytes() - startDeliveredBytes,
+            driver.lostBytes() - startLostBytes,
+            driver.lossRecovery().largestSentPacketNumber() - startPacketNumber);
 
-        return new ControllerTrace(
-            factory,
-            path.packetSizeBytes(),
-            recorder.events(),
-            adjuster,
-            recorder.ackCount(),
-            recorder.sentCount(),
-            recorder.lostCount());
+        return new ControllerTrace(factory, path.packetSizeBytes(), fixtures(recorder.events(), adjuster), adjuster);
+    }
+
+    /**
+     * @return the recorded callbacks as replayable fixtures, each loss batch's congestion event attached to its last
+     * lost packet.
+     * @throws IllegalStateException for a callback the trace format does not keep: the recording path (backlogged
+     * sender, FIFO bottleneck without reordering, fixed MTU) never produces one, and a replay without it would
+     * misrepresent the controller.
+     */
+    private static List<TraceEvent> fixtures(final List<Object> recorded, final ReplayAdjuster adjuster)
+    {
+        final List<TraceEvent> events = new ArrayList<>();
+        LostFixture openBatchLast = null;
+        for (final Object event : recorded)
+        {
+            if (event instanceof RecordingController.Sent sent)
+            {
+                events.add(new SentFixture(sent, adjuster));
+            }
+            else if (event instanceof RecordingController.Ack ack)
+            {
+                events.add(new AckFixture(ack.rtt(), adjuster, ack));
+            }
+            else if (event instanceof RecordingController.Lost lost)
+            {
+                openBatchLast = new LostFixture(lost.rtt(), adjuster, lost);
+                events.add(openBatchLast);
+            }
+            else if (event instanceof RecordingController.Congestion congestion && null != openBatchLast)
+            {
+                openBatchLast.batchEnd(new CongestionFixture(adjuster, congestion));
+                openBatchLast = null;
+            }
+            else
+            {
+                throw new IllegalStateException(event + " during trace recording: the trace format does not keep it");
+            }
+        }
+        return events;
     }
 
     /**
@@ -156,7 +210,7 @@ public final class ControllerTrace
         adjuster.rewind();
         final ReplayRttStats rttStats = new ReplayRttStats(RecoveryConfig.DEFAULT_INITIAL_RTT_NS);
         final CongestionController controller = factory.newController(
-            new BenchmarkControllerContext(maxDatagramSizeBytes, rttStats, REPLAY_SEED));
+            new TestControllerContext(maxDatagramSizeBytes, REPLAY_SEED, ControllerParameters.EMPTY, rttStats));
 
         final TraceReplay warmUp = new TraceReplay(events, adjuster, rttStats, controller);
         for (int i = 0; i < events.length; i++)

@@ -2,6 +2,7 @@ package io.pacelink.perf.cc;
 
 import io.pacelink.transport.cc.CongestionController;
 import io.pacelink.transport.cc.LostPacket;
+import io.pacelink.transport.testing.RecordingController;
 
 /**
  * A recorded {@link CongestionController#onPacketLost} call; the last lost packet of a batch also carries the
@@ -19,10 +20,10 @@ final class LostFixture extends TraceEvent implements LostPacket
     private final boolean isAppLimited;
     private final long totalLostBytes;
     private final long totalDeliveredBytes;
-    private final long bytesInFlightBytes;
+    private final long bytesInFlight;
     private CongestionFixture batchEnd;
 
-    LostFixture(final RttSnapshot rtt, final ReplayAdjuster adjuster, final LostPacket lost)
+    LostFixture(final RecordingController.Rtt rtt, final ReplayAdjuster adjuster, final LostPacket lost)
     {
         super(rtt, adjuster);
         nowNs = lost.nowNs();
@@ -35,7 +36,7 @@ final class LostFixture extends TraceEvent implements LostPacket
         isAppLimited = lost.isAppLimited();
         totalLostBytes = lost.totalLostBytes();
         totalDeliveredBytes = lost.totalDeliveredBytes();
-        bytesInFlightBytes = lost.bytesInFlightBytes();
+        bytesInFlight = lost.bytesInFlight();
     }
 
     /**
@@ -113,8 +114,8 @@ final class LostFixture extends TraceEvent implements LostPacket
         return adjuster.deliveredBytes(totalDeliveredBytes);
     }
 
-    public long bytesInFlightBytes()
+    public long bytesInFlight()
     {
-        return adjuster.inFlightBytes(bytesInFlightBytes);
+        return adjuster.inFlightBytes(bytesInFlight);
     }
 }

@@ -1,6 +1,7 @@
 package io.pacelink.perf.cc;
 
 import io.pacelink.transport.cc.RttStats;
+import io.pacelink.transport.testing.RecordingController;
 
 /**
  * The RTT statistics a replayed controller reads: the snapshot recorded with the event being replayed. Before the
@@ -9,15 +10,16 @@ import io.pacelink.transport.cc.RttStats;
 final class ReplayRttStats implements RttStats
 {
     private final long initialRttNs;
-    private RttSnapshot current;
+    private RecordingController.Rtt current;
 
     ReplayRttStats(final long initialRttNs)
     {
         this.initialRttNs = initialRttNs;
-        this.current = new RttSnapshot(false, initialRttNs, initialRttNs, initialRttNs / 2, initialRttNs);
+        this.current = new RecordingController.Rtt(
+            false, initialRttNs, initialRttNs, initialRttNs / 2, initialRttNs, initialRttNs);
     }
 
-    void show(final RttSnapshot snapshot)
+    void show(final RecordingController.Rtt snapshot)
     {
         current = snapshot;
     }

@@ -1,6 +1,7 @@
 package io.pacelink.perf.cc;
 
 import io.pacelink.transport.cc.CongestionController;
+import io.pacelink.transport.testing.RecordingController;
 
 /**
  * A recorded {@link CongestionController#onPacketSent} call.
@@ -10,24 +11,17 @@ final class SentFixture extends TraceEvent
     private final long nowNs;
     private final long packetNumber;
     private final int sizeBytes;
-    private final long bytesInFlightBytes;
+    private final long bytesInFlight;
     private final boolean isRetransmission;
 
-    SentFixture(
-        final RttSnapshot rtt,
-        final ReplayAdjuster adjuster,
-        final long nowNs,
-        final long packetNumber,
-        final int sizeBytes,
-        final long bytesInFlightBytes,
-        final boolean isRetransmission)
+    SentFixture(final RecordingController.Sent sent, final ReplayAdjuster adjuster)
     {
-        super(rtt, adjuster);
-        this.nowNs = nowNs;
-        this.packetNumber = packetNumber;
-        this.sizeBytes = sizeBytes;
-        this.bytesInFlightBytes = bytesInFlightBytes;
-        this.isRetransmission = isRetransmission;
+        super(sent.rtt(), adjuster);
+        this.nowNs = sent.nowNs();
+        this.packetNumber = sent.packetNumber();
+        this.sizeBytes = sent.sizeBytes();
+        this.bytesInFlight = sent.bytesInFlight();
+        this.isRetransmission = sent.isRetransmission();
     }
 
     void replay(final CongestionController controller)
@@ -36,7 +30,7 @@ final class SentFixture extends TraceEvent
             adjuster.timeNs(nowNs),
             adjuster.packetNumber(packetNumber),
             sizeBytes,
-            adjuster.inFlightBytes(bytesInFlightBytes),
+            adjuster.inFlightBytes(bytesInFlight),
             isRetransmission);
     }
 }

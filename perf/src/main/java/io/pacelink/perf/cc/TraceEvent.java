@@ -1,6 +1,7 @@
 package io.pacelink.perf.cc;
 
 import io.pacelink.transport.cc.CongestionController;
+import io.pacelink.transport.testing.RecordingController;
 
 /**
  * One recorded controller callback with the RTT statistics the controller could read at the time; immutable, its
@@ -8,10 +9,10 @@ import io.pacelink.transport.cc.CongestionController;
  */
 abstract class TraceEvent
 {
-    final RttSnapshot rtt;
+    final RecordingController.Rtt rtt;
     final ReplayAdjuster adjuster;
 
-    TraceEvent(final RttSnapshot rtt, final ReplayAdjuster adjuster)
+    TraceEvent(final RecordingController.Rtt rtt, final ReplayAdjuster adjuster)
     {
         this.rtt = rtt;
         this.adjuster = adjuster;

@@ -4,7 +4,7 @@ import io.pacelink.link.BottleneckQueue;
 import io.pacelink.link.BottleneckQueueFactory;
 import io.pacelink.link.LinkPacket;
 import io.pacelink.link.QueueConfig;
-import io.pacelink.testing.AllocationMeter;
+import io.pacelink.transport.testing.AllocationMeter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;

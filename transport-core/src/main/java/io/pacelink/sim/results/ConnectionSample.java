@@ -6,7 +6,7 @@ package io.pacelink.sim.results;
  */
 public final class ConnectionSample
 {
-    private long cwndBytes;
+    private long congestionWindowBytes;
     private long pacingRateBytesPerSecond;
     private long bytesInFlight;
     private long deliveryRateBytesPerSecond;
@@ -15,7 +15,7 @@ public final class ConnectionSample
     private String stateName = "";
 
     /**
-     * @param cwndBytes                  congestion window.
+     * @param congestionWindowBytes                  congestion window.
      * @param pacingRateBytesPerSecond   pacing rate.
      * @param bytesInFlight              bytes in flight.
      * @param deliveryRateBytesPerSecond latest delivery-rate sample.
@@ -26,7 +26,7 @@ public final class ConnectionSample
      * @return this.
      */
     public ConnectionSample set(
-        final long cwndBytes,
+        final long congestionWindowBytes,
         final long pacingRateBytesPerSecond,
         final long bytesInFlight,
         final long deliveryRateBytesPerSecond,
@@ -34,7 +34,7 @@ public final class ConnectionSample
         final long minRttNs,
         final String stateName)
     {
-        this.cwndBytes = cwndBytes;
+        this.congestionWindowBytes = congestionWindowBytes;
         this.pacingRateBytesPerSecond = pacingRateBytesPerSecond;
         this.bytesInFlight = bytesInFlight;
         this.deliveryRateBytesPerSecond = deliveryRateBytesPerSecond;
@@ -47,9 +47,9 @@ public final class ConnectionSample
     /**
      * @return congestion window in bytes.
      */
-    public long cwndBytes()
+    public long congestionWindowBytes()
     {
-        return cwndBytes;
+        return congestionWindowBytes;
     }
 
     /**

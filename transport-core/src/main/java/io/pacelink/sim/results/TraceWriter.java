@@ -55,7 +55,8 @@ public final class TraceWriter implements Closeable
     {
         try
         {
-            final BufferedWriter csv = null == csvFile ? null : Files.newBufferedWriter(csvFile, StandardCharsets.UTF_8);
+            final BufferedWriter csv =
+                null == csvFile ? null : Files.newBufferedWriter(csvFile, StandardCharsets.UTF_8);
             final BufferedWriter json = null == jsonLinesFile ? null :
                 Files.newBufferedWriter(jsonLinesFile, StandardCharsets.UTF_8);
             return new TraceWriter(csv, json);
@@ -86,7 +87,7 @@ public final class TraceWriter implements Closeable
     {
         rows++;
         hash.update(nowNs)
-            .update(row.cwndBytes())
+            .update(row.congestionWindowBytes())
             .update(row.pacingRateBytesPerSecond())
             .update(row.bytesInFlight())
             .update(row.deliveryRateBytesPerSecond())
@@ -98,7 +99,7 @@ public final class TraceWriter implements Closeable
         {
             line.setLength(0);
             line.append(nowNs).append(',')
-                .append(row.cwndBytes()).append(',')
+                .append(row.congestionWindowBytes()).append(',')
                 .append(row.pacingRateBytesPerSecond()).append(',')
                 .append(row.bytesInFlight()).append(',')
                 .append(row.deliveryRateBytesPerSecond()).append(',')
@@ -112,7 +113,7 @@ public final class TraceWriter implements Closeable
             line.setLength(0);
             line.append('{');
             appendField(COLUMNS[0], nowNs).append(',');
-            appendField(COLUMNS[1], row.cwndBytes()).append(',');
+            appendField(COLUMNS[1], row.congestionWindowBytes()).append(',');
             appendField(COLUMNS[2], row.pacingRateBytesPerSecond()).append(',');
             appendField(COLUMNS[3], row.bytesInFlight()).append(',');
             appendField(COLUMNS[4], row.deliveryRateBytesPerSecond()).append(',');

@@ -40,7 +40,6 @@ final class PingProbe
         private final long stopNs;
         private final UnsafeBuffer probe = new UnsafeBuffer(new byte[PROBE_BYTES]);
         private long nextPingNs;
-        private long nowNs;
 
         Pinger(final DatagramPort port, final InetSocketAddress echoAddress, final long startNs, final long intervalNs,
             final long stopNs)
@@ -54,8 +53,7 @@ final class PingProbe
 
         public int doWork(final long nowNs)
         {
-            this.nowNs = nowNs;
-            int work = port.receive(this, Integer.MAX_VALUE);
+            int work = port.receive(this, Integer.MAX_VALUE, nowNs);
             if (nowNs >= nextPingNs && nowNs < stopNs)
             {
                 probe.putLong(0, nowNs);
@@ -72,7 +70,11 @@ final class PingProbe
         }
 
         public void onDatagram(
-            final DirectBuffer buffer, final int offset, final int length, final InetSocketAddress source)
+            final DirectBuffer buffer,
+            final int offset,
+            final int length,
+            final InetSocketAddress source,
+            final long nowNs)
         {
             rttNs.recordValue(Math.max(0, nowNs - buffer.getLong(offset)));
         }
@@ -89,7 +91,7 @@ final class PingProbe
 
         public int doWork(final long nowNs)
         {
-            return port.receive(this, Integer.MAX_VALUE);
+            return port.receive(this, Integer.MAX_VALUE, nowNs);
         }
 
         public long nextDeadlineNs()
@@ -98,7 +100,11 @@ final class PingProbe
         }
 
         public void onDatagram(
-            final DirectBuffer buffer, final int offset, final int length, final InetSocketAddress source)
+            final DirectBuffer buffer,
+            final int offset,
+            final int length,
+            final InetSocketAddress source,
+            final long nowNs)
         {
             port.send(buffer, offset, length, source);
         }

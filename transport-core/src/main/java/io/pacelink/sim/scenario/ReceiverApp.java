@@ -3,7 +3,7 @@ package io.pacelink.sim.scenario;
 import io.pacelink.sim.results.FlowResults;
 import io.pacelink.transport.Connection;
 import io.pacelink.transport.MessageHandler;
-import io.pacelink.transport.engine.EndpointCore;
+import io.pacelink.transport.engine.AcceptHandler;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -11,9 +11,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  * The server side of one flow (its own endpoint): accepts the flow's connection, counts what the application
  * receives as goodput, and answers requests of a request/response flow.
  */
-final class ReceiverApp implements HostApp, MessageHandler
+final class ReceiverApp implements HostApp, AcceptHandler, MessageHandler
 {
-    private final EndpointCore core;
     private final FlowResults results;
     private final AppPattern pattern;
     private final UnsafeBuffer response;
@@ -21,13 +20,21 @@ final class ReceiverApp implements HostApp, MessageHandler
     private long nowNs;
     private int responsesOffered;
 
-    ReceiverApp(final EndpointCore core, final FlowResults results, final AppPattern pattern)
+    ReceiverApp(final FlowResults results, final AppPattern pattern)
     {
-        this.core = core;
         this.results = results;
         this.pattern = pattern;
         this.response = AppPattern.Kind.REQUEST_RESPONSE == pattern.kind() ?
             new UnsafeBuffer(new byte[Math.max(Long.BYTES, pattern.responseBytes())]) : null;
+    }
+
+    public boolean onAccepted(final Connection connection)
+    {
+        if (null == this.connection)
+        {
+            this.connection = connection;
+        }
+        return true;
     }
 
     public void beforeWork(final long nowNs)
@@ -38,11 +45,7 @@ final class ReceiverApp implements HostApp, MessageHandler
     {
         if (null == connection)
         {
-            connection = core.accept();
-            if (null == connection)
-            {
-                return 0;
-            }
+            return 0;
         }
         this.nowNs = nowNs;
         responsesOffered = 0;

@@ -25,7 +25,7 @@ import io.pacelink.transport.stats.CounterType;
 import io.pacelink.transport.stats.CountersBuffers;
 import org.HdrHistogram.Histogram;
 import org.agrona.DirectBuffer;
-import org.agrona.concurrent.status.ConcurrentCountersManager;
+import org.agrona.concurrent.status.CountersManager;
 import org.agrona.concurrent.status.CountersReader;
 
 import java.io.IOException;
@@ -133,17 +133,17 @@ public final class Scenario
 
             final SimHost receiverHost = dumbbell.addRightHost(flow.accessDelayNs());
             flowByReceiver.put(receiverHost.address(), i);
-            final EndpointDriver receiverDriver = newDriver(simulator, receiverHost.port(), flow, true,
+            final ReceiverApp receiver = new ReceiverApp(results, flow.pattern());
+            final EndpointDriver receiverDriver = newDriver(simulator, receiverHost.port(), flow, receiver,
                 connectionBufferBytes(config.path, flow.accessDelayNs()), "receiver-" + i);
-            final EndpointCore receiverCore = receiverDriver.core();
-            receiverDriver.add(new ReceiverApp(receiverCore, results, flow.pattern()));
+            receiverDriver.add(receiver);
             receiverHost.addAgent(receiverDriver);
 
             EndpointDriver senderDriver = flow.senderGroup() >= 0 ? senderGroups.get(flow.senderGroup()) : null;
             if (null == senderDriver)
             {
                 final SimHost senderHost = dumbbell.addLeftHost(flow.accessDelayNs());
-                senderDriver = newDriver(simulator, senderHost.port(), flow, false,
+                senderDriver = newDriver(simulator, senderHost.port(), flow, null,
                     senderBufferBytes(flow.senderGroup(), flow.accessDelayNs()), "sender-" + i);
                 senderHost.addAgent(senderDriver);
                 if (flow.senderGroup() >= 0)
@@ -294,7 +294,7 @@ public final class Scenario
         final Simulator simulator,
         final DatagramPort port,
         final FlowSpec flow,
-        final boolean accept,
+        final ReceiverApp receiver,
         final int bufferBytes,
         final String name)
     {
@@ -302,7 +302,7 @@ public final class Scenario
             .datagramPort(port)
             .congestionControl(flow.congestionControl())
             .controllerParameters(flow.parameters())
-            .acceptConnections(accept)
+            .acceptConnections(null != receiver)
             .sendBufferBytes(bufferBytes)
             .receiveBufferBytes(bufferBytes)
             .maxMessageLengthBytes(Math.min(1 << 20, bufferBytes / 2))
@@ -310,13 +310,14 @@ public final class Scenario
             .randomSeed(simulator.seedFor(name));
         config.contextCustomizer.accept(context);
         context.conclude();
-        final ConcurrentCountersManager countersManager = CountersBuffers.newManager(COUNTERS_VALUES_BYTES);
+        final CountersManager countersManager = CountersBuffers.newManager(COUNTERS_VALUES_BYTES);
         return new EndpointDriver(new EndpointCore(
             context,
             port,
             config.registry,
             PacketSchedulers.newScheduler(config.schedulerName, config.schedulerParameters, countersManager),
-            countersManager), countersManager);
+            countersManager,
+            null == receiver ? (connection) -> false : receiver), countersManager);
     }
 
     /**

@@ -63,7 +63,7 @@ final class SenderApp implements HostApp, ConnectionSampler, MessageHandler
         {
             if (nowNs >= spec.startNs())
             {
-                connection = core.connect(receiver, spec.congestionControl());
+                connection = core.connect(receiver, spec.congestionControl(), nowNs);
             }
             return;
         }

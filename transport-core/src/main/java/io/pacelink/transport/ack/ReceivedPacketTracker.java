@@ -5,7 +5,7 @@ import io.pacelink.transport.wire.PacketDecoder;
 import io.pacelink.transport.wire.PacketWriter;
 
 /**
- * Receiver side of acknowledgement generation (RFC 9000 section 13.2, design.md section 5): remembers which packet
+ * Receiver side of acknowledgement generation (RFC 9000 section 13.2; docs/wire-format.md): remembers which packet
  * numbers arrived, rejects duplicates, decides when an ACK is due and writes ACK frames.
  * <p>
  * Received packet numbers are kept as at most {@code maxRanges} disjoint ranges in two primitive arrays, newest
@@ -36,7 +36,7 @@ public final class ReceivedPacketTracker
     public static final int DEFAULT_ACK_ELICITING_THRESHOLD = 2;
 
     /**
-     * Default longest time an ACK is delayed: 1 ms, LAN friendly (design.md section 5).
+     * Default longest time an ACK is delayed: 1 ms, LAN friendly.
      */
     public static final long DEFAULT_MAX_ACK_DELAY_NS = 1_000_000L;
 

@@ -6,9 +6,9 @@ import org.agrona.concurrent.NanoClock;
 import java.util.function.LongSupplier;
 
 /**
- * Wraps an application's idle strategy so the agent never oversleeps the endpoint's next deadline (a pacing
- * release, an ACK deadline, a loss or probe timer): within {@code spinWindowNs} of the deadline it busy-spins, and
- * only further away does it let the wrapped strategy park. Design.md section 3.
+ * Wraps an application's idle strategy so the agent never oversleeps the endpoint's next deadline (a pacing release, an
+ * ACK deadline, a loss or probe timer): within {@code spinWindowNs} of the deadline it busy-spins, and only further
+ * away does it let the wrapped strategy park (docs/architecture.md, the duty cycle).
  * <p>
  * The guarantee holds when one park of the wrapped strategy plus the operating system's timer slack is shorter than
  * the spin window: a park that starts just outside the window then ends inside it, before the deadline. The default

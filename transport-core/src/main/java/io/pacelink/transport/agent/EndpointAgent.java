@@ -4,19 +4,29 @@ import io.pacelink.transport.engine.EndpointCore;
 import io.pacelink.transport.stats.CountersFile;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
 import org.agrona.concurrent.NanoClock;
 
 /**
- * Runs an {@link EndpointCore} as an Agrona agent: reads the clock once per duty cycle and hands the time down
- * (design.md section 4: the core itself never reads a clock), and keeps the counters file's heartbeat fresh so
- * {@code pacelink stat} can tell a running endpoint from a dead or hung one.
+ * Runs an {@link EndpointCore} as an Agrona agent, and is the only thread that touches it: reads the clock once per
+ * duty cycle and hands the time down (the core itself never reads a clock), carries out the commands application
+ * threads enqueue ({@link ConnectCommand}, a close request) before the core's duty cycle, and keeps the counters
+ * file's heartbeat fresh so {@code pacelink stat} can tell a running endpoint from a dead or hung one.
  */
 public final class EndpointAgent implements Agent
 {
+    private static final int COMMAND_QUEUE_CAPACITY = 1024;
+    private static final int COMMAND_DRAIN_LIMIT = 16;
+
     private final EndpointCore core;
     private final NanoClock clock;
     private final CountersFile countersFile;
     private final String roleName;
+    private final ManyToOneConcurrentArrayQueue<ConnectCommand> connectCommands =
+        new ManyToOneConcurrentArrayQueue<>(COMMAND_QUEUE_CAPACITY);
+    private volatile Thread agentThread;
+    private volatile boolean isCloseRequested;
+    private volatile boolean isClosed;
 
     /**
      * @param core         the protocol core.
@@ -31,24 +41,99 @@ public final class EndpointAgent implements Agent
         this.roleName = "pacelink-" + core.localAddress();
     }
 
+    /**
+     * Enqueue a connect for the agent (any thread).
+     *
+     * @param command the request.
+     * @return false if the queue is full.
+     */
+    public boolean offer(final ConnectCommand command)
+    {
+        return connectCommands.offer(command);
+    }
+
+    /**
+     * Ask the agent to close the core at its next duty cycle (any thread); {@link #isClosed()} tells when it has.
+     */
+    public void requestClose()
+    {
+        isCloseRequested = true;
+    }
+
+    /**
+     * @return true once the core is closed.
+     */
+    public boolean isClosed()
+    {
+        return isClosed;
+    }
+
+    /**
+     * @return true if the agent has started and the calling thread is the one running it.
+     */
+    public boolean isAgentThread()
+    {
+        return Thread.currentThread() == agentThread;
+    }
+
+    /**
+     * @return true once a runner, invoker or composite has started this agent.
+     */
+    public boolean hasStarted()
+    {
+        return null != agentThread;
+    }
+
+    public void onStart()
+    {
+        agentThread = Thread.currentThread();
+    }
+
     public int doWork()
     {
+        if (isClosed)
+        {
+            return 0;
+        }
+        if (isCloseRequested)
+        {
+            onClose();
+            return 1;
+        }
         final long nowNs = clock.nanoTime();
         if (null != countersFile)
         {
             countersFile.heartbeat(nowNs);
         }
-        return core.doWork(nowNs);
+        int work = 0;
+        ConnectCommand command;
+        while (work < COMMAND_DRAIN_LIMIT && null != (command = connectCommands.poll()))
+        {
+            command.execute(core, nowNs);
+            work++;
+        }
+        return work + core.doWork(nowNs);
     }
 
     /**
-     * Close the core and delete the counters file: in SHARED mode the application's runner ends the endpoint here,
-     * without calling {@code Endpoint.close()}.
+     * Close the core, delete the counters file and fail the connects still queued. Every way of closing an endpoint
+     * ends here on the agent's thread, including an application's runner closing the agent in SHARED mode without
+     * calling {@code Endpoint.close()}.
      */
     public void onClose()
     {
-        core.close();
+        if (isClosed)
+        {
+            return;
+        }
+        core.close(clock.nanoTime());
         CloseHelper.close(countersFile);
+        ConnectCommand command;
+        while (null != (command = connectCommands.poll()))
+        {
+            command.fail(new IllegalStateException("endpoint is closed"));
+        }
+        isClosed = true;
     }
 
     public String roleName()
@@ -57,7 +142,7 @@ public final class EndpointAgent implements Agent
     }
 
     /**
-     * @return the protocol core.
+     * @return the protocol core, for the agent thread only.
      */
     public EndpointCore core()
     {

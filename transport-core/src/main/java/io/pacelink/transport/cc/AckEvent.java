@@ -1,9 +1,9 @@
 package io.pacelink.transport.cc;
 
 /**
- * Read-only view of one processed ACK frame together with the delivery-rate sample it produced
- * (reference section 1.3). The transport reuses one instance: values are valid only during
- * {@link CongestionController#onAck(AckEvent)}.
+ * Read-only view of one processed ACK frame together with the delivery-rate sample it produced (draft-ietf-ccwg-bbr
+ * "Delivery Rate Samples", Linux {@code net/ipv4/tcp_rate.c}). The transport reuses one instance: values are valid only
+ * during {@link CongestionController#onAck(AckEvent)}.
  */
 public interface AckEvent
 {
@@ -30,13 +30,7 @@ public interface AckEvent
     /**
      * @return bytes in flight after acknowledged and lost packets were removed.
      */
-    long bytesInFlightBytes();
-
-    /**
-     * @return send time of the largest packet this frame newly acknowledged, or {@link Long#MIN_VALUE} if none.
-     * Recovery ends when a packet sent after recovery started is acknowledged (RFC 9002 section 7.3.2).
-     */
-    long largestAckedSentTimeNs();
+    long bytesInFlight();
 
     /**
      * @return number of the largest packet this frame newly acknowledged, or -1 if none. HyStart++ delimits its rounds
@@ -54,6 +48,14 @@ public interface AckEvent
      * section 7.8): window controllers grow only then.
      */
     boolean isCwndLimited();
+
+    /**
+     * @return true if this frame ended the connection's recovery period: it newly acknowledged a packet sent after
+     * the period began (RFC 9002 section 7.3.2). Started by the {@link CongestionEvent} whose
+     * {@link CongestionEvent#startsRecovery()} was true; a window controller does not grow during the period, nor on
+     * the frame that ends it.
+     */
+    boolean endsRecovery();
 
     /**
      * @return total bytes delivered over the connection's life (the rate sampler's {@code C.delivered}).
@@ -87,7 +89,7 @@ public interface AckEvent
 
     /**
      * @return {@code C.delivered} when the sample's source packet was sent ({@code rs.prior_delivered}); used for
-     * packet-timed rounds (reference section 1.5).
+     * packet-timed rounds (draft-ietf-ccwg-bbr {@code BBRUpdateRound}).
      */
     long samplePriorDeliveredBytes();
 

@@ -8,9 +8,9 @@ import java.util.List;
  * Every callback runs on the endpoint's agent thread, takes the current time as a parameter (the controller never
  * reads a clock), and must not allocate. Event objects are reused views: valid only for the duration of the call.
  * <p>
- * Order of calls for one received ACK frame (design.md section 6): the transport updates the RTT estimator and the
- * rate sampler, calls {@link #onPacketLost} for each packet newly declared lost, {@link #onCongestionEvent} once if
- * any was, then {@link #onAck} with the rate sample.
+ * Order of calls for one received ACK frame (docs/architecture.md, "One ACK in"): the transport updates the RTT
+ * estimator and the rate sampler, calls {@link #onPacketLost} for each packet newly declared lost,
+ * {@link #onCongestionEvent} once if any was, then {@link #onAck} with the rate sample.
  */
 public interface CongestionController
 {
@@ -20,10 +20,10 @@ public interface CongestionController
      * @param nowNs              send time.
      * @param packetNumber       the packet's number.
      * @param sizeBytes          size of the datagram in bytes.
-     * @param bytesInFlightBytes bytes in flight including this packet.
+     * @param bytesInFlight bytes in flight including this packet.
      * @param isRetransmission   true if the packet carries retransmitted data.
      */
-    void onPacketSent(long nowNs, long packetNumber, int sizeBytes, long bytesInFlightBytes, boolean isRetransmission);
+    void onPacketSent(long nowNs, long packetNumber, int sizeBytes, long bytesInFlight, boolean isRetransmission);
 
     /**
      * First send after the connection was idle (nothing in flight and the application had nothing to send).

@@ -12,10 +12,17 @@ public interface CongestionEvent
     long nowNs();
 
     /**
-     * @return send time of the most recently sent packet in the batch: a window controller reduces once per
-     * recovery epoch, ignoring losses of packets sent before the epoch began (RFC 9002 section 7.3.2).
+     * @return send time of the most recently sent packet in the batch.
      */
     long newestLostSentTimeNs();
+
+    /**
+     * @return true if this batch started a new recovery period of the connection (RFC 9002 section 7.3.2): its newest
+     * lost packet was sent after the current period began, or it establishes persistent congestion. A window
+     * controller reduces once per period; losses of packets sent before it began belong to the reduction already
+     * made. The period ends with the {@link AckEvent} whose {@link AckEvent#endsRecovery()} is true.
+     */
+    boolean startsRecovery();
 
     /**
      * @return bytes declared lost in this batch.
@@ -25,7 +32,7 @@ public interface CongestionEvent
     /**
      * @return bytes in flight after the lost packets were removed.
      */
-    long bytesInFlightBytes();
+    long bytesInFlight();
 
     /**
      * @return true if the batch establishes persistent congestion (RFC 9002 section 7.6): collapse to the minimum

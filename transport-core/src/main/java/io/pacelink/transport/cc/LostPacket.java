@@ -2,7 +2,7 @@ package io.pacelink.transport.cc;
 
 /**
  * Read-only view of one packet newly declared lost, with the rate-sampler stamp written when it was sent
- * (reference section 1.3). Reused by the transport: valid only during
+ * (draft-ietf-ccwg-bbr "Delivery Rate Samples"). Reused by the transport: valid only during
  * {@link CongestionController#onPacketLost(LostPacket)}.
  */
 public interface LostPacket
@@ -60,5 +60,5 @@ public interface LostPacket
     /**
      * @return bytes in flight after this packet was removed.
      */
-    long bytesInFlightBytes();
+    long bytesInFlight();
 }

@@ -3,10 +3,11 @@ package io.pacelink.transport.cc;
 import java.util.List;
 
 /**
- * Shared base for loss-based window controllers (Reno, CUBIC): keeps cwnd, ssthresh and the {@link RecoveryPeriod}
- * that limits reductions to one per round trip, and paces at {@code gain * cwnd / srtt} with gain 2.0 in slow start
- * and 1.2 afterwards (design.md section 6, the gains Linux uses for {@code tcp_update_pacing_rate}:
- * {@code sysctl_tcp_pacing_ss_ratio = 200}, {@code ca_ratio = 120}).
+ * Shared base for loss-based window controllers (Reno, CUBIC): keeps cwnd, ssthresh and whether the controller is
+ * answering the connection's recovery period (which the transport keeps and announces through the events, limiting
+ * reductions to one per round trip), and paces at {@code gain * cwnd / srtt} with gain 2.0 in slow start and 1.2
+ * afterwards (the gains Linux uses for {@code tcp_update_pacing_rate}: {@code sysctl_tcp_pacing_ss_ratio = 200},
+ * {@code ca_ratio = 120}).
  */
 public abstract class WindowController implements CongestionController
 {
@@ -48,22 +49,20 @@ public abstract class WindowController implements CongestionController
 
     /**
      * Pacing granularity the send quantum is sized for: bursts of about 1 ms of rate, as Linux's
-     * {@code sk_pacing_shift = 10} does and reference section 10 item 1 advises.
+     * {@code sk_pacing_shift = 10} does, so that timers of about 1 ms granularity still keep the rate.
      */
     public static final long SEND_QUANTUM_INTERVAL_NS = 1_000_000L;
 
     private static final long NANOS_PER_SECOND = 1_000_000_000L;
 
     protected final ControllerContext context;
-    protected final RecoveryPeriod recovery = new RecoveryPeriod();
-    protected int maxDatagramSizeBytes;
     protected long congestionWindowBytes;
     protected long slowStartThresholdBytes = Long.MAX_VALUE;
+    private boolean isInRecovery;
 
     protected WindowController(final ControllerContext context)
     {
         this.context = context;
-        this.maxDatagramSizeBytes = context.maxDatagramSizeBytes();
         this.congestionWindowBytes = context.initialWindowBytes();
     }
 
@@ -80,7 +79,49 @@ public abstract class WindowController implements CongestionController
      */
     public final boolean isInRecovery()
     {
-        return recovery.isInRecovery();
+        return isInRecovery;
+    }
+
+    /**
+     * @param event a batch of losses.
+     * @return true if it started a new recovery period (RFC 9002 section 7.3.2): the caller reduces its window once.
+     */
+    protected final boolean startsRecovery(final CongestionEvent event)
+    {
+        if (event.startsRecovery())
+        {
+            isInRecovery = true;
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * @param ack a processed ACK frame.
+     * @return true if the window must not grow on it: the recovery period is running, or this frame ends it. The
+     * frame that ends it may also acknowledge packets sent before the period began, which RFC 9002 Appendix B.5 does
+     * not let grow the window; with only the frame's largest packet known, skipping the frame does not over-count.
+     */
+    protected final boolean isRecoveryAck(final AckEvent ack)
+    {
+        if (!isInRecovery)
+        {
+            return false;
+        }
+        if (ack.endsRecovery())
+        {
+            isInRecovery = false;
+        }
+        return true;
+    }
+
+    /**
+     * Grow again from the next ACK: after persistent congestion (RFC 9002 Appendix B.8) or an undone reduction. The
+     * transport's recovery period goes on, so the other losses of the episode still do not reduce.
+     */
+    protected final void leaveRecovery()
+    {
+        isInRecovery = false;
     }
 
     /**
@@ -89,14 +130,6 @@ public abstract class WindowController implements CongestionController
     public final long slowStartThresholdBytes()
     {
         return slowStartThresholdBytes;
-    }
-
-    /**
-     * @return the minimum window: 2 * max datagram size (RFC 9002 section 7.2).
-     */
-    protected final long minimumWindowBytes()
-    {
-        return 2L * maxDatagramSizeBytes;
     }
 
     public long congestionWindowBytes()
@@ -114,20 +147,22 @@ public abstract class WindowController implements CongestionController
     public int sendQuantumBytes()
     {
         final long burstBytes = pacingRateBytesPerSecond() * SEND_QUANTUM_INTERVAL_NS / NANOS_PER_SECOND;
-        return (int)Math.max(2L * maxDatagramSizeBytes, Math.min(MAX_SEND_QUANTUM_BYTES, burstBytes));
+        return (int)Math.max(2L * context.maxDatagramSizeBytes(), Math.min(MAX_SEND_QUANTUM_BYTES, burstBytes));
     }
 
+    /**
+     * The window never stays below the minimum of the new size (RFC 9002 section 7.2).
+     */
     public void onMtuChanged(final int maxDatagramSizeBytes)
     {
-        this.maxDatagramSizeBytes = maxDatagramSizeBytes;
-        congestionWindowBytes = Math.max(congestionWindowBytes, minimumWindowBytes());
+        congestionWindowBytes = Math.max(congestionWindowBytes, context.minimumWindowBytes());
     }
 
     public void onPacketSent(
         final long nowNs,
         final long packetNumber,
         final int sizeBytes,
-        final long bytesInFlightBytes,
+        final long bytesInFlight,
         final boolean isRetransmission)
     {
     }

@@ -5,29 +5,29 @@ import io.pacelink.transport.cc.ControllerCounters;
 import io.pacelink.transport.cc.ControllerParameters;
 import io.pacelink.transport.cc.ControllerRandom;
 import io.pacelink.transport.cc.RttStats;
+import io.pacelink.transport.recovery.PathParameters;
 
 /**
- * What one connection's congestion controller gets at construction.
+ * What one connection's congestion controller reads: the path values come live from the connection's
+ * {@link PathParameters}, so a size negotiated down in the handshake, or the peer's max_ack_delay, is what the
+ * controller sees.
  */
 final class ConnectionControllerContext implements ControllerContext
 {
-    private final int maxDatagramSizeBytes;
-    private final long maxAckDelayNs;
+    private final PathParameters path;
     private final RttStats rttStats;
     private final ControllerRandom random;
     private final ControllerParameters parameters;
     private final ControllerCounters counters;
 
     ConnectionControllerContext(
-        final int maxDatagramSizeBytes,
-        final long maxAckDelayNs,
+        final PathParameters path,
         final RttStats rttStats,
         final ControllerRandom random,
         final ControllerParameters parameters,
         final ControllerCounters counters)
     {
-        this.maxDatagramSizeBytes = maxDatagramSizeBytes;
-        this.maxAckDelayNs = maxAckDelayNs;
+        this.path = path;
         this.rttStats = rttStats;
         this.random = random;
         this.parameters = parameters;
@@ -36,12 +36,12 @@ final class ConnectionControllerContext implements ControllerContext
 
     public int maxDatagramSizeBytes()
     {
-        return maxDatagramSizeBytes;
+        return path.maxDatagramSizeBytes();
     }
 
     public long maxAckDelayNs()
     {
-        return maxAckDelayNs;
+        return path.peerMaxAckDelayNs();
     }
 
     public RttStats rttStats()

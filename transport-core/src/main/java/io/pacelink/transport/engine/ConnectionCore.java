@@ -6,7 +6,9 @@ import io.pacelink.transport.PacelinkContext;
 import io.pacelink.transport.cc.CongestionController;
 import io.pacelink.transport.recovery.LossRecovery;
 import io.pacelink.transport.recovery.PacketOutcomeListener;
+import io.pacelink.transport.recovery.PathParameters;
 import io.pacelink.transport.schedule.SchedulableFlow;
+import io.pacelink.transport.schedule.SentPacket;
 import io.pacelink.transport.stats.ConnectionCounters;
 import io.pacelink.transport.stats.EndpointCounters;
 import io.pacelink.transport.ack.ReceivedPacketTracker;
@@ -14,12 +16,15 @@ import io.pacelink.transport.stream.ReceiveLog;
 import io.pacelink.transport.stream.SendLog;
 import io.pacelink.transport.wire.AckFrameFlyweight;
 import io.pacelink.transport.wire.CloseFrameFlyweight;
-import io.pacelink.transport.wire.DataFrameFlyweight;
-import io.pacelink.transport.wire.FrameVisitor;
 import io.pacelink.transport.wire.CongestionControlFrameFlyweight;
+import io.pacelink.transport.wire.DataFrameFlyweight;
+import io.pacelink.transport.wire.FrameType;
 import io.pacelink.transport.wire.HandshakeFrameFlyweight;
+import io.pacelink.transport.wire.MaxStreamDataFrameFlyweight;
+import io.pacelink.transport.wire.PacketDecoder;
 import io.pacelink.transport.wire.PacketType;
 import io.pacelink.transport.wire.PacketWriter;
+import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
 import java.net.InetSocketAddress;
@@ -29,7 +34,7 @@ import java.net.InetSocketAddress;
  * transmission and reassembly, flow control, and the connection's timers. Everything here runs on the agent thread
  * with the time handed in; nothing reads a clock or touches a socket.
  */
-final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener, FrameVisitor
+final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
 {
     /**
      * The one stream every connection carries.
@@ -61,13 +66,30 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener, Fr
      */
     private static final int MAX_HANDSHAKE_BACKOFF_SHIFT = 6;
 
+    /**
+     * {@link #sendState}: the connection has ack-eliciting work but the peer's flow-control credit holds the data.
+     */
+    private static final int LIMITED_BY_FLOW_CONTROL = 4;
+
+    /**
+     * {@link #sendState}: the connection has ack-eliciting work and the congestion window holds it.
+     */
+    private static final int LIMITED_BY_CWND = 8;
+
+    /**
+     * {@link #sendState}: the connection has ack-eliciting work within its window: only the scheduler (pacing or the
+     * duty cycle's send budget) can hold it.
+     */
+    private static final int WITHIN_WINDOW = 16;
+
     private final long localId;
     private final boolean isClient;
     private final InetSocketAddress remoteAddress;
     private final ConnectionHandle handle;
+    private final PathParameters path;
     private final SendLog sendLog;
     private final ReceiveLog receiveLog;
-    private final LossRecovery recovery;
+    private final LossRecovery lossRecovery;
     private final CongestionController controller;
     private final ReceivedPacketTracker ackTracker;
     private final ConnectionCounters counters;
@@ -79,7 +101,6 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener, Fr
     private final int receiveWindowBytes;
 
     private long remoteId;
-    private int maxDatagramSizeBytes;
     private long idleTimeoutNs;
     private ConnectionState state;
     private long nextPacketNumber;
@@ -96,16 +117,14 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener, Fr
     private long advertisedMaxDataBytes;
     private boolean maxDataPending;
     private boolean pingPending;
-    private boolean lastPacketAckOnly;
-    private long visitTimeNs;
-    private boolean visitedAckEliciting;
 
     ConnectionCore(
         final long localId,
         final boolean isClient,
         final InetSocketAddress remoteAddress,
         final ConnectionHandle handle,
-        final LossRecovery recovery,
+        final PathParameters path,
+        final LossRecovery lossRecovery,
         final CongestionController controller,
         final ReceivedPacketTracker ackTracker,
         final EndpointCounters endpointCounters,
@@ -116,10 +135,11 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener, Fr
         this.isClient = isClient;
         this.remoteAddress = remoteAddress;
         this.handle = handle;
+        this.path = path;
         this.sendLog = handle.sendLog();
         this.receiveLog = handle.receiveLog();
         this.counters = handle.counters();
-        this.recovery = recovery;
+        this.lossRecovery = lossRecovery;
         this.controller = controller;
         this.ackTracker = ackTracker;
         this.endpointCounters = endpointCounters;
@@ -127,12 +147,10 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener, Fr
         this.initialRttNs = settings.initialRttNs();
         this.handshakeTimeoutNs = settings.handshakeTimeoutNs();
         this.receiveWindowBytes = settings.receiveBufferBytes();
-        this.maxDatagramSizeBytes = settings.maxDatagramSizeBytes();
         this.idleTimeoutNs = settings.idleTimeoutNs();
         this.advertisedMaxDataBytes = receiveWindowBytes;
         this.lastReceiveTimeNs = nowNs;
         this.handshakeStartNs = nowNs;
-        recovery.controller(controller);
 
         if (isClient)
         {
@@ -182,11 +200,6 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener, Fr
         return ConnectionState.CLOSED == state;
     }
 
-    boolean lastPacketAckOnly()
-    {
-        return lastPacketAckOnly;
-    }
-
     // ---------------------------------------------------------------- handshake
 
     /**
@@ -196,18 +209,17 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener, Fr
     void applyPeerHandshake(final HandshakeFrameFlyweight handshake, final long nowNs)
     {
         remoteId = handshake.sourceConnectionId();
-        final int negotiatedDatagramSize = Math.min(maxDatagramSizeBytes, handshake.maxDatagramSize());
-        if (negotiatedDatagramSize != maxDatagramSizeBytes)
+        final int negotiatedDatagramSizeBytes = Math.min(path.maxDatagramSizeBytes(), handshake.maxDatagramSize());
+        if (negotiatedDatagramSizeBytes != path.maxDatagramSizeBytes())
         {
-            maxDatagramSizeBytes = negotiatedDatagramSize;
-            controller.onMtuChanged(negotiatedDatagramSize);
+            lossRecovery.onMtuChanged(negotiatedDatagramSizeBytes);
         }
         final long peerIdleTimeoutNs = handshake.idleTimeoutMs() * 1_000_000L;
         if (peerIdleTimeoutNs > 0)
         {
             idleTimeoutNs = Math.min(idleTimeoutNs, peerIdleTimeoutNs);
         }
-        recovery.peerMaxAckDelayNs(handshake.maxAckDelayUs() * 1_000L);
+        lossRecovery.peerMaxAckDelayNs(handshake.maxAckDelayUs() * 1_000L);
         sendLog.connectionSendLimit(handshake.initialMaxData());
         sendLog.streamSendLimit(handshake.initialMaxStreamData());
         lastReceiveTimeNs = nowNs;
@@ -268,7 +280,7 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener, Fr
         writer.appendHandshake(
             localId,
             !isClient,
-            maxDatagramSizeBytes,
+            path.maxDatagramSizeBytes(),
             (int)(localMaxAckDelayNs / 1_000L),
             (int)(idleTimeoutNs / 1_000_000L),
             receiveWindowBytes,
@@ -307,45 +319,71 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener, Fr
     }
 
     /**
-     * Begin applying a validated ONE_RTT or CLOSE packet; the caller then visits its frames with this connection as
-     * the visitor and calls {@link #endPacket(long, long)}.
+     * Apply a validated ONE_RTT or CLOSE packet: its frames in wire order, then record it for acknowledgement.
+     *
+     * @param decoder the decoder that validated it.
+     * @param buffer  holding the datagram.
+     * @param offset  of the datagram in the buffer.
+     * @param length  of the datagram.
+     * @param nowNs   when it was received.
      */
-    void beginPacket(final long nowNs)
+    void onPacket(
+        final PacketDecoder decoder, final DirectBuffer buffer, final int offset, final int length, final long nowNs)
     {
-        visitTimeNs = nowNs;
-        visitedAckEliciting = false;
         lastReceiveTimeNs = nowNs;
+        for (int frameType = decoder.firstFrame(buffer, offset, length);
+            PacketDecoder.NO_MORE_FRAMES != frameType;
+            frameType = decoder.nextFrame())
+        {
+            switch (frameType)
+            {
+                case FrameType.ACK:
+                    onAck(decoder.ack(), nowNs);
+                    break;
+
+                case FrameType.DATA:
+                    onData(decoder.data());
+                    break;
+
+                case FrameType.MAX_DATA:
+                    sendLog.connectionSendLimit(decoder.maxData().maximumData());
+                    break;
+
+                case FrameType.MAX_STREAM_DATA:
+                    onMaxStreamData(decoder.maxStreamData());
+                    break;
+
+                case FrameType.HANDSHAKE:
+                    // Handshake frames travel only in HANDSHAKE packets, which the endpoint routes before this.
+                    protocolViolation();
+                    break;
+
+                case FrameType.CLOSE:
+                    onClose(decoder.close(), nowNs);
+                    break;
+
+                default:
+                    // PING and frame types this version does not know: they only elicit an acknowledgement.
+                    break;
+            }
+        }
+        ackTracker.onPacketReceived(decoder.packetNumber(), decoder.isAckEliciting(), nowNs);
     }
 
-    /**
-     * Finish applying a packet: record it for acknowledgement.
-     */
-    void endPacket(final long packetNumber, final long nowNs)
+    private void onAck(final AckFrameFlyweight ack, final long nowNs)
     {
-        ackTracker.onPacketReceived(packetNumber, visitedAckEliciting, nowNs);
-    }
-
-    public void onPing()
-    {
-        visitedAckEliciting = true;
-    }
-
-    public void onAck(final AckFrameFlyweight ack)
-    {
-        final long result = recovery.onAckReceived(
-            ackRanges.wrap(ack), ack.ackDelayUs() * 1_000L, visitTimeNs, this);
+        final long result = lossRecovery.onAckReceived(ackRanges.wrap(ack), ack.ackDelayUs() * 1_000L, nowNs, this);
         if (result < 0)
         {
-            // An ACK for a packet we never sent: an optimistic-ACK attack or a broken peer (design.md section 9).
+            // An ACK for a packet we never sent: an optimistic-ACK attack or a broken peer (RFC 9000 section 21.4).
             protocolViolation();
             return;
         }
         publishRecoveryCounters();
     }
 
-    public void onData(final DataFrameFlyweight data)
+    private void onData(final DataFrameFlyweight data)
     {
-        visitedAckEliciting = true;
         final int newBytes = receiveLog.onData(
             data.streamOffset(), data.buffer(), data.payloadOffset(), data.payloadLength(), data.fin());
         if (newBytes < 0)
@@ -356,47 +394,33 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener, Fr
         counters.counter(ConnectionCounters.BYTES_RECEIVED).getAndAddRelease(newBytes);
     }
 
-    public void onMaxData(final long maximumData)
+    private void onMaxStreamData(final MaxStreamDataFrameFlyweight maxStreamData)
     {
-        visitedAckEliciting = true;
-        sendLog.connectionSendLimit(maximumData);
-    }
-
-    public void onMaxStreamData(final int streamId, final long maximumStreamData)
-    {
-        visitedAckEliciting = true;
-        if (STREAM_ID == streamId)
+        if (STREAM_ID == maxStreamData.streamId())
         {
-            sendLog.streamSendLimit(maximumStreamData);
+            sendLog.streamSendLimit(maxStreamData.maximumStreamData());
         }
     }
 
-    public void onHandshake(final HandshakeFrameFlyweight handshake)
-    {
-        // Handshake frames travel only in HANDSHAKE packets, which the endpoint routes before visiting.
-        protocolViolation();
-    }
-
-    public void onClose(final CloseFrameFlyweight close)
+    private void onClose(final CloseFrameFlyweight close, final long nowNs)
     {
         if (ConnectionState.CLOSED != state)
         {
             // RFC 9000 section 10.2.2: the draining peer sends nothing more; linger to absorb late packets.
             closeFramePending = false;
             pendingCloseReason = REJECTED_ERROR == close.errorCode() ? CloseReason.REJECTED : CloseReason.PEER_CLOSE;
-            beginLinger(visitTimeNs);
+            beginLinger(nowNs);
         }
-    }
-
-    public void onUnknownFrame(final int frameType)
-    {
-        visitedAckEliciting = true;
     }
 
     // ---------------------------------------------------------------- recovery outcomes
 
     public void onPacketAcked(
-        final long packetNumber, final long streamOffset, final int streamLength, final boolean fin, final int frameFlags)
+        final long packetNumber,
+        final long streamOffset,
+        final int streamLength,
+        final boolean fin,
+        final int frameFlags)
     {
         if (streamLength > 0 || fin)
         {
@@ -405,7 +429,11 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener, Fr
     }
 
     public void onPacketAckedAfterLoss(
-        final long packetNumber, final long streamOffset, final int streamLength, final boolean fin, final int frameFlags)
+        final long packetNumber,
+        final long streamOffset,
+        final int streamLength,
+        final boolean fin,
+        final int frameFlags)
     {
         // The loss was spurious: the data arrived after all. Acknowledging it also removes it from the
         // retransmission queue if it has not left again yet.
@@ -413,7 +441,11 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener, Fr
     }
 
     public void onPacketLost(
-        final long packetNumber, final long streamOffset, final int streamLength, final boolean fin, final int frameFlags)
+        final long packetNumber,
+        final long streamOffset,
+        final int streamLength,
+        final boolean fin,
+        final int frameFlags)
     {
         if (streamLength > 0 || fin)
         {
@@ -471,9 +503,9 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener, Fr
         }
 
         checkAppLimited();
-        if (recovery.timerDeadlineNs() <= nowNs)
+        if (lossRecovery.timerDeadlineNs() <= nowNs)
         {
-            recovery.onTimeout(nowNs, this);
+            lossRecovery.onTimeout(nowNs, this);
             publishRecoveryCounters();
             work++;
         }
@@ -539,7 +571,7 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener, Fr
         {
             return Math.min(handshakeRetryDeadlineNs, handshakeStartNs + handshakeTimeoutNs);
         }
-        long deadline = Math.min(recovery.timerDeadlineNs(), ackTracker.ackDeadlineNs());
+        long deadline = Math.min(lossRecovery.timerDeadlineNs(), ackTracker.ackDeadlineNs());
         deadline = Math.min(deadline, lastReceiveTimeNs + idleTimeoutNs);
         deadline = Math.min(deadline, Math.max(lastAckElicitingSentNs, lastReceiveTimeNs) + idleTimeoutNs / 2);
         return deadline;
@@ -578,7 +610,7 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener, Fr
         {
             changeState(ConnectionState.CLOSING);
         }
-        closeDeadlineNs = nowNs + CLOSE_LINGER_PTOS * recovery.rttEstimator().ptoPeriodNs(localMaxAckDelayNs);
+        closeDeadlineNs = nowNs + CLOSE_LINGER_PTOS * lossRecovery.ptoPeriodNs();
     }
 
     private void finishClose()
@@ -600,80 +632,80 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener, Fr
         return localId;
     }
 
-    public long pacingRateBytesPerSecond()
+    /**
+     * @return the maximum datagram size of the connection's path: the size of the packets it builds.
+     */
+    int maxDatagramSizeBytes()
     {
-        return controller.pacingRateBytesPerSecond();
+        return path.maxDatagramSizeBytes();
     }
 
-    public int sendQuantumBytes()
+    public int sendable(final long nowNs)
     {
-        return controller.sendQuantumBytes();
+        return sendState(nowNs) & (SchedulableFlow.ACK_ELICITING | SchedulableFlow.ACK_DUE);
     }
 
-    public int maxDatagramSizeBytes()
+    /**
+     * Once per duty cycle, after sending: count what kept this connection from sending what it has — the peer's
+     * flow-control credit, the congestion window, or the scheduler not releasing it (pacing or the duty cycle's send
+     * budget).
+     */
+    void countSendLimits(final long nowNs)
     {
-        return maxDatagramSizeBytes;
+        final int sendState = sendState(nowNs);
+        if (0 != (sendState & LIMITED_BY_FLOW_CONTROL))
+        {
+            counters.increment(ConnectionCounters.FLOW_CONTROL_LIMITED);
+        }
+        else if (0 != (sendState & LIMITED_BY_CWND))
+        {
+            counters.increment(ConnectionCounters.CWND_LIMITED);
+        }
+        else if (0 != (sendState & WITHIN_WINDOW))
+        {
+            counters.increment(ConnectionCounters.PACING_LIMITED);
+        }
     }
 
-    public long earliestDepartureNs()
+    /**
+     * What the connection may send now and, while it is open, what holds its ack-eliciting work: one computation
+     * for the scheduler ({@link #sendable}) and the send-limit counters ({@link #countSendLimits}). Changes nothing.
+     *
+     * @return {@link SchedulableFlow#ACK_ELICITING}, {@link SchedulableFlow#ACK_DUE}, {@link #LIMITED_BY_FLOW_CONTROL},
+     * {@link #LIMITED_BY_CWND} and {@link #WITHIN_WINDOW} combined.
+     */
+    private int sendState(final long nowNs)
     {
-        return 0;
-    }
-
-    public boolean hasAckDue(final long nowNs)
-    {
-        return ConnectionState.CONNECTED == state || ConnectionState.CLOSING == state ?
-            ackTracker.isAckDue(nowNs) : false;
-    }
-
-    public boolean hasPacketToSend(final long nowNs)
-    {
+        final boolean isOpen = ConnectionState.CONNECTED == state || ConnectionState.CLOSING == state;
+        int sendState = isOpen && ackTracker.isAckDue(nowNs) ? SchedulableFlow.ACK_DUE : 0;
         if (closeFramePending)
         {
-            return true;
+            sendState |= SchedulableFlow.ACK_ELICITING;
         }
-        if ((ConnectionState.CONNECTED != state && ConnectionState.CLOSING != state) ||
-            closeDeadlineNs != Long.MAX_VALUE)
+        if (!isOpen || closeDeadlineNs != Long.MAX_VALUE)
         {
-            return false;
+            return sendState;
         }
-        if (recovery.probesToSend() > 0)
+
+        if (sendLog.hasUnsentData() && 0 == sendLog.sendableBytes() && !sendLog.hasRetransmission())
         {
-            return true;
+            sendState |= LIMITED_BY_FLOW_CONTROL;
         }
-        if (!hasAckElicitingWork())
+        final boolean isWithinWindow = isWithinWindow();
+        if (hasAckElicitingWork())
         {
-            return false;
+            sendState |= isWithinWindow ? WITHIN_WINDOW | SchedulableFlow.ACK_ELICITING : LIMITED_BY_CWND;
         }
-        return isWithinWindow();
+        if (lossRecovery.probesToSend() > 0)
+        {
+            sendState |= SchedulableFlow.ACK_ELICITING;
+        }
+        return sendState;
     }
 
     private boolean isWithinWindow()
     {
-        return recovery.canSend() && recovery.bytesInFlight() < controller.congestionWindowBytes();
-    }
-
-    /**
-     * Once per duty cycle, after sending: count what kept this connection from sending what it has (design.md
-     * section 8) — the peer's flow-control credit, the congestion window, or the scheduler not releasing it (pacing
-     * or the duty cycle's send budget).
-     */
-    void countSendLimits()
-    {
-        if ((ConnectionState.CONNECTED != state && ConnectionState.CLOSING != state) ||
-            closeDeadlineNs != Long.MAX_VALUE)
-        {
-            return;
-        }
-        if (sendLog.hasUnsentData() && 0 == sendLog.sendableBytes() && !sendLog.hasRetransmission())
-        {
-            counters.increment(ConnectionCounters.FLOW_CONTROL_LIMITED);
-        }
-        else if (hasAckElicitingWork())
-        {
-            counters.increment(isWithinWindow() ?
-                ConnectionCounters.PACING_LIMITED : ConnectionCounters.CWND_LIMITED);
-        }
+        return lossRecovery.canSend() && lossRecovery.bytesInFlight() < controller.congestionWindowBytes();
     }
 
     private boolean hasAckElicitingWork()
@@ -690,9 +722,10 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener, Fr
      * carries the freshest ACK and retransmissions first).
      *
      * @param ackOnly true if the scheduler released the connection only for an ACK it owes.
-     * @return the datagram length.
+     * @return the packet, packed by {@link SentPacket#pack}: its length and whether it is ack-eliciting.
      */
-    int buildPacket(final PacketWriter writer, final MutableDirectBuffer buffer, final long nowNs, final boolean ackOnly)
+    int buildPacket(
+        final PacketWriter writer, final MutableDirectBuffer buffer, final long nowNs, final boolean ackOnly)
     {
         if (closeFramePending)
         {
@@ -715,7 +748,7 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener, Fr
             }
         }
 
-        final boolean isProbe = recovery.probesToSend() > 0;
+        final boolean isProbe = lossRecovery.probesToSend() > 0;
         final boolean mayElicit = !ackOnly && (isProbe || isWithinWindow());
         boolean ackEliciting = false;
         long streamOffset = 0;
@@ -793,45 +826,46 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener, Fr
         }
 
         final int length = writer.length();
-        recovery.onPacketSent(
+        lossRecovery.onPacketSent(
             packetNumber, nowNs, length, ackEliciting, ackEliciting, streamOffset, streamLength, fin, frameFlags,
             isRetransmission);
         if (isProbe)
         {
-            recovery.onProbeSent();
+            lossRecovery.onProbeSent();
         }
         if (ackEliciting)
         {
             lastAckElicitingSentNs = nowNs;
         }
-        lastPacketAckOnly = !ackEliciting;
 
         counters.counter(ConnectionCounters.BYTES_SENT).getAndAddRelease(length);
         counters.increment(ConnectionCounters.PACKETS_SENT);
-        counters.set(ConnectionCounters.BYTES_IN_FLIGHT, recovery.bytesInFlight());
-        return length;
+        counters.set(ConnectionCounters.BYTES_IN_FLIGHT, lossRecovery.bytesInFlight());
+        return SentPacket.pack(length, ackEliciting);
     }
 
+    /**
+     * A CLOSE packet elicits no acknowledgement (RFC 9000 section 10.2) and is never paced.
+     */
     private int buildClosePacket(final PacketWriter writer, final long nowNs)
     {
         writer.writeHeader(PacketType.CLOSE, remoteId, nextPacketNumber++);
         writer.appendClose(closeErrorCode, null, 0, 0);
         closeFramePending = false;
-        lastPacketAckOnly = true;
         beginLinger(nowNs);
-        return writer.length();
+        return SentPacket.pack(writer.length(), false);
     }
 
     /**
-     * Once per duty cycle, before timers may transmit: mark the connection application-limited when it has less
-     * than a packet of unsent data and cwnd has room (reference section 1.3 step 4). Late binding means nothing ever
-     * waits below the transport.
+     * Once per duty cycle, before timers may transmit: mark the connection application-limited when it has less than a
+     * packet of unsent data and cwnd has room (draft-ietf-ccwg-bbr {@code CheckIfApplicationLimited}). Late binding
+     * means nothing ever waits below the transport.
      */
     private void checkAppLimited()
     {
-        final boolean wasAppLimited = recovery.rateSampler().isAppLimited();
+        final boolean wasAppLimited = lossRecovery.rateSampler().isAppLimited();
         final long unsentBytes = sendLog.tailPosition() - sendLog.nextSendPosition();
-        if (recovery.onAppLimitedCheck(unsentBytes, true, !sendLog.hasRetransmission()) && !wasAppLimited)
+        if (lossRecovery.onAppLimitedCheck(unsentBytes, true, !sendLog.hasRetransmission()) && !wasAppLimited)
         {
             counters.increment(ConnectionCounters.APP_LIMITED);
         }
@@ -842,20 +876,20 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener, Fr
         counters.set(ConnectionCounters.CWND_BYTES, controller.congestionWindowBytes());
         counters.set(ConnectionCounters.PACING_RATE_BYTES_PER_SECOND, controller.pacingRateBytesPerSecond());
         counters.publishControllerState(controller.stateName());
-        if (recovery.rateSampler().hasSample())
+        if (lossRecovery.rateSampler().hasSample())
         {
             counters.set(ConnectionCounters.DELIVERY_RATE_BYTES_PER_SECOND,
-                recovery.rateSampler().deliveryRateBytesPerSecond());
+                lossRecovery.rateSampler().deliveryRateBytesPerSecond());
         }
-        counters.set(ConnectionCounters.MIN_RTT_NS, recovery.rttEstimator().minRttNs());
-        counters.set(ConnectionCounters.SMOOTHED_RTT_NS, recovery.rttEstimator().smoothedRttNs());
-        counters.set(ConnectionCounters.LATEST_RTT_NS, recovery.rttEstimator().latestRttNs());
-        counters.set(ConnectionCounters.RTT_SAMPLES, recovery.rttEstimator().sampleCount());
-        counters.set(ConnectionCounters.BYTES_IN_FLIGHT, recovery.bytesInFlight());
-        counters.set(ConnectionCounters.PACKETS_LOST, recovery.lostPackets());
-        counters.set(ConnectionCounters.BYTES_LOST, recovery.lostBytes());
-        counters.set(ConnectionCounters.SPURIOUS_LOSSES, recovery.spuriousLosses());
-        counters.set(ConnectionCounters.PROBE_TIMEOUTS, recovery.ptoExpirations());
+        counters.set(ConnectionCounters.MIN_RTT_NS, lossRecovery.rttEstimator().minRttNs());
+        counters.set(ConnectionCounters.SMOOTHED_RTT_NS, lossRecovery.rttEstimator().smoothedRttNs());
+        counters.set(ConnectionCounters.LATEST_RTT_NS, lossRecovery.rttEstimator().latestRttNs());
+        counters.set(ConnectionCounters.RTT_SAMPLES, lossRecovery.rttEstimator().sampleCount());
+        counters.set(ConnectionCounters.BYTES_IN_FLIGHT, lossRecovery.bytesInFlight());
+        counters.set(ConnectionCounters.PACKETS_LOST, lossRecovery.lostPackets());
+        counters.set(ConnectionCounters.BYTES_LOST, lossRecovery.lostBytes());
+        counters.set(ConnectionCounters.SPURIOUS_LOSSES, lossRecovery.spuriousLosses());
+        counters.set(ConnectionCounters.PROBE_TIMEOUTS, lossRecovery.ptoExpirations());
     }
 
     /**

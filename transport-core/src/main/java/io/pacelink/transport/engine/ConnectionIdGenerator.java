@@ -1,11 +1,9 @@
 package io.pacelink.transport.engine;
 
-import java.util.concurrent.atomic.AtomicLong;
-
 /**
  * Local connection ids: unique within the endpoint, unpredictable to peers, and reproducible from the context's seed
- * when connections are opened in the same order (as in the simulator). Safe to call from any thread: an application
- * thread picks the id in {@code connect}, the agent in {@code accept}.
+ * when connections are opened in the same order (as in the simulator). Agent thread only, like the rest of the
+ * endpoint core.
  * <p>
  * id = mix64(seed + n * golden gamma) for the n-th id: the gamma is odd, so the sums are distinct, and mix64 (the
  * SplittableRandom finaliser) is a bijection, so the ids are distinct too.
@@ -15,7 +13,7 @@ final class ConnectionIdGenerator
     private static final long GOLDEN_GAMMA = 0x9e3779b97f4a7c15L;
 
     private final long seed;
-    private final AtomicLong sequence = new AtomicLong();
+    private long sequence;
 
     ConnectionIdGenerator(final long seed)
     {
@@ -30,7 +28,7 @@ final class ConnectionIdGenerator
         long id;
         do
         {
-            id = mix64(seed + sequence.incrementAndGet() * GOLDEN_GAMMA);
+            id = mix64(seed + ++sequence * GOLDEN_GAMMA);
         }
         while (0 == id);
         return id;

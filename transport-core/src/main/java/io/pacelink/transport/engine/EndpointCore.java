@@ -11,16 +11,18 @@ import io.pacelink.transport.cc.CongestionControllerFactory;
 import io.pacelink.transport.port.DatagramHandler;
 import io.pacelink.transport.port.DatagramPort;
 import io.pacelink.transport.recovery.LossRecovery;
+import io.pacelink.transport.recovery.PathParameters;
 import io.pacelink.transport.recovery.RecoveryConfig;
+import io.pacelink.transport.recovery.RttEstimator;
 import io.pacelink.transport.schedule.PacketScheduler;
+import io.pacelink.transport.schedule.PacketSender;
 import io.pacelink.transport.schedule.SchedulableFlow;
+import io.pacelink.transport.schedule.SentPacket;
 import io.pacelink.transport.stats.ConnectionCounters;
 import io.pacelink.transport.stats.EndpointCounters;
 import io.pacelink.transport.stream.ReceiveLog;
 import io.pacelink.transport.stream.SendLog;
-import io.pacelink.transport.wire.CloseFrameFlyweight;
-import io.pacelink.transport.wire.CongestionControlFrameFlyweight;
-import io.pacelink.transport.wire.FrameVisitor;
+import io.pacelink.transport.wire.FrameType;
 import io.pacelink.transport.wire.HandshakeFrameFlyweight;
 import io.pacelink.transport.wire.PacketDecoder;
 import io.pacelink.transport.wire.PacketHeaderFlyweight;
@@ -30,32 +32,32 @@ import org.agrona.DirectBuffer;
 import org.agrona.collections.Long2ObjectHashMap;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.CountersManager;
-import org.jctools.queues.MessagePassingQueue;
-import org.jctools.queues.MpmcArrayQueue;
-import org.jctools.queues.MpscArrayQueue;
 
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 
 /**
- * The sans-IO protocol core of an endpoint (design.md section 4): one UDP port, many connections. Driven by
+ * The sans-IO protocol core of an endpoint (docs/architecture.md): one UDP port, many connections. Driven by
  * {@link #doWork(long)} with the current time; it reads no clock, sleeps nowhere, creates no threads and reaches the
  * network only through its {@link DatagramPort}. The same object runs on NIO in real time (wrapped by the endpoint's
  * agent) and inside the virtual-time simulator.
  * <p>
- * Duty cycle: drain application commands, receive a bounded batch of datagrams, fire due timers, then send while
- * the packet scheduler releases a connection.
+ * Single-threaded: every method is called by the agent thread (or the simulator), never by an application thread.
+ * The public {@code Endpoint} is the thread boundary: it enqueues an application's connect for its agent and hands
+ * accepted connections over through a queue.
+ * <p>
+ * Duty cycle: receive a bounded batch of datagrams, fire due timers, then send while the packet scheduler releases a
+ * connection.
  */
-public final class EndpointCore implements DatagramHandler, AutoCloseable
+public final class EndpointCore implements DatagramHandler
 {
-    private static final int COMMAND_QUEUE_CAPACITY = 1024;
-    private static final int COMMAND_DRAIN_LIMIT = 16;
-
     private final PacelinkContext context;
     private final DatagramPort port;
     private final CongestionControlRegistry registry;
-    private final PacketScheduler scheduler;
+    private final AcceptHandler acceptHandler;
+    private final PacketScheduler<ConnectionCore> scheduler;
+    private final PacketSender<ConnectionCore> packetSender = this::sendPacket;
     private final CountersManager countersManager;
     private final EndpointCounters endpointCounters;
     private final ConnectionIdGenerator idGenerator;
@@ -65,38 +67,35 @@ public final class EndpointCore implements DatagramHandler, AutoCloseable
     private final Long2ObjectHashMap<ConnectionCore> connectionsById = new Long2ObjectHashMap<>();
     private final Long2ObjectHashMap<ConnectionCore> serverConnectionsByClientId = new Long2ObjectHashMap<>();
     private final ArrayList<ConnectionCore> connections = new ArrayList<>();
-    private final MpscArrayQueue<ConnectionHandle> connectCommands = new MpscArrayQueue<>(COMMAND_QUEUE_CAPACITY);
-    private final MpmcArrayQueue<Connection> acceptedConnections = new MpmcArrayQueue<>(COMMAND_QUEUE_CAPACITY);
-    private final MessagePassingQueue.Consumer<ConnectionHandle> connectCommandHandler = this::onConnectCommand;
 
     private final PacketDecoder decoder = new PacketDecoder();
     private final PacketHeaderFlyweight header = new PacketHeaderFlyweight();
     private final PacketWriter writer = new PacketWriter();
     private final UnsafeBuffer sendBuffer;
-    private final HandshakeCapture handshakeCapture = new HandshakeCapture();
 
-    private long nowNs;
-    private volatile boolean isClosed;
+    private boolean isClosed;
+    private boolean handshakeNamesController;
 
     /**
      * @param context         the endpoint's configuration (already concluded).
      * @param port            where datagrams go and come from.
      * @param registry        the congestion controllers available.
      * @param scheduler       the packet scheduler.
-     * @param countersManager where counters are registered; must be safe for allocation from any thread
-     *                        (a {@link org.agrona.concurrent.status.ConcurrentCountersManager}) because
-     *                        {@link #connect} runs on application threads.
+     * @param countersManager where counters are registered (by this core only).
+     * @param acceptHandler   takes each connection a client opens to this endpoint.
      */
     public EndpointCore(
         final PacelinkContext context,
         final DatagramPort port,
         final CongestionControlRegistry registry,
-        final PacketScheduler scheduler,
-        final CountersManager countersManager)
+        final PacketScheduler<ConnectionCore> scheduler,
+        final CountersManager countersManager,
+        final AcceptHandler acceptHandler)
     {
         this.context = context;
         this.port = port;
         this.registry = registry;
+        this.acceptHandler = acceptHandler;
         this.scheduler = scheduler;
         this.countersManager = countersManager;
         this.endpointName = "endpoint " + port.localAddress();
@@ -107,19 +106,17 @@ public final class EndpointCore implements DatagramHandler, AutoCloseable
         registry.factory(context.congestionControl()).validate(context.controllerParameters());
     }
 
-    // ---------------------------------------------------------------- application side (any thread)
-
     /**
-     * Open a connection to a server. Does not block: the returned connection is CONNECTING until the server
-     * answers.
+     * Open a connection to a server: it is CONNECTING until the server answers.
      *
      * @param remoteAddress     the server's address.
      * @param congestionControl controller name for this connection, or null for the context's.
-     * @return the connection.
-     * @throws IllegalArgumentException if the controller is unknown.
-     * @throws IllegalStateException    if the endpoint is closed or too many connects are queued.
+     * @param nowNs             the current time.
+     * @return the connection; already CLOSED (REJECTED) if this endpoint has its maximum of connections.
+     * @throws IllegalArgumentException if the controller is unknown or its parameters are invalid.
+     * @throws IllegalStateException    if the endpoint is closed.
      */
-    public Connection connect(final InetSocketAddress remoteAddress, final String congestionControl)
+    public Connection connect(final InetSocketAddress remoteAddress, final String congestionControl, final long nowNs)
     {
         if (isClosed)
         {
@@ -129,21 +126,17 @@ public final class EndpointCore implements DatagramHandler, AutoCloseable
         registry.factory(controllerName).validate(context.controllerParameters());
         final ConnectionHandle handle = newHandle(
             idGenerator.nextId(), remoteAddress, controllerName, ConnectionState.CONNECTING);
-        if (!connectCommands.offer(handle))
+        if (connections.size() >= context.maxConnections())
         {
-            handle.counters().close();
-            throw new IllegalStateException("too many connects queued (" + COMMAND_QUEUE_CAPACITY +
-                "): the endpoint's agent is not running or is falling behind");
+            endpointCounters.connectionsRejected().incrementRelease();
+            handle.closed(CloseReason.REJECTED);
+            retire(handle);
+        }
+        else
+        {
+            addConnection(newCore(handle, true, nowNs));
         }
         return handle;
-    }
-
-    /**
-     * @return the next connection a client opened to this endpoint, or null if none is waiting.
-     */
-    public Connection accept()
-    {
-        return acceptedConnections.relaxedPoll();
     }
 
     /**
@@ -164,8 +157,8 @@ public final class EndpointCore implements DatagramHandler, AutoCloseable
 
     /**
      * @param connectionId a connection's local id.
-     * @return its controller's current state name (a constant), or {@code "CLOSED"} if it is gone. Agent thread
-     * only: for traces in the simulator.
+     * @return its controller's current state name (a constant), or {@code "CLOSED"} if it is gone; for traces in the
+     * simulator.
      */
     public String controllerStateName(final long connectionId)
     {
@@ -176,7 +169,7 @@ public final class EndpointCore implements DatagramHandler, AutoCloseable
     /**
      * @return the packet scheduler in use.
      */
-    public PacketScheduler scheduler()
+    public PacketScheduler<?> scheduler()
     {
         return scheduler;
     }
@@ -201,7 +194,7 @@ public final class EndpointCore implements DatagramHandler, AutoCloseable
             initialState);
     }
 
-    // ---------------------------------------------------------------- duty cycle (agent thread)
+    // ---------------------------------------------------------------- duty cycle
 
     /**
      * One duty cycle.
@@ -211,14 +204,12 @@ public final class EndpointCore implements DatagramHandler, AutoCloseable
      */
     public int doWork(final long nowNs)
     {
-        this.nowNs = nowNs;
-        int work = connectCommands.drain(connectCommandHandler, COMMAND_DRAIN_LIMIT);
-        work += port.receive(this, context.receiveBatchLimit());
+        int work = port.receive(this, context.receiveBatchLimit(), nowNs);
         work += serviceConnections(nowNs);
         work += sendPackets(nowNs);
         for (int i = 0, size = connections.size(); i < size; i++)
         {
-            connections.get(i).countSendLimits();
+            connections.get(i).countSendLimits(nowNs);
         }
         return work;
     }
@@ -237,34 +228,18 @@ public final class EndpointCore implements DatagramHandler, AutoCloseable
         return deadline;
     }
 
-    private void onConnectCommand(final ConnectionHandle handle)
+    private ConnectionCore newCore(final ConnectionHandle handle, final boolean isClient, final long nowNs)
     {
-        if (connections.size() >= context.maxConnections())
-        {
-            endpointCounters.connectionsRejected().incrementRelease();
-            handle.closed(CloseReason.REJECTED);
-            retire(handle);
-            return;
-        }
-        addConnection(newCore(handle, true));
-    }
-
-    private ConnectionCore newCore(final ConnectionHandle handle, final boolean isClient)
-    {
-        final LossRecovery recovery = new LossRecovery(new RecoveryConfig()
+        final RecoveryConfig recoveryConfig = new RecoveryConfig()
             .sentPacketCapacity(context.sentPacketCapacity())
-            .initialRttNs(context.initialRttNs())
-            .maxDatagramSizeBytes(context.maxDatagramSizeBytes())
-            .peerMaxAckDelayNs(context.maxAckDelayNs()));
-        final ConnectionControllerContext controllerContext = new ConnectionControllerContext(
-            context.maxDatagramSizeBytes(),
-            context.maxAckDelayNs(),
-            recovery.rttEstimator(),
-            random.split(),
-            context.controllerParameters(),
-            handle.counters());
+            .initialRttNs(context.initialRttNs());
+        // The peer's max_ack_delay is assumed to be this endpoint's own until its handshake tells it.
+        final PathParameters path = new PathParameters(context.maxDatagramSizeBytes(), context.maxAckDelayNs());
+        final RttEstimator rttEstimator =
+            new RttEstimator(recoveryConfig.initialRttNs(), recoveryConfig.granularityNs());
         final CongestionControllerFactory factory = registry.factory(handle.congestionControl());
-        final CongestionController controller = factory.newController(controllerContext);
+        final CongestionController controller = factory.newController(new ConnectionControllerContext(
+            path, rttEstimator, random.split(), context.controllerParameters(), handle.counters()));
         handle.counters().registerControllerState(controller.stateNames());
         handle.counters().publishControllerState(controller.stateName());
         final ReceivedPacketTracker ackTracker = new ReceivedPacketTracker(
@@ -275,7 +250,8 @@ public final class EndpointCore implements DatagramHandler, AutoCloseable
             isClient,
             handle.remoteAddress(),
             handle,
-            recovery,
+            path,
+            new LossRecovery(recoveryConfig, path, rttEstimator, controller),
             controller,
             ackTracker,
             endpointCounters,
@@ -294,7 +270,7 @@ public final class EndpointCore implements DatagramHandler, AutoCloseable
     // ---------------------------------------------------------------- receive
 
     public void onDatagram(
-        final DirectBuffer buffer, final int offset, final int length, final InetSocketAddress source)
+        final DirectBuffer buffer, final int offset, final int length, final InetSocketAddress source, final long nowNs)
     {
         endpointCounters.datagramsReceived().incrementRelease();
         endpointCounters.bytesReceived().getAndAddRelease(length);
@@ -310,11 +286,11 @@ public final class EndpointCore implements DatagramHandler, AutoCloseable
             final int packetType = header.packetType();
             if (PacketType.HANDSHAKE == packetType)
             {
-                onHandshakePacket(buffer, offset, length, source);
+                onHandshakePacket(buffer, offset, length, source, nowNs);
             }
             else if (PacketType.ONE_RTT == packetType || PacketType.CLOSE == packetType)
             {
-                onConnectionPacket(buffer, offset, length);
+                onConnectionPacket(buffer, offset, length, nowNs);
             }
             else
             {
@@ -328,7 +304,7 @@ public final class EndpointCore implements DatagramHandler, AutoCloseable
         }
     }
 
-    private void onConnectionPacket(final DirectBuffer buffer, final int offset, final int length)
+    private void onConnectionPacket(final DirectBuffer buffer, final int offset, final int length, final long nowNs)
     {
         final ConnectionCore connection = connectionsById.get(header.destinationConnectionId());
         if (null != connection && ConnectionState.CONNECTING == connection.state() &&
@@ -351,18 +327,18 @@ public final class EndpointCore implements DatagramHandler, AutoCloseable
             return;
         }
 
-        connection.beginPacket(nowNs);
-        decoder.visitFrames(buffer, offset, length, connection);
-        connection.endPacket(packetNumber, nowNs);
+        connection.onPacket(decoder, buffer, offset, length, nowNs);
     }
 
     private void onHandshakePacket(
-        final DirectBuffer buffer, final int offset, final int length, final InetSocketAddress source)
+        final DirectBuffer buffer,
+        final int offset,
+        final int length,
+        final InetSocketAddress source,
+        final long nowNs)
     {
         final long destinationId = header.destinationConnectionId();
-        handshakeCapture.reset();
-        decoder.visitFrames(buffer, offset, length, handshakeCapture);
-        final HandshakeFrameFlyweight handshake = handshakeCapture.handshake;
+        final HandshakeFrameFlyweight handshake = handshakeFrame(buffer, offset, length);
         if (null == handshake || handshake.isResponse() != (0 != destinationId))
         {
             endpointCounters.malformedDropped().incrementRelease();
@@ -399,13 +375,12 @@ public final class EndpointCore implements DatagramHandler, AutoCloseable
         }
 
         final ConnectionHandle handle = newHandle(
-            idGenerator.nextId(), source, serverController(handshakeCapture.congestionControl),
-            ConnectionState.CONNECTED);
-        final ConnectionCore connection = newCore(handle, false);
+            idGenerator.nextId(), source, serverController(), ConnectionState.CONNECTED);
+        final ConnectionCore connection = newCore(handle, false, nowNs);
         connection.applyPeerHandshake(handshake, nowNs);
         addConnection(connection);
         serverConnectionsByClientId.put(clientId, connection);
-        if (!acceptedConnections.offer(handle))
+        if (!acceptHandler.onAccepted(handle))
         {
             // The application is not accepting: refuse rather than hold a connection nobody reads.
             connection.abortWithClose(ConnectionCore.PROTOCOL_VIOLATION_ERROR, CloseReason.REJECTED);
@@ -416,21 +391,37 @@ public final class EndpointCore implements DatagramHandler, AutoCloseable
      * The server runs the controller its client asked for when it has it (as a TCP server honours a
      * {@code TCP_CONGESTION} set on the accepted socket), else its own: a client may name a controller this build
      * does not have, and should still be served. The application sees which through
-     * {@link Connection#congestionControl()}.
-     *
-     * @param requested the client's CONGESTION_CONTROL frame, or null if it sent none.
+     * {@link Connection#congestionControl()}. Call right after {@link #handshakeFrame}, whose walk found the frame.
      */
-    private String serverController(final CongestionControlFrameFlyweight requested)
+    private String serverController()
     {
-        if (null != requested)
+        if (handshakeNamesController)
         {
-            final String name = requested.name();
+            final String name = decoder.congestionControl().name();
             if (registry.names().contains(name))
             {
                 return name;
             }
         }
         return context.congestionControl();
+    }
+
+    /**
+     * @return the last HANDSHAKE frame of a validated handshake packet, or null; a client's CONGESTION_CONTROL frame
+     * beside it is noted for {@link #serverController()}, and any other frame there is ignored.
+     */
+    private HandshakeFrameFlyweight handshakeFrame(final DirectBuffer buffer, final int offset, final int length)
+    {
+        boolean found = false;
+        handshakeNamesController = false;
+        for (int frameType = decoder.firstFrame(buffer, offset, length);
+            PacketDecoder.NO_MORE_FRAMES != frameType;
+            frameType = decoder.nextFrame())
+        {
+            found |= FrameType.HANDSHAKE == frameType;
+            handshakeNamesController |= FrameType.CONGESTION_CONTROL == frameType;
+        }
+        return found ? decoder.handshake() : null;
     }
 
     private void sendRejection(final long clientId, final InetSocketAddress source)
@@ -455,9 +446,11 @@ public final class EndpointCore implements DatagramHandler, AutoCloseable
                 removeConnection(i, connection);
                 work++;
             }
-            else if (connection.hasAckDue(nowNs) || connection.hasPacketToSend(nowNs))
+            else if (0 != connection.sendable(nowNs))
             {
-                scheduler.activate(connection, nowNs);
+                final CongestionController controller = connection.controller();
+                scheduler.activate(
+                    connection, controller.pacingRateBytesPerSecond(), controller.sendQuantumBytes(), nowNs);
             }
         }
         return work;
@@ -499,24 +492,15 @@ public final class EndpointCore implements DatagramHandler, AutoCloseable
                 sent++;
             }
         }
+        return sent + scheduler.sendPackets(nowNs, context.sendBatchLimit() - sent, packetSender);
+    }
 
-        final int batchLimit = context.sendBatchLimit();
-        while (sent < batchLimit)
-        {
-            final SchedulableFlow flow = scheduler.nextFlow(nowNs);
-            if (null == flow)
-            {
-                break;
-            }
-
-            final ConnectionCore connection = (ConnectionCore)flow;
-            writer.wrap(sendBuffer, 0, connection.maxDatagramSizeBytes());
-            final int length = connection.buildPacket(writer, sendBuffer, nowNs, scheduler.releasedForAckOnly());
-            send(length, connection.remoteAddress());
-            scheduler.onPacketSent(flow, length, connection.lastPacketAckOnly(), nowNs);
-            sent++;
-        }
-        return sent;
+    private int sendPacket(final ConnectionCore connection, final boolean ackOnly, final long nowNs)
+    {
+        writer.wrap(sendBuffer, 0, connection.maxDatagramSizeBytes());
+        final int sentPacket = connection.buildPacket(writer, sendBuffer, nowNs, ackOnly);
+        send(SentPacket.lengthBytes(sentPacket), connection.remoteAddress());
+        return sentPacket;
     }
 
     private void send(final int length, final InetSocketAddress destination)
@@ -536,9 +520,11 @@ public final class EndpointCore implements DatagramHandler, AutoCloseable
     // ---------------------------------------------------------------- close
 
     /**
-     * Close every connection (each peer is sent a CLOSE), release counters and the port.
+     * Close every connection (each peer is sent a CLOSE), release counters and the port. Closing again does nothing.
+     *
+     * @param nowNs the current time.
      */
-    public void close()
+    public void close(final long nowNs)
     {
         if (isClosed)
         {
@@ -549,77 +535,16 @@ public final class EndpointCore implements DatagramHandler, AutoCloseable
         {
             final ConnectionCore connection = connections.get(i);
             connection.abortWithClose(ConnectionCore.NO_ERROR, CloseReason.ENDPOINT_CLOSED);
-            if (connection.hasPacketToSend(nowNs))
+            if (0 != (connection.sendable(nowNs) & SchedulableFlow.ACK_ELICITING))
             {
-                writer.wrap(sendBuffer, 0, connection.maxDatagramSizeBytes());
-                send(connection.buildPacket(writer, sendBuffer, nowNs, false), connection.remoteAddress());
+                sendPacket(connection, false, nowNs);
             }
             connection.handle().closed(CloseReason.ENDPOINT_CLOSED);
             retire(connection.handle());
         }
         connections.clear();
         connectionsById.clear();
-        ConnectionHandle pending;
-        while (null != (pending = connectCommands.relaxedPoll()))
-        {
-            pending.closed(CloseReason.ENDPOINT_CLOSED);
-            retire(pending);
-        }
         endpointCounters.close();
         port.close();
-    }
-
-    /**
-     * Captures the HANDSHAKE frame of a handshake packet and the client's CONGESTION_CONTROL frame; any other frame
-     * there is ignored.
-     */
-    private static final class HandshakeCapture implements FrameVisitor
-    {
-        private HandshakeFrameFlyweight handshake;
-        private CongestionControlFrameFlyweight congestionControl;
-
-        void reset()
-        {
-            handshake = null;
-            congestionControl = null;
-        }
-
-        public void onHandshake(final HandshakeFrameFlyweight handshake)
-        {
-            this.handshake = handshake;
-        }
-
-        public void onCongestionControl(final CongestionControlFrameFlyweight congestionControl)
-        {
-            this.congestionControl = congestionControl;
-        }
-
-        public void onPing()
-        {
-        }
-
-        public void onAck(final io.pacelink.transport.wire.AckFrameFlyweight ack)
-        {
-        }
-
-        public void onData(final io.pacelink.transport.wire.DataFrameFlyweight data)
-        {
-        }
-
-        public void onMaxData(final long maximumData)
-        {
-        }
-
-        public void onMaxStreamData(final int streamId, final long maximumStreamData)
-        {
-        }
-
-        public void onClose(final CloseFrameFlyweight close)
-        {
-        }
-
-        public void onUnknownFrame(final int frameType)
-        {
-        }
     }
 }

@@ -1,8 +1,8 @@
 package io.pacelink.transport.engine;
 
 /**
- * What a sent packet carried besides stream data, recorded in the sent-packet ring so that the right frames are
- * re-sent when the packet is lost (design.md section 5: MAX_DATA only at its newest value, PING never).
+ * What a sent packet carried besides stream data, recorded in the sent-packet ring so that the right frames are re-sent
+ * when the packet is lost (docs/wire-format.md: MAX_DATA only at its newest value, PING never).
  */
 final class FrameFlags
 {

@@ -15,6 +15,7 @@ public interface DatagramHandler
      * @param offset of the datagram in the buffer.
      * @param length of the datagram.
      * @param source the sender; may be a cached instance, do not rely on its identity.
+     * @param nowNs  the time the receiving duty cycle runs at, as given to {@link DatagramPort#receive}.
      */
-    void onDatagram(DirectBuffer buffer, int offset, int length, InetSocketAddress source);
+    void onDatagram(DirectBuffer buffer, int offset, int length, InetSocketAddress source, long nowNs);
 }

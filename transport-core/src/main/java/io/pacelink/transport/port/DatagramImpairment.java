@@ -76,7 +76,7 @@ public final class DatagramImpairment
         final int offset,
         final int length,
         final InetSocketAddress address,
-        final DatagramHandler output)
+        final Output output)
     {
         final long arrival = arrivals++;
         int emitted = 0;
@@ -171,5 +171,20 @@ public final class DatagramImpairment
             count += EMPTY != length ? 1 : 0;
         }
         return count;
+    }
+
+    /**
+     * Where an impairment hands the datagrams that go on: the wrapped port's send, or the receiving handler.
+     */
+    @FunctionalInterface
+    public interface Output
+    {
+        /**
+         * @param buffer  holding the datagram, valid only during the call.
+         * @param offset  of the datagram in the buffer.
+         * @param length  of the datagram.
+         * @param address its destination (sending) or source (receiving).
+         */
+        void onDatagram(DirectBuffer buffer, int offset, int length, InetSocketAddress address);
     }
 }

@@ -16,9 +16,10 @@ public interface DatagramPort extends AutoCloseable
      *
      * @param handler called once per datagram; the buffer is valid only during the call.
      * @param limit   maximum number of datagrams.
+     * @param nowNs   the current time, handed to the handler with each datagram (a port reads no clock).
      * @return the number of datagrams handed to the handler.
      */
-    int receive(DatagramHandler handler, int limit);
+    int receive(DatagramHandler handler, int limit, long nowNs);
 
     /**
      * Send one datagram, without blocking.

@@ -21,10 +21,12 @@ public final class ImpairedDatagramPort implements DatagramPort
     private final DatagramPort delegate;
     private final DatagramImpairment sendImpairment;
     private final DatagramImpairment receiveImpairment;
-    private final DatagramHandler sendToDelegate = this::sendToDelegate;
+    private final DatagramImpairment.Output sendToDelegate = this::sendToDelegate;
     private final DatagramHandler impairReceived = this::impairReceived;
+    private final DatagramImpairment.Output handOnReceived = this::handOnReceived;
 
     private DatagramHandler receiveHandler;
+    private long receiveTimeNs;
     private int receivedCount;
     private boolean sendAccepted;
 
@@ -48,13 +50,14 @@ public final class ImpairedDatagramPort implements DatagramPort
     /**
      * {@inheritDoc}
      */
-    public int receive(final DatagramHandler handler, final int limit)
+    public int receive(final DatagramHandler handler, final int limit, final long nowNs)
     {
         receiveHandler = handler;
+        receiveTimeNs = nowNs;
         receivedCount = 0;
         try
         {
-            delegate.receive(impairReceived, limit);
+            delegate.receive(impairReceived, limit, nowNs);
         }
         finally
         {
@@ -116,8 +119,14 @@ public final class ImpairedDatagramPort implements DatagramPort
     }
 
     private void impairReceived(
+        final DirectBuffer buffer, final int offset, final int length, final InetSocketAddress source, final long nowNs)
+    {
+        receivedCount += receiveImpairment.apply(buffer, offset, length, source, handOnReceived);
+    }
+
+    private void handOnReceived(
         final DirectBuffer buffer, final int offset, final int length, final InetSocketAddress source)
     {
-        receivedCount += receiveImpairment.apply(buffer, offset, length, source, receiveHandler);
+        receiveHandler.onDatagram(buffer, offset, length, source, receiveTimeNs);
     }
 }

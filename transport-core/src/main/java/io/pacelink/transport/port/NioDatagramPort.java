@@ -122,7 +122,7 @@ public final class NioDatagramPort implements DatagramPort
     /**
      * {@inheritDoc}
      */
-    public int receive(final DatagramHandler handler, final int limit)
+    public int receive(final DatagramHandler handler, final int limit, final long nowNs)
     {
         int count = 0;
         for (int attempt = 0; attempt < limit; attempt++)
@@ -149,7 +149,7 @@ public final class NioDatagramPort implements DatagramPort
                 break;
             }
 
-            handler.onDatagram(receiveBuffer, 0, receiveByteBuffer.position(), (InetSocketAddress)source);
+            handler.onDatagram(receiveBuffer, 0, receiveByteBuffer.position(), (InetSocketAddress)source, nowNs);
             count++;
         }
         return count;

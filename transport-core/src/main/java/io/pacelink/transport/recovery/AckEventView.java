@@ -15,11 +15,11 @@ final class AckEventView implements AckEvent
     private long newlyAckedBytes;
     private long newlyLostBytes;
     private long priorBytesInFlightBytes;
-    private long bytesInFlightBytes;
-    private long largestAckedSentTimeNs;
+    private long bytesInFlight;
     private long largestAckedPacketNumber;
     private long latestRttNs;
     private boolean isCwndLimited;
+    private boolean endsRecovery;
 
     AckEventView(final RateSampler rateSampler)
     {
@@ -31,21 +31,21 @@ final class AckEventView implements AckEvent
         final long newlyAckedBytes,
         final long newlyLostBytes,
         final long priorBytesInFlightBytes,
-        final long bytesInFlightBytes,
-        final long largestAckedSentTimeNs,
+        final long bytesInFlight,
         final long largestAckedPacketNumber,
         final long latestRttNs,
-        final boolean isCwndLimited)
+        final boolean isCwndLimited,
+        final boolean endsRecovery)
     {
         this.nowNs = nowNs;
         this.newlyAckedBytes = newlyAckedBytes;
         this.newlyLostBytes = newlyLostBytes;
         this.priorBytesInFlightBytes = priorBytesInFlightBytes;
-        this.bytesInFlightBytes = bytesInFlightBytes;
-        this.largestAckedSentTimeNs = largestAckedSentTimeNs;
+        this.bytesInFlight = bytesInFlight;
         this.largestAckedPacketNumber = largestAckedPacketNumber;
         this.latestRttNs = latestRttNs;
         this.isCwndLimited = isCwndLimited;
+        this.endsRecovery = endsRecovery;
         return this;
     }
 
@@ -69,14 +69,9 @@ final class AckEventView implements AckEvent
         return priorBytesInFlightBytes;
     }
 
-    public long bytesInFlightBytes()
+    public long bytesInFlight()
     {
-        return bytesInFlightBytes;
-    }
-
-    public long largestAckedSentTimeNs()
-    {
-        return largestAckedSentTimeNs;
+        return bytesInFlight;
     }
 
     public long largestAckedPacketNumber()
@@ -92,6 +87,11 @@ final class AckEventView implements AckEvent
     public boolean isCwndLimited()
     {
         return isCwndLimited;
+    }
+
+    public boolean endsRecovery()
+    {
+        return endsRecovery;
     }
 
     public long totalDeliveredBytes()

@@ -10,21 +10,27 @@ final class CongestionEventView implements CongestionEvent
     private long nowNs;
     private long newestLostSentTimeNs;
     private long lostBytes;
-    private long bytesInFlightBytes;
+    private long bytesInFlight;
+    private boolean startsRecovery;
     private boolean isPersistentCongestion;
+    private boolean isEcnCe;
 
     CongestionEventView wrap(
         final long nowNs,
         final long newestLostSentTimeNs,
         final long lostBytes,
-        final long bytesInFlightBytes,
-        final boolean isPersistentCongestion)
+        final long bytesInFlight,
+        final boolean startsRecovery,
+        final boolean isPersistentCongestion,
+        final boolean isEcnCe)
     {
         this.nowNs = nowNs;
         this.newestLostSentTimeNs = newestLostSentTimeNs;
         this.lostBytes = lostBytes;
-        this.bytesInFlightBytes = bytesInFlightBytes;
+        this.bytesInFlight = bytesInFlight;
+        this.startsRecovery = startsRecovery;
         this.isPersistentCongestion = isPersistentCongestion;
+        this.isEcnCe = isEcnCe;
         return this;
     }
 
@@ -43,9 +49,14 @@ final class CongestionEventView implements CongestionEvent
         return lostBytes;
     }
 
-    public long bytesInFlightBytes()
+    public long bytesInFlight()
     {
-        return bytesInFlightBytes;
+        return bytesInFlight;
+    }
+
+    public boolean startsRecovery()
+    {
+        return startsRecovery;
     }
 
     public boolean isPersistentCongestion()
@@ -54,10 +65,11 @@ final class CongestionEventView implements CongestionEvent
     }
 
     /**
-     * The wire format carries no ECN feedback yet, so every event is a loss.
+     * The wire format carries no ECN feedback yet, so the transport reports only losses; the controller test kit
+     * scripts ECN-CE marks.
      */
     public boolean isEcnCe()
     {
-        return false;
+        return isEcnCe;
     }
 }

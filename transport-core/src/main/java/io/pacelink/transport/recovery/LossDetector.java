@@ -3,8 +3,8 @@ package io.pacelink.transport.recovery;
 import io.pacelink.transport.cc.RttStats;
 
 /**
- * Loss detection of RFC 9002 section 6 (reference section 2.1) with the adaptive reordering rule of reference section
- * 2.2, for one packet number space.
+ * Loss detection of RFC 9002 section 6 with an adaptive reordering rule after RFC 8985 section 6.2 and Linux
+ * {@code net/ipv4/tcp_recovery.c}, for one packet number space.
  * <h2>Declaring loss (RFC 9002 section 6.1)</h2>
  * An unacknowledged packet sent before the largest acknowledged one is lost when {@code largest_acked - pn >=}
  * {@link #packetThreshold()} or when it was sent at least {@link #lossDelayNs(RttStats)} ago; otherwise the earliest
@@ -21,14 +21,14 @@ import io.pacelink.transport.cc.RttStats;
  *     <li>The reordering window multiplier grows by one, at most once per round trip (only for a packet sent after
  *     the previous growth, as Linux {@code tcp_rack_update_reo_wnd} gates on {@code rack.last_delivered}), and the
  *     time threshold becomes {@code max(9/8 * rtt, rtt + min(multiplier * min_rtt / 4, smoothed_rtt))} with
- *     {@code rtt = max(latest_rtt, smoothed_rtt)}: RACK's window of RFC 8985 section 6.2 (reference section 2.2),
- *     which is never tighter than RFC 9002's.</li>
+ *     {@code rtt = max(latest_rtt, smoothed_rtt)}: RACK's window of RFC 8985 section 6.2, which is never tighter
+ *     than RFC 9002's.</li>
  *     <li>Both persist for {@link RecoveryConfig#reorderWindowPersistRecoveries()} recoveries (16, RFC 8985 /
  *     Linux {@code TCP_RACK_RECOVERY_THRESH}); every spurious loss restarts that count, and each new recovery
  *     without one counts it down. At zero both thresholds return to their base values.</li>
  * </ul>
- * A recovery is RFC 9002 section 7.3.2's recovery period: it starts when a batch of losses contains a packet sent
- * after the current period began.
+ * A recovery is the connection's {@link RecoveryPeriod} (RFC 9002 section 7.3.2), which {@link LossRecovery} keeps
+ * and tells this detector about.
  * <h2>Spurious recoveries</h2>
  * The controller is told to undo its reduction only once every packet declared lost in the current recovery has been
  * acknowledged after all: the recovery then had no real loss. This is Linux's rule ({@code tcp_try_undo_recovery} and
@@ -65,10 +65,7 @@ public final class LossDetector
     private int reorderWindowMultiplier = 1;
     private int reorderWindowPersist;
     private long reorderGrowthFencePacketNumber = -1;
-    private long recoveryStartNs = Long.MIN_VALUE;
-    private long recoveryCount;
     private boolean spuriousLossReportedInRecovery;
-    private int batchLostInFlight;
     private int lostInRecovery;
     private int spuriousInRecovery;
     private long lossTimeNs = Long.MAX_VALUE;
@@ -110,15 +107,15 @@ public final class LossDetector
 
     /**
      * Walk the unacknowledged packets below the largest acknowledged one, declare the lost ones and re-arm the loss
-     * timer. The ring state of each lost packet becomes {@link SentPacketRing#LOST} before the handler sees it.
+     * timer. The ring state of each lost packet becomes {@link SentPacketRing#LOST}.
      *
      * @param ring                            the sent packets.
      * @param largestAckedPacketNumber        the largest packet number ever acknowledged.
      * @param nowNs                           current time.
      * @param rtt                             RTT estimates.
      * @param persistentCongestionDurationNs  RFC 9002 section 7.6.1 duration.
-     * @param handler                         told of each lost packet, in packet-number order.
-     * @return number of packets declared lost.
+     * @param slotsOut                        receives the ring slots of the lost packets, in packet-number order.
+     * @return number of slots written.
      */
     int detectLostPackets(
         final SentPacketRing ring,
@@ -126,7 +123,7 @@ public final class LossDetector
         final long nowNs,
         final RttEstimator rtt,
         final long persistentCongestionDurationNs,
-        final LostPacketHandler handler)
+        final int[] slotsOut)
     {
         lossTimeNs = Long.MAX_VALUE;
         persistentCongestion = false;
@@ -136,7 +133,6 @@ public final class LossDetector
         final long firstRttSampleTimeNs = rtt.firstSampleTimeNs();
         long runStartSentTimeNs = Long.MIN_VALUE;
         int lostCount = 0;
-        batchLostInFlight = 0;
 
         for (long pn = ring.oldestInFlightPacketNumber(); pn < largestAckedPacketNumber; pn++)
         {
@@ -173,14 +169,8 @@ public final class LossDetector
                     }
                 }
 
-                ring.state(slot, SentPacketRing.LOST);
-                if (ring.countsInFlight(slot))
-                {
-                    lostPackets.add(pn, nowNs, ring);
-                    batchLostInFlight++;
-                }
-                lostCount++;
-                handler.onPacketDeclaredLost(slot);
+                markLost(ring, slot, pn, nowNs);
+                slotsOut[lostCount++] = slot;
             }
             else
             {
@@ -192,6 +182,36 @@ public final class LossDetector
     }
 
     /**
+     * Declare one packet in flight lost now, outside the thresholds (for a scripted loss in tests of the controllers).
+     *
+     * @param ring         the sent packets.
+     * @param packetNumber a packet in flight.
+     * @param nowNs        current time.
+     * @return its ring slot, now in state {@link SentPacketRing#LOST}.
+     * @throws IllegalArgumentException if the packet is not in flight.
+     */
+    int declareLost(final SentPacketRing ring, final long packetNumber, final long nowNs)
+    {
+        if (!ring.isInFlight(packetNumber))
+        {
+            throw new IllegalArgumentException("packet " + packetNumber + " is not in flight");
+        }
+        final int slot = ring.slot(packetNumber);
+        markLost(ring, slot, packetNumber, nowNs);
+        return slot;
+    }
+
+    private void markLost(final SentPacketRing ring, final int slot, final long packetNumber, final long nowNs)
+    {
+        ring.state(slot, SentPacketRing.LOST);
+        if (ring.countsInFlight(slot))
+        {
+            // Watched for a late acknowledgement that would prove the loss spurious.
+            lostPackets.add(packetNumber, nowNs, ring);
+        }
+    }
+
+    /**
      * Find packets of the loss history that this ACK frame acknowledges, mark them {@link SentPacketRing#ACKED} and
      * apply the reordering adaptation. First forget losses declared more than {@code retentionNs} ago.
      *
@@ -200,6 +220,8 @@ public final class LossDetector
      * @param nowNs                       current time.
      * @param retentionNs                 how long a declared loss is watched for a late acknowledgement.
      * @param priorLargestAckedPacketNumber largest acknowledged number before this frame.
+     * @param recoveryStartNs             when the current recovery period began: a late acknowledgement of a loss
+     *                                    declared before it says nothing about that period's reduction.
      * @param slotsOut                    receives the slots of the spuriously lost packets.
      * @return number of slots written.
      */
@@ -209,6 +231,7 @@ public final class LossDetector
         final long nowNs,
         final long retentionNs,
         final long priorLargestAckedPacketNumber,
+        final long recoveryStartNs,
         final int[] slotsOut)
     {
         lostPackets.expire(nowNs - retentionNs, ring);
@@ -234,7 +257,9 @@ public final class LossDetector
             final int slot = ring.slot(pn);
             ring.state(slot, SentPacketRing.ACKED);
             slotsOut[count++] = slot;
-            onSpuriousLoss(pn, lostPackets.lostTimeNs(i), priorLargestAckedPacketNumber, ring.largestSentPacketNumber());
+            onSpuriousLoss(
+                pn, lostPackets.lostTimeNs(i), priorLargestAckedPacketNumber, recoveryStartNs,
+                ring.largestSentPacketNumber());
         }
         return count;
     }
@@ -243,6 +268,7 @@ public final class LossDetector
         final long packetNumber,
         final long lostTimeNs,
         final long priorLargestAckedPacketNumber,
+        final long recoveryStartNs,
         final long largestSentPacketNumber)
     {
         if (adaptiveReordering)
@@ -265,18 +291,16 @@ public final class LossDetector
     }
 
     /**
-     * A batch of losses of packets counting in flight was reported to the controller: the batch of the latest
-     * {@link #detectLostPackets} call, whose losses count towards the recovery it starts or continues.
+     * A batch of losses was reported to the controller; its losses count towards the recovery period it starts or
+     * continues.
      *
-     * @param newestLostSentTimeNs send time of the most recently sent packet in the batch.
-     * @param nowNs                current time.
+     * @param startsRecovery      true if the batch started a new recovery period.
+     * @param lostInFlightPackets packets of the batch that counted in flight.
      */
-    void onCongestionEvent(final long newestLostSentTimeNs, final long nowNs)
+    void onCongestionEvent(final boolean startsRecovery, final int lostInFlightPackets)
     {
-        if (newestLostSentTimeNs > recoveryStartNs)
+        if (startsRecovery)
         {
-            recoveryStartNs = nowNs;
-            recoveryCount++;
             spuriousLossReportedInRecovery = false;
             lostInRecovery = 0;
             spuriousInRecovery = 0;
@@ -286,7 +310,7 @@ public final class LossDetector
                 packetThreshold = basePacketThreshold;
             }
         }
-        lostInRecovery += batchLostInFlight;
+        lostInRecovery += lostInFlightPackets;
     }
 
     /**
@@ -376,14 +400,6 @@ public final class LossDetector
     public int reorderWindowPersist()
     {
         return reorderWindowPersist;
-    }
-
-    /**
-     * @return recovery periods started so far.
-     */
-    public long recoveryCount()
-    {
-        return recoveryCount;
     }
 
     /**

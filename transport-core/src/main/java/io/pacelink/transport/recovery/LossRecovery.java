@@ -4,13 +4,14 @@ import io.pacelink.transport.cc.CongestionController;
 
 /**
  * Loss recovery for one connection, the part of the endpoint engine between the wire and the congestion controller
- * (design.md section 6). It owns the {@link SentPacketRing}, the {@link RttEstimator}, the {@link RateSampler}, the
+ * (docs/architecture.md). It owns the {@link SentPacketRing}, the {@link RttEstimator}, the {@link RateSampler}, the
  * {@link LossDetector}, bytes in flight and the controller, and drives the controller through the SPI's reused event
  * views. Time is always a parameter; nothing here allocates after construction.
- * <h2>Per ACK frame ({@link #onAckReceived}), in the order of design.md section 6</h2>
+ * <h2>Per ACK frame ({@link #onAckReceived}), in the order of docs/architecture.md</h2>
  * <ol>
  *     <li>Validate: an acknowledged number never sent (above the largest sent, or a skipped number) is reported as
- *     {@link #ERROR_ACK_OF_UNSENT_PACKET} before any state changes (optimistic-ACK defence, design.md section 9).</li>
+ *     {@link #ERROR_ACK_OF_UNSENT_PACKET} before any state changes (optimistic-ACK defence, RFC 9000 section
+ *     21.4).</li>
  *     <li>Mark newly acknowledged packets; if none (and no packet declared lost was acknowledged), stop
  *     (RFC 9002 appendix A.7).</li>
  *     <li>RTT update, only if the frame's largest acknowledged packet is newly acknowledged and at least one newly
@@ -18,10 +19,11 @@ import io.pacelink.transport.cc.CongestionController;
  *     <li>Rate-sampler update and bytes in flight for each newly acknowledged packet; the engine hears
  *     {@link PacketOutcomeListener#onPacketAcked} (or {@code onPacketAckedAfterLoss} for a spurious loss).</li>
  *     <li>Loss detection: {@code onPacketLost} to the controller and the engine for each lost packet, then
- *     {@code onCongestionEvent} once if any packet counting in flight was lost, flagged when the batch establishes
- *     persistent congestion.</li>
+ *     {@code onCongestionEvent} once if any packet counting in flight was lost, flagged when the batch starts a new
+ *     {@link RecoveryPeriod} and when it establishes persistent congestion.</li>
+ *     <li>The recovery period ends if the frame newly acknowledges a packet sent after it began.</li>
  *     <li>Rate sample generation, {@code onSpuriousLoss} if with this frame every loss of the current recovery has
- *     proved spurious, then {@code onAck}.</li>
+ *     proved spurious, then {@code onAck}, flagged when the frame ended the recovery period.</li>
  * </ol>
  * <h2>Timers ({@link #timerDeadlineNs()}, {@link #onTimeout})</h2>
  * The loss timer when armed, else the probe timeout from the last ack-eliciting send, backed off by
@@ -46,22 +48,19 @@ public final class LossRecovery
     static final int PERSISTENT_CONGESTION_THRESHOLD = 3;
 
     private final SentPacketRing ring;
+    private final PathParameters path;
     private final RttEstimator rttEstimator;
+    private final CongestionController controller;
     private final RateSampler rateSampler = new RateSampler();
     private final LossDetector lossDetector;
+    private final RecoveryPeriod recoveryPeriod = new RecoveryPeriod();
     private final int probePacketsPerTimeout;
     private final int[] newlyAckedSlots;
+    private final int[] lostSlots;
     private final int[] spuriouslyLostSlots;
     private final AckEventView ackEvent = new AckEventView(rateSampler);
     private final LostPacketView lostPacket;
     private final CongestionEventView congestionEvent = new CongestionEventView();
-    // Created once here, never on the per-packet path.
-    private final LostPacketHandler lostPacketHandler = this::onPacketDeclaredLost;
-
-    private CongestionController controller;
-    private PacketOutcomeListener outcomeListener;
-    private int maxDatagramSizeBytes;
-    private long peerMaxAckDelayNs;
 
     private long bytesInFlight;
     private int ackElicitingInFlight;
@@ -70,10 +69,6 @@ public final class LossRecovery
     private long lastCwndLimitedPacketNumber = -1;
     private long idleSinceNs = Long.MIN_VALUE;
     private int probesOwed;
-
-    private long batchNowNs;
-    private long batchLostBytes;
-    private long batchNewestLostSentTimeNs;
 
     private long sentPackets;
     private long sentBytes;
@@ -84,45 +79,33 @@ public final class LossRecovery
     private long ptoExpirations;
 
     /**
-     * @param config sizes, initial RTT, thresholds, adaptive reordering switch, max datagram size.
+     * @param config       sizes, thresholds and the adaptive reordering switch.
+     * @param path         the connection's datagram size and the peer's max_ack_delay; written through this object.
+     * @param rttEstimator the connection's RTT estimator, which the controller reads as its {@code RttStats}.
+     * @param controller   the connection's congestion controller.
      * @throws IllegalArgumentException if the configuration is invalid.
      */
-    public LossRecovery(final RecoveryConfig config)
+    public LossRecovery(
+        final RecoveryConfig config,
+        final PathParameters path,
+        final RttEstimator rttEstimator,
+        final CongestionController controller)
     {
         config.validate();
+        this.path = path;
+        this.rttEstimator = rttEstimator;
+        this.controller = controller;
         ring = new SentPacketRing(config.sentPacketCapacity());
-        rttEstimator = new RttEstimator(config.initialRttNs(), config.granularityNs());
         lossDetector = new LossDetector(config);
         probePacketsPerTimeout = config.probePackets();
         newlyAckedSlots = new int[config.sentPacketCapacity()];
+        lostSlots = new int[config.sentPacketCapacity()];
         spuriouslyLostSlots = new int[config.lostPacketHistory()];
         lostPacket = new LostPacketView(ring);
-        maxDatagramSizeBytes = config.maxDatagramSizeBytes();
-        peerMaxAckDelayNs = config.peerMaxAckDelayNs();
     }
 
     /**
-     * @param controller the connection's congestion controller; must be set before the first packet is sent.
-     */
-    public void controller(final CongestionController controller)
-    {
-        if (null == controller)
-        {
-            throw new NullPointerException("controller");
-        }
-        this.controller = controller;
-    }
-
-    /**
-     * @return the connection's congestion controller, null until set.
-     */
-    public CongestionController controller()
-    {
-        return controller;
-    }
-
-    /**
-     * @return the RTT estimator (hand it to the controller's context as its {@code RttStats}).
+     * @return the RTT estimator.
      */
     public RttEstimator rttEstimator()
     {
@@ -147,33 +130,32 @@ public final class LossRecovery
 
     /**
      * @param maxAckDelayNs the peer's max_ack_delay from its handshake.
+     * @throws IllegalArgumentException if negative.
      */
     public void peerMaxAckDelayNs(final long maxAckDelayNs)
     {
-        if (maxAckDelayNs < 0)
-        {
-            throw new IllegalArgumentException("maxAckDelayNs=" + maxAckDelayNs + " must be >= 0");
-        }
-        this.peerMaxAckDelayNs = maxAckDelayNs;
+        path.peerMaxAckDelayNs(maxAckDelayNs);
     }
 
     /**
-     * @return the peer's max_ack_delay in use.
-     */
-    public long peerMaxAckDelayNs()
-    {
-        return peerMaxAckDelayNs;
-    }
-
-    /**
-     * The path MTU changed: used for the cwnd- and app-limited tests and forwarded to the controller.
+     * The negotiated datagram size changed: from now on the cwnd- and application-limited tests use it, the controller
+     * reads it from its context, and the controller is told.
      *
      * @param maxDatagramSizeBytes the new maximum datagram size.
+     * @throws IllegalArgumentException if not positive.
      */
     public void onMtuChanged(final int maxDatagramSizeBytes)
     {
-        this.maxDatagramSizeBytes = maxDatagramSizeBytes;
+        path.maxDatagramSizeBytes(maxDatagramSizeBytes);
         controller.onMtuChanged(maxDatagramSizeBytes);
+    }
+
+    /**
+     * @return the probe timeout period without back-off, with the peer's max_ack_delay (RFC 9002 section 6.2.1).
+     */
+    public long ptoPeriodNs()
+    {
+        return rttEstimator.ptoPeriodNs(path.peerMaxAckDelayNs());
     }
 
     /**
@@ -217,7 +199,7 @@ public final class LossRecovery
      * @param fin              true if it carries the end of the stream.
      * @param frameFlags       the engine's bits for the frames it carries, returned with its outcome.
      * @param isRetransmission true if it carries retransmitted data.
-     * @throws IllegalStateException if no controller is set or the packet cannot be tracked ({@link #canSend}).
+     * @throws IllegalStateException if the packet cannot be tracked ({@link #canSend}).
      */
     public void onPacketSent(
         final long packetNumber,
@@ -231,11 +213,6 @@ public final class LossRecovery
         final int frameFlags,
         final boolean isRetransmission)
     {
-        if (null == controller)
-        {
-            throw new IllegalStateException("set the congestion controller before sending");
-        }
-
         final int slot = ring.add(
             packetNumber, nowNs, sizeBytes, ackEliciting, countsInFlight, streamOffset, streamLength, fin, frameFlags);
 
@@ -263,7 +240,7 @@ public final class LossRecovery
 
         // Linux tcp_cwnd_validate: remember the last packet sent with the window (nearly) full; the flight it
         // belongs to is cwnd-limited until the ACKs reach it (RFC 7661, RFC 9002 section 7.8).
-        if (bytesInFlight + maxDatagramSizeBytes >= controller.congestionWindowBytes())
+        if (bytesInFlight + path.maxDatagramSizeBytes() >= controller.congestionWindowBytes())
         {
             lastCwndLimitedPacketNumber = packetNumber;
         }
@@ -305,7 +282,8 @@ public final class LossRecovery
         // A declared loss is watched for a late acknowledgement as long as the persistent-congestion duration: far
         // longer than reordering delays packets, short enough to keep the history small (an engineering choice).
         final int spuriouslyLost = lossDetector.collectSpuriouslyLost(
-            ack, ring, nowNs, persistentCongestionDurationNs(), priorLargestAcked, spuriouslyLostSlots);
+            ack, ring, nowNs, persistentCongestionDurationNs(), priorLargestAcked, recoveryPeriod.startNs(),
+            spuriouslyLostSlots);
         if (0 == newlyAcked && 0 == spuriouslyLost)
         {
             return 0;
@@ -330,7 +308,7 @@ public final class LossRecovery
         if (isLargestNewlyAcked && anyAckEliciting)
         {
             rttEstimator.onRttSample(
-                nowNs, nowNs - ring.sentTimeNs(ring.slot(largestAcked)), ackDelayNs, peerMaxAckDelayNs);
+                nowNs, nowNs - ring.sentTimeNs(ring.slot(largestAcked)), ackDelayNs, path.peerMaxAckDelayNs());
         }
 
         rateSampler.beginAck();
@@ -339,6 +317,8 @@ public final class LossRecovery
         lossDetector.onAckReceived();
 
         final long newlyLostBytes = detectLosses(nowNs, listener);
+        // After the frame's losses, which may start a period this frame cannot end (RFC 9002 Appendix B.5).
+        final boolean endsRecovery = recoveryPeriod.onAck(largestAckedSentTimeNs);
 
         rateSampler.generateSample(rttEstimator.hasSample() ? rttEstimator.minRttNs() : Long.MAX_VALUE);
         if (lossDetector.takeSpuriousLossReport())
@@ -351,10 +331,10 @@ public final class LossRecovery
             newlyLostBytes,
             priorBytesInFlight,
             bytesInFlight,
-            largestAckedSentTimeNs,
             largestNewlyAckedPacketNumber,
             latestRttNs,
-            isCwndLimited));
+            isCwndLimited,
+            endsRecovery));
 
         noteIdle(priorBytesInFlight, nowNs);
         return newlyAcked + spuriouslyLost;
@@ -444,8 +424,9 @@ public final class LossRecovery
     }
 
     /**
-     * Application-limited check (reference section 1.3 step 4); bytes in flight, the window and the MSS come from
-     * here. Call on application writes, before processing ACKs and at the start of timers that may transmit.
+     * Application-limited check (draft-ietf-ccwg-bbr {@code CheckIfApplicationLimited}); bytes in flight, the window
+     * and the MSS come from here. Call on application writes, before processing ACKs and at the start of timers that
+     * may transmit.
      *
      * @param unsentBytes                 bytes the application queued that were never sent.
      * @param nothingQueuedBelowTransport true if no packet waits in the pacer or an unsent batch.
@@ -457,7 +438,7 @@ public final class LossRecovery
     {
         return rateSampler.checkAppLimited(
             unsentBytes,
-            maxDatagramSizeBytes,
+            path.maxDatagramSizeBytes(),
             nothingQueuedBelowTransport,
             bytesInFlight,
             controller.congestionWindowBytes(),
@@ -526,6 +507,22 @@ public final class LossRecovery
     public long spuriousLosses()
     {
         return spuriousLosses;
+    }
+
+    /**
+     * @return true from a congestion event until a packet sent after it is acknowledged (RFC 9002 section 7.3.2).
+     */
+    public boolean isInRecovery()
+    {
+        return recoveryPeriod.isInRecovery();
+    }
+
+    /**
+     * @return recovery periods started so far.
+     */
+    public long recoveryCount()
+    {
+        return recoveryPeriod.recoveryCount();
     }
 
     /**
@@ -638,7 +635,7 @@ public final class LossRecovery
         for (int i = 0; i < spuriouslyLost; i++)
         {
             final int slot = spuriouslyLostSlots[i];
-            // Already out of bytes in flight; still delivered data for the rate sampler (reference section 1.3).
+            // Already out of bytes in flight; still delivered data for the rate sampler (Linux tcp_rate.c counts it).
             rateSampler.onPacketDelivered(ring, slot, nowNs);
             spuriousLosses++;
             listener.onPacketAckedAfterLoss(
@@ -652,30 +649,93 @@ public final class LossRecovery
 
     private long detectLosses(final long nowNs, final PacketOutcomeListener listener)
     {
-        batchNowNs = nowNs;
-        batchLostBytes = 0;
-        batchNewestLostSentTimeNs = Long.MIN_VALUE;
-        outcomeListener = listener;
-        lossDetector.detectLostPackets(
-            ring, largestAckedPacketNumber, nowNs, rttEstimator, persistentCongestionDurationNs(), lostPacketHandler);
-        outcomeListener = null;
-
-        if (Long.MIN_VALUE != batchNewestLostSentTimeNs)
-        {
-            final boolean isPersistentCongestion = lossDetector.isPersistentCongestion();
-            if (isPersistentCongestion)
-            {
-                persistentCongestionEvents++;
-                rttEstimator.onPersistentCongestion();
-            }
-            lossDetector.onCongestionEvent(batchNewestLostSentTimeNs, nowNs);
-            controller.onCongestionEvent(congestionEvent.wrap(
-                nowNs, batchNewestLostSentTimeNs, batchLostBytes, bytesInFlight, isPersistentCongestion));
-        }
-        return batchLostBytes;
+        final int lostCount = lossDetector.detectLostPackets(
+            ring, largestAckedPacketNumber, nowNs, rttEstimator, persistentCongestionDurationNs(), lostSlots);
+        return onPacketsLost(lostCount, lossDetector.isPersistentCongestion(), nowNs, listener);
     }
 
-    private void onPacketDeclaredLost(final int slot)
+    /**
+     * Declare one packet in flight lost now, whatever the thresholds say, and report it like a detected loss: the
+     * seam through which the controller test kit scripts a loss at an exact moment.
+     *
+     * @param packetNumber a packet in flight.
+     * @param nowNs        current time.
+     * @param listener     told of the lost packet.
+     * @throws IllegalArgumentException if the packet is not in flight.
+     */
+    void declareLost(final long packetNumber, final long nowNs, final PacketOutcomeListener listener)
+    {
+        lostSlots[0] = lossDetector.declareLost(ring, packetNumber, nowNs);
+        onPacketsLost(1, false, nowNs, listener);
+    }
+
+    /**
+     * Account for the packets in the first {@code lostCount} of {@link #lostSlots} (all in state LOST), tell the
+     * controller and the listener of each, then report the batch as one congestion event.
+     *
+     * @return bytes of the batch that counted in flight.
+     */
+    private long onPacketsLost(
+        final int lostCount,
+        final boolean isPersistentCongestion,
+        final long nowNs,
+        final PacketOutcomeListener listener)
+    {
+        long lostBytes = 0;
+        int lostInFlightPackets = 0;
+        long newestLostSentTimeNs = Long.MIN_VALUE;
+        for (int i = 0; i < lostCount; i++)
+        {
+            final int slot = lostSlots[i];
+            if (ring.countsInFlight(slot))
+            {
+                lostBytes += ring.sizeBytes(slot);
+                lostInFlightPackets++;
+                newestLostSentTimeNs = Math.max(newestLostSentTimeNs, ring.sentTimeNs(slot));
+            }
+            onPacketDeclaredLost(slot, nowNs, listener);
+        }
+
+        if (lostInFlightPackets > 0)
+        {
+            onCongestionEvent(
+                nowNs, newestLostSentTimeNs, lostBytes, lostInFlightPackets, isPersistentCongestion, false);
+        }
+        return lostBytes;
+    }
+
+    /**
+     * One congestion signal: a batch of losses, or an ECN congestion-experienced mark (which the wire format cannot
+     * carry yet; the controller test kit scripts it through here).
+     *
+     * @param nowNs                  current time.
+     * @param newestLostSentTimeNs   send time of the most recently sent packet the signal is about.
+     * @param lostBytes              bytes the batch removed from flight.
+     * @param lostInFlightPackets    packets the batch removed from flight.
+     * @param isPersistentCongestion true if the batch establishes persistent congestion.
+     * @param isEcnCe                true for an ECN-CE mark rather than a loss.
+     */
+    void onCongestionEvent(
+        final long nowNs,
+        final long newestLostSentTimeNs,
+        final long lostBytes,
+        final int lostInFlightPackets,
+        final boolean isPersistentCongestion,
+        final boolean isEcnCe)
+    {
+        if (isPersistentCongestion)
+        {
+            persistentCongestionEvents++;
+            rttEstimator.onPersistentCongestion();
+        }
+        final boolean startsRecovery =
+            recoveryPeriod.onCongestionEvent(newestLostSentTimeNs, isPersistentCongestion, nowNs);
+        lossDetector.onCongestionEvent(startsRecovery, lostInFlightPackets);
+        controller.onCongestionEvent(congestionEvent.wrap(
+            nowNs, newestLostSentTimeNs, lostBytes, bytesInFlight, startsRecovery, isPersistentCongestion, isEcnCe));
+    }
+
+    private void onPacketDeclaredLost(final int slot, final long nowNs, final PacketOutcomeListener listener)
     {
         if (ring.isAckEliciting(slot))
         {
@@ -686,13 +746,11 @@ public final class LossRecovery
             final int sizeBytes = ring.sizeBytes(slot);
             bytesInFlight -= sizeBytes;
             rateSampler.onPacketLost(sizeBytes);
-            batchLostBytes += sizeBytes;
-            batchNewestLostSentTimeNs = Math.max(batchNewestLostSentTimeNs, ring.sentTimeNs(slot));
             lostPackets++;
             controller.onPacketLost(lostPacket.wrap(
-                slot, batchNowNs, rateSampler.lostBytes(), rateSampler.deliveredBytes(), bytesInFlight));
+                slot, nowNs, rateSampler.lostBytes(), rateSampler.deliveredBytes(), bytesInFlight));
         }
-        outcomeListener.onPacketLost(
+        listener.onPacketLost(
             ring.packetNumber(slot),
             ring.streamOffset(slot),
             ring.streamLength(slot),
@@ -703,12 +761,12 @@ public final class LossRecovery
     private long persistentCongestionDurationNs()
     {
         // RFC 9002 section 7.6.1: three PTO periods without back-off.
-        return PERSISTENT_CONGESTION_THRESHOLD * rttEstimator.ptoPeriodNs(peerMaxAckDelayNs);
+        return PERSISTENT_CONGESTION_THRESHOLD * ptoPeriodNs();
     }
 
     private long ptoDeadlineNs()
     {
-        return lossDetector.ptoDeadlineNs(lastAckElicitingSentTimeNs, rttEstimator.ptoPeriodNs(peerMaxAckDelayNs));
+        return lossDetector.ptoDeadlineNs(lastAckElicitingSentTimeNs, ptoPeriodNs());
     }
 
     private void noteIdle(final long priorBytesInFlight, final long nowNs)

@@ -12,7 +12,7 @@ final class LostPacketView implements LostPacket
     private long nowNs;
     private long totalLostBytes;
     private long totalDeliveredBytes;
-    private long bytesInFlightBytes;
+    private long bytesInFlight;
 
     LostPacketView(final SentPacketRing ring)
     {
@@ -24,13 +24,13 @@ final class LostPacketView implements LostPacket
         final long nowNs,
         final long totalLostBytes,
         final long totalDeliveredBytes,
-        final long bytesInFlightBytes)
+        final long bytesInFlight)
     {
         this.slot = slot;
         this.nowNs = nowNs;
         this.totalLostBytes = totalLostBytes;
         this.totalDeliveredBytes = totalDeliveredBytes;
-        this.bytesInFlightBytes = bytesInFlightBytes;
+        this.bytesInFlight = bytesInFlight;
         return this;
     }
 
@@ -84,8 +84,8 @@ final class LostPacketView implements LostPacket
         return totalDeliveredBytes;
     }
 
-    public long bytesInFlightBytes()
+    public long bytesInFlight()
     {
-        return bytesInFlightBytes;
+        return bytesInFlight;
     }
 }

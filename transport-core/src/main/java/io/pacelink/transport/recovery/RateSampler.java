@@ -1,15 +1,19 @@
 package io.pacelink.transport.recovery;
 
 /**
- * Delivery-rate estimation (reference section 1.3; the BBR draft's "Delivery Rate Samples"; Linux
- * {@code net/ipv4/tcp_rate.c}).
+ * Delivery-rate estimation (the BBR draft's "Delivery Rate Samples"; Linux {@code net/ipv4/tcp_rate.c}).
  * <p>
  * Connection state: {@code C.delivered}, {@code C.deliveredTime}, {@code C.firstSentTime}, {@code C.appLimited} (the
  * delivered value at which the current application-limited bubble has left the pipe, 0 if none) and {@code C.lost}.
  * Each sent packet is stamped with copies of them; each ACK picks the most recently sent newly acknowledged packet as
  * the sample's source and measures what was delivered since that packet was sent over the longer of the send and ACK
- * spans, dropping intervals shorter than the minimum RTT (ACK compression would otherwise over-estimate, reference
- * section 10 item 5).
+ * spans, dropping intervals shorter than the minimum RTT (ACK compression would otherwise over-estimate; Linux
+ * {@code tcp_rate_gen}).
+ * <p>
+ * The steps the methods cite, in the draft's order: (1) stamp each packet as it is sent; (2) for each newly
+ * acknowledged packet, count it delivered and consider it as the sample's source; (3) once per ACK, generate the
+ * sample; (4) the application-limited check, run on application writes, before ACK processing and before timers that
+ * may transmit.
  * <p>
  * {@link LossRecovery} drives it: per ACK {@code beginAck}, {@code onPacketDelivered} for each newly acknowledged
  * packet that counts in flight, {@code onPacketLost} for each packet declared lost, then {@code generateSample}; the
@@ -80,7 +84,7 @@ public final class RateSampler
 
     /**
      * A packet that counts in flight was newly acknowledged (step 2). Also called for a packet acknowledged after it
-     * was declared lost: reference section 1.3 counts spurious retransmissions as delivered.
+     * was declared lost: the draft and Linux {@code tcp_rate.c} count spurious retransmissions as delivered.
      *
      * @param ring  the ring holding the packet.
      * @param slot  the packet's slot.

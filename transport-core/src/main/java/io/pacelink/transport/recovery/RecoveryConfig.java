@@ -3,10 +3,9 @@ package io.pacelink.transport.recovery;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Configuration of one connection's {@link LossRecovery}: sizes, the RTT assumed before any sample, the loss
- * thresholds of RFC 9002 section 6 and the adaptive reordering rule of reference section 2.2. Fluent setters,
- * validated when a {@link LossRecovery} is built from it; the values are copied, so one instance may configure many
- * connections.
+ * Configuration of one connection's {@link LossRecovery}: sizes, the RTT assumed before any sample, the loss thresholds
+ * of RFC 9002 section 6 and an adaptive reordering rule after RFC 8985 section 6.2. Fluent setters, validated when a
+ * {@link LossRecovery} is built from it; the values are copied, so one instance may configure many connections.
  */
 public final class RecoveryConfig
 {
@@ -52,16 +51,6 @@ public final class RecoveryConfig
     public static final int DEFAULT_REORDER_WINDOW_PERSIST_RECOVERIES = 16;
 
     /**
-     * RFC 9000 section 14: the smallest maximum datagram size every path supports.
-     */
-    public static final int DEFAULT_MAX_DATAGRAM_SIZE_BYTES = 1200;
-
-    /**
-     * RFC 9000 section 18.2: the peer's max_ack_delay until its handshake says otherwise.
-     */
-    public static final long DEFAULT_PEER_MAX_ACK_DELAY_NS = TimeUnit.MILLISECONDS.toNanos(25);
-
-    /**
      * RFC 9002 section 6.2.4: ack-eliciting probes owed when the PTO expires ("one or two").
      */
     public static final int DEFAULT_PROBE_PACKETS = 2;
@@ -80,8 +69,6 @@ public final class RecoveryConfig
     private boolean adaptiveReordering = true;
     private int maxPacketThreshold = DEFAULT_MAX_PACKET_THRESHOLD;
     private int reorderWindowPersistRecoveries = DEFAULT_REORDER_WINDOW_PERSIST_RECOVERIES;
-    private int maxDatagramSizeBytes = DEFAULT_MAX_DATAGRAM_SIZE_BYTES;
-    private long peerMaxAckDelayNs = DEFAULT_PEER_MAX_ACK_DELAY_NS;
     private int probePackets = DEFAULT_PROBE_PACKETS;
     private int lostPacketHistory = DEFAULT_LOST_PACKET_HISTORY;
 
@@ -187,7 +174,7 @@ public final class RecoveryConfig
     }
 
     /**
-     * @param adaptiveReordering true to widen the thresholds when losses prove spurious (reference section 2.2).
+     * @param adaptiveReordering true to widen the thresholds when losses prove spurious (after RFC 8985 section 6.2).
      * @return this.
      */
     public RecoveryConfig adaptiveReordering(final boolean adaptiveReordering)
@@ -241,42 +228,6 @@ public final class RecoveryConfig
     }
 
     /**
-     * @param maxDatagramSizeBytes maximum datagram size (MSS) used for the app-limited and cwnd-limited tests.
-     * @return this.
-     */
-    public RecoveryConfig maxDatagramSizeBytes(final int maxDatagramSizeBytes)
-    {
-        this.maxDatagramSizeBytes = maxDatagramSizeBytes;
-        return this;
-    }
-
-    /**
-     * @return maximum datagram size.
-     */
-    public int maxDatagramSizeBytes()
-    {
-        return maxDatagramSizeBytes;
-    }
-
-    /**
-     * @param peerMaxAckDelayNs the peer's max_ack_delay until the handshake tells otherwise.
-     * @return this.
-     */
-    public RecoveryConfig peerMaxAckDelayNs(final long peerMaxAckDelayNs)
-    {
-        this.peerMaxAckDelayNs = peerMaxAckDelayNs;
-        return this;
-    }
-
-    /**
-     * @return the peer's max_ack_delay assumed initially.
-     */
-    public long peerMaxAckDelayNs()
-    {
-        return peerMaxAckDelayNs;
-    }
-
-    /**
      * @param probePackets ack-eliciting probes owed per PTO expiry, 1 or 2.
      * @return this.
      */
@@ -326,7 +277,6 @@ public final class RecoveryConfig
         }
         requirePositive("initialRttNs", initialRttNs);
         requirePositive("granularityNs", granularityNs);
-        requirePositive("maxDatagramSizeBytes", maxDatagramSizeBytes);
         requirePositive("lostPacketHistory", lostPacketHistory);
         if (packetThreshold < 1 || packetThreshold > maxPacketThreshold)
         {
@@ -342,10 +292,6 @@ public final class RecoveryConfig
         {
             throw new IllegalArgumentException(
                 "reorderWindowPersistRecoveries=" + reorderWindowPersistRecoveries + " must be >= 1");
-        }
-        if (peerMaxAckDelayNs < 0)
-        {
-            throw new IllegalArgumentException("peerMaxAckDelayNs=" + peerMaxAckDelayNs + " must be >= 0");
         }
         if (probePackets < 1 || probePackets > 2)
         {

@@ -3,7 +3,7 @@ package io.pacelink.transport.recovery;
 import io.pacelink.transport.cc.RttStats;
 
 /**
- * RTT estimator of RFC 9002 section 5 (reference section 1.6), in integer nanoseconds.
+ * RTT estimator of RFC 9002 section 5, in integer nanoseconds.
  * <ul>
  *     <li>{@code min_rtt} is the lifetime minimum of {@code latest_rtt}, never adjusted for ACK delay (5.2).</li>
  *     <li>First sample: {@code smoothed_rtt = latest_rtt}, {@code rttvar = latest_rtt / 2} (5.3).</li>

@@ -4,15 +4,15 @@ import java.util.Arrays;
 
 /**
  * Everything the sender remembers about each packet it sent, as a struct of arrays indexed by
- * {@code packetNumber & (capacity - 1)} (design.md section 6): send time, size, whether it is ack-eliciting and counts
- * towards bytes in flight, its {@link #state(int) state}, the rate-sampler stamp of reference section 1.3, and what it
- * carried as the engine describes it (a stream range, FIN, and the engine's frame bits, stored and returned as is).
+ * {@code packetNumber & (capacity - 1)}: send time, size, whether it is ack-eliciting and counts towards bytes in
+ * flight, its {@link #state(int) state}, the rate-sampler stamp ({@link RateSampler}), and what it carried as the
+ * engine describes it (a stream range, FIN, and the engine's frame bits, stored and returned as is).
  * <p>
  * Packet numbers only grow (RFC 9000 section 12.3); a gap between two sent numbers marks the numbers in between as
- * {@link #SKIPPED} (the optimistic-ACK defence of design.md section 9 and RFC 9000 section 21.4). A slot is reused
- * when the number {@code capacity} higher is sent: {@link #hasCapacityFor(long)} is false while that slot still holds
- * an unresolved packet that matters (ack-eliciting or counted in flight), so the sender stops instead of forgetting
- * it. All storage is allocated at construction.
+ * {@link #SKIPPED} (the optimistic-ACK defence of RFC 9000 section 21.4). A slot is reused when the number
+ * {@code capacity} higher is sent: {@link #hasCapacityFor(long)} is false while that slot still holds an unresolved
+ * packet that matters (ack-eliciting or counted in flight), so the sender stops instead of forgetting it. All storage
+ * is allocated at construction.
  */
 public final class SentPacketRing
 {
@@ -215,7 +215,7 @@ public final class SentPacketRing
     }
 
     /**
-     * Write the rate-sampler stamp of a packet just added (reference section 1.3).
+     * Write the rate-sampler stamp of a packet just added ({@link RateSampler}).
      *
      * @param slot                the packet's slot.
      * @param deliveredBytes      {@code C.delivered} at send.

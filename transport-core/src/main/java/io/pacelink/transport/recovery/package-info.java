@@ -1,5 +1,5 @@
 /**
- * Loss recovery for one connection (design.md section 6): which packets were sent and what they carried
+ * Loss recovery for one connection (docs/architecture.md): which packets were sent and what they carried
  * ({@link io.pacelink.transport.recovery.SentPacketRing}), the RTT estimator of RFC 9002 section 5
  * ({@link io.pacelink.transport.recovery.RttEstimator}), delivery-rate sampling after Linux {@code tcp_rate.c}
  * ({@link io.pacelink.transport.recovery.RateSampler}), loss detection, probe timeouts and persistent congestion of

@@ -1,56 +1,46 @@
 package io.pacelink.transport.schedule;
 
 /**
- * Decides which connection of an endpoint sends next and when: the endpoint asks {@link #nextFlow(long)} in a loop
- * while it may send, builds one packet for the returned flow (late binding: the packet is built only when it may
- * leave), and reports it with {@link #onPacketSent}. Runs on the agent thread; must not allocate in steady state.
- * <p>
- * Flows that become able to send (new data offered, cwnd opened by an ACK, a timer fired) are announced with
- * {@link #activate(SchedulableFlow, long)}; the scheduler may call {@link SchedulableFlow#hasPacketToSend(long)} to
- * find out whether a listed flow still has work.
+ * Decides which connection of an endpoint sends next and when. Once per duty cycle the endpoint activates every flow
+ * that has something to send, then calls {@link #sendPackets}: the scheduler releases flows one packet at a time
+ * (each asked for {@link SchedulableFlow#sendable(long)}), has the {@link PacketSender} build and send the packet
+ * (late binding), and charges what it reports. Runs on the agent thread; must not allocate in steady state.
+ *
+ * @param <F> the endpoint's flows.
  */
-public interface PacketScheduler
+public interface PacketScheduler<F extends SchedulableFlow>
 {
     /**
      * @param flow a new connection of the endpoint.
      */
-    void addFlow(SchedulableFlow flow);
+    void addFlow(F flow);
 
     /**
      * @param flow a connection that closed; the scheduler forgets it.
      */
-    void removeFlow(SchedulableFlow flow);
+    void removeFlow(F flow);
 
     /**
-     * The flow may have become able to send.
+     * The flow may have become able to send. Its controller's pacing rate and send quantum, taken now, pace the
+     * flow's packets until its next activation: the endpoint activates every flow with something to send once per
+     * duty cycle, after ACKs and timers, and nothing changes them before it sends.
      *
-     * @param flow  the flow.
-     * @param nowNs current time.
+     * @param flow                     the flow.
+     * @param pacingRateBytesPerSecond the rate to pace it at; 0 or {@link Long#MAX_VALUE} for unpaced.
+     * @param sendQuantumBytes         bytes it may send back to back before pacing applies.
+     * @param nowNs                    current time.
      */
-    void activate(SchedulableFlow flow, long nowNs);
+    void activate(F flow, long pacingRateBytesPerSecond, int sendQuantumBytes, long nowNs);
 
     /**
-     * @param nowNs current time.
-     * @return the flow that may send one packet now, or null if none may (all idle, blocked or paced into the future).
-     */
-    SchedulableFlow nextFlow(long nowNs);
-
-    /**
-     * @return true if the flow last returned by {@link #nextFlow(long)} was released only because it owes an ACK
-     * while its data is paced into the future: the endpoint must build an ACK-only packet (pure ACKs are never
-     * paced, sch_fq rule).
-     */
-    boolean releasedForAckOnly();
-
-    /**
-     * The endpoint sent one packet for a flow returned by {@link #nextFlow(long)}.
+     * Release flows that may send now, one packet at a time, until none may or {@code limit} packets were sent.
      *
-     * @param flow      the flow.
-     * @param sizeBytes datagram size.
-     * @param ackOnly   true if the packet carried only ACK (and padding) frames: never paced or charged.
-     * @param nowNs     send time.
+     * @param nowNs  current time.
+     * @param limit  the most packets to send.
+     * @param sender builds and sends each packet.
+     * @return packets sent.
      */
-    void onPacketSent(SchedulableFlow flow, int sizeBytes, boolean ackOnly, long nowNs);
+    int sendPackets(long nowNs, int limit, PacketSender<F> sender);
 
     /**
      * @return the earliest time a throttled flow becomes eligible, or {@link Long#MAX_VALUE} if none is throttled;

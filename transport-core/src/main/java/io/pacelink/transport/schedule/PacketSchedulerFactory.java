@@ -24,7 +24,9 @@ public interface PacketSchedulerFactory
      *                   are rejected.
      * @param counters   where the scheduler registers its statistics, at construction (the endpoint's counters,
      *                   so {@code pacelink stat} shows them).
+     * @param <F>        the endpoint's flows.
      * @return a new scheduler for one endpoint.
      */
-    PacketScheduler newScheduler(ControllerParameters parameters, ControllerCounters counters);
+    <F extends SchedulableFlow> PacketScheduler<F> newScheduler(
+        ControllerParameters parameters, ControllerCounters counters);
 }

@@ -38,10 +38,11 @@ public final class PacketSchedulers
      * @param parameters      its named parameters.
      * @param countersManager the endpoint's counters, where the scheduler's statistics are registered (type
      *                        {@link CounterType#SCHEDULER}, labelled {@code scheduler <name>: <statistic>}).
+     * @param <F>             the endpoint's flows.
      * @return a new scheduler.
      * @throws IllegalArgumentException naming the available schedulers if none has that name.
      */
-    public static PacketScheduler newScheduler(
+    public static <F extends SchedulableFlow> PacketScheduler<F> newScheduler(
         final String name, final ControllerParameters parameters, final CountersManager countersManager)
     {
         final PacketSchedulerFactory factory = factory(name);

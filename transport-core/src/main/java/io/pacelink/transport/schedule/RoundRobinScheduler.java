@@ -5,20 +5,21 @@ import org.agrona.collections.Long2ObjectHashMap;
 
 /**
  * The core's default {@link PacketScheduler} (name {@code rr}): round robin, one packet per turn, over the flows that
- * have work, each paced by its own release time (design.md section 7).
+ * have work, each paced by its own release time.
  * <p>
- * Pacing: after a packet of {@code n} bytes a flow's release time moves forward by {@code n / pacingRate}; a flow
- * that fell behind (idle, or polled late) may catch up by at most {@code sendQuantumBytes} back to back, so the
- * controller's send quantum is the burst allowance that absorbs timer granularity (reference section 10 item 1).
- * Pacing is charged in bytes, not packets (reference section 10 item 14). Pure ACKs are never paced or charged: a
- * flow whose data is paced into the future is still released for an ACK-only packet when an ACK is due, and
- * {@link #releasedForAckOnly()} tells the endpoint to build nothing else.
+ * Pacing: after a packet of {@code n} bytes a flow's release time moves forward by {@code n / pacingRate}; a flow that
+ * fell behind (idle, or polled late) may catch up by at most {@code sendQuantumBytes} back to back, so the controller's
+ * send quantum is the burst allowance that absorbs timer granularity (user-space timers wake up to about 1 ms late).
+ * Pacing is charged in bytes, not packets. Pure ACKs are never paced or charged: a flow whose data is paced into the
+ * future is still released for an ACK-only packet when an ACK is due.
  * <p>
- * Cost: {@link #nextFlow(long)} walks the ring of active flows, O(active flows) when none may send; the
+ * Cost: finding the next flow walks the ring of active flows, O(active flows) when none may send; the
  * {@code qdisc-fq} module's {@code fq} scheduler keeps throttled flows in a heap instead. Single-threaded (the
  * endpoint agent); no allocation after {@link #addFlow(SchedulableFlow)}.
+ *
+ * @param <F> the endpoint's flows.
  */
-public final class RoundRobinScheduler implements PacketScheduler
+public final class RoundRobinScheduler<F extends SchedulableFlow> implements PacketScheduler<F>
 {
     /**
      * The name users select it by.
@@ -28,30 +29,30 @@ public final class RoundRobinScheduler implements PacketScheduler
     private static final long NANOS_PER_SECOND = 1_000_000_000L;
     private static final int INITIAL_FLOW_CAPACITY = 64;
 
-    private final Long2ObjectHashMap<RoundRobinFlow> flowsById =
+    private final Long2ObjectHashMap<RoundRobinFlow<F>> flowsById =
         new Long2ObjectHashMap<>(INITIAL_FLOW_CAPACITY, Hashing.DEFAULT_LOAD_FACTOR);
-    private RoundRobinFlow cursor;
+    private RoundRobinFlow<F> cursor;
     private int activeFlowCount;
-    private boolean releasedForAckOnly;
+    private boolean isReleasedForAckOnly;
     private long nextReleaseTimeNs = Long.MAX_VALUE;
 
     /**
      * {@inheritDoc}
      */
-    public void addFlow(final SchedulableFlow flow)
+    public void addFlow(final F flow)
     {
         if (null == flowsById.get(flow.flowId()))
         {
-            flowsById.put(flow.flowId(), new RoundRobinFlow(flow));
+            flowsById.put(flow.flowId(), new RoundRobinFlow<>(flow));
         }
     }
 
     /**
      * {@inheritDoc}
      */
-    public void removeFlow(final SchedulableFlow flow)
+    public void removeFlow(final F flow)
     {
-        final RoundRobinFlow node = flowsById.remove(flow.flowId());
+        final RoundRobinFlow<F> node = flowsById.remove(flow.flowId());
         if (null != node && node.active)
         {
             deactivate(node);
@@ -61,10 +62,17 @@ public final class RoundRobinScheduler implements PacketScheduler
     /**
      * {@inheritDoc}
      */
-    public void activate(final SchedulableFlow flow, final long nowNs)
+    public void activate(
+        final F flow, final long pacingRateBytesPerSecond, final int sendQuantumBytes, final long nowNs)
     {
-        final RoundRobinFlow node = flowsById.get(flow.flowId());
-        if (null == node || node.active)
+        final RoundRobinFlow<F> node = flowsById.get(flow.flowId());
+        if (null == node)
+        {
+            return;
+        }
+        node.pacingRateBytesPerSecond = pacingRateBytesPerSecond;
+        node.sendQuantumBytes = sendQuantumBytes;
+        if (node.active)
         {
             return;
         }
@@ -86,7 +94,7 @@ public final class RoundRobinScheduler implements PacketScheduler
             cursor.previous = node;
         }
 
-        if (node.releaseTimeNs > nowNs && isPaced(flow.pacingRateBytesPerSecond()))
+        if (node.releaseTimeNs > nowNs && isPaced(pacingRateBytesPerSecond))
         {
             nextReleaseTimeNs = Math.min(nextReleaseTimeNs, node.releaseTimeNs);
         }
@@ -95,86 +103,36 @@ public final class RoundRobinScheduler implements PacketScheduler
     /**
      * {@inheritDoc}
      */
-    public SchedulableFlow nextFlow(final long nowNs)
+    public int sendPackets(final long nowNs, final int limit, final PacketSender<F> sender)
     {
-        releasedForAckOnly = false;
-        long earliestReleaseNs = Long.MAX_VALUE;
-        RoundRobinFlow node = cursor;
-        for (int i = 0, count = activeFlowCount; i < count; i++)
+        int sent = 0;
+        while (sent < limit)
         {
-            final RoundRobinFlow next = node.next;
-            final SchedulableFlow flow = node.flow;
-            if (flow.hasPacketToSend(nowNs))
+            final RoundRobinFlow<F> node = nextToSend(nowNs);
+            if (null == node)
             {
-                if (node.releaseTimeNs <= nowNs || !isPaced(flow.pacingRateBytesPerSecond()))
-                {
-                    cursor = next;
-                    return flow;
-                }
-                earliestReleaseNs = Math.min(earliestReleaseNs, node.releaseTimeNs);
-                if (flow.hasAckDue(nowNs))
-                {
-                    return releaseForAckOnly(node);
-                }
+                break;
             }
-            else if (flow.hasAckDue(nowNs))
+            final boolean ackOnly = isReleasedForAckOnly;
+            final int sentPacket = sender.sendPacket(node.flow, ackOnly, nowNs);
+            if (!ackOnly && SentPacket.isAckEliciting(sentPacket))
             {
-                return releaseForAckOnly(node);
+                pace(node, SentPacket.lengthBytes(sentPacket), nowNs);
             }
-            else
-            {
-                deactivate(node);
-            }
-            node = next;
+            sent++;
         }
-
-        nextReleaseTimeNs = earliestReleaseNs;
-        return null;
-    }
-
-    /**
-     * {@inheritDoc}
-     */
-    public void onPacketSent(final SchedulableFlow flow, final int sizeBytes, final boolean ackOnly, final long nowNs)
-    {
-        if (ackOnly)
-        {
-            return;
-        }
-
-        final long rateBytesPerSecond = flow.pacingRateBytesPerSecond();
-        final RoundRobinFlow node = flowsById.get(flow.flowId());
-        if (null == node || !isPaced(rateBytesPerSecond))
-        {
-            return;
-        }
-
-        // A flow behind schedule keeps at most (sendQuantum - size) bytes of catch-up credit, so the packet just sent
-        // plus that credit is one send quantum back to back (design.md section 7).
-        final long catchUpBytes = Math.max(0, flow.sendQuantumBytes() - sizeBytes);
-        final long earliestBaseNs = nowNs - transmitTimeNs(catchUpBytes, rateBytesPerSecond);
-        node.releaseTimeNs = Math.max(node.releaseTimeNs, earliestBaseNs) +
-            transmitTimeNs(sizeBytes, rateBytesPerSecond);
+        return sent;
     }
 
     /**
      * {@inheritDoc}
      * <p>
-     * Valid after {@link #nextFlow(long)} returned null (it is computed by that walk) and kept up to date by
-     * {@link #activate(SchedulableFlow, long)}.
+     * Valid after {@link #sendPackets} ran out of flows to release (it is computed by that walk) and kept up to date
+     * by {@link #activate}.
      */
     public long nextReleaseTimeNs()
     {
         return nextReleaseTimeNs;
-    }
-
-    /**
-     * @return true if the flow last returned by {@link #nextFlow(long)} was released only to send an ACK: its data
-     * is paced into the future, so the endpoint must build an ACK-only packet.
-     */
-    public boolean releasedForAckOnly()
-    {
-        return releasedForAckOnly;
     }
 
     /**
@@ -201,14 +159,75 @@ public final class RoundRobinScheduler implements PacketScheduler
         return NAME;
     }
 
-    private SchedulableFlow releaseForAckOnly(final RoundRobinFlow node)
+    /**
+     * Walk the ring from the cursor: a flow with an ack-eliciting packet whose release time has come (or that is not
+     * paced) goes first; a flow paced into the future that owes an ACK, or that has nothing but an ACK due, is
+     * released for an ACK-only packet; a flow with nothing to send leaves the ring.
+     *
+     * @return the flow to send a packet for ({@link #isReleasedForAckOnly} says which kind), or null if none may.
+     */
+    private RoundRobinFlow<F> nextToSend(final long nowNs)
     {
-        releasedForAckOnly = true;
-        cursor = node.next;
-        return node.flow;
+        isReleasedForAckOnly = false;
+        long earliestReleaseNs = Long.MAX_VALUE;
+        RoundRobinFlow<F> node = cursor;
+        for (int i = 0, count = activeFlowCount; i < count; i++)
+        {
+            final RoundRobinFlow<F> next = node.next;
+            final int sendable = node.flow.sendable(nowNs);
+            if (0 != (sendable & SchedulableFlow.ACK_ELICITING))
+            {
+                if (node.releaseTimeNs <= nowNs || !isPaced(node.pacingRateBytesPerSecond))
+                {
+                    cursor = next;
+                    return node;
+                }
+                earliestReleaseNs = Math.min(earliestReleaseNs, node.releaseTimeNs);
+                if (0 != (sendable & SchedulableFlow.ACK_DUE))
+                {
+                    return releaseForAckOnly(node);
+                }
+            }
+            else if (0 != (sendable & SchedulableFlow.ACK_DUE))
+            {
+                return releaseForAckOnly(node);
+            }
+            else
+            {
+                deactivate(node);
+            }
+            node = next;
+        }
+
+        nextReleaseTimeNs = earliestReleaseNs;
+        return null;
     }
 
-    private void deactivate(final RoundRobinFlow node)
+    private RoundRobinFlow<F> releaseForAckOnly(final RoundRobinFlow<F> node)
+    {
+        isReleasedForAckOnly = true;
+        cursor = node.next;
+        return node;
+    }
+
+    /**
+     * A flow behind schedule keeps at most (sendQuantum - size) bytes of catch-up credit, so the packet just sent plus
+     * that credit is one send quantum back to back.
+     */
+    private static void pace(final RoundRobinFlow<?> node, final int sizeBytes, final long nowNs)
+    {
+        final long rateBytesPerSecond = node.pacingRateBytesPerSecond;
+        if (!isPaced(rateBytesPerSecond))
+        {
+            return;
+        }
+        final long catchUpBytes = Math.max(0, node.sendQuantumBytes - sizeBytes);
+        final long earliestBaseNs = nowNs - transmitTimeNs(catchUpBytes, rateBytesPerSecond);
+        node.releaseTimeNs = Math.max(node.releaseTimeNs, earliestBaseNs) +
+            transmitTimeNs(sizeBytes, rateBytesPerSecond);
+    }
+
+    private void deactivate(final RoundRobinFlow<F> node)
     {
         node.active = false;
         activeFlowCount--;

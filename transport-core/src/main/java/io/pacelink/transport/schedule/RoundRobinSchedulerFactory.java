@@ -33,9 +33,10 @@ public final class RoundRobinSchedulerFactory implements PacketSchedulerFactory
      * The round-robin scheduler has no parameters (any {@code rr.*} parameter is rejected) and keeps no
      * statistics.
      */
-    public PacketScheduler newScheduler(final ControllerParameters parameters, final ControllerCounters counters)
+    public <F extends SchedulableFlow> PacketScheduler<F> newScheduler(
+        final ControllerParameters parameters, final ControllerCounters counters)
     {
         parameters.rejectUnknown(RoundRobinScheduler.NAME + ".", Collections.emptySet());
-        return new RoundRobinScheduler();
+        return new RoundRobinScheduler<>();
     }
 }

@@ -1,46 +1,31 @@
 package io.pacelink.transport.schedule;
 
 /**
- * One connection as the endpoint's {@link PacketScheduler} sees it: an identity, the pacing its controller asks for,
- * and whether it has anything it may send right now.
+ * One connection as the endpoint's {@link PacketScheduler} sees it: an identity, and what it may send right now.
  */
 public interface SchedulableFlow
 {
+    /**
+     * {@link #sendable(long)}: the flow has an ack-eliciting packet it may send now (data or retransmissions within
+     * its window, probes, a close).
+     */
+    int ACK_ELICITING = 1;
+
+    /**
+     * {@link #sendable(long)}: the flow owes its peer an ACK that is due; pure ACKs are never paced (sch_fq rule).
+     */
+    int ACK_DUE = 2;
+
     /**
      * @return the flow's identity, stable for its life (the local connection id).
      */
     long flowId();
 
     /**
-     * @return the pacing rate the controller asks for, bytes per second; 0 or {@link Long#MAX_VALUE} means unpaced.
-     */
-    long pacingRateBytesPerSecond();
-
-    /**
-     * @return bytes the flow may send back to back before pacing applies.
-     */
-    int sendQuantumBytes();
-
-    /**
-     * @return the maximum datagram size of the flow's path in bytes.
-     */
-    int maxDatagramSizeBytes();
-
-    /**
+     * Asking changes nothing.
+     *
      * @param nowNs current time.
-     * @return true if the flow has an ack-eliciting packet it may send now (data or retransmissions within cwnd,
-     * probes, close).
+     * @return {@link #ACK_ELICITING} and {@link #ACK_DUE} combined, 0 for nothing to send.
      */
-    boolean hasPacketToSend(long nowNs);
-
-    /**
-     * @param nowNs current time.
-     * @return true if the flow owes its peer an ACK that is due; pure ACKs are never paced (sch_fq rule).
-     */
-    boolean hasAckDue(long nowNs);
-
-    /**
-     * @return the departure time the flow asks for (earliest departure time, EDT), or 0 for "now".
-     */
-    long earliestDepartureNs();
+    int sendable(long nowNs);
 }

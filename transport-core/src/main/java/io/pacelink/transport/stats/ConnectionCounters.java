@@ -8,10 +8,10 @@ import org.agrona.concurrent.status.CountersManager;
 import java.util.List;
 
 /**
- * The live per-connection counters of design.md section 8 (like {@code ss -i} for one socket): written by the agent
- * thread with release stores, readable from any thread and, when the counters file is memory-mapped, from another
- * process. Indexed by the constants below so that the connection's stats view and {@code pacelink stat} share one
- * list of names. Also hands out the controller's own counters.
+ * The live per-connection counters (like {@code ss -i} for one socket): written by the agent thread with release
+ * stores, readable from any thread and, when the counters file is memory-mapped, from another process. Indexed by the
+ * constants below so that the connection's stats view and {@code pacelink stat} share one list of names. Also hands out
+ * the controller's own counters.
  */
 public final class ConnectionCounters implements ControllerCounters, AutoCloseable
 {

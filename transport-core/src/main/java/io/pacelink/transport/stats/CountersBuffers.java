@@ -1,7 +1,7 @@
 package io.pacelink.transport.stats;
 
 import org.agrona.concurrent.UnsafeBuffer;
-import org.agrona.concurrent.status.ConcurrentCountersManager;
+import org.agrona.concurrent.status.CountersManager;
 import org.agrona.concurrent.status.CountersReader;
 
 import java.nio.ByteBuffer;
@@ -19,12 +19,11 @@ public final class CountersBuffers
 
     /**
      * @param valuesBufferBytes size of the values buffer, a multiple of {@link CountersReader#COUNTER_LENGTH}.
-     * @return a counters manager safe for allocation from any thread (connections are opened on application
-     * threads).
+     * @return a counters manager for one writer, the endpoint's agent (any thread may read it).
      */
-    public static ConcurrentCountersManager newManager(final int valuesBufferBytes)
+    public static CountersManager newManager(final int valuesBufferBytes)
     {
-        return new ConcurrentCountersManager(
+        return new CountersManager(
             new UnsafeBuffer(ByteBuffer.allocateDirect(metadataBufferBytes(valuesBufferBytes))),
             new UnsafeBuffer(ByteBuffer.allocateDirect(valuesBufferBytes)));
     }

@@ -3,7 +3,7 @@ package io.pacelink.transport.stats;
 import org.agrona.IoUtil;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.agrona.concurrent.status.ConcurrentCountersManager;
+import org.agrona.concurrent.status.CountersManager;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -20,7 +20,8 @@ import static org.agrona.BitUtil.SIZE_OF_LONG;
 /**
  * A process's counters in a memory-mapped file, so that {@code pacelink stat} can read them live from another
  * process, as AeronStat reads a media driver's CnC file. The owner writes its counters exactly as it would into
- * memory (an Agrona {@link ConcurrentCountersManager} over the mapped buffers); readers map the same file.
+ * memory (an Agrona {@link CountersManager} over the mapped buffers, allocated and freed by one thread: the
+ * endpoint's agent, or the relay that owns the file); readers map the same file.
  * <pre>
  *   0               4               8               12              16
  *   +---------------+---------------+---------------+---------------+
@@ -83,7 +84,7 @@ public final class CountersFile implements AutoCloseable
 
     private final Path path;
     private final AtomicBuffer header;
-    private final ConcurrentCountersManager countersManager;
+    private final CountersManager countersManager;
     private long nextHeartbeatNs;
 
     private CountersFile(final Path path, final MappedByteBuffer mapped, final int valuesBufferBytes)
@@ -91,7 +92,7 @@ public final class CountersFile implements AutoCloseable
         this.path = path;
         final int metadataBufferBytes = CountersBuffers.metadataBufferBytes(valuesBufferBytes);
         header = new UnsafeBuffer(mapped, 0, HEADER_LENGTH);
-        countersManager = new ConcurrentCountersManager(
+        countersManager = new CountersManager(
             new UnsafeBuffer(mapped, HEADER_LENGTH, metadataBufferBytes),
             new UnsafeBuffer(mapped, HEADER_LENGTH + metadataBufferBytes, valuesBufferBytes));
     }
@@ -164,9 +165,9 @@ public final class CountersFile implements AutoCloseable
     }
 
     /**
-     * @return the counters manager over the mapped buffers: register counters here.
+     * @return the counters manager over the mapped buffers: register counters here, from one thread only.
      */
-    public ConcurrentCountersManager countersManager()
+    public CountersManager countersManager()
     {
         return countersManager;
     }

@@ -4,8 +4,8 @@ import org.agrona.concurrent.status.AtomicCounter;
 import org.agrona.concurrent.status.CountersManager;
 
 /**
- * The endpoint-wide ("system") counters of design.md section 8. Written by the agent thread only; readable from any
- * thread or, when the counters file is memory-mapped, from another process.
+ * The endpoint-wide ("system") counters. Written by the agent thread only; readable from any thread or, when the
+ * counters file is memory-mapped, from another process.
  */
 public final class EndpointCounters implements AutoCloseable
 {

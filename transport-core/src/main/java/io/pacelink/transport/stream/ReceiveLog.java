@@ -49,7 +49,7 @@ public final class ReceiveLog
     public static final int MESSAGE_FRAMING_ERROR = -3;
 
     /**
-     * More separate out-of-order ranges than the configured limit (reassembly memory limit, design.md section 9).
+     * More separate out-of-order ranges than the configured limit (the reassembly memory limit).
      */
     public static final int REASSEMBLY_LIMIT_ERROR = -4;
 

@@ -5,7 +5,7 @@ import org.agrona.MutableDirectBuffer;
 
 /**
  * Flyweight over a HANDSHAKE frame (type {@link FrameType#HANDSHAKE}): the connection parameters each side announces
- * and the address-validation token (design.md section 9).
+ * and the address-validation token (docs/wire-format.md).
  * <pre>
  *  0                   1                   2                   3
  *  0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1

@@ -7,8 +7,9 @@ import static io.pacelink.transport.wire.PacketHeaderFlyweight.HEADER_LENGTH;
 
 /**
  * Parses received datagrams in two steps so that a malformed packet is dropped whole, never half-applied
- * (design.md section 5): {@link #validate} checks the header and every frame, touching no state outside this
- * decoder, and returns a result code; only then does {@link #visitFrames} hand the frames to a {@link FrameVisitor}.
+ * (docs/wire-format.md): {@link #validate} checks the header and every frame, touching no state outside this decoder,
+ * and returns a result code; only then are the frames walked, with {@link #firstFrame} and {@link #nextFrame()} or
+ * handed to a {@link FrameVisitor} by {@link #visitFrames}.
  * <p>
  * Reusable and allocation free; one instance per thread. Every read in {@link #validate} is preceded by a length
  * check against the datagram, so a hostile datagram yields a code, never an exception.
@@ -105,8 +106,8 @@ public final class PacketDecoder
     public static final int MALFORMED_CONGESTION_CONTROL = 16;
 
     /**
-     * Most additional ranges one ACK frame may carry (design.md section 9, "ACK ranges per frame"); more are
-     * rejected, bounding the work a single frame can cause. Writers never exceed it either.
+     * Most additional ranges one ACK frame may carry (docs/wire-format.md); more are rejected, bounding the work a
+     * single frame can cause. Writers never exceed it either.
      */
     public static final int MAX_ACK_RANGES = 64;
 
@@ -120,6 +121,9 @@ public final class PacketDecoder
     private final CloseFrameFlyweight close = new CloseFrameFlyweight();
     private final CongestionControlFrameFlyweight congestionControl = new CongestionControlFrameFlyweight();
 
+    private DirectBuffer frameBuffer;
+    private int nextFrameOffset;
+    private int framesEnd;
     private int packetType;
     private long destinationConnectionId;
     private long packetNumber;
@@ -203,6 +207,80 @@ public final class PacketDecoder
     }
 
     /**
+     * What {@link #firstFrame} and {@link #nextFrame()} return when the packet has no more frames.
+     */
+    public static final int NO_MORE_FRAMES = -1;
+
+    /**
+     * Start walking the frames of a datagram {@link #validate} accepted (the frame lengths are trusted here): the
+     * returned frame's flyweight ({@link #ack()}, {@link #data()}, ...) is wrapped at it. PADDING is skipped.
+     *
+     * @param buffer holding the datagram.
+     * @param offset of the datagram in the buffer.
+     * @param length of the datagram.
+     * @return the first frame's {@link FrameType}, or {@link #NO_MORE_FRAMES}.
+     */
+    public int firstFrame(final DirectBuffer buffer, final int offset, final int length)
+    {
+        frameBuffer = buffer;
+        nextFrameOffset = offset + HEADER_LENGTH;
+        framesEnd = offset + length;
+        return nextFrame();
+    }
+
+    /**
+     * @return the next frame's {@link FrameType}, its flyweight wrapped at it, or {@link #NO_MORE_FRAMES}.
+     */
+    public int nextFrame()
+    {
+        while (nextFrameOffset < framesEnd)
+        {
+            final int frameOffset = nextFrameOffset;
+            frameHeader.wrap(frameBuffer, frameOffset);
+            nextFrameOffset += frameHeader.frameLength();
+            final int frameType = frameHeader.frameType();
+            switch (frameType)
+            {
+                case FrameType.PADDING:
+                    continue;
+
+                case FrameType.ACK:
+                    ack.wrap(frameBuffer, frameOffset);
+                    break;
+
+                case FrameType.DATA:
+                    data.wrap(frameBuffer, frameOffset);
+                    break;
+
+                case FrameType.MAX_DATA:
+                    maxData.wrap(frameBuffer, frameOffset);
+                    break;
+
+                case FrameType.MAX_STREAM_DATA:
+                    maxStreamData.wrap(frameBuffer, frameOffset);
+                    break;
+
+                case FrameType.HANDSHAKE:
+                    handshake.wrap(frameBuffer, frameOffset);
+                    break;
+
+                case FrameType.CLOSE:
+                    close.wrap(frameBuffer, frameOffset);
+                    break;
+
+                case FrameType.CONGESTION_CONTROL:
+                    congestionControl.wrap(frameBuffer, frameOffset);
+                    break;
+
+                default:
+                    break;
+            }
+            return frameType;
+        }
+        return NO_MORE_FRAMES;
+    }
+
+    /**
      * Hand the frames of a datagram to a visitor in wire order. Call only for a datagram {@link #validate} accepted:
      * the frame lengths are trusted here.
      *
@@ -213,53 +291,39 @@ public final class PacketDecoder
      */
     public void visitFrames(final DirectBuffer buffer, final int offset, final int length, final FrameVisitor visitor)
     {
-        final int end = offset + length;
-        int frameOffset = offset + HEADER_LENGTH;
-        while (frameOffset < end)
+        for (int frameType = firstFrame(buffer, offset, length); NO_MORE_FRAMES != frameType; frameType = nextFrame())
         {
-            frameHeader.wrap(buffer, frameOffset);
-            final int frameType = frameHeader.frameType();
             switch (frameType)
             {
-                case FrameType.PADDING:
-                    break;
-
                 case FrameType.PING:
                     visitor.onPing();
                     break;
 
                 case FrameType.ACK:
-                    ack.wrap(buffer, frameOffset);
                     visitor.onAck(ack);
                     break;
 
                 case FrameType.DATA:
-                    data.wrap(buffer, frameOffset);
                     visitor.onData(data);
                     break;
 
                 case FrameType.MAX_DATA:
-                    maxData.wrap(buffer, frameOffset);
                     visitor.onMaxData(maxData.maximumData());
                     break;
 
                 case FrameType.MAX_STREAM_DATA:
-                    maxStreamData.wrap(buffer, frameOffset);
                     visitor.onMaxStreamData(maxStreamData.streamId(), maxStreamData.maximumStreamData());
                     break;
 
                 case FrameType.HANDSHAKE:
-                    handshake.wrap(buffer, frameOffset);
                     visitor.onHandshake(handshake);
                     break;
 
                 case FrameType.CLOSE:
-                    close.wrap(buffer, frameOffset);
                     visitor.onClose(close);
                     break;
 
                 case FrameType.CONGESTION_CONTROL:
-                    congestionControl.wrap(buffer, frameOffset);
                     visitor.onCongestionControl(congestionControl);
                     break;
 
@@ -267,8 +331,63 @@ public final class PacketDecoder
                     visitor.onUnknownFrame(frameType);
                     break;
             }
-            frameOffset += frameHeader.frameLength();
         }
+    }
+
+    /**
+     * @return the ACK frame {@link #nextFrame()} last returned.
+     */
+    public AckFrameFlyweight ack()
+    {
+        return ack;
+    }
+
+    /**
+     * @return the DATA frame {@link #nextFrame()} last returned.
+     */
+    public DataFrameFlyweight data()
+    {
+        return data;
+    }
+
+    /**
+     * @return the MAX_DATA frame {@link #nextFrame()} last returned.
+     */
+    public MaxDataFrameFlyweight maxData()
+    {
+        return maxData;
+    }
+
+    /**
+     * @return the MAX_STREAM_DATA frame {@link #nextFrame()} last returned.
+     */
+    public MaxStreamDataFrameFlyweight maxStreamData()
+    {
+        return maxStreamData;
+    }
+
+    /**
+     * @return the HANDSHAKE frame {@link #nextFrame()} last returned.
+     */
+    public HandshakeFrameFlyweight handshake()
+    {
+        return handshake;
+    }
+
+    /**
+     * @return the CLOSE frame {@link #nextFrame()} last returned.
+     */
+    public CloseFrameFlyweight close()
+    {
+        return close;
+    }
+
+    /**
+     * @return the CONGESTION_CONTROL flyweight, wrapped at the frame {@link #nextFrame()} last returned as one.
+     */
+    public CongestionControlFrameFlyweight congestionControl()
+    {
+        return congestionControl;
     }
 
     /**

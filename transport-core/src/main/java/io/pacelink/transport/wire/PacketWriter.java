@@ -239,7 +239,9 @@ public final class PacketWriter
             return -1;
         }
         final int frameOffset = claimFrame(
-            FrameType.DATA, fin ? DataFrameFlyweight.FLAG_FIN : 0, DataFrameFlyweight.FIXED_BODY_LENGTH + payloadLength);
+            FrameType.DATA,
+            fin ? DataFrameFlyweight.FLAG_FIN : 0,
+            DataFrameFlyweight.FIXED_BODY_LENGTH + payloadLength);
         data.wrap(buffer, frameOffset);
         data.streamId(streamId).streamOffset(streamOffset);
         return data.payloadOffset();

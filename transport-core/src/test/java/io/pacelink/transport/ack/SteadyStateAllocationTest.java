@@ -1,6 +1,6 @@
 package io.pacelink.transport.ack;
 
-import io.pacelink.testing.AllocationMeter;
+import io.pacelink.transport.testing.AllocationMeter;
 import io.pacelink.transport.wire.AckFrameFlyweight;
 import io.pacelink.transport.wire.CloseFrameFlyweight;
 import io.pacelink.transport.wire.DataFrameFlyweight;

@@ -6,6 +6,7 @@ import io.pacelink.transport.PacelinkContext;
 import io.pacelink.transport.cc.CongestionControlRegistry;
 import io.pacelink.transport.schedule.RoundRobinScheduler;
 import io.pacelink.transport.stats.CountersBuffers;
+import io.pacelink.transport.testing.TestNetwork;
 import io.pacelink.transport.wire.FrameHeaderFlyweight;
 import io.pacelink.transport.wire.FrameType;
 import io.pacelink.transport.wire.PacketHeaderFlyweight;
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.ArrayDeque;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -28,11 +30,12 @@ class AckPiggybackTest
 {
     private static final long STEP_NS = TimeUnit.MICROSECONDS.toNanos(100);
 
-    private final PipeNetwork network = new PipeNetwork();
-    private final PipeNetwork.Port serverPort = network.newPort(1000);
-    private final PipeNetwork.Port clientPort = network.newPort(2000);
-    private final EndpointCore server = newCore(serverPort, true);
-    private final EndpointCore client = newCore(clientPort, false);
+    private final TestNetwork network = new TestNetwork();
+    private final TestNetwork.Port serverPort = network.newPort(1000);
+    private final TestNetwork.Port clientPort = network.newPort(2000);
+    private final ArrayDeque<Connection> accepted = new ArrayDeque<>();
+    private final EndpointCore server = newCore(serverPort, true, accepted);
+    private final EndpointCore client = newCore(clientPort, false, accepted);
     private long nowNs = TimeUnit.SECONDS.toNanos(1);
 
     private long clientDataPackets;
@@ -43,12 +46,12 @@ class AckPiggybackTest
     @Test
     void dataPacketsAcknowledgeOnlyWhatTheirPeerNeedsAcknowledged()
     {
-        final Connection clientSide = client.connect(serverPort.localAddress(), null);
+        final Connection clientSide = client.connect(serverPort.localAddress(), null, nowNs);
         Connection serverSide = null;
         while (null == serverSide || ConnectionState.CONNECTED != clientSide.state())
         {
             step();
-            serverSide = null == serverSide ? server.accept() : serverSide;
+            serverSide = null == serverSide ? accepted.poll() : serverSide;
         }
 
         network.dropWhen((datagram) ->
@@ -123,7 +126,8 @@ class AckPiggybackTest
         server.doWork(nowNs);
     }
 
-    private static EndpointCore newCore(final PipeNetwork.Port port, final boolean accept)
+    private static EndpointCore newCore(
+        final TestNetwork.Port port, final boolean accept, final ArrayDeque<Connection> accepted)
     {
         final PacelinkContext context = new PacelinkContext()
             .congestionControl(FixedWindowController.NAME)
@@ -138,6 +142,7 @@ class AckPiggybackTest
             port,
             CongestionControlRegistry.of(FixedWindowController.factory(64 * 1024)),
             new RoundRobinScheduler(),
-            CountersBuffers.newManager(256 * 1024));
+            CountersBuffers.newManager(256 * 1024),
+            accepted::add);
     }
 }

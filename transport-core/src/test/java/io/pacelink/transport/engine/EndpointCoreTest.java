@@ -7,6 +7,7 @@ import io.pacelink.transport.PacelinkContext;
 import io.pacelink.transport.cc.CongestionControlRegistry;
 import io.pacelink.transport.schedule.RoundRobinScheduler;
 import io.pacelink.transport.stats.CountersBuffers;
+import io.pacelink.transport.testing.TestNetwork;
 import io.pacelink.transport.wire.PacketType;
 import io.pacelink.transport.wire.PacketWriter;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -15,8 +16,11 @@ import org.junit.jupiter.api.Test;
 
 import java.net.InetSocketAddress;
 import java.nio.ByteOrder;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
@@ -34,10 +38,11 @@ class EndpointCoreTest
     private static final long IDLE_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(2);
     private static final long HANDSHAKE_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(1);
 
-    private final PipeNetwork network = new PipeNetwork();
+    private final TestNetwork network = new TestNetwork();
     private final List<EndpointCore> cores = new ArrayList<>();
-    private PipeNetwork.Port serverPort;
-    private PipeNetwork.Port clientPort;
+    private final Map<EndpointCore, ArrayDeque<Connection>> acceptedBy = new IdentityHashMap<>();
+    private TestNetwork.Port serverPort;
+    private TestNetwork.Port clientPort;
     private EndpointCore server;
     private EndpointCore client;
     private long nowNs = TimeUnit.SECONDS.toNanos(1);
@@ -51,19 +56,30 @@ class EndpointCoreTest
         client = newCore(clientPort, false, 16);
     }
 
-    private EndpointCore newCore(final PipeNetwork.Port port, final boolean accept, final int maxConnections)
+    private EndpointCore newCore(final TestNetwork.Port port, final boolean accept, final int maxConnections)
     {
-        return newCore(port, accept, maxConnections,
-            CongestionControlRegistry.of(FixedWindowController.factory(64 * 1024)));
+        return newCore(port, accept, maxConnections, new PacelinkContext(), new ArrayList<>());
     }
 
     private EndpointCore newCore(
-        final PipeNetwork.Port port,
+        final TestNetwork.Port port,
         final boolean accept,
         final int maxConnections,
+        final PacelinkContext context,
+        final List<FixedWindowController> controllers)
+    {
+        return newCore(port, accept, maxConnections, context,
+            CongestionControlRegistry.of(FixedWindowController.factory(64 * 1024, controllers)));
+    }
+
+    private EndpointCore newCore(
+        final TestNetwork.Port port,
+        final boolean accept,
+        final int maxConnections,
+        final PacelinkContext context,
         final CongestionControlRegistry registry)
     {
-        final PacelinkContext context = new PacelinkContext()
+        context
             .congestionControl(FixedWindowController.NAME)
             .acceptConnections(accept)
             .maxConnections(maxConnections)
@@ -74,14 +90,22 @@ class EndpointCoreTest
             .handshakeTimeoutNs(HANDSHAKE_TIMEOUT_NS)
             .initialRttNs(TimeUnit.MILLISECONDS.toNanos(10))
             .countersBufferBytes(256 * 1024);
+        final ArrayDeque<Connection> accepted = new ArrayDeque<>();
         final EndpointCore core = new EndpointCore(
             context,
             port,
             registry,
             new RoundRobinScheduler(),
-            CountersBuffers.newManager(256 * 1024));
+            CountersBuffers.newManager(256 * 1024),
+            accepted::add);
         cores.add(core);
+        acceptedBy.put(core, accepted);
         return core;
+    }
+
+    private Connection accept(final EndpointCore core)
+    {
+        return acceptedBy.get(core).poll();
     }
 
     private void run(final BooleanSupplier until, final long maxNs, final String what)
@@ -114,9 +138,9 @@ class EndpointCoreTest
 
     private Connection[] connect()
     {
-        final Connection clientSide = client.connect(serverPort.localAddress(), null);
+        final Connection clientSide = client.connect(serverPort.localAddress(), null, nowNs);
         final Connection[] serverSide = new Connection[1];
-        run(() -> (null != serverSide[0] || null != (serverSide[0] = server.accept())) &&
+        run(() -> (null != serverSide[0] || null != (serverSide[0] = accept(server))) &&
             ConnectionState.CONNECTED == clientSide.state(), TimeUnit.SECONDS.toNanos(1), "connect");
         return new Connection[]{ clientSide, serverSide[0] };
     }
@@ -151,6 +175,44 @@ class EndpointCoreTest
         }
         assertTrue(pair[0].stats().smoothedRttNs() > 0);
         assertEquals(0, server.counters().malformedDropped().get());
+    }
+
+    @Test
+    void negotiatedDatagramSizeAndPeerAckDelayReachEveryUser()
+    {
+        // Issue 9 items 8 and 9: the client offers 1400-byte datagrams and a 3 ms max_ack_delay, the server 1200 and
+        // 7 ms. Both sides must use 1200 from the handshake on, and each controller must see the peer's ACK delay.
+        final List<FixedWindowController> clientControllers = new ArrayList<>();
+        final List<FixedWindowController> serverControllers = new ArrayList<>();
+        final TestNetwork.Port smallPort = network.newPort(4000);
+        final TestNetwork.Port largePort = network.newPort(5000);
+        final EndpointCore small = newCore(smallPort, true, 16, new PacelinkContext()
+            .maxDatagramSizeBytes(1200).maxAckDelayNs(TimeUnit.MILLISECONDS.toNanos(7)), serverControllers);
+        final EndpointCore large = newCore(largePort, false, 16, new PacelinkContext()
+            .maxDatagramSizeBytes(1400).maxAckDelayNs(TimeUnit.MILLISECONDS.toNanos(3)), clientControllers);
+
+        final Connection clientSide = large.connect(smallPort.localAddress(), null, nowNs);
+        final Connection[] serverSide = new Connection[1];
+        run(() -> (null != serverSide[0] || null != (serverSide[0] = accept(small))) &&
+            ConnectionState.CONNECTED == clientSide.state(), TimeUnit.SECONDS.toNanos(1), "connect");
+        assertEquals(1400, largePort.takeLargestSentBytes(), "the client's padded handshake proves its own size");
+
+        final FixedWindowController client = clientControllers.get(0);
+        final FixedWindowController server = serverControllers.get(0);
+        assertEquals(List.of(1200), client.mtuChanges);
+        assertEquals(1200, client.context.maxDatagramSizeBytes());
+        assertEquals(2400, client.context.minimumWindowBytes());
+        assertEquals(TimeUnit.MILLISECONDS.toNanos(7), client.context.maxAckDelayNs());
+        assertEquals(List.of(), server.mtuChanges);
+        assertEquals(1200, server.context.maxDatagramSizeBytes());
+        assertEquals(TimeUnit.MILLISECONDS.toNanos(3), server.context.maxAckDelayNs());
+
+        final UnsafeBuffer message = new UnsafeBuffer(new byte[20_000]);
+        assertTrue(clientSide.offer(message, 0, message.capacity()) > 0);
+        final long[] bytes = new long[1];
+        run(() -> serverSide[0].poll((buffer, offset, length) -> bytes[0] += length, 10) > 0,
+            TimeUnit.SECONDS.toNanos(1), "delivery");
+        assertEquals(1200, largePort.takeLargestSentBytes(), "data packets are built at the negotiated size");
     }
 
     @Test
@@ -232,7 +294,7 @@ class EndpointCoreTest
     @Test
     void handshakeTimesOutWhenNobodyAnswers()
     {
-        final Connection connection = client.connect(new InetSocketAddress("127.0.0.1", 9), null);
+        final Connection connection = client.connect(new InetSocketAddress("127.0.0.1", 9), null, nowNs);
         run(() -> ConnectionState.CLOSED == connection.state(), 2 * HANDSHAKE_TIMEOUT_NS, "handshake timeout");
         assertEquals(CloseReason.HANDSHAKE_TIMEOUT, connection.closeReason());
         assertTrue(clientPort.sent() >= 3, "the handshake was retried: " + clientPort.sent());
@@ -242,23 +304,27 @@ class EndpointCoreTest
     void serverRunsTheControllerItsClientAskedForWhenItHasIt()
     {
         final CongestionControlRegistry both = CongestionControlRegistry.of(
-            FixedWindowController.factory(64 * 1024), FixedWindowController.factory("test-small", 16 * 1024));
+            FixedWindowController.factory(64 * 1024),
+            FixedWindowController.factory("test-small", 16 * 1024, new ArrayList<>()));
         final CongestionControlRegistry clientOnly = CongestionControlRegistry.of(
-            FixedWindowController.factory(64 * 1024), FixedWindowController.factory("test-client-only", 16 * 1024));
-        final PipeNetwork.Port choosingServerPort = network.newPort(3000);
-        final EndpointCore choosingServer = newCore(choosingServerPort, true, 16, both);
-        final EndpointCore choosingClient = newCore(network.newPort(4000), false, 16, clientOnly);
+            FixedWindowController.factory(64 * 1024),
+            FixedWindowController.factory("test-client-only", 16 * 1024, new ArrayList<>()));
+        final TestNetwork.Port choosingServerPort = network.newPort(3000);
+        final EndpointCore choosingServer = newCore(choosingServerPort, true, 16, new PacelinkContext(), both);
+        final EndpointCore choosingClient =
+            newCore(network.newPort(4000), false, 16, new PacelinkContext(), clientOnly);
 
-        final Connection known = newCore(network.newPort(5000), false, 16, both)
-            .connect(choosingServerPort.localAddress(), "test-small");
-        final Connection unknown = choosingClient.connect(choosingServerPort.localAddress(), "test-client-only");
-        final Connection unnamed = choosingClient.connect(choosingServerPort.localAddress(), null);
+        final Connection known = newCore(network.newPort(5000), false, 16, new PacelinkContext(), both)
+            .connect(choosingServerPort.localAddress(), "test-small", nowNs);
+        final Connection unknown =
+            choosingClient.connect(choosingServerPort.localAddress(), "test-client-only", nowNs);
+        final Connection unnamed = choosingClient.connect(choosingServerPort.localAddress(), null, nowNs);
         run(() -> ConnectionState.CONNECTED == known.state() && ConnectionState.CONNECTED == unknown.state() &&
             ConnectionState.CONNECTED == unnamed.state(), TimeUnit.SECONDS.toNanos(1), "connect");
 
         final List<String> served = new ArrayList<>();
         Connection accepted;
-        while (null != (accepted = choosingServer.accept()))
+        while (null != (accepted = accept(choosingServer)))
         {
             served.add(accepted.remoteAddress().getPort() + " " + accepted.congestionControl());
         }
@@ -271,10 +337,10 @@ class EndpointCoreTest
     @Test
     void serverRejectsConnectionsBeyondItsLimit()
     {
-        final PipeNetwork.Port limitedPort = network.newPort(3000);
+        final TestNetwork.Port limitedPort = network.newPort(3000);
         final EndpointCore limited = newCore(limitedPort, true, 1);
-        final Connection first = client.connect(limitedPort.localAddress(), null);
-        final Connection second = client.connect(limitedPort.localAddress(), null);
+        final Connection first = client.connect(limitedPort.localAddress(), null, nowNs);
+        final Connection second = client.connect(limitedPort.localAddress(), null, nowNs);
         run(() -> ConnectionState.CLOSED == second.state(), TimeUnit.SECONDS.toNanos(1), "rejection");
         assertEquals(CloseReason.REJECTED, second.closeReason());
         assertEquals(ConnectionState.CONNECTED, first.state());

@@ -8,33 +8,50 @@ import io.pacelink.transport.cc.ControllerContext;
 import io.pacelink.transport.cc.ControllerParameters;
 import io.pacelink.transport.cc.LostPacket;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A controller for engine tests that must not depend on a real algorithm: a fixed window, unpaced.
+ * A controller for engine tests that must not depend on a real algorithm: a fixed window, unpaced. Keeps its context
+ * and the datagram sizes it was told, so a test can check what the transport hands a controller.
  */
 final class FixedWindowController implements CongestionController
 {
     static final String NAME = "test-fixed";
 
+    final ControllerContext context;
+    final List<Integer> mtuChanges = new ArrayList<>();
     private final long windowBytes;
 
-    FixedWindowController(final long windowBytes)
+    FixedWindowController(final ControllerContext context, final long windowBytes)
     {
+        this.context = context;
         this.windowBytes = windowBytes;
     }
 
     static CongestionControllerFactory factory(final long windowBytes)
     {
-        return factory(NAME, windowBytes);
+        return factory(windowBytes, new ArrayList<>());
+    }
+
+    /**
+     * @param windowBytes the fixed window.
+     * @param created     receives every controller the factory makes.
+     * @return a factory named {@link #NAME}.
+     */
+    static CongestionControllerFactory factory(final long windowBytes, final List<FixedWindowController> created)
+    {
+        return factory(NAME, windowBytes, created);
     }
 
     /**
      * @param name        the name to register it under (tests of choosing a controller by name).
      * @param windowBytes the fixed window.
+     * @param created     receives every controller the factory makes.
      * @return a factory of fixed-window controllers.
      */
-    static CongestionControllerFactory factory(final String name, final long windowBytes)
+    static CongestionControllerFactory factory(
+        final String name, final long windowBytes, final List<FixedWindowController> created)
     {
         return new CongestionControllerFactory()
         {
@@ -49,13 +66,15 @@ final class FixedWindowController implements CongestionController
 
             public CongestionController newController(final ControllerContext context)
             {
-                return new FixedWindowController(windowBytes);
+                final FixedWindowController controller = new FixedWindowController(context, windowBytes);
+                created.add(controller);
+                return controller;
             }
         };
     }
 
     public void onPacketSent(
-        final long nowNs, final long packetNumber, final int sizeBytes, final long bytesInFlightBytes,
+        final long nowNs, final long packetNumber, final int sizeBytes, final long bytesInFlight,
         final boolean isRetransmission)
     {
     }
@@ -82,6 +101,7 @@ final class FixedWindowController implements CongestionController
 
     public void onMtuChanged(final int maxDatagramSizeBytes)
     {
+        mtuChanges.add(maxDatagramSizeBytes);
     }
 
     public long congestionWindowBytes()

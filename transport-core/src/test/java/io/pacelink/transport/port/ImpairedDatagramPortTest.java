@@ -1,6 +1,6 @@
 package io.pacelink.transport.port;
 
-import io.pacelink.testing.AllocationMeter;
+import io.pacelink.transport.testing.AllocationMeter;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
@@ -110,7 +110,7 @@ class ImpairedDatagramPortTest
 
         final long[] received = new long[20_000];
         final int[] count = new int[1];
-        final DatagramHandler handler = (buffer, offset, length, source) ->
+        final DatagramHandler handler = (buffer, offset, length, source, nowNs) ->
         {
             received[count[0]++] = buffer.getLong(offset);
             assertEquals(PEER, source);
@@ -118,7 +118,7 @@ class ImpairedDatagramPortTest
         int handed = 0;
         while (network.inbound > 0)
         {
-            handed += port.receive(handler, 64);
+            handed += port.receive(handler, 64, 0);
         }
 
         final DatagramImpairment impairment = port.receiveImpairment();
@@ -224,14 +224,14 @@ class ImpairedDatagramPortTest
             sent = new long[Math.max(1, capacity)];
         }
 
-        public int receive(final DatagramHandler handler, final int limit)
+        public int receive(final DatagramHandler handler, final int limit, final long nowNs)
         {
             int count = 0;
             while (count < limit && inbound > 0)
             {
                 inboundDatagram.putLong(0, nextInbound++);
                 inbound--;
-                handler.onDatagram(inboundDatagram, 0, 64, PEER);
+                handler.onDatagram(inboundDatagram, 0, 64, PEER, nowNs);
                 count++;
             }
             return count;

@@ -1,6 +1,6 @@
 package io.pacelink.transport.port;
 
-import io.pacelink.testing.AllocationMeter;
+import io.pacelink.transport.testing.AllocationMeter;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
@@ -78,7 +78,7 @@ class NioDatagramPortTest
         int received = 0;
         while (received < 5)
         {
-            final int count = server.receive(handler, 2);
+            final int count = server.receive(handler, 2, 0);
             assertTrue(count <= 2);
             received += count;
             if (System.nanoTime() > deadlineNs)
@@ -88,7 +88,7 @@ class NioDatagramPortTest
         }
         assertEquals(5, handler.count);
         assertEquals(1, handler.emptyCount, "the empty datagram is delivered");
-        assertEquals(0, server.receive(handler, 10));
+        assertEquals(0, server.receive(handler, 10, 0));
     }
 
     @Test
@@ -126,7 +126,7 @@ class NioDatagramPortTest
         for (int i = 0; i < 3; i++)
         {
             client.send(datagram, 0, 8, closedAddress);
-            client.receive(handler, 10);
+            client.receive(handler, 10, 0);
         }
 
         datagram.putInt(0, 7);
@@ -144,7 +144,7 @@ class NioDatagramPortTest
         server.close();
         assertFalse(server.send(datagram, 0, 8, client.localAddress()));
         assertEquals(1, server.sendErrors());
-        assertEquals(0, server.receive(handler, 10));
+        assertEquals(0, server.receive(handler, 10, 0));
         assertEquals(1, server.receiveErrors(), "a closed channel ends the batch at once");
     }
 
@@ -191,7 +191,7 @@ class NioDatagramPortTest
     private void receiveOne(final NioDatagramPort port)
     {
         final long deadlineNs = System.nanoTime() + TIMEOUT_NS;
-        while (0 == port.receive(handler, 1))
+        while (0 == port.receive(handler, 1, 0))
         {
             if (System.nanoTime() > deadlineNs)
             {
@@ -210,7 +210,11 @@ class NioDatagramPortTest
         InetSocketAddress source;
 
         public void onDatagram(
-            final DirectBuffer buffer, final int offset, final int length, final InetSocketAddress source)
+            final DirectBuffer buffer,
+            final int offset,
+            final int length,
+            final InetSocketAddress source,
+            final long nowNs)
         {
             copy.putBytes(0, buffer, offset, Math.min(length, 64));
             this.length = length;

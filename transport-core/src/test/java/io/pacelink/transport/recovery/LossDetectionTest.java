@@ -1,5 +1,6 @@
 package io.pacelink.transport.recovery;
 
+import io.pacelink.transport.testing.RecordingController;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -10,19 +11,15 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The loss-detection cases of reference section 2.3, driven through {@link LossRecovery} with a hand-advanced clock.
- * Every scenario first measures an RTT of 100 ms (packet 0 sent at 0, acknowledged at 100 ms); the peer's
- * max_ack_delay is 5 ms, so the PTO period is then 100 + 4 * 50 + 5 = 305 ms.
+ * The loss-detection cases of RFC 9002 section 6 (thresholds, probe timeout, persistent congestion, spurious loss),
+ * driven through {@link LossRecovery} with a hand-advanced clock. Every scenario first measures an RTT of 100 ms
+ * (packet 0 sent at 0, acknowledged at 100 ms); the peer's max_ack_delay is 5 ms, so the PTO period is then
+ * 100 + 4 * 50 + 5 = 305 ms.
  */
 class LossDetectionTest
 {
-    private static RecoveryConfig config()
-    {
-        return new RecoveryConfig().peerMaxAckDelayNs(ms(5));
-    }
-
-    private final RecoveryDriver driver = new RecoveryDriver(config());
-    private final LossRecovery recovery = driver.recovery;
+    private final RecoveryDriver driver = new RecoveryDriver(new RecoveryConfig(), ms(5));
+    private final LossRecovery lossRecovery = driver.lossRecovery;
     private final RecordingController controller = driver.controller;
     private final RecordingListener listener = driver.listener;
 
@@ -36,8 +33,8 @@ class LossDetectionTest
         assertEquals(1, driver.ackAtMs(304, 1, 3));
 
         assertTrue(listener.lost.isEmpty());
-        assertTrue(controller.losses.isEmpty());
-        assertTrue(controller.congestionEvents.isEmpty());
+        assertTrue(controller.losses().isEmpty());
+        assertTrue(controller.congestionEvents().isEmpty());
         assertEquals(List.of(3L, 2L, 1L), listener.acked.subList(1, 4));
     }
 
@@ -51,15 +48,15 @@ class LossDetectionTest
 
         assertEquals(List.of(1L), listener.lost);
         assertEquals(List.of(1000L), listener.lostStreamOffsets);
-        assertEquals(List.of(1L), controller.lostPacketNumbers());
-        assertEquals(1, controller.congestionEvents.size());
-        final RecordingController.Congestion event = controller.congestionEvents.get(0);
+        assertEquals(List.of(1L), controller.losses().stream().map(RecordingController.Lost::packetNumber).toList());
+        assertEquals(1, controller.congestionEvents().size());
+        final RecordingController.Congestion event = controller.congestionEvents().get(0);
         assertEquals(ms(200), event.newestLostSentTimeNs());
         assertEquals(1200, event.lostBytes());
-        assertEquals(1200, event.bytesInFlightBytes(), "packet 5 is still in flight");
+        assertEquals(1200, event.bytesInFlight(), "packet 5 is still in flight");
         assertFalse(event.isPersistentCongestion());
-        assertEquals(1, recovery.lostPackets());
-        assertEquals(1200, recovery.lostBytes());
+        assertEquals(1, lossRecovery.lostPackets());
+        assertEquals(1200, lossRecovery.lostBytes());
     }
 
     @Test
@@ -71,22 +68,22 @@ class LossDetectionTest
 
         // latest_rtt 120 ms > smoothed 102.5 ms: loss delay 9/8 * 120 = 135 ms, packet 1 is lost at 335 ms.
         driver.ackAtMs(330, 2, 2);
-        assertEquals(ms(120), recovery.rttEstimator().latestRttNs());
-        assertEquals(102_500_000L, recovery.rttEstimator().smoothedRttNs());
-        assertEquals(ms(135), recovery.lossDetector().lossDelayNs(recovery.rttEstimator()));
+        assertEquals(ms(120), lossRecovery.rttEstimator().latestRttNs());
+        assertEquals(102_500_000L, lossRecovery.rttEstimator().smoothedRttNs());
+        assertEquals(ms(135), lossRecovery.lossDetector().lossDelayNs(lossRecovery.rttEstimator()));
         assertTrue(listener.lost.isEmpty());
-        assertEquals(ms(335), recovery.timerDeadlineNs());
+        assertEquals(ms(335), lossRecovery.timerDeadlineNs());
 
-        recovery.onTimeout(ms(335) - 1, listener);
+        lossRecovery.onTimeout(ms(335) - 1, listener);
         assertTrue(listener.lost.isEmpty());
 
-        recovery.onTimeout(ms(335), listener);
+        lossRecovery.onTimeout(ms(335), listener);
         assertEquals(List.of(1L), listener.lost);
-        assertEquals(1, controller.congestionEvents.size());
-        assertEquals(ms(335), controller.congestionEvents.get(0).nowNs());
-        assertEquals(0, recovery.bytesInFlight());
-        assertEquals(Long.MAX_VALUE, recovery.timerDeadlineNs());
-        assertTrue(controller.acks.stream().noneMatch(ack -> ack.nowNs() == ms(335)), "a timer is not an ACK");
+        assertEquals(1, controller.congestionEvents().size());
+        assertEquals(ms(335), controller.congestionEvents().get(0).nowNs());
+        assertEquals(0, lossRecovery.bytesInFlight());
+        assertEquals(Long.MAX_VALUE, lossRecovery.timerDeadlineNs());
+        assertTrue(controller.acks().stream().noneMatch(ack -> ack.nowNs() == ms(335)), "a timer is not an ACK");
     }
 
     @Test
@@ -100,8 +97,8 @@ class LossDetectionTest
         assertEquals(1, driver.ackAtMs(334, 1, 2));
 
         assertTrue(listener.lost.isEmpty());
-        assertTrue(controller.congestionEvents.isEmpty());
-        assertEquals(Long.MAX_VALUE, recovery.timerDeadlineNs());
+        assertTrue(controller.congestionEvents().isEmpty());
+        assertEquals(Long.MAX_VALUE, lossRecovery.timerDeadlineNs());
     }
 
     @Test
@@ -113,35 +110,35 @@ class LossDetectionTest
         driver.log.clear();
 
         // latest 101 ms: srtt 100.125 ms, rttvar 37.75 ms; PTO = 100.125 + 151 + 5 = 256.125 ms after packet 4 (203).
-        assertEquals(100_125_000L, recovery.rttEstimator().smoothedRttNs());
-        assertEquals(37_750_000L, recovery.rttEstimator().rttVarianceNs());
-        assertEquals(Long.MAX_VALUE, recovery.lossDetector().lossTimeNs(), "nothing below the largest is missing");
+        assertEquals(100_125_000L, lossRecovery.rttEstimator().smoothedRttNs());
+        assertEquals(37_750_000L, lossRecovery.rttEstimator().rttVarianceNs());
+        assertEquals(Long.MAX_VALUE, lossRecovery.lossDetector().lossTimeNs(), "nothing below the largest is missing");
         final long ptoDeadlineNs = 459_125_000L;
-        assertEquals(ptoDeadlineNs, recovery.timerDeadlineNs());
+        assertEquals(ptoDeadlineNs, lossRecovery.timerDeadlineNs());
 
-        recovery.onTimeout(ptoDeadlineNs - 1, listener);
-        assertEquals(0, recovery.probesToSend());
+        lossRecovery.onTimeout(ptoDeadlineNs - 1, listener);
+        assertEquals(0, lossRecovery.probesToSend());
 
-        recovery.onTimeout(ptoDeadlineNs, listener);
-        assertEquals(2, recovery.probesToSend());
-        assertEquals(1, recovery.ptoExpirations());
-        assertEquals(1, recovery.lossDetector().ptoCount());
+        lossRecovery.onTimeout(ptoDeadlineNs, listener);
+        assertEquals(2, lossRecovery.probesToSend());
+        assertEquals(1, lossRecovery.ptoExpirations());
+        assertEquals(1, lossRecovery.lossDetector().ptoCount());
         assertTrue(driver.log.isEmpty(), "a PTO is not a loss signal: " + driver.log);
 
         // The probe retransmits packet 4's data; the next PTO is backed off to twice the period.
         driver.sendAtNs(5, ptoDeadlineNs, true);
-        recovery.onProbeSent();
-        assertEquals(1, recovery.probesToSend());
-        assertEquals(ptoDeadlineNs + 2 * 256_125_000L, recovery.timerDeadlineNs());
-        assertTrue(controller.congestionEvents.isEmpty());
+        lossRecovery.onProbeSent();
+        assertEquals(1, lossRecovery.probesToSend());
+        assertEquals(ptoDeadlineNs + 2 * 256_125_000L, lossRecovery.timerDeadlineNs());
+        assertTrue(controller.congestionEvents().isEmpty());
 
         driver.ackAtNs(ptoDeadlineNs + ms(100), 5, 5);
         assertEquals(List.of(4L), listener.lost, "the tail is declared lost once the probe is acknowledged");
         assertEquals(List.of(4000L), listener.lostStreamOffsets);
-        assertEquals(0, recovery.lossDetector().ptoCount());
-        assertEquals(1, recovery.retransmittedPackets());
-        assertEquals(6, recovery.sentPackets());
-        assertEquals(0, recovery.bytesInFlight());
+        assertEquals(0, lossRecovery.lossDetector().ptoCount());
+        assertEquals(1, lossRecovery.retransmittedPackets());
+        assertEquals(6, lossRecovery.sentPackets());
+        assertEquals(0, lossRecovery.bytesInFlight());
     }
 
     @Test
@@ -155,34 +152,34 @@ class LossDetectionTest
         long pn = 11;
         for (final long deadlineMs : expectedDeadlinesMs)
         {
-            assertEquals(ms(deadlineMs), recovery.timerDeadlineNs());
-            recovery.onTimeout(ms(deadlineMs), listener);
-            while (recovery.probesToSend() > 0)
+            assertEquals(ms(deadlineMs), lossRecovery.timerDeadlineNs());
+            lossRecovery.onTimeout(ms(deadlineMs), listener);
+            while (lossRecovery.probesToSend() > 0)
             {
                 driver.sendAtMs(pn++, deadlineMs);
-                recovery.onProbeSent();
+                lossRecovery.onProbeSent();
             }
         }
-        assertEquals(4, recovery.ptoExpirations());
-        assertTrue(controller.congestionEvents.isEmpty());
+        assertEquals(4, lossRecovery.ptoExpirations());
+        assertTrue(controller.congestionEvents().isEmpty());
 
         // The path comes back: the last probe is acknowledged with latest_rtt 150 ms. srtt 106.25, rttvar 50:
         // duration 3 * (106.25 + 200 + 5) = 933.75 ms, far less than packet 1 (200 ms) to packet 16 (2344 ms).
         driver.ackAtMs(4934, 18, 18);
 
-        assertEquals(1, controller.congestionEvents.size());
-        assertTrue(controller.congestionEvents.get(0).isPersistentCongestion());
-        assertEquals(1, recovery.persistentCongestionEvents());
+        assertEquals(1, controller.congestionEvents().size());
+        assertTrue(controller.congestionEvents().get(0).isPersistentCongestion());
+        assertEquals(1, lossRecovery.persistentCongestionEvents());
         assertEquals(16, listener.lost.size(), "packets 1..16; 17 waits for the time threshold");
-        assertEquals(ms(150), recovery.rttEstimator().minRttNs(), "RFC 9002 5.2: min_rtt restarts");
+        assertEquals(ms(150), lossRecovery.rttEstimator().minRttNs(), "RFC 9002 5.2: min_rtt restarts");
 
         // 9/8 * 150 = 168.75 ms after packet 17 was sent.
-        assertEquals(4_952_750_000L, recovery.timerDeadlineNs());
-        recovery.onTimeout(4_952_750_000L, listener);
+        assertEquals(4_952_750_000L, lossRecovery.timerDeadlineNs());
+        lossRecovery.onTimeout(4_952_750_000L, listener);
         assertEquals(17, listener.lost.size());
-        assertEquals(2, controller.congestionEvents.size());
-        assertEquals(1, controller.persistentCongestionCount());
-        assertEquals(1, recovery.persistentCongestionEvents());
+        assertEquals(2, controller.congestionEvents().size());
+        assertEquals(1, persistentCongestionEvents());
+        assertEquals(1, lossRecovery.persistentCongestionEvents());
     }
 
     @Test
@@ -192,20 +189,20 @@ class LossDetectionTest
         long pn = 10;
         for (int timeouts = 0; timeouts < 4; timeouts++)
         {
-            final long deadlineNs = recovery.timerDeadlineNs();
-            recovery.onTimeout(deadlineNs, listener);
-            while (recovery.probesToSend() > 0)
+            final long deadlineNs = lossRecovery.timerDeadlineNs();
+            lossRecovery.onTimeout(deadlineNs, listener);
+            while (lossRecovery.probesToSend() > 0)
             {
                 driver.sendAtNs(pn++, deadlineNs, false);
-                recovery.onProbeSent();
+                lossRecovery.onProbeSent();
             }
         }
 
-        driver.ackAtNs(recovery.timerDeadlineNs() - 1, pn - 1, pn - 1);
+        driver.ackAtNs(lossRecovery.timerDeadlineNs() - 1, pn - 1, pn - 1);
 
-        assertFalse(controller.congestionEvents.isEmpty());
-        assertEquals(0, controller.persistentCongestionCount());
-        assertEquals(0, recovery.persistentCongestionEvents());
+        assertFalse(controller.congestionEvents().isEmpty());
+        assertEquals(0, persistentCongestionEvents());
+        assertEquals(0, lossRecovery.persistentCongestionEvents());
     }
 
     @Test
@@ -216,11 +213,11 @@ class LossDetectionTest
         long pn = 11;
         for (final long deadlineMs : new long[] {514, 1124, 2344, 4784})
         {
-            recovery.onTimeout(ms(deadlineMs), listener);
-            while (recovery.probesToSend() > 0)
+            lossRecovery.onTimeout(ms(deadlineMs), listener);
+            while (lossRecovery.probesToSend() > 0)
             {
                 driver.sendAtMs(pn++, deadlineMs);
-                recovery.onProbeSent();
+                lossRecovery.onProbeSent();
             }
         }
 
@@ -228,8 +225,8 @@ class LossDetectionTest
         // those after it 0 ms, both within the 933.75 ms duration, although packets 1 to 16 span 2144 ms.
         driver.ackAtMs(4934, 18, 18, 14, 14);
 
-        assertEquals(1, controller.congestionEvents.size());
-        assertFalse(controller.congestionEvents.get(0).isPersistentCongestion());
+        assertEquals(1, controller.congestionEvents().size());
+        assertFalse(controller.congestionEvents().get(0).isPersistentCongestion());
     }
 
     @Test
@@ -239,19 +236,19 @@ class LossDetectionTest
         driver.sendOnePerMs(1, 5, 200);
         driver.ackAtMs(304, 2, 4);
         assertEquals(List.of(1L), listener.lost);
-        final LossDetector detector = recovery.lossDetector();
-        assertEquals(1, detector.recoveryCount());
+        final LossDetector detector = lossRecovery.lossDetector();
+        assertEquals(1, lossRecovery.recoveryCount());
 
         // Packet 1 arrives after all, three positions late.
         assertEquals(2, driver.ackAtMs(305, 1, 5));
         assertEquals(List.of(1L), listener.ackedAfterLoss);
-        assertEquals(1, controller.spuriousLosses);
-        assertEquals(1, recovery.spuriousLosses());
+        assertEquals(1, controller.spuriousLosses());
+        assertEquals(1, lossRecovery.spuriousLosses());
         assertEquals(2, detector.reorderWindowMultiplier());
         assertEquals(16, detector.reorderWindowPersist());
         assertEquals(4, detector.packetThreshold(), "reordering distance 3, plus one");
         // rtt = max(101, 100.234375) = 101 ms: max(9/8 * 101, 101 + min(2 * 100 / 4, srtt)) = 151 ms.
-        assertEquals(ms(151), detector.lossDelayNs(recovery.rttEstimator()));
+        assertEquals(ms(151), detector.lossDelayNs(lossRecovery.rttEstimator()));
 
         // Reordering by three positions is now tolerated.
         driver.sendOnePerMs(6, 9, 400);
@@ -275,14 +272,14 @@ class LossDetectionTest
             pn += 6;
             atMs += 200;
         }
-        assertEquals(17, detector.recoveryCount());
+        assertEquals(17, lossRecovery.recoveryCount());
         assertEquals(1, detector.reorderWindowMultiplier());
         assertEquals(0, detector.reorderWindowPersist());
         assertEquals(3, detector.packetThreshold());
-        final RttEstimator rtt = recovery.rttEstimator();
+        final RttEstimator rtt = lossRecovery.rttEstimator();
         assertEquals(
             Math.max(rtt.latestRttNs(), rtt.smoothedRttNs()) * 9 / 8, detector.lossDelayNs(rtt), "back to RFC 9002");
-        assertEquals(1, controller.spuriousLosses);
+        assertEquals(1, controller.spuriousLosses());
     }
 
     @Test
@@ -297,10 +294,10 @@ class LossDetectionTest
         assertEquals(2, driver.ackAtMs(306, 1, 5), "two packets declared lost are acknowledged");
 
         assertEquals(List.of("ackedAfterLoss 1", "ackedAfterLoss 2", "cc.spurious", "cc.ack"), driver.log);
-        assertEquals(2, recovery.spuriousLosses());
-        assertEquals(2, recovery.lossDetector().reorderWindowMultiplier());
-        assertEquals(5, recovery.lossDetector().packetThreshold(), "largest 5 before packet 1 arrived");
-        final RecordingController.Ack ack = controller.acks.get(controller.acks.size() - 1);
+        assertEquals(2, lossRecovery.spuriousLosses());
+        assertEquals(2, lossRecovery.lossDetector().reorderWindowMultiplier());
+        assertEquals(5, lossRecovery.lossDetector().packetThreshold(), "largest 5 before packet 1 arrived");
+        final RecordingController.Ack ack = controller.acks().get(controller.acks().size() - 1);
         assertEquals(0, ack.newlyAckedBytes(), "already out of bytes in flight");
         assertEquals(6 * 1200, ack.totalDeliveredBytes(), "spurious retransmissions count as delivered");
         assertEquals(2 * 1200, ack.totalLostBytes(), "C.lost never decreases");
@@ -313,27 +310,27 @@ class LossDetectionTest
         driver.sendOnePerMs(1, 5, 200);
         driver.ackAtMs(305, 3, 5);
         assertEquals(List.of(1L, 2L), listener.lost);
-        assertEquals(1, controller.congestionEvents.size());
+        assertEquals(1, controller.congestionEvents().size());
 
         // Packet 1 was only reordered, packet 2 is still missing: the reduction stands (Linux undo_retrans != 0),
         // though the reordering evidence widens the window.
         assertEquals(1, driver.ackAtMs(306, 3, 5, 1, 1));
         assertEquals(List.of(1L), listener.ackedAfterLoss);
-        assertEquals(1, recovery.spuriousLosses());
-        assertEquals(0, controller.spuriousLosses);
-        assertEquals(2, recovery.lossDetector().reorderWindowMultiplier());
+        assertEquals(1, lossRecovery.spuriousLosses());
+        assertEquals(0, controller.spuriousLosses());
+        assertEquals(2, lossRecovery.lossDetector().reorderWindowMultiplier());
 
         // Packet 2 arrives too: the recovery had no real loss, undo once.
         assertEquals(1, driver.ackAtMs(307, 1, 5));
         assertEquals(List.of(1L, 2L), listener.ackedAfterLoss);
-        assertEquals(2, recovery.spuriousLosses());
-        assertEquals(1, controller.spuriousLosses);
+        assertEquals(2, lossRecovery.spuriousLosses());
+        assertEquals(1, controller.spuriousLosses());
     }
 
     @Test
     void lossDeclaredByTheFrameThatProvesTheOthersSpuriousKeepsTheReduction()
     {
-        final RecoveryDriver fixed = new RecoveryDriver(config().adaptiveReordering(false));
+        final RecoveryDriver fixed = new RecoveryDriver(new RecoveryConfig().adaptiveReordering(false), ms(5));
         fixed.establishRtt100Ms();
         fixed.sendOnePerMs(1, 9, 200);
         fixed.ackAtMs(305, 3, 5);
@@ -344,8 +341,8 @@ class LossDetectionTest
         fixed.ackAtMs(306, 9, 9, 1, 5);
         assertEquals(List.of(1L, 2L), fixed.listener.ackedAfterLoss);
         assertEquals(List.of(1L, 2L, 6L), fixed.listener.lost);
-        assertEquals(1, fixed.recovery.lossDetector().recoveryCount(), "still one recovery");
-        assertEquals(0, fixed.controller.spuriousLosses);
+        assertEquals(1, fixed.lossRecovery.recoveryCount(), "still one lossRecovery");
+        assertEquals(0, fixed.controller.spuriousLosses());
     }
 
     @Test
@@ -357,14 +354,14 @@ class LossDetectionTest
         driver.sendOnePerMs(6, 10, 400);
         driver.ackAtMs(504, 7, 10, 5, 5);
         assertEquals(List.of(1L, 6L), listener.lost);
-        assertEquals(2, recovery.lossDetector().recoveryCount());
+        assertEquals(2, lossRecovery.recoveryCount());
 
         assertEquals(1, driver.ackAtMs(505, 7, 10, 5, 5, 1, 3));
 
         assertEquals(List.of(1L), listener.ackedAfterLoss);
-        assertEquals(1, recovery.spuriousLosses());
-        assertEquals(0, controller.spuriousLosses);
-        assertEquals(2, recovery.lossDetector().reorderWindowMultiplier());
+        assertEquals(1, lossRecovery.spuriousLosses());
+        assertEquals(0, controller.spuriousLosses());
+        assertEquals(2, lossRecovery.lossDetector().reorderWindowMultiplier());
     }
 
     @Test
@@ -379,14 +376,14 @@ class LossDetectionTest
         assertEquals(0, driver.ackAtMs(3000, 1, 5));
 
         assertTrue(listener.ackedAfterLoss.isEmpty());
-        assertEquals(0, recovery.spuriousLosses());
-        assertEquals(0, controller.spuriousLosses);
+        assertEquals(0, lossRecovery.spuriousLosses());
+        assertEquals(0, controller.spuriousLosses());
     }
 
     @Test
     void withoutAdaptiveReorderingSpuriousLossesLeaveTheThresholdsAlone()
     {
-        final RecoveryDriver fixed = new RecoveryDriver(config().adaptiveReordering(false));
+        final RecoveryDriver fixed = new RecoveryDriver(new RecoveryConfig().adaptiveReordering(false), ms(5));
         fixed.establishRtt100Ms();
         for (long pn = 1; pn <= 5; pn++)
         {
@@ -395,16 +392,16 @@ class LossDetectionTest
         fixed.ackAtMs(304, 2, 4);
         fixed.ackAtMs(305, 1, 5);
 
-        assertEquals(1, fixed.controller.spuriousLosses);
-        assertEquals(1, fixed.recovery.spuriousLosses());
-        assertEquals(1, fixed.recovery.lossDetector().reorderWindowMultiplier());
-        assertEquals(3, fixed.recovery.lossDetector().packetThreshold());
+        assertEquals(1, fixed.controller.spuriousLosses());
+        assertEquals(1, fixed.lossRecovery.spuriousLosses());
+        assertEquals(1, fixed.lossRecovery.lossDetector().reorderWindowMultiplier());
+        assertEquals(3, fixed.lossRecovery.lossDetector().packetThreshold());
     }
 
     @Test
     void packetThresholdIsCapped()
     {
-        final RecoveryDriver capped = new RecoveryDriver(config().maxPacketThreshold(4));
+        final RecoveryDriver capped = new RecoveryDriver(new RecoveryConfig().maxPacketThreshold(4), ms(5));
         capped.establishRtt100Ms();
         for (long pn = 1; pn <= 12; pn++)
         {
@@ -413,6 +410,12 @@ class LossDetectionTest
         capped.ackAtMs(320, 2, 12);
         capped.ackAtMs(321, 1, 12);
 
-        assertEquals(4, capped.recovery.lossDetector().packetThreshold(), "distance 11 capped at 4");
+        assertEquals(4, capped.lossRecovery.lossDetector().packetThreshold(), "distance 11 capped at 4");
+    }
+
+    private long persistentCongestionEvents()
+    {
+        return controller.congestionEvents().stream().filter(RecordingController.Congestion::isPersistentCongestion)
+            .count();
     }
 }

@@ -1,15 +1,15 @@
 package io.pacelink.transport.recovery;
 
-import io.pacelink.testing.AllocationMeter;
+import io.pacelink.transport.testing.AllocationMeter;
 import io.pacelink.transport.cc.AckEvent;
 import io.pacelink.transport.cc.CongestionController;
 import io.pacelink.transport.cc.CongestionEvent;
 import io.pacelink.transport.cc.LostPacket;
 import org.junit.jupiter.api.Test;
 
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A warmed-up send/ACK loop, with periodic reordering, losses, spurious losses and timer checks, allocates nothing.
@@ -21,9 +21,10 @@ class LossRecoveryAllocationTest
     private static final long PACKET_INTERVAL_NS = 100_000L;
     private static final long RTT_NS = 20_000_000L;
 
-    private final LossRecovery recovery = new LossRecovery(new RecoveryConfig().sentPacketCapacity(1024));
     private final TestAckRanges ranges = new TestAckRanges();
     private final CountingController controller = new CountingController();
+    private final LossRecovery lossRecovery = RecoveryDriver.newRecovery(
+        new RecoveryConfig().sentPacketCapacity(1024), new PathParameters(1200, 25_000_000L), controller);
     private final CountingListener listener = new CountingListener();
     private long nextPacketNumber;
     private long nowNs;
@@ -31,7 +32,6 @@ class LossRecoveryAllocationTest
     @Test
     void steadyStateSendAndAckAllocatesNothing()
     {
-        recovery.controller(controller);
         run(WARM_UP_ITERATIONS);
 
         AllocationMeter.assertAllocationFree(
@@ -52,11 +52,11 @@ class LossRecoveryAllocationTest
         for (int i = 0; i < iterations; i++)
         {
             nowNs += PACKET_INTERVAL_NS;
-            recovery.onAppLimitedCheck(1_000_000, true, true);
-            if (recovery.canSend())
+            lossRecovery.onAppLimitedCheck(1_000_000, true, true);
+            if (lossRecovery.canSend())
             {
                 final long pn = nextPacketNumber++;
-                recovery.onPacketSent(pn, nowNs, 1200, true, true, pn * 1200, 1200, false, 0, false);
+                lossRecovery.onPacketSent(pn, nowNs, 1200, true, true, pn * 1200, 1200, false, 0, false);
             }
 
             final long acked = nextPacketNumber - 1 - packetsPerRtt;
@@ -69,12 +69,12 @@ class LossRecoveryAllocationTest
                     // The held-back packet finally arrives, after it was declared lost.
                     ranges.range(heldBack, heldBack);
                 }
-                recovery.onAckReceived(ranges, 0, nowNs, listener);
+                lossRecovery.onAckReceived(ranges, 0, nowNs, listener);
             }
 
-            if (nowNs >= recovery.timerDeadlineNs())
+            if (nowNs >= lossRecovery.timerDeadlineNs())
             {
-                recovery.onTimeout(nowNs, listener);
+                lossRecovery.onTimeout(nowNs, listener);
             }
         }
     }

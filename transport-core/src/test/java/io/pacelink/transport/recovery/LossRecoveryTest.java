@@ -1,5 +1,6 @@
 package io.pacelink.transport.recovery;
 
+import io.pacelink.transport.testing.RecordingController;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -12,8 +13,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class LossRecoveryTest
 {
-    private final RecoveryDriver driver = new RecoveryDriver(new RecoveryConfig().peerMaxAckDelayNs(ms(5)));
-    private final LossRecovery recovery = driver.recovery;
+    private final RecoveryDriver driver = new RecoveryDriver(new RecoveryConfig(), ms(5));
+    private final LossRecovery lossRecovery = driver.lossRecovery;
     private final RecordingController controller = driver.controller;
     private final RecordingListener listener = driver.listener;
 
@@ -27,7 +28,7 @@ class LossRecoveryTest
         // Everything is resolved at 305 ms: packet 6 restarts the rate sampler's clock at 306 ms.
         driver.sendOnePerMs(6, 12, 306);
         driver.log.clear();
-        controller.losses.clear();
+        controller.clear();
 
         // One frame acknowledges 7..12 (new), 1 (declared lost before: spurious), and leaves 6 six positions behind.
         // No cc.spurious: packet 2 of the first recovery is still lost, and packet 6 starts a new recovery whose
@@ -41,21 +42,23 @@ class LossRecoveryTest
             "cc.congestion",
             "cc.ack"), driver.log);
 
-        final RecordingController.Lost lost = controller.losses.get(0);
-        assertEquals(ms(100), lost.rttLatestNsDuringCall(), "the RTT was updated before losses were reported");
+        final RecordingController.Lost lost = controller.losses().get(0);
+        assertEquals(ms(100), lost.rtt().latestRttNs(), "the RTT was updated before losses were reported");
         assertEquals(11 * 1200, lost.totalDeliveredBytes(), "the rate sampler counted the acknowledged packets first");
         assertEquals(3 * 1200, lost.totalLostBytes());
         assertEquals(2 * 1200, lost.lostAtSendBytes());
         assertEquals(ms(306), lost.sentTimeNs());
-        assertEquals(0, lost.bytesInFlightBytes());
+        assertEquals(0, lost.bytesInFlight());
 
-        final RecordingController.Ack ack = controller.acks.get(controller.acks.size() - 1);
+        final RecordingController.Ack ack = controller.acks().get(controller.acks().size() - 1);
         assertEquals(ms(412), ack.nowNs());
         assertEquals(6 * 1200, ack.newlyAckedBytes());
         assertEquals(1200, ack.newlyLostBytes());
         assertEquals(7 * 1200, ack.priorBytesInFlightBytes());
-        assertEquals(0, ack.bytesInFlightBytes());
-        assertEquals(ms(312), ack.largestAckedSentTimeNs());
+        assertEquals(0, ack.bytesInFlight());
+        assertEquals(12, ack.largestAckedPacketNumber());
+        assertTrue(controller.congestionEvents().get(0).startsRecovery(), "packet 6 was sent after 305 ms");
+        assertFalse(ack.endsRecovery(), "the period packet 6 started at 412 ms has not seen a later packet");
         assertEquals(ms(100), ack.latestRttNs());
         // Source packet 12 was sent when C.delivered was 4800 and C.lost 2400; the sample was generated after the
         // frame's loss of packet 6, so rs.lost includes it.
@@ -78,9 +81,9 @@ class LossRecoveryTest
         assertEquals(LossRecovery.ERROR_ACK_OF_UNSENT_PACKET, driver.ackAtMs(100, 5, 5));
         assertEquals(LossRecovery.ERROR_ACK_OF_UNSENT_PACKET, driver.ackAtMs(100, 0, 3));
 
-        assertEquals(3 * 1200, recovery.bytesInFlight());
-        assertEquals(-1, recovery.largestAckedPacketNumber());
-        assertFalse(recovery.rttEstimator().hasSample());
+        assertEquals(3 * 1200, lossRecovery.bytesInFlight());
+        assertEquals(-1, lossRecovery.largestAckedPacketNumber());
+        assertFalse(lossRecovery.rttEstimator().hasSample());
         assertTrue(driver.log.isEmpty());
     }
 
@@ -89,7 +92,7 @@ class LossRecoveryTest
     {
         driver.sendAtMs(0, 0);
         driver.sendAtMs(1, 1);
-        assertTrue(recovery.canSend(3));
+        assertTrue(lossRecovery.canSend(3));
         driver.sendAtMs(3, 2);
 
         assertEquals(LossRecovery.ERROR_ACK_OF_UNSENT_PACKET, driver.ackAtMs(100, 0, 3));
@@ -109,7 +112,7 @@ class LossRecoveryTest
         assertEquals(LossRecovery.ERROR_MALFORMED_ACK_RANGES, driver.ackAtMs(100, 6, 5), "smallest > largest");
         assertEquals(LossRecovery.ERROR_MALFORMED_ACK_RANGES, driver.ackAtMs(100, -1, 3), "negative");
         assertTrue(driver.log.isEmpty());
-        assertEquals(10 * 1200, recovery.bytesInFlight());
+        assertEquals(10 * 1200, lossRecovery.bytesInFlight());
     }
 
     @Test
@@ -118,10 +121,10 @@ class LossRecoveryTest
         driver.establishRtt100Ms();
         driver.sendAtMs(1, 200);
         assertEquals(1, driver.ackAtMs(300, 0, 1));
-        final int acks = controller.acks.size();
+        final int acks = controller.acks().size();
 
         assertEquals(0, driver.ackAtMs(301, 0, 1));
-        assertEquals(acks, controller.acks.size(), "no onAck without news");
+        assertEquals(acks, controller.acks().size(), "no onAck without news");
     }
 
     @Test
@@ -130,71 +133,71 @@ class LossRecoveryTest
         driver.sendAtMs(0, 0);
         driver.sendAtMs(1, 10);
         driver.ackAtMs(110, 1, 1);
-        assertEquals(ms(100), recovery.rttEstimator().latestRttNs());
+        assertEquals(ms(100), lossRecovery.rttEstimator().latestRttNs());
 
         driver.ackAtMs(150, 0, 1);
-        assertEquals(ms(100), recovery.rttEstimator().latestRttNs(), "largest 1 was acknowledged before");
+        assertEquals(ms(100), lossRecovery.rttEstimator().latestRttNs(), "largest 1 was acknowledged before");
         assertEquals(List.of(1L, 0L), listener.acked);
     }
 
     @Test
     void packetsThatNeitherElicitAcksNorCountInFlightStayOutOfTheControllersView()
     {
-        recovery.onPacketSent(0, 0, 60, false, false, 0, 0, false, 4, false);
-        assertEquals(0, recovery.bytesInFlight());
-        assertEquals(0, controller.packetsSent);
-        assertEquals(Long.MAX_VALUE, recovery.timerDeadlineNs(), "no PTO without ack-eliciting packets");
+        lossRecovery.onPacketSent(0, 0, 60, false, false, 0, 0, false, 4, false);
+        assertEquals(0, lossRecovery.bytesInFlight());
+        assertEquals(0, controller.packetsSent());
+        assertEquals(Long.MAX_VALUE, lossRecovery.timerDeadlineNs(), "no PTO without ack-eliciting packets");
 
         assertEquals(1, driver.ackAtMs(100, 0, 0));
-        assertFalse(recovery.rttEstimator().hasSample(), "no ack-eliciting packet was acknowledged");
+        assertFalse(lossRecovery.rttEstimator().hasSample(), "no ack-eliciting packet was acknowledged");
         assertEquals(List.of(0L), listener.acked);
-        assertEquals(0, controller.acks.get(0).newlyAckedBytes());
-        assertEquals(0, recovery.deliveredBytes());
+        assertEquals(0, controller.acks().get(0).newlyAckedBytes());
+        assertEquals(0, lossRecovery.deliveredBytes());
     }
 
     @Test
     void firstSendAfterIdleWhileAppLimitedRestartsTheController()
     {
         driver.establishRtt100Ms();
-        assertTrue(recovery.onAppLimitedCheck(0, true, true));
+        assertTrue(lossRecovery.onAppLimitedCheck(0, true, true));
 
         driver.sendAtMs(1, 600);
-        assertEquals(List.of(ms(500)), controller.idleRestartsNs, "idle since the ACK at 100 ms");
+        assertEquals(List.of(ms(500)), controller.idleRestartsNs(), "idle since the ACK at 100 ms");
 
         driver.sendAtMs(2, 601);
         driver.ackAtMs(701, 1, 2);
-        assertFalse(recovery.rateSampler().isAppLimited(), "delivered passed the mark");
+        assertFalse(lossRecovery.rateSampler().isAppLimited(), "delivered passed the mark");
         driver.sendAtMs(3, 900);
-        assertEquals(1, controller.idleRestartsNs.size(), "not application-limited this time");
+        assertEquals(1, controller.idleRestartsNs().size(), "not application-limited this time");
     }
 
     @Test
     void noIdleRestartBeforeAnythingWasSent()
     {
-        controller.congestionWindowBytes = 12_000;
-        assertTrue(recovery.onAppLimitedCheck(0, true, true));
+        controller.windowBytes(12_000);
+        assertTrue(lossRecovery.onAppLimitedCheck(0, true, true));
         driver.sendAtMs(0, 0);
-        assertTrue(controller.idleRestartsNs.isEmpty());
+        assertTrue(controller.idleRestartsNs().isEmpty());
     }
 
     @Test
     void cwndLimitedLastsUntilTheAcksReachTheLastPacketSentWithAFullWindow()
     {
-        controller.congestionWindowBytes = 3 * 1200;
+        controller.windowBytes(3 * 1200);
         driver.sendAtMs(0, 0);
-        assertFalse(recovery.isCwndLimited(), "1200 in flight, two more packets fit");
+        assertFalse(lossRecovery.isCwndLimited(), "1200 in flight, two more packets fit");
         driver.sendAtMs(1, 1);
-        assertTrue(recovery.isCwndLimited(), "2400 in flight: within one MSS of 3600");
+        assertTrue(lossRecovery.isCwndLimited(), "2400 in flight: within one MSS of 3600");
 
         driver.ackAtMs(100, 0, 0);
-        assertTrue(controller.acks.get(0).isCwndLimited());
+        assertTrue(controller.acks().get(0).isCwndLimited());
         driver.ackAtMs(101, 0, 1);
-        assertTrue(controller.acks.get(1).isCwndLimited(), "back-to-back ACKs of the same flight");
-        assertFalse(recovery.isCwndLimited());
+        assertTrue(controller.acks().get(1).isCwndLimited(), "back-to-back ACKs of the same flight");
+        assertFalse(lossRecovery.isCwndLimited());
 
         driver.sendAtMs(2, 200);
         driver.ackAtMs(300, 0, 2);
-        assertFalse(controller.acks.get(2).isCwndLimited());
+        assertFalse(controller.acks().get(2).isCwndLimited());
     }
 
     @Test
@@ -202,21 +205,21 @@ class LossRecoveryTest
     {
         driver.establishRtt100Ms();
         driver.sendAtMs(1, 200);
-        recovery.onTimeout(recovery.timerDeadlineNs(), listener);
-        assertEquals(2, recovery.probesToSend());
-        recovery.onProbeSent();
-        recovery.onProbeSent();
-        recovery.onProbeSent();
-        assertEquals(0, recovery.probesToSend());
+        lossRecovery.onTimeout(lossRecovery.timerDeadlineNs(), listener);
+        assertEquals(2, lossRecovery.probesToSend());
+        lossRecovery.onProbeSent();
+        lossRecovery.onProbeSent();
+        lossRecovery.onProbeSent();
+        assertEquals(0, lossRecovery.probesToSend());
     }
 
     @Test
     void onePacketProbeConfiguration()
     {
-        final RecoveryDriver single = new RecoveryDriver(new RecoveryConfig().probePackets(1));
+        final RecoveryDriver single = new RecoveryDriver(new RecoveryConfig().probePackets(1), ms(25));
         single.sendAtMs(0, 0);
-        single.recovery.onTimeout(single.recovery.timerDeadlineNs(), single.listener);
-        assertEquals(1, single.recovery.probesToSend());
+        single.lossRecovery.onTimeout(single.lossRecovery.timerDeadlineNs(), single.listener);
+        assertEquals(1, single.lossRecovery.probesToSend());
     }
 
     @Test
@@ -227,57 +230,67 @@ class LossRecoveryTest
         driver.sendAtNs(6, ms(205), true);
         driver.ackAtMs(306, 2, 6);
 
-        assertEquals(7, recovery.sentPackets());
-        assertEquals(7 * 1200, recovery.sentBytes());
-        assertEquals(1, recovery.retransmittedPackets());
-        assertEquals(1, recovery.lostPackets());
-        assertEquals(1200, recovery.lostBytes());
-        assertEquals(6 * 1200, recovery.deliveredBytes());
-        assertEquals(6, recovery.largestAckedPacketNumber());
-        assertEquals(6, recovery.largestSentPacketNumber());
-        assertEquals(0, recovery.bytesInFlight());
-        assertEquals(7, controller.packetsSent);
+        assertEquals(7, lossRecovery.sentPackets());
+        assertEquals(7 * 1200, lossRecovery.sentBytes());
+        assertEquals(1, lossRecovery.retransmittedPackets());
+        assertEquals(1, lossRecovery.lostPackets());
+        assertEquals(1200, lossRecovery.lostBytes());
+        assertEquals(6 * 1200, lossRecovery.deliveredBytes());
+        assertEquals(6, lossRecovery.largestAckedPacketNumber());
+        assertEquals(6, lossRecovery.largestSentPacketNumber());
+        assertEquals(0, lossRecovery.bytesInFlight());
+        assertEquals(7, controller.packetsSent());
     }
 
     @Test
     void senderStopsWhenTheRingIsFullOfUnresolvedPackets()
     {
-        final RecoveryDriver small = new RecoveryDriver(new RecoveryConfig().sentPacketCapacity(4));
+        final RecoveryDriver small = new RecoveryDriver(new RecoveryConfig().sentPacketCapacity(4), ms(25));
         for (long pn = 0; pn < 4; pn++)
         {
             small.sendAtMs(pn, pn);
         }
-        assertFalse(small.recovery.canSend());
+        assertFalse(small.lossRecovery.canSend());
         assertThrows(IllegalStateException.class, () -> small.sendAtMs(4, 4));
 
         small.ackAtMs(100, 0, 0);
-        assertTrue(small.recovery.canSend());
+        assertTrue(small.lossRecovery.canSend());
         small.sendAtMs(4, 101);
-        assertEquals(4 * 1200, small.recovery.bytesInFlight());
+        assertEquals(4 * 1200, small.lossRecovery.bytesInFlight());
     }
 
     @Test
-    void controllerMustBeSetBeforeSending()
+    void cwndAndApplicationLimitedTestsUseTheNegotiatedDatagramSize()
     {
-        final LossRecovery bare = new LossRecovery(new RecoveryConfig());
-        assertThrows(IllegalStateException.class,
-            () -> bare.onPacketSent(0, 0, 1200, true, true, 0, 0, false, 0, false));
+        controller.windowBytes(3 * 1200);
+        lossRecovery.onMtuChanged(1000);
+        driver.sendAtMs(0, 0);
+        driver.sendAtMs(1, 1);
+        assertFalse(lossRecovery.isCwndLimited(), "2400 in flight: a 1000-byte datagram still fits under 3600");
+        assertFalse(lossRecovery.onAppLimitedCheck(1000, true, true), "a whole datagram of the new size is waiting");
+        assertTrue(lossRecovery.onAppLimitedCheck(999, true, true), "less than one datagram of the new size");
     }
 
     @Test
-    void mtuChangeReachesTheController()
+    void mtuChangeIsStoredOnceAndReachesTheController()
     {
-        recovery.onMtuChanged(1400);
-        assertEquals(List.of("cc.mtu 1400"), driver.log);
+        lossRecovery.onMtuChanged(1000);
+        assertEquals(1000, driver.path.maxDatagramSizeBytes());
+        assertEquals(List.of("cc.mtu 1000"), driver.log);
     }
 
     @Test
     void invalidConfigurationFailsFast()
     {
-        assertThrows(IllegalArgumentException.class, () -> new LossRecovery(new RecoveryConfig().sentPacketCapacity(3)));
-        assertThrows(IllegalArgumentException.class, () -> new LossRecovery(new RecoveryConfig().packetThreshold(0)));
-        assertThrows(IllegalArgumentException.class, () -> new LossRecovery(new RecoveryConfig().timeThreshold(7, 8)));
-        assertThrows(IllegalArgumentException.class, () -> new LossRecovery(new RecoveryConfig().probePackets(3)));
-        assertThrows(IllegalArgumentException.class, () -> new LossRecovery(new RecoveryConfig().initialRttNs(0)));
+        assertThrows(IllegalArgumentException.class, () -> newRecovery(new RecoveryConfig().sentPacketCapacity(3)));
+        assertThrows(IllegalArgumentException.class, () -> newRecovery(new RecoveryConfig().packetThreshold(0)));
+        assertThrows(IllegalArgumentException.class, () -> newRecovery(new RecoveryConfig().timeThreshold(7, 8)));
+        assertThrows(IllegalArgumentException.class, () -> newRecovery(new RecoveryConfig().probePackets(3)));
+        assertThrows(IllegalArgumentException.class, () -> newRecovery(new RecoveryConfig().initialRttNs(0)));
+    }
+
+    private LossRecovery newRecovery(final RecoveryConfig config)
+    {
+        return RecoveryDriver.newRecovery(config, driver.path, driver.controller);
     }
 }

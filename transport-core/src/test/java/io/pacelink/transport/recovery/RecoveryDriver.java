@@ -1,5 +1,8 @@
 package io.pacelink.transport.recovery;
 
+import io.pacelink.transport.cc.CongestionController;
+import io.pacelink.transport.testing.RecordingController;
+
 import java.util.ArrayList;
 import java.util.List;
 
@@ -17,13 +20,31 @@ final class RecoveryDriver
     final RecordingController controller = new RecordingController(log);
     final RecordingListener listener = new RecordingListener(log);
     final TestAckRanges ranges = new TestAckRanges();
-    final LossRecovery recovery;
+    final PathParameters path;
+    final LossRecovery lossRecovery;
 
-    RecoveryDriver(final RecoveryConfig config)
+    /**
+     * @param config            the recovery's configuration.
+     * @param peerMaxAckDelayNs the peer's max_ack_delay.
+     */
+    RecoveryDriver(final RecoveryConfig config, final long peerMaxAckDelayNs)
     {
-        recovery = new LossRecovery(config);
-        recovery.controller(controller);
-        controller.rttStats = recovery.rttEstimator();
+        path = new PathParameters(PACKET_BYTES, peerMaxAckDelayNs);
+        lossRecovery = newRecovery(config, path, controller);
+        controller.rttStats(lossRecovery.rttEstimator());
+    }
+
+    /**
+     * @param config     the recovery's configuration.
+     * @param path       the connection's path values.
+     * @param controller its controller.
+     * @return a loss recovery with a fresh RTT estimator built from the configuration.
+     */
+    static LossRecovery newRecovery(
+        final RecoveryConfig config, final PathParameters path, final CongestionController controller)
+    {
+        return new LossRecovery(
+            config, path, new RttEstimator(config.initialRttNs(), config.granularityNs()), controller);
     }
 
     static long ms(final long milliseconds)
@@ -49,7 +70,7 @@ final class RecoveryDriver
 
     void sendAtNs(final long packetNumber, final long atNs, final boolean isRetransmission)
     {
-        recovery.onPacketSent(
+        lossRecovery.onPacketSent(
             packetNumber, atNs, PACKET_BYTES, true, true, packetNumber * 1000, 1000, false, 0, isRetransmission);
     }
 
@@ -60,12 +81,12 @@ final class RecoveryDriver
      */
     int ackAtMs(final long atMs, final long... pairs)
     {
-        return recovery.onAckReceived(ranges.of(pairs), 0, ms(atMs), listener);
+        return lossRecovery.onAckReceived(ranges.of(pairs), 0, ms(atMs), listener);
     }
 
     int ackAtNs(final long atNs, final long... pairs)
     {
-        return recovery.onAckReceived(ranges.of(pairs), 0, atNs, listener);
+        return lossRecovery.onAckReceived(ranges.of(pairs), 0, atNs, listener);
     }
 
     /**

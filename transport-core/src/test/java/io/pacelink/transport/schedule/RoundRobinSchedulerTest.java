@@ -1,8 +1,8 @@
 package io.pacelink.transport.schedule;
 
-import io.pacelink.testing.AllocationMeter;
+import io.pacelink.transport.testing.AllocationMeter;
 import io.pacelink.transport.cc.ControllerParameters;
-import io.pacelink.transport.cc.testing.FakeControllerContext;
+import io.pacelink.transport.testing.TestControllerContext;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -24,7 +24,10 @@ class RoundRobinSchedulerTest
     private static final long RATE_100_MBIT_BYTES_PER_SECOND = 12_500_000L;
     private static final long SECOND_NS = 1_000_000_000L;
 
-    private final RoundRobinScheduler scheduler = new RoundRobinScheduler();
+    private final RoundRobinScheduler<Flow> scheduler = new RoundRobinScheduler<>();
+    private final PacketSender<Flow> sender = this::sendPacket;
+    private Flow released;
+    private boolean isReleasedForAckOnly;
 
     @Test
     void pacedFlowSendsOneQuantumThenOnePacketPerSizeOverRate()
@@ -32,7 +35,7 @@ class RoundRobinSchedulerTest
         final Flow flow = new Flow(1, RATE_100_MBIT_BYTES_PER_SECOND, 2 * PACKET_BYTES);
         flow.backlogPackets = Integer.MAX_VALUE;
         scheduler.addFlow(flow);
-        scheduler.activate(flow, 0);
+        activate(flow, 0);
 
         final List<Long> sendTimesNs = new ArrayList<>();
         long nowNs = 0;
@@ -40,11 +43,10 @@ class RoundRobinSchedulerTest
         final long durationNs = 1_000_000_000L;
         while (nowNs < durationNs)
         {
-            SchedulableFlow next;
-            while (null != (next = scheduler.nextFlow(nowNs)))
+            while (null != releaseOne(nowNs))
             {
                 sendTimesNs.add(nowNs);
-                bytes += send(next, PACKET_BYTES, false, nowNs);
+                bytes += PACKET_BYTES;
             }
             nowNs = scheduler.nextReleaseTimeNs();
         }
@@ -67,7 +69,7 @@ class RoundRobinSchedulerTest
         final Flow flow = new Flow(1, RATE_100_MBIT_BYTES_PER_SECOND, 4 * PACKET_BYTES);
         flow.backlogPackets = Integer.MAX_VALUE;
         scheduler.addFlow(flow);
-        scheduler.activate(flow, 0);
+        activate(flow, 0);
 
         assertEquals(4, drain(0));
         // Polled 10 ms late: only one send quantum (4 packets) leaves back to back, not 10 ms worth of data.
@@ -84,15 +86,14 @@ class RoundRobinSchedulerTest
         b.backlogPackets = 5;
         scheduler.addFlow(a);
         scheduler.addFlow(b);
-        scheduler.activate(a, 0);
-        scheduler.activate(b, 0);
+        activate(a, 0);
+        activate(b, 0);
 
         final StringBuilder order = new StringBuilder();
-        SchedulableFlow next;
-        while (null != (next = scheduler.nextFlow(0)))
+        Flow next;
+        while (null != (next = releaseOne(0)))
         {
             order.append(next == a ? 'a' : 'b');
-            send(next, PACKET_BYTES, false, 0);
         }
 
         assertEquals("ababababab", order.toString());
@@ -106,21 +107,20 @@ class RoundRobinSchedulerTest
         final Flow flow = new Flow(1, RATE_100_MBIT_BYTES_PER_SECOND, PACKET_BYTES);
         flow.backlogPackets = Integer.MAX_VALUE;
         scheduler.addFlow(flow);
-        scheduler.activate(flow, 0);
+        activate(flow, 0);
         assertEquals(1, drain(0));
         assertEquals(120_000L, scheduler.nextReleaseTimeNs());
 
         flow.ackDue = true;
-        scheduler.activate(flow, 10_000L);
-        assertSame(flow, scheduler.nextFlow(10_000L));
-        assertTrue(scheduler.releasedForAckOnly());
-        send(flow, 50, true, 10_000L);
+        activate(flow, 10_000L);
+        assertSame(flow, releaseOne(10_000L));
+        assertTrue(isReleasedForAckOnly);
 
         // The ACK-only packet was neither paced nor charged: the data release time is unchanged.
-        assertNull(scheduler.nextFlow(10_000L));
+        assertNull(releaseOne(10_000L));
         assertEquals(120_000L, scheduler.nextReleaseTimeNs());
-        assertSame(flow, scheduler.nextFlow(120_000L));
-        assertFalse(scheduler.releasedForAckOnly());
+        assertSame(flow, releaseOne(120_000L));
+        assertFalse(isReleasedForAckOnly);
     }
 
     @Test
@@ -128,21 +128,22 @@ class RoundRobinSchedulerTest
     {
         final Flow flow = new Flow(7, 0, PACKET_BYTES);
         scheduler.addFlow(flow);
-        scheduler.activate(flow, 0);
+        activate(flow, 0);
         assertEquals(1, scheduler.activeFlowCount());
 
-        assertNull(scheduler.nextFlow(0));
+        assertNull(releaseOne(0));
         assertEquals(0, scheduler.activeFlowCount());
 
         flow.backlogPackets = 1;
-        assertNull(scheduler.nextFlow(0), "an idle flow is not polled until activated");
-        scheduler.activate(flow, 0);
-        assertSame(flow, scheduler.nextFlow(0));
+        assertNull(releaseOne(0), "an idle flow is not polled until activated");
+        activate(flow, 0);
+        assertSame(flow, releaseOne(0));
 
+        flow.backlogPackets = 1;
         scheduler.removeFlow(flow);
         assertEquals(0, scheduler.flowCount());
         assertEquals(0, scheduler.activeFlowCount());
-        assertNull(scheduler.nextFlow(0));
+        assertNull(releaseOne(0));
     }
 
     @Test
@@ -154,7 +155,7 @@ class RoundRobinSchedulerTest
             flows[i] = new Flow(i + 1, RATE_100_MBIT_BYTES_PER_SECOND / (i + 1), 2 * PACKET_BYTES);
             flows[i].backlogPackets = Integer.MAX_VALUE;
             scheduler.addFlow(flows[i]);
-            scheduler.activate(flows[i], 0);
+            activate(flows[i], 0);
         }
         // nowNs and the end of the current window; a second of warm-up, then one virtual second per window (about
         // 24 000 packets).
@@ -201,7 +202,7 @@ class RoundRobinSchedulerTest
         }
         assertNotNull(found);
         assertEquals(0, found.defaultPriority());
-        final FakeControllerContext counters = new FakeControllerContext(ControllerParameters.EMPTY);
+        final TestControllerContext counters = new TestControllerContext(ControllerParameters.EMPTY);
         assertEquals("rr", found.newScheduler(ControllerParameters.EMPTY, counters).name());
 
         final PacketSchedulerFactory factory = found;
@@ -211,29 +212,35 @@ class RoundRobinSchedulerTest
 
     private int drain(final long nowNs)
     {
-        int packets = 0;
-        SchedulableFlow next;
-        while (null != (next = scheduler.nextFlow(nowNs)))
-        {
-            send(next, PACKET_BYTES, false, nowNs);
-            packets++;
-        }
-        return packets;
+        return scheduler.sendPackets(nowNs, Integer.MAX_VALUE, sender);
     }
 
-    private int send(final SchedulableFlow flow, final int sizeBytes, final boolean ackOnly, final long nowNs)
+    private Flow releaseOne(final long nowNs)
     {
-        final Flow fake = (Flow)flow;
+        released = null;
+        scheduler.sendPackets(nowNs, 1, sender);
+        return released;
+    }
+
+    /**
+     * Activate a flow with its pacing, as the endpoint does once per duty cycle.
+     */
+    private void activate(final Flow flow, final long nowNs)
+    {
+        scheduler.activate(flow, flow.rateBytesPerSecond, flow.sendQuantumBytes, nowNs);
+    }
+
+    private int sendPacket(final Flow flow, final boolean ackOnly, final long nowNs)
+    {
+        released = flow;
+        isReleasedForAckOnly = ackOnly;
         if (ackOnly)
         {
-            fake.ackDue = false;
+            flow.ackDue = false;
+            return SentPacket.pack(50, false);
         }
-        else
-        {
-            fake.backlogPackets--;
-        }
-        scheduler.onPacketSent(flow, sizeBytes, ackOnly, nowNs);
-        return sizeBytes;
+        flow.backlogPackets--;
+        return SentPacket.pack(PACKET_BYTES, true);
     }
 
     private static final class Flow implements SchedulableFlow
@@ -256,34 +263,9 @@ class RoundRobinSchedulerTest
             return flowId;
         }
 
-        public long pacingRateBytesPerSecond()
+        public int sendable(final long nowNs)
         {
-            return rateBytesPerSecond;
-        }
-
-        public int sendQuantumBytes()
-        {
-            return sendQuantumBytes;
-        }
-
-        public int maxDatagramSizeBytes()
-        {
-            return PACKET_BYTES;
-        }
-
-        public boolean hasPacketToSend(final long nowNs)
-        {
-            return backlogPackets > 0;
-        }
-
-        public boolean hasAckDue(final long nowNs)
-        {
-            return ackDue;
-        }
-
-        public long earliestDepartureNs()
-        {
-            return 0;
+            return (backlogPackets > 0 ? ACK_ELICITING : 0) | (ackDue ? ACK_DUE : 0);
         }
     }
 }

@@ -23,7 +23,8 @@ class CircularStreamBufferTest
             final long position = 10L * CAPACITY - 4 + shift;
             store.putIntLittleEndian(position, 0x0A0B0C0D + shift);
             assertEquals(0x0A0B0C0D + shift, store.getIntLittleEndian(position), "shift " + shift);
-            assertEquals((byte)(0x0D + shift), store.buffer().getByte(store.index(position)), "least significant first");
+            assertEquals(
+                (byte)(0x0D + shift), store.buffer().getByte(store.index(position)), "least significant first");
         }
         store.putIntLittleEndian(CAPACITY - 2, 0x11223344);
         assertEquals(0x3344, store.buffer().getShort(CAPACITY - 2, ByteOrder.LITTLE_ENDIAN));

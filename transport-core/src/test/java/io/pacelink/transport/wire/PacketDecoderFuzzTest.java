@@ -137,7 +137,8 @@ class PacketDecoderFuzzTest
                 return writer.appendMaxData(random.nextLong() & Long.MAX_VALUE);
 
             case 4:
-                return writer.appendMaxStreamData(random.nextInt(Integer.MAX_VALUE), random.nextLong() & Long.MAX_VALUE);
+                return writer.appendMaxStreamData(
+                    random.nextInt(Integer.MAX_VALUE), random.nextLong() & Long.MAX_VALUE);
 
             case 5:
                 return writer.appendHandshake(

@@ -179,7 +179,8 @@ class PacketDecoderRejectionTest
         final int length = packetWith(frame);
         for (int cut = FRAME + 1; cut < length; cut++)
         {
-            final int expected = cut - FRAME < FRAME_HEADER_LENGTH ? TRUNCATED_FRAME_HEADER : FRAME_LENGTH_OUT_OF_BOUNDS;
+            final int expected =
+                cut - FRAME < FRAME_HEADER_LENGTH ? TRUNCATED_FRAME_HEADER : FRAME_LENGTH_OUT_OF_BOUNDS;
             assertEquals(expected, decoder.validate(buffer, 0, cut), frame + " cut to " + cut);
         }
     }

@@ -1,0 +1,902 @@
+package io.pacelink.transport.testing;
+
+import io.pacelink.transport.ack.ReceivedPacketTracker;
+import io.pacelink.transport.cc.AckEvent;
+import io.pacelink.transport.cc.CongestionController;
+import io.pacelink.transport.recovery.AckRanges;
+import io.pacelink.transport.recovery.LossRecovery;
+import io.pacelink.transport.recovery.RecoveryConfig;
+import io.pacelink.transport.recovery.ScriptedLosses;
+import io.pacelink.transport.wire.FrameHeaderFlyweight;
+import io.pacelink.transport.wire.PacketDecoder;
+import io.pacelink.transport.wire.PacketHeaderFlyweight;
+
+import java.util.SplittableRandom;
+import java.util.function.BooleanSupplier;
+
+/**
+ * One connection of the real transport over a scripted bottleneck, in virtual time: the sender is a real
+ * {@link LossRecovery} (sent-packet ring, RTT estimator, delivery-rate sampler, loss detection, probe timeouts) driving
+ * the controller under test through a {@link RecordingController}, and the receiver is a real
+ * {@link ReceivedPacketTracker}, so a controller test sees exactly the events, rate samples and losses production
+ * would. Between them: a FIFO link of fixed (or unlimited) rate followed by the round-trip propagation delay, with an
+ * optional buffer limit, scripted or random drops and a token-bucket policer; a receiver that acknowledges every
+ * {@code n}-th packet or when its delayed-ACK timer (the context's max_ack_delay) expires; ACK aggregation; and an
+ * application that is backlogged, writes chunks, keeps a limited amount in flight or pauses.
+ * <p>
+ * Each instant runs as the endpoint's duty cycle does: application writes, every ACK frame due, the
+ * application-limited check, the recovery timer, then sends while the window (bytes in flight below cwnd, probes
+ * whatever the window) and the pacer allow. The pacer is the core's round-robin scheduler's: one packet every
+ * {@code size / pacing rate}, with one send quantum of catch-up. Lost data is not resent: a backlogged application
+ * always has more. Allocation-free once constructed (with the recorder's recording switched off).
+ */
+public final class ScriptedPath
+{
+    /**
+     * Called after every processed ACK frame.
+     */
+    @FunctionalInterface
+    public interface AckListener
+    {
+        /**
+         * @param path the path, with the clock at the ACK's arrival.
+         */
+        void onAckProcessed(ScriptedPath path);
+    }
+
+    /**
+     * Sent packets the loss recovery tracks at once: more than any test keeps in flight.
+     */
+    public static final int SENT_PACKET_CAPACITY = 1 << 16;
+
+    /**
+     * A probe sent while the application has nothing: a PING-only packet.
+     */
+    public static final int PING_PACKET_BYTES =
+        PacketHeaderFlyweight.HEADER_LENGTH + FrameHeaderFlyweight.FRAME_HEADER_LENGTH;
+
+    private static final long BACKLOGGED = Long.MAX_VALUE;
+    private static final long UNLIMITED_RATE_BYTES_PER_SECOND = Long.MAX_VALUE;
+    private static final long NANOS_PER_SECOND = 1_000_000_000L;
+    private static final long NEVER = Long.MAX_VALUE;
+    private static final long NOT_DELIVERED = -1;
+    private static final int CAPACITY = 1 << 18;
+    private static final int MASK = CAPACITY - 1;
+    private static final int MAX_DUTY_CYCLES_AT_ONE_INSTANT = 1_000_000;
+
+    private final CongestionController controller;
+    private final RecordingController recorder;
+    private final TestControllerContext context;
+    private final LossRecovery lossRecovery;
+    private final ReceivedPacketTracker receiver = new ReceivedPacketTracker(
+        PacketDecoder.MAX_ACK_RANGES, TestControllerContext.PEER_MAX_ACK_DELAY_NS);
+    private final ReceiverRanges ackRanges = new ReceiverRanges(receiver);
+    private final OutcomeCounter outcomes = new OutcomeCounter();
+    private final long delayedAckTimeoutNs;
+    private final SplittableRandom lossRandom;
+    private final long[] ackArrivalNs = new long[CAPACITY];
+
+    private long bottleneckBytesPerSecond;
+    private long propagationRttNs;
+    private long bufferBytes = Long.MAX_VALUE;
+    private long ackBurstPeriodNs;
+    private int ackEveryPackets = 1;
+    private boolean isPacing = true;
+    private double randomLossProbability;
+    private long dropEveryNth;
+    private int dropNextRemaining;
+    private long policerBytesPerSecond;
+    private long policerBucketBytes;
+    private double policerTokens;
+    private long policerTimeNs;
+
+    private long appPendingBytes = BACKLOGGED;
+    private long appChunkBytes;
+    private long appChunkIntervalNs;
+    private long nextAppWriteNs = NEVER;
+    private long applicationLimitBytes = Long.MAX_VALUE;
+    private boolean isApplicationActive = true;
+
+    private long nowNs;
+    private long nextPacketNumber;
+    private long ackCursor;
+    private long releaseTimeNs = Long.MIN_VALUE;
+    private long lastDepartureNs;
+    private long lastAckArrivalNs;
+    private long newestSentTimeNs = Long.MIN_VALUE;
+
+    private long sentBytes;
+    private long droppedBytes;
+    private long maxQueueBytes;
+    private long ackFrames;
+
+    private AckListener listener;
+
+    /**
+     * @param controller               the controller under test, built with {@code context}.
+     * @param context                  its context: the path's loss recovery feeds its RTT estimator and reads its
+     *                                 datagram size, and the receiver's delayed-ACK timer is its max_ack_delay.
+     * @param bottleneckBytesPerSecond link rate.
+     * @param propagationRttNs         round-trip propagation delay (the RTT is this plus serialization and queueing).
+     * @param startNs                  virtual time of the first event.
+     * @param seed                     seed for random losses.
+     */
+    public ScriptedPath(
+        final CongestionController controller,
+        final TestControllerContext context,
+        final long bottleneckBytesPerSecond,
+        final long propagationRttNs,
+        final long startNs,
+        final long seed)
+    {
+        this.controller = controller;
+        this.context = context;
+        this.recorder = new RecordingController(controller, null).recording(false);
+        this.lossRecovery = new LossRecovery(
+            new RecoveryConfig().sentPacketCapacity(SENT_PACKET_CAPACITY),
+            context.path(),
+            context.rttEstimator(),
+            recorder);
+        this.delayedAckTimeoutNs = context.maxAckDelayNs();
+        this.bottleneckBytesPerSecond = bottleneckBytesPerSecond;
+        this.propagationRttNs = propagationRttNs;
+        this.lossRandom = new SplittableRandom(seed);
+        this.nowNs = startNs;
+        this.lastDepartureNs = startNs;
+        this.policerTimeNs = startNs;
+    }
+
+    /**
+     * An unlimited-rate path starting at time 0: every packet takes exactly {@code propagationRttNs} (the FIFO never
+     * reorders, so a drop in RTT compresses arrivals).
+     *
+     * @param controller       the controller under test.
+     * @param context          its context (see the other constructor).
+     * @param propagationRttNs the RTT of packets sent from now on.
+     */
+    public ScriptedPath(
+        final CongestionController controller, final TestControllerContext context, final long propagationRttNs)
+    {
+        this(controller, context, UNLIMITED_RATE_BYTES_PER_SECOND, propagationRttNs, 0, 0);
+    }
+
+    // ------------------------------------------------------------------------------------------------- configuration
+
+    /**
+     * @param listener called after every ACK frame; null for none.
+     * @return this.
+     */
+    public ScriptedPath listener(final AckListener listener)
+    {
+        this.listener = listener;
+        return this;
+    }
+
+    /**
+     * @param rttNs new propagation RTT for packets sent from now on (ACK order is preserved).
+     * @return this.
+     */
+    public ScriptedPath propagationRttNs(final long rttNs)
+    {
+        this.propagationRttNs = rttNs;
+        return this;
+    }
+
+    /**
+     * @param bytesPerSecond new bottleneck rate for packets sent from now on.
+     * @return this.
+     */
+    public ScriptedPath bottleneckBytesPerSecond(final long bytesPerSecond)
+    {
+        this.bottleneckBytesPerSecond = bytesPerSecond;
+        return this;
+    }
+
+    /**
+     * @param bytes drop packets arriving when the queue would exceed this.
+     * @return this.
+     */
+    public ScriptedPath bufferBytes(final long bytes)
+    {
+        this.bufferBytes = bytes;
+        return this;
+    }
+
+    /**
+     * Stretch ACKs: the receiver acknowledges every {@code packets} packets, or when its delayed-ACK timer (the
+     * context's max_ack_delay) expires after the first unacknowledged one arrived (RFC 9000 section 13.2.1).
+     *
+     * @param packets packets per ACK frame; 1 for an ACK per packet.
+     * @return this.
+     */
+    public ScriptedPath ackEvery(final int packets)
+    {
+        this.ackEveryPackets = packets;
+        return this;
+    }
+
+    /**
+     * ACK aggregation: ACKs reach the sender only at multiples of {@code periodNs} (as behind a Wi-Fi or cellular
+     * link that batches them), so each burst delivers every ACK sent since the last one. The receiver reports the
+     * delay it added itself, not the network's.
+     *
+     * @param periodNs burst period; 0 for ACKs on arrival.
+     * @return this.
+     */
+    public ScriptedPath ackBurstPeriodNs(final long periodNs)
+    {
+        this.ackBurstPeriodNs = periodNs;
+        return this;
+    }
+
+    /**
+     * @param isPacing true to space packets at the controller's pacing rate, false to send whole windows at once.
+     * @return this.
+     */
+    public ScriptedPath pacing(final boolean isPacing)
+    {
+        this.isPacing = isPacing;
+        return this;
+    }
+
+    /**
+     * @param probability Bernoulli drop probability per packet.
+     * @return this.
+     */
+    public ScriptedPath randomLoss(final double probability)
+    {
+        this.randomLossProbability = probability;
+        return this;
+    }
+
+    /**
+     * @param n drop every n-th packet sent, counted from the first packet (deterministic loss rate 1/n); 0 for none.
+     * @return this.
+     */
+    public ScriptedPath dropEveryNth(final long n)
+    {
+        this.dropEveryNth = n;
+        return this;
+    }
+
+    /**
+     * @param count drop the next {@code count} packets sent.
+     * @return this.
+     */
+    public ScriptedPath dropNext(final int count)
+    {
+        this.dropNextRemaining = count;
+        return this;
+    }
+
+    /**
+     * @param rateBytesPerSecond token rate (0: no policer).
+     * @param bucketBytes        bucket depth; the bucket starts full.
+     * @return this.
+     */
+    public ScriptedPath policer(final long rateBytesPerSecond, final long bucketBytes)
+    {
+        this.policerBytesPerSecond = rateBytesPerSecond;
+        this.policerBucketBytes = bucketBytes;
+        this.policerTokens = bucketBytes;
+        this.policerTimeNs = nowNs;
+        return this;
+    }
+
+    /**
+     * The application always has data.
+     *
+     * @return this.
+     */
+    public ScriptedPath backlogged()
+    {
+        appPendingBytes = BACKLOGGED;
+        nextAppWriteNs = NEVER;
+        return this;
+    }
+
+    /**
+     * The application writes {@code chunkBytes} every {@code intervalNs}, starting now, and has nothing else.
+     *
+     * @param chunkBytes bytes per write.
+     * @param intervalNs time between writes.
+     * @return this.
+     */
+    public ScriptedPath appChunks(final long chunkBytes, final long intervalNs)
+    {
+        appPendingBytes = 0;
+        appChunkBytes = chunkBytes;
+        appChunkIntervalNs = intervalNs;
+        nextAppWriteNs = nowNs;
+        return this;
+    }
+
+    /**
+     * @param bytes the most the application keeps in flight ({@link Long#MAX_VALUE}: no limit).
+     * @return this.
+     */
+    public ScriptedPath applicationLimitBytes(final long bytes)
+    {
+        this.applicationLimitBytes = bytes;
+        return this;
+    }
+
+    /**
+     * The application stops writing; once everything in flight is acknowledged the connection is idle.
+     *
+     * @return this.
+     */
+    public ScriptedPath pauseApplication()
+    {
+        isApplicationActive = false;
+        return this;
+    }
+
+    /**
+     * The application writes again; the transport restarts the controller from idle if nothing was in flight.
+     *
+     * @return this.
+     */
+    public ScriptedPath resumeApplication()
+    {
+        isApplicationActive = true;
+        return this;
+    }
+
+    // ------------------------------------------------------------------------------------------------- running
+
+    /**
+     * Process events up to and including {@code endNs}; afterwards {@link #nowNs()} is {@code endNs}.
+     *
+     * @param endNs virtual end time.
+     */
+    public void runUntil(final long endNs)
+    {
+        runUntil(endNs, null);
+    }
+
+    /**
+     * @param durationNs how long to run from now.
+     */
+    public void runFor(final long durationNs)
+    {
+        runUntil(nowNs + durationNs, null);
+    }
+
+    /**
+     * Process events up to and including {@code endNs} or until, checked after every ACK frame, {@code stop} holds.
+     * If nothing is left to happen (an idle application) the clock still advances to {@code endNs}, unless that is
+     * {@link Long#MAX_VALUE}.
+     *
+     * @param endNs virtual end time.
+     * @param stop  the stop condition, or null.
+     * @return true if stopped by the condition.
+     */
+    public boolean runUntil(final long endNs, final BooleanSupplier stop)
+    {
+        long lastCycleNs = Long.MIN_VALUE;
+        int cyclesAtThisInstant = 0;
+        while (true)
+        {
+            final long eventNs = Math.min(
+                Math.min(nextAppWriteNs, nextAckFrameNs()), Math.min(lossRecovery.timerDeadlineNs(), nextSendNs()));
+            if (eventNs > endNs || NEVER == eventNs)
+            {
+                nowNs = NEVER == endNs ? nowNs : endNs;
+                return false;
+            }
+
+            nowNs = Math.max(nowNs, eventNs);
+            cyclesAtThisInstant = nowNs == lastCycleNs ? cyclesAtThisInstant + 1 : 0;
+            if (cyclesAtThisInstant > MAX_DUTY_CYCLES_AT_ONE_INSTANT)
+            {
+                throw new IllegalStateException("scripted path stuck at " + nowNs + " ns");
+            }
+            lastCycleNs = nowNs;
+            if (dutyCycle(stop))
+            {
+                return true;
+            }
+        }
+    }
+
+    /**
+     * Declare the most recently sent packet lost now, as if loss detection had just found it, and drop it from the
+     * path: it is removed from flight and reported with {@code onPacketLost} and {@code onCongestionEvent}.
+     */
+    public void loseNewestPacketNow()
+    {
+        final long packetNumber = nextPacketNumber - 1;
+        final int i = (int)(packetNumber & MASK);
+        if (packetNumber < ackCursor || NOT_DELIVERED == ackArrivalNs[i])
+        {
+            throw new IllegalStateException("the newest packet is not on its way");
+        }
+        ackArrivalNs[i] = NOT_DELIVERED;
+        droppedBytes += context.maxDatagramSizeBytes();
+        ScriptedLosses.declareLost(lossRecovery, packetNumber, nowNs, outcomes);
+    }
+
+    /**
+     * Declare the most recently sent packet lost now while the path still delivers it: its acknowledgement, about a
+     * round trip later, proves the loss spurious, which the transport reports to the controller if every loss of the
+     * recovery was spurious.
+     */
+    public void declareNewestPacketLostNow()
+    {
+        ScriptedLosses.declareLost(lossRecovery, nextPacketNumber - 1, nowNs, outcomes);
+    }
+
+    /**
+     * Deliver a congestion event without touching the path (e.g. a late loss report or persistent congestion).
+     *
+     * @param newestLostSentTimeNs   send time of the newest packet in the batch.
+     * @param isPersistentCongestion whether the batch establishes persistent congestion.
+     */
+    public void congestionEvent(final long newestLostSentTimeNs, final boolean isPersistentCongestion)
+    {
+        ScriptedLosses.congestionSignal(
+            lossRecovery, nowNs, newestLostSentTimeNs, context.maxDatagramSizeBytes(), isPersistentCongestion, false);
+    }
+
+    /**
+     * Deliver an ECN congestion-experienced signal for a packet sent at {@code sentTimeNs}.
+     *
+     * @param sentTimeNs send time of the CE-marked packet.
+     */
+    public void ecnCongestionEvent(final long sentTimeNs)
+    {
+        ScriptedLosses.congestionSignal(lossRecovery, nowNs, sentTimeNs, 0, false, true);
+    }
+
+    // ------------------------------------------------------------------------------------------------- observation
+
+    /**
+     * @return virtual time.
+     */
+    public long nowNs()
+    {
+        return nowNs;
+    }
+
+    /**
+     * @return send time of the newest packet sent, or {@link Long#MIN_VALUE} before the first.
+     */
+    public long newestSentTimeNs()
+    {
+        return newestSentTimeNs;
+    }
+
+    /**
+     * @return bytes in flight (sent, neither acknowledged nor declared lost).
+     */
+    public long bytesInFlight()
+    {
+        return lossRecovery.bytesInFlight();
+    }
+
+    /**
+     * @return bytes acknowledged so far ({@code C.delivered}).
+     */
+    public long deliveredBytes()
+    {
+        return lossRecovery.deliveredBytes();
+    }
+
+    /**
+     * @return bytes declared lost so far ({@code C.lost}).
+     */
+    public long lostBytes()
+    {
+        return lossRecovery.lostBytes();
+    }
+
+    /**
+     * @return bytes sent so far.
+     */
+    public long sentBytes()
+    {
+        return sentBytes;
+    }
+
+    /**
+     * @return bytes the path dropped (or the test lost), declared lost yet or not.
+     */
+    public long droppedBytes()
+    {
+        return droppedBytes;
+    }
+
+    /**
+     * @return the largest queue seen at the bottleneck, in bytes.
+     */
+    public long maxQueueBytes()
+    {
+        return maxQueueBytes;
+    }
+
+    /**
+     * @return the queue at the bottleneck now, in bytes.
+     */
+    public long queueBytes()
+    {
+        final long backlogNs = lastDepartureNs - nowNs;
+        return backlogNs <= 0 ? 0 : (long)((double)bottleneckBytesPerSecond * backlogNs / NANOS_PER_SECOND);
+    }
+
+    /**
+     * Reset the max-queue statistic.
+     */
+    public void resetMaxQueue()
+    {
+        maxQueueBytes = 0;
+    }
+
+    /**
+     * @return ACK frames processed so far.
+     */
+    public long ackFrames()
+    {
+        return ackFrames;
+    }
+
+    /**
+     * @return congestion events delivered so far (including scripted ones).
+     */
+    public long congestionEvents()
+    {
+        return recorder.congestionEventCount();
+    }
+
+    /**
+     * @return the controller's window just before the most recent congestion event was delivered.
+     */
+    public long cwndBeforeLastCongestionEventBytes()
+    {
+        return recorder.cwndBeforeLastCongestionEventBytes();
+    }
+
+    /**
+     * @return the most recently processed ACK frame as the controller saw it (valid inside a listener).
+     */
+    public AckEvent lastAck()
+    {
+        return recorder.lastAck();
+    }
+
+    /**
+     * @return the controller being driven.
+     */
+    public CongestionController controller()
+    {
+        return controller;
+    }
+
+    /**
+     * @return the recorder between the transport and the controller: switch its recording on, or observe it.
+     */
+    public RecordingController recorder()
+    {
+        return recorder;
+    }
+
+    /**
+     * @return what became of the packets sent.
+     */
+    public OutcomeCounter outcomes()
+    {
+        return outcomes;
+    }
+
+    /**
+     * @return the sender's loss recovery.
+     */
+    public LossRecovery lossRecovery()
+    {
+        return lossRecovery;
+    }
+
+    // ------------------------------------------------------------------------------------------------- duty cycle
+
+    /**
+     * @return true if stopped by the condition after an ACK frame.
+     */
+    private boolean dutyCycle(final BooleanSupplier stop)
+    {
+        while (nextAppWriteNs <= nowNs)
+        {
+            appPendingBytes += appChunkBytes;
+            nextAppWriteNs += appChunkIntervalNs;
+        }
+
+        while (nextAckFrameNs() <= nowNs)
+        {
+            processAckFrame();
+            if (null != stop && stop.getAsBoolean())
+            {
+                return true;
+            }
+        }
+
+        lossRecovery.onAppLimitedCheck(unsentBytes(), true, true);
+        if (lossRecovery.timerDeadlineNs() <= nowNs)
+        {
+            lossRecovery.onTimeout(nowNs, outcomes);
+        }
+
+        while (nextSendNs() <= nowNs)
+        {
+            send();
+        }
+        return false;
+    }
+
+    // ------------------------------------------------------------------------------------------------- sender
+
+    /**
+     * @return bytes the application has ready that the window may take: what a connection's send buffer holds.
+     */
+    private long unsentBytes()
+    {
+        if (!isApplicationActive)
+        {
+            return 0;
+        }
+        final long room = applicationLimitBytes - lossRecovery.bytesInFlight();
+        return Math.max(0, Math.min(appPendingBytes, room));
+    }
+
+    private boolean hasData()
+    {
+        return unsentBytes() >= context.maxDatagramSizeBytes();
+    }
+
+    private long nextSendNs()
+    {
+        if (!lossRecovery.canSend())
+        {
+            return NEVER;
+        }
+        if (lossRecovery.probesToSend() == 0 &&
+            (!hasData() || lossRecovery.bytesInFlight() >= controller.congestionWindowBytes()))
+        {
+            return NEVER;
+        }
+        return isPacing && releaseTimeNs > nowNs ? releaseTimeNs : nowNs;
+    }
+
+    private void send()
+    {
+        if (nextPacketNumber - ackCursor >= CAPACITY)
+        {
+            throw new IllegalStateException("more than " + CAPACITY + " packets on the path");
+        }
+        final long packetNumber = nextPacketNumber++;
+        final boolean isProbe = lossRecovery.probesToSend() > 0;
+        final int datagramSizeBytes = context.maxDatagramSizeBytes();
+        final boolean carriesData = hasData();
+        final int sizeBytes = carriesData ? datagramSizeBytes : PING_PACKET_BYTES;
+        if (carriesData && BACKLOGGED != appPendingBytes)
+        {
+            appPendingBytes -= sizeBytes;
+        }
+
+        lossRecovery.onPacketSent(
+            packetNumber,
+            nowNs,
+            sizeBytes,
+            true,
+            true,
+            packetNumber * datagramSizeBytes,
+            carriesData ? sizeBytes : 0,
+            false,
+            0,
+            false);
+        if (isProbe)
+        {
+            lossRecovery.onProbeSent();
+        }
+        pace(sizeBytes);
+        newestSentTimeNs = nowNs;
+        sentBytes += sizeBytes;
+
+        final int i = (int)(packetNumber & MASK);
+        if (isDropped(packetNumber, sizeBytes))
+        {
+            ackArrivalNs[i] = NOT_DELIVERED;
+            droppedBytes += sizeBytes;
+        }
+        else
+        {
+            ackArrivalNs[i] = enterBottleneck(sizeBytes);
+        }
+    }
+
+    /**
+     * The core's round-robin scheduler: the next release is {@code size / rate} after this one, and a sender behind
+     * schedule keeps at most one send quantum (less this packet) of catch-up.
+     */
+    private void pace(final int sizeBytes)
+    {
+        final long rateBytesPerSecond = controller.pacingRateBytesPerSecond();
+        if (!isPacing || rateBytesPerSecond <= 0 || Long.MAX_VALUE == rateBytesPerSecond)
+        {
+            return;
+        }
+        final long catchUpBytes = Math.max(0, controller.sendQuantumBytes() - sizeBytes);
+        final long earliestBaseNs = nowNs - catchUpBytes * NANOS_PER_SECOND / rateBytesPerSecond;
+        releaseTimeNs = Math.max(releaseTimeNs, earliestBaseNs) + sizeBytes * NANOS_PER_SECOND / rateBytesPerSecond;
+    }
+
+    private boolean isDropped(final long packetNumber, final int sizeBytes)
+    {
+        if (dropNextRemaining > 0)
+        {
+            dropNextRemaining--;
+            return true;
+        }
+        if (dropEveryNth > 0 && 0 == (packetNumber + 1) % dropEveryNth)
+        {
+            return true;
+        }
+        if (randomLossProbability > 0 && lossRandom.nextDouble() < randomLossProbability)
+        {
+            return true;
+        }
+        if (policerBytesPerSecond > 0)
+        {
+            policerTokens = Math.min(
+                policerBucketBytes,
+                policerTokens + (double)policerBytesPerSecond * (nowNs - policerTimeNs) / NANOS_PER_SECOND);
+            policerTimeNs = nowNs;
+            if (policerTokens < sizeBytes)
+            {
+                return true;
+            }
+            policerTokens -= sizeBytes;
+        }
+        return queueBytes() + sizeBytes > bufferBytes;
+    }
+
+    /**
+     * @return when the packet's acknowledgement reaches the sender if the receiver acknowledges it at once.
+     */
+    private long enterBottleneck(final int sizeBytes)
+    {
+        final long serializationNs = UNLIMITED_RATE_BYTES_PER_SECOND == bottleneckBytesPerSecond ?
+            0 : (long)sizeBytes * NANOS_PER_SECOND / bottleneckBytesPerSecond;
+        final long departureNs = Math.max(nowNs, lastDepartureNs) + serializationNs;
+        lastDepartureNs = departureNs;
+        maxQueueBytes = Math.max(maxQueueBytes, queueBytes());
+        final long arrivalNs = Math.max(departureNs + propagationRttNs, lastAckArrivalNs);
+        lastAckArrivalNs = arrivalNs;
+        return arrivalNs;
+    }
+
+    // ------------------------------------------------------------------------------------------------- receiver
+
+    private long firstArrivingPacketNumber()
+    {
+        while (ackCursor < nextPacketNumber && NOT_DELIVERED == ackArrivalNs[(int)(ackCursor & MASK)])
+        {
+            ackCursor++;
+        }
+        return ackCursor;
+    }
+
+    /**
+     * @return when the receiver sends the next ACK frame: at the arrival of the {@code ackEvery}-th unacknowledged
+     * packet or when the delayed-ACK timer of the first expires; {@link #NEVER} if nothing is waiting.
+     */
+    private long nextAckSendNs()
+    {
+        final long first = firstArrivingPacketNumber();
+        if (first >= nextPacketNumber)
+        {
+            return NEVER;
+        }
+
+        long frameNs = ackArrivalNs[(int)(first & MASK)];
+        if (ackEveryPackets > 1)
+        {
+            frameNs += delayedAckTimeoutNs;
+            int count = 1;
+            for (long packetNumber = first + 1; packetNumber < nextPacketNumber; packetNumber++)
+            {
+                final long arrivalNs = ackArrivalNs[(int)(packetNumber & MASK)];
+                if (arrivalNs >= frameNs)
+                {
+                    break;
+                }
+                if (NOT_DELIVERED != arrivalNs && ++count == ackEveryPackets)
+                {
+                    frameNs = arrivalNs;
+                    break;
+                }
+            }
+        }
+        return frameNs;
+    }
+
+    /**
+     * @return when the next ACK frame reaches the sender: when the receiver sends it, rounded up to the next ACK
+     * burst.
+     */
+    private long nextAckFrameNs()
+    {
+        final long sendNs = nextAckSendNs();
+        if (NEVER == sendNs || ackBurstPeriodNs <= 0)
+        {
+            return sendNs;
+        }
+        return (sendNs + ackBurstPeriodNs - 1) / ackBurstPeriodNs * ackBurstPeriodNs;
+    }
+
+    private void processAckFrame()
+    {
+        final long ackSendNs = nextAckSendNs();
+        long largestArrivalNs = ackSendNs;
+        int count = 0;
+        long packetNumber = ackCursor;
+        while (packetNumber < nextPacketNumber && count < ackEveryPackets)
+        {
+            final long arrivalNs = ackArrivalNs[(int)(packetNumber & MASK)];
+            if (NOT_DELIVERED != arrivalNs)
+            {
+                if (arrivalNs > ackSendNs)
+                {
+                    break;
+                }
+                receiver.onPacketReceived(packetNumber, true, arrivalNs);
+                largestArrivalNs = arrivalNs;
+                count++;
+            }
+            packetNumber++;
+        }
+        ackCursor = packetNumber;
+
+        final int result = lossRecovery.onAckReceived(ackRanges, ackSendNs - largestArrivalNs, nowNs, outcomes);
+        if (result < 0)
+        {
+            throw new IllegalStateException("loss lossRecovery rejected an ACK frame: " + result);
+        }
+        ackFrames++;
+        if (null != listener)
+        {
+            listener.onAckProcessed(this);
+        }
+    }
+
+    /**
+     * The receiver's ranges, newest first, read as the ACK frame it sends.
+     */
+    private static final class ReceiverRanges implements AckRanges
+    {
+        private final ReceivedPacketTracker tracker;
+
+        ReceiverRanges(final ReceivedPacketTracker tracker)
+        {
+            this.tracker = tracker;
+        }
+
+        public long largestAcked()
+        {
+            return tracker.rangeLargest(0);
+        }
+
+        public int rangeCount()
+        {
+            return tracker.rangeCount();
+        }
+
+        public long rangeSmallest(final int i)
+        {
+            return tracker.rangeSmallest(i);
+        }
+
+        public long rangeLargest(final int i)
+        {
+            return tracker.rangeLargest(i);
+        }
+    }
+}

@@ -1,0 +1,124 @@
+package io.pacelink.transport.testing;
+
+import io.pacelink.transport.port.DatagramHandler;
+import io.pacelink.transport.port.DatagramPort;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.net.InetSocketAddress;
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.Predicate;
+
+/**
+ * An in-memory network for tests of the endpoint core driven by hand: ports exchange datagrams instantly and in
+ * order; a test can inject raw datagrams and drop what a predicate selects. Allocates freely: tests only.
+ */
+public final class TestNetwork
+{
+    private final Map<InetSocketAddress, Port> portsByAddress = new HashMap<>();
+    private Predicate<byte[]> dropFilter = (datagram) -> false;
+
+    /**
+     * @param port the port number on 127.0.0.1.
+     * @return a new port of this network.
+     */
+    public Port newPort(final int port)
+    {
+        final Port newPort = new Port(new InetSocketAddress("127.0.0.1", port));
+        portsByAddress.put(newPort.address, newPort);
+        return newPort;
+    }
+
+    /**
+     * @param filter selects the datagrams the network drops from now on.
+     */
+    public void dropWhen(final Predicate<byte[]> filter)
+    {
+        dropFilter = filter;
+    }
+
+    /**
+     * One end of the network.
+     */
+    public final class Port implements DatagramPort
+    {
+        private final InetSocketAddress address;
+        private final ArrayDeque<byte[]> inbox = new ArrayDeque<>();
+        private final ArrayDeque<InetSocketAddress> sources = new ArrayDeque<>();
+        private final UnsafeBuffer receiveBuffer = new UnsafeBuffer(new byte[65536]);
+        private long sent;
+        private int largestSentBytes;
+
+        private Port(final InetSocketAddress address)
+        {
+            this.address = address;
+        }
+
+        /**
+         * @param datagram a datagram to receive next.
+         * @param source   the address it claims to come from.
+         */
+        public void inject(final byte[] datagram, final InetSocketAddress source)
+        {
+            inbox.add(datagram);
+            sources.add(source);
+        }
+
+        /**
+         * @return datagrams sent from this port.
+         */
+        public long sent()
+        {
+            return sent;
+        }
+
+        /**
+         * @return the largest datagram sent since the last call, then forget it.
+         */
+        public int takeLargestSentBytes()
+        {
+            final int largest = largestSentBytes;
+            largestSentBytes = 0;
+            return largest;
+        }
+
+        public int receive(final DatagramHandler handler, final int limit, final long nowNs)
+        {
+            int received = 0;
+            while (received < limit && !inbox.isEmpty())
+            {
+                final byte[] datagram = inbox.poll();
+                receiveBuffer.putBytes(0, datagram);
+                handler.onDatagram(receiveBuffer, 0, datagram.length, sources.poll(), nowNs);
+                received++;
+            }
+            return received;
+        }
+
+        public boolean send(
+            final DirectBuffer buffer, final int offset, final int length, final InetSocketAddress destination)
+        {
+            final byte[] datagram = new byte[length];
+            buffer.getBytes(offset, datagram);
+            sent++;
+            largestSentBytes = Math.max(largestSentBytes, length);
+            final Port target = portsByAddress.get(destination);
+            if (null != target && !dropFilter.test(datagram))
+            {
+                target.inject(datagram, address);
+            }
+            return true;
+        }
+
+        public InetSocketAddress localAddress()
+        {
+            return address;
+        }
+
+        public void close()
+        {
+        }
+    }
+}
