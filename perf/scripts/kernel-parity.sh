@@ -1,0 +1,240 @@
+#!/bin/bash
+# Kernel parity on an emulated real path: kernel TCP (iperf3 -C CC) against Pacelink (pacelink perf -C CC) on the
+# same emulated paths, interleaved, with goodput ratios (median and spread), CPU seconds per GB sent at each end,
+# and pacelink stat snapshots. See perf/README.md, "Kernel parity".
+#
+# Run as root:
+#   NETEM_TUN=/path/to/netem-tun perf/scripts/kernel-parity.sh
+#
+# The emulator is netem-tun, a user-space netem over TUN (this kernel has no netem qdisc); the script only runs the
+# binary it is given. It joins two network namespaces made here; every packet crosses an emulated one-way path in
+# each direction. Traffic never leaves the two namespaces.
+#
+# Environment:
+#   NETEM_TUN   the emulator binary (required)
+#   JAR         the shaded CLI (default: examples/target/pacelink.jar beside this script's checkout)
+#   RUNS        repetitions of every (path, controller) pair (default 3); kernel and Pacelink alternate which goes
+#               first from one repetition to the next
+#   DURATION    seconds per test (default 20)
+#   PATHS       which paths (default "lossy500 clean1g long100"):
+#                 lossy500  500 Mbit/s, 38 ms RTT, 1 % random loss on the data direction, 1 BDP drop-tail queue
+#                 clean1g   1 Gbit/s, 10 ms RTT, no loss, 1 BDP drop-tail queue
+#                 long100   100 Mbit/s, 150 +- 15 ms RTT (jitter reorders, as netem does), 8 % loss, 1 BDP queue
+#   CCS         controllers (default "bbr cubic reno"); the same name is given to iperf3 -C and pacelink perf -C
+#   OUT         where every raw result goes (default /tmp/kernel-parity-<time>)
+#   EMU_RT      emulator scheduling (default "--rt 20": SCHED_FIFO for its two forwarding threads)
+#   NICE        niceness of the endpoints (default -10)
+#   JAVA_OPTS   extra JVM options for both Pacelink processes (e.g. -XX:StartFlightRecording=...)
+#   NS_PREFIX   namespace names (default "pkparity": pkparity-a, pkparity-b)
+set -u
+set -o pipefail
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+REPO=$(cd "$HERE/../.." && pwd)
+: "${NETEM_TUN:?set NETEM_TUN to the netem-tun binary, e.g. NETEM_TUN=/tmp/netem-tun/netem-tun}"
+JAR=${JAR:-$REPO/examples/target/pacelink.jar}
+RUNS=${RUNS:-3}
+DURATION=${DURATION:-20}
+PATHS=${PATHS:-lossy500 clean1g long100}
+CCS=${CCS:-bbr cubic reno}
+OUT=${OUT:-/tmp/kernel-parity-$(date +%Y%m%d-%H%M%S)}
+EMU_RT=${EMU_RT:---rt 20}
+NICE=${NICE:--10}
+JAVA_OPTS=${JAVA_OPTS:-}
+NS_PREFIX=${NS_PREFIX:-pkparity}
+NS_A=$NS_PREFIX-a
+NS_B=$NS_PREFIX-b
+DEV_A=pktuna
+DEV_B=pktunb
+IP_A=10.200.0.1
+IP_B=10.200.0.2
+IPERF_PORT=5301
+PACELINK_PORT=5302
+
+[ "$(id -u)" = 0 ] || { echo "kernel-parity.sh: run as root (namespaces, TUN devices)" >&2; exit 2; }
+[ -x "$NETEM_TUN" ] || { echo "kernel-parity.sh: NETEM_TUN=$NETEM_TUN is not an executable" >&2; exit 2; }
+[ -f "$JAR" ] || { echo "kernel-parity.sh: $JAR not found; build it: mvn -B -q -pl examples -am package -DskipTests" >&2; exit 2; }
+for tool in iperf3 java python3 ip; do
+  command -v "$tool" >/dev/null || { echo "kernel-parity.sh: $tool is not installed" >&2; exit 2; }
+done
+case "$RUNS$DURATION" in *[!0-9]*) echo "kernel-parity.sh: RUNS and DURATION are whole numbers" >&2; exit 2;; esac
+
+# Path specifications: forward = data direction (A, the client, to B, the server); reverse = the ACKs.
+# floor = the smallest RTT a packet can see on the path (ms): a lower min RTT at a sender is a wrong sample.
+path_fwd() {
+  case $1 in
+    lossy500) echo "rate=500mbit,delay=19ms,loss=1,limit=1bdp" ;;
+    clean1g) echo "rate=1gbit,delay=5ms,limit=1bdp" ;;
+    long100) echo "rate=100mbit,delay=75ms,jitter=7.5ms,loss=8,limit=1bdp" ;;
+    *) echo "kernel-parity.sh: unknown path '$1' (lossy500, clean1g, long100)" >&2; return 1 ;;
+  esac
+}
+path_rev() {
+  case $1 in
+    lossy500) echo "rate=500mbit,delay=19ms,limit=1bdp" ;;
+    clean1g) echo "rate=1gbit,delay=5ms,limit=1bdp" ;;
+    long100) echo "rate=100mbit,delay=75ms,jitter=7.5ms,loss=0,limit=1bdp" ;;
+  esac
+}
+path_floor_ms() {
+  case $1 in lossy500) echo 38 ;; clean1g) echo 10 ;; long100) echo 135 ;; esac
+}
+for p in $PATHS; do path_fwd "$p" >/dev/null || exit 2; done
+
+mkdir -p "$OUT"
+RUN_DIR=$OUT/emu
+mkdir -p "$RUN_DIR"
+EMU_PID=""
+BG_PIDS=()
+
+log() { echo "[$(date +%H:%M:%S)] $*" | tee -a "$OUT/parity.log"; }
+loadavg() { cut -d' ' -f1-3 /proc/loadavg; }
+
+ns_setup() {
+  for ns in "$NS_A" "$NS_B"; do
+    ip netns add "$ns" 2>/dev/null || true
+    ip -n "$ns" link set lo up
+    # Namespace-local TCP settings, as the kernel anchor runs used: no cached ssthresh/RTT between runs, and
+    # socket buffers large enough never to cap a window (32 MiB, the size of a Pacelink connection's buffers).
+    ip netns exec "$ns" sysctl -qw net.ipv4.tcp_no_metrics_save=1
+    ip netns exec "$ns" sysctl -qw net.ipv4.tcp_rmem="4096 131072 33554432"
+    ip netns exec "$ns" sysctl -qw net.ipv4.tcp_wmem="4096 16384 33554432"
+    # Pacelink asks for 4 MiB socket buffers; let it have them.
+    ip netns exec "$ns" sysctl -qw net.core.rmem_max=33554432 2>/dev/null || true
+    ip netns exec "$ns" sysctl -qw net.core.wmem_max=33554432 2>/dev/null || true
+  done
+}
+
+emu_stop() {
+  if [ -n "$EMU_PID" ]; then
+    kill -TERM "$EMU_PID" 2>/dev/null || true
+    wait "$EMU_PID" 2>/dev/null || true
+    EMU_PID=""
+  fi
+}
+
+# emu_start FWD REV SEED: the emulator creates both TUNs inside the namespaces; they vanish when it exits, so the
+# addresses and routes are set again every time.
+emu_start() {
+  emu_stop
+  rm -f "$RUN_DIR/ready" "$RUN_DIR/stats.json"
+  # shellcheck disable=SC2086
+  "$NETEM_TUN" --a "$NS_A:$DEV_A" --b "$NS_B:$DEV_B" --fwd "$1" --rev "$2" --seed "$3" \
+    --stats "$RUN_DIR/stats.json" --ready "$RUN_DIR/ready" $EMU_RT 2>>"$RUN_DIR/emu.log" &
+  EMU_PID=$!
+  for _ in $(seq 1 100); do [ -s "$RUN_DIR/ready" ] && break; sleep 0.05; done
+  [ -s "$RUN_DIR/ready" ] || { log "the emulator did not start (see $RUN_DIR/emu.log)"; return 1; }
+  ip -n "$NS_A" link set "$DEV_A" mtu 1500 txqueuelen 10000 up
+  ip -n "$NS_B" link set "$DEV_B" mtu 1500 txqueuelen 10000 up
+  ip -n "$NS_A" addr add "$IP_A/32" dev "$DEV_A"
+  ip -n "$NS_B" addr add "$IP_B/32" dev "$DEV_B"
+  ip -n "$NS_A" route add "$IP_B/32" dev "$DEV_A"
+  ip -n "$NS_B" route add "$IP_A/32" dev "$DEV_B"
+  ip -n "$NS_A" tcp_metrics flush all 2>/dev/null || true
+  ip -n "$NS_B" tcp_metrics flush all 2>/dev/null || true
+}
+
+# emu_stats FILE: the emulator's counters (JSON) at this moment.
+emu_stats() {
+  rm -f "$RUN_DIR/stats.json"
+  kill -USR1 "$EMU_PID" 2>/dev/null || return 0
+  for _ in $(seq 1 50); do [ -s "$RUN_DIR/stats.json" ] && break; sleep 0.02; done
+  cp "$RUN_DIR/stats.json" "$1" 2>/dev/null || true
+}
+
+# TX drops on the TUNs: packets the emulator did not read in time (it was overloaded); should stay 0.
+tun_drops() {
+  local a b
+  a=$(ip -n "$NS_A" -s link show "$DEV_A" | awk '/TX:/{getline; print $4}')
+  b=$(ip -n "$NS_B" -s link show "$DEV_B" | awk '/TX:/{getline; print $4}')
+  echo "$((a + b))"
+}
+
+cleanup() {
+  for p in "${BG_PIDS[@]}"; do kill "$p" 2>/dev/null; done
+  emu_stop
+  ip netns del "$NS_A" 2>/dev/null || true
+  ip netns del "$NS_B" 2>/dev/null || true
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+in_ns() { local ns=$1; shift; ip netns exec "$ns" nice -n "$NICE" "$@"; }
+
+# wait_for FILE PATTERN SECONDS
+wait_for() {
+  for _ in $(seq 1 $(($3 * 20))); do grep -q "$2" "$1" 2>/dev/null && return 0; sleep 0.05; done
+  return 1
+}
+
+# run_kernel DIR CC: iperf3 server (one test) in B, client in A; both under /usr/bin/time for whole-process CPU.
+run_kernel() {
+  local d=$1 cc=$2
+  in_ns "$NS_B" /usr/bin/time -f '%e %U %S' -o "$d/server.time" \
+    iperf3 -s -1 -p "$IPERF_PORT" -B "$IP_B" > "$d/server.txt" 2>&1 &
+  local srv=$!
+  BG_PIDS+=("$srv")
+  wait_for "$d/server.txt" "listening" 5 || sleep 0.5
+  timeout $((DURATION + 40)) ip netns exec "$NS_A" nice -n "$NICE" /usr/bin/time -f '%e %U %S' -o "$d/client.time" \
+    iperf3 -c "$IP_B" -p "$IPERF_PORT" -C "$2" -t "$DURATION" -J --get-server-output > "$d/client.json" 2> "$d/client.err"
+  for _ in $(seq 1 100); do kill -0 "$srv" 2>/dev/null || break; sleep 0.1; done
+  kill "$srv" 2>/dev/null; wait "$srv" 2>/dev/null
+}
+
+# run_pacelink DIR CC: pacelink perf server (one test) in B, client in A; a pacelink stat snapshot of both
+# endpoints two thirds into the test (the files are deleted when the endpoints close).
+run_pacelink() {
+  local d=$1 cc=$2
+  # shellcheck disable=SC2086
+  in_ns "$NS_B" /usr/bin/time -f '%e %U %S' -o "$d/server.time" \
+    java $JAVA_OPTS -jar "$JAR" perf -s -1 -B "$IP_B" -p "$PACELINK_PORT" > "$d/server.txt" 2>&1 &
+  local srv=$!
+  BG_PIDS+=("$srv")
+  wait_for "$d/server.txt" "listening" 20 || log "pacelink server did not say it listens (see $d/server.txt)"
+  (
+    sleep $((DURATION * 2 / 3 + 1))
+    nice -n 10 java -jar "$JAR" stat --json --count 1 2>&1 | python3 "$HERE/parity_report.py" stat "$IP_A" "$IP_B" \
+      > "$d/stat.json"
+  ) &
+  local snap=$!
+  # shellcheck disable=SC2086
+  timeout $((DURATION + 60)) ip netns exec "$NS_A" nice -n "$NICE" /usr/bin/time -f '%e %U %S' -o "$d/client.time" \
+    java $JAVA_OPTS -jar "$JAR" perf -c "$IP_B" -B "$IP_A" -p "$PACELINK_PORT" -C "$cc" -t "$DURATION" -J \
+    --get-server-output > "$d/client.json" 2> "$d/client.err"
+  wait "$snap" 2>/dev/null
+  for _ in $(seq 1 100); do kill -0 "$srv" 2>/dev/null || break; sleep 0.1; done
+  kill "$srv" 2>/dev/null; wait "$srv" 2>/dev/null
+}
+
+# run_one PATH CC RUN SYSTEM SEED
+run_one() {
+  local path=$1 cc=$2 run=$3 system=$4 seed=$5
+  local d="$OUT/$path/$cc/run$run/$system"
+  mkdir -p "$d"
+  emu_start "$(path_fwd "$path")" "$(path_rev "$path")" "$seed" || return 1
+  echo "$(loadavg)" > "$d/loadavg.start"
+  log "$path $cc run $run $system (seed $seed, load $(loadavg))"
+  "run_$system" "$d" "$cc"
+  echo "$(loadavg)" > "$d/loadavg.end"
+  emu_stats "$d/emu.json"
+  tun_drops > "$d/tundrops"
+  python3 "$HERE/parity_report.py" one "$d" "$system" "$(path_floor_ms "$path")" | tee -a "$OUT/parity.log"
+}
+
+ns_setup
+log "kernel parity: paths [$PATHS], controllers [$CCS], $RUNS runs of ${DURATION}s, out $OUT, load $(loadavg)"
+log "emulator $NETEM_TUN $EMU_RT; jar $JAR; $(java -version 2>&1 | head -1); $(uname -r)"
+for run in $(seq 1 "$RUNS"); do
+  for path in $PATHS; do
+    for cc in $CCS; do
+      # One seed per (path, controller, run), the same for both systems: both see the same loss pattern draw.
+      seed=$(( $(echo -n "$path/$cc" | cksum | cut -d' ' -f1) % 100000 + run * 7919 ))
+      if [ $((run % 2)) = 1 ]; then order="kernel pacelink"; else order="pacelink kernel"; fi
+      for system in $order; do
+        run_one "$path" "$cc" "$run" "$system" "$seed"
+      done
+    done
+  done
+done
+emu_stop
+python3 "$HERE/parity_report.py" summary "$OUT" | tee "$OUT/summary.md"

@@ -1,0 +1,211 @@
+#!/usr/bin/env python3
+"""Reads the raw results of kernel-parity.sh.
+
+  parity_report.py one DIR SYSTEM FLOOR_MS   one line for one test (SYSTEM kernel or pacelink)
+  parity_report.py summary OUT               markdown tables: goodput, ratio, CPU per GB, wrong RTT samples
+  parity_report.py stat ADDRESS...           keeps, of a pacelink stat --json snapshot on stdin, the live endpoints
+                                             bound to one of the addresses
+
+Both tools write iperf3-shaped JSON: goodput is end.sum_received.bits_per_second (the receiver's figure), CPU is
+end.cpu_utilization_percent (host = the client, here the sender; remote = the server, the receiver), in percent of
+one core over the test, so CPU seconds = percent / 100 * seconds; per GB divides by end.sum_sent.bytes / 1e9.
+"""
+import glob
+import json
+import os
+import statistics
+import sys
+
+
+def load(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def whole_process_cpu(path):
+    """CPU seconds (user + system) of a process over its whole life, from /usr/bin/time -f '%e %U %S'."""
+    try:
+        with open(path) as f:
+            fields = f.read().split()
+        return float(fields[-2]) + float(fields[-1])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def result(d, system, floor_ms):
+    j = load(os.path.join(d, 'client.json'))
+    r = {'dir': d, 'system': system, 'ok': False}
+    if not j or 'end' not in j or 'sum_received' not in j.get('end', {}):
+        r['error'] = (j or {}).get('error') or 'no result (see %s)' % d
+        return r
+    end = j['end']
+    r['error'] = j.get('error')
+    r['ok'] = not r['error']
+    r['mbps'] = end['sum_received']['bits_per_second'] / 1e6
+    seconds = end['sum_sent'].get('seconds') or end['sum_received'].get('seconds') or 0
+    sent = end['sum_sent'].get('bytes', 0)
+    r['sent_gb'] = sent / 1e9
+    r['retransmits'] = end['sum_sent'].get('retransmits')
+    cpu = end.get('cpu_utilization_percent', {})
+    r['cpu_send_s'] = cpu.get('host_total', 0) / 100 * seconds
+    r['cpu_recv_s'] = cpu.get('remote_total', 0) / 100 * seconds
+    r['cpu_send_per_gb'] = r['cpu_send_s'] / r['sent_gb'] if sent else None
+    r['cpu_recv_per_gb'] = r['cpu_recv_s'] / r['sent_gb'] if sent else None
+    r['proc_cpu_send_s'] = whole_process_cpu(os.path.join(d, 'client.time'))
+    r['proc_cpu_recv_s'] = whole_process_cpu(os.path.join(d, 'server.time'))
+    streams = end.get('streams') or [{}]
+    snd = streams[0].get('sender', {})
+    r['min_rtt_ms'] = snd.get('min_rtt', 0) / 1000 if snd.get('min_rtt') is not None else None
+    r['mean_rtt_ms'] = snd.get('mean_rtt', 0) / 1000 if snd.get('mean_rtt') is not None else None
+    r['wrong_rtt'] = r['min_rtt_ms'] is not None and system == 'pacelink' and r['min_rtt_ms'] < floor_ms * 0.97
+    emu = load(os.path.join(d, 'emu.json')) or {}
+    dirs = {x.get('dir'): x for x in emu.get('dirs', [])}
+    fwd = dirs.get('fwd', {})
+    r['emu_loss_pct'] = fwd.get('loss_meas_pct')
+    r['emu_queue_drops'] = fwd.get('queue_drops')
+    r['emu_late_mean_us'] = fwd.get('late_mean_us')
+    try:
+        with open(os.path.join(d, 'tundrops')) as f:
+            r['tun_drops'] = int(f.read().strip() or 0)
+    except (OSError, ValueError):
+        r['tun_drops'] = None
+    r['acks_per_packet'] = None
+    snapshot = load(os.path.join(d, 'stat.json'))
+    if snapshot:
+        # The client (the sender) binds in namespace A, the server (the receiver) in B: every datagram the
+        # receiver sends on a one-way test is an ACK (or a control message: a handful).
+        ends = {}
+        for p in snapshot.get('processes', []):
+            ends['sender' if '/10.200.0.1:' in p.get('description', '') else 'receiver'] = p.get('endpoint', {})
+        sent = ends.get('sender', {}).get('datagrams-sent')
+        if sent and 'receiver' in ends:
+            r['acks_per_packet'] = ends['receiver'].get('datagrams-sent', 0) / sent
+    try:
+        with open(os.path.join(d, 'loadavg.start')) as f:
+            r['load'] = float(f.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        r['load'] = None
+    return r
+
+
+def fmt(x, digits=1):
+    return '-' if x is None else ('%.' + str(digits) + 'f') % x
+
+
+def line(r):
+    if not r['ok'] and 'mbps' not in r:
+        return '  %-8s FAILED: %s' % (r['system'], r['error'])
+    text = '  %-8s %8.1f Mbit/s  retr %s  min/mean RTT %s/%s ms  CPU s/GB send %s recv %s  emu loss %s%% ' \
+           'qdrops %s late %s us  tun drops %s' % (
+               r['system'], r['mbps'], r['retransmits'], fmt(r['min_rtt_ms'], 2), fmt(r['mean_rtt_ms'], 1),
+               fmt(r['cpu_send_per_gb'], 2), fmt(r['cpu_recv_per_gb'], 2), fmt(r['emu_loss_pct'], 2),
+               r['emu_queue_drops'], fmt(r['emu_late_mean_us'], 0), r['tun_drops'])
+    if r.get('acks_per_packet') is not None:
+        text += '  receiver datagrams per data datagram %.3f' % r['acks_per_packet']
+    if r['wrong_rtt']:
+        text += '  WRONG RTT SAMPLE (min RTT below the path floor: issue 9 item 11)'
+    if r['error']:
+        text += '  ERROR: %s' % r['error']
+    return text
+
+
+def spread(values, digits=1):
+    values = [v for v in values if v is not None]
+    if not values:
+        return '-'
+    return ('%.{0}f (%.{0}f–%.{0}f)'.format(digits)) % (statistics.median(values), min(values), max(values))
+
+
+def summary(out):
+    results = {}
+    for d in sorted(glob.glob(os.path.join(out, '*', '*', 'run*', '*'))):
+        if not os.path.isdir(d):
+            continue
+        parts = d.split(os.sep)
+        path, cc, run, system = parts[-4], parts[-3], parts[-2], parts[-1]
+        floor = {'lossy500': 38, 'clean1g': 10, 'long100': 135}.get(path, 0)
+        results.setdefault((path, cc), {}).setdefault(run, {})[system] = result(d, system, floor)
+    loads = [r['load'] for runs in results.values() for pair in runs.values() for r in pair.values()
+             if r.get('load') is not None]
+    print('# Kernel parity: Pacelink (pacelink perf) against kernel TCP (iperf3), same emulated paths')
+    print()
+    if loads:
+        print('Load average (1 min) at the start of the tests: %.1f–%.1f, median %.1f.' % (
+            min(loads), max(loads), statistics.median(loads)))
+        print()
+    print('Goodput is the receiver\'s, Mbit/s, median (min–max) over the runs; the ratio is Pacelink / kernel per '
+          'run (same path, seed and repetition), median (min–max).')
+    print()
+    print('| path | cc | runs | kernel Mbit/s | Pacelink Mbit/s | ratio | Pacelink runs with wrong RTT samples '
+          '| Pacelink min RTT ms |')
+    print('|---|---|---:|---|---|---|---|---|')
+    for (path, cc), runs in sorted(results.items()):
+        k = [p['kernel']['mbps'] for p in runs.values() if 'kernel' in p and 'mbps' in p['kernel']]
+        pl = [p['pacelink']['mbps'] for p in runs.values() if 'pacelink' in p and 'mbps' in p['pacelink']]
+        ratios = [p['pacelink']['mbps'] / p['kernel']['mbps'] for p in runs.values()
+                  if 'mbps' in p.get('kernel', {}) and 'mbps' in p.get('pacelink', {}) and p['kernel']['mbps'] > 0]
+        wrong = sum(1 for p in runs.values() if p.get('pacelink', {}).get('wrong_rtt'))
+        failed = sum(1 for p in runs.values() for r in p.values() if not r['ok'])
+        min_rtts = ', '.join(fmt(p['pacelink'].get('min_rtt_ms'), 2) for p in runs.values() if 'pacelink' in p)
+        print('| %s | %s | %d%s | %s | %s | %s | %d | %s |' % (
+            path, cc, len(runs), ' (%d failed)' % failed if failed else '', spread(k), spread(pl),
+            spread(ratios, 2), wrong, min_rtts))
+    print()
+    print('CPU seconds per GB sent, in-test (each tool\'s own measurement from test start to end, percent of one '
+          'core × seconds / GB sent), median (min–max). The receiving kernel\'s network stack runs in the '
+          'emulator\'s thread (a write to a TUN device delivers synchronously), so neither system is charged for '
+          'it.')
+    print()
+    print('| path | cc | kernel sender | Pacelink sender | kernel receiver | Pacelink receiver | '
+          'Pacelink whole-process CPU s (sender / receiver) |')
+    print('|---|---|---|---|---|---|---|')
+    for (path, cc), runs in sorted(results.items()):
+        def col(system, key):
+            return spread([p[system].get(key) for p in runs.values() if system in p], 2)
+        whole = ', '.join('%s / %s' % (fmt(p['pacelink'].get('proc_cpu_send_s')),
+                                       fmt(p['pacelink'].get('proc_cpu_recv_s')))
+                          for p in runs.values() if 'pacelink' in p)
+        print('| %s | %s | %s | %s | %s | %s | %s |' % (
+            path, cc, col('kernel', 'cpu_send_per_gb'), col('pacelink', 'cpu_send_per_gb'),
+            col('kernel', 'cpu_recv_per_gb'), col('pacelink', 'cpu_recv_per_gb'), whole))
+    print()
+    print('Emulator: release lateness (mean µs) and TUN overrun drops per test (should be 0):')
+    print()
+    for (path, cc), runs in sorted(results.items()):
+        cells = []
+        for run, pair in sorted(runs.items()):
+            for system, r in sorted(pair.items()):
+                cells.append('%s %s: %s µs, %s drops' % (run, system, fmt(r.get('emu_late_mean_us'), 0),
+                                                       r.get('tun_drops')))
+        print('- %s %s: %s' % (path, cc, '; '.join(cells)))
+
+
+def stat(addresses):
+    for text in sys.stdin:
+        try:
+            snapshot = json.loads(text)
+        except ValueError:
+            print(text, end='', file=sys.stderr)
+            continue
+        snapshot['processes'] = [p for p in snapshot.get('processes', []) if p.get('status') == 'alive' and
+                                 any('/' + a + ':' in p.get('description', '') for a in addresses)]
+        print(json.dumps(snapshot, indent=1))
+
+
+def main():
+    if len(sys.argv) >= 3 and sys.argv[1] == 'stat':
+        stat(sys.argv[2:])
+    elif len(sys.argv) == 5 and sys.argv[1] == 'one':
+        print(line(result(sys.argv[2], sys.argv[3], float(sys.argv[4]))))
+    elif len(sys.argv) == 3 and sys.argv[1] == 'summary':
+        summary(sys.argv[2])
+    else:
+        print(__doc__, file=sys.stderr)
+        sys.exit(2)
+
+
+if __name__ == '__main__':
+    main()
