@@ -1,0 +1,588 @@
+package io.pacelink.perf.loopback;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.pacelink.cli.PacelinkCommand;
+import io.pacelink.perf.BenchmarkJvm;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Loopback baselines, two processes per run, every contender of a case run in the same session with interleaved
+ * repetitions (the order rotates from one repetition to the next), reported as medians with their range:
+ * <ul>
+ *     <li>{@code bulk} — 1472-byte datagrams: raw NIO UDP (the baseline), Pacelink in the default profile
+ *     ({@code dedicated}) and in {@code invoker} mode, {@code pacelink perf}, Aeron; goodput at the receiver;</li>
+ *     <li>{@code bulk64k} — 65000-byte datagrams ({@code maxDatagramSizeBytes} 65000) against raw UDP at 65000 B;</li>
+ *     <li>{@code small} — 32-byte messages over one connection against Aeron (the baseline), messages per second;</li>
+ *     <li>{@code ping} — ping-pong of 32 bytes, client and echo server busy-spinning: raw UDP (the baseline) against
+ *     Pacelink in INVOKER mode ({@code pacelink ping --busy-spin}), p50 and p99.</li>
+ * </ul>
+ * Each child JVM prints a {@link ResultLine}; they are kept, one JSON object per line, in {@code results.jsonl} in the
+ * output folder, beside every child's log. See perf/README.md.
+ */
+@Command(
+    name = "loopback-suite",
+    mixinStandardHelpOptions = true,
+    description = "Loopback baselines: Pacelink against raw UDP and Aeron, two processes, interleaved repetitions.")
+public final class LoopbackSuite implements Callable<Integer>
+{
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final long READY_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(60);
+    private static final long EXIT_GRACE_NS = TimeUnit.SECONDS.toNanos(60);
+    private static final long QUIET_MS = 1000;
+    private static final int BULK_MESSAGE_BYTES = 128 * 1024;
+    private static final int SMALL_MESSAGE_BYTES = 32;
+    private static final int PING_BYTES = 32;
+
+    /**
+     * One thing measured in a case.
+     *
+     * @param label         the row's name.
+     * @param kind          {@code pacelink}, {@code raw-udp}, {@code aeron}, {@code pacelink-perf}, {@code ping-raw}
+     *                      or {@code ping-pacelink}.
+     * @param mode          the threading mode ({@code dedicated}, {@code invoker}; Aeron {@code invoker},
+     *                      {@code shared}).
+     * @param datagramBytes Pacelink's {@code maxDatagramSizeBytes}, raw UDP's datagram, Aeron's MTU.
+     * @param messageBytes  bytes per message offered.
+     */
+    record Contender(String label, String kind, String mode, int datagramBytes, int messageBytes)
+    {
+    }
+
+    /**
+     * @param name       the case's name.
+     * @param metric     the receiver's figure compared ({@code bits_per_second}, {@code messages_per_second},
+     *                   {@code p50_us}).
+     * @param contenders the first is the baseline of the ratios.
+     */
+    record Case(String name, String metric, List<Contender> contenders)
+    {
+    }
+
+    static final List<Case> CASES = List.of(
+        new Case("bulk", "bits_per_second", List.of(
+            new Contender("raw UDP, 1472 B", "raw-udp", "-", 1472, 1472),
+            new Contender("Pacelink default profile (DEDICATED)", "pacelink", "dedicated", 1472, BULK_MESSAGE_BYTES),
+            new Contender("Pacelink INVOKER", "pacelink", "invoker", 1472, BULK_MESSAGE_BYTES),
+            new Contender("pacelink perf (INVOKER)", "pacelink-perf", "invoker", 1472, BULK_MESSAGE_BYTES),
+            new Contender("Aeron INVOKER, mtu 1472", "aeron", "invoker", 1472, BULK_MESSAGE_BYTES),
+            new Contender("Aeron SHARED, mtu 1472", "aeron", "shared", 1472, BULK_MESSAGE_BYTES))),
+        new Case("bulk64k", "bits_per_second", List.of(
+            new Contender("raw UDP, 65000 B", "raw-udp", "-", 65_000, 65_000),
+            new Contender("Pacelink default profile, 65000 B", "pacelink", "dedicated", 65_000, BULK_MESSAGE_BYTES),
+            new Contender("Pacelink INVOKER, 65000 B", "pacelink", "invoker", 65_000, BULK_MESSAGE_BYTES),
+            new Contender("Aeron INVOKER, mtu 64992", "aeron", "invoker", 64_992, BULK_MESSAGE_BYTES))),
+        new Case("small", "messages_per_second", List.of(
+            new Contender("Aeron INVOKER, 32 B", "aeron", "invoker", 1472, SMALL_MESSAGE_BYTES),
+            new Contender("Aeron SHARED, 32 B", "aeron", "shared", 1472, SMALL_MESSAGE_BYTES),
+            new Contender("Pacelink INVOKER, 32 B", "pacelink", "invoker", 1472, SMALL_MESSAGE_BYTES),
+            new Contender("Pacelink default profile, 32 B", "pacelink", "dedicated", 1472, SMALL_MESSAGE_BYTES))),
+        new Case("ping", "p50_us", List.of(
+            new Contender("raw UDP busy-spin", "ping-raw", "busy-spin", PING_BYTES, PING_BYTES),
+            new Contender("Pacelink INVOKER busy-spin", "ping-pacelink", "busy-spin", PING_BYTES, PING_BYTES))));
+
+    @Option(names = "--cases", split = ",", defaultValue = "bulk,bulk64k,small,ping",
+        description = "Cases to run, comma-separated (default ${DEFAULT-VALUE}).")
+    private List<String> caseNames;
+
+    @Option(names = "--only", split = ",", paramLabel = "KIND[:MODE]",
+        description = "Run only these contenders (and each case's baseline), e.g. pacelink:invoker,aeron.")
+    private List<String> only;
+
+    @Option(names = "--runs", defaultValue = "3", description = "Repetitions (default ${DEFAULT-VALUE}).")
+    private int runs;
+
+    @Option(names = "--duration", defaultValue = "5", description = "Seconds each sender sends (default " +
+        "${DEFAULT-VALUE}).")
+    private double durationSeconds;
+
+    @Option(names = "--pings", defaultValue = "200000", description = "Round trips counted per ping run, after " +
+        "a quarter as many not counted (default ${DEFAULT-VALUE}).")
+    private int pings;
+
+    @Option(names = "--out", description = "Folder for the children's logs and results.jsonl (default: a new " +
+        "temporary folder).")
+    private Path out;
+
+    @Option(names = "--aeron-jar", description = "aeron-all 1.46.7 (default: the one on this class path, or " +
+        "perf/target/aeron/aeron-all.jar beside the benchmarks jar).")
+    private Path aeronJar;
+
+    @Option(names = "--jfr", paramLabel = "DIR", description = "Record every child with Java Flight Recorder " +
+        "(settings=profile) into DIR.")
+    private Path jfrDirectory;
+
+    @Option(names = "--jvm-arg", description = "Extra option for every child JVM (repeatable).")
+    private List<String> jvmArgs = new ArrayList<>();
+
+    private PrintStream report = System.out;
+
+    /**
+     * @param args the command line.
+     */
+    public static void main(final String[] args)
+    {
+        System.exit(new CommandLine(new LoopbackSuite()).execute(args));
+    }
+
+    public Integer call() throws IOException, InterruptedException
+    {
+        if (runs < 1 || durationSeconds <= 0 || pings < 1)
+        {
+            throw new CommandLine.ParameterException(new CommandLine(this),
+                "--runs, --duration and --pings must be positive");
+        }
+        final List<Case> cases = new ArrayList<>();
+        for (final String name : caseNames)
+        {
+            cases.add(CASES.stream().filter((c) -> c.name().equals(name)).findFirst().orElseThrow(() ->
+                new CommandLine.ParameterException(new CommandLine(this), "unknown case '" + name +
+                    "' (bulk, bulk64k, small, ping)")));
+        }
+        if (null == out)
+        {
+            out = Files.createTempDirectory("pacelink-loopback-");
+        }
+        Files.createDirectories(out);
+        if (null != jfrDirectory)
+        {
+            Files.createDirectories(jfrDirectory);
+        }
+        final Path resultsFile = out.resolve("results.jsonl");
+        report.printf("loopback suite: cases %s, %d runs of %.1f s, load average %s, output %s%n", caseNames, runs,
+            durationSeconds, loadAverage(), out);
+        final Map<String, Map<Contender, List<Map<String, Object>>>> results = new LinkedHashMap<>();
+        for (int run = 1; run <= runs; run++)
+        {
+            for (final Case c : cases)
+            {
+                final List<Contender> contenders = selected(c);
+                for (int i = 0; i < contenders.size(); i++)
+                {
+                    final Contender contender = contenders.get((i + run - 1) % contenders.size());
+                    final Map<String, Object> result = runOne(c, contender, run);
+                    results.computeIfAbsent(c.name(), (k) -> new LinkedHashMap<>())
+                        .computeIfAbsent(contender, (k) -> new ArrayList<>()).add(result);
+                    Files.writeString(resultsFile, MAPPER.writeValueAsString(result) + System.lineSeparator(),
+                        StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.CREATE,
+                        java.nio.file.StandardOpenOption.APPEND);
+                    report.printf("  run %d %-8s %-40s %s%n", run, c.name(), contender.label(), headline(c, result));
+                }
+            }
+        }
+        report.printf("load average at the end: %s%n%n", loadAverage());
+        for (final Case c : cases)
+        {
+            printTable(c, results.getOrDefault(c.name(), Map.of()));
+        }
+        return 0;
+    }
+
+    private List<Contender> selected(final Case c)
+    {
+        final List<Contender> contenders = new ArrayList<>();
+        for (final Contender contender : c.contenders())
+        {
+            if (null == only || contender == c.contenders().get(0) || only.stream().anyMatch((o) ->
+                o.equals(contender.kind()) || o.equals(contender.kind() + ":" + contender.mode())))
+            {
+                contenders.add(contender);
+            }
+        }
+        return contenders;
+    }
+
+    private Map<String, Object> runOne(final Case c, final Contender contender, final int run)
+        throws IOException, InterruptedException
+    {
+        final int port = freePort();
+        final String name = c.name() + "-" + contender.kind() + "-" + contender.mode() + "-" +
+            contender.datagramBytes() + "-run" + run;
+        final Path serverLog = out.resolve(name + "-receiver.log");
+        final Path clientLog = out.resolve(name + "-sender.log");
+        final Process server = start(contender, name + "-receiver", serverArgs(contender, port), serverLog);
+        final Map<String, Object> result = new LinkedHashMap<>();
+        result.put("case", c.name());
+        result.put("contender", contender.label());
+        result.put("run", run);
+        result.put("load_average", loadAverage());
+        try
+        {
+            if (!awaitLine(server, serverLog, contender.kind().startsWith("ping") ||
+                "pacelink-perf".equals(contender.kind()) ? "listening" : ResultLine.READY))
+            {
+                result.put("error", "the receiver did not start: see " + serverLog);
+                return result;
+            }
+            final Process client = start(contender, name + "-sender", clientArgs(contender, port), clientLog);
+            final long durationNs = (long)(durationSeconds * 1e9);
+            if (!client.waitFor(durationNs + EXIT_GRACE_NS + (contender.kind().startsWith("ping") ?
+                TimeUnit.MINUTES.toNanos(5) : 0), TimeUnit.NANOSECONDS))
+            {
+                client.destroyForcibly();
+                result.put("error", "the sender did not finish: see " + clientLog);
+            }
+            if (contender.kind().startsWith("ping"))
+            {
+                server.destroy();
+            }
+            if (!server.waitFor(EXIT_GRACE_NS, TimeUnit.NANOSECONDS))
+            {
+                server.destroyForcibly();
+                result.put("error", "the receiver did not finish: see " + serverLog);
+            }
+            collect(contender, serverLog, clientLog, result);
+        }
+        finally
+        {
+            server.destroyForcibly();
+        }
+        return result;
+    }
+
+    private static void collect(
+        final Contender contender, final Path serverLog, final Path clientLog, final Map<String, Object> result)
+        throws IOException
+    {
+        switch (contender.kind())
+        {
+            case "ping-raw", "ping-pacelink" ->
+            {
+                final JsonNode ping = lastJson(clientLog);
+                if (null == ping || !ping.has("rtt_us_measured"))
+                {
+                    result.putIfAbsent("error", "no ping summary: see " + clientLog);
+                    return;
+                }
+                final JsonNode rtt = ping.get("rtt_us_measured");
+                result.put("p50_us", rtt.get("p50").asDouble());
+                result.put("p90_us", rtt.get("p90").asDouble());
+                result.put("p99_us", rtt.get("p99").asDouble());
+                result.put("max_us", rtt.get("max").asDouble());
+            }
+            case "pacelink-perf" ->
+            {
+                // The log's first line is the command; the rest is the JSON report.
+                final List<String> lines = Files.readAllLines(clientLog, StandardCharsets.UTF_8);
+                final JsonNode report = MAPPER.readTree(String.join("\n", lines.subList(1, lines.size())));
+                final JsonNode end = report.path("end");
+                result.put("bits_per_second", end.path("sum_received").path("bits_per_second").asDouble(Double.NaN));
+                result.put("receiver_cpu_percent", end.path("cpu_utilization_percent").path("remote_total")
+                    .asDouble(Double.NaN));
+                result.put("sender_cpu_percent", end.path("cpu_utilization_percent").path("host_total")
+                    .asDouble(Double.NaN));
+                if (report.has("error"))
+                {
+                    result.put("error", report.get("error").asText());
+                }
+            }
+            default ->
+            {
+                final Map<String, Object> receiver = resultLine(serverLog);
+                final Map<String, Object> sender = resultLine(clientLog);
+                if (null == receiver || null == sender)
+                {
+                    result.putIfAbsent("error", "no result line: see " + serverLog + " and " + clientLog);
+                }
+                if (null != receiver)
+                {
+                    receiver.forEach((k, v) -> result.put(k.startsWith("bits") || k.startsWith("messages_per") ? k :
+                        "receiver_" + k, v));
+                }
+                if (null != sender)
+                {
+                    sender.forEach((k, v) -> result.put("sender_" + k, v));
+                }
+            }
+        }
+    }
+
+    private Process start(final Contender contender, final String name, final List<String> args, final Path log)
+        throws IOException
+    {
+        final List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.add(BenchmarkJvm.ADD_EXPORTS_MISC);
+        command.add(BenchmarkJvm.ADD_OPENS_MISC);
+        command.add("--add-opens=java.base/sun.nio.ch=ALL-UNNAMED");
+        command.addAll(jvmArgs);
+        if (null != jfrDirectory)
+        {
+            command.add("-XX:StartFlightRecording=filename=" + jfrDirectory.resolve(name + ".jfr") +
+                ",settings=profile,dumponexit=true");
+        }
+        command.add("-cp");
+        command.add("aeron".equals(contender.kind()) ?
+            aeronJar() + File.pathSeparator + System.getProperty("java.class.path") :
+            System.getProperty("java.class.path"));
+        command.addAll(args);
+        Files.writeString(log, String.join(" ", command) + System.lineSeparator(), StandardCharsets.UTF_8);
+        return new ProcessBuilder(command)
+            .redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+            .start();
+    }
+
+    private List<String> serverArgs(final Contender contender, final int port)
+    {
+        final String portText = Integer.toString(port);
+        final String quiet = Long.toString(QUIET_MS);
+        return switch (contender.kind())
+        {
+            case "aeron" -> List.of(AeronBulk.class.getName(), "receive", portText, contender.mode(), quiet);
+            case "pacelink-perf" -> List.of(PacelinkCommand.class.getName(), "perf", "-s", "-1", "-B", "127.0.0.1",
+                "-p", portText);
+            case "ping-raw" -> List.of(PacelinkCommand.class.getName(), "ping", "--echo", "--raw-udp",
+                "--busy-spin", "-B", "127.0.0.1", "-p", portText);
+            case "ping-pacelink" -> List.of(PacelinkCommand.class.getName(), "ping", "--echo", "--busy-spin", "-B",
+                "127.0.0.1", "-p", portText);
+            default -> List.of(LoopbackRole.class.getName(), "receive", contender.kind(), portText,
+                contender.mode(), Integer.toString(contender.datagramBytes()), quiet);
+        };
+    }
+
+    private List<String> clientArgs(final Contender contender, final int port)
+    {
+        final String portText = Integer.toString(port);
+        final String durationMs = Long.toString((long)(durationSeconds * 1000));
+        final List<String> ping = List.of(PacelinkCommand.class.getName(), "ping", "127.0.0.1:" + portText,
+            "--busy-spin", "-c", Integer.toString(pings), "-i", "0", "-s", Integer.toString(PING_BYTES), "-q",
+            "--warmup", Integer.toString(pings / 4), "--json");
+        return switch (contender.kind())
+        {
+            case "aeron" -> List.of(AeronBulk.class.getName(), "send", portText, contender.mode(),
+                Integer.toString(contender.datagramBytes()), Integer.toString(contender.messageBytes()), durationMs);
+            case "pacelink-perf" -> List.of(PacelinkCommand.class.getName(), "perf", "-c", "127.0.0.1", "-p",
+                portText, "-t", durationMs + "ms", "-i", "0", "-J");
+            case "ping-raw" ->
+            {
+                final List<String> raw = new ArrayList<>(ping);
+                raw.add(2, "--raw-udp");
+                yield raw;
+            }
+            case "ping-pacelink" -> ping;
+            default -> List.of(LoopbackRole.class.getName(), "send", contender.kind(), portText, contender.mode(),
+                Integer.toString(contender.datagramBytes()), Integer.toString(contender.messageBytes()), durationMs);
+        };
+    }
+
+    private Path aeronJar()
+    {
+        if (null != aeronJar)
+        {
+            return aeronJar;
+        }
+        for (final String entry : System.getProperty("java.class.path").split(File.pathSeparator))
+        {
+            if (new File(entry).getName().startsWith("aeron-all"))
+            {
+                return Path.of(entry);
+            }
+        }
+        for (final String entry : System.getProperty("java.class.path").split(File.pathSeparator))
+        {
+            final Path beside = Path.of(entry).toAbsolutePath().resolveSibling("aeron").resolve("aeron-all.jar");
+            if (Files.isRegularFile(beside))
+            {
+                return beside;
+            }
+        }
+        throw new IllegalStateException("aeron-all.jar not found: build perf (mvn -pl perf -am package) or give " +
+            "--aeron-jar");
+    }
+
+    private static boolean awaitLine(final Process process, final Path log, final String marker)
+        throws IOException, InterruptedException
+    {
+        final long deadlineNs = System.nanoTime() + READY_TIMEOUT_NS;
+        while (System.nanoTime() - deadlineNs < 0)
+        {
+            if (Files.readAllLines(log, StandardCharsets.UTF_8).stream().anyMatch((l) -> l.contains(marker)))
+            {
+                return true;
+            }
+            if (!process.isAlive())
+            {
+                return false;
+            }
+            Thread.sleep(20);
+        }
+        return false;
+    }
+
+    private static Map<String, Object> resultLine(final Path log) throws IOException
+    {
+        for (final String line : Files.readAllLines(log, StandardCharsets.UTF_8))
+        {
+            final Map<String, Object> parsed = ResultLine.parse(line);
+            if (null != parsed)
+            {
+                return parsed;
+            }
+        }
+        return null;
+    }
+
+    private static JsonNode lastJson(final Path log) throws IOException
+    {
+        final List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+        for (int i = lines.size() - 1; i >= 0; i--)
+        {
+            if (lines.get(i).startsWith("{"))
+            {
+                return MAPPER.readTree(lines.get(i));
+            }
+        }
+        return null;
+    }
+
+    private static int freePort()
+    {
+        try (DatagramSocket socket = new DatagramSocket(0, InetAddress.getLoopbackAddress()))
+        {
+            return socket.getLocalPort();
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
+    }
+
+    private static String loadAverage()
+    {
+        try
+        {
+            final String[] fields = Files.readString(Path.of("/proc/loadavg")).split(" ");
+            return fields[0] + " " + fields[1] + " " + fields[2];
+        }
+        catch (final IOException ex)
+        {
+            return "?";
+        }
+    }
+
+    private static String headline(final Case c, final Map<String, Object> result)
+    {
+        if (result.containsKey("error"))
+        {
+            return "FAILED: " + result.get("error");
+        }
+        return switch (c.metric())
+        {
+            case "bits_per_second" -> String.format(Locale.ROOT, "%.2f Gbit/s", number(result, "bits_per_second") /
+                1e9);
+            case "messages_per_second" -> String.format(Locale.ROOT, "%.2f M msg/s",
+                number(result, "messages_per_second") / 1e6);
+            default -> String.format(Locale.ROOT, "p50 %.2f µs, p99 %.2f µs", number(result, "p50_us"),
+                number(result, "p99_us"));
+        };
+    }
+
+    private static double number(final Map<String, Object> result, final String key)
+    {
+        final Object value = result.get(key);
+        return value instanceof Number n ? n.doubleValue() : Double.NaN;
+    }
+
+    private void printTable(final Case c, final Map<Contender, List<Map<String, Object>>> results)
+    {
+        final Contender baseline = c.contenders().get(0);
+        final List<Map<String, Object>> baseRuns = results.getOrDefault(baseline, List.of());
+        final boolean ping = "p50_us".equals(c.metric());
+        report.printf("### %s%n%n", c.name());
+        if (ping)
+        {
+            report.println("| contender | runs | p50 µs | p99 µs | p50 − baseline p50 (µs) | p99 / baseline p99 |");
+            report.println("|---|---:|---|---|---|---|");
+        }
+        else
+        {
+            final String unit = "bits_per_second".equals(c.metric()) ? "Gbit/s" : "M msg/s";
+            report.printf("| contender | runs | %s | ratio to %s (per run) | receiver CPU %% | sender CPU %% | " +
+                "receiver ACKs per data packet |%n", unit, baseline.label());
+            report.println("|---|---:|---|---|---|---|---|");
+        }
+        for (final Map.Entry<Contender, List<Map<String, Object>>> entry : results.entrySet())
+        {
+            final List<Map<String, Object>> runsOf = entry.getValue();
+            final int failed = (int)runsOf.stream().filter((r) -> r.containsKey("error")).count();
+            final String count = runsOf.size() + (failed > 0 ? " (" + failed + " failed)" : "");
+            if (ping)
+            {
+                report.printf("| %s | %s | %s | %s | %s | %s |%n", entry.getKey().label(), count,
+                    Spread.format(spread(runsOf, "p50_us"), 1, "%.2f"), Spread.format(spread(runsOf, "p99_us"), 1,
+                        "%.2f"),
+                    Spread.format(paired(runsOf, baseRuns, "p50_us", false), 1, "%.2f"),
+                    Spread.format(paired(runsOf, baseRuns, "p99_us", true), 1, "%.2f"));
+            }
+            else
+            {
+                final double scale = "bits_per_second".equals(c.metric()) ? 1e9 : 1e6;
+                report.printf("| %s | %s | %s | %s | %s | %s | %s |%n", entry.getKey().label(), count,
+                    Spread.format(spread(runsOf, c.metric()), scale, "%.2f"),
+                    Spread.format(paired(runsOf, baseRuns, c.metric(), true), 1, "%.2f"),
+                    Spread.format(spread(runsOf, "receiver_cpu_percent"), 1, "%.0f"),
+                    Spread.format(spread(runsOf, "sender_cpu_percent"), 1, "%.0f"),
+                    Spread.format(spread(runsOf, "receiver_acks_per_data_packet"), 1, "%.3f"));
+            }
+        }
+        report.println();
+    }
+
+    private static Spread spread(final List<Map<String, Object>> runsOf, final String key)
+    {
+        final List<Double> values = new ArrayList<>();
+        for (final Map<String, Object> result : runsOf)
+        {
+            if (!result.containsKey("error"))
+            {
+                values.add(number(result, key));
+            }
+        }
+        return Spread.of(values);
+    }
+
+    /**
+     * Each run's figure against the baseline's figure of the same repetition: a ratio, or a difference.
+     */
+    private static Spread paired(
+        final List<Map<String, Object>> runsOf,
+        final List<Map<String, Object>> baseRuns,
+        final String key,
+        final boolean ratio)
+    {
+        final List<Double> values = new ArrayList<>();
+        for (final Map<String, Object> result : runsOf)
+        {
+            for (final Map<String, Object> base : baseRuns)
+            {
+                if (base.get("run").equals(result.get("run")) && !result.containsKey("error") &&
+                    !base.containsKey("error"))
+                {
+                    values.add(ratio ? number(result, key) / number(base, key) : number(result, key) -
+                        number(base, key));
+                }
+            }
+        }
+        return Spread.of(values);
+    }
+}

@@ -1,0 +1,223 @@
+package io.pacelink.perf.loopback;
+
+import io.pacelink.transport.Connection;
+import io.pacelink.transport.ConnectionState;
+import io.pacelink.transport.ConnectionStats;
+import io.pacelink.transport.Endpoint;
+import io.pacelink.transport.PacelinkContext;
+import io.pacelink.transport.ThreadingMode;
+import io.pacelink.transport.agent.DeadlineIdleStrategy;
+import io.pacelink.transport.stats.EndpointCounters;
+import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.SystemNanoClock;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.io.PrintStream;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.security.SecureRandom;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Pacelink's side of the loopback runs: one connection from a sending process to a receiving one, each endpoint in
+ * the default profile (fq scheduler, the default controller and buffers) run one of two ways:
+ * <ul>
+ *     <li>{@code dedicated} — the default threading mode: the endpoint's agent on its own thread with the default
+ *     back-off, the application's thread offering or polling with the same back-off (two threads per process);</li>
+ *     <li>{@code invoker} — the application's thread runs the endpoint's duty cycle between its own offers or polls
+ *     ({@link ThreadingMode#INVOKER}), backing off without sleeping past the endpoint's next deadline, as
+ *     {@code pacelink perf} does (one thread per process).</li>
+ * </ul>
+ * The receiver also reports its endpoint's datagram counters: every datagram it sends on a one-way transfer is an
+ * ACK (the handshake and close aside), so {@code datagrams_sent / datagrams_received} is ACKs per data packet.
+ */
+final class PacelinkBulk
+{
+    static final String SYSTEM = "pacelink";
+
+    private static final long CONNECT_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(10);
+    private static final long CLOSE_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(10);
+    private static final int POLL_LIMIT = 256;
+
+    /**
+     * How the endpoint's duty cycle and the application share threads.
+     */
+    enum Mode
+    {
+        dedicated(ThreadingMode.DEDICATED),
+        invoker(ThreadingMode.INVOKER);
+
+        private final ThreadingMode threadingMode;
+
+        Mode(final ThreadingMode threadingMode)
+        {
+            this.threadingMode = threadingMode;
+        }
+    }
+
+    /**
+     * The application's loop: run the duty cycle in INVOKER mode, then back off if nothing was done.
+     */
+    private static final class AppLoop
+    {
+        private final Endpoint endpoint;
+        private final boolean invoker;
+        private final IdleStrategy idleStrategy;
+
+        AppLoop(final Endpoint endpoint, final Mode mode)
+        {
+            this.endpoint = endpoint;
+            this.invoker = Mode.invoker == mode;
+            this.idleStrategy = invoker ?
+                new DeadlineIdleStrategy(PacelinkContext.defaultIdleStrategy(), endpoint::nextDeadlineNs,
+                    new SystemNanoClock(), DeadlineIdleStrategy.DEFAULT_SPIN_WINDOW_NS) :
+                PacelinkContext.defaultIdleStrategy();
+        }
+
+        int turn(final int applicationWork)
+        {
+            final int work = applicationWork + (invoker ? endpoint.invoke() : 0);
+            idleStrategy.idle(work);
+            return work;
+        }
+    }
+
+    private PacelinkBulk()
+    {
+    }
+
+    private static PacelinkContext context(final InetSocketAddress bind, final Mode mode, final int datagramBytes)
+    {
+        return new PacelinkContext()
+            .bindAddress(bind)
+            .threadingMode(mode.threadingMode)
+            .maxDatagramSizeBytes(datagramBytes)
+            // Two processes must never pick the same connection ids.
+            .randomSeed(new SecureRandom().nextLong());
+    }
+
+    /**
+     * Accept one connection and receive until the sender closes it, then print the result.
+     *
+     * @param bind          where to listen.
+     * @param mode          how the threads run.
+     * @param datagramBytes the endpoint's {@code maxDatagramSizeBytes}.
+     * @param quietNs       how long without a message also ends the run.
+     * @param out           where the ready line and the result go.
+     */
+    static void receive(
+        final InetSocketAddress bind, final Mode mode, final int datagramBytes, final long quietNs,
+        final PrintStream out)
+    {
+        try (Endpoint endpoint = Endpoint.launch(context(bind, mode, datagramBytes).acceptConnections(true)))
+        {
+            final AppLoop loop = new AppLoop(endpoint, mode);
+            ResultLine.processCpuNs();
+            out.println(ResultLine.READY);
+            out.flush();
+            Connection connection = null;
+            while (null == connection)
+            {
+                connection = endpoint.accept();
+                loop.turn(0);
+            }
+            final ReceiveMeter meter = new ReceiveMeter();
+            final long[] nowNs = { System.nanoTime() };
+            while (ConnectionState.CLOSED != connection.state() && !connection.isEndOfStream() &&
+                !meter.quietFor(nowNs[0], quietNs))
+            {
+                final int polled = connection.poll((buffer, offset, length) -> meter.onMessage(length, nowNs[0]),
+                    POLL_LIMIT);
+                loop.turn(polled);
+                nowNs[0] = System.nanoTime();
+            }
+            final EndpointCounters counters = endpoint.counters();
+            final long datagramsReceived = counters.datagramsReceived().get();
+            final long datagramsSent = counters.datagramsSent().get();
+            final ConnectionStats stats = connection.stats();
+            out.println(meter.result(SYSTEM)
+                .put("mode", mode.name())
+                .put("datagram_bytes", datagramBytes)
+                .put("datagrams_received", datagramsReceived)
+                .put("datagrams_sent", datagramsSent)
+                .put("acks_per_data_packet", (double)datagramsSent / Math.max(1, datagramsReceived))
+                .put("duplicate_packets", stats.duplicatePackets())
+                .format());
+            connection.close();
+        }
+    }
+
+    /**
+     * Connect, offer messages of {@code messageBytes} for {@code durationNs} (as fast as the send buffer takes them),
+     * close gracefully and wait until the connection is closed, then print the result.
+     *
+     * @param target        the receiver.
+     * @param mode          how the threads run.
+     * @param datagramBytes the endpoint's {@code maxDatagramSizeBytes}.
+     * @param messageBytes  bytes per message offered.
+     * @param durationNs    how long to offer.
+     * @param out           where the result goes.
+     */
+    static void send(
+        final InetSocketAddress target,
+        final Mode mode,
+        final int datagramBytes,
+        final int messageBytes,
+        final long durationNs,
+        final PrintStream out)
+    {
+        final InetSocketAddress bind = new InetSocketAddress(target.getAddress(), 0);
+        try (Endpoint endpoint = Endpoint.launch(context(bind, mode, datagramBytes).acceptConnections(false)))
+        {
+            final AppLoop loop = new AppLoop(endpoint, mode);
+            final Connection connection = endpoint.connect(target);
+            final long connectStartNs = System.nanoTime();
+            while (ConnectionState.CONNECTING == connection.state())
+            {
+                if (System.nanoTime() - connectStartNs > CONNECT_TIMEOUT_NS)
+                {
+                    throw new IllegalStateException("no answer from " + target + " within 10 s");
+                }
+                loop.turn(0);
+            }
+            if (ConnectionState.CONNECTED != connection.state())
+            {
+                throw new IllegalStateException("could not connect to " + target + ": " + connection.closeReason());
+            }
+            final UnsafeBuffer message = new UnsafeBuffer(ByteBuffer.allocateDirect(messageBytes));
+            final SendMeter meter = new SendMeter();
+            final long endNs = meter.startNs() + durationNs;
+            long nowNs = meter.startNs();
+            while (nowNs - endNs < 0 && ConnectionState.CONNECTED == connection.state())
+            {
+                int offered = 0;
+                while (offered < POLL_LIMIT && connection.offer(message, 0, messageBytes) > 0)
+                {
+                    meter.onSent(messageBytes);
+                    offered++;
+                }
+                loop.turn(offered);
+                nowNs = System.nanoTime();
+            }
+            final ResultLine result = meter.result(SYSTEM, nowNs);
+            connection.close();
+            final long closeStartNs = System.nanoTime();
+            while (ConnectionState.CLOSED != connection.state() && System.nanoTime() - closeStartNs < CLOSE_TIMEOUT_NS)
+            {
+                loop.turn(0);
+            }
+            final ConnectionStats stats = connection.stats();
+            out.println(result
+                .put("mode", mode.name())
+                .put("datagram_bytes", datagramBytes)
+                .put("packets_sent", stats.packetsSent())
+                .put("packets_retransmitted", stats.packetsRetransmitted())
+                .put("packets_lost", stats.packetsLost())
+                .put("datagrams_sent", endpoint.counters().datagramsSent().get())
+                .put("datagrams_received", endpoint.counters().datagramsReceived().get())
+                .put("min_rtt_ns", stats.minRttNs())
+                .put("close", ConnectionState.CLOSED == connection.state() ? connection.closeReason() : "not closed")
+                .format());
+        }
+    }
+}

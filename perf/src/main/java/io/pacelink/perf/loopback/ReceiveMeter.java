@@ -1,0 +1,81 @@
+package io.pacelink.perf.loopback;
+
+/**
+ * Counts what a receiving process got, from its first message to its last, and the CPU the process spent in that
+ * window (sampled at most every {@link #CPU_SAMPLE_INTERVAL_NS}, so a receiver that waits for the end after the last
+ * message is not charged for the wait).
+ */
+final class ReceiveMeter
+{
+    private static final long CPU_SAMPLE_INTERVAL_NS = 10_000_000L;
+
+    private long bytes;
+    private long messages;
+    private long firstNs;
+    private long lastNs;
+    private long firstCpuNs;
+    private long cpuSampleNs;
+    private long cpuAtSampleNs;
+
+    /**
+     * @param length bytes of one message (or datagram).
+     * @param nowNs  when it was received.
+     */
+    void onMessage(final int length, final long nowNs)
+    {
+        if (0 == messages)
+        {
+            firstNs = nowNs;
+            firstCpuNs = ResultLine.processCpuNs();
+            cpuSampleNs = nowNs;
+            cpuAtSampleNs = firstCpuNs;
+        }
+        messages++;
+        bytes += length;
+        lastNs = nowNs;
+        if (nowNs - cpuSampleNs > CPU_SAMPLE_INTERVAL_NS)
+        {
+            cpuSampleNs = nowNs;
+            cpuAtSampleNs = ResultLine.processCpuNs();
+        }
+    }
+
+    /**
+     * @param nowNs   now.
+     * @param quietNs how long without a message ends a run.
+     * @return true once something arrived and then nothing for {@code quietNs}.
+     */
+    boolean quietFor(final long nowNs, final long quietNs)
+    {
+        return messages > 0 && nowNs - lastNs > quietNs;
+    }
+
+    /**
+     * @return messages so far.
+     */
+    long messages()
+    {
+        return messages;
+    }
+
+    /**
+     * @param system what received, e.g. {@code pacelink}.
+     * @return the receiver's result: bytes, messages, the first-to-last window, goodput, and CPU in the window.
+     */
+    ResultLine result(final String system)
+    {
+        final long elapsedNs = Math.max(1, lastNs - firstNs);
+        final long cpuNs = cpuAtSampleNs - firstCpuNs;
+        final long cpuWindowNs = Math.max(1, cpuSampleNs - firstNs);
+        return new ResultLine()
+            .put("role", "receiver")
+            .put("system", system)
+            .put("bytes", bytes)
+            .put("messages", messages)
+            .put("elapsed_ns", elapsedNs)
+            .put("bits_per_second", bytes * 8e9 / elapsedNs)
+            .put("messages_per_second", messages * 1e9 / elapsedNs)
+            .put("cpu_percent", 100.0 * cpuNs / cpuWindowNs)
+            .put("cpu_ns_per_message", messages > 1 ? (double)cpuNs / messages : 0.0);
+    }
+}

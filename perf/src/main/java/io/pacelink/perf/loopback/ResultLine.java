@@ -1,0 +1,110 @@
+package io.pacelink.perf.loopback;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * What one process of a loopback run measured, as the single line {@code RESULT {json}} it prints when it ends, which
+ * {@link LoopbackSuite} reads back. Field names carry their units ({@code _ns}, {@code _bytes}).
+ */
+public final class ResultLine
+{
+    /**
+     * Starts the line a process prints with its result.
+     */
+    public static final String PREFIX = "RESULT ";
+
+    /**
+     * Printed by a receiver once it is ready to receive: the suite starts the sender then.
+     */
+    public static final String READY = "READY";
+
+    private final Map<String, Object> fields = new LinkedHashMap<>();
+
+    /**
+     * @param name  field name.
+     * @param value its value.
+     * @return this.
+     */
+    public ResultLine put(final String name, final Object value)
+    {
+        fields.put(name, value);
+        return this;
+    }
+
+    /**
+     * @return the line to print.
+     */
+    public String format()
+    {
+        final StringWriter text = new StringWriter();
+        try (JsonGenerator json = new JsonFactory().createGenerator(text))
+        {
+            json.writeStartObject();
+            for (final Map.Entry<String, Object> field : fields.entrySet())
+            {
+                json.writeFieldName(field.getKey());
+                final Object value = field.getValue();
+                if (value instanceof Double || value instanceof Float)
+                {
+                    json.writeNumber(((Number)value).doubleValue());
+                }
+                else if (value instanceof Number)
+                {
+                    json.writeNumber(((Number)value).longValue());
+                }
+                else
+                {
+                    json.writeString(String.valueOf(value));
+                }
+            }
+            json.writeEndObject();
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
+        return PREFIX + text;
+    }
+
+    /**
+     * @param line a line a process printed.
+     * @return its fields, or null if it is not a result line.
+     */
+    public static Map<String, Object> parse(final String line)
+    {
+        if (!line.startsWith(PREFIX))
+        {
+            return null;
+        }
+        try
+        {
+            @SuppressWarnings("unchecked")
+            final Map<String, Object> parsed = new ObjectMapper().readValue(line.substring(PREFIX.length()), Map.class);
+            return parsed;
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("not a result line: " + line, ex);
+        }
+    }
+
+    /**
+     * @return CPU time this process has used so far (every thread, user and system), or -1 where the JVM does not
+     * tell. The first call loads the management classes, which takes seconds on a loaded machine: a process calls it
+     * once before it starts measuring.
+     */
+    public static long processCpuNs()
+    {
+        return ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean bean ?
+            bean.getProcessCpuTime() : -1;
+    }
+}
