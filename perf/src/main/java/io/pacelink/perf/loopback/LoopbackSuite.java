@@ -3,7 +3,6 @@ package io.pacelink.perf.loopback;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.pacelink.cli.PacelinkCommand;
-import io.pacelink.perf.BenchmarkJvm;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -169,7 +168,7 @@ public final class LoopbackSuite implements Callable<Integer>
         }
         final Path resultsFile = out.resolve("results.jsonl");
         report.printf("loopback suite: cases %s, %d runs of %.1f s, load average %s, output %s%n", caseNames, runs,
-            durationSeconds, loadAverage(), out);
+            durationSeconds, ChildJvm.loadAverage(), out);
         final Map<String, Map<Contender, List<Map<String, Object>>>> results = new LinkedHashMap<>();
         for (int run = 1; run <= runs; run++)
         {
@@ -189,7 +188,7 @@ public final class LoopbackSuite implements Callable<Integer>
                 }
             }
         }
-        report.printf("load average at the end: %s%n%n", loadAverage());
+        report.printf("load average at the end: %s%n%n", ChildJvm.loadAverage());
         for (final Case c : cases)
         {
             printTable(c, results.getOrDefault(c.name(), Map.of()));
@@ -224,11 +223,11 @@ public final class LoopbackSuite implements Callable<Integer>
         result.put("case", c.name());
         result.put("contender", contender.label());
         result.put("run", run);
-        result.put("load_average", loadAverage());
+        result.put("load_average", ChildJvm.loadAverage());
         try
         {
-            if (!awaitLine(server, serverLog, contender.kind().startsWith("ping") ||
-                "pacelink-perf".equals(contender.kind()) ? "listening" : ResultLine.READY))
+            if (null == ChildJvm.awaitLine(server, serverLog, contender.kind().startsWith("ping") ||
+                "pacelink-perf".equals(contender.kind()) ? "listening" : ResultLine.READY, READY_TIMEOUT_NS))
             {
                 result.put("error", "the receiver did not start: see " + serverLog);
                 return result;
@@ -319,27 +318,15 @@ public final class LoopbackSuite implements Callable<Integer>
     private Process start(final Contender contender, final String name, final List<String> args, final Path log)
         throws IOException
     {
-        final List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.add(BenchmarkJvm.ADD_EXPORTS_MISC);
-        command.add(BenchmarkJvm.ADD_OPENS_MISC);
-        command.add("--add-opens=java.base/sun.nio.ch=ALL-UNNAMED");
-        command.addAll(jvmArgs);
+        final List<String> options = new ArrayList<>(jvmArgs);
         if (null != jfrDirectory)
         {
-            command.add("-XX:StartFlightRecording=filename=" + jfrDirectory.resolve(name + ".jfr") +
+            options.add("-XX:StartFlightRecording=filename=" + jfrDirectory.resolve(name + ".jfr") +
                 ",settings=profile,dumponexit=true");
         }
-        command.add("-cp");
-        command.add("aeron".equals(contender.kind()) ?
+        return ChildJvm.start("aeron".equals(contender.kind()) ?
             aeronJar() + File.pathSeparator + System.getProperty("java.class.path") :
-            System.getProperty("java.class.path"));
-        command.addAll(args);
-        Files.writeString(log, String.join(" ", command) + System.lineSeparator(), StandardCharsets.UTF_8);
-        return new ProcessBuilder(command)
-            .redirectErrorStream(true)
-            .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
-            .start();
+            System.getProperty("java.class.path"), options, args, log);
     }
 
     private List<String> serverArgs(final Contender contender, final int port)
@@ -410,25 +397,6 @@ public final class LoopbackSuite implements Callable<Integer>
             "--aeron-jar");
     }
 
-    private static boolean awaitLine(final Process process, final Path log, final String marker)
-        throws IOException, InterruptedException
-    {
-        final long deadlineNs = System.nanoTime() + READY_TIMEOUT_NS;
-        while (System.nanoTime() - deadlineNs < 0)
-        {
-            if (Files.readAllLines(log, StandardCharsets.UTF_8).stream().anyMatch((l) -> l.contains(marker)))
-            {
-                return true;
-            }
-            if (!process.isAlive())
-            {
-                return false;
-            }
-            Thread.sleep(20);
-        }
-        return false;
-    }
-
     private static Map<String, Object> resultLine(final Path log) throws IOException
     {
         for (final String line : Files.readAllLines(log, StandardCharsets.UTF_8))
@@ -464,19 +432,6 @@ public final class LoopbackSuite implements Callable<Integer>
         catch (final IOException ex)
         {
             throw new UncheckedIOException(ex);
-        }
-    }
-
-    private static String loadAverage()
-    {
-        try
-        {
-            final String[] fields = Files.readString(Path.of("/proc/loadavg")).split(" ");
-            return fields[0] + " " + fields[1] + " " + fields[2];
-        }
-        catch (final IOException ex)
-        {
-            return "?";
         }
     }
 

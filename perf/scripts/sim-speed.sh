@@ -1,0 +1,72 @@
+#!/bin/bash
+# Simulator speed: simulated data packets per wall-clock second and events per packet, for one 1 Gbit/s flow and
+# for 50 flows sharing a 100 Mbit/s bottleneck, N repetitions each (alternated), medians with their range; with
+# JFR=1 each run is also recorded and its top frames printed (perf/scripts/jfr_top.py). See perf/README.md.
+#
+#   perf/scripts/sim-speed.sh
+#
+# Environment: JAR (examples/target/pacelink.jar), RUNS (3), DURATION (simulated, 10s), CC (cubic), OUT (a new
+# folder under /tmp), JFR (0), JAVA_OPTS (extra JVM options).
+set -u
+set -o pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
+REPO=$(cd "$HERE/../.." && pwd)
+JAR=${JAR:-$REPO/examples/target/pacelink.jar}
+RUNS=${RUNS:-3}
+DURATION=${DURATION:-10s}
+CC=${CC:-cubic}
+OUT=${OUT:-/tmp/sim-speed-$(date +%Y%m%d-%H%M%S)}
+JFR=${JFR:-0}
+JAVA_OPTS=${JAVA_OPTS:-}
+[ -f "$JAR" ] || { echo "sim-speed.sh: $JAR not found; build it: mvn -B -q -pl examples -am package -DskipTests" >&2; exit 2; }
+mkdir -p "$OUT"
+
+# name -> pacelink sim arguments
+declare -A SCENARIOS=(
+  [1flow-1gbit]="--path 'rate=1gbit delay=5ms queue=1bdp' --cc $CC"
+  [50flows-100mbit]="--path 'rate=100mbit delay=5ms queue=1bdp' --cc $CC --flows 50"
+)
+ORDER=(1flow-1gbit 50flows-100mbit)
+
+echo "sim speed: ${ORDER[*]}, $RUNS runs of $DURATION simulated, cc $CC, load $(cut -d' ' -f1-3 /proc/loadavg), out $OUT"
+for run in $(seq 1 "$RUNS"); do
+  for name in "${ORDER[@]}"; do
+    jfr_opt=""
+    [ "$JFR" = 1 ] && jfr_opt="-XX:StartFlightRecording=filename=$OUT/$name-run$run.jfr,settings=profile,dumponexit=true"
+    # shellcheck disable=SC2086
+    eval java $JAVA_OPTS $jfr_opt -jar "\"$JAR\"" sim ${SCENARIOS[$name]} --duration "$DURATION" --json \
+      > "$OUT/$name-run$run.json" 2> "$OUT/$name-run$run.err"
+    python3 - "$OUT/$name-run$run.json" "$name" "$run" "$(cut -d' ' -f1 /proc/loadavg)" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+r = j['run']
+packets = sum(f['sent_packets'] for f in j['flows'])
+print('  run %s %-16s %8.0f packets/wall s  %5.2f events/packet  %9d packets  wall %.1f s  speed-up %.2fx  load %s'
+      % (sys.argv[3], sys.argv[2], r['packets_per_wall_s'], r['events'] / max(1, packets), packets, r['wall_s'],
+         r['speedup'], sys.argv[4]))
+PY
+  done
+done
+python3 - "$OUT" "${ORDER[@]}" <<'PY'
+import glob, json, os, statistics, sys
+out = sys.argv[1]
+print('\n| scenario | runs | data packets per wall second | events per data packet |')
+print('|---|---:|---|---|')
+for name in sys.argv[2:]:
+    pps, epp = [], []
+    for f in sorted(glob.glob(os.path.join(out, name + '-run*.json'))):
+        j = json.load(open(f))
+        packets = sum(x['sent_packets'] for x in j['flows'])
+        pps.append(j['run']['packets_per_wall_s'])
+        epp.append(j['run']['events'] / max(1, packets))
+    s = lambda v, d: ('%.' + str(d) + 'f (%.' + str(d) + 'f–%.' + str(d) + 'f)') % (statistics.median(v), min(v), max(v))
+    print('| %s | %d | %s | %s |' % (name, len(pps), s([p / 1e3 for p in pps], 0) + ' k', s(epp, 2)))
+PY
+if [ "$JFR" = 1 ]; then
+  for f in "$OUT"/*.jfr; do
+    python3 "$HERE/jfr_top.py" "$f" --top 15 --method ReceivedPacketTracker.gap --method AckFrameRanges.wrap \
+      --method PacketDecoder.validateAck --method SentPacketRing.hasCapacityFor --method copy \
+      > "${f%.jfr}.top.txt"
+    echo "top frames: ${f%.jfr}.top.txt"
+  done
+fi

@@ -1,0 +1,275 @@
+package io.pacelink.perf.scale;
+
+import io.pacelink.perf.loopback.ResultLine;
+import io.pacelink.transport.Connection;
+import io.pacelink.transport.ConnectionState;
+import io.pacelink.transport.Endpoint;
+import io.pacelink.transport.PacelinkContext;
+import io.pacelink.transport.stats.EndpointCounters;
+import org.HdrHistogram.Histogram;
+
+import java.io.PrintStream;
+import java.net.InetSocketAddress;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * One process of a scale run, started by {@link ScaleSuite}; both endpoints run in the default profile (DEDICATED
+ * agent, back-off idle strategy), bound to loopback:
+ * <pre>
+ * ScaleRole server PORT MAX_CONNECTIONS SEND_BUFFER RECEIVE_BUFFER SENT_PACKET_CAPACITY COUNTERS_BUFFER
+ * ScaleRole client PORT CONNECTIONS CONCURRENT IDLE_SECONDS SEND_BUFFER RECEIVE_BUFFER SENT_PACKET_CAPACITY
+ *                  COUNTERS_BUFFER
+ * </pre>
+ * (a size of 0 keeps the transport's default). The server accepts every connection and prints a {@code STATUS} line
+ * every second: connections accepted, its memory ({@link ProcessMemory}) and the CPU it used in that second; once
+ * the count has been steady for {@link #STEADY_SECONDS} it collects garbage and marks that line {@code after_gc}, so
+ * heap figures are of live objects. The client opens {@code CONCURRENT} connections at once and times each from its
+ * {@code connect} call to CONNECTED, then opens the rest in one burst (the handshake rate), then stays idle for
+ * {@code IDLE_SECONDS} measuring its own CPU, and prints its {@link ResultLine}.
+ */
+public final class ScaleRole
+{
+    private static final long STATUS_INTERVAL_NS = TimeUnit.SECONDS.toNanos(1);
+    private static final int STEADY_SECONDS = 3;
+    private static final long CONNECT_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(60);
+    private static final long POLL_PARK_NS = TimeUnit.MICROSECONDS.toNanos(50);
+
+    private ScaleRole()
+    {
+    }
+
+    /**
+     * @param args the role and its values.
+     */
+    public static void main(final String[] args) throws InterruptedException
+    {
+        if (args.length == 7 && "server".equals(args[0]))
+        {
+            serve(Integer.parseInt(args[1]), Integer.parseInt(args[2]), EndpointSizing.fromArgs(args, 3),
+                System.out);
+        }
+        else if (args.length == 9 && "client".equals(args[0]))
+        {
+            connect(Integer.parseInt(args[1]), Integer.parseInt(args[2]), Integer.parseInt(args[3]),
+                Integer.parseInt(args[4]), EndpointSizing.fromArgs(args, 5), System.out);
+        }
+        else
+        {
+            System.err.println("usage: ScaleRole server PORT MAX_CONNECTIONS SIZES... | client PORT CONNECTIONS " +
+                "CONCURRENT IDLE_SECONDS SIZES... (SIZES: send buffer, receive buffer, sent-packet capacity, " +
+                "counters buffer; 0 = default)");
+            System.exit(2);
+        }
+        System.out.flush();
+        System.exit(0);
+    }
+
+    private static PacelinkContext context(final int port, final int maxConnections, final EndpointSizing sizing)
+    {
+        return sizing.applyTo(new PacelinkContext()
+            .bindAddress(new InetSocketAddress("127.0.0.1", port))
+            .maxConnections(maxConnections)
+            .randomSeed(new SecureRandom().nextLong()));
+    }
+
+    static void serve(final int port, final int maxConnections, final EndpointSizing sizing, final PrintStream out)
+        throws InterruptedException
+    {
+        ResultLine.processCpuNs();
+        try (Endpoint endpoint = Endpoint.launch(context(port, maxConnections, sizing).acceptConnections(true)))
+        {
+            final EndpointCounters counters = endpoint.counters();
+            out.println(ResultLine.READY + " port=" + endpoint.localAddress().getPort());
+            out.flush();
+            final List<Connection> accepted = new ArrayList<>();
+            long lastStatusNs = System.nanoTime();
+            long lastCpuNs = ResultLine.processCpuNs();
+            int steadyCount = -1;
+            int steadySeconds = 0;
+            boolean collected = false;
+            while (true)
+            {
+                for (Connection connection = endpoint.accept(); null != connection; connection = endpoint.accept())
+                {
+                    accepted.add(connection);
+                }
+                final long nowNs = System.nanoTime();
+                if (nowNs - lastStatusNs >= STATUS_INTERVAL_NS)
+                {
+                    final long cpuNs = ResultLine.processCpuNs();
+                    final double cpuPercent = 100.0 * (cpuNs - lastCpuNs) / (nowNs - lastStatusNs);
+                    steadySeconds = accepted.size() == steadyCount ? steadySeconds + 1 : 0;
+                    steadyCount = accepted.size();
+                    final boolean collect = steadySeconds == STEADY_SECONDS && !collected;
+                    if (collect)
+                    {
+                        System.gc();
+                        collected = true;
+                    }
+                    else if (0 == steadySeconds)
+                    {
+                        collected = false;
+                    }
+                    final ProcessMemory memory = ProcessMemory.now();
+                    out.println("STATUS " + new ResultLine()
+                        .put("accepted", accepted.size())
+                        .put("connections_opened", counters.connectionsOpened().get())
+                        .put("connections_rejected", counters.connectionsRejected().get())
+                        .put("errors", counters.errors().get())
+                        .put("resident_bytes", memory.residentBytes())
+                        .put("heap_used_bytes", memory.heapUsedBytes())
+                        .put("heap_committed_bytes", memory.heapCommittedBytes())
+                        .put("direct_bytes", memory.directBytes())
+                        .put("cpu_percent", cpuPercent)
+                        .put("after_gc", collect ? 1 : 0)
+                        .format().substring(ResultLine.PREFIX.length()));
+                    out.flush();
+                    lastStatusNs = System.nanoTime();
+                    lastCpuNs = ResultLine.processCpuNs();
+                }
+                TimeUnit.MILLISECONDS.sleep(1);
+            }
+        }
+    }
+
+    static void connect(
+        final int port,
+        final int connections,
+        final int concurrent,
+        final int idleSeconds,
+        final EndpointSizing sizing,
+        final PrintStream out)
+    {
+        ResultLine.processCpuNs();
+        final InetSocketAddress server = new InetSocketAddress("127.0.0.1", port);
+        try (Endpoint endpoint = Endpoint.launch(context(0, connections + 1, sizing).acceptConnections(false)))
+        {
+            final ResultLine result = new ResultLine().put("role", "client").put("connections", connections)
+                .put("concurrent", concurrent);
+            final List<Connection> open = new ArrayList<>(connections);
+
+            // 1. CONCURRENT connects at once: each one's latency from its own connect() call, and the whole burst's.
+            final int firstBurst = Math.min(concurrent, connections);
+            final long[] calledAtNs = new long[firstBurst];
+            final Histogram callNs = new Histogram(3);
+            final long burstStartNs = System.nanoTime();
+            for (int i = 0; i < firstBurst; i++)
+            {
+                calledAtNs[i] = System.nanoTime();
+                if (!openOne(endpoint, server, open, result))
+                {
+                    break;
+                }
+                callNs.recordValue(Math.max(1, System.nanoTime() - calledAtNs[i]));
+            }
+            final Histogram latencyNs = new Histogram(3);
+            final long burstNs = awaitConnected(open, 0, calledAtNs, latencyNs) - burstStartNs;
+            result.put("concurrent_connected", count(open, ConnectionState.CONNECTED))
+                .put("concurrent_all_connected_ms", burstNs / 1e6)
+                .put("concurrent_latency_p50_ms", latencyNs.getValueAtPercentile(50) / 1e6)
+                .put("concurrent_latency_p99_ms", latencyNs.getValueAtPercentile(99) / 1e6)
+                .put("concurrent_latency_max_ms", latencyNs.getMaxValue() / 1e6)
+                .put("connect_call_p50_us", callNs.getValueAtPercentile(50) / 1e3)
+                .put("connect_call_max_us", callNs.getMaxValue() / 1e3);
+
+            // 2. The rest in one burst: handshakes per second.
+            final long restStartNs = System.nanoTime();
+            final int opened = open.size();
+            boolean more = true;
+            while (more && open.size() < connections)
+            {
+                more = openOne(endpoint, server, open, result);
+            }
+            final long restNs = awaitConnected(open, opened, null, null) - restStartNs;
+            final int connected = count(open, ConnectionState.CONNECTED);
+            result.put("connected", connected)
+                .put("failed", open.size() - connected)
+                .put("first_failure", firstFailure(open))
+                .put("burst_connections", open.size() - opened)
+                .put("burst_ms", restNs / 1e6)
+                .put("handshakes_per_second", (open.size() - opened) * 1e9 / Math.max(1, restNs));
+
+            // 3. Idle: what the open connections cost this endpoint.
+            final long idleStartCpuNs = ResultLine.processCpuNs();
+            final long idleStartNs = System.nanoTime();
+            LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(idleSeconds));
+            final long idleNs = System.nanoTime() - idleStartNs;
+            final ProcessMemory memory = ProcessMemory.now();
+            result.put("idle_cpu_percent", 100.0 * (ResultLine.processCpuNs() - idleStartCpuNs) / idleNs)
+                .put("still_connected", count(open, ConnectionState.CONNECTED))
+                .put("resident_bytes", memory.residentBytes())
+                .put("direct_bytes", memory.directBytes());
+            out.println(result.format());
+        }
+        catch (final RuntimeException | OutOfMemoryError ex)
+        {
+            out.println(new ResultLine().put("role", "client").put("error", ex.toString()).format());
+        }
+    }
+
+    /**
+     * Open one more connection; an endpoint that cannot (out of memory, out of counters, at its limit) says so in
+     * the result instead of ending the run.
+     *
+     * @return true if it was opened.
+     */
+    private static boolean openOne(
+        final Endpoint endpoint, final InetSocketAddress server, final List<Connection> open, final ResultLine result)
+    {
+        try
+        {
+            open.add(endpoint.connect(server));
+            return true;
+        }
+        catch (final RuntimeException | OutOfMemoryError ex)
+        {
+            result.put("connect_error", "connection " + (open.size() + 1) + ": " + ex);
+            return false;
+        }
+    }
+
+    /**
+     * @return when the last of {@code connections[from..]} stopped CONNECTING (or the timeout).
+     */
+    private static long awaitConnected(
+        final List<Connection> connections, final int from, final long[] calledAtNs, final Histogram latencyNs)
+    {
+        final boolean[] done = new boolean[connections.size() - from];
+        int remaining = done.length;
+        final long deadlineNs = System.nanoTime() + CONNECT_TIMEOUT_NS;
+        long lastNs = System.nanoTime();
+        while (remaining > 0 && System.nanoTime() - deadlineNs < 0)
+        {
+            for (int i = 0; i < done.length; i++)
+            {
+                if (!done[i] && ConnectionState.CONNECTING != connections.get(from + i).state())
+                {
+                    done[i] = true;
+                    remaining--;
+                    lastNs = System.nanoTime();
+                    if (null != latencyNs && ConnectionState.CONNECTED == connections.get(from + i).state())
+                    {
+                        latencyNs.recordValue(lastNs - calledAtNs[i]);
+                    }
+                }
+            }
+            LockSupport.parkNanos(POLL_PARK_NS);
+        }
+        return lastNs;
+    }
+
+    private static int count(final List<Connection> connections, final ConnectionState state)
+    {
+        return (int)connections.stream().filter((c) -> state == c.state()).count();
+    }
+
+    private static String firstFailure(final List<Connection> connections)
+    {
+        return connections.stream().filter((c) -> ConnectionState.CONNECTED != c.state())
+            .map((c) -> c.state() + " " + c.closeReason()).findFirst().orElse("-");
+    }
+}

@@ -1,0 +1,197 @@
+package io.pacelink.perf.scale;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.pacelink.perf.loopback.ChildJvm;
+import io.pacelink.perf.loopback.ResultLine;
+import io.pacelink.perf.loopback.Spread;
+import io.pacelink.transport.PacelinkContext;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Scale and setup on loopback, one server endpoint and one client endpoint in two processes (see {@link ScaleRole}):
+ * for each connection count, the latency of {@code --concurrent} simultaneous connects, the handshake rate of the
+ * rest, the server's memory per connection (resident, heap after a collection, direct) and the idle CPU of both
+ * ends once every connection is open. Sizes left at 0 are the transport's defaults. See perf/README.md.
+ */
+@Command(
+    name = "scale-suite",
+    mixinStandardHelpOptions = true,
+    description = "Connections per endpoint: connect latency, handshake rate, memory per connection, idle CPU.")
+public final class ScaleSuite implements Callable<Integer>
+{
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final long READY_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(60);
+
+    @Option(names = "--connections", split = ",", defaultValue = "1000",
+        description = "Connection counts to try, comma-separated (default ${DEFAULT-VALUE}).")
+    private List<Integer> counts;
+
+    @Option(names = "--concurrent", defaultValue = "100",
+        description = "Connects timed together first (default ${DEFAULT-VALUE}).")
+    private int concurrent;
+
+    @Option(names = "--idle", defaultValue = "10", description = "Seconds of idleness measured (default " +
+        "${DEFAULT-VALUE}).")
+    private int idleSeconds;
+
+    @Option(names = "--send-buffer", defaultValue = "0", description = "sendBufferBytes (0: default).")
+    private int sendBufferBytes;
+
+    @Option(names = "--receive-buffer", defaultValue = "0", description = "receiveBufferBytes (0: default).")
+    private int receiveBufferBytes;
+
+    @Option(names = "--sent-packet-capacity", defaultValue = "0", description = "sentPacketCapacity (0: default).")
+    private int sentPacketCapacity;
+
+    @Option(names = "--counters-buffer", defaultValue = "0", description = "countersBufferBytes (0: default).")
+    private int countersBufferBytes;
+
+    @Option(names = "--jvm-arg", description = "Extra option for both child JVMs (repeatable), e.g. -Xmx1g.")
+    private List<String> jvmArgs = new ArrayList<>();
+
+    @Option(names = "--out", description = "Folder for the children's logs (default: a new temporary folder).")
+    private Path out;
+
+    private final PrintStream report = System.out;
+
+    /**
+     * @param args the command line.
+     */
+    public static void main(final String[] args)
+    {
+        System.exit(new CommandLine(new ScaleSuite()).execute(args));
+    }
+
+    public Integer call() throws IOException, InterruptedException
+    {
+        if (null == out)
+        {
+            out = Files.createTempDirectory("pacelink-scale-");
+        }
+        Files.createDirectories(out);
+        final EndpointSizing sizing =
+            new EndpointSizing(sendBufferBytes, receiveBufferBytes, sentPacketCapacity, countersBufferBytes);
+        sizing.applyTo(new PacelinkContext()); // fail fast on a size the transport refuses
+        report.printf("scale suite: connections %s, sizes %s (0 = default), JVM %s, load %s, output %s%n", counts,
+            sizing, jvmArgs, ChildJvm.loadAverage(), out);
+        report.println();
+        report.println("| connections | connected | 100 connects: all within ms (p50 / p99 / max per connect ms) | " +
+            "handshakes/s | server memory per connection: resident / heap / direct | server idle CPU % | " +
+            "client idle CPU % | first failure |");
+        report.println("|---:|---:|---|---:|---|---:|---:|---|");
+        for (final int count : counts)
+        {
+            runOne(count, sizing);
+        }
+        return 0;
+    }
+
+    private void runOne(final int count, final EndpointSizing sizing) throws IOException, InterruptedException
+    {
+        final String classPath = System.getProperty("java.class.path");
+        final Path serverLog = out.resolve("scale-" + count + "-server.log");
+        final Path clientLog = out.resolve("scale-" + count + "-client.log");
+        final List<String> serverArgs = new ArrayList<>(List.of(ScaleRole.class.getName(), "server", "0",
+            Integer.toString(count + 1)));
+        serverArgs.addAll(List.of(sizing.toArgs()));
+        final Process server = ChildJvm.start(classPath, jvmArgs, serverArgs, serverLog);
+        try
+        {
+            final String ready = ChildJvm.awaitLine(server, serverLog, ResultLine.READY, READY_TIMEOUT_NS);
+            if (null == ready)
+            {
+                report.printf("| %d | - | - | - | - | - | - | the server did not start: see %s |%n", count, serverLog);
+                return;
+            }
+            final String port = ready.substring(ready.indexOf("port=") + "port=".length()).trim();
+            final List<String> clientArgs = new ArrayList<>(List.of(ScaleRole.class.getName(), "client", port,
+                Integer.toString(count), Integer.toString(concurrent), Integer.toString(idleSeconds)));
+            clientArgs.addAll(List.of(sizing.toArgs()));
+            final Process client = ChildJvm.start(classPath, jvmArgs, clientArgs, clientLog);
+            if (!client.waitFor(idleSeconds + 300L, TimeUnit.SECONDS))
+            {
+                client.destroyForcibly();
+            }
+            // A few more server lines of the idle phase, after the client's result.
+            TimeUnit.SECONDS.sleep(2);
+            summarize(count, serverLog, clientLog);
+        }
+        finally
+        {
+            server.destroyForcibly();
+            server.waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private void summarize(final int count, final Path serverLog, final Path clientLog) throws IOException
+    {
+        Map<String, Object> client = null;
+        for (final String line : Files.readAllLines(clientLog, StandardCharsets.UTF_8))
+        {
+            final Map<String, Object> parsed = ResultLine.parse(line);
+            client = null != parsed ? parsed : client;
+        }
+        final List<Map<String, Object>> status = new ArrayList<>();
+        for (final String line : Files.readAllLines(serverLog, StandardCharsets.UTF_8))
+        {
+            if (line.startsWith("STATUS "))
+            {
+                status.add(MAPPER.readValue(line.substring("STATUS ".length()), Map.class));
+            }
+        }
+        if (null == client || status.isEmpty())
+        {
+            report.printf("| %d | - | - | - | - | - | - | no result: see %s and %s |%n", count, clientLog, serverLog);
+            return;
+        }
+        final Map<String, Object> base = status.get(0);
+        Map<String, Object> collected = null;
+        final List<Double> idleCpu = new ArrayList<>();
+        for (final Map<String, Object> line : status)
+        {
+            if (null != collected)
+            {
+                idleCpu.add(number(line, "cpu_percent"));
+            }
+            if (number(line, "after_gc") > 0)
+            {
+                collected = line;
+            }
+        }
+        final double accepted = null == collected ? Double.NaN : number(collected, "accepted");
+        final String perConnection = null == collected || accepted <= 0 ? "-" : String.format(Locale.ROOT,
+            "%.0f KB / %.0f KB / %.0f KB",
+            (number(collected, "resident_bytes") - number(base, "resident_bytes")) / accepted / 1e3,
+            (number(collected, "heap_used_bytes") - number(base, "heap_used_bytes")) / accepted / 1e3,
+            (number(collected, "direct_bytes") - number(base, "direct_bytes")) / accepted / 1e3);
+        final String failure = client.containsKey("error") ? String.valueOf(client.get("error")) :
+            client.containsKey("connect_error") ? String.valueOf(client.get("connect_error")) :
+            String.valueOf(client.getOrDefault("first_failure", "-"));
+        report.printf(Locale.ROOT, "| %d | %.0f | %.1f (%.1f / %.1f / %.1f) | %.0f | %s | %s | %.1f | %s |%n",
+            count, number(client, "connected"), number(client, "concurrent_all_connected_ms"),
+            number(client, "concurrent_latency_p50_ms"), number(client, "concurrent_latency_p99_ms"),
+            number(client, "concurrent_latency_max_ms"), number(client, "handshakes_per_second"), perConnection,
+            Spread.format(Spread.of(idleCpu), 1, "%.1f"),
+            number(client, "idle_cpu_percent"), failure);
+    }
+
+    private static double number(final Map<String, Object> values, final String key)
+    {
+        return values.get(key) instanceof Number n ? n.doubleValue() : Double.NaN;
+    }
+}
