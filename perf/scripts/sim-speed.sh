@@ -1,5 +1,6 @@
 #!/bin/bash
-# Simulator speed: simulated data packets per wall-clock second and events per packet, for one 1 Gbit/s flow and
+# Simulator speed: simulated data packets per wall-clock second (and per CPU second of the process, which a
+# loaded machine distorts less) and events per packet, for one 1 Gbit/s flow and
 # for 50 flows sharing a 100 Mbit/s bottleneck, N repetitions each (alternated), medians with their range; with
 # JFR=1 each run is also recorded and its top frames printed (perf/scripts/jfr_top.py). See perf/README.md.
 #
@@ -34,33 +35,38 @@ for run in $(seq 1 "$RUNS"); do
     jfr_opt=""
     [ "$JFR" = 1 ] && jfr_opt="-XX:StartFlightRecording=filename=$OUT/$name-run$run.jfr,settings=profile,dumponexit=true"
     # shellcheck disable=SC2086
-    eval java $JAVA_OPTS $jfr_opt -jar "\"$JAR\"" sim ${SCENARIOS[$name]} --duration "$DURATION" --json \
+    eval /usr/bin/time -f "'%e %U %S'" -o "$OUT/$name-run$run.time" java $JAVA_OPTS $jfr_opt -jar "\"$JAR\"" sim ${SCENARIOS[$name]} --duration "$DURATION" --json \
       > "$OUT/$name-run$run.json" 2> "$OUT/$name-run$run.err"
-    python3 - "$OUT/$name-run$run.json" "$name" "$run" "$(cut -d' ' -f1 /proc/loadavg)" <<'PY'
+    python3 - "$OUT/$name-run$run" "$name" "$run" "$(cut -d' ' -f1 /proc/loadavg)" <<'PY'
 import json, sys
-j = json.load(open(sys.argv[1]))
+# The JSON document is the last line that starts with '{' (a flight recording logs its start on stdout first).
+j = json.loads([l for l in open(sys.argv[1] + '.json') if l.startswith('{')][-1])
+elapsed, user, system = (float(x) for x in open(sys.argv[1] + '.time').read().split()[-3:])
 r = j['run']
 packets = sum(f['sent_packets'] for f in j['flows'])
-print('  run %s %-16s %8.0f packets/wall s  %5.2f events/packet  %9d packets  wall %.1f s  speed-up %.2fx  load %s'
-      % (sys.argv[3], sys.argv[2], r['packets_per_wall_s'], r['events'] / max(1, packets), packets, r['wall_s'],
-         r['speedup'], sys.argv[4]))
+print('  run %s %-16s %8.0f packets/wall s  %8.0f packets/CPU s  %5.2f events/packet  %9d packets  wall %.1f s  '
+      'load %s' % (sys.argv[3], sys.argv[2], r['packets_per_wall_s'], packets / (user + system),
+                   r['events'] / max(1, packets), packets, r['wall_s'], sys.argv[4]))
 PY
   done
 done
 python3 - "$OUT" "${ORDER[@]}" <<'PY'
 import glob, json, os, statistics, sys
 out = sys.argv[1]
-print('\n| scenario | runs | data packets per wall second | events per data packet |')
-print('|---|---:|---|---|')
+print('\n| scenario | runs | data packets per wall second | per CPU second of the process | events per data packet |')
+print('|---|---:|---|---|---|')
 for name in sys.argv[2:]:
-    pps, epp = [], []
+    pps, ppc, epp = [], [], []
     for f in sorted(glob.glob(os.path.join(out, name + '-run*.json'))):
-        j = json.load(open(f))
+        j = json.loads([l for l in open(f) if l.startswith('{')][-1])
         packets = sum(x['sent_packets'] for x in j['flows'])
         pps.append(j['run']['packets_per_wall_s'])
+        _, user, system = (float(x) for x in open(f[:-5] + '.time').read().split()[-3:])
+        ppc.append(packets / (user + system))
         epp.append(j['run']['events'] / max(1, packets))
     s = lambda v, d: ('%.' + str(d) + 'f (%.' + str(d) + 'f–%.' + str(d) + 'f)') % (statistics.median(v), min(v), max(v))
-    print('| %s | %d | %s | %s |' % (name, len(pps), s([p / 1e3 for p in pps], 0) + ' k', s(epp, 2)))
+    print('| %s | %d | %s | %s | %s |' % (name, len(pps), s([p / 1e3 for p in pps], 0) + ' k',
+                                        s([p / 1e3 for p in ppc], 0) + ' k', s(epp, 2)))
 PY
 if [ "$JFR" = 1 ]; then
   for f in "$OUT"/*.jfr; do

@@ -133,14 +133,22 @@ public final class LoopbackSuite implements Callable<Integer>
     @Option(names = "--jvm-arg", description = "Extra option for every child JVM (repeatable).")
     private List<String> jvmArgs = new ArrayList<>();
 
-    private PrintStream report = System.out;
+    private final PrintStream report;
+
+    /**
+     * @param report where the progress lines and tables go.
+     */
+    LoopbackSuite(final PrintStream report)
+    {
+        this.report = report;
+    }
 
     /**
      * @param args the command line.
      */
     public static void main(final String[] args)
     {
-        System.exit(new CommandLine(new LoopbackSuite()).execute(args));
+        System.exit(new CommandLine(new LoopbackSuite(System.out)).execute(args));
     }
 
     public Integer call() throws IOException, InterruptedException

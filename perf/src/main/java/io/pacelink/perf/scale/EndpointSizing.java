@@ -27,6 +27,13 @@ record EndpointSizing(int sendBufferBytes, int receiveBufferBytes, int sentPacke
         {
             context.receiveBufferBytes(receiveBufferBytes);
         }
+        if (sendBufferBytes > 0 || receiveBufferBytes > 0)
+        {
+            // A message must fit a buffer twice over (with its length prefix): keep the largest one that does.
+            final int smallest = Math.min(sendBufferBytes > 0 ? sendBufferBytes : Integer.MAX_VALUE,
+                receiveBufferBytes > 0 ? receiveBufferBytes : Integer.MAX_VALUE);
+            context.maxMessageLengthBytes(Math.min(PacelinkContext.DEFAULT_MAX_MESSAGE_LENGTH_BYTES, smallest / 4));
+        }
         if (sentPacketCapacity > 0)
         {
             context.sentPacketCapacity(sentPacketCapacity);

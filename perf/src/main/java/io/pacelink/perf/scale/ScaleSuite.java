@@ -66,14 +66,22 @@ public final class ScaleSuite implements Callable<Integer>
     @Option(names = "--out", description = "Folder for the children's logs (default: a new temporary folder).")
     private Path out;
 
-    private final PrintStream report = System.out;
+    private final PrintStream report;
+
+    /**
+     * @param report where the table goes.
+     */
+    ScaleSuite(final PrintStream report)
+    {
+        this.report = report;
+    }
 
     /**
      * @param args the command line.
      */
     public static void main(final String[] args)
     {
-        System.exit(new CommandLine(new ScaleSuite()).execute(args));
+        System.exit(new CommandLine(new ScaleSuite(System.out)).execute(args));
     }
 
     public Integer call() throws IOException, InterruptedException
@@ -114,7 +122,9 @@ public final class ScaleSuite implements Callable<Integer>
             final String ready = ChildJvm.awaitLine(server, serverLog, ResultLine.READY, READY_TIMEOUT_NS);
             if (null == ready)
             {
-                report.printf("| %d | - | - | - | - | - | - | the server did not start: see %s |%n", count, serverLog);
+                final List<String> lines = Files.readAllLines(serverLog, StandardCharsets.UTF_8);
+                report.printf("| %d | - | - | - | - | - | - | the server did not start: %s (%s) |%n", count,
+                    lines.size() > 1 ? lines.get(1) : "no output", serverLog);
                 return;
             }
             final String port = ready.substring(ready.indexOf("port=") + "port=".length()).trim();

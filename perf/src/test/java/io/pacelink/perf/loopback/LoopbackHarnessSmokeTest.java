@@ -1,0 +1,174 @@
+package io.pacelink.perf.loopback;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The loopback harness starts and reports what it claims: each role run in this JVM (two threads instead of two
+ * processes) prints its result line, Pacelink's receiver gets every byte its sender offered, and the suite runs
+ * Aeron's processes on their own class path. Nothing here is timed.
+ */
+class LoopbackHarnessSmokeTest
+{
+    private static final long DURATION_NS = TimeUnit.MILLISECONDS.toNanos(200);
+    private static final long QUIET_NS = TimeUnit.MILLISECONDS.toNanos(500);
+
+    @Test
+    void rawUdpReceiverCountsWhatTheSenderWrote() throws Exception
+    {
+        final InetSocketAddress address = new InetSocketAddress("127.0.0.1", freePort());
+        final Output receiverOut = new Output();
+        final Thread receiver = start(() -> RawUdpBulk.receive(address, QUIET_NS, receiverOut.stream));
+        receiverOut.await(ResultLine.READY);
+        final Output senderOut = new Output();
+        RawUdpBulk.send(address, 1472, DURATION_NS, senderOut.stream);
+        receiver.join();
+
+        final Map<String, Object> sent = senderOut.result();
+        final Map<String, Object> received = receiverOut.result();
+        assertTrue(((Number)received.get("messages")).longValue() > 0, received.toString());
+        assertTrue(((Number)sent.get("messages")).longValue() >= ((Number)received.get("messages")).longValue());
+        assertEquals(0, ((Number)received.get("bytes")).longValue() % 1472);
+    }
+
+    @Test
+    void pacelinkReceiverGetsEveryByteOffered() throws Exception
+    {
+        final InetSocketAddress address = new InetSocketAddress("127.0.0.1", freePort());
+        final Output receiverOut = new Output();
+        final Thread receiver = start(() ->
+            PacelinkBulk.receive(address, PacelinkBulk.Mode.invoker, 1472, QUIET_NS, receiverOut.stream));
+        receiverOut.await(ResultLine.READY);
+        final Output senderOut = new Output();
+        PacelinkBulk.send(address, PacelinkBulk.Mode.invoker, 1472, 4096, DURATION_NS, senderOut.stream);
+        receiver.join();
+
+        final Map<String, Object> sent = senderOut.result();
+        final Map<String, Object> received = receiverOut.result();
+        assertTrue(((Number)sent.get("bytes")).longValue() > 0, sent.toString());
+        assertEquals(((Number)sent.get("bytes")).longValue(), ((Number)received.get("bytes")).longValue());
+        assertEquals(((Number)sent.get("messages")).longValue(), ((Number)received.get("messages")).longValue());
+        assertTrue(((Number)received.get("acks_per_data_packet")).doubleValue() > 0, received.toString());
+        assertEquals("PEER_CLOSE", sent.get("close"));
+    }
+
+    @Test
+    void suiteRunsAeronOnItsOwnClassPathAndPrintsATable(@TempDir final Path out)
+    {
+        final ByteArrayOutputStream text = new ByteArrayOutputStream();
+        final int status = new CommandLine(new LoopbackSuite(new PrintStream(text, true, StandardCharsets.UTF_8)))
+            .execute("--cases", "small", "--only", "aeron:invoker", "--runs", "1", "--duration", "0.3",
+                "--out", out.toString());
+        final String report = text.toString(StandardCharsets.UTF_8);
+        assertEquals(0, status, report);
+        assertTrue(report.contains("| Aeron INVOKER, 32 B | 1 |"), report);
+        assertTrue(!report.contains("FAILED"), report);
+    }
+
+    @Test
+    void spreadIsTheMedianAndTheRange()
+    {
+        assertEquals(new Spread(2.0, 1.0, 5.0, 3), Spread.of(List.of(5.0, 1.0, 2.0)));
+        assertEquals(new Spread(2.5, 1.0, 5.0, 4), Spread.of(List.of(5.0, 1.0, 2.0, 3.0, Double.NaN)));
+        assertNull(Spread.of(List.of()));
+        assertEquals("2.00 (1.00–5.00)", Spread.format(Spread.of(List.of(5.0, 1.0, 2.0)), 1, "%.2f"));
+        assertEquals("7.0", Spread.format(Spread.of(List.of(7e9)), 1e9, "%.1f"));
+    }
+
+    @Test
+    void resultLinesRoundTrip()
+    {
+        final String line = new ResultLine().put("bytes", 42L).put("rate", 1.5).put("mode", "invoker").format();
+        final Map<String, Object> parsed = ResultLine.parse(line);
+        assertNotNull(parsed);
+        assertEquals(42, ((Number)parsed.get("bytes")).intValue());
+        assertEquals(1.5, parsed.get("rate"));
+        assertEquals("invoker", parsed.get("mode"));
+        assertNull(ResultLine.parse("READY"));
+    }
+
+    private interface Role
+    {
+        void run() throws IOException;
+    }
+
+    private static Thread start(final Role role)
+    {
+        final Thread thread = new Thread(() ->
+        {
+            try
+            {
+                role.run();
+            }
+            catch (final IOException ex)
+            {
+                throw new IllegalStateException(ex);
+            }
+        }, "receiver");
+        thread.start();
+        return thread;
+    }
+
+    private static int freePort() throws IOException
+    {
+        try (DatagramSocket socket = new DatagramSocket(0, InetAddress.getLoopbackAddress()))
+        {
+            return socket.getLocalPort();
+        }
+    }
+
+    private static final class Output
+    {
+        private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        private final PrintStream stream = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+
+        void await(final String marker) throws InterruptedException
+        {
+            final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (!text().contains(marker))
+            {
+                assertTrue(System.nanoTime() - deadlineNs < 0, "no " + marker + " in: " + text());
+                TimeUnit.MILLISECONDS.sleep(5);
+            }
+        }
+
+        Map<String, Object> result()
+        {
+            for (final String line : text().split("\n"))
+            {
+                final Map<String, Object> parsed = ResultLine.parse(line);
+                if (null != parsed)
+                {
+                    return parsed;
+                }
+            }
+            throw new AssertionError("no result line in: " + text());
+        }
+
+        private String text()
+        {
+            synchronized (bytes)
+            {
+                return bytes.toString(StandardCharsets.UTF_8);
+            }
+        }
+    }
+}
