@@ -1,11 +1,18 @@
 #!/usr/bin/env python3
-"""Where the CPU samples of a Java Flight Recording fall: top frames, by thread, and named methods.
+"""Where the CPU samples of a profile fall: top frames, by thread, and named methods.
 
-  jfr_top.py RECORDING.jfr [--top N] [--thread SUBSTRING] [--method NAME ...]
+  jfr_top.py RECORDING.jfr|PROFILE.collapsed [--top N] [--thread SUBSTRING] [--method NAME ...] [--chain NAME ...]
 
-Reads the recording's jdk.ExecutionSample events (JFR samples Java threads running Java code every 10-20 ms with
-settings=profile; time in native code such as a send or receive system call is sampled as its Java caller at the top
-of the stack, e.g. sun.nio.ch.DatagramChannelImpl.send0) through the JDK's own `jfr print --json`. Prints:
+A Java Flight Recording: its jdk.ExecutionSample events (Java threads running Java code, every 10-20 ms with
+settings=profile) and jdk.NativeMethodSample events (threads in a native method such as a send or receive system
+call, every 20 ms, marked "(native)"), read through the JDK's own `jfr print --json`. JFR does not see what the
+kernel does inside a system call.
+
+An async-profiler profile in collapsed form (`-agentpath:libasyncProfiler.so=start,event=cpu,interval=1ms,threads,
+collapsed,file=F.collapsed`): CPU samples from perf events, Java and kernel frames alike (kernel frames end in
+"[k]"), the first frame being the thread.
+
+Prints:
   - samples per thread;
   - the top N frames by self samples (the frame on top of the stack, with its most frequent caller) and by total
     samples (anywhere on the stack);
@@ -28,6 +35,37 @@ def frames_of(event):
     return out
 
 
+def jfr_samples(path):
+    """(thread, frames top first) per sample of a flight recording."""
+    text = subprocess.run(['jfr', 'print', '--json', '--events', 'jdk.ExecutionSample,jdk.NativeMethodSample', path],
+                          check=True, capture_output=True, text=True).stdout
+    for event in json.loads(text)['recording']['events']:
+        thread = (event.get('values', {}).get('sampledThread') or {}).get('javaName') or '?'
+        frames = frames_of(event)
+        if frames and event.get('type') == 'jdk.NativeMethodSample':
+            frames[0] += ' (native)'
+        yield thread, frames, 1
+
+
+def collapsed_samples(path):
+    """(thread, frames top first, count) per line of an async-profiler collapsed profile."""
+    for line in open(path):
+        stack, _, count = line.rstrip().rpartition(' ')
+        if not stack:
+            continue
+        parts = stack.split(';')
+        thread = parts[0].strip('[]') if parts[0].startswith('[') else '?'
+        frames = []
+        for f in reversed(parts[1:] if parts[0].startswith('[') else parts):
+            kernel = f.endswith('_[k]')
+            f = f.rsplit('_[', 1)[0] if f.endswith(']') else f
+            if not kernel and '/' in f:
+                cls, _, method = f.rpartition('.')
+                f = '%s.%s' % (cls.replace('/', '.').rsplit('.', 1)[-1].replace('$', '.'), method)
+            frames.append(f + (' [k]' if kernel else ''))
+        yield thread, frames, int(count)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument('recording')
@@ -37,9 +75,7 @@ def main():
     parser.add_argument('--chain', action='append', default=[],
                         help='print the most frequent call chains (6 frames) of samples whose top frame has this')
     args = parser.parse_args()
-    text = subprocess.run(['jfr', 'print', '--json', '--events', 'jdk.ExecutionSample', args.recording],
-                          check=True, capture_output=True, text=True).stdout
-    events = json.loads(text)['recording']['events']
+    source = jfr_samples(args.recording) if args.recording.endswith('.jfr') else collapsed_samples(args.recording)
     threads = collections.Counter()
     self_counts = collections.Counter()
     callers = collections.defaultdict(collections.Counter)
@@ -47,26 +83,24 @@ def main():
     method_counts = collections.Counter()
     chains = collections.defaultdict(collections.Counter)
     samples = 0
-    for event in events:
-        thread = (event.get('values', {}).get('sampledThread') or {}).get('javaName') or '?'
-        threads[thread] += 1
+    for thread, frames, n in source:
+        threads[thread] += n
         if args.thread and args.thread not in thread:
             continue
-        frames = frames_of(event)
         if not frames:
             continue
-        samples += 1
-        self_counts[frames[0]] += 1
+        samples += n
+        self_counts[frames[0]] += n
         if len(frames) > 1:
-            callers[frames[0]][frames[1]] += 1
+            callers[frames[0]][frames[1]] += n
         for f in set(frames):
-            total_counts[f] += 1
+            total_counts[f] += n
         for m in args.method:
             if any(m in f for f in frames):
-                method_counts[m] += 1
+                method_counts[m] += n
         for c in args.chain:
             if c in frames[0]:
-                chains[c][' <- '.join(frames[:6])] += 1
+                chains[c][' <- '.join(frames[:6])] += n
     print('%s: %d samples%s' % (args.recording, samples, ' in threads matching "%s"' % args.thread
                                 if args.thread else ''))
     print('samples per thread: ' + ', '.join('%s %d' % t for t in threads.most_common(8)))
