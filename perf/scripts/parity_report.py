@@ -79,10 +79,19 @@ def result(d, system, floor_ms):
         # receiver sends on a one-way test is an ACK (or a control message: a handful).
         ends = {}
         for p in snapshot.get('processes', []):
-            ends['sender' if '/10.200.0.1:' in p.get('description', '') else 'receiver'] = p.get('endpoint', {})
-        sent = ends.get('sender', {}).get('datagrams-sent')
+            ends['sender' if '/10.200.0.1:' in p.get('description', '') else 'receiver'] = p
+        sent = ends.get('sender', {}).get('endpoint', {}).get('datagrams-sent')
         if sent and 'receiver' in ends:
-            r['acks_per_packet'] = ends['receiver'].get('datagrams-sent', 0) / sent
+            r['acks_per_packet'] = ends['receiver'].get('endpoint', {}).get('datagrams-sent', 0) / sent
+        # How late the sender's fq scheduler wakes throttled flows (sch_fq's EWMA): the pacing timer's slack.
+        scheduler = ends.get('sender', {}).get('scheduler', {}).get('counters', {})
+        r['unthrottle_latency_us'] = scheduler['unthrottle-latency-ns'] / 1e3 \
+            if 'unthrottle-latency-ns' in scheduler else None
+        connections = ends.get('sender', {}).get('connections', [])
+        if connections:
+            c = connections[-1].get('counters', {})
+            r['pacing_limited'] = c.get('pacing-limited')
+            r['cwnd_limited'] = c.get('cwnd-limited')
     try:
         with open(os.path.join(d, 'loadavg.start')) as f:
             r['load'] = float(f.read().split()[0])
@@ -105,6 +114,9 @@ def line(r):
                r['emu_queue_drops'], fmt(r['emu_late_mean_us'], 0), r['tun_drops'])
     if r.get('acks_per_packet') is not None:
         text += '  receiver datagrams per data datagram %.3f' % r['acks_per_packet']
+    if r.get('unthrottle_latency_us') is not None:
+        text += '  fq unthrottle latency %.0f us  cwnd-/pacing-limited %s/%s' % (
+            r['unthrottle_latency_us'], r.get('cwnd_limited'), r.get('pacing_limited'))
     if r['wrong_rtt']:
         text += '  WRONG RTT SAMPLE (min RTT below the path floor: issue 9 item 11)'
     if r['error']:
@@ -171,6 +183,17 @@ def summary(out):
         print('| %s | %s | %s | %s | %s | %s | %s |' % (
             path, cc, col('kernel', 'cpu_send_per_gb'), col('pacelink', 'cpu_send_per_gb'),
             col('kernel', 'cpu_recv_per_gb'), col('pacelink', 'cpu_recv_per_gb'), whole))
+    print()
+    print('Pacelink, from the pacelink stat snapshot two thirds into each test: datagrams the receiver sent per data '
+          'datagram (ACKs), and how late the sender\'s fq scheduler woke throttled flows (sch_fq\'s unthrottle '
+          'latency EWMA: the pacing timer\'s slack), median (min–max).')
+    print()
+    print('| path | cc | ACKs per data packet | fq unthrottle latency µs |')
+    print('|---|---|---|---|')
+    for (path, cc), runs in sorted(results.items()):
+        print('| %s | %s | %s | %s |' % (
+            path, cc, spread([p['pacelink'].get('acks_per_packet') for p in runs.values() if 'pacelink' in p], 3),
+            spread([p['pacelink'].get('unthrottle_latency_us') for p in runs.values() if 'pacelink' in p], 0)))
     print()
     print('Emulator: release lateness (mean µs) and TUN overrun drops per test (should be 0):')
     print()
