@@ -130,6 +130,10 @@ public final class LoopbackSuite implements Callable<Integer>
         "(settings=profile) into DIR.")
     private Path jfrDirectory;
 
+    @Option(names = "--report", paramLabel = "RESULTS.jsonl",
+        description = "Print the tables of an earlier run's results.jsonl (of the cases given) instead of running.")
+    private Path previousResults;
+
     @Option(names = "--jvm-arg", description = "Extra option for every child JVM (repeatable).")
     private List<String> jvmArgs = new ArrayList<>();
 
@@ -164,6 +168,27 @@ public final class LoopbackSuite implements Callable<Integer>
             cases.add(CASES.stream().filter((c) -> c.name().equals(name)).findFirst().orElseThrow(() ->
                 new CommandLine.ParameterException(new CommandLine(this), "unknown case '" + name +
                     "' (bulk, bulk64k, small, ping)")));
+        }
+        if (null != previousResults)
+        {
+            final Map<String, Map<Contender, List<Map<String, Object>>>> results = new LinkedHashMap<>();
+            for (final String line : Files.readAllLines(previousResults, StandardCharsets.UTF_8))
+            {
+                @SuppressWarnings("unchecked")
+                final Map<String, Object> result = MAPPER.readValue(line, Map.class);
+                for (final Case c : cases)
+                {
+                    c.contenders().stream().filter((k) -> c.name().equals(result.get("case")) &&
+                        k.label().equals(result.get("contender"))).findFirst().ifPresent((k) -> results
+                        .computeIfAbsent(c.name(), (n) -> new LinkedHashMap<>())
+                        .computeIfAbsent(k, (n) -> new ArrayList<>()).add(result));
+                }
+            }
+            for (final Case c : cases)
+            {
+                printTable(c, results.getOrDefault(c.name(), Map.of()));
+            }
+            return 0;
         }
         if (null == out)
         {
@@ -297,6 +322,11 @@ public final class LoopbackSuite implements Callable<Integer>
                     .asDouble(Double.NaN));
                 result.put("sender_cpu_percent", end.path("cpu_utilization_percent").path("host_total")
                     .asDouble(Double.NaN));
+                final double seconds = end.path("sum_sent").path("seconds").asDouble(Double.NaN);
+                final double kib = end.path("sum_sent").path("bytes").asDouble(Double.NaN) / 1024;
+                result.put("sender_cpu_ns_per_kib", number(result, "sender_cpu_percent") / 100 * seconds * 1e9 / kib);
+                result.put("receiver_cpu_ns_per_kib",
+                    number(result, "receiver_cpu_percent") / 100 * seconds * 1e9 / kib);
                 if (report.has("error"))
                 {
                     result.put("error", report.get("error").asText());
@@ -319,6 +349,11 @@ public final class LoopbackSuite implements Callable<Integer>
                 {
                     sender.forEach((k, v) -> result.put("sender_" + k, v));
                 }
+                // CPU per KiB moved: comparable across message sizes, and far steadier than goodput on a busy machine.
+                result.put("sender_cpu_ns_per_kib", number(result, "sender_cpu_percent") / 100 *
+                    number(result, "sender_elapsed_ns") / (number(result, "sender_bytes") / 1024));
+                result.put("receiver_cpu_ns_per_kib", number(result, "receiver_cpu_ns_per_message") *
+                    number(result, "receiver_messages") / (number(result, "receiver_bytes") / 1024));
             }
         }
     }
@@ -480,9 +515,10 @@ public final class LoopbackSuite implements Callable<Integer>
         else
         {
             final String unit = "bits_per_second".equals(c.metric()) ? "Gbit/s" : "M msg/s";
-            report.printf("| contender | runs | %s | ratio to %s (per run) | receiver CPU %% | sender CPU %% | " +
-                "receiver ACKs per data packet |%n", unit, baseline.label());
-            report.println("|---|---:|---|---|---|---|---|");
+            report.printf("| contender | runs | %s | ratio to %s (per run) | sender CPU %% | receiver CPU %% | " +
+                "sender CPU ns per %s | receiver CPU ns per %s | receiver ACKs per data packet |%n", unit,
+                baseline.label(), perMessage(c) ? "message" : "KiB", perMessage(c) ? "message" : "KiB");
+            report.println("|---|---:|---|---|---|---|---|---|---|");
         }
         for (final Map.Entry<Contender, List<Map<String, Object>>> entry : results.entrySet())
         {
@@ -500,15 +536,24 @@ public final class LoopbackSuite implements Callable<Integer>
             else
             {
                 final double scale = "bits_per_second".equals(c.metric()) ? 1e9 : 1e6;
-                report.printf("| %s | %s | %s | %s | %s | %s | %s |%n", entry.getKey().label(), count,
+                final String senderCpu = perMessage(c) ? "sender_cpu_ns_per_message" : "sender_cpu_ns_per_kib";
+                final String receiverCpu = perMessage(c) ? "receiver_cpu_ns_per_message" : "receiver_cpu_ns_per_kib";
+                report.printf("| %s | %s | %s | %s | %s | %s | %s | %s | %s |%n", entry.getKey().label(), count,
                     Spread.format(spread(runsOf, c.metric()), scale, "%.2f"),
                     Spread.format(paired(runsOf, baseRuns, c.metric(), true), 1, "%.2f"),
-                    Spread.format(spread(runsOf, "receiver_cpu_percent"), 1, "%.0f"),
                     Spread.format(spread(runsOf, "sender_cpu_percent"), 1, "%.0f"),
+                    Spread.format(spread(runsOf, "receiver_cpu_percent"), 1, "%.0f"),
+                    Spread.format(spread(runsOf, senderCpu), 1, "%.0f"),
+                    Spread.format(spread(runsOf, receiverCpu), 1, "%.0f"),
                     Spread.format(spread(runsOf, "receiver_acks_per_data_packet"), 1, "%.3f"));
             }
         }
         report.println();
+    }
+
+    private static boolean perMessage(final Case c)
+    {
+        return "messages_per_second".equals(c.metric());
     }
 
     private static Spread spread(final List<Map<String, Object>> runsOf, final String key)
