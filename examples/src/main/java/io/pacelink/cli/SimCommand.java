@@ -1,6 +1,7 @@
 package io.pacelink.cli;
 
 import io.pacelink.link.PathSpec;
+import io.pacelink.report.ParallelRunner;
 import io.pacelink.report.RunRecorder;
 import io.pacelink.report.RunSheet;
 import io.pacelink.sim.scenario.FlowSpec;
@@ -16,10 +17,13 @@ import java.io.PrintStream;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.LongStream;
 
 /**
  * {@code pacelink sim}: runs flows of the real transport over a simulated path in virtual time and prints what they
@@ -94,6 +98,16 @@ public final class SimCommand implements Callable<Integer>
         description = "Also draw the run's charts (throughput against delay, shares, time series) to this SVG file.")
     private Path plot;
 
+    @Option(names = "--seeds", defaultValue = "1", paramLabel = "N",
+        description = "Run the scenario with N seeds, --seed to --seed + N - 1, and print each run's results (with " +
+            "--json one object per line), then how many data packets all of them simulated per wall second " +
+            "(default ${DEFAULT-VALUE}).")
+    private int seeds;
+
+    @Option(names = "--jobs", paramLabel = "N",
+        description = "With --seeds, how many runs go at once, one thread each (default: the number of cores).")
+    private Integer jobs;
+
     public Integer call()
     {
         final PathSpec.Pair pair = pathRunOptions.pair(path);
@@ -105,30 +119,23 @@ public final class SimCommand implements Callable<Integer>
         {
             checkWritable(traceDirectory);
         }
+        if (seeds < 1)
+        {
+            throw new IllegalArgumentException("--seeds must be at least 1, got " + seeds);
+        }
+        if (seeds > 1)
+        {
+            return runSeeds(pair);
+        }
         final String scheduler = pathRunOptions.scheduler();
-        final Scenario.Builder builder = Scenario.builder()
-            .seed(pathRunOptions.seed())
-            .path(pair)
-            .durationNs(duration.nanos())
-            .scheduler(scheduler, ControllerParameters.EMPTY)
+        final Scenario.Builder builder = newScenario(pair, pathRunOptions.seed())
             .traceDirectory(traceDirectory);
-        final List<FlowSpec> flowSpecs =
-            FlowArguments.flows(controllers, flows, starts, stops, accessDelays, duration.nanos());
-        flowSpecs.forEach(builder::flow);
-        final List<String> flowControllers = flowSpecs.stream().map(FlowSpec::congestionControl).toList();
+        final List<String> flowControllers = flowSpecs().stream().map(FlowSpec::congestionControl).toList();
         final RunRecorder recorder = null == plot ? null : RunSheet.recorderFor(plot, flowControllers,
             duration.nanos(), pair.baseRttNs());
         if (null != recorder)
         {
             recorder.attachTo(builder);
-        }
-        if (null != pingInterval)
-        {
-            if (pingInterval.nanos() <= 0)
-            {
-                throw new IllegalArgumentException("--ping must be a positive interval, e.g. 100ms");
-            }
-            builder.pingIntervalNs(pingInterval.nanos());
         }
         final Scenario scenario = builder.build();
 
@@ -168,6 +175,84 @@ public final class SimCommand implements Callable<Integer>
             printed.countDown();
             ShutdownHooks.remove(onCtrlC);
         }
+    }
+
+    /**
+     * The scenario's runs with seeds {@code --seed} to {@code --seed + --seeds - 1}, {@code --jobs} at once; each
+     * report as it would be for one seed, in seed order, then how fast all of them went together.
+     */
+    private int runSeeds(final PathSpec.Pair pair)
+    {
+        if (null != plot || null != traceDirectory)
+        {
+            throw new IllegalArgumentException("--plot and --trace record one run: give them without --seeds");
+        }
+        final int jobCount = null != jobs ? jobs : Runtime.getRuntime().availableProcessors();
+        if (jobCount < 1)
+        {
+            throw new IllegalArgumentException("--jobs must be at least 1, got " + jobCount);
+        }
+        final String scheduler = pathRunOptions.scheduler();
+        final List<Long> seedList = LongStream.range(0, seeds).map((i) -> pathRunOptions.seed() + i).boxed().toList();
+        final long startNs = System.nanoTime();
+        final List<ScenarioReport> reports = ParallelRunner.run(seedList, jobCount, Comparator.naturalOrder(),
+            (seed) ->
+            {
+                final Scenario scenario = newScenario(pair, seed).build();
+                final long runStartNs = System.nanoTime();
+                final ScenarioResult result = scenario.run();
+                return new ScenarioReport(pair, scheduler, seed, result, System.nanoTime() - runStartNs);
+            },
+            (report) -> System.err.printf(Locale.ROOT, "seed %d done in %.1f s%n", report.seed(),
+                report.wallNs() / 1e9));
+        final long wallNs = System.nanoTime() - startNs;
+        final PrintStream out = System.out;
+        double packets = 0;
+        for (final ScenarioReport report : reports)
+        {
+            packets += report.packetsPerWallSecond() * report.wallNs() / 1e9;
+            if (json)
+            {
+                out.println(report.toJson());
+            }
+            else
+            {
+                report.printTable(out);
+                out.println();
+            }
+        }
+        if (!json)
+        {
+            out.printf(Locale.ROOT, "%d runs (seeds %d-%d), %d at once: %.1f s wall, %.0f data packets per wall " +
+                "second in all%n", seeds, seedList.get(0), seedList.get(seeds - 1), Math.min(jobCount, seeds),
+                wallNs / 1e9, packets * 1e9 / wallNs);
+        }
+        out.flush();
+        return 0;
+    }
+
+    private Scenario.Builder newScenario(final PathSpec.Pair pair, final long seed)
+    {
+        final Scenario.Builder builder = Scenario.builder()
+            .seed(seed)
+            .path(pair)
+            .durationNs(duration.nanos())
+            .scheduler(pathRunOptions.scheduler(), ControllerParameters.EMPTY);
+        flowSpecs().forEach(builder::flow);
+        if (null != pingInterval)
+        {
+            if (pingInterval.nanos() <= 0)
+            {
+                throw new IllegalArgumentException("--ping must be a positive interval, e.g. 100ms");
+            }
+            builder.pingIntervalNs(pingInterval.nanos());
+        }
+        return builder;
+    }
+
+    private List<FlowSpec> flowSpecs()
+    {
+        return FlowArguments.flows(controllers, flows, starts, stops, accessDelays, duration.nanos());
     }
 
     /**

@@ -10,11 +10,14 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
- * Runs simulations on a fixed number of threads. Each run is a deterministic, single-threaded simulation with its own
- * simulator, links and endpoints (nothing is shared between runs), so its result does not depend on how many run at
- * once or in which order; the most expensive runs start first so the last one to finish is a short one.
+ * Runs simulations on a fixed number of threads ({@code pacelink report}'s matrix, {@code pacelink sim --seeds}). Each
+ * run is a deterministic, single-threaded simulation with its own simulator, links and endpoints (nothing is shared
+ * between runs), so its result does not depend on how many run at once or in which order; the most expensive runs
+ * start first so the last one to finish is a short one.
  */
 public final class ParallelRunner
 {
@@ -31,38 +34,73 @@ public final class ParallelRunner
      */
     public static List<RunResult> run(final List<RunSpec> runs, final int jobs, final ProgressMeter meter)
     {
+        return run(runs, jobs, Comparator.comparingDouble(RunSpec::estimatedCost).reversed()
+                .thenComparingInt(RunSpec::index), ParallelRunner::runNamingFailures,
+            (result) -> meter.onRunDone(result.spec(), result.wallNs()));
+    }
+
+    /**
+     * Run independent tasks on {@code jobs} threads, starting them in {@code startOrder}.
+     *
+     * @param tasks      the tasks' inputs.
+     * @param jobs       how many run at once, at least one.
+     * @param startOrder which start first (the most expensive, so the last to finish is a short one).
+     * @param task       runs one; a failure should name its input.
+     * @param onDone     told of each result as it comes (on the calling thread).
+     * @param <T>        a task's input.
+     * @param <R>        a task's result.
+     * @return the results, in the order of {@code tasks}.
+     * @throws IllegalStateException if a task fails; the others are cancelled.
+     */
+    public static <T, R> List<R> run(
+        final List<T> tasks,
+        final int jobs,
+        final Comparator<? super T> startOrder,
+        final Function<? super T, ? extends R> task,
+        final Consumer<? super R> onDone)
+    {
         if (jobs < 1)
         {
             throw new IllegalArgumentException("jobs must be at least 1, got " + jobs);
         }
         final AtomicInteger threadNumber = new AtomicInteger();
-        final ExecutorService executor = Executors.newFixedThreadPool(Math.min(jobs, Math.max(1, runs.size())),
-            (task) ->
+        final ExecutorService executor = Executors.newFixedThreadPool(Math.min(jobs, Math.max(1, tasks.size())),
+            (runnable) ->
             {
-                final Thread thread = new Thread(task, "pacelink-report-" + threadNumber.incrementAndGet());
+                final Thread thread = new Thread(runnable, "pacelink-run-" + threadNumber.incrementAndGet());
                 thread.setDaemon(true);
                 return thread;
             });
-        final ExecutorCompletionService<RunResult> completion = new ExecutorCompletionService<>(executor);
-        final List<Future<RunResult>> futures = new ArrayList<>();
+        final ExecutorCompletionService<Integer> completion = new ExecutorCompletionService<>(executor);
+        final List<Future<Integer>> futures = new ArrayList<>();
+        final Object[] results = new Object[tasks.size()];
+        int done = 0;
         try
         {
-            final List<RunSpec> byCost = new ArrayList<>(runs);
-            byCost.sort(Comparator.comparingDouble(RunSpec::estimatedCost).reversed()
-                .thenComparingInt(RunSpec::index));
-            for (final RunSpec spec : byCost)
+            final List<Integer> byOrder = new ArrayList<>();
+            for (int i = 0; i < tasks.size(); i++)
             {
-                futures.add(completion.submit(() -> runNamingFailures(spec)));
+                byOrder.add(i);
             }
-
-            final RunResult[] results = new RunResult[runs.size()];
-            for (int i = 0; i < runs.size(); i++)
+            byOrder.sort((a, b) -> startOrder.compare(tasks.get(a), tasks.get(b)));
+            for (final int index : byOrder)
             {
-                final RunResult result = completion.take().get();
-                results[runs.indexOf(result.spec())] = result;
-                meter.onRunDone(result.spec(), result.wallNs());
+                futures.add(completion.submit(() ->
+                {
+                    results[index] = task.apply(tasks.get(index));
+                    return index;
+                }));
             }
-            return Arrays.asList(results);
+            for (; done < tasks.size(); done++)
+            {
+                final int index = completion.take().get();
+                @SuppressWarnings("unchecked")
+                final R result = (R)results[index];
+                onDone.accept(result);
+            }
+            @SuppressWarnings("unchecked")
+            final List<R> inOrder = (List<R>)Arrays.asList(results);
+            return inOrder;
         }
         catch (final ExecutionException ex)
         {
@@ -71,7 +109,7 @@ public final class ParallelRunner
         catch (final InterruptedException ex)
         {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted after " + meter.done() + " runs", ex);
+            throw new IllegalStateException("interrupted after " + done + " runs", ex);
         }
         finally
         {

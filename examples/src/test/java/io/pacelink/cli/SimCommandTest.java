@@ -83,6 +83,41 @@ class SimCommandTest
     }
 
     @Test
+    void seedsRunInParallelAndEachGivesWhatItsOwnRunGives()
+    {
+        final String[] common = { "--cc", "cubic", "--path", "rate=20mbit delay=10ms jitter=1ms loss=0.5%",
+            "--duration", "3s", "--json" };
+        final List<String> parallel = new ArrayList<>(List.of("sim", "--seed", "5", "--seeds", "3", "--jobs", "2"));
+        parallel.addAll(List.of(common));
+        final CommandRun run = CommandRun.of(parallel.toArray(new String[0]));
+        assertEquals(0, run.exitCode(), run.err());
+        final List<String> lines = run.out().lines().toList();
+        assertEquals(3, lines.size(), run.out());
+        for (int i = 0; i < 3; i++)
+        {
+            final List<String> single = new ArrayList<>(List.of("sim", "--seed", Integer.toString(5 + i)));
+            single.addAll(List.of(common));
+            final Map<String, Object> alone = MiniJson.object(MiniJson.parse(
+                CommandRun.of(single.toArray(new String[0])).out().trim()));
+            final Map<String, Object> together = MiniJson.object(MiniJson.parse(lines.get(i)));
+            alone.remove("run");
+            together.remove("run");
+            assertEquals(alone, together, "seed " + (5 + i));
+        }
+    }
+
+    @Test
+    void seedsInATableEndWithTheirCombinedSpeed()
+    {
+        final CommandRun run = CommandRun.of("sim", "--seeds", "2", "--path", PATH, "--duration", "2s");
+        assertEquals(0, run.exitCode(), run.err());
+        assertTrue(run.out().contains("2 s simulated, seed 1"), run.out());
+        assertTrue(run.out().contains("2 s simulated, seed 2"), run.out());
+        assertTrue(run.out().matches("(?s).*2 runs \\(seeds 1-2\\), [0-9]+ at once: [0-9.]+ s wall, [0-9]+ data " +
+            "packets per wall second in all.*"), run.out());
+    }
+
+    @Test
     void flowsTakeOneControllerForAllOrOnePerFlowOrListThem()
     {
         assertEquals(List.of("reno", "cubic", "bbr"), controllers("--cc", "reno,cubic,bbr", "--flows", "3"));
@@ -161,6 +196,10 @@ class SimCommandTest
         assertFails("either after '|' in --path or with --reverse-path", "--path", "delay=5ms|delay=5ms",
             "--reverse-path", "delay=5ms");
         assertFails("--ping must be a positive interval", "--path", PATH, "--ping", "0s");
+        assertFails("--seeds must be at least 1, got 0", "--path", PATH, "--seeds", "0");
+        assertFails("--jobs must be at least 1, got 0", "--path", PATH, "--seeds", "2", "--jobs", "0");
+        assertFails("--plot and --trace record one run: give them without --seeds", "--path", PATH, "--seeds", "2",
+            "--plot", "x.svg");
         assertFails("Missing required option: '--path=SPEC'");
     }
 
