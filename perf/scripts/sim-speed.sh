@@ -6,8 +6,11 @@
 #
 #   perf/scripts/sim-speed.sh
 #
+# With JOBS=N (default 2; 0 skips it) each repetition also runs the scenario with N seeds at once
+# (pacelink sim --seeds N --jobs N) and reports the data packets all of them simulated per wall second together.
+#
 # Environment: JAR (examples/target/pacelink.jar), RUNS (3), DURATION (simulated, 10s), CC (cubic), OUT (a new
-# folder under /tmp), JFR (0), JAVA_OPTS (extra JVM options).
+# folder under /tmp), JFR (0), JOBS (2), JAVA_OPTS (extra JVM options).
 set -u
 set -o pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -18,6 +21,7 @@ DURATION=${DURATION:-10s}
 CC=${CC:-cubic}
 OUT=${OUT:-/tmp/sim-speed-$(date +%Y%m%d-%H%M%S)}
 JFR=${JFR:-0}
+JOBS=${JOBS:-2}
 JAVA_OPTS=${JAVA_OPTS:-}
 [ -f "$JAR" ] || { echo "sim-speed.sh: $JAR not found; build it: mvn -B -q -pl examples -am package -DskipTests" >&2; exit 2; }
 mkdir -p "$OUT"
@@ -48,14 +52,22 @@ print('  run %s %-16s %8.0f packets/wall s  %8.0f packets/CPU s  %5.2f events/pa
       'load %s' % (sys.argv[3], sys.argv[2], r['packets_per_wall_s'], packets / (user + system),
                    r['events'] / max(1, packets), packets, r['wall_s'], sys.argv[4]))
 PY
+    if [ "$JOBS" -gt 0 ]; then
+      # shellcheck disable=SC2086
+      eval java $JAVA_OPTS -jar "\"$JAR\"" sim ${SCENARIOS[$name]} --duration "$DURATION" --seeds "$JOBS" --jobs "$JOBS" \
+        > "$OUT/$name-run$run.jobs.txt" 2> "$OUT/$name-run$run.jobs.err"
+      printf '  run %s %-16s %8s packets/wall s with %s seeds at once\n' "$run" "$name" \
+        "$(sed -n 's/.* \([0-9]*\) data packets per wall second in all/\1/p' "$OUT/$name-run$run.jobs.txt")" "$JOBS"
+    fi
   done
 done
-python3 - "$OUT" "${ORDER[@]}" <<'PY'
-import glob, json, os, statistics, sys
-out = sys.argv[1]
-print('\n| scenario | runs | data packets per wall second | per CPU second of the process | events per data packet |')
-print('|---|---:|---|---|---|')
-for name in sys.argv[2:]:
+python3 - "$OUT" "$JOBS" "${ORDER[@]}" <<'PY'
+import glob, json, os, re, statistics, sys
+out, jobs = sys.argv[1], int(sys.argv[2])
+print('\n| scenario | runs | data packets per wall second | per CPU second of the process | events per data packet | '
+      'with %d seeds at once, per wall second |' % jobs)
+print('|---|---:|---|---|---|---|')
+for name in sys.argv[3:]:
     pps, ppc, epp = [], [], []
     for f in sorted(glob.glob(os.path.join(out, name + '-run*.json'))):
         j = json.loads([l for l in open(f) if l.startswith('{')][-1])
@@ -65,8 +77,14 @@ for name in sys.argv[2:]:
         ppc.append(packets / (user + system))
         epp.append(j['run']['events'] / max(1, packets))
     s = lambda v, d: ('%.' + str(d) + 'f (%.' + str(d) + 'f–%.' + str(d) + 'f)') % (statistics.median(v), min(v), max(v))
-    print('| %s | %d | %s | %s | %s |' % (name, len(pps), s([p / 1e3 for p in pps], 0) + ' k',
-                                        s([p / 1e3 for p in ppc], 0) + ' k', s(epp, 2)))
+    par = []
+    for f in sorted(glob.glob(os.path.join(out, name + '-run*.jobs.txt'))):
+        m = re.search(r' (\d+) data packets per wall second in all', open(f).read())
+        if m:
+            par.append(int(m.group(1)))
+    print('| %s | %d | %s | %s | %s | %s |' % (name, len(pps), s([p / 1e3 for p in pps], 0) + ' k',
+                                             s([p / 1e3 for p in ppc], 0) + ' k', s(epp, 2),
+                                             s([p / 1e3 for p in par], 0) + ' k' if par else '-'))
 PY
 if [ "$JFR" = 1 ]; then
   for f in "$OUT"/*.jfr; do

@@ -373,6 +373,26 @@ final class BbrTelemetry
         }
 
         /**
+         * @param fromNs window start.
+         * @param toNs   window end.
+         * @return the mean of the bandwidth estimates sampled in the window, 0 if no sample.
+         */
+        double meanBandwidth(final long fromNs, final long toNs)
+        {
+            double sum = 0;
+            int count = 0;
+            for (int i = 0; i < samples; i++)
+            {
+                if (sampleNs[i] >= fromNs && sampleNs[i] < toNs)
+                {
+                    sum += sampleBandwidth[i];
+                    count++;
+                }
+            }
+            return 0 == count ? 0 : sum / count;
+        }
+
+        /**
          * @param fromNs         earliest time.
          * @param bytesPerSecond a bandwidth estimate.
          * @return index of the first sample at or after the time whose estimate reached the value, -1 if none.

@@ -1,5 +1,6 @@
 package io.pacelink.transport;
 
+import io.pacelink.transport.ack.ReceivedPacketTracker;
 import io.pacelink.transport.cc.ControllerParameters;
 import io.pacelink.transport.port.DatagramPort;
 import io.pacelink.transport.port.ImpairmentConfig;
@@ -45,6 +46,12 @@ public final class PacelinkContext
     public static final long DEFAULT_MAX_ACK_DELAY_NS = TimeUnit.MILLISECONDS.toNanos(1);
 
     /**
+     * Largest {@link #maxThinnedAckThreshold(int)}: an ACK frame acknowledges a whole batch anyway, but a sender
+     * whose window holds fewer packets than this would wait for the pause that ends a thinned ACK's wait.
+     */
+    public static final int MAX_THINNED_ACK_THRESHOLD = 64;
+
+    /**
      * RFC 9002 section 6.2.2 kInitialRtt.
      */
     public static final long DEFAULT_INITIAL_RTT_NS = TimeUnit.MILLISECONDS.toNanos(333);
@@ -69,6 +76,7 @@ public final class PacelinkContext
     private ImpairmentConfig receiveImpairment = ImpairmentConfig.NONE;
     private int maxDatagramSizeBytes = DEFAULT_MAX_DATAGRAM_SIZE_BYTES;
     private long maxAckDelayNs = DEFAULT_MAX_ACK_DELAY_NS;
+    private int maxThinnedAckThreshold = ReceivedPacketTracker.DEFAULT_MAX_THINNED_THRESHOLD;
     private long initialRttNs = DEFAULT_INITIAL_RTT_NS;
     private long idleTimeoutNs = DEFAULT_IDLE_TIMEOUT_NS;
     private long handshakeTimeoutNs = DEFAULT_HANDSHAKE_TIMEOUT_NS;
@@ -192,6 +200,25 @@ public final class PacelinkContext
     public long maxAckDelayNs()
     {
         return maxAckDelayNs;
+    }
+
+    /**
+     * @param packets most ack-eliciting packets one ACK waits for when packets arrive fast (ACK thinning, see
+     *                {@link ReceivedPacketTracker}; default
+     *                {@value ReceivedPacketTracker#DEFAULT_MAX_THINNED_THRESHOLD}), 2..64; 2 acknowledges every
+     *                second packet at any rate (RFC 9000 section 13.2.2).
+     * @return this.
+     */
+    public PacelinkContext maxThinnedAckThreshold(final int packets)
+    {
+        maxThinnedAckThreshold = requireRange("maxThinnedAckThreshold", packets,
+            ReceivedPacketTracker.DEFAULT_ACK_ELICITING_THRESHOLD, MAX_THINNED_ACK_THRESHOLD);
+        return this;
+    }
+
+    public int maxThinnedAckThreshold()
+    {
+        return maxThinnedAckThreshold;
     }
 
     /**

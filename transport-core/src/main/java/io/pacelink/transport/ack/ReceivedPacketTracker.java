@@ -21,6 +21,17 @@ import io.pacelink.transport.wire.PacketWriter;
  * not yet acknowledged. Packets that are not ack-eliciting are recorded and acknowledged with the next ACK, but never
  * make one due.
  * <p>
+ * ACK thinning at high rates (with {@code maxThinnedThreshold} above {@code ackElicitingThreshold}): once
+ * {@link #PACKETS_BEFORE_THINNING} ack-eliciting packets have arrived, an in-order ACK waits for up to a quarter of
+ * the ack-eliciting packets that arrived in the last {@code maxAckDelayNs}, at most {@code maxThinnedThreshold} and at
+ * least {@code ackElicitingThreshold}, as Chromium's QUIC ACK decimation does (one ACK per 10 packets, or per quarter
+ * of the min RTT, after the first 100 packets) and as draft-ietf-quic-ack-frequency lets a sender ask for; a Linux
+ * receiver with GRO likewise acknowledges a whole aggregate at once. So an ACK holds at most a quarter of what arrives
+ * in one max ACK delay, and an RTT sample grows by at most a quarter of it. Out-of-order packets are still acknowledged
+ * at once, so loss detection is as fast as before; and when arrivals pause (a sender that ran out of window or of
+ * data) for twice the last mean gap between them, the ACK goes without waiting for the rest of its batch, so a
+ * window smaller than the threshold never stalls until the max ACK delay.
+ * <p>
  * Not thread safe; allocation free after construction.
  */
 public final class ReceivedPacketTracker
@@ -40,11 +51,34 @@ public final class ReceivedPacketTracker
      */
     public static final long DEFAULT_MAX_ACK_DELAY_NS = 1_000_000L;
 
+    /**
+     * Default most ack-eliciting packets one ACK waits for at high rates (Chromium's
+     * kMaxRetransmittablePacketsBeforeAck).
+     */
+    public static final int DEFAULT_MAX_THINNED_THRESHOLD = 10;
+
+    /**
+     * Ack-eliciting packets received before ACKs are thinned: slow start grows the sender's window per ACK, so the
+     * first ones go every {@code ackElicitingThreshold} packets (Chromium's kMinReceivedBeforeAckDecimation).
+     */
+    public static final int PACKETS_BEFORE_THINNING = 100;
+
+    /**
+     * An ACK waits for at most one in this many of the packets that arrived in the last max ACK delay.
+     */
+    private static final int ARRIVALS_PER_THINNED_ACK = 4;
+
+    /**
+     * Arrivals pausing for this many mean gaps between them end a thinned ACK's wait.
+     */
+    private static final int PAUSE_IN_MEAN_GAPS = 2;
+
     private static final long NO_DEADLINE = Long.MAX_VALUE;
     private static final long NANOS_PER_MICRO = 1_000L;
 
     private final int maxRanges;
     private final int ackElicitingThreshold;
+    private final int maxThinnedThreshold;
     private final long maxAckDelayNs;
     private final long[] rangeLargest;
     private final long[] rangeSmallest;
@@ -56,6 +90,13 @@ public final class ReceivedPacketTracker
     private long lowestAcceptedPacketNumber;
     private int ackElicitingSinceLastAck;
     private long ackDeadlineNs = NO_DEADLINE;
+    private long delayedAckDeadlineNs = NO_DEADLINE;
+    private boolean isImmediateAckDue;
+    private long ackElicitingReceived;
+    private long arrivalWindowStartNs;
+    private int arrivalsInWindow;
+    private int currentThreshold;
+    private long pauseNs = NO_DEADLINE;
     private boolean hasNewAckInformation;
 
     /**
@@ -85,6 +126,20 @@ public final class ReceivedPacketTracker
      */
     public ReceivedPacketTracker(final int maxRanges, final int ackElicitingThreshold, final long maxAckDelayNs)
     {
+        this(maxRanges, ackElicitingThreshold, ackElicitingThreshold, maxAckDelayNs);
+    }
+
+    /**
+     * @param maxRanges             most disjoint ranges remembered (at least 1).
+     * @param ackElicitingThreshold ack-eliciting packets that make an ACK due (at least 1).
+     * @param maxThinnedThreshold   most ack-eliciting packets an in-order ACK waits for at high rates; at or below
+     *                              {@code ackElicitingThreshold}, ACKs are never thinned.
+     * @param maxAckDelayNs         longest an ACK is delayed after the first unacknowledged ack-eliciting packet;
+     *                              announced to the peer as max_ack_delay.
+     */
+    public ReceivedPacketTracker(
+        final int maxRanges, final int ackElicitingThreshold, final int maxThinnedThreshold, final long maxAckDelayNs)
+    {
         if (maxRanges < 1 || ackElicitingThreshold < 1 || maxAckDelayNs < 0)
         {
             throw new IllegalArgumentException("maxRanges=" + maxRanges + " ackElicitingThreshold=" +
@@ -92,6 +147,8 @@ public final class ReceivedPacketTracker
         }
         this.maxRanges = maxRanges;
         this.ackElicitingThreshold = ackElicitingThreshold;
+        this.maxThinnedThreshold = Math.max(ackElicitingThreshold, maxThinnedThreshold);
+        this.currentThreshold = ackElicitingThreshold;
         this.maxAckDelayNs = maxAckDelayNs;
         // One spare slot: a range is inserted first and the oldest trimmed after.
         this.rangeLargest = new long[maxRanges + 1];
@@ -149,18 +206,61 @@ public final class ReceivedPacketTracker
         if (ackEliciting)
         {
             ackElicitingSinceLastAck++;
-            if (!inOrder || ackElicitingSinceLastAck >= ackElicitingThreshold)
+            if (maxThinnedThreshold > ackElicitingThreshold)
+            {
+                countArrival(nowNs);
+            }
+            if (NO_DEADLINE == delayedAckDeadlineNs)
+            {
+                delayedAckDeadlineNs = nowNs + maxAckDelayNs;
+            }
+            if (!inOrder || ackElicitingSinceLastAck >= currentThreshold)
             {
                 // RFC 9000 section 13.2.1: acknowledge out-of-order packets without delay, to speed up loss
-                // detection at the sender; section 13.2.2: and after every second ack-eliciting packet.
+                // detection at the sender; section 13.2.2: and after every second ack-eliciting packet (or the
+                // thinned threshold at high rates).
+                isImmediateAckDue = true;
                 ackDeadlineNs = Math.min(ackDeadlineNs, nowNs);
             }
-            else if (NO_DEADLINE == ackDeadlineNs)
+            else if (!isImmediateAckDue)
             {
-                ackDeadlineNs = nowNs + maxAckDelayNs;
+                ackDeadlineNs = NO_DEADLINE == pauseNs ?
+                    delayedAckDeadlineNs : Math.min(delayedAckDeadlineNs, nowNs + pauseNs);
             }
         }
         return true;
+    }
+
+    /**
+     * @return ack-eliciting packets an in-order ACK waits for now.
+     */
+    public int ackElicitingThreshold()
+    {
+        return currentThreshold;
+    }
+
+    /**
+     * Count an ack-eliciting arrival in the current window of one max ACK delay; when the window ends, set the
+     * threshold to a quarter of its arrivals (within the bounds), and the pause that ends an ACK's wait to twice their
+     * mean gap.
+     */
+    private void countArrival(final long nowNs)
+    {
+        ackElicitingReceived++;
+        final long windowNs = Math.max(1, maxAckDelayNs);
+        final long elapsedNs = nowNs - arrivalWindowStartNs;
+        if (elapsedNs >= windowNs)
+        {
+            // A window with no arrival after this one's end (an idle spell) starts again from the lowest threshold.
+            final int arrivals = elapsedNs < 2 * windowNs ? arrivalsInWindow : 0;
+            final int threshold = ackElicitingReceived < PACKETS_BEFORE_THINNING ? ackElicitingThreshold :
+                Math.max(ackElicitingThreshold, Math.min(maxThinnedThreshold, arrivals / ARRIVALS_PER_THINNED_ACK));
+            currentThreshold = threshold;
+            pauseNs = threshold > ackElicitingThreshold ? PAUSE_IN_MEAN_GAPS * windowNs / arrivals : NO_DEADLINE;
+            arrivalWindowStartNs = nowNs;
+            arrivalsInWindow = 0;
+        }
+        arrivalsInWindow++;
     }
 
     /**
@@ -251,6 +351,8 @@ public final class ReceivedPacketTracker
 
         ackElicitingSinceLastAck = 0;
         ackDeadlineNs = NO_DEADLINE;
+        delayedAckDeadlineNs = NO_DEADLINE;
+        isImmediateAckDue = false;
         hasNewAckInformation = false;
         return AckFrameFlyweight.frameLength(additionalRanges);
     }

@@ -242,8 +242,9 @@ public final class EndpointCore implements DatagramHandler
             path, rttEstimator, random.split(), context.controllerParameters(), handle.counters()));
         handle.counters().registerControllerState(controller.stateNames());
         handle.counters().publishControllerState(controller.stateName());
-        final ReceivedPacketTracker ackTracker = new ReceivedPacketTracker(
-            PacketDecoder.MAX_ACK_RANGES, context.maxAckDelayNs());
+        final ReceivedPacketTracker ackTracker = new ReceivedPacketTracker(PacketDecoder.MAX_ACK_RANGES,
+            ReceivedPacketTracker.DEFAULT_ACK_ELICITING_THRESHOLD, context.maxThinnedAckThreshold(),
+            context.maxAckDelayNs());
 
         return new ConnectionCore(
             handle.connectionId(),

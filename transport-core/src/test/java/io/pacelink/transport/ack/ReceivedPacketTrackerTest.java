@@ -330,6 +330,84 @@ class ReceivedPacketTrackerTest
         assertThrows(IllegalArgumentException.class, () -> new ReceivedPacketTracker(1, 2, -1));
     }
 
+    @Test
+    void fastArrivalsAreAcknowledgedInThinnedBatchesAfterTheFirstHundredPackets()
+    {
+        final ReceivedPacketTracker thinning = new ReceivedPacketTracker(32, 2, 10, MAX_ACK_DELAY_NS);
+        final long gapNs = 10 * US; // 100 ack-eliciting packets per max ACK delay: 1.2 Gbit/s of 1500-byte packets
+        long pn = 0;
+        int acks = 0;
+        for (; pn < ReceivedPacketTracker.PACKETS_BEFORE_THINNING; pn++)
+        {
+            thinning.onPacketReceived(pn, true, pn * gapNs);
+            if (thinning.isAckDue(pn * gapNs))
+            {
+                acks++;
+                acknowledge(thinning, pn * gapNs);
+            }
+        }
+        assertEquals(ReceivedPacketTracker.PACKETS_BEFORE_THINNING / 2, acks, "every second packet at first");
+        assertEquals(2, thinning.ackElicitingThreshold());
+
+        acks = 0;
+        for (final long end = pn + 1_000; pn < end; pn++)
+        {
+            thinning.onPacketReceived(pn, true, pn * gapNs);
+            assertEquals(10, thinning.ackElicitingThreshold(), "a quarter of 100 arrivals per ms, capped at 10");
+            assertTrue(thinning.ackDeadlineNs() <= pn * gapNs + 2 * gapNs, "a pause of two gaps ends the wait");
+            if (thinning.isAckDue(pn * gapNs))
+            {
+                acks++;
+                acknowledge(thinning, pn * gapNs);
+            }
+        }
+        assertEquals(100, acks, "one ACK per 10 packets");
+
+        // The sender pauses (its window is full): the ACK of the packets so far goes two mean gaps after the last.
+        thinning.onPacketReceived(pn, true, pn * gapNs);
+        assertFalse(thinning.isAckDue(pn * gapNs));
+        assertEquals(pn * gapNs + 2 * gapNs, thinning.ackDeadlineNs());
+
+        // Out of order is still acknowledged at once (RFC 9000 section 13.2.1).
+        thinning.onPacketReceived(pn + 2, true, pn * gapNs + gapNs);
+        assertTrue(thinning.isAckDue(pn * gapNs + gapNs));
+    }
+
+    @Test
+    void slowArrivalsAndAnIdleSpellKeepEverySecondPacket()
+    {
+        final ReceivedPacketTracker thinning = new ReceivedPacketTracker(32, 2, 10, MAX_ACK_DELAY_NS);
+        final long gapNs = 100 * US; // 10 per max ACK delay: a quarter is 2
+        for (long pn = 0; pn < 300; pn++)
+        {
+            thinning.onPacketReceived(pn, true, pn * gapNs);
+            assertEquals(2, thinning.ackElicitingThreshold());
+            assertEquals(pn % 2 == 1, thinning.isAckDue(pn * gapNs), "packet " + pn);
+            if (thinning.isAckDue(pn * gapNs))
+            {
+                acknowledge(thinning, pn * gapNs);
+            }
+        }
+
+        final ReceivedPacketTracker burst = new ReceivedPacketTracker(32, 2, 10, MAX_ACK_DELAY_NS);
+        long nowNs = 0;
+        long pn = 0;
+        for (; pn < 1_500; pn++, nowNs += US)
+        {
+            burst.onPacketReceived(pn, true, nowNs);
+        }
+        assertEquals(10, burst.ackElicitingThreshold());
+        nowNs += 5 * MS; // idle: the first packet after it starts again from every second one
+        burst.onPacketReceived(pn, true, nowNs);
+        assertEquals(2, burst.ackElicitingThreshold());
+    }
+
+    private void acknowledge(final ReceivedPacketTracker receiver, final long nowNs)
+    {
+        writer.wrap(buffer, 0, 1_200).writeHeader(PacketType.ONE_RTT, 1, 1);
+        assertTrue(receiver.writeAckFrame(writer, nowNs) > 0);
+    }
+
     private Ack writeAck(final long nowNs)
     {
         writer.wrap(buffer, 0, 1_200).writeHeader(PacketType.ONE_RTT, 1, 1);
