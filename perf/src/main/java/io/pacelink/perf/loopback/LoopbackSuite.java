@@ -97,7 +97,11 @@ public final class LoopbackSuite implements Callable<Integer>
             new Contender("Pacelink default profile, 32 B", "pacelink", "dedicated", 1472, SMALL_MESSAGE_BYTES))),
         new Case("ping", "p50_us", List.of(
             new Contender("raw UDP busy-spin", "ping-raw", "busy-spin", PING_BYTES, PING_BYTES),
-            new Contender("Pacelink INVOKER busy-spin", "ping-pacelink", "busy-spin", PING_BYTES, PING_BYTES))));
+            new Contender("Pacelink INVOKER busy-spin", "ping-pacelink", "busy-spin", PING_BYTES, PING_BYTES),
+            new Contender("Pacelink DEDICATED, agent and application busy-spin", DedicatedPingPong.SYSTEM, "spin",
+                PING_BYTES, PING_BYTES),
+            new Contender("Pacelink DEDICATED, agent and application yield, one core per process",
+                DedicatedPingPong.SYSTEM, "yield", PING_BYTES, PING_BYTES))));
 
     @Option(names = "--cases", split = ",", defaultValue = "bulk,bulk64k,small,ping",
         description = "Cases to run, comma-separated (default ${DEFAULT-VALUE}).")
@@ -252,6 +256,7 @@ public final class LoopbackSuite implements Callable<Integer>
         final Path serverLog = out.resolve(name + "-receiver.log");
         final Path clientLog = out.resolve(name + "-sender.log");
         final Process server = start(contender, name + "-receiver", serverArgs(contender, port), serverLog);
+        pinIfYielding(contender, server, 0);
         final Map<String, Object> result = new LinkedHashMap<>();
         result.put("case", c.name());
         result.put("contender", contender.label());
@@ -266,6 +271,7 @@ public final class LoopbackSuite implements Callable<Integer>
                 return result;
             }
             final Process client = start(contender, name + "-sender", clientArgs(contender, port), clientLog);
+            pinIfYielding(contender, client, 1);
             final long durationNs = (long)(durationSeconds * 1e9);
             if (!client.waitFor(durationNs + EXIT_GRACE_NS + (contender.kind().startsWith("ping") ?
                 TimeUnit.MINUTES.toNanos(5) : 0), TimeUnit.NANOSECONDS))
@@ -291,13 +297,32 @@ public final class LoopbackSuite implements Callable<Integer>
         return result;
     }
 
+    /**
+     * The yielding DEDICATED recipe: each process on a core of its own (every thread, {@code taskset -a}), so its
+     * agent and application threads take turns there and never wait for the other process's core.
+     */
+    private static void pinIfYielding(final Contender contender, final Process process, final int cpu)
+        throws IOException, InterruptedException
+    {
+        if (DedicatedPingPong.SYSTEM.equals(contender.kind()) && "yield".equals(contender.mode()))
+        {
+            final Process taskset = new ProcessBuilder("taskset", "-a", "-p", "-c", Integer.toString(cpu),
+                Long.toString(process.pid())).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start();
+            if (0 != taskset.waitFor())
+            {
+                throw new IOException("taskset -a -p -c " + cpu + " " + process.pid() + " failed");
+            }
+        }
+    }
+
     private static void collect(
         final Contender contender, final Path serverLog, final Path clientLog, final Map<String, Object> result)
         throws IOException
     {
         switch (contender.kind())
         {
-            case "ping-raw", "ping-pacelink" ->
+            case "ping-raw", "ping-pacelink", DedicatedPingPong.SYSTEM ->
             {
                 final JsonNode ping = lastJson(clientLog);
                 if (null == ping || !ping.has("rtt_us_measured"))
@@ -385,6 +410,8 @@ public final class LoopbackSuite implements Callable<Integer>
                 "--busy-spin", "-B", "127.0.0.1", "-p", portText);
             case "ping-pacelink" -> List.of(PacelinkCommand.class.getName(), "ping", "--echo", "--busy-spin", "-B",
                 "127.0.0.1", "-p", portText);
+            case DedicatedPingPong.SYSTEM -> List.of(DedicatedPingPong.class.getName(), "echo", portText,
+                contender.mode());
             default -> List.of(LoopbackRole.class.getName(), "receive", contender.kind(), portText,
                 contender.mode(), Integer.toString(contender.datagramBytes()), quiet);
         };
@@ -410,6 +437,8 @@ public final class LoopbackSuite implements Callable<Integer>
                 yield raw;
             }
             case "ping-pacelink" -> ping;
+            case DedicatedPingPong.SYSTEM -> List.of(DedicatedPingPong.class.getName(), "ping", portText,
+                contender.mode(), Integer.toString(PING_BYTES), Integer.toString(pings), Integer.toString(pings / 4));
             default -> List.of(LoopbackRole.class.getName(), "send", contender.kind(), portText, contender.mode(),
                 Integer.toString(contender.datagramBytes()), Integer.toString(contender.messageBytes()), durationMs);
         };
