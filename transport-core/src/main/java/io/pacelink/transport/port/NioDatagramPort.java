@@ -21,9 +21,16 @@ import java.nio.channels.DatagramChannel;
  * A {@link DatagramPort} on a non-blocking NIO {@link DatagramChannel}, for the agent thread.
  * <p>
  * No allocation per datagram: datagrams are received into one direct buffer (wrapped by an {@link UnsafeBuffer}
- * for the handler) and sent from another, because a heap buffer would make the JDK copy through a temporary direct
- * buffer. The source address handed to the handler is the channel's own cached instance when the sender repeats
- * (JDK 17's {@code DatagramChannelImpl} keeps the last decoded sender).
+ * for the handler). A datagram built in a direct buffer is sent from it as it is, through a view of that buffer kept
+ * for the next send; one in a heap buffer is first copied into a direct buffer of the port's, because the JDK would
+ * otherwise copy it through a temporary one. The source address handed to the handler is the channel's own cached
+ * instance when the sender repeats (JDK 17's {@code DatagramChannelImpl} keeps the last decoded sender).
+ * <p>
+ * A receive batch reads at most one datagram more than the last batch found, doubling while batches come back full,
+ * up to the caller's limit: a read of an empty non-blocking socket is a system call that finds nothing, and the one
+ * that ends every batch would otherwise sit between a request's arrival and its processing on every round trip of a
+ * request/response exchange. A batch that stops at its own bound returns what it read; the caller, having done work,
+ * comes back for the rest at once.
  * <p>
  * I/O errors never escape: a send that fails (for instance a port-unreachable error reported for an earlier
  * datagram, or a datagram larger than the network allows) is counted and reported as not sent, so reliability
@@ -55,8 +62,12 @@ public final class NioDatagramPort implements DatagramPort
     private final ByteBuffer sendByteBuffer;
     private final UnsafeBuffer sendBuffer;
 
+    private ByteBuffer lastSentFrom;
+    private ByteBuffer sentFromView;
+    private int receiveBatchBound = 1;
     private long sendErrors;
     private long receiveErrors;
+    private long emptyReceives;
     private long sendBufferFull;
 
     /**
@@ -125,7 +136,9 @@ public final class NioDatagramPort implements DatagramPort
     public int receive(final DatagramHandler handler, final int limit, final long nowNs)
     {
         int count = 0;
-        for (int attempt = 0; attempt < limit; attempt++)
+        final int bound = Math.min(limit, receiveBatchBound);
+        int attempt = 0;
+        for (; attempt < bound; attempt++)
         {
             receiveByteBuffer.clear();
             final SocketAddress source;
@@ -146,12 +159,14 @@ public final class NioDatagramPort implements DatagramPort
             }
             if (null == source)
             {
+                emptyReceives++;
                 break;
             }
 
             handler.onDatagram(receiveBuffer, 0, receiveByteBuffer.position(), (InetSocketAddress)source, nowNs);
             count++;
         }
+        receiveBatchBound = attempt == bound ? Math.max(1, Math.min(limit, bound << 1)) : count + 1;
         return count;
     }
 
@@ -168,12 +183,10 @@ public final class NioDatagramPort implements DatagramPort
             throw new IllegalArgumentException("datagram of " + length + " bytes exceeds " + MAX_DATAGRAM_BYTES);
         }
 
-        sendBuffer.putBytes(0, buffer, offset, length);
-        sendByteBuffer.clear().limit(length);
         try
         {
             // An empty datagram also "sends 0 bytes": only a non-empty one tells that the send buffer is full.
-            if (0 == channel.send(sendByteBuffer, destination) && length > 0)
+            if (0 == channel.send(directView(buffer, offset, length), destination) && length > 0)
             {
                 sendBufferFull++;
                 return false;
@@ -185,6 +198,27 @@ public final class NioDatagramPort implements DatagramPort
             sendErrors++;
             return false;
         }
+    }
+
+    /**
+     * @return the datagram as a direct {@link ByteBuffer} between position and limit: a view of the caller's own
+     * direct buffer (no copy), or the port's send buffer with a copy of a heap one.
+     */
+    private ByteBuffer directView(final DirectBuffer buffer, final int offset, final int length)
+    {
+        final ByteBuffer source = buffer.byteBuffer();
+        if (null == source || !source.isDirect())
+        {
+            sendBuffer.putBytes(0, buffer, offset, length);
+            return sendByteBuffer.clear().limit(length);
+        }
+        if (source != lastSentFrom)
+        {
+            lastSentFrom = source;
+            sentFromView = source.duplicate();
+        }
+        final int position = buffer.wrapAdjustment() + offset;
+        return sentFromView.clear().position(position).limit(position + length);
     }
 
     /**
@@ -225,6 +259,14 @@ public final class NioDatagramPort implements DatagramPort
     public long receiveErrors()
     {
         return receiveErrors;
+    }
+
+    /**
+     * @return receives that found the socket empty (one ends every batch that found fewer datagrams than its bound).
+     */
+    public long emptyReceives()
+    {
+        return emptyReceives;
     }
 
     /**

@@ -92,6 +92,56 @@ class NioDatagramPortTest
     }
 
     @Test
+    void aBatchReadsOneMoreThanTheLastFoundSoASingleArrivalCostsNoEmptyReceive()
+    {
+        assertEquals(0, server.receive(handler, 64, 0));
+        assertEquals(1, server.emptyReceives());
+
+        // Loopback delivers a datagram before send returns: exactly one waits, and a batch of one reads it.
+        assertTrue(client.send(datagram, 0, 8, server.localAddress()));
+        assertEquals(1, server.receive(handler, 64, 0));
+        assertEquals(1, server.emptyReceives(), "no empty read after the one datagram");
+
+        // A burst: the bound doubles while batches come back full (2, 4, ...), and never passes the caller's limit.
+        for (int i = 0; i < 20; i++)
+        {
+            assertTrue(client.send(datagram, 0, 8, server.localAddress()));
+        }
+        assertEquals(2, server.receive(handler, 64, 0));
+        assertEquals(4, server.receive(handler, 64, 0));
+        assertEquals(5, server.receive(handler, 5, 0));
+        assertEquals(5, server.receive(handler, 64, 0), "grows from the bound the last limit left");
+        assertEquals(4, server.receive(handler, 64, 0), "the rest, then the empty read that ends the batch");
+        assertEquals(2, server.emptyReceives());
+        assertEquals(21, handler.count);
+    }
+
+    @Test
+    void aDirectBufferIsSentFromWhereItIsAndAHeapBufferThroughACopy()
+    {
+        final UnsafeBuffer direct = new UnsafeBuffer(java.nio.ByteBuffer.allocateDirect(4096), 100, 2000);
+        final UnsafeBuffer other = new UnsafeBuffer(java.nio.ByteBuffer.allocateDirect(4096));
+        for (int round = 0; round < 3; round++)
+        {
+            direct.putLong(10, round);
+            assertTrue(client.send(direct, 10, 8, server.localAddress()));
+            receiveOne(server);
+            assertEquals(8, handler.length);
+            assertEquals(round, handler.copy.getLong(0), "from the wrapped region's offset");
+
+            other.putInt(0, 1000 + round);
+            assertTrue(client.send(other, 0, 4, server.localAddress()));
+            receiveOne(server);
+            assertEquals(1000 + round, handler.copy.getInt(0), "another direct buffer, then back");
+
+            datagram.putInt(0, 2000 + round);
+            assertTrue(client.send(datagram, 0, 4, server.localAddress()));
+            receiveOne(server);
+            assertEquals(2000 + round, handler.copy.getInt(0), "a heap buffer");
+        }
+    }
+
+    @Test
     void shouldExposeTheGrantedSocketBufferSizes()
     {
         // Small requests are granted as asked (Linux doubles the value for its bookkeeping); the default would be
