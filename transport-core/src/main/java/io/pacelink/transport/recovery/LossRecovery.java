@@ -55,6 +55,7 @@ public final class LossRecovery
     private final LossDetector lossDetector;
     private final RecoveryPeriod recoveryPeriod = new RecoveryPeriod();
     private final int probePacketsPerTimeout;
+    private final long minRttSampleNs;
     private final int[] newlyAckedSlots;
     private final int[] lostSlots;
     private final int[] spuriouslyLostSlots;
@@ -77,6 +78,7 @@ public final class LossRecovery
     private long spuriousLosses;
     private long persistentCongestionEvents;
     private long ptoExpirations;
+    private long rejectedRttSamples;
 
     /**
      * @param config       sizes, thresholds and the adaptive reordering switch.
@@ -98,6 +100,7 @@ public final class LossRecovery
         ring = new SentPacketRing(config.sentPacketCapacity());
         lossDetector = new LossDetector(config);
         probePacketsPerTimeout = config.probePackets();
+        minRttSampleNs = config.minRttSampleNs();
         newlyAckedSlots = new int[config.sentPacketCapacity()];
         lostSlots = new int[config.sentPacketCapacity()];
         spuriouslyLostSlots = new int[config.lostPacketHistory()];
@@ -307,8 +310,17 @@ public final class LossRecovery
         }
         if (isLargestNewlyAcked && anyAckEliciting)
         {
-            rttEstimator.onRttSample(
-                nowNs, nowNs - ring.sentTimeNs(ring.slot(largestAcked)), ackDelayNs, path.peerMaxAckDelayNs());
+            final long rttSampleNs = nowNs - ring.sentTimeNs(ring.slot(largestAcked));
+            if (rttSampleNs < minRttSampleNs)
+            {
+                // Faster than any path: an acknowledgement sent before the packet could arrive. Believing it would
+                // drag min_rtt, and every controller's estimate of the path, down to nothing.
+                rejectedRttSamples++;
+            }
+            else
+            {
+                rttEstimator.onRttSample(nowNs, rttSampleNs, ackDelayNs, path.peerMaxAckDelayNs());
+            }
         }
 
         rateSampler.beginAck();
@@ -539,6 +551,35 @@ public final class LossRecovery
     public long ptoExpirations()
     {
         return ptoExpirations;
+    }
+
+    /**
+     * @return RTT samples rejected for being below {@link RecoveryConfig#minRttSampleNs()}.
+     */
+    public long rejectedRttSamples()
+    {
+        return rejectedRttSamples;
+    }
+
+    /**
+     * Remember the Largest Acknowledged of the ACK frame a packet just sent carried, so that when the packet is
+     * acknowledged the receiver side can stop acknowledging what the frame covered (RFC 9000 section 13.2.4).
+     *
+     * @param packetNumber        the packet, already recorded by {@link #onPacketSent}.
+     * @param largestAcknowledged the ACK frame's Largest Acknowledged.
+     */
+    public void recordAckFrame(final long packetNumber, final long largestAcknowledged)
+    {
+        ring.ackFrameLargestAcked(ring.slot(packetNumber), largestAcknowledged);
+    }
+
+    /**
+     * @param packetNumber a packet that carried an ACK frame, still tracked (e.g. during its acknowledgement).
+     * @return the Largest Acknowledged of that ACK frame.
+     */
+    public long ackFrameLargestAcked(final long packetNumber)
+    {
+        return ring.ackFrameLargestAcked(ring.slot(packetNumber));
     }
 
     private int validate(final AckRanges ack)

@@ -72,6 +72,7 @@ public final class SentPacketRing
     private final int[] streamLengths;
     private final boolean[] fins;
     private final int[] frameFlags;
+    private final long[] ackFrameLargestAcked;
 
     private final long[] skippedPacketNumbers = new long[SKIPPED_HISTORY];
     private int skippedCount;
@@ -108,6 +109,7 @@ public final class SentPacketRing
         streamLengths = new int[capacity];
         fins = new boolean[capacity];
         frameFlags = new int[capacity];
+        ackFrameLargestAcked = new long[capacity];
     }
 
     /**
@@ -447,6 +449,24 @@ public final class SentPacketRing
     public boolean fin(final int slot)
     {
         return fins[slot];
+    }
+
+    /**
+     * @param slot                a slot.
+     * @param largestAcknowledged Largest Acknowledged of the ACK frame the packet carried.
+     */
+    void ackFrameLargestAcked(final int slot, final long largestAcknowledged)
+    {
+        ackFrameLargestAcked[slot] = largestAcknowledged;
+    }
+
+    /**
+     * @param slot a slot whose packet carried an ACK frame.
+     * @return that frame's Largest Acknowledged.
+     */
+    public long ackFrameLargestAcked(final int slot)
+    {
+        return ackFrameLargestAcked[slot];
     }
 
     /**

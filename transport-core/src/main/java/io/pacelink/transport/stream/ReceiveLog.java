@@ -54,6 +54,12 @@ public final class ReceiveLog
     public static final int REASSEMBLY_LIMIT_ERROR = -4;
 
     /**
+     * Data for stream offsets already received whose bytes differ from those received first (RFC 9000 section 2.2:
+     * "MAY treat receipt of different data at the same offset within a stream as a connection error").
+     */
+    public static final int DATA_MISMATCH_ERROR = -5;
+
+    /**
      * {@link #finalSize()} before a FIN arrived.
      */
     public static final long NO_FINAL_SIZE = -1;
