@@ -210,7 +210,8 @@ public final class EndpointCore implements DatagramHandler
             remoteAddress,
             controllerName,
             new SendLog(context.sendBufferBytes(), context.maxMessageLengthBytes()),
-            new ReceiveLog(context.receiveBufferBytes(), context.maxMessageLengthBytes()),
+            new ReceiveLog(
+                context.receiveBufferBytes(), context.maxMessageLengthBytes(), context.limits().maxReceiveRanges()),
             counters,
             context.maxMessageLengthBytes(),
             initialState);

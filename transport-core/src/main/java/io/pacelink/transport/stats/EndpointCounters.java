@@ -29,19 +29,19 @@ public final class EndpointCounters implements AutoCloseable
      */
     public EndpointCounters(final CountersManager countersManager, final String endpointName)
     {
-        datagramsReceived = newCounter(countersManager, endpointName, "datagrams received");
-        datagramsSent = newCounter(countersManager, endpointName, "datagrams sent");
-        bytesReceived = newCounter(countersManager, endpointName, "bytes received");
-        bytesSent = newCounter(countersManager, endpointName, "bytes sent");
-        malformedDropped = newCounter(countersManager, endpointName, "malformed datagrams dropped");
-        unknownConnection = newCounter(countersManager, endpointName, "packets for unknown connection");
-        duplicatePackets = newCounter(countersManager, endpointName, "duplicate packets dropped");
-        sendFailures = newCounter(countersManager, endpointName, "send failures");
+        datagramsReceived = newCounter(countersManager, endpointName, "datagrams-received");
+        datagramsSent = newCounter(countersManager, endpointName, "datagrams-sent");
+        bytesReceived = newCounter(countersManager, endpointName, "bytes-received");
+        bytesSent = newCounter(countersManager, endpointName, "bytes-sent");
+        malformedDropped = newCounter(countersManager, endpointName, "malformed-datagrams-dropped");
+        unknownConnection = newCounter(countersManager, endpointName, "packets-for-unknown-connection");
+        duplicatePackets = newCounter(countersManager, endpointName, "duplicate-packets-dropped");
+        sendFailures = newCounter(countersManager, endpointName, "send-failures");
         errors = newCounter(countersManager, endpointName, "errors");
-        connectionsOpened = newCounter(countersManager, endpointName, "connections opened");
-        connectionsClosed = newCounter(countersManager, endpointName, "connections closed");
-        connectionsRejected = newCounter(countersManager, endpointName, "connections rejected");
-        protocolViolations = newCounter(countersManager, endpointName, "protocol violations");
+        connectionsOpened = newCounter(countersManager, endpointName, "connections-opened");
+        connectionsClosed = newCounter(countersManager, endpointName, "connections-closed");
+        connectionsRejected = newCounter(countersManager, endpointName, "connections-rejected");
+        protocolViolations = newCounter(countersManager, endpointName, "protocol-violations");
     }
 
     private static AtomicCounter newCounter(

@@ -92,6 +92,37 @@ final class CircularStreamBuffer
     }
 
     /**
+     * @return true if the {@code length} bytes of the store at {@code position} equal those of {@code src}.
+     */
+    boolean matches(final long position, final DirectBuffer src, final int srcOffset, final int length)
+    {
+        final int index = index(position);
+        final int firstPart = Math.min(length, capacity - index);
+        return regionMatches(index, src, srcOffset, firstPart) &&
+            regionMatches(0, src, srcOffset + firstPart, length - firstPart);
+    }
+
+    private boolean regionMatches(final int index, final DirectBuffer src, final int srcOffset, final int length)
+    {
+        int i = 0;
+        for (; i <= length - Long.BYTES; i += Long.BYTES)
+        {
+            if (buffer.getLong(index + i) != src.getLong(srcOffset + i))
+            {
+                return false;
+            }
+        }
+        for (; i < length; i++)
+        {
+            if (buffer.getByte(index + i) != src.getByte(srcOffset + i))
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
      * Copy {@code length} bytes of the store at {@code position} into {@code dst}.
      */
     void read(final long position, final MutableDirectBuffer dst, final int dstOffset, final int length)

@@ -147,9 +147,9 @@ public final class ReceiveLog
     // ----------------------------------------------------------------------------------------------------------------
 
     /**
-     * Store the payload of a DATA frame. Bytes already received are ignored (they are identical retransmissions;
-     * RFC 9000 section 2.2 lets a receiver treat differing bytes as an error but does not require it), new bytes
-     * are written at their offsets, and the contiguous end moves forward over whatever became contiguous.
+     * Store the payload of a DATA frame. Bytes already received are compared with what arrived first (a difference is
+     * a {@link #DATA_MISMATCH_ERROR}, RFC 9000 section 2.2), new bytes are written at their offsets, and the
+     * contiguous end moves forward over whatever became contiguous.
      *
      * @param streamOffset stream position of the first payload byte.
      * @param src          holding the payload.
@@ -157,8 +157,8 @@ public final class ReceiveLog
      * @param length       of the payload, 0 allowed (an empty FIN frame).
      * @param fin          the frame's FIN flag: the stream ends at {@code streamOffset + length}.
      * @return the number of new bytes (0 for a duplicate), or a negative error code ({@link #FLOW_CONTROL_ERROR},
-     * {@link #FINAL_SIZE_ERROR}, {@link #MESSAGE_FRAMING_ERROR}, {@link #REASSEMBLY_LIMIT_ERROR}): the peer broke
-     * the protocol, close the connection.
+     * {@link #FINAL_SIZE_ERROR}, {@link #MESSAGE_FRAMING_ERROR}, {@link #REASSEMBLY_LIMIT_ERROR},
+     * {@link #DATA_MISMATCH_ERROR}): the peer broke the protocol, close the connection.
      */
     public int onData(
         final long streamOffset, final DirectBuffer src, final int srcOffset, final int length, final boolean fin)
@@ -194,26 +194,50 @@ public final class ReceiveLog
         }
         highestReceived = Math.max(highestReceived, end);
 
+        // RFC 9000 section 2.2: data at an offset must not change when it is sent again. Bytes the application has
+        // released may be overwritten already, so only those from the cached consumed head on are compared: the log
+        // never writes beyond that cache plus its capacity, so they are intact.
+        final long comparableStart = Math.max(streamOffset, consumedHeadCache);
+        final long comparableEnd = Math.min(end, contiguousEnd);
+        if (comparableStart < comparableEnd && !log.matches(comparableStart, src,
+            srcOffset + (int)(comparableStart - streamOffset), (int)(comparableEnd - comparableStart)))
+        {
+            return fail(DATA_MISMATCH_ERROR);
+        }
+
         final long start = Math.max(streamOffset, contiguousEnd);
         int newBytes = 0;
         if (start < end)
         {
-            long gapStart = receivedBeyondEnd.coveredEnd(start);
-            while (gapStart < end)
+            long position = start;
+            while (position < end)
             {
-                final long gapEnd = Math.min(receivedBeyondEnd.nextStart(gapStart), end);
-                log.write(gapStart, src, srcOffset + (int)(gapStart - streamOffset), (int)(gapEnd - gapStart));
-                newBytes += (int)(gapEnd - gapStart);
-                gapStart = receivedBeyondEnd.coveredEnd(gapEnd);
+                final long coveredEnd = Math.min(receivedBeyondEnd.coveredEnd(position), end);
+                final int srcPosition = srcOffset + (int)(position - streamOffset);
+                if (coveredEnd > position)
+                {
+                    if (!log.matches(position, src, srcPosition, (int)(coveredEnd - position)))
+                    {
+                        return fail(DATA_MISMATCH_ERROR);
+                    }
+                    position = coveredEnd;
+                }
+                else
+                {
+                    final long gapEnd = Math.min(receivedBeyondEnd.nextStart(position), end);
+                    log.write(position, src, srcPosition, (int)(gapEnd - position));
+                    newBytes += (int)(gapEnd - position);
+                    position = gapEnd;
+                }
             }
 
             if (!receivedBeyondEnd.add(start, end))
             {
                 return fail(REASSEMBLY_LIMIT_ERROR);
             }
-            if (receivedBeyondEnd.start(0) == contiguousEnd)
+            if (receivedBeyondEnd.firstStart() == contiguousEnd)
             {
-                advanceContiguousEnd(receivedBeyondEnd.end(0));
+                advanceContiguousEnd(receivedBeyondEnd.firstEnd());
                 receivedBeyondEnd.removeFirst();
             }
         }

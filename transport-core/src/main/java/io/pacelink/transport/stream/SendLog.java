@@ -372,7 +372,7 @@ public final class SendLog
      */
     public long retransmitOffset()
     {
-        return retransmitRanges.isEmpty() ? finalPosition() : retransmitRanges.start(0);
+        return retransmitRanges.isEmpty() ? finalPosition() : retransmitRanges.firstStart();
     }
 
     /**
@@ -386,7 +386,7 @@ public final class SendLog
         {
             return 0;
         }
-        return (int)Math.min(maxLength, retransmitRanges.end(0) - retransmitRanges.start(0));
+        return (int)Math.min(maxLength, retransmitRanges.firstEnd() - retransmitRanges.firstStart());
     }
 
     /**
@@ -434,9 +434,9 @@ public final class SendLog
         retransmitRanges.remove(start, end);
         // Cannot fail: acknowledged ranges lie within one capacity of the head, at most capacity / 2 + 1 of them.
         ackedBeyondHead.add(start, end);
-        if (ackedBeyondHead.start(0) == ackedHead)
+        if (ackedBeyondHead.firstStart() == ackedHead)
         {
-            ackedHead = ackedBeyondHead.end(0);
+            ackedHead = ackedBeyondHead.firstEnd();
             ackedBeyondHead.removeFirst();
             log.putRelease(CONSUMER_SLOT, ACKED_HEAD_FIELD, ackedHead);
         }
