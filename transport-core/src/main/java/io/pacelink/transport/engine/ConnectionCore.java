@@ -144,6 +144,7 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
     private int retryTokenLength;
     private int retriesFollowed;
     private long nextSkippedPacketNumber;
+    private boolean isPacketDropped;
 
     ConnectionCore(
         final long localId,
@@ -431,8 +432,9 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
         final PacketDecoder decoder, final DirectBuffer buffer, final int offset, final int length, final long nowNs)
     {
         lastReceiveTimeNs = nowNs;
+        isPacketDropped = false;
         for (int frameType = decoder.firstFrame(buffer, offset, length);
-            PacketDecoder.NO_MORE_FRAMES != frameType && !isClosing();
+            PacketDecoder.NO_MORE_FRAMES != frameType && !isClosing() && !isPacketDropped;
             frameType = decoder.nextFrame())
         {
             switch (frameType)
@@ -467,7 +469,10 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
                     break;
             }
         }
-        ackTracker.onPacketReceived(decoder.packetNumber(), decoder.isAckEliciting(), nowNs);
+        if (!isPacketDropped)
+        {
+            ackTracker.onPacketReceived(decoder.packetNumber(), decoder.isAckEliciting(), nowNs);
+        }
     }
 
     private void onAck(final AckFrameFlyweight ack, final long nowNs)
@@ -508,6 +513,12 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
     {
         switch (error)
         {
+            case ReceiveLog.MEMORY_REFUSED:
+                // The endpoint's memory budget is spent: drop the packet unacknowledged, as if the network had, and
+                // the peer sends its data again. Its other frames are idempotent, so applying them again is harmless.
+                isPacketDropped = true;
+                break;
+
             case ReceiveLog.REASSEMBLY_LIMIT_ERROR:
                 protocolViolation(securityCounters.reassemblyLimitCloses(), CloseReasonTexts.REASSEMBLY_LIMIT);
                 break;
@@ -703,6 +714,7 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
      */
     private int refreshReceiveCredit()
     {
+        receiveLog.releaseConsumed();
         final long newMaxData = receiveLog.consumedHead() + receiveWindowBytes;
         if (newMaxData - advertisedMaxDataBytes >= receiveWindowBytes / 2)
         {
@@ -1091,6 +1103,15 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
         counters.set(ConnectionCounters.BYTES_LOST, lossRecovery.lostBytes());
         counters.set(ConnectionCounters.SPURIOUS_LOSSES, lossRecovery.spuriousLosses());
         counters.set(ConnectionCounters.PROBE_TIMEOUTS, lossRecovery.ptoExpirations());
+    }
+
+    /**
+     * The connection is gone: credit its sent-packet records to the memory budget (the endpoint credits its stream
+     * buffers through the handle).
+     */
+    void releaseMemory()
+    {
+        lossRecovery.releaseMemory();
     }
 
     /**

@@ -10,6 +10,9 @@ import io.pacelink.transport.admission.HelloAdmission;
 import io.pacelink.transport.cc.CongestionControlRegistry;
 import io.pacelink.transport.cc.CongestionController;
 import io.pacelink.transport.cc.CongestionControllerFactory;
+import io.pacelink.transport.memory.BudgetedSegments;
+import io.pacelink.transport.memory.MemoryBudget;
+import io.pacelink.transport.memory.SegmentPool;
 import io.pacelink.transport.port.DatagramHandler;
 import io.pacelink.transport.port.DatagramPort;
 import io.pacelink.transport.recovery.LossRecovery;
@@ -70,12 +73,27 @@ public final class EndpointCore implements DatagramHandler
     private final ConnectionIdGenerator idGenerator;
     private final SeededRandom random;
     private final HelloAdmission admission;
+    private final MemoryBudget memoryBudget;
+    private final SegmentPool receiveSegments;
+    private final BudgetedSegments sendSegments;
     private final String endpointName;
 
     private final Long2ObjectHashMap<ConnectionCore> connectionsById = new Long2ObjectHashMap<>();
     private final Long2ObjectHashMap<ConnectionCore> serverConnectionsByClientId = new Long2ObjectHashMap<>();
     private final ArrayList<ConnectionCore> connections = new ArrayList<>();
     private final LongPredicate isIdInUse = connectionsById::containsKey;
+
+    /**
+     * Free receive segments the endpoint keeps for reuse: enough for steady traffic to recycle, small enough that a
+     * burst leaves no hoard.
+     */
+    private static final long POOL_RETAINED_BYTES = 16L << 20;
+
+    /**
+     * Memory a new connection must find in the budget, or it is refused: its first segment on each side and a
+     * sent-packet ring of its first size.
+     */
+    private static final long NEW_CONNECTION_BYTES = 2L * SegmentPool.DEFAULT_SEGMENT_BYTES;
 
     private final PacketDecoder decoder = new PacketDecoder();
     private final PacketHeaderFlyweight header = new PacketHeaderFlyweight();
@@ -119,6 +137,10 @@ public final class EndpointCore implements DatagramHandler
             new UnsafeBuffer(tokenKey).putLong(i, randomSource.getAsLong());
         }
         this.admission = new HelloAdmission(context.limits(), tokenKey, randomSource.getAsLong(), securityCounters);
+        this.memoryBudget = new MemoryBudget(context.limits().memoryBudgetBytes());
+        this.receiveSegments = new SegmentPool(memoryBudget, SegmentPool.DEFAULT_SEGMENT_BYTES,
+            Math.min(POOL_RETAINED_BYTES, context.limits().memoryBudgetBytes() / 4));
+        this.sendSegments = new BudgetedSegments(memoryBudget, SegmentPool.DEFAULT_SEGMENT_BYTES);
         this.sendBuffer = new UnsafeBuffer(ByteBuffer.allocateDirect(PacelinkContext.MAX_DATAGRAM_SIZE_BYTES));
         registry.factory(context.congestionControl()).validate(context.controllerParameters());
     }
@@ -141,7 +163,7 @@ public final class EndpointCore implements DatagramHandler
         }
         final String controllerName = null == congestionControl ? context.congestionControl() : congestionControl;
         registry.factory(controllerName).validate(context.controllerParameters());
-        if (connections.size() >= context.maxConnections())
+        if (connections.size() >= context.maxConnections() || !memoryBudget.hasRoomFor(NEW_CONNECTION_BYTES))
         {
             endpointCounters.connectionsRejected().incrementRelease();
             final ConnectionHandle handle = newHandle(
@@ -209,9 +231,9 @@ public final class EndpointCore implements DatagramHandler
             connectionId,
             remoteAddress,
             controllerName,
-            new SendLog(context.sendBufferBytes(), context.maxMessageLengthBytes()),
-            new ReceiveLog(
-                context.receiveBufferBytes(), context.maxMessageLengthBytes(), context.limits().maxReceiveRanges()),
+            new SendLog(context.sendBufferBytes(), context.maxMessageLengthBytes(), sendSegments),
+            new ReceiveLog(context.receiveBufferBytes(), context.maxMessageLengthBytes(),
+                context.limits().maxReceiveRanges(), receiveSegments),
             counters,
             context.maxMessageLengthBytes(),
             initialState);
@@ -234,7 +256,17 @@ public final class EndpointCore implements DatagramHandler
         {
             connections.get(i).countSendLimits(nowNs);
         }
+        securityCounters.memoryCommittedBytes().setRelease(memoryBudget.committedBytes());
+        securityCounters.memoryRefusals().setRelease(memoryBudget.refusals());
         return work;
+    }
+
+    /**
+     * @return the budget every connection's buffers are charged to.
+     */
+    public MemoryBudget memoryBudget()
+    {
+        return memoryBudget;
     }
 
     /**
@@ -303,7 +335,7 @@ public final class EndpointCore implements DatagramHandler
             handle.remoteAddress(),
             handle,
             path,
-            new LossRecovery(recoveryConfig, path, rttEstimator, controller),
+            new LossRecovery(recoveryConfig, path, rttEstimator, controller, memoryBudget),
             controller,
             ackTracker,
             random.split(),
@@ -483,6 +515,13 @@ public final class EndpointCore implements DatagramHandler
             sendRejection(clientId, source, null, 0);
             return;
         }
+        if (!memoryBudget.hasRoomFor(NEW_CONNECTION_BYTES))
+        {
+            securityCounters.handshakesRefusedMemory().incrementRelease();
+            endpointCounters.connectionsRejected().incrementRelease();
+            sendRejection(clientId, source, null, 0);
+            return;
+        }
 
         final ConnectionCore connection = openConnection(
             idGenerator.nextId(isIdInUse), source, context.congestionControl(), false, nowNs);
@@ -607,13 +646,20 @@ public final class EndpointCore implements DatagramHandler
         }
         scheduler.removeFlow(connection);
         endpointCounters.connectionsClosed().incrementRelease();
+        connection.releaseMemory();
         retire(connection.handle());
     }
 
+    /**
+     * Every close path ends here: the handle's stats are frozen, its counter slots returned and its buffers' memory
+     * credited to the budget, whether the connection ever got further than its set-up or not.
+     */
     private static void retire(final ConnectionHandle handle)
     {
         handle.stats().freeze();
         handle.counters().close();
+        handle.sendLog().releaseMemory();
+        handle.receiveLog().releaseMemory();
     }
 
     // ---------------------------------------------------------------- send
@@ -679,6 +725,7 @@ public final class EndpointCore implements DatagramHandler
                 sendPacket(connection, false, nowNs);
             }
             connection.handle().closed(CloseReason.ENDPOINT_CLOSED);
+            connection.releaseMemory();
             retire(connection.handle());
         }
         connections.clear();

@@ -1,6 +1,7 @@
 package io.pacelink.transport.recovery;
 
 import io.pacelink.transport.cc.CongestionController;
+import io.pacelink.transport.memory.MemoryBudget;
 
 /**
  * Loss recovery for one connection, the part of the endpoint engine between the wire and the congestion controller
@@ -47,6 +48,16 @@ public final class LossRecovery
      */
     static final int PERSISTENT_CONGESTION_THRESHOLD = 3;
 
+    /**
+     * Slots the sent-packet ring starts with; it doubles as the flight grows, up to the configured capacity.
+     */
+    static final int INITIAL_SENT_PACKET_SLOTS = 32;
+
+    /**
+     * Heap bytes per ring slot charged to the memory budget: the ring's own and this class's two slot arrays.
+     */
+    private static final int BYTES_PER_SLOT = SentPacketRing.BYTES_PER_SLOT + 2 * Integer.BYTES;
+
     private final SentPacketRing ring;
     private final PathParameters path;
     private final RttEstimator rttEstimator;
@@ -56,8 +67,9 @@ public final class LossRecovery
     private final RecoveryPeriod recoveryPeriod = new RecoveryPeriod();
     private final int probePacketsPerTimeout;
     private final long minRttSampleNs;
-    private final int[] newlyAckedSlots;
-    private final int[] lostSlots;
+    private final MemoryBudget budget;
+    private int[] newlyAckedSlots;
+    private int[] lostSlots;
     private final int[] spuriouslyLostSlots;
     private final AckEventView ackEvent = new AckEventView(rateSampler);
     private final LostPacketView lostPacket;
@@ -93,16 +105,41 @@ public final class LossRecovery
         final RttEstimator rttEstimator,
         final CongestionController controller)
     {
+        this(config, path, rttEstimator, controller, MemoryBudget.unlimited());
+    }
+
+    /**
+     * @param config       sizes, thresholds and the adaptive reordering switch.
+     * @param path         the connection's datagram size and the peer's max_ack_delay; written through this object.
+     * @param rttEstimator the connection's RTT estimator, which the controller reads as its {@code RttStats}.
+     * @param controller   the connection's congestion controller.
+     * @param budget       charged as the sent-packet ring grows; when it refuses, the ring stays as it is and the
+     *                     sender waits for acknowledgements, as at the ring's configured capacity.
+     * @throws IllegalArgumentException if the configuration is invalid.
+     */
+    public LossRecovery(
+        final RecoveryConfig config,
+        final PathParameters path,
+        final RttEstimator rttEstimator,
+        final CongestionController controller,
+        final MemoryBudget budget)
+    {
         config.validate();
         this.path = path;
         this.rttEstimator = rttEstimator;
         this.controller = controller;
-        ring = new SentPacketRing(config.sentPacketCapacity());
+        this.budget = budget;
+        final int initialSlots = Math.min(INITIAL_SENT_PACKET_SLOTS, config.sentPacketCapacity());
+        if (!budget.tryCommit((long)initialSlots * BYTES_PER_SLOT))
+        {
+            throw new IllegalStateException("the memory budget cannot hold a sent-packet ring of " + initialSlots);
+        }
+        ring = new SentPacketRing(initialSlots, config.sentPacketCapacity());
         lossDetector = new LossDetector(config);
         probePacketsPerTimeout = config.probePackets();
         minRttSampleNs = config.minRttSampleNs();
-        newlyAckedSlots = new int[config.sentPacketCapacity()];
-        lostSlots = new int[config.sentPacketCapacity()];
+        newlyAckedSlots = new int[initialSlots];
+        lostSlots = new int[initialSlots];
         spuriouslyLostSlots = new int[config.lostPacketHistory()];
         lostPacket = new LostPacketView(ring);
     }
@@ -216,6 +253,7 @@ public final class LossRecovery
         final int frameFlags,
         final boolean isRetransmission)
     {
+        growRingIfFull(packetNumber);
         final int slot = ring.add(
             packetNumber, nowNs, sizeBytes, ackEliciting, countsInFlight, streamOffset, streamLength, fin, frameFlags);
 
@@ -395,6 +433,39 @@ public final class LossRecovery
             return lossTimeNs;
         }
         return 0 == ackElicitingInFlight ? Long.MAX_VALUE : ptoDeadlineNs();
+    }
+
+    /**
+     * Before a packet is recorded: if the ring would then have no slot for the next number and one to skip, double it
+     * while the memory budget allows, so the flight is never held back by the ring below its configured capacity.
+     *
+     * @param packetNumber the packet about to be recorded.
+     */
+    private void growRingIfFull(final long packetNumber)
+    {
+        if (!ring.hasCapacityFor(packetNumber + 2) && ring.capacity() < ring.maxCapacity() &&
+            budget.tryCommit((long)ring.capacity() * BYTES_PER_SLOT))
+        {
+            ring.grow();
+            newlyAckedSlots = new int[ring.capacity()];
+            lostSlots = new int[ring.capacity()];
+        }
+    }
+
+    /**
+     * The connection closed: credit the ring's memory to the budget. Nothing may be sent afterwards.
+     */
+    public void releaseMemory()
+    {
+        budget.release((long)ring.capacity() * BYTES_PER_SLOT);
+    }
+
+    /**
+     * @return bytes of sent-packet records committed now.
+     */
+    public long committedBytes()
+    {
+        return (long)ring.capacity() * BYTES_PER_SLOT;
     }
 
     /**
