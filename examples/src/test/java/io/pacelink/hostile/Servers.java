@@ -9,6 +9,7 @@ import org.agrona.concurrent.status.CountersReader;
 
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -101,16 +102,21 @@ final class Servers
             thread = new Thread(() ->
             {
                 final UnsafeBuffer message = new UnsafeBuffer(ByteBuffer.allocateDirect(16 << 10));
-                final long[] sent = new long[1024];
+                long[] sent = new long[16];
                 while (running)
                 {
                     final Connection connection = endpoint.accept();
                     if (null != connection)
                     {
                         accepted.add(connection);
+                        if (accepted.size() > sent.length)
+                        {
+                            sent = Arrays.copyOf(sent, 2 * sent.length);
+                        }
+                        continue;
                     }
                     boolean busy = false;
-                    for (int i = 0; i < accepted.size(); i++)
+                    for (int i = 0; bytesPerConnection > 0 && i < accepted.size(); i++)
                     {
                         final Connection open = accepted.get(i);
                         if (sent[i] < bytesPerConnection && ConnectionState.CONNECTED == open.state() &&
