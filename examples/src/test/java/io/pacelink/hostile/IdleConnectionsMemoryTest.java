@@ -101,8 +101,8 @@ class IdleConnectionsMemoryTest
             final long perConnectionBytes = (afterBytes - beforeBytes) / CONNECTIONS;
             final long counterBytes = (long)countersPerConnection *
                 (CountersReader.COUNTER_LENGTH + CountersReader.METADATA_LENGTH);
-            System.out.printf("idle connections: %d open; heap + direct %s before, %s after: %d bytes per connection, " +
-                "plus %d counters (%d bytes) in the preallocated counters buffer; memory committed %d%n",
+            System.out.printf("idle connections: %d open; heap + direct %s before, %s after: %d bytes per " +
+                "connection, plus %d counters (%d bytes) in the preallocated counters buffer; memory committed %d%n",
                 CONNECTIONS, MemoryProbe.mebibytes(beforeBytes), MemoryProbe.mebibytes(afterBytes), perConnectionBytes,
                 countersPerConnection, counterBytes, counter(server, "memory-committed-bytes"));
             assertEquals(CONNECTIONS, counter(server, "connections-opened") - counter(server, "connections-closed"));

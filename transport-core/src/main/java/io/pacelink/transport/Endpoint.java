@@ -11,6 +11,7 @@ import io.pacelink.transport.port.ImpairmentConfig;
 import io.pacelink.transport.port.NioDatagramPort;
 import io.pacelink.transport.schedule.PacketSchedulers;
 import io.pacelink.transport.stats.CountersBuffers;
+import io.pacelink.transport.stats.CountersFile;
 import io.pacelink.transport.stats.EndpointCounters;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.Agent;
@@ -25,6 +26,7 @@ import org.agrona.concurrent.status.CountersReader;
 import org.jctools.queues.SpmcArrayQueue;
 
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
@@ -60,6 +62,7 @@ public final class Endpoint implements AutoCloseable
     private final EndpointCore core;
     private final EndpointAgent agent;
     private final CountersReader countersReader;
+    private final CountersFile countersFile;
     private final SpmcArrayQueue<Connection> acceptedConnections = new SpmcArrayQueue<>(ACCEPT_QUEUE_CAPACITY);
     private final AgentRunner runner;
     private final AgentInvoker invoker;
@@ -70,7 +73,21 @@ public final class Endpoint implements AutoCloseable
         this.context = context;
         final DatagramPort port = impaired(context, null != context.datagramPort() ?
             context.datagramPort() : NioDatagramPort.open(context.bindAddress(), context.socketBufferBytes()));
-        final CountersManager countersManager = CountersBuffers.newManager(context.countersBufferBytes());
+        try
+        {
+            countersFile = context.countersFile() ? CountersFile.create(
+                context.countersDirectory(), "endpoint", describe(context, port), context.countersBufferBytes()) : null;
+        }
+        catch (final RuntimeException ex)
+        {
+            port.close();
+            throw ex;
+        }
+        // The endpoint's and the scheduler's counters are registered here, before the agent runs (starting the thread
+        // that runs it orders these writes before its own); from then on only the agent allocates and frees
+        // counters: one writer, as a plain CountersManager requires.
+        final CountersManager countersManager = null != countersFile ?
+            countersFile.countersManager() : CountersBuffers.newManager(context.countersBufferBytes());
         countersReader = countersManager;
         try
         {
@@ -78,16 +95,18 @@ public final class Endpoint implements AutoCloseable
                 context,
                 port,
                 CongestionControlRegistry.load(),
-                PacketSchedulers.newScheduler(context.packetScheduler(), context.schedulerParameters()),
+                PacketSchedulers.newScheduler(
+                    context.packetScheduler(), context.schedulerParameters(), countersManager),
                 countersManager,
                 acceptedConnections::offer);
         }
         catch (final RuntimeException ex)
         {
             port.close();
+            CloseHelper.close(countersFile);
             throw ex;
         }
-        agent = new EndpointAgent(core, context.nanoClock());
+        agent = new EndpointAgent(core, context.nanoClock(), countersFile);
 
         switch (context.threadingMode())
         {
@@ -126,6 +145,12 @@ public final class Endpoint implements AutoCloseable
         }
         return new DeadlineIdleStrategy(
             idleStrategy, core::nextDeadlineNs, context.nanoClock(), DeadlineIdleStrategy.DEFAULT_SPIN_WINDOW_NS);
+    }
+
+    private static String describe(final PacelinkContext context, final DatagramPort port)
+    {
+        return "endpoint " + port.localAddress() + " cc=" + context.congestionControl() + " scheduler=" +
+            PacketSchedulers.resolveName(context.packetScheduler());
     }
 
     private static DatagramPort impaired(final PacelinkContext context, final DatagramPort port)
@@ -226,6 +251,15 @@ public final class Endpoint implements AutoCloseable
     }
 
     /**
+     * @return the memory-mapped file the counters live in, or null if they are in memory only
+     * ({@link PacelinkContext#countersFile(boolean)}).
+     */
+    public Path countersFile()
+    {
+        return null == countersFile ? null : countersFile.path();
+    }
+
+    /**
      * @return the agent, to run it in SHARED mode (e.g. inside a {@link org.agrona.concurrent.CompositeAgent}).
      */
     public Agent agent()
@@ -259,9 +293,9 @@ public final class Endpoint implements AutoCloseable
     }
 
     /**
-     * Close every connection and the socket. In SHARED mode the agent closes the endpoint when the application's
-     * runner closes it; called before the agent starts (or on its thread) this closes it at once, and while another
-     * thread runs it this asks the agent to close and waits.
+     * Close every connection and the socket, and delete the counters file. In SHARED mode the agent closes the
+     * endpoint when the application's runner closes it; called before the agent starts (or on its thread) this closes
+     * it at once, and while another thread runs it this asks the agent to close and waits.
      */
     public void close()
     {

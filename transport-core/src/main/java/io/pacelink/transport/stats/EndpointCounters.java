@@ -44,10 +44,13 @@ public final class EndpointCounters implements AutoCloseable
         protocolViolations = newCounter(countersManager, endpointName, "protocol-violations");
     }
 
-    private static AtomicCounter newCounter(
+    /**
+     * Register an endpoint-wide counter: owner id 0, labelled with the endpoint's name.
+     */
+    static AtomicCounter newCounter(
         final CountersManager countersManager, final String endpointName, final String name)
     {
-        return countersManager.newCounter(endpointName + ": " + name, CounterType.SYSTEM);
+        return CounterKey.newCounter(countersManager, CounterType.SYSTEM, 0, name, endpointName + ": " + name);
     }
 
     public AtomicCounter datagramsReceived()

@@ -3,6 +3,8 @@ package io.pacelink.transport.stats;
 import org.agrona.concurrent.status.AtomicCounter;
 import org.agrona.concurrent.status.CountersManager;
 
+import static io.pacelink.transport.stats.EndpointCounters.newCounter;
+
 /**
  * The endpoint-wide counters of its defences against hostile input (docs/security.md lists what each one means and
  * the limit behind it): refused handshakes by reason, address validation, rate limits, packets dropped for their
@@ -54,12 +56,6 @@ public final class SecurityCounters implements AutoCloseable
         deadPeerCloses = newCounter(countersManager, endpointName, "dead-peer-closes");
         memoryCommittedBytes = newCounter(countersManager, endpointName, "memory-committed-bytes");
         memoryRefusals = newCounter(countersManager, endpointName, "memory-refusals");
-    }
-
-    private static AtomicCounter newCounter(
-        final CountersManager countersManager, final String endpointName, final String name)
-    {
-        return countersManager.newCounter(endpointName + ": " + name, CounterType.SYSTEM);
     }
 
     /**
