@@ -1,6 +1,8 @@
 package io.pacelink.transport.stream;
 
 import io.pacelink.transport.MessageHandler;
+import io.pacelink.transport.memory.MemoryBudget;
+import io.pacelink.transport.memory.SegmentPool;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
@@ -54,6 +56,32 @@ class ReceiveLogTest
 
         assertTrue(wrappedMessages >= 5, "some messages wrapped and went through the scratch buffer");
         assertEquals(ReceiveLog.NO_ERROR, log.protocolError());
+    }
+
+    @Test
+    void segmentsAreTakenAsDataArrivesAndGivenBackOnceConsumed()
+    {
+        final MemoryBudget budget = new MemoryBudget(3 * 64);
+        final SegmentPool pool = new SegmentPool(budget, 64, 64);
+        final ReceiveLog log = new ReceiveLog(CAPACITY, MAX_MESSAGE, 100, pool);
+        final UnsafeBuffer stream = StreamBytes.framedStream(100, 100, 100);
+        assertEquals(0, budget.committedBytes());
+
+        // Out of order, far ahead: only the segment holding it is committed.
+        assertEquals(10, log.onData(200, stream, 200, 10, false));
+        assertEquals(64, log.committedBytes());
+        assertEquals(ReceiveLog.MEMORY_REFUSED, log.onData(0, stream, 0, 200, false),
+            "three more segments do not fit in the budget");
+        assertEquals(ReceiveLog.NO_ERROR, log.protocolError(), "not the peer's fault");
+
+        assertEquals(LENGTH_PREFIX_BYTES + 100, log.onData(0, stream, 0, LENGTH_PREFIX_BYTES + 100, false));
+        assertEquals(1, log.poll(handler, 10));
+        log.releaseConsumed();
+        assertEquals(1, pool.freeSegments(), "the segment wholly consumed went back to the pool");
+
+        log.releaseMemory();
+        assertEquals(64, budget.committedBytes(), "only the pooled segment stays charged");
+        assertEquals(0, log.committedBytes());
     }
 
     @Test
