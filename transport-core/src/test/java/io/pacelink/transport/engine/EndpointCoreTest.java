@@ -289,7 +289,8 @@ class EndpointCoreTest
         network.dropWhen((datagram) ->
         {
             final UnsafeBuffer packet = new UnsafeBuffer(datagram);
-            if (PacketType.ONE_RTT == datagram[1] && packet.getLong(4, ByteOrder.LITTLE_ENDIAN) == pair[0].connectionId())
+            if (PacketType.ONE_RTT == datagram[1] &&
+                packet.getLong(4, ByteOrder.LITTLE_ENDIAN) == pair[0].connectionId())
             {
                 final long packetNumber = packet.getLong(12, ByteOrder.LITTLE_ENDIAN);
                 if (skipped[0] < 0 && packetNumber > largest[0] + 1 && largest[0] >= 0)
