@@ -145,6 +145,7 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
     private int retriesFollowed;
     private long nextSkippedPacketNumber;
     private boolean isPacketDropped;
+    private boolean isSendStalled;
 
     ConnectionCore(
         final long localId,
@@ -621,6 +622,7 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
     int onDutyCycle(final long nowNs)
     {
         int work = 0;
+        isSendStalled = false;
         if (ConnectionState.CLOSED == state)
         {
             return 0;
@@ -827,7 +829,8 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
 
     public int sendable(final long nowNs)
     {
-        return sendState(nowNs) & (SchedulableFlow.ACK_ELICITING | SchedulableFlow.ACK_DUE);
+        // A connection that could not make progress is not released again before the next duty cycle.
+        return isSendStalled ? 0 : sendState(nowNs) & (SchedulableFlow.ACK_ELICITING | SchedulableFlow.ACK_DUE);
     }
 
     /**
@@ -1027,6 +1030,14 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
         if (ackEliciting)
         {
             lastAckElicitingSentNs = nowNs;
+        }
+        else if (!ackOnly)
+        {
+            // Released for ack-eliciting work and built none: whatever disagreement between what this connection
+            // said it could send and what it could put in a packet, it must not take the duty cycle's whole send
+            // budget for packets that carry nothing (the spin a tiny negotiated datagram size once caused).
+            isSendStalled = true;
+            securityCounters.stalledSends().incrementRelease();
         }
 
         counters.counter(ConnectionCounters.BYTES_SENT).getAndAddRelease(length);

@@ -31,6 +31,7 @@ public final class SecurityCounters implements AutoCloseable
     private final AtomicCounter deadPeerCloses;
     private final AtomicCounter memoryCommittedBytes;
     private final AtomicCounter memoryRefusals;
+    private final AtomicCounter stalledSends;
 
     /**
      * @param countersManager where to register the counters.
@@ -56,6 +57,7 @@ public final class SecurityCounters implements AutoCloseable
         deadPeerCloses = newCounter(countersManager, endpointName, "dead-peer-closes");
         memoryCommittedBytes = newCounter(countersManager, endpointName, "memory-committed-bytes");
         memoryRefusals = newCounter(countersManager, endpointName, "memory-refusals");
+        stalledSends = newCounter(countersManager, endpointName, "stalled-sends");
     }
 
     /**
@@ -205,6 +207,15 @@ public final class SecurityCounters implements AutoCloseable
         return memoryRefusals;
     }
 
+    /**
+     * @return times a connection released to send ack-eliciting work built none; it was not released again within
+     * that duty cycle, so no connection can spin the agent without progress.
+     */
+    public AtomicCounter stalledSends()
+    {
+        return stalledSends;
+    }
+
     public void close()
     {
         handshakesTooSmall.close();
@@ -225,5 +236,6 @@ public final class SecurityCounters implements AutoCloseable
         deadPeerCloses.close();
         memoryCommittedBytes.close();
         memoryRefusals.close();
+        stalledSends.close();
     }
 }

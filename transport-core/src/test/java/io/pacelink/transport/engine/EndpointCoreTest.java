@@ -391,6 +391,30 @@ class EndpointCoreTest
     }
 
     @Test
+    void aConnectionThatCannotMakeProgressIsNotReleasedAgainInTheSameDutyCycle()
+    {
+        final List<FixedWindowController> controllers = new ArrayList<>();
+        final TestNetwork.Port flappingPort = network.newPort(4000);
+        final EndpointCore flapping = newCore(flappingPort, false, 16, new PacelinkContext(), controllers);
+        final Connection clientSide = flapping.connect(serverPort.localAddress(), null, nowNs);
+        run(() -> ConnectionState.CONNECTED == clientSide.state() && null != accept(server), TimeUnit.SECONDS.toNanos(1),
+            "connect");
+
+        controllers.get(0).flap();
+        final UnsafeBuffer message = new UnsafeBuffer(new byte[60_000]);
+        assertTrue(clientSide.offer(message, 0, message.capacity()) > 0);
+        for (int i = 0; i < 50; i++)
+        {
+            final long sentBefore = flappingPort.sent();
+            controllers.get(0).startDutyCycle();
+            step();
+            assertTrue(flappingPort.sent() - sentBefore <= 1, "cycle " + i + " sent " +
+                (flappingPort.sent() - sentBefore) + " packets");
+        }
+        assertTrue(flapping.securityCounters().stalledSends().get() > 0);
+    }
+
+    @Test
     void countsPacketsForUnknownConnections()
     {
         serverPort.inject(validPacket(0x1234, 0), new InetSocketAddress("127.0.0.1", 7777));
