@@ -1,6 +1,7 @@
 package io.pacelink.hostile;
 
 import io.pacelink.transport.wire.AckFrameFlyweight;
+import io.pacelink.transport.wire.CloseFrameFlyweight;
 import io.pacelink.transport.wire.FrameType;
 import io.pacelink.transport.wire.HandshakeFrameFlyweight;
 import io.pacelink.transport.wire.PacketDecoder;
@@ -306,30 +307,20 @@ final class HostilePeer implements AutoCloseable
      */
     String closeReasonText()
     {
-        for (final byte[] datagram : received)
-        {
-            final UnsafeBuffer buffer = new UnsafeBuffer(datagram);
-            if (PacketDecoder.OK == decoder.validate(buffer, 0, datagram.length) &&
-                PacketType.CLOSE == decoder.packetType())
-            {
-                for (int type = decoder.firstFrame(buffer, 0, datagram.length);
-                    PacketDecoder.NO_MORE_FRAMES != type;
-                    type = decoder.nextFrame())
-                {
-                    if (FrameType.CLOSE == type)
-                    {
-                        return decoder.close().reason();
-                    }
-                }
-            }
-        }
-        return "";
+        final CloseFrameFlyweight close = firstCloseFrame();
+        return null == close ? "" : close.reason();
     }
 
     /**
      * @return the error code of the first CLOSE packet received, or -1.
      */
     int closeErrorCode()
+    {
+        final CloseFrameFlyweight close = firstCloseFrame();
+        return null == close ? -1 : close.errorCode();
+    }
+
+    private CloseFrameFlyweight firstCloseFrame()
     {
         for (final byte[] datagram : received)
         {
@@ -343,12 +334,12 @@ final class HostilePeer implements AutoCloseable
                 {
                     if (FrameType.CLOSE == type)
                     {
-                        return decoder.close().errorCode();
+                        return decoder.close();
                     }
                 }
             }
         }
-        return -1;
+        return null;
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.pacelink.transport.stats;
 
+import org.agrona.CloseHelper;
 import org.agrona.concurrent.status.AtomicCounter;
 import org.agrona.concurrent.status.CountersManager;
 
@@ -218,24 +219,25 @@ public final class SecurityCounters implements AutoCloseable
 
     public void close()
     {
-        handshakesTooSmall.close();
-        handshakesRefusedVersion.close();
-        handshakesRefusedParameters.close();
-        retriesSent.close();
-        retryTokensInvalid.close();
-        retryTokensExpired.close();
-        handshakesRateLimited.close();
-        handshakesRefusedMemory.close();
-        handshakeTimeouts.close();
-        packetsFromWrongAddress.close();
-        packetNumbersOutOfWindow.close();
-        acksOfSkippedPackets.close();
-        rttSamplesRejected.close();
-        reassemblyLimitCloses.close();
-        dataMismatchCloses.close();
-        deadPeerCloses.close();
-        memoryCommittedBytes.close();
-        memoryRefusals.close();
-        stalledSends.close();
+        CloseHelper.closeAll(
+            handshakesTooSmall,
+            handshakesRefusedVersion,
+            handshakesRefusedParameters,
+            retriesSent,
+            retryTokensInvalid,
+            retryTokensExpired,
+            handshakesRateLimited,
+            handshakesRefusedMemory,
+            handshakeTimeouts,
+            packetsFromWrongAddress,
+            packetNumbersOutOfWindow,
+            acksOfSkippedPackets,
+            rttSamplesRejected,
+            reassemblyLimitCloses,
+            dataMismatchCloses,
+            deadPeerCloses,
+            memoryCommittedBytes,
+            memoryRefusals,
+            stalledSends);
     }
 }

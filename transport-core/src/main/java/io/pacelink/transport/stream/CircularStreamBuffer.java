@@ -101,36 +101,13 @@ final class CircularStreamBuffer
      */
     int commit(final long from, final long to)
     {
-        if (to <= from)
-        {
-            return 0;
-        }
-        UnsafeBuffer[] table = segments;
-        if (null == table)
-        {
-            table = new UnsafeBuffer[segmentSlots];
-            segments = table;
-        }
         int committed = 0;
-        for (long segmentNumber = from >>> segmentShift, last = (to - 1) >>> segmentShift;
-            segmentNumber <= last;
-            segmentNumber++)
+        int result;
+        while ((result = commitNext(from, to)) > 0)
         {
-            final int slot = (int)(segmentNumber % segmentSlots);
-            if (null == table[slot])
-            {
-                final UnsafeBuffer segment = source.acquire();
-                if (null == segment)
-                {
-                    committedSegments += committed;
-                    return -1;
-                }
-                table[slot] = segment;
-                committed++;
-            }
+            committed++;
         }
-        committedSegments += committed;
-        return committed;
+        return result < 0 ? -1 : committed;
     }
 
     /**

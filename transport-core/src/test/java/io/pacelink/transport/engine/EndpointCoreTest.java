@@ -397,8 +397,8 @@ class EndpointCoreTest
         final TestNetwork.Port flappingPort = network.newPort(4000);
         final EndpointCore flapping = newCore(flappingPort, false, 16, new PacelinkContext(), controllers);
         final Connection clientSide = flapping.connect(serverPort.localAddress(), null, nowNs);
-        run(() -> ConnectionState.CONNECTED == clientSide.state() && null != accept(server), TimeUnit.SECONDS.toNanos(1),
-            "connect");
+        run(() -> ConnectionState.CONNECTED == clientSide.state() && null != accept(server),
+            TimeUnit.SECONDS.toNanos(1), "connect");
 
         controllers.get(0).flap();
         final UnsafeBuffer message = new UnsafeBuffer(new byte[60_000]);
