@@ -483,6 +483,8 @@ class EndpointCoreTest
         final Connection unnamed = choosingClient.connect(choosingServerPort.localAddress(), null, nowNs);
         run(() -> ConnectionState.CONNECTED == known.state() && ConnectionState.CONNECTED == unknown.state() &&
             ConnectionState.CONNECTED == unnamed.state(), TimeUnit.SECONDS.toNanos(1), "connect");
+        // The server hands each connection over once its client's confirming packet arrives.
+        runFor(TimeUnit.MILLISECONDS.toNanos(10));
 
         final List<String> served = new ArrayList<>();
         Connection accepted;
