@@ -93,6 +93,9 @@ public final class LossRecovery
     private long rejectedRttSamples;
 
     /**
+     * A loss recovery used on its own (tests, benchmarks): its sent-packet ring has the configured capacity from the
+     * start and is charged to no budget.
+     *
      * @param config       sizes, thresholds and the adaptive reordering switch.
      * @param path         the connection's datagram size and the peer's max_ack_delay; written through this object.
      * @param rttEstimator the connection's RTT estimator, which the controller reads as its {@code RttStats}.
@@ -105,7 +108,7 @@ public final class LossRecovery
         final RttEstimator rttEstimator,
         final CongestionController controller)
     {
-        this(config, path, rttEstimator, controller, MemoryBudget.unlimited());
+        this(config, path, rttEstimator, controller, MemoryBudget.unlimited(), config.sentPacketCapacity());
     }
 
     /**
@@ -113,8 +116,9 @@ public final class LossRecovery
      * @param path         the connection's datagram size and the peer's max_ack_delay; written through this object.
      * @param rttEstimator the connection's RTT estimator, which the controller reads as its {@code RttStats}.
      * @param controller   the connection's congestion controller.
-     * @param budget       charged as the sent-packet ring grows; when it refuses, the ring stays as it is and the
-     *                     sender waits for acknowledgements, as at the ring's configured capacity.
+     * @param budget       charged as the sent-packet ring grows from {@link #INITIAL_SENT_PACKET_SLOTS} slots; when it
+     *                     refuses, the ring stays as it is and the sender waits for acknowledgements, as at the
+     *                     ring's configured capacity.
      * @throws IllegalArgumentException if the configuration is invalid.
      */
     public LossRecovery(
@@ -124,12 +128,23 @@ public final class LossRecovery
         final CongestionController controller,
         final MemoryBudget budget)
     {
+        this(config, path, rttEstimator, controller, budget,
+            Math.min(INITIAL_SENT_PACKET_SLOTS, config.sentPacketCapacity()));
+    }
+
+    private LossRecovery(
+        final RecoveryConfig config,
+        final PathParameters path,
+        final RttEstimator rttEstimator,
+        final CongestionController controller,
+        final MemoryBudget budget,
+        final int initialSlots)
+    {
         config.validate();
         this.path = path;
         this.rttEstimator = rttEstimator;
         this.controller = controller;
         this.budget = budget;
-        final int initialSlots = Math.min(INITIAL_SENT_PACKET_SLOTS, config.sentPacketCapacity());
         if (!budget.tryCommit((long)initialSlots * BYTES_PER_SLOT))
         {
             throw new IllegalStateException("the memory budget cannot hold a sent-packet ring of " + initialSlots);
