@@ -53,6 +53,8 @@ class ArchitectureRulesTest
      */
     private static final String[] DETERMINISTIC_PACKAGES = {
         "io.pacelink.transport.engine..",
+        "io.pacelink.transport.admission..",
+        "io.pacelink.transport.memory..",
         "io.pacelink.transport.wire..",
         "io.pacelink.transport.ack..",
         "io.pacelink.transport.recovery..",
@@ -126,6 +128,7 @@ class ArchitectureRulesTest
     {
         final String[] agentOnly = {
             "io.pacelink.transport.engine..",
+            "io.pacelink.transport.admission..",
             "io.pacelink.transport.recovery..",
             "io.pacelink.transport.ack..",
             "io.pacelink.transport.cc..",

@@ -44,5 +44,11 @@ public enum CloseReason
     /**
      * The endpoint was closed with the connection still open.
      */
-    ENDPOINT_CLOSED
+    ENDPOINT_CLOSED,
+
+    /**
+     * The peer acknowledged nothing through {@link EndpointLimits#maxUnacknowledgedPtos()} consecutive probe timeouts:
+     * it is gone or only pretends to be there (docs/security.md).
+     */
+    PEER_UNRESPONSIVE
 }

@@ -14,7 +14,10 @@ import org.agrona.concurrent.SystemNanoClock;
 
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -90,7 +93,8 @@ public final class PacelinkContext
     private Supplier<IdleStrategy> idleStrategySupplier = PacelinkContext::defaultIdleStrategy;
     private NanoClock nanoClock = SystemNanoClock.INSTANCE;
     private ErrorHandler errorHandler = Throwable::printStackTrace;
-    private long randomSeed = 0x5eed_1a5e_11ecL;
+    private Long randomSeed;
+    private final EndpointLimits limits = new EndpointLimits();
     private int receiveBatchLimit = 64;
     private int sendBatchLimit = 64;
 
@@ -594,8 +598,13 @@ public final class PacelinkContext
     }
 
     /**
-     * @param seed seeds every random choice of the endpoint (connection ids, controller randomness) so simulations
-     *             are reproducible.
+     * Make the endpoint deterministic, for the simulator and tests driven in virtual time: connection ids, the
+     * address-validation key, skipped packet numbers and controller randomness all derive from this seed, so a run
+     * is reproducible. Never for an endpoint that faces a network: its connection ids would be predictable
+     * (docs/security.md), which is why {@link #conclude()} refuses a seed unless a {@link #datagramPort} is given.
+     * Without a seed every one of those draws from {@link SecureRandom}.
+     *
+     * @param seed the root of every random choice.
      * @return this.
      */
     public PacelinkContext randomSeed(final long seed)
@@ -604,9 +613,34 @@ public final class PacelinkContext
         return this;
     }
 
-    public long randomSeed()
+    /**
+     * @return the seed given to {@link #randomSeed(long)}, or null: draw from {@link SecureRandom}.
+     */
+    public Long randomSeed()
     {
         return randomSeed;
+    }
+
+    /**
+     * @return where the endpoint draws its random numbers: a generator seeded by {@link #randomSeed(long)} when one
+     * was given (reproducible), else {@link SecureRandom}. Connection ids, the address-validation key and the seeds of
+     * per-connection randomness come from it; it is called only when a connection is created, never per packet.
+     */
+    public LongSupplier newRandomSource()
+    {
+        if (null != randomSeed)
+        {
+            return new SplittableRandom(randomSeed)::nextLong;
+        }
+        return new SecureRandom()::nextLong;
+    }
+
+    /**
+     * @return the limits this endpoint holds peers to (rates, memory, reassembly, dead peers); change them in place.
+     */
+    public EndpointLimits limits()
+    {
+        return limits;
     }
 
     /**
@@ -656,9 +690,15 @@ public final class PacelinkContext
                 " / receiveBufferBytes=" + receiveBufferBytes + ": raise both buffers to at least " +
                 Long.highestOneBit(largestMessageBytes) * 2 + " or lower maxMessageLengthBytes");
         }
+        if (null != randomSeed && null == datagramPort)
+        {
+            throw new IllegalStateException("randomSeed makes connection ids predictable: it is for simulated " +
+                "endpoints (a datagramPort); an endpoint on a real socket draws from SecureRandom, so drop the seed");
+        }
+        limits.conclude(this);
     }
 
-    private static long requireRange(final String name, final long value, final long min, final long max)
+    static long requireRange(final String name, final long value, final long min, final long max)
     {
         if (value < min || value > max)
         {
@@ -667,7 +707,7 @@ public final class PacelinkContext
         return value;
     }
 
-    private static int requireRange(final String name, final int value, final int min, final int max)
+    static int requireRange(final String name, final int value, final int min, final int max)
     {
         return (int)requireRange(name, (long)value, min, max);
     }

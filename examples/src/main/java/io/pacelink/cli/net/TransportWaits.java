@@ -281,6 +281,8 @@ public final class TransportWaits
         {
             case IDLE_TIMEOUT -> peerName + " stopped answering (nothing heard for the idle timeout): it was " +
                 "stopped, or the network is down";
+            case PEER_UNRESPONSIVE -> peerName + " acknowledged nothing through repeated probe timeouts: it stopped " +
+                "reading, or only pretends to be there";
             case PEER_CLOSE, NONE -> peerName + " closed the connection early";
             case PROTOCOL_VIOLATION -> "the connection broke the transport protocol and was closed";
             case REJECTED -> peerName + " refused the connection";

@@ -12,7 +12,6 @@ import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 
 import java.net.InetSocketAddress;
-import java.security.SecureRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
@@ -83,16 +82,14 @@ public final class TransferChannel implements MessageHandler
 
     /**
      * @param bindAddress where the endpoint binds.
-     * @return an endpoint context for a file-transfer tool: messages no longer than the protocol's, and a random
-     * seed, so two processes never pick the same connection ids (a restarted sender must not look like its
-     * predecessor).
+     * @return an endpoint context for a file-transfer tool: messages no longer than the protocol's. Connection ids
+     * are random (SecureRandom) on every real endpoint, so a restarted sender never looks like its predecessor.
      */
     public static PacelinkContext endpointContext(final InetSocketAddress bindAddress)
     {
         return new PacelinkContext()
             .bindAddress(bindAddress)
-            .maxMessageLengthBytes(Messages.MAX_MESSAGE_BYTES)
-            .randomSeed(new SecureRandom().nextLong());
+            .maxMessageLengthBytes(Messages.MAX_MESSAGE_BYTES);
     }
 
     /**
@@ -305,6 +302,8 @@ public final class TransferChannel implements MessageHandler
         {
             case IDLE_TIMEOUT -> "the " + peerName + " stopped answering (nothing heard for " +
                 TimeUnit.NANOSECONDS.toSeconds(idleTimeoutNs) + " s): it was stopped, or the network is down";
+            case PEER_UNRESPONSIVE -> "the " + peerName + " stopped answering (it acknowledged nothing through " +
+                "repeated probe timeouts): it was stopped, or the network is down";
             case PEER_CLOSE, NONE -> "the " + peerName + " closed the connection before the session was complete";
             case PROTOCOL_VIOLATION -> "the connection broke the transport protocol and was closed";
             case ENDPOINT_CLOSED, LOCAL_CLOSE -> "the connection was closed here before the session was complete";

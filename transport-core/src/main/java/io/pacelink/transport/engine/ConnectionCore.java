@@ -11,6 +11,7 @@ import io.pacelink.transport.schedule.SchedulableFlow;
 import io.pacelink.transport.schedule.SentPacket;
 import io.pacelink.transport.stats.ConnectionCounters;
 import io.pacelink.transport.stats.EndpointCounters;
+import io.pacelink.transport.stats.SecurityCounters;
 import io.pacelink.transport.ack.ReceivedPacketTracker;
 import io.pacelink.transport.stream.ReceiveLog;
 import io.pacelink.transport.stream.SendLog;
@@ -22,10 +23,14 @@ import io.pacelink.transport.wire.FrameType;
 import io.pacelink.transport.wire.HandshakeFrameFlyweight;
 import io.pacelink.transport.wire.MaxStreamDataFrameFlyweight;
 import io.pacelink.transport.wire.PacketDecoder;
+import io.pacelink.transport.wire.PacketHeaderFlyweight;
 import io.pacelink.transport.wire.PacketType;
 import io.pacelink.transport.wire.PacketWriter;
+import io.pacelink.transport.wire.RetryPacketFlyweight;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.status.AtomicCounter;
 
 import java.net.InetSocketAddress;
 
@@ -67,6 +72,20 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
     private static final int MAX_HANDSHAKE_BACKOFF_SHIFT = 6;
 
     /**
+     * RETRY packets a client follows in one connection attempt: one is the normal case, a second covers a token that
+     * expired while the client retransmitted; more would let a forger keep the client busy (RFC 9000 section 17.2.5.2
+     * allows a single one).
+     */
+    private static final int MAX_RETRIES = 2;
+
+    /**
+     * Packets between two deliberately skipped packet numbers are drawn uniformly from [1, this): one skip every
+     * 256 packets on average (RFC 9000 section 21.4). Each skip opens a gap the peer acknowledges around until it
+     * learns, from an acknowledgement of its ACK, that the gap was seen (RFC 9000 section 13.2.4).
+     */
+    private static final int MAX_PACKETS_BETWEEN_SKIPS = 512;
+
+    /**
      * {@link #sendState}: the connection has ack-eliciting work but the peer's flow-control credit holds the data.
      */
     private static final int LIMITED_BY_FLOW_CONTROL = 4;
@@ -94,11 +113,14 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
     private final ReceivedPacketTracker ackTracker;
     private final ConnectionCounters counters;
     private final EndpointCounters endpointCounters;
+    private final SecurityCounters securityCounters;
+    private final SeededRandom random;
     private final AckFrameRanges ackRanges = new AckFrameRanges();
     private final long localMaxAckDelayNs;
     private final long initialRttNs;
     private final long handshakeTimeoutNs;
     private final int receiveWindowBytes;
+    private final int maxUnacknowledgedPtos;
 
     private long remoteId;
     private long idleTimeoutNs;
@@ -114,9 +136,17 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
     private boolean closeFramePending;
     private int closeErrorCode = NO_ERROR;
     private CloseReason pendingCloseReason = CloseReason.NONE;
+    private DirectBuffer closeReasonText;
     private long advertisedMaxDataBytes;
     private boolean maxDataPending;
     private boolean pingPending;
+    private boolean isHandshakeConfirmed;
+    private UnsafeBuffer retryToken;
+    private int retryTokenLength;
+    private int retriesFollowed;
+    private long nextSkippedPacketNumber;
+    private boolean isPacketDropped;
+    private boolean isSendStalled;
 
     ConnectionCore(
         final long localId,
@@ -127,7 +157,9 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
         final LossRecovery lossRecovery,
         final CongestionController controller,
         final ReceivedPacketTracker ackTracker,
+        final SeededRandom random,
         final EndpointCounters endpointCounters,
+        final SecurityCounters securityCounters,
         final PacelinkContext settings,
         final long nowNs)
     {
@@ -142,7 +174,11 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
         this.lossRecovery = lossRecovery;
         this.controller = controller;
         this.ackTracker = ackTracker;
+        this.random = random;
         this.endpointCounters = endpointCounters;
+        this.securityCounters = securityCounters;
+        this.maxUnacknowledgedPtos = settings.limits().maxUnacknowledgedPtos();
+        this.nextSkippedPacketNumber = 1 + random.nextInt(MAX_PACKETS_BETWEEN_SKIPS);
         this.localMaxAckDelayNs = settings.maxAckDelayNs();
         this.initialRttNs = settings.initialRttNs();
         this.handshakeTimeoutNs = settings.handshakeTimeoutNs();
@@ -156,6 +192,7 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
         {
             state = ConnectionState.CONNECTING;
             handshakeRetryDeadlineNs = nowNs;
+            isHandshakeConfirmed = true;
         }
         else
         {
@@ -200,6 +237,32 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
         return ConnectionState.CLOSED == state;
     }
 
+    /**
+     * @return true once the connection is closing or closed, or has a CLOSE to send: nothing the peer sends is acted
+     * on any more.
+     */
+    private boolean isClosing()
+    {
+        return ConnectionState.CLOSED == state || closeFramePending || closeDeadlineNs != Long.MAX_VALUE;
+    }
+
+    /**
+     * @return true on the client, and on the server once the client sent a packet from the address its hello came
+     * from with the connection id only the server's answer told it.
+     */
+    boolean isHandshakeConfirmed()
+    {
+        return isHandshakeConfirmed;
+    }
+
+    /**
+     * The server saw the client's first packet after the handshake.
+     */
+    void confirmHandshake()
+    {
+        isHandshakeConfirmed = true;
+    }
+
     // ---------------------------------------------------------------- handshake
 
     /**
@@ -234,9 +297,45 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
         {
             return; // a retransmitted answer
         }
+        if (PacketHeaderFlyweight.CURRENT_VERSION != handshake.version() ||
+            handshake.maxDatagramSize() < PacelinkContext.MIN_DATAGRAM_SIZE_BYTES)
+        {
+            // A server that would have this client build packets below QUIC's floor is broken or hostile.
+            securityCounters.handshakesRefusedParameters().incrementRelease();
+            pendingCloseReason = CloseReason.PROTOCOL_VIOLATION;
+            finishClose();
+            return;
+        }
         applyPeerHandshake(handshake, nowNs);
         handshakeRetryDeadlineNs = Long.MAX_VALUE;
         changeState(ConnectionState.CONNECTED);
+        // Confirm at once from this address and to the server's id, which only its answer carried: the server hands
+        // the connection to its application only then (RFC 9000 section 8.1 address validation, completed).
+        pingPending = true;
+    }
+
+    /**
+     * The server answered the hello with a RETRY: send the hello again at once, echoing its token.
+     *
+     * @param buffer      holding the token.
+     * @param tokenOffset of the first token byte.
+     * @param tokenLength number of token bytes, at most {@link RetryPacketFlyweight#MAX_TOKEN_LENGTH}.
+     * @param nowNs       the current time.
+     */
+    void onRetry(final DirectBuffer buffer, final int tokenOffset, final int tokenLength, final long nowNs)
+    {
+        if (ConnectionState.CONNECTING != state || retriesFollowed >= MAX_RETRIES)
+        {
+            return;
+        }
+        retriesFollowed++;
+        if (null == retryToken)
+        {
+            retryToken = new UnsafeBuffer(new byte[RetryPacketFlyweight.MAX_TOKEN_LENGTH]);
+        }
+        retryToken.putBytes(0, buffer, tokenOffset, tokenLength);
+        retryTokenLength = tokenLength;
+        handshakeRetryDeadlineNs = nowNs;
     }
 
     /**
@@ -269,8 +368,9 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
     }
 
     /**
-     * Write this side's handshake packet. The client pads its request to the full datagram size so the path's MTU is
-     * proven before data flows (RFC 9000 section 14.1 does the same for Initial packets).
+     * Write this side's handshake packet. The client pads its hello to the full datagram size, at least 1200 bytes, so
+     * the path's MTU is proven before data flows and any answer, even a refusal, is smaller than the hello
+     * (RFC 9000 sections 8.1 and 14.1 do the same for Initial packets); it echoes the RETRY token if it got one.
      *
      * @return the datagram length.
      */
@@ -285,9 +385,9 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
             (int)(idleTimeoutNs / 1_000_000L),
             receiveWindowBytes,
             receiveWindowBytes,
-            null,
+            retryToken,
             0,
-            0);
+            retryTokenLength);
         if (isClient)
         {
             // Ask the server to run our controller for its side too; a name the frame cannot carry is not sent and
@@ -319,6 +419,15 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
     }
 
     /**
+     * @return true if the packet number lies so far beyond the largest received that no sender could have sent it:
+     * the caller drops it unacknowledged, since acknowledging it would make this side look like an optimistic ACKer.
+     */
+    boolean isBeyondPacketNumberWindow(final long packetNumber)
+    {
+        return ackTracker.isBeyondWindow(packetNumber);
+    }
+
+    /**
      * Apply a validated ONE_RTT or CLOSE packet: its frames in wire order, then record it for acknowledgement.
      *
      * @param decoder the decoder that validated it.
@@ -331,8 +440,9 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
         final PacketDecoder decoder, final DirectBuffer buffer, final int offset, final int length, final long nowNs)
     {
         lastReceiveTimeNs = nowNs;
+        isPacketDropped = false;
         for (int frameType = decoder.firstFrame(buffer, offset, length);
-            PacketDecoder.NO_MORE_FRAMES != frameType;
+            PacketDecoder.NO_MORE_FRAMES != frameType && !isClosing() && !isPacketDropped;
             frameType = decoder.nextFrame())
         {
             switch (frameType)
@@ -355,7 +465,7 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
 
                 case FrameType.HANDSHAKE:
                     // Handshake frames travel only in HANDSHAKE packets, which the endpoint routes before this.
-                    protocolViolation();
+                    protocolViolation(null, CloseReasonTexts.UNEXPECTED_HANDSHAKE);
                     break;
 
                 case FrameType.CLOSE:
@@ -367,17 +477,30 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
                     break;
             }
         }
-        ackTracker.onPacketReceived(decoder.packetNumber(), decoder.isAckEliciting(), nowNs);
+        if (!isPacketDropped)
+        {
+            ackTracker.onPacketReceived(decoder.packetNumber(), decoder.isAckEliciting(), nowNs);
+        }
     }
 
     private void onAck(final AckFrameFlyweight ack, final long nowNs)
     {
+        final long rejectedRttSamples = lossRecovery.rejectedRttSamples();
         final long result = lossRecovery.onAckReceived(ackRanges.wrap(ack), ack.ackDelayUs() * 1_000L, nowNs, this);
-        if (result < 0)
+        if (LossRecovery.ERROR_ACK_OF_UNSENT_PACKET == result)
         {
             // An ACK for a packet we never sent: an optimistic-ACK attack or a broken peer (RFC 9000 section 21.4).
-            protocolViolation();
+            protocolViolation(securityCounters.acksOfSkippedPackets(), CloseReasonTexts.ACK_OF_UNSENT_PACKET);
             return;
+        }
+        if (result < 0)
+        {
+            protocolViolation(null, CloseReasonTexts.MALFORMED_ACK);
+            return;
+        }
+        if (lossRecovery.rejectedRttSamples() != rejectedRttSamples)
+        {
+            securityCounters.rttSamplesRejected().incrementRelease();
         }
         publishRecoveryCounters();
     }
@@ -388,10 +511,42 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
             data.streamOffset(), data.buffer(), data.payloadOffset(), data.payloadLength(), data.fin());
         if (newBytes < 0)
         {
-            protocolViolation();
+            onReceiveError(newBytes);
             return;
         }
         counters.counter(ConnectionCounters.BYTES_RECEIVED).getAndAddRelease(newBytes);
+    }
+
+    private void onReceiveError(final int error)
+    {
+        switch (error)
+        {
+            case ReceiveLog.MEMORY_REFUSED:
+                // The endpoint's memory budget is spent: drop the packet unacknowledged, as if the network had, and
+                // the peer sends its data again. Its other frames are idempotent, so applying them again is harmless.
+                isPacketDropped = true;
+                break;
+
+            case ReceiveLog.REASSEMBLY_LIMIT_ERROR:
+                protocolViolation(securityCounters.reassemblyLimitCloses(), CloseReasonTexts.REASSEMBLY_LIMIT);
+                break;
+
+            case ReceiveLog.DATA_MISMATCH_ERROR:
+                protocolViolation(securityCounters.dataMismatchCloses(), CloseReasonTexts.DATA_MISMATCH);
+                break;
+
+            case ReceiveLog.FLOW_CONTROL_ERROR:
+                protocolViolation(null, CloseReasonTexts.FLOW_CONTROL);
+                break;
+
+            case ReceiveLog.FINAL_SIZE_ERROR:
+                protocolViolation(null, CloseReasonTexts.FINAL_SIZE);
+                break;
+
+            default:
+                protocolViolation(null, CloseReasonTexts.MESSAGE_FRAMING);
+                break;
+        }
     }
 
     private void onMaxStreamData(final MaxStreamDataFrameFlyweight maxStreamData)
@@ -425,6 +580,12 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
         if (streamLength > 0 || fin)
         {
             sendLog.onRangeAcked(streamOffset, streamLength, fin);
+        }
+        if (0 != (frameFlags & FrameFlags.ACK))
+        {
+            // The peer has seen the ACK frame this packet carried: stop acknowledging what it covered, so the gaps of
+            // its skipped packet numbers do not stay in every ACK (RFC 9000 section 13.2.4).
+            ackTracker.onAckFrameAcknowledged(lossRecovery.ackFrameLargestAcked(packetNumber));
         }
     }
 
@@ -468,6 +629,7 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
     int onDutyCycle(final long nowNs)
     {
         int work = 0;
+        isSendStalled = false;
         if (ConnectionState.CLOSED == state)
         {
             return 0;
@@ -495,6 +657,15 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
             return 0; // closing or draining: only the linger timer runs
         }
 
+        if (!isHandshakeConfirmed && nowNs - handshakeStartNs >= handshakeTimeoutNs)
+        {
+            // The client never answered the server's handshake from its address: never handed to the application.
+            securityCounters.handshakeTimeouts().incrementRelease();
+            pendingCloseReason = CloseReason.HANDSHAKE_TIMEOUT;
+            finishClose();
+            return 1;
+        }
+
         if (nowNs - lastReceiveTimeNs >= idleTimeoutNs)
         {
             pendingCloseReason = CloseReason.IDLE_TIMEOUT;
@@ -508,6 +679,15 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
             lossRecovery.onTimeout(nowNs, this);
             publishRecoveryCounters();
             work++;
+            if (lossRecovery.lossDetector().ptoCount() >= maxUnacknowledgedPtos)
+            {
+                // A peer that keeps the connection alive but acknowledges nothing is dead to this side (Linux's
+                // tcp_retries2 limit plays this part for TCP; QUIC relies on the idle timeout alone).
+                securityCounters.deadPeerCloses().incrementRelease();
+                closeReasonText = CloseReasonTexts.PEER_UNRESPONSIVE;
+                abortWithClose(NO_ERROR, CloseReason.PEER_UNRESPONSIVE);
+                return work;
+            }
         }
 
         // Keep an idle connection alive: an ack-eliciting PING at half the idle timeout (RFC 9000 section 10.1.2).
@@ -543,6 +723,7 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
      */
     private int refreshReceiveCredit()
     {
+        receiveLog.releaseConsumed();
         final long newMaxData = receiveLog.consumedHead() + receiveWindowBytes;
         if (newMaxData - advertisedMaxDataBytes >= receiveWindowBytes / 2)
         {
@@ -578,11 +759,24 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
     }
 
     /**
-     * The peer broke the protocol: count it, tell the peer, and close.
+     * The peer broke the protocol: count it once per connection (later frames and packets of a connection already
+     * closing are not acted on), tell the peer why, and close.
+     *
+     * @param cause  the defence's own counter, or null.
+     * @param reason the reason sent in the CLOSE frame.
      */
-    void protocolViolation()
+    private void protocolViolation(final AtomicCounter cause, final DirectBuffer reason)
     {
+        if (isClosing())
+        {
+            return;
+        }
         endpointCounters.protocolViolations().incrementRelease();
+        if (null != cause)
+        {
+            cause.incrementRelease();
+        }
+        closeReasonText = reason;
         abortWithClose(PROTOCOL_VIOLATION_ERROR, CloseReason.PROTOCOL_VIOLATION);
     }
 
@@ -642,7 +836,8 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
 
     public int sendable(final long nowNs)
     {
-        return sendState(nowNs) & (SchedulableFlow.ACK_ELICITING | SchedulableFlow.ACK_DUE);
+        // A connection that could not make progress is not released again before the next duty cycle.
+        return isSendStalled ? 0 : sendState(nowNs) & (SchedulableFlow.ACK_ELICITING | SchedulableFlow.ACK_DUE);
     }
 
     /**
@@ -732,10 +927,11 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
             return buildClosePacket(writer, nowNs);
         }
 
-        final long packetNumber = nextPacketNumber++;
+        final long packetNumber = takePacketNumber();
         writer.writeHeader(PacketType.ONE_RTT, remoteId, packetNumber);
 
         int frameFlags = 0;
+        long ackFrameLargestAcked = -1;
         // Acknowledge when an ack-eliciting packet is waiting for it (RFC 9000 section 13.2.1). Packets that only
         // carried ACK frames are acknowledged along with those, never on their own: the peer tracks them for neither
         // loss nor RTT, and with a reordering ACK path they keep many small ranges open, so an ACK frame on every data
@@ -745,6 +941,7 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
             if (ackTracker.writeAckFrame(writer, nowNs) > 0)
             {
                 frameFlags |= FrameFlags.ACK;
+                ackFrameLargestAcked = ackTracker.largestReceived();
             }
         }
 
@@ -829,6 +1026,10 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
         lossRecovery.onPacketSent(
             packetNumber, nowNs, length, ackEliciting, ackEliciting, streamOffset, streamLength, fin, frameFlags,
             isRetransmission);
+        if (ackFrameLargestAcked >= 0)
+        {
+            lossRecovery.recordAckFrame(packetNumber, ackFrameLargestAcked);
+        }
         if (isProbe)
         {
             lossRecovery.onProbeSent();
@@ -836,6 +1037,14 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
         if (ackEliciting)
         {
             lastAckElicitingSentNs = nowNs;
+        }
+        else if (!ackOnly)
+        {
+            // Released for ack-eliciting work and built none: whatever disagreement between what this connection
+            // said it could send and what it could put in a packet, it must not take the duty cycle's whole send
+            // budget for packets that carry nothing (the spin a tiny negotiated datagram size once caused).
+            isSendStalled = true;
+            securityCounters.stalledSends().incrementRelease();
         }
 
         counters.counter(ConnectionCounters.BYTES_SENT).getAndAddRelease(length);
@@ -845,12 +1054,35 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
     }
 
     /**
-     * A CLOSE packet elicits no acknowledgement (RFC 9000 section 10.2) and is never paced.
+     * The next packet number, now and then skipping one at random (RFC 9000 section 21.4): a peer that acknowledges
+     * the skipped number acknowledges a packet it cannot have received, and is closed for it.
+     */
+    private long takePacketNumber()
+    {
+        long packetNumber = nextPacketNumber;
+        if (packetNumber >= nextSkippedPacketNumber)
+        {
+            if (lossRecovery.canSend(packetNumber + 1))
+            {
+                packetNumber++;
+            }
+            nextSkippedPacketNumber = packetNumber + 1 + random.nextInt(MAX_PACKETS_BETWEEN_SKIPS);
+        }
+        nextPacketNumber = packetNumber + 1;
+        return packetNumber;
+    }
+
+    /**
+     * A CLOSE packet elicits no acknowledgement (RFC 9000 section 10.2) and is never paced; it carries the reason.
      */
     private int buildClosePacket(final PacketWriter writer, final long nowNs)
     {
         writer.writeHeader(PacketType.CLOSE, remoteId, nextPacketNumber++);
-        writer.appendClose(closeErrorCode, null, 0, 0);
+        final DirectBuffer reason = closeReasonText;
+        if (null == reason || !writer.appendClose(closeErrorCode, reason, 0, reason.capacity()))
+        {
+            writer.appendClose(closeErrorCode, null, 0, 0);
+        }
         closeFramePending = false;
         beginLinger(nowNs);
         return SentPacket.pack(writer.length(), false);
@@ -890,6 +1122,15 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
         counters.set(ConnectionCounters.BYTES_LOST, lossRecovery.lostBytes());
         counters.set(ConnectionCounters.SPURIOUS_LOSSES, lossRecovery.spuriousLosses());
         counters.set(ConnectionCounters.PROBE_TIMEOUTS, lossRecovery.ptoExpirations());
+    }
+
+    /**
+     * The connection is gone: credit its sent-packet records to the memory budget (the endpoint credits its stream
+     * buffers through the handle).
+     */
+    void releaseMemory()
+    {
+        lossRecovery.releaseMemory();
     }
 
     /**

@@ -5,9 +5,14 @@ import io.pacelink.transport.Connection;
 import io.pacelink.transport.ConnectionState;
 import io.pacelink.transport.PacelinkContext;
 import io.pacelink.transport.ack.ReceivedPacketTracker;
+import io.pacelink.transport.admission.AddressValidator;
+import io.pacelink.transport.admission.HelloAdmission;
 import io.pacelink.transport.cc.CongestionControlRegistry;
 import io.pacelink.transport.cc.CongestionController;
 import io.pacelink.transport.cc.CongestionControllerFactory;
+import io.pacelink.transport.memory.BudgetedSegments;
+import io.pacelink.transport.memory.MemoryBudget;
+import io.pacelink.transport.memory.SegmentPool;
 import io.pacelink.transport.port.DatagramHandler;
 import io.pacelink.transport.port.DatagramPort;
 import io.pacelink.transport.recovery.LossRecovery;
@@ -20,6 +25,7 @@ import io.pacelink.transport.schedule.SchedulableFlow;
 import io.pacelink.transport.schedule.SentPacket;
 import io.pacelink.transport.stats.ConnectionCounters;
 import io.pacelink.transport.stats.EndpointCounters;
+import io.pacelink.transport.stats.SecurityCounters;
 import io.pacelink.transport.stream.ReceiveLog;
 import io.pacelink.transport.stream.SendLog;
 import io.pacelink.transport.wire.FrameType;
@@ -28,6 +34,7 @@ import io.pacelink.transport.wire.PacketDecoder;
 import io.pacelink.transport.wire.PacketHeaderFlyweight;
 import io.pacelink.transport.wire.PacketType;
 import io.pacelink.transport.wire.PacketWriter;
+import io.pacelink.transport.wire.RetryPacketFlyweight;
 import org.agrona.DirectBuffer;
 import org.agrona.collections.Long2ObjectHashMap;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -36,6 +43,8 @@ import org.agrona.concurrent.status.CountersManager;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.function.LongPredicate;
+import java.util.function.LongSupplier;
 
 /**
  * The sans-IO protocol core of an endpoint (docs/architecture.md): one UDP port, many connections. Driven by
@@ -60,18 +69,37 @@ public final class EndpointCore implements DatagramHandler
     private final PacketSender<ConnectionCore> packetSender = this::sendPacket;
     private final CountersManager countersManager;
     private final EndpointCounters endpointCounters;
+    private final SecurityCounters securityCounters;
     private final ConnectionIdGenerator idGenerator;
     private final SeededRandom random;
+    private final HelloAdmission admission;
+    private final MemoryBudget memoryBudget;
+    private final SegmentPool receiveSegments;
+    private final BudgetedSegments sendSegments;
     private final String endpointName;
 
     private final Long2ObjectHashMap<ConnectionCore> connectionsById = new Long2ObjectHashMap<>();
     private final Long2ObjectHashMap<ConnectionCore> serverConnectionsByClientId = new Long2ObjectHashMap<>();
     private final ArrayList<ConnectionCore> connections = new ArrayList<>();
+    private final LongPredicate isIdInUse = connectionsById::containsKey;
+
+    /**
+     * Free receive segments the endpoint keeps for reuse: enough for steady traffic to recycle, small enough that a
+     * burst leaves no hoard.
+     */
+    private static final long POOL_RETAINED_BYTES = 16L << 20;
+
+    /**
+     * Memory a new connection must find in the budget, or it is refused: its first segment on each side and a
+     * sent-packet ring of its first size.
+     */
+    private static final long NEW_CONNECTION_BYTES = 2L * SegmentPool.DEFAULT_SEGMENT_BYTES;
 
     private final PacketDecoder decoder = new PacketDecoder();
     private final PacketHeaderFlyweight header = new PacketHeaderFlyweight();
     private final PacketWriter writer = new PacketWriter();
     private final UnsafeBuffer sendBuffer;
+    private final UnsafeBuffer retryToken = new UnsafeBuffer(new byte[AddressValidator.TOKEN_LENGTH]);
 
     private boolean isClosed;
     private boolean handshakeNamesController;
@@ -100,8 +128,20 @@ public final class EndpointCore implements DatagramHandler
         this.countersManager = countersManager;
         this.endpointName = "endpoint " + port.localAddress();
         this.endpointCounters = new EndpointCounters(countersManager, endpointName);
-        this.idGenerator = new ConnectionIdGenerator(context.randomSeed());
-        this.random = new SeededRandom(context.randomSeed());
+        this.securityCounters = new SecurityCounters(countersManager, endpointName);
+        final LongSupplier randomSource = context.newRandomSource();
+        this.idGenerator = new ConnectionIdGenerator(randomSource);
+        this.random = new SeededRandom(randomSource.getAsLong());
+        final byte[] tokenKey = new byte[AddressValidator.KEY_LENGTH];
+        for (int i = 0; i < tokenKey.length; i += Long.BYTES)
+        {
+            new UnsafeBuffer(tokenKey).putLong(i, randomSource.getAsLong());
+        }
+        this.admission = new HelloAdmission(context.limits(), tokenKey, randomSource.getAsLong(), securityCounters);
+        this.memoryBudget = new MemoryBudget(context.limits().memoryBudgetBytes());
+        this.receiveSegments = new SegmentPool(memoryBudget, SegmentPool.DEFAULT_SEGMENT_BYTES,
+            Math.min(POOL_RETAINED_BYTES, context.limits().memoryBudgetBytes() / 4));
+        this.sendSegments = new BudgetedSegments(memoryBudget, SegmentPool.DEFAULT_SEGMENT_BYTES);
         this.sendBuffer = new UnsafeBuffer(ByteBuffer.allocateDirect(PacelinkContext.MAX_DATAGRAM_SIZE_BYTES));
         registry.factory(context.congestionControl()).validate(context.controllerParameters());
     }
@@ -124,19 +164,16 @@ public final class EndpointCore implements DatagramHandler
         }
         final String controllerName = null == congestionControl ? context.congestionControl() : congestionControl;
         registry.factory(controllerName).validate(context.controllerParameters());
-        final ConnectionHandle handle = newHandle(
-            idGenerator.nextId(), remoteAddress, controllerName, ConnectionState.CONNECTING);
-        if (connections.size() >= context.maxConnections())
+        if (connections.size() >= context.maxConnections() || !memoryBudget.hasRoomFor(NEW_CONNECTION_BYTES))
         {
             endpointCounters.connectionsRejected().incrementRelease();
+            final ConnectionHandle handle = newHandle(
+                idGenerator.nextId(isIdInUse), remoteAddress, controllerName, ConnectionState.CONNECTING);
             handle.closed(CloseReason.REJECTED);
             retire(handle);
+            return handle;
         }
-        else
-        {
-            addConnection(newCore(handle, true, nowNs));
-        }
-        return handle;
+        return openConnection(idGenerator.nextId(isIdInUse), remoteAddress, controllerName, true, nowNs).handle();
     }
 
     /**
@@ -145,6 +182,14 @@ public final class EndpointCore implements DatagramHandler
     public EndpointCounters counters()
     {
         return endpointCounters;
+    }
+
+    /**
+     * @return the counters of the endpoint's defences against hostile input (docs/security.md).
+     */
+    public SecurityCounters securityCounters()
+    {
+        return securityCounters;
     }
 
     /**
@@ -187,8 +232,9 @@ public final class EndpointCore implements DatagramHandler
             connectionId,
             remoteAddress,
             controllerName,
-            new SendLog(context.sendBufferBytes(), context.maxMessageLengthBytes()),
-            new ReceiveLog(context.receiveBufferBytes(), context.maxMessageLengthBytes()),
+            new SendLog(context.sendBufferBytes(), context.maxMessageLengthBytes(), sendSegments),
+            new ReceiveLog(context.receiveBufferBytes(), context.maxMessageLengthBytes(),
+                context.limits().maxReceiveRanges(), receiveSegments),
             counters,
             context.maxMessageLengthBytes(),
             initialState);
@@ -211,7 +257,17 @@ public final class EndpointCore implements DatagramHandler
         {
             connections.get(i).countSendLimits(nowNs);
         }
+        securityCounters.memoryCommittedBytes().setRelease(memoryBudget.committedBytes());
+        securityCounters.memoryRefusals().setRelease(memoryBudget.refusals());
         return work;
+    }
+
+    /**
+     * @return the budget every connection's buffers are charged to.
+     */
+    public MemoryBudget memoryBudget()
+    {
+        return memoryBudget;
     }
 
     /**
@@ -228,11 +284,42 @@ public final class EndpointCore implements DatagramHandler
         return deadline;
     }
 
+    /**
+     * Create a connection with its buffers and counters, and add it; if any part fails the counters it registered are
+     * returned, so a failed set-up leaks nothing.
+     */
+    private ConnectionCore openConnection(
+        final long connectionId,
+        final InetSocketAddress remoteAddress,
+        final String controllerName,
+        final boolean isClient,
+        final long nowNs)
+    {
+        final ConnectionHandle handle = newHandle(connectionId, remoteAddress, controllerName,
+            isClient ? ConnectionState.CONNECTING : ConnectionState.CONNECTED);
+        final ConnectionCore connection;
+        try
+        {
+            connection = newCore(handle, isClient, nowNs);
+        }
+        catch (final RuntimeException | Error ex)
+        {
+            retire(handle);
+            throw ex;
+        }
+        connections.add(connection);
+        connectionsById.put(connection.localId(), connection);
+        scheduler.addFlow(connection);
+        endpointCounters.connectionsOpened().incrementRelease();
+        return connection;
+    }
+
     private ConnectionCore newCore(final ConnectionHandle handle, final boolean isClient, final long nowNs)
     {
         final RecoveryConfig recoveryConfig = new RecoveryConfig()
             .sentPacketCapacity(context.sentPacketCapacity())
-            .initialRttNs(context.initialRttNs());
+            .initialRttNs(context.initialRttNs())
+            .minRttSampleNs(context.limits().minRttSampleNs());
         // The peer's max_ack_delay is assumed to be this endpoint's own until its handshake tells it.
         final PathParameters path = new PathParameters(context.maxDatagramSizeBytes(), context.maxAckDelayNs());
         final RttEstimator rttEstimator =
@@ -251,20 +338,14 @@ public final class EndpointCore implements DatagramHandler
             handle.remoteAddress(),
             handle,
             path,
-            new LossRecovery(recoveryConfig, path, rttEstimator, controller),
+            new LossRecovery(recoveryConfig, path, rttEstimator, controller, memoryBudget),
             controller,
             ackTracker,
+            random.split(),
             endpointCounters,
+            securityCounters,
             context,
             nowNs);
-    }
-
-    private void addConnection(final ConnectionCore connection)
-    {
-        connections.add(connection);
-        connectionsById.put(connection.localId(), connection);
-        scheduler.addFlow(connection);
-        endpointCounters.connectionsOpened().incrementRelease();
     }
 
     // ---------------------------------------------------------------- receive
@@ -276,25 +357,38 @@ public final class EndpointCore implements DatagramHandler
         endpointCounters.bytesReceived().getAndAddRelease(length);
         try
         {
-            if (PacketDecoder.OK != decoder.validate(buffer, offset, length))
+            final int result = decoder.validate(buffer, offset, length);
+            if (PacketDecoder.OK != result)
             {
-                endpointCounters.malformedDropped().incrementRelease();
+                if (PacketDecoder.UNSUPPORTED_VERSION == result && isHelloOfAnyVersion(buffer, offset, length))
+                {
+                    refuseVersion(buffer, offset, source);
+                }
+                else
+                {
+                    endpointCounters.malformedDropped().incrementRelease();
+                }
                 return;
             }
 
-            header.wrap(buffer, offset);
-            final int packetType = header.packetType();
-            if (PacketType.HANDSHAKE == packetType)
+            switch (decoder.packetType())
             {
-                onHandshakePacket(buffer, offset, length, source, nowNs);
-            }
-            else if (PacketType.ONE_RTT == packetType || PacketType.CLOSE == packetType)
-            {
-                onConnectionPacket(buffer, offset, length, nowNs);
-            }
-            else
-            {
-                endpointCounters.unknownConnection().incrementRelease();
+                case PacketType.HANDSHAKE:
+                    onHandshakePacket(buffer, offset, length, source, nowNs);
+                    break;
+
+                case PacketType.ONE_RTT:
+                case PacketType.CLOSE:
+                    onConnectionPacket(buffer, offset, length, source, nowNs);
+                    break;
+
+                case PacketType.RETRY:
+                    onRetryPacket(source, nowNs);
+                    break;
+
+                default:
+                    endpointCounters.unknownConnection().incrementRelease();
+                    break;
             }
         }
         catch (final Throwable ex)
@@ -304,22 +398,45 @@ public final class EndpointCore implements DatagramHandler
         }
     }
 
-    private void onConnectionPacket(final DirectBuffer buffer, final int offset, final int length, final long nowNs)
+    private void onConnectionPacket(
+        final DirectBuffer buffer,
+        final int offset,
+        final int length,
+        final InetSocketAddress source,
+        final long nowNs)
     {
-        final ConnectionCore connection = connectionsById.get(header.destinationConnectionId());
-        if (null != connection && ConnectionState.CONNECTING == connection.state() &&
-            PacketType.CLOSE == header.packetType())
-        {
-            connection.onRejected();
-            return;
-        }
-        if (null == connection || ConnectionState.CONNECTING == connection.state() || connection.isClosed())
+        final ConnectionCore connection = connectionsById.get(decoder.destinationConnectionId());
+        if (null == connection || connection.isClosed())
         {
             endpointCounters.unknownConnection().incrementRelease();
             return;
         }
+        if (!connection.remoteAddress().equals(source))
+        {
+            // Until authenticated migration exists a connection lives on one address pair: anything else is an
+            // off-path forgery or a rebinding NAT (docs/security.md).
+            securityCounters.packetsFromWrongAddress().incrementRelease();
+            return;
+        }
+        if (ConnectionState.CONNECTING == connection.state())
+        {
+            if (PacketType.CLOSE == decoder.packetType())
+            {
+                connection.onRejected();
+            }
+            else
+            {
+                endpointCounters.unknownConnection().incrementRelease();
+            }
+            return;
+        }
 
-        final long packetNumber = header.packetNumber();
+        final long packetNumber = decoder.packetNumber();
+        if (connection.isBeyondPacketNumberWindow(packetNumber))
+        {
+            securityCounters.packetNumbersOutOfWindow().incrementRelease();
+            return;
+        }
         if (connection.isDuplicate(packetNumber))
         {
             endpointCounters.duplicatePackets().incrementRelease();
@@ -327,6 +444,17 @@ public final class EndpointCore implements DatagramHandler
             return;
         }
 
+        if (!connection.isHandshakeConfirmed() && PacketType.ONE_RTT == decoder.packetType())
+        {
+            // The client answered from the address the handshake came from: only now is it the application's.
+            connection.confirmHandshake();
+            if (!acceptHandler.onAccepted(connection.handle()))
+            {
+                // The application is not accepting: refuse rather than hold a connection nobody reads.
+                connection.abortWithClose(ConnectionCore.REJECTED_ERROR, CloseReason.REJECTED);
+                return;
+            }
+        }
         connection.onPacket(decoder, buffer, offset, length, nowNs);
     }
 
@@ -337,7 +465,7 @@ public final class EndpointCore implements DatagramHandler
         final InetSocketAddress source,
         final long nowNs)
     {
-        final long destinationId = header.destinationConnectionId();
+        final long destinationId = decoder.destinationConnectionId();
         final HandshakeFrameFlyweight handshake = handshakeFrame(buffer, offset, length);
         if (null == handshake || handshake.isResponse() != (0 != destinationId))
         {
@@ -348,13 +476,17 @@ public final class EndpointCore implements DatagramHandler
         if (0 != destinationId)
         {
             final ConnectionCore connection = connectionsById.get(destinationId);
-            if (null != connection && connection.isClient())
+            if (null == connection || !connection.isClient())
             {
-                connection.onHandshakeResponse(handshake, nowNs);
+                endpointCounters.unknownConnection().incrementRelease();
+            }
+            else if (!connection.remoteAddress().equals(source))
+            {
+                securityCounters.packetsFromWrongAddress().incrementRelease();
             }
             else
             {
-                endpointCounters.unknownConnection().incrementRelease();
+                connection.onHandshakeResponse(handshake, nowNs);
             }
             return;
         }
@@ -367,23 +499,54 @@ public final class EndpointCore implements DatagramHandler
             return;
         }
 
-        if (!context.acceptConnections() || connections.size() >= context.maxConnections())
+        final int verdict = admission.admit(handshake, length, source, nowNs, retryToken, 0);
+        if (HelloAdmission.RETRY == verdict)
         {
-            endpointCounters.connectionsRejected().incrementRelease();
-            sendRejection(clientId, source);
+            writer.wrap(sendBuffer, 0, RetryPacketFlyweight.TOKEN_OFFSET + AddressValidator.TOKEN_LENGTH);
+            writer.writeRetry(clientId, retryToken, 0, AddressValidator.TOKEN_LENGTH);
+            send(writer.length(), source);
+            return;
+        }
+        if (HelloAdmission.ACCEPT != verdict)
+        {
             return;
         }
 
-        final ConnectionHandle handle = newHandle(
-            idGenerator.nextId(), source, serverController(), ConnectionState.CONNECTED);
-        final ConnectionCore connection = newCore(handle, false, nowNs);
-        connection.applyPeerHandshake(handshake, nowNs);
-        addConnection(connection);
-        serverConnectionsByClientId.put(clientId, connection);
-        if (!acceptHandler.onAccepted(handle))
+        if (!context.acceptConnections() || connections.size() >= context.maxConnections())
         {
-            // The application is not accepting: refuse rather than hold a connection nobody reads.
-            connection.abortWithClose(ConnectionCore.PROTOCOL_VIOLATION_ERROR, CloseReason.REJECTED);
+            endpointCounters.connectionsRejected().incrementRelease();
+            sendRejection(clientId, source, null, 0);
+            return;
+        }
+        if (!memoryBudget.hasRoomFor(NEW_CONNECTION_BYTES))
+        {
+            securityCounters.handshakesRefusedMemory().incrementRelease();
+            endpointCounters.connectionsRejected().incrementRelease();
+            sendRejection(clientId, source, null, 0);
+            return;
+        }
+
+        final ConnectionCore connection = openConnection(
+            idGenerator.nextId(isIdInUse), source, serverController(), false, nowNs);
+        connection.applyPeerHandshake(handshake, nowNs);
+        serverConnectionsByClientId.put(clientId, connection);
+    }
+
+    private void onRetryPacket(final InetSocketAddress source, final long nowNs)
+    {
+        final ConnectionCore connection = connectionsById.get(decoder.destinationConnectionId());
+        if (null == connection || !connection.isClient())
+        {
+            endpointCounters.unknownConnection().incrementRelease();
+        }
+        else if (!connection.remoteAddress().equals(source))
+        {
+            securityCounters.packetsFromWrongAddress().incrementRelease();
+        }
+        else
+        {
+            final RetryPacketFlyweight retry = decoder.retry();
+            connection.onRetry(retry.buffer(), retry.tokenOffset(), retry.tokenLength(), nowNs);
         }
     }
 
@@ -424,11 +587,51 @@ public final class EndpointCore implements DatagramHandler
         return found ? decoder.handshake() : null;
     }
 
-    private void sendRejection(final long clientId, final InetSocketAddress source)
+    /**
+     * A hello of another version at least as long as a hello of this one, whose header has the layout every version
+     * so far shares: a HANDSHAKE packet to connection id 0 starting with a HANDSHAKE frame, the client's id first.
+     */
+    private static boolean isHelloOfAnyVersion(final DirectBuffer buffer, final int offset, final int length)
+    {
+        return length >= PacelinkContext.MIN_DATAGRAM_SIZE_BYTES &&
+            PacketType.HANDSHAKE == (buffer.getByte(offset + PacketHeaderFlyweight.PACKET_TYPE_OFFSET) & 0xFF) &&
+            0 == buffer.getLong(offset + PacketHeaderFlyweight.DESTINATION_CONNECTION_ID_OFFSET,
+                PacketHeaderFlyweight.BYTE_ORDER) &&
+            FrameType.HANDSHAKE == (buffer.getByte(offset + PacketHeaderFlyweight.HEADER_LENGTH) & 0xFF);
+    }
+
+    /**
+     * Refuse a client of another wire-format version clearly (docs/wire-format.md, "Versions"): a CLOSE in the
+     * client's own version, which it can parse, with error code REJECTED and a reason naming this endpoint's version.
+     * Only for a full-size hello, so the refusal is far smaller than what the client sent.
+     */
+    private void refuseVersion(final DirectBuffer buffer, final int offset, final InetSocketAddress source)
+    {
+        securityCounters.handshakesRefusedVersion().incrementRelease();
+        final int clientVersion = buffer.getByte(offset + PacketHeaderFlyweight.VERSION_OFFSET) & 0xFF;
+        final long clientId = buffer.getLong(
+            offset + PacketHeaderFlyweight.HEADER_LENGTH + HandshakeFrameFlyweight.SOURCE_CONNECTION_ID_OFFSET,
+            PacketHeaderFlyweight.BYTE_ORDER);
+        sendRejection(clientId, source, CloseReasonTexts.VERSION_REFUSED, clientVersion);
+    }
+
+    /**
+     * A CLOSE with error code REJECTED to a client's hello.
+     *
+     * @param reason  why, or null.
+     * @param version the header version to write, 0 for this endpoint's.
+     */
+    private void sendRejection(
+        final long clientId, final InetSocketAddress source, final DirectBuffer reason, final int version)
     {
         writer.wrap(sendBuffer, 0, context.maxDatagramSizeBytes());
         writer.writeHeader(PacketType.CLOSE, clientId, 0);
-        writer.appendClose(ConnectionCore.REJECTED_ERROR, null, 0, 0);
+        writer.appendClose(ConnectionCore.REJECTED_ERROR, reason, 0, null == reason ? 0 : reason.capacity());
+        if (0 != version)
+        {
+            header.wrap(sendBuffer, 0);
+            header.version(version);
+        }
         send(writer.length(), source);
     }
 
@@ -468,13 +671,20 @@ public final class EndpointCore implements DatagramHandler
         }
         scheduler.removeFlow(connection);
         endpointCounters.connectionsClosed().incrementRelease();
+        connection.releaseMemory();
         retire(connection.handle());
     }
 
+    /**
+     * Every close path ends here: the handle's stats are frozen, its counter slots returned and its buffers' memory
+     * credited to the budget, whether the connection ever got further than its set-up or not.
+     */
     private static void retire(final ConnectionHandle handle)
     {
         handle.stats().freeze();
         handle.counters().close();
+        handle.sendLog().releaseMemory();
+        handle.receiveLog().releaseMemory();
     }
 
     // ---------------------------------------------------------------- send
@@ -540,11 +750,14 @@ public final class EndpointCore implements DatagramHandler
                 sendPacket(connection, false, nowNs);
             }
             connection.handle().closed(CloseReason.ENDPOINT_CLOSED);
+            connection.releaseMemory();
             retire(connection.handle());
         }
         connections.clear();
         connectionsById.clear();
+        serverConnectionsByClientId.clear();
         endpointCounters.close();
+        securityCounters.close();
         port.close();
     }
 }

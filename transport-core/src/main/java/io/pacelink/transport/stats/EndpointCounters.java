@@ -44,7 +44,10 @@ public final class EndpointCounters implements AutoCloseable
         protocolViolations = newCounter(countersManager, endpointName, "protocol-violations");
     }
 
-    private static AtomicCounter newCounter(
+    /**
+     * Register an endpoint-wide counter: owner id 0, labelled with the endpoint's name.
+     */
+    static AtomicCounter newCounter(
         final CountersManager countersManager, final String endpointName, final String name)
     {
         return CounterKey.newCounter(countersManager, CounterType.SYSTEM, 0, name, endpointName + ": " + name);

@@ -84,8 +84,9 @@ public final class PacketDecoder
     public static final int MALFORMED_MAX_STREAM_DATA = 12;
 
     /**
-     * A HANDSHAKE frame shorter than its fixed body, whose token length does not match the body, or with a
-     * non-positive datagram size or a negative delay, timeout or credit.
+     * A HANDSHAKE frame shorter than its fixed body, whose token length does not match the body or exceeds
+     * {@link RetryPacketFlyweight#MAX_TOKEN_LENGTH}, or with a non-positive datagram size or a negative delay, timeout
+     * or credit.
      */
     public static final int MALFORMED_HANDSHAKE = 13;
 
@@ -106,6 +107,12 @@ public final class PacketDecoder
     public static final int MALFORMED_CONGESTION_CONTROL = 16;
 
     /**
+     * A RETRY packet whose token is empty, longer than {@link RetryPacketFlyweight#MAX_TOKEN_LENGTH} or does not
+     * end the datagram.
+     */
+    public static final int MALFORMED_RETRY = 17;
+
+    /**
      * Most additional ranges one ACK frame may carry (docs/wire-format.md); more are rejected, bounding the work a
      * single frame can cause. Writers never exceed it either.
      */
@@ -120,6 +127,7 @@ public final class PacketDecoder
     private final HandshakeFrameFlyweight handshake = new HandshakeFrameFlyweight();
     private final CloseFrameFlyweight close = new CloseFrameFlyweight();
     private final CongestionControlFrameFlyweight congestionControl = new CongestionControlFrameFlyweight();
+    private final RetryPacketFlyweight retry = new RetryPacketFlyweight();
 
     private DirectBuffer frameBuffer;
     private int nextFrameOffset;
@@ -164,6 +172,11 @@ public final class PacketDecoder
         if (number < 0)
         {
             return INVALID_PACKET_NUMBER;
+        }
+
+        if (type == PacketType.RETRY)
+        {
+            return validateRetry(buffer, offset, length, number);
         }
 
         final int end = offset + length;
@@ -391,6 +404,14 @@ public final class PacketDecoder
     }
 
     /**
+     * @return the RETRY packet that last validated, wrapped at its start.
+     */
+    public RetryPacketFlyweight retry()
+    {
+        return retry;
+    }
+
+    /**
      * @return the {@link PacketType} of the last packet that validated.
      */
     public int packetType()
@@ -473,6 +494,8 @@ public final class PacketDecoder
                 return "EMPTY_PACKET";
             case MALFORMED_CONGESTION_CONTROL:
                 return "MALFORMED_CONGESTION_CONTROL";
+            case MALFORMED_RETRY:
+                return "MALFORMED_RETRY";
             default:
                 return "UNKNOWN_RESULT";
         }
@@ -611,7 +634,8 @@ public final class PacketDecoder
         }
         handshake.wrap(buffer, frameOffset);
         final int tokenLength = handshake.tokenLength();
-        if (tokenLength < 0 || tokenLength != bodyLength - HandshakeFrameFlyweight.FIXED_BODY_LENGTH)
+        if (tokenLength < 0 || tokenLength > RetryPacketFlyweight.MAX_TOKEN_LENGTH ||
+            tokenLength != bodyLength - HandshakeFrameFlyweight.FIXED_BODY_LENGTH)
         {
             return MALFORMED_HANDSHAKE;
         }
@@ -623,6 +647,27 @@ public final class PacketDecoder
         {
             return MALFORMED_HANDSHAKE;
         }
+        return OK;
+    }
+
+    private int validateRetry(final DirectBuffer buffer, final int offset, final int length, final long number)
+    {
+        if (length < RetryPacketFlyweight.TOKEN_OFFSET)
+        {
+            return MALFORMED_RETRY;
+        }
+        retry.wrap(buffer, offset);
+        final int tokenLength = retry.tokenLength();
+        if (tokenLength <= 0 || tokenLength > RetryPacketFlyweight.MAX_TOKEN_LENGTH ||
+            tokenLength != length - RetryPacketFlyweight.TOKEN_OFFSET)
+        {
+            return MALFORMED_RETRY;
+        }
+        packetType = PacketType.RETRY;
+        destinationConnectionId = header.destinationConnectionId();
+        packetNumber = number;
+        frameCount = 0;
+        ackEliciting = false;
         return OK;
     }
 

@@ -264,6 +264,168 @@ class EndpointCoreTest
     }
 
     @Test
+    void aSpoofedPingWithAHugePacketNumberFromThePeersAddressIsDroppedUnacknowledged()
+    {
+        final Connection[] pair = connect();
+        // An off-path attacker who spoofs the client's address and guessed the id: the window still holds.
+        serverPort.inject(validPacket(pair[1].connectionId(), 1L << 62), clientPort.localAddress());
+        step();
+        assertEquals(1, server.securityCounters().packetNumbersOutOfWindow().get());
+
+        final UnsafeBuffer message = new UnsafeBuffer(new byte[]{ 7 });
+        assertTrue(pair[0].offer(message, 0, 1) > 0);
+        run(() -> pair[1].poll((buffer, offset, length) -> { }, 1) > 0, TimeUnit.SECONDS.toNanos(1), "delivery");
+        runFor(TimeUnit.MILLISECONDS.toNanos(50));
+        assertEquals(ConnectionState.CONNECTED, pair[0].state(), "no ACK of 2^62 reached the client");
+        assertEquals(0, client.counters().protocolViolations().get());
+    }
+
+    @Test
+    void packetsFromAnotherAddressAreDroppedAndCounted()
+    {
+        final Connection[] pair = connect();
+        final InetSocketAddress attacker = new InetSocketAddress("127.0.0.1", 6666);
+        serverPort.inject(validPacket(pair[1].connectionId(), 100), attacker);
+        step();
+        assertEquals(1, server.securityCounters().packetsFromWrongAddress().get());
+        assertEquals(ConnectionState.CONNECTED, pair[1].state());
+    }
+
+    @Test
+    void anAckOfASkippedPacketNumberClosesTheConnectionAsAViolationCountedOnce()
+    {
+        final Connection[] pair = connect();
+        final long[] largest = {-1};
+        final long[] skipped = {-1};
+        network.dropWhen((datagram) ->
+        {
+            final UnsafeBuffer packet = new UnsafeBuffer(datagram);
+            if (PacketType.ONE_RTT == datagram[1] &&
+                packet.getLong(4, ByteOrder.LITTLE_ENDIAN) == pair[0].connectionId())
+            {
+                final long packetNumber = packet.getLong(12, ByteOrder.LITTLE_ENDIAN);
+                if (skipped[0] < 0 && packetNumber > largest[0] + 1 && largest[0] >= 0)
+                {
+                    skipped[0] = largest[0] + 1;
+                }
+                largest[0] = Math.max(largest[0], packetNumber);
+            }
+            return false;
+        });
+        final UnsafeBuffer message = new UnsafeBuffer(new byte[1000]);
+        run(() ->
+        {
+            pair[1].offer(message, 0, message.capacity());
+            pair[0].poll((buffer, offset, length) -> { }, 100);
+            return skipped[0] >= 0;
+        }, TimeUnit.SECONDS.toNanos(5), "a skipped packet number");
+
+        final long acked = largest[0];
+        final UnsafeBuffer forged = new UnsafeBuffer(new byte[64]);
+        for (int i = 0; i < 3; i++)
+        {
+            final PacketWriter writer = new PacketWriter().wrap(forged, 0, 64);
+            writer.writeHeader(PacketType.ONE_RTT, pair[1].connectionId(), 1_000_000 + i);
+            writer.appendAck(acked, 0, (int)acked, 0);
+            final byte[] datagram = new byte[writer.length()];
+            forged.getBytes(0, datagram);
+            serverPort.inject(datagram, clientPort.localAddress());
+        }
+        run(() -> ConnectionState.CLOSED == pair[1].state(), TimeUnit.SECONDS.toNanos(1), "the close");
+        assertEquals(CloseReason.PROTOCOL_VIOLATION, pair[1].closeReason());
+        assertEquals(1, server.securityCounters().acksOfSkippedPackets().get());
+        assertEquals(1, server.counters().protocolViolations().get(), "three forged ACKs, one violation");
+    }
+
+    @Test
+    void aClientFollowsAtMostTwoRetries()
+    {
+        final TestNetwork.Port fakeServer = network.newPort(8000);
+        final Connection connection = client.connect(fakeServer.localAddress(), null, nowNs);
+        step();
+        final UnsafeBuffer retry = new UnsafeBuffer(new byte[64]);
+        final PacketWriter writer = new PacketWriter().wrap(retry, 0, 64);
+        writer.writeRetry(connection.connectionId(), new UnsafeBuffer(new byte[]{ 1, 2, 3 }), 0, 3);
+        final byte[] datagram = new byte[writer.length()];
+        retry.getBytes(0, datagram);
+
+        final long sentBefore = clientPort.sent();
+        for (int i = 0; i < 10; i++)
+        {
+            clientPort.inject(datagram, fakeServer.localAddress());
+            step();
+        }
+        assertEquals(2, clientPort.sent() - sentBefore, "one new hello per RETRY followed, two at most");
+
+        clientPort.inject(datagram, new InetSocketAddress("127.0.0.1", 9999));
+        step();
+        assertEquals(1, client.securityCounters().packetsFromWrongAddress().get(), "a RETRY from elsewhere");
+    }
+
+    @Test
+    void aServerConnectionWhoseClientNeverConfirmsTimesOutUnseenWithoutLeakingCounters()
+    {
+        // The client's confirming packets never arrive: the server never hands the connection over.
+        network.dropWhen((datagram) -> PacketType.ONE_RTT == datagram[1]);
+        client.connect(serverPort.localAddress(), null, nowNs);
+        run(() -> 1 == server.securityCounters().handshakeTimeouts().get(), 2 * HANDSHAKE_TIMEOUT_NS,
+            "the server's handshake timeout");
+        assertEquals(null, accept(server));
+        assertEquals(1, server.counters().connectionsClosed().get());
+    }
+
+    @Test
+    void aPeerThatKeepsTheConnectionAliveButNeverAcknowledgesIsDeclaredDead()
+    {
+        final Connection[] pair = connect();
+        // The real client is cut off both ways; only the attacker's padding reaches the server.
+        network.dropWhen((datagram) -> true);
+        final UnsafeBuffer message = new UnsafeBuffer(new byte[1000]);
+        assertTrue(pair[1].offer(message, 0, message.capacity()) > 0);
+        final UnsafeBuffer padding = new UnsafeBuffer(new byte[128]);
+        long packetNumber = 1 << 20;
+        final long deadlineNs = nowNs + TimeUnit.SECONDS.toNanos(60);
+        while (ConnectionState.CLOSED != pair[1].state())
+        {
+            assertTrue(nowNs < deadlineNs, "still open: " + pair[1]);
+            // Padding from the client's address keeps the idle timer quiet; no ACK ever arrives.
+            final PacketWriter writer = new PacketWriter().wrap(padding, 0, padding.capacity());
+            writer.writeHeader(PacketType.ONE_RTT, pair[1].connectionId(), packetNumber++);
+            writer.appendPadding(100);
+            final byte[] datagram = new byte[writer.length()];
+            padding.getBytes(0, datagram);
+            serverPort.inject(datagram, clientPort.localAddress());
+            runFor(TimeUnit.MILLISECONDS.toNanos(10));
+        }
+        assertEquals(CloseReason.PEER_UNRESPONSIVE, pair[1].closeReason());
+        assertEquals(1, server.securityCounters().deadPeerCloses().get());
+    }
+
+    @Test
+    void aConnectionThatCannotMakeProgressIsNotReleasedAgainInTheSameDutyCycle()
+    {
+        final List<FixedWindowController> controllers = new ArrayList<>();
+        final TestNetwork.Port flappingPort = network.newPort(4000);
+        final EndpointCore flapping = newCore(flappingPort, false, 16, new PacelinkContext(), controllers);
+        final Connection clientSide = flapping.connect(serverPort.localAddress(), null, nowNs);
+        run(() -> ConnectionState.CONNECTED == clientSide.state() && null != accept(server),
+            TimeUnit.SECONDS.toNanos(1), "connect");
+
+        controllers.get(0).flap();
+        final UnsafeBuffer message = new UnsafeBuffer(new byte[60_000]);
+        assertTrue(clientSide.offer(message, 0, message.capacity()) > 0);
+        for (int i = 0; i < 50; i++)
+        {
+            final long sentBefore = flappingPort.sent();
+            controllers.get(0).startDutyCycle();
+            step();
+            assertTrue(flappingPort.sent() - sentBefore <= 1, "cycle " + i + " sent " +
+                (flappingPort.sent() - sentBefore) + " packets");
+        }
+        assertTrue(flapping.securityCounters().stalledSends().get() > 0);
+    }
+
+    @Test
     void countsPacketsForUnknownConnections()
     {
         serverPort.inject(validPacket(0x1234, 0), new InetSocketAddress("127.0.0.1", 7777));
@@ -321,6 +483,8 @@ class EndpointCoreTest
         final Connection unnamed = choosingClient.connect(choosingServerPort.localAddress(), null, nowNs);
         run(() -> ConnectionState.CONNECTED == known.state() && ConnectionState.CONNECTED == unknown.state() &&
             ConnectionState.CONNECTED == unnamed.state(), TimeUnit.SECONDS.toNanos(1), "connect");
+        // The server hands each connection over once its client's confirming packet arrives.
+        runFor(TimeUnit.MILLISECONDS.toNanos(10));
 
         final List<String> served = new ArrayList<>();
         Connection accepted;

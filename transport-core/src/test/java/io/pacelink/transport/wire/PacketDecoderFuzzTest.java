@@ -42,7 +42,7 @@ class PacketDecoderFuzzTest
     void mutatedPacketsNeverThrowAndAcceptedOnesStayInBounds()
     {
         random.nextBytes(token.byteArray());
-        final int[] resultCounts = new int[PacketDecoder.MALFORMED_CONGESTION_CONTROL + 1];
+        final int[] resultCounts = new int[PacketDecoder.MALFORMED_RETRY + 1];
 
         for (int iteration = 0; iteration < ITERATIONS; iteration++)
         {

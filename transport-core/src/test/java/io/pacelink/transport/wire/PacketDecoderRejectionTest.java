@@ -140,7 +140,7 @@ class PacketDecoderRejectionTest
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {0, 2, 255})
+    @ValueSource(ints = {0, 1, 3, 255})
     void unsupportedVersion(final int version)
     {
         final int length = ping();
@@ -149,7 +149,7 @@ class PacketDecoderRejectionTest
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {0, 5, 128, 255})
+    @ValueSource(ints = {0, 6, 128, 255})
     void unknownPacketType(final int packetType)
     {
         final int length = ping();
