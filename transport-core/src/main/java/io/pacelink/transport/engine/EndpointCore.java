@@ -22,6 +22,7 @@ import io.pacelink.transport.stats.ConnectionCounters;
 import io.pacelink.transport.stats.EndpointCounters;
 import io.pacelink.transport.stream.ReceiveLog;
 import io.pacelink.transport.stream.SendLog;
+import io.pacelink.transport.wire.CongestionControlFrameFlyweight;
 import io.pacelink.transport.wire.FrameType;
 import io.pacelink.transport.wire.HandshakeFrameFlyweight;
 import io.pacelink.transport.wire.PacketDecoder;
@@ -372,7 +373,8 @@ public final class EndpointCore implements DatagramHandler
         }
 
         final ConnectionHandle handle = newHandle(
-            idGenerator.nextId(), source, context.congestionControl(), ConnectionState.CONNECTED);
+            idGenerator.nextId(), source, serverController(requestedController(buffer, offset, length)),
+            ConnectionState.CONNECTED);
         final ConnectionCore connection = newCore(handle, false, nowNs);
         connection.applyPeerHandshake(handshake, nowNs);
         addConnection(connection);
@@ -389,14 +391,58 @@ public final class EndpointCore implements DatagramHandler
      */
     private HandshakeFrameFlyweight handshakeFrame(final DirectBuffer buffer, final int offset, final int length)
     {
-        boolean found = false;
-        for (int frameType = decoder.firstFrame(buffer, offset, length);
-            PacketDecoder.NO_MORE_FRAMES != frameType;
-            frameType = decoder.nextFrame())
+        return 0 != lastFrameOfType(buffer, offset, length, FrameType.HANDSHAKE) ? decoder.handshake() : null;
+    }
+
+    /**
+     * @return the CONGESTION_CONTROL frame of a validated client handshake packet, or null if it carries none.
+     */
+    private CongestionControlFrameFlyweight requestedController(
+        final DirectBuffer buffer, final int offset, final int length)
+    {
+        return 0 != lastFrameOfType(buffer, offset, length, FrameType.CONGESTION_CONTROL) ?
+            decoder.congestionControl() : null;
+    }
+
+    /**
+     * Walk a validated packet's frames, leaving the decoder's flyweight of {@code frameType} at its last occurrence.
+     *
+     * @return how many frames of that type the packet carries.
+     */
+    private int lastFrameOfType(final DirectBuffer buffer, final int offset, final int length, final int frameType)
+    {
+        int count = 0;
+        for (int type = decoder.firstFrame(buffer, offset, length);
+            PacketDecoder.NO_MORE_FRAMES != type;
+            type = decoder.nextFrame())
         {
-            found |= FrameType.HANDSHAKE == frameType;
+            if (frameType == type)
+            {
+                count++;
+            }
         }
-        return found ? decoder.handshake() : null;
+        return count;
+    }
+
+    /**
+     * The server runs the controller its client asked for when it has it (as a TCP server honours a
+     * {@code TCP_CONGESTION} set on the accepted socket), else its own: a client may name a controller this build
+     * does not have, and should still be served. The application sees which through
+     * {@link Connection#congestionControl()}.
+     *
+     * @param requested the client's CONGESTION_CONTROL frame, or null if it sent none.
+     */
+    private String serverController(final CongestionControlFrameFlyweight requested)
+    {
+        if (null != requested)
+        {
+            final String name = requested.name();
+            if (registry.names().contains(name))
+            {
+                return name;
+            }
+        }
+        return context.congestionControl();
     }
 
     private void sendRejection(final long clientId, final InetSocketAddress source)

@@ -58,7 +58,16 @@ class EndpointCoreTest
 
     private EndpointCore newCore(final TestNetwork.Port port, final boolean accept, final int maxConnections)
     {
-        return newCore(port, accept, maxConnections, new PacelinkContext(), new ArrayList<>());
+        return newCore(port, accept, maxConnections, new PacelinkContext(), new ArrayList<>(), null);
+    }
+
+    private EndpointCore newCore(
+        final TestNetwork.Port port,
+        final boolean accept,
+        final int maxConnections,
+        final CongestionControlRegistry registry)
+    {
+        return newCore(port, accept, maxConnections, new PacelinkContext(), new ArrayList<>(), registry);
     }
 
     private EndpointCore newCore(
@@ -67,6 +76,20 @@ class EndpointCoreTest
         final int maxConnections,
         final PacelinkContext context,
         final List<FixedWindowController> controllers)
+    {
+        return newCore(port, accept, maxConnections, context, controllers, null);
+    }
+
+    /**
+     * @param registry the controllers the endpoint has, or null for the fixed-window test controller only.
+     */
+    private EndpointCore newCore(
+        final TestNetwork.Port port,
+        final boolean accept,
+        final int maxConnections,
+        final PacelinkContext context,
+        final List<FixedWindowController> controllers,
+        final CongestionControlRegistry registry)
     {
         context
             .congestionControl(FixedWindowController.NAME)
@@ -83,7 +106,8 @@ class EndpointCoreTest
         final EndpointCore core = new EndpointCore(
             context,
             port,
-            CongestionControlRegistry.of(FixedWindowController.factory(64 * 1024, controllers)),
+            null != registry ? registry :
+                CongestionControlRegistry.of(FixedWindowController.factory(64 * 1024, controllers)),
             new RoundRobinScheduler(),
             CountersBuffers.newManager(256 * 1024),
             accepted::add);
@@ -287,6 +311,37 @@ class EndpointCoreTest
         run(() -> ConnectionState.CLOSED == connection.state(), 2 * HANDSHAKE_TIMEOUT_NS, "handshake timeout");
         assertEquals(CloseReason.HANDSHAKE_TIMEOUT, connection.closeReason());
         assertTrue(clientPort.sent() >= 3, "the handshake was retried: " + clientPort.sent());
+    }
+
+    @Test
+    void serverRunsTheControllerItsClientAskedForWhenItHasIt()
+    {
+        final CongestionControlRegistry both = CongestionControlRegistry.of(
+            FixedWindowController.factory(64 * 1024), FixedWindowController.factory("test-small", 16 * 1024));
+        final CongestionControlRegistry clientOnly = CongestionControlRegistry.of(
+            FixedWindowController.factory(64 * 1024), FixedWindowController.factory("test-client-only", 16 * 1024));
+        final TestNetwork.Port choosingServerPort = network.newPort(3000);
+        final EndpointCore choosingServer = newCore(choosingServerPort, true, 16, both);
+        final EndpointCore choosingClient = newCore(network.newPort(4000), false, 16, clientOnly);
+
+        final Connection known = newCore(network.newPort(5000), false, 16, both)
+            .connect(choosingServerPort.localAddress(), "test-small", nowNs);
+        final Connection unknown =
+            choosingClient.connect(choosingServerPort.localAddress(), "test-client-only", nowNs);
+        final Connection unnamed = choosingClient.connect(choosingServerPort.localAddress(), null, nowNs);
+        run(() -> ConnectionState.CONNECTED == known.state() && ConnectionState.CONNECTED == unknown.state() &&
+            ConnectionState.CONNECTED == unnamed.state(), TimeUnit.SECONDS.toNanos(1), "connect");
+
+        final List<String> served = new ArrayList<>();
+        Connection accepted;
+        while (null != (accepted = accept(choosingServer)))
+        {
+            served.add(accepted.remoteAddress().getPort() + " " + accepted.congestionControl());
+        }
+        served.sort(null);
+        assertEquals(List.of("4000 test-fixed", "4000 test-fixed", "5000 test-small"), served,
+            "the client's choice when the server has it, else the server's own (the default client asks for its " +
+                "context's, test-fixed)");
     }
 
     @Test
