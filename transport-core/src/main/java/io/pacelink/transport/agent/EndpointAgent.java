@@ -6,9 +6,10 @@ import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
 import org.agrona.concurrent.NanoClock;
 
 /**
- * Runs an {@link EndpointCore} as an Agrona agent, and is the only thread that touches it: reads the clock once per
- * duty cycle and hands the time down (the core itself never reads a clock), and carries out the commands application
- * threads enqueue ({@link ConnectCommand}, a close request) before the core's duty cycle.
+ * Runs an {@link EndpointCore} as an Agrona agent, and is the only thread that touches it: hands the core the clock
+ * for each duty cycle (the core reads it through that handle only, so the simulator can hand virtual time instead),
+ * and carries out the commands application threads enqueue ({@link ConnectCommand}, a close request) before the
+ * core's duty cycle.
  */
 public final class EndpointAgent implements Agent
 {
@@ -22,7 +23,11 @@ public final class EndpointAgent implements Agent
         new ManyToOneConcurrentArrayQueue<>(COMMAND_QUEUE_CAPACITY);
     private volatile Thread agentThread;
     private volatile boolean isCloseRequested;
+    private volatile boolean isGracefulCloseRequested;
+    private volatile long gracefulCloseTimeoutNs;
     private volatile boolean isClosed;
+    private long gracefulCloseDeadlineNs;
+    private boolean isGracefulCloseStarted;
 
     /**
      * @param core  the protocol core.
@@ -47,11 +52,25 @@ public final class EndpointAgent implements Agent
     }
 
     /**
-     * Ask the agent to close the core at its next duty cycle (any thread); {@link #isClosed()} tells when it has.
+     * Ask the agent to close the core at its next duty cycle, aborting every connection (any thread);
+     * {@link #isClosed()} tells when it has.
      */
     public void requestClose()
     {
         isCloseRequested = true;
+    }
+
+    /**
+     * Ask the agent to close the core gracefully (any thread): refuse new connections, let every connection finish
+     * delivering what was offered ({@link EndpointCore#beginGracefulClose()}), then close; connections still open
+     * after {@code timeoutNs} are aborted. {@link #isClosed()} tells when it has.
+     *
+     * @param timeoutNs the longest the graceful part may take.
+     */
+    public void requestGracefulClose(final long timeoutNs)
+    {
+        gracefulCloseTimeoutNs = timeoutNs;
+        isGracefulCloseRequested = true;
     }
 
     /**
@@ -95,6 +114,20 @@ public final class EndpointAgent implements Agent
             return 1;
         }
         final long nowNs = clock.nanoTime();
+        if (isGracefulCloseRequested)
+        {
+            if (!isGracefulCloseStarted)
+            {
+                isGracefulCloseStarted = true;
+                gracefulCloseDeadlineNs = nowNs + gracefulCloseTimeoutNs;
+                core.beginGracefulClose();
+            }
+            else if (0 == core.connectionCount() || nowNs - gracefulCloseDeadlineNs >= 0)
+            {
+                onClose();
+                return 1;
+            }
+        }
         int work = 0;
         ConnectCommand command;
         while (work < COMMAND_DRAIN_LIMIT && null != (command = connectCommands.poll()))
@@ -102,7 +135,7 @@ public final class EndpointAgent implements Agent
             command.execute(core, nowNs);
             work++;
         }
-        return work + core.doWork(nowNs);
+        return work + core.doWork(clock);
     }
 
     public void onClose()

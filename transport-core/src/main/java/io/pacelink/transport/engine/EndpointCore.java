@@ -31,6 +31,7 @@ import io.pacelink.transport.wire.PacketType;
 import io.pacelink.transport.wire.PacketWriter;
 import org.agrona.DirectBuffer;
 import org.agrona.collections.Long2ObjectHashMap;
+import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.CountersManager;
 
@@ -64,6 +65,9 @@ public final class EndpointCore implements DatagramHandler
     private final ConnectionIdGenerator idGenerator;
     private final SeededRandom random;
     private final String endpointName;
+    private final WaitDriver waitDriver;
+    private final FixedClock fixedClock = new FixedClock();
+    private NanoClock clock = fixedClock;
 
     private final Long2ObjectHashMap<ConnectionCore> connectionsById = new Long2ObjectHashMap<>();
     private final Long2ObjectHashMap<ConnectionCore> serverConnectionsByClientId = new Long2ObjectHashMap<>();
@@ -75,8 +79,12 @@ public final class EndpointCore implements DatagramHandler
     private final UnsafeBuffer sendBuffer;
 
     private boolean isClosed;
+    private boolean isClosing;
+    private InetSocketAddress restrictedPeer;
 
     /**
+     * A core whose connections cannot wait (the simulator and tests: only the non-blocking calls).
+     *
      * @param context         the endpoint's configuration (already concluded).
      * @param port            where datagrams go and come from.
      * @param registry        the congestion controllers available.
@@ -92,6 +100,28 @@ public final class EndpointCore implements DatagramHandler
         final CountersManager countersManager,
         final AcceptHandler acceptHandler)
     {
+        this(context, port, registry, scheduler, countersManager, acceptHandler, WaitDriver.UNAVAILABLE);
+    }
+
+    /**
+     * @param context         the endpoint's configuration (already concluded).
+     * @param port            where datagrams go and come from.
+     * @param registry        the congestion controllers available.
+     * @param scheduler       the packet scheduler.
+     * @param countersManager where counters are registered (by this core only).
+     * @param acceptHandler   takes each connection a client opens to this endpoint.
+     * @param waitDriver      how the connections' waits wait: the endpoint's.
+     */
+    public EndpointCore(
+        final PacelinkContext context,
+        final DatagramPort port,
+        final CongestionControlRegistry registry,
+        final PacketScheduler<ConnectionCore> scheduler,
+        final CountersManager countersManager,
+        final AcceptHandler acceptHandler,
+        final WaitDriver waitDriver)
+    {
+        this.waitDriver = waitDriver;
         this.context = context;
         this.port = port;
         this.registry = registry;
@@ -129,7 +159,8 @@ public final class EndpointCore implements DatagramHandler
         if (connections.size() >= context.maxConnections())
         {
             endpointCounters.connectionsRejected().incrementRelease();
-            handle.closed(CloseReason.REJECTED);
+            handle.closed(CloseReason.REJECTED,
+                "this endpoint has its maximum of connections (maxConnections=" + context.maxConnections() + ")");
             retire(handle);
         }
         else
@@ -191,27 +222,57 @@ public final class EndpointCore implements DatagramHandler
             new ReceiveLog(context.receiveBufferBytes(), context.maxMessageLengthBytes()),
             counters,
             context.maxMessageLengthBytes(),
-            initialState);
+            initialState,
+            waitDriver);
     }
 
     // ---------------------------------------------------------------- duty cycle
 
     /**
-     * One duty cycle.
+     * One duty cycle at one instant: virtual time, where nothing happens between the steps of a cycle.
      *
      * @param nowNs the current time.
      * @return the amount of work done; 0 lets the idle strategy idle until {@link #nextDeadlineNs()}.
      */
     public int doWork(final long nowNs)
     {
-        int work = port.receive(this, context.receiveBatchLimit(), nowNs);
+        fixedClock.nowNs = nowNs;
+        return doWork(fixedClock);
+    }
+
+    /**
+     * One duty cycle on a running clock (issue: an RTT sample must never be shorter than the path's RTT, however late
+     * the thread runs). A received datagram is stamped with a clock read taken after it was read from the port, so
+     * a datagram that waited in the socket while the thread was descheduled gets the time it was seen, never an
+     * earlier one; a packet is stamped with a read at its send. Timers fire at a read taken after the receive step.
+     * The core reads no clock of its own: the agent hands it the real one, the simulator its virtual time.
+     *
+     * @param clock the time, read as the cycle goes.
+     * @return the amount of work done; 0 lets the idle strategy idle until {@link #nextDeadlineNs()}.
+     */
+    public int doWork(final NanoClock clock)
+    {
+        this.clock = clock;
+        final long startNs = clock.nanoTime();
+        int work = port.receive(this, context.receiveBatchLimit(), startNs);
+        final long nowNs = clock.nanoTime();
         work += serviceConnections(nowNs);
         work += sendPackets(nowNs);
         for (int i = 0, size = connections.size(); i < size; i++)
         {
             connections.get(i).countSendLimits(nowNs);
         }
+        endpointCounters.onDutyCycle(clock.nanoTime() - startNs);
         return work;
+    }
+
+    /**
+     * @param reportedNs the time the port or the duty cycle gave.
+     * @return the time to stamp an event with now: a fresh read of the cycle's clock, never earlier than reported.
+     */
+    private long stampNs(final long reportedNs)
+    {
+        return Math.max(reportedNs, clock.nanoTime());
     }
 
     /**
@@ -263,13 +324,61 @@ public final class EndpointCore implements DatagramHandler
         connectionsById.put(connection.localId(), connection);
         scheduler.addFlow(connection);
         endpointCounters.connectionsOpened().incrementRelease();
+        restrictPortToSinglePeer();
+    }
+
+    /**
+     * An endpoint that accepts no connections and talks to one peer restricts its port to that peer, so the
+     * operating system tells it when the peer's port is unreachable (ICMP errors reach connected UDP sockets only);
+     * with peers at several addresses, or none, the port is open to anyone again.
+     */
+    private void restrictPortToSinglePeer()
+    {
+        if (context.acceptConnections())
+        {
+            return;
+        }
+        InetSocketAddress peer = connections.isEmpty() ? null : connections.get(0).remoteAddress();
+        for (int i = 1, size = connections.size(); i < size && null != peer; i++)
+        {
+            if (!peer.equals(connections.get(i).remoteAddress()))
+            {
+                peer = null;
+            }
+        }
+        if (null == peer ? null != restrictedPeer : !peer.equals(restrictedPeer))
+        {
+            restrictedPeer = port.restrictTo(peer) ? peer : null;
+        }
+    }
+
+    /**
+     * The port reported a peer's port unreachable (a restricted port only): tell the connections to it.
+     */
+    public void onPortUnreachable(final InetSocketAddress peer, final long nowNs)
+    {
+        final long stampNs = stampNs(nowNs);
+        endpointCounters.portUnreachable().incrementRelease();
+        for (int i = 0, size = connections.size(); i < size; i++)
+        {
+            final ConnectionCore connection = connections.get(i);
+            if (connection.remoteAddress().equals(peer))
+            {
+                connection.onPeerUnreachable(stampNs);
+            }
+        }
     }
 
     // ---------------------------------------------------------------- receive
 
     public void onDatagram(
-        final DirectBuffer buffer, final int offset, final int length, final InetSocketAddress source, final long nowNs)
+        final DirectBuffer buffer,
+        final int offset,
+        final int length,
+        final InetSocketAddress source,
+        final long reportedNs)
     {
+        final long nowNs = stampNs(reportedNs);
         endpointCounters.datagramsReceived().incrementRelease();
         endpointCounters.bytesReceived().getAndAddRelease(length);
         try
@@ -308,7 +417,8 @@ public final class EndpointCore implements DatagramHandler
         if (null != connection && ConnectionState.CONNECTING == connection.state() &&
             PacketType.CLOSE == header.packetType())
         {
-            connection.onRejected();
+            connection.onRejected(0 != lastFrameOfType(buffer, offset, length, FrameType.CLOSE) &&
+                decoder.close().reasonLength() > 0 ? decoder.close().reason() : "");
             return;
         }
         if (null == connection || ConnectionState.CONNECTING == connection.state() || connection.isClosed())
@@ -365,10 +475,12 @@ public final class EndpointCore implements DatagramHandler
             return;
         }
 
-        if (!context.acceptConnections() || connections.size() >= context.maxConnections())
+        final DirectBuffer refusal = !context.acceptConnections() ? Refusal.NOT_ACCEPTING :
+            isClosing ? Refusal.CLOSING :
+            connections.size() >= context.maxConnections() ? Refusal.CONNECTION_LIMIT : null;
+        if (null != refusal)
         {
-            endpointCounters.connectionsRejected().incrementRelease();
-            sendRejection(clientId, source);
+            refuse(clientId, source, refusal);
             return;
         }
 
@@ -377,13 +489,17 @@ public final class EndpointCore implements DatagramHandler
             ConnectionState.CONNECTED);
         final ConnectionCore connection = newCore(handle, false, nowNs);
         connection.applyPeerHandshake(handshake, nowNs);
-        addConnection(connection);
-        serverConnectionsByClientId.put(clientId, connection);
         if (!acceptHandler.onAccepted(handle))
         {
-            // The application is not accepting: refuse rather than hold a connection nobody reads.
-            connection.abortWithClose(ConnectionCore.PROTOCOL_VIOLATION_ERROR, CloseReason.REJECTED);
+            // The application is not taking connections: refuse, as at the connection limit, rather than hold one
+            // nobody reads.
+            handle.closed(CloseReason.REJECTED, "");
+            retire(handle);
+            refuse(clientId, source, Refusal.ACCEPT_QUEUE_FULL);
+            return;
         }
+        addConnection(connection);
+        serverConnectionsByClientId.put(clientId, connection);
     }
 
     /**
@@ -445,11 +561,15 @@ public final class EndpointCore implements DatagramHandler
         return context.congestionControl();
     }
 
-    private void sendRejection(final long clientId, final InetSocketAddress source)
+    /**
+     * Refuse a client's handshake with a CLOSE (REJECTED) that says why, and count it; no state is kept.
+     */
+    private void refuse(final long clientId, final InetSocketAddress source, final DirectBuffer reason)
     {
+        endpointCounters.connectionsRejected().incrementRelease();
         writer.wrap(sendBuffer, 0, context.maxDatagramSizeBytes());
         writer.writeHeader(PacketType.CLOSE, clientId, 0);
-        writer.appendClose(ConnectionCore.REJECTED_ERROR, null, 0, 0);
+        writer.appendClose(ConnectionCore.REJECTED_ERROR, reason, 0, reason.capacity());
         send(writer.length(), source);
     }
 
@@ -490,6 +610,7 @@ public final class EndpointCore implements DatagramHandler
         scheduler.removeFlow(connection);
         endpointCounters.connectionsClosed().incrementRelease();
         retire(connection.handle());
+        restrictPortToSinglePeer();
     }
 
     private static void retire(final ConnectionHandle handle)
@@ -509,7 +630,7 @@ public final class EndpointCore implements DatagramHandler
             if (connection.isHandshakeDue(nowNs))
             {
                 writer.wrap(sendBuffer, 0, connection.maxDatagramSizeBytes());
-                send(connection.writeHandshake(writer, nowNs), connection.remoteAddress());
+                send(connection.writeHandshake(writer, stampNs(nowNs)), connection.remoteAddress());
                 sent++;
             }
         }
@@ -519,7 +640,7 @@ public final class EndpointCore implements DatagramHandler
     private int sendPacket(final ConnectionCore connection, final boolean ackOnly, final long nowNs)
     {
         writer.wrap(sendBuffer, 0, connection.maxDatagramSizeBytes());
-        final int sentPacket = connection.buildPacket(writer, sendBuffer, nowNs, ackOnly);
+        final int sentPacket = connection.buildPacket(writer, sendBuffer, stampNs(nowNs), ackOnly);
         send(SentPacket.lengthBytes(sentPacket), connection.remoteAddress());
         return sentPacket;
     }
@@ -541,7 +662,31 @@ public final class EndpointCore implements DatagramHandler
     // ---------------------------------------------------------------- close
 
     /**
-     * Close every connection (each peer is sent a CLOSE), release counters and the port. Closing again does nothing.
+     * Begin closing the endpoint gracefully: refuse new connections and close every connection gracefully, so each
+     * delivers what its application offered (or fails after the linger timeout). The endpoint is done when
+     * {@link #connectionCount()} is 0; then {@link #close(long)} releases it.
+     */
+    public void beginGracefulClose()
+    {
+        isClosing = true;
+        for (int i = 0, size = connections.size(); i < size; i++)
+        {
+            connections.get(i).handle().close();
+        }
+    }
+
+    /**
+     * @return connections not yet closed, handshakes included.
+     */
+    public int connectionCount()
+    {
+        return connections.size();
+    }
+
+    /**
+     * Close at once: abort every open connection (each peer is sent a CLOSE and its outcome says it was aborted),
+     * release counters and the port. A connection whose outcome was already decided keeps it. Closing again does
+     * nothing.
      *
      * @param nowNs the current time.
      */
@@ -555,17 +700,30 @@ public final class EndpointCore implements DatagramHandler
         for (int i = connections.size() - 1; i >= 0; i--)
         {
             final ConnectionCore connection = connections.get(i);
-            connection.abortWithClose(ConnectionCore.NO_ERROR, CloseReason.ENDPOINT_CLOSED);
+            connection.abortWithClose(ConnectionCore.ABORTED_ERROR, CloseReason.ENDPOINT_CLOSED);
             if (0 != (connection.sendable(nowNs) & SchedulableFlow.ACK_ELICITING))
             {
                 sendPacket(connection, false, nowNs);
             }
-            connection.handle().closed(CloseReason.ENDPOINT_CLOSED);
+            connection.finishClose();
             retire(connection.handle());
         }
         connections.clear();
         connectionsById.clear();
         endpointCounters.close();
         port.close();
+    }
+
+    /**
+     * The time of a duty cycle in virtual time: one instant.
+     */
+    private static final class FixedClock implements NanoClock
+    {
+        private long nowNs;
+
+        public long nanoTime()
+        {
+            return nowNs;
+        }
     }
 }

@@ -31,6 +31,7 @@ public final class PacketWriter
     private final HandshakeFrameFlyweight handshake = new HandshakeFrameFlyweight();
     private final CloseFrameFlyweight close = new CloseFrameFlyweight();
     private final CongestionControlFrameFlyweight congestionControl = new CongestionControlFrameFlyweight();
+    private final ConsumedFrameFlyweight consumed = new ConsumedFrameFlyweight();
 
     private MutableDirectBuffer buffer;
     private int offset;
@@ -281,6 +282,26 @@ public final class PacketWriter
         }
         maxStreamData.wrap(buffer, frameOffset);
         maxStreamData.streamId(streamId).maximumStreamData(maximumStreamDataBytes);
+        return true;
+    }
+
+    /**
+     * Append a CONSUMED frame: how far this side's application has read the peer's stream.
+     *
+     * @param streamId the stream.
+     * @param position the stream position up to which the application has read.
+     * @param messages the number of messages it has read.
+     * @return false if it does not fit.
+     */
+    public boolean appendConsumed(final int streamId, final long position, final long messages)
+    {
+        final int frameOffset = claimFrame(FrameType.CONSUMED, 0, ConsumedFrameFlyweight.BODY_LENGTH);
+        if (frameOffset < 0)
+        {
+            return false;
+        }
+        consumed.wrap(buffer, frameOffset);
+        consumed.set(streamId, position, messages);
         return true;
     }
 

@@ -5,8 +5,6 @@ import io.pacelink.transport.Connection;
 import io.pacelink.transport.ConnectionState;
 import io.pacelink.transport.PacelinkContext;
 import io.pacelink.transport.cc.CongestionControlRegistry;
-import io.pacelink.transport.schedule.RoundRobinScheduler;
-import io.pacelink.transport.stats.CountersBuffers;
 import io.pacelink.transport.testing.TestNetwork;
 import io.pacelink.transport.wire.PacketType;
 import io.pacelink.transport.wire.PacketWriter;
@@ -16,11 +14,8 @@ import org.junit.jupiter.api.Test;
 
 import java.net.InetSocketAddress;
 import java.nio.ByteOrder;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
@@ -34,18 +29,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class EndpointCoreTest
 {
-    private static final long STEP_NS = TimeUnit.MICROSECONDS.toNanos(100);
     private static final long IDLE_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(2);
     private static final long HANDSHAKE_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(1);
 
-    private final TestNetwork network = new TestNetwork();
-    private final List<EndpointCore> cores = new ArrayList<>();
-    private final Map<EndpointCore, ArrayDeque<Connection>> acceptedBy = new IdentityHashMap<>();
+    private final CoreTestBed bed = new CoreTestBed(IDLE_TIMEOUT_NS, HANDSHAKE_TIMEOUT_NS);
+    private final TestNetwork network = bed.network();
     private TestNetwork.Port serverPort;
     private TestNetwork.Port clientPort;
     private EndpointCore server;
     private EndpointCore client;
-    private long nowNs = TimeUnit.SECONDS.toNanos(1);
 
     @BeforeEach
     void setUp()
@@ -58,7 +50,7 @@ class EndpointCoreTest
 
     private EndpointCore newCore(final TestNetwork.Port port, final boolean accept, final int maxConnections)
     {
-        return newCore(port, accept, maxConnections, new PacelinkContext(), new ArrayList<>(), null);
+        return bed.newCore(port, accept, maxConnections);
     }
 
     private EndpointCore newCore(
@@ -67,7 +59,7 @@ class EndpointCoreTest
         final int maxConnections,
         final CongestionControlRegistry registry)
     {
-        return newCore(port, accept, maxConnections, new PacelinkContext(), new ArrayList<>(), registry);
+        return bed.newCore(port, accept, maxConnections, new PacelinkContext(), new ArrayList<>(), registry);
     }
 
     private EndpointCore newCore(
@@ -77,85 +69,37 @@ class EndpointCoreTest
         final PacelinkContext context,
         final List<FixedWindowController> controllers)
     {
-        return newCore(port, accept, maxConnections, context, controllers, null);
-    }
-
-    /**
-     * @param registry the controllers the endpoint has, or null for the fixed-window test controller only.
-     */
-    private EndpointCore newCore(
-        final TestNetwork.Port port,
-        final boolean accept,
-        final int maxConnections,
-        final PacelinkContext context,
-        final List<FixedWindowController> controllers,
-        final CongestionControlRegistry registry)
-    {
-        context
-            .congestionControl(FixedWindowController.NAME)
-            .acceptConnections(accept)
-            .maxConnections(maxConnections)
-            .sendBufferBytes(256 * 1024)
-            .receiveBufferBytes(256 * 1024)
-            .maxMessageLengthBytes(64 * 1024)
-            .idleTimeoutNs(IDLE_TIMEOUT_NS)
-            .handshakeTimeoutNs(HANDSHAKE_TIMEOUT_NS)
-            .initialRttNs(TimeUnit.MILLISECONDS.toNanos(10))
-            .countersBufferBytes(256 * 1024);
-        final ArrayDeque<Connection> accepted = new ArrayDeque<>();
-        final EndpointCore core = new EndpointCore(
-            context,
-            port,
-            null != registry ? registry :
-                CongestionControlRegistry.of(FixedWindowController.factory(64 * 1024, controllers)),
-            new RoundRobinScheduler(),
-            CountersBuffers.newManager(256 * 1024),
-            accepted::add);
-        cores.add(core);
-        acceptedBy.put(core, accepted);
-        return core;
+        return bed.newCore(port, accept, maxConnections, context, controllers, null);
     }
 
     private Connection accept(final EndpointCore core)
     {
-        return acceptedBy.get(core).poll();
+        return bed.accept(core);
     }
 
     private void run(final BooleanSupplier until, final long maxNs, final String what)
     {
-        final long endNs = nowNs + maxNs;
-        while (!until.getAsBoolean())
-        {
-            assertTrue(nowNs < endNs, () -> "timed out waiting for " + what);
-            step();
-        }
+        bed.run(until, maxNs, what);
     }
 
     private void runFor(final long durationNs)
     {
-        final long endNs = nowNs + durationNs;
-        while (nowNs < endNs)
-        {
-            step();
-        }
+        bed.runFor(durationNs);
     }
 
     private void step()
     {
-        nowNs += STEP_NS;
-        for (final EndpointCore core : cores)
-        {
-            core.doWork(nowNs);
-        }
+        bed.step();
+    }
+
+    private long nowNs()
+    {
+        return bed.nowNs();
     }
 
     private Connection[] connect()
     {
-        final Connection clientSide = client.connect(serverPort.localAddress(), null, nowNs);
-        final Connection[] serverSide = new Connection[1];
-        run(() -> (null != serverSide[0] || null != (serverSide[0] = accept(server))) &&
-            ConnectionState.CONNECTED == clientSide.state(), TimeUnit.SECONDS.toNanos(1), "connect");
-        return new Connection[]{ clientSide, serverSide[0] };
+        return bed.connect(client, server, serverPort);
     }
 
     @Test
@@ -204,7 +148,7 @@ class EndpointCoreTest
         final EndpointCore large = newCore(largePort, false, 16, new PacelinkContext()
             .maxDatagramSizeBytes(1400).maxAckDelayNs(TimeUnit.MILLISECONDS.toNanos(3)), clientControllers);
 
-        final Connection clientSide = large.connect(smallPort.localAddress(), null, nowNs);
+        final Connection clientSide = large.connect(smallPort.localAddress(), null, nowNs());
         final Connection[] serverSide = new Connection[1];
         run(() -> (null != serverSide[0] || null != (serverSide[0] = accept(small))) &&
             ConnectionState.CONNECTED == clientSide.state(), TimeUnit.SECONDS.toNanos(1), "connect");
@@ -301,13 +245,15 @@ class EndpointCoreTest
         assertEquals(CloseReason.PROTOCOL_VIOLATION, pair[1].closeReason());
         assertEquals(1, server.counters().protocolViolations().get());
         run(() -> ConnectionState.CLOSED == pair[0].state(), TimeUnit.SECONDS.toNanos(1), "client close");
-        assertEquals(CloseReason.PEER_CLOSE, pair[0].closeReason());
+        assertEquals(CloseReason.PROTOCOL_VIOLATION, pair[0].closeReason(), "the server says the client broke it");
     }
 
     @Test
     void handshakeTimesOutWhenNobodyAnswers()
     {
-        final Connection connection = client.connect(new InetSocketAddress("127.0.0.1", 9), null, nowNs);
+        // A port that swallows everything: no answer, and no ICMP report either (a firewall that drops).
+        final TestNetwork.Port blackHole = network.newPort(9);
+        final Connection connection = client.connect(blackHole.localAddress(), null, nowNs());
         run(() -> ConnectionState.CLOSED == connection.state(), 2 * HANDSHAKE_TIMEOUT_NS, "handshake timeout");
         assertEquals(CloseReason.HANDSHAKE_TIMEOUT, connection.closeReason());
         assertTrue(clientPort.sent() >= 3, "the handshake was retried: " + clientPort.sent());
@@ -325,10 +271,10 @@ class EndpointCoreTest
         final EndpointCore choosingClient = newCore(network.newPort(4000), false, 16, clientOnly);
 
         final Connection known = newCore(network.newPort(5000), false, 16, both)
-            .connect(choosingServerPort.localAddress(), "test-small", nowNs);
+            .connect(choosingServerPort.localAddress(), "test-small", nowNs());
         final Connection unknown =
-            choosingClient.connect(choosingServerPort.localAddress(), "test-client-only", nowNs);
-        final Connection unnamed = choosingClient.connect(choosingServerPort.localAddress(), null, nowNs);
+            choosingClient.connect(choosingServerPort.localAddress(), "test-client-only", nowNs());
+        final Connection unnamed = choosingClient.connect(choosingServerPort.localAddress(), null, nowNs());
         run(() -> ConnectionState.CONNECTED == known.state() && ConnectionState.CONNECTED == unknown.state() &&
             ConnectionState.CONNECTED == unnamed.state(), TimeUnit.SECONDS.toNanos(1), "connect");
 
@@ -349,8 +295,8 @@ class EndpointCoreTest
     {
         final TestNetwork.Port limitedPort = network.newPort(3000);
         final EndpointCore limited = newCore(limitedPort, true, 1);
-        final Connection first = client.connect(limitedPort.localAddress(), null, nowNs);
-        final Connection second = client.connect(limitedPort.localAddress(), null, nowNs);
+        final Connection first = client.connect(limitedPort.localAddress(), null, nowNs());
+        final Connection second = client.connect(limitedPort.localAddress(), null, nowNs());
         run(() -> ConnectionState.CLOSED == second.state(), TimeUnit.SECONDS.toNanos(1), "rejection");
         assertEquals(CloseReason.REJECTED, second.closeReason());
         assertEquals(ConnectionState.CONNECTED, first.state());
@@ -434,8 +380,8 @@ class EndpointCoreTest
 
         // First the 64 KiB fixed window limits the sender; the receiving application never polls, so once the
         // peer's 256 KiB of credit is used, flow control does.
-        final long endNs = nowNs + TimeUnit.MILLISECONDS.toNanos(200);
-        while (nowNs < endNs)
+        final long endNs = nowNs() + TimeUnit.MILLISECONDS.toNanos(200);
+        while (nowNs() < endNs)
         {
             while (pair[0].offer(message, 0, message.capacity()) > 0)
             {
