@@ -235,7 +235,8 @@ public final class LoopbackTransfer
             }
             if (System.nanoTime() - startNs > CONNECT_TIMEOUT_NS || ConnectionState.CLOSED == sender.state())
             {
-                return failed(congestionControl, sender, 0, startNs, "could not connect: " + sender.closeReason());
+                return failed(congestionControl, sender, 0, startNs, "could not connect: " +
+                    sender.outcome().reason().description());
             }
             idle.idle(0);
         }
@@ -289,8 +290,8 @@ public final class LoopbackTransfer
             }
             if (ConnectionState.CLOSED == sender.state() || ConnectionState.CLOSED == receiver.state())
             {
-                return failed(congestionControl, sender, delivered.bytes, startNs, "connection closed: " +
-                    sender.closeReason() + "/" + receiver.closeReason());
+                return failed(congestionControl, sender, delivered.bytes, startNs, "connection closed: sender " +
+                    sender.outcome() + ", receiver " + receiver.outcome());
             }
         }
 
