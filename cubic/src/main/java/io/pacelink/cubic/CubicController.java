@@ -6,8 +6,11 @@ import io.pacelink.transport.cc.ControllerContext;
 import io.pacelink.transport.cc.WindowController;
 import org.agrona.concurrent.status.AtomicCounter;
 
+import java.util.List;
+
 /**
- * CUBIC (RFC 9438) with HyStart++ (RFC 9406) in the initial slow start.
+ * CUBIC (RFC 9438) with HyStart++ (RFC 9406) in the initial slow start, or Linux's HyStart
+ * ({@code cubic.hystart=linux}, {@link HyStart}).
  * <p>
  * In congestion avoidance the window follows {@code W_cubic(t) = C·(t − K)³ + W_max}: each ACK moves cwnd a share
  * of the way towards {@code W_cubic(t + srtt)} clamped to {@code [cwnd, 1.5·cwnd]}, unless the Reno-friendly
@@ -25,6 +28,9 @@ public final class CubicController extends WindowController
      * {@link #stateName()} in HyStart++ Conservative Slow Start; the other states are {@link WindowController}'s.
      */
     public static final String STATE_CONSERVATIVE_SLOW_START = "CONSERVATIVE_SLOW_START";
+
+    private static final List<String> STATE_NAMES = List.of(
+        STATE_SLOW_START, STATE_CONSERVATIVE_SLOW_START, STATE_CONGESTION_AVOIDANCE, STATE_RECOVERY);
 
     /**
      * Counter name: the congestion window.
@@ -74,7 +80,7 @@ public final class CubicController extends WindowController
     private final double cSegmentsPerSecondCubed;
     private final double renoFriendlyAlpha;
     private final boolean isFastConvergenceEnabled;
-    private final HyStartPlusPlus hyStart;
+    private final HyStart hyStart;
     private final CubicState state = new CubicState();
     private final CubicState undoState = new CubicState();
     private final AtomicCounter cwndCounter;
@@ -105,7 +111,7 @@ public final class CubicController extends WindowController
         // RFC 9438 section 4.3: the AIMD increase that matches Reno's average window for a decrease of β.
         this.renoFriendlyAlpha = 3.0 * (1.0 - beta) / (1.0 + beta);
         this.isFastConvergenceEnabled = parameters.isFastConvergenceEnabled();
-        this.hyStart = new HyStartPlusPlus(parameters.isHyStartEnabled());
+        this.hyStart = HyStart.of(parameters.hyStartMode(), context.counters());
         this.state.reset(renoFriendlyAlpha);
 
         this.cwndCounter = context.counters().newCounter(CWND_COUNTER);
@@ -155,9 +161,11 @@ public final class CubicController extends WindowController
             return;
         }
 
-        if (hyStart.onAck(ack.largestAckedPacketNumber(), ack.latestRttNs()))
+        if (hyStart.onAck(nowNs, ack.largestAckedPacketNumber(), ack.latestRttNs(), isInSlowStart(),
+            congestionWindowBytes / context.maxDatagramSizeBytes(), pacingRateBytesPerSecond()))
         {
-            // RFC 9406 section 4.2: CSS_ROUNDS rounds of CSS done, enter congestion avoidance.
+            // RFC 9406 section 4.2: CSS_ROUNDS rounds of CSS done (or Linux's HyStart found the exit point): enter
+            // congestion avoidance.
             slowStartThresholdBytes = congestionWindowBytes;
         }
 
@@ -202,7 +210,7 @@ public final class CubicController extends WindowController
             isRenoFriendly = false;
             state.reset(renoFriendlyAlpha);
             hasUndoState = false;
-            hyStart.stop();
+            hyStart.onPersistentCongestion();
         }
         publishCounters();
     }
@@ -227,7 +235,7 @@ public final class CubicController extends WindowController
             cwndFractionBytes = undoCwndFractionBytes;
             slowStartThresholdBytes = undoSlowStartThresholdBytes;
             state.copyFrom(undoState);
-            hyStart.undoStop();
+            hyStart.onCongestionEventUndone();
             leaveRecovery();
             publishCounters();
         }
@@ -250,6 +258,11 @@ public final class CubicController extends WindowController
             return hyStart.isInConservativeSlowStart() ? STATE_CONSERVATIVE_SLOW_START : STATE_SLOW_START;
         }
         return STATE_CONGESTION_AVOIDANCE;
+    }
+
+    public List<String> stateNames()
+    {
+        return STATE_NAMES;
     }
 
     /**
@@ -375,7 +388,7 @@ public final class CubicController extends WindowController
         hasUndoState = true;
 
         isRenoFriendly = false;
-        hyStart.stop();
+        hyStart.onCongestionEvent();
 
         // RFC 9438 section 4.7 fast convergence, applied to the current cwnd, not the reduced W_max (quinn PR #2640).
         final double windowBytes = congestionWindowBytes;

@@ -2,6 +2,7 @@ package io.pacelink.cubic;
 
 import io.pacelink.transport.cc.ControllerParameters;
 
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -20,7 +21,9 @@ public final class CubicParameters
     public static final String C = "cubic.c";
 
     /**
-     * Name of the switch for HyStart++ (RFC 9406) in the initial slow start.
+     * Name of the choice of how the initial slow start ends: {@code rfc9406} (HyStart++, the default), {@code linux}
+     * (Linux {@code tcp_cubic.c}'s HyStart) or {@code off} (at the first loss). {@code true} and {@code false} are
+     * accepted for {@code rfc9406} and {@code off}.
      */
     public static final String HYSTART = "cubic.hystart";
 
@@ -61,17 +64,44 @@ public final class CubicParameters
 
     private static final Set<String> KNOWN_NAMES = Set.of(BETA, C, HYSTART, FAST_CONVERGENCE);
 
+    /**
+     * The values {@link #HYSTART} takes: the modes' names, then the booleans of its earlier, on/off form.
+     */
+    private static final List<String> HYSTART_CHOICES = List.of("rfc9406", "linux", "off", "true", "false");
+
+    /**
+     * How the initial slow start ends ({@value #HYSTART}).
+     */
+    public enum HyStartMode
+    {
+        /**
+         * HyStart++ (RFC 9406): Conservative Slow Start after a rise of the round's minimum RTT.
+         */
+        RFC9406,
+
+        /**
+         * Linux's HyStart ({@code tcp_cubic.c}): ACK-train and delay-increase detectors, straight to congestion
+         * avoidance.
+         */
+        LINUX,
+
+        /**
+         * Standard slow start until the first loss.
+         */
+        OFF
+    }
+
     private final double beta;
     private final double c;
-    private final boolean isHyStartEnabled;
+    private final HyStartMode hyStartMode;
     private final boolean isFastConvergenceEnabled;
 
     private CubicParameters(
-        final double beta, final double c, final boolean isHyStartEnabled, final boolean isFastConvergenceEnabled)
+        final double beta, final double c, final HyStartMode hyStartMode, final boolean isFastConvergenceEnabled)
     {
         this.beta = beta;
         this.c = c;
-        this.isHyStartEnabled = isHyStartEnabled;
+        this.hyStartMode = hyStartMode;
         this.isFastConvergenceEnabled = isFastConvergenceEnabled;
     }
 
@@ -86,7 +116,7 @@ public final class CubicParameters
         return new CubicParameters(
             parameters.getDouble(BETA, DEFAULT_BETA, MIN_BETA, MAX_BETA),
             parameters.getDouble(C, DEFAULT_C, MIN_C, MAX_C),
-            parameters.getBoolean(HYSTART, true),
+            hyStartMode(parameters.getChoice(HYSTART, "rfc9406", HYSTART_CHOICES)),
             parameters.getBoolean(FAST_CONVERGENCE, true));
     }
 
@@ -107,11 +137,11 @@ public final class CubicParameters
     }
 
     /**
-     * @return true if the initial slow start uses HyStart++.
+     * @return how the initial slow start ends.
      */
-    public boolean isHyStartEnabled()
+    public HyStartMode hyStartMode()
     {
-        return isHyStartEnabled;
+        return hyStartMode;
     }
 
     /**
@@ -120,5 +150,15 @@ public final class CubicParameters
     public boolean isFastConvergenceEnabled()
     {
         return isFastConvergenceEnabled;
+    }
+
+    private static HyStartMode hyStartMode(final String choice)
+    {
+        return switch (choice)
+        {
+            case "linux" -> HyStartMode.LINUX;
+            case "off", "false" -> HyStartMode.OFF;
+            default -> HyStartMode.RFC9406;
+        };
     }
 }

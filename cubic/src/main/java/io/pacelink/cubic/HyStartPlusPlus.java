@@ -6,12 +6,11 @@ package io.pacelink.cubic;
  * Conservative Slow Start growing at a quarter of the slow-start rate, and returns to slow start if the RTT falls back
  * below the baseline that triggered the exit.
  * <p>
- * Rounds are delimited by packet number (RFC 9406 section 4.2): {@code windowEnd} is SND.NXT, the number the next
- * packet will get, when the round begins, and the round ends when a packet numbered {@code windowEnd} or higher is
- * acknowledged, that is when the first packet sent in the round is. The RTT samples of a round are therefore those of
- * the packets sent during the round before. {@code L} is infinite because the sender paces (RFC 9406 section 4.3).
+ * Rounds are delimited by packet number ({@link PacketNumberRounds}, RFC 9406 section 4.2): the RTT samples of a round
+ * are those of the packets sent during the round before. {@code L} is infinite because the sender paces (RFC 9406
+ * section 4.3).
  */
-final class HyStartPlusPlus
+final class HyStartPlusPlus implements HyStart
 {
     /**
      * RFC 9406 section 4.3 MIN_RTT_THRESH.
@@ -66,10 +65,9 @@ final class HyStartPlusPlus
         DONE
     }
 
+    private final PacketNumberRounds rounds = new PacketNumberRounds();
     private Phase phase;
     private Phase phaseBeforeStop;
-    private long nextPacketNumber;
-    private long windowEndPacketNumber;
     private long lastRoundMinRttNs = NO_RTT;
     private long currentRoundMinRttNs = NO_RTT;
     private long cssBaselineMinRttNs = NO_RTT;
@@ -85,12 +83,38 @@ final class HyStartPlusPlus
         phaseBeforeStop = phase;
     }
 
-    /**
-     * @param packetNumber number of a packet that counts towards bytes in flight, just sent.
-     */
-    void onPacketSent(final long packetNumber)
+    public void onPacketSent(final long packetNumber)
     {
-        nextPacketNumber = Math.max(nextPacketNumber, packetNumber + 1);
+        rounds.onPacketSent(packetNumber);
+    }
+
+    public boolean onAck(
+        final long nowNs,
+        final long largestAckedPacketNumber,
+        final long latestRttNs,
+        final boolean isInSlowStart,
+        final long congestionWindowPackets,
+        final long pacingRateBytesPerSecond)
+    {
+        return onAck(largestAckedPacketNumber, latestRttNs);
+    }
+
+    public void onCongestionEvent()
+    {
+        stop();
+    }
+
+    public void onCongestionEventUndone()
+    {
+        undoStop();
+    }
+
+    /**
+     * HyStart++ applies to the initial slow start only; the slow start after persistent congestion ends at ssthresh.
+     */
+    public void onPersistentCongestion()
+    {
+        stop();
     }
 
     /**
@@ -107,8 +131,7 @@ final class HyStartPlusPlus
             return false;
         }
 
-        // windowEnd starts at 0, SND.NXT before anything was sent, so the first acknowledgement starts round one.
-        if (largestAckedPacketNumber >= windowEndPacketNumber)
+        if (rounds.onAck(largestAckedPacketNumber))
         {
             // "If the transition into CSS happens in the middle of a round, that partial round counts towards the
             // limit" (RFC 9406 section 4.2), so every round end seen in CSS counts.
@@ -177,17 +200,13 @@ final class HyStartPlusPlus
         return phase;
     }
 
-    /**
-     * @return true while in Conservative Slow Start.
-     */
-    boolean isInConservativeSlowStart()
+    public boolean isInConservativeSlowStart()
     {
         return Phase.CONSERVATIVE_SLOW_START == phase;
     }
 
     private void startRound()
     {
-        windowEndPacketNumber = nextPacketNumber;
         lastRoundMinRttNs = currentRoundMinRttNs;
         currentRoundMinRttNs = NO_RTT;
         rttSampleCount = 0;

@@ -1,34 +1,36 @@
 package io.pacelink.cubic;
 
 import io.pacelink.transport.testing.AllocationMeter;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import static io.pacelink.cubic.CubicRig.MILLIS_NS;
 import static io.pacelink.cubic.CubicRig.seconds;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The per-packet and per-ACK callbacks allocate nothing once warmed up: slow start with HyStart++ and CSS,
- * congestion avoidance, recovery, idle restart, undo and persistent congestion.
+ * The per-packet and per-ACK callbacks allocate nothing once warmed up: slow start with HyStart++ and CSS (or Linux's
+ * HyStart), congestion avoidance, recovery, idle restart, undo and persistent congestion.
  */
 class CubicAllocationTest
 {
     private static final long RTT_NS = 20 * MILLIS_NS;
     private static final int WARM_UP_PASSES = 3;
 
-    @Test
-    void callbacksDoNotAllocateAfterWarmUp()
+    @ParameterizedTest(name = "\"{0}\"")
+    @ValueSource(strings = { "", "cubic.hystart=linux" })
+    void callbacksDoNotAllocateAfterWarmUp(final String parameters)
     {
         // Warm-up passes on other controllers: while the JIT settles, deoptimisation can allocate a few hundred bytes
         // once (the same script under -Xint allocates nothing).
         for (int i = 0; i < WARM_UP_PASSES; i++)
         {
-            runScript(new CubicRig("", RTT_NS));
+            runScript(new CubicRig(parameters, RTT_NS));
         }
 
         // The first window runs the script on a fresh controller; later ones run it again on the same controller
         // (persistent congestion at the end of the previous run sends it back to slow start).
-        final CubicRig rig = new CubicRig("", RTT_NS);
+        final CubicRig rig = new CubicRig(parameters, RTT_NS);
         final long[] firstWindow = new long[2];
         final long[] fewestAckFramesPerWindow = { Long.MAX_VALUE };
         AllocationMeter.assertAllocationFree("the controller callbacks", () ->

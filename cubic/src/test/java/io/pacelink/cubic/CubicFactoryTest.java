@@ -46,7 +46,7 @@ class CubicFactoryTest
         "cubic.beta=0.3|controller parameter cubic.beta=0.3 is out of range; expected 0.5..0.9",
         "cubic.c=fast|controller parameter cubic.c=fast is not a number; expected 0.01..10.0",
         "cubic.c=0|controller parameter cubic.c=0 is out of range; expected 0.01..10.0",
-        "cubic.hystart=yes|controller parameter cubic.hystart=yes is not a boolean; expected true or false",
+        "cubic.hystart=yes|controller parameter cubic.hystart=yes is not one of rfc9406, linux, off, true, false",
         "cubic.fastConvergence=1|controller parameter cubic.fastConvergence=1 is not a boolean; expected true or false",
     })
     void rejectsWithAMessageNamingTheParameter(final String parameters, final String message)
@@ -59,13 +59,21 @@ class CubicFactoryTest
         assertThrows(IllegalArgumentException.class, () -> factory.newController(context));
     }
 
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({ "rfc9406, RFC9406", "RFC9406, RFC9406", "true, RFC9406", "linux, LINUX", "off, OFF", "false, OFF" })
+    void hyStartTakesTheModeOrTheEarlierBoolean(final String value, final CubicParameters.HyStartMode mode)
+    {
+        final CubicParameters parameters = CubicParameters.from(ControllerParameters.parse("cubic.hystart=" + value));
+        assertEquals(mode, parameters.hyStartMode());
+    }
+
     @Test
     void defaultsAreTheRfcConstants()
     {
         final CubicParameters parameters = CubicParameters.from(ControllerParameters.EMPTY);
         assertEquals(0.7, parameters.beta());
         assertEquals(0.4, parameters.c());
-        assertTrue(parameters.isHyStartEnabled());
+        assertEquals(CubicParameters.HyStartMode.RFC9406, parameters.hyStartMode());
         assertTrue(parameters.isFastConvergenceEnabled());
     }
 }

@@ -6,27 +6,37 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Turns {@code --cc}, {@code --flows}, {@code --start} and {@code --stop} into the flows of a simulated scenario.
+ * Turns {@code --cc}, {@code --flows}, {@code --start}, {@code --stop} and {@code --access-delay} into the flows of a
+ * simulated scenario.
  * <ul>
- *     <li>{@code --cc} lists controllers (repeatable or comma separated): one flow each, in order.</li>
- *     <li>{@code --flows N} makes N flows, taking the {@code --cc} controllers in turn ({@code --cc reno,cubic
- *     --flows 4} is reno, cubic, reno, cubic); {@code --flows reno,reno,bbr} lists the flows' controllers instead.</li>
- *     <li>{@code --start} and {@code --stop} give each flow its window, in flow order; flows without a value start at
- *     0 s and run to the end.</li>
+ *     <li>{@code --cc} lists controllers (repeatable or comma separated): one flow each, in order; {@code reno} if not
+ *     given.</li>
+ *     <li>{@code --flows N} makes N flows: all with the one {@code --cc} controller, or with the N controllers
+ *     {@code --cc} lists; {@code --flows reno,reno,bbr} lists the flows' controllers instead of {@code --cc}.</li>
+ *     <li>{@code --start}, {@code --stop} and {@code --access-delay} give each flow its window and its hosts' access
+ *     delay, one value per flow in flow order; without them flows start at 0 s, run to the end and have no access
+ *     delay.</li>
  * </ul>
+ * A list with another number of values than there are flows is an error, never silently cut or padded.
  */
 final class FlowArguments
 {
+    /**
+     * The controller of every flow when neither {@code --cc} nor a {@code --flows} list names one.
+     */
+    static final String DEFAULT_CONTROLLER = "reno";
+
     private FlowArguments()
     {
     }
 
     /**
-     * @param controllers the {@code --cc} values (never empty).
-     * @param flows       the {@code --flows} value (a count or a controller list), or null.
-     * @param starts      the {@code --start} values, or null.
-     * @param stops       the {@code --stop} values, or null.
-     * @param durationNs  the scenario's length.
+     * @param controllers  the {@code --cc} values, or null if not given.
+     * @param flows        the {@code --flows} value (a count or a controller list), or null.
+     * @param starts       the {@code --start} values, or null.
+     * @param stops        the {@code --stop} values, or null.
+     * @param accessDelays the {@code --access-delay} values, or null.
+     * @param durationNs   the scenario's length.
      * @return the flows.
      * @throws IllegalArgumentException saying which argument is wrong and why.
      */
@@ -35,18 +45,20 @@ final class FlowArguments
         final String flows,
         final List<Duration> starts,
         final List<Duration> stops,
+        final List<Duration> accessDelays,
         final long durationNs)
     {
         final List<String> flowControllers = flowControllers(controllers, flows);
         final int count = flowControllers.size();
         checkAligned("--start", starts, count);
         checkAligned("--stop", stops, count);
+        checkAligned("--access-delay", accessDelays, count);
 
         final List<FlowSpec> specs = new ArrayList<>(count);
         for (int i = 0; i < count; i++)
         {
-            final long startNs = null != starts && i < starts.size() ? starts.get(i).nanos() : 0;
-            final long stopNs = null != stops && i < stops.size() ? stops.get(i).nanos() : Long.MAX_VALUE;
+            final long startNs = null != starts ? starts.get(i).nanos() : 0;
+            final long stopNs = null != stops ? stops.get(i).nanos() : Long.MAX_VALUE;
             if (startNs >= durationNs)
             {
                 throw new IllegalArgumentException("flow " + i + " starts at " + Units.seconds(startNs) +
@@ -57,7 +69,8 @@ final class FlowArguments
                 throw new IllegalArgumentException("flow " + i + " stops at " + Units.seconds(stopNs) +
                     ", not after its start at " + Units.seconds(startNs));
             }
-            specs.add(FlowSpec.bulk(flowControllers.get(i)).during(startNs, stopNs));
+            final long accessDelayNs = null != accessDelays ? accessDelays.get(i).nanos() : 0;
+            specs.add(FlowSpec.bulk(flowControllers.get(i)).during(startNs, stopNs).withAccessDelay(accessDelayNs));
         }
         return specs;
     }
@@ -66,18 +79,29 @@ final class FlowArguments
     {
         if (null == flows)
         {
-            return controllers;
+            return null == controllers ? List.of(DEFAULT_CONTROLLER) : controllers;
         }
         final String trimmed = flows.trim();
         if (!trimmed.isEmpty() && trimmed.chars().allMatch(Character::isDigit))
         {
             final int count = parseCount(trimmed);
+            final List<String> given = null == controllers ? List.of(DEFAULT_CONTROLLER) : controllers;
+            if (given.size() != 1 && given.size() != count)
+            {
+                throw new IllegalArgumentException("--cc has " + given.size() + " controllers for --flows " + count +
+                    "; give one controller for every flow, or one per flow in flow order");
+            }
             final List<String> result = new ArrayList<>(count);
             for (int i = 0; i < count; i++)
             {
-                result.add(controllers.get(i % controllers.size()));
+                result.add(given.get(given.size() == 1 ? 0 : i));
             }
             return result;
+        }
+        if (null != controllers)
+        {
+            throw new IllegalArgumentException("--flows " + flows + " lists the flows' controllers, and so does " +
+                "--cc; give them one way only");
         }
         final List<String> result = new ArrayList<>();
         for (final String name : trimmed.split(","))
@@ -111,10 +135,11 @@ final class FlowArguments
 
     private static void checkAligned(final String option, final List<Duration> values, final int flowCount)
     {
-        if (null != values && values.size() > flowCount)
+        if (null != values && values.size() != flowCount)
         {
-            throw new IllegalArgumentException(option + " has " + values.size() + " values but there are only " +
-                flowCount + " flows; give one value per flow, in flow order");
+            throw new IllegalArgumentException(option + " has " + values.size() + " value" +
+                (values.size() == 1 ? "" : "s") + " for " + flowCount + " flow" + (flowCount == 1 ? "" : "s") +
+                "; give one value per flow, in flow order");
         }
     }
 }

@@ -110,6 +110,19 @@ final class JsonWriter
 
     /**
      * @param name  the member's name.
+     * @param value true or false.
+     * @return this.
+     */
+    JsonWriter field(final String name, final boolean value)
+    {
+        name(name);
+        json.append(value);
+        needsComma = true;
+        return this;
+    }
+
+    /**
+     * @param name  the member's name.
      * @param value a number; NaN and infinities are written as null.
      * @return this.
      */

@@ -3,11 +3,13 @@ package io.pacelink.cli;
 import io.pacelink.link.PathSpec;
 import io.pacelink.link.relay.NetemRelay;
 import io.pacelink.link.relay.RelayReporter;
+import io.pacelink.transport.stats.CountersFile;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -46,6 +48,10 @@ public final class NetemCommand implements Callable<Integer>
     @Option(names = "--duration", paramLabel = "TIME", description = "Stop after this long (default: at Ctrl-C).")
     private Duration duration;
 
+    @Option(names = "--counters-dir", paramLabel = "DIR",
+        description = "Where the relay's counters file goes, for pacelink stat (default: ${DEFAULT-VALUE}).")
+    private Path countersDirectory = CountersFile.defaultDirectory();
+
     @Option(names = "--seed", defaultValue = "1",
         description = "Seeds loss, jitter and the other random choices (default ${DEFAULT-VALUE}).")
     private long seed;
@@ -67,6 +73,7 @@ public final class NetemCommand implements Callable<Integer>
             .forwardAddress(forwardAddress)
             .path(pair)
             .seed(seed)
+            .countersDirectory(countersDirectory)
             .reporter(RelayReporter.printingTo(out)));
         out.printf("relaying %s -> %s%n  forward: %s%n  reverse: %s%n", SocketAddresses.format(relay.listenAddress()),
             SocketAddresses.format(forwardAddress),
@@ -89,7 +96,7 @@ public final class NetemCommand implements Callable<Integer>
             stop.await(duration.nanos(), TimeUnit.NANOSECONDS);
         }
         relay.close();
-        removeShutdownHook(onCtrlC);
+        ShutdownHooks.remove(onCtrlC);
         return 0;
     }
 
@@ -97,17 +104,5 @@ public final class NetemCommand implements Callable<Integer>
     {
         final String text = spec.toString();
         return text.isEmpty() ? "(no impairment)" : text;
-    }
-
-    private static void removeShutdownHook(final Thread hook)
-    {
-        try
-        {
-            Runtime.getRuntime().removeShutdownHook(hook);
-        }
-        catch (final IllegalStateException ex)
-        {
-            // The JVM is already shutting down (Ctrl-C): the hook is running and closes the relay itself.
-        }
     }
 }

@@ -3,7 +3,8 @@ package io.pacelink.cli;
 import java.util.Locale;
 
 /**
- * A command-line value such as {@code 256MiB} or {@code 500ms}: a non-negative decimal number followed by a unit.
+ * A command-line value such as {@code 256MiB} or {@code 500ms}: a non-negative decimal number followed by a unit. A
+ * negative number is reported as such, not as something that is not a number.
  *
  * @param number the number.
  * @param unit   the unit, lower case, possibly empty.
@@ -19,6 +20,10 @@ record NumberWithUnit(double number, String unit)
     static NumberWithUnit parse(final String text, final String examples)
     {
         final String trimmed = text.trim();
+        if (trimmed.startsWith("-") && trimmed.length() > 1 && Character.isDigit(trimmed.charAt(1)))
+        {
+            throw new IllegalArgumentException("'" + text + "' is negative; expected " + examples);
+        }
         int split = 0;
         while (split < trimmed.length() && (Character.isDigit(trimmed.charAt(split)) || '.' == trimmed.charAt(split)))
         {

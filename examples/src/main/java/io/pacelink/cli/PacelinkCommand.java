@@ -3,6 +3,9 @@ package io.pacelink.cli;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+
 /**
  * The {@code pacelink} command line.
  */
@@ -14,11 +17,20 @@ import picocli.CommandLine.Command;
     subcommands = {
         DemoCommand.class,
         SimCommand.class,
+        ReportCommand.class,
         NetemCommand.class,
+        StatCommand.class,
+        SendCommand.class,
+        ReceiveCommand.class,
         CommandLine.HelpCommand.class
     })
-public final class PacelinkCommand implements Runnable
+public final class PacelinkCommand implements Callable<Integer>
 {
+    /**
+     * Exit status of a usage error: a missing or bad command, option or value.
+     */
+    static final int USAGE_ERROR_EXIT_STATUS = 2;
+
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;
 
@@ -38,16 +50,26 @@ public final class PacelinkCommand implements Runnable
         final CommandLine commandLine = new CommandLine(new PacelinkCommand());
         commandLine.registerConverter(ByteSize.class, ByteSize::parse);
         commandLine.registerConverter(Duration.class, Duration::parse);
+        commandLine.registerConverter(BitRate.class, BitRate::parse);
         commandLine.setExecutionExceptionHandler((ex, cmd, parseResult) ->
         {
             cmd.getErr().println("pacelink " + cmd.getCommandName() + ": " + ex.getMessage());
-            return ex instanceof IllegalArgumentException || ex instanceof IllegalStateException ? 2 : 1;
+            return ex instanceof IllegalArgumentException || ex instanceof IllegalStateException ?
+                USAGE_ERROR_EXIT_STATUS : 1;
         });
         return commandLine;
     }
 
-    public void run()
+    /**
+     * Without a subcommand there is nothing to do: say so, show what there is, and fail as any other usage error does.
+     *
+     * @return {@link #USAGE_ERROR_EXIT_STATUS}.
+     */
+    public Integer call()
     {
-        spec.commandLine().usage(System.out);
+        final PrintWriter err = spec.commandLine().getErr();
+        err.println("pacelink: give a command: demo, sim, netem or help");
+        spec.commandLine().usage(err);
+        return USAGE_ERROR_EXIT_STATUS;
     }
 }

@@ -49,8 +49,9 @@ record ScenarioReport(PathSpec.Pair path, String senderQdisc, long seed, Scenari
      */
     void printTable(final PrintStream out)
     {
-        out.printf(Locale.ROOT, "path: %s%nsender scheduler: %s%n%s simulated, seed %d%n%n",
-            path, senderQdisc, Units.seconds(result.durationNs()), seed);
+        out.printf(Locale.ROOT, "path: %s%nsender scheduler: %s%n%s simulated, seed %d%s%n%n",
+            path, senderQdisc, Units.seconds(result.durationNs()), seed,
+            result.isComplete() ? "" : " (interrupted: the figures cover the simulated time run so far)");
         out.printf(Locale.ROOT, "%4s %-8s %-15s %16s %13s %13s %7s %9s %8s %8s %8s%n",
             "flow", "cc", "window", "goodput", "sent", "retransmitted", "lost", "RTT min", "p50", "p95", "p99 ms");
         for (final FlowOutcome flow : result.flows())
@@ -70,14 +71,16 @@ record ScenarioReport(PathSpec.Pair path, String senderQdisc, long seed, Scenari
                 Units.millis(rtt.p99Ns()));
         }
         final LinkReport forward = result.forward();
-        out.printf(Locale.ROOT, "%njain index %.3f   link utilisation %.1f %%   queue delay p50 %s ms p95 %s ms   " +
-            "drops: %d queue, %d random%n",
+        out.printf(Locale.ROOT, "%njain index %.3f   link utilisation %s   queue delay p50 %s ms p95 %s ms   " +
+            "drops: %d queue, %d random%s%n",
             result.jainIndex(),
-            forward.utilisation() * 100,
+            forward.hasCapacity() ? String.format(Locale.ROOT, "%.1f %%", forward.utilisation() * 100) :
+                "n/a (no rate)",
             Units.millis(forward.queueDelay().p50Ns()),
             Units.millis(forward.queueDelay().p95Ns()),
             forward.queueDropPackets(),
-            forward.randomLossPackets());
+            forward.randomLossPackets(),
+            path.forward().policer().isPresent() ? ", " + forward.policedPackets() + " policed" : "");
         if (null != result.ping())
         {
             out.printf(Locale.ROOT, "ping RTT p50 %s ms p99 %s ms max %s ms%n",
@@ -90,8 +93,9 @@ record ScenarioReport(PathSpec.Pair path, String senderQdisc, long seed, Scenari
 
     /**
      * @return one JSON object: {@code flows} (per flow {@code cc}, {@code goodput_bps}, {@code sent_bytes},
-     * {@code retransmitted_bytes}, {@code lost_packets}, {@code rtt_ms} and more), {@code jain_index},
-     * {@code link_utilization}, {@code queue_delay_ms}, optionally {@code ping_rtt_ms}, and the run's figures.
+     * {@code retransmitted_bytes}, {@code lost_packets}, {@code rtt_ms}, {@code controller_counters} and more),
+     * {@code jain_index}, {@code link_utilization} (left out when the path has no rate), {@code queue_delay_ms},
+     * optionally {@code ping_rtt_ms}, and the run's figures.
      */
     String toJson()
     {
@@ -100,7 +104,8 @@ record ScenarioReport(PathSpec.Pair path, String senderQdisc, long seed, Scenari
             .field("forward", path.forward().toString())
             .field("reverse", path.reverse().toString())
             .endObject();
-        json.field("duration_s", result.durationNs() / 1e9).field("seed", seed);
+        json.field("duration_s", result.durationNs() / 1e9).field("complete", result.isComplete())
+            .field("seed", seed);
 
         json.beginArray("flows");
         for (final FlowOutcome flow : result.flows())
@@ -119,17 +124,23 @@ record ScenarioReport(PathSpec.Pair path, String senderQdisc, long seed, Scenari
                 .field("lost_packets", flow.lostPackets())
                 .field("spurious_losses", flow.spuriousLosses());
             latency(json, "rtt_ms", flow.rtt());
-            json.endObject();
+            json.beginObject("controller_counters");
+            flow.controllerCounters().forEach(json::field);
+            json.endObject().endObject();
         }
         json.endArray();
 
         final LinkReport forward = result.forward();
-        json.field("jain_index", result.jainIndex())
-            .field("link_utilization", forward.utilisation());
+        json.field("jain_index", result.jainIndex());
+        if (forward.hasCapacity())
+        {
+            json.field("link_utilization", forward.utilisation());
+        }
         latency(json, "queue_delay_ms", forward.queueDelay());
         json.beginObject("forward_link")
             .field("served_bytes", forward.servedBytes())
             .field("random_loss_packets", forward.randomLossPackets())
+            .field("policed_packets", forward.policedPackets())
             .field("queue_drop_packets", forward.queueDropPackets())
             .field("reordered_packets", forward.reorderedPackets())
             .endObject();

@@ -1,6 +1,8 @@
 package io.pacelink.cli;
 
 import io.pacelink.link.PathSpec;
+import io.pacelink.report.RunRecorder;
+import io.pacelink.report.RunSheet;
 import io.pacelink.sim.scenario.FlowSpec;
 import io.pacelink.sim.scenario.Scenario;
 import io.pacelink.sim.scenario.ScenarioResult;
@@ -9,14 +11,20 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
+import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 /**
  * {@code pacelink sim}: runs flows of the real transport over a simulated path in virtual time and prints what they
- * achieved, as a table or as one JSON object. Same arguments and seed, same numbers.
+ * achieved, as a table or as one JSON object. Same arguments and seed, same numbers. A run longer than a few seconds
+ * prints its progress to stderr; Ctrl-C stops it and prints the results so far (exit status 130).
  */
 @Command(
     name = "sim",
@@ -25,12 +33,22 @@ import java.util.concurrent.Callable;
     description = {
         "Run flows of the real transport over a simulated path in virtual time and report goodput, losses, RTT, " +
             "fairness, bottleneck utilisation and queueing delay. Same arguments and seed, same numbers.",
-        "Example: pacelink sim --cc reno --path \"rate=10mbit delay=20ms queue=1bdp\" --duration 60s%n"
+        "Example: pacelink sim --cc reno --path \"rate=10mbit delay=20ms queue=1bdp\" --duration 60s%n",
+        "A run longer than a few seconds shows its progress on stderr; Ctrl-C stops it and prints the results so " +
+            "far.%n"
     })
 public final class SimCommand implements Callable<Integer>
 {
-    @Option(names = "--cc", split = ",", defaultValue = "reno", paramLabel = "CC",
-        description = "Controllers, one flow each (repeatable or comma separated; default ${DEFAULT-VALUE}).")
+    /**
+     * Exit status of a run stopped by Ctrl-C (128 + SIGINT, as the shell reports it).
+     */
+    static final int INTERRUPTED_EXIT_STATUS = 130;
+
+    private static final long MAX_WAIT_FOR_PARTIAL_RESULTS_SECONDS = 30;
+
+    @Option(names = "--cc", split = ",", paramLabel = "CC",
+        description = "Controllers, one flow each (repeatable or comma separated; default " +
+            FlowArguments.DEFAULT_CONTROLLER + ").")
     private List<String> controllers;
 
     @Option(names = "--path", required = true, paramLabel = "SPEC", description = PathArguments.PATH_HELP)
@@ -44,7 +62,8 @@ public final class SimCommand implements Callable<Integer>
     private Duration duration;
 
     @Option(names = "--flows", paramLabel = "N|CC,CC...",
-        description = "N flows taking the --cc controllers in turn, or the flows' controllers as a list.")
+        description = "N flows with the one --cc controller (or the N --cc gives), or the flows' controllers as a " +
+            "list.")
     private String flows;
 
     @Option(names = "--start", split = ",", paramLabel = "TIME",
@@ -54,6 +73,11 @@ public final class SimCommand implements Callable<Integer>
     @Option(names = "--stop", split = ",", paramLabel = "TIME",
         description = "Time each flow stops sending, in flow order (default: the end of the run).")
     private List<Duration> stops;
+
+    @Option(names = "--access-delay", split = ",", paramLabel = "TIME",
+        description = "One-way delay of each flow's access links, in flow order, added at both of its hosts in " +
+            "both directions (its RTT grows by 4x the value; default 0ms).")
+    private List<Duration> accessDelays;
 
     @Option(names = "--ping", paramLabel = "INTERVAL",
         description = "Also send a ping probe through the bottleneck this often and report its RTT.")
@@ -66,12 +90,20 @@ public final class SimCommand implements Callable<Integer>
     @Option(names = "--json", description = "Print one JSON object instead of the table.")
     private boolean json;
 
+    @Option(names = "--plot", paramLabel = "FILE.svg",
+        description = "Also draw the run's charts (throughput against delay, shares, time series) to this SVG file.")
+    private Path plot;
+
     public Integer call()
     {
         final PathSpec.Pair pair = pathRunOptions.pair(path);
         if (duration.nanos() <= 0)
         {
             throw new IllegalArgumentException("--duration must be positive, e.g. 60s");
+        }
+        if (null != traceDirectory)
+        {
+            checkWritable(traceDirectory);
         }
         final String scheduler = pathRunOptions.scheduler();
         final Scenario.Builder builder = Scenario.builder()
@@ -80,9 +112,15 @@ public final class SimCommand implements Callable<Integer>
             .durationNs(duration.nanos())
             .scheduler(scheduler, ControllerParameters.EMPTY)
             .traceDirectory(traceDirectory);
-        for (final FlowSpec flow : FlowArguments.flows(controllers, flows, starts, stops, duration.nanos()))
+        final List<FlowSpec> flowSpecs =
+            FlowArguments.flows(controllers, flows, starts, stops, accessDelays, duration.nanos());
+        flowSpecs.forEach(builder::flow);
+        final List<String> flowControllers = flowSpecs.stream().map(FlowSpec::congestionControl).toList();
+        final RunRecorder recorder = null == plot ? null : RunSheet.recorderFor(plot, flowControllers,
+            duration.nanos(), pair.baseRttNs());
+        if (null != recorder)
         {
-            builder.flow(flow);
+            recorder.attachTo(builder);
         }
         if (null != pingInterval)
         {
@@ -94,20 +132,79 @@ public final class SimCommand implements Callable<Integer>
         }
         final Scenario scenario = builder.build();
 
-        final long startNs = System.nanoTime();
-        final ScenarioResult result = scenario.run();
-        final ScenarioReport report =
-            new ScenarioReport(pair, scheduler, pathRunOptions.seed(), result, System.nanoTime() - startNs);
+        // Ctrl-C runs the shutdown hook, which stops the run at its next look and waits until the results so far
+        // have been printed: the JVM exits when the hook returns.
+        final SimProgress progress = new SimProgress(System.err, duration.nanos());
+        final CountDownLatch printed = new CountDownLatch(1);
+        final Thread onCtrlC = new Thread(() ->
+        {
+            progress.requestStop();
+            awaitQuietly(printed);
+        }, "pacelink-sim-shutdown");
+        Runtime.getRuntime().addShutdownHook(onCtrlC);
+        try
+        {
+            final ScenarioResult result = scenario.run(progress);
+            final ScenarioReport report =
+                new ScenarioReport(pair, scheduler, pathRunOptions.seed(), result, progress.elapsedWallNs());
+            if (null != recorder)
+            {
+                RunSheet.write(plot, pair.toString(), result, recorder.series(), flowControllers);
+            }
+            final PrintStream out = System.out;
+            if (json)
+            {
+                out.println(report.toJson());
+            }
+            else
+            {
+                report.printTable(out);
+            }
+            out.flush();
+            return result.isComplete() ? 0 : INTERRUPTED_EXIT_STATUS;
+        }
+        finally
+        {
+            printed.countDown();
+            ShutdownHooks.remove(onCtrlC);
+        }
+    }
 
-        final PrintStream out = System.out;
-        if (json)
+    /**
+     * Fail before the run, with the reason, if the trace directory cannot be created or written.
+     */
+    private static void checkWritable(final Path directory)
+    {
+        try
         {
-            out.println(report.toJson());
+            Files.createDirectories(directory);
+            Files.delete(Files.createTempFile(directory, ".pacelink-sim-", ".probe"));
         }
-        else
+        catch (final IOException | SecurityException ex)
         {
-            report.printTable(out);
+            throw new IllegalArgumentException("--trace " + directory + ": cannot write there (" + reason(ex) +
+                "); give a directory you can write to", ex);
         }
-        return 0;
+    }
+
+    private static String reason(final Exception ex)
+    {
+        if (ex instanceof FileSystemException fileSystemException && null != fileSystemException.getReason())
+        {
+            return fileSystemException.getFile() + ": " + fileSystemException.getReason();
+        }
+        return ex.getClass().getSimpleName() + (null == ex.getMessage() ? "" : ": " + ex.getMessage());
+    }
+
+    private static void awaitQuietly(final CountDownLatch latch)
+    {
+        try
+        {
+            latch.await(MAX_WAIT_FOR_PARTIAL_RESULTS_SECONDS, TimeUnit.SECONDS);
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+        }
     }
 }

@@ -38,6 +38,36 @@ final class MiniJson
         return value;
     }
 
+    /**
+     * @param value a parsed value.
+     * @return it as a JSON object.
+     * @throws IllegalArgumentException if it is not one.
+     */
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> object(final Object value)
+    {
+        if (!(value instanceof Map))
+        {
+            throw new IllegalArgumentException("not an object: " + value);
+        }
+        return (Map<String, Object>)value;
+    }
+
+    /**
+     * @param value a parsed value.
+     * @return it as a JSON array.
+     * @throws IllegalArgumentException if it is not one.
+     */
+    @SuppressWarnings("unchecked")
+    static List<Object> list(final Object value)
+    {
+        if (!(value instanceof List))
+        {
+            throw new IllegalArgumentException("not an array: " + value);
+        }
+        return (List<Object>)value;
+    }
+
     private Object value()
     {
         skipWhitespace();

@@ -84,6 +84,12 @@ class NetemCommandTest
             "--path", "loss=200%");
         assertEquals(2, badPath.exitCode());
         assertTrue(badPath.err().contains("above 100%"), badPath.err());
+
+        final CommandRun policerWithoutBucket = CommandRun.of("netem", "--listen", "9000", "--forward",
+            "127.0.0.1:9001", "--path", "rate=100mbit police=10mbit");
+        assertEquals(2, policerWithoutBucket.exitCode());
+        assertTrue(policerWithoutBucket.err().contains("police: needs the bucket size too, e.g. police=10mbit " +
+            "burst=100kb"), policerWithoutBucket.err());
     }
 
     private static void echo(final DatagramChannel server, final ByteBuffer buffer) throws IOException

@@ -2,7 +2,10 @@ package io.pacelink.cli;
 
 import io.pacelink.link.PathSpec;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -26,23 +30,24 @@ class SimCommandTest
             "--path", PATH, "--duration", "10s", "--ping", "100ms", "--json");
         assertEquals(0, run.exitCode(), run.err());
 
-        final Map<String, Object> json = object(MiniJson.parse(run.out().trim()));
-        assertEquals("delay=20ms", object(json.get("path")).get("reverse"), "default reverse direction");
-        final List<Object> flows = list(json.get("flows"));
+        final Map<String, Object> json = MiniJson.object(MiniJson.parse(run.out().trim()));
+        assertEquals("delay=20ms", MiniJson.object(json.get("path")).get("reverse"), "default reverse direction");
+        final List<Object> flows = MiniJson.list(json.get("flows"));
         assertEquals(2, flows.size());
-        assertEquals(List.of("reno", "cubic"), List.of(object(flows.get(0)).get("cc"), object(flows.get(1)).get("cc")));
-        assertEquals(2.0, number(object(flows.get(1)), "start_s"), "the latecomer's start");
+        assertEquals(List.of("reno", "cubic"),
+            List.of(MiniJson.object(flows.get(0)).get("cc"), MiniJson.object(flows.get(1)).get("cc")));
+        assertEquals(2.0, number(MiniJson.object(flows.get(1)), "start_s"), "the latecomer's start");
 
         double totalGoodput = 0;
         for (final Object element : flows)
         {
-            final Map<String, Object> flow = object(element);
+            final Map<String, Object> flow = MiniJson.object(element);
             final double goodput = number(flow, "goodput_bps");
             assertTrue(goodput > 1e6 && goodput < 10e6, "goodput " + goodput);
             totalGoodput += goodput * (number(flow, "end_s") - number(flow, "start_s")) / 10;
             assertTrue(number(flow, "sent_bytes") >= number(flow, "retransmitted_bytes"));
             assertTrue(number(flow, "lost_packets") >= 0);
-            final Map<String, Object> rtt = object(flow.get("rtt_ms"));
+            final Map<String, Object> rtt = MiniJson.object(flow.get("rtt_ms"));
             assertTrue(number(rtt, "min") >= 40.0, "min RTT below the path's 40 ms: " + rtt);
             assertTrue(number(rtt, "min") <= number(rtt, "p50") && number(rtt, "p50") <= number(rtt, "p95") &&
                 number(rtt, "p95") <= number(rtt, "p99"), "percentiles out of order: " + rtt);
@@ -53,10 +58,10 @@ class SimCommandTest
         assertTrue(totalGoodput < 10e6 * utilisation, "goodput above what the link carried");
         final double jain = number(json, "jain_index");
         assertTrue(jain > 0.5 && jain <= 1.0, "jain " + jain);
-        final Map<String, Object> queueDelay = object(json.get("queue_delay_ms"));
+        final Map<String, Object> queueDelay = MiniJson.object(json.get("queue_delay_ms"));
         assertTrue(number(queueDelay, "p50") <= number(queueDelay, "p95") && number(queueDelay, "p95") <= 41.0,
             "a 1-BDP queue holds at most 40 ms: " + queueDelay);
-        final Map<String, Object> ping = object(json.get("ping_rtt_ms"));
+        final Map<String, Object> ping = MiniJson.object(json.get("ping_rtt_ms"));
         assertTrue(number(ping, "p50") >= 40.0 && number(ping, "p50") <= number(ping, "p99") &&
             number(ping, "p99") <= number(ping, "max"), "ping " + ping);
     }
@@ -66,8 +71,8 @@ class SimCommandTest
     {
         final String[] args = { "sim", "--cc", "cubic", "--path", "rate=20mbit delay=10ms jitter=1ms loss=0.5%",
             "--duration", "5s", "--seed", "3", "--json" };
-        final Map<String, Object> first = object(MiniJson.parse(CommandRun.of(args).out().trim()));
-        final Map<String, Object> second = object(MiniJson.parse(CommandRun.of(args).out().trim()));
+        final Map<String, Object> first = MiniJson.object(MiniJson.parse(CommandRun.of(args).out().trim()));
+        final Map<String, Object> second = MiniJson.object(MiniJson.parse(CommandRun.of(args).out().trim()));
 
         assertNotEquals(null, first.remove("run"), "run figures (wall time) are reported");
         second.remove("run");
@@ -75,17 +80,18 @@ class SimCommandTest
     }
 
     @Test
-    void flowsReplicateTheControllersOrListThem()
+    void flowsTakeOneControllerForAllOrOnePerFlowOrListThem()
     {
-        assertEquals(List.of("reno", "cubic", "reno"), controllers("--cc", "reno,cubic", "--flows", "3"));
+        assertEquals(List.of("reno", "cubic", "bbr"), controllers("--cc", "reno,cubic,bbr", "--flows", "3"));
         assertEquals(List.of("bbr", "bbr3"), controllers("--flows", "bbr,bbr3"));
         assertEquals(List.of("cubic", "cubic"), controllers("--cc", "cubic", "--flows", "2"));
+        assertEquals(List.of("reno", "reno"), controllers("--flows", "2"));
     }
 
     @Test
     void tableHasOneRowPerFlowAndTheSimulationSpeed()
     {
-        final CommandRun run = CommandRun.of("sim", "--cc", "reno", "--flows", "2", "--stop", "3s",
+        final CommandRun run = CommandRun.of("sim", "--cc", "reno", "--flows", "2", "--stop", "3s,5s",
             "--path", PATH + " | delay=20ms", "--duration", "5s");
         assertEquals(0, run.exitCode(), run.err());
         final String out = run.out();
@@ -127,8 +133,16 @@ class SimCommandTest
     @Test
     void badArgumentsFailFastWithAClearMessage()
     {
-        assertFails("--start has 3 values but there are only 2 flows", "--path", PATH, "--flows", "2",
-            "--start", "0s,1s,2s");
+        assertFails("--start has 3 values for 2 flows; give one value per flow, in flow order", "--path", PATH,
+            "--flows", "2", "--start", "0s,1s,2s");
+        assertFails("--start has 1 value for 2 flows", "--path", PATH, "--flows", "2", "--start", "1s");
+        assertFails("--stop has 1 value for 3 flows", "--path", PATH, "--cc", "reno,cubic,bbr", "--stop", "5s");
+        assertFails("--access-delay has 3 values for 2 flows", "--path", PATH, "--flows", "2",
+            "--access-delay", "0ms,1ms,2ms");
+        assertFails("--cc has 2 controllers for --flows 3; give one controller for every flow, or one per flow",
+            "--path", PATH, "--cc", "reno,cubic", "--flows", "3");
+        assertFails("lists the flows' controllers, and so does --cc", "--path", PATH, "--cc", "reno",
+            "--flows", "bbr,cubic");
         assertFails("flow 1 stops at 1 s, not after its start at 2 s", "--path", PATH, "--flows", "2",
             "--start", "0s,2s", "--stop", "5s,1s");
         assertFails("flow 0 starts at 10 s, not before the end of the run", "--path", PATH, "--start", "10s",
@@ -136,10 +150,92 @@ class SimCommandTest
         assertFails("no congestion controller named 'vegas'", "--path", PATH, "--cc", "vegas");
         assertFails("--flows 0 is out of range", "--path", PATH, "--flows", "0");
         assertFails("'10' is not a duration", "--path", PATH, "--duration", "10");
+        assertFails("'-5s' is negative", "--path", PATH, "--duration", "-5s");
+        assertFails("delay: \"-5ms\" is negative", "--path", "delay=-5ms");
+        assertFails("'-1ms' is negative", "--path", PATH, "--access-delay", "-1ms");
+        assertFails("queue=1bdp: the path has no delay (delay= is 0 in both directions), so its bandwidth-delay " +
+            "product is 0 bytes", "--path", "rate=10mbit queue=1bdp");
         assertFails("either after '|' in --path or with --reverse-path", "--path", "delay=5ms|delay=5ms",
             "--reverse-path", "delay=5ms");
         assertFails("--ping must be a positive interval", "--path", PATH, "--ping", "0s");
         assertFails("Missing required option: '--path=SPEC'");
+    }
+
+    @Test
+    void aTraceDirectoryThatCannotBeWrittenFailsBeforeTheRunWithTheReason(@TempDir final Path directory)
+        throws Exception
+    {
+        final Path file = Files.writeString(directory.resolve("a-file"), "not a directory");
+        final CommandRun run = CommandRun.of("sim", "--path", PATH, "--duration", "1s", "--trace",
+            file.resolve("traces").toString());
+        assertEquals(2, run.exitCode(), run.out());
+        assertTrue(run.err().contains("--trace " + file.resolve("traces") + ": cannot write there (" +
+            file.resolve("traces") + ": Not a directory)"), run.err());
+        assertEquals("", run.out(), "nothing ran");
+    }
+
+    @ParameterizedTest(name = "\"{0}\"")
+    @ValueSource(strings = { "loss=1%", "", "delay=1us" })
+    @Timeout(60)
+    void aPathWithoutARateRunsLimitedByTheSendersLineRate(final String path)
+    {
+        // Nothing in a simulated host takes time: without the senders' 1 Gbit/s line these never finished.
+        final CommandRun run = CommandRun.of("sim", "--path", path, "--duration", "100ms", "--json");
+        assertEquals(0, run.exitCode(), run.err());
+
+        final Map<String, Object> json = MiniJson.object(MiniJson.parse(run.out().trim()));
+        assertFalse(json.containsKey("link_utilization"), "no rate, no utilisation: " + json.keySet());
+        final Map<String, Object> flow = MiniJson.object(MiniJson.list(json.get("flows")).get(0));
+        final double goodput = number(flow, "goodput_bps");
+        assertTrue(goodput > 100e6 && goodput < 1e9, "limited by the 1 Gbit/s line only: " + goodput);
+    }
+
+    @Test
+    void accessDelaysGiveEachFlowItsOwnRtt()
+    {
+        // At 1 Gbit/s a full 100-packet queue is 1.2 ms.
+        final CommandRun run = CommandRun.of("sim", "--flows", "2", "--access-delay", "0ms,5ms",
+            "--path", "rate=1gbit delay=5ms queue=100p", "--duration", "1s", "--json");
+        assertEquals(0, run.exitCode(), run.err());
+        final List<Object> flows = MiniJson.list(MiniJson.object(MiniJson.parse(run.out().trim())).get("flows"));
+        final double shortMinRtt = number(MiniJson.object(MiniJson.object(flows.get(0)).get("rtt_ms")), "min");
+        final double longMinRtt = number(MiniJson.object(MiniJson.object(flows.get(1)).get("rtt_ms")), "min");
+        // The bottleneck's 10 ms, then 5 ms more at each of the two hosts, both ways (to the RTT histogram's 3 digits).
+        assertTrue(shortMinRtt >= 9.99 && shortMinRtt < 11.5, "short flow's min RTT " + shortMinRtt);
+        assertTrue(longMinRtt >= 29.9 && longMinRtt < 31.5, "long flow's min RTT " + longMinRtt);
+    }
+
+    @Test
+    void aPolicerIsReportedWithItsDropsAndBbrCountsItsLongTermMode()
+    {
+        final CommandRun run = CommandRun.of("sim", "--cc", "bbr", "--path",
+            "rate=100mbit delay=20ms police=10mbit burst=100kb", "--duration", "20s", "--json");
+        assertEquals(0, run.exitCode(), run.err());
+        final Map<String, Object> json = MiniJson.object(MiniJson.parse(run.out().trim()));
+        assertEquals("rate=100mbit delay=20ms police=10mbit burst=100kb",
+            MiniJson.object(json.get("path")).get("forward"));
+        assertTrue(number(MiniJson.object(json.get("forward_link")), "policed_packets") > 0);
+        final Map<String, Object> flow = MiniJson.object(MiniJson.list(json.get("flows")).get(0));
+        final Map<String, Object> counters = MiniJson.object(flow.get("controller_counters"));
+        assertTrue(number(counters, "bbr-lt-bw-engagements") >= 1, "long-term mode engaged: " + counters);
+
+        final CommandRun table = CommandRun.of("sim", "--cc", "bbr", "--path",
+            "rate=100mbit delay=20ms police=10mbit burst=100kb", "--duration", "2s");
+        assertTrue(table.out().matches("(?s).*drops: 0 queue, 0 random, [1-9][0-9]* policed.*"), table.out());
+    }
+
+    @Test
+    void theSameSeedOnAPathWithoutRandomnessGivesTheSameRunAndSoDoesAnotherSeed()
+    {
+        // A seed drives the path's random choices and the endpoints' and controllers' random sources; reno and a
+        // path with no loss or jitter draw none that matter, so any seed gives the same run.
+        final Map<String, Object> first = jsonWithoutRunFigures("--cc", "reno", "--path", PATH, "--duration", "3s",
+            "--seed", "1");
+        final Map<String, Object> second = jsonWithoutRunFigures("--cc", "reno", "--path", PATH, "--duration", "3s",
+            "--seed", "2");
+        first.remove("seed");
+        second.remove("seed");
+        assertEquals(first, second);
     }
 
     @Test
@@ -166,7 +262,7 @@ class SimCommandTest
             .beginObject("nested").field("x", (String)null).endObject()
             .endObject()
             .toString();
-        final Map<String, Object> parsed = object(MiniJson.parse(json));
+        final Map<String, Object> parsed = MiniJson.object(MiniJson.parse(json));
         assertEquals(nasty, parsed.get("text"));
         assertEquals(null, parsed.get("nan"));
         assertTrue(parsed.containsKey("nan"));
@@ -175,6 +271,17 @@ class SimCommandTest
         assertEquals((double)Long.MAX_VALUE, parsed.get("count"));
         assertEquals(List.of(), parsed.get("empty"));
         assertThrows(IllegalArgumentException.class, () -> MiniJson.parse("{\"a\":1,}"), "the test parser is strict");
+    }
+
+    private static Map<String, Object> jsonWithoutRunFigures(final String... options)
+    {
+        final List<String> args = new ArrayList<>(List.of("sim", "--json"));
+        args.addAll(List.of(options));
+        final CommandRun run = CommandRun.of(args.toArray(new String[0]));
+        assertEquals(0, run.exitCode(), run.err());
+        final Map<String, Object> json = MiniJson.object(MiniJson.parse(run.out().trim()));
+        json.remove("run");
+        return json;
     }
 
     private static void assertFails(final String message, final String... options)
@@ -193,25 +300,11 @@ class SimCommandTest
         final CommandRun run = CommandRun.of(args.toArray(new String[0]));
         assertEquals(0, run.exitCode(), run.err());
         final List<Object> controllers = new ArrayList<>();
-        for (final Object flow : list(object(MiniJson.parse(run.out().trim())).get("flows")))
+        for (final Object flow : MiniJson.list(MiniJson.object(MiniJson.parse(run.out().trim())).get("flows")))
         {
-            controllers.add(object(flow).get("cc"));
+            controllers.add(MiniJson.object(flow).get("cc"));
         }
         return controllers;
-    }
-
-    @SuppressWarnings("unchecked")
-    private static Map<String, Object> object(final Object value)
-    {
-        assertTrue(value instanceof Map, "not an object: " + value);
-        return (Map<String, Object>)value;
-    }
-
-    @SuppressWarnings("unchecked")
-    private static List<Object> list(final Object value)
-    {
-        assertTrue(value instanceof List, "not an array: " + value);
-        return (List<Object>)value;
     }
 
     private static double number(final Map<String, Object> object, final String name)

@@ -45,9 +45,15 @@ class ConnectionFailureTest
     void aClientBindsTheWildcardAddressByDefault()
     {
         assertTrue(new PacelinkContext().bindAddress().getAddress().isAnyLocalAddress());
-        try (Endpoint client = Endpoint.launch(new PacelinkContext()))
+        try (Endpoint server = Endpoint.launch(new PacelinkContext());
+            Endpoint client = Endpoint.launch(clientContext()))
         {
             assertTrue(client.localAddress().getAddress().isAnyLocalAddress(), client.localAddress().toString());
+            // Connecting to what a wildcard-bound endpoint calls its address means this host, as for the OS.
+            final Connection connection = client.connect(server.localAddress(), null, WAIT_NS);
+            assertEquals(new InetSocketAddress("127.0.0.1", server.localAddress().getPort()),
+                connection.remoteAddress());
+            assertNotNull(server.accept(WAIT_NS));
         }
     }
 

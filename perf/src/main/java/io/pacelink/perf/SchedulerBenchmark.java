@@ -7,6 +7,7 @@ import io.pacelink.transport.schedule.PacketSender;
 import io.pacelink.transport.schedule.PacketSchedulers;
 import io.pacelink.transport.schedule.SchedulableFlow;
 import io.pacelink.transport.schedule.SentPacket;
+import io.pacelink.transport.stats.CountersBuffers;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -55,6 +56,11 @@ public class SchedulerBenchmark
     private static final long START_NS = 1_000_000_000L;
 
     /**
+     * Room for the scheduler's statistics counters (fq registers seven).
+     */
+    private static final int COUNTERS_VALUES_BYTES = 64 * 1024;
+
+    /**
      * The scheduler's name.
      */
     @Param({ "rr", "fq", "fifo" })
@@ -82,7 +88,8 @@ public class SchedulerBenchmark
     @Setup(Level.Trial)
     public void setUp()
     {
-        packetScheduler = PacketSchedulers.newScheduler(scheduler, ControllerParameters.EMPTY);
+        packetScheduler = PacketSchedulers.newScheduler(
+            scheduler, ControllerParameters.EMPTY, CountersBuffers.newManager(COUNTERS_VALUES_BYTES));
         final SplittableRandom random = new SplittableRandom(SEED);
 
         final double[] weights = new double[flows];

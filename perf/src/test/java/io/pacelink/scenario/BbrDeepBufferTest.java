@@ -45,17 +45,22 @@ class BbrDeepBufferTest
         assertTrue(measured.utilisation() >= 0.95, "utilisation " + measured.utilisation());
     }
 
-    @Disabled("Not met by BBRv3 as draft-ietf-ccwg-bbr and Linux v3 specify it: measured p95 RTT 58.9 ms (seed 1) " +
-        "and 60.5 ms (seed 2) against 50 ms. Every 2-3 s ProbeBW_UP paces at 1.25x until the delivery rate has not " +
-        "grown for 3 rounds (draft 5.3.1.2, A.5), queueing about 0.9 BDP, and ProbeBW_DOWN at 0.9x needs about 9 " +
-        "rounds to drain it: 15-20 % of the ACKs see more than a quarter BDP of queue. Ending UP after one round of " +
-        "probe feedback (2 rounds) gives 46-50 ms, after 1 round 40 ms; both deviate from the draft: docs/bbr.md.")
+    /**
+     * Issue 9 item 1 decided that BBRv3 follows the draft by default and is held to BBRv1's bound, p95 RTT at most
+     * 1.5 x 40 ms. The draft does not meet it here on most seeds (measured p95, seeds 1 to 8: 58.9, 60.5, 60.2,
+     * 61.3, 60.9, 60.2, 61.4, 62.8 ms; utilisation 96.5 to 96.6 % on all). Every 2-3 s ProbeBW_UP paces at 1.25 x
+     * until the delivery rate has not grown for 3 rounds (draft 5.3.1.2, A.5), queueing about 0.9 BDP, and
+     * ProbeBW_DOWN at 0.9 x needs about 9 rounds to drain it, so 5-6 % of the ACKs see more than half a BDP of
+     * queue. Disabled until the bound is settled again (docs/bbr.md, item 3).
+     */
+    @Disabled("issue 9 item 1: p95 RTT <= 60 ms not met by BBRv3 as draft-ietf-ccwg-bbr specifies it: 58.9 ms (seed " +
+        "1), 60.5 ms (seed 2); seeds 3-8 60.2-62.8 ms; see the comment and docs/bbr.md")
     @ParameterizedTest
     @ValueSource(longs = { 1, 2 })
-    void bbr3KeepsP95RttWithinAQuarterBdpOfQueue(final long seed)
+    void bbr3KeepsP95RttWithinHalfABdpOfQueue(final long seed)
     {
         final Measured measured = run("bbr3", seed);
-        assertTrue(measured.p95RttMs() <= 1.25 * BASE_RTT_MS, "p95 RTT " + measured.p95RttMs() + " ms");
+        assertTrue(measured.p95RttMs() <= 1.5 * BASE_RTT_MS, "p95 RTT " + measured.p95RttMs() + " ms");
     }
 
     @Test

@@ -3,7 +3,7 @@ package io.pacelink.scenario;
 import io.pacelink.link.PathSpec;
 import io.pacelink.sim.scenario.FlowSpec;
 import io.pacelink.sim.scenario.Scenario;
-import org.junit.jupiter.api.Disabled;
+import io.pacelink.transport.cc.ControllerParameters;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -49,43 +49,60 @@ class BbrProbeRttTest
 
     @ParameterizedTest
     @ValueSource(longs = { 1, 2 })
-    void bbr3ProbesRttEveryFiveSecondsAtHalfTheBdp(final long seed)
+    void bbr3ProbesRttEveryFiveSecondsAtHalfTheBdpAndFollowsADelayStepWithinTwoIntervals(final long seed)
     {
         final long changeNs = 16 * SECOND;
         final BbrTelemetry.Recorder bbr = run("bbr3", seed, changeNs, 27 * SECOND);
         // Half the BDP, rounded up to whole packets the way a window is used (one more may leave while below cwnd).
         checkProbeRtts("bbr3", seed, bbr, changeNs, 5 * SECOND, 0.5 * BDP_BYTES + 2 * PACKET_BYTES);
+        // Issue 9 item 1: BBRv3 follows the draft, so its min RTT must follow the step within two probe intervals,
+        // 11 s, not one (measured: 9.91 s on seed 1, 9.89 s on seed 2). The ProbeRTT after the step measures 80 ms
+        // within 5 s, but min_rtt takes it only when its own 10 s stamp expires, so the lag is 5 to 10 s with the
+        // step's phase. bbr3.minRttFilterLengthMs trades this (the next test).
+        final double trackedSeconds = minRttTrackingSeconds("bbr3", seed, bbr, changeNs);
+        assertTrue(trackedSeconds <= 11.0, "min RTT followed after " + trackedSeconds);
         // The draft keeps min_rtt for MinRTTFilterLen = 10 s and refreshes it from the 5 s ProbeRTT filter only when
         // it expires (draft 5.5.7, Linux bbr_update_min_rtt): what it guarantees is one filter length, plus the
         // ProbeRTT that measures the new delay if the filter expires while it runs.
-        final double trackedSeconds = minRttTrackingSeconds("bbr3", seed, bbr, changeNs);
         assertTrue(trackedSeconds <= (10 * SECOND + 200 * MS + BASE_RTT_NS) / 1e9,
             "min RTT followed after " + trackedSeconds);
     }
 
-    @Disabled("Not met by BBRv3 as draft-ietf-ccwg-bbr and Linux v3 specify it: min_rtt followed the 20 -> 40 ms " +
-        "step after 9.9 s (seeds 1 and 2), not within the 5 s ProbeRTT interval. The ProbeRTT after the step " +
-        "measures 80 ms (probe_rtt_min_delay), but min_rtt, a 10 s filter, takes it only once its own stamp expires " +
-        "(draft 5.5.7, MinRTTFilterLen = 10 s); the lag ranges from 5 to 10 s with the step's phase. BBRv1, whose " +
-        "single filter is the PROBE_RTT interval, meets its 10 s bound.")
+    /**
+     * A min_rtt filter as long as the ProbeRTT interval ({@code bbr3.minRttFilterLengthMs=5000}, Linux's and the
+     * draft's way to trade a faster reaction to a longer path against more frequent refreshes) follows the step
+     * within one probe interval.
+     */
     @Test
-    void bbr3MinRttFollowsADelayStepWithinOneProbeRttInterval()
+    void bbr3WithAFiveSecondMinRttFilterFollowsADelayStepWithinOneProbeRttInterval()
     {
         final long changeNs = 16 * SECOND;
-        final BbrTelemetry.Recorder bbr = run("bbr3", 1, changeNs, 27 * SECOND);
-        final double trackedSeconds = minRttTrackingSeconds("bbr3", 1, bbr, changeNs);
-        assertTrue(trackedSeconds <= (5 * SECOND + BASE_RTT_NS) / 1e9, "min RTT followed after " + trackedSeconds);
+        final BbrTelemetry.Recorder bbr = run("bbr3", ControllerParameters.parse("bbr3.minRttFilterLengthMs=5000"), 1,
+            changeNs, 27 * SECOND);
+        final double trackedSeconds = minRttTrackingSeconds("bbr3-filter-5s", 1, bbr, changeNs);
+        assertTrue(trackedSeconds <= (5 * SECOND + 200 * MS + BASE_RTT_NS) / 1e9,
+            "min RTT followed after " + trackedSeconds);
     }
 
     private static BbrTelemetry.Recorder run(
         final String controller, final long seed, final long changeNs, final long durationNs)
+    {
+        return run(controller, ControllerParameters.EMPTY, seed, changeNs, durationNs);
+    }
+
+    private static BbrTelemetry.Recorder run(
+        final String controller,
+        final ControllerParameters parameters,
+        final long seed,
+        final long changeNs,
+        final long durationNs)
     {
         final BbrTelemetry telemetry = new BbrTelemetry(10 * MS);
         Scenario.builder()
             .seed(seed)
             .path(PathSpec.Pair.parse(PATH, REVERSE))
             .durationNs(durationNs)
-            .flow(FlowSpec.bulk(controller))
+            .flow(FlowSpec.bulk(controller).with(parameters))
             .registry(telemetry.registry())
             .pathChange(changeNs, (dumbbell) ->
             {

@@ -232,6 +232,11 @@ final class BbrTelemetry
             return controller.stateName();
         }
 
+        public List<String> stateNames()
+        {
+            return controller.stateNames();
+        }
+
         /**
          * @return the bandwidth estimate: {@code max_bw} (v1: the long-term rate while policed).
          */

@@ -227,12 +227,22 @@ final class CubicScenarios
         static SlowStartEnd of(
             final String controller, final ControllerParameters parameters, final double beta, final Path traces)
         {
-            deepBuffer(controller, parameters, 5 * SECOND_NS, traces);
+            return of(controller, parameters, 1, beta, traces);
+        }
+
+        static SlowStartEnd of(
+            final String controller,
+            final ControllerParameters parameters,
+            final long seed,
+            final double beta,
+            final Path traces)
+        {
+            deepBuffer(controller, parameters, seed, 5 * SECOND_NS, traces);
             final CubicTrace trace = CubicTrace.read(traces, 0, controller);
             final int endRow = trace.firstRowNotIn(WindowController.STATE_SLOW_START, 0);
             final String endedBy = trace.state(endRow);
             final boolean isLoss = WindowController.STATE_RECOVERY.equals(endedBy);
-            final long droppedPackets = deepBuffer(controller, parameters, trace.timeNs(endRow),
+            final long droppedPackets = deepBuffer(controller, parameters, seed, trace.timeNs(endRow),
                 traces.resolve("until-slow-start-ends")).forward().queueDropPackets();
             return new SlowStartEnd(endedBy, trace.timeNs(endRow),
                 trace.congestionWindowBytes(endRow) / (isLoss ? beta : 1.0) / DEEP_BUFFER_BDP_BYTES, droppedPackets);

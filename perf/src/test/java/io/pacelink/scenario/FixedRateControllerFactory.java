@@ -8,6 +8,7 @@ import io.pacelink.transport.cc.ControllerContext;
 import io.pacelink.transport.cc.ControllerParameters;
 import io.pacelink.transport.cc.LostPacket;
 
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -113,6 +114,11 @@ final class FixedRateControllerFactory implements CongestionControllerFactory
         public String stateName()
         {
             return "FIXED_RATE";
+        }
+
+        public List<String> stateNames()
+        {
+            return List.of("FIXED_RATE");
         }
     }
 }

@@ -10,7 +10,6 @@ import io.pacelink.sim.scenario.ScenarioResult;
 import io.pacelink.transport.cc.CongestionControlRegistry;
 import io.pacelink.transport.cc.ControllerParameters;
 import org.HdrHistogram.Histogram;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -155,18 +154,22 @@ class FqAcceptanceTest
         assertTrue(dropTail.pingP50Ns() > 10 * fullQuantum.pingP50Ns(), dropTail + " vs " + fullQuantum);
     }
 
-    @Disabled("issue 6 item 4 threshold not met by fq_codel's DRR as specified (RFC 8290 section 4.2, Linux " +
-        "sch_fq_codel): ping RTT p99 measured 14.4 ms (p50 4.0 ms, max 31.6 ms) with cubic, 12.8 ms reno, 12.2 ms " +
-        "bbr3. A served probe's queue makes one pass through old_flows before it is unlisted; a pass lasts as many " +
-        "1472-B packets (2.94 ms each) as the bulk flows with credit send in it: 1 to 9, 4 or more in a quarter of " +
-        "the passes, so 26 % of probes find their queue still listed and wait for the pass (p99 16.9 ms). See " +
-        "docs/fq.md, item 4")
+    /**
+     * Issue 6 item 4's ping bound as issue 9 settled it, fq_codel staying faithful to Linux: ping p50 at most 5 ms and
+     * p99 at most 15 ms (measured with cubic: p50 3.99 ms, p99 14.41 ms, max 31.57 ms; the issue's first bound of
+     * 10 ms is not met by fq_codel's DRR as specified, RFC 8290 section 4.2 and Linux sch_fq_codel: a served probe's
+     * queue makes one pass through old_flows before it is unlisted, and a pass lasts as many 1472-byte packets, 2.94
+     * ms each, as the bulk flows with credit send in it, 1 to 9, so about a quarter of the probes wait for a pass).
+     * For scale, Linux sch_fq on the same experiment measured a ping p99 of about 28 ms. Jain and the latecomer's
+     * share are asserted by the test above.
+     */
     @Test
-    void tenIperfsOverFqCodelWithSmallQuantumKeepPingUnderTenMilliseconds()
+    void tenIperfsOverFqCodelWithSmallQuantumKeepPingP50UnderFiveAndP99UnderFifteenMilliseconds()
     {
         final ScenarioResult result = tenIperfs("qdisc=fq_codel quantum=300", "cubic");
 
-        assertTrue(result.ping().p99Ns() <= 10 * MS, "ping " + result.ping());
+        assertTrue(result.ping().p50Ns() <= 5 * MS, "ping " + result.ping());
+        assertTrue(result.ping().p99Ns() <= 15 * MS, "ping " + result.ping());
     }
 
     @Test

@@ -18,6 +18,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -190,6 +191,70 @@ class SimulatorAcceptanceTest
             "the scenario must exercise loss and reordering");
 
         assertNotEquals(first.traceHash(), runDeterminismScenario(8).traceHash(), "another seed, same hash");
+    }
+
+    /**
+     * Issue 9 item 7: what a seed changes. It seeds the links' random choices (loss, duplication, corruption, jitter,
+     * sfq's hash perturbation) and each endpoint's random source (connection ids, and the controllers' draws: BBRv1's
+     * first gain-cycle phase, BBRv3's wait between probes). On a path with none of those, reno and cubic draw nothing
+     * that matters, so seeds 1 to 3 give identical runs; bbr's runs differ; so do reno's once the path loses packets.
+     */
+    @Test
+    void aSeedChangesOnlyWhatIsDrawnAtRandom()
+    {
+        final String clean = "rate=20mbit delay=10ms queue=1bdp";
+        final long renoAndCubic = seedScenario(1, clean, "reno", "cubic").traceHash();
+        assertEquals(renoAndCubic, seedScenario(2, clean, "reno", "cubic").traceHash(), "seed 2");
+        assertEquals(renoAndCubic, seedScenario(3, clean, "reno", "cubic").traceHash(), "seed 3");
+
+        assertNotEquals(seedScenario(1, clean, "bbr", "bbr").traceHash(),
+            seedScenario(2, clean, "bbr", "bbr").traceHash(), "BBRv1 draws its first gain-cycle phase");
+        final String lossy = clean + " loss=0.5%";
+        assertNotEquals(seedScenario(1, lossy, "reno", "cubic").traceHash(),
+            seedScenario(2, lossy, "reno", "cubic").traceHash(), "the path draws its losses");
+    }
+
+    /**
+     * A run stopped from outside (Ctrl-C in {@code pacelink sim}) reports the whole goodput bins simulated so far, and
+     * says it is incomplete; what it covers is what a run of that length gives.
+     */
+    @Test
+    void aStoppedRunReportsTheTimeSimulatedSoFar()
+    {
+        final Scenario.Builder builder = Scenario.builder()
+            .seed(1)
+            .path(PathSpec.Pair.parse("rate=10mbit delay=20ms queue=1bdp", "delay=20ms"))
+            .durationNs(60 * SECOND_NS)
+            .flow(FlowSpec.bulk("reno"));
+        final long[] stoppedAtNs = new long[1];
+        final ScenarioResult stopped = builder.build().run((nowNs, eventsFired) ->
+        {
+            stoppedAtNs[0] = nowNs;
+            return nowNs < 2 * SECOND_NS;
+        });
+
+        final long coveredNs = stoppedAtNs[0] - stoppedAtNs[0] % TimeUnit.MILLISECONDS.toNanos(100);
+        assertFalse(stopped.isComplete());
+        assertTrue(coveredNs >= 2 * SECOND_NS && coveredNs < 60 * SECOND_NS, "stopped at " + stoppedAtNs[0]);
+        assertEquals(coveredNs, stopped.durationNs(), "whole 100 ms bins");
+        assertEquals(coveredNs, stopped.flow(0).endNs());
+        final ScenarioResult asLong = builder.durationNs(coveredNs).build().run();
+        assertTrue(asLong.isComplete());
+        assertEquals(asLong.flow(0).goodputBitsPerSecond(), stopped.flow(0).goodputBitsPerSecond());
+        assertEquals(asLong.forward().capacityBits(), stopped.forward().capacityBits());
+    }
+
+    private static ScenarioResult seedScenario(
+        final long seed, final String path, final String first, final String second)
+    {
+        return Scenario.builder()
+            .seed(seed)
+            .path(PathSpec.Pair.parse(path, "delay=10ms"))
+            .durationNs(5 * SECOND_NS)
+            .flow(FlowSpec.bulk(first))
+            .flow(FlowSpec.bulk(second).during(SECOND_NS, Long.MAX_VALUE))
+            .build()
+            .run();
     }
 
     private static ScenarioResult runReordering(final long seed, final String jitter)

@@ -1,5 +1,6 @@
 package io.pacelink.fq;
 
+import io.pacelink.transport.cc.ControllerCounters;
 import io.pacelink.transport.cc.ControllerParameters;
 import io.pacelink.transport.schedule.PacketScheduler;
 import io.pacelink.transport.schedule.PacketSchedulerFactory;
@@ -31,9 +32,10 @@ public final class FifoSchedulerFactory implements PacketSchedulerFactory
     /**
      * {@inheritDoc}
      * <p>
-     * The FIFO has no parameters; any {@code fifo.*} parameter is rejected.
+     * The FIFO has no parameters (any {@code fifo.*} parameter is rejected) and keeps no statistics.
      */
-    public <F extends SchedulableFlow> PacketScheduler<F> newScheduler(final ControllerParameters parameters)
+    public <F extends SchedulableFlow> PacketScheduler<F> newScheduler(
+        final ControllerParameters parameters, final ControllerCounters counters)
     {
         parameters.rejectUnknown(FifoScheduler.NAME + ".", Collections.emptySet());
         return new FifoScheduler<>();

@@ -1,5 +1,6 @@
 package io.pacelink.fq;
 
+import io.pacelink.transport.cc.ControllerCounters;
 import io.pacelink.transport.schedule.PacketScheduler;
 import io.pacelink.transport.schedule.PacketSender;
 import io.pacelink.transport.schedule.SchedulableFlow;
@@ -7,6 +8,7 @@ import io.pacelink.transport.schedule.SentPacket;
 import org.HdrHistogram.Histogram;
 import org.agrona.collections.Hashing;
 import org.agrona.collections.Long2ObjectHashMap;
+import org.agrona.concurrent.status.AtomicCounter;
 
 import java.util.ArrayDeque;
 
@@ -104,16 +106,28 @@ public final class FqScheduler<F extends SchedulableFlow> implements PacketSched
     private FqFlow freeFlows;
     private boolean isReleasedForAckOnly;
 
-    private long throttledTotal;
-    private long gcFlows;
-    private long packetsTooLong;
-    private long ackOnlyReleases;
+    // sch_fq's statistics (tc -s qdisc show dev X), as counters so pacelink stat sees them.
+    private final AtomicCounter flows;
+    private final AtomicCounter throttledFlowsNow;
+    private final AtomicCounter throttledTotal;
+    private final AtomicCounter gcFlows;
+    private final AtomicCounter packetsTooLong;
+    private final AtomicCounter ackOnlyReleases;
+    private final AtomicCounter unthrottleLatencyNs;
 
     /**
-     * @param config validated parameters.
+     * @param config   validated parameters.
+     * @param counters where the statistics are published (the endpoint's counters).
      */
-    public FqScheduler(final FqConfig config)
+    public FqScheduler(final FqConfig config, final ControllerCounters counters)
     {
+        flows = counters.newCounter("flows");
+        throttledFlowsNow = counters.newCounter("throttled-flows");
+        throttledTotal = counters.newCounter("throttled");
+        gcFlows = counters.newCounter("gc-flows");
+        packetsTooLong = counters.newCounter("packets-too-long");
+        ackOnlyReleases = counters.newCounter("ack-only-releases");
+        unthrottleLatencyNs = counters.newCounter("unthrottle-latency-ns");
         quantumBytes = config.quantumBytes();
         initialQuantumBytes = config.initialQuantumBytes();
         maxRateBytesPerSecond = config.maxRateBytesPerSecond();
@@ -164,6 +178,7 @@ public final class FqScheduler<F extends SchedulableFlow> implements PacketSched
 
             case THROTTLED:
                 throttledFlows.remove(state);
+                throttledFlowsNow.setRelease(throttledFlows.size());
                 break;
 
             case DETACHED:
@@ -175,6 +190,7 @@ public final class FqScheduler<F extends SchedulableFlow> implements PacketSched
             ackBypass.remove(state);
         }
         recycle(state);
+        flows.setRelease(flowsById.size());
     }
 
     /**
@@ -273,6 +289,7 @@ public final class FqScheduler<F extends SchedulableFlow> implements PacketSched
             state = throttledFlows.poll();
             state.wokenFromThrottle = true;
             addToOldFlows(state);
+            throttledFlowsNow.setRelease(throttledFlows.size());
         }
 
         while (true)
@@ -312,8 +329,9 @@ public final class FqScheduler<F extends SchedulableFlow> implements PacketSched
                 if (state.wokenFromThrottle)
                 {
                     state.wokenFromThrottle = false;
-                    releaseLatenessHistogram.recordValue(
-                        Math.min(nowNs - state.timeNextPacketNs, MAX_TRACKED_LATENESS_NS));
+                    final long latenessNs = Math.min(nowNs - state.timeNextPacketNs, MAX_TRACKED_LATENESS_NS);
+                    releaseLatenessHistogram.recordValue(latenessNs);
+                    recordUnthrottleLatency(latenessNs);
                 }
                 return state;
             }
@@ -429,7 +447,7 @@ public final class FqScheduler<F extends SchedulableFlow> implements PacketSched
      */
     public long throttledTotal()
     {
-        return throttledTotal;
+        return throttledTotal.get();
     }
 
     /**
@@ -437,7 +455,7 @@ public final class FqScheduler<F extends SchedulableFlow> implements PacketSched
      */
     public long gcFlows()
     {
-        return gcFlows;
+        return gcFlows.get();
     }
 
     /**
@@ -445,7 +463,7 @@ public final class FqScheduler<F extends SchedulableFlow> implements PacketSched
      */
     public long packetsTooLong()
     {
-        return packetsTooLong;
+        return packetsTooLong.get();
     }
 
     /**
@@ -453,7 +471,7 @@ public final class FqScheduler<F extends SchedulableFlow> implements PacketSched
      */
     public long ackOnlyReleases()
     {
-        return ackOnlyReleases;
+        return ackOnlyReleases.get();
     }
 
     /**
@@ -512,10 +530,20 @@ public final class FqScheduler<F extends SchedulableFlow> implements PacketSched
         final long delayNs = transmitTimeNs(bytes, rateBytesPerSecond);
         if (delayNs > MAX_PACKET_DELAY_NS)
         {
-            packetsTooLong++;
+            packetsTooLong.incrementRelease();
             return MAX_PACKET_DELAY_NS;
         }
         return delayNs;
+    }
+
+    /**
+     * sch_fq.c {@code fq_check_throttled}: an EWMA with weight 1/8 of how late throttled flows are woken, the
+     * {@code latency} that {@code tc -s qdisc} prints.
+     */
+    private void recordUnthrottleLatency(final long latenessNs)
+    {
+        final long averageNs = unthrottleLatencyNs.get();
+        unthrottleLatencyNs.setRelease(averageNs - (averageNs >> 3) + (latenessNs >> 3));
     }
 
     private static long transmitTimeNs(final long bytes, final long rateBytesPerSecond)
@@ -526,7 +554,7 @@ public final class FqScheduler<F extends SchedulableFlow> implements PacketSched
     private FqFlow releaseForAckOnly(final FqFlow state)
     {
         isReleasedForAckOnly = true;
-        ackOnlyReleases++;
+        ackOnlyReleases.incrementRelease();
         return state;
     }
 
@@ -546,7 +574,8 @@ public final class FqScheduler<F extends SchedulableFlow> implements PacketSched
     {
         state.place = FqFlow.Place.THROTTLED;
         throttledFlows.add(state);
-        throttledTotal++;
+        throttledTotal.incrementRelease();
+        throttledFlowsNow.setRelease(throttledFlows.size());
     }
 
     private void detach(final FqFlow state, final long nowNs)
@@ -574,6 +603,7 @@ public final class FqScheduler<F extends SchedulableFlow> implements PacketSched
         }
         detachedFlows.addNewest(state, nowNs);
         flowsById.put(flow.flowId(), state);
+        flows.setRelease(flowsById.size());
         return state;
     }
 
@@ -599,10 +629,14 @@ public final class FqScheduler<F extends SchedulableFlow> implements PacketSched
                 detachedFlows.remove(candidate);
                 flowsById.remove(candidate.flow.flowId());
                 recycle(candidate);
-                gcFlows++;
+                gcFlows.incrementRelease();
                 collected++;
             }
             candidate = newer;
+        }
+        if (collected > 0)
+        {
+            flows.setRelease(flowsById.size());
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.pacelink.fq;
 
+import io.pacelink.transport.cc.ControllerCounters;
 import io.pacelink.transport.cc.ControllerParameters;
 import io.pacelink.transport.schedule.PacketScheduler;
 import io.pacelink.transport.schedule.PacketSchedulerFactory;
@@ -33,8 +34,9 @@ public final class FqSchedulerFactory implements PacketSchedulerFactory
      * @throws IllegalArgumentException for an unknown {@code fq.*} parameter or an invalid value (see
      *                                  {@link FqConfig}).
      */
-    public <F extends SchedulableFlow> PacketScheduler<F> newScheduler(final ControllerParameters parameters)
+    public <F extends SchedulableFlow> PacketScheduler<F> newScheduler(
+        final ControllerParameters parameters, final ControllerCounters counters)
     {
-        return new FqScheduler<>(FqConfig.from(parameters));
+        return new FqScheduler<>(FqConfig.from(parameters), counters);
     }
 }

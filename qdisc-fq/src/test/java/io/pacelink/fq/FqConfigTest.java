@@ -1,9 +1,12 @@
 package io.pacelink.fq;
 
 import io.pacelink.transport.cc.ControllerParameters;
+import io.pacelink.transport.testing.TestControllerContext;
 import io.pacelink.transport.schedule.PacketSchedulerFactory;
 import io.pacelink.transport.schedule.PacketSchedulers;
 import io.pacelink.transport.schedule.RoundRobinScheduler;
+import io.pacelink.transport.stats.CountersBuffers;
+import org.agrona.concurrent.status.CountersManager;
 import org.junit.jupiter.api.Test;
 
 import java.util.HashMap;
@@ -83,20 +86,29 @@ class FqConfigTest
 
         assertEquals(100, byName.get("fq").defaultPriority());
         assertEquals(-100, byName.get("fifo").defaultPriority());
-        assertInstanceOf(FqScheduler.class, byName.get("fq").newScheduler(ControllerParameters.EMPTY));
-        assertInstanceOf(FifoScheduler.class, byName.get("fifo").newScheduler(ControllerParameters.EMPTY));
+        assertInstanceOf(FqScheduler.class, byName.get("fq").newScheduler(ControllerParameters.EMPTY, counters()));
+        assertInstanceOf(FifoScheduler.class, byName.get("fifo").newScheduler(ControllerParameters.EMPTY, counters()));
         assertThrows(IllegalArgumentException.class,
-            () -> byName.get("fifo").newScheduler(ControllerParameters.parse("fifo.limit=1")));
+            () -> byName.get("fifo").newScheduler(ControllerParameters.parse("fifo.limit=1"), counters()));
         assertThrows(IllegalArgumentException.class,
-            () -> byName.get("fq").newScheduler(ControllerParameters.parse("fq.limit=1")));
+            () -> byName.get("fq").newScheduler(ControllerParameters.parse("fq.limit=1"), counters()));
     }
 
     @Test
     void fqIsTheDefaultSchedulerWhenThisModuleIsOnTheClassPath()
     {
         assertEquals(Set.of("fifo", "fq", "rr"), PacketSchedulers.available().keySet());
-        assertInstanceOf(FqScheduler.class, PacketSchedulers.newScheduler(null, ControllerParameters.EMPTY));
-        assertInstanceOf(RoundRobinScheduler.class, PacketSchedulers.newScheduler("rr", ControllerParameters.EMPTY));
+        final CountersManager manager = CountersBuffers.newManager(64 * 1024);
+        assertInstanceOf(FqScheduler.class, PacketSchedulers.newScheduler(null, ControllerParameters.EMPTY, manager));
+        assertInstanceOf(
+            RoundRobinScheduler.class, PacketSchedulers.newScheduler("rr", ControllerParameters.EMPTY, manager));
+        assertEquals("scheduler fq: throttled", manager.getCounterLabel(2),
+            "the scheduler's statistics are registered as labelled counters");
+    }
+
+    private static TestControllerContext counters()
+    {
+        return new TestControllerContext(ControllerParameters.EMPTY);
     }
 
     private static void assertRejected(final String name, final String value, final String reason)

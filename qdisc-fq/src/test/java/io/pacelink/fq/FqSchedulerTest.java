@@ -1,6 +1,7 @@
 package io.pacelink.fq;
 
 import io.pacelink.transport.testing.AllocationMeter;
+import io.pacelink.transport.testing.TestControllerContext;
 import io.pacelink.transport.cc.ControllerParameters;
 import org.agrona.collections.LongArrayList;
 import org.junit.jupiter.api.Test;
@@ -34,7 +35,8 @@ class FqSchedulerTest
      */
     private static final long PACKET_GAP_NS = 121_120L;
 
-    private FqScheduler<TestFlow> scheduler = new FqScheduler<>(FqConfig.defaults());
+    private TestControllerContext counters;
+    private FqScheduler<TestFlow> scheduler = newScheduler(FqConfig.defaults());
     private SchedulerHarness harness = new SchedulerHarness(scheduler);
 
     @Test
@@ -82,6 +84,9 @@ class FqSchedulerTest
         assertEquals(3, scheduler.releaseLatenessHistogram().getTotalCount());
         assertTrue(scheduler.releaseLatenessHistogram().valuesAreEquivalent(
             MS, scheduler.releaseLatenessHistogram().getMaxValue()));
+        // sch_fq's EWMA (weight 1/8) of the three wake-ups, 0, 50 us and 1 ms late.
+        final long afterSecondNs = 50_000L >> 3;
+        assertEquals(afterSecondNs - (afterSecondNs >> 3) + (MS >> 3), counters.counter("unthrottle-latency-ns"));
     }
 
     @Test
@@ -152,6 +157,8 @@ class FqSchedulerTest
         assertEquals(RATE, flow.sentBytes, RATE * 0.01);
         assertTrue(scheduler.throttledTotal() > 2000);
         assertEquals(1, scheduler.throttledFlowCount());
+        assertEquals(1, counters.counter("throttled-flows"), "published for pacelink stat");
+        assertEquals(scheduler.throttledTotal(), counters.counter("throttled"));
     }
 
     @Test
@@ -175,7 +182,7 @@ class FqSchedulerTest
     @Test
     void maxRateCapsTheFlowsPacingRate()
     {
-        scheduler = new FqScheduler<>(FqConfig.from(ControllerParameters.of(Map.of(FqConfig.MAX_RATE, "1250000"))));
+        scheduler = newScheduler(FqConfig.from(ControllerParameters.of(Map.of(FqConfig.MAX_RATE, "1250000"))));
         harness = new SchedulerHarness(scheduler);
         final TestFlow flow = new TestFlow(1).rate(RATE).backlog(Long.MAX_VALUE);
         harness.activate(flow, 0);
@@ -369,6 +376,7 @@ class FqSchedulerTest
         harness.activate(other, 3 * SECOND + 1);
         assertEquals(1, scheduler.gcFlows());
         assertEquals(1, scheduler.flowCount());
+        assertEquals(1, counters.counter("flows"), "published for pacelink stat");
 
         // Forgotten, so it is a new flow again: a full initial quantum back to back.
         idle.backlog(Long.MAX_VALUE);
@@ -388,6 +396,8 @@ class FqSchedulerTest
         scheduler.removeFlow(flow);
         assertEquals(0, scheduler.flowCount());
         assertEquals(0, scheduler.throttledFlowCount());
+        assertEquals(0, counters.counter("flows"));
+        assertEquals(0, counters.counter("throttled-flows"));
         assertEquals(Long.MAX_VALUE, scheduler.nextReleaseTimeNs());
         assertNull(harness.releaseOne(SECOND));
     }
@@ -395,7 +405,7 @@ class FqSchedulerTest
     @Test
     void pacingOffIsPlainDeficitRoundRobin()
     {
-        scheduler = new FqScheduler<>(FqConfig.from(ControllerParameters.of(Map.of(FqConfig.PACING, "false"))));
+        scheduler = newScheduler(FqConfig.from(ControllerParameters.of(Map.of(FqConfig.PACING, "false"))));
         harness = new SchedulerHarness(scheduler);
         final TestFlow flow = new TestFlow(1).rate(1_000).backlog(100);
         harness.activate(flow, 0);
@@ -449,8 +459,7 @@ class FqSchedulerTest
      */
     private void useQuantumPacing()
     {
-        scheduler = new FqScheduler<>(FqConfig.from(
-            ControllerParameters.of(Map.of(FqConfig.PER_PACKET_PACING, "false"))));
+        scheduler = newScheduler(FqConfig.from(ControllerParameters.of(Map.of(FqConfig.PER_PACKET_PACING, "false"))));
         harness = new SchedulerHarness(scheduler);
     }
 
@@ -463,5 +472,11 @@ class FqSchedulerTest
             harness.serve(nowNs, 1);
         }
         return (int)(first.sentPackets - firstBefore);
+    }
+
+    private FqScheduler<TestFlow> newScheduler(final FqConfig config)
+    {
+        counters = new TestControllerContext(ControllerParameters.EMPTY);
+        return new FqScheduler<>(config, counters);
     }
 }

@@ -6,6 +6,8 @@ import io.pacelink.transport.cc.ControllerContext;
 import io.pacelink.transport.cc.WindowController;
 import org.agrona.concurrent.status.AtomicCounter;
 
+import java.util.List;
+
 /**
  * NewReno in the form RFC 9002 section 7 gives it for QUIC: slow start adds every newly acked byte, congestion
  * avoidance counts bytes (RFC 3465) so that stretch ACKs still add one datagram per window, and a congestion event
@@ -126,6 +128,11 @@ public final class NewRenoController extends WindowController
             return STATE_RECOVERY;
         }
         return isInSlowStart() ? STATE_SLOW_START : STATE_CONGESTION_AVOIDANCE;
+    }
+
+    public List<String> stateNames()
+    {
+        return WINDOW_STATE_NAMES;
     }
 
     private void publishCounters()

@@ -3,8 +3,9 @@ package io.pacelink.link;
 import org.HdrHistogram.Histogram;
 
 /**
- * What happened on one link direction: packets offered, lost at random, dropped by the queue, duplicated,
- * corrupted, served by the bottleneck, delivered and reordered, and the queueing delay each served packet saw.
+ * What happened on one link direction: packets offered, lost at random, dropped by the policer or the queue,
+ * duplicated, corrupted, served by the bottleneck, delivered and reordered, and the queueing delay each served packet
+ * saw.
  * Written by the link's single thread; read it from that thread (the relay publishes copies for other threads).
  */
 public final class LinkCounters
@@ -21,6 +22,7 @@ public final class LinkCounters
     long randomLossPackets;
     long duplicatedPackets;
     long corruptedPackets;
+    long policedPackets;
     long queueDropPackets;
     long servedPackets;
     long servedBytes;
@@ -68,6 +70,14 @@ public final class LinkCounters
     public long corruptedPackets()
     {
         return corruptedPackets;
+    }
+
+    /**
+     * @return packets the token-bucket policer dropped (they exceeded its rate and bucket).
+     */
+    public long policedPackets()
+    {
+        return policedPackets;
     }
 
     /**

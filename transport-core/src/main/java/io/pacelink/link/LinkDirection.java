@@ -7,6 +7,7 @@ import java.util.SplittableRandom;
  * virtual time and in the relay's real time. A packet offered at time {@code t}:
  * <ol>
  * <li>may be lost (Bernoulli or Gilbert-Elliott), duplicated and corrupted on arrival, as netem does on enqueue;</li>
+ * <li>is dropped by the token-bucket policer, if the spec has one and the packet exceeds it;</li>
  * <li>enters the bottleneck queue, which may drop it (drop-tail FIFO, or a fair queue from {@code qdisc-fq});</li>
  * <li>is serialized when the bottleneck reaches it, one packet at a time, at the rate schedule's rate;</li>
  * <li>propagates for the delay plus a jitter sample (never less than zero), and is delivered; with jitter, packets
@@ -22,6 +23,7 @@ public final class LinkDirection
     private final LinkPacketPool pool;
     private final SplittableRandom random;
     private final BottleneckQueue queue;
+    private final TokenBucketPolicer policer;
     private final RateSchedule.Server bottleneck;
     private final DelayLine delayLine;
     private final LinkCounters counters = new LinkCounters();
@@ -42,6 +44,7 @@ public final class LinkDirection
     private long lastPolledDeliveryNs = Long.MIN_VALUE;
     private long highestDeliveredOrder = -1;
     private long lostOfferedPacketNumber;
+    private QueueDelayListener queueDelayListener;
 
     /**
      * @param spec      the direction's model.
@@ -56,6 +59,7 @@ public final class LinkDirection
         this.random = new SplittableRandom(seed);
         this.queue = BottleneckQueues.newQueue(spec, baseRttNs, random.nextLong(), this::onQueueDrop);
         this.bottleneck = spec.rate().newServer();
+        this.policer = spec.policer().isPresent() ? spec.policer().newPolicer() : null;
         this.lossKind = spec.loss().kind();
         this.delayNs = spec.delayNs();
         this.jitterNs = spec.jitterNs();
@@ -227,6 +231,14 @@ public final class LinkDirection
     }
 
     /**
+     * @param listener told the queueing delay of every packet the bottleneck starts serializing (null: none).
+     */
+    public void queueDelayListener(final QueueDelayListener listener)
+    {
+        this.queueDelayListener = listener;
+    }
+
+    /**
      * @return this direction's counters.
      */
     public LinkCounters counters()
@@ -244,6 +256,12 @@ public final class LinkDirection
 
     private boolean enqueue(final LinkPacket packet, final long nowNs)
     {
+        if (null != policer && !policer.conforms(nowNs, packet.length()))
+        {
+            counters.policedPackets++;
+            pool.release(packet);
+            return false;
+        }
         packet.sequence(nextSequence++).enqueueTimeNs(nowNs);
         final LinkPacket dropped = queue.enqueue(packet, nowNs);
         if (null != dropped)
@@ -285,7 +303,12 @@ public final class LinkDirection
         }
         else
         {
-            counters.recordQueueDelay(startNs - next.enqueueTimeNs());
+            final long queueDelayNs = startNs - next.enqueueTimeNs();
+            counters.recordQueueDelay(queueDelayNs);
+            if (null != queueDelayListener)
+            {
+                queueDelayListener.onDequeued(next, queueDelayNs, startNs);
+            }
             serviceCompleteNs = bottleneck.serviceCompleteNs(startNs, next.length());
         }
     }

@@ -10,9 +10,10 @@ import java.util.StringJoiner;
  * The accepted keys are listed in {@link #ACCEPTED_FORM}; {@link Pair} holds the two directions of a path.
  *
  * <p>The model of a direction, in order: random loss, duplication and corruption as a packet arrives (as netem
- * does on enqueue), then the bottleneck queue ({@code qdisc=}, limited by {@code queue=}), then serialization at the
- * bottleneck rate one packet at a time, then propagation delay plus jitter. With jitter, packets may overtake each
- * other as in netem unless {@code order=keep}.
+ * does on enqueue), then a token-bucket policer ({@code police=} and {@code burst=}, as tc's {@code police} action)
+ * that drops what exceeds it, then the bottleneck queue ({@code qdisc=}, limited by {@code queue=}), then
+ * serialization at the bottleneck rate one packet at a time, then propagation delay plus jitter. With jitter, packets
+ * may overtake each other as in netem unless {@code order=keep}.
  *
  * @param rate                 the bottleneck's rate over time ({@code rate=} or {@code trace=}), unlimited if absent.
  * @param delayNs              one-way propagation delay.
@@ -22,6 +23,7 @@ import java.util.StringJoiner;
  * @param loss                 random loss.
  * @param duplicateProbability probability that a packet is delivered twice.
  * @param corruptProbability   probability that one random bit of a packet is flipped.
+ * @param policer              a token-bucket policer in front of the queue, or {@link PolicerSpec#NONE}.
  * @param queueLimit           the bottleneck queue's limit.
  * @param qdisc                the bottleneck queue discipline's {@link BottleneckQueueFactory#name()}.
  * @param quantumBytes         DRR quantum of fair queues.
@@ -38,6 +40,7 @@ public record PathSpec(
     LossModel loss,
     double duplicateProbability,
     double corruptProbability,
+    PolicerSpec policer,
     QueueLimit queueLimit,
     String qdisc,
     int quantumBytes,
@@ -65,6 +68,7 @@ public record PathSpec(
         "  gemodel=p,r,1-h,1-k           Gilbert-Elliott loss, e.g. gemodel=1%,10%,100%,0% (as netem loss gemodel)",
         "  duplicate=1%                  duplication",
         "  corrupt=0.1%                  flip one random bit",
+        "  police=10mbit burst=100kb     token-bucket policer: drop what exceeds rate and bucket (as tc police)",
         "  queue=100p|64kb|150000b|1bdp  bottleneck queue limit (default 1000p); limit=N is queue=Np",
         "  qdisc=fifo                    queue discipline (fifo; fq, fq_codel, sfq with qdisc-fq)",
         "  quantum=1514 flows=1024       fair-queue quantum (bytes) and flow buckets",
@@ -80,6 +84,7 @@ public record PathSpec(
      * @param loss                 random loss.
      * @param duplicateProbability probability that a packet is delivered twice.
      * @param corruptProbability   probability that one random bit of a packet is flipped.
+     * @param policer              a token-bucket policer, or {@link PolicerSpec#NONE}.
      * @param queueLimit           the bottleneck queue's limit.
      * @param qdisc                the bottleneck queue discipline.
      * @param quantumBytes         DRR quantum of fair queues.
@@ -102,8 +107,7 @@ public record PathSpec(
         {
             throw new IllegalArgumentException("quantum, flows, target and interval must be positive");
         }
-        if (queueLimit.unit() == QueueLimit.Unit.BDP &&
-            rate.nominalBitsPerSecond() == RateSchedule.UNLIMITED_BITS_PER_SECOND)
+        if (queueLimit.isInBdp() && rate.nominalBitsPerSecond() == RateSchedule.UNLIMITED_BITS_PER_SECOND)
         {
             throw new IllegalArgumentException("a queue in BDP (" + queueLimit.toSpec() +
                 ") needs a bottleneck rate (rate= or trace=)");
@@ -150,6 +154,7 @@ public record PathSpec(
             LossModel.NONE,
             0,
             0,
+            PolicerSpec.NONE,
             QueueLimit.DEFAULT,
             DEFAULT_QDISC,
             QueueConfig.DEFAULT_QUANTUM_BYTES,
@@ -159,8 +164,34 @@ public record PathSpec(
     }
 
     /**
+     * @param bitsPerSecond the rate, positive.
+     * @return a link that only serializes at a rate, with netem's default 1000-packet queue (no delay, loss or
+     * jitter): a host's network interface.
+     */
+    public static PathSpec lineRateOnly(final long bitsPerSecond)
+    {
+        final PathSpec perfect = delayOnly(0);
+        return new PathSpec(
+            StepRateSchedule.constant(bitsPerSecond),
+            0,
+            0,
+            perfect.jitterDistribution,
+            false,
+            LossModel.NONE,
+            0,
+            0,
+            PolicerSpec.NONE,
+            perfect.queueLimit,
+            perfect.qdisc,
+            perfect.quantumBytes,
+            perfect.flowBuckets,
+            perfect.codelTargetNs,
+            perfect.codelIntervalNs);
+    }
+
+    /**
      * @return a spec with this one's propagation delay and jitter (distribution and ordering included) and nothing
-     * else: no bottleneck, loss, duplication or corruption. The command line's default for the reverse (ACK)
+     * else: no bottleneck, policer, loss, duplication or corruption. The command line's default for the reverse (ACK)
      * direction when only the forward one is given.
      */
     public PathSpec delayAndJitterOnly()
@@ -174,6 +205,7 @@ public record PathSpec(
             LossModel.NONE,
             0,
             0,
+            PolicerSpec.NONE,
             QueueLimit.DEFAULT,
             DEFAULT_QDISC,
             QueueConfig.DEFAULT_QUANTUM_BYTES,
@@ -234,6 +266,7 @@ public record PathSpec(
         {
             spec.add("corrupt=" + SpecUnits.formatPercent(corruptProbability));
         }
+        addIfPresent(spec, policer.toSpec());
         if (!queueLimit.equals(QueueLimit.DEFAULT))
         {
             spec.add(queueLimit.toSpec());
@@ -283,6 +316,20 @@ public record PathSpec(
         public static final char SEPARATOR = '|';
 
         /**
+         * @param forward the forward direction.
+         * @param reverse the reverse direction.
+         * @throws PathSpecException if a queue is given in BDP on a path without delay: its BDP would be zero.
+         */
+        public Pair
+        {
+            if (forward.delayNs() + reverse.delayNs() == 0)
+            {
+                checkBdpQueueHasDelay(forward);
+                checkBdpQueueHasDelay(reverse);
+            }
+        }
+
+        /**
          * @param text one spec for both directions, or {@code "FORWARD | REVERSE"}.
          * @return the pair.
          * @throws PathSpecException saying what is wrong.
@@ -321,6 +368,16 @@ public record PathSpec(
         public long baseRttNs()
         {
             return forward.delayNs() + reverse.delayNs();
+        }
+
+        private static void checkBdpQueueHasDelay(final PathSpec spec)
+        {
+            if (spec.queueLimit().isInBdp())
+            {
+                throw new PathSpecException(spec.toString(), spec.queueLimit().toSpec() + ": the path has no delay " +
+                    "(delay= is 0 in both directions), so its bandwidth-delay product is 0 bytes; give the queue in " +
+                    "packets or bytes (e.g. queue=100p or queue=64kb), or give the path a delay");
+            }
         }
 
         /**

@@ -14,8 +14,8 @@ import java.util.regex.Matcher;
 final class PathSpecParser
 {
     private static final String KEYS =
-        "rate, trace, delay, jitter, distribution, order, loss, gemodel, duplicate, corrupt, queue, limit, qdisc, " +
-        "quantum, flows, target, interval";
+        "rate, trace, delay, jitter, distribution, order, loss, gemodel, duplicate, corrupt, police, burst, queue, " +
+        "limit, qdisc, quantum, flows, target, interval";
     private static final String QUEUE_FORM = "a number with p (packets), b, kb, mb (bytes) or bdp, e.g. 100p or 1bdp";
 
     private PathSpecParser()
@@ -32,6 +32,8 @@ final class PathSpecParser
         LossModel loss = LossModel.NONE;
         double duplicate = 0;
         double corrupt = 0;
+        long policeBitsPerSecond = 0;
+        long burstBytes = 0;
         QueueLimit queueLimit = QueueLimit.DEFAULT;
         String qdisc = PathSpec.DEFAULT_QDISC;
         int quantumBytes = QueueConfig.DEFAULT_QUANTUM_BYTES;
@@ -73,6 +75,8 @@ final class PathSpecParser
                     case "gemodel" -> loss = parseGilbertElliott(value);
                     case "duplicate" -> duplicate = SpecUnits.parsePercent(value);
                     case "corrupt" -> corrupt = SpecUnits.parsePercent(value);
+                    case "police" -> policeBitsPerSecond = parsePositiveRate(value);
+                    case "burst" -> burstBytes = SpecUnits.parseBytes(value);
                     case "queue" -> queueLimit = parseQueueLimit(value);
                     case "limit" -> queueLimit = new QueueLimit(QueueLimit.Unit.PACKETS, parseCount(value, "packets"));
                     case "qdisc" -> qdisc = BottleneckQueues.factory(value).name();
@@ -93,6 +97,14 @@ final class PathSpecParser
             }
         }
 
+        if ((policeBitsPerSecond > 0) != seen.contains("burst"))
+        {
+            throw new PathSpecException(text, policeBitsPerSecond > 0 ?
+                "police: needs the bucket size too, e.g. police=10mbit burst=100kb (as tc police rate 10mbit burst " +
+                    "100kb)" :
+                "burst: is the size of a policer's bucket and needs its rate, e.g. police=10mbit burst=100kb");
+        }
+
         try
         {
             return new PathSpec(
@@ -104,6 +116,7 @@ final class PathSpecParser
                 loss,
                 duplicate,
                 corrupt,
+                0 == policeBitsPerSecond ? PolicerSpec.NONE : new PolicerSpec(policeBitsPerSecond, burstBytes),
                 queueLimit,
                 qdisc,
                 quantumBytes,
@@ -216,19 +229,29 @@ final class PathSpecParser
     {
         final Matcher matcher = SpecUnits.match(value, QUEUE_FORM);
         final BigDecimal amount = new BigDecimal(matcher.group(1));
-        return switch (matcher.group(2).toLowerCase(Locale.ROOT))
+        final String unit = matcher.group(2).toLowerCase(Locale.ROOT);
+        if (SpecUnits.sizeMultiplier(unit) > 0)
+        {
+            return new QueueLimit(QueueLimit.Unit.BYTES, SpecUnits.parseBytes(value));
+        }
+        return switch (unit)
         {
             case "p" -> new QueueLimit(QueueLimit.Unit.PACKETS, wholeAmount(amount, value));
-            case "b" -> new QueueLimit(QueueLimit.Unit.BYTES, wholeAmount(amount, value));
-            case "kb" -> new QueueLimit(QueueLimit.Unit.BYTES, SpecUnits.exactLong(amount.multiply(
-                BigDecimal.valueOf(1024)), value));
-            case "mb" -> new QueueLimit(QueueLimit.Unit.BYTES, SpecUnits.exactLong(amount.multiply(
-                BigDecimal.valueOf(1024 * 1024)), value));
             case "bdp" -> new QueueLimit(QueueLimit.Unit.BDP, amount.doubleValue());
             case "" -> throw new IllegalArgumentException("\"" + value + "\" has no unit; expected " + QUEUE_FORM);
             default -> throw new IllegalArgumentException("\"" + value + "\" has an unknown unit \"" +
                 matcher.group(2) + "\"; expected " + QUEUE_FORM);
         };
+    }
+
+    private static long parsePositiveRate(final String value)
+    {
+        final long bitsPerSecond = SpecUnits.parseRate(value);
+        if (bitsPerSecond <= 0)
+        {
+            throw new IllegalArgumentException("\"" + value + "\" must be a positive rate, e.g. 10mbit");
+        }
+        return bitsPerSecond;
     }
 
     private static long wholeAmount(final BigDecimal amount, final String value)

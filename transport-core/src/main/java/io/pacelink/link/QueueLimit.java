@@ -55,6 +55,14 @@ public record QueueLimit(Unit unit, double amount)
     }
 
     /**
+     * @return true if the limit is a multiple of the bandwidth-delay product.
+     */
+    public boolean isInBdp()
+    {
+        return unit == Unit.BDP;
+    }
+
+    /**
      * The BDP uses the base round-trip time handed in: for a {@link PathSpec.Pair} the sum of the two directions'
      * propagation delays, for a lone direction twice its delay; jitter and queueing are not part of it.
      *

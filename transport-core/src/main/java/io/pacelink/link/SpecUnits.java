@@ -17,6 +17,8 @@ final class SpecUnits
     static final String RATE_FORM = "a number with bit, kbit, mbit, gbit or tbit, e.g. 100mbit";
     static final String TIME_FORM = "a number with ns, us, ms or s, e.g. 7.5ms";
     static final String PERCENT_FORM = "a percentage from 0% to 100%, e.g. 0.5%";
+    static final String SIZE_FORM = "a number with b, kb or mb (bytes; k and m are 1024 and 1024\u00b2 like tc), " +
+        "e.g. 100kb";
 
     private static final Pattern NUMBER_WITH_UNIT = Pattern.compile("([0-9]+(?:\\.[0-9]+)?)([a-zA-Z%]*)");
     private static final MathContext FORMAT_PRECISION = new MathContext(12, RoundingMode.HALF_EVEN);
@@ -96,6 +98,44 @@ final class SpecUnits
     }
 
     /**
+     * @param text e.g. {@code 100kb}.
+     * @return bytes.
+     * @throws IllegalArgumentException saying what is wrong.
+     */
+    static long parseBytes(final String text)
+    {
+        final Matcher matcher = match(text, SIZE_FORM);
+        final String unit = matcher.group(2).toLowerCase(Locale.ROOT);
+        final long multiplier = sizeMultiplier(unit);
+        if (multiplier == 0)
+        {
+            throw new IllegalArgumentException("\"" + text + "\" " + (unit.isEmpty() ? "has no unit" :
+                "has an unknown size unit \"" + matcher.group(2) + "\"") + "; expected " + SIZE_FORM);
+        }
+        final BigDecimal bytes = new BigDecimal(matcher.group(1)).multiply(BigDecimal.valueOf(multiplier));
+        if (bytes.stripTrailingZeros().scale() > 0)
+        {
+            throw new IllegalArgumentException("\"" + text + "\" is not a whole number of bytes");
+        }
+        return exactLong(bytes, text);
+    }
+
+    /**
+     * @param unit a size unit, lower case.
+     * @return bytes per unit ({@code b}, {@code kb}, {@code mb}), 0 if it is not one.
+     */
+    static long sizeMultiplier(final String unit)
+    {
+        return switch (unit)
+        {
+            case "b" -> 1L;
+            case "kb" -> 1024L;
+            case "mb" -> 1024L * 1024;
+            default -> 0L;
+        };
+    }
+
+    /**
      * @param text a non-negative decimal number without unit.
      * @param form the accepted form, for the error message.
      * @return the number and its unit suffix as matched.
@@ -103,6 +143,10 @@ final class SpecUnits
     static Matcher match(final String text, final String form)
     {
         final Matcher matcher = NUMBER_WITH_UNIT.matcher(text);
+        if (text.startsWith("-") && NUMBER_WITH_UNIT.matcher(text.substring(1)).matches())
+        {
+            throw new IllegalArgumentException("\"" + text + "\" is negative; expected " + form);
+        }
         if (!matcher.matches())
         {
             throw new IllegalArgumentException("\"" + text + "\" is not " + form);
@@ -137,6 +181,19 @@ final class SpecUnits
             }
         }
         return bitsPerSecond + "bit";
+    }
+
+    static String formatBytes(final long bytes)
+    {
+        if (bytes % (1024 * 1024) == 0)
+        {
+            return bytes / (1024 * 1024) + "mb";
+        }
+        if (bytes % 1024 == 0)
+        {
+            return bytes / 1024 + "kb";
+        }
+        return bytes + "b";
     }
 
     static String formatTime(final long ns)

@@ -21,6 +21,11 @@ import java.util.Map;
  * <p>Addresses are in 127.0.0.0/8, created from bytes (never resolved): left hosts are 127.1.x.y, right hosts
  * 127.2.x.y, all on port {@link #PORT}. A {@code queue=Nbdp} limit uses the pair's base RTT (the two bottleneck
  * delays, without access delays).
+ *
+ * <p>Nothing in a simulated host takes time, so on a path whose bottleneck has no rate a sender could deliver any
+ * window in no time at all and virtual time would stand still. Left hosts may therefore be given a network interface
+ * with a line rate ({@link #Dumbbell(Simulator, PathSpec.Pair, long)}): what they send is serialized at that rate,
+ * behind netem's default 1000-packet queue, before it reaches the access link and the bottleneck.
  */
 public final class Dumbbell
 {
@@ -32,6 +37,7 @@ public final class Dumbbell
     private static final int MAX_HOSTS_PER_SIDE = 65_000;
 
     private final Simulator simulator;
+    private final long leftLineRateBitsPerSecond;
     private final SimLink forward;
     private final SimLink reverse;
     private final Router leftRouter = new Router();
@@ -45,7 +51,23 @@ public final class Dumbbell
      */
     public Dumbbell(final Simulator simulator, final PathSpec.Pair path)
     {
+        this(simulator, path, 0);
+    }
+
+    /**
+     * @param simulator                 the simulator; its seed derives the links' seeds.
+     * @param path                      the bottleneck's two directions.
+     * @param leftLineRateBitsPerSecond the line rate of each left host's network interface; 0 for none.
+     */
+    public Dumbbell(final Simulator simulator, final PathSpec.Pair path, final long leftLineRateBitsPerSecond)
+    {
+        if (leftLineRateBitsPerSecond < 0)
+        {
+            throw new IllegalArgumentException("a line rate must be positive, or 0 for none: " +
+                leftLineRateBitsPerSecond);
+        }
         this.simulator = simulator;
+        this.leftLineRateBitsPerSecond = leftLineRateBitsPerSecond;
         final long baseRttNs = path.baseRttNs();
         this.forward = new SimLink(simulator, new LinkDirection(
             path.forward(), baseRttNs, simulator.seedFor("dumbbell.forward"), simulator.pool()), rightRouter);
@@ -67,7 +89,7 @@ public final class Dumbbell
      */
     public SimHost addLeftHost(final long accessDelayNs)
     {
-        return addHost("left", 1, leftHosts, leftRouter, forward, accessDelayNs);
+        return addHost("left", 1, leftHosts, leftRouter, forward, accessDelayNs, leftLineRateBitsPerSecond);
     }
 
     /**
@@ -84,7 +106,7 @@ public final class Dumbbell
      */
     public SimHost addRightHost(final long accessDelayNs)
     {
-        return addHost("right", 2, rightHosts, rightRouter, reverse, accessDelayNs);
+        return addHost("right", 2, rightHosts, rightRouter, reverse, accessDelayNs, 0);
     }
 
     /**
@@ -133,7 +155,8 @@ public final class Dumbbell
         final List<SimHost> hosts,
         final Router inbound,
         final SimLink bottleneck,
-        final long accessDelayNs)
+        final long accessDelayNs,
+        final long lineRateBitsPerSecond)
     {
         if (hosts.size() == MAX_HOSTS_PER_SIDE)
         {
@@ -143,7 +166,10 @@ public final class Dumbbell
         final String name = side + "-" + index;
         final InetSocketAddress address = loopbackAddress(sideOctet, index + 1);
 
-        final PacketSink uplink = accessDelayNs == 0 ? bottleneck : accessLink(name + ".up", accessDelayNs, bottleneck);
+        final PacketSink access = accessDelayNs == 0 ? bottleneck : accessLink(name + ".up", accessDelayNs, bottleneck);
+        final PacketSink uplink = lineRateBitsPerSecond == 0 ? access : new SimLink(simulator, new LinkDirection(
+            PathSpec.lineRateOnly(lineRateBitsPerSecond), 0, simulator.seedFor(name + ".nic"), simulator.pool()),
+            access);
         final SimHost host = new SimHost(simulator, name, address, uplink);
         inbound.routes.put(address, accessDelayNs == 0 ? host : accessLink(name + ".down", accessDelayNs, host));
         hosts.add(host);

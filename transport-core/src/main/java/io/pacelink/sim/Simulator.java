@@ -14,6 +14,11 @@ import java.util.SplittableRandom;
  */
 public final class Simulator
 {
+    /**
+     * How many events a {@link RunWatcher} waits between looks: a power of two.
+     */
+    public static final int WATCH_INTERVAL_EVENTS = 1 << 14;
+
     private static final long FNV_PRIME = 0x100000001B3L;
 
     private final long seed;
@@ -110,6 +115,18 @@ public final class Simulator
      */
     public void runUntil(final long endNs)
     {
+        runUntil(endNs, RunWatcher.NONE);
+    }
+
+    /**
+     * Fire every event due up to and including {@code endNs}, then leave the clock at {@code endNs}, unless
+     * {@link #stop()} was called or the watcher said to stop: then the clock stays at the last event fired.
+     *
+     * @param endNs   the virtual time to run to.
+     * @param watcher asked every {@link #WATCH_INTERVAL_EVENTS} events whether to go on.
+     */
+    public void runUntil(final long endNs, final RunWatcher watcher)
+    {
         stopped = false;
         SimEvent event;
         while (!stopped && null != (event = events.peek()) && event.timeNs <= endNs)
@@ -119,6 +136,10 @@ public final class Simulator
             eventsFired++;
             hash(event.id, nowNs);
             event.fire(nowNs);
+            if ((eventsFired & (WATCH_INTERVAL_EVENTS - 1)) == 0 && !watcher.keepRunning(nowNs, eventsFired))
+            {
+                stopped = true;
+            }
         }
         if (!stopped && endNs > nowNs)
         {

@@ -12,6 +12,7 @@ import io.pacelink.transport.port.ImpairmentConfig;
 import io.pacelink.transport.port.NioDatagramPort;
 import io.pacelink.transport.schedule.PacketSchedulers;
 import io.pacelink.transport.stats.CountersBuffers;
+import io.pacelink.transport.stats.CountersFile;
 import io.pacelink.transport.stats.EndpointCounters;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.Agent;
@@ -28,6 +29,8 @@ import org.jctools.queues.SpmcArrayQueue;
 import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
@@ -76,6 +79,7 @@ public final class Endpoint implements AutoCloseable
     private final EndpointCore core;
     private final EndpointAgent agent;
     private final CountersReader countersReader;
+    private final CountersFile countersFile;
     private final SpmcArrayQueue<Connection> acceptedConnections = new SpmcArrayQueue<>(ACCEPT_QUEUE_CAPACITY);
     private final Waits waits = new Waits();
     private final AgentRunner runner;
@@ -87,7 +91,21 @@ public final class Endpoint implements AutoCloseable
         this.context = context;
         final DatagramPort port = impaired(context, null != context.datagramPort() ?
             context.datagramPort() : NioDatagramPort.open(context.bindAddress(), context.socketBufferBytes()));
-        final CountersManager countersManager = CountersBuffers.newManager(context.countersBufferBytes());
+        try
+        {
+            countersFile = context.countersFile() ? CountersFile.create(
+                context.countersDirectory(), "endpoint", describe(context, port), context.countersBufferBytes()) : null;
+        }
+        catch (final RuntimeException ex)
+        {
+            port.close();
+            throw ex;
+        }
+        // The endpoint's and the scheduler's counters are registered here, before the agent runs (starting the thread
+        // that runs it orders these writes before its own); from then on only the agent allocates and frees
+        // counters: one writer, as a plain CountersManager requires.
+        final CountersManager countersManager = null != countersFile ?
+            countersFile.countersManager() : CountersBuffers.newManager(context.countersBufferBytes());
         countersReader = countersManager;
         try
         {
@@ -95,7 +113,8 @@ public final class Endpoint implements AutoCloseable
                 context,
                 port,
                 CongestionControlRegistry.load(),
-                PacketSchedulers.newScheduler(context.packetScheduler(), context.schedulerParameters()),
+                PacketSchedulers.newScheduler(
+                    context.packetScheduler(), context.schedulerParameters(), countersManager),
                 countersManager,
                 acceptedConnections::offer,
                 waits);
@@ -103,9 +122,10 @@ public final class Endpoint implements AutoCloseable
         catch (final RuntimeException ex)
         {
             port.close();
+            CloseHelper.close(countersFile);
             throw ex;
         }
-        agent = new EndpointAgent(core, context.nanoClock());
+        agent = new EndpointAgent(core, context.nanoClock(), countersFile);
 
         switch (context.threadingMode())
         {
@@ -144,6 +164,12 @@ public final class Endpoint implements AutoCloseable
         }
         return new DeadlineIdleStrategy(
             idleStrategy, core::nextDeadlineNs, context.nanoClock(), DeadlineIdleStrategy.DEFAULT_SPIN_WINDOW_NS);
+    }
+
+    private static String describe(final PacelinkContext context, final DatagramPort port)
+    {
+        return "endpoint " + port.localAddress() + " cc=" + context.congestionControl() + " scheduler=" +
+            PacketSchedulers.resolveName(context.packetScheduler());
     }
 
     private static DatagramPort impaired(final PacelinkContext context, final DatagramPort port)
@@ -203,8 +229,7 @@ public final class Endpoint implements AutoCloseable
         {
             throw new IllegalStateException("endpoint is closed");
         }
-        checkReachable(remoteAddress);
-        final ConnectCommand command = new ConnectCommand(remoteAddress, congestionControl);
+        final ConnectCommand command = new ConnectCommand(reachable(remoteAddress), congestionControl);
         if (!agent.offer(command))
         {
             throw new IllegalStateException("too many commands queued: the endpoint's agent is falling behind");
@@ -261,13 +286,21 @@ public final class Endpoint implements AutoCloseable
 
     /**
      * A socket bound to a loopback address can only reach this host, and an IPv4 socket only IPv4 addresses: say so
-     * instead of letting the handshake time out.
+     * instead of letting the handshake time out. The wildcard address (what {@link #localAddress()} of an endpoint
+     * bound to it says) means this host, as it does to the operating system; the connection is to the loopback
+     * address, where the peer's answers come from.
+     *
+     * @return the address to connect to.
      */
-    private void checkReachable(final InetSocketAddress remoteAddress)
+    private InetSocketAddress reachable(final InetSocketAddress remoteAddress)
     {
         if (remoteAddress.isUnresolved())
         {
             throw new IllegalArgumentException("cannot resolve " + remoteAddress.getHostString());
+        }
+        if (remoteAddress.getAddress().isAnyLocalAddress())
+        {
+            return reachable(new InetSocketAddress(loopbackLike(remoteAddress.getAddress()), remoteAddress.getPort()));
         }
         final InetAddress local = core.localAddress().getAddress();
         final InetAddress remote = remoteAddress.getAddress();
@@ -282,6 +315,28 @@ public final class Endpoint implements AutoCloseable
             throw new IllegalArgumentException("this endpoint is bound to the IPv4 address " +
                 local.getHostAddress() + " and cannot reach the IPv6 address " + remote.getHostAddress() +
                 ": bind it to an IPv6 address, e.g. [::]:0");
+        }
+        return remoteAddress;
+    }
+
+    /**
+     * @return the loopback address of the wildcard address's family: 127.0.0.1 or ::1.
+     */
+    private static InetAddress loopbackLike(final InetAddress wildcard)
+    {
+        final byte[] loopback = new byte[wildcard.getAddress().length];
+        if (wildcard instanceof Inet4Address)
+        {
+            loopback[0] = 127;
+        }
+        loopback[loopback.length - 1] = 1;
+        try
+        {
+            return InetAddress.getByAddress(loopback);
+        }
+        catch (final UnknownHostException ex)
+        {
+            throw new IllegalStateException("an address of 4 or 16 bytes is always valid", ex);
         }
     }
 
@@ -369,6 +424,15 @@ public final class Endpoint implements AutoCloseable
     }
 
     /**
+     * @return the memory-mapped file the counters live in, or null if they are in memory only
+     * ({@link PacelinkContext#countersFile(boolean)}).
+     */
+    public Path countersFile()
+    {
+        return null == countersFile ? null : countersFile.path();
+    }
+
+    /**
      * @return the agent, to run it in SHARED mode (e.g. inside a {@link org.agrona.concurrent.CompositeAgent}).
      */
     public Agent agent()
@@ -405,9 +469,9 @@ public final class Endpoint implements AutoCloseable
      * Close gracefully: refuse new connections, close every connection gracefully so it delivers what its application
      * offered to the peer's application, and wait for that up to the context's linger timeout
      * ({@link PacelinkContext#lingerTimeoutNs(long)}); connections that did not finish by then fail with
-     * {@link CloseReason#LINGER_TIMEOUT}. Then release the socket and counters. Each connection's
-     * {@link Connection#outcome()} says what happened. In SHARED mode the agent must be running for the graceful part
-     * (an agent that never started closes at once). Idempotent.
+     * {@link CloseReason#LINGER_TIMEOUT}. Then release the socket and counters and delete the counters file. Each
+     * connection's {@link Connection#outcome()} says what happened. In SHARED mode the agent must be running for the
+     * graceful part (an agent that never started closes at once). Idempotent.
      */
     public void close()
     {
@@ -421,7 +485,9 @@ public final class Endpoint implements AutoCloseable
 
     /**
      * Close at once: abort every connection (peers see {@link CloseReason#PEER_ABORTED}; what they had not read is
-     * lost) and release the socket and counters. Idempotent.
+     * lost), release the socket and counters and delete the counters file. In SHARED mode the agent closes the endpoint
+     * when the application's runner closes it; called before the agent starts (or on its thread) this closes it at
+     * once, and while another thread runs it this asks the agent to close and waits. Idempotent.
      */
     public void closeNow()
     {

@@ -3,6 +3,7 @@ package io.pacelink.transport;
 import io.pacelink.transport.cc.ControllerParameters;
 import io.pacelink.transport.port.DatagramPort;
 import io.pacelink.transport.port.ImpairmentConfig;
+import io.pacelink.transport.stats.CountersFile;
 import org.agrona.ErrorHandler;
 import io.pacelink.transport.agent.DeadlineIdleStrategy;
 import org.agrona.concurrent.BackoffIdleStrategy;
@@ -12,6 +13,7 @@ import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemNanoClock;
 
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -86,6 +88,8 @@ public final class PacelinkContext
     private int maxConnections = DEFAULT_MAX_CONNECTIONS;
     private int socketBufferBytes = DEFAULT_SOCKET_BUFFER_BYTES;
     private int countersBufferBytes = DEFAULT_COUNTERS_BUFFER_BYTES;
+    private Boolean countersFile;
+    private Path countersDirectory = CountersFile.defaultDirectory();
     private boolean acceptConnections = true;
     private String congestionControl = "cubic";
     private ControllerParameters controllerParameters = ControllerParameters.EMPTY;
@@ -361,8 +365,8 @@ public final class PacelinkContext
     }
 
     /**
-     * @param bytes size of the counters' values buffer (the metadata buffer is twice as large), a power of two,
-     *              64 KiB..256 MiB.
+     * @param bytes size of the counters' values buffer (the metadata buffer is four times as large), a power of
+     *              two, 64 KiB..256 MiB.
      * @return this.
      */
     public PacelinkContext countersBufferBytes(final int bytes)
@@ -374,6 +378,54 @@ public final class PacelinkContext
     public int countersBufferBytes()
     {
         return countersBufferBytes;
+    }
+
+    /**
+     * Whether the endpoint's counters live in a memory-mapped file under {@link #countersDirectory()}, where
+     * {@code pacelink stat} reads them from another process (like Aeron's CnC file), or only in this process's
+     * memory. Either way they are written the same way on the hot path; the file costs one small sparse file per
+     * endpoint (only the pages of counters in use take memory) and a heartbeat store every 100 ms.
+     * <p>
+     * Default: on for an endpoint that binds its own UDP socket, so any real endpoint can be watched without being
+     * set up for it; off when a {@link #datagramPort(DatagramPort)} is given (the simulator and in-process tests,
+     * where nobody outside the process could connect the file to anything and thousands of files would be made).
+     *
+     * @param enabled true for the mapped file, false for in-memory counters.
+     * @return this.
+     */
+    public PacelinkContext countersFile(final boolean enabled)
+    {
+        countersFile = enabled;
+        return this;
+    }
+
+    /**
+     * @return whether the counters go to a memory-mapped file (see {@link #countersFile(boolean)} for the default).
+     */
+    public boolean countersFile()
+    {
+        return null == countersFile ? null == datagramPort : countersFile;
+    }
+
+    /**
+     * @param directory where the counters file is created, e.g. to give each application its own; default
+     *                  {@link CountersFile#defaultDirectory()} ({@code /dev/shm/pacelink-<user>}).
+     * @return this.
+     */
+    public PacelinkContext countersDirectory(final Path directory)
+    {
+        if (null == directory)
+        {
+            throw new IllegalArgumentException("countersDirectory must not be null; use countersFile(false) to " +
+                "keep counters in memory only");
+        }
+        countersDirectory = directory;
+        return this;
+    }
+
+    public Path countersDirectory()
+    {
+        return countersDirectory;
     }
 
     /**

@@ -2,6 +2,10 @@ package io.pacelink.link;
 
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -25,6 +29,28 @@ class LinkDirectionTest
         assertEquals(1_200_000L, driver.deliveryTimesNs.getLong(0));
         assertEquals(2_400_000L, driver.deliveryTimesNs.getLong(1));
         assertEquals(2_400_800L, driver.deliveryTimesNs.getLong(2));
+    }
+
+    @Test
+    void queueDelayListenerHearsEachPacketWhenItsSerializationStarts()
+    {
+        final LinkDriver driver = new LinkDriver("rate=10mbit", SEED);
+        final List<long[]> heard = new ArrayList<>();
+        driver.link.queueDelayListener((packet, queueDelayNs, nowNs) ->
+            heard.add(new long[] { packet.length(), queueDelayNs, nowNs }));
+
+        driver.offer(0, 1500);
+        driver.offer(0, 1500);
+        driver.offer(MS, 1);
+        driver.runToEnd();
+
+        // The first starts at once; the second waits for the first's 1.2 ms; the third, offered at 1 ms, waits
+        // until 2.4 ms. The link's own histogram saw the same delays.
+        assertEquals(3, heard.size());
+        assertArrayEquals(new long[] { 1500, 0, 0 }, heard.get(0));
+        assertArrayEquals(new long[] { 1500, 1_200_000, 1_200_000 }, heard.get(1));
+        assertArrayEquals(new long[] { 1, 1_400_000, 2_400_000 }, heard.get(2));
+        assertEquals(3, driver.link.counters().queueDelayNs().getTotalCount());
     }
 
     @Test

@@ -20,6 +20,7 @@ class MahimahiTraceTest
             spec.loss(),
             spec.duplicateProbability(),
             spec.corruptProbability(),
+            spec.policer(),
             spec.queueLimit(),
             spec.qdisc(),
             spec.quantumBytes(),

@@ -115,6 +115,8 @@ class PathSpecTest
         "rate=1500kbit,0bit@1s,20mbit@2.5s delay=250us jitter=1ms distribution=normal order=keep",
         "gemodel=1%,10%,100%,0.1% duplicate=0.5% corrupt=0.01% queue=64000b",
         "rate=10gbit queue=12p quantum=300 flows=64 target=1ms interval=20ms",
+        "rate=100mbit delay=20ms police=10mbit burst=100kb",
+        "police=1500kbit burst=1514b queue=100p",
         "delay=1s",
         "" })
     void canonicalTextParsesBackToAnEqualSpec(final String text)
@@ -145,7 +147,16 @@ class PathSpecTest
         "rate=0bit                | last rate step must be positive",
         "distribution=pareto      | not uniform or normal",
         "gemodel=1%,2%,3%,4%,5%   | at most four values",
-        "trace=/nonexistent/trace | cannot read trace file" })
+        "trace=/nonexistent/trace | cannot read trace file",
+        "delay=-5ms               | delay: \"-5ms\" is negative",
+        "jitter=-1ms              | jitter: \"-1ms\" is negative",
+        "rate=-10mbit             | rate: \"-10mbit\" is negative",
+        "police=10mbit            | police: needs the bucket size too, e.g. police=10mbit burst=100kb",
+        "burst=100kb              | burst: is the size of a policer's bucket and needs its rate",
+        "police=0bit burst=10kb   | police: \"0bit\" must be a positive rate",
+        "police=10mbit burst=10   | burst: \"10\" has no unit",
+        "police=10mbit burst=0.5b | not a whole number of bytes",
+        "police=10mbit burst=2048mb | a policer needs a burst from 1b to 1024mb" })
     void rejectsBadSpecsSayingWhatIsWrong(final String text, final String expectedProblem)
     {
         final PathSpecException ex = assertThrows(PathSpecException.class, () -> PathSpec.parse(text));
@@ -154,6 +165,32 @@ class PathSpecTest
         assertTrue(ex.getMessage().contains(text.trim()));
         assertTrue(ex.getMessage().contains("accepted keys:"));
         assertTrue(ex.getMessage().contains("rate=100mbit"));
+    }
+
+    @Test
+    void parsesAPolicerInTcVocabulary()
+    {
+        final PathSpec spec = PathSpec.parse("rate=100mbit delay=20ms police=10mbit burst=100kb");
+
+        assertEquals(new PolicerSpec(10_000_000L, 100 * 1024), spec.policer());
+        assertEquals(100_000_000L, spec.rate().nominalBitsPerSecond(), "the line rate stays rate=");
+        assertEquals(PolicerSpec.NONE, PathSpec.parse("rate=100mbit").policer());
+        assertEquals("delay=20ms", spec.delayAndJitterOnly().toString(), "the reverse default has no policer");
+    }
+
+    @Test
+    void aQueueInBdpOnAPathWithoutDelayIsAnErrorThatSaysWhy()
+    {
+        final PathSpecException ex = assertThrows(PathSpecException.class,
+            () -> PathSpec.Pair.parse("rate=10mbit queue=1bdp", "delay=0ms"));
+        assertTrue(ex.problem().contains("queue=1bdp: the path has no delay (delay= is 0 in both directions), so its " +
+            "bandwidth-delay product is 0 bytes; give the queue in packets or bytes"), ex.problem());
+        assertTrue(ex.getMessage().contains("invalid path spec \"rate=10mbit queue=1bdp\""), ex.getMessage());
+
+        assertThrows(PathSpecException.class, () -> PathSpec.Pair.parse("rate=10mbit | rate=1mbit queue=2bdp"));
+        final PathSpec.Pair withDelay = PathSpec.Pair.parse("rate=10mbit queue=1bdp", "delay=2ms");
+        assertEquals(2500, withDelay.forward().queueConfig(withDelay.baseRttNs(), 0).limitBytes(),
+            "a delay in either direction gives a BDP");
     }
 
     @Test

@@ -100,6 +100,50 @@ class SimulatorTest
     }
 
     @Test
+    void leftHostsWithALineRateSerializeWhatTheySendOnAPathWithoutARate()
+    {
+        final Simulator simulator = new Simulator(1);
+        final Dumbbell dumbbell = new Dumbbell(simulator, PathSpec.Pair.parse("delay=1ms"), 1_000_000_000L);
+        final SimHost client = dumbbell.addLeftHost();
+        final SimHost server = dumbbell.addRightHost();
+        final PingAgent ping = new PingAgent(client.port(), server.address(), 1250, 100 * MS, 3);
+        client.addAgent(ping);
+        server.addAgent(new EchoAgent(server.port()));
+        // 1500 bytes every 6 us is 2 Gbit/s offered to a 1 Gbit/s line (12 us per packet) and its 1000-packet queue.
+        final SimHost sender = dumbbell.addLeftHost();
+        final SimHost receiver = dumbbell.addRightHost();
+        sender.addAgent(new ConstantRateSender(sender.port(), receiver.address(), 1500, 6_000L, 0, 100 * MS));
+        final CountingReceiver sink = new CountingReceiver(receiver.port(), false, new FlowResults("cbr", 10 * MS));
+        receiver.addAgent(sink);
+
+        simulator.runUntil(SECOND);
+
+        // 2 ms of propagation and 10 us to serialize 1250 bytes at 1 Gbit/s, one way only: the right host has no line.
+        assertEquals(2 * MS + 10_000L, ping.rttNs.getLong(0));
+        // The line carried 1 Gbit/s, one packet per 12 us, while the sender ran (the first arrived after 1 ms).
+        assertEquals(1e9, sink.results.goodput().bitsPerSecond(10 * MS, 100 * MS), 0.001e9);
+        assertEquals(0, dumbbell.forward().counters().queueDropPackets(), "the path itself never queues");
+    }
+
+    @Test
+    void aWatcherSeesTheRunAndCanStopIt()
+    {
+        final Simulator simulator = new Simulator(1);
+        final long[] looks = new long[2];
+        simulator.every(0, 1_000L, (nowNs) -> { });
+        simulator.runUntil(SECOND, (nowNs, eventsFired) ->
+        {
+            looks[0]++;
+            looks[1] = eventsFired;
+            return looks[0] < 3;
+        });
+
+        assertEquals(3, looks[0]);
+        assertEquals(3L * Simulator.WATCH_INTERVAL_EVENTS, looks[1], "a look every 2^14 events");
+        assertEquals((looks[1] - 1) * 1_000L, simulator.nowNs(), "stopped right after the event of the last look");
+    }
+
+    @Test
     void eventsAtTheSameTimeFireInSchedulingOrder()
     {
         final Simulator simulator = new Simulator(1);

@@ -13,6 +13,8 @@ import io.pacelink.transport.cc.ControllerRandom;
 import io.pacelink.transport.cc.LostPacket;
 import io.pacelink.transport.cc.RttStats;
 
+import java.util.List;
+
 /**
  * BBRv1 with the state machine, constants and per-ACK order of Linux {@code net/ipv4/tcp_bbr.c}. Method names follow
  * the Linux functions they mirror ({@code bbr_update_bw} → {@code updateBandwidth}).
@@ -297,6 +299,11 @@ public final class Bbr1Controller implements CongestionController
         return state.stateName();
     }
 
+    public List<String> stateNames()
+    {
+        return Bbr1State.STATE_NAMES;
+    }
+
     // ---------------------------------------------------------------------------------------------------------------
     // State for observation and tests
     // ---------------------------------------------------------------------------------------------------------------
@@ -387,6 +394,14 @@ public final class Bbr1Controller implements CongestionController
     public boolean isLongTermBandwidthInUse()
     {
         return longTermBandwidth.isInUse();
+    }
+
+    /**
+     * @return how often the long-term (policer) rate has been put in use, over the connection's life.
+     */
+    public long longTermBandwidthEngagements()
+    {
+        return longTermBandwidth.engagements();
     }
 
     /**

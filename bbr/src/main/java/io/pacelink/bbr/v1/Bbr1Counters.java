@@ -9,6 +9,11 @@ import org.agrona.concurrent.status.AtomicCounter;
  */
 final class Bbr1Counters
 {
+    /**
+     * Counter name: how often the long-term (policer) rate has been put in use.
+     */
+    static final String LONG_TERM_BANDWIDTH_ENGAGEMENTS = "bbr-lt-bw-engagements";
+
     private static final double GAIN_SCALE = 1000.0;
 
     private final AtomicCounter state;
@@ -19,6 +24,7 @@ final class Bbr1Counters
     private final AtomicCounter cwndGainX1000;
     private final AtomicCounter isFullBandwidthReached;
     private final AtomicCounter isLongTermBandwidthInUse;
+    private final AtomicCounter longTermBandwidthEngagements;
     private final AtomicCounter roundCount;
 
     Bbr1Counters(final ControllerCounters counters)
@@ -31,6 +37,7 @@ final class Bbr1Counters
         cwndGainX1000 = counters.newCounter("bbr-cwnd-gain-x1000");
         isFullBandwidthReached = counters.newCounter("bbr-full-bw-reached");
         isLongTermBandwidthInUse = counters.newCounter("bbr-lt-bw-in-use");
+        longTermBandwidthEngagements = counters.newCounter(LONG_TERM_BANDWIDTH_ENGAGEMENTS);
         roundCount = counters.newCounter("bbr-round-count");
     }
 
@@ -44,6 +51,7 @@ final class Bbr1Counters
         cwndGainX1000.setRelease(Math.round(controller.cwndGain() * GAIN_SCALE));
         isFullBandwidthReached.setRelease(controller.isFullBandwidthReached() ? 1 : 0);
         isLongTermBandwidthInUse.setRelease(controller.isLongTermBandwidthInUse() ? 1 : 0);
+        longTermBandwidthEngagements.setRelease(controller.longTermBandwidthEngagements());
         roundCount.setRelease(controller.roundCount());
     }
 }

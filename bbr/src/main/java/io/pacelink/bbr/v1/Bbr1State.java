@@ -1,5 +1,9 @@
 package io.pacelink.bbr.v1;
 
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Collectors;
+
 /**
  * BBRv1's modes in Linux {@code enum bbr_mode} order (the counter value is the ordinal).
  */
@@ -24,6 +28,12 @@ public enum Bbr1State
      * Cut inflight to 4 packets to re-measure min_rtt.
      */
     PROBE_RTT("PROBE_RTT");
+
+    /**
+     * Every mode's state name, in ordinal order.
+     */
+    static final List<String> STATE_NAMES =
+        Arrays.stream(values()).map(Bbr1State::stateName).collect(Collectors.toUnmodifiableList());
 
     private final String stateName;
 

@@ -52,6 +52,7 @@ public final class LongTermBandwidthSampler
 
     private boolean isSampling;
     private boolean isInUse;
+    private long engagements;
     private long bandwidthBytesPerSecond;
     private int rounds;
     private long intervalStartDeliveredBytes;
@@ -180,6 +181,14 @@ public final class LongTermBandwidthSampler
     }
 
     /**
+     * @return how often the long-term rate has been put in use, over the connection's life.
+     */
+    public long engagements()
+    {
+        return engagements;
+    }
+
+    /**
      * @return the long-term rate ({@code lt_bw}); 0 before the first lossy interval.
      */
     public long bandwidthBytesPerSecond()
@@ -210,6 +219,7 @@ public final class LongTermBandwidthSampler
                 // Two consistent lossy intervals: we are policed; use their average.
                 bandwidthBytesPerSecond = (intervalBytesPerSecond + bandwidthBytesPerSecond) / 2;
                 isInUse = true;
+                engagements++;
                 rounds = 0;
                 return;
             }

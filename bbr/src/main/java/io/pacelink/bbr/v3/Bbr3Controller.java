@@ -13,6 +13,8 @@ import io.pacelink.transport.cc.ControllerRandom;
 import io.pacelink.transport.cc.LostPacket;
 import io.pacelink.transport.cc.RttStats;
 
+import java.util.List;
+
 /**
  * BBRv3 as specified by draft-ietf-ccwg-bbr-06, in bytes and nanoseconds. Method names follow the draft's pseudo-code
  * ({@code UpdateModelAndState}, {@code CheckStartupDone}, ...) and cite the Linux v3 function ({@code google/bbr}
@@ -356,6 +358,11 @@ public final class Bbr3Controller implements CongestionController
     public String stateName()
     {
         return state.name();
+    }
+
+    public List<String> stateNames()
+    {
+        return Bbr3State.STATE_NAMES;
     }
 
     // ---------------------------------------------------------------------------------------------------------------

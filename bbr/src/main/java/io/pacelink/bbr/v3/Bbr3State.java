@@ -1,5 +1,9 @@
 package io.pacelink.bbr.v3;
 
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Collectors;
+
 /**
  * The seven states of the BBRv3 state machine (draft-ietf-ccwg-bbr "State Machine"; Linux v3 {@code bbr_mode} plus
  * the four {@code bbr_pacing_gain_phase} values of PROBE_BW). {@link #name()} is the controller's
@@ -41,6 +45,12 @@ public enum Bbr3State
      * Cut inflight to re-measure the two-way propagation delay ("ProbeRTT").
      */
     PROBE_RTT(6);
+
+    /**
+     * Every state's name, in {@link #code()} order.
+     */
+    static final List<String> STATE_NAMES =
+        Arrays.stream(values()).map(Enum::name).collect(Collectors.toUnmodifiableList());
 
     private final int code;
 

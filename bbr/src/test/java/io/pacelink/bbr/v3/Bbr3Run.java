@@ -178,4 +178,9 @@ final class Bbr3Run
         stateBefore = to;
         inflightOneBdpBefore = inflightOneBdp();
     }
+
+    public List<String> stateNames()
+    {
+        return controller.stateNames();
+    }
 }

@@ -5,9 +5,12 @@ import io.pacelink.link.LinkDirection;
 import io.pacelink.link.LinkPacket;
 import io.pacelink.link.LinkPacketPool;
 import io.pacelink.link.PathSpec;
+import io.pacelink.transport.stats.CountersFile;
 import org.HdrHistogram.Histogram;
+import org.agrona.CloseHelper;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemNanoClock;
+import org.agrona.concurrent.status.CountersReader;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -17,6 +20,7 @@ import java.net.SocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
+import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -38,6 +42,11 @@ public final class NetemRelay implements AutoCloseable
     private static final long STATS_PUBLISH_INTERVAL_NS = 100_000_000L;
     private static final long CLOSE_TIMEOUT_MS = 5_000;
     private static final long MAX_TRACKED_LATE_NS = 10_000_000_000L;
+
+    /**
+     * Room for 128 counters; the relay registers 27.
+     */
+    private static final int COUNTERS_VALUES_BUFFER_BYTES = 128 * CountersReader.COUNTER_LENGTH;
 
     // Per-direction socket counters, kept in a long[] indexed by these.
     private static final int RECEIVED_PACKETS = 0;
@@ -61,6 +70,8 @@ public final class NetemRelay implements AutoCloseable
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final long[] forwardIo = new long[IO_COUNTERS];
     private final long[] reverseIo = new long[IO_COUNTERS];
+    private final CountersFile countersFile;
+    private final RelayCounters counters;
 
     private InetSocketAddress lastClient;
     private long noClientDrops;
@@ -111,6 +122,29 @@ public final class NetemRelay implements AutoCloseable
             throw new UncheckedIOException("cannot open relay sockets on " + context.listenAddress(), ex);
         }
         this.stats = snapshot(0, releaseLateNs);
+
+        if (null == context.countersDirectory())
+        {
+            countersFile = null;
+            counters = null;
+        }
+        else
+        {
+            final String description = "netem " + listenAddress() + " -> " + forwardAddress;
+            try
+            {
+                countersFile = CountersFile.create(
+                    context.countersDirectory(), "netem", description, COUNTERS_VALUES_BUFFER_BYTES);
+            }
+            catch (final RuntimeException ex)
+            {
+                closeQuietly(listenChannel);
+                closeQuietly(upstreamChannel);
+                throw ex;
+            }
+            counters = new RelayCounters(countersFile.countersManager(), description);
+            counters.publish(stats);
+        }
     }
 
     /**
@@ -172,7 +206,17 @@ public final class NetemRelay implements AutoCloseable
     }
 
     /**
-     * Stop the loop, wait for it to finish (it reports its summary), and close the sockets.
+     * @return the memory-mapped file the relay's counters are in, or null without
+     * {@link Context#countersDirectory(Path)}.
+     */
+    public Path countersFile()
+    {
+        return null == countersFile ? null : countersFile.path();
+    }
+
+    /**
+     * Stop the loop, wait for it to finish (it reports its summary), close the sockets and delete the counters
+     * file.
      */
     public void close()
     {
@@ -193,6 +237,16 @@ public final class NetemRelay implements AutoCloseable
         }
         closeQuietly(listenChannel);
         closeQuietly(upstreamChannel);
+        CloseHelper.close(countersFile);
+    }
+
+    private void publishCounters(final long nowNs)
+    {
+        if (null != counters)
+        {
+            counters.publish(stats);
+            countersFile.heartbeat(nowNs);
+        }
     }
 
     private void loop()
@@ -216,6 +270,7 @@ public final class NetemRelay implements AutoCloseable
                 {
                     nextPublishNs = nowNs + STATS_PUBLISH_INTERVAL_NS;
                     stats = snapshot(nowNs, releaseLateNs);
+                    publishCounters(nowNs);
                     if (nowNs >= nextReportNs && null != context.reporter())
                     {
                         nextReportNs += context.reportIntervalNs();
@@ -241,6 +296,7 @@ public final class NetemRelay implements AutoCloseable
         finally
         {
             stats = snapshot(clock.nanoTime(), releaseLateNs);
+            publishCounters(clock.nanoTime());
             if (null != context.reporter())
             {
                 context.reporter().onClose(stats);
@@ -397,6 +453,7 @@ public final class NetemRelay implements AutoCloseable
             io[FORWARDED_PACKETS],
             io[FORWARDED_BYTES],
             link.counters().randomLossPackets(),
+            link.counters().policedPackets(),
             link.counters().queueDropPackets(),
             link.counters().duplicatedPackets(),
             link.counters().corruptedPackets(),
@@ -481,6 +538,7 @@ public final class NetemRelay implements AutoCloseable
         private long spinThresholdNs = DEFAULT_SPIN_THRESHOLD_NS;
         private long maxParkNs = DEFAULT_MAX_PARK_NS;
         private int receiveBatch = 64;
+        private Path countersDirectory;
 
         Context conclude()
         {
@@ -693,6 +751,26 @@ public final class NetemRelay implements AutoCloseable
         public int receiveBatch()
         {
             return receiveBatch;
+        }
+
+        /**
+         * @param directory where to put the relay's memory-mapped counters file, so {@code pacelink stat} can
+         *                  watch it (e.g. {@code CountersFile.defaultDirectory()}), or null for none (the default
+         *                  for a relay embedded in a program or a test).
+         * @return this.
+         */
+        public Context countersDirectory(final Path directory)
+        {
+            this.countersDirectory = directory;
+            return this;
+        }
+
+        /**
+         * @return where the counters file goes, or null for none.
+         */
+        public Path countersDirectory()
+        {
+            return countersDirectory;
         }
     }
 }

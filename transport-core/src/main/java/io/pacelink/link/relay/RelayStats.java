@@ -31,6 +31,7 @@ public record RelayStats(
      * @param forwardedPackets  datagrams sent on.
      * @param forwardedBytes    their bytes.
      * @param randomLossPackets dropped by the loss model.
+     * @param policedPackets    dropped by the token-bucket policer.
      * @param queueDropPackets  dropped by the bottleneck queue.
      * @param duplicatedPackets extra copies.
      * @param corruptedPackets  packets with a flipped bit.
@@ -44,6 +45,7 @@ public record RelayStats(
         long forwardedPackets,
         long forwardedBytes,
         long randomLossPackets,
+        long policedPackets,
         long queueDropPackets,
         long duplicatedPackets,
         long corruptedPackets,
@@ -55,8 +57,8 @@ public record RelayStats(
 
     /**
      * @param previous an earlier snapshot, or null for the start.
-     * @return one line of per-interval counters: forwarded packets and rate, drops by loss and by queue, queue depth
-     * per direction, and the release lateness.
+     * @return one line of per-interval counters: forwarded packets and rate, drops by loss, by the policer (once it
+     * has dropped any) and by queue, queue depth per direction, and the release lateness.
      */
     public String formatInterval(final RelayStats previous)
     {
@@ -88,12 +90,14 @@ public record RelayStats(
         final long forwarded = now.forwardedPackets - (null == before ? 0 : before.forwardedPackets);
         final long forwardedBytes = now.forwardedBytes - (null == before ? 0 : before.forwardedBytes);
         final long lost = now.randomLossPackets - (null == before ? 0 : before.randomLossPackets);
+        final long policed = now.policedPackets - (null == before ? 0 : before.policedPackets);
         final long queueDrops = now.queueDropPackets - (null == before ? 0 : before.queueDropPackets);
         final long sendFailures = now.sendFailures - (null == before ? 0 : before.sendFailures);
-        return String.format("%d pkt %.1f Mbit/s, loss %d, qdrop %d, queue %dp/%dB%s",
+        return String.format("%d pkt %.1f Mbit/s, loss %d, %sqdrop %d, queue %dp/%dB%s",
             forwarded,
             seconds > 0 ? forwardedBytes * 8 / seconds / 1e6 : 0.0,
             lost,
+            now.policedPackets > 0 ? "policed " + policed + ", " : "",
             queueDrops,
             now.queuedPackets,
             now.queuedBytes,

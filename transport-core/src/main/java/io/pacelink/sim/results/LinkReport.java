@@ -5,12 +5,13 @@ import io.pacelink.link.LinkDirection;
 
 /**
  * What a bottleneck did over a run: utilisation, drops, the queueing delay packets saw and the reordering jitter
- * caused.
+ * caused. A link without a rate has no capacity, so its utilisation is not a number ({@link #hasCapacity()} false).
  *
  * @param servedBytes     bytes the bottleneck serialized.
  * @param capacityBits    bits it could have serialized over the run.
- * @param utilisation     served bits / capacity (0 for an unlimited link).
+ * @param utilisation     served bits / capacity ({@link Double#NaN} for a link without a rate).
  * @param randomLossPackets packets lost at random.
+ * @param policedPackets    packets the token-bucket policer dropped.
  * @param queueDropPackets  packets the queue dropped.
  * @param queueDelay      queueing delay of the served packets.
  * @param reorderedPackets   packets overtaken by a packet that left the bottleneck after them.
@@ -21,6 +22,7 @@ public record LinkReport(
     double capacityBits,
     double utilisation,
     long randomLossPackets,
+    long policedPackets,
     long queueDropPackets,
     LatencySummary queueDelay,
     long reorderedPackets,
@@ -35,16 +37,25 @@ public record LinkReport(
     {
         final LinkCounters counters = link.counters();
         final double capacityBits = link.spec().rate().capacityBits(0, durationNs);
-        final double utilisation = Double.isInfinite(capacityBits) || capacityBits == 0 ? 0 :
-            counters.servedBytes() * 8.0 / capacityBits;
+        final double utilisation = Double.isInfinite(capacityBits) ? Double.NaN :
+            capacityBits == 0 ? 0 : counters.servedBytes() * 8.0 / capacityBits;
         return new LinkReport(
             counters.servedBytes(),
             capacityBits,
             utilisation,
             counters.randomLossPackets(),
+            counters.policedPackets(),
             counters.queueDropPackets(),
             LatencySummary.of(counters.queueDelayNs()),
             counters.reorderedPackets(),
             counters.maxReorderDistance());
+    }
+
+    /**
+     * @return true if the link has a rate, and so a capacity and a utilisation.
+     */
+    public boolean hasCapacity()
+    {
+        return !Double.isInfinite(capacityBits);
     }
 }

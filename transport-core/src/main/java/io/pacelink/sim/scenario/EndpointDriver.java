@@ -2,6 +2,7 @@ package io.pacelink.sim.scenario;
 
 import io.pacelink.sim.SimulatedAgent;
 import io.pacelink.transport.engine.EndpointCore;
+import org.agrona.concurrent.status.CountersReader;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -14,16 +15,26 @@ import java.util.List;
 final class EndpointDriver implements SimulatedAgent
 {
     private final EndpointCore core;
+    private final CountersReader counters;
     private final List<HostApp> apps = new ArrayList<>();
 
-    EndpointDriver(final EndpointCore core)
+    EndpointDriver(final EndpointCore core, final CountersReader counters)
     {
         this.core = core;
+        this.counters = counters;
     }
 
     EndpointCore core()
     {
         return core;
+    }
+
+    /**
+     * @return the counters the core and its connections' controllers publish.
+     */
+    CountersReader counters()
+    {
+        return counters;
     }
 
     void add(final HostApp app)

@@ -2,6 +2,9 @@ package io.pacelink.sim.scenario;
 
 import io.pacelink.sim.results.GoodputSeries;
 import io.pacelink.sim.results.LatencySummary;
+import org.HdrHistogram.Histogram;
+
+import java.util.Map;
 
 /**
  * What one flow of a scenario achieved.
@@ -19,8 +22,11 @@ import io.pacelink.sim.results.LatencySummary;
  * @param lostPackets          packets declared lost.
  * @param spuriousLosses       losses later found to be spurious (the packet had arrived).
  * @param rtt                  the sender's RTT samples.
+ * @param rttHistogram         the same samples in ns, to merge flows or read other percentiles; do not modify.
  * @param responseTime         request to response time, for request/response flows (else null).
  * @param goodput              delivered bytes over time.
+ * @param controllerCounters   the counters the sender's congestion controller publishes, by name, at the end of the
+ *                             run (e.g. {@code bbr-lt-bw-engagements}); empty if the flow never connected.
  */
 public record FlowOutcome(
     int index,
@@ -36,8 +42,10 @@ public record FlowOutcome(
     long lostPackets,
     long spuriousLosses,
     LatencySummary rtt,
+    Histogram rttHistogram,
     LatencySummary responseTime,
-    GoodputSeries goodput)
+    GoodputSeries goodput,
+    Map<String, Long> controllerCounters)
 {
     /**
      * @param fromNs window start.

@@ -2,8 +2,10 @@ package io.pacelink.sim.scenario;
 
 import io.pacelink.link.PathSpec;
 import io.pacelink.link.QueueConfig;
+import io.pacelink.link.RateSchedule;
 import io.pacelink.sim.DepartureListener;
 import io.pacelink.sim.Dumbbell;
+import io.pacelink.sim.RunWatcher;
 import io.pacelink.sim.SimHost;
 import io.pacelink.sim.Simulator;
 import io.pacelink.sim.results.FlowResults;
@@ -18,9 +20,13 @@ import io.pacelink.transport.cc.ControllerParameters;
 import io.pacelink.transport.engine.EndpointCore;
 import io.pacelink.transport.port.DatagramPort;
 import io.pacelink.transport.schedule.PacketSchedulers;
+import io.pacelink.transport.stats.CounterKey;
+import io.pacelink.transport.stats.CounterType;
 import io.pacelink.transport.stats.CountersBuffers;
 import org.HdrHistogram.Histogram;
 import org.agrona.DirectBuffer;
+import org.agrona.concurrent.status.CountersManager;
+import org.agrona.concurrent.status.CountersReader;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -29,10 +35,12 @@ import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
@@ -49,10 +57,18 @@ import java.util.function.Consumer;
  *     .run();
  * }</pre>
  * Each flow has its own receiving host; flows share a sending endpoint (one socket, one packet scheduler) when they
- * are in the same sender group.
+ * are in the same sender group. On a path whose forward direction has no rate, the senders' network interfaces are
+ * the bottleneck: they serialize at {@link Builder#lineRate(long) a line rate} (1 Gbit/s unless set), since nothing
+ * else in a simulated host takes time.
  */
 public final class Scenario
 {
+    /**
+     * The senders' line rate unless {@link Builder#lineRate(long)} sets another: used only on a path whose forward
+     * direction has no rate.
+     */
+    public static final long DEFAULT_LINE_RATE_BITS_PER_SECOND = 1_000_000_000L;
+
     /**
      * Histogram range for RTTs and response times.
      */
@@ -83,12 +99,27 @@ public final class Scenario
      */
     public ScenarioResult run()
     {
+        return run(RunWatcher.NONE);
+    }
+
+    /**
+     * Run the scenario to its end, or until the watcher stops it: the results then cover the simulated time run so
+     * far ({@link ScenarioResult#isComplete()} false).
+     *
+     * @param watcher looks at the run every {@link Simulator#WATCH_INTERVAL_EVENTS} events, and may stop it.
+     * @return the results.
+     */
+    public ScenarioResult run(final RunWatcher watcher)
+    {
         final Simulator simulator = new Simulator(config.seed);
-        final Dumbbell dumbbell = new Dumbbell(simulator, config.path);
-        final int bufferBytes = connectionBufferBytes(config.path);
+        final boolean isForwardUnlimited =
+            config.path.forward().rate().nominalBitsPerSecond() == RateSchedule.UNLIMITED_BITS_PER_SECOND;
+        final Dumbbell dumbbell =
+            new Dumbbell(simulator, config.path, isForwardUnlimited ? config.lineRateBitsPerSecond : 0);
 
         final List<FlowResults> flowResults = new ArrayList<>();
         final List<SenderApp> senders = new ArrayList<>();
+        final List<CountersReader> senderCounters = new ArrayList<>();
         final List<Histogram> responseTimes = new ArrayList<>();
         final Map<Integer, EndpointDriver> senderGroups = new HashMap<>();
         final Map<InetSocketAddress, Integer> flowByReceiver = new HashMap<>();
@@ -103,8 +134,8 @@ public final class Scenario
             final SimHost receiverHost = dumbbell.addRightHost(flow.accessDelayNs());
             flowByReceiver.put(receiverHost.address(), i);
             final ReceiverApp receiver = new ReceiverApp(results, flow.pattern());
-            final EndpointDriver receiverDriver = new EndpointDriver(newCore(simulator, receiverHost.port(), flow,
-                receiver, bufferBytes, "receiver-" + i));
+            final EndpointDriver receiverDriver = newDriver(simulator, receiverHost.port(), flow, receiver,
+                connectionBufferBytes(config.path, flow.accessDelayNs()), "receiver-" + i);
             receiverDriver.add(receiver);
             receiverHost.addAgent(receiverDriver);
 
@@ -112,8 +143,8 @@ public final class Scenario
             if (null == senderDriver)
             {
                 final SimHost senderHost = dumbbell.addLeftHost(flow.accessDelayNs());
-                senderDriver = new EndpointDriver(newCore(simulator, senderHost.port(), flow, null, bufferBytes,
-                    "sender-" + i));
+                senderDriver = newDriver(simulator, senderHost.port(), flow, null,
+                    senderBufferBytes(flow.senderGroup(), flow.accessDelayNs()), "sender-" + i);
                 senderHost.addAgent(senderDriver);
                 if (flow.senderGroup() >= 0)
                 {
@@ -126,12 +157,25 @@ public final class Scenario
             final SenderApp sender = new SenderApp(
                 flow, senderDriver.core(), receiverHost.address(), results, responseTime);
             senders.add(sender);
+            senderCounters.add(senderDriver.counters());
             senderDriver.add(sender);
         }
 
         if (null != config.departureListener)
         {
             listenToDepartures(dumbbell, flowByReceiver, config.departureListener);
+        }
+        if (null != config.queueDelayListener)
+        {
+            final FlowQueueDelayListener listener = config.queueDelayListener;
+            dumbbell.forward().queueDelayListener((packet, queueDelayNs, nowNs) ->
+            {
+                final Integer flowIndex = flowByReceiver.get(packet.destination());
+                if (null != flowIndex)
+                {
+                    listener.onQueueDelay(flowIndex, queueDelayNs, nowNs);
+                }
+            });
         }
 
         final Histogram pingRtt = new Histogram(MAX_TRACKED_LATENCY_NS, 3);
@@ -168,7 +212,10 @@ public final class Scenario
             });
         }
 
-        simulator.runUntil(config.durationNs);
+        simulator.runUntil(config.durationNs, watcher);
+        // A stopped run's results cover the whole goodput bins simulated so far.
+        final long endNs = simulator.nowNs() >= config.durationNs ? config.durationNs :
+            simulator.nowNs() - simulator.nowNs() % config.goodputIntervalNs;
 
         final TraceHash traceHash = new TraceHash();
         for (final TraceWriter trace : traces)
@@ -180,27 +227,31 @@ public final class Scenario
         final List<FlowOutcome> outcomes = new ArrayList<>();
         for (int i = 0; i < senders.size(); i++)
         {
-            outcomes.add(outcome(i, config.flows.get(i), senders.get(i), flowResults.get(i), responseTimes.get(i)));
+            outcomes.add(outcome(i, config.flows.get(i), senders.get(i), flowResults.get(i), responseTimes.get(i),
+                senderCounters.get(i), endNs));
         }
 
         return new ScenarioResult(
             outcomes,
-            LinkReport.of(dumbbell.forward(), config.durationNs),
-            LinkReport.of(dumbbell.reverse(), config.durationNs),
+            LinkReport.of(dumbbell.forward(), endNs),
+            LinkReport.of(dumbbell.reverse(), endNs),
             config.pingIntervalNs > 0 ? LatencySummary.of(pingRtt) : null,
-            config.durationNs,
+            endNs,
+            endNs == config.durationNs,
             traceHash.update(simulator.traceHash()).value(),
             simulator.eventsFired());
     }
 
-    private FlowOutcome outcome(
+    private static FlowOutcome outcome(
         final int index,
         final FlowSpec flow,
         final SenderApp sender,
         final FlowResults results,
-        final Histogram responseTime)
+        final Histogram responseTime,
+        final CountersReader counters,
+        final long runEndNs)
     {
-        final long endNs = Math.min(flow.stopNs(), config.durationNs);
+        final long endNs = Math.max(flow.startNs(), Math.min(flow.stopNs(), runEndNs));
         final ConnectionStats stats = null == sender.connection() ? null : sender.connection().stats();
         return new FlowOutcome(
             index,
@@ -208,7 +259,7 @@ public final class Scenario
             flow.startNs(),
             endNs,
             results.deliveredBytes(),
-            results.goodput().bitsPerSecond(flow.startNs(), endNs),
+            endNs > flow.startNs() ? results.goodput().bitsPerSecond(flow.startNs(), endNs) : 0,
             null == stats ? 0 : stats.bytesSent(),
             null == stats ? 0 : stats.packetsSent(),
             null == stats ? 0 : stats.bytesRetransmitted(),
@@ -216,11 +267,30 @@ public final class Scenario
             null == stats ? 0 : stats.packetsLost(),
             null == stats ? 0 : stats.spuriousLosses(),
             results.rtt(),
+            results.rttHistogram(),
             AppPattern.Kind.REQUEST_RESPONSE == flow.pattern().kind() ? LatencySummary.of(responseTime) : null,
-            results.goodput());
+            results.goodput(),
+            null == sender.connection() ? Map.of() : controllerCounters(counters, sender.connection().connectionId()));
     }
 
-    private EndpointCore newCore(
+    /**
+     * @return the counters the connection's controller registered, by name (e.g. {@code bbr-lt-bw-engagements}),
+     * with their values now.
+     */
+    private static Map<String, Long> controllerCounters(final CountersReader counters, final long connectionId)
+    {
+        final Map<String, Long> values = new TreeMap<>();
+        counters.forEach((counterId, typeId, keyBuffer, label) ->
+        {
+            if (CounterType.CONTROLLER == typeId && CounterKey.ownerId(keyBuffer) == connectionId)
+            {
+                values.put(CounterKey.name(keyBuffer), counters.getCounterValue(counterId));
+            }
+        });
+        return Collections.unmodifiableMap(values);
+    }
+
+    private EndpointDriver newDriver(
         final Simulator simulator,
         final DatagramPort port,
         final FlowSpec flow,
@@ -240,29 +310,53 @@ public final class Scenario
             .randomSeed(simulator.seedFor(name));
         config.contextCustomizer.accept(context);
         context.conclude();
-        return new EndpointCore(
+        final CountersManager countersManager = CountersBuffers.newManager(COUNTERS_VALUES_BYTES);
+        return new EndpointDriver(new EndpointCore(
             context,
             port,
             config.registry,
-            PacketSchedulers.newScheduler(config.schedulerName, config.schedulerParameters),
-            CountersBuffers.newManager(COUNTERS_VALUES_BYTES),
-            null == receiver ? (connection) -> false : receiver);
+            PacketSchedulers.newScheduler(config.schedulerName, config.schedulerParameters, countersManager),
+            countersManager,
+            null == receiver ? (connection) -> false : receiver), countersManager);
     }
 
     /**
-     * Per-connection buffers (the receive buffer is the flow-control window) of four times the path's BDP plus its
-     * bottleneck queue, so neither flow control nor the send buffer caps a flow below what the path allows.
+     * The sending endpoint of a sender group serves every flow of the group: its buffers are sized for the one with
+     * the longest path.
      */
-    static int connectionBufferBytes(final PathSpec.Pair path)
+    private int senderBufferBytes(final int senderGroup, final long accessDelayNs)
     {
-        final long baseRttNs = path.baseRttNs();
+        long longestAccessDelayNs = accessDelayNs;
+        for (final FlowSpec flow : config.flows)
+        {
+            if (senderGroup >= 0 && flow.senderGroup() == senderGroup)
+            {
+                longestAccessDelayNs = Math.max(longestAccessDelayNs, flow.accessDelayNs());
+            }
+        }
+        return connectionBufferBytes(config.path, longestAccessDelayNs);
+    }
+
+    /**
+     * Per-connection buffers (the receive buffer is the flow-control window) of four times the flow's BDP plus the
+     * bottleneck queue, so neither flow control nor the send buffer caps a flow below what its path allows. A flow's
+     * BDP is the bottleneck rate times its own base RTT: the bottleneck's two delays plus its hosts' access delays,
+     * each crossed twice.
+     *
+     * @param path          the bottleneck's two directions.
+     * @param accessDelayNs the flow's access delay, at each of its two hosts.
+     * @return the buffer size in bytes: a power of two from 1 MiB to 64 MiB, 64 MiB on a path without a rate.
+     */
+    static int connectionBufferBytes(final PathSpec.Pair path, final long accessDelayNs)
+    {
+        final long baseRttNs = path.baseRttNs() + 4 * accessDelayNs;
         final long rateBitsPerSecond = path.forward().rate().nominalBitsPerSecond();
-        if (rateBitsPerSecond <= 0 || rateBitsPerSecond == Long.MAX_VALUE)
+        if (rateBitsPerSecond <= 0 || rateBitsPerSecond == RateSchedule.UNLIMITED_BITS_PER_SECOND)
         {
             return MAX_BUFFER_BYTES;
         }
         final double bdpBytes = rateBitsPerSecond / 8.0 * baseRttNs / 1e9;
-        final QueueConfig queue = path.forward().queueConfig(baseRttNs, 0);
+        final QueueConfig queue = path.forward().queueConfig(path.baseRttNs(), 0);
         final double queueBytes = Math.min(queue.limitBytes(), queue.limitPackets() * 1500.0);
         final double wantedBytes = 4 * (bdpBytes + queueBytes);
         final long bytes = Math.max(MIN_BUFFER_BYTES, Math.min(MAX_BUFFER_BYTES, (long)wantedBytes));
@@ -343,6 +437,22 @@ public final class Scenario
     }
 
     /**
+     * Hears how long each data packet of every flow waited in the forward (data) bottleneck's queue, when the
+     * bottleneck starts serializing it: the queueing delay per flow over time. Called on the simulation's thread.
+     * Listening does not change what the flows do.
+     */
+    @FunctionalInterface
+    public interface FlowQueueDelayListener
+    {
+        /**
+         * @param flowIndex    the flow whose receiver the packet is going to, in scenario order.
+         * @param queueDelayNs how long the packet waited in the queue.
+         * @param nowNs        simulated time its serialization starts.
+         */
+        void onQueueDelay(int flowIndex, long queueDelayNs, long nowNs);
+    }
+
+    /**
      * Describes a scenario.
      */
     public static final class Builder
@@ -362,7 +472,9 @@ public final class Scenario
         private final List<PathChange> pathChanges = new ArrayList<>();
         private long progressIntervalNs;
         private ProgressListener progressListener;
+        private long lineRateBitsPerSecond = DEFAULT_LINE_RATE_BITS_PER_SECOND;
         private FlowDepartureListener departureListener;
+        private FlowQueueDelayListener queueDelayListener;
 
         private Builder()
         {
@@ -405,6 +517,17 @@ public final class Scenario
         public Builder flow(final FlowSpec flow)
         {
             flows.add(Objects.requireNonNull(flow, "flow"));
+            return this;
+        }
+
+        /**
+         * @param bitsPerSecond the senders' line rate, which limits them on a path whose forward direction has no
+         *                      rate (default {@link #DEFAULT_LINE_RATE_BITS_PER_SECOND}); unused otherwise.
+         * @return this.
+         */
+        public Builder lineRate(final long bitsPerSecond)
+        {
+            this.lineRateBitsPerSecond = bitsPerSecond;
             return this;
         }
 
@@ -503,6 +626,16 @@ public final class Scenario
         }
 
         /**
+         * @param listener hears the forward bottleneck's queueing delay of every flow's data packets (null: none).
+         * @return this.
+         */
+        public Builder queueDelays(final FlowQueueDelayListener listener)
+        {
+            this.queueDelayListener = listener;
+            return this;
+        }
+
+        /**
          * Change the path during the run, e.g. a route change:
          * {@code pathChange(30s, d -> d.forward().propagationDelayNs(40ms))}. Rate changes are better described in
          * the path spec itself ({@code rate=100mbit,50mbit@30s}).
@@ -538,6 +671,11 @@ public final class Scenario
             if (flows.isEmpty())
             {
                 throw new IllegalArgumentException("a scenario needs at least one flow");
+            }
+            if (lineRateBitsPerSecond <= 0)
+            {
+                throw new IllegalArgumentException("the senders' line rate must be positive: " +
+                    lineRateBitsPerSecond);
             }
             if (traceIntervalNs <= 0 || goodputIntervalNs <= 0 || (null != progressListener && progressIntervalNs <= 0))
             {

@@ -14,7 +14,9 @@ import java.util.List;
  * @param forward       the data direction's bottleneck (utilisation, drops, queueing delay).
  * @param reverse       the ACK direction's bottleneck.
  * @param ping          RTT of the ping probe, or null without one.
- * @param durationNs    simulated time.
+ * @param durationNs    simulated time the results cover: the scenario's duration, or less if the run was stopped.
+ * @param isComplete    true if the run reached the scenario's end; false if a {@link io.pacelink.sim.RunWatcher}
+ *                      stopped it (the results then cover the whole goodput bins simulated until then).
  * @param traceHash     hash of every trace row of every flow: equal runs have equal hashes.
  * @param eventsFired   simulator events.
  */
@@ -24,6 +26,7 @@ public record ScenarioResult(
     LinkReport reverse,
     LatencySummary ping,
     long durationNs,
+    boolean isComplete,
     long traceHash,
     long eventsFired)
 {

@@ -1,6 +1,8 @@
 package io.pacelink.transport.agent;
 
 import io.pacelink.transport.engine.EndpointCore;
+import io.pacelink.transport.stats.CountersFile;
+import org.agrona.CloseHelper;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
 import org.agrona.concurrent.NanoClock;
@@ -8,8 +10,9 @@ import org.agrona.concurrent.NanoClock;
 /**
  * Runs an {@link EndpointCore} as an Agrona agent, and is the only thread that touches it: hands the core the clock
  * for each duty cycle (the core reads it through that handle only, so the simulator can hand virtual time instead),
- * and carries out the commands application threads enqueue ({@link ConnectCommand}, a close request) before the
- * core's duty cycle.
+ * carries out the commands application threads enqueue ({@link ConnectCommand}, a close request) before the core's
+ * duty cycle, and keeps the counters file's heartbeat fresh so {@code pacelink stat} can tell a running endpoint from
+ * a dead or hung one.
  */
 public final class EndpointAgent implements Agent
 {
@@ -18,6 +21,7 @@ public final class EndpointAgent implements Agent
 
     private final EndpointCore core;
     private final NanoClock clock;
+    private final CountersFile countersFile;
     private final String roleName;
     private final ManyToOneConcurrentArrayQueue<ConnectCommand> connectCommands =
         new ManyToOneConcurrentArrayQueue<>(COMMAND_QUEUE_CAPACITY);
@@ -30,13 +34,15 @@ public final class EndpointAgent implements Agent
     private boolean isGracefulCloseStarted;
 
     /**
-     * @param core  the protocol core.
-     * @param clock the clock read once per duty cycle.
+     * @param core         the protocol core.
+     * @param clock        the clock read once per duty cycle.
+     * @param countersFile the endpoint's counters file, or null if its counters are in memory only.
      */
-    public EndpointAgent(final EndpointCore core, final NanoClock clock)
+    public EndpointAgent(final EndpointCore core, final NanoClock clock, final CountersFile countersFile)
     {
         this.core = core;
         this.clock = clock;
+        this.countersFile = countersFile;
         this.roleName = "pacelink-" + core.localAddress();
     }
 
@@ -114,6 +120,10 @@ public final class EndpointAgent implements Agent
             return 1;
         }
         final long nowNs = clock.nanoTime();
+        if (null != countersFile)
+        {
+            countersFile.heartbeat(nowNs);
+        }
         if (isGracefulCloseRequested)
         {
             if (!isGracefulCloseStarted)
@@ -138,6 +148,11 @@ public final class EndpointAgent implements Agent
         return work + core.doWork(clock);
     }
 
+    /**
+     * Close the core, delete the counters file and fail the connects still queued. Every way of closing an endpoint
+     * ends here on the agent's thread, including an application's runner closing the agent in SHARED mode without
+     * calling {@code Endpoint.close()}.
+     */
     public void onClose()
     {
         if (isClosed)
@@ -145,6 +160,7 @@ public final class EndpointAgent implements Agent
             return;
         }
         core.close(clock.nanoTime());
+        CloseHelper.close(countersFile);
         ConnectCommand command;
         while (null != (command = connectCommands.poll()))
         {

@@ -1,5 +1,7 @@
 package io.pacelink.transport.cc;
 
+import java.util.List;
+
 /**
  * A congestion controller for one connection: the SPI that {@code reno}, {@code cubic} and {@code bbr} implement.
  * <p>
@@ -87,7 +89,15 @@ public interface CongestionController
 
     /**
      * @return a short stable name for the controller's current state (e.g. "SLOW_START", "PROBE_BW_UP"); must be a
-     * constant, never built on the fly.
+     * constant, never built on the fly, and one of {@link #stateNames()}.
      */
     String stateName();
+
+    /**
+     * @return every name {@link #stateName()} can return, in a fixed order. The transport publishes the current
+     * state as an index into this list (the connection's {@code cc-state} counter) and writes the list into that
+     * counter's label once, so a reader in another process ({@code pacelink stat}) can name the state without a
+     * string ever being written on the hot path. Called once per connection.
+     */
+    List<String> stateNames();
 }

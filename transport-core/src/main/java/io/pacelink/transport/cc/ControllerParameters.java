@@ -1,6 +1,8 @@
 package io.pacelink.transport.cc;
 
 import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -171,6 +173,29 @@ public final class ControllerParameters
         }
         throw new IllegalArgumentException(
             "controller parameter " + name + "=" + text + " is not a boolean; expected true or false");
+    }
+
+    /**
+     * @param name         parameter name.
+     * @param defaultValue value when absent.
+     * @param choices      the accepted values, lower case.
+     * @return the value, lower case: one of the choices.
+     * @throws IllegalArgumentException if the value is none of the choices (compared ignoring case).
+     */
+    public String getChoice(final String name, final String defaultValue, final List<String> choices)
+    {
+        final String text = values.get(name);
+        if (null == text)
+        {
+            return defaultValue;
+        }
+        final String value = text.toLowerCase(Locale.ROOT);
+        if (!choices.contains(value))
+        {
+            throw new IllegalArgumentException(
+                "controller parameter " + name + "=" + text + " is not one of " + String.join(", ", choices));
+        }
+        return value;
     }
 
     /**

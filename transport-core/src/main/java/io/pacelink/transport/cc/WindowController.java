@@ -1,5 +1,7 @@
 package io.pacelink.transport.cc;
 
+import java.util.List;
+
 /**
  * Shared base for loss-based window controllers (Reno, CUBIC): keeps cwnd, ssthresh and whether the controller is
  * answering the connection's recovery period (which the transport keeps and announces through the events, limiting
@@ -23,6 +25,12 @@ public abstract class WindowController implements CongestionController
      * {@link CongestionController#stateName()} from a reduction until a packet sent after it is acknowledged.
      */
     public static final String STATE_RECOVERY = "RECOVERY";
+
+    /**
+     * The states every window controller has, in {@link CongestionController#stateNames()} order.
+     */
+    public static final List<String> WINDOW_STATE_NAMES =
+        List.of(STATE_SLOW_START, STATE_CONGESTION_AVOIDANCE, STATE_RECOVERY);
 
     /**
      * Pacing gain while cwnd < ssthresh: lets slow start double per RTT without becoming pacing-limited.

@@ -1090,6 +1090,7 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
     {
         counters.set(ConnectionCounters.CWND_BYTES, controller.congestionWindowBytes());
         counters.set(ConnectionCounters.PACING_RATE_BYTES_PER_SECOND, controller.pacingRateBytesPerSecond());
+        counters.publishControllerState(controller.stateName());
         if (lossRecovery.rateSampler().hasSample())
         {
             counters.set(ConnectionCounters.DELIVERY_RATE_BYTES_PER_SECOND,

@@ -301,6 +301,8 @@ public final class EndpointCore implements DatagramHandler
         final CongestionControllerFactory factory = registry.factory(handle.congestionControl());
         final CongestionController controller = factory.newController(new ConnectionControllerContext(
             path, rttEstimator, random.split(), context.controllerParameters(), handle.counters()));
+        handle.counters().registerControllerState(controller.stateNames());
+        handle.counters().publishControllerState(controller.stateName());
         final ReceivedPacketTracker ackTracker = new ReceivedPacketTracker(
             PacketDecoder.MAX_ACK_RANGES, context.maxAckDelayNs());
 

@@ -1,5 +1,6 @@
 package io.pacelink.transport.schedule;
 
+import io.pacelink.transport.cc.ControllerCounters;
 import io.pacelink.transport.cc.ControllerParameters;
 
 /**
@@ -21,8 +22,11 @@ public interface PacketSchedulerFactory
     /**
      * @param parameters named parameters (e.g. {@code fq.quantum=3028}); unknown names with this scheduler's prefix
      *                   are rejected.
+     * @param counters   where the scheduler registers its statistics, at construction (the endpoint's counters,
+     *                   so {@code pacelink stat} shows them).
      * @param <F>        the endpoint's flows.
      * @return a new scheduler for one endpoint.
      */
-    <F extends SchedulableFlow> PacketScheduler<F> newScheduler(ControllerParameters parameters);
+    <F extends SchedulableFlow> PacketScheduler<F> newScheduler(
+        ControllerParameters parameters, ControllerCounters counters);
 }

@@ -1,6 +1,9 @@
 package io.pacelink.transport.schedule;
 
 import io.pacelink.transport.cc.ControllerParameters;
+import io.pacelink.transport.stats.CounterKey;
+import io.pacelink.transport.stats.CounterType;
+import org.agrona.concurrent.status.CountersManager;
 
 import java.util.Map;
 import java.util.ServiceLoader;
@@ -31,16 +34,21 @@ public final class PacketSchedulers
     }
 
     /**
-     * @param name       the scheduler's name, or null for the preferred one.
-     * @param parameters its named parameters.
-     * @param <F>        the endpoint's flows.
+     * @param name            the scheduler's name, or null for the preferred one.
+     * @param parameters      its named parameters.
+     * @param countersManager the endpoint's counters, where the scheduler's statistics are registered (type
+     *                        {@link CounterType#SCHEDULER}, labelled {@code scheduler <name>: <statistic>}).
+     * @param <F>             the endpoint's flows.
      * @return a new scheduler.
      * @throws IllegalArgumentException naming the available schedulers if none has that name.
      */
     public static <F extends SchedulableFlow> PacketScheduler<F> newScheduler(
-        final String name, final ControllerParameters parameters)
+        final String name, final ControllerParameters parameters, final CountersManager countersManager)
     {
-        return factory(name).newScheduler(parameters);
+        final PacketSchedulerFactory factory = factory(name);
+        final String labelPrefix = "scheduler " + factory.name() + ": ";
+        return factory.newScheduler(parameters, (counterName) -> CounterKey.newCounter(
+            countersManager, CounterType.SCHEDULER, 0, counterName, labelPrefix + counterName));
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.pacelink.transport.schedule;
 
+import io.pacelink.transport.cc.ControllerCounters;
 import io.pacelink.transport.cc.ControllerParameters;
 
 import java.util.Collections;
@@ -29,9 +30,11 @@ public final class RoundRobinSchedulerFactory implements PacketSchedulerFactory
     /**
      * {@inheritDoc}
      * <p>
-     * The round-robin scheduler has no parameters; any {@code rr.*} parameter is rejected.
+     * The round-robin scheduler has no parameters (any {@code rr.*} parameter is rejected) and keeps no
+     * statistics.
      */
-    public <F extends SchedulableFlow> PacketScheduler<F> newScheduler(final ControllerParameters parameters)
+    public <F extends SchedulableFlow> PacketScheduler<F> newScheduler(
+        final ControllerParameters parameters, final ControllerCounters counters)
     {
         parameters.rejectUnknown(RoundRobinScheduler.NAME + ".", Collections.emptySet());
         return new RoundRobinScheduler<>();

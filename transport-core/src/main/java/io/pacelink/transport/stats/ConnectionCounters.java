@@ -5,6 +5,8 @@ import org.agrona.collections.ArrayUtil;
 import org.agrona.concurrent.status.AtomicCounter;
 import org.agrona.concurrent.status.CountersManager;
 
+import java.util.List;
+
 /**
  * The live per-connection counters (like {@code ss -i} for one socket): written by the agent thread with release
  * stores, readable from any thread and, when the counters file is memory-mapped, from another process. Indexed by the
@@ -86,11 +88,26 @@ public final class ConnectionCounters implements ControllerCounters, AutoCloseab
      */
     public static final int COUNT = NAMES.length;
 
+    /**
+     * Name of the counter holding the controller's state as an index into its
+     * {@link io.pacelink.transport.cc.CongestionController#stateNames()}; its label ends with those names, see
+     * {@link #controllerStateLabel(String, List)}.
+     */
+    public static final String CONTROLLER_STATE_NAME = "cc-state";
+
+    /**
+     * Published in {@link #CONTROLLER_STATE_NAME} when the controller reports a state it did not list.
+     */
+    public static final long UNKNOWN_STATE = -1;
+
     private final CountersManager countersManager;
     private final long connectionId;
     private final String labelPrefix;
     private final AtomicCounter[] counters = new AtomicCounter[COUNT];
     private AtomicCounter[] controllerCounters = new AtomicCounter[0];
+    private AtomicCounter controllerState;
+    private List<String> controllerStateNames = List.of();
+    private String publishedStateName;
 
     /**
      * @param countersManager where to register the counters.
@@ -159,16 +176,73 @@ public final class ConnectionCounters implements ControllerCounters, AutoCloseab
      */
     public AtomicCounter newCounter(final String name)
     {
-        final AtomicCounter counter = allocate(name, CounterType.CONTROLLER);
-        controllerCounters = ArrayUtil.add(controllerCounters, counter);
-        return counter;
+        return newCounter(name, labelPrefix + ": " + name);
+    }
+
+    /**
+     * Register the {@link #CONTROLLER_STATE_NAME} counter once the connection's controller exists (agent thread).
+     *
+     * @param stateNames the controller's {@link io.pacelink.transport.cc.CongestionController#stateNames()}.
+     */
+    public void registerControllerState(final List<String> stateNames)
+    {
+        controllerStateNames = stateNames;
+        controllerState = newCounter(
+            CONTROLLER_STATE_NAME, controllerStateLabel(labelPrefix + ": " + CONTROLLER_STATE_NAME, stateNames));
+    }
+
+    /**
+     * Publish the controller's state. Costs one reference comparison unless the state changed (names are
+     * constants), so it can run on every ACK.
+     *
+     * @param stateName the controller's {@link io.pacelink.transport.cc.CongestionController#stateName()}.
+     */
+    public void publishControllerState(final String stateName)
+    {
+        if (stateName != publishedStateName)
+        {
+            publishedStateName = stateName;
+            controllerState.setRelease(controllerStateNames.indexOf(stateName));
+        }
+    }
+
+    /**
+     * @param label      the counter's label.
+     * @param stateNames the names its values index.
+     * @return {@code label [NAME0 NAME1 ...]}: the value {@code i} means the {@code i}th name.
+     */
+    public static String controllerStateLabel(final String label, final List<String> stateNames)
+    {
+        return label + " [" + String.join(" ", stateNames) + "]";
+    }
+
+    /**
+     * @param label a {@link #CONTROLLER_STATE_NAME} counter's label, as written by
+     *              {@link #controllerStateLabel(String, List)}.
+     * @return the state names its values index; empty if the label has none (e.g. it was truncated).
+     */
+    public static List<String> controllerStateNames(final String label)
+    {
+        final int start = label.lastIndexOf('[');
+        final int end = label.lastIndexOf(']');
+        if (start < 0 || end < start + 2)
+        {
+            return List.of();
+        }
+        return List.of(label.substring(start + 1, end).split(" "));
     }
 
     private AtomicCounter allocate(final String name, final int typeId)
     {
-        final int id = countersManager.allocate(
-            labelPrefix + ": " + name, typeId, (keyBuffer) -> keyBuffer.putLong(0, connectionId));
-        return new AtomicCounter(countersManager.valuesBuffer(), id, countersManager);
+        return CounterKey.newCounter(countersManager, typeId, connectionId, name, labelPrefix + ": " + name);
+    }
+
+    private AtomicCounter newCounter(final String name, final String label)
+    {
+        final AtomicCounter counter =
+            CounterKey.newCounter(countersManager, CounterType.CONTROLLER, connectionId, name, label);
+        controllerCounters = ArrayUtil.add(controllerCounters, counter);
+        return counter;
     }
 
     public void close()

@@ -7,9 +7,9 @@ import org.agrona.concurrent.status.CountersReader;
 import java.nio.ByteBuffer;
 
 /**
- * Creates the counters store of an endpoint: direct buffers (so the values are 8-byte aligned for atomic access and
- * could be memory-mapped for a reader in another process) sized from the values buffer, with the metadata buffer
- * Agrona requires beside it.
+ * Creates the in-memory counters store of an endpoint: direct buffers (so the values are 8-byte aligned for atomic
+ * access) sized from the values buffer, with the metadata buffer Agrona requires beside it. {@link CountersFile}
+ * is the memory-mapped alternative that other processes can read.
  */
 public final class CountersBuffers
 {
@@ -23,10 +23,17 @@ public final class CountersBuffers
      */
     public static CountersManager newManager(final int valuesBufferBytes)
     {
-        final int metadataBufferBytes =
-            valuesBufferBytes * (CountersReader.METADATA_LENGTH / CountersReader.COUNTER_LENGTH);
         return new CountersManager(
-            new UnsafeBuffer(ByteBuffer.allocateDirect(metadataBufferBytes)),
+            new UnsafeBuffer(ByteBuffer.allocateDirect(metadataBufferBytes(valuesBufferBytes))),
             new UnsafeBuffer(ByteBuffer.allocateDirect(valuesBufferBytes)));
+    }
+
+    /**
+     * @param valuesBufferBytes size of the values buffer.
+     * @return the size of the metadata buffer Agrona needs beside it (one metadata record per counter).
+     */
+    public static int metadataBufferBytes(final int valuesBufferBytes)
+    {
+        return valuesBufferBytes * (CountersReader.METADATA_LENGTH / CountersReader.COUNTER_LENGTH);
     }
 }

@@ -31,27 +31,27 @@ public final class EndpointCounters implements AutoCloseable
      */
     public EndpointCounters(final CountersManager countersManager, final String endpointName)
     {
-        datagramsReceived = newCounter(countersManager, endpointName, "datagrams received");
-        datagramsSent = newCounter(countersManager, endpointName, "datagrams sent");
-        bytesReceived = newCounter(countersManager, endpointName, "bytes received");
-        bytesSent = newCounter(countersManager, endpointName, "bytes sent");
-        malformedDropped = newCounter(countersManager, endpointName, "malformed datagrams dropped");
-        unknownConnection = newCounter(countersManager, endpointName, "packets for unknown connection");
-        duplicatePackets = newCounter(countersManager, endpointName, "duplicate packets dropped");
-        sendFailures = newCounter(countersManager, endpointName, "send failures");
+        datagramsReceived = newCounter(countersManager, endpointName, "datagrams-received");
+        datagramsSent = newCounter(countersManager, endpointName, "datagrams-sent");
+        bytesReceived = newCounter(countersManager, endpointName, "bytes-received");
+        bytesSent = newCounter(countersManager, endpointName, "bytes-sent");
+        malformedDropped = newCounter(countersManager, endpointName, "malformed-datagrams-dropped");
+        unknownConnection = newCounter(countersManager, endpointName, "packets-for-unknown-connection");
+        duplicatePackets = newCounter(countersManager, endpointName, "duplicate-packets-dropped");
+        sendFailures = newCounter(countersManager, endpointName, "send-failures");
         errors = newCounter(countersManager, endpointName, "errors");
-        connectionsOpened = newCounter(countersManager, endpointName, "connections opened");
-        connectionsClosed = newCounter(countersManager, endpointName, "connections closed");
-        connectionsRejected = newCounter(countersManager, endpointName, "connections rejected");
-        protocolViolations = newCounter(countersManager, endpointName, "protocol violations");
-        portUnreachable = newCounter(countersManager, endpointName, "port unreachable reports");
-        longestDutyCycleNs = newCounter(countersManager, endpointName, "longest duty cycle ns");
+        connectionsOpened = newCounter(countersManager, endpointName, "connections-opened");
+        connectionsClosed = newCounter(countersManager, endpointName, "connections-closed");
+        connectionsRejected = newCounter(countersManager, endpointName, "connections-rejected");
+        protocolViolations = newCounter(countersManager, endpointName, "protocol-violations");
+        portUnreachable = newCounter(countersManager, endpointName, "port-unreachable-reports");
+        longestDutyCycleNs = newCounter(countersManager, endpointName, "longest-duty-cycle-ns");
     }
 
     private static AtomicCounter newCounter(
         final CountersManager countersManager, final String endpointName, final String name)
     {
-        return countersManager.newCounter(endpointName + ": " + name, CounterType.SYSTEM);
+        return CounterKey.newCounter(countersManager, CounterType.SYSTEM, 0, name, endpointName + ": " + name);
     }
 
     public AtomicCounter datagramsReceived()

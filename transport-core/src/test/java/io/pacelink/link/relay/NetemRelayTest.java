@@ -1,10 +1,14 @@
 package io.pacelink.link.relay;
 
 import io.pacelink.link.PathSpec;
+import io.pacelink.transport.stats.CounterKey;
+import io.pacelink.transport.stats.CounterType;
+import io.pacelink.transport.stats.CountersFileReader;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -16,8 +20,11 @@ import java.net.InetSocketAddress;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -104,6 +111,31 @@ class NetemRelayTest
     }
 
     @Test
+    void thePolicerDropsWhatExceedsItsBucketAndRate() throws IOException
+    {
+        // A 10 KiB bucket filling at 1000 bytes per second: ten 1000-byte datagrams pass at once, then about one per
+        // second the sending takes.
+        relay = startRelay("police=8kbit burst=10kb");
+        final long startNs = System.nanoTime();
+        final int sent = 200;
+        final byte[] payload = new byte[1000];
+        for (int i = 0; i < sent; i++)
+        {
+            client.send(new DatagramPacket(payload, payload.length, relay.listenAddress()));
+        }
+        final int arrived = receiveUntilQuiet(server);
+        final double elapsedSeconds = (System.nanoTime() - startNs) / 1e9;
+
+        relay.close();
+        final RelayStats.Direction forward = relay.stats().forward();
+        assertEquals(sent, forward.receivedPackets());
+        assertEquals(sent - forward.policedPackets(), arrived);
+        assertTrue(arrived >= 10 && arrived <= 10 + Math.ceil(elapsedSeconds), "arrived " + arrived + " in " +
+            elapsedSeconds + " s");
+        assertTrue(printed.toString(StandardCharsets.UTF_8).contains("policed"), printed.toString());
+    }
+
+    @Test
     void keepsRunningWhileTheServerIsNotUpYet() throws IOException
     {
         final int serverPort = server.getLocalPort();
@@ -126,6 +158,54 @@ class NetemRelayTest
         assertEquals(6, relay.stats().forward().receivedPackets());
         // Loopback reports the closed port at once: some of the first five sends failed instead of killing the relay.
         assertTrue(relay.stats().forward().sendFailures() > 0);
+    }
+
+    @Test
+    void publishesItsCountersInAFileThatIsDeletedOnClose(@TempDir final Path countersDirectory) throws IOException
+    {
+        final InetAddress loopback = InetAddress.getLoopbackAddress();
+        relay = new NetemRelay(new NetemRelay.Context()
+            .listenAddress(new InetSocketAddress(loopback, 0))
+            .forwardAddress(new InetSocketAddress(loopback, server.getLocalPort()))
+            .path(PathSpec.Pair.parse("delay=1ms"))
+            .countersDirectory(countersDirectory)).start();
+        final Path file = relay.countersFile();
+        assertTrue(file.getFileName().toString().startsWith("netem-"), file.toString());
+
+        final byte[] payload = new byte[100];
+        for (int i = 0; i < 5; i++)
+        {
+            client.send(new DatagramPacket(payload, payload.length, relay.listenAddress()));
+            server.receive(new DatagramPacket(new byte[2048], 2048));
+        }
+
+        try (CountersFileReader reader = CountersFileReader.open(file).orElseThrow())
+        {
+            assertTrue(reader.description().startsWith("netem "), reader.description());
+            final long deadlineNs = System.nanoTime() + RECEIVE_TIMEOUT_MS * MS;
+            long forwarded = 0;
+            while (forwarded < 5 && System.nanoTime() < deadlineNs)
+            {
+                forwarded = relayCounter(reader, "forward-forwarded-packets");
+            }
+            assertEquals(5, forwarded, "published within 100 ms");
+            assertEquals(500, relayCounter(reader, "forward-forwarded-bytes"));
+        }
+        relay.close();
+        assertFalse(Files.exists(file));
+    }
+
+    private static long relayCounter(final CountersFileReader reader, final String name)
+    {
+        final long[] value = { -1 };
+        reader.countersReader().forEach((id, typeId, key, label) ->
+        {
+            if (CounterType.RELAY == typeId && name.equals(CounterKey.name(key)))
+            {
+                value[0] = reader.countersReader().getCounterValue(id);
+            }
+        });
+        return value[0];
     }
 
     private NetemRelay startRelay(final String path)

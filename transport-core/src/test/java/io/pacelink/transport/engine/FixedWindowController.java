@@ -127,4 +127,9 @@ final class FixedWindowController implements CongestionController
     {
         return "FIXED";
     }
+
+    public List<String> stateNames()
+    {
+        return List.of("FIXED");
+    }
 }

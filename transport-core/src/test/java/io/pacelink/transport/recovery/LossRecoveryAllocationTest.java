@@ -7,6 +7,8 @@ import io.pacelink.transport.cc.CongestionEvent;
 import io.pacelink.transport.cc.LostPacket;
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
+
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -158,6 +160,11 @@ class LossRecoveryAllocationTest
         public String stateName()
         {
             return "COUNTING";
+        }
+
+        public List<String> stateNames()
+        {
+            return List.of("COUNTING");
         }
     }
 }

@@ -2,6 +2,7 @@ package io.pacelink.transport.schedule;
 
 import io.pacelink.transport.testing.AllocationMeter;
 import io.pacelink.transport.cc.ControllerParameters;
+import io.pacelink.transport.testing.TestControllerContext;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -201,11 +202,12 @@ class RoundRobinSchedulerTest
         }
         assertNotNull(found);
         assertEquals(0, found.defaultPriority());
-        assertEquals("rr", found.newScheduler(ControllerParameters.EMPTY).name());
+        final TestControllerContext counters = new TestControllerContext(ControllerParameters.EMPTY);
+        assertEquals("rr", found.newScheduler(ControllerParameters.EMPTY, counters).name());
 
         final PacketSchedulerFactory factory = found;
         assertThrows(IllegalArgumentException.class,
-            () -> factory.newScheduler(ControllerParameters.of(Map.of("rr.quantum", "1"))));
+            () -> factory.newScheduler(ControllerParameters.of(Map.of("rr.quantum", "1")), counters));
     }
 
     private int drain(final long nowNs)

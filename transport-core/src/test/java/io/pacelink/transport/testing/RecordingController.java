@@ -28,6 +28,11 @@ public final class RecordingController implements CongestionController
     public static final long DEFAULT_WINDOW_BYTES = 12_000;
 
     /**
+     * The state of a recorder that forwards to no controller.
+     */
+    public static final String STATE_RECORDING = "RECORDING";
+
+    /**
      * Called after each callback has been recorded and forwarded.
      */
     @FunctionalInterface
@@ -534,7 +539,12 @@ public final class RecordingController implements CongestionController
 
     public String stateName()
     {
-        return null == delegate ? "RECORDING" : delegate.stateName();
+        return null == delegate ? STATE_RECORDING : delegate.stateName();
+    }
+
+    public List<String> stateNames()
+    {
+        return null == delegate ? List.of(STATE_RECORDING) : delegate.stateNames();
     }
 
     private Rtt snapshot()

@@ -1,0 +1,181 @@
+package io.pacelink.cli;
+
+import io.pacelink.transport.ConnectionState;
+import io.pacelink.transport.stats.ConnectionCounters;
+import io.pacelink.transport.stats.CounterKey;
+import io.pacelink.transport.stats.CounterType;
+import io.pacelink.transport.stats.CountersFileReader;
+import org.agrona.concurrent.status.CountersReader;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One read of one process's counters file for {@code pacelink stat}: the owner (pid, description, liveness) and its
+ * counters grouped the way they are shown: endpoint-wide, packet scheduler, relay, and per connection (transport and
+ * controller counters together, with the controller's state named).
+ *
+ * @param path            the file.
+ * @param pid             the owner's process id.
+ * @param description     the owner's description, e.g. {@code endpoint /127.0.0.1:40123 cc=bbr scheduler=fq}.
+ * @param liveness        whether the owner is alive.
+ * @param heartbeatAgeMs  how old the owner's heartbeat is.
+ * @param endpoint        endpoint-wide counters by name (empty for a relay).
+ * @param schedulerLabel  the scheduler's label, e.g. {@code scheduler fq}, or empty.
+ * @param scheduler       the packet scheduler's counters by name.
+ * @param relay           a relay's counters by name (empty for an endpoint).
+ * @param connections     the connections, in counter order.
+ */
+record ProcessCounters(
+    Path path,
+    long pid,
+    String description,
+    CountersFileReader.Liveness liveness,
+    long heartbeatAgeMs,
+    Map<String, Long> endpoint,
+    String schedulerLabel,
+    Map<String, Long> scheduler,
+    Map<String, Long> relay,
+    List<Connection> connections)
+{
+    /**
+     * One connection's counters.
+     *
+     * @param connectionId      the local connection id.
+     * @param description       e.g. {@code conn 1f2e... /127.0.0.1:51234 bbr}.
+     * @param state             the connection's state name ({@link ConnectionState}).
+     * @param controllerState   the controller's state name, e.g. {@code PROBE_BW}, or {@code ?}.
+     * @param transport         transport counters by name ({@link ConnectionCounters}).
+     * @param controller        the controller's own counters by name.
+     */
+    record Connection(
+        long connectionId,
+        String description,
+        String state,
+        String controllerState,
+        Map<String, Long> transport,
+        Map<String, Long> controller)
+    {
+        /**
+         * @param name a transport counter's name.
+         * @return its value, or 0 if absent.
+         */
+        long value(final String name)
+        {
+            return transport.getOrDefault(name, 0L);
+        }
+    }
+
+    /**
+     * @param file               an open counters file.
+     * @param nowMs              the current time, epoch ms.
+     * @param heartbeatTimeoutMs how old a live owner's heartbeat may be.
+     * @return what it holds now.
+     */
+    static ProcessCounters read(final CountersFileReader file, final long nowMs, final long heartbeatTimeoutMs)
+    {
+        final Map<String, Long> endpoint = new LinkedHashMap<>();
+        final Map<String, Long> scheduler = new LinkedHashMap<>();
+        final Map<String, Long> relay = new LinkedHashMap<>();
+        final Map<Long, ConnectionBuilder> connections = new LinkedHashMap<>();
+        final String[] schedulerLabel = { "" };
+        final CountersReader counters = file.countersReader();
+        counters.forEach((counterId, typeId, keyBuffer, label) ->
+        {
+            final String name = CounterKey.name(keyBuffer);
+            final long value = counters.getCounterValue(counterId);
+            switch (typeId)
+            {
+                case CounterType.SYSTEM:
+                    endpoint.put(name, value);
+                    break;
+
+                case CounterType.SCHEDULER:
+                    schedulerLabel[0] = owner(label, name);
+                    scheduler.put(name, value);
+                    break;
+
+                case CounterType.RELAY:
+                    relay.put(name, value);
+                    break;
+
+                case CounterType.CONNECTION:
+                case CounterType.CONTROLLER:
+                    connections.computeIfAbsent(
+                        CounterKey.ownerId(keyBuffer), (id) -> new ConnectionBuilder(id, owner(label, name)))
+                        .add(typeId, name, value, label);
+                    break;
+
+                default:
+                    // Another library's counter in the same file: not ours to show.
+            }
+        });
+
+        final List<Connection> connectionList = new ArrayList<>(connections.size());
+        connections.values().forEach((builder) -> connectionList.add(builder.build()));
+        return new ProcessCounters(
+            file.path(),
+            file.pid(),
+            file.description(),
+            file.liveness(nowMs, heartbeatTimeoutMs),
+            nowMs - file.heartbeatMs(),
+            endpoint,
+            schedulerLabel[0],
+            scheduler,
+            relay,
+            connectionList);
+    }
+
+    /**
+     * @return the label without its {@code ": name"} suffix: what the counter belongs to.
+     */
+    private static String owner(final String label, final String name)
+    {
+        final int end = label.lastIndexOf(": " + name);
+        return end >= 0 ? label.substring(0, end) : label;
+    }
+
+    private static final class ConnectionBuilder
+    {
+        private final long connectionId;
+        private final String description;
+        private final Map<String, Long> transport = new LinkedHashMap<>();
+        private final Map<String, Long> controller = new LinkedHashMap<>();
+        private String controllerState = "?";
+
+        ConnectionBuilder(final long connectionId, final String description)
+        {
+            this.connectionId = connectionId;
+            this.description = description;
+        }
+
+        void add(final int typeId, final String name, final long value, final String label)
+        {
+            if (CounterType.CONNECTION == typeId)
+            {
+                transport.put(name, value);
+            }
+            else if (ConnectionCounters.CONTROLLER_STATE_NAME.equals(name))
+            {
+                final List<String> names = ConnectionCounters.controllerStateNames(label);
+                controllerState = value >= 0 && value < names.size() ? names.get((int)value) : "?";
+            }
+            else
+            {
+                controller.put(name, value);
+            }
+        }
+
+        Connection build()
+        {
+            final long stateOrdinal = transport.getOrDefault(ConnectionCounters.name(ConnectionCounters.STATE), -1L);
+            final ConnectionState[] states = ConnectionState.values();
+            final String state = stateOrdinal >= 0 && stateOrdinal < states.length ?
+                states[(int)stateOrdinal].name() : "?";
+            return new Connection(connectionId, description, state, controllerState, transport, controller);
+        }
+    }
+}

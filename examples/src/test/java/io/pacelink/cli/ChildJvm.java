@@ -1,0 +1,154 @@
+package io.pacelink.cli;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A {@code pacelink} command in its own JVM, started with this JVM's class path and Agrona flags (the build's
+ * {@code agrona.jvm.args}), its standard output and error going to a log file the test reads while it runs.
+ */
+final class ChildJvm
+{
+    private static final long WAIT_STEP_MS = 20;
+
+    final Process process;
+    final Path log;
+
+    private ChildJvm(final Process process, final Path log)
+    {
+        this.process = process;
+        this.log = log;
+    }
+
+    /**
+     * @param log       where its output goes.
+     * @param arguments the {@code pacelink} command line.
+     * @return the running process.
+     */
+    static ChildJvm start(final Path log, final String... arguments) throws IOException
+    {
+        final List<String> command = javaCommand(PacelinkCommand.class);
+        command.addAll(List.of(arguments));
+        final Process process = new ProcessBuilder(command)
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile())
+            .start();
+        return new ChildJvm(process, log);
+    }
+
+    /**
+     * @param mainClass the class whose {@code main} runs.
+     * @param arguments its arguments.
+     * @return the whole command line, ready for a {@link ProcessBuilder}.
+     */
+    static List<String> command(final Class<?> mainClass, final String... arguments)
+    {
+        final List<String> command = javaCommand(mainClass);
+        command.addAll(List.of(arguments));
+        return command;
+    }
+
+    /**
+     * @param mainClass the class to run.
+     * @return {@code java} with this JVM's class path and the Agrona flags it was started with (the build's
+     * {@code agrona.jvm.args}), and the class; append its arguments.
+     */
+    static List<String> javaCommand(final Class<?> mainClass)
+    {
+        final List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        for (final String argument : ManagementFactory.getRuntimeMXBean().getInputArguments())
+        {
+            if (argument.startsWith("--add-exports") || argument.startsWith("--add-opens"))
+            {
+                command.add(argument);
+            }
+        }
+        command.add("-Xmx512m");
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add(mainClass.getName());
+        return command;
+    }
+
+    /**
+     * @return what it printed so far.
+     */
+    String output() throws IOException
+    {
+        return Files.readString(log, StandardCharsets.UTF_8);
+    }
+
+    /**
+     * @param pattern   a regular expression.
+     * @param timeoutMs how long to wait for it.
+     * @return the first match in its output.
+     */
+    Matcher await(final String pattern, final long timeoutMs) throws IOException, InterruptedException
+    {
+        final Pattern compiled = Pattern.compile(pattern);
+        final long deadlineNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        while (true)
+        {
+            final Matcher matcher = compiled.matcher(output());
+            if (matcher.find())
+            {
+                return matcher;
+            }
+            if (System.nanoTime() - deadlineNs > 0 || !process.isAlive() && !compiled.matcher(output()).find())
+            {
+                throw new AssertionError("no /" + pattern + "/ in the output of a pacelink command" +
+                    (process.isAlive() ? "" : " (it exited with " + process.exitValue() + ")") + ":\n" + output());
+            }
+            TimeUnit.MILLISECONDS.sleep(WAIT_STEP_MS);
+        }
+    }
+
+    /**
+     * @param timeoutMs how long to wait.
+     * @return its exit status.
+     */
+    int exitValue(final long timeoutMs) throws InterruptedException, IOException
+    {
+        if (!process.waitFor(timeoutMs, TimeUnit.MILLISECONDS))
+        {
+            process.destroyForcibly();
+            throw new AssertionError("a pacelink command did not exit within " + timeoutMs + " ms:\n" + output());
+        }
+        return process.exitValue();
+    }
+
+    /**
+     * {@code kill -9} it, wait until it is gone, and remove the counters file it could not delete (what
+     * {@code pacelink stat --clean} is for).
+     *
+     * @return its exit status.
+     */
+    int kill() throws InterruptedException, IOException
+    {
+        process.destroyForcibly();
+        final int status = exitValue(30_000);
+        final CommandRun clean = CommandRun.of("stat", "--clean", "--pid", Long.toString(process.pid()));
+        if (0 != clean.exitCode())
+        {
+            throw new AssertionError("stat --clean failed: " + clean.err());
+        }
+        return status;
+    }
+
+    /**
+     * @return the port in its "listening on HOST:PORT" or "relaying HOST:PORT" line.
+     */
+    int port() throws IOException, InterruptedException
+    {
+        return Integer.parseInt(await("(?:listening on |relaying |\"address\":\")[^ ,\"]*?:(\\d+)", 20_000).group(1));
+    }
+}
