@@ -22,7 +22,6 @@ import io.pacelink.transport.stats.ConnectionCounters;
 import io.pacelink.transport.stats.EndpointCounters;
 import io.pacelink.transport.stream.ReceiveLog;
 import io.pacelink.transport.stream.SendLog;
-import io.pacelink.transport.wire.CongestionControlFrameFlyweight;
 import io.pacelink.transport.wire.FrameType;
 import io.pacelink.transport.wire.HandshakeFrameFlyweight;
 import io.pacelink.transport.wire.PacketDecoder;
@@ -81,6 +80,7 @@ public final class EndpointCore implements DatagramHandler
     private boolean isClosed;
     private boolean isClosing;
     private InetSocketAddress restrictedPeer;
+    private boolean handshakeNamesController;
 
     /**
      * A core whose connections cannot wait (the simulator and tests: only the non-blocking calls).
@@ -419,8 +419,7 @@ public final class EndpointCore implements DatagramHandler
         if (null != connection && ConnectionState.CONNECTING == connection.state() &&
             PacketType.CLOSE == header.packetType())
         {
-            connection.onRejected(0 != lastFrameOfType(buffer, offset, length, FrameType.CLOSE) &&
-                decoder.close().reasonLength() > 0 ? decoder.close().reason() : "");
+            connection.onRejected(closeReasonPhrase(buffer, offset, length));
             return;
         }
         if (null == connection || ConnectionState.CONNECTING == connection.state() || connection.isClosed())
@@ -487,8 +486,7 @@ public final class EndpointCore implements DatagramHandler
         }
 
         final ConnectionHandle handle = newHandle(
-            idGenerator.nextId(), source, serverController(requestedController(buffer, offset, length)),
-            ConnectionState.CONNECTED);
+            idGenerator.nextId(), source, serverController(), ConnectionState.CONNECTED);
         final ConnectionCore connection = newCore(handle, false, nowNs);
         connection.applyPeerHandshake(handshake, nowNs);
         if (!acceptHandler.onAccepted(handle))
@@ -505,62 +503,58 @@ public final class EndpointCore implements DatagramHandler
     }
 
     /**
-     * @return the last HANDSHAKE frame of a validated handshake packet (any other frame there is ignored), or null.
-     */
-    private HandshakeFrameFlyweight handshakeFrame(final DirectBuffer buffer, final int offset, final int length)
-    {
-        return 0 != lastFrameOfType(buffer, offset, length, FrameType.HANDSHAKE) ? decoder.handshake() : null;
-    }
-
-    /**
-     * @return the CONGESTION_CONTROL frame of a validated client handshake packet, or null if it carries none.
-     */
-    private CongestionControlFrameFlyweight requestedController(
-        final DirectBuffer buffer, final int offset, final int length)
-    {
-        return 0 != lastFrameOfType(buffer, offset, length, FrameType.CONGESTION_CONTROL) ?
-            decoder.congestionControl() : null;
-    }
-
-    /**
-     * Walk a validated packet's frames, leaving the decoder's flyweight of {@code frameType} at its last occurrence.
-     *
-     * @return how many frames of that type the packet carries.
-     */
-    private int lastFrameOfType(final DirectBuffer buffer, final int offset, final int length, final int frameType)
-    {
-        int count = 0;
-        for (int type = decoder.firstFrame(buffer, offset, length);
-            PacketDecoder.NO_MORE_FRAMES != type;
-            type = decoder.nextFrame())
-        {
-            if (frameType == type)
-            {
-                count++;
-            }
-        }
-        return count;
-    }
-
-    /**
      * The server runs the controller its client asked for when it has it (as a TCP server honours a
      * {@code TCP_CONGESTION} set on the accepted socket), else its own: a client may name a controller this build
      * does not have, and should still be served. The application sees which through
-     * {@link Connection#congestionControl()}.
-     *
-     * @param requested the client's CONGESTION_CONTROL frame, or null if it sent none.
+     * {@link Connection#congestionControl()}. Call right after {@link #handshakeFrame}, whose walk found the frame.
      */
-    private String serverController(final CongestionControlFrameFlyweight requested)
+    private String serverController()
     {
-        if (null != requested)
+        if (handshakeNamesController)
         {
-            final String name = requested.name();
+            final String name = decoder.congestionControl().name();
             if (registry.names().contains(name))
             {
                 return name;
             }
         }
         return context.congestionControl();
+    }
+
+    /**
+     * @return the last HANDSHAKE frame of a validated handshake packet, or null; a client's CONGESTION_CONTROL frame
+     * beside it is noted for {@link #serverController()}, and any other frame there is ignored.
+     */
+    private HandshakeFrameFlyweight handshakeFrame(final DirectBuffer buffer, final int offset, final int length)
+    {
+        boolean found = false;
+        handshakeNamesController = false;
+        for (int frameType = decoder.firstFrame(buffer, offset, length);
+            PacketDecoder.NO_MORE_FRAMES != frameType;
+            frameType = decoder.nextFrame())
+        {
+            found |= FrameType.HANDSHAKE == frameType;
+            handshakeNamesController |= FrameType.CONGESTION_CONTROL == frameType;
+        }
+        return found ? decoder.handshake() : null;
+    }
+
+    /**
+     * @return the reason phrase of a validated CLOSE packet's CLOSE frame (a server's reason for a refusal), or empty.
+     */
+    private String closeReasonPhrase(final DirectBuffer buffer, final int offset, final int length)
+    {
+        String phrase = "";
+        for (int frameType = decoder.firstFrame(buffer, offset, length);
+            PacketDecoder.NO_MORE_FRAMES != frameType;
+            frameType = decoder.nextFrame())
+        {
+            if (FrameType.CLOSE == frameType && decoder.close().reasonLength() > 0)
+            {
+                phrase = decoder.close().reason();
+            }
+        }
+        return phrase;
     }
 
     /**

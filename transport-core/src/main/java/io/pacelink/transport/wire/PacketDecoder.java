@@ -399,7 +399,7 @@ public final class PacketDecoder
     }
 
     /**
-     * @return the CONGESTION_CONTROL frame {@link #nextFrame()} last returned.
+     * @return the CONGESTION_CONTROL flyweight, wrapped at the frame {@link #nextFrame()} last returned as one.
      */
     public CongestionControlFrameFlyweight congestionControl()
     {
