@@ -3,7 +3,11 @@ package io.pacelink.transport;
 import io.pacelink.transport.stats.ConnectionCounters;
 
 /**
- * Live statistics of one connection, read from its counters (safe from any thread, allocation-free).
+ * Live statistics of one connection, read from its counters (safe from any thread, allocation-free), refreshed by the
+ * agent every duty cycle and kept at their last values once the connection is closed. Application figures (messages,
+ * {@code applicationBytes...}) are what the applications offered and read, without the transport's framing; the
+ * wire figures ({@code streamBytes...}, {@code bytesSent}) count the stream's 4-byte length prefix of every message,
+ * or whole datagrams.
  */
 public final class ConnectionStats
 {
