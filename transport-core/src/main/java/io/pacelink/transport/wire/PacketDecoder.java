@@ -1,5 +1,6 @@
 package io.pacelink.transport.wire;
 
+import io.pacelink.transport.stream.SendLog;
 import org.agrona.DirectBuffer;
 
 import static io.pacelink.transport.wire.FrameHeaderFlyweight.FRAME_HEADER_LENGTH;
@@ -113,6 +114,12 @@ public final class PacketDecoder
     public static final int MALFORMED_RETRY = 17;
 
     /**
+     * A CONSUMED frame of the wrong length, or with a negative stream id, position or message count, or more
+     * messages than the position leaves room for.
+     */
+    public static final int MALFORMED_CONSUMED = 18;
+
+    /**
      * Most additional ranges one ACK frame may carry (docs/wire-format.md); more are rejected, bounding the work a
      * single frame can cause. Writers never exceed it either.
      */
@@ -128,6 +135,7 @@ public final class PacketDecoder
     private final CloseFrameFlyweight close = new CloseFrameFlyweight();
     private final CongestionControlFrameFlyweight congestionControl = new CongestionControlFrameFlyweight();
     private final RetryPacketFlyweight retry = new RetryPacketFlyweight();
+    private final ConsumedFrameFlyweight consumed = new ConsumedFrameFlyweight();
 
     private DirectBuffer frameBuffer;
     private int nextFrameOffset;
@@ -285,6 +293,10 @@ public final class PacketDecoder
                     congestionControl.wrap(frameBuffer, frameOffset);
                     break;
 
+                case FrameType.CONSUMED:
+                    consumed.wrap(frameBuffer, frameOffset);
+                    break;
+
                 default:
                     break;
             }
@@ -338,6 +350,10 @@ public final class PacketDecoder
 
                 case FrameType.CONGESTION_CONTROL:
                     visitor.onCongestionControl(congestionControl);
+                    break;
+
+                case FrameType.CONSUMED:
+                    visitor.onConsumed(consumed);
                     break;
 
                 default:
@@ -409,6 +425,14 @@ public final class PacketDecoder
     public RetryPacketFlyweight retry()
     {
         return retry;
+    }
+
+    /**
+     * @return the CONSUMED frame {@link #nextFrame()} last returned.
+     */
+    public ConsumedFrameFlyweight consumed()
+    {
+        return consumed;
     }
 
     /**
@@ -496,6 +520,8 @@ public final class PacketDecoder
                 return "MALFORMED_CONGESTION_CONTROL";
             case MALFORMED_RETRY:
                 return "MALFORMED_RETRY";
+            case MALFORMED_CONSUMED:
+                return "MALFORMED_CONSUMED";
             default:
                 return "UNKNOWN_RESULT";
         }
@@ -529,6 +555,9 @@ public final class PacketDecoder
 
             case FrameType.CONGESTION_CONTROL:
                 return validateCongestionControl(buffer, frameOffset, bodyLength);
+
+            case FrameType.CONSUMED:
+                return validateConsumed(buffer, frameOffset, bodyLength);
 
             default:
                 // PADDING has no structure; unknown types are skipped by their length (docs/wire-format.md).
@@ -682,6 +711,24 @@ public final class PacketDecoder
         if (reasonLength < 0 || reasonLength != bodyLength - CloseFrameFlyweight.FIXED_BODY_LENGTH)
         {
             return MALFORMED_CLOSE;
+        }
+        return OK;
+    }
+
+    private int validateConsumed(final DirectBuffer buffer, final int frameOffset, final int bodyLength)
+    {
+        if (bodyLength != ConsumedFrameFlyweight.BODY_LENGTH)
+        {
+            return MALFORMED_CONSUMED;
+        }
+        consumed.wrap(buffer, frameOffset);
+        final long position = consumed.position();
+        final long messages = consumed.messages();
+        // Every message takes at least its length prefix, so a count beyond position / prefix cannot be true.
+        if (consumed.streamId() < 0 || position < 0 || messages < 0 ||
+            messages > position / SendLog.LENGTH_PREFIX_BYTES)
+        {
+            return MALFORMED_CONSUMED;
         }
         return OK;
     }
