@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.Inet6Address;
 import java.net.InetSocketAddress;
+import java.net.PortUnreachableException;
 import java.net.SocketAddress;
 import java.net.StandardProtocolFamily;
 import java.net.StandardSocketOptions;
@@ -32,9 +33,11 @@ import java.nio.channels.DatagramChannel;
  * request/response exchange. A batch that stops at its own bound returns what it read; the caller, having done work,
  * comes back for the rest at once.
  * <p>
- * I/O errors never escape: a send that fails (for instance a port-unreachable error reported for an earlier
- * datagram, or a datagram larger than the network allows) is counted and reported as not sent, so reliability
- * recovers it like a loss; a failed receive is counted and the batch goes on (it ends on a closed channel).
+ * I/O errors never escape: a send that fails (for instance a datagram larger than the network allows) is counted and
+ * reported as not sent, so reliability recovers it like a loss; a failed receive is counted and the batch goes on
+ * (it ends on a closed channel). A port restricted to one peer ({@link #restrictTo}, a connected channel) is told
+ * by the kernel when that peer's port is unreachable: the {@link PortUnreachableException} of a receive or send is
+ * handed to the handler as {@link DatagramHandler#onPortUnreachable} at the next receive.
  * <p>
  * The socket buffer sizes are requests: the kernel caps them (Linux: {@code net.core.rmem_max} and
  * {@code wmem_max}, then doubles the value for its bookkeeping), so the granted sizes are exposed.
@@ -65,10 +68,13 @@ public final class NioDatagramPort implements DatagramPort
     private ByteBuffer lastSentFrom;
     private ByteBuffer sentFromView;
     private int receiveBatchBound = 1;
+    private InetSocketAddress restrictedTo;
+    private boolean isUnreachableReported;
     private long sendErrors;
     private long receiveErrors;
     private long emptyReceives;
     private long sendBufferFull;
+    private long portUnreachable;
 
     /**
      * Open a port with the same receive and send socket buffer size.
@@ -136,6 +142,12 @@ public final class NioDatagramPort implements DatagramPort
     public int receive(final DatagramHandler handler, final int limit, final long nowNs)
     {
         int count = 0;
+        if (isUnreachableReported)
+        {
+            isUnreachableReported = false;
+            handler.onPortUnreachable(restrictedTo, nowNs);
+            count++;
+        }
         final int bound = Math.min(limit, receiveBatchBound);
         int attempt = 0;
         for (; attempt < bound; attempt++)
@@ -150,6 +162,15 @@ public final class NioDatagramPort implements DatagramPort
             {
                 receiveErrors++;
                 break;
+            }
+            catch (final PortUnreachableException ex)
+            {
+                portUnreachable++;
+                if (null != restrictedTo)
+                {
+                    handler.onPortUnreachable(restrictedTo, nowNs);
+                }
+                continue;
             }
             catch (final IOException ex)
             {
@@ -183,6 +204,12 @@ public final class NioDatagramPort implements DatagramPort
             throw new IllegalArgumentException("datagram of " + length + " bytes exceeds " + MAX_DATAGRAM_BYTES);
         }
 
+        if (null != restrictedTo && !restrictedTo.equals(destination))
+        {
+            sendErrors++;
+            return false;
+        }
+
         try
         {
             // An empty datagram also "sends 0 bytes": only a non-empty one tells that the send buffer is full.
@@ -192,6 +219,13 @@ public final class NioDatagramPort implements DatagramPort
                 return false;
             }
             return true;
+        }
+        catch (final PortUnreachableException ex)
+        {
+            // The kernel reports an ICMP error that arrived for an earlier datagram at the next call on the socket.
+            portUnreachable++;
+            isUnreachableReported = null != restrictedTo;
+            return false;
         }
         catch (final IOException ex)
         {
@@ -219,6 +253,38 @@ public final class NioDatagramPort implements DatagramPort
         }
         final int position = buffer.wrapAdjustment() + offset;
         return sentFromView.clear().position(position).limit(position + length);
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>
+     * Connects or disconnects the channel; the local address stays the one bound.
+     */
+    public boolean restrictTo(final InetSocketAddress peer)
+    {
+        if (null == peer ? null == restrictedTo : peer.equals(restrictedTo))
+        {
+            return true;
+        }
+        try
+        {
+            if (channel.isConnected())
+            {
+                channel.disconnect();
+            }
+            restrictedTo = null;
+            isUnreachableReported = false;
+            if (null != peer)
+            {
+                channel.connect(peer);
+                restrictedTo = peer;
+            }
+            return true;
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            return false;
+        }
     }
 
     /**
@@ -267,6 +333,14 @@ public final class NioDatagramPort implements DatagramPort
     public long emptyReceives()
     {
         return emptyReceives;
+    }
+
+    /**
+     * @return ICMP port-unreachable errors the kernel reported (a restricted port only).
+     */
+    public long portUnreachable()
+    {
+        return portUnreachable;
     }
 
     /**
