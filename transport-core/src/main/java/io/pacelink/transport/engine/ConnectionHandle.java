@@ -13,6 +13,7 @@ import org.agrona.DirectBuffer;
 import org.agrona.concurrent.IdleStrategy;
 
 import java.net.InetSocketAddress;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The application's side of a connection: {@code offer} writes into the send log and {@code poll} reads from the
@@ -43,6 +44,7 @@ final class ConnectionHandle implements Connection
     private final ConnectionStats stats;
     private final int maxMessageLengthBytes;
     private final WaitDriver waitDriver;
+    private final AtomicBoolean offerSignal;
     private IdleStrategy offerIdleStrategy;
     private IdleStrategy pollIdleStrategy;
     private volatile ConnectionState state;
@@ -60,7 +62,8 @@ final class ConnectionHandle implements Connection
         final ConnectionCounters counters,
         final int maxMessageLengthBytes,
         final ConnectionState initialState,
-        final WaitDriver waitDriver)
+        final WaitDriver waitDriver,
+        final AtomicBoolean offerSignal)
     {
         this.connectionId = connectionId;
         this.remoteAddress = remoteAddress;
@@ -72,6 +75,7 @@ final class ConnectionHandle implements Connection
         this.maxMessageLengthBytes = maxMessageLengthBytes;
         this.state = initialState;
         this.waitDriver = waitDriver;
+        this.offerSignal = offerSignal;
     }
 
     public long offer(final DirectBuffer buffer, final int offset, final int length)
@@ -85,7 +89,12 @@ final class ConnectionHandle implements Connection
         {
             return MAX_MESSAGE_LENGTH_EXCEEDED;
         }
-        return sendLog.offer(buffer, offset, length);
+        final long result = sendLog.offer(buffer, offset, length);
+        if (result > 0)
+        {
+            offerSignal.lazySet(true);
+        }
+        return result;
     }
 
     public long offer(final DirectBuffer buffer, final int offset, final int length, final long timeoutNs)

@@ -44,6 +44,7 @@ import org.agrona.concurrent.status.CountersManager;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.LongPredicate;
 import java.util.function.LongSupplier;
 
@@ -79,6 +80,7 @@ public final class EndpointCore implements DatagramHandler
     private final BudgetedSegments sendSegments;
     private final String endpointName;
     private final WaitDriver waitDriver;
+    private final AtomicBoolean offerSignal = new AtomicBoolean();
     private final FixedClock fixedClock = new FixedClock();
     private NanoClock clock = fixedClock;
 
@@ -271,7 +273,8 @@ public final class EndpointCore implements DatagramHandler
             counters,
             context.maxMessageLengthBytes(),
             initialState,
-            waitDriver);
+            waitDriver,
+            offerSignal);
     }
 
     // ---------------------------------------------------------------- duty cycle
@@ -302,7 +305,16 @@ public final class EndpointCore implements DatagramHandler
     {
         this.clock = clock;
         final long startNs = clock.nanoTime();
-        int work = port.receive(this, context.receiveBatchLimit(), startNs);
+        int work = 0;
+        if (offerSignal.get())
+        {
+            // The application offered since the last cycle: send before reading the socket, so a response leaves
+            // without waiting for a receive that, on a request/response exchange, finds nothing.
+            offerSignal.lazySet(false);
+            work += serviceConnections(startNs);
+            work += sendPackets(startNs);
+        }
+        work += port.receive(this, context.receiveBatchLimit(), clock.nanoTime());
         final long nowNs = clock.nanoTime();
         work += serviceConnections(nowNs);
         work += sendPackets(nowNs);
