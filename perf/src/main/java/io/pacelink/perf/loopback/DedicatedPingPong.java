@@ -14,7 +14,6 @@ import org.agrona.concurrent.YieldingIdleStrategy;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
-import java.security.SecureRandom;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -103,8 +102,7 @@ public final class DedicatedPingPong
         return new PacelinkContext()
             .bindAddress(bind)
             .threadingMode(ThreadingMode.DEDICATED)
-            .idleStrategySupplier(mode.idleStrategy)
-            .randomSeed(new SecureRandom().nextLong());
+            .idleStrategySupplier(mode.idleStrategy);
     }
 
     /**

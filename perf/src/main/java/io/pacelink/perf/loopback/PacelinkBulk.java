@@ -15,7 +15,6 @@ import org.agrona.concurrent.UnsafeBuffer;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
-import java.security.SecureRandom;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -91,9 +90,7 @@ final class PacelinkBulk
         return new PacelinkContext()
             .bindAddress(bind)
             .threadingMode(mode.threadingMode)
-            .maxDatagramSizeBytes(datagramBytes)
-            // Two processes must never pick the same connection ids.
-            .randomSeed(new SecureRandom().nextLong());
+            .maxDatagramSizeBytes(datagramBytes);
     }
 
     /**
