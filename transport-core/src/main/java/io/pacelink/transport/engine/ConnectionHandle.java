@@ -90,7 +90,8 @@ final class ConnectionHandle implements Connection
             return MAX_MESSAGE_LENGTH_EXCEEDED;
         }
         final long result = sendLog.offer(buffer, offset, length);
-        if (result > 0)
+        // Written only when not already set, so a stream of offers does not keep stealing the agent's cache line.
+        if (result > 0 && !offerSignal.get())
         {
             offerSignal.lazySet(true);
         }
