@@ -27,6 +27,7 @@ class SteadyStateAllocationTest
     private static final int MESSAGE_BYTES = 16 << 10;
     private static final long WARM_UP_BYTES = 256L << 20;
     private static final long WINDOW_BYTES = 32L << 20;
+    private static final int FILL_TURNS = 20_000;
 
     @ParameterizedTest
     @ValueSource(strings = {"reno", "cubic", "bbr", "bbr3"})
@@ -51,6 +52,7 @@ class SteadyStateAllocationTest
 
             final UnsafeBuffer message = new UnsafeBuffer(ByteBuffer.allocateDirect(MESSAGE_BYTES));
             final ByteCounter counter = new ByteCounter();
+            fillBothStreamBuffers(server, client, sender, message);
             pump(server, client, sender, receiver, message, counter, WARM_UP_BYTES, deadlineNs);
 
             final Connection receiving = receiver;
@@ -72,6 +74,29 @@ class SteadyStateAllocationTest
             .sendBufferBytes(4 << 20)
             .receiveBufferBytes(4 << 20)
             .maxMessageLengthBytes(1 << 20);
+    }
+
+    /**
+     * Stream buffers commit memory as they fill (docs/security.md): fill each once, the receiver's by not reading
+     * while the sender sends up to the flow-control window, then the sender's again, so that no new high of either
+     * falls in the window measured.
+     */
+    private static void fillBothStreamBuffers(
+        final Endpoint server, final Endpoint client, final Connection sender, final UnsafeBuffer message)
+    {
+        while (sender.offer(message, 0, MESSAGE_BYTES) > 0)
+        {
+            client.invoke();
+        }
+        for (int i = 0; i < FILL_TURNS; i++)
+        {
+            client.invoke();
+            server.invoke();
+        }
+        while (sender.offer(message, 0, MESSAGE_BYTES) > 0)
+        {
+            client.invoke();
+        }
     }
 
     private static void pump(

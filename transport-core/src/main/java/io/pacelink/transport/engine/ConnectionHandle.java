@@ -7,13 +7,13 @@ import io.pacelink.transport.ConnectionState;
 import io.pacelink.transport.ConnectionStats;
 import io.pacelink.transport.MessageHandler;
 import io.pacelink.transport.stats.ConnectionCounters;
+import io.pacelink.transport.stream.OfferSignal;
 import io.pacelink.transport.stream.ReceiveLog;
 import io.pacelink.transport.stream.SendLog;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.IdleStrategy;
 
 import java.net.InetSocketAddress;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The application's side of a connection: {@code offer} writes into the send log and {@code poll} reads from the
@@ -44,7 +44,7 @@ final class ConnectionHandle implements Connection
     private final ConnectionStats stats;
     private final int maxMessageLengthBytes;
     private final WaitDriver waitDriver;
-    private final AtomicBoolean offerSignal;
+    private final OfferSignal offerSignal;
     private IdleStrategy offerIdleStrategy;
     private IdleStrategy pollIdleStrategy;
     private volatile ConnectionState state;
@@ -63,7 +63,7 @@ final class ConnectionHandle implements Connection
         final int maxMessageLengthBytes,
         final ConnectionState initialState,
         final WaitDriver waitDriver,
-        final AtomicBoolean offerSignal)
+        final OfferSignal offerSignal)
     {
         this.connectionId = connectionId;
         this.remoteAddress = remoteAddress;
@@ -90,10 +90,9 @@ final class ConnectionHandle implements Connection
             return MAX_MESSAGE_LENGTH_EXCEEDED;
         }
         final long result = sendLog.offer(buffer, offset, length);
-        // Written only when not already set, so a stream of offers does not keep stealing the agent's cache line.
-        if (result > 0 && !offerSignal.get())
+        if (result > 0)
         {
-            offerSignal.lazySet(true);
+            offerSignal.raise();
         }
         return result;
     }

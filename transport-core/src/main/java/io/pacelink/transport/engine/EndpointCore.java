@@ -26,6 +26,7 @@ import io.pacelink.transport.schedule.SentPacket;
 import io.pacelink.transport.stats.ConnectionCounters;
 import io.pacelink.transport.stats.EndpointCounters;
 import io.pacelink.transport.stats.SecurityCounters;
+import io.pacelink.transport.stream.OfferSignal;
 import io.pacelink.transport.stream.ReceiveLog;
 import io.pacelink.transport.stream.SendLog;
 import io.pacelink.transport.wire.FrameType;
@@ -44,7 +45,6 @@ import org.agrona.concurrent.status.CountersManager;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.LongPredicate;
 import java.util.function.LongSupplier;
 
@@ -80,7 +80,7 @@ public final class EndpointCore implements DatagramHandler
     private final BudgetedSegments sendSegments;
     private final String endpointName;
     private final WaitDriver waitDriver;
-    private final AtomicBoolean offerSignal = new AtomicBoolean();
+    private final OfferSignal offerSignal = new OfferSignal();
     private final FixedClock fixedClock = new FixedClock();
     private NanoClock clock = fixedClock;
 
@@ -306,11 +306,10 @@ public final class EndpointCore implements DatagramHandler
         this.clock = clock;
         final long startNs = clock.nanoTime();
         int work = 0;
-        if (offerSignal.get())
+        if (offerSignal.take())
         {
             // The application offered since the last cycle: send before reading the socket, so a response leaves
             // without waiting for a receive that, on a request/response exchange, finds nothing.
-            offerSignal.lazySet(false);
             work += serviceConnections(startNs);
             work += sendPackets(startNs);
         }
