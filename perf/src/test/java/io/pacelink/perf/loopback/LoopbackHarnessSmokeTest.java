@@ -67,7 +67,7 @@ class LoopbackHarnessSmokeTest
         assertEquals(((Number)sent.get("bytes")).longValue(), ((Number)received.get("bytes")).longValue());
         assertEquals(((Number)sent.get("messages")).longValue(), ((Number)received.get("messages")).longValue());
         assertTrue(((Number)received.get("acks_per_data_packet")).doubleValue() > 0, received.toString());
-        assertEquals("PEER_CLOSE", sent.get("close"));
+        assertEquals("LOCAL_CLOSE", sent.get("close"), "the sender closed first, and its close ran to its end");
     }
 
     @Test

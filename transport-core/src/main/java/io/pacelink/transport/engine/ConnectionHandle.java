@@ -7,7 +7,6 @@ import io.pacelink.transport.ConnectionState;
 import io.pacelink.transport.ConnectionStats;
 import io.pacelink.transport.MessageHandler;
 import io.pacelink.transport.stats.ConnectionCounters;
-import io.pacelink.transport.stream.OfferSignal;
 import io.pacelink.transport.stream.ReceiveLog;
 import io.pacelink.transport.stream.SendLog;
 import org.agrona.DirectBuffer;
@@ -44,7 +43,6 @@ final class ConnectionHandle implements Connection
     private final ConnectionStats stats;
     private final int maxMessageLengthBytes;
     private final WaitDriver waitDriver;
-    private final OfferSignal offerSignal;
     private IdleStrategy offerIdleStrategy;
     private IdleStrategy pollIdleStrategy;
     private volatile ConnectionState state;
@@ -62,8 +60,7 @@ final class ConnectionHandle implements Connection
         final ConnectionCounters counters,
         final int maxMessageLengthBytes,
         final ConnectionState initialState,
-        final WaitDriver waitDriver,
-        final OfferSignal offerSignal)
+        final WaitDriver waitDriver)
     {
         this.connectionId = connectionId;
         this.remoteAddress = remoteAddress;
@@ -75,7 +72,6 @@ final class ConnectionHandle implements Connection
         this.maxMessageLengthBytes = maxMessageLengthBytes;
         this.state = initialState;
         this.waitDriver = waitDriver;
-        this.offerSignal = offerSignal;
     }
 
     public long offer(final DirectBuffer buffer, final int offset, final int length)
@@ -89,12 +85,7 @@ final class ConnectionHandle implements Connection
         {
             return MAX_MESSAGE_LENGTH_EXCEEDED;
         }
-        final long result = sendLog.offer(buffer, offset, length);
-        if (result > 0)
-        {
-            offerSignal.raise();
-        }
-        return result;
+        return sendLog.offer(buffer, offset, length);
     }
 
     public long offer(final DirectBuffer buffer, final int offset, final int length, final long timeoutNs)

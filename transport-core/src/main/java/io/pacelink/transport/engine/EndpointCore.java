@@ -26,7 +26,6 @@ import io.pacelink.transport.schedule.SentPacket;
 import io.pacelink.transport.stats.ConnectionCounters;
 import io.pacelink.transport.stats.EndpointCounters;
 import io.pacelink.transport.stats.SecurityCounters;
-import io.pacelink.transport.stream.OfferSignal;
 import io.pacelink.transport.stream.ReceiveLog;
 import io.pacelink.transport.stream.SendLog;
 import io.pacelink.transport.wire.FrameType;
@@ -80,7 +79,6 @@ public final class EndpointCore implements DatagramHandler
     private final BudgetedSegments sendSegments;
     private final String endpointName;
     private final WaitDriver waitDriver;
-    private final OfferSignal offerSignal = new OfferSignal();
     private final FixedClock fixedClock = new FixedClock();
     private NanoClock clock = fixedClock;
 
@@ -273,8 +271,7 @@ public final class EndpointCore implements DatagramHandler
             counters,
             context.maxMessageLengthBytes(),
             initialState,
-            waitDriver,
-            offerSignal);
+            waitDriver);
     }
 
     // ---------------------------------------------------------------- duty cycle
@@ -305,15 +302,7 @@ public final class EndpointCore implements DatagramHandler
     {
         this.clock = clock;
         final long startNs = clock.nanoTime();
-        int work = 0;
-        if (offerSignal.take())
-        {
-            // The application offered since the last cycle: send before reading the socket, so a response leaves
-            // without waiting for a receive that, on a request/response exchange, finds nothing.
-            work += serviceConnections(startNs);
-            work += sendPackets(startNs);
-        }
-        work += port.receive(this, context.receiveBatchLimit(), clock.nanoTime());
+        int work = port.receive(this, context.receiveBatchLimit(), startNs);
         final long nowNs = clock.nanoTime();
         work += serviceConnections(nowNs);
         work += sendPackets(nowNs);

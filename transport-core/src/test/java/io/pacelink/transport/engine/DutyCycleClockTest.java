@@ -73,34 +73,12 @@ class DutyCycleClockTest
         bed.runFor(50 * MS);
         final long t = bed.nowNs();
 
-        // The cycle starts at t and, the application having offered, sends first: the thread stalls and the packet
+        // The cycle starts at t, receives nothing and fires its timers at t, then the thread stalls and the packet
         // leaves at t + 40 ms.
         assertTrue(pair[0].offer(message, 0, message.capacity()) > 0);
-        client.doWork(clockReading(t, t + 40 * MS));
+        client.doWork(clockReading(t, t, t + 40 * MS));
         serverAcknowledges(t + 41 * MS);
         client.doWork(t + 45 * MS);
         assertEquals(5 * MS, pair[0].stats().latestRttNs(), "the stall before the send is no part of the RTT");
-    }
-
-    @Test
-    void whatTheApplicationOfferedLeavesBeforeTheSocketIsRead()
-    {
-        final Connection[] pair = bed.connect(client, server, serverPort);
-        bed.runFor(50 * MS);
-        final long t = bed.nowNs();
-
-        // The server's ACK of a first message waits in the client's socket when the client's application offers a
-        // second one.
-        assertTrue(pair[0].offer(message, 0, message.capacity()) > 0);
-        client.doWork(t);
-        serverAcknowledges(t);
-        assertTrue(pair[0].offer(message, 0, message.capacity()) > 0);
-
-        // Each clock read of the cycle is 1 ms later than the one before. Sending first, the reply is stamped with
-        // the cycle's second read (t + 2 ms); after the receive it would have been the fourth (t + 4 ms).
-        client.doWork(clockReading(t + MS, t + 2 * MS, t + 3 * MS, t + 4 * MS, t + 5 * MS, t + 6 * MS));
-        serverAcknowledges(t + 10 * MS);
-        client.doWork(t + 20 * MS);
-        assertEquals(18 * MS, pair[0].stats().latestRttNs(), "the reply left at the cycle's second clock read");
     }
 }
