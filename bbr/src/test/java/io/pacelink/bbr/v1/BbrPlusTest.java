@@ -19,8 +19,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * BBRplus's differences from mainline BBRv1 ({@code tcp_bbrplus.c}, {@link Bbr1Variant#BBRPLUS}): the
- * drain-to-target gain cycle of 2 to 8 min_rtts, the 10-round ACK-aggregation window, pacing without a margin, the
- * plain quantization budget; and its name, parameters and counters.
+ * drain-to-target gain cycle of 2 to 8 min_rtts with its 5/4 exits, the 10-round ACK-aggregation window, pacing
+ * without a margin, the plain quantization budget, the undo that keeps the estimators; and its name, parameters and
+ * counters.
  */
 class BbrPlusTest
 {
@@ -140,6 +141,55 @@ class BbrPlusTest
             }
         }
         assertTrue(endedByLossShortOfTheTarget >= 3, "5/4 phases ended by a loss: " + endedByLossShortOfTheTarget);
+    }
+
+    @Test
+    void fiveQuarterPhaseEndsOnAnApplicationLimitedSampleAfterOneMinRtt()
+    {
+        // Bulk until PROBE_BW, then the application writes 40 % of the link rate: inflight never reaches the 5/4
+        // target and nothing is lost, so only the app-limited rule (rs->is_app_limited) ends 5/4, after one min_rtt;
+        // without it 5/4 would last the whole cycle of 2 to 8 min_rtts.
+        final Bbr1Run run = new Bbr1Run(Bbr1Variant.BBRPLUS, RATE_100_MBIT, 40 * MS, 5, "");
+        final List<Phase> phases = recordPhases(run);
+        run.runUntilSeconds(2.0);
+        run.path.appChunks(25_000, 5 * MS);
+        phases.clear();
+        run.runUntilSeconds(9.5);
+
+        int checked = 0;
+        for (int i = 1; i < phases.size() - 1; i++)
+        {
+            final Phase phase = phases.get(i);
+            if (0 == phase.index())
+            {
+                final long lengthNs = phases.get(i + 1).startNs() - phase.startNs();
+                assertTrue(lengthNs > run.controller.minRttNs() && lengthNs < 3 * run.controller.minRttNs() / 2,
+                    phase + " lasted " + lengthNs + " ns");
+                assertTrue(!phase.endedOnLoss() &&
+                    phase.endingPriorInflightBytes() < run.controller.inflightTargetBytes(1.25), phase.toString());
+                checked++;
+            }
+        }
+        assertTrue(checked >= 5, "5/4 phases checked: " + checked + " " + phases);
+    }
+
+    @Test
+    void undoKeepsTheLongTermRateWhereLinuxResetsIt()
+    {
+        // 20 % loss engages the long-term ("policer") rate; then the transport reports the losses spurious. Linux's
+        // bbr_undo_cwnd resets long-term sampling (and the full-pipe count); tcp_bbrplus.c's returns cwnd only.
+        assertTrue(isLongTermRateInUseAfterUndo(Bbr1Variant.BBRPLUS));
+        assertTrue(!isLongTermRateInUseAfterUndo(Bbr1Variant.LINUX));
+    }
+
+    private static boolean isLongTermRateInUseAfterUndo(final Bbr1Variant variant)
+    {
+        final Bbr1Run run = new Bbr1Run(variant, RATE_100_MBIT, 20 * MS, 7, "");
+        run.path.dropEveryNth(5);
+        assertTrue(run.path.runUntil(run.path.nowNs() + 5_000 * MS, run.controller::isLongTermBandwidthInUse),
+            variant + ": long-term rate never engaged");
+        run.controller.onSpuriousLoss(run.path.nowNs());
+        return run.controller.isLongTermBandwidthInUse();
     }
 
     @Test

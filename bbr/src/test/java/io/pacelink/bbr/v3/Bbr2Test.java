@@ -109,6 +109,70 @@ class Bbr2Test
             drain + " against " + inflightOneBdpOfMaxBw[0]);
     }
 
+    @Test
+    void ecnCeIsIgnoredWhereV3TreatsItAsLoss()
+    {
+        // In ProbeBW after a clean Startup: the lower bounds are unset until a round with congestion sets them.
+        final Bbr3Run v2 = ceMarkedRound(Bbr3Variant.V2_ALPHA);
+        final Bbr3Run v3 = ceMarkedRound(Bbr3Variant.V3);
+        // bbr_ecn_enable = false: tcp_bbr2.c never reads the CE marks, so nothing changes.
+        assertEquals(-1, v2.counter(Bbr3Counters.BW_SHORTTERM));
+        assertEquals(-1, v2.counter(Bbr3Counters.INFLIGHT_SHORTTERM));
+        // The draft counts CE as a loss: the round ends with the short-term bounds set (AdaptLowerBoundsFromCongestion).
+        assertTrue(v3.counter(Bbr3Counters.BW_SHORTTERM) > 0, "bw_shortterm " + v3.counter(Bbr3Counters.BW_SHORTTERM));
+    }
+
+    @Test
+    void spuriousLossUndoRestoresCwndWithoutResumingTheProbe()
+    {
+        // Losses stop the first ProbeBW_UP; then the transport learns they were spurious. v3 resumes probing
+        // (REFILL: Bbr3ProbeBwTest.spuriousLossUndoesTheProbeStopAndRefills, draft HandleSpuriousLossDetection);
+        // v2's bbr2_undo_cwnd only returns the cwnd saved on entering recovery (bbr2_ssthresh) and the bounds, and
+        // the cycle goes on in DOWN.
+        final Bbr3Run bbr = new Bbr3Run(Bbr3Variant.V2_ALPHA, 1, "");
+        final ScriptedPath path = bbr.path(RATE_BYTES_PER_SECOND, RTT_NS, 0, 1);
+        final boolean[] dropped = { false };
+        final long[] undo = { -1, -1, -1 };  // cwnd before the congestion event, cwnd after the undo, still in DOWN
+        path.listener((p) ->
+        {
+            if (!dropped[0] && "PROBE_BW_UP".equals(bbr.stateName()))
+            {
+                dropped[0] = true;
+                p.dropNext(10);  // 15 kB of about 110 kB in flight: far above the 2 % loss threshold
+            }
+            if (undo[0] < 0 && "PROBE_BW_DOWN".equals(bbr.stateName()) && p.congestionEvents() > 0)
+            {
+                undo[0] = p.cwndBeforeLastCongestionEventBytes();
+                p.recorder().onSpuriousLoss(p.nowNs());
+                undo[1] = bbr.congestionWindowBytes();
+                undo[2] = "PROBE_BW_DOWN".equals(bbr.stateName()) ? 1 : 0;
+            }
+        });
+
+        path.runUntil(6_000 * MS);
+
+        final Bbr3Run.Transition stop = bbr.transitions.stream()
+            .filter((t) -> "PROBE_BW_UP".equals(t.from())).findFirst().orElseThrow();
+        assertEquals("lost", stop.cause(), "the losses stopped the probe");
+        assertTrue(undo[0] > 0, "never undone");
+        assertEquals(undo[0], undo[1], "cwnd back to the one saved on entering recovery");
+        assertEquals(1, undo[2], "still in DOWN after the undo");
+        assertEquals(List.of(), bbr.transitions.stream().filter((t) -> "spurious".equals(t.cause())).toList());
+    }
+
+    private static Bbr3Run ceMarkedRound(final Bbr3Variant variant)
+    {
+        final Bbr3Run bbr = new Bbr3Run(variant, 1, "");
+        final ScriptedPath path = bbr.path(RATE_BYTES_PER_SECOND, RTT_NS, 0, 1);
+        // In CRUISE: the bounds adapt only while not probing (draft AdaptLowerBoundsFromCongestion).
+        assertTrue(path.runUntil(5_000 * MS, () -> "PROBE_BW_CRUISE".equals(bbr.stateName())), variant + ": cruise");
+        assertEquals(-1, bbr.counter(Bbr3Counters.BW_SHORTTERM), variant + ": no congestion yet");
+        path.ecnCongestionEvent(path.newestSentTimeNs());
+        path.runFor(3 * RTT_NS);
+        assertEquals("PROBE_BW_CRUISE", bbr.stateName(), variant + ": still cruising");
+        return bbr;
+    }
+
     private static List<Long> upRounds(final Bbr3Variant variant)
     {
         // 20 Mbit/s, 40 ms, no loss and a deep buffer: only the exit rule ends UP.
