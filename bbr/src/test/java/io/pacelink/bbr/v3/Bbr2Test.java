@@ -118,7 +118,8 @@ class Bbr2Test
         // bbr_ecn_enable = false: tcp_bbr2.c never reads the CE marks, so nothing changes.
         assertEquals(-1, v2.counter(Bbr3Counters.BW_SHORTTERM));
         assertEquals(-1, v2.counter(Bbr3Counters.INFLIGHT_SHORTTERM));
-        // The draft counts CE as a loss: the round ends with the short-term bounds set (AdaptLowerBoundsFromCongestion).
+        // The draft counts CE as a loss: the round ends with the short-term bounds set
+        // (AdaptLowerBoundsFromCongestion).
         assertTrue(v3.counter(Bbr3Counters.BW_SHORTTERM) > 0, "bw_shortterm " + v3.counter(Bbr3Counters.BW_SHORTTERM));
     }
 
