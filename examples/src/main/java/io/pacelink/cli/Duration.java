@@ -31,6 +31,29 @@ public record Duration(long nanos)
     }
 
     /**
+     * A time as iperf and ping take it: a bare number is seconds ({@code -t 30}, {@code -i 0.2}); a number with a
+     * unit ({@code 500ms}) is taken as given.
+     *
+     * @param option the option, for the message.
+     * @param text   the value.
+     * @return the duration, not negative.
+     * @throws IllegalArgumentException naming the option and what is accepted.
+     */
+    public static Duration parseSeconds(final String option, final String text)
+    {
+        final Duration duration;
+        try
+        {
+            duration = text.trim().matches("[0-9.]+") ? parse(text.trim() + "s") : parse(text);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new IllegalArgumentException(option + ": " + ex.getMessage(), ex);
+        }
+        return duration;
+    }
+
+    /**
      * @return the duration in seconds.
      */
     public double seconds()

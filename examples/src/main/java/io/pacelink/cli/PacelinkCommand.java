@@ -21,6 +21,8 @@ import java.util.concurrent.Callable;
         ReportCommand.class,
         NetemCommand.class,
         StatCommand.class,
+        PerfCommand.class,
+        PingCommand.class,
         SendCommand.class,
         ReceiveCommand.class,
         CommandLine.HelpCommand.class
@@ -69,7 +71,7 @@ public final class PacelinkCommand implements Callable<Integer>
     public Integer call()
     {
         final PrintWriter err = spec.commandLine().getErr();
-        err.println("pacelink: give a command: demo, sim, netem or help");
+        err.println("pacelink: give a command: demo, sim, report, netem, stat, send, receive, perf, ping or help");
         spec.commandLine().usage(err);
         return USAGE_ERROR_EXIT_STATUS;
     }

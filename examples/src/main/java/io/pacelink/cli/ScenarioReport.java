@@ -1,13 +1,19 @@
 package io.pacelink.cli;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
 import io.pacelink.link.PathSpec;
 import io.pacelink.sim.results.LatencySummary;
 import io.pacelink.sim.results.LinkReport;
 import io.pacelink.sim.scenario.FlowOutcome;
 import io.pacelink.sim.scenario.ScenarioResult;
 
+import java.io.IOException;
 import java.io.PrintStream;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * What {@code pacelink sim} prints about a finished scenario: a table (per-flow goodput, bytes, losses and RTT
@@ -23,6 +29,8 @@ import java.util.Locale;
  */
 record ScenarioReport(PathSpec.Pair path, String senderQdisc, long seed, ScenarioResult result, long wallNs)
 {
+    private static final JsonFactory JSON = new JsonFactory();
+
     /**
      * @return simulated seconds per wall-clock second.
      */
@@ -95,79 +103,99 @@ record ScenarioReport(PathSpec.Pair path, String senderQdisc, long seed, Scenari
      * @return one JSON object: {@code flows} (per flow {@code cc}, {@code goodput_bps}, {@code sent_bytes},
      * {@code retransmitted_bytes}, {@code lost_packets}, {@code rtt_ms}, {@code controller_counters} and more),
      * {@code jain_index}, {@code link_utilization} (left out when the path has no rate), {@code queue_delay_ms},
-     * optionally {@code ping_rtt_ms}, and the run's figures.
+     * optionally {@code ping_rtt_ms}, and the run's figures. Written with jackson-core's streaming generator.
      */
     String toJson()
     {
-        final JsonWriter json = new JsonWriter().beginObject();
-        json.beginObject("path")
-            .field("forward", path.forward().toString())
-            .field("reverse", path.reverse().toString())
-            .endObject();
-        json.field("duration_s", result.durationNs() / 1e9).field("complete", result.isComplete())
-            .field("seed", seed);
+        final StringWriter text = new StringWriter();
+        try (JsonGenerator json = JSON.createGenerator(text))
+        {
+            writeJson(json);
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
+        return text.toString();
+    }
 
-        json.beginArray("flows");
+    private void writeJson(final JsonGenerator json) throws IOException
+    {
+        json.writeStartObject();
+        json.writeObjectFieldStart("path");
+        json.writeStringField("forward", path.forward().toString());
+        json.writeStringField("reverse", path.reverse().toString());
+        json.writeEndObject();
+        JsonNumbers.field(json, "duration_s", result.durationNs() / 1e9);
+        json.writeBooleanField("complete", result.isComplete());
+        json.writeNumberField("seed", seed);
+
+        json.writeArrayFieldStart("flows");
         for (final FlowOutcome flow : result.flows())
         {
-            json.beginObject()
-                .field("index", flow.index())
-                .field("cc", flow.congestionControl())
-                .field("start_s", flow.startNs() / 1e9)
-                .field("end_s", flow.endNs() / 1e9)
-                .field("goodput_bps", flow.goodputBitsPerSecond())
-                .field("delivered_bytes", flow.deliveredBytes())
-                .field("sent_bytes", flow.sentBytes())
-                .field("sent_packets", flow.packetsSent())
-                .field("retransmitted_bytes", flow.retransmittedBytes())
-                .field("retransmitted_packets", flow.retransmittedPackets())
-                .field("lost_packets", flow.lostPackets())
-                .field("spurious_losses", flow.spuriousLosses());
+            json.writeStartObject();
+            json.writeNumberField("index", flow.index());
+            json.writeStringField("cc", flow.congestionControl());
+            JsonNumbers.field(json, "start_s", flow.startNs() / 1e9);
+            JsonNumbers.field(json, "end_s", flow.endNs() / 1e9);
+            JsonNumbers.field(json, "goodput_bps", flow.goodputBitsPerSecond());
+            json.writeNumberField("delivered_bytes", flow.deliveredBytes());
+            json.writeNumberField("sent_bytes", flow.sentBytes());
+            json.writeNumberField("sent_packets", flow.packetsSent());
+            json.writeNumberField("retransmitted_bytes", flow.retransmittedBytes());
+            json.writeNumberField("retransmitted_packets", flow.retransmittedPackets());
+            json.writeNumberField("lost_packets", flow.lostPackets());
+            json.writeNumberField("spurious_losses", flow.spuriousLosses());
             latency(json, "rtt_ms", flow.rtt());
-            json.beginObject("controller_counters");
-            flow.controllerCounters().forEach(json::field);
-            json.endObject().endObject();
+            json.writeObjectFieldStart("controller_counters");
+            for (final Map.Entry<String, Long> counter : flow.controllerCounters().entrySet())
+            {
+                json.writeNumberField(counter.getKey(), counter.getValue());
+            }
+            json.writeEndObject();
+            json.writeEndObject();
         }
-        json.endArray();
+        json.writeEndArray();
 
         final LinkReport forward = result.forward();
-        json.field("jain_index", result.jainIndex());
+        JsonNumbers.field(json, "jain_index", result.jainIndex());
         if (forward.hasCapacity())
         {
-            json.field("link_utilization", forward.utilisation());
+            JsonNumbers.field(json, "link_utilization", forward.utilisation());
         }
         latency(json, "queue_delay_ms", forward.queueDelay());
-        json.beginObject("forward_link")
-            .field("served_bytes", forward.servedBytes())
-            .field("random_loss_packets", forward.randomLossPackets())
-            .field("policed_packets", forward.policedPackets())
-            .field("queue_drop_packets", forward.queueDropPackets())
-            .field("reordered_packets", forward.reorderedPackets())
-            .endObject();
+        json.writeObjectFieldStart("forward_link");
+        json.writeNumberField("served_bytes", forward.servedBytes());
+        json.writeNumberField("random_loss_packets", forward.randomLossPackets());
+        json.writeNumberField("policed_packets", forward.policedPackets());
+        json.writeNumberField("queue_drop_packets", forward.queueDropPackets());
+        json.writeNumberField("reordered_packets", forward.reorderedPackets());
+        json.writeEndObject();
         if (null != result.ping())
         {
             latency(json, "ping_rtt_ms", result.ping());
         }
-        json.beginObject("run")
-            .field("sender_qdisc", senderQdisc)
-            .field("trace_hash", Long.toHexString(result.traceHash()))
-            .field("events", result.eventsFired())
-            .field("wall_s", wallNs / 1e9)
-            .field("speedup", speedup())
-            .field("packets_per_wall_s", packetsPerWallSecond())
-            .endObject();
-        return json.endObject().toString();
+        json.writeObjectFieldStart("run");
+        json.writeStringField("sender_qdisc", senderQdisc);
+        json.writeStringField("trace_hash", Long.toHexString(result.traceHash()));
+        json.writeNumberField("events", result.eventsFired());
+        JsonNumbers.field(json, "wall_s", wallNs / 1e9);
+        JsonNumbers.field(json, "speedup", speedup());
+        JsonNumbers.field(json, "packets_per_wall_s", packetsPerWallSecond());
+        json.writeEndObject();
+        json.writeEndObject();
     }
 
-    private static void latency(final JsonWriter json, final String name, final LatencySummary summary)
+    private static void latency(final JsonGenerator json, final String name, final LatencySummary summary)
+        throws IOException
     {
-        json.beginObject(name)
-            .field("samples", summary.count())
-            .field("min", summary.minNs() / 1e6)
-            .field("p50", summary.p50Ns() / 1e6)
-            .field("p95", summary.p95Ns() / 1e6)
-            .field("p99", summary.p99Ns() / 1e6)
-            .field("max", summary.maxNs() / 1e6)
-            .endObject();
+        json.writeObjectFieldStart(name);
+        json.writeNumberField("samples", summary.count());
+        JsonNumbers.field(json, "min", summary.minNs() / 1e6);
+        JsonNumbers.field(json, "p50", summary.p50Ns() / 1e6);
+        JsonNumbers.field(json, "p95", summary.p95Ns() / 1e6);
+        JsonNumbers.field(json, "p99", summary.p99Ns() / 1e6);
+        JsonNumbers.field(json, "max", summary.maxNs() / 1e6);
+        json.writeEndObject();
     }
 }

@@ -67,6 +67,7 @@ public final class FlowSeries
 
     private final int flowIndex;
     private final String congestionControl;
+    private final String label;
     private double[] timesSeconds = new double[64];
     private double[] values = new double[64 * QUANTITIES];
     private int size;
@@ -77,8 +78,19 @@ public final class FlowSeries
      */
     public FlowSeries(final int flowIndex, final String congestionControl)
     {
+        this(flowIndex, congestionControl, "flow " + flowIndex + " " + congestionControl);
+    }
+
+    /**
+     * @param flowIndex         the flow, in order (its colour).
+     * @param congestionControl its controller.
+     * @param label             its name in a legend, e.g. {@code stream 3 bbr}.
+     */
+    public FlowSeries(final int flowIndex, final String congestionControl, final String label)
+    {
         this.flowIndex = flowIndex;
         this.congestionControl = congestionControl;
+        this.label = label;
     }
 
     /**
@@ -122,7 +134,7 @@ public final class FlowSeries
      */
     public String label()
     {
-        return "flow " + flowIndex + " " + congestionControl;
+        return label;
     }
 
     /**

@@ -78,6 +78,36 @@ public final class RunSheet
         }
         TimeSeriesChart.create(title, series, FlowColors.of(flowControllers, palette))
             .draw(g2, new Rectangle(0, TOP_HEIGHT, WIDTH, SERIES_HEIGHT));
+        return document(g2);
+    }
+
+    /**
+     * The time series alone, for runs of real endpoints ({@code pacelink perf --plot}), which have no bottleneck to
+     * observe and no scenario result.
+     *
+     * @param title           what ran.
+     * @param series          one per flow (stream), in flow order.
+     * @param flowControllers each flow's controller.
+     * @param quantities      the panels to draw.
+     * @return a standalone SVG document.
+     */
+    public static String seriesSvg(
+        final String title,
+        final List<FlowSeries> series,
+        final List<String> flowControllers,
+        final List<FlowSeries.Quantity> quantities)
+    {
+        final Palette palette = new Palette();
+        flowControllers.forEach(palette::indexOf);
+        final int height = SERIES_HEIGHT * quantities.size() / FlowSeries.Quantity.values().length + 80;
+        final SVGGraphics2D g2 = ChartStyle.canvas(WIDTH, height, "run");
+        TimeSeriesChart.create(title, series, FlowColors.of(flowControllers, palette), quantities)
+            .draw(g2, new Rectangle(0, 0, WIDTH, height));
+        return document(g2);
+    }
+
+    private static String document(final SVGGraphics2D g2)
+    {
         return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + g2.getSVGElement("run") + "\n";
     }
 

@@ -32,13 +32,29 @@ public final class TimeSeriesChart
      */
     public static JFreeChart create(final String title, final List<FlowSeries> flows, final IntUnaryOperator colorOf)
     {
+        return create(title, flows, colorOf, List.of(FlowSeries.Quantity.values()));
+    }
+
+    /**
+     * @param title      the chart's title.
+     * @param flows      the flows' series.
+     * @param colorOf    each flow's colour index (by flow index).
+     * @param quantities the panels to draw, top to bottom (a run without a bottleneck model has no queueing delay).
+     * @return the chart.
+     */
+    public static JFreeChart create(
+        final String title,
+        final List<FlowSeries> flows,
+        final IntUnaryOperator colorOf,
+        final List<FlowSeries.Quantity> quantities)
+    {
         final NumberAxis timeAxis = new NumberAxis("time (s)");
         timeAxis.setAutoRangeIncludesZero(true);
         final CombinedDomainXYPlot combined = new CombinedDomainXYPlot(timeAxis);
         combined.setGap(12);
 
         boolean first = true;
-        for (final FlowSeries.Quantity quantity : FlowSeries.Quantity.values())
+        for (final FlowSeries.Quantity quantity : quantities)
         {
             final XYSeriesCollection dataset = new XYSeriesCollection();
             for (final FlowSeries flow : flows)

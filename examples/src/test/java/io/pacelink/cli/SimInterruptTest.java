@@ -69,7 +69,8 @@ class SimInterruptTest
     {
         final CommandRun run = CommandRun.of();
         assertEquals(2, run.exitCode());
-        assertTrue(run.err().contains("pacelink: give a command: demo, sim, netem or help"), run.err());
+        assertTrue(run.err().contains(
+            "pacelink: give a command: demo, sim, report, netem, stat, send, receive, perf, ping or help"), run.err());
         assertTrue(run.err().contains("Usage: pacelink"), run.err());
     }
 

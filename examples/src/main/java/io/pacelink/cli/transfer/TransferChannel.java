@@ -1,5 +1,6 @@
 package io.pacelink.cli.transfer;
 
+import io.pacelink.cli.net.RateLimiter;
 import io.pacelink.transport.CloseReason;
 import io.pacelink.transport.Connection;
 import io.pacelink.transport.ConnectionState;

@@ -16,6 +16,7 @@ import io.pacelink.transport.stream.ReceiveLog;
 import io.pacelink.transport.stream.SendLog;
 import io.pacelink.transport.wire.AckFrameFlyweight;
 import io.pacelink.transport.wire.CloseFrameFlyweight;
+import io.pacelink.transport.wire.CongestionControlFrameFlyweight;
 import io.pacelink.transport.wire.DataFrameFlyweight;
 import io.pacelink.transport.wire.FrameType;
 import io.pacelink.transport.wire.HandshakeFrameFlyweight;
@@ -289,6 +290,12 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
             0);
         if (isClient)
         {
+            // Ask the server to run our controller for its side too; a name the frame cannot carry is not sent and
+            // the server uses its own.
+            if (CongestionControlFrameFlyweight.isValidName(handle.congestionControl()))
+            {
+                writer.appendCongestionControl(handle.congestionControl());
+            }
             writer.appendPadding(writer.remaining());
             handshakeAttempts++;
             final int shift = Math.min(handshakeAttempts, MAX_HANDSHAKE_BACKOFF_SHIFT);

@@ -74,6 +74,7 @@ public final class EndpointCore implements DatagramHandler
     private final UnsafeBuffer sendBuffer;
 
     private boolean isClosed;
+    private boolean handshakeNamesController;
 
     /**
      * @param context         the endpoint's configuration (already concluded).
@@ -374,7 +375,7 @@ public final class EndpointCore implements DatagramHandler
         }
 
         final ConnectionHandle handle = newHandle(
-            idGenerator.nextId(), source, context.congestionControl(), ConnectionState.CONNECTED);
+            idGenerator.nextId(), source, serverController(), ConnectionState.CONNECTED);
         final ConnectionCore connection = newCore(handle, false, nowNs);
         connection.applyPeerHandshake(handshake, nowNs);
         addConnection(connection);
@@ -387,16 +388,38 @@ public final class EndpointCore implements DatagramHandler
     }
 
     /**
-     * @return the last HANDSHAKE frame of a validated handshake packet (any other frame there is ignored), or null.
+     * The server runs the controller its client asked for when it has it (as a TCP server honours a
+     * {@code TCP_CONGESTION} set on the accepted socket), else its own: a client may name a controller this build
+     * does not have, and should still be served. The application sees which through
+     * {@link Connection#congestionControl()}. Call right after {@link #handshakeFrame}, whose walk found the frame.
+     */
+    private String serverController()
+    {
+        if (handshakeNamesController)
+        {
+            final String name = decoder.congestionControl().name();
+            if (registry.names().contains(name))
+            {
+                return name;
+            }
+        }
+        return context.congestionControl();
+    }
+
+    /**
+     * @return the last HANDSHAKE frame of a validated handshake packet, or null; a client's CONGESTION_CONTROL frame
+     * beside it is noted for {@link #serverController()}, and any other frame there is ignored.
      */
     private HandshakeFrameFlyweight handshakeFrame(final DirectBuffer buffer, final int offset, final int length)
     {
         boolean found = false;
+        handshakeNamesController = false;
         for (int frameType = decoder.firstFrame(buffer, offset, length);
             PacketDecoder.NO_MORE_FRAMES != frameType;
             frameType = decoder.nextFrame())
         {
             found |= FrameType.HANDSHAKE == frameType;
+            handshakeNamesController |= FrameType.CONGESTION_CONTROL == frameType;
         }
         return found ? decoder.handshake() : null;
     }

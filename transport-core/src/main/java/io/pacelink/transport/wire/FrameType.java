@@ -46,6 +46,12 @@ public final class FrameType
      */
     public static final int CLOSE = 7;
 
+    /**
+     * The congestion controller the client asked for, beside its HANDSHAKE frame
+     * ({@link CongestionControlFrameFlyweight}).
+     */
+    public static final int CONGESTION_CONTROL = 8;
+
     private FrameType()
     {
     }
@@ -87,6 +93,8 @@ public final class FrameType
                 return "HANDSHAKE";
             case CLOSE:
                 return "CLOSE";
+            case CONGESTION_CONTROL:
+                return "CONGESTION_CONTROL";
             default:
                 return "UNKNOWN";
         }

@@ -38,6 +38,16 @@ public interface FrameVisitor
     void onClose(CloseFrameFlyweight close);
 
     /**
+     * The controller the client asked for. Only a server's handshake processing needs it; everyone else ignores it,
+     * hence the empty default.
+     *
+     * @param congestionControl the CONGESTION_CONTROL frame.
+     */
+    default void onCongestionControl(final CongestionControlFrameFlyweight congestionControl)
+    {
+    }
+
+    /**
      * A PING frame: nothing to do but acknowledge the packet.
      */
     void onPing();

@@ -100,6 +100,12 @@ public final class PacketDecoder
     public static final int EMPTY_PACKET = 15;
 
     /**
+     * A CONGESTION_CONTROL frame shorter than its fixed body, whose name length does not match the body, or whose
+     * name is empty, longer than {@link CongestionControlFrameFlyweight#MAX_NAME_LENGTH} or not printable ASCII.
+     */
+    public static final int MALFORMED_CONGESTION_CONTROL = 16;
+
+    /**
      * Most additional ranges one ACK frame may carry (docs/wire-format.md); more are rejected, bounding the work a
      * single frame can cause. Writers never exceed it either.
      */
@@ -113,6 +119,7 @@ public final class PacketDecoder
     private final MaxStreamDataFrameFlyweight maxStreamData = new MaxStreamDataFrameFlyweight();
     private final HandshakeFrameFlyweight handshake = new HandshakeFrameFlyweight();
     private final CloseFrameFlyweight close = new CloseFrameFlyweight();
+    private final CongestionControlFrameFlyweight congestionControl = new CongestionControlFrameFlyweight();
 
     private DirectBuffer frameBuffer;
     private int nextFrameOffset;
@@ -261,6 +268,10 @@ public final class PacketDecoder
                     close.wrap(frameBuffer, frameOffset);
                     break;
 
+                case FrameType.CONGESTION_CONTROL:
+                    congestionControl.wrap(frameBuffer, frameOffset);
+                    break;
+
                 default:
                     break;
             }
@@ -310,6 +321,10 @@ public final class PacketDecoder
 
                 case FrameType.CLOSE:
                     visitor.onClose(close);
+                    break;
+
+                case FrameType.CONGESTION_CONTROL:
+                    visitor.onCongestionControl(congestionControl);
                     break;
 
                 default:
@@ -365,6 +380,14 @@ public final class PacketDecoder
     public CloseFrameFlyweight close()
     {
         return close;
+    }
+
+    /**
+     * @return the CONGESTION_CONTROL flyweight, wrapped at the frame {@link #nextFrame()} last returned as one.
+     */
+    public CongestionControlFrameFlyweight congestionControl()
+    {
+        return congestionControl;
     }
 
     /**
@@ -448,6 +471,8 @@ public final class PacketDecoder
                 return "MALFORMED_CLOSE";
             case EMPTY_PACKET:
                 return "EMPTY_PACKET";
+            case MALFORMED_CONGESTION_CONTROL:
+                return "MALFORMED_CONGESTION_CONTROL";
             default:
                 return "UNKNOWN_RESULT";
         }
@@ -478,6 +503,9 @@ public final class PacketDecoder
 
             case FrameType.CLOSE:
                 return validateClose(buffer, frameOffset, bodyLength);
+
+            case FrameType.CONGESTION_CONTROL:
+                return validateCongestionControl(buffer, frameOffset, bodyLength);
 
             default:
                 // PADDING has no structure; unknown types are skipped by their length (docs/wire-format.md).
@@ -609,6 +637,21 @@ public final class PacketDecoder
         if (reasonLength < 0 || reasonLength != bodyLength - CloseFrameFlyweight.FIXED_BODY_LENGTH)
         {
             return MALFORMED_CLOSE;
+        }
+        return OK;
+    }
+
+    private int validateCongestionControl(final DirectBuffer buffer, final int frameOffset, final int bodyLength)
+    {
+        if (bodyLength < CongestionControlFrameFlyweight.FIXED_BODY_LENGTH)
+        {
+            return MALFORMED_CONGESTION_CONTROL;
+        }
+        congestionControl.wrap(buffer, frameOffset);
+        if (congestionControl.nameLength() != bodyLength - CongestionControlFrameFlyweight.FIXED_BODY_LENGTH ||
+            !congestionControl.hasValidNameBytes())
+        {
+            return MALFORMED_CONGESTION_CONTROL;
         }
         return OK;
     }

@@ -30,6 +30,7 @@ public final class PacketWriter
     private final MaxStreamDataFrameFlyweight maxStreamData = new MaxStreamDataFrameFlyweight();
     private final HandshakeFrameFlyweight handshake = new HandshakeFrameFlyweight();
     private final CloseFrameFlyweight close = new CloseFrameFlyweight();
+    private final CongestionControlFrameFlyweight congestionControl = new CongestionControlFrameFlyweight();
 
     private MutableDirectBuffer buffer;
     private int offset;
@@ -361,6 +362,32 @@ public final class PacketWriter
             .initialMaxData(initialMaxData)
             .initialMaxStreamData(initialMaxStreamData)
             .putToken(token, tokenOffset, tokenLength);
+        return true;
+    }
+
+    /**
+     * Append a CONGESTION_CONTROL frame naming the controller the client asked for.
+     *
+     * @param name the controller's name: 1 to {@link CongestionControlFrameFlyweight#MAX_NAME_LENGTH} printable
+     *             ASCII characters.
+     * @return false if it does not fit.
+     * @throws IllegalArgumentException if the name is not one the frame can carry.
+     */
+    public boolean appendCongestionControl(final String name)
+    {
+        if (!CongestionControlFrameFlyweight.isValidName(name))
+        {
+            throw new IllegalArgumentException("controller name '" + name + "' is not 1 to " +
+                CongestionControlFrameFlyweight.MAX_NAME_LENGTH + " printable ASCII characters");
+        }
+        final int frameOffset = claimFrame(
+            FrameType.CONGESTION_CONTROL, 0, CongestionControlFrameFlyweight.FIXED_BODY_LENGTH + name.length());
+        if (frameOffset < 0)
+        {
+            return false;
+        }
+        congestionControl.wrap(buffer, frameOffset);
+        congestionControl.name(name);
         return true;
     }
 

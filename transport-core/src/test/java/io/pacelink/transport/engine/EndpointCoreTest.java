@@ -68,6 +68,17 @@ class EndpointCoreTest
         final PacelinkContext context,
         final List<FixedWindowController> controllers)
     {
+        return newCore(port, accept, maxConnections, context,
+            CongestionControlRegistry.of(FixedWindowController.factory(64 * 1024, controllers)));
+    }
+
+    private EndpointCore newCore(
+        final TestNetwork.Port port,
+        final boolean accept,
+        final int maxConnections,
+        final PacelinkContext context,
+        final CongestionControlRegistry registry)
+    {
         context
             .congestionControl(FixedWindowController.NAME)
             .acceptConnections(accept)
@@ -83,7 +94,7 @@ class EndpointCoreTest
         final EndpointCore core = new EndpointCore(
             context,
             port,
-            CongestionControlRegistry.of(FixedWindowController.factory(64 * 1024, controllers)),
+            registry,
             new RoundRobinScheduler(),
             CountersBuffers.newManager(256 * 1024),
             accepted::add);
@@ -287,6 +298,40 @@ class EndpointCoreTest
         run(() -> ConnectionState.CLOSED == connection.state(), 2 * HANDSHAKE_TIMEOUT_NS, "handshake timeout");
         assertEquals(CloseReason.HANDSHAKE_TIMEOUT, connection.closeReason());
         assertTrue(clientPort.sent() >= 3, "the handshake was retried: " + clientPort.sent());
+    }
+
+    @Test
+    void serverRunsTheControllerItsClientAskedForWhenItHasIt()
+    {
+        final CongestionControlRegistry both = CongestionControlRegistry.of(
+            FixedWindowController.factory(64 * 1024),
+            FixedWindowController.factory("test-small", 16 * 1024, new ArrayList<>()));
+        final CongestionControlRegistry clientOnly = CongestionControlRegistry.of(
+            FixedWindowController.factory(64 * 1024),
+            FixedWindowController.factory("test-client-only", 16 * 1024, new ArrayList<>()));
+        final TestNetwork.Port choosingServerPort = network.newPort(3000);
+        final EndpointCore choosingServer = newCore(choosingServerPort, true, 16, new PacelinkContext(), both);
+        final EndpointCore choosingClient =
+            newCore(network.newPort(4000), false, 16, new PacelinkContext(), clientOnly);
+
+        final Connection known = newCore(network.newPort(5000), false, 16, new PacelinkContext(), both)
+            .connect(choosingServerPort.localAddress(), "test-small", nowNs);
+        final Connection unknown =
+            choosingClient.connect(choosingServerPort.localAddress(), "test-client-only", nowNs);
+        final Connection unnamed = choosingClient.connect(choosingServerPort.localAddress(), null, nowNs);
+        run(() -> ConnectionState.CONNECTED == known.state() && ConnectionState.CONNECTED == unknown.state() &&
+            ConnectionState.CONNECTED == unnamed.state(), TimeUnit.SECONDS.toNanos(1), "connect");
+
+        final List<String> served = new ArrayList<>();
+        Connection accepted;
+        while (null != (accepted = accept(choosingServer)))
+        {
+            served.add(accepted.remoteAddress().getPort() + " " + accepted.congestionControl());
+        }
+        served.sort(null);
+        assertEquals(List.of("4000 test-fixed", "4000 test-fixed", "5000 test-small"), served,
+            "the client's choice when the server has it, else the server's own (the default client asks for its " +
+                "context's, test-fixed)");
     }
 
     @Test

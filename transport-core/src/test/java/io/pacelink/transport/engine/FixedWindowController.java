@@ -41,11 +41,23 @@ final class FixedWindowController implements CongestionController
      */
     static CongestionControllerFactory factory(final long windowBytes, final List<FixedWindowController> created)
     {
+        return factory(NAME, windowBytes, created);
+    }
+
+    /**
+     * @param name        the name to register it under (tests of choosing a controller by name).
+     * @param windowBytes the fixed window.
+     * @param created     receives every controller the factory makes.
+     * @return a factory of fixed-window controllers.
+     */
+    static CongestionControllerFactory factory(
+        final String name, final long windowBytes, final List<FixedWindowController> created)
+    {
         return new CongestionControllerFactory()
         {
             public String name()
             {
-                return NAME;
+                return name;
             }
 
             public void validate(final ControllerParameters parameters)

@@ -2,6 +2,7 @@ package io.pacelink.transport.wire;
 
 import io.pacelink.transport.wire.RecordingFrameVisitor.Ack;
 import io.pacelink.transport.wire.RecordingFrameVisitor.Close;
+import io.pacelink.transport.wire.RecordingFrameVisitor.CongestionControl;
 import io.pacelink.transport.wire.RecordingFrameVisitor.Data;
 import io.pacelink.transport.wire.RecordingFrameVisitor.Handshake;
 import io.pacelink.transport.wire.RecordingFrameVisitor.MaxData;
@@ -19,6 +20,7 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -198,6 +200,31 @@ class PacketCodecRoundTripTest
 
         assertEquals(PacketDecoder.OK, decodeAndVisit());
         assertEquals(List.of(new Close(-1, "")), visitor.frames());
+    }
+
+    @Test
+    void congestionControlRoundTripsAndSitsAtTheDocumentedOffsets()
+    {
+        assertTrue(writer.appendCongestionControl("bbr3"));
+
+        assertEquals(PacketDecoder.OK, decodeAndVisit());
+        assertEquals(List.of(new CongestionControl("bbr3")), visitor.frames());
+        final int frame = DATAGRAM_OFFSET + PacketHeaderFlyweight.HEADER_LENGTH;
+        assertEquals(FrameType.CONGESTION_CONTROL, buffer.getByte(frame));
+        assertEquals(4 + 4, buffer.getInt(frame + FrameHeaderFlyweight.BODY_LENGTH_OFFSET, WireFlyweight.BYTE_ORDER));
+        assertEquals(4, buffer.getInt(frame + 8, WireFlyweight.BYTE_ORDER), "name length");
+        assertEquals("bbr3", buffer.getStringWithoutLengthAscii(frame + 12, 4));
+        assertTrue(decoder.isAckEliciting(), "as every frame but ACK, PADDING and CLOSE");
+    }
+
+    @Test
+    void namesTheFrameCannotCarryAreRefusedByTheWriter()
+    {
+        for (final String name : new String[] {"", "two words", "x".repeat(33), "caf\u00e9"})
+        {
+            assertThrows(IllegalArgumentException.class, () -> writer.appendCongestionControl(name), name);
+        }
+        assertTrue(writer.appendCongestionControl("x".repeat(CongestionControlFrameFlyweight.MAX_NAME_LENGTH)));
     }
 
     @Test

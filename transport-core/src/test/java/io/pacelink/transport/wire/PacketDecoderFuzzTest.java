@@ -42,7 +42,7 @@ class PacketDecoderFuzzTest
     void mutatedPacketsNeverThrowAndAcceptedOnesStayInBounds()
     {
         random.nextBytes(token.byteArray());
-        final int[] resultCounts = new int[PacketDecoder.EMPTY_PACKET + 1];
+        final int[] resultCounts = new int[PacketDecoder.MALFORMED_CONGESTION_CONTROL + 1];
 
         for (int iteration = 0; iteration < ITERATIONS; iteration++)
         {
@@ -58,7 +58,7 @@ class PacketDecoderFuzzTest
 
         // The fuzzer must reach both sides and every rejection a datagram's content can cause, or it proves little.
         assertTrue(resultCounts[PacketDecoder.OK] > ITERATIONS / 20, "accepted " + resultCounts[PacketDecoder.OK]);
-        for (int code = PacketDecoder.TRUNCATED_HEADER; code <= PacketDecoder.EMPTY_PACKET; code++)
+        for (int code = PacketDecoder.TRUNCATED_HEADER; code <= PacketDecoder.MALFORMED_CONGESTION_CONTROL; code++)
         {
             assertTrue(resultCounts[code] > 0, PacketDecoder.describe(code) + " never reached");
         }
@@ -111,7 +111,7 @@ class PacketDecoderFuzzTest
 
     private boolean appendRandomFrame()
     {
-        switch (random.nextInt(9))
+        switch (random.nextInt(10))
         {
             case 0:
                 return writer.appendPing();
@@ -152,6 +152,9 @@ class PacketDecoderFuzzTest
             case 7:
                 return writer.appendPadding(FRAME_HEADER_LENGTH + random.nextInt(40));
 
+            case 8:
+                return writer.appendCongestionControl("cc-" + "x".repeat(random.nextInt(29)));
+
             default:
             {
                 // An unknown frame type, which the decoder must skip.
@@ -160,7 +163,7 @@ class PacketDecoderFuzzTest
                 {
                     return false;
                 }
-                original.putByte(frameOffset, (byte)(8 + random.nextInt(248)));
+                original.putByte(frameOffset, (byte)(9 + random.nextInt(247)));
                 return true;
             }
         }

@@ -17,6 +17,7 @@ import static io.pacelink.transport.wire.PacketDecoder.INVALID_BUFFER_RANGE;
 import static io.pacelink.transport.wire.PacketDecoder.INVALID_PACKET_NUMBER;
 import static io.pacelink.transport.wire.PacketDecoder.MALFORMED_ACK;
 import static io.pacelink.transport.wire.PacketDecoder.MALFORMED_CLOSE;
+import static io.pacelink.transport.wire.PacketDecoder.MALFORMED_CONGESTION_CONTROL;
 import static io.pacelink.transport.wire.PacketDecoder.MALFORMED_DATA;
 import static io.pacelink.transport.wire.PacketDecoder.MALFORMED_HANDSHAKE;
 import static io.pacelink.transport.wire.PacketDecoder.MALFORMED_MAX_DATA;
@@ -91,6 +92,13 @@ class PacketDecoderRejectionTest
             void append(final PacketWriter writer, final UnsafeBuffer scratch)
             {
                 writer.appendClose(2, scratch, 0, 9);
+            }
+        },
+        CONGESTION_CONTROL(MALFORMED_CONGESTION_CONTROL)
+        {
+            void append(final PacketWriter writer, final UnsafeBuffer scratch)
+            {
+                writer.appendCongestionControl("cubic");
             }
         };
 
@@ -405,6 +413,35 @@ class PacketDecoderRejectionTest
     }
 
     @Test
+    void congestionControlWithABadName()
+    {
+        final int length = packetWith(SingleFrame.CONGESTION_CONTROL);
+        final int nameLengthOffset = FRAME + CongestionControlFrameFlyweight.NAME_LENGTH_OFFSET;
+        final int nameOffset = FRAME + CongestionControlFrameFlyweight.NAME_OFFSET;
+        assertEquals(OK, decoder.validate(buffer, 0, length));
+
+        buffer.putInt(nameLengthOffset, 6, BYTE_ORDER);
+        assertEquals(MALFORMED_CONGESTION_CONTROL, decoder.validate(buffer, 0, length), "name past the body");
+        buffer.putInt(nameLengthOffset, 4, BYTE_ORDER);
+        assertEquals(MALFORMED_CONGESTION_CONTROL, decoder.validate(buffer, 0, length), "bytes after the name");
+        buffer.putInt(nameLengthOffset, 5, BYTE_ORDER);
+        buffer.putByte(nameOffset + 2, (byte)' ');
+        assertEquals(MALFORMED_CONGESTION_CONTROL, decoder.validate(buffer, 0, length), "a space");
+        buffer.putByte(nameOffset + 2, (byte)0x80);
+        assertEquals(MALFORMED_CONGESTION_CONTROL, decoder.validate(buffer, 0, length), "not ASCII");
+        buffer.putByte(nameOffset + 2, (byte)'b');
+        assertEquals(OK, decoder.validate(buffer, 0, length));
+
+        start(PacketType.HANDSHAKE);
+        final int frame = writer.length();
+        writer.appendPadding(CongestionControlFrameFlyweight.NAME_OFFSET + 40);
+        buffer.putByte(frame, (byte)FrameType.CONGESTION_CONTROL);
+        buffer.putInt(frame + CongestionControlFrameFlyweight.NAME_LENGTH_OFFSET, 40, BYTE_ORDER);
+        buffer.setMemory(frame + CongestionControlFrameFlyweight.NAME_OFFSET, 40, (byte)'x');
+        assertEquals(MALFORMED_CONGESTION_CONTROL, decoder.validate(buffer, 0, writer.length()), "too long");
+    }
+
+    @Test
     void aBadFrameAfterGoodOnesRejectsTheWholePacket()
     {
         start(PacketType.ONE_RTT);
@@ -431,11 +468,11 @@ class PacketDecoderRejectionTest
     void everyResultCodeHasItsOwnDescription()
     {
         final Set<String> descriptions = new HashSet<>();
-        for (int code = OK; code <= EMPTY_PACKET; code++)
+        for (int code = OK; code <= MALFORMED_CONGESTION_CONTROL; code++)
         {
             descriptions.add(PacketDecoder.describe(code));
         }
-        assertEquals(EMPTY_PACKET + 1, descriptions.size());
+        assertEquals(MALFORMED_CONGESTION_CONTROL + 1, descriptions.size());
         assertEquals("MALFORMED_ACK", PacketDecoder.describe(MALFORMED_ACK));
         assertEquals("UNKNOWN_RESULT", PacketDecoder.describe(-3));
     }

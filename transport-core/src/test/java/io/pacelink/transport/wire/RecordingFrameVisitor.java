@@ -63,6 +63,13 @@ public final class RecordingFrameVisitor implements FrameVisitor
     }
 
     /**
+     * A CONGESTION_CONTROL frame.
+     */
+    public record CongestionControl(String name)
+    {
+    }
+
+    /**
      * A PING frame.
      */
     public record Ping()
@@ -158,6 +165,11 @@ public final class RecordingFrameVisitor implements FrameVisitor
     public void onClose(final CloseFrameFlyweight close)
     {
         frames.add(new Close(close.errorCode(), close.reason()));
+    }
+
+    public void onCongestionControl(final CongestionControlFrameFlyweight congestionControl)
+    {
+        frames.add(new CongestionControl(congestionControl.name()));
     }
 
     public void onPing()

@@ -1,0 +1,238 @@
+package io.pacelink.cli;
+
+import io.pacelink.cli.net.TransportFailure;
+import io.pacelink.cli.perf.PerfClient;
+import io.pacelink.cli.perf.PerfParameters;
+import io.pacelink.cli.perf.PerfRun;
+import io.pacelink.cli.perf.PerfServer;
+import io.pacelink.transport.PacelinkContext;
+import io.pacelink.transport.cc.CongestionControlRegistry;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.FileNotFoundException;
+import java.io.FileOutputStream;
+import java.io.PrintStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code pacelink perf}: iperf3 for Pacelink. {@code -s} serves tests and pings; {@code -c HOST} runs a test against
+ * a server and prints iperf3's interval lines and summary (or its JSON with {@code -J}), exiting non-zero when the
+ * transfer failed.
+ */
+@Command(
+    name = "perf",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+        "Measure throughput between two processes, as iperf3 does: a server (-s) and a client (-c HOST) that sends " +
+            "to it (or receives with -R, or both with --bidir) for a time or a byte count, printing per interval " +
+            "transfer, bandwidth, retransmits, cwnd, pacing rate, RTT and bandwidth estimate, then sender and " +
+            "receiver totals. The server also answers pacelink ping.",
+        "Example: pacelink perf -s        and        pacelink perf -c 192.0.2.7 -C bbr -t 30 -P 4%n"
+    })
+public final class PerfCommand implements Callable<Integer>
+{
+    /**
+     * iperf3's port.
+     */
+    static final int DEFAULT_PORT = 5201;
+
+    private static final List<String> CLIENT_OPTIONS = List.of("-t", "-n", "-i", "-P", "-R", "--bidir", "-C", "-l",
+        "-b", "-J", "--logfile", "--get-server-output", "--plot", "--connect-timeout");
+
+    @CommandLine.Spec
+    private CommandLine.Model.CommandSpec spec;
+
+    @Option(names = { "-s", "--server" }, description = "Run as the server.")
+    private boolean server;
+
+    @Option(names = { "-c", "--client" }, paramLabel = "HOST", description = "Run as a client of the server on HOST.")
+    private String host;
+
+    @Option(names = { "-p", "--port" }, defaultValue = "" + DEFAULT_PORT, paramLabel = "PORT",
+        description = "The server's port (default ${DEFAULT-VALUE}; a server given 0 takes a free port and says " +
+            "which).")
+    private int port;
+
+    @Option(names = { "-B", "--bind" }, paramLabel = "ADDRESS",
+        description = "Bind to this local address (default: the server listens on every address; a client binds " +
+            "to 127.0.0.1 for a loopback server, else to every address).")
+    private String bind;
+
+    @Option(names = { "-1", "--one-off" }, description = "Server: serve one test, then exit (status 1 if it failed).")
+    private boolean oneOff;
+
+    @Option(names = { "-t", "--time" }, paramLabel = "SECONDS",
+        description = "How long to send, in seconds or with a unit (default 10).")
+    private String time;
+
+    @Option(names = { "-n", "--bytes" }, paramLabel = "BYTES",
+        description = "Send this many bytes per direction instead of for a time (e.g. 100M, 1G).")
+    private ByteSize bytes;
+
+    @Option(names = { "-i", "--interval" }, defaultValue = "1", paramLabel = "SECONDS",
+        description = "Seconds between interval reports, 0 for none (default ${DEFAULT-VALUE}).")
+    private String interval;
+
+    @Option(names = { "-P", "--parallel" }, defaultValue = "1", paramLabel = "N",
+        description = "Parallel connections per direction, with [SUM] lines (1-" + PerfParameters.MAX_STREAMS +
+            ", default ${DEFAULT-VALUE}).")
+    private int parallel;
+
+    @Option(names = { "-R", "--reverse" }, description = "The server sends, the client receives.")
+    private boolean reverse;
+
+    @Option(names = "--bidir", description = "Both send at once, each over its own -P connections.")
+    private boolean bidir;
+
+    @Option(names = { "-C", "--congestion" }, paramLabel = "CC",
+        description = "Congestion controller of every connection, at both ends (default: the transport's, cubic).")
+    private String congestionControl;
+
+    @Option(names = { "-l", "--length" }, defaultValue = "128K", paramLabel = "MSG_BYTES",
+        description = "Length of each message offered (default ${DEFAULT-VALUE}).")
+    private ByteSize length;
+
+    @Option(names = { "-b", "--bitrate" }, defaultValue = "0", paramLabel = "RATE",
+        description = "Keep each sender application-limited at RATE bits/s, e.g. 50M (default ${DEFAULT-VALUE}: " +
+            "as fast as the connection goes).")
+    private BitRate bitrate;
+
+    @Option(names = "--qdisc", paramLabel = "fq|fifo|rr", description = SchedulerArgument.HELP)
+    private String qdisc;
+
+    @Option(names = { "-J", "--json" }, description = "Client: one JSON document shaped like iperf3's. Server: " +
+        "one JSON document per test, each on one line.")
+    private boolean json;
+
+    @Option(names = "--logfile", paramLabel = "FILE", description = "Write the report to FILE instead of stdout.")
+    private Path logfile;
+
+    @Option(names = "--get-server-output", description = "Also print the server's report of the test.")
+    private boolean serverOutput;
+
+    @Option(names = "--plot", paramLabel = "FILE.svg",
+        description = "Also draw every stream's interval series (goodput, cwnd, pacing rate, RTT) to this SVG file.")
+    private Path plot;
+
+    @Option(names = "--connect-timeout", defaultValue = "10s", paramLabel = "TIME",
+        description = "Give up on a connection the server does not answer within this long (default " +
+            "${DEFAULT-VALUE}).")
+    private Duration connectTimeout;
+
+    public Integer call() throws FileNotFoundException
+    {
+        if (server == (null != host))
+        {
+            throw new IllegalArgumentException("give either -s (server) or -c HOST (client)");
+        }
+        if (port < (server ? 0 : 1) || port > 65_535)
+        {
+            throw new IllegalArgumentException("-p must be 1-65535 (a server may take 0: any free port, which it " +
+                "prints), got " + port);
+        }
+        final String scheduler = null == qdisc ? null : SchedulerArgument.resolve(qdisc);
+        return server ? serve(scheduler) : runClient(scheduler);
+    }
+
+    private int serve(final String scheduler)
+    {
+        for (final String option : CLIENT_OPTIONS)
+        {
+            if (spec.commandLine().getParseResult().hasMatchedOption(option) && !"-J".equals(option))
+            {
+                throw new IllegalArgumentException(option + " is a client option; the client sends it to the server");
+            }
+        }
+        final InetSocketAddress address = new InetSocketAddress(null == bind ? "0.0.0.0" : bind, port);
+        if (address.isUnresolved())
+        {
+            throw new IllegalArgumentException("-B: unknown address '" + bind + "'");
+        }
+        final PerfServer.Options options = new PerfServer.Options(address, oneOff, json, scheduler, false);
+        return PerfRun.serve(options, System.out, System.err);
+    }
+
+    private int runClient(final String scheduler) throws FileNotFoundException
+    {
+        if (oneOff)
+        {
+            throw new IllegalArgumentException("-1 is a server option");
+        }
+        final long durationNs = null != time ? seconds("-t", time) : null == bytes ? seconds("-t", "10") : 0;
+        if (null != time && null != bytes)
+        {
+            throw new IllegalArgumentException("give -t or -n, not both");
+        }
+        final long intervalNs = seconds("-i", interval);
+        final String cc = null == congestionControl ? new PacelinkContext().congestionControl() : congestionControl;
+        CongestionControlRegistry.load().factory(cc); // fail fast on a typo, listing what there is
+        final PerfParameters parameters = new PerfParameters(cc, durationNs, null == bytes ? 0 : bytes.bytes(),
+            parallel, reverse, bidir, length.intBytes(), bitrate.bitsPerSecond(), intervalNs, serverOutput,
+            null != plot);
+        final String problem = parameters.problem();
+        if (null != problem)
+        {
+            throw new IllegalArgumentException(problem);
+        }
+        if (null != plot && 0 == intervalNs)
+        {
+            throw new IllegalArgumentException("--plot draws the interval reports: give -i above 0");
+        }
+        if (connectTimeout.nanos() <= 0)
+        {
+            throw new IllegalArgumentException("--connect-timeout must be positive, e.g. 5s");
+        }
+        final InetSocketAddress target = SocketAddresses.parse("-c", host + ":" + port, null);
+        final String bindHost = null != bind ? bind : target.getAddress().isLoopbackAddress() ? "127.0.0.1" : "0.0.0.0";
+        final InetSocketAddress bindAddress = new InetSocketAddress(bindHost, 0);
+        if (bindAddress.isUnresolved())
+        {
+            throw new IllegalArgumentException("-B: unknown address '" + bind + "'");
+        }
+        PerfRun.checkPlotFolder(plot);
+
+        final PrintStream out = null == logfile ? System.out :
+            new PrintStream(new FileOutputStream(logfile.toFile()), true, StandardCharsets.UTF_8);
+        try
+        {
+            final PerfClient.Options options = new PerfClient.Options(target, bindAddress, parameters, scheduler,
+                connectTimeout.nanos());
+            final String error = PerfRun.runClient(options, json, plot, out);
+            if (null != error)
+            {
+                spec.commandLine().getErr().println("pacelink perf: " + error);
+                return 1;
+            }
+            return 0;
+        }
+        catch (final TransportFailure ex)
+        {
+            spec.commandLine().getErr().println("pacelink perf: " + ex.getMessage());
+            return 1;
+        }
+        finally
+        {
+            if (null != logfile)
+            {
+                out.close();
+            }
+        }
+    }
+
+    private static long seconds(final String option, final String text)
+    {
+        final long ns = Duration.parseSeconds(option, text).nanos();
+        if ("-t".equals(option) && 0 == ns)
+        {
+            throw new IllegalArgumentException("-t must be positive, e.g. 10");
+        }
+        return ns;
+    }
+}

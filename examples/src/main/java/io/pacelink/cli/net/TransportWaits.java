@@ -1,0 +1,315 @@
+package io.pacelink.cli.net;
+
+import io.pacelink.cli.Units;
+import io.pacelink.transport.CloseReason;
+import io.pacelink.transport.Connection;
+import io.pacelink.transport.ConnectionState;
+import io.pacelink.transport.Endpoint;
+import io.pacelink.transport.PacelinkContext;
+import io.pacelink.transport.ThreadingMode;
+import io.pacelink.transport.agent.DeadlineIdleStrategy;
+import org.agrona.concurrent.BusySpinIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.NoOpIdleStrategy;
+
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+
+/**
+ * The one place {@code pacelink perf} and {@code pacelink ping} wait on the transport: for a connection to be
+ * established, for a condition the caller polls for (a control message, the last bytes of a transfer), and for
+ * connections to finish closing; and the turn of an application loop that has nothing to do. Each wait has a timeout
+ * and ends in a {@link TransportFailure} that says why.
+ * <p>
+ * The endpoint runs in INVOKER mode: its duty cycle runs here, on the application's thread, between the
+ * application's own work, so a process needs one thread and a 2-core machine is not oversubscribed. When nothing was
+ * done the thread backs off with the context's idle strategy, wrapped so it never sleeps through the endpoint's next
+ * deadline (a pacing release, an ACK timer); a busy-spin strategy (the low-latency profile) is used as it is.
+ * <p>
+ * The transport's {@code offer}/{@code poll}/{@code state()} never block. When it offers waits of its own (connect,
+ * accept and delivery with timeouts and an outcome that says who closed and whether everything arrived), the methods
+ * here are where to switch. Whether a transfer succeeded is never judged from a close: the tools count bytes at the
+ * receiving application and report them through their own protocol.
+ */
+public final class TransportWaits
+{
+    /**
+     * How long a finished session waits for its connections to close after {@link Connection#close()}.
+     */
+    public static final long LINGER_NS = TimeUnit.SECONDS.toNanos(5);
+
+    private final Endpoint endpoint;
+    private final IdleStrategy idleStrategy;
+    private final NanoClock clock;
+    private final boolean spins;
+
+    /**
+     * @param endpoint an endpoint launched in {@link ThreadingMode#INVOKER} mode with {@code context}; only the
+     *                 thread that uses this object may use it.
+     * @param context  its configuration: the idle strategy and clock.
+     */
+    public TransportWaits(final Endpoint endpoint, final PacelinkContext context)
+    {
+        if (ThreadingMode.INVOKER != context.threadingMode())
+        {
+            throw new IllegalArgumentException("TransportWaits runs the endpoint's duty cycle itself: the endpoint " +
+                "must be in INVOKER mode, not " + context.threadingMode());
+        }
+        this.endpoint = endpoint;
+        this.clock = context.nanoClock();
+        final IdleStrategy configured = context.idleStrategySupplier().get();
+        this.spins = configured instanceof BusySpinIdleStrategy || configured instanceof NoOpIdleStrategy;
+        this.idleStrategy = spins ?
+            configured :
+            new DeadlineIdleStrategy(
+                configured, endpoint::nextDeadlineNs, clock, DeadlineIdleStrategy.DEFAULT_SPIN_WINDOW_NS);
+    }
+
+    /**
+     * @param bindAddress where the endpoint binds.
+     * @param busySpin    true for the low-latency profile: the application's thread spins, never sleeps (one core
+     *                    per process, always busy); false backs off to parking when idle.
+     * @return a context for an endpoint whose duty cycle this class runs.
+     */
+    public static PacelinkContext invokerContext(final InetSocketAddress bindAddress, final boolean busySpin)
+    {
+        final PacelinkContext context = new PacelinkContext()
+            .bindAddress(bindAddress)
+            .threadingMode(ThreadingMode.INVOKER);
+        if (busySpin)
+        {
+            context.idleStrategySupplier(BusySpinIdleStrategy::new);
+        }
+        return context;
+    }
+
+    /**
+     * @return the clock the endpoint runs on.
+     */
+    public long nowNs()
+    {
+        return clock.nanoTime();
+    }
+
+    /**
+     * One turn of an application loop: run the endpoint's duty cycle, then back off if neither it nor the
+     * application did anything.
+     *
+     * @param applicationWork what the application did in this turn (messages offered or polled, ...).
+     * @return all work done in the turn.
+     */
+    public int turn(final int applicationWork)
+    {
+        final int work = applicationWork + endpoint.invoke();
+        idleStrategy.idle(work);
+        return work;
+    }
+
+    /**
+     * A turn of a server's loop while it has no connection open: nothing can be due but a new client's handshake,
+     * so the thread parks for up to {@code maxParkNs} at a time instead of the idle strategy's short parks, and an
+     * idle server costs almost no CPU. A new client waits at most that long for its answer. The low-latency profile
+     * keeps spinning.
+     *
+     * @param maxParkNs longest park.
+     * @return work done.
+     */
+    public int dormantTurn(final long maxParkNs)
+    {
+        final int work = endpoint.invoke();
+        if (work > 0 || spins || endpoint.nextDeadlineNs() - nowNs() <= maxParkNs)
+        {
+            idleStrategy.idle(work);
+        }
+        else
+        {
+            LockSupport.parkNanos(maxParkNs);
+        }
+        return work;
+    }
+
+    /**
+     * Open a connection and wait until it is established.
+     *
+     * @param address           the server.
+     * @param congestionControl the connection's controller.
+     * @param timeoutNs         give up after this long (the endpoint's handshake timeout may end it first).
+     * @param serverName        what the server is, for the message, e.g. {@code pacelink perf -s}.
+     * @return the connection, CONNECTED.
+     * @throws TransportFailure saying why it could not connect.
+     */
+    public Connection connect(
+        final InetSocketAddress address, final String congestionControl, final long timeoutNs, final String serverName)
+    {
+        return connect(address, congestionControl, 1, timeoutNs, serverName).get(0);
+    }
+
+    /**
+     * Open connections at once and wait until all are established.
+     *
+     * @param address           the server.
+     * @param congestionControl their controller.
+     * @param count             how many.
+     * @param timeoutNs         give up after this long (the endpoint's handshake timeout may end it first).
+     * @param serverName        what the server is, for the message, e.g. {@code pacelink perf -s}.
+     * @return the connections, CONNECTED, in the order they were opened.
+     * @throws TransportFailure saying why one could not connect (the others are closed).
+     */
+    public List<Connection> connect(
+        final InetSocketAddress address,
+        final String congestionControl,
+        final int count,
+        final long timeoutNs,
+        final String serverName)
+    {
+        final List<Connection> connections = new ArrayList<>(count);
+        for (int i = 0; i < count; i++)
+        {
+            connections.add(endpoint.connect(address, congestionControl));
+        }
+        final long deadlineNs = nowNs() + timeoutNs;
+        while (anyConnecting(connections) && nowNs() - deadlineNs < 0)
+        {
+            turn(0);
+        }
+        idleStrategy.reset();
+        for (final Connection connection : connections)
+        {
+            if (ConnectionState.CONNECTED != connection.state())
+            {
+                connections.forEach(Connection::close);
+                final String where = address.getHostString() + " port " + address.getPort();
+                throw new TransportFailure(CloseReason.REJECTED == connection.closeReason() ?
+                    "connection refused by " + where + ": the server is not accepting connections (or has too many)" :
+                    "no answer from " + where + " within " + Units.seconds(timeoutNs) + ": is `" + serverName +
+                        "` running there and is UDP port " + address.getPort() + " reachable? (unreachable, or " +
+                        "nobody listening)");
+            }
+        }
+        return connections;
+    }
+
+    /**
+     * Run the endpoint until a time, e.g. the next ping's.
+     *
+     * @param deadlineNs when to return, on the endpoint's clock.
+     */
+    public void awaitTime(final long deadlineNs)
+    {
+        while (nowNs() - deadlineNs < 0)
+        {
+            turn(0);
+        }
+        idleStrategy.reset();
+    }
+
+    /**
+     * Run the endpoint until the caller's condition holds. The condition does the caller's work for the turn (polls
+     * its connections) and says whether it is done.
+     *
+     * @param done       polled once per turn; true ends the wait.
+     * @param timeoutNs  give up after this long.
+     * @param waitingFor what is awaited, for the message, e.g. {@code the server's results}.
+     * @param peerName   who is on the other end, e.g. {@code the server}.
+     * @param watched    connections whose close ends the wait as a failure (once the condition, which polls what
+     *                   arrived before the close, still does not hold).
+     * @throws TransportFailure on the timeout or a close, saying which.
+     */
+    public void await(
+        final BooleanSupplier done,
+        final long timeoutNs,
+        final Supplier<String> waitingFor,
+        final String peerName,
+        final List<Connection> watched)
+    {
+        final long deadlineNs = nowNs() + timeoutNs;
+        while (!done.getAsBoolean())
+        {
+            for (int i = 0, size = watched.size(); i < size; i++)
+            {
+                final Connection connection = watched.get(i);
+                if (ConnectionState.CLOSED == connection.state())
+                {
+                    throw new TransportFailure(describeClose(connection, peerName) + " while waiting for " +
+                        waitingFor.get());
+                }
+            }
+            if (nowNs() - deadlineNs > 0)
+            {
+                throw new TransportFailure("timed out after " + Units.seconds(timeoutNs) + " waiting for " +
+                    waitingFor.get());
+            }
+            turn(0);
+        }
+        idleStrategy.reset();
+    }
+
+    /**
+     * Close connections gracefully (what was offered is still delivered) and wait, up to {@code timeoutNs}, until
+     * they are closed. Nothing depends on it succeeding: the peer already has, or lacks, what it needed, as the
+     * tools' own protocols say.
+     *
+     * @param connections to close.
+     * @param timeoutNs   longest wait.
+     */
+    public void linger(final List<Connection> connections, final long timeoutNs)
+    {
+        connections.forEach(Connection::close);
+        final long deadlineNs = nowNs() + timeoutNs;
+        while (!allClosed(connections) && nowNs() - deadlineNs < 0)
+        {
+            turn(0);
+        }
+        idleStrategy.reset();
+    }
+
+    /**
+     * @param connection a closed connection.
+     * @param peerName   who is on the other end, e.g. {@code the server}.
+     * @return why it closed, in a user's words.
+     */
+    public static String describeClose(final Connection connection, final String peerName)
+    {
+        final CloseReason reason = connection.closeReason();
+        return switch (reason)
+        {
+            case IDLE_TIMEOUT -> peerName + " stopped answering (nothing heard for the idle timeout): it was " +
+                "stopped, or the network is down";
+            case PEER_CLOSE, NONE -> peerName + " closed the connection early";
+            case PROTOCOL_VIOLATION -> "the connection broke the transport protocol and was closed";
+            case REJECTED -> peerName + " refused the connection";
+            case HANDSHAKE_TIMEOUT -> peerName + " did not answer the handshake";
+            case ENDPOINT_CLOSED, LOCAL_CLOSE -> "the connection was closed here early";
+        };
+    }
+
+    private static boolean allClosed(final List<Connection> connections)
+    {
+        for (int i = 0, size = connections.size(); i < size; i++)
+        {
+            if (ConnectionState.CLOSED != connections.get(i).state())
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean anyConnecting(final List<Connection> connections)
+    {
+        for (int i = 0, size = connections.size(); i < size; i++)
+        {
+            if (ConnectionState.CONNECTING == connections.get(i).state())
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,68 @@
+package io.pacelink.cli.perf;
+
+/**
+ * When a test's interval reports are due ({@code -i}): every interval from the test's start, without drift, and a
+ * last, shorter one at the end if it is worth a line (at least a tenth of an interval, as iperf3 leaves out
+ * slivers).
+ */
+final class IntervalClock
+{
+    private final long startNs;
+    private final long intervalNs;
+    private long intervalStartNs;
+    private long nextNs;
+
+    /**
+     * @param startNs    the test's start.
+     * @param intervalNs the reporting interval, 0 for none.
+     */
+    IntervalClock(final long startNs, final long intervalNs)
+    {
+        this.startNs = startNs;
+        this.intervalNs = intervalNs;
+        this.intervalStartNs = startNs;
+        this.nextNs = startNs + intervalNs;
+    }
+
+    /**
+     * @param nowNs the time now.
+     * @return true if an interval report is due.
+     */
+    boolean isDue(final long nowNs)
+    {
+        return intervalNs > 0 && nowNs - nextNs >= 0;
+    }
+
+    /**
+     * @param nowNs the time now, at the end of the test.
+     * @return true if the interval in progress deserves a report of its own.
+     */
+    boolean hasPartial(final long nowNs)
+    {
+        return intervalNs > 0 && (nowNs - intervalStartNs) * 10 >= intervalNs;
+    }
+
+    /**
+     * @return the current interval's start, in seconds from the test's start.
+     */
+    double startSeconds()
+    {
+        return (intervalStartNs - startNs) / 1e9;
+    }
+
+    /**
+     * End the current interval now and start the next.
+     *
+     * @param nowNs the time now.
+     * @return the ended interval's end, in seconds from the test's start.
+     */
+    double advance(final long nowNs)
+    {
+        intervalStartNs = nowNs;
+        while (nowNs - nextNs >= 0)
+        {
+            nextNs += intervalNs;
+        }
+        return (nowNs - startNs) / 1e9;
+    }
+}

@@ -1,0 +1,125 @@
+package io.pacelink.cli.perf;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.pacelink.cli.net.TransportFailure;
+import io.pacelink.transport.Connection;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.io.IOException;
+import java.util.Locale;
+
+/**
+ * Perf protocol messages to and from transport messages: UTF-8 JSON, one object per message, field names in snake
+ * case, absent values left out. A reader ignores fields it does not know (a newer peer may add some); anything that
+ * is not a known message is the peer's error, reported as a {@link TransportFailure}.
+ */
+final class PerfCodec
+{
+    /**
+     * Longest control message read. Results with the server's interval figures and report are the largest: a few
+     * hundred bytes per stream and interval.
+     */
+    static final int MAX_CONTROL_MESSAGE_BYTES = 4 << 20;
+
+    private static final ObjectMapper JSON = JsonMapper.builder()
+        .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+        .serializationInclusion(JsonInclude.Include.NON_NULL)
+        .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+        .build();
+
+    private PerfCodec()
+    {
+    }
+
+    /**
+     * @param message a message.
+     * @return it as a transport message.
+     */
+    static UnsafeBuffer encode(final PerfMessage message)
+    {
+        try
+        {
+            return new UnsafeBuffer(JSON.writeValueAsBytes(message));
+        }
+        catch (final JsonProcessingException ex)
+        {
+            throw new IllegalStateException("cannot encode " + message, ex);
+        }
+    }
+
+    /**
+     * @param buffer holding a transport message.
+     * @param offset where it starts.
+     * @param length its length.
+     * @param from   who sent it, for the message, e.g. {@code the client}.
+     * @return the message.
+     * @throws TransportFailure if it is too long or not a message of this protocol.
+     */
+    static PerfMessage decode(final DirectBuffer buffer, final int offset, final int length, final String from)
+    {
+        if (length > MAX_CONTROL_MESSAGE_BYTES)
+        {
+            throw new TransportFailure(from + " sent a control message of " + length + " bytes; the limit is " +
+                MAX_CONTROL_MESSAGE_BYTES + " (is it a pacelink perf of this version?)");
+        }
+        final byte[] bytes = new byte[length];
+        buffer.getBytes(offset, bytes);
+        try
+        {
+            return JSON.readValue(bytes, PerfMessage.class);
+        }
+        catch (final JsonProcessingException ex)
+        {
+            throw new TransportFailure(from + " sent something that is not a pacelink perf message (" +
+                ex.getOriginalMessage() + ")");
+        }
+        catch (final IOException ex)
+        {
+            throw new IllegalStateException("reading from memory failed", ex);
+        }
+    }
+
+    /**
+     * Offer a control message. Control messages are small and rare; a send buffer too full to take one means the
+     * connection is stuck.
+     *
+     * @param connection the connection.
+     * @param message    the message.
+     * @throws TransportFailure if the connection does not take it.
+     */
+    static void send(final Connection connection, final PerfMessage message)
+    {
+        final UnsafeBuffer encoded = encode(message);
+        final long result = connection.offer(encoded, 0, encoded.capacity());
+        if (result < 0)
+        {
+            throw new TransportFailure("cannot send the " +
+                message.getClass().getSimpleName().toLowerCase(Locale.ROOT) + " message: the connection " +
+                (Connection.BACK_PRESSURED == result ? "is stuck (send buffer full)" :
+                    "is closed (" + connection.closeReason() + ")"));
+        }
+    }
+
+    /**
+     * @param value a JSON document: the server's report for {@link PerfMessage.Results}.
+     * @return it as a JSON tree.
+     */
+    static JsonNode tree(final byte[] value)
+    {
+        try
+        {
+            return JSON.readTree(value);
+        }
+        catch (final IOException ex)
+        {
+            throw new IllegalStateException("not JSON", ex);
+        }
+    }
+}

@@ -1,0 +1,321 @@
+package io.pacelink.cli.perf;
+
+import io.pacelink.cli.net.TransportFailure;
+import io.pacelink.cli.net.TransportWaits;
+import io.pacelink.transport.Connection;
+import io.pacelink.transport.ConnectionState;
+import io.pacelink.transport.Endpoint;
+import io.pacelink.transport.PacelinkContext;
+import io.pacelink.transport.cc.CongestionControlRegistry;
+import io.pacelink.transport.schedule.PacketSchedulers;
+import org.agrona.collections.ArrayListUtil;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+import java.util.function.IntSupplier;
+
+/**
+ * {@code pacelink perf -s}: serves perf tests and pings from any number of clients at once, each test with its own
+ * connections and report, on one thread that also runs the endpoint's duty cycle. A new connection must say what it
+ * is within {@link #HELLO_TIMEOUT_NS} (the perf protocol's hello, see {@link PerfMessage}); anything else is closed.
+ * Runs until stopped, or after one test with {@code -1}.
+ */
+public final class PerfServer
+{
+    /**
+     * Longest message the server's endpoint accepts: the largest data message or control message.
+     */
+    static final int MAX_MESSAGE_BYTES =
+        Math.max(PerfParameters.MAX_MESSAGE_BYTES, PerfCodec.MAX_CONTROL_MESSAGE_BYTES);
+
+    /**
+     * Most connections at once: each holds its own send and receive buffers (32 MiB each by default), so this bounds
+     * the server's memory at a few GiB whatever clients ask for.
+     */
+    static final int MAX_CONNECTIONS = 64;
+
+    /**
+     * How long a new connection may take to say what it is.
+     */
+    static final long HELLO_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(10);
+
+    /**
+     * Longest park of a server with nothing open: how late it may notice a new client.
+     */
+    static final long DORMANT_PARK_NS = TimeUnit.MILLISECONDS.toNanos(2);
+
+    /**
+     * What to serve and how.
+     *
+     * @param bind     where to listen.
+     * @param oneOff   stop after one test ({@code -1}).
+     * @param json     one JSON report per test, on one line, instead of text.
+     * @param qdisc    the endpoint's packet scheduler, or null for the preferred one.
+     * @param busySpin the low-latency profile (spin instead of backing off; one core always busy).
+     */
+    public record Options(InetSocketAddress bind, boolean oneOff, boolean json, String qdisc, boolean busySpin)
+    {
+    }
+
+    /**
+     * A connection that has not said what it is yet.
+     */
+    private record Newcomer(ControlChannel channel, long deadlineNs)
+    {
+    }
+
+    private final Options options;
+    private final Consumer<String> out;
+    private final Consumer<String> log;
+    private final BooleanSupplier stopRequested;
+    private final CongestionControlRegistry registry = CongestionControlRegistry.load();
+    private final ArrayList<Newcomer> newcomers = new ArrayList<>();
+    private final ArrayList<ServerTest> tests = new ArrayList<>();
+    private final ArrayList<EchoSession> pings = new ArrayList<>();
+    private final Map<String, ServerTest> testsByCookie = new HashMap<>();
+    private final UnsafeBuffer message = new UnsafeBuffer(ByteBuffer.allocateDirect(PerfParameters.MAX_MESSAGE_BYTES));
+    private String qdisc;
+    private InetSocketAddress localAddress;
+    private int testCount;
+    private int nextStreamId = 1;
+    private final IntSupplier nextId = () -> nextStreamId++;
+    private int failedTests;
+
+    /**
+     * @param options       what to serve.
+     * @param out           where each line of the tests' reports goes.
+     * @param log           where the server's own lines go: that it listens, connections it refused.
+     * @param stopRequested true stops the server (Ctrl-C).
+     */
+    public PerfServer(
+        final Options options, final Consumer<String> out, final Consumer<String> log,
+        final BooleanSupplier stopRequested)
+    {
+        this.options = options;
+        this.out = out;
+        this.log = log;
+        this.stopRequested = stopRequested;
+    }
+
+    /**
+     * Serve until stopped (or after one test with {@code -1}).
+     *
+     * @return 0, or 1 if a {@code -1} server's test failed.
+     * @throws TransportFailure if the server cannot bind.
+     */
+    public int run()
+    {
+        final PacelinkContext context = TransportWaits.invokerContext(options.bind(), options.busySpin())
+            .packetScheduler(options.qdisc())
+            .maxMessageLengthBytes(MAX_MESSAGE_BYTES)
+            .maxConnections(MAX_CONNECTIONS)
+            .randomSeed(new SecureRandom().nextLong());
+        qdisc = PacketSchedulers.resolveName(options.qdisc());
+        final Endpoint endpoint;
+        try
+        {
+            endpoint = Endpoint.launch(context);
+        }
+        catch (final UncheckedIOException ex)
+        {
+            throw new TransportFailure("cannot listen on " + options.bind() + ": " + ex.getCause().getMessage());
+        }
+        try (endpoint)
+        {
+            final TransportWaits waits = new TransportWaits(endpoint, context);
+            localAddress = endpoint.localAddress();
+            log.accept("-----------------------------------------------------------");
+            log.accept("Server listening on " + endpoint.localAddress().getAddress().getHostAddress() + " port " +
+                endpoint.localAddress().getPort() + " (pacelink perf, protocol " + PerfMessage.PROTOCOL_VERSION +
+                ", qdisc " + qdisc + ")");
+            log.accept("-----------------------------------------------------------");
+            serve(endpoint, waits);
+            tests.forEach(ServerTest::abort);
+            final List<Connection> open = new ArrayList<>();
+            newcomers.forEach((newcomer) -> open.add(newcomer.channel().connection()));
+            pings.forEach((ping) -> open.add(ping.connection()));
+            waits.linger(open, TransportWaits.LINGER_NS);
+            while (!tests.isEmpty())
+            {
+                final long nowNs = waits.nowNs();
+                waits.turn(stepTests(nowNs));
+            }
+        }
+        return options.oneOff() && failedTests > 0 ? 1 : 0;
+    }
+
+    private void serve(final Endpoint endpoint, final TransportWaits waits)
+    {
+        while (!stopRequested.getAsBoolean())
+        {
+            final long nowNs = waits.nowNs();
+            int work = 0;
+            Connection connection;
+            while (null != (connection = endpoint.accept()))
+            {
+                newcomers.add(new Newcomer(new ControlChannel(connection, "the client"), nowNs + HELLO_TIMEOUT_NS));
+                work++;
+            }
+            work += greetNewcomers(nowNs);
+            work += stepTests(nowNs);
+            for (int i = pings.size() - 1; i >= 0; i--)
+            {
+                final EchoSession ping = pings.get(i);
+                work += ping.echo();
+                if (ping.isClosed())
+                {
+                    ArrayListUtil.fastUnorderedRemove(pings, i);
+                }
+            }
+            if (options.oneOff() && testCount > 0 && tests.isEmpty())
+            {
+                return;
+            }
+            if (tests.isEmpty() && pings.isEmpty() && newcomers.isEmpty())
+            {
+                waits.dormantTurn(DORMANT_PARK_NS);
+            }
+            else
+            {
+                waits.turn(work);
+            }
+        }
+    }
+
+    private int stepTests(final long nowNs)
+    {
+        int work = 0;
+        for (int i = tests.size() - 1; i >= 0; i--)
+        {
+            final ServerTest test = tests.get(i);
+            work += test.doWork(nowNs, nextId);
+            if (test.isFinished())
+            {
+                ArrayListUtil.fastUnorderedRemove(tests, i);
+                testsByCookie.remove(test.cookie());
+                if (null != test.failure())
+                {
+                    failedTests++;
+                }
+            }
+        }
+        return work;
+    }
+
+    private int greetNewcomers(final long nowNs)
+    {
+        int work = 0;
+        for (int i = newcomers.size() - 1; i >= 0; i--)
+        {
+            final Newcomer newcomer = newcomers.get(i);
+            final ControlChannel channel = newcomer.channel();
+            try
+            {
+                final PerfMessage hello = channel.poll();
+                if (null != hello)
+                {
+                    ArrayListUtil.fastUnorderedRemove(newcomers, i);
+                    greet(channel, hello, nowNs);
+                    work++;
+                }
+                else if (ConnectionState.CLOSED == channel.connection().state())
+                {
+                    ArrayListUtil.fastUnorderedRemove(newcomers, i);
+                }
+                else if (nowNs - newcomer.deadlineNs() > 0)
+                {
+                    ArrayListUtil.fastUnorderedRemove(newcomers, i);
+                    refuse(channel, "no hello within " + TimeUnit.NANOSECONDS.toSeconds(HELLO_TIMEOUT_NS) + " s");
+                }
+            }
+            catch (final TransportFailure ex)
+            {
+                newcomers.remove(newcomer);
+                refuse(channel, ex.getMessage());
+            }
+        }
+        return work;
+    }
+
+    private void greet(final ControlChannel channel, final PerfMessage message, final long nowNs)
+    {
+        if (!(message instanceof PerfMessage.Hello hello))
+        {
+            throw new TransportFailure("the first message was not a hello");
+        }
+        if (PerfMessage.PROTOCOL_VERSION != hello.protocol())
+        {
+            throw new TransportFailure("this server speaks perf protocol " + PerfMessage.PROTOCOL_VERSION +
+                ", the client " + hello.protocol() + ": use pacelink builds of the same protocol");
+        }
+        switch (hello.role())
+        {
+            case CONTROL -> startTest(channel, hello, nowNs);
+            case STREAM ->
+            {
+                final ServerTest test = testsByCookie.get(hello.cookie());
+                if (null == test)
+                {
+                    throw new TransportFailure("no test with cookie " + hello.cookie());
+                }
+                test.join(hello.stream(), channel.connection());
+            }
+            case PING ->
+            {
+                channel.send(new PerfMessage.Accepted(PerfMessage.PROTOCOL_VERSION, PerfJson.software(), qdisc));
+                pings.add(new EchoSession(channel.connection()));
+            }
+            default -> throw new TransportFailure("unknown role " + hello.role());
+        }
+    }
+
+    private void startTest(final ControlChannel channel, final PerfMessage.Hello hello, final long nowNs)
+    {
+        final PerfParameters parameters = hello.parameters();
+        final String problem = null == parameters ? "no parameters" : parameters.problem();
+        if (null != problem)
+        {
+            throw new TransportFailure("cannot run this test: " + problem);
+        }
+        if (!registry.names().contains(parameters.congestionControl()))
+        {
+            throw new TransportFailure("this server has no congestion controller '" +
+                parameters.congestionControl() + "'; it has " + registry.names());
+        }
+        if (null == hello.cookie() || testsByCookie.containsKey(hello.cookie()))
+        {
+            throw new TransportFailure("the test's cookie is missing or already in use");
+        }
+        final ServerTest test = new ServerTest(++testCount, channel, hello, localAddress, qdisc, message,
+            options.json() ? null : out, options.json() ? out : null, nowNs);
+        tests.add(test);
+        testsByCookie.put(hello.cookie(), test);
+    }
+
+    private void refuse(final ControlChannel channel, final String reason)
+    {
+        log.accept("refused a connection from " + channel.connection().remoteAddress() + ": " + reason);
+        if (ConnectionState.CONNECTED == channel.connection().state())
+        {
+            try
+            {
+                channel.send(new PerfMessage.Failed(reason));
+            }
+            catch (final TransportFailure ignore)
+            {
+                // Closing is all that is left.
+            }
+        }
+        channel.connection().close();
+    }
+}

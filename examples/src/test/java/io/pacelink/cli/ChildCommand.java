@@ -1,0 +1,145 @@
+package io.pacelink.cli;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A {@code pacelink} command running in a JVM of its own ({@link ChildJvm}), its standard output and error collected
+ * as it runs, for tests of commands that talk to each other across processes.
+ */
+final class ChildCommand implements AutoCloseable
+{
+    private final Process process;
+    private final StringBuffer out = new StringBuffer();
+    private final StringBuffer err = new StringBuffer();
+    private final List<Thread> readers = new ArrayList<>();
+
+    private ChildCommand(final Process process)
+    {
+        this.process = process;
+        readers.add(drain(process.getInputStream(), out));
+        readers.add(drain(process.getErrorStream(), err));
+    }
+
+    /**
+     * @param args the command line after {@code pacelink}.
+     * @return the running command.
+     * @throws IOException if the JVM cannot be started.
+     */
+    static ChildCommand start(final String... args) throws IOException
+    {
+        return new ChildCommand(new ProcessBuilder(ChildJvm.command(PacelinkCommand.class, args)).start());
+    }
+
+    /**
+     * @param pattern   a regular expression with one group.
+     * @param timeoutMs how long to wait for it.
+     * @return the group's text in the first match in standard output or error.
+     * @throws AssertionError if it does not appear in time, with what was printed.
+     */
+    String await(final String pattern, final long timeoutMs) throws InterruptedException
+    {
+        final Pattern compiled = Pattern.compile(pattern);
+        final long deadlineNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        boolean ended = false;
+        while (System.nanoTime() < deadlineNs)
+        {
+            for (final StringBuffer text : List.of(out, err))
+            {
+                final Matcher matcher = compiled.matcher(text);
+                if (matcher.find())
+                {
+                    return matcher.group(1);
+                }
+            }
+            if (ended)
+            {
+                break;
+            }
+            if (!process.isAlive())
+            {
+                // One more look once everything it printed has been read.
+                for (final Thread reader : readers)
+                {
+                    reader.join(TimeUnit.SECONDS.toMillis(5));
+                }
+                ended = true;
+                continue;
+            }
+            TimeUnit.MILLISECONDS.sleep(20);
+        }
+        throw new AssertionError("'" + pattern + "' did not appear; out: " + out + " err: " + err);
+    }
+
+    /**
+     * @param timeoutSeconds how long the command may still take.
+     * @return its exit status.
+     * @throws AssertionError if it does not end in time.
+     */
+    int waitFor(final long timeoutSeconds) throws InterruptedException
+    {
+        if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS))
+        {
+            process.destroyForcibly();
+            throw new AssertionError("still running after " + timeoutSeconds + " s; out: " + out + " err: " + err);
+        }
+        for (final Thread reader : readers)
+        {
+            reader.join(TimeUnit.SECONDS.toMillis(5));
+        }
+        return process.exitValue();
+    }
+
+    /**
+     * @return standard output so far.
+     */
+    String out()
+    {
+        return out.toString();
+    }
+
+    /**
+     * @return standard error so far.
+     */
+    String err()
+    {
+        return err.toString();
+    }
+
+    /**
+     * Stop the command if it still runs.
+     */
+    public void close()
+    {
+        process.destroyForcibly();
+    }
+
+    private static Thread drain(final InputStream stream, final StringBuffer into)
+    {
+        final Thread reader = new Thread(() ->
+        {
+            final byte[] chunk = new byte[8192];
+            int read;
+            try
+            {
+                while ((read = stream.read(chunk)) >= 0)
+                {
+                    into.append(new String(chunk, 0, read, StandardCharsets.UTF_8));
+                }
+            }
+            catch (final IOException ignore)
+            {
+                // The process ended.
+            }
+        }, "child-output");
+        reader.setDaemon(true);
+        reader.start();
+        return reader;
+    }
+}

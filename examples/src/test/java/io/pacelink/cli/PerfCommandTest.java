@@ -1,0 +1,311 @@
+package io.pacelink.cli;
+
+import io.pacelink.transport.Connection;
+import io.pacelink.transport.Endpoint;
+import io.pacelink.transport.PacelinkContext;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code pacelink perf} and {@code pacelink ping} between processes over loopback: a server in a JVM of its own,
+ * clients in others (or in this one), checked for what they report and how they end, never for speed.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class PerfCommandTest
+{
+    private static final long START_TIMEOUT_MS = 30_000;
+    private static final long RUN_TIMEOUT_SECONDS = 60;
+    private static final String LISTENING = "Server listening on 127\\.0\\.0\\.1 port (\\d+)";
+    private static final long MIB = 1L << 20;
+
+    private static ChildCommand server;
+    private static String port;
+
+    @TempDir
+    Path directory;
+
+    @BeforeAll
+    static void startServer() throws Exception
+    {
+        server = ChildCommand.start("perf", "-s", "-B", "127.0.0.1", "-p", "0");
+        port = server.await(LISTENING, START_TIMEOUT_MS);
+    }
+
+    @AfterAll
+    static void stopServer()
+    {
+        server.close();
+    }
+
+    @Test
+    void fourParallelStreamsFromABoundAddressReportIperf3ShapedJson() throws Exception
+    {
+        final ChildCommand client = ChildCommand.start("perf", "-c", "127.0.0.1", "-p", port, "-B", "127.0.0.1",
+            "-P", "4", "-t", "2", "-i", "0.5", "-C", "bbr", "-J");
+        assertEquals(0, client.waitFor(RUN_TIMEOUT_SECONDS), client.err());
+        final Map<String, Object> report = MiniJson.object(MiniJson.parse(client.out()));
+
+        final Map<String, Object> start = MiniJson.object(report.get("start"));
+        final List<Object> connected = MiniJson.list(start.get("connected"));
+        assertEquals(4, connected.size());
+        for (final Object stream : connected)
+        {
+            assertEquals("127.0.0.1", MiniJson.object(stream).get("local_host"), "bound with -B");
+            assertEquals(Double.parseDouble(port), MiniJson.object(stream).get("remote_port"));
+        }
+        assertEquals(4.0, MiniJson.object(start.get("test_start")).get("num_streams"));
+        assertEquals(Double.parseDouble(port), MiniJson.object(start.get("connecting_to")).get("port"));
+
+        final List<Object> intervals = MiniJson.list(report.get("intervals"));
+        assertTrue(intervals.size() >= 3, "0.5 s intervals over 2 s: " + intervals.size());
+        for (final Object interval : intervals)
+        {
+            final List<Object> streams = MiniJson.list(MiniJson.object(interval).get("streams"));
+            assertEquals(4, streams.size());
+            final Map<String, Object> first = MiniJson.object(streams.get(0));
+            for (final String key : List.of("socket", "start", "end", "seconds", "bytes", "bits_per_second",
+                "retransmits", "snd_cwnd", "rtt", "sender"))
+            {
+                assertTrue(first.containsKey(key), key + " in " + first);
+            }
+            assertEquals(true, first.get("sender"));
+            assertTrue(MiniJson.object(first.get("pacelink")).containsKey("pacing_rate_bps"));
+            assertTrue(MiniJson.object(interval).containsKey("sum"));
+        }
+
+        final Map<String, Object> end = MiniJson.object(report.get("end"));
+        final List<Object> streams = MiniJson.list(end.get("streams"));
+        assertEquals(4, streams.size());
+        double receivedBytes = 0;
+        for (final Object stream : streams)
+        {
+            final Map<String, Object> sender = MiniJson.object(MiniJson.object(stream).get("sender"));
+            final Map<String, Object> receiver = MiniJson.object(MiniJson.object(stream).get("receiver"));
+            assertTrue((Double)sender.get("bytes") > 0);
+            assertEquals(sender.get("bytes"), receiver.get("bytes"), "every byte offered arrived: " + stream);
+            assertTrue(sender.containsKey("max_snd_cwnd") && sender.containsKey("min_rtt"), sender.toString());
+            receivedBytes += (Double)receiver.get("bytes");
+        }
+        final Map<String, Object> sumSent = MiniJson.object(end.get("sum_sent"));
+        final Map<String, Object> sumReceived = MiniJson.object(end.get("sum_received"));
+        assertEquals(receivedBytes, sumReceived.get("bytes"));
+        assertEquals(sumSent.get("bytes"), sumReceived.get("bytes"));
+        assertEquals("bbr", end.get("sender_tcp_congestion"));
+        assertEquals("bbr", end.get("receiver_tcp_congestion"), "the server (cubic by default) ran bbr, as asked");
+        assertTrue(MiniJson.object(end.get("cpu_utilization_percent")).containsKey("remote_total"));
+        assertTrue(!report.containsKey("error"), report.toString());
+    }
+
+    @Test
+    void twoClientsAtOnceGetTheirOwnReports() throws Exception
+    {
+        final ChildCommand reverse = ChildCommand.start("perf", "-c", "127.0.0.1", "-p", port, "-R", "-t", "2",
+            "--get-server-output");
+        final ChildCommand bidir = ChildCommand.start("perf", "-c", "127.0.0.1", "-p", port, "--bidir", "-P", "2",
+            "-n", "8M", "-l", "64K", "-J");
+        assertEquals(0, reverse.waitFor(RUN_TIMEOUT_SECONDS), reverse.err());
+        assertEquals(0, bidir.waitFor(RUN_TIMEOUT_SECONDS), bidir.err());
+
+        final String text = reverse.out();
+        assertTrue(text.contains("Reverse mode, remote host 127.0.0.1 is sending"), text);
+        assertTrue(Pattern.compile("\\[  1] +0\\.00-\\S+ +sec .* sender").matcher(text).find(), text);
+        assertTrue(Pattern.compile("\\[  1] +0\\.00-\\S+ +sec .* receiver").matcher(text).find(), text);
+        assertTrue(text.contains("Server output:"), text);
+        assertTrue(text.contains("Reverse mode: this server sends"), "the server's own report: " + text);
+
+        final Map<String, Object> report = MiniJson.object(MiniJson.parse(bidir.out()));
+        final Map<String, Object> end = MiniJson.object(report.get("end"));
+        assertEquals(4, MiniJson.list(end.get("streams")).size());
+        for (final String sum : List.of("sum_sent", "sum_received", "sum_sent_bidir_reverse",
+            "sum_received_bidir_reverse"))
+        {
+            assertEquals((double)(8 * MIB), MiniJson.object(end.get(sum)).get("bytes"), sum + " of -n 8M");
+        }
+        final List<Object> interval = MiniJson.list(MiniJson.object(MiniJson.list(report.get("intervals")).get(0))
+            .get("streams"));
+        assertEquals(List.of(true, true, false, false),
+            interval.stream().map((stream) -> MiniJson.object(stream).get("sender")).toList(),
+            "the client sends on the first two, the server on the others");
+
+        final String serverOutput = server.out();
+        final Matcher tests = Pattern.compile("Accepted connection from 127\\.0\\.0\\.1, port \\d+ \\(test (\\d+)")
+            .matcher(serverOutput);
+        int accepted = 0;
+        while (tests.find())
+        {
+            accepted++;
+        }
+        assertTrue(accepted >= 2, serverOutput);
+        assertNotEquals(MiniJson.object(report.get("start")).get("cookie"), null);
+    }
+
+    @Test
+    void pingPrintsOneLinePerEchoAndPercentiles() throws Exception
+    {
+        final ChildCommand ping = ChildCommand.start("ping", "127.0.0.1:" + port, "-c", "5", "-i", "0.05");
+        assertEquals(0, ping.waitFor(RUN_TIMEOUT_SECONDS), ping.err());
+        final String text = ping.out();
+        for (int sequence = 1; sequence <= 5; sequence++)
+        {
+            assertTrue(Pattern.compile("56 bytes from 127\\.0\\.0\\.1:" + port + ": seq=" + sequence +
+                " time=\\d+\\.\\d{3} ms").matcher(text).find(), text);
+        }
+        assertTrue(text.contains("5 requests sent, 5 echoes received"), text);
+        assertTrue(Pattern.compile("rtt min/p50/p90/p99/p99\\.9/max = [\\d.]+/[\\d.]+/[\\d.]+/[\\d.]+/[\\d.]+/" +
+            "[\\d.]+ ms").matcher(text).find(), text);
+    }
+
+    @Test
+    void rawUdpPingAgainstTheRawEchoIsTheBaseline() throws Exception
+    {
+        try (ChildCommand echo = ChildCommand.start("ping", "--echo", "--raw-udp", "-B", "127.0.0.1", "-p", "0"))
+        {
+            final String echoPort = echo.await("UDP echo listening on /127\\.0\\.0\\.1:(\\d+)", START_TIMEOUT_MS);
+            final CommandRun ping = CommandRun.of("ping", "--raw-udp", "127.0.0.1:" + echoPort, "-c", "200", "-i",
+                "0", "--json");
+            assertEquals(0, ping.exitCode(), ping.err());
+            final Map<String, Object> json = MiniJson.object(MiniJson.parse(ping.out().trim()));
+            assertEquals("udp", json.get("transport"));
+            assertEquals(200.0, json.get("echoes"));
+            final Map<String, Object> rtt = MiniJson.object(json.get("rtt_us"));
+            assertEquals(200.0, rtt.get("count"), "no interval, no correction");
+            assertTrue((Double)rtt.get("min") <= (Double)rtt.get("p50") &&
+                (Double)rtt.get("p50") <= (Double)rtt.get("p99_9") &&
+                (Double)rtt.get("p99_9") <= (Double)rtt.get("max"), rtt.toString());
+        }
+    }
+
+    @Test
+    void aOneOffJsonServerServesOneTestThenExitsAndTheClientWritesItsLogAndPlot() throws Exception
+    {
+        try (ChildCommand oneOff = ChildCommand.start("perf", "-s", "-1", "-J", "-B", "127.0.0.1", "-p", "0"))
+        {
+            final String oneOffPort = oneOff.await(LISTENING, START_TIMEOUT_MS);
+            final Path log = directory.resolve("perf.log");
+            final Path plot = directory.resolve("perf.svg");
+            final CommandRun client = CommandRun.of("perf", "-c", "127.0.0.1", "-p", oneOffPort, "-t", "1.5", "-i",
+                "0.25", "-b", "20M", "-C", "cubic", "--logfile", log.toString(), "--plot", plot.toString());
+            assertEquals(0, client.exitCode(), client.err());
+            assertEquals("", client.out(), "everything went to the log file");
+            final String text = Files.readString(log, StandardCharsets.UTF_8);
+            assertTrue(text.contains("each sender limited to 20.0 Mbits/sec"), text);
+            assertTrue(text.contains(" sender") && text.contains(" receiver"), text);
+            final String svg = Files.readString(plot, StandardCharsets.UTF_8);
+            assertTrue(svg.startsWith("<?xml") && svg.contains("stream 1") && svg.contains("cwnd (kB)"),
+                svg.substring(0, Math.min(200, svg.length())));
+
+            assertEquals(0, oneOff.waitFor(RUN_TIMEOUT_SECONDS), "-1: the server exits after one test");
+            final List<String> lines = oneOff.out().lines().toList();
+            assertEquals(1, lines.size(), "one JSON document per test, on one line: " + oneOff.out());
+            final Map<String, Object> serverReport = MiniJson.object(MiniJson.parse(lines.get(0)));
+            assertTrue(MiniJson.object(serverReport.get("start")).containsKey("accepted_connection"));
+            final Map<String, Object> received = MiniJson.object(MiniJson.object(serverReport.get("end"))
+                .get("sum_received"));
+            assertTrue((Double)received.get("bytes") > 0, received.toString());
+            // Application-limited at 20 Mbit/s: far below what loopback carries, with room for the start's burst.
+            assertTrue((Double)received.get("bits_per_second") < 40e6, received.toString());
+        }
+    }
+
+    @Test
+    void noServerFailsWithAReason() throws IOException
+    {
+        final CommandRun perf = CommandRun.of("perf", "-c", "127.0.0.1", "-p", Integer.toString(unusedPort()),
+            "-t", "1", "--connect-timeout", "1s");
+        assertEquals(1, perf.exitCode(), perf.out());
+        assertTrue(perf.err().contains("no answer from 127.0.0.1 port") &&
+            perf.err().contains("is `pacelink perf -s` running there"), perf.err());
+
+        final CommandRun json = CommandRun.of("perf", "-c", "127.0.0.1", "-p", Integer.toString(unusedPort()),
+            "-t", "1", "--connect-timeout", "500ms", "-J");
+        assertEquals(1, json.exitCode());
+        assertTrue(((String)MiniJson.object(MiniJson.parse(json.out().trim())).get("error")).contains("no answer"),
+            json.out());
+    }
+
+    @Test
+    void aServerThatClosesEarlyFailsTheTestSayingSo() throws Exception
+    {
+        // A stand-in server: accepts the control connection, reads the client's hello, and closes.
+        try (Endpoint fake = Endpoint.launch(new PacelinkContext()
+            .bindAddress(new InetSocketAddress("127.0.0.1", 0))
+            .countersFile(false)))
+        {
+            final Thread closer = new Thread(() ->
+            {
+                Connection connection;
+                while (null == (connection = fake.accept()))
+                {
+                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+                }
+                while (0 == connection.poll((buffer, offset, length) -> { }, 1))
+                {
+                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+                }
+                connection.close();
+            }, "fake-server");
+            closer.setDaemon(true);
+            closer.start();
+            final CommandRun perf = CommandRun.of("perf", "-c", "127.0.0.1", "-p",
+                Integer.toString(fake.localAddress().getPort()), "-t", "1");
+            assertEquals(1, perf.exitCode(), perf.out());
+            assertTrue(perf.err().contains("the server closed the connection early while waiting for the server to " +
+                "accept the test"), perf.err());
+        }
+    }
+
+    @Test
+    void badArgumentsFailFastWithStatusTwo()
+    {
+        assertUsageError("give either -s (server) or -c HOST", "perf");
+        assertUsageError("give either -s (server) or -c HOST", "perf", "-s", "-c", "127.0.0.1");
+        assertUsageError("-P must be 1..", "perf", "-c", "127.0.0.1", "-P", "0");
+        assertUsageError("give -t or -n, not both", "perf", "-c", "127.0.0.1", "-t", "5", "-n", "1M");
+        assertUsageError("-t is a client option", "perf", "-s", "-t", "5");
+        assertUsageError("-R and --bidir exclude each other", "perf", "-c", "127.0.0.1", "-R", "--bidir");
+        assertUsageError("no congestion controller named 'nosuch'", "perf", "-c", "127.0.0.1", "-C", "nosuch");
+        assertUsageError("is not a rate in bits per second", "perf", "-c", "127.0.0.1", "-b", "10MB/s");
+        assertUsageError("-l must be 1 B..", "perf", "-c", "127.0.0.1", "-l", "2M");
+        assertUsageError("--plot draws the interval reports", "perf", "-c", "127.0.0.1", "-i", "0", "--plot",
+            "x.svg");
+        assertUsageError("give either HOST[:PORT] to ping, or --echo", "ping");
+        assertUsageError("-s must be 8..65000 bytes", "ping", "127.0.0.1", "-s", "4");
+        assertUsageError("'x' is not a duration", "ping", "127.0.0.1", "-i", "x");
+    }
+
+    private static void assertUsageError(final String message, final String... args)
+    {
+        final CommandRun run = CommandRun.of(args);
+        assertEquals(2, run.exitCode(), String.join(" ", args) + ": " + run.out() + run.err());
+        assertTrue(run.err().contains(message), String.join(" ", args) + ": " + run.err());
+    }
+
+    private static int unusedPort() throws IOException
+    {
+        try (DatagramSocket socket = new DatagramSocket(0, InetAddress.getLoopbackAddress()))
+        {
+            return socket.getLocalPort();
+        }
+    }
+}
