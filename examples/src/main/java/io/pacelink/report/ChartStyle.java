@@ -7,6 +7,7 @@ import org.jfree.chart.axis.NumberTickUnit;
 import org.jfree.chart.renderer.category.StandardBarPainter;
 import org.jfree.chart.renderer.xy.StandardXYBarPainter;
 import org.jfree.chart.text.TextUtils;
+import org.jfree.chart.ui.RectangleEdge;
 import org.jfree.chart.ui.RectangleInsets;
 import org.jfree.svg.SVGGraphics2D;
 import org.jfree.svg.ViewBox;
@@ -76,6 +77,16 @@ public final class ChartStyle
         THEME.apply(chart);
         chart.setAntiAlias(true);
         chart.setPadding(new RectangleInsets(4, 4, 4, 12));
+        return chart;
+    }
+
+    /**
+     * @param chart a chart with a legend.
+     * @return the chart, its legend above the plot.
+     */
+    public static JFreeChart legendOnTop(final JFreeChart chart)
+    {
+        chart.getLegend().setPosition(RectangleEdge.TOP);
         return chart;
     }
 

@@ -5,8 +5,6 @@ import org.jfree.chart.axis.NumberAxis;
 import org.jfree.chart.axis.ValueAxis;
 import org.jfree.chart.plot.XYPlot;
 import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
-import org.jfree.chart.title.LegendTitle;
-import org.jfree.chart.ui.RectangleEdge;
 import org.jfree.data.xy.XYSeries;
 import org.jfree.data.xy.XYSeriesCollection;
 
@@ -84,12 +82,8 @@ public final class GoodputComparisonChart
             new XYPlot(dataset, timeAxis, goodputAxis, renderer), true));
         for (int i = 0; i < flows.size(); i++)
         {
-            final int color = palette.indexOf(flows.get(i).congestionControl());
-            renderer.setSeriesPaint(i, Palette.color(color));
-            renderer.setSeriesStroke(i, Palette.line(color));
+            Palette.styleLine(renderer, i, palette.indexOf(flows.get(i).congestionControl()));
         }
-        final LegendTitle legend = chart.getLegend();
-        legend.setPosition(RectangleEdge.TOP);
-        return chart;
+        return ChartStyle.legendOnTop(chart);
     }
 }
