@@ -2,9 +2,7 @@ package io.pacelink.bbr.v1;
 
 import io.pacelink.transport.cc.ControllerParameters;
 
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 
 /**
  * BBRv1's tunables, read once from the controller parameters: {@code bbr.*} for Linux BBR, {@code bbrplus.*} for
@@ -108,12 +106,7 @@ public final class Bbr1Parameters
     {
         this.variant = variant;
         final String prefix = variant.controllerName() + ".";
-        final Set<String> known = new HashSet<>();
-        for (final String name : NAMES)
-        {
-            known.add(prefix + name);
-        }
-        parameters.rejectUnknown(prefix, known);
+        parameters.rejectUnknownAfterPrefix(prefix, NAMES);
         startupPacingGain = parameters.getDouble(prefix + STARTUP_PACING_GAIN, LINUX_HIGH_GAIN, 1.0, 10.0);
         startupCwndGain = parameters.getDouble(prefix + STARTUP_CWND_GAIN, LINUX_HIGH_GAIN, 1.0, 10.0);
         drainPacingGain = parameters.getDouble(prefix + DRAIN_PACING_GAIN, LINUX_DRAIN_GAIN, 0.01, 1.0);

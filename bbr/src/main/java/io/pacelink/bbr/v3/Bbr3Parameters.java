@@ -2,9 +2,7 @@ package io.pacelink.bbr.v3;
 
 import io.pacelink.transport.cc.ControllerParameters;
 
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 
 /**
  * The constants of a {@link Bbr3Controller}, read once from the named controller parameters: {@code bbr3.*} for BBRv3,
@@ -161,12 +159,7 @@ public final class Bbr3Parameters
     {
         this.variant = variant;
         final String prefix = variant.controllerName() + ".";
-        final Set<String> known = new HashSet<>();
-        for (final String name : NAMES)
-        {
-            known.add(prefix + name);
-        }
-        parameters.rejectUnknown(prefix, known);
+        parameters.rejectUnknownAfterPrefix(prefix, NAMES);
 
         final boolean isV2 = Bbr3Variant.V2_ALPHA == variant;
         // v2 bbr_high_gain = bbr_startup_cwnd_gain = 256 * 2885 / 1000 + 1 = 739, bbr_drain_gain = 256 * 1000 / 2885
