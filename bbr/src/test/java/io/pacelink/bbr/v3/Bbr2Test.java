@@ -36,6 +36,34 @@ class Bbr2Test
     }
 
     @Test
+    void presetIsTcpBbr2sConstantsWhereTheyDifferFromTheDraft()
+    {
+        final Bbr3Parameters v2 = Bbr3Parameters.from(ControllerParameters.EMPTY, Bbr3Variant.V2_ALPHA);
+        final Bbr3Parameters v3 = Bbr3Parameters.from(ControllerParameters.EMPTY, Bbr3Variant.V3);
+        assertEquals(739.0 / 256, v2.startupPacingGain);    // bbr_high_gain
+        assertEquals(739.0 / 256, v2.startupCwndGain);      // bbr_startup_cwnd_gain
+        assertEquals(88.0 / 256, v2.drainPacingGain);       // bbr_drain_gain
+        assertEquals(0, v2.drainRoundsTimeout);              // bbr2_check_drain: inflight only
+        assertEquals(0.75, v2.downPacingGain);               // bbr_pacing_gain[BBR_BW_PROBE_DOWN]
+        assertEquals(2.0, v2.upCwndGain);                    // bbr_cwnd_gain in every PROBE_BW phase
+        assertEquals(8, v2.startupFullLossCount);            // bbr_full_loss_cnt
+        assertEquals(5.0 / 256, v2.lossThreshold);           // bbr_loss_thresh
+        assertEquals(180.0 / 256, v2.beta);                  // 1 - bbr_beta (76/256)
+        assertEquals(38.0 / 256, v2.headroom);               // bbr_inflight_headroom
+        // Shared with v3 (draft values): the rest.
+        assertEquals(v3.cwndGain, v2.cwndGain);
+        assertEquals(v3.upPacingGain, v2.upPacingGain);
+        assertEquals(v3.probeRttIntervalNs, v2.probeRttIntervalNs);
+        assertEquals(v3.probeRttDurationNs, v2.probeRttDurationNs);
+        assertEquals(v3.probeRttCwndGain, v2.probeRttCwndGain);
+        assertEquals(v3.minRttFilterLengthNs, v2.minRttFilterLengthNs);
+        assertEquals(v3.probeMaxRounds, v2.probeMaxRounds);
+        assertEquals(v3.pacingMarginPercent, v2.pacingMarginPercent);
+        assertEquals(6, v3.startupFullLossCount);
+        assertEquals(0.90, v3.downPacingGain);
+    }
+
+    @Test
     void startsWithV2GainsAndUsesV2GainsInEveryState()
     {
         final Bbr3Run bbr = new Bbr3Run(Bbr3Variant.V2_ALPHA, 1, "");
