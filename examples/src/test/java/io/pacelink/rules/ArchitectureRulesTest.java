@@ -48,11 +48,13 @@ class ArchitectureRulesTest
 
     /**
      * Protocol, recovery, congestion-control, scheduling, simulator and link-model code. Allowed elsewhere: the agent
-     * (reads the clock once per duty cycle and idles), the ports (real sockets), the real-time relay, the public
+     * (hands the core its clock and idles), the ports (real sockets), the real-time relay, the public
      * {@code Endpoint} (starts the agent's thread) and the command line.
      */
     private static final String[] DETERMINISTIC_PACKAGES = {
         "io.pacelink.transport.engine..",
+        "io.pacelink.transport.admission..",
+        "io.pacelink.transport.memory..",
         "io.pacelink.transport.wire..",
         "io.pacelink.transport.ack..",
         "io.pacelink.transport.recovery..",
@@ -128,6 +130,7 @@ class ArchitectureRulesTest
     {
         final String[] agentOnly = {
             "io.pacelink.transport.engine..",
+            "io.pacelink.transport.admission..",
             "io.pacelink.transport.recovery..",
             "io.pacelink.transport.ack..",
             "io.pacelink.transport.cc..",

@@ -14,7 +14,10 @@ import org.agrona.concurrent.SystemNanoClock;
 
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -51,6 +54,12 @@ public final class PacelinkContext
 
     public static final long DEFAULT_IDLE_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(30);
     public static final long DEFAULT_HANDSHAKE_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(10);
+
+    /**
+     * How long a graceful close may take by default: as long as the idle timeout, so a peer that is alive but has
+     * stopped reading fails the close about when a dead one would time out.
+     */
+    public static final long DEFAULT_LINGER_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(30);
     public static final int DEFAULT_SEND_BUFFER_BYTES = 32 * 1024 * 1024;
     public static final int DEFAULT_RECEIVE_BUFFER_BYTES = 32 * 1024 * 1024;
     public static final int DEFAULT_MAX_MESSAGE_LENGTH_BYTES = 16 * 1024 * 1024;
@@ -63,7 +72,7 @@ public final class PacelinkContext
     private static final long DEFAULT_IDLE_YIELDS = 20;
     private static final long DEFAULT_IDLE_MIN_PARK_NS = 1_000;
 
-    private InetSocketAddress bindAddress = new InetSocketAddress("127.0.0.1", 0);
+    private InetSocketAddress bindAddress = new InetSocketAddress(0);
     private DatagramPort datagramPort;
     private ImpairmentConfig sendImpairment = ImpairmentConfig.NONE;
     private ImpairmentConfig receiveImpairment = ImpairmentConfig.NONE;
@@ -72,6 +81,7 @@ public final class PacelinkContext
     private long initialRttNs = DEFAULT_INITIAL_RTT_NS;
     private long idleTimeoutNs = DEFAULT_IDLE_TIMEOUT_NS;
     private long handshakeTimeoutNs = DEFAULT_HANDSHAKE_TIMEOUT_NS;
+    private long lingerTimeoutNs = DEFAULT_LINGER_TIMEOUT_NS;
     private int sendBufferBytes = DEFAULT_SEND_BUFFER_BYTES;
     private int receiveBufferBytes = DEFAULT_RECEIVE_BUFFER_BYTES;
     private int maxMessageLengthBytes = DEFAULT_MAX_MESSAGE_LENGTH_BYTES;
@@ -90,19 +100,23 @@ public final class PacelinkContext
     private Supplier<IdleStrategy> idleStrategySupplier = PacelinkContext::defaultIdleStrategy;
     private NanoClock nanoClock = SystemNanoClock.INSTANCE;
     private ErrorHandler errorHandler = Throwable::printStackTrace;
-    private long randomSeed = 0x5eed_1a5e_11ecL;
+    private Long randomSeed;
+    private final EndpointLimits limits = new EndpointLimits();
     private int receiveBatchLimit = 64;
     private int sendBatchLimit = 64;
 
     /**
-     * @param address the local UDP address to bind (port 0 picks a free port).
+     * @param address the local UDP address to bind (port 0 picks a free port). The default is the wildcard address
+     *                with a free port ({@code 0.0.0.0:0}), which reaches any host: right for a client. A server names
+     *                its port, and binds a loopback address such as {@code 127.0.0.1} to be reachable from this
+     *                host only (such an endpoint cannot connect to other hosts).
      * @return this.
      */
     public PacelinkContext bindAddress(final InetSocketAddress address)
     {
         if (null == address)
         {
-            throw new IllegalArgumentException("bindAddress must not be null; use e.g. 127.0.0.1:0");
+            throw new IllegalArgumentException("bindAddress must not be null; use e.g. 0.0.0.0:0");
         }
         this.bindAddress = address;
         return this;
@@ -239,6 +253,23 @@ public final class PacelinkContext
     public long handshakeTimeoutNs()
     {
         return handshakeTimeoutNs;
+    }
+
+    /**
+     * @param ns how long a graceful close ({@link Connection#close()}, {@link Endpoint#close()}) may wait for the
+     *           peer's application to read everything offered; after it the close fails with
+     *           {@link CloseReason#LINGER_TIMEOUT} and the connection is aborted. 0..1 day.
+     * @return this.
+     */
+    public PacelinkContext lingerTimeoutNs(final long ns)
+    {
+        lingerTimeoutNs = requireRange("lingerTimeoutNs", ns, 0, TimeUnit.DAYS.toNanos(1));
+        return this;
+    }
+
+    public long lingerTimeoutNs()
+    {
+        return lingerTimeoutNs;
     }
 
     /**
@@ -594,8 +625,13 @@ public final class PacelinkContext
     }
 
     /**
-     * @param seed seeds every random choice of the endpoint (connection ids, controller randomness) so simulations
-     *             are reproducible.
+     * Make the endpoint deterministic, for the simulator and tests driven in virtual time: connection ids, the
+     * address-validation key, skipped packet numbers and controller randomness all derive from this seed, so a run
+     * is reproducible. Never for an endpoint that faces a network: its connection ids would be predictable
+     * (docs/security.md), which is why {@link #conclude()} refuses a seed unless a {@link #datagramPort} is given.
+     * Without a seed every one of those draws from {@link SecureRandom}.
+     *
+     * @param seed the root of every random choice.
      * @return this.
      */
     public PacelinkContext randomSeed(final long seed)
@@ -604,9 +640,34 @@ public final class PacelinkContext
         return this;
     }
 
-    public long randomSeed()
+    /**
+     * @return the seed given to {@link #randomSeed(long)}, or null: draw from {@link SecureRandom}.
+     */
+    public Long randomSeed()
     {
         return randomSeed;
+    }
+
+    /**
+     * @return where the endpoint draws its random numbers: a generator seeded by {@link #randomSeed(long)} when one
+     * was given (reproducible), else {@link SecureRandom}. Connection ids, the address-validation key and the seeds of
+     * per-connection randomness come from it; it is called only when a connection is created, never per packet.
+     */
+    public LongSupplier newRandomSource()
+    {
+        if (null != randomSeed)
+        {
+            return new SplittableRandom(randomSeed)::nextLong;
+        }
+        return new SecureRandom()::nextLong;
+    }
+
+    /**
+     * @return the limits this endpoint holds peers to (rates, memory, reassembly, dead peers); change them in place.
+     */
+    public EndpointLimits limits()
+    {
+        return limits;
     }
 
     /**
@@ -656,9 +717,15 @@ public final class PacelinkContext
                 " / receiveBufferBytes=" + receiveBufferBytes + ": raise both buffers to at least " +
                 Long.highestOneBit(largestMessageBytes) * 2 + " or lower maxMessageLengthBytes");
         }
+        if (null != randomSeed && null == datagramPort)
+        {
+            throw new IllegalStateException("randomSeed makes connection ids predictable: it is for simulated " +
+                "endpoints (a datagramPort); an endpoint on a real socket draws from SecureRandom, so drop the seed");
+        }
+        limits.conclude(this);
     }
 
-    private static long requireRange(final String name, final long value, final long min, final long max)
+    static long requireRange(final String name, final long value, final long min, final long max)
     {
         if (value < min || value > max)
         {
@@ -667,7 +734,7 @@ public final class PacelinkContext
         return value;
     }
 
-    private static int requireRange(final String name, final int value, final int min, final int max)
+    static int requireRange(final String name, final int value, final int min, final int max)
     {
         return (int)requireRange(name, (long)value, min, max);
     }

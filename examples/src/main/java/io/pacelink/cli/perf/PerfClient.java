@@ -112,9 +112,7 @@ public final class PerfClient
         final PacelinkContext context = TransportWaits.invokerContext(options.bind(), false)
             .congestionControl(parameters.congestionControl())
             .packetScheduler(options.qdisc())
-            .maxMessageLengthBytes(PerfServer.MAX_MESSAGE_BYTES)
-            // Two processes must never pick the same connection ids: a fresh seed per run.
-            .randomSeed(random.nextLong());
+            .maxMessageLengthBytes(PerfServer.MAX_MESSAGE_BYTES);
         final Endpoint endpoint;
         try
         {

@@ -14,7 +14,6 @@ import org.agrona.concurrent.UnsafeBuffer;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
-import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -118,8 +117,7 @@ public final class PerfServer
         final PacelinkContext context = TransportWaits.invokerContext(options.bind(), options.busySpin())
             .packetScheduler(options.qdisc())
             .maxMessageLengthBytes(MAX_MESSAGE_BYTES)
-            .maxConnections(MAX_CONNECTIONS)
-            .randomSeed(new SecureRandom().nextLong());
+            .maxConnections(MAX_CONNECTIONS);
         qdisc = PacketSchedulers.resolveName(options.qdisc());
         final Endpoint endpoint;
         try

@@ -11,7 +11,6 @@ import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.net.InetSocketAddress;
-import java.security.SecureRandom;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -52,8 +51,7 @@ final class PacelinkRoundTrip implements RoundTrip, MessageHandler
         final long connectTimeoutNs)
     {
         final PacelinkContext context = TransportWaits.invokerContext(bind, busySpin)
-            .congestionControl(congestionControl)
-            .randomSeed(new SecureRandom().nextLong());
+            .congestionControl(congestionControl);
         endpoint = Endpoint.launch(context);
         try
         {

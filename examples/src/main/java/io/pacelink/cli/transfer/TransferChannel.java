@@ -1,6 +1,7 @@
 package io.pacelink.cli.transfer;
 
 import io.pacelink.cli.net.RateLimiter;
+import io.pacelink.cli.net.TransportWaits;
 import io.pacelink.transport.CloseReason;
 import io.pacelink.transport.Connection;
 import io.pacelink.transport.ConnectionState;
@@ -12,7 +13,6 @@ import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 
 import java.net.InetSocketAddress;
-import java.security.SecureRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
@@ -83,16 +83,14 @@ public final class TransferChannel implements MessageHandler
 
     /**
      * @param bindAddress where the endpoint binds.
-     * @return an endpoint context for a file-transfer tool: messages no longer than the protocol's, and a random
-     * seed, so two processes never pick the same connection ids (a restarted sender must not look like its
-     * predecessor).
+     * @return an endpoint context for a file-transfer tool: messages no longer than the protocol's. Connection ids
+     * are random (SecureRandom) on every real endpoint, so a restarted sender never looks like its predecessor.
      */
     public static PacelinkContext endpointContext(final InetSocketAddress bindAddress)
     {
         return new PacelinkContext()
             .bindAddress(bindAddress)
-            .maxMessageLengthBytes(Messages.MAX_MESSAGE_BYTES)
-            .randomSeed(new SecureRandom().nextLong());
+            .maxMessageLengthBytes(Messages.MAX_MESSAGE_BYTES);
     }
 
     /**
@@ -129,8 +127,11 @@ public final class TransferChannel implements MessageHandler
         if (ConnectionState.CONNECTED != connection.state())
         {
             final CloseReason reason = connection.closeReason();
+            final String detail = connection.outcome().detail();
             throw new TransferException("cannot connect to " + address.getHostString() + ":" + address.getPort() +
-                ": " + (CloseReason.REJECTED == reason ? "the receiver refused the connection" :
+                ": " + (CloseReason.REJECTED == reason ? "the receiver refused the connection" +
+                (detail.isEmpty() ? "" : " (" + detail + ")") :
+                CloseReason.PEER_UNREACHABLE == reason ? reason.description() :
                 "no answer within " + TimeUnit.NANOSECONDS.toSeconds(timeoutNs) + " s") +
                 "; is `pacelink receive` running there, and is UDP port " + address.getPort() + " reachable?");
         }
@@ -264,7 +265,7 @@ public final class TransferChannel implements MessageHandler
      */
     public long dataBytesDelivered()
     {
-        final long unacknowledged = streamPositionOffered - connection.stats().bytesDelivered();
+        final long unacknowledged = streamPositionOffered - connection.stats().streamBytesAcked();
         return Math.max(0, dataBytesOffered - Math.max(0, unacknowledged));
     }
 
@@ -305,10 +306,12 @@ public final class TransferChannel implements MessageHandler
         {
             case IDLE_TIMEOUT -> "the " + peerName + " stopped answering (nothing heard for " +
                 TimeUnit.NANOSECONDS.toSeconds(idleTimeoutNs) + " s): it was stopped, or the network is down";
+            case PEER_UNRESPONSIVE -> "the " + peerName + " stopped answering (it acknowledged nothing through " +
+                "repeated probe timeouts): it was stopped, or the network is down";
             case PEER_CLOSE, NONE -> "the " + peerName + " closed the connection before the session was complete";
             case PROTOCOL_VIOLATION -> "the connection broke the transport protocol and was closed";
             case ENDPOINT_CLOSED, LOCAL_CLOSE -> "the connection was closed here before the session was complete";
-            default -> "the connection closed: " + reason;
+            default -> TransportWaits.describeClose(connection, "the " + peerName);
         };
     }
 }

@@ -40,6 +40,15 @@ public final class ReceivedPacketTracker
      */
     public static final long DEFAULT_MAX_ACK_DELAY_NS = 1_000_000L;
 
+    /**
+     * How far beyond the largest packet number received a new one may lie. A sender's numbers advance by one per packet
+     * (plus the odd skipped number), so a jump means that many packets in a row were lost: 2^24 is four times the most
+     * packets any Pacelink sender tracks in flight. A number further out comes from a forger or a broken peer and is
+     * dropped: acknowledging it would make this side look like an optimistic ACKer (RFC 9000 section 17.1 bounds the
+     * same jump by its packet-number encoding, appendix A.3).
+     */
+    public static final long MAX_PACKET_NUMBER_JUMP = 1L << 24;
+
     private static final long NO_DEADLINE = Long.MAX_VALUE;
     private static final long NANOS_PER_MICRO = 1_000L;
 
@@ -253,6 +262,44 @@ public final class ReceivedPacketTracker
         ackDeadlineNs = NO_DEADLINE;
         hasNewAckInformation = false;
         return AckFrameFlyweight.frameLength(additionalRanges);
+    }
+
+    /**
+     * @param packetNumber a received packet's number.
+     * @return true if it lies more than {@link #MAX_PACKET_NUMBER_JUMP} beyond the largest received (or beyond the
+     * first number expected, 0): drop it unrecorded.
+     */
+    public boolean isBeyondWindow(final long packetNumber)
+    {
+        return packetNumber - largestReceived > MAX_PACKET_NUMBER_JUMP;
+    }
+
+    /**
+     * The peer acknowledged a packet that carried an ACK frame of this tracker: it knows every packet number that frame
+     * covered, so stop acknowledging numbers at or below its largest, and treat them as duplicates from now on
+     * (RFC 9000 section 13.2.4). A late packet in an old gap is then dropped unacknowledged, and its sender, which
+     * declared it lost long ago, has already sent its data again.
+     *
+     * @param largestAcknowledged the Largest Acknowledged field of the ACK frame the peer saw.
+     */
+    public void onAckFrameAcknowledged(final long largestAcknowledged)
+    {
+        if (largestAcknowledged < lowestAcceptedPacketNumber)
+        {
+            return;
+        }
+        int kept = 0;
+        while (kept < rangeCount && rangeSmallest[kept] > largestAcknowledged)
+        {
+            kept++;
+        }
+        if (kept < rangeCount && rangeLargest[kept] > largestAcknowledged)
+        {
+            rangeSmallest[kept] = largestAcknowledged + 1;
+            kept++;
+        }
+        rangeCount = kept;
+        lowestAcceptedPacketNumber = largestAcknowledged + 1;
     }
 
     /**

@@ -11,6 +11,7 @@ import io.pacelink.transport.schedule.SchedulableFlow;
 import io.pacelink.transport.schedule.SentPacket;
 import io.pacelink.transport.stats.ConnectionCounters;
 import io.pacelink.transport.stats.EndpointCounters;
+import io.pacelink.transport.stats.SecurityCounters;
 import io.pacelink.transport.ack.ReceivedPacketTracker;
 import io.pacelink.transport.stream.ReceiveLog;
 import io.pacelink.transport.stream.SendLog;
@@ -22,10 +23,14 @@ import io.pacelink.transport.wire.FrameType;
 import io.pacelink.transport.wire.HandshakeFrameFlyweight;
 import io.pacelink.transport.wire.MaxStreamDataFrameFlyweight;
 import io.pacelink.transport.wire.PacketDecoder;
+import io.pacelink.transport.wire.PacketHeaderFlyweight;
 import io.pacelink.transport.wire.PacketType;
 import io.pacelink.transport.wire.PacketWriter;
+import io.pacelink.transport.wire.RetryPacketFlyweight;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.status.AtomicCounter;
 
 import java.net.InetSocketAddress;
 
@@ -57,14 +62,41 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
     static final int REJECTED_ERROR = 2;
 
     /**
+     * Error code of an abort: the sender's application aborted, its endpoint closed abruptly, or its close timed out.
+     * Whatever the receiver has not read is lost.
+     */
+    static final int ABORTED_ERROR = 3;
+
+    /**
      * RFC 9000 section 10.2: a closing or draining connection lingers for three PTOs so late packets are absorbed.
      */
     private static final int CLOSE_LINGER_PTOS = 3;
 
     /**
+     * An ICMP port-unreachable report ends an established connection only if, for this many PTOs after it, nothing
+     * arrives from the peer and a second report confirms it (RFC 1122 section 4.2.3.9 lets a transport act on hard
+     * ICMP errors, and RFC 5927 section 4.1 warns they can be forged: a live peer answers the probe within a PTO).
+     */
+    private static final int UNREACHABLE_CONFIRMATION_PTOS = 3;
+
+    /**
      * Handshake retries back off from the initial RTT, doubling (RFC 9002 section 6.2.1 applied to the handshake).
      */
     private static final int MAX_HANDSHAKE_BACKOFF_SHIFT = 6;
+
+    /**
+     * RETRY packets a client follows in one connection attempt: one is the normal case, a second covers a token that
+     * expired while the client retransmitted; more would let a forger keep the client busy (RFC 9000 section 17.2.5.2
+     * allows a single one).
+     */
+    private static final int MAX_RETRIES = 2;
+
+    /**
+     * Packets between two deliberately skipped packet numbers are drawn uniformly from [1, this): one skip every
+     * 256 packets on average (RFC 9000 section 21.4). Each skip opens a gap the peer acknowledges around until it
+     * learns, from an acknowledgement of its ACK, that the gap was seen (RFC 9000 section 13.2.4).
+     */
+    private static final int MAX_PACKETS_BETWEEN_SKIPS = 512;
 
     /**
      * {@link #sendState}: the connection has ack-eliciting work but the peer's flow-control credit holds the data.
@@ -94,11 +126,16 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
     private final ReceivedPacketTracker ackTracker;
     private final ConnectionCounters counters;
     private final EndpointCounters endpointCounters;
+    private final SecurityCounters securityCounters;
+    private final SeededRandom random;
     private final AckFrameRanges ackRanges = new AckFrameRanges();
     private final long localMaxAckDelayNs;
     private final long initialRttNs;
     private final long handshakeTimeoutNs;
+    private final long lingerTimeoutNs;
     private final int receiveWindowBytes;
+    private final int maxUnacknowledgedPtos;
+    private final DeliveryReceipts receipts;
 
     private long remoteId;
     private long idleTimeoutNs;
@@ -111,12 +148,23 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
     private int handshakeAttempts;
     private boolean handshakeResponsePending;
     private long closeDeadlineNs = Long.MAX_VALUE;
+    private long lingerDeadlineNs = Long.MAX_VALUE;
     private boolean closeFramePending;
     private int closeErrorCode = NO_ERROR;
-    private CloseReason pendingCloseReason = CloseReason.NONE;
+    private DirectBuffer closeReasonText;
+    private boolean isUnreachableSuspected;
+    private long unreachableSinceNs;
+    private int unreachableReports;
     private long advertisedMaxDataBytes;
     private boolean maxDataPending;
     private boolean pingPending;
+    private boolean isHandshakeConfirmed;
+    private UnsafeBuffer retryToken;
+    private int retryTokenLength;
+    private int retriesFollowed;
+    private long nextSkippedPacketNumber;
+    private boolean isPacketDropped;
+    private boolean isSendStalled;
 
     ConnectionCore(
         final long localId,
@@ -127,7 +175,9 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
         final LossRecovery lossRecovery,
         final CongestionController controller,
         final ReceivedPacketTracker ackTracker,
+        final SeededRandom random,
         final EndpointCounters endpointCounters,
+        final SecurityCounters securityCounters,
         final PacelinkContext settings,
         final long nowNs)
     {
@@ -142,10 +192,16 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
         this.lossRecovery = lossRecovery;
         this.controller = controller;
         this.ackTracker = ackTracker;
+        this.random = random;
         this.endpointCounters = endpointCounters;
+        this.securityCounters = securityCounters;
+        this.maxUnacknowledgedPtos = settings.limits().maxUnacknowledgedPtos();
+        this.nextSkippedPacketNumber = 1 + random.nextInt(MAX_PACKETS_BETWEEN_SKIPS);
         this.localMaxAckDelayNs = settings.maxAckDelayNs();
         this.initialRttNs = settings.initialRttNs();
         this.handshakeTimeoutNs = settings.handshakeTimeoutNs();
+        this.lingerTimeoutNs = settings.lingerTimeoutNs();
+        this.receipts = new DeliveryReceipts(receiveLog);
         this.receiveWindowBytes = settings.receiveBufferBytes();
         this.idleTimeoutNs = settings.idleTimeoutNs();
         this.advertisedMaxDataBytes = receiveWindowBytes;
@@ -156,6 +212,7 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
         {
             state = ConnectionState.CONNECTING;
             handshakeRetryDeadlineNs = nowNs;
+            isHandshakeConfirmed = true;
         }
         else
         {
@@ -200,6 +257,32 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
         return ConnectionState.CLOSED == state;
     }
 
+    /**
+     * @return true once the connection is closing or closed, or has a CLOSE to send: nothing the peer sends is acted
+     * on any more.
+     */
+    private boolean isClosing()
+    {
+        return ConnectionState.CLOSED == state || closeFramePending || closeDeadlineNs != Long.MAX_VALUE;
+    }
+
+    /**
+     * @return true on the client, and on the server once the client sent a packet from the address its hello came
+     * from with the connection id only the server's answer told it.
+     */
+    boolean isHandshakeConfirmed()
+    {
+        return isHandshakeConfirmed;
+    }
+
+    /**
+     * The server saw the client's first packet after the handshake.
+     */
+    void confirmHandshake()
+    {
+        isHandshakeConfirmed = true;
+    }
+
     // ---------------------------------------------------------------- handshake
 
     /**
@@ -234,21 +317,107 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
         {
             return; // a retransmitted answer
         }
+        if (PacketHeaderFlyweight.CURRENT_VERSION != handshake.version() ||
+            handshake.maxDatagramSize() < PacelinkContext.MIN_DATAGRAM_SIZE_BYTES)
+        {
+            // A server that would have this client build packets below QUIC's floor is broken or hostile.
+            securityCounters.handshakesRefusedParameters().incrementRelease();
+            end(CloseReason.PROTOCOL_VIOLATION, "the server's handshake asks for an unsupported version or a " +
+                "datagram size below " + PacelinkContext.MIN_DATAGRAM_SIZE_BYTES + " bytes");
+            finishClose();
+            return;
+        }
         applyPeerHandshake(handshake, nowNs);
         handshakeRetryDeadlineNs = Long.MAX_VALUE;
         changeState(ConnectionState.CONNECTED);
+        // Confirm at once from this address and to the server's id, which only its answer carried: the server hands
+        // the connection to its application only then (RFC 9000 section 8.1 address validation, completed).
+        pingPending = true;
+    }
+
+    /**
+     * The server answered the hello with a RETRY: send the hello again at once, echoing its token.
+     *
+     * @param buffer      holding the token.
+     * @param tokenOffset of the first token byte.
+     * @param tokenLength number of token bytes, at most {@link RetryPacketFlyweight#MAX_TOKEN_LENGTH}.
+     * @param nowNs       the current time.
+     */
+    void onRetry(final DirectBuffer buffer, final int tokenOffset, final int tokenLength, final long nowNs)
+    {
+        if (ConnectionState.CONNECTING != state || retriesFollowed >= MAX_RETRIES)
+        {
+            return;
+        }
+        retriesFollowed++;
+        if (null == retryToken)
+        {
+            retryToken = new UnsafeBuffer(new byte[RetryPacketFlyweight.MAX_TOKEN_LENGTH]);
+        }
+        retryToken.putBytes(0, buffer, tokenOffset, tokenLength);
+        retryTokenLength = tokenLength;
+        handshakeRetryDeadlineNs = nowNs;
     }
 
     /**
      * The server refused this client's handshake.
+     *
+     * @param detail the server's reason, e.g. "connection limit reached".
      */
-    void onRejected()
+    void onRejected(final String detail)
     {
         if (ConnectionState.CONNECTING == state)
         {
-            pendingCloseReason = CloseReason.REJECTED;
+            end(CloseReason.REJECTED, detail);
             finishClose();
         }
+    }
+
+    /**
+     * The operating system reported the peer's port unreachable (ICMP). A handshake ends at once: there is nothing
+     * to lose and nobody to wait for. An established connection only suspects it and probes with a PING: a live
+     * peer answers, which clears the suspicion, while a second report after {@link #UNREACHABLE_CONFIRMATION_PTOS}
+     * PTOs without a word from the peer confirms it.
+     */
+    void onPeerUnreachable(final long nowNs)
+    {
+        if (ConnectionState.CONNECTING == state)
+        {
+            end(CloseReason.PEER_UNREACHABLE, "");
+            finishClose();
+            return;
+        }
+        if (ConnectionState.CLOSED == state || closeDeadlineNs != Long.MAX_VALUE)
+        {
+            return;
+        }
+        if (!isUnreachableSuspected)
+        {
+            isUnreachableSuspected = true;
+            unreachableSinceNs = nowNs;
+            unreachableReports = 0;
+            pingPending = true;
+        }
+        unreachableReports++;
+    }
+
+    private boolean isUnreachableConfirmed(final long nowNs)
+    {
+        if (!isUnreachableSuspected || nowNs - unreachableSinceNs < unreachableConfirmationNs())
+        {
+            return false;
+        }
+        if (unreachableReports >= 2)
+        {
+            return true;
+        }
+        isUnreachableSuspected = false; // a lone report that nothing confirmed
+        return false;
+    }
+
+    private long unreachableConfirmationNs()
+    {
+        return UNREACHABLE_CONFIRMATION_PTOS * lossRecovery.ptoPeriodNs();
     }
 
     /**
@@ -269,8 +438,9 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
     }
 
     /**
-     * Write this side's handshake packet. The client pads its request to the full datagram size so the path's MTU is
-     * proven before data flows (RFC 9000 section 14.1 does the same for Initial packets).
+     * Write this side's handshake packet. The client pads its hello to the full datagram size, at least 1200 bytes, so
+     * the path's MTU is proven before data flows and any answer, even a refusal, is smaller than the hello
+     * (RFC 9000 sections 8.1 and 14.1 do the same for Initial packets); it echoes the RETRY token if it got one.
      *
      * @return the datagram length.
      */
@@ -285,9 +455,9 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
             (int)(idleTimeoutNs / 1_000_000L),
             receiveWindowBytes,
             receiveWindowBytes,
-            null,
+            retryToken,
             0,
-            0);
+            retryTokenLength);
         if (isClient)
         {
             // Ask the server to run our controller for its side too; a name the frame cannot carry is not sent and
@@ -319,6 +489,15 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
     }
 
     /**
+     * @return true if the packet number lies so far beyond the largest received that no sender could have sent it:
+     * the caller drops it unacknowledged, since acknowledging it would make this side look like an optimistic ACKer.
+     */
+    boolean isBeyondPacketNumberWindow(final long packetNumber)
+    {
+        return ackTracker.isBeyondWindow(packetNumber);
+    }
+
+    /**
      * Apply a validated ONE_RTT or CLOSE packet: its frames in wire order, then record it for acknowledgement.
      *
      * @param decoder the decoder that validated it.
@@ -331,8 +510,10 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
         final PacketDecoder decoder, final DirectBuffer buffer, final int offset, final int length, final long nowNs)
     {
         lastReceiveTimeNs = nowNs;
+        isPacketDropped = false;
+        isUnreachableSuspected = false;
         for (int frameType = decoder.firstFrame(buffer, offset, length);
-            PacketDecoder.NO_MORE_FRAMES != frameType;
+            PacketDecoder.NO_MORE_FRAMES != frameType && !isClosing() && !isPacketDropped;
             frameType = decoder.nextFrame())
         {
             switch (frameType)
@@ -355,7 +536,15 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
 
                 case FrameType.HANDSHAKE:
                     // Handshake frames travel only in HANDSHAKE packets, which the endpoint routes before this.
-                    protocolViolation();
+                    protocolViolation(null, CloseReasonTexts.UNEXPECTED_HANDSHAKE);
+                    break;
+
+                case FrameType.CONSUMED:
+                    if (!receipts.onPeerReceipt(
+                        decoder.consumed().position(), decoder.consumed().messages(), sendLog.nextSendPosition()))
+                    {
+                        protocolViolation(null, CloseReasonTexts.RECEIPT_BEYOND_SENT);
+                    }
                     break;
 
                 case FrameType.CLOSE:
@@ -367,17 +556,30 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
                     break;
             }
         }
-        ackTracker.onPacketReceived(decoder.packetNumber(), decoder.isAckEliciting(), nowNs);
+        if (!isPacketDropped)
+        {
+            ackTracker.onPacketReceived(decoder.packetNumber(), decoder.isAckEliciting(), nowNs);
+        }
     }
 
     private void onAck(final AckFrameFlyweight ack, final long nowNs)
     {
+        final long rejectedRttSamples = lossRecovery.rejectedRttSamples();
         final long result = lossRecovery.onAckReceived(ackRanges.wrap(ack), ack.ackDelayUs() * 1_000L, nowNs, this);
-        if (result < 0)
+        if (LossRecovery.ERROR_ACK_OF_UNSENT_PACKET == result)
         {
             // An ACK for a packet we never sent: an optimistic-ACK attack or a broken peer (RFC 9000 section 21.4).
-            protocolViolation();
+            protocolViolation(securityCounters.acksOfSkippedPackets(), CloseReasonTexts.ACK_OF_UNSENT_PACKET);
             return;
+        }
+        if (result < 0)
+        {
+            protocolViolation(null, CloseReasonTexts.MALFORMED_ACK);
+            return;
+        }
+        if (lossRecovery.rejectedRttSamples() != rejectedRttSamples)
+        {
+            securityCounters.rttSamplesRejected().incrementRelease();
         }
         publishRecoveryCounters();
     }
@@ -388,10 +590,42 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
             data.streamOffset(), data.buffer(), data.payloadOffset(), data.payloadLength(), data.fin());
         if (newBytes < 0)
         {
-            protocolViolation();
+            onReceiveError(newBytes);
             return;
         }
-        counters.counter(ConnectionCounters.BYTES_RECEIVED).getAndAddRelease(newBytes);
+        counters.counter(ConnectionCounters.STREAM_BYTES_RECEIVED).getAndAddRelease(newBytes);
+    }
+
+    private void onReceiveError(final int error)
+    {
+        switch (error)
+        {
+            case ReceiveLog.MEMORY_REFUSED:
+                // The endpoint's memory budget is spent: drop the packet unacknowledged, as if the network had, and
+                // the peer sends its data again. Its other frames are idempotent, so applying them again is harmless.
+                isPacketDropped = true;
+                break;
+
+            case ReceiveLog.REASSEMBLY_LIMIT_ERROR:
+                protocolViolation(securityCounters.reassemblyLimitCloses(), CloseReasonTexts.REASSEMBLY_LIMIT);
+                break;
+
+            case ReceiveLog.DATA_MISMATCH_ERROR:
+                protocolViolation(securityCounters.dataMismatchCloses(), CloseReasonTexts.DATA_MISMATCH);
+                break;
+
+            case ReceiveLog.FLOW_CONTROL_ERROR:
+                protocolViolation(null, CloseReasonTexts.FLOW_CONTROL);
+                break;
+
+            case ReceiveLog.FINAL_SIZE_ERROR:
+                protocolViolation(null, CloseReasonTexts.FINAL_SIZE);
+                break;
+
+            default:
+                protocolViolation(null, CloseReasonTexts.MESSAGE_FRAMING);
+                break;
+        }
     }
 
     private void onMaxStreamData(final MaxStreamDataFrameFlyweight maxStreamData)
@@ -404,12 +638,36 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
 
     private void onClose(final CloseFrameFlyweight close, final long nowNs)
     {
-        if (ConnectionState.CLOSED != state)
+        if (ConnectionState.CLOSED == state || closeDeadlineNs != Long.MAX_VALUE)
         {
-            // RFC 9000 section 10.2.2: the draining peer sends nothing more; linger to absorb late packets.
-            closeFramePending = false;
-            pendingCloseReason = REJECTED_ERROR == close.errorCode() ? CloseReason.REJECTED : CloseReason.PEER_CLOSE;
-            beginLinger(nowNs);
+            return; // already closing or draining: the outcome is decided
+        }
+        // RFC 9000 section 10.2.2: the draining peer sends nothing more; linger to absorb late packets. A receipt in
+        // the same packet came before the CLOSE frame, so the outcome judges delivery by the peer's last word.
+        closeFramePending = false;
+        end(peerCloseReason(close.errorCode()), close.reasonLength() > 0 ? close.reason() : "");
+        beginLinger(nowNs);
+    }
+
+    /**
+     * Who closed is decided by who asked first: a graceful close from the peer while this side's own close was under
+     * way ends this side's close too.
+     */
+    private CloseReason peerCloseReason(final int errorCode)
+    {
+        switch (errorCode)
+        {
+            case NO_ERROR:
+                return handle.isCloseRequested() ? CloseReason.LOCAL_CLOSE : CloseReason.PEER_CLOSE;
+
+            case PROTOCOL_VIOLATION_ERROR:
+                return CloseReason.PROTOCOL_VIOLATION;
+
+            case REJECTED_ERROR:
+                return CloseReason.REJECTED;
+
+            default:
+                return CloseReason.PEER_ABORTED;
         }
     }
 
@@ -425,6 +683,12 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
         if (streamLength > 0 || fin)
         {
             sendLog.onRangeAcked(streamOffset, streamLength, fin);
+        }
+        if (0 != (frameFlags & FrameFlags.ACK))
+        {
+            // The peer has seen the ACK frame this packet carried: stop acknowledging what it covered, so the gaps of
+            // its skipped packet numbers do not stay in every ACK (RFC 9000 section 13.2.4).
+            ackTracker.onAckFrameAcknowledged(lossRecovery.ackFrameLargestAcked(packetNumber));
         }
     }
 
@@ -456,6 +720,10 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
             // Re-sent at its newest value, not the lost one (RFC 9000 section 13.3).
             maxDataPending = true;
         }
+        if (0 != (frameFlags & FrameFlags.CONSUMED))
+        {
+            receipts.onLost();
+        }
     }
 
     // ---------------------------------------------------------------- timers and housekeeping
@@ -468,6 +736,7 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
     int onDutyCycle(final long nowNs)
     {
         int work = 0;
+        isSendStalled = false;
         if (ConnectionState.CLOSED == state)
         {
             return 0;
@@ -481,23 +750,37 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
 
         if (ConnectionState.CONNECTING == state)
         {
-            if (nowNs - handshakeStartNs >= handshakeTimeoutNs)
-            {
-                pendingCloseReason = CloseReason.HANDSHAKE_TIMEOUT;
-                finishClose();
-                return 1;
-            }
-            return 0;
+            return onConnectingDutyCycle(nowNs);
         }
 
-        if (closeDeadlineNs != Long.MAX_VALUE)
+        if (closeDeadlineNs != Long.MAX_VALUE || closeFramePending)
         {
-            return 0; // closing or draining: only the linger timer runs
+            return 0; // the outcome is decided: only the CLOSE and the closing or draining period remain
         }
 
+        if (!isHandshakeConfirmed && nowNs - handshakeStartNs >= handshakeTimeoutNs)
+        {
+            // The client never answered the server's handshake from its address: never handed to the application.
+            securityCounters.handshakeTimeouts().incrementRelease();
+            end(CloseReason.HANDSHAKE_TIMEOUT, "");
+            finishClose();
+            return 1;
+        }
+
+        if (handle.isAbortRequested())
+        {
+            abortWithClose(ABORTED_ERROR, CloseReason.ABORTED);
+            return 1;
+        }
         if (nowNs - lastReceiveTimeNs >= idleTimeoutNs)
         {
-            pendingCloseReason = CloseReason.IDLE_TIMEOUT;
+            end(CloseReason.IDLE_TIMEOUT, "");
+            finishClose();
+            return 1;
+        }
+        if (isUnreachableConfirmed(nowNs))
+        {
+            end(CloseReason.PEER_UNREACHABLE, "");
             finishClose();
             return 1;
         }
@@ -508,6 +791,15 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
             lossRecovery.onTimeout(nowNs, this);
             publishRecoveryCounters();
             work++;
+            if (lossRecovery.lossDetector().ptoCount() >= maxUnacknowledgedPtos)
+            {
+                // A peer that keeps the connection alive but acknowledges nothing is dead to this side (Linux's
+                // tcp_retries2 limit plays this part for TCP; QUIC relies on the idle timeout alone).
+                securityCounters.deadPeerCloses().incrementRelease();
+                closeReasonText = CloseReasonTexts.PEER_UNRESPONSIVE;
+                abortWithClose(ABORTED_ERROR, CloseReason.PEER_UNRESPONSIVE);
+                return work;
+            }
         }
 
         // Keep an idle connection alive: an ack-eliciting PING at half the idle timeout (RFC 9000 section 10.1.2).
@@ -517,37 +809,107 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
         }
 
         work += refreshReceiveCredit();
-
-        if (handle.isCloseRequested() && ConnectionState.CONNECTED == state)
+        if (receipts.checkEndOfStream())
         {
-            changeState(ConnectionState.CLOSING);
-            sendLog.finish();
             work++;
         }
-        if (ConnectionState.CLOSING == state && !closeFramePending && sendLog.isFullyAcked())
-        {
-            // Everything the application offered has been acknowledged: tell the peer and linger.
-            pendingCloseReason = CloseReason.LOCAL_CLOSE;
-            closeErrorCode = NO_ERROR;
-            closeFramePending = true;
-            work++;
-        }
+        work += progressClose(nowNs);
 
-        counters.set(ConnectionCounters.BYTES_DELIVERED, sendLog.ackedHead());
+        publishApplicationCounters();
         return work;
     }
 
     /**
+     * The handshake timer, and a close or abort before the server answered: nothing can have been offered yet
+     * (offers wait for the connection), so nothing is lost.
+     */
+    private int onConnectingDutyCycle(final long nowNs)
+    {
+        if (handle.isAbortRequested() || handle.isCloseRequested())
+        {
+            end(handle.isAbortRequested() ? CloseReason.ABORTED : CloseReason.LOCAL_CLOSE, "");
+            finishClose();
+            return 1;
+        }
+        if (nowNs - handshakeStartNs >= handshakeTimeoutNs)
+        {
+            end(CloseReason.HANDSHAKE_TIMEOUT, "");
+            finishClose();
+            return 1;
+        }
+        return 0;
+    }
+
+    /**
+     * The graceful close (docs/wire-format.md, "Closing"): end the stream (FIN), then wait until the peer has
+     * acknowledged the FIN and its application has read everything up to it (its receipt), and only then send CLOSE;
+     * the close fails after the linger timeout, and the connection is aborted.
+     */
+    private int progressClose(final long nowNs)
+    {
+        if (!handle.isCloseRequested())
+        {
+            return 0;
+        }
+        if (ConnectionState.CONNECTED == state)
+        {
+            changeState(ConnectionState.CLOSING);
+            sendLog.finish();
+            final long requestedLingerNs = handle.requestedLingerNs();
+            lingerDeadlineNs =
+                nowNs + (ConnectionHandle.CONTEXT_LINGER == requestedLingerNs ? lingerTimeoutNs : requestedLingerNs);
+            return 1;
+        }
+        if (sendLog.isFullyAcked() && receipts.isConsumedByPeer(sendLog.finalPosition()))
+        {
+            end(CloseReason.LOCAL_CLOSE, "");
+            closeErrorCode = NO_ERROR;
+            closeFramePending = true;
+            return 1;
+        }
+        if (nowNs - lingerDeadlineNs >= 0)
+        {
+            abortWithClose(ABORTED_ERROR, CloseReason.LINGER_TIMEOUT);
+            return 1;
+        }
+        return 0;
+    }
+
+    /**
+     * Publish what the applications did, for the stats and {@code pacelink stat}: messages and their bytes offered
+     * here, read by the peer's application (its receipts), and polled here; and the wire figure of stream bytes the
+     * peer acknowledged.
+     */
+    private void publishApplicationCounters()
+    {
+        counters.set(ConnectionCounters.STREAM_BYTES_ACKED, sendLog.ackedHead());
+        final long messagesOffered = sendLog.messagesOffered();
+        counters.set(ConnectionCounters.MESSAGES_OFFERED, messagesOffered);
+        counters.set(ConnectionCounters.APP_BYTES_OFFERED,
+            SendLog.applicationBytes(sendLog.tailPosition(), messagesOffered));
+        counters.set(ConnectionCounters.MESSAGES_DELIVERED, receipts.peerConsumedMessages());
+        counters.set(ConnectionCounters.APP_BYTES_DELIVERED,
+            SendLog.applicationBytes(receipts.peerConsumedPosition(), receipts.peerConsumedMessages()));
+        final long messagesPolled = receiveLog.consumedMessages();
+        counters.set(ConnectionCounters.MESSAGES_RECEIVED, messagesPolled);
+        counters.set(ConnectionCounters.APP_BYTES_RECEIVED,
+            SendLog.applicationBytes(receiveLog.consumedHead(), messagesPolled));
+    }
+
+    /**
      * Advertise more credit once the application consumed half the receive window (RFC 9000 section 4.2 leaves
-     * the policy to the implementation; half avoids both stalls and an update per packet).
+     * the policy to the implementation; half avoids both stalls and an update per packet), with a receipt of what the
+     * application has read.
      */
     private int refreshReceiveCredit()
     {
+        receiveLog.releaseConsumed();
         final long newMaxData = receiveLog.consumedHead() + receiveWindowBytes;
         if (newMaxData - advertisedMaxDataBytes >= receiveWindowBytes / 2)
         {
             advertisedMaxDataBytes = newMaxData;
             maxDataPending = true;
+            receipts.request();
             return 1;
         }
         return 0;
@@ -555,7 +917,7 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
 
     /**
      * @return the earliest time this connection needs the agent: loss/PTO timer, ACK deadline, handshake retry,
-     * idle/keep-alive and linger timers.
+     * idle/keep-alive, linger, unreachable-confirmation and closing timers.
      */
     long nextDeadlineNs()
     {
@@ -574,34 +936,76 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
         long deadline = Math.min(lossRecovery.timerDeadlineNs(), ackTracker.ackDeadlineNs());
         deadline = Math.min(deadline, lastReceiveTimeNs + idleTimeoutNs);
         deadline = Math.min(deadline, Math.max(lastAckElicitingSentNs, lastReceiveTimeNs) + idleTimeoutNs / 2);
+        deadline = Math.min(deadline, lingerDeadlineNs);
+        if (isUnreachableSuspected)
+        {
+            deadline = Math.min(deadline, unreachableSinceNs + unreachableConfirmationNs());
+        }
         return deadline;
     }
 
     /**
-     * The peer broke the protocol: count it, tell the peer, and close.
+     * The peer broke the protocol: count it once per connection (later frames and packets of a connection already
+     * closing are not acted on), tell the peer why, and close.
+     *
+     * @param cause  the defence's own counter, or null.
+     * @param reason the reason sent in the CLOSE frame.
      */
-    void protocolViolation()
+    private void protocolViolation(final AtomicCounter cause, final DirectBuffer reason)
     {
+        if (isClosing())
+        {
+            return;
+        }
         endpointCounters.protocolViolations().incrementRelease();
+        if (null != cause)
+        {
+            cause.incrementRelease();
+        }
+        closeReasonText = reason;
         abortWithClose(PROTOCOL_VIOLATION_ERROR, CloseReason.PROTOCOL_VIOLATION);
     }
 
     /**
-     * Close immediately with a CLOSE frame (errors, endpoint shutdown).
+     * The server's application does not take this connection (or the endpoint is closing): close it with a CLOSE
+     * (REJECTED) that tells the client why.
+     *
+     * @param reason the refusal's reason phrase.
+     */
+    void refuse(final DirectBuffer reason)
+    {
+        closeReasonText = reason;
+        abortWithClose(REJECTED_ERROR, CloseReason.REJECTED);
+    }
+
+    /**
+     * Close immediately with a CLOSE frame (errors, aborts, endpoint shutdown); a connection whose outcome is already
+     * decided keeps it.
      */
     void abortWithClose(final int errorCode, final CloseReason reason)
     {
-        if (ConnectionState.CLOSED == state || closeDeadlineNs != Long.MAX_VALUE)
+        if (isClosing())
         {
             return;
         }
+        // This side's outcome says what its CLOSE frame tells the peer.
+        end(reason, null == closeReasonText ? "" :
+            closeReasonText.getStringWithoutLengthUtf8(0, closeReasonText.capacity()));
         closeErrorCode = errorCode;
-        pendingCloseReason = reason;
         closeFramePending = ConnectionState.CONNECTING != state;
         if (!closeFramePending)
         {
             finishClose();
         }
+    }
+
+    /**
+     * Decide the outcome, once: how the connection ended and whether the peer's application read everything
+     * offered, by its latest receipt.
+     */
+    private void end(final CloseReason reason, final String detail)
+    {
+        handle.ended(reason, detail, receipts.peerConsumedPosition(), receipts.peerConsumedMessages());
     }
 
     private void beginLinger(final long nowNs)
@@ -613,10 +1017,20 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
         closeDeadlineNs = nowNs + CLOSE_LINGER_PTOS * lossRecovery.ptoPeriodNs();
     }
 
-    private void finishClose()
+    /**
+     * The connection is gone. Its outcome was decided when it ended; one that was not (an endpoint closing under
+     * it) ended with the endpoint.
+     */
+    void finishClose()
     {
+        if (ConnectionState.CLOSED == state)
+        {
+            return;
+        }
+        publishApplicationCounters();
+        end(CloseReason.ENDPOINT_CLOSED, "");
         state = ConnectionState.CLOSED;
-        handle.closed(pendingCloseReason == CloseReason.NONE ? CloseReason.ENDPOINT_CLOSED : pendingCloseReason);
+        handle.closed(CloseReason.ENDPOINT_CLOSED, "");
     }
 
     private void changeState(final ConnectionState newState)
@@ -642,7 +1056,8 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
 
     public int sendable(final long nowNs)
     {
-        return sendState(nowNs) & (SchedulableFlow.ACK_ELICITING | SchedulableFlow.ACK_DUE);
+        // A connection that could not make progress is not released again before the next duty cycle.
+        return isSendStalled ? 0 : sendState(nowNs) & (SchedulableFlow.ACK_ELICITING | SchedulableFlow.ACK_DUE);
     }
 
     /**
@@ -677,12 +1092,14 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
     private int sendState(final long nowNs)
     {
         final boolean isOpen = ConnectionState.CONNECTED == state || ConnectionState.CLOSING == state;
-        int sendState = isOpen && ackTracker.isAckDue(nowNs) ? SchedulableFlow.ACK_DUE : 0;
+        // RFC 9000 section 10.2: once closing or draining, nothing is acknowledged any more.
+        final boolean isLingering = closeDeadlineNs != Long.MAX_VALUE;
+        int sendState = isOpen && !isLingering && ackTracker.isAckDue(nowNs) ? SchedulableFlow.ACK_DUE : 0;
         if (closeFramePending)
         {
             sendState |= SchedulableFlow.ACK_ELICITING;
         }
-        if (!isOpen || closeDeadlineNs != Long.MAX_VALUE)
+        if (!isOpen || isLingering || closeFramePending)
         {
             return sendState;
         }
@@ -710,7 +1127,8 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
 
     private boolean hasAckElicitingWork()
     {
-        if (maxDataPending || pingPending || sendLog.hasRetransmission() || sendLog.isFinPending())
+        if (maxDataPending || pingPending || receipts.isPending() || sendLog.hasRetransmission() ||
+            sendLog.isFinPending())
         {
             return true;
         }
@@ -732,10 +1150,11 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
             return buildClosePacket(writer, nowNs);
         }
 
-        final long packetNumber = nextPacketNumber++;
+        final long packetNumber = takePacketNumber();
         writer.writeHeader(PacketType.ONE_RTT, remoteId, packetNumber);
 
         int frameFlags = 0;
+        long ackFrameLargestAcked = -1;
         // Acknowledge when an ack-eliciting packet is waiting for it (RFC 9000 section 13.2.1). Packets that only
         // carried ACK frames are acknowledged along with those, never on their own: the peer tracks them for neither
         // loss nor RTT, and with a reordering ACK path they keep many small ranges open, so an ACK frame on every data
@@ -745,6 +1164,7 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
             if (ackTracker.writeAckFrame(writer, nowNs) > 0)
             {
                 frameFlags |= FrameFlags.ACK;
+                ackFrameLargestAcked = ackTracker.largestReceived();
             }
         }
 
@@ -763,6 +1183,11 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
             {
                 maxDataPending = false;
                 frameFlags |= FrameFlags.MAX_DATA;
+                ackEliciting = true;
+            }
+            if (receipts.isPending() && receipts.write(writer))
+            {
+                frameFlags |= FrameFlags.CONSUMED;
                 ackEliciting = true;
             }
 
@@ -829,6 +1254,10 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
         lossRecovery.onPacketSent(
             packetNumber, nowNs, length, ackEliciting, ackEliciting, streamOffset, streamLength, fin, frameFlags,
             isRetransmission);
+        if (ackFrameLargestAcked >= 0)
+        {
+            lossRecovery.recordAckFrame(packetNumber, ackFrameLargestAcked);
+        }
         if (isProbe)
         {
             lossRecovery.onProbeSent();
@@ -836,6 +1265,14 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
         if (ackEliciting)
         {
             lastAckElicitingSentNs = nowNs;
+        }
+        else if (!ackOnly)
+        {
+            // Released for ack-eliciting work and built none: whatever disagreement between what this connection
+            // said it could send and what it could put in a packet, it must not take the duty cycle's whole send
+            // budget for packets that carry nothing (the spin a tiny negotiated datagram size once caused).
+            isSendStalled = true;
+            securityCounters.stalledSends().incrementRelease();
         }
 
         counters.counter(ConnectionCounters.BYTES_SENT).getAndAddRelease(length);
@@ -845,12 +1282,37 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
     }
 
     /**
-     * A CLOSE packet elicits no acknowledgement (RFC 9000 section 10.2) and is never paced.
+     * The next packet number, now and then skipping one at random (RFC 9000 section 21.4): a peer that acknowledges
+     * the skipped number acknowledges a packet it cannot have received, and is closed for it.
+     */
+    private long takePacketNumber()
+    {
+        long packetNumber = nextPacketNumber;
+        if (packetNumber >= nextSkippedPacketNumber)
+        {
+            if (lossRecovery.canSend(packetNumber + 1))
+            {
+                packetNumber++;
+            }
+            nextSkippedPacketNumber = packetNumber + 1 + random.nextInt(MAX_PACKETS_BETWEEN_SKIPS);
+        }
+        nextPacketNumber = packetNumber + 1;
+        return packetNumber;
+    }
+
+    /**
+     * A CLOSE packet elicits no acknowledgement (RFC 9000 section 10.2) and is never paced; it carries the reason.
      */
     private int buildClosePacket(final PacketWriter writer, final long nowNs)
     {
         writer.writeHeader(PacketType.CLOSE, remoteId, nextPacketNumber++);
-        writer.appendClose(closeErrorCode, null, 0, 0);
+        // The peer's outcome judges delivery by this last receipt, which comes before the CLOSE frame.
+        receipts.write(writer);
+        final DirectBuffer reason = closeReasonText;
+        if (null == reason || !writer.appendClose(closeErrorCode, reason, 0, reason.capacity()))
+        {
+            writer.appendClose(closeErrorCode, null, 0, 0);
+        }
         closeFramePending = false;
         beginLinger(nowNs);
         return SentPacket.pack(writer.length(), false);
@@ -890,6 +1352,15 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
         counters.set(ConnectionCounters.BYTES_LOST, lossRecovery.lostBytes());
         counters.set(ConnectionCounters.SPURIOUS_LOSSES, lossRecovery.spuriousLosses());
         counters.set(ConnectionCounters.PROBE_TIMEOUTS, lossRecovery.ptoExpirations());
+    }
+
+    /**
+     * The connection is gone: credit its sent-packet records to the memory budget (the endpoint credits its stream
+     * buffers through the handle).
+     */
+    void releaseMemory()
+    {
+        lossRecovery.releaseMemory();
     }
 
     /**

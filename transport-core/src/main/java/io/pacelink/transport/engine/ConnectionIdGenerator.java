@@ -1,44 +1,35 @@
 package io.pacelink.transport.engine;
 
+import java.util.function.LongPredicate;
+import java.util.function.LongSupplier;
+
 /**
- * Local connection ids: unique within the endpoint, unpredictable to peers, and reproducible from the context's seed
- * when connections are opened in the same order (as in the simulator). Agent thread only, like the rest of the
- * endpoint core.
- * <p>
- * id = mix64(seed + n * golden gamma) for the n-th id: the gamma is odd, so the sums are distinct, and mix64 (the
- * SplittableRandom finaliser) is a bijection, so the ids are distinct too.
+ * Local connection ids: 64 random bits each from the endpoint's random source, which is
+ * {@link java.security.SecureRandom} on a real endpoint and a seeded generator only in the simulator
+ * ({@link io.pacelink.transport.PacelinkContext#randomSeed(long)}), so an off-path attacker can neither guess an
+ * existing connection's id nor predict the next one (docs/security.md). Agent thread only.
  */
 final class ConnectionIdGenerator
 {
-    private static final long GOLDEN_GAMMA = 0x9e3779b97f4a7c15L;
+    private final LongSupplier randomSource;
 
-    private final long seed;
-    private long sequence;
-
-    ConnectionIdGenerator(final long seed)
+    ConnectionIdGenerator(final LongSupplier randomSource)
     {
-        this.seed = seed;
+        this.randomSource = randomSource;
     }
 
     /**
-     * @return a new id, never 0 (0 means "not yet known" in the handshake).
+     * @param isInUse whether an id already names a connection of the endpoint.
+     * @return a new id, never 0 (0 means "not yet known" in the handshake) and never one in use.
      */
-    long nextId()
+    long nextId(final LongPredicate isInUse)
     {
         long id;
         do
         {
-            id = mix64(seed + ++sequence * GOLDEN_GAMMA);
+            id = randomSource.getAsLong();
         }
-        while (0 == id);
+        while (0 == id || isInUse.test(id));
         return id;
-    }
-
-    private static long mix64(final long value)
-    {
-        long z = value;
-        z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
-        z = (z ^ (z >>> 27)) * 0x94d049bb133111ebL;
-        return z ^ (z >>> 31);
     }
 }

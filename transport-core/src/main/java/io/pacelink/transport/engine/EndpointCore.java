@@ -5,9 +5,14 @@ import io.pacelink.transport.Connection;
 import io.pacelink.transport.ConnectionState;
 import io.pacelink.transport.PacelinkContext;
 import io.pacelink.transport.ack.ReceivedPacketTracker;
+import io.pacelink.transport.admission.AddressValidator;
+import io.pacelink.transport.admission.HelloAdmission;
 import io.pacelink.transport.cc.CongestionControlRegistry;
 import io.pacelink.transport.cc.CongestionController;
 import io.pacelink.transport.cc.CongestionControllerFactory;
+import io.pacelink.transport.memory.BudgetedSegments;
+import io.pacelink.transport.memory.MemoryBudget;
+import io.pacelink.transport.memory.SegmentPool;
 import io.pacelink.transport.port.DatagramHandler;
 import io.pacelink.transport.port.DatagramPort;
 import io.pacelink.transport.recovery.LossRecovery;
@@ -20,6 +25,7 @@ import io.pacelink.transport.schedule.SchedulableFlow;
 import io.pacelink.transport.schedule.SentPacket;
 import io.pacelink.transport.stats.ConnectionCounters;
 import io.pacelink.transport.stats.EndpointCounters;
+import io.pacelink.transport.stats.SecurityCounters;
 import io.pacelink.transport.stream.ReceiveLog;
 import io.pacelink.transport.stream.SendLog;
 import io.pacelink.transport.wire.FrameType;
@@ -28,14 +34,18 @@ import io.pacelink.transport.wire.PacketDecoder;
 import io.pacelink.transport.wire.PacketHeaderFlyweight;
 import io.pacelink.transport.wire.PacketType;
 import io.pacelink.transport.wire.PacketWriter;
+import io.pacelink.transport.wire.RetryPacketFlyweight;
 import org.agrona.DirectBuffer;
 import org.agrona.collections.Long2ObjectHashMap;
+import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.CountersManager;
 
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.function.LongPredicate;
+import java.util.function.LongSupplier;
 
 /**
  * The sans-IO protocol core of an endpoint (docs/architecture.md): one UDP port, many connections. Driven by
@@ -60,23 +70,49 @@ public final class EndpointCore implements DatagramHandler
     private final PacketSender<ConnectionCore> packetSender = this::sendPacket;
     private final CountersManager countersManager;
     private final EndpointCounters endpointCounters;
+    private final SecurityCounters securityCounters;
     private final ConnectionIdGenerator idGenerator;
     private final SeededRandom random;
+    private final HelloAdmission admission;
+    private final MemoryBudget memoryBudget;
+    private final SegmentPool receiveSegments;
+    private final BudgetedSegments sendSegments;
     private final String endpointName;
+    private final WaitDriver waitDriver;
+    private final FixedClock fixedClock = new FixedClock();
+    private NanoClock clock = fixedClock;
 
     private final Long2ObjectHashMap<ConnectionCore> connectionsById = new Long2ObjectHashMap<>();
     private final Long2ObjectHashMap<ConnectionCore> serverConnectionsByClientId = new Long2ObjectHashMap<>();
     private final ArrayList<ConnectionCore> connections = new ArrayList<>();
+    private final LongPredicate isIdInUse = connectionsById::containsKey;
+
+    /**
+     * Free receive segments the endpoint keeps for reuse: enough for steady traffic to recycle, small enough that a
+     * burst leaves no hoard.
+     */
+    private static final long POOL_RETAINED_BYTES = 16L << 20;
+
+    /**
+     * Memory a new connection must find in the budget, or it is refused: its first segment on each side and a
+     * sent-packet ring of its first size.
+     */
+    private static final long NEW_CONNECTION_BYTES = 2L * SegmentPool.DEFAULT_SEGMENT_BYTES;
 
     private final PacketDecoder decoder = new PacketDecoder();
     private final PacketHeaderFlyweight header = new PacketHeaderFlyweight();
     private final PacketWriter writer = new PacketWriter();
     private final UnsafeBuffer sendBuffer;
+    private final UnsafeBuffer retryToken = new UnsafeBuffer(new byte[AddressValidator.TOKEN_LENGTH]);
 
     private boolean isClosed;
+    private boolean isClosing;
+    private InetSocketAddress restrictedPeer;
     private boolean handshakeNamesController;
 
     /**
+     * A core whose connections cannot wait (the simulator and tests: only the non-blocking calls).
+     *
      * @param context         the endpoint's configuration (already concluded).
      * @param port            where datagrams go and come from.
      * @param registry        the congestion controllers available.
@@ -92,6 +128,28 @@ public final class EndpointCore implements DatagramHandler
         final CountersManager countersManager,
         final AcceptHandler acceptHandler)
     {
+        this(context, port, registry, scheduler, countersManager, acceptHandler, WaitDriver.UNAVAILABLE);
+    }
+
+    /**
+     * @param context         the endpoint's configuration (already concluded).
+     * @param port            where datagrams go and come from.
+     * @param registry        the congestion controllers available.
+     * @param scheduler       the packet scheduler.
+     * @param countersManager where counters are registered (by this core only).
+     * @param acceptHandler   takes each connection a client opens to this endpoint.
+     * @param waitDriver      how the connections' waits wait: the endpoint's.
+     */
+    public EndpointCore(
+        final PacelinkContext context,
+        final DatagramPort port,
+        final CongestionControlRegistry registry,
+        final PacketScheduler<ConnectionCore> scheduler,
+        final CountersManager countersManager,
+        final AcceptHandler acceptHandler,
+        final WaitDriver waitDriver)
+    {
+        this.waitDriver = waitDriver;
         this.context = context;
         this.port = port;
         this.registry = registry;
@@ -100,8 +158,20 @@ public final class EndpointCore implements DatagramHandler
         this.countersManager = countersManager;
         this.endpointName = "endpoint " + port.localAddress();
         this.endpointCounters = new EndpointCounters(countersManager, endpointName);
-        this.idGenerator = new ConnectionIdGenerator(context.randomSeed());
-        this.random = new SeededRandom(context.randomSeed());
+        this.securityCounters = new SecurityCounters(countersManager, endpointName);
+        final LongSupplier randomSource = context.newRandomSource();
+        this.idGenerator = new ConnectionIdGenerator(randomSource);
+        this.random = new SeededRandom(randomSource.getAsLong());
+        final byte[] tokenKey = new byte[AddressValidator.KEY_LENGTH];
+        for (int i = 0; i < tokenKey.length; i += Long.BYTES)
+        {
+            new UnsafeBuffer(tokenKey).putLong(i, randomSource.getAsLong());
+        }
+        this.admission = new HelloAdmission(context.limits(), tokenKey, randomSource.getAsLong(), securityCounters);
+        this.memoryBudget = new MemoryBudget(context.limits().memoryBudgetBytes());
+        this.receiveSegments = new SegmentPool(memoryBudget, SegmentPool.DEFAULT_SEGMENT_BYTES,
+            Math.min(POOL_RETAINED_BYTES, context.limits().memoryBudgetBytes() / 4));
+        this.sendSegments = new BudgetedSegments(memoryBudget, SegmentPool.DEFAULT_SEGMENT_BYTES);
         this.sendBuffer = new UnsafeBuffer(ByteBuffer.allocateDirect(PacelinkContext.MAX_DATAGRAM_SIZE_BYTES));
         registry.factory(context.congestionControl()).validate(context.controllerParameters());
     }
@@ -124,19 +194,19 @@ public final class EndpointCore implements DatagramHandler
         }
         final String controllerName = null == congestionControl ? context.congestionControl() : congestionControl;
         registry.factory(controllerName).validate(context.controllerParameters());
-        final ConnectionHandle handle = newHandle(
-            idGenerator.nextId(), remoteAddress, controllerName, ConnectionState.CONNECTING);
-        if (connections.size() >= context.maxConnections())
+        if (connections.size() >= context.maxConnections() || !memoryBudget.hasRoomFor(NEW_CONNECTION_BYTES))
         {
             endpointCounters.connectionsRejected().incrementRelease();
-            handle.closed(CloseReason.REJECTED);
+            final ConnectionHandle handle = newHandle(
+                idGenerator.nextId(isIdInUse), remoteAddress, controllerName, ConnectionState.CONNECTING);
+            handle.closed(CloseReason.REJECTED, connections.size() >= context.maxConnections() ?
+                "this endpoint has its maximum of connections (maxConnections=" + context.maxConnections() + ")" :
+                "this endpoint's memory budget is spent (memoryBudgetBytes=" + context.limits().memoryBudgetBytes() +
+                ")");
             retire(handle);
+            return handle;
         }
-        else
-        {
-            addConnection(newCore(handle, true, nowNs));
-        }
-        return handle;
+        return openConnection(idGenerator.nextId(isIdInUse), remoteAddress, controllerName, true, nowNs).handle();
     }
 
     /**
@@ -145,6 +215,14 @@ public final class EndpointCore implements DatagramHandler
     public EndpointCounters counters()
     {
         return endpointCounters;
+    }
+
+    /**
+     * @return the counters of the endpoint's defences against hostile input (docs/security.md).
+     */
+    public SecurityCounters securityCounters()
+    {
+        return securityCounters;
     }
 
     /**
@@ -187,31 +265,72 @@ public final class EndpointCore implements DatagramHandler
             connectionId,
             remoteAddress,
             controllerName,
-            new SendLog(context.sendBufferBytes(), context.maxMessageLengthBytes()),
-            new ReceiveLog(context.receiveBufferBytes(), context.maxMessageLengthBytes()),
+            new SendLog(context.sendBufferBytes(), context.maxMessageLengthBytes(), sendSegments),
+            new ReceiveLog(context.receiveBufferBytes(), context.maxMessageLengthBytes(),
+                context.limits().maxReceiveRanges(), receiveSegments),
             counters,
             context.maxMessageLengthBytes(),
-            initialState);
+            initialState,
+            waitDriver);
     }
 
     // ---------------------------------------------------------------- duty cycle
 
     /**
-     * One duty cycle.
+     * One duty cycle at one instant: virtual time, where nothing happens between the steps of a cycle.
      *
      * @param nowNs the current time.
      * @return the amount of work done; 0 lets the idle strategy idle until {@link #nextDeadlineNs()}.
      */
     public int doWork(final long nowNs)
     {
-        int work = port.receive(this, context.receiveBatchLimit(), nowNs);
+        fixedClock.nowNs = nowNs;
+        return doWork(fixedClock);
+    }
+
+    /**
+     * One duty cycle on a running clock (issue: an RTT sample must never be shorter than the path's RTT, however late
+     * the thread runs). A received datagram is stamped with a clock read taken after it was read from the port, so
+     * a datagram that waited in the socket while the thread was descheduled gets the time it was seen, never an
+     * earlier one; a packet is stamped with a read at its send. Timers fire at a read taken after the receive step.
+     * The core reads no clock of its own: the agent hands it the real one, the simulator its virtual time.
+     *
+     * @param clock the time, read as the cycle goes.
+     * @return the amount of work done; 0 lets the idle strategy idle until {@link #nextDeadlineNs()}.
+     */
+    public int doWork(final NanoClock clock)
+    {
+        this.clock = clock;
+        final long startNs = clock.nanoTime();
+        int work = port.receive(this, context.receiveBatchLimit(), startNs);
+        final long nowNs = clock.nanoTime();
         work += serviceConnections(nowNs);
         work += sendPackets(nowNs);
         for (int i = 0, size = connections.size(); i < size; i++)
         {
             connections.get(i).countSendLimits(nowNs);
         }
+        securityCounters.memoryCommittedBytes().setRelease(memoryBudget.committedBytes());
+        securityCounters.memoryRefusals().setRelease(memoryBudget.refusals());
+        endpointCounters.onDutyCycle(clock.nanoTime() - startNs);
         return work;
+    }
+
+    /**
+     * @return the budget every connection's buffers are charged to.
+     */
+    public MemoryBudget memoryBudget()
+    {
+        return memoryBudget;
+    }
+
+    /**
+     * @param reportedNs the time the port or the duty cycle gave.
+     * @return the time to stamp an event with now: a fresh read of the cycle's clock, never earlier than reported.
+     */
+    private long stampNs(final long reportedNs)
+    {
+        return Math.max(reportedNs, clock.nanoTime());
     }
 
     /**
@@ -228,11 +347,39 @@ public final class EndpointCore implements DatagramHandler
         return deadline;
     }
 
+    /**
+     * Create a connection with its buffers and counters, and add it; if any part fails the counters it registered are
+     * returned, so a failed set-up leaks nothing.
+     */
+    private ConnectionCore openConnection(
+        final long connectionId,
+        final InetSocketAddress remoteAddress,
+        final String controllerName,
+        final boolean isClient,
+        final long nowNs)
+    {
+        final ConnectionHandle handle = newHandle(connectionId, remoteAddress, controllerName,
+            isClient ? ConnectionState.CONNECTING : ConnectionState.CONNECTED);
+        final ConnectionCore connection;
+        try
+        {
+            connection = newCore(handle, isClient, nowNs);
+        }
+        catch (final RuntimeException | Error ex)
+        {
+            retire(handle);
+            throw ex;
+        }
+        addConnection(connection);
+        return connection;
+    }
+
     private ConnectionCore newCore(final ConnectionHandle handle, final boolean isClient, final long nowNs)
     {
         final RecoveryConfig recoveryConfig = new RecoveryConfig()
             .sentPacketCapacity(context.sentPacketCapacity())
-            .initialRttNs(context.initialRttNs());
+            .initialRttNs(context.initialRttNs())
+            .minRttSampleNs(context.limits().minRttSampleNs());
         // The peer's max_ack_delay is assumed to be this endpoint's own until its handshake tells it.
         final PathParameters path = new PathParameters(context.maxDatagramSizeBytes(), context.maxAckDelayNs());
         final RttEstimator rttEstimator =
@@ -251,10 +398,12 @@ public final class EndpointCore implements DatagramHandler
             handle.remoteAddress(),
             handle,
             path,
-            new LossRecovery(recoveryConfig, path, rttEstimator, controller),
+            new LossRecovery(recoveryConfig, path, rttEstimator, controller, memoryBudget),
             controller,
             ackTracker,
+            random.split(),
             endpointCounters,
+            securityCounters,
             context,
             nowNs);
     }
@@ -265,36 +414,97 @@ public final class EndpointCore implements DatagramHandler
         connectionsById.put(connection.localId(), connection);
         scheduler.addFlow(connection);
         endpointCounters.connectionsOpened().incrementRelease();
+        restrictPortToSinglePeer();
+    }
+
+    /**
+     * An endpoint that accepts no connections and talks to one peer restricts its port to that peer, so the
+     * operating system tells it when the peer's port is unreachable (ICMP errors reach connected UDP sockets only);
+     * with peers at several addresses, or none, the port is open to anyone again.
+     */
+    private void restrictPortToSinglePeer()
+    {
+        if (context.acceptConnections())
+        {
+            return;
+        }
+        InetSocketAddress peer = connections.isEmpty() ? null : connections.get(0).remoteAddress();
+        for (int i = 1, size = connections.size(); i < size && null != peer; i++)
+        {
+            if (!peer.equals(connections.get(i).remoteAddress()))
+            {
+                peer = null;
+            }
+        }
+        if (null == peer ? null != restrictedPeer : !peer.equals(restrictedPeer))
+        {
+            restrictedPeer = port.restrictTo(peer) ? peer : null;
+        }
+    }
+
+    /**
+     * The port reported a peer's port unreachable (a restricted port only): tell the connections to it.
+     */
+    public void onPortUnreachable(final InetSocketAddress peer, final long nowNs)
+    {
+        final long stampNs = stampNs(nowNs);
+        endpointCounters.portUnreachable().incrementRelease();
+        for (int i = 0, size = connections.size(); i < size; i++)
+        {
+            final ConnectionCore connection = connections.get(i);
+            if (connection.remoteAddress().equals(peer))
+            {
+                connection.onPeerUnreachable(stampNs);
+            }
+        }
     }
 
     // ---------------------------------------------------------------- receive
 
     public void onDatagram(
-        final DirectBuffer buffer, final int offset, final int length, final InetSocketAddress source, final long nowNs)
+        final DirectBuffer buffer,
+        final int offset,
+        final int length,
+        final InetSocketAddress source,
+        final long reportedNs)
     {
+        final long nowNs = stampNs(reportedNs);
         endpointCounters.datagramsReceived().incrementRelease();
         endpointCounters.bytesReceived().getAndAddRelease(length);
         try
         {
-            if (PacketDecoder.OK != decoder.validate(buffer, offset, length))
+            final int result = decoder.validate(buffer, offset, length);
+            if (PacketDecoder.OK != result)
             {
-                endpointCounters.malformedDropped().incrementRelease();
+                if (PacketDecoder.UNSUPPORTED_VERSION == result && isHelloOfAnyVersion(buffer, offset, length))
+                {
+                    refuseVersion(buffer, offset, source);
+                }
+                else
+                {
+                    endpointCounters.malformedDropped().incrementRelease();
+                }
                 return;
             }
 
-            header.wrap(buffer, offset);
-            final int packetType = header.packetType();
-            if (PacketType.HANDSHAKE == packetType)
+            switch (decoder.packetType())
             {
-                onHandshakePacket(buffer, offset, length, source, nowNs);
-            }
-            else if (PacketType.ONE_RTT == packetType || PacketType.CLOSE == packetType)
-            {
-                onConnectionPacket(buffer, offset, length, nowNs);
-            }
-            else
-            {
-                endpointCounters.unknownConnection().incrementRelease();
+                case PacketType.HANDSHAKE:
+                    onHandshakePacket(buffer, offset, length, source, nowNs);
+                    break;
+
+                case PacketType.ONE_RTT:
+                case PacketType.CLOSE:
+                    onConnectionPacket(buffer, offset, length, source, nowNs);
+                    break;
+
+                case PacketType.RETRY:
+                    onRetryPacket(source, nowNs);
+                    break;
+
+                default:
+                    endpointCounters.unknownConnection().incrementRelease();
+                    break;
             }
         }
         catch (final Throwable ex)
@@ -304,22 +514,45 @@ public final class EndpointCore implements DatagramHandler
         }
     }
 
-    private void onConnectionPacket(final DirectBuffer buffer, final int offset, final int length, final long nowNs)
+    private void onConnectionPacket(
+        final DirectBuffer buffer,
+        final int offset,
+        final int length,
+        final InetSocketAddress source,
+        final long nowNs)
     {
-        final ConnectionCore connection = connectionsById.get(header.destinationConnectionId());
-        if (null != connection && ConnectionState.CONNECTING == connection.state() &&
-            PacketType.CLOSE == header.packetType())
-        {
-            connection.onRejected();
-            return;
-        }
-        if (null == connection || ConnectionState.CONNECTING == connection.state() || connection.isClosed())
+        final ConnectionCore connection = connectionsById.get(decoder.destinationConnectionId());
+        if (null == connection || connection.isClosed())
         {
             endpointCounters.unknownConnection().incrementRelease();
             return;
         }
+        if (!connection.remoteAddress().equals(source))
+        {
+            // Until authenticated migration exists a connection lives on one address pair: anything else is an
+            // off-path forgery or a rebinding NAT (docs/security.md).
+            securityCounters.packetsFromWrongAddress().incrementRelease();
+            return;
+        }
+        if (ConnectionState.CONNECTING == connection.state())
+        {
+            if (PacketType.CLOSE == decoder.packetType())
+            {
+                connection.onRejected(closeReasonPhrase(buffer, offset, length));
+            }
+            else
+            {
+                endpointCounters.unknownConnection().incrementRelease();
+            }
+            return;
+        }
 
-        final long packetNumber = header.packetNumber();
+        final long packetNumber = decoder.packetNumber();
+        if (connection.isBeyondPacketNumberWindow(packetNumber))
+        {
+            securityCounters.packetNumbersOutOfWindow().incrementRelease();
+            return;
+        }
         if (connection.isDuplicate(packetNumber))
         {
             endpointCounters.duplicatePackets().incrementRelease();
@@ -327,6 +560,19 @@ public final class EndpointCore implements DatagramHandler
             return;
         }
 
+        if (!connection.isHandshakeConfirmed() && PacketType.ONE_RTT == decoder.packetType())
+        {
+            // The client answered from the address the handshake came from: only now is it the application's.
+            connection.confirmHandshake();
+            if (isClosing || !acceptHandler.onAccepted(connection.handle()))
+            {
+                // The application is not taking connections: refuse, as at the connection limit, rather than hold
+                // one nobody reads.
+                endpointCounters.connectionsRejected().incrementRelease();
+                connection.refuse(isClosing ? CloseReasonTexts.CLOSING : CloseReasonTexts.ACCEPT_QUEUE_FULL);
+                return;
+            }
+        }
         connection.onPacket(decoder, buffer, offset, length, nowNs);
     }
 
@@ -337,7 +583,7 @@ public final class EndpointCore implements DatagramHandler
         final InetSocketAddress source,
         final long nowNs)
     {
-        final long destinationId = header.destinationConnectionId();
+        final long destinationId = decoder.destinationConnectionId();
         final HandshakeFrameFlyweight handshake = handshakeFrame(buffer, offset, length);
         if (null == handshake || handshake.isResponse() != (0 != destinationId))
         {
@@ -348,13 +594,17 @@ public final class EndpointCore implements DatagramHandler
         if (0 != destinationId)
         {
             final ConnectionCore connection = connectionsById.get(destinationId);
-            if (null != connection && connection.isClient())
+            if (null == connection || !connection.isClient())
             {
-                connection.onHandshakeResponse(handshake, nowNs);
+                endpointCounters.unknownConnection().incrementRelease();
+            }
+            else if (!connection.remoteAddress().equals(source))
+            {
+                securityCounters.packetsFromWrongAddress().incrementRelease();
             }
             else
             {
-                endpointCounters.unknownConnection().incrementRelease();
+                connection.onHandshakeResponse(handshake, nowNs);
             }
             return;
         }
@@ -367,23 +617,56 @@ public final class EndpointCore implements DatagramHandler
             return;
         }
 
-        if (!context.acceptConnections() || connections.size() >= context.maxConnections())
+        final int verdict = admission.admit(handshake, length, source, nowNs, retryToken, 0);
+        if (HelloAdmission.RETRY == verdict)
         {
-            endpointCounters.connectionsRejected().incrementRelease();
-            sendRejection(clientId, source);
+            writer.wrap(sendBuffer, 0, RetryPacketFlyweight.TOKEN_OFFSET + AddressValidator.TOKEN_LENGTH);
+            writer.writeRetry(clientId, retryToken, 0, AddressValidator.TOKEN_LENGTH);
+            send(writer.length(), source);
+            return;
+        }
+        if (HelloAdmission.ACCEPT != verdict)
+        {
             return;
         }
 
-        final ConnectionHandle handle = newHandle(
-            idGenerator.nextId(), source, serverController(), ConnectionState.CONNECTED);
-        final ConnectionCore connection = newCore(handle, false, nowNs);
-        connection.applyPeerHandshake(handshake, nowNs);
-        addConnection(connection);
-        serverConnectionsByClientId.put(clientId, connection);
-        if (!acceptHandler.onAccepted(handle))
+        // Refusals go only to a validated address, and each is far smaller than the hello it answers.
+        final DirectBuffer refusal = !context.acceptConnections() ? CloseReasonTexts.NOT_ACCEPTING :
+            isClosing ? CloseReasonTexts.CLOSING :
+            connections.size() >= context.maxConnections() ? CloseReasonTexts.CONNECTION_LIMIT : null;
+        if (null != refusal)
         {
-            // The application is not accepting: refuse rather than hold a connection nobody reads.
-            connection.abortWithClose(ConnectionCore.PROTOCOL_VIOLATION_ERROR, CloseReason.REJECTED);
+            refuse(clientId, source, refusal);
+            return;
+        }
+        if (!memoryBudget.hasRoomFor(NEW_CONNECTION_BYTES))
+        {
+            securityCounters.handshakesRefusedMemory().incrementRelease();
+            refuse(clientId, source, CloseReasonTexts.MEMORY_BUDGET);
+            return;
+        }
+
+        final ConnectionCore connection = openConnection(
+            idGenerator.nextId(isIdInUse), source, serverController(), false, nowNs);
+        connection.applyPeerHandshake(handshake, nowNs);
+        serverConnectionsByClientId.put(clientId, connection);
+    }
+
+    private void onRetryPacket(final InetSocketAddress source, final long nowNs)
+    {
+        final ConnectionCore connection = connectionsById.get(decoder.destinationConnectionId());
+        if (null == connection || !connection.isClient())
+        {
+            endpointCounters.unknownConnection().incrementRelease();
+        }
+        else if (!connection.remoteAddress().equals(source))
+        {
+            securityCounters.packetsFromWrongAddress().incrementRelease();
+        }
+        else
+        {
+            final RetryPacketFlyweight retry = decoder.retry();
+            connection.onRetry(retry.buffer(), retry.tokenOffset(), retry.tokenLength(), nowNs);
         }
     }
 
@@ -424,11 +707,78 @@ public final class EndpointCore implements DatagramHandler
         return found ? decoder.handshake() : null;
     }
 
-    private void sendRejection(final long clientId, final InetSocketAddress source)
+    /**
+     * A hello of another version at least as long as a hello of this one, whose header has the layout every version
+     * so far shares: a HANDSHAKE packet to connection id 0 starting with a HANDSHAKE frame, the client's id first.
+     */
+    private static boolean isHelloOfAnyVersion(final DirectBuffer buffer, final int offset, final int length)
+    {
+        return length >= PacelinkContext.MIN_DATAGRAM_SIZE_BYTES &&
+            PacketType.HANDSHAKE == (buffer.getByte(offset + PacketHeaderFlyweight.PACKET_TYPE_OFFSET) & 0xFF) &&
+            0 == buffer.getLong(offset + PacketHeaderFlyweight.DESTINATION_CONNECTION_ID_OFFSET,
+                PacketHeaderFlyweight.BYTE_ORDER) &&
+            FrameType.HANDSHAKE == (buffer.getByte(offset + PacketHeaderFlyweight.HEADER_LENGTH) & 0xFF);
+    }
+
+    /**
+     * Refuse a client of another wire-format version clearly (docs/wire-format.md, "Versions"): a CLOSE in the
+     * client's own version, which it can parse, with error code REJECTED and a reason naming this endpoint's version.
+     * Only for a full-size hello, so the refusal is far smaller than what the client sent.
+     */
+    private void refuseVersion(final DirectBuffer buffer, final int offset, final InetSocketAddress source)
+    {
+        securityCounters.handshakesRefusedVersion().incrementRelease();
+        final int clientVersion = buffer.getByte(offset + PacketHeaderFlyweight.VERSION_OFFSET) & 0xFF;
+        final long clientId = buffer.getLong(
+            offset + PacketHeaderFlyweight.HEADER_LENGTH + HandshakeFrameFlyweight.SOURCE_CONNECTION_ID_OFFSET,
+            PacketHeaderFlyweight.BYTE_ORDER);
+        sendRejection(clientId, source, CloseReasonTexts.VERSION_REFUSED, clientVersion);
+    }
+
+    /**
+     * @return the reason phrase of a validated CLOSE packet's CLOSE frame (a server's reason for a refusal), or empty.
+     */
+    private String closeReasonPhrase(final DirectBuffer buffer, final int offset, final int length)
+    {
+        String phrase = "";
+        for (int frameType = decoder.firstFrame(buffer, offset, length);
+            PacketDecoder.NO_MORE_FRAMES != frameType;
+            frameType = decoder.nextFrame())
+        {
+            if (FrameType.CLOSE == frameType && decoder.close().reasonLength() > 0)
+            {
+                phrase = decoder.close().reason();
+            }
+        }
+        return phrase;
+    }
+
+    /**
+     * Refuse a client's handshake with a CLOSE (REJECTED) that says why, and count it; no state is kept.
+     */
+    private void refuse(final long clientId, final InetSocketAddress source, final DirectBuffer reason)
+    {
+        endpointCounters.connectionsRejected().incrementRelease();
+        sendRejection(clientId, source, reason, 0);
+    }
+
+    /**
+     * A CLOSE with error code REJECTED to a client's hello.
+     *
+     * @param reason  why.
+     * @param version the header version to write, 0 for this endpoint's.
+     */
+    private void sendRejection(
+        final long clientId, final InetSocketAddress source, final DirectBuffer reason, final int version)
     {
         writer.wrap(sendBuffer, 0, context.maxDatagramSizeBytes());
         writer.writeHeader(PacketType.CLOSE, clientId, 0);
-        writer.appendClose(ConnectionCore.REJECTED_ERROR, null, 0, 0);
+        writer.appendClose(ConnectionCore.REJECTED_ERROR, reason, 0, reason.capacity());
+        if (0 != version)
+        {
+            header.wrap(sendBuffer, 0);
+            header.version(version);
+        }
         send(writer.length(), source);
     }
 
@@ -468,13 +818,21 @@ public final class EndpointCore implements DatagramHandler
         }
         scheduler.removeFlow(connection);
         endpointCounters.connectionsClosed().incrementRelease();
+        connection.releaseMemory();
         retire(connection.handle());
+        restrictPortToSinglePeer();
     }
 
+    /**
+     * Every close path ends here: the handle's stats are frozen, its counter slots returned and its buffers' memory
+     * credited to the budget, whether the connection ever got further than its set-up or not.
+     */
     private static void retire(final ConnectionHandle handle)
     {
         handle.stats().freeze();
         handle.counters().close();
+        handle.sendLog().releaseMemory();
+        handle.receiveLog().releaseMemory();
     }
 
     // ---------------------------------------------------------------- send
@@ -488,7 +846,7 @@ public final class EndpointCore implements DatagramHandler
             if (connection.isHandshakeDue(nowNs))
             {
                 writer.wrap(sendBuffer, 0, connection.maxDatagramSizeBytes());
-                send(connection.writeHandshake(writer, nowNs), connection.remoteAddress());
+                send(connection.writeHandshake(writer, stampNs(nowNs)), connection.remoteAddress());
                 sent++;
             }
         }
@@ -498,7 +856,7 @@ public final class EndpointCore implements DatagramHandler
     private int sendPacket(final ConnectionCore connection, final boolean ackOnly, final long nowNs)
     {
         writer.wrap(sendBuffer, 0, connection.maxDatagramSizeBytes());
-        final int sentPacket = connection.buildPacket(writer, sendBuffer, nowNs, ackOnly);
+        final int sentPacket = connection.buildPacket(writer, sendBuffer, stampNs(nowNs), ackOnly);
         send(SentPacket.lengthBytes(sentPacket), connection.remoteAddress());
         return sentPacket;
     }
@@ -520,7 +878,31 @@ public final class EndpointCore implements DatagramHandler
     // ---------------------------------------------------------------- close
 
     /**
-     * Close every connection (each peer is sent a CLOSE), release counters and the port. Closing again does nothing.
+     * Begin closing the endpoint gracefully: refuse new connections and close every connection gracefully, so each
+     * delivers what its application offered (or fails after the linger timeout). The endpoint is done when
+     * {@link #connectionCount()} is 0; then {@link #close(long)} releases it.
+     */
+    public void beginGracefulClose()
+    {
+        isClosing = true;
+        for (int i = 0, size = connections.size(); i < size; i++)
+        {
+            connections.get(i).handle().close();
+        }
+    }
+
+    /**
+     * @return connections not yet closed, handshakes included.
+     */
+    public int connectionCount()
+    {
+        return connections.size();
+    }
+
+    /**
+     * Close at once: abort every open connection (each peer is sent a CLOSE and its outcome says it was aborted),
+     * release counters and the port. A connection whose outcome was already decided keeps it. Closing again does
+     * nothing.
      *
      * @param nowNs the current time.
      */
@@ -534,17 +916,33 @@ public final class EndpointCore implements DatagramHandler
         for (int i = connections.size() - 1; i >= 0; i--)
         {
             final ConnectionCore connection = connections.get(i);
-            connection.abortWithClose(ConnectionCore.NO_ERROR, CloseReason.ENDPOINT_CLOSED);
+            connection.abortWithClose(ConnectionCore.ABORTED_ERROR, CloseReason.ENDPOINT_CLOSED);
             if (0 != (connection.sendable(nowNs) & SchedulableFlow.ACK_ELICITING))
             {
                 sendPacket(connection, false, nowNs);
             }
-            connection.handle().closed(CloseReason.ENDPOINT_CLOSED);
+            connection.finishClose();
+            connection.releaseMemory();
             retire(connection.handle());
         }
         connections.clear();
         connectionsById.clear();
+        serverConnectionsByClientId.clear();
         endpointCounters.close();
+        securityCounters.close();
         port.close();
+    }
+
+    /**
+     * The time of a duty cycle in virtual time: one instant.
+     */
+    private static final class FixedClock implements NanoClock
+    {
+        private long nowNs;
+
+        public long nanoTime()
+        {
+            return nowNs;
+        }
     }
 }

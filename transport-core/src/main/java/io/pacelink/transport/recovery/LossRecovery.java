@@ -1,6 +1,7 @@
 package io.pacelink.transport.recovery;
 
 import io.pacelink.transport.cc.CongestionController;
+import io.pacelink.transport.memory.MemoryBudget;
 
 /**
  * Loss recovery for one connection, the part of the endpoint engine between the wire and the congestion controller
@@ -47,6 +48,16 @@ public final class LossRecovery
      */
     static final int PERSISTENT_CONGESTION_THRESHOLD = 3;
 
+    /**
+     * Slots the sent-packet ring starts with; it doubles as the flight grows, up to the configured capacity.
+     */
+    static final int INITIAL_SENT_PACKET_SLOTS = 32;
+
+    /**
+     * Heap bytes per ring slot charged to the memory budget: the ring's own and this class's two slot arrays.
+     */
+    private static final int BYTES_PER_SLOT = SentPacketRing.BYTES_PER_SLOT + 2 * Integer.BYTES;
+
     private final SentPacketRing ring;
     private final PathParameters path;
     private final RttEstimator rttEstimator;
@@ -55,8 +66,10 @@ public final class LossRecovery
     private final LossDetector lossDetector;
     private final RecoveryPeriod recoveryPeriod = new RecoveryPeriod();
     private final int probePacketsPerTimeout;
-    private final int[] newlyAckedSlots;
-    private final int[] lostSlots;
+    private final long minRttSampleNs;
+    private final MemoryBudget budget;
+    private int[] newlyAckedSlots;
+    private int[] lostSlots;
     private final int[] spuriouslyLostSlots;
     private final AckEventView ackEvent = new AckEventView(rateSampler);
     private final LostPacketView lostPacket;
@@ -77,8 +90,12 @@ public final class LossRecovery
     private long spuriousLosses;
     private long persistentCongestionEvents;
     private long ptoExpirations;
+    private long rejectedRttSamples;
 
     /**
+     * A loss recovery used on its own (tests, benchmarks): its sent-packet ring has the configured capacity from the
+     * start and is charged to no budget.
+     *
      * @param config       sizes, thresholds and the adaptive reordering switch.
      * @param path         the connection's datagram size and the peer's max_ack_delay; written through this object.
      * @param rttEstimator the connection's RTT estimator, which the controller reads as its {@code RttStats}.
@@ -91,15 +108,53 @@ public final class LossRecovery
         final RttEstimator rttEstimator,
         final CongestionController controller)
     {
+        this(config, path, rttEstimator, controller, MemoryBudget.unlimited(), config.sentPacketCapacity());
+    }
+
+    /**
+     * @param config       sizes, thresholds and the adaptive reordering switch.
+     * @param path         the connection's datagram size and the peer's max_ack_delay; written through this object.
+     * @param rttEstimator the connection's RTT estimator, which the controller reads as its {@code RttStats}.
+     * @param controller   the connection's congestion controller.
+     * @param budget       charged as the sent-packet ring grows from {@link #INITIAL_SENT_PACKET_SLOTS} slots; when it
+     *                     refuses, the ring stays as it is and the sender waits for acknowledgements, as at the
+     *                     ring's configured capacity.
+     * @throws IllegalArgumentException if the configuration is invalid.
+     */
+    public LossRecovery(
+        final RecoveryConfig config,
+        final PathParameters path,
+        final RttEstimator rttEstimator,
+        final CongestionController controller,
+        final MemoryBudget budget)
+    {
+        this(config, path, rttEstimator, controller, budget,
+            Math.min(INITIAL_SENT_PACKET_SLOTS, config.sentPacketCapacity()));
+    }
+
+    private LossRecovery(
+        final RecoveryConfig config,
+        final PathParameters path,
+        final RttEstimator rttEstimator,
+        final CongestionController controller,
+        final MemoryBudget budget,
+        final int initialSlots)
+    {
         config.validate();
         this.path = path;
         this.rttEstimator = rttEstimator;
         this.controller = controller;
-        ring = new SentPacketRing(config.sentPacketCapacity());
+        this.budget = budget;
+        if (!budget.tryCommit((long)initialSlots * BYTES_PER_SLOT))
+        {
+            throw new IllegalStateException("the memory budget cannot hold a sent-packet ring of " + initialSlots);
+        }
+        ring = new SentPacketRing(initialSlots, config.sentPacketCapacity());
         lossDetector = new LossDetector(config);
         probePacketsPerTimeout = config.probePackets();
-        newlyAckedSlots = new int[config.sentPacketCapacity()];
-        lostSlots = new int[config.sentPacketCapacity()];
+        minRttSampleNs = config.minRttSampleNs();
+        newlyAckedSlots = new int[initialSlots];
+        lostSlots = new int[initialSlots];
         spuriouslyLostSlots = new int[config.lostPacketHistory()];
         lostPacket = new LostPacketView(ring);
     }
@@ -213,6 +268,7 @@ public final class LossRecovery
         final int frameFlags,
         final boolean isRetransmission)
     {
+        growRingIfFull(packetNumber);
         final int slot = ring.add(
             packetNumber, nowNs, sizeBytes, ackEliciting, countsInFlight, streamOffset, streamLength, fin, frameFlags);
 
@@ -307,8 +363,17 @@ public final class LossRecovery
         }
         if (isLargestNewlyAcked && anyAckEliciting)
         {
-            rttEstimator.onRttSample(
-                nowNs, nowNs - ring.sentTimeNs(ring.slot(largestAcked)), ackDelayNs, path.peerMaxAckDelayNs());
+            final long rttSampleNs = nowNs - ring.sentTimeNs(ring.slot(largestAcked));
+            if (rttSampleNs < minRttSampleNs)
+            {
+                // Faster than any path: an acknowledgement sent before the packet could arrive. Believing it would
+                // drag min_rtt, and every controller's estimate of the path, down to nothing.
+                rejectedRttSamples++;
+            }
+            else
+            {
+                rttEstimator.onRttSample(nowNs, rttSampleNs, ackDelayNs, path.peerMaxAckDelayNs());
+            }
         }
 
         rateSampler.beginAck();
@@ -383,6 +448,39 @@ public final class LossRecovery
             return lossTimeNs;
         }
         return 0 == ackElicitingInFlight ? Long.MAX_VALUE : ptoDeadlineNs();
+    }
+
+    /**
+     * Before a packet is recorded: if the ring would then have no slot for the next number and one to skip, double it
+     * while the memory budget allows, so the flight is never held back by the ring below its configured capacity.
+     *
+     * @param packetNumber the packet about to be recorded.
+     */
+    private void growRingIfFull(final long packetNumber)
+    {
+        if (!ring.hasCapacityFor(packetNumber + 2) && ring.capacity() < ring.maxCapacity() &&
+            budget.tryCommit((long)ring.capacity() * BYTES_PER_SLOT))
+        {
+            ring.grow();
+            newlyAckedSlots = new int[ring.capacity()];
+            lostSlots = new int[ring.capacity()];
+        }
+    }
+
+    /**
+     * The connection closed: credit the ring's memory to the budget. Nothing may be sent afterwards.
+     */
+    public void releaseMemory()
+    {
+        budget.release((long)ring.capacity() * BYTES_PER_SLOT);
+    }
+
+    /**
+     * @return bytes of sent-packet records committed now.
+     */
+    public long committedBytes()
+    {
+        return (long)ring.capacity() * BYTES_PER_SLOT;
     }
 
     /**
@@ -539,6 +637,35 @@ public final class LossRecovery
     public long ptoExpirations()
     {
         return ptoExpirations;
+    }
+
+    /**
+     * @return RTT samples rejected for being below {@link RecoveryConfig#minRttSampleNs()}.
+     */
+    public long rejectedRttSamples()
+    {
+        return rejectedRttSamples;
+    }
+
+    /**
+     * Remember the Largest Acknowledged of the ACK frame a packet just sent carried, so that when the packet is
+     * acknowledged the receiver side can stop acknowledging what the frame covered (RFC 9000 section 13.2.4).
+     *
+     * @param packetNumber        the packet, already recorded by {@link #onPacketSent}.
+     * @param largestAcknowledged the ACK frame's Largest Acknowledged.
+     */
+    public void recordAckFrame(final long packetNumber, final long largestAcknowledged)
+    {
+        ring.ackFrameLargestAcked(ring.slot(packetNumber), largestAcknowledged);
+    }
+
+    /**
+     * @param packetNumber a packet that carried an ACK frame, still tracked (e.g. during its acknowledgement).
+     * @return the Largest Acknowledged of that ACK frame.
+     */
+    public long ackFrameLargestAcked(final long packetNumber)
+    {
+        return ring.ackFrameLargestAcked(ring.slot(packetNumber));
     }
 
     private int validate(final AckRanges ack)

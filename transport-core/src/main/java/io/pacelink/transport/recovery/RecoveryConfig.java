@@ -71,6 +71,7 @@ public final class RecoveryConfig
     private int reorderWindowPersistRecoveries = DEFAULT_REORDER_WINDOW_PERSIST_RECOVERIES;
     private int probePackets = DEFAULT_PROBE_PACKETS;
     private int lostPacketHistory = DEFAULT_LOST_PACKET_HISTORY;
+    private long minRttSampleNs;
 
     /**
      * @param capacity sent packets tracked at once, a power of two; sending stops while the packet
@@ -89,6 +90,25 @@ public final class RecoveryConfig
     public int sentPacketCapacity()
     {
         return sentPacketCapacity;
+    }
+
+    /**
+     * @param minRttSampleNs RTT samples below this are rejected, not taken: no path is that fast, so such a sample
+     *                       comes from an acknowledgement sent before the packet arrived (docs/security.md).
+     * @return this.
+     */
+    public RecoveryConfig minRttSampleNs(final long minRttSampleNs)
+    {
+        this.minRttSampleNs = minRttSampleNs;
+        return this;
+    }
+
+    /**
+     * @return the smallest RTT sample taken; 0 (the default) takes every sample.
+     */
+    public long minRttSampleNs()
+    {
+        return minRttSampleNs;
     }
 
     /**
@@ -278,6 +298,10 @@ public final class RecoveryConfig
         requirePositive("initialRttNs", initialRttNs);
         requirePositive("granularityNs", granularityNs);
         requirePositive("lostPacketHistory", lostPacketHistory);
+        if (minRttSampleNs < 0)
+        {
+            throw new IllegalArgumentException("minRttSampleNs=" + minRttSampleNs + " must be >= 0");
+        }
         if (packetThreshold < 1 || packetThreshold > maxPacketThreshold)
         {
             throw new IllegalArgumentException("packetThreshold=" + packetThreshold +

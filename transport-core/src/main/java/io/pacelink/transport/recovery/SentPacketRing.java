@@ -11,8 +11,9 @@ import java.util.Arrays;
  * Packet numbers only grow (RFC 9000 section 12.3); a gap between two sent numbers marks the numbers in between as
  * {@link #SKIPPED} (the optimistic-ACK defence of RFC 9000 section 21.4). A slot is reused when the number
  * {@code capacity} higher is sent: {@link #hasCapacityFor(long)} is false while that slot still holds an unresolved
- * packet that matters (ack-eliciting or counted in flight), so the sender stops instead of forgetting it. All storage
- * is allocated at construction.
+ * packet that matters (ack-eliciting or counted in flight), so the sender stops instead of forgetting it. The ring
+ * starts small and {@link #grow() doubles} up to its maximum as the flight needs more slots (docs/security.md,
+ * "Memory"), so an idle connection holds a few kilobytes, not the maximum.
  */
 public final class SentPacketRing
 {
@@ -51,27 +52,34 @@ public final class SentPacketRing
      */
     static final int SKIPPED_HISTORY = 32;
 
-    private final int capacity;
-    private final int mask;
+    /**
+     * Heap bytes one slot takes across the ring's arrays: what each doubling charges the memory budget per new slot.
+     */
+    public static final int BYTES_PER_SLOT = 89;
 
-    private final long[] packetNumbers;
-    private final byte[] states;
-    private final long[] sentTimesNs;
-    private final int[] sizesBytes;
-    private final boolean[] ackEliciting;
-    private final boolean[] countsInFlight;
+    private final int maxCapacity;
+    private int capacity;
+    private int mask;
 
-    private final long[] deliveredAtSendBytes;
-    private final long[] deliveredTimesAtSendNs;
-    private final long[] firstSentTimesAtSendNs;
-    private final boolean[] appLimitedAtSend;
-    private final long[] txInFlightBytes;
-    private final long[] lostAtSendBytes;
+    private long[] packetNumbers;
+    private byte[] states;
+    private long[] sentTimesNs;
+    private int[] sizesBytes;
+    private boolean[] ackEliciting;
+    private boolean[] countsInFlight;
 
-    private final long[] streamOffsets;
-    private final int[] streamLengths;
-    private final boolean[] fins;
-    private final int[] frameFlags;
+    private long[] deliveredAtSendBytes;
+    private long[] deliveredTimesAtSendNs;
+    private long[] firstSentTimesAtSendNs;
+    private boolean[] appLimitedAtSend;
+    private long[] txInFlightBytes;
+    private long[] lostAtSendBytes;
+
+    private long[] streamOffsets;
+    private int[] streamLengths;
+    private boolean[] fins;
+    private int[] frameFlags;
+    private long[] ackFrameLargestAcked;
 
     private final long[] skippedPacketNumbers = new long[SKIPPED_HISTORY];
     private int skippedCount;
@@ -81,33 +89,123 @@ public final class SentPacketRing
     private long oldestInFlightPacketNumber;
 
     /**
+     * A ring of a fixed number of slots.
+     *
      * @param capacity number of slots, a power of two.
      */
     public SentPacketRing(final int capacity)
     {
-        if (capacity < 2 || Integer.bitCount(capacity) != 1)
+        this(capacity, capacity);
+    }
+
+    /**
+     * @param initialCapacity number of slots to start with, a power of two.
+     * @param maxCapacity     the most slots {@link #grow()} may reach, a power of two.
+     */
+    public SentPacketRing(final int initialCapacity, final int maxCapacity)
+    {
+        if (initialCapacity < 2 || Integer.bitCount(initialCapacity) != 1 || Integer.bitCount(maxCapacity) != 1 ||
+            maxCapacity < initialCapacity)
         {
-            throw new IllegalArgumentException("capacity=" + capacity + " must be a power of two >= 2");
+            throw new IllegalArgumentException("capacity=" + initialCapacity + " must be a power of two >= 2, up to " +
+                "a power of two maximum, " + maxCapacity);
         }
-        this.capacity = capacity;
-        this.mask = capacity - 1;
-        packetNumbers = new long[capacity];
+        this.maxCapacity = maxCapacity;
+        allocate(initialCapacity);
         Arrays.fill(packetNumbers, -1L);
-        states = new byte[capacity];
-        sentTimesNs = new long[capacity];
-        sizesBytes = new int[capacity];
-        ackEliciting = new boolean[capacity];
-        countsInFlight = new boolean[capacity];
-        deliveredAtSendBytes = new long[capacity];
-        deliveredTimesAtSendNs = new long[capacity];
-        firstSentTimesAtSendNs = new long[capacity];
-        appLimitedAtSend = new boolean[capacity];
-        txInFlightBytes = new long[capacity];
-        lostAtSendBytes = new long[capacity];
-        streamOffsets = new long[capacity];
-        streamLengths = new int[capacity];
-        fins = new boolean[capacity];
-        frameFlags = new int[capacity];
+    }
+
+    private void allocate(final int slots)
+    {
+        capacity = slots;
+        mask = slots - 1;
+        packetNumbers = new long[slots];
+        states = new byte[slots];
+        sentTimesNs = new long[slots];
+        sizesBytes = new int[slots];
+        ackEliciting = new boolean[slots];
+        countsInFlight = new boolean[slots];
+        deliveredAtSendBytes = new long[slots];
+        deliveredTimesAtSendNs = new long[slots];
+        firstSentTimesAtSendNs = new long[slots];
+        appLimitedAtSend = new boolean[slots];
+        txInFlightBytes = new long[slots];
+        lostAtSendBytes = new long[slots];
+        streamOffsets = new long[slots];
+        streamLengths = new int[slots];
+        fins = new boolean[slots];
+        frameFlags = new int[slots];
+        ackFrameLargestAcked = new long[slots];
+    }
+
+    /**
+     * @return the most slots the ring may grow to.
+     */
+    public int maxCapacity()
+    {
+        return maxCapacity;
+    }
+
+    /**
+     * Double the number of slots, keeping every packet the ring describes. Slots change: a slot number taken before
+     * must not be used after. Allocates; called only when the flight outgrows the ring.
+     *
+     * @return false, changing nothing, if the ring is at its maximum.
+     */
+    boolean grow()
+    {
+        if (capacity == maxCapacity)
+        {
+            return false;
+        }
+        final int oldMask = mask;
+        final long[] oldPacketNumbers = packetNumbers;
+        final byte[] oldStates = states;
+        final long[] oldSentTimesNs = sentTimesNs;
+        final int[] oldSizesBytes = sizesBytes;
+        final boolean[] oldAckEliciting = ackEliciting;
+        final boolean[] oldCountsInFlight = countsInFlight;
+        final long[] oldDeliveredAtSendBytes = deliveredAtSendBytes;
+        final long[] oldDeliveredTimesAtSendNs = deliveredTimesAtSendNs;
+        final long[] oldFirstSentTimesAtSendNs = firstSentTimesAtSendNs;
+        final boolean[] oldAppLimitedAtSend = appLimitedAtSend;
+        final long[] oldTxInFlightBytes = txInFlightBytes;
+        final long[] oldLostAtSendBytes = lostAtSendBytes;
+        final long[] oldStreamOffsets = streamOffsets;
+        final int[] oldStreamLengths = streamLengths;
+        final boolean[] oldFins = fins;
+        final int[] oldFrameFlags = frameFlags;
+        final long[] oldAckFrameLargestAcked = ackFrameLargestAcked;
+
+        allocate(capacity * 2);
+        Arrays.fill(packetNumbers, -1L);
+        for (int from = 0; from <= oldMask; from++)
+        {
+            final long packetNumber = oldPacketNumbers[from];
+            if (packetNumber < 0)
+            {
+                continue;
+            }
+            final int to = slot(packetNumber);
+            packetNumbers[to] = packetNumber;
+            states[to] = oldStates[from];
+            sentTimesNs[to] = oldSentTimesNs[from];
+            sizesBytes[to] = oldSizesBytes[from];
+            ackEliciting[to] = oldAckEliciting[from];
+            countsInFlight[to] = oldCountsInFlight[from];
+            deliveredAtSendBytes[to] = oldDeliveredAtSendBytes[from];
+            deliveredTimesAtSendNs[to] = oldDeliveredTimesAtSendNs[from];
+            firstSentTimesAtSendNs[to] = oldFirstSentTimesAtSendNs[from];
+            appLimitedAtSend[to] = oldAppLimitedAtSend[from];
+            txInFlightBytes[to] = oldTxInFlightBytes[from];
+            lostAtSendBytes[to] = oldLostAtSendBytes[from];
+            streamOffsets[to] = oldStreamOffsets[from];
+            streamLengths[to] = oldStreamLengths[from];
+            fins[to] = oldFins[from];
+            frameFlags[to] = oldFrameFlags[from];
+            ackFrameLargestAcked[to] = oldAckFrameLargestAcked[from];
+        }
+        return true;
     }
 
     /**
@@ -293,15 +391,26 @@ public final class SentPacketRing
      */
     public boolean containsSkipped(final long smallest, final long largest)
     {
+        return countSkipped(smallest, largest) > 0;
+    }
+
+    /**
+     * @param smallest smallest packet number of a range.
+     * @param largest  largest packet number of the range.
+     * @return how many recently skipped numbers lie in the range.
+     */
+    public int countSkipped(final long smallest, final long largest)
+    {
+        int count = 0;
         for (int i = 0; i < skippedCount; i++)
         {
             final long skipped = skippedPacketNumbers[i];
             if (skipped >= smallest && skipped <= largest)
             {
-                return true;
+                count++;
             }
         }
-        return false;
+        return count;
     }
 
     /**
@@ -447,6 +556,24 @@ public final class SentPacketRing
     public boolean fin(final int slot)
     {
         return fins[slot];
+    }
+
+    /**
+     * @param slot                a slot.
+     * @param largestAcknowledged Largest Acknowledged of the ACK frame the packet carried.
+     */
+    void ackFrameLargestAcked(final int slot, final long largestAcknowledged)
+    {
+        ackFrameLargestAcked[slot] = largestAcknowledged;
+    }
+
+    /**
+     * @param slot a slot whose packet carried an ACK frame.
+     * @return that frame's Largest Acknowledged.
+     */
+    public long ackFrameLargestAcked(final int slot)
+    {
+        return ackFrameLargestAcked[slot];
     }
 
     /**

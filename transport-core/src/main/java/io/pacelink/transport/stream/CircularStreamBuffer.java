@@ -1,7 +1,7 @@
 package io.pacelink.transport.stream;
 
+import io.pacelink.transport.memory.SegmentSource;
 import org.agrona.BitUtil;
-import org.agrona.BufferUtil;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -9,14 +9,22 @@ import org.agrona.concurrent.UnsafeBuffer;
 import java.nio.ByteOrder;
 
 /**
- * A power-of-two byte store addressed by 64-bit stream positions: the byte at position {@code p} lives at index
- * {@code p & mask}, so a range that crosses the end of the store is copied in two parts. The store is direct
- * (off-heap, cache-line aligned) memory, so a log of many MiB is no humongous object for the garbage collector.
+ * A byte store addressed by 64-bit stream positions that holds at most {@code capacity} bytes beyond the oldest one
+ * still needed, committed in fixed-size segments only where data is (docs/security.md, "Memory"). Position {@code p}
+ * lives in segment number {@code p / segmentBytes}, kept in table slot {@code segmentNumber % (capacity /
+ * segmentBytes + 1)} at index {@code p % segmentBytes}. The extra slot lets the window of positions in use,
+ * {@code [floor(oldest), oldest + capacity)}, span one more segment than the capacity without two live segments
+ * sharing a slot, so the whole capacity is always usable whatever the oldest position.
  * <p>
- * After the data comes a trailer of position slots shared between the log's two threads. Each slot starts two
- * cache lines after the previous one, like Agrona's ring buffer trailer, so that a thread writing its slot does not
- * invalidate the line the other thread writes (adjacent-line prefetch included). A slot holds up to
- * {@link #SLOT_FIELDS} longs written by one thread.
+ * One thread commits segments before writing into them ({@link #commit}) and, for a log whose consumed segments are
+ * given back, releases them ({@link #releaseBelow}); the other thread only reads segments already published to it by
+ * a release store of a position. The table itself is created with the first segment, so a log that never carries
+ * data costs a few hundred bytes.
+ * <p>
+ * After the data come the position slots shared between the log's two threads, each two cache lines after the
+ * previous one, like Agrona's ring buffer trailer, so a thread writing its slot does not invalidate the line the other
+ * thread writes (adjacent-line prefetch included). A slot holds up to {@link #SLOT_FIELDS} longs written by one
+ * thread.
  */
 final class CircularStreamBuffer
 {
@@ -31,32 +39,48 @@ final class CircularStreamBuffer
     static final int MIN_CAPACITY_BYTES = 64;
 
     /**
-     * Largest capacity: the trailer must still fit an int index.
+     * Largest capacity: positions map to int indices.
      */
     static final int MAX_CAPACITY_BYTES = 1 << 30;
 
     private static final int SLOT_STRIDE_BYTES = 2 * BitUtil.CACHE_LINE_LENGTH;
 
-    private final UnsafeBuffer buffer;
+    private final SegmentSource source;
     private final int capacity;
-    private final int mask;
+    private final int segmentBytes;
+    private final int segmentShift;
+    private final int segmentMask;
+    private final int segmentSlots;
+    private final UnsafeBuffer positions;
+    private UnsafeBuffer[] segments;
+    private int committedSegments;
+    private long releasedBelowSegment;
 
     /**
      * @param capacity  data bytes, a power of two in [{@link #MIN_CAPACITY_BYTES}, {@link #MAX_CAPACITY_BYTES}].
      * @param slotCount number of position slots in the trailer.
+     * @param source    where segments come from; its segment size is a power of two no larger than the capacity.
      */
-    CircularStreamBuffer(final int capacity, final int slotCount)
+    CircularStreamBuffer(final int capacity, final int slotCount, final SegmentSource source)
     {
         if (!BitUtil.isPowerOfTwo(capacity) || capacity < MIN_CAPACITY_BYTES || capacity > MAX_CAPACITY_BYTES)
         {
             throw new IllegalArgumentException("capacity must be a power of two in [" + MIN_CAPACITY_BYTES + ", " +
                 MAX_CAPACITY_BYTES + "]: " + capacity);
         }
+        final int segmentBytes = source.segmentBytes();
+        if (!BitUtil.isPowerOfTwo(segmentBytes) || segmentBytes > capacity)
+        {
+            throw new IllegalArgumentException(
+                "segment size must be a power of two no larger than the capacity " + capacity + ": " + segmentBytes);
+        }
+        this.source = source;
         this.capacity = capacity;
-        this.mask = capacity - 1;
-        final int trailerLength = (slotCount + 1) * SLOT_STRIDE_BYTES;
-        this.buffer = new UnsafeBuffer(
-            BufferUtil.allocateDirectAligned(capacity + trailerLength, BitUtil.CACHE_LINE_LENGTH));
+        this.segmentBytes = segmentBytes;
+        this.segmentShift = Integer.numberOfTrailingZeros(segmentBytes);
+        this.segmentMask = segmentBytes - 1;
+        this.segmentSlots = capacity / segmentBytes + 1;
+        this.positions = new UnsafeBuffer(new byte[(slotCount + 1) * SLOT_STRIDE_BYTES]);
     }
 
     int capacity()
@@ -64,30 +88,170 @@ final class CircularStreamBuffer
         return capacity;
     }
 
+    int segmentBytes()
+    {
+        return segmentBytes;
+    }
+
     /**
-     * @return the whole store; data indices are in [0, capacity).
+     * Committing thread: make sure every segment holding a position of {@code [from, to)} is present. Segments
+     * committed before a refusal stay.
+     *
+     * @return the number of segments newly committed, or -1 if the source refused one.
      */
-    UnsafeBuffer buffer()
+    int commit(final long from, final long to)
     {
-        return buffer;
-    }
-
-    int index(final long position)
-    {
-        return (int)position & mask;
+        int committed = 0;
+        int result;
+        while ((result = commitNext(from, to)) > 0)
+        {
+            committed++;
+        }
+        return result < 0 ? -1 : committed;
     }
 
     /**
-     * Copy {@code length} bytes from {@code src} into the store at {@code position}.
+     * Committing thread: commit the first segment of {@code [from, to)} that is missing.
+     *
+     * @return 1 if one was committed, 0 if none was missing, -1 if the source refused.
+     */
+    int commitNext(final long from, final long to)
+    {
+        if (to <= from)
+        {
+            return 0;
+        }
+        UnsafeBuffer[] table = segments;
+        if (null == table)
+        {
+            table = new UnsafeBuffer[segmentSlots];
+            segments = table;
+        }
+        for (long segmentNumber = from >>> segmentShift, last = (to - 1) >>> segmentShift;
+            segmentNumber <= last;
+            segmentNumber++)
+        {
+            final int slot = (int)(segmentNumber % segmentSlots);
+            if (null == table[slot])
+            {
+                final UnsafeBuffer segment = source.acquire();
+                if (null == segment)
+                {
+                    return -1;
+                }
+                table[slot] = segment;
+                committedSegments++;
+                return 1;
+            }
+        }
+        return 0;
+    }
+
+    /**
+     * @return true if every segment holding a position of {@code [from, to)} is present (committing thread).
+     */
+    boolean isCommitted(final long from, final long to)
+    {
+        final UnsafeBuffer[] table = segments;
+        if (to <= from)
+        {
+            return true;
+        }
+        if (null == table)
+        {
+            return false;
+        }
+        for (long segmentNumber = from >>> segmentShift, last = (to - 1) >>> segmentShift;
+            segmentNumber <= last;
+            segmentNumber++)
+        {
+            if (null == table[(int)(segmentNumber % segmentSlots)])
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Committing thread: give back every segment that lies wholly below {@code position}, which the other thread no
+     * longer reads. Costs nothing when no new segment was passed.
+     *
+     * @param position the oldest position still needed.
+     * @return segments released.
+     */
+    int releaseBelow(final long position)
+    {
+        final long belowSegment = position >>> segmentShift;
+        int released = 0;
+        final UnsafeBuffer[] table = segments;
+        if (null != table)
+        {
+            // A slot holds the newest segment written to it; an older one below the position was given back first.
+            for (long segmentNumber = Math.max(releasedBelowSegment, belowSegment - segmentSlots);
+                segmentNumber < belowSegment;
+                segmentNumber++)
+            {
+                final int slot = (int)(segmentNumber % segmentSlots);
+                final UnsafeBuffer segment = table[slot];
+                if (null != segment)
+                {
+                    table[slot] = null;
+                    source.release(segment);
+                    released++;
+                }
+            }
+        }
+        releasedBelowSegment = Math.max(releasedBelowSegment, belowSegment);
+        committedSegments -= released;
+        return released;
+    }
+
+    /**
+     * @return segments committed now (committing thread).
+     */
+    int committedSegments()
+    {
+        return committedSegments;
+    }
+
+    /**
+     * @return the segment holding {@code position}; it must be committed.
+     */
+    UnsafeBuffer segment(final long position)
+    {
+        return segments[(int)((position >>> segmentShift) % segmentSlots)];
+    }
+
+    /**
+     * @return the index of {@code position} within its segment.
+     */
+    int indexInSegment(final long position)
+    {
+        return (int)position & segmentMask;
+    }
+
+    /**
+     * @return true if {@code [position, position + length)} lies within one segment, so it can be handed out in place.
+     */
+    boolean isWithinOneSegment(final long position, final int length)
+    {
+        return indexInSegment(position) + length <= segmentBytes;
+    }
+
+    /**
+     * Copy {@code length} bytes from {@code src} into the store at {@code position}; the segments must be committed.
      */
     void write(final long position, final DirectBuffer src, final int srcOffset, final int length)
     {
-        final int index = index(position);
-        final int firstPart = Math.min(length, capacity - index);
-        buffer.putBytes(index, src, srcOffset, firstPart);
-        if (firstPart < length)
+        int done = 0;
+        while (done < length)
         {
-            buffer.putBytes(0, src, srcOffset + firstPart, length - firstPart);
+            final long at = position + done;
+            final int index = indexInSegment(at);
+            final int part = Math.min(length - done, segmentBytes - index);
+            segment(at).putBytes(index, src, srcOffset + done, part);
+            done += part;
         }
     }
 
@@ -96,80 +260,123 @@ final class CircularStreamBuffer
      */
     void read(final long position, final MutableDirectBuffer dst, final int dstOffset, final int length)
     {
-        final int index = index(position);
-        final int firstPart = Math.min(length, capacity - index);
-        dst.putBytes(dstOffset, buffer, index, firstPart);
-        if (firstPart < length)
+        int done = 0;
+        while (done < length)
         {
-            dst.putBytes(dstOffset + firstPart, buffer, 0, length - firstPart);
+            final long at = position + done;
+            final int index = indexInSegment(at);
+            final int part = Math.min(length - done, segmentBytes - index);
+            dst.putBytes(dstOffset + done, segment(at), index, part);
+            done += part;
         }
     }
 
     /**
-     * Write a little-endian int at {@code position}; it may straddle the end of the store.
+     * @return true if the {@code length} bytes of the store at {@code position} equal those of {@code src}.
+     */
+    boolean matches(final long position, final DirectBuffer src, final int srcOffset, final int length)
+    {
+        int done = 0;
+        while (done < length)
+        {
+            final long at = position + done;
+            final int index = indexInSegment(at);
+            final int part = Math.min(length - done, segmentBytes - index);
+            if (!regionMatches(segment(at), index, src, srcOffset + done, part))
+            {
+                return false;
+            }
+            done += part;
+        }
+        return true;
+    }
+
+    private static boolean regionMatches(
+        final UnsafeBuffer segment, final int index, final DirectBuffer src, final int srcOffset, final int length)
+    {
+        int i = 0;
+        for (; i <= length - Long.BYTES; i += Long.BYTES)
+        {
+            if (segment.getLong(index + i) != src.getLong(srcOffset + i))
+            {
+                return false;
+            }
+        }
+        for (; i < length; i++)
+        {
+            if (segment.getByte(index + i) != src.getByte(srcOffset + i))
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Write a little-endian int at {@code position}; it may straddle two segments.
      */
     void putIntLittleEndian(final long position, final int value)
     {
-        final int index = index(position);
-        if (index <= capacity - Integer.BYTES)
+        final int index = indexInSegment(position);
+        if (index <= segmentBytes - Integer.BYTES)
         {
-            buffer.putInt(index, value, ByteOrder.LITTLE_ENDIAN);
+            segment(position).putInt(index, value, ByteOrder.LITTLE_ENDIAN);
         }
         else
         {
             for (int i = 0; i < Integer.BYTES; i++)
             {
-                buffer.putByte(index(position + i), (byte)(value >>> (Byte.SIZE * i)));
+                segment(position + i).putByte(indexInSegment(position + i), (byte)(value >>> (Byte.SIZE * i)));
             }
         }
     }
 
     /**
-     * Read a little-endian int at {@code position}; it may straddle the end of the store.
+     * Read a little-endian int at {@code position}; it may straddle two segments.
      */
     int getIntLittleEndian(final long position)
     {
-        final int index = index(position);
-        if (index <= capacity - Integer.BYTES)
+        final int index = indexInSegment(position);
+        if (index <= segmentBytes - Integer.BYTES)
         {
-            return buffer.getInt(index, ByteOrder.LITTLE_ENDIAN);
+            return segment(position).getInt(index, ByteOrder.LITTLE_ENDIAN);
         }
 
         int value = 0;
         for (int i = 0; i < Integer.BYTES; i++)
         {
-            value |= (buffer.getByte(index(position + i)) & 0xFF) << (Byte.SIZE * i);
+            value |= (segment(position + i).getByte(indexInSegment(position + i)) & 0xFF) << (Byte.SIZE * i);
         }
         return value;
     }
 
     long getPlain(final int slot, final int field)
     {
-        return buffer.getLong(fieldOffset(slot, field));
+        return positions.getLong(fieldOffset(slot, field));
     }
 
     void putPlain(final int slot, final int field, final long value)
     {
-        buffer.putLong(fieldOffset(slot, field), value);
+        positions.putLong(fieldOffset(slot, field), value);
     }
 
     long getAcquire(final int slot, final int field)
     {
-        return buffer.getLongAcquire(fieldOffset(slot, field));
+        return positions.getLongAcquire(fieldOffset(slot, field));
     }
 
     void putRelease(final int slot, final int field, final long value)
     {
-        buffer.putLongRelease(fieldOffset(slot, field), value);
+        positions.putLongRelease(fieldOffset(slot, field), value);
     }
 
     boolean compareAndSet(final int slot, final int field, final long expected, final long update)
     {
-        return buffer.compareAndSetLong(fieldOffset(slot, field), expected, update);
+        return positions.compareAndSetLong(fieldOffset(slot, field), expected, update);
     }
 
-    private int fieldOffset(final int slot, final int field)
+    private static int fieldOffset(final int slot, final int field)
     {
-        return capacity + (slot + 1) * SLOT_STRIDE_BYTES + field * Long.BYTES;
+        return (slot + 1) * SLOT_STRIDE_BYTES + field * Long.BYTES;
     }
 }

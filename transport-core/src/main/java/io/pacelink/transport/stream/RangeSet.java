@@ -3,21 +3,35 @@ package io.pacelink.transport.stream;
 import java.util.Arrays;
 
 /**
- * A set of stream positions kept as disjoint, non-adjacent half-open ranges {@code [start, end)} sorted by start, in
- * two primitive arrays. Adding merges overlapping and touching ranges; removing may split one.
+ * A set of stream positions kept as disjoint, non-adjacent half-open ranges {@code [start, end)}: adding merges
+ * overlapping and touching ranges, removing may split one.
+ * <p>
+ * The ranges are the nodes of an AVL tree keyed by start, held in primitive arrays (starts, ends, children, heights)
+ * with a free list, so every lookup, insertion and deletion is O(log n) whatever order a peer sends its ranges in
+ * (a sorted array would shift every range behind an insertion: quadratic for fragments sent in descending order).
+ * No library offers an ordered map of primitives that allocates nothing per entry (the JDK's and fastutil's trees
+ * allocate a node per entry), which the receive path needs under loss.
  * <p>
  * The arrays grow by doubling up to {@code maxRanges}, so a set allocates only when it holds more ranges than ever
- * before, never in steady state. Lookups are binary searches; inserting or deleting in the middle shifts the ranges
- * behind it, which is cheap because the sets held by stream logs have few ranges (one per gap). Single-threaded.
+ * before, never in steady state. Single-threaded.
  */
 public final class RangeSet
 {
     private static final int MIN_CAPACITY = 4;
+    private static final int NIL = -1;
 
     private final int maxRanges;
     private long[] starts;
     private long[] ends;
+    private int[] lefts;
+    private int[] rights;
+    private byte[] heights;
+    private int root = NIL;
     private int size;
+    private int freeList = NIL;
+    private int neverUsed;
+    private long coveredLength;
+    private int detachedMinimum;
 
     /**
      * @param initialCapacity number of ranges preallocated.
@@ -37,6 +51,9 @@ public final class RangeSet
         this.maxRanges = maxRanges;
         this.starts = new long[initialCapacity];
         this.ends = new long[initialCapacity];
+        this.lefts = new int[initialCapacity];
+        this.rights = new int[initialCapacity];
+        this.heights = new byte[initialCapacity];
     }
 
     /**
@@ -64,23 +81,21 @@ public final class RangeSet
     }
 
     /**
-     * @param index of the range, in [0, size).
-     * @return the range's first position.
+     * @return the first position of the lowest range.
+     * @throws IllegalStateException if the set is empty.
      */
-    public long start(final int index)
+    public long firstStart()
     {
-        checkIndex(index);
-        return starts[index];
+        return starts[first()];
     }
 
     /**
-     * @param index of the range, in [0, size).
-     * @return the position just after the range.
+     * @return the position just after the lowest range.
+     * @throws IllegalStateException if the set is empty.
      */
-    public long end(final int index)
+    public long firstEnd()
     {
-        checkIndex(index);
-        return ends[index];
+        return ends[first()];
     }
 
     /**
@@ -88,12 +103,7 @@ public final class RangeSet
      */
     public long coveredLength()
     {
-        long length = 0;
-        for (int i = 0; i < size; i++)
-        {
-            length += ends[i] - starts[i];
-        }
-        return length;
+        return coveredLength;
     }
 
     /**
@@ -111,27 +121,34 @@ public final class RangeSet
             return true;
         }
 
-        final int first = firstEndAtOrAfter(start);
-        final int last = firstStartAfter(end);
-        if (first == last)
+        final int before = floor(start);
+        final int merged = NIL != before && ends[before] >= start ? before : ceiling(start);
+        if (NIL == merged || starts[merged] > end)
         {
-            if (!ensureCapacity(size + 1))
+            if (size == maxRanges)
             {
                 return false;
             }
-            System.arraycopy(starts, first, starts, first + 1, size - first);
-            System.arraycopy(ends, first, ends, first + 1, size - first);
-            starts[first] = start;
-            ends[first] = end;
-            size++;
-        }
-        else
-        {
-            starts[first] = Math.min(starts[first], start);
-            ends[first] = Math.max(ends[last - 1], end);
-            delete(first + 1, last);
+            insert(start, end);
+            coveredLength += end - start;
+            return true;
         }
 
+        // Every later range that starts at or before the end is swallowed; ranges are disjoint and non-adjacent, so
+        // none beyond the last of them can touch the merged range.
+        long newEnd = Math.max(end, ends[merged]);
+        for (int next = higher(starts[merged]); NIL != next && starts[next] <= end; next = higher(starts[merged]))
+        {
+            newEnd = Math.max(newEnd, ends[next]);
+            coveredLength -= ends[next] - starts[next];
+            root = delete(root, starts[next]);
+            size--;
+        }
+        // Changing the key in place keeps the order: nothing lies between the previous range and the new start.
+        coveredLength -= ends[merged] - starts[merged];
+        starts[merged] = Math.min(starts[merged], start);
+        ends[merged] = newEnd;
+        coveredLength += newEnd - starts[merged];
         return true;
     }
 
@@ -150,49 +167,51 @@ public final class RangeSet
             return true;
         }
 
-        int first = firstEndAfter(start);
-        int last = firstStartAtOrAfter(end);
-        if (first >= last)
+        final int before = floor(start);
+        if (NIL != before && starts[before] < start && ends[before] > start)
         {
-            return true;
-        }
-
-        if (last - first == 1 && starts[first] < start && ends[first] > end)
-        {
-            if (!ensureCapacity(size + 1))
+            final long beforeEnd = ends[before];
+            if (beforeEnd > end)
             {
-                return false;
+                if (size == maxRanges)
+                {
+                    return false;
+                }
+                ends[before] = start;
+                insert(end, beforeEnd);
+                coveredLength -= end - start;
+                return true;
             }
-            System.arraycopy(starts, first + 1, starts, first + 2, size - first - 1);
-            System.arraycopy(ends, first, ends, first + 1, size - first);
-            ends[first] = start;
-            starts[first + 1] = end;
-            size++;
-            return true;
+            ends[before] = start;
+            coveredLength -= beforeEnd - start;
         }
 
-        if (starts[first] < start)
+        for (int node = ceiling(start); NIL != node && starts[node] < end; node = ceiling(start))
         {
-            ends[first] = start;
-            first++;
+            if (ends[node] > end)
+            {
+                coveredLength -= end - starts[node];
+                starts[node] = end;
+                break;
+            }
+            coveredLength -= ends[node] - starts[node];
+            root = delete(root, starts[node]);
+            size--;
         }
-        if (ends[last - 1] > end)
-        {
-            starts[last - 1] = end;
-            last--;
-        }
-        delete(first, last);
-
         return true;
     }
 
     /**
      * Remove the range with the lowest positions.
+     *
+     * @throws IllegalStateException if the set is empty.
      */
     public void removeFirst()
     {
-        checkIndex(0);
-        delete(0, 1);
+        final int first = first();
+        coveredLength -= ends[first] - starts[first];
+        root = delete(root, starts[first]);
+        size--;
     }
 
     /**
@@ -200,7 +219,11 @@ public final class RangeSet
      */
     public void clear()
     {
+        root = NIL;
         size = 0;
+        freeList = NIL;
+        neverUsed = 0;
+        coveredLength = 0;
     }
 
     /**
@@ -210,8 +233,8 @@ public final class RangeSet
      */
     public long coveredEnd(final long position)
     {
-        final int index = firstEndAfter(position);
-        return index < size && starts[index] <= position ? ends[index] : position;
+        final int node = floor(position);
+        return NIL != node && ends[node] > position ? ends[node] : position;
     }
 
     /**
@@ -220,12 +243,8 @@ public final class RangeSet
      */
     public long nextStart(final long position)
     {
-        int index = firstEndAfter(position);
-        if (index < size && starts[index] <= position)
-        {
-            index++;
-        }
-        return index < size ? starts[index] : Long.MAX_VALUE;
+        final int node = higher(position);
+        return NIL == node ? Long.MAX_VALUE : starts[node];
     }
 
     /**
@@ -239,98 +258,251 @@ public final class RangeSet
     }
 
     /**
-     * {@inheritDoc}
+     * @return the ranges in order; allocates, for tests and diagnostics.
      */
     public String toString()
     {
         final StringBuilder builder = new StringBuilder("RangeSet{");
-        for (int i = 0; i < size; i++)
-        {
-            builder.append(i == 0 ? "" : ", ").append('[').append(starts[i]).append(", ").append(ends[i]).append(')');
-        }
+        appendInOrder(root, builder);
         return builder.append('}').toString();
     }
 
-    private int firstEndAfter(final long position)
+    private void appendInOrder(final int node, final StringBuilder builder)
     {
-        int low = 0;
-        int high = size;
-        while (low < high)
+        if (NIL != node)
         {
-            final int middle = (low + high) >>> 1;
-            if (ends[middle] > position)
+            appendInOrder(lefts[node], builder);
+            builder.append(builder.length() > "RangeSet{".length() ? ", " : "")
+                .append('[').append(starts[node]).append(", ").append(ends[node]).append(')');
+            appendInOrder(rights[node], builder);
+        }
+    }
+
+    // ---------------------------------------------------------------- lookups
+
+    private int first()
+    {
+        if (NIL == root)
+        {
+            throw new IllegalStateException("the set is empty");
+        }
+        int node = root;
+        while (NIL != lefts[node])
+        {
+            node = lefts[node];
+        }
+        return node;
+    }
+
+    /**
+     * @return the range with the largest start at or below the position, or {@link #NIL}.
+     */
+    private int floor(final long position)
+    {
+        int found = NIL;
+        int node = root;
+        while (NIL != node)
+        {
+            if (starts[node] <= position)
             {
-                high = middle;
+                found = node;
+                node = rights[node];
             }
             else
             {
-                low = middle + 1;
+                node = lefts[node];
             }
         }
-        return low;
+        return found;
     }
 
-    private int firstEndAtOrAfter(final long position)
+    /**
+     * @return the range with the smallest start at or above the position, or {@link #NIL}.
+     */
+    private int ceiling(final long position)
     {
-        return firstEndAfter(position - 1);
-    }
-
-    private int firstStartAfter(final long position)
-    {
-        int low = 0;
-        int high = size;
-        while (low < high)
+        int found = NIL;
+        int node = root;
+        while (NIL != node)
         {
-            final int middle = (low + high) >>> 1;
-            if (starts[middle] > position)
+            if (starts[node] >= position)
             {
-                high = middle;
+                found = node;
+                node = lefts[node];
             }
             else
             {
-                low = middle + 1;
+                node = rights[node];
             }
         }
-        return low;
+        return found;
     }
 
-    private int firstStartAtOrAfter(final long position)
+    /**
+     * @return the range with the smallest start above the position, or {@link #NIL}.
+     */
+    private int higher(final long position)
     {
-        return firstStartAfter(position - 1);
+        return position == Long.MAX_VALUE ? NIL : ceiling(position + 1);
     }
 
-    private void delete(final int from, final int to)
+    // ---------------------------------------------------------------- AVL tree
+
+    private void insert(final long start, final long end)
     {
-        final int count = to - from;
-        if (count > 0)
-        {
-            System.arraycopy(starts, to, starts, from, size - to);
-            System.arraycopy(ends, to, ends, from, size - to);
-            size -= count;
-        }
+        final int node = allocate();
+        starts[node] = start;
+        ends[node] = end;
+        lefts[node] = NIL;
+        rights[node] = NIL;
+        heights[node] = 1;
+        root = insert(root, node);
+        size++;
     }
 
-    private boolean ensureCapacity(final int required)
+    private int insert(final int subtree, final int node)
     {
-        if (required <= starts.length)
+        if (NIL == subtree)
         {
-            return true;
+            return node;
         }
-        if (required > maxRanges)
+        if (starts[node] < starts[subtree])
         {
-            return false;
+            lefts[subtree] = insert(lefts[subtree], node);
         }
-        final int newCapacity = (int)Math.min(maxRanges, Math.max(MIN_CAPACITY, 2L * starts.length));
-        starts = Arrays.copyOf(starts, newCapacity);
-        ends = Arrays.copyOf(ends, newCapacity);
-        return true;
+        else
+        {
+            rights[subtree] = insert(rights[subtree], node);
+        }
+        return balance(subtree);
     }
 
-    private void checkIndex(final int index)
+    /**
+     * Remove the node keyed {@code start} from a subtree. A node with two children is replaced by the node of its
+     * successor (relinked, not copied), so the indices of surviving ranges never change.
+     */
+    private int delete(final int subtree, final long start)
     {
-        if (index < 0 || index >= size)
+        if (starts[subtree] > start)
         {
-            throw new IndexOutOfBoundsException("index=" + index + " size=" + size);
+            lefts[subtree] = delete(lefts[subtree], start);
+            return balance(subtree);
         }
+        if (starts[subtree] < start)
+        {
+            rights[subtree] = delete(rights[subtree], start);
+            return balance(subtree);
+        }
+
+        final int left = lefts[subtree];
+        final int right = rights[subtree];
+        release(subtree);
+        if (NIL == left || NIL == right)
+        {
+            return NIL == left ? right : left;
+        }
+        final int remainingRight = detachMinimum(right);
+        final int successor = detachedMinimum;
+        lefts[successor] = left;
+        rights[successor] = remainingRight;
+        return balance(successor);
+    }
+
+    /**
+     * Detach the leftmost node of a subtree into {@link #detachedMinimum}.
+     *
+     * @return the subtree without it.
+     */
+    private int detachMinimum(final int subtree)
+    {
+        if (NIL == lefts[subtree])
+        {
+            detachedMinimum = subtree;
+            return rights[subtree];
+        }
+        lefts[subtree] = detachMinimum(lefts[subtree]);
+        return balance(subtree);
+    }
+
+    private int balance(final int node)
+    {
+        updateHeight(node);
+        final int balance = height(lefts[node]) - height(rights[node]);
+        if (balance > 1)
+        {
+            if (height(lefts[lefts[node]]) < height(rights[lefts[node]]))
+            {
+                lefts[node] = rotateLeft(lefts[node]);
+            }
+            return rotateRight(node);
+        }
+        if (balance < -1)
+        {
+            if (height(rights[rights[node]]) < height(lefts[rights[node]]))
+            {
+                rights[node] = rotateRight(rights[node]);
+            }
+            return rotateLeft(node);
+        }
+        return node;
+    }
+
+    private int rotateRight(final int node)
+    {
+        final int pivot = lefts[node];
+        lefts[node] = rights[pivot];
+        rights[pivot] = node;
+        updateHeight(node);
+        updateHeight(pivot);
+        return pivot;
+    }
+
+    private int rotateLeft(final int node)
+    {
+        final int pivot = rights[node];
+        rights[node] = lefts[pivot];
+        lefts[pivot] = node;
+        updateHeight(node);
+        updateHeight(pivot);
+        return pivot;
+    }
+
+    private void updateHeight(final int node)
+    {
+        heights[node] = (byte)(1 + Math.max(height(lefts[node]), height(rights[node])));
+    }
+
+    private int height(final int node)
+    {
+        return NIL == node ? 0 : heights[node];
+    }
+
+    // ---------------------------------------------------------------- node storage
+
+    private int allocate()
+    {
+        if (NIL != freeList)
+        {
+            final int node = freeList;
+            freeList = lefts[node];
+            return node;
+        }
+        if (neverUsed == starts.length)
+        {
+            // Only reached below maxRanges: callers check the size first.
+            final int newCapacity = (int)Math.min(maxRanges, Math.max(MIN_CAPACITY, 2L * starts.length));
+            starts = Arrays.copyOf(starts, newCapacity);
+            ends = Arrays.copyOf(ends, newCapacity);
+            lefts = Arrays.copyOf(lefts, newCapacity);
+            rights = Arrays.copyOf(rights, newCapacity);
+            heights = Arrays.copyOf(heights, newCapacity);
+        }
+        return neverUsed++;
+    }
+
+    private void release(final int node)
+    {
+        lefts[node] = freeList;
+        freeList = node;
     }
 }

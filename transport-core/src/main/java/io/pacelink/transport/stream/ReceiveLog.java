@@ -1,6 +1,8 @@
 package io.pacelink.transport.stream;
 
 import io.pacelink.transport.MessageHandler;
+import io.pacelink.transport.memory.MemoryBudget;
+import io.pacelink.transport.memory.SegmentPool;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -16,8 +18,10 @@ import org.agrona.concurrent.UnsafeBuffer;
  * so a hostile peer cannot announce a message that would never fit and wedge the application.
  * <p>
  * The <b>consumer</b> is the one application thread that calls {@link #poll}; it hands each complete message to a
- * {@link MessageHandler} as one contiguous region (a message that wraps around the end of the log is first copied
- * into a scratch buffer) and then releases the space by publishing the consumed head. The agent reads
+ * {@link MessageHandler} as one contiguous region (a message that spans two of the log's segments is first copied
+ * into a scratch buffer, grown to the longest such message) and then releases the space by publishing the consumed
+ * head. The agent commits segments as data arrives and gives back to the endpoint's pool those the application has
+ * consumed (docs/security.md, "Memory"), so the log holds memory only for data in it. The agent reads
  * {@link #consumedHead()} to grant flow-control credit: it must never allow the peer beyond
  * {@code consumedHead + capacity}, and data beyond it is rejected as {@link #FLOW_CONTROL_ERROR}.
  * <p>
@@ -54,12 +58,24 @@ public final class ReceiveLog
     public static final int REASSEMBLY_LIMIT_ERROR = -4;
 
     /**
+     * Data for stream offsets already received whose bytes differ from those received first (RFC 9000 section 2.2:
+     * "MAY treat receipt of different data at the same offset within a stream as a connection error").
+     */
+    public static final int DATA_MISMATCH_ERROR = -5;
+
+    /**
+     * Not an error of the peer: the endpoint's memory budget refused a segment for the data. Nothing of the frame
+     * was recorded; drop its packet unacknowledged, and the peer sends the data again.
+     */
+    public static final int MEMORY_REFUSED = -6;
+
+    /**
      * {@link #finalSize()} before a FIN arrived.
      */
     public static final long NO_FINAL_SIZE = -1;
 
     private static final int LENGTH_PREFIX_BYTES = SendLog.LENGTH_PREFIX_BYTES;
-    private static final int INITIAL_RANGES = 16;
+    private static final int INITIAL_RANGES = 0;
 
     private static final int PRODUCER_SLOT = 0;
     private static final int CONTIGUOUS_END_FIELD = 0;
@@ -67,17 +83,21 @@ public final class ReceiveLog
 
     private static final int CONSUMER_SLOT = 1;
     private static final int CONSUMED_HEAD_FIELD = 0;
+    private static final int CONSUMED_MESSAGES_FIELD = 1;
 
     private final CircularStreamBuffer log;
+    private final SegmentPool segments;
     private final int capacity;
     private final int maxMessageLength;
-    private final UnsafeBuffer scratch;
+    private final UnsafeBuffer scratch = new UnsafeBuffer(new byte[0]);
+    private boolean isMemoryReleased;
 
     private final RangeSet receivedBeyondEnd;
     private long contiguousEnd;
     private long nextPrefixPosition;
     private long highestReceived;
     private long finalSize = NO_FINAL_SIZE;
+    private long messagesArrived;
     private long consumedHeadCache;
     private int protocolError = NO_ERROR;
 
@@ -95,15 +115,34 @@ public final class ReceiveLog
     }
 
     /**
+     * A log whose segments come from a pool of its own, charged to no budget, for a log used on its own.
+     *
      * @param capacityBytes    size of the log, a power of two of at least 64 bytes; also the largest credit the
      *                         agent may grant beyond the consumed head.
      * @param maxMessageLength the longest message accepted; its prefixed record must fit the log.
-     * @param maxGaps          the most separate out-of-order ranges held at once, each taking 16 bytes; more is a
+     * @param maxGaps          the most separate out-of-order ranges held at once; more is a
      *                         {@link #REASSEMBLY_LIMIT_ERROR}.
      */
     public ReceiveLog(final int capacityBytes, final int maxMessageLength, final int maxGaps)
     {
-        this.log = new CircularStreamBuffer(capacityBytes, 2);
+        this(capacityBytes, maxMessageLength, maxGaps, new SegmentPool(MemoryBudget.unlimited(),
+            Math.min(SegmentPool.DEFAULT_SEGMENT_BYTES, capacityBytes), capacityBytes));
+    }
+
+    /**
+     * @param capacityBytes    size of the log, a power of two of at least 64 bytes; also the largest credit the
+     *                         agent may grant beyond the consumed head.
+     * @param maxMessageLength the longest message accepted; its prefixed record must fit the log.
+     * @param maxGaps          the most separate out-of-order ranges held at once, each taking about 25 bytes; more
+     *                         is a {@link #REASSEMBLY_LIMIT_ERROR}.
+     * @param segments         the endpoint's pool, which the agent takes segments from as data arrives and gives
+     *                         consumed ones back to.
+     */
+    public ReceiveLog(
+        final int capacityBytes, final int maxMessageLength, final int maxGaps, final SegmentPool segments)
+    {
+        this.log = new CircularStreamBuffer(capacityBytes, 2, segments);
+        this.segments = segments;
         this.capacity = capacityBytes;
         if (maxMessageLength < 0 || maxMessageLength > capacityBytes - LENGTH_PREFIX_BYTES)
         {
@@ -115,7 +154,6 @@ public final class ReceiveLog
             throw new IllegalArgumentException("maxGaps must be positive: " + maxGaps);
         }
         this.maxMessageLength = maxMessageLength;
-        this.scratch = new UnsafeBuffer(new byte[maxMessageLength]);
         this.receivedBeyondEnd = new RangeSet(Math.min(INITIAL_RANGES, maxGaps), maxGaps);
         log.putRelease(PRODUCER_SLOT, FINAL_SIZE_FIELD, NO_FINAL_SIZE);
     }
@@ -141,9 +179,9 @@ public final class ReceiveLog
     // ----------------------------------------------------------------------------------------------------------------
 
     /**
-     * Store the payload of a DATA frame. Bytes already received are ignored (they are identical retransmissions;
-     * RFC 9000 section 2.2 lets a receiver treat differing bytes as an error but does not require it), new bytes
-     * are written at their offsets, and the contiguous end moves forward over whatever became contiguous.
+     * Store the payload of a DATA frame. Bytes already received are compared with what arrived first (a difference is
+     * a {@link #DATA_MISMATCH_ERROR}, RFC 9000 section 2.2), new bytes are written at their offsets, and the
+     * contiguous end moves forward over whatever became contiguous.
      *
      * @param streamOffset stream position of the first payload byte.
      * @param src          holding the payload.
@@ -151,8 +189,8 @@ public final class ReceiveLog
      * @param length       of the payload, 0 allowed (an empty FIN frame).
      * @param fin          the frame's FIN flag: the stream ends at {@code streamOffset + length}.
      * @return the number of new bytes (0 for a duplicate), or a negative error code ({@link #FLOW_CONTROL_ERROR},
-     * {@link #FINAL_SIZE_ERROR}, {@link #MESSAGE_FRAMING_ERROR}, {@link #REASSEMBLY_LIMIT_ERROR}): the peer broke
-     * the protocol, close the connection.
+     * {@link #FINAL_SIZE_ERROR}, {@link #MESSAGE_FRAMING_ERROR}, {@link #REASSEMBLY_LIMIT_ERROR},
+     * {@link #DATA_MISMATCH_ERROR}): the peer broke the protocol, close the connection.
      */
     public int onData(
         final long streamOffset, final DirectBuffer src, final int srcOffset, final int length, final boolean fin)
@@ -188,26 +226,54 @@ public final class ReceiveLog
         }
         highestReceived = Math.max(highestReceived, end);
 
+        // RFC 9000 section 2.2: data at an offset must not change when it is sent again. Bytes the application has
+        // released may be overwritten already, so only those from the cached consumed head on are compared: the log
+        // never writes beyond that cache plus its capacity, so they are intact.
+        final long comparableStart = Math.max(streamOffset, consumedHeadCache);
+        final long comparableEnd = Math.min(end, contiguousEnd);
+        if (comparableStart < comparableEnd && !log.matches(comparableStart, src,
+            srcOffset + (int)(comparableStart - streamOffset), (int)(comparableEnd - comparableStart)))
+        {
+            return fail(DATA_MISMATCH_ERROR);
+        }
+
         final long start = Math.max(streamOffset, contiguousEnd);
         int newBytes = 0;
         if (start < end)
         {
-            long gapStart = receivedBeyondEnd.coveredEnd(start);
-            while (gapStart < end)
+            if (log.commit(start, end) < 0)
             {
-                final long gapEnd = Math.min(receivedBeyondEnd.nextStart(gapStart), end);
-                log.write(gapStart, src, srcOffset + (int)(gapStart - streamOffset), (int)(gapEnd - gapStart));
-                newBytes += (int)(gapEnd - gapStart);
-                gapStart = receivedBeyondEnd.coveredEnd(gapEnd);
+                return MEMORY_REFUSED;
+            }
+            long position = start;
+            while (position < end)
+            {
+                final long coveredEnd = Math.min(receivedBeyondEnd.coveredEnd(position), end);
+                final int srcPosition = srcOffset + (int)(position - streamOffset);
+                if (coveredEnd > position)
+                {
+                    if (!log.matches(position, src, srcPosition, (int)(coveredEnd - position)))
+                    {
+                        return fail(DATA_MISMATCH_ERROR);
+                    }
+                    position = coveredEnd;
+                }
+                else
+                {
+                    final long gapEnd = Math.min(receivedBeyondEnd.nextStart(position), end);
+                    log.write(position, src, srcPosition, (int)(gapEnd - position));
+                    newBytes += (int)(gapEnd - position);
+                    position = gapEnd;
+                }
             }
 
             if (!receivedBeyondEnd.add(start, end))
             {
                 return fail(REASSEMBLY_LIMIT_ERROR);
             }
-            if (receivedBeyondEnd.start(0) == contiguousEnd)
+            if (receivedBeyondEnd.firstStart() == contiguousEnd)
             {
-                advanceContiguousEnd(receivedBeyondEnd.end(0));
+                advanceContiguousEnd(receivedBeyondEnd.firstEnd());
                 receivedBeyondEnd.removeFirst();
             }
         }
@@ -255,6 +321,15 @@ public final class ReceiveLog
     }
 
     /**
+     * @return the number of messages whose length prefix has arrived in order: once the stream is complete up to
+     * its FIN, the number of messages in the whole stream. Agent thread.
+     */
+    public long messagesArrived()
+    {
+        return messagesArrived;
+    }
+
+    /**
      * @return the number of separate out-of-order ranges held beyond the contiguous end.
      */
     public int gapCount()
@@ -295,13 +370,17 @@ public final class ReceiveLog
 
                 head = messageStart + length;
                 count++;
-                final int index = log.index(messageStart);
-                if (index + length <= capacity)
+                if (length > 0 && log.isWithinOneSegment(messageStart, length))
                 {
-                    handler.onMessage(log.buffer(), index, length);
+                    handler.onMessage(log.segment(messageStart), log.indexInSegment(messageStart), length);
                 }
                 else
                 {
+                    if (scratch.capacity() < length)
+                    {
+                        // Grown to the longest message that spanned segments, at most the maximum message length.
+                        scratch.wrap(new byte[Math.min(maxMessageLength, Math.max(length, 2 * scratch.capacity()))]);
+                    }
                     log.read(messageStart, scratch, 0, length);
                     handler.onMessage(scratch, 0, length);
                 }
@@ -311,7 +390,10 @@ public final class ReceiveLog
         {
             if (head != initialHead)
             {
+                // The head first: a reader that sees the new count sees the head after those messages.
                 log.putRelease(CONSUMER_SLOT, CONSUMED_HEAD_FIELD, head);
+                log.putRelease(CONSUMER_SLOT, CONSUMED_MESSAGES_FIELD,
+                    log.getPlain(CONSUMER_SLOT, CONSUMED_MESSAGES_FIELD) + count);
             }
         }
 
@@ -325,6 +407,51 @@ public final class ReceiveLog
     public long consumedHead()
     {
         return log.getAcquire(CONSUMER_SLOT, CONSUMED_HEAD_FIELD);
+    }
+
+    /**
+     * Agent thread: give the segments the application has consumed back to the pool, so an idle connection holds no
+     * receive memory. Cheap when nothing new was consumed.
+     */
+    public void releaseConsumed()
+    {
+        if (!isMemoryReleased)
+        {
+            consumedHeadCache = consumedHead();
+            log.releaseBelow(consumedHeadCache);
+        }
+    }
+
+    /**
+     * Agent thread, once the connection closed: give consumed segments back to the pool and credit the rest to the
+     * memory budget. Those the application has not consumed yet stay with the log, which it may still poll, until
+     * the garbage collector takes it. Idempotent.
+     */
+    public void releaseMemory()
+    {
+        if (!isMemoryReleased)
+        {
+            releaseConsumed();
+            isMemoryReleased = true;
+            segments.budget().release((long)log.committedSegments() * log.segmentBytes());
+        }
+    }
+
+    /**
+     * @return bytes of segments committed now (agent thread).
+     */
+    public long committedBytes()
+    {
+        return isMemoryReleased ? 0 : (long)log.committedSegments() * log.segmentBytes();
+    }
+
+    /**
+     * @return the number of messages the application consumed (any thread). Read before {@link #consumedHead()} it
+     * counts at most the messages before that head: a poll running meanwhile may make it lag, never lead.
+     */
+    public long consumedMessages()
+    {
+        return log.getAcquire(CONSUMER_SLOT, CONSUMED_MESSAGES_FIELD);
     }
 
     /**
@@ -342,6 +469,8 @@ public final class ReceiveLog
         {
             // Read the application's head only when the cached value says the data does not fit.
             consumedHeadCache = consumedHead();
+            // Segments the application has consumed go back before any is reused for data a lap further on.
+            log.releaseBelow(consumedHeadCache);
             return end - capacity <= consumedHeadCache;
         }
         return true;
@@ -362,6 +491,7 @@ public final class ReceiveLog
                 return;
             }
             prefix += LENGTH_PREFIX_BYTES + length;
+            messagesArrived++;
         }
         nextPrefixPosition = prefix;
         publishContiguousEnd(newEnd);

@@ -1,5 +1,8 @@
 package io.pacelink.transport.stream;
 
+import io.pacelink.transport.memory.BudgetedSegments;
+import io.pacelink.transport.memory.MemoryBudget;
+import io.pacelink.transport.memory.SegmentPool;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
@@ -42,7 +45,15 @@ public final class SendLog
      */
     public static final long NO_FINAL_POSITION = -1;
 
-    private static final int INITIAL_RANGES = 16;
+    /**
+     * The range sets start empty and grow by doubling when gaps appear, so an idle connection holds none.
+     */
+    private static final int INITIAL_RANGES = 0;
+
+    /**
+     * {@link #SEGMENTS_FIELD}: the agent closed the log and credited its segments; no more may be committed.
+     */
+    private static final long SEGMENTS_CLOSED_BIT = Long.MIN_VALUE;
 
     /**
      * The tail word holds the tail position and, in its sign bit, whether the stream is finished, so that
@@ -53,11 +64,19 @@ public final class SendLog
     private static final int PRODUCER_SLOT = 0;
     private static final int TAIL_FIELD = 0;
     private static final int ACKED_HEAD_CACHE_FIELD = 1;
+    private static final int MESSAGES_OFFERED_FIELD = 2;
 
     private static final int CONSUMER_SLOT = 1;
     private static final int ACKED_HEAD_FIELD = 0;
 
+    /**
+     * Written by both threads, by compare-and-set only: segments committed, and whether the log was closed.
+     */
+    private static final int SEGMENTS_SLOT = 2;
+    private static final int SEGMENTS_FIELD = 0;
+
     private final CircularStreamBuffer log;
+    private final BudgetedSegments segments;
     private final int capacity;
     private final int maxMessageLength;
 
@@ -72,12 +91,28 @@ public final class SendLog
     private boolean finRetransmitPending;
 
     /**
+     * A log whose segments are charged to no budget, for a log used on its own.
+     *
      * @param capacityBytes    size of the log, a power of two of at least 64 bytes.
      * @param maxMessageLength the longest message accepted; its prefixed record must fit the log.
      */
     public SendLog(final int capacityBytes, final int maxMessageLength)
     {
-        this.log = new CircularStreamBuffer(capacityBytes, 2);
+        this(capacityBytes, maxMessageLength, new BudgetedSegments(
+            MemoryBudget.unlimited(), Math.min(SegmentPool.DEFAULT_SEGMENT_BYTES, capacityBytes)));
+    }
+
+    /**
+     * @param capacityBytes    size of the log, a power of two of at least 64 bytes: the most bytes it holds.
+     * @param maxMessageLength the longest message accepted; its prefixed record must fit the log.
+     * @param segments         where the producer gets the segments it writes into, charged to the endpoint's
+     *                         budget; the log commits them as the stream reaches them and keeps them until
+     *                         {@link #releaseMemory()}.
+     */
+    public SendLog(final int capacityBytes, final int maxMessageLength, final BudgetedSegments segments)
+    {
+        this.log = new CircularStreamBuffer(capacityBytes, 3, segments);
+        this.segments = segments;
         this.capacity = capacityBytes;
         if (maxMessageLength < 0 || maxMessageLength > capacityBytes - LENGTH_PREFIX_BYTES)
         {
@@ -150,12 +185,116 @@ public final class SendLog
             }
         }
 
+        if (!log.isCommitted(tail, newTail))
+        {
+            final long committed = commitSegments(tail, newTail);
+            if (committed < 0)
+            {
+                return committed;
+            }
+        }
+
         log.putIntLittleEndian(tail, length);
         log.write(tail + LENGTH_PREFIX_BYTES, src, offset, length);
 
         // Publishes the bytes (the CAS is a full fence) unless finish() got in first: then the bytes beyond the
         // final position are never read.
-        return log.compareAndSet(PRODUCER_SLOT, TAIL_FIELD, tail, newTail) ? newTail : OfferResult.CLOSED;
+        if (!log.compareAndSet(PRODUCER_SLOT, TAIL_FIELD, tail, newTail))
+        {
+            return OfferResult.CLOSED;
+        }
+        log.putRelease(PRODUCER_SLOT, MESSAGES_OFFERED_FIELD, log.getPlain(PRODUCER_SLOT, MESSAGES_OFFERED_FIELD) + 1);
+        return newTail;
+    }
+
+    /**
+     * @param streamBytes a length of the stream (a position).
+     * @param messages    the number of messages in it.
+     * @return the application's bytes in it: the stream bytes without the messages' length prefixes.
+     */
+    public static long applicationBytes(final long streamBytes, final long messages)
+    {
+        // A count that leads its position (read while a poll ran) must not make the figure negative.
+        return Math.max(0, streamBytes - LENGTH_PREFIX_BYTES * messages);
+    }
+
+    /**
+     * @return the number of messages offered so far (any thread). Each takes its length plus
+     * {@link #LENGTH_PREFIX_BYTES} of the stream, so the application's bytes are
+     * {@code tailPosition() - LENGTH_PREFIX_BYTES * messagesOffered()}.
+     */
+    public long messagesOffered()
+    {
+        return log.getAcquire(PRODUCER_SLOT, MESSAGES_OFFERED_FIELD);
+    }
+
+    /**
+     * Producer thread: commit the segments a record needs, one at a time, each first counted in
+     * {@link #SEGMENTS_FIELD} so that {@link #releaseMemory()} credits every segment committed before or while it runs.
+     *
+     * @return 0, {@link OfferResult#BACK_PRESSURED} if the memory budget refused a segment, or
+     * {@link OfferResult#CLOSED} if the log was closed.
+     */
+    private long commitSegments(final long from, final long to)
+    {
+        while (true)
+        {
+            long count;
+            do
+            {
+                count = log.getAcquire(SEGMENTS_SLOT, SEGMENTS_FIELD);
+                if (count < 0)
+                {
+                    return OfferResult.CLOSED;
+                }
+            }
+            while (!log.compareAndSet(SEGMENTS_SLOT, SEGMENTS_FIELD, count, count + 1));
+
+            final int committed = log.commitNext(from, to);
+            if (committed > 0)
+            {
+                continue;
+            }
+            // Nothing committed: take the count back, or, if the log closed meanwhile and credited it, charge it.
+            do
+            {
+                count = log.getAcquire(SEGMENTS_SLOT, SEGMENTS_FIELD);
+            }
+            while (count >= 0 && !log.compareAndSet(SEGMENTS_SLOT, SEGMENTS_FIELD, count, count - 1));
+            if (count < 0)
+            {
+                segments.chargeCredited();
+            }
+            return 0 == committed ? 0 : OfferResult.BACK_PRESSURED;
+        }
+    }
+
+    /**
+     * Agent thread, once the connection closed: credit every segment the log committed to the memory budget. No
+     * offer commits one afterwards; the segments themselves stay with the log until the garbage collector takes it,
+     * since the application's thread may still be inside {@code offer}. Idempotent.
+     */
+    public void releaseMemory()
+    {
+        finish();
+        long count;
+        do
+        {
+            count = log.getAcquire(SEGMENTS_SLOT, SEGMENTS_FIELD);
+        }
+        while (count >= 0 && !log.compareAndSet(SEGMENTS_SLOT, SEGMENTS_FIELD, count, count | SEGMENTS_CLOSED_BIT));
+        if (count >= 0)
+        {
+            segments.releaseSegments(count);
+        }
+    }
+
+    /**
+     * @return bytes of segments committed now (any thread; for memory reports).
+     */
+    public long committedBytes()
+    {
+        return (log.getAcquire(SEGMENTS_SLOT, SEGMENTS_FIELD) & ~SEGMENTS_CLOSED_BIT) * log.segmentBytes();
     }
 
     /**
@@ -372,7 +511,7 @@ public final class SendLog
      */
     public long retransmitOffset()
     {
-        return retransmitRanges.isEmpty() ? finalPosition() : retransmitRanges.start(0);
+        return retransmitRanges.isEmpty() ? finalPosition() : retransmitRanges.firstStart();
     }
 
     /**
@@ -386,7 +525,7 @@ public final class SendLog
         {
             return 0;
         }
-        return (int)Math.min(maxLength, retransmitRanges.end(0) - retransmitRanges.start(0));
+        return (int)Math.min(maxLength, retransmitRanges.firstEnd() - retransmitRanges.firstStart());
     }
 
     /**
@@ -434,9 +573,9 @@ public final class SendLog
         retransmitRanges.remove(start, end);
         // Cannot fail: acknowledged ranges lie within one capacity of the head, at most capacity / 2 + 1 of them.
         ackedBeyondHead.add(start, end);
-        if (ackedBeyondHead.start(0) == ackedHead)
+        if (ackedBeyondHead.firstStart() == ackedHead)
         {
-            ackedHead = ackedBeyondHead.end(0);
+            ackedHead = ackedBeyondHead.firstEnd();
             ackedBeyondHead.removeFirst();
             log.putRelease(CONSUMER_SLOT, ACKED_HEAD_FIELD, ackedHead);
         }

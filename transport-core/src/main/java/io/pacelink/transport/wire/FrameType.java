@@ -52,6 +52,11 @@ public final class FrameType
      */
     public static final int CONGESTION_CONTROL = 8;
 
+    /**
+     * How far the receiving application has read the stream ({@link ConsumedFrameFlyweight}): the delivery receipt.
+     */
+    public static final int CONSUMED = 9;
+
     private FrameType()
     {
     }
@@ -95,6 +100,8 @@ public final class FrameType
                 return "CLOSE";
             case CONGESTION_CONTROL:
                 return "CONGESTION_CONTROL";
+            case CONSUMED:
+                return "CONSUMED";
             default:
                 return "UNKNOWN";
         }

@@ -1,5 +1,6 @@
 package io.pacelink.transport.wire;
 
+import io.pacelink.transport.stream.SendLog;
 import org.agrona.DirectBuffer;
 
 import static io.pacelink.transport.wire.FrameHeaderFlyweight.FRAME_HEADER_LENGTH;
@@ -84,8 +85,9 @@ public final class PacketDecoder
     public static final int MALFORMED_MAX_STREAM_DATA = 12;
 
     /**
-     * A HANDSHAKE frame shorter than its fixed body, whose token length does not match the body, or with a
-     * non-positive datagram size or a negative delay, timeout or credit.
+     * A HANDSHAKE frame shorter than its fixed body, whose token length does not match the body or exceeds
+     * {@link RetryPacketFlyweight#MAX_TOKEN_LENGTH}, or with a non-positive datagram size or a negative delay, timeout
+     * or credit.
      */
     public static final int MALFORMED_HANDSHAKE = 13;
 
@@ -106,6 +108,18 @@ public final class PacketDecoder
     public static final int MALFORMED_CONGESTION_CONTROL = 16;
 
     /**
+     * A RETRY packet whose token is empty, longer than {@link RetryPacketFlyweight#MAX_TOKEN_LENGTH} or does not
+     * end the datagram.
+     */
+    public static final int MALFORMED_RETRY = 17;
+
+    /**
+     * A CONSUMED frame of the wrong length, or with a negative stream id, position or message count, or more
+     * messages than the position leaves room for.
+     */
+    public static final int MALFORMED_CONSUMED = 18;
+
+    /**
      * Most additional ranges one ACK frame may carry (docs/wire-format.md); more are rejected, bounding the work a
      * single frame can cause. Writers never exceed it either.
      */
@@ -120,6 +134,8 @@ public final class PacketDecoder
     private final HandshakeFrameFlyweight handshake = new HandshakeFrameFlyweight();
     private final CloseFrameFlyweight close = new CloseFrameFlyweight();
     private final CongestionControlFrameFlyweight congestionControl = new CongestionControlFrameFlyweight();
+    private final RetryPacketFlyweight retry = new RetryPacketFlyweight();
+    private final ConsumedFrameFlyweight consumed = new ConsumedFrameFlyweight();
 
     private DirectBuffer frameBuffer;
     private int nextFrameOffset;
@@ -164,6 +180,11 @@ public final class PacketDecoder
         if (number < 0)
         {
             return INVALID_PACKET_NUMBER;
+        }
+
+        if (type == PacketType.RETRY)
+        {
+            return validateRetry(buffer, offset, length, number);
         }
 
         final int end = offset + length;
@@ -272,6 +293,10 @@ public final class PacketDecoder
                     congestionControl.wrap(frameBuffer, frameOffset);
                     break;
 
+                case FrameType.CONSUMED:
+                    consumed.wrap(frameBuffer, frameOffset);
+                    break;
+
                 default:
                     break;
             }
@@ -325,6 +350,10 @@ public final class PacketDecoder
 
                 case FrameType.CONGESTION_CONTROL:
                     visitor.onCongestionControl(congestionControl);
+                    break;
+
+                case FrameType.CONSUMED:
+                    visitor.onConsumed(consumed);
                     break;
 
                 default:
@@ -388,6 +417,22 @@ public final class PacketDecoder
     public CongestionControlFrameFlyweight congestionControl()
     {
         return congestionControl;
+    }
+
+    /**
+     * @return the RETRY packet that last validated, wrapped at its start.
+     */
+    public RetryPacketFlyweight retry()
+    {
+        return retry;
+    }
+
+    /**
+     * @return the CONSUMED frame {@link #nextFrame()} last returned.
+     */
+    public ConsumedFrameFlyweight consumed()
+    {
+        return consumed;
     }
 
     /**
@@ -473,6 +518,10 @@ public final class PacketDecoder
                 return "EMPTY_PACKET";
             case MALFORMED_CONGESTION_CONTROL:
                 return "MALFORMED_CONGESTION_CONTROL";
+            case MALFORMED_RETRY:
+                return "MALFORMED_RETRY";
+            case MALFORMED_CONSUMED:
+                return "MALFORMED_CONSUMED";
             default:
                 return "UNKNOWN_RESULT";
         }
@@ -506,6 +555,9 @@ public final class PacketDecoder
 
             case FrameType.CONGESTION_CONTROL:
                 return validateCongestionControl(buffer, frameOffset, bodyLength);
+
+            case FrameType.CONSUMED:
+                return validateConsumed(buffer, frameOffset, bodyLength);
 
             default:
                 // PADDING has no structure; unknown types are skipped by their length (docs/wire-format.md).
@@ -611,7 +663,8 @@ public final class PacketDecoder
         }
         handshake.wrap(buffer, frameOffset);
         final int tokenLength = handshake.tokenLength();
-        if (tokenLength < 0 || tokenLength != bodyLength - HandshakeFrameFlyweight.FIXED_BODY_LENGTH)
+        if (tokenLength < 0 || tokenLength > RetryPacketFlyweight.MAX_TOKEN_LENGTH ||
+            tokenLength != bodyLength - HandshakeFrameFlyweight.FIXED_BODY_LENGTH)
         {
             return MALFORMED_HANDSHAKE;
         }
@@ -626,6 +679,27 @@ public final class PacketDecoder
         return OK;
     }
 
+    private int validateRetry(final DirectBuffer buffer, final int offset, final int length, final long number)
+    {
+        if (length < RetryPacketFlyweight.TOKEN_OFFSET)
+        {
+            return MALFORMED_RETRY;
+        }
+        retry.wrap(buffer, offset);
+        final int tokenLength = retry.tokenLength();
+        if (tokenLength <= 0 || tokenLength > RetryPacketFlyweight.MAX_TOKEN_LENGTH ||
+            tokenLength != length - RetryPacketFlyweight.TOKEN_OFFSET)
+        {
+            return MALFORMED_RETRY;
+        }
+        packetType = PacketType.RETRY;
+        destinationConnectionId = header.destinationConnectionId();
+        packetNumber = number;
+        frameCount = 0;
+        ackEliciting = false;
+        return OK;
+    }
+
     private int validateClose(final DirectBuffer buffer, final int frameOffset, final int bodyLength)
     {
         if (bodyLength < CloseFrameFlyweight.FIXED_BODY_LENGTH)
@@ -637,6 +711,24 @@ public final class PacketDecoder
         if (reasonLength < 0 || reasonLength != bodyLength - CloseFrameFlyweight.FIXED_BODY_LENGTH)
         {
             return MALFORMED_CLOSE;
+        }
+        return OK;
+    }
+
+    private int validateConsumed(final DirectBuffer buffer, final int frameOffset, final int bodyLength)
+    {
+        if (bodyLength != ConsumedFrameFlyweight.BODY_LENGTH)
+        {
+            return MALFORMED_CONSUMED;
+        }
+        consumed.wrap(buffer, frameOffset);
+        final long position = consumed.position();
+        final long messages = consumed.messages();
+        // Every message takes at least its length prefix, so a count beyond position / prefix cannot be true.
+        if (consumed.streamId() < 0 || position < 0 || messages < 0 ||
+            messages > position / SendLog.LENGTH_PREFIX_BYTES)
+        {
+            return MALFORMED_CONSUMED;
         }
         return OK;
     }

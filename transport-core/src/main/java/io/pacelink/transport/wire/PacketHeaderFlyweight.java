@@ -22,9 +22,10 @@ package io.pacelink.transport.wire;
 public final class PacketHeaderFlyweight extends WireFlyweight
 {
     /**
-     * The wire format version this code speaks.
+     * The wire format version this code speaks. Version 2 added address validation (the RETRY packet and its token)
+     * and the 1200-byte floor for hellos; a version-1 hello is refused (docs/wire-format.md, "Versions").
      */
-    public static final int CURRENT_VERSION = 1;
+    public static final int CURRENT_VERSION = 2;
 
     /**
      * Offset of the version (unsigned 8 bits).

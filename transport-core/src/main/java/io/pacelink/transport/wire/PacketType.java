@@ -26,6 +26,12 @@ public final class PacketType
      */
     public static final int RESET = 4;
 
+    /**
+     * The server's stateless answer to a hello without a valid address-validation token: carries a token, no frames
+     * ({@link RetryPacketFlyweight}, RFC 9000 section 8.1.2).
+     */
+    public static final int RETRY = 5;
+
     private PacketType()
     {
     }
@@ -36,7 +42,7 @@ public final class PacketType
      */
     public static boolean isKnown(final int packetType)
     {
-        return packetType >= HANDSHAKE && packetType <= RESET;
+        return packetType >= HANDSHAKE && packetType <= RETRY;
     }
 
     /**
@@ -55,6 +61,8 @@ public final class PacketType
                 return "CLOSE";
             case RESET:
                 return "RESET";
+            case RETRY:
+                return "RETRY";
             default:
                 return "UNKNOWN";
         }

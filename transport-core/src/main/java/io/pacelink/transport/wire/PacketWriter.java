@@ -31,6 +31,8 @@ public final class PacketWriter
     private final HandshakeFrameFlyweight handshake = new HandshakeFrameFlyweight();
     private final CloseFrameFlyweight close = new CloseFrameFlyweight();
     private final CongestionControlFrameFlyweight congestionControl = new CongestionControlFrameFlyweight();
+    private final RetryPacketFlyweight retry = new RetryPacketFlyweight();
+    private final ConsumedFrameFlyweight consumed = new ConsumedFrameFlyweight();
 
     private MutableDirectBuffer buffer;
     private int offset;
@@ -88,6 +90,35 @@ public final class PacketWriter
             .packetNumber(packetNumber);
         length = HEADER_LENGTH;
         headerWritten = true;
+        return true;
+    }
+
+    /**
+     * Write a whole RETRY packet: the header and the token (RFC 9000 section 8.1.2); no frame may follow.
+     *
+     * @param destinationConnectionId the client's own connection id, from its hello.
+     * @param token                   holding the token.
+     * @param tokenOffset             of the first token byte.
+     * @param tokenLength             number of token bytes, 1..{@link RetryPacketFlyweight#MAX_TOKEN_LENGTH}.
+     * @return false if the capacity is too small.
+     * @throws IllegalArgumentException if the token length is out of range.
+     */
+    public boolean writeRetry(
+        final long destinationConnectionId, final DirectBuffer token, final int tokenOffset, final int tokenLength)
+    {
+        if (tokenLength <= 0 || tokenLength > RetryPacketFlyweight.MAX_TOKEN_LENGTH)
+        {
+            throw new IllegalArgumentException("tokenLength=" + tokenLength);
+        }
+        if (capacity < RetryPacketFlyweight.TOKEN_OFFSET + tokenLength || !writeHeader(PacketType.RETRY,
+            destinationConnectionId, 0))
+        {
+            return false;
+        }
+        retry.wrap(buffer, offset);
+        retry.putToken(token, tokenOffset, tokenLength);
+        length = RetryPacketFlyweight.TOKEN_OFFSET + tokenLength;
+        headerWritten = false;
         return true;
     }
 
@@ -285,6 +316,26 @@ public final class PacketWriter
     }
 
     /**
+     * Append a CONSUMED frame: how far this side's application has read the peer's stream.
+     *
+     * @param streamId the stream.
+     * @param position the stream position up to which the application has read.
+     * @param messages the number of messages it has read.
+     * @return false if it does not fit.
+     */
+    public boolean appendConsumed(final int streamId, final long position, final long messages)
+    {
+        final int frameOffset = claimFrame(FrameType.CONSUMED, 0, ConsumedFrameFlyweight.BODY_LENGTH);
+        if (frameOffset < 0)
+        {
+            return false;
+        }
+        consumed.wrap(buffer, frameOffset);
+        consumed.set(streamId, position, messages);
+        return true;
+    }
+
+    /**
      * Append a CLOSE frame.
      *
      * @param errorCode    why the connection closes.
@@ -341,7 +392,7 @@ public final class PacketWriter
         final int tokenOffset,
         final int tokenLength)
     {
-        if (tokenLength < 0)
+        if (tokenLength < 0 || tokenLength > RetryPacketFlyweight.MAX_TOKEN_LENGTH)
         {
             throw new IllegalArgumentException("tokenLength=" + tokenLength);
         }

@@ -61,6 +61,44 @@ class ReceivedPacketTrackerTest
     }
 
     @Test
+    void packetNumbersFarBeyondTheLargestReceivedAreOutsideTheWindow()
+    {
+        assertFalse(tracker.isBeyondWindow(0));
+        assertFalse(tracker.isBeyondWindow(ReceivedPacketTracker.MAX_PACKET_NUMBER_JUMP - 1));
+        assertTrue(tracker.isBeyondWindow(1L << 62));
+        tracker.onPacketReceived(1_000, true, 0);
+        assertFalse(tracker.isBeyondWindow(1_000 + ReceivedPacketTracker.MAX_PACKET_NUMBER_JUMP));
+        assertTrue(tracker.isBeyondWindow(1_001 + ReceivedPacketTracker.MAX_PACKET_NUMBER_JUMP));
+    }
+
+    @Test
+    void anAcknowledgedAckFrameEndsTheRangesItCovered()
+    {
+        // Gaps at 3 and 7, as skipped packet numbers leave them.
+        for (final long pn : new long[]{ 0, 1, 2, 4, 5, 6, 8, 9 })
+        {
+            tracker.onPacketReceived(pn, true, 0);
+        }
+        assertEquals(3, tracker.rangeCount());
+
+        tracker.onAckFrameAcknowledged(5);
+        assertEquals(2, tracker.rangeCount(), "ranges above 5 remain: [6, 6] and [8, 9]");
+        assertEquals(6, tracker.rangeSmallest(1));
+        assertEquals(6, tracker.lowestAcceptedPacketNumber());
+        assertTrue(tracker.isDuplicate(3), "an old gap is closed for good");
+        assertTrue(tracker.isDuplicate(5));
+        assertFalse(tracker.isDuplicate(7));
+
+        tracker.onAckFrameAcknowledged(9);
+        assertEquals(0, tracker.rangeCount());
+        assertTrue(tracker.isDuplicate(9));
+        assertTrue(tracker.onPacketReceived(10, true, 0));
+        assertEquals(1, tracker.rangeCount());
+        tracker.onAckFrameAcknowledged(4);
+        assertEquals(1, tracker.rangeCount(), "an older acknowledgement changes nothing");
+    }
+
+    @Test
     void thresholdIsConfigurable()
     {
         final ReceivedPacketTracker everyThird = new ReceivedPacketTracker(8, 3, MAX_ACK_DELAY_NS);

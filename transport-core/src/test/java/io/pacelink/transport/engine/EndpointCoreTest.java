@@ -5,8 +5,6 @@ import io.pacelink.transport.Connection;
 import io.pacelink.transport.ConnectionState;
 import io.pacelink.transport.PacelinkContext;
 import io.pacelink.transport.cc.CongestionControlRegistry;
-import io.pacelink.transport.schedule.RoundRobinScheduler;
-import io.pacelink.transport.stats.CountersBuffers;
 import io.pacelink.transport.testing.TestNetwork;
 import io.pacelink.transport.wire.PacketType;
 import io.pacelink.transport.wire.PacketWriter;
@@ -16,11 +14,8 @@ import org.junit.jupiter.api.Test;
 
 import java.net.InetSocketAddress;
 import java.nio.ByteOrder;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
@@ -34,18 +29,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class EndpointCoreTest
 {
-    private static final long STEP_NS = TimeUnit.MICROSECONDS.toNanos(100);
     private static final long IDLE_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(2);
     private static final long HANDSHAKE_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(1);
 
-    private final TestNetwork network = new TestNetwork();
-    private final List<EndpointCore> cores = new ArrayList<>();
-    private final Map<EndpointCore, ArrayDeque<Connection>> acceptedBy = new IdentityHashMap<>();
+    private final CoreTestBed bed = new CoreTestBed(IDLE_TIMEOUT_NS, HANDSHAKE_TIMEOUT_NS);
+    private final TestNetwork network = bed.network();
     private TestNetwork.Port serverPort;
     private TestNetwork.Port clientPort;
     private EndpointCore server;
     private EndpointCore client;
-    private long nowNs = TimeUnit.SECONDS.toNanos(1);
 
     @BeforeEach
     void setUp()
@@ -58,7 +50,16 @@ class EndpointCoreTest
 
     private EndpointCore newCore(final TestNetwork.Port port, final boolean accept, final int maxConnections)
     {
-        return newCore(port, accept, maxConnections, new PacelinkContext(), new ArrayList<>());
+        return bed.newCore(port, accept, maxConnections);
+    }
+
+    private EndpointCore newCore(
+        final TestNetwork.Port port,
+        final boolean accept,
+        final int maxConnections,
+        final CongestionControlRegistry registry)
+    {
+        return bed.newCore(port, accept, maxConnections, new PacelinkContext(), new ArrayList<>(), registry);
     }
 
     private EndpointCore newCore(
@@ -68,81 +69,37 @@ class EndpointCoreTest
         final PacelinkContext context,
         final List<FixedWindowController> controllers)
     {
-        return newCore(port, accept, maxConnections, context,
-            CongestionControlRegistry.of(FixedWindowController.factory(64 * 1024, controllers)));
-    }
-
-    private EndpointCore newCore(
-        final TestNetwork.Port port,
-        final boolean accept,
-        final int maxConnections,
-        final PacelinkContext context,
-        final CongestionControlRegistry registry)
-    {
-        context
-            .congestionControl(FixedWindowController.NAME)
-            .acceptConnections(accept)
-            .maxConnections(maxConnections)
-            .sendBufferBytes(256 * 1024)
-            .receiveBufferBytes(256 * 1024)
-            .maxMessageLengthBytes(64 * 1024)
-            .idleTimeoutNs(IDLE_TIMEOUT_NS)
-            .handshakeTimeoutNs(HANDSHAKE_TIMEOUT_NS)
-            .initialRttNs(TimeUnit.MILLISECONDS.toNanos(10))
-            .countersBufferBytes(256 * 1024);
-        final ArrayDeque<Connection> accepted = new ArrayDeque<>();
-        final EndpointCore core = new EndpointCore(
-            context,
-            port,
-            registry,
-            new RoundRobinScheduler(),
-            CountersBuffers.newManager(256 * 1024),
-            accepted::add);
-        cores.add(core);
-        acceptedBy.put(core, accepted);
-        return core;
+        return bed.newCore(port, accept, maxConnections, context, controllers, null);
     }
 
     private Connection accept(final EndpointCore core)
     {
-        return acceptedBy.get(core).poll();
+        return bed.accept(core);
     }
 
     private void run(final BooleanSupplier until, final long maxNs, final String what)
     {
-        final long endNs = nowNs + maxNs;
-        while (!until.getAsBoolean())
-        {
-            assertTrue(nowNs < endNs, () -> "timed out waiting for " + what);
-            step();
-        }
+        bed.run(until, maxNs, what);
     }
 
     private void runFor(final long durationNs)
     {
-        final long endNs = nowNs + durationNs;
-        while (nowNs < endNs)
-        {
-            step();
-        }
+        bed.runFor(durationNs);
     }
 
     private void step()
     {
-        nowNs += STEP_NS;
-        for (final EndpointCore core : cores)
-        {
-            core.doWork(nowNs);
-        }
+        bed.step();
+    }
+
+    private long nowNs()
+    {
+        return bed.nowNs();
     }
 
     private Connection[] connect()
     {
-        final Connection clientSide = client.connect(serverPort.localAddress(), null, nowNs);
-        final Connection[] serverSide = new Connection[1];
-        run(() -> (null != serverSide[0] || null != (serverSide[0] = accept(server))) &&
-            ConnectionState.CONNECTED == clientSide.state(), TimeUnit.SECONDS.toNanos(1), "connect");
-        return new Connection[]{ clientSide, serverSide[0] };
+        return bed.connect(client, server, serverPort);
     }
 
     @Test
@@ -191,7 +148,7 @@ class EndpointCoreTest
         final EndpointCore large = newCore(largePort, false, 16, new PacelinkContext()
             .maxDatagramSizeBytes(1400).maxAckDelayNs(TimeUnit.MILLISECONDS.toNanos(3)), clientControllers);
 
-        final Connection clientSide = large.connect(smallPort.localAddress(), null, nowNs);
+        final Connection clientSide = large.connect(smallPort.localAddress(), null, nowNs());
         final Connection[] serverSide = new Connection[1];
         run(() -> (null != serverSide[0] || null != (serverSide[0] = accept(small))) &&
             ConnectionState.CONNECTED == clientSide.state(), TimeUnit.SECONDS.toNanos(1), "connect");
@@ -264,6 +221,174 @@ class EndpointCoreTest
     }
 
     @Test
+    void aSpoofedPingWithAHugePacketNumberFromThePeersAddressIsDroppedUnacknowledged()
+    {
+        final Connection[] pair = connect();
+        // An off-path attacker who spoofs the client's address and guessed the id: the window still holds.
+        serverPort.inject(validPacket(pair[1].connectionId(), 1L << 62), clientPort.localAddress());
+        step();
+        assertEquals(1, server.securityCounters().packetNumbersOutOfWindow().get());
+
+        final UnsafeBuffer message = new UnsafeBuffer(new byte[]{ 7 });
+        assertTrue(pair[0].offer(message, 0, 1) > 0);
+        run(() -> pair[1].poll((buffer, offset, length) -> { }, 1) > 0, TimeUnit.SECONDS.toNanos(1), "delivery");
+        runFor(TimeUnit.MILLISECONDS.toNanos(50));
+        assertEquals(ConnectionState.CONNECTED, pair[0].state(), "no ACK of 2^62 reached the client");
+        assertEquals(0, client.counters().protocolViolations().get());
+    }
+
+    @Test
+    void packetsFromAnotherAddressAreDroppedAndCounted()
+    {
+        final Connection[] pair = connect();
+        final InetSocketAddress attacker = new InetSocketAddress("127.0.0.1", 6666);
+        serverPort.inject(validPacket(pair[1].connectionId(), 100), attacker);
+        step();
+        assertEquals(1, server.securityCounters().packetsFromWrongAddress().get());
+        assertEquals(ConnectionState.CONNECTED, pair[1].state());
+    }
+
+    @Test
+    void anAckOfASkippedPacketNumberClosesTheConnectionAsAViolationCountedOnce()
+    {
+        final Connection[] pair = connect();
+        final long[] largest = {-1};
+        final long[] skipped = {-1};
+        network.dropWhen((datagram) ->
+        {
+            final UnsafeBuffer packet = new UnsafeBuffer(datagram);
+            if (PacketType.ONE_RTT == datagram[1] &&
+                packet.getLong(4, ByteOrder.LITTLE_ENDIAN) == pair[0].connectionId())
+            {
+                final long packetNumber = packet.getLong(12, ByteOrder.LITTLE_ENDIAN);
+                if (skipped[0] < 0 && packetNumber > largest[0] + 1 && largest[0] >= 0)
+                {
+                    skipped[0] = largest[0] + 1;
+                }
+                largest[0] = Math.max(largest[0], packetNumber);
+            }
+            return false;
+        });
+        final UnsafeBuffer message = new UnsafeBuffer(new byte[1000]);
+        run(() ->
+        {
+            pair[1].offer(message, 0, message.capacity());
+            pair[0].poll((buffer, offset, length) -> { }, 100);
+            return skipped[0] >= 0;
+        }, TimeUnit.SECONDS.toNanos(5), "a skipped packet number");
+
+        final long acked = largest[0];
+        final UnsafeBuffer forged = new UnsafeBuffer(new byte[64]);
+        for (int i = 0; i < 3; i++)
+        {
+            final PacketWriter writer = new PacketWriter().wrap(forged, 0, 64);
+            writer.writeHeader(PacketType.ONE_RTT, pair[1].connectionId(), 1_000_000 + i);
+            writer.appendAck(acked, 0, (int)acked, 0);
+            final byte[] datagram = new byte[writer.length()];
+            forged.getBytes(0, datagram);
+            serverPort.inject(datagram, clientPort.localAddress());
+        }
+        run(() -> ConnectionState.CLOSED == pair[1].state(), TimeUnit.SECONDS.toNanos(1), "the close");
+        assertEquals(CloseReason.PROTOCOL_VIOLATION, pair[1].closeReason());
+        assertEquals(1, server.securityCounters().acksOfSkippedPackets().get());
+        assertEquals(1, server.counters().protocolViolations().get(), "three forged ACKs, one violation");
+    }
+
+    @Test
+    void aClientFollowsAtMostTwoRetries()
+    {
+        final TestNetwork.Port fakeServer = network.newPort(8000);
+        final Connection connection = client.connect(fakeServer.localAddress(), null, nowNs());
+        step();
+        final UnsafeBuffer retry = new UnsafeBuffer(new byte[64]);
+        final PacketWriter writer = new PacketWriter().wrap(retry, 0, 64);
+        writer.writeRetry(connection.connectionId(), new UnsafeBuffer(new byte[]{ 1, 2, 3 }), 0, 3);
+        final byte[] datagram = new byte[writer.length()];
+        retry.getBytes(0, datagram);
+
+        final long sentBefore = clientPort.sent();
+        for (int i = 0; i < 10; i++)
+        {
+            clientPort.inject(datagram, fakeServer.localAddress());
+            step();
+        }
+        assertEquals(2, clientPort.sent() - sentBefore, "one new hello per RETRY followed, two at most");
+
+        // A client with one peer restricts its port to it, as a connected socket (ICMP reports), so nothing from
+        // elsewhere arrives; with a second peer its port hears everyone, and the core checks the source itself.
+        assertEquals(fakeServer.localAddress(), clientPort.restrictedTo());
+        client.connect(network.newPort(8001).localAddress(), null, nowNs());
+        step();
+        assertEquals(null, clientPort.restrictedTo());
+        clientPort.inject(datagram, new InetSocketAddress("127.0.0.1", 9999));
+        step();
+        assertEquals(1, client.securityCounters().packetsFromWrongAddress().get(), "a RETRY from elsewhere");
+    }
+
+    @Test
+    void aServerConnectionWhoseClientNeverConfirmsTimesOutUnseenWithoutLeakingCounters()
+    {
+        // The client's confirming packets never arrive: the server never hands the connection over.
+        network.dropWhen((datagram) -> PacketType.ONE_RTT == datagram[1]);
+        client.connect(serverPort.localAddress(), null, nowNs());
+        run(() -> 1 == server.securityCounters().handshakeTimeouts().get(), 2 * HANDSHAKE_TIMEOUT_NS,
+            "the server's handshake timeout");
+        assertEquals(null, accept(server));
+        assertEquals(1, server.counters().connectionsClosed().get());
+    }
+
+    @Test
+    void aPeerThatKeepsTheConnectionAliveButNeverAcknowledgesIsDeclaredDead()
+    {
+        final Connection[] pair = connect();
+        // The real client is cut off both ways; only the attacker's padding reaches the server.
+        network.dropWhen((datagram) -> true);
+        final UnsafeBuffer message = new UnsafeBuffer(new byte[1000]);
+        assertTrue(pair[1].offer(message, 0, message.capacity()) > 0);
+        final UnsafeBuffer padding = new UnsafeBuffer(new byte[128]);
+        long packetNumber = 1 << 20;
+        final long deadlineNs = nowNs() + TimeUnit.SECONDS.toNanos(60);
+        while (ConnectionState.CLOSED != pair[1].state())
+        {
+            assertTrue(nowNs() < deadlineNs, "still open: " + pair[1]);
+            // Padding from the client's address keeps the idle timer quiet; no ACK ever arrives.
+            final PacketWriter writer = new PacketWriter().wrap(padding, 0, padding.capacity());
+            writer.writeHeader(PacketType.ONE_RTT, pair[1].connectionId(), packetNumber++);
+            writer.appendPadding(100);
+            final byte[] datagram = new byte[writer.length()];
+            padding.getBytes(0, datagram);
+            serverPort.inject(datagram, clientPort.localAddress());
+            runFor(TimeUnit.MILLISECONDS.toNanos(10));
+        }
+        assertEquals(CloseReason.PEER_UNRESPONSIVE, pair[1].closeReason());
+        assertEquals(1, server.securityCounters().deadPeerCloses().get());
+    }
+
+    @Test
+    void aConnectionThatCannotMakeProgressIsNotReleasedAgainInTheSameDutyCycle()
+    {
+        final List<FixedWindowController> controllers = new ArrayList<>();
+        final TestNetwork.Port flappingPort = network.newPort(4000);
+        final EndpointCore flapping = newCore(flappingPort, false, 16, new PacelinkContext(), controllers);
+        final Connection clientSide = flapping.connect(serverPort.localAddress(), null, nowNs());
+        run(() -> ConnectionState.CONNECTED == clientSide.state() && null != accept(server),
+            TimeUnit.SECONDS.toNanos(1), "connect");
+
+        controllers.get(0).flap();
+        final UnsafeBuffer message = new UnsafeBuffer(new byte[60_000]);
+        assertTrue(clientSide.offer(message, 0, message.capacity()) > 0);
+        for (int i = 0; i < 50; i++)
+        {
+            final long sentBefore = flappingPort.sent();
+            controllers.get(0).startDutyCycle();
+            step();
+            assertTrue(flappingPort.sent() - sentBefore <= 1, "cycle " + i + " sent " +
+                (flappingPort.sent() - sentBefore) + " packets");
+        }
+        assertTrue(flapping.securityCounters().stalledSends().get() > 0);
+    }
+
+    @Test
     void countsPacketsForUnknownConnections()
     {
         serverPort.inject(validPacket(0x1234, 0), new InetSocketAddress("127.0.0.1", 7777));
@@ -288,13 +413,15 @@ class EndpointCoreTest
         assertEquals(CloseReason.PROTOCOL_VIOLATION, pair[1].closeReason());
         assertEquals(1, server.counters().protocolViolations().get());
         run(() -> ConnectionState.CLOSED == pair[0].state(), TimeUnit.SECONDS.toNanos(1), "client close");
-        assertEquals(CloseReason.PEER_CLOSE, pair[0].closeReason());
+        assertEquals(CloseReason.PROTOCOL_VIOLATION, pair[0].closeReason(), "the server says the client broke it");
     }
 
     @Test
     void handshakeTimesOutWhenNobodyAnswers()
     {
-        final Connection connection = client.connect(new InetSocketAddress("127.0.0.1", 9), null, nowNs);
+        // A port that swallows everything: no answer, and no ICMP report either (a firewall that drops).
+        final TestNetwork.Port blackHole = network.newPort(9);
+        final Connection connection = client.connect(blackHole.localAddress(), null, nowNs());
         run(() -> ConnectionState.CLOSED == connection.state(), 2 * HANDSHAKE_TIMEOUT_NS, "handshake timeout");
         assertEquals(CloseReason.HANDSHAKE_TIMEOUT, connection.closeReason());
         assertTrue(clientPort.sent() >= 3, "the handshake was retried: " + clientPort.sent());
@@ -304,23 +431,22 @@ class EndpointCoreTest
     void serverRunsTheControllerItsClientAskedForWhenItHasIt()
     {
         final CongestionControlRegistry both = CongestionControlRegistry.of(
-            FixedWindowController.factory(64 * 1024),
-            FixedWindowController.factory("test-small", 16 * 1024, new ArrayList<>()));
+            FixedWindowController.factory(64 * 1024), FixedWindowController.factory("test-small", 16 * 1024));
         final CongestionControlRegistry clientOnly = CongestionControlRegistry.of(
-            FixedWindowController.factory(64 * 1024),
-            FixedWindowController.factory("test-client-only", 16 * 1024, new ArrayList<>()));
+            FixedWindowController.factory(64 * 1024), FixedWindowController.factory("test-client-only", 16 * 1024));
         final TestNetwork.Port choosingServerPort = network.newPort(3000);
-        final EndpointCore choosingServer = newCore(choosingServerPort, true, 16, new PacelinkContext(), both);
-        final EndpointCore choosingClient =
-            newCore(network.newPort(4000), false, 16, new PacelinkContext(), clientOnly);
+        final EndpointCore choosingServer = newCore(choosingServerPort, true, 16, both);
+        final EndpointCore choosingClient = newCore(network.newPort(4000), false, 16, clientOnly);
 
-        final Connection known = newCore(network.newPort(5000), false, 16, new PacelinkContext(), both)
-            .connect(choosingServerPort.localAddress(), "test-small", nowNs);
+        final Connection known = newCore(network.newPort(5000), false, 16, both)
+            .connect(choosingServerPort.localAddress(), "test-small", nowNs());
         final Connection unknown =
-            choosingClient.connect(choosingServerPort.localAddress(), "test-client-only", nowNs);
-        final Connection unnamed = choosingClient.connect(choosingServerPort.localAddress(), null, nowNs);
+            choosingClient.connect(choosingServerPort.localAddress(), "test-client-only", nowNs());
+        final Connection unnamed = choosingClient.connect(choosingServerPort.localAddress(), null, nowNs());
         run(() -> ConnectionState.CONNECTED == known.state() && ConnectionState.CONNECTED == unknown.state() &&
             ConnectionState.CONNECTED == unnamed.state(), TimeUnit.SECONDS.toNanos(1), "connect");
+        // The server hands each connection over once its client's confirming packet arrives.
+        runFor(TimeUnit.MILLISECONDS.toNanos(10));
 
         final List<String> served = new ArrayList<>();
         Connection accepted;
@@ -339,8 +465,8 @@ class EndpointCoreTest
     {
         final TestNetwork.Port limitedPort = network.newPort(3000);
         final EndpointCore limited = newCore(limitedPort, true, 1);
-        final Connection first = client.connect(limitedPort.localAddress(), null, nowNs);
-        final Connection second = client.connect(limitedPort.localAddress(), null, nowNs);
+        final Connection first = client.connect(limitedPort.localAddress(), null, nowNs());
+        final Connection second = client.connect(limitedPort.localAddress(), null, nowNs());
         run(() -> ConnectionState.CLOSED == second.state(), TimeUnit.SECONDS.toNanos(1), "rejection");
         assertEquals(CloseReason.REJECTED, second.closeReason());
         assertEquals(ConnectionState.CONNECTED, first.state());
@@ -424,8 +550,8 @@ class EndpointCoreTest
 
         // First the 64 KiB fixed window limits the sender; the receiving application never polls, so once the
         // peer's 256 KiB of credit is used, flow control does.
-        final long endNs = nowNs + TimeUnit.MILLISECONDS.toNanos(200);
-        while (nowNs < endNs)
+        final long endNs = nowNs() + TimeUnit.MILLISECONDS.toNanos(200);
+        while (nowNs() < endNs)
         {
             while (pair[0].offer(message, 0, message.capacity()) > 0)
             {

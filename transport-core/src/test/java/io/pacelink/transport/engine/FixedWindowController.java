@@ -22,6 +22,8 @@ final class FixedWindowController implements CongestionController
     final ControllerContext context;
     final List<Integer> mtuChanges = new ArrayList<>();
     private final long windowBytes;
+    private boolean isFlapping;
+    private long flapCalls;
 
     FixedWindowController(final ControllerContext context, final long windowBytes)
     {
@@ -31,7 +33,7 @@ final class FixedWindowController implements CongestionController
 
     static CongestionControllerFactory factory(final long windowBytes)
     {
-        return factory(windowBytes, new ArrayList<>());
+        return factory(NAME, windowBytes, new ArrayList<>());
     }
 
     /**
@@ -47,10 +49,14 @@ final class FixedWindowController implements CongestionController
     /**
      * @param name        the name to register it under (tests of choosing a controller by name).
      * @param windowBytes the fixed window.
-     * @param created     receives every controller the factory makes.
      * @return a factory of fixed-window controllers.
      */
-    static CongestionControllerFactory factory(
+    static CongestionControllerFactory factory(final String name, final long windowBytes)
+    {
+        return factory(name, windowBytes, new ArrayList<>());
+    }
+
+    private static CongestionControllerFactory factory(
         final String name, final long windowBytes, final List<FixedWindowController> created)
     {
         return new CongestionControllerFactory()
@@ -106,7 +112,32 @@ final class FixedWindowController implements CongestionController
 
     public long congestionWindowBytes()
     {
+        if (isFlapping)
+        {
+            // Within one duty cycle the connection asks at its app-limited check (call 0), at activation (1), then per
+            // packet at release (2, 4, ...) and while building it (3, 5, ...): open at activation and release, shut
+            // while building. (A packet that carries nothing is not in flight, so recording it asks nothing.)
+            final long call = flapCalls++;
+            return 1 == call || (call >= 2 && 0 == call % 2) ? windowBytes : 0;
+        }
         return windowBytes;
+    }
+
+    /**
+     * Contradict itself from now on: the window is open when the connection says what it can send and shut when it
+     * builds the packet. Call {@link #startDutyCycle()} before each duty cycle.
+     */
+    void flap()
+    {
+        isFlapping = true;
+    }
+
+    /**
+     * A duty cycle starts: the pattern of {@link #flap()} starts again.
+     */
+    void startDutyCycle()
+    {
+        flapCalls = 0;
     }
 
     public long pacingRateBytesPerSecond()

@@ -1,5 +1,6 @@
 package io.pacelink.transport.recovery;
 
+import io.pacelink.transport.memory.MemoryBudget;
 import io.pacelink.transport.testing.RecordingController;
 import org.junit.jupiter.api.Test;
 
@@ -100,6 +101,44 @@ class LossRecoveryTest
 
         assertEquals(3, driver.ackAtMs(100, 3, 3, 0, 1));
         assertEquals(List.of(3L, 1L, 0L), listener.acked);
+    }
+
+    @Test
+    void anRttSampleBelowTheFloorIsRejected()
+    {
+        final RecoveryDriver floored = new RecoveryDriver(new RecoveryConfig().minRttSampleNs(ms(1)), ms(5));
+        floored.sendAtNs(0, 0, false);
+        floored.sendAtNs(1, 0, false);
+        // Acknowledged 66 us after it was sent: faster than the floor, an ACK sent before the packet arrived.
+        floored.ackAtNs(66_000, 0, 0);
+        assertFalse(floored.lossRecovery.rttEstimator().hasSample());
+        assertEquals(1, floored.lossRecovery.rejectedRttSamples());
+        assertEquals(1200, floored.lossRecovery.bytesInFlight(), "the acknowledgement itself still counts");
+
+        floored.ackAtNs(ms(20), 1, 1);
+        assertEquals(ms(20), floored.lossRecovery.rttEstimator().minRttNs());
+        assertEquals(1, floored.lossRecovery.rejectedRttSamples());
+    }
+
+    @Test
+    void theSentPacketRingGrowsWithTheFlightAsTheBudgetAllows()
+    {
+        final MemoryBudget budget = new MemoryBudget(
+            (LossRecovery.INITIAL_SENT_PACKET_SLOTS * 2 + 2) * 97L);
+        final LossRecovery bounded = new LossRecovery(new RecoveryConfig().sentPacketCapacity(1024),
+            new PathParameters(1200, ms(5)), new RttEstimator(ms(333), ms(1)), controller, budget);
+        long packetNumber = 0;
+        while (bounded.canSend(packetNumber))
+        {
+            bounded.onPacketSent(packetNumber, ms(packetNumber), 1200, true, true, 0, 0, false, 0, false);
+            packetNumber++;
+        }
+        assertEquals(2 * LossRecovery.INITIAL_SENT_PACKET_SLOTS, packetNumber,
+            "the ring doubled once, then the budget refused");
+        assertTrue(budget.refusals() > 0);
+        assertEquals(bounded.committedBytes(), budget.committedBytes());
+        bounded.releaseMemory();
+        assertEquals(0, budget.committedBytes());
     }
 
     @Test

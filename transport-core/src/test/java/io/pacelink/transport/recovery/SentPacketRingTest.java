@@ -44,6 +44,39 @@ class SentPacketRingTest
     }
 
     @Test
+    void growingKeepsEveryPacketAndItsRecord()
+    {
+        final SentPacketRing growing = new SentPacketRing(4, 16);
+        for (int pn = 0; pn < 5; pn++)
+        {
+            if (pn == 4)
+            {
+                growing.state(growing.slot(0), SentPacketRing.ACKED);
+            }
+            final int slot = growing.add(pn, pn * 10L, 1000 + pn, true, true, pn * 100L, pn, false, pn);
+            growing.stamp(slot, pn, pn, pn, false, pn, pn);
+        }
+        growing.state(growing.slot(1), SentPacketRing.ACKED);
+        assertTrue(growing.grow());
+        assertEquals(8, growing.capacity());
+        for (int pn = 1; pn < 5; pn++)
+        {
+            final int slot = growing.slot(pn);
+            assertEquals(pn, growing.packetNumber(slot));
+            assertEquals(pn * 10L, growing.sentTimeNs(slot));
+            assertEquals(1000 + pn, growing.sizeBytes(slot));
+            assertEquals(pn * 100L, growing.streamOffset(slot));
+            assertEquals(pn, growing.frameFlags(slot));
+            assertEquals(pn, growing.deliveredAtSendBytes(slot));
+        }
+        assertEquals(SentPacketRing.ACKED, growing.state(growing.slot(1)));
+        assertFalse(growing.contains(0), "pushed out before the growth");
+        assertTrue(growing.grow());
+        assertFalse(growing.grow(), "at its maximum");
+        assertEquals(16, growing.capacity());
+    }
+
+    @Test
     void numbersJumpedOverAreSkipped()
     {
         ring.add(0, 0, 1200, true, true, 0, 0, false, 0);

@@ -1,50 +1,53 @@
 package io.pacelink.transport.stream;
 
+import io.pacelink.transport.memory.MemoryBudget;
+import io.pacelink.transport.memory.SegmentPool;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
-import java.nio.ByteOrder;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class CircularStreamBufferTest
 {
     private static final int CAPACITY = 64;
+    private static final int SEGMENT = 16;
+
+    private final MemoryBudget budget = new MemoryBudget(1 << 20);
+    private final SegmentPool pool = new SegmentPool(budget, SEGMENT, 4 * SEGMENT);
 
     @Test
-    void shouldWriteAndReadLittleEndianIntsThatStraddleTheEnd()
+    void shouldWriteAndReadLittleEndianIntsThatStraddleSegments()
     {
-        final CircularStreamBuffer store = new CircularStreamBuffer(CAPACITY, 1);
+        final CircularStreamBuffer store = new CircularStreamBuffer(CAPACITY, 1, pool);
         for (int shift = 0; shift <= 4; shift++)
         {
             final long position = 10L * CAPACITY - 4 + shift;
+            assertTrue(store.commit(position, position + 4) >= 0);
             store.putIntLittleEndian(position, 0x0A0B0C0D + shift);
             assertEquals(0x0A0B0C0D + shift, store.getIntLittleEndian(position), "shift " + shift);
-            assertEquals(
-                (byte)(0x0D + shift), store.buffer().getByte(store.index(position)), "least significant first");
+            assertEquals((byte)(0x0D + shift), store.segment(position).getByte(store.indexInSegment(position)),
+                "least significant first");
         }
-        store.putIntLittleEndian(CAPACITY - 2, 0x11223344);
-        assertEquals(0x3344, store.buffer().getShort(CAPACITY - 2, ByteOrder.LITTLE_ENDIAN));
-        assertEquals(0x1122, store.buffer().getShort(0, ByteOrder.LITTLE_ENDIAN));
     }
 
     @Test
-    void shouldCopyRangesThatWrapInTwoParts()
+    void shouldCopyAndCompareRangesAcrossSegmentsAndTheEnd()
     {
-        final CircularStreamBuffer store = new CircularStreamBuffer(CAPACITY, 1);
+        final CircularStreamBuffer store = new CircularStreamBuffer(CAPACITY, 1, pool);
         final UnsafeBuffer source = new UnsafeBuffer(new byte[CAPACITY]);
         for (int i = 0; i < CAPACITY; i++)
         {
             source.putByte(i, (byte)i);
         }
         final long position = 3L * CAPACITY + 50;
+        assertEquals(3, store.commit(position, position + 40));
         store.write(position, source, 1, 40);
-        assertEquals(1, store.buffer().getByte(50));
-        assertEquals(14, store.buffer().getByte(63));
-        assertEquals(15, store.buffer().getByte(0));
+        assertFalse(store.isWithinOneSegment(position, 40));
+        assertTrue(store.isWithinOneSegment(position + 14, 2));
 
         final UnsafeBuffer copy = new UnsafeBuffer(new byte[CAPACITY]);
         store.read(position, copy, 5, 40);
@@ -52,12 +55,61 @@ class CircularStreamBufferTest
         {
             assertEquals(i + 1, copy.getByte(5 + i));
         }
+        assertTrue(store.matches(position, source, 1, 40));
+        source.putByte(30, (byte)99);
+        assertFalse(store.matches(position, source, 1, 40));
     }
 
     @Test
-    void shouldKeepPositionSlotsOutsideTheData()
+    void shouldCommitOnlyWhereDataIsAndGiveConsumedSegmentsBack()
     {
-        final CircularStreamBuffer store = new CircularStreamBuffer(CAPACITY, 2);
+        final CircularStreamBuffer store = new CircularStreamBuffer(CAPACITY, 1, pool);
+        assertEquals(0, budget.committedBytes(), "nothing before data");
+        assertEquals(1, store.commit(40, 44));
+        assertEquals(0, store.commit(41, 43), "already there");
+        assertEquals(2, store.commit(0, 20));
+        assertEquals(3, store.committedSegments());
+        assertTrue(store.isCommitted(0, 48));
+        assertFalse(store.isCommitted(0, 49));
+
+        // Segments wholly below 40 (numbers 0 and 1) go back to the pool; the one holding 40 stays.
+        assertEquals(2, store.releaseBelow(40));
+        assertEquals(1, store.committedSegments());
+        assertEquals(2, pool.freeSegments());
+        assertEquals(0, store.releaseBelow(40));
+        final UnsafeBuffer reused = store.segment(40);
+        assertEquals(1, store.commit(48, 50));
+        assertSame(reused, store.segment(40));
+        assertEquals(1, pool.freeSegments(), "a new segment came from the pool, not the heap");
+        assertEquals(3L * SEGMENT, budget.committedBytes());
+    }
+
+    @Test
+    void theWholeCapacityFitsWhateverTheOldestPosition()
+    {
+        final CircularStreamBuffer store = new CircularStreamBuffer(CAPACITY, 1, pool);
+        final long oldest = 5L * CAPACITY + 7;
+        // [oldest, oldest + capacity) spans five segments: the table has a slot for each.
+        assertEquals(5, store.commit(oldest, oldest + CAPACITY));
+        final UnsafeBuffer source = new UnsafeBuffer(new byte[CAPACITY]);
+        source.setMemory(0, CAPACITY, (byte)7);
+        store.write(oldest, source, 0, CAPACITY);
+        assertTrue(store.matches(oldest, source, 0, CAPACITY));
+    }
+
+    @Test
+    void aRefusedSegmentIsReported()
+    {
+        final SegmentPool tight = new SegmentPool(new MemoryBudget(2 * SEGMENT), SEGMENT, 0);
+        final CircularStreamBuffer store = new CircularStreamBuffer(CAPACITY, 1, tight);
+        assertEquals(-1, store.commit(0, 3 * SEGMENT));
+        assertEquals(2, store.committedSegments(), "what was committed before the refusal stays");
+    }
+
+    @Test
+    void shouldKeepPositionSlotsApartFromTheData()
+    {
+        final CircularStreamBuffer store = new CircularStreamBuffer(CAPACITY, 2, pool);
         store.putRelease(0, 0, 11);
         store.putPlain(0, 1, 12);
         store.putRelease(1, 0, 21);
@@ -67,16 +119,14 @@ class CircularStreamBufferTest
         assertTrue(store.compareAndSet(1, 0, 21, 22));
         assertFalse(store.compareAndSet(1, 0, 21, 23));
         assertEquals(22, store.getPlain(1, 0));
-        for (int i = 0; i < CAPACITY; i++)
-        {
-            assertEquals(0, store.buffer().getByte(i), "data byte " + i);
-        }
     }
 
     @Test
-    void shouldRequireAPowerOfTwoCapacity()
+    void shouldRequireAPowerOfTwoCapacityAndSegment()
     {
-        assertThrows(IllegalArgumentException.class, () -> new CircularStreamBuffer(96, 1));
-        assertThrows(IllegalArgumentException.class, () -> new CircularStreamBuffer(32, 1));
+        assertThrows(IllegalArgumentException.class, () -> new CircularStreamBuffer(96, 1, pool));
+        assertThrows(IllegalArgumentException.class, () -> new CircularStreamBuffer(32, 1, pool));
+        assertThrows(IllegalArgumentException.class, () -> new CircularStreamBuffer(
+            CAPACITY, 1, new SegmentPool(budget, 2 * CAPACITY, 0)));
     }
 }

@@ -1,12 +1,15 @@
 package io.pacelink.transport.stream;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 import java.util.BitSet;
 import java.util.Random;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class RangeSetTest
@@ -129,19 +132,76 @@ class RangeSetTest
         assertMatches(model, set);
     }
 
+    @Test
+    @Timeout(value = 20, unit = TimeUnit.SECONDS)
+    void descendingSeparateRangesAreLogarithmicNotQuadratic()
+    {
+        // A sorted array shifts every range behind each insertion: 10^6 descending fragments would copy ~4 TB.
+        final int ranges = 1_000_000;
+        final RangeSet set = new RangeSet(16, ranges);
+        for (int i = ranges - 1; i >= 0; i--)
+        {
+            assertTrue(set.add(2L * i, 2L * i + 1));
+        }
+        assertEquals(ranges, set.size());
+        assertEquals(0, set.firstStart());
+        assertEquals(2L * ranges - 1, set.coveredEnd(2L * ranges - 2));
+        assertEquals(2L * 500, set.nextStart(2L * 499));
+
+        // Filling every gap from the top merges them all back into one range.
+        for (int i = ranges - 1; i > 0; i--)
+        {
+            assertTrue(set.add(2L * i - 1, 2L * i));
+        }
+        assertEquals("RangeSet{[0, " + (2L * ranges - 1) + ")}", set.toString());
+    }
+
+    @Test
+    void firstRangeComesOutInOrder()
+    {
+        final RangeSet set = new RangeSet(0, 100);
+        set.add(50, 60);
+        set.add(10, 20);
+        set.add(30, 40);
+        assertEquals(10, set.firstStart());
+        assertEquals(20, set.firstEnd());
+        set.removeFirst();
+        assertEquals(30, set.firstStart());
+        set.removeFirst();
+        set.removeFirst();
+        assertTrue(set.isEmpty());
+        assertThrows(IllegalStateException.class, set::firstStart);
+    }
+
     private static void assertMatches(final BitSet model, final RangeSet set)
     {
-        int index = 0;
+        final StringBuilder expected = new StringBuilder("RangeSet{");
+        int count = 0;
         int start = model.nextSetBit(0);
         while (start >= 0)
         {
             final int end = model.nextClearBit(start);
-            assertEquals(start, set.start(index), "start of range " + index);
-            assertEquals(end, set.end(index), "end of range " + index);
-            index++;
+            expected.append(count == 0 ? "" : ", ").append('[').append(start).append(", ").append(end).append(')');
+            count++;
             start = model.nextSetBit(end);
         }
-        assertEquals(index, set.size());
+        assertEquals(expected.append('}').toString(), set.toString());
+        assertEquals(count, set.size());
         assertEquals(model.cardinality(), set.coveredLength());
+        for (int position = 0; position < 2_100; position += 7)
+        {
+            final long coveredEnd = model.get(position) ? model.nextClearBit(position) : position;
+            assertEquals(coveredEnd, set.coveredEnd(position), "coveredEnd(" + position + ")");
+            final int next = model.nextSetBit(position + 1);
+            final long nextStart = next < 0 ? Long.MAX_VALUE :
+                model.get(next - 1) ? nextRangeStart(model, next) : next;
+            assertEquals(nextStart, set.nextStart(position), "nextStart(" + position + ")");
+        }
+    }
+
+    private static long nextRangeStart(final BitSet model, final int inside)
+    {
+        final int next = model.nextSetBit(model.nextClearBit(inside));
+        return next < 0 ? Long.MAX_VALUE : next;
     }
 }

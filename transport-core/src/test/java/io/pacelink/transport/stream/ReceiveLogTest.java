@@ -1,6 +1,8 @@
 package io.pacelink.transport.stream;
 
 import io.pacelink.transport.MessageHandler;
+import io.pacelink.transport.memory.MemoryBudget;
+import io.pacelink.transport.memory.SegmentPool;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
@@ -54,6 +56,95 @@ class ReceiveLogTest
 
         assertTrue(wrappedMessages >= 5, "some messages wrapped and went through the scratch buffer");
         assertEquals(ReceiveLog.NO_ERROR, log.protocolError());
+    }
+
+    @Test
+    void segmentsAreTakenAsDataArrivesAndGivenBackOnceConsumed()
+    {
+        final MemoryBudget budget = new MemoryBudget(3 * 64);
+        final SegmentPool pool = new SegmentPool(budget, 64, 64);
+        final ReceiveLog log = new ReceiveLog(CAPACITY, MAX_MESSAGE, 100, pool);
+        final UnsafeBuffer stream = StreamBytes.framedStream(100, 100, 100);
+        assertEquals(0, budget.committedBytes());
+
+        // Out of order, far ahead: only the segment holding it is committed.
+        assertEquals(10, log.onData(200, stream, 200, 10, false));
+        assertEquals(64, log.committedBytes());
+        assertEquals(ReceiveLog.MEMORY_REFUSED, log.onData(0, stream, 0, 200, false),
+            "three more segments do not fit in the budget");
+        assertEquals(ReceiveLog.NO_ERROR, log.protocolError(), "not the peer's fault");
+
+        assertEquals(LENGTH_PREFIX_BYTES + 100, log.onData(0, stream, 0, LENGTH_PREFIX_BYTES + 100, false));
+        assertEquals(1, log.poll(handler, 10));
+        log.releaseConsumed();
+        assertEquals(1, pool.freeSegments(), "the segment wholly consumed went back to the pool");
+
+        log.releaseMemory();
+        assertEquals(64, budget.committedBytes(), "only the pooled segment stays charged");
+        assertEquals(0, log.committedBytes());
+    }
+
+    @Test
+    void differentBytesForOffsetsAlreadyReceivedAreAMismatch()
+    {
+        final UnsafeBuffer stream = StreamBytes.framedStream(100, 100);
+        final UnsafeBuffer altered = new UnsafeBuffer(new byte[stream.capacity()]);
+        altered.putBytes(0, stream, 0, stream.capacity());
+        altered.putByte(150, (byte)(stream.getByte(150) ^ 1));
+
+        // Out of order and overlapping, identical bytes: fine.
+        final ReceiveLog outOfOrder = new ReceiveLog(CAPACITY, MAX_MESSAGE);
+        assertEquals(60, outOfOrder.onData(120, stream, 120, 60, false));
+        assertEquals(20, outOfOrder.onData(100, stream, 100, 80, false));
+        // An overlap beyond the contiguous end that differs in one byte.
+        assertEquals(ReceiveLog.DATA_MISMATCH_ERROR, outOfOrder.onData(140, altered, 140, 30, false));
+        assertEquals(ReceiveLog.DATA_MISMATCH_ERROR, outOfOrder.protocolError());
+
+        // Below the contiguous end, not yet consumed by the application: still compared.
+        final ReceiveLog contiguous = new ReceiveLog(CAPACITY, MAX_MESSAGE);
+        assertEquals(200, contiguous.onData(0, stream, 0, 200, false));
+        assertEquals(0, contiguous.onData(100, stream, 100, 100, false));
+        assertEquals(ReceiveLog.DATA_MISMATCH_ERROR, contiguous.onData(145, altered, 145, 10, false));
+    }
+
+    @Test
+    void bytesTheApplicationReleasedAreNotComparedAgain()
+    {
+        final UnsafeBuffer stream = StreamBytes.framedStream(100, 100);
+        final UnsafeBuffer altered = new UnsafeBuffer(new byte[stream.capacity()]);
+        altered.putBytes(0, stream, 0, stream.capacity());
+        altered.putByte(50, (byte)(stream.getByte(50) ^ 1));
+
+        final ReceiveLog log = new ReceiveLog(CAPACITY, MAX_MESSAGE);
+        assertEquals(2 * (LENGTH_PREFIX_BYTES + 100), log.onData(0, stream, 0, stream.capacity(), false));
+        assertEquals(2, log.poll(handler, 10));
+        // The log wrapped over them since; a late duplicate is ignored, as it cannot be checked.
+        final UnsafeBuffer next = StreamBytes.framedStream(100, 100, 200);
+        final int start = stream.capacity();
+        assertEquals(LENGTH_PREFIX_BYTES + 200, log.onData(start, next, start, LENGTH_PREFIX_BYTES + 200, false));
+        assertEquals(0, log.onData(0, altered, 0, 100, false));
+        assertEquals(ReceiveLog.NO_ERROR, log.protocolError());
+    }
+
+    @Test
+    void shouldCountTheMessagesThatArrivedAndThoseTheApplicationRead()
+    {
+        final int[] lengths = { 5, 0, 17, 3 };
+        final UnsafeBuffer stream = StreamBytes.framedStream(lengths);
+        final int streamLength = stream.capacity();
+        final ReceiveLog log = new ReceiveLog(CAPACITY, MAX_MESSAGE);
+
+        assertEquals(streamLength - 2, log.onData(2, stream, 2, streamLength - 2, true), "all but the first bytes");
+        assertEquals(0, log.messagesArrived(), "nothing contiguous yet");
+        assertEquals(2, log.onData(0, stream, 0, 2, false));
+        assertEquals(4, log.messagesArrived());
+
+        assertEquals(2, log.poll((buffer, offset, length) -> { }, 2));
+        assertEquals(2, log.consumedMessages());
+        assertEquals(4 + 5 + 4, log.consumedHead());
+        assertEquals(2, log.poll((buffer, offset, length) -> { }, 10));
+        assertEquals(4, log.consumedMessages());
+        assertTrue(log.isFinished());
     }
 
     @Test

@@ -1,5 +1,7 @@
 package io.pacelink.transport.stream;
 
+import io.pacelink.transport.memory.BudgetedSegments;
+import io.pacelink.transport.memory.MemoryBudget;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
@@ -19,6 +21,30 @@ class SendLogTest
 
     private final UnsafeBuffer message = new UnsafeBuffer(new byte[MAX_MESSAGE]);
     private final UnsafeBuffer packet = new UnsafeBuffer(new byte[4096]);
+
+    @Test
+    void segmentsAreCommittedAsTheStreamReachesThemAndCreditedOnClose()
+    {
+        final MemoryBudget budget = new MemoryBudget(3 * 64);
+        final SendLog log = new SendLog(CAPACITY, MAX_MESSAGE, new BudgetedSegments(budget, 64));
+        assertEquals(0, budget.committedBytes(), "an idle log holds no segment");
+
+        assertTrue(log.offer(message, 0, 10) > 0);
+        assertEquals(64, budget.committedBytes());
+        assertTrue(log.offer(message, 0, 100) > 0);
+        assertEquals(2 * 64, budget.committedBytes());
+        assertEquals(2 * 64, log.committedBytes());
+
+        // The record would reach a fourth segment the budget cannot hold: back-pressure, not failure.
+        assertEquals(OfferResult.BACK_PRESSURED, log.offer(message, 0, 100));
+        assertEquals(3 * 64, budget.committedBytes(), "the third segment stays for the next try");
+
+        log.releaseMemory();
+        assertEquals(0, budget.committedBytes());
+        assertEquals(OfferResult.CLOSED, log.offer(message, 0, 1));
+        log.releaseMemory();
+        assertEquals(0, budget.committedBytes(), "idempotent");
+    }
 
     @Test
     void shouldFrameMessagesByteExactAcrossTheWrap()
@@ -74,6 +100,21 @@ class SendLogTest
         assertEquals(68 + 28 + 32, log.offer(message, 0, 28));
         assertEquals(OfferResult.BACK_PRESSURED, log.offer(message, 0, 1));
         assertEquals(64, log.tailPosition() - log.ackedHead());
+    }
+
+    @Test
+    void shouldCountOnlyTheMessagesThatMadeItIntoTheStream()
+    {
+        final SendLog log = new SendLog(64, 60);
+        assertEquals(8, log.offer(message, 0, 4));
+        assertEquals(OfferResult.BACK_PRESSURED, log.offer(message, 0, 60));
+        assertEquals(OfferResult.MAX_MESSAGE_LENGTH_EXCEEDED, log.offer(message, 0, 61));
+        assertEquals(12, log.offer(message, 0, 0));
+        log.finish();
+        assertEquals(OfferResult.CLOSED, log.offer(message, 0, 1));
+
+        assertEquals(2, log.messagesOffered());
+        assertEquals(4, SendLog.applicationBytes(log.tailPosition(), log.messagesOffered()), "without the prefixes");
     }
 
     @Test

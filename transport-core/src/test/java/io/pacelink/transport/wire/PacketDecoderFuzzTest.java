@@ -42,7 +42,7 @@ class PacketDecoderFuzzTest
     void mutatedPacketsNeverThrowAndAcceptedOnesStayInBounds()
     {
         random.nextBytes(token.byteArray());
-        final int[] resultCounts = new int[PacketDecoder.MALFORMED_CONGESTION_CONTROL + 1];
+        final int[] resultCounts = new int[PacketDecoder.MALFORMED_CONSUMED + 1];
 
         for (int iteration = 0; iteration < ITERATIONS; iteration++)
         {
@@ -58,7 +58,7 @@ class PacketDecoderFuzzTest
 
         // The fuzzer must reach both sides and every rejection a datagram's content can cause, or it proves little.
         assertTrue(resultCounts[PacketDecoder.OK] > ITERATIONS / 20, "accepted " + resultCounts[PacketDecoder.OK]);
-        for (int code = PacketDecoder.TRUNCATED_HEADER; code <= PacketDecoder.MALFORMED_CONGESTION_CONTROL; code++)
+        for (int code = PacketDecoder.TRUNCATED_HEADER; code <= PacketDecoder.MALFORMED_CONSUMED; code++)
         {
             assertTrue(resultCounts[code] > 0, PacketDecoder.describe(code) + " never reached");
         }
@@ -111,7 +111,7 @@ class PacketDecoderFuzzTest
 
     private boolean appendRandomFrame()
     {
-        switch (random.nextInt(10))
+        switch (random.nextInt(11))
         {
             case 0:
                 return writer.appendPing();
@@ -155,6 +155,12 @@ class PacketDecoderFuzzTest
             case 8:
                 return writer.appendCongestionControl("cc-" + "x".repeat(random.nextInt(29)));
 
+            case 9:
+            {
+                final long position = random.nextLong() >>> 2;
+                return writer.appendConsumed(random.nextInt(Integer.MAX_VALUE), position, position / 4 >>> 3);
+            }
+
             default:
             {
                 // An unknown frame type, which the decoder must skip.
@@ -163,7 +169,7 @@ class PacketDecoderFuzzTest
                 {
                     return false;
                 }
-                original.putByte(frameOffset, (byte)(9 + random.nextInt(247)));
+                original.putByte(frameOffset, (byte)(10 + random.nextInt(246)));
                 return true;
             }
         }
@@ -264,7 +270,7 @@ class PacketDecoderFuzzTest
 
                 default:
                     // Change a frame's type, so one frame's body is read as another's.
-                    mutated[frameOffsets[random.nextInt(frameCount)]] = (byte)random.nextInt(10);
+                    mutated[frameOffsets[random.nextInt(frameCount)]] = (byte)random.nextInt(11);
                     break;
             }
             if (0 == length)

@@ -1,0 +1,131 @@
+package io.pacelink.transport.admission;
+
+import io.pacelink.transport.EndpointLimits;
+import io.pacelink.transport.PacelinkContext;
+import io.pacelink.transport.stats.SecurityCounters;
+import io.pacelink.transport.wire.HandshakeFrameFlyweight;
+import io.pacelink.transport.wire.PacketHeaderFlyweight;
+import org.agrona.MutableDirectBuffer;
+
+import java.net.InetSocketAddress;
+
+/**
+ * The server's gate for a hello that names no connection yet (docs/security.md, "Admission"): the checks that cost
+ * nothing come first, so a flood of hellos is answered without keeping a byte of state per sender.
+ * <ol>
+ *     <li>A datagram shorter than {@link PacelinkContext#MIN_DATAGRAM_SIZE_BYTES} is dropped unanswered: the client
+ *     pads its hello so that any answer, even a refusal, is smaller than what it sent (RFC 9000 sections 8.1 and
+ *     14.1).</li>
+ *     <li>A hello of another wire-format version, or one announcing a maximum datagram size below that floor, is
+ *     refused.</li>
+ *     <li>A hello without a valid address-validation token gets a RETRY with a fresh token ({@link AddressValidator});
+ *     the RETRY is a fraction of the hello's size, so no amplification.</li>
+ *     <li>A validated source that opens connections faster than its rate ({@link SourceRateLimiter}) is dropped; its
+ *     client retransmits the hello later.</li>
+ * </ol>
+ * Each outcome is counted in {@link SecurityCounters}. Agent thread only; allocation free for IPv4 sources.
+ */
+public final class HelloAdmission
+{
+    /**
+     * {@link #admit}: create the connection.
+     */
+    public static final int ACCEPT = 0;
+
+    /**
+     * {@link #admit}: drop the hello without an answer.
+     */
+    public static final int DROP = 1;
+
+    /**
+     * {@link #admit}: answer with the RETRY whose token {@link #admit} wrote.
+     */
+    public static final int RETRY = 2;
+
+    /**
+     * Hash buckets of the per-source rate limiter: 32 KiB, many more than the sources a server sees at once.
+     */
+    private static final int RATE_LIMITER_BUCKETS = 4096;
+
+    private final AddressValidator validator;
+    private final SourceRateLimiter rateLimiter;
+    private final SecurityCounters counters;
+
+    /**
+     * @param limits    the endpoint's limits (token lifetime, per-source rate).
+     * @param key       {@link AddressValidator#KEY_LENGTH} secret random bytes for the tokens.
+     * @param hashSeed  secret seed of the rate limiter's hash.
+     * @param counters  where outcomes are counted.
+     */
+    public HelloAdmission(
+        final EndpointLimits limits, final byte[] key, final long hashSeed, final SecurityCounters counters)
+    {
+        this.validator = new AddressValidator(key, limits.retryTokenLifetimeNs());
+        this.rateLimiter = new SourceRateLimiter(
+            RATE_LIMITER_BUCKETS, hashSeed, limits.handshakesPerSecondPerSource(), limits.handshakeBurstPerSource());
+        this.counters = counters;
+    }
+
+    /**
+     * Decide what becomes of a hello that names no existing connection.
+     *
+     * @param hello          the hello's HANDSHAKE frame.
+     * @param datagramLength length of the datagram that carried it.
+     * @param source         where it came from.
+     * @param nowNs          the current time.
+     * @param retryToken     receives the token of a RETRY answer.
+     * @param retryOffset    where the token goes.
+     * @return {@link #ACCEPT}, {@link #DROP} or {@link #RETRY} (the token is {@link AddressValidator#TOKEN_LENGTH}
+     * bytes).
+     */
+    public int admit(
+        final HandshakeFrameFlyweight hello,
+        final int datagramLength,
+        final InetSocketAddress source,
+        final long nowNs,
+        final MutableDirectBuffer retryToken,
+        final int retryOffset)
+    {
+        if (datagramLength < PacelinkContext.MIN_DATAGRAM_SIZE_BYTES)
+        {
+            counters.handshakesTooSmall().incrementRelease();
+            return DROP;
+        }
+        if (PacketHeaderFlyweight.CURRENT_VERSION != hello.version())
+        {
+            counters.handshakesRefusedVersion().incrementRelease();
+            return DROP;
+        }
+        if (hello.maxDatagramSize() < PacelinkContext.MIN_DATAGRAM_SIZE_BYTES)
+        {
+            counters.handshakesRefusedParameters().incrementRelease();
+            return DROP;
+        }
+
+        final long clientId = hello.sourceConnectionId();
+        final int tokenLength = hello.tokenLength();
+        final int verdict = 0 == tokenLength ? AddressValidator.INVALID : validator.verify(
+            hello.buffer(), hello.tokenOffset(), tokenLength, source, clientId, nowNs);
+        if (AddressValidator.VALID != verdict)
+        {
+            if (AddressValidator.EXPIRED == verdict)
+            {
+                counters.retryTokensExpired().incrementRelease();
+            }
+            else if (tokenLength > 0)
+            {
+                counters.retryTokensInvalid().incrementRelease();
+            }
+            validator.mint(source, clientId, nowNs, retryToken, retryOffset);
+            counters.retriesSent().incrementRelease();
+            return RETRY;
+        }
+
+        if (!rateLimiter.tryAcquire(source.getAddress(), nowNs))
+        {
+            counters.handshakesRateLimited().incrementRelease();
+            return DROP;
+        }
+        return ACCEPT;
+    }
+}

@@ -1,0 +1,65 @@
+package io.pacelink.transport.admission;
+
+import org.agrona.collections.Hashing;
+
+import java.net.InetAddress;
+import java.util.Arrays;
+
+/**
+ * How fast each source address may open connections: a token bucket per address, kept as the generic cell rate
+ * algorithm (GCRA, ITU-T I.371 "virtual scheduling") in one long per bucket, so the table is a fixed array and a
+ * check allocates nothing. Addresses are hashed with a secret seed into a fixed number of buckets: two addresses
+ * that share a bucket share its rate (the limit errs on the strict side), and an attacker cannot choose addresses
+ * that collide with a victim's. The port is ignored: one host may use any number of ports. Agent thread only.
+ */
+public final class SourceRateLimiter
+{
+    private static final long EMPTY = Long.MIN_VALUE;
+
+    private final long[] theoreticalArrivalTimesNs;
+    private final int mask;
+    private final long seed;
+    private final long emissionIntervalNs;
+    private final long burstToleranceNs;
+
+    /**
+     * @param buckets              number of buckets, a power of two.
+     * @param seed                 secret hash seed.
+     * @param perSecond            sustained rate per source.
+     * @param burst                requests a source may make back to back (at least 1).
+     */
+    public SourceRateLimiter(final int buckets, final long seed, final int perSecond, final int burst)
+    {
+        if (buckets < 1 || Integer.bitCount(buckets) != 1 || perSecond < 1 || burst < 1)
+        {
+            throw new IllegalArgumentException(
+                "buckets=" + buckets + " (a power of two), perSecond=" + perSecond + ", burst=" + burst);
+        }
+        this.theoreticalArrivalTimesNs = new long[buckets];
+        Arrays.fill(theoreticalArrivalTimesNs, EMPTY);
+        this.mask = buckets - 1;
+        this.seed = seed;
+        this.emissionIntervalNs = 1_000_000_000L / perSecond;
+        this.burstToleranceNs = (burst - 1) * emissionIntervalNs;
+    }
+
+    /**
+     * Take one request of a source if its rate allows it.
+     *
+     * @param source the source's address.
+     * @param nowNs  the current time.
+     * @return true if allowed (and counted), false if the source is over its rate.
+     */
+    public boolean tryAcquire(final InetAddress source, final long nowNs)
+    {
+        final int bucket = Hashing.hash(source.hashCode() ^ seed, mask);
+        final long stored = theoreticalArrivalTimesNs[bucket];
+        final long theoreticalArrivalNs = EMPTY == stored || stored - nowNs < 0 ? nowNs : stored;
+        if (theoreticalArrivalNs - nowNs > burstToleranceNs)
+        {
+            return false;
+        }
+        theoreticalArrivalTimesNs[bucket] = theoreticalArrivalNs + emissionIntervalNs;
+        return true;
+    }
+}

@@ -1,0 +1,243 @@
+package io.pacelink.transport.stats;
+
+import org.agrona.CloseHelper;
+import org.agrona.concurrent.status.AtomicCounter;
+import org.agrona.concurrent.status.CountersManager;
+
+import static io.pacelink.transport.stats.EndpointCounters.newCounter;
+
+/**
+ * The endpoint-wide counters of its defences against hostile input (docs/security.md lists what each one means and
+ * the limit behind it): refused handshakes by reason, address validation, rate limits, packets dropped for their
+ * source address or packet number, the peer misbehaviour that closed connections, and the memory budget. Written by
+ * the agent thread only; readable from any thread, like {@link EndpointCounters}.
+ */
+public final class SecurityCounters implements AutoCloseable
+{
+    private final AtomicCounter handshakesTooSmall;
+    private final AtomicCounter handshakesRefusedVersion;
+    private final AtomicCounter handshakesRefusedParameters;
+    private final AtomicCounter retriesSent;
+    private final AtomicCounter retryTokensInvalid;
+    private final AtomicCounter retryTokensExpired;
+    private final AtomicCounter handshakesRateLimited;
+    private final AtomicCounter handshakesRefusedMemory;
+    private final AtomicCounter handshakeTimeouts;
+    private final AtomicCounter packetsFromWrongAddress;
+    private final AtomicCounter packetNumbersOutOfWindow;
+    private final AtomicCounter acksOfSkippedPackets;
+    private final AtomicCounter rttSamplesRejected;
+    private final AtomicCounter reassemblyLimitCloses;
+    private final AtomicCounter dataMismatchCloses;
+    private final AtomicCounter deadPeerCloses;
+    private final AtomicCounter memoryCommittedBytes;
+    private final AtomicCounter memoryRefusals;
+    private final AtomicCounter stalledSends;
+
+    /**
+     * @param countersManager where to register the counters.
+     * @param endpointName    label prefix, e.g. the bound address.
+     */
+    public SecurityCounters(final CountersManager countersManager, final String endpointName)
+    {
+        handshakesTooSmall = newCounter(countersManager, endpointName, "handshakes-too-small");
+        handshakesRefusedVersion = newCounter(countersManager, endpointName, "handshakes-refused-version");
+        handshakesRefusedParameters = newCounter(countersManager, endpointName, "handshakes-refused-parameters");
+        retriesSent = newCounter(countersManager, endpointName, "retries-sent");
+        retryTokensInvalid = newCounter(countersManager, endpointName, "retry-tokens-invalid");
+        retryTokensExpired = newCounter(countersManager, endpointName, "retry-tokens-expired");
+        handshakesRateLimited = newCounter(countersManager, endpointName, "handshakes-rate-limited");
+        handshakesRefusedMemory = newCounter(countersManager, endpointName, "handshakes-refused-memory");
+        handshakeTimeouts = newCounter(countersManager, endpointName, "handshake-timeouts");
+        packetsFromWrongAddress = newCounter(countersManager, endpointName, "packets-from-wrong-address");
+        packetNumbersOutOfWindow = newCounter(countersManager, endpointName, "packet-numbers-out-of-window");
+        acksOfSkippedPackets = newCounter(countersManager, endpointName, "acks-of-skipped-packets");
+        rttSamplesRejected = newCounter(countersManager, endpointName, "rtt-samples-rejected");
+        reassemblyLimitCloses = newCounter(countersManager, endpointName, "reassembly-limit-closes");
+        dataMismatchCloses = newCounter(countersManager, endpointName, "data-mismatch-closes");
+        deadPeerCloses = newCounter(countersManager, endpointName, "dead-peer-closes");
+        memoryCommittedBytes = newCounter(countersManager, endpointName, "memory-committed-bytes");
+        memoryRefusals = newCounter(countersManager, endpointName, "memory-refusals");
+        stalledSends = newCounter(countersManager, endpointName, "stalled-sends");
+    }
+
+    /**
+     * @return hellos in datagrams shorter than 1200 bytes, dropped unanswered (RFC 9000 section 14.1).
+     */
+    public AtomicCounter handshakesTooSmall()
+    {
+        return handshakesTooSmall;
+    }
+
+    /**
+     * @return hellos of another wire-format version, refused.
+     */
+    public AtomicCounter handshakesRefusedVersion()
+    {
+        return handshakesRefusedVersion;
+    }
+
+    /**
+     * @return hellos whose parameters are unusable (a maximum datagram size below 1200 bytes), refused.
+     */
+    public AtomicCounter handshakesRefusedParameters()
+    {
+        return handshakesRefusedParameters;
+    }
+
+    /**
+     * @return Retry packets sent to hellos without a valid token.
+     */
+    public AtomicCounter retriesSent()
+    {
+        return retriesSent;
+    }
+
+    /**
+     * @return hellos whose token failed its MAC, was minted for another address or client, or is malformed.
+     */
+    public AtomicCounter retryTokensInvalid()
+    {
+        return retryTokensInvalid;
+    }
+
+    /**
+     * @return hellos whose token was older than its lifetime.
+     */
+    public AtomicCounter retryTokensExpired()
+    {
+        return retryTokensExpired;
+    }
+
+    /**
+     * @return validated hellos dropped because their source opened connections faster than its limit.
+     */
+    public AtomicCounter handshakesRateLimited()
+    {
+        return handshakesRateLimited;
+    }
+
+    /**
+     * @return validated hellos refused because the memory budget could not hold another connection.
+     */
+    public AtomicCounter handshakesRefusedMemory()
+    {
+        return handshakesRefusedMemory;
+    }
+
+    /**
+     * @return server-side connections whose client never confirmed the handshake within the handshake timeout.
+     */
+    public AtomicCounter handshakeTimeouts()
+    {
+        return handshakeTimeouts;
+    }
+
+    /**
+     * @return packets for a known connection that came from another address than the connection's peer.
+     */
+    public AtomicCounter packetsFromWrongAddress()
+    {
+        return packetsFromWrongAddress;
+    }
+
+    /**
+     * @return packets whose number lay far beyond the largest received, dropped unacknowledged.
+     */
+    public AtomicCounter packetNumbersOutOfWindow()
+    {
+        return packetNumbersOutOfWindow;
+    }
+
+    /**
+     * @return ACK frames that acknowledged a packet number never sent (skipped or above the largest sent): each
+     * closed its connection with a protocol violation (RFC 9000 section 21.4).
+     */
+    public AtomicCounter acksOfSkippedPackets()
+    {
+        return acksOfSkippedPackets;
+    }
+
+    /**
+     * @return RTT samples below the minimum RTT sample limit, ignored.
+     */
+    public AtomicCounter rttSamplesRejected()
+    {
+        return rttSamplesRejected;
+    }
+
+    /**
+     * @return connections closed because the peer opened more out-of-order ranges than the reassembly limit.
+     */
+    public AtomicCounter reassemblyLimitCloses()
+    {
+        return reassemblyLimitCloses;
+    }
+
+    /**
+     * @return connections closed because the peer sent different bytes for the same stream offsets
+     * (RFC 9000 section 2.2).
+     */
+    public AtomicCounter dataMismatchCloses()
+    {
+        return dataMismatchCloses;
+    }
+
+    /**
+     * @return connections closed because the peer acknowledged nothing through the limit of consecutive probe
+     * timeouts.
+     */
+    public AtomicCounter deadPeerCloses()
+    {
+        return deadPeerCloses;
+    }
+
+    /**
+     * @return bytes of stream buffers and sent-packet records committed now, pooled ones included (a gauge).
+     */
+    public AtomicCounter memoryCommittedBytes()
+    {
+        return memoryCommittedBytes;
+    }
+
+    /**
+     * @return times a connection could not grow a buffer because the memory budget was spent.
+     */
+    public AtomicCounter memoryRefusals()
+    {
+        return memoryRefusals;
+    }
+
+    /**
+     * @return times a connection released to send ack-eliciting work built none; it was not released again within
+     * that duty cycle, so no connection can spin the agent without progress.
+     */
+    public AtomicCounter stalledSends()
+    {
+        return stalledSends;
+    }
+
+    public void close()
+    {
+        CloseHelper.closeAll(
+            handshakesTooSmall,
+            handshakesRefusedVersion,
+            handshakesRefusedParameters,
+            retriesSent,
+            retryTokensInvalid,
+            retryTokensExpired,
+            handshakesRateLimited,
+            handshakesRefusedMemory,
+            handshakeTimeouts,
+            packetsFromWrongAddress,
+            packetNumbersOutOfWindow,
+            acksOfSkippedPackets,
+            rttSamplesRejected,
+            reassemblyLimitCloses,
+            dataMismatchCloses,
+            deadPeerCloses,
+            memoryCommittedBytes,
+            memoryRefusals,
+            stalledSends);
+    }
+}

@@ -1,0 +1,72 @@
+package io.pacelink.transport.wire;
+
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+
+import static io.pacelink.transport.wire.PacketHeaderFlyweight.HEADER_LENGTH;
+
+/**
+ * Flyweight over the body of a RETRY packet ({@link PacketType#RETRY}): the server's answer to a hello that carried no
+ * valid address-validation token (RFC 9000 section 8.1.2). It holds no frames, only the token, which the client
+ * echoes in the HANDSHAKE frame of its next hello (docs/wire-format.md).
+ * <pre>
+ *  0                   1                   2                   3
+ *  0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+ * +---------------------------------------------------------------+
+ * |          Packet header (20), type 5, DCID = client's id       |
+ * +---------------------------------------------------------------+
+ * |                        Token Length (32)                      |
+ * +---------------------------------------------------------------+
+ * |                          Token ...                            |
+ * </pre>
+ * Wrapped at the start of the packet, like {@link PacketHeaderFlyweight}.
+ */
+public final class RetryPacketFlyweight extends WireFlyweight
+{
+    /**
+     * Offset of the token length in bytes (32 bits).
+     */
+    public static final int TOKEN_LENGTH_OFFSET = HEADER_LENGTH;
+
+    /**
+     * Offset of the token bytes.
+     */
+    public static final int TOKEN_OFFSET = TOKEN_LENGTH_OFFSET + 4;
+
+    /**
+     * Longest token a RETRY packet or a HANDSHAKE frame may carry; longer ones are malformed.
+     */
+    public static final int MAX_TOKEN_LENGTH = 128;
+
+    /**
+     * @return the token length in bytes.
+     */
+    public int tokenLength()
+    {
+        return buffer().getInt(offset() + TOKEN_LENGTH_OFFSET, BYTE_ORDER);
+    }
+
+    /**
+     * @return absolute offset of the token bytes in {@link #buffer()}.
+     */
+    public int tokenOffset()
+    {
+        return offset() + TOKEN_OFFSET;
+    }
+
+    /**
+     * Write the token length and bytes after the header.
+     *
+     * @param source       holding the token.
+     * @param sourceOffset of the first token byte.
+     * @param tokenLength  number of token bytes.
+     * @return this.
+     */
+    public RetryPacketFlyweight putToken(final DirectBuffer source, final int sourceOffset, final int tokenLength)
+    {
+        final MutableDirectBuffer buffer = mutableBuffer();
+        buffer.putInt(offset() + TOKEN_LENGTH_OFFSET, tokenLength, BYTE_ORDER);
+        buffer.putBytes(tokenOffset(), source, sourceOffset, tokenLength);
+        return this;
+    }
+}

@@ -1,0 +1,123 @@
+package io.pacelink.transport.engine;
+
+import io.pacelink.transport.PacelinkContext;
+import io.pacelink.transport.cc.CongestionControlRegistry;
+import io.pacelink.transport.port.DatagramHandler;
+import io.pacelink.transport.port.DatagramPort;
+import io.pacelink.transport.schedule.RoundRobinScheduler;
+import io.pacelink.transport.stats.CountersBuffers;
+import io.pacelink.transport.testing.AllocationMeter;
+import io.pacelink.transport.wire.PacketHeaderFlyweight;
+import io.pacelink.transport.wire.PacketType;
+import io.pacelink.transport.wire.PacketWriter;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+
+import java.net.InetSocketAddress;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The path a flood of hellos takes through an endpoint (docs/security.md, "Admission"): each is checked, answered with
+ * a RETRY carrying a freshly minted token, and forgotten. Once warm it allocates nothing, so a flood costs CPU and
+ * the RETRY bytes, never garbage or memory. (A real socket adds the JDK's source address object per datagram from a
+ * new sender.)
+ */
+class HelloFloodAllocationTest
+{
+    private static final int SOURCES = 64;
+    private static final int HELLOS_PER_CYCLE = 64;
+
+    @Test
+    void answeringHellosWithRetriesAllocatesNothing()
+    {
+        final FloodPort port = new FloodPort();
+        final PacelinkContext context = new PacelinkContext()
+            .datagramPort(port)
+            .randomSeed(1)
+            .congestionControl(FixedWindowController.NAME)
+            .receiveBatchLimit(HELLOS_PER_CYCLE)
+            .sendBufferBytes(64 * 1024)
+            .receiveBufferBytes(64 * 1024)
+            .maxMessageLengthBytes(1024);
+        context.conclude();
+        final EndpointCore core = new EndpointCore(
+            context,
+            port,
+            CongestionControlRegistry.of(FixedWindowController.factory(64 * 1024)),
+            new RoundRobinScheduler(),
+            CountersBuffers.newManager(64 * 1024),
+            (connection) -> true);
+
+        final long[] nowNs = {TimeUnit.SECONDS.toNanos(1)};
+        for (int i = 0; i < 2_000; i++)
+        {
+            core.doWork(nowNs[0] += 1_000);
+        }
+        AllocationMeter.assertAllocationFree("64,000 hellos answered with RETRY", () ->
+        {
+            for (int i = 0; i < 1_000; i++)
+            {
+                core.doWork(nowNs[0] += 1_000);
+            }
+        });
+
+        assertEquals(core.securityCounters().retriesSent().get(), port.sent);
+        assertTrue(port.sent > 100_000);
+        assertEquals(0, core.counters().connectionsOpened().get());
+    }
+
+    /**
+     * Hands the endpoint a hello from one of a fixed set of sources with a new client id each time; swallows what the
+     * endpoint sends.
+     */
+    private static final class FloodPort implements DatagramPort
+    {
+        private final InetSocketAddress local = new InetSocketAddress("127.0.0.1", 1000);
+        private final InetSocketAddress[] sources = new InetSocketAddress[SOURCES];
+        private final UnsafeBuffer hello = new UnsafeBuffer(new byte[1200]);
+        private long clientId = 1;
+        private long sent;
+
+        FloodPort()
+        {
+            for (int i = 0; i < SOURCES; i++)
+            {
+                sources[i] = new InetSocketAddress("127.0.0." + (1 + i % 200), 20_000 + i);
+            }
+            final PacketWriter writer = new PacketWriter().wrap(hello, 0, hello.capacity());
+            writer.writeHeader(PacketType.HANDSHAKE, 0, 0);
+            writer.appendHandshake(clientId, false, 1472, 1_000, 30_000, 1 << 20, 1 << 20, null, 0, 0);
+            writer.appendPadding(writer.remaining());
+        }
+
+        public int receive(final DatagramHandler handler, final int limit, final long nowNs)
+        {
+            for (int i = 0; i < limit; i++)
+            {
+                hello.putLong(PacketHeaderFlyweight.HEADER_LENGTH + 8, ++clientId, PacketHeaderFlyweight.BYTE_ORDER);
+                handler.onDatagram(hello, 0, hello.capacity(), sources[(int)(clientId % SOURCES)], nowNs);
+            }
+            return limit;
+        }
+
+        public boolean send(
+            final DirectBuffer buffer, final int offset, final int length, final InetSocketAddress destination)
+        {
+            sent++;
+            return true;
+        }
+
+        public InetSocketAddress localAddress()
+        {
+            return local;
+        }
+
+        public void close()
+        {
+        }
+    }
+}
