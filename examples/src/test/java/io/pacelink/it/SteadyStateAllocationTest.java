@@ -30,7 +30,7 @@ class SteadyStateAllocationTest
     private static final int FILL_TURNS = 20_000;
 
     @ParameterizedTest
-    @ValueSource(strings = {"reno", "cubic", "bbr", "bbr3"})
+    @ValueSource(strings = {"reno", "cubic", "bbr", "bbrplus", "bbr2", "bbr3"})
     void agentThreadAllocatesNothingInSteadyState(final String congestionControl)
     {
         try (Endpoint server = Endpoint.launch(context(congestionControl, true));
