@@ -65,6 +65,23 @@ public enum AeadAlgorithm
     }
 
     /**
+     * @return the AEAD's number in the NOISE frame: 1 AES-GCM, 2 ChaCha20-Poly1305.
+     */
+    public int wireId()
+    {
+        return ordinal() + 1;
+    }
+
+    /**
+     * @param wireId a NOISE frame's AEAD number.
+     * @return the algorithm, or null if unknown.
+     */
+    public static AeadAlgorithm fromWireId(final int wireId)
+    {
+        return wireId >= 1 && wireId <= values().length ? values()[wireId - 1] : null;
+    }
+
+    /**
      * @return the name in a Noise protocol name, e.g. {@code AESGCM}.
      */
     public String noiseName()

@@ -52,6 +52,11 @@ public final class FrameType
      */
     public static final int CONGESTION_CONTROL = 8;
 
+    /**
+     * A message of the secure mode's Noise handshake, beside a HANDSHAKE frame (wire version 3).
+     */
+    public static final int NOISE = 9;
+
     private FrameType()
     {
     }
@@ -95,6 +100,8 @@ public final class FrameType
                 return "CLOSE";
             case CONGESTION_CONTROL:
                 return "CONGESTION_CONTROL";
+            case NOISE:
+                return "NOISE";
             default:
                 return "UNKNOWN";
         }

@@ -113,6 +113,12 @@ public final class PacketDecoder
     public static final int MALFORMED_RETRY = 17;
 
     /**
+     * A NOISE frame shorter than its fixed body, of an unknown profile or AEAD, or whose message is shorter than
+     * {@link NoiseFrameFlyweight#MIN_MESSAGE_LENGTH} or longer than {@link NoiseFrameFlyweight#MAX_MESSAGE_LENGTH}.
+     */
+    public static final int MALFORMED_NOISE = 18;
+
+    /**
      * Most additional ranges one ACK frame may carry (docs/wire-format.md); more are rejected, bounding the work a
      * single frame can cause. Writers never exceed it either.
      */
@@ -128,6 +134,7 @@ public final class PacketDecoder
     private final CloseFrameFlyweight close = new CloseFrameFlyweight();
     private final CongestionControlFrameFlyweight congestionControl = new CongestionControlFrameFlyweight();
     private final RetryPacketFlyweight retry = new RetryPacketFlyweight();
+    private final NoiseFrameFlyweight noise = new NoiseFrameFlyweight();
 
     private DirectBuffer frameBuffer;
     private int nextFrameOffset;
@@ -285,6 +292,10 @@ public final class PacketDecoder
                     congestionControl.wrap(frameBuffer, frameOffset);
                     break;
 
+                case FrameType.NOISE:
+                    noise.wrap(frameBuffer, frameOffset);
+                    break;
+
                 default:
                     break;
             }
@@ -404,6 +415,14 @@ public final class PacketDecoder
     }
 
     /**
+     * @return the NOISE flyweight, wrapped at the frame {@link #nextFrame()} last returned as one.
+     */
+    public NoiseFrameFlyweight noise()
+    {
+        return noise;
+    }
+
+    /**
      * @return the RETRY packet that last validated, wrapped at its start.
      */
     public RetryPacketFlyweight retry()
@@ -496,6 +515,8 @@ public final class PacketDecoder
                 return "MALFORMED_CONGESTION_CONTROL";
             case MALFORMED_RETRY:
                 return "MALFORMED_RETRY";
+            case MALFORMED_NOISE:
+                return "MALFORMED_NOISE";
             default:
                 return "UNKNOWN_RESULT";
         }
@@ -529,6 +550,9 @@ public final class PacketDecoder
 
             case FrameType.CONGESTION_CONTROL:
                 return validateCongestionControl(buffer, frameOffset, bodyLength);
+
+            case FrameType.NOISE:
+                return validateNoise(buffer, frameOffset, bodyLength);
 
             default:
                 // PADDING has no structure; unknown types are skipped by their length (docs/wire-format.md).
@@ -699,5 +723,19 @@ public final class PacketDecoder
             return MALFORMED_CONGESTION_CONTROL;
         }
         return OK;
+    }
+
+    private int validateNoise(final DirectBuffer buffer, final int frameOffset, final int bodyLength)
+    {
+        final int messageLength = bodyLength - NoiseFrameFlyweight.FIXED_BODY_LENGTH;
+        if (messageLength < NoiseFrameFlyweight.MIN_MESSAGE_LENGTH ||
+            messageLength > NoiseFrameFlyweight.MAX_MESSAGE_LENGTH)
+        {
+            return MALFORMED_NOISE;
+        }
+        noise.wrap(buffer, frameOffset);
+        final int profile = noise.profile();
+        final int aead = noise.aead();
+        return profile < 1 || profile > 2 || aead < 1 || aead > 2 ? MALFORMED_NOISE : OK;
     }
 }

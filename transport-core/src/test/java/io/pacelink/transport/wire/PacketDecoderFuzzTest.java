@@ -42,7 +42,7 @@ class PacketDecoderFuzzTest
     void mutatedPacketsNeverThrowAndAcceptedOnesStayInBounds()
     {
         random.nextBytes(token.byteArray());
-        final int[] resultCounts = new int[PacketDecoder.MALFORMED_RETRY + 1];
+        final int[] resultCounts = new int[PacketDecoder.MALFORMED_NOISE + 1];
 
         for (int iteration = 0; iteration < ITERATIONS; iteration++)
         {
@@ -111,7 +111,7 @@ class PacketDecoderFuzzTest
 
     private boolean appendRandomFrame()
     {
-        switch (random.nextInt(10))
+        switch (random.nextInt(11))
         {
             case 0:
                 return writer.appendPing();
@@ -155,6 +155,13 @@ class PacketDecoderFuzzTest
             case 8:
                 return writer.appendCongestionControl("cc-" + "x".repeat(random.nextInt(29)));
 
+            case 9:
+            {
+                final byte[] message = new byte[NoiseFrameFlyweight.MIN_MESSAGE_LENGTH + random.nextInt(60)];
+                random.nextBytes(message);
+                return writer.appendNoise(1 + random.nextInt(2), 1 + random.nextInt(2), message) >= 0;
+            }
+
             default:
             {
                 // An unknown frame type, which the decoder must skip.
@@ -163,7 +170,7 @@ class PacketDecoderFuzzTest
                 {
                     return false;
                 }
-                original.putByte(frameOffset, (byte)(9 + random.nextInt(247)));
+                original.putByte(frameOffset, (byte)(FrameType.NOISE + 1 + random.nextInt(246)));
                 return true;
             }
         }
