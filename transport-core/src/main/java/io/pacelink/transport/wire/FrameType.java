@@ -55,7 +55,7 @@ public final class FrameType
     /**
      * A message of the secure mode's Noise handshake, beside a HANDSHAKE frame (wire version 3).
      */
-    public static final int NOISE = 9;
+    public static final int NOISE = 10;
 
     private FrameType()
     {

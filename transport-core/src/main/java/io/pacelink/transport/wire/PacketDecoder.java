@@ -116,7 +116,7 @@ public final class PacketDecoder
      * A NOISE frame shorter than its fixed body, of an unknown profile or AEAD, or whose message is shorter than
      * {@link NoiseFrameFlyweight#MIN_MESSAGE_LENGTH} or longer than {@link NoiseFrameFlyweight#MAX_MESSAGE_LENGTH}.
      */
-    public static final int MALFORMED_NOISE = 18;
+    public static final int MALFORMED_NOISE = 19;
 
     /**
      * Most additional ranges one ACK frame may carry (docs/wire-format.md); more are rejected, bounding the work a
