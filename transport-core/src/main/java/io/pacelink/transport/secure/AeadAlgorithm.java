@@ -157,19 +157,21 @@ public enum AeadAlgorithm
     }
 
     /**
-     * @return true if HotSpot uses the CPU's AES instructions ({@code -XX:+UseAESIntrinsics}, on by default exactly
-     * when the CPU has them): the secure mode then defaults to AES-GCM, else to ChaCha20-Poly1305.
+     * @return true if HotSpot uses the CPU's AES instructions ({@code -XX:+UseAES}, on by default exactly when the CPU
+     * has them; its AES-GCM intrinsics follow it): the secure mode then defaults to AES-GCM, else to
+     * ChaCha20-Poly1305. Java 17 has no ChaCha20 intrinsic: measured, its ChaCha20-Poly1305 costs about nine times
+     * AES-GCM's time per packet on an AES-capable CPU (docs/security.md, "Cost").
      */
     public static boolean hasAesInstructions()
     {
         try
         {
             final HotSpotDiagnosticMXBean hotSpot = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
-            return null != hotSpot && Boolean.parseBoolean(hotSpot.getVMOption("UseAESIntrinsics").getValue());
+            return null != hotSpot && Boolean.parseBoolean(hotSpot.getVMOption("UseAES").getValue());
         }
         catch (final RuntimeException ex)
         {
-            return false; // not HotSpot: ChaCha20-Poly1305 is fast without special instructions
+            return false; // not HotSpot, or no such flag: ChaCha20-Poly1305 needs no special instructions
         }
     }
 
