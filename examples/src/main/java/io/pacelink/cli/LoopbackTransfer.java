@@ -235,7 +235,8 @@ public final class LoopbackTransfer
             }
             if (System.nanoTime() - startNs > CONNECT_TIMEOUT_NS || ConnectionState.CLOSED == sender.state())
             {
-                return failed(congestionControl, sender, startNs, "could not connect: " + sender.closeReason());
+                return failed(congestionControl, sender, 0, startNs, "could not connect: " +
+                    sender.outcome().reason().description());
             }
             idle.idle(0);
         }
@@ -283,14 +284,14 @@ public final class LoopbackTransfer
             }
             if (nowNs > deadlineNs)
             {
-                return failed(congestionControl, sender, startNs, "timed out after " +
+                return failed(congestionControl, sender, delivered.bytes, startNs, "timed out after " +
                     TimeUnit.NANOSECONDS.toSeconds(plan.timeoutNs()) + " s with " + delivered.bytes + " of " +
                     totalBytes + " bytes delivered");
             }
             if (ConnectionState.CLOSED == sender.state() || ConnectionState.CLOSED == receiver.state())
             {
-                return failed(congestionControl, sender, startNs, "connection closed: " + sender.closeReason() +
-                    "/" + receiver.closeReason());
+                return failed(congestionControl, sender, delivered.bytes, startNs, "connection closed: sender " +
+                    sender.outcome() + ", receiver " + receiver.outcome());
             }
         }
 
@@ -306,10 +307,14 @@ public final class LoopbackTransfer
     }
 
     private static Result failed(
-        final String congestionControl, final Connection sender, final long startNs, final String failure)
+        final String congestionControl,
+        final Connection sender,
+        final long bytesDelivered,
+        final long startNs,
+        final String failure)
     {
         final ConnectionStats stats = sender.stats();
-        return new Result(congestionControl, stats.bytesDelivered(), System.nanoTime() - startNs,
+        return new Result(congestionControl, bytesDelivered, System.nanoTime() - startNs,
             stats.packetsSent(), stats.packetsRetransmitted(), stats.packetsLost(), stats.minRttNs(),
             stats.smoothedRttNs(), null, failure);
     }

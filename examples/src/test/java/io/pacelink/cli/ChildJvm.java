@@ -12,14 +12,18 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * A {@code pacelink} command in its own JVM, started with this JVM's class path and Agrona flags (the build's
- * {@code agrona.jvm.args}), its standard output and error going to a log file the test reads while it runs.
+ * A {@code pacelink} command, or any class's {@code main}, in its own JVM, started with this JVM's class path and
+ * Agrona flags (the build's {@code agrona.jvm.args}), its standard output and error going to a log file the test
+ * reads while it runs.
  */
-final class ChildJvm
+public final class ChildJvm
 {
     private static final long WAIT_STEP_MS = 20;
 
-    final Process process;
+    /**
+     * The child process.
+     */
+    public final Process process;
     final Path log;
 
     private ChildJvm(final Process process, final Path log)
@@ -35,9 +39,19 @@ final class ChildJvm
      */
     static ChildJvm start(final Path log, final String... arguments) throws IOException
     {
-        final List<String> command = javaCommand(PacelinkCommand.class);
-        command.addAll(List.of(arguments));
-        final Process process = new ProcessBuilder(command)
+        return start(log, PacelinkCommand.class, arguments);
+    }
+
+    /**
+     * @param log       where its output goes.
+     * @param mainClass the class whose {@code main} runs.
+     * @param arguments its arguments.
+     * @return the running process.
+     */
+    public static ChildJvm start(final Path log, final Class<?> mainClass, final String... arguments)
+        throws IOException
+    {
+        final Process process = new ProcessBuilder(command(mainClass, arguments))
             .redirectErrorStream(true)
             .redirectOutput(log.toFile())
             .start();
@@ -82,7 +96,7 @@ final class ChildJvm
     /**
      * @return what it printed so far.
      */
-    String output() throws IOException
+    public String output() throws IOException
     {
         return Files.readString(log, StandardCharsets.UTF_8);
     }
@@ -92,7 +106,7 @@ final class ChildJvm
      * @param timeoutMs how long to wait for it.
      * @return the first match in its output.
      */
-    Matcher await(final String pattern, final long timeoutMs) throws IOException, InterruptedException
+    public Matcher await(final String pattern, final long timeoutMs) throws IOException, InterruptedException
     {
         final Pattern compiled = Pattern.compile(pattern);
         final long deadlineNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
@@ -116,7 +130,7 @@ final class ChildJvm
      * @param timeoutMs how long to wait.
      * @return its exit status.
      */
-    int exitValue(final long timeoutMs) throws InterruptedException, IOException
+    public int exitValue(final long timeoutMs) throws InterruptedException, IOException
     {
         if (!process.waitFor(timeoutMs, TimeUnit.MILLISECONDS))
         {
@@ -147,7 +161,7 @@ final class ChildJvm
     /**
      * @return the port in its "listening on HOST:PORT" or "relaying HOST:PORT" line.
      */
-    int port() throws IOException, InterruptedException
+    public int port() throws IOException, InterruptedException
     {
         return Integer.parseInt(await("(?:listening on |relaying |\"address\":\")[^ ,\"]*?:(\\d+)", 20_000).group(1));
     }

@@ -35,7 +35,8 @@ class DemoCommandTest
         final String out = run.out();
         assertTrue(out.contains("== cubic: 2 s through the netem relay on rate=20mbit delay=10ms loss=1% queue=1bdp " +
             "| delay=10ms =="), out);
-        assertTrue(out.contains("[ cubic]   1.00-2.00   sec"), out);
+        // Interval boundaries follow the wall clock (a loaded machine gives 0.00-1.05), so only their shape is fixed.
+        assertTrue(out.matches("(?s).*\\[ cubic\\] +1\\.\\d\\d-2\\.\\d\\d +sec.*"), out);
         assertTrue(out.contains("netem relay summary after"), out);
         assertTrue(out.matches("(?s).*\\ncubic .* ok\\n.*"), out);
     }

@@ -92,6 +92,28 @@ class NetemCommandTest
             "burst=100kb"), policerWithoutBucket.err());
     }
 
+    @Test
+    void aFailedBindSaysWhyNotJustWhere() throws Exception
+    {
+        // Issue 12 item 5: "cannot open relay sockets on 127.0.0.1:9000" blamed the listen address for any failure.
+        try (DatagramChannel taken = DatagramChannel.open().bind(new InetSocketAddress("127.0.0.1", 0)))
+        {
+            final int port = ((InetSocketAddress)taken.getLocalAddress()).getPort();
+            final CommandRun inUse = CommandRun.of("netem", "--listen", "127.0.0.1:" + port, "--forward",
+                "127.0.0.1:9001", "--path", "delay=1ms");
+            assertEquals(1, inUse.exitCode());
+            assertTrue(inUse.err().contains("cannot listen on 127.0.0.1:" + port + ": Address already in use"),
+                inUse.err());
+        }
+
+        final CommandRun elsewhere = CommandRun.of("netem", "--listen", "127.0.0.1:0", "--forward",
+            "192.0.2.77:9001", "--path", "delay=1ms");
+        assertEquals(1, elsewhere.exitCode());
+        assertTrue(elsewhere.err().contains("cannot reach the forward address 192.0.2.77:9001 from 127.0.0.1: "),
+            elsewhere.err());
+        assertTrue(elsewhere.err().contains("a loopback listen address reaches this host only"), elsewhere.err());
+    }
+
     private static void echo(final DatagramChannel server, final ByteBuffer buffer) throws IOException
     {
         buffer.clear();

@@ -113,7 +113,7 @@ class LoopbackTransferTest
         assertEquals(offeredBytes, verifier.bytes());
         // Counters on both sides agree with what was sent: stream bytes are messages plus 4-byte length prefixes.
         final long streamBytes = offeredBytes + 4 * offeredMessages;
-        assertEquals(streamBytes, receiver.stats().bytesReceived());
+        assertEquals(streamBytes, receiver.stats().streamBytesReceived());
         awaitDelivered(sender, streamBytes);
         return new Outcome(sender, receiver);
     }
@@ -121,12 +121,12 @@ class LoopbackTransferTest
     private static void awaitDelivered(final Connection sender, final long streamBytes)
     {
         final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (sender.stats().bytesDelivered() < streamBytes)
+        while (sender.stats().streamBytesAcked() < streamBytes)
         {
-            assertTrue(System.nanoTime() < deadlineNs, () -> "sender saw " + sender.stats().bytesDelivered() +
+            assertTrue(System.nanoTime() < deadlineNs, () -> "sender saw " + sender.stats().streamBytesAcked() +
                 " of " + streamBytes + " bytes acknowledged");
             Thread.onSpinWait();
         }
-        assertEquals(streamBytes, sender.stats().bytesDelivered());
+        assertEquals(streamBytes, sender.stats().streamBytesAcked());
     }
 }

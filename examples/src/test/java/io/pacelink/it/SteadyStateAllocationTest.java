@@ -65,6 +65,8 @@ class SteadyStateAllocationTest
         return new PacelinkContext()
             .bindAddress(new InetSocketAddress("127.0.0.1", 0))
             .threadingMode(ThreadingMode.INVOKER)
+            // One thread drives both endpoints, so a closing one could not wait for the other to read: abort.
+            .lingerTimeoutNs(0)
             .congestionControl(congestionControl)
             .acceptConnections(accept)
             .sendBufferBytes(4 << 20)

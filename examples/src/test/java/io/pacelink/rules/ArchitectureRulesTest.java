@@ -48,7 +48,7 @@ class ArchitectureRulesTest
 
     /**
      * Protocol, recovery, congestion-control, scheduling, simulator and link-model code. Allowed elsewhere: the agent
-     * (reads the clock once per duty cycle and idles), the ports (real sockets), the real-time relay, the public
+     * (hands the core its clock and idles), the ports (real sockets), the real-time relay, the public
      * {@code Endpoint} (starts the agent's thread) and the command line.
      */
     private static final String[] DETERMINISTIC_PACKAGES = {

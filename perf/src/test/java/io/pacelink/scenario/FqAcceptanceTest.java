@@ -239,6 +239,9 @@ class FqAcceptanceTest
     {
         final long messageFrameBytes = messageBytes + 4;
         final long firstNs = capture.departureNs.getLong(0);
+        // A rate-limited sender offers its first message one interval after its connection is established, and
+        // that message leaves at once: the offer times are counted from it.
+        final long firstOfferNs = firstNs - messageIntervalNs;
         int first = 0;
         long initialBurstBytes = 0;
         while (first < capture.size() && capture.departureNs.getLong(first) == firstNs)
@@ -257,7 +260,7 @@ class FqAcceptanceTest
             final long pacedGapNs = capture.datagramBytes.getLong(i - 1) * SECOND / FIXED_RATE_BYTES_PER_SECOND;
             final long streamOffset = capture.streamOffsets.getLong(i);
             final long offeredAtNs = 0 == messageIntervalNs || 0 != streamOffset % messageFrameBytes ? Long.MIN_VALUE :
-                (streamOffset / messageFrameBytes + 1) * messageIntervalNs;
+                firstOfferNs + (streamOffset / messageFrameBytes + 1) * messageIntervalNs;
             assertTrue(gapNs >= pacedGapNs, "packet " + i + " early: gap " + gapNs + " < " + pacedGapNs);
             if (offeredAtNs > capture.departureNs.getLong(i - 1))
             {

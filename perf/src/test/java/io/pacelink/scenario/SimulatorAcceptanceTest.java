@@ -195,17 +195,19 @@ class SimulatorAcceptanceTest
 
     /**
      * Issue 9 item 7: what a seed changes. It seeds the links' random choices (loss, duplication, corruption, jitter,
-     * sfq's hash perturbation) and each endpoint's random source (connection ids, and the controllers' draws: BBRv1's
-     * first gain-cycle phase, BBRv3's wait between probes). On a path with none of those, reno and cubic draw nothing
-     * that matters, so seeds 1 to 3 give identical runs; bbr's runs differ; so do reno's once the path loses packets.
+     * sfq's hash perturbation) and each endpoint's random source (connection ids, the packet numbers its connections
+     * skip, and the controllers' draws: BBRv1's first gain-cycle phase, BBRv3's wait between probes). Since every
+     * connection skips packet numbers at random (RFC 9000 section 21.4, docs/security.md), reno and cubic runs differ
+     * from seed to seed too, even on a clean path; the same seed still gives the same run.
      */
     @Test
     void aSeedChangesOnlyWhatIsDrawnAtRandom()
     {
         final String clean = "rate=20mbit delay=10ms queue=1bdp";
         final long renoAndCubic = seedScenario(1, clean, "reno", "cubic").traceHash();
-        assertEquals(renoAndCubic, seedScenario(2, clean, "reno", "cubic").traceHash(), "seed 2");
-        assertEquals(renoAndCubic, seedScenario(3, clean, "reno", "cubic").traceHash(), "seed 3");
+        assertEquals(renoAndCubic, seedScenario(1, clean, "reno", "cubic").traceHash(), "seed 1 again");
+        assertNotEquals(renoAndCubic, seedScenario(2, clean, "reno", "cubic").traceHash(),
+            "the connections skip other packet numbers");
 
         assertNotEquals(seedScenario(1, clean, "bbr", "bbr").traceHash(),
             seedScenario(2, clean, "bbr", "bbr").traceHash(), "BBRv1 draws its first gain-cycle phase");

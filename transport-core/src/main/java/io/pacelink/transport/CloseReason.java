@@ -1,54 +1,101 @@
 package io.pacelink.transport;
 
 /**
- * Why a connection closed.
+ * How a connection ended: who closed it, or what ended it. Whether everything this side offered reached the peer's
+ * application is a separate question, answered by {@link ConnectionOutcome#isDelivered()}: a graceful close can end
+ * with data undelivered (the peer closed first), and a timeout can end a connection whose data all arrived.
  */
 public enum CloseReason
 {
     /**
      * Still open.
      */
-    NONE,
+    NONE("open"),
 
     /**
-     * The application closed it and everything it offered was acknowledged by the peer.
+     * This side's application closed it ({@link Connection#close()}, or {@link Endpoint#close()}) and the close ran
+     * to its end: the peer's application read everything up to this side's end of stream.
      */
-    LOCAL_CLOSE,
+    LOCAL_CLOSE("closed by this side"),
 
     /**
-     * The peer closed it.
+     * The peer's application closed it gracefully before this side's application did.
      */
-    PEER_CLOSE,
+    PEER_CLOSE("closed by the peer"),
 
     /**
-     * Nothing was received for the idle timeout.
+     * This side's application closed it, but the peer's application had not read everything within the linger
+     * timeout ({@link PacelinkContext#lingerTimeoutNs(long)}, {@link Connection#close(long)}): the close failed and
+     * the connection was aborted.
      */
-    IDLE_TIMEOUT,
+    LINGER_TIMEOUT("the close timed out: the peer's application did not read everything within the linger timeout"),
 
     /**
-     * The server did not answer the handshake within the handshake timeout.
+     * This side's application aborted it ({@link Connection#closeNow()}).
      */
-    HANDSHAKE_TIMEOUT,
+    ABORTED("aborted by this side"),
 
     /**
-     * The peer broke the protocol (data beyond flow-control credit, an ACK for a packet never sent, a message
-     * longer than the maximum, ...).
+     * The peer aborted it: its application called {@code closeNow()}, its endpoint was closed abruptly, or its own
+     * close timed out.
      */
-    PROTOCOL_VIOLATION,
+    PEER_ABORTED("aborted by the peer"),
 
     /**
-     * The server refused the connection (connection limit reached or not accepting).
+     * Nothing was received for the idle timeout: the peer stopped, or the path is down.
      */
-    REJECTED,
-
-    /**
-     * The endpoint was closed with the connection still open.
-     */
-    ENDPOINT_CLOSED,
+    IDLE_TIMEOUT("nothing heard from the peer for the idle timeout: it stopped, or the network is down"),
 
     /**
      * The peer acknowledged nothing through {@link EndpointLimits#maxUnacknowledgedPtos()} consecutive probe timeouts:
      * it is gone or only pretends to be there (docs/security.md).
      */
-    PEER_UNRESPONSIVE
+    PEER_UNRESPONSIVE("the peer acknowledged nothing through repeated probe timeouts: it stopped reading, or only " +
+        "pretends to be there"),
+
+    /**
+     * The server did not answer the handshake within the handshake timeout. (A server's own half-open connection,
+     * whose client never confirmed the handshake, ends so too, before its application ever sees it.)
+     */
+    HANDSHAKE_TIMEOUT("the server did not answer within the handshake timeout: nothing listens there, or UDP is " +
+        "blocked on the way"),
+
+    /**
+     * The operating system reported the peer's port unreachable (ICMP port unreachable): nothing listens there any
+     * more. Ends a handshake at once; an established connection only once no packet from the peer arrived for a
+     * short confirmation window, because an ICMP message is easy to forge.
+     */
+    PEER_UNREACHABLE("the peer is unreachable: nothing listens on its port (ICMP port unreachable)"),
+
+    /**
+     * A side broke the protocol (data beyond flow-control credit, an ACK for a packet never sent, a message longer
+     * than the maximum, ...).
+     */
+    PROTOCOL_VIOLATION("a protocol violation"),
+
+    /**
+     * The server refused the connection: it is not accepting connections, has its maximum of connections, its
+     * application's accept queue is full, or it is closing. {@link ConnectionOutcome#detail()} says which.
+     */
+    REJECTED("the server refused the connection"),
+
+    /**
+     * The endpoint was closed abruptly ({@link Endpoint#closeNow()}) with the connection open.
+     */
+    ENDPOINT_CLOSED("the endpoint was closed");
+
+    private final String description;
+
+    CloseReason(final String description)
+    {
+        this.description = description;
+    }
+
+    /**
+     * @return what happened, in a user's words, e.g. "the server refused the connection".
+     */
+    public String description()
+    {
+        return description;
+    }
 }

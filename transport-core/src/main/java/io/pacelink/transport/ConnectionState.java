@@ -16,12 +16,15 @@ public enum ConnectionState
     CONNECTED,
 
     /**
-     * {@link Connection#close()} was called: data already offered is still delivered, then the connection closes.
+     * Closing: this side's application closed it and what it offered is still being delivered, or the connection has
+     * ended ({@link Connection#outcome()} is decided) and lingers briefly to absorb the peer's late packets
+     * (RFC 9000 section 10.2). Nothing more can be offered.
      */
     CLOSING,
 
     /**
-     * Closed; {@link Connection#closeReason()} says why. Messages received before the close can still be polled.
+     * Closed; {@link Connection#outcome()} says how it ended and whether everything arrived. Messages received before
+     * the close can still be polled.
      */
     CLOSED
 }

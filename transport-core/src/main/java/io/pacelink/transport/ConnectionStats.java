@@ -3,7 +3,11 @@ package io.pacelink.transport;
 import io.pacelink.transport.stats.ConnectionCounters;
 
 /**
- * Live statistics of one connection, read from its counters (safe from any thread, allocation-free).
+ * Live statistics of one connection, read from its counters (safe from any thread, allocation-free), refreshed by the
+ * agent every duty cycle and kept at their last values once the connection is closed. Application figures (messages,
+ * {@code applicationBytes...}) are what the applications offered and read, without the transport's framing; the
+ * wire figures ({@code streamBytes...}, {@code bytesSent}) count the stream's 4-byte length prefix of every message,
+ * or whole datagrams.
  */
 public final class ConnectionStats
 {
@@ -86,11 +90,13 @@ public final class ConnectionStats
     }
 
     /**
-     * @return stream bytes the peer acknowledged.
+     * @return the wire figure: stream bytes the peer's transport acknowledged, the transport's 4-byte length prefix
+     * of every message included. The peer's application may not have read them yet: see
+     * {@link #applicationBytesDelivered()}.
      */
-    public long bytesDelivered()
+    public long streamBytesAcked()
     {
-        return value(ConnectionCounters.BYTES_DELIVERED);
+        return value(ConnectionCounters.STREAM_BYTES_ACKED);
     }
 
     public long bytesRetransmitted()
@@ -124,11 +130,61 @@ public final class ConnectionStats
     }
 
     /**
-     * @return new stream bytes received from the peer (duplicates excluded).
+     * @return the wire figure: new stream bytes received from the peer (duplicates excluded, each message's 4-byte
+     * length prefix included), whether or not the application has polled them.
      */
-    public long bytesReceived()
+    public long streamBytesReceived()
     {
-        return value(ConnectionCounters.BYTES_RECEIVED);
+        return value(ConnectionCounters.STREAM_BYTES_RECEIVED);
+    }
+
+    /**
+     * @return messages this side's application offered.
+     */
+    public long messagesOffered()
+    {
+        return value(ConnectionCounters.MESSAGES_OFFERED);
+    }
+
+    /**
+     * @return bytes of the messages this side's application offered.
+     */
+    public long applicationBytesOffered()
+    {
+        return value(ConnectionCounters.APP_BYTES_OFFERED);
+    }
+
+    /**
+     * @return messages the peer's application has read, as its latest receipt said (receipts come with each
+     * flow-control update and at the end of the stream).
+     */
+    public long messagesDelivered()
+    {
+        return value(ConnectionCounters.MESSAGES_DELIVERED);
+    }
+
+    /**
+     * @return bytes of the messages the peer's application has read, as its latest receipt said.
+     */
+    public long applicationBytesDelivered()
+    {
+        return value(ConnectionCounters.APP_BYTES_DELIVERED);
+    }
+
+    /**
+     * @return messages this side's application has polled.
+     */
+    public long messagesReceived()
+    {
+        return value(ConnectionCounters.MESSAGES_RECEIVED);
+    }
+
+    /**
+     * @return bytes of the messages this side's application has polled.
+     */
+    public long applicationBytesReceived()
+    {
+        return value(ConnectionCounters.APP_BYTES_RECEIVED);
     }
 
     public long duplicatePackets()

@@ -5,6 +5,7 @@ import io.pacelink.transport.agent.ConnectCommand;
 import io.pacelink.transport.agent.DeadlineIdleStrategy;
 import io.pacelink.transport.agent.EndpointAgent;
 import io.pacelink.transport.engine.EndpointCore;
+import io.pacelink.transport.engine.WaitDriver;
 import io.pacelink.transport.port.DatagramPort;
 import io.pacelink.transport.port.ImpairedDatagramPort;
 import io.pacelink.transport.port.ImpairmentConfig;
@@ -25,7 +26,10 @@ import org.agrona.concurrent.status.CountersManager;
 import org.agrona.concurrent.status.CountersReader;
 import org.jctools.queues.SpmcArrayQueue;
 
+import java.net.Inet4Address;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -35,18 +39,22 @@ import java.util.function.BooleanSupplier;
  * {@link #launch(PacelinkContext)}; the context's {@link ThreadingMode} says who runs the agent.
  *
  * <pre>{@code
- * try (Endpoint server = Endpoint.launch(new PacelinkContext().bindAddress(new InetSocketAddress("127.0.0.1", 40123))))
+ * try (Endpoint server = Endpoint.launch(new PacelinkContext().bindAddress(new InetSocketAddress(40123))))
  * {
- *     Connection connection;
- *     while (null == (connection = server.accept())) { Thread.onSpinWait(); }
- *     connection.poll((buffer, offset, length) -> process(buffer, offset, length), 10);
- * }
+ *     final Connection connection = server.accept(TimeUnit.MINUTES.toNanos(1));
+ *     while (connection.poll(handler, 10, TimeUnit.SECONDS.toNanos(30)) > 0 || !connection.isEndOfStream())
+ *     {
+ *     }
+ * } // close() is graceful: every connection first delivers what its application offered
  * }</pre>
  * <p>
  * This class is the thread boundary: application threads call it, while the {@link EndpointCore} and everything
  * under it is touched by the agent thread only. A connect is a command the agent carries out and answers (the caller
  * waits for that one duty cycle, running it itself in INVOKER mode); accepted connections are handed over through a
- * queue.
+ * queue. Every method may be called from any application thread; the waits
+ * ({@link #connect(InetSocketAddress, String, long)}, {@link #accept(long)}, {@link #await}, {@link #close()}) run the
+ * duty cycle on the waiting thread when that thread drives the agent, so in INVOKER mode only the invoking thread may
+ * wait (see {@link Connection} for the connection's calls).
  */
 public final class Endpoint implements AutoCloseable
 {
@@ -56,7 +64,16 @@ public final class Endpoint implements AutoCloseable
      */
     public static final long COMMAND_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(10);
 
+    /**
+     * Longest park of a thread waiting for an event (a connection, an answer, a close) while another thread runs the
+     * agent: such waits need no microsecond reaction, and a thread that waits for hours should cost nothing.
+     */
+    public static final long EVENT_WAIT_MAX_PARK_NS = TimeUnit.MILLISECONDS.toNanos(1);
+
     private static final int ACCEPT_QUEUE_CAPACITY = 1024;
+    private static final long EVENT_WAIT_SPINS = 10;
+    private static final long EVENT_WAIT_YIELDS = 10;
+    private static final long EVENT_WAIT_MIN_PARK_NS = TimeUnit.MICROSECONDS.toNanos(1);
 
     private final PacelinkContext context;
     private final EndpointCore core;
@@ -64,6 +81,7 @@ public final class Endpoint implements AutoCloseable
     private final CountersReader countersReader;
     private final CountersFile countersFile;
     private final SpmcArrayQueue<Connection> acceptedConnections = new SpmcArrayQueue<>(ACCEPT_QUEUE_CAPACITY);
+    private final Waits waits = new Waits();
     private final AgentRunner runner;
     private final AgentInvoker invoker;
 
@@ -98,7 +116,8 @@ public final class Endpoint implements AutoCloseable
                 PacketSchedulers.newScheduler(
                     context.packetScheduler(), context.schedulerParameters(), countersManager),
                 countersManager,
-                acceptedConnections::offer);
+                acceptedConnections::offer,
+                waits);
         }
         catch (final RuntimeException ex)
         {
@@ -179,11 +198,11 @@ public final class Endpoint implements AutoCloseable
     }
 
     /**
-     * Open a connection to a server with the context's congestion controller.
+     * Open a connection to a server with the context's congestion controller, without waiting for its answer.
      *
      * @param remoteAddress the server's address.
      * @return the connection, CONNECTING until the server answers.
-     * @see #connect(InetSocketAddress, String)
+     * @see #connect(InetSocketAddress, String, long)
      */
     public Connection connect(final InetSocketAddress remoteAddress)
     {
@@ -195,10 +214,12 @@ public final class Endpoint implements AutoCloseable
      * connection (one duty cycle, run by this thread in INVOKER mode), not for the server's answer.
      *
      * @param remoteAddress     the server's address.
-     * @param congestionControl the controller's name, e.g. {@code bbr}, or null for the context's.
+     * @param congestionControl the controller's name, e.g. {@code bbr}, or null for the context's; the server runs
+     *                          the same one when it has it.
      * @return the connection, CONNECTING until the server answers; CLOSED (REJECTED) if the endpoint has its
      * maximum of connections.
-     * @throws IllegalArgumentException if the controller is unknown or its parameters are invalid.
+     * @throws IllegalArgumentException if the controller is unknown or its parameters are invalid, or this endpoint
+     *                                  cannot reach the address (bound to loopback, or another address family).
      * @throws IllegalStateException    if the endpoint is closed, or its agent did not run within
      *                                  {@link #COMMAND_TIMEOUT_NS} (in SHARED mode: start the agent first).
      */
@@ -208,7 +229,7 @@ public final class Endpoint implements AutoCloseable
         {
             throw new IllegalStateException("endpoint is closed");
         }
-        final ConnectCommand command = new ConnectCommand(remoteAddress, congestionControl);
+        final ConnectCommand command = new ConnectCommand(reachable(remoteAddress), congestionControl);
         if (!agent.offer(command))
         {
             throw new IllegalStateException("too many commands queued: the endpoint's agent is falling behind");
@@ -218,11 +239,163 @@ public final class Endpoint implements AutoCloseable
     }
 
     /**
-     * @return the next connection a client opened to this endpoint, or null if none is waiting.
+     * Open a connection to a server and wait until it is established.
+     *
+     * @param remoteAddress     the server's address.
+     * @param congestionControl the controller's name, or null for the context's.
+     * @param timeoutNs         the longest wait (the context's handshake timeout may end it sooner).
+     * @return the connection, CONNECTED.
+     * @throws ConnectionFailedException saying why it could not connect: the server refused
+     *                                   ({@link CloseReason#REJECTED}, with the server's reason), nothing listens
+     *                                   there ({@link CloseReason#PEER_UNREACHABLE}), or no answer came
+     *                                   ({@link CloseReason#HANDSHAKE_TIMEOUT}).
+     * @throws IllegalArgumentException  as {@link #connect(InetSocketAddress, String)}.
+     */
+    public Connection connect(
+        final InetSocketAddress remoteAddress, final String congestionControl, final long timeoutNs)
+    {
+        final Connection connection = connect(remoteAddress, congestionControl);
+        final IdleStrategy idleStrategy = waits.newIdleStrategy(false);
+        final long deadlineNs = waits.nowNs() + timeoutNs;
+        while (ConnectionState.CONNECTING == connection.state())
+        {
+            if (waits.nowNs() - deadlineNs >= 0 || agent.isClosed())
+            {
+                connection.closeNow();
+                throw new ConnectionFailedException("cannot connect to " + describe(remoteAddress) + ": no answer " +
+                    "within " + TimeUnit.NANOSECONDS.toMillis(timeoutNs) + " ms; is the server running there, and " +
+                    "is UDP port " + remoteAddress.getPort() + " reachable?",
+                    new ConnectionOutcome(CloseReason.HANDSHAKE_TIMEOUT, "", true, 0, 0, 0, 0));
+            }
+            waits.turn(idleStrategy, 0);
+        }
+        if (ConnectionState.CONNECTED != connection.state())
+        {
+            final ConnectionOutcome outcome = connection.outcome();
+            throw new ConnectionFailedException("cannot connect to " + describe(remoteAddress) + ": " +
+                outcome.reason().description() + (outcome.detail().isEmpty() ? "" : " (" + outcome.detail() + ")"),
+                outcome);
+        }
+        return connection;
+    }
+
+    private static String describe(final InetSocketAddress address)
+    {
+        return address.getHostString() + ":" + address.getPort();
+    }
+
+    /**
+     * A socket bound to a loopback address can only reach this host, and an IPv4 socket only IPv4 addresses: say so
+     * instead of letting the handshake time out. The wildcard address (what {@link #localAddress()} of an endpoint
+     * bound to it says) means this host, as it does to the operating system; the connection is to the loopback
+     * address, where the peer's answers come from.
+     *
+     * @return the address to connect to.
+     */
+    private InetSocketAddress reachable(final InetSocketAddress remoteAddress)
+    {
+        if (remoteAddress.isUnresolved())
+        {
+            throw new IllegalArgumentException("cannot resolve " + remoteAddress.getHostString());
+        }
+        if (remoteAddress.getAddress().isAnyLocalAddress())
+        {
+            return reachable(new InetSocketAddress(loopbackLike(remoteAddress.getAddress()), remoteAddress.getPort()));
+        }
+        final InetAddress local = core.localAddress().getAddress();
+        final InetAddress remote = remoteAddress.getAddress();
+        if (local.isLoopbackAddress() && !remote.isLoopbackAddress())
+        {
+            throw new IllegalArgumentException("this endpoint is bound to the loopback address " +
+                local.getHostAddress() + " and cannot reach " + describe(remoteAddress) + " on another host: bind " +
+                "it to the wildcard address (the default, 0.0.0.0:0) or to an address on the way to that host");
+        }
+        if (local instanceof Inet4Address && !(remote instanceof Inet4Address))
+        {
+            throw new IllegalArgumentException("this endpoint is bound to the IPv4 address " +
+                local.getHostAddress() + " and cannot reach the IPv6 address " + remote.getHostAddress() +
+                ": bind it to an IPv6 address, e.g. [::]:0");
+        }
+        return remoteAddress;
+    }
+
+    /**
+     * @return the loopback address of the wildcard address's family: 127.0.0.1 or ::1.
+     */
+    private static InetAddress loopbackLike(final InetAddress wildcard)
+    {
+        final byte[] loopback = new byte[wildcard.getAddress().length];
+        if (wildcard instanceof Inet4Address)
+        {
+            loopback[0] = 127;
+        }
+        loopback[loopback.length - 1] = 1;
+        try
+        {
+            return InetAddress.getByAddress(loopback);
+        }
+        catch (final UnknownHostException ex)
+        {
+            throw new IllegalStateException("an address of 4 or 16 bytes is always valid", ex);
+        }
+    }
+
+    /**
+     * @return the next connection a client opened to this endpoint, or null if none is waiting. Never blocks.
      */
     public Connection accept()
     {
         return acceptedConnections.relaxedPoll();
+    }
+
+    /**
+     * Wait for the next connection a client opens to this endpoint.
+     *
+     * @param timeoutNs the longest wait.
+     * @return the connection, CONNECTED; null if the timeout passed first or the endpoint closed.
+     */
+    public Connection accept(final long timeoutNs)
+    {
+        Connection connection = acceptedConnections.relaxedPoll();
+        if (null != connection || timeoutNs <= 0)
+        {
+            return connection;
+        }
+        final IdleStrategy idleStrategy = waits.newIdleStrategy(false);
+        final long deadlineNs = waits.nowNs() + timeoutNs;
+        while (null == (connection = acceptedConnections.relaxedPoll()))
+        {
+            if (agent.isClosed() || waits.nowNs() - deadlineNs >= 0)
+            {
+                return null;
+            }
+            waits.turn(idleStrategy, 0);
+        }
+        return connection;
+    }
+
+    /**
+     * Wait until a condition holds, as the other waits do: running the duty cycle when this thread drives the agent,
+     * idling otherwise. For conditions the application polls itself (its own protocol's messages, several
+     * connections at once).
+     *
+     * @param condition checked once per turn, on this thread; it may poll connections.
+     * @param timeoutNs the longest wait.
+     * @return true if the condition held, false if the timeout passed or the endpoint closed first.
+     */
+    public boolean await(final BooleanSupplier condition, final long timeoutNs)
+    {
+        final IdleStrategy idleStrategy = waits.newIdleStrategy(false);
+        final long deadlineNs = waits.nowNs() + timeoutNs;
+        while (!condition.getAsBoolean())
+        {
+            if (agent.isClosed() || waits.nowNs() - deadlineNs >= 0)
+            {
+                return false;
+            }
+            waits.turn(idleStrategy, 0);
+        }
+        return true;
     }
 
     /**
@@ -293,11 +466,30 @@ public final class Endpoint implements AutoCloseable
     }
 
     /**
-     * Close every connection and the socket, and delete the counters file. In SHARED mode the agent closes the
-     * endpoint when the application's runner closes it; called before the agent starts (or on its thread) this closes
-     * it at once, and while another thread runs it this asks the agent to close and waits.
+     * Close gracefully: refuse new connections, close every connection gracefully so it delivers what its application
+     * offered to the peer's application, and wait for that up to the context's linger timeout
+     * ({@link PacelinkContext#lingerTimeoutNs(long)}); connections that did not finish by then fail with
+     * {@link CloseReason#LINGER_TIMEOUT}. Then release the socket and counters and delete the counters file. Each
+     * connection's {@link Connection#outcome()} says what happened. In SHARED mode the agent must be running for the
+     * graceful part (an agent that never started closes at once). Idempotent.
      */
     public void close()
+    {
+        if (!agent.isClosed() && (null != runner || null != invoker || agent.hasStarted()))
+        {
+            agent.requestGracefulClose(context.lingerTimeoutNs() + COMMAND_TIMEOUT_NS);
+            awaitClosed(context.lingerTimeoutNs() + 2 * COMMAND_TIMEOUT_NS);
+        }
+        closeNow();
+    }
+
+    /**
+     * Close at once: abort every connection (peers see {@link CloseReason#PEER_ABORTED}; what they had not read is
+     * lost), release the socket and counters and delete the counters file. In SHARED mode the agent closes the endpoint
+     * when the application's runner closes it; called before the agent starts (or on its thread) this closes it at
+     * once, and while another thread runs it this asks the agent to close and waits. Idempotent.
+     */
+    public void closeNow()
     {
         if (null != runner)
         {
@@ -311,47 +503,84 @@ public final class Endpoint implements AutoCloseable
         {
             agent.onClose();
         }
-        else
+        else if (!agent.isClosed())
         {
             agent.requestClose();
-            awaitAgent(agent::isClosed, "close");
+            awaitClosed(COMMAND_TIMEOUT_NS);
+        }
+    }
+
+    private void awaitClosed(final long timeoutNs)
+    {
+        final IdleStrategy idleStrategy = waits.newIdleStrategy(false);
+        final long deadlineNs = waits.nowNs() + timeoutNs;
+        while (!agent.isClosed() && waits.nowNs() - deadlineNs < 0)
+        {
+            waits.turn(idleStrategy, 0);
         }
     }
 
     /**
      * Wait, as Aeron's client conductor waits for the media driver, until the agent has carried out a command:
-     * running its duty cycle here if this thread is the agent's (INVOKER mode, or SHARED with the application's own
-     * agent beside it), else idling with back-off.
+     * running its duty cycle here if this thread drives the agent (INVOKER mode, or SHARED with the application's own
+     * agent beside it), else idling.
      */
     private void awaitAgent(final BooleanSupplier isDone, final String command)
     {
-        final long deadlineNs = context.nanoClock().nanoTime() + COMMAND_TIMEOUT_NS;
-        final IdleStrategy idleStrategy = null == invoker && !agent.isAgentThread() ? new BackoffIdleStrategy(
-            10, 10, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MILLISECONDS.toNanos(1)) : null;
+        final IdleStrategy idleStrategy = waits.newIdleStrategy(false);
+        final long deadlineNs = waits.nowNs() + COMMAND_TIMEOUT_NS;
         while (!isDone.getAsBoolean())
         {
-            if (null != invoker)
-            {
-                invoker.invoke();
-            }
-            else if (null == idleStrategy)
-            {
-                agent.doWork();
-            }
-            else
-            {
-                idleStrategy.idle();
-            }
+            waits.turn(idleStrategy, 0);
             if (agent.isClosed() && !isDone.getAsBoolean())
             {
                 throw new IllegalStateException("endpoint is closed");
             }
-            if (context.nanoClock().nanoTime() > deadlineNs)
+            if (waits.nowNs() - deadlineNs > 0)
             {
                 throw new IllegalStateException("the endpoint's agent did not " + command + " within " +
                     TimeUnit.NANOSECONDS.toSeconds(COMMAND_TIMEOUT_NS) + " s: it is not running (in SHARED mode " +
                     "start the runner of endpoint.agent() first)");
             }
+        }
+    }
+
+    /**
+     * How application threads wait on this endpoint: a thread that drives the agent (INVOKER mode, or the SHARED
+     * agent's own thread) runs its duty cycle on every turn and idles no longer than the next deadline; any other
+     * idles with the context's idle strategy while waiting for data, and backs off to parks of up to
+     * {@link #EVENT_WAIT_MAX_PARK_NS} while waiting for an event.
+     */
+    private final class Waits implements WaitDriver
+    {
+        public long nowNs()
+        {
+            return context.nanoClock().nanoTime();
+        }
+
+        public IdleStrategy newIdleStrategy(final boolean latencySensitive)
+        {
+            if (null != invoker || agent.isAgentThread())
+            {
+                return agentIdleStrategy(context.idleStrategySupplier().get(), core, context);
+            }
+            return latencySensitive ? context.idleStrategySupplier().get() : new BackoffIdleStrategy(
+                EVENT_WAIT_SPINS, EVENT_WAIT_YIELDS, EVENT_WAIT_MIN_PARK_NS, EVENT_WAIT_MAX_PARK_NS);
+        }
+
+        public int turn(final IdleStrategy idleStrategy, final int workCount)
+        {
+            int work = workCount;
+            if (null != invoker)
+            {
+                work += invoker.invoke();
+            }
+            else if (agent.isAgentThread())
+            {
+                work += agent.doWork();
+            }
+            idleStrategy.idle(work);
+            return work;
         }
     }
 }

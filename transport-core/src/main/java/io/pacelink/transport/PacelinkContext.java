@@ -54,6 +54,12 @@ public final class PacelinkContext
 
     public static final long DEFAULT_IDLE_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(30);
     public static final long DEFAULT_HANDSHAKE_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(10);
+
+    /**
+     * How long a graceful close may take by default: as long as the idle timeout, so a peer that is alive but has
+     * stopped reading fails the close about when a dead one would time out.
+     */
+    public static final long DEFAULT_LINGER_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(30);
     public static final int DEFAULT_SEND_BUFFER_BYTES = 32 * 1024 * 1024;
     public static final int DEFAULT_RECEIVE_BUFFER_BYTES = 32 * 1024 * 1024;
     public static final int DEFAULT_MAX_MESSAGE_LENGTH_BYTES = 16 * 1024 * 1024;
@@ -66,7 +72,7 @@ public final class PacelinkContext
     private static final long DEFAULT_IDLE_YIELDS = 20;
     private static final long DEFAULT_IDLE_MIN_PARK_NS = 1_000;
 
-    private InetSocketAddress bindAddress = new InetSocketAddress("127.0.0.1", 0);
+    private InetSocketAddress bindAddress = new InetSocketAddress(0);
     private DatagramPort datagramPort;
     private ImpairmentConfig sendImpairment = ImpairmentConfig.NONE;
     private ImpairmentConfig receiveImpairment = ImpairmentConfig.NONE;
@@ -75,6 +81,7 @@ public final class PacelinkContext
     private long initialRttNs = DEFAULT_INITIAL_RTT_NS;
     private long idleTimeoutNs = DEFAULT_IDLE_TIMEOUT_NS;
     private long handshakeTimeoutNs = DEFAULT_HANDSHAKE_TIMEOUT_NS;
+    private long lingerTimeoutNs = DEFAULT_LINGER_TIMEOUT_NS;
     private int sendBufferBytes = DEFAULT_SEND_BUFFER_BYTES;
     private int receiveBufferBytes = DEFAULT_RECEIVE_BUFFER_BYTES;
     private int maxMessageLengthBytes = DEFAULT_MAX_MESSAGE_LENGTH_BYTES;
@@ -100,14 +107,17 @@ public final class PacelinkContext
     private int sendBatchLimit = 64;
 
     /**
-     * @param address the local UDP address to bind (port 0 picks a free port).
+     * @param address the local UDP address to bind (port 0 picks a free port). The default is the wildcard address
+     *                with a free port ({@code 0.0.0.0:0}), which reaches any host: right for a client. A server names
+     *                its port, and binds a loopback address such as {@code 127.0.0.1} to be reachable from this
+     *                host only (such an endpoint cannot connect to other hosts).
      * @return this.
      */
     public PacelinkContext bindAddress(final InetSocketAddress address)
     {
         if (null == address)
         {
-            throw new IllegalArgumentException("bindAddress must not be null; use e.g. 127.0.0.1:0");
+            throw new IllegalArgumentException("bindAddress must not be null; use e.g. 0.0.0.0:0");
         }
         this.bindAddress = address;
         return this;
@@ -244,6 +254,23 @@ public final class PacelinkContext
     public long handshakeTimeoutNs()
     {
         return handshakeTimeoutNs;
+    }
+
+    /**
+     * @param ns how long a graceful close ({@link Connection#close()}, {@link Endpoint#close()}) may wait for the
+     *           peer's application to read everything offered; after it the close fails with
+     *           {@link CloseReason#LINGER_TIMEOUT} and the connection is aborted. 0..1 day.
+     * @return this.
+     */
+    public PacelinkContext lingerTimeoutNs(final long ns)
+    {
+        lingerTimeoutNs = requireRange("lingerTimeoutNs", ns, 0, TimeUnit.DAYS.toNanos(1));
+        return this;
+    }
+
+    public long lingerTimeoutNs()
+    {
+        return lingerTimeoutNs;
     }
 
     /**

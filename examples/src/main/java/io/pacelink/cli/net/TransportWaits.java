@@ -277,15 +277,17 @@ public final class TransportWaits
     public static String describeClose(final Connection connection, final String peerName)
     {
         final CloseReason reason = connection.closeReason();
+        final String detail = connection.outcome().detail();
+        final String why = detail.isEmpty() ? "" : " (" + detail + ")";
         return switch (reason)
         {
             case IDLE_TIMEOUT -> peerName + " stopped answering (nothing heard for the idle timeout): it was " +
                 "stopped, or the network is down";
-            case PEER_UNRESPONSIVE -> peerName + " acknowledged nothing through repeated probe timeouts: it stopped " +
-                "reading, or only pretends to be there";
             case PEER_CLOSE, NONE -> peerName + " closed the connection early";
-            case PROTOCOL_VIOLATION -> "the connection broke the transport protocol and was closed";
-            case REJECTED -> peerName + " refused the connection";
+            case PROTOCOL_VIOLATION -> "the connection broke the transport protocol and was closed" + why;
+            case REJECTED -> peerName + " refused the connection" + why;
+            case PEER_UNRESPONSIVE, PEER_UNREACHABLE, PEER_ABORTED -> peerName + ": " + reason.description();
+            case LINGER_TIMEOUT, ABORTED -> "the connection was closed here: " + reason.description();
             case HANDSHAKE_TIMEOUT -> peerName + " did not answer the handshake";
             case ENDPOINT_CLOSED, LOCAL_CLOSE -> "the connection was closed here early";
         };

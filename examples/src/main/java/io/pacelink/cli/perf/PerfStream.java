@@ -147,7 +147,7 @@ final class PerfStream implements MessageHandler
         int work = 0;
         while (!stopped && bytes < share)
         {
-            final long unacknowledged = streamPosition - stats.bytesDelivered();
+            final long unacknowledged = streamPosition - stats.streamBytesAcked();
             if (unacknowledged >= Math.max(2 * stats.congestionWindowBytes(), messageBytes + FRAMING_BYTES))
             {
                 break;

@@ -1,6 +1,7 @@
 package io.pacelink.cli.transfer;
 
 import io.pacelink.cli.net.RateLimiter;
+import io.pacelink.cli.net.TransportWaits;
 import io.pacelink.transport.CloseReason;
 import io.pacelink.transport.Connection;
 import io.pacelink.transport.ConnectionState;
@@ -126,8 +127,11 @@ public final class TransferChannel implements MessageHandler
         if (ConnectionState.CONNECTED != connection.state())
         {
             final CloseReason reason = connection.closeReason();
+            final String detail = connection.outcome().detail();
             throw new TransferException("cannot connect to " + address.getHostString() + ":" + address.getPort() +
-                ": " + (CloseReason.REJECTED == reason ? "the receiver refused the connection" :
+                ": " + (CloseReason.REJECTED == reason ? "the receiver refused the connection" +
+                (detail.isEmpty() ? "" : " (" + detail + ")") :
+                CloseReason.PEER_UNREACHABLE == reason ? reason.description() :
                 "no answer within " + TimeUnit.NANOSECONDS.toSeconds(timeoutNs) + " s") +
                 "; is `pacelink receive` running there, and is UDP port " + address.getPort() + " reachable?");
         }
@@ -261,7 +265,7 @@ public final class TransferChannel implements MessageHandler
      */
     public long dataBytesDelivered()
     {
-        final long unacknowledged = streamPositionOffered - connection.stats().bytesDelivered();
+        final long unacknowledged = streamPositionOffered - connection.stats().streamBytesAcked();
         return Math.max(0, dataBytesOffered - Math.max(0, unacknowledged));
     }
 
@@ -307,7 +311,7 @@ public final class TransferChannel implements MessageHandler
             case PEER_CLOSE, NONE -> "the " + peerName + " closed the connection before the session was complete";
             case PROTOCOL_VIOLATION -> "the connection broke the transport protocol and was closed";
             case ENDPOINT_CLOSED, LOCAL_CLOSE -> "the connection was closed here before the session was complete";
-            default -> "the connection closed: " + reason;
+            default -> TransportWaits.describeClose(connection, "the " + peerName);
         };
     }
 }

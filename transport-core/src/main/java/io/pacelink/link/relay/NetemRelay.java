@@ -14,6 +14,7 @@ import org.agrona.concurrent.status.CountersReader;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.BindException;
 import java.net.InetSocketAddress;
 import java.net.PortUnreachableException;
 import java.net.SocketAddress;
@@ -97,29 +98,15 @@ public final class NetemRelay implements AutoCloseable
         this.forward = new LinkDirection(path.forward(), baseRttNs, FlowKeys.mix(context.seed()), pool);
         this.reverse = new LinkDirection(path.reverse(), baseRttNs, FlowKeys.mix(context.seed() + 1), pool);
 
-        DatagramChannel listen = null;
+        this.listenChannel = listenOn(context.listenAddress(), context.socketBufferBytes());
         try
         {
-            listen = openChannel(context.socketBufferBytes());
-            listen.bind(context.listenAddress());
-            final DatagramChannel upstream = openChannel(context.socketBufferBytes());
-            try
-            {
-                upstream.bind(new InetSocketAddress(context.listenAddress().getAddress(), 0));
-                upstream.connect(forwardAddress);
-            }
-            catch (final IOException ex)
-            {
-                upstream.close();
-                throw ex;
-            }
-            this.listenChannel = listen;
-            this.upstreamChannel = upstream;
+            this.upstreamChannel = upstreamTo(forwardAddress, context.listenAddress(), context.socketBufferBytes());
         }
-        catch (final IOException ex)
+        catch (final UncheckedIOException ex)
         {
-            closeQuietly(listen);
-            throw new UncheckedIOException("cannot open relay sockets on " + context.listenAddress(), ex);
+            closeQuietly(listenChannel);
+            throw ex;
         }
         this.stats = snapshot(0, releaseLateNs);
 
@@ -460,6 +447,60 @@ public final class NetemRelay implements AutoCloseable
             link.queuedPackets(),
             link.queuedBytes(),
             io[SEND_FAILURES]);
+    }
+
+    /**
+     * @return the channel clients send to, bound; or a failure that says which address and why (e.g. "Address already
+     * in use"), not only that the relay could not start.
+     */
+    private static DatagramChannel listenOn(final InetSocketAddress listenAddress, final int socketBufferBytes)
+    {
+        DatagramChannel channel = null;
+        try
+        {
+            channel = openChannel(socketBufferBytes);
+            channel.bind(listenAddress);
+            return channel;
+        }
+        catch (final IOException ex)
+        {
+            closeQuietly(channel);
+            throw new UncheckedIOException("cannot listen on " + format(listenAddress) + ": " + ex.getMessage() +
+                (ex instanceof BindException ? " (another relay or program may hold that port; pick another with " +
+                "--listen)" : ""), ex);
+        }
+    }
+
+    /**
+     * @return the channel towards the server: bound to the listen address's IP with a free port and connected to the
+     * forward address; or a failure that names the forward address and the operating system's reason.
+     */
+    private static DatagramChannel upstreamTo(
+        final InetSocketAddress forwardAddress, final InetSocketAddress listenAddress, final int socketBufferBytes)
+    {
+        DatagramChannel channel = null;
+        try
+        {
+            channel = openChannel(socketBufferBytes);
+            channel.bind(new InetSocketAddress(listenAddress.getAddress(), 0));
+            channel.connect(forwardAddress);
+            return channel;
+        }
+        catch (final IOException ex)
+        {
+            closeQuietly(channel);
+            final boolean loopbackToElsewhere = listenAddress.getAddress().isLoopbackAddress() &&
+                !forwardAddress.getAddress().isLoopbackAddress();
+            throw new UncheckedIOException("cannot reach the forward address " + format(forwardAddress) + " from " +
+                listenAddress.getAddress().getHostAddress() + ": " + ex.getMessage() + (loopbackToElsewhere ?
+                " (a loopback listen address reaches this host only: listen on 0.0.0.0 or an address on the way to " +
+                forwardAddress.getAddress().getHostAddress() + ")" : ""), ex);
+        }
+    }
+
+    private static String format(final InetSocketAddress address)
+    {
+        return address.getAddress().getHostAddress() + ":" + address.getPort();
     }
 
     private static DatagramChannel openChannel(final int socketBufferBytes) throws IOException

@@ -21,6 +21,7 @@ import java.net.InetSocketAddress;
 final class SenderApp implements HostApp, ConnectionSampler, MessageHandler
 {
     private static final long NANOS_PER_SECOND = 1_000_000_000L;
+    private static final long NOT_CONNECTED = Long.MIN_VALUE;
 
     private final FlowSpec spec;
     private final EndpointCore core;
@@ -30,6 +31,7 @@ final class SenderApp implements HostApp, ConnectionSampler, MessageHandler
     private final UnsafeBuffer message;
     private Connection connection;
     private long offeredBytes;
+    private long connectedNs = NOT_CONNECTED;
     private long nextRequestNs;
     private long rttSamplesSeen;
     private long pollNowNs;
@@ -81,6 +83,12 @@ final class SenderApp implements HostApp, ConnectionSampler, MessageHandler
         {
             return 0;
         }
+        if (NOT_CONNECTED == connectedNs)
+        {
+            // A rate-limited application offers at its rate from when it could first send, as one that waited for
+            // its connect does: the handshake's round trips (two with the server's RETRY) are no backlog it owes.
+            connectedNs = nowNs;
+        }
 
         final long offeredBefore = offeredBytes;
         final AppPattern pattern = spec.pattern();
@@ -97,7 +105,7 @@ final class SenderApp implements HostApp, ConnectionSampler, MessageHandler
                     offerAllAccepted(pattern);
                     break;
                 }
-                final long allowedBytes = pattern.bytesPerSecond() * (nowNs - spec.startNs()) / NANOS_PER_SECOND;
+                final long allowedBytes = pattern.bytesPerSecond() * (nowNs - connectedNs) / NANOS_PER_SECOND;
                 isBehindWithFullBuffer = false;
                 while (offeredBytes + pattern.messageBytes() <= allowedBytes)
                 {
@@ -175,6 +183,10 @@ final class SenderApp implements HostApp, ConnectionSampler, MessageHandler
         {
             return Long.MAX_VALUE;
         }
+        if (NOT_CONNECTED == connectedNs)
+        {
+            return spec.startNs(); // connected in this duty cycle: offer at once, which starts the rate's clock
+        }
         final AppPattern pattern = spec.pattern();
         switch (pattern.kind())
         {
@@ -187,7 +199,7 @@ final class SenderApp implements HostApp, ConnectionSampler, MessageHandler
                 }
                 final long nextAllowedBytes = offeredBytes + pattern.messageBytes();
                 final long nextNs = Math.min(pattern.bulkFromNs(),
-                    spec.startNs() + nextAllowedBytes * NANOS_PER_SECOND / pattern.bytesPerSecond());
+                    connectedNs + nextAllowedBytes * NANOS_PER_SECOND / pattern.bytesPerSecond());
                 return nextNs < spec.stopNs() ? nextNs : Long.MAX_VALUE;
 
             case REQUEST_RESPONSE:

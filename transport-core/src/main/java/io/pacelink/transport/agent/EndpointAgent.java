@@ -8,10 +8,11 @@ import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
 import org.agrona.concurrent.NanoClock;
 
 /**
- * Runs an {@link EndpointCore} as an Agrona agent, and is the only thread that touches it: reads the clock once per
- * duty cycle and hands the time down (the core itself never reads a clock), carries out the commands application
- * threads enqueue ({@link ConnectCommand}, a close request) before the core's duty cycle, and keeps the counters
- * file's heartbeat fresh so {@code pacelink stat} can tell a running endpoint from a dead or hung one.
+ * Runs an {@link EndpointCore} as an Agrona agent, and is the only thread that touches it: hands the core the clock
+ * for each duty cycle (the core reads it through that handle only, so the simulator can hand virtual time instead),
+ * carries out the commands application threads enqueue ({@link ConnectCommand}, a close request) before the core's
+ * duty cycle, and keeps the counters file's heartbeat fresh so {@code pacelink stat} can tell a running endpoint from
+ * a dead or hung one.
  */
 public final class EndpointAgent implements Agent
 {
@@ -26,7 +27,11 @@ public final class EndpointAgent implements Agent
         new ManyToOneConcurrentArrayQueue<>(COMMAND_QUEUE_CAPACITY);
     private volatile Thread agentThread;
     private volatile boolean isCloseRequested;
+    private volatile boolean isGracefulCloseRequested;
+    private volatile long gracefulCloseTimeoutNs;
     private volatile boolean isClosed;
+    private long gracefulCloseDeadlineNs;
+    private boolean isGracefulCloseStarted;
 
     /**
      * @param core         the protocol core.
@@ -53,11 +58,25 @@ public final class EndpointAgent implements Agent
     }
 
     /**
-     * Ask the agent to close the core at its next duty cycle (any thread); {@link #isClosed()} tells when it has.
+     * Ask the agent to close the core at its next duty cycle, aborting every connection (any thread);
+     * {@link #isClosed()} tells when it has.
      */
     public void requestClose()
     {
         isCloseRequested = true;
+    }
+
+    /**
+     * Ask the agent to close the core gracefully (any thread): refuse new connections, let every connection finish
+     * delivering what was offered ({@link EndpointCore#beginGracefulClose()}), then close; connections still open
+     * after {@code timeoutNs} are aborted. {@link #isClosed()} tells when it has.
+     *
+     * @param timeoutNs the longest the graceful part may take.
+     */
+    public void requestGracefulClose(final long timeoutNs)
+    {
+        gracefulCloseTimeoutNs = timeoutNs;
+        isGracefulCloseRequested = true;
     }
 
     /**
@@ -105,6 +124,20 @@ public final class EndpointAgent implements Agent
         {
             countersFile.heartbeat(nowNs);
         }
+        if (isGracefulCloseRequested)
+        {
+            if (!isGracefulCloseStarted)
+            {
+                isGracefulCloseStarted = true;
+                gracefulCloseDeadlineNs = nowNs + gracefulCloseTimeoutNs;
+                core.beginGracefulClose();
+            }
+            else if (0 == core.connectionCount() || nowNs - gracefulCloseDeadlineNs >= 0)
+            {
+                onClose();
+                return 1;
+            }
+        }
         int work = 0;
         ConnectCommand command;
         while (work < COMMAND_DRAIN_LIMIT && null != (command = connectCommands.poll()))
@@ -112,7 +145,7 @@ public final class EndpointAgent implements Agent
             command.execute(core, nowNs);
             work++;
         }
-        return work + core.doWork(nowNs);
+        return work + core.doWork(clock);
     }
 
     /**

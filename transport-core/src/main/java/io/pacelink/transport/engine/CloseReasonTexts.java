@@ -6,9 +6,10 @@ import org.agrona.concurrent.UnsafeBuffer;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The reasons a CLOSE frame carries to the peer when this side closes a connection for something the peer did
- * (RFC 9000 section 19.19's reason phrase): constant UTF-8 buffers, so closing allocates nothing. Each names the rule
- * broken, so the peer's operator learns why without this side's logs.
+ * The reasons a CLOSE frame carries to the peer (RFC 9000 section 19.19's reason phrase): constant UTF-8 buffers, so
+ * closing allocates nothing. A protocol violation names the rule broken and a refusal (error code REJECTED) says why
+ * the server refused, so the peer's application and operator learn why without this side's logs (the client's
+ * {@code ConnectionOutcome.detail()}).
  */
 final class CloseReasonTexts
 {
@@ -19,8 +20,14 @@ final class CloseReasonTexts
     static final UnsafeBuffer FLOW_CONTROL = text("data beyond the flow-control credit");
     static final UnsafeBuffer FINAL_SIZE = text("data beyond the final size, or the final size changed");
     static final UnsafeBuffer MESSAGE_FRAMING = text("message longer than the maximum, or the stream ended inside one");
+    static final UnsafeBuffer RECEIPT_BEYOND_SENT = text("CONSUMED receipt for stream data never sent");
     static final UnsafeBuffer UNEXPECTED_HANDSHAKE = text("HANDSHAKE frame in a ONE_RTT packet");
     static final UnsafeBuffer PEER_UNRESPONSIVE = text("nothing acknowledged through the probe-timeout limit");
+    static final UnsafeBuffer NOT_ACCEPTING = text("the server does not accept connections");
+    static final UnsafeBuffer CONNECTION_LIMIT = text("the server has its maximum of connections");
+    static final UnsafeBuffer MEMORY_BUDGET = text("the server's memory budget is spent");
+    static final UnsafeBuffer ACCEPT_QUEUE_FULL = text("the server application's accept queue is full");
+    static final UnsafeBuffer CLOSING = text("the server is closing");
     static final UnsafeBuffer VERSION_REFUSED = text(
         "unsupported wire-format version: this endpoint speaks version " + PacketHeaderFlyweight.CURRENT_VERSION);
 

@@ -66,9 +66,22 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
     static final int REJECTED_ERROR = 2;
 
     /**
+     * Error code of an abort: the sender's application aborted, its endpoint closed abruptly, or its close timed out.
+     * Whatever the receiver has not read is lost.
+     */
+    static final int ABORTED_ERROR = 3;
+
+    /**
      * RFC 9000 section 10.2: a closing or draining connection lingers for three PTOs so late packets are absorbed.
      */
     private static final int CLOSE_LINGER_PTOS = 3;
+
+    /**
+     * An ICMP port-unreachable report ends an established connection only if, for this many PTOs after it, nothing
+     * arrives from the peer and a second report confirms it (RFC 1122 section 4.2.3.9 lets a transport act on hard
+     * ICMP errors, and RFC 5927 section 4.1 warns they can be forged: a live peer answers the probe within a PTO).
+     */
+    private static final int UNREACHABLE_CONFIRMATION_PTOS = 3;
 
     /**
      * Handshake retries back off from the initial RTT, doubling (RFC 9002 section 6.2.1 applied to the handshake).
@@ -123,9 +136,11 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
     private final long localMaxAckDelayNs;
     private final long initialRttNs;
     private final long handshakeTimeoutNs;
+    private final long lingerTimeoutNs;
     private final SecureSession secureSession;
     private final int receiveWindowBytes;
     private final int maxUnacknowledgedPtos;
+    private final DeliveryReceipts receipts;
 
     private long remoteId;
     private long idleTimeoutNs;
@@ -138,10 +153,13 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
     private int handshakeAttempts;
     private boolean handshakeResponsePending;
     private long closeDeadlineNs = Long.MAX_VALUE;
+    private long lingerDeadlineNs = Long.MAX_VALUE;
     private boolean closeFramePending;
     private int closeErrorCode = NO_ERROR;
-    private CloseReason pendingCloseReason = CloseReason.NONE;
     private DirectBuffer closeReasonText;
+    private boolean isUnreachableSuspected;
+    private long unreachableSinceNs;
+    private int unreachableReports;
     private long advertisedMaxDataBytes;
     private boolean maxDataPending;
     private boolean pingPending;
@@ -189,6 +207,8 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
         this.localMaxAckDelayNs = settings.maxAckDelayNs();
         this.initialRttNs = settings.initialRttNs();
         this.handshakeTimeoutNs = settings.handshakeTimeoutNs();
+        this.lingerTimeoutNs = settings.lingerTimeoutNs();
+        this.receipts = new DeliveryReceipts(receiveLog);
         this.receiveWindowBytes = settings.receiveBufferBytes();
         this.idleTimeoutNs = settings.idleTimeoutNs();
         this.advertisedMaxDataBytes = receiveWindowBytes;
@@ -340,7 +360,8 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
         {
             // A server that would have this client build packets below QUIC's floor is broken or hostile.
             securityCounters.handshakesRefusedParameters().incrementRelease();
-            pendingCloseReason = CloseReason.PROTOCOL_VIOLATION;
+            end(CloseReason.PROTOCOL_VIOLATION, "the server's handshake asks for an unsupported version or a " +
+                "datagram size below " + PacelinkContext.MIN_DATAGRAM_SIZE_BYTES + " bytes");
             finishClose();
             return;
         }
@@ -397,14 +418,63 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
 
     /**
      * The server refused this client's handshake.
+     *
+     * @param detail the server's reason, e.g. "connection limit reached".
      */
-    void onRejected()
+    void onRejected(final String detail)
     {
         if (ConnectionState.CONNECTING == state)
         {
-            pendingCloseReason = CloseReason.REJECTED;
+            end(CloseReason.REJECTED, detail);
             finishClose();
         }
+    }
+
+    /**
+     * The operating system reported the peer's port unreachable (ICMP). A handshake ends at once: there is nothing
+     * to lose and nobody to wait for. An established connection only suspects it and probes with a PING: a live
+     * peer answers, which clears the suspicion, while a second report after {@link #UNREACHABLE_CONFIRMATION_PTOS}
+     * PTOs without a word from the peer confirms it.
+     */
+    void onPeerUnreachable(final long nowNs)
+    {
+        if (ConnectionState.CONNECTING == state)
+        {
+            end(CloseReason.PEER_UNREACHABLE, "");
+            finishClose();
+            return;
+        }
+        if (ConnectionState.CLOSED == state || closeDeadlineNs != Long.MAX_VALUE)
+        {
+            return;
+        }
+        if (!isUnreachableSuspected)
+        {
+            isUnreachableSuspected = true;
+            unreachableSinceNs = nowNs;
+            unreachableReports = 0;
+            pingPending = true;
+        }
+        unreachableReports++;
+    }
+
+    private boolean isUnreachableConfirmed(final long nowNs)
+    {
+        if (!isUnreachableSuspected || nowNs - unreachableSinceNs < unreachableConfirmationNs())
+        {
+            return false;
+        }
+        if (unreachableReports >= 2)
+        {
+            return true;
+        }
+        isUnreachableSuspected = false; // a lone report that nothing confirmed
+        return false;
+    }
+
+    private long unreachableConfirmationNs()
+    {
+        return UNREACHABLE_CONFIRMATION_PTOS * lossRecovery.ptoPeriodNs();
     }
 
     /**
@@ -517,6 +587,7 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
     {
         lastReceiveTimeNs = nowNs;
         isPacketDropped = false;
+        isUnreachableSuspected = false;
         for (int frameType = decoder.firstFrame(buffer, offset, length);
             PacketDecoder.NO_MORE_FRAMES != frameType && !isClosing() && !isPacketDropped;
             frameType = decoder.nextFrame())
@@ -542,6 +613,14 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
                 case FrameType.HANDSHAKE:
                     // Handshake frames travel only in HANDSHAKE packets, which the endpoint routes before this.
                     protocolViolation(null, CloseReasonTexts.UNEXPECTED_HANDSHAKE);
+                    break;
+
+                case FrameType.CONSUMED:
+                    if (!receipts.onPeerReceipt(
+                        decoder.consumed().position(), decoder.consumed().messages(), sendLog.nextSendPosition()))
+                    {
+                        protocolViolation(null, CloseReasonTexts.RECEIPT_BEYOND_SENT);
+                    }
                     break;
 
                 case FrameType.CLOSE:
@@ -590,7 +669,7 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
             onReceiveError(newBytes);
             return;
         }
-        counters.counter(ConnectionCounters.BYTES_RECEIVED).getAndAddRelease(newBytes);
+        counters.counter(ConnectionCounters.STREAM_BYTES_RECEIVED).getAndAddRelease(newBytes);
     }
 
     private void onReceiveError(final int error)
@@ -635,12 +714,36 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
 
     private void onClose(final CloseFrameFlyweight close, final long nowNs)
     {
-        if (ConnectionState.CLOSED != state)
+        if (ConnectionState.CLOSED == state || closeDeadlineNs != Long.MAX_VALUE)
         {
-            // RFC 9000 section 10.2.2: the draining peer sends nothing more; linger to absorb late packets.
-            closeFramePending = false;
-            pendingCloseReason = REJECTED_ERROR == close.errorCode() ? CloseReason.REJECTED : CloseReason.PEER_CLOSE;
-            beginLinger(nowNs);
+            return; // already closing or draining: the outcome is decided
+        }
+        // RFC 9000 section 10.2.2: the draining peer sends nothing more; linger to absorb late packets. A receipt in
+        // the same packet came before the CLOSE frame, so the outcome judges delivery by the peer's last word.
+        closeFramePending = false;
+        end(peerCloseReason(close.errorCode()), close.reasonLength() > 0 ? close.reason() : "");
+        beginLinger(nowNs);
+    }
+
+    /**
+     * Who closed is decided by who asked first: a graceful close from the peer while this side's own close was under
+     * way ends this side's close too.
+     */
+    private CloseReason peerCloseReason(final int errorCode)
+    {
+        switch (errorCode)
+        {
+            case NO_ERROR:
+                return handle.isCloseRequested() ? CloseReason.LOCAL_CLOSE : CloseReason.PEER_CLOSE;
+
+            case PROTOCOL_VIOLATION_ERROR:
+                return CloseReason.PROTOCOL_VIOLATION;
+
+            case REJECTED_ERROR:
+                return CloseReason.REJECTED;
+
+            default:
+                return CloseReason.PEER_ABORTED;
         }
     }
 
@@ -693,6 +796,10 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
             // Re-sent at its newest value, not the lost one (RFC 9000 section 13.3).
             maxDataPending = true;
         }
+        if (0 != (frameFlags & FrameFlags.CONSUMED))
+        {
+            receipts.onLost();
+        }
     }
 
     // ---------------------------------------------------------------- timers and housekeeping
@@ -719,32 +826,37 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
 
         if (ConnectionState.CONNECTING == state)
         {
-            if (nowNs - handshakeStartNs >= handshakeTimeoutNs)
-            {
-                pendingCloseReason = CloseReason.HANDSHAKE_TIMEOUT;
-                finishClose();
-                return 1;
-            }
-            return 0;
+            return onConnectingDutyCycle(nowNs);
         }
 
-        if (closeDeadlineNs != Long.MAX_VALUE)
+        if (closeDeadlineNs != Long.MAX_VALUE || closeFramePending)
         {
-            return 0; // closing or draining: only the linger timer runs
+            return 0; // the outcome is decided: only the CLOSE and the closing or draining period remain
         }
 
         if (!isHandshakeConfirmed && nowNs - handshakeStartNs >= handshakeTimeoutNs)
         {
             // The client never answered the server's handshake from its address: never handed to the application.
             securityCounters.handshakeTimeouts().incrementRelease();
-            pendingCloseReason = CloseReason.HANDSHAKE_TIMEOUT;
+            end(CloseReason.HANDSHAKE_TIMEOUT, "");
             finishClose();
             return 1;
         }
 
+        if (handle.isAbortRequested())
+        {
+            abortWithClose(ABORTED_ERROR, CloseReason.ABORTED);
+            return 1;
+        }
         if (nowNs - lastReceiveTimeNs >= idleTimeoutNs)
         {
-            pendingCloseReason = CloseReason.IDLE_TIMEOUT;
+            end(CloseReason.IDLE_TIMEOUT, "");
+            finishClose();
+            return 1;
+        }
+        if (isUnreachableConfirmed(nowNs))
+        {
+            end(CloseReason.PEER_UNREACHABLE, "");
             finishClose();
             return 1;
         }
@@ -761,7 +873,7 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
                 // tcp_retries2 limit plays this part for TCP; QUIC relies on the idle timeout alone).
                 securityCounters.deadPeerCloses().incrementRelease();
                 closeReasonText = CloseReasonTexts.PEER_UNRESPONSIVE;
-                abortWithClose(NO_ERROR, CloseReason.PEER_UNRESPONSIVE);
+                abortWithClose(ABORTED_ERROR, CloseReason.PEER_UNRESPONSIVE);
                 return work;
             }
         }
@@ -773,29 +885,97 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
         }
 
         work += refreshReceiveCredit();
-
-        if (handle.isCloseRequested() && ConnectionState.CONNECTED == state)
+        if (receipts.checkEndOfStream())
         {
-            changeState(ConnectionState.CLOSING);
-            sendLog.finish();
             work++;
         }
-        if (ConnectionState.CLOSING == state && !closeFramePending && sendLog.isFullyAcked())
-        {
-            // Everything the application offered has been acknowledged: tell the peer and linger.
-            pendingCloseReason = CloseReason.LOCAL_CLOSE;
-            closeErrorCode = NO_ERROR;
-            closeFramePending = true;
-            work++;
-        }
+        work += progressClose(nowNs);
 
-        counters.set(ConnectionCounters.BYTES_DELIVERED, sendLog.ackedHead());
+        publishApplicationCounters();
         return work;
     }
 
     /**
+     * The handshake timer, and a close or abort before the server answered: nothing can have been offered yet
+     * (offers wait for the connection), so nothing is lost.
+     */
+    private int onConnectingDutyCycle(final long nowNs)
+    {
+        if (handle.isAbortRequested() || handle.isCloseRequested())
+        {
+            end(handle.isAbortRequested() ? CloseReason.ABORTED : CloseReason.LOCAL_CLOSE, "");
+            finishClose();
+            return 1;
+        }
+        if (nowNs - handshakeStartNs >= handshakeTimeoutNs)
+        {
+            end(CloseReason.HANDSHAKE_TIMEOUT, "");
+            finishClose();
+            return 1;
+        }
+        return 0;
+    }
+
+    /**
+     * The graceful close (docs/wire-format.md, "Closing"): end the stream (FIN), then wait until the peer has
+     * acknowledged the FIN and its application has read everything up to it (its receipt), and only then send CLOSE;
+     * the close fails after the linger timeout, and the connection is aborted.
+     */
+    private int progressClose(final long nowNs)
+    {
+        if (!handle.isCloseRequested())
+        {
+            return 0;
+        }
+        if (ConnectionState.CONNECTED == state)
+        {
+            changeState(ConnectionState.CLOSING);
+            sendLog.finish();
+            final long requestedLingerNs = handle.requestedLingerNs();
+            lingerDeadlineNs =
+                nowNs + (ConnectionHandle.CONTEXT_LINGER == requestedLingerNs ? lingerTimeoutNs : requestedLingerNs);
+            return 1;
+        }
+        if (sendLog.isFullyAcked() && receipts.isConsumedByPeer(sendLog.finalPosition()))
+        {
+            end(CloseReason.LOCAL_CLOSE, "");
+            closeErrorCode = NO_ERROR;
+            closeFramePending = true;
+            return 1;
+        }
+        if (nowNs - lingerDeadlineNs >= 0)
+        {
+            abortWithClose(ABORTED_ERROR, CloseReason.LINGER_TIMEOUT);
+            return 1;
+        }
+        return 0;
+    }
+
+    /**
+     * Publish what the applications did, for the stats and {@code pacelink stat}: messages and their bytes offered
+     * here, read by the peer's application (its receipts), and polled here; and the wire figure of stream bytes the
+     * peer acknowledged.
+     */
+    private void publishApplicationCounters()
+    {
+        counters.set(ConnectionCounters.STREAM_BYTES_ACKED, sendLog.ackedHead());
+        final long messagesOffered = sendLog.messagesOffered();
+        counters.set(ConnectionCounters.MESSAGES_OFFERED, messagesOffered);
+        counters.set(ConnectionCounters.APP_BYTES_OFFERED,
+            SendLog.applicationBytes(sendLog.tailPosition(), messagesOffered));
+        counters.set(ConnectionCounters.MESSAGES_DELIVERED, receipts.peerConsumedMessages());
+        counters.set(ConnectionCounters.APP_BYTES_DELIVERED,
+            SendLog.applicationBytes(receipts.peerConsumedPosition(), receipts.peerConsumedMessages()));
+        final long messagesPolled = receiveLog.consumedMessages();
+        counters.set(ConnectionCounters.MESSAGES_RECEIVED, messagesPolled);
+        counters.set(ConnectionCounters.APP_BYTES_RECEIVED,
+            SendLog.applicationBytes(receiveLog.consumedHead(), messagesPolled));
+    }
+
+    /**
      * Advertise more credit once the application consumed half the receive window (RFC 9000 section 4.2 leaves
-     * the policy to the implementation; half avoids both stalls and an update per packet).
+     * the policy to the implementation; half avoids both stalls and an update per packet), with a receipt of what the
+     * application has read.
      */
     private int refreshReceiveCredit()
     {
@@ -805,6 +985,7 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
         {
             advertisedMaxDataBytes = newMaxData;
             maxDataPending = true;
+            receipts.request();
             return 1;
         }
         return 0;
@@ -812,7 +993,7 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
 
     /**
      * @return the earliest time this connection needs the agent: loss/PTO timer, ACK deadline, handshake retry,
-     * idle/keep-alive and linger timers.
+     * idle/keep-alive, linger, unreachable-confirmation and closing timers.
      */
     long nextDeadlineNs()
     {
@@ -831,6 +1012,11 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
         long deadline = Math.min(lossRecovery.timerDeadlineNs(), ackTracker.ackDeadlineNs());
         deadline = Math.min(deadline, lastReceiveTimeNs + idleTimeoutNs);
         deadline = Math.min(deadline, Math.max(lastAckElicitingSentNs, lastReceiveTimeNs) + idleTimeoutNs / 2);
+        deadline = Math.min(deadline, lingerDeadlineNs);
+        if (isUnreachableSuspected)
+        {
+            deadline = Math.min(deadline, unreachableSinceNs + unreachableConfirmationNs());
+        }
         return deadline;
     }
 
@@ -857,21 +1043,45 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
     }
 
     /**
-     * Close immediately with a CLOSE frame (errors, endpoint shutdown).
+     * The server's application does not take this connection (or the endpoint is closing): close it with a CLOSE
+     * (REJECTED) that tells the client why.
+     *
+     * @param reason the refusal's reason phrase.
+     */
+    void refuse(final DirectBuffer reason)
+    {
+        closeReasonText = reason;
+        abortWithClose(REJECTED_ERROR, CloseReason.REJECTED);
+    }
+
+    /**
+     * Close immediately with a CLOSE frame (errors, aborts, endpoint shutdown); a connection whose outcome is already
+     * decided keeps it.
      */
     void abortWithClose(final int errorCode, final CloseReason reason)
     {
-        if (ConnectionState.CLOSED == state || closeDeadlineNs != Long.MAX_VALUE)
+        if (isClosing())
         {
             return;
         }
+        // This side's outcome says what its CLOSE frame tells the peer.
+        end(reason, null == closeReasonText ? "" :
+            closeReasonText.getStringWithoutLengthUtf8(0, closeReasonText.capacity()));
         closeErrorCode = errorCode;
-        pendingCloseReason = reason;
         closeFramePending = ConnectionState.CONNECTING != state;
         if (!closeFramePending)
         {
             finishClose();
         }
+    }
+
+    /**
+     * Decide the outcome, once: how the connection ended and whether the peer's application read everything
+     * offered, by its latest receipt.
+     */
+    private void end(final CloseReason reason, final String detail)
+    {
+        handle.ended(reason, detail, receipts.peerConsumedPosition(), receipts.peerConsumedMessages());
     }
 
     private void beginLinger(final long nowNs)
@@ -883,10 +1093,20 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
         closeDeadlineNs = nowNs + CLOSE_LINGER_PTOS * lossRecovery.ptoPeriodNs();
     }
 
-    private void finishClose()
+    /**
+     * The connection is gone. Its outcome was decided when it ended; one that was not (an endpoint closing under
+     * it) ended with the endpoint.
+     */
+    void finishClose()
     {
+        if (ConnectionState.CLOSED == state)
+        {
+            return;
+        }
+        publishApplicationCounters();
+        end(CloseReason.ENDPOINT_CLOSED, "");
         state = ConnectionState.CLOSED;
-        handle.closed(pendingCloseReason == CloseReason.NONE ? CloseReason.ENDPOINT_CLOSED : pendingCloseReason);
+        handle.closed(CloseReason.ENDPOINT_CLOSED, "");
     }
 
     private void changeState(final ConnectionState newState)
@@ -948,12 +1168,14 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
     private int sendState(final long nowNs)
     {
         final boolean isOpen = ConnectionState.CONNECTED == state || ConnectionState.CLOSING == state;
-        int sendState = isOpen && ackTracker.isAckDue(nowNs) ? SchedulableFlow.ACK_DUE : 0;
+        // RFC 9000 section 10.2: once closing or draining, nothing is acknowledged any more.
+        final boolean isLingering = closeDeadlineNs != Long.MAX_VALUE;
+        int sendState = isOpen && !isLingering && ackTracker.isAckDue(nowNs) ? SchedulableFlow.ACK_DUE : 0;
         if (closeFramePending)
         {
             sendState |= SchedulableFlow.ACK_ELICITING;
         }
-        if (!isOpen || closeDeadlineNs != Long.MAX_VALUE)
+        if (!isOpen || isLingering || closeFramePending)
         {
             return sendState;
         }
@@ -981,7 +1203,8 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
 
     private boolean hasAckElicitingWork()
     {
-        if (maxDataPending || pingPending || sendLog.hasRetransmission() || sendLog.isFinPending())
+        if (maxDataPending || pingPending || receipts.isPending() || sendLog.hasRetransmission() ||
+            sendLog.isFinPending())
         {
             return true;
         }
@@ -1036,6 +1259,11 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
             {
                 maxDataPending = false;
                 frameFlags |= FrameFlags.MAX_DATA;
+                ackEliciting = true;
+            }
+            if (receipts.isPending() && receipts.write(writer))
+            {
+                frameFlags |= FrameFlags.CONSUMED;
                 ackEliciting = true;
             }
 
@@ -1155,6 +1383,8 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
     private int buildClosePacket(final PacketWriter writer, final long nowNs)
     {
         writer.writeHeader(PacketType.CLOSE, remoteId, nextPacketNumber++);
+        // The peer's outcome judges delivery by this last receipt, which comes before the CLOSE frame.
+        receipts.write(writer);
         final DirectBuffer reason = closeReasonText;
         if (null == reason || !writer.appendClose(closeErrorCode, reason, 0, reason.capacity()))
         {

@@ -45,6 +45,7 @@ import io.pacelink.transport.wire.PacketWriter;
 import io.pacelink.transport.wire.RetryPacketFlyweight;
 import org.agrona.DirectBuffer;
 import org.agrona.collections.Long2ObjectHashMap;
+import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.CountersManager;
 
@@ -84,6 +85,9 @@ public final class EndpointCore implements DatagramHandler
     private final SegmentPool receiveSegments;
     private final BudgetedSegments sendSegments;
     private final String endpointName;
+    private final WaitDriver waitDriver;
+    private final FixedClock fixedClock = new FixedClock();
+    private NanoClock clock = fixedClock;
 
     private final Long2ObjectHashMap<ConnectionCore> connectionsById = new Long2ObjectHashMap<>();
     private final Long2ObjectHashMap<ConnectionCore> serverConnectionsByClientId = new Long2ObjectHashMap<>();
@@ -117,11 +121,15 @@ public final class EndpointCore implements DatagramHandler
     private final UnsafeBuffer retryToken = new UnsafeBuffer(new byte[AddressValidator.TOKEN_LENGTH]);
 
     private boolean isClosed;
+    private boolean isClosing;
+    private InetSocketAddress restrictedPeer;
     private boolean handshakeNamesController;
     private boolean handshakeHasNoise;
     private String requestedController;
 
     /**
+     * A core whose connections cannot wait (the simulator and tests: only the non-blocking calls).
+     *
      * @param context         the endpoint's configuration (already concluded).
      * @param port            where datagrams go and come from.
      * @param registry        the congestion controllers available.
@@ -137,6 +145,28 @@ public final class EndpointCore implements DatagramHandler
         final CountersManager countersManager,
         final AcceptHandler acceptHandler)
     {
+        this(context, port, registry, scheduler, countersManager, acceptHandler, WaitDriver.UNAVAILABLE);
+    }
+
+    /**
+     * @param context         the endpoint's configuration (already concluded).
+     * @param port            where datagrams go and come from.
+     * @param registry        the congestion controllers available.
+     * @param scheduler       the packet scheduler.
+     * @param countersManager where counters are registered (by this core only).
+     * @param acceptHandler   takes each connection a client opens to this endpoint.
+     * @param waitDriver      how the connections' waits wait: the endpoint's.
+     */
+    public EndpointCore(
+        final PacelinkContext context,
+        final DatagramPort port,
+        final CongestionControlRegistry registry,
+        final PacketScheduler<ConnectionCore> scheduler,
+        final CountersManager countersManager,
+        final AcceptHandler acceptHandler,
+        final WaitDriver waitDriver)
+    {
+        this.waitDriver = waitDriver;
         this.context = context;
         this.port = port;
         this.registry = registry;
@@ -189,7 +219,10 @@ public final class EndpointCore implements DatagramHandler
             endpointCounters.connectionsRejected().incrementRelease();
             final ConnectionHandle handle = newHandle(
                 idGenerator.nextId(isIdInUse), remoteAddress, controllerName, ConnectionState.CONNECTING);
-            handle.closed(CloseReason.REJECTED);
+            handle.closed(CloseReason.REJECTED, connections.size() >= context.maxConnections() ?
+                "this endpoint has its maximum of connections (maxConnections=" + context.maxConnections() + ")" :
+                "this endpoint's memory budget is spent (memoryBudgetBytes=" + context.limits().memoryBudgetBytes() +
+                ")");
             retire(handle);
             return handle;
         }
@@ -258,20 +291,40 @@ public final class EndpointCore implements DatagramHandler
                 context.limits().maxReceiveRanges(), receiveSegments),
             counters,
             context.maxMessageLengthBytes(),
-            initialState);
+            initialState,
+            waitDriver);
     }
 
     // ---------------------------------------------------------------- duty cycle
 
     /**
-     * One duty cycle.
+     * One duty cycle at one instant: virtual time, where nothing happens between the steps of a cycle.
      *
      * @param nowNs the current time.
      * @return the amount of work done; 0 lets the idle strategy idle until {@link #nextDeadlineNs()}.
      */
     public int doWork(final long nowNs)
     {
-        int work = port.receive(this, context.receiveBatchLimit(), nowNs);
+        fixedClock.nowNs = nowNs;
+        return doWork(fixedClock);
+    }
+
+    /**
+     * One duty cycle on a running clock (issue: an RTT sample must never be shorter than the path's RTT, however late
+     * the thread runs). A received datagram is stamped with a clock read taken after it was read from the port, so
+     * a datagram that waited in the socket while the thread was descheduled gets the time it was seen, never an
+     * earlier one; a packet is stamped with a read at its send. Timers fire at a read taken after the receive step.
+     * The core reads no clock of its own: the agent hands it the real one, the simulator its virtual time.
+     *
+     * @param clock the time, read as the cycle goes.
+     * @return the amount of work done; 0 lets the idle strategy idle until {@link #nextDeadlineNs()}.
+     */
+    public int doWork(final NanoClock clock)
+    {
+        this.clock = clock;
+        final long startNs = clock.nanoTime();
+        int work = port.receive(this, context.receiveBatchLimit(), startNs);
+        final long nowNs = clock.nanoTime();
         work += serviceConnections(nowNs);
         work += sendPackets(nowNs);
         for (int i = 0, size = connections.size(); i < size; i++)
@@ -280,6 +333,7 @@ public final class EndpointCore implements DatagramHandler
         }
         securityCounters.memoryCommittedBytes().setRelease(memoryBudget.committedBytes());
         securityCounters.memoryRefusals().setRelease(memoryBudget.refusals());
+        endpointCounters.onDutyCycle(clock.nanoTime() - startNs);
         return work;
     }
 
@@ -289,6 +343,15 @@ public final class EndpointCore implements DatagramHandler
     public MemoryBudget memoryBudget()
     {
         return memoryBudget;
+    }
+
+    /**
+     * @param reportedNs the time the port or the duty cycle gave.
+     * @return the time to stamp an event with now: a fresh read of the cycle's clock, never earlier than reported.
+     */
+    private long stampNs(final long reportedNs)
+    {
+        return Math.max(reportedNs, clock.nanoTime());
     }
 
     /**
@@ -329,10 +392,7 @@ public final class EndpointCore implements DatagramHandler
             retire(handle);
             throw ex;
         }
-        connections.add(connection);
-        connectionsById.put(connection.localId(), connection);
-        scheduler.addFlow(connection);
-        endpointCounters.connectionsOpened().incrementRelease();
+        addConnection(connection);
         return connection;
     }
 
@@ -372,11 +432,67 @@ public final class EndpointCore implements DatagramHandler
             nowNs);
     }
 
+    private void addConnection(final ConnectionCore connection)
+    {
+        connections.add(connection);
+        connectionsById.put(connection.localId(), connection);
+        scheduler.addFlow(connection);
+        endpointCounters.connectionsOpened().incrementRelease();
+        restrictPortToSinglePeer();
+    }
+
+    /**
+     * An endpoint that accepts no connections and talks to one peer restricts its port to that peer, so the
+     * operating system tells it when the peer's port is unreachable (ICMP errors reach connected UDP sockets only);
+     * with peers at several addresses, or none, the port is open to anyone again.
+     */
+    private void restrictPortToSinglePeer()
+    {
+        if (context.acceptConnections())
+        {
+            return;
+        }
+        InetSocketAddress peer = connections.isEmpty() ? null : connections.get(0).remoteAddress();
+        for (int i = 1, size = connections.size(); i < size && null != peer; i++)
+        {
+            if (!peer.equals(connections.get(i).remoteAddress()))
+            {
+                peer = null;
+            }
+        }
+        if (null == peer ? null != restrictedPeer : !peer.equals(restrictedPeer))
+        {
+            restrictedPeer = port.restrictTo(peer) ? peer : null;
+        }
+    }
+
+    /**
+     * The port reported a peer's port unreachable (a restricted port only): tell the connections to it.
+     */
+    public void onPortUnreachable(final InetSocketAddress peer, final long nowNs)
+    {
+        final long stampNs = stampNs(nowNs);
+        endpointCounters.portUnreachable().incrementRelease();
+        for (int i = 0, size = connections.size(); i < size; i++)
+        {
+            final ConnectionCore connection = connections.get(i);
+            if (connection.remoteAddress().equals(peer))
+            {
+                connection.onPeerUnreachable(stampNs);
+            }
+        }
+    }
+
     // ---------------------------------------------------------------- receive
 
     public void onDatagram(
-        final DirectBuffer buffer, final int offset, final int length, final InetSocketAddress source, final long nowNs)
+        final DirectBuffer buffer,
+        final int offset,
+        final int length,
+        final InetSocketAddress source,
+        final long reportedNs)
     {
+        final long nowNs = stampNs(reportedNs);
         endpointCounters.datagramsReceived().incrementRelease();
         endpointCounters.bytesReceived().getAndAddRelease(length);
         try
@@ -570,7 +686,7 @@ public final class EndpointCore implements DatagramHandler
         {
             if (PacketType.CLOSE == decoder.packetType())
             {
-                connection.onRejected();
+                connection.onRejected(closeReasonPhrase(buffer, offset, length));
             }
             else
             {
@@ -596,10 +712,12 @@ public final class EndpointCore implements DatagramHandler
         {
             // The client answered from the address the handshake came from: only now is it the application's.
             connection.confirmHandshake();
-            if (!acceptHandler.onAccepted(connection.handle()))
+            if (isClosing || !acceptHandler.onAccepted(connection.handle()))
             {
-                // The application is not accepting: refuse rather than hold a connection nobody reads.
-                connection.abortWithClose(ConnectionCore.REJECTED_ERROR, CloseReason.REJECTED);
+                // The application is not taking connections: refuse, as at the connection limit, rather than hold
+                // one nobody reads.
+                endpointCounters.connectionsRejected().incrementRelease();
+                connection.refuse(isClosing ? CloseReasonTexts.CLOSING : CloseReasonTexts.ACCEPT_QUEUE_FULL);
                 return;
             }
         }
@@ -692,17 +810,19 @@ public final class EndpointCore implements DatagramHandler
             return;
         }
 
-        if (!context.acceptConnections() || connections.size() >= context.maxConnections())
+        // Refusals go only to a validated address, and each is far smaller than the hello it answers.
+        final DirectBuffer refusal = !context.acceptConnections() ? CloseReasonTexts.NOT_ACCEPTING :
+            isClosing ? CloseReasonTexts.CLOSING :
+            connections.size() >= context.maxConnections() ? CloseReasonTexts.CONNECTION_LIMIT : null;
+        if (null != refusal)
         {
-            endpointCounters.connectionsRejected().incrementRelease();
-            sendRejection(clientId, source, null, 0);
+            refuse(clientId, source, refusal);
             return;
         }
         if (!memoryBudget.hasRoomFor(NEW_CONNECTION_BYTES))
         {
             securityCounters.handshakesRefusedMemory().incrementRelease();
-            endpointCounters.connectionsRejected().incrementRelease();
-            sendRejection(clientId, source, null, 0);
+            refuse(clientId, source, CloseReasonTexts.MEMORY_BUDGET);
             return;
         }
 
@@ -820,9 +940,36 @@ public final class EndpointCore implements DatagramHandler
     }
 
     /**
+     * @return the reason phrase of a validated CLOSE packet's CLOSE frame (a server's reason for a refusal), or empty.
+     */
+    private String closeReasonPhrase(final DirectBuffer buffer, final int offset, final int length)
+    {
+        String phrase = "";
+        for (int frameType = decoder.firstFrame(buffer, offset, length);
+            PacketDecoder.NO_MORE_FRAMES != frameType;
+            frameType = decoder.nextFrame())
+        {
+            if (FrameType.CLOSE == frameType && decoder.close().reasonLength() > 0)
+            {
+                phrase = decoder.close().reason();
+            }
+        }
+        return phrase;
+    }
+
+    /**
+     * Refuse a client's handshake with a CLOSE (REJECTED) that says why, and count it; no state is kept.
+     */
+    private void refuse(final long clientId, final InetSocketAddress source, final DirectBuffer reason)
+    {
+        endpointCounters.connectionsRejected().incrementRelease();
+        sendRejection(clientId, source, reason, 0);
+    }
+
+    /**
      * A CLOSE with error code REJECTED to a client's hello.
      *
-     * @param reason  why, or null.
+     * @param reason  why.
      * @param version the header version to write, 0 for this endpoint's.
      */
     private void sendRejection(
@@ -830,7 +977,7 @@ public final class EndpointCore implements DatagramHandler
     {
         writer.wrap(sendBuffer, 0, context.maxDatagramSizeBytes() - Crc32cPacketCheck.TRAILER_LENGTH);
         writer.writeHeader(PacketType.CLOSE, clientId, 0);
-        writer.appendClose(ConnectionCore.REJECTED_ERROR, reason, 0, null == reason ? 0 : reason.capacity());
+        writer.appendClose(ConnectionCore.REJECTED_ERROR, reason, 0, reason.capacity());
         if (0 != version)
         {
             // Another version's client: written in its layout, which has no integrity trailer.
@@ -882,6 +1029,7 @@ public final class EndpointCore implements DatagramHandler
         endpointCounters.connectionsClosed().incrementRelease();
         connection.releaseMemory();
         retire(connection.handle());
+        restrictPortToSinglePeer();
     }
 
     /**
@@ -907,7 +1055,7 @@ public final class EndpointCore implements DatagramHandler
             if (connection.isHandshakeDue(nowNs))
             {
                 writer.wrap(sendBuffer, 0, connection.maxDatagramSizeBytes() - Crc32cPacketCheck.TRAILER_LENGTH);
-                sendChecked(connection.writeHandshake(writer, nowNs), connection.remoteAddress());
+                sendChecked(connection.writeHandshake(writer, stampNs(nowNs)), connection.remoteAddress());
                 sent++;
             }
         }
@@ -918,7 +1066,7 @@ public final class EndpointCore implements DatagramHandler
     {
         final int trailerLength = connection.trailerLength();
         writer.wrap(sendBuffer, 0, connection.maxDatagramSizeBytes() - trailerLength);
-        final int sentPacket = connection.buildPacket(writer, sendBuffer, nowNs, ackOnly);
+        final int sentPacket = connection.buildPacket(writer, sendBuffer, stampNs(nowNs), ackOnly);
         final int length = SentPacket.lengthBytes(sentPacket) - trailerLength;
         final PacketProtection protection = connection.protection();
         if (null == protection)
@@ -963,7 +1111,31 @@ public final class EndpointCore implements DatagramHandler
     // ---------------------------------------------------------------- close
 
     /**
-     * Close every connection (each peer is sent a CLOSE), release counters and the port. Closing again does nothing.
+     * Begin closing the endpoint gracefully: refuse new connections and close every connection gracefully, so each
+     * delivers what its application offered (or fails after the linger timeout). The endpoint is done when
+     * {@link #connectionCount()} is 0; then {@link #close(long)} releases it.
+     */
+    public void beginGracefulClose()
+    {
+        isClosing = true;
+        for (int i = 0, size = connections.size(); i < size; i++)
+        {
+            connections.get(i).handle().close();
+        }
+    }
+
+    /**
+     * @return connections not yet closed, handshakes included.
+     */
+    public int connectionCount()
+    {
+        return connections.size();
+    }
+
+    /**
+     * Close at once: abort every open connection (each peer is sent a CLOSE and its outcome says it was aborted),
+     * release counters and the port. A connection whose outcome was already decided keeps it. Closing again does
+     * nothing.
      *
      * @param nowNs the current time.
      */
@@ -977,12 +1149,12 @@ public final class EndpointCore implements DatagramHandler
         for (int i = connections.size() - 1; i >= 0; i--)
         {
             final ConnectionCore connection = connections.get(i);
-            connection.abortWithClose(ConnectionCore.NO_ERROR, CloseReason.ENDPOINT_CLOSED);
+            connection.abortWithClose(ConnectionCore.ABORTED_ERROR, CloseReason.ENDPOINT_CLOSED);
             if (0 != (connection.sendable(nowNs) & SchedulableFlow.ACK_ELICITING))
             {
                 sendPacket(connection, false, nowNs);
             }
-            connection.handle().closed(CloseReason.ENDPOINT_CLOSED);
+            connection.finishClose();
             connection.releaseMemory();
             retire(connection.handle());
         }
@@ -992,5 +1164,18 @@ public final class EndpointCore implements DatagramHandler
         endpointCounters.close();
         securityCounters.close();
         port.close();
+    }
+
+    /**
+     * The time of a duty cycle in virtual time: one instant.
+     */
+    private static final class FixedClock implements NanoClock
+    {
+        private long nowNs;
+
+        public long nanoTime()
+        {
+            return nowNs;
+        }
     }
 }

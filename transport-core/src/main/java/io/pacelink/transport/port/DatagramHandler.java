@@ -18,4 +18,16 @@ public interface DatagramHandler
      * @param nowNs  the time the receiving duty cycle runs at, as given to {@link DatagramPort#receive}.
      */
     void onDatagram(DirectBuffer buffer, int offset, int length, InetSocketAddress source, long nowNs);
+
+    /**
+     * The operating system reported that a datagram sent to {@code peer} found nothing listening (ICMP port
+     * unreachable). Only a port restricted to one peer can tell ({@link DatagramPort#restrictTo}); others never
+     * call this.
+     *
+     * @param peer  the peer whose port is unreachable.
+     * @param nowNs as for {@link #onDatagram}.
+     */
+    default void onPortUnreachable(final InetSocketAddress peer, final long nowNs)
+    {
+    }
 }

@@ -34,6 +34,21 @@ public interface DatagramPort extends AutoCloseable
     boolean send(DirectBuffer buffer, int offset, int length, InetSocketAddress destination);
 
     /**
+     * Exchange datagrams with one peer only, like a connected UDP socket, or with anyone again. Only a port restricted
+     * to one peer learns that the peer's port is unreachable: operating systems report ICMP errors to connected UDP
+     * sockets only (Linux {@code net/ipv4/udp.c}, {@code __udp4_lib_err}, without {@code IP_RECVERR}), and then
+     * through {@link DatagramHandler#onPortUnreachable}. While restricted, datagrams from others are discarded and
+     * sends to others fail.
+     *
+     * @param peer the one peer, or null for anyone.
+     * @return true if the port now is as asked; false if it cannot restrict itself (the default).
+     */
+    default boolean restrictTo(final InetSocketAddress peer)
+    {
+        return null == peer;
+    }
+
+    /**
      * @return the address peers send to.
      */
     InetSocketAddress localAddress();

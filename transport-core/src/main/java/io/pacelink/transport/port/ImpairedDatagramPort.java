@@ -22,7 +22,23 @@ public final class ImpairedDatagramPort implements DatagramPort
     private final DatagramImpairment sendImpairment;
     private final DatagramImpairment receiveImpairment;
     private final DatagramImpairment.Output sendToDelegate = this::sendToDelegate;
-    private final DatagramHandler impairReceived = this::impairReceived;
+    private final DatagramHandler impairReceived = new DatagramHandler()
+    {
+        public void onDatagram(
+            final DirectBuffer buffer,
+            final int offset,
+            final int length,
+            final InetSocketAddress source,
+            final long nowNs)
+        {
+            receivedCount += receiveImpairment.apply(buffer, offset, length, source, handOnReceived);
+        }
+
+        public void onPortUnreachable(final InetSocketAddress peer, final long nowNs)
+        {
+            receiveHandler.onPortUnreachable(peer, nowNs);
+        }
+    };
     private final DatagramImpairment.Output handOnReceived = this::handOnReceived;
 
     private DatagramHandler receiveHandler;
@@ -80,6 +96,14 @@ public final class ImpairedDatagramPort implements DatagramPort
     /**
      * {@inheritDoc}
      */
+    public boolean restrictTo(final InetSocketAddress peer)
+    {
+        return delegate.restrictTo(peer);
+    }
+
+    /**
+     * {@inheritDoc}
+     */
     public InetSocketAddress localAddress()
     {
         return delegate.localAddress();
@@ -116,12 +140,6 @@ public final class ImpairedDatagramPort implements DatagramPort
         {
             sendAccepted = false;
         }
-    }
-
-    private void impairReceived(
-        final DirectBuffer buffer, final int offset, final int length, final InetSocketAddress source, final long nowNs)
-    {
-        receivedCount += receiveImpairment.apply(buffer, offset, length, source, handOnReceived);
     }
 
     private void handOnReceived(

@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.Inet6Address;
 import java.net.InetSocketAddress;
+import java.net.PortUnreachableException;
 import java.net.SocketAddress;
 import java.net.StandardProtocolFamily;
 import java.net.StandardSocketOptions;
@@ -25,9 +26,11 @@ import java.nio.channels.DatagramChannel;
  * buffer. The source address handed to the handler is the channel's own cached instance when the sender repeats
  * (JDK 17's {@code DatagramChannelImpl} keeps the last decoded sender).
  * <p>
- * I/O errors never escape: a send that fails (for instance a port-unreachable error reported for an earlier
- * datagram, or a datagram larger than the network allows) is counted and reported as not sent, so reliability
- * recovers it like a loss; a failed receive is counted and the batch goes on (it ends on a closed channel).
+ * I/O errors never escape: a send that fails (for instance a datagram larger than the network allows) is counted and
+ * reported as not sent, so reliability recovers it like a loss; a failed receive is counted and the batch goes on
+ * (it ends on a closed channel). A port restricted to one peer ({@link #restrictTo}, a connected channel) is told
+ * by the kernel when that peer's port is unreachable: the {@link PortUnreachableException} of a receive or send is
+ * handed to the handler as {@link DatagramHandler#onPortUnreachable} at the next receive.
  * <p>
  * The socket buffer sizes are requests: the kernel caps them (Linux: {@code net.core.rmem_max} and
  * {@code wmem_max}, then doubles the value for its bookkeeping), so the granted sizes are exposed.
@@ -55,9 +58,12 @@ public final class NioDatagramPort implements DatagramPort
     private final ByteBuffer sendByteBuffer;
     private final UnsafeBuffer sendBuffer;
 
+    private InetSocketAddress restrictedTo;
+    private boolean isUnreachableReported;
     private long sendErrors;
     private long receiveErrors;
     private long sendBufferFull;
+    private long portUnreachable;
 
     /**
      * Open a port with the same receive and send socket buffer size.
@@ -125,6 +131,12 @@ public final class NioDatagramPort implements DatagramPort
     public int receive(final DatagramHandler handler, final int limit, final long nowNs)
     {
         int count = 0;
+        if (isUnreachableReported)
+        {
+            isUnreachableReported = false;
+            handler.onPortUnreachable(restrictedTo, nowNs);
+            count++;
+        }
         for (int attempt = 0; attempt < limit; attempt++)
         {
             receiveByteBuffer.clear();
@@ -137,6 +149,15 @@ public final class NioDatagramPort implements DatagramPort
             {
                 receiveErrors++;
                 break;
+            }
+            catch (final PortUnreachableException ex)
+            {
+                portUnreachable++;
+                if (null != restrictedTo)
+                {
+                    handler.onPortUnreachable(restrictedTo, nowNs);
+                }
+                continue;
             }
             catch (final IOException ex)
             {
@@ -168,6 +189,12 @@ public final class NioDatagramPort implements DatagramPort
             throw new IllegalArgumentException("datagram of " + length + " bytes exceeds " + MAX_DATAGRAM_BYTES);
         }
 
+        if (null != restrictedTo && !restrictedTo.equals(destination))
+        {
+            sendErrors++;
+            return false;
+        }
+
         sendBuffer.putBytes(0, buffer, offset, length);
         sendByteBuffer.clear().limit(length);
         try
@@ -180,9 +207,48 @@ public final class NioDatagramPort implements DatagramPort
             }
             return true;
         }
+        catch (final PortUnreachableException ex)
+        {
+            // The kernel reports an ICMP error that arrived for an earlier datagram at the next call on the socket.
+            portUnreachable++;
+            isUnreachableReported = null != restrictedTo;
+            return false;
+        }
         catch (final IOException ex)
         {
             sendErrors++;
+            return false;
+        }
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>
+     * Connects or disconnects the channel; the local address stays the one bound.
+     */
+    public boolean restrictTo(final InetSocketAddress peer)
+    {
+        if (null == peer ? null == restrictedTo : peer.equals(restrictedTo))
+        {
+            return true;
+        }
+        try
+        {
+            if (channel.isConnected())
+            {
+                channel.disconnect();
+            }
+            restrictedTo = null;
+            isUnreachableReported = false;
+            if (null != peer)
+            {
+                channel.connect(peer);
+                restrictedTo = peer;
+            }
+            return true;
+        }
+        catch (final IOException | RuntimeException ex)
+        {
             return false;
         }
     }
@@ -225,6 +291,14 @@ public final class NioDatagramPort implements DatagramPort
     public long receiveErrors()
     {
         return receiveErrors;
+    }
+
+    /**
+     * @return ICMP port-unreachable errors the kernel reported (a restricted port only).
+     */
+    public long portUnreachable()
+    {
+        return portUnreachable;
     }
 
     /**

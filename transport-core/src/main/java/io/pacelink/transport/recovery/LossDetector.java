@@ -134,7 +134,13 @@ public final class LossDetector
         long runStartSentTimeNs = Long.MIN_VALUE;
         int lostCount = 0;
 
-        for (long pn = ring.oldestInFlightPacketNumber(); pn < largestAckedPacketNumber; pn++)
+        // The packet threshold counts packets sent after this one, not numbers: a number the sender skipped (the
+        // optimistic-ACK defence) must not make a packet overtaken by two others look overtaken by three. A skip
+        // older than the ring's skip history is missed and counts as a packet, as before that defence.
+        final long oldestPacketNumber = ring.oldestInFlightPacketNumber();
+        int skippedAbove = ring.countSkipped(oldestPacketNumber, largestAckedPacketNumber);
+
+        for (long pn = oldestPacketNumber; pn < largestAckedPacketNumber; pn++)
         {
             final int slot = ring.slot(pn);
             if (ring.packetNumber(slot) != pn)
@@ -143,6 +149,11 @@ public final class LossDetector
             }
 
             final byte state = ring.state(slot);
+            if (SentPacketRing.SKIPPED == state)
+            {
+                skippedAbove = Math.max(0, skippedAbove - 1);
+                continue;
+            }
             if (SentPacketRing.ACKED == state)
             {
                 // An acknowledged packet between two lost ones means the path delivered in between (RFC 9002 7.6.2).
@@ -155,7 +166,7 @@ public final class LossDetector
             }
 
             final long sentTimeNs = ring.sentTimeNs(slot);
-            if (sentTimeNs <= lostSendTimeNs || largestAckedPacketNumber - pn >= packetThreshold)
+            if (sentTimeNs <= lostSendTimeNs || largestAckedPacketNumber - pn - skippedAbove >= packetThreshold)
             {
                 if (ring.isAckEliciting(slot) && sentTimeNs > firstRttSampleTimeNs)
                 {

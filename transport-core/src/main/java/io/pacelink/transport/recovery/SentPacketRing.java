@@ -391,15 +391,26 @@ public final class SentPacketRing
      */
     public boolean containsSkipped(final long smallest, final long largest)
     {
+        return countSkipped(smallest, largest) > 0;
+    }
+
+    /**
+     * @param smallest smallest packet number of a range.
+     * @param largest  largest packet number of the range.
+     * @return how many recently skipped numbers lie in the range.
+     */
+    public int countSkipped(final long smallest, final long largest)
+    {
+        int count = 0;
         for (int i = 0; i < skippedCount; i++)
         {
             final long skipped = skippedPacketNumbers[i];
             if (skipped >= smallest && skipped <= largest)
             {
-                return true;
+                count++;
             }
         }
-        return false;
+        return count;
     }
 
     /**

@@ -25,20 +25,26 @@ public final class ConnectionCounters implements ControllerCounters, AutoCloseab
     public static final int BYTES_IN_FLIGHT = 7;
     public static final int BYTES_SENT = 8;
     public static final int PACKETS_SENT = 9;
-    public static final int BYTES_DELIVERED = 10;
+    public static final int STREAM_BYTES_ACKED = 10;
     public static final int BYTES_RETRANSMITTED = 11;
     public static final int PACKETS_RETRANSMITTED = 12;
     public static final int PACKETS_LOST = 13;
     public static final int BYTES_LOST = 14;
     public static final int SPURIOUS_LOSSES = 15;
     public static final int PROBE_TIMEOUTS = 16;
-    public static final int BYTES_RECEIVED = 17;
+    public static final int STREAM_BYTES_RECEIVED = 17;
     public static final int CWND_LIMITED = 18;
     public static final int PACING_LIMITED = 19;
     public static final int FLOW_CONTROL_LIMITED = 20;
     public static final int APP_LIMITED = 21;
     public static final int DUPLICATE_PACKETS = 22;
     public static final int RTT_SAMPLES = 23;
+    public static final int MESSAGES_OFFERED = 24;
+    public static final int APP_BYTES_OFFERED = 25;
+    public static final int MESSAGES_DELIVERED = 26;
+    public static final int APP_BYTES_DELIVERED = 27;
+    public static final int MESSAGES_RECEIVED = 28;
+    public static final int APP_BYTES_RECEIVED = 29;
 
     /**
      * Names, with units, in index order.
@@ -55,20 +61,26 @@ public final class ConnectionCounters implements ControllerCounters, AutoCloseab
         "bytes-in-flight",
         "bytes-sent",
         "packets-sent",
-        "bytes-delivered",
+        "stream-bytes-acked",
         "bytes-retransmitted",
         "packets-retransmitted",
         "packets-lost",
         "bytes-lost",
         "spurious-losses",
         "probe-timeouts",
-        "bytes-received",
+        "stream-bytes-received",
         "cwnd-limited",
         "pacing-limited",
         "flow-control-limited",
         "app-limited",
         "duplicate-packets",
         "rtt-samples",
+        "messages-offered",
+        "app-bytes-offered",
+        "messages-delivered",
+        "app-bytes-delivered",
+        "messages-received",
+        "app-bytes-received",
     };
 
     /**

@@ -22,6 +22,8 @@ public final class EndpointCounters implements AutoCloseable
     private final AtomicCounter connectionsClosed;
     private final AtomicCounter connectionsRejected;
     private final AtomicCounter protocolViolations;
+    private final AtomicCounter portUnreachable;
+    private final AtomicCounter longestDutyCycleNs;
 
     /**
      * @param countersManager where to register the counters.
@@ -42,6 +44,8 @@ public final class EndpointCounters implements AutoCloseable
         connectionsClosed = newCounter(countersManager, endpointName, "connections-closed");
         connectionsRejected = newCounter(countersManager, endpointName, "connections-rejected");
         protocolViolations = newCounter(countersManager, endpointName, "protocol-violations");
+        portUnreachable = newCounter(countersManager, endpointName, "port-unreachable-reports");
+        longestDutyCycleNs = newCounter(countersManager, endpointName, "longest-duty-cycle-ns");
     }
 
     /**
@@ -118,6 +122,36 @@ public final class EndpointCounters implements AutoCloseable
         return protocolViolations;
     }
 
+    /**
+     * @return ICMP port-unreachable reports for a peer (an endpoint restricted to one peer only).
+     */
+    public AtomicCounter portUnreachable()
+    {
+        return portUnreachable;
+    }
+
+    /**
+     * @return the longest duty cycle so far: how long the agent thread was held inside one cycle (work, garbage
+     * collection or being descheduled), the stall every event handled in that cycle may have waited.
+     */
+    public AtomicCounter longestDutyCycleNs()
+    {
+        return longestDutyCycleNs;
+    }
+
+    /**
+     * Record a duty cycle's length.
+     *
+     * @param durationNs from the clock read at its start to one at its end.
+     */
+    public void onDutyCycle(final long durationNs)
+    {
+        if (durationNs > longestDutyCycleNs.getPlain())
+        {
+            longestDutyCycleNs.setRelease(durationNs);
+        }
+    }
+
     public void close()
     {
         datagramsReceived.close();
@@ -133,5 +167,7 @@ public final class EndpointCounters implements AutoCloseable
         connectionsClosed.close();
         connectionsRejected.close();
         protocolViolations.close();
+        portUnreachable.close();
+        longestDutyCycleNs.close();
     }
 }

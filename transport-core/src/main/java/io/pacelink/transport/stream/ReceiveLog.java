@@ -83,6 +83,7 @@ public final class ReceiveLog
 
     private static final int CONSUMER_SLOT = 1;
     private static final int CONSUMED_HEAD_FIELD = 0;
+    private static final int CONSUMED_MESSAGES_FIELD = 1;
 
     private final CircularStreamBuffer log;
     private final SegmentPool segments;
@@ -96,6 +97,7 @@ public final class ReceiveLog
     private long nextPrefixPosition;
     private long highestReceived;
     private long finalSize = NO_FINAL_SIZE;
+    private long messagesArrived;
     private long consumedHeadCache;
     private int protocolError = NO_ERROR;
 
@@ -319,6 +321,15 @@ public final class ReceiveLog
     }
 
     /**
+     * @return the number of messages whose length prefix has arrived in order: once the stream is complete up to
+     * its FIN, the number of messages in the whole stream. Agent thread.
+     */
+    public long messagesArrived()
+    {
+        return messagesArrived;
+    }
+
+    /**
      * @return the number of separate out-of-order ranges held beyond the contiguous end.
      */
     public int gapCount()
@@ -379,7 +390,10 @@ public final class ReceiveLog
         {
             if (head != initialHead)
             {
+                // The head first: a reader that sees the new count sees the head after those messages.
                 log.putRelease(CONSUMER_SLOT, CONSUMED_HEAD_FIELD, head);
+                log.putRelease(CONSUMER_SLOT, CONSUMED_MESSAGES_FIELD,
+                    log.getPlain(CONSUMER_SLOT, CONSUMED_MESSAGES_FIELD) + count);
             }
         }
 
@@ -432,6 +446,15 @@ public final class ReceiveLog
     }
 
     /**
+     * @return the number of messages the application consumed (any thread). Read before {@link #consumedHead()} it
+     * counts at most the messages before that head: a poll running meanwhile may make it lag, never lead.
+     */
+    public long consumedMessages()
+    {
+        return log.getAcquire(CONSUMER_SLOT, CONSUMED_MESSAGES_FIELD);
+    }
+
+    /**
      * @return true when the FIN arrived and the application consumed every message up to it.
      */
     public boolean isFinished()
@@ -468,6 +491,7 @@ public final class ReceiveLog
                 return;
             }
             prefix += LENGTH_PREFIX_BYTES + length;
+            messagesArrived++;
         }
         nextPrefixPosition = prefix;
         publishContiguousEnd(newEnd);

@@ -64,6 +64,7 @@ public final class SendLog
     private static final int PRODUCER_SLOT = 0;
     private static final int TAIL_FIELD = 0;
     private static final int ACKED_HEAD_CACHE_FIELD = 1;
+    private static final int MESSAGES_OFFERED_FIELD = 2;
 
     private static final int CONSUMER_SLOT = 1;
     private static final int ACKED_HEAD_FIELD = 0;
@@ -198,7 +199,33 @@ public final class SendLog
 
         // Publishes the bytes (the CAS is a full fence) unless finish() got in first: then the bytes beyond the
         // final position are never read.
-        return log.compareAndSet(PRODUCER_SLOT, TAIL_FIELD, tail, newTail) ? newTail : OfferResult.CLOSED;
+        if (!log.compareAndSet(PRODUCER_SLOT, TAIL_FIELD, tail, newTail))
+        {
+            return OfferResult.CLOSED;
+        }
+        log.putRelease(PRODUCER_SLOT, MESSAGES_OFFERED_FIELD, log.getPlain(PRODUCER_SLOT, MESSAGES_OFFERED_FIELD) + 1);
+        return newTail;
+    }
+
+    /**
+     * @param streamBytes a length of the stream (a position).
+     * @param messages    the number of messages in it.
+     * @return the application's bytes in it: the stream bytes without the messages' length prefixes.
+     */
+    public static long applicationBytes(final long streamBytes, final long messages)
+    {
+        // A count that leads its position (read while a poll ran) must not make the figure negative.
+        return Math.max(0, streamBytes - LENGTH_PREFIX_BYTES * messages);
+    }
+
+    /**
+     * @return the number of messages offered so far (any thread). Each takes its length plus
+     * {@link #LENGTH_PREFIX_BYTES} of the stream, so the application's bytes are
+     * {@code tailPosition() - LENGTH_PREFIX_BYTES * messagesOffered()}.
+     */
+    public long messagesOffered()
+    {
+        return log.getAcquire(PRODUCER_SLOT, MESSAGES_OFFERED_FIELD);
     }
 
     /**

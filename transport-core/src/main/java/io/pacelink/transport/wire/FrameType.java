@@ -53,6 +53,11 @@ public final class FrameType
     public static final int CONGESTION_CONTROL = 8;
 
     /**
+     * How far the receiving application has read the stream ({@link ConsumedFrameFlyweight}): the delivery receipt.
+     */
+    public static final int CONSUMED = 9;
+
+    /**
      * A message of the secure mode's Noise handshake, beside a HANDSHAKE frame (wire version 3).
      */
     public static final int NOISE = 10;
@@ -100,6 +105,8 @@ public final class FrameType
                 return "CLOSE";
             case CONGESTION_CONTROL:
                 return "CONGESTION_CONTROL";
+            case CONSUMED:
+                return "CONSUMED";
             case NOISE:
                 return "NOISE";
             default:

@@ -48,6 +48,15 @@ public interface FrameVisitor
     }
 
     /**
+     * How far the peer's application has read this side's stream.
+     *
+     * @param consumed the CONSUMED frame.
+     */
+    default void onConsumed(final ConsumedFrameFlyweight consumed)
+    {
+    }
+
+    /**
      * A PING frame: nothing to do but acknowledge the packet.
      */
     void onPing();

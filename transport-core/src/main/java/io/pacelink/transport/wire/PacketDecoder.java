@@ -1,5 +1,6 @@
 package io.pacelink.transport.wire;
 
+import io.pacelink.transport.stream.SendLog;
 import org.agrona.DirectBuffer;
 
 import static io.pacelink.transport.wire.FrameHeaderFlyweight.FRAME_HEADER_LENGTH;
@@ -113,6 +114,12 @@ public final class PacketDecoder
     public static final int MALFORMED_RETRY = 17;
 
     /**
+     * A CONSUMED frame of the wrong length, or with a negative stream id, position or message count, or more
+     * messages than the position leaves room for.
+     */
+    public static final int MALFORMED_CONSUMED = 18;
+
+    /**
      * A NOISE frame shorter than its fixed body, of an unknown profile or AEAD, or whose message is shorter than
      * {@link NoiseFrameFlyweight#MIN_MESSAGE_LENGTH} or longer than {@link NoiseFrameFlyweight#MAX_MESSAGE_LENGTH}.
      */
@@ -134,6 +141,7 @@ public final class PacketDecoder
     private final CloseFrameFlyweight close = new CloseFrameFlyweight();
     private final CongestionControlFrameFlyweight congestionControl = new CongestionControlFrameFlyweight();
     private final RetryPacketFlyweight retry = new RetryPacketFlyweight();
+    private final ConsumedFrameFlyweight consumed = new ConsumedFrameFlyweight();
     private final NoiseFrameFlyweight noise = new NoiseFrameFlyweight();
 
     private DirectBuffer frameBuffer;
@@ -292,6 +300,10 @@ public final class PacketDecoder
                     congestionControl.wrap(frameBuffer, frameOffset);
                     break;
 
+                case FrameType.CONSUMED:
+                    consumed.wrap(frameBuffer, frameOffset);
+                    break;
+
                 case FrameType.NOISE:
                     noise.wrap(frameBuffer, frameOffset);
                     break;
@@ -350,6 +362,13 @@ public final class PacketDecoder
                 case FrameType.CONGESTION_CONTROL:
                     visitor.onCongestionControl(congestionControl);
                     break;
+
+                case FrameType.CONSUMED:
+                    visitor.onConsumed(consumed);
+                    break;
+
+                case FrameType.NOISE:
+                    break; // a handshake packet's, read by the endpoint before any visitor sees the packet
 
                 default:
                     visitor.onUnknownFrame(frameType);
@@ -428,6 +447,14 @@ public final class PacketDecoder
     public RetryPacketFlyweight retry()
     {
         return retry;
+    }
+
+    /**
+     * @return the CONSUMED frame {@link #nextFrame()} last returned.
+     */
+    public ConsumedFrameFlyweight consumed()
+    {
+        return consumed;
     }
 
     /**
@@ -515,6 +542,8 @@ public final class PacketDecoder
                 return "MALFORMED_CONGESTION_CONTROL";
             case MALFORMED_RETRY:
                 return "MALFORMED_RETRY";
+            case MALFORMED_CONSUMED:
+                return "MALFORMED_CONSUMED";
             case MALFORMED_NOISE:
                 return "MALFORMED_NOISE";
             default:
@@ -550,6 +579,9 @@ public final class PacketDecoder
 
             case FrameType.CONGESTION_CONTROL:
                 return validateCongestionControl(buffer, frameOffset, bodyLength);
+
+            case FrameType.CONSUMED:
+                return validateConsumed(buffer, frameOffset, bodyLength);
 
             case FrameType.NOISE:
                 return validateNoise(buffer, frameOffset, bodyLength);
@@ -706,6 +738,24 @@ public final class PacketDecoder
         if (reasonLength < 0 || reasonLength != bodyLength - CloseFrameFlyweight.FIXED_BODY_LENGTH)
         {
             return MALFORMED_CLOSE;
+        }
+        return OK;
+    }
+
+    private int validateConsumed(final DirectBuffer buffer, final int frameOffset, final int bodyLength)
+    {
+        if (bodyLength != ConsumedFrameFlyweight.BODY_LENGTH)
+        {
+            return MALFORMED_CONSUMED;
+        }
+        consumed.wrap(buffer, frameOffset);
+        final long position = consumed.position();
+        final long messages = consumed.messages();
+        // Every message takes at least its length prefix, so a count beyond position / prefix cannot be true.
+        if (consumed.streamId() < 0 || position < 0 || messages < 0 ||
+            messages > position / SendLog.LENGTH_PREFIX_BYTES)
+        {
+            return MALFORMED_CONSUMED;
         }
         return OK;
     }

@@ -32,6 +32,7 @@ public final class PacketWriter
     private final CloseFrameFlyweight close = new CloseFrameFlyweight();
     private final CongestionControlFrameFlyweight congestionControl = new CongestionControlFrameFlyweight();
     private final RetryPacketFlyweight retry = new RetryPacketFlyweight();
+    private final ConsumedFrameFlyweight consumed = new ConsumedFrameFlyweight();
 
     private MutableDirectBuffer buffer;
     private int offset;
@@ -312,6 +313,26 @@ public final class PacketWriter
         }
         maxStreamData.wrap(buffer, frameOffset);
         maxStreamData.streamId(streamId).maximumStreamData(maximumStreamDataBytes);
+        return true;
+    }
+
+    /**
+     * Append a CONSUMED frame: how far this side's application has read the peer's stream.
+     *
+     * @param streamId the stream.
+     * @param position the stream position up to which the application has read.
+     * @param messages the number of messages it has read.
+     * @return false if it does not fit.
+     */
+    public boolean appendConsumed(final int streamId, final long position, final long messages)
+    {
+        final int frameOffset = claimFrame(FrameType.CONSUMED, 0, ConsumedFrameFlyweight.BODY_LENGTH);
+        if (frameOffset < 0)
+        {
+            return false;
+        }
+        consumed.wrap(buffer, frameOffset);
+        consumed.set(streamId, position, messages);
         return true;
     }
 

@@ -5,8 +5,6 @@ import io.pacelink.transport.Connection;
 import io.pacelink.transport.ConnectionState;
 import io.pacelink.transport.PacelinkContext;
 import io.pacelink.transport.cc.CongestionControlRegistry;
-import io.pacelink.transport.schedule.RoundRobinScheduler;
-import io.pacelink.transport.stats.CountersBuffers;
 import io.pacelink.transport.testing.TestPackets;
 import io.pacelink.transport.testing.TestNetwork;
 import io.pacelink.transport.wire.PacketType;
@@ -17,11 +15,8 @@ import org.junit.jupiter.api.Test;
 
 import java.net.InetSocketAddress;
 import java.nio.ByteOrder;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
@@ -35,18 +30,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class EndpointCoreTest
 {
-    private static final long STEP_NS = TimeUnit.MICROSECONDS.toNanos(100);
     private static final long IDLE_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(2);
     private static final long HANDSHAKE_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(1);
 
-    private final TestNetwork network = new TestNetwork();
-    private final List<EndpointCore> cores = new ArrayList<>();
-    private final Map<EndpointCore, ArrayDeque<Connection>> acceptedBy = new IdentityHashMap<>();
+    private final CoreTestBed bed = new CoreTestBed(IDLE_TIMEOUT_NS, HANDSHAKE_TIMEOUT_NS);
+    private final TestNetwork network = bed.network();
     private TestNetwork.Port serverPort;
     private TestNetwork.Port clientPort;
     private EndpointCore server;
     private EndpointCore client;
-    private long nowNs = TimeUnit.SECONDS.toNanos(1);
 
     @BeforeEach
     void setUp()
@@ -59,7 +51,16 @@ class EndpointCoreTest
 
     private EndpointCore newCore(final TestNetwork.Port port, final boolean accept, final int maxConnections)
     {
-        return newCore(port, accept, maxConnections, new PacelinkContext(), new ArrayList<>());
+        return bed.newCore(port, accept, maxConnections);
+    }
+
+    private EndpointCore newCore(
+        final TestNetwork.Port port,
+        final boolean accept,
+        final int maxConnections,
+        final CongestionControlRegistry registry)
+    {
+        return bed.newCore(port, accept, maxConnections, new PacelinkContext(), new ArrayList<>(), registry);
     }
 
     private EndpointCore newCore(
@@ -69,81 +70,37 @@ class EndpointCoreTest
         final PacelinkContext context,
         final List<FixedWindowController> controllers)
     {
-        return newCore(port, accept, maxConnections, context,
-            CongestionControlRegistry.of(FixedWindowController.factory(64 * 1024, controllers)));
-    }
-
-    private EndpointCore newCore(
-        final TestNetwork.Port port,
-        final boolean accept,
-        final int maxConnections,
-        final PacelinkContext context,
-        final CongestionControlRegistry registry)
-    {
-        context
-            .congestionControl(FixedWindowController.NAME)
-            .acceptConnections(accept)
-            .maxConnections(maxConnections)
-            .sendBufferBytes(256 * 1024)
-            .receiveBufferBytes(256 * 1024)
-            .maxMessageLengthBytes(64 * 1024)
-            .idleTimeoutNs(IDLE_TIMEOUT_NS)
-            .handshakeTimeoutNs(HANDSHAKE_TIMEOUT_NS)
-            .initialRttNs(TimeUnit.MILLISECONDS.toNanos(10))
-            .countersBufferBytes(256 * 1024);
-        final ArrayDeque<Connection> accepted = new ArrayDeque<>();
-        final EndpointCore core = new EndpointCore(
-            context,
-            port,
-            registry,
-            new RoundRobinScheduler(),
-            CountersBuffers.newManager(256 * 1024),
-            accepted::add);
-        cores.add(core);
-        acceptedBy.put(core, accepted);
-        return core;
+        return bed.newCore(port, accept, maxConnections, context, controllers, null);
     }
 
     private Connection accept(final EndpointCore core)
     {
-        return acceptedBy.get(core).poll();
+        return bed.accept(core);
     }
 
     private void run(final BooleanSupplier until, final long maxNs, final String what)
     {
-        final long endNs = nowNs + maxNs;
-        while (!until.getAsBoolean())
-        {
-            assertTrue(nowNs < endNs, () -> "timed out waiting for " + what);
-            step();
-        }
+        bed.run(until, maxNs, what);
     }
 
     private void runFor(final long durationNs)
     {
-        final long endNs = nowNs + durationNs;
-        while (nowNs < endNs)
-        {
-            step();
-        }
+        bed.runFor(durationNs);
     }
 
     private void step()
     {
-        nowNs += STEP_NS;
-        for (final EndpointCore core : cores)
-        {
-            core.doWork(nowNs);
-        }
+        bed.step();
+    }
+
+    private long nowNs()
+    {
+        return bed.nowNs();
     }
 
     private Connection[] connect()
     {
-        final Connection clientSide = client.connect(serverPort.localAddress(), null, nowNs);
-        final Connection[] serverSide = new Connection[1];
-        run(() -> (null != serverSide[0] || null != (serverSide[0] = accept(server))) &&
-            ConnectionState.CONNECTED == clientSide.state(), TimeUnit.SECONDS.toNanos(1), "connect");
-        return new Connection[]{ clientSide, serverSide[0] };
+        return bed.connect(client, server, serverPort);
     }
 
     @Test
@@ -192,7 +149,7 @@ class EndpointCoreTest
         final EndpointCore large = newCore(largePort, false, 16, new PacelinkContext()
             .maxDatagramSizeBytes(1400).maxAckDelayNs(TimeUnit.MILLISECONDS.toNanos(3)), clientControllers);
 
-        final Connection clientSide = large.connect(smallPort.localAddress(), null, nowNs);
+        final Connection clientSide = large.connect(smallPort.localAddress(), null, nowNs());
         final Connection[] serverSide = new Connection[1];
         run(() -> (null != serverSide[0] || null != (serverSide[0] = accept(small))) &&
             ConnectionState.CONNECTED == clientSide.state(), TimeUnit.SECONDS.toNanos(1), "connect");
@@ -341,7 +298,7 @@ class EndpointCoreTest
     void aClientFollowsAtMostTwoRetries()
     {
         final TestNetwork.Port fakeServer = network.newPort(8000);
-        final Connection connection = client.connect(fakeServer.localAddress(), null, nowNs);
+        final Connection connection = client.connect(fakeServer.localAddress(), null, nowNs());
         step();
         final UnsafeBuffer retry = new UnsafeBuffer(new byte[64]);
         final PacketWriter writer = new PacketWriter().wrap(retry, 0, 64);
@@ -356,6 +313,12 @@ class EndpointCoreTest
         }
         assertEquals(2, clientPort.sent() - sentBefore, "one new hello per RETRY followed, two at most");
 
+        // A client with one peer restricts its port to it, as a connected socket (ICMP reports), so nothing from
+        // elsewhere arrives; with a second peer its port hears everyone, and the core checks the source itself.
+        assertEquals(fakeServer.localAddress(), clientPort.restrictedTo());
+        client.connect(network.newPort(8001).localAddress(), null, nowNs());
+        step();
+        assertEquals(null, clientPort.restrictedTo());
         clientPort.inject(datagram, new InetSocketAddress("127.0.0.1", 9999));
         step();
         assertEquals(1, client.securityCounters().packetsFromWrongAddress().get(), "a RETRY from elsewhere");
@@ -366,7 +329,7 @@ class EndpointCoreTest
     {
         // The client's confirming packets never arrive: the server never hands the connection over.
         network.dropWhen((datagram) -> PacketType.ONE_RTT == datagram[1]);
-        client.connect(serverPort.localAddress(), null, nowNs);
+        client.connect(serverPort.localAddress(), null, nowNs());
         run(() -> 1 == server.securityCounters().handshakeTimeouts().get(), 2 * HANDSHAKE_TIMEOUT_NS,
             "the server's handshake timeout");
         assertEquals(null, accept(server));
@@ -383,10 +346,10 @@ class EndpointCoreTest
         assertTrue(pair[1].offer(message, 0, message.capacity()) > 0);
         final UnsafeBuffer padding = new UnsafeBuffer(new byte[128]);
         long packetNumber = 1 << 20;
-        final long deadlineNs = nowNs + TimeUnit.SECONDS.toNanos(60);
+        final long deadlineNs = nowNs() + TimeUnit.SECONDS.toNanos(60);
         while (ConnectionState.CLOSED != pair[1].state())
         {
-            assertTrue(nowNs < deadlineNs, "still open: " + pair[1]);
+            assertTrue(nowNs() < deadlineNs, "still open: " + pair[1]);
             // Padding from the client's address keeps the idle timer quiet; no ACK ever arrives.
             final PacketWriter writer = new PacketWriter().wrap(padding, 0, padding.capacity());
             writer.writeHeader(PacketType.ONE_RTT, pair[1].connectionId(), packetNumber++);
@@ -405,7 +368,7 @@ class EndpointCoreTest
         final List<FixedWindowController> controllers = new ArrayList<>();
         final TestNetwork.Port flappingPort = network.newPort(4000);
         final EndpointCore flapping = newCore(flappingPort, false, 16, new PacelinkContext(), controllers);
-        final Connection clientSide = flapping.connect(serverPort.localAddress(), null, nowNs);
+        final Connection clientSide = flapping.connect(serverPort.localAddress(), null, nowNs());
         run(() -> ConnectionState.CONNECTED == clientSide.state() && null != accept(server),
             TimeUnit.SECONDS.toNanos(1), "connect");
 
@@ -447,13 +410,15 @@ class EndpointCoreTest
         assertEquals(CloseReason.PROTOCOL_VIOLATION, pair[1].closeReason());
         assertEquals(1, server.counters().protocolViolations().get());
         run(() -> ConnectionState.CLOSED == pair[0].state(), TimeUnit.SECONDS.toNanos(1), "client close");
-        assertEquals(CloseReason.PEER_CLOSE, pair[0].closeReason());
+        assertEquals(CloseReason.PROTOCOL_VIOLATION, pair[0].closeReason(), "the server says the client broke it");
     }
 
     @Test
     void handshakeTimesOutWhenNobodyAnswers()
     {
-        final Connection connection = client.connect(new InetSocketAddress("127.0.0.1", 9), null, nowNs);
+        // A port that swallows everything: no answer, and no ICMP report either (a firewall that drops).
+        final TestNetwork.Port blackHole = network.newPort(9);
+        final Connection connection = client.connect(blackHole.localAddress(), null, nowNs());
         run(() -> ConnectionState.CLOSED == connection.state(), 2 * HANDSHAKE_TIMEOUT_NS, "handshake timeout");
         assertEquals(CloseReason.HANDSHAKE_TIMEOUT, connection.closeReason());
         assertTrue(clientPort.sent() >= 3, "the handshake was retried: " + clientPort.sent());
@@ -463,21 +428,18 @@ class EndpointCoreTest
     void serverRunsTheControllerItsClientAskedForWhenItHasIt()
     {
         final CongestionControlRegistry both = CongestionControlRegistry.of(
-            FixedWindowController.factory(64 * 1024),
-            FixedWindowController.factory("test-small", 16 * 1024, new ArrayList<>()));
+            FixedWindowController.factory(64 * 1024), FixedWindowController.factory("test-small", 16 * 1024));
         final CongestionControlRegistry clientOnly = CongestionControlRegistry.of(
-            FixedWindowController.factory(64 * 1024),
-            FixedWindowController.factory("test-client-only", 16 * 1024, new ArrayList<>()));
+            FixedWindowController.factory(64 * 1024), FixedWindowController.factory("test-client-only", 16 * 1024));
         final TestNetwork.Port choosingServerPort = network.newPort(3000);
-        final EndpointCore choosingServer = newCore(choosingServerPort, true, 16, new PacelinkContext(), both);
-        final EndpointCore choosingClient =
-            newCore(network.newPort(4000), false, 16, new PacelinkContext(), clientOnly);
+        final EndpointCore choosingServer = newCore(choosingServerPort, true, 16, both);
+        final EndpointCore choosingClient = newCore(network.newPort(4000), false, 16, clientOnly);
 
-        final Connection known = newCore(network.newPort(5000), false, 16, new PacelinkContext(), both)
-            .connect(choosingServerPort.localAddress(), "test-small", nowNs);
+        final Connection known = newCore(network.newPort(5000), false, 16, both)
+            .connect(choosingServerPort.localAddress(), "test-small", nowNs());
         final Connection unknown =
-            choosingClient.connect(choosingServerPort.localAddress(), "test-client-only", nowNs);
-        final Connection unnamed = choosingClient.connect(choosingServerPort.localAddress(), null, nowNs);
+            choosingClient.connect(choosingServerPort.localAddress(), "test-client-only", nowNs());
+        final Connection unnamed = choosingClient.connect(choosingServerPort.localAddress(), null, nowNs());
         run(() -> ConnectionState.CONNECTED == known.state() && ConnectionState.CONNECTED == unknown.state() &&
             ConnectionState.CONNECTED == unnamed.state(), TimeUnit.SECONDS.toNanos(1), "connect");
         // The server hands each connection over once its client's confirming packet arrives.
@@ -500,8 +462,8 @@ class EndpointCoreTest
     {
         final TestNetwork.Port limitedPort = network.newPort(3000);
         final EndpointCore limited = newCore(limitedPort, true, 1);
-        final Connection first = client.connect(limitedPort.localAddress(), null, nowNs);
-        final Connection second = client.connect(limitedPort.localAddress(), null, nowNs);
+        final Connection first = client.connect(limitedPort.localAddress(), null, nowNs());
+        final Connection second = client.connect(limitedPort.localAddress(), null, nowNs());
         run(() -> ConnectionState.CLOSED == second.state(), TimeUnit.SECONDS.toNanos(1), "rejection");
         assertEquals(CloseReason.REJECTED, second.closeReason());
         assertEquals(ConnectionState.CONNECTED, first.state());
@@ -585,8 +547,8 @@ class EndpointCoreTest
 
         // First the 64 KiB fixed window limits the sender; the receiving application never polls, so once the
         // peer's 256 KiB of credit is used, flow control does.
-        final long endNs = nowNs + TimeUnit.MILLISECONDS.toNanos(200);
-        while (nowNs < endNs)
+        final long endNs = nowNs() + TimeUnit.MILLISECONDS.toNanos(200);
+        while (nowNs() < endNs)
         {
             while (pair[0].offer(message, 0, message.capacity()) > 0)
             {

@@ -33,7 +33,7 @@ final class FixedWindowController implements CongestionController
 
     static CongestionControllerFactory factory(final long windowBytes)
     {
-        return factory(windowBytes, new ArrayList<>());
+        return factory(NAME, windowBytes, new ArrayList<>());
     }
 
     /**
@@ -49,10 +49,14 @@ final class FixedWindowController implements CongestionController
     /**
      * @param name        the name to register it under (tests of choosing a controller by name).
      * @param windowBytes the fixed window.
-     * @param created     receives every controller the factory makes.
      * @return a factory of fixed-window controllers.
      */
-    static CongestionControllerFactory factory(
+    static CongestionControllerFactory factory(final String name, final long windowBytes)
+    {
+        return factory(name, windowBytes, new ArrayList<>());
+    }
+
+    private static CongestionControllerFactory factory(
         final String name, final long windowBytes, final List<FixedWindowController> created)
     {
         return new CongestionControllerFactory()

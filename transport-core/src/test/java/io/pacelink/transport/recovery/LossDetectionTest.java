@@ -39,6 +39,22 @@ class LossDetectionTest
     }
 
     @Test
+    void aSkippedPacketNumberDoesNotCountTowardsThePacketThreshold()
+    {
+        driver.establishRtt100Ms();
+        driver.sendAtMs(1, 200);
+        driver.sendAtMs(3, 201); // 2 is skipped (the optimistic-ACK defence, RFC 9000 section 21.4)
+        driver.sendAtMs(4, 202);
+
+        assertEquals(2, driver.ackAtMs(302, 3, 4));
+        assertTrue(listener.lost.isEmpty(), "overtaken by two packets, not three: " + listener.lost);
+
+        driver.sendAtMs(5, 203);
+        assertEquals(1, driver.ackAtMs(303, 5, 5));
+        assertEquals(List.of(1L), listener.lost, "overtaken by three packets");
+    }
+
+    @Test
     void reorderByThreePacketsIsALoss()
     {
         driver.establishRtt100Ms();

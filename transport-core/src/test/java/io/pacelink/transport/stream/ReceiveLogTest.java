@@ -127,6 +127,27 @@ class ReceiveLogTest
     }
 
     @Test
+    void shouldCountTheMessagesThatArrivedAndThoseTheApplicationRead()
+    {
+        final int[] lengths = { 5, 0, 17, 3 };
+        final UnsafeBuffer stream = StreamBytes.framedStream(lengths);
+        final int streamLength = stream.capacity();
+        final ReceiveLog log = new ReceiveLog(CAPACITY, MAX_MESSAGE);
+
+        assertEquals(streamLength - 2, log.onData(2, stream, 2, streamLength - 2, true), "all but the first bytes");
+        assertEquals(0, log.messagesArrived(), "nothing contiguous yet");
+        assertEquals(2, log.onData(0, stream, 0, 2, false));
+        assertEquals(4, log.messagesArrived());
+
+        assertEquals(2, log.poll((buffer, offset, length) -> { }, 2));
+        assertEquals(2, log.consumedMessages());
+        assertEquals(4 + 5 + 4, log.consumedHead());
+        assertEquals(2, log.poll((buffer, offset, length) -> { }, 10));
+        assertEquals(4, log.consumedMessages());
+        assertTrue(log.isFinished());
+    }
+
+    @Test
     void shouldReassembleOutOfOrderOverlappingAndDuplicateFramesByteExact()
     {
         final Random random = new Random(7);

@@ -103,6 +103,21 @@ class SendLogTest
     }
 
     @Test
+    void shouldCountOnlyTheMessagesThatMadeItIntoTheStream()
+    {
+        final SendLog log = new SendLog(64, 60);
+        assertEquals(8, log.offer(message, 0, 4));
+        assertEquals(OfferResult.BACK_PRESSURED, log.offer(message, 0, 60));
+        assertEquals(OfferResult.MAX_MESSAGE_LENGTH_EXCEEDED, log.offer(message, 0, 61));
+        assertEquals(12, log.offer(message, 0, 0));
+        log.finish();
+        assertEquals(OfferResult.CLOSED, log.offer(message, 0, 1));
+
+        assertEquals(2, log.messagesOffered());
+        assertEquals(4, SendLog.applicationBytes(log.tailPosition(), log.messagesOffered()), "without the prefixes");
+    }
+
+    @Test
     void shouldRejectMessagesAboveTheMaximumLength()
     {
         final SendLog log = new SendLog(CAPACITY, 100);

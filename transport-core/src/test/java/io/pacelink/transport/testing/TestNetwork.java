@@ -13,7 +13,9 @@ import java.util.function.Predicate;
 
 /**
  * An in-memory network for tests of the endpoint core driven by hand: ports exchange datagrams instantly and in
- * order; a test can inject raw datagrams and drop what a predicate selects. Allocates freely: tests only.
+ * order; a test can inject raw datagrams and drop what a predicate selects. A port restricted to one peer behaves as
+ * a connected UDP socket: it hears only that peer, and learns at its next receive when a datagram it sent found no
+ * port there (ICMP port unreachable). Allocates freely: tests only.
  */
 public final class TestNetwork
 {
@@ -29,6 +31,16 @@ public final class TestNetwork
         final Port newPort = new Port(new InetSocketAddress("127.0.0.1", port));
         portsByAddress.put(newPort.address, newPort);
         return newPort;
+    }
+
+    /**
+     * Take a port off the network, as a process that died: what is sent to it finds nobody.
+     *
+     * @param port a port of this network.
+     */
+    public void unplug(final Port port)
+    {
+        portsByAddress.remove(port.address);
     }
 
     /**
@@ -50,6 +62,8 @@ public final class TestNetwork
         private final UnsafeBuffer receiveBuffer = new UnsafeBuffer(new byte[65536]);
         private long sent;
         private int largestSentBytes;
+        private InetSocketAddress restrictedTo;
+        private boolean isUnreachableReported;
 
         private Port(final InetSocketAddress address)
         {
@@ -62,8 +76,34 @@ public final class TestNetwork
          */
         public void inject(final byte[] datagram, final InetSocketAddress source)
         {
-            inbox.add(datagram);
-            sources.add(source);
+            if (null == restrictedTo || restrictedTo.equals(source))
+            {
+                inbox.add(datagram);
+                sources.add(source);
+            }
+        }
+
+        /**
+         * Report the peer's port unreachable at the next receive, as a forged ICMP message would.
+         */
+        public void injectPortUnreachable()
+        {
+            isUnreachableReported = true;
+        }
+
+        /**
+         * @return the one peer this port is restricted to, or null.
+         */
+        public InetSocketAddress restrictedTo()
+        {
+            return restrictedTo;
+        }
+
+        public boolean restrictTo(final InetSocketAddress peer)
+        {
+            restrictedTo = peer;
+            isUnreachableReported = false;
+            return true;
         }
 
         /**
@@ -87,6 +127,11 @@ public final class TestNetwork
         public int receive(final DatagramHandler handler, final int limit, final long nowNs)
         {
             int received = 0;
+            if (isUnreachableReported && null != restrictedTo)
+            {
+                isUnreachableReported = false;
+                handler.onPortUnreachable(restrictedTo, nowNs);
+            }
             while (received < limit && !inbox.isEmpty())
             {
                 final byte[] datagram = inbox.poll();
@@ -105,7 +150,15 @@ public final class TestNetwork
             sent++;
             largestSentBytes = Math.max(largestSentBytes, length);
             final Port target = portsByAddress.get(destination);
-            if (null != target && !dropFilter.test(datagram))
+            if (null != restrictedTo && !restrictedTo.equals(destination))
+            {
+                return false;
+            }
+            if (null == target)
+            {
+                isUnreachableReported |= null != restrictedTo;
+            }
+            else if (!dropFilter.test(datagram))
             {
                 target.inject(datagram, address);
             }

@@ -3,6 +3,7 @@ package io.pacelink.transport.wire;
 import io.pacelink.transport.wire.RecordingFrameVisitor.Ack;
 import io.pacelink.transport.wire.RecordingFrameVisitor.Close;
 import io.pacelink.transport.wire.RecordingFrameVisitor.CongestionControl;
+import io.pacelink.transport.wire.RecordingFrameVisitor.Consumed;
 import io.pacelink.transport.wire.RecordingFrameVisitor.Data;
 import io.pacelink.transport.wire.RecordingFrameVisitor.Handshake;
 import io.pacelink.transport.wire.RecordingFrameVisitor.MaxData;
@@ -215,6 +216,21 @@ class PacketCodecRoundTripTest
         assertEquals(4, buffer.getInt(frame + 8, WireFlyweight.BYTE_ORDER), "name length");
         assertEquals("bbr3", buffer.getStringWithoutLengthAscii(frame + 12, 4));
         assertTrue(decoder.isAckEliciting(), "as every frame but ACK, PADDING and CLOSE");
+    }
+
+    @Test
+    void consumedRoundTripsAndSitsAtTheDocumentedOffsets()
+    {
+        assertTrue(writer.appendConsumed(0, 104_857_600L + 4 * 25_600, 25_600));
+
+        assertEquals(PacketDecoder.OK, decodeAndVisit());
+        assertEquals(List.of(new Consumed(0, 104_857_600L + 4 * 25_600, 25_600)), visitor.frames());
+        final int frame = DATAGRAM_OFFSET + PacketHeaderFlyweight.HEADER_LENGTH;
+        assertEquals(FrameType.CONSUMED, buffer.getByte(frame));
+        assertEquals(24, buffer.getInt(frame + FrameHeaderFlyweight.BODY_LENGTH_OFFSET, WireFlyweight.BYTE_ORDER));
+        assertEquals(104_857_600L + 4 * 25_600, buffer.getLong(frame + 16, WireFlyweight.BYTE_ORDER), "position");
+        assertEquals(25_600, buffer.getLong(frame + 24, WireFlyweight.BYTE_ORDER), "messages");
+        assertTrue(decoder.isAckEliciting(), "a receipt is acknowledged, so a lost one is sent again");
     }
 
     @Test

@@ -58,7 +58,7 @@ class PacketDecoderFuzzTest
 
         // The fuzzer must reach both sides and every rejection a datagram's content can cause, or it proves little.
         assertTrue(resultCounts[PacketDecoder.OK] > ITERATIONS / 20, "accepted " + resultCounts[PacketDecoder.OK]);
-        for (int code = PacketDecoder.TRUNCATED_HEADER; code <= PacketDecoder.MALFORMED_CONGESTION_CONTROL; code++)
+        for (int code = PacketDecoder.TRUNCATED_HEADER; code <= PacketDecoder.MALFORMED_CONSUMED; code++)
         {
             assertTrue(resultCounts[code] > 0, PacketDecoder.describe(code) + " never reached");
         }
@@ -111,7 +111,7 @@ class PacketDecoderFuzzTest
 
     private boolean appendRandomFrame()
     {
-        switch (random.nextInt(11))
+        switch (random.nextInt(12))
         {
             case 0:
                 return writer.appendPing();
@@ -157,6 +157,12 @@ class PacketDecoderFuzzTest
 
             case 9:
             {
+                final long position = random.nextLong() >>> 2;
+                return writer.appendConsumed(random.nextInt(Integer.MAX_VALUE), position, position / 4 >>> 3);
+            }
+
+            case 10:
+            {
                 final byte[] message = new byte[NoiseFrameFlyweight.MIN_MESSAGE_LENGTH + random.nextInt(60)];
                 random.nextBytes(message);
                 return writer.appendNoise(1 + random.nextInt(2), 1 + random.nextInt(2), message) >= 0;
@@ -170,7 +176,7 @@ class PacketDecoderFuzzTest
                 {
                     return false;
                 }
-                original.putByte(frameOffset, (byte)(FrameType.NOISE + 1 + random.nextInt(246)));
+                original.putByte(frameOffset, (byte)(FrameType.NOISE + 1 + random.nextInt(245)));
                 return true;
             }
         }
@@ -271,7 +277,7 @@ class PacketDecoderFuzzTest
 
                 default:
                     // Change a frame's type, so one frame's body is read as another's.
-                    mutated[frameOffsets[random.nextInt(frameCount)]] = (byte)random.nextInt(10);
+                    mutated[frameOffsets[random.nextInt(frameCount)]] = (byte)random.nextInt(11);
                     break;
             }
             if (0 == length)

@@ -18,6 +18,7 @@ import static io.pacelink.transport.wire.PacketDecoder.INVALID_PACKET_NUMBER;
 import static io.pacelink.transport.wire.PacketDecoder.MALFORMED_ACK;
 import static io.pacelink.transport.wire.PacketDecoder.MALFORMED_CLOSE;
 import static io.pacelink.transport.wire.PacketDecoder.MALFORMED_CONGESTION_CONTROL;
+import static io.pacelink.transport.wire.PacketDecoder.MALFORMED_CONSUMED;
 import static io.pacelink.transport.wire.PacketDecoder.MALFORMED_DATA;
 import static io.pacelink.transport.wire.PacketDecoder.MALFORMED_HANDSHAKE;
 import static io.pacelink.transport.wire.PacketDecoder.MALFORMED_MAX_DATA;
@@ -99,6 +100,13 @@ class PacketDecoderRejectionTest
             void append(final PacketWriter writer, final UnsafeBuffer scratch)
             {
                 writer.appendCongestionControl("cubic");
+            }
+        },
+        CONSUMED(MALFORMED_CONSUMED)
+        {
+            void append(final PacketWriter writer, final UnsafeBuffer scratch)
+            {
+                writer.appendConsumed(0, 4_000, 10);
             }
         };
 
@@ -442,6 +450,24 @@ class PacketDecoderRejectionTest
     }
 
     @Test
+    void consumedWithImpossibleFields()
+    {
+        final int length = packetWith(SingleFrame.CONSUMED);
+        assertEquals(OK, decoder.validate(buffer, 0, length));
+
+        buffer.putLong(FRAME + ConsumedFrameFlyweight.MESSAGES_OFFSET, 1_001, BYTE_ORDER);
+        assertEquals(MALFORMED_CONSUMED, decoder.validate(buffer, 0, length),
+            "more messages than 4-byte length prefixes fit in the position");
+        buffer.putLong(FRAME + ConsumedFrameFlyweight.MESSAGES_OFFSET, 1_000, BYTE_ORDER);
+        assertEquals(OK, decoder.validate(buffer, 0, length), "1000 empty messages");
+        buffer.putLong(FRAME + ConsumedFrameFlyweight.POSITION_OFFSET, -1, BYTE_ORDER);
+        assertEquals(MALFORMED_CONSUMED, decoder.validate(buffer, 0, length), "negative position");
+        buffer.putLong(FRAME + ConsumedFrameFlyweight.POSITION_OFFSET, 4_000, BYTE_ORDER);
+        buffer.putInt(FRAME + ConsumedFrameFlyweight.STREAM_ID_OFFSET, -1, BYTE_ORDER);
+        assertEquals(MALFORMED_CONSUMED, decoder.validate(buffer, 0, length), "negative stream id");
+    }
+
+    @Test
     void aBadFrameAfterGoodOnesRejectsTheWholePacket()
     {
         start(PacketType.ONE_RTT);
@@ -468,11 +494,11 @@ class PacketDecoderRejectionTest
     void everyResultCodeHasItsOwnDescription()
     {
         final Set<String> descriptions = new HashSet<>();
-        for (int code = OK; code <= MALFORMED_CONGESTION_CONTROL; code++)
+        for (int code = OK; code <= MALFORMED_CONSUMED; code++)
         {
             descriptions.add(PacketDecoder.describe(code));
         }
-        assertEquals(MALFORMED_CONGESTION_CONTROL + 1, descriptions.size());
+        assertEquals(MALFORMED_CONSUMED + 1, descriptions.size());
         assertEquals("MALFORMED_ACK", PacketDecoder.describe(MALFORMED_ACK));
         assertEquals("UNKNOWN_RESULT", PacketDecoder.describe(-3));
     }

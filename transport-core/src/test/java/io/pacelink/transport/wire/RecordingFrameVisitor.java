@@ -70,6 +70,13 @@ public final class RecordingFrameVisitor implements FrameVisitor
     }
 
     /**
+     * A CONSUMED frame.
+     */
+    public record Consumed(int streamId, long position, long messages)
+    {
+    }
+
+    /**
      * A PING frame.
      */
     public record Ping()
@@ -170,6 +177,11 @@ public final class RecordingFrameVisitor implements FrameVisitor
     public void onCongestionControl(final CongestionControlFrameFlyweight congestionControl)
     {
         frames.add(new CongestionControl(congestionControl.name()));
+    }
+
+    public void onConsumed(final ConsumedFrameFlyweight consumed)
+    {
+        frames.add(new Consumed(consumed.streamId(), consumed.position(), consumed.messages()));
     }
 
     public void onPing()

@@ -1,0 +1,147 @@
+package io.pacelink.transport.engine;
+
+import io.pacelink.transport.stream.ReceiveLog;
+import io.pacelink.transport.wire.PacketWriter;
+
+/**
+ * Application-level delivery receipts, both ways (docs/wire-format.md, "Closing"). An ACK says a packet reached the
+ * peer's transport; a CONSUMED frame says how far the peer's <em>application</em> has read, which is what a close must
+ * wait for before it may report that everything was delivered.
+ * <p>
+ * Inbound: the peer's latest receipt for this side's stream. Outbound: a receipt for the peer's stream goes with every
+ * flow-control update (progress) and once the application has read the whole stream up to its FIN (the receipt the
+ * peer's close waits for); a lost receipt is sent again at its newest value, as MAX_DATA is (RFC 9000 section 13.3).
+ */
+final class DeliveryReceipts
+{
+    private final ReceiveLog receiveLog;
+    private long peerConsumedPosition;
+    private long peerConsumedMessages;
+    private long sentPosition = -1;
+    private boolean isPending;
+
+    /**
+     * @param receiveLog the stream this side's application reads.
+     */
+    DeliveryReceipts(final ReceiveLog receiveLog)
+    {
+        this.receiveLog = receiveLog;
+    }
+
+    /**
+     * Take the peer's receipt. Receipts only move forward: an older one arriving late changes nothing.
+     *
+     * @param position   how far the peer's application has read this side's stream.
+     * @param messages   how many messages that is.
+     * @param sentEnd    the end of what this side has sent.
+     * @return false if the receipt claims more than was ever sent: a protocol violation.
+     */
+    boolean onPeerReceipt(final long position, final long messages, final long sentEnd)
+    {
+        if (position > sentEnd)
+        {
+            return false;
+        }
+        if (position > peerConsumedPosition || (position == peerConsumedPosition && messages > peerConsumedMessages))
+        {
+            peerConsumedPosition = position;
+            peerConsumedMessages = messages;
+        }
+        return true;
+    }
+
+    /**
+     * @return how far the peer's application has read this side's stream, per its latest receipt.
+     */
+    long peerConsumedPosition()
+    {
+        return peerConsumedPosition;
+    }
+
+    /**
+     * @return how many messages the peer's application has read, per its latest receipt.
+     */
+    long peerConsumedMessages()
+    {
+        return peerConsumedMessages;
+    }
+
+    /**
+     * @param position a position of this side's stream.
+     * @return true if the peer's application has read everything before it.
+     */
+    boolean isConsumedByPeer(final long position)
+    {
+        return peerConsumedPosition >= position;
+    }
+
+    /**
+     * Send a receipt with the next packet that carries frames (a flow-control update goes out).
+     */
+    void request()
+    {
+        isPending = true;
+    }
+
+    /**
+     * Once per duty cycle: ask for the end-of-stream receipt once the application has read the peer's whole stream.
+     *
+     * @return true if a receipt was asked for.
+     */
+    boolean checkEndOfStream()
+    {
+        if (!isPending && receiveLog.isFinished() && sentPosition != receiveLog.finalSize())
+        {
+            isPending = true;
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * @return true if a receipt waits to be sent.
+     */
+    boolean isPending()
+    {
+        return isPending;
+    }
+
+    /**
+     * Append a CONSUMED frame with how far the application has read now.
+     *
+     * @param writer the packet being built.
+     * @return false if it did not fit.
+     */
+    boolean write(final PacketWriter writer)
+    {
+        final long position;
+        final long messages;
+        if (receiveLog.isFinished())
+        {
+            // Exact at the end: every message of the stream was read, and this thread counted them as they arrived.
+            position = receiveLog.finalSize();
+            messages = receiveLog.messagesArrived();
+        }
+        else
+        {
+            // The count before the head, so it never exceeds the messages before that head.
+            messages = receiveLog.consumedMessages();
+            position = receiveLog.consumedHead();
+        }
+        if (!writer.appendConsumed(ConnectionCore.STREAM_ID, position, messages))
+        {
+            return false;
+        }
+        sentPosition = position;
+        isPending = false;
+        return true;
+    }
+
+    /**
+     * A packet that carried a receipt was lost: send one again, at the newest value.
+     */
+    void onLost()
+    {
+        isPending = true;
+    }
+}

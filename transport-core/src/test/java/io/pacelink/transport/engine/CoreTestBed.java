@@ -1,0 +1,156 @@
+package io.pacelink.transport.engine;
+
+import io.pacelink.transport.Connection;
+import io.pacelink.transport.ConnectionState;
+import io.pacelink.transport.PacelinkContext;
+import io.pacelink.transport.cc.CongestionControlRegistry;
+import io.pacelink.transport.schedule.RoundRobinScheduler;
+import io.pacelink.transport.stats.CountersBuffers;
+import io.pacelink.transport.testing.TestNetwork;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Endpoint cores driven by hand for the engine's tests: cores over an in-memory network, small buffers and the
+ * fixed-window test controller, time advanced in steps by the test. No sockets, no threads, no sleeps.
+ */
+final class CoreTestBed
+{
+    static final long STEP_NS = TimeUnit.MICROSECONDS.toNanos(100);
+
+    private final TestNetwork network = new TestNetwork();
+    private final List<EndpointCore> cores = new ArrayList<>();
+    private final Map<EndpointCore, ArrayDeque<Connection>> acceptedBy = new IdentityHashMap<>();
+    private final Map<EndpointCore, Integer> acceptCapacityBy = new IdentityHashMap<>();
+    private final long idleTimeoutNs;
+    private final long handshakeTimeoutNs;
+    private long nowNs = TimeUnit.SECONDS.toNanos(1);
+
+    /**
+     * @param idleTimeoutNs      every core's idle timeout.
+     * @param handshakeTimeoutNs every core's handshake timeout.
+     */
+    CoreTestBed(final long idleTimeoutNs, final long handshakeTimeoutNs)
+    {
+        this.idleTimeoutNs = idleTimeoutNs;
+        this.handshakeTimeoutNs = handshakeTimeoutNs;
+    }
+
+    TestNetwork network()
+    {
+        return network;
+    }
+
+    long nowNs()
+    {
+        return nowNs;
+    }
+
+    EndpointCore newCore(final TestNetwork.Port port, final boolean accept, final int maxConnections)
+    {
+        return newCore(port, accept, maxConnections, new PacelinkContext(), new ArrayList<>(), null);
+    }
+
+    /**
+     * @param context     settings beyond the test bed's (which it sets on top).
+     * @param controllers receives every controller the core creates.
+     * @param registry    the controllers the endpoint has, or null for the fixed-window test controller only.
+     */
+    EndpointCore newCore(
+        final TestNetwork.Port port,
+        final boolean accept,
+        final int maxConnections,
+        final PacelinkContext context,
+        final List<FixedWindowController> controllers,
+        final CongestionControlRegistry registry)
+    {
+        context
+            .congestionControl(FixedWindowController.NAME)
+            .acceptConnections(accept)
+            .maxConnections(maxConnections)
+            .sendBufferBytes(256 * 1024)
+            .receiveBufferBytes(256 * 1024)
+            .maxMessageLengthBytes(64 * 1024)
+            .idleTimeoutNs(idleTimeoutNs)
+            .handshakeTimeoutNs(handshakeTimeoutNs)
+            .initialRttNs(TimeUnit.MILLISECONDS.toNanos(10))
+            .countersBufferBytes(256 * 1024);
+        final ArrayDeque<Connection> accepted = new ArrayDeque<>();
+        final EndpointCore[] self = new EndpointCore[1];
+        final EndpointCore core = new EndpointCore(
+            context,
+            port,
+            null != registry ? registry :
+                CongestionControlRegistry.of(FixedWindowController.factory(64 * 1024, controllers)),
+            new RoundRobinScheduler(),
+            CountersBuffers.newManager(256 * 1024),
+            (connection) -> accepted.size() < acceptCapacityBy.getOrDefault(self[0], Integer.MAX_VALUE) &&
+                accepted.add(connection));
+        self[0] = core;
+        cores.add(core);
+        acceptedBy.put(core, accepted);
+        return core;
+    }
+
+    /**
+     * @param core     a core of this test bed.
+     * @param capacity how many accepted connections its application's queue holds from now on.
+     */
+    void acceptCapacity(final EndpointCore core, final int capacity)
+    {
+        acceptCapacityBy.put(core, capacity);
+    }
+
+    Connection accept(final EndpointCore core)
+    {
+        return acceptedBy.get(core).poll();
+    }
+
+    void run(final BooleanSupplier until, final long maxNs, final String what)
+    {
+        final long endNs = nowNs + maxNs;
+        while (!until.getAsBoolean())
+        {
+            assertTrue(nowNs < endNs, () -> "timed out waiting for " + what);
+            step();
+        }
+    }
+
+    void runFor(final long durationNs)
+    {
+        final long endNs = nowNs + durationNs;
+        while (nowNs < endNs)
+        {
+            step();
+        }
+    }
+
+    void step()
+    {
+        nowNs += STEP_NS;
+        for (final EndpointCore core : cores)
+        {
+            core.doWork(nowNs);
+        }
+    }
+
+    /**
+     * @return the client's and the server's side of a new connection, both CONNECTED.
+     */
+    Connection[] connect(final EndpointCore client, final EndpointCore server, final TestNetwork.Port serverPort)
+    {
+        final Connection clientSide = client.connect(serverPort.localAddress(), null, nowNs);
+        final Connection[] serverSide = new Connection[1];
+        run(() -> (null != serverSide[0] || null != (serverSide[0] = accept(server))) &&
+            ConnectionState.CONNECTED == clientSide.state(), TimeUnit.SECONDS.toNanos(1), "connect");
+        return new Connection[]{ clientSide, serverSide[0] };
+    }
+}

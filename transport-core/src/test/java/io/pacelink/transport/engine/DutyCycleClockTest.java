@@ -1,0 +1,84 @@
+package io.pacelink.transport.engine;
+
+import io.pacelink.transport.Connection;
+import io.pacelink.transport.testing.TestNetwork;
+import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Issue 9 item 11: the agent read the clock once per duty cycle, before receiving, so an ACK that arrived while the
+ * thread was descheduled was stamped with the older time and an RTT sample could be far shorter than the path's RTT
+ * (a BBR sender's min RTT fell to 0.007 ms on a 38 ms path). A duty cycle now stamps each datagram with a clock read
+ * taken after it was read, and each packet with a read at its send. Proven here with a clock that jumps in the middle
+ * of a duty cycle, as it does for a thread that stalls there.
+ */
+class DutyCycleClockTest
+{
+    private static final long MS = TimeUnit.MILLISECONDS.toNanos(1);
+
+    private final CoreTestBed bed = new CoreTestBed(TimeUnit.SECONDS.toNanos(10), TimeUnit.SECONDS.toNanos(1));
+    private final TestNetwork network = bed.network();
+    private final TestNetwork.Port serverPort = network.newPort(1000);
+    private final EndpointCore server = bed.newCore(serverPort, true, 16);
+    private final EndpointCore client = bed.newCore(network.newPort(2000), false, 16);
+    private final UnsafeBuffer message = new UnsafeBuffer(new byte[100]);
+
+    /**
+     * A clock whose reads return the given times in turn, then the last one ever after: a thread that stalls between
+     * two reads of one duty cycle.
+     */
+    private static NanoClock clockReading(final long... timesNs)
+    {
+        final int[] reads = new int[1];
+        return () -> timesNs[Math.min(reads[0]++, timesNs.length - 1)];
+    }
+
+    /**
+     * The server receives the data and acknowledges it (its ACK delay is 1 ms).
+     */
+    private void serverAcknowledges(final long fromNs)
+    {
+        server.doWork(fromNs);
+        server.doWork(fromNs + 2 * MS);
+    }
+
+    @Test
+    void aDatagramIsStampedWhenItWasReadNotWhenTheCycleBegan()
+    {
+        final Connection[] pair = bed.connect(client, server, serverPort);
+        bed.runFor(50 * MS);
+        final long t = bed.nowNs();
+
+        assertTrue(pair[0].offer(message, 0, message.capacity()) > 0);
+        client.doWork(t + MS);
+        serverAcknowledges(t + 2 * MS);
+
+        // The client's cycle starts at t + 5 ms, the thread stalls, and the ACK waiting in the socket is read at
+        // t + 50 ms: it did not arrive before it was read, so the sample may not claim less than 49 ms.
+        client.doWork(clockReading(t + 5 * MS, t + 50 * MS));
+        assertEquals(49 * MS, pair[0].stats().latestRttNs());
+        assertTrue(client.counters().longestDutyCycleNs().get() >= 45 * MS, "the stall is recorded");
+    }
+
+    @Test
+    void aPacketIsStampedWhenItIsSent()
+    {
+        final Connection[] pair = bed.connect(client, server, serverPort);
+        bed.runFor(50 * MS);
+        final long t = bed.nowNs();
+
+        // The cycle starts at t, receives nothing and fires its timers at t, then the thread stalls and the packet
+        // leaves at t + 40 ms.
+        assertTrue(pair[0].offer(message, 0, message.capacity()) > 0);
+        client.doWork(clockReading(t, t, t + 40 * MS));
+        serverAcknowledges(t + 41 * MS);
+        client.doWork(t + 45 * MS);
+        assertEquals(5 * MS, pair[0].stats().latestRttNs(), "the stall before the send is no part of the RTT");
+    }
+}
