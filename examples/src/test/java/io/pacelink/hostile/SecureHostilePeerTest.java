@@ -86,7 +86,7 @@ class SecureHostilePeerTest
             {
                 for (final byte[] datagram : direction)
                 {
-                    assertEquals(-1, indexOf(datagram, MARKER), "payload in the clear");
+                    assertEquals(-1, TestPackets.indexOf(datagram, MARKER), "payload in the clear");
                 }
             }
         }
@@ -149,7 +149,7 @@ class SecureHostilePeerTest
             {
                 assertEquals(1024, length);
                 assertEquals(received[0], buffer.getInt(offset), "in order");
-                assertEquals(4, indexOf(copy(buffer, offset, length), MARKER), "the payload arrives intact");
+                assertEquals(4, TestPackets.indexOf(copy(buffer, offset, length), MARKER), "payload intact");
                 received[0]++;
             }, 16);
             LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(50));
@@ -211,17 +211,6 @@ class SecureHostilePeerTest
         throw new AssertionError("no hello relayed");
     }
 
-    private static int indexOf(final byte[] haystack, final byte[] needle)
-    {
-        for (int i = 0; i + needle.length <= haystack.length; i++)
-        {
-            if (Arrays.equals(haystack, i, i + needle.length, needle, 0, needle.length))
-            {
-                return i;
-            }
-        }
-        return -1;
-    }
 
     private static byte[] key(final long seed)
     {

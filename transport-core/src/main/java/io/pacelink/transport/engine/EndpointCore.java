@@ -583,15 +583,8 @@ public final class EndpointCore implements DatagramHandler
             endpointCounters.malformedDropped().incrementRelease();
             return -1;
         }
-        if (connection.isBeyondPacketNumberWindow(packetNumber))
+        if (!isNewPacketNumber(connection, packetNumber))
         {
-            securityCounters.packetNumbersOutOfWindow().incrementRelease();
-            return -1;
-        }
-        if (connection.isDuplicate(packetNumber))
-        {
-            endpointCounters.duplicatePackets().incrementRelease();
-            connection.handle().counters().increment(ConnectionCounters.DUPLICATE_PACKETS);
             return -1;
         }
         buffer.getBytes(offset, sealedInput, 0, length);
@@ -605,6 +598,26 @@ public final class EndpointCore implements DatagramHandler
             }
         }
         return openedLength;
+    }
+
+    /**
+     * @return true if a packet number lies within the connection's window and was not received before; else the
+     * packet is counted (out of window, or a duplicate: a replay) and must be dropped.
+     */
+    private boolean isNewPacketNumber(final ConnectionCore connection, final long packetNumber)
+    {
+        if (connection.isBeyondPacketNumberWindow(packetNumber))
+        {
+            securityCounters.packetNumbersOutOfWindow().incrementRelease();
+            return false;
+        }
+        if (connection.isDuplicate(packetNumber))
+        {
+            endpointCounters.duplicatePackets().incrementRelease();
+            connection.handle().counters().increment(ConnectionCounters.DUPLICATE_PACKETS);
+            return false;
+        }
+        return true;
     }
 
     /**
@@ -696,15 +709,8 @@ public final class EndpointCore implements DatagramHandler
         }
 
         final long packetNumber = decoder.packetNumber();
-        if (connection.isBeyondPacketNumberWindow(packetNumber))
+        if (!isNewPacketNumber(connection, packetNumber))
         {
-            securityCounters.packetNumbersOutOfWindow().incrementRelease();
-            return;
-        }
-        if (connection.isDuplicate(packetNumber))
-        {
-            endpointCounters.duplicatePackets().incrementRelease();
-            connection.handle().counters().increment(ConnectionCounters.DUPLICATE_PACKETS);
             return;
         }
 

@@ -59,12 +59,8 @@ public final class AeadCipher
     {
         try
         {
-            init(Cipher.ENCRYPT_MODE, nonce);
-            if (aadLength > 0)
-            {
-                cipher.updateAAD(aad, aadOffset, aadLength);
-            }
-            return cipher.doFinal(input, inputOffset, inputLength, output, outputOffset);
+            return run(Cipher.ENCRYPT_MODE, nonce, aad, aadOffset, aadLength, input, inputOffset, inputLength,
+                output, outputOffset);
         }
         catch (final GeneralSecurityException ex)
         {
@@ -89,12 +85,8 @@ public final class AeadCipher
         }
         try
         {
-            init(Cipher.DECRYPT_MODE, nonce);
-            if (aadLength > 0)
-            {
-                cipher.updateAAD(aad, aadOffset, aadLength);
-            }
-            return cipher.doFinal(input, inputOffset, inputLength, output, outputOffset);
+            return run(Cipher.DECRYPT_MODE, nonce, aad, aadOffset, aadLength, input, inputOffset, inputLength,
+                output, outputOffset);
         }
         catch (final AEADBadTagException ex)
         {
@@ -104,6 +96,21 @@ public final class AeadCipher
         {
             throw new IllegalStateException("opening failed: " + ex.getMessage(), ex);
         }
+    }
+
+    private int run(
+        final int mode,
+        final byte[] nonce,
+        final byte[] aad, final int aadOffset, final int aadLength,
+        final byte[] input, final int inputOffset, final int inputLength,
+        final byte[] output, final int outputOffset) throws GeneralSecurityException
+    {
+        init(mode, nonce);
+        if (aadLength > 0)
+        {
+            cipher.updateAAD(aad, aadOffset, aadLength);
+        }
+        return cipher.doFinal(input, inputOffset, inputLength, output, outputOffset);
     }
 
     private void init(final int mode, final byte[] nonce) throws GeneralSecurityException

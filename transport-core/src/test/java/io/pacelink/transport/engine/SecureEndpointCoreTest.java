@@ -77,7 +77,7 @@ class SecureEndpointCoreTest
         int sealed = 0;
         for (final byte[] datagram : wire)
         {
-            assertEquals(-1, indexOf(datagram, MARKER), "payload bytes in the clear");
+            assertEquals(-1, TestPackets.indexOf(datagram, MARKER), "payload bytes in the clear");
             if (PacketType.ONE_RTT == datagram[PacketHeaderFlyweight.PACKET_TYPE_OFFSET])
             {
                 assertEquals(PacketHeaderFlyweight.FLAG_SEALED,
@@ -95,7 +95,7 @@ class SecureEndpointCoreTest
     {
         final Connection[] pair = connect(newCore(clientPort, plain()), newCore(serverPort, plain()));
         deliver(pair, 10);
-        assertTrue(wire.stream().anyMatch((datagram) -> indexOf(datagram, MARKER) >= 0));
+        assertTrue(wire.stream().anyMatch((datagram) -> TestPackets.indexOf(datagram, MARKER) >= 0));
     }
 
     @Test
@@ -441,17 +441,6 @@ class SecureEndpointCoreTest
         }
     }
 
-    private static int indexOf(final byte[] haystack, final byte[] needle)
-    {
-        for (int i = 0; i + needle.length <= haystack.length; i++)
-        {
-            if (Arrays.equals(haystack, i, i + needle.length, needle, 0, needle.length))
-            {
-                return i;
-            }
-        }
-        return -1;
-    }
 
     private static byte[] randomKey(final long seed)
     {

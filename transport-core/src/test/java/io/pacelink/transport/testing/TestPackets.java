@@ -46,4 +46,21 @@ public final class TestPackets
     {
         return Arrays.copyOf(datagram, datagram.length - Crc32cPacketCheck.TRAILER_LENGTH);
     }
+
+    /**
+     * @param haystack bytes, e.g. a datagram captured on the wire.
+     * @param needle   bytes to look for, e.g. a payload that must not travel in the clear.
+     * @return where the needle first starts in the haystack, or -1.
+     */
+    public static int indexOf(final byte[] haystack, final byte[] needle)
+    {
+        for (int i = 0; i + needle.length <= haystack.length; i++)
+        {
+            if (Arrays.equals(haystack, i, i + needle.length, needle, 0, needle.length))
+            {
+                return i;
+            }
+        }
+        return -1;
+    }
 }
