@@ -64,8 +64,20 @@ public final class AckAggregationEstimator
      */
     public static AckAggregationEstimator withLinuxWindows(final int maxDatagramSizeBytes)
     {
-        return new AckAggregationEstimator(
-            LINUX_BUCKET_ROUNDS, LINUX_EPOCH_RESET_PACKETS * maxDatagramSizeBytes, 0);
+        return withBucketRounds(LINUX_BUCKET_ROUNDS, maxDatagramSizeBytes);
+    }
+
+    /**
+     * An estimator with buckets of the given length and Linux's epoch reset ({@link #LINUX_EPOCH_RESET_PACKETS}
+     * packets of the given size), its first epoch starting at time 0.
+     *
+     * @param bucketRounds         rounds per bucket (BBRplus: 10).
+     * @param maxDatagramSizeBytes the maximum datagram size the packet threshold is converted to bytes with.
+     * @return a new estimator.
+     */
+    public static AckAggregationEstimator withBucketRounds(final int bucketRounds, final int maxDatagramSizeBytes)
+    {
+        return new AckAggregationEstimator(bucketRounds, LINUX_EPOCH_RESET_PACKETS * maxDatagramSizeBytes, 0);
     }
 
     /**

@@ -13,7 +13,8 @@ import java.util.concurrent.Callable;
     name = "pacelink",
     mixinStandardHelpOptions = true,
     version = "pacelink 0.1.0",
-    description = "Reliable transport over UDP with pluggable congestion control (BBR, CUBIC, Reno).",
+    description = "Reliable transport over UDP with pluggable congestion control (BBRv1, BBRplus, BBRv2, BBRv3, " +
+        "CUBIC, Reno).",
     subcommands = {
         DemoCommand.class,
         SimCommand.class,

@@ -44,8 +44,8 @@ public final class SendCommand implements Callable<Integer>
     private List<String> arguments;
 
     @Option(names = {"-C", "--cc"}, defaultValue = "bbr", paramLabel = "CC",
-        description = "Congestion control: bbr, bbr3, cubic or reno (default ${DEFAULT-VALUE}, which keeps a long " +
-            "lossy path full).")
+        description = "Congestion control: bbr, bbrplus, bbr2, bbr3, cubic or reno (default ${DEFAULT-VALUE}, which " +
+            "keeps a long lossy path full).")
     private String congestionControl;
 
     @Option(names = "--rate", paramLabel = "R",

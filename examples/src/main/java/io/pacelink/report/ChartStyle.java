@@ -2,9 +2,12 @@ package io.pacelink.report;
 
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.StandardChartTheme;
+import org.jfree.chart.axis.LogAxis;
+import org.jfree.chart.axis.NumberTickUnit;
 import org.jfree.chart.renderer.category.StandardBarPainter;
 import org.jfree.chart.renderer.xy.StandardXYBarPainter;
 import org.jfree.chart.text.TextUtils;
+import org.jfree.chart.ui.RectangleEdge;
 import org.jfree.chart.ui.RectangleInsets;
 import org.jfree.svg.SVGGraphics2D;
 import org.jfree.svg.ViewBox;
@@ -12,6 +15,7 @@ import org.jfree.svg.ViewBox;
 import java.awt.Color;
 import java.awt.Font;
 import java.awt.Rectangle;
+import java.text.DecimalFormat;
 
 /**
  * How every chart of a report looks, and how it becomes SVG: fonts sized for a chart shown about as wide as it is
@@ -74,6 +78,33 @@ public final class ChartStyle
         chart.setAntiAlias(true);
         chart.setPadding(new RectangleInsets(4, 4, 4, 12));
         return chart;
+    }
+
+    /**
+     * @param chart a chart with a legend.
+     * @return the chart, its legend above the plot.
+     */
+    public static JFreeChart legendOnTop(final JFreeChart chart)
+    {
+        chart.getLegend().setPosition(RectangleEdge.TOP);
+        return chart;
+    }
+
+    /**
+     * @param label         the axis label.
+     * @param smallestValue the smallest value plotted, above zero.
+     * @return a base-10 logarithmic axis with a labelled tick at each power of ten, nine minor ticks between, and
+     * room below the smallest value.
+     */
+    public static LogAxis logAxis(final String label, final double smallestValue)
+    {
+        final LogAxis axis = new LogAxis(label);
+        axis.setSmallestValue(Math.max(1e-4, smallestValue / 2));
+        axis.setNumberFormatOverride(new DecimalFormat("0.####"));
+        axis.setTickUnit(new NumberTickUnit(1), false, true);
+        axis.setMinorTickCount(9);
+        axis.setMinorTickMarksVisible(true);
+        return axis;
     }
 
     /**

@@ -1,5 +1,7 @@
 package io.pacelink.report;
 
+import org.jfree.chart.renderer.xy.XYItemRenderer;
+
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Stroke;
@@ -46,6 +48,19 @@ public final class Palette
         return index / OKABE_ITO.length % 2 == 0 ?
             new BasicStroke(LINE_WIDTH, BasicStroke.CAP_ROUND, BasicStroke.JOIN_ROUND) :
             new BasicStroke(LINE_WIDTH, BasicStroke.CAP_BUTT, BasicStroke.JOIN_ROUND, 1f, new float[] { 6f, 4f }, 0f);
+    }
+
+    /**
+     * Draw a series of a line chart in a colour's line ({@link #color}, {@link #line}).
+     *
+     * @param renderer the chart's renderer.
+     * @param series   the series' index in the renderer's dataset.
+     * @param index    the colour's number.
+     */
+    public static void styleLine(final XYItemRenderer renderer, final int series, final int index)
+    {
+        renderer.setSeriesPaint(series, color(index));
+        renderer.setSeriesStroke(series, line(index));
     }
 
     /**

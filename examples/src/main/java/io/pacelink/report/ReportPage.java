@@ -8,14 +8,20 @@ import java.util.Locale;
 
 /**
  * The report's page, {@code index.html}: the overview table, then per scenario its path, the throughput-delay plot,
- * the share chart, the summary table with reference rows, and each configuration's time series, every chart an
- * embedded SVG; links point at the data files {@link ReportWriter} writes next to it. No script, no network.
+ * the share chart (several flows) or the controllers' goodput over time (one flow), the summary table with reference
+ * rows, and each configuration's time series, every chart an embedded SVG; links point at the data files
+ * {@link ReportWriter} writes next to it. No script, no network.
  */
 final class ReportPage
 {
     private static final int HALF_WIDTH = 600;
     private static final int SCATTER_HEIGHT = 460;
     private static final int SERIES_HEIGHT = 860;
+
+    /**
+     * The file, in a scenario's folder, of its goodput comparison chart.
+     */
+    static final String COMPARISON_FILE = "goodput.svg";
 
     private final ReportRun report;
     private final Palette palette = new Palette();
@@ -131,6 +137,14 @@ final class ReportPage
                 scenario.title() + ": each flow's share of goodput, with Jain's index"));
             page.append("<figcaption>").append(links(name + "/shares", "shares")).append("</figcaption>\n</figure>\n");
         }
+        final JFreeChart comparison = goodputComparison(summary);
+        if (null != comparison)
+        {
+            page.append("<figure class=\"comparison\">\n").append(ChartStyle.svg(comparison, HALF_WIDTH, SCATTER_HEIGHT,
+                nextChartId(), comparisonLabel(summary)));
+            page.append("<figcaption><a href=\"").append(name).append("/").append(COMPARISON_FILE)
+                .append("\">SVG</a></figcaption>\n</figure>\n");
+        }
         page.append("</div>\n");
 
         summaryTable(page, summary);
@@ -154,6 +168,38 @@ final class ReportPage
             page.append("</figcaption>\n</figure>\n");
         });
         page.append("</div>\n</section>\n");
+    }
+
+    /**
+     * @param summary a scenario.
+     * @return its controllers' goodput over time in one plot (seed 1 of each), or null unless it runs one flow and
+     * more than one controller: with several flows each run's own time series says more.
+     */
+    JFreeChart goodputComparison(final ScenarioSummary summary)
+    {
+        if (summary.scenario().flowCount() != 1 || summary.runsByConfiguration().size() < 2)
+        {
+            return null;
+        }
+        final List<FlowSeries> flows = new ArrayList<>();
+        summary.runsByConfiguration().forEach((configuration, runs) -> flows.add(runs.get(0).series().get(0)));
+        return GoodputComparisonChart.create("Goodput over time, seed " + summary.firstRun().spec().seed(), flows,
+            palette);
+    }
+
+    /**
+     * @param summary a scenario with a {@link #goodputComparison(ScenarioSummary) goodput comparison}.
+     * @return the chart as a standalone SVG document.
+     */
+    String goodputComparisonSvg(final ScenarioSummary summary)
+    {
+        return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + ChartStyle.svg(goodputComparison(summary),
+            HALF_WIDTH, SCATTER_HEIGHT, "goodput", comparisonLabel(summary)) + "\n";
+    }
+
+    private static String comparisonLabel(final ScenarioSummary summary)
+    {
+        return summary.scenario().title() + ": each controller's goodput over time";
     }
 
     private static String facts(final SuiteScenario scenario)

@@ -24,6 +24,7 @@ import java.util.Map;
  * SCENARIO/points.*           the throughput-delay plot: one row per run and controller
  * SCENARIO/shares.*           the share chart: every flow's goodput and share, per run
  * SCENARIO/summary.*          the scenario's summary table
+ * SCENARIO/goodput.svg        one-flow scenarios: the controllers' goodput over time, as on the page
  * SCENARIO/series/CONFIGURATION-seedN.*   one run's time series (one row per flow and sample)
  * </pre>
  */
@@ -50,6 +51,7 @@ public final class ReportWriter
 
     private Path write()
     {
+        final ReportPage page = new ReportPage(report);
         final DataTable runs = ScenarioSummary.newRunsTable();
         DataTable summary = null;
         for (final ScenarioSummary scenario : report.scenarios())
@@ -61,6 +63,10 @@ public final class ReportWriter
             scenarioSummary.write(folder, "summary");
             summary = append(summary, scenarioSummary);
             scenario.addRunRows(runs);
+            if (null != page.goodputComparison(scenario))
+            {
+                writeString(folder.resolve(ReportPage.COMPARISON_FILE), page.goodputComparisonSvg(scenario));
+            }
             scenario.runsByConfiguration().forEach((configuration, configurationRuns) ->
             {
                 for (final RunResult run : configurationRuns)
@@ -76,16 +82,21 @@ public final class ReportWriter
         }
         writeSuite();
 
-        final Path page = directory.resolve("index.html");
+        final Path index = directory.resolve("index.html");
+        writeString(index, page.html());
+        return index;
+    }
+
+    private static void writeString(final Path file, final String text)
+    {
         try
         {
-            Files.writeString(page, new ReportPage(report).html(), StandardCharsets.UTF_8);
+            Files.writeString(file, text, StandardCharsets.UTF_8);
         }
         catch (final IOException ex)
         {
-            throw new UncheckedIOException("cannot write " + page, ex);
+            throw new UncheckedIOException("cannot write " + file, ex);
         }
-        return page;
     }
 
     private static DataTable append(final DataTable all, final DataTable part)

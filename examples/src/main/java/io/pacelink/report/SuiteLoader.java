@@ -40,7 +40,7 @@ public final class SuiteLoader
     /**
      * The suites shipped in the jar.
      */
-    public static final List<String> BUILT_IN = List.of("standard", "quick");
+    public static final List<String> BUILT_IN = List.of("standard", "quick", "lineup");
 
     private static final String BUILT_IN_FOLDER = "/io/pacelink/report/suites/";
     private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9.-]*");

@@ -6,7 +6,6 @@ import org.jfree.chart.annotations.XYPolygonAnnotation;
 import org.jfree.chart.annotations.XYTextAnnotation;
 import org.jfree.chart.axis.LogAxis;
 import org.jfree.chart.axis.NumberAxis;
-import org.jfree.chart.axis.NumberTickUnit;
 import org.jfree.chart.axis.ValueAxis;
 import org.jfree.chart.plot.XYPlot;
 import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
@@ -18,7 +17,6 @@ import org.jfree.data.xy.XYSeriesCollection;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Font;
-import java.text.DecimalFormat;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -90,14 +88,9 @@ public final class ThroughputDelayChart
         final ValueAxis throughputAxis;
         if (logScale)
         {
-            final LogAxis axis = new LogAxis("throughput (Mbit/s, log scale)");
-            axis.setSmallestValue(Math.max(1e-4, smallest / 2));
-            axis.setNumberFormatOverride(new DecimalFormat("0.####"));
-            axis.setTickUnit(new NumberTickUnit(1), false, true);
+            final LogAxis axis = ChartStyle.logAxis("throughput (Mbit/s, log scale)", smallest);
             axis.setLowerMargin(AXIS_MARGIN);
             axis.setUpperMargin(AXIS_MARGIN);
-            axis.setMinorTickCount(9);
-            axis.setMinorTickMarksVisible(true);
             throughputAxis = axis;
         }
         else

@@ -5,8 +5,6 @@ import org.jfree.chart.axis.NumberAxis;
 import org.jfree.chart.plot.CombinedDomainXYPlot;
 import org.jfree.chart.plot.XYPlot;
 import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
-import org.jfree.chart.title.LegendTitle;
-import org.jfree.chart.ui.RectangleEdge;
 import org.jfree.data.xy.XYSeries;
 import org.jfree.data.xy.XYSeriesCollection;
 
@@ -83,13 +81,9 @@ public final class TimeSeriesChart
             final XYLineAndShapeRenderer renderer = (XYLineAndShapeRenderer)((XYPlot)plot).getRenderer();
             for (int i = 0; i < flows.size(); i++)
             {
-                final int color = colorOf.applyAsInt(flows.get(i).flowIndex());
-                renderer.setSeriesPaint(i, Palette.color(color));
-                renderer.setSeriesStroke(i, Palette.line(color));
+                Palette.styleLine(renderer, i, colorOf.applyAsInt(flows.get(i).flowIndex()));
             }
         }
-        final LegendTitle legend = chart.getLegend();
-        legend.setPosition(RectangleEdge.TOP);
-        return chart;
+        return ChartStyle.legendOnTop(chart);
     }
 }

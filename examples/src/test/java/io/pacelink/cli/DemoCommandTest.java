@@ -26,6 +26,19 @@ class DemoCommandTest
     }
 
     @Test
+    void withoutCcTheDemoRunsEverySixControllers()
+    {
+        final CommandRun run = CommandRun.of("demo", "--virtual", "--duration", "1s");
+        assertEquals(0, run.exitCode(), run.err());
+        final String out = run.out();
+        for (final String controller : new String[]{ "bbr", "bbr2", "bbr3", "bbrplus", "cubic", "reno" })
+        {
+            assertTrue(out.contains("== " + controller + ": 1 s simulated on "), controller + ": " + out);
+            assertTrue(out.matches("(?s).*\\n" + controller + " .* ok\\n.*"), controller + ": " + out);
+        }
+    }
+
+    @Test
     @Timeout(value = 30, unit = TimeUnit.SECONDS)
     void theDefaultDemoRunsEachControllerThroughTheRelayForItsDuration()
     {

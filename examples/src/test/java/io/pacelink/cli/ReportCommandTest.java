@@ -105,6 +105,25 @@ class ReportCommandTest
     }
 
     @Test
+    void oneFlowScenariosCompareTheControllersGoodputOverTime() throws IOException
+    {
+        final Element svg = section("lossy-long-path").selectFirst("figure.comparison svg");
+        final String text = svg.text();
+        assertTrue(text.contains("Goodput over time, seed 1"), text);
+        assertTrue(text.contains("goodput (Mbit/s, log scale)"), "BBR's 70 Mbit/s and CUBIC's 0.4: " + text);
+        assertTrue(text.contains("bbr") && text.contains("cubic"), "a legend entry per controller: " + text);
+        assertTrue(svg.outerHtml().contains("rgb(0,114,178)") && svg.outerHtml().contains("rgb(213,94,0)"));
+        for (final String name : List.of("shared-link", "fair-queue-with-ping", "bbr-vs-cubic"))
+        {
+            assertTrue(section(name).select("figure.comparison").isEmpty(), name + ": several flows, no comparison");
+        }
+        final String file = Files.readString(directory.resolve("lossy-long-path/goodput.svg"));
+        assertTrue(file.startsWith("<?xml") && file.contains("xmlns='http://www.w3.org/2000/svg'") &&
+            file.contains("Goodput over time, seed 1"), file.substring(0, Math.min(300, file.length())));
+        assertFalse(Files.exists(directory.resolve("shared-link/goodput.svg")));
+    }
+
+    @Test
     void everyConfigurationHasTimeSeriesOfTheFiveQuantitiesWithUnits()
     {
         assertEquals(2, section("lossy-long-path").select("figure.timeseries").size());
@@ -199,8 +218,8 @@ class ReportCommandTest
 
         final CommandRun noSuite = CommandRun.of("report", "--suite", "nosuch");
         assertEquals(2, noSuite.exitCode());
-        assertTrue(noSuite.err().contains("--suite nosuch: neither a built-in suite (standard, quick) nor a readable " +
-            "file"), noSuite.err());
+        assertTrue(noSuite.err().contains("--suite nosuch: neither a built-in suite (standard, quick, lineup) " +
+            "nor a readable file"), noSuite.err());
 
         final CommandRun noJobs = CommandRun.of("report", "--suite", "quick", "--jobs", "0");
         assertEquals(2, noJobs.exitCode());

@@ -87,6 +87,7 @@ class SimCommandTest
     {
         assertEquals(List.of("reno", "cubic", "bbr"), controllers("--cc", "reno,cubic,bbr", "--flows", "3"));
         assertEquals(List.of("bbr", "bbr3"), controllers("--flows", "bbr,bbr3"));
+        assertEquals(List.of("bbrplus", "bbr2"), controllers("--flows", "bbrplus,bbr2"));
         assertEquals(List.of("cubic", "cubic"), controllers("--cc", "cubic", "--flows", "2"));
         assertEquals(List.of("reno", "reno"), controllers("--flows", "2"));
     }

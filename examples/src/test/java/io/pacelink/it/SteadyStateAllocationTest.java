@@ -29,7 +29,7 @@ class SteadyStateAllocationTest
     private static final long WINDOW_BYTES = 32L << 20;
 
     @ParameterizedTest
-    @ValueSource(strings = {"reno", "cubic", "bbr", "bbr3"})
+    @ValueSource(strings = {"reno", "cubic", "bbr", "bbrplus", "bbr2", "bbr3"})
     void agentThreadAllocatesNothingInSteadyState(final String congestionControl)
     {
         try (Endpoint server = Endpoint.launch(context(congestionControl, true));

@@ -52,6 +52,20 @@ class SuiteLoaderTest
     }
 
     @Test
+    void lineupSuiteRunsTheSixControllersOnTheSeedPath()
+    {
+        final Suite lineup = SuiteLoader.load("lineup");
+
+        assertEquals("lineup", lineup.name());
+        assertEquals(List.of("bbr", "bbrplus", "bbr2", "bbr3", "cubic", "reno"), lineup.controllers());
+        assertEquals(5, lineup.seeds());
+        final SuiteScenario lossy = lineup.scenarios().get(0);
+        assertEquals("rate=100mbit delay=75ms jitter=7.5ms loss=8% queue=1bdp", lossy.path().forward().toString());
+        assertEquals(60_000_000_000L, lossy.durationNs());
+        assertTrue(lossy.crossesControllers());
+    }
+
+    @Test
     void standardSuiteCoversEveryPathTheIssueAsksFor() throws IOException
     {
         final List<String> paths = new ArrayList<>();
@@ -201,7 +215,7 @@ class SuiteLoaderTest
     {
         final IllegalArgumentException error =
             assertThrows(IllegalArgumentException.class, () -> SuiteLoader.load("standrad"));
-        assertEquals("--suite standrad: neither a built-in suite (standard, quick) nor a readable file",
+        assertEquals("--suite standrad: neither a built-in suite (standard, quick, lineup) nor a readable file",
             error.getMessage());
     }
 

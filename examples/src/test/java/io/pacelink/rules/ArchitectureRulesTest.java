@@ -79,6 +79,8 @@ class ArchitectureRulesTest
             "io.pacelink.reno.NewRenoController",
             "io.pacelink.cubic.CubicController",
             "io.pacelink.bbr.v3.Bbr3Controller",
+            "io.pacelink.bbr.v1.BbrPlusControllerFactory",
+            "io.pacelink.bbr.v3.Bbr2ControllerFactory",
             "io.pacelink.fq.FqScheduler",
             "io.pacelink.sim.Simulator" })
         {

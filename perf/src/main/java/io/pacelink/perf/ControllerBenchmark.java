@@ -78,7 +78,7 @@ public class ControllerBenchmark
         /**
          * The algorithm, as the registry names it.
          */
-        @Param({ "reno", "cubic", "bbr", "bbr3" })
+        @Param({ "reno", "cubic", "bbr", "bbrplus", "bbr2", "bbr3" })
         public String controller;
 
         ControllerTrace trace;

@@ -27,7 +27,7 @@ class BenchmarkSmokeTest
     private static final int OPS = 20_000;
 
     @ParameterizedTest
-    @ValueSource(strings = { "reno", "cubic", "bbr", "bbr3" })
+    @ValueSource(strings = { "reno", "cubic", "bbr", "bbrplus", "bbr2", "bbr3" })
     void controllerTraceReplaysEveryKindOverSeveralLaps(final String controller)
     {
         final ControllerBenchmark.Recording recording = new ControllerBenchmark.Recording();

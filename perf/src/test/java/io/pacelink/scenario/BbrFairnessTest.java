@@ -25,7 +25,8 @@ class BbrFairnessTest
     private static final long DURATION_NS = 60 * SECOND;
 
     @ParameterizedTest
-    @CsvSource({ "bbr,1,0.9", "bbr,2,0.9", "bbr3,1,0.95", "bbr3,2,0.95" })
+    @CsvSource({ "bbr,1,0.9", "bbr,2,0.9", "bbr3,1,0.95", "bbr3,2,0.95", "bbrplus,1,0.9", "bbrplus,2,0.9", "bbr2,1,0.9",
+        "bbr2,2,0.9" })
     void twoFlowsOfTheSameVersionShareFairly(final String controller, final long seed, final double minJain)
     {
         final ScenarioResult result = run(controller, controller, "2bdp", seed);

@@ -4,6 +4,7 @@ import io.pacelink.link.PathSpec;
 import io.pacelink.sim.scenario.FlowSpec;
 import io.pacelink.sim.scenario.Scenario;
 import io.pacelink.sim.scenario.ScenarioResult;
+import io.pacelink.transport.cc.ControllerParameters;
 import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -41,6 +42,8 @@ class PerFlowPathAcceptanceTest
     private static final String LONG_ACCESS_REVERSE = "delay=1ms";
     private static final long LONG_ACCESS_DELAY_NS = 50 * MS;
     private static final long LONG_ACCESS_DURATION_NS = 60 * SECOND;
+    private static final long STEADY_DURATION_NS = 300 * SECOND;
+    private static final long STEADY_FROM_NS = 40 * SECOND;
     private static final int PACKET_BYTES = 1472;
     private static final int STREAM_BYTES_PER_PACKET = 1428;
 
@@ -86,8 +89,8 @@ class PerFlowPathAcceptanceTest
 
     /**
      * Item 6 with CUBIC: the buffers no longer hold it back (it is never flow-control limited and loses packets at
-     * the queue), and its utilisation is that of CUBIC on a queue of 0.06 BDP, 85.9 % over 60 s (89.6 % from 10 s
-     * on): each loss cuts cwnd to 0.7 of 1.06 BDP, and the curve takes K = cbrt(0.3 x 1818 / 0.4) = 11 s to regain it.
+     * the queue), and its utilisation is that of CUBIC on a queue of 0.06 BDP, 85.6 % over 60 s (89.6 % from 10 s
+     * on; 85.9 % before main's merge at 9240746).
      */
     @Test
     void cubicWithLongAccessLinksIsNeverHeldBackByItsBuffers()
@@ -99,12 +102,51 @@ class PerFlowPathAcceptanceTest
         assertTrue(run.lostPackets() > 0, "the queue, not a buffer, limited it: " + run);
     }
 
-    @Disabled("issue 9 item 6: cubic reaches 85.9 % (89.6 % from 10 s on), not 90 %: CUBIC's reduction to 0.7 on a " +
-        "0.06 BDP queue, not its buffers (never flow-control limited); see the comment above")
+    /**
+     * The decided bound over the decided 60 s window, which RFC 9438 CUBIC does not reach: 85.6 %. Its steady state
+     * is above 90 %: 90.72 % from 40 to 300 s ({@link #reportCubicSteadyStateWithLongAccessLinks()}), 90.70 % over
+     * the ten whole periods from 21.3 to 280.8 s. Each period is a loss at 1837 packets (1.07 BDP, one RTT
+     * of convex growth past the 1815 packets that fill the pipe and the 100-packet queue), a 0.7 cut and the curve back
+     * to that W_max, then a loss at 1820 packets, in the concave region just short of it, so fast convergence lowers
+     * W_max to 1547 packets (0.90 BDP) and the next curve plateaus below the BDP. An RFC 9438 model of the same path
+     * (C = 0.4, beta = 0.7, a loss one RTT after cwnd passes 1815 packets) gives 91.2 % (95.4 % without fast
+     * convergence; the simulator 94.7 %). The 60 s window holds slow start (it overshoots to 2370 packets: the queue's
+     * 11.8 ms never reaches HyStart++'s 16 ms threshold) and a second cut 0.45 s later, when packets sent at the
+     * pacing rate (1.2 cwnd/srtt) during the recovery of the first overflow the queue again; fast convergence then sets
+     * W_max to 1431 packets (0.83 BDP), and that curve takes 19 s to leave it. Disabled until the bound's window is
+     * decided again (docs/simulation.md, item 6).
+     */
+    @Disabled("issue 9 item 6: cubic reaches 85.6 % over the decided 60 s (89.6 % from 10 s on); its steady state, " +
+        "90.7 % from 40 to 300 s, meets 90 %: the window holds slow start and the cycle after it")
     @Test
     void cubicWithLongAccessLinksFillsTheBottleneck()
     {
         assertTrue(LongAccess.run("cubic").utilisation() >= 0.9);
+    }
+
+    /**
+     * CUBIC's steady state on item 6's path, with and without fast convergence: 300 s, utilisation over the last
+     * 260 s (ten periods of 26 s, from the first loss after slow start's transient on). Reporting only:
+     * {@code -Dpacelink.report=true}.
+     */
+    @Test
+    @EnabledIfSystemProperty(named = "pacelink.report", matches = "true")
+    void reportCubicSteadyStateWithLongAccessLinks()
+    {
+        for (final String parameters : new String[]{ "", "cubic.fastConvergence=false" })
+        {
+            final ScenarioResult result = Scenario.builder()
+                .seed(1)
+                .path(PathSpec.Pair.parse(LONG_ACCESS_PATH, LONG_ACCESS_REVERSE))
+                .durationNs(STEADY_DURATION_NS)
+                .flow(FlowSpec.bulk("cubic").with(ControllerParameters.parse(parameters))
+                    .withAccessDelay(LONG_ACCESS_DELAY_NS))
+                .build()
+                .run();
+            System.out.printf(Locale.ROOT, "item 6: cubic %s, 202 ms RTT, 300 s: utilisation %.2f %% from %d s on%n",
+                parameters, 100 * result.flow(0).goodputBitsPerSecond(STEADY_FROM_NS, STEADY_DURATION_NS) / 100e6 *
+                PACKET_BYTES / STREAM_BYTES_PER_PACKET, STEADY_FROM_NS / SECOND);
+        }
     }
 
     /**

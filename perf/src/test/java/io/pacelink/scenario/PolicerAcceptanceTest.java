@@ -23,7 +23,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * 1 to 3. BBRv1 must detect it (its long-term bandwidth mode engaged, as its {@code bbr-lt-bw-engagements} counter
  * shows) and, over the last 40 s, lose at most 5 % of the packets it sends with a goodput of at least 8.5 Mbit/s
  * (the loss bound is not met: see below). The same figures for {@code bbr.longTermBw=false} are printed beside
- * them; for {@code bbr3}, {@code cubic} and {@code reno} by {@link #reportTheOtherControllers()}, with
+ * them; for {@code bbrplus}, {@code bbr2}, {@code bbr3}, {@code cubic} and {@code reno} by
+ * {@link #reportTheOtherControllers()}, with
  * {@code -Dpacelink.report=true} (docs/bbr.md).
  */
 @Timeout(300)
@@ -35,12 +36,13 @@ class PolicerAcceptanceTest
     private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
     private static final long DURATION_NS = 60 * SECOND;
     private static final long WINDOW_START_NS = 20 * SECOND;
-    private static final String ENGAGEMENTS_COUNTER = "bbr-lt-bw-engagements";
+    private static final String ENGAGEMENTS_COUNTER = "-lt-bw-engagements";
 
     /**
      * BBRv1 detects the policer (engaged 23 times in 60 s on each seed: each use lasts 48 rounds, about 2 s, and
      * ends with a probe that finds the refilled bucket) and keeps a goodput of 9.54 to 9.55 Mbit/s over the last
-     * 40 s; its loss there, 5.75 to 5.94 %, is below the 6.79 to 7.31 % it has without the long-term mode.
+     * 40 s; its loss there, 5.93 to 6.03 %, is below the 6.30 to 7.17 % it has without the long-term mode (5.75 to
+     * 5.94 and 6.79 to 7.31 % before main's merge at 9240746, where a seed changes every run).
      */
     @ParameterizedTest
     @ValueSource(longs = { 1, 2, 3 })
@@ -57,14 +59,19 @@ class PolicerAcceptanceTest
     }
 
     /**
-     * The issue's loss bound. Not met by BBRv1 as Linux specifies it (measured over the last 40 s: 5.75, 5.83 and
-     * 5.94 % on seeds 1 to 3): the long-term rate is used for 48 rounds ({@code bbr_lt_bw_max_rtts}); pacing 1 %
-     * below the policed rate meanwhile lets the bucket refill, so the next 1.25 probe delivers up to 18 Mbit/s,
-     * the max filter takes that, and the flow sends above the policed rate for the 8 or more rounds it takes to
-     * measure two consistent lossy intervals again, losing 20 to 45 % of them: about 0.5 s of heavy loss every
-     * 2.6 s. See docs/bbr.md.
+     * The issue's loss bound. Not met by BBRv1 as Linux specifies it (measured over the last 40 s: 5.93, 5.95 and
+     * 6.03 % on seeds 1 to 3; 5.75, 5.83 and 5.94 % before main's merge at 9240746), and blocked: the sampler
+     * was checked step by step against {@code bbr_lt_bw_sampling},
+     * {@code bbr_lt_bw_interval_done} and {@code bbr_reset_lt_bw_sampling} with their constants, and the policer
+     * against tc's police action (kb = 1024 bytes, a full bucket at the start, its default mtu above every datagram):
+     * no difference. While the long-term rate is in use BBR loses 0.9 %; after its 48 rounds
+     * ({@code bbr_lt_bw_max_rtts}) the bucket has refilled by what the 1 % pacing margin left unused, the next 1.25
+     * probe delivers 12 to 18 Mbit/s, the max filter takes it, and re-detection by Linux's constants (the first loss,
+     * then two intervals of at least 4 rounds at lost/delivered of at least 50/256) takes 14 to 16 rounds at 17 to 19 %
+     * loss: 0.6 s every 2.6 s, 5.8 to 6.0 % overall. See docs/bbr.md.
      */
-    @Disabled("issue 9 item 4: bbr loses 5.75-5.94 % over the last 40 s (seeds 1-3), not <= 5 %; see the comment")
+    @Disabled("issue 9 item 4: bbr loses 5.93-6.03 % over the last 40 s (seeds 1-3), not <= 5 %: Linux's long-term " +
+        "sampling re-detects the policer only after 14-16 rounds at 17-19 % loss every 48 rounds; see the comment")
     @ParameterizedTest
     @ValueSource(longs = { 1, 2, 3 })
     void bbrLosesAtMostFivePercentOverTheLastFortySeconds(final long seed)
@@ -77,7 +84,8 @@ class PolicerAcceptanceTest
     @EnabledIfSystemProperty(named = "pacelink.report", matches = "true")
     void reportTheOtherControllers()
     {
-        for (final String[] variant : new String[][]{ { "bbr3", "" }, { "cubic", "" }, { "reno", "" } })
+        for (final String[] variant : new String[][]{
+            { "bbrplus", "" }, { "bbr2", "" }, { "bbr3", "" }, { "cubic", "" }, { "reno", "" } })
         {
             for (long seed = 1; seed <= 3; seed++)
             {
@@ -126,7 +134,7 @@ class PolicerAcceptanceTest
                 flow.packetsSent() - atWindowStart[0],
                 flow.lostPackets() - atWindowStart[1],
                 flow.goodputBitsPerSecond(WINDOW_START_NS, DURATION_NS),
-                flow.controllerCounters().getOrDefault(ENGAGEMENTS_COUNTER, 0L),
+                flow.controllerCounters().getOrDefault(controller + ENGAGEMENTS_COUNTER, 0L),
                 result.forward().policedPackets());
         }
 

@@ -17,7 +17,10 @@ import java.util.List;
 
 /**
  * BBRv1 with the state machine, constants and per-ACK order of Linux {@code net/ipv4/tcp_bbr.c}. Method names follow
- * the Linux functions they mirror ({@code bbr_update_bw} → {@code updateBandwidth}).
+ * the Linux functions they mirror ({@code bbr_update_bw} → {@code updateBandwidth}). The same class runs BBRplus
+ * ({@code tcp_bbrplus.c}), whose differences from mainline are switched by {@link Bbr1Variant}: its PROBE_BW cycle
+ * ({@code bbr_drain_to_target_cycling}), a 10-round ACK-aggregation window, no pacing margin, a plain quantization
+ * budget and an undo that keeps the estimators.
  * <p>
  * Differences forced by the transport (all documented where they occur):
  * <ul>
@@ -57,9 +60,22 @@ public final class Bbr1Controller implements CongestionController
      */
     public static final long EXTRA_ACKED_MAX_INTERVAL_NS = 100_000_000L;
 
+    /**
+     * BBRplus: a PROBE_BW cycle lasts {@link #CYCLE_LENGTH} minus a random 0 to {@code CYCLE_RANDOM_PHASES - 1}
+     * min_rtts, i.e. 2 to 8 ({@code CYCLE_LEN - prandom_u32_max(bbr_cycle_rand)}, {@code bbr_cycle_rand = 7}).
+     */
+    public static final int CYCLE_RANDOM_PHASES = 7;
+
+    /**
+     * Index of the 1.0 ("cruise") phase BBRplus moves to once the 3/4 phase has drained the queue
+     * ({@code BBR_BW_PROBE_CRUISE}).
+     */
+    public static final int CRUISE_PHASE_INDEX = 2;
+
     private static final double[] PROBE_BW_PACING_GAINS = { 1.25, 0.75, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0 };
 
     private final Bbr1Parameters parameters;
+    private final Bbr1Variant variant;
     private final ControllerContext context;
     private final RttStats rttStats;
     private final ControllerRandom random;
@@ -76,6 +92,7 @@ public final class Bbr1Controller implements CongestionController
     private double cwndGain;
     private int cycleIndex;
     private long cycleStartNs;
+    private int cycleLengthMinRtts;
 
     private long congestionWindowBytes;
     private long pacingRateBytesPerSecond;
@@ -117,13 +134,15 @@ public final class Bbr1Controller implements CongestionController
     public Bbr1Controller(final ControllerContext context, final Bbr1Parameters parameters)
     {
         this.parameters = parameters;
+        this.variant = parameters.variant();
         this.context = context;
         this.rttStats = context.rttStats();
         this.random = context.random();
         this.initialWindowBytes = context.initialWindowBytes();
         this.pacingMarginFactor = 1.0 - parameters.pacingMarginPercent() / 100.0;
         this.maxBandwidthFilter = WindowedFilter.max(parameters.bandwidthFilterRounds());
-        this.ackAggregation = AckAggregationEstimator.withLinuxWindows(context.maxDatagramSizeBytes());
+        this.ackAggregation = AckAggregationEstimator.withBucketRounds(
+            variant.extraAckedWindowRounds(), context.maxDatagramSizeBytes());
         this.longTermBandwidth = new LongTermBandwidthSampler(pacingMarginFactor);
 
         congestionWindowBytes = initialWindowBytes;
@@ -135,7 +154,7 @@ public final class Bbr1Controller implements CongestionController
         maxBandwidthFilter.reset(0, 0);
         updateGains();
         initPacingRateFromRtt();
-        counters = new Bbr1Counters(context.counters());
+        counters = new Bbr1Counters(context.counters(), variant);
         counters.publish(this);
     }
 
@@ -260,14 +279,18 @@ public final class Bbr1Controller implements CongestionController
     }
 
     /**
-     * Undo ({@code bbr_undo_cwnd}): the losses were spurious. Reset full-pipe detection and long-term sampling, keep
-     * cwnd; Linux then returns to the Open state, so the next ACK restores the cwnd saved at recovery start.
+     * Undo ({@code bbr_undo_cwnd}): the losses were spurious. Linux resets full-pipe detection and long-term sampling
+     * (BBRplus keeps both), keeps cwnd, then returns to the Open state, so the next ACK restores the cwnd saved at
+     * recovery start.
      */
     public void onSpuriousLoss(final long nowNs)
     {
-        fullBandwidthBytesPerSecond = 0;
-        fullBandwidthCount = 0;
-        longTermBandwidth.reset(totalDeliveredBytes, totalLostBytes, deliveredTimeNs);
+        if (variant.isUndoResettingEstimators())
+        {
+            fullBandwidthBytesPerSecond = 0;
+            fullBandwidthCount = 0;
+            longTermBandwidth.reset(totalDeliveredBytes, totalLostBytes, deliveredTimeNs);
+        }
         isInRecovery = false;
         isRecoveryStartPending = false;
         counters.publish(this);
@@ -322,6 +345,23 @@ public final class Bbr1Controller implements CongestionController
     public int cycleIndex()
     {
         return cycleIndex;
+    }
+
+    /**
+     * @return BBRplus: the current PROBE_BW cycle's length in min_rtts, 2 to 8 (0 before the first cycle); unused
+     * by Linux BBR.
+     */
+    public int cycleLengthMinRtts()
+    {
+        return cycleLengthMinRtts;
+    }
+
+    /**
+     * @return the {@code tcp_bbr.c} this controller follows.
+     */
+    public Bbr1Variant variant()
+    {
+        return variant;
     }
 
     /**
@@ -528,13 +568,63 @@ public final class Bbr1Controller implements CongestionController
     }
 
     /**
-     * {@code bbr_update_cycle_phase} / {@code bbr_is_next_cycle_phase}.
+     * {@code bbr_update_cycle_phase} / {@code bbr_is_next_cycle_phase}; BBRplus: {@code bbr_drain_to_target_cycling}.
      */
     private void updateCyclePhase(final AckEvent ack)
     {
-        if (Bbr1State.PROBE_BW == state && isNextCyclePhase(ack))
+        if (Bbr1State.PROBE_BW != state)
+        {
+            return;
+        }
+        if (variant.isDrainToTargetCycling())
+        {
+            drainToTargetCycling(ack);
+        }
+        else if (isNextCyclePhase(ack))
         {
             advanceCyclePhase();
+        }
+    }
+
+    /**
+     * BBRplus {@code bbr_drain_to_target_cycling}: every cycle of {@link #cycleLengthMinRtts} min_rtts (from a
+     * cycle start, not a phase start) begins in the 5/4 phase. 5/4 ends, after at least one min_rtt, once inflight
+     * reaches the 5/4 target or on any loss or application-limited sample; 3/4 then lasts until inflight is down to
+     * the BDP target ("drain to target"), whatever the time; the rest of the cycle cruises at 1.0. Linux's time
+     * limits per phase do not apply. BBRplus also leaves 5/4 when nothing is ready to send or the receive window
+     * blocks the next segment ({@code !tcp_send_head}, {@code tcp_snd_wnd_test}); the SPI tells the controller of
+     * neither, so the application-limited mark of the rate sample stands for them.
+     */
+    private void drainToTargetCycling(final AckEvent ack)
+    {
+        final long elapsedNs = deliveredTimeNs - cycleStartNs;
+        if (hasMinRtt && elapsedNs > cycleLengthMinRtts * minRttNs)
+        {
+            // Always probe before the bandwidth estimate is forgotten: a new cycle of 2 to 8 min_rtts.
+            cycleStartNs = deliveredTimeNs;
+            cycleLengthMinRtts = CYCLE_LENGTH - random.nextInt(CYCLE_RANDOM_PHASES);
+            cycleIndex = 0;
+            return;
+        }
+        if (1.0 == pacingGain)
+        {
+            return;  // cruise at the estimate
+        }
+
+        final long inflightBytes = ack.priorBytesInFlightBytes();
+        final long maxBandwidth = maxBandwidthFilter.best();
+        if (pacingGain < 1.0)
+        {
+            if (inflightBytes <= inflightBytes(maxBandwidth, 1.0))
+            {
+                cycleIndex = CRUISE_PHASE_INDEX;  // the queue we added is drained
+            }
+            return;
+        }
+        if (hasMinRtt && elapsedNs > minRttNs && (inflightBytes >= inflightBytes(maxBandwidth, pacingGain) ||
+            ack.newlyLostBytes() > 0 || ack.isSampleAppLimited()))
+        {
+            cycleIndex = DRAIN_PHASE_INDEX;
         }
     }
 
@@ -945,12 +1035,16 @@ public final class Bbr1Controller implements CongestionController
     /**
      * {@code bbr_quantization_budget}: room for three send quanta in the end hosts (Linux: three TSO bursts), rounded
      * up to an even number of packets (fewer delayed ACKs), plus 2 packets in the 5/4 phase so gain cycling raises
-     * inflight above BDP even for tiny BDPs.
+     * inflight above BDP even for tiny BDPs. BBRplus keeps only the three quanta.
      */
     private long quantizationBudget(final long windowBytes)
     {
-        final long twoPacketsBytes = 2L * context.maxDatagramSizeBytes();
         long budgetBytes = windowBytes + 3L * sendQuantumBytes;
+        if (!variant.hasEvenAndProbeUpQuantization())
+        {
+            return budgetBytes;
+        }
+        final long twoPacketsBytes = 2L * context.maxDatagramSizeBytes();
         budgetBytes = (budgetBytes + twoPacketsBytes - 1) / twoPacketsBytes * twoPacketsBytes;
         if (Bbr1State.PROBE_BW == state && 0 == cycleIndex)
         {
@@ -987,8 +1081,8 @@ public final class Bbr1Controller implements CongestionController
 
     public String toString()
     {
-        return "Bbr1Controller{state=" + state + ", cycleIndex=" + cycleIndex + ", maxBw=" + maxBandwidthFilter.best() +
-            ", minRttNs=" + minRttNs + ", cwnd=" + congestionWindowBytes + ", pacingRate=" +
+        return "Bbr1Controller{variant=" + variant + ", state=" + state + ", cycleIndex=" + cycleIndex + ", maxBw=" +
+            maxBandwidthFilter.best() + ", minRttNs=" + minRttNs + ", cwnd=" + congestionWindowBytes + ", pacingRate=" +
             pacingRateBytesPerSecond + ", fullBw=" + isFullBandwidthReached + ", ltUseBw=" +
             longTermBandwidth.isInUse() + ", rounds=" + rounds.roundCount() + "}";
     }

@@ -5,14 +5,15 @@ import org.agrona.concurrent.status.AtomicCounter;
 
 /**
  * The counters BBRv1 publishes for observation (the fields Linux exposes in {@code tcp_bbr_info} plus its state
- * machine). Registered once at construction; updated with release stores after every event that changes them.
+ * machine), named after the variant: {@code bbr-state}, {@code bbrplus-state}, ... Registered once at construction;
+ * updated with release stores after every event that changes them.
  */
 final class Bbr1Counters
 {
     /**
-     * Counter name: how often the long-term (policer) rate has been put in use.
+     * Counter name after the variant's name and a dash: how often the long-term (policer) rate has been put in use.
      */
-    static final String LONG_TERM_BANDWIDTH_ENGAGEMENTS = "bbr-lt-bw-engagements";
+    static final String LONG_TERM_BANDWIDTH_ENGAGEMENTS = "lt-bw-engagements";
 
     private static final double GAIN_SCALE = 1000.0;
 
@@ -27,18 +28,19 @@ final class Bbr1Counters
     private final AtomicCounter longTermBandwidthEngagements;
     private final AtomicCounter roundCount;
 
-    Bbr1Counters(final ControllerCounters counters)
+    Bbr1Counters(final ControllerCounters counters, final Bbr1Variant variant)
     {
-        state = counters.newCounter("bbr-state");
-        cycleIndex = counters.newCounter("bbr-cycle-index");
-        maxBandwidthBytesPerSecond = counters.newCounter("bbr-max-bw-bytes-per-second");
-        minRttNs = counters.newCounter("bbr-min-rtt-ns");
-        pacingGainX1000 = counters.newCounter("bbr-pacing-gain-x1000");
-        cwndGainX1000 = counters.newCounter("bbr-cwnd-gain-x1000");
-        isFullBandwidthReached = counters.newCounter("bbr-full-bw-reached");
-        isLongTermBandwidthInUse = counters.newCounter("bbr-lt-bw-in-use");
-        longTermBandwidthEngagements = counters.newCounter(LONG_TERM_BANDWIDTH_ENGAGEMENTS);
-        roundCount = counters.newCounter("bbr-round-count");
+        final String prefix = variant.controllerName() + "-";
+        state = counters.newCounter(prefix + "state");
+        cycleIndex = counters.newCounter(prefix + "cycle-index");
+        maxBandwidthBytesPerSecond = counters.newCounter(prefix + "max-bw-bytes-per-second");
+        minRttNs = counters.newCounter(prefix + "min-rtt-ns");
+        pacingGainX1000 = counters.newCounter(prefix + "pacing-gain-x1000");
+        cwndGainX1000 = counters.newCounter(prefix + "cwnd-gain-x1000");
+        isFullBandwidthReached = counters.newCounter(prefix + "full-bw-reached");
+        isLongTermBandwidthInUse = counters.newCounter(prefix + "lt-bw-in-use");
+        longTermBandwidthEngagements = counters.newCounter(prefix + LONG_TERM_BANDWIDTH_ENGAGEMENTS);
+        roundCount = counters.newCounter(prefix + "round-count");
     }
 
     void publish(final Bbr1Controller controller)

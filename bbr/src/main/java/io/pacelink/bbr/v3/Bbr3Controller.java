@@ -18,7 +18,9 @@ import java.util.List;
 /**
  * BBRv3 as specified by draft-ietf-ccwg-bbr-06, in bytes and nanoseconds. Method names follow the draft's pseudo-code
  * ({@code UpdateModelAndState}, {@code CheckStartupDone}, ...) and cite the Linux v3 function ({@code google/bbr}
- * {@code net/ipv4/tcp_bbr.c}) where the draft leaves a detail open.
+ * {@code net/ipv4/tcp_bbr.c}) where the draft leaves a detail open. The same state machine runs BBRv2 alpha
+ * ({@code tcp_bbr2.c}), whose different rules {@link Bbr3Variant} switches and whose constants
+ * {@link Bbr3Parameters} gives.
  * <p>
  * Per ACK frame the transport calls {@link #onPacketLost} for each newly lost packet (draft {@code HandleLostPacket}),
  * {@link #onCongestionEvent} once if any was lost (loss-recovery entry), then {@link #onAck} (draft
@@ -41,10 +43,17 @@ public final class Bbr3Controller implements CongestionController
      */
     static final long INFINITE = Long.MAX_VALUE;
 
+    /**
+     * BBRv2 alpha ends ProbeBW_UP once inflight reaches this multiple of the BDP ({@code bbr_bw_probe_pif_gain =
+     * BBR_UNIT * 5 / 4}, "as in BBR v1").
+     */
+    static final double V2_PROBE_UP_INFLIGHT_GAIN = 1.25;
+
     private static final int MAX_PROBE_UP_ROUNDS = 30;
     private static final int PROBE_WAIT_RANDOM_ROUNDS = 2;
 
     private final Bbr3Parameters config;
+    private final Bbr3Variant variant;
     private final ControllerContext context;
     private final RttStats rttStats;
     private final ControllerRandom random;
@@ -75,6 +84,8 @@ public final class Bbr3Controller implements CongestionController
     private long rsLostBytes;
     private boolean rsIsAppLimited;
     private long rsNewlyAckedBytes;
+    private long rsNewlyLostBytes;
+    private long rsPriorInflightBytes;
     private long rsRttNs;
 
     private Bbr3State state;
@@ -129,8 +140,8 @@ public final class Bbr3Controller implements CongestionController
     private long cycleStampNs;
     private long bwProbeWaitNs;
 
-    // Startup loss exit: discontiguous lost ranges in the current loss round.
-    private long lostRangesInRound;
+    // Startup loss exit: discontiguous lost ranges (v2: lossy ACKs) in the current loss round.
+    private long lossEventsInRound;
     private long lastLostPacketNumber = Long.MIN_VALUE;
 
     // Answering the transport's recovery period (RFC 9002 section 7.3.2).
@@ -151,10 +162,11 @@ public final class Bbr3Controller implements CongestionController
     public Bbr3Controller(final ControllerContext context, final Bbr3Parameters config)
     {
         this.config = config;
+        this.variant = config.variant;
         this.context = context;
         this.rttStats = context.rttStats();
         this.random = context.random();
-        this.counters = new Bbr3Counters(context.counters());
+        this.counters = new Bbr3Counters(context.counters(), variant);
         this.initialCwndBytes = context.initialWindowBytes();
         this.congestionWindowBytes = initialCwndBytes;
         this.ackAggregation = AckAggregationEstimator.withLinuxWindows(context.maxDatagramSizeBytes());
@@ -248,7 +260,10 @@ public final class Bbr3Controller implements CongestionController
         startClocksIfNeeded(nowNs);
         deliveredBytes = lost.totalDeliveredBytes();
         bytesInFlight = lost.bytesInFlight();
-        countLostRange(lost.packetNumber());
+        if (!variant.isStartupLossCountingLossyAcks())
+        {
+            countLostRange(lost.packetNumber());
+        }
 
         noteLoss();
         if (isBwProbeSample)
@@ -271,7 +286,7 @@ public final class Bbr3Controller implements CongestionController
      * Loss-recovery entry (draft {@code OnEnterFastRecovery}, or {@code OnEnterRTO} on persistent congestion) when the
      * batch starts a recovery period; losses of packets sent before the current period began belong to it. An ECN-CE
      * event counts as a congestion signal like a loss (draft "ECN": no specific response beyond treating CE as
-     * congestion).
+     * congestion); BBRv2 alpha, whose ECN support ships disabled, ignores it.
      */
     public void onCongestionEvent(final CongestionEvent event)
     {
@@ -280,6 +295,10 @@ public final class Bbr3Controller implements CongestionController
         bytesInFlight = event.bytesInFlight();
         if (event.isEcnCe())
         {
+            if (!variant.isEcnCongestionSignal())
+            {
+                return;
+            }
             noteLoss();
         }
 
@@ -289,9 +308,16 @@ public final class Bbr3Controller implements CongestionController
         }
         else if (event.startsRecovery())
         {
-            // The undo snapshot was taken by NoteLoss at the round's first loss; saving it again here would
-            // discard an undo_state set by HandleInflightTooHigh for this very batch.
-            saveCwnd();
+            if (variant.isUndoResumingProbe())
+            {
+                // The undo snapshot was taken by NoteLoss at the round's first loss; saving it again here would
+                // discard an undo_state set by HandleInflightTooHigh for this very batch.
+                saveCwnd();
+            }
+            else
+            {
+                saveStateUponLoss();  // v2 bbr2_ssthresh: cwnd and bounds saved on entering recovery
+            }
         }
         else
         {
@@ -303,18 +329,30 @@ public final class Bbr3Controller implements CongestionController
 
     /**
      * Draft {@code HandleSpuriousLossDetection} (Linux {@code bbr_undo_cwnd}): the recovery was spurious, restore
-     * cwnd and the bounds saved when it began, and resume probing if the loss had stopped it.
+     * cwnd and the bounds saved when it began, and resume probing if the loss had stopped it. BBRv2 alpha
+     * ({@code bbr2_undo_cwnd}) sets cwnd to the saved one and restores the bounds, without resuming a probe.
      */
     public void onSpuriousLoss(final long nowNs)
     {
         startClocksIfNeeded(nowNs);
-        restoreCwnd();
+        if (variant.isUndoResumingProbe())
+        {
+            restoreCwnd();
+        }
+        else
+        {
+            congestionWindowBytes = priorCwndBytes;
+        }
         isLossInRound = false;
         resetFullBw();
         bwShorttermBytesPerSecond = Math.max(bwShorttermBytesPerSecond, undoBwShorttermBytesPerSecond);
         inflightShorttermBytes = Math.max(inflightShorttermBytes, undoInflightShorttermBytes);
         inflightLongtermBytes = Math.max(inflightLongtermBytes, undoInflightLongtermBytes);
-        if (Bbr3State.STARTUP == undoState && Bbr3State.STARTUP != state)
+        if (!variant.isUndoResumingProbe())
+        {
+            undoState = null;
+        }
+        else if (Bbr3State.STARTUP == undoState && Bbr3State.STARTUP != state)
         {
             fullBwReached = false;
             if (Bbr3State.PROBE_RTT != state)
@@ -483,6 +521,8 @@ public final class Bbr3Controller implements CongestionController
     private void readRateSample(final AckEvent ack)
     {
         rsNewlyAckedBytes = ack.newlyAckedBytes();
+        rsNewlyLostBytes = ack.newlyLostBytes();
+        rsPriorInflightBytes = ack.priorBytesInFlightBytes();
         rsRttNs = ack.latestRttNs();
         rsIsValid = ack.hasRateSample();
         if (rsIsValid)
@@ -526,7 +566,7 @@ public final class Bbr3Controller implements CongestionController
         // discontiguous lost range (the draft's SACK "sequence ranges").
         if (packetNumber != lastLostPacketNumber + 1)
         {
-            lostRangesInRound++;
+            lossEventsInRound++;
         }
         lastLostPacketNumber = packetNumber;
     }
@@ -620,15 +660,18 @@ public final class Bbr3Controller implements CongestionController
 
     private void checkFullBwReached()
     {
-        // Draft CheckFullBWReached: three non-app-limited rounds without 25 % growth of the delivery rate.
-        if (fullBwNow || !rounds.isRoundStart() || rsIsAppLimited)
+        // Draft CheckFullBWReached: three non-app-limited rounds without 25 % growth of the delivery rate. BBRv2
+        // alpha (bbr_check_full_bw_reached) looks at max_bw instead, and only until the pipe was first full.
+        final boolean isV2 = variant.isFullBwJudgedOnMaxBw();
+        if (fullBwNow || !rounds.isRoundStart() || rsIsAppLimited || (isV2 && fullBwReached))
         {
             return;
         }
-        if (rsDeliveryRateBytesPerSecond >= fullBwBytesPerSecond * BbrConstants.FULL_BANDWIDTH_GROWTH)
+        final long bandwidthBytesPerSecond = isV2 ? maxBwBytesPerSecond : rsDeliveryRateBytesPerSecond;
+        if (bandwidthBytesPerSecond >= fullBwBytesPerSecond * BbrConstants.FULL_BANDWIDTH_GROWTH)
         {
             resetFullBw();
-            fullBwBytesPerSecond = rsDeliveryRateBytesPerSecond;
+            fullBwBytesPerSecond = bandwidthBytesPerSecond;
             return;
         }
         fullBwCount++;
@@ -652,20 +695,27 @@ public final class Bbr3Controller implements CongestionController
     {
         // Draft "Exiting Startup Based on Packet Loss" (Linux bbr_check_loss_too_high_in_startup), evaluated at the
         // end of each loss round: a whole round spent in recovery (NoteLoss started the round at the first loss),
-        // loss rate above LossThresh, and at least BBRStartupFullLossCnt discontiguous lost ranges.
+        // loss rate above LossThresh, and at least BBRStartupFullLossCnt discontiguous lost ranges (v2: ACKs that
+        // marked losses, loss_events_in_round).
+        if (variant.isStartupLossCountingLossyAcks() && rsNewlyLostBytes > 0)
+        {
+            lossEventsInRound++;
+        }
         if (!lossRoundStart)
         {
             return;
         }
         if (Bbr3State.STARTUP == state && !fullBwReached && inRecovery &&
-            lostRangesInRound >= config.startupFullLossCount &&
+            lossEventsInRound >= config.startupFullLossCount &&
             isInflightTooHigh(rsLostBytes, rsTxInFlightBytes))
         {
             undoState = Bbr3State.STARTUP;
             fullBwReached = true;
-            inflightLongtermBytes = Math.max(bdpMultiple(bwBytesPerSecond, 1.0), inflightLatestBytes);
+            // v2 bbr2_handle_queue_too_high_in_startup: the BDP of max_bw with its quantization budget.
+            inflightLongtermBytes = variant.isStartupLossBoundTheBdp() ? inflight(maxBwBytesPerSecond, 1.0) :
+                Math.max(bdpMultiple(bwBytesPerSecond, 1.0), inflightLatestBytes);
         }
-        lostRangesInRound = 0;
+        lossEventsInRound = 0;
     }
 
     private void checkDrainDone(final long nowNs)
@@ -710,12 +760,12 @@ public final class Bbr3Controller implements CongestionController
                 if (rounds.isRoundStart())
                 {
                     isBwProbeSample = true;
-                    startProbeBwUp();
+                    startProbeBwUp(nowNs);
                 }
                 break;
 
             case PROBE_BW_UP:
-                if (isTimeToGoDown(isCwndLimited))
+                if (isTimeToGoDown(nowNs, isCwndLimited))
                 {
                     prevProbeTooHigh = false; // no high loss (yet)
                     startProbeBwDown(nowNs);
@@ -778,6 +828,10 @@ public final class Bbr3Controller implements CongestionController
         // it limits us, by 1, 2, 4, ... SMSS per round spread over the round's ACKs.
         if (!isCwndLimited || congestionWindowBytes < inflightLongtermBytes)
         {
+            if (variant.isProbeUpCreditForgottenWhenNotLimited())
+            {
+                bwProbeUpAckedBytes = 0;
+            }
             return;
         }
         bwProbeUpAckedBytes += rsNewlyAckedBytes;
@@ -822,20 +876,28 @@ public final class Bbr3Controller implements CongestionController
 
     private boolean isTimeToCruise()
     {
-        if (bytesInFlight > inflightWithHeadroom())
+        final long inflightBytes = probeBwInflightBytes();
+        if (inflightBytes > inflightWithHeadroom())
         {
             return false; // not enough headroom
         }
-        return bytesInFlight <= inflight(maxBwBytesPerSecond, 1.0); // queue drained
+        return inflightBytes <= inflight(maxBwBytesPerSecond, 1.0); // queue drained
     }
 
-    private boolean isTimeToGoDown(final boolean isCwndLimited)
+    private boolean isTimeToGoDown(final long nowNs, final boolean isCwndLimited)
     {
         // Precautionary bandwidth probing, deceleration: the last probe lost too much at inflight_longterm.
-        if (prevProbeTooHigh && bytesInFlight >= inflightLongtermBytes)
+        final long inflightBytes = probeBwInflightBytes();
+        if (prevProbeTooHigh && inflightBytes >= inflightLongtermBytes)
         {
             prevProbePrecautionary = true;
             return true;
+        }
+        if (variant.isProbeUpEndedByInflight())
+        {
+            // v2 "is_queuing": probed for at least a min_rtt and inflight reached 1.25 BDP.
+            return INFINITE != minRttNs && nowNs - cycleStampNs > minRttNs &&
+                inflightBytes >= inflight(maxBwBytesPerSecond, V2_PROBE_UP_INFLIGHT_GAIN);
         }
         if (isCwndLimited && congestionWindowBytes >= inflightLongtermBytes)
         {
@@ -854,13 +916,17 @@ public final class Bbr3Controller implements CongestionController
     {
         // Draft UpdateMinRTT: probe_rtt_min_delay is a 5 s min that schedules ProbeRTT; min_rtt a 10 s min.
         probeRttExpired = nowNs > probeRttMinStampNs + config.probeRttIntervalNs;
-        if (rsRttNs >= 0 && (rsRttNs < probeRttMinDelayNs || probeRttExpired))
+        // BBRv2 alpha refreshes both on an equal sample (bbr_update_min_rtt: <=), which postpones ProbeRTT on a
+        // stable path.
+        final boolean isEqualFresh = variant.isMinRttRefreshedByEqualSamples();
+        if (rsRttNs >= 0 && (rsRttNs < probeRttMinDelayNs || (isEqualFresh && rsRttNs == probeRttMinDelayNs) ||
+            probeRttExpired))
         {
             probeRttMinDelayNs = rsRttNs;
             probeRttMinStampNs = nowNs;
         }
         final boolean minRttExpired = nowNs > minRttStampNs + config.minRttFilterLengthNs;
-        if (probeRttMinDelayNs < minRttNs || minRttExpired)
+        if (probeRttMinDelayNs < minRttNs || (isEqualFresh && probeRttMinDelayNs == minRttNs) || minRttExpired)
         {
             minRttNs = probeRttMinDelayNs;
             minRttStampNs = probeRttMinStampNs;
@@ -965,7 +1031,10 @@ public final class Bbr3Controller implements CongestionController
         if (!isLossInRound)
         {
             lossRoundDeliveredBytes = deliveredBytes;
-            saveStateUponLoss();
+            if (variant.isUndoResumingProbe())
+            {
+                saveStateUponLoss();
+            }
         }
         isLossInRound = true;
     }
@@ -1059,11 +1128,11 @@ public final class Bbr3Controller implements CongestionController
         {
             case STARTUP:
                 pacingGain = config.startupPacingGain;
-                cwndGain = config.cwndGain;
+                cwndGain = config.startupCwndGain;
                 break;
             case DRAIN:
                 pacingGain = config.drainPacingGain;
-                cwndGain = config.cwndGain;
+                cwndGain = config.startupCwndGain;
                 break;
             case PROBE_BW_DOWN:
                 pacingGain = config.downPacingGain;
@@ -1108,6 +1177,10 @@ public final class Bbr3Controller implements CongestionController
 
     private void startProbeBwCruise()
     {
+        if (variant.isCruiseBoundingShortTermByLongTerm() && INFINITE != inflightShorttermBytes)
+        {
+            inflightShorttermBytes = Math.min(inflightShorttermBytes, inflightLongtermBytes);
+        }
         setState(Bbr3State.PROBE_BW_CRUISE);
     }
 
@@ -1122,12 +1195,17 @@ public final class Bbr3Controller implements CongestionController
         setState(Bbr3State.PROBE_BW_REFILL);
     }
 
-    private void startProbeBwUp()
+    private void startProbeBwUp(final long nowNs)
     {
         ackPhase = AckPhase.PROBE_STARTING;
         rounds.startRound(deliveredBytes);
-        resetFullBw();
-        fullBwBytesPerSecond = rsDeliveryRateBytesPerSecond;
+        // Linux v2 and v3 stamp the phase start (bbr*_start_bw_probe_up); only v2's exit from UP reads it.
+        cycleStampNs = nowNs;
+        if (!variant.isProbeUpEndedByInflight())
+        {
+            resetFullBw();
+            fullBwBytesPerSecond = rsDeliveryRateBytesPerSecond;
+        }
         setState(Bbr3State.PROBE_BW_UP);
         raiseInflightLongtermSlope();
     }
@@ -1202,7 +1280,7 @@ public final class Bbr3Controller implements CongestionController
         {
             congestionWindowBytes = Math.min(congestionWindowBytes + rsNewlyAckedBytes, maxInflightBytes);
         }
-        else if (congestionWindowBytes < maxInflightBytes || deliveredBytes < initialCwndBytes)
+        else if (congestionWindowBytes < maxInflightBytes || isBelowStartupGrowthFloor())
         {
             congestionWindowBytes += rsNewlyAckedBytes;
         }
@@ -1275,8 +1353,23 @@ public final class Bbr3Controller implements CongestionController
 
     private long targetInflight()
     {
-        // How much we want in flight: the BDP, unless congestion cut cwnd below it.
-        return Math.min(bdpMultiple(bwBytesPerSecond, 1.0), congestionWindowBytes);
+        // How much we want in flight: the BDP (v2: with its quantization budget), unless congestion cut cwnd below it.
+        final long bdpBytes = variant.isTargetInflightBudgeted() ?
+            inflight(bwBytesPerSecond, 1.0) : bdpMultiple(bwBytesPerSecond, 1.0);
+        return Math.min(bdpBytes, congestionWindowBytes);
+    }
+
+    private boolean isBelowStartupGrowthFloor()
+    {
+        // Draft SetCwnd: grow until the initial window was delivered; v2 bbr_set_cwnd: while below twice it.
+        return variant.isStartupGrowingToTwiceInitialCwnd() ?
+            congestionWindowBytes < 2 * initialCwndBytes : deliveredBytes < initialCwndBytes;
+    }
+
+    private long probeBwInflightBytes()
+    {
+        // The inflight ProbeBW's exits judge: the draft's C.inflight, or v2's rs->prior_in_flight.
+        return variant.isProbeBwJudgedOnPriorInflight() ? rsPriorInflightBytes : bytesInFlight;
     }
 
     private long inflightWithHeadroom()

@@ -4,8 +4,10 @@ import io.pacelink.transport.cc.ControllerCounters;
 import org.agrona.concurrent.status.AtomicCounter;
 
 /**
- * The counters a BBRv3 controller publishes, registered once at construction. Unbounded model values (the draft's
- * "Infinity": no short-term or long-term bound yet, no min_rtt yet) are published as {@value #UNBOUNDED}.
+ * The counters a {@link Bbr3Controller} publishes, registered once at construction and named after its variant
+ * ({@code bbr3-state}, {@code bbr2-state}, ...: the names below follow the variant's name and a dash). Unbounded model
+ * values (the draft's "Infinity": no short-term or long-term bound yet, no min_rtt yet) are published as
+ * {@value #UNBOUNDED}.
  */
 final class Bbr3Counters
 {
@@ -14,16 +16,16 @@ final class Bbr3Counters
      */
     static final long UNBOUNDED = -1;
 
-    static final String STATE = "bbr3-state";
-    static final String MAX_BW = "bbr3-max-bw-bytes-per-sec";
-    static final String BW_SHORTTERM = "bbr3-bw-shortterm-bytes-per-sec";
-    static final String INFLIGHT_LONGTERM = "bbr3-inflight-longterm-bytes";
-    static final String INFLIGHT_SHORTTERM = "bbr3-inflight-shortterm-bytes";
-    static final String MIN_RTT = "bbr3-min-rtt-ns";
-    static final String PACING_GAIN = "bbr3-pacing-gain-x1000";
-    static final String CWND_GAIN = "bbr3-cwnd-gain-x1000";
-    static final String EXTRA_ACKED = "bbr3-extra-acked-bytes";
-    static final String ROUND_COUNT = "bbr3-round-count";
+    static final String STATE = "state";
+    static final String MAX_BW = "max-bw-bytes-per-sec";
+    static final String BW_SHORTTERM = "bw-shortterm-bytes-per-sec";
+    static final String INFLIGHT_LONGTERM = "inflight-longterm-bytes";
+    static final String INFLIGHT_SHORTTERM = "inflight-shortterm-bytes";
+    static final String MIN_RTT = "min-rtt-ns";
+    static final String PACING_GAIN = "pacing-gain-x1000";
+    static final String CWND_GAIN = "cwnd-gain-x1000";
+    static final String EXTRA_ACKED = "extra-acked-bytes";
+    static final String ROUND_COUNT = "round-count";
 
     private final AtomicCounter state;
     private final AtomicCounter maxBw;
@@ -36,18 +38,19 @@ final class Bbr3Counters
     private final AtomicCounter extraAcked;
     private final AtomicCounter roundCount;
 
-    Bbr3Counters(final ControllerCounters counters)
+    Bbr3Counters(final ControllerCounters counters, final Bbr3Variant variant)
     {
-        state = counters.newCounter(STATE);
-        maxBw = counters.newCounter(MAX_BW);
-        bwShortterm = counters.newCounter(BW_SHORTTERM);
-        inflightLongterm = counters.newCounter(INFLIGHT_LONGTERM);
-        inflightShortterm = counters.newCounter(INFLIGHT_SHORTTERM);
-        minRtt = counters.newCounter(MIN_RTT);
-        pacingGain = counters.newCounter(PACING_GAIN);
-        cwndGain = counters.newCounter(CWND_GAIN);
-        extraAcked = counters.newCounter(EXTRA_ACKED);
-        roundCount = counters.newCounter(ROUND_COUNT);
+        final String prefix = variant.controllerName() + "-";
+        state = counters.newCounter(prefix + STATE);
+        maxBw = counters.newCounter(prefix + MAX_BW);
+        bwShortterm = counters.newCounter(prefix + BW_SHORTTERM);
+        inflightLongterm = counters.newCounter(prefix + INFLIGHT_LONGTERM);
+        inflightShortterm = counters.newCounter(prefix + INFLIGHT_SHORTTERM);
+        minRtt = counters.newCounter(prefix + MIN_RTT);
+        pacingGain = counters.newCounter(prefix + PACING_GAIN);
+        cwndGain = counters.newCounter(prefix + CWND_GAIN);
+        extraAcked = counters.newCounter(prefix + EXTRA_ACKED);
+        roundCount = counters.newCounter(prefix + ROUND_COUNT);
     }
 
     void publishState(final Bbr3State state, final double pacingGain, final double cwndGain)

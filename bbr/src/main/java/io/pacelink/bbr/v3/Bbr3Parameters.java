@@ -2,135 +2,141 @@ package io.pacelink.bbr.v3;
 
 import io.pacelink.transport.cc.ControllerParameters;
 
-import java.util.Set;
+import java.util.List;
 
 /**
- * BBRv3 constants, read once from the named {@code bbr3.*} controller parameters. Defaults follow
+ * The constants of a {@link Bbr3Controller}, read once from the named controller parameters: {@code bbr3.*} for BBRv3,
+ * {@code bbr2.*} for BBRv2 alpha (the names below follow the variant's name and a dot). BBRv3's defaults follow
  * draft-ietf-ccwg-bbr-06; where Google's Linux v3 differs, the Linux value is one parameter away:
  * <ul>
  *     <li>{@code bbr3.drainPacingGain=0.347} (Linux {@code bbr_drain_gain = 1/2.885}; draft 0.5),</li>
  *     <li>{@code bbr3.downPacingGain=0.91} (Linux {@code bbr_pacing_gain[BBR_BW_PROBE_DOWN]}; draft 0.90),</li>
  *     <li>{@code bbr3.drainRoundsTimeout=0} (Linux exits Drain on inflight only; the draft also after 3 rounds).</li>
  * </ul>
+ * BBRv2 alpha's defaults are {@code tcp_bbr2.c}'s (v2alpha branch of {@code github.com/google/bbr}), in its 8-bit
+ * fixed point where it has one ({@code x / 256}).
  */
 public final class Bbr3Parameters
 {
     /**
-     * Prefix of every BBRv3 parameter name.
-     */
-    public static final String PREFIX = "bbr3.";
-
-    /**
      * Startup pacing gain: 4 ln 2, the smallest gain that doubles the sending rate each round (draft
      * {@code BBR.StartupPacingGain}).
      */
-    public static final String STARTUP_PACING_GAIN = PREFIX + "startupPacingGain";
+    public static final String STARTUP_PACING_GAIN = "startupPacingGain";
 
     /**
-     * cwnd gain in Startup, Drain and ProbeBW other than UP (draft {@code BBR.DefaultCwndGain} = 2).
+     * cwnd gain in ProbeBW other than UP (draft {@code BBR.DefaultCwndGain} = 2; v2 {@code bbr_cwnd_gain} = 2).
      */
-    public static final String CWND_GAIN = PREFIX + "cwndGain";
+    public static final String CWND_GAIN = "cwndGain";
+
+    /**
+     * cwnd gain in Startup and Drain (draft: {@code BBR.DefaultCwndGain} = 2; v2 {@code bbr_startup_cwnd_gain} =
+     * 739/256 = 2.887).
+     */
+    public static final String STARTUP_CWND_GAIN = "startupCwndGain";
 
     /**
      * Drain pacing gain (draft {@code BBR.DrainPacingGain} = 0.5; Linux 1/2.885).
      */
-    public static final String DRAIN_PACING_GAIN = PREFIX + "drainPacingGain";
+    public static final String DRAIN_PACING_GAIN = "drainPacingGain";
 
     /**
      * Rounds after which Drain ends even if inflight is still above the BDP (draft {@code CheckDrainDone}: 3);
      * 0 disables the timeout (Linux).
      */
-    public static final String DRAIN_ROUNDS_TIMEOUT = PREFIX + "drainRoundsTimeout";
+    public static final String DRAIN_ROUNDS_TIMEOUT = "drainRoundsTimeout";
 
     /**
      * ProbeBW_DOWN pacing gain (draft 0.90; Linux 0.91).
      */
-    public static final String DOWN_PACING_GAIN = PREFIX + "downPacingGain";
+    public static final String DOWN_PACING_GAIN = "downPacingGain";
 
     /**
      * ProbeBW_UP pacing gain (draft 1.25).
      */
-    public static final String UP_PACING_GAIN = PREFIX + "upPacingGain";
+    public static final String UP_PACING_GAIN = "upPacingGain";
 
     /**
      * ProbeBW_UP cwnd gain (draft 2.25; Linux {@code cwnd_gain + bw_probe_cwnd_gain/4}).
      */
-    public static final String UP_CWND_GAIN = PREFIX + "upCwndGain";
+    public static final String UP_CWND_GAIN = "upCwndGain";
 
     /**
      * Highest loss rate per round tolerated while probing (draft {@code BBR.LossThresh} = 2 %).
      */
-    public static final String LOSS_THRESHOLD = PREFIX + "lossThreshold";
+    public static final String LOSS_THRESHOLD = "lossThreshold";
 
     /**
      * Multiplicative decrease per lossy round (draft {@code BBR.Beta} = 0.7).
      */
-    public static final String BETA = PREFIX + "beta";
+    public static final String BETA = "beta";
 
     /**
      * Fraction of inflight_longterm left free for other flows (draft {@code BBR.Headroom} = 0.15).
      */
-    public static final String HEADROOM = PREFIX + "headroom";
+    public static final String HEADROOM = "headroom";
 
     /**
      * Time without a lower RTT sample after which ProbeRTT is entered (draft {@code BBR.ProbeRTTInterval} = 5 s).
      */
-    public static final String PROBE_RTT_INTERVAL_MS = PREFIX + "probeRttIntervalMs";
+    public static final String PROBE_RTT_INTERVAL_MS = "probeRttIntervalMs";
 
     /**
      * Minimum time ProbeRTT holds inflight down (draft {@code BBR.ProbeRTTDuration} = 200 ms).
      */
-    public static final String PROBE_RTT_DURATION_MS = PREFIX + "probeRttDurationMs";
+    public static final String PROBE_RTT_DURATION_MS = "probeRttDurationMs";
 
     /**
      * ProbeRTT cwnd as a multiple of the BDP (draft {@code BBR.ProbeRTTCwndGain} = 0.5).
      */
-    public static final String PROBE_RTT_CWND_GAIN = PREFIX + "probeRttCwndGain";
+    public static final String PROBE_RTT_CWND_GAIN = "probeRttCwndGain";
 
     /**
      * Window of the min_rtt filter (draft {@code BBR.MinRTTFilterLen} = 10 s).
      */
-    public static final String MIN_RTT_FILTER_LENGTH_MS = PREFIX + "minRttFilterLengthMs";
+    public static final String MIN_RTT_FILTER_LENGTH_MS = "minRttFilterLengthMs";
 
     /**
      * Fixed part of the wall-clock wait between bandwidth probes (draft {@code PickProbeWait}: 2 s).
      */
-    public static final String PROBE_WAIT_BASE_MS = PREFIX + "probeWaitBaseMs";
+    public static final String PROBE_WAIT_BASE_MS = "probeWaitBaseMs";
 
     /**
      * Random part of the wall-clock wait between bandwidth probes, uniform in [0, this) (draft: 1 s).
      */
-    public static final String PROBE_WAIT_RANDOM_MS = PREFIX + "probeWaitRandomMs";
+    public static final String PROBE_WAIT_RANDOM_MS = "probeWaitRandomMs";
 
     /**
      * Upper bound of the Reno-coexistence wait in rounds (draft {@code IsRenoCoexistenceProbeTime}: 63).
      */
-    public static final String PROBE_MAX_ROUNDS = PREFIX + "probeMaxRounds";
+    public static final String PROBE_MAX_ROUNDS = "probeMaxRounds";
 
     /**
      * Discontiguous lost ranges in one round needed for the Startup loss exit (draft
      * {@code BBRStartupFullLossCnt} = 6).
      */
-    public static final String STARTUP_FULL_LOSS_COUNT = PREFIX + "startupFullLossCount";
+    public static final String STARTUP_FULL_LOSS_COUNT = "startupFullLossCount";
 
     /**
      * How far below the bandwidth estimate to pace, in percent (draft {@code BBR.PacingMarginPercent} = 1).
      */
-    public static final String PACING_MARGIN_PERCENT = PREFIX + "pacingMarginPercent";
+    public static final String PACING_MARGIN_PERCENT = "pacingMarginPercent";
 
     /**
-     * Every parameter name BBRv3 reads.
+     * Every parameter name the controller reads, after the variant's prefix.
      */
-    public static final Set<String> NAMES = Set.of(
-        STARTUP_PACING_GAIN, CWND_GAIN, DRAIN_PACING_GAIN, DRAIN_ROUNDS_TIMEOUT, DOWN_PACING_GAIN, UP_PACING_GAIN,
-        UP_CWND_GAIN, LOSS_THRESHOLD, BETA, HEADROOM, PROBE_RTT_INTERVAL_MS, PROBE_RTT_DURATION_MS,
+    public static final List<String> NAMES = List.of(
+        STARTUP_PACING_GAIN, CWND_GAIN, STARTUP_CWND_GAIN, DRAIN_PACING_GAIN, DRAIN_ROUNDS_TIMEOUT, DOWN_PACING_GAIN,
+        UP_PACING_GAIN, UP_CWND_GAIN, LOSS_THRESHOLD, BETA, HEADROOM, PROBE_RTT_INTERVAL_MS, PROBE_RTT_DURATION_MS,
         PROBE_RTT_CWND_GAIN, MIN_RTT_FILTER_LENGTH_MS, PROBE_WAIT_BASE_MS, PROBE_WAIT_RANDOM_MS, PROBE_MAX_ROUNDS,
         STARTUP_FULL_LOSS_COUNT, PACING_MARGIN_PERCENT);
 
     private static final long NANOS_PER_MILLISECOND = 1_000_000L;
 
+    final Bbr3Variant variant;
     final double startupPacingGain;
     final double cwndGain;
+    final double startupCwndGain;
     final double drainPacingGain;
     final long drainRoundsTimeout;
     final double downPacingGain;
@@ -149,38 +155,57 @@ public final class Bbr3Parameters
     final long startupFullLossCount;
     final long pacingMarginPercent;
 
-    private Bbr3Parameters(final ControllerParameters parameters)
+    private Bbr3Parameters(final ControllerParameters parameters, final Bbr3Variant variant)
     {
-        parameters.rejectUnknown(PREFIX, NAMES);
+        this.variant = variant;
+        final String prefix = variant.controllerName() + ".";
+        parameters.rejectUnknownAfterPrefix(prefix, NAMES);
 
-        startupPacingGain = parameters.getDouble(STARTUP_PACING_GAIN, 4.0 * Math.log(2.0), 1.0, 4.0);
-        cwndGain = parameters.getDouble(CWND_GAIN, 2.0, 1.0, 4.0);
-        drainPacingGain = parameters.getDouble(DRAIN_PACING_GAIN, 0.5, 0.1, 1.0);
-        drainRoundsTimeout = parameters.getLong(DRAIN_ROUNDS_TIMEOUT, 3, 0, 1_000);
-        downPacingGain = parameters.getDouble(DOWN_PACING_GAIN, 0.90, 0.5, 1.0);
-        upPacingGain = parameters.getDouble(UP_PACING_GAIN, 1.25, 1.0, 2.0);
-        upCwndGain = parameters.getDouble(UP_CWND_GAIN, 2.25, 1.0, 4.0);
-        lossThreshold = parameters.getDouble(LOSS_THRESHOLD, 0.02, 0.001, 0.5);
-        beta = parameters.getDouble(BETA, 0.7, 0.1, 0.99);
-        headroom = parameters.getDouble(HEADROOM, 0.15, 0.0, 0.5);
-        probeRttIntervalNs = NANOS_PER_MILLISECOND * parameters.getLong(PROBE_RTT_INTERVAL_MS, 5_000, 100, 600_000);
-        probeRttDurationNs = NANOS_PER_MILLISECOND * parameters.getLong(PROBE_RTT_DURATION_MS, 200, 1, 10_000);
-        probeRttCwndGain = parameters.getDouble(PROBE_RTT_CWND_GAIN, 0.5, 0.1, 1.0);
+        final boolean isV2 = Bbr3Variant.V2_ALPHA == variant;
+        // v2 bbr_high_gain = bbr_startup_cwnd_gain = 256 * 2885 / 1000 + 1 = 739, bbr_drain_gain = 256 * 1000 / 2885
+        // = 88; the draft's 4 ln 2 and 0.5.
+        final double v2HighGain = 739.0 / 256.0;
+        startupPacingGain =
+            parameters.getDouble(prefix + STARTUP_PACING_GAIN, isV2 ? v2HighGain : 4.0 * Math.log(2.0), 1.0, 4.0);
+        cwndGain = parameters.getDouble(prefix + CWND_GAIN, 2.0, 1.0, 4.0);
+        startupCwndGain = parameters.getDouble(prefix + STARTUP_CWND_GAIN, isV2 ? v2HighGain : 2.0, 1.0, 4.0);
+        drainPacingGain = parameters.getDouble(prefix + DRAIN_PACING_GAIN, isV2 ? 88.0 / 256.0 : 0.5, 0.1, 1.0);
+        // v2 bbr2_check_drain: inflight only; the draft also gives up after 3 rounds.
+        drainRoundsTimeout = parameters.getLong(prefix + DRAIN_ROUNDS_TIMEOUT, isV2 ? 0 : 3, 0, 1_000);
+        // v2 bbr_pacing_gain[BBR_BW_PROBE_DOWN] = 3/4, as v1's drain phase; the draft 0.90.
+        downPacingGain = parameters.getDouble(prefix + DOWN_PACING_GAIN, isV2 ? 0.75 : 0.90, 0.5, 1.0);
+        upPacingGain = parameters.getDouble(prefix + UP_PACING_GAIN, 1.25, 1.0, 2.0);
+        // v2 bbr_update_gains: bbr_cwnd_gain (2) in every ProbeBW phase; v3 adds 0.25 in UP.
+        upCwndGain = parameters.getDouble(prefix + UP_CWND_GAIN, isV2 ? 2.0 : 2.25, 1.0, 4.0);
+        // v2 bbr_loss_thresh = 256 * 2 / 100 = 5, bbr_beta = 256 * 30 / 100 = 76 (a cut to 180/256),
+        // bbr_inflight_headroom = 256 * 15 / 100 = 38.
+        lossThreshold = parameters.getDouble(prefix + LOSS_THRESHOLD, isV2 ? 5.0 / 256.0 : 0.02, 0.001, 0.5);
+        beta = parameters.getDouble(prefix + BETA, isV2 ? 180.0 / 256.0 : 0.7, 0.1, 0.99);
+        headroom = parameters.getDouble(prefix + HEADROOM, isV2 ? 38.0 / 256.0 : 0.15, 0.0, 0.5);
+        probeRttIntervalNs =
+            NANOS_PER_MILLISECOND * parameters.getLong(prefix + PROBE_RTT_INTERVAL_MS, 5_000, 100, 600_000);
+        probeRttDurationNs =
+            NANOS_PER_MILLISECOND * parameters.getLong(prefix + PROBE_RTT_DURATION_MS, 200, 1, 10_000);
+        probeRttCwndGain = parameters.getDouble(prefix + PROBE_RTT_CWND_GAIN, 0.5, 0.1, 1.0);
         minRttFilterLengthNs =
-            NANOS_PER_MILLISECOND * parameters.getLong(MIN_RTT_FILTER_LENGTH_MS, 10_000, 100, 600_000);
-        probeWaitBaseNs = NANOS_PER_MILLISECOND * parameters.getLong(PROBE_WAIT_BASE_MS, 2_000, 0, 600_000);
-        probeWaitRandomNs = NANOS_PER_MILLISECOND * parameters.getLong(PROBE_WAIT_RANDOM_MS, 1_000, 0, 600_000);
-        probeMaxRounds = parameters.getLong(PROBE_MAX_ROUNDS, 63, 1, 10_000);
-        startupFullLossCount = parameters.getLong(STARTUP_FULL_LOSS_COUNT, 6, 1, 1_000);
-        pacingMarginPercent = parameters.getLong(PACING_MARGIN_PERCENT, 1, 0, 50);
+            NANOS_PER_MILLISECOND * parameters.getLong(prefix + MIN_RTT_FILTER_LENGTH_MS, 10_000, 100, 600_000);
+        probeWaitBaseNs =
+            NANOS_PER_MILLISECOND * parameters.getLong(prefix + PROBE_WAIT_BASE_MS, 2_000, 0, 600_000);
+        probeWaitRandomNs =
+            NANOS_PER_MILLISECOND * parameters.getLong(prefix + PROBE_WAIT_RANDOM_MS, 1_000, 0, 600_000);
+        probeMaxRounds = parameters.getLong(prefix + PROBE_MAX_ROUNDS, 63, 1, 10_000);
+        // v2 bbr_full_loss_cnt = 8 loss events; the draft 6 lost ranges.
+        startupFullLossCount = parameters.getLong(prefix + STARTUP_FULL_LOSS_COUNT, isV2 ? 8 : 6, 1, 1_000);
+        pacingMarginPercent = parameters.getLong(prefix + PACING_MARGIN_PERCENT, 1, 0, 50);
 
         // The min_rtt filter must cover a whole ProbeRTT interval so that ProbeRTT sizes its cwnd from the RTT it
         // measured last time (draft "ProbeRTT Overview"; Linux: probe_rtt_win_ms <= min_rtt_win_sec * 1000).
         if (probeRttIntervalNs > minRttFilterLengthNs)
         {
             throw new IllegalArgumentException(
-                "controller parameter " + PROBE_RTT_INTERVAL_MS + " (" + probeRttIntervalNs / NANOS_PER_MILLISECOND +
-                ") must not exceed " + MIN_RTT_FILTER_LENGTH_MS + " (" +
+                "controller parameter " + prefix + PROBE_RTT_INTERVAL_MS + " (" +
+                probeRttIntervalNs / NANOS_PER_MILLISECOND + ") must not exceed " + prefix + MIN_RTT_FILTER_LENGTH_MS +
+                " (" +
                 minRttFilterLengthNs / NANOS_PER_MILLISECOND + ")");
         }
     }
@@ -193,6 +218,18 @@ public final class Bbr3Parameters
      */
     public static Bbr3Parameters from(final ControllerParameters parameters)
     {
-        return new Bbr3Parameters(parameters);
+        return from(parameters, Bbr3Variant.V3);
+    }
+
+    /**
+     * @param parameters the connection's controller parameters.
+     * @param variant    the BBR the controller runs; its name is the parameters' prefix.
+     * @return the configuration, the variant's defaults where a parameter is not given.
+     * @throws IllegalArgumentException naming the parameter if one with the variant's prefix is unknown, malformed
+     *                                  or out of range.
+     */
+    public static Bbr3Parameters from(final ControllerParameters parameters, final Bbr3Variant variant)
+    {
+        return new Bbr3Parameters(parameters, variant);
     }
 }

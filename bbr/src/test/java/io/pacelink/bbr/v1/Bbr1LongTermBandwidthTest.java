@@ -47,7 +47,7 @@ class Bbr1LongTermBandwidthTest
                 assertEquals(1.0, bbr.pacingGain());
                 assertEquals(bbr.longTermBandwidthBytesPerSecond(), bbr.bandwidthBytesPerSecond());
                 assertEquals(1, run.context.counter("bbr-lt-bw-in-use"));
-                assertEquals(1, run.context.counter(Bbr1Counters.LONG_TERM_BANDWIDTH_ENGAGEMENTS));
+                assertEquals(1, run.context.counter("bbr-" + Bbr1Counters.LONG_TERM_BANDWIDTH_ENGAGEMENTS));
             }
             if (isEngaged && engagedRound >= 0 && releasedRound < 0)
             {

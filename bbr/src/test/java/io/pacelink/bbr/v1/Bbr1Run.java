@@ -30,8 +30,18 @@ final class Bbr1Run
 
     Bbr1Run(final long rateBytesPerSecond, final long propagationRttNs, final long seed, final String parameters)
     {
+        this(Bbr1Variant.LINUX, rateBytesPerSecond, propagationRttNs, seed, parameters);
+    }
+
+    Bbr1Run(
+        final Bbr1Variant variant,
+        final long rateBytesPerSecond,
+        final long propagationRttNs,
+        final long seed,
+        final String parameters)
+    {
         context = new TestControllerContext(MSS, seed, ControllerParameters.parse(parameters));
-        controller = (Bbr1Controller)new Bbr1ControllerFactory().newController(context);
+        controller = (Bbr1Controller)new Bbr1ControllerFactory(variant).newController(context);
         path = new ScriptedPath(controller, context, rateBytesPerSecond, propagationRttNs, START_NS, seed);
     }
 

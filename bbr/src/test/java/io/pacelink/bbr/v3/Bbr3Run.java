@@ -45,6 +45,7 @@ final class Bbr3Run
     }
 
     final TestControllerContext context;
+    final Bbr3Variant variant;
     final CongestionController controller;
     final List<Transition> transitions = new ArrayList<>();
     /**
@@ -56,8 +57,14 @@ final class Bbr3Run
 
     Bbr3Run(final long seed, final String parameters)
     {
+        this(Bbr3Variant.V3, seed, parameters);
+    }
+
+    Bbr3Run(final Bbr3Variant variant, final long seed, final String parameters)
+    {
+        this.variant = variant;
         context = new TestControllerContext(SMSS, seed, ControllerParameters.parse(parameters));
-        controller = new Bbr3ControllerFactory().newController(context);
+        controller = new Bbr3ControllerFactory(variant).newController(context);
         stateBefore = controller.stateName();
         inflightOneBdpBefore = inflightOneBdp();
     }
@@ -77,9 +84,13 @@ final class Bbr3Run
         return path;
     }
 
+    /**
+     * @param name a {@link Bbr3Counters} name, without the variant's prefix.
+     * @return the counter's value.
+     */
     long counter(final String name)
     {
-        return context.counter(name);
+        return context.counter(variant.controllerName() + "-" + name);
     }
 
     String stateName()

@@ -1,6 +1,8 @@
 package io.pacelink.transport.cc;
 
+import java.util.Collection;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -216,6 +218,24 @@ public final class ControllerParameters
                     "unknown controller parameter " + name + "; known: " + new TreeMap<>(toMap(known)).keySet());
             }
         }
+    }
+
+    /**
+     * {@link #rejectUnknown(String, Set)} for a controller that names its parameters without the prefix because it
+     * runs under several names ({@code bbr.cwndGain}, {@code bbrplus.cwndGain}).
+     *
+     * @param prefix           the controller's prefix including the dot, e.g. {@code "bbrplus."}.
+     * @param namesAfterPrefix the parameter names the controller reads, without the prefix.
+     * @throws IllegalArgumentException naming the unknown parameter and listing the known ones.
+     */
+    public void rejectUnknownAfterPrefix(final String prefix, final Collection<String> namesAfterPrefix)
+    {
+        final Set<String> known = new HashSet<>();
+        for (final String name : namesAfterPrefix)
+        {
+            known.add(prefix + name);
+        }
+        rejectUnknown(prefix, known);
     }
 
     private static Map<String, String> toMap(final Set<String> names)

@@ -163,6 +163,7 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
     private long advertisedMaxDataBytes;
     private boolean maxDataPending;
     private boolean pingPending;
+    private long confirmationDueNs = Long.MAX_VALUE;
     private boolean isHandshakeConfirmed;
     private UnsafeBuffer retryToken;
     private int retryTokenLength;
@@ -368,9 +369,13 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
         applyPeerHandshake(handshake, nowNs);
         handshakeRetryDeadlineNs = Long.MAX_VALUE;
         changeState(ConnectionState.CONNECTED);
-        // Confirm at once from this address and to the server's id, which only its answer carried: the server hands
-        // the connection to its application only then (RFC 9000 section 8.1 address validation, completed).
-        pingPending = true;
+        // Confirm from this address and to the server's id, which only its answer carried: the server hands the
+        // connection to its application only then (RFC 9000 section 8.1 address validation, completed). Any packet
+        // confirms, so the first one the application's data goes out in does, as QUIC's client Finished travels with
+        // its first 1-RTT data: a PING goes alone only if nothing else was sent by the next duty cycle. A PING sent at
+        // once would be an extra packet in the initial window, ahead of the data, and change the first flights'
+        // ACK clock (docs/cubic.md, item 4).
+        confirmationDueNs = nowNs + 1;
     }
 
     private boolean isGenuineAnswer(final HandshakeFrameFlyweight handshake, final NoiseFrameFlyweight noise)
@@ -878,6 +883,14 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
             }
         }
 
+        if (nowNs >= confirmationDueNs)
+        {
+            // The application sent nothing when it heard of the connection: confirm the handshake on its own.
+            confirmationDueNs = Long.MAX_VALUE;
+            pingPending = true;
+            work++;
+        }
+
         // Keep an idle connection alive: an ack-eliciting PING at half the idle timeout (RFC 9000 section 10.1.2).
         if (nowNs - lastAckElicitingSentNs >= idleTimeoutNs / 2 && nowNs - lastReceiveTimeNs >= idleTimeoutNs / 2)
         {
@@ -992,8 +1005,8 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
     }
 
     /**
-     * @return the earliest time this connection needs the agent: loss/PTO timer, ACK deadline, handshake retry,
-     * idle/keep-alive, linger, unreachable-confirmation and closing timers.
+     * @return the earliest time this connection needs the agent: loss/PTO timer, ACK deadline, handshake retry and
+     * confirmation, idle/keep-alive, linger, unreachable-confirmation and closing timers.
      */
     long nextDeadlineNs()
     {
@@ -1013,6 +1026,7 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
         deadline = Math.min(deadline, lastReceiveTimeNs + idleTimeoutNs);
         deadline = Math.min(deadline, Math.max(lastAckElicitingSentNs, lastReceiveTimeNs) + idleTimeoutNs / 2);
         deadline = Math.min(deadline, lingerDeadlineNs);
+        deadline = Math.min(deadline, confirmationDueNs);
         if (isUnreachableSuspected)
         {
             deadline = Math.min(deadline, unreachableSinceNs + unreachableConfirmationNs());
@@ -1228,6 +1242,7 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
 
         final long packetNumber = takePacketNumber();
         writer.writeHeader(PacketType.ONE_RTT, remoteId, packetNumber);
+        confirmationDueNs = Long.MAX_VALUE; // any ONE_RTT packet confirms the handshake to the server
 
         int frameFlags = 0;
         long ackFrameLargestAcked = -1;

@@ -7,6 +7,8 @@ import io.pacelink.transport.PacelinkContext;
 import io.pacelink.transport.cc.CongestionControlRegistry;
 import io.pacelink.transport.testing.TestPackets;
 import io.pacelink.transport.testing.TestNetwork;
+import io.pacelink.transport.wire.FrameType;
+import io.pacelink.transport.wire.PacketHeaderFlyweight;
 import io.pacelink.transport.wire.PacketType;
 import io.pacelink.transport.wire.PacketWriter;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -322,6 +324,50 @@ class EndpointCoreTest
         clientPort.inject(datagram, new InetSocketAddress("127.0.0.1", 9999));
         step();
         assertEquals(1, client.securityCounters().packetsFromWrongAddress().get(), "a RETRY from elsewhere");
+    }
+
+    @Test
+    void theFirstDataPacketConfirmsTheHandshakeWithoutAPingAheadOfIt()
+    {
+        final Connection clientSide = client.connect(serverPort.localAddress(), null, nowNs());
+        final List<Integer> clientFirstFrames = recordFirstFramesTowardsOtherThan(clientSide.connectionId());
+        run(() -> ConnectionState.CONNECTED == clientSide.state(), TimeUnit.SECONDS.toNanos(1), "connected");
+        // The application offers as soon as it hears of the connection, as the simulator's and most senders do.
+        final UnsafeBuffer message = new UnsafeBuffer(new byte[1000]);
+        assertTrue(clientSide.offer(message, 0, message.capacity()) > 0);
+        run(() -> null != accept(server), TimeUnit.SECONDS.toNanos(1), "accepted");
+
+        assertEquals(FrameType.DATA, clientFirstFrames.get(0), "packet 0 carries the data and confirms");
+        assertTrue(!clientFirstFrames.contains(FrameType.PING), "no PING: " + clientFirstFrames);
+    }
+
+    @Test
+    void aClientWithNothingToSendConfirmsTheHandshakeWithAPing()
+    {
+        final Connection clientSide = client.connect(serverPort.localAddress(), null, nowNs());
+        final List<Integer> clientFirstFrames = recordFirstFramesTowardsOtherThan(clientSide.connectionId());
+        run(() -> null != accept(server), TimeUnit.SECONDS.toNanos(1), "accepted");
+        assertEquals(List.of(FrameType.PING), clientFirstFrames, "the confirmation went alone");
+    }
+
+    /**
+     * @param clientId the client's connection id: packets to it are the server's.
+     * @return the first frame type of every ONE_RTT packet the client sends, in order.
+     */
+    private List<Integer> recordFirstFramesTowardsOtherThan(final long clientId)
+    {
+        final List<Integer> firstFrames = new ArrayList<>();
+        network.dropWhen((datagram) ->
+        {
+            final UnsafeBuffer packet = new UnsafeBuffer(datagram);
+            if (PacketType.ONE_RTT == datagram[1] && clientId != packet.getLong(4, ByteOrder.LITTLE_ENDIAN) &&
+                datagram.length > PacketHeaderFlyweight.HEADER_LENGTH)
+            {
+                firstFrames.add(datagram[PacketHeaderFlyweight.HEADER_LENGTH] & 0xFF);
+            }
+            return false;
+        });
+        return firstFrames;
     }
 
     @Test
