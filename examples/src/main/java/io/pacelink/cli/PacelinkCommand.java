@@ -25,6 +25,7 @@ import java.util.concurrent.Callable;
         PingCommand.class,
         SendCommand.class,
         ReceiveCommand.class,
+        KeygenCommand.class,
         CommandLine.HelpCommand.class
     })
 public final class PacelinkCommand implements Callable<Integer>
@@ -71,7 +72,8 @@ public final class PacelinkCommand implements Callable<Integer>
     public Integer call()
     {
         final PrintWriter err = spec.commandLine().getErr();
-        err.println("pacelink: give a command: demo, sim, report, netem, stat, send, receive, perf, ping or help");
+        err.println(
+            "pacelink: give a command: demo, sim, report, netem, stat, send, receive, perf, ping, keygen or help");
         spec.commandLine().usage(err);
         return USAGE_ERROR_EXIT_STATUS;
     }

@@ -9,6 +9,7 @@ import io.pacelink.transport.PacelinkContext;
 import io.pacelink.transport.cc.CongestionControlRegistry;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.FileNotFoundException;
@@ -107,6 +108,9 @@ public final class PerfCommand implements Callable<Integer>
     @Option(names = "--qdisc", paramLabel = "fq|fifo|rr", description = SchedulerArgument.HELP)
     private String qdisc;
 
+    @Mixin
+    private SecurityOptions security;
+
     @Option(names = { "-J", "--json" }, description = "Client: one JSON document shaped like iperf3's. Server: " +
         "one JSON document per test, each on one line.")
     private boolean json;
@@ -155,7 +159,9 @@ public final class PerfCommand implements Callable<Integer>
         {
             throw new IllegalArgumentException("-B: unknown address '" + bind + "'");
         }
-        final PerfServer.Options options = new PerfServer.Options(address, oneOff, json, scheduler, false);
+        security.apply(new PacelinkContext(), address, "listening on"); // fail fast on a key or plaintext problem
+        final PerfServer.Options options = new PerfServer.Options(address, oneOff, json, scheduler, false,
+            (context) -> security.apply(context, address, "listening on"));
         return PerfRun.serve(options, System.out, System.err);
     }
 
@@ -197,13 +203,14 @@ public final class PerfCommand implements Callable<Integer>
             throw new IllegalArgumentException("-B: unknown address '" + bind + "'");
         }
         PerfRun.checkPlotFolder(plot);
+        security.apply(new PacelinkContext(), target, "toward");
 
         final PrintStream out = null == logfile ? System.out :
             new PrintStream(new FileOutputStream(logfile.toFile()), true, StandardCharsets.UTF_8);
         try
         {
             final PerfClient.Options options = new PerfClient.Options(target, bindAddress, parameters, scheduler,
-                connectTimeout.nanos());
+                connectTimeout.nanos(), (context) -> security.apply(context, target, "toward"));
             final String error = PerfRun.runClient(options, json, plot, out);
             if (null != error)
             {

@@ -9,6 +9,7 @@ import io.pacelink.transport.PacelinkContext;
 import io.pacelink.transport.cc.CongestionControlRegistry;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -75,6 +76,9 @@ public final class PingCommand implements Callable<Integer>
     @Option(names = { "-q", "--quiet" }, description = "Print only the summary.")
     private boolean quiet;
 
+    @Mixin
+    private SecurityOptions security;
+
     @Option(names = "--json", description = "Print one JSON object with the summary instead of text.")
     private boolean json;
 
@@ -122,7 +126,9 @@ public final class PingCommand implements Callable<Integer>
                 return ShutdownHooks.runStoppable("pacelink-ping-shutdown", MAX_WRAP_UP_SECONDS, (stop) ->
                     UdpEcho.run(address, busySpin, System.out::println, stop));
             }
-            return PerfRun.serve(new PerfServer.Options(address, false, false, null, busySpin), System.out,
+            security.apply(new PacelinkContext(), address, "listening on");
+            return PerfRun.serve(new PerfServer.Options(address, false, false, null, busySpin,
+                (context) -> security.apply(context, address, "listening on")), System.out,
                 System.err);
         }
         catch (final TransportFailure ex)
@@ -158,9 +164,14 @@ public final class PingCommand implements Callable<Integer>
         {
             throw new IllegalArgumentException("-B: unknown address '" + bind + "'");
         }
+        if (!rawUdp)
+        {
+            security.apply(new PacelinkContext(), server, "toward"); // raw UDP is the baseline, not Pacelink
+        }
         final PingClient.Options options = new PingClient.Options(SocketAddresses.format(server), server,
             bindAddress, rawUdp, cc, count, intervalNs, size.intBytes(), warmup, busySpin, quiet, json,
-            timeout.nanos(), PacelinkContext.DEFAULT_HANDSHAKE_TIMEOUT_NS);
+            timeout.nanos(), PacelinkContext.DEFAULT_HANDSHAKE_TIMEOUT_NS,
+            (context) -> security.apply(context, server, "toward"));
         try
         {
             return ShutdownHooks.runStoppable("pacelink-ping-shutdown", MAX_WRAP_UP_SECONDS, (stop) ->

@@ -4,8 +4,10 @@ import io.pacelink.cli.transfer.DiskSpace;
 import io.pacelink.cli.transfer.FileReceiver;
 import io.pacelink.cli.transfer.Messages;
 import io.pacelink.cli.transfer.TransferOutputs;
+import io.pacelink.transport.PacelinkContext;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
@@ -44,6 +46,9 @@ public final class ReceiveCommand implements Callable<Integer>
     @Option(names = "-1", description = "Serve one session, then exit: 0 if all its files arrived, 1 otherwise.")
     private boolean once;
 
+    @Mixin
+    private SecurityOptions security;
+
     @Option(names = "--json", description = "Print JSON Lines (progress every second, one line per file, a summary " +
         "per session).")
     private boolean json;
@@ -72,9 +77,11 @@ public final class ReceiveCommand implements Callable<Integer>
             throw new IllegalArgumentException("--dir " + directory + " is not writable by this user; choose " +
                 "another directory or fix its permissions");
         }
+        security.apply(new PacelinkContext(), address, "listening on"); // fail fast, before printing anything
         final PrintStream out = System.out;
         return FileReceiver.run(
-            new FileReceiver.Plan(address, directory, mode.overwrite, mode.resumeOnly, once, DiskSpace.FILE_STORE),
+            new FileReceiver.Plan(address, directory, mode.overwrite, mode.resumeOnly, once, DiskSpace.FILE_STORE,
+                (context) -> security.apply(context, address, "listening on")),
             (peer) -> TransferOutputs.create(json, out, false, peer));
     }
 }

@@ -7,7 +7,9 @@ import io.pacelink.cli.transfer.SourceTree;
 import io.pacelink.cli.transfer.TransferOutput;
 import io.pacelink.cli.transfer.TransferOutputs;
 import io.pacelink.transport.cc.CongestionControlRegistry;
+import io.pacelink.transport.PacelinkContext;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -59,6 +61,9 @@ public final class SendCommand implements Callable<Integer>
     @Option(names = "--json", description = "Print JSON Lines (progress every second, one line per file, a summary).")
     private boolean json;
 
+    @Mixin
+    private SecurityOptions security;
+
     public Integer call() throws IOException
     {
         if (arguments.size() < 2)
@@ -69,6 +74,7 @@ public final class SendCommand implements Callable<Integer>
         final PrintStream out = System.out;
         final InetSocketAddress receiver = receiver(arguments.get(arguments.size() - 1));
         CongestionControlRegistry.load().factory(congestionControl); // fail fast on a typo, listing the choices
+        security.apply(new PacelinkContext(), receiver, "toward"); // and on a missing key or a plaintext WAN peer
         final List<Path> sources = new ArrayList<>();
         for (final String source : arguments.subList(0, arguments.size() - 1))
         {
@@ -89,7 +95,8 @@ public final class SendCommand implements Callable<Integer>
             output.warning("not sent: " + skipped);
         }
         return FileSender.run(new FileSender.Plan(tree.entries(), receiver, congestionControl,
-            null == rate ? 0 : rate.bitsPerSecond(), resume), output);
+            null == rate ? 0 : rate.bitsPerSecond(), resume, (context) -> security.apply(context, receiver, "toward")),
+            output);
     }
 
     /**

@@ -97,6 +97,18 @@ final class ChildCommand implements AutoCloseable
     }
 
     /**
+     * Ask the command to stop as Ctrl-C would (its shutdown hooks run) and wait for it.
+     *
+     * @param timeoutSeconds how long it may take.
+     * @return its exit status.
+     */
+    int terminate(final long timeoutSeconds) throws InterruptedException
+    {
+        process.destroy();
+        return waitFor(timeoutSeconds);
+    }
+
+    /**
      * @return standard output so far.
      */
     String out()

@@ -70,7 +70,8 @@ class SimInterruptTest
         final CommandRun run = CommandRun.of();
         assertEquals(2, run.exitCode());
         assertTrue(run.err().contains(
-            "pacelink: give a command: demo, sim, report, netem, stat, send, receive, perf, ping or help"), run.err());
+            "pacelink: give a command: demo, sim, report, netem, stat, send, receive, perf, ping, keygen or help"),
+            run.err());
         assertTrue(run.err().contains("Usage: pacelink"), run.err());
     }
 

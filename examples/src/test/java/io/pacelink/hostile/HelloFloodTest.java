@@ -3,6 +3,7 @@ package io.pacelink.hostile;
 import io.pacelink.transport.Connection;
 import io.pacelink.transport.ConnectionState;
 import io.pacelink.transport.Endpoint;
+import io.pacelink.transport.secure.Crc32cPacketCheck;
 import io.pacelink.transport.wire.PacketHeaderFlyweight;
 import io.pacelink.transport.wire.PacketType;
 import io.pacelink.transport.wire.PacketWriter;
@@ -107,10 +108,12 @@ class HelloFloodTest
         final PacketWriter writer = new PacketWriter().wrap(hello, 0, hello.capacity());
         writer.writeHeader(PacketType.HANDSHAKE, 0, 0);
         writer.appendHandshake(1, false, 1472, 1_000, 30_000, 1 << 20, 1 << 20, null, 0, 0);
-        writer.appendPadding(writer.remaining());
+        writer.appendPadding(writer.remaining() - Crc32cPacketCheck.TRAILER_LENGTH);
+        final Crc32cPacketCheck crc = new Crc32cPacketCheck();
         for (int i = 0; i < HELLOS; i++)
         {
             hello.putLong(HostilePeer.helloClientIdOffset(), 0x5eedL * i + 1, PacketHeaderFlyweight.BYTE_ORDER);
+            crc.seal(hello, 0, writer.length());
             datagram.clear();
             sources[i % SOURCE_PORTS].send(datagram, server);
         }

@@ -1,5 +1,6 @@
 package io.pacelink.hostile;
 
+import io.pacelink.transport.secure.Crc32cPacketCheck;
 import io.pacelink.transport.wire.AckFrameFlyweight;
 import io.pacelink.transport.wire.CloseFrameFlyweight;
 import io.pacelink.transport.wire.FrameType;
@@ -40,6 +41,7 @@ final class HostilePeer implements AutoCloseable
 
     private final ByteBuffer sendByteBuffer = ByteBuffer.allocateDirect(65536);
     private final UnsafeBuffer sendBuffer = new UnsafeBuffer(sendByteBuffer);
+    private final Crc32cPacketCheck crc = new Crc32cPacketCheck();
     private final ByteBuffer receiveByteBuffer = ByteBuffer.allocateDirect(65536);
     private final PacketWriter writer = new PacketWriter();
     private final PacketDecoder decoder = new PacketDecoder();
@@ -89,20 +91,21 @@ final class HostilePeer implements AutoCloseable
             writer.writeHeader(PacketType.HANDSHAKE, 0, 0);
             writer.appendHandshake(clientId, false, maxDatagramSize, 1_000, 30_000, 1 << 20, 1 << 20,
                 token, 0, tokenLength);
-            writer.appendPadding(datagramBytes - writer.length());
+            writer.appendPadding(datagramBytes - writer.length() - Crc32cPacketCheck.TRAILER_LENGTH);
         });
     }
 
     /**
-     * Build one datagram with the wire writer and send it to the server.
+     * Build one packet with the wire writer and send it to the server with its CRC32C trailer, as every packet of
+     * wire version 3 ends.
      *
      * @return bytes sent.
      */
     int send(final Consumer<PacketWriter> build)
     {
-        writer.wrap(sendBuffer, 0, 65_000);
+        writer.wrap(sendBuffer, 0, 65_000 - Crc32cPacketCheck.TRAILER_LENGTH);
         build.accept(writer);
-        return sendRaw(sendBuffer, writer.length());
+        return sendRaw(sendBuffer, crc.seal(sendBuffer, 0, writer.length()));
     }
 
     int sendRaw(final DirectBuffer buffer, final int length)
@@ -156,8 +159,9 @@ final class HostilePeer implements AutoCloseable
 
         final byte[] answer = awaitPacket(PacketType.HANDSHAKE, timeoutNs);
         final UnsafeBuffer answerBuffer = new UnsafeBuffer(answer);
-        decoder.validate(answerBuffer, 0, answer.length);
-        for (int type = decoder.firstFrame(answerBuffer, 0, answer.length);
+        final int answerLength = answer.length - Crc32cPacketCheck.TRAILER_LENGTH;
+        decoder.validate(answerBuffer, 0, answerLength);
+        for (int type = decoder.firstFrame(answerBuffer, 0, answerLength);
             PacketDecoder.NO_MORE_FRAMES != type;
             type = decoder.nextFrame())
         {
@@ -269,12 +273,12 @@ final class HostilePeer implements AutoCloseable
         for (final byte[] datagram : received)
         {
             final UnsafeBuffer buffer = new UnsafeBuffer(datagram);
-            if (PacketDecoder.OK != decoder.validate(buffer, 0, datagram.length) ||
+            if (PacketDecoder.OK != decoder.validate(buffer, 0, datagram.length - Crc32cPacketCheck.TRAILER_LENGTH) ||
                 PacketType.ONE_RTT != decoder.packetType())
             {
                 continue;
             }
-            for (int type = decoder.firstFrame(buffer, 0, datagram.length);
+            for (int type = decoder.firstFrame(buffer, 0, datagram.length - Crc32cPacketCheck.TRAILER_LENGTH);
                 PacketDecoder.NO_MORE_FRAMES != type;
                 type = decoder.nextFrame())
             {
@@ -325,10 +329,10 @@ final class HostilePeer implements AutoCloseable
         for (final byte[] datagram : received)
         {
             final UnsafeBuffer buffer = new UnsafeBuffer(datagram);
-            if (PacketDecoder.OK == decoder.validate(buffer, 0, datagram.length) &&
+            if (PacketDecoder.OK == decoder.validate(buffer, 0, datagram.length - Crc32cPacketCheck.TRAILER_LENGTH) &&
                 PacketType.CLOSE == decoder.packetType())
             {
-                for (int type = decoder.firstFrame(buffer, 0, datagram.length);
+                for (int type = decoder.firstFrame(buffer, 0, datagram.length - Crc32cPacketCheck.TRAILER_LENGTH);
                     PacketDecoder.NO_MORE_FRAMES != type;
                     type = decoder.nextFrame())
                 {

@@ -4,6 +4,7 @@ import io.pacelink.transport.CloseReason;
 import io.pacelink.transport.Connection;
 import io.pacelink.transport.ConnectionState;
 import io.pacelink.transport.Endpoint;
+import io.pacelink.transport.secure.Crc32cPacketCheck;
 import io.pacelink.transport.wire.AckFrameFlyweight;
 import io.pacelink.transport.wire.PacketHeaderFlyweight;
 import io.pacelink.transport.wire.PacketType;
@@ -105,12 +106,13 @@ class HostilePeerTest
             final PacketWriter writer = new PacketWriter().wrap(hello, 0, hello.capacity());
             writer.writeHeader(PacketType.HANDSHAKE, 0, 0);
             writer.appendHandshake(peer.clientId, false, 1472, 1_000, 30_000, 1 << 20, 1 << 20, null, 0, 0);
-            writer.appendPadding(writer.remaining());
+            writer.appendPadding(writer.remaining() - Crc32cPacketCheck.TRAILER_LENGTH);
+            final Crc32cPacketCheck crc = new Crc32cPacketCheck();
             final int hellos = 500;
             for (int i = 0; i < hellos; i++)
             {
                 hello.putLong(HostilePeer.helloClientIdOffset(), 1000 + i, PacketHeaderFlyweight.BYTE_ORDER);
-                peer.sendRaw(hello, hello.capacity());
+                peer.sendRaw(hello, crc.seal(hello, 0, writer.length()));
                 if (i % 20 == 19)
                 {
                     // Paced, so neither side's socket buffer drops any.
@@ -149,7 +151,7 @@ class HostilePeerTest
             peer.sendHello(1472, HostilePeer.HELLO_BYTES, null, 0);
             final byte[] retry = peer.awaitPacket(PacketType.RETRY, SECOND_NS);
             final UnsafeBuffer token = new UnsafeBuffer(retry, RetryPacketFlyweight.TOKEN_OFFSET,
-                retry.length - RetryPacketFlyweight.TOKEN_OFFSET);
+                retry.length - RetryPacketFlyweight.TOKEN_OFFSET - Crc32cPacketCheck.TRAILER_LENGTH);
             peer.sendHello(1472, HostilePeer.HELLO_BYTES, token, token.capacity());
             peer.awaitPacket(PacketType.HANDSHAKE, SECOND_NS);
 
@@ -180,7 +182,8 @@ class HostilePeerTest
             final UnsafeBuffer retry = new UnsafeBuffer(new byte[64]);
             final PacketWriter writer = new PacketWriter().wrap(retry, 0, retry.capacity());
             writer.writeRetry(clientId, token, 0, token.capacity());
-            fakeServer.sendRawTo(retry, writer.length(), client.localAddress());
+            fakeServer.sendRawTo(
+                retry, new Crc32cPacketCheck().seal(retry, 0, writer.length()), client.localAddress());
 
             final byte[] second = fakeServer.awaitPacket(PacketType.HANDSHAKE, SECOND_NS);
             assertTrue(second.length >= 1200, "second hello of " + second.length + " bytes");

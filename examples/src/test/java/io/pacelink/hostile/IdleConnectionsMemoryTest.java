@@ -2,6 +2,7 @@ package io.pacelink.hostile;
 
 import io.pacelink.transport.Endpoint;
 import io.pacelink.transport.stats.ConnectionCounters;
+import io.pacelink.transport.secure.Crc32cPacketCheck;
 import io.pacelink.transport.wire.FrameType;
 import io.pacelink.transport.wire.PacketDecoder;
 import io.pacelink.transport.wire.PacketHeaderFlyweight;
@@ -46,6 +47,7 @@ class IdleConnectionsMemoryTest
     private final PacketWriter writer = new PacketWriter();
     private final PacketDecoder decoder = new PacketDecoder();
     private final UnsafeBuffer sendBuffer = new UnsafeBuffer(ByteBuffer.allocateDirect(2048));
+    private final Crc32cPacketCheck crc = new Crc32cPacketCheck();
     private final ByteBuffer receiveByteBuffer = ByteBuffer.allocateDirect(2048);
     private final UnsafeBuffer receiveBuffer = new UnsafeBuffer(receiveByteBuffer);
 
@@ -182,7 +184,7 @@ class IdleConnectionsMemoryTest
         {
             return false;
         }
-        final int length = receiveByteBuffer.position();
+        final int length = receiveByteBuffer.position() - Crc32cPacketCheck.TRAILER_LENGTH;
         if (PacketDecoder.OK != decoder.validate(receiveBuffer, 0, length))
         {
             return true;
@@ -213,7 +215,7 @@ class IdleConnectionsMemoryTest
         final DatagramChannel channel, final InetSocketAddress address, final long clientId, final byte[] token)
         throws IOException
     {
-        writer.wrap(sendBuffer, 0, HostilePeer.HELLO_BYTES);
+        writer.wrap(sendBuffer, 0, HostilePeer.HELLO_BYTES - Crc32cPacketCheck.TRAILER_LENGTH);
         writer.writeHeader(PacketType.HANDSHAKE, 0, 0);
         final UnsafeBuffer tokenBuffer = null == token ? null : new UnsafeBuffer(token);
         writer.appendHandshake(clientId, false, 1472, 1_000, 600_000, 1 << 20, 1 << 20,
@@ -235,7 +237,7 @@ class IdleConnectionsMemoryTest
         throws IOException
     {
         final ByteBuffer datagram = sendBuffer.byteBuffer().duplicate();
-        datagram.clear().limit(length);
+        datagram.clear().limit(crc.seal(sendBuffer, 0, length));
         channel.send(datagram, address);
         assertTrue(PacketHeaderFlyweight.HEADER_LENGTH <= length);
     }

@@ -61,6 +61,7 @@ class ArchitectureRulesTest
         "io.pacelink.transport.cc..",
         "io.pacelink.transport.stream..",
         "io.pacelink.transport.schedule..",
+        "io.pacelink.transport.secure..",
         "io.pacelink.sim..",
         "io.pacelink.link..",
         "io.pacelink.reno..",
@@ -135,6 +136,7 @@ class ArchitectureRulesTest
             "io.pacelink.transport.ack..",
             "io.pacelink.transport.cc..",
             "io.pacelink.transport.schedule..",
+            "io.pacelink.transport.secure..",
             "io.pacelink.transport.wire.." };
         // The handle is the application's side of a connection: its state is published through volatile fields.
         final String applicationSide = "io.pacelink.transport.engine.ConnectionHandle";

@@ -218,4 +218,22 @@ class BenchmarkSmokeTest
         assertEquals(declaredLost, benchmark.lossRecovery().lostPackets());
         assertEquals(0, benchmark.outcomes().spuriouslyLostPackets());
     }
+
+    @ParameterizedTest
+    @CsvSource({ "64,AESGCM", "1200,AESGCM", "64,ChaChaPoly", "1200,ChaChaPoly" })
+    void packetProtectionSealsAndOpensEveryPacket(final int payload, final String aead)
+    {
+        final PacketProtectionBenchmark benchmark = new PacketProtectionBenchmark();
+        benchmark.payload = payload;
+        benchmark.aead = aead;
+        benchmark.setUp();
+        for (int i = 0; i < 1_000; i++)
+        {
+            assertEquals(20 + payload + 16, benchmark.seal());
+            assertEquals(20 + payload, benchmark.open());
+            assertEquals(20 + payload + 4, benchmark.crcSeal());
+            assertTrue(benchmark.crcCheck());
+        }
+        assertEquals(0, benchmark.authenticationFailures());
+    }
 }

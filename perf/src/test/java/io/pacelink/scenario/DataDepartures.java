@@ -2,6 +2,7 @@ package io.pacelink.scenario;
 
 import io.pacelink.sim.scenario.Scenario;
 import io.pacelink.transport.stream.SendLog;
+import io.pacelink.transport.secure.Crc32cPacketCheck;
 import io.pacelink.transport.wire.AckFrameFlyweight;
 import io.pacelink.transport.wire.CloseFrameFlyweight;
 import io.pacelink.transport.wire.DataFrameFlyweight;
@@ -47,12 +48,14 @@ final class DataDepartures implements Scenario.FlowDepartureListener, FrameVisit
     public void onDeparture(
         final int flowIndex, final DirectBuffer buffer, final int offset, final int length, final long nowNs)
     {
-        if (this.flowIndex != flowIndex || PacketDecoder.OK != decoder.validate(buffer, offset, length))
+        // A simulated endpoint speaks plaintext: the packet is the datagram without its CRC32C trailer.
+        final int packetLength = length - Crc32cPacketCheck.TRAILER_LENGTH;
+        if (this.flowIndex != flowIndex || PacketDecoder.OK != decoder.validate(buffer, offset, packetLength))
         {
             return;
         }
         newData = false;
-        decoder.visitFrames(buffer, offset, length, this);
+        decoder.visitFrames(buffer, offset, packetLength, this);
         if (newData)
         {
             departureNs.addLong(nowNs);

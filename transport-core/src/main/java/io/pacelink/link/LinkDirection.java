@@ -106,6 +106,9 @@ public final class LinkDirection
             pool.release(packet);
             return false;
         }
+        // The copy is taken before the original is corrupted, as netem clones the skb first: a corrupted packet is
+        // one bad datagram on the wire, and the count says exactly how many a receiver must reject.
+        final LinkPacket duplicate = copies == 2 ? pool.copyOf(packet) : null;
         if (corruptProbability > 0 && random.nextDouble() < corruptProbability && packet.length() > 0)
         {
             final int bit = random.nextInt(packet.length() * 8);
@@ -114,10 +117,10 @@ public final class LinkDirection
         }
 
         boolean accepted = false;
-        if (copies == 2)
+        if (null != duplicate)
         {
             counters.duplicatedPackets++;
-            accepted = enqueue(pool.copyOf(packet), nowNs);
+            accepted = enqueue(duplicate, nowNs);
         }
         return enqueue(packet, nowNs) | accepted;
     }

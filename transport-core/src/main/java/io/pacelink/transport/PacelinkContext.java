@@ -110,6 +110,7 @@ public final class PacelinkContext
     private ErrorHandler errorHandler = Throwable::printStackTrace;
     private Long randomSeed;
     private final EndpointLimits limits = new EndpointLimits();
+    private final SecurityConfig security = new SecurityConfig();
     private int receiveBatchLimit = 64;
     private int sendBatchLimit = 64;
 
@@ -695,6 +696,15 @@ public final class PacelinkContext
     public EndpointLimits limits()
     {
         return limits;
+    }
+
+    /**
+     * @return the secure mode's keys and choices (docs/security.md, "Secure mode"); change them in place. With none
+     * set the endpoint speaks plaintext.
+     */
+    public SecurityConfig security()
+    {
+        return security;
     }
 
     /**

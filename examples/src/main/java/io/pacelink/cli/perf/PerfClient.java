@@ -17,6 +17,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 
 /**
  * The client side of a {@code pacelink perf} test: connects to the server, sends the test's parameters, opens the
@@ -49,13 +50,15 @@ public final class PerfClient
      * @param parameters       the test.
      * @param qdisc            the client endpoint's packet scheduler, or null for the preferred one.
      * @param connectTimeoutNs how long to wait for each connection to be established.
+     * @param security         applies the secure mode's keys (or nothing) to the endpoint's context.
      */
     public record Options(
         InetSocketAddress server,
         InetSocketAddress bind,
         PerfParameters parameters,
         String qdisc,
-        long connectTimeoutNs)
+        long connectTimeoutNs,
+        Consumer<PacelinkContext> security)
     {
     }
 
@@ -113,6 +116,7 @@ public final class PerfClient
             .congestionControl(parameters.congestionControl())
             .packetScheduler(options.qdisc())
             .maxMessageLengthBytes(PerfServer.MAX_MESSAGE_BYTES);
+        options.security().accept(context);
         final Endpoint endpoint;
         try
         {

@@ -61,8 +61,15 @@ public final class PerfServer
      * @param json     one JSON report per test, on one line, instead of text.
      * @param qdisc    the endpoint's packet scheduler, or null for the preferred one.
      * @param busySpin the low-latency profile (spin instead of backing off; one core always busy).
+     * @param security applies the secure mode's keys (or nothing) to the endpoint's context.
      */
-    public record Options(InetSocketAddress bind, boolean oneOff, boolean json, String qdisc, boolean busySpin)
+    public record Options(
+        InetSocketAddress bind,
+        boolean oneOff,
+        boolean json,
+        String qdisc,
+        boolean busySpin,
+        Consumer<PacelinkContext> security)
     {
     }
 
@@ -118,6 +125,7 @@ public final class PerfServer
             .packetScheduler(options.qdisc())
             .maxMessageLengthBytes(MAX_MESSAGE_BYTES)
             .maxConnections(MAX_CONNECTIONS);
+        options.security().accept(context);
         qdisc = PacketSchedulers.resolveName(options.qdisc());
         final Endpoint endpoint;
         try

@@ -14,6 +14,7 @@ import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 
 /**
  * Round trips over one established Pacelink connection to a perf server (or {@code pacelink ping --echo}). The
@@ -41,6 +42,7 @@ final class PacelinkRoundTrip implements RoundTrip, MessageHandler
      * @param congestionControl the connection's controller.
      * @param busySpin          spin instead of backing off.
      * @param connectTimeoutNs  longest wait for the connection.
+     * @param security          applies the secure mode's keys (or nothing) to the endpoint's context.
      * @throws TransportFailure if the server cannot be reached or refuses.
      */
     PacelinkRoundTrip(
@@ -48,10 +50,12 @@ final class PacelinkRoundTrip implements RoundTrip, MessageHandler
         final InetSocketAddress bind,
         final String congestionControl,
         final boolean busySpin,
-        final long connectTimeoutNs)
+        final long connectTimeoutNs,
+        final Consumer<PacelinkContext> security)
     {
         final PacelinkContext context = TransportWaits.invokerContext(bind, busySpin)
             .congestionControl(congestionControl);
+        security.accept(context);
         endpoint = Endpoint.launch(context);
         try
         {

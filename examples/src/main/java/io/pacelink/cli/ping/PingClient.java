@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.StreamWriteFeature;
 import io.pacelink.cli.net.TransportFailure;
+import io.pacelink.transport.PacelinkContext;
 import org.HdrHistogram.Histogram;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -15,6 +16,7 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.Locale;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 
 /**
  * {@code pacelink ping}: request/response round trips over one established connection, one line per echo as ping
@@ -55,7 +57,8 @@ public final class PingClient
         boolean quiet,
         boolean json,
         long timeoutNs,
-        long connectTimeoutNs)
+        long connectTimeoutNs,
+        Consumer<PacelinkContext> security)
     {
     }
 
@@ -92,7 +95,7 @@ public final class PingClient
         try (RoundTrip roundTrip = options.rawUdp() ?
             new UdpRoundTrip(options.server(), options.bind(), options.busySpin()) :
             new PacelinkRoundTrip(options.server(), options.bind(), options.congestionControl(), options.busySpin(),
-                options.connectTimeoutNs()))
+                options.connectTimeoutNs(), options.security()))
         {
             transport = roundTrip.transport();
             if (!options.json())

@@ -9,6 +9,7 @@ import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -48,7 +49,8 @@ public final class FileReceiver
         boolean overwrite,
         boolean resumeOnly,
         boolean once,
-        DiskSpace diskSpace)
+        DiskSpace diskSpace,
+        Consumer<PacelinkContext> security)
     {
     }
 
@@ -76,6 +78,7 @@ public final class FileReceiver
         final ReceiveSettings settings = new ReceiveSettings(
             paths, plan.overwrite(), plan.resumeOnly(), new SpaceBudget(plan.diskSpace()), new FileLeases());
         final PacelinkContext context = TransferChannel.endpointContext(plan.listen()).maxConnections(MAX_SESSIONS);
+        plan.security().accept(context);
         final TransferOutput output = outputs.apply(null);
         // The endpoint closes (deleting its counters file) before the hook lets an interrupted JVM exit.
         try (InterruptHook ignore = new InterruptHook(this::stopAll);
@@ -90,7 +93,7 @@ public final class FileReceiver
                 {
                     break;
                 }
-                final Session session = new Session(connection, settings, context);
+                final Session session = new Session(connection, settings, context, endpoint);
                 sessions.removeIf(Session::isOver);
                 sessions.add(session);
                 if (plan.once())
@@ -124,6 +127,7 @@ public final class FileReceiver
     private final class Session implements Runnable
     {
         private final Connection connection;
+        private final Endpoint endpoint;
         private final SessionPipes pipes;
         private final ReceiveWorker worker;
         private final TransferChannel channel;
@@ -133,9 +137,14 @@ public final class FileReceiver
         private final long startNs = System.nanoTime();
         private Thread network;
 
-        Session(final Connection connection, final ReceiveSettings settings, final PacelinkContext context)
+        Session(
+            final Connection connection,
+            final ReceiveSettings settings,
+            final PacelinkContext context,
+            final Endpoint endpoint)
         {
             this.connection = connection;
+            this.endpoint = endpoint;
             final String peer = connection.remoteAddress().getHostString() + ":" +
                 connection.remoteAddress().getPort();
             output = outputs.apply(peer);
@@ -165,7 +174,8 @@ public final class FileReceiver
             output.summary(new TransferSummary(worker.succeeded(), worker.entries(), worker.entriesOk(),
                 worker.entries() - worker.entriesOk(), worker.bytesTotal(), worker.bytesWritten(),
                 worker.bytesResumed(), worker.bytesResent(), System.nanoTime() - startNs,
-                connection.stats().packetsRetransmitted(), worker.failure()));
+                connection.stats().packetsRetransmitted(), EndpointCounterValue.integrityFailures(endpoint),
+                worker.failure()));
             output.close();
         }
 

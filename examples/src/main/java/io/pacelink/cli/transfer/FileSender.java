@@ -7,6 +7,7 @@ import io.pacelink.transport.PacelinkContext;
 
 import java.net.InetSocketAddress;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * {@code pacelink send}: one connection to the receiver, a file thread ({@link SendWorker}) that reads and hashes,
@@ -41,7 +42,8 @@ public final class FileSender
         InetSocketAddress receiver,
         String congestionControl,
         long rateBitsPerSecond,
-        boolean resume)
+        boolean resume,
+        Consumer<PacelinkContext> security)
     {
     }
 
@@ -63,6 +65,7 @@ public final class FileSender
         progress.totals(entries.size(), totalBytes);
         final PacelinkContext context = TransferChannel.endpointContext(new InetSocketAddress(0))
             .congestionControl(plan.congestionControl());
+        plan.security().accept(context);
         final SessionPipes pipes = new SessionPipes(
             new SlotPipe(OUTBOUND_SLOTS, Messages.MAX_MESSAGE_BYTES),
             new SlotPipe(INBOUND_SLOTS, CONTROL_MESSAGE_BYTES),
@@ -80,7 +83,8 @@ public final class FileSender
             catch (final TransferException ex)
             {
                 output.summary(new TransferSummary(false, entries.size(), 0, entries.size(), totalBytes, 0, 0, 0,
-                    System.nanoTime() - startNs, 0, ex.getMessage()));
+                    System.nanoTime() - startNs, 0, EndpointCounterValue.integrityFailures(endpoint),
+                    ex.getMessage()));
                 return 1;
             }
             output.session("sending " + entries.size() + (1 == entries.size() ? " entry" : " entries") + " (" +
@@ -105,7 +109,7 @@ public final class FileSender
             final TransferSummary summary = new TransferSummary(worker.succeeded(), entries.size(), entriesOk,
                 entries.size() - entriesOk, totalBytes, worker.bytesSent(), worker.bytesResumed(),
                 worker.bytesResent(), System.nanoTime() - startNs, connection.stats().packetsRetransmitted(),
-                worker.failure());
+                EndpointCounterValue.integrityFailures(endpoint), worker.failure());
             output.summary(summary);
             return summary.succeeded() ? 0 : 1;
         }

@@ -128,6 +128,7 @@ final class JsonOutput implements TransferOutput
             json.writeNumberField("elapsed_ms", TimeUnit.NANOSECONDS.toMillis(summary.elapsedNs()));
             json.writeNumberField("rate_bps", Math.round(summary.bitsPerSecond()));
             json.writeNumberField("retransmits", summary.retransmits());
+            json.writeNumberField("integrity_failures", summary.integrityFailures());
             json.writeStringField("failure", summary.failure());
         });
     }

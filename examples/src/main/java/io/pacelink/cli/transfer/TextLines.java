@@ -79,7 +79,7 @@ final class TextLines
     {
         final String figures = String.format(Locale.ROOT,
             "%s %d of %d entries, %s in %s (%s); %s kept from earlier transfers, %s sent again; %d packets " +
-                "retransmitted",
+                "retransmitted, %d corrupted packets dropped",
             verb,
             summary.entriesOk(),
             summary.entries(),
@@ -88,7 +88,8 @@ final class TextLines
             Units.bitsPerSecond(summary.bitsPerSecond()),
             Units.bytes(summary.bytesResumed()),
             Units.bytes(summary.bytesResent()),
-            summary.retransmits());
+            summary.retransmits(),
+            summary.integrityFailures());
         final String verdict;
         if (summary.succeeded())
         {

@@ -14,6 +14,8 @@ package io.pacelink.cli.transfer;
  * @param bytesResent    bytes an earlier session had delivered past the receiver's last durable point, sent again.
  * @param elapsedNs      how long it took.
  * @param retransmits    packets the connection retransmitted.
+ * @param integrityFailures packets the endpoint dropped because their CRC32C or AEAD tag did not check: corrupted on
+ *                       the way (or forged), and recovered like losses.
  * @param failure        why the session failed as a whole (connection lost, protocol error, ...), or null.
  */
 public record TransferSummary(
@@ -27,6 +29,7 @@ public record TransferSummary(
     long bytesResent,
     long elapsedNs,
     long retransmits,
+    long integrityFailures,
     String failure)
 {
     /**

@@ -58,7 +58,8 @@ public record RelayStats(
     /**
      * @param previous an earlier snapshot, or null for the start.
      * @return one line of per-interval counters: forwarded packets and rate, drops by loss, by the policer (once it
-     * has dropped any) and by queue, queue depth per direction, and the release lateness.
+     * has dropped any), duplicated and corrupted packets (once there were any) and drops by queue, queue depth per
+     * direction, and the release lateness.
      */
     public String formatInterval(final RelayStats previous)
     {
@@ -93,11 +94,15 @@ public record RelayStats(
         final long policed = now.policedPackets - (null == before ? 0 : before.policedPackets);
         final long queueDrops = now.queueDropPackets - (null == before ? 0 : before.queueDropPackets);
         final long sendFailures = now.sendFailures - (null == before ? 0 : before.sendFailures);
-        return String.format("%d pkt %.1f Mbit/s, loss %d, %sqdrop %d, queue %dp/%dB%s",
+        final long duplicated = now.duplicatedPackets - (null == before ? 0 : before.duplicatedPackets);
+        final long corrupted = now.corruptedPackets - (null == before ? 0 : before.corruptedPackets);
+        return String.format("%d pkt %.1f Mbit/s, loss %d, %s%s%sqdrop %d, queue %dp/%dB%s",
             forwarded,
             seconds > 0 ? forwardedBytes * 8 / seconds / 1e6 : 0.0,
             lost,
             now.policedPackets > 0 ? "policed " + policed + ", " : "",
+            now.duplicatedPackets > 0 ? "dup " + duplicated + ", " : "",
+            now.corruptedPackets > 0 ? "corrupt " + corrupted + ", " : "",
             queueDrops,
             now.queuedPackets,
             now.queuedBytes,

@@ -1,5 +1,6 @@
 package io.pacelink.transport.admission;
 
+import io.pacelink.transport.secure.HmacSha256;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 

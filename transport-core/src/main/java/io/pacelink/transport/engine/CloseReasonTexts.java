@@ -31,6 +31,13 @@ final class CloseReasonTexts
     static final UnsafeBuffer VERSION_REFUSED = text(
         "unsupported wire-format version: this endpoint speaks version " + PacketHeaderFlyweight.CURRENT_VERSION);
 
+    static final UnsafeBuffer SECURE_MODE_REQUIRED = text(
+        "secure mode required: this endpoint answers only Noise hellos of a profile it has a key for " +
+        "(pin its public key, or share its pre-shared key)");
+
+    static final UnsafeBuffer SECURE_MODE_UNSUPPORTED = text(
+        "secure mode unsupported: this endpoint has no key and speaks plaintext only");
+
     private CloseReasonTexts()
     {
     }

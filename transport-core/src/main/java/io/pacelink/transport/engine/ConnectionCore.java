@@ -20,7 +20,11 @@ import io.pacelink.transport.wire.CloseFrameFlyweight;
 import io.pacelink.transport.wire.CongestionControlFrameFlyweight;
 import io.pacelink.transport.wire.DataFrameFlyweight;
 import io.pacelink.transport.wire.FrameType;
+import io.pacelink.transport.secure.Crc32cPacketCheck;
+import io.pacelink.transport.secure.PacketProtection;
+import io.pacelink.transport.secure.SecureSession;
 import io.pacelink.transport.wire.HandshakeFrameFlyweight;
+import io.pacelink.transport.wire.NoiseFrameFlyweight;
 import io.pacelink.transport.wire.MaxStreamDataFrameFlyweight;
 import io.pacelink.transport.wire.PacketDecoder;
 import io.pacelink.transport.wire.PacketHeaderFlyweight;
@@ -133,6 +137,7 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
     private final long initialRttNs;
     private final long handshakeTimeoutNs;
     private final long lingerTimeoutNs;
+    private final SecureSession secureSession;
     private final int receiveWindowBytes;
     private final int maxUnacknowledgedPtos;
     private final DeliveryReceipts receipts;
@@ -180,9 +185,11 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
         final EndpointCounters endpointCounters,
         final SecurityCounters securityCounters,
         final PacelinkContext settings,
+        final SecureSession secureSession,
         final long nowNs)
     {
         this.localId = localId;
+        this.secureSession = secureSession;
         this.isClient = isClient;
         this.remoteAddress = remoteAddress;
         this.handle = handle;
@@ -236,6 +243,31 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
     boolean isClient()
     {
         return isClient;
+    }
+
+    /**
+     * @return the secure mode's packet protection once this side's handshake completed; null in plaintext mode and
+     * before.
+     */
+    PacketProtection protection()
+    {
+        return null == secureSession ? null : secureSession.protection();
+    }
+
+    /**
+     * @return true if this connection speaks the secure mode.
+     */
+    boolean isSecure()
+    {
+        return null != secureSession;
+    }
+
+    /**
+     * @return bytes that end each of this connection's packets: the AEAD tag once keyed, else the CRC32C.
+     */
+    int trailerLength()
+    {
+        return null == protection() ? Crc32cPacketCheck.TRAILER_LENGTH : PacketProtection.TRAILER_LENGTH;
     }
 
     InetSocketAddress remoteAddress()
@@ -312,11 +344,17 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
     /**
      * The client got the server's answer: the connection is established.
      */
-    void onHandshakeResponse(final HandshakeFrameFlyweight handshake, final long nowNs)
+    void onHandshakeResponse(final HandshakeFrameFlyweight handshake, final NoiseFrameFlyweight noise, final long nowNs)
     {
         if (ConnectionState.CONNECTING != state)
         {
             return; // a retransmitted answer
+        }
+        if (null != secureSession && !isGenuineAnswer(handshake, noise))
+        {
+            // A forged or tampered answer: ignored, so the genuine one can still complete the handshake.
+            securityCounters.handshakeAuthFailures().incrementRelease();
+            return;
         }
         if (PacketHeaderFlyweight.CURRENT_VERSION != handshake.version() ||
             handshake.maxDatagramSize() < PacelinkContext.MIN_DATAGRAM_SIZE_BYTES)
@@ -338,6 +376,25 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
         // once would be an extra packet in the initial window, ahead of the data, and change the first flights'
         // ACK clock (docs/cubic.md, item 4).
         confirmationDueNs = nowNs + 1;
+    }
+
+    private boolean isGenuineAnswer(final HandshakeFrameFlyweight handshake, final NoiseFrameFlyweight noise)
+    {
+        return null != noise &&
+            secureSession.profile().wireId() == noise.profile() &&
+            secureSession.aead().wireId() == noise.aead() &&
+            secureSession.onSecondMessage(noise.message(), transcript(handshake.buffer(), handshake.offset(), null));
+    }
+
+    /**
+     * The transcript of a HANDSHAKE frame's clear parameters (and the controller a client asks for), which the secure
+     * handshake's messages carry (docs/wire-format.md, "Secure mode").
+     */
+    static byte[] transcript(final DirectBuffer buffer, final int frameOffset, final String controllerName)
+    {
+        return SecureSession.transcript(buffer, frameOffset + HandshakeFrameFlyweight.SOURCE_CONNECTION_ID_OFFSET,
+            HandshakeFrameFlyweight.TOKEN_LENGTH_OFFSET - HandshakeFrameFlyweight.SOURCE_CONNECTION_ID_OFFSET,
+            controllerName);
     }
 
     /**
@@ -452,6 +509,7 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
     int writeHandshake(final PacketWriter writer, final long nowNs)
     {
         writer.writeHeader(PacketType.HANDSHAKE, remoteId, handshakeAttempts);
+        final int handshakeFrameOffset = writer.offset() + writer.length();
         writer.appendHandshake(
             localId,
             !isClient,
@@ -467,9 +525,15 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
         {
             // Ask the server to run our controller for its side too; a name the frame cannot carry is not sent and
             // the server uses its own.
-            if (CongestionControlFrameFlyweight.isValidName(handle.congestionControl()))
+            final boolean namesController = CongestionControlFrameFlyweight.isValidName(handle.congestionControl());
+            if (namesController)
             {
                 writer.appendCongestionControl(handle.congestionControl());
+            }
+            if (null != secureSession)
+            {
+                appendNoise(writer, secureSession.firstMessage(transcript(
+                    writer.buffer(), handshakeFrameOffset, namesController ? handle.congestionControl() : null)));
             }
             writer.appendPadding(writer.remaining());
             handshakeAttempts++;
@@ -478,9 +542,21 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
         }
         else
         {
+            if (null != secureSession)
+            {
+                appendNoise(writer,
+                    secureSession.secondMessage(transcript(writer.buffer(), handshakeFrameOffset, null)));
+            }
             handshakeResponsePending = false;
         }
         return writer.length();
+    }
+
+    private void appendNoise(final PacketWriter writer, final byte[] message)
+    {
+        final int macOffset = writer.appendNoise(
+            secureSession.profile().wireId(), secureSession.aead().wireId(), message);
+        secureSession.helloMac().write(writer.buffer(), writer.offset(), macOffset);
     }
 
     // ---------------------------------------------------------------- receive
@@ -1265,7 +1341,8 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
             pingPending = false;
         }
 
-        final int length = writer.length();
+        // The trailer (CRC32C or AEAD tag) is added when the packet leaves, but it travels and counts like the rest.
+        final int length = writer.length() + trailerLength();
         lossRecovery.onPacketSent(
             packetNumber, nowNs, length, ackEliciting, ackEliciting, streamOffset, streamLength, fin, frameFlags,
             isRetransmission);
@@ -1330,7 +1407,7 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
         }
         closeFramePending = false;
         beginLinger(nowNs);
-        return SentPacket.pack(writer.length(), false);
+        return SentPacket.pack(writer.length() + trailerLength(), false);
     }
 
     /**

@@ -26,10 +26,18 @@ import io.pacelink.transport.schedule.SentPacket;
 import io.pacelink.transport.stats.ConnectionCounters;
 import io.pacelink.transport.stats.EndpointCounters;
 import io.pacelink.transport.stats.SecurityCounters;
+import io.pacelink.transport.secure.AeadAlgorithm;
+import io.pacelink.transport.secure.Crc32cPacketCheck;
+import io.pacelink.transport.secure.EndpointKeys;
+import io.pacelink.transport.secure.HelloMac;
+import io.pacelink.transport.secure.NoiseProfile;
+import io.pacelink.transport.secure.PacketProtection;
+import io.pacelink.transport.secure.SecureSession;
 import io.pacelink.transport.stream.ReceiveLog;
 import io.pacelink.transport.stream.SendLog;
 import io.pacelink.transport.wire.FrameType;
 import io.pacelink.transport.wire.HandshakeFrameFlyweight;
+import io.pacelink.transport.wire.NoiseFrameFlyweight;
 import io.pacelink.transport.wire.PacketDecoder;
 import io.pacelink.transport.wire.PacketHeaderFlyweight;
 import io.pacelink.transport.wire.PacketType;
@@ -42,7 +50,6 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.CountersManager;
 
 import java.net.InetSocketAddress;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.function.LongPredicate;
 import java.util.function.LongSupplier;
@@ -103,12 +110,22 @@ public final class EndpointCore implements DatagramHandler
     private final PacketHeaderFlyweight header = new PacketHeaderFlyweight();
     private final PacketWriter writer = new PacketWriter();
     private final UnsafeBuffer sendBuffer;
+    private final byte[] sealedDatagram = new byte[PacelinkContext.MAX_DATAGRAM_SIZE_BYTES];
+    private final UnsafeBuffer sealedBuffer = new UnsafeBuffer(sealedDatagram);
+    private final byte[] sealedInput = new byte[PacelinkContext.MAX_DATAGRAM_SIZE_BYTES];
+    private final byte[] openedPacket = new byte[PacelinkContext.MAX_DATAGRAM_SIZE_BYTES];
+    private final UnsafeBuffer openedBuffer = new UnsafeBuffer(openedPacket);
+    private final Crc32cPacketCheck crc = new Crc32cPacketCheck();
+    private final EndpointKeys keys;
+    private final boolean isSecureClient;
     private final UnsafeBuffer retryToken = new UnsafeBuffer(new byte[AddressValidator.TOKEN_LENGTH]);
 
     private boolean isClosed;
     private boolean isClosing;
     private InetSocketAddress restrictedPeer;
     private boolean handshakeNamesController;
+    private boolean handshakeHasNoise;
+    private String requestedController;
 
     /**
      * A core whose connections cannot wait (the simulator and tests: only the non-blocking calls).
@@ -172,7 +189,10 @@ public final class EndpointCore implements DatagramHandler
         this.receiveSegments = new SegmentPool(memoryBudget, SegmentPool.DEFAULT_SEGMENT_BYTES,
             Math.min(POOL_RETAINED_BYTES, context.limits().memoryBudgetBytes() / 4));
         this.sendSegments = new BudgetedSegments(memoryBudget, SegmentPool.DEFAULT_SEGMENT_BYTES);
-        this.sendBuffer = new UnsafeBuffer(ByteBuffer.allocateDirect(PacelinkContext.MAX_DATAGRAM_SIZE_BYTES));
+        // A heap buffer: the CRC32C and the AEAD work on its array directly.
+        this.sendBuffer = new UnsafeBuffer(new byte[PacelinkContext.MAX_DATAGRAM_SIZE_BYTES]);
+        this.keys = context.security().newEndpointKeys(randomSource);
+        this.isSecureClient = null != keys.clientProfile();
         registry.factory(context.congestionControl()).validate(context.controllerParameters());
     }
 
@@ -206,7 +226,8 @@ public final class EndpointCore implements DatagramHandler
             retire(handle);
             return handle;
         }
-        return openConnection(idGenerator.nextId(isIdInUse), remoteAddress, controllerName, true, nowNs).handle();
+        return openConnection(idGenerator.nextId(isIdInUse), remoteAddress, controllerName, true,
+            isSecureClient ? SecureSession.client(keys) : null, nowNs).handle();
     }
 
     /**
@@ -356,6 +377,7 @@ public final class EndpointCore implements DatagramHandler
         final InetSocketAddress remoteAddress,
         final String controllerName,
         final boolean isClient,
+        final SecureSession secureSession,
         final long nowNs)
     {
         final ConnectionHandle handle = newHandle(connectionId, remoteAddress, controllerName,
@@ -363,7 +385,7 @@ public final class EndpointCore implements DatagramHandler
         final ConnectionCore connection;
         try
         {
-            connection = newCore(handle, isClient, nowNs);
+            connection = newCore(handle, isClient, secureSession, nowNs);
         }
         catch (final RuntimeException | Error ex)
         {
@@ -374,7 +396,8 @@ public final class EndpointCore implements DatagramHandler
         return connection;
     }
 
-    private ConnectionCore newCore(final ConnectionHandle handle, final boolean isClient, final long nowNs)
+    private ConnectionCore newCore(
+        final ConnectionHandle handle, final boolean isClient, final SecureSession secureSession, final long nowNs)
     {
         final RecoveryConfig recoveryConfig = new RecoveryConfig()
             .sentPacketCapacity(context.sentPacketCapacity())
@@ -406,6 +429,7 @@ public final class EndpointCore implements DatagramHandler
             endpointCounters,
             securityCounters,
             context,
+            secureSession,
             nowNs);
     }
 
@@ -474,39 +498,34 @@ public final class EndpointCore implements DatagramHandler
         endpointCounters.bytesReceived().getAndAddRelease(length);
         try
         {
-            final int result = decoder.validate(buffer, offset, length);
-            if (PacketDecoder.OK != result)
+            if (length >= PacketHeaderFlyweight.HEADER_LENGTH && isCurrentVersion(buffer, offset))
             {
-                if (PacketDecoder.UNSUPPORTED_VERSION == result && isHelloOfAnyVersion(buffer, offset, length))
+                final int flags = buffer.getByte(offset + PacketHeaderFlyweight.FLAGS_OFFSET);
+                if (0 != (flags & PacketHeaderFlyweight.FLAG_SEALED))
                 {
-                    refuseVersion(buffer, offset, source);
+                    final int openedLength = openSealed(buffer, offset, length, source);
+                    if (openedLength >= 0)
+                    {
+                        onIntactPacket(openedBuffer, 0, openedLength, source, true, nowNs);
+                    }
+                    return;
                 }
-                else
+                if (!crc.isIntact(buffer, offset, length))
                 {
-                    endpointCounters.malformedDropped().incrementRelease();
+                    securityCounters.integrityFailures().incrementRelease();
+                    return;
                 }
+                onIntactPacket(buffer, offset, length - Crc32cPacketCheck.TRAILER_LENGTH, source, false, nowNs);
                 return;
             }
-
-            switch (decoder.packetType())
+            if (length > PacketHeaderFlyweight.HEADER_LENGTH &&
+                crc.isIntact(buffer, offset, length, PacketHeaderFlyweight.CURRENT_VERSION))
             {
-                case PacketType.HANDSHAKE:
-                    onHandshakePacket(buffer, offset, length, source, nowNs);
-                    break;
-
-                case PacketType.ONE_RTT:
-                case PacketType.CLOSE:
-                    onConnectionPacket(buffer, offset, length, source, nowNs);
-                    break;
-
-                case PacketType.RETRY:
-                    onRetryPacket(source, nowNs);
-                    break;
-
-                default:
-                    endpointCounters.unknownConnection().incrementRelease();
-                    break;
+                // A packet of this version whose version byte was damaged on the way: corrupt, not another version.
+                securityCounters.integrityFailures().incrementRelease();
+                return;
             }
+            onIntactPacket(buffer, offset, length, source, false, nowNs);
         }
         catch (final Throwable ex)
         {
@@ -515,17 +534,159 @@ public final class EndpointCore implements DatagramHandler
         }
     }
 
+    private static boolean isCurrentVersion(final DirectBuffer buffer, final int offset)
+    {
+        return PacketHeaderFlyweight.CURRENT_VERSION ==
+            (buffer.getByte(offset + PacketHeaderFlyweight.VERSION_OFFSET) & 0xFF);
+    }
+
+    /**
+     * Open a sealed datagram into {@link #openedBuffer}. The cheap checks come first — a known connection with keys,
+     * its address, the packet-number window, a duplicate (a replayed packet) — so a forgery costs no decryption
+     * unless it gets past all of them.
+     *
+     * @return the opened packet's length, or -1 if it was dropped (counted).
+     */
+    private int openSealed(
+        final DirectBuffer buffer, final int offset, final int length, final InetSocketAddress source)
+    {
+        final ConnectionCore connection = connectionsById.get(buffer.getLong(
+            offset + PacketHeaderFlyweight.DESTINATION_CONNECTION_ID_OFFSET, PacketHeaderFlyweight.BYTE_ORDER));
+        if (null == connection || connection.isClosed())
+        {
+            endpointCounters.unknownConnection().incrementRelease();
+            return -1;
+        }
+        if (!connection.remoteAddress().equals(source))
+        {
+            securityCounters.packetsFromWrongAddress().incrementRelease();
+            return -1;
+        }
+        final PacketProtection protection = connection.protection();
+        if (null == protection)
+        {
+            // A plaintext connection's packet with the flag set: one damaged on the way fails its CRC32C like any
+            // other corrupted packet; an intact one is a forgery.
+            if (crc.isIntact(buffer, offset, length))
+            {
+                securityCounters.packetsUnauthenticated().incrementRelease();
+            }
+            else
+            {
+                securityCounters.integrityFailures().incrementRelease();
+            }
+            return -1;
+        }
+        final long packetNumber =
+            buffer.getLong(offset + PacketHeaderFlyweight.PACKET_NUMBER_OFFSET, PacketHeaderFlyweight.BYTE_ORDER);
+        if (packetNumber < 0 || length > sealedInput.length)
+        {
+            endpointCounters.malformedDropped().incrementRelease();
+            return -1;
+        }
+        if (!isNewPacketNumber(connection, packetNumber))
+        {
+            return -1;
+        }
+        buffer.getBytes(offset, sealedInput, 0, length);
+        final int openedLength = protection.open(sealedInput, length, openedPacket);
+        if (openedLength < 0)
+        {
+            securityCounters.integrityFailures().incrementRelease();
+            if (protection.isIntegrityLimitReached())
+            {
+                connection.abortWithClose(ConnectionCore.PROTOCOL_VIOLATION_ERROR, CloseReason.PROTOCOL_VIOLATION);
+            }
+        }
+        return openedLength;
+    }
+
+    /**
+     * @return true if a packet number lies within the connection's window and was not received before; else the
+     * packet is counted (out of window, or a duplicate: a replay) and must be dropped.
+     */
+    private boolean isNewPacketNumber(final ConnectionCore connection, final long packetNumber)
+    {
+        if (connection.isBeyondPacketNumberWindow(packetNumber))
+        {
+            securityCounters.packetNumbersOutOfWindow().incrementRelease();
+            return false;
+        }
+        if (connection.isDuplicate(packetNumber))
+        {
+            endpointCounters.duplicatePackets().incrementRelease();
+            connection.handle().counters().increment(ConnectionCounters.DUPLICATE_PACKETS);
+            return false;
+        }
+        return true;
+    }
+
+    /**
+     * A datagram whose integrity check passed (or of another version, which has none): validate and dispatch it.
+     *
+     * @param wasSealed true if it was opened by the connection's AEAD.
+     */
+    private void onIntactPacket(
+        final DirectBuffer buffer,
+        final int offset,
+        final int length,
+        final InetSocketAddress source,
+        final boolean wasSealed,
+        final long nowNs)
+    {
+        final int result = decoder.validate(buffer, offset, length);
+        if (PacketDecoder.OK != result)
+        {
+            if (PacketDecoder.UNSUPPORTED_VERSION == result && isHelloOfAnyVersion(buffer, offset, length))
+            {
+                refuseVersion(buffer, offset, source);
+            }
+            else
+            {
+                endpointCounters.malformedDropped().incrementRelease();
+            }
+            return;
+        }
+
+        switch (decoder.packetType())
+        {
+            case PacketType.HANDSHAKE:
+                onHandshakePacket(buffer, offset, length, source, nowNs);
+                break;
+
+            case PacketType.ONE_RTT:
+            case PacketType.CLOSE:
+                onConnectionPacket(buffer, offset, length, source, wasSealed, nowNs);
+                break;
+
+            case PacketType.RETRY:
+                onRetryPacket(source, nowNs);
+                break;
+
+            default:
+                endpointCounters.unknownConnection().incrementRelease();
+                break;
+        }
+    }
+
     private void onConnectionPacket(
         final DirectBuffer buffer,
         final int offset,
         final int length,
         final InetSocketAddress source,
+        final boolean wasSealed,
         final long nowNs)
     {
         final ConnectionCore connection = connectionsById.get(decoder.destinationConnectionId());
         if (null == connection || connection.isClosed())
         {
             endpointCounters.unknownConnection().incrementRelease();
+            return;
+        }
+        if (!wasSealed && null != connection.protection())
+        {
+            // Once keyed, a secure connection acts only on what its peer sealed: a plaintext CLOSE or DATA is forged.
+            securityCounters.packetsUnauthenticated().incrementRelease();
             return;
         }
         if (!connection.remoteAddress().equals(source))
@@ -549,15 +710,8 @@ public final class EndpointCore implements DatagramHandler
         }
 
         final long packetNumber = decoder.packetNumber();
-        if (connection.isBeyondPacketNumberWindow(packetNumber))
+        if (!isNewPacketNumber(connection, packetNumber))
         {
-            securityCounters.packetNumbersOutOfWindow().incrementRelease();
-            return;
-        }
-        if (connection.isDuplicate(packetNumber))
-        {
-            endpointCounters.duplicatePackets().incrementRelease();
-            connection.handle().counters().increment(ConnectionCounters.DUPLICATE_PACKETS);
             return;
         }
 
@@ -605,25 +759,57 @@ public final class EndpointCore implements DatagramHandler
             }
             else
             {
-                connection.onHandshakeResponse(handshake, nowNs);
+                connection.onHandshakeResponse(handshake, handshakeHasNoise ? decoder.noise() : null, nowNs);
             }
             return;
         }
 
         final long clientId = handshake.sourceConnectionId();
+        if (keys.isSecureServer() != handshakeHasNoise)
+        {
+            refuseMode(clientId, source);
+            return;
+        }
+        NoiseProfile profile = null;
+        if (handshakeHasNoise)
+        {
+            // WireGuard's mac1: a hello without the right MAC costs one HMAC, never a Diffie-Hellman.
+            final NoiseFrameFlyweight noise = decoder.noise();
+            profile = NoiseProfile.fromWireId(noise.profile());
+            final HelloMac mac = keys.serverMac(profile);
+            if (null == mac)
+            {
+                refuseMode(clientId, source);
+                return;
+            }
+            if (!mac.isValid(buffer, offset, noise.macOffset()))
+            {
+                securityCounters.hellosBadMac().incrementRelease();
+                return;
+            }
+        }
+
         final ConnectionCore existing = serverConnectionsByClientId.get(clientId);
         if (null != existing && existing.remoteAddress().equals(source))
         {
+            if (existing.isHandshakeConfirmed())
+            {
+                // The client confirmed long ago and never sends its hello again: someone replays it.
+                securityCounters.hellosReplayed().incrementRelease();
+                return;
+            }
             existing.onHandshakeRetransmission(nowNs);
             return;
         }
 
-        final int verdict = admission.admit(handshake, length, source, nowNs, retryToken, 0);
+        // The floor applies to the datagram, integrity trailer included (handshake packets always carry a CRC32C).
+        final int verdict = admission.admit(
+            handshake, length + Crc32cPacketCheck.TRAILER_LENGTH, source, nowNs, retryToken, 0);
         if (HelloAdmission.RETRY == verdict)
         {
             writer.wrap(sendBuffer, 0, RetryPacketFlyweight.TOKEN_OFFSET + AddressValidator.TOKEN_LENGTH);
             writer.writeRetry(clientId, retryToken, 0, AddressValidator.TOKEN_LENGTH);
-            send(writer.length(), source);
+            sendChecked(writer.length(), source);
             return;
         }
         if (HelloAdmission.ACCEPT != verdict)
@@ -647,8 +833,21 @@ public final class EndpointCore implements DatagramHandler
             return;
         }
 
+        final String controllerName = serverController();
+        SecureSession secureSession = null;
+        if (handshakeHasNoise)
+        {
+            final NoiseFrameFlyweight noise = decoder.noise();
+            secureSession = SecureSession.server(keys, profile, AeadAlgorithm.fromWireId(noise.aead()),
+                noise.message(), ConnectionCore.transcript(buffer, handshake.offset(), requestedController));
+            if (null == secureSession)
+            {
+                securityCounters.handshakeAuthFailures().incrementRelease();
+                return;
+            }
+        }
         final ConnectionCore connection = openConnection(
-            idGenerator.nextId(isIdInUse), source, serverController(), false, nowNs);
+            idGenerator.nextId(isIdInUse), source, controllerName, false, secureSession, nowNs);
         connection.applyPeerHandshake(handshake, nowNs);
         serverConnectionsByClientId.put(clientId, connection);
     }
@@ -679,15 +878,24 @@ public final class EndpointCore implements DatagramHandler
      */
     private String serverController()
     {
-        if (handshakeNamesController)
+        requestedController = handshakeNamesController ? decoder.congestionControl().name() : null;
+        if (null != requestedController && registry.names().contains(requestedController))
         {
-            final String name = decoder.congestionControl().name();
-            if (registry.names().contains(name))
-            {
-                return name;
-            }
+            return requestedController;
         }
         return context.congestionControl();
+    }
+
+    /**
+     * Refuse a hello whose mode does not match this server's: plaintext to a secure server, secure to a plaintext
+     * one, or a profile this server has no key for. The CLOSE (REJECTED) says which, so the operator knows what to
+     * configure; it is far smaller than the hello.
+     */
+    private void refuseMode(final long clientId, final InetSocketAddress source)
+    {
+        securityCounters.handshakesRefusedMode().incrementRelease();
+        sendRejection(clientId, source, keys.isSecureServer() ?
+            CloseReasonTexts.SECURE_MODE_REQUIRED : CloseReasonTexts.SECURE_MODE_UNSUPPORTED, 0);
     }
 
     /**
@@ -698,12 +906,14 @@ public final class EndpointCore implements DatagramHandler
     {
         boolean found = false;
         handshakeNamesController = false;
+        handshakeHasNoise = false;
         for (int frameType = decoder.firstFrame(buffer, offset, length);
             PacketDecoder.NO_MORE_FRAMES != frameType;
             frameType = decoder.nextFrame())
         {
             found |= FrameType.HANDSHAKE == frameType;
             handshakeNamesController |= FrameType.CONGESTION_CONTROL == frameType;
+            handshakeHasNoise |= FrameType.NOISE == frameType;
         }
         return found ? decoder.handshake() : null;
     }
@@ -772,15 +982,20 @@ public final class EndpointCore implements DatagramHandler
     private void sendRejection(
         final long clientId, final InetSocketAddress source, final DirectBuffer reason, final int version)
     {
-        writer.wrap(sendBuffer, 0, context.maxDatagramSizeBytes());
+        writer.wrap(sendBuffer, 0, context.maxDatagramSizeBytes() - Crc32cPacketCheck.TRAILER_LENGTH);
         writer.writeHeader(PacketType.CLOSE, clientId, 0);
         writer.appendClose(ConnectionCore.REJECTED_ERROR, reason, 0, reason.capacity());
         if (0 != version)
         {
+            // Another version's client: written in its layout, which has no integrity trailer.
             header.wrap(sendBuffer, 0);
             header.version(version);
+            send(sendBuffer, writer.length(), source);
         }
-        send(writer.length(), source);
+        else
+        {
+            sendChecked(writer.length(), source);
+        }
     }
 
     // ---------------------------------------------------------------- timers
@@ -846,8 +1061,8 @@ public final class EndpointCore implements DatagramHandler
             final ConnectionCore connection = connections.get(i);
             if (connection.isHandshakeDue(nowNs))
             {
-                writer.wrap(sendBuffer, 0, connection.maxDatagramSizeBytes());
-                send(connection.writeHandshake(writer, stampNs(nowNs)), connection.remoteAddress());
+                writer.wrap(sendBuffer, 0, connection.maxDatagramSizeBytes() - Crc32cPacketCheck.TRAILER_LENGTH);
+                sendChecked(connection.writeHandshake(writer, stampNs(nowNs)), connection.remoteAddress());
                 sent++;
             }
         }
@@ -856,15 +1071,39 @@ public final class EndpointCore implements DatagramHandler
 
     private int sendPacket(final ConnectionCore connection, final boolean ackOnly, final long nowNs)
     {
-        writer.wrap(sendBuffer, 0, connection.maxDatagramSizeBytes());
+        final int trailerLength = connection.trailerLength();
+        writer.wrap(sendBuffer, 0, connection.maxDatagramSizeBytes() - trailerLength);
         final int sentPacket = connection.buildPacket(writer, sendBuffer, stampNs(nowNs), ackOnly);
-        send(SentPacket.lengthBytes(sentPacket), connection.remoteAddress());
+        final int length = SentPacket.lengthBytes(sentPacket) - trailerLength;
+        final PacketProtection protection = connection.protection();
+        if (null == protection)
+        {
+            sendChecked(length, connection.remoteAddress());
+        }
+        else
+        {
+            final long keyUpdates = protection.keyUpdates();
+            send(sealedBuffer, protection.seal(sendBuffer.byteArray(), length, sealedDatagram),
+                connection.remoteAddress());
+            if (keyUpdates != protection.keyUpdates())
+            {
+                securityCounters.keyUpdates().incrementRelease();
+            }
+        }
         return sentPacket;
     }
 
-    private void send(final int length, final InetSocketAddress destination)
+    /**
+     * Send the plaintext packet in the send buffer with its CRC32C trailer.
+     */
+    private void sendChecked(final int length, final InetSocketAddress destination)
     {
-        if (port.send(sendBuffer, 0, length, destination))
+        send(sendBuffer, crc.seal(sendBuffer, 0, length), destination);
+    }
+
+    private void send(final DirectBuffer buffer, final int length, final InetSocketAddress destination)
+    {
+        if (port.send(buffer, 0, length, destination))
         {
             endpointCounters.datagramsSent().incrementRelease();
             endpointCounters.bytesSent().getAndAddRelease(length);

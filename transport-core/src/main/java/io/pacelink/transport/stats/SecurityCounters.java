@@ -33,6 +33,13 @@ public final class SecurityCounters implements AutoCloseable
     private final AtomicCounter memoryCommittedBytes;
     private final AtomicCounter memoryRefusals;
     private final AtomicCounter stalledSends;
+    private final AtomicCounter integrityFailures;
+    private final AtomicCounter packetsUnauthenticated;
+    private final AtomicCounter hellosBadMac;
+    private final AtomicCounter hellosReplayed;
+    private final AtomicCounter handshakeAuthFailures;
+    private final AtomicCounter handshakesRefusedMode;
+    private final AtomicCounter keyUpdates;
 
     /**
      * @param countersManager where to register the counters.
@@ -59,6 +66,13 @@ public final class SecurityCounters implements AutoCloseable
         memoryCommittedBytes = newCounter(countersManager, endpointName, "memory-committed-bytes");
         memoryRefusals = newCounter(countersManager, endpointName, "memory-refusals");
         stalledSends = newCounter(countersManager, endpointName, "stalled-sends");
+        integrityFailures = newCounter(countersManager, endpointName, "integrity-failures");
+        packetsUnauthenticated = newCounter(countersManager, endpointName, "packets-unauthenticated");
+        hellosBadMac = newCounter(countersManager, endpointName, "hellos-bad-mac");
+        hellosReplayed = newCounter(countersManager, endpointName, "hellos-replayed");
+        handshakeAuthFailures = newCounter(countersManager, endpointName, "handshake-auth-failures");
+        handshakesRefusedMode = newCounter(countersManager, endpointName, "handshakes-refused-mode");
+        keyUpdates = newCounter(countersManager, endpointName, "key-updates");
     }
 
     /**
@@ -217,6 +231,65 @@ public final class SecurityCounters implements AutoCloseable
         return stalledSends;
     }
 
+    /**
+     * @return packets whose CRC32C or AEAD tag did not check: corrupted on the way, or forged; dropped before any
+     * frame was read.
+     */
+    public AtomicCounter integrityFailures()
+    {
+        return integrityFailures;
+    }
+
+    /**
+     * @return plaintext packets for a secure connection, or sealed packets for a connection without keys; dropped.
+     */
+    public AtomicCounter packetsUnauthenticated()
+    {
+        return packetsUnauthenticated;
+    }
+
+    /**
+     * @return secure hellos whose MAC did not check (a flood, or a client with the wrong key); dropped before any
+     * public-key work.
+     */
+    public AtomicCounter hellosBadMac()
+    {
+        return hellosBadMac;
+    }
+
+    /**
+     * @return hellos repeated after their connection was confirmed; dropped.
+     */
+    public AtomicCounter hellosReplayed()
+    {
+        return hellosReplayed;
+    }
+
+    /**
+     * @return Noise handshake messages that failed (wrong key, tampered, small-order point, parameters changed on
+     * the way); dropped.
+     */
+    public AtomicCounter handshakeAuthFailures()
+    {
+        return handshakeAuthFailures;
+    }
+
+    /**
+     * @return hellos refused because one side speaks the secure mode and the other plaintext.
+     */
+    public AtomicCounter handshakesRefusedMode()
+    {
+        return handshakesRefusedMode;
+    }
+
+    /**
+     * @return key updates of sending keys, all connections.
+     */
+    public AtomicCounter keyUpdates()
+    {
+        return keyUpdates;
+    }
+
     public void close()
     {
         CloseHelper.closeAll(
@@ -238,6 +311,13 @@ public final class SecurityCounters implements AutoCloseable
             deadPeerCloses,
             memoryCommittedBytes,
             memoryRefusals,
-            stalledSends);
+            stalledSends,
+            integrityFailures,
+            packetsUnauthenticated,
+            hellosBadMac,
+            hellosReplayed,
+            handshakeAuthFailures,
+            handshakesRefusedMode,
+            keyUpdates);
     }
 }

@@ -57,6 +57,11 @@ public final class FrameType
      */
     public static final int CONSUMED = 9;
 
+    /**
+     * A message of the secure mode's Noise handshake, beside a HANDSHAKE frame (wire version 3).
+     */
+    public static final int NOISE = 10;
+
     private FrameType()
     {
     }
@@ -102,6 +107,8 @@ public final class FrameType
                 return "CONGESTION_CONTROL";
             case CONSUMED:
                 return "CONSUMED";
+            case NOISE:
+                return "NOISE";
             default:
                 return "UNKNOWN";
         }

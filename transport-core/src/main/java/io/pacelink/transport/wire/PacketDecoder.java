@@ -120,6 +120,12 @@ public final class PacketDecoder
     public static final int MALFORMED_CONSUMED = 18;
 
     /**
+     * A NOISE frame shorter than its fixed body, of an unknown profile or AEAD, or whose message is shorter than
+     * {@link NoiseFrameFlyweight#MIN_MESSAGE_LENGTH} or longer than {@link NoiseFrameFlyweight#MAX_MESSAGE_LENGTH}.
+     */
+    public static final int MALFORMED_NOISE = 19;
+
+    /**
      * Most additional ranges one ACK frame may carry (docs/wire-format.md); more are rejected, bounding the work a
      * single frame can cause. Writers never exceed it either.
      */
@@ -136,6 +142,7 @@ public final class PacketDecoder
     private final CongestionControlFrameFlyweight congestionControl = new CongestionControlFrameFlyweight();
     private final RetryPacketFlyweight retry = new RetryPacketFlyweight();
     private final ConsumedFrameFlyweight consumed = new ConsumedFrameFlyweight();
+    private final NoiseFrameFlyweight noise = new NoiseFrameFlyweight();
 
     private DirectBuffer frameBuffer;
     private int nextFrameOffset;
@@ -297,6 +304,10 @@ public final class PacketDecoder
                     consumed.wrap(frameBuffer, frameOffset);
                     break;
 
+                case FrameType.NOISE:
+                    noise.wrap(frameBuffer, frameOffset);
+                    break;
+
                 default:
                     break;
             }
@@ -355,6 +366,9 @@ public final class PacketDecoder
                 case FrameType.CONSUMED:
                     visitor.onConsumed(consumed);
                     break;
+
+                case FrameType.NOISE:
+                    break; // a handshake packet's, read by the endpoint before any visitor sees the packet
 
                 default:
                     visitor.onUnknownFrame(frameType);
@@ -417,6 +431,14 @@ public final class PacketDecoder
     public CongestionControlFrameFlyweight congestionControl()
     {
         return congestionControl;
+    }
+
+    /**
+     * @return the NOISE flyweight, wrapped at the frame {@link #nextFrame()} last returned as one.
+     */
+    public NoiseFrameFlyweight noise()
+    {
+        return noise;
     }
 
     /**
@@ -522,6 +544,8 @@ public final class PacketDecoder
                 return "MALFORMED_RETRY";
             case MALFORMED_CONSUMED:
                 return "MALFORMED_CONSUMED";
+            case MALFORMED_NOISE:
+                return "MALFORMED_NOISE";
             default:
                 return "UNKNOWN_RESULT";
         }
@@ -558,6 +582,9 @@ public final class PacketDecoder
 
             case FrameType.CONSUMED:
                 return validateConsumed(buffer, frameOffset, bodyLength);
+
+            case FrameType.NOISE:
+                return validateNoise(buffer, frameOffset, bodyLength);
 
             default:
                 // PADDING has no structure; unknown types are skipped by their length (docs/wire-format.md).
@@ -746,5 +773,19 @@ public final class PacketDecoder
             return MALFORMED_CONGESTION_CONTROL;
         }
         return OK;
+    }
+
+    private int validateNoise(final DirectBuffer buffer, final int frameOffset, final int bodyLength)
+    {
+        final int messageLength = bodyLength - NoiseFrameFlyweight.FIXED_BODY_LENGTH;
+        if (messageLength < NoiseFrameFlyweight.MIN_MESSAGE_LENGTH ||
+            messageLength > NoiseFrameFlyweight.MAX_MESSAGE_LENGTH)
+        {
+            return MALFORMED_NOISE;
+        }
+        noise.wrap(buffer, frameOffset);
+        final int profile = noise.profile();
+        final int aead = noise.aead();
+        return profile < 1 || profile > 2 || aead < 1 || aead > 2 ? MALFORMED_NOISE : OK;
     }
 }

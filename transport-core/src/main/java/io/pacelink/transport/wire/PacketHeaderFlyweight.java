@@ -6,7 +6,7 @@ package io.pacelink.transport.wire;
  *  0                   1                   2                   3
  *  0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
  * +---------------+---------------+-------------------------------+
- * |  Version (8)  | Packet Type(8)|        Flags (16, reserved)   |
+ * |  Version (8)  | Packet Type(8)|           Flags (16)          |
  * +---------------+---------------+-------------------------------+
  * |                  Destination Connection Id (64)               |
  * |                                                               |
@@ -23,9 +23,22 @@ public final class PacketHeaderFlyweight extends WireFlyweight
 {
     /**
      * The wire format version this code speaks. Version 2 added address validation (the RETRY packet and its token)
-     * and the 1200-byte floor for hellos; a version-1 hello is refused (docs/wire-format.md, "Versions").
+     * and the 1200-byte floor for hellos; version 3 an integrity check on every packet (a CRC32C trailer, or the
+     * secure mode's AEAD tag), the NOISE frame and the header flags below. A hello of another version is refused
+     * (docs/wire-format.md, "Versions").
      */
-    public static final int CURRENT_VERSION = 2;
+    public static final int CURRENT_VERSION = 3;
+
+    /**
+     * Flag: the packet is sealed by the secure mode's AEAD (its frames are ciphertext, a 16-byte tag ends it);
+     * without it a CRC32C trailer ends the packet.
+     */
+    public static final int FLAG_SEALED = 0x1;
+
+    /**
+     * Flag: the key phase of a sealed packet, flipped at every key update (RFC 9001 section 6).
+     */
+    public static final int FLAG_KEY_PHASE = 0x2;
 
     /**
      * Offset of the version (unsigned 8 bits).
@@ -38,7 +51,8 @@ public final class PacketHeaderFlyweight extends WireFlyweight
     public static final int PACKET_TYPE_OFFSET = 1;
 
     /**
-     * Offset of the reserved flags (unsigned 16 bits, sent as zero, ignored on receipt).
+     * Offset of the flags (unsigned 16 bits: {@link #FLAG_SEALED}, {@link #FLAG_KEY_PHASE}; others sent as zero and
+     * ignored on receipt).
      */
     public static final int FLAGS_OFFSET = 2;
 
@@ -94,7 +108,7 @@ public final class PacketHeaderFlyweight extends WireFlyweight
     }
 
     /**
-     * @return the reserved flags.
+     * @return the flags.
      */
     public int flags()
     {
@@ -102,7 +116,7 @@ public final class PacketHeaderFlyweight extends WireFlyweight
     }
 
     /**
-     * @param flags the reserved flags.
+     * @param flags the flags.
      * @return this.
      */
     public PacketHeaderFlyweight flags(final int flags)

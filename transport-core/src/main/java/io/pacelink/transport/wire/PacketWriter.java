@@ -36,6 +36,7 @@ public final class PacketWriter
 
     private MutableDirectBuffer buffer;
     private int offset;
+    private final NoiseFrameFlyweight noise = new NoiseFrameFlyweight();
     private int capacity;
     private int length;
     private boolean headerWritten;
@@ -440,6 +441,26 @@ public final class PacketWriter
         congestionControl.wrap(buffer, frameOffset);
         congestionControl.name(name);
         return true;
+    }
+
+    /**
+     * Append a NOISE frame: a Noise handshake message, its MAC left for the caller to write at the frame's end.
+     *
+     * @param profile the profile number.
+     * @param aead    the AEAD number.
+     * @param message the Noise message.
+     * @return the absolute offset of the MAC, or -1 if the frame does not fit.
+     */
+    public int appendNoise(final int profile, final int aead, final byte[] message)
+    {
+        final int frameOffset = claimFrame(FrameType.NOISE, 0, NoiseFrameFlyweight.FIXED_BODY_LENGTH + message.length);
+        if (frameOffset < 0)
+        {
+            return -1;
+        }
+        noise.wrap(buffer, frameOffset);
+        noise.noise(profile, aead, message);
+        return noise.macOffset();
     }
 
     /**

@@ -9,6 +9,7 @@ import io.pacelink.transport.PacelinkContext;
 import io.pacelink.transport.cc.CongestionControlRegistry;
 import io.pacelink.transport.schedule.RoundRobinScheduler;
 import io.pacelink.transport.testing.TestNetwork;
+import io.pacelink.transport.testing.TestPackets;
 import io.pacelink.transport.wire.PacketType;
 import io.pacelink.transport.wire.PacketWriter;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -150,8 +151,8 @@ class EndpointCoreFuzzTest
     }
 
     /**
-     * Either raw bytes, or a valid header naming a live connection followed by raw frame bytes: the second reaches
-     * the frame handlers of a connection, which random headers almost never would.
+     * Either raw bytes, or a valid header naming a live connection followed by raw frame bytes and a correct CRC32C:
+     * the second reaches the frame handlers of a connection, which random headers almost never would.
      */
     private byte[] nextDatagram(final FuzzedDataProvider data, final long connectionId)
     {
@@ -165,9 +166,8 @@ class EndpointCoreFuzzTest
         writer.writeHeader(type, connectionId, data.consumeLong(0, 1L << 20));
         final int length = writer.length();
         datagram.putBytes(length, body);
-        final byte[] packet = new byte[length + body.length];
-        datagram.getBytes(0, packet);
-        return packet;
+        // With its CRC32C, so it gets past the integrity check to the decoder and the connection.
+        return TestPackets.withCrc(datagram, length + body.length);
     }
 
     private static InetSocketAddress sourceOf(

@@ -5,6 +5,7 @@ import io.pacelink.transport.Connection;
 import io.pacelink.transport.ConnectionState;
 import io.pacelink.transport.PacelinkContext;
 import io.pacelink.transport.cc.CongestionControlRegistry;
+import io.pacelink.transport.testing.TestPackets;
 import io.pacelink.transport.testing.TestNetwork;
 import io.pacelink.transport.wire.FrameType;
 import io.pacelink.transport.wire.PacketHeaderFlyweight;
@@ -182,14 +183,15 @@ class EndpointCoreTest
         final List<byte[]> garbage = new ArrayList<>();
         garbage.add(new byte[0]);
         garbage.add(new byte[]{ 1, 2, 3, 4, 5 });
-        final byte[] badVersion = validPacket(pair[1].connectionId(), 5);
+        // Each is damaged before its CRC32C is computed, so the check passes and the decoder must catch it.
+        final byte[] badVersion = TestPackets.withoutCrc(validPacket(pair[1].connectionId(), 5));
         badVersion[0] = 9;
-        garbage.add(badVersion);
-        final byte[] hugeFrame = validPacket(pair[1].connectionId(), 6);
+        garbage.add(TestPackets.withCrc(badVersion));
+        final byte[] hugeFrame = TestPackets.withoutCrc(validPacket(pair[1].connectionId(), 6));
         new UnsafeBuffer(hugeFrame).putInt(20 + 4, 0xFFFFFFFF, ByteOrder.LITTLE_ENDIAN);
-        garbage.add(hugeFrame);
-        final byte[] truncated = validPacket(pair[1].connectionId(), 7);
-        garbage.add(java.util.Arrays.copyOf(truncated, truncated.length - 3));
+        garbage.add(TestPackets.withCrc(hugeFrame));
+        final byte[] truncated = TestPackets.withoutCrc(validPacket(pair[1].connectionId(), 7));
+        garbage.add(TestPackets.withCrc(java.util.Arrays.copyOf(truncated, truncated.length - 3)));
 
         for (final byte[] datagram : garbage)
         {
@@ -217,8 +219,7 @@ class EndpointCoreTest
         final PacketWriter writer = new PacketWriter().wrap(buffer, 0, 64);
         writer.writeHeader(PacketType.ONE_RTT, destinationId, packetNumber);
         writer.appendPing();
-        final byte[] datagram = new byte[writer.length()];
-        buffer.getBytes(0, datagram);
+        final byte[] datagram = TestPackets.withCrc(buffer, writer.length());
         return datagram;
     }
 
@@ -286,8 +287,7 @@ class EndpointCoreTest
             final PacketWriter writer = new PacketWriter().wrap(forged, 0, 64);
             writer.writeHeader(PacketType.ONE_RTT, pair[1].connectionId(), 1_000_000 + i);
             writer.appendAck(acked, 0, (int)acked, 0);
-            final byte[] datagram = new byte[writer.length()];
-            forged.getBytes(0, datagram);
+            final byte[] datagram = TestPackets.withCrc(forged, writer.length());
             serverPort.inject(datagram, clientPort.localAddress());
         }
         run(() -> ConnectionState.CLOSED == pair[1].state(), TimeUnit.SECONDS.toNanos(1), "the close");
@@ -305,8 +305,7 @@ class EndpointCoreTest
         final UnsafeBuffer retry = new UnsafeBuffer(new byte[64]);
         final PacketWriter writer = new PacketWriter().wrap(retry, 0, 64);
         writer.writeRetry(connection.connectionId(), new UnsafeBuffer(new byte[]{ 1, 2, 3 }), 0, 3);
-        final byte[] datagram = new byte[writer.length()];
-        retry.getBytes(0, datagram);
+        final byte[] datagram = TestPackets.withCrc(retry, writer.length());
 
         final long sentBefore = clientPort.sent();
         for (int i = 0; i < 10; i++)
@@ -401,8 +400,7 @@ class EndpointCoreTest
             final PacketWriter writer = new PacketWriter().wrap(padding, 0, padding.capacity());
             writer.writeHeader(PacketType.ONE_RTT, pair[1].connectionId(), packetNumber++);
             writer.appendPadding(100);
-            final byte[] datagram = new byte[writer.length()];
-            padding.getBytes(0, datagram);
+            final byte[] datagram = TestPackets.withCrc(padding, writer.length());
             serverPort.inject(datagram, clientPort.localAddress());
             runFor(TimeUnit.MILLISECONDS.toNanos(10));
         }
@@ -451,8 +449,7 @@ class EndpointCoreTest
         final PacketWriter writer = new PacketWriter().wrap(buffer, 0, 128);
         writer.writeHeader(PacketType.ONE_RTT, pair[1].connectionId(), 1_000);
         writer.appendAck(1_000_000, 0, 0, 0);
-        final byte[] datagram = new byte[writer.length()];
-        buffer.getBytes(0, datagram);
+        final byte[] datagram = TestPackets.withCrc(buffer, writer.length());
         serverPort.inject(datagram, clientPort.localAddress());
 
         run(() -> ConnectionState.CLOSED == pair[1].state(), TimeUnit.SECONDS.toNanos(1), "server close");

@@ -6,6 +6,7 @@ import io.pacelink.transport.port.DatagramHandler;
 import io.pacelink.transport.port.DatagramPort;
 import io.pacelink.transport.schedule.RoundRobinScheduler;
 import io.pacelink.transport.stats.CountersBuffers;
+import io.pacelink.transport.secure.Crc32cPacketCheck;
 import io.pacelink.transport.testing.AllocationMeter;
 import io.pacelink.transport.wire.PacketHeaderFlyweight;
 import io.pacelink.transport.wire.PacketType;
@@ -79,6 +80,7 @@ class HelloFloodAllocationTest
         private final InetSocketAddress local = new InetSocketAddress("127.0.0.1", 1000);
         private final InetSocketAddress[] sources = new InetSocketAddress[SOURCES];
         private final UnsafeBuffer hello = new UnsafeBuffer(new byte[1200]);
+        private final Crc32cPacketCheck crc = new Crc32cPacketCheck();
         private long clientId = 1;
         private long sent;
 
@@ -91,7 +93,7 @@ class HelloFloodAllocationTest
             final PacketWriter writer = new PacketWriter().wrap(hello, 0, hello.capacity());
             writer.writeHeader(PacketType.HANDSHAKE, 0, 0);
             writer.appendHandshake(clientId, false, 1472, 1_000, 30_000, 1 << 20, 1 << 20, null, 0, 0);
-            writer.appendPadding(writer.remaining());
+            writer.appendPadding(writer.remaining() - Crc32cPacketCheck.TRAILER_LENGTH);
         }
 
         public int receive(final DatagramHandler handler, final int limit, final long nowNs)
@@ -99,6 +101,7 @@ class HelloFloodAllocationTest
             for (int i = 0; i < limit; i++)
             {
                 hello.putLong(PacketHeaderFlyweight.HEADER_LENGTH + 8, ++clientId, PacketHeaderFlyweight.BYTE_ORDER);
+                crc.seal(hello, 0, hello.capacity() - Crc32cPacketCheck.TRAILER_LENGTH);
                 handler.onDatagram(hello, 0, hello.capacity(), sources[(int)(clientId % SOURCES)], nowNs);
             }
             return limit;

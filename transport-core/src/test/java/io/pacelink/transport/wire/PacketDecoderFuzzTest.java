@@ -42,7 +42,7 @@ class PacketDecoderFuzzTest
     void mutatedPacketsNeverThrowAndAcceptedOnesStayInBounds()
     {
         random.nextBytes(token.byteArray());
-        final int[] resultCounts = new int[PacketDecoder.MALFORMED_CONSUMED + 1];
+        final int[] resultCounts = new int[PacketDecoder.MALFORMED_NOISE + 1];
 
         for (int iteration = 0; iteration < ITERATIONS; iteration++)
         {
@@ -111,7 +111,7 @@ class PacketDecoderFuzzTest
 
     private boolean appendRandomFrame()
     {
-        switch (random.nextInt(11))
+        switch (random.nextInt(12))
         {
             case 0:
                 return writer.appendPing();
@@ -161,6 +161,13 @@ class PacketDecoderFuzzTest
                 return writer.appendConsumed(random.nextInt(Integer.MAX_VALUE), position, position / 4 >>> 3);
             }
 
+            case 10:
+            {
+                final byte[] message = new byte[NoiseFrameFlyweight.MIN_MESSAGE_LENGTH + random.nextInt(60)];
+                random.nextBytes(message);
+                return writer.appendNoise(1 + random.nextInt(2), 1 + random.nextInt(2), message) >= 0;
+            }
+
             default:
             {
                 // An unknown frame type, which the decoder must skip.
@@ -169,7 +176,7 @@ class PacketDecoderFuzzTest
                 {
                     return false;
                 }
-                original.putByte(frameOffset, (byte)(10 + random.nextInt(246)));
+                original.putByte(frameOffset, (byte)(FrameType.NOISE + 1 + random.nextInt(245)));
                 return true;
             }
         }

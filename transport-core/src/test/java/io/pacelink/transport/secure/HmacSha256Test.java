@@ -1,4 +1,4 @@
-package io.pacelink.transport.admission;
+package io.pacelink.transport.secure;
 
 import io.pacelink.transport.testing.AllocationMeter;
 import org.agrona.BitUtil;

@@ -1,4 +1,4 @@
-package io.pacelink.transport.admission;
+package io.pacelink.transport.secure;
 
 import java.security.DigestException;
 import java.security.MessageDigest;

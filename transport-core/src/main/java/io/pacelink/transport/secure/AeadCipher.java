@@ -1,0 +1,128 @@
+package io.pacelink.transport.secure;
+
+import java.security.GeneralSecurityException;
+import java.util.Arrays;
+import javax.crypto.AEADBadTagException;
+import javax.crypto.Cipher;
+import javax.crypto.spec.SecretKeySpec;
+
+/**
+ * One key of an {@link AeadAlgorithm} with one reusable JCA {@link Cipher}: seal and open byte ranges in arrays.
+ * The JDK's ChaCha20-Poly1305 refuses to be initialised twice in a row with the same key and nonce — in either
+ * mode, and also after a tag failed — which a forged packet followed by the genuine packet of the same number would
+ * trip; such a second open first initialises the cipher with another nonce. Java 17's API takes the nonce in a new
+ * parameter object per call (the JDK copies it), the one allocation per packet left (docs/security.md, "Cost").
+ * Not thread safe.
+ */
+public final class AeadCipher
+{
+    private final AeadAlgorithm algorithm;
+    private final SecretKeySpec key;
+    private final Cipher cipher;
+    private final byte[] lastNonce = new byte[AeadAlgorithm.NONCE_LENGTH];
+    private final byte[] detourNonce = new byte[AeadAlgorithm.NONCE_LENGTH];
+    private boolean isInitialised;
+
+    /**
+     * @param algorithm the AEAD.
+     * @param key       {@link AeadAlgorithm#KEY_LENGTH} bytes; copied.
+     */
+    public AeadCipher(final AeadAlgorithm algorithm, final byte[] key)
+    {
+        if (AeadAlgorithm.KEY_LENGTH != key.length)
+        {
+            throw new IllegalArgumentException("AEAD keys are " + AeadAlgorithm.KEY_LENGTH + " bytes");
+        }
+        this.algorithm = algorithm;
+        this.key = new SecretKeySpec(key, algorithm.keyAlgorithm());
+        this.cipher = algorithm.newCipher();
+    }
+
+    /**
+     * @return the algorithm.
+     */
+    public AeadAlgorithm algorithm()
+    {
+        return algorithm;
+    }
+
+    /**
+     * Encrypt and authenticate; the output may not overlap the input.
+     *
+     * @return bytes written: the input's length plus {@link AeadAlgorithm#TAG_LENGTH}.
+     */
+    public int seal(
+        final byte[] nonce,
+        final byte[] aad, final int aadOffset, final int aadLength,
+        final byte[] input, final int inputOffset, final int inputLength,
+        final byte[] output, final int outputOffset)
+    {
+        try
+        {
+            return run(Cipher.ENCRYPT_MODE, nonce, aad, aadOffset, aadLength, input, inputOffset, inputLength,
+                output, outputOffset);
+        }
+        catch (final GeneralSecurityException ex)
+        {
+            throw new IllegalStateException("sealing failed: " + ex.getMessage(), ex);
+        }
+    }
+
+    /**
+     * Check and decrypt; the output may not overlap the input.
+     *
+     * @return bytes of plaintext written, or -1 if the tag is wrong (or the input shorter than a tag).
+     */
+    public int open(
+        final byte[] nonce,
+        final byte[] aad, final int aadOffset, final int aadLength,
+        final byte[] input, final int inputOffset, final int inputLength,
+        final byte[] output, final int outputOffset)
+    {
+        if (inputLength < AeadAlgorithm.TAG_LENGTH)
+        {
+            return -1;
+        }
+        try
+        {
+            return run(Cipher.DECRYPT_MODE, nonce, aad, aadOffset, aadLength, input, inputOffset, inputLength,
+                output, outputOffset);
+        }
+        catch (final AEADBadTagException ex)
+        {
+            return -1;
+        }
+        catch (final GeneralSecurityException ex)
+        {
+            throw new IllegalStateException("opening failed: " + ex.getMessage(), ex);
+        }
+    }
+
+    private int run(
+        final int mode,
+        final byte[] nonce,
+        final byte[] aad, final int aadOffset, final int aadLength,
+        final byte[] input, final int inputOffset, final int inputLength,
+        final byte[] output, final int outputOffset) throws GeneralSecurityException
+    {
+        init(mode, nonce);
+        if (aadLength > 0)
+        {
+            cipher.updateAAD(aad, aadOffset, aadLength);
+        }
+        return cipher.doFinal(input, inputOffset, inputLength, output, outputOffset);
+    }
+
+    private void init(final int mode, final byte[] nonce) throws GeneralSecurityException
+    {
+        if (isInitialised && AeadAlgorithm.CHACHA20_POLY1305 == algorithm && Arrays.equals(nonce, lastNonce))
+        {
+            System.arraycopy(nonce, 0, detourNonce, 0, nonce.length);
+            detourNonce[0] ^= 1;
+            cipher.init(mode, key, algorithm.parameters(detourNonce));
+        }
+        cipher.init(mode, key, algorithm.parameters(nonce));
+        System.arraycopy(nonce, 0, lastNonce, 0, nonce.length);
+        isInitialised = true;
+    }
+}

@@ -1,0 +1,133 @@
+package io.pacelink.transport.secure;
+
+import java.util.function.LongSupplier;
+
+/**
+ * An endpoint's secure-mode keys and choices, made once from its configuration: as a client, which profile it speaks
+ * (NK when it pins a server key, else NNpsk0 when it has a pre-shared key, else plaintext); as a server, which
+ * profiles it answers (NK when it has a static private key, NNpsk0 when it has a pre-shared key) — an endpoint with
+ * neither speaks plaintext only. Holds the {@link HelloMac} keys for each, and draws ephemeral keys from the
+ * endpoint's random source (a {@code SecureRandom} on a real socket, seeded only in the simulator).
+ */
+public final class EndpointKeys
+{
+    private final byte[] serverPrivateKey;
+    private final byte[] serverPublicKey;
+    private final byte[] pinnedServerKey;
+    private final byte[] preSharedKey;
+    private final AeadAlgorithm aead;
+    private final long keyUpdateIntervalPackets;
+    private final LongSupplier randomSource;
+    private final HelloMac nkServerMac;
+    private final HelloMac pskMac;
+    private final HelloMac nkClientMac;
+
+    /**
+     * @param serverPrivateKey         this server's static private key (NK), or null.
+     * @param pinnedServerKey          the server public key this client pins (NK), or null.
+     * @param preSharedKey             the pre-shared key (NNpsk0), or null.
+     * @param aead                     the AEAD a client proposes.
+     * @param keyUpdateIntervalPackets packets sealed under one key before a key update.
+     * @param randomSource             64 random bits per call, for ephemeral keys.
+     */
+    public EndpointKeys(
+        final byte[] serverPrivateKey,
+        final byte[] pinnedServerKey,
+        final byte[] preSharedKey,
+        final AeadAlgorithm aead,
+        final long keyUpdateIntervalPackets,
+        final LongSupplier randomSource)
+    {
+        this.serverPrivateKey = null == serverPrivateKey ? null : serverPrivateKey.clone();
+        this.serverPublicKey = null == serverPrivateKey ? null : new X25519().publicKey(serverPrivateKey);
+        this.pinnedServerKey = null == pinnedServerKey ? null : pinnedServerKey.clone();
+        this.preSharedKey = null == preSharedKey ? null : preSharedKey.clone();
+        this.aead = aead;
+        this.keyUpdateIntervalPackets = keyUpdateIntervalPackets;
+        this.randomSource = randomSource;
+        this.nkServerMac = null == serverPublicKey ? null : new HelloMac(serverPublicKey);
+        this.pskMac = null == preSharedKey ? null : new HelloMac(preSharedKey);
+        this.nkClientMac = null == pinnedServerKey ? null : new HelloMac(pinnedServerKey);
+    }
+
+    /**
+     * @return the profile this endpoint's connections open with, or null for plaintext.
+     */
+    public NoiseProfile clientProfile()
+    {
+        return null != pinnedServerKey ? NoiseProfile.NK : null != preSharedKey ? NoiseProfile.NN_PSK0 : null;
+    }
+
+    /**
+     * @return true if this endpoint as a server answers secure hellos only (it has a static key or a pre-shared key).
+     */
+    public boolean isSecureServer()
+    {
+        return null != serverPrivateKey || null != preSharedKey;
+    }
+
+    /**
+     * @param profile a hello's profile.
+     * @return the MAC a server checks a hello of that profile with, or null if it does not answer the profile.
+     */
+    public HelloMac serverMac(final NoiseProfile profile)
+    {
+        return NoiseProfile.NK == profile ? nkServerMac : pskMac;
+    }
+
+    /**
+     * @return the MAC a client writes on its hellos and checks on the answers (its profile's).
+     */
+    public HelloMac clientMac()
+    {
+        return NoiseProfile.NK == clientProfile() ? nkClientMac : pskMac;
+    }
+
+    /**
+     * @return the AEAD a client proposes.
+     */
+    public AeadAlgorithm aead()
+    {
+        return aead;
+    }
+
+    /**
+     * @return packets sealed under one key before a key update.
+     */
+    public long keyUpdateIntervalPackets()
+    {
+        return keyUpdateIntervalPackets;
+    }
+
+    byte[] serverPrivateKey()
+    {
+        return serverPrivateKey;
+    }
+
+    byte[] pinnedServerKey()
+    {
+        return pinnedServerKey;
+    }
+
+    byte[] preSharedKey()
+    {
+        return preSharedKey;
+    }
+
+    /**
+     * @return 32 fresh random bytes for an ephemeral private key.
+     */
+    byte[] newEphemeralKey()
+    {
+        final byte[] key = new byte[X25519.KEY_LENGTH];
+        for (int i = 0; i < key.length; i += Long.BYTES)
+        {
+            final long random = randomSource.getAsLong();
+            for (int j = 0; j < Long.BYTES; j++)
+            {
+                key[i + j] = (byte)(random >>> (j * Byte.SIZE));
+            }
+        }
+        return key;
+    }
+}

@@ -1,0 +1,107 @@
+package io.pacelink.transport.secure;
+
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+
+/**
+ * A Noise SymmetricState (the Noise specification, revision 34, section 5.2) with SHA-256: the chaining key, the
+ * handshake hash, and the {@link NoiseCipherState} keyed from them. Allocates; handshakes only.
+ */
+final class NoiseSymmetricState
+{
+    private final Hkdf hkdf = new Hkdf();
+    private final MessageDigest sha256;
+    private final NoiseCipherState cipherState;
+    private final AeadAlgorithm algorithm;
+    private byte[] chainingKey;
+    private byte[] hash;
+
+    /**
+     * {@code InitializeSymmetric(protocol_name)}.
+     */
+    NoiseSymmetricState(final String protocolName, final AeadAlgorithm algorithm)
+    {
+        try
+        {
+            sha256 = MessageDigest.getInstance("SHA-256");
+        }
+        catch (final GeneralSecurityException ex)
+        {
+            throw new IllegalStateException("every Java platform has SHA-256", ex);
+        }
+        this.algorithm = algorithm;
+        final byte[] name = protocolName.getBytes(StandardCharsets.US_ASCII);
+        if (name.length <= Hkdf.HASH_LENGTH)
+        {
+            hash = new byte[Hkdf.HASH_LENGTH];
+            System.arraycopy(name, 0, hash, 0, name.length);
+        }
+        else
+        {
+            hash = sha256.digest(name);
+        }
+        chainingKey = hash.clone();
+        cipherState = new NoiseCipherState(algorithm);
+    }
+
+    void mixKey(final byte[] inputKeyMaterial)
+    {
+        final byte[][] outputs = hkdf.noiseHkdf(chainingKey, inputKeyMaterial, 2);
+        chainingKey = outputs[0];
+        cipherState.initializeKey(outputs[1]);
+    }
+
+    void mixHash(final byte[] data)
+    {
+        sha256.update(hash);
+        sha256.update(data);
+        hash = sha256.digest();
+    }
+
+    void mixKeyAndHash(final byte[] inputKeyMaterial)
+    {
+        final byte[][] outputs = hkdf.noiseHkdf(chainingKey, inputKeyMaterial, 3);
+        chainingKey = outputs[0];
+        mixHash(outputs[1]);
+        cipherState.initializeKey(outputs[2]);
+    }
+
+    byte[] encryptAndHash(final byte[] plaintext)
+    {
+        final byte[] ciphertext = cipherState.encryptWithAd(hash, plaintext);
+        mixHash(ciphertext);
+        return ciphertext;
+    }
+
+    /**
+     * @return the plaintext, or null if authentication failed (the state is then unusable).
+     */
+    byte[] decryptAndHash(final byte[] ciphertext)
+    {
+        final byte[] plaintext = cipherState.decryptWithAd(hash, ciphertext);
+        if (null != plaintext)
+        {
+            mixHash(ciphertext);
+        }
+        return plaintext;
+    }
+
+    /**
+     * {@code Split()}: the two transport keys, initiator to responder first.
+     */
+    byte[][] split()
+    {
+        return hkdf.noiseHkdf(chainingKey, new byte[0], 2);
+    }
+
+    byte[] handshakeHash()
+    {
+        return hash.clone();
+    }
+
+    AeadAlgorithm algorithm()
+    {
+        return algorithm;
+    }
+}

@@ -1,0 +1,234 @@
+package io.pacelink.transport.secure;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The secure mode's per-packet protection of one connection (docs/security.md, "Secure mode"), after RFC 9001
+ * section 5: the 20-byte header travels in the clear and is the AEAD's associated data, so nobody can change the
+ * connection id, packet number or flags; the frames are encrypted; a 16-byte tag ends the datagram. The nonce is the
+ * direction's 12-byte IV XOR the packet number (RFC 9001 section 5.3): packet numbers are never reused, so neither is
+ * a nonce. Each direction's key and IV come from its Noise transport key with HKDF-Expand (RFC 5869).
+ * <p>
+ * <b>Key update</b> (RFC 9001 section 6): after {@code keyUpdateIntervalPackets} packets — never more than the
+ * AEAD's confidentiality limit of section 6.6 — the sender moves to the next key, {@code HKDF-Expand(secret,
+ * "pacelink ku", 32)}, and flips the header's key-phase flag; the receiver derives the next key when it sees the flag
+ * flip and keeps the previous one for packets of the old phase that arrive late. Old keys cannot be derived from new
+ * ones. <b>Integrity limit</b>: a connection whose peer's packets failed to open more often than the AEAD's limit of
+ * section 6.6 must close ({@link #isIntegrityLimitReached()}).
+ * <p>
+ * Works on heap arrays: the JCA cipher's array overloads need no buffer views. Not thread safe: the agent's.
+ */
+public final class PacketProtection
+{
+    /**
+     * Bytes a sealed packet adds: the tag.
+     */
+    public static final int TRAILER_LENGTH = AeadAlgorithm.TAG_LENGTH;
+
+    private static final int HEADER_LENGTH = 20;
+    private static final int FLAGS_OFFSET = 2;
+    private static final int PACKET_NUMBER_OFFSET = 12;
+    private static final int FLAG_SEALED = 0x1;
+    private static final int FLAG_KEY_PHASE = 0x2;
+    private static final byte[] KEY_LABEL = "pacelink key".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] IV_LABEL = "pacelink iv".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] KEY_UPDATE_LABEL = "pacelink ku".getBytes(StandardCharsets.US_ASCII);
+
+    private final AeadAlgorithm algorithm;
+    private final long keyUpdateIntervalPackets;
+    private final Hkdf hkdf = new Hkdf();
+    private final byte[] nonce = new byte[AeadAlgorithm.NONCE_LENGTH];
+
+    private DirectionKeys sendKeys;
+    private long sealedInPhase;
+    private int sendPhase;
+    private long keyUpdates;
+
+    private DirectionKeys receiveKeys;
+    private DirectionKeys previousReceiveKeys;
+    private DirectionKeys nextReceiveKeys;
+    private int receivePhase;
+    private long firstPacketNumberInPhase;
+    private long authenticationFailures;
+
+    /**
+     * @param algorithm                the AEAD.
+     * @param sendSecret               this side's 32-byte transport key from the handshake.
+     * @param receiveSecret            the peer's.
+     * @param keyUpdateIntervalPackets packets sealed under one key before the next; capped at the AEAD's limit.
+     */
+    public PacketProtection(
+        final AeadAlgorithm algorithm,
+        final byte[] sendSecret,
+        final byte[] receiveSecret,
+        final long keyUpdateIntervalPackets)
+    {
+        this.algorithm = algorithm;
+        this.keyUpdateIntervalPackets = Math.min(keyUpdateIntervalPackets, algorithm.confidentialityLimitPackets());
+        this.sendKeys = new DirectionKeys(sendSecret);
+        this.receiveKeys = new DirectionKeys(receiveSecret);
+    }
+
+    /**
+     * Seal a packet: set the sealed and key-phase flags in its header, then write the header and the encrypted frames
+     * with their tag to {@code output}.
+     *
+     * @param packet the plaintext packet from offset 0: header, then frames.
+     * @param length of the plaintext packet.
+     * @param output receives the sealed datagram from offset 0; may not be {@code packet}.
+     * @return the sealed datagram's length: {@code length + } {@link #TRAILER_LENGTH}.
+     */
+    public int seal(final byte[] packet, final int length, final byte[] output)
+    {
+        if (sealedInPhase >= keyUpdateIntervalPackets)
+        {
+            sendKeys = sendKeys.next();
+            sendPhase ^= 1;
+            sealedInPhase = 0;
+            keyUpdates++;
+        }
+        final int flags = (packet[FLAGS_OFFSET] & ~FLAG_KEY_PHASE) | FLAG_SEALED | (sendPhase * FLAG_KEY_PHASE);
+        packet[FLAGS_OFFSET] = (byte)flags;
+        System.arraycopy(packet, 0, output, 0, HEADER_LENGTH);
+        sendKeys.nonce(packetNumber(packet));
+        sealedInPhase++;
+        return HEADER_LENGTH + sendKeys.cipher.seal(
+            nonce, packet, 0, HEADER_LENGTH, packet, HEADER_LENGTH, length - HEADER_LENGTH, output, HEADER_LENGTH);
+    }
+
+    /**
+     * Open a sealed datagram.
+     *
+     * @param datagram the sealed datagram from offset 0.
+     * @param length   of the datagram.
+     * @param output   receives the plaintext packet from offset 0 (header, then frames); may not be {@code datagram}.
+     * @return the plaintext packet's length, or -1 if it failed authentication (counted).
+     */
+    public int open(final byte[] datagram, final int length, final byte[] output)
+    {
+        if (length < HEADER_LENGTH + TRAILER_LENGTH)
+        {
+            authenticationFailures++;
+            return -1;
+        }
+        final long packetNumber = packetNumber(datagram);
+        final int phase = (datagram[FLAGS_OFFSET] & FLAG_KEY_PHASE) == 0 ? 0 : 1;
+        DirectionKeys keys = receiveKeys;
+        boolean isNextPhase = false;
+        if (phase != receivePhase)
+        {
+            if (null != previousReceiveKeys && packetNumber < firstPacketNumberInPhase)
+            {
+                keys = previousReceiveKeys;
+            }
+            else
+            {
+                if (null == nextReceiveKeys)
+                {
+                    nextReceiveKeys = receiveKeys.next();
+                }
+                keys = nextReceiveKeys;
+                isNextPhase = true;
+            }
+        }
+        keys.nonce(packetNumber);
+        final int plaintextLength = keys.cipher.open(
+            nonce, datagram, 0, HEADER_LENGTH, datagram, HEADER_LENGTH, length - HEADER_LENGTH, output, HEADER_LENGTH);
+        if (plaintextLength < 0)
+        {
+            authenticationFailures++;
+            return -1;
+        }
+        if (isNextPhase)
+        {
+            previousReceiveKeys = receiveKeys;
+            receiveKeys = nextReceiveKeys;
+            nextReceiveKeys = null;
+            receivePhase = phase;
+            firstPacketNumberInPhase = packetNumber;
+        }
+        else if (keys == receiveKeys && packetNumber < firstPacketNumberInPhase)
+        {
+            firstPacketNumberInPhase = packetNumber;
+        }
+        System.arraycopy(datagram, 0, output, 0, HEADER_LENGTH);
+        return HEADER_LENGTH + plaintextLength;
+    }
+
+    /**
+     * @return the AEAD.
+     */
+    public AeadAlgorithm algorithm()
+    {
+        return algorithm;
+    }
+
+    /**
+     * @return key updates this side has made to its sending key.
+     */
+    public long keyUpdates()
+    {
+        return keyUpdates;
+    }
+
+    /**
+     * @return packets that failed to open.
+     */
+    public long authenticationFailures()
+    {
+        return authenticationFailures;
+    }
+
+    /**
+     * @return true once more packets failed to open than the AEAD's integrity limit allows (RFC 9001 section 6.6):
+     * the connection must close.
+     */
+    public boolean isIntegrityLimitReached()
+    {
+        return authenticationFailures >= algorithm.integrityLimitPackets();
+    }
+
+    private static long packetNumber(final byte[] packet)
+    {
+        long number = 0;
+        for (int i = Long.BYTES - 1; i >= 0; i--)
+        {
+            number = (number << Byte.SIZE) | (packet[PACKET_NUMBER_OFFSET + i] & 0xFF);
+        }
+        return number;
+    }
+
+    /**
+     * One direction's secret, key and IV, and its cipher.
+     */
+    private final class DirectionKeys
+    {
+        private final byte[] secret;
+        private final byte[] iv;
+        private final AeadCipher cipher;
+
+        DirectionKeys(final byte[] secret)
+        {
+            this.secret = secret.clone();
+            this.iv = hkdf.expand(secret, IV_LABEL, AeadAlgorithm.NONCE_LENGTH);
+            this.cipher = new AeadCipher(algorithm, hkdf.expand(secret, KEY_LABEL, AeadAlgorithm.KEY_LENGTH));
+        }
+
+        DirectionKeys next()
+        {
+            return new DirectionKeys(hkdf.expand(secret, KEY_UPDATE_LABEL, Hkdf.HASH_LENGTH));
+        }
+
+        /**
+         * The nonce of a packet: the IV with the packet number XORed into its last 8 bytes, big-endian.
+         */
+        void nonce(final long packetNumber)
+        {
+            System.arraycopy(iv, 0, nonce, 0, AeadAlgorithm.NONCE_LENGTH);
+            for (int i = 0; i < Long.BYTES; i++)
+            {
+                nonce[AeadAlgorithm.NONCE_LENGTH - 1 - i] ^= (byte)(packetNumber >>> (i * Byte.SIZE));
+            }
+        }
+    }
+}

@@ -1,0 +1,214 @@
+package io.pacelink.transport.secure;
+
+import org.agrona.DirectBuffer;
+
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+
+/**
+ * One connection's side of the secure mode: its Noise handshake, then its {@link PacketProtection}.
+ * <p>
+ * Each handshake message's payload is the <em>transcript</em> of the sender's clear handshake parameters — a SHA-256
+ * of its HANDSHAKE frame's fields from the source connection id to the token length, and of the controller name it
+ * asked for — so the receiver, comparing it with what it read in the clear, knows nobody changed them on the way.
+ * The prologue binds the handshake to this protocol and version.
+ * <p>
+ * A client keeps its first message and sends it again with each hello (a RETRY changes only the token, which the
+ * transcript leaves out). Because a forged answer must not spoil the handshake for the genuine one, the client reads
+ * each answer on a fresh handshake state made from the same ephemeral key. Handshakes only: allocates.
+ */
+public final class SecureSession
+{
+    /**
+     * The Noise prologue: protocol and wire version.
+     */
+    static final byte[] PROLOGUE = "pacelink wire 3".getBytes(StandardCharsets.US_ASCII);
+
+    private final EndpointKeys keys;
+    private final NoiseProfile profile;
+    private final AeadAlgorithm aead;
+    private final byte[] ephemeralKey;
+    private final HelloMac helloMac;
+    private NoiseHandshake responder;
+    private byte[] transcript;
+    private byte[] firstMessage;
+    private byte[] secondMessage;
+    private PacketProtection protection;
+
+    private SecureSession(
+        final EndpointKeys keys,
+        final NoiseProfile profile,
+        final AeadAlgorithm aead,
+        final byte[] ephemeralKey,
+        final HelloMac helloMac)
+    {
+        this.helloMac = helloMac;
+        this.keys = keys;
+        this.profile = profile;
+        this.aead = aead;
+        this.ephemeralKey = ephemeralKey;
+    }
+
+    /**
+     * @param keys the endpoint's keys; {@link EndpointKeys#clientProfile()} must not be null.
+     * @return a client's session.
+     */
+    public static SecureSession client(final EndpointKeys keys)
+    {
+        return new SecureSession(
+            keys, keys.clientProfile(), keys.aead(), keys.newEphemeralKey(), keys.clientMac());
+    }
+
+    /**
+     * Read a client's first message (after its {@link HelloMac} and address were checked).
+     *
+     * @param keys             the server's keys.
+     * @param profile          the hello's profile, one the server answers.
+     * @param aead             the hello's AEAD.
+     * @param message          the client's Noise message.
+     * @param clientTranscript the transcript of the client's clear parameters.
+     * @return the server's session, or null if the message failed (wrong key, tampered, small-order point).
+     */
+    public static SecureSession server(
+        final EndpointKeys keys,
+        final NoiseProfile profile,
+        final AeadAlgorithm aead,
+        final byte[] message,
+        final byte[] clientTranscript)
+    {
+        final SecureSession session = new SecureSession(
+            keys, profile, aead, keys.newEphemeralKey(), keys.serverMac(profile));
+        session.responder = NoiseHandshake.responder(
+            profile, aead, PROLOGUE, keys.serverPrivateKey(), keys.preSharedKey(), session.ephemeralKey);
+        final byte[] payload = session.responder.readMessage(message);
+        return null != payload && MessageDigest.isEqual(payload, clientTranscript) ? session : null;
+    }
+
+    /**
+     * @return the profile.
+     */
+    public NoiseProfile profile()
+    {
+        return profile;
+    }
+
+    /**
+     * @return the MAC this side writes on its handshake packets (the same key on both sides).
+     */
+    public HelloMac helloMac()
+    {
+        return helloMac;
+    }
+
+    /**
+     * @return the AEAD.
+     */
+    public AeadAlgorithm aead()
+    {
+        return aead;
+    }
+
+    /**
+     * The client's first message, made on the first call.
+     *
+     * @param clientTranscript the transcript of the client's clear parameters.
+     * @return the message.
+     */
+    public byte[] firstMessage(final byte[] clientTranscript)
+    {
+        if (null == firstMessage)
+        {
+            transcript = clientTranscript.clone();
+            firstMessage = newInitiator().writeMessage(transcript);
+        }
+        return firstMessage;
+    }
+
+    /**
+     * The client reads the server's answer.
+     *
+     * @param message          the server's Noise message.
+     * @param serverTranscript the transcript of the server's clear parameters.
+     * @return true if the answer is genuine: the session's {@link #protection()} is ready.
+     */
+    public boolean onSecondMessage(final byte[] message, final byte[] serverTranscript)
+    {
+        if (null == firstMessage || null != protection)
+        {
+            return null != protection;
+        }
+        final NoiseHandshake initiator = newInitiator();
+        initiator.writeMessage(transcript);
+        final byte[] payload = initiator.readMessage(message);
+        if (null == payload || !MessageDigest.isEqual(payload, serverTranscript))
+        {
+            return false;
+        }
+        final byte[][] split = initiator.split();
+        protection = new PacketProtection(aead, split[0], split[1], keys.keyUpdateIntervalPackets());
+        return true;
+    }
+
+    /**
+     * The server's answer, made on the first call, which also makes the session's {@link #protection()}.
+     *
+     * @param serverTranscript the transcript of the server's clear parameters.
+     * @return the message.
+     */
+    public byte[] secondMessage(final byte[] serverTranscript)
+    {
+        if (null == secondMessage)
+        {
+            secondMessage = responder.writeMessage(serverTranscript);
+            final byte[][] split = responder.split();
+            protection = new PacketProtection(aead, split[1], split[0], keys.keyUpdateIntervalPackets());
+            responder = null;
+        }
+        return secondMessage;
+    }
+
+    /**
+     * @return the packet protection, or null until the handshake completed on this side.
+     */
+    public PacketProtection protection()
+    {
+        return protection;
+    }
+
+    private NoiseHandshake newInitiator()
+    {
+        return NoiseHandshake.initiator(
+            profile, aead, PROLOGUE, keys.pinnedServerKey(), keys.preSharedKey(), ephemeralKey);
+    }
+
+    /**
+     * The transcript of clear handshake parameters.
+     *
+     * @param buffer          holding the parameters.
+     * @param offset          of the first parameter byte.
+     * @param length          of the parameters.
+     * @param controllerName  the controller the client asked for, or null.
+     * @return SHA-256 of the parameters and the name.
+     */
+    public static byte[] transcript(
+        final DirectBuffer buffer, final int offset, final int length, final String controllerName)
+    {
+        try
+        {
+            final MessageDigest sha256 = MessageDigest.getInstance("SHA-256");
+            final byte[] parameters = new byte[length];
+            buffer.getBytes(offset, parameters);
+            sha256.update(parameters);
+            if (null != controllerName)
+            {
+                sha256.update(controllerName.getBytes(StandardCharsets.US_ASCII));
+            }
+            return sha256.digest();
+        }
+        catch (final GeneralSecurityException ex)
+        {
+            throw new IllegalStateException("every Java platform has SHA-256", ex);
+        }
+    }
+}

@@ -1,0 +1,451 @@
+package io.pacelink.transport.engine;
+
+import io.pacelink.transport.CloseReason;
+import io.pacelink.transport.Connection;
+import io.pacelink.transport.ConnectionState;
+import io.pacelink.transport.PacelinkContext;
+import io.pacelink.transport.cc.CongestionControlRegistry;
+import io.pacelink.transport.schedule.RoundRobinScheduler;
+import io.pacelink.transport.secure.X25519;
+import io.pacelink.transport.stats.CountersBuffers;
+import io.pacelink.transport.stats.SecurityCounters;
+import io.pacelink.transport.testing.TestNetwork;
+import io.pacelink.transport.testing.TestPackets;
+import io.pacelink.transport.wire.PacketHeaderFlyweight;
+import io.pacelink.transport.wire.PacketType;
+import io.pacelink.transport.wire.PacketWriter;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.function.Predicate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The integrity check and the secure mode in the sans-IO core, over an in-memory network in virtual time: both Noise
+ * profiles connect and deliver; wrong keys and mismatched modes are refused and counted; a captured session shows no
+ * plaintext payload; forged, replayed, truncated and plaintext packets toward a secure connection are dropped and
+ * counted with the connection unharmed; keys update; a corrupted plaintext packet is dropped and counted.
+ */
+class SecureEndpointCoreTest
+{
+    private static final long STEP_NS = TimeUnit.MICROSECONDS.toNanos(100);
+    private static final long SECOND_NS = TimeUnit.SECONDS.toNanos(1);
+    private static final byte[] MARKER = "PLAINTEXT-MARKER".getBytes(StandardCharsets.US_ASCII);
+
+    private final TestNetwork network = new TestNetwork();
+    private final List<EndpointCore> cores = new ArrayList<>();
+    private final List<ArrayDeque<Connection>> acceptQueues = new ArrayList<>();
+    private final List<byte[]> wire = new ArrayList<>();
+    private final TestNetwork.Port serverPort = network.newPort(1000);
+    private final TestNetwork.Port clientPort = network.newPort(2000);
+    private final byte[] serverPrivateKey = randomKey(1);
+    private final byte[] serverPublicKey = new X25519().publicKey(serverPrivateKey);
+    private final byte[] preSharedKey = randomKey(2);
+    private Predicate<byte[]> tamper = (datagram) -> false;
+    private long nowNs = SECOND_NS;
+
+    SecureEndpointCoreTest()
+    {
+        // Every datagram is recorded; the tamper hook may change one in place or drop it.
+        network.dropWhen((datagram) ->
+        {
+            wire.add(datagram.clone());
+            return tamper.test(datagram);
+        });
+    }
+
+    @Test
+    void noiseNkConnectsDeliversAndShowsNoPlaintextOnTheWire()
+    {
+        final EndpointCore server = newCore(serverPort, nkServer());
+        final EndpointCore client = newCore(clientPort, nkClient());
+        final Connection[] pair = connect(client, server);
+        deliver(pair, 300);
+
+        int sealed = 0;
+        for (final byte[] datagram : wire)
+        {
+            assertEquals(-1, TestPackets.indexOf(datagram, MARKER), "payload bytes in the clear");
+            if (PacketType.ONE_RTT == datagram[PacketHeaderFlyweight.PACKET_TYPE_OFFSET])
+            {
+                assertEquals(PacketHeaderFlyweight.FLAG_SEALED,
+                    datagram[PacketHeaderFlyweight.FLAGS_OFFSET] & PacketHeaderFlyweight.FLAG_SEALED);
+                sealed++;
+            }
+        }
+        assertTrue(sealed > 50, "sealed packets: " + sealed);
+        assertEquals(0, server.securityCounters().integrityFailures().get());
+        assertEquals(0, client.securityCounters().integrityFailures().get());
+    }
+
+    @Test
+    void plaintextModeCarriesThePayloadInTheClearSoTheMarkerTestCanFail()
+    {
+        final Connection[] pair = connect(newCore(clientPort, plain()), newCore(serverPort, plain()));
+        deliver(pair, 10);
+        assertTrue(wire.stream().anyMatch((datagram) -> TestPackets.indexOf(datagram, MARKER) >= 0));
+    }
+
+    @Test
+    void noiseNnPsk0WithChaChaPolyConnectsAndDelivers()
+    {
+        final PacelinkContext serverContext = plain();
+        serverContext.security().preSharedKey(preSharedKey);
+        final PacelinkContext clientContext = plain();
+        clientContext.security().preSharedKey(preSharedKey).aead("ChaChaPoly");
+        final Connection[] pair = connect(newCore(clientPort, clientContext), newCore(serverPort, serverContext));
+        deliver(pair, 200);
+    }
+
+    @Test
+    void aClientPinningAnotherKeyIsDroppedBeforeAnyPublicKeyWork()
+    {
+        final EndpointCore server = newCore(serverPort, nkServer());
+        final PacelinkContext wrongPin = plain();
+        wrongPin.security().serverPublicKey(new X25519().publicKey(randomKey(9)));
+        final EndpointCore client = newCore(clientPort, wrongPin);
+        final Connection connection = client.connect(serverPort.localAddress(), null, nowNs);
+        runFor(SECOND_NS / 2);
+        assertEquals(ConnectionState.CONNECTING, connection.state());
+        assertTrue(server.securityCounters().hellosBadMac().get() > 0);
+        assertEquals(0, server.counters().connectionsOpened().get());
+        assertEquals(0, server.securityCounters().retriesSent().get(), "the MAC comes before the token");
+    }
+
+    @Test
+    void aWrongPreSharedKeyIsDroppedAndCounted()
+    {
+        final PacelinkContext serverContext = plain();
+        serverContext.security().preSharedKey(preSharedKey);
+        final PacelinkContext clientContext = plain();
+        clientContext.security().preSharedKey(randomKey(3));
+        final EndpointCore server = newCore(serverPort, serverContext);
+        final Connection connection =
+            newCore(clientPort, clientContext).connect(serverPort.localAddress(), null, nowNs);
+        runFor(SECOND_NS / 2);
+        assertEquals(ConnectionState.CONNECTING, connection.state());
+        assertTrue(server.securityCounters().hellosBadMac().get() > 0);
+    }
+
+    @Test
+    void mismatchedModesAreRefusedWithAReasonBothWays()
+    {
+        final EndpointCore secureServer = newCore(serverPort, nkServer());
+        final Connection plaintextClient =
+            newCore(clientPort, plain()).connect(serverPort.localAddress(), null, nowNs);
+        run(() -> ConnectionState.CLOSED == plaintextClient.state(), SECOND_NS, "refusal");
+        assertEquals(CloseReason.REJECTED, plaintextClient.closeReason());
+        assertEquals(1, secureServer.securityCounters().handshakesRefusedMode().get());
+
+        final TestNetwork.Port plainPort = network.newPort(3000);
+        final EndpointCore plaintextServer = newCore(plainPort, plain());
+        final Connection secureClient = newCore(network.newPort(4000), nkClient())
+            .connect(plainPort.localAddress(), null, nowNs);
+        run(() -> ConnectionState.CLOSED == secureClient.state(), SECOND_NS, "refusal");
+        assertEquals(CloseReason.REJECTED, secureClient.closeReason());
+        assertEquals(1, plaintextServer.securityCounters().handshakesRefusedMode().get());
+    }
+
+    @Test
+    void forgedReplayedTruncatedAndPlaintextPacketsAreDroppedAndCountedTheConnectionUnharmed()
+    {
+        final EndpointCore server = newCore(serverPort, nkServer());
+        final EndpointCore client = newCore(clientPort, nkClient());
+        final Connection[] pair = connect(client, server);
+        deliver(pair, 20);
+        final SecurityCounters counters = server.securityCounters();
+        final long duplicatesBefore = server.counters().duplicatePackets().get();
+
+        // A sealed packet the client sent, captured: replayed, then with its tag cut short, then with a flipped bit.
+        final byte[] captured = lastSealedFrom(pair[0].connectionId(), pair[1].connectionId());
+        serverPort.inject(captured, clientPort.localAddress());
+        step();
+        assertEquals(duplicatesBefore + 1, server.counters().duplicatePackets().get(), "replay dropped as duplicate");
+
+        final byte[] renumbered = captured.clone();
+        new UnsafeBuffer(renumbered).putLong(PacketHeaderFlyweight.PACKET_NUMBER_OFFSET, 1_000_000,
+            PacketHeaderFlyweight.BYTE_ORDER);
+        serverPort.inject(renumbered, clientPort.localAddress());
+        serverPort.inject(Arrays.copyOf(renumbered, renumbered.length - 5), clientPort.localAddress());
+        final byte[] flipped = captured.clone();
+        flipped[flipped.length - 30] ^= 4;
+        new UnsafeBuffer(flipped).putLong(PacketHeaderFlyweight.PACKET_NUMBER_OFFSET, 1_000_001,
+            PacketHeaderFlyweight.BYTE_ORDER);
+        serverPort.inject(flipped, clientPort.localAddress());
+        step();
+        assertEquals(3, counters.integrityFailures().get(), "renumbered (header is AAD), truncated, flipped");
+
+        // A plaintext CLOSE and a plaintext DATA with the right id, number and address, as an on-path attacker can
+        // forge them: a secure connection ignores both.
+        serverPort.inject(plaintextClose(pair[1].connectionId(), 2_000_000), clientPort.localAddress());
+        serverPort.inject(plaintextData(pair[1].connectionId(), 2_000_001), clientPort.localAddress());
+        step();
+        assertEquals(2, counters.packetsUnauthenticated().get());
+
+        // The client's hello, replayed after the connection was confirmed.
+        serverPort.inject(firstHello(), clientPort.localAddress());
+        step();
+        assertEquals(1, counters.hellosReplayed().get());
+
+        assertEquals(ConnectionState.CONNECTED, pair[1].state());
+        assertEquals(1, server.counters().connectionsOpened().get());
+        deliver(pair, 20);
+    }
+
+    @Test
+    void aTamperedAnswerIsIgnoredAndTheGenuineOneStillCompletesTheHandshake()
+    {
+        final EndpointCore server = newCore(serverPort, nkServer());
+        final EndpointCore client = newCore(clientPort, nkClient());
+        final boolean[] tampered = {false};
+        tamper = (datagram) ->
+        {
+            if (!tampered[0] && isServerAnswer(datagram))
+            {
+                // Change a byte of the answer's Noise message and fix its CRC32C, as an on-path attacker would.
+                final byte[] packet = TestPackets.withoutCrc(datagram);
+                packet[packet.length - 40] ^= 1;
+                System.arraycopy(TestPackets.withCrc(packet), 0, datagram, 0, datagram.length);
+                tampered[0] = true;
+            }
+            return false;
+        };
+        final Connection[] pair = connect(client, server);
+        assertTrue(tampered[0]);
+        assertEquals(1, client.securityCounters().handshakeAuthFailures().get());
+        deliver(pair, 10);
+    }
+
+    @Test
+    void keysUpdateAndDataKeepFlowing()
+    {
+        final PacelinkContext serverContext = nkServer();
+        serverContext.security().keyUpdateIntervalPackets(40);
+        final PacelinkContext clientContext = nkClient();
+        clientContext.security().keyUpdateIntervalPackets(40);
+        final EndpointCore server = newCore(serverPort, serverContext);
+        final EndpointCore client = newCore(clientPort, clientContext);
+        final Connection[] pair = connect(client, server);
+        deliver(pair, 400);
+        assertTrue(client.securityCounters().keyUpdates().get() >= 3, "client key updates");
+        assertEquals(0, server.securityCounters().integrityFailures().get());
+        final long phases = wire.stream()
+            .filter((datagram) -> PacketType.ONE_RTT == datagram[PacketHeaderFlyweight.PACKET_TYPE_OFFSET])
+            .map((datagram) -> datagram[PacketHeaderFlyweight.FLAGS_OFFSET] & PacketHeaderFlyweight.FLAG_KEY_PHASE)
+            .distinct().count();
+        assertEquals(2, phases, "both key phases on the wire");
+    }
+
+    @Test
+    void aCorruptedPlaintextPacketIsDroppedAndCountedAndTheDataStillArrivesIntact()
+    {
+        final EndpointCore server = newCore(serverPort, plain());
+        final EndpointCore client = newCore(clientPort, plain());
+        final Connection[] pair = connect(client, server);
+        final Random random = new Random(5);
+        final int[] corrupted = {0};
+        tamper = (datagram) ->
+        {
+            if (random.nextInt(20) == 0)
+            {
+                final int bit = random.nextInt(datagram.length * 8);
+                datagram[bit / 8] ^= (byte)(1 << (bit % 8));
+                corrupted[0]++;
+            }
+            return false;
+        };
+        deliver(pair, 300);
+        assertTrue(corrupted[0] > 5);
+        assertEquals(corrupted[0],
+            server.securityCounters().integrityFailures().get() + client.securityCounters().integrityFailures().get());
+        assertEquals(0, server.counters().malformedDropped().get() + client.counters().malformedDropped().get());
+    }
+
+    private boolean isServerAnswer(final byte[] datagram)
+    {
+        final UnsafeBuffer buffer = new UnsafeBuffer(datagram);
+        return PacketType.HANDSHAKE == datagram[PacketHeaderFlyweight.PACKET_TYPE_OFFSET] &&
+            0 != buffer.getLong(PacketHeaderFlyweight.DESTINATION_CONNECTION_ID_OFFSET, ByteOrder.LITTLE_ENDIAN);
+    }
+
+    private byte[] firstHello()
+    {
+        for (final byte[] datagram : wire)
+        {
+            if (PacketType.HANDSHAKE == datagram[PacketHeaderFlyweight.PACKET_TYPE_OFFSET] && !isServerAnswer(datagram))
+            {
+                return datagram;
+            }
+        }
+        throw new AssertionError("no hello on the wire");
+    }
+
+    private byte[] lastSealedFrom(final long clientId, final long serverId)
+    {
+        byte[] last = null;
+        for (final byte[] datagram : wire)
+        {
+            final UnsafeBuffer buffer = new UnsafeBuffer(datagram);
+            if (PacketType.ONE_RTT == datagram[PacketHeaderFlyweight.PACKET_TYPE_OFFSET] && serverId ==
+                buffer.getLong(PacketHeaderFlyweight.DESTINATION_CONNECTION_ID_OFFSET, ByteOrder.LITTLE_ENDIAN))
+            {
+                last = datagram;
+            }
+        }
+        assertNotNull(last, "no sealed packet from client " + clientId);
+        return last;
+    }
+
+    private static byte[] plaintextClose(final long connectionId, final long packetNumber)
+    {
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[128]);
+        final PacketWriter writer = new PacketWriter().wrap(buffer, 0, 128);
+        writer.writeHeader(PacketType.CLOSE, connectionId, packetNumber);
+        writer.appendClose(0, null, 0, 0);
+        return TestPackets.withCrc(buffer, writer.length());
+    }
+
+    private static byte[] plaintextData(final long connectionId, final long packetNumber)
+    {
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[128]);
+        final PacketWriter writer = new PacketWriter().wrap(buffer, 0, 128);
+        writer.writeHeader(PacketType.ONE_RTT, connectionId, packetNumber);
+        final int payloadOffset = writer.appendDataHeader(0, 0, false, 8);
+        buffer.putLong(payloadOffset, 0x4141414141414141L);
+        return TestPackets.withCrc(buffer, writer.length());
+    }
+
+    private PacelinkContext plain()
+    {
+        return new PacelinkContext();
+    }
+
+    private PacelinkContext nkServer()
+    {
+        final PacelinkContext context = plain();
+        context.security().serverPrivateKey(serverPrivateKey);
+        return context;
+    }
+
+    private PacelinkContext nkClient()
+    {
+        final PacelinkContext context = plain();
+        context.security().serverPublicKey(serverPublicKey);
+        return context;
+    }
+
+    private EndpointCore newCore(final TestNetwork.Port port, final PacelinkContext context)
+    {
+        context
+            .datagramPort(port)
+            .randomSeed(port.localAddress().getPort())
+            .congestionControl(FixedWindowController.NAME)
+            .sendBufferBytes(256 * 1024)
+            .receiveBufferBytes(256 * 1024)
+            .maxMessageLengthBytes(64 * 1024)
+            .initialRttNs(TimeUnit.MILLISECONDS.toNanos(10))
+            .countersBufferBytes(256 * 1024);
+        context.conclude();
+        final ArrayDeque<Connection> accepted = new ArrayDeque<>();
+        final EndpointCore core = new EndpointCore(
+            context,
+            port,
+            CongestionControlRegistry.of(FixedWindowController.factory(64 * 1024, new ArrayList<>())),
+            new RoundRobinScheduler(),
+            CountersBuffers.newManager(256 * 1024),
+            accepted::add);
+        cores.add(core);
+        acceptQueues.add(accepted);
+        return core;
+    }
+
+    private Connection[] connect(final EndpointCore client, final EndpointCore server)
+    {
+        final Connection clientSide = client.connect(server.localAddress(), null, nowNs);
+        final ArrayDeque<Connection> accepted = acceptQueues.get(cores.indexOf(server));
+        run(() -> !accepted.isEmpty() && ConnectionState.CONNECTED == clientSide.state(), SECOND_NS, "connect");
+        return new Connection[]{ clientSide, accepted.poll() };
+    }
+
+    /**
+     * Send messages that each carry the marker, and check every one arrives whole and in order.
+     */
+    private void deliver(final Connection[] pair, final int count)
+    {
+        final UnsafeBuffer message = new UnsafeBuffer(new byte[1500]);
+        final List<Integer> received = new ArrayList<>();
+        for (int i = 0; i < count; i++)
+        {
+            message.putInt(0, i);
+            for (int at = 4; at + MARKER.length <= 1000 + i; at += MARKER.length)
+            {
+                message.putBytes(at, MARKER);
+            }
+            while (pair[0].offer(message, 0, 1000 + i) < 0)
+            {
+                step();
+            }
+        }
+        run(() ->
+        {
+            pair[1].poll((buffer, offset, length) ->
+            {
+                assertEquals(1000 + buffer.getInt(offset), length);
+                received.add(buffer.getInt(offset));
+            }, 100);
+            return received.size() == count;
+        }, 20 * SECOND_NS, "delivery");
+        for (int i = 0; i < count; i++)
+        {
+            assertEquals(i, received.get(i));
+        }
+    }
+
+    private void run(final BooleanSupplier until, final long maxNs, final String what)
+    {
+        final long endNs = nowNs + maxNs;
+        while (!until.getAsBoolean())
+        {
+            assertTrue(nowNs < endNs, () -> "timed out waiting for " + what);
+            step();
+        }
+    }
+
+    private void runFor(final long durationNs)
+    {
+        final long endNs = nowNs + durationNs;
+        while (nowNs < endNs)
+        {
+            step();
+        }
+    }
+
+    private void step()
+    {
+        nowNs += STEP_NS;
+        for (final EndpointCore core : cores)
+        {
+            core.doWork(nowNs);
+        }
+    }
+
+
+    private static byte[] randomKey(final long seed)
+    {
+        final byte[] key = new byte[32];
+        new Random(seed).nextBytes(key);
+        return key;
+    }
+}
