@@ -391,6 +391,25 @@ class HostilePeerTest
     }
 
     @Test
+    void aReceiptForDataNeverSentIsAProtocolViolation() throws Exception
+    {
+        try (Endpoint server = Servers.launch((context) -> { });
+            Servers.SendingApplication application = new Servers.SendingApplication(server, 0);
+            HostilePeer peer = new HostilePeer(server.localAddress()))
+        {
+            peer.handshake(SECOND_NS);
+            // The server's application sent nothing: a receipt for a MiB consumed would let a graceful close report
+            // undelivered data as delivered.
+            peer.sendOneRtt((writer) -> writer.appendConsumed(0, 1L << 20, 1));
+            await(() -> 1 == application.accepted.size() &&
+                CloseReason.PROTOCOL_VIOLATION == application.accepted.get(0).closeReason(), 5 * SECOND_NS,
+                "the connection closed");
+            assertEquals(1, peer.closeErrorCodeAfterWaiting(SECOND_NS), "PROTOCOL_VIOLATION sent to the peer");
+            assertEquals(1, counter(server, "protocol-violations"));
+        }
+    }
+
+    @Test
     void protocolViolationsAreCountedOncePerConnection() throws Exception
     {
         try (Endpoint server = Servers.launch((context) -> { });
