@@ -34,6 +34,56 @@ public interface DatagramPort extends AutoCloseable
     boolean send(DirectBuffer buffer, int offset, int length, InetSocketAddress destination);
 
     /**
+     * A receive batch laid out for this port: {@link #receive(ReceiveBatch, int)} fills only batches it made.
+     *
+     * @param maxDatagrams the most datagrams one receive hands over.
+     * @return a new batch, owned by the caller.
+     */
+    default ReceiveBatch newReceiveBatch(final int maxDatagrams)
+    {
+        return new ReceiveBatch(maxDatagrams, maxDatagrams * CopyingReceive.MAX_DATAGRAM_BYTES);
+    }
+
+    /**
+     * Receive up to {@code limit} datagrams that have arrived into a batch, which is cleared first. The caller reads
+     * the clock after this returns, so each datagram is stamped no earlier than it was read.
+     * <p>
+     * The default copies what {@link #receive(DatagramHandler, int, long)} hands over, for ports written before
+     * batches; the ports of this library receive into the batch directly.
+     *
+     * @param batch a batch from {@link #newReceiveBatch(int)}.
+     * @param limit the most datagrams to receive (at most the batch's {@link ReceiveBatch#maxDatagrams()}).
+     * @return the datagrams received; a reported unreachable peer is in the batch too.
+     */
+    default int receive(final ReceiveBatch batch, final int limit)
+    {
+        batch.clear();
+        return receive(new CopyingReceive(batch), Math.min(limit, batch.maxDatagrams()), 0);
+    }
+
+    /**
+     * Send every datagram of a batch, in order, without blocking; the batch is left as it was (the caller clears it).
+     * A datagram not sent (the socket's send buffer was full, or an I/O error) is dropped like a loss on the path.
+     * <p>
+     * The default sends them one by one through {@link #send(DirectBuffer, int, int, InetSocketAddress)}.
+     *
+     * @param batch the datagrams.
+     * @return how many were handed to the network.
+     */
+    default int send(final SendBatch batch)
+    {
+        int sent = 0;
+        for (int i = 0, size = batch.size(); i < size; i++)
+        {
+            if (send(batch.buffer(), batch.offset(i), batch.length(i), batch.destination(i)))
+            {
+                sent++;
+            }
+        }
+        return sent;
+    }
+
+    /**
      * Exchange datagrams with one peer only, like a connected UDP socket, or with anyone again. Only a port restricted
      * to one peer learns that the peer's port is unreachable: operating systems report ICMP errors to connected UDP
      * sockets only (Linux {@code net/ipv4/udp.c}, {@code __udp4_lib_err}, without {@code IP_RECVERR}), and then

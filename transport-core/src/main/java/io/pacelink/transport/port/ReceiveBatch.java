@@ -1,0 +1,179 @@
+package io.pacelink.transport.port;
+
+import org.agrona.BitUtil;
+import org.agrona.BufferUtil;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.net.InetSocketAddress;
+
+/**
+ * The datagrams one {@link DatagramPort#receive(ReceiveBatch, int)} found, in one direct buffer, with their sources
+ * and arriving ECN codepoints. The port fills it (one {@code recvmmsg(2)} on the batched port, where a UDP GRO
+ * super-datagram becomes several entries inside one region; one read per datagram on the NIO port, each into the
+ * free space after the last); the endpoint then reads the clock once and processes every entry at that time, so a
+ * datagram is never stamped with a time read before it was received.
+ * <p>
+ * The port owns the layout of {@link #buffer()}: entries may lie anywhere in it. A port restricted to one peer also
+ * reports here that the operating system said the peer's port is unreachable (ICMP). Single-threaded; allocates
+ * only in its constructor.
+ */
+public final class ReceiveBatch
+{
+    /**
+     * ECN codepoint reported when the port cannot read the arriving one (RFC 3168: not-ECT).
+     */
+    public static final int NOT_ECT = 0;
+
+    private final UnsafeBuffer buffer;
+    private final int[] offsets;
+    private final int[] lengths;
+    private final byte[] ecnCodepoints;
+    private final InetSocketAddress[] sources;
+    private int size;
+    private InetSocketAddress unreachablePeer;
+
+    /**
+     * @param maxDatagrams  the most datagrams the batch holds.
+     * @param capacityBytes the size of its buffer.
+     */
+    public ReceiveBatch(final int maxDatagrams, final int capacityBytes)
+    {
+        if (maxDatagrams <= 0 || capacityBytes <= 0)
+        {
+            throw new IllegalArgumentException(
+                "maxDatagrams and capacityBytes must be positive: " + maxDatagrams + ", " + capacityBytes);
+        }
+        buffer = new UnsafeBuffer(BufferUtil.allocateDirectAligned(
+            BitUtil.align(capacityBytes, BitUtil.CACHE_LINE_LENGTH), BitUtil.CACHE_LINE_LENGTH));
+        offsets = new int[maxDatagrams];
+        lengths = new int[maxDatagrams];
+        ecnCodepoints = new byte[maxDatagrams];
+        sources = new InetSocketAddress[maxDatagrams];
+    }
+
+    // ---------------------------------------------------------------- filled by the port
+
+    /**
+     * @return the direct memory the port receives into.
+     */
+    public UnsafeBuffer buffer()
+    {
+        return buffer;
+    }
+
+    /**
+     * @return the most datagrams the batch holds.
+     */
+    public int maxDatagrams()
+    {
+        return offsets.length;
+    }
+
+    /**
+     * @return true if no further entry fits.
+     */
+    public boolean isFull()
+    {
+        return size == offsets.length;
+    }
+
+    /**
+     * Add a datagram the port placed in {@link #buffer()}.
+     *
+     * @param offset       where it starts.
+     * @param lengthBytes  its length.
+     * @param source       who sent it (may be a cached instance; do not rely on its identity).
+     * @param ecnCodepoint the ECN field it arrived with, {@link #NOT_ECT} if unknown.
+     * @throws IllegalStateException if the batch is full or the datagram lies outside the buffer.
+     */
+    public void add(final int offset, final int lengthBytes, final InetSocketAddress source, final int ecnCodepoint)
+    {
+        if (isFull() || offset < 0 || lengthBytes < 0 || offset > buffer.capacity() - lengthBytes)
+        {
+            throw new IllegalStateException("cannot add a datagram at " + offset + " of " + lengthBytes +
+                " bytes: " + size + " of " + offsets.length + " entries, capacity " + buffer.capacity());
+        }
+        offsets[size] = offset;
+        lengths[size] = lengthBytes;
+        ecnCodepoints[size] = (byte)(ecnCodepoint & 0x3);
+        sources[size] = source;
+        size++;
+    }
+
+    /**
+     * The operating system reported the restricted peer's port unreachable.
+     *
+     * @param peer the peer.
+     */
+    public void portUnreachable(final InetSocketAddress peer)
+    {
+        unreachablePeer = peer;
+    }
+
+    // ---------------------------------------------------------------- read by the endpoint
+
+    /**
+     * @return datagrams in the batch.
+     */
+    public int size()
+    {
+        return size;
+    }
+
+    /**
+     * @param index of a datagram, from 0 to {@link #size()} − 1.
+     * @return where it starts in {@link #buffer()}.
+     */
+    public int offset(final int index)
+    {
+        return offsets[index];
+    }
+
+    /**
+     * @param index of a datagram.
+     * @return its length.
+     */
+    public int length(final int index)
+    {
+        return lengths[index];
+    }
+
+    /**
+     * @param index of a datagram.
+     * @return who sent it.
+     */
+    public InetSocketAddress source(final int index)
+    {
+        return sources[index];
+    }
+
+    /**
+     * @param index of a datagram.
+     * @return the ECN codepoint it arrived with (0 not-ECT, 1 ECT(1), 2 ECT(0), 3 CE).
+     */
+    public int ecnCodepoint(final int index)
+    {
+        return ecnCodepoints[index];
+    }
+
+    /**
+     * @return the peer whose port was reported unreachable during this receive, or null.
+     */
+    public InetSocketAddress unreachablePeer()
+    {
+        return unreachablePeer;
+    }
+
+    /**
+     * Empty the batch for the next receive.
+     */
+    public void clear()
+    {
+        for (int i = 0; i < size; i++)
+        {
+            sources[i] = null;
+        }
+        size = 0;
+        unreachablePeer = null;
+    }
+}
