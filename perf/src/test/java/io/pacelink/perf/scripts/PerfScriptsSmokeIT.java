@@ -86,7 +86,14 @@ class PerfScriptsSmokeIT
                 List.of("busy"), List.of("received", "busy"), true),
             new SmokeCase("profile-loopback.sh",
                 Map.of("JFR", "0", "OUT", OUT.resolve("profile").toString()),
-                List.of("pacelink", "invoker", "1472", "131072", "2"), List.of("per data packet"), false));
+                List.of("pacelink", "invoker", "1472", "131072", "2"), List.of("per data packet"), false),
+            // Every part once (a send, a perf test, a ping, the attack), lightly, so that a busy build machine does
+            // not stretch it; .ci/run runs it for two minutes with its defaults as a step of its own.
+            new SmokeCase("soak.sh", Map.of(),
+                List.of("--duration", "6", "--senders", "1", "--connections", "2", "--attack-rate", "100",
+                    "--out", OUT.resolve("soak").toString()),
+                List.of("# Soak summary", "send runs all succeeded", "agent errors 0", "without amplification"),
+                true));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -163,6 +170,8 @@ class PerfScriptsSmokeIT
         final Path log = OUT.resolve(script + ".log");
         final ProcessBuilder builder = new ProcessBuilder(command).directory(REPO.toFile())
             .redirectErrorStream(true).redirectOutput(log.toFile());
+        // The tools' host key and known hosts go with the run's output, never to the user's ~/.config/pacelink.
+        builder.environment().put("XDG_CONFIG_HOME", OUT.resolve("config").toString());
         builder.environment().putAll(environment);
         final Process process = builder.start();
         if (!process.waitFor(TIMEOUT_S, TimeUnit.SECONDS))
