@@ -75,6 +75,8 @@ mkdir -p "$OUT/incoming" "$OUT/sources" "$OUT/logs" "$OUT/config"
 export XDG_CONFIG_HOME="$OUT/config"
 AGRONA="--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED --add-opens=java.base/jdk.internal.misc=ALL-UNNAMED --add-opens=java.base/sun.nio.ch=ALL-UNNAMED"
 PIDS=()
+WORKERS=()
+MONITOR_PID=""
 
 pacelink() { # the CLI in a JVM of its own; started with & it is that JVM's pid that $! gives
   exec java $JAVA_OPTS -jar "$JAR" "$@"
@@ -90,8 +92,9 @@ await_line() { # file pattern
   return 1
 }
 
-cleanup() {
-  for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null; done
+cleanup() { # servers, relays, and the client loops with the JVM each is running (by parent pid)
+  for pid in "${WORKERS[@]}"; do pkill -P "$pid" 2>/dev/null; kill "$pid" 2>/dev/null; done
+  for pid in "${PIDS[@]}" $MONITOR_PID; do kill "$pid" 2>/dev/null; done
   wait 2>/dev/null
 }
 trap cleanup EXIT
@@ -219,6 +222,7 @@ sender() { # index
       sleep "1.$((RANDOM % 10))"
       kill -9 "$first" 2>/dev/null
       wait "$first" 2>/dev/null
+      (pacelink stat --clean --pid "$first") > /dev/null 2>&1 # the counters file a killed JVM leaves
       what="resumed"
       timeout 600 java $JAVA_OPTS -jar "$JAR" send --resume --rate 20mbit "${files[@]}" "127.0.0.1:$RELAY_A_PORT" \
         > "$OUT/logs/$name.log" 2>&1
@@ -279,7 +283,6 @@ ping_client() {
 }
 
 PERF_SECONDS=$((DURATION >= 60 ? 15 : DURATION / 3 > 2 ? DURATION / 3 : 2))
-WORKERS=()
 for s in $(seq 1 "$SENDERS"); do
   sender "$s" &
   WORKERS+=($!)
@@ -298,7 +301,9 @@ if [ "$ATTACK_RATE" -gt 0 ]; then
 fi
 
 for w in "${WORKERS[@]}"; do wait "$w"; done
+WORKERS=()
 wait "$MONITOR_PID" 2>/dev/null
+MONITOR_PID=""
 sample_errors receive "$RECEIVE_PID"
 sample_errors perf-server "$PERF_SERVER_PID"
 sample_errors ping-echo "$ECHO_PID"
