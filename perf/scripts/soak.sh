@@ -17,7 +17,7 @@
 #
 # It checks that every file arrived byte for byte (`cmp`, besides send's own SHA-256 verdict), every perf test and
 # ping succeeded, the servers' and relays' resident memory and open files stayed bounded (below RSS_LIMIT_MB and
-# FD_LIMIT always; for runs of at least 60 s also no growth from the middle third of the run to the last beyond
+# FD_LIMIT always; for runs of at least 10 minutes also no growth from the middle third of the run to the last beyond
 # RSS_GROWTH_MB and FD_GROWTH, the first third being the JVMs' warm-up), the servers' `errors` counters stayed 0, and the attack's answers stayed far smaller than the attack.
 # It writes OUT/summary.md, prints it, and exits 0 if every check passed, 1 if one failed, 2 on a usage error.
 #
@@ -82,15 +82,8 @@ pacelink() { # the CLI in a JVM of its own; started with & it is that JVM's pid 
   exec java $JAVA_OPTS -jar "$JAR" "$@"
 }
 
-free_port() {
-  python3 -c 'import socket; s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
-
-await_line() { # file pattern
-  for _ in $(seq 1 150); do grep -q "$2" "$1" 2>/dev/null && return 0; sleep 0.2; done
-  echo "soak.sh: no '$2' in $1" >&2
-  return 1
-}
+# free_port, await_line
+. "$HERE/processes.sh"
 
 cleanup() { # servers, relays, and the client loops with the JVM each is running (by parent pid)
   for pid in "${WORKERS[@]}"; do pkill -P "$pid" 2>/dev/null; kill "$pid" 2>/dev/null; done
@@ -352,9 +345,9 @@ for name in ('receive', 'perf-server', 'ping-echo', 'relay-receive', 'relay-perf
     detail = 'RSS %.0f / %.0f / %.0f MiB (first / max / last), files %d / %d / %d' % (
         rss[0], max(rss), rss[-1], fds[0], max(fds), fds[-1])
     ok = max(rss) <= rss_limit and max(fds) <= fd_limit
-    if duration >= 60 and len(mine) >= 6:
-        # The first third is the JVMs' warm-up (heaps growing to their working size); a leak shows as growth from
-        # the middle third to the last.
+    if duration >= 600 and len(mine) >= 6:
+        # The first third is the JVMs' warm-up (heaps and the direct buffers that wait for a collection growing to
+        # their working size, minutes with a 256 MiB heap); a leak shows as growth from the middle third to the last.
         third = max(1, len(mine) // 3)
         middle_rss, last_rss = max(rss[third:2 * third]), max(rss[-third:])
         middle_fds, last_fds = max(fds[third:2 * third]), max(fds[-third:])

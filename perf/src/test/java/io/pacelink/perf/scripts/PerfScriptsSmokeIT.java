@@ -41,11 +41,13 @@ class PerfScriptsSmokeIT
     private static final long TIMEOUT_S = 240;
 
     /**
-     * Scripts whose smoke run is the run of another script: the report helpers are run by the scripts that use them.
+     * Scripts whose smoke run is the run of another script: the report and shell helpers are run by the scripts that
+     * use them.
      */
     private static final Map<String, String> RUN_BY = Map.of(
         "jfr_top.py", "sim-speed.sh (JFR=1 prints each recording's top frames with it)",
-        "parity_report.py", "kernel-parity.sh (one line per test and the summary) and parityReportSummarisesRuns");
+        "parity_report.py", "kernel-parity.sh (one line per test and the summary) and parityReportSummarisesRuns",
+        "processes.sh", "netem-acceptance.sh and soak.sh, which source it");
 
     @BeforeAll
     static void makeOutputFolder() throws IOException
