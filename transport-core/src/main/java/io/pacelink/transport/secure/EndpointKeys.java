@@ -59,6 +59,30 @@ public final class EndpointKeys
     }
 
     /**
+     * The keys without a verifier of learned server keys.
+     *
+     * @param serverPrivateKey         this server's static private key (NK), or null.
+     * @param pinnedServerKey          the server public key this client pins (NK), or null.
+     * @param preSharedKey             the pre-shared key (NNpsk0), or null.
+     * @param aead                     the AEAD a client proposes.
+     * @param keyUpdateIntervalPackets packets sealed under one key before a key update.
+     * @param randomSource             64 random bits per call, for ephemeral keys.
+     * @deprecated since 0.1.0: use the constructor with a {@link ServerKeyVerifier} (null for none); this one goes in
+     * the next minor version.
+     */
+    @Deprecated
+    public EndpointKeys(
+        final byte[] serverPrivateKey,
+        final byte[] pinnedServerKey,
+        final byte[] preSharedKey,
+        final AeadAlgorithm aead,
+        final long keyUpdateIntervalPackets,
+        final LongSupplier randomSource)
+    {
+        this(serverPrivateKey, pinnedServerKey, null, preSharedKey, aead, keyUpdateIntervalPackets, randomSource);
+    }
+
+    /**
      * @return the profile this endpoint's connections open with, or null for plaintext.
      */
     public NoiseProfile clientProfile()

@@ -113,6 +113,18 @@ public final class SecureSession
     }
 
     /**
+     * @return the MAC this side writes on its handshake packets (the same key on both sides); null for a client that
+     * has yet to learn the server's key.
+     * @deprecated since 0.1.0: use {@link #writeMac}, which also writes a key request's MAC; this goes in the next
+     * minor version.
+     */
+    @Deprecated
+    public HelloMac helloMac()
+    {
+        return helloMac;
+    }
+
+    /**
      * Write the MAC of a handshake packet this side sends (the same key on both sides); a key request's is zeros.
      *
      * @param buffer    holding the packet.
