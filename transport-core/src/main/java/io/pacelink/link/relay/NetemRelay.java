@@ -585,7 +585,7 @@ public final class NetemRelay implements AutoCloseable
         }
     }
 
-    private static void closeQuietly(final DatagramChannel channel)
+    static void closeQuietly(final DatagramChannel channel)
     {
         if (null != channel)
         {

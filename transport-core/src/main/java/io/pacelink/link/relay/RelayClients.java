@@ -84,7 +84,6 @@ final class RelayClients implements AutoCloseable
     private DatagramChannel spare;
     private long opened;
     private long forgotten;
-    private long openFailures;
 
     /**
      * @param firstUpstream the socket the first client gets (opened when the relay starts, so a bad forward address
@@ -108,7 +107,7 @@ final class RelayClients implements AutoCloseable
     /**
      * @param address where a datagram came from.
      * @param nowNs   when.
-     * @return the client, known or new; null if no socket could be opened for a new one (counted).
+     * @return the client, known or new; null if the operating system gave no socket for a new one.
      */
     Client clientFor(final InetSocketAddress address, final long nowNs)
     {
@@ -200,23 +199,15 @@ final class RelayClients implements AutoCloseable
         return forgotten;
     }
 
-    /**
-     * @return new clients whose datagrams were dropped because the operating system gave no socket for them.
-     */
-    long openFailures()
-    {
-        return openFailures;
-    }
-
     public void close()
     {
         for (int i = clients.size() - 1; i >= 0; i--)
         {
-            closeQuietly(clients.get(i).upstream);
+            NetemRelay.closeQuietly(clients.get(i).upstream);
         }
         clients.clear();
         byAddress.clear();
-        closeQuietly(spare);
+        NetemRelay.closeQuietly(spare);
         spare = null;
     }
 
@@ -234,8 +225,7 @@ final class RelayClients implements AutoCloseable
         }
         catch (final IOException | RuntimeException ex)
         {
-            openFailures++;
-            return null;
+            return null; // the caller counts the datagram as the relay's own loss
         }
     }
 
@@ -257,22 +247,7 @@ final class RelayClients implements AutoCloseable
     {
         clients.remove(client);
         byAddress.remove(client.address);
-        closeQuietly(client.upstream);
+        NetemRelay.closeQuietly(client.upstream);
         forgotten++;
-    }
-
-    private static void closeQuietly(final DatagramChannel channel)
-    {
-        if (null != channel)
-        {
-            try
-            {
-                channel.close();
-            }
-            catch (final IOException ignore)
-            {
-                // The socket is being let go: nothing useful to do with the failure.
-            }
-        }
     }
 }
