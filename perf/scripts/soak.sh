@@ -73,6 +73,9 @@ done
 OUT=${OUT:-/tmp/soak-$(date +%Y%m%d-%H%M%S)}
 rm -rf "$OUT/incoming" "$OUT/sources" "$OUT/logs"
 mkdir -p "$OUT/incoming" "$OUT/sources" "$OUT/logs" "$OUT/config"
+# Absolute: a relative XDG_CONFIG_HOME is ignored (XDG Base Directory spec), and the tools would then keep their host
+# key and known hosts in the user's own ~/.config (CI passes a relative --out).
+OUT=$(cd "$OUT" && pwd)
 export XDG_CONFIG_HOME="$OUT/config"
 AGRONA="--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED --add-opens=java.base/jdk.internal.misc=ALL-UNNAMED --add-opens=java.base/sun.nio.ch=ALL-UNNAMED"
 PIDS=()
