@@ -2,6 +2,8 @@ package io.pacelink.transport.testing;
 
 import io.pacelink.transport.port.DatagramHandler;
 import io.pacelink.transport.port.DatagramPort;
+import io.pacelink.transport.port.ReceiveBatch;
+import io.pacelink.transport.port.SendBatch;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -140,6 +142,48 @@ public final class TestNetwork
                 received++;
             }
             return received;
+        }
+
+        /**
+         * A batch with room for one datagram of any size and 2 KiB per datagram (the default would take 64 KiB per
+         * datagram).
+         */
+        public ReceiveBatch newReceiveBatch(final int maxDatagrams)
+        {
+            return new ReceiveBatch(maxDatagrams, 65536 + maxDatagrams * 2048);
+        }
+
+        public int receive(final ReceiveBatch batch, final int limit)
+        {
+            batch.clear();
+            int received = 0;
+            if (isUnreachableReported && null != restrictedTo)
+            {
+                isUnreachableReported = false;
+                batch.portUnreachable(restrictedTo);
+                received++;
+            }
+            int nextOffset = 0;
+            while (batch.size() < Math.min(limit, batch.maxDatagrams()) && !inbox.isEmpty() &&
+                inbox.peek().length <= batch.buffer().capacity() - nextOffset)
+            {
+                final byte[] datagram = inbox.poll();
+                batch.buffer().putBytes(nextOffset, datagram);
+                batch.add(nextOffset, datagram.length, sources.poll(), ReceiveBatch.NOT_ECT);
+                nextOffset += datagram.length;
+                received++;
+            }
+            return received;
+        }
+
+        public int send(final SendBatch batch)
+        {
+            int sent = 0;
+            for (int i = 0, size = batch.size(); i < size; i++)
+            {
+                sent += send(batch.buffer(), batch.offset(i), batch.length(i), batch.destination(i)) ? 1 : 0;
+            }
+            return sent;
         }
 
         public boolean send(
