@@ -15,6 +15,7 @@ import io.pacelink.transport.memory.MemoryBudget;
 import io.pacelink.transport.memory.SegmentPool;
 import io.pacelink.transport.port.DatagramHandler;
 import io.pacelink.transport.port.DatagramPort;
+import io.pacelink.transport.port.ReceiveBatch;
 import io.pacelink.transport.recovery.LossRecovery;
 import io.pacelink.transport.recovery.PathParameters;
 import io.pacelink.transport.recovery.RecoveryConfig;
@@ -86,8 +87,7 @@ public final class EndpointCore implements DatagramHandler
     private final BudgetedSegments sendSegments;
     private final String endpointName;
     private final WaitDriver waitDriver;
-    private final FixedClock fixedClock = new FixedClock();
-    private NanoClock clock = fixedClock;
+    private final ReceiveBatch receiveBatch;
 
     private final Long2ObjectHashMap<ConnectionCore> connectionsById = new Long2ObjectHashMap<>();
     private final Long2ObjectHashMap<ConnectionCore> serverConnectionsByClientId = new Long2ObjectHashMap<>();
@@ -194,6 +194,7 @@ public final class EndpointCore implements DatagramHandler
         this.keys = context.security().newEndpointKeys(randomSource);
         this.isSecureClient = null != keys.clientProfile();
         registry.factory(context.congestionControl()).validate(context.controllerParameters());
+        this.receiveBatch = port.newReceiveBatch(context.receiveBatchLimit());
     }
 
     /**
@@ -305,35 +306,68 @@ public final class EndpointCore implements DatagramHandler
      */
     public int doWork(final long nowNs)
     {
-        fixedClock.nowNs = nowNs;
-        return doWork(fixedClock);
+        port.receive(receiveBatch, context.receiveBatchLimit());
+        int work = onReceived(nowNs);
+        work += serviceConnections(nowNs);
+        work += sendPackets(nowNs);
+        endDutyCycle(nowNs, 0);
+        return work;
     }
 
     /**
-     * One duty cycle on a running clock (issue: an RTT sample must never be shorter than the path's RTT, however late
-     * the thread runs). A received datagram is stamped with a clock read taken after it was read from the port, so
-     * a datagram that waited in the socket while the thread was descheduled gets the time it was seen, never an
-     * earlier one; a packet is stamped with a read at its send. Timers fire at a read taken after the receive step.
-     * The core reads no clock of its own: the agent hands it the real one, the simulator its virtual time.
+     * One duty cycle on a running clock. An RTT sample must never be shorter than the path's RTT, however late the
+     * thread runs, so every time this cycle uses is read after what it stamps happened and never before: the clock is
+     * read once after the receive, and every datagram of the batch is processed at that time (a datagram that waited
+     * in the socket while the thread was descheduled gets the time it was seen, never an earlier one); timers fire at
+     * that time too; and the clock is read once more before the packets of the send phase are built, so each is
+     * stamped a little before it leaves, which can only lengthen an RTT sample. The core stores no clock: the agent
+     * hands it the real one for this cycle, the simulator calls {@link #doWork(long)} with its virtual time.
      *
      * @param clock the time, read as the cycle goes.
      * @return the amount of work done; 0 lets the idle strategy idle until {@link #nextDeadlineNs()}.
      */
     public int doWork(final NanoClock clock)
     {
-        this.clock = clock;
         final long startNs = clock.nanoTime();
-        int work = port.receive(this, context.receiveBatchLimit(), startNs);
+        port.receive(receiveBatch, context.receiveBatchLimit());
         final long nowNs = clock.nanoTime();
+        int work = onReceived(nowNs);
         work += serviceConnections(nowNs);
-        work += sendPackets(nowNs);
+        final long sendNs = clock.nanoTime();
+        work += sendPackets(sendNs);
+        endDutyCycle(sendNs, clock.nanoTime() - startNs);
+        return work;
+    }
+
+    private void endDutyCycle(final long nowNs, final long durationNs)
+    {
         for (int i = 0, size = connections.size(); i < size; i++)
         {
             connections.get(i).countSendLimits(nowNs);
         }
         securityCounters.memoryCommittedBytes().setRelease(memoryBudget.committedBytes());
         securityCounters.memoryRefusals().setRelease(memoryBudget.refusals());
-        endpointCounters.onDutyCycle(clock.nanoTime() - startNs);
+        endpointCounters.onDutyCycle(durationNs);
+    }
+
+    /**
+     * Process every datagram of the receive batch, and a reported unreachable peer, at one time.
+     */
+    private int onReceived(final long nowNs)
+    {
+        final ReceiveBatch batch = receiveBatch;
+        int work = 0;
+        if (null != batch.unreachablePeer())
+        {
+            onPortUnreachable(batch.unreachablePeer(), nowNs);
+            work++;
+        }
+        for (int i = 0, size = batch.size(); i < size; i++)
+        {
+            onDatagram(batch.buffer(), batch.offset(i), batch.length(i), batch.source(i), nowNs);
+            work++;
+        }
+        batch.clear();
         return work;
     }
 
@@ -343,15 +377,6 @@ public final class EndpointCore implements DatagramHandler
     public MemoryBudget memoryBudget()
     {
         return memoryBudget;
-    }
-
-    /**
-     * @param reportedNs the time the port or the duty cycle gave.
-     * @return the time to stamp an event with now: a fresh read of the cycle's clock, never earlier than reported.
-     */
-    private long stampNs(final long reportedNs)
-    {
-        return Math.max(reportedNs, clock.nanoTime());
     }
 
     /**
@@ -472,28 +497,29 @@ public final class EndpointCore implements DatagramHandler
      */
     public void onPortUnreachable(final InetSocketAddress peer, final long nowNs)
     {
-        final long stampNs = stampNs(nowNs);
         endpointCounters.portUnreachable().incrementRelease();
         for (int i = 0, size = connections.size(); i < size; i++)
         {
             final ConnectionCore connection = connections.get(i);
             if (connection.remoteAddress().equals(peer))
             {
-                connection.onPeerUnreachable(stampNs);
+                connection.onPeerUnreachable(nowNs);
             }
         }
     }
 
     // ---------------------------------------------------------------- receive
 
+    /**
+     * Process one datagram received at {@code nowNs}.
+     */
     public void onDatagram(
         final DirectBuffer buffer,
         final int offset,
         final int length,
         final InetSocketAddress source,
-        final long reportedNs)
+        final long nowNs)
     {
-        final long nowNs = stampNs(reportedNs);
         endpointCounters.datagramsReceived().incrementRelease();
         endpointCounters.bytesReceived().getAndAddRelease(length);
         try
@@ -1062,7 +1088,7 @@ public final class EndpointCore implements DatagramHandler
             if (connection.isHandshakeDue(nowNs))
             {
                 writer.wrap(sendBuffer, 0, connection.maxDatagramSizeBytes() - Crc32cPacketCheck.TRAILER_LENGTH);
-                sendChecked(connection.writeHandshake(writer, stampNs(nowNs)), connection.remoteAddress());
+                sendChecked(connection.writeHandshake(writer, nowNs), connection.remoteAddress());
                 sent++;
             }
         }
@@ -1073,7 +1099,7 @@ public final class EndpointCore implements DatagramHandler
     {
         final int trailerLength = connection.trailerLength();
         writer.wrap(sendBuffer, 0, connection.maxDatagramSizeBytes() - trailerLength);
-        final int sentPacket = connection.buildPacket(writer, sendBuffer, stampNs(nowNs), ackOnly);
+        final int sentPacket = connection.buildPacket(writer, sendBuffer, nowNs, ackOnly);
         final int length = SentPacket.lengthBytes(sentPacket) - trailerLength;
         final PacketProtection protection = connection.protection();
         if (null == protection)
@@ -1173,16 +1199,4 @@ public final class EndpointCore implements DatagramHandler
         port.close();
     }
 
-    /**
-     * The time of a duty cycle in virtual time: one instant.
-     */
-    private static final class FixedClock implements NanoClock
-    {
-        private long nowNs;
-
-        public long nanoTime()
-        {
-            return nowNs;
-        }
-    }
 }
