@@ -2,9 +2,8 @@ package io.pacelink.fq;
 
 import io.pacelink.transport.cc.ControllerCounters;
 import io.pacelink.transport.schedule.PacketScheduler;
-import io.pacelink.transport.schedule.PacketSender;
+import io.pacelink.transport.schedule.Release;
 import io.pacelink.transport.schedule.SchedulableFlow;
-import io.pacelink.transport.schedule.SentPacket;
 import org.HdrHistogram.Histogram;
 import org.agrona.collections.Hashing;
 import org.agrona.collections.Long2ObjectHashMap;
@@ -15,10 +14,10 @@ import java.util.ArrayDeque;
 /**
  * The sender's fair-queueing pacer (name {@code fq}): Linux {@code net/sched/sch_fq.c} semantics adapted to late
  * binding. A flow's queue is implicit: it is backlogged while {@link SchedulableFlow#sendable(long)} says it has an
- * ack-eliciting packet, and its head packet is built by the endpoint only when {@link #sendPackets} releases the flow,
- * so sch_fq's enqueue happens in {@link #activate} and its dequeue is the release (steps 1 to 6 of {@code fq_dequeue}
- * as docs/fq.md numbers them) followed by the credit charge and pacing update for the packet the endpoint sent (step
- * 8).
+ * ack-eliciting packet, and its head packet is built by the endpoint only when {@link #next} releases the flow, so
+ * sch_fq's enqueue happens in {@link #activate} and its dequeue is the release (steps 1 to 6 of {@code fq_dequeue} as
+ * docs/fq.md numbers them) followed, in {@link #onSent}, by the credit charge and pacing update for the packet the
+ * endpoint built (step 8).
  * <ul>
  * <li>Flows that become active join {@code new_flows}, served before {@code old_flows}; a new flow starts with the
  * initial quantum (10 × MTU) of credit, a flow idle longer than the refill delay (40 ms) gets at least one quantum,
@@ -103,7 +102,9 @@ public final class FqScheduler<F extends SchedulableFlow> implements PacketSched
     private final Histogram releaseLatenessHistogram =
         new Histogram(MAX_TRACKED_LATENESS_NS, LATENESS_SIGNIFICANT_DIGITS);
 
+    private final Release<F> release = new Release<>();
     private FqFlow freeFlows;
+    private FqFlow released;
     private boolean isReleasedForAckOnly;
 
     // sch_fq's statistics (tc -s qdisc show dev X), as counters so pacelink stat sees them.
@@ -189,6 +190,10 @@ public final class FqScheduler<F extends SchedulableFlow> implements PacketSched
         {
             ackBypass.remove(state);
         }
+        if (released == state)
+        {
+            released = null;
+        }
         recycle(state);
         flows.setRelease(flowsById.size());
     }
@@ -239,28 +244,29 @@ public final class FqScheduler<F extends SchedulableFlow> implements PacketSched
     /**
      * {@inheritDoc}
      * <p>
-     * sch_fq's dequeue: steps 1 to 6 (docs/fq.md) release a flow, the endpoint builds and sends its packet, and step 8
-     * charges it.
+     * sch_fq's dequeue, steps 1 to 6 (docs/fq.md): release a flow; the endpoint builds its packet and
+     * {@link #onSent} charges it (step 8).
      */
-    public int sendPackets(final long nowNs, final int limit, final PacketSender<F> sender)
+    public Release<F> next(final long nowNs)
     {
-        int sent = 0;
-        while (sent < limit)
+        final FqFlow state = release(nowNs);
+        released = state;
+        return null == state ? null : release.set(flowOf(state), isReleasedForAckOnly);
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>
+     * Step 8 of sch_fq's dequeue for a data packet; an ACK-only packet is not charged.
+     */
+    public void onSent(final F flow, final int lengthBytes, final boolean isAckEliciting, final long nowNs)
+    {
+        final FqFlow state = released;
+        released = null;
+        if (null != state && state.flow == flow && !isReleasedForAckOnly && isAckEliciting)
         {
-            final FqFlow state = release(nowNs);
-            if (null == state)
-            {
-                break;
-            }
-            final boolean ackOnly = isReleasedForAckOnly;
-            final int sentPacket = sender.sendPacket(flowOf(state), ackOnly, nowNs);
-            if (!ackOnly && SentPacket.isAckEliciting(sentPacket))
-            {
-                charge(state, SentPacket.lengthBytes(sentPacket), nowNs);
-            }
-            sent++;
+            charge(state, lengthBytes, nowNs);
         }
-        return sent;
     }
 
     /**

@@ -21,7 +21,7 @@ import io.pacelink.transport.recovery.PathParameters;
 import io.pacelink.transport.recovery.RecoveryConfig;
 import io.pacelink.transport.recovery.RttEstimator;
 import io.pacelink.transport.schedule.PacketScheduler;
-import io.pacelink.transport.schedule.PacketSender;
+import io.pacelink.transport.schedule.Release;
 import io.pacelink.transport.schedule.SchedulableFlow;
 import io.pacelink.transport.schedule.SentPacket;
 import io.pacelink.transport.stats.ConnectionCounters;
@@ -75,7 +75,6 @@ public final class EndpointCore implements DatagramHandler
     private final CongestionControlRegistry registry;
     private final AcceptHandler acceptHandler;
     private final PacketScheduler<ConnectionCore> scheduler;
-    private final PacketSender<ConnectionCore> packetSender = this::sendPacket;
     private final CountersManager countersManager;
     private final EndpointCounters endpointCounters;
     private final SecurityCounters securityCounters;
@@ -1092,7 +1091,17 @@ public final class EndpointCore implements DatagramHandler
                 sent++;
             }
         }
-        return sent + scheduler.sendPackets(nowNs, context.sendBatchLimit() - sent, packetSender);
+        final int limit = context.sendBatchLimit();
+        Release<ConnectionCore> release;
+        while (sent < limit && null != (release = scheduler.next(nowNs)))
+        {
+            final ConnectionCore connection = release.flow();
+            final int sentPacket = sendPacket(connection, release.isAckOnly(), nowNs);
+            scheduler.onSent(
+                connection, SentPacket.lengthBytes(sentPacket), SentPacket.isAckEliciting(sentPacket), nowNs);
+            sent++;
+        }
+        return sent;
     }
 
     private int sendPacket(final ConnectionCore connection, final boolean ackOnly, final long nowNs)
