@@ -7,6 +7,7 @@ import io.pacelink.transport.cc.CongestionController;
 import io.pacelink.transport.recovery.LossRecovery;
 import io.pacelink.transport.recovery.PacketOutcomeListener;
 import io.pacelink.transport.recovery.PathParameters;
+import io.pacelink.transport.recovery.SentPacketDescriptor;
 import io.pacelink.transport.schedule.SchedulableFlow;
 import io.pacelink.transport.schedule.SentPacket;
 import io.pacelink.transport.stats.ConnectionCounters;
@@ -141,6 +142,7 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
     private final int receiveWindowBytes;
     private final int maxUnacknowledgedPtos;
     private final DeliveryReceipts receipts;
+    private final SentPacketDescriptor sentPacket = new SentPacketDescriptor();
 
     private long remoteId;
     private long idleTimeoutNs;
@@ -1245,7 +1247,7 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
         confirmationDueNs = Long.MAX_VALUE; // any ONE_RTT packet confirms the handshake to the server
 
         int frameFlags = 0;
-        long ackFrameLargestAcked = -1;
+        long ackFrameLargestAcked = SentPacketDescriptor.NO_ACK_FRAME;
         // Acknowledge when an ack-eliciting packet is waiting for it (RFC 9000 section 13.2.1). Packets that only
         // carried ACK frames are acknowledged along with those, never on their own: the peer tracks them for neither
         // loss nor RTT, and with a reordering ACK path they keep many small ranges open, so an ACK frame on every data
@@ -1343,17 +1345,13 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
 
         // The trailer (CRC32C or AEAD tag) is added when the packet leaves, but it travels and counts like the rest.
         final int length = writer.length() + trailerLength();
-        lossRecovery.onPacketSent(
-            packetNumber, nowNs, length, ackEliciting, ackEliciting, streamOffset, streamLength, fin, frameFlags,
-            isRetransmission);
-        if (ackFrameLargestAcked >= 0)
-        {
-            lossRecovery.recordAckFrame(packetNumber, ackFrameLargestAcked);
-        }
-        if (isProbe)
-        {
-            lossRecovery.onProbeSent();
-        }
+        lossRecovery.onPacketSent(sentPacket.reset(packetNumber, nowNs)
+            .sizeBytes(length)
+            .ackEliciting(ackEliciting)
+            .streamRange(streamOffset, streamLength, fin, isRetransmission)
+            .frameFlags(frameFlags)
+            .ackFrameLargestAcked(ackFrameLargestAcked)
+            .probe(isProbe));
         if (ackEliciting)
         {
             lastAckElicitingSentNs = nowNs;
