@@ -120,24 +120,6 @@ public final class SimDatagramPort implements DatagramPort
 
     /**
      * {@inheritDoc}
-     * <p>
-     * Each datagram enters the uplink in order at the current virtual time, as if sent one by one.
-     */
-    public int send(final SendBatch batch)
-    {
-        int sent = 0;
-        for (int i = 0, size = batch.size(); i < size; i++)
-        {
-            if (send(batch.buffer(), batch.offset(i), batch.length(i), batch.destination(i)))
-            {
-                sent++;
-            }
-        }
-        return sent;
-    }
-
-    /**
-     * {@inheritDoc}
      */
     public boolean send(
         final DirectBuffer buffer, final int offset, final int length, final InetSocketAddress destination)

@@ -29,9 +29,9 @@ import java.nio.channels.DatagramChannel;
  * <p>
  * A {@link ReceiveBatch} is filled one read per datagram, each straight into the free space after the last one, for
  * as long as at least {@link #MAX_DATAGRAM_BYTES} are free (a read never truncates); a {@link SendBatch} is sent one
- * datagram per call from a view of its direct buffer, without copying. Java 17's NIO has neither
- * {@code recvmmsg(2)} nor {@code sendmmsg(2)}: the batches save the copies and the per-datagram bookkeeping, not the
- * system calls.
+ * datagram per call ({@link DatagramPort#send(SendBatch)}) from a view of its direct buffer, without copying. Java
+ * 17's NIO has neither {@code recvmmsg(2)} nor {@code sendmmsg(2)}: the batches save the copies and the per-datagram
+ * bookkeeping, not the system calls.
  * <p>
  * A receive reads at most one datagram more than the last receive found, doubling while receives come back full,
  * up to the caller's limit: a read of an empty non-blocking socket is a system call that finds nothing, and the one
@@ -68,6 +68,11 @@ public final class NioDatagramPort implements DatagramPort
      */
     static final int RECEIVE_BYTES_PER_DATAGRAM = 2048;
 
+    private static final int EMPTY = -1;
+    private static final int CLOSED = -2;
+    private static final int UNREACHABLE = -3;
+    private static final int FAILED = -4;
+
     private final DatagramChannel channel;
     private final InetSocketAddress localAddress;
     private final int receiveSocketBufferBytes;
@@ -82,6 +87,7 @@ public final class NioDatagramPort implements DatagramPort
     private ByteBuffer sentFromView;
     private ByteBuffer lastReceivedInto;
     private ByteBuffer receiveIntoView;
+    private InetSocketAddress lastSource;
     private int receiveBatchBound = 1;
     private InetSocketAddress restrictedTo;
     private boolean isUnreachableReported;
@@ -190,60 +196,23 @@ public final class NioDatagramPort implements DatagramPort
                 break;
             }
             into.clear().limit(base + nextOffset + MAX_DATAGRAM_BYTES).position(base + nextOffset);
-            final SocketAddress source;
-            try
+            final int length = read(into);
+            if (length >= 0)
             {
-                source = channel.receive(into);
+                batch.add(nextOffset, length, lastSource, ReceiveBatch.NOT_ECT);
+                nextOffset += length;
             }
-            catch (final ClosedChannelException ex)
+            else if (UNREACHABLE == length && null != restrictedTo)
             {
-                receiveErrors++;
+                batch.portUnreachable(restrictedTo);
+            }
+            else if (EMPTY == length || CLOSED == length)
+            {
                 break;
             }
-            catch (final PortUnreachableException ex)
-            {
-                portUnreachable++;
-                if (null != restrictedTo)
-                {
-                    batch.portUnreachable(restrictedTo);
-                }
-                continue;
-            }
-            catch (final IOException ex)
-            {
-                receiveErrors++;
-                continue;
-            }
-            if (null == source)
-            {
-                emptyReceives++;
-                break;
-            }
-
-            final int length = into.position() - base - nextOffset;
-            batch.add(nextOffset, length, (InetSocketAddress)source, ReceiveBatch.NOT_ECT);
-            nextOffset += length;
         }
         receiveBatchBound = attempt == bound ? Math.max(1, Math.min(limit, bound << 1)) : batch.size() + 1;
         return batch.size() + (null != batch.unreachablePeer() ? 1 : 0);
-    }
-
-    /**
-     * {@inheritDoc}
-     * <p>
-     * One {@link DatagramChannel#send} per datagram, from a view of the batch's direct buffer.
-     */
-    public int send(final SendBatch batch)
-    {
-        int sent = 0;
-        for (int i = 0, size = batch.size(); i < size; i++)
-        {
-            if (send(batch.buffer(), batch.offset(i), batch.length(i), batch.destination(i)))
-            {
-                sent++;
-            }
-        }
-        return sent;
     }
 
     /**
@@ -263,42 +232,63 @@ public final class NioDatagramPort implements DatagramPort
         for (; attempt < bound; attempt++)
         {
             receiveByteBuffer.clear();
-            final SocketAddress source;
-            try
+            final int length = read(receiveByteBuffer);
+            if (length >= 0)
             {
-                source = channel.receive(receiveByteBuffer);
+                handler.onDatagram(receiveBuffer, 0, length, lastSource, nowNs);
+                count++;
             }
-            catch (final ClosedChannelException ex)
+            else if (UNREACHABLE == length && null != restrictedTo)
             {
-                receiveErrors++;
+                handler.onPortUnreachable(restrictedTo, nowNs);
+            }
+            else if (EMPTY == length || CLOSED == length)
+            {
                 break;
             }
-            catch (final PortUnreachableException ex)
-            {
-                portUnreachable++;
-                if (null != restrictedTo)
-                {
-                    handler.onPortUnreachable(restrictedTo, nowNs);
-                }
-                continue;
-            }
-            catch (final IOException ex)
-            {
-                // Some platforms report an ICMP error for an earlier send here; the next datagram may be fine.
-                receiveErrors++;
-                continue;
-            }
-            if (null == source)
-            {
-                emptyReceives++;
-                break;
-            }
-
-            handler.onDatagram(receiveBuffer, 0, receiveByteBuffer.position(), (InetSocketAddress)source, nowNs);
-            count++;
         }
         receiveBatchBound = attempt == bound ? Math.max(1, Math.min(limit, bound << 1)) : count + 1;
         return count;
+    }
+
+    /**
+     * One read from the channel into {@code into} from its position; I/O errors are counted, never thrown.
+     *
+     * @return the datagram's length (its source in {@link #lastSource}), or {@link #EMPTY}, {@link #CLOSED},
+     * {@link #UNREACHABLE} (the kernel reported an ICMP port unreachable for an earlier send) or {@link #FAILED}
+     * (the next read may be fine).
+     */
+    private int read(final ByteBuffer into)
+    {
+        final int start = into.position();
+        final SocketAddress source;
+        try
+        {
+            source = channel.receive(into);
+        }
+        catch (final ClosedChannelException ex)
+        {
+            receiveErrors++;
+            return CLOSED;
+        }
+        catch (final PortUnreachableException ex)
+        {
+            portUnreachable++;
+            return UNREACHABLE;
+        }
+        catch (final IOException ex)
+        {
+            // Some platforms report an ICMP error for an earlier send here; the next datagram may be fine.
+            receiveErrors++;
+            return FAILED;
+        }
+        if (null == source)
+        {
+            emptyReceives++;
+            return EMPTY;
+        }
+        lastSource = (InetSocketAddress)source;
+        return into.position() - start;
     }
 
     /**

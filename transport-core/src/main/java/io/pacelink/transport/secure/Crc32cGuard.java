@@ -5,12 +5,14 @@ import org.agrona.MutableDirectBuffer;
 
 /**
  * The plaintext packet's guard: a {@link Crc32cPacketCheck} trailer, written in place after the packet wherever it was
- * assembled (the send batch's direct buffer, through a view made once) and checked in place in the receive buffer.
+ * assembled (the send batch's direct buffer) and checked in place in the receive buffer. Sealing and checking each
+ * have their own check, so each keeps the view of its one direct buffer it made once, and none is made per packet.
  * One per endpoint; not thread safe.
  */
 public final class Crc32cGuard implements PacketGuard
 {
-    private final Crc32cPacketCheck crc = new Crc32cPacketCheck();
+    private final Crc32cPacketCheck sealing = new Crc32cPacketCheck();
+    private final Crc32cPacketCheck checking = new Crc32cPacketCheck();
     private DirectBuffer openedBuffer;
     private int openedOffset;
 
@@ -45,7 +47,7 @@ public final class Crc32cGuard implements PacketGuard
      */
     public int seal(final MutableDirectBuffer datagramBuffer, final int datagramOffset, final int packetLength)
     {
-        return crc.seal(datagramBuffer, datagramOffset, packetLength);
+        return sealing.seal(datagramBuffer, datagramOffset, packetLength);
     }
 
     /**
@@ -55,7 +57,7 @@ public final class Crc32cGuard implements PacketGuard
      */
     public int open(final DirectBuffer buffer, final int offset, final int length)
     {
-        if (!crc.isIntact(buffer, offset, length))
+        if (!checking.isIntact(buffer, offset, length))
         {
             return -1;
         }
@@ -88,7 +90,7 @@ public final class Crc32cGuard implements PacketGuard
      */
     public boolean isIntact(final DirectBuffer buffer, final int offset, final int length)
     {
-        return crc.isIntact(buffer, offset, length);
+        return checking.isIntact(buffer, offset, length);
     }
 
     /**
@@ -98,6 +100,6 @@ public final class Crc32cGuard implements PacketGuard
      */
     public boolean isIntact(final DirectBuffer buffer, final int offset, final int length, final int firstByte)
     {
-        return crc.isIntact(buffer, offset, length, firstByte);
+        return checking.isIntact(buffer, offset, length, firstByte);
     }
 }

@@ -3,7 +3,6 @@ package io.pacelink.transport.testing;
 import io.pacelink.transport.port.DatagramHandler;
 import io.pacelink.transport.port.DatagramPort;
 import io.pacelink.transport.port.ReceiveBatch;
-import io.pacelink.transport.port.SendBatch;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -174,16 +173,6 @@ public final class TestNetwork
                 received++;
             }
             return received;
-        }
-
-        public int send(final SendBatch batch)
-        {
-            int sent = 0;
-            for (int i = 0, size = batch.size(); i < size; i++)
-            {
-                sent += send(batch.buffer(), batch.offset(i), batch.length(i), batch.destination(i)) ? 1 : 0;
-            }
-            return sent;
         }
 
         public boolean send(
