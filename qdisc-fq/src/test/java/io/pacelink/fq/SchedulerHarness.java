@@ -10,6 +10,7 @@ import org.agrona.collections.LongArrayList;
  * release, sends the packet for its flow (ACK-only when the scheduler says so) and reports it; then jumps the clock to
  * the next release.
  */
+@SuppressWarnings("deprecation") // SentPacket packs a test packet's length and kind in one value
 final class SchedulerHarness
 {
     static final int ACK_BYTES = 60;

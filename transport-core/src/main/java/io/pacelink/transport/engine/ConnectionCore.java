@@ -158,14 +158,6 @@ final class ConnectionCore implements SchedulableFlow
         return null == secureSession ? null : secureSession.protection();
     }
 
-    /**
-     * @return true if this connection speaks the secure mode.
-     */
-    boolean isSecure()
-    {
-        return null != handshake.secureSession();
-    }
-
     InetSocketAddress remoteAddress()
     {
         return remoteAddress;

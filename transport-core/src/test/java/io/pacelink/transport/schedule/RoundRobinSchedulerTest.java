@@ -18,6 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+@SuppressWarnings("deprecation") // SentPacket packs a test packet's length and kind; the push form is tested too
 class RoundRobinSchedulerTest
 {
     private static final int PACKET_BYTES = 1500;
@@ -189,7 +190,6 @@ class RoundRobinSchedulerTest
     }
 
     @Test
-    @SuppressWarnings("deprecation")
     void theDeprecatedPushFormReleasesExactlyAsThePullForm()
     {
         final RoundRobinScheduler<Flow> pushed = new RoundRobinScheduler<>();
