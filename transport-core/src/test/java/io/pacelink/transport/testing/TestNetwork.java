@@ -3,6 +3,7 @@ package io.pacelink.transport.testing;
 import io.pacelink.transport.port.DatagramHandler;
 import io.pacelink.transport.port.DatagramPort;
 import io.pacelink.transport.port.ReceiveBatch;
+import io.pacelink.transport.port.SendBatch;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -62,6 +63,7 @@ public final class TestNetwork
         private final ArrayDeque<InetSocketAddress> sources = new ArrayDeque<>();
         private final UnsafeBuffer receiveBuffer = new UnsafeBuffer(new byte[65536]);
         private long sent;
+        private long batchesSent;
         private int largestSentBytes;
         private InetSocketAddress restrictedTo;
         private boolean isUnreachableReported;
@@ -113,6 +115,14 @@ public final class TestNetwork
         public long sent()
         {
             return sent;
+        }
+
+        /**
+         * @return calls of {@link #send(SendBatch)}: the endpoint's one send per batch.
+         */
+        public long batchesSent()
+        {
+            return batchesSent;
         }
 
         /**
@@ -173,6 +183,12 @@ public final class TestNetwork
                 received++;
             }
             return received;
+        }
+
+        public int send(final SendBatch batch)
+        {
+            batchesSent++;
+            return DatagramPort.super.send(batch);
         }
 
         public boolean send(
