@@ -28,9 +28,11 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * A real-time link emulator for UDP on loopback ({@code pacelink netem}): it listens on one port, forwards what
- * clients send to a server address, and sends the server's replies back to the last client it heard from, applying
- * the {@link LinkDirection} model of each direction in real time. Any two real processes can so be put on an
- * emulated path.
+ * clients send to a server address, and sends the server's replies back to the client they are for, applying the
+ * {@link LinkDirection} model of each direction in real time. Any two real processes can so be put on an emulated
+ * path, and any number of clients on the same path to one server: each client gets a socket of its own towards the
+ * server, as behind a NAT, so the server sees each at its own address and its replies find their way back
+ * ({@link RelayClients}).
  *
  * <p>One thread runs a timer loop: read what has arrived (stamped with the clock), offer it to the link, send every
  * packet whose delivery time has come, then wait for the next one: park for most of the gap, and busy-spin for the
@@ -45,7 +47,7 @@ public final class NetemRelay implements AutoCloseable
     private static final long MAX_TRACKED_LATE_NS = 10_000_000_000L;
 
     /**
-     * Room for 128 counters; the relay registers 27.
+     * Room for 128 counters; the relay registers 32.
      */
     private static final int COUNTERS_VALUES_BUFFER_BYTES = 128 * CountersReader.COUNTER_LENGTH;
 
@@ -60,7 +62,8 @@ public final class NetemRelay implements AutoCloseable
     private final Context context;
     private final NanoClock clock;
     private final DatagramChannel listenChannel;
-    private final DatagramChannel upstreamChannel;
+    private final InetSocketAddress firstUpstreamAddress;
+    private final RelayClients clients;
     private final InetSocketAddress forwardAddress;
     private final LinkPacketPool pool = new LinkPacketPool();
     private final LinkDirection forward;
@@ -74,7 +77,6 @@ public final class NetemRelay implements AutoCloseable
     private final CountersFile countersFile;
     private final RelayCounters counters;
 
-    private InetSocketAddress lastClient;
     private long noClientDrops;
     private long startNs;
     private volatile boolean running = true;
@@ -99,15 +101,23 @@ public final class NetemRelay implements AutoCloseable
         this.reverse = new LinkDirection(path.reverse(), baseRttNs, FlowKeys.mix(context.seed() + 1), pool);
 
         this.listenChannel = listenOn(context.listenAddress(), context.socketBufferBytes());
+        final DatagramChannel firstUpstream;
         try
         {
-            this.upstreamChannel = upstreamTo(forwardAddress, context.listenAddress(), context.socketBufferBytes());
+            // Opened now, for the first client, so that a forward address this host cannot reach is reported at once.
+            firstUpstream = upstreamTo(forwardAddress, context.listenAddress(), context.socketBufferBytes());
         }
         catch (final UncheckedIOException ex)
         {
             closeQuietly(listenChannel);
             throw ex;
         }
+        this.firstUpstreamAddress = localAddress(firstUpstream);
+        this.clients = new RelayClients(
+            firstUpstream,
+            () -> upstreamTo(forwardAddress, context.listenAddress(), context.socketBufferBytes()),
+            context.maxClients(),
+            context.clientIdleTimeoutNs());
         this.stats = snapshot(0, releaseLateNs);
 
         if (null == context.countersDirectory())
@@ -126,7 +136,7 @@ public final class NetemRelay implements AutoCloseable
             catch (final RuntimeException ex)
             {
                 closeQuietly(listenChannel);
-                closeQuietly(upstreamChannel);
+                clients.close();
                 throw ex;
             }
             counters = new RelayCounters(countersFile.countersManager(), description);
@@ -143,11 +153,12 @@ public final class NetemRelay implements AutoCloseable
     }
 
     /**
-     * @return the relay's address as the server sees it.
+     * @return the relay's address as the server sees the first client's datagrams come from; every further client
+     * comes from an address of its own.
      */
     public InetSocketAddress upstreamAddress()
     {
-        return localAddress(upstreamChannel);
+        return firstUpstreamAddress;
     }
 
     /**
@@ -223,7 +234,7 @@ public final class NetemRelay implements AutoCloseable
             }
         }
         closeQuietly(listenChannel);
-        closeQuietly(upstreamChannel);
+        clients.close();
         CloseHelper.close(countersFile);
     }
 
@@ -247,15 +258,16 @@ public final class NetemRelay implements AutoCloseable
         {
             while (running)
             {
-                int work = receive(listenChannel, forward, forwardIo, true);
-                work += receive(upstreamChannel, reverse, reverseIo, false);
-                work += release(forward, upstreamChannel, forwardIo, intervalLateNs);
-                work += release(reverse, listenChannel, reverseIo, intervalLateNs);
+                int work = receiveFromClients();
+                work += receiveFromServer();
+                work += release(forward, forwardIo, intervalLateNs);
+                work += release(reverse, reverseIo, intervalLateNs);
 
                 final long nowNs = clock.nanoTime();
                 if (nowNs >= nextPublishNs)
                 {
                     nextPublishNs = nowNs + STATS_PUBLISH_INTERVAL_NS;
+                    clients.expireIdle(nowNs);
                     stats = snapshot(nowNs, releaseLateNs);
                     publishCounters(nowNs);
                     if (nowNs >= nextReportNs && null != context.reporter())
@@ -291,55 +303,86 @@ public final class NetemRelay implements AutoCloseable
         }
     }
 
-    private int receive(
-        final DatagramChannel channel, final LinkDirection link, final long[] io, final boolean fromClient)
-        throws IOException
+    /**
+     * Read what clients sent (each new client gets its socket towards the server) and offer it to the forward
+     * direction.
+     */
+    private int receiveFromClients() throws IOException
     {
         int received = 0;
         while (received < context.receiveBatch())
         {
             receiveBuffer.clear();
-            final SocketAddress source = receiveFrom(channel);
+            final InetSocketAddress source = (InetSocketAddress)receiveFrom(listenChannel);
             if (null == source)
             {
                 break;
             }
             received++;
-            final int length = receiveBuffer.position();
-            io[RECEIVED_PACKETS]++;
-            io[RECEIVED_BYTES] += length;
-
-            final InetSocketAddress destination;
-            if (fromClient)
+            forwardIo[RECEIVED_PACKETS]++;
+            forwardIo[RECEIVED_BYTES] += receiveBuffer.position();
+            if (null == clients.clientFor(source, clock.nanoTime()))
             {
-                if (!source.equals(lastClient))
-                {
-                    lastClient = (InetSocketAddress)source;
-                }
-                destination = forwardAddress;
-            }
-            else if (null == lastClient)
-            {
-                noClientDrops++;
+                forwardIo[SEND_FAILURES]++; // no socket for a new client: the relay's own loss, like a full buffer
                 continue;
             }
-            else
-            {
-                destination = lastClient;
-            }
-
-            final LinkPacket packet = pool.acquire(length);
-            receiveBuffer.flip();
-            receiveBuffer.get(packet.data(), 0, length);
-            final InetSocketAddress sourceAddress = (InetSocketAddress)source;
-            packet.source(sourceAddress).destination(destination).flowKey(FlowKeys.of(sourceAddress, destination));
-            link.offer(packet, clock.nanoTime());
+            offer(forward, source, forwardAddress);
         }
         return received;
     }
 
-    private int release(
-        final LinkDirection link, final DatagramChannel channel, final long[] io, final Histogram intervalLateNs)
+    /**
+     * Read what the server sent to each client's socket and offer it to the reverse direction, addressed to that
+     * client. Datagrams to the socket no client has yet are dropped and counted.
+     */
+    private int receiveFromServer() throws IOException
+    {
+        int received = 0;
+        final DatagramChannel spare = clients.spare();
+        if (null != spare)
+        {
+            receiveBuffer.clear();
+            while (received < context.receiveBatch() && null != receiveFrom(spare))
+            {
+                received++;
+                noClientDrops++;
+                receiveBuffer.clear();
+            }
+        }
+        for (int i = 0, size = clients.size(); i < size; i++)
+        {
+            final RelayClients.Client client = clients.client(i);
+            int fromThisClient = 0;
+            while (fromThisClient < context.receiveBatch())
+            {
+                receiveBuffer.clear();
+                final SocketAddress source = receiveFrom(client.upstream());
+                if (null == source)
+                {
+                    break;
+                }
+                fromThisClient++;
+                reverseIo[RECEIVED_PACKETS]++;
+                reverseIo[RECEIVED_BYTES] += receiveBuffer.position();
+                client.touch(clock.nanoTime());
+                offer(reverse, (InetSocketAddress)source, client.address());
+            }
+            received += fromThisClient;
+        }
+        return received;
+    }
+
+    private void offer(final LinkDirection link, final InetSocketAddress source, final InetSocketAddress destination)
+    {
+        final int length = receiveBuffer.position();
+        final LinkPacket packet = pool.acquire(length);
+        receiveBuffer.flip();
+        receiveBuffer.get(packet.data(), 0, length);
+        packet.source(source).destination(destination).flowKey(FlowKeys.of(source, destination));
+        link.offer(packet, clock.nanoTime());
+    }
+
+    private int release(final LinkDirection link, final long[] io, final Histogram intervalLateNs)
         throws IOException
     {
         int released = 0;
@@ -350,7 +393,7 @@ public final class NetemRelay implements AutoCloseable
             sendBuffer.clear();
             sendBuffer.put(packet.data(), 0, packet.length()).flip();
             final long lateNs = Math.max(0, clock.nanoTime() - link.lastDeliveryTimeNs());
-            if (sendTo(channel, (InetSocketAddress)packet.destination()))
+            if (sendTo(link, packet))
             {
                 io[FORWARDED_PACKETS]++;
                 io[FORWARDED_BYTES] += packet.length();
@@ -384,16 +427,23 @@ public final class NetemRelay implements AutoCloseable
     }
 
     /**
-     * @return true if the datagram in the send buffer went out whole; false if the socket buffer was full or the
-     * server's port was unreachable (both count as the relay's own loss).
+     * Send the datagram in the send buffer: to the server on its client's socket, or to its client from the listen
+     * socket.
+     *
+     * @return true if it went out whole; false if the socket buffer was full, the server's port was unreachable or
+     * the client was forgotten while the datagram was on its way (all count as the relay's own loss).
      */
-    private boolean sendTo(final DatagramChannel channel, final InetSocketAddress destination) throws IOException
+    private boolean sendTo(final LinkDirection link, final LinkPacket packet) throws IOException
     {
         final int length = sendBuffer.remaining();
         try
         {
-            return (channel == upstreamChannel ? channel.write(sendBuffer) : channel.send(sendBuffer, destination)) ==
-                length;
+            if (link == forward)
+            {
+                final RelayClients.Client client = clients.client((InetSocketAddress)packet.source());
+                return null != client && client.upstream().write(sendBuffer) == length;
+            }
+            return listenChannel.send(sendBuffer, (InetSocketAddress)packet.destination()) == length;
         }
         catch (final PortUnreachableException ex)
         {
@@ -429,7 +479,10 @@ public final class NetemRelay implements AutoCloseable
             empty ? 0 : lateNs.getValueAtPercentile(50),
             empty ? 0 : lateNs.getValueAtPercentile(99),
             empty ? 0 : lateNs.getMaxValue(),
-            noClientDrops);
+            noClientDrops,
+            clients.size(),
+            clients.opened(),
+            clients.forgotten());
     }
 
     private static RelayStats.Direction direction(final LinkDirection link, final long[] io)
@@ -532,7 +585,7 @@ public final class NetemRelay implements AutoCloseable
         }
     }
 
-    private static void closeQuietly(final DatagramChannel channel)
+    static void closeQuietly(final DatagramChannel channel)
     {
         if (null != channel)
         {
@@ -568,6 +621,17 @@ public final class NetemRelay implements AutoCloseable
          */
         public static final long DEFAULT_MAX_PARK_NS = 50_000L;
 
+        /**
+         * Default most clients at once, each holding a socket towards the server.
+         */
+        public static final int DEFAULT_MAX_CLIENTS = 64;
+
+        /**
+         * Default time a client may be silent both ways before the relay forgets it and closes its socket: Linux
+         * conntrack's {@code nf_conntrack_udp_timeout_stream}, 120 s.
+         */
+        public static final long DEFAULT_CLIENT_IDLE_TIMEOUT_NS = 120_000_000_000L;
+
         private InetSocketAddress listenAddress;
         private InetSocketAddress forwardAddress;
         private PathSpec.Pair path;
@@ -579,6 +643,8 @@ public final class NetemRelay implements AutoCloseable
         private long spinThresholdNs = DEFAULT_SPIN_THRESHOLD_NS;
         private long maxParkNs = DEFAULT_MAX_PARK_NS;
         private int receiveBatch = 64;
+        private int maxClients = DEFAULT_MAX_CLIENTS;
+        private long clientIdleTimeoutNs = DEFAULT_CLIENT_IDLE_TIMEOUT_NS;
         private Path countersDirectory;
 
         Context conclude()
@@ -588,9 +654,9 @@ public final class NetemRelay implements AutoCloseable
                 throw new IllegalStateException("listen address, forward address and path are required");
             }
             if (reportIntervalNs <= 0 || socketBufferBytes <= 0 || spinThresholdNs < 0 || maxParkNs <= 0 ||
-                receiveBatch <= 0)
+                receiveBatch <= 0 || maxClients <= 0 || clientIdleTimeoutNs <= 0)
             {
-                throw new IllegalStateException("intervals, sizes and batch must be positive");
+                throw new IllegalStateException("intervals, sizes, batch and client limits must be positive");
             }
             return this;
         }
@@ -723,7 +789,7 @@ public final class NetemRelay implements AutoCloseable
         }
 
         /**
-         * @param bytes SO_RCVBUF and SO_SNDBUF of both sockets (the OS may cap it: net.core.rmem_max).
+         * @param bytes SO_RCVBUF and SO_SNDBUF of every socket (the OS may cap it: net.core.rmem_max).
          * @return this.
          */
         public Context socketBufferBytes(final int bytes)
@@ -792,6 +858,43 @@ public final class NetemRelay implements AutoCloseable
         public int receiveBatch()
         {
             return receiveBatch;
+        }
+
+        /**
+         * @param clients most clients at once; a new one beyond makes the least recently active one forgotten.
+         * @return this.
+         */
+        public Context maxClients(final int clients)
+        {
+            this.maxClients = clients;
+            return this;
+        }
+
+        /**
+         * @return most clients at once.
+         */
+        public int maxClients()
+        {
+            return maxClients;
+        }
+
+        /**
+         * @param timeoutNs how long a client may be silent both ways before it is forgotten and its socket towards
+         *                  the server closed; its next datagram makes it a new client.
+         * @return this.
+         */
+        public Context clientIdleTimeoutNs(final long timeoutNs)
+        {
+            this.clientIdleTimeoutNs = timeoutNs;
+            return this;
+        }
+
+        /**
+         * @return how long a client may be silent both ways before it is forgotten.
+         */
+        public long clientIdleTimeoutNs()
+        {
+            return clientIdleTimeoutNs;
         }
 
         /**
