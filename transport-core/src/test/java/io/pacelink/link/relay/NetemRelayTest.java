@@ -76,13 +76,14 @@ class NetemRelayTest
 
             server.receive(received);
             final long oneWayNs = System.nanoTime() - ByteBuffer.wrap(buffer).getLong(0);
-            assertTrue(oneWayNs >= 20 * MS && oneWayNs < 60 * MS, "forward one-way delay " + oneWayNs);
+            // Never early; how late depends on the machine's load, so no upper bound (no timing assertions in tests).
+            assertTrue(oneWayNs >= 20 * MS, "forward one-way delay " + oneWayNs);
             assertEquals(relay.upstreamAddress().getPort(), received.getPort());
             server.send(new DatagramPacket(buffer, 16, received.getSocketAddress()));
 
             client.receive(received);
             final long rttNs = System.nanoTime() - ByteBuffer.wrap(buffer).getLong(0);
-            assertTrue(rttNs >= 40 * MS && rttNs < 120 * MS, "round trip " + rttNs);
+            assertTrue(rttNs >= 40 * MS, "round trip " + rttNs);
             assertEquals(i, ByteBuffer.wrap(buffer).getLong(8));
         }
 
