@@ -113,6 +113,14 @@ final class ConnectionHandshake
     }
 
     /**
+     * @return when the handshake times out ({@link #isTimedOut}).
+     */
+    long timeoutDeadlineNs()
+    {
+        return startNs + timeoutNs;
+    }
+
+    /**
      * @return while connecting: the hello's next retry or the timeout, whichever comes first.
      */
     long connectingDeadlineNs()
