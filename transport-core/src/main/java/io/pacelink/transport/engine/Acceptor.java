@@ -199,7 +199,7 @@ final class Acceptor
         }
         final ConnectionCore connection = factory.open(
             factory.nextId(connections.isIdInUse()), source, controllerName, false, secureSession, nowNs);
-        connections.add(connection);
+        connections.add(connection, nowNs);
         connection.applyPeerHandshake(hello, nowNs);
         connections.indexByClientId(clientId, connection);
     }

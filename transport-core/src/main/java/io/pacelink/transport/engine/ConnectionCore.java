@@ -65,7 +65,15 @@ final class ConnectionCore implements SchedulableFlow
 
     private long remoteId;
     private boolean isSendStalled;
+    private boolean hasSentSinceService;
     private boolean isCloseAssembled;
+
+    // The endpoint's bookkeeping of this connection (ConnectionTable, ConnectionDeadlines): agent thread only.
+    private int tableIndex = -1;
+    private boolean isMarked;
+    private long servedCycle = -1;
+    private long timerId = ConnectionDeadlines.NO_TIMER;
+    private long scheduledDeadlineNs = Long.MAX_VALUE;
 
     ConnectionCore(
         final long localId,
@@ -375,7 +383,18 @@ final class ConnectionCore implements SchedulableFlow
     int onDutyCycle(final long nowNs)
     {
         isSendStalled = false;
+        hasSentSinceService = false;
         return timers.onDutyCycle(nowNs);
+    }
+
+    /**
+     * Whether the next duty cycle must serve this connection although nothing arrives for it and no timer of its is
+     * due: it has something to send (the scheduler needs it activated again), it stalled, or it sent since it was
+     * served (its timers check once more what it has left, e.g. whether it became application-limited).
+     */
+    boolean isServiceNeeded(final long nowNs)
+    {
+        return isSendStalled || hasSentSinceService || 0 != sendable(nowNs);
     }
 
     /**
@@ -490,6 +509,7 @@ final class ConnectionCore implements SchedulableFlow
      */
     boolean onPacketSent(final SentPacketDescriptor sent, final boolean ackOnly)
     {
+        hasSentSinceService = true;
         if (isCloseAssembled)
         {
             return false;
@@ -509,6 +529,54 @@ final class ConnectionCore implements SchedulableFlow
         }
         publisher.publishSent(sent.sizeBytes());
         return sent.isAckEliciting();
+    }
+
+    // ---------------------------------------------------------------- the endpoint's bookkeeping
+
+    int tableIndex()
+    {
+        return tableIndex;
+    }
+
+    void tableIndex(final int index)
+    {
+        tableIndex = index;
+    }
+
+    boolean isMarked()
+    {
+        return isMarked;
+    }
+
+    void isMarked(final boolean marked)
+    {
+        isMarked = marked;
+    }
+
+    long servedCycle()
+    {
+        return servedCycle;
+    }
+
+    void servedCycle(final long cycle)
+    {
+        servedCycle = cycle;
+    }
+
+    long timerId()
+    {
+        return timerId;
+    }
+
+    long scheduledDeadlineNs()
+    {
+        return scheduledDeadlineNs;
+    }
+
+    void timer(final long timerId, final long deadlineNs)
+    {
+        this.timerId = timerId;
+        this.scheduledDeadlineNs = deadlineNs;
     }
 
     public String toString()

@@ -58,6 +58,7 @@ final class ConnectionFactory
     private final EndpointCounters endpointCounters;
     private final SecurityCounters securityCounters;
     private final WaitDriver waitDriver;
+    private final ApplicationSignals signals;
     private final PacketGuard plaintextGuard;
     private final AeadGuard.Buffers aeadBuffers;
 
@@ -70,9 +71,11 @@ final class ConnectionFactory
         final EndpointCounters endpointCounters,
         final SecurityCounters securityCounters,
         final WaitDriver waitDriver,
+        final ApplicationSignals signals,
         final PacketGuard plaintextGuard,
         final AeadGuard.Buffers aeadBuffers)
     {
+        this.signals = signals;
         this.context = context;
         this.registry = registry;
         this.countersManager = countersManager;
@@ -183,7 +186,8 @@ final class ConnectionFactory
             counters,
             context.maxMessageLengthBytes(),
             initialState,
-            waitDriver);
+            waitDriver,
+            signals);
     }
 
     private ConnectionCore newCore(
