@@ -70,6 +70,55 @@ class SimCommandTest
     }
 
     @Test
+    void everyFlowSaysHowItsConnectionsStoodAtTheEnd()
+    {
+        final CommandRun run = CommandRun.of("sim", "--path", PATH, "--duration", "2s", "--json");
+        assertEquals(0, run.exitCode(), run.err());
+        final Map<String, Object> flow =
+            MiniJson.object(MiniJson.list(MiniJson.object(MiniJson.parse(run.out().trim())).get("flows")).get(0));
+        assertEquals("ok", flow.get("outcome"));
+        final Map<String, Object> connections = MiniJson.object(flow.get("connections"));
+        assertEquals("open", MiniJson.object(connections.get("sender")).get("state"));
+        assertEquals("open", MiniJson.object(connections.get("receiver")).get("state"));
+
+        final CommandRun table = CommandRun.of("sim", "--path", PATH, "--duration", "2s");
+        assertTrue(table.out().lines().anyMatch((line) -> line.contains(" reno ") && line.endsWith("  open")),
+            table.out());
+    }
+
+    @Test
+    void aConnectionThatClosesAbnormallyIsPrintedAndTheRunExitsNonZero()
+    {
+        // Nothing gets through: the handshake times out after 10 s.
+        final String[] args = { "sim", "--path", "rate=10mbit delay=10ms loss=100%", "--duration", "12s" };
+        final CommandRun table = CommandRun.of(args);
+        assertEquals(SimCommand.FAILED_FLOW_EXIT_STATUS, table.exitCode(), table.out() + table.err());
+        assertTrue(table.out().contains("FAILED"), table.out());
+        assertTrue(table.out().contains("flow 0 sender: FAILED, closed at 10.000 s: the server did not answer"),
+            table.out());
+        assertTrue(table.err().contains("pacelink sim: seed 1, flow 0 (reno) failed: the sender's connection " +
+            "closed at 10.000 s"), table.err());
+
+        final CommandRun json = CommandRun.of(
+            "sim", "--path", "rate=10mbit delay=10ms loss=100%", "--duration", "12s", "--json");
+        assertEquals(SimCommand.FAILED_FLOW_EXIT_STATUS, json.exitCode());
+        final Map<String, Object> flow =
+            MiniJson.object(MiniJson.list(MiniJson.object(MiniJson.parse(json.out().trim())).get("flows")).get(0));
+        assertEquals("failed", flow.get("outcome"));
+        assertTrue(String.valueOf(flow.get("failure")).startsWith("the sender's connection closed at 10.000 s"));
+        final Map<String, Object> sender = MiniJson.object(MiniJson.object(flow.get("connections")).get("sender"));
+        assertEquals("failed", sender.get("state"));
+        assertEquals("HANDSHAKE_TIMEOUT", sender.get("close_reason"));
+        assertEquals(10.0, number(sender, "closed_at_s"));
+        assertEquals("absent", MiniJson.object(MiniJson.object(flow.get("connections")).get("receiver")).get("state"));
+
+        final CommandRun seeds = CommandRun.of(
+            "sim", "--path", "rate=10mbit delay=10ms loss=100%", "--duration", "12s", "--seeds", "2");
+        assertEquals(SimCommand.FAILED_FLOW_EXIT_STATUS, seeds.exitCode());
+        assertTrue(seeds.err().contains("seed 2, flow 0 (reno) failed"), seeds.err());
+    }
+
+    @Test
     void theSameArgumentsGiveTheSameNumbers()
     {
         final String[] args = { "sim", "--cc", "cubic", "--path", "rate=20mbit delay=10ms jitter=1ms loss=0.5%",

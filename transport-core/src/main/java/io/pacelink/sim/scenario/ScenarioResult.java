@@ -59,6 +59,14 @@ public record ScenarioResult(
     }
 
     /**
+     * @return the flows one of whose connections closed abnormally during the run, in scenario order.
+     */
+    public List<FlowOutcome> failedFlows()
+    {
+        return flows.stream().filter(FlowOutcome::isFailed).toList();
+    }
+
+    /**
      * @param index flow number.
      * @return the flow with that index.
      */

@@ -273,6 +273,7 @@ public final class EndpointCore implements DatagramHandler
         return scheduler;
     }
 
+    @SuppressWarnings("deprecation") // maxReceiveRanges still caps the count for one minor version
     private ConnectionHandle newHandle(
         final long connectionId,
         final InetSocketAddress remoteAddress,
