@@ -153,7 +153,8 @@ record ScenarioReport(PathSpec.Pair path, String senderQdisc, long seed, Scenari
      * {@code outcome} ({@code ok} or {@code failed}, with {@code failure} saying why), {@code connections} (the
      * sender's and the receiver's: state, close reason, when, what was delivered) and more),
      * {@code jain_index}, {@code link_utilization} (left out when the path has no rate), {@code queue_delay_ms},
-     * optionally {@code ping_rtt_ms}, and the run's figures. Written with jackson-core's streaming generator.
+     * optionally {@code ping_rtt_ms}, {@code warnings} (what in the scenario leaves flows with almost nothing), and
+     * the run's figures. Written with jackson-core's streaming generator.
      */
     String toJson()
     {
@@ -179,6 +180,12 @@ record ScenarioReport(PathSpec.Pair path, String senderQdisc, long seed, Scenari
         JsonNumbers.field(json, "duration_s", result.durationNs() / 1e9);
         json.writeBooleanField("complete", result.isComplete());
         json.writeNumberField("seed", seed);
+        json.writeArrayFieldStart("warnings");
+        for (final String warning : result.warnings())
+        {
+            json.writeString(warning);
+        }
+        json.writeEndArray();
 
         json.writeArrayFieldStart("flows");
         for (final FlowOutcome flow : result.flows())

@@ -152,6 +152,7 @@ public final class SimCommand implements Callable<Integer>
             recorder.attachTo(builder);
         }
         final Scenario scenario = builder.build();
+        printWarnings(scenario.warnings());
 
         // Ctrl-C runs the shutdown hook, which stops the run at its next look and waits until the results so far
         // have been printed: the JVM exits when the hook returns.
@@ -211,6 +212,7 @@ public final class SimCommand implements Callable<Integer>
             throw new IllegalArgumentException("--jobs must be at least 1, got " + jobCount);
         }
         final String scheduler = pathRunOptions.scheduler();
+        printWarnings(newScenario(pair, pathRunOptions.seed()).build().warnings());
         final List<Long> seedList = LongStream.range(0, seeds).map((i) -> pathRunOptions.seed() + i).boxed().toList();
         final long startNs = System.nanoTime();
         final List<ScenarioReport> reports = ParallelRunner.run(seedList, jobCount, Comparator.naturalOrder(),
@@ -247,6 +249,19 @@ public final class SimCommand implements Callable<Integer>
         }
         out.flush();
         return reportFailures(reports) ? FAILED_FLOW_EXIT_STATUS : 0;
+    }
+
+    /**
+     * Say on stderr, before the run, what in the scenario leaves flows with (almost) nothing.
+     */
+    private void printWarnings(final List<String> warnings)
+    {
+        final PrintWriter err = spec.commandLine().getErr();
+        for (final String warning : warnings)
+        {
+            err.println("pacelink sim: warning: " + warning);
+        }
+        err.flush();
     }
 
     /**

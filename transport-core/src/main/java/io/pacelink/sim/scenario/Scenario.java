@@ -1,6 +1,7 @@
 package io.pacelink.sim.scenario;
 
 import io.pacelink.link.PathSpec;
+import io.pacelink.link.PathWarnings;
 import io.pacelink.link.QueueConfig;
 import io.pacelink.link.RateSchedule;
 import io.pacelink.sim.DepartureListener;
@@ -90,6 +91,41 @@ public final class Scenario
     public static Builder builder()
     {
         return new Builder();
+    }
+
+    /**
+     * What in the scenario leaves flows with (almost) nothing, though it is valid: the path's own warnings
+     * ({@link PathWarnings}: a rate or policer at which one packet takes seconds, every packet lost), and flows whose
+     * round trips (with the worst jitter and their access delays) are too long for the handshake's two round trips
+     * within the handshake timeout, or for any data within the flow's time in the run.
+     *
+     * @return the warnings, in a user's words; empty if none.
+     */
+    public List<String> warnings()
+    {
+        final List<String> warnings = new ArrayList<>(PathWarnings.of(config.path));
+        final long pathRttNs = PathWarnings.worstOneWayDelayNs(config.path.forward()) +
+            PathWarnings.worstOneWayDelayNs(config.path.reverse());
+        for (int i = 0; i < config.flows.size(); i++)
+        {
+            final FlowSpec flow = config.flows.get(i);
+            final long rttNs = pathRttNs + 4 * flow.accessDelayNs();
+            final long windowNs = Math.min(flow.stopNs(), config.durationNs) - flow.startNs();
+            final String rtt = "flow " + i + "'s round trip takes up to " + PathWarnings.duration(rttNs) +
+                (flow.accessDelayNs() > 0 ? " (its access delay counted four times)" : "");
+            if (2 * rttNs >= PacelinkContext.DEFAULT_HANDSHAKE_TIMEOUT_NS)
+            {
+                warnings.add(rtt + ": the handshake's two round trips (the address-validation RETRY, then the " +
+                    "hello) do not fit the " + PathWarnings.duration(PacelinkContext.DEFAULT_HANDSHAKE_TIMEOUT_NS) +
+                    " handshake timeout, so it may never connect");
+            }
+            else if (3 * rttNs >= windowNs)
+            {
+                warnings.add(rtt + ": its first data needs three (RETRY, hello, data), more than its " +
+                    PathWarnings.duration(windowNs) + " in the run, so it delivers nothing");
+            }
+        }
+        return warnings;
     }
 
     /**
@@ -241,7 +277,8 @@ public final class Scenario
             endNs,
             endNs == config.durationNs,
             traceHash.update(simulator.traceHash()).value(),
-            simulator.eventsFired());
+            simulator.eventsFired(),
+            warnings());
     }
 
     private static FlowOutcome outcome(
