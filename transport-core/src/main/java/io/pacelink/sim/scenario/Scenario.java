@@ -2,7 +2,6 @@ package io.pacelink.sim.scenario;
 
 import io.pacelink.link.PathSpec;
 import io.pacelink.link.PathWarnings;
-import io.pacelink.link.QueueConfig;
 import io.pacelink.link.RateSchedule;
 import io.pacelink.sim.DepartureListener;
 import io.pacelink.sim.Dumbbell;
@@ -74,9 +73,6 @@ public final class Scenario
      * Histogram range for RTTs and response times.
      */
     private static final long MAX_TRACKED_LATENCY_NS = TimeUnit.SECONDS.toNanos(60);
-    private static final int MIN_BUFFER_BYTES = 1 << 20;
-    private static final int MAX_BUFFER_BYTES = 64 << 20;
-    private static final int COUNTERS_VALUES_BYTES = 256 * 1024;
 
     private final Builder config;
 
@@ -173,7 +169,7 @@ public final class Scenario
             final ReceiverApp receiver = new ReceiverApp(results, flow.pattern());
             receivers.add(receiver);
             final EndpointDriver receiverDriver = newDriver(simulator, receiverHost.port(), flow, receiver,
-                connectionBufferBytes(config.path, flow.accessDelayNs()), "receiver-" + i);
+                FlowBuffers.bufferBytes(config.path, config.flows, i, config.durationNs), 1, "receiver-" + i);
             receiverDriver.add(receiver);
             receiverHost.addAgent(receiverDriver);
 
@@ -181,8 +177,8 @@ public final class Scenario
             if (null == senderDriver)
             {
                 final SimHost senderHost = dumbbell.addLeftHost(flow.accessDelayNs());
-                senderDriver = newDriver(simulator, senderHost.port(), flow, null,
-                    senderBufferBytes(flow.senderGroup(), flow.accessDelayNs()), "sender-" + i);
+                senderDriver = newDriver(simulator, senderHost.port(), flow, null, senderBufferBytes(i),
+                    senderConnections(flow.senderGroup()), "sender-" + i);
                 senderHost.addAgent(senderDriver);
                 if (flow.senderGroup() >= 0)
                 {
@@ -190,7 +186,9 @@ public final class Scenario
                 }
             }
 
-            final Histogram responseTime = new Histogram(MAX_TRACKED_LATENCY_NS, 3);
+            // Only a request/response flow has response times: 216 KiB of counts each otherwise spent for nothing.
+            final Histogram responseTime = AppPattern.Kind.REQUEST_RESPONSE == flow.pattern().kind() ?
+                new Histogram(MAX_TRACKED_LATENCY_NS, 3) : null;
             responseTimes.add(responseTime);
             final SenderApp sender = new SenderApp(
                 flow, senderDriver.core(), receiverHost.address(), results, responseTime);
@@ -338,6 +336,7 @@ public final class Scenario
         final FlowSpec flow,
         final ReceiverApp receiver,
         final int bufferBytes,
+        final int connections,
         final String name)
     {
         final PacelinkContext context = new PacelinkContext()
@@ -348,11 +347,11 @@ public final class Scenario
             .sendBufferBytes(bufferBytes)
             .receiveBufferBytes(bufferBytes)
             .maxMessageLengthBytes(Math.min(1 << 20, bufferBytes / 2))
-            .countersBufferBytes(COUNTERS_VALUES_BYTES)
             .randomSeed(simulator.seedFor(name));
         config.contextCustomizer.accept(context);
         context.conclude();
-        final CountersManager countersManager = CountersBuffers.newManager(COUNTERS_VALUES_BYTES);
+        final CountersManager countersManager =
+            CountersBuffers.newManager(FlowBuffers.countersValuesBytes(connections));
         return new EndpointDriver(new EndpointCore(
             context,
             port,
@@ -363,46 +362,27 @@ public final class Scenario
     }
 
     /**
-     * The sending endpoint of a sender group serves every flow of the group: its buffers are sized for the one with
-     * the longest path.
+     * The sending endpoint of a sender group serves every flow of the group: its buffers are the largest any of them
+     * needs.
      */
-    private int senderBufferBytes(final int senderGroup, final long accessDelayNs)
+    private int senderBufferBytes(final int index)
     {
-        long longestAccessDelayNs = accessDelayNs;
-        for (final FlowSpec flow : config.flows)
+        final int senderGroup = config.flows.get(index).senderGroup();
+        int bytes = FlowBuffers.bufferBytes(config.path, config.flows, index, config.durationNs);
+        for (int i = 0; i < config.flows.size(); i++)
         {
-            if (senderGroup >= 0 && flow.senderGroup() == senderGroup)
+            if (senderGroup >= 0 && config.flows.get(i).senderGroup() == senderGroup)
             {
-                longestAccessDelayNs = Math.max(longestAccessDelayNs, flow.accessDelayNs());
+                bytes = Math.max(bytes, FlowBuffers.bufferBytes(config.path, config.flows, i, config.durationNs));
             }
         }
-        return connectionBufferBytes(config.path, longestAccessDelayNs);
+        return bytes;
     }
 
-    /**
-     * Per-connection buffers (the receive buffer is the flow-control window) of four times the flow's BDP plus the
-     * bottleneck queue, so neither flow control nor the send buffer caps a flow below what its path allows. A flow's
-     * BDP is the bottleneck rate times its own base RTT: the bottleneck's two delays plus its hosts' access delays,
-     * each crossed twice.
-     *
-     * @param path          the bottleneck's two directions.
-     * @param accessDelayNs the flow's access delay, at each of its two hosts.
-     * @return the buffer size in bytes: a power of two from 1 MiB to 64 MiB, 64 MiB on a path without a rate.
-     */
-    static int connectionBufferBytes(final PathSpec.Pair path, final long accessDelayNs)
+    private int senderConnections(final int senderGroup)
     {
-        final long baseRttNs = path.baseRttNs() + 4 * accessDelayNs;
-        final long rateBitsPerSecond = path.forward().rate().nominalBitsPerSecond();
-        if (rateBitsPerSecond <= 0 || rateBitsPerSecond == RateSchedule.UNLIMITED_BITS_PER_SECOND)
-        {
-            return MAX_BUFFER_BYTES;
-        }
-        final double bdpBytes = rateBitsPerSecond / 8.0 * baseRttNs / 1e9;
-        final QueueConfig queue = path.forward().queueConfig(path.baseRttNs(), 0);
-        final double queueBytes = Math.min(queue.limitBytes(), queue.limitPackets() * 1500.0);
-        final double wantedBytes = 4 * (bdpBytes + queueBytes);
-        final long bytes = Math.max(MIN_BUFFER_BYTES, Math.min(MAX_BUFFER_BYTES, (long)wantedBytes));
-        return (int)Long.highestOneBit(bytes * 2 - 1);
+        return senderGroup < 0 ? 1 : (int)config.flows.stream().filter((flow) -> flow.senderGroup() == senderGroup)
+            .count();
     }
 
     private static void listenToDepartures(
