@@ -204,7 +204,9 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
         this.endpointCounters = endpointCounters;
         this.securityCounters = securityCounters;
         this.maxUnacknowledgedPtos = settings.limits().maxUnacknowledgedPtos();
-        this.nextSkippedPacketNumber = 1 + random.nextInt(MAX_PACKETS_BETWEEN_SKIPS);
+        // Drawn either way, so switching skips off (simulated endpoints only) leaves every other draw as it was.
+        final long firstSkippedPacketNumber = 1 + random.nextInt(MAX_PACKETS_BETWEEN_SKIPS);
+        this.nextSkippedPacketNumber = settings.packetNumberSkipping() ? firstSkippedPacketNumber : Long.MAX_VALUE;
         this.localMaxAckDelayNs = settings.maxAckDelayNs();
         this.initialRttNs = settings.initialRttNs();
         this.handshakeTimeoutNs = settings.handshakeTimeoutNs();
