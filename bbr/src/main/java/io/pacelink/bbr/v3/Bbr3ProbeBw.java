@@ -278,7 +278,7 @@ final class Bbr3ProbeBw
             prevProbePrecautionary = true;
             return true;
         }
-        if (variant.isProbeUpEndedByInflight())
+        if (config.isProbeUpEndedByInflight)
         {
             // v2 "is_queuing": probed for at least a min_rtt and inflight reached 1.25 BDP.
             final long minRttNs = model.minRttNs();
@@ -355,7 +355,7 @@ final class Bbr3ProbeBw
         model.startRound();
         // Linux v2 and v3 stamp the phase start (bbr*_start_bw_probe_up); only v2's exit from UP reads it.
         cycleStampNs = nowNs;
-        if (!variant.isProbeUpEndedByInflight())
+        if (!config.isProbeUpEndedByInflight)
         {
             model.restartFullBwFromSample();
         }
