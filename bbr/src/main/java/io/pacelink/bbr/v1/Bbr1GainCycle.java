@@ -9,9 +9,9 @@ import static io.pacelink.bbr.v1.Bbr1Controller.CYCLE_RANDOM_PHASES;
 import static io.pacelink.bbr.v1.Bbr1Controller.DRAIN_PHASE_INDEX;
 
 /**
- * PROBE_BW's gain cycle: when to move to the next phase of 5/4, 3/4 and six phases of 1 ({@code bbr_update_cycle_phase},
- * {@code bbr_is_next_cycle_phase}), or BBRplus's cycle ({@code bbr_drain_to_target_cycling}), and where a cycle starts
- * ({@code bbr_reset_probe_bw_mode}).
+ * PROBE_BW's gain cycle: when to move to the next of its phases, 5/4, 3/4 and six of 1
+ * ({@code bbr_update_cycle_phase}, {@code bbr_is_next_cycle_phase}), or BBRplus's cycle
+ * ({@code bbr_drain_to_target_cycling}), and where a cycle starts ({@code bbr_reset_probe_bw_mode}).
  */
 final class Bbr1GainCycle
 {

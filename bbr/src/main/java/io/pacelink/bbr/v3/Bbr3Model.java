@@ -14,8 +14,8 @@ import static io.pacelink.bbr.v3.Bbr3Controller.INFINITE;
  * BBRv3's network path model (draft section 5.5 "BBR Network Path Model"): the data-rate model ({@code max_bw} over
  * two ProbeBW cycles, the short-term {@code bw_shortterm}), the data-volume model ({@code inflight_longterm},
  * {@code inflight_shortterm}), the latest delivery and congestion signals they are adapted from, the min_rtt filters,
- * ACK aggregation, packet-timed rounds and the full-pipe estimator. The phases read it and set the bounds the draft lets
- * them set; it knows nothing of pacing or cwnd except the cwnd a first lower bound starts from.
+ * ACK aggregation, packet-timed rounds and the full-pipe estimator. The phases read it and set the bounds the draft
+ * lets them set; it knows nothing of pacing or cwnd except the cwnd a first lower bound starts from.
  */
 final class Bbr3Model
 {
