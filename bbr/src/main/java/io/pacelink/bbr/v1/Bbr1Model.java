@@ -3,6 +3,7 @@ package io.pacelink.bbr.v1;
 import io.pacelink.bbr.AckAggregationEstimator;
 import io.pacelink.bbr.BbrConstants;
 import io.pacelink.bbr.BbrMath;
+import io.pacelink.bbr.FullPipeEstimator;
 import io.pacelink.bbr.PacketRoundCounter;
 import io.pacelink.bbr.WindowedFilter;
 import io.pacelink.transport.cc.AckEvent;
@@ -28,10 +29,7 @@ final class Bbr1Model
     private final PacketRoundCounter rounds = new PacketRoundCounter();
     private final AckAggregationEstimator ackAggregation;
     private final LongTermBandwidthSampler longTermBandwidth;
-
-    private boolean isFullBandwidthReached;
-    private long fullBandwidthBytesPerSecond;
-    private int fullBandwidthCount;
+    private final FullPipeEstimator fullPipe = new FullPipeEstimator();
 
     private boolean hasMinRtt;
     private long minRttNs;
@@ -117,7 +115,7 @@ final class Bbr1Model
      */
     boolean onRetransmissionTimeout(final boolean isProbeBw)
     {
-        fullBandwidthBytesPerSecond = 0;
+        fullPipe.forgetBaseline();
         return parameters.isLongTermBandwidthEnabled() && longTermBandwidth.onSample(
             isProbeBw, true, true, false, totalDeliveredBytes, totalLostBytes, deliveredTimeNs);
     }
@@ -156,19 +154,11 @@ final class Bbr1Model
      */
     void checkFullBandwidthReached(final boolean isSampleAppLimited)
     {
-        if (isFullBandwidthReached || !rounds.isRoundStart() || isSampleAppLimited)
+        if (fullPipe.isReached() || !rounds.isRoundStart() || isSampleAppLimited)
         {
             return;
         }
-
-        final long maxBandwidth = maxBandwidthFilter.best();
-        if (maxBandwidth >= BbrConstants.FULL_BANDWIDTH_GROWTH * fullBandwidthBytesPerSecond)
-        {
-            fullBandwidthBytesPerSecond = maxBandwidth;
-            fullBandwidthCount = 0;
-            return;
-        }
-        isFullBandwidthReached = ++fullBandwidthCount >= BbrConstants.FULL_BANDWIDTH_ROUNDS;
+        fullPipe.onRound(maxBandwidthFilter.best());
     }
 
     /**
@@ -176,8 +166,7 @@ final class Bbr1Model
      */
     void resetEstimatorsOnUndo()
     {
-        fullBandwidthBytesPerSecond = 0;
-        fullBandwidthCount = 0;
+        fullPipe.restartFrom(0);
         longTermBandwidth.reset(totalDeliveredBytes, totalLostBytes, deliveredTimeNs);
     }
 
@@ -243,7 +232,7 @@ final class Bbr1Model
      */
     long ackAggregationCwndBytes()
     {
-        if (0.0 == parameters.extraAckedGain() || !isFullBandwidthReached)
+        if (0.0 == parameters.extraAckedGain() || !fullPipe.isReached())
         {
             return 0;
         }
@@ -282,7 +271,7 @@ final class Bbr1Model
 
     boolean isFullBandwidthReached()
     {
-        return isFullBandwidthReached;
+        return fullPipe.isReached();
     }
 
     boolean hasMinRtt()

@@ -1,5 +1,6 @@
 package io.pacelink.bbr.v1;
 
+import io.pacelink.bbr.ProbeRttHold;
 import io.pacelink.transport.cc.AckEvent;
 
 /**
@@ -16,10 +17,8 @@ final class Bbr1ProbeRtt
     private final Bbr1Recovery recovery;
     private final Bbr1Outputs outputs;
     private final Bbr1GainCycle gainCycle;
+    private final ProbeRttHold hold = new ProbeRttHold();
 
-    private boolean hasDoneStamp;
-    private long doneStampNs;
-    private boolean isRoundDone;
     private boolean isIdleRestart;
     private long appLimitedFromBytes = 1;
     private long appLimitedUntilBytes;
@@ -59,7 +58,7 @@ final class Bbr1ProbeRtt
         {
             mode.enter(Bbr1State.PROBE_RTT);
             recovery.saveCwnd(outputs.congestionWindowBytes(), true);
-            hasDoneStamp = false;
+            hold.restart();
             appLimitedFromBytes = model.totalDeliveredBytes();
         }
 
@@ -68,23 +67,13 @@ final class Bbr1ProbeRtt
             final long bytesInFlight = ack.bytesInFlight();
             markAppLimited(bytesInFlight);
             // Hold the inflight floor for max(200 ms, 1 round).
-            if (!hasDoneStamp && bytesInFlight <= model.minTargetCwndBytes())
+            if (hold.beginAtFloor(nowNs, bytesInFlight, model.minTargetCwndBytes(), parameters.probeRttDurationNs()))
             {
-                hasDoneStamp = true;
-                doneStampNs = nowNs + parameters.probeRttDurationNs();
-                isRoundDone = false;
                 model.startRound();
             }
-            else if (hasDoneStamp)
+            else if (hold.isHolding() && hold.onAck(model.isRoundStart()))
             {
-                if (model.isRoundStart())
-                {
-                    isRoundDone = true;
-                }
-                if (isRoundDone)
-                {
-                    checkDone(nowNs);
-                }
+                checkDone(nowNs);
             }
         }
 
@@ -100,7 +89,7 @@ final class Bbr1ProbeRtt
      */
     void checkDone(final long nowNs)
     {
-        if (!(hasDoneStamp && nowNs - doneStampNs > 0))
+        if (!hold.isOver(nowNs))
         {
             return;
         }

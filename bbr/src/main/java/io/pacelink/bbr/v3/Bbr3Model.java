@@ -3,6 +3,7 @@ package io.pacelink.bbr.v3;
 import io.pacelink.bbr.AckAggregationEstimator;
 import io.pacelink.bbr.BbrConstants;
 import io.pacelink.bbr.BbrMath;
+import io.pacelink.bbr.FullPipeEstimator;
 import io.pacelink.bbr.PacketRoundCounter;
 import io.pacelink.bbr.WindowedFilter;
 import io.pacelink.transport.cc.AckEvent;
@@ -30,6 +31,7 @@ final class Bbr3Model
     private final AckAggregationEstimator ackAggregation;
     private final Bbr3RateSample rs = new Bbr3RateSample();
     private final Bbr3MinRttFilter minRtt;
+    private final FullPipeEstimator fullPipe = new FullPipeEstimator();
 
     // Latest transport state seen in a callback: C.delivered and C.inflight.
     private long deliveredBytes;
@@ -49,12 +51,6 @@ final class Bbr3Model
     // Data-volume model.
     private long inflightLongtermBytes = INFINITE;
     private long inflightShorttermBytes = INFINITE;
-
-    // Full-pipe estimator.
-    private boolean fullBwReached;
-    private boolean fullBwNow;
-    private long fullBwBytesPerSecond;
-    private int fullBwCount;
 
     Bbr3Model(final Bbr3Parameters config, final ControllerContext context, final long initialRttNs)
     {
@@ -193,23 +189,11 @@ final class Bbr3Model
         // Draft CheckFullBWReached: three non-app-limited rounds without 25 % growth of the delivery rate. BBRv2
         // alpha (bbr_check_full_bw_reached) looks at max_bw instead, and only until the pipe was first full.
         final boolean isV2 = variant.isFullBwJudgedOnMaxBw();
-        if (fullBwNow || !rounds.isRoundStart() || rs.isAppLimited() || (isV2 && fullBwReached))
+        if (fullPipe.isFullNow() || !rounds.isRoundStart() || rs.isAppLimited() || (isV2 && fullPipe.isReached()))
         {
             return;
         }
-        final long bandwidthBytesPerSecond = isV2 ? maxBwBytesPerSecond : rs.deliveryRateBytesPerSecond();
-        if (bandwidthBytesPerSecond >= fullBwBytesPerSecond * BbrConstants.FULL_BANDWIDTH_GROWTH)
-        {
-            resetFullBw();
-            fullBwBytesPerSecond = bandwidthBytesPerSecond;
-            return;
-        }
-        fullBwCount++;
-        fullBwNow = fullBwCount >= BbrConstants.FULL_BANDWIDTH_ROUNDS;
-        if (fullBwNow)
-        {
-            fullBwReached = true;
-        }
+        fullPipe.onRound(isV2 ? maxBwBytesPerSecond : rs.deliveryRateBytesPerSecond());
     }
 
     void updateMinRtt(final long nowNs)
@@ -307,9 +291,7 @@ final class Bbr3Model
 
     void resetFullBw()
     {
-        fullBwBytesPerSecond = 0;
-        fullBwCount = 0;
-        fullBwNow = false;
+        fullPipe.restartFrom(0);
     }
 
     /**
@@ -317,13 +299,12 @@ final class Bbr3Model
      */
     void restartFullBwFromSample()
     {
-        resetFullBw();
-        fullBwBytesPerSecond = rs.deliveryRateBytesPerSecond();
+        fullPipe.restartFrom(rs.deliveryRateBytesPerSecond());
     }
 
     void markFullBwReached(final boolean isReached)
     {
-        fullBwReached = isReached;
+        fullPipe.markReached(isReached);
     }
 
     void startRound()
@@ -478,12 +459,12 @@ final class Bbr3Model
 
     boolean isFullBwReached()
     {
-        return fullBwReached;
+        return fullPipe.isReached();
     }
 
     boolean isFullBwNow()
     {
-        return fullBwNow;
+        return fullPipe.isFullNow();
     }
 
     long extraAckedBytes()

@@ -1,5 +1,7 @@
 package io.pacelink.bbr.v3;
 
+import io.pacelink.bbr.ProbeRttHold;
+
 import static io.pacelink.bbr.v3.Bbr3Controller.INFINITE;
 
 /**
@@ -15,11 +17,9 @@ final class Bbr3ProbeRtt
     private final Bbr3Mode mode;
     private final Bbr3Outputs outputs;
     private final Bbr3ProbeBw probeBw;
+    private final ProbeRttHold hold = new ProbeRttHold();
 
     private boolean isIdleRestart;
-    private boolean isDoneStampSet;
-    private long doneStampNs;
-    private boolean isRoundDone;
     private long appLimitedFromDeliveredBytes = INFINITE;
     private long appLimitedToDeliveredBytes = -1;
 
@@ -73,7 +73,7 @@ final class Bbr3ProbeRtt
         {
             mode.enter(Bbr3State.PROBE_RTT);
             outputs.saveCwnd(isInRecovery);
-            isDoneStampSet = false;
+            hold.restart();
             probeBw.stopSampling();
             model.startRound();
             appLimitedFromDeliveredBytes = model.deliveredBytes();
@@ -92,24 +92,14 @@ final class Bbr3ProbeRtt
     private void handle(final long nowNs)
     {
         markConnectionAppLimited(); // ignore the low rate samples ProbeRTT produces
-        if (!isDoneStampSet && model.bytesInFlight() <= outputs.probeRttCwnd())
+        // Hold inflight down for ProbeRTTDuration and at least one round.
+        if (hold.beginAtFloor(nowNs, model.bytesInFlight(), outputs.probeRttCwnd(), config.probeRttDurationNs))
         {
-            // Hold inflight down for ProbeRTTDuration and at least one round.
-            doneStampNs = nowNs + config.probeRttDurationNs;
-            isDoneStampSet = true;
-            isRoundDone = false;
             model.startRound();
         }
-        else if (isDoneStampSet)
+        else if (hold.isHolding() && hold.onAck(model.isRoundStart()))
         {
-            if (model.isRoundStart())
-            {
-                isRoundDone = true;
-            }
-            if (isRoundDone)
-            {
-                checkDone(nowNs);
-            }
+            checkDone(nowNs);
         }
     }
 
@@ -123,7 +113,7 @@ final class Bbr3ProbeRtt
 
     private void checkDone(final long nowNs)
     {
-        if (isDoneStampSet && nowNs > doneStampNs)
+        if (hold.isOver(nowNs))
         {
             model.scheduleNextProbeRtt(nowNs);
             outputs.restoreCwnd();
