@@ -1,5 +1,7 @@
 package io.pacelink.transport.testing;
 
+import io.pacelink.link.PolicerSpec;
+import io.pacelink.link.TokenBucketPolicer;
 import io.pacelink.transport.ack.ReceivedPacketTracker;
 import io.pacelink.transport.cc.AckEvent;
 import io.pacelink.transport.cc.CongestionController;
@@ -85,10 +87,7 @@ public final class ScriptedPath
     private double randomLossProbability;
     private long dropEveryNth;
     private int dropNextRemaining;
-    private long policerBytesPerSecond;
-    private long policerBucketBytes;
-    private double policerTokens;
-    private long policerTimeNs;
+    private TokenBucketPolicer policer;
 
     private long appPendingBytes = BACKLOGGED;
     private long appChunkBytes;
@@ -143,7 +142,6 @@ public final class ScriptedPath
         this.lossRandom = new SplittableRandom(seed);
         this.nowNs = startNs;
         this.lastDepartureNs = startNs;
-        this.policerTimeNs = startNs;
     }
 
     /**
@@ -270,16 +268,17 @@ public final class ScriptedPath
     }
 
     /**
+     * A token-bucket policer in front of the bottleneck: the simulator's own ({@link PolicerSpec#newPolicer()}, Linux
+     * {@code act_police}'s rules), so controller tests meet the policer the scenarios and {@code pacelink sim} use.
+     *
      * @param rateBytesPerSecond token rate (0: no policer).
-     * @param bucketBytes        bucket depth; the bucket starts full.
+     * @param bucketBytes        bucket depth, at least {@link PolicerSpec#MIN_BURST_BYTES}; the bucket starts full.
      * @return this.
      */
     public ScriptedPath policer(final long rateBytesPerSecond, final long bucketBytes)
     {
-        this.policerBytesPerSecond = rateBytesPerSecond;
-        this.policerBucketBytes = bucketBytes;
-        this.policerTokens = bucketBytes;
-        this.policerTimeNs = nowNs;
+        this.policer = rateBytesPerSecond <= 0 ?
+            null : new PolicerSpec(rateBytesPerSecond * 8, bucketBytes).newPolicer();
         return this;
     }
 
@@ -743,17 +742,9 @@ public final class ScriptedPath
         {
             return true;
         }
-        if (policerBytesPerSecond > 0)
+        if (null != policer && !policer.conforms(nowNs, sizeBytes))
         {
-            policerTokens = Math.min(
-                policerBucketBytes,
-                policerTokens + (double)policerBytesPerSecond * (nowNs - policerTimeNs) / NANOS_PER_SECOND);
-            policerTimeNs = nowNs;
-            if (policerTokens < sizeBytes)
-            {
-                return true;
-            }
-            policerTokens -= sizeBytes;
+            return true;
         }
         return queueBytes() + sizeBytes > bufferBytes;
     }
