@@ -26,7 +26,8 @@ public final class ProbeRttHold
      * @param durationNs    the ProbeRTT duration.
      * @return true if the hold began now: the caller starts a packet-timed round.
      */
-    public boolean beginAtFloor(final long nowNs, final long inflightBytes, final long floorBytes, final long durationNs)
+    public boolean beginAtFloor(
+        final long nowNs, final long inflightBytes, final long floorBytes, final long durationNs)
     {
         if (isHolding || inflightBytes > floorBytes)
         {
