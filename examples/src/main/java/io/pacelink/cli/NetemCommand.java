@@ -61,6 +61,7 @@ public final class NetemCommand implements Callable<Integer>
     public Integer call() throws InterruptedException
     {
         final PathSpec.Pair pair = PathArguments.pair(path, reversePath);
+        PathArguments.printWarnings(System.err, "netem", pair);
         final InetSocketAddress listenAddress = SocketAddresses.parse("--listen", listen, "127.0.0.1");
         final InetSocketAddress forwardAddress = SocketAddresses.parse("--forward", forward, null);
         if (null != duration && duration.nanos() <= 0)

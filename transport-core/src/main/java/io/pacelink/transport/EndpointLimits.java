@@ -7,7 +7,7 @@ import static io.pacelink.transport.PacelinkContext.requireRange;
 /**
  * The limits an endpoint holds a hostile or broken peer to (docs/security.md): how fast one source may open
  * connections, how long an address-validation token lives, how much memory the endpoint's connections may commit,
- * how much out-of-order data one connection may hold, how long a peer may leave data unacknowledged, and the smallest
+ * how long a peer may leave data unacknowledged, and the smallest
  * RTT sample believed. Part of a {@link PacelinkContext} ({@link PacelinkContext#limits()}); fluent setters validated
  * like the context's, so a bad value fails at the setter saying what is accepted.
  */
@@ -35,10 +35,15 @@ public final class EndpointLimits
     public static final long DEFAULT_MEMORY_BUDGET_BYTES = 1L << 30;
 
     /**
-     * Separate out-of-order byte ranges one connection may hold for reassembly (a lost packet opens one; with 1%
-     * loss a 32 MiB window holds about 220).
+     * No count of out-of-order ranges beyond what memory allows: a connection's reassembly bookkeeping is limited to
+     * an eighth of its receive buffer (docs/security.md, "Reassembly and data"), which scales with the window a
+     * legitimate transfer needs. The count limit it replaces (4096 ranges) closed legitimate long fat flows.
+     *
+     * @deprecated the limit is memory now, set through {@link PacelinkContext#receiveBufferBytes(int)}; the count
+     * limit goes in the next minor version.
      */
-    public static final int DEFAULT_MAX_RECEIVE_RANGES = 4096;
+    @Deprecated
+    public static final int DEFAULT_MAX_RECEIVE_RANGES = 1 << 24;
 
     /**
      * Consecutive probe timeouts without any acknowledgement after which the peer is declared dead (Linux's
@@ -126,16 +131,25 @@ public final class EndpointLimits
     }
 
     /**
-     * @param ranges separate out-of-order byte ranges one connection may hold; a peer that opens more is closed
-     *               with a protocol violation ("reassembly limit"), 16..16,777,216.
+     * @param ranges separate out-of-order byte ranges one connection may hold, below what memory allows (an eighth
+     *               of the receive buffer in bookkeeping, 25 bytes a range); a peer that opens more is closed with a
+     *               protocol violation ("reassembly limit"), 16..16,777,216 (the default: memory decides).
      * @return this.
+     * @deprecated a count either closes legitimate long fat flows or is too high to matter; the reassembly limit is
+     * memory now, an eighth of {@link PacelinkContext#receiveBufferBytes(int)}. Goes in the next minor version.
      */
+    @Deprecated
     public EndpointLimits maxReceiveRanges(final int ranges)
     {
         maxReceiveRanges = requireRange("maxReceiveRanges", ranges, 16, 1 << 24);
         return this;
     }
 
+    /**
+     * @return the count limit on out-of-order ranges, {@link #DEFAULT_MAX_RECEIVE_RANGES} unless set.
+     * @deprecated see {@link #maxReceiveRanges(int)}.
+     */
+    @Deprecated
     public int maxReceiveRanges()
     {
         return maxReceiveRanges;

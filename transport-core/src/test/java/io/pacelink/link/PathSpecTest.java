@@ -117,6 +117,7 @@ class PathSpecTest
         "rate=10gbit queue=12p quantum=300 flows=64 target=1ms interval=20ms",
         "rate=100mbit delay=20ms police=10mbit burst=100kb",
         "police=1500kbit burst=1514b queue=100p",
+        "police=1mbit burst=1500b",
         "delay=1s",
         "" })
     void canonicalTextParsesBackToAnEqualSpec(final String text)
@@ -156,7 +157,9 @@ class PathSpecTest
         "police=0bit burst=10kb   | police: \"0bit\" must be a positive rate",
         "police=10mbit burst=10   | burst: \"10\" has no unit",
         "police=10mbit burst=0.5b | not a whole number of bytes",
-        "police=10mbit burst=2048mb | a policer needs a burst from 1b to 1024mb" })
+        "police=10mbit burst=2048mb | a policer needs a burst from 1500b to 1024mb",
+        "police=10mbit burst=100b | burst=100b is below one datagram: a packet longer than the bucket is always",
+        "police=10mbit burst=1499b | give at least 1500b" })
     void rejectsBadSpecsSayingWhatIsWrong(final String text, final String expectedProblem)
     {
         final PathSpecException ex = assertThrows(PathSpecException.class, () -> PathSpec.parse(text));

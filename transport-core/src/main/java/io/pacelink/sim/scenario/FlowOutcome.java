@@ -27,6 +27,8 @@ import java.util.Map;
  * @param goodput              delivered bytes over time.
  * @param controllerCounters   the counters the sender's congestion controller publishes, by name, at the end of the
  *                             run (e.g. {@code bbr-lt-bw-engagements}); empty if the flow never connected.
+ * @param sender               how the sending connection stood at the end: open, or closed, when and why.
+ * @param receiver             how the receiving connection stood at the end.
  */
 public record FlowOutcome(
     int index,
@@ -45,8 +47,34 @@ public record FlowOutcome(
     Histogram rttHistogram,
     LatencySummary responseTime,
     GoodputSeries goodput,
-    Map<String, Long> controllerCounters)
+    Map<String, Long> controllerCounters,
+    ConnectionEnd sender,
+    ConnectionEnd receiver)
 {
+    /**
+     * @return true if either of the flow's connections closed abnormally during the run (a protocol violation, a
+     * timeout, an abort): its figures stop there, and a run that reports it must say so.
+     */
+    public boolean isFailed()
+    {
+        return sender.isAbnormal() || receiver.isAbnormal();
+    }
+
+    /**
+     * @return the first abnormal close of the flow's connections, e.g. "the receiver's connection closed at 3.214 s:
+     * a protocol violation: reassembly limit: ...", or empty if none closed abnormally.
+     */
+    public String failure()
+    {
+        final boolean isReceiverFirst = receiver.isAbnormal() &&
+            (!sender.isAbnormal() || receiver.closedAtNs() <= sender.closedAtNs());
+        if (isReceiverFirst)
+        {
+            return "the receiver's connection " + receiver.describe();
+        }
+        return sender.isAbnormal() ? "the sender's connection " + sender.describe() : "";
+    }
+
     /**
      * @param fromNs window start.
      * @param toNs   window end.

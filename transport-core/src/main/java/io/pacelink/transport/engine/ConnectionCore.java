@@ -103,7 +103,7 @@ final class ConnectionCore implements SchedulableFlow
         this.securityCounters = securityCounters;
         this.plaintextGuard = plaintextGuard;
         this.aeadBuffers = aeadBuffers;
-        final PacketNumbers packetNumbers = new PacketNumbers(random);
+        final PacketNumbers packetNumbers = new PacketNumbers(random, settings.packetNumberSkipping());
         this.receipts = new DeliveryReceipts(handle.receiveLog());
         this.publisher = new ConnectionPublisher(
             handle.counters(), sendLog, handle.receiveLog(), receipts, lossRecovery, controller);

@@ -167,6 +167,7 @@ final class ConnectionFactory
         handle.receiveLog().releaseMemory();
     }
 
+    @SuppressWarnings("deprecation") // maxReceiveRanges still caps the count for one minor version
     private ConnectionHandle newHandle(
         final long connectionId,
         final InetSocketAddress remoteAddress,

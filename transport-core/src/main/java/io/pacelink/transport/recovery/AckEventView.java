@@ -20,6 +20,7 @@ final class AckEventView implements AckEvent
     private long latestRttNs;
     private boolean isCwndLimited;
     private boolean endsRecovery;
+    private boolean acknowledgesOldestInFlight;
 
     AckEventView(final RateSampler rateSampler)
     {
@@ -35,7 +36,8 @@ final class AckEventView implements AckEvent
         final long largestAckedPacketNumber,
         final long latestRttNs,
         final boolean isCwndLimited,
-        final boolean endsRecovery)
+        final boolean endsRecovery,
+        final boolean acknowledgesOldestInFlight)
     {
         this.nowNs = nowNs;
         this.newlyAckedBytes = newlyAckedBytes;
@@ -46,7 +48,13 @@ final class AckEventView implements AckEvent
         this.latestRttNs = latestRttNs;
         this.isCwndLimited = isCwndLimited;
         this.endsRecovery = endsRecovery;
+        this.acknowledgesOldestInFlight = acknowledgesOldestInFlight;
         return this;
+    }
+
+    public boolean acknowledgesOldestInFlight()
+    {
+        return acknowledgesOldestInFlight;
     }
 
     public long nowNs()

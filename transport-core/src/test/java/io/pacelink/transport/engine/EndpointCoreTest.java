@@ -24,6 +24,7 @@ import java.util.function.BooleanSupplier;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -294,6 +295,39 @@ class EndpointCoreTest
         assertEquals(CloseReason.PROTOCOL_VIOLATION, pair[1].closeReason());
         assertEquals(1, server.securityCounters().acksOfSkippedPackets().get());
         assertEquals(1, server.counters().protocolViolations().get(), "three forged ACKs, one violation");
+    }
+
+    @Test
+    void withSkippingSwitchedOffASimulatedEndpointNumbersItsPacketsWithoutGaps()
+    {
+        server.close(nowNs());
+        server = newCore(serverPort, true, 16, new PacelinkContext().packetNumberSkipping(false), new ArrayList<>());
+        final Connection[] pair = connect();
+        final long[] largest = {-1};
+        final long[] gaps = {0};
+        network.dropWhen((datagram) ->
+        {
+            final UnsafeBuffer packet = new UnsafeBuffer(datagram);
+            if (PacketType.ONE_RTT == datagram[1] &&
+                packet.getLong(4, ByteOrder.LITTLE_ENDIAN) == pair[0].connectionId())
+            {
+                final long packetNumber = packet.getLong(12, ByteOrder.LITTLE_ENDIAN);
+                gaps[0] += largest[0] >= 0 && packetNumber > largest[0] + 1 ? 1 : 0;
+                largest[0] = Math.max(largest[0], packetNumber);
+            }
+            return false;
+        });
+        final UnsafeBuffer message = new UnsafeBuffer(new byte[1000]);
+        run(() ->
+        {
+            pair[1].offer(message, 0, message.capacity());
+            pair[0].poll((buffer, offset, length) -> { }, 100);
+            return largest[0] >= 2_000;
+        }, TimeUnit.SECONDS.toNanos(5), "2000 packets");
+        assertEquals(0, gaps[0], "no packet number skipped in " + largest[0]);
+
+        assertThrows(IllegalStateException.class, () -> new PacelinkContext().packetNumberSkipping(false).conclude(),
+            "refused on a real socket");
     }
 
     @Test
