@@ -99,7 +99,8 @@ public final class SendCommand implements Callable<Integer>
             output.warning("not sent: " + skipped);
         }
         return FileSender.run(new FileSender.Plan(tree.entries(), receiver, congestionControl,
-            null == rate ? 0 : rate.bitsPerSecond(), resume, (context) -> security.apply(ioOptions.apply(context), receiver, "toward")),
+            null == rate ? 0 : rate.bitsPerSecond(), resume,
+            (context) -> security.apply(ioOptions.apply(context), receiver, "toward")),
             output);
     }
 
