@@ -2,6 +2,7 @@ package io.pacelink.it;
 
 import io.pacelink.transport.Connection;
 import io.pacelink.transport.ConnectionState;
+import io.pacelink.transport.port.BatchedPortSupport;
 import io.pacelink.transport.port.ImpairmentConfig;
 import io.pacelink.transport.port.PortType;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -15,6 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Two endpoints over real loopback sockets move 256 MiB of messages of mixed sizes (1 byte to 1 MiB), byte-exact and
@@ -71,6 +73,8 @@ class LoopbackTransferTest
     @Timeout(value = 180, unit = TimeUnit.SECONDS)
     void theBatchedAndTheNioPortDeliverTheSameMessagesByteExact()
     {
+        assumeTrue(BatchedPortSupport.current().isAvailable() || BatchedPortSupport.isLibraryBundled(),
+            BatchedPortSupport.current().toString());
         final long[][] figures = new long[2][];
         final PortType[] ports = { PortType.NIO, PortType.BATCHED };
         for (int i = 0; i < ports.length; i++)

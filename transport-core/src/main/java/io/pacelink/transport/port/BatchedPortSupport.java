@@ -65,6 +65,16 @@ public final class BatchedPortSupport
     }
 
     /**
+     * @return true if this build carries the native library for this machine's processor: a Linux build with gcc
+     * does, so there the batched port must work (tests fail rather than skip when it does not).
+     */
+    public static boolean isLibraryBundled()
+    {
+        return System.getProperty("os.name", "").startsWith("Linux") &&
+            null != BatchedPortSupport.class.getResource(NativeLibrary.resourcePath());
+    }
+
+    /**
      * @return true if the batched port works here.
      */
     public boolean isAvailable()

@@ -1,6 +1,7 @@
 package io.pacelink.transport.agent;
 
 import io.pacelink.transport.port.BatchedDatagramPort;
+import io.pacelink.transport.port.BatchedPortSupport;
 import io.pacelink.transport.port.DatagramPort;
 import io.pacelink.transport.port.NioDatagramPort;
 import io.pacelink.transport.port.PortStats;
@@ -42,8 +43,8 @@ class PortWaitIdleStrategyTest
     {
         if ("batched".equals(kind))
         {
-            assumeTrue(BatchedDatagramPort.support().isAvailable() ||
-                System.getProperty("os.name").startsWith("Linux"), BatchedDatagramPort.support().toString());
+            assumeTrue(BatchedDatagramPort.support().isAvailable() || BatchedPortSupport.isLibraryBundled(),
+                BatchedDatagramPort.support().toString());
             port = BatchedDatagramPort.open(LOOPBACK, 1 << 20, true);
         }
         else
