@@ -80,8 +80,8 @@ public final class ReceiveCommand implements Callable<Integer>
             throw new IllegalArgumentException("--dir " + directory + " is not writable by this user; choose " +
                 "another directory or fix its permissions");
         }
-        security.apply(new PacelinkContext(), address, "listening on"); // fail fast, before printing anything
         ioOptions.validate();
+        security.apply(new PacelinkContext(), address, "listening on"); // fail fast, before printing anything
         final PrintStream out = System.out;
         return FileReceiver.run(
             new FileReceiver.Plan(address, directory, mode.overwrite, mode.resumeOnly, once, DiskSpace.FILE_STORE,

@@ -36,6 +36,7 @@ import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
 
 /**
  * A Pacelink endpoint: one UDP socket, many connections, one agent that owns all protocol state. Open one with
@@ -176,9 +177,24 @@ public final class Endpoint implements AutoCloseable
      */
     public IdleStrategy newAgentIdleStrategy()
     {
+        return newAgentIdleStrategy(null);
+    }
+
+    /**
+     * {@link #newAgentIdleStrategy()} for a loop with timers of its own (a report interval, a rate limiter, the next
+     * request's time): in the default profile the sleep also ends at the application's deadline.
+     *
+     * @param applicationDeadlineNs the loop's next deadline on the context's clock ({@link Long#MAX_VALUE} for none),
+     *                              read before each sleep; null for none.
+     * @return a new strategy, for one thread.
+     */
+    public IdleStrategy newAgentIdleStrategy(final LongSupplier applicationDeadlineNs)
+    {
         if (context.isDefaultIdleStrategy() && port.canWait())
         {
-            return new PortWaitIdleStrategy(port, core::nextDeadlineNs, context.nanoClock(), wakeup);
+            final LongSupplier deadlineNs = null == applicationDeadlineNs ? core::nextDeadlineNs :
+                () -> earlier(core.nextDeadlineNs(), applicationDeadlineNs.getAsLong());
+            return new PortWaitIdleStrategy(port, deadlineNs, context.nanoClock(), wakeup);
         }
         final IdleStrategy idleStrategy = context.idleStrategySupplier().get();
         if (idleStrategy instanceof BusySpinIdleStrategy || idleStrategy instanceof NoOpIdleStrategy)
@@ -187,6 +203,18 @@ public final class Endpoint implements AutoCloseable
         }
         return new DeadlineIdleStrategy(
             idleStrategy, core::nextDeadlineNs, context.nanoClock(), DeadlineIdleStrategy.DEFAULT_SPIN_WINDOW_NS);
+    }
+
+    /**
+     * @return the earlier of two deadlines on a nano clock, {@link Long#MAX_VALUE} meaning none.
+     */
+    private static long earlier(final long aNs, final long bNs)
+    {
+        if (Long.MAX_VALUE == aNs)
+        {
+            return bNs;
+        }
+        return Long.MAX_VALUE == bNs || aNs - bNs < 0 ? aNs : bNs;
     }
 
     private static String describe(

@@ -45,11 +45,18 @@ public final class TransportWaits
      */
     public static final long LINGER_NS = TimeUnit.SECONDS.toNanos(5);
 
+    /**
+     * The longest a turn that did nothing sleeps in the default profile when nothing arrives and the endpoint has
+     * nothing due: the granularity of the tools' own timers (report intervals, {@code -b} rate limits, test ends).
+     */
+    public static final long TURN_TICK_NS = TimeUnit.MILLISECONDS.toNanos(1);
+
     private final Endpoint endpoint;
     private final IdleStrategy idleStrategy;
     private final NanoClock clock;
     private final boolean spins;
     private final boolean sleepsInPort;
+    private long applicationDeadlineNs = Long.MAX_VALUE;
 
     /**
      * @param endpoint an endpoint launched in {@link ThreadingMode#INVOKER} mode with {@code context}; only the
@@ -65,7 +72,7 @@ public final class TransportWaits
         }
         this.endpoint = endpoint;
         this.clock = context.nanoClock();
-        this.idleStrategy = endpoint.newAgentIdleStrategy();
+        this.idleStrategy = endpoint.newAgentIdleStrategy(() -> applicationDeadlineNs);
         this.spins = idleStrategy instanceof BusySpinIdleStrategy || idleStrategy instanceof NoOpIdleStrategy;
         this.sleepsInPort = idleStrategy instanceof PortWaitIdleStrategy;
     }
@@ -106,6 +113,12 @@ public final class TransportWaits
     public int turn(final int applicationWork)
     {
         final int work = applicationWork + endpoint.invoke();
+        if (0 == work)
+        {
+            // The caller's loop has timers the endpoint does not know (report intervals, a rate limiter, the end of
+            // a test): sleep no longer than a tick, unless an arrival or the endpoint's deadline comes first.
+            applicationDeadlineNs = nowNs() + TURN_TICK_NS;
+        }
         idleStrategy.idle(work);
         return work;
     }
@@ -125,6 +138,7 @@ public final class TransportWaits
         final int work = endpoint.invoke();
         if (work > 0 || spins || sleepsInPort || endpoint.nextDeadlineNs() - nowNs() <= maxParkNs)
         {
+            applicationDeadlineNs = nowNs() + maxParkNs;
             idleStrategy.idle(work);
         }
         else
@@ -204,7 +218,9 @@ public final class TransportWaits
     {
         while (nowNs() - deadlineNs < 0)
         {
-            turn(0);
+            final int work = endpoint.invoke();
+            applicationDeadlineNs = deadlineNs;
+            idleStrategy.idle(work);
         }
         idleStrategy.reset();
     }
