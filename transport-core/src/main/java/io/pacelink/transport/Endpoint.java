@@ -139,7 +139,7 @@ public final class Endpoint implements AutoCloseable
             throw ex;
         }
         wakeup = new AgentWakeup(port);
-        agent = new EndpointAgent(core, context.nanoClock(), countersFile, wakeup, port.stats(), portCounters);
+        agent = new EndpointAgent(core, context.nanoClock(), countersFile, wakeup, port, portCounters);
 
         switch (context.threadingMode())
         {

@@ -1,7 +1,7 @@
 package io.pacelink.transport.agent;
 
 import io.pacelink.transport.engine.EndpointCore;
-import io.pacelink.transport.port.PortStats;
+import io.pacelink.transport.port.DatagramPort;
 import io.pacelink.transport.stats.CountersFile;
 import io.pacelink.transport.stats.PortCounters;
 import org.agrona.CloseHelper;
@@ -27,7 +27,7 @@ public final class EndpointAgent implements Agent
     private final CountersFile countersFile;
     private final String roleName;
     private final AgentWakeup wakeup;
-    private final PortStats portStats;
+    private final DatagramPort port;
     private final PortCounters portCounters;
     private final ManyToOneConcurrentArrayQueue<ConnectCommand> connectCommands =
         new ManyToOneConcurrentArrayQueue<>(COMMAND_QUEUE_CAPACITY);
@@ -54,7 +54,7 @@ public final class EndpointAgent implements Agent
      * @param clock        the clock read once per duty cycle.
      * @param countersFile the endpoint's counters file, or null if its counters are in memory only.
      * @param wakeup       how application threads wake this agent, or null if nobody does.
-     * @param portStats    the port's figures, or null.
+     * @param port         the core's port, whose figures ({@link DatagramPort#stats()}) are published, or null.
      * @param portCounters where to publish them, or null.
      */
     public EndpointAgent(
@@ -62,7 +62,7 @@ public final class EndpointAgent implements Agent
         final NanoClock clock,
         final CountersFile countersFile,
         final AgentWakeup wakeup,
-        final PortStats portStats,
+        final DatagramPort port,
         final PortCounters portCounters)
     {
         this.core = core;
@@ -70,8 +70,8 @@ public final class EndpointAgent implements Agent
         this.countersFile = countersFile;
         this.roleName = "pacelink-" + core.localAddress();
         this.wakeup = wakeup;
-        this.portStats = portStats;
-        this.portCounters = null == portStats ? null : portCounters;
+        this.port = port;
+        this.portCounters = null == port ? null : portCounters;
     }
 
     /**
@@ -158,7 +158,7 @@ public final class EndpointAgent implements Agent
         }
         if (null != portCounters)
         {
-            portCounters.publish(portStats, nowNs);
+            portCounters.publish(port.stats(), nowNs);
         }
         if (isGracefulCloseRequested)
         {
@@ -197,7 +197,7 @@ public final class EndpointAgent implements Agent
         }
         if (null != portCounters)
         {
-            portCounters.publishNow(portStats);
+            portCounters.publishNow(port.stats());
         }
         core.close(clock.nanoTime());
         CloseHelper.close(countersFile);

@@ -51,12 +51,12 @@ public final class PortCounters implements AutoCloseable
             PORT_BATCHED);
         batched.setRelease(isBatched ? 1 : 0);
         sendCalls = newCounter(countersManager, owner, "send-calls");
-        datagramsSent = newCounter(countersManager, owner, "datagrams-sent");
+        datagramsSent = newCounter(countersManager, owner, "port-datagrams-sent");
         gsoSends = newCounter(countersManager, owner, "gso-sends");
         sendBufferFull = newCounter(countersManager, owner, "send-buffer-full");
         sendErrors = newCounter(countersManager, owner, "send-errors");
         receiveCalls = newCounter(countersManager, owner, "receive-calls");
-        datagramsReceived = newCounter(countersManager, owner, "datagrams-received");
+        datagramsReceived = newCounter(countersManager, owner, "port-datagrams-received");
         groSuperDatagrams = newCounter(countersManager, owner, "gro-super-datagrams");
         truncatedDropped = newCounter(countersManager, owner, "truncated-dropped");
         receiveErrors = newCounter(countersManager, owner, "receive-errors");

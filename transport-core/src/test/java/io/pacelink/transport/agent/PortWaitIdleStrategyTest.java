@@ -1,9 +1,9 @@
 package io.pacelink.transport.agent;
 
-import io.pacelink.transport.port.BatchedDatagramPort;
-import io.pacelink.transport.port.BatchedPortSupport;
 import io.pacelink.transport.port.DatagramPort;
+import io.pacelink.transport.port.LoopbackPorts;
 import io.pacelink.transport.port.NioDatagramPort;
+import io.pacelink.transport.testing.AllocationMeter;
 import io.pacelink.transport.port.PortStats;
 import org.agrona.concurrent.SystemNanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -22,7 +22,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The default agent's idle, on real ports and functionally: it sleeps in the port until the deadline, the first
@@ -41,17 +40,14 @@ class PortWaitIdleStrategyTest
 
     private DatagramPort open(final String kind)
     {
-        if ("batched".equals(kind))
-        {
-            assumeTrue(BatchedDatagramPort.support().isAvailable() || BatchedPortSupport.isLibraryBundled(),
-                BatchedDatagramPort.support().toString());
-            port = BatchedDatagramPort.open(LOOPBACK, 1 << 20, true);
-        }
-        else
-        {
-            port = NioDatagramPort.open(LOOPBACK, 1 << 20);
-        }
+        port = LoopbackPorts.open(kind);
         return port;
+    }
+
+    private static PortWaitIdleStrategy idleForever(
+        final DatagramPort port, final AgentWakeup wakeup, final long maxSleepNs)
+    {
+        return new PortWaitIdleStrategy(port, () -> Long.MAX_VALUE, SystemNanoClock.INSTANCE, wakeup, maxSleepNs);
     }
 
     @AfterEach
@@ -69,8 +65,7 @@ class PortWaitIdleStrategyTest
     {
         final DatagramPort port = open(kind);
         final AgentWakeup wakeup = new AgentWakeup(port);
-        final PortWaitIdleStrategy idle = new PortWaitIdleStrategy(
-            port, () -> Long.MAX_VALUE, SystemNanoClock.INSTANCE, wakeup, SHORT_NS);
+        final PortWaitIdleStrategy idle = idleForever(port, wakeup, SHORT_NS);
         final long startNs = System.nanoTime();
         for (int i = 0; i < 20; i++)
         {
@@ -93,8 +88,7 @@ class PortWaitIdleStrategyTest
     {
         final DatagramPort port = open(kind);
         final AgentWakeup wakeup = new AgentWakeup(port);
-        final PortWaitIdleStrategy idle = new PortWaitIdleStrategy(
-            port, () -> Long.MAX_VALUE, SystemNanoClock.INSTANCE, wakeup, LONG_NS);
+        final PortWaitIdleStrategy idle = idleForever(port, wakeup, LONG_NS);
         idle.idle(3);
         wakeup.signal();
         idle.idle(0);
@@ -130,8 +124,7 @@ class PortWaitIdleStrategyTest
     {
         final DatagramPort port = open(kind);
         final AgentWakeup wakeup = new AgentWakeup(port);
-        final PortWaitIdleStrategy idle = new PortWaitIdleStrategy(
-            port, () -> Long.MAX_VALUE, SystemNanoClock.INSTANCE, wakeup, LONG_NS);
+        final PortWaitIdleStrategy idle = idleForever(port, wakeup, LONG_NS);
         for (int i = 0; i < 10; i++)
         {
             final Thread application = new Thread(() ->
@@ -160,8 +153,7 @@ class PortWaitIdleStrategyTest
     {
         final DatagramPort port = open(kind);
         final AgentWakeup wakeup = new AgentWakeup(port);
-        final PortWaitIdleStrategy idle = new PortWaitIdleStrategy(
-            port, () -> Long.MAX_VALUE, SystemNanoClock.INSTANCE, wakeup, LONG_NS);
+        final PortWaitIdleStrategy idle = idleForever(port, wakeup, LONG_NS);
         try (NioDatagramPort peer = NioDatagramPort.open(LOOPBACK, 1 << 20))
         {
             final UnsafeBuffer datagram = new UnsafeBuffer(ByteBuffer.allocateDirect(16));
@@ -182,13 +174,40 @@ class PortWaitIdleStrategyTest
         assertEquals(0, wakeup.wakeups());
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = { "nio", "batched" })
+    void idlingAndSignallingAllocateNothing(final String kind)
+    {
+        final DatagramPort port = open(kind);
+        final AgentWakeup wakeup = new AgentWakeup(port);
+        final AtomicLong deadlineNs = new AtomicLong();
+        final PortWaitIdleStrategy idle = new PortWaitIdleStrategy(
+            port, deadlineNs::get, SystemNanoClock.INSTANCE, wakeup, LONG_NS);
+        final Runnable cycles = () ->
+        {
+            for (int i = 0; i < 100; i++)
+            {
+                wakeup.beginDutyCycle();
+                deadlineNs.set(System.nanoTime() + 20_000);
+                idle.idle(0);
+                wakeup.signal();
+                idle.idle(0);
+                idle.idle(1);
+            }
+        };
+        for (int i = 0; i < 20; i++)
+        {
+            cycles.run();
+        }
+        AllocationMeter.assertAllocationFree(kind + " idle", cycles);
+    }
+
     @Test
     void stoppingNeverSleepsInThePortAndAPortThatCannotWaitIsRefused()
     {
         final DatagramPort port = open("nio");
         final AgentWakeup wakeup = new AgentWakeup(port);
-        final PortWaitIdleStrategy idle = new PortWaitIdleStrategy(
-            port, () -> Long.MAX_VALUE, SystemNanoClock.INSTANCE, wakeup, LONG_NS);
+        final PortWaitIdleStrategy idle = idleForever(port, wakeup, LONG_NS);
         wakeup.stop();
         idle.idle(0);
         assertEquals(0, port.stats().waits());

@@ -6,7 +6,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,7 +13,6 @@ import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The port-level wait of both ports, functionally: a wait ends for a datagram, for a wake-up from another thread
@@ -23,7 +21,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  */
 class PortWaitTest
 {
-    private static final InetSocketAddress LOOPBACK = new InetSocketAddress("127.0.0.1", 0);
     private static final long LONG_NS = TimeUnit.SECONDS.toNanos(30);
 
     private final List<DatagramPort> opened = new ArrayList<>();
@@ -36,17 +33,7 @@ class PortWaitTest
 
     private DatagramPort open(final String kind)
     {
-        final DatagramPort port;
-        if ("batched".equals(kind))
-        {
-            assumeTrue(BatchedDatagramPort.support().isAvailable() || BatchedPortSupport.isLibraryBundled(),
-                BatchedDatagramPort.support().toString());
-            port = BatchedDatagramPort.open(LOOPBACK, 1 << 20, true);
-        }
-        else
-        {
-            port = NioDatagramPort.open(LOOPBACK, 1 << 20);
-        }
+        final DatagramPort port = LoopbackPorts.open(kind);
         opened.add(port);
         return port;
     }
