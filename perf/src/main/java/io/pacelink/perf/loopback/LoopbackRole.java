@@ -48,7 +48,7 @@ public final class LoopbackRole
             }
             else if (pacelink)
             {
-                PacelinkBulk.receive(address, PacelinkBulk.Mode.valueOf(args[3]), datagramBytes, quietNs, System.out);
+                PacelinkBulk.receive(address, PacelinkBulk.Mode.parse(args[3]), datagramBytes, quietNs, System.out);
             }
             else
             {
@@ -65,7 +65,7 @@ public final class LoopbackRole
             }
             else if (pacelink)
             {
-                PacelinkBulk.send(address, PacelinkBulk.Mode.valueOf(args[3]), datagramBytes, messageBytes,
+                PacelinkBulk.send(address, PacelinkBulk.Mode.parse(args[3]), datagramBytes, messageBytes,
                     durationNs, System.out);
             }
             else

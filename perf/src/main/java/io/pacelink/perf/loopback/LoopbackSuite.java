@@ -81,6 +81,10 @@ public final class LoopbackSuite implements Callable<Integer>
         new Case("bulk", "bits_per_second", List.of(
             new Contender("raw UDP, 1472 B", "raw-udp", "-", 1472, 1472),
             new Contender("Pacelink default profile (DEDICATED)", "pacelink", "dedicated", 1472, BULK_MESSAGE_BYTES),
+            new Contender("Pacelink default profile, GSO off", "pacelink", "dedicated-nogso", 1472,
+                BULK_MESSAGE_BYTES),
+            new Contender("Pacelink default profile, NIO port", "pacelink", "dedicated-nio", 1472,
+                BULK_MESSAGE_BYTES),
             new Contender("Pacelink INVOKER", "pacelink", "invoker", 1472, BULK_MESSAGE_BYTES),
             new Contender("pacelink perf (INVOKER)", "pacelink-perf", "invoker", 1472, BULK_MESSAGE_BYTES),
             new Contender("Aeron INVOKER, mtu 1472", "aeron", "invoker", 1472, BULK_MESSAGE_BYTES),
