@@ -3,7 +3,7 @@ package io.pacelink.transport.engine;
 import io.pacelink.transport.Connection;
 import io.pacelink.transport.PacelinkContext;
 import io.pacelink.transport.port.BatchedDatagramPort;
-import io.pacelink.transport.port.BatchedPortSupport;
+import io.pacelink.transport.port.LoopbackPorts;
 import io.pacelink.transport.port.PortStats;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
@@ -17,7 +17,6 @@ import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The engine on the batched port, over real loopback sockets, driven by hand at times the test sets: the packets of
@@ -36,12 +35,7 @@ class BatchedPortDutyCycleTest
     @BeforeAll
     static void requireBatchedPort()
     {
-        // A build that made the native library must run the port; one without it (no gcc, another OS) skips these.
-        if (BatchedPortSupport.isLibraryBundled())
-        {
-            assertTrue(BatchedDatagramPort.support().isAvailable(), BatchedDatagramPort.support().toString());
-        }
-        assumeTrue(BatchedDatagramPort.support().isAvailable(), BatchedDatagramPort.support().toString());
+        LoopbackPorts.requireBatchedPort();
     }
 
     @AfterEach

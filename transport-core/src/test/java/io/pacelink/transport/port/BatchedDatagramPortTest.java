@@ -42,12 +42,7 @@ class BatchedDatagramPortTest
     @BeforeAll
     static void requireBatchedPort()
     {
-        // A build that made the native library must run the port; one without it (no gcc, another OS) skips these.
-        if (BatchedPortSupport.isLibraryBundled())
-        {
-            assertTrue(BatchedDatagramPort.support().isAvailable(), BatchedDatagramPort.support().toString());
-        }
-        assumeTrue(BatchedDatagramPort.support().isAvailable(), BatchedDatagramPort.support().toString());
+        LoopbackPorts.requireBatchedPort();
     }
 
     @AfterEach

@@ -2,6 +2,7 @@ package io.pacelink.transport.port;
 
 import java.net.InetSocketAddress;
 
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
@@ -17,6 +18,19 @@ public final class LoopbackPorts
     }
 
     /**
+     * Skip the calling test where the build carries no native library (no gcc, another OS); fail it where the
+     * library is there but the port does not work.
+     */
+    public static void requireBatchedPort()
+    {
+        if (BatchedPortSupport.isLibraryBundled())
+        {
+            assertTrue(BatchedDatagramPort.support().isAvailable(), BatchedDatagramPort.support().toString());
+        }
+        assumeTrue(BatchedDatagramPort.support().isAvailable(), BatchedDatagramPort.support().toString());
+    }
+
+    /**
      * @param kind {@code nio} or {@code batched}.
      * @return an open port on 127.0.0.1 with 1 MiB socket buffers, GSO on.
      */
@@ -24,8 +38,7 @@ public final class LoopbackPorts
     {
         if ("batched".equals(kind))
         {
-            assumeTrue(BatchedDatagramPort.support().isAvailable() || BatchedPortSupport.isLibraryBundled(),
-                BatchedDatagramPort.support().toString());
+            requireBatchedPort();
             return BatchedDatagramPort.open(LOOPBACK, 1 << 20, true);
         }
         return NioDatagramPort.open(LOOPBACK, 1 << 20);
