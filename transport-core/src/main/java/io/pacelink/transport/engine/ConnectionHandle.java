@@ -278,6 +278,9 @@ final class ConnectionHandle implements Connection
         {
             isSignalled = 0;
         }
+        // And wake the agent if it sleeps in its port (a no-op when it is awake): the signal alone would wait for
+        // its next deadline.
+        waitDriver.signalWork();
     }
 
     /**
