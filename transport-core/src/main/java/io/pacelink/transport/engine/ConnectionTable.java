@@ -1,5 +1,6 @@
 package io.pacelink.transport.engine;
 
+import io.pacelink.transport.admission.HandshakeBudget;
 import io.pacelink.transport.port.DatagramPort;
 import io.pacelink.transport.schedule.PacketScheduler;
 import io.pacelink.transport.stats.EndpointCounters;
@@ -24,20 +25,25 @@ final class ConnectionTable
     private final EndpointCounters counters;
     private final DatagramPort port;
     private final boolean acceptsConnections;
+    private final HandshakeBudget handshakeBudget;
     private InetSocketAddress restrictedPeer;
+    private int establishedCount;
 
     /**
      * @param scheduler          gets each connection as a flow.
      * @param counters           counts connections opened and closed.
      * @param port               restricted to the lone peer of an endpoint that accepts no connections.
      * @param acceptsConnections true for an endpoint that accepts connections: its port is never restricted.
+     * @param handshakeBudget    holds the server's unconfirmed handshakes: a connection that leaves frees its slot.
      */
     ConnectionTable(
         final PacketScheduler<ConnectionCore> scheduler,
         final EndpointCounters counters,
         final DatagramPort port,
-        final boolean acceptsConnections)
+        final boolean acceptsConnections,
+        final HandshakeBudget handshakeBudget)
     {
+        this.handshakeBudget = handshakeBudget;
         this.scheduler = scheduler;
         this.counters = counters;
         this.port = port;
@@ -78,6 +84,24 @@ final class ConnectionTable
     }
 
     /**
+     * @return connections counted against {@code maxConnections} until they leave: the client's, and the server's
+     * once confirmed. Unconfirmed handshakes have their own budget.
+     */
+    int establishedCount()
+    {
+        return establishedCount;
+    }
+
+    /**
+     * A server connection's client confirmed it: from now on it counts against {@code maxConnections}.
+     */
+    void onConfirmed(final ConnectionCore connection)
+    {
+        handshakeBudget.remove(connection.localId());
+        establishedCount++;
+    }
+
+    /**
      * @return whether an id already names a connection.
      */
     LongPredicate isIdInUse()
@@ -94,6 +118,10 @@ final class ConnectionTable
         byId.put(connection.localId(), connection);
         scheduler.addFlow(connection);
         counters.connectionsOpened().incrementRelease();
+        if (connection.isHandshakeConfirmed())
+        {
+            establishedCount++;
+        }
         restrictPortToSinglePeer();
     }
 
@@ -118,10 +146,19 @@ final class ConnectionTable
         byId.remove(connection.localId());
         if (!connection.isClient())
         {
-            serverByClientId.remove(connection.remoteId());
+            // A newer handshake of the same client (after this one was dropped for the budget) keeps its entry.
+            if (serverByClientId.get(connection.remoteId()) == connection)
+            {
+                serverByClientId.remove(connection.remoteId());
+            }
+            handshakeBudget.remove(connection.localId());
         }
         scheduler.removeFlow(connection);
         counters.connectionsClosed().incrementRelease();
+        if (connection.isHandshakeConfirmed())
+        {
+            establishedCount--;
+        }
         connection.releaseMemory();
         ConnectionFactory.retire(connection.handle());
         restrictPortToSinglePeer();
@@ -132,6 +169,7 @@ final class ConnectionTable
      */
     void clear()
     {
+        establishedCount = 0;
         connections.clear();
         byId.clear();
         serverByClientId.clear();

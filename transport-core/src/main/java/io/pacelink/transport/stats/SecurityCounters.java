@@ -40,6 +40,12 @@ public final class SecurityCounters implements AutoCloseable
     private final AtomicCounter handshakeAuthFailures;
     private final AtomicCounter handshakesRefusedMode;
     private final AtomicCounter keyUpdates;
+    private final AtomicCounter handshakesUnvalidated;
+    private final AtomicCounter handshakesEvicted;
+    private final AtomicCounter retryTokensReused;
+    private final AtomicCounter keyExchangesLimited;
+    private final AtomicCounter answersRateLimited;
+    private final AtomicCounter noProgressCloses;
 
     /**
      * @param countersManager where to register the counters.
@@ -73,6 +79,12 @@ public final class SecurityCounters implements AutoCloseable
         handshakeAuthFailures = newCounter(countersManager, endpointName, "handshake-auth-failures");
         handshakesRefusedMode = newCounter(countersManager, endpointName, "handshakes-refused-mode");
         keyUpdates = newCounter(countersManager, endpointName, "key-updates");
+        handshakesUnvalidated = newCounter(countersManager, endpointName, "handshakes-unvalidated");
+        handshakesEvicted = newCounter(countersManager, endpointName, "handshakes-evicted");
+        retryTokensReused = newCounter(countersManager, endpointName, "retry-tokens-reused");
+        keyExchangesLimited = newCounter(countersManager, endpointName, "key-exchanges-limited");
+        answersRateLimited = newCounter(countersManager, endpointName, "answers-rate-limited");
+        noProgressCloses = newCounter(countersManager, endpointName, "no-progress-closes");
     }
 
     /**
@@ -290,6 +302,56 @@ public final class SecurityCounters implements AutoCloseable
         return keyUpdates;
     }
 
+    /**
+     * @return hellos given a connection without a RETRY first (retry mode auto without pressure, or never).
+     */
+    public AtomicCounter handshakesUnvalidated()
+    {
+        return handshakesUnvalidated;
+    }
+
+    /**
+     * @return unconfirmed server handshakes dropped for a newer one when their source or the handshake budget was
+     * full.
+     */
+    public AtomicCounter handshakesEvicted()
+    {
+        return handshakesEvicted;
+    }
+
+    /**
+     * @return hellos echoing a valid token already spent on an earlier hello, treated as hellos without one.
+     */
+    public AtomicCounter retryTokensReused()
+    {
+        return retryTokensReused;
+    }
+
+    /**
+     * @return secure hellos dropped because the endpoint's Diffie-Hellman budget was spent.
+     */
+    public AtomicCounter keyExchangesLimited()
+    {
+        return keyExchangesLimited;
+    }
+
+    /**
+     * @return answers to unvalidated addresses (RETRYs, refusals) not sent because their source or all sources were
+     * over their rate.
+     */
+    public AtomicCounter answersRateLimited()
+    {
+        return answersRateLimited;
+    }
+
+    /**
+     * @return connections closed because their peer sent only PINGs and ACKs for the idle timeout.
+     */
+    public AtomicCounter noProgressCloses()
+    {
+        return noProgressCloses;
+    }
+
     public void close()
     {
         CloseHelper.closeAll(
@@ -318,6 +380,12 @@ public final class SecurityCounters implements AutoCloseable
             hellosReplayed,
             handshakeAuthFailures,
             handshakesRefusedMode,
-            keyUpdates);
+            keyUpdates,
+            handshakesUnvalidated,
+            handshakesEvicted,
+            retryTokensReused,
+            keyExchangesLimited,
+            answersRateLimited,
+            noProgressCloses);
     }
 }
