@@ -61,9 +61,11 @@ public final class EndpointLimits
     public static final int DEFAULT_MAX_UNCONFIRMED_HANDSHAKES = 256;
 
     /**
-     * Unconfirmed server handshakes one source address holds at once: its oldest is dropped for its new one.
+     * Unconfirmed server handshakes one source address holds at once: its oldest is dropped for its new one. Large
+     * enough for a host that opens a hundred connections at once (they are all unconfirmed for a round trip), half
+     * the whole budget so that one host cannot take all of it.
      */
-    public static final int DEFAULT_MAX_UNCONFIRMED_HANDSHAKES_PER_SOURCE = 8;
+    public static final int DEFAULT_MAX_UNCONFIRMED_HANDSHAKES_PER_SOURCE = 128;
 
     /**
      * Hellos without a valid token per second (after a quarter second's worth back to back) above which

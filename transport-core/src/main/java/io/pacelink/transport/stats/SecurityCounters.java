@@ -45,7 +45,6 @@ public final class SecurityCounters implements AutoCloseable
     private final AtomicCounter retryTokensReused;
     private final AtomicCounter keyExchangesLimited;
     private final AtomicCounter answersRateLimited;
-    private final AtomicCounter noProgressCloses;
 
     /**
      * @param countersManager where to register the counters.
@@ -84,7 +83,6 @@ public final class SecurityCounters implements AutoCloseable
         retryTokensReused = newCounter(countersManager, endpointName, "retry-tokens-reused");
         keyExchangesLimited = newCounter(countersManager, endpointName, "key-exchanges-limited");
         answersRateLimited = newCounter(countersManager, endpointName, "answers-rate-limited");
-        noProgressCloses = newCounter(countersManager, endpointName, "no-progress-closes");
     }
 
     /**
@@ -344,14 +342,6 @@ public final class SecurityCounters implements AutoCloseable
         return answersRateLimited;
     }
 
-    /**
-     * @return connections closed because their peer sent only PINGs and ACKs for the idle timeout.
-     */
-    public AtomicCounter noProgressCloses()
-    {
-        return noProgressCloses;
-    }
-
     public void close()
     {
         CloseHelper.closeAll(
@@ -385,7 +375,6 @@ public final class SecurityCounters implements AutoCloseable
             handshakesEvicted,
             retryTokensReused,
             keyExchangesLimited,
-            answersRateLimited,
-            noProgressCloses);
+            answersRateLimited);
     }
 }
