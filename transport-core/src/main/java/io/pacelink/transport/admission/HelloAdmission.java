@@ -99,6 +99,8 @@ public final class HelloAdmission
      * @param retryOffset     where the token goes.
      * @param isUnderPressure true if the server's unconfirmed handshakes fill half their budget: {@link RetryMode#AUTO}
      *                        validates every address then.
+     * @param isRetryRequired true if a hello without a valid token gets a RETRY whatever the mode (a secure key
+     *                        request, which learns the server's key from it, or a hello whose MAC failed).
      * @return {@link #ACCEPT}, {@link #ACCEPT_UNVALIDATED}, {@link #DROP} or {@link #RETRY} (the token is
      * {@link AddressValidator#TOKEN_LENGTH} bytes).
      */
@@ -109,7 +111,8 @@ public final class HelloAdmission
         final long nowNs,
         final MutableDirectBuffer retryToken,
         final int retryOffset,
-        final boolean isUnderPressure)
+        final boolean isUnderPressure,
+        final boolean isRetryRequired)
     {
         if (datagramLength < PacelinkContext.MIN_DATAGRAM_SIZE_BYTES)
         {
@@ -129,7 +132,7 @@ public final class HelloAdmission
 
         final long clientId = hello.sourceConnectionId();
         final boolean isValidated = isTokenValid(hello, source, clientId, nowNs);
-        if (!isValidated && isRetryDue(nowNs, isUnderPressure))
+        if (!isValidated && (isRetryRequired || isRetryDue(nowNs, isUnderPressure)))
         {
             validator.mint(source, clientId, nowNs, retryToken, retryOffset);
             return RETRY;
