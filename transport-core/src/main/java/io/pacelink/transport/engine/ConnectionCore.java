@@ -213,6 +213,15 @@ final class ConnectionCore implements SchedulableFlow
     }
 
     /**
+     * A server handshake never confirmed gives its slot to a newer one (the handshake budget): it ends silently, as
+     * at its handshake timeout, never having been the application's.
+     */
+    void evictHandshake()
+    {
+        lifecycle.endNow(CloseReason.HANDSHAKE_TIMEOUT, "dropped for a newer handshake: the handshake budget was full");
+    }
+
+    /**
      * The server saw the client's first packet after the handshake.
      */
     void confirmHandshake()

@@ -1,5 +1,6 @@
 package io.pacelink.transport.engine;
 
+import io.pacelink.transport.admission.HandshakeBudget;
 import io.pacelink.transport.port.DatagramPort;
 import io.pacelink.transport.schedule.PacketScheduler;
 import io.pacelink.transport.stats.EndpointCounters;
@@ -36,7 +37,9 @@ final class ConnectionTable
     private final EndpointCounters counters;
     private final DatagramPort port;
     private final boolean acceptsConnections;
+    private final HandshakeBudget handshakeBudget;
     private InetSocketAddress restrictedPeer;
+    private int establishedCount;
 
     /**
      * @param scheduler          gets each connection as a flow.
@@ -44,15 +47,18 @@ final class ConnectionTable
      * @param port               restricted to the lone peer of an endpoint that accepts no connections.
      * @param acceptsConnections true for an endpoint that accepts connections: its port is never restricted.
      * @param deadlines          holds each connection's timer.
+     * @param handshakeBudget    holds the server's unconfirmed handshakes: a connection that leaves frees its slot.
      */
     ConnectionTable(
         final PacketScheduler<ConnectionCore> scheduler,
         final EndpointCounters counters,
         final DatagramPort port,
         final boolean acceptsConnections,
-        final ConnectionDeadlines deadlines)
+        final ConnectionDeadlines deadlines,
+        final HandshakeBudget handshakeBudget)
     {
         this.deadlines = deadlines;
+        this.handshakeBudget = handshakeBudget;
         this.scheduler = scheduler;
         this.counters = counters;
         this.port = port;
@@ -242,6 +248,24 @@ final class ConnectionTable
     }
 
     /**
+     * @return connections counted against {@code maxConnections} until they leave: the client's, and the server's
+     * once confirmed. Unconfirmed handshakes have their own budget.
+     */
+    int establishedCount()
+    {
+        return establishedCount;
+    }
+
+    /**
+     * A server connection's client confirmed it: from now on it counts against {@code maxConnections}.
+     */
+    void onConfirmed(final ConnectionCore connection)
+    {
+        handshakeBudget.remove(connection.localId());
+        establishedCount++;
+    }
+
+    /**
      * @return whether an id already names a connection.
      */
     LongPredicate isIdInUse()
@@ -261,6 +285,10 @@ final class ConnectionTable
         byId.put(connection.localId(), connection);
         scheduler.addFlow(connection);
         counters.connectionsOpened().incrementRelease();
+        if (connection.isHandshakeConfirmed())
+        {
+            establishedCount++;
+        }
         restrictPortToSinglePeer();
     }
 
@@ -289,10 +317,19 @@ final class ConnectionTable
         byId.remove(connection.localId());
         if (!connection.isClient())
         {
-            serverByClientId.remove(connection.remoteId());
+            // A newer handshake of the same client (after this one was dropped for the budget) keeps its entry.
+            if (serverByClientId.get(connection.remoteId()) == connection)
+            {
+                serverByClientId.remove(connection.remoteId());
+            }
+            handshakeBudget.remove(connection.localId());
         }
         scheduler.removeFlow(connection);
         counters.connectionsClosed().incrementRelease();
+        if (connection.isHandshakeConfirmed())
+        {
+            establishedCount--;
+        }
         connection.releaseMemory();
         ConnectionFactory.retire(connection.handle());
         restrictPortToSinglePeer();
@@ -310,6 +347,7 @@ final class ConnectionTable
             deadlines.cancel(connection);
         }
         marked.clear();
+        establishedCount = 0;
         connections.clear();
         byId.clear();
         serverByClientId.clear();

@@ -4,6 +4,7 @@ import io.pacelink.transport.CloseReason;
 import io.pacelink.transport.Connection;
 import io.pacelink.transport.PacelinkContext;
 import io.pacelink.transport.admission.AddressValidator;
+import io.pacelink.transport.admission.HandshakeBudget;
 import io.pacelink.transport.admission.HelloAdmission;
 import io.pacelink.transport.cc.CongestionControlRegistry;
 import io.pacelink.transport.cc.CongestionController;
@@ -135,17 +136,20 @@ public final class EndpointCore implements DatagramHandler
         this.isSecureClient = null != keys.clientProfile();
         registry.factory(context.congestionControl()).validate(context.controllerParameters());
 
-        this.connections =
-            new ConnectionTable(scheduler, endpointCounters, port, context.acceptConnections(), deadlines);
+        final HandshakeBudget handshakeBudget = new HandshakeBudget(context.limits().maxUnconfirmedHandshakes(),
+            context.limits().maxUnconfirmedHandshakesPerSource(), randomSource.getAsLong());
+        this.connections = new ConnectionTable(
+            scheduler, endpointCounters, port, context.acceptConnections(), deadlines, handshakeBudget);
         this.applicationSignals = new ApplicationSignals(context.maxConnections());
         this.factory = new ConnectionFactory(context, registry, countersManager, idGenerator, random,
             endpointCounters, securityCounters, waitDriver, applicationSignals, crcGuard,
             isSecureClient || keys.isSecureServer() ?
             new AeadGuard.Buffers(PacelinkContext.MAX_DATAGRAM_SIZE_BYTES) : null);
         this.outbox = new Outbox(port, context.sendBatchLimit(), context.maxDatagramSizeBytes(), endpointCounters);
-        this.acceptor = new Acceptor(context, connections, factory, admission, keys, registry, acceptHandler,
-            new StatelessReplies(outbox, writer, crcGuard, context.maxDatagramSizeBytes()), endpointCounters,
-            securityCounters);
+        final StatelessReplies replies = new StatelessReplies(outbox, writer, crcGuard,
+            context.maxDatagramSizeBytes(), context.limits(), randomSource.getAsLong(), securityCounters);
+        this.acceptor = new Acceptor(context, connections, factory, admission, handshakeBudget, keys, registry,
+            acceptHandler, replies, endpointCounters, securityCounters);
         this.dispatcher =
             new DatagramDispatcher(context, connections, acceptor, crcGuard, endpointCounters, securityCounters);
         this.receiveBatch = port.newReceiveBatch(context.receiveBatchLimit());
@@ -169,7 +173,7 @@ public final class EndpointCore implements DatagramHandler
         }
         final String controllerName = null == congestionControl ? context.congestionControl() : congestionControl;
         registry.factory(controllerName).validate(context.controllerParameters());
-        final boolean isAtLimit = connections.size() >= context.maxConnections();
+        final boolean isAtLimit = connections.establishedCount() >= context.maxConnections();
         if (isAtLimit || !factory.hasMemoryForNewConnection())
         {
             endpointCounters.connectionsRejected().incrementRelease();
