@@ -3,6 +3,7 @@ package io.pacelink.cli.net;
 import io.pacelink.cli.Units;
 import io.pacelink.transport.CloseReason;
 import io.pacelink.transport.Connection;
+import io.pacelink.transport.ConnectionOutcome;
 import io.pacelink.transport.ConnectionState;
 import io.pacelink.transport.Endpoint;
 import io.pacelink.transport.PacelinkContext;
@@ -16,7 +17,6 @@ import org.agrona.concurrent.NoOpIdleStrategy;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
@@ -39,11 +39,6 @@ import java.util.function.Supplier;
  */
 public final class TransportWaits
 {
-    /**
-     * How long a finished session waits for its connections to close after {@link Connection#close()}.
-     */
-    public static final long LINGER_NS = TimeUnit.SECONDS.toNanos(5);
-
     private final Endpoint endpoint;
     private final IdleStrategy idleStrategy;
     private final NanoClock clock;
@@ -87,6 +82,17 @@ public final class TransportWaits
             context.idleStrategySupplier(BusySpinIdleStrategy::new);
         }
         return context;
+    }
+
+    /**
+     * @param bindAddress where the endpoint binds.
+     * @param busySpin    as {@link #invokerContext}.
+     * @return a context for a client's endpoint: it accepts no connections, so its socket is restricted to its one
+     * server and an ICMP port-unreachable report ends a connect at once instead of after the handshake timeout.
+     */
+    public static PacelinkContext clientContext(final InetSocketAddress bindAddress, final boolean busySpin)
+    {
+        return invokerContext(bindAddress, busySpin).acceptConnections(false);
     }
 
     /**
@@ -183,13 +189,8 @@ public final class TransportWaits
         {
             if (ConnectionState.CONNECTED != connection.state())
             {
-                connections.forEach(Connection::close);
-                final String where = address.getHostString() + " port " + address.getPort();
-                throw new TransportFailure(CloseReason.REJECTED == connection.closeReason() ?
-                    "connection refused by " + where + ": the server is not accepting connections (or has too many)" :
-                    "no answer from " + where + " within " + Units.seconds(timeoutNs) + ": is `" + serverName +
-                        "` running there and is UDP port " + address.getPort() + " reachable? (unreachable, or " +
-                        "nobody listening)");
+                connections.forEach(Connection::closeNow);
+                throw new TransportFailure(connectFailure(connection, address, timeoutNs, serverName));
             }
         }
         return connections;
@@ -251,22 +252,24 @@ public final class TransportWaits
     }
 
     /**
-     * Close connections gracefully (what was offered is still delivered) and wait, up to {@code timeoutNs}, until
-     * they are closed. Nothing depends on it succeeding: the peer already has, or lacks, what it needed, as the
-     * tools' own protocols say.
+     * Close connections gracefully (what was offered is still delivered) and run the endpoint until each one's outcome
+     * is decided, for at most {@link ClosingConnections#timeoutNs}; abort those still undecided then. Nothing depends
+     * on it succeeding: the peer already has, or lacks, what it needed, as the tools' own protocols say. The caller
+     * then closes the endpoint with {@link Endpoint#closeNow()}: the connections' draining periods need not be waited
+     * out (see {@link ClosingConnections}).
      *
      * @param connections to close.
-     * @param timeoutNs   longest wait.
      */
-    public void linger(final List<Connection> connections, final long timeoutNs)
+    public void close(final List<Connection> connections)
     {
         connections.forEach(Connection::close);
-        final long deadlineNs = nowNs() + timeoutNs;
-        while (!allClosed(connections) && nowNs() - deadlineNs < 0)
+        final long deadlineNs = nowNs() + ClosingConnections.timeoutNs(connections);
+        while (!ClosingConnections.allDecided(connections) && nowNs() - deadlineNs < 0)
         {
             turn(0);
         }
         idleStrategy.reset();
+        ClosingConnections.abortUndecided(connections);
     }
 
     /**
@@ -293,16 +296,24 @@ public final class TransportWaits
         };
     }
 
-    private static boolean allClosed(final List<Connection> connections)
+    /**
+     * @return why a connection did not get established: the transport's own words when it ended (refused, or
+     * nothing listening, which an ICMP port-unreachable report tells at once), else that nothing answered in time.
+     */
+    private static String connectFailure(
+        final Connection connection, final InetSocketAddress address, final long timeoutNs, final String serverName)
     {
-        for (int i = 0, size = connections.size(); i < size; i++)
+        final String where = address.getHostString() + ":" + address.getPort();
+        final ConnectionOutcome outcome = connection.outcome();
+        if (outcome.isClosed() && CloseReason.HANDSHAKE_TIMEOUT != outcome.reason())
         {
-            if (ConnectionState.CLOSED != connections.get(i).state())
-            {
-                return false;
-            }
+            // As Endpoint.connect(address, cc, timeoutNs) words it.
+            return "cannot connect to " + where + ": " + outcome.reason().description() +
+                (outcome.detail().isEmpty() ? "" : " (" + outcome.detail() + ")") +
+                (CloseReason.PEER_UNREACHABLE == outcome.reason() ? "; is `" + serverName + "` running there?" : "");
         }
-        return true;
+        return "cannot connect to " + where + ": no answer within " + Units.seconds(timeoutNs) + "; is `" +
+            serverName + "` running there, and is UDP port " + address.getPort() + " reachable?";
     }
 
     private static boolean anyConnecting(final List<Connection> connections)

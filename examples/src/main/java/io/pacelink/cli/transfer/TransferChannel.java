@@ -1,5 +1,6 @@
 package io.pacelink.cli.transfer;
 
+import io.pacelink.cli.net.ClosingConnections;
 import io.pacelink.cli.net.RateLimiter;
 import io.pacelink.cli.net.TransportWaits;
 import io.pacelink.transport.CloseReason;
@@ -13,6 +14,7 @@ import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 
 import java.net.InetSocketAddress;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
@@ -31,11 +33,6 @@ import java.util.function.BooleanSupplier;
  */
 public final class TransferChannel implements MessageHandler
 {
-    /**
-     * How long a finished session waits for its last messages to be acknowledged and the connection to close.
-     */
-    public static final long LINGER_NS = TimeUnit.SECONDS.toNanos(10);
-
     /**
      * Longest park while waiting for a sender to connect.
      */
@@ -94,6 +91,16 @@ public final class TransferChannel implements MessageHandler
     }
 
     /**
+     * @return the context of a sender's endpoint: as {@link #endpointContext}, bound to any free port, and accepting
+     * no connections, so its socket is restricted to the receiver and an ICMP port-unreachable report (nothing
+     * listening there) ends the connect at once instead of after the handshake timeout.
+     */
+    public static PacelinkContext senderContext()
+    {
+        return endpointContext(new InetSocketAddress(0)).acceptConnections(false);
+    }
+
+    /**
      * Open a connection and wait until it is established.
      *
      * @param endpoint          the local endpoint.
@@ -118,7 +125,7 @@ public final class TransferChannel implements MessageHandler
         {
             if (System.nanoTime() - deadlineNs > 0)
             {
-                connection.close();
+                connection.closeNow();
                 break;
             }
             idleStrategy.idle();
@@ -279,18 +286,21 @@ public final class TransferChannel implements MessageHandler
     }
 
     /**
-     * Close gracefully and wait, up to {@link #LINGER_NS}, until the transport has delivered what was offered and
-     * the connection closed. Nothing depends on it succeeding: the peer already has, or lacks, the confirmations.
+     * Close gracefully and wait until the connection's outcome is decided: the transport delivered what was offered
+     * and the peer's application read it, or the peer closed (bounded by {@link ClosingConnections#timeoutNs}, then
+     * aborted). Nothing depends on it succeeding: the peer already has, or lacks, the confirmations.
      */
     private void linger()
     {
+        final List<Connection> closing = List.of(connection);
         connection.close();
-        final long deadlineNs = System.nanoTime() + LINGER_NS;
-        while (ConnectionState.CLOSED != connection.state() && System.nanoTime() - deadlineNs < 0)
+        final long deadlineNs = System.nanoTime() + ClosingConnections.timeoutNs(closing);
+        while (!ClosingConnections.allDecided(closing) && System.nanoTime() - deadlineNs < 0)
         {
             idleStrategy.idle();
         }
         idleStrategy.reset();
+        ClosingConnections.abortUndecided(closing);
     }
 
     private void fail(final String reason)
