@@ -209,7 +209,7 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
         this.initialRttNs = settings.initialRttNs();
         this.handshakeTimeoutNs = settings.handshakeTimeoutNs();
         this.lingerTimeoutNs = settings.lingerTimeoutNs();
-        this.receipts = new DeliveryReceipts(receiveLog);
+        this.receipts = new DeliveryReceipts(receiveLog, settings.receiveBufferBytes());
         this.receiveWindowBytes = settings.receiveBufferBytes();
         this.idleTimeoutNs = settings.idleTimeoutNs();
         this.advertisedMaxDataBytes = receiveWindowBytes;
@@ -898,7 +898,7 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
         }
 
         work += refreshReceiveCredit();
-        if (receipts.checkEndOfStream())
+        if (receipts.checkDue())
         {
             work++;
         }
