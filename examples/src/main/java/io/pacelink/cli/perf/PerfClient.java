@@ -104,6 +104,7 @@ public final class PerfClient
      */
     PerfReport run()
     {
+        PerfCodec.warmUpInBackground();
         final byte[] cookie = new byte[8];
         final SecureRandom random = new SecureRandom();
         random.nextBytes(cookie);

@@ -121,6 +121,7 @@ public final class PerfServer
      */
     public int run()
     {
+        PerfCodec.warmUpInBackground();
         final PacelinkContext context = TransportWaits.invokerContext(options.bind(), options.busySpin())
             .packetScheduler(options.qdisc())
             .maxMessageLengthBytes(MAX_MESSAGE_BYTES)
