@@ -25,7 +25,7 @@ final class StatTable
         "%-8s %-22s %-22s %-8s %-10s %-12s %12s %15s %15s %17s %12s %7s %7s%n";
 
     private static final String ROW_FORMAT =
-        "  %-18s %-22s %-8s %-10s %-12s %12s %15s %15s %8s %8s %12s %7s %7s %5s %8s %8s %7s %7s%n";
+        "  %-21s %-22s %-8s %-10s %-12s %12s %15s %15s %8s %8s %12s %7s %7s %5s %8s %8s %7s %7s%n";
 
     private static final int LINE_WIDTH = 120;
 
