@@ -17,6 +17,7 @@
 #               first from one repetition to the next
 #   DURATION    seconds per test (default 20)
 #   PATHS       which paths (default "lossy500 clean1g long100"):
+#                 clean50   50 Mbit/s, 40 ms RTT, no loss, 1 BDP drop-tail queue
 #                 lossy500  500 Mbit/s, 38 ms RTT, 1 % random loss on the data direction, 1 BDP drop-tail queue
 #                 clean1g   1 Gbit/s, 10 ms RTT, no loss, 1 BDP drop-tail queue
 #                 long100   100 Mbit/s, 150 +- 15 ms RTT (jitter reorders, as netem does), 8 % loss, 1 BDP queue
@@ -25,6 +26,11 @@
 #   EMU_RT      emulator scheduling (default "--rt 20": SCHED_FIFO for its two forwarding threads)
 #   NICE        niceness of the endpoints (default -10)
 #   JAVA_OPTS   extra JVM options for both Pacelink processes (e.g. -XX:StartFlightRecording=...)
+#   PACELINK_OPTS extra options for both `pacelink perf` ends (e.g. "--io nio" or "--gso off")
+#   SECURITY    Pacelink's security options for both ends (default "--insecure": plaintext, as kernel TCP is; a
+#               listener on a non-loopback address otherwise needs keys)
+#
+# Exits 1 if any test failed (no result from either tool), after printing the summary.
 #   NS_PREFIX   namespace names (default "pkparity": pkparity-a, pkparity-b)
 set -u
 set -o pipefail
@@ -41,6 +47,8 @@ OUT=${OUT:-/tmp/kernel-parity-$(date +%Y%m%d-%H%M%S)}
 EMU_RT=${EMU_RT:---rt 20}
 NICE=${NICE:--10}
 JAVA_OPTS=${JAVA_OPTS:-}
+PACELINK_OPTS=${PACELINK_OPTS:-}
+SECURITY=${SECURITY:---insecure}
 NS_PREFIX=${NS_PREFIX:-pkparity}
 NS_A=$NS_PREFIX-a
 NS_B=$NS_PREFIX-b
@@ -65,23 +73,26 @@ path_fwd() {
   case $1 in
     lossy500) echo "rate=500mbit,delay=19ms,loss=1,limit=1bdp" ;;
     clean1g) echo "rate=1gbit,delay=5ms,limit=1bdp" ;;
+    clean50) echo "rate=50mbit,delay=20ms,limit=1bdp" ;;
     long100) echo "rate=100mbit,delay=75ms,jitter=7.5ms,loss=8,limit=1bdp" ;;
-    *) echo "kernel-parity.sh: unknown path '$1' (lossy500, clean1g, long100)" >&2; return 1 ;;
+    *) echo "kernel-parity.sh: unknown path '$1' (lossy500, clean1g, clean50, long100)" >&2; return 1 ;;
   esac
 }
 path_rev() {
   case $1 in
     lossy500) echo "rate=500mbit,delay=19ms,limit=1bdp" ;;
     clean1g) echo "rate=1gbit,delay=5ms,limit=1bdp" ;;
+    clean50) echo "rate=50mbit,delay=20ms,limit=1bdp" ;;
     long100) echo "rate=100mbit,delay=75ms,jitter=7.5ms,loss=0,limit=1bdp" ;;
   esac
 }
 path_floor_ms() {
-  case $1 in lossy500) echo 38 ;; clean1g) echo 10 ;; long100) echo 135 ;; esac
+  case $1 in lossy500) echo 38 ;; clean1g) echo 10 ;; clean50) echo 40 ;; long100) echo 135 ;; esac
 }
 for p in $PATHS; do path_fwd "$p" >/dev/null || exit 2; done
 
 mkdir -p "$OUT"
+: > "$OUT/parity.log"
 RUN_DIR=$OUT/emu
 mkdir -p "$RUN_DIR"
 EMU_PID=""
@@ -187,7 +198,7 @@ run_pacelink() {
   local d=$1 cc=$2
   # shellcheck disable=SC2086
   in_ns "$NS_B" /usr/bin/time -f '%e %U %S' -o "$d/server.time" \
-    java $JAVA_OPTS -jar "$JAR" perf -s -1 -B "$IP_B" -p "$PACELINK_PORT" > "$d/server.txt" 2>&1 &
+    java $JAVA_OPTS -jar "$JAR" perf -s -1 -B "$IP_B" -p "$PACELINK_PORT" $SECURITY $PACELINK_OPTS > "$d/server.txt" 2>&1 &
   local srv=$!
   BG_PIDS+=("$srv")
   wait_for "$d/server.txt" "listening" 20 || log "pacelink server did not say it listens (see $d/server.txt)"
@@ -199,7 +210,7 @@ run_pacelink() {
   local snap=$!
   # shellcheck disable=SC2086
   timeout $((DURATION + 60)) ip netns exec "$NS_A" nice -n "$NICE" /usr/bin/time -f '%e %U %S' -o "$d/client.time" \
-    java $JAVA_OPTS -jar "$JAR" perf -c "$IP_B" -B "$IP_A" -p "$PACELINK_PORT" -C "$cc" -t "$DURATION" -J \
+    java $JAVA_OPTS -jar "$JAR" perf -c "$IP_B" -B "$IP_A" -p "$PACELINK_PORT" -C "$cc" -t "$DURATION" -J $SECURITY $PACELINK_OPTS \
     --get-server-output > "$d/client.json" 2> "$d/client.err"
   wait "$snap" 2>/dev/null
   for _ in $(seq 1 100); do kill -0 "$srv" 2>/dev/null || break; sleep 0.1; done
@@ -238,3 +249,7 @@ for run in $(seq 1 "$RUNS"); do
 done
 emu_stop
 python3 "$HERE/parity_report.py" summary "$OUT" | tee "$OUT/summary.md"
+if grep -q 'FAILED' "$OUT/parity.log"; then
+  echo "kernel-parity.sh: some tests failed (FAILED lines above; their folders under $OUT say why)" >&2
+  exit 1
+fi

@@ -50,6 +50,8 @@ def result(d, system, floor_ms):
     r['sent_gb'] = sent / 1e9
     r['retransmits'] = end['sum_sent'].get('retransmits')
     cpu = end.get('cpu_utilization_percent', {})
+    r['cpu_send_pct'] = cpu.get('host_total', 0)
+    r['cpu_recv_pct'] = cpu.get('remote_total', 0)
     r['cpu_send_s'] = cpu.get('host_total', 0) / 100 * seconds
     r['cpu_recv_s'] = cpu.get('remote_total', 0) / 100 * seconds
     r['cpu_send_per_gb'] = r['cpu_send_s'] / r['sent_gb'] if sent else None
@@ -138,7 +140,7 @@ def summary(out):
             continue
         parts = d.split(os.sep)
         path, cc, run, system = parts[-4], parts[-3], parts[-2], parts[-1]
-        floor = {'lossy500': 38, 'clean1g': 10, 'long100': 135}.get(path, 0)
+        floor = {'lossy500': 38, 'clean1g': 10, 'clean50': 40, 'long100': 135}.get(path, 0)
         results.setdefault((path, cc), {}).setdefault(run, {})[system] = result(d, system, floor)
     loads = [r['load'] for runs in results.values() for pair in runs.values() for r in pair.values()
              if r.get('load') is not None]
@@ -165,6 +167,18 @@ def summary(out):
         print('| %s | %s | %d%s | %s | %s | %s | %d | %s |' % (
             path, cc, len(runs), ' (%d failed)' % failed if failed else '', spread(k), spread(pl),
             spread(ratios, 2), wrong, min_rtts))
+    print()
+    print('CPU, in-test, percent of one core (each tool\'s own measurement: the process\'s CPU seconds from test start '
+          'to end over the test\'s seconds, all threads), median (min–max).')
+    print()
+    print('| path | cc | kernel sender % | Pacelink sender % | kernel receiver % | Pacelink receiver % |')
+    print('|---|---|---|---|---|---|')
+    for (path, cc), runs in sorted(results.items()):
+        def pct(system, key):
+            return spread([p[system].get(key) for p in runs.values() if system in p], 1)
+        print('| %s | %s | %s | %s | %s | %s |' % (
+            path, cc, pct('kernel', 'cpu_send_pct'), pct('pacelink', 'cpu_send_pct'),
+            pct('kernel', 'cpu_recv_pct'), pct('pacelink', 'cpu_recv_pct')))
     print()
     print('CPU seconds per GB sent, in-test (each tool\'s own measurement from test start to end, percent of one '
           'core × seconds / GB sent), median (min–max). The receiving kernel\'s network stack runs in the '

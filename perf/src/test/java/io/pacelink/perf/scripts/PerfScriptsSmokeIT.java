@@ -1,0 +1,252 @@
+package io.pacelink.perf.scripts;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * A seconds-long run of every measuring script under {@code perf/scripts}, after the jars they run are packaged (the
+ * failsafe plugin's integration-test phase), so a change that breaks a measuring tool breaks the build instead of the
+ * next measurement. Nothing is timed: each run checks only that the script ran to its end and printed what its
+ * readers parse. A script without a case here fails {@link #everyScriptHasASmokeRun()}.
+ * <p>
+ * {@code kernel-parity.sh} needs root, network namespaces, {@code iperf3} and the netem-tun emulator (environment
+ * {@code NETEM_TUN}, which {@code .ci/run} builds); without them it is reported as skipped, saying which is missing.
+ */
+class PerfScriptsSmokeIT
+{
+    private static final Path REPO = Paths.get(System.getProperty("pacelink.repo", "..")).toAbsolutePath().normalize();
+    private static final Path SCRIPTS = REPO.resolve("perf/scripts");
+    private static final Path OUT = REPO.resolve("perf/target/script-smoke");
+    private static final long TIMEOUT_S = 240;
+
+    /**
+     * Scripts whose smoke run is the run of another script: the report helpers are run by the scripts that use them.
+     */
+    private static final Map<String, String> RUN_BY = Map.of(
+        "jfr_top.py", "sim-speed.sh (JFR=1 prints each recording's top frames with it)",
+        "parity_report.py", "kernel-parity.sh (one line per test and the summary) and parityReportSummarisesRuns");
+
+    @BeforeAll
+    static void makeOutputFolder() throws IOException
+    {
+        Files.createDirectories(OUT);
+    }
+
+    @Test
+    void everyScriptHasASmokeRun() throws IOException
+    {
+        final TreeSet<String> covered = new TreeSet<>(RUN_BY.keySet());
+        smokeCases().forEach((c) -> covered.add(c.script));
+        covered.add("kernel-parity.sh");
+        try (Stream<Path> files = Files.list(SCRIPTS))
+        {
+            final List<String> missing = files.map((p) -> p.getFileName().toString())
+                .filter((name) -> !covered.contains(name)).sorted().collect(Collectors.toList());
+            assertEquals(List.of(), missing, "perf/scripts without a smoke run in " + getClass().getSimpleName());
+        }
+    }
+
+    static Stream<SmokeCase> smokeCases()
+    {
+        return Stream.of(
+            new SmokeCase("loopback.sh", Map.of(),
+                List.of("--runs", "1", "--duration", "1", "--cases", "bulk,ping", "--only", "pacelink:invoker",
+                    "--pings", "2000", "--out", OUT.resolve("loopback").toString()),
+                List.of("### bulk", "### ping", "raw UDP"), false),
+            new SmokeCase("scale.sh", Map.of(),
+                List.of("--connections", "20", "--concurrent", "10", "--idle", "1",
+                    "--out", OUT.resolve("scale").toString()),
+                List.of("connections"), false),
+            new SmokeCase("sim-speed.sh",
+                Map.of("RUNS", "1", "DURATION", "1s", "JOBS", "2", "JFR", "1", "OUT", OUT.resolve("sim").toString()),
+                List.of(), List.of("packets/wall s", "seeds at once"), false),
+            new SmokeCase("netem-acceptance.sh",
+                Map.of("DURATION", "3", "RUNS", "1", "CUBIC_RUNS", "1", "OUT", OUT.resolve("netem").toString()),
+                List.of("busy"), List.of("received", "busy"), true),
+            new SmokeCase("profile-loopback.sh",
+                Map.of("JFR", "0", "OUT", OUT.resolve("profile").toString()),
+                List.of("pacelink", "invoker", "1472", "131072", "2"), List.of("per data packet"), false));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("smokeCases")
+    void scriptRunsToItsEnd(final SmokeCase smoke) throws Exception
+    {
+        final Result result = run(smoke.script, smoke.environment, smoke.arguments);
+        if (smoke.verdictMayFail)
+        {
+            // An acceptance script judges its figures, which a seconds-long run on a busy build machine need not
+            // meet: exit 1 is a verdict, anything else a broken tool.
+            assertTrue(0 == result.exitCode || 1 == result.exitCode, result.describe());
+        }
+        else
+        {
+            assertEquals(0, result.exitCode, result.describe());
+        }
+        for (final String expected : smoke.expectedOutput)
+        {
+            assertTrue(result.output.contains(expected), "no '" + expected + "' in the output: " + result.describe());
+        }
+    }
+
+    @Test
+    void kernelParityRunsOnOnePath() throws Exception
+    {
+        final String netemTun = System.getenv("NETEM_TUN");
+        assumeTrue(null != netemTun && Files.isExecutable(Paths.get(netemTun)),
+            "NETEM_TUN is not set to the netem-tun binary (.ci/run builds it)");
+        assumeTrue(isRoot(), "kernel-parity.sh needs root (network namespaces, TUN devices)");
+        assumeTrue(isOnPath("iperf3"), "iperf3 is not installed (.ci/run installs it)");
+
+        final Path out = OUT.resolve("kernel-parity");
+        deleteRecursively(out);
+        final Result result = run("kernel-parity.sh",
+            Map.of("NETEM_TUN", netemTun, "RUNS", "1", "DURATION", "2", "PATHS", "clean50", "CCS", "cubic",
+                "OUT", out.toString()),
+            List.of());
+        assertEquals(0, result.exitCode, result.describe());
+        assertTrue(result.output.contains("| clean50 | cubic | 1 |"), "no summary row of one whole run: " +
+            result.describe());
+        assertTrue(Files.isRegularFile(out.resolve("summary.md")), "no summary.md in " + out);
+    }
+
+    @Test
+    void parityReportSummarisesRuns() throws Exception
+    {
+        // The shape both tools write (iperf3's -J): what kernel-parity.sh leaves per test, for a 2 s run of each.
+        final Path out = OUT.resolve("parity-report");
+        for (final String system : List.of("kernel", "pacelink"))
+        {
+            final Path test = Files.createDirectories(out.resolve("clean50/cubic/run1/" + system));
+            Files.writeString(test.resolve("client.json"), "{\"end\": {" +
+                "\"sum_sent\": {\"bytes\": 12500000, \"seconds\": 2.0, \"retransmits\": 3}," +
+                "\"sum_received\": {\"bits_per_second\": " + ("kernel".equals(system) ? "50000000" : "45000000") +
+                ", \"seconds\": 2.0}, \"cpu_utilization_percent\": {\"host_total\": 5.0, \"remote_total\": 10.0}," +
+                "\"streams\": [{\"sender\": {\"min_rtt\": 40100, \"mean_rtt\": 41000}}]}}");
+            Files.writeString(test.resolve("client.time"), "2.5 0.4 0.1\n");
+            Files.writeString(test.resolve("server.time"), "2.6 0.2 0.1\n");
+            Files.writeString(test.resolve("loadavg.start"), "0.10 0.20 0.30\n");
+        }
+        final Result result = run("parity_report.py", Map.of(), List.of("summary", out.toString()));
+        assertEquals(0, result.exitCode, result.describe());
+        assertTrue(result.output.contains("| clean50 | cubic | 1 | 50.0 (50.0–50.0) | 45.0 (45.0–45.0) | 0.90"),
+            "no summary row with the ratio: " + result.describe());
+    }
+
+    private static Result run(final String script, final Map<String, String> environment, final List<String> args)
+        throws IOException, InterruptedException
+    {
+        final List<String> command = new ArrayList<>();
+        command.add(SCRIPTS.resolve(script).toString());
+        command.addAll(args);
+        final Path log = OUT.resolve(script + ".log");
+        final ProcessBuilder builder = new ProcessBuilder(command).directory(REPO.toFile())
+            .redirectErrorStream(true).redirectOutput(log.toFile());
+        builder.environment().putAll(environment);
+        final Process process = builder.start();
+        if (!process.waitFor(TIMEOUT_S, TimeUnit.SECONDS))
+        {
+            process.descendants().forEach(ProcessHandle::destroyForcibly);
+            process.destroyForcibly();
+            fail(script + " did not finish within " + TIMEOUT_S + " s; output in " + log);
+        }
+        return new Result(script, process.exitValue(), Files.readString(log, StandardCharsets.UTF_8), log);
+    }
+
+    private static void deleteRecursively(final Path folder) throws IOException
+    {
+        if (Files.exists(folder))
+        {
+            try (Stream<Path> paths = Files.walk(folder))
+            {
+                for (final Path path : paths.sorted(Comparator.reverseOrder()).collect(Collectors.toList()))
+                {
+                    Files.delete(path);
+                }
+            }
+        }
+    }
+
+    private static boolean isRoot() throws IOException, InterruptedException
+    {
+        final Process process = new ProcessBuilder("id", "-u").redirectErrorStream(true).start();
+        final String uid = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+        return 0 == process.waitFor() && "0".equals(uid);
+    }
+
+    private static boolean isOnPath(final String tool) throws IOException, InterruptedException
+    {
+        return 0 == new ProcessBuilder("sh", "-c", "command -v " + tool).start().waitFor();
+    }
+
+    static final class SmokeCase
+    {
+        final String script;
+        final Map<String, String> environment;
+        final List<String> arguments;
+        final List<String> expectedOutput;
+        final boolean verdictMayFail;
+
+        SmokeCase(
+            final String script,
+            final Map<String, String> environment,
+            final List<String> arguments,
+            final List<String> expectedOutput,
+            final boolean verdictMayFail)
+        {
+            this.script = script;
+            this.environment = environment;
+            this.arguments = arguments;
+            this.expectedOutput = expectedOutput;
+            this.verdictMayFail = verdictMayFail;
+        }
+
+        public String toString()
+        {
+            return script + " " + String.join(" ", arguments);
+        }
+    }
+
+    private static final class Result
+    {
+        final String script;
+        final int exitCode;
+        final String output;
+        final Path log;
+
+        Result(final String script, final int exitCode, final String output, final Path log)
+        {
+            this.script = script;
+            this.exitCode = exitCode;
+            this.output = output;
+            this.log = log;
+        }
+
+        String describe()
+        {
+            final String tail = output.length() > 3000 ? output.substring(output.length() - 3000) : output;
+            return script + " exited " + exitCode + " (log " + log + "):\n" + tail;
+        }
+    }
+}
