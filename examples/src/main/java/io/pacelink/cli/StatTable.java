@@ -21,11 +21,19 @@ import java.util.Map;
  */
 final class StatTable
 {
-    private static final String CONNECTION_FORMAT =
-        "%-8s %-22s %-22s %-8s %-10s %-12s %12s %15s %15s %17s %12s %7s %7s%n";
+    /**
+     * The columns both views show, as {@code ss -ti} does: peer, controller, state, cwnd, rates, RTT, in flight,
+     * retransmits, losses ({@link #ssColumns}).
+     */
+    private static final String SS_FORMAT = "%-22s %-8s %-10s %-12s %12s %15s %15s %17s %12s %7s %7s";
 
-    private static final String ROW_FORMAT =
-        "  %-21s %-22s %-8s %-10s %-12s %12s %15s %15s %8s %8s %12s %7s %7s %5s %8s %8s %7s %7s%n";
+    private static final Object[] SS_HEADERS = {
+        "PEER", "CC", "STATE", "CC-STATE", "CWND", "PACING", "DELIVERY", "RTT MIN/SRTT ms", "INFLIGHT", "RETX", "LOST"
+    };
+
+    private static final String CONNECTION_FORMAT = "%-8s %-22s " + SS_FORMAT + "%n";
+
+    private static final String ROW_FORMAT = "  %-21s " + SS_FORMAT + " %5s %8s %8s %7s %7s%n";
 
     private static final int LINE_WIDTH = 120;
 
@@ -65,24 +73,10 @@ final class StatTable
                 }
                 if (0 == rows++)
                 {
-                    out.printf(Locale.ROOT, CONNECTION_FORMAT, "PID", "LOCAL", "PEER", "CC", "STATE", "CC-STATE",
-                        "CWND", "PACING", "DELIVERY", "RTT MIN/SRTT ms", "INFLIGHT", "RETX", "LOST");
+                    out.printf(Locale.ROOT, CONNECTION_FORMAT, row(new Object[]{ "PID", "LOCAL" }, SS_HEADERS));
                 }
                 out.printf(Locale.ROOT, CONNECTION_FORMAT,
-                    process.pid(),
-                    process.localAddress(),
-                    c.peer(),
-                    c.congestionControl(),
-                    c.state(),
-                    c.controllerState(),
-                    Units.bytes(value(c, ConnectionCounters.CWND_BYTES)),
-                    bitsPerSecond(value(c, ConnectionCounters.PACING_RATE_BYTES_PER_SECOND)),
-                    bitsPerSecond(value(c, ConnectionCounters.DELIVERY_RATE_BYTES_PER_SECOND)),
-                    millis(value(c, ConnectionCounters.MIN_RTT_NS)) + "/" +
-                        millis(value(c, ConnectionCounters.SMOOTHED_RTT_NS)),
-                    Units.bytes(value(c, ConnectionCounters.BYTES_IN_FLIGHT)),
-                    value(c, ConnectionCounters.PACKETS_RETRANSMITTED),
-                    value(c, ConnectionCounters.PACKETS_LOST));
+                    row(new Object[]{ process.pid(), process.localAddress() }, ssColumns(c)));
             }
         }
         if (0 == rows)
@@ -195,30 +189,17 @@ final class StatTable
             return;
         }
 
-        out.printf(Locale.ROOT, ROW_FORMAT, "CONNECTION", "PEER", "CC", "STATE", "CC-STATE", "CWND", "PACING",
-            "DELIVERY", "MINRTT", "SRTT", "INFLIGHT", "RETX", "LOST", "SPUR", "CWND-LTD", "PACE-LTD", "FC-LTD",
-            "APP-LTD");
+        out.printf(Locale.ROOT, ROW_FORMAT, row(new Object[]{ "CONNECTION" }, SS_HEADERS,
+            new Object[]{ "SPUR", "CWND-LTD", "PACE-LTD", "FC-LTD", "APP-LTD" }));
         for (final ProcessCounters.Connection c : connections)
         {
-            out.printf(Locale.ROOT, ROW_FORMAT,
-                "conn " + Long.toHexString(c.connectionId()),
-                c.peer(),
-                c.congestionControl(),
-                c.state(),
-                c.controllerState(),
-                Units.bytes(value(c, ConnectionCounters.CWND_BYTES)),
-                bitsPerSecond(value(c, ConnectionCounters.PACING_RATE_BYTES_PER_SECOND)),
-                bitsPerSecond(value(c, ConnectionCounters.DELIVERY_RATE_BYTES_PER_SECOND)),
-                millis(value(c, ConnectionCounters.MIN_RTT_NS)),
-                millis(value(c, ConnectionCounters.SMOOTHED_RTT_NS)),
-                Units.bytes(value(c, ConnectionCounters.BYTES_IN_FLIGHT)),
-                value(c, ConnectionCounters.PACKETS_RETRANSMITTED),
-                value(c, ConnectionCounters.PACKETS_LOST),
-                value(c, ConnectionCounters.SPURIOUS_LOSSES),
-                value(c, ConnectionCounters.CWND_LIMITED),
-                value(c, ConnectionCounters.PACING_LIMITED),
-                value(c, ConnectionCounters.FLOW_CONTROL_LIMITED),
-                value(c, ConnectionCounters.APP_LIMITED));
+            out.printf(Locale.ROOT, ROW_FORMAT, row(new Object[]{ "conn " + Long.toHexString(c.connectionId()) },
+                ssColumns(c), new Object[]{
+                    value(c, ConnectionCounters.SPURIOUS_LOSSES),
+                    value(c, ConnectionCounters.CWND_LIMITED),
+                    value(c, ConnectionCounters.PACING_LIMITED),
+                    value(c, ConnectionCounters.FLOW_CONTROL_LIMITED),
+                    value(c, ConnectionCounters.APP_LIMITED) }));
             final Map<String, Long> controller = zeros ? c.controller() : nonZero(c.controller());
             if (!controller.isEmpty())
             {
@@ -238,6 +219,36 @@ final class StatTable
             }
         });
         return nonZero;
+    }
+
+    /**
+     * @return the values of {@link #SS_FORMAT}'s columns for a connection.
+     */
+    private static Object[] ssColumns(final ProcessCounters.Connection c)
+    {
+        return new Object[]{
+            c.peer(),
+            c.congestionControl(),
+            c.state(),
+            c.controllerState(),
+            Units.bytes(value(c, ConnectionCounters.CWND_BYTES)),
+            bitsPerSecond(value(c, ConnectionCounters.PACING_RATE_BYTES_PER_SECOND)),
+            bitsPerSecond(value(c, ConnectionCounters.DELIVERY_RATE_BYTES_PER_SECOND)),
+            millis(value(c, ConnectionCounters.MIN_RTT_NS)) + "/" +
+                millis(value(c, ConnectionCounters.SMOOTHED_RTT_NS)),
+            Units.bytes(value(c, ConnectionCounters.BYTES_IN_FLIGHT)),
+            value(c, ConnectionCounters.PACKETS_RETRANSMITTED),
+            value(c, ConnectionCounters.PACKETS_LOST) };
+    }
+
+    private static Object[] row(final Object[]... parts)
+    {
+        final List<Object> values = new ArrayList<>();
+        for (final Object[] part : parts)
+        {
+            values.addAll(List.of(part));
+        }
+        return values.toArray();
     }
 
     private static long value(final ProcessCounters.Connection connection, final int index)

@@ -27,11 +27,7 @@ class DeliveryProgressTest
     @Test
     void deliveryCountsAdvanceAsThePeersApplicationReads()
     {
-        final TestNetwork network = bed.network();
-        final TestNetwork.Port serverPort = network.newPort(1000);
-        final EndpointCore server = bed.newCore(serverPort, true, 16);
-        final EndpointCore client = bed.newCore(network.newPort(2000), false, 16);
-        final Connection[] pair = bed.connect(client, server, serverPort);
+        final Connection[] pair = connect();
         final UnsafeBuffer message = new UnsafeBuffer(new byte[MESSAGE_BYTES]);
         for (int i = 0; i < MESSAGES; i++)
         {
@@ -63,17 +59,22 @@ class DeliveryProgressTest
     @SuppressWarnings("removal")
     void bytesDeliveredIsTheDeprecatedNameOfStreamBytesAcked()
     {
-        final TestNetwork network = bed.network();
-        final TestNetwork.Port serverPort = network.newPort(1000);
-        final EndpointCore server = bed.newCore(serverPort, true, 16);
-        final EndpointCore client = bed.newCore(network.newPort(2000), false, 16);
-        final Connection[] pair = bed.connect(client, server, serverPort);
+        final Connection[] pair = connect();
         final UnsafeBuffer message = new UnsafeBuffer(new byte[MESSAGE_BYTES]);
         assertTrue(pair[0].offer(message, 0, MESSAGE_BYTES) > 0);
         bed.run(() -> pair[0].stats().streamBytesAcked() == MESSAGE_BYTES + 4L, TimeUnit.SECONDS.toNanos(1), "ack");
         assertEquals(pair[0].stats().streamBytesAcked(), pair[0].stats().bytesDelivered());
         assertTrue(pair[0].stats().toString().contains("applicationBytesOffered=" + MESSAGE_BYTES),
             pair[0].stats().toString());
+    }
+
+    private Connection[] connect()
+    {
+        final TestNetwork network = bed.network();
+        final TestNetwork.Port serverPort = network.newPort(1000);
+        final EndpointCore server = bed.newCore(serverPort, true, 16);
+        final EndpointCore client = bed.newCore(network.newPort(2000), false, 16);
+        return bed.connect(client, server, serverPort);
     }
 
     private void read(final Connection receiver, final int messages)
