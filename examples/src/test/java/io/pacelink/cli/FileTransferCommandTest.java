@@ -111,8 +111,9 @@ class FileTransferCommandTest
         assertEquals(-1, Files.mismatch(source, destination.resolve("big.bin")));
 
         assertEquals(1, sender.exitValue(60_000), sender.output());
-        // Whichever comes first: the dead-peer limit (nothing acknowledged through its probe timeouts) or the idle
-        // timeout (nothing heard at all).
+        // Whichever comes first: the port-unreachable reports of the dead receiver's host (the sender's socket is
+        // restricted to its receiver, so they reach it), the dead-peer limit (nothing acknowledged through its probe
+        // timeouts) or the idle timeout (nothing heard at all).
         assertTrue(sender.output().contains("FAILED: the receiver stopped answering (") &&
             sender.output().contains("): it was stopped, or the network is down"), sender.output());
     }
