@@ -328,8 +328,9 @@ class PerfCommandTest
             }, "fake-server");
             closer.setDaemon(true);
             closer.start();
+            // The stand-in has no key: the client runs plaintext too.
             final CommandRun perf = CommandRun.of("perf", "-c", "127.0.0.1", "-p",
-                Integer.toString(fake.localAddress().getPort()), "-t", "1");
+                Integer.toString(fake.localAddress().getPort()), "-t", "1", "--insecure");
             assertEquals(1, perf.exitCode(), perf.out());
             assertTrue(perf.err().contains("the server closed the connection early while waiting for the server to " +
                 "accept the test"), perf.err());

@@ -30,7 +30,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * documented command that fails fails the build. Commands that a block starts in the background ({@code &}) are
  * ended (SIGTERM, as Ctrl-C) when the block ends. {@code PACELINK_MAX_DURATION} shortens every wall-clock run (the
  * demo's time per controller, perf's {@code -t}, netem's {@code --duration}) to {@value #MAX_DURATION}, so the whole
- * test takes a minute or two.
+ * test takes a minute or two. Each document has its own {@code XDG_CONFIG_HOME} (the tools' host key and known
+ * hosts), as a new user's account has, so the commands run in their default secure mode as written.
  * <p>
  * A block that cannot run here carries a marker on the line before its fence,
  * {@code <!-- docs-test: skip REASON -->}; the test prints every skipped block with its reason and keeps their
@@ -145,6 +146,9 @@ class DocsCommandsIT
             .redirectOutput(output.toFile());
         builder.environment().put("PACELINK_MAX_DURATION", MAX_DURATION);
         builder.environment().put("PATH", ROOT.resolve("bin") + ":" + System.getenv("PATH"));
+        // The tools are secure with zero setup: servers make a host key, clients record known hosts. Each document
+        // gets its own configuration directory, as a new user has, instead of the account's ~/.config/pacelink.
+        builder.environment().put("XDG_CONFIG_HOME", work.resolve(".config").toString());
         final long startNs = System.nanoTime();
         final Process process = builder.start();
         final boolean ended = process.waitFor(BLOCK_TIMEOUT_SECONDS, TimeUnit.SECONDS);

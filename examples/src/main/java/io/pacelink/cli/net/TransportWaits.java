@@ -3,7 +3,6 @@ package io.pacelink.cli.net;
 import io.pacelink.cli.Units;
 import io.pacelink.transport.CloseReason;
 import io.pacelink.transport.Connection;
-import io.pacelink.transport.ConnectionOutcome;
 import io.pacelink.transport.ConnectionState;
 import io.pacelink.transport.Endpoint;
 import io.pacelink.transport.PacelinkContext;
@@ -190,7 +189,7 @@ public final class TransportWaits
             if (ConnectionState.CONNECTED != connection.state())
             {
                 connections.forEach(Connection::closeNow);
-                throw new TransportFailure(connectFailure(connection, address, timeoutNs, serverName));
+                throw new TransportFailure(ConnectFailures.describe(connection, address, timeoutNs, serverName));
             }
         }
         return connections;
@@ -289,31 +288,12 @@ public final class TransportWaits
             case PEER_CLOSE, NONE -> peerName + " closed the connection early";
             case PROTOCOL_VIOLATION -> "the connection broke the transport protocol and was closed" + why;
             case REJECTED -> peerName + " refused the connection" + why;
+            case AUTHENTICATION_FAILED, SECURITY_MISMATCH -> peerName + ": " + reason.description() + why;
             case PEER_UNRESPONSIVE, PEER_UNREACHABLE, PEER_ABORTED -> peerName + ": " + reason.description();
             case LINGER_TIMEOUT, ABORTED -> "the connection was closed here: " + reason.description();
             case HANDSHAKE_TIMEOUT -> peerName + " did not answer the handshake";
             case ENDPOINT_CLOSED, LOCAL_CLOSE -> "the connection was closed here early";
         };
-    }
-
-    /**
-     * @return why a connection did not get established: the transport's own words when it ended (refused, or
-     * nothing listening, which an ICMP port-unreachable report tells at once), else that nothing answered in time.
-     */
-    private static String connectFailure(
-        final Connection connection, final InetSocketAddress address, final long timeoutNs, final String serverName)
-    {
-        final String where = address.getHostString() + ":" + address.getPort();
-        final ConnectionOutcome outcome = connection.outcome();
-        if (outcome.isClosed() && CloseReason.HANDSHAKE_TIMEOUT != outcome.reason())
-        {
-            // As Endpoint.connect(address, cc, timeoutNs) words it.
-            return "cannot connect to " + where + ": " + outcome.reason().description() +
-                (outcome.detail().isEmpty() ? "" : " (" + outcome.detail() + ")") +
-                (CloseReason.PEER_UNREACHABLE == outcome.reason() ? "; is `" + serverName + "` running there?" : "");
-        }
-        return "cannot connect to " + where + ": no answer within " + Units.seconds(timeoutNs) + "; is `" +
-            serverName + "` running there, and is UDP port " + address.getPort() + " reachable?";
     }
 
     private static boolean anyConnecting(final List<Connection> connections)

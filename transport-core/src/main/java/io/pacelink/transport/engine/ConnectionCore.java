@@ -72,6 +72,18 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
     static final int ABORTED_ERROR = 3;
 
     /**
+     * Error code a secure server sends when it refuses a hello it cannot authenticate: a pinned key that is not its
+     * own, a pre-shared key that differs (docs/security.md, "Secure mode").
+     */
+    static final int AUTHENTICATION_FAILED_ERROR = 4;
+
+    /**
+     * Error code a server sends when it refuses a hello of a mode it does not speak: plaintext to a secure server,
+     * secure to a plaintext one, or a Noise profile it has no key for.
+     */
+    static final int SECURITY_MISMATCH_ERROR = 5;
+
+    /**
      * RFC 9000 section 10.2: a closing or draining connection lingers for three PTOs so late packets are absorbed.
      */
     private static final int CLOSE_LINGER_PTOS = 3;
@@ -168,6 +180,7 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
     private UnsafeBuffer retryToken;
     private int retryTokenLength;
     private int retriesFollowed;
+    private int answersNotAuthenticated;
     private long nextSkippedPacketNumber;
     private boolean isPacketDropped;
     private boolean isSendStalled;
@@ -354,6 +367,17 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
         {
             // A forged or tampered answer: ignored, so the genuine one can still complete the handshake.
             securityCounters.handshakeAuthFailures().incrementRelease();
+            answersNotAuthenticated++;
+            return;
+        }
+        final String distrust = null == secureSession ? null : secureSession.verifyServer(remoteAddress);
+        if (null != distrust)
+        {
+            // The server proved it holds a key this client learned from it, and the application does not trust that
+            // key (a known-hosts file holds another). The server's half-open connection is never confirmed and ends
+            // with its handshake timeout; nothing was sent toward it under the distrusted key.
+            end(CloseReason.AUTHENTICATION_FAILED, distrust);
+            finishClose();
             return;
         }
         if (PacketHeaderFlyweight.CURRENT_VERSION != handshake.version() ||
@@ -398,17 +422,32 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
     }
 
     /**
-     * The server answered the hello with a RETRY: send the hello again at once, echoing its token.
+     * The server answered the hello with a RETRY: send the hello again at once, echoing its token. A secure client
+     * also reads the server key the RETRY may carry: it learns the key it did not know, or finds it is not the one it
+     * pinned — then the connect fails at once, naming both keys, rather than waiting out the handshake timeout.
      *
      * @param buffer      holding the token.
      * @param tokenOffset of the first token byte.
      * @param tokenLength number of token bytes, at most {@link RetryPacketFlyweight#MAX_TOKEN_LENGTH}.
+     * @param serverKey   the server's static public key the RETRY carried, or null.
      * @param nowNs       the current time.
      */
-    void onRetry(final DirectBuffer buffer, final int tokenOffset, final int tokenLength, final long nowNs)
+    void onRetry(
+        final DirectBuffer buffer,
+        final int tokenOffset,
+        final int tokenLength,
+        final byte[] serverKey,
+        final long nowNs)
     {
         if (ConnectionState.CONNECTING != state || retriesFollowed >= MAX_RETRIES)
         {
+            return;
+        }
+        final String keyProblem = null == secureSession ? null : secureSession.onRetry(serverKey);
+        if (null != keyProblem)
+        {
+            end(CloseReason.AUTHENTICATION_FAILED, keyProblem);
+            finishClose();
             return;
         }
         retriesFollowed++;
@@ -424,13 +463,16 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
     /**
      * The server refused this client's handshake.
      *
-     * @param detail the server's reason, e.g. "connection limit reached".
+     * @param errorCode the CLOSE frame's code: an authentication failure and a mode mismatch are told apart from other
+     *                  refusals.
+     * @param detail    the server's reason, e.g. "the server has its maximum of connections".
      */
-    void onRejected(final String detail)
+    void onRejected(final int errorCode, final String detail)
     {
         if (ConnectionState.CONNECTING == state)
         {
-            end(CloseReason.REJECTED, detail);
+            end(AUTHENTICATION_FAILED_ERROR == errorCode ? CloseReason.AUTHENTICATION_FAILED :
+                SECURITY_MISMATCH_ERROR == errorCode ? CloseReason.SECURITY_MISMATCH : CloseReason.REJECTED, detail);
             finishClose();
         }
     }
@@ -556,7 +598,7 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
     {
         final int macOffset = writer.appendNoise(
             secureSession.profile().wireId(), secureSession.aead().wireId(), message);
-        secureSession.helloMac().write(writer.buffer(), writer.offset(), macOffset);
+        secureSession.writeMac(writer.buffer(), writer.offset(), macOffset);
     }
 
     // ---------------------------------------------------------------- receive
@@ -922,7 +964,16 @@ final class ConnectionCore implements SchedulableFlow, PacketOutcomeListener
         }
         if (nowNs - handshakeStartNs >= handshakeTimeoutNs)
         {
-            end(CloseReason.HANDSHAKE_TIMEOUT, "");
+            // Answers came but none proved the server holds the keys: not a silent host.
+            if (answersNotAuthenticated > 0)
+            {
+                end(CloseReason.AUTHENTICATION_FAILED, "none of the server's " + answersNotAuthenticated +
+                    " answers authenticated: they were forged, or changed on the way");
+            }
+            else
+            {
+                end(CloseReason.HANDSHAKE_TIMEOUT, "");
+            }
             finishClose();
             return 1;
         }

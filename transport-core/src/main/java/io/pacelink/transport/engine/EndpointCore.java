@@ -126,6 +126,7 @@ public final class EndpointCore implements DatagramHandler
     private boolean handshakeNamesController;
     private boolean handshakeHasNoise;
     private String requestedController;
+    private int closeErrorCode;
 
     /**
      * A core whose connections cannot wait (the simulator and tests: only the non-blocking calls).
@@ -700,7 +701,8 @@ public final class EndpointCore implements DatagramHandler
         {
             if (PacketType.CLOSE == decoder.packetType())
             {
-                connection.onRejected(closeReasonPhrase(buffer, offset, length));
+                final String phrase = closeReasonPhrase(buffer, offset, length);
+                connection.onRejected(closeErrorCode, phrase);
             }
             else
             {
@@ -767,10 +769,12 @@ public final class EndpointCore implements DatagramHandler
         final long clientId = handshake.sourceConnectionId();
         if (keys.isSecureServer() != handshakeHasNoise)
         {
-            refuseMode(clientId, source);
+            refuseMode(clientId, source, keys.isSecureServer() ?
+                CloseReasonTexts.SECURE_MODE_REQUIRED : CloseReasonTexts.SECURE_MODE_UNSUPPORTED);
             return;
         }
         NoiseProfile profile = null;
+        boolean isMacValid = true;
         if (handshakeHasNoise)
         {
             // WireGuard's mac1: a hello without the right MAC costs one HMAC, never a Diffie-Hellman.
@@ -779,17 +783,16 @@ public final class EndpointCore implements DatagramHandler
             final HelloMac mac = keys.serverMac(profile);
             if (null == mac)
             {
-                refuseMode(clientId, source);
+                refuseMode(clientId, source,
+                    NoiseProfile.NK == profile ? CloseReasonTexts.NO_STATIC_KEY : CloseReasonTexts.NO_PRE_SHARED_KEY);
                 return;
             }
-            if (!mac.isValid(buffer, offset, noise.macOffset()))
-            {
-                securityCounters.hellosBadMac().incrementRelease();
-                return;
-            }
+            // A key request (an empty message) cannot carry a MAC for a key its client does not know.
+            isMacValid = NoiseFrameFlyweight.KEY_REQUEST_LENGTH != noise.messageLength() &&
+                mac.isValid(buffer, offset, noise.macOffset());
         }
 
-        final ConnectionCore existing = serverConnectionsByClientId.get(clientId);
+        final ConnectionCore existing = isMacValid ? serverConnectionsByClientId.get(clientId) : null;
         if (null != existing && existing.remoteAddress().equals(source))
         {
             if (existing.isHandshakeConfirmed())
@@ -803,17 +806,30 @@ public final class EndpointCore implements DatagramHandler
         }
 
         // The floor applies to the datagram, integrity trailer included (handshake packets always carry a CRC32C).
+        // A hello whose MAC does not check goes through admission too: a client whose key differs from this server's
+        // learns so — at first from the key a RETRY to an NK hello carries, then from a refusal to its validated
+        // address — rather than from silence that reads like a dead host. Neither answer costs public-key work.
         final int verdict = admission.admit(
             handshake, length + Crc32cPacketCheck.TRAILER_LENGTH, source, nowNs, retryToken, 0);
         if (HelloAdmission.RETRY == verdict)
         {
-            writer.wrap(sendBuffer, 0, RetryPacketFlyweight.TOKEN_OFFSET + AddressValidator.TOKEN_LENGTH);
-            writer.writeRetry(clientId, retryToken, 0, AddressValidator.TOKEN_LENGTH);
+            final byte[] serverKey = NoiseProfile.NK == profile ? keys.serverPublicKey() : null;
+            writer.wrap(sendBuffer, 0, RetryPacketFlyweight.TOKEN_OFFSET + AddressValidator.TOKEN_LENGTH +
+                RetryPacketFlyweight.SERVER_KEY_LENGTH);
+            writer.writeRetry(clientId, retryToken, 0, AddressValidator.TOKEN_LENGTH, serverKey);
             sendChecked(writer.length(), source);
             return;
         }
         if (HelloAdmission.ACCEPT != verdict)
         {
+            return;
+        }
+        if (!isMacValid)
+        {
+            securityCounters.hellosBadMac().incrementRelease();
+            endpointCounters.connectionsRejected().incrementRelease();
+            sendRejection(clientId, source, ConnectionCore.AUTHENTICATION_FAILED_ERROR, NoiseProfile.NK == profile ?
+                CloseReasonTexts.WRONG_SERVER_KEY : CloseReasonTexts.WRONG_PRE_SHARED_KEY, 0);
             return;
         }
 
@@ -866,7 +882,13 @@ public final class EndpointCore implements DatagramHandler
         else
         {
             final RetryPacketFlyweight retry = decoder.retry();
-            connection.onRetry(retry.buffer(), retry.tokenOffset(), retry.tokenLength(), nowNs);
+            byte[] serverKey = null;
+            if (RetryPacketFlyweight.SERVER_KEY_LENGTH == decoder.retryServerKeyLength())
+            {
+                serverKey = new byte[RetryPacketFlyweight.SERVER_KEY_LENGTH]; // a handshake's, not the hot path
+                retry.buffer().getBytes(retry.serverKeyOffset(), serverKey);
+            }
+            connection.onRetry(retry.buffer(), retry.tokenOffset(), retry.tokenLength(), serverKey, nowNs);
         }
     }
 
@@ -888,14 +910,13 @@ public final class EndpointCore implements DatagramHandler
 
     /**
      * Refuse a hello whose mode does not match this server's: plaintext to a secure server, secure to a plaintext
-     * one, or a profile this server has no key for. The CLOSE (REJECTED) says which, so the operator knows what to
-     * configure; it is far smaller than the hello.
+     * one, or a profile this server has no key for. The CLOSE (SECURITY_MISMATCH) says which, so the operator knows
+     * what to configure; it is far smaller than the hello.
      */
-    private void refuseMode(final long clientId, final InetSocketAddress source)
+    private void refuseMode(final long clientId, final InetSocketAddress source, final DirectBuffer reason)
     {
         securityCounters.handshakesRefusedMode().incrementRelease();
-        sendRejection(clientId, source, keys.isSecureServer() ?
-            CloseReasonTexts.SECURE_MODE_REQUIRED : CloseReasonTexts.SECURE_MODE_UNSUPPORTED, 0);
+        sendRejection(clientId, source, ConnectionCore.SECURITY_MISMATCH_ERROR, reason, 0);
     }
 
     /**
@@ -943,22 +964,25 @@ public final class EndpointCore implements DatagramHandler
         final long clientId = buffer.getLong(
             offset + PacketHeaderFlyweight.HEADER_LENGTH + HandshakeFrameFlyweight.SOURCE_CONNECTION_ID_OFFSET,
             PacketHeaderFlyweight.BYTE_ORDER);
-        sendRejection(clientId, source, CloseReasonTexts.VERSION_REFUSED, clientVersion);
+        sendRejection(clientId, source, ConnectionCore.REJECTED_ERROR, CloseReasonTexts.VERSION_REFUSED, clientVersion);
     }
 
     /**
-     * @return the reason phrase of a validated CLOSE packet's CLOSE frame (a server's reason for a refusal), or empty.
+     * @return the reason phrase of a validated CLOSE packet's CLOSE frame (a server's reason for a refusal), or empty;
+     * its error code is left in {@link #closeErrorCode}.
      */
     private String closeReasonPhrase(final DirectBuffer buffer, final int offset, final int length)
     {
         String phrase = "";
+        closeErrorCode = ConnectionCore.REJECTED_ERROR;
         for (int frameType = decoder.firstFrame(buffer, offset, length);
             PacketDecoder.NO_MORE_FRAMES != frameType;
             frameType = decoder.nextFrame())
         {
-            if (FrameType.CLOSE == frameType && decoder.close().reasonLength() > 0)
+            if (FrameType.CLOSE == frameType)
             {
-                phrase = decoder.close().reason();
+                closeErrorCode = decoder.close().errorCode();
+                phrase = decoder.close().reasonLength() > 0 ? decoder.close().reason() : "";
             }
         }
         return phrase;
@@ -970,21 +994,26 @@ public final class EndpointCore implements DatagramHandler
     private void refuse(final long clientId, final InetSocketAddress source, final DirectBuffer reason)
     {
         endpointCounters.connectionsRejected().incrementRelease();
-        sendRejection(clientId, source, reason, 0);
+        sendRejection(clientId, source, ConnectionCore.REJECTED_ERROR, reason, 0);
     }
 
     /**
-     * A CLOSE with error code REJECTED to a client's hello.
+     * A CLOSE refusing a client's hello.
      *
-     * @param reason  why.
-     * @param version the header version to write, 0 for this endpoint's.
+     * @param errorCode REJECTED, or for a secure server's refusals AUTHENTICATION_FAILED or SECURITY_MISMATCH.
+     * @param reason    why.
+     * @param version   the header version to write, 0 for this endpoint's.
      */
     private void sendRejection(
-        final long clientId, final InetSocketAddress source, final DirectBuffer reason, final int version)
+        final long clientId,
+        final InetSocketAddress source,
+        final int errorCode,
+        final DirectBuffer reason,
+        final int version)
     {
         writer.wrap(sendBuffer, 0, context.maxDatagramSizeBytes() - Crc32cPacketCheck.TRAILER_LENGTH);
         writer.writeHeader(PacketType.CLOSE, clientId, 0);
-        writer.appendClose(ConnectionCore.REJECTED_ERROR, reason, 0, reason.capacity());
+        writer.appendClose(errorCode, reason, 0, reason.capacity());
         if (0 != version)
         {
             // Another version's client: written in its layout, which has no integrity trailer.
