@@ -11,8 +11,10 @@ archive="$2"
 work="$(dirname "$archive")/cds"
 rm -rf "$work" "$archive"
 mkdir -p "$work"
+# The training runs are secure as the tools are by default (a host key, a known_hosts entry): they keep those in a
+# configuration directory of their own, never the building user's ~/.config/pacelink.
 flags=(--add-exports java.base/jdk.internal.misc=ALL-UNNAMED --add-opens java.base/jdk.internal.misc=ALL-UNNAMED
-    --add-opens java.base/sun.nio.ch=ALL-UNNAMED)
+    --add-opens java.base/sun.nio.ch=ALL-UNNAMED -Dpacelink.config.dir="$work/config")
 counters="$work/counters"
 train() # NAME ARGS...: one training run, its class list in $work/NAME.classes
 {

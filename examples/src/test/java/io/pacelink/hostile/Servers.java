@@ -36,7 +36,9 @@ final class Servers
             .initialRttNs(TimeUnit.MILLISECONDS.toNanos(20))
             .sendBufferBytes(1 << 20)
             .receiveBufferBytes(1 << 20)
-            .maxMessageLengthBytes(64 << 10);
+            .maxMessageLengthBytes(64 << 10)
+            // A hostile peer does not acknowledge a close: the endpoint's close would wait out the default linger.
+            .lingerTimeoutNs(TimeUnit.MILLISECONDS.toNanos(500));
         customize.accept(context);
         return Endpoint.launch(context);
     }
