@@ -241,7 +241,7 @@ class FileTransferCommandTest
             "to replace it";
         assertTrue(sender.output().contains(expected), sender.output());
         assertTrue(receiver.output().contains(expected), receiver.output());
-        assertTrue(sender.output().contains("FAILED: 1 entries did not arrive"), sender.output());
+        assertTrue(sender.output().contains("FAILED: 1 entry did not arrive"), sender.output());
         assertEquals("the receiver's own file", Files.readString(destination.resolve("report.pdf")));
     }
 

@@ -102,11 +102,11 @@ final class TextLines
         else if (null != summary.failure())
         {
             verdict = "FAILED: " + summary.failure() + (summary.entriesFailed() > 0 ? " (" +
-                summary.entriesFailed() + " entries not confirmed)" : "");
+                entries(summary.entriesFailed()) + " not confirmed)" : "");
         }
         else
         {
-            verdict = "FAILED: " + summary.entriesFailed() + " entries did not arrive (see above)";
+            verdict = "FAILED: " + entries(summary.entriesFailed()) + " did not arrive (see above)";
         }
         return figures + System.lineSeparator() + verdict;
     }
@@ -124,5 +124,10 @@ final class TextLines
     private static double percent(final long done, final long total)
     {
         return total <= 0 ? 100.0 : done * 100.0 / total;
+    }
+
+    private static String entries(final int count)
+    {
+        return count + (1 == count ? " entry" : " entries");
     }
 }

@@ -45,4 +45,15 @@ class TextLinesTest
         assertFalse(summary.contains("retransmit"), summary);
         assertEquals(2, summary.lines().count(), summary);
     }
+
+    @Test
+    void aFailedSessionCountsItsEntriesInWords()
+    {
+        final TransferSummary one = new TransferSummary(false, 1, 0, 1, 1, 0, 0, 0, 1, 0, 0, "cannot connect");
+        assertTrue(TextLines.summary(one, "sent").endsWith("FAILED: cannot connect (1 entry not confirmed)"),
+            TextLines.summary(one, "sent"));
+        final TransferSummary three = new TransferSummary(false, 3, 0, 3, 1, 0, 0, 0, 1, 0, 0, null);
+        assertTrue(TextLines.summary(three, "sent").endsWith("FAILED: 3 entries did not arrive (see above)"),
+            TextLines.summary(three, "sent"));
+    }
 }
