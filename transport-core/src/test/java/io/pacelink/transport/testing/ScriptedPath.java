@@ -7,6 +7,7 @@ import io.pacelink.transport.recovery.AckRanges;
 import io.pacelink.transport.recovery.LossRecovery;
 import io.pacelink.transport.recovery.RecoveryConfig;
 import io.pacelink.transport.recovery.ScriptedLosses;
+import io.pacelink.transport.recovery.SentPacketDescriptor;
 import io.pacelink.transport.wire.FrameHeaderFlyweight;
 import io.pacelink.transport.wire.PacketDecoder;
 import io.pacelink.transport.wire.PacketHeaderFlyweight;
@@ -68,6 +69,7 @@ public final class ScriptedPath
     private final RecordingController recorder;
     private final TestControllerContext context;
     private final LossRecovery lossRecovery;
+    private final SentPacketDescriptor sent = new SentPacketDescriptor();
     private final ReceivedPacketTracker receiver = new ReceivedPacketTracker(
         PacketDecoder.MAX_ACK_RANGES, TestControllerContext.PEER_MAX_ACK_DELAY_NS);
     private final ReceiverRanges ackRanges = new ReceiverRanges(receiver);
@@ -681,21 +683,11 @@ public final class ScriptedPath
             appPendingBytes -= sizeBytes;
         }
 
-        lossRecovery.onPacketSent(
-            packetNumber,
-            nowNs,
-            sizeBytes,
-            true,
-            true,
-            packetNumber * datagramSizeBytes,
-            carriesData ? sizeBytes : 0,
-            false,
-            0,
-            false);
-        if (isProbe)
-        {
-            lossRecovery.onProbeSent();
-        }
+        lossRecovery.onPacketSent(sent.reset(packetNumber, nowNs)
+            .sizeBytes(sizeBytes)
+            .ackEliciting(true)
+            .streamRange(packetNumber * datagramSizeBytes, carriesData ? sizeBytes : 0, false, false)
+            .probe(isProbe));
         pace(sizeBytes);
         newestSentTimeNs = nowNs;
         sentBytes += sizeBytes;
