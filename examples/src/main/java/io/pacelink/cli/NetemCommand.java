@@ -70,6 +70,10 @@ public final class NetemCommand implements Callable<Integer>
                 "Ctrl-C)");
         }
 
+        if (null != duration)
+        {
+            duration = new Duration(DurationCap.capNs("--duration", duration.nanos()));
+        }
         final PrintStream out = System.out;
         final NetemRelay relay = new NetemRelay(new NetemRelay.Context()
             .listenAddress(listenAddress)
@@ -77,7 +81,7 @@ public final class NetemCommand implements Callable<Integer>
             .path(pair)
             .seed(seed)
             .countersDirectory(countersDirectory)
-            .reporter(RelayReporter.printingTo(out)));
+            .reporter(new RelayLatenessWarning(RelayReporter.printingTo(out), System.err, pair)));
         out.printf("relaying %s -> %s%n  forward: %s%n  reverse: %s%n", SocketAddresses.format(relay.listenAddress()),
             SocketAddresses.format(forwardAddress),
             describe(pair.forward()), describe(pair.reverse()));
