@@ -108,11 +108,6 @@ class LoopbackTransferTest
 
     private static Outcome transfer(final LoopbackPair pair, final long totalBytes)
     {
-        return transfer(pair, CLEAN_BYTES);
-    }
-
-    private static Outcome transfer(final LoopbackPair pair, final long totalBytes)
-    {
         final Connection[] connections = pair.connect(TimeUnit.SECONDS.toNanos(5));
         final Connection sender = connections[0];
         final Connection receiver = connections[1];
