@@ -202,7 +202,7 @@ public final class ScaleRole
         final int activeSeconds,
         final Limits limits,
         final EndpointSizing sizing,
-        final PrintStream out)
+        final PrintStream out) throws InterruptedException
     {
         ResultLine.processCpuNs();
         final InetSocketAddress server = new InetSocketAddress("127.0.0.1", port);
@@ -213,29 +213,9 @@ public final class ScaleRole
                 .put("concurrent", concurrent);
             final List<Connection> open = new ArrayList<>(connections);
 
-            // 1. CONCURRENT connects at once: each one's latency from its own connect() call, and the whole burst's.
-            final int firstBurst = Math.min(concurrent, connections);
-            final long[] calledAtNs = new long[firstBurst];
-            final Histogram callNs = new Histogram(3);
-            final long burstStartNs = System.nanoTime();
-            for (int i = 0; i < firstBurst; i++)
-            {
-                calledAtNs[i] = System.nanoTime();
-                if (!openOne(endpoint, server, open, result))
-                {
-                    break;
-                }
-                callNs.recordValue(Math.max(1, System.nanoTime() - calledAtNs[i]));
-            }
-            final Histogram latencyNs = new Histogram(3);
-            final long burstNs = awaitConnected(open, 0, calledAtNs, latencyNs) - burstStartNs;
-            result.put("concurrent_connected", count(open, ConnectionState.CONNECTED))
-                .put("concurrent_all_connected_ms", burstNs / 1e6)
-                .put("concurrent_latency_p50_ms", latencyNs.getValueAtPercentile(50) / 1e6)
-                .put("concurrent_latency_p99_ms", latencyNs.getValueAtPercentile(99) / 1e6)
-                .put("concurrent_latency_max_ms", latencyNs.getMaxValue() / 1e6)
-                .put("connect_call_p50_us", callNs.getValueAtPercentile(50) / 1e3)
-                .put("connect_call_max_us", callNs.getMaxValue() / 1e3);
+            // 1. CONCURRENT connects at once, first thing after start-up (cold: class loading and the interpreter
+            // on both ends): each one's latency from its own connect() call, and the whole burst's.
+            timeBurst(endpoint, server, Math.min(concurrent, connections), open, result, "");
 
             // 2. The rest in one burst: handshakes per second.
             final long restStartNs = System.nanoTime();
@@ -245,7 +225,13 @@ public final class ScaleRole
             {
                 more = openOne(endpoint, server, open, result);
             }
-            final long restNs = awaitConnected(open, opened, null, null) - restStartNs;
+            final long restNs = awaitConnected(open, opened) - restStartNs;
+            // 2b. CONCURRENT more at once with both ends warm (beyond CONNECTIONS, so the idle phase keeps them).
+            final int warmFrom = open.size();
+            timeBurst(endpoint, server, concurrent, open, result, "warm_");
+            result.put("warm_min_rtt_us", open.subList(warmFrom, open.size()).stream()
+                .filter((c) -> ConnectionState.CONNECTED == c.state())
+                .mapToLong((c) -> c.stats().minRttNs()).min().orElse(-1) / 1e3);
             final int connected = count(open, ConnectionState.CONNECTED);
             result.put("connected", connected)
                 .put("failed", open.size() - connected)
@@ -279,6 +265,43 @@ public final class ScaleRole
     }
 
     /**
+     * Open {@code count} connections at once and time each from its own {@code connect} call to CONNECTED, and the
+     * whole burst; the figures go to {@code result} under {@code prefix + "concurrent_..."}.
+     */
+    private static void timeBurst(
+        final Endpoint endpoint,
+        final InetSocketAddress server,
+        final int count,
+        final List<Connection> open,
+        final ResultLine result,
+        final String prefix) throws InterruptedException
+    {
+        final int from = open.size();
+        final Histogram callNs = new Histogram(3);
+        final BurstTimer timer = new BurstTimer(count, CONNECT_TIMEOUT_NS);
+        final long burstStartNs = System.nanoTime();
+        for (int i = 0; i < count; i++)
+        {
+            final long calledAtNs = System.nanoTime();
+            if (!openOne(endpoint, server, open, result))
+            {
+                break;
+            }
+            callNs.recordValue(Math.max(1, System.nanoTime() - calledAtNs));
+            timer.opened(i, calledAtNs, open.get(open.size() - 1));
+        }
+        final long burstNs = timer.finish(open.size() - from) - burstStartNs;
+        final Histogram latencyNs = timer.latencyNs();
+        result.put(prefix + "concurrent_connected", count(open.subList(from, open.size()), ConnectionState.CONNECTED))
+            .put(prefix + "concurrent_all_connected_ms", burstNs / 1e6)
+            .put(prefix + "concurrent_latency_p50_ms", latencyNs.getValueAtPercentile(50) / 1e6)
+            .put(prefix + "concurrent_latency_p99_ms", latencyNs.getValueAtPercentile(99) / 1e6)
+            .put(prefix + "concurrent_latency_max_ms", latencyNs.getMaxValue() / 1e6)
+            .put(prefix + "connect_call_p50_us", callNs.getValueAtPercentile(50) / 1e3)
+            .put(prefix + "connect_call_max_us", callNs.getMaxValue() / 1e3);
+    }
+
+    /**
      * Open one more connection; an endpoint that cannot (out of memory, out of counters, at its limit) says so in
      * the result instead of ending the run.
      *
@@ -302,8 +325,7 @@ public final class ScaleRole
     /**
      * @return when the last of {@code connections[from..]} stopped CONNECTING (or the timeout).
      */
-    private static long awaitConnected(
-        final List<Connection> connections, final int from, final long[] calledAtNs, final Histogram latencyNs)
+    private static long awaitConnected(final List<Connection> connections, final int from)
     {
         final boolean[] done = new boolean[connections.size() - from];
         int remaining = done.length;
@@ -318,10 +340,6 @@ public final class ScaleRole
                     done[i] = true;
                     remaining--;
                     lastNs = System.nanoTime();
-                    if (null != latencyNs && ConnectionState.CONNECTED == connections.get(from + i).state())
-                    {
-                        latencyNs.recordValue(lastNs - calledAtNs[i]);
-                    }
                 }
             }
             LockSupport.parkNanos(POLL_PARK_NS);

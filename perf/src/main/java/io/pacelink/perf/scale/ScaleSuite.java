@@ -118,11 +118,12 @@ public final class ScaleSuite implements Callable<Integer>
             "active %d s, JVM %s, load %s, output %s%n", counts, sizing, 0 == maxConnections ? "default" :
             maxConnections, scheduler, activeSeconds, jvmArgs, ChildJvm.loadAverage(), out);
         report.println();
-        report.println("| connections | connected | 100 connects: all within ms (p50 / p99 / max per connect ms) | " +
+        report.println("| connections | connected | concurrent connects, cold: all within ms (p50 / p99 / max per " +
+            "connect ms) | warm: all within ms (p50 / p99 / max) | loopback min RTT µs | " +
             "handshakes/s | server memory per connection: resident / heap / direct | server idle CPU % | " +
             "client idle CPU % | refused (limit / counters) | active: Jain / total Mbit/s / least-most Mbit/s / " +
             "client CPU % | first failure |");
-        report.println("|---:|---:|---|---:|---|---:|---:|---|---|---|");
+        report.println("|---:|---:|---|---|---:|---:|---|---:|---:|---|---|---|");
         for (final int count : counts)
         {
             runOne(count, sizing);
@@ -145,7 +146,7 @@ public final class ScaleSuite implements Callable<Integer>
             if (null == ready)
             {
                 final List<String> lines = Files.readAllLines(serverLog, StandardCharsets.UTF_8);
-                report.printf("| %d | - | - | - | - | - | - | - | - | the server did not start: %s (%s) |%n", count,
+                report.printf("| %d |" + " - |".repeat(10) + " the server did not start: %s (%s) |%n", count,
                     lines.size() > 1 ? lines.get(1) : "no output", serverLog);
                 return;
             }
@@ -189,7 +190,7 @@ public final class ScaleSuite implements Callable<Integer>
         }
         if (null == client || status.isEmpty())
         {
-            report.printf("| %d | - | - | - | - | - | - | - | - | no result: see %s and %s |%n", count, clientLog,
+            report.printf("| %d |" + " - |".repeat(10) + " no result: see %s and %s |%n", count, clientLog,
                 serverLog);
             return;
         }
@@ -222,13 +223,20 @@ public final class ScaleSuite implements Callable<Integer>
             number(client, "active_least_mbps"), number(client, "active_most_mbps"),
             number(client, "active_client_cpu_percent")) : "-";
         report.printf(Locale.ROOT,
-            "| %d | %.0f | %.1f (%.1f / %.1f / %.1f) | %.0f | %s | %s | %.1f | %.0f / %.0f | %s | %s |%n",
-            count, number(client, "connected"), number(client, "concurrent_all_connected_ms"),
-            number(client, "concurrent_latency_p50_ms"), number(client, "concurrent_latency_p99_ms"),
-            number(client, "concurrent_latency_max_ms"), number(client, "handshakes_per_second"), perConnection,
+            "| %d | %.0f | %s | %s | %.0f | %.0f | %s | %s | %.1f | %.0f / %.0f | %s | %s |%n",
+            count, number(client, "connected"), burst(client, ""), burst(client, "warm_"),
+            number(client, "warm_min_rtt_us"), number(client, "handshakes_per_second"), perConnection,
             Spread.format(Spread.of(idleCpu), 1, "%.1f"),
             number(client, "idle_cpu_percent"), number(last, "connections_refused_limit"),
             number(last, "connections_refused_counters"), active, failure);
+    }
+
+    private static String burst(final Map<String, Object> client, final String prefix)
+    {
+        return String.format(Locale.ROOT, "%.1f (%.1f / %.1f / %.1f)",
+            number(client, prefix + "concurrent_all_connected_ms"),
+            number(client, prefix + "concurrent_latency_p50_ms"),
+            number(client, prefix + "concurrent_latency_p99_ms"), number(client, prefix + "concurrent_latency_max_ms"));
     }
 
     private static double number(final Map<String, Object> values, final String key)
