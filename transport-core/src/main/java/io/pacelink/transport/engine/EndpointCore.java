@@ -987,10 +987,18 @@ public final class EndpointCore implements DatagramHandler
         writer.appendClose(ConnectionCore.REJECTED_ERROR, reason, 0, reason.capacity());
         if (0 != version)
         {
-            // Another version's client: written in its layout, which has no integrity trailer.
+            // Another version's client: written in its layout, which has an integrity trailer from version 3 on
+            // (computed over the client's version byte) and none before.
             header.wrap(sendBuffer, 0);
             header.version(version);
-            send(sendBuffer, writer.length(), source);
+            if (version >= PacketHeaderFlyweight.FIRST_VERSION_WITH_TRAILER)
+            {
+                sendChecked(writer.length(), source);
+            }
+            else
+            {
+                send(sendBuffer, writer.length(), source);
+            }
         }
         else
         {

@@ -20,6 +20,9 @@ final class AckEventView implements AckEvent
     private long latestRttNs;
     private boolean isCwndLimited;
     private boolean endsRecovery;
+    private boolean isEcnCapable;
+    private long newlyEcnCePackets;
+    private long newlyEcnCeBytes;
 
     AckEventView(final RateSampler rateSampler)
     {
@@ -46,6 +49,14 @@ final class AckEventView implements AckEvent
         this.latestRttNs = latestRttNs;
         this.isCwndLimited = isCwndLimited;
         this.endsRecovery = endsRecovery;
+        return this;
+    }
+
+    AckEventView ecn(final boolean isEcnCapable, final long newlyEcnCePackets, final long newlyEcnCeBytes)
+    {
+        this.isEcnCapable = isEcnCapable;
+        this.newlyEcnCePackets = newlyEcnCePackets;
+        this.newlyEcnCeBytes = newlyEcnCeBytes;
         return this;
     }
 
@@ -142,5 +153,30 @@ final class AckEventView implements AckEvent
     public boolean isSampleAppLimited()
     {
         return rateSampler.isSampleAppLimited();
+    }
+
+    public boolean isEcnCapable()
+    {
+        return isEcnCapable;
+    }
+
+    public long newlyEcnCePackets()
+    {
+        return newlyEcnCePackets;
+    }
+
+    public long newlyEcnCeBytes()
+    {
+        return newlyEcnCeBytes;
+    }
+
+    public long totalDeliveredCeBytes()
+    {
+        return rateSampler.deliveredCeBytes();
+    }
+
+    public long sampleDeliveredCeBytes()
+    {
+        return rateSampler.sampleDeliveredCeBytes();
     }
 }

@@ -1,5 +1,6 @@
 package io.pacelink.transport.secure;
 
+import io.pacelink.transport.wire.PacketHeaderFlyweight;
 import org.agrona.DirectBuffer;
 
 import java.nio.charset.StandardCharsets;
@@ -23,7 +24,8 @@ public final class SecureSession
     /**
      * The Noise prologue: protocol and wire version.
      */
-    static final byte[] PROLOGUE = "pacelink wire 3".getBytes(StandardCharsets.US_ASCII);
+    static final byte[] PROLOGUE =
+        ("pacelink wire " + PacketHeaderFlyweight.CURRENT_VERSION).getBytes(StandardCharsets.US_ASCII);
 
     private final EndpointKeys keys;
     private final NoiseProfile profile;

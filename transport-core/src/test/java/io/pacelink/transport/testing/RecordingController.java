@@ -547,6 +547,11 @@ public final class RecordingController implements CongestionController
         return null == delegate ? List.of(STATE_RECORDING) : delegate.stateNames();
     }
 
+    public boolean isEcnCeCongestionEvent()
+    {
+        return null != delegate && delegate.isEcnCeCongestionEvent();
+    }
+
     private Rtt snapshot()
     {
         return Rtt.of(rttStats);
