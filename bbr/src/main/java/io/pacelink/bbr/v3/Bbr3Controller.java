@@ -30,6 +30,16 @@ import java.util.List;
  * {@link CongestionEvent#startsRecovery()} and {@link AckEvent#endsRecovery()}; persistent congestion is handled like
  * an RTO (draft {@code OnEnterRTO}, Linux {@code bbr_set_state(TCP_CA_Loss)}).
  * <p>
+ * ECN follows Linux BBRv3 ({@code tcp_bbr.c}; BBRv2 alpha's {@code tcp_bbr2.c} has the same rules), not the draft,
+ * which only says CE counts as congestion: once the path is ECN-capable ({@link AckEvent#isEcnCapable()}) and min_rtt
+ * at most {@code ecnMaxRttUs}, the CE-marked fraction of each round's delivered data feeds an EWMA
+ * ({@code bbr_update_ecn_alpha}); two Startup rounds at or above {@code ecnThreshold} end Startup
+ * ({@code bbr_check_ecn_too_high_in_startup}); a sample above it has inflight too high, which ends a bandwidth probe
+ * like excess loss ({@code bbr_is_inflight_too_high}); a round with marks while not probing cuts inflight_shortterm to
+ * {@code 1 - ecnFactor * alpha} of itself ({@code bbr_ecn_lower_bounds}); and a cycle with marks but no loss re-probes
+ * with a head start ({@code bbr_ecn_reprobe_gain}). Marks never open a loss recovery. Protective load balancing
+ * ({@code bbr_plb}) is left out: a connection here has one path.
+ * <p>
  * The SPI has no way to mark the connection application-limited (draft {@code MarkConnectionAppLimited} in
  * ProbeRTT), so the controller itself treats samples whose source was sent while ProbeRTT held the mark as
  * application-limited, exactly the packets the transport's rate sampler would have flagged.
@@ -104,6 +114,20 @@ public final class Bbr3Controller implements CongestionController
     private long lossRoundDeliveredBytes;
     private boolean lossRoundStart;
     private boolean isLossInRound;
+    private boolean isLossInCycle;
+    private boolean isEcnInRound;
+    private boolean isEcnInCycle;
+
+    // ECN (Linux BBRv3)
+    private boolean isEcnCapable;
+    private boolean ecnEligible;
+    private double ecnAlpha;
+    private long alphaLastDeliveredBytes;
+    private long alphaLastDeliveredCeBytes;
+    private long startupEcnRounds;
+    private long rsDeliveredCeBytes;
+    private boolean rsIsEce;
+    private long totalDeliveredCeBytes;
 
     // Data-volume model.
     private long inflightLongtermBytes = INFINITE;
@@ -170,6 +194,7 @@ public final class Bbr3Controller implements CongestionController
         this.initialCwndBytes = context.initialWindowBytes();
         this.congestionWindowBytes = initialCwndBytes;
         this.ackAggregation = AckAggregationEstimator.withLinuxWindows(context.maxDatagramSizeBytes());
+        this.ecnAlpha = config.ecnAlphaInit;
 
         hasSeenRtt = rttStats.hasSample();
         minRttNs = hasSeenRtt ? rttStats.smoothedRttNs() : INFINITE;
@@ -234,6 +259,9 @@ public final class Bbr3Controller implements CongestionController
         checkProbeRtt(nowNs);
         advanceLatestDeliverySignals();
         boundBwForModel();
+        // Linux bbr_main, at its end.
+        isLossInCycle |= rsLostBytes > 0;
+        isEcnInCycle |= rsDeliveredCeBytes > 0;
 
         // Recovery ends once a packet sent after it began is acknowledged (RFC 9002 section 7.3.2). Evaluated after
         // the model so the Startup loss exit sees the round that just ended as spent in recovery; the draft then
@@ -284,9 +312,10 @@ public final class Bbr3Controller implements CongestionController
 
     /**
      * Loss-recovery entry (draft {@code OnEnterFastRecovery}, or {@code OnEnterRTO} on persistent congestion) when the
-     * batch starts a recovery period; losses of packets sent before the current period began belong to it. An ECN-CE
-     * event counts as a congestion signal like a loss (draft "ECN": no specific response beyond treating CE as
-     * congestion); BBRv2 alpha, whose ECN support ships disabled, ignores it.
+     * batch starts a recovery period; losses of packets sent before the current period began belong to it. The
+     * transport reports CE marks to this controller through {@link AckEvent} only ({@link #isEcnCeCongestionEvent()}
+     * is false); a CE congestion event, should one come, changes nothing: Linux BBRv3 reads marks per round, never as
+     * a loss.
      */
     public void onCongestionEvent(final CongestionEvent event)
     {
@@ -295,11 +324,7 @@ public final class Bbr3Controller implements CongestionController
         bytesInFlight = event.bytesInFlight();
         if (event.isEcnCe())
         {
-            if (!variant.isEcnCongestionSignal())
-            {
-                return;
-            }
-            noteLoss();
+            return;
         }
 
         if (event.isPersistentCongestion())
@@ -364,7 +389,7 @@ public final class Bbr3Controller implements CongestionController
         {
             if (Bbr3State.PROBE_RTT != state)
             {
-                startProbeBwRefill();
+                startProbeBwRefill(0);
             }
         }
         undoState = null;
@@ -520,6 +545,10 @@ public final class Bbr3Controller implements CongestionController
 
     private void readRateSample(final AckEvent ack)
     {
+        isEcnCapable = ack.isEcnCapable();
+        totalDeliveredCeBytes = ack.totalDeliveredCeBytes();
+        rsIsEce = ack.newlyEcnCePackets() > 0;
+        rsDeliveredCeBytes = ack.hasRateSample() ? ack.sampleDeliveredCeBytes() : 0;
         rsNewlyAckedBytes = ack.newlyAckedBytes();
         rsNewlyLostBytes = ack.newlyLostBytes();
         rsPriorInflightBytes = ack.priorBytesInFlightBytes();
@@ -594,12 +623,61 @@ public final class Bbr3Controller implements CongestionController
     private void updateCongestionSignals()
     {
         updateMaxBw();
+        if (rounds.isRoundStart())
+        {
+            updateEcnAlpha(); // Linux bbr_main: at each packet-timed round start
+        }
+        isEcnInRound |= ecnEligible && rsIsEce;
         if (!lossRoundStart)
         {
             return; // wait until the end of the round trip
         }
         adaptLowerBoundsFromCongestion();
         isLossInRound = false;
+        isEcnInRound = false;
+    }
+
+    private void updateEcnAlpha()
+    {
+        // Linux bbr_update_ecn_alpha: eligible once the path carries marks and min_rtt says a shallow-threshold
+        // queue is likely (a LAN or data-centre path); then, per round, alpha = (1 - g) alpha + g (CE / delivered).
+        if (!ecnEligible && config.ecn && isEcnCapable && config.ecnFactor > 0 &&
+            (0 == config.ecnMaxRttNs || minRttNs <= config.ecnMaxRttNs))
+        {
+            ecnEligible = true;
+        }
+        if (!ecnEligible)
+        {
+            return;
+        }
+        final long deliveredInRoundBytes = deliveredBytes - alphaLastDeliveredBytes;
+        final long deliveredCeInRoundBytes = totalDeliveredCeBytes - alphaLastDeliveredCeBytes;
+        if (deliveredInRoundBytes <= 0 || deliveredCeInRoundBytes < 0)
+        {
+            return;
+        }
+        final double ceRatio = Math.min(1.0, deliveredCeInRoundBytes / (double)deliveredInRoundBytes);
+        ecnAlpha = Math.min(1.0, (1.0 - config.ecnAlphaGain) * ecnAlpha + config.ecnAlphaGain * ceRatio);
+        alphaLastDeliveredBytes = deliveredBytes;
+        alphaLastDeliveredCeBytes = totalDeliveredCeBytes;
+        checkEcnTooHighInStartup(ceRatio);
+    }
+
+    private void checkEcnTooHighInStartup(final double ceRatio)
+    {
+        // Linux bbr_check_ecn_too_high_in_startup: consecutive rounds marked at or above ecn_thresh mean the queue is
+        // already at the marking threshold: the pipe is full.
+        if (fullBwReached || 0 == config.startupFullEcnCount)
+        {
+            return;
+        }
+        startupEcnRounds = ceRatio >= config.ecnThreshold ? startupEcnRounds + 1 : 0;
+        if (startupEcnRounds >= config.startupFullEcnCount)
+        {
+            // Linux bbr_handle_queue_too_high_in_startup.
+            fullBwReached = true;
+            inflightLongtermBytes = Math.max(inflight(maxBwBytesPerSecond, 1.0), inflightLatestBytes);
+        }
     }
 
     private void updateMaxBw()
@@ -626,24 +704,39 @@ public final class Bbr3Controller implements CongestionController
     private void adaptLowerBoundsFromCongestion()
     {
         // Once per round: when not probing, a lossy round moves the short-term model toward the latest delivery
-        // process, never below what that round delivered (draft AdaptLowerBoundsFromCongestion).
-        if (state.isProbingBandwidth() || !isLossInRound)
+        // process, never below what that round delivered (draft AdaptLowerBoundsFromCongestion); a round with CE
+        // marks cuts the short-term volume by alpha * ecnFactor (Linux bbr_adapt_lower_bounds, bbr_ecn_lower_bounds),
+        // and the lower of the two holds.
+        if (state.isProbingBandwidth())
         {
             return;
         }
-        if (INFINITE == bwShorttermBytesPerSecond)
+        long ecnInflightBytes = INFINITE;
+        if (isEcnInRound && config.ecnFactor > 0)
         {
-            bwShorttermBytesPerSecond = maxBwBytesPerSecond;
+            if (INFINITE == inflightShorttermBytes)
+            {
+                inflightShorttermBytes = congestionWindowBytes;
+            }
+            ecnInflightBytes = (long)(inflightShorttermBytes * (1.0 - ecnAlpha * config.ecnFactor));
         }
-        if (INFINITE == inflightShorttermBytes)
+        if (isLossInRound)
         {
-            inflightShorttermBytes = congestionWindowBytes;
+            if (INFINITE == bwShorttermBytesPerSecond)
+            {
+                bwShorttermBytesPerSecond = maxBwBytesPerSecond;
+            }
+            if (INFINITE == inflightShorttermBytes)
+            {
+                inflightShorttermBytes = congestionWindowBytes;
+            }
+            bwShorttermBytesPerSecond = Math.max(
+                bwLatestBytesPerSecond, (long)(config.beta * bwShorttermBytesPerSecond));
+            inflightShorttermBytes = Math.max(inflightLatestBytes, (long)(config.beta * inflightShorttermBytes));
+            // Linux bbr_adapt_lower_bounds: never cut the rate bound to 0.
+            bwShorttermBytesPerSecond = Math.max(1, bwShorttermBytesPerSecond);
         }
-        bwShorttermBytesPerSecond = Math.max(
-            bwLatestBytesPerSecond, (long)(config.beta * bwShorttermBytesPerSecond));
-        inflightShorttermBytes = Math.max(inflightLatestBytes, (long)(config.beta * inflightShorttermBytes));
-        // Linux bbr_adapt_lower_bounds: never cut the rate bound to 0.
-        bwShorttermBytesPerSecond = Math.max(1, bwShorttermBytesPerSecond);
+        inflightShorttermBytes = Math.min(inflightShorttermBytes, ecnInflightBytes);
     }
 
     private void updateAckAggregation(final long nowNs)
@@ -707,7 +800,7 @@ public final class Bbr3Controller implements CongestionController
         }
         if (Bbr3State.STARTUP == state && !fullBwReached && inRecovery &&
             lossEventsInRound >= config.startupFullLossCount &&
-            isInflightTooHigh(rsLostBytes, rsTxInFlightBytes))
+            (isInflightTooHigh(rsLostBytes, rsTxInFlightBytes) || isEcnTooHigh()))
         {
             undoState = Bbr3State.STARTUP;
             fullBwReached = true;
@@ -734,7 +827,7 @@ public final class Bbr3Controller implements CongestionController
         {
             return; // only steady-state behaviour here
         }
-        if (adaptLongTermModel(isCwndLimited))
+        if (adaptLongTermModel(nowNs, isCwndLimited))
         {
             return; // already decided a state transition
         }
@@ -777,10 +870,11 @@ public final class Bbr3Controller implements CongestionController
         }
     }
 
-    private boolean adaptLongTermModel(final boolean isCwndLimited)
+    private boolean adaptLongTermModel(final long nowNs, final boolean isCwndLimited)
     {
         // Draft AdaptLongTermModel (Linux bbr_adapt_upper_bounds). Excess loss while probing is handled per lost
-        // packet in onPacketLost, as the draft's HandleLostPacket does.
+        // packet in onPacketLost, as the draft's HandleLostPacket does; excess CE marks, which only ACKs report, here
+        // (Linux: bbr_is_inflight_too_high's ECN test, then bbr_handle_inflight_too_high while bw_probe_samples).
         if (AckPhase.PROBE_STARTING == ackPhase && rounds.isRoundStart())
         {
             ackPhase = AckPhase.PROBE_FEEDBACK; // starting to get bw probing samples
@@ -798,12 +892,19 @@ public final class Bbr3Controller implements CongestionController
             // excess loss, so probe again right away and this time hold inflight there.
             if (state.isProbeBw() && prevProbePrecautionary && !prevProbeTooHigh)
             {
-                startProbeBwRefill();
+                startProbeBwRefill(0);
                 return true;
             }
         }
 
-        if (!isInflightTooHigh(rsLostBytes, rsTxInFlightBytes))
+        if (isEcnTooHigh())
+        {
+            if (isBwProbeSample)
+            {
+                handleInflightTooHigh(nowNs, rsTxInFlightBytes, rsIsAppLimited);
+            }
+        }
+        else if (!isInflightTooHigh(rsLostBytes, rsTxInFlightBytes))
         {
             if (INFINITE == inflightLongtermBytes)
             {
@@ -856,10 +957,20 @@ public final class Bbr3Controller implements CongestionController
 
     private boolean isTimeToProbeBw(final long nowNs)
     {
+        // Linux bbr_check_time_to_probe_bw: marks but no loss in this cycle, and not in recovery, mean an operating
+        // point at the marking threshold; once the marks cease, re-probe at once, raising inflight_longterm by
+        // ecnReprobeGain of itself in the first round (bw_probe_up_rounds = log2 of that in packets).
+        if (config.ecnReprobeGain > 0 && ecnEligible && isEcnInCycle && !isLossInCycle && !inRecovery)
+        {
+            final double reprobePackets = Math.min((double)inflightLongtermBytes / smssBytes() * config.ecnReprobeGain,
+                (double)(1L << MAX_PROBE_UP_ROUNDS));
+            startProbeBwRefill(reprobePackets < 1.0 ? 0 : 63 - Long.numberOfLeadingZeros((long)reprobePackets));
+            return true;
+        }
         // Draft IsTimeToProbeBW: the BBR-native wall-clock wait or the Reno-coexistence round count.
         if (nowNs > cycleStampNs + bwProbeWaitNs || isRenoCoexistenceProbeTime())
         {
-            startProbeBwRefill();
+            startProbeBwRefill(0);
             return true;
         }
         return false;
@@ -1037,12 +1148,20 @@ public final class Bbr3Controller implements CongestionController
             }
         }
         isLossInRound = true;
+        isLossInCycle = true;
     }
 
     private boolean isInflightTooHigh(final long lostBytes, final long txInFlightBytes)
     {
         // Draft IsInflightTooHigh; the transport has selective ACKs.
         return lostBytes > txInFlightBytes * config.lossThreshold;
+    }
+
+    private boolean isEcnTooHigh()
+    {
+        // Linux bbr_is_inflight_too_high, ECN half: more than ecn_thresh of the sample's delivered data was marked.
+        return ecnEligible && rsDeliveredCeBytes > 0 && rsDeliveredBytes > 0 &&
+            rsDeliveredCeBytes > rsDeliveredBytes * config.ecnThreshold;
     }
 
     private long inflightAtLoss(final int sizeBytes, final long txInFlightBytes, final long lostBytes)
@@ -1184,10 +1303,10 @@ public final class Bbr3Controller implements CongestionController
         setState(Bbr3State.PROBE_BW_CRUISE);
     }
 
-    private void startProbeBwRefill()
+    private void startProbeBwRefill(final int probeUpRounds)
     {
         resetShortTermModel();
-        bwProbeUpRounds = 0;
+        bwProbeUpRounds = probeUpRounds;
         bwProbeUpAckedBytes = 0;
         prevProbePrecautionary = false;
         ackPhase = AckPhase.REFILLING;
@@ -1219,7 +1338,11 @@ public final class Bbr3Controller implements CongestionController
 
     private void resetCongestionSignals()
     {
+        // Linux bbr_reset_congestion_signals.
         isLossInRound = false;
+        isEcnInRound = false;
+        isLossInCycle = false;
+        isEcnInCycle = false;
         bwLatestBytesPerSecond = 0;
         inflightLatestBytes = 0;
     }
@@ -1398,6 +1521,7 @@ public final class Bbr3Controller implements CongestionController
             minRttNs,
             extraAckedBytes(),
             rounds.roundCount());
+        counters.publishEcn(ecnEligible, ecnAlpha);
     }
 
     /**
