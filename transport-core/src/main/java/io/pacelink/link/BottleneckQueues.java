@@ -39,6 +39,23 @@ public final class BottleneckQueues
     }
 
     /**
+     * @param aqmKey an {@link AqmSpec} path-spec key.
+     * @return the disciplines on the class path that read it, e.g. {@code "qdisc=red or qdisc=sfqred"}.
+     */
+    public static String disciplinesReading(final String aqmKey)
+    {
+        final TreeSet<String> names = new TreeSet<>();
+        for (final BottleneckQueueFactory factory : ServiceLoader.load(BottleneckQueueFactory.class))
+        {
+            if (factory.aqmKeys().contains(aqmKey))
+            {
+                names.add("qdisc=" + factory.name());
+            }
+        }
+        return names.isEmpty() ? "no discipline on the class path" : String.join(" or ", names);
+    }
+
+    /**
      * @return the names of the disciplines on the class path, sorted.
      */
     public static TreeSet<String> names()

@@ -5,6 +5,9 @@ import io.pacelink.link.LinkPacket;
 import io.pacelink.link.LinkPacketPool;
 import io.pacelink.transport.port.DatagramHandler;
 import io.pacelink.transport.port.DatagramPort;
+import io.pacelink.transport.port.ReceiveBatch;
+import io.pacelink.transport.port.SendBatch;
+import io.pacelink.transport.wire.EcnCodepoint;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -14,6 +17,11 @@ import java.net.InetSocketAddress;
  * A host's simulated UDP socket: {@link #send} copies the datagram into a pooled packet and hands it to the host's
  * uplink at the current virtual time; datagrams delivered to the host wait here until the agent
  * {@link #receive}s them. Nothing touches a real network.
+ * <p>
+ * Like a socket with {@code IP_RECVTOS}, the port can carry each datagram's ECN field ({@link #ecn(boolean)}, off by
+ * default, as a scenario chooses): a batch send gives the packet its codepoint, the link may mark it CE, and a batch
+ * receive reports what arrived. With ECN off it behaves as the NIO port: datagrams leave not-ECT and arrive with the
+ * codepoint unknown.
  */
 public final class SimDatagramPort implements DatagramPort
 {
@@ -28,6 +36,7 @@ public final class SimDatagramPort implements DatagramPort
     private long sentDatagrams;
     private long receivedDatagrams;
     private boolean closed;
+    private boolean carriesEcn;
     private DepartureListener departureListener;
 
     SimDatagramPort(final Simulator simulator, final InetSocketAddress address, final PacketSink uplink)
@@ -66,10 +75,87 @@ public final class SimDatagramPort implements DatagramPort
     }
 
     /**
+     * Receive into a batch, each datagram with the ECN field it arrived with when the port carries ECN (not-ECT
+     * otherwise). Datagrams that do not fit in the batch's buffer stay for the next receive.
+     */
+    public int receive(final ReceiveBatch batch, final int limit)
+    {
+        batch.clear();
+        final int maxDatagrams = Math.min(limit, batch.maxDatagrams());
+        int nextOffset = 0;
+        int received = 0;
+        while (received < maxDatagrams && inboxCount > 0)
+        {
+            final LinkPacket packet = inbox[inboxHead];
+            if (packet.length() > batch.buffer().capacity() - nextOffset)
+            {
+                break;
+            }
+            inbox[inboxHead] = null;
+            inboxHead = (inboxHead + 1) & (inbox.length - 1);
+            inboxCount--;
+            received++;
+            receivedDatagrams++;
+            batch.buffer().putBytes(nextOffset, packet.data(), 0, packet.length());
+            batch.add(nextOffset, packet.length(), (InetSocketAddress)packet.source(),
+                carriesEcn ? packet.ecnCodepoint() : EcnCodepoint.NOT_ECT);
+            nextOffset += packet.length();
+            pool.release(packet);
+        }
+        return received;
+    }
+
+    /**
+     * Send a batch, each datagram with its codepoint when the port carries ECN (not-ECT otherwise).
+     */
+    public int send(final SendBatch batch)
+    {
+        int sent = 0;
+        for (int i = 0, size = batch.size(); i < size; i++)
+        {
+            if (send(batch.buffer(), batch.offset(i), batch.length(i), batch.destination(i),
+                carriesEcn ? batch.ecnCodepoint(i) : EcnCodepoint.NOT_ECT))
+            {
+                sent++;
+            }
+        }
+        return sent;
+    }
+
+    /**
      * {@inheritDoc}
      */
     public boolean send(
         final DirectBuffer buffer, final int offset, final int length, final InetSocketAddress destination)
+    {
+        return send(buffer, offset, length, destination, EcnCodepoint.NOT_ECT);
+    }
+
+    /**
+     * @return true if this port sends and reports ECN codepoints ({@link #ecn(boolean)}).
+     */
+    public boolean carriesEcn()
+    {
+        return carriesEcn;
+    }
+
+    /**
+     * @param carriesEcn true to carry the ECN field both ways, as a socket with {@code IP_TOS} and {@code IP_RECVTOS}
+     *                   does; false (the default) to behave as the NIO port.
+     * @return this.
+     */
+    public SimDatagramPort ecn(final boolean carriesEcn)
+    {
+        this.carriesEcn = carriesEcn;
+        return this;
+    }
+
+    private boolean send(
+        final DirectBuffer buffer,
+        final int offset,
+        final int length,
+        final InetSocketAddress destination,
+        final int ecnCodepoint)
     {
         if (closed)
         {
@@ -77,7 +163,8 @@ public final class SimDatagramPort implements DatagramPort
         }
         final LinkPacket packet = pool.acquire(length);
         buffer.getBytes(offset, packet.data(), 0, length);
-        packet.source(address).destination(destination).flowKey(FlowKeys.of(address, destination));
+        packet.source(address).destination(destination).flowKey(FlowKeys.of(address, destination))
+            .ecnCodepoint(ecnCodepoint);
         sentDatagrams++;
         if (null != departureListener)
         {

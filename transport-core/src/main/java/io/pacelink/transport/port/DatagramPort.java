@@ -84,6 +84,20 @@ public interface DatagramPort extends AutoCloseable
     }
 
     /**
+     * Whether this port carries the IP header's ECN field: {@link #send(SendBatch)} sends each datagram with its
+     * batch codepoint and {@link #receive(ReceiveBatch, int)} reports the codepoint each datagram arrived with
+     * ({@code IP_TOS} / {@code IP_RECVTOS}, {@code IPV6_TCLASS} / {@code IPV6_RECVTCLASS}). An endpoint uses ECN
+     * (RFC 9000 section 13.4) only on a port that does. Java's NIO cannot read a received datagram's TOS byte, so the
+     * NIO port does not (the default).
+     *
+     * @return true if codepoints are sent and received.
+     */
+    default boolean carriesEcn()
+    {
+        return false;
+    }
+
+    /**
      * Exchange datagrams with one peer only, like a connected UDP socket, or with anyone again. Only a port restricted
      * to one peer learns that the peer's port is unreachable: operating systems report ICMP errors to connected UDP
      * sockets only (Linux {@code net/ipv4/udp.c}, {@code __udp4_lib_err}, without {@code IP_RECVERR}), and then
