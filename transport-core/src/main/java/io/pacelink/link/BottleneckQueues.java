@@ -35,7 +35,7 @@ public final class BottleneckQueues
             available.add(known);
         }
         throw new IllegalArgumentException("unknown queue discipline \"" + name + "\"; available: " + available +
-            " (fq, fq_codel and sfq need the qdisc-fq module on the class path)");
+            " (fq, fq_codel, sfq and sfqred need the qdisc-fq module on the class path)");
     }
 
     /**
