@@ -53,16 +53,7 @@ public final class SfqRedQueueFactory implements BottleneckQueueFactory
         final Red red = new Red(
             RedParameters.from(aqm, flowLimitBytes, config.rateBitsPerSecond()), classifier.flowCapacity(),
             ~config.seed());
-        return new FairQueue(
-            classifier,
-            FairQueue.Mode.STOCHASTIC,
-            config.quantumBytes(),
-            config.limitPackets(),
-            config.limitBytes(),
-            config.limitPackets(),
-            FairQueue.ONE_PACKET_PER_OVERFLOW,
-            null,
-            new FlowRed(red, aqm.ecn().isOn(true), aqm.hardDrop(), aqm.headDrop()),
-            dropListener);
+        return SfqQueueFactory.newSfq(
+            config, classifier, new FlowRed(red, aqm.ecn().isOn(true), aqm.hardDrop(), aqm.headDrop()), dropListener);
     }
 }

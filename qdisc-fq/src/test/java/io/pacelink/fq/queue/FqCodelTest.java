@@ -46,17 +46,7 @@ class FqCodelTest
         // at 9 ms; CoDel gives the queue one interval (100 ms) and drops at the first dequeue after 109 ms.
         run(2, 0, 1_000);
 
-        assertEquals(110 * MS, dropTimesNs.getLong(0));
-        long idealNs = dropTimesNs.getLong(0);
-        for (int count = 1; count < dropTimesNs.size(); count++)
-        {
-            // RFC 8289 section 5.4: next drop = previous schedule + interval / sqrt(count); served on a 1 ms grid.
-            idealNs += (long)(INTERVAL_NS / Math.sqrt(count));
-            final long actualNs = dropTimesNs.getLong(count);
-            assertTrue(actualNs >= idealNs && actualNs < idealNs + MS,
-                "drop " + count + " at " + actualNs + " ns, schedule " + idealNs + " ns");
-        }
-        assertTrue(dropTimesNs.size() >= 15, "drops in 1 s: " + dropTimesNs.size());
+        assertFollowsTheControlLaw(dropTimesNs, "drop");
         assertEquals(dropTimesNs.size(), queue.codelDrops());
         assertEquals(dropTimesNs.size(), queue.droppedPackets());
     }
@@ -207,28 +197,14 @@ class FqCodelTest
         }
 
         assertEquals(0, queue.droppedPackets());
-        assertEquals(110 * MS, markTimesNs.getLong(0), "the first drop time of the drop test");
-        long idealNs = markTimesNs.getLong(0);
-        for (int count = 1; count < markTimesNs.size(); count++)
-        {
-            idealNs += (long)(INTERVAL_NS / Math.sqrt(count));
-            final long actualNs = markTimesNs.getLong(count);
-            assertTrue(actualNs >= idealNs && actualNs < idealNs + MS,
-                "mark " + count + " at " + actualNs + " ns, schedule " + idealNs + " ns");
-        }
+        assertFollowsTheControlLaw(markTimesNs, "mark");
         assertEquals(markTimesNs.size(), queue.markedPackets());
-        assertTrue(markTimesNs.size() >= 15);
     }
 
     @Test
     void withEcnOffEcnCapablePacketsAreDropped()
     {
-        final FairQueue noEcn = (FairQueue)new FqCodelQueueFactory().newQueue(
-            new QueueConfig(10_000, Long.MAX_VALUE, QueueConfig.DEFAULT_QUANTUM_BYTES,
-                QueueConfig.DEFAULT_FLOW_BUCKETS, QueueConfig.DEFAULT_CODEL_TARGET_NS, INTERVAL_NS, 1,
-                new AqmSpec(AqmSpec.Toggle.OFF, 0, 0, 0.02, 1000, 0, false, false, 0),
-                RateSchedule.UNLIMITED_BITS_PER_SECOND),
-            recordingListener);
+        final FairQueue noEcn = fqCodel(new AqmSpec(AqmSpec.Toggle.OFF, 0, 0, 0.02, 1000, 0, false, false, 0));
         for (long k = 0; k < 1_000; k++)
         {
             noEcn.enqueue(pool.ectPacket(FLOW, 1500), k * MS);
@@ -243,12 +219,8 @@ class FqCodelTest
     @Test
     void aCeThresholdMarksEveryEcnCapablePacketThatWaitedLonger()
     {
-        final FairQueue stepped = (FairQueue)new FqCodelQueueFactory().newQueue(
-            new QueueConfig(10_000, Long.MAX_VALUE, QueueConfig.DEFAULT_QUANTUM_BYTES,
-                QueueConfig.DEFAULT_FLOW_BUCKETS, QueueConfig.DEFAULT_CODEL_TARGET_NS, INTERVAL_NS, 1,
-                new AqmSpec(AqmSpec.Toggle.DEFAULT, 0, 0, 0.02, 1000, 0, false, false, 2 * MS),
-                RateSchedule.UNLIMITED_BITS_PER_SECOND),
-            recordingListener);
+        final FairQueue stepped =
+            fqCodel(new AqmSpec(AqmSpec.Toggle.DEFAULT, 0, 0, 0.02, 1000, 0, false, false, 2 * MS));
         // Two arrivals per departure for 20 ms: the packet leaving at k ms waited ceil(k / 2) ms.
         int marked = 0;
         int missedEct = 0;
@@ -275,6 +247,33 @@ class FqCodelTest
         assertEquals(0, missedEct);
         assertEquals(7, stepped.markedPackets());
         assertEquals(0, stepped.droppedPackets(), "no CoDel drop within 20 ms");
+    }
+
+    /**
+     * The first signal at 110 ms, then RFC 8289 section 5.4's schedule: the next one interval / sqrt(count) after the
+     * previous schedule, served on the 1 ms grid; at least 15 in the second.
+     */
+    private static void assertFollowsTheControlLaw(final LongArrayList timesNs, final String what)
+    {
+        assertEquals(110 * MS, timesNs.getLong(0), "first " + what);
+        long idealNs = timesNs.getLong(0);
+        for (int count = 1; count < timesNs.size(); count++)
+        {
+            idealNs += (long)(INTERVAL_NS / Math.sqrt(count));
+            final long actualNs = timesNs.getLong(count);
+            assertTrue(actualNs >= idealNs && actualNs < idealNs + MS,
+                what + " " + count + " at " + actualNs + " ns, schedule " + idealNs + " ns");
+        }
+        assertTrue(timesNs.size() >= 15, what + "s in 1 s: " + timesNs.size());
+    }
+
+    private FairQueue fqCodel(final AqmSpec aqm)
+    {
+        return (FairQueue)new FqCodelQueueFactory().newQueue(
+            new QueueConfig(10_000, Long.MAX_VALUE, QueueConfig.DEFAULT_QUANTUM_BYTES,
+                QueueConfig.DEFAULT_FLOW_BUCKETS, QueueConfig.DEFAULT_CODEL_TARGET_NS, INTERVAL_NS, 1, aqm,
+                RateSchedule.UNLIMITED_BITS_PER_SECOND),
+            recordingListener);
     }
 
     private FairQueue fqCodel(final int limitPackets, final int quantumBytes)
