@@ -5,6 +5,7 @@ import io.pacelink.transport.cc.CongestionControlRegistry;
 import io.pacelink.transport.cc.ControllerParameters;
 import io.pacelink.transport.recovery.LossRecovery;
 import io.pacelink.transport.recovery.RecoveryConfig;
+import io.pacelink.transport.recovery.SentPacketDescriptor;
 import io.pacelink.transport.testing.OutcomeCounter;
 import io.pacelink.transport.testing.TestControllerContext;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -82,6 +83,7 @@ public class LossRecoveryBenchmark
     private final PeriodicLossAckRanges ackRanges = new PeriodicLossAckRanges(LOSS_PERIOD, MAX_ACK_RANGES);
     private final OutcomeCounter outcomes = new OutcomeCounter();
     private LossRecovery lossRecovery;
+    private final SentPacketDescriptor sent = new SentPacketDescriptor();
     private long nextPacketNumber;
     private long nowNs;
 
@@ -148,17 +150,10 @@ public class LossRecoveryBenchmark
     {
         final long packetNumber = nextPacketNumber++;
         nowNs += sendIntervalNs[(int)packetNumber & INTERVAL_TABLE_MASK];
-        lossRecovery.onPacketSent(
-            packetNumber,
-            nowNs,
-            PACKET_SIZE_BYTES,
-            true,
-            true,
-            packetNumber * PACKET_SIZE_BYTES,
-            PACKET_SIZE_BYTES,
-            false,
-            0,
-            false);
+        lossRecovery.onPacketSent(sent.reset(packetNumber, nowNs)
+            .sizeBytes(PACKET_SIZE_BYTES)
+            .ackEliciting(true)
+            .streamRange(packetNumber * PACKET_SIZE_BYTES, PACKET_SIZE_BYTES, false, false));
         return packetNumber;
     }
 }

@@ -3,10 +3,9 @@ package io.pacelink.perf;
 import io.pacelink.perf.schedule.PacedFlow;
 import io.pacelink.transport.cc.ControllerParameters;
 import io.pacelink.transport.schedule.PacketScheduler;
-import io.pacelink.transport.schedule.PacketSender;
+import io.pacelink.transport.schedule.Release;
 import io.pacelink.transport.schedule.PacketSchedulers;
 import io.pacelink.transport.schedule.SchedulableFlow;
-import io.pacelink.transport.schedule.SentPacket;
 import io.pacelink.transport.stats.CountersBuffers;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -73,8 +72,6 @@ public class SchedulerBenchmark
     public int flows;
 
     private PacketScheduler<PacedFlow> packetScheduler;
-    private final PacketSender<PacedFlow> sender = this::sendPacket;
-    private PacedFlow released;
     private PacedFlow[] pacedFlows;
     private int[] activationOrder;
     private int activationIndex;
@@ -138,15 +135,15 @@ public class SchedulerBenchmark
             activationIndex = 0;
         }
 
-        released = null;
-        if (0 == packetScheduler.sendPackets(nowNs, 1, sender))
+        PacedFlow released = sendOne();
+        if (null == released)
         {
             idlePicks++;
             final long releaseNs = packetScheduler.nextReleaseTimeNs();
             if (Long.MAX_VALUE != releaseNs)
             {
                 nowNs = Math.max(nowNs, releaseNs);
-                packetScheduler.sendPackets(nowNs, 1, sender);
+                released = sendOne();
             }
         }
         return released;
@@ -157,10 +154,19 @@ public class SchedulerBenchmark
         packetScheduler.activate(flow, flow.pacingRateBytesPerSecond(), flow.sendQuantumBytes(), nowNs);
     }
 
-    private int sendPacket(final PacedFlow flow, final boolean ackOnly, final long nowNs)
+    /**
+     * The endpoint's send of one packet: pull a release, build the packet (here: nothing to build), report it.
+     */
+    private PacedFlow sendOne()
     {
-        released = flow;
-        return SentPacket.pack(PACKET_SIZE_BYTES, true);
+        final Release<PacedFlow> release = packetScheduler.next(nowNs);
+        if (null == release)
+        {
+            return null;
+        }
+        final PacedFlow flow = release.flow();
+        packetScheduler.onSent(flow, PACKET_SIZE_BYTES, true, nowNs);
+        return flow;
     }
 
     /**

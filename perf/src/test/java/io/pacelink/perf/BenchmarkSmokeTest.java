@@ -221,7 +221,7 @@ class BenchmarkSmokeTest
 
     @ParameterizedTest
     @CsvSource({ "64,AESGCM", "1200,AESGCM", "64,ChaChaPoly", "1200,ChaChaPoly" })
-    void packetProtectionSealsAndOpensEveryPacket(final int payload, final String aead)
+    void packetProtectionSealsAndOpensEveryPacket(final int payload, final String aead) throws Exception
     {
         final PacketProtectionBenchmark benchmark = new PacketProtectionBenchmark();
         benchmark.payload = payload;
@@ -233,6 +233,8 @@ class BenchmarkSmokeTest
             assertEquals(20 + payload, benchmark.open());
             assertEquals(20 + payload + 4, benchmark.crcSeal());
             assertTrue(benchmark.crcCheck());
+            assertEquals(20 + payload + 16, benchmark.sealIntoBatch());
+            assertEquals(20 + payload + 16, benchmark.sealInPlaceDirect());
         }
         assertEquals(0, benchmark.authenticationFailures());
     }

@@ -1,7 +1,7 @@
 package io.pacelink.fq;
 
 import io.pacelink.transport.schedule.PacketScheduler;
-import io.pacelink.transport.schedule.PacketSender;
+import io.pacelink.transport.schedule.Release;
 import io.pacelink.transport.schedule.SchedulableFlow;
 import org.agrona.collections.LongHashSet;
 
@@ -28,6 +28,7 @@ public final class FifoScheduler<F extends SchedulableFlow> implements PacketSch
 
     private final ArrayDeque<F> activeFlows = new ArrayDeque<>(INITIAL_FLOW_CAPACITY);
     private final LongHashSet activeFlowIds = new LongHashSet(INITIAL_FLOW_CAPACITY);
+    private final Release<F> release = new Release<>();
 
     /**
      * {@inheritDoc}
@@ -66,25 +67,32 @@ public final class FifoScheduler<F extends SchedulableFlow> implements PacketSch
     /**
      * {@inheritDoc}
      * <p>
-     * The head flow sends while it has an ack-eliciting packet, or its due ACK; a flow with nothing leaves the queue.
+     * The head flow is released while it has an ack-eliciting packet, or its due ACK; a flow with nothing leaves the
+     * queue.
      */
-    public int sendPackets(final long nowNs, final int limit, final PacketSender<F> sender)
+    public Release<F> next(final long nowNs)
     {
-        int sent = 0;
         F head;
-        while (sent < limit && null != (head = activeFlows.peekFirst()))
+        while (null != (head = activeFlows.peekFirst()))
         {
             final int sendable = head.sendable(nowNs);
-            if (0 == sendable)
+            if (0 != sendable)
             {
-                activeFlows.pollFirst();
-                activeFlowIds.remove(head.flowId());
-                continue;
+                return release.set(head, 0 == (sendable & SchedulableFlow.ACK_ELICITING));
             }
-            sender.sendPacket(head, 0 == (sendable & SchedulableFlow.ACK_ELICITING), nowNs);
-            sent++;
+            activeFlows.pollFirst();
+            activeFlowIds.remove(head.flowId());
         }
-        return sent;
+        return null;
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>
+     * Nothing is charged: nothing is paced.
+     */
+    public void onSent(final F flow, final int lengthBytes, final boolean isAckEliciting, final long nowNs)
+    {
     }
 
     /**

@@ -21,6 +21,9 @@ import java.util.Set;
  * <tr><td>{@code fq.perPacketPacing}</td><td>true</td><td>true: each packet's departure is stamped like the Linux
  * TCP stack's EDT ({@code tcp_wstamp_ns}) and fq enforces it; false: sch_fq's own socket-rate pacing, a quantum
  * back to back per {@code quantum / rate}</td></tr>
+ * <tr><td>{@code fq.catchUpHorizonUs}</td><td>1000</td><td>per-packet pacing: how far behind its schedule a
+ * backlogged flow may fall (the agent woke late) and still send what fell due, back to back — at most this much of
+ * its pacing rate</td></tr>
  * </table>
  */
 public final class FqConfig
@@ -72,6 +75,12 @@ public final class FqConfig
     public static final String PER_PACKET_PACING = PREFIX + "perPacketPacing";
 
     /**
+     * Parameter name: per-packet pacing's catch-up horizon, microseconds: a backlogged flow released late sends what
+     * fell due in at most this much of its schedule back to back.
+     */
+    public static final String CATCH_UP_HORIZON_US = PREFIX + "catchUpHorizonUs";
+
+    /**
      * Ethernet MTU including the link header, as sch_fq's {@code psched_mtu()} reports it.
      */
     public static final int ETHERNET_MTU_BYTES = 1514;
@@ -111,11 +120,24 @@ public final class FqConfig
      */
     public static final int MAX_QUANTUM_BYTES = 1 << 20;
 
+    /**
+     * Default catch-up horizon: 1 ms, the granularity of a user-space timer that sleeps (Chromium's QUIC pacing sender
+     * sends what is due within its 1 ms alarm granularity), and about the burst Linux TCP sizes its segments to
+     * ({@code tcp_tso_autosize}: 1/1024 s of the pacing rate).
+     */
+    public static final long DEFAULT_CATCH_UP_HORIZON_US = 1_000L;
+
+    /**
+     * The largest catch-up horizon: 1 s, as sch_fq clamps a packet's delay.
+     */
+    public static final long MAX_CATCH_UP_HORIZON_US = 1_000_000L;
+
     private static final long MAX_DURATION_MS = 3_600_000L;
     private static final long NANOS_PER_MILLI = 1_000_000L;
+    private static final long NANOS_PER_MICRO = 1_000L;
     private static final Set<String> NAMES = Set.of(
         QUANTUM, INITIAL_QUANTUM, MAX_RATE, LOW_RATE_THRESHOLD, FLOW_REFILL_DELAY_MS, GC_AGE_MS, PACING,
-        PER_PACKET_PACING);
+        PER_PACKET_PACING, CATCH_UP_HORIZON_US);
     private static final FqConfig DEFAULTS = from(ControllerParameters.EMPTY);
 
     private final int quantumBytes;
@@ -126,6 +148,7 @@ public final class FqConfig
     private final long gcAgeNs;
     private final boolean pacing;
     private final boolean perPacketPacing;
+    private final long catchUpHorizonNs;
 
     private FqConfig(final ControllerParameters parameters)
     {
@@ -141,6 +164,8 @@ public final class FqConfig
         gcAgeNs = parameters.getLong(GC_AGE_MS, DEFAULT_GC_AGE_MS, 1, MAX_DURATION_MS) * NANOS_PER_MILLI;
         pacing = parameters.getBoolean(PACING, true);
         perPacketPacing = parameters.getBoolean(PER_PACKET_PACING, true);
+        catchUpHorizonNs = parameters.getLong(
+            CATCH_UP_HORIZON_US, DEFAULT_CATCH_UP_HORIZON_US, 0, MAX_CATCH_UP_HORIZON_US) * NANOS_PER_MICRO;
     }
 
     /**
@@ -234,6 +259,15 @@ public final class FqConfig
         return perPacketPacing;
     }
 
+    /**
+     * @return how far behind its per-packet pacing schedule a backlogged flow may fall and still send what fell due,
+     * back to back.
+     */
+    public long catchUpHorizonNs()
+    {
+        return catchUpHorizonNs;
+    }
+
     public String toString()
     {
         return "FqConfig{quantumBytes=" + quantumBytes +
@@ -244,6 +278,7 @@ public final class FqConfig
             ", gcAgeNs=" + gcAgeNs +
             ", pacing=" + pacing +
             ", perPacketPacing=" + perPacketPacing +
+            ", catchUpHorizonNs=" + catchUpHorizonNs +
             '}';
     }
 }

@@ -3,9 +3,9 @@ package io.pacelink.fq;
 import io.pacelink.transport.schedule.SchedulableFlow;
 
 /**
- * An {@link FqScheduler}'s state for one flow (sch_fq {@code struct fq_flow}): DRR credit, the pacing taken at its
- * last activation, its pacing deadline and where the flow is parked. Pooled: taken when a flow first becomes active,
- * returned when it is removed or garbage collected, never allocated per packet.
+ * An {@link FqScheduler}'s state for one flow (sch_fq {@code struct fq_flow}): DRR credit, the pacing rate taken
+ * at its last activation, its pacing deadline and where the flow is parked. Pooled: taken when a flow first becomes
+ * active, returned when it is removed or garbage collected, never allocated per packet.
  */
 final class FqFlow
 {
@@ -37,7 +37,6 @@ final class FqFlow
 
     SchedulableFlow flow;
     long pacingRateBytesPerSecond;
-    int sendQuantumBytes;
     long creditBytes;
     long timeNextPacketNs;
     Place place;
@@ -64,7 +63,6 @@ final class FqFlow
         this.flow = flow;
         this.creditBytes = creditBytes;
         pacingRateBytesPerSecond = 0;
-        sendQuantumBytes = 0;
         timeNextPacketNs = 0;
         unpacedBytes = 0;
         place = Place.DETACHED;

@@ -2,9 +2,8 @@ package io.pacelink.fq;
 
 import io.pacelink.transport.cc.ControllerCounters;
 import io.pacelink.transport.schedule.PacketScheduler;
-import io.pacelink.transport.schedule.PacketSender;
+import io.pacelink.transport.schedule.Release;
 import io.pacelink.transport.schedule.SchedulableFlow;
-import io.pacelink.transport.schedule.SentPacket;
 import org.HdrHistogram.Histogram;
 import org.agrona.collections.Hashing;
 import org.agrona.collections.Long2ObjectHashMap;
@@ -15,10 +14,10 @@ import java.util.ArrayDeque;
 /**
  * The sender's fair-queueing pacer (name {@code fq}): Linux {@code net/sched/sch_fq.c} semantics adapted to late
  * binding. A flow's queue is implicit: it is backlogged while {@link SchedulableFlow#sendable(long)} says it has an
- * ack-eliciting packet, and its head packet is built by the endpoint only when {@link #sendPackets} releases the flow,
- * so sch_fq's enqueue happens in {@link #activate} and its dequeue is the release (steps 1 to 6 of {@code fq_dequeue}
- * as docs/fq.md numbers them) followed by the credit charge and pacing update for the packet the endpoint sent (step
- * 8).
+ * ack-eliciting packet, and its head packet is built by the endpoint only when {@link #next} releases the flow, so
+ * sch_fq's enqueue happens in {@link #activate} and its dequeue is the release (steps 1 to 6 of {@code fq_dequeue} as
+ * docs/fq.md numbers them) followed, in {@link #onSent}, by the credit charge and pacing update for the packet the
+ * endpoint built (step 8).
  * <ul>
  * <li>Flows that become active join {@code new_flows}, served before {@code old_flows}; a new flow starts with the
  * initial quantum (10 × MTU) of credit, a flow idle longer than the refill delay (40 ms) gets at least one quantum,
@@ -32,9 +31,10 @@ import java.util.ArrayDeque;
  * <li>per packet (the default): a connection's packets leave {@code len / r} apart, as the departure times the
  * Linux TCP stack stamps on each packet ({@code tcp_wstamp_ns}) and sch_fq enforces. A new flow sends its initial
  * quantum unpaced (Linux TCP leaves a connection's first 10 segments unpaced). A flow behind schedule while backlogged
- * (the agent woke late) may catch up by at most its controller's send quantum back to back, which absorbs timer
- * granularity (user-space timers wake up to about 1 ms late); idle time (nothing to send, or no cwnd) earns no
- * catch-up, so a flow that resumes after idle is paced from its first packet on;</li>
+ * (the agent woke late) sends what fell due back to back, as far back as the catch-up horizon
+ * ({@code fq.catchUpHorizonUs}, 1 ms): a burst measured in time, at most that much of its pacing rate, so an agent
+ * that sleeps until a release and wakes late loses nothing and need not spin to be early; idle time (nothing to send,
+ * or no cwnd) earns no catch-up, so a flow that resumes after idle is paced from its first packet on;</li>
  * <li>per quantum (sch_fq's own pacing of sockets without departure times): if {@code r} is at or below the
  * low-rate threshold (550 kbit/s) credit is zeroed so every packet is paced alone; otherwise the flow keeps sending
  * back to back while it has credit, and once the credit is spent its next packet waits {@code max(len, quantum) / r}
@@ -92,6 +92,7 @@ public final class FqScheduler<F extends SchedulableFlow> implements PacketSched
     private final long gcAgeNs;
     private final boolean pacing;
     private final boolean perPacketPacing;
+    private final long catchUpHorizonNs;
 
     private final Long2ObjectHashMap<FqFlow> flowsById =
         new Long2ObjectHashMap<>(INITIAL_FLOW_CAPACITY, Hashing.DEFAULT_LOAD_FACTOR);
@@ -103,7 +104,9 @@ public final class FqScheduler<F extends SchedulableFlow> implements PacketSched
     private final Histogram releaseLatenessHistogram =
         new Histogram(MAX_TRACKED_LATENESS_NS, LATENESS_SIGNIFICANT_DIGITS);
 
+    private final Release<F> release = new Release<>();
     private FqFlow freeFlows;
+    private FqFlow released;
     private boolean isReleasedForAckOnly;
 
     // sch_fq's statistics (tc -s qdisc show dev X), as counters so pacelink stat sees them.
@@ -136,6 +139,7 @@ public final class FqScheduler<F extends SchedulableFlow> implements PacketSched
         gcAgeNs = config.gcAgeNs();
         pacing = config.pacing();
         perPacketPacing = config.perPacketPacing();
+        catchUpHorizonNs = config.catchUpHorizonNs();
 
         for (int i = 0; i < INITIAL_FLOW_CAPACITY; i++)
         {
@@ -189,6 +193,10 @@ public final class FqScheduler<F extends SchedulableFlow> implements PacketSched
         {
             ackBypass.remove(state);
         }
+        if (released == state)
+        {
+            released = null;
+        }
         recycle(state);
         flows.setRelease(flowsById.size());
     }
@@ -200,7 +208,8 @@ public final class FqScheduler<F extends SchedulableFlow> implements PacketSched
      * create it with the initial quantum if unknown, and if it was detached put it on {@code new_flows}, refilling
      * its credit to at least one quantum if it was idle longer than the refill delay. A throttled flow that owes an
      * ACK is queued for the ACK bypass. With per-packet pacing, a flow that was detached resumes its pacing schedule
-     * no earlier than now: idle time earns no burst.
+     * no earlier than now: idle time earns no burst. The controller's send quantum is not used: per-packet pacing
+     * bounds a burst in time (the catch-up horizon), per-quantum pacing by {@code fq.quantum}.
      */
     public void activate(
         final F flow, final long pacingRateBytesPerSecond, final int sendQuantumBytes, final long nowNs)
@@ -212,7 +221,6 @@ public final class FqScheduler<F extends SchedulableFlow> implements PacketSched
             state = newFlowState(flow, nowNs);
         }
         state.pacingRateBytesPerSecond = pacingRateBytesPerSecond;
-        state.sendQuantumBytes = sendQuantumBytes;
 
         if (FqFlow.Place.DETACHED == state.place)
         {
@@ -239,28 +247,29 @@ public final class FqScheduler<F extends SchedulableFlow> implements PacketSched
     /**
      * {@inheritDoc}
      * <p>
-     * sch_fq's dequeue: steps 1 to 6 (docs/fq.md) release a flow, the endpoint builds and sends its packet, and step 8
-     * charges it.
+     * sch_fq's dequeue, steps 1 to 6 (docs/fq.md): release a flow; the endpoint builds its packet and
+     * {@link #onSent} charges it (step 8).
      */
-    public int sendPackets(final long nowNs, final int limit, final PacketSender<F> sender)
+    public Release<F> next(final long nowNs)
     {
-        int sent = 0;
-        while (sent < limit)
+        final FqFlow state = release(nowNs);
+        released = state;
+        return null == state ? null : release.set(flowOf(state), isReleasedForAckOnly);
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>
+     * Step 8 of sch_fq's dequeue for a data packet; an ACK-only packet is not charged.
+     */
+    public void onSent(final F flow, final int lengthBytes, final boolean isAckEliciting, final long nowNs)
+    {
+        final FqFlow state = released;
+        released = null;
+        if (null != state && state.flow == flow && !isReleasedForAckOnly && isAckEliciting)
         {
-            final FqFlow state = release(nowNs);
-            if (null == state)
-            {
-                break;
-            }
-            final boolean ackOnly = isReleasedForAckOnly;
-            final int sentPacket = sender.sendPacket(flowOf(state), ackOnly, nowNs);
-            if (!ackOnly && SentPacket.isAckEliciting(sentPacket))
-            {
-                charge(state, SentPacket.lengthBytes(sentPacket), nowNs);
-            }
-            sent++;
+            charge(state, lengthBytes, nowNs);
         }
-        return sent;
     }
 
     /**
@@ -377,7 +386,7 @@ public final class FqScheduler<F extends SchedulableFlow> implements PacketSched
 
         if (perPacketPacing)
         {
-            pacePerPacket(state, state.sendQuantumBytes, sizeBytes, rateBytesPerSecond, nowNs);
+            pacePerPacket(state, sizeBytes, rateBytesPerSecond, nowNs);
             return;
         }
 
@@ -486,13 +495,16 @@ public final class FqScheduler<F extends SchedulableFlow> implements PacketSched
 
     /**
      * Per-packet pacing (the BBR draft's pacer, {@code next_send_time += size / pacing_rate}): the flow's next packet
-     * may leave {@code len / rate} after this one's scheduled time, and a flow behind schedule keeps at most
-     * {@code sendQuantum - len} bytes of catch-up, so this packet plus the catch-up is one send quantum back to back.
-     * Idle flows were brought up to now in {@link #activate}, so only lateness while backlogged is caught up.
+     * may leave {@code len / rate} after this one's scheduled time. A flow behind schedule — released late because the
+     * agent woke late — keeps at most the catch-up horizon of its lateness: what fell due within it goes back to back
+     * (Chromium's QUIC pacing sender, {@code quic/core/congestion_control/pacing_sender.cc}, likewise sends what is due
+     * within its 1 ms alarm granularity and lets a late alarm make up for lost time), older lateness is forgotten. So a
+     * late release sends exactly the packets whose times passed, and never more than the horizon's worth of the pacing
+     * rate, one packet over at most. Idle flows were brought up to now in {@link #activate}, so only lateness while
+     * backlogged is caught up.
      */
     private void pacePerPacket(
         final FqFlow state,
-        final int sendQuantumBytes,
         final int sizeBytes,
         final long rateBytesPerSecond,
         final long nowNs)
@@ -516,9 +528,7 @@ public final class FqScheduler<F extends SchedulableFlow> implements PacketSched
             state.timeNextPacketNs = nowNs;
         }
 
-        final long catchUpNs = Math.min(
-            transmitTimeNs(Math.max(0, sendQuantumBytes - sizeBytes), rateBytesPerSecond), MAX_PACKET_DELAY_NS);
-        state.timeNextPacketNs = Math.max(state.timeNextPacketNs, nowNs - catchUpNs) +
+        state.timeNextPacketNs = Math.max(state.timeNextPacketNs, nowNs - catchUpHorizonNs) +
             packetDelayNs(sizeBytes, rateBytesPerSecond);
     }
 

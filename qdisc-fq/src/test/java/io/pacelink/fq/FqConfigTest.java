@@ -35,6 +35,7 @@ class FqConfigTest
         assertEquals(3_000_000_000L, config.gcAgeNs());
         assertTrue(config.pacing());
         assertTrue(config.perPacketPacing());
+        assertEquals(1_000_000L, config.catchUpHorizonNs(), "1 ms");
     }
 
     @Test
@@ -49,6 +50,7 @@ class FqConfigTest
         values.put("fq.gcAgeMs", "1000");
         values.put("fq.pacing", "false");
         values.put("fq.perPacketPacing", "false");
+        values.put("fq.catchUpHorizonUs", "250");
         values.put("cubic.beta", "0.7");
 
         final FqConfig config = FqConfig.from(ControllerParameters.of(values));
@@ -61,6 +63,7 @@ class FqConfigTest
         assertEquals(1_000_000_000L, config.gcAgeNs());
         assertFalse(config.pacing());
         assertFalse(config.perPacketPacing());
+        assertEquals(250_000L, config.catchUpHorizonNs());
         assertEquals(values.size() - 1, FqConfig.names().size());
     }
 
@@ -73,6 +76,11 @@ class FqConfigTest
         assertRejected("fq.maxRate", "fast", "not an integer");
         assertRejected("fq.pacing", "maybe", "not a boolean");
         assertRejected("fq.gcAgeMs", "-1", "out of range");
+        assertRejected("fq.catchUpHorizonUs", "-1", "out of range");
+        assertRejected("fq.catchUpHorizonUs", "1000001", "out of range");
+        assertRejected("fq.catchUpHorizonUs", "1ms", "not an integer");
+        assertEquals(0, FqConfig.from(ControllerParameters.parse("fq.catchUpHorizonUs=0")).catchUpHorizonNs(),
+            "0: no catch-up, every late release loses its lateness");
     }
 
     @Test

@@ -62,7 +62,7 @@ class FqSchedulerTest
     }
 
     @Test
-    void perPacketPacingCatchesUpLatenessByAtMostOneSendQuantum()
+    void aLateReleaseSendsExactlyThePacketsThatFellDueAndKeepsTheSchedule()
     {
         final TestFlow flow = new TestFlow(1).rate(RATE).backlog(Long.MAX_VALUE);
         harness.activate(flow, 0);
@@ -77,16 +77,53 @@ class FqSchedulerTest
         assertEquals(1, harness.serve(late1Ns));
         assertEquals(3 * PACKET_GAP_NS, scheduler.nextReleaseTimeNs());
 
-        // 1 ms late: the flow catches up by one send quantum (2 x MTU) back to back, then is paced from now.
-        final long late2Ns = scheduler.nextReleaseTimeNs() + MS;
-        assertEquals(2, harness.serve(late2Ns));
-        assertEquals(late2Ns + PACKET_GAP_NS, scheduler.nextReleaseTimeNs());
+        // 3.5 gaps late, within the 1 ms horizon: the four packets due at 3, 4, 5 and 6 gaps go back to back (the
+        // due bytes, 4 x 1514), and the next keeps its place in the schedule.
+        final long late2Ns = 3 * PACKET_GAP_NS + 7 * PACKET_GAP_NS / 2;
+        assertEquals(4, harness.serve(late2Ns));
+        assertEquals(7 * PACKET_GAP_NS, scheduler.nextReleaseTimeNs());
         assertEquals(3, scheduler.releaseLatenessHistogram().getTotalCount());
-        assertTrue(scheduler.releaseLatenessHistogram().valuesAreEquivalent(
-            MS, scheduler.releaseLatenessHistogram().getMaxValue()));
-        // sch_fq's EWMA (weight 1/8) of the three wake-ups, 0, 50 us and 1 ms late.
+        // sch_fq's EWMA (weight 1/8) of the three wake-ups, 0, 50 us and 3.5 gaps late.
         final long afterSecondNs = 50_000L >> 3;
-        assertEquals(afterSecondNs - (afterSecondNs >> 3) + (MS >> 3), counters.counter("unthrottle-latency-ns"));
+        assertEquals(afterSecondNs - (afterSecondNs >> 3) + ((7 * PACKET_GAP_NS / 2) >> 3),
+            counters.counter("unthrottle-latency-ns"));
+    }
+
+    @Test
+    void aReleaseLaterThanTheHorizonSendsTheHorizonsWorthAndForgetsTheRest()
+    {
+        final TestFlow flow = new TestFlow(1).rate(RATE).backlog(Long.MAX_VALUE);
+        harness.activate(flow, 0);
+        assertEquals(10, harness.serve(0));
+        final long dueNs = scheduler.nextReleaseTimeNs();
+
+        // 5 ms late: only the last 1 ms of the schedule is caught up, 1 ms of the rate (12,500 B) rounded up to whole
+        // packets — nine, one gap apart from 1 ms ago — and the next packet is due as the ninth's successor.
+        final long lateNs = dueNs + 5 * MS;
+        assertEquals(9, harness.serve(lateNs));
+        assertTrue(9L * MTU - MTU < RATE / 1_000, "at most one packet over the horizon's bytes");
+        assertEquals(lateNs - MS + 9 * PACKET_GAP_NS, scheduler.nextReleaseTimeNs());
+        assertTrue(scheduler.releaseLatenessHistogram().valuesAreEquivalent(
+            5 * MS, scheduler.releaseLatenessHistogram().getMaxValue()));
+    }
+
+    @Test
+    void theCatchUpHorizonIsConfigurableAndZeroForgetsAllLateness()
+    {
+        for (final long[] horizonUsAndPackets : new long[][]{ { 0, 1 }, { 250, 3 }, { 2_000, 17 } })
+        {
+            scheduler = newScheduler(FqConfig.from(ControllerParameters.of(
+                Map.of(FqConfig.CATCH_UP_HORIZON_US, Long.toString(horizonUsAndPackets[0])))));
+            harness = new SchedulerHarness(scheduler);
+            final TestFlow flow = new TestFlow(1).rate(RATE).backlog(Long.MAX_VALUE);
+            harness.activate(flow, 0);
+            assertEquals(10, harness.serve(0));
+            final long lateNs = scheduler.nextReleaseTimeNs() + 5 * MS;
+            final long horizonNs = horizonUsAndPackets[0] * 1_000L;
+
+            assertEquals(horizonUsAndPackets[1], harness.serve(lateNs), "horizon " + horizonUsAndPackets[0] + " us");
+            assertEquals(lateNs - horizonNs + horizonUsAndPackets[1] * PACKET_GAP_NS, scheduler.nextReleaseTimeNs());
+        }
     }
 
     @Test

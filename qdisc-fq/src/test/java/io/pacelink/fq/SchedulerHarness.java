@@ -1,16 +1,17 @@
 package io.pacelink.fq;
 
 import io.pacelink.transport.schedule.PacketScheduler;
-import io.pacelink.transport.schedule.PacketSender;
+import io.pacelink.transport.schedule.Release;
 import io.pacelink.transport.schedule.SentPacket;
 import org.agrona.collections.LongArrayList;
 
 /**
- * Plays the endpoint's side of a packet scheduler in virtual time: activates flows with their pacing, and sends the
- * packet for each flow the scheduler releases (ACK-only when the scheduler says so); then jumps the clock to the next
- * release.
+ * Plays the endpoint's side of a packet scheduler in virtual time: activates flows with their pacing, pulls each
+ * release, sends the packet for its flow (ACK-only when the scheduler says so) and reports it; then jumps the clock to
+ * the next release.
  */
-final class SchedulerHarness implements PacketSender<TestFlow>
+@SuppressWarnings("deprecation") // SentPacket packs a test packet's length and kind in one value
+final class SchedulerHarness
 {
     static final int ACK_BYTES = 60;
 
@@ -51,7 +52,10 @@ final class SchedulerHarness implements PacketSender<TestFlow>
     int serve(final long nowNs, final int maxPackets)
     {
         dataPackets = 0;
-        scheduler.sendPackets(nowNs, maxPackets, this);
+        for (int i = 0; i < maxPackets && pullOne(nowNs); i++)
+        {
+            // each pull sent one packet
+        }
         return dataPackets;
     }
 
@@ -68,8 +72,21 @@ final class SchedulerHarness implements PacketSender<TestFlow>
     TestFlow releaseOne(final long nowNs)
     {
         lastReleased = null;
-        scheduler.sendPackets(nowNs, 1, this);
+        pullOne(nowNs);
         return lastReleased;
+    }
+
+    private boolean pullOne(final long nowNs)
+    {
+        final Release<TestFlow> release = scheduler.next(nowNs);
+        if (null == release)
+        {
+            return false;
+        }
+        final TestFlow flow = release.flow();
+        final int sentPacket = sendPacket(flow, release.isAckOnly(), nowNs);
+        scheduler.onSent(flow, SentPacket.lengthBytes(sentPacket), SentPacket.isAckEliciting(sentPacket), nowNs);
+        return true;
     }
 
     /**
@@ -100,7 +117,7 @@ final class SchedulerHarness implements PacketSender<TestFlow>
         }
     }
 
-    public int sendPacket(final TestFlow flow, final boolean ackOnly, final long nowNs)
+    private int sendPacket(final TestFlow flow, final boolean ackOnly, final long nowNs)
     {
         lastReleased = flow;
         isLastReleaseAckOnly = ackOnly;

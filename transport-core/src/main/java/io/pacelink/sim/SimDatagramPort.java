@@ -14,14 +14,16 @@ import org.agrona.concurrent.UnsafeBuffer;
 import java.net.InetSocketAddress;
 
 /**
- * A host's simulated UDP socket: {@link #send} copies the datagram into a pooled packet and hands it to the host's
- * uplink at the current virtual time; datagrams delivered to the host wait here until the agent
- * {@link #receive}s them. Nothing touches a real network.
+ * A host's simulated UDP socket: a send copies the datagram into a pooled packet and hands it to the host's uplink at
+ * the current virtual time (a {@link SendBatch} datagram by datagram, in order, so a batch leaves exactly as the same
+ * datagrams sent one by one); datagrams delivered to the host wait here until the agent receives them, into a
+ * {@link ReceiveBatch} (copied back to back) or handed to a handler. Nothing touches a real network; nothing is
+ * allocated per datagram once the packet pool is warm.
  * <p>
- * Like a socket with {@code IP_RECVTOS}, the port can carry each datagram's ECN field ({@link #ecn(boolean)}, off by
- * default, as a scenario chooses): a batch send gives the packet its codepoint, the link may mark it CE, and a batch
- * receive reports what arrived. With ECN off it behaves as the NIO port: datagrams leave not-ECT and arrive with the
- * codepoint unknown.
+ * Like a socket with {@code IP_TOS} and {@code IP_RECVTOS}, the port can carry each datagram's ECN field
+ * ({@link #ecn(boolean)}, off by default, as a scenario chooses): a batch send gives the packet its codepoint, the link
+ * may mark it CE, and a batch receive reports what arrived. With ECN off it behaves as the NIO port: datagrams leave
+ * not-ECT and arrive with the codepoint unknown.
  */
 public final class SimDatagramPort implements DatagramPort
 {
@@ -29,6 +31,11 @@ public final class SimDatagramPort implements DatagramPort
     private final LinkPacketPool pool;
     private final InetSocketAddress address;
     private final PacketSink uplink;
+    /**
+     * Room a {@link #newReceiveBatch receive batch} has per datagram, beyond one largest datagram.
+     */
+    static final int RECEIVE_BYTES_PER_DATAGRAM = 2048;
+
     private final UnsafeBuffer view = new UnsafeBuffer(new byte[0]);
     private LinkPacket[] inbox = new LinkPacket[64];
     private int inboxHead;
@@ -75,37 +82,6 @@ public final class SimDatagramPort implements DatagramPort
     }
 
     /**
-     * Receive into a batch, each datagram with the ECN field it arrived with when the port carries ECN (not-ECT
-     * otherwise). Datagrams that do not fit in the batch's buffer stay for the next receive.
-     */
-    public int receive(final ReceiveBatch batch, final int limit)
-    {
-        batch.clear();
-        final int maxDatagrams = Math.min(limit, batch.maxDatagrams());
-        int nextOffset = 0;
-        int received = 0;
-        while (received < maxDatagrams && inboxCount > 0)
-        {
-            final LinkPacket packet = inbox[inboxHead];
-            if (packet.length() > batch.buffer().capacity() - nextOffset)
-            {
-                break;
-            }
-            inbox[inboxHead] = null;
-            inboxHead = (inboxHead + 1) & (inbox.length - 1);
-            inboxCount--;
-            received++;
-            receivedDatagrams++;
-            batch.buffer().putBytes(nextOffset, packet.data(), 0, packet.length());
-            batch.add(nextOffset, packet.length(), (InetSocketAddress)packet.source(),
-                carriesEcn ? packet.ecnCodepoint() : EcnCodepoint.NOT_ECT);
-            nextOffset += packet.length();
-            pool.release(packet);
-        }
-        return received;
-    }
-
-    /**
      * Send a batch, each datagram with its codepoint when the port carries ECN (not-ECT otherwise).
      */
     public int send(final SendBatch batch)
@@ -120,6 +96,52 @@ public final class SimDatagramPort implements DatagramPort
             }
         }
         return sent;
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>
+     * Room for one datagram of any size plus {@link #RECEIVE_BYTES_PER_DATAGRAM} per datagram: full-size datagrams of
+     * the usual MTUs always fill every entry.
+     */
+    public ReceiveBatch newReceiveBatch(final int maxDatagrams)
+    {
+        return new ReceiveBatch(
+            maxDatagrams, LinkPacket.MAX_DATAGRAM_BYTES + maxDatagrams * RECEIVE_BYTES_PER_DATAGRAM);
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>
+     * Datagrams are copied into the batch back to back, in arrival order; one that does not fit in the room left
+     * waits for the next receive. Each carries the ECN field it arrived with when the port carries ECN (not-ECT
+     * otherwise).
+     */
+    public int receive(final ReceiveBatch batch, final int limit)
+    {
+        batch.clear();
+        final UnsafeBuffer buffer = batch.buffer();
+        final int bound = Math.min(limit, batch.maxDatagrams());
+        int nextOffset = 0;
+        while (batch.size() < bound && inboxCount > 0)
+        {
+            final LinkPacket packet = inbox[inboxHead];
+            final int length = packet.length();
+            if (length > buffer.capacity() - nextOffset)
+            {
+                break;
+            }
+            inbox[inboxHead] = null;
+            inboxHead = (inboxHead + 1) & (inbox.length - 1);
+            inboxCount--;
+            receivedDatagrams++;
+            buffer.putBytes(nextOffset, packet.data(), 0, length);
+            batch.add(nextOffset, length, (InetSocketAddress)packet.source(),
+                carriesEcn ? packet.ecnCodepoint() : ReceiveBatch.NOT_ECT);
+            nextOffset += length;
+            pool.release(packet);
+        }
+        return batch.size();
     }
 
     /**

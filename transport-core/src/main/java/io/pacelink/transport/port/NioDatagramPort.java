@@ -27,17 +27,23 @@ import java.nio.channels.DatagramChannel;
  * otherwise copy it through a temporary one. The source address handed to the handler is the channel's own cached
  * instance when the sender repeats (JDK 17's {@code DatagramChannelImpl} keeps the last decoded sender).
  * <p>
- * A receive batch reads at most one datagram more than the last batch found, doubling while batches come back full,
+ * A {@link ReceiveBatch} is filled one read per datagram, each straight into the free space after the last one, for
+ * as long as at least {@link #MAX_DATAGRAM_BYTES} are free (a read never truncates); a {@link SendBatch} is sent one
+ * datagram per call ({@link DatagramPort#send(SendBatch)}) from a view of its direct buffer, without copying. Java
+ * 17's NIO has neither {@code recvmmsg(2)} nor {@code sendmmsg(2)}: the batches save the copies and the per-datagram
+ * bookkeeping, not the system calls.
+ * <p>
+ * A receive reads at most one datagram more than the last receive found, doubling while receives come back full,
  * up to the caller's limit: a read of an empty non-blocking socket is a system call that finds nothing, and the one
- * that ends every batch would otherwise sit between a request's arrival and its processing on every round trip of a
- * request/response exchange. A batch that stops at its own bound returns what it read; the caller, having done work,
- * comes back for the rest at once.
+ * that ends every receive would otherwise sit between a request's arrival and its processing on every round trip of
+ * a request/response exchange. A receive that stops at its own bound returns what it read; the caller, having done
+ * work, comes back for the rest at once.
  * <p>
  * I/O errors never escape: a send that fails (for instance a datagram larger than the network allows) is counted and
  * reported as not sent, so reliability recovers it like a loss; a failed receive is counted and the batch goes on
  * (it ends on a closed channel). A port restricted to one peer ({@link #restrictTo}, a connected channel) is told
  * by the kernel when that peer's port is unreachable: the {@link PortUnreachableException} of a receive or send is
- * handed to the handler as {@link DatagramHandler#onPortUnreachable} at the next receive.
+ * reported at the next receive ({@link ReceiveBatch#unreachablePeer()}, or {@link DatagramHandler#onPortUnreachable}).
  * <p>
  * The socket buffer sizes are requests: the kernel caps them (Linux: {@code net.core.rmem_max} and
  * {@code wmem_max}, then doubles the value for its bookkeeping), so the granted sizes are exposed.
@@ -55,6 +61,18 @@ public final class NioDatagramPort implements DatagramPort
      */
     public static final int MAX_DATAGRAM_BYTES = 64 * 1024;
 
+    /**
+     * Room a {@link #newReceiveBatch receive batch} has per datagram beyond the {@link #MAX_DATAGRAM_BYTES} every read
+     * needs free: full-size datagrams of the usual MTUs fill every entry before the bytes run out, and larger ones
+     * (jumbo frames) end a receive early, to be read by the next.
+     */
+    static final int RECEIVE_BYTES_PER_DATAGRAM = 2048;
+
+    private static final int EMPTY = -1;
+    private static final int CLOSED = -2;
+    private static final int UNREACHABLE = -3;
+    private static final int FAILED = -4;
+
     private final DatagramChannel channel;
     private final InetSocketAddress localAddress;
     private final int receiveSocketBufferBytes;
@@ -67,6 +85,9 @@ public final class NioDatagramPort implements DatagramPort
 
     private ByteBuffer lastSentFrom;
     private ByteBuffer sentFromView;
+    private ByteBuffer lastReceivedInto;
+    private ByteBuffer receiveIntoView;
+    private InetSocketAddress lastSource;
     private int receiveBatchBound = 1;
     private InetSocketAddress restrictedTo;
     private boolean isUnreachableReported;
@@ -138,6 +159,64 @@ public final class NioDatagramPort implements DatagramPort
 
     /**
      * {@inheritDoc}
+     * <p>
+     * The batch's buffer holds {@link #MAX_DATAGRAM_BYTES} and {@link #RECEIVE_BYTES_PER_DATAGRAM} per datagram.
+     */
+    public ReceiveBatch newReceiveBatch(final int maxDatagrams)
+    {
+        return new ReceiveBatch(maxDatagrams, MAX_DATAGRAM_BYTES + maxDatagrams * RECEIVE_BYTES_PER_DATAGRAM);
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>
+     * Each datagram is read straight into the batch's buffer after the previous one while at least
+     * {@link #MAX_DATAGRAM_BYTES} are free there; a receive that runs out of room ends as one that reached its bound.
+     * An unreachable peer reported by the kernel counts as one.
+     */
+    public int receive(final ReceiveBatch batch, final int limit)
+    {
+        batch.clear();
+        if (isUnreachableReported)
+        {
+            isUnreachableReported = false;
+            batch.portUnreachable(restrictedTo);
+        }
+        final ByteBuffer into = receiveView(batch.buffer());
+        final int base = batch.buffer().wrapAdjustment();
+        final int capacity = batch.buffer().capacity();
+        final int bound = Math.min(Math.min(limit, batch.maxDatagrams()), receiveBatchBound);
+        int nextOffset = 0;
+        int attempt = 0;
+        for (; attempt < bound; attempt++)
+        {
+            if (capacity - nextOffset < MAX_DATAGRAM_BYTES)
+            {
+                attempt = bound; // out of room: as full as a receive that reached its bound
+                break;
+            }
+            into.clear().limit(base + nextOffset + MAX_DATAGRAM_BYTES).position(base + nextOffset);
+            final int length = read(into);
+            if (length >= 0)
+            {
+                batch.add(nextOffset, length, lastSource, ReceiveBatch.NOT_ECT);
+                nextOffset += length;
+            }
+            else if (UNREACHABLE == length && null != restrictedTo)
+            {
+                batch.portUnreachable(restrictedTo);
+            }
+            else if (EMPTY == length || CLOSED == length)
+            {
+                break;
+            }
+        }
+        receiveBatchBound = attempt == bound ? Math.max(1, Math.min(limit, bound << 1)) : batch.size() + 1;
+        return batch.size() + (null != batch.unreachablePeer() ? 1 : 0);
+    }
+
+    /**
+     * {@inheritDoc}
      */
     public int receive(final DatagramHandler handler, final int limit, final long nowNs)
     {
@@ -153,42 +232,63 @@ public final class NioDatagramPort implements DatagramPort
         for (; attempt < bound; attempt++)
         {
             receiveByteBuffer.clear();
-            final SocketAddress source;
-            try
+            final int length = read(receiveByteBuffer);
+            if (length >= 0)
             {
-                source = channel.receive(receiveByteBuffer);
+                handler.onDatagram(receiveBuffer, 0, length, lastSource, nowNs);
+                count++;
             }
-            catch (final ClosedChannelException ex)
+            else if (UNREACHABLE == length && null != restrictedTo)
             {
-                receiveErrors++;
+                handler.onPortUnreachable(restrictedTo, nowNs);
+            }
+            else if (EMPTY == length || CLOSED == length)
+            {
                 break;
             }
-            catch (final PortUnreachableException ex)
-            {
-                portUnreachable++;
-                if (null != restrictedTo)
-                {
-                    handler.onPortUnreachable(restrictedTo, nowNs);
-                }
-                continue;
-            }
-            catch (final IOException ex)
-            {
-                // Some platforms report an ICMP error for an earlier send here; the next datagram may be fine.
-                receiveErrors++;
-                continue;
-            }
-            if (null == source)
-            {
-                emptyReceives++;
-                break;
-            }
-
-            handler.onDatagram(receiveBuffer, 0, receiveByteBuffer.position(), (InetSocketAddress)source, nowNs);
-            count++;
         }
         receiveBatchBound = attempt == bound ? Math.max(1, Math.min(limit, bound << 1)) : count + 1;
         return count;
+    }
+
+    /**
+     * One read from the channel into {@code into} from its position; I/O errors are counted, never thrown.
+     *
+     * @return the datagram's length (its source in {@link #lastSource}), or {@link #EMPTY}, {@link #CLOSED},
+     * {@link #UNREACHABLE} (the kernel reported an ICMP port unreachable for an earlier send) or {@link #FAILED}
+     * (the next read may be fine).
+     */
+    private int read(final ByteBuffer into)
+    {
+        final int start = into.position();
+        final SocketAddress source;
+        try
+        {
+            source = channel.receive(into);
+        }
+        catch (final ClosedChannelException ex)
+        {
+            receiveErrors++;
+            return CLOSED;
+        }
+        catch (final PortUnreachableException ex)
+        {
+            portUnreachable++;
+            return UNREACHABLE;
+        }
+        catch (final IOException ex)
+        {
+            // Some platforms report an ICMP error for an earlier send here; the next datagram may be fine.
+            receiveErrors++;
+            return FAILED;
+        }
+        if (null == source)
+        {
+            emptyReceives++;
+            return EMPTY;
+        }
+        lastSource = (InetSocketAddress)source;
+        return into.position() - start;
     }
 
     /**
@@ -253,6 +353,21 @@ public final class NioDatagramPort implements DatagramPort
         }
         final int position = buffer.wrapAdjustment() + offset;
         return sentFromView.clear().position(position).limit(position + length);
+    }
+
+    private ByteBuffer receiveView(final UnsafeBuffer buffer)
+    {
+        final ByteBuffer target = buffer.byteBuffer();
+        if (null == target || !target.isDirect())
+        {
+            throw new IllegalArgumentException("a receive batch from another port: its buffer is not direct");
+        }
+        if (target != lastReceivedInto)
+        {
+            lastReceivedInto = target;
+            receiveIntoView = target.duplicate();
+        }
+        return receiveIntoView;
     }
 
     /**

@@ -79,6 +79,7 @@ public final class LossRecovery
     private final int[] spuriouslyLostSlots;
     private final AckEventView ackEvent = new AckEventView(rateSampler);
     private final LostPacketView lostPacket;
+    private final SentPacketDescriptor deprecatedDescriptor = new SentPacketDescriptor();
     private final CongestionEventView congestionEvent = new CongestionEventView();
     private final EcnValidation ecn;
     private final boolean isEcnEnabled;
@@ -281,10 +282,55 @@ public final class LossRecovery
     }
 
     /**
-     * A packet left. Numbers between the previous largest and this one count as skipped: acknowledging them is an
-     * error. For packets counting in flight the rate sampler stamps the packet, then the controller hears
-     * {@code onTransmitStartAfterIdle} (first send after nothing was in flight while application-limited) and
-     * {@code onPacketSent}.
+     * A packet left, as described: the ring records it (with the ACK frame it carries, so an acknowledgement of this
+     * packet can tell the receiver's tracker what its peer has seen), and numbers between the previous largest and
+     * this one count as skipped: acknowledging them is an error. For a packet counting in flight the rate sampler
+     * stamps it, then the controller hears {@code onTransmitStartAfterIdle} (first send after nothing was in flight
+     * while application-limited) and {@code onPacketSent}. A probe pays one of the probes owed.
+     *
+     * @param packet the packet; read during the call only.
+     * @throws IllegalStateException if the packet cannot be tracked ({@link #canSend}).
+     */
+    public void onPacketSent(final SentPacketDescriptor packet)
+    {
+        final long packetNumber = packet.packetNumber();
+        final long nowNs = packet.sentTimeNs();
+        final int sizeBytes = packet.sizeBytes();
+        if (isEcnEnabled)
+        {
+            ecn.onPacketSent(packetNumber, packet.ecnCodepoint(), packet.countsInFlight(), nowNs);
+        }
+        growRingIfFull(packetNumber);
+        final int slot = ring.add(packetNumber, nowNs, sizeBytes, packet.isAckEliciting(), packet.countsInFlight(),
+            packet.streamOffset(), packet.streamLength(), packet.fin(), packet.frameFlags());
+        if (SentPacketDescriptor.NO_ACK_FRAME != packet.ackFrameLargestAcked())
+        {
+            ring.ackFrameLargestAcked(slot, packet.ackFrameLargestAcked());
+        }
+
+        sentPackets++;
+        sentBytes += sizeBytes;
+        if (packet.isRetransmission())
+        {
+            retransmittedPackets++;
+        }
+        if (packet.isAckEliciting())
+        {
+            ackElicitingInFlight++;
+            lastAckElicitingSentTimeNs = nowNs;
+        }
+        if (packet.countsInFlight())
+        {
+            onPacketInFlight(packetNumber, slot, nowNs, sizeBytes, packet.isRetransmission());
+        }
+        if (packet.isProbe())
+        {
+            onProbeSent();
+        }
+    }
+
+    /**
+     * A packet left.
      *
      * @param packetNumber     the packet's number, larger than any sent before.
      * @param nowNs            send time.
@@ -297,7 +343,10 @@ public final class LossRecovery
      * @param frameFlags       the engine's bits for the frames it carries, returned with its outcome.
      * @param isRetransmission true if it carries retransmitted data.
      * @throws IllegalStateException if the packet cannot be tracked ({@link #canSend}).
+     * @deprecated describe the packet once in a reused {@link SentPacketDescriptor} and call
+     * {@link #onPacketSent(SentPacketDescriptor)}. To be removed in the next minor version.
      */
+    @Deprecated
     public void onPacketSent(
         final long packetNumber,
         final long nowNs,
@@ -310,64 +359,17 @@ public final class LossRecovery
         final int frameFlags,
         final boolean isRetransmission)
     {
-        onPacketSent(packetNumber, nowNs, sizeBytes, ackEliciting, countsInFlight, streamOffset, streamLength, fin,
-            frameFlags, isRetransmission, EcnCodepoint.NOT_ECT);
+        onPacketSent(deprecatedDescriptor.reset(packetNumber, nowNs)
+            .sizeBytes(sizeBytes)
+            .ackEliciting(ackEliciting)
+            .countsInFlight(countsInFlight)
+            .streamRange(streamOffset, streamLength, fin, isRetransmission)
+            .frameFlags(frameFlags));
     }
 
-    /**
-     * As {@link #onPacketSent(long, long, int, boolean, boolean, long, int, boolean, int, boolean)}, for a packet
-     * sent with an ECN codepoint: the one {@link #ecnCodepointToSend(long)} gave just before.
-     *
-     * @param packetNumber     the packet's number, larger than any sent before.
-     * @param nowNs            send time.
-     * @param sizeBytes        datagram size.
-     * @param ackEliciting     true if the peer must acknowledge it.
-     * @param countsInFlight   true if it counts towards bytes in flight (RFC 9002: ack-eliciting or padding).
-     * @param streamOffset     offset of the stream range it carries.
-     * @param streamLength     length of that range, 0 for none.
-     * @param fin              true if it carries the end of the stream.
-     * @param frameFlags       the engine's bits for the frames it carries, returned with its outcome.
-     * @param isRetransmission true if it carries retransmitted data.
-     * @param ecnCodepoint     the ECN codepoint it was sent with.
-     * @throws IllegalStateException if the packet cannot be tracked ({@link #canSend}).
-     */
-    public void onPacketSent(
-        final long packetNumber,
-        final long nowNs,
-        final int sizeBytes,
-        final boolean ackEliciting,
-        final boolean countsInFlight,
-        final long streamOffset,
-        final int streamLength,
-        final boolean fin,
-        final int frameFlags,
-        final boolean isRetransmission,
-        final int ecnCodepoint)
+    private void onPacketInFlight(
+        final long packetNumber, final int slot, final long nowNs, final int sizeBytes, final boolean isRetransmission)
     {
-        if (isEcnEnabled)
-        {
-            ecn.onPacketSent(packetNumber, ecnCodepoint, countsInFlight, nowNs);
-        }
-        growRingIfFull(packetNumber);
-        final int slot = ring.add(
-            packetNumber, nowNs, sizeBytes, ackEliciting, countsInFlight, streamOffset, streamLength, fin, frameFlags);
-
-        sentPackets++;
-        sentBytes += sizeBytes;
-        if (isRetransmission)
-        {
-            retransmittedPackets++;
-        }
-        if (ackEliciting)
-        {
-            ackElicitingInFlight++;
-            lastAckElicitingSentTimeNs = nowNs;
-        }
-        if (!countsInFlight)
-        {
-            return;
-        }
-
         final long bytesInFlightBefore = bytesInFlight;
         final boolean isRestartAfterIdle =
             0 == bytesInFlightBefore && Long.MIN_VALUE != idleSinceNs && rateSampler.isAppLimited();

@@ -2,9 +2,11 @@ package io.pacelink.transport.schedule;
 
 /**
  * Decides which connection of an endpoint sends next and when. Once per duty cycle the endpoint activates every flow
- * that has something to send, then calls {@link #sendPackets}: the scheduler releases flows one packet at a time
- * (each asked for {@link SchedulableFlow#sendable(long)}), has the {@link PacketSender} build and send the packet
- * (late binding), and charges what it reports. Runs on the agent thread; must not allocate in steady state.
+ * that has something to send, then pulls releases: {@link #next(long)} answers which flow may send one packet now (and
+ * whether only an ACK), asking flows only {@link SchedulableFlow#sendable(long)}; the endpoint builds that packet
+ * (late binding: only when it may leave) and reports it with {@link #onSent}, which charges the flow's credit and
+ * pacing; then it asks again, until the scheduler has nothing more or the endpoint's send batch is done. The scheduler
+ * never calls the endpoint. Runs on the agent thread; must not allocate in steady state.
  *
  * @param <F> the endpoint's flows.
  */
@@ -33,18 +35,56 @@ public interface PacketScheduler<F extends SchedulableFlow>
     void activate(F flow, long pacingRateBytesPerSecond, int sendQuantumBytes, long nowNs);
 
     /**
-     * Release flows that may send now, one packet at a time, until none may or {@code limit} packets were sent.
+     * The next release: the flow that may send one packet now, released for an ack-eliciting packet or, if its data is
+     * paced into the future or it has none, for the ACK it owes. The caller builds that one packet and reports it with
+     * {@link #onSent} before calling this again.
+     *
+     * @param nowNs current time.
+     * @return the release, a reused instance valid until the next call; null if no flow may send now (then
+     * {@link #nextReleaseTimeNs()} says when one may).
+     */
+    Release<F> next(long nowNs);
+
+    /**
+     * Report the packet built for the flow of the last {@link #next(long)}: an ack-eliciting packet of a flow released
+     * for one is charged to its credit and moves its pacing; an ACK-only packet is never charged.
+     *
+     * @param flow           the flow released.
+     * @param lengthBytes    the datagram's length, integrity trailer included.
+     * @param isAckEliciting true if the packet must be acknowledged.
+     * @param nowNs          current time, as given to {@link #next(long)}.
+     */
+    void onSent(F flow, int lengthBytes, boolean isAckEliciting, long nowNs);
+
+    /**
+     * Release flows that may send now, one packet at a time, until none may or {@code limit} packets were sent: the
+     * push form of {@link #next(long)} and {@link #onSent}, on which it is built.
      *
      * @param nowNs  current time.
      * @param limit  the most packets to send.
      * @param sender builds and sends each packet.
      * @return packets sent.
+     * @deprecated the endpoint pulls releases with {@link #next(long)} and reports with {@link #onSent}; this form
+     * calls back into its caller for every packet. To be removed in the next minor version.
      */
-    int sendPackets(long nowNs, int limit, PacketSender<F> sender);
+    @Deprecated
+    default int sendPackets(final long nowNs, final int limit, final PacketSender<F> sender)
+    {
+        int sent = 0;
+        Release<F> release;
+        while (sent < limit && null != (release = next(nowNs)))
+        {
+            final F flow = release.flow();
+            final int sentPacket = sender.sendPacket(flow, release.isAckOnly(), nowNs);
+            onSent(flow, SentPacket.lengthBytes(sentPacket), SentPacket.isAckEliciting(sentPacket), nowNs);
+            sent++;
+        }
+        return sent;
+    }
 
     /**
      * @return the earliest time a throttled flow becomes eligible, or {@link Long#MAX_VALUE} if none is throttled;
-     * the agent's idle strategy must not sleep past it.
+     * the agent's idle strategy must not sleep past it. Up to date once {@link #next(long)} returned null.
      */
     long nextReleaseTimeNs();
 

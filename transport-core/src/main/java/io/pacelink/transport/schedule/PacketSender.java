@@ -5,7 +5,10 @@ package io.pacelink.transport.schedule;
  * leave), and tells the scheduler what it sent.
  *
  * @param <F> the endpoint's flows.
+ * @deprecated for the deprecated {@link PacketScheduler#sendPackets}; the endpoint pulls releases with
+ * {@link PacketScheduler#next(long)}. To be removed in the next minor version.
  */
+@Deprecated
 @FunctionalInterface
 public interface PacketSender<F extends SchedulableFlow>
 {

@@ -31,7 +31,9 @@ public final class RoundRobinScheduler<F extends SchedulableFlow> implements Pac
 
     private final Long2ObjectHashMap<RoundRobinFlow<F>> flowsById =
         new Long2ObjectHashMap<>(INITIAL_FLOW_CAPACITY, Hashing.DEFAULT_LOAD_FACTOR);
+    private final Release<F> release = new Release<>();
     private RoundRobinFlow<F> cursor;
+    private RoundRobinFlow<F> released;
     private int activeFlowCount;
     private boolean isReleasedForAckOnly;
     private long nextReleaseTimeNs = Long.MAX_VALUE;
@@ -56,6 +58,10 @@ public final class RoundRobinScheduler<F extends SchedulableFlow> implements Pac
         if (null != node && node.active)
         {
             deactivate(node);
+        }
+        if (released == node)
+        {
+            released = null;
         }
     }
 
@@ -103,32 +109,31 @@ public final class RoundRobinScheduler<F extends SchedulableFlow> implements Pac
     /**
      * {@inheritDoc}
      */
-    public int sendPackets(final long nowNs, final int limit, final PacketSender<F> sender)
+    public Release<F> next(final long nowNs)
     {
-        int sent = 0;
-        while (sent < limit)
+        final RoundRobinFlow<F> node = nextToSend(nowNs);
+        released = node;
+        return null == node ? null : release.set(node.flow, isReleasedForAckOnly);
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public void onSent(final F flow, final int lengthBytes, final boolean isAckEliciting, final long nowNs)
+    {
+        final RoundRobinFlow<F> node = released;
+        released = null;
+        if (null != node && node.flow == flow && !isReleasedForAckOnly && isAckEliciting)
         {
-            final RoundRobinFlow<F> node = nextToSend(nowNs);
-            if (null == node)
-            {
-                break;
-            }
-            final boolean ackOnly = isReleasedForAckOnly;
-            final int sentPacket = sender.sendPacket(node.flow, ackOnly, nowNs);
-            if (!ackOnly && SentPacket.isAckEliciting(sentPacket))
-            {
-                pace(node, SentPacket.lengthBytes(sentPacket), nowNs);
-            }
-            sent++;
+            pace(node, lengthBytes, nowNs);
         }
-        return sent;
     }
 
     /**
      * {@inheritDoc}
      * <p>
-     * Valid after {@link #sendPackets} ran out of flows to release (it is computed by that walk) and kept up to date
-     * by {@link #activate}.
+     * Computed by the walk of the {@link #next(long)} that found no flow to release, and kept up to date by
+     * {@link #activate}.
      */
     public long nextReleaseTimeNs()
     {

@@ -3,7 +3,11 @@ package io.pacelink.transport.schedule;
 /**
  * What {@link PacketSender#sendPacket} sent, packed into an int in the Aeron style: the datagram's length and whether
  * it was ack-eliciting. Only ack-eliciting packets are paced and charged; ACK-only ones never are.
+ *
+ * @deprecated for the deprecated {@link PacketSender}; {@link PacketScheduler#onSent} takes the length and whether the
+ * packet is ack-eliciting as they are. To be removed in the next minor version.
  */
+@Deprecated
 public final class SentPacket
 {
     private SentPacket()

@@ -26,7 +26,8 @@ class DutyCycleClockTest
     private final TestNetwork network = bed.network();
     private final TestNetwork.Port serverPort = network.newPort(1000);
     private final EndpointCore server = bed.newCore(serverPort, true, 16);
-    private final EndpointCore client = bed.newCore(network.newPort(2000), false, 16);
+    private final TestNetwork.Port clientPort = network.newPort(2000);
+    private final EndpointCore client = bed.newCore(clientPort, false, 16);
     private final UnsafeBuffer message = new UnsafeBuffer(new byte[100]);
 
     /**
@@ -64,6 +65,24 @@ class DutyCycleClockTest
         client.doWork(clockReading(t + 5 * MS, t + 50 * MS));
         assertEquals(49 * MS, pair[0].stats().latestRttNs());
         assertTrue(client.counters().longestDutyCycleNs().get() >= 45 * MS, "the stall is recorded");
+    }
+
+    @Test
+    void aDutyCycleHandsAllItsPacketsToThePortInOneBatch()
+    {
+        final Connection[] pair = bed.connect(client, server, serverPort);
+        bed.runFor(50 * MS);
+        final UnsafeBuffer bulk = new UnsafeBuffer(new byte[60_000]);
+        assertTrue(pair[0].offer(bulk, 0, bulk.capacity()) > 0);
+        final long batchesBefore = clientPort.batchesSent();
+        final long datagramsBefore = clientPort.sent();
+
+        client.doWork(bed.nowNs() + MS);
+
+        assertEquals(batchesBefore + 1, clientPort.batchesSent(), "one send of the port for the whole cycle");
+        assertTrue(clientPort.sent() - datagramsBefore >= 40, "60,000 bytes in one window: " +
+            (clientPort.sent() - datagramsBefore) + " datagrams in that batch");
+        assertEquals(client.counters().datagramsSent().get(), clientPort.sent(), "every datagram counted");
     }
 
     @Test

@@ -4,6 +4,8 @@ import io.pacelink.transport.PacelinkContext;
 import io.pacelink.transport.cc.CongestionControlRegistry;
 import io.pacelink.transport.port.DatagramHandler;
 import io.pacelink.transport.port.DatagramPort;
+import io.pacelink.transport.port.ReceiveBatch;
+import io.pacelink.transport.port.SendBatch;
 import io.pacelink.transport.schedule.RoundRobinScheduler;
 import io.pacelink.transport.stats.CountersBuffers;
 import io.pacelink.transport.secure.Crc32cPacketCheck;
@@ -107,11 +109,36 @@ class HelloFloodAllocationTest
             return limit;
         }
 
+        public ReceiveBatch newReceiveBatch(final int maxDatagrams)
+        {
+            return new ReceiveBatch(maxDatagrams, maxDatagrams * hello.capacity());
+        }
+
+        public int receive(final ReceiveBatch batch, final int limit)
+        {
+            batch.clear();
+            for (int i = 0; i < limit; i++)
+            {
+                hello.putLong(PacketHeaderFlyweight.HEADER_LENGTH + 8, ++clientId, PacketHeaderFlyweight.BYTE_ORDER);
+                crc.seal(hello, 0, hello.capacity() - Crc32cPacketCheck.TRAILER_LENGTH);
+                batch.buffer().putBytes(i * hello.capacity(), hello, 0, hello.capacity());
+                batch.add(i * hello.capacity(), hello.capacity(), sources[(int)(clientId % SOURCES)],
+                    ReceiveBatch.NOT_ECT);
+            }
+            return limit;
+        }
+
         public boolean send(
             final DirectBuffer buffer, final int offset, final int length, final InetSocketAddress destination)
         {
             sent++;
             return true;
+        }
+
+        public int send(final SendBatch batch)
+        {
+            sent += batch.size();
+            return batch.size();
         }
 
         public InetSocketAddress localAddress()

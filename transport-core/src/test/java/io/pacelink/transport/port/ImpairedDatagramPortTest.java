@@ -131,6 +131,73 @@ class ImpairedDatagramPortTest
     }
 
     @Test
+    void batchesPassThroughImpairedAsTheirDatagramsWouldBe()
+    {
+        final ImpairmentConfig impairment = new ImpairmentConfig(0.1, 0.1, 0.1, 2, 17);
+        final RecordingPort oneByOne = new RecordingPort(4 * DATAGRAMS);
+        final ImpairedDatagramPort single = new ImpairedDatagramPort(
+            oneByOne, impairment, ImpairmentConfig.NONE, MAX_DATAGRAM);
+        sendSequence(single, 10_000);
+
+        final RecordingPort batched = new RecordingPort(4 * DATAGRAMS);
+        final ImpairedDatagramPort port = new ImpairedDatagramPort(
+            batched, impairment, ImpairmentConfig.NONE, MAX_DATAGRAM);
+        final SendBatch batch = new SendBatch(16, 16 * MAX_DATAGRAM);
+        for (int i = 0; i < 10_000; i++)
+        {
+            batch.buffer().putLong(batch.nextOffset(), i);
+            batch.commit(100, PEER, 2);
+            if (16 == batch.size())
+            {
+                assertEquals(16, port.send(batch), "drops and held datagrams are losses in the network");
+                batch.clear();
+            }
+        }
+        port.send(batch);
+
+        assertEquals(oneByOne.sentCount, batched.sentCount);
+        assertTrue(Arrays.equals(oneByOne.sent, batched.sent), "the same datagrams in the same order");
+        assertEquals(batched.sentCount, batched.batchedCount, "through the wrapped port's batch send");
+        assertEquals(2, batched.lastEcnCodepoint, "with their ECN codepoint");
+
+        batched.refuse = true;
+        final ImpairedDatagramPort clean = new ImpairedDatagramPort(
+            batched, ImpairmentConfig.NONE, ImpairmentConfig.NONE, MAX_DATAGRAM);
+        batch.clear();
+        batch.commit(100, PEER, 0);
+        batch.commit(100, PEER, 0);
+        assertEquals(0, clean.send(batch), "what the wrapped port refused is not sent");
+    }
+
+    @Test
+    void aReceiveBatchHoldsTheDuplicatesAndReleasedDatagramsOfAFullReceive()
+    {
+        final RecordingPort network = new RecordingPort(0);
+        final ImpairedDatagramPort port = new ImpairedDatagramPort(
+            network, ImpairmentConfig.NONE, new ImpairmentConfig(0.1, 0.3, 0.2, 1, 5), MAX_DATAGRAM);
+        network.inbound = 10_000;
+        final ReceiveBatch batch = port.newReceiveBatch(64);
+        final long[] received = new long[30_000];
+        int count = 0;
+        while (network.inbound > 0)
+        {
+            final int handed = port.receive(batch, 64);
+            assertEquals(batch.size(), handed);
+            for (int i = 0; i < batch.size(); i++)
+            {
+                assertEquals(PEER, batch.source(i));
+                assertEquals(64, batch.length(i));
+                received[count++] = batch.buffer().getLong(batch.offset(i));
+            }
+        }
+        final DatagramImpairment impairment = port.receiveImpairment();
+        assertEquals(10_000, impairment.arrivals());
+        assertEquals(10_000 - impairment.dropped() + impairment.duplicated() - impairment.heldCount(), count,
+            "nothing the impairment handed on was lost for room");
+        assertTrue(impairment.duplicated() > 2_000 && impairment.reordered() > 1_000, impairment.toString());
+    }
+
+    @Test
     void shouldReportARefusedSendAndNoRefusalForImpairedDrops()
     {
         final RecordingPort network = new RecordingPort(10);
@@ -213,6 +280,8 @@ class ImpairedDatagramPortTest
     {
         final long[] sent;
         int sentCount;
+        int batchedCount;
+        int lastEcnCodepoint;
         int inbound;
         boolean refuse;
         boolean closed;
@@ -235,6 +304,21 @@ class ImpairedDatagramPortTest
                 count++;
             }
             return count;
+        }
+
+        public int send(final SendBatch batch)
+        {
+            int sent = 0;
+            for (int i = 0; i < batch.size(); i++)
+            {
+                if (send(batch.buffer(), batch.offset(i), batch.length(i), batch.destination(i)))
+                {
+                    sent++;
+                    batchedCount++;
+                    lastEcnCodepoint = batch.ecnCodepoint(i);
+                }
+            }
+            return sent;
         }
 
         public boolean send(

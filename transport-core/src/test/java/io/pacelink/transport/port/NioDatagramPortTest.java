@@ -223,6 +223,179 @@ class NioDatagramPortTest
         assertEquals(warmUp + measuredRoundTrips[0], handler.count / 2);
     }
 
+    @Test
+    void aReceiveBatchHoldsEachDatagramBackToBackWithItsSourceAndABatchIsSentFromWhereItWasBuilt()
+    {
+        final ReceiveBatch received = server.newReceiveBatch(8);
+        final SendBatch batch = new SendBatch(8, 8 * 1500);
+        final NioDatagramPort third = NioDatagramPort.open(LOOPBACK, 64 * 1024);
+        try
+        {
+            for (int i = 0; i < 5; i++)
+            {
+                final int length = 100 * (i + 1);
+                batch.buffer().setMemory(batch.nextOffset(), length, (byte)i);
+                batch.buffer().putInt(batch.nextOffset(), i);
+                batch.commit(length, 4 == i ? third.localAddress() : server.localAddress(), 0);
+            }
+            assertEquals(5, client.send(batch));
+            assertEquals(5, batch.size(), "the caller clears the batch");
+
+            // The first receive reads one, the next two back to back (the bound grows), the last the fourth.
+            final long deadlineNs = System.nanoTime() + TIMEOUT_NS;
+            int total = 0;
+            while (total < 4)
+            {
+                server.receive(received, 8);
+                int expectedOffset = 0;
+                for (int i = 0; i < received.size(); i++)
+                {
+                    final int sequence = received.buffer().getInt(received.offset(i));
+                    assertEquals(total, sequence);
+                    assertEquals(expectedOffset, received.offset(i), "straight after the previous datagram");
+                    assertEquals(100 * (sequence + 1), received.length(i));
+                    assertEquals((byte)sequence,
+                        received.buffer().getByte(received.offset(i) + received.length(i) - 1));
+                    assertEquals(client.localAddress(), received.source(i));
+                    assertEquals(ReceiveBatch.NOT_ECT, received.ecnCodepoint(i));
+                    expectedOffset += received.length(i);
+                    total++;
+                }
+                assertTrue(System.nanoTime() < deadlineNs, "received only " + total);
+            }
+            assertEquals(0, server.receive(received, 8));
+            assertEquals(1, receiveAtLeast(third, third.newReceiveBatch(4), 1), "the fifth went elsewhere");
+        }
+        finally
+        {
+            third.close();
+        }
+    }
+
+    @Test
+    void aReceiveBatchEndsWhenLessThanTheLargestDatagramIsFreeAndTheNextReceiveReadsOn()
+    {
+        // Room for one read of 64 KiB and 100 bytes more: after the first datagram a read could truncate.
+        final ReceiveBatch small = new ReceiveBatch(8, NioDatagramPort.MAX_DATAGRAM_BYTES + 100);
+        for (int i = 0; i < 3; i++)
+        {
+            datagram.putInt(0, i);
+            assertTrue(client.send(datagram, 0, 200, server.localAddress()));
+        }
+        assertEquals(1, receiveAtLeast(server, small, 1));
+        assertEquals(0, small.buffer().getInt(small.offset(0)));
+        assertEquals(1, server.receive(small, 8));
+        assertEquals(1, small.buffer().getInt(small.offset(0)), "the next receive starts at the front again");
+        assertEquals(0, small.offset(0));
+        assertEquals(1, server.receive(small, 8));
+        assertEquals(2, small.buffer().getInt(small.offset(0)));
+        assertEquals(0, server.emptyReceives(), "a receive out of room grows its bound like a full one");
+    }
+
+    @Test
+    void aBatchReceiveReadsOneMoreThanTheLastFoundAndNeverPassesTheLimitOrTheBatch()
+    {
+        final ReceiveBatch batch = server.newReceiveBatch(3);
+        assertEquals(0, server.receive(batch, 64));
+        assertEquals(1, server.emptyReceives());
+        for (int i = 0; i < 10; i++)
+        {
+            assertTrue(client.send(datagram, 0, 8, server.localAddress()));
+        }
+        assertEquals(1, server.receive(batch, 64));
+        assertEquals(2, server.receive(batch, 64));
+        assertEquals(3, server.receive(batch, 64), "the batch holds three");
+        assertEquals(2, server.receive(batch, 2), "the limit");
+        assertEquals(2, server.receive(batch, 64), "the rest");
+        assertEquals(1, server.emptyReceives(), "only full receives so far");
+        assertEquals(0, server.receive(batch, 64));
+        assertEquals(2, server.emptyReceives());
+    }
+
+    @Test
+    void aRestrictedPortReportsItsUnreachablePeerInTheBatch()
+    {
+        final NioDatagramPort gone = NioDatagramPort.open(LOOPBACK, 64 * 1024);
+        final InetSocketAddress goneAddress = gone.localAddress();
+        gone.close();
+        assertTrue(client.restrictTo(goneAddress));
+        final ReceiveBatch batch = client.newReceiveBatch(4);
+        final long deadlineNs = System.nanoTime() + TIMEOUT_NS;
+        InetSocketAddress reported = null;
+        while (null == reported)
+        {
+            client.send(datagram, 0, 8, goneAddress);
+            final int count = client.receive(batch, 4);
+            reported = batch.unreachablePeer();
+            assertEquals(null == reported ? 0 : 1, count, "the report counts as work, no datagram came");
+            assertEquals(0, batch.size());
+            assertTrue(System.nanoTime() < deadlineNs, "no ICMP port unreachable reported");
+        }
+        assertEquals(goneAddress, reported);
+        assertTrue(client.portUnreachable() > 0);
+    }
+
+    @Test
+    void shouldNotAllocatePerBatchAfterWarmUp()
+    {
+        final ReceiveBatch serverBatch = server.newReceiveBatch(16);
+        final ReceiveBatch clientBatch = client.newReceiveBatch(16);
+        final SendBatch request = new SendBatch(16, 16 * 1500);
+        final SendBatch reply = new SendBatch(16, 16 * 1500);
+        final InetSocketAddress destination = server.localAddress();
+        final InetSocketAddress replyTo = client.localAddress();
+        final Runnable exchange = () ->
+        {
+            request.clear();
+            for (int i = 0; i < 4; i++)
+            {
+                request.commit(1200, destination, 0);
+            }
+            if (4 != client.send(request))
+            {
+                fail("send refused");
+            }
+            int received = 0;
+            while (received < 4)
+            {
+                received += receiveAtLeast(server, serverBatch, 1);
+            }
+            reply.clear();
+            reply.commit(64, replyTo, 0);
+            if (1 != server.send(reply))
+            {
+                fail("reply refused");
+            }
+            receiveAtLeast(client, clientBatch, 1);
+        };
+        for (int i = 0; i < 5_000; i++)
+        {
+            exchange.run();
+        }
+        AllocationMeter.assertAllocationFree("2,000 batch exchanges", () ->
+        {
+            for (int i = 0; i < 2_000; i++)
+            {
+                exchange.run();
+            }
+        });
+    }
+
+    private static int receiveAtLeast(final NioDatagramPort port, final ReceiveBatch batch, final int atLeast)
+    {
+        final long deadlineNs = System.nanoTime() + TIMEOUT_NS;
+        int count;
+        while ((count = port.receive(batch, batch.maxDatagrams())) < atLeast)
+        {
+            if (count > 0 || System.nanoTime() > deadlineNs)
+            {
+                fail("received " + count + " of " + atLeast);
+            }
+            Thread.onSpinWait();
+        }
+        return count;
+    }
+
     private void pingPong(final int sequence, final InetSocketAddress destination, final InetSocketAddress replyTo)
     {
         datagram.putInt(0, sequence);

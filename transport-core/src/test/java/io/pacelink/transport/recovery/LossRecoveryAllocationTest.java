@@ -23,6 +23,7 @@ class LossRecoveryAllocationTest
 
     private final TestAckRanges ranges = new TestAckRanges();
     private final CountingController controller = new CountingController();
+    private final SentPacketDescriptor sent = new SentPacketDescriptor();
     private final LossRecovery lossRecovery = RecoveryDriver.newRecovery(
         new RecoveryConfig().sentPacketCapacity(1024), new PathParameters(1200, 25_000_000L), controller);
     private final CountingListener listener = new CountingListener();
@@ -56,7 +57,8 @@ class LossRecoveryAllocationTest
             if (lossRecovery.canSend())
             {
                 final long pn = nextPacketNumber++;
-                lossRecovery.onPacketSent(pn, nowNs, 1200, true, true, pn * 1200, 1200, false, 0, false);
+                lossRecovery.onPacketSent(sent.reset(pn, nowNs)
+                    .sizeBytes(1200).ackEliciting(true).streamRange(pn * 1200, 1200, false, false));
             }
 
             final long acked = nextPacketNumber - 1 - packetsPerRtt;

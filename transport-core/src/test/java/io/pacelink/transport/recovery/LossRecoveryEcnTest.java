@@ -25,6 +25,7 @@ class LossRecoveryEcnTest
     private final RecordingController controller = new RecordingController(log);
     private final TestAckRanges ranges = new TestAckRanges();
     private final RecordingListener listener = new RecordingListener(log);
+    private final SentPacketDescriptor sent = new SentPacketDescriptor();
     private LossRecovery lossRecovery;
 
     @Test
@@ -170,8 +171,11 @@ class LossRecoveryEcnTest
         for (long pn = firstPn; pn <= lastPn; pn++)
         {
             final long nowNs = ms(firstMs + pn - firstPn);
-            lossRecovery.onPacketSent(pn, nowNs, PACKET_BYTES, true, true, pn * 1000, 1000, false, 0, false,
-                lossRecovery.ecnCodepointToSend(nowNs));
+            lossRecovery.onPacketSent(sent.reset(pn, nowNs)
+                .sizeBytes(PACKET_BYTES)
+                .ackEliciting(true)
+                .streamRange(pn * 1000, 1000, false, false)
+                .ecnCodepoint(lossRecovery.ecnCodepointToSend(nowNs)));
         }
     }
 

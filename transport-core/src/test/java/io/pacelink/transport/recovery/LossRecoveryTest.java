@@ -130,7 +130,8 @@ class LossRecoveryTest
         long packetNumber = 0;
         while (bounded.canSend(packetNumber))
         {
-            bounded.onPacketSent(packetNumber, ms(packetNumber), 1200, true, true, 0, 0, false, 0, false);
+            bounded.onPacketSent(new SentPacketDescriptor().reset(packetNumber, ms(packetNumber))
+                .sizeBytes(1200).ackEliciting(true));
             packetNumber++;
         }
         assertEquals(2 * LossRecovery.INITIAL_SENT_PACKET_SLOTS, packetNumber,
@@ -182,7 +183,7 @@ class LossRecoveryTest
     @Test
     void packetsThatNeitherElicitAcksNorCountInFlightStayOutOfTheControllersView()
     {
-        lossRecovery.onPacketSent(0, 0, 60, false, false, 0, 0, false, 4, false);
+        lossRecovery.onPacketSent(new SentPacketDescriptor().reset(0, 0).sizeBytes(60).frameFlags(4));
         assertEquals(0, lossRecovery.bytesInFlight());
         assertEquals(0, controller.packetsSent());
         assertEquals(Long.MAX_VALUE, lossRecovery.timerDeadlineNs(), "no PTO without ack-eliciting packets");
@@ -192,6 +193,34 @@ class LossRecoveryTest
         assertEquals(List.of(0L), listener.acked);
         assertEquals(0, controller.acks().get(0).newlyAckedBytes());
         assertEquals(0, lossRecovery.deliveredBytes());
+    }
+
+    @Test
+    void aDescribedPacketRecordsItsAckFrameAndPaysAProbe()
+    {
+        driver.establishRtt100Ms();
+        driver.sendAtMs(1, 200);
+        lossRecovery.onTimeout(lossRecovery.timerDeadlineNs(), listener);
+        assertTrue(lossRecovery.probesToSend() > 0, "the probe timer fired");
+        final long packetNumber = 2;
+        final int probesOwed = lossRecovery.probesToSend();
+        lossRecovery.onPacketSent(new SentPacketDescriptor().reset(packetNumber, ms(10_000))
+            .sizeBytes(1200).ackEliciting(true).streamRange(0, 1000, false, true)
+            .ackFrameLargestAcked(77).probe(true));
+        assertEquals(probesOwed - 1, lossRecovery.probesToSend(), "a probe pays one probe owed");
+        assertEquals(77, lossRecovery.ackFrameLargestAcked(packetNumber), "the ACK frame it carried");
+        assertEquals(1, lossRecovery.retransmittedPackets());
+    }
+
+    @Test
+    @SuppressWarnings("deprecation")
+    void theDeprecatedLooseParametersDescribeThePacketTheSameWay()
+    {
+        lossRecovery.onPacketSent(0, 0, 60, false, false, 0, 0, false, 4, false);
+        lossRecovery.onPacketSent(1, ms(1), 1200, true, true, 0, 1000, false, 0, true);
+        assertEquals(1200, lossRecovery.bytesInFlight());
+        assertEquals(1, controller.packetsSent());
+        assertEquals(1, lossRecovery.retransmittedPackets());
     }
 
     @Test

@@ -22,6 +22,7 @@ final class RecoveryDriver
     final TestAckRanges ranges = new TestAckRanges();
     final PathParameters path;
     final LossRecovery lossRecovery;
+    private final SentPacketDescriptor sent = new SentPacketDescriptor();
 
     /**
      * @param config            the recovery's configuration.
@@ -70,8 +71,10 @@ final class RecoveryDriver
 
     void sendAtNs(final long packetNumber, final long atNs, final boolean isRetransmission)
     {
-        lossRecovery.onPacketSent(
-            packetNumber, atNs, PACKET_BYTES, true, true, packetNumber * 1000, 1000, false, 0, isRetransmission);
+        lossRecovery.onPacketSent(sent.reset(packetNumber, atNs)
+            .sizeBytes(PACKET_BYTES)
+            .ackEliciting(true)
+            .streamRange(packetNumber * 1000, 1000, false, isRetransmission));
     }
 
     /**

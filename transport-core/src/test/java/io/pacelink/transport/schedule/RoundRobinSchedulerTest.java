@@ -18,6 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+@SuppressWarnings("deprecation") // SentPacket packs a test packet's length and kind; the push form is tested too
 class RoundRobinSchedulerTest
 {
     private static final int PACKET_BYTES = 1500;
@@ -25,7 +26,6 @@ class RoundRobinSchedulerTest
     private static final long SECOND_NS = 1_000_000_000L;
 
     private final RoundRobinScheduler<Flow> scheduler = new RoundRobinScheduler<>();
-    private final PacketSender<Flow> sender = this::sendPacket;
     private Flow released;
     private boolean isReleasedForAckOnly;
 
@@ -190,6 +190,50 @@ class RoundRobinSchedulerTest
     }
 
     @Test
+    void theDeprecatedPushFormReleasesExactlyAsThePullForm()
+    {
+        final RoundRobinScheduler<Flow> pushed = new RoundRobinScheduler<>();
+        final Flow[] pulledFlows = new Flow[3];
+        final Flow[] pushedFlows = new Flow[3];
+        for (int i = 0; i < 3; i++)
+        {
+            pulledFlows[i] = new Flow(i, RATE_100_MBIT_BYTES_PER_SECOND * (i + 1), 2 * PACKET_BYTES);
+            pushedFlows[i] = new Flow(i, RATE_100_MBIT_BYTES_PER_SECOND * (i + 1), 2 * PACKET_BYTES);
+            pulledFlows[i].backlogPackets = 50;
+            pushedFlows[i].backlogPackets = 50;
+            pulledFlows[i].ackDue = 1 == i;
+            pushedFlows[i].ackDue = 1 == i;
+            scheduler.addFlow(pulledFlows[i]);
+            pushed.addFlow(pushedFlows[i]);
+        }
+        final List<String> pulled = new ArrayList<>();
+        final List<String> pushedReleases = new ArrayList<>();
+        final PacketSender<Flow> sender = (flow, ackOnly, nowNs) ->
+        {
+            pushedReleases.add(nowNs + ":" + flow.flowId + ":" + ackOnly);
+            return sendPacket(flow, ackOnly, nowNs);
+        };
+        long nowNs = 0;
+        for (int cycle = 0; cycle < 400; cycle++)
+        {
+            for (int i = 0; i < 3; i++)
+            {
+                activate(pulledFlows[i], nowNs);
+                pushed.activate(pushedFlows[i], pushedFlows[i].rateBytesPerSecond, 2 * PACKET_BYTES, nowNs);
+            }
+            Flow flow;
+            while (null != (flow = releaseOne(nowNs)))
+            {
+                pulled.add(nowNs + ":" + flow.flowId + ":" + isReleasedForAckOnly);
+            }
+            pushed.sendPackets(nowNs, Integer.MAX_VALUE, sender);
+            nowNs = Math.min(scheduler.nextReleaseTimeNs(), nowNs + 1_000_000L);
+        }
+        assertEquals(151, pulled.size(), "every packet and the ACK");
+        assertEquals(pulled, pushedReleases);
+    }
+
+    @Test
     void factoryIsFoundByNameAndRejectsUnknownParameters()
     {
         PacketSchedulerFactory found = null;
@@ -212,13 +256,27 @@ class RoundRobinSchedulerTest
 
     private int drain(final long nowNs)
     {
-        return scheduler.sendPackets(nowNs, Integer.MAX_VALUE, sender);
+        int sent = 0;
+        while (null != releaseOne(nowNs))
+        {
+            sent++;
+        }
+        return sent;
     }
 
+    /**
+     * The endpoint's side: pull one release, build its packet, report it.
+     */
     private Flow releaseOne(final long nowNs)
     {
         released = null;
-        scheduler.sendPackets(nowNs, 1, sender);
+        final Release<Flow> release = scheduler.next(nowNs);
+        if (null != release)
+        {
+            final Flow flow = release.flow();
+            final int sentPacket = sendPacket(flow, release.isAckOnly(), nowNs);
+            scheduler.onSent(flow, SentPacket.lengthBytes(sentPacket), SentPacket.isAckEliciting(sentPacket), nowNs);
+        }
         return released;
     }
 

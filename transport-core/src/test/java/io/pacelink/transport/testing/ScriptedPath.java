@@ -7,6 +7,7 @@ import io.pacelink.transport.recovery.AckRanges;
 import io.pacelink.transport.recovery.LossRecovery;
 import io.pacelink.transport.recovery.RecoveryConfig;
 import io.pacelink.transport.recovery.ScriptedLosses;
+import io.pacelink.transport.recovery.SentPacketDescriptor;
 import io.pacelink.transport.wire.EcnCodepoint;
 import io.pacelink.transport.wire.FrameHeaderFlyweight;
 import io.pacelink.transport.wire.PacketDecoder;
@@ -71,6 +72,7 @@ public final class ScriptedPath
     private final RecordingController recorder;
     private final TestControllerContext context;
     private final LossRecovery lossRecovery;
+    private final SentPacketDescriptor sent = new SentPacketDescriptor();
     private final ReceivedPacketTracker receiver = new ReceivedPacketTracker(
         PacketDecoder.MAX_ACK_RANGES, TestControllerContext.PEER_MAX_ACK_DELAY_NS);
     private final ReceiverRanges ackRanges = new ReceiverRanges(receiver);
@@ -709,22 +711,12 @@ public final class ScriptedPath
             appPendingBytes -= sizeBytes;
         }
 
-        lossRecovery.onPacketSent(
-            packetNumber,
-            nowNs,
-            sizeBytes,
-            true,
-            true,
-            packetNumber * datagramSizeBytes,
-            carriesData ? sizeBytes : 0,
-            false,
-            0,
-            false,
-            codepoint);
-        if (isProbe)
-        {
-            lossRecovery.onProbeSent();
-        }
+        lossRecovery.onPacketSent(sent.reset(packetNumber, nowNs)
+            .sizeBytes(sizeBytes)
+            .ackEliciting(true)
+            .streamRange(packetNumber * datagramSizeBytes, carriesData ? sizeBytes : 0, false, false)
+            .probe(isProbe)
+            .ecnCodepoint(codepoint));
         pace(sizeBytes);
         newestSentTimeNs = nowNs;
         sentBytes += sizeBytes;

@@ -2,6 +2,8 @@ package io.pacelink.transport.testing;
 
 import io.pacelink.transport.port.DatagramHandler;
 import io.pacelink.transport.port.DatagramPort;
+import io.pacelink.transport.port.ReceiveBatch;
+import io.pacelink.transport.port.SendBatch;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -61,6 +63,7 @@ public final class TestNetwork
         private final ArrayDeque<InetSocketAddress> sources = new ArrayDeque<>();
         private final UnsafeBuffer receiveBuffer = new UnsafeBuffer(new byte[65536]);
         private long sent;
+        private long batchesSent;
         private int largestSentBytes;
         private InetSocketAddress restrictedTo;
         private boolean isUnreachableReported;
@@ -115,6 +118,14 @@ public final class TestNetwork
         }
 
         /**
+         * @return calls of {@link #send(SendBatch)}: the endpoint's one send per batch.
+         */
+        public long batchesSent()
+        {
+            return batchesSent;
+        }
+
+        /**
          * @return the largest datagram sent since the last call, then forget it.
          */
         public int takeLargestSentBytes()
@@ -140,6 +151,44 @@ public final class TestNetwork
                 received++;
             }
             return received;
+        }
+
+        /**
+         * A batch with room for one datagram of any size and 2 KiB per datagram (the default would take 64 KiB per
+         * datagram).
+         */
+        public ReceiveBatch newReceiveBatch(final int maxDatagrams)
+        {
+            return new ReceiveBatch(maxDatagrams, 65536 + maxDatagrams * 2048);
+        }
+
+        public int receive(final ReceiveBatch batch, final int limit)
+        {
+            batch.clear();
+            int received = 0;
+            if (isUnreachableReported && null != restrictedTo)
+            {
+                isUnreachableReported = false;
+                batch.portUnreachable(restrictedTo);
+                received++;
+            }
+            int nextOffset = 0;
+            while (batch.size() < Math.min(limit, batch.maxDatagrams()) && !inbox.isEmpty() &&
+                inbox.peek().length <= batch.buffer().capacity() - nextOffset)
+            {
+                final byte[] datagram = inbox.poll();
+                batch.buffer().putBytes(nextOffset, datagram);
+                batch.add(nextOffset, datagram.length, sources.poll(), ReceiveBatch.NOT_ECT);
+                nextOffset += datagram.length;
+                received++;
+            }
+            return received;
+        }
+
+        public int send(final SendBatch batch)
+        {
+            batchesSent++;
+            return DatagramPort.super.send(batch);
         }
 
         public boolean send(

@@ -1,0 +1,261 @@
+package io.pacelink.transport.engine;
+
+import io.pacelink.transport.Connection;
+import io.pacelink.transport.PacelinkContext;
+import io.pacelink.transport.admission.AddressValidator;
+import io.pacelink.transport.admission.HelloAdmission;
+import io.pacelink.transport.cc.CongestionControlRegistry;
+import io.pacelink.transport.secure.AeadAlgorithm;
+import io.pacelink.transport.secure.Crc32cPacketCheck;
+import io.pacelink.transport.secure.EndpointKeys;
+import io.pacelink.transport.secure.HelloMac;
+import io.pacelink.transport.secure.NoiseProfile;
+import io.pacelink.transport.secure.SecureSession;
+import io.pacelink.transport.stats.EndpointCounters;
+import io.pacelink.transport.stats.SecurityCounters;
+import io.pacelink.transport.wire.HandshakeFrameFlyweight;
+import io.pacelink.transport.wire.NoiseFrameFlyweight;
+import io.pacelink.transport.wire.PacketDecoder;
+import io.pacelink.transport.wire.PacketHeaderFlyweight;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.net.InetSocketAddress;
+
+/**
+ * The server's side of a new connection (docs/security.md, "Admission"): whether a client's hello gets a connection,
+ * a RETRY, a refusal that says why, or nothing — its mode (plaintext or secure, and a profile this server has a key
+ * for), its MAC, a replay or a retransmission of a hello already answered, {@link HelloAdmission} (address validation
+ * and the per-source rate), this endpoint's willingness, connection limit and memory budget — then the connection
+ * with the controller its client asked for; and, when the client confirms with its first ONE_RTT packet, whether the
+ * application takes it. A client of another wire-format version is refused in its own version. Agent thread only.
+ */
+final class Acceptor
+{
+    private final PacelinkContext context;
+    private final ConnectionTable connections;
+    private final ConnectionFactory factory;
+    private final HelloAdmission admission;
+    private final EndpointKeys keys;
+    private final CongestionControlRegistry registry;
+    private final AcceptHandler acceptHandler;
+    private final StatelessReplies replies;
+    private final EndpointCounters endpointCounters;
+    private final SecurityCounters securityCounters;
+    private final UnsafeBuffer retryToken = new UnsafeBuffer(new byte[AddressValidator.TOKEN_LENGTH]);
+    private boolean isClosing;
+
+    Acceptor(
+        final PacelinkContext context,
+        final ConnectionTable connections,
+        final ConnectionFactory factory,
+        final HelloAdmission admission,
+        final EndpointKeys keys,
+        final CongestionControlRegistry registry,
+        final AcceptHandler acceptHandler,
+        final StatelessReplies replies,
+        final EndpointCounters endpointCounters,
+        final SecurityCounters securityCounters)
+    {
+        this.context = context;
+        this.connections = connections;
+        this.factory = factory;
+        this.admission = admission;
+        this.keys = keys;
+        this.registry = registry;
+        this.acceptHandler = acceptHandler;
+        this.replies = replies;
+        this.endpointCounters = endpointCounters;
+        this.securityCounters = securityCounters;
+    }
+
+    /**
+     * The endpoint is closing gracefully: new handshakes are refused, saying so.
+     */
+    void beginClosing()
+    {
+        isClosing = true;
+    }
+
+    /**
+     * A validated hello (a HANDSHAKE packet to connection id 0) of this version.
+     *
+     * @param decoder       the decoder that validated it, positioned on its frames.
+     * @param hello         its HANDSHAKE frame.
+     * @param hasNoise      true if it carries a NOISE frame (a secure hello).
+     * @param namesController true if it carries a CONGESTION_CONTROL frame.
+     * @param buffer        holding the packet.
+     * @param offset        of the packet.
+     * @param length        of the packet without its integrity trailer.
+     * @param source        where it came from.
+     * @param nowNs         when it was received.
+     */
+    void onHello(
+        final PacketDecoder decoder,
+        final HandshakeFrameFlyweight hello,
+        final boolean hasNoise,
+        final boolean namesController,
+        final DirectBuffer buffer,
+        final int offset,
+        final int length,
+        final InetSocketAddress source,
+        final long nowNs)
+    {
+        final long clientId = hello.sourceConnectionId();
+        if (keys.isSecureServer() != hasNoise)
+        {
+            refuseMode(clientId, source);
+            return;
+        }
+        NoiseProfile profile = null;
+        if (hasNoise)
+        {
+            // WireGuard's mac1: a hello without the right MAC costs one HMAC, never a Diffie-Hellman.
+            final NoiseFrameFlyweight noise = decoder.noise();
+            profile = NoiseProfile.fromWireId(noise.profile());
+            final HelloMac mac = keys.serverMac(profile);
+            if (null == mac)
+            {
+                refuseMode(clientId, source);
+                return;
+            }
+            if (!mac.isValid(buffer, offset, noise.macOffset()))
+            {
+                securityCounters.hellosBadMac().incrementRelease();
+                return;
+            }
+        }
+
+        final ConnectionCore existing = connections.serverByClientId(clientId);
+        if (null != existing && existing.remoteAddress().equals(source))
+        {
+            if (existing.isHandshakeConfirmed())
+            {
+                // The client confirmed long ago and never sends its hello again: someone replays it.
+                securityCounters.hellosReplayed().incrementRelease();
+                return;
+            }
+            existing.onHandshakeRetransmission(nowNs);
+            return;
+        }
+
+        // The floor applies to the datagram, integrity trailer included (handshake packets always carry a CRC32C).
+        final int verdict = admission.admit(
+            hello, length + Crc32cPacketCheck.TRAILER_LENGTH, source, nowNs, retryToken, 0);
+        if (HelloAdmission.RETRY == verdict)
+        {
+            replies.sendRetry(clientId, retryToken, source);
+            return;
+        }
+        if (HelloAdmission.ACCEPT != verdict)
+        {
+            return;
+        }
+
+        // Refusals go only to a validated address, and each is far smaller than the hello it answers.
+        final DirectBuffer refusal = !context.acceptConnections() ? CloseReasonTexts.NOT_ACCEPTING :
+            isClosing ? CloseReasonTexts.CLOSING :
+            connections.size() >= context.maxConnections() ? CloseReasonTexts.CONNECTION_LIMIT : null;
+        if (null != refusal)
+        {
+            refuse(clientId, source, refusal);
+            return;
+        }
+        if (!factory.hasMemoryForNewConnection())
+        {
+            securityCounters.handshakesRefusedMemory().incrementRelease();
+            refuse(clientId, source, CloseReasonTexts.MEMORY_BUDGET);
+            return;
+        }
+
+        final String requestedController = namesController ? decoder.congestionControl().name() : null;
+        final String controllerName = serverController(requestedController);
+        SecureSession secureSession = null;
+        if (hasNoise)
+        {
+            final NoiseFrameFlyweight noise = decoder.noise();
+            secureSession = SecureSession.server(keys, profile, AeadAlgorithm.fromWireId(noise.aead()),
+                noise.message(), ConnectionHandshake.transcript(buffer, hello.offset(), requestedController));
+            if (null == secureSession)
+            {
+                securityCounters.handshakeAuthFailures().incrementRelease();
+                return;
+            }
+        }
+        final ConnectionCore connection = factory.open(
+            factory.nextId(connections.isIdInUse()), source, controllerName, false, secureSession, nowNs);
+        connections.add(connection);
+        connection.applyPeerHandshake(hello, nowNs);
+        connections.indexByClientId(clientId, connection);
+    }
+
+    /**
+     * The server runs the controller its client asked for when it has it (as a TCP server honours a
+     * {@code TCP_CONGESTION} set on the accepted socket), else its own: a client may name a controller this build
+     * does not have, and should still be served. The application sees which through
+     * {@link Connection#congestionControl()}.
+     */
+    private String serverController(final String requestedController)
+    {
+        if (null != requestedController && registry.names().contains(requestedController))
+        {
+            return requestedController;
+        }
+        return context.congestionControl();
+    }
+
+    /**
+     * A server connection's first ONE_RTT packet from the address the handshake came from: only now is it the
+     * application's. An application that does not take connections, or an endpoint closing, refuses it, as at the
+     * connection limit, rather than hold one nobody reads.
+     *
+     * @return true if the connection is handed to the application; false if it was refused.
+     */
+    boolean confirm(final ConnectionCore connection)
+    {
+        connection.confirmHandshake();
+        if (isClosing || !acceptHandler.onAccepted(connection.handle()))
+        {
+            endpointCounters.connectionsRejected().incrementRelease();
+            connection.refuse(isClosing ? CloseReasonTexts.CLOSING : CloseReasonTexts.ACCEPT_QUEUE_FULL);
+            return false;
+        }
+        return true;
+    }
+
+    /**
+     * Refuse a hello whose mode does not match this server's: plaintext to a secure server, secure to a plaintext
+     * one, or a profile this server has no key for. The CLOSE (REJECTED) says which, so the operator knows what to
+     * configure; it is far smaller than the hello.
+     */
+    private void refuseMode(final long clientId, final InetSocketAddress source)
+    {
+        securityCounters.handshakesRefusedMode().incrementRelease();
+        replies.sendRejection(clientId, keys.isSecureServer() ?
+            CloseReasonTexts.SECURE_MODE_REQUIRED : CloseReasonTexts.SECURE_MODE_UNSUPPORTED, 0, source);
+    }
+
+    /**
+     * Refuse a client of another wire-format version clearly (docs/wire-format.md, "Versions"): a CLOSE in the
+     * client's own version, which it can parse, with error code REJECTED and a reason naming this endpoint's version.
+     * Only for a full-size hello, so the refusal is far smaller than what the client sent.
+     */
+    void refuseVersion(final DirectBuffer buffer, final int offset, final InetSocketAddress source)
+    {
+        securityCounters.handshakesRefusedVersion().incrementRelease();
+        final int clientVersion = buffer.getByte(offset + PacketHeaderFlyweight.VERSION_OFFSET) & 0xFF;
+        final long clientId = buffer.getLong(
+            offset + PacketHeaderFlyweight.HEADER_LENGTH + HandshakeFrameFlyweight.SOURCE_CONNECTION_ID_OFFSET,
+            PacketHeaderFlyweight.BYTE_ORDER);
+        replies.sendRejection(clientId, CloseReasonTexts.VERSION_REFUSED, clientVersion, source);
+    }
+
+    /**
+     * Refuse a client's handshake with a CLOSE (REJECTED) that says why, and count it; no state is kept.
+     */
+    private void refuse(final long clientId, final InetSocketAddress source, final DirectBuffer reason)
+    {
+        endpointCounters.connectionsRejected().incrementRelease();
+        replies.sendRejection(clientId, reason, 0, source);
+    }
+}

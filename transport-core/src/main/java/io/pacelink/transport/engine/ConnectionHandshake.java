@@ -1,0 +1,320 @@
+package io.pacelink.transport.engine;
+
+import io.pacelink.transport.PacelinkContext;
+import io.pacelink.transport.secure.SecureSession;
+import io.pacelink.transport.stats.SecurityCounters;
+import io.pacelink.transport.wire.HandshakeFrameFlyweight;
+import io.pacelink.transport.wire.NoiseFrameFlyweight;
+import io.pacelink.transport.wire.PacketHeaderFlyweight;
+import io.pacelink.transport.wire.RetryPacketFlyweight;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * One connection's handshake, both sides (docs/wire-format.md, "Handshake"): when the client sends its hello again
+ * (backing off from the initial RTT) and with which RETRY token, when the server sends its answer again, whether an
+ * answer is genuine and acceptable, and the confirmation — the client's first ONE_RTT packet from the address its
+ * hello came from, which alone hands a server connection to its application (RFC 9000 section 8.1). The packets
+ * themselves are written by the {@link PacketAssembler}; the connection applies the verdicts.
+ */
+final class ConnectionHandshake
+{
+    /**
+     * {@link #onAnswer}: the answer is genuine and acceptable; the connection is established.
+     */
+    static final int ANSWER_ACCEPTED = 0;
+
+    /**
+     * {@link #onAnswer}: forged or tampered (secure mode): ignored, so the genuine one can still complete it.
+     */
+    static final int ANSWER_FORGED = 1;
+
+    /**
+     * {@link #onAnswer}: the server asks for an unsupported version or a datagram size below the floor: the
+     * connection must fail.
+     */
+    static final int ANSWER_UNACCEPTABLE = 2;
+
+    /**
+     * Handshake retries back off from the initial RTT, doubling (RFC 9002 section 6.2.1 applied to the handshake).
+     */
+    private static final int MAX_BACKOFF_SHIFT = 6;
+
+    /**
+     * RETRY packets a client follows in one connection attempt: one is the normal case, a second covers a token that
+     * expired while the client retransmitted; more would let a forger keep the client busy (RFC 9000 section 17.2.5.2
+     * allows a single one).
+     */
+    private static final int MAX_RETRIES = 2;
+
+    private final boolean isClient;
+    private final SecureSession secureSession;
+    private final SecurityCounters securityCounters;
+    private final long initialRttNs;
+    private final long timeoutNs;
+    private final long startNs;
+    private long retryDeadlineNs = Long.MAX_VALUE;
+    private int attempts;
+    private boolean isAnswerPending;
+    private UnsafeBuffer retryToken;
+    private int retryTokenLength;
+    private int retriesFollowed;
+    private long confirmationDueNs = Long.MAX_VALUE;
+    private boolean isConfirmed;
+
+    /**
+     * @param isClient         true for the side that sends the hello.
+     * @param secureSession    the secure mode's session, or null in plaintext.
+     * @param securityCounters counts forged answers.
+     * @param initialRttNs     the first retry's delay.
+     * @param timeoutNs        how long the handshake may take.
+     * @param nowNs            its start: a client's first hello is due now, a server's answer is due at once.
+     */
+    ConnectionHandshake(
+        final boolean isClient,
+        final SecureSession secureSession,
+        final SecurityCounters securityCounters,
+        final long initialRttNs,
+        final long timeoutNs,
+        final long nowNs)
+    {
+        this.isClient = isClient;
+        this.secureSession = secureSession;
+        this.securityCounters = securityCounters;
+        this.initialRttNs = initialRttNs;
+        this.timeoutNs = timeoutNs;
+        this.startNs = nowNs;
+        if (isClient)
+        {
+            retryDeadlineNs = nowNs;
+            isConfirmed = true;
+        }
+        else
+        {
+            isAnswerPending = true;
+        }
+    }
+
+    /**
+     * @param isConnecting true while the client waits for the answer.
+     * @return true if a handshake packet (the client's hello or the server's answer) is to be sent now.
+     */
+    boolean isDue(final long nowNs, final boolean isConnecting)
+    {
+        return isAnswerPending || (isConnecting && nowNs >= retryDeadlineNs);
+    }
+
+    /**
+     * @return true once the handshake took its whole timeout.
+     */
+    boolean isTimedOut(final long nowNs)
+    {
+        return nowNs - startNs >= timeoutNs;
+    }
+
+    /**
+     * @return while connecting: the hello's next retry or the timeout, whichever comes first.
+     */
+    long connectingDeadlineNs()
+    {
+        return Math.min(retryDeadlineNs, startNs + timeoutNs);
+    }
+
+    // ---------------------------------------------------------------- client
+
+    /**
+     * The server answered the hello with a RETRY: the hello is sent again at once, echoing its token.
+     *
+     * @param buffer      holding the token.
+     * @param tokenOffset of the first token byte.
+     * @param tokenLength number of token bytes, at most {@link RetryPacketFlyweight#MAX_TOKEN_LENGTH}.
+     * @param nowNs       the current time.
+     */
+    void followRetry(final DirectBuffer buffer, final int tokenOffset, final int tokenLength, final long nowNs)
+    {
+        if (retriesFollowed >= MAX_RETRIES)
+        {
+            return;
+        }
+        retriesFollowed++;
+        if (null == retryToken)
+        {
+            retryToken = new UnsafeBuffer(new byte[RetryPacketFlyweight.MAX_TOKEN_LENGTH]);
+        }
+        retryToken.putBytes(0, buffer, tokenOffset, tokenLength);
+        retryTokenLength = tokenLength;
+        retryDeadlineNs = nowNs;
+    }
+
+    /**
+     * The hello left: the next one is due after the backed-off retry delay.
+     */
+    void onHelloSent(final long nowNs)
+    {
+        attempts++;
+        final int shift = Math.min(attempts, MAX_BACKOFF_SHIFT);
+        retryDeadlineNs = nowNs + (initialRttNs << shift);
+    }
+
+    /**
+     * Judge the server's answer (counting a forged one or an unacceptable one).
+     *
+     * @param noise the answer's NOISE frame, or null.
+     * @return {@link #ANSWER_ACCEPTED}, {@link #ANSWER_FORGED} or {@link #ANSWER_UNACCEPTABLE}.
+     */
+    int onAnswer(final HandshakeFrameFlyweight handshake, final NoiseFrameFlyweight noise)
+    {
+        if (null != secureSession && !isGenuineAnswer(handshake, noise))
+        {
+            securityCounters.handshakeAuthFailures().incrementRelease();
+            return ANSWER_FORGED;
+        }
+        if (PacketHeaderFlyweight.CURRENT_VERSION != handshake.version() ||
+            handshake.maxDatagramSize() < PacelinkContext.MIN_DATAGRAM_SIZE_BYTES)
+        {
+            // A server that would have this client build packets below QUIC's floor is broken or hostile.
+            securityCounters.handshakesRefusedParameters().incrementRelease();
+            return ANSWER_UNACCEPTABLE;
+        }
+        return ANSWER_ACCEPTED;
+    }
+
+    /**
+     * The answer was accepted: no more hellos. Confirm from this address and to the server's id, which only its answer
+     * carried: the server hands the connection to its application only then (RFC 9000 section 8.1 address
+     * validation, completed). Any packet confirms, so the first one the application's data goes out in does, as
+     * QUIC's client Finished travels with its first 1-RTT data: a PING goes alone only if nothing else was sent by
+     * the next duty cycle. A PING sent at once would be an extra packet in the initial window, ahead of the data,
+     * and change the first flights' ACK clock (docs/cubic.md, item 4).
+     */
+    void onAnswerAccepted(final long nowNs)
+    {
+        retryDeadlineNs = Long.MAX_VALUE;
+        confirmationDueNs = nowNs + 1;
+    }
+
+    private boolean isGenuineAnswer(final HandshakeFrameFlyweight handshake, final NoiseFrameFlyweight noise)
+    {
+        return null != noise &&
+            secureSession.profile().wireId() == noise.profile() &&
+            secureSession.aead().wireId() == noise.aead() &&
+            secureSession.onSecondMessage(noise.message(), transcript(handshake.buffer(), handshake.offset(), null));
+    }
+
+    /**
+     * A ONE_RTT packet is being sent: it confirms the handshake to the server, no PING needed.
+     */
+    void onOneRttPacket()
+    {
+        confirmationDueNs = Long.MAX_VALUE;
+    }
+
+    /**
+     * @return true, once, if the application sent nothing by the confirmation's due time: a PING confirms instead.
+     */
+    boolean takeConfirmationDue(final long nowNs)
+    {
+        if (nowNs >= confirmationDueNs)
+        {
+            confirmationDueNs = Long.MAX_VALUE;
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * @return when a confirming PING is due, {@link Long#MAX_VALUE} if none is.
+     */
+    long confirmationDueNs()
+    {
+        return confirmationDueNs;
+    }
+
+    // ---------------------------------------------------------------- server
+
+    /**
+     * The client sent its hello again: the answer was lost, send it again.
+     */
+    void onHelloRetransmitted()
+    {
+        isAnswerPending = true;
+    }
+
+    /**
+     * The answer left.
+     */
+    void onAnswerSent()
+    {
+        isAnswerPending = false;
+    }
+
+    /**
+     * @return true on the client, and on the server once the client sent a packet from the address its hello came
+     * from with the connection id only the server's answer told it.
+     */
+    boolean isConfirmed()
+    {
+        return isConfirmed;
+    }
+
+    /**
+     * The server saw the client's first packet after the handshake.
+     */
+    void confirm()
+    {
+        isConfirmed = true;
+    }
+
+    // ---------------------------------------------------------------- what the packets carry
+
+    /**
+     * @return true for the side that sends the hello.
+     */
+    boolean isClient()
+    {
+        return isClient;
+    }
+
+    /**
+     * @return hellos sent so far: the number of the next handshake packet.
+     */
+    int attempts()
+    {
+        return attempts;
+    }
+
+    /**
+     * @return the RETRY token to echo, or null.
+     */
+    DirectBuffer retryToken()
+    {
+        return retryToken;
+    }
+
+    /**
+     * @return its length.
+     */
+    int retryTokenLength()
+    {
+        return retryTokenLength;
+    }
+
+    /**
+     * @return the secure mode's session, or null in plaintext.
+     */
+    SecureSession secureSession()
+    {
+        return secureSession;
+    }
+
+    /**
+     * The transcript of a HANDSHAKE frame's clear parameters (and the controller a client asks for), which the secure
+     * handshake's messages carry (docs/wire-format.md, "Secure mode").
+     */
+    static byte[] transcript(final DirectBuffer buffer, final int frameOffset, final String controllerName)
+    {
+        return SecureSession.transcript(buffer, frameOffset + HandshakeFrameFlyweight.SOURCE_CONNECTION_ID_OFFSET,
+            HandshakeFrameFlyweight.TOKEN_LENGTH_OFFSET - HandshakeFrameFlyweight.SOURCE_CONNECTION_ID_OFFSET,
+            controllerName);
+    }
+}

@@ -1,0 +1,117 @@
+package io.pacelink.transport.engine;
+
+import io.pacelink.transport.stream.ReceiveLog;
+import io.pacelink.transport.wire.PacketWriter;
+
+/**
+ * The control frames a connection owes its peer besides ACKs: flow-control credit (MAX_DATA and MAX_STREAM_DATA,
+ * RFC 9000 section 4.2) with a delivery receipt, and a PING asked for by a timer (keep-alive, handshake confirmation)
+ * or by a suspicion that the peer is gone.
+ */
+final class ControlFrames
+{
+    private final ReceiveLog receiveLog;
+    private final DeliveryReceipts receipts;
+    private final int receiveWindowBytes;
+    private long advertisedMaxDataBytes;
+    private boolean maxDataPending;
+    private boolean pingPending;
+
+    /**
+     * @param receiveLog         what the application reads.
+     * @param receipts           asked for a receipt with every credit update.
+     * @param receiveWindowBytes the receive window, also the credit advertised in the handshake.
+     */
+    ControlFrames(final ReceiveLog receiveLog, final DeliveryReceipts receipts, final int receiveWindowBytes)
+    {
+        this.receiveLog = receiveLog;
+        this.receipts = receipts;
+        this.receiveWindowBytes = receiveWindowBytes;
+        this.advertisedMaxDataBytes = receiveWindowBytes;
+    }
+
+    /**
+     * @return the receive window in bytes.
+     */
+    int receiveWindowBytes()
+    {
+        return receiveWindowBytes;
+    }
+
+    /**
+     * Advertise more credit once the application consumed half the receive window (RFC 9000 section 4.2 leaves
+     * the policy to the implementation; half avoids both stalls and an update per packet), with a receipt of what the
+     * application has read.
+     *
+     * @return 1 if credit is to be advertised, else 0.
+     */
+    int refreshCredit()
+    {
+        receiveLog.releaseConsumed();
+        final long newMaxData = receiveLog.consumedHead() + receiveWindowBytes;
+        if (newMaxData - advertisedMaxDataBytes >= receiveWindowBytes / 2)
+        {
+            advertisedMaxDataBytes = newMaxData;
+            maxDataPending = true;
+            receipts.request();
+            return 1;
+        }
+        return 0;
+    }
+
+    /**
+     * A packet with credit was lost: it is sent again at its newest value, not the lost one (RFC 9000 section 13.3).
+     */
+    void onCreditLost()
+    {
+        maxDataPending = true;
+    }
+
+    /**
+     * @return true if credit is to be advertised.
+     */
+    boolean isCreditPending()
+    {
+        return maxDataPending;
+    }
+
+    /**
+     * Append MAX_DATA and MAX_STREAM_DATA with the credit to advertise.
+     *
+     * @return true if both fit; the credit is then no longer pending.
+     */
+    boolean writeCredit(final PacketWriter writer)
+    {
+        if (maxDataPending && writer.appendMaxData(advertisedMaxDataBytes) &&
+            writer.appendMaxStreamData(ConnectionCore.STREAM_ID, advertisedMaxDataBytes))
+        {
+            maxDataPending = false;
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * Ask for an ack-eliciting packet even with nothing else to send.
+     */
+    void requestPing()
+    {
+        pingPending = true;
+    }
+
+    /**
+     * @return true if a PING is asked for.
+     */
+    boolean isPingPending()
+    {
+        return pingPending;
+    }
+
+    /**
+     * An ack-eliciting packet went out, or could have: the PING asked for is done.
+     */
+    void clearPing()
+    {
+        pingPending = false;
+    }
+}

@@ -1,0 +1,393 @@
+package io.pacelink.transport.engine;
+
+import io.pacelink.transport.CloseReason;
+import io.pacelink.transport.ConnectionState;
+import io.pacelink.transport.PacelinkContext;
+import io.pacelink.transport.secure.Crc32cGuard;
+import io.pacelink.transport.secure.PacketGuard;
+import io.pacelink.transport.stats.ConnectionCounters;
+import io.pacelink.transport.stats.EndpointCounters;
+import io.pacelink.transport.stats.SecurityCounters;
+import io.pacelink.transport.wire.FrameType;
+import io.pacelink.transport.wire.HandshakeFrameFlyweight;
+import io.pacelink.transport.wire.PacketDecoder;
+import io.pacelink.transport.wire.PacketHeaderFlyweight;
+import io.pacelink.transport.wire.PacketType;
+import io.pacelink.transport.wire.RetryPacketFlyweight;
+import org.agrona.DirectBuffer;
+
+import java.net.InetSocketAddress;
+
+/**
+ * Takes each received datagram from integrity to the part that acts on it: its guard first (the CRC32C, or for a
+ * sealed packet the connection's AEAD after the cheap checks — a known connection, its address, the packet-number
+ * window, a duplicate), then {@link PacketDecoder#validate} of the header and every frame, then by type and
+ * destination id: a connection's ONE_RTT or CLOSE packet to its {@link ConnectionCore} (a server connection's first
+ * confirms it through the {@link Acceptor}), a hello to the {@link Acceptor}, a server's answer, refusal or RETRY to
+ * the client connection it is for. Whatever fails a check is dropped and counted; nothing here throws.
+ */
+final class DatagramDispatcher
+{
+    private final PacelinkContext context;
+    private final ConnectionTable connections;
+    private final Acceptor acceptor;
+    private final Crc32cGuard crc;
+    private final EndpointCounters endpointCounters;
+    private final SecurityCounters securityCounters;
+    private final PacketDecoder decoder = new PacketDecoder();
+    private boolean handshakeNamesController;
+    private boolean handshakeHasNoise;
+
+    DatagramDispatcher(
+        final PacelinkContext context,
+        final ConnectionTable connections,
+        final Acceptor acceptor,
+        final Crc32cGuard crc,
+        final EndpointCounters endpointCounters,
+        final SecurityCounters securityCounters)
+    {
+        this.context = context;
+        this.connections = connections;
+        this.acceptor = acceptor;
+        this.crc = crc;
+        this.endpointCounters = endpointCounters;
+        this.securityCounters = securityCounters;
+    }
+
+    /**
+     * Act on one datagram received at {@code nowNs}; an error while doing so is counted and reported to the
+     * context's error handler, never thrown.
+     */
+    void onDatagram(
+        final DirectBuffer buffer, final int offset, final int length, final InetSocketAddress source, final long nowNs)
+    {
+        endpointCounters.datagramsReceived().incrementRelease();
+        endpointCounters.bytesReceived().getAndAddRelease(length);
+        try
+        {
+            if (length >= PacketHeaderFlyweight.HEADER_LENGTH && isCurrentVersion(buffer, offset))
+            {
+                final int flags = buffer.getByte(offset + PacketHeaderFlyweight.FLAGS_OFFSET);
+                if (0 != (flags & PacketHeaderFlyweight.FLAG_SEALED))
+                {
+                    onSealed(buffer, offset, length, source, nowNs);
+                    return;
+                }
+                final int packetLength = crc.open(buffer, offset, length);
+                if (packetLength < 0)
+                {
+                    securityCounters.integrityFailures().incrementRelease();
+                    return;
+                }
+                onIntactPacket(buffer, offset, packetLength, source, false, nowNs);
+                return;
+            }
+            if (length > PacketHeaderFlyweight.HEADER_LENGTH &&
+                crc.isIntact(buffer, offset, length, PacketHeaderFlyweight.CURRENT_VERSION))
+            {
+                // A packet of this version whose version byte was damaged on the way: corrupt, not another version.
+                securityCounters.integrityFailures().incrementRelease();
+                return;
+            }
+            onIntactPacket(buffer, offset, length, source, false, nowNs);
+        }
+        catch (final Throwable ex)
+        {
+            endpointCounters.errors().incrementRelease();
+            context.errorHandler().onError(ex);
+        }
+    }
+
+    private static boolean isCurrentVersion(final DirectBuffer buffer, final int offset)
+    {
+        return PacketHeaderFlyweight.CURRENT_VERSION ==
+            (buffer.getByte(offset + PacketHeaderFlyweight.VERSION_OFFSET) & 0xFF);
+    }
+
+    /**
+     * A sealed datagram. The cheap checks come first — a known connection with keys, its address, the packet-number
+     * window, a duplicate (a replayed packet) — so a forgery costs no decryption unless it gets past all of them.
+     */
+    private void onSealed(
+        final DirectBuffer buffer, final int offset, final int length, final InetSocketAddress source, final long nowNs)
+    {
+        final ConnectionCore connection = connections.byId(buffer.getLong(
+            offset + PacketHeaderFlyweight.DESTINATION_CONNECTION_ID_OFFSET, PacketHeaderFlyweight.BYTE_ORDER));
+        if (null == connection || connection.isClosed())
+        {
+            endpointCounters.unknownConnection().incrementRelease();
+            return;
+        }
+        if (!connection.remoteAddress().equals(source))
+        {
+            securityCounters.packetsFromWrongAddress().incrementRelease();
+            return;
+        }
+        if (null == connection.protection())
+        {
+            // A plaintext connection's packet with the flag set: one damaged on the way fails its CRC32C like any
+            // other corrupted packet; an intact one is a forgery.
+            if (crc.isIntact(buffer, offset, length))
+            {
+                securityCounters.packetsUnauthenticated().incrementRelease();
+            }
+            else
+            {
+                securityCounters.integrityFailures().incrementRelease();
+            }
+            return;
+        }
+        final long packetNumber =
+            buffer.getLong(offset + PacketHeaderFlyweight.PACKET_NUMBER_OFFSET, PacketHeaderFlyweight.BYTE_ORDER);
+        if (packetNumber < 0 || length > PacelinkContext.MAX_DATAGRAM_SIZE_BYTES)
+        {
+            endpointCounters.malformedDropped().incrementRelease();
+            return;
+        }
+        if (!isNewPacketNumber(connection, packetNumber))
+        {
+            return;
+        }
+        final PacketGuard guard = connection.guard();
+        final int openedLength = guard.open(buffer, offset, length);
+        if (openedLength < 0)
+        {
+            securityCounters.integrityFailures().incrementRelease();
+            if (guard.isIntegrityLimitReached())
+            {
+                connection.abortWithClose(ConnectionLifecycle.PROTOCOL_VIOLATION_ERROR, CloseReason.PROTOCOL_VIOLATION);
+            }
+            return;
+        }
+        onIntactPacket(guard.openedBuffer(), guard.openedOffset(), openedLength, source, true, nowNs);
+    }
+
+    /**
+     * @return true if a packet number lies within the connection's window and was not received before; else the
+     * packet is counted (out of window, or a duplicate: a replay) and must be dropped.
+     */
+    private boolean isNewPacketNumber(final ConnectionCore connection, final long packetNumber)
+    {
+        if (connection.isBeyondPacketNumberWindow(packetNumber))
+        {
+            securityCounters.packetNumbersOutOfWindow().incrementRelease();
+            return false;
+        }
+        if (connection.isDuplicate(packetNumber))
+        {
+            endpointCounters.duplicatePackets().incrementRelease();
+            connection.handle().counters().increment(ConnectionCounters.DUPLICATE_PACKETS);
+            return false;
+        }
+        return true;
+    }
+
+    /**
+     * A datagram whose integrity check passed (or of another version, which has none): validate and dispatch it.
+     *
+     * @param wasSealed true if it was opened by the connection's AEAD.
+     */
+    private void onIntactPacket(
+        final DirectBuffer buffer,
+        final int offset,
+        final int length,
+        final InetSocketAddress source,
+        final boolean wasSealed,
+        final long nowNs)
+    {
+        final int result = decoder.validate(buffer, offset, length);
+        if (PacketDecoder.OK != result)
+        {
+            if (PacketDecoder.UNSUPPORTED_VERSION == result && isHelloOfAnyVersion(buffer, offset, length))
+            {
+                acceptor.refuseVersion(buffer, offset, source);
+            }
+            else
+            {
+                endpointCounters.malformedDropped().incrementRelease();
+            }
+            return;
+        }
+
+        switch (decoder.packetType())
+        {
+            case PacketType.HANDSHAKE:
+                onHandshakePacket(buffer, offset, length, source, nowNs);
+                break;
+
+            case PacketType.ONE_RTT:
+            case PacketType.CLOSE:
+                onConnectionPacket(buffer, offset, length, source, wasSealed, nowNs);
+                break;
+
+            case PacketType.RETRY:
+                onRetryPacket(source, nowNs);
+                break;
+
+            default:
+                endpointCounters.unknownConnection().incrementRelease();
+                break;
+        }
+    }
+
+    private void onConnectionPacket(
+        final DirectBuffer buffer,
+        final int offset,
+        final int length,
+        final InetSocketAddress source,
+        final boolean wasSealed,
+        final long nowNs)
+    {
+        final ConnectionCore connection = connections.byId(decoder.destinationConnectionId());
+        if (null == connection || connection.isClosed())
+        {
+            endpointCounters.unknownConnection().incrementRelease();
+            return;
+        }
+        if (!wasSealed && null != connection.protection())
+        {
+            // Once keyed, a secure connection acts only on what its peer sealed: a plaintext CLOSE or DATA is forged.
+            securityCounters.packetsUnauthenticated().incrementRelease();
+            return;
+        }
+        if (!connection.remoteAddress().equals(source))
+        {
+            // Until authenticated migration exists a connection lives on one address pair: anything else is an
+            // off-path forgery or a rebinding NAT (docs/security.md).
+            securityCounters.packetsFromWrongAddress().incrementRelease();
+            return;
+        }
+        if (ConnectionState.CONNECTING == connection.state())
+        {
+            if (PacketType.CLOSE == decoder.packetType())
+            {
+                connection.onRejected(closeReasonPhrase(buffer, offset, length));
+            }
+            else
+            {
+                endpointCounters.unknownConnection().incrementRelease();
+            }
+            return;
+        }
+
+        if (!isNewPacketNumber(connection, decoder.packetNumber()))
+        {
+            return;
+        }
+        if (!connection.isHandshakeConfirmed() && PacketType.ONE_RTT == decoder.packetType() &&
+            !acceptor.confirm(connection))
+        {
+            return;
+        }
+        connection.onPacket(decoder, buffer, offset, length, nowNs);
+    }
+
+    private void onHandshakePacket(
+        final DirectBuffer buffer,
+        final int offset,
+        final int length,
+        final InetSocketAddress source,
+        final long nowNs)
+    {
+        final long destinationId = decoder.destinationConnectionId();
+        final HandshakeFrameFlyweight handshake = handshakeFrame(buffer, offset, length);
+        if (null == handshake || handshake.isResponse() != (0 != destinationId))
+        {
+            endpointCounters.malformedDropped().incrementRelease();
+            return;
+        }
+        if (0 == destinationId)
+        {
+            acceptor.onHello(decoder, handshake, handshakeHasNoise, handshakeNamesController, buffer, offset, length,
+                source, nowNs);
+            return;
+        }
+
+        final ConnectionCore connection = clientConnection(destinationId, source);
+        if (null != connection)
+        {
+            connection.onHandshakeResponse(handshake, handshakeHasNoise ? decoder.noise() : null, nowNs);
+        }
+    }
+
+    private void onRetryPacket(final InetSocketAddress source, final long nowNs)
+    {
+        final ConnectionCore connection = clientConnection(decoder.destinationConnectionId(), source);
+        if (null != connection)
+        {
+            final RetryPacketFlyweight retry = decoder.retry();
+            connection.onRetry(retry.buffer(), retry.tokenOffset(), retry.tokenLength(), nowNs);
+        }
+    }
+
+    /**
+     * @return the client connection a server's answer or RETRY is for, if it came from that connection's server;
+     * else null, the packet counted (an unknown connection, or a packet from another address).
+     */
+    private ConnectionCore clientConnection(final long connectionId, final InetSocketAddress source)
+    {
+        final ConnectionCore connection = connections.byId(connectionId);
+        if (null == connection || !connection.isClient())
+        {
+            endpointCounters.unknownConnection().incrementRelease();
+            return null;
+        }
+        if (!connection.remoteAddress().equals(source))
+        {
+            securityCounters.packetsFromWrongAddress().incrementRelease();
+            return null;
+        }
+        return connection;
+    }
+
+    /**
+     * @return the last HANDSHAKE frame of a validated handshake packet, or null; whether a CONGESTION_CONTROL frame
+     * and a NOISE frame came with it is noted, and any other frame there is ignored.
+     */
+    private HandshakeFrameFlyweight handshakeFrame(final DirectBuffer buffer, final int offset, final int length)
+    {
+        boolean found = false;
+        handshakeNamesController = false;
+        handshakeHasNoise = false;
+        for (int frameType = decoder.firstFrame(buffer, offset, length);
+            PacketDecoder.NO_MORE_FRAMES != frameType;
+            frameType = decoder.nextFrame())
+        {
+            found |= FrameType.HANDSHAKE == frameType;
+            handshakeNamesController |= FrameType.CONGESTION_CONTROL == frameType;
+            handshakeHasNoise |= FrameType.NOISE == frameType;
+        }
+        return found ? decoder.handshake() : null;
+    }
+
+    /**
+     * A hello of another version at least as long as a hello of this one, whose header has the layout every version
+     * so far shares: a HANDSHAKE packet to connection id 0 starting with a HANDSHAKE frame, the client's id first.
+     */
+    private static boolean isHelloOfAnyVersion(final DirectBuffer buffer, final int offset, final int length)
+    {
+        return length >= PacelinkContext.MIN_DATAGRAM_SIZE_BYTES &&
+            PacketType.HANDSHAKE == (buffer.getByte(offset + PacketHeaderFlyweight.PACKET_TYPE_OFFSET) & 0xFF) &&
+            0 == buffer.getLong(offset + PacketHeaderFlyweight.DESTINATION_CONNECTION_ID_OFFSET,
+                PacketHeaderFlyweight.BYTE_ORDER) &&
+            FrameType.HANDSHAKE == (buffer.getByte(offset + PacketHeaderFlyweight.HEADER_LENGTH) & 0xFF);
+    }
+
+    /**
+     * @return the reason phrase of a validated CLOSE packet's CLOSE frame (a server's reason for a refusal), or empty.
+     */
+    private String closeReasonPhrase(final DirectBuffer buffer, final int offset, final int length)
+    {
+        String phrase = "";
+        for (int frameType = decoder.firstFrame(buffer, offset, length);
+            PacketDecoder.NO_MORE_FRAMES != frameType;
+            frameType = decoder.nextFrame())
+        {
+            if (FrameType.CLOSE == frameType && decoder.close().reasonLength() > 0)
+            {
+                phrase = decoder.close().reason();
+            }
+        }
+        return phrase;
+    }
+}

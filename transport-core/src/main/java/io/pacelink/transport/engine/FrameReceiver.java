@@ -1,0 +1,284 @@
+package io.pacelink.transport.engine;
+
+import io.pacelink.transport.CloseReason;
+import io.pacelink.transport.ack.ReceivedPacketTracker;
+import io.pacelink.transport.recovery.LossRecovery;
+import io.pacelink.transport.recovery.PacketOutcomeListener;
+import io.pacelink.transport.stats.ConnectionCounters;
+import io.pacelink.transport.stats.EndpointCounters;
+import io.pacelink.transport.stats.SecurityCounters;
+import io.pacelink.transport.stream.ReceiveLog;
+import io.pacelink.transport.stream.SendLog;
+import io.pacelink.transport.wire.AckFrameFlyweight;
+import io.pacelink.transport.wire.DataFrameFlyweight;
+import io.pacelink.transport.wire.FrameType;
+import io.pacelink.transport.wire.MaxStreamDataFrameFlyweight;
+import io.pacelink.transport.wire.PacketDecoder;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.status.AtomicCounter;
+
+/**
+ * Applies one connection's validated ONE_RTT and CLOSE packets, frame by frame in wire order — ACKs to loss recovery,
+ * data to the receive log, credit to the send log, receipts, the peer's CLOSE — and then records the packet for
+ * acknowledgement; and hears from loss recovery what became of each packet sent (acknowledged: its range is freed;
+ * lost: its range and its control frames go out again). A peer that breaks the protocol is told why and the
+ * connection closes.
+ */
+final class FrameReceiver implements PacketOutcomeListener
+{
+    private final SendLog sendLog;
+    private final ReceiveLog receiveLog;
+    private final ReceivedPacketTracker ackTracker;
+    private final LossRecovery lossRecovery;
+    private final DeliveryReceipts receipts;
+    private final ConnectionLifecycle lifecycle;
+    private final ControlFrames controlFrames;
+    private final Liveness liveness;
+    private final ConnectionPublisher publisher;
+    private final ConnectionCounters counters;
+    private final EndpointCounters endpointCounters;
+    private final SecurityCounters securityCounters;
+    private final AckFrameRanges ackRanges = new AckFrameRanges();
+    private boolean isPacketDropped;
+
+    FrameReceiver(
+        final ConnectionHandle handle,
+        final ReceivedPacketTracker ackTracker,
+        final LossRecovery lossRecovery,
+        final DeliveryReceipts receipts,
+        final ConnectionLifecycle lifecycle,
+        final ControlFrames controlFrames,
+        final Liveness liveness,
+        final ConnectionPublisher publisher,
+        final EndpointCounters endpointCounters,
+        final SecurityCounters securityCounters)
+    {
+        this.sendLog = handle.sendLog();
+        this.receiveLog = handle.receiveLog();
+        this.counters = handle.counters();
+        this.ackTracker = ackTracker;
+        this.lossRecovery = lossRecovery;
+        this.receipts = receipts;
+        this.lifecycle = lifecycle;
+        this.controlFrames = controlFrames;
+        this.liveness = liveness;
+        this.publisher = publisher;
+        this.endpointCounters = endpointCounters;
+        this.securityCounters = securityCounters;
+    }
+
+    /**
+     * Apply a validated ONE_RTT or CLOSE packet: its frames in wire order, then record it for acknowledgement — unless
+     * the memory budget made it drop the packet, which the peer then sends again.
+     *
+     * @param decoder the decoder that validated it.
+     * @param buffer  holding the datagram.
+     * @param offset  of the datagram in the buffer.
+     * @param length  of the datagram.
+     * @param nowNs   when it was received.
+     */
+    void onPacket(
+        final PacketDecoder decoder, final DirectBuffer buffer, final int offset, final int length, final long nowNs)
+    {
+        liveness.onPacket(nowNs);
+        isPacketDropped = false;
+        for (int frameType = decoder.firstFrame(buffer, offset, length);
+            PacketDecoder.NO_MORE_FRAMES != frameType && !lifecycle.isClosing() && !isPacketDropped;
+            frameType = decoder.nextFrame())
+        {
+            switch (frameType)
+            {
+                case FrameType.ACK:
+                    onAck(decoder.ack(), nowNs);
+                    break;
+
+                case FrameType.DATA:
+                    onData(decoder.data());
+                    break;
+
+                case FrameType.MAX_DATA:
+                    sendLog.connectionSendLimit(decoder.maxData().maximumData());
+                    break;
+
+                case FrameType.MAX_STREAM_DATA:
+                    onMaxStreamData(decoder.maxStreamData());
+                    break;
+
+                case FrameType.HANDSHAKE:
+                    // Handshake frames travel only in HANDSHAKE packets, which the endpoint routes before this.
+                    protocolViolation(null, CloseReasonTexts.UNEXPECTED_HANDSHAKE);
+                    break;
+
+                case FrameType.CONSUMED:
+                    if (!receipts.onPeerReceipt(
+                        decoder.consumed().position(), decoder.consumed().messages(), sendLog.nextSendPosition()))
+                    {
+                        protocolViolation(null, CloseReasonTexts.RECEIPT_BEYOND_SENT);
+                    }
+                    break;
+
+                case FrameType.CLOSE:
+                    lifecycle.onPeerClose(decoder.close(), nowNs);
+                    break;
+
+                default:
+                    // PING and frame types this version does not know: they only elicit an acknowledgement.
+                    break;
+            }
+        }
+        if (!isPacketDropped)
+        {
+            ackTracker.onPacketReceived(decoder.packetNumber(), decoder.isAckEliciting(), nowNs);
+        }
+    }
+
+    private void onAck(final AckFrameFlyweight ack, final long nowNs)
+    {
+        final long rejectedRttSamples = lossRecovery.rejectedRttSamples();
+        final long result = lossRecovery.onAckReceived(ackRanges.wrap(ack), ack.ackDelayUs() * 1_000L, nowNs, this);
+        if (LossRecovery.ERROR_ACK_OF_UNSENT_PACKET == result)
+        {
+            // An ACK for a packet we never sent: an optimistic-ACK attack or a broken peer (RFC 9000 section 21.4).
+            protocolViolation(securityCounters.acksOfSkippedPackets(), CloseReasonTexts.ACK_OF_UNSENT_PACKET);
+            return;
+        }
+        if (result < 0)
+        {
+            protocolViolation(null, CloseReasonTexts.MALFORMED_ACK);
+            return;
+        }
+        if (lossRecovery.rejectedRttSamples() != rejectedRttSamples)
+        {
+            securityCounters.rttSamplesRejected().incrementRelease();
+        }
+        publisher.publishRecovery();
+    }
+
+    private void onData(final DataFrameFlyweight data)
+    {
+        final int newBytes = receiveLog.onData(
+            data.streamOffset(), data.buffer(), data.payloadOffset(), data.payloadLength(), data.fin());
+        if (newBytes < 0)
+        {
+            onReceiveError(newBytes);
+            return;
+        }
+        counters.counter(ConnectionCounters.STREAM_BYTES_RECEIVED).getAndAddRelease(newBytes);
+    }
+
+    private void onReceiveError(final int error)
+    {
+        switch (error)
+        {
+            case ReceiveLog.MEMORY_REFUSED:
+                // The endpoint's memory budget is spent: drop the packet unacknowledged, as if the network had, and
+                // the peer sends its data again. Its other frames are idempotent, so applying them again is harmless.
+                isPacketDropped = true;
+                break;
+
+            case ReceiveLog.REASSEMBLY_LIMIT_ERROR:
+                protocolViolation(securityCounters.reassemblyLimitCloses(), CloseReasonTexts.REASSEMBLY_LIMIT);
+                break;
+
+            case ReceiveLog.DATA_MISMATCH_ERROR:
+                protocolViolation(securityCounters.dataMismatchCloses(), CloseReasonTexts.DATA_MISMATCH);
+                break;
+
+            case ReceiveLog.FLOW_CONTROL_ERROR:
+                protocolViolation(null, CloseReasonTexts.FLOW_CONTROL);
+                break;
+
+            case ReceiveLog.FINAL_SIZE_ERROR:
+                protocolViolation(null, CloseReasonTexts.FINAL_SIZE);
+                break;
+
+            default:
+                protocolViolation(null, CloseReasonTexts.MESSAGE_FRAMING);
+                break;
+        }
+    }
+
+    private void onMaxStreamData(final MaxStreamDataFrameFlyweight maxStreamData)
+    {
+        if (ConnectionCore.STREAM_ID == maxStreamData.streamId())
+        {
+            sendLog.streamSendLimit(maxStreamData.maximumStreamData());
+        }
+    }
+
+    /**
+     * The peer broke the protocol: count it once per connection (later frames and packets of a connection already
+     * closing are not acted on), tell the peer why, and close.
+     *
+     * @param cause  the defence's own counter, or null.
+     * @param reason the reason sent in the CLOSE frame.
+     */
+    private void protocolViolation(final AtomicCounter cause, final DirectBuffer reason)
+    {
+        if (lifecycle.isClosing())
+        {
+            return;
+        }
+        endpointCounters.protocolViolations().incrementRelease();
+        if (null != cause)
+        {
+            cause.incrementRelease();
+        }
+        lifecycle.closeReasonText(reason);
+        lifecycle.abortWithClose(ConnectionLifecycle.PROTOCOL_VIOLATION_ERROR, CloseReason.PROTOCOL_VIOLATION);
+    }
+
+    // ---------------------------------------------------------------- what became of the packets sent
+
+    public void onPacketAcked(
+        final long packetNumber,
+        final long streamOffset,
+        final int streamLength,
+        final boolean fin,
+        final int frameFlags)
+    {
+        if (streamLength > 0 || fin)
+        {
+            sendLog.onRangeAcked(streamOffset, streamLength, fin);
+        }
+        if (0 != (frameFlags & FrameFlags.ACK))
+        {
+            // The peer has seen the ACK frame this packet carried: stop acknowledging what it covered, so the gaps of
+            // its skipped packet numbers do not stay in every ACK (RFC 9000 section 13.2.4).
+            ackTracker.onAckFrameAcknowledged(lossRecovery.ackFrameLargestAcked(packetNumber));
+        }
+    }
+
+    public void onPacketAckedAfterLoss(
+        final long packetNumber,
+        final long streamOffset,
+        final int streamLength,
+        final boolean fin,
+        final int frameFlags)
+    {
+        // The loss was spurious: the data arrived after all. Acknowledging it also removes it from the
+        // retransmission queue if it has not left again yet.
+        onPacketAcked(packetNumber, streamOffset, streamLength, fin, frameFlags);
+    }
+
+    public void onPacketLost(
+        final long packetNumber,
+        final long streamOffset,
+        final int streamLength,
+        final boolean fin,
+        final int frameFlags)
+    {
+        if (streamLength > 0 || fin)
+        {
+            sendLog.onRangeLost(streamOffset, streamLength, fin);
+        }
+        if (0 != (frameFlags & FrameFlags.MAX_DATA))
+        {
+            controlFrames.onCreditLost();
+        }
+        if (0 != (frameFlags & FrameFlags.CONSUMED))
+        {
+            receipts.onLost();
+        }
+    }
+}

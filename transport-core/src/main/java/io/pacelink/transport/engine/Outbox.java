@@ -1,0 +1,118 @@
+package io.pacelink.transport.engine;
+
+import io.pacelink.transport.port.DatagramPort;
+import io.pacelink.transport.port.SendBatch;
+import io.pacelink.transport.stats.EndpointCounters;
+import org.agrona.MutableDirectBuffer;
+
+import java.net.InetSocketAddress;
+
+/**
+ * The datagrams of a duty cycle on their way out: each written in place where the previous one ended in one
+ * {@link SendBatch} (so a run of equal-sized datagrams to one peer is one contiguous region, as UDP GSO needs), handed
+ * to the port in one {@link DatagramPort#send(SendBatch)} when the batch is full or the cycle's sending is done, and
+ * counted. Packets, handshakes, refusals and RETRYs all leave through it, in the order they were written.
+ */
+final class Outbox
+{
+    /**
+     * The most a batch holds: enough for a send batch limit of full-size datagrams at the usual MTUs, small enough
+     * that a large limit with jumbo datagrams is sent in several batches rather than one huge buffer.
+     */
+    static final int MAX_BATCH_BYTES = 4 << 20;
+
+    /**
+     * ECN codepoint of every datagram for now: not-ECT (RFC 3168).
+     */
+    private static final int NOT_ECT = 0;
+
+    private final DatagramPort port;
+    private final SendBatch batch;
+    private final EndpointCounters counters;
+
+    /**
+     * @param port             where the datagrams go.
+     * @param maxDatagrams     the most datagrams sent in one call: the send batch limit.
+     * @param maxDatagramBytes the largest datagram.
+     * @param counters         counts datagrams and bytes sent, and send failures.
+     */
+    Outbox(final DatagramPort port, final int maxDatagrams, final int maxDatagramBytes, final EndpointCounters counters)
+    {
+        this.port = port;
+        this.counters = counters;
+        this.batch = new SendBatch(maxDatagrams,
+            (int)Math.max(maxDatagramBytes, Math.min((long)maxDatagrams * maxDatagramBytes, MAX_BATCH_BYTES)));
+    }
+
+    /**
+     * @return the buffer datagrams are written into.
+     */
+    MutableDirectBuffer buffer()
+    {
+        return batch.buffer();
+    }
+
+    /**
+     * Make room for the next datagram: if the batch has none, it is sent first.
+     *
+     * @param maxLengthBytes the most the datagram may take.
+     * @return where to write it in {@link #buffer()}.
+     */
+    int claim(final int maxLengthBytes)
+    {
+        if (!batch.hasRoomFor(maxLengthBytes))
+        {
+            flush();
+        }
+        return batch.nextOffset();
+    }
+
+    /**
+     * Add the datagram just written at the offset {@link #claim} gave.
+     *
+     * @param lengthBytes its length.
+     * @param destination where it goes.
+     */
+    void commit(final int lengthBytes, final InetSocketAddress destination)
+    {
+        batch.commit(lengthBytes, destination, NOT_ECT);
+    }
+
+    /**
+     * Hand the batch to the port and count the outcome. A datagram not sent (a full socket buffer) is dropped like a
+     * loss on the path, which recovery repairs; a port refuses a batch's tail, so the bytes sent are those of the
+     * datagrams before the first refused one.
+     *
+     * @return datagrams handed to the port.
+     */
+    int flush()
+    {
+        final int size = batch.size();
+        if (0 == size)
+        {
+            return 0;
+        }
+        final int sent = port.send(batch);
+        if (sent > 0)
+        {
+            counters.datagramsSent().getAndAddRelease(sent);
+            counters.bytesSent().getAndAddRelease(sent == size ? batch.totalBytes() : bytesOfFirst(sent));
+        }
+        if (sent < size)
+        {
+            counters.sendFailures().getAndAddRelease(size - sent);
+        }
+        batch.clear();
+        return size;
+    }
+
+    private long bytesOfFirst(final int count)
+    {
+        long bytes = 0;
+        for (int i = 0; i < count; i++)
+        {
+            bytes += batch.length(i);
+        }
+        return bytes;
+    }
+}

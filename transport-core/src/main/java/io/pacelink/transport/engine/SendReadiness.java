@@ -1,0 +1,136 @@
+package io.pacelink.transport.engine;
+
+import io.pacelink.transport.ConnectionState;
+import io.pacelink.transport.ack.ReceivedPacketTracker;
+import io.pacelink.transport.cc.CongestionController;
+import io.pacelink.transport.recovery.LossRecovery;
+import io.pacelink.transport.schedule.SchedulableFlow;
+import io.pacelink.transport.stats.ConnectionCounters;
+import io.pacelink.transport.stream.SendLog;
+
+/**
+ * What one connection may send now and, while it is open, what holds its ack-eliciting work back — the peer's
+ * flow-control credit, the congestion window, or the scheduler — for the scheduler
+ * ({@link SchedulableFlow#sendable}) and the send-limit counters. Asking changes nothing.
+ */
+final class SendReadiness
+{
+    /**
+     * {@link #state}: the connection has ack-eliciting work but the peer's flow-control credit holds the data.
+     */
+    static final int LIMITED_BY_FLOW_CONTROL = 4;
+
+    /**
+     * {@link #state}: the connection has ack-eliciting work and the congestion window holds it.
+     */
+    static final int LIMITED_BY_CWND = 8;
+
+    /**
+     * {@link #state}: the connection has ack-eliciting work within its window: only the scheduler (pacing or the
+     * duty cycle's send budget) can hold it.
+     */
+    static final int WITHIN_WINDOW = 16;
+
+    private final ConnectionLifecycle lifecycle;
+    private final ReceivedPacketTracker ackTracker;
+    private final LossRecovery lossRecovery;
+    private final CongestionController controller;
+    private final SendLog sendLog;
+    private final ControlFrames controlFrames;
+    private final DeliveryReceipts receipts;
+    private final ConnectionCounters counters;
+
+    SendReadiness(
+        final ConnectionLifecycle lifecycle,
+        final ReceivedPacketTracker ackTracker,
+        final LossRecovery lossRecovery,
+        final CongestionController controller,
+        final ControlFrames controlFrames,
+        final DeliveryReceipts receipts,
+        final ConnectionHandle handle)
+    {
+        this.lifecycle = lifecycle;
+        this.ackTracker = ackTracker;
+        this.lossRecovery = lossRecovery;
+        this.controller = controller;
+        this.controlFrames = controlFrames;
+        this.receipts = receipts;
+        this.sendLog = handle.sendLog();
+        this.counters = handle.counters();
+    }
+
+    /**
+     * @return {@link SchedulableFlow#ACK_ELICITING}, {@link SchedulableFlow#ACK_DUE}, {@link #LIMITED_BY_FLOW_CONTROL},
+     * {@link #LIMITED_BY_CWND} and {@link #WITHIN_WINDOW} combined.
+     */
+    int state(final long nowNs)
+    {
+        final ConnectionState state = lifecycle.state();
+        final boolean isOpen = ConnectionState.CONNECTED == state || ConnectionState.CLOSING == state;
+        // RFC 9000 section 10.2: once closing or draining, nothing is acknowledged any more.
+        final boolean isLingering = lifecycle.isLingering();
+        final boolean isCloseFramePending = lifecycle.isCloseFramePending();
+        int sendState = isOpen && !isLingering && ackTracker.isAckDue(nowNs) ? SchedulableFlow.ACK_DUE : 0;
+        if (isCloseFramePending)
+        {
+            sendState |= SchedulableFlow.ACK_ELICITING;
+        }
+        if (!isOpen || isLingering || isCloseFramePending)
+        {
+            return sendState;
+        }
+
+        if (sendLog.hasUnsentData() && 0 == sendLog.sendableBytes() && !sendLog.hasRetransmission())
+        {
+            sendState |= LIMITED_BY_FLOW_CONTROL;
+        }
+        final boolean isWithinWindow = isWithinWindow();
+        if (hasAckElicitingWork())
+        {
+            sendState |= isWithinWindow ? WITHIN_WINDOW | SchedulableFlow.ACK_ELICITING : LIMITED_BY_CWND;
+        }
+        if (lossRecovery.probesToSend() > 0)
+        {
+            sendState |= SchedulableFlow.ACK_ELICITING;
+        }
+        return sendState;
+    }
+
+    /**
+     * @return true if the congestion window, and the sent-packet ring, have room for an ack-eliciting packet.
+     */
+    boolean isWithinWindow()
+    {
+        return lossRecovery.canSend() && lossRecovery.bytesInFlight() < controller.congestionWindowBytes();
+    }
+
+    private boolean hasAckElicitingWork()
+    {
+        if (controlFrames.isCreditPending() || controlFrames.isPingPending() || receipts.isPending() ||
+            sendLog.hasRetransmission() || sendLog.isFinPending())
+        {
+            return true;
+        }
+        return sendLog.hasUnsentData() && sendLog.sendableBytes() > 0;
+    }
+
+    /**
+     * Once per duty cycle, after sending: count what kept the connection from sending what it has.
+     */
+    void countLimits(final long nowNs)
+    {
+        final int sendState = state(nowNs);
+        if (0 != (sendState & LIMITED_BY_FLOW_CONTROL))
+        {
+            counters.increment(ConnectionCounters.FLOW_CONTROL_LIMITED);
+        }
+        else if (0 != (sendState & LIMITED_BY_CWND))
+        {
+            counters.increment(ConnectionCounters.CWND_LIMITED);
+        }
+        else if (0 != (sendState & WITHIN_WINDOW))
+        {
+            counters.increment(ConnectionCounters.PACING_LIMITED);
+        }
+    }
+}

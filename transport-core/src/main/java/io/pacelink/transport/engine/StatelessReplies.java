@@ -1,0 +1,88 @@
+package io.pacelink.transport.engine;
+
+import io.pacelink.transport.admission.AddressValidator;
+import io.pacelink.transport.secure.Crc32cGuard;
+import io.pacelink.transport.secure.Crc32cPacketCheck;
+import io.pacelink.transport.wire.PacketHeaderFlyweight;
+import io.pacelink.transport.wire.PacketType;
+import io.pacelink.transport.wire.PacketWriter;
+import io.pacelink.transport.wire.RetryPacketFlyweight;
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+
+import java.net.InetSocketAddress;
+
+/**
+ * The server's answers to a hello that keep no state: a RETRY with an address-validation token (RFC 9000 section
+ * 8.1.2) and a CLOSE with error code REJECTED that says why — in this endpoint's version, or in the client's own for a
+ * client of another version (docs/wire-format.md, "Versions"). Each is far smaller than the hello it answers, and
+ * leaves through the {@link Outbox} with the cycle's other datagrams.
+ */
+final class StatelessReplies
+{
+    private final Outbox outbox;
+    private final PacketWriter writer;
+    private final Crc32cGuard crc;
+    private final int maxDatagramSizeBytes;
+    private final PacketHeaderFlyweight header = new PacketHeaderFlyweight();
+
+    /**
+     * @param outbox               where the replies go.
+     * @param writer               the endpoint's packet writer.
+     * @param crc                  seals the replies of this version.
+     * @param maxDatagramSizeBytes the endpoint's datagram size.
+     */
+    StatelessReplies(
+        final Outbox outbox, final PacketWriter writer, final Crc32cGuard crc, final int maxDatagramSizeBytes)
+    {
+        this.outbox = outbox;
+        this.writer = writer;
+        this.crc = crc;
+        this.maxDatagramSizeBytes = maxDatagramSizeBytes;
+    }
+
+    /**
+     * @param clientId    the client's id from its hello.
+     * @param token       the address-validation token, {@link AddressValidator#TOKEN_LENGTH} bytes from 0.
+     * @param destination the hello's source.
+     */
+    void sendRetry(final long clientId, final DirectBuffer token, final InetSocketAddress destination)
+    {
+        final int lengthBytes = RetryPacketFlyweight.TOKEN_OFFSET + AddressValidator.TOKEN_LENGTH;
+        final int offset = outbox.claim(lengthBytes + Crc32cPacketCheck.TRAILER_LENGTH);
+        writer.wrap(outbox.buffer(), offset, lengthBytes);
+        writer.writeRetry(clientId, token, 0, AddressValidator.TOKEN_LENGTH);
+        outbox.commit(crc.seal(outbox.buffer(), offset, writer.length()), destination);
+    }
+
+    /**
+     * A CLOSE with error code REJECTED to a client's hello.
+     *
+     * @param clientId    the client's id from its hello.
+     * @param reason      why.
+     * @param version     the header version to write, 0 for this endpoint's.
+     * @param destination the hello's source.
+     */
+    void sendRejection(
+        final long clientId, final DirectBuffer reason, final int version, final InetSocketAddress destination)
+    {
+        final MutableDirectBuffer buffer = outbox.buffer();
+        final int offset = outbox.claim(maxDatagramSizeBytes);
+        writer.wrap(buffer, offset, maxDatagramSizeBytes - Crc32cPacketCheck.TRAILER_LENGTH);
+        writer.writeHeader(PacketType.CLOSE, clientId, 0);
+        writer.appendClose(ConnectionLifecycle.REJECTED_ERROR, reason, 0, reason.capacity());
+        if (0 != version)
+        {
+            // Another version's client: written in its layout, which has an integrity trailer from version 3 on
+            // (computed over the client's version byte) and none before.
+            header.wrap(buffer, offset);
+            header.version(version);
+            outbox.commit(version >= PacketHeaderFlyweight.FIRST_VERSION_WITH_TRAILER ?
+                crc.seal(buffer, offset, writer.length()) : writer.length(), destination);
+        }
+        else
+        {
+            outbox.commit(crc.seal(buffer, offset, writer.length()), destination);
+        }
+    }
+}
