@@ -154,9 +154,21 @@ public final class SimDatagramPort implements DatagramPort
     }
 
     /**
-     * @return true if this port sends and reports ECN codepoints ({@link #ecn(boolean)}).
+     * {@inheritDoc}
+     * <p>
+     * True when the port carries ECN ({@link #ecn(boolean)}).
      */
-    public boolean carriesEcn()
+    public boolean sendsEcn()
+    {
+        return carriesEcn;
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>
+     * True when the port carries ECN ({@link #ecn(boolean)}).
+     */
+    public boolean receivesEcn()
     {
         return carriesEcn;
     }

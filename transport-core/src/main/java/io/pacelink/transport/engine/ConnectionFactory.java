@@ -60,6 +60,7 @@ final class ConnectionFactory
     private final WaitDriver waitDriver;
     private final PacketGuard plaintextGuard;
     private final AeadGuard.Buffers aeadBuffers;
+    private final boolean isEcnCapable;
 
     ConnectionFactory(
         final PacelinkContext context,
@@ -71,7 +72,8 @@ final class ConnectionFactory
         final SecurityCounters securityCounters,
         final WaitDriver waitDriver,
         final PacketGuard plaintextGuard,
-        final AeadGuard.Buffers aeadBuffers)
+        final AeadGuard.Buffers aeadBuffers,
+        final boolean isEcnCapable)
     {
         this.context = context;
         this.registry = registry;
@@ -83,6 +85,7 @@ final class ConnectionFactory
         this.waitDriver = waitDriver;
         this.plaintextGuard = plaintextGuard;
         this.aeadBuffers = aeadBuffers;
+        this.isEcnCapable = isEcnCapable;
         this.memoryBudget = new MemoryBudget(context.limits().memoryBudgetBytes());
         this.receiveSegments = new SegmentPool(memoryBudget, SegmentPool.DEFAULT_SEGMENT_BYTES,
             Math.min(POOL_RETAINED_BYTES, context.limits().memoryBudgetBytes() / 4));
@@ -192,7 +195,8 @@ final class ConnectionFactory
         final RecoveryConfig recoveryConfig = new RecoveryConfig()
             .sentPacketCapacity(context.sentPacketCapacity())
             .initialRttNs(context.initialRttNs())
-            .minRttSampleNs(context.limits().minRttSampleNs());
+            .minRttSampleNs(context.limits().minRttSampleNs())
+            .ecn(isEcnCapable);
         // The peer's max_ack_delay is assumed to be this endpoint's own until its handshake tells it.
         final PathParameters path = new PathParameters(context.maxDatagramSizeBytes(), context.maxAckDelayNs());
         final RttEstimator rttEstimator =

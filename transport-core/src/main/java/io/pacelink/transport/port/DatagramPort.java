@@ -84,15 +84,28 @@ public interface DatagramPort extends AutoCloseable
     }
 
     /**
-     * Whether this port carries the IP header's ECN field: {@link #send(SendBatch)} sends each datagram with its
-     * batch codepoint and {@link #receive(ReceiveBatch, int)} reports the codepoint each datagram arrived with
-     * ({@code IP_TOS} / {@code IP_RECVTOS}, {@code IPV6_TCLASS} / {@code IPV6_RECVTCLASS}). An endpoint uses ECN
-     * (RFC 9000 section 13.4) only on a port that does. Java's NIO cannot read a received datagram's TOS byte, so the
-     * NIO port does not (the default).
+     * Whether {@link #send(SendBatch)} sends each datagram with its batch entry's ECN codepoint (the IP header's ECN
+     * field: {@code IP_TOS}, {@code IPV6_TCLASS}, per datagram or set on the socket as the codepoint changes). An
+     * endpoint marks its packets ECN-capable (RFC 9000 section 13.4.2) only on a port that does; the default sends
+     * every datagram not-ECT.
      *
-     * @return true if codepoints are sent and received.
+     * @return true if datagrams leave with their codepoints.
      */
-    default boolean carriesEcn()
+    default boolean sendsEcn()
+    {
+        return false;
+    }
+
+    /**
+     * Whether {@link #receive(ReceiveBatch, int)} reports the ECN codepoint each datagram arrived with
+     * ({@code IP_RECVTOS} / {@code IPV6_RECVTCLASS} control messages). Java's NIO cannot read a received datagram's
+     * TOS byte, so a port that does not reports {@link ReceiveBatch#NOT_ECT} for every datagram (the default): its
+     * endpoint's ACK frames then carry no ECN counts, and a peer that marked its packets disables ECN after its
+     * validation test (RFC 9000 section 13.4.2.1).
+     *
+     * @return true if arriving codepoints are reported.
+     */
+    default boolean receivesEcn()
     {
         return false;
     }

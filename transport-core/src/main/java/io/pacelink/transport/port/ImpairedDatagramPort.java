@@ -195,6 +195,22 @@ public final class ImpairedDatagramPort implements DatagramPort
     /**
      * {@inheritDoc}
      */
+    public boolean sendsEcn()
+    {
+        return delegate.sendsEcn();
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public boolean receivesEcn()
+    {
+        return delegate.receivesEcn();
+    }
+
+    /**
+     * {@inheritDoc}
+     */
     public InetSocketAddress localAddress()
     {
         return delegate.localAddress();
