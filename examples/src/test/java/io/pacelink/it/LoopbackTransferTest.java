@@ -36,7 +36,7 @@ class LoopbackTransferTest
             ImpairmentConfig.NONE,
             ImpairmentConfig.NONE))
         {
-            final Outcome outcome = transfer(pair);
+            final Outcome outcome = transfer(pair, TOTAL_BYTES);
             assertEquals(0, pair.server.counters().malformedDropped().get());
             assertEquals(0, pair.client.counters().malformedDropped().get());
             assertEquals(0, outcome.receiver.stats().duplicatePackets());
@@ -55,7 +55,7 @@ class LoopbackTransferTest
             impairment,
             new ImpairmentConfig(0.05, 0.02, 0.02, 3, SEED + 1)))
         {
-            final Outcome outcome = transfer(pair);
+            final Outcome outcome = transfer(pair, TOTAL_BYTES);
 
             assertTrue(outcome.sender.stats().packetsRetransmitted() > 0, "lost data was retransmitted");
             assertTrue(outcome.sender.stats().packetsLost() > 0, "losses were detected");
@@ -64,11 +64,15 @@ class LoopbackTransferTest
         }
     }
 
-    private record Outcome(Connection sender, Connection receiver)
+    record Outcome(Connection sender, Connection receiver)
     {
     }
 
-    private static Outcome transfer(final LoopbackPair pair)
+    /**
+     * Offer mixed-size messages until {@code totalBytes} were offered, check every one arrives byte-exact and in
+     * order, and wait until the sender saw all of it acknowledged.
+     */
+    static Outcome transfer(final LoopbackPair pair, final long totalBytes)
     {
         final Connection[] connections = pair.connect(TimeUnit.SECONDS.toNanos(5));
         final Connection sender = connections[0];
@@ -82,9 +86,9 @@ class LoopbackTransferTest
         long offeredMessages = 0;
         int pendingLength = -1;
         final long deadlineNs = System.nanoTime() + TIMEOUT_NS;
-        while (offeredBytes < TOTAL_BYTES || verifier.messages() < offeredMessages)
+        while (offeredBytes < totalBytes || verifier.messages() < offeredMessages)
         {
-            if (offeredBytes < TOTAL_BYTES)
+            if (offeredBytes < totalBytes)
             {
                 if (pendingLength < 0)
                 {
@@ -104,7 +108,7 @@ class LoopbackTransferTest
             }
             assertNull(verifier.failure());
             assertTrue(System.nanoTime() < deadlineNs, () -> "timed out: delivered " + verifier.bytes() + " of " +
-                TOTAL_BYTES + " bytes; sender " + sender + " stats retransmitted=" +
+                totalBytes + " bytes; sender " + sender + " stats retransmitted=" +
                 sender.stats().packetsRetransmitted());
             assertTrue(ConnectionState.CLOSED != sender.state(), () -> "sender closed: " + sender);
         }

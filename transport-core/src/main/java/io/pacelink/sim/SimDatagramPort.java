@@ -156,19 +156,9 @@ public final class SimDatagramPort implements DatagramPort
     /**
      * {@inheritDoc}
      * <p>
-     * True when the port carries ECN ({@link #ecn(boolean)}).
+     * As the scenario chose ({@link #ecn(boolean)}).
      */
-    public boolean sendsEcn()
-    {
-        return carriesEcn;
-    }
-
-    /**
-     * {@inheritDoc}
-     * <p>
-     * True when the port carries ECN ({@link #ecn(boolean)}).
-     */
-    public boolean receivesEcn()
+    public boolean carriesEcn()
     {
         return carriesEcn;
     }

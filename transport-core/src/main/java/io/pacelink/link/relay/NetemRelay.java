@@ -5,7 +5,12 @@ import io.pacelink.link.LinkDirection;
 import io.pacelink.link.LinkPacket;
 import io.pacelink.link.LinkPacketPool;
 import io.pacelink.link.PathSpec;
+import io.pacelink.transport.port.DatagramPort;
+import io.pacelink.transport.port.NioDatagramPort;
+import io.pacelink.transport.port.ReceiveBatch;
+import io.pacelink.transport.port.SendBatch;
 import io.pacelink.transport.stats.CountersFile;
+import io.pacelink.transport.wire.EcnCodepoint;
 import org.HdrHistogram.Histogram;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.NanoClock;
@@ -16,11 +21,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.BindException;
 import java.net.InetSocketAddress;
-import java.net.PortUnreachableException;
-import java.net.SocketAddress;
-import java.net.StandardSocketOptions;
-import java.nio.ByteBuffer;
-import java.nio.channels.DatagramChannel;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -31,6 +31,13 @@ import java.util.concurrent.locks.LockSupport;
  * clients send to a server address, and sends the server's replies back to the last client it heard from, applying
  * the {@link LinkDirection} model of each direction in real time. Any two real processes can so be put on an
  * emulated path.
+ *
+ * <p>Its two sockets are {@link DatagramPort}s ({@link Context#portFactory}): datagrams are read in batches and sent
+ * in batches. On a port that {@link DatagramPort#carriesEcn() carries} the IP header's ECN field (the batched port),
+ * each datagram enters the link with the codepoint it arrived with, a marking queue (fq_codel, red or sfqred with
+ * ECN) may set it to CE, a middlebox may rewrite it ({@code ecn_rewrite=}), and it leaves with the result, so the
+ * endpoints' ECN works across the relay. On the NIO port arriving codepoints cannot be read: everything is forwarded
+ * not-ECT, as through a bleaching router.
  *
  * <p>One thread runs a timer loop: read what has arrived (stamped with the clock), offer it to the link, send every
  * packet whose delivery time has come, then wait for the next one: park for most of the gap, and busy-spin for the
@@ -45,7 +52,12 @@ public final class NetemRelay implements AutoCloseable
     private static final long MAX_TRACKED_LATE_NS = 10_000_000_000L;
 
     /**
-     * Room for 128 counters; the relay registers 27.
+     * Datagrams sent to a port in one call: one {@code sendmmsg(2)} on the batched port.
+     */
+    private static final int SEND_BATCH_DATAGRAMS = 64;
+
+    /**
+     * Room for 128 counters; the relay registers 31.
      */
     private static final int COUNTERS_VALUES_BUFFER_BYTES = 128 * CountersReader.COUNTER_LENGTH;
 
@@ -55,18 +67,20 @@ public final class NetemRelay implements AutoCloseable
     private static final int FORWARDED_PACKETS = 2;
     private static final int FORWARDED_BYTES = 3;
     private static final int SEND_FAILURES = 4;
-    private static final int IO_COUNTERS = 5;
+    private static final int ECN_CAPABLE_PACKETS = 5;
+    private static final int IO_COUNTERS = 6;
 
     private final Context context;
     private final NanoClock clock;
-    private final DatagramChannel listenChannel;
-    private final DatagramChannel upstreamChannel;
+    private final DatagramPort listenPort;
+    private final DatagramPort upstreamPort;
+    private final ReceiveBatch listenReceiveBatch;
+    private final ReceiveBatch upstreamReceiveBatch;
+    private final SendBatch sendBatch;
     private final InetSocketAddress forwardAddress;
     private final LinkPacketPool pool = new LinkPacketPool();
     private final LinkDirection forward;
     private final LinkDirection reverse;
-    private final ByteBuffer receiveBuffer = ByteBuffer.allocateDirect(LinkPacket.MAX_DATAGRAM_BYTES);
-    private final ByteBuffer sendBuffer = ByteBuffer.allocateDirect(LinkPacket.MAX_DATAGRAM_BYTES);
     private final Histogram releaseLateNs = new Histogram(1_000, MAX_TRACKED_LATE_NS, 3);
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final long[] forwardIo = new long[IO_COUNTERS];
@@ -98,16 +112,20 @@ public final class NetemRelay implements AutoCloseable
         this.forward = new LinkDirection(path.forward(), baseRttNs, FlowKeys.mix(context.seed()), pool);
         this.reverse = new LinkDirection(path.reverse(), baseRttNs, FlowKeys.mix(context.seed() + 1), pool);
 
-        this.listenChannel = listenOn(context.listenAddress(), context.socketBufferBytes());
+        this.listenPort = listenOn(context.portFactory(), context.listenAddress(), context.socketBufferBytes());
         try
         {
-            this.upstreamChannel = upstreamTo(forwardAddress, context.listenAddress(), context.socketBufferBytes());
+            this.upstreamPort = upstreamTo(
+                context.portFactory(), forwardAddress, context.listenAddress(), context.socketBufferBytes());
         }
-        catch (final UncheckedIOException ex)
+        catch (final RuntimeException ex)
         {
-            closeQuietly(listenChannel);
+            CloseHelper.quietClose(listenPort);
             throw ex;
         }
+        this.listenReceiveBatch = listenPort.newReceiveBatch(context.receiveBatch());
+        this.upstreamReceiveBatch = upstreamPort.newReceiveBatch(context.receiveBatch());
+        this.sendBatch = new SendBatch(SEND_BATCH_DATAGRAMS, SEND_BATCH_DATAGRAMS * LinkPacket.MAX_DATAGRAM_BYTES);
         this.stats = snapshot(0, releaseLateNs);
 
         if (null == context.countersDirectory())
@@ -125,8 +143,8 @@ public final class NetemRelay implements AutoCloseable
             }
             catch (final RuntimeException ex)
             {
-                closeQuietly(listenChannel);
-                closeQuietly(upstreamChannel);
+                CloseHelper.quietClose(listenPort);
+                CloseHelper.quietClose(upstreamPort);
                 throw ex;
             }
             counters = new RelayCounters(countersFile.countersManager(), description);
@@ -139,7 +157,7 @@ public final class NetemRelay implements AutoCloseable
      */
     public InetSocketAddress listenAddress()
     {
-        return localAddress(listenChannel);
+        return listenPort.localAddress();
     }
 
     /**
@@ -147,7 +165,16 @@ public final class NetemRelay implements AutoCloseable
      */
     public InetSocketAddress upstreamAddress()
     {
-        return localAddress(upstreamChannel);
+        return upstreamPort.localAddress();
+    }
+
+    /**
+     * @return true if both of the relay's ports carry the ECN field, so codepoints cross the relay and its queue can
+     * mark them; false on the NIO port, where everything is forwarded not-ECT.
+     */
+    public boolean carriesEcn()
+    {
+        return listenPort.carriesEcn() && upstreamPort.carriesEcn();
     }
 
     /**
@@ -222,8 +249,8 @@ public final class NetemRelay implements AutoCloseable
                 Thread.currentThread().interrupt();
             }
         }
-        closeQuietly(listenChannel);
-        closeQuietly(upstreamChannel);
+        CloseHelper.quietClose(listenPort);
+        CloseHelper.quietClose(upstreamPort);
         CloseHelper.close(countersFile);
     }
 
@@ -247,10 +274,10 @@ public final class NetemRelay implements AutoCloseable
         {
             while (running)
             {
-                int work = receive(listenChannel, forward, forwardIo, true);
-                work += receive(upstreamChannel, reverse, reverseIo, false);
-                work += release(forward, upstreamChannel, forwardIo, intervalLateNs);
-                work += release(reverse, listenChannel, reverseIo, intervalLateNs);
+                int work = receive(listenPort, listenReceiveBatch, forward, forwardIo, true);
+                work += receive(upstreamPort, upstreamReceiveBatch, reverse, reverseIo, false);
+                work += release(forward, upstreamPort, forwardIo, intervalLateNs);
+                work += release(reverse, listenPort, reverseIo, intervalLateNs);
 
                 final long nowNs = clock.nanoTime();
                 if (nowNs >= nextPublishNs)
@@ -273,13 +300,6 @@ public final class NetemRelay implements AutoCloseable
                 }
             }
         }
-        catch (final IOException ex)
-        {
-            if (running)
-            {
-                throw new UncheckedIOException(ex);
-            }
-        }
         finally
         {
             stats = snapshot(clock.nanoTime(), releaseLateNs);
@@ -291,30 +311,38 @@ public final class NetemRelay implements AutoCloseable
         }
     }
 
+    /**
+     * Read a batch from a port and offer each datagram to the link with the ECN codepoint it arrived with. An ICMP
+     * port-unreachable reported on the restricted upstream port (the server is not up yet) is nothing to act on.
+     */
     private int receive(
-        final DatagramChannel channel, final LinkDirection link, final long[] io, final boolean fromClient)
-        throws IOException
+        final DatagramPort port,
+        final ReceiveBatch batch,
+        final LinkDirection link,
+        final long[] io,
+        final boolean fromClient)
     {
-        int received = 0;
-        while (received < context.receiveBatch())
+        // An unreachable peer counts in the port's answer but is no datagram.
+        port.receive(batch, context.receiveBatch());
+        final int received = batch.size();
+        for (int i = 0; i < received; i++)
         {
-            receiveBuffer.clear();
-            final SocketAddress source = receiveFrom(channel);
-            if (null == source)
-            {
-                break;
-            }
-            received++;
-            final int length = receiveBuffer.position();
+            final InetSocketAddress source = batch.source(i);
+            final int length = batch.length(i);
+            final int ecnCodepoint = batch.ecnCodepoint(i);
             io[RECEIVED_PACKETS]++;
             io[RECEIVED_BYTES] += length;
+            if (EcnCodepoint.isEcnCapable(ecnCodepoint))
+            {
+                io[ECN_CAPABLE_PACKETS]++;
+            }
 
             final InetSocketAddress destination;
             if (fromClient)
             {
                 if (!source.equals(lastClient))
                 {
-                    lastClient = (InetSocketAddress)source;
+                    lastClient = source;
                 }
                 destination = forwardAddress;
             }
@@ -329,76 +357,60 @@ public final class NetemRelay implements AutoCloseable
             }
 
             final LinkPacket packet = pool.acquire(length);
-            receiveBuffer.flip();
-            receiveBuffer.get(packet.data(), 0, length);
-            final InetSocketAddress sourceAddress = (InetSocketAddress)source;
-            packet.source(sourceAddress).destination(destination).flowKey(FlowKeys.of(sourceAddress, destination));
+            batch.buffer().getBytes(batch.offset(i), packet.data(), 0, length);
+            packet.source(source).destination(destination).flowKey(FlowKeys.of(source, destination))
+                .ecnCodepoint(ecnCodepoint);
             link.offer(packet, clock.nanoTime());
         }
+        batch.clear();
         return received;
     }
 
+    /**
+     * Send every packet whose delivery time has come, in batches, each with the ECN codepoint the link left it
+     * (CE if the queue marked it).
+     */
     private int release(
-        final LinkDirection link, final DatagramChannel channel, final long[] io, final Histogram intervalLateNs)
-        throws IOException
+        final LinkDirection link, final DatagramPort port, final long[] io, final Histogram intervalLateNs)
     {
         int released = 0;
         LinkPacket packet;
         while (null != (packet = link.poll(clock.nanoTime())))
         {
             released++;
-            sendBuffer.clear();
-            sendBuffer.put(packet.data(), 0, packet.length()).flip();
+            final int length = packet.length();
+            if (!sendBatch.hasRoomFor(length))
+            {
+                flush(port, io);
+            }
+            sendBatch.buffer().putBytes(sendBatch.nextOffset(), packet.data(), 0, length);
+            sendBatch.commit(length, (InetSocketAddress)packet.destination(), packet.ecnCodepoint());
             final long lateNs = Math.max(0, clock.nanoTime() - link.lastDeliveryTimeNs());
-            if (sendTo(channel, (InetSocketAddress)packet.destination()))
-            {
-                io[FORWARDED_PACKETS]++;
-                io[FORWARDED_BYTES] += packet.length();
-            }
-            else
-            {
-                io[SEND_FAILURES]++;
-            }
             final long trackedLateNs = Math.min(lateNs, MAX_TRACKED_LATE_NS);
             releaseLateNs.recordValue(trackedLateNs);
             intervalLateNs.recordValue(trackedLateNs);
             pool.release(packet);
         }
+        flush(port, io);
         return released;
     }
 
     /**
-     * @return the sender, or null if nothing is waiting. An ICMP port-unreachable reported on the connected upstream
-     * socket (the server is not up yet) means the same: nothing to read.
+     * Hand the batch to the port. A datagram not sent (a full socket buffer, or the server's port unreachable) is the
+     * relay's own loss; the port sends a batch's datagrams in order, so those sent are the first ones.
      */
-    private SocketAddress receiveFrom(final DatagramChannel channel) throws IOException
+    private void flush(final DatagramPort port, final long[] io)
     {
-        try
+        final int size = sendBatch.size();
+        if (0 == size)
         {
-            return channel.receive(receiveBuffer);
+            return;
         }
-        catch (final PortUnreachableException ex)
-        {
-            return null;
-        }
-    }
-
-    /**
-     * @return true if the datagram in the send buffer went out whole; false if the socket buffer was full or the
-     * server's port was unreachable (both count as the relay's own loss).
-     */
-    private boolean sendTo(final DatagramChannel channel, final InetSocketAddress destination) throws IOException
-    {
-        final int length = sendBuffer.remaining();
-        try
-        {
-            return (channel == upstreamChannel ? channel.write(sendBuffer) : channel.send(sendBuffer, destination)) ==
-                length;
-        }
-        catch (final PortUnreachableException ex)
-        {
-            return false;
-        }
+        final int sent = port.send(sendBatch);
+        io[FORWARDED_PACKETS] += sent;
+        io[FORWARDED_BYTES] += sent == size ? sendBatch.totalBytes() : sendBatch.offset(sent);
+        io[SEND_FAILURES] += size - sent;
+        sendBatch.clear();
     }
 
     /**
@@ -446,56 +458,55 @@ public final class NetemRelay implements AutoCloseable
             link.counters().corruptedPackets(),
             link.queuedPackets(),
             link.queuedBytes(),
-            io[SEND_FAILURES]);
+            io[SEND_FAILURES],
+            io[ECN_CAPABLE_PACKETS],
+            link.counters().queueMarkPackets());
     }
 
     /**
-     * @return the channel clients send to, bound; or a failure that says which address and why (e.g. "Address already
+     * @return the port clients send to, bound; or a failure that says which address and why (e.g. "Address already
      * in use"), not only that the relay could not start.
      */
-    private static DatagramChannel listenOn(final InetSocketAddress listenAddress, final int socketBufferBytes)
+    private static DatagramPort listenOn(
+        final PortFactory factory, final InetSocketAddress listenAddress, final int socketBufferBytes)
     {
-        DatagramChannel channel = null;
         try
         {
-            channel = openChannel(socketBufferBytes);
-            channel.bind(listenAddress);
-            return channel;
+            return factory.open(listenAddress, socketBufferBytes);
         }
-        catch (final IOException ex)
+        catch (final UncheckedIOException ex)
         {
-            closeQuietly(channel);
-            throw new UncheckedIOException("cannot listen on " + format(listenAddress) + ": " + ex.getMessage() +
-                (ex instanceof BindException ? " (another relay or program may hold that port; pick another with " +
-                "--listen)" : ""), ex);
+            final IOException cause = ex.getCause();
+            throw new UncheckedIOException("cannot listen on " + format(listenAddress) + ": " + cause.getMessage() +
+                (cause instanceof BindException ? " (another relay or program may hold that port; pick another " +
+                "with --listen)" : ""), cause);
         }
     }
 
     /**
-     * @return the channel towards the server: bound to the listen address's IP with a free port and connected to the
-     * forward address; or a failure that names the forward address and the operating system's reason.
+     * @return the port towards the server: bound to the listen address's IP with a free port and restricted to the
+     * forward address (a connected socket, which also hears of ICMP errors); or a failure that names the forward
+     * address.
      */
-    private static DatagramChannel upstreamTo(
-        final InetSocketAddress forwardAddress, final InetSocketAddress listenAddress, final int socketBufferBytes)
+    private static DatagramPort upstreamTo(
+        final PortFactory factory,
+        final InetSocketAddress forwardAddress,
+        final InetSocketAddress listenAddress,
+        final int socketBufferBytes)
     {
-        DatagramChannel channel = null;
-        try
+        final DatagramPort port = factory.open(new InetSocketAddress(listenAddress.getAddress(), 0), socketBufferBytes);
+        if (!port.restrictTo(forwardAddress))
         {
-            channel = openChannel(socketBufferBytes);
-            channel.bind(new InetSocketAddress(listenAddress.getAddress(), 0));
-            channel.connect(forwardAddress);
-            return channel;
-        }
-        catch (final IOException ex)
-        {
-            closeQuietly(channel);
+            CloseHelper.quietClose(port);
             final boolean loopbackToElsewhere = listenAddress.getAddress().isLoopbackAddress() &&
                 !forwardAddress.getAddress().isLoopbackAddress();
             throw new UncheckedIOException("cannot reach the forward address " + format(forwardAddress) + " from " +
-                listenAddress.getAddress().getHostAddress() + ": " + ex.getMessage() + (loopbackToElsewhere ?
-                " (a loopback listen address reaches this host only: listen on 0.0.0.0 or an address on the way to " +
-                forwardAddress.getAddress().getHostAddress() + ")" : ""), ex);
+                listenAddress.getAddress().getHostAddress() + ": the operating system refused to connect a socket " +
+                "to it" + (loopbackToElsewhere ? " (a loopback listen address reaches this host only: listen on " +
+                "0.0.0.0 or an address on the way to " + forwardAddress.getAddress().getHostAddress() + ")" : ""),
+                new IOException("connect refused"));
         }
+        return port;
     }
 
     private static String format(final InetSocketAddress address)
@@ -503,48 +514,19 @@ public final class NetemRelay implements AutoCloseable
         return address.getAddress().getHostAddress() + ":" + address.getPort();
     }
 
-    private static DatagramChannel openChannel(final int socketBufferBytes) throws IOException
+    /**
+     * Opens the relay's sockets.
+     */
+    @FunctionalInterface
+    public interface PortFactory
     {
-        final DatagramChannel channel = DatagramChannel.open();
-        try
-        {
-            channel.configureBlocking(false);
-            channel.setOption(StandardSocketOptions.SO_RCVBUF, socketBufferBytes);
-            channel.setOption(StandardSocketOptions.SO_SNDBUF, socketBufferBytes);
-            return channel;
-        }
-        catch (final IOException ex)
-        {
-            channel.close();
-            throw ex;
-        }
-    }
-
-    private static InetSocketAddress localAddress(final DatagramChannel channel)
-    {
-        try
-        {
-            return (InetSocketAddress)channel.getLocalAddress();
-        }
-        catch (final IOException ex)
-        {
-            throw new UncheckedIOException(ex);
-        }
-    }
-
-    private static void closeQuietly(final DatagramChannel channel)
-    {
-        if (null != channel)
-        {
-            try
-            {
-                channel.close();
-            }
-            catch (final IOException ignore)
-            {
-                // Closing on shutdown: nothing useful to do with the failure.
-            }
-        }
+        /**
+         * @param bindAddress       the local address.
+         * @param socketBufferBytes SO_RCVBUF and SO_SNDBUF to request.
+         * @return the open port.
+         * @throws UncheckedIOException if it cannot be opened or bound.
+         */
+        DatagramPort open(InetSocketAddress bindAddress, int socketBufferBytes);
     }
 
     /**
@@ -580,6 +562,7 @@ public final class NetemRelay implements AutoCloseable
         private long maxParkNs = DEFAULT_MAX_PARK_NS;
         private int receiveBatch = 64;
         private Path countersDirectory;
+        private PortFactory portFactory = NioDatagramPort::open;
 
         Context conclude()
         {
@@ -812,6 +795,25 @@ public final class NetemRelay implements AutoCloseable
         public Path countersDirectory()
         {
             return countersDirectory;
+        }
+
+        /**
+         * @param factory opens the relay's two sockets: the NIO port by default; the batched port (Linux
+         *                {@code sendmmsg}/{@code recvmmsg}) carries the ECN field both ways, so ECN crosses the relay.
+         * @return this.
+         */
+        public Context portFactory(final PortFactory factory)
+        {
+            this.portFactory = factory;
+            return this;
+        }
+
+        /**
+         * @return what opens the relay's sockets.
+         */
+        public PortFactory portFactory()
+        {
+            return portFactory;
         }
     }
 }

@@ -120,6 +120,7 @@ public final class Scenario
 
         final List<FlowResults> flowResults = new ArrayList<>();
         final List<SenderApp> senders = new ArrayList<>();
+        final List<ReceiverApp> receivers = new ArrayList<>();
         final List<CountersReader> senderCounters = new ArrayList<>();
         final List<Histogram> responseTimes = new ArrayList<>();
         final Map<Integer, EndpointDriver> senderGroups = new HashMap<>();
@@ -135,6 +136,7 @@ public final class Scenario
             final SimHost receiverHost = dumbbell.addRightHost(flow.accessDelayNs());
             flowByReceiver.put(receiverHost.address(), i);
             final ReceiverApp receiver = new ReceiverApp(results, flow.pattern());
+            receivers.add(receiver);
             final EndpointDriver receiverDriver = newDriver(simulator, receiverHost.port(), flow, receiver,
                 connectionBufferBytes(config.path, flow.accessDelayNs()), "receiver-" + i);
             receiverDriver.add(receiver);
@@ -228,8 +230,8 @@ public final class Scenario
         final List<FlowOutcome> outcomes = new ArrayList<>();
         for (int i = 0; i < senders.size(); i++)
         {
-            outcomes.add(outcome(i, config.flows.get(i), senders.get(i), flowResults.get(i), responseTimes.get(i),
-                senderCounters.get(i), endNs));
+            outcomes.add(outcome(i, config.flows.get(i), senders.get(i), receivers.get(i), flowResults.get(i),
+                responseTimes.get(i), senderCounters.get(i), endNs));
         }
 
         return new ScenarioResult(
@@ -247,6 +249,7 @@ public final class Scenario
         final int index,
         final FlowSpec flow,
         final SenderApp sender,
+        final ReceiverApp receiver,
         final FlowResults results,
         final Histogram responseTime,
         final CountersReader counters,
@@ -271,7 +274,8 @@ public final class Scenario
             results.rttHistogram(),
             AppPattern.Kind.REQUEST_RESPONSE == flow.pattern().kind() ? LatencySummary.of(responseTime) : null,
             results.goodput(),
-            null == sender.connection() ? Map.of() : controllerCounters(counters, sender.connection().connectionId()));
+            null == sender.connection() ? Map.of() : controllerCounters(counters, sender.connection().connectionId()),
+            EcnOutcome.of(stats, null == receiver.connection() ? null : receiver.connection().stats()));
     }
 
     /**

@@ -84,30 +84,28 @@ public interface DatagramPort extends AutoCloseable
     }
 
     /**
-     * Whether {@link #send(SendBatch)} sends each datagram with its batch entry's ECN codepoint (the IP header's ECN
-     * field: {@code IP_TOS}, {@code IPV6_TCLASS}, per datagram or set on the socket as the codepoint changes). An
-     * endpoint marks its packets ECN-capable (RFC 9000 section 13.4.2) only on a port that does; the default sends
-     * every datagram not-ECT.
-     *
-     * @return true if datagrams leave with their codepoints.
+     * @return true if {@link #send(SendBatch)} sets each datagram's ECN codepoint and
+     * {@link #receive(ReceiveBatch, int)} reports the arriving one (the batched port); false if codepoints are ignored
+     * on send and reported as {@link ReceiveBatch#NOT_ECT}.
      */
-    default boolean sendsEcn()
+    default boolean carriesEcn()
     {
         return false;
     }
 
     /**
-     * Whether {@link #receive(ReceiveBatch, int)} reports the ECN codepoint each datagram arrived with
-     * ({@code IP_RECVTOS} / {@code IPV6_RECVTCLASS} control messages). Java's NIO cannot read a received datagram's
-     * TOS byte, so a port that does not reports {@link ReceiveBatch#NOT_ECT} for every datagram (the default): its
-     * endpoint's ACK frames then carry no ECN counts, and a peer that marked its packets disables ECN after its
-     * validation test (RFC 9000 section 13.4.2.1).
+     * Whether {@link #send(SendBatch)} sends each datagram with its batch entry's ECN codepoint, whether or not the
+     * port can read arriving ones: the NIO port sets the socket's {@code IP_TOS} as the codepoint changes but cannot
+     * read a received datagram's. An endpoint marks its packets ECN-capable (RFC 9000 section 13.4.2) only on a port
+     * that sends codepoints; on a port that cannot read them its ACK frames carry no ECN counts, so a peer that marks
+     * disables ECN after its validation test.
      *
-     * @return true if arriving codepoints are reported.
+     * @return true if datagrams leave with their codepoints; by default, if the port {@link #carriesEcn() carries}
+     * them both ways.
      */
-    default boolean receivesEcn()
+    default boolean sendsEcn()
     {
-        return false;
+        return carriesEcn();
     }
 
     /**

@@ -195,17 +195,17 @@ public final class ImpairedDatagramPort implements DatagramPort
     /**
      * {@inheritDoc}
      */
-    public boolean sendsEcn()
+    public boolean carriesEcn()
     {
-        return delegate.sendsEcn();
+        return delegate.carriesEcn();
     }
 
     /**
      * {@inheritDoc}
      */
-    public boolean receivesEcn()
+    public boolean sendsEcn()
     {
-        return delegate.receivesEcn();
+        return delegate.sendsEcn();
     }
 
     /**

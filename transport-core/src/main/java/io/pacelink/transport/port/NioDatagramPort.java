@@ -49,7 +49,7 @@ import java.nio.channels.DatagramChannel;
  * socket), not per datagram, so a batch send sets it again whenever a datagram's ECN codepoint differs from the last
  * one's — one system call per change, and an endpoint's packets change codepoint rarely (ECN validation's test, then
  * all marked or none). NIO cannot read a received datagram's TOS byte, so this port {@link #sendsEcn() sends} ECN
- * but does not {@link #receivesEcn() receive} it: every datagram is reported not-ECT.
+ * but does not {@link #carriesEcn() carry} it both ways: every datagram is reported not-ECT.
  * <p>
  * The socket buffer sizes are requests: the kernel caps them (Linux: {@code net.core.rmem_max} and
  * {@code wmem_max}, then doubles the value for its bookkeeping), so the granted sizes are exposed.
