@@ -25,15 +25,8 @@ mkdir -p "$OUT"
 CHECKS=${*:-busy long}
 FAILED=0
 
-free_port() {
-  python3 -c 'import socket; s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
-
-await_line() { # file pattern
-  for _ in $(seq 1 100); do grep -q "$2" "$1" 2>/dev/null && return 0; sleep 0.2; done
-  echo "netem-acceptance.sh: no '$2' in $1" >&2
-  return 1
-}
+# free_port, await_line
+. "$HERE/processes.sh"
 
 # run NAME FORWARD REVERSE BUSY CLIENT_ARGS...: one test, its JSON in $OUT/NAME.json
 run() {

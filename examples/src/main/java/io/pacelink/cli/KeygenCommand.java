@@ -1,11 +1,15 @@
 package io.pacelink.cli;
 
 import io.pacelink.transport.keys.KeyFiles;
+import io.pacelink.transport.keys.KeyFingerprint;
+import io.pacelink.transport.secure.X25519;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
@@ -19,7 +23,8 @@ import java.util.concurrent.Callable;
     sortOptions = false,
     description = {
         "Write a key for the secure mode: a server's key pair (NAME.key, private, and NAME.pub, to give its " +
-            "clients), or with --psk a 32-byte pre-shared key. Existing files are never overwritten.",
+            "clients), or with --psk a 32-byte pre-shared key. Existing files are never overwritten. Not needed " +
+            "for the defaults: a server makes its host key in ~/.config/pacelink, and clients trust it on first use.",
         "Example: pacelink keygen server   then   pacelink receive --key server.key   and   " +
             "pacelink send FILE HOST --peer-key server.pub%n"
     })
@@ -33,8 +38,18 @@ public final class KeygenCommand implements Callable<Integer>
         description = "Write a pre-shared key to FILE instead, for both ends' --psk.")
     private Path preSharedKeyFile;
 
+    @Option(names = { "-l", "--fingerprint" }, paramLabel = "FILE",
+        description = "Print the fingerprint of a public or private key file instead (as ssh-keygen -l does), to " +
+            "compare with the one a server or client printed.")
+    private Path fingerprintFile;
+
     public Integer call() throws IOException
     {
+        if (null != fingerprintFile)
+        {
+            System.out.println(KeyFingerprint.of(publicKeyOf(fingerprintFile)) + " " + fingerprintFile);
+            return 0;
+        }
         if (null != preSharedKeyFile)
         {
             KeyFiles.writePreSharedKey(preSharedKeyFile);
@@ -49,6 +64,22 @@ public final class KeygenCommand implements Callable<Integer>
             privateFile + ")");
         System.out.println("public key:  " + publicFile + " (give it to clients: --peer-key " + publicFile + ")");
         System.out.println("public key (base64): " + KeyFiles.display(publicKey));
+        System.out.println("fingerprint: " + KeyFingerprint.of(publicKey));
         return 0;
+    }
+
+    /**
+     * A PEM private key gives its public key; anything else is read as a public key (a raw 32-byte file is taken as
+     * one: the raw form does not say which it is).
+     */
+    private static byte[] publicKeyOf(final Path file) throws IOException
+    {
+        if (!Files.isReadable(file))
+        {
+            throw new IllegalArgumentException("cannot read " + file + ": it does not exist or is not readable");
+        }
+        final String text = new String(Files.readAllBytes(file), StandardCharsets.US_ASCII);
+        return text.contains("PRIVATE KEY-----") ?
+            new X25519().publicKey(KeyFiles.readPrivateKey(file)) : KeyFiles.readPublicKey(file);
     }
 }

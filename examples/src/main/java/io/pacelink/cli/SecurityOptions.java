@@ -1,28 +1,47 @@
 package io.pacelink.cli;
 
+import io.pacelink.cli.trust.ConfigDirectory;
+import io.pacelink.cli.trust.HostKey;
+import io.pacelink.cli.trust.HostKeyStore;
+import io.pacelink.cli.trust.KnownHosts;
+import io.pacelink.cli.trust.KnownHostsVerifier;
 import io.pacelink.transport.PacelinkContext;
 import io.pacelink.transport.SecurityConfig;
 import io.pacelink.transport.keys.KeyFiles;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
+import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 
 /**
- * The secure-mode options every networked tool shares (docs/security.md, "Secure mode"): a tool speaks the secure
- * mode whenever a key or pre-shared key is given, and refuses to run plaintext toward (or listening on) an address
- * other than loopback unless {@code --insecure} says the operator means it.
+ * The secure-mode options every networked tool shares (docs/security.md, "Secure mode" and "Secure with zero
+ * setup"). The tools are secure unless {@code --insecure} is given, with no setup, as ssh is: a server without
+ * {@code --key} or {@code --psk} answers with its host key (created once in the configuration directory,
+ * {@link HostKeyStore}), and a client without {@code --peer-key} or {@code --psk} learns the server's key, proves
+ * the server holds it, and trusts it on first use, refusing later a key that changed ({@link KnownHostsVerifier}).
  */
 public final class SecurityOptions
 {
+    /**
+     * The role a client applies the options in: toward its server.
+     */
+    public static final String CLIENT = "toward";
+
+    /**
+     * The role a server applies the options in: listening on its address.
+     */
+    public static final String SERVER = "listening on";
+
     @Option(names = "--key", paramLabel = "FILE",
-        description = "This server's private key (from pacelink keygen): answer Noise NK hellos only.")
+        description = "This server's private key (from pacelink keygen) instead of its host key in " +
+            "~/.config/pacelink: answer Noise NK hellos for it.")
     private Path privateKeyFile;
 
     @Option(names = "--peer-key", paramLabel = "FILE",
-        description = "The server's public key to pin (from pacelink keygen): speak Noise NK, and fail unless the " +
-            "server proves it holds the private key.")
+        description = "The server's public key to pin (from pacelink keygen, or its host.pub) instead of trusting " +
+            "it on first use: fail unless the server proves it holds the private key.")
     private Path peerKeyFile;
 
     @Option(names = "--psk", paramLabel = "FILE",
@@ -33,21 +52,42 @@ public final class SecurityOptions
         description = "AESGCM or ChaChaPoly (default: AES-GCM where the CPU has AES instructions).")
     private String aead;
 
+    @Option(names = "--strict-host-key",
+        description = "Client: refuse a server whose key is not yet in ~/.config/pacelink/known_hosts (default: " +
+            "trust it on first use and remember it).")
+    private boolean strictHostKey;
+
     @Option(names = "--insecure",
-        description = "Allow plaintext (no encryption, no authentication; a CRC32C still catches corruption) " +
-            "toward an address other than loopback.")
+        description = "Plaintext: no encryption, no authentication (a CRC32C still catches corruption); both ends " +
+            "must give it.")
     private boolean insecure;
 
+    private PrintStream notices = System.err;
+    private HostKey hostKey;
+    private KnownHostsVerifier verifier;
+
     /**
-     * Load the keys given into the context and apply the plaintext rule.
+     * Configure the context's secure mode from the options: explicit keys, else the host key (a server) or trust on
+     * first use (a client); nothing with {@code --insecure}.
      *
      * @param context the endpoint's context.
      * @param address the peer's address (a client) or the listening address (a server).
-     * @param role    "toward" or "listening on", for the message.
-     * @throws IllegalArgumentException (a usage error) when plaintext is refused or a key file is bad.
+     * @param role    {@link #CLIENT} or {@link #SERVER}.
+     * @throws IllegalArgumentException (a usage error) when the options contradict each other, a key file is bad,
+     *                                  or the configuration directory cannot be used.
      */
     public void apply(final PacelinkContext context, final InetSocketAddress address, final String role)
     {
+        if (insecure)
+        {
+            if (null != privateKeyFile || null != peerKeyFile || null != preSharedKeyFile || null != aead ||
+                strictHostKey)
+            {
+                throw new IllegalArgumentException("--insecure turns the secure mode off: give it, or the secure " +
+                    "mode's options (--key, --peer-key, --psk, --aead, --strict-host-key), not both");
+            }
+            return;
+        }
         final SecurityConfig security = context.security();
         try
         {
@@ -70,25 +110,72 @@ public final class SecurityOptions
                 "by pacelink keygen", ex);
         }
         security.aead(aead);
-        if (!security.isSecure() && !insecure && !isLoopback(address))
+        if (SERVER.equals(role))
         {
-            throw new IllegalArgumentException("refusing to run plaintext " + role + " " + address.getHostString() +
-                ": anyone on the path could read and change the data. Give a key (--peer-key FILE to pin the " +
-                "server's, --key FILE on a server, or --psk FILE on both; pacelink keygen writes them), or " +
-                "--insecure if you mean it");
+            if (null == privateKeyFile && null == preSharedKeyFile)
+            {
+                security.serverPrivateKey(hostKey().privateKey());
+            }
+        }
+        else if (null == peerKeyFile && null == preSharedKeyFile)
+        {
+            security.serverKeyVerifier(verifier());
         }
     }
 
     /**
-     * @return true if a key or pre-shared key was given.
+     * @return true unless {@code --insecure} was given.
      */
     public boolean isSecure()
     {
-        return null != privateKeyFile || null != peerKeyFile || null != preSharedKeyFile;
+        return !insecure;
     }
 
-    private static boolean isLoopback(final InetSocketAddress address)
+    /**
+     * @param stream where the host key's fingerprint and first uses are announced (standard error by default).
+     * @return this.
+     */
+    SecurityOptions notices(final PrintStream stream)
     {
-        return null != address.getAddress() && address.getAddress().isLoopbackAddress();
+        notices = stream;
+        return this;
+    }
+
+    private HostKey hostKey()
+    {
+        if (null == hostKey)
+        {
+            final Path directory = ConfigDirectory.resolve();
+            try
+            {
+                hostKey = HostKeyStore.loadOrCreate(directory);
+            }
+            catch (final IOException ex)
+            {
+                throw new IllegalArgumentException("cannot load or create this server's host key in " + directory +
+                    " (" + ex + "): give --key FILE (pacelink keygen writes one), or set XDG_CONFIG_HOME to a " +
+                    "writable directory", ex);
+            }
+            notices.println("pacelink: " + hostKey.describe());
+        }
+        return hostKey;
+    }
+
+    private KnownHostsVerifier verifier()
+    {
+        if (null == verifier)
+        {
+            final KnownHosts knownHosts = new KnownHosts(ConfigDirectory.resolve().resolve(KnownHosts.FILE_NAME));
+            try
+            {
+                knownHosts.entries(); // fail fast on a damaged file, naming the line
+            }
+            catch (final IOException ex)
+            {
+                throw new IllegalArgumentException("cannot read " + knownHosts.file() + ": " + ex, ex);
+            }
+            verifier = new KnownHostsVerifier(knownHosts, strictHostKey, notices);
+        }
+        return verifier;
     }
 }

@@ -3,6 +3,7 @@ package io.pacelink.cli;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -35,6 +36,18 @@ final class ChildCommand implements AutoCloseable
     static ChildCommand start(final String... args) throws IOException
     {
         return new ChildCommand(new ProcessBuilder(ChildJvm.command(PacelinkCommand.class, args)).start());
+    }
+
+    /**
+     * @param configDirectory its configuration directory (host key, known hosts) instead of the build's.
+     * @param args            the command line after {@code pacelink}.
+     * @return the running command.
+     * @throws IOException if the JVM cannot be started.
+     */
+    static ChildCommand start(final Path configDirectory, final String... args) throws IOException
+    {
+        return new ChildCommand(
+            new ProcessBuilder(ChildJvm.command(configDirectory, PacelinkCommand.class, args)).start());
     }
 
     /**

@@ -1,5 +1,7 @@
 package io.pacelink.cli;
 
+import io.pacelink.cli.trust.ConfigDirectory;
+
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
@@ -13,8 +15,8 @@ import java.util.regex.Pattern;
 
 /**
  * A {@code pacelink} command, or any class's {@code main}, in its own JVM, started with this JVM's class path and
- * Agrona flags (the build's {@code agrona.jvm.args}), its standard output and error going to a log file the test
- * reads while it runs.
+ * Agrona flags (the build's {@code agrona.jvm.args}) and configuration directory ({@link ConfigDirectory#PROPERTY}),
+ * its standard output and error going to a log file the test reads while it runs.
  */
 public final class ChildJvm
 {
@@ -71,11 +73,29 @@ public final class ChildJvm
     }
 
     /**
+     * @param configDirectory the configuration directory the command uses (its host key, its known hosts).
+     * @param mainClass       the class whose {@code main} runs.
+     * @param arguments       its arguments.
+     * @return the whole command line, ready for a {@link ProcessBuilder}.
+     */
+    static List<String> command(final Path configDirectory, final Class<?> mainClass, final String... arguments)
+    {
+        final List<String> command = javaCommand(mainClass, configDirectory.toString());
+        command.addAll(List.of(arguments));
+        return command;
+    }
+
+    /**
      * @param mainClass the class to run.
      * @return {@code java} with this JVM's class path and the Agrona flags it was started with (the build's
      * {@code agrona.jvm.args}), and the class; append its arguments.
      */
     static List<String> javaCommand(final Class<?> mainClass)
+    {
+        return javaCommand(mainClass, System.getProperty(ConfigDirectory.PROPERTY));
+    }
+
+    private static List<String> javaCommand(final Class<?> mainClass, final String configDirectory)
     {
         final List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -85,6 +105,10 @@ public final class ChildJvm
             {
                 command.add(argument);
             }
+        }
+        if (null != configDirectory)
+        {
+            command.add("-D" + ConfigDirectory.PROPERTY + "=" + configDirectory);
         }
         command.add("-Xmx512m");
         command.add("-cp");

@@ -7,6 +7,7 @@ import io.pacelink.cli.transfer.TransferChannel;
 import io.pacelink.transport.Connection;
 import io.pacelink.transport.ConnectionState;
 import io.pacelink.transport.Endpoint;
+import io.pacelink.transport.PacelinkContext;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -160,12 +161,14 @@ class FileTransferCommandTest
         Files.createSymbolicLink(destination.resolve("link"), outside);
         final ChildJvm receiver = receiver(destination, "-1");
 
-        // A hand-written client of the protocol: it announces three unsafe paths, then finishes.
+        // A hand-written client of the protocol: it announces three unsafe paths, then finishes. The receiver is
+        // secure, as by default, and the client trusts whatever key it presents.
         final List<String> paths = List.of("../escape.txt", "/tmp/absolute.txt", "link/escape.txt");
         final List<String> verdicts = new ArrayList<>();
         final int[] done = {-1, -1};
-        try (Endpoint endpoint = Endpoint.launch(TransferChannel.endpointContext(
-            new InetSocketAddress("127.0.0.1", 0))))
+        final PacelinkContext context = TransferChannel.endpointContext(new InetSocketAddress("127.0.0.1", 0));
+        context.security().serverKeyVerifier((server, key) -> null);
+        try (Endpoint endpoint = Endpoint.launch(context))
         {
             final Connection connection = endpoint.connect(new InetSocketAddress("127.0.0.1", receiver.port()));
             awaitConnected(connection);

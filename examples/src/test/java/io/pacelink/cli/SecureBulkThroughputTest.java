@@ -43,7 +43,7 @@ class SecureBulkThroughputTest
         final List<List<double[]>> runs = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
         for (int round = 0; round < ROUNDS; round++)
         {
-            runs.get(0).add(run(List.of(), List.of(), "plaintext", lines));
+            runs.get(0).add(run(List.of("--insecure"), List.of("--insecure"), "plaintext", lines));
             runs.get(1).add(run(List.of("--key", key + ".key"), List.of("--peer-key", key + ".pub"), "NK AES-GCM",
                 lines));
             runs.get(2).add(run(List.of("--psk", psk), List.of("--psk", psk, "--aead", "ChaChaPoly"),

@@ -14,9 +14,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The tools' secure mode (docs/security.md, "Keys"): keygen, the plaintext rule and its --insecure, bad key files as
- * usage errors, and a file sent over Noise NK and NNpsk0 between two processes — and not to a receiver whose key the
- * sender did not pin.
+ * The tools' secure mode (docs/security.md, "Keys"): keygen and its fingerprints, --insecure against the secure
+ * mode's options, bad key files as usage errors, and a file sent over Noise NK and NNpsk0 between two processes — and
+ * not to a receiver whose key the sender did not pin.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class SecureToolsTest
@@ -37,16 +37,36 @@ class SecureToolsTest
     }
 
     @Test
-    void plaintextBeyondLoopbackIsRefusedUnlessInsecureIsGiven() throws Exception
+    void insecureTurnsTheSecureModeOffAndContradictsEveryKeyOption() throws Exception
     {
         final Path file = Files.writeString(temp.resolve("a.txt"), "a");
-        assertUsage(CommandRun.of("send", file.toString(), "192.0.2.1"), "refusing to run plaintext toward 192.0.2.1");
-        assertUsage(CommandRun.of("receive", "--dir", temp.toString()),
-            "refusing to run plaintext listening on 0.0.0.0");
-        assertUsage(CommandRun.of("perf", "-c", "192.0.2.1", "-t", "1"), "--insecure");
-        assertUsage(CommandRun.of("ping", "192.0.2.1", "-c", "1"), "--insecure");
-        final CommandRun insecure = CommandRun.of("send", file.toString(), "192.0.2.1:9", "--insecure");
-        assertTrue(insecure.exitCode() != 2, "--insecure lets it try: " + insecure.err());
+        final String psk = temp.resolve("shared.psk").toString();
+        assertEquals(0, CommandRun.of("keygen", "--psk", psk).exitCode());
+        assertUsage(CommandRun.of("send", file.toString(), "192.0.2.1", "--insecure", "--psk", psk),
+            "--insecure turns the secure mode off");
+        assertUsage(CommandRun.of("perf", "-c", "192.0.2.1", "-t", "1", "--insecure", "--strict-host-key"),
+            "--insecure turns the secure mode off");
+        assertUsage(CommandRun.of("ping", "192.0.2.1", "-c", "1", "--insecure", "--aead", "AESGCM"),
+            "--insecure turns the secure mode off");
+        assertUsage(CommandRun.of("receive", "--dir", temp.toString(), "--insecure", "--psk", psk),
+            "--insecure turns the secure mode off");
+    }
+
+    @Test
+    void keygenPrintsTheFingerprintAndReadsItBackFromEitherFile()
+    {
+        final String name = temp.resolve("fp").toString();
+        final CommandRun keygen = CommandRun.of("keygen", name);
+        assertEquals(0, keygen.exitCode(), keygen.err());
+        final String fingerprint = keygen.out().replaceAll("(?s).*fingerprint: (SHA256:\\S+).*", "$1");
+        assertTrue(fingerprint.startsWith("SHA256:") && 50 == fingerprint.length(), keygen.out());
+        for (final String file : new String[]{ name + ".pub", name + ".key" })
+        {
+            final CommandRun shown = CommandRun.of("keygen", "--fingerprint", file);
+            assertEquals(0, shown.exitCode(), shown.err());
+            assertEquals(fingerprint + " " + file, shown.out().trim());
+        }
+        assertUsage(CommandRun.of("keygen", "-l", temp.resolve("missing").toString()), "cannot read");
     }
 
     @Test

@@ -1,13 +1,19 @@
 package io.pacelink.hostile;
 
+import io.pacelink.transport.CloseReason;
 import io.pacelink.transport.Connection;
+import io.pacelink.transport.ConnectionFailedException;
 import io.pacelink.transport.ConnectionState;
 import io.pacelink.transport.Endpoint;
+import io.pacelink.transport.keys.KeyFingerprint;
+import io.pacelink.transport.secure.Crc32cPacketCheck;
 import io.pacelink.transport.secure.X25519;
 import io.pacelink.transport.testing.TestPackets;
+import io.pacelink.transport.wire.NoiseFrameFlyweight;
 import io.pacelink.transport.wire.PacketHeaderFlyweight;
 import io.pacelink.transport.wire.PacketType;
 import io.pacelink.transport.wire.PacketWriter;
+import io.pacelink.transport.wire.RetryPacketFlyweight;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
@@ -22,7 +28,9 @@ import java.util.concurrent.locks.LockSupport;
 
 import static io.pacelink.hostile.Servers.await;
 import static io.pacelink.hostile.Servers.counter;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -30,7 +38,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * attacker relays a Noise NK session between a real client and a real server, reads everything, and injects from the
  * client's address a forged plaintext CLOSE and DATA, replayed packets, a replayed hello, a forged sealed packet and a
  * truncated tag. Each is dropped and counted, the connection carries on, and no payload byte ever crossed the relay
- * in the clear. A client pinning the wrong key is dropped at the hello's MAC.
+ * in the clear. A client pinning the wrong key fails at once, naming both keys, and a hello whose MAC does not check
+ * is answered (a RETRY carrying the server's key, then a refusal) with small packets and no public-key work.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class SecureHostilePeerTest
@@ -93,19 +102,69 @@ class SecureHostilePeerTest
     }
 
     @Test
-    void aClientPinningTheWrongKeyIsDroppedAtTheMacAndNeverConnects()
+    void aClientPinningTheWrongKeyFailsAtOnceNamingBothKeysAndCostsTheServerNoPublicKeyWork()
     {
+        final byte[] otherKey = new X25519().publicKey(key(12));
         try (Endpoint server = Servers.launch((context) -> context.security().serverPrivateKey(serverPrivateKey));
             Endpoint client = Servers.launch((context) -> context.acceptConnections(false)
-                .handshakeTimeoutNs(TimeUnit.MILLISECONDS.toNanos(600))
-                .security().serverPublicKey(new X25519().publicKey(key(12)))))
+                .security().serverPublicKey(otherKey)))
         {
-            final Connection connection = client.connect(server.localAddress());
-            await(() -> counter(server, "hellos-bad-mac") > 0, SECOND_NS, "the hello dropped at its MAC");
-            await(() -> ConnectionState.CLOSED == connection.state(), 5 * SECOND_NS, "the client gives up");
+            final ConnectionFailedException failure = assertThrows(ConnectionFailedException.class,
+                () -> client.connect(server.localAddress(), null, 5 * SECOND_NS));
+            assertEquals(CloseReason.AUTHENTICATION_FAILED, failure.reason());
+            assertEquals("cannot connect to 127.0.0.1:" + server.localAddress().getPort() + ": authentication " +
+                "failed (the server presents key " + KeyFingerprint.of(serverPublicKey) + ", not the pinned key " +
+                KeyFingerprint.of(otherKey) + ")", failure.getMessage());
             assertEquals(0, counter(server, "connections-opened"));
-            assertEquals(0, counter(server, "retries-sent"), "no work beyond one HMAC");
+            assertEquals(1, counter(server, "retries-sent"), "one RETRY, carrying the key");
+            assertEquals(0, counter(server, "handshake-auth-failures"), "no Diffie-Hellman");
         }
+    }
+
+    @Test
+    void aHelloWithABadMacFromARawSocketGetsASmallRetryWithTheKeyThenASmallRefusalNeverPublicKeyWork()
+    {
+        try (Endpoint server = Servers.launch((context) -> context.security().serverPrivateKey(serverPrivateKey));
+            HostilePeer peer = new HostilePeer(server.localAddress()))
+        {
+            final byte[] garbage = new byte[NoiseFrameFlyweight.MIN_MESSAGE_LENGTH];
+            new Random(3).nextBytes(garbage);
+            final int helloBytes = sendSecureHello(peer, garbage, null, 0);
+            final byte[] retry = peer.awaitPacket(PacketType.RETRY, SECOND_NS);
+            assertTrue(retry.length * 10 < helloBytes, "RETRY of " + retry.length + " bytes for " + helloBytes);
+            final UnsafeBuffer retryBuffer = new UnsafeBuffer(retry);
+            final int tokenLength = retryBuffer.getInt(RetryPacketFlyweight.TOKEN_LENGTH_OFFSET,
+                PacketHeaderFlyweight.BYTE_ORDER);
+            assertArrayEquals(serverPublicKey, Arrays.copyOfRange(retry, RetryPacketFlyweight.TOKEN_OFFSET +
+                tokenLength, RetryPacketFlyweight.TOKEN_OFFSET + tokenLength + 32), "the RETRY carries the key");
+
+            final UnsafeBuffer token = new UnsafeBuffer(new byte[tokenLength]);
+            token.putBytes(0, retryBuffer, RetryPacketFlyweight.TOKEN_OFFSET, tokenLength);
+            sendSecureHello(peer, garbage, token, tokenLength);
+            final byte[] refusal = peer.awaitPacket(PacketType.CLOSE, SECOND_NS);
+            assertTrue(refusal.length * 3 < helloBytes, "refusal of " + refusal.length + " bytes for " + helloBytes);
+            assertEquals(4, peer.closeErrorCode(), "AUTHENTICATION_FAILED");
+            assertTrue(peer.closeReasonText().startsWith("wrong server key"), peer.closeReasonText());
+            assertEquals(1, counter(server, "hellos-bad-mac"));
+            assertEquals(0, counter(server, "handshake-auth-failures"), "no Diffie-Hellman");
+            assertEquals(0, counter(server, "connections-opened"));
+        }
+    }
+
+    /**
+     * A Noise NK hello with the given message and a MAC of zeros, which never checks.
+     */
+    private static int sendSecureHello(
+        final HostilePeer peer, final byte[] message, final UnsafeBuffer token, final int tokenLength)
+    {
+        return peer.send((writer) ->
+        {
+            writer.writeHeader(PacketType.HANDSHAKE, 0, 0);
+            writer.appendHandshake(peer.clientId, false, 1472, 1_000, 30_000, 1 << 20, 1 << 20, token, 0,
+                tokenLength);
+            writer.appendNoise(NoiseFrameFlyweight.PROFILE_NK, 1, message);
+            writer.appendPadding(HostilePeer.HELLO_BYTES - writer.length() - Crc32cPacketCheck.TRAILER_LENGTH);
+        });
     }
 
     private static Connection awaitAccepted(final Endpoint server, final Connection sender)

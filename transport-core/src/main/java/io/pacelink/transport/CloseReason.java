@@ -75,9 +75,24 @@ public enum CloseReason
 
     /**
      * The server refused the connection: it is not accepting connections, has its maximum of connections, its
-     * application's accept queue is full, or it is closing. {@link ConnectionOutcome#detail()} says which.
+     * application's accept queue is full, it is closing, or it speaks another wire-format version.
+     * {@link ConnectionOutcome#detail()} says which.
      */
     REJECTED("the server refused the connection"),
+
+    /**
+     * The secure handshake failed to authenticate: the server's key is not the one this client pinned (or the
+     * {@link ServerKeyVerifier} refused the key it presented, e.g. because a known-hosts file holds another), the two
+     * ends' pre-shared keys differ, or the server's answers did not prove it holds its key.
+     * {@link ConnectionOutcome#detail()} says which, with the keys' fingerprints where there are keys to show.
+     */
+    AUTHENTICATION_FAILED("authentication failed"),
+
+    /**
+     * The two ends' modes do not meet: one speaks the secure mode and the other plaintext, or the client's Noise
+     * profile is one the server has no key for. {@link ConnectionOutcome#detail()} (the server's reason) says which.
+     */
+    SECURITY_MISMATCH("the two ends' security settings do not match"),
 
     /**
      * The endpoint was closed abruptly ({@link Endpoint#closeNow()}) with the connection open.

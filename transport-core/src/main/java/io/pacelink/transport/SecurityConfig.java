@@ -12,6 +12,9 @@ import java.util.function.LongSupplier;
  * <li>A server with {@link #serverPrivateKey} answers Noise NK hellos: its clients pin the matching public key with
  * {@link #serverPublicKey}, as SSH clients pin a host key.</li>
  * <li>Endpoints sharing a {@link #preSharedKey} speak Noise NNpsk0: both authenticated by the secret.</li>
+ * <li>A client with a {@link #serverKeyVerifier} and no pinned key learns the server's key from the server itself,
+ * proves with Noise NK that the server holds it, and asks the verifier whether to trust it — trust on first use with
+ * a known-hosts file, as SSH does.</li>
  * </ul>
  * Keys are the raw 32-byte X25519 and secret forms; {@code io.pacelink.transport.keys.KeyFiles} reads them from
  * files (PEM or raw), checking their permissions. Change in place through {@link PacelinkContext#security()}.
@@ -33,6 +36,7 @@ public final class SecurityConfig
     private byte[] serverPublicKey;
     private byte[] preSharedKey;
     private AeadAlgorithm aead;
+    private ServerKeyVerifier serverKeyVerifier;
     private long keyUpdateIntervalPackets = DEFAULT_KEY_UPDATE_INTERVAL_PACKETS;
 
     /**
@@ -92,6 +96,28 @@ public final class SecurityConfig
     }
 
     /**
+     * @param verifier decides whether this client trusts a server key it learns from the server, or null. Used only
+     *                 when no {@link #serverPublicKey} is pinned: connections then ask the server for its key (its
+     *                 RETRY carries it, unauthenticated), speak Noise NK toward it — which proves the server holds
+     *                 the private key — and call the verifier before the connection is established
+     *                 (docs/security.md, "Secure with zero setup").
+     * @return this.
+     */
+    public SecurityConfig serverKeyVerifier(final ServerKeyVerifier verifier)
+    {
+        serverKeyVerifier = verifier;
+        return this;
+    }
+
+    /**
+     * @return the verifier of server keys learned from the server, or null.
+     */
+    public ServerKeyVerifier serverKeyVerifier()
+    {
+        return serverKeyVerifier;
+    }
+
+    /**
      * @param name {@code AESGCM} or {@code ChaChaPoly}: the AEAD a client proposes (a server takes either); null for
      *             the default, AES-GCM where the CPU has AES instructions, else ChaCha20-Poly1305.
      * @return this.
@@ -134,11 +160,12 @@ public final class SecurityConfig
     }
 
     /**
-     * @return true if the endpoint speaks the secure mode: any key is set.
+     * @return true if the endpoint speaks the secure mode: any key, or a verifier of learned server keys, is set.
      */
     public boolean isSecure()
     {
-        return null != serverPrivateKey || null != serverPublicKey || null != preSharedKey;
+        return null != serverPrivateKey || null != serverPublicKey || null != preSharedKey ||
+            null != serverKeyVerifier;
     }
 
     /**
@@ -147,8 +174,8 @@ public final class SecurityConfig
      */
     public EndpointKeys newEndpointKeys(final LongSupplier randomSource)
     {
-        return new EndpointKeys(
-            serverPrivateKey, serverPublicKey, preSharedKey, aead(), keyUpdateIntervalPackets, randomSource);
+        return new EndpointKeys(serverPrivateKey, serverPublicKey, serverKeyVerifier, preSharedKey, aead(),
+            keyUpdateIntervalPackets, randomSource);
     }
 
     private static byte[] checkedKey(final String name, final byte[] key)

@@ -184,12 +184,7 @@ public final class TransportWaits
             if (ConnectionState.CONNECTED != connection.state())
             {
                 connections.forEach(Connection::close);
-                final String where = address.getHostString() + " port " + address.getPort();
-                throw new TransportFailure(CloseReason.REJECTED == connection.closeReason() ?
-                    "connection refused by " + where + ": the server is not accepting connections (or has too many)" :
-                    "no answer from " + where + " within " + Units.seconds(timeoutNs) + ": is `" + serverName +
-                        "` running there and is UDP port " + address.getPort() + " reachable? (unreachable, or " +
-                        "nobody listening)");
+                throw new TransportFailure(ConnectFailures.describe(connection, address, timeoutNs, serverName));
             }
         }
         return connections;
@@ -286,6 +281,7 @@ public final class TransportWaits
             case PEER_CLOSE, NONE -> peerName + " closed the connection early";
             case PROTOCOL_VIOLATION -> "the connection broke the transport protocol and was closed" + why;
             case REJECTED -> peerName + " refused the connection" + why;
+            case AUTHENTICATION_FAILED, SECURITY_MISMATCH -> peerName + ": " + reason.description() + why;
             case PEER_UNRESPONSIVE, PEER_UNREACHABLE, PEER_ABORTED -> peerName + ": " + reason.description();
             case LINGER_TIMEOUT, ABORTED -> "the connection was closed here: " + reason.description();
             case HANDSHAKE_TIMEOUT -> peerName + " did not answer the handshake";

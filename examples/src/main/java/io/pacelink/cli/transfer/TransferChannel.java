@@ -1,5 +1,6 @@
 package io.pacelink.cli.transfer;
 
+import io.pacelink.cli.net.ConnectFailures;
 import io.pacelink.cli.net.RateLimiter;
 import io.pacelink.cli.net.TransportWaits;
 import io.pacelink.transport.CloseReason;
@@ -126,14 +127,8 @@ public final class TransferChannel implements MessageHandler
         idleStrategy.reset();
         if (ConnectionState.CONNECTED != connection.state())
         {
-            final CloseReason reason = connection.closeReason();
-            final String detail = connection.outcome().detail();
-            throw new TransferException("cannot connect to " + address.getHostString() + ":" + address.getPort() +
-                ": " + (CloseReason.REJECTED == reason ? "the receiver refused the connection" +
-                (detail.isEmpty() ? "" : " (" + detail + ")") :
-                CloseReason.PEER_UNREACHABLE == reason ? reason.description() :
-                "no answer within " + TimeUnit.NANOSECONDS.toSeconds(timeoutNs) + " s") +
-                "; is `pacelink receive` running there, and is UDP port " + address.getPort() + " reachable?");
+            throw new TransferException(
+                ConnectFailures.describe(connection, address, timeoutNs, "pacelink receive"));
         }
         return connection;
     }

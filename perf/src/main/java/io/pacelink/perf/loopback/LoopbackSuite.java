@@ -405,11 +405,11 @@ public final class LoopbackSuite implements Callable<Integer>
         {
             case "aeron" -> List.of(AeronBulk.class.getName(), "receive", portText, contender.mode(), quiet);
             case "pacelink-perf" -> List.of(PacelinkCommand.class.getName(), "perf", "-s", "-1", "-B", "127.0.0.1",
-                "-p", portText);
+                "-p", portText, "--insecure");
             case "ping-raw" -> List.of(PacelinkCommand.class.getName(), "ping", "--echo", "--raw-udp",
                 "--busy-spin", "-B", "127.0.0.1", "-p", portText);
             case "ping-pacelink" -> List.of(PacelinkCommand.class.getName(), "ping", "--echo", "--busy-spin", "-B",
-                "127.0.0.1", "-p", portText);
+                "127.0.0.1", "-p", portText, "--insecure");
             case DedicatedPingPong.SYSTEM -> List.of(DedicatedPingPong.class.getName(), "echo", portText,
                 contender.mode());
             default -> List.of(LoopbackRole.class.getName(), "receive", contender.kind(), portText,
@@ -421,15 +421,16 @@ public final class LoopbackSuite implements Callable<Integer>
     {
         final String portText = Integer.toString(port);
         final String durationMs = Long.toString((long)(durationSeconds * 1000));
+        // Plaintext, as the raw UDP and Aeron contenders are: the suite compares transports, not ciphers.
         final List<String> ping = List.of(PacelinkCommand.class.getName(), "ping", "127.0.0.1:" + portText,
             "--busy-spin", "-c", Integer.toString(pings), "-i", "0", "-s", Integer.toString(PING_BYTES), "-q",
-            "--warmup", Integer.toString(pings / 4), "--json");
+            "--warmup", Integer.toString(pings / 4), "--json", "--insecure");
         return switch (contender.kind())
         {
             case "aeron" -> List.of(AeronBulk.class.getName(), "send", portText, contender.mode(),
                 Integer.toString(contender.datagramBytes()), Integer.toString(contender.messageBytes()), durationMs);
             case "pacelink-perf" -> List.of(PacelinkCommand.class.getName(), "perf", "-c", "127.0.0.1", "-p",
-                portText, "-t", durationMs + "ms", "-i", "0", "-J");
+                portText, "-t", durationMs + "ms", "-i", "0", "-J", "--insecure");
             case "ping-raw" ->
             {
                 final List<String> raw = new ArrayList<>(ping);

@@ -41,11 +41,13 @@ class PerfScriptsSmokeIT
     private static final long TIMEOUT_S = 240;
 
     /**
-     * Scripts whose smoke run is the run of another script: the report helpers are run by the scripts that use them.
+     * Scripts whose smoke run is the run of another script: the report and shell helpers are run by the scripts that
+     * use them.
      */
     private static final Map<String, String> RUN_BY = Map.of(
         "jfr_top.py", "sim-speed.sh (JFR=1 prints each recording's top frames with it)",
-        "parity_report.py", "kernel-parity.sh (one line per test and the summary) and parityReportSummarisesRuns");
+        "parity_report.py", "kernel-parity.sh (one line per test and the summary) and parityReportSummarisesRuns",
+        "processes.sh", "netem-acceptance.sh and soak.sh, which source it");
 
     @BeforeAll
     static void makeOutputFolder() throws IOException
@@ -86,7 +88,14 @@ class PerfScriptsSmokeIT
                 List.of("busy"), List.of("received", "busy"), true),
             new SmokeCase("profile-loopback.sh",
                 Map.of("JFR", "0", "OUT", OUT.resolve("profile").toString()),
-                List.of("pacelink", "invoker", "1472", "131072", "2"), List.of("per data packet"), false));
+                List.of("pacelink", "invoker", "1472", "131072", "2"), List.of("per data packet"), false),
+            // Every part once (a send, a perf test, a ping, the attack), lightly, so that a busy build machine does
+            // not stretch it; .ci/run runs it for two minutes with its defaults as a step of its own.
+            new SmokeCase("soak.sh", Map.of(),
+                List.of("--duration", "6", "--senders", "1", "--connections", "2", "--attack-rate", "100",
+                    "--out", OUT.resolve("soak").toString()),
+                List.of("# Soak summary", "send runs all succeeded", "agent errors 0", "without amplification"),
+                true));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -163,6 +172,8 @@ class PerfScriptsSmokeIT
         final Path log = OUT.resolve(script + ".log");
         final ProcessBuilder builder = new ProcessBuilder(command).directory(REPO.toFile())
             .redirectErrorStream(true).redirectOutput(log.toFile());
+        // The tools' host key and known hosts go with the run's output, never to the user's ~/.config/pacelink.
+        builder.environment().put("XDG_CONFIG_HOME", OUT.resolve("config").toString());
         builder.environment().putAll(environment);
         final Process process = builder.start();
         if (!process.waitFor(TIMEOUT_S, TimeUnit.SECONDS))

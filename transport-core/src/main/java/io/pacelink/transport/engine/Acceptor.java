@@ -24,11 +24,13 @@ import java.net.InetSocketAddress;
 
 /**
  * The server's side of a new connection (docs/security.md, "Admission"): whether a client's hello gets a connection,
- * a RETRY, a refusal that says why, or nothing — its mode (plaintext or secure, and a profile this server has a key
- * for), its MAC, a replay or a retransmission of a hello already answered, {@link HelloAdmission} (address validation
- * and the per-source rate), this endpoint's willingness, connection limit and memory budget — then the connection
- * with the controller its client asked for; and, when the client confirms with its first ONE_RTT packet, whether the
- * application takes it. A client of another wire-format version is refused in its own version. Agent thread only.
+ * a RETRY (carrying this server's static key when it answers a Noise NK hello), a refusal that says why, or nothing —
+ * its mode (plaintext or secure, and a profile this server has a key for: a mismatch is refused as SECURITY_MISMATCH),
+ * its MAC (one that does not check is refused as AUTHENTICATION_FAILED, to a validated address only), a replay or a
+ * retransmission of a hello already answered, {@link HelloAdmission} (address validation and the per-source rate),
+ * this endpoint's willingness, connection limit and memory budget — then the connection with the controller its
+ * client asked for; and, when the client confirms with its first ONE_RTT packet, whether the application takes it. A
+ * client of another wire-format version is refused in its own version. Agent thread only.
  */
 final class Acceptor
 {
@@ -104,10 +106,12 @@ final class Acceptor
         final long clientId = hello.sourceConnectionId();
         if (keys.isSecureServer() != hasNoise)
         {
-            refuseMode(clientId, source);
+            refuseMode(clientId, source, keys.isSecureServer() ?
+                CloseReasonTexts.SECURE_MODE_REQUIRED : CloseReasonTexts.SECURE_MODE_UNSUPPORTED);
             return;
         }
         NoiseProfile profile = null;
+        boolean isMacValid = true;
         if (hasNoise)
         {
             // WireGuard's mac1: a hello without the right MAC costs one HMAC, never a Diffie-Hellman.
@@ -116,17 +120,16 @@ final class Acceptor
             final HelloMac mac = keys.serverMac(profile);
             if (null == mac)
             {
-                refuseMode(clientId, source);
+                refuseMode(clientId, source,
+                    NoiseProfile.NK == profile ? CloseReasonTexts.NO_STATIC_KEY : CloseReasonTexts.NO_PRE_SHARED_KEY);
                 return;
             }
-            if (!mac.isValid(buffer, offset, noise.macOffset()))
-            {
-                securityCounters.hellosBadMac().incrementRelease();
-                return;
-            }
+            // A key request (an empty message) cannot carry a MAC for a key its client does not know.
+            isMacValid = NoiseFrameFlyweight.KEY_REQUEST_LENGTH != noise.messageLength() &&
+                mac.isValid(buffer, offset, noise.macOffset());
         }
 
-        final ConnectionCore existing = connections.serverByClientId(clientId);
+        final ConnectionCore existing = isMacValid ? connections.serverByClientId(clientId) : null;
         if (null != existing && existing.remoteAddress().equals(source))
         {
             if (existing.isHandshakeConfirmed())
@@ -140,15 +143,27 @@ final class Acceptor
         }
 
         // The floor applies to the datagram, integrity trailer included (handshake packets always carry a CRC32C).
+        // A hello whose MAC does not check goes through admission too: a client whose key differs from this server's
+        // learns so — at first from the key a RETRY to an NK hello carries, then from a refusal to its validated
+        // address — rather than from silence that reads like a dead host. Neither answer costs public-key work.
         final int verdict = admission.admit(
             hello, length + Crc32cPacketCheck.TRAILER_LENGTH, source, nowNs, retryToken, 0);
         if (HelloAdmission.RETRY == verdict)
         {
-            replies.sendRetry(clientId, retryToken, source);
+            replies.sendRetry(clientId, retryToken, NoiseProfile.NK == profile ? keys.serverPublicKey() : null, source);
             return;
         }
         if (HelloAdmission.ACCEPT != verdict)
         {
+            return;
+        }
+        if (!isMacValid)
+        {
+            securityCounters.hellosBadMac().incrementRelease();
+            endpointCounters.connectionsRejected().incrementRelease();
+            replies.sendRejection(clientId, ConnectionLifecycle.AUTHENTICATION_FAILED_ERROR,
+                NoiseProfile.NK == profile ? CloseReasonTexts.WRONG_SERVER_KEY : CloseReasonTexts.WRONG_PRE_SHARED_KEY,
+                0, source);
             return;
         }
 
@@ -225,14 +240,13 @@ final class Acceptor
 
     /**
      * Refuse a hello whose mode does not match this server's: plaintext to a secure server, secure to a plaintext
-     * one, or a profile this server has no key for. The CLOSE (REJECTED) says which, so the operator knows what to
-     * configure; it is far smaller than the hello.
+     * one, or a profile this server has no key for. The CLOSE (SECURITY_MISMATCH) says which, so the operator knows
+     * what to configure; it is far smaller than the hello.
      */
-    private void refuseMode(final long clientId, final InetSocketAddress source)
+    private void refuseMode(final long clientId, final InetSocketAddress source, final DirectBuffer reason)
     {
         securityCounters.handshakesRefusedMode().incrementRelease();
-        replies.sendRejection(clientId, keys.isSecureServer() ?
-            CloseReasonTexts.SECURE_MODE_REQUIRED : CloseReasonTexts.SECURE_MODE_UNSUPPORTED, 0, source);
+        replies.sendRejection(clientId, ConnectionLifecycle.SECURITY_MISMATCH_ERROR, reason, 0, source);
     }
 
     /**
@@ -247,7 +261,8 @@ final class Acceptor
         final long clientId = buffer.getLong(
             offset + PacketHeaderFlyweight.HEADER_LENGTH + HandshakeFrameFlyweight.SOURCE_CONNECTION_ID_OFFSET,
             PacketHeaderFlyweight.BYTE_ORDER);
-        replies.sendRejection(clientId, CloseReasonTexts.VERSION_REFUSED, clientVersion, source);
+        replies.sendRejection(
+            clientId, ConnectionLifecycle.REJECTED_ERROR, CloseReasonTexts.VERSION_REFUSED, clientVersion, source);
     }
 
     /**
@@ -256,6 +271,6 @@ final class Acceptor
     private void refuse(final long clientId, final InetSocketAddress source, final DirectBuffer reason)
     {
         endpointCounters.connectionsRejected().incrementRelease();
-        replies.sendRejection(clientId, reason, 0, source);
+        replies.sendRejection(clientId, ConnectionLifecycle.REJECTED_ERROR, reason, 0, source);
     }
 }

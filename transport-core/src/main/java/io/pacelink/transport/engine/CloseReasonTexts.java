@@ -32,11 +32,25 @@ final class CloseReasonTexts
         "unsupported wire-format version: this endpoint speaks version " + PacketHeaderFlyweight.CURRENT_VERSION);
 
     static final UnsafeBuffer SECURE_MODE_REQUIRED = text(
-        "secure mode required: this endpoint answers only Noise hellos of a profile it has a key for " +
-        "(pin its public key, or share its pre-shared key)");
+        "secure mode required: this server speaks only the secure mode; the client gave no key (pin the server's " +
+        "public key, or share its pre-shared key)");
 
     static final UnsafeBuffer SECURE_MODE_UNSUPPORTED = text(
-        "secure mode unsupported: this endpoint has no key and speaks plaintext only");
+        "secure mode unsupported: this server has no key and speaks plaintext only");
+
+    static final UnsafeBuffer NO_STATIC_KEY = text(
+        "this server has no static key: it answers pre-shared-key (Noise NNpsk0) hellos only; give the client its " +
+        "pre-shared key");
+
+    static final UnsafeBuffer NO_PRE_SHARED_KEY = text(
+        "this server has no pre-shared key: it answers Noise NK hellos only; pin its public key instead");
+
+    static final UnsafeBuffer WRONG_SERVER_KEY = text(
+        "wrong server key: the hello is not for this server's key (the client pinned another one)");
+
+    static final UnsafeBuffer WRONG_PRE_SHARED_KEY = text(
+        "wrong pre-shared key: the hello's MAC does not check with this server's pre-shared key (the two ends " +
+        "hold different ones)");
 
     private CloseReasonTexts()
     {

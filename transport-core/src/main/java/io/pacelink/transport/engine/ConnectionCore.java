@@ -241,8 +241,12 @@ final class ConnectionCore implements SchedulableFlow
         {
             return; // a retransmitted answer
         }
-        final int verdict = handshake.onAnswer(answer, noise);
-        if (ConnectionHandshake.ANSWER_UNACCEPTABLE == verdict)
+        final int verdict = handshake.onAnswer(answer, noise, remoteAddress);
+        if (ConnectionHandshake.ANSWER_DISTRUSTED == verdict)
+        {
+            lifecycle.endNow(CloseReason.AUTHENTICATION_FAILED, handshake.failureDetail());
+        }
+        else if (ConnectionHandshake.ANSWER_UNACCEPTABLE == verdict)
         {
             lifecycle.endNow(CloseReason.PROTOCOL_VIOLATION, "the server's handshake asks for an unsupported " +
                 "version or a datagram size below " + PacelinkContext.MIN_DATAGRAM_SIZE_BYTES + " bytes");
@@ -256,31 +260,40 @@ final class ConnectionCore implements SchedulableFlow
     }
 
     /**
-     * The server answered the hello with a RETRY: send the hello again at once, echoing its token.
+     * The server answered the hello with a RETRY: send the hello again at once, echoing its token; a server key it
+     * carries that is not the one this client pinned fails the connect at once
+     * ({@link ConnectionHandshake#followRetry}).
      *
      * @param buffer      holding the token.
      * @param tokenOffset of the first token byte.
      * @param tokenLength number of token bytes, at most {@link RetryPacketFlyweight#MAX_TOKEN_LENGTH}.
+     * @param serverKey   the server's static public key the RETRY carried, or null.
      * @param nowNs       the current time.
      */
-    void onRetry(final DirectBuffer buffer, final int tokenOffset, final int tokenLength, final long nowNs)
+    void onRetry(
+        final DirectBuffer buffer,
+        final int tokenOffset,
+        final int tokenLength,
+        final byte[] serverKey,
+        final long nowNs)
     {
-        if (lifecycle.isConnecting())
+        if (lifecycle.isConnecting() && !handshake.followRetry(buffer, tokenOffset, tokenLength, serverKey, nowNs))
         {
-            handshake.followRetry(buffer, tokenOffset, tokenLength, nowNs);
+            lifecycle.endNow(CloseReason.AUTHENTICATION_FAILED, handshake.failureDetail());
         }
     }
 
     /**
-     * The server refused this client's handshake.
+     * The server refused this client's handshake ({@link ConnectionLifecycle#onRefused}).
      *
-     * @param detail the server's reason, e.g. "connection limit reached".
+     * @param errorCode the CLOSE frame's code.
+     * @param detail    the server's reason, e.g. "the server has its maximum of connections".
      */
-    void onRejected(final String detail)
+    void onRejected(final int errorCode, final String detail)
     {
         if (lifecycle.isConnecting())
         {
-            lifecycle.endNow(CloseReason.REJECTED, detail);
+            lifecycle.onRefused(errorCode, detail);
         }
     }
 

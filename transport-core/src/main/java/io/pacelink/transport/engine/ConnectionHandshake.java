@@ -1,5 +1,6 @@
 package io.pacelink.transport.engine;
 
+import io.pacelink.transport.CloseReason;
 import io.pacelink.transport.PacelinkContext;
 import io.pacelink.transport.secure.SecureSession;
 import io.pacelink.transport.stats.SecurityCounters;
@@ -9,6 +10,8 @@ import io.pacelink.transport.wire.PacketHeaderFlyweight;
 import io.pacelink.transport.wire.RetryPacketFlyweight;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
+
+import java.net.InetSocketAddress;
 
 /**
  * One connection's handshake, both sides (docs/wire-format.md, "Handshake"): when the client sends its hello again
@@ -36,6 +39,12 @@ final class ConnectionHandshake
     static final int ANSWER_UNACCEPTABLE = 2;
 
     /**
+     * {@link #onAnswer}: genuine, from a server whose key the application does not trust
+     * ({@link SecureSession#verifyServer}): the connection fails, {@link #failureDetail()} says why.
+     */
+    static final int ANSWER_DISTRUSTED = 3;
+
+    /**
      * Handshake retries back off from the initial RTT, doubling (RFC 9002 section 6.2.1 applied to the handshake).
      */
     private static final int MAX_BACKOFF_SHIFT = 6;
@@ -59,6 +68,8 @@ final class ConnectionHandshake
     private UnsafeBuffer retryToken;
     private int retryTokenLength;
     private int retriesFollowed;
+    private int answersNotAuthenticated;
+    private String failureDetail;
     private long confirmationDueNs = Long.MAX_VALUE;
     private boolean isConfirmed;
 
@@ -113,6 +124,32 @@ final class ConnectionHandshake
     }
 
     /**
+     * @return how a client's handshake that took its whole timeout ended: answers came but none proved the server
+     * holds the keys is an authentication failure, not a silent host.
+     */
+    CloseReason timeoutReason()
+    {
+        return answersNotAuthenticated > 0 ? CloseReason.AUTHENTICATION_FAILED : CloseReason.HANDSHAKE_TIMEOUT;
+    }
+
+    /**
+     * @return the detail of {@link #timeoutReason()}.
+     */
+    String timeoutDetail()
+    {
+        return answersNotAuthenticated > 0 ? "none of the server's " + answersNotAuthenticated +
+            " answers authenticated: they were forged, or changed on the way" : "";
+    }
+
+    /**
+     * @return why the last RETRY or answer failed the connection ({@link #followRetry}, {@link #ANSWER_DISTRUSTED}).
+     */
+    String failureDetail()
+    {
+        return failureDetail;
+    }
+
+    /**
      * @return while connecting: the hello's next retry or the timeout, whichever comes first.
      */
     long connectingDeadlineNs()
@@ -123,18 +160,34 @@ final class ConnectionHandshake
     // ---------------------------------------------------------------- client
 
     /**
-     * The server answered the hello with a RETRY: the hello is sent again at once, echoing its token.
+     * The server answered the hello with a RETRY: the hello is sent again at once, echoing its token. A secure client
+     * also reads the server key the RETRY may carry ({@link SecureSession#onRetry}): it learns the key it did not
+     * know, or finds it is not the one it pinned — then the connect fails at once, naming both keys, rather than
+     * waiting out the handshake timeout.
      *
      * @param buffer      holding the token.
      * @param tokenOffset of the first token byte.
      * @param tokenLength number of token bytes, at most {@link RetryPacketFlyweight#MAX_TOKEN_LENGTH}.
+     * @param serverKey   the server's static public key the RETRY carried, or null.
      * @param nowNs       the current time.
+     * @return false if the connection must fail ({@link #failureDetail()} says why); true if the RETRY was followed
+     * or ignored.
      */
-    void followRetry(final DirectBuffer buffer, final int tokenOffset, final int tokenLength, final long nowNs)
+    boolean followRetry(
+        final DirectBuffer buffer,
+        final int tokenOffset,
+        final int tokenLength,
+        final byte[] serverKey,
+        final long nowNs)
     {
         if (retriesFollowed >= MAX_RETRIES)
         {
-            return;
+            return true;
+        }
+        failureDetail = null == secureSession ? null : secureSession.onRetry(serverKey);
+        if (null != failureDetail)
+        {
+            return false;
         }
         retriesFollowed++;
         if (null == retryToken)
@@ -144,6 +197,7 @@ final class ConnectionHandshake
         retryToken.putBytes(0, buffer, tokenOffset, tokenLength);
         retryTokenLength = tokenLength;
         retryDeadlineNs = nowNs;
+        return true;
     }
 
     /**
@@ -159,15 +213,27 @@ final class ConnectionHandshake
     /**
      * Judge the server's answer (counting a forged one or an unacceptable one).
      *
-     * @param noise the answer's NOISE frame, or null.
-     * @return {@link #ANSWER_ACCEPTED}, {@link #ANSWER_FORGED} or {@link #ANSWER_UNACCEPTABLE}.
+     * @param noise  the answer's NOISE frame, or null.
+     * @param server the server's address, for the application's {@link io.pacelink.transport.ServerKeyVerifier}.
+     * @return {@link #ANSWER_ACCEPTED}, {@link #ANSWER_FORGED}, {@link #ANSWER_DISTRUSTED} or
+     * {@link #ANSWER_UNACCEPTABLE}.
      */
-    int onAnswer(final HandshakeFrameFlyweight handshake, final NoiseFrameFlyweight noise)
+    int onAnswer(
+        final HandshakeFrameFlyweight handshake, final NoiseFrameFlyweight noise, final InetSocketAddress server)
     {
         if (null != secureSession && !isGenuineAnswer(handshake, noise))
         {
             securityCounters.handshakeAuthFailures().incrementRelease();
+            answersNotAuthenticated++;
             return ANSWER_FORGED;
+        }
+        failureDetail = null == secureSession ? null : secureSession.verifyServer(server);
+        if (null != failureDetail)
+        {
+            // The server proved it holds a key this client learned from it, and the application does not trust that
+            // key (a known-hosts file holds another). The server's half-open connection is never confirmed and ends
+            // with its handshake timeout; nothing was sent toward it under the distrusted key.
+            return ANSWER_DISTRUSTED;
         }
         if (PacketHeaderFlyweight.CURRENT_VERSION != handshake.version() ||
             handshake.maxDatagramSize() < PacelinkContext.MIN_DATAGRAM_SIZE_BYTES)

@@ -38,6 +38,18 @@ final class ConnectionLifecycle
     static final int ABORTED_ERROR = 3;
 
     /**
+     * Error code a secure server sends when it refuses a hello it cannot authenticate: a pinned key that is not its
+     * own, a pre-shared key that differs (docs/security.md, "Secure mode").
+     */
+    static final int AUTHENTICATION_FAILED_ERROR = 4;
+
+    /**
+     * Error code a server sends when it refuses a hello of a mode it does not speak: plaintext to a secure server,
+     * secure to a plaintext one, or a Noise profile it has no key for.
+     */
+    static final int SECURITY_MISMATCH_ERROR = 5;
+
+    /**
      * RFC 9000 section 10.2: a closing or draining connection lingers for three PTOs so late packets are absorbed.
      */
     private static final int CLOSE_LINGER_PTOS = 3;
@@ -179,6 +191,19 @@ final class ConnectionLifecycle
         {
             finish();
         }
+    }
+
+    /**
+     * The server refused this client's hello (a CLOSE while connecting): an authentication failure and a mode
+     * mismatch are told apart from other refusals, so the application sees what to fix.
+     *
+     * @param errorCode the CLOSE frame's code.
+     * @param detail    the server's reason, e.g. "the server has its maximum of connections".
+     */
+    void onRefused(final int errorCode, final String detail)
+    {
+        endNow(AUTHENTICATION_FAILED_ERROR == errorCode ? CloseReason.AUTHENTICATION_FAILED :
+            SECURITY_MISMATCH_ERROR == errorCode ? CloseReason.SECURITY_MISMATCH : CloseReason.REJECTED, detail);
     }
 
     /**

@@ -159,7 +159,7 @@ final class ConnectionTimers
         }
         if (handshake.isTimedOut(nowNs))
         {
-            lifecycle.endNow(CloseReason.HANDSHAKE_TIMEOUT, "");
+            lifecycle.endNow(handshake.timeoutReason(), handshake.timeoutDetail());
             return 1;
         }
         return 0;

@@ -37,6 +37,7 @@ final class DatagramDispatcher
     private final PacketDecoder decoder = new PacketDecoder();
     private boolean handshakeNamesController;
     private boolean handshakeHasNoise;
+    private int closeErrorCode;
 
     DatagramDispatcher(
         final PacelinkContext context,
@@ -276,7 +277,8 @@ final class DatagramDispatcher
         {
             if (PacketType.CLOSE == decoder.packetType())
             {
-                connection.onRejected(closeReasonPhrase(buffer, offset, length));
+                final String phrase = closeReasonPhrase(buffer, offset, length);
+                connection.onRejected(closeErrorCode, phrase);
             }
             else
             {
@@ -331,7 +333,13 @@ final class DatagramDispatcher
         if (null != connection)
         {
             final RetryPacketFlyweight retry = decoder.retry();
-            connection.onRetry(retry.buffer(), retry.tokenOffset(), retry.tokenLength(), nowNs);
+            byte[] serverKey = null;
+            if (RetryPacketFlyweight.SERVER_KEY_LENGTH == decoder.retryServerKeyLength())
+            {
+                serverKey = new byte[RetryPacketFlyweight.SERVER_KEY_LENGTH]; // a handshake's, not the hot path
+                retry.buffer().getBytes(retry.serverKeyOffset(), serverKey);
+            }
+            connection.onRetry(retry.buffer(), retry.tokenOffset(), retry.tokenLength(), serverKey, nowNs);
         }
     }
 
@@ -389,18 +397,21 @@ final class DatagramDispatcher
     }
 
     /**
-     * @return the reason phrase of a validated CLOSE packet's CLOSE frame (a server's reason for a refusal), or empty.
+     * @return the reason phrase of a validated CLOSE packet's CLOSE frame (a server's reason for a refusal), or empty;
+     * its error code is left in {@link #closeErrorCode}.
      */
     private String closeReasonPhrase(final DirectBuffer buffer, final int offset, final int length)
     {
         String phrase = "";
+        closeErrorCode = ConnectionLifecycle.REJECTED_ERROR;
         for (int frameType = decoder.firstFrame(buffer, offset, length);
             PacketDecoder.NO_MORE_FRAMES != frameType;
             frameType = decoder.nextFrame())
         {
-            if (FrameType.CLOSE == frameType && decoder.close().reasonLength() > 0)
+            if (FrameType.CLOSE == frameType)
             {
-                phrase = decoder.close().reason();
+                closeErrorCode = decoder.close().errorCode();
+                phrase = decoder.close().reasonLength() > 0 ? decoder.close().reason() : "";
             }
         }
         return phrase;

@@ -275,6 +275,6 @@ final class PacketAssembler
     {
         final int macOffset = writer.appendNoise(
             secureSession.profile().wireId(), secureSession.aead().wireId(), message);
-        secureSession.helloMac().write(writer.buffer(), writer.offset(), macOffset);
+        secureSession.writeMac(writer.buffer(), writer.offset(), macOffset);
     }
 }

@@ -14,9 +14,10 @@ import java.net.InetSocketAddress;
 
 /**
  * The server's answers to a hello that keep no state: a RETRY with an address-validation token (RFC 9000 section
- * 8.1.2) and a CLOSE with error code REJECTED that says why — in this endpoint's version, or in the client's own for a
- * client of another version (docs/wire-format.md, "Versions"). Each is far smaller than the hello it answers, and
- * leaves through the {@link Outbox} with the cycle's other datagrams.
+ * 8.1.2), carrying the server's static public key when it answers a Noise NK hello (docs/wire-format.md, "Secure
+ * mode"), and a CLOSE refusing the hello with an error code and a phrase that say why — in this endpoint's version,
+ * or in the client's own for a client of another version (docs/wire-format.md, "Versions"). Each is far smaller than
+ * the hello it answers, and leaves through the {@link Outbox} with the cycle's other datagrams.
  */
 final class StatelessReplies
 {
@@ -44,33 +45,43 @@ final class StatelessReplies
     /**
      * @param clientId    the client's id from its hello.
      * @param token       the address-validation token, {@link AddressValidator#TOKEN_LENGTH} bytes from 0.
+     * @param serverKey   the server's static public key, answering a Noise NK hello; else null.
      * @param destination the hello's source.
      */
-    void sendRetry(final long clientId, final DirectBuffer token, final InetSocketAddress destination)
+    void sendRetry(
+        final long clientId, final DirectBuffer token, final byte[] serverKey, final InetSocketAddress destination)
     {
-        final int lengthBytes = RetryPacketFlyweight.TOKEN_OFFSET + AddressValidator.TOKEN_LENGTH;
+        final int lengthBytes = RetryPacketFlyweight.TOKEN_OFFSET + AddressValidator.TOKEN_LENGTH +
+            (null == serverKey ? 0 : RetryPacketFlyweight.SERVER_KEY_LENGTH);
         final int offset = outbox.claim(lengthBytes + Crc32cPacketCheck.TRAILER_LENGTH);
         writer.wrap(outbox.buffer(), offset, lengthBytes);
-        writer.writeRetry(clientId, token, 0, AddressValidator.TOKEN_LENGTH);
+        writer.writeRetry(clientId, token, 0, AddressValidator.TOKEN_LENGTH, serverKey);
         outbox.commit(crc.seal(outbox.buffer(), offset, writer.length()), destination);
     }
 
     /**
-     * A CLOSE with error code REJECTED to a client's hello.
+     * A CLOSE refusing a client's hello.
      *
      * @param clientId    the client's id from its hello.
+     * @param errorCode   {@link ConnectionLifecycle#REJECTED_ERROR}, or for a secure server's refusals
+     *                    {@link ConnectionLifecycle#AUTHENTICATION_FAILED_ERROR} or
+     *                    {@link ConnectionLifecycle#SECURITY_MISMATCH_ERROR}.
      * @param reason      why.
      * @param version     the header version to write, 0 for this endpoint's.
      * @param destination the hello's source.
      */
     void sendRejection(
-        final long clientId, final DirectBuffer reason, final int version, final InetSocketAddress destination)
+        final long clientId,
+        final int errorCode,
+        final DirectBuffer reason,
+        final int version,
+        final InetSocketAddress destination)
     {
         final MutableDirectBuffer buffer = outbox.buffer();
         final int offset = outbox.claim(maxDatagramSizeBytes);
         writer.wrap(buffer, offset, maxDatagramSizeBytes - Crc32cPacketCheck.TRAILER_LENGTH);
         writer.writeHeader(PacketType.CLOSE, clientId, 0);
-        writer.appendClose(ConnectionLifecycle.REJECTED_ERROR, reason, 0, reason.capacity());
+        writer.appendClose(errorCode, reason, 0, reason.capacity());
         if (0 != version)
         {
             // Another version's client: written in its layout, which has an integrity trailer from version 3 on

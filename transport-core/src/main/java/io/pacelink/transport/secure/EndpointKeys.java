@@ -1,10 +1,13 @@
 package io.pacelink.transport.secure;
 
+import io.pacelink.transport.ServerKeyVerifier;
+
 import java.util.function.LongSupplier;
 
 /**
  * An endpoint's secure-mode keys and choices, made once from its configuration: as a client, which profile it speaks
- * (NK when it pins a server key, else NNpsk0 when it has a pre-shared key, else plaintext); as a server, which
+ * (NK when it pins a server key or verifies one it learns from the server, else NNpsk0 when it has a pre-shared key,
+ * else plaintext); as a server, which
  * profiles it answers (NK when it has a static private key, NNpsk0 when it has a pre-shared key) — an endpoint with
  * neither speaks plaintext only. Holds the {@link HelloMac} keys for each, and draws ephemeral keys from the
  * endpoint's random source (a {@code SecureRandom} on a real socket, seeded only in the simulator).
@@ -14,6 +17,7 @@ public final class EndpointKeys
     private final byte[] serverPrivateKey;
     private final byte[] serverPublicKey;
     private final byte[] pinnedServerKey;
+    private final ServerKeyVerifier serverKeyVerifier;
     private final byte[] preSharedKey;
     private final AeadAlgorithm aead;
     private final long keyUpdateIntervalPackets;
@@ -25,6 +29,8 @@ public final class EndpointKeys
     /**
      * @param serverPrivateKey         this server's static private key (NK), or null.
      * @param pinnedServerKey          the server public key this client pins (NK), or null.
+     * @param serverKeyVerifier        without a pinned key: decides whether to trust the key a server presents (NK),
+     *                                 or null.
      * @param preSharedKey             the pre-shared key (NNpsk0), or null.
      * @param aead                     the AEAD a client proposes.
      * @param keyUpdateIntervalPackets packets sealed under one key before a key update.
@@ -33,6 +39,7 @@ public final class EndpointKeys
     public EndpointKeys(
         final byte[] serverPrivateKey,
         final byte[] pinnedServerKey,
+        final ServerKeyVerifier serverKeyVerifier,
         final byte[] preSharedKey,
         final AeadAlgorithm aead,
         final long keyUpdateIntervalPackets,
@@ -41,6 +48,7 @@ public final class EndpointKeys
         this.serverPrivateKey = null == serverPrivateKey ? null : serverPrivateKey.clone();
         this.serverPublicKey = null == serverPrivateKey ? null : new X25519().publicKey(serverPrivateKey);
         this.pinnedServerKey = null == pinnedServerKey ? null : pinnedServerKey.clone();
+        this.serverKeyVerifier = null == pinnedServerKey ? serverKeyVerifier : null;
         this.preSharedKey = null == preSharedKey ? null : preSharedKey.clone();
         this.aead = aead;
         this.keyUpdateIntervalPackets = keyUpdateIntervalPackets;
@@ -51,11 +59,45 @@ public final class EndpointKeys
     }
 
     /**
+     * The keys without a verifier of learned server keys.
+     *
+     * @param serverPrivateKey         this server's static private key (NK), or null.
+     * @param pinnedServerKey          the server public key this client pins (NK), or null.
+     * @param preSharedKey             the pre-shared key (NNpsk0), or null.
+     * @param aead                     the AEAD a client proposes.
+     * @param keyUpdateIntervalPackets packets sealed under one key before a key update.
+     * @param randomSource             64 random bits per call, for ephemeral keys.
+     * @deprecated since 0.1.0: use the constructor with a {@link ServerKeyVerifier} (null for none); this one goes in
+     * the next minor version.
+     */
+    @Deprecated
+    public EndpointKeys(
+        final byte[] serverPrivateKey,
+        final byte[] pinnedServerKey,
+        final byte[] preSharedKey,
+        final AeadAlgorithm aead,
+        final long keyUpdateIntervalPackets,
+        final LongSupplier randomSource)
+    {
+        this(serverPrivateKey, pinnedServerKey, null, preSharedKey, aead, keyUpdateIntervalPackets, randomSource);
+    }
+
+    /**
      * @return the profile this endpoint's connections open with, or null for plaintext.
      */
     public NoiseProfile clientProfile()
     {
-        return null != pinnedServerKey ? NoiseProfile.NK : null != preSharedKey ? NoiseProfile.NN_PSK0 : null;
+        return null != pinnedServerKey || null != serverKeyVerifier ? NoiseProfile.NK :
+            null != preSharedKey ? NoiseProfile.NN_PSK0 : null;
+    }
+
+    /**
+     * @return this server's static public key, or null if it has none; a RETRY answering an NK hello carries it, so
+     * a client that does not know it yet can learn it (docs/wire-format.md, "Secure mode").
+     */
+    public byte[] serverPublicKey()
+    {
+        return serverPublicKey;
     }
 
     /**
@@ -76,7 +118,8 @@ public final class EndpointKeys
     }
 
     /**
-     * @return the MAC a client writes on its hellos and checks on the answers (its profile's).
+     * @return the MAC a client writes on its hellos and checks on the answers (its profile's); null for a client that
+     * has yet to learn the server's key.
      */
     public HelloMac clientMac()
     {
@@ -107,6 +150,11 @@ public final class EndpointKeys
     byte[] pinnedServerKey()
     {
         return pinnedServerKey;
+    }
+
+    ServerKeyVerifier serverKeyVerifier()
+    {
+        return serverKeyVerifier;
     }
 
     byte[] preSharedKey()

@@ -1,11 +1,16 @@
 package io.pacelink.transport.secure;
 
+import io.pacelink.transport.ServerKeyVerifier;
+import io.pacelink.transport.keys.KeyFingerprint;
 import io.pacelink.transport.wire.PacketHeaderFlyweight;
 import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
 
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
+import java.util.Arrays;
 
 /**
  * One connection's side of the secure mode: its Noise handshake, then its {@link PacketProtection}.
@@ -18,6 +23,12 @@ import java.security.MessageDigest;
  * A client keeps its first message and sends it again with each hello (a RETRY changes only the token, which the
  * transcript leaves out). Because a forged answer must not spoil the handshake for the genuine one, the client reads
  * each answer on a fresh handshake state made from the same ephemeral key. Handshakes only: allocates.
+ * <p>
+ * A client that pins no server key but has a {@link ServerKeyVerifier} (docs/security.md, "Secure with zero setup")
+ * first sends a <em>key request</em>: an NK hello with an empty message and an all-zero MAC, which no server can
+ * accept but every NK server answers with a RETRY carrying its static public key. The client takes that key
+ * ({@link #onRetry}), sends the real NK message toward it, and once the server's answer proves it holds the private
+ * key, asks the verifier ({@link #verifyServer}).
  */
 public final class SecureSession
 {
@@ -27,11 +38,17 @@ public final class SecureSession
     static final byte[] PROLOGUE =
         ("pacelink wire " + PacketHeaderFlyweight.CURRENT_VERSION).getBytes(StandardCharsets.US_ASCII);
 
+    /**
+     * The message of a key request: empty.
+     */
+    private static final byte[] KEY_REQUEST = new byte[0];
+
     private final EndpointKeys keys;
     private final NoiseProfile profile;
     private final AeadAlgorithm aead;
     private final byte[] ephemeralKey;
-    private final HelloMac helloMac;
+    private HelloMac helloMac;
+    private byte[] serverKey;
     private NoiseHandshake responder;
     private byte[] transcript;
     private byte[] firstMessage;
@@ -58,8 +75,10 @@ public final class SecureSession
      */
     public static SecureSession client(final EndpointKeys keys)
     {
-        return new SecureSession(
+        final SecureSession session = new SecureSession(
             keys, keys.clientProfile(), keys.aead(), keys.newEphemeralKey(), keys.clientMac());
+        session.serverKey = keys.pinnedServerKey();
+        return session;
     }
 
     /**
@@ -96,11 +115,93 @@ public final class SecureSession
     }
 
     /**
-     * @return the MAC this side writes on its handshake packets (the same key on both sides).
+     * @return the MAC this side writes on its handshake packets (the same key on both sides); null for a client that
+     * has yet to learn the server's key.
+     * @deprecated since 0.1.0: use {@link #writeMac}, which also writes a key request's MAC; this goes in the next
+     * minor version.
      */
+    @Deprecated
     public HelloMac helloMac()
     {
         return helloMac;
+    }
+
+    /**
+     * Write the MAC of a handshake packet this side sends (the same key on both sides); a key request's is zeros.
+     *
+     * @param buffer    holding the packet.
+     * @param offset    of the packet.
+     * @param macOffset where the MAC goes; it covers {@code [offset, macOffset)}.
+     */
+    public void writeMac(final MutableDirectBuffer buffer, final int offset, final int macOffset)
+    {
+        if (null == helloMac)
+        {
+            buffer.setMemory(macOffset, HelloMac.MAC_LENGTH, (byte)0);
+        }
+        else
+        {
+            helloMac.write(buffer, offset, macOffset);
+        }
+    }
+
+    /**
+     * A client's RETRY arrived. For an NK client it may carry the server's static public key (unauthenticated, as
+     * everything in a RETRY is): a client still without one takes it and can send its real first message; a client
+     * that pinned a key, or took one from an earlier RETRY of this attempt, checks that it is the same, so a changed
+     * server key fails the connect at once, with both fingerprints, before any Diffie-Hellman work on either side.
+     *
+     * @param presentedKey the RETRY's key, or null if it carried none.
+     * @return null if the handshake goes on; else why it cannot (the connect fails as an authentication failure).
+     */
+    public String onRetry(final byte[] presentedKey)
+    {
+        if (NoiseProfile.NK != profile)
+        {
+            return null;
+        }
+        if (null == presentedKey)
+        {
+            return null != serverKey ? null : "the server did not present its key: it is an older Pacelink; pin " +
+                "its public key instead";
+        }
+        if (null == serverKey)
+        {
+            serverKey = presentedKey.clone();
+            helloMac = new HelloMac(serverKey);
+            return null;
+        }
+        if (Arrays.equals(serverKey, presentedKey))
+        {
+            return null;
+        }
+        return (null != keys.pinnedServerKey() ? "the server presents key " + KeyFingerprint.of(presentedKey) +
+            ", not the pinned key " : "the server presented key " + KeyFingerprint.of(presentedKey) +
+            " after key ") + KeyFingerprint.of(serverKey);
+    }
+
+    /**
+     * After the server's answer proved it holds its key ({@link #onSecondMessage} returned true): ask the verifier, if
+     * the key was learned rather than pinned, whether to trust it.
+     *
+     * @param server the address the client connected to.
+     * @return null if the key is trusted (or was pinned); else the verifier's reason.
+     */
+    public String verifyServer(final InetSocketAddress server)
+    {
+        final ServerKeyVerifier verifier = keys.serverKeyVerifier();
+        if (null == verifier || NoiseProfile.NK != profile)
+        {
+            return null;
+        }
+        try
+        {
+            return verifier.verify(server, serverKey.clone());
+        }
+        catch (final RuntimeException ex)
+        {
+            return "the server key verifier failed: " + ex;
+        }
     }
 
     /**
@@ -112,13 +213,18 @@ public final class SecureSession
     }
 
     /**
-     * The client's first message, made on the first call.
+     * The client's first message, made on the first call once the server's key is known; until then a key request's
+     * empty message.
      *
      * @param clientTranscript the transcript of the client's clear parameters.
      * @return the message.
      */
     public byte[] firstMessage(final byte[] clientTranscript)
     {
+        if (NoiseProfile.NK == profile && null == serverKey)
+        {
+            return KEY_REQUEST;
+        }
         if (null == firstMessage)
         {
             transcript = clientTranscript.clone();
@@ -181,7 +287,7 @@ public final class SecureSession
     private NoiseHandshake newInitiator()
     {
         return NoiseHandshake.initiator(
-            profile, aead, PROLOGUE, keys.pinnedServerKey(), keys.preSharedKey(), ephemeralKey);
+            profile, aead, PROLOGUE, serverKey, keys.preSharedKey(), ephemeralKey);
     }
 
     /**

@@ -6,7 +6,8 @@ package io.pacelink.transport.wire;
  * hello carries the first message, the server's answer the second. The MAC ends the frame: HMAC-SHA-256, truncated to
  * 16 bytes, over every byte of the packet before it, keyed with a hash of what the client must know to talk to the
  * server (its static public key, or the pre-shared key): a server checks it before any Diffie-Hellman, so a flood of
- * hellos costs it no public-key work (WireGuard's mac1).
+ * hellos costs it no public-key work (WireGuard's mac1). An NK hello with an empty message is a <em>key request</em>:
+ * a client that does not know the server's static key yet asks for it, and the server's RETRY carries it.
  * <pre>
  *  0                   1                   2                   3
  *  0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
@@ -50,9 +51,19 @@ public final class NoiseFrameFlyweight extends FrameHeaderFlyweight
     public static final int FIXED_BODY_LENGTH = MESSAGE_OFFSET - FRAME_HEADER_LENGTH + MAC_LENGTH;
 
     /**
-     * Shortest message: an ephemeral key and a tag.
+     * Shortest message but the key request's empty one: an ephemeral key and a tag.
      */
     public static final int MIN_MESSAGE_LENGTH = 48;
+
+    /**
+     * The profile number of Noise NK, the only profile whose client may send a key request.
+     */
+    public static final int PROFILE_NK = 1;
+
+    /**
+     * Length of a key request's message (an NK hello only).
+     */
+    public static final int KEY_REQUEST_LENGTH = 0;
 
     /**
      * Longest message accepted: the handshake's own are 80 bytes; the bound keeps a hostile frame cheap.

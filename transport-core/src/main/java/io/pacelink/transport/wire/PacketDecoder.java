@@ -109,8 +109,8 @@ public final class PacketDecoder
     public static final int MALFORMED_CONGESTION_CONTROL = 16;
 
     /**
-     * A RETRY packet whose token is empty, longer than {@link RetryPacketFlyweight#MAX_TOKEN_LENGTH} or does not
-     * end the datagram.
+     * A RETRY packet whose token is empty or longer than {@link RetryPacketFlyweight#MAX_TOKEN_LENGTH}, or is followed
+     * by anything but nothing or a server key of {@link RetryPacketFlyweight#SERVER_KEY_LENGTH} bytes.
      */
     public static final int MALFORMED_RETRY = 17;
 
@@ -122,7 +122,8 @@ public final class PacketDecoder
 
     /**
      * A NOISE frame shorter than its fixed body, of an unknown profile or AEAD, or whose message is shorter than
-     * {@link NoiseFrameFlyweight#MIN_MESSAGE_LENGTH} or longer than {@link NoiseFrameFlyweight#MAX_MESSAGE_LENGTH}.
+     * {@link NoiseFrameFlyweight#MIN_MESSAGE_LENGTH} (but an NK key request's empty one) or longer than
+     * {@link NoiseFrameFlyweight#MAX_MESSAGE_LENGTH}.
      */
     public static final int MALFORMED_NOISE = 19;
 
@@ -153,6 +154,7 @@ public final class PacketDecoder
     private long packetNumber;
     private int frameCount;
     private boolean ackEliciting;
+    private int retryServerKeyLength;
 
     /**
      * Check a datagram completely: header, then every frame header and body. Nothing outside this decoder changes.
@@ -451,6 +453,15 @@ public final class PacketDecoder
     }
 
     /**
+     * @return bytes of the server key after the token of the RETRY packet that last validated: 0 (none) or
+     * {@link RetryPacketFlyweight#SERVER_KEY_LENGTH}; it starts at {@link RetryPacketFlyweight#serverKeyOffset()}.
+     */
+    public int retryServerKeyLength()
+    {
+        return retryServerKeyLength;
+    }
+
+    /**
      * @return the CONSUMED frame {@link #nextFrame()} last returned.
      */
     public ConsumedFrameFlyweight consumed()
@@ -722,11 +733,13 @@ public final class PacketDecoder
         }
         retry.wrap(buffer, offset);
         final int tokenLength = retry.tokenLength();
+        final int keyLength = length - RetryPacketFlyweight.TOKEN_OFFSET - tokenLength;
         if (tokenLength <= 0 || tokenLength > RetryPacketFlyweight.MAX_TOKEN_LENGTH ||
-            tokenLength != length - RetryPacketFlyweight.TOKEN_OFFSET)
+            0 != keyLength && RetryPacketFlyweight.SERVER_KEY_LENGTH != keyLength)
         {
             return MALFORMED_RETRY;
         }
+        retryServerKeyLength = keyLength;
         packetType = PacketType.RETRY;
         destinationConnectionId = header.destinationConnectionId();
         packetNumber = number;
@@ -786,7 +799,8 @@ public final class PacketDecoder
     private int validateNoise(final DirectBuffer buffer, final int frameOffset, final int bodyLength)
     {
         final int messageLength = bodyLength - NoiseFrameFlyweight.FIXED_BODY_LENGTH;
-        if (messageLength < NoiseFrameFlyweight.MIN_MESSAGE_LENGTH ||
+        if (messageLength < NoiseFrameFlyweight.MIN_MESSAGE_LENGTH &&
+            NoiseFrameFlyweight.KEY_REQUEST_LENGTH != messageLength ||
             messageLength > NoiseFrameFlyweight.MAX_MESSAGE_LENGTH)
         {
             return MALFORMED_NOISE;
@@ -794,6 +808,10 @@ public final class PacketDecoder
         noise.wrap(buffer, frameOffset);
         final int profile = noise.profile();
         final int aead = noise.aead();
+        if (NoiseFrameFlyweight.KEY_REQUEST_LENGTH == messageLength && NoiseFrameFlyweight.PROFILE_NK != profile)
+        {
+            return MALFORMED_NOISE; // only a client of the profile that needs the server's key asks for it
+        }
         return profile < 1 || profile > 2 || aead < 1 || aead > 2 ? MALFORMED_NOISE : OK;
     }
 }

@@ -107,18 +107,50 @@ public final class PacketWriter
     public boolean writeRetry(
         final long destinationConnectionId, final DirectBuffer token, final int tokenOffset, final int tokenLength)
     {
+        return writeRetry(destinationConnectionId, token, tokenOffset, tokenLength, null);
+    }
+
+    /**
+     * Write a whole RETRY packet: the header, the token and, answering a Noise NK hello, the server's static public
+     * key (docs/wire-format.md, "Secure mode").
+     *
+     * @param destinationConnectionId the client's own connection id, from its hello.
+     * @param token                   holding the token.
+     * @param tokenOffset             of the first token byte.
+     * @param tokenLength             number of token bytes, 1..{@link RetryPacketFlyweight#MAX_TOKEN_LENGTH}.
+     * @param serverKey               the server's {@link RetryPacketFlyweight#SERVER_KEY_LENGTH}-byte static public
+     *                                key, or null for none.
+     * @return false if the capacity is too small.
+     * @throws IllegalArgumentException if the token length or the key's is out of range.
+     */
+    public boolean writeRetry(
+        final long destinationConnectionId,
+        final DirectBuffer token,
+        final int tokenOffset,
+        final int tokenLength,
+        final byte[] serverKey)
+    {
         if (tokenLength <= 0 || tokenLength > RetryPacketFlyweight.MAX_TOKEN_LENGTH)
         {
             throw new IllegalArgumentException("tokenLength=" + tokenLength);
         }
-        if (capacity < RetryPacketFlyweight.TOKEN_OFFSET + tokenLength || !writeHeader(PacketType.RETRY,
+        final int keyLength = null == serverKey ? 0 : serverKey.length;
+        if (0 != keyLength && RetryPacketFlyweight.SERVER_KEY_LENGTH != keyLength)
+        {
+            throw new IllegalArgumentException("server key of " + keyLength + " bytes");
+        }
+        if (capacity < RetryPacketFlyweight.TOKEN_OFFSET + tokenLength + keyLength || !writeHeader(PacketType.RETRY,
             destinationConnectionId, 0))
         {
             return false;
         }
         retry.wrap(buffer, offset);
         retry.putToken(token, tokenOffset, tokenLength);
-        length = RetryPacketFlyweight.TOKEN_OFFSET + tokenLength;
+        if (0 != keyLength)
+        {
+            buffer.putBytes(retry.serverKeyOffset(), serverKey);
+        }
+        length = RetryPacketFlyweight.TOKEN_OFFSET + tokenLength + keyLength;
         headerWritten = false;
         return true;
     }

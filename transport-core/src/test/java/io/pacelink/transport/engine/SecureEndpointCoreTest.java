@@ -5,12 +5,15 @@ import io.pacelink.transport.Connection;
 import io.pacelink.transport.ConnectionState;
 import io.pacelink.transport.PacelinkContext;
 import io.pacelink.transport.cc.CongestionControlRegistry;
+import io.pacelink.transport.keys.KeyFingerprint;
 import io.pacelink.transport.schedule.RoundRobinScheduler;
 import io.pacelink.transport.secure.X25519;
 import io.pacelink.transport.stats.CountersBuffers;
 import io.pacelink.transport.stats.SecurityCounters;
 import io.pacelink.transport.testing.TestNetwork;
 import io.pacelink.transport.testing.TestPackets;
+import io.pacelink.transport.wire.FrameType;
+import io.pacelink.transport.wire.PacketDecoder;
 import io.pacelink.transport.wire.PacketHeaderFlyweight;
 import io.pacelink.transport.wire.PacketType;
 import io.pacelink.transport.wire.PacketWriter;
@@ -28,13 +31,17 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The integrity check and the secure mode in the sans-IO core, over an in-memory network in virtual time: both Noise
- * profiles connect and deliver; wrong keys and mismatched modes are refused and counted; a captured session shows no
+ * profiles connect and deliver; every way a secure connect fails says what it is — a wrong pinned key (at once, with
+ * both fingerprints), a wrong pre-shared key, a mode or profile mismatch, a learned key the verifier distrusts, a
+ * forged RETRY key, answers that never authenticate, and silence; a client without a pinned key learns and verifies
+ * the server's; a captured session shows no
  * plaintext payload; forged, replayed, truncated and plaintext packets toward a secure connection are dropped and
  * counted with the connection unharmed; keys update; a corrupted plaintext packet is dropped and counted.
  */
@@ -110,22 +117,25 @@ class SecureEndpointCoreTest
     }
 
     @Test
-    void aClientPinningAnotherKeyIsDroppedBeforeAnyPublicKeyWork()
+    void aClientPinningAnotherKeyFailsAtOnceNamingBothKeysWithoutAnyPublicKeyWork()
     {
         final EndpointCore server = newCore(serverPort, nkServer());
         final PacelinkContext wrongPin = plain();
-        wrongPin.security().serverPublicKey(new X25519().publicKey(randomKey(9)));
+        final byte[] otherKey = new X25519().publicKey(randomKey(9));
+        wrongPin.security().serverPublicKey(otherKey);
         final EndpointCore client = newCore(clientPort, wrongPin);
         final Connection connection = client.connect(serverPort.localAddress(), null, nowNs);
-        runFor(SECOND_NS / 2);
-        assertEquals(ConnectionState.CONNECTING, connection.state());
-        assertTrue(server.securityCounters().hellosBadMac().get() > 0);
+        run(() -> ConnectionState.CLOSED == connection.state(), SECOND_NS / 10, "the failure");
+        assertEquals(CloseReason.AUTHENTICATION_FAILED, connection.closeReason());
+        assertEquals("the server presents key " + KeyFingerprint.of(serverPublicKey) + ", not the pinned key " +
+            KeyFingerprint.of(otherKey), connection.outcome().detail());
+        assertEquals(1, server.securityCounters().retriesSent().get(), "its RETRY carried the key");
         assertEquals(0, server.counters().connectionsOpened().get());
-        assertEquals(0, server.securityCounters().retriesSent().get(), "the MAC comes before the token");
+        assertEquals(0, server.securityCounters().handshakeAuthFailures().get(), "no Diffie-Hellman was tried");
     }
 
     @Test
-    void aWrongPreSharedKeyIsDroppedAndCounted()
+    void aWrongPreSharedKeyIsRefusedAsAnAuthenticationFailureNotSilence()
     {
         final PacelinkContext serverContext = plain();
         serverContext.security().preSharedKey(preSharedKey);
@@ -134,9 +144,13 @@ class SecureEndpointCoreTest
         final EndpointCore server = newCore(serverPort, serverContext);
         final Connection connection =
             newCore(clientPort, clientContext).connect(serverPort.localAddress(), null, nowNs);
-        runFor(SECOND_NS / 2);
-        assertEquals(ConnectionState.CONNECTING, connection.state());
-        assertTrue(server.securityCounters().hellosBadMac().get() > 0);
+        run(() -> ConnectionState.CLOSED == connection.state(), SECOND_NS / 10, "the refusal");
+        assertEquals(CloseReason.AUTHENTICATION_FAILED, connection.closeReason());
+        assertTrue(connection.outcome().detail().startsWith("wrong pre-shared key"), connection.outcome().detail());
+        assertEquals(1, server.securityCounters().hellosBadMac().get(), "refused once its address was validated");
+        assertEquals(1, server.securityCounters().retriesSent().get());
+        assertEquals(0, server.counters().connectionsOpened().get());
+        assertEquals(0, server.securityCounters().handshakeAuthFailures().get(), "no Diffie-Hellman was tried");
     }
 
     @Test
@@ -146,7 +160,8 @@ class SecureEndpointCoreTest
         final Connection plaintextClient =
             newCore(clientPort, plain()).connect(serverPort.localAddress(), null, nowNs);
         run(() -> ConnectionState.CLOSED == plaintextClient.state(), SECOND_NS, "refusal");
-        assertEquals(CloseReason.REJECTED, plaintextClient.closeReason());
+        assertEquals(CloseReason.SECURITY_MISMATCH, plaintextClient.closeReason());
+        assertTrue(plaintextClient.outcome().detail().startsWith("secure mode required"));
         assertEquals(1, secureServer.securityCounters().handshakesRefusedMode().get());
 
         final TestNetwork.Port plainPort = network.newPort(3000);
@@ -154,8 +169,133 @@ class SecureEndpointCoreTest
         final Connection secureClient = newCore(network.newPort(4000), nkClient())
             .connect(plainPort.localAddress(), null, nowNs);
         run(() -> ConnectionState.CLOSED == secureClient.state(), SECOND_NS, "refusal");
-        assertEquals(CloseReason.REJECTED, secureClient.closeReason());
+        assertEquals(CloseReason.SECURITY_MISMATCH, secureClient.closeReason());
+        assertTrue(secureClient.outcome().detail().startsWith("secure mode unsupported"));
         assertEquals(1, plaintextServer.securityCounters().handshakesRefusedMode().get());
+    }
+
+    @Test
+    void aProfileTheServerHasNoKeyForIsAMismatchSayingWhichKeyItHas()
+    {
+        final PacelinkContext pskServer = plain();
+        pskServer.security().preSharedKey(preSharedKey);
+        newCore(serverPort, pskServer);
+        final Connection nkToPsk = newCore(clientPort, nkClient()).connect(serverPort.localAddress(), null, nowNs);
+        run(() -> ConnectionState.CLOSED == nkToPsk.state(), SECOND_NS, "refusal");
+        assertEquals(CloseReason.SECURITY_MISMATCH, nkToPsk.closeReason());
+        assertTrue(nkToPsk.outcome().detail().startsWith("this server has no static key"));
+
+        final TestNetwork.Port nkPort = network.newPort(3000);
+        newCore(nkPort, nkServer());
+        final PacelinkContext pskClient = plain();
+        pskClient.security().preSharedKey(preSharedKey);
+        final Connection pskToNk =
+            newCore(network.newPort(4000), pskClient).connect(nkPort.localAddress(), null, nowNs);
+        run(() -> ConnectionState.CLOSED == pskToNk.state(), SECOND_NS, "refusal");
+        assertEquals(CloseReason.SECURITY_MISMATCH, pskToNk.closeReason());
+        assertTrue(pskToNk.outcome().detail().startsWith("this server has no pre-shared key"));
+    }
+
+    @Test
+    void aClientWithoutAPinnedKeyLearnsTheServersKeyProvesItAndAsksItsVerifierOnce()
+    {
+        final EndpointCore server = newCore(serverPort, nkServer());
+        final List<byte[]> verified = new ArrayList<>();
+        final PacelinkContext discovering = plain();
+        discovering.security().serverKeyVerifier((address, key) ->
+        {
+            assertEquals(serverPort.localAddress(), address);
+            verified.add(key);
+            return null;
+        });
+        final Connection[] pair = connect(newCore(clientPort, discovering), server);
+        deliver(pair, 50);
+        assertEquals(1, verified.size());
+        assertArrayEquals(serverPublicKey, verified.get(0));
+        assertEquals(0, noiseMessageLength(firstHello()), "the first hello asks for the key");
+        assertEquals(1, server.securityCounters().retriesSent().get());
+        assertEquals(0, server.securityCounters().handshakeAuthFailures().get());
+        assertEquals(0, server.securityCounters().hellosBadMac().get());
+    }
+
+    @Test
+    void aVerifierThatDistrustsTheKeyEndsTheConnectWithItsReasonAndTheServerNeverAccepts()
+    {
+        final EndpointCore server = newCore(serverPort, nkServer());
+        final PacelinkContext discovering = plain();
+        discovering.security().serverKeyVerifier((address, key) -> "not the key on record");
+        final Connection connection =
+            newCore(clientPort, discovering).connect(serverPort.localAddress(), null, nowNs);
+        run(() -> ConnectionState.CLOSED == connection.state(), SECOND_NS, "the failure");
+        assertEquals(CloseReason.AUTHENTICATION_FAILED, connection.closeReason());
+        assertEquals("not the key on record", connection.outcome().detail());
+        runFor(11 * SECOND_NS);
+        assertTrue(acceptQueues.get(cores.indexOf(server)).isEmpty(), "the server's application saw nothing");
+        assertEquals(1, server.securityCounters().handshakeTimeouts().get(), "its half-open connection ended");
+        assertEquals(0, server.counters().connectionsOpened().get() - server.counters().connectionsClosed().get());
+    }
+
+    @Test
+    void aForgedKeyInTheRetryFailsTheDiscoveringClientAsAnAuthenticationFailureNeverTrustingIt()
+    {
+        final EndpointCore server = newCore(serverPort, nkServer());
+        final int[] verified = {0};
+        final PacelinkContext discovering = plain();
+        discovering.security().serverKeyVerifier((address, key) ->
+        {
+            verified[0]++;
+            return null;
+        });
+        tamper = (datagram) ->
+        {
+            if (PacketType.RETRY == datagram[PacketHeaderFlyweight.PACKET_TYPE_OFFSET])
+            {
+                // An on-path attacker swaps the key the RETRY carries (its last 32 bytes before the CRC32C).
+                final byte[] packet = TestPackets.withoutCrc(datagram);
+                packet[packet.length - 1] ^= 1;
+                System.arraycopy(TestPackets.withCrc(packet), 0, datagram, 0, datagram.length);
+            }
+            return false;
+        };
+        final Connection connection =
+            newCore(clientPort, discovering).connect(serverPort.localAddress(), null, nowNs);
+        run(() -> ConnectionState.CLOSED == connection.state(), SECOND_NS, "the failure");
+        assertEquals(CloseReason.AUTHENTICATION_FAILED, connection.closeReason());
+        assertTrue(connection.outcome().detail().startsWith("wrong server key"), connection.outcome().detail());
+        assertEquals(0, verified[0]);
+        assertEquals(1, server.securityCounters().hellosBadMac().get());
+        assertEquals(0, server.counters().connectionsOpened().get());
+    }
+
+    @Test
+    void answersThatNeverAuthenticateEndTheConnectAsAnAuthenticationFailureNotATimeout()
+    {
+        newCore(serverPort, nkServer());
+        final EndpointCore client = newCore(clientPort, nkClient());
+        tamper = (datagram) ->
+        {
+            if (isServerAnswer(datagram))
+            {
+                final byte[] packet = TestPackets.withoutCrc(datagram);
+                packet[packet.length - 40] ^= 1;
+                System.arraycopy(TestPackets.withCrc(packet), 0, datagram, 0, datagram.length);
+            }
+            return false;
+        };
+        final Connection connection = client.connect(serverPort.localAddress(), null, nowNs);
+        run(() -> ConnectionState.CLOSED == connection.state(), 11 * SECOND_NS, "the handshake timeout");
+        assertEquals(CloseReason.AUTHENTICATION_FAILED, connection.closeReason());
+        assertTrue(connection.outcome().detail().contains("answers authenticated"), connection.outcome().detail());
+        assertTrue(client.securityCounters().handshakeAuthFailures().get() > 0);
+    }
+
+    @Test
+    void silenceIsStillAHandshakeTimeout()
+    {
+        final EndpointCore client = newCore(clientPort, nkClient());
+        final Connection connection = client.connect(network.newPort(5000).localAddress(), null, nowNs);
+        run(() -> ConnectionState.CLOSED == connection.state(), 11 * SECOND_NS, "the handshake timeout");
+        assertEquals(CloseReason.HANDSHAKE_TIMEOUT, connection.closeReason());
     }
 
     @Test
@@ -290,6 +430,22 @@ class SecureEndpointCoreTest
             }
         }
         throw new AssertionError("no hello on the wire");
+    }
+
+    private static int noiseMessageLength(final byte[] hello)
+    {
+        final PacketDecoder decoder = new PacketDecoder();
+        final byte[] packet = TestPackets.withoutCrc(hello);
+        assertEquals(PacketDecoder.OK, decoder.validate(new UnsafeBuffer(packet), 0, packet.length));
+        for (int type = decoder.firstFrame(new UnsafeBuffer(packet), 0, packet.length);
+            PacketDecoder.NO_MORE_FRAMES != type; type = decoder.nextFrame())
+        {
+            if (FrameType.NOISE == type)
+            {
+                return decoder.noise().messageLength();
+            }
+        }
+        throw new AssertionError("no NOISE frame in the hello");
     }
 
     private byte[] lastSealedFrom(final long clientId, final long serverId)

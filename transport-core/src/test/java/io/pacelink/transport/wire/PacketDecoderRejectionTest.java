@@ -23,7 +23,9 @@ import static io.pacelink.transport.wire.PacketDecoder.MALFORMED_DATA;
 import static io.pacelink.transport.wire.PacketDecoder.MALFORMED_HANDSHAKE;
 import static io.pacelink.transport.wire.PacketDecoder.MALFORMED_MAX_DATA;
 import static io.pacelink.transport.wire.PacketDecoder.MALFORMED_MAX_STREAM_DATA;
+import static io.pacelink.transport.wire.PacketDecoder.MALFORMED_NOISE;
 import static io.pacelink.transport.wire.PacketDecoder.MALFORMED_PING;
+import static io.pacelink.transport.wire.PacketDecoder.MALFORMED_RETRY;
 import static io.pacelink.transport.wire.PacketDecoder.OK;
 import static io.pacelink.transport.wire.PacketDecoder.TRUNCATED_FRAME_HEADER;
 import static io.pacelink.transport.wire.PacketDecoder.TRUNCATED_HEADER;
@@ -512,6 +514,44 @@ class PacketDecoderRejectionTest
         buffer.putLong(FRAME + ConsumedFrameFlyweight.POSITION_OFFSET, 4_000, BYTE_ORDER);
         buffer.putInt(FRAME + ConsumedFrameFlyweight.STREAM_ID_OFFSET, -1, BYTE_ORDER);
         assertEquals(MALFORMED_CONSUMED, decoder.validate(buffer, 0, length), "negative stream id");
+    }
+
+    @Test
+    void anEmptyNoiseMessageIsAKeyRequestOfNoiseNkOnly()
+    {
+        for (final int length : new int[]{ NoiseFrameFlyweight.MIN_MESSAGE_LENGTH, 0 })
+        {
+            start(PacketType.HANDSHAKE);
+            writer.appendNoise(NoiseFrameFlyweight.PROFILE_NK, 1, new byte[length]);
+            assertEquals(OK, decoder.validate(buffer, 0, writer.length()), "NK, message of " + length);
+        }
+        start(PacketType.HANDSHAKE);
+        writer.appendNoise(2, 1, new byte[0]);
+        assertEquals(MALFORMED_NOISE, decoder.validate(buffer, 0, writer.length()), "NNpsk0 asks for no key");
+        start(PacketType.HANDSHAKE);
+        writer.appendNoise(NoiseFrameFlyweight.PROFILE_NK, 1, new byte[NoiseFrameFlyweight.MIN_MESSAGE_LENGTH - 1]);
+        assertEquals(MALFORMED_NOISE, decoder.validate(buffer, 0, writer.length()), "too short to be a message");
+    }
+
+    @Test
+    void aRetryCarriesNothingOrAServerKeyAfterItsToken()
+    {
+        final UnsafeBuffer token = new UnsafeBuffer(new byte[25]);
+        final byte[] key = new byte[RetryPacketFlyweight.SERVER_KEY_LENGTH];
+        key[31] = 7;
+        writer.wrap(buffer, 0, 1_500);
+        writer.writeRetry(0x42, token, 0, 25, key);
+        assertEquals(OK, decoder.validate(buffer, 0, writer.length()));
+        assertEquals(RetryPacketFlyweight.SERVER_KEY_LENGTH, decoder.retryServerKeyLength());
+        assertEquals(7, buffer.getByte(decoder.retry().serverKeyOffset() + 31));
+        final int withKey = writer.length();
+        for (int cut = 1; cut < RetryPacketFlyweight.SERVER_KEY_LENGTH; cut++)
+        {
+            assertEquals(MALFORMED_RETRY, decoder.validate(buffer, 0, withKey - cut), "a key cut by " + cut);
+        }
+        assertEquals(MALFORMED_RETRY, decoder.validate(buffer, 0, withKey + 1), "a byte past the key");
+        assertEquals(OK, decoder.validate(buffer, 0, withKey - RetryPacketFlyweight.SERVER_KEY_LENGTH));
+        assertEquals(0, decoder.retryServerKeyLength());
     }
 
     @Test
