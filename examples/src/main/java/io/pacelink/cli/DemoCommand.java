@@ -52,6 +52,9 @@ public final class DemoCommand implements Callable<Integer>
     @Mixin
     private PathRunOptions pathRunOptions;
 
+    @Mixin
+    private IoOptions ioOptions;
+
     @Option(names = "--duration", defaultValue = "10s", paramLabel = "TIME",
         description = "How long each controller sends on the emulated path (default ${DEFAULT-VALUE}).")
     private Duration duration;
@@ -93,6 +96,12 @@ public final class DemoCommand implements Callable<Integer>
             throw new IllegalArgumentException("--message-size must be 1 B..1 MiB; got " + messageSize.bytes());
         }
         final String scheduler = pathRunOptions.scheduler();
+        ioOptions.validate();
+        if (virtual && ioOptions.isCustomised())
+        {
+            throw new IllegalArgumentException("--io and --gso choose the real endpoints' port; --virtual runs no " +
+                "sockets");
+        }
         if (loopback)
         {
             if (virtual)
@@ -121,7 +130,7 @@ public final class DemoCommand implements Callable<Integer>
                 Units.seconds(duration.nanos()), pair);
             final LoopbackTransfer.Result result = LoopbackTransfer.run(LoopbackTransfer.Plan.timedThroughRelay(
                 name, duration.nanos(), messageSize.intBytes(), pair, pathRunOptions.seed()).withScheduler(scheduler),
-                out);
+                out, ioOptions::apply);
             out.println(result.relaySummary());
             out.println();
             rows.add(DemoTable.Row.of(result));
@@ -183,7 +192,7 @@ public final class DemoCommand implements Callable<Integer>
             out.printf(Locale.ROOT, "== %s: %s over loopback ==%n", name, Units.bytes(size.bytes()));
             results.add(LoopbackTransfer.run(
                 LoopbackTransfer.Plan.bySize(name, size.bytes(), messageSize.intBytes(), timeout.nanos())
-                    .withScheduler(scheduler), out));
+                    .withScheduler(scheduler), out, ioOptions::apply));
             out.println();
         }
 

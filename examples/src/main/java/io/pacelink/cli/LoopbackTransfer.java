@@ -21,6 +21,7 @@ import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 
 /**
  * Moves data from a client to a server endpoint in one process over real loopback sockets, either directly or
@@ -158,8 +159,20 @@ public final class LoopbackTransfer
      */
     public static Result run(final Plan plan, final PrintStream out)
     {
-        final PacelinkContext serverContext = newContext(plan).acceptConnections(true);
-        final PacelinkContext clientContext = newContext(plan).acceptConnections(false);
+        return run(plan, out, (context) -> context);
+    }
+
+    /**
+     * @param plan      what to move.
+     * @param out       where interval lines go, or null for none.
+     * @param configure applied to both endpoints' contexts (the datagram port, {@link IoOptions}).
+     * @return what was achieved.
+     */
+    public static Result run(
+        final Plan plan, final PrintStream out, final UnaryOperator<PacelinkContext> configure)
+    {
+        final PacelinkContext serverContext = configure.apply(newContext(plan)).acceptConnections(true);
+        final PacelinkContext clientContext = configure.apply(newContext(plan)).acceptConnections(false);
         Endpoint server = null;
         Endpoint client = null;
         NetemRelay relay = null;

@@ -3,8 +3,11 @@ package io.pacelink.cli;
 import io.pacelink.link.PathSpec;
 import io.pacelink.link.relay.NetemRelay;
 import io.pacelink.link.relay.RelayReporter;
+import io.pacelink.transport.port.DatagramPorts;
+import io.pacelink.transport.port.PortType;
 import io.pacelink.transport.stats.CountersFile;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.PrintStream;
@@ -52,6 +55,9 @@ public final class NetemCommand implements Callable<Integer>
         description = "Where the relay's counters file goes, for pacelink stat (default: ${DEFAULT-VALUE}).")
     private Path countersDirectory = CountersFile.defaultDirectory();
 
+    @Mixin
+    private IoOptions ioOptions;
+
     @Option(names = "--seed", defaultValue = "1",
         description = "Seeds loss, jitter and the other random choices (default ${DEFAULT-VALUE}).")
     private long seed;
@@ -67,6 +73,10 @@ public final class NetemCommand implements Callable<Integer>
                 "Ctrl-C)");
         }
 
+        ioOptions.validate();
+        final PortType portType = ioOptions.portType();
+        final boolean gso = ioOptions.gso();
+
         final PrintStream out = System.out;
         final NetemRelay relay = new NetemRelay(new NetemRelay.Context()
             .listenAddress(listenAddress)
@@ -74,10 +84,14 @@ public final class NetemCommand implements Callable<Integer>
             .path(pair)
             .seed(seed)
             .countersDirectory(countersDirectory)
+            .portFactory((bindAddress, socketBufferBytes) ->
+                DatagramPorts.open(portType, bindAddress, socketBufferBytes, gso).port())
             .reporter(RelayReporter.printingTo(out)));
-        out.printf("relaying %s -> %s%n  forward: %s%n  reverse: %s%n", SocketAddresses.format(relay.listenAddress()),
-            SocketAddresses.format(forwardAddress),
-            describe(pair.forward()), describe(pair.reverse()));
+        out.printf("relaying %s -> %s%n  forward: %s%n  reverse: %s%n  ECN: %s%n",
+            SocketAddresses.format(relay.listenAddress()), SocketAddresses.format(forwardAddress),
+            describe(pair.forward()), describe(pair.reverse()),
+            relay.carriesEcn() ? "carried (the batched port reads and sets each datagram's codepoint)" :
+            "not carried (the NIO port cannot read a datagram's codepoint: everything is forwarded not-ECT)");
 
         final CountDownLatch stop = new CountDownLatch(1);
         final Thread onCtrlC = new Thread(() ->

@@ -41,8 +41,15 @@ public final class PacelinkCommand implements Callable<Integer>
     /**
      * @param args command-line arguments.
      */
+    private static final String LOG_FORMAT_PROPERTY = "java.util.logging.SimpleFormatter.format";
+
     public static void main(final String[] args)
     {
+        // The transport logs through System.Logger (java.util.logging here): one line per message, as a tool prints.
+        if (null == System.getProperty(LOG_FORMAT_PROPERTY))
+        {
+            System.setProperty(LOG_FORMAT_PROPERTY, "%4$s: %5$s%6$s%n");
+        }
         System.exit(newCommandLine().execute(args));
     }
 

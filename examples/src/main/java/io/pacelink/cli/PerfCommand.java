@@ -111,6 +111,9 @@ public final class PerfCommand implements Callable<Integer>
     @Mixin
     private SecurityOptions security;
 
+    @Mixin
+    private IoOptions ioOptions;
+
     @Option(names = { "-J", "--json" }, description = "Client: one JSON document shaped like iperf3's. Server: " +
         "one JSON document per test, each on one line.")
     private boolean json;
@@ -142,6 +145,7 @@ public final class PerfCommand implements Callable<Integer>
                 "prints), got " + port);
         }
         final String scheduler = null == qdisc ? null : SchedulerArgument.resolve(qdisc);
+        ioOptions.validate();
         return server ? serve(scheduler) : runClient(scheduler);
     }
 
@@ -161,7 +165,7 @@ public final class PerfCommand implements Callable<Integer>
         }
         security.apply(new PacelinkContext(), address, "listening on"); // fail fast on a key or plaintext problem
         final PerfServer.Options options = new PerfServer.Options(address, oneOff, json, scheduler, false,
-            (context) -> security.apply(context, address, "listening on"));
+            (context) -> security.apply(ioOptions.apply(context), address, "listening on"));
         return PerfRun.serve(options, System.out, System.err);
     }
 
@@ -210,7 +214,7 @@ public final class PerfCommand implements Callable<Integer>
         try
         {
             final PerfClient.Options options = new PerfClient.Options(target, bindAddress, parameters, scheduler,
-                connectTimeout.nanos(), (context) -> security.apply(context, target, "toward"));
+                connectTimeout.nanos(), (context) -> security.apply(ioOptions.apply(context), target, "toward"));
             final String error = PerfRun.runClient(options, json, plot, out);
             if (null != error)
             {

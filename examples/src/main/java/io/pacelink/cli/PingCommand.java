@@ -79,6 +79,9 @@ public final class PingCommand implements Callable<Integer>
     @Mixin
     private SecurityOptions security;
 
+    @Mixin
+    private IoOptions ioOptions;
+
     @Option(names = "--json", description = "Print one JSON object with the summary instead of text.")
     private boolean json;
 
@@ -105,6 +108,12 @@ public final class PingCommand implements Callable<Integer>
         {
             throw new IllegalArgumentException("give either HOST[:PORT] to ping, or --echo to answer pings");
         }
+        ioOptions.validate();
+        if (rawUdp && ioOptions.isCustomised())
+        {
+            throw new IllegalArgumentException("--io and --gso choose a Pacelink endpoint's port; --raw-udp uses a " +
+                "plain blocking socket: give one or the other");
+        }
         return echo ? serveEchoes() : ping();
     }
 
@@ -128,7 +137,7 @@ public final class PingCommand implements Callable<Integer>
             }
             security.apply(new PacelinkContext(), address, "listening on");
             return PerfRun.serve(new PerfServer.Options(address, false, false, null, busySpin,
-                (context) -> security.apply(context, address, "listening on")), System.out,
+                (context) -> security.apply(ioOptions.apply(context), address, "listening on")), System.out,
                 System.err);
         }
         catch (final TransportFailure ex)
@@ -171,7 +180,7 @@ public final class PingCommand implements Callable<Integer>
         final PingClient.Options options = new PingClient.Options(SocketAddresses.format(server), server,
             bindAddress, rawUdp, cc, count, intervalNs, size.intBytes(), warmup, busySpin, quiet, json,
             timeout.nanos(), PacelinkContext.DEFAULT_HANDSHAKE_TIMEOUT_NS,
-            (context) -> security.apply(context, server, "toward"));
+            (context) -> security.apply(ioOptions.apply(context), server, "toward"));
         try
         {
             return ShutdownHooks.runStoppable("pacelink-ping-shutdown", MAX_WRAP_UP_SECONDS, (stop) ->

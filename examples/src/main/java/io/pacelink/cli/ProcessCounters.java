@@ -27,6 +27,9 @@ import java.util.Map;
  * @param schedulerLabel  the scheduler's label, e.g. {@code scheduler fq}, or empty.
  * @param scheduler       the packet scheduler's counters by name.
  * @param relay           a relay's counters by name (empty for an endpoint).
+ * @param portLabel       the datagram port's label, e.g. {@code port batched (sendmmsg/recvmmsg, GSO on, GRO on)},
+ *                        or empty.
+ * @param port            the datagram port's counters by name (docs/io.md).
  * @param connections     the connections, in counter order.
  */
 record ProcessCounters(
@@ -39,6 +42,8 @@ record ProcessCounters(
     String schedulerLabel,
     Map<String, Long> scheduler,
     Map<String, Long> relay,
+    String portLabel,
+    Map<String, Long> port,
     List<Connection> connections)
 {
     /**
@@ -80,6 +85,8 @@ record ProcessCounters(
         final Map<String, Long> endpoint = new LinkedHashMap<>();
         final Map<String, Long> scheduler = new LinkedHashMap<>();
         final Map<String, Long> relay = new LinkedHashMap<>();
+        final Map<String, Long> port = new LinkedHashMap<>();
+        final String[] portLabel = { "" };
         final Map<Long, ConnectionBuilder> connections = new LinkedHashMap<>();
         final String[] schedulerLabel = { "" };
         final CountersReader counters = file.countersReader();
@@ -100,6 +107,11 @@ record ProcessCounters(
 
                 case CounterType.RELAY:
                     relay.put(name, value);
+                    break;
+
+                case CounterType.PORT:
+                    portLabel[0] = owner(label, name);
+                    port.put(name, value);
                     break;
 
                 case CounterType.CONNECTION:
@@ -126,6 +138,8 @@ record ProcessCounters(
             schedulerLabel[0],
             scheduler,
             relay,
+            portLabel[0],
+            port,
             connectionList);
     }
 

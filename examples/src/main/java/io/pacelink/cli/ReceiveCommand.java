@@ -49,6 +49,9 @@ public final class ReceiveCommand implements Callable<Integer>
     @Mixin
     private SecurityOptions security;
 
+    @Mixin
+    private IoOptions ioOptions;
+
     @Option(names = "--json", description = "Print JSON Lines (progress every second, one line per file, a summary " +
         "per session).")
     private boolean json;
@@ -77,11 +80,12 @@ public final class ReceiveCommand implements Callable<Integer>
             throw new IllegalArgumentException("--dir " + directory + " is not writable by this user; choose " +
                 "another directory or fix its permissions");
         }
+        ioOptions.validate();
         security.apply(new PacelinkContext(), address, "listening on"); // fail fast, before printing anything
         final PrintStream out = System.out;
         return FileReceiver.run(
             new FileReceiver.Plan(address, directory, mode.overwrite, mode.resumeOnly, once, DiskSpace.FILE_STORE,
-                (context) -> security.apply(context, address, "listening on")),
+                (context) -> security.apply(ioOptions.apply(context), address, "listening on")),
             (peer) -> TransferOutputs.create(json, out, false, peer));
     }
 }

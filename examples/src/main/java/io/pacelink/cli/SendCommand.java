@@ -64,6 +64,9 @@ public final class SendCommand implements Callable<Integer>
     @Mixin
     private SecurityOptions security;
 
+    @Mixin
+    private IoOptions ioOptions;
+
     public Integer call() throws IOException
     {
         if (arguments.size() < 2)
@@ -74,6 +77,7 @@ public final class SendCommand implements Callable<Integer>
         final PrintStream out = System.out;
         final InetSocketAddress receiver = receiver(arguments.get(arguments.size() - 1));
         CongestionControlRegistry.load().factory(congestionControl); // fail fast on a typo, listing the choices
+        ioOptions.validate();
         security.apply(new PacelinkContext(), receiver, "toward"); // and on a missing key or a plaintext WAN peer
         final List<Path> sources = new ArrayList<>();
         for (final String source : arguments.subList(0, arguments.size() - 1))
@@ -95,7 +99,8 @@ public final class SendCommand implements Callable<Integer>
             output.warning("not sent: " + skipped);
         }
         return FileSender.run(new FileSender.Plan(tree.entries(), receiver, congestionControl,
-            null == rate ? 0 : rate.bitsPerSecond(), resume, (context) -> security.apply(context, receiver, "toward")),
+            null == rate ? 0 : rate.bitsPerSecond(), resume,
+            (context) -> security.apply(ioOptions.apply(context), receiver, "toward")),
             output);
     }
 

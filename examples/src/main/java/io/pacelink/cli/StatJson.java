@@ -18,6 +18,7 @@ import java.util.Map;
  * {"time_ms":..., "directory":"...", "processes":[{"file":"...", "pid":..., "description":"...",
  *   "status":"alive|not_responding|stale", "heartbeat_age_ms":..., "endpoint":{name: value, ...},
  *   "scheduler":{"label":"scheduler fq", "counters":{...}}, "relay":{...},
+ *   "port":{"label":"port batched (sendmmsg/recvmmsg, GSO on, GRO on)", "counters":{...}},
  *   "connections":[{"id":"1f2e...", "description":"...", "state":"OPEN", "cc_state":"PROBE_BW",
  *     "counters":{"cwnd-bytes":..., ...}, "controller":{"bbr-max-bw-bytes-per-second":..., ...}}]}]}
  * }</pre>
@@ -81,6 +82,13 @@ final class StatJson
             json.writeEndObject();
         }
         writeCounters("relay", process.relay());
+        if (!process.port().isEmpty())
+        {
+            json.writeObjectFieldStart("port");
+            json.writeStringField("label", process.portLabel());
+            writeCounters("counters", process.port());
+            json.writeEndObject();
+        }
         json.writeArrayFieldStart("connections");
         for (final ProcessCounters.Connection connection : process.connections())
         {

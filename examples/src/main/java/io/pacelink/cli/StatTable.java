@@ -59,6 +59,7 @@ final class StatTable
             process.description(), process.pid(), liveness(process), process.path().getFileName());
         printPairs(out, "endpoint", process.endpoint());
         printPairs(out, process.schedulerLabel(), process.scheduler());
+        printPairs(out, process.portLabel(), process.port());
         printPairs(out, "relay", process.relay());
         if (process.connections().isEmpty())
         {

@@ -51,6 +51,19 @@ final class ChildCommand implements AutoCloseable
     }
 
     /**
+     * @param jvmOptions options for the child JVM, e.g. a {@code -D} system property.
+     * @param args       the command line after {@code pacelink}.
+     * @return the running command.
+     * @throws IOException if the JVM cannot be started.
+     */
+    static ChildCommand startWith(final List<String> jvmOptions, final String... args) throws IOException
+    {
+        final List<String> command = ChildJvm.command(PacelinkCommand.class, args);
+        command.addAll(1, jvmOptions);
+        return new ChildCommand(new ProcessBuilder(command).start());
+    }
+
+    /**
      * @param pattern   a regular expression with one group.
      * @param timeoutMs how long to wait for it.
      * @return the group's text in the first match in standard output or error.

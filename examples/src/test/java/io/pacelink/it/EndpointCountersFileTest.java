@@ -55,7 +55,7 @@ class EndpointCountersFileTest
             {
                 assertTrue(reader.description().startsWith("endpoint " + pair.client.localAddress()),
                     reader.description());
-                assertTrue(reader.description().endsWith(" cc=reno scheduler=fq"), reader.description());
+                assertTrue(reader.description().contains(" cc=reno scheduler=fq port="), reader.description());
                 final long connectionId = connections[0].connectionId();
                 final String[] state = { null };
                 reader.countersReader().forEach((id, typeId, key, label) ->

@@ -2,7 +2,9 @@ package io.pacelink.it;
 
 import io.pacelink.transport.Connection;
 import io.pacelink.transport.ConnectionState;
+import io.pacelink.transport.port.BatchedPortSupport;
 import io.pacelink.transport.port.ImpairmentConfig;
+import io.pacelink.transport.port.PortType;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -10,9 +12,11 @@ import org.junit.jupiter.api.Timeout;
 import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Two endpoints over real loopback sockets move 256 MiB of messages of mixed sizes (1 byte to 1 MiB), byte-exact and
@@ -21,6 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class LoopbackTransferTest
 {
     private static final long TOTAL_BYTES = 256L << 20;
+    private static final long SAME_TRAFFIC_BYTES = 64L << 20;
     private static final int MAX_MESSAGE_BYTES = 1 << 20;
     private static final long SEED = 42;
     private static final long TIMEOUT_NS = TimeUnit.SECONDS.toNanos(150);
@@ -64,7 +69,37 @@ class LoopbackTransferTest
         }
     }
 
-    record Outcome(Connection sender, Connection receiver)
+    @Test
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void theBatchedAndTheNioPortDeliverTheSameMessagesByteExact()
+    {
+        assumeTrue(BatchedPortSupport.current().isAvailable() || BatchedPortSupport.isLibraryBundled(),
+            BatchedPortSupport.current().toString());
+        final long[][] figures = new long[2][];
+        final PortType[] ports = { PortType.NIO, PortType.BATCHED };
+        for (int i = 0; i < ports.length; i++)
+        {
+            final PortType port = ports[i];
+            try (LoopbackPair pair = new LoopbackPair(
+                (context) -> context.maxMessageLengthBytes(MAX_MESSAGE_BYTES)
+                    .sendBufferBytes(8 << 20)
+                    .receiveBufferBytes(8 << 20)
+                    .port(port),
+                ImpairmentConfig.NONE,
+                ImpairmentConfig.NONE))
+            {
+                assertEquals(PortType.BATCHED == port, pair.client.portDescription().startsWith("batched"),
+                    pair.client.portDescription());
+                final Outcome outcome = transfer(pair, SAME_TRAFFIC_BYTES);
+                figures[i] = new long[]{ outcome.messages, outcome.bytes,
+                    outcome.receiver.stats().streamBytesReceived(), outcome.sender.stats().streamBytesAcked(),
+                    pair.server.counters().malformedDropped().get() };
+            }
+        }
+        assertArrayEquals(figures[0], figures[1], "messages, bytes, stream bytes received and acknowledged, malformed");
+    }
+
+    record Outcome(Connection sender, Connection receiver, long messages, long bytes)
     {
     }
 
@@ -119,7 +154,7 @@ class LoopbackTransferTest
         final long streamBytes = offeredBytes + 4 * offeredMessages;
         assertEquals(streamBytes, receiver.stats().streamBytesReceived());
         awaitDelivered(sender, streamBytes);
-        return new Outcome(sender, receiver);
+        return new Outcome(sender, receiver, verifier.messages(), verifier.bytes());
     }
 
     private static void awaitDelivered(final Connection sender, final long streamBytes)

@@ -7,8 +7,10 @@ import io.pacelink.transport.Endpoint;
 import io.pacelink.transport.MessageHandler;
 import io.pacelink.transport.PacelinkContext;
 import io.pacelink.transport.ThreadingMode;
+import io.pacelink.transport.port.PortType;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -20,7 +22,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Zero garbage on the hot path: after warm-up, a thread that runs both endpoints' agents (INVOKER mode) and the
- * application's offer/poll allocates nothing while a transfer runs over real loopback sockets, with each controller.
+ * application's offer/poll allocates nothing while a transfer runs over real loopback sockets, with each controller
+ * on the default port (the batched one where it works), and on the NIO port.
  */
 class SteadyStateAllocationTest
 {
@@ -33,8 +36,19 @@ class SteadyStateAllocationTest
     @ValueSource(strings = {"reno", "cubic", "bbr", "bbrplus", "bbr2", "bbr3"})
     void agentThreadAllocatesNothingInSteadyState(final String congestionControl)
     {
-        try (Endpoint server = Endpoint.launch(context(congestionControl, true));
-            Endpoint client = Endpoint.launch(context(congestionControl, false)))
+        moveWithoutGarbage(congestionControl, PortType.AUTO);
+    }
+
+    @Test
+    void agentThreadAllocatesNothingInSteadyStateOnTheNioPort()
+    {
+        moveWithoutGarbage("cubic", PortType.NIO);
+    }
+
+    private static void moveWithoutGarbage(final String congestionControl, final PortType port)
+    {
+        try (Endpoint server = Endpoint.launch(context(congestionControl, true).port(port));
+            Endpoint client = Endpoint.launch(context(congestionControl, false).port(port)))
         {
             final Connection sender = client.connect(server.localAddress());
             Connection receiver = null;
@@ -56,7 +70,8 @@ class SteadyStateAllocationTest
             pump(server, client, sender, receiver, message, counter, WARM_UP_BYTES, deadlineNs);
 
             final Connection receiving = receiver;
-            AllocationMeter.assertAllocationFree(congestionControl + ": agent and application moving " +
+            AllocationMeter.assertAllocationFree(congestionControl + " on " + client.portDescription() +
+                ": agent and application moving " +
                 WINDOW_BYTES + " bytes", () -> pump(server, client, sender, receiving, message, counter,
                 counter.bytes + WINDOW_BYTES, deadlineNs));
         }

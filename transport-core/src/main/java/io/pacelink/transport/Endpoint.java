@@ -1,19 +1,22 @@
 package io.pacelink.transport;
 
 import io.pacelink.transport.cc.CongestionControlRegistry;
+import io.pacelink.transport.agent.AgentWakeup;
 import io.pacelink.transport.agent.ConnectCommand;
 import io.pacelink.transport.agent.DeadlineIdleStrategy;
 import io.pacelink.transport.agent.EndpointAgent;
+import io.pacelink.transport.agent.PortWaitIdleStrategy;
 import io.pacelink.transport.engine.EndpointCore;
 import io.pacelink.transport.engine.WaitDriver;
 import io.pacelink.transport.port.DatagramPort;
+import io.pacelink.transport.port.DatagramPorts;
 import io.pacelink.transport.port.ImpairedDatagramPort;
 import io.pacelink.transport.port.ImpairmentConfig;
-import io.pacelink.transport.port.NioDatagramPort;
 import io.pacelink.transport.schedule.PacketSchedulers;
 import io.pacelink.transport.stats.CountersBuffers;
 import io.pacelink.transport.stats.CountersFile;
 import io.pacelink.transport.stats.EndpointCounters;
+import io.pacelink.transport.stats.PortCounters;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentInvoker;
@@ -33,6 +36,7 @@ import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
 
 /**
  * A Pacelink endpoint: one UDP socket, many connections, one agent that owns all protocol state. Open one with
@@ -84,17 +88,25 @@ public final class Endpoint implements AutoCloseable
     private final Waits waits = new Waits();
     private final AgentRunner runner;
     private final AgentInvoker invoker;
+    private final DatagramPort port;
+    private final String portDescription;
+    private final AgentWakeup wakeup;
 
     private Endpoint(final PacelinkContext context)
     {
         context.conclude();
         this.context = context;
-        final DatagramPort port = impaired(context, null != context.datagramPort() ?
-            context.datagramPort() : NioDatagramPort.open(context.bindAddress(), context.socketBufferBytes()));
+        final DatagramPorts.Opened opened = null != context.datagramPort() ?
+            new DatagramPorts.Opened(context.datagramPort(), false, context.datagramPort().describe()) :
+            DatagramPorts.open(context.port(), context.bindAddress(), context.socketBufferBytes(), context.gso());
+        final DatagramPort port = impaired(context, opened.port());
+        this.port = port;
+        this.portDescription = opened.description();
         try
         {
             countersFile = context.countersFile() ? CountersFile.create(
-                context.countersDirectory(), "endpoint", describe(context, port), context.countersBufferBytes()) : null;
+                context.countersDirectory(), "endpoint", describe(context, port, opened),
+                context.countersBufferBytes()) : null;
         }
         catch (final RuntimeException ex)
         {
@@ -107,6 +119,7 @@ public final class Endpoint implements AutoCloseable
         final CountersManager countersManager = null != countersFile ?
             countersFile.countersManager() : CountersBuffers.newManager(context.countersBufferBytes());
         countersReader = countersManager;
+        final PortCounters portCounters = new PortCounters(countersManager, opened.batched(), portDescription);
         try
         {
             core = new EndpointCore(
@@ -125,13 +138,14 @@ public final class Endpoint implements AutoCloseable
             CloseHelper.close(countersFile);
             throw ex;
         }
-        agent = new EndpointAgent(core, context.nanoClock(), countersFile);
+        wakeup = new AgentWakeup(port);
+        agent = new EndpointAgent(core, context.nanoClock(), countersFile, wakeup, port, portCounters);
 
         switch (context.threadingMode())
         {
             case DEDICATED:
                 runner = new AgentRunner(
-                    agentIdleStrategy(context.idleStrategySupplier().get(), core, context),
+                    newAgentIdleStrategy(),
                     context.errorHandler(),
                     null,
                     agent);
@@ -152,12 +166,37 @@ public final class Endpoint implements AutoCloseable
     }
 
     /**
-     * A busy-spinning strategy never sleeps, so it is used as it is (the low-latency profile); any other is wrapped
-     * so it spins instead of parking near the endpoint's next deadline.
+     * An idle strategy for the thread that runs this endpoint's duty cycle: the DEDICATED agent's, the thread that
+     * invokes in INVOKER mode, or the SHARED agent's own thread when it runs nothing else. In the default profile it
+     * sleeps in the port's wait until the next deadline, a datagram's arrival or the application's next command
+     * ({@link PortWaitIdleStrategy}); a busy-spinning strategy (the low-latency profile) is used as it is; any other
+     * is wrapped so it spins instead of parking near the endpoint's next deadline ({@link DeadlineIdleStrategy}).
+     * Call {@code idle(work)} after each {@link #invoke()}.
+     *
+     * @return a new strategy, for one thread.
      */
-    private static IdleStrategy agentIdleStrategy(
-        final IdleStrategy idleStrategy, final EndpointCore core, final PacelinkContext context)
+    public IdleStrategy newAgentIdleStrategy()
     {
+        return newAgentIdleStrategy(null);
+    }
+
+    /**
+     * {@link #newAgentIdleStrategy()} for a loop with timers of its own (a report interval, a rate limiter, the next
+     * request's time): in the default profile the sleep also ends at the application's deadline.
+     *
+     * @param applicationDeadlineNs the loop's next deadline on the context's clock ({@link Long#MAX_VALUE} for none),
+     *                              read before each sleep; null for none.
+     * @return a new strategy, for one thread.
+     */
+    public IdleStrategy newAgentIdleStrategy(final LongSupplier applicationDeadlineNs)
+    {
+        if (context.isDefaultIdleStrategy() && port.canWait())
+        {
+            final LongSupplier deadlineNs = null == applicationDeadlineNs ? core::nextDeadlineNs :
+                () -> earlier(core.nextDeadlineNs(), applicationDeadlineNs.getAsLong());
+            return new PortWaitIdleStrategy(port, deadlineNs, context.nanoClock(), wakeup);
+        }
+        final IdleStrategy idleStrategy = context.idleStrategySupplier().get();
         if (idleStrategy instanceof BusySpinIdleStrategy || idleStrategy instanceof NoOpIdleStrategy)
         {
             return idleStrategy;
@@ -166,10 +205,24 @@ public final class Endpoint implements AutoCloseable
             idleStrategy, core::nextDeadlineNs, context.nanoClock(), DeadlineIdleStrategy.DEFAULT_SPIN_WINDOW_NS);
     }
 
-    private static String describe(final PacelinkContext context, final DatagramPort port)
+    /**
+     * @return the earlier of two deadlines on a nano clock, {@link Long#MAX_VALUE} meaning none.
+     */
+    private static long earlier(final long aNs, final long bNs)
+    {
+        if (Long.MAX_VALUE == aNs)
+        {
+            return bNs;
+        }
+        return Long.MAX_VALUE == bNs || aNs - bNs < 0 ? aNs : bNs;
+    }
+
+    private static String describe(
+        final PacelinkContext context, final DatagramPort port, final DatagramPorts.Opened opened)
     {
         return "endpoint " + port.localAddress() + " cc=" + context.congestionControl() + " scheduler=" +
-            PacketSchedulers.resolveName(context.packetScheduler());
+            PacketSchedulers.resolveName(context.packetScheduler()) + " port=" +
+            (opened.batched() ? "batched" : null == context.datagramPort() ? "nio" : "given");
     }
 
     private static DatagramPort impaired(final PacelinkContext context, final DatagramPort port)
@@ -234,6 +287,7 @@ public final class Endpoint implements AutoCloseable
         {
             throw new IllegalStateException("too many commands queued: the endpoint's agent is falling behind");
         }
+        wakeup.signal();
         awaitAgent(command::isDone, "connect");
         return command.connection();
     }
@@ -407,6 +461,16 @@ public final class Endpoint implements AutoCloseable
     }
 
     /**
+     * @return which datagram port this endpoint runs on and, after an automatic fallback to the NIO port, why, e.g.
+     * {@code batched (sendmmsg/recvmmsg, GSO on, GRO on)} or {@code nio (batched port unavailable: ...)}; also the
+     * label of the {@code port-batched} counter.
+     */
+    public String portDescription()
+    {
+        return portDescription;
+    }
+
+    /**
      * @return the endpoint-wide counters.
      */
     public EndpointCounters counters()
@@ -478,6 +542,7 @@ public final class Endpoint implements AutoCloseable
         if (!agent.isClosed() && (null != runner || null != invoker || agent.hasStarted()))
         {
             agent.requestGracefulClose(context.lingerTimeoutNs() + COMMAND_TIMEOUT_NS);
+            wakeup.signal();
             awaitClosed(context.lingerTimeoutNs() + 2 * COMMAND_TIMEOUT_NS);
         }
         closeNow();
@@ -493,6 +558,8 @@ public final class Endpoint implements AutoCloseable
     {
         if (null != runner)
         {
+            // A sleeping agent would notice the runner stopping only at its next deadline: wake it, and keep it awake.
+            wakeup.stop();
             CloseHelper.close(runner);
         }
         else if (null != invoker)
@@ -506,6 +573,7 @@ public final class Endpoint implements AutoCloseable
         else if (!agent.isClosed())
         {
             agent.requestClose();
+            wakeup.signal();
             awaitClosed(COMMAND_TIMEOUT_NS);
         }
     }
@@ -562,7 +630,7 @@ public final class Endpoint implements AutoCloseable
         {
             if (null != invoker || agent.isAgentThread())
             {
-                return agentIdleStrategy(context.idleStrategySupplier().get(), core, context);
+                return newAgentIdleStrategy();
             }
             return latencySensitive ? context.idleStrategySupplier().get() : new BackoffIdleStrategy(
                 EVENT_WAIT_SPINS, EVENT_WAIT_YIELDS, EVENT_WAIT_MIN_PARK_NS, EVENT_WAIT_MAX_PARK_NS);
@@ -581,6 +649,11 @@ public final class Endpoint implements AutoCloseable
             }
             idleStrategy.idle(work);
             return work;
+        }
+
+        public void signalWork()
+        {
+            wakeup.signal();
         }
     }
 }

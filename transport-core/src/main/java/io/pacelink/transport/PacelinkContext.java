@@ -4,9 +4,11 @@ import io.pacelink.transport.ack.ReceivedPacketTracker;
 import io.pacelink.transport.cc.ControllerParameters;
 import io.pacelink.transport.port.DatagramPort;
 import io.pacelink.transport.port.ImpairmentConfig;
+import io.pacelink.transport.port.PortType;
 import io.pacelink.transport.stats.CountersFile;
 import org.agrona.ErrorHandler;
 import io.pacelink.transport.agent.DeadlineIdleStrategy;
+import io.pacelink.transport.agent.PortWaitIdleStrategy;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
@@ -79,8 +81,16 @@ public final class PacelinkContext
     private static final long DEFAULT_IDLE_YIELDS = 20;
     private static final long DEFAULT_IDLE_MIN_PARK_NS = 1_000;
 
+    /**
+     * The default profile's idle strategy supplier: recognised by identity, so the DEDICATED agent sleeps in its
+     * port's wait ({@link PortWaitIdleStrategy}) rather than in this back-off.
+     */
+    private static final Supplier<IdleStrategy> DEFAULT_IDLE_STRATEGY_SUPPLIER = PacelinkContext::defaultIdleStrategy;
+
     private InetSocketAddress bindAddress = new InetSocketAddress(0);
     private DatagramPort datagramPort;
+    private PortType portType = PortType.AUTO;
+    private boolean gso = true;
     private ImpairmentConfig sendImpairment = ImpairmentConfig.NONE;
     private ImpairmentConfig receiveImpairment = ImpairmentConfig.NONE;
     private int maxDatagramSizeBytes = DEFAULT_MAX_DATAGRAM_SIZE_BYTES;
@@ -106,7 +116,7 @@ public final class PacelinkContext
     private String packetScheduler;
     private ControllerParameters schedulerParameters = ControllerParameters.EMPTY;
     private ThreadingMode threadingMode = ThreadingMode.DEDICATED;
-    private Supplier<IdleStrategy> idleStrategySupplier = PacelinkContext::defaultIdleStrategy;
+    private Supplier<IdleStrategy> idleStrategySupplier = DEFAULT_IDLE_STRATEGY_SUPPLIER;
     private NanoClock nanoClock = SystemNanoClock.INSTANCE;
     private ErrorHandler errorHandler = Throwable::printStackTrace;
     private Long randomSeed;
@@ -152,6 +162,58 @@ public final class PacelinkContext
     public DatagramPort datagramPort()
     {
         return datagramPort;
+    }
+
+    /**
+     * Which datagram port an endpoint on its own socket opens (docs/io.md): {@link PortType#AUTO} (the default) takes
+     * the batched port ({@code sendmmsg}/{@code recvmmsg}, UDP GSO and GRO, per-datagram ECN) where the kernel and the
+     * native library allow, else the NIO port, logging the reason once and showing it in the endpoint's counters;
+     * {@link PortType#BATCHED} makes {@link Endpoint#launch} fail, saying why, where it is unavailable;
+     * {@link PortType#NIO} always takes the NIO port. Ignored when a {@link #datagramPort(DatagramPort)} is given.
+     *
+     * @param type the port.
+     * @return this.
+     */
+    public PacelinkContext port(final PortType type)
+    {
+        if (null == type)
+        {
+            throw new IllegalArgumentException("port must be AUTO, NIO or BATCHED");
+        }
+        portType = type;
+        return this;
+    }
+
+    /**
+     * @param type {@code auto}, {@code nio} or {@code batched}.
+     * @return this.
+     * @see #port(PortType)
+     */
+    public PacelinkContext port(final String type)
+    {
+        return port(PortType.parse(type));
+    }
+
+    public PortType port()
+    {
+        return portType;
+    }
+
+    /**
+     * @param enabled whether the batched port sends each run of equal-sized datagrams to one peer as one UDP GSO
+     *                message ({@code UDP_SEGMENT}: the kernel cuts it into datagrams); default true. Off, every
+     *                datagram is its own message, still many per {@code sendmmsg}. The NIO port ignores it.
+     * @return this.
+     */
+    public PacelinkContext gso(final boolean enabled)
+    {
+        gso = enabled;
+        return this;
+    }
+
+    public boolean gso()
+    {
+        return gso;
     }
 
     /**
@@ -578,9 +640,11 @@ public final class PacelinkContext
     }
 
     /**
-     * @param supplier idle strategy for the DEDICATED agent thread; it is wrapped so it never sleeps past the
-     *                 endpoint's next deadline (pacing release, ACK delay, timers) provided one park lasts at most
-     *                 {@link DeadlineIdleStrategy#DEFAULT_MAX_PARK_NS}; a busy-spin strategy is used as it is.
+     * @param supplier idle strategy for the DEDICATED agent thread, instead of the default, which sleeps in the
+     *                 port's wait until the next deadline or an arrival ({@link PortWaitIdleStrategy}). A custom
+     *                 strategy is wrapped so it never sleeps past the endpoint's next deadline (pacing release, ACK
+     *                 delay, timers) provided one park lasts at most {@link DeadlineIdleStrategy#DEFAULT_MAX_PARK_NS};
+     *                 a busy-spin strategy is used as it is.
      * @return this.
      * @see #lowLatencyProfile()
      */
@@ -600,6 +664,15 @@ public final class PacelinkContext
     }
 
     /**
+     * @return true unless {@link #idleStrategySupplier(Supplier)} or {@link #lowLatencyProfile()} chose another idle
+     * strategy: the agent then sleeps in its port's wait.
+     */
+    public boolean isDefaultIdleStrategy()
+    {
+        return DEFAULT_IDLE_STRATEGY_SUPPLIER == idleStrategySupplier;
+    }
+
+    /**
      * The low-latency profile: the agent gets its own thread (DEDICATED) that busy-spins
      * ({@link BusySpinIdleStrategy}) and never parks, so pacing releases and ACK deadlines are met within a duty
      * cycle (microseconds) and new work is noticed at once. It costs one CPU core per endpoint, always busy. Choose
@@ -607,10 +680,10 @@ public final class PacelinkContext
      * microseconds apart, or latency-critical request/response traffic, on a machine with a core to spare (at most
      * one spinning agent per free core).
      * <p>
-     * The default profile instead backs off (spin, yield, then park up to
-     * {@link DeadlineIdleStrategy#DEFAULT_MAX_PARK_NS}) and spins only within
-     * {@link DeadlineIdleStrategy#DEFAULT_SPIN_WINDOW_NS} of the next deadline, so it never oversleeps a release but
-     * uses little CPU while connections are idle or paced slowly; new application work may wait up to one park.
+     * The default profile instead never spins: its agent sleeps in the port's wait ({@link PortWaitIdleStrategy}:
+     * {@code ppoll} on the batched port, a selector on the NIO port) until the next deadline, a datagram's arrival or
+     * the application's next command (an offer wakes it only when it sleeps), so an idle endpoint costs nothing and a
+     * request is handled as it arrives, a wake-up later (microseconds).
      *
      * @return this.
      */
@@ -622,8 +695,9 @@ public final class PacelinkContext
     }
 
     /**
-     * @return the default profile's idle strategy: back off from spinning to yielding to parking at most
-     * {@link DeadlineIdleStrategy#DEFAULT_MAX_PARK_NS}.
+     * @return the default profile's idle strategy for application threads that wait for data, and for the agent of a
+     * port that cannot wait: back off from spinning to yielding to parking at most
+     * {@link DeadlineIdleStrategy#DEFAULT_MAX_PARK_NS}. (The DEDICATED agent itself sleeps in its port's wait.)
      */
     public static IdleStrategy defaultIdleStrategy()
     {

@@ -7,7 +7,7 @@ import io.pacelink.transport.ConnectionState;
 import io.pacelink.transport.Endpoint;
 import io.pacelink.transport.PacelinkContext;
 import io.pacelink.transport.ThreadingMode;
-import io.pacelink.transport.agent.DeadlineIdleStrategy;
+import io.pacelink.transport.agent.PortWaitIdleStrategy;
 import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.NanoClock;
@@ -29,8 +29,9 @@ import java.util.function.Supplier;
  * <p>
  * The endpoint runs in INVOKER mode: its duty cycle runs here, on the application's thread, between the
  * application's own work, so a process needs one thread and a 2-core machine is not oversubscribed. When nothing was
- * done the thread backs off with the context's idle strategy, wrapped so it never sleeps through the endpoint's next
- * deadline (a pacing release, an ACK timer); a busy-spin strategy (the low-latency profile) is used as it is.
+ * done the thread idles as the endpoint's own agent would ({@link Endpoint#newAgentIdleStrategy()}): in the default
+ * profile it sleeps in the port's wait until the next deadline (a pacing release, an ACK timer) or a datagram's
+ * arrival, so an echo is handled as it arrives; a busy-spin strategy (the low-latency profile) is used as it is.
  * <p>
  * The transport's {@code offer}/{@code poll}/{@code state()} never block. When it offers waits of its own (connect,
  * accept and delivery with timeouts and an outcome that says who closed and whether everything arrived), the methods
@@ -44,10 +45,18 @@ public final class TransportWaits
      */
     public static final long LINGER_NS = TimeUnit.SECONDS.toNanos(5);
 
+    /**
+     * The longest a turn that did nothing sleeps in the default profile when nothing arrives and the endpoint has
+     * nothing due: the granularity of the tools' own timers (report intervals, {@code -b} rate limits, test ends).
+     */
+    public static final long TURN_TICK_NS = TimeUnit.MILLISECONDS.toNanos(1);
+
     private final Endpoint endpoint;
     private final IdleStrategy idleStrategy;
     private final NanoClock clock;
     private final boolean spins;
+    private final boolean sleepsInPort;
+    private long applicationDeadlineNs = Long.MAX_VALUE;
 
     /**
      * @param endpoint an endpoint launched in {@link ThreadingMode#INVOKER} mode with {@code context}; only the
@@ -63,12 +72,9 @@ public final class TransportWaits
         }
         this.endpoint = endpoint;
         this.clock = context.nanoClock();
-        final IdleStrategy configured = context.idleStrategySupplier().get();
-        this.spins = configured instanceof BusySpinIdleStrategy || configured instanceof NoOpIdleStrategy;
-        this.idleStrategy = spins ?
-            configured :
-            new DeadlineIdleStrategy(
-                configured, endpoint::nextDeadlineNs, clock, DeadlineIdleStrategy.DEFAULT_SPIN_WINDOW_NS);
+        this.idleStrategy = endpoint.newAgentIdleStrategy(() -> applicationDeadlineNs);
+        this.spins = idleStrategy instanceof BusySpinIdleStrategy || idleStrategy instanceof NoOpIdleStrategy;
+        this.sleepsInPort = idleStrategy instanceof PortWaitIdleStrategy;
     }
 
     /**
@@ -107,15 +113,22 @@ public final class TransportWaits
     public int turn(final int applicationWork)
     {
         final int work = applicationWork + endpoint.invoke();
+        if (0 == work)
+        {
+            // The caller's loop has timers the endpoint does not know (report intervals, a rate limiter, the end of
+            // a test): sleep no longer than a tick, unless an arrival or the endpoint's deadline comes first.
+            applicationDeadlineNs = nowNs() + TURN_TICK_NS;
+        }
         idleStrategy.idle(work);
         return work;
     }
 
     /**
-     * A turn of a server's loop while it has no connection open: nothing can be due but a new client's handshake,
-     * so the thread parks for up to {@code maxParkNs} at a time instead of the idle strategy's short parks, and an
-     * idle server costs almost no CPU. A new client waits at most that long for its answer. The low-latency profile
-     * keeps spinning.
+     * A turn of a server's loop while it has no connection open: nothing can be due but a new client's handshake.
+     * In the default profile the thread sleeps in the port until a hello arrives (or the endpoint's next deadline);
+     * with another idle strategy it parks for up to {@code maxParkNs} at a time instead of the strategy's short parks,
+     * so an idle server costs almost no CPU and a new client waits at most that long. The low-latency profile keeps
+     * spinning.
      *
      * @param maxParkNs longest park.
      * @return work done.
@@ -123,8 +136,9 @@ public final class TransportWaits
     public int dormantTurn(final long maxParkNs)
     {
         final int work = endpoint.invoke();
-        if (work > 0 || spins || endpoint.nextDeadlineNs() - nowNs() <= maxParkNs)
+        if (work > 0 || spins || sleepsInPort || endpoint.nextDeadlineNs() - nowNs() <= maxParkNs)
         {
+            applicationDeadlineNs = nowNs() + maxParkNs;
             idleStrategy.idle(work);
         }
         else
@@ -199,7 +213,9 @@ public final class TransportWaits
     {
         while (nowNs() - deadlineNs < 0)
         {
-            turn(0);
+            final int work = endpoint.invoke();
+            applicationDeadlineNs = deadlineNs;
+            idleStrategy.idle(work);
         }
         idleStrategy.reset();
     }

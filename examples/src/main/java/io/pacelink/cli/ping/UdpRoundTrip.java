@@ -8,16 +8,21 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.DatagramPacket;
+import java.net.DatagramSocket;
 import java.net.InetSocketAddress;
 import java.net.PortUnreachableException;
+import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * The baseline: round trips of bare UDP datagrams over a connected, non-blocking {@link DatagramChannel} to
- * {@code pacelink ping --echo --raw-udp}. What a transport adds to a round trip is its time beyond this one. No
+ * The baseline: round trips of bare UDP datagrams over a connected {@link DatagramChannel} to
+ * {@code pacelink ping --echo --raw-udp}: non-blocking and spinning with {@code --busy-spin}, else blocking in the
+ * receive (the kernel wakes the thread when the echo arrives, what a plain UDP program does). What a transport adds
+ * to a round trip is its time beyond this one. No
  * retransmission: a lost datagram is a failed ping.
  */
 final class UdpRoundTrip implements RoundTrip
@@ -26,11 +31,15 @@ final class UdpRoundTrip implements RoundTrip
     private final ByteBuffer received = ByteBuffer.allocateDirect(65_536);
     private final UnsafeBuffer receivedView = new UnsafeBuffer(received);
     private final IdleStrategy idleStrategy;
+    private final DatagramSocket blockingSocket;
+    private final byte[] blockingBytes = new byte[65_536];
+    private final DatagramPacket blockingPacket = new DatagramPacket(blockingBytes, blockingBytes.length);
+    private final UnsafeBuffer blockingView = new UnsafeBuffer(blockingBytes);
 
     /**
      * @param server   the echo server.
      * @param bind     where to bind.
-     * @param busySpin spin while waiting instead of backing off.
+     * @param busySpin spin while waiting; false blocks in the receive.
      */
     UdpRoundTrip(final InetSocketAddress server, final InetSocketAddress bind, final boolean busySpin)
     {
@@ -40,7 +49,8 @@ final class UdpRoundTrip implements RoundTrip
             channel = DatagramChannel.open();
             channel.bind(bind);
             channel.connect(server);
-            channel.configureBlocking(false);
+            channel.configureBlocking(!busySpin);
+            blockingSocket = busySpin ? null : channel.socket();
         }
         catch (final IOException ex)
         {
@@ -66,6 +76,10 @@ final class UdpRoundTrip implements RoundTrip
         {
             final long sentNs = System.nanoTime();
             channel.write(datagram);
+            if (null != blockingSocket)
+            {
+                return awaitBlocking(sequence, sentNs, timeoutNs);
+            }
             while (true)
             {
                 received.clear();
@@ -96,6 +110,30 @@ final class UdpRoundTrip implements RoundTrip
         catch (final IOException ex)
         {
             throw new TransportFailure("UDP send or receive failed: " + ex.getMessage());
+        }
+    }
+
+    private long awaitBlocking(final long sequence, final long sentNs, final long timeoutNs) throws IOException
+    {
+        while (true)
+        {
+            final long leftNs = timeoutNs - (System.nanoTime() - sentNs);
+            try
+            {
+                blockingSocket.setSoTimeout((int)Math.max(1, TimeUnit.NANOSECONDS.toMillis(leftNs)));
+                blockingPacket.setLength(blockingBytes.length);
+                blockingSocket.receive(blockingPacket);
+            }
+            catch (final SocketTimeoutException ex)
+            {
+                throw new TransportFailure("no echo of datagram " + sequence + " within " +
+                    TimeUnit.NANOSECONDS.toMillis(timeoutNs) + " ms (UDP does not retransmit)");
+            }
+            final long echoNs = System.nanoTime();
+            if (blockingPacket.getLength() >= Long.BYTES && blockingView.getLong(0) == sequence)
+            {
+                return echoNs - sentNs;
+            }
         }
     }
 

@@ -81,10 +81,19 @@ public final class LoopbackSuite implements Callable<Integer>
         new Case("bulk", "bits_per_second", List.of(
             new Contender("raw UDP, 1472 B", "raw-udp", "-", 1472, 1472),
             new Contender("Pacelink default profile (DEDICATED)", "pacelink", "dedicated", 1472, BULK_MESSAGE_BYTES),
+            new Contender("Pacelink default profile, GSO off", "pacelink", "dedicated-nogso", 1472,
+                BULK_MESSAGE_BYTES),
+            new Contender("Pacelink default profile, NIO port", "pacelink", "dedicated-nio", 1472,
+                BULK_MESSAGE_BYTES),
             new Contender("Pacelink INVOKER", "pacelink", "invoker", 1472, BULK_MESSAGE_BYTES),
             new Contender("pacelink perf (INVOKER)", "pacelink-perf", "invoker", 1472, BULK_MESSAGE_BYTES),
             new Contender("Aeron INVOKER, mtu 1472", "aeron", "invoker", 1472, BULK_MESSAGE_BYTES),
             new Contender("Aeron SHARED, mtu 1472", "aeron", "shared", 1472, BULK_MESSAGE_BYTES))),
+        new Case("port", "bits_per_second", List.of(
+            new Contender("raw UDP, 1472 B, one datagram per call", "raw-udp", "-", 1472, 1472),
+            new Contender("NIO port, 1472 B, batches of 64", "port", "nio", 1472, 1472),
+            new Contender("batched port, GSO off, 1472 B", "port", "batched-nogso", 1472, 1472),
+            new Contender("batched port, GSO on, 1472 B", "port", "batched", 1472, 1472))),
         new Case("bulk64k", "bits_per_second", List.of(
             new Contender("raw UDP, 65000 B", "raw-udp", "-", 65_000, 65_000),
             new Contender("Pacelink default profile, 65000 B", "pacelink", "dedicated", 65_000, BULK_MESSAGE_BYTES),
@@ -101,9 +110,13 @@ public final class LoopbackSuite implements Callable<Integer>
             new Contender("Pacelink DEDICATED, agent and application busy-spin", DedicatedPingPong.SYSTEM, "spin",
                 PING_BYTES, PING_BYTES),
             new Contender("Pacelink DEDICATED, agent and application yield, one core per process",
-                DedicatedPingPong.SYSTEM, "yield", PING_BYTES, PING_BYTES))));
+                DedicatedPingPong.SYSTEM, "yield", PING_BYTES, PING_BYTES))),
+        new Case("ping-default", "p50_us", List.of(
+            new Contender("raw UDP, blocking receives", "ping-raw", "blocking", PING_BYTES, PING_BYTES),
+            new Contender("Pacelink default profile (sleeps in the port)", "ping-pacelink", "default", PING_BYTES,
+                PING_BYTES))));
 
-    @Option(names = "--cases", split = ",", defaultValue = "bulk,bulk64k,small,ping",
+    @Option(names = "--cases", split = ",", defaultValue = "bulk,port,bulk64k,small,ping,ping-default",
         description = "Cases to run, comma-separated (default ${DEFAULT-VALUE}).")
     private List<String> caseNames;
 
@@ -171,7 +184,7 @@ public final class LoopbackSuite implements Callable<Integer>
         {
             cases.add(CASES.stream().filter((c) -> c.name().equals(name)).findFirst().orElseThrow(() ->
                 new CommandLine.ParameterException(new CommandLine(this), "unknown case '" + name +
-                    "' (bulk, bulk64k, small, ping)")));
+                    "' (bulk, port, bulk64k, small, ping, ping-default)")));
         }
         if (null != previousResults)
         {
@@ -406,10 +419,10 @@ public final class LoopbackSuite implements Callable<Integer>
             case "aeron" -> List.of(AeronBulk.class.getName(), "receive", portText, contender.mode(), quiet);
             case "pacelink-perf" -> List.of(PacelinkCommand.class.getName(), "perf", "-s", "-1", "-B", "127.0.0.1",
                 "-p", portText, "--insecure");
-            case "ping-raw" -> List.of(PacelinkCommand.class.getName(), "ping", "--echo", "--raw-udp",
-                "--busy-spin", "-B", "127.0.0.1", "-p", portText);
-            case "ping-pacelink" -> List.of(PacelinkCommand.class.getName(), "ping", "--echo", "--busy-spin", "-B",
-                "127.0.0.1", "-p", portText, "--insecure");
+            case "ping-raw" -> spinning(contender, List.of(PacelinkCommand.class.getName(), "ping", "--echo",
+                "--raw-udp", "-B", "127.0.0.1", "-p", portText));
+            case "ping-pacelink" -> spinning(contender, List.of(PacelinkCommand.class.getName(), "ping", "--echo",
+                "-B", "127.0.0.1", "-p", portText, "--insecure"));
             case DedicatedPingPong.SYSTEM -> List.of(DedicatedPingPong.class.getName(), "echo", portText,
                 contender.mode());
             default -> List.of(LoopbackRole.class.getName(), "receive", contender.kind(), portText,
@@ -422,9 +435,9 @@ public final class LoopbackSuite implements Callable<Integer>
         final String portText = Integer.toString(port);
         final String durationMs = Long.toString((long)(durationSeconds * 1000));
         // Plaintext, as the raw UDP and Aeron contenders are: the suite compares transports, not ciphers.
-        final List<String> ping = List.of(PacelinkCommand.class.getName(), "ping", "127.0.0.1:" + portText,
-            "--busy-spin", "-c", Integer.toString(pings), "-i", "0", "-s", Integer.toString(PING_BYTES), "-q",
-            "--warmup", Integer.toString(pings / 4), "--json", "--insecure");
+        final List<String> ping = spinning(contender, List.of(PacelinkCommand.class.getName(), "ping",
+            "127.0.0.1:" + portText, "-c", Integer.toString(pings), "-i", "0", "-s", Integer.toString(PING_BYTES),
+            "-q", "--warmup", Integer.toString(pings / 4), "--json", "--insecure"));
         return switch (contender.kind())
         {
             case "aeron" -> List.of(AeronBulk.class.getName(), "send", portText, contender.mode(),
@@ -443,6 +456,20 @@ public final class LoopbackSuite implements Callable<Integer>
             default -> List.of(LoopbackRole.class.getName(), "send", contender.kind(), portText, contender.mode(),
                 Integer.toString(contender.datagramBytes()), Integer.toString(contender.messageBytes()), durationMs);
         };
+    }
+
+    /**
+     * @return the ping command with {@code --busy-spin} when the contender spins.
+     */
+    private static List<String> spinning(final Contender contender, final List<String> command)
+    {
+        if (!"busy-spin".equals(contender.mode()))
+        {
+            return command;
+        }
+        final List<String> spin = new ArrayList<>(command);
+        spin.add("--busy-spin");
+        return spin;
     }
 
     private Path aeronJar()

@@ -7,6 +7,7 @@ import io.pacelink.transport.Endpoint;
 import io.pacelink.transport.PacelinkContext;
 import io.pacelink.transport.ThreadingMode;
 import io.pacelink.transport.agent.DeadlineIdleStrategy;
+import io.pacelink.transport.port.PortType;
 import io.pacelink.transport.stats.EndpointCounters;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.SystemNanoClock;
@@ -43,14 +44,30 @@ final class PacelinkBulk
      */
     enum Mode
     {
-        dedicated(ThreadingMode.DEDICATED),
-        invoker(ThreadingMode.INVOKER);
+        dedicated(ThreadingMode.DEDICATED, PortType.AUTO, true),
+        dedicated_nogso(ThreadingMode.DEDICATED, PortType.AUTO, false),
+        dedicated_nio(ThreadingMode.DEDICATED, PortType.NIO, true),
+        invoker(ThreadingMode.INVOKER, PortType.AUTO, true);
 
         private final ThreadingMode threadingMode;
+        private final PortType portType;
+        private final boolean gso;
 
-        Mode(final ThreadingMode threadingMode)
+        Mode(final ThreadingMode threadingMode, final PortType portType, final boolean gso)
         {
             this.threadingMode = threadingMode;
+            this.portType = portType;
+            this.gso = gso;
+        }
+
+        /**
+         * @param text a mode as the suite names it: {@code dedicated}, {@code dedicated-nogso} (the batched port with
+         *             GSO off), {@code dedicated-nio} (the NIO port) or {@code invoker}.
+         * @return the mode.
+         */
+        static Mode parse(final String text)
+        {
+            return valueOf(text.replace('-', '_'));
         }
     }
 
@@ -90,6 +107,8 @@ final class PacelinkBulk
         return new PacelinkContext()
             .bindAddress(bind)
             .threadingMode(mode.threadingMode)
+            .port(mode.portType)
+            .gso(mode.gso)
             .maxDatagramSizeBytes(datagramBytes);
     }
 

@@ -73,9 +73,11 @@ class PerfScriptsSmokeIT
     {
         return Stream.of(
             new SmokeCase("loopback.sh", Map.of(),
-                List.of("--runs", "1", "--duration", "1", "--cases", "bulk,ping", "--only", "pacelink:invoker",
-                    "--pings", "2000", "--out", OUT.resolve("loopback").toString()),
-                List.of("### bulk", "### ping", "raw UDP"), false),
+                List.of("--runs", "1", "--duration", "1", "--cases", "bulk,port,ping,ping-default", "--only",
+                    "pacelink:invoker,port:batched,ping-pacelink:default", "--pings", "2000", "--out",
+                    OUT.resolve("loopback").toString()),
+                List.of("### bulk", "### port", "batched port, GSO on", "### ping", "### ping-default", "raw UDP"),
+                false),
             new SmokeCase("scale.sh", Map.of(),
                 List.of("--connections", "20", "--concurrent", "10", "--idle", "1",
                     "--out", OUT.resolve("scale").toString()),

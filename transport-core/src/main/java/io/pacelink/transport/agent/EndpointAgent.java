@@ -1,7 +1,9 @@
 package io.pacelink.transport.agent;
 
 import io.pacelink.transport.engine.EndpointCore;
+import io.pacelink.transport.port.DatagramPort;
 import io.pacelink.transport.stats.CountersFile;
+import io.pacelink.transport.stats.PortCounters;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
@@ -12,7 +14,8 @@ import org.agrona.concurrent.NanoClock;
  * for each duty cycle (the core reads it through that handle only, so the simulator can hand virtual time instead),
  * carries out the commands application threads enqueue ({@link ConnectCommand}, a close request) before the core's
  * duty cycle, and keeps the counters file's heartbeat fresh so {@code pacelink stat} can tell a running endpoint from
- * a dead or hung one.
+ * a dead or hung one. It begins each duty cycle by taking note of the application's wake-up signal
+ * ({@link AgentWakeup}) and copies the port's figures into the counters now and then ({@link PortCounters}).
  */
 public final class EndpointAgent implements Agent
 {
@@ -23,6 +26,9 @@ public final class EndpointAgent implements Agent
     private final NanoClock clock;
     private final CountersFile countersFile;
     private final String roleName;
+    private final AgentWakeup wakeup;
+    private final DatagramPort port;
+    private final PortCounters portCounters;
     private final ManyToOneConcurrentArrayQueue<ConnectCommand> connectCommands =
         new ManyToOneConcurrentArrayQueue<>(COMMAND_QUEUE_CAPACITY);
     private volatile Thread agentThread;
@@ -40,10 +46,32 @@ public final class EndpointAgent implements Agent
      */
     public EndpointAgent(final EndpointCore core, final NanoClock clock, final CountersFile countersFile)
     {
+        this(core, clock, countersFile, null, null, null);
+    }
+
+    /**
+     * @param core         the protocol core.
+     * @param clock        the clock read once per duty cycle.
+     * @param countersFile the endpoint's counters file, or null if its counters are in memory only.
+     * @param wakeup       how application threads wake this agent, or null if nobody does.
+     * @param port         the core's port, whose figures ({@link DatagramPort#stats()}) are published, or null.
+     * @param portCounters where to publish them, or null.
+     */
+    public EndpointAgent(
+        final EndpointCore core,
+        final NanoClock clock,
+        final CountersFile countersFile,
+        final AgentWakeup wakeup,
+        final DatagramPort port,
+        final PortCounters portCounters)
+    {
         this.core = core;
         this.clock = clock;
         this.countersFile = countersFile;
         this.roleName = "pacelink-" + core.localAddress();
+        this.wakeup = wakeup;
+        this.port = port;
+        this.portCounters = null == port ? null : portCounters;
     }
 
     /**
@@ -119,10 +147,18 @@ public final class EndpointAgent implements Agent
             onClose();
             return 1;
         }
+        if (null != wakeup)
+        {
+            wakeup.beginDutyCycle();
+        }
         final long nowNs = clock.nanoTime();
         if (null != countersFile)
         {
             countersFile.heartbeat(nowNs);
+        }
+        if (null != portCounters)
+        {
+            portCounters.publish(port.stats(), nowNs);
         }
         if (isGracefulCloseRequested)
         {
@@ -159,6 +195,10 @@ public final class EndpointAgent implements Agent
         {
             return;
         }
+        if (null != portCounters)
+        {
+            portCounters.publishNow(port.stats());
+        }
         core.close(clock.nanoTime());
         CloseHelper.close(countersFile);
         ConnectCommand command;
@@ -167,11 +207,24 @@ public final class EndpointAgent implements Agent
             command.fail(new IllegalStateException("endpoint is closed"));
         }
         isClosed = true;
+        if (null != wakeup)
+        {
+            // The port is closed: nothing is left to wait for until the runner stops.
+            wakeup.stop();
+        }
     }
 
     public String roleName()
     {
         return roleName;
+    }
+
+    /**
+     * @return how application threads wake this agent, or null if nobody does.
+     */
+    public AgentWakeup wakeup()
+    {
+        return wakeup;
     }
 
     /**

@@ -85,7 +85,12 @@ final class ConnectionHandle implements Connection
         {
             return MAX_MESSAGE_LENGTH_EXCEEDED;
         }
-        return sendLog.offer(buffer, offset, length);
+        final long result = sendLog.offer(buffer, offset, length);
+        if (result >= 0)
+        {
+            waitDriver.signalWork();
+        }
+        return result;
     }
 
     public long offer(final DirectBuffer buffer, final int offset, final int length, final long timeoutNs)
@@ -119,12 +124,24 @@ final class ConnectionHandle implements Connection
 
     public int poll(final MessageHandler handler, final int limit)
     {
-        return receiveLog.poll(handler, limit);
+        return signalled(receiveLog.poll(handler, limit));
+    }
+
+    /**
+     * Messages polled free receive window the agent may have to announce (MAX_DATA, receipts): tell it.
+     */
+    private int signalled(final int polled)
+    {
+        if (polled > 0)
+        {
+            waitDriver.signalWork();
+        }
+        return polled;
     }
 
     public int poll(final MessageHandler handler, final int limit, final long timeoutNs)
     {
-        int count = receiveLog.poll(handler, limit);
+        int count = signalled(receiveLog.poll(handler, limit));
         if (count > 0 || timeoutNs <= 0)
         {
             return count;
@@ -141,7 +158,7 @@ final class ConnectionHandle implements Connection
         {
             // Read the state before polling: a message that arrived before the close is still delivered.
             final boolean closed = ConnectionState.CLOSED == state;
-            count = receiveLog.poll(handler, limit);
+            count = signalled(receiveLog.poll(handler, limit));
             if (count > 0 || closed || receiveLog.isFinished() || waitDriver.nowNs() - deadlineNs >= 0)
             {
                 return count;
@@ -210,6 +227,7 @@ final class ConnectionHandle implements Connection
     public void close()
     {
         closeRequested = true;
+        waitDriver.signalWork();
     }
 
     public ConnectionOutcome close(final long lingerTimeoutNs)
@@ -220,12 +238,14 @@ final class ConnectionHandle implements Connection
         }
         requestedLingerNs = lingerTimeoutNs;
         closeRequested = true;
+        waitDriver.signalWork();
         return awaitOutcome(lingerTimeoutNs + AGENT_RESPONSE_ALLOWANCE_NS);
     }
 
     public void closeNow()
     {
         abortRequested = true;
+        waitDriver.signalWork();
     }
 
     // ---------------------------------------------------------------- the agent's side

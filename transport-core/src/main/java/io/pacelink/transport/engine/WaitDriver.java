@@ -60,4 +60,13 @@ public interface WaitDriver
      * @return all work done in the turn.
      */
     int turn(IdleStrategy idleStrategy, int workCount);
+
+    /**
+     * Tell the agent that the application gave it work (an offer, a poll that freed receive window, a close), after
+     * that work was published: wakes an agent that sleeps in its port's wait, and costs nothing more than a fence
+     * otherwise. Any thread; the simulator's driver does nothing.
+     */
+    default void signalWork()
+    {
+    }
 }

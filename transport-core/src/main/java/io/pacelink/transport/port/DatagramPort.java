@@ -124,6 +124,62 @@ public interface DatagramPort extends AutoCloseable
     }
 
     /**
+     * {@link #awaitReadable(long)} result bit: a datagram (or an error to report) waits to be received.
+     */
+    int READABLE = 1;
+
+    /**
+     * {@link #awaitReadable(long)} result bit: another thread called {@link #wakeup()}.
+     */
+    int WOKEN = 2;
+
+    /**
+     * @return true if {@link #awaitReadable(long)} blocks until a datagram arrives or {@link #wakeup()} is called;
+     * false (the default) if this port cannot wait, and its agent must idle some other way.
+     */
+    default boolean canWait()
+    {
+        return false;
+    }
+
+    /**
+     * Sleep until a datagram can be received, another thread calls {@link #wakeup()}, or the timeout passes: the
+     * agent's wait between duty cycles (docs/io.md, "Waits"). Agent thread only.
+     *
+     * @param timeoutNs the longest wait, > 0.
+     * @return {@link #READABLE} and/or {@link #WOKEN}, or 0 on the timeout; a port that cannot wait returns 0 at once.
+     */
+    default int awaitReadable(final long timeoutNs)
+    {
+        return 0;
+    }
+
+    /**
+     * End a current {@link #awaitReadable(long)} at once, or the next one if none is under way. Any thread; cheap
+     * enough to call for each command, but callers call it only when the agent said it sleeps.
+     */
+    default void wakeup()
+    {
+    }
+
+    /**
+     * @return what the port counted; a port that counts nothing returns an all-zero instance.
+     */
+    default PortStats stats()
+    {
+        return PortStats.NONE;
+    }
+
+    /**
+     * @return what kind of port this is, for stats and logs, e.g. {@code nio} or
+     * {@code batched (sendmmsg/recvmmsg, GSO on, GRO on)}.
+     */
+    default String describe()
+    {
+        return getClass().getSimpleName();
+    }
+
+    /**
      * @return the address peers send to.
      */
     InetSocketAddress localAddress();

@@ -217,6 +217,49 @@ public final class ImpairedDatagramPort implements DatagramPort
     }
 
     /**
+     * {@inheritDoc}
+     * <p>
+     * The wrapped port's: a datagram held back for reordering is released by later arrivals, never by time, so
+     * waiting for the next arrival misses nothing.
+     */
+    public boolean canWait()
+    {
+        return delegate.canWait();
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public int awaitReadable(final long timeoutNs)
+    {
+        return delegate.awaitReadable(timeoutNs);
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public void wakeup()
+    {
+        delegate.wakeup();
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public PortStats stats()
+    {
+        return delegate.stats();
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public String describe()
+    {
+        return delegate.describe() + ", impaired";
+    }
+
+    /**
      * @return what happened to datagrams sent.
      */
     public DatagramImpairment sendImpairment()

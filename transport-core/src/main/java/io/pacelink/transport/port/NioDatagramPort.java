@@ -89,6 +89,8 @@ public final class NioDatagramPort implements DatagramPort
     private final ByteBuffer sendByteBuffer;
     private final UnsafeBuffer sendBuffer;
     private final boolean isTosSettable;
+    private final PortStats stats = new PortStats();
+    private final SelectorWait selectorWait;
 
     private ByteBuffer lastSentFrom;
     private ByteBuffer sentFromView;
@@ -165,6 +167,7 @@ public final class NioDatagramPort implements DatagramPort
         receiveBuffer = new UnsafeBuffer(receiveByteBuffer);
         sendByteBuffer = BufferUtil.allocateDirectAligned(MAX_DATAGRAM_BYTES, BitUtil.CACHE_LINE_LENGTH);
         sendBuffer = new UnsafeBuffer(sendByteBuffer);
+        selectorWait = new SelectorWait(channel, stats);
     }
 
     /**
@@ -541,8 +544,58 @@ public final class NioDatagramPort implements DatagramPort
     /**
      * {@inheritDoc}
      */
+    public boolean canWait()
+    {
+        return true;
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>
+     * A {@link java.nio.channels.Selector} for the whole milliseconds, then a park for the rest ({@link SelectorWait}).
+     */
+    public int awaitReadable(final long timeoutNs)
+    {
+        return selectorWait.await(timeoutNs);
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public void wakeup()
+    {
+        selectorWait.wakeup();
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>
+     * The waits, send buffer full, send and receive errors, empty receives and ICMP reports.
+     */
+    public PortStats stats()
+    {
+        stats.sendBufferFull = sendBufferFull;
+        stats.sendErrors = sendErrors;
+        stats.receiveErrors = receiveErrors;
+        stats.emptyReceives = emptyReceives;
+        stats.portUnreachable = portUnreachable;
+        return stats;
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public String describe()
+    {
+        return "nio";
+    }
+
+    /**
+     * {@inheritDoc}
+     */
     public void close()
     {
+        CloseHelper.quietClose(selectorWait);
         CloseHelper.quietClose(channel);
     }
 }

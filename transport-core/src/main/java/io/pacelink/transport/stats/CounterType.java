@@ -34,6 +34,12 @@ public final class CounterType
      */
     public static final int RELAY = 5;
 
+    /**
+     * A counter of the endpoint's datagram port ({@link PortCounters}): which port it is (the label of
+     * {@code port-batched} says which and why) and its system calls, GSO/GRO use, drops and waits; owner = 0.
+     */
+    public static final int PORT = 6;
+
     private CounterType()
     {
     }

@@ -4,6 +4,7 @@ import io.pacelink.transport.Connection;
 import io.pacelink.transport.ConnectionState;
 import io.pacelink.transport.PacelinkContext;
 import io.pacelink.transport.cc.CongestionControlRegistry;
+import io.pacelink.transport.port.DatagramPort;
 import io.pacelink.transport.schedule.RoundRobinScheduler;
 import io.pacelink.transport.stats.CountersBuffers;
 import io.pacelink.transport.testing.TestNetwork;
@@ -60,12 +61,13 @@ final class CoreTestBed
     }
 
     /**
+     * @param port        the core's port: the in-memory network's, or a real socket's.
      * @param context     settings beyond the test bed's (which it sets on top).
      * @param controllers receives every controller the core creates.
      * @param registry    the controllers the endpoint has, or null for the fixed-window test controller only.
      */
     EndpointCore newCore(
-        final TestNetwork.Port port,
+        final DatagramPort port,
         final boolean accept,
         final int maxConnections,
         final PacelinkContext context,
@@ -145,7 +147,7 @@ final class CoreTestBed
     /**
      * @return the client's and the server's side of a new connection, both CONNECTED.
      */
-    Connection[] connect(final EndpointCore client, final EndpointCore server, final TestNetwork.Port serverPort)
+    Connection[] connect(final EndpointCore client, final EndpointCore server, final DatagramPort serverPort)
     {
         final Connection clientSide = client.connect(serverPort.localAddress(), null, nowNs);
         final Connection[] serverSide = new Connection[1];

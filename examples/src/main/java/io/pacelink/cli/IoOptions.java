@@ -1,0 +1,83 @@
+package io.pacelink.cli;
+
+import io.pacelink.transport.PacelinkContext;
+import io.pacelink.transport.port.PortType;
+import picocli.CommandLine.Option;
+
+import java.util.Locale;
+
+/**
+ * The datagram-port options of every tool that opens endpoints (docs/io.md): {@code --io auto|nio|batched} and
+ * {@code --gso on|off}, checked before anything runs and applied to each endpoint's context.
+ */
+public final class IoOptions
+{
+    @Option(names = "--io", paramLabel = "auto|nio|batched", defaultValue = "auto",
+        description = "Datagram port: batched (sendmmsg/recvmmsg, UDP GSO/GRO; Linux), nio (one system call per " +
+            "datagram), or auto: batched where it works, else nio with the reason logged (default ${DEFAULT-VALUE}).")
+    private String io;
+
+    @Option(names = "--gso", paramLabel = "on|off", defaultValue = "on",
+        description = "On the batched port, send each run of equal-sized datagrams as one UDP GSO message " +
+            "(default ${DEFAULT-VALUE}).")
+    private String gso;
+
+    /**
+     * @return the port type asked for.
+     * @throws IllegalArgumentException naming what is accepted.
+     */
+    public PortType portType()
+    {
+        try
+        {
+            return PortType.parse(io);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new IllegalArgumentException("--io must be auto, nio or batched, got '" + io + "'", ex);
+        }
+    }
+
+    /**
+     * @return whether GSO is on.
+     * @throws IllegalArgumentException naming what is accepted.
+     */
+    public boolean gso()
+    {
+        switch (null == gso ? "" : gso.trim().toLowerCase(Locale.ROOT))
+        {
+            case "on":
+                return true;
+            case "off":
+                return false;
+            default:
+                throw new IllegalArgumentException("--gso must be on or off, got '" + gso + "'");
+        }
+    }
+
+    /**
+     * Check both options (fail fast, before anything runs).
+     */
+    public void validate()
+    {
+        portType();
+        gso();
+    }
+
+    /**
+     * @return true if either option was given a value other than its default.
+     */
+    public boolean isCustomised()
+    {
+        return PortType.AUTO != portType() || !gso();
+    }
+
+    /**
+     * @param context an endpoint's context.
+     * @return the context, with the port and GSO set.
+     */
+    public PacelinkContext apply(final PacelinkContext context)
+    {
+        return context.port(portType()).gso(gso());
+    }
+}

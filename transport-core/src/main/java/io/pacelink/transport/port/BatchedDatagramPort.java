@@ -1,0 +1,765 @@
+package io.pacelink.transport.port;
+
+import org.agrona.BitUtil;
+import org.agrona.BufferUtil;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.io.UncheckedIOException;
+import java.net.Inet6Address;
+import java.net.InetSocketAddress;
+import java.net.SocketException;
+
+/**
+ * A {@link DatagramPort} on Linux's batched UDP system calls (docs/io.md): a {@link SendBatch} leaves in one
+ * {@code sendmmsg(2)} per 64 messages, a run of equal-sized datagrams to one destination as one UDP GSO message
+ * ({@code UDP_SEGMENT}, udp(7): the kernel cuts up to 64 KB into datagrams), and a {@link ReceiveBatch} fills with one
+ * {@code recvmmsg(2)}, each UDP GRO super-datagram ({@code UDP_GRO}) split again by its segment size into separate
+ * entries. Each datagram carries its ECN codepoint both ways ({@code IP_TOS} / {@code IPV6_TCLASS} control messages,
+ * {@code IP_RECVTOS} / {@code IPV6_RECVTCLASS}), and {@link #awaitReadable(long)} sleeps in {@code ppoll(2)} on the
+ * socket and an eventfd that {@link #wakeup()} writes.
+ * <p>
+ * No garbage per call: batches are described in two direct descriptor arrays the JNI shim ({@link NativeUdp}) reads
+ * and writes, addresses go through {@link SocketAddressCodec}'s caches, and received datagrams land in the batch's own
+ * buffer, one 64 KiB slot per message. A receive whose GRO segments do not all fit the batch keeps the rest and
+ * hands it over at the next receive (into the same batch) before it reads the socket again.
+ * <p>
+ * Errors never escape, as on {@link NioDatagramPort}: a datagram that cannot be sent is counted and dropped like a
+ * loss; a GSO send the route refuses ({@code EIO}: a device without checksum offload; {@code EINVAL}) turns GSO off
+ * for the port and resends the run one datagram per message; a datagram longer than its slot is dropped and counted,
+ * never handed on cut short. A port restricted to one peer ({@link #restrictTo}: a connected socket) learns of the
+ * peer's ICMP port-unreachable from the {@code ECONNREFUSED} of a send or receive and reports it in the next batch.
+ * <p>
+ * Agent thread only, except {@link #wakeup()}.
+ */
+public final class BatchedDatagramPort implements DatagramPort
+{
+    /**
+     * Room per received message: any UDP datagram, and any GRO super-datagram (at most 64 KiB).
+     */
+    public static final int SLOT_BYTES = 64 * 1024;
+
+    /**
+     * Most datagrams in one GSO send: Linux's {@code UDP_MAX_SEGMENTS} (64 before 6.8; more since).
+     */
+    public static final int MAX_GSO_SEGMENTS = 64;
+
+    /**
+     * Most bytes in one GSO send: what one IPv4 UDP datagram may carry (65,535 − 20 − 8), which bounds the
+     * super-datagram too.
+     */
+    public static final int MAX_GSO_BYTES = 65_507;
+
+    /**
+     * The agent thread's timer slack while it waits here (prctl {@code PR_SET_TIMERSLACK}): Linux lets a timed wait
+     * of a normal thread end up to 50 µs late, which would make every pacing deadline late by that much.
+     */
+    public static final long WAIT_TIMER_SLACK_NS = 1_000;
+
+    private static final int STAGING_BYTES = 64 * 1024;
+
+    private final int fd;
+    private final boolean ipv6Socket;
+    private final int slotBytes;
+    private final InetSocketAddress localAddress;
+    private final int receiveSocketBufferBytes;
+    private final int sendSocketBufferBytes;
+    private final boolean groEnabled;
+    private final SocketAddressCodec codec;
+    private final PortStats stats = new PortStats();
+
+    private final UnsafeBuffer sendDescriptors;
+    private final long sendDescriptorsAddress;
+    private final int[] messageFirst = new int[NativeUdp.MAX_BATCH];
+    private final int[] messageDatagrams = new int[NativeUdp.MAX_BATCH];
+    private final UnsafeBuffer receiveDescriptors;
+    private final long receiveDescriptorsAddress;
+    private final UnsafeBuffer staging;
+    private final UnsafeBuffer name;
+
+    private int eventFd;
+    private boolean isClosed;
+    private boolean gsoEnabled;
+    private String gsoOffReason;
+    private InetSocketAddress restrictedTo;
+    private boolean isUnreachableReported;
+    private Thread slackSetFor;
+
+    private ReceiveBatch handlerBatch;
+    private ReceiveBatch pendingBatch;
+    private int pendingMessages;
+    private int pendingIndex;
+    private int pendingSegmentOffset;
+
+    private SendBatch singleBatch;
+
+    /**
+     * Open a port with the same receive and send socket buffer size.
+     *
+     * @param bindAddress       local address to bind; port 0 picks a free port.
+     * @param socketBufferBytes socket receive and send buffer size to request.
+     * @param gso               true to send runs of equal-sized datagrams as UDP GSO messages.
+     * @return the open port.
+     * @throws IllegalStateException saying why if the native library is unavailable (see {@link #support()}).
+     * @throws UncheckedIOException  if the socket cannot be opened or bound.
+     */
+    public static BatchedDatagramPort open(
+        final InetSocketAddress bindAddress, final int socketBufferBytes, final boolean gso)
+    {
+        return new BatchedDatagramPort(bindAddress, socketBufferBytes, socketBufferBytes, gso, SLOT_BYTES);
+    }
+
+    /**
+     * @return whether this machine runs the batched port, probed once per JVM ({@link BatchedPortSupport}).
+     */
+    public static BatchedPortSupport support()
+    {
+        return BatchedPortSupport.current();
+    }
+
+    /**
+     * @param bindAddress              local address to bind; port 0 picks a free port.
+     * @param receiveSocketBufferBytes SO_RCVBUF to request.
+     * @param sendSocketBufferBytes    SO_SNDBUF to request.
+     * @param gso                      true to use UDP GSO where the kernel allows.
+     * @param slotBytes                room per received message (tests give less to provoke truncation).
+     */
+    BatchedDatagramPort(
+        final InetSocketAddress bindAddress,
+        final int receiveSocketBufferBytes,
+        final int sendSocketBufferBytes,
+        final boolean gso,
+        final int slotBytes)
+    {
+        if (bindAddress.isUnresolved())
+        {
+            throw new IllegalArgumentException("unresolved bind address: " + bindAddress);
+        }
+        if (receiveSocketBufferBytes <= 0 || sendSocketBufferBytes <= 0)
+        {
+            throw new IllegalArgumentException("socket buffer sizes must be positive: receive=" +
+                receiveSocketBufferBytes + " send=" + sendSocketBufferBytes);
+        }
+        NativeLibrary.load();
+        this.ipv6Socket = bindAddress.getAddress() instanceof Inet6Address;
+        this.slotBytes = slotBytes;
+        this.codec = new SocketAddressCodec(ipv6Socket);
+        sendDescriptors = newDirect((NativeUdp.MAX_BATCH + 1) * NativeUdp.SEND_STRIDE);
+        sendDescriptorsAddress = sendDescriptors.addressOffset();
+        receiveDescriptors = newDirect(NativeUdp.MAX_BATCH * NativeUdp.RECEIVE_STRIDE);
+        receiveDescriptorsAddress = receiveDescriptors.addressOffset();
+        staging = newDirect(STAGING_BYTES);
+        name = newDirect(SocketAddressCodec.SOCKADDR_IN6_LENGTH);
+
+        final int socket = NativeUdp.open(ipv6Socket, receiveSocketBufferBytes, sendSocketBufferBytes);
+        if (socket < 0)
+        {
+            throw ioFailure("cannot open a UDP socket for " + bindAddress, socket);
+        }
+        fd = socket;
+        try
+        {
+            final int nameLength = codec.encode(bindAddress, name, 0);
+            final int bound = NativeUdp.bind(fd, name.addressOffset(), nameLength);
+            if (bound < 0)
+            {
+                throw ioFailure("cannot bind a datagram port on " + bindAddress, bound);
+            }
+            final int localLength = NativeUdp.localAddress(fd, name.addressOffset());
+            if (localLength < 0)
+            {
+                throw ioFailure("cannot read the local address of " + bindAddress, localLength);
+            }
+            localAddress = codec.decode(name, 0, localLength);
+            this.receiveSocketBufferBytes = NativeUdp.socketBufferBytes(fd, true);
+            this.sendSocketBufferBytes = NativeUdp.socketBufferBytes(fd, false);
+            groEnabled = 0 == NativeUdp.enableGro(fd);
+            gsoEnabled = gso;
+            gsoOffReason = gso ? null : "turned off";
+            eventFd = NativeUdp.eventFd();
+            if (eventFd < 0)
+            {
+                throw ioFailure("cannot create an eventfd for the port's wake-ups", eventFd);
+            }
+        }
+        catch (final RuntimeException ex)
+        {
+            NativeUdp.close(fd);
+            throw ex;
+        }
+    }
+
+    private static UnsafeBuffer newDirect(final int bytes)
+    {
+        return new UnsafeBuffer(BufferUtil.allocateDirectAligned(
+            BitUtil.align(bytes, BitUtil.CACHE_LINE_LENGTH), BitUtil.CACHE_LINE_LENGTH));
+    }
+
+    private static UncheckedIOException ioFailure(final String what, final int result)
+    {
+        return new UncheckedIOException(new SocketException(what + ": " + NativeUdp.describe(result)));
+    }
+
+    // ---------------------------------------------------------------- receive
+
+    /**
+     * {@inheritDoc}
+     * <p>
+     * One message per {@link #SLOT_BYTES} of the batch's buffer, so the batch needs
+     * {@code min(maxDatagrams, 64) * SLOT_BYTES} bytes.
+     */
+    public ReceiveBatch newReceiveBatch(final int maxDatagrams)
+    {
+        return new ReceiveBatch(maxDatagrams, Math.min(maxDatagrams, NativeUdp.MAX_BATCH) * slotBytes);
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public int receive(final ReceiveBatch batch, final int limit)
+    {
+        batch.clear();
+        if (isUnreachableReported)
+        {
+            isUnreachableReported = false;
+            batch.portUnreachable(restrictedTo);
+        }
+        final int maxEntries = Math.min(limit, batch.maxDatagrams());
+        if (pendingIndex < pendingMessages)
+        {
+            if (batch == pendingBatch)
+            {
+                handOver(batch, maxEntries);
+                return batch.size();
+            }
+            // The rest of the last receive lies in another batch's memory: it cannot be handed over any more.
+            stats.truncatedDropped += pendingMessages - pendingIndex;
+            pendingMessages = 0;
+        }
+        final int slots = Math.min(Math.min(maxEntries, NativeUdp.MAX_BATCH), batch.buffer().capacity() / slotBytes);
+        if (slots <= 0)
+        {
+            return batch.size();
+        }
+        stats.receiveCalls++;
+        final int received = NativeUdp.receive(
+            fd, receiveDescriptorsAddress, slots, batch.buffer().addressOffset(), slotBytes);
+        if (received <= 0)
+        {
+            onReceiveFailure(batch, received);
+            return batch.size();
+        }
+        pendingBatch = batch;
+        pendingMessages = received;
+        pendingIndex = 0;
+        pendingSegmentOffset = 0;
+        handOver(batch, maxEntries);
+        return batch.size();
+    }
+
+    private void onReceiveFailure(final ReceiveBatch batch, final int result)
+    {
+        if (-NativeUdp.EAGAIN == result || 0 == result)
+        {
+            stats.emptyReceives++;
+        }
+        else if (-NativeUdp.ECONNREFUSED == result)
+        {
+            // An ICMP port unreachable for an earlier datagram (udp(7): reported to connected sockets only).
+            stats.portUnreachable++;
+            if (null != restrictedTo)
+            {
+                batch.portUnreachable(restrictedTo);
+            }
+        }
+        else
+        {
+            stats.receiveErrors++;
+        }
+    }
+
+    /**
+     * Add the received messages to the batch, splitting GRO super-datagrams, until it is full or holds
+     * {@code maxEntries}; what does not fit stays pending.
+     */
+    private void handOver(final ReceiveBatch batch, final int maxEntries)
+    {
+        while (pendingIndex < pendingMessages)
+        {
+            final int descriptor = pendingIndex * NativeUdp.RECEIVE_STRIDE;
+            final int length = receiveDescriptors.getInt(descriptor + NativeUdp.RECEIVE_LENGTH);
+            final int flags = receiveDescriptors.getInt(descriptor + NativeUdp.RECEIVE_FLAGS);
+            final int segmentBytes = receiveDescriptors.getInt(descriptor + NativeUdp.RECEIVE_SEGMENT_SIZE);
+            if (0 != (flags & NativeUdp.FLAG_TRUNCATED) || length > slotBytes || length < 0)
+            {
+                stats.truncatedDropped++;
+                nextMessage();
+                continue;
+            }
+            final InetSocketAddress source = codec.decode(receiveDescriptors, descriptor + NativeUdp.RECEIVE_NAME,
+                receiveDescriptors.getInt(descriptor + NativeUdp.RECEIVE_NAME_LENGTH));
+            if (null == source)
+            {
+                stats.receiveErrors++;
+                nextMessage();
+                continue;
+            }
+            final int tos = receiveDescriptors.getInt(descriptor + NativeUdp.RECEIVE_TOS);
+            final int ecn = tos < 0 ? ReceiveBatch.NOT_ECT : tos & 0x3;
+            final int slotOffset = pendingIndex * slotBytes;
+            if (segmentBytes <= 0 || segmentBytes >= length)
+            {
+                if (batch.size() >= maxEntries || batch.isFull())
+                {
+                    return;
+                }
+                batch.add(slotOffset, length, source, ecn);
+                stats.datagramsReceived++;
+                nextMessage();
+                continue;
+            }
+            if (0 == pendingSegmentOffset)
+            {
+                stats.groSuperDatagrams++;
+            }
+            for (int offset = pendingSegmentOffset; offset < length; offset += segmentBytes)
+            {
+                if (batch.size() >= maxEntries || batch.isFull())
+                {
+                    pendingSegmentOffset = offset;
+                    return;
+                }
+                batch.add(slotOffset + offset, Math.min(segmentBytes, length - offset), source, ecn);
+                stats.datagramsReceived++;
+            }
+            nextMessage();
+        }
+    }
+
+    private void nextMessage()
+    {
+        pendingIndex++;
+        pendingSegmentOffset = 0;
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>
+     * Receives into a batch of the port's own (allocated at the first call) and hands each entry on.
+     */
+    public int receive(final DatagramHandler handler, final int limit, final long nowNs)
+    {
+        if (null == handlerBatch)
+        {
+            handlerBatch = newReceiveBatch(NativeUdp.MAX_BATCH);
+        }
+        final ReceiveBatch batch = handlerBatch;
+        receive(batch, Math.min(limit, NativeUdp.MAX_BATCH));
+        int count = 0;
+        if (null != batch.unreachablePeer())
+        {
+            handler.onPortUnreachable(batch.unreachablePeer(), nowNs);
+            count++;
+        }
+        final UnsafeBuffer buffer = batch.buffer();
+        for (int i = 0, size = batch.size(); i < size; i++)
+        {
+            handler.onDatagram(buffer, batch.offset(i), batch.length(i), batch.source(i), nowNs);
+            count++;
+        }
+        return count;
+    }
+
+    // ---------------------------------------------------------------- send
+
+    /**
+     * {@inheritDoc}
+     */
+    public int send(final SendBatch batch)
+    {
+        final int size = batch.size();
+        final long bufferAddress = batch.buffer().addressOffset();
+        int sent = 0;
+        int index = 0;
+        while (index < size)
+        {
+            int messages = 0;
+            while (index < size && messages < NativeUdp.MAX_BATCH)
+            {
+                final int datagrams = gsoEnabled ? gsoRun(batch, index) : 1;
+                if (describe(messages, bufferAddress + batch.offset(index), runBytes(batch, index, datagrams),
+                    datagrams > 1 ? batch.length(index) : 0, batch.ecnCodepoint(index), batch.destination(index)))
+                {
+                    messageFirst[messages] = index;
+                    messageDatagrams[messages] = datagrams;
+                    messages++;
+                }
+                else
+                {
+                    stats.sendErrors += datagrams;
+                }
+                index += datagrams;
+            }
+            sent += sendDescribed(messages, batch, bufferAddress);
+        }
+        return sent;
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * @throws IllegalArgumentException if {@code length} exceeds 64 KiB.
+     */
+    public boolean send(
+        final DirectBuffer buffer, final int offset, final int length, final InetSocketAddress destination)
+    {
+        if (length > STAGING_BYTES)
+        {
+            throw new IllegalArgumentException("datagram of " + length + " bytes exceeds " + STAGING_BYTES);
+        }
+        final long address;
+        if (null == buffer.byteArray())
+        {
+            address = buffer.addressOffset() + offset;
+        }
+        else
+        {
+            staging.putBytes(0, buffer, offset, length);
+            address = staging.addressOffset();
+        }
+        if (!describe(0, address, length, 0, ReceiveBatch.NOT_ECT, destination))
+        {
+            stats.sendErrors++;
+            return false;
+        }
+        messageFirst[0] = 0;
+        messageDatagrams[0] = 1;
+        return 1 == sendDescribed(1, null, 0);
+    }
+
+    /**
+     * @return how many datagrams from {@code first} can leave as one GSO message: equal lengths, back to back, to
+     * one destination with one codepoint; the last may be shorter (udp(7)).
+     */
+    private static int gsoRun(final SendBatch batch, final int first)
+    {
+        final int segmentBytes = batch.length(first);
+        if (0 == segmentBytes)
+        {
+            return 1;
+        }
+        final InetSocketAddress destination = batch.destination(first);
+        final int ecn = batch.ecnCodepoint(first);
+        int count = 1;
+        int totalBytes = segmentBytes;
+        for (int i = first + 1, size = batch.size(); i < size && count < MAX_GSO_SEGMENTS; i++)
+        {
+            final int length = batch.length(i);
+            final InetSocketAddress to = batch.destination(i);
+            if (length > segmentBytes || 0 == length || totalBytes + length > MAX_GSO_BYTES ||
+                batch.offset(i) != batch.offset(i - 1) + batch.length(i - 1) ||
+                batch.ecnCodepoint(i) != ecn || (to != destination && !destination.equals(to)))
+            {
+                break;
+            }
+            count++;
+            totalBytes += length;
+            if (length < segmentBytes)
+            {
+                break;
+            }
+        }
+        return count;
+    }
+
+    private static int runBytes(final SendBatch batch, final int first, final int datagrams)
+    {
+        final int last = first + datagrams - 1;
+        return batch.offset(last) + batch.length(last) - batch.offset(first);
+    }
+
+    /**
+     * Write message {@code slot}'s descriptor.
+     *
+     * @return false if it cannot go to that destination (another than the restricted peer, or another family).
+     */
+    private boolean describe(
+        final int slot,
+        final long address,
+        final int length,
+        final int segmentBytes,
+        final int ecn,
+        final InetSocketAddress destination)
+    {
+        if (null != restrictedTo && restrictedTo != destination && !restrictedTo.equals(destination))
+        {
+            return false;
+        }
+        final int descriptor = slot * NativeUdp.SEND_STRIDE;
+        final int nameLength = codec.encode(destination, sendDescriptors, descriptor + NativeUdp.SEND_NAME);
+        if (nameLength < 0)
+        {
+            return false;
+        }
+        sendDescriptors.putLong(descriptor + NativeUdp.SEND_ADDRESS, address);
+        sendDescriptors.putInt(descriptor + NativeUdp.SEND_LENGTH, length);
+        sendDescriptors.putInt(descriptor + NativeUdp.SEND_SEGMENT_SIZE, segmentBytes);
+        // Not-ECT needs no control message: the socket's own TOS is 0.
+        sendDescriptors.putInt(descriptor + NativeUdp.SEND_TOS, ReceiveBatch.NOT_ECT == ecn ? -1 : ecn & 0x3);
+        sendDescriptors.putInt(descriptor + NativeUdp.SEND_NAME_LENGTH, nameLength);
+        return true;
+    }
+
+    /**
+     * Send the described messages, going on past a message the kernel refuses and stopping at a full send buffer.
+     *
+     * @return datagrams sent.
+     */
+    private int sendDescribed(final int messages, final SendBatch batch, final long bufferAddress)
+    {
+        int sent = 0;
+        int next = 0;
+        while (next < messages)
+        {
+            stats.sendCalls++;
+            final int result = NativeUdp.send(
+                fd, sendDescriptorsAddress + (long)next * NativeUdp.SEND_STRIDE, messages - next);
+            if (result > 0)
+            {
+                for (int i = next; i < next + result; i++)
+                {
+                    sent += messageDatagrams[i];
+                    if (messageDatagrams[i] > 1)
+                    {
+                        stats.gsoSends++;
+                    }
+                }
+                next += result;
+                continue;
+            }
+            if (-NativeUdp.EAGAIN == result || -NativeUdp.ENOBUFS == result || 0 == result)
+            {
+                for (int i = next; i < messages; i++)
+                {
+                    stats.sendBufferFull += messageDatagrams[i];
+                }
+                break;
+            }
+            if (-NativeUdp.ECONNREFUSED == result)
+            {
+                // The kernel reports an ICMP error that arrived for an earlier datagram at the next call.
+                stats.portUnreachable++;
+                isUnreachableReported = null != restrictedTo;
+                stats.sendErrors += messageDatagrams[next];
+            }
+            else if (messageDatagrams[next] > 1 && isGsoRefusal(result))
+            {
+                gsoEnabled = false;
+                gsoOffReason = "the kernel refused a GSO send: " + NativeUdp.describe(result);
+                sent += sendOneByOne(batch, bufferAddress, messageFirst[next], messageDatagrams[next]);
+            }
+            else
+            {
+                stats.sendErrors += messageDatagrams[next];
+            }
+            next++;
+        }
+        stats.datagramsSent += sent;
+        return sent;
+    }
+
+    private static boolean isGsoRefusal(final int result)
+    {
+        return -NativeUdp.EIO == result || -NativeUdp.EINVAL == result || -NativeUdp.EOPNOTSUPP == result ||
+            -NativeUdp.ENOPROTOOPT == result;
+    }
+
+    /**
+     * Resend a GSO run that the kernel refused, one datagram per message, through the spare descriptor slot.
+     */
+    private int sendOneByOne(final SendBatch batch, final long bufferAddress, final int first, final int datagrams)
+    {
+        final int spare = NativeUdp.MAX_BATCH;
+        final long spareAddress = sendDescriptorsAddress + (long)spare * NativeUdp.SEND_STRIDE;
+        int sent = 0;
+        for (int i = first; i < first + datagrams; i++)
+        {
+            if (!describe(spare, bufferAddress + batch.offset(i), batch.length(i), 0, batch.ecnCodepoint(i),
+                batch.destination(i)))
+            {
+                stats.sendErrors++;
+                continue;
+            }
+            stats.sendCalls++;
+            final int result = NativeUdp.send(fd, spareAddress, 1);
+            if (1 == result)
+            {
+                sent++;
+            }
+            else if (-NativeUdp.EAGAIN == result || -NativeUdp.ENOBUFS == result)
+            {
+                stats.sendBufferFull += first + datagrams - i;
+                break;
+            }
+            else
+            {
+                stats.sendErrors++;
+            }
+        }
+        return sent;
+    }
+
+    // ---------------------------------------------------------------- peer, wait, state
+
+    /**
+     * {@inheritDoc}
+     * <p>
+     * Connects or disconnects the socket ({@code connect(2)}, {@code AF_UNSPEC}); the local address stays.
+     */
+    public boolean restrictTo(final InetSocketAddress peer)
+    {
+        if (null == peer ? null == restrictedTo : peer.equals(restrictedTo))
+        {
+            return true;
+        }
+        if (null == peer)
+        {
+            restrictedTo = null;
+            isUnreachableReported = false;
+            return 0 == NativeUdp.connect(fd, 0, 0);
+        }
+        final int nameLength = codec.encode(peer, name, 0);
+        if (nameLength < 0 || NativeUdp.connect(fd, name.addressOffset(), nameLength) < 0)
+        {
+            return false;
+        }
+        restrictedTo = peer;
+        isUnreachableReported = false;
+        return true;
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public boolean canWait()
+    {
+        return true;
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>
+     * {@code ppoll(2)} with a nanosecond timeout; the first wait on a thread sets its timer slack to
+     * {@link #WAIT_TIMER_SLACK_NS}.
+     */
+    public int awaitReadable(final long timeoutNs)
+    {
+        if (isClosed)
+        {
+            return 0;
+        }
+        final Thread thread = Thread.currentThread();
+        if (thread != slackSetFor)
+        {
+            slackSetFor = thread;
+            NativeUdp.setTimerSlackNs(WAIT_TIMER_SLACK_NS);
+        }
+        final int result = NativeUdp.await(fd, eventFd, Math.max(0, timeoutNs));
+        return stats.onWait(Math.max(0, result));
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public synchronized void wakeup()
+    {
+        // Synchronized with close: the eventfd's number must not be written after it was closed and reused.
+        if (eventFd >= 0)
+        {
+            NativeUdp.wakeup(eventFd);
+        }
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public PortStats stats()
+    {
+        return stats;
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public boolean carriesEcn()
+    {
+        return true;
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public String describe()
+    {
+        return "batched (sendmmsg/recvmmsg, GSO " + (gsoEnabled ? "on" : "off: " + gsoOffReason) + ", GRO " +
+            (groEnabled ? "on" : "off") + ")";
+    }
+
+    /**
+     * @return true while runs of equal-sized datagrams leave as UDP GSO messages.
+     */
+    public boolean isGsoEnabled()
+    {
+        return gsoEnabled;
+    }
+
+    /**
+     * @return true if the kernel coalesces arriving datagrams (UDP GRO) for this socket.
+     */
+    public boolean isGroEnabled()
+    {
+        return groEnabled;
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public InetSocketAddress localAddress()
+    {
+        return localAddress;
+    }
+
+    /**
+     * @return the socket receive buffer size the operating system granted.
+     */
+    public int receiveSocketBufferBytes()
+    {
+        return receiveSocketBufferBytes;
+    }
+
+    /**
+     * @return the socket send buffer size the operating system granted.
+     */
+    public int sendSocketBufferBytes()
+    {
+        return sendSocketBufferBytes;
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public void close()
+    {
+        if (isClosed)
+        {
+            return;
+        }
+        isClosed = true;
+        NativeUdp.close(fd);
+        synchronized (this)
+        {
+            NativeUdp.close(eventFd);
+            eventFd = -1;
+        }
+    }
+}

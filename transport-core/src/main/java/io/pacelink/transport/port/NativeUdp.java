@@ -1,0 +1,148 @@
+package io.pacelink.transport.port;
+
+/**
+ * The JNI binding of {@code src/main/native/pacelink_udp.c}: Linux's batched UDP system calls for
+ * {@link BatchedDatagramPort}. Every argument is an int or a raw address, so no call creates a Java object or calls
+ * back into the JVM; errors come back as negative {@code errno} values. Load the library first
+ * ({@link NativeLibrary#load()}).
+ * <p>
+ * A batch is described in a descriptor array of {@link #SEND_STRIDE} or {@link #RECEIVE_STRIDE} bytes per message
+ * whose layout the C side checks at compile time ({@code _Static_assert}). Socket addresses are Linux's
+ * {@code sockaddr_in} / {@code sockaddr_in6} ({@link SocketAddressCodec}).
+ */
+final class NativeUdp
+{
+    /**
+     * Most messages one {@link #send} or {@link #receive} hands the kernel.
+     */
+    static final int MAX_BATCH = 64;
+
+    static final int SEND_STRIDE = 64;
+    static final int SEND_ADDRESS = 0;
+    static final int SEND_LENGTH = 8;
+    static final int SEND_SEGMENT_SIZE = 12;
+    static final int SEND_TOS = 16;
+    static final int SEND_NAME_LENGTH = 20;
+    static final int SEND_NAME = 24;
+
+    static final int RECEIVE_STRIDE = 64;
+    static final int RECEIVE_LENGTH = 0;
+    static final int RECEIVE_FLAGS = 4;
+    static final int RECEIVE_SEGMENT_SIZE = 8;
+    static final int RECEIVE_TOS = 12;
+    static final int RECEIVE_NAME_LENGTH = 16;
+    static final int RECEIVE_NAME = 20;
+
+    /**
+     * {@link #RECEIVE_FLAGS}: the datagram was longer than its slot ({@code MSG_TRUNC}).
+     */
+    static final int FLAG_TRUNCATED = 1;
+
+    /**
+     * {@link #RECEIVE_FLAGS}: control messages were cut ({@code MSG_CTRUNC}).
+     */
+    static final int FLAG_CONTROL_TRUNCATED = 2;
+
+    /**
+     * {@link #await} result bit: the socket has a datagram (or an error) to receive.
+     */
+    static final int AWAIT_READABLE = 1;
+
+    /**
+     * {@link #await} result bit: {@link #wakeup} was called.
+     */
+    static final int AWAIT_WOKEN = 2;
+
+    static final int EINTR = 4;
+    static final int EIO = 5;
+    static final int EAGAIN = 11;
+    static final int ENOMEM = 12;
+    static final int EINVAL = 22;
+    static final int EMSGSIZE = 90;
+    static final int ENOPROTOOPT = 92;
+    static final int EOPNOTSUPP = 95;
+    static final int ENOBUFS = 105;
+    static final int ECONNREFUSED = 111;
+
+    private NativeUdp()
+    {
+    }
+
+    /**
+     * @return a non-blocking UDP socket with SO_RCVBUF / SO_SNDBUF requested and the arriving TOS reported
+     * ({@code IP_RECVTOS}; an IPv6 socket is dual-stack and also reports {@code IPV6_RECVTCLASS}), or −errno.
+     */
+    static native int open(boolean ipv6, int receiveBufferBytes, int sendBufferBytes);
+
+    static native int bind(int fd, long nameAddress, int nameLength);
+
+    /**
+     * @param nameLength 0 dissolves the association ({@code AF_UNSPEC}).
+     */
+    static native int connect(int fd, long nameAddress, int nameLength);
+
+    /**
+     * @return the length of the local address written at {@code nameAddress} (28 bytes of room), or −errno.
+     */
+    static native int localAddress(int fd, long nameAddress);
+
+    /**
+     * @return the granted SO_RCVBUF ({@code receive}) or SO_SNDBUF, or −errno.
+     */
+    static native int socketBufferBytes(int fd, boolean receive);
+
+    /**
+     * @return 0 once {@code UDP_GRO} is on, or −errno (kernels before 5.0).
+     */
+    static native int enableGro(int fd);
+
+    /**
+     * {@code sendmmsg(2)} of up to {@link #MAX_BATCH} described messages.
+     *
+     * @return the messages sent (from the first), or −errno if the first failed.
+     */
+    static native int send(int fd, long descriptors, int count);
+
+    /**
+     * {@code recvmmsg(2)} of up to {@link #MAX_BATCH} messages, message i into {@code buffer + i * slotBytes}.
+     *
+     * @return the messages received, or −errno ({@link #EAGAIN} when none waits).
+     */
+    static native int receive(int fd, long descriptors, int count, long buffer, int slotBytes);
+
+    /**
+     * @return a non-blocking eventfd for {@link #wakeup}, or −errno.
+     */
+    static native int eventFd();
+
+    /**
+     * {@code ppoll(2)} on the socket and the eventfd (which it drains).
+     *
+     * @param timeoutNs the longest wait; negative waits without a limit.
+     * @return {@link #AWAIT_READABLE} and/or {@link #AWAIT_WOKEN}, 0 on the timeout or a signal, or −errno.
+     */
+    static native int await(int fd, int eventFd, long timeoutNs);
+
+    static native int wakeup(int eventFd);
+
+    static native int close(int fd);
+
+    /**
+     * {@code prctl(PR_SET_TIMERSLACK)} for the calling thread.
+     */
+    static native int setTimerSlackNs(long slackNs);
+
+    /**
+     * @return {@code strerror(error)}.
+     */
+    static native String errorText(int error);
+
+    /**
+     * @param result a negative result of a call here.
+     * @return e.g. "Connection refused (errno 111)".
+     */
+    static String describe(final int result)
+    {
+        return errorText(-result) + " (errno " + -result + ")";
+    }
+}

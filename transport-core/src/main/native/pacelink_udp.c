@@ -1,0 +1,358 @@
+/*
+ * The Linux system calls behind io.pacelink.transport.port.BatchedDatagramPort (docs/io.md): sendmmsg(2) and
+ * recvmmsg(2) with UDP GSO (UDP_SEGMENT) and GRO (UDP_GRO) control messages, the IP_TOS / IPV6_TCLASS byte per
+ * datagram in both directions, and a wait on the socket and an eventfd with a nanosecond timeout (ppoll(2)).
+ *
+ * The shim keeps no state: Java owns every buffer and passes raw addresses (longs) and ints, so a call makes no JNI
+ * up-call and creates no Java object. Each batch is described in a descriptor array whose layout Java writes and
+ * reads (NativeUdp.java); the msghdr, iovec and control-message arrays are built on this thread's stack per call.
+ * Errors come back as negative errno values.
+ *
+ * Built by transport-core's Maven build with the machine's gcc (profile "native"); javac -h generates the header
+ * that declares each function, so a signature that drifts from NativeUdp.java fails the build.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <poll.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <netinet/udp.h>
+#include <sys/eventfd.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+
+#include "io_pacelink_transport_port_NativeUdp.h"
+
+/* Older C libraries lack the UDP GSO/GRO names; the values are Linux's (include/uapi/linux/udp.h). */
+#ifndef SOL_UDP
+#define SOL_UDP 17
+#endif
+#ifndef UDP_SEGMENT
+#define UDP_SEGMENT 103
+#endif
+#ifndef UDP_GRO
+#define UDP_GRO 104
+#endif
+
+/* Most messages one call hands the kernel: bounds the arrays on the stack (about 15 KiB). */
+#define PL_MAX_BATCH 64
+#define PL_RECEIVE_CONTROL_BYTES 128
+
+/* One datagram (or one GSO run) to send: NativeUdp.SEND_* offsets. */
+struct pl_send
+{
+    uint64_t address;        /* first byte */
+    int32_t length;          /* bytes in all */
+    int32_t segment_size;    /* > 0: one UDP_SEGMENT send of length / segment_size datagrams */
+    int32_t tos;             /* < 0: no IP_TOS / IPV6_TCLASS control message */
+    int32_t name_length;     /* bytes of name: 16 (sockaddr_in) or 28 (sockaddr_in6) */
+    uint8_t name[28];
+    uint8_t reserved[12];
+};
+
+/* One message received: NativeUdp.RECEIVE_* offsets. */
+struct pl_receive
+{
+    int32_t length;          /* bytes received (for a GRO super-datagram, all of its segments) */
+    int32_t flags;           /* 1: truncated (MSG_TRUNC), 2: control data truncated (MSG_CTRUNC) */
+    int32_t segment_size;    /* > 0: a GRO super-datagram of segments this long (the last may be shorter) */
+    int32_t tos;             /* the TOS / traffic class byte it arrived with, -1 if not reported */
+    int32_t name_length;
+    uint8_t name[28];
+    uint8_t reserved[16];
+};
+
+_Static_assert(sizeof(struct pl_send) == 64, "NativeUdp.SEND_STRIDE");
+_Static_assert(offsetof(struct pl_send, length) == 8, "NativeUdp.SEND_LENGTH");
+_Static_assert(offsetof(struct pl_send, segment_size) == 12, "NativeUdp.SEND_SEGMENT_SIZE");
+_Static_assert(offsetof(struct pl_send, tos) == 16, "NativeUdp.SEND_TOS");
+_Static_assert(offsetof(struct pl_send, name_length) == 20, "NativeUdp.SEND_NAME_LENGTH");
+_Static_assert(offsetof(struct pl_send, name) == 24, "NativeUdp.SEND_NAME");
+_Static_assert(sizeof(struct pl_receive) == 64, "NativeUdp.RECEIVE_STRIDE");
+_Static_assert(offsetof(struct pl_receive, flags) == 4, "NativeUdp.RECEIVE_FLAGS");
+_Static_assert(offsetof(struct pl_receive, segment_size) == 8, "NativeUdp.RECEIVE_SEGMENT_SIZE");
+_Static_assert(offsetof(struct pl_receive, tos) == 12, "NativeUdp.RECEIVE_TOS");
+_Static_assert(offsetof(struct pl_receive, name_length) == 16, "NativeUdp.RECEIVE_NAME_LENGTH");
+_Static_assert(offsetof(struct pl_receive, name) == 20, "NativeUdp.RECEIVE_NAME");
+_Static_assert(sizeof(struct sockaddr_in6) == 28, "NativeUdp.SOCKADDR_IN6_LENGTH");
+_Static_assert(AF_INET == 2 && AF_INET6 == 10, "NativeUdp.AF_INET, AF_INET6");
+
+static int set_int_option(const int fd, const int level, const int name, const int value)
+{
+    return setsockopt(fd, level, name, &value, sizeof(value));
+}
+
+JNIEXPORT jint JNICALL Java_io_pacelink_transport_port_NativeUdp_open(
+    JNIEnv *env, jclass klass, jboolean ipv6, jint receive_buffer_bytes, jint send_buffer_bytes)
+{
+    const int fd = socket(ipv6 ? AF_INET6 : AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+    {
+        return -errno;
+    }
+    int failed = set_int_option(fd, SOL_SOCKET, SO_RCVBUF, receive_buffer_bytes) ||
+        set_int_option(fd, SOL_SOCKET, SO_SNDBUF, send_buffer_bytes) ||
+        /* The arriving TOS byte as a control message (ip(7)); an IPv6 socket also hears IPv4-mapped peers. */
+        set_int_option(fd, IPPROTO_IP, IP_RECVTOS, 1);
+    if (!failed && ipv6)
+    {
+        failed = set_int_option(fd, IPPROTO_IPV6, IPV6_V6ONLY, 0) ||
+            set_int_option(fd, IPPROTO_IPV6, IPV6_RECVTCLASS, 1);
+    }
+    if (failed)
+    {
+        const int error = errno;
+        close(fd);
+        return -error;
+    }
+    return fd;
+}
+
+JNIEXPORT jint JNICALL Java_io_pacelink_transport_port_NativeUdp_bind(
+    JNIEnv *env, jclass klass, jint fd, jlong name, jint name_length)
+{
+    return bind(fd, (const struct sockaddr *)(intptr_t)name, (socklen_t)name_length) < 0 ? -errno : 0;
+}
+
+JNIEXPORT jint JNICALL Java_io_pacelink_transport_port_NativeUdp_connect(
+    JNIEnv *env, jclass klass, jint fd, jlong name, jint name_length)
+{
+    if (0 == name_length)
+    {
+        /* Dissolve the association: connect(2) with AF_UNSPEC. */
+        struct sockaddr unspecified;
+        memset(&unspecified, 0, sizeof(unspecified));
+        unspecified.sa_family = AF_UNSPEC;
+        return connect(fd, &unspecified, sizeof(unspecified)) < 0 ? -errno : 0;
+    }
+    return connect(fd, (const struct sockaddr *)(intptr_t)name, (socklen_t)name_length) < 0 ? -errno : 0;
+}
+
+JNIEXPORT jint JNICALL Java_io_pacelink_transport_port_NativeUdp_localAddress(
+    JNIEnv *env, jclass klass, jint fd, jlong name)
+{
+    socklen_t length = sizeof(struct sockaddr_in6);
+    return getsockname(fd, (struct sockaddr *)(intptr_t)name, &length) < 0 ? -errno : (jint)length;
+}
+
+JNIEXPORT jint JNICALL Java_io_pacelink_transport_port_NativeUdp_socketBufferBytes(
+    JNIEnv *env, jclass klass, jint fd, jboolean receive)
+{
+    int value = 0;
+    socklen_t length = sizeof(value);
+    return getsockopt(fd, SOL_SOCKET, receive ? SO_RCVBUF : SO_SNDBUF, &value, &length) < 0 ? -errno : value;
+}
+
+JNIEXPORT jint JNICALL Java_io_pacelink_transport_port_NativeUdp_enableGro(JNIEnv *env, jclass klass, jint fd)
+{
+    return set_int_option(fd, SOL_UDP, UDP_GRO, 1) < 0 ? -errno : 0;
+}
+
+static int is_v4_mapped(const struct pl_send *send)
+{
+    if (AF_INET6 != ((const struct sockaddr *)send->name)->sa_family)
+    {
+        return 0;
+    }
+    return IN6_IS_ADDR_V4MAPPED(&((const struct sockaddr_in6 *)send->name)->sin6_addr);
+}
+
+/* Append a control message with an int to a message's control area; returns the bytes used. */
+static size_t put_int_control(
+    uint8_t *control, const size_t offset, const int level, const int type, const void *value, const size_t size)
+{
+    struct cmsghdr *header = (struct cmsghdr *)(control + offset);
+    header->cmsg_level = level;
+    header->cmsg_type = type;
+    header->cmsg_len = CMSG_LEN(size);
+    memcpy(CMSG_DATA(header), value, size);
+    return CMSG_SPACE(size);
+}
+
+JNIEXPORT jint JNICALL Java_io_pacelink_transport_port_NativeUdp_send(
+    JNIEnv *env, jclass klass, jint fd, jlong descriptors, jint count)
+{
+    struct mmsghdr messages[PL_MAX_BATCH];
+    struct iovec vectors[PL_MAX_BATCH];
+    /* Room for UDP_SEGMENT (a uint16_t) and IP_TOS or IPV6_TCLASS (an int), each padded as CMSG_SPACE says. */
+    uint64_t control[PL_MAX_BATCH][(2 * CMSG_SPACE(sizeof(int)) + 7) / 8];
+    const int n = count < PL_MAX_BATCH ? count : PL_MAX_BATCH;
+    struct pl_send *sends = (struct pl_send *)(intptr_t)descriptors;
+
+    memset(messages, 0, sizeof(messages[0]) * (size_t)n);
+    for (int i = 0; i < n; i++)
+    {
+        struct pl_send *send = &sends[i];
+        struct msghdr *header = &messages[i].msg_hdr;
+        vectors[i].iov_base = (void *)(intptr_t)send->address;
+        vectors[i].iov_len = (size_t)send->length;
+        header->msg_iov = &vectors[i];
+        header->msg_iovlen = 1;
+        if (send->name_length > 0)
+        {
+            header->msg_name = send->name;
+            header->msg_namelen = (socklen_t)send->name_length;
+        }
+        size_t control_length = 0;
+        uint8_t *area = (uint8_t *)control[i];
+        if (send->segment_size > 0)
+        {
+            /* udp(7): UDP_SEGMENT splits the payload into segment_size datagrams in the kernel or the NIC. */
+            const uint16_t segment = (uint16_t)send->segment_size;
+            control_length += put_int_control(area, control_length, SOL_UDP, UDP_SEGMENT, &segment, sizeof(segment));
+        }
+        if (send->tos >= 0)
+        {
+            const int tos = send->tos;
+            if (AF_INET == ((const struct sockaddr *)send->name)->sa_family || is_v4_mapped(send))
+            {
+                control_length += put_int_control(area, control_length, IPPROTO_IP, IP_TOS, &tos, sizeof(tos));
+            }
+            else
+            {
+                control_length +=
+                    put_int_control(area, control_length, IPPROTO_IPV6, IPV6_TCLASS, &tos, sizeof(tos));
+            }
+        }
+        if (control_length > 0)
+        {
+            header->msg_control = area;
+            header->msg_controllen = control_length;
+        }
+    }
+    const int sent = sendmmsg(fd, messages, (unsigned int)n, MSG_DONTWAIT);
+    return sent < 0 ? -errno : sent;
+}
+
+JNIEXPORT jint JNICALL Java_io_pacelink_transport_port_NativeUdp_receive(
+    JNIEnv *env, jclass klass, jint fd, jlong descriptors, jint count, jlong buffer, jint slot_bytes)
+{
+    struct mmsghdr messages[PL_MAX_BATCH];
+    struct iovec vectors[PL_MAX_BATCH];
+    uint64_t control[PL_MAX_BATCH][PL_RECEIVE_CONTROL_BYTES / 8];
+    const int n = count < PL_MAX_BATCH ? count : PL_MAX_BATCH;
+    struct pl_receive *receives = (struct pl_receive *)(intptr_t)descriptors;
+
+    memset(messages, 0, sizeof(messages[0]) * (size_t)n);
+    for (int i = 0; i < n; i++)
+    {
+        struct msghdr *header = &messages[i].msg_hdr;
+        vectors[i].iov_base = (void *)(intptr_t)(buffer + (jlong)i * slot_bytes);
+        vectors[i].iov_len = (size_t)slot_bytes;
+        header->msg_iov = &vectors[i];
+        header->msg_iovlen = 1;
+        header->msg_name = receives[i].name;
+        header->msg_namelen = sizeof(receives[i].name);
+        header->msg_control = control[i];
+        header->msg_controllen = PL_RECEIVE_CONTROL_BYTES;
+    }
+    const int received = recvmmsg(fd, messages, (unsigned int)n, MSG_DONTWAIT, NULL);
+    if (received < 0)
+    {
+        return -errno;
+    }
+    for (int i = 0; i < received; i++)
+    {
+        struct msghdr *header = &messages[i].msg_hdr;
+        struct pl_receive *receive = &receives[i];
+        receive->length = (int32_t)messages[i].msg_len;
+        receive->flags = ((header->msg_flags & MSG_TRUNC) ? 1 : 0) | ((header->msg_flags & MSG_CTRUNC) ? 2 : 0);
+        receive->segment_size = 0;
+        receive->tos = -1;
+        receive->name_length = (int32_t)header->msg_namelen;
+        for (struct cmsghdr *cmsg = CMSG_FIRSTHDR(header); NULL != cmsg; cmsg = CMSG_NXTHDR(header, cmsg))
+        {
+            if (SOL_UDP == cmsg->cmsg_level && UDP_GRO == cmsg->cmsg_type)
+            {
+                int segment = 0;
+                memcpy(&segment, CMSG_DATA(cmsg), sizeof(segment));
+                receive->segment_size = segment;
+            }
+            else if (IPPROTO_IP == cmsg->cmsg_level && IP_TOS == cmsg->cmsg_type)
+            {
+                /* ip(7): IP_RECVTOS delivers the TOS as one byte. */
+                receive->tos = *(const uint8_t *)CMSG_DATA(cmsg);
+            }
+            else if (IPPROTO_IPV6 == cmsg->cmsg_level && IPV6_TCLASS == cmsg->cmsg_type)
+            {
+                int traffic_class = 0;
+                memcpy(&traffic_class, CMSG_DATA(cmsg), sizeof(traffic_class));
+                receive->tos = traffic_class & 0xff;
+            }
+        }
+    }
+    return received;
+}
+
+JNIEXPORT jint JNICALL Java_io_pacelink_transport_port_NativeUdp_eventFd(JNIEnv *env, jclass klass)
+{
+    const int fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    return fd < 0 ? -errno : fd;
+}
+
+JNIEXPORT jint JNICALL Java_io_pacelink_transport_port_NativeUdp_await(
+    JNIEnv *env, jclass klass, jint fd, jint event_fd, jlong timeout_ns)
+{
+    struct pollfd fds[2];
+    fds[0].fd = fd;
+    fds[0].events = POLLIN;
+    fds[0].revents = 0;
+    fds[1].fd = event_fd;
+    fds[1].events = POLLIN;
+    fds[1].revents = 0;
+    struct timespec timeout;
+    timeout.tv_sec = (time_t)(timeout_ns / 1000000000LL);
+    timeout.tv_nsec = (long)(timeout_ns % 1000000000LL);
+    const int ready = ppoll(fds, 2, timeout_ns < 0 ? NULL : &timeout, NULL);
+    if (ready < 0)
+    {
+        return EINTR == errno ? 0 : -errno;
+    }
+    int result = 0;
+    /* POLLERR: an ICMP error is queued on a connected socket; the next receive reports it. */
+    if (0 != (fds[0].revents & (POLLIN | POLLERR)))
+    {
+        result |= 1;
+    }
+    if (0 != (fds[1].revents & POLLIN))
+    {
+        uint64_t value;
+        while (read(event_fd, &value, sizeof(value)) == sizeof(value))
+        {
+        }
+        result |= 2;
+    }
+    return result;
+}
+
+JNIEXPORT jint JNICALL Java_io_pacelink_transport_port_NativeUdp_wakeup(JNIEnv *env, jclass klass, jint event_fd)
+{
+    const uint64_t one = 1;
+    /* EAGAIN means the counter is full: a wake-up is pending anyway. */
+    return write(event_fd, &one, sizeof(one)) < 0 && EAGAIN != errno ? -errno : 0;
+}
+
+JNIEXPORT jint JNICALL Java_io_pacelink_transport_port_NativeUdp_close(JNIEnv *env, jclass klass, jint fd)
+{
+    return close(fd) < 0 ? -errno : 0;
+}
+
+JNIEXPORT jint JNICALL Java_io_pacelink_transport_port_NativeUdp_setTimerSlackNs(
+    JNIEnv *env, jclass klass, jlong slack_ns)
+{
+    /* prctl(2) PR_SET_TIMERSLACK, for the calling thread: how late the kernel may end its timed waits. */
+    return prctl(PR_SET_TIMERSLACK, (unsigned long)slack_ns, 0, 0, 0) < 0 ? -errno : 0;
+}
+
+JNIEXPORT jstring JNICALL Java_io_pacelink_transport_port_NativeUdp_errorText(
+    JNIEnv *env, jclass klass, jint error)
+{
+    char text[256];
+    const char *message = strerror_r(error, text, sizeof(text));
+    return (*env)->NewStringUTF(env, message);
+}

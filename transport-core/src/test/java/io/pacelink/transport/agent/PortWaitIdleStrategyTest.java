@@ -1,0 +1,243 @@
+package io.pacelink.transport.agent;
+
+import io.pacelink.transport.port.DatagramPort;
+import io.pacelink.transport.port.LoopbackPorts;
+import io.pacelink.transport.port.NioDatagramPort;
+import io.pacelink.transport.testing.AllocationMeter;
+import io.pacelink.transport.port.PortStats;
+import org.agrona.concurrent.SystemNanoClock;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The default agent's idle, on real ports and functionally: it sleeps in the port until the deadline, the first
+ * datagram or the application's signal, whichever comes first, and never when work is already due or pending. No
+ * assertion depends on the machine being fast; the only time compared is a lower bound (a wait that blocked until its
+ * timeout cannot have taken less than the timeout).
+ */
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class PortWaitIdleStrategyTest
+{
+    private static final InetSocketAddress LOOPBACK = new InetSocketAddress("127.0.0.1", 0);
+    private static final long LONG_NS = TimeUnit.SECONDS.toNanos(60);
+    private static final long SHORT_NS = TimeUnit.MILLISECONDS.toNanos(5);
+
+    private DatagramPort port;
+
+    private DatagramPort open(final String kind)
+    {
+        port = LoopbackPorts.open(kind);
+        return port;
+    }
+
+    private static PortWaitIdleStrategy idleForever(
+        final DatagramPort port, final AgentWakeup wakeup, final long maxSleepNs)
+    {
+        return new PortWaitIdleStrategy(port, () -> Long.MAX_VALUE, SystemNanoClock.INSTANCE, wakeup, maxSleepNs);
+    }
+
+    @AfterEach
+    void close()
+    {
+        if (null != port)
+        {
+            port.close();
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = { "nio", "batched" })
+    void withoutADeadlineEachIdleIsOneWaitThatBlocksUntilItsTimeout(final String kind)
+    {
+        final DatagramPort port = open(kind);
+        final AgentWakeup wakeup = new AgentWakeup(port);
+        final PortWaitIdleStrategy idle = idleForever(port, wakeup, SHORT_NS);
+        final long startNs = System.nanoTime();
+        for (int i = 0; i < 20; i++)
+        {
+            wakeup.beginDutyCycle();
+            idle.idle(0);
+        }
+        final long elapsedNs = System.nanoTime() - startNs;
+        final PortStats stats = port.stats();
+        assertEquals(20, idle.sleeps());
+        assertEquals(20, stats.waits());
+        assertEquals(20, stats.waitTimeouts(), "nothing woke it");
+        assertTrue(elapsedNs >= 20 * SHORT_NS, "each wait blocked for its whole timeout: " + elapsedNs + " ns");
+        assertEquals(0, idle.overdueSleeps());
+        assertFalse(wakeup.isSleeping());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = { "nio", "batched" })
+    void anIdleAfterWorkOrWithWorkPendingDoesNotSleep(final String kind)
+    {
+        final DatagramPort port = open(kind);
+        final AgentWakeup wakeup = new AgentWakeup(port);
+        final PortWaitIdleStrategy idle = idleForever(port, wakeup, LONG_NS);
+        idle.idle(3);
+        wakeup.signal();
+        idle.idle(0);
+        assertEquals(0, idle.sleeps(), "a duty cycle with work, and a signal since the cycle began: no sleep");
+        assertEquals(0, port.stats().waits());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = { "nio", "batched" })
+    void aDueDeadlineRunsACycleAtOnceAndAStaleOneSleepsBrieflyInsteadOfSpinning(final String kind)
+    {
+        final DatagramPort port = open(kind);
+        final AgentWakeup wakeup = new AgentWakeup(port);
+        final AtomicLong deadlineNs = new AtomicLong(System.nanoTime());
+        final PortWaitIdleStrategy idle = new PortWaitIdleStrategy(
+            port, deadlineNs::get, SystemNanoClock.INSTANCE, wakeup, LONG_NS);
+        idle.idle(0);
+        assertEquals(0, idle.sleeps(), "due now: straight back to work");
+        idle.idle(0);
+        idle.idle(0);
+        assertEquals(2, idle.overdueSleeps(), "a deadline still due after an idle cycle is stale");
+        assertEquals(2, port.stats().waitTimeouts());
+        idle.idle(1);
+        deadlineNs.set(System.nanoTime() + SHORT_NS);
+        idle.idle(0);
+        assertEquals(3, idle.sleeps());
+        assertEquals(2, idle.overdueSleeps());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = { "nio", "batched" })
+    void aSignalFromAnotherThreadWakesTheSleepingAgent(final String kind) throws InterruptedException
+    {
+        final DatagramPort port = open(kind);
+        final AgentWakeup wakeup = new AgentWakeup(port);
+        final PortWaitIdleStrategy idle = idleForever(port, wakeup, LONG_NS);
+        for (int i = 0; i < 10; i++)
+        {
+            final Thread application = new Thread(() ->
+            {
+                while (!wakeup.isSleeping())
+                {
+                    Thread.onSpinWait();
+                }
+                wakeup.signal();
+            });
+            application.start();
+            wakeup.beginDutyCycle();
+            idle.idle(0);
+            application.join();
+        }
+        // A signal can land between the agent's announcement and its check (it then does not sleep at all), so the
+        // counts may fall short of 10; what must hold is that no round waited for its 60 s timeout.
+        assertEquals(0, port.stats().waitTimeouts(), "no signal was lost");
+        assertTrue(wakeup.wakeups() >= 1 && wakeup.wakeups() <= 10, "wake-ups " + wakeup.wakeups());
+        assertTrue(port.stats().wokenByCommand() >= 1, "woken " + port.stats().wokenByCommand());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = { "nio", "batched" })
+    void anArrivingDatagramWakesTheSleepingAgent(final String kind) throws InterruptedException
+    {
+        final DatagramPort port = open(kind);
+        final AgentWakeup wakeup = new AgentWakeup(port);
+        final PortWaitIdleStrategy idle = idleForever(port, wakeup, LONG_NS);
+        try (NioDatagramPort peer = NioDatagramPort.open(LOOPBACK, 1 << 20))
+        {
+            final UnsafeBuffer datagram = new UnsafeBuffer(ByteBuffer.allocateDirect(16));
+            final Thread sender = new Thread(() ->
+            {
+                while (!wakeup.isSleeping())
+                {
+                    Thread.onSpinWait();
+                }
+                peer.send(datagram, 0, 16, port.localAddress());
+            });
+            sender.start();
+            wakeup.beginDutyCycle();
+            idle.idle(0);
+            sender.join();
+        }
+        assertEquals(1, port.stats().wokenByDatagram());
+        assertEquals(0, wakeup.wakeups());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = { "nio", "batched" })
+    void idlingAndSignallingAllocateNothing(final String kind)
+    {
+        final DatagramPort port = open(kind);
+        final AgentWakeup wakeup = new AgentWakeup(port);
+        final AtomicLong deadlineNs = new AtomicLong();
+        final PortWaitIdleStrategy idle = new PortWaitIdleStrategy(
+            port, deadlineNs::get, SystemNanoClock.INSTANCE, wakeup, LONG_NS);
+        final Runnable cycles = () ->
+        {
+            for (int i = 0; i < 100; i++)
+            {
+                wakeup.beginDutyCycle();
+                deadlineNs.set(System.nanoTime() + 20_000);
+                idle.idle(0);
+                wakeup.signal();
+                idle.idle(0);
+                idle.idle(1);
+            }
+        };
+        for (int i = 0; i < 20; i++)
+        {
+            cycles.run();
+        }
+        AllocationMeter.assertAllocationFree(kind + " idle", cycles);
+    }
+
+    @Test
+    void stoppingNeverSleepsInThePortAndAPortThatCannotWaitIsRefused()
+    {
+        final DatagramPort port = open("nio");
+        final AgentWakeup wakeup = new AgentWakeup(port);
+        final PortWaitIdleStrategy idle = idleForever(port, wakeup, LONG_NS);
+        wakeup.stop();
+        idle.idle(0);
+        assertEquals(0, port.stats().waits());
+        assertTrue(wakeup.isStopping());
+
+        final DatagramPort cannotWait = new DatagramPort()
+        {
+            public int receive(
+                final io.pacelink.transport.port.DatagramHandler handler, final int limit, final long nowNs)
+            {
+                return 0;
+            }
+
+            public boolean send(
+                final org.agrona.DirectBuffer buffer, final int offset, final int length,
+                final InetSocketAddress destination)
+            {
+                return true;
+            }
+
+            public InetSocketAddress localAddress()
+            {
+                return LOOPBACK;
+            }
+
+            public void close()
+            {
+            }
+        };
+        assertThrows(IllegalArgumentException.class, () -> new PortWaitIdleStrategy(
+            cannotWait, () -> Long.MAX_VALUE, SystemNanoClock.INSTANCE, new AgentWakeup(cannotWait)));
+    }
+}

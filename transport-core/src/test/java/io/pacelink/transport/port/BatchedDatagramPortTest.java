@@ -1,0 +1,566 @@
+package io.pacelink.transport.port;
+
+import io.pacelink.transport.testing.AllocationMeter;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
+import java.net.StandardProtocolFamily;
+import java.nio.ByteBuffer;
+import java.nio.channels.DatagramChannel;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * The batched port on real loopback sockets: what goes in one {@code sendmmsg} comes out of {@code recvmmsg} byte for
+ * byte, GSO runs arrive as separate datagrams (split from GRO super-datagrams), ECN codepoints travel both ways,
+ * hostile and oversized input is dropped and counted, and waits end on arrival and on a wake-up. Functional only:
+ * nothing is timed beyond generous deadlines for datagrams to arrive.
+ */
+class BatchedDatagramPortTest
+{
+    private static final InetSocketAddress LOOPBACK = new InetSocketAddress("127.0.0.1", 0);
+    private static final long TIMEOUT_NS = TimeUnit.SECONDS.toNanos(10);
+    private static final int SIZE = 1472;
+
+    private final List<AutoCloseable> opened = new ArrayList<>();
+
+    @BeforeAll
+    static void requireBatchedPort()
+    {
+        LoopbackPorts.requireBatchedPort();
+    }
+
+    @AfterEach
+    void closeAll() throws Exception
+    {
+        for (final AutoCloseable closeable : opened)
+        {
+            closeable.close();
+        }
+    }
+
+    @Test
+    void theProbeFindsEverythingThisKernelHas()
+    {
+        final BatchedPortSupport support = BatchedDatagramPort.support();
+        assertTrue(support.isAvailable(), support.toString());
+        assertTrue(support.hasGso(), support.toString());
+        assertTrue(support.hasGro(), support.toString());
+        assertEquals("", support.reason());
+    }
+
+    @Test
+    void aGsoRunArrivesAsSeparateDatagramsByteForByte()
+    {
+        final BatchedDatagramPort sender = open(LOOPBACK, true);
+        final BatchedDatagramPort receiver = open(LOOPBACK, true);
+        final SendBatch batch = new SendBatch(64, 64 * SIZE);
+        // 40 full-size datagrams, then a short one that ends the run, then 3 to another size: two GSO messages.
+        for (int i = 0; i < 40; i++)
+        {
+            write(batch, i, SIZE, receiver.localAddress(), 0);
+        }
+        write(batch, 40, 100, receiver.localAddress(), 0);
+        for (int i = 41; i < 44; i++)
+        {
+            write(batch, i, 600, receiver.localAddress(), 0);
+        }
+        assertEquals(44, sender.send(batch));
+        assertEquals(1, sender.stats().sendCalls(), "one sendmmsg");
+        assertEquals(2, sender.stats().gsoSends());
+
+        final List<byte[]> received = receive(receiver, 44);
+        assertEquals(44, received.size());
+        for (int i = 0; i < 44; i++)
+        {
+            assertArrayEquals(expected(i, i < 40 ? SIZE : 40 == i ? 100 : 600), received.get(i), "datagram " + i);
+        }
+        assertTrue(receiver.stats().groSuperDatagrams() >= 1, "loopback hands a GSO send to a GRO socket whole");
+        assertEquals(44, receiver.stats().datagramsReceived());
+    }
+
+    @Test
+    void withGsoOffEveryDatagramIsItsOwnMessageInOneCall()
+    {
+        final BatchedDatagramPort sender = open(LOOPBACK, false);
+        final BatchedDatagramPort receiver = open(LOOPBACK, true);
+        final SendBatch batch = new SendBatch(64, 64 * SIZE);
+        for (int i = 0; i < 20; i++)
+        {
+            write(batch, i, SIZE, receiver.localAddress(), 0);
+        }
+        assertEquals(20, sender.send(batch));
+        assertEquals(1, sender.stats().sendCalls());
+        assertEquals(0, sender.stats().gsoSends());
+        assertFalse(sender.isGsoEnabled());
+        assertTrue(sender.describe().contains("GSO off"), sender.describe());
+
+        final List<byte[]> received = receive(receiver, 20);
+        for (int i = 0; i < 20; i++)
+        {
+            assertArrayEquals(expected(i, SIZE), received.get(i));
+        }
+        assertEquals(0, receiver.stats().groSuperDatagrams());
+    }
+
+    @Test
+    void theBatchedAndTheNioPortCarryTheSameTrafficAlike() throws IOException
+    {
+        final BatchedDatagramPort batchedReceiver = open(LOOPBACK, true);
+        final NioDatagramPort nioReceiver = NioDatagramPort.open(LOOPBACK, 4 << 20);
+        opened.add(nioReceiver);
+        final BatchedDatagramPort batchedSender = open(LOOPBACK, true);
+        final NioDatagramPort nioSender = NioDatagramPort.open(LOOPBACK, 4 << 20);
+        opened.add(nioSender);
+
+        // The same batch through each sender: mixed sizes, to both receivers alternately.
+        final SendBatch batch = new SendBatch(64, 64 * SIZE);
+        for (int i = 0; i < 48; i++)
+        {
+            final int length = i % 7 == 0 ? 1 + i * 13 : SIZE;
+            write(batch, i, length, 0 == (i & 1) ? batchedReceiver.localAddress() : nioReceiver.localAddress(), 0);
+        }
+        assertEquals(48, batchedSender.send(batch));
+        final List<byte[]> viaBatchedToBatched = receive(batchedReceiver, 24);
+        final List<byte[]> viaBatchedToNio = receiveNio(nioReceiver, 24);
+        assertEquals(48, nioSender.send(batch));
+        final List<byte[]> viaNioToBatched = receive(batchedReceiver, 24);
+        final List<byte[]> viaNioToNio = receiveNio(nioReceiver, 24);
+
+        for (int i = 0; i < 24; i++)
+        {
+            assertArrayEquals(viaNioToBatched.get(i), viaBatchedToBatched.get(i), "to the batched port, " + i);
+            assertArrayEquals(viaNioToNio.get(i), viaBatchedToNio.get(i), "to the NIO port, " + i);
+            assertArrayEquals(expected(2 * i, viaBatchedToBatched.get(i).length), viaBatchedToBatched.get(i));
+            assertArrayEquals(expected(2 * i + 1, viaBatchedToNio.get(i).length), viaBatchedToNio.get(i));
+        }
+        assertEquals(48, batchedSender.stats().datagramsSent());
+    }
+
+    @Test
+    void ecnCodepointsAreSetPerDatagramAndReadBackOverIpv4()
+    {
+        ecnRoundTrip(LOOPBACK);
+    }
+
+    @Test
+    void ecnCodepointsAreSetPerDatagramAndReadBackOverIpv6() throws IOException
+    {
+        assumeTrue(hasIpv6Loopback(), "no IPv6 loopback here");
+        ecnRoundTrip(new InetSocketAddress("::1", 0));
+    }
+
+    private void ecnRoundTrip(final InetSocketAddress bind)
+    {
+        final BatchedDatagramPort sender = open(bind, true);
+        final BatchedDatagramPort receiver = open(bind, true);
+        assertTrue(receiver.carriesEcn());
+        final SendBatch batch = new SendBatch(16, 16 * 200);
+        final int[] codepoints = { 0, 1, 2, 3, 2, 2, 2, 3, 0 };
+        for (int i = 0; i < codepoints.length; i++)
+        {
+            write(batch, i, 200, receiver.localAddress(), codepoints[i]);
+        }
+        assertEquals(codepoints.length, sender.send(batch));
+        // Runs of one codepoint may leave as one GSO message; a change of codepoint starts a new one.
+        final ReceiveBatch received = receiver.newReceiveBatch(16);
+        final int[] arrived = new int[codepoints.length];
+        int count = 0;
+        final long deadlineNs = System.nanoTime() + TIMEOUT_NS;
+        while (count < codepoints.length && System.nanoTime() - deadlineNs < 0)
+        {
+            receiver.awaitReadable(TimeUnit.MILLISECONDS.toNanos(100));
+            receiver.receive(received, 16);
+            for (int i = 0; i < received.size(); i++)
+            {
+                assertEquals(count, received.buffer().getInt(received.offset(i)), "in order");
+                arrived[count++] = received.ecnCodepoint(i);
+            }
+        }
+        assertArrayEquals(codepoints, arrived);
+        assertEquals(sender.localAddress(), received.size() > 0 ? received.source(0) : sender.localAddress());
+    }
+
+    @Test
+    void ipv6PortsExchangeWithEachOtherAndWithIpv4MappedPeers() throws IOException
+    {
+        assumeTrue(hasIpv6Loopback(), "no IPv6 loopback here");
+        final BatchedDatagramPort six = open(new InetSocketAddress("::1", 0), true);
+        final BatchedDatagramPort otherSix = open(new InetSocketAddress("::", 0), true);
+        final SendBatch batch = new SendBatch(4, 4 * SIZE);
+        write(batch, 7, 300, new InetSocketAddress("::1", otherSix.localAddress().getPort()), 0);
+        assertEquals(1, six.send(batch));
+        final ReceiveBatch received = otherSix.newReceiveBatch(4);
+        awaitOne(otherSix, received);
+        assertArrayEquals(expected(7, 300), copy(received, 0));
+        assertEquals(six.localAddress(), received.source(0));
+        assertTrue(received.source(0).getAddress() instanceof Inet6Address);
+
+        // A dual-stack socket hears an IPv4 peer and reports it as the IPv4 address it is.
+        final BatchedDatagramPort four = open(LOOPBACK, true);
+        batch.clear();
+        write(batch, 8, 50, new InetSocketAddress("127.0.0.1", otherSix.localAddress().getPort()), 2);
+        assertEquals(1, four.send(batch));
+        awaitOne(otherSix, received);
+        assertEquals(four.localAddress(), received.source(0));
+        assertEquals(2, received.ecnCodepoint(0), "IP_TOS of an IPv4 datagram on a dual-stack socket");
+        batch.clear();
+        write(batch, 9, 60, received.source(0), 1);
+        assertEquals(1, otherSix.send(batch), "and answers it through an IPv4-mapped address");
+        final ReceiveBatch back = four.newReceiveBatch(4);
+        awaitOne(four, back);
+        assertArrayEquals(expected(9, 60), copy(back, 0));
+        assertEquals(1, back.ecnCodepoint(0));
+    }
+
+    @Test
+    void aBatchThatFillsMidWayKeepsTheRestForTheNextReceive()
+    {
+        final BatchedDatagramPort sender = open(LOOPBACK, true);
+        final BatchedDatagramPort receiver = open(LOOPBACK, true);
+        final SendBatch batch = new SendBatch(64, 64 * 64);
+        for (int i = 0; i < 64; i++)
+        {
+            write(batch, i, 64, receiver.localAddress(), 0);
+        }
+        assertEquals(64, sender.send(batch));
+        assertEquals(1, sender.stats().gsoSends(), "one GSO message of 64 segments");
+
+        // Batches of 5: the super-datagram's 64 segments come out 5 at a time, in order, none lost.
+        final ReceiveBatch small = receiver.newReceiveBatch(5);
+        final List<Integer> order = new ArrayList<>();
+        final long deadlineNs = System.nanoTime() + TIMEOUT_NS;
+        while (order.size() < 64 && System.nanoTime() - deadlineNs < 0)
+        {
+            receiver.awaitReadable(TimeUnit.MILLISECONDS.toNanos(100));
+            final int count = receiver.receive(small, 5);
+            assertTrue(count <= 5);
+            for (int i = 0; i < count; i++)
+            {
+                assertEquals(64, small.length(i));
+                order.add(small.buffer().getInt(small.offset(i)));
+            }
+        }
+        final List<Integer> expected = new ArrayList<>();
+        for (int i = 0; i < 64; i++)
+        {
+            expected.add(i);
+        }
+        assertEquals(expected, order);
+        assertEquals(0, receiver.stats().truncatedDropped());
+    }
+
+    @Test
+    void hostileGroCoalescedGarbageAndOversizedDatagramsAreSplitOrDroppedAndCounted() throws IOException
+    {
+        // A receiver with small slots: a datagram longer than a slot is truncated by the kernel and must be dropped.
+        final BatchedDatagramPort receiver = new BatchedDatagramPort(LOOPBACK, 1 << 20, 1 << 20, true, 2048);
+        opened.add(receiver);
+        final BatchedDatagramPort attacker = open(LOOPBACK, true);
+
+        // Tiny segments: one 1-byte-segment GSO message becomes 60 datagrams of garbage at the receiver.
+        final SendBatch garbage = new SendBatch(64, 64 * 8);
+        for (int i = 0; i < 60; i++)
+        {
+            garbage.buffer().putByte(garbage.nextOffset(), (byte)(0xA0 + i));
+            garbage.commit(1, receiver.localAddress(), 3);
+        }
+        assertEquals(60, attacker.send(garbage));
+        // An oversized datagram (3000 > 2048 slot bytes) from a plain socket, and an empty one.
+        try (DatagramChannel raw = DatagramChannel.open(StandardProtocolFamily.INET))
+        {
+            raw.send(ByteBuffer.allocate(3000), receiver.localAddress());
+            raw.send(ByteBuffer.allocate(0), receiver.localAddress());
+        }
+
+        final ReceiveBatch batch = receiver.newReceiveBatch(16);
+        int ones = 0;
+        int empties = 0;
+        final long deadlineNs = System.nanoTime() + TIMEOUT_NS;
+        while ((ones < 60 || empties < 1 || receiver.stats().truncatedDropped() < 1) &&
+            System.nanoTime() - deadlineNs < 0)
+        {
+            receiver.awaitReadable(TimeUnit.MILLISECONDS.toNanos(100));
+            receiver.receive(batch, 16);
+            assertTrue(batch.size() <= 16);
+            for (int i = 0; i < batch.size(); i++)
+            {
+                assertTrue(batch.length(i) <= 2048, "nothing handed on longer than a slot");
+                if (1 == batch.length(i))
+                {
+                    assertEquals((byte)(0xA0 + ones), batch.buffer().getByte(batch.offset(i)));
+                    assertEquals(3, batch.ecnCodepoint(i));
+                    ones++;
+                }
+                else
+                {
+                    assertEquals(0, batch.length(i));
+                    empties++;
+                }
+            }
+        }
+        assertEquals(60, ones);
+        assertEquals(1, empties);
+        assertEquals(1, receiver.stats().truncatedDropped());
+        assertEquals(61, receiver.stats().datagramsReceived());
+    }
+
+    @Test
+    void aRestrictedPortHearsThatItsPeerIsUnreachable() throws IOException
+    {
+        final BatchedDatagramPort client = open(LOOPBACK, true);
+        final InetSocketAddress nobody;
+        try (DatagramChannel closed = DatagramChannel.open(StandardProtocolFamily.INET))
+        {
+            closed.bind(LOOPBACK);
+            nobody = (InetSocketAddress)closed.getLocalAddress();
+        }
+        assertTrue(client.restrictTo(nobody));
+        final UnsafeBuffer buffer = new UnsafeBuffer(ByteBuffer.allocateDirect(64));
+        assertTrue(client.send(buffer, 0, 32, nobody));
+        assertFalse(client.send(buffer, 0, 32, new InetSocketAddress("127.0.0.1", 9)), "not the restricted peer");
+
+        final ReceiveBatch batch = client.newReceiveBatch(4);
+        final long deadlineNs = System.nanoTime() + TIMEOUT_NS;
+        while (null == batch.unreachablePeer() && System.nanoTime() - deadlineNs < 0)
+        {
+            client.awaitReadable(TimeUnit.MILLISECONDS.toNanos(100));
+            client.receive(batch, 4);
+        }
+        assertEquals(nobody, batch.unreachablePeer());
+        assertEquals(1, client.stats().portUnreachable());
+        assertTrue(client.restrictTo(null));
+    }
+
+    @Test
+    void aWaitEndsOnArrivalOnAWakeUpAndOnItsTimeoutAndCountsWhich() throws Exception
+    {
+        final BatchedDatagramPort port = open(LOOPBACK, true);
+        assertTrue(port.canWait());
+        assertEquals(0, port.awaitReadable(TimeUnit.MILLISECONDS.toNanos(1)), "nothing came: a timeout");
+
+        port.wakeup();
+        assertEquals(DatagramPort.WOKEN, port.awaitReadable(TIMEOUT_NS), "a wake-up before the wait ends it");
+
+        // Whether the other thread acts before or during the wait, the wait ends for it: no timing involved.
+        final Thread waker = new Thread(port::wakeup);
+        waker.start();
+        assertEquals(DatagramPort.WOKEN, port.awaitReadable(TIMEOUT_NS), "a wake-up from another thread");
+        waker.join();
+
+        final BatchedDatagramPort sender = open(LOOPBACK, true);
+        final Thread arrival = new Thread(() ->
+            sender.send(new UnsafeBuffer(ByteBuffer.allocateDirect(8)), 0, 8, port.localAddress()));
+        arrival.start();
+        assertEquals(DatagramPort.READABLE, port.awaitReadable(TIMEOUT_NS), "a datagram");
+        arrival.join();
+        assertEquals(DatagramPort.READABLE, port.awaitReadable(TIMEOUT_NS), "still unread: readable at once");
+
+        final PortStats stats = port.stats();
+        assertEquals(5, stats.waits());
+        assertEquals(2, stats.wokenByDatagram());
+        assertEquals(2, stats.wokenByCommand());
+        assertEquals(1, stats.waitTimeouts());
+    }
+
+    @Test
+    void theSourceOfAKnownPeerIsTheSameInstanceEveryTime()
+    {
+        final BatchedDatagramPort sender = open(LOOPBACK, true);
+        final BatchedDatagramPort receiver = open(LOOPBACK, true);
+        final ReceiveBatch batch = receiver.newReceiveBatch(4);
+        InetSocketAddress first = null;
+        for (int i = 0; i < 3; i++)
+        {
+            final SendBatch one = new SendBatch(1, 64);
+            write(one, i, 16, receiver.localAddress(), 0);
+            assertEquals(1, sender.send(one));
+            awaitOne(receiver, batch);
+            if (null == first)
+            {
+                first = batch.source(0);
+            }
+            assertSame(first, batch.source(0));
+        }
+        assertEquals(sender.localAddress(), first);
+    }
+
+    @Test
+    void sendingAndReceivingBatchesAllocatesNothingOnceWarm()
+    {
+        final BatchedDatagramPort sender = open(LOOPBACK, true);
+        final BatchedDatagramPort receiver = open(LOOPBACK, true);
+        final SendBatch batch = new SendBatch(64, 64 * SIZE);
+        final ReceiveBatch received = receiver.newReceiveBatch(64);
+        final InetSocketAddress destination = receiver.localAddress();
+        final Runnable exchange = () ->
+        {
+            batch.clear();
+            for (int i = 0; i < 32; i++)
+            {
+                batch.buffer().putInt(batch.nextOffset(), i);
+                batch.commit(i == 31 ? 500 : SIZE, destination, i < 16 ? 0 : 2);
+            }
+            sender.send(batch);
+            int count = 0;
+            while (count < 32)
+            {
+                receiver.awaitReadable(TIMEOUT_NS);
+                count += receiver.receive(received, 64);
+            }
+        };
+        for (int i = 0; i < 2000; i++)
+        {
+            exchange.run();
+        }
+        AllocationMeter.assertAllocationFree("batched send and receive", () ->
+        {
+            for (int i = 0; i < 200; i++)
+            {
+                exchange.run();
+            }
+        });
+    }
+
+    @Test
+    void aHandlerReceiveHandsOnEveryDatagram()
+    {
+        final BatchedDatagramPort sender = open(LOOPBACK, true);
+        final BatchedDatagramPort receiver = open(LOOPBACK, true);
+        final UnsafeBuffer heap = new UnsafeBuffer(new byte[100]);
+        heap.putInt(0, 77);
+        assertTrue(sender.send(heap, 0, 100, receiver.localAddress()), "a heap buffer goes through a copy");
+        final int[] got = new int[2];
+        final long deadlineNs = System.nanoTime() + TIMEOUT_NS;
+        while (0 == got[0] && System.nanoTime() - deadlineNs < 0)
+        {
+            receiver.awaitReadable(TimeUnit.MILLISECONDS.toNanos(100));
+            receiver.receive((buffer, offset, length, source, nowNs) ->
+            {
+                got[0] = length;
+                got[1] = buffer.getInt(offset);
+                assertEquals(sender.localAddress(), source);
+                assertEquals(42, nowNs);
+            }, 8, 42);
+        }
+        assertEquals(100, got[0]);
+        assertEquals(77, got[1]);
+    }
+
+    @Test
+    void aClosedPortNeitherWaitsNorFailsToWake()
+    {
+        final BatchedDatagramPort port = BatchedDatagramPort.open(LOOPBACK, 1 << 16, true);
+        port.close();
+        port.close();
+        port.wakeup();
+        assertEquals(0, port.awaitReadable(TIMEOUT_NS));
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    private BatchedDatagramPort open(final InetSocketAddress bind, final boolean gso)
+    {
+        final BatchedDatagramPort port = BatchedDatagramPort.open(bind, 4 << 20, gso);
+        opened.add(port);
+        return port;
+    }
+
+    /**
+     * Datagram {@code index}: its index, then bytes derived from it.
+     */
+    private static void write(
+        final SendBatch batch, final int index, final int length, final InetSocketAddress to, final int ecn)
+    {
+        final byte[] bytes = expected(index, length);
+        batch.buffer().putBytes(batch.nextOffset(), bytes);
+        batch.commit(length, to, ecn);
+    }
+
+    static byte[] expected(final int index, final int length)
+    {
+        final byte[] bytes = new byte[length];
+        for (int i = 0; i < length; i++)
+        {
+            bytes[i] = (byte)(index * 31 + i * 7);
+        }
+        if (length >= 4)
+        {
+            new UnsafeBuffer(bytes).putInt(0, index);
+        }
+        return bytes;
+    }
+
+    private static List<byte[]> receive(final BatchedDatagramPort port, final int count)
+    {
+        final ReceiveBatch batch = port.newReceiveBatch(64);
+        final List<byte[]> received = new ArrayList<>();
+        final long deadlineNs = System.nanoTime() + TIMEOUT_NS;
+        while (received.size() < count && System.nanoTime() - deadlineNs < 0)
+        {
+            port.awaitReadable(TimeUnit.MILLISECONDS.toNanos(100));
+            port.receive(batch, 64);
+            for (int i = 0; i < batch.size(); i++)
+            {
+                received.add(copy(batch, i));
+            }
+        }
+        return received;
+    }
+
+    private static List<byte[]> receiveNio(final NioDatagramPort port, final int count)
+    {
+        final List<byte[]> received = new ArrayList<>();
+        final long deadlineNs = System.nanoTime() + TIMEOUT_NS;
+        while (received.size() < count && System.nanoTime() - deadlineNs < 0)
+        {
+            port.receive((buffer, offset, length, source, nowNs) ->
+            {
+                final byte[] bytes = new byte[length];
+                buffer.getBytes(offset, bytes);
+                received.add(bytes);
+            }, 64, 0);
+        }
+        return received;
+    }
+
+    private static void awaitOne(final BatchedDatagramPort port, final ReceiveBatch batch)
+    {
+        final long deadlineNs = System.nanoTime() + TIMEOUT_NS;
+        do
+        {
+            port.awaitReadable(TimeUnit.MILLISECONDS.toNanos(100));
+            port.receive(batch, batch.maxDatagrams());
+        }
+        while (0 == batch.size() && System.nanoTime() - deadlineNs < 0);
+        assertEquals(1, batch.size());
+    }
+
+    private static byte[] copy(final ReceiveBatch batch, final int index)
+    {
+        final byte[] bytes = new byte[batch.length(index)];
+        batch.buffer().getBytes(batch.offset(index), bytes);
+        return bytes;
+    }
+
+    static boolean hasIpv6Loopback() throws IOException
+    {
+        final NetworkInterface lo = NetworkInterface.getByInetAddress(InetAddress.getLoopbackAddress());
+        return null != lo && lo.inetAddresses().anyMatch((address) -> address instanceof Inet6Address);
+    }
+}

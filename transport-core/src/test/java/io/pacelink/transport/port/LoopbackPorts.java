@@ -1,0 +1,46 @@
+package io.pacelink.transport.port;
+
+import java.net.InetSocketAddress;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * Opens either port on the loopback address for tests that run against both: {@code nio}, or {@code batched} (which
+ * skips the test where the build carries no native library, and fails it where the library is there but broken).
+ */
+public final class LoopbackPorts
+{
+    private static final InetSocketAddress LOOPBACK = new InetSocketAddress("127.0.0.1", 0);
+
+    private LoopbackPorts()
+    {
+    }
+
+    /**
+     * Skip the calling test where the build carries no native library (no gcc, another OS); fail it where the
+     * library is there but the port does not work.
+     */
+    public static void requireBatchedPort()
+    {
+        if (BatchedPortSupport.isLibraryBundled())
+        {
+            assertTrue(BatchedDatagramPort.support().isAvailable(), BatchedDatagramPort.support().toString());
+        }
+        assumeTrue(BatchedDatagramPort.support().isAvailable(), BatchedDatagramPort.support().toString());
+    }
+
+    /**
+     * @param kind {@code nio} or {@code batched}.
+     * @return an open port on 127.0.0.1 with 1 MiB socket buffers, GSO on.
+     */
+    public static DatagramPort open(final String kind)
+    {
+        if ("batched".equals(kind))
+        {
+            requireBatchedPort();
+            return BatchedDatagramPort.open(LOOPBACK, 1 << 20, true);
+        }
+        return NioDatagramPort.open(LOOPBACK, 1 << 20);
+    }
+}

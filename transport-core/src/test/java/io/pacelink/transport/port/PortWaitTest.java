@@ -1,0 +1,116 @@
+package io.pacelink.transport.port;
+
+import io.pacelink.transport.testing.AllocationMeter;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The port-level wait of both ports, functionally: a wait ends for a datagram, for a wake-up from another thread
+ * (before or during it, so no timing is involved), and at its timeout, and says which; a wait on an idle port blocks
+ * (a fixed number of waits counts that many timeouts, never an early return); waiting allocates nothing.
+ */
+class PortWaitTest
+{
+    private static final long LONG_NS = TimeUnit.SECONDS.toNanos(30);
+
+    private final List<DatagramPort> opened = new ArrayList<>();
+
+    @AfterEach
+    void closeAll()
+    {
+        opened.forEach(DatagramPort::close);
+    }
+
+    private DatagramPort open(final String kind)
+    {
+        final DatagramPort port = LoopbackPorts.open(kind);
+        opened.add(port);
+        return port;
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = { "nio", "batched" })
+    void aWaitEndsForAWakeUpFromAnotherThread(final String kind) throws InterruptedException
+    {
+        final DatagramPort port = open(kind);
+        assertTrue(port.canWait());
+        for (int i = 0; i < 20; i++)
+        {
+            final Thread waker = new Thread(port::wakeup);
+            waker.start();
+            assertEquals(DatagramPort.WOKEN, port.awaitReadable(LONG_NS) & DatagramPort.WOKEN, "wake-up " + i);
+            waker.join();
+        }
+        assertEquals(20, port.stats().wokenByCommand());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = { "nio", "batched" })
+    void aWaitEndsForAnArrivingDatagramAndTheDatagramIsThere(final String kind) throws InterruptedException
+    {
+        final DatagramPort port = open(kind);
+        final DatagramPort sender = open("nio");
+        final UnsafeBuffer datagram = new UnsafeBuffer(ByteBuffer.allocateDirect(32));
+        for (int i = 0; i < 20; i++)
+        {
+            datagram.putInt(0, i);
+            final Thread arrival = new Thread(() -> sender.send(datagram, 0, 32, port.localAddress()));
+            arrival.start();
+            assertEquals(DatagramPort.READABLE, port.awaitReadable(LONG_NS), "arrival " + i);
+            arrival.join();
+            final int[] got = { -1 };
+            assertEquals(1, port.receive((buffer, offset, length, source, nowNs) -> got[0] = buffer.getInt(offset),
+                4, 0));
+            assertEquals(i, got[0]);
+        }
+        assertEquals(20, port.stats().wokenByDatagram());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = { "nio", "batched" })
+    void anIdlePortsWaitBlocksUntilItsTimeout(final String kind)
+    {
+        final DatagramPort port = open(kind);
+        // Sub-millisecond and whole-millisecond timeouts alike: every wait ends at its timeout, none earlier.
+        for (int i = 0; i < 10; i++)
+        {
+            assertEquals(0, port.awaitReadable(TimeUnit.MICROSECONDS.toNanos(200 + 150 * i)));
+        }
+        final PortStats stats = port.stats();
+        assertEquals(10, stats.waits());
+        assertEquals(10, stats.waitTimeouts());
+        assertEquals(0, stats.wokenByDatagram() + stats.wokenByCommand());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = { "nio", "batched" })
+    void waitingAllocatesNothingOnceWarm(final String kind)
+    {
+        final DatagramPort port = open(kind);
+        for (int i = 0; i < 200; i++)
+        {
+            port.wakeup();
+            port.awaitReadable(LONG_NS);
+            port.awaitReadable(1_000);
+        }
+        AllocationMeter.assertAllocationFree(kind + " waits", () ->
+        {
+            for (int i = 0; i < 50; i++)
+            {
+                port.wakeup();
+                port.awaitReadable(LONG_NS);
+                port.awaitReadable(1_000);
+            }
+        });
+    }
+}
