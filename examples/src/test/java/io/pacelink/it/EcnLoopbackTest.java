@@ -39,7 +39,10 @@ class EcnLoopbackTest
             final ConnectionStats sender = outcome.sender().stats();
             assertEquals(EcnValidation.FAILED, sender.ecnState(), "validation failed");
             assertEquals(EcnValidation.BLEACHED, sender.ecnFailure(), "no counts came back");
-            assertEquals(EcnValidation.TEST_PACKETS, sender.ecnMarkedPacketsSent(), "only the test's packets");
+            // Validation fails at the first ACK that acknowledges a marked packet without counts: on loopback that
+            // comes before all ten test packets left.
+            final long marked = sender.ecnMarkedPacketsSent();
+            assertTrue(marked >= 1 && marked <= EcnValidation.TEST_PACKETS, "only test packets marked: " + marked);
             assertEquals(0, sender.ecnCeReactions());
             assertEquals(0, outcome.receiver().stats().ecnCeReceived());
         }
