@@ -19,7 +19,8 @@
 # ping succeeded, the servers' and relays' resident memory and open files stayed bounded (below RSS_LIMIT_MB and
 # FD_LIMIT always; for runs of at least 10 minutes also no growth from the middle third of the run to the last beyond
 # RSS_GROWTH_MB and FD_GROWTH, the first third being the JVMs' warm-up), the servers' `errors` counters stayed 0, and the attack's answers stayed far smaller than the attack.
-# It writes OUT/summary.md, prints it, and exits 0 if every check passed, 1 if one failed, 2 on a usage error.
+# It writes OUT/summary.md (with the last lines of every failed run's log), prints it, and exits 0 if every check
+# passed, 1 if one failed, 2 on a usage error.
 #
 #   perf/scripts/soak.sh [--duration SECONDS] [--out DIR] [--senders N] [--connections N] [--attack-rate PPS]
 #
@@ -72,6 +73,9 @@ done
 OUT=${OUT:-/tmp/soak-$(date +%Y%m%d-%H%M%S)}
 rm -rf "$OUT/incoming" "$OUT/sources" "$OUT/logs"
 mkdir -p "$OUT/incoming" "$OUT/sources" "$OUT/logs" "$OUT/config"
+# Absolute: a relative XDG_CONFIG_HOME is ignored (XDG Base Directory spec), and the tools would then keep their host
+# key and known hosts in the user's own ~/.config (CI passes a relative --out).
+OUT=$(cd "$OUT" && pwd)
 export XDG_CONFIG_HOME="$OUT/config"
 AGRONA="--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED --add-opens=java.base/jdk.internal.misc=ALL-UNNAMED --add-opens=java.base/sun.nio.ch=ALL-UNNAMED"
 PIDS=()
@@ -185,10 +189,11 @@ monitor() {
 monitor &
 MONITOR_PID=$!
 
-# One line per client run: kind, start (s), seconds, exit status, what it was, verdict.
-printf 'kind\tstart_s\tseconds\texit\twhat\tverdict\n' > "$OUT/runs.tsv"
-record() { # kind start exit what verdict
-  printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$(( $2 - START ))" "$(( $(date +%s) - $2 ))" "$3" "$4" "$5" >> "$OUT/runs.tsv"
+# One line per client run: kind, start (s), seconds, exit status, what it was, verdict, its log (kept if it failed).
+printf 'kind\tstart_s\tseconds\texit\twhat\tverdict\tlog\n' > "$OUT/runs.tsv"
+record() { # kind start exit what verdict log
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$(( $2 - START ))" "$(( $(date +%s) - $2 ))" "$3" "$4" "$5" "$6" \
+    >> "$OUT/runs.tsv"
 }
 
 # Each loop runs at least once, and starts a new run only while time is left.
@@ -240,7 +245,7 @@ sender() { # index
         fi
       done
     fi
-    record send "$start" "$exit_code" "$name $what $(du -sb "$src" | cut -f1) bytes" "$verdict"
+    record send "$start" "$exit_code" "$name $what $(du -sb "$src" | cut -f1) bytes" "$verdict" "logs/$name.log"
     if [ "$verdict" = ok ]; then
       rm -rf "$src" "$OUT/incoming/$name"* "$OUT/logs/$name".*log
     fi
@@ -256,7 +261,8 @@ perf_client() {
     timeout 300 java $JAVA_OPTS -jar "$JAR" perf -c 127.0.0.1 -p "$RELAY_B_PORT" -P "$CONNECTIONS" \
       -t "$PERF_SECONDS" -b 2M -C "$cc" -i 0 --connect-timeout 30s > "$OUT/logs/perf-$n.log" 2>&1
     local exit_code=$?
-    record perf "$start" "$exit_code" "-P $CONNECTIONS -C $cc" "$([ $exit_code -eq 0 ] && echo ok || echo failed)"
+    record perf "$start" "$exit_code" "-P $CONNECTIONS -C $cc" "$([ $exit_code -eq 0 ] && echo ok || echo failed)" \
+      "logs/perf-$n.log"
     [ "$exit_code" -eq 0 ] && rm -f "$OUT/logs/perf-$n.log"
   done
 }
@@ -270,7 +276,8 @@ ping_client() {
     timeout 300 java $JAVA_OPTS -jar "$JAR" ping "127.0.0.1:$RELAY_C_PORT" -c 20 -i 0.25 -W 30s -q \
       > "$OUT/logs/ping-$n.log" 2>&1
     local exit_code=$?
-    record ping "$start" "$exit_code" "20 echoes" "$([ $exit_code -eq 0 ] && echo ok || echo failed)"
+    record ping "$start" "$exit_code" "20 echoes" "$([ $exit_code -eq 0 ] && echo ok || echo failed)" \
+      "logs/ping-$n.log"
     [ "$exit_code" -eq 0 ] && rm -f "$OUT/logs/ping-$n.log"
   done
 }
@@ -410,6 +417,27 @@ lines.append('| check | result | detail |')
 lines.append('|---|---|---|')
 for name, ok, detail in checks:
     lines.append('| %s | %s | %s |' % (name, 'pass' if ok else '**FAIL**', detail))
+
+# A failed run explains itself in the summary (CI shows it), not only in a log file the CI machine throws away.
+TAIL_LINES = 5
+failed_runs = [r for r in runs if r['verdict'] != 'ok']
+if failed_runs:
+    lines.append('')
+    lines.append('## Failed runs: the last %d lines of each log' % TAIL_LINES)
+    for r in failed_runs:
+        log = r.get('log') or ''
+        lines.append('')
+        lines.append('%s run %s started at %s s, %s s long, exit %s, %s (`%s`):' % (
+            r['kind'], r['what'], r['start_s'], r['seconds'], r['exit'], r['verdict'], log or 'no log'))
+        lines.append('')
+        try:
+            with open(os.path.join(out, log), errors='replace') as f:
+                tail = [l.rstrip('\n') for l in f.readlines()[-TAIL_LINES:]]
+        except OSError as e:
+            tail = ['(log not readable: %s)' % e.strerror]
+        lines.append('```')
+        lines.extend(tail if tail else ['(empty log)'])
+        lines.append('```')
 text = '\n'.join(lines) + '\n'
 open(os.path.join(out, 'summary.md'), 'w').write(text)
 print(text)

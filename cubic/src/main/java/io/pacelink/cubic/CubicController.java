@@ -15,7 +15,8 @@ import java.util.List;
  * In congestion avoidance the window follows {@code W_cubic(t) = C·(t − K)³ + W_max}: each ACK moves cwnd a share
  * of the way towards {@code W_cubic(t + srtt)} clamped to {@code [cwnd, 1.5·cwnd]}, unless the Reno-friendly
  * estimate W_est is larger, in which case cwnd follows W_est. A congestion event multiplies cwnd by β once per
- * recovery period (RFC 9002 section 7.3.2, kept by the transport). The window grows only
+ * recovery period (RFC 9002 section 7.3.2, kept by the transport), reached by Proportional Rate Reduction over the
+ * period (RFC 6937, as Linux; {@link WindowController}). The window grows only
  * while the sender is cwnd-limited, and time spent application-limited or idle is excluded from {@code t} so the
  * curve resumes where it paused.
  * <p>
@@ -131,6 +132,7 @@ public final class CubicController extends WindowController
         final long bytesInFlight,
         final boolean isRetransmission)
     {
+        super.onPacketSent(nowNs, packetNumber, sizeBytes, bytesInFlight, isRetransmission);
         hyStart.onPacketSent(packetNumber);
     }
 
@@ -199,6 +201,7 @@ public final class CubicController extends WindowController
         if (startsRecovery(event))
         {
             reduce();
+            startRateReduction(event);
         }
 
         if (event.isPersistentCongestion())
@@ -217,9 +220,10 @@ public final class CubicController extends WindowController
 
     /**
      * Undo the last reduction (RFC 9438 section 4.9.2; Linux {@code tcp_undo_cwnd_reduction}): cwnd, cwnd_prior,
-     * ssthresh, W_max, K, t_epoch and W_est return to their values before it, once per reduction and only if cwnd is
-     * still below cwnd_prior. The window grows again; the transport's recovery period goes on, so the other losses
-     * of the same spurious episode still do not reduce. HyStart++ resumes if the reduction had stopped it.
+     * ssthresh, W_max, K, t_epoch and W_est return to their values before it, once per reduction and only while the
+     * reduction runs (Proportional Rate Reduction sets the window from the flight then, which may be above cwnd_prior)
+     * or cwnd is still below cwnd_prior. The window grows again; the transport's recovery period goes on, so the other
+     * losses of the same spurious episode still do not reduce. HyStart++ resumes if the reduction had stopped it.
      */
     public void onSpuriousLoss(final long nowNs)
     {
@@ -229,7 +233,7 @@ public final class CubicController extends WindowController
         }
         hasUndoState = false;
 
-        if (congestionWindowBytes < undoCongestionWindowBytes)
+        if (isInRateReduction() || congestionWindowBytes < undoCongestionWindowBytes)
         {
             congestionWindowBytes = undoCongestionWindowBytes;
             cwndFractionBytes = undoCwndFractionBytes;

@@ -1,6 +1,7 @@
 package io.pacelink.cubic;
 
 import io.pacelink.transport.cc.ControllerParameters;
+import io.pacelink.transport.testing.RecoveryPattern;
 import io.pacelink.transport.testing.ScriptedPath;
 import io.pacelink.transport.testing.TestControllerContext;
 import org.junit.jupiter.api.Test;
@@ -9,6 +10,7 @@ import static io.pacelink.cubic.CubicRig.MILLIS_NS;
 import static io.pacelink.cubic.CubicRig.MSS;
 import static io.pacelink.cubic.CubicRig.seconds;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -29,18 +31,45 @@ class CubicControllerTest
         rig.path.runUntil(Long.MAX_VALUE, () -> rig.path.congestionEvents() == 2);
         final long beforeBytes = rig.path.cwndBeforeLastCongestionEventBytes();
         final long reducedBytes = (long)(beforeBytes * 0.7);
-        assertEquals(reducedBytes, rig.cubic.congestionWindowBytes());
+        assertEquals(reducedBytes, rig.cubic.slowStartThresholdBytes());
+        assertTrue(rig.cubic.isInRateReduction(), "the window follows PRR towards ssthresh");
         assertTrue(beforeBytes < 200L * MSS);
         assertEquals(0.85 * beforeBytes, rig.cubic.wMaxBytes(), 1e-6, "fast convergence below the old W_max");
         assertEquals(CubicController.STATE_RECOVERY, rig.cubic.stateName());
 
         rig.path.runUntil(Long.MAX_VALUE, () -> rig.path.congestionEvents() == 4);
-        assertEquals(reducedBytes, rig.cubic.congestionWindowBytes(), "later losses of the same window");
+        assertEquals(reducedBytes, rig.cubic.slowStartThresholdBytes(), "later losses of the same window");
         assertEquals(0.85 * beforeBytes, rig.cubic.wMaxBytes(), 1e-6);
 
         rig.path.runUntil(Long.MAX_VALUE, () -> !rig.cubic.isInRecovery());
         assertEquals(CubicController.STATE_CONGESTION_AVOIDANCE, rig.cubic.stateName());
-        assertEquals(reducedBytes, rig.cubic.congestionWindowBytes(), "no growth in recovery");
+        assertEquals(reducedBytes, rig.cubic.congestionWindowBytes(), "PRR ends at ssthresh, no growth in recovery");
+    }
+
+    @Test
+    void recoverySendsSeventyPercentOfWhatIsDeliveredEvenlyAndEndsWithSsthreshInFlight()
+    {
+        // A 10 MB/s bottleneck spaces the ACKs, per-packet ACKs and no pacing show each ACK's allowance at once.
+        final TestControllerContext context = new TestControllerContext(ControllerParameters.parse(""));
+        final CubicController cubic = (CubicController)new CubicFactory().newController(context);
+        final ScriptedPath path = new ScriptedPath(cubic, context, 10_000_000, RTT_NS, 0, 0).pacing(false).ackEvery(1);
+        path.runUntil(Long.MAX_VALUE, () -> cubic.congestionWindowBytes() >= 100L * MSS);
+        path.recorder().recording(true);
+        path.dropNext(1);
+        path.runUntil(Long.MAX_VALUE, cubic::isInRecovery);
+        final long ssthreshBytes = cubic.slowStartThresholdBytes();
+        path.runUntil(Long.MAX_VALUE, () -> !cubic.isInRecovery());
+
+        final RecoveryPattern recovery = RecoveryPattern.first(path.recorder());
+        System.out.printf("CUBIC PRR: %d ACKs, %d bytes sent for %d delivered, longest silence %d ACKs, " +
+            "sent per ACK %s%n", recovery.sentPerAck().size(), recovery.sentBytes(), recovery.deliveredBytes(),
+            recovery.longestSilenceInAcks(0.5), recovery.sentPerAck());
+        assertEquals(MSS, recovery.sentPerAck().get(0), "the fast retransmit leaves on the ACK that found the loss");
+        assertTrue(recovery.longestSilenceInAcks(0.5) <= 1, "seven datagrams for every ten delivered from the start");
+        assertTrue(recovery.largestBurstBeyondDeliveredBytes() <= MSS, "no burst");
+        assertEquals(0.7, (double)recovery.sentBytes() / recovery.deliveredBytes(), 0.05, "beta of what was delivered");
+        assertEquals(ssthreshBytes, recovery.flightAtEndBytes(), 2 * MSS, "the flight is down to ssthresh");
+        assertEquals(ssthreshBytes, cubic.congestionWindowBytes());
     }
 
     @Test
@@ -58,7 +87,7 @@ class CubicControllerTest
         assertEquals(CubicController.STATE_CONGESTION_AVOIDANCE, rig.cubic.stateName());
 
         rig.path.congestionEvent(recoveryStartNs + 1, false);
-        assertEquals((long)(congestionWindowBytes * 0.7), rig.cubic.congestionWindowBytes());
+        assertEquals((long)(congestionWindowBytes * 0.7), rig.cubic.slowStartThresholdBytes());
         assertEquals(CubicController.STATE_RECOVERY, rig.cubic.stateName());
     }
 
@@ -69,7 +98,8 @@ class CubicControllerTest
         rig.path.runFor(seconds(1));
         final long congestionWindowBytes = rig.cubic.congestionWindowBytes();
         rig.path.ecnCongestionEvent(rig.path.newestSentTimeNs());
-        assertEquals((long)(congestionWindowBytes * 0.7), rig.cubic.congestionWindowBytes());
+        assertEquals((long)(congestionWindowBytes * 0.7), rig.cubic.slowStartThresholdBytes());
+        assertTrue(rig.cubic.isInRateReduction());
     }
 
     @Test
@@ -201,7 +231,7 @@ class CubicControllerTest
         final long kCounter = rig.context.counter(CubicController.K_COUNTER);
 
         rig.path.loseNewestPacketNow();
-        assertEquals((long)(congestionWindowBytes * 0.7), rig.cubic.congestionWindowBytes());
+        assertEquals((long)(congestionWindowBytes * 0.7), rig.cubic.slowStartThresholdBytes());
         assertEquals(congestionWindowBytes * 0.85, rig.cubic.wMaxBytes(), 1e-6, "fast convergence");
         assertEquals(Long.MIN_VALUE, rig.cubic.epochStartNs());
 
@@ -214,6 +244,7 @@ class CubicControllerTest
         assertEquals(kCounter, rig.context.counter(CubicController.K_COUNTER));
         assertEquals(congestionWindowBytes, rig.context.counter(CubicController.CWND_COUNTER));
         assertEquals(CubicController.STATE_CONGESTION_AVOIDANCE, rig.cubic.stateName());
+        assertFalse(rig.cubic.isInRateReduction(), "the undone reduction no longer sets the window");
 
         // Once per reduction.
         rig.path.runFor(RTT_NS);
@@ -261,7 +292,7 @@ class CubicControllerTest
     {
         final CubicRig rig = new CubicRig("cubic.hystart=false,cubic.beta=0.8,cubic.c=0.04", RTT_NS);
         rig.slowStartToThenLose(1_000);
-        assertEquals((long)(1_000L * MSS * 0.8), rig.cubic.congestionWindowBytes());
+        assertEquals((long)(1_000L * MSS * 0.8), rig.cubic.slowStartThresholdBytes());
         assertEquals(Math.cbrt(1_000 * 0.2 / 0.04), rig.cubic.kSeconds(), 1e-6);
     }
 

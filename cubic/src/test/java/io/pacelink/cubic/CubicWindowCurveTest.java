@@ -30,9 +30,9 @@ class CubicWindowCurveTest
         rig.slowStartToThenLose(wMaxPackets);
         final long lossNs = rig.path.nowNs();
 
-        // Loss: cwnd and ssthresh x 0.7, W_max = cwnd, K from W_max and the reduced cwnd.
+        // Loss: ssthresh x 0.7 (PRR takes cwnd there over the recovery), W_max = cwnd, K from W_max and ssthresh.
         final long reducedBytes = (long)(wMaxPackets * MSS * 0.7);
-        assertEquals(reducedBytes, rig.cubic.congestionWindowBytes());
+        assertTrue(rig.cubic.isInRateReduction());
         assertEquals(reducedBytes, rig.cubic.slowStartThresholdBytes());
         assertEquals(wMaxPackets * MSS, rig.context.counter(CubicController.W_MAX_COUNTER));
         assertEquals(CubicController.STATE_RECOVERY, rig.cubic.stateName());
@@ -121,10 +121,11 @@ class CubicWindowCurveTest
         final double cwndAtLossBytes = rig.path.cwndBeforeLastCongestionEventBytes();
         assertTrue(cwndAtLossBytes < 100.0 * MSS);
         assertEquals(0.85 * cwndAtLossBytes, rig.cubic.wMaxBytes(), 1e-6, "W_max = cwnd (1 + beta) / 2");
-        assertEquals((long)(0.7 * cwndAtLossBytes), rig.cubic.congestionWindowBytes(), "beta applies to cwnd");
+        assertEquals((long)(0.7 * cwndAtLossBytes), rig.cubic.slowStartThresholdBytes(), "beta applies to cwnd");
 
         // Above the previous W_max the window is remembered as is.
-        rig.path.runUntil(Long.MAX_VALUE, () -> rig.cubic.congestionWindowBytes() > rig.cubic.wMaxBytes() + 5 * MSS);
+        rig.path.runUntil(Long.MAX_VALUE, () -> !rig.cubic.isInRecovery() &&
+            rig.cubic.congestionWindowBytes() > rig.cubic.wMaxBytes() + 5 * MSS);
         rig.path.loseNewestPacketNow();
         assertEquals(rig.path.cwndBeforeLastCongestionEventBytes(), rig.cubic.wMaxBytes(), 1e-6);
     }
@@ -140,7 +141,7 @@ class CubicWindowCurveTest
         final double cwndAtLossBytes = rig.path.cwndBeforeLastCongestionEventBytes();
         assertTrue(cwndAtLossBytes < 100.0 * MSS);
         assertEquals(cwndAtLossBytes, rig.cubic.wMaxBytes(), 1e-6);
-        assertEquals((long)(0.7 * cwndAtLossBytes), rig.cubic.congestionWindowBytes());
+        assertEquals((long)(0.7 * cwndAtLossBytes), rig.cubic.slowStartThresholdBytes());
     }
 
     @Test

@@ -117,6 +117,7 @@ public final class DemoCommand implements Callable<Integer>
             throw new IllegalArgumentException("--duration must be positive, e.g. 10s");
         }
         final PathSpec.Pair pair = pathRunOptions.pair(path);
+        PathArguments.printWarnings(System.err, "demo", pair);
         return virtual ? runSimulated(out, names, pair, scheduler) : runThroughRelay(out, names, pair, scheduler);
     }
 

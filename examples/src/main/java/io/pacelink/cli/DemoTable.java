@@ -48,7 +48,7 @@ final class DemoTable
         {
             return new Row(flow.congestionControl(), flow.deliveredBytes(), flow.goodputBitsPerSecond(),
                 flow.packetsSent(), flow.retransmittedPackets(), flow.lostPackets(), flow.rtt().minNs(),
-                (long)flow.rtt().meanNs(), null);
+                (long)flow.rtt().meanNs(), flow.isFailed() ? flow.failure() : null);
         }
     }
 

@@ -26,6 +26,11 @@ final class FlowArguments
      */
     static final String DEFAULT_CONTROLLER = "reno";
 
+    /**
+     * The most flows a run takes.
+     */
+    static final int MAX_FLOWS = 1000;
+
     private FlowArguments()
     {
     }
@@ -82,7 +87,7 @@ final class FlowArguments
             return null == controllers ? List.of(DEFAULT_CONTROLLER) : controllers;
         }
         final String trimmed = flows.trim();
-        if (!trimmed.isEmpty() && trimmed.chars().allMatch(Character::isDigit))
+        if (trimmed.matches("[+-]?[0-9]+"))
         {
             final int count = parseCount(trimmed);
             final List<String> given = null == controllers ? List.of(DEFAULT_CONTROLLER) : controllers;
@@ -121,7 +126,7 @@ final class FlowArguments
         try
         {
             final int count = Integer.parseInt(text);
-            if (count >= 1 && count <= 1000)
+            if (count >= 1 && count <= MAX_FLOWS)
             {
                 return count;
             }
@@ -130,7 +135,8 @@ final class FlowArguments
         {
             // Too many digits for an int: reported below like any other out-of-range count.
         }
-        throw new IllegalArgumentException("--flows " + text + " is out of range; give 1 to 1000 flows");
+        throw new IllegalArgumentException("--flows " + text + " is out of range: give a count of flows from 1 to " +
+            MAX_FLOWS + " (--flows 4), or the flows' controllers (--flows reno,cubic)");
     }
 
     private static void checkAligned(final String option, final List<Duration> values, final int flowCount)

@@ -19,8 +19,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * {@code pacelink netem}: puts two programs on an emulated path. Clients send UDP to the listen port; the relay
- * forwards it to the server through the forward direction's model and sends the server's replies back to the last
- * client through the reverse direction's model, in real time. Runs until Ctrl-C or {@code --duration}, printing a
+ * forwards it to the server through the forward direction's model and sends the server's replies back to the client
+ * they are for through the reverse direction's model, in real time. Each client has a socket of its own towards the
+ * server, so any number may share the path at once. Runs until Ctrl-C or {@code --duration}, printing a
  * line of counters per second and a summary at the end.
  */
 @Command(
@@ -28,7 +29,8 @@ import java.util.concurrent.TimeUnit;
     mixinStandardHelpOptions = true,
     sortOptions = false,
     description = {
-        "Relay UDP between a client and a server through an emulated path, in real time, until Ctrl-C.",
+        "Relay UDP between clients and a server through an emulated path, in real time, until Ctrl-C; each " +
+            "client gets a socket of its own towards the server, so its replies reach it and no other.",
         "Example: pacelink netem --listen 9000 --forward 127.0.0.1:9001 --path \"rate=50mbit delay=40ms loss=1%%\" " +
             "then point the client at port 9000 and run the server on port 9001.%n"
     })
@@ -65,6 +67,7 @@ public final class NetemCommand implements Callable<Integer>
     public Integer call() throws InterruptedException
     {
         final PathSpec.Pair pair = PathArguments.pair(path, reversePath);
+        PathArguments.printWarnings(System.err, "netem", pair);
         final InetSocketAddress listenAddress = SocketAddresses.parse("--listen", listen, "127.0.0.1");
         final InetSocketAddress forwardAddress = SocketAddresses.parse("--forward", forward, null);
         if (null != duration && duration.nanos() <= 0)

@@ -1,6 +1,9 @@
 package io.pacelink.cli;
 
 import io.pacelink.link.PathSpec;
+import io.pacelink.link.PathWarnings;
+
+import java.io.PrintStream;
 
 /**
  * Turns the command line's {@code --path} and {@code --reverse-path} into the two directions of an emulated path.
@@ -14,8 +17,8 @@ final class PathArguments
      * Help text on the spec's form, for {@code --path} options.
      */
     static final String SPEC_HELP = "\"FORWARD | REVERSE\" gives both directions. Keys: rate, trace, delay, " +
-        "jitter, distribution, order, loss, gemodel, duplicate, corrupt, queue, limit, qdisc, quantum, flows, " +
-        "target, interval (see docs/simulation.md).";
+        "jitter, distribution, order, loss, gemodel, duplicate, corrupt, police, burst, queue, limit, qdisc, " +
+        "quantum, flows, target, interval (see docs/simulation.md).";
 
     /**
      * Help text of {@code --path}.
@@ -54,5 +57,21 @@ final class PathArguments
         final PathSpec forward = PathSpec.parse(path);
         return new PathSpec.Pair(forward, null == reversePath ? forward.delayAndJitterOnly() :
             PathSpec.parse(reversePath));
+    }
+
+    /**
+     * Print the path's warnings ({@link PathWarnings}): settings netem accepts that leave a transfer with (almost)
+     * nothing.
+     *
+     * @param err     where to print.
+     * @param command the command's name, for the prefix.
+     * @param pair    the path.
+     */
+    static void printWarnings(final PrintStream err, final String command, final PathSpec.Pair pair)
+    {
+        for (final String warning : PathWarnings.of(pair))
+        {
+            err.println("pacelink " + command + ": warning: " + warning);
+        }
     }
 }

@@ -5,13 +5,16 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import io.pacelink.link.PathSpec;
 import io.pacelink.sim.results.LatencySummary;
 import io.pacelink.sim.results.LinkReport;
+import io.pacelink.sim.scenario.ConnectionEnd;
 import io.pacelink.sim.scenario.FlowOutcome;
 import io.pacelink.sim.scenario.ScenarioResult;
+import io.pacelink.transport.ConnectionOutcome;
 
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -60,12 +63,13 @@ record ScenarioReport(PathSpec.Pair path, String senderQdisc, long seed, Scenari
         out.printf(Locale.ROOT, "path: %s%nsender scheduler: %s%n%s simulated, seed %d%s%n%n",
             path, senderQdisc, Units.seconds(result.durationNs()), seed,
             result.isComplete() ? "" : " (interrupted: the figures cover the simulated time run so far)");
-        out.printf(Locale.ROOT, "%4s %-8s %-15s %16s %13s %13s %7s %9s %8s %8s %8s%n",
-            "flow", "cc", "window", "goodput", "sent", "retransmitted", "lost", "RTT min", "p50", "p95", "p99 ms");
+        out.printf(Locale.ROOT, "%4s %-8s %-15s %16s %13s %13s %7s %9s %8s %8s %8s  %s%n",
+            "flow", "cc", "window", "goodput", "sent", "retransmitted", "lost", "RTT min", "p50", "p95", "p99 ms",
+            "connection");
         for (final FlowOutcome flow : result.flows())
         {
             final LatencySummary rtt = flow.rtt();
-            out.printf(Locale.ROOT, "%4d %-8s %-15s %16s %13s %13s %7d %9s %8s %8s %8s%n",
+            out.printf(Locale.ROOT, "%4d %-8s %-15s %16s %13s %13s %7d %9s %8s %8s %8s  %s%n",
                 flow.index(),
                 flow.congestionControl(),
                 Units.seconds(flow.startNs()).replace(" s", "") + "-" + Units.seconds(flow.endNs()),
@@ -76,7 +80,13 @@ record ScenarioReport(PathSpec.Pair path, String senderQdisc, long seed, Scenari
                 Units.millis(rtt.minNs()),
                 Units.millis(rtt.p50Ns()),
                 Units.millis(rtt.p95Ns()),
-                Units.millis(rtt.p99Ns()));
+                Units.millis(rtt.p99Ns()),
+                connectionColumn(flow));
+        }
+        for (final FlowOutcome flow : result.flows())
+        {
+            printClosed(out, flow, "sender", flow.sender());
+            printClosed(out, flow, "receiver", flow.receiver());
         }
         final LinkReport forward = result.forward();
         out.printf(Locale.ROOT, "%njain index %.3f   link utilisation %s   queue delay p50 %s ms p95 %s ms   " +
@@ -101,10 +111,51 @@ record ScenarioReport(PathSpec.Pair path, String senderQdisc, long seed, Scenari
     }
 
     /**
+     * @return the lines that say which flows failed (a connection closed abnormally), one per flow, e.g. "flow 0
+     * (bbr) failed: the receiver's connection closed at 3.214 s: a protocol violation: ..."; empty if none did.
+     */
+    List<String> failureLines()
+    {
+        return result.failedFlows().stream().map((flow) -> String.format(Locale.ROOT, "flow %d (%s) failed: %s",
+            flow.index(), flow.congestionControl(), flow.failure())).toList();
+    }
+
+    /**
+     * The table's connection column: "open" while both of the flow's connections are (the normal end of a simulated
+     * flow), "closed" if they closed gracefully, "FAILED" if either closed abnormally, "not connected" if the
+     * sender never started.
+     */
+    private static String connectionColumn(final FlowOutcome flow)
+    {
+        if (flow.isFailed())
+        {
+            return "FAILED";
+        }
+        if (!flow.sender().isPresent())
+        {
+            return "not connected";
+        }
+        return flow.sender().isClosed() || flow.receiver().isClosed() ? "closed" : "open";
+    }
+
+    private static void printClosed(
+        final PrintStream out, final FlowOutcome flow, final String side, final ConnectionEnd end)
+    {
+        if (end.isClosed())
+        {
+            out.printf(Locale.ROOT, "flow %d %s: %s%s%n", flow.index(), side, end.isAbnormal() ? "FAILED, " : "",
+                end.describe());
+        }
+    }
+
+    /**
      * @return one JSON object: {@code flows} (per flow {@code cc}, {@code goodput_bps}, {@code sent_bytes},
-     * {@code retransmitted_bytes}, {@code lost_packets}, {@code rtt_ms}, {@code controller_counters} and more),
+     * {@code retransmitted_bytes}, {@code lost_packets}, {@code rtt_ms}, {@code controller_counters},
+     * {@code outcome} ({@code ok} or {@code failed}, with {@code failure} saying why), {@code connections} (the
+     * sender's and the receiver's: state, close reason, when, what was delivered) and more),
      * {@code jain_index}, {@code link_utilization} (left out when the path has no rate), {@code queue_delay_ms},
-     * optionally {@code ping_rtt_ms}, and the run's figures. Written with jackson-core's streaming generator.
+     * optionally {@code ping_rtt_ms}, {@code warnings} (what in the scenario leaves flows with almost nothing), and
+     * the run's figures. Written with jackson-core's streaming generator.
      */
     String toJson()
     {
@@ -130,6 +181,12 @@ record ScenarioReport(PathSpec.Pair path, String senderQdisc, long seed, Scenari
         JsonNumbers.field(json, "duration_s", result.durationNs() / 1e9);
         json.writeBooleanField("complete", result.isComplete());
         json.writeNumberField("seed", seed);
+        json.writeArrayFieldStart("warnings");
+        for (final String warning : result.warnings())
+        {
+            json.writeString(warning);
+        }
+        json.writeEndArray();
 
         json.writeArrayFieldStart("flows");
         for (final FlowOutcome flow : result.flows())
@@ -153,6 +210,15 @@ record ScenarioReport(PathSpec.Pair path, String senderQdisc, long seed, Scenari
             {
                 json.writeNumberField(counter.getKey(), counter.getValue());
             }
+            json.writeEndObject();
+            json.writeStringField("outcome", flow.isFailed() ? "failed" : "ok");
+            if (flow.isFailed())
+            {
+                json.writeStringField("failure", flow.failure());
+            }
+            json.writeObjectFieldStart("connections");
+            connection(json, "sender", flow.sender());
+            connection(json, "receiver", flow.receiver());
             json.writeEndObject();
             json.writeEndObject();
         }
@@ -186,6 +252,32 @@ record ScenarioReport(PathSpec.Pair path, String senderQdisc, long seed, Scenari
         JsonNumbers.field(json, "speedup", speedup());
         JsonNumbers.field(json, "packets_per_wall_s", packetsPerWallSecond());
         json.writeEndObject();
+        json.writeEndObject();
+    }
+
+    /**
+     * One connection's end: {@code state} ({@code open}, {@code closed}, {@code failed}, {@code absent}), and once
+     * closed {@code close_reason} (a {@code CloseReason} name), {@code detail}, {@code closed_at_s},
+     * {@code delivered}, {@code bytes_offered} and {@code bytes_delivered}.
+     */
+    private static void connection(final JsonGenerator json, final String name, final ConnectionEnd end)
+        throws IOException
+    {
+        json.writeObjectFieldStart(name);
+        final String state = !end.isPresent() ? "absent" : end.isAbnormal() ? "failed" :
+            end.isClosed() ? "closed" : "open";
+        json.writeStringField("state", state);
+        if (end.isClosed())
+        {
+            final ConnectionOutcome outcome = end.outcome();
+            json.writeStringField("close_reason", outcome.reason().name());
+            json.writeStringField("description", outcome.reason().description());
+            json.writeStringField("detail", outcome.detail());
+            JsonNumbers.field(json, "closed_at_s", end.closedAtNs() / 1e9);
+            json.writeBooleanField("delivered", outcome.isDelivered());
+            json.writeNumberField("bytes_offered", outcome.bytesOffered());
+            json.writeNumberField("bytes_delivered", outcome.bytesDelivered());
+        }
         json.writeEndObject();
     }
 

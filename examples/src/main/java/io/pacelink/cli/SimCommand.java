@@ -10,10 +10,13 @@ import io.pacelink.sim.scenario.ScenarioResult;
 import io.pacelink.transport.cc.ControllerParameters;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -39,7 +42,9 @@ import java.util.stream.LongStream;
             "fairness, bottleneck utilisation and queueing delay. Same arguments and seed, same numbers.",
         "Example: pacelink sim --cc reno --path \"rate=10mbit delay=20ms queue=1bdp\" --duration 60s%n",
         "A run longer than a few seconds shows its progress on stderr; Ctrl-C stops it and prints the results so " +
-            "far.%n"
+            "far.%n",
+        "Exit status 1 if a flow's connection closed abnormally during the run (a protocol violation, a timeout, " +
+            "...): the table and JSON say which, when and why.%n"
     })
 public final class SimCommand implements Callable<Integer>
 {
@@ -48,7 +53,16 @@ public final class SimCommand implements Callable<Integer>
      */
     static final int INTERRUPTED_EXIT_STATUS = 130;
 
+    /**
+     * Exit status of a run in which a flow's connection closed abnormally (a protocol violation, a timeout, ...): its
+     * figures stop where it closed, so they are not what the path gives.
+     */
+    static final int FAILED_FLOW_EXIT_STATUS = 1;
+
     private static final long MAX_WAIT_FOR_PARTIAL_RESULTS_SECONDS = 30;
+
+    @Spec
+    private CommandSpec spec;
 
     @Option(names = "--cc", split = ",", paramLabel = "CC",
         description = "Controllers, one flow each (repeatable or comma separated; default " +
@@ -143,6 +157,7 @@ public final class SimCommand implements Callable<Integer>
             recorder.attachTo(builder);
         }
         final Scenario scenario = builder.build();
+        printWarnings(scenario.warnings());
 
         // Ctrl-C runs the shutdown hook, which stops the run at its next look and waits until the results so far
         // have been printed: the JVM exits when the hook returns.
@@ -173,7 +188,11 @@ public final class SimCommand implements Callable<Integer>
                 report.printTable(out);
             }
             out.flush();
-            return result.isComplete() ? 0 : INTERRUPTED_EXIT_STATUS;
+            if (!result.isComplete())
+            {
+                return INTERRUPTED_EXIT_STATUS;
+            }
+            return reportFailures(List.of(report)) ? FAILED_FLOW_EXIT_STATUS : 0;
         }
         finally
         {
@@ -198,6 +217,7 @@ public final class SimCommand implements Callable<Integer>
             throw new IllegalArgumentException("--jobs must be at least 1, got " + jobCount);
         }
         final String scheduler = pathRunOptions.scheduler();
+        printWarnings(newScenario(pair, pathRunOptions.seed()).build().warnings());
         final List<Long> seedList = LongStream.range(0, seeds).map((i) -> pathRunOptions.seed() + i).boxed().toList();
         final long startNs = System.nanoTime();
         final List<ScenarioReport> reports = ParallelRunner.run(seedList, jobCount, Comparator.naturalOrder(),
@@ -233,7 +253,41 @@ public final class SimCommand implements Callable<Integer>
                 wallNs / 1e9, packets * 1e9 / wallNs);
         }
         out.flush();
-        return 0;
+        return reportFailures(reports) ? FAILED_FLOW_EXIT_STATUS : 0;
+    }
+
+    /**
+     * Say on stderr, before the run, what in the scenario leaves flows with (almost) nothing.
+     */
+    private void printWarnings(final List<String> warnings)
+    {
+        final PrintWriter err = spec.commandLine().getErr();
+        for (final String warning : warnings)
+        {
+            err.println("pacelink sim: warning: " + warning);
+        }
+        err.flush();
+    }
+
+    /**
+     * Say on stderr, one line per flow, which flows' connections closed abnormally.
+     *
+     * @return true if any did.
+     */
+    private boolean reportFailures(final List<ScenarioReport> reports)
+    {
+        final PrintWriter err = spec.commandLine().getErr();
+        boolean isAnyFailed = false;
+        for (final ScenarioReport report : reports)
+        {
+            for (final String line : report.failureLines())
+            {
+                err.println("pacelink sim: seed " + report.seed() + ", " + line);
+                isAnyFailed = true;
+            }
+        }
+        err.flush();
+        return isAnyFailed;
     }
 
     private Scenario.Builder newScenario(final PathSpec.Pair pair, final long seed)

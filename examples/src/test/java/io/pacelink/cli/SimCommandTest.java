@@ -70,6 +70,55 @@ class SimCommandTest
     }
 
     @Test
+    void everyFlowSaysHowItsConnectionsStoodAtTheEnd()
+    {
+        final CommandRun run = CommandRun.of("sim", "--path", PATH, "--duration", "2s", "--json");
+        assertEquals(0, run.exitCode(), run.err());
+        final Map<String, Object> flow =
+            MiniJson.object(MiniJson.list(MiniJson.object(MiniJson.parse(run.out().trim())).get("flows")).get(0));
+        assertEquals("ok", flow.get("outcome"));
+        final Map<String, Object> connections = MiniJson.object(flow.get("connections"));
+        assertEquals("open", MiniJson.object(connections.get("sender")).get("state"));
+        assertEquals("open", MiniJson.object(connections.get("receiver")).get("state"));
+
+        final CommandRun table = CommandRun.of("sim", "--path", PATH, "--duration", "2s");
+        assertTrue(table.out().lines().anyMatch((line) -> line.contains(" reno ") && line.endsWith("  open")),
+            table.out());
+    }
+
+    @Test
+    void aConnectionThatClosesAbnormallyIsPrintedAndTheRunExitsNonZero()
+    {
+        // Nothing gets through: the handshake times out after 10 s.
+        final String[] args = { "sim", "--path", "rate=10mbit delay=10ms loss=100%", "--duration", "12s" };
+        final CommandRun table = CommandRun.of(args);
+        assertEquals(SimCommand.FAILED_FLOW_EXIT_STATUS, table.exitCode(), table.out() + table.err());
+        assertTrue(table.out().contains("FAILED"), table.out());
+        assertTrue(table.out().contains("flow 0 sender: FAILED, closed at 10.000 s: the server did not answer"),
+            table.out());
+        assertTrue(table.err().contains("pacelink sim: seed 1, flow 0 (reno) failed: the sender's connection " +
+            "closed at 10.000 s"), table.err());
+
+        final CommandRun json = CommandRun.of(
+            "sim", "--path", "rate=10mbit delay=10ms loss=100%", "--duration", "12s", "--json");
+        assertEquals(SimCommand.FAILED_FLOW_EXIT_STATUS, json.exitCode());
+        final Map<String, Object> flow =
+            MiniJson.object(MiniJson.list(MiniJson.object(MiniJson.parse(json.out().trim())).get("flows")).get(0));
+        assertEquals("failed", flow.get("outcome"));
+        assertTrue(String.valueOf(flow.get("failure")).startsWith("the sender's connection closed at 10.000 s"));
+        final Map<String, Object> sender = MiniJson.object(MiniJson.object(flow.get("connections")).get("sender"));
+        assertEquals("failed", sender.get("state"));
+        assertEquals("HANDSHAKE_TIMEOUT", sender.get("close_reason"));
+        assertEquals(10.0, number(sender, "closed_at_s"));
+        assertEquals("absent", MiniJson.object(MiniJson.object(flow.get("connections")).get("receiver")).get("state"));
+
+        final CommandRun seeds = CommandRun.of(
+            "sim", "--path", "rate=10mbit delay=10ms loss=100%", "--duration", "12s", "--seeds", "2");
+        assertEquals(SimCommand.FAILED_FLOW_EXIT_STATUS, seeds.exitCode());
+        assertTrue(seeds.err().contains("seed 2, flow 0 (reno) failed"), seeds.err());
+    }
+
+    @Test
     void theSameArgumentsGiveTheSameNumbers()
     {
         final String[] args = { "sim", "--cc", "cubic", "--path", "rate=20mbit delay=10ms jitter=1ms loss=0.5%",
@@ -188,6 +237,11 @@ class SimCommandTest
             "--duration", "10s");
         assertFails("no congestion controller named 'vegas'", "--path", PATH, "--cc", "vegas");
         assertFails("--flows 0 is out of range", "--path", PATH, "--flows", "0");
+        assertFails("--flows -3 is out of range: give a count of flows from 1 to 1000 (--flows 4), or the flows' " +
+            "controllers (--flows reno,cubic)", "--path", PATH, "--flows", "-3", "--cc", "cubic");
+        assertFails("--flows -3 is out of range", "--path", PATH, "--flows", "-3");
+        assertFails("--flows 1001 is out of range", "--path", PATH, "--flows", "1001");
+        assertFails("burst=100b is below one datagram", "--path", "rate=10mbit delay=10ms police=1mbit burst=100b");
         assertFails("'10' is not a duration", "--path", PATH, "--duration", "10");
         assertFails("'-5s' is negative", "--path", PATH, "--duration", "-5s");
         assertFails("delay: \"-5ms\" is negative", "--path", "delay=-5ms");
@@ -202,6 +256,43 @@ class SimCommandTest
         assertFails("--plot and --trace record one run: give them without --seeds", "--path", PATH, "--seeds", "2",
             "--plot", "x.svg");
         assertFails("Missing required option: '--path=SPEC'");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "rate=1bit delay=10ms|forward: rate=1bit: one 1500-byte packet takes 3.33 h to send",
+        "rate=10mbit delay=10ms loss=100%|forward: loss=100%: every packet is lost, so nothing gets through",
+        "rate=10mbit delay=10ms jitter=10s|flow 0's round trip takes up to 20.0 s: the handshake's two round trips",
+        "rate=10mbit delay=10ms police=1bit burst=10kb|forward: police=1bit: the bucket refills one 1500-byte" })
+    void degeneratePathsWarnOnStderrAndInTheJson(final String pathAndWarning)
+    {
+        final String[] parts = pathAndWarning.split("\\|");
+        final CommandRun run = CommandRun.of("sim", "--path", parts[0], "--duration", "1s", "--json");
+        assertEquals(0, run.exitCode(), run.err());
+        assertTrue(run.err().contains("pacelink sim: warning: " + parts[1]), run.err());
+        final List<Object> warnings = MiniJson.list(MiniJson.object(MiniJson.parse(run.out().trim())).get("warnings"));
+        assertEquals(1, warnings.size(), warnings.toString());
+        assertTrue(String.valueOf(warnings.get(0)).startsWith(parts[1]), warnings.toString());
+    }
+
+    @Test
+    void anAccessDelayBeyondTheHandshakeTimeoutWarnsAndAHealthyPathDoesNot()
+    {
+        final CommandRun huge = CommandRun.of("sim", "--path", PATH, "--access-delay", "1000000s", "--duration", "1s");
+        assertEquals(0, huge.exitCode(), huge.err());
+        assertTrue(huge.err().contains("pacelink sim: warning: flow 0's round trip takes up to 46.3 days (its " +
+            "access delay counted four times): the handshake's two round trips"), huge.err());
+
+        final CommandRun longer = CommandRun.of("sim", "--path", PATH, "--flows", "2", "--access-delay", "0ms,1s",
+            "--duration", "5s");
+        assertTrue(longer.err().contains("warning: flow 1's round trip takes up to 4.04 s (its access delay counted " +
+            "four times): its first data needs three (RETRY, hello, data), more than its 5.00 s in the run"),
+            longer.err());
+        assertFalse(longer.err().contains("flow 0's"), longer.err());
+
+        final CommandRun healthy = CommandRun.of("sim", "--path", PATH, "--duration", "1s", "--json");
+        assertFalse(healthy.err().contains("warning"), healthy.err());
+        assertEquals(List.of(), MiniJson.object(MiniJson.parse(healthy.out().trim())).get("warnings"));
     }
 
     @Test

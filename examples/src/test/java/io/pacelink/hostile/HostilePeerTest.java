@@ -5,6 +5,8 @@ import io.pacelink.transport.Connection;
 import io.pacelink.transport.ConnectionState;
 import io.pacelink.transport.Endpoint;
 import io.pacelink.transport.secure.Crc32cPacketCheck;
+import io.pacelink.transport.stream.RangeSet;
+import io.pacelink.transport.stream.ReceiveLog;
 import io.pacelink.transport.wire.AckFrameFlyweight;
 import io.pacelink.transport.wire.PacketHeaderFlyweight;
 import io.pacelink.transport.wire.PacketType;
@@ -342,17 +344,20 @@ class HostilePeerTest
     }
 
     @Test
-    void descendingOneByteFragmentsHitTheReassemblyLimit() throws Exception
+    void descendingOneByteFragmentsHitTheReassemblyLimitByMemory() throws Exception
     {
-        final int maxRanges = 1000;
-        try (Endpoint server = Servers.launch((context) -> context.limits().maxReceiveRanges(maxRanges));
+        // No count configured: the limit is the range bookkeeping an eighth of the 1 MiB window pays for (5,242
+        // ranges), which this peer reaches with about 5 KB of data; legitimate packets would need under 1 %.
+        final int receiveBufferBytes = 1 << 20;
+        final long maxRanges = ReceiveLog.maxGapMemoryBytes(receiveBufferBytes) / RangeSet.BYTES_PER_RANGE;
+        try (Endpoint server = Servers.launch((context) -> context.receiveBufferBytes(receiveBufferBytes));
             Servers.SendingApplication application = new Servers.SendingApplication(server, 0);
             HostilePeer peer = new HostilePeer(server.localAddress()))
         {
             peer.handshake(SECOND_NS);
-            final long start = 200_000;
+            final long start = receiveBufferBytes - 100;
             final int fragmentsPerPacket = 40;
-            for (int fragment = 0; fragment < 2 * maxRanges; fragment += fragmentsPerPacket)
+            for (int fragment = 0; fragment < maxRanges + 2L * fragmentsPerPacket; fragment += fragmentsPerPacket)
             {
                 final int first = fragment;
                 peer.sendOneRtt((writer) ->

@@ -59,7 +59,9 @@ class IdleConnectionsMemoryTest
                 .maxConnections(CONNECTIONS + 10)
                 .countersBufferBytes(64 << 20)
                 .idleTimeoutNs(TimeUnit.MINUTES.toNanos(10))
-                .limits().handshakesPerSecondPerSource(1_000_000).handshakeBurstPerSource(1_000_000));
+                .limits().handshakesPerSecondPerSource(1_000_000).handshakeBurstPerSource(1_000_000)
+                .maxUnconfirmedHandshakes(CONNECTIONS).maxUnconfirmedHandshakesPerSource(CONNECTIONS)
+                .unvalidatedAnswersPerSecondPerSource(1_000_000).unvalidatedAnswersPerSecond(10_000_000));
             Servers.SendingApplication application = new Servers.SendingApplication(server, 0);
             DatagramChannel channel = DatagramChannel.open().bind(new InetSocketAddress("127.0.0.1", 0)))
         {

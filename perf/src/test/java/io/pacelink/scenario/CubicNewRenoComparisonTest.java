@@ -1,6 +1,7 @@
 package io.pacelink.scenario;
 
 import io.pacelink.cubic.CubicParameters;
+import io.pacelink.reno.NewRenoController;
 import io.pacelink.reno.NewRenoParameters;
 import io.pacelink.scenario.CubicScenarios.AppLimitedWindow;
 import io.pacelink.scenario.CubicScenarios.SingleLoss;
@@ -34,8 +35,9 @@ class CubicNewRenoComparisonTest
     @Test
     void reportNewRenoOnTheCubicScenarios(@TempDir final Path traces)
     {
-        CubicScenarios.windowCurve(RENO, 60 * SECOND_NS, traces.resolve("1"));
-        final SingleLoss loss = SingleLoss.of(CubicTrace.read(traces.resolve("1"), 0, RENO), RENO_BETA);
+        final ScenarioResult curve = CubicScenarios.windowCurve(RENO, 60 * SECOND_NS, traces.resolve("1"));
+        final SingleLoss loss = SingleLoss.of(CubicTrace.read(traces.resolve("1"), 0, RENO),
+            curve.flow(0).controllerCounters().get(NewRenoController.SSTHRESH_COUNTER) / RENO_BETA);
         System.out.printf("reno item 1: W_max %.1f packets regained %.3f s after the loss%n",
             loss.wMaxPackets(), loss.regainAfterLossSeconds());
 
@@ -50,7 +52,7 @@ class CubicNewRenoComparisonTest
                 seed, shortPath.goodputBitsPerSecond() / 1e6, longPath.goodputBitsPerSecond() / 1e6);
         }
 
-        final SlowStartEnd end = SlowStartEnd.of(RENO, ControllerParameters.EMPTY, RENO_BETA, traces.resolve("4"));
+        final SlowStartEnd end = SlowStartEnd.of(RENO, ControllerParameters.EMPTY, traces.resolve("4"));
         System.out.printf("reno item 4: slow start ended by %s at %.3f s with cwnd %.2f BDP; it lost %d packets%n",
             end.endedBy(), end.endNs() / 1e9, end.cwndAtEndBdp(), end.droppedPackets());
 

@@ -130,6 +130,21 @@ final class CubicScenarios
         final long durationNs,
         final Path traces)
     {
+        return deepBuffer(controller, parameters, seed, durationNs, traces, true);
+    }
+
+    /**
+     * {@link #deepBuffer(String, ControllerParameters, long, long, Path)} with the senders' and receivers' packet
+     * number skipping (the optimistic-ACK defence, a simulator-only switch) on or off.
+     */
+    static ScenarioResult deepBuffer(
+        final String controller,
+        final ControllerParameters parameters,
+        final long seed,
+        final long durationNs,
+        final Path traces,
+        final boolean isPacketNumberSkipping)
+    {
         return Scenario.builder()
             .seed(seed)
             .path(PathSpec.Pair.parse(DEEP_BUFFER_PATH, DEEP_BUFFER_REVERSE))
@@ -138,6 +153,7 @@ final class CubicScenarios
             .traceDirectory(traces)
             .traceIntervalNs(MILLISECOND_NS)
             .goodputIntervalNs(MILLISECOND_NS)
+            .contextCustomizer((context) -> context.packetNumberSkipping(isPacketNumberSkipping))
             .flow(FlowSpec.bulk(controller).with(parameters))
             .build()
             .run();
@@ -179,7 +195,7 @@ final class CubicScenarios
      * @param trace                   the flow's trace.
      * @param reductionRow            first row after the loss was answered (state RECOVERY).
      * @param epochRow                first congestion-avoidance row after it: the epoch start, to 10 ms.
-     * @param wMaxBytes               the window when the loss was detected (cwnd after the reduction divided by β).
+     * @param wMaxBytes               the window when the loss was detected (the controller's W_max).
      * @param regainAfterLossSeconds  from the reduction until cwnd is back at W_max; NaN if it never is.
      * @param regainAfterEpochSeconds the same from the epoch start.
      */
@@ -191,11 +207,18 @@ final class CubicScenarios
         double regainAfterLossSeconds,
         double regainAfterEpochSeconds)
     {
-        static SingleLoss of(final CubicTrace trace, final double beta)
+        /**
+         * @param trace     the flow's trace.
+         * @param wMaxBytes the window at the loss, from the controller's counters (the run has one loss): the
+         *                  trace's window during the recovery is Proportional Rate Reduction's, the flight plus what
+         *                  the ACKs allow, and on the curve's plateau near K a W_max a few bytes off moves the regain
+         *                  by a second.
+         * @return the figures.
+         */
+        static SingleLoss of(final CubicTrace trace, final double wMaxBytes)
         {
             final int reductionRow = trace.firstRowIn(WindowController.STATE_RECOVERY, 0);
             final int epochRow = trace.firstRowIn(WindowController.STATE_CONGESTION_AVOIDANCE, reductionRow);
-            final double wMaxBytes = trace.congestionWindowBytes(reductionRow) / beta;
             int regainRow = reductionRow;
             while (regainRow < trace.rows() && trace.congestionWindowBytes(regainRow) < wMaxBytes)
             {
@@ -219,33 +242,33 @@ final class CubicScenarios
      *
      * @param endedBy       the state the first slow start ended in.
      * @param endNs         when, to 1 ms.
-     * @param cwndAtEndBdp  the window then, in BDP (before the reduction if it was a loss).
+     * @param cwndAtEndBdp  the window then, in BDP (its last slow-start sample, 1 ms before, if it was a loss: the
+     *                      recovery's window is Proportional Rate Reduction's).
      * @param droppedPackets packets dropped by the bottleneck in slow start.
      */
     record SlowStartEnd(String endedBy, long endNs, double cwndAtEndBdp, long droppedPackets)
     {
-        static SlowStartEnd of(
-            final String controller, final ControllerParameters parameters, final double beta, final Path traces)
+        static SlowStartEnd of(final String controller, final ControllerParameters parameters, final Path traces)
         {
-            return of(controller, parameters, 1, beta, traces);
+            return of(controller, parameters, 1, traces, true);
         }
 
         static SlowStartEnd of(
             final String controller,
             final ControllerParameters parameters,
             final long seed,
-            final double beta,
-            final Path traces)
+            final Path traces,
+            final boolean isPacketNumberSkipping)
         {
-            deepBuffer(controller, parameters, seed, 5 * SECOND_NS, traces);
+            deepBuffer(controller, parameters, seed, 5 * SECOND_NS, traces, isPacketNumberSkipping);
             final CubicTrace trace = CubicTrace.read(traces, 0, controller);
             final int endRow = trace.firstRowNotIn(WindowController.STATE_SLOW_START, 0);
             final String endedBy = trace.state(endRow);
             final boolean isLoss = WindowController.STATE_RECOVERY.equals(endedBy);
             final long droppedPackets = deepBuffer(controller, parameters, seed, trace.timeNs(endRow),
-                traces.resolve("until-slow-start-ends")).forward().queueDropPackets();
+                traces.resolve("until-slow-start-ends"), isPacketNumberSkipping).forward().queueDropPackets();
             return new SlowStartEnd(endedBy, trace.timeNs(endRow),
-                trace.congestionWindowBytes(endRow) / (isLoss ? beta : 1.0) / DEEP_BUFFER_BDP_BYTES, droppedPackets);
+                trace.congestionWindowBytes(isLoss ? endRow - 1 : endRow) / DEEP_BUFFER_BDP_BYTES, droppedPackets);
         }
     }
 

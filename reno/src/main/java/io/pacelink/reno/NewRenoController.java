@@ -11,7 +11,8 @@ import java.util.List;
 /**
  * NewReno in the form RFC 9002 section 7 gives it for QUIC: slow start adds every newly acked byte, congestion
  * avoidance counts bytes (RFC 3465) so that stretch ACKs still add one datagram per window, and a congestion event
- * halves the window at most once per recovery period (RFC 9002 section 7.3.2, kept by the transport).
+ * halves the window at most once per recovery period (RFC 9002 section 7.3.2, kept by the transport), reached by
+ * Proportional Rate Reduction over the period (RFC 6937, as Linux; {@link WindowController}).
  * <p>
  * The window grows only while the sender was limited by it (RFC 9002 section 7.8, RFC 7661) and never during
  * recovery. Persistent congestion collapses it to the minimum window. All state is primitive; no callback allocates.
@@ -89,11 +90,12 @@ public final class NewRenoController extends WindowController
 
     public void onCongestionEvent(final CongestionEvent event)
     {
-        // RFC 9002 section 7.3.2: one halving per recovery period.
+        // RFC 9002 section 7.3.2: one halving per recovery period, reached by Proportional Rate Reduction.
         if (startsRecovery(event))
         {
-            slowStartThresholdBytes = (long)(congestionWindowBytes * lossReductionFactor);
-            congestionWindowBytes = Math.max(slowStartThresholdBytes, context.minimumWindowBytes());
+            slowStartThresholdBytes = Math.max((long)(congestionWindowBytes * lossReductionFactor),
+                context.minimumWindowBytes());
+            startRateReduction(event);
             bytesAckedInCongestionAvoidance = 0;
         }
 

@@ -1,8 +1,9 @@
 package io.pacelink.reno;
 
 import io.pacelink.transport.cc.ControllerParameters;
-import io.pacelink.transport.testing.TestControllerContext;
+import io.pacelink.transport.testing.RecoveryPattern;
 import io.pacelink.transport.testing.ScriptedPath;
+import io.pacelink.transport.testing.TestControllerContext;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -65,23 +66,54 @@ class NewRenoControllerTest
         path.dropNext(3);
         path.runUntil(Long.MAX_VALUE, () -> path.congestionEvents() == 1);
         final long beforeBytes = path.cwndBeforeLastCongestionEventBytes();
-        assertEquals(beforeBytes / 2, reno.congestionWindowBytes());
+        assertEquals(beforeBytes / 2, reno.slowStartThresholdBytes());
+        assertTrue(reno.isInRateReduction(), "PRR takes the window to ssthresh over the recovery");
 
         // The other two losses are detected on later ACKs of the same window and must not cut again.
         path.runUntil(Long.MAX_VALUE, () -> path.congestionEvents() == 3);
-        assertEquals(beforeBytes / 2, reno.congestionWindowBytes());
         assertEquals(beforeBytes / 2, reno.slowStartThresholdBytes());
         assertEquals(NewRenoController.STATE_RECOVERY, reno.stateName());
 
         path.runUntil(Long.MAX_VALUE, () -> !reno.isInRecovery());
-        assertEquals(beforeBytes / 2, reno.congestionWindowBytes(), "no growth during recovery");
+        assertEquals(beforeBytes / 2, reno.congestionWindowBytes(), "ends at ssthresh, no growth during recovery");
 
         // A loss in the next window starts a new epoch and halves again.
         path.runFor(2 * RTT_NS);
         path.dropNext(1);
         path.runUntil(Long.MAX_VALUE, () -> path.congestionEvents() == 4);
-        assertEquals(path.cwndBeforeLastCongestionEventBytes() / 2, reno.congestionWindowBytes());
-        assertTrue(reno.congestionWindowBytes() > beforeBytes / 4);
+        assertEquals(path.cwndBeforeLastCongestionEventBytes() / 2, reno.slowStartThresholdBytes());
+        assertTrue(reno.slowStartThresholdBytes() > beforeBytes / 4);
+    }
+
+    @Test
+    void recoverySendsHalfOfWhatIsDeliveredEvenlyAndEndsWithSsthreshInFlight()
+    {
+        // A 10 MB/s bottleneck spaces the ACKs, per-packet ACKs and no pacing show each ACK's allowance at once (RFC
+        // 6937 section 5's example).
+        final TestControllerContext rateContext = new TestControllerContext(ControllerParameters.EMPTY);
+        final NewRenoController rateReno =
+            new NewRenoController(rateContext, NewRenoParameters.from(ControllerParameters.EMPTY));
+        final ScriptedPath ratePath = new ScriptedPath(rateReno, rateContext, 10_000_000, RTT_NS, 0, 0)
+            .pacing(false).ackEvery(1);
+        ratePath.runUntil(Long.MAX_VALUE, () -> rateReno.congestionWindowBytes() >= 100L * MSS);
+        ratePath.recorder().recording(true);
+        ratePath.dropNext(1);
+        ratePath.runUntil(Long.MAX_VALUE, () -> rateReno.isInRecovery());
+        final long ssthreshBytes = rateReno.slowStartThresholdBytes();
+        ratePath.runUntil(Long.MAX_VALUE, () -> !rateReno.isInRecovery());
+
+        final RecoveryPattern recovery = RecoveryPattern.first(ratePath.recorder());
+        System.out.printf("NewReno PRR: %d ACKs, %d bytes sent for %d delivered, longest silence %d ACKs, " +
+            "sent per ACK %s%n", recovery.sentPerAck().size(), recovery.sentBytes(), recovery.deliveredBytes(),
+            recovery.longestSilenceInAcks(0.5), recovery.sentPerAck());
+        assertEquals(MSS, recovery.sentPerAck().get(0), "the fast retransmit leaves on the ACK that found the loss");
+        assertTrue(recovery.longestSilenceInAcks(0.5) <= 2,
+            "one datagram for every two delivered from the start, not half a round trip of silence");
+        assertTrue(recovery.largestBurstBeyondDeliveredBytes() <= MSS, "no burst");
+        assertEquals(0.5, (double)recovery.sentBytes() / recovery.deliveredBytes(), 0.05,
+            "ssthresh / prior cwnd of what was delivered");
+        assertEquals(ssthreshBytes, recovery.flightAtEndBytes(), 2 * MSS, "the flight is down to ssthresh");
+        assertEquals(ssthreshBytes, rateReno.congestionWindowBytes());
     }
 
     @Test
@@ -90,7 +122,7 @@ class NewRenoControllerTest
         enterCongestionAvoidanceFrom(40);
         path.dropNext(1);
         path.runUntil(Long.MAX_VALUE, () -> reno.isInRecovery());
-        final long reducedBytes = reno.congestionWindowBytes();
+        final long reducedBytes = reno.slowStartThresholdBytes();
         final long recoveryStartedNs = path.nowNs();
 
         path.runUntil(Long.MAX_VALUE, () -> !reno.isInRecovery());
@@ -105,7 +137,7 @@ class NewRenoControllerTest
         assertEquals(afterRecoveryBytes, reno.congestionWindowBytes(), "sent at the recovery start time");
 
         path.congestionEvent(recoveryStartedNs + 1, false);
-        assertEquals(afterRecoveryBytes / 2, reno.congestionWindowBytes(), "sent after recovery started");
+        assertEquals(afterRecoveryBytes / 2, reno.slowStartThresholdBytes(), "sent after recovery started");
         assertEquals(NewRenoController.STATE_RECOVERY, reno.stateName());
     }
 
@@ -115,7 +147,8 @@ class NewRenoControllerTest
         enterCongestionAvoidanceFrom(40);
         final long beforeBytes = reno.congestionWindowBytes();
         path.ecnCongestionEvent(path.newestSentTimeNs());
-        assertEquals(beforeBytes / 2, reno.congestionWindowBytes());
+        assertEquals(beforeBytes / 2, reno.slowStartThresholdBytes());
+        assertTrue(reno.isInRateReduction());
         assertEquals(NewRenoController.STATE_RECOVERY, reno.stateName());
     }
 
@@ -184,8 +217,9 @@ class NewRenoControllerTest
             path.runFor(RTT_NS);
             path.congestionEvent(path.nowNs(), false);
             assertTrue(reno.congestionWindowBytes() >= 2L * MSS, "after reduction " + i);
+            assertTrue(reno.slowStartThresholdBytes() >= 2L * MSS, "after reduction " + i);
         }
-        assertEquals(2L * MSS, reno.congestionWindowBytes());
+        assertEquals(2L * MSS, reno.slowStartThresholdBytes());
         assertEquals(12, path.congestionEvents());
     }
 
@@ -242,7 +276,7 @@ class NewRenoControllerTest
         gentlePath.runUntil(Long.MAX_VALUE, () -> gentle.congestionWindowBytes() >= 100L * MSS);
         final long beforeBytes = gentle.congestionWindowBytes();
         gentlePath.congestionEvent(gentlePath.newestSentTimeNs(), false);
-        assertEquals((long)(beforeBytes * 0.7), gentle.congestionWindowBytes());
+        assertEquals((long)(beforeBytes * 0.7), gentle.slowStartThresholdBytes());
         assertEquals((long)(beforeBytes * 0.7), gentleContext.counter(NewRenoController.SSTHRESH_COUNTER));
     }
 

@@ -22,6 +22,13 @@ public record PolicerSpec(long rateBitsPerSecond, long burstBytes)
     public static final long MAX_BURST_BYTES = 1L << 30;
 
     /**
+     * Smallest bucket: one full-size packet of a path with a 1500-byte MTU. A packet longer than the bucket never
+     * finds enough tokens and is always dropped (as with tc, which needs a burst of at least the MTU), so a smaller
+     * bucket passes nothing of a bulk transfer: Pacelink's datagrams are up to 1472 bytes.
+     */
+    public static final long MIN_BURST_BYTES = 1500;
+
+    /**
      * @param rateBitsPerSecond positive, or 0 with a burst of 0 for no policer.
      * @param burstBytes        positive, at most {@link #MAX_BURST_BYTES}, or 0 for no policer.
      */
@@ -34,7 +41,13 @@ public record PolicerSpec(long rateBitsPerSecond, long burstBytes)
         }
         if (!isNone && (burstBytes <= 0 || burstBytes > MAX_BURST_BYTES))
         {
-            throw new IllegalArgumentException("a policer needs a burst from 1b to 1024mb, e.g. burst=100kb");
+            throw new IllegalArgumentException("a policer needs a burst from 1500b to 1024mb, e.g. burst=100kb");
+        }
+        if (!isNone && burstBytes < MIN_BURST_BYTES)
+        {
+            throw new IllegalArgumentException("burst=" + SpecUnits.formatBytes(burstBytes) + " is below one " +
+                "datagram: a packet longer than the bucket is always dropped, so nothing of a transfer passes; give " +
+                "at least 1500b (one packet of a 1500-byte MTU, as tc needs at least the MTU), e.g. burst=100kb");
         }
     }
 

@@ -194,7 +194,8 @@ public final class ConnectionStats
     }
 
     /**
-     * @return duty cycles in which the connection had data but the congestion window was full.
+     * @return duty cycles that served the connection (a datagram, a timer or its application woke it) in which it had
+     * data but the congestion window was full.
      */
     public long cwndLimited()
     {
@@ -202,8 +203,8 @@ public final class ConnectionStats
     }
 
     /**
-     * @return duty cycles in which the connection had a packet ready within cwnd but the packet scheduler did not
-     * release it (pacing, or the duty cycle's send budget was spent).
+     * @return duty cycles that served the connection in which it had a packet ready within cwnd but the packet
+     * scheduler did not release it (pacing, or the duty cycle's send budget was spent).
      */
     public long pacingLimited()
     {
@@ -211,7 +212,8 @@ public final class ConnectionStats
     }
 
     /**
-     * @return duty cycles in which the connection had data but the peer's flow-control credit was used up.
+     * @return duty cycles that served the connection in which it had data but the peer's flow-control credit was used
+     * up.
      */
     public long flowControlLimited()
     {

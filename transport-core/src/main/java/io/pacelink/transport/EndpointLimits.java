@@ -1,5 +1,6 @@
 package io.pacelink.transport;
 
+import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 
 import static io.pacelink.transport.PacelinkContext.requireRange;
@@ -7,7 +8,7 @@ import static io.pacelink.transport.PacelinkContext.requireRange;
 /**
  * The limits an endpoint holds a hostile or broken peer to (docs/security.md): how fast one source may open
  * connections, how long an address-validation token lives, how much memory the endpoint's connections may commit,
- * how much out-of-order data one connection may hold, how long a peer may leave data unacknowledged, and the smallest
+ * how long a peer may leave data unacknowledged, and the smallest
  * RTT sample believed. Part of a {@link PacelinkContext} ({@link PacelinkContext#limits()}); fluent setters validated
  * like the context's, so a bad value fails at the setter saying what is accepted.
  */
@@ -35,10 +36,15 @@ public final class EndpointLimits
     public static final long DEFAULT_MEMORY_BUDGET_BYTES = 1L << 30;
 
     /**
-     * Separate out-of-order byte ranges one connection may hold for reassembly (a lost packet opens one; with 1%
-     * loss a 32 MiB window holds about 220).
+     * No count of out-of-order ranges beyond what memory allows: a connection's reassembly bookkeeping is limited to
+     * an eighth of its receive buffer (docs/security.md, "Reassembly and data"), which scales with the window a
+     * legitimate transfer needs. The count limit it replaces (4096 ranges) closed legitimate long fat flows.
+     *
+     * @deprecated the limit is memory now, set through {@link PacelinkContext#receiveBufferBytes(int)}; the count
+     * limit goes in the next minor version.
      */
-    public static final int DEFAULT_MAX_RECEIVE_RANGES = 4096;
+    @Deprecated
+    public static final int DEFAULT_MAX_RECEIVE_RANGES = 1 << 24;
 
     /**
      * Consecutive probe timeouts without any acknowledgement after which the peer is declared dead (Linux's
@@ -53,6 +59,48 @@ public final class EndpointLimits
      */
     public static final long DEFAULT_MIN_RTT_SAMPLE_NS = TimeUnit.MICROSECONDS.toNanos(1);
 
+    /**
+     * Server handshakes not yet confirmed by their client that an endpoint holds at once, apart from
+     * {@link PacelinkContext#maxConnections}: when full, the oldest is dropped for a new one.
+     */
+    public static final int DEFAULT_MAX_UNCONFIRMED_HANDSHAKES = 256;
+
+    /**
+     * Unconfirmed server handshakes one source address holds at once: its oldest is dropped for its new one. Large
+     * enough for a host that opens a hundred connections at once (they are all unconfirmed for a round trip), half
+     * the whole budget so that one host cannot take all of it.
+     */
+    public static final int DEFAULT_MAX_UNCONFIRMED_HANDSHAKES_PER_SOURCE = 128;
+
+    /**
+     * Hellos without a valid token per second (after a quarter second's worth back to back) above which
+     * {@link RetryMode#AUTO} answers them with a RETRY.
+     */
+    public static final int DEFAULT_RETRY_THRESHOLD_HANDSHAKES_PER_SECOND = 1000;
+
+    /**
+     * Answers per second one source address may draw before its address is validated (RETRYs, refusals), after a
+     * burst of twice as many.
+     */
+    public static final int DEFAULT_UNVALIDATED_ANSWERS_PER_SECOND_PER_SOURCE = 100;
+
+    /**
+     * Answers per second all unvalidated addresses together may draw (after a burst of a quarter second's worth).
+     */
+    public static final int DEFAULT_UNVALIDATED_ANSWERS_PER_SECOND = 10_000;
+
+    /**
+     * Diffie-Hellman handshakes (secure mode) per second the whole endpoint performs, after a burst of
+     * {@link #DEFAULT_KEY_EXCHANGE_BURST}: each costs three X25519 operations, so this caps the share of the agent a
+     * flood of hellos with valid MACs and tokens can take (docs/security.md, "Cost, measured").
+     */
+    public static final int DEFAULT_KEY_EXCHANGES_PER_SECOND = 500;
+
+    /**
+     * Diffie-Hellman handshakes back to back; no more than a duty cycle's receive batch, so no cycle stalls on them.
+     */
+    public static final int DEFAULT_KEY_EXCHANGE_BURST = 64;
+
     private int handshakesPerSecondPerSource = DEFAULT_HANDSHAKES_PER_SECOND_PER_SOURCE;
     private int handshakeBurstPerSource = DEFAULT_HANDSHAKE_BURST_PER_SOURCE;
     private long retryTokenLifetimeNs = DEFAULT_RETRY_TOKEN_LIFETIME_NS;
@@ -60,6 +108,14 @@ public final class EndpointLimits
     private int maxReceiveRanges = DEFAULT_MAX_RECEIVE_RANGES;
     private int maxUnacknowledgedPtos = DEFAULT_MAX_UNACKNOWLEDGED_PTOS;
     private long minRttSampleNs = DEFAULT_MIN_RTT_SAMPLE_NS;
+    private int maxUnconfirmedHandshakes = DEFAULT_MAX_UNCONFIRMED_HANDSHAKES;
+    private int maxUnconfirmedHandshakesPerSource = DEFAULT_MAX_UNCONFIRMED_HANDSHAKES_PER_SOURCE;
+    private RetryMode retryMode = RetryMode.AUTO;
+    private int retryThresholdHandshakesPerSecond = DEFAULT_RETRY_THRESHOLD_HANDSHAKES_PER_SECOND;
+    private int unvalidatedAnswersPerSecondPerSource = DEFAULT_UNVALIDATED_ANSWERS_PER_SECOND_PER_SOURCE;
+    private int unvalidatedAnswersPerSecond = DEFAULT_UNVALIDATED_ANSWERS_PER_SECOND;
+    private int keyExchangesPerSecond = DEFAULT_KEY_EXCHANGES_PER_SECOND;
+    private int keyExchangeBurst = DEFAULT_KEY_EXCHANGE_BURST;
 
     /**
      * @param handshakes new connections one source address (IP, any port) may open per second once its burst is
@@ -126,16 +182,25 @@ public final class EndpointLimits
     }
 
     /**
-     * @param ranges separate out-of-order byte ranges one connection may hold; a peer that opens more is closed
-     *               with a protocol violation ("reassembly limit"), 16..16,777,216.
+     * @param ranges separate out-of-order byte ranges one connection may hold, below what memory allows (an eighth
+     *               of the receive buffer in bookkeeping, 25 bytes a range); a peer that opens more is closed with a
+     *               protocol violation ("reassembly limit"), 16..16,777,216 (the default: memory decides).
      * @return this.
+     * @deprecated a count either closes legitimate long fat flows or is too high to matter; the reassembly limit is
+     * memory now, an eighth of {@link PacelinkContext#receiveBufferBytes(int)}. Goes in the next minor version.
      */
+    @Deprecated
     public EndpointLimits maxReceiveRanges(final int ranges)
     {
         maxReceiveRanges = requireRange("maxReceiveRanges", ranges, 16, 1 << 24);
         return this;
     }
 
+    /**
+     * @return the count limit on out-of-order ranges, {@link #DEFAULT_MAX_RECEIVE_RANGES} unless set.
+     * @deprecated see {@link #maxReceiveRanges(int)}.
+     */
+    @Deprecated
     public int maxReceiveRanges()
     {
         return maxReceiveRanges;
@@ -175,6 +240,142 @@ public final class EndpointLimits
     }
 
     /**
+     * @param handshakes server handshakes not yet confirmed by their client held at once, apart from
+     *                   {@link PacelinkContext#maxConnections}, 1..1,000,000; when full, the oldest is dropped for a
+     *                   new one, so half-open handshakes never keep a new client out.
+     * @return this.
+     */
+    public EndpointLimits maxUnconfirmedHandshakes(final int handshakes)
+    {
+        maxUnconfirmedHandshakes = requireRange("maxUnconfirmedHandshakes", handshakes, 1, 1_000_000);
+        return this;
+    }
+
+    public int maxUnconfirmedHandshakes()
+    {
+        return maxUnconfirmedHandshakes;
+    }
+
+    /**
+     * @param handshakes unconfirmed server handshakes one source address (any port) holds at once, 1..1,000,000 and
+     *                   at most {@link #maxUnconfirmedHandshakes}; its oldest is dropped for its new one.
+     * @return this.
+     */
+    public EndpointLimits maxUnconfirmedHandshakesPerSource(final int handshakes)
+    {
+        maxUnconfirmedHandshakesPerSource =
+            requireRange("maxUnconfirmedHandshakesPerSource", handshakes, 1, 1_000_000);
+        return this;
+    }
+
+    public int maxUnconfirmedHandshakesPerSource()
+    {
+        return maxUnconfirmedHandshakesPerSource;
+    }
+
+    /**
+     * @param mode when a hello without a valid token gets a RETRY: {@link RetryMode#AUTO} (under pressure, the
+     *             default), {@link RetryMode#ALWAYS} or {@link RetryMode#NEVER}.
+     * @return this.
+     */
+    public EndpointLimits retryMode(final RetryMode mode)
+    {
+        if (null == mode)
+        {
+            throw new IllegalArgumentException("retryMode must be one of " + Arrays.toString(
+                RetryMode.values()) + ", got null");
+        }
+        retryMode = mode;
+        return this;
+    }
+
+    public RetryMode retryMode()
+    {
+        return retryMode;
+    }
+
+    /**
+     * @param handshakes hellos without a valid token per second, after a quarter second's worth back to back, above
+     *                   which {@link RetryMode#AUTO} answers them with a RETRY, 4..1,000,000.
+     * @return this.
+     */
+    public EndpointLimits retryThresholdHandshakesPerSecond(final int handshakes)
+    {
+        retryThresholdHandshakesPerSecond =
+            requireRange("retryThresholdHandshakesPerSecond", handshakes, 4, 1_000_000);
+        return this;
+    }
+
+    public int retryThresholdHandshakesPerSecond()
+    {
+        return retryThresholdHandshakesPerSecond;
+    }
+
+    /**
+     * @param answers answers (RETRYs, refusals) per second one source address may draw before it is validated, after
+     *                a burst of twice as many, 1..1,000,000; more are dropped and counted.
+     * @return this.
+     */
+    public EndpointLimits unvalidatedAnswersPerSecondPerSource(final int answers)
+    {
+        unvalidatedAnswersPerSecondPerSource =
+            requireRange("unvalidatedAnswersPerSecondPerSource", answers, 1, 1_000_000);
+        return this;
+    }
+
+    public int unvalidatedAnswersPerSecondPerSource()
+    {
+        return unvalidatedAnswersPerSecondPerSource;
+    }
+
+    /**
+     * @param answers answers per second all unvalidated addresses together may draw, after a quarter second's worth
+     *                back to back, 4..10,000,000; more are dropped and counted.
+     * @return this.
+     */
+    public EndpointLimits unvalidatedAnswersPerSecond(final int answers)
+    {
+        unvalidatedAnswersPerSecond = requireRange("unvalidatedAnswersPerSecond", answers, 4, 10_000_000);
+        return this;
+    }
+
+    public int unvalidatedAnswersPerSecond()
+    {
+        return unvalidatedAnswersPerSecond;
+    }
+
+    /**
+     * @param exchanges Diffie-Hellman handshakes (secure mode) the endpoint performs per second once its burst is
+     *                  spent, 1..1,000,000; hellos beyond it are dropped and counted, their clients retransmit.
+     * @return this.
+     */
+    public EndpointLimits keyExchangesPerSecond(final int exchanges)
+    {
+        keyExchangesPerSecond = requireRange("keyExchangesPerSecond", exchanges, 1, 1_000_000);
+        return this;
+    }
+
+    public int keyExchangesPerSecond()
+    {
+        return keyExchangesPerSecond;
+    }
+
+    /**
+     * @param exchanges Diffie-Hellman handshakes back to back, 1..1,000,000: bounds the work of one duty cycle.
+     * @return this.
+     */
+    public EndpointLimits keyExchangeBurst(final int exchanges)
+    {
+        keyExchangeBurst = requireRange("keyExchangeBurst", exchanges, 1, 1_000_000);
+        return this;
+    }
+
+    public int keyExchangeBurst()
+    {
+        return keyExchangeBurst;
+    }
+
+    /**
      * Check the limits against the rest of the configuration.
      *
      * @param context the endpoint's configuration.
@@ -190,6 +391,12 @@ public final class EndpointLimits
             throw new IllegalStateException("memoryBudgetBytes=" + memoryBudgetBytes + " is smaller than one " +
                 "connection's sendBufferBytes + receiveBufferBytes=" + oneConnectionBytes +
                 ": raise the budget or lower the buffers");
+        }
+        if (maxUnconfirmedHandshakesPerSource > maxUnconfirmedHandshakes)
+        {
+            throw new IllegalStateException("maxUnconfirmedHandshakesPerSource=" + maxUnconfirmedHandshakesPerSource +
+                " is larger than maxUnconfirmedHandshakes=" + maxUnconfirmedHandshakes +
+                ": lower it or raise the other");
         }
     }
 }

@@ -120,6 +120,7 @@ public final class PacelinkContext
     private NanoClock nanoClock = SystemNanoClock.INSTANCE;
     private ErrorHandler errorHandler = Throwable::printStackTrace;
     private Long randomSeed;
+    private boolean isPacketNumberSkipping = true;
     private final EndpointLimits limits = new EndpointLimits();
     private final SecurityConfig security = new SecurityConfig();
     private int receiveBatchLimit = 64;
@@ -771,6 +772,30 @@ public final class PacelinkContext
     }
 
     /**
+     * Switch off the skipped packet numbers of the optimistic-ACK defence (RFC 9000 section 21.4, docs/security.md),
+     * for simulated endpoints only: each skip makes the receiver acknowledge at once, which moves where a
+     * measurement's rounds fall (Linux's HyStart ACK train, for one), and an experiment may want the transport without
+     * them. {@link #conclude()} refuses it unless a {@link #datagramPort} is given: an endpoint facing a network keeps
+     * the defence.
+     *
+     * @param isSkipping false to number packets without gaps.
+     * @return this.
+     */
+    public PacelinkContext packetNumberSkipping(final boolean isSkipping)
+    {
+        isPacketNumberSkipping = isSkipping;
+        return this;
+    }
+
+    /**
+     * @return true (the default) if connections skip a packet number now and then.
+     */
+    public boolean packetNumberSkipping()
+    {
+        return isPacketNumberSkipping;
+    }
+
+    /**
      * @return where the endpoint draws its random numbers: a generator seeded by {@link #randomSeed(long)} when one
      * was given (reproducible), else {@link SecureRandom}. Connection ids, the address-validation key and the seeds of
      * per-connection randomness come from it; it is called only when a connection is created, never per packet.
@@ -852,6 +877,11 @@ public final class PacelinkContext
         {
             throw new IllegalStateException("randomSeed makes connection ids predictable: it is for simulated " +
                 "endpoints (a datagramPort); an endpoint on a real socket draws from SecureRandom, so drop the seed");
+        }
+        if (!isPacketNumberSkipping && null == datagramPort)
+        {
+            throw new IllegalStateException("packetNumberSkipping(false) drops the optimistic-ACK defence: it is for " +
+                "simulated endpoints (a datagramPort); an endpoint on a real socket skips packet numbers");
         }
         limits.conclude(this);
     }

@@ -1,17 +1,10 @@
 package io.pacelink.bbr.v1;
 
-import io.pacelink.bbr.AckAggregationEstimator;
-import io.pacelink.bbr.BbrConstants;
-import io.pacelink.bbr.BbrMath;
-import io.pacelink.bbr.PacketRoundCounter;
-import io.pacelink.bbr.WindowedFilter;
 import io.pacelink.transport.cc.AckEvent;
 import io.pacelink.transport.cc.CongestionController;
 import io.pacelink.transport.cc.CongestionEvent;
 import io.pacelink.transport.cc.ControllerContext;
-import io.pacelink.transport.cc.ControllerRandom;
 import io.pacelink.transport.cc.LostPacket;
-import io.pacelink.transport.cc.RttStats;
 
 import java.util.List;
 
@@ -28,11 +21,7 @@ import java.util.List;
  *     Linux uses packet counts (4-packet floor, even-packet rounding, {@code TCP_INIT_CWND}).</li>
  *     <li>Recovery is the transport's recovery period (RFC 9002 section 7.3.2), announced by
  *     {@link CongestionEvent#startsRecovery()} and {@link AckEvent#endsRecovery()}, standing in for Linux's
- *     {@code icsk_ca_state}. A QUIC recovery period ends before the loss detector has ruled on the packets sent just
- *     after it began, so a new period whose lost packets were all sent before the previous one ended continues that
- *     episode without a second packet-conservation round, as in Linux, whose Recovery lasts until {@code high_seq}
- *     is cumulatively acknowledged and, under continuous loss, is left and re-entered within one ACK that
- *     {@code bbr_main} sees as Recovery throughout.</li>
+ *     {@code icsk_ca_state} ({@link Bbr1Recovery} says how an episode maps to Linux's).</li>
  *     <li>Persistent congestion plays the role of Linux's RTO ({@code bbr_set_state(TCP_CA_Loss)}).</li>
  *     <li>PROBE_RTT's "mark the connection application-limited" is emulated here (see
  *     {@code markProbeRttAppLimited}) because the SPI gives the controller no way to set the sampler's mark.</li>
@@ -40,6 +29,11 @@ import java.util.List;
  *     ({@code rs->is_ack_delayed}), which the SPI does not report.</li>
  *     <li>No departure-time pacer: {@code bbr_packets_in_net_at_edt} is taken as the inflight it is given.</li>
  * </ul>
+ * The parts: {@link Bbr1Model} (the estimators), {@link Bbr1Mode} (state, gain-cycle phase, gains),
+ * {@link Bbr1GainCycle} (PROBE_BW), {@link Bbr1ProbeRtt}, {@link Bbr1Recovery} (packet conservation and restore) and
+ * {@link Bbr1Outputs} (pacing rate, send quantum, cwnd); this class answers the SPI's callbacks in {@code bbr_main}'s
+ * order.
+ * <p>
  * Not thread safe: all calls on the connection's agent thread. No allocation after construction.
  */
 public final class Bbr1Controller implements CongestionController
@@ -72,58 +66,15 @@ public final class Bbr1Controller implements CongestionController
      */
     public static final int CRUISE_PHASE_INDEX = 2;
 
-    private static final double[] PROBE_BW_PACING_GAINS = { 1.25, 0.75, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0 };
-
-    private final Bbr1Parameters parameters;
     private final Bbr1Variant variant;
     private final ControllerContext context;
-    private final RttStats rttStats;
-    private final ControllerRandom random;
-    private final long initialWindowBytes;
-    private final double pacingMarginFactor;
-    private final WindowedFilter maxBandwidthFilter;
-    private final PacketRoundCounter rounds = new PacketRoundCounter();
-    private final AckAggregationEstimator ackAggregation;
-    private final LongTermBandwidthSampler longTermBandwidth;
+    private final Bbr1Model model;
+    private final Bbr1Mode mode;
+    private final Bbr1Recovery recovery;
+    private final Bbr1Outputs outputs;
+    private final Bbr1GainCycle gainCycle;
+    private final Bbr1ProbeRtt probeRtt;
     private final Bbr1Counters counters;
-
-    private Bbr1State state = Bbr1State.STARTUP;
-    private double pacingGain;
-    private double cwndGain;
-    private int cycleIndex;
-    private long cycleStartNs;
-    private int cycleLengthMinRtts;
-
-    private long congestionWindowBytes;
-    private long pacingRateBytesPerSecond;
-    private int sendQuantumBytes;
-    private boolean hasSeenRtt;
-
-    private boolean hasMinRtt;
-    private long minRttNs;
-    private boolean hasMinRttStamp;
-    private long minRttStampNs;
-    private boolean hasProbeRttDoneStamp;
-    private long probeRttDoneStampNs;
-    private boolean isProbeRttRoundDone;
-    private boolean isIdleRestart;
-
-    private boolean isFullBandwidthReached;
-    private long fullBandwidthBytesPerSecond;
-    private int fullBandwidthCount;
-
-    private long priorCwndBytes;
-    private boolean isPacketConservation;
-    private boolean isInRecovery;
-    private boolean wasInRecovery;
-    private boolean isRecoveryStartPending;
-    private long recoveryEndNs = Long.MIN_VALUE;
-
-    private long deliveredTimeNs;
-    private long totalDeliveredBytes;
-    private long totalLostBytes;
-    private long probeRttAppLimitedFromBytes = 1;
-    private long probeRttAppLimitedUntilBytes;
 
     /**
      * Construct in STARTUP ({@code bbr_init}).
@@ -133,27 +84,18 @@ public final class Bbr1Controller implements CongestionController
      */
     public Bbr1Controller(final ControllerContext context, final Bbr1Parameters parameters)
     {
-        this.parameters = parameters;
         this.variant = parameters.variant();
         this.context = context;
-        this.rttStats = context.rttStats();
-        this.random = context.random();
-        this.initialWindowBytes = context.initialWindowBytes();
-        this.pacingMarginFactor = 1.0 - parameters.pacingMarginPercent() / 100.0;
-        this.maxBandwidthFilter = WindowedFilter.max(parameters.bandwidthFilterRounds());
-        this.ackAggregation = AckAggregationEstimator.withBucketRounds(
-            variant.extraAckedWindowRounds(), context.maxDatagramSizeBytes());
-        this.longTermBandwidth = new LongTermBandwidthSampler(pacingMarginFactor);
+        final double pacingMarginFactor = 1.0 - parameters.pacingMarginPercent() / 100.0;
+        this.model = new Bbr1Model(parameters, context, pacingMarginFactor);
+        this.mode = new Bbr1Mode(parameters);
+        this.recovery = new Bbr1Recovery(model);
+        this.outputs = new Bbr1Outputs(parameters, context.rttStats(), model, mode, recovery, pacingMarginFactor);
+        this.gainCycle = new Bbr1GainCycle(variant, context.random(), model, mode, outputs);
+        this.probeRtt = new Bbr1ProbeRtt(parameters, model, mode, recovery, outputs, gainCycle);
 
-        congestionWindowBytes = initialWindowBytes;
-        if (rttStats.hasSample())
-        {
-            hasMinRtt = true;
-            minRttNs = rttStats.minRttNs();
-        }
-        maxBandwidthFilter.reset(0, 0);
-        updateGains();
-        initPacingRateFromRtt();
+        mode.updateGains(false);
+        outputs.initPacingRateFromRtt();
         counters = new Bbr1Counters(context.counters(), variant);
         counters.publish(this);
     }
@@ -177,16 +119,16 @@ public final class Bbr1Controller implements CongestionController
      */
     public void onTransmitStartAfterIdle(final long nowNs, final long idleNs)
     {
-        isIdleRestart = true;
-        ackAggregation.restartEpoch(nowNs);
+        probeRtt.onRestartFromIdle();
+        model.restartAckAggregationEpoch(nowNs);
         // Avoid pointless buffer overflows: pace at the estimate if we need no more speed.
-        if (Bbr1State.PROBE_BW == state)
+        if (mode.is(Bbr1State.PROBE_BW))
         {
-            setPacingRate(bandwidthBytesPerSecond(), 1.0);
+            outputs.setPacingRate(model.bandwidthBytesPerSecond(), 1.0);
         }
-        else if (Bbr1State.PROBE_RTT == state)
+        else if (mode.is(Bbr1State.PROBE_RTT))
         {
-            checkProbeRttDone(nowNs);
+            probeRtt.checkDone(nowNs);
         }
         counters.publish(this);
     }
@@ -196,34 +138,22 @@ public final class Bbr1Controller implements CongestionController
      */
     public void onAck(final AckEvent ack)
     {
-        final long nowNs = ack.nowNs();
         final long ackedBytes = ack.newlyAckedBytes();
-        if (ackedBytes > 0)
-        {
-            deliveredTimeNs = nowNs;
-        }
-        totalDeliveredBytes = ack.totalDeliveredBytes();
-        totalLostBytes = ack.totalLostBytes();
-        if (!hasMinRttStamp)
-        {
-            // Linux stamps min_rtt at bbr_init; the SPI gives no time at construction, so the first ACK does.
-            hasMinRttStamp = true;
-            minRttStampNs = nowNs;
-        }
-        updateRecoveryState(ack);
+        model.observe(ack);
+        recovery.onAck(ack);
 
-        final boolean isSampleAppLimited = isSampleAppLimited(ack);
+        final boolean isSampleAppLimited = probeRtt.isSampleAppLimited(ack);
         updateBandwidth(ack, isSampleAppLimited);
-        updateAckAggregation(ack);
-        updateCyclePhase(ack);
-        checkFullBandwidthReached(isSampleAppLimited);
+        model.updateAckAggregation(ack, outputs.congestionWindowBytes());
+        gainCycle.update(ack);
+        model.checkFullBandwidthReached(isSampleAppLimited);
         checkDrain(ack);
-        updateMinRtt(ack);
-        updateGains();
+        probeRtt.update(ack, model.updateMinRtt(ack));
+        mode.updateGains(model.longTermBandwidth().isInUse());
 
-        final long bandwidthBytesPerSecond = bandwidthBytesPerSecond();
-        setPacingRate(bandwidthBytesPerSecond, pacingGain);
-        setCwnd(ack, ackedBytes, bandwidthBytesPerSecond, cwndGain);
+        final long bandwidthBytesPerSecond = model.bandwidthBytesPerSecond();
+        outputs.setPacingRate(bandwidthBytesPerSecond, mode.pacingGain());
+        outputs.setCwnd(ack, ackedBytes, bandwidthBytesPerSecond, mode.cwndGain());
         counters.publish(this);
     }
 
@@ -248,32 +178,10 @@ public final class Bbr1Controller implements CongestionController
             // Linux BBRv1 ignores ECN: ECE only puts TCP in CWR, where bbr_set_cwnd neither conserves nor restores.
             return;
         }
-        else if (!isInRecovery)
-        {
-            isInRecovery = true;
-            if (event.newestLostSentTimeNs() <= recoveryEndNs)
-            {
-                // Every packet of this batch was sent before the previous recovery ended: the losses belong to that
-                // episode, which QUIC's recovery period (ended by the first ACK of a packet sent after it began)
-                // closed before the loss detector could rule on them. Linux's Recovery lasts until high_seq is
-                // cumulatively acknowledged, by which time such losses are already marked, so under continuous
-                // loss it leaves and re-enters Recovery within one ACK and bbr_main never sees the Open state:
-                // no second packet-conservation round, and bbr_save_cwnd keeps the larger cwnd.
-                priorCwndBytes = Math.max(priorCwndBytes, congestionWindowBytes);
-            }
-            else
-            {
-                saveCwnd();
-                isRecoveryStartPending = true;
-            }
-        }
         else
         {
-            // A packet sent during recovery was lost: a new recovery epoch (RFC 9002 section 7.3.2). This is Linux
-            // leaving and re-entering Recovery within one ACK: bbr_ssthresh saves cwnd again (as the max, the
-            // previous state being Recovery), and since bbr_main never saw the Open state in between there is
-            // neither a restore nor a second packet-conservation round.
-            saveCwnd();
+            recovery.onRecoveryStart(
+                event.newestLostSentTimeNs(), outputs.congestionWindowBytes(), mode.is(Bbr1State.PROBE_RTT));
         }
         counters.publish(this);
     }
@@ -287,39 +195,35 @@ public final class Bbr1Controller implements CongestionController
     {
         if (variant.isUndoResettingEstimators())
         {
-            fullBandwidthBytesPerSecond = 0;
-            fullBandwidthCount = 0;
-            longTermBandwidth.reset(totalDeliveredBytes, totalLostBytes, deliveredTimeNs);
+            model.resetEstimatorsOnUndo();
         }
-        isInRecovery = false;
-        isRecoveryStartPending = false;
+        recovery.onSpuriousLoss();
         counters.publish(this);
     }
 
     public void onMtuChanged(final int maxDatagramSizeBytes)
     {
-        congestionWindowBytes = Math.max(congestionWindowBytes, minTargetCwndBytes());
-        sendQuantumBytes = BbrMath.sendQuantumBytes(pacingRateBytesPerSecond, context.maxDatagramSizeBytes());
+        outputs.onMtuChanged();
     }
 
     public long congestionWindowBytes()
     {
-        return congestionWindowBytes;
+        return outputs.congestionWindowBytes();
     }
 
     public long pacingRateBytesPerSecond()
     {
-        return pacingRateBytesPerSecond;
+        return outputs.pacingRateBytesPerSecond();
     }
 
     public int sendQuantumBytes()
     {
-        return sendQuantumBytes;
+        return outputs.sendQuantumBytes();
     }
 
     public String stateName()
     {
-        return state.stateName();
+        return mode.state().stateName();
     }
 
     public List<String> stateNames()
@@ -336,7 +240,7 @@ public final class Bbr1Controller implements CongestionController
      */
     public Bbr1State state()
     {
-        return state;
+        return mode.state();
     }
 
     /**
@@ -344,7 +248,7 @@ public final class Bbr1Controller implements CongestionController
      */
     public int cycleIndex()
     {
-        return cycleIndex;
+        return mode.cycleIndex();
     }
 
     /**
@@ -353,7 +257,7 @@ public final class Bbr1Controller implements CongestionController
      */
     public int cycleLengthMinRtts()
     {
-        return cycleLengthMinRtts;
+        return gainCycle.cycleLengthMinRtts();
     }
 
     /**
@@ -369,7 +273,7 @@ public final class Bbr1Controller implements CongestionController
      */
     public long maxBandwidthBytesPerSecond()
     {
-        return maxBandwidthFilter.best();
+        return model.maxBandwidthBytesPerSecond();
     }
 
     /**
@@ -377,7 +281,7 @@ public final class Bbr1Controller implements CongestionController
      */
     public long bandwidthBytesPerSecond()
     {
-        return longTermBandwidth.isInUse() ? longTermBandwidth.bandwidthBytesPerSecond() : maxBandwidthFilter.best();
+        return model.bandwidthBytesPerSecond();
     }
 
     /**
@@ -385,7 +289,7 @@ public final class Bbr1Controller implements CongestionController
      */
     public boolean hasMinRtt()
     {
-        return hasMinRtt;
+        return model.hasMinRtt();
     }
 
     /**
@@ -393,7 +297,7 @@ public final class Bbr1Controller implements CongestionController
      */
     public long minRttNs()
     {
-        return minRttNs;
+        return model.minRttNs();
     }
 
     /**
@@ -401,7 +305,7 @@ public final class Bbr1Controller implements CongestionController
      */
     public long minRttStampNs()
     {
-        return minRttStampNs;
+        return model.minRttStampNs();
     }
 
     /**
@@ -409,7 +313,7 @@ public final class Bbr1Controller implements CongestionController
      */
     public double pacingGain()
     {
-        return pacingGain;
+        return mode.pacingGain();
     }
 
     /**
@@ -417,7 +321,7 @@ public final class Bbr1Controller implements CongestionController
      */
     public double cwndGain()
     {
-        return cwndGain;
+        return mode.cwndGain();
     }
 
     /**
@@ -425,7 +329,7 @@ public final class Bbr1Controller implements CongestionController
      */
     public boolean isFullBandwidthReached()
     {
-        return isFullBandwidthReached;
+        return model.isFullBandwidthReached();
     }
 
     /**
@@ -433,7 +337,7 @@ public final class Bbr1Controller implements CongestionController
      */
     public boolean isLongTermBandwidthInUse()
     {
-        return longTermBandwidth.isInUse();
+        return model.longTermBandwidth().isInUse();
     }
 
     /**
@@ -441,7 +345,7 @@ public final class Bbr1Controller implements CongestionController
      */
     public long longTermBandwidthEngagements()
     {
-        return longTermBandwidth.engagements();
+        return model.longTermBandwidth().engagements();
     }
 
     /**
@@ -449,7 +353,7 @@ public final class Bbr1Controller implements CongestionController
      */
     public long longTermBandwidthBytesPerSecond()
     {
-        return longTermBandwidth.bandwidthBytesPerSecond();
+        return model.longTermBandwidth().bandwidthBytesPerSecond();
     }
 
     /**
@@ -457,7 +361,7 @@ public final class Bbr1Controller implements CongestionController
      */
     public long roundCount()
     {
-        return rounds.roundCount();
+        return model.roundCount();
     }
 
     /**
@@ -465,7 +369,7 @@ public final class Bbr1Controller implements CongestionController
      */
     public boolean isInRecovery()
     {
-        return isInRecovery;
+        return recovery.isInRecovery();
     }
 
     /**
@@ -473,7 +377,7 @@ public final class Bbr1Controller implements CongestionController
      */
     public boolean isPacketConservation()
     {
-        return isPacketConservation;
+        return recovery.isPacketConservation();
     }
 
     /**
@@ -481,7 +385,7 @@ public final class Bbr1Controller implements CongestionController
      */
     public long priorCwndBytes()
     {
-        return priorCwndBytes;
+        return recovery.priorCwndBytes();
     }
 
     /**
@@ -489,7 +393,7 @@ public final class Bbr1Controller implements CongestionController
      */
     public long extraAckedBytes()
     {
-        return ackAggregation.extraAckedBytes();
+        return model.extraAckedBytes();
     }
 
     /**
@@ -498,184 +402,36 @@ public final class Bbr1Controller implements CongestionController
      */
     public long inflightTargetBytes(final double gain)
     {
-        return inflightBytes(maxBandwidthFilter.best(), gain);
+        return outputs.inflightBytes(model.maxBandwidthBytesPerSecond(), gain);
     }
 
     // ---------------------------------------------------------------------------------------------------------------
-    // Model update (bbr_update_model)
+    // bbr_update_model's steps that move the state machine
     // ---------------------------------------------------------------------------------------------------------------
-
-    /**
-     * Recovery ends when a packet sent after it started is acknowledged (RFC 9002 section 7.3.2), the QUIC analogue
-     * of Linux's {@code snd_una >= high_seq}; Linux updates its CA state before calling {@code bbr_main}.
-     */
-    private void updateRecoveryState(final AckEvent ack)
-    {
-        if (isInRecovery && ack.endsRecovery())
-        {
-            isInRecovery = false;
-            recoveryEndNs = ack.nowNs();
-        }
-    }
 
     /**
      * {@code bbr_update_bw}: round accounting, long-term sampling and the max-bandwidth filter.
      */
     private void updateBandwidth(final AckEvent ack, final boolean isSampleAppLimited)
     {
-        rounds.clearRoundStart();
+        model.clearRoundStart();
         if (!ack.hasRateSample())
         {
             return;
         }
-
-        if (rounds.onAck(ack.samplePriorDeliveredBytes(), totalDeliveredBytes))
+        if (model.onRoundAck(ack))
         {
-            isPacketConservation = false;
+            recovery.onRoundStart();
         }
-
-        if (parameters.isLongTermBandwidthEnabled() && longTermBandwidth.onSample(
-            Bbr1State.PROBE_BW == state, rounds.isRoundStart(), ack.newlyLostBytes() > 0, isSampleAppLimited,
-            totalDeliveredBytes, totalLostBytes, deliveredTimeNs))
+        if (model.sampleLongTermBandwidth(mode.is(Bbr1State.PROBE_BW), ack, isSampleAppLimited))
         {
-            resetProbeBwMode();
+            gainCycle.enterProbeBw();
         }
-        if (longTermBandwidth.isInUse())
+        if (model.longTermBandwidth().isInUse())
         {
-            pacingGain = 1.0;
+            mode.paceAtEstimate();
         }
-
-        // App-limited samples reflect the application, not the path: use them only if they raise the estimate.
-        final long sampleBytesPerSecond = ack.deliveryRateBytesPerSecond();
-        if (!isSampleAppLimited || sampleBytesPerSecond >= maxBandwidthFilter.best())
-        {
-            maxBandwidthFilter.update(rounds.roundCount(), sampleBytesPerSecond);
-        }
-    }
-
-    /**
-     * {@code bbr_update_ack_aggregation}.
-     */
-    private void updateAckAggregation(final AckEvent ack)
-    {
-        if (0.0 == parameters.extraAckedGain() || ack.newlyAckedBytes() <= 0 || !ack.hasRateSample())
-        {
-            return;
-        }
-        ackAggregation.onAck(
-            deliveredTimeNs, rounds.isRoundStart(), ack.newlyAckedBytes(), bandwidthBytesPerSecond(),
-            congestionWindowBytes);
-    }
-
-    /**
-     * {@code bbr_update_cycle_phase} / {@code bbr_is_next_cycle_phase}; BBRplus: {@code bbr_drain_to_target_cycling}.
-     */
-    private void updateCyclePhase(final AckEvent ack)
-    {
-        if (Bbr1State.PROBE_BW != state)
-        {
-            return;
-        }
-        if (variant.isDrainToTargetCycling())
-        {
-            drainToTargetCycling(ack);
-        }
-        else if (isNextCyclePhase(ack))
-        {
-            advanceCyclePhase();
-        }
-    }
-
-    /**
-     * BBRplus {@code bbr_drain_to_target_cycling}: every cycle of {@link #cycleLengthMinRtts} min_rtts (from a
-     * cycle start, not a phase start) begins in the 5/4 phase. 5/4 ends, after at least one min_rtt, once inflight
-     * reaches the 5/4 target or on any loss or application-limited sample; 3/4 then lasts until inflight is down to
-     * the BDP target ("drain to target"), whatever the time; the rest of the cycle cruises at 1.0. Linux's time
-     * limits per phase do not apply. BBRplus also leaves 5/4 when nothing is ready to send or the receive window
-     * blocks the next segment ({@code !tcp_send_head}, {@code tcp_snd_wnd_test}); the SPI tells the controller of
-     * neither, so the application-limited mark of the rate sample stands for them.
-     */
-    private void drainToTargetCycling(final AckEvent ack)
-    {
-        final long elapsedNs = deliveredTimeNs - cycleStartNs;
-        if (hasMinRtt && elapsedNs > cycleLengthMinRtts * minRttNs)
-        {
-            // Always probe before the bandwidth estimate is forgotten: a new cycle of 2 to 8 min_rtts.
-            cycleStartNs = deliveredTimeNs;
-            cycleLengthMinRtts = CYCLE_LENGTH - random.nextInt(CYCLE_RANDOM_PHASES);
-            cycleIndex = 0;
-            return;
-        }
-        if (1.0 == pacingGain)
-        {
-            return;  // cruise at the estimate
-        }
-
-        final long inflightBytes = ack.priorBytesInFlightBytes();
-        final long maxBandwidth = maxBandwidthFilter.best();
-        if (pacingGain < 1.0)
-        {
-            if (inflightBytes <= inflightBytes(maxBandwidth, 1.0))
-            {
-                cycleIndex = CRUISE_PHASE_INDEX;  // the queue we added is drained
-            }
-            return;
-        }
-        if (hasMinRtt && elapsedNs > minRttNs && (inflightBytes >= inflightBytes(maxBandwidth, pacingGain) ||
-            ack.newlyLostBytes() > 0 || ack.isSampleAppLimited()))
-        {
-            cycleIndex = DRAIN_PHASE_INDEX;
-        }
-    }
-
-    private boolean isNextCyclePhase(final AckEvent ack)
-    {
-        final boolean isFullLength = hasMinRtt && deliveredTimeNs - cycleStartNs > minRttNs;
-        if (1.0 == pacingGain)
-        {
-            return isFullLength;
-        }
-
-        // Without a departure-time pacer the inflight "at EDT" is the inflight before this ACK.
-        final long inflightBytes = ack.priorBytesInFlightBytes();
-        final long maxBandwidth = maxBandwidthFilter.best();
-
-        // 5/4: raise inflight to 5/4 BDP (may take longer than min_rtt), but stop persisting on loss: a path with
-        // small buffers may not hold that much.
-        if (pacingGain > 1.0)
-        {
-            return isFullLength &&
-                (ack.newlyLostBytes() > 0 || inflightBytes >= inflightBytes(maxBandwidth, pacingGain));
-        }
-
-        // 3/4: end early once the queue we added is drained; persisting would under-utilise the pipe.
-        return isFullLength || inflightBytes <= inflightBytes(maxBandwidth, 1.0);
-    }
-
-    private void advanceCyclePhase()
-    {
-        cycleIndex = (cycleIndex + 1) & (CYCLE_LENGTH - 1);
-        cycleStartNs = deliveredTimeNs;
-    }
-
-    /**
-     * {@code bbr_check_full_bw_reached}.
-     */
-    private void checkFullBandwidthReached(final boolean isSampleAppLimited)
-    {
-        if (isFullBandwidthReached || !rounds.isRoundStart() || isSampleAppLimited)
-        {
-            return;
-        }
-
-        final long maxBandwidth = maxBandwidthFilter.best();
-        if (maxBandwidth >= BbrConstants.FULL_BANDWIDTH_GROWTH * fullBandwidthBytesPerSecond)
-        {
-            fullBandwidthBytesPerSecond = maxBandwidth;
-            fullBandwidthCount = 0;
-            return;
-        }
-        isFullBandwidthReached = ++fullBandwidthCount >= BbrConstants.FULL_BANDWIDTH_ROUNDS;
+        model.updateMaxBandwidth(ack, isSampleAppLimited);
     }
 
     /**
@@ -683,407 +439,40 @@ public final class Bbr1Controller implements CongestionController
      */
     private void checkDrain(final AckEvent ack)
     {
-        if (Bbr1State.STARTUP == state && isFullBandwidthReached)
+        if (mode.is(Bbr1State.STARTUP) && model.isFullBandwidthReached())
         {
-            state = Bbr1State.DRAIN;
+            mode.enter(Bbr1State.DRAIN);
         }
         // Fall through: inflight may already be small enough.
-        if (Bbr1State.DRAIN == state && ack.bytesInFlight() <= inflightBytes(maxBandwidthFilter.best(), 1.0))
+        if (mode.is(Bbr1State.DRAIN) &&
+            ack.bytesInFlight() <= outputs.inflightBytes(model.maxBandwidthBytesPerSecond(), 1.0))
         {
-            resetProbeBwMode();
-        }
-    }
-
-    /**
-     * {@code bbr_update_min_rtt}: the 10 s min_rtt filter and PROBE_RTT.
-     */
-    private void updateMinRtt(final AckEvent ack)
-    {
-        final long nowNs = ack.nowNs();
-        final boolean isFilterExpired = nowNs - minRttStampNs > parameters.probeRttIntervalNs();
-        final long rttNs = ack.latestRttNs();
-        // Only a strictly lower sample refreshes the stamp (Linux commit "tcp: only postpone PROBE_RTT if RTT is <
-        // current min_rtt estimate", 2020): with "<=" samples equal to min_rtt, common on a stable path, keep
-        // postponing PROBE_RTT, and a later rise of the path delay stays invisible. Linux also requires
-        // !rs->is_ack_delayed to refresh an expired filter; the SPI does not say whether the ACK was delayed, so an
-        // expired filter takes any sample.
-        if (rttNs >= 0 && (!hasMinRtt || rttNs < minRttNs || isFilterExpired))
-        {
-            hasMinRtt = true;
-            minRttNs = rttNs;
-            minRttStampNs = nowNs;
-        }
-
-        if (parameters.probeRttDurationNs() > 0 && isFilterExpired && !isIdleRestart && Bbr1State.PROBE_RTT != state)
-        {
-            state = Bbr1State.PROBE_RTT;
-            saveCwnd();
-            hasProbeRttDoneStamp = false;
-            probeRttAppLimitedFromBytes = totalDeliveredBytes;
-        }
-
-        if (Bbr1State.PROBE_RTT == state)
-        {
-            final long bytesInFlight = ack.bytesInFlight();
-            markProbeRttAppLimited(bytesInFlight);
-            // Hold the inflight floor for max(200 ms, 1 round).
-            if (!hasProbeRttDoneStamp && bytesInFlight <= minTargetCwndBytes())
-            {
-                hasProbeRttDoneStamp = true;
-                probeRttDoneStampNs = nowNs + parameters.probeRttDurationNs();
-                isProbeRttRoundDone = false;
-                rounds.startRound(totalDeliveredBytes);
-            }
-            else if (hasProbeRttDoneStamp)
-            {
-                if (rounds.isRoundStart())
-                {
-                    isProbeRttRoundDone = true;
-                }
-                if (isProbeRttRoundDone)
-                {
-                    checkProbeRttDone(nowNs);
-                }
-            }
-        }
-
-        // A restart from idle ends with the first ACK that delivers data.
-        if (ack.newlyAckedBytes() > 0)
-        {
-            isIdleRestart = false;
-        }
-    }
-
-    /**
-     * {@code bbr_check_probe_rtt_done}.
-     */
-    private void checkProbeRttDone(final long nowNs)
-    {
-        if (!(hasProbeRttDoneStamp && nowNs - probeRttDoneStampNs > 0))
-        {
-            return;
-        }
-        minRttStampNs = nowNs;  // wait a whole interval until the next PROBE_RTT
-        congestionWindowBytes = Math.max(congestionWindowBytes, priorCwndBytes);
-        resetMode();
-    }
-
-    /**
-     * Linux sets {@code tp->app_limited = delivered + inflight} on every PROBE_RTT ACK so the low delivery rates of
-     * packets sent meanwhile do not drag max_bw down; the rate sampler stamps every packet sent while the mark is
-     * set as app-limited, and clears the mark once more than that was delivered. The SPI gives the controller no way
-     * to set the sampler's mark, so the controller keeps the same bubble itself. The mark is renewed on every
-     * PROBE_RTT ACK (the sampler's clearing runs before BBR re-marks), so it is continuous from the PROBE_RTT entry
-     * until the last mark is delivered: a sample is app-limited if its source was sent while {@code C.delivered}
-     * was between the value at entry and the last mark.
-     */
-    private void markProbeRttAppLimited(final long bytesInFlight)
-    {
-        probeRttAppLimitedUntilBytes = Math.max(totalDeliveredBytes + bytesInFlight, 1);
-    }
-
-    private boolean isSampleAppLimited(final AckEvent ack)
-    {
-        final long priorDeliveredBytes = ack.samplePriorDeliveredBytes();
-        return ack.isSampleAppLimited() ||
-            (priorDeliveredBytes >= probeRttAppLimitedFromBytes && priorDeliveredBytes <= probeRttAppLimitedUntilBytes);
-    }
-
-    /**
-     * {@code bbr_update_gains}.
-     */
-    private void updateGains()
-    {
-        switch (state)
-        {
-            case STARTUP:
-                pacingGain = parameters.startupPacingGain();
-                cwndGain = parameters.startupCwndGain();
-                break;
-
-            case DRAIN:
-                pacingGain = parameters.drainPacingGain();
-                cwndGain = parameters.startupCwndGain();  // keep cwnd while the queue drains
-                break;
-
-            case PROBE_BW:
-                pacingGain = longTermBandwidth.isInUse() ? 1.0 : PROBE_BW_PACING_GAINS[cycleIndex];
-                cwndGain = parameters.cwndGain();
-                break;
-
-            case PROBE_RTT:
-                pacingGain = 1.0;
-                cwndGain = 1.0;
-                break;
-        }
-    }
-
-    private void resetMode()
-    {
-        if (isFullBandwidthReached)
-        {
-            resetProbeBwMode();
-        }
-        else
-        {
-            state = Bbr1State.STARTUP;
-        }
-    }
-
-    /**
-     * {@code bbr_reset_probe_bw_mode}: start the gain cycle at a random phase other than 3/4. Linux picks
-     * {@code CYCLE_LEN - 1 - random(7)} and advances once, i.e. uniformly from {2, ..., 7, 0}.
-     */
-    private void resetProbeBwMode()
-    {
-        state = Bbr1State.PROBE_BW;
-        cycleIndex = CYCLE_LENGTH - 1 - random.nextInt(CYCLE_LENGTH - 1);
-        advanceCyclePhase();
-    }
-
-    // ---------------------------------------------------------------------------------------------------------------
-    // Control: pacing and cwnd
-    // ---------------------------------------------------------------------------------------------------------------
-
-    /**
-     * {@code bbr_init_pacing_rate_from_rtt}: {@code high_gain * cwnd / srtt}, with a nominal 1 ms RTT before any
-     * sample.
-     */
-    private void initPacingRateFromRtt()
-    {
-        final long rttNs;
-        if (rttStats.hasSample())
-        {
-            rttNs = Math.max(rttStats.smoothedRttNs(), 1);
-            hasSeenRtt = true;
-        }
-        else
-        {
-            rttNs = BbrConstants.NOMINAL_RTT_NS;
-        }
-        final long bandwidth = BbrMath.rateBytesPerSecond(congestionWindowBytes, rttNs);
-        pacingRateBytesPerSecond = toPacingRate(bandwidth, parameters.startupPacingGain());
-        sendQuantumBytes = BbrMath.sendQuantumBytes(pacingRateBytesPerSecond, context.maxDatagramSizeBytes());
-    }
-
-    /**
-     * {@code bbr_set_pacing_rate}: until the pipe is full the rate only rises, so a low early sample cannot slow
-     * STARTUP.
-     */
-    private void setPacingRate(final long bandwidthBytesPerSecond, final double gain)
-    {
-        final long rate = toPacingRate(bandwidthBytesPerSecond, gain);
-        if (!hasSeenRtt && rttStats.hasSample())
-        {
-            initPacingRateFromRtt();
-        }
-        if (isFullBandwidthReached || rate > pacingRateBytesPerSecond)
-        {
-            pacingRateBytesPerSecond = rate;
-        }
-        sendQuantumBytes = BbrMath.sendQuantumBytes(pacingRateBytesPerSecond, context.maxDatagramSizeBytes());
-    }
-
-    /**
-     * {@code bbr_bw_to_pacing_rate}: pace 1 % below the estimate, capped by the configured maximum.
-     */
-    private long toPacingRate(final long bandwidthBytesPerSecond, final double gain)
-    {
-        final long rate = (long)(bandwidthBytesPerSecond * gain * pacingMarginFactor);
-        return Math.min(rate, parameters.maxPacingRateBytesPerSecond());
-    }
-
-    /**
-     * {@code bbr_set_cwnd}.
-     */
-    private void setCwnd(final AckEvent ack, final long ackedBytes, final long bandwidth, final double gain)
-    {
-        long cwnd = congestionWindowBytes;
-        if (ackedBytes > 0)
-        {
-            final boolean isConserving = setCwndToRecoverOrRestore(ack, ackedBytes);
-            cwnd = congestionWindowBytes;
-            if (!isConserving)
-            {
-                long targetBytes = bdpBytes(bandwidth, gain);
-                // Provision for data that aggregation (of data or ACKs) delivers beyond the bandwidth estimate.
-                targetBytes += ackAggregationCwndBytes();
-                targetBytes = quantizationBudget(targetBytes);
-
-                // Slow-start toward the target; only cut cwnd once the pipe was filled.
-                if (isFullBandwidthReached)
-                {
-                    cwnd = Math.min(cwnd + ackedBytes, targetBytes);
-                }
-                else if (cwnd < targetBytes || totalDeliveredBytes < initialWindowBytes)
-                {
-                    cwnd = cwnd + ackedBytes;
-                }
-                cwnd = Math.max(cwnd, minTargetCwndBytes());
-            }
-        }
-
-        if (Bbr1State.PROBE_RTT == state)
-        {
-            cwnd = Math.min(cwnd, minTargetCwndBytes());  // drain the queue, refresh min_rtt
-        }
-        congestionWindowBytes = cwnd;
-    }
-
-    /**
-     * {@code bbr_set_cwnd_to_recover_or_restore}: an ACK for P bytes releases at most 2P. Newly lost bytes come off
-     * cwnd; the first round of recovery follows packet conservation; on leaving recovery the saved cwnd returns.
-     * Leaves the result in {@link #congestionWindowBytes}.
-     *
-     * @return true if packet conservation decided cwnd.
-     */
-    private boolean setCwndToRecoverOrRestore(final AckEvent ack, final long ackedBytes)
-    {
-        long cwnd = congestionWindowBytes;
-        final long lostBytes = ack.newlyLostBytes();
-        if (lostBytes > 0)
-        {
-            cwnd = Math.max(cwnd - lostBytes, context.maxDatagramSizeBytes());  // Linux floor: 1 packet
-        }
-
-        final long bytesInFlight = ack.bytesInFlight();
-        if (isInRecovery && isRecoveryStartPending)
-        {
-            // First round of recovery: packet conservation, starting a round now; cut cwnd the application,
-            // pacing or batching left unused.
-            isPacketConservation = true;
-            rounds.startRound(totalDeliveredBytes);
-            cwnd = bytesInFlight + ackedBytes;
-        }
-        else if (wasInRecovery && !isInRecovery)
-        {
-            cwnd = Math.max(cwnd, priorCwndBytes);
-            isPacketConservation = false;
-        }
-        isRecoveryStartPending = false;
-        wasInRecovery = isInRecovery;
-
-        if (isPacketConservation)
-        {
-            congestionWindowBytes = Math.max(cwnd, bytesInFlight + ackedBytes);
-            return true;
-        }
-        congestionWindowBytes = cwnd;
-        return false;
-    }
-
-    /**
-     * {@code bbr_save_cwnd}: remember the last known good cwnd, unless recovery or PROBE_RTT already cut it.
-     */
-    private void saveCwnd()
-    {
-        if (!wasInRecovery && Bbr1State.PROBE_RTT != state)
-        {
-            priorCwndBytes = congestionWindowBytes;
-        }
-        else
-        {
-            priorCwndBytes = Math.max(priorCwndBytes, congestionWindowBytes);
+            gainCycle.enterProbeBw();
         }
     }
 
     /**
      * Persistent congestion handled like Linux's RTO: {@code tcp_enter_loss} saves cwnd and collapses it, then
      * {@code bbr_set_state(TCP_CA_Loss)} resets {@code full_bw}, treats the event as a round end and as a loss for
-     * long-term sampling. Linux collapses to 1 packet; here the window collapses to the RFC 9002 minimum (2 datagrams),
-     * and the next ACK lifts it to the 4-packet floor as in Linux. cwnd then regrows by the acked bytes and the saved
-     * cwnd returns when the episode ends. The previous CA state becomes "Loss", so this episode gets no
-     * packet-conservation round.
+     * long-term sampling. cwnd then regrows by the acked bytes and the saved cwnd returns when the episode ends.
      */
     private void onPersistentCongestion()
     {
-        saveCwnd();
-        congestionWindowBytes = context.minimumWindowBytes();
-        isInRecovery = true;
-        wasInRecovery = true;
-        isRecoveryStartPending = false;
-        isPacketConservation = false;
-
-        fullBandwidthBytesPerSecond = 0;
-        // The RTO counts as a round end and as a loss for long-term sampling (Linux sets round_start = 1 and feeds
-        // bbr_lt_bw_sampling a sample with losses = 1).
-        if (parameters.isLongTermBandwidthEnabled() && longTermBandwidth.onSample(
-            Bbr1State.PROBE_BW == state, true, true, false, totalDeliveredBytes, totalLostBytes, deliveredTimeNs))
+        recovery.onPersistentCongestion(outputs.congestionWindowBytes(), mode.is(Bbr1State.PROBE_RTT));
+        outputs.collapseCwnd(context.minimumWindowBytes());
+        if (model.onRetransmissionTimeout(mode.is(Bbr1State.PROBE_BW)))
         {
-            resetProbeBwMode();
-            updateGains();
+            gainCycle.enterProbeBw();
+            mode.updateGains(model.longTermBandwidth().isInUse());
         }
-    }
-
-    // ---------------------------------------------------------------------------------------------------------------
-    // Derived quantities (Linux bbr_bdp, bbr_quantization_budget, bbr_inflight)
-    // ---------------------------------------------------------------------------------------------------------------
-
-    /**
-     * {@code bbr_bdp}: {@code ceil(bw * min_rtt * gain)}; without an RTT sample, the initial window (Linux:
-     * {@code TCP_INIT_CWND}).
-     */
-    private long bdpBytes(final long bandwidthBytesPerSecond, final double gain)
-    {
-        if (!hasMinRtt)
-        {
-            return initialWindowBytes;
-        }
-        return BbrMath.bdpBytes(bandwidthBytesPerSecond, minRttNs, gain);
-    }
-
-    /**
-     * {@code bbr_quantization_budget}: room for three send quanta in the end hosts (Linux: three TSO bursts), rounded
-     * up to an even number of packets (fewer delayed ACKs), plus 2 packets in the 5/4 phase so gain cycling raises
-     * inflight above BDP even for tiny BDPs. BBRplus keeps only the three quanta.
-     */
-    private long quantizationBudget(final long windowBytes)
-    {
-        long budgetBytes = windowBytes + 3L * sendQuantumBytes;
-        if (!variant.hasEvenAndProbeUpQuantization())
-        {
-            return budgetBytes;
-        }
-        final long twoPacketsBytes = 2L * context.maxDatagramSizeBytes();
-        budgetBytes = (budgetBytes + twoPacketsBytes - 1) / twoPacketsBytes * twoPacketsBytes;
-        if (Bbr1State.PROBE_BW == state && 0 == cycleIndex)
-        {
-            budgetBytes += twoPacketsBytes;
-        }
-        return budgetBytes;
-    }
-
-    /**
-     * {@code bbr_inflight}.
-     */
-    private long inflightBytes(final long bandwidthBytesPerSecond, final double gain)
-    {
-        return quantizationBudget(bdpBytes(bandwidthBytesPerSecond, gain));
-    }
-
-    /**
-     * {@code bbr_ack_aggregation_cwnd}: used only once the pipe was filled.
-     */
-    private long ackAggregationCwndBytes()
-    {
-        if (0.0 == parameters.extraAckedGain() || !isFullBandwidthReached)
-        {
-            return 0;
-        }
-        return ackAggregation.cwndCreditBytes(
-            parameters.extraAckedGain(), bandwidthBytesPerSecond(), EXTRA_ACKED_MAX_INTERVAL_NS);
-    }
-
-    private long minTargetCwndBytes()
-    {
-        return BbrConstants.minPipeCwndBytes(context.maxDatagramSizeBytes());
     }
 
     public String toString()
     {
-        return "Bbr1Controller{variant=" + variant + ", state=" + state + ", cycleIndex=" + cycleIndex + ", maxBw=" +
-            maxBandwidthFilter.best() + ", minRttNs=" + minRttNs + ", cwnd=" + congestionWindowBytes + ", pacingRate=" +
-            pacingRateBytesPerSecond + ", fullBw=" + isFullBandwidthReached + ", ltUseBw=" +
-            longTermBandwidth.isInUse() + ", rounds=" + rounds.roundCount() + "}";
+        return "Bbr1Controller{variant=" + variant + ", state=" + mode.state() + ", cycleIndex=" + mode.cycleIndex() +
+            ", maxBw=" + model.maxBandwidthBytesPerSecond() + ", minRttNs=" + model.minRttNs() + ", cwnd=" +
+            outputs.congestionWindowBytes() + ", pacingRate=" + outputs.pacingRateBytesPerSecond() + ", fullBw=" +
+            model.isFullBandwidthReached() + ", ltUseBw=" + model.longTermBandwidth().isInUse() + ", rounds=" +
+            model.roundCount() + "}";
     }
 }

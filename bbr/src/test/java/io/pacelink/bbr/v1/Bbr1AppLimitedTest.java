@@ -102,7 +102,7 @@ class Bbr1AppLimitedTest
     {
         final long deliveredBytes = packetNumber * MSS;
         return new RecordingController.Ack(
-            nowNs, MSS, 0, MSS, 0, packetNumber, 50 * MS, false, false, deliveredBytes, 0,
+            nowNs, MSS, 0, MSS, 0, packetNumber, 50 * MS, false, false, true, deliveredBytes, 0,
             true, rateBytesPerSecond, MSS, 50 * MS, deliveredBytes - MSS, MSS, 0, isAppLimited, null);
     }
 }

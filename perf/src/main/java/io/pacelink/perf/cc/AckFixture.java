@@ -20,6 +20,7 @@ final class AckFixture extends TraceEvent implements AckEvent
     private final long latestRttNs;
     private final boolean isCwndLimited;
     private final boolean endsRecovery;
+    private final boolean acknowledgesOldestInFlight;
     private final long totalDeliveredBytes;
     private final long totalLostBytes;
     private final boolean hasRateSample;
@@ -43,6 +44,7 @@ final class AckFixture extends TraceEvent implements AckEvent
         latestRttNs = ack.latestRttNs();
         isCwndLimited = ack.isCwndLimited();
         endsRecovery = ack.endsRecovery();
+        acknowledgesOldestInFlight = ack.acknowledgesOldestInFlight();
         totalDeliveredBytes = ack.totalDeliveredBytes();
         totalLostBytes = ack.totalLostBytes();
         hasRateSample = ack.hasRateSample();
@@ -103,6 +105,11 @@ final class AckFixture extends TraceEvent implements AckEvent
     public boolean endsRecovery()
     {
         return endsRecovery;
+    }
+
+    public boolean acknowledgesOldestInFlight()
+    {
+        return acknowledgesOldestInFlight;
     }
 
     public long totalDeliveredBytes()

@@ -74,7 +74,10 @@ public final class ScaleRole
             .maxConnections(maxConnections);
         // Every client of this test comes from one address, which the per-source handshake limit (docs/security.md)
         // would hold to 100 a second: the test measures the endpoint, not that limit.
-        context.limits().handshakesPerSecondPerSource(1_000_000).handshakeBurstPerSource(1_000_000);
+        // For the same reason its concurrent connects may all be unconfirmed at once.
+        context.limits().handshakesPerSecondPerSource(1_000_000).handshakeBurstPerSource(1_000_000)
+            .maxUnconfirmedHandshakes(maxConnections).maxUnconfirmedHandshakesPerSource(maxConnections)
+            .unvalidatedAnswersPerSecondPerSource(1_000_000);
         return sizing.applyTo(context);
     }
 

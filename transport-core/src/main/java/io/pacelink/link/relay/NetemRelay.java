@@ -28,11 +28,13 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * A real-time link emulator for UDP on loopback ({@code pacelink netem}): it listens on one port, forwards what
- * clients send to a server address, and sends the server's replies back to the last client it heard from, applying
- * the {@link LinkDirection} model of each direction in real time. Any two real processes can so be put on an
- * emulated path.
+ * clients send to a server address, and sends the server's replies back to the client they are for, applying the
+ * {@link LinkDirection} model of each direction in real time. Any two real processes can so be put on an emulated
+ * path, and any number of clients on the same path to one server: each client gets a socket of its own towards the
+ * server, as behind a NAT, so the server sees each at its own address and its replies find their way back
+ * ({@link RelayClients}).
  *
- * <p>Its two sockets are {@link DatagramPort}s ({@link Context#portFactory}): datagrams are read in batches and sent
+ * <p>Its sockets are {@link DatagramPort}s ({@link Context#portFactory}): datagrams are read in batches and sent
  * in batches. On a port that {@link DatagramPort#carriesEcn() carries} the IP header's ECN field (the batched port),
  * each datagram enters the link with the codepoint it arrived with, a marking queue (fq_codel, red or sfqred with
  * ECN) may set it to CE, a middlebox may rewrite it ({@code ecn_rewrite=}), and it leaves with the result, so the
@@ -57,7 +59,7 @@ public final class NetemRelay implements AutoCloseable
     private static final int SEND_BATCH_DATAGRAMS = 64;
 
     /**
-     * Room for 128 counters; the relay registers 31.
+     * Room for 128 counters; the relay registers 36.
      */
     private static final int COUNTERS_VALUES_BUFFER_BYTES = 128 * CountersReader.COUNTER_LENGTH;
 
@@ -73,7 +75,9 @@ public final class NetemRelay implements AutoCloseable
     private final Context context;
     private final NanoClock clock;
     private final DatagramPort listenPort;
-    private final DatagramPort upstreamPort;
+    private final InetSocketAddress firstUpstreamAddress;
+    private final boolean upstreamCarriesEcn;
+    private final RelayClients clients;
     private final ReceiveBatch listenReceiveBatch;
     private final ReceiveBatch upstreamReceiveBatch;
     private final SendBatch sendBatch;
@@ -88,7 +92,6 @@ public final class NetemRelay implements AutoCloseable
     private final CountersFile countersFile;
     private final RelayCounters counters;
 
-    private InetSocketAddress lastClient;
     private long noClientDrops;
     private long startNs;
     private volatile boolean running = true;
@@ -113,9 +116,11 @@ public final class NetemRelay implements AutoCloseable
         this.reverse = new LinkDirection(path.reverse(), baseRttNs, FlowKeys.mix(context.seed() + 1), pool);
 
         this.listenPort = listenOn(context.portFactory(), context.listenAddress(), context.socketBufferBytes());
+        final DatagramPort firstUpstream;
         try
         {
-            this.upstreamPort = upstreamTo(
+            // Opened now, for the first client, so that a forward address this host cannot reach is reported at once.
+            firstUpstream = upstreamTo(
                 context.portFactory(), forwardAddress, context.listenAddress(), context.socketBufferBytes());
         }
         catch (final RuntimeException ex)
@@ -123,8 +128,17 @@ public final class NetemRelay implements AutoCloseable
             CloseHelper.quietClose(listenPort);
             throw ex;
         }
+        this.firstUpstreamAddress = firstUpstream.localAddress();
+        this.upstreamCarriesEcn = firstUpstream.carriesEcn();
         this.listenReceiveBatch = listenPort.newReceiveBatch(context.receiveBatch());
-        this.upstreamReceiveBatch = upstreamPort.newReceiveBatch(context.receiveBatch());
+        // One batch serves every client's port in turn: all come from the same factory.
+        this.upstreamReceiveBatch = firstUpstream.newReceiveBatch(context.receiveBatch());
+        this.clients = new RelayClients(
+            firstUpstream,
+            () -> upstreamTo(
+                context.portFactory(), forwardAddress, context.listenAddress(), context.socketBufferBytes()),
+            context.maxClients(),
+            context.clientIdleTimeoutNs());
         this.sendBatch = new SendBatch(SEND_BATCH_DATAGRAMS, SEND_BATCH_DATAGRAMS * LinkPacket.MAX_DATAGRAM_BYTES);
         this.stats = snapshot(0, releaseLateNs);
 
@@ -144,7 +158,7 @@ public final class NetemRelay implements AutoCloseable
             catch (final RuntimeException ex)
             {
                 CloseHelper.quietClose(listenPort);
-                CloseHelper.quietClose(upstreamPort);
+                clients.close();
                 throw ex;
             }
             counters = new RelayCounters(countersFile.countersManager(), description);
@@ -161,20 +175,21 @@ public final class NetemRelay implements AutoCloseable
     }
 
     /**
-     * @return the relay's address as the server sees it.
+     * @return the relay's address as the server sees the first client's datagrams come from; every further client
+     * comes from an address of its own.
      */
     public InetSocketAddress upstreamAddress()
     {
-        return upstreamPort.localAddress();
+        return firstUpstreamAddress;
     }
 
     /**
-     * @return true if both of the relay's ports carry the ECN field, so codepoints cross the relay and its queue can
-     * mark them; false on the NIO port, where everything is forwarded not-ECT.
+     * @return true if the relay's ports (towards clients and towards the server) carry the ECN field, so codepoints
+     * cross the relay and its queue can mark them; false on the NIO port, where everything is forwarded not-ECT.
      */
     public boolean carriesEcn()
     {
-        return listenPort.carriesEcn() && upstreamPort.carriesEcn();
+        return listenPort.carriesEcn() && upstreamCarriesEcn;
     }
 
     /**
@@ -250,7 +265,7 @@ public final class NetemRelay implements AutoCloseable
             }
         }
         CloseHelper.quietClose(listenPort);
-        CloseHelper.quietClose(upstreamPort);
+        clients.close();
         CloseHelper.close(countersFile);
     }
 
@@ -274,15 +289,16 @@ public final class NetemRelay implements AutoCloseable
         {
             while (running)
             {
-                int work = receive(listenPort, listenReceiveBatch, forward, forwardIo, true);
-                work += receive(upstreamPort, upstreamReceiveBatch, reverse, reverseIo, false);
-                work += release(forward, upstreamPort, forwardIo, intervalLateNs);
-                work += release(reverse, listenPort, reverseIo, intervalLateNs);
+                int work = receiveFromClients();
+                work += receiveFromServer();
+                work += release(forward, forwardIo, intervalLateNs);
+                work += release(reverse, reverseIo, intervalLateNs);
 
                 final long nowNs = clock.nanoTime();
                 if (nowNs >= nextPublishNs)
                 {
                     nextPublishNs = nowNs + STATS_PUBLISH_INTERVAL_NS;
+                    clients.expireIdle(nowNs);
                     stats = snapshot(nowNs, releaseLateNs);
                     publishCounters(nowNs);
                     if (nowNs >= nextReportNs && null != context.reporter())
@@ -312,87 +328,143 @@ public final class NetemRelay implements AutoCloseable
     }
 
     /**
-     * Read a batch from a port and offer each datagram to the link with the ECN codepoint it arrived with. An ICMP
-     * port-unreachable reported on the restricted upstream port (the server is not up yet) is nothing to act on.
+     * Read a batch of what clients sent (each new client gets its port towards the server) and offer each datagram to
+     * the forward direction with the ECN codepoint it arrived with.
      */
-    private int receive(
-        final DatagramPort port,
-        final ReceiveBatch batch,
-        final LinkDirection link,
-        final long[] io,
-        final boolean fromClient)
+    private int receiveFromClients()
     {
-        // An unreachable peer counts in the port's answer but is no datagram.
-        port.receive(batch, context.receiveBatch());
+        listenPort.receive(listenReceiveBatch, context.receiveBatch());
+        final ReceiveBatch batch = listenReceiveBatch;
         final int received = batch.size();
         for (int i = 0; i < received; i++)
         {
             final InetSocketAddress source = batch.source(i);
-            final int length = batch.length(i);
-            final int ecnCodepoint = batch.ecnCodepoint(i);
-            io[RECEIVED_PACKETS]++;
-            io[RECEIVED_BYTES] += length;
-            if (EcnCodepoint.isEcnCapable(ecnCodepoint))
+            countArrival(forwardIo, batch, i);
+            if (null == clients.clientFor(source, clock.nanoTime()))
             {
-                io[ECN_CAPABLE_PACKETS]++;
-            }
-
-            final InetSocketAddress destination;
-            if (fromClient)
-            {
-                if (!source.equals(lastClient))
-                {
-                    lastClient = source;
-                }
-                destination = forwardAddress;
-            }
-            else if (null == lastClient)
-            {
-                noClientDrops++;
+                forwardIo[SEND_FAILURES]++; // no port for a new client: the relay's own loss, like a full buffer
                 continue;
             }
-            else
-            {
-                destination = lastClient;
-            }
-
-            final LinkPacket packet = pool.acquire(length);
-            batch.buffer().getBytes(batch.offset(i), packet.data(), 0, length);
-            packet.source(source).destination(destination).flowKey(FlowKeys.of(source, destination))
-                .ecnCodepoint(ecnCodepoint);
-            link.offer(packet, clock.nanoTime());
+            offer(forward, batch, i, source, forwardAddress);
         }
         batch.clear();
         return received;
     }
 
     /**
-     * Send every packet whose delivery time has come, in batches, each with the ECN codepoint the link left it
-     * (CE if the queue marked it).
+     * Read what the server sent to each client's port and offer it to the reverse direction, addressed to that client,
+     * with the codepoint it arrived with. Datagrams to the port no client has yet are dropped and counted. An ICMP
+     * port-unreachable reported on a restricted upstream port (the server is not up yet) counts in the port's answer
+     * but is no datagram.
      */
-    private int release(
-        final LinkDirection link, final DatagramPort port, final long[] io, final Histogram intervalLateNs)
+    private int receiveFromServer()
+    {
+        final ReceiveBatch batch = upstreamReceiveBatch;
+        int received = 0;
+        final DatagramPort spare = clients.spare();
+        if (null != spare)
+        {
+            spare.receive(batch, context.receiveBatch());
+            received += batch.size();
+            noClientDrops += batch.size();
+            batch.clear();
+        }
+        for (int c = 0, size = clients.size(); c < size; c++)
+        {
+            final RelayClients.Client client = clients.client(c);
+            client.upstream().receive(batch, context.receiveBatch());
+            final int fromThisClient = batch.size();
+            if (fromThisClient > 0)
+            {
+                client.touch(clock.nanoTime());
+            }
+            for (int i = 0; i < fromThisClient; i++)
+            {
+                countArrival(reverseIo, batch, i);
+                offer(reverse, batch, i, batch.source(i), client.address());
+            }
+            batch.clear();
+            received += fromThisClient;
+        }
+        return received;
+    }
+
+    private static void countArrival(final long[] io, final ReceiveBatch batch, final int i)
+    {
+        io[RECEIVED_PACKETS]++;
+        io[RECEIVED_BYTES] += batch.length(i);
+        if (EcnCodepoint.isEcnCapable(batch.ecnCodepoint(i)))
+        {
+            io[ECN_CAPABLE_PACKETS]++;
+        }
+    }
+
+    private void offer(
+        final LinkDirection link,
+        final ReceiveBatch batch,
+        final int i,
+        final InetSocketAddress source,
+        final InetSocketAddress destination)
+    {
+        final int length = batch.length(i);
+        final LinkPacket packet = pool.acquire(length);
+        batch.buffer().getBytes(batch.offset(i), packet.data(), 0, length);
+        packet.source(source).destination(destination).flowKey(FlowKeys.of(source, destination))
+            .ecnCodepoint(batch.ecnCodepoint(i));
+        link.offer(packet, clock.nanoTime());
+    }
+
+    /**
+     * Send every packet whose delivery time has come, in batches, each with the ECN codepoint the link left it
+     * (CE if the queue marked it): towards the server on its client's port, towards a client from the listen port. A
+     * batch goes to one port, so a packet for another port sends the batch so far first.
+     */
+    private int release(final LinkDirection link, final long[] io, final Histogram intervalLateNs)
     {
         int released = 0;
+        DatagramPort batchPort = null;
         LinkPacket packet;
         while (null != (packet = link.poll(clock.nanoTime())))
         {
             released++;
             final int length = packet.length();
-            if (!sendBatch.hasRoomFor(length))
+            final DatagramPort port = portFor(link, packet);
+            if (null == port)
             {
-                flush(port, io);
+                io[SEND_FAILURES]++; // the client was forgotten while its datagram was on its way: the relay's loss
             }
-            sendBatch.buffer().putBytes(sendBatch.nextOffset(), packet.data(), 0, length);
-            sendBatch.commit(length, (InetSocketAddress)packet.destination(), packet.ecnCodepoint());
+            else
+            {
+                if (port != batchPort || !sendBatch.hasRoomFor(length))
+                {
+                    flush(batchPort, io);
+                    batchPort = port;
+                }
+                sendBatch.buffer().putBytes(sendBatch.nextOffset(), packet.data(), 0, length);
+                sendBatch.commit(length, (InetSocketAddress)packet.destination(), packet.ecnCodepoint());
+            }
             final long lateNs = Math.max(0, clock.nanoTime() - link.lastDeliveryTimeNs());
             final long trackedLateNs = Math.min(lateNs, MAX_TRACKED_LATE_NS);
             releaseLateNs.recordValue(trackedLateNs);
             intervalLateNs.recordValue(trackedLateNs);
             pool.release(packet);
         }
-        flush(port, io);
+        flush(batchPort, io);
         return released;
+    }
+
+    /**
+     * @return the port a released packet leaves on: its client's port towards the server, or the listen port towards
+     * a client; null if the client was forgotten.
+     */
+    private DatagramPort portFor(final LinkDirection link, final LinkPacket packet)
+    {
+        if (link == forward)
+        {
+            final RelayClients.Client client = clients.client((InetSocketAddress)packet.source());
+            return null == client ? null : client.upstream();
+        }
+        return listenPort;
     }
 
     /**
@@ -402,7 +474,7 @@ public final class NetemRelay implements AutoCloseable
     private void flush(final DatagramPort port, final long[] io)
     {
         final int size = sendBatch.size();
-        if (0 == size)
+        if (0 == size || null == port)
         {
             return;
         }
@@ -441,7 +513,10 @@ public final class NetemRelay implements AutoCloseable
             empty ? 0 : lateNs.getValueAtPercentile(50),
             empty ? 0 : lateNs.getValueAtPercentile(99),
             empty ? 0 : lateNs.getMaxValue(),
-            noClientDrops);
+            noClientDrops,
+            clients.size(),
+            clients.opened(),
+            clients.forgotten());
     }
 
     private static RelayStats.Direction direction(final LinkDirection link, final long[] io)
@@ -541,6 +616,17 @@ public final class NetemRelay implements AutoCloseable
         public static final int DEFAULT_SOCKET_BUFFER_BYTES = 4 * 1024 * 1024;
 
         /**
+         * Default most clients at once, each holding a socket towards the server.
+         */
+        public static final int DEFAULT_MAX_CLIENTS = 64;
+
+        /**
+         * Default time a client may be silent both ways before the relay forgets it and closes its socket: Linux
+         * conntrack's {@code nf_conntrack_udp_timeout_stream}, 120 s.
+         */
+        public static final long DEFAULT_CLIENT_IDLE_TIMEOUT_NS = 120_000_000_000L;
+
+        /**
          * Default spin threshold: spin instead of park when the next release is this close.
          */
         public static final long DEFAULT_SPIN_THRESHOLD_NS = 100_000L;
@@ -561,6 +647,8 @@ public final class NetemRelay implements AutoCloseable
         private long spinThresholdNs = DEFAULT_SPIN_THRESHOLD_NS;
         private long maxParkNs = DEFAULT_MAX_PARK_NS;
         private int receiveBatch = 64;
+        private int maxClients = DEFAULT_MAX_CLIENTS;
+        private long clientIdleTimeoutNs = DEFAULT_CLIENT_IDLE_TIMEOUT_NS;
         private Path countersDirectory;
         private PortFactory portFactory = NioDatagramPort::open;
 
@@ -571,9 +659,9 @@ public final class NetemRelay implements AutoCloseable
                 throw new IllegalStateException("listen address, forward address and path are required");
             }
             if (reportIntervalNs <= 0 || socketBufferBytes <= 0 || spinThresholdNs < 0 || maxParkNs <= 0 ||
-                receiveBatch <= 0)
+                receiveBatch <= 0 || maxClients <= 0 || clientIdleTimeoutNs <= 0)
             {
-                throw new IllegalStateException("intervals, sizes and batch must be positive");
+                throw new IllegalStateException("intervals, sizes, batch and client limits must be positive");
             }
             return this;
         }
@@ -706,7 +794,7 @@ public final class NetemRelay implements AutoCloseable
         }
 
         /**
-         * @param bytes SO_RCVBUF and SO_SNDBUF of both sockets (the OS may cap it: net.core.rmem_max).
+         * @param bytes SO_RCVBUF and SO_SNDBUF of every socket (the OS may cap it: net.core.rmem_max).
          * @return this.
          */
         public Context socketBufferBytes(final int bytes)
@@ -778,6 +866,43 @@ public final class NetemRelay implements AutoCloseable
         }
 
         /**
+         * @param clients most clients at once; a new one beyond makes the least recently active one forgotten.
+         * @return this.
+         */
+        public Context maxClients(final int clients)
+        {
+            this.maxClients = clients;
+            return this;
+        }
+
+        /**
+         * @return most clients at once.
+         */
+        public int maxClients()
+        {
+            return maxClients;
+        }
+
+        /**
+         * @param timeoutNs how long a client may be silent both ways before it is forgotten and its socket towards
+         *                  the server closed; its next datagram makes it a new client.
+         * @return this.
+         */
+        public Context clientIdleTimeoutNs(final long timeoutNs)
+        {
+            this.clientIdleTimeoutNs = timeoutNs;
+            return this;
+        }
+
+        /**
+         * @return how long a client may be silent both ways before it is forgotten.
+         */
+        public long clientIdleTimeoutNs()
+        {
+            return clientIdleTimeoutNs;
+        }
+
+        /**
          * @param directory where to put the relay's memory-mapped counters file, so {@code pacelink stat} can
          *                  watch it (e.g. {@code CountersFile.defaultDirectory()}), or null for none (the default
          *                  for a relay embedded in a program or a test).
@@ -798,7 +923,7 @@ public final class NetemRelay implements AutoCloseable
         }
 
         /**
-         * @param factory opens the relay's two sockets: the NIO port by default; the batched port (Linux
+         * @param factory opens the relay's sockets: the NIO port by default; the batched port (Linux
          *                {@code sendmmsg}/{@code recvmmsg}) carries the ECN field both ways, so ECN crosses the relay.
          * @return this.
          */

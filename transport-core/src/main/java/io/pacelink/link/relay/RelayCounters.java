@@ -19,6 +19,9 @@ final class RelayCounters
     private final AtomicCounter releaseLateP99Ns;
     private final AtomicCounter releaseLateMaxNs;
     private final AtomicCounter noClientDrops;
+    private final AtomicCounter clients;
+    private final AtomicCounter clientsOpened;
+    private final AtomicCounter clientsForgotten;
 
     /**
      * @param countersManager where to register.
@@ -33,6 +36,9 @@ final class RelayCounters
         releaseLateP99Ns = newCounter(countersManager, labelPrefix, "release-late-p99-ns");
         releaseLateMaxNs = newCounter(countersManager, labelPrefix, "release-late-max-ns");
         noClientDrops = newCounter(countersManager, labelPrefix, "no-client-drops");
+        clients = newCounter(countersManager, labelPrefix, "clients");
+        clientsOpened = newCounter(countersManager, labelPrefix, "clients-opened");
+        clientsForgotten = newCounter(countersManager, labelPrefix, "clients-forgotten");
     }
 
     void publish(final RelayStats stats)
@@ -44,6 +50,9 @@ final class RelayCounters
         releaseLateP99Ns.setRelease(stats.releaseLateP99Ns());
         releaseLateMaxNs.setRelease(stats.releaseLateMaxNs());
         noClientDrops.setRelease(stats.noClientDrops());
+        clients.setRelease(stats.clients());
+        clientsOpened.setRelease(stats.clientsOpened());
+        clientsForgotten.setRelease(stats.clientsForgotten());
     }
 
     private static AtomicCounter newCounter(

@@ -12,6 +12,9 @@ package io.pacelink.link.relay;
  * @param releaseLateP99Ns    99th percentile of the same.
  * @param releaseLateMaxNs    largest lateness.
  * @param noClientDrops       server datagrams dropped because no client had sent anything yet.
+ * @param clients             clients now, each with a socket of its own towards the server.
+ * @param clientsOpened       clients so far.
+ * @param clientsForgotten    clients forgotten so far (silent too long, or making room for a new one).
  */
 public record RelayStats(
     long elapsedNs,
@@ -21,8 +24,31 @@ public record RelayStats(
     long releaseLateP50Ns,
     long releaseLateP99Ns,
     long releaseLateMaxNs,
-    long noClientDrops)
+    long noClientDrops,
+    int clients,
+    long clientsOpened,
+    long clientsForgotten)
 {
+    /**
+     * The snapshot of a relay that knew one client at a time.
+     *
+     * @deprecated the relay keeps a socket per client; use the canonical constructor, with its client counts.
+     */
+    @Deprecated
+    public RelayStats(
+        final long elapsedNs,
+        final Direction forward,
+        final Direction reverse,
+        final long releasedPackets,
+        final long releaseLateP50Ns,
+        final long releaseLateP99Ns,
+        final long releaseLateMaxNs,
+        final long noClientDrops)
+    {
+        this(elapsedNs, forward, reverse, releasedPackets, releaseLateP50Ns, releaseLateP99Ns, releaseLateMaxNs,
+            noClientDrops, 0, 0, 0);
+    }
+
     /**
      * One direction's counters.
      *
@@ -110,7 +136,8 @@ public record RelayStats(
             "  forward: " + formatDirection(forward, null, elapsedNs / 1e9) + newline +
             "  reverse: " + formatDirection(reverse, null, elapsedNs / 1e9) + newline +
             "  release lateness over " + releasedPackets + " packets: p50 " + releaseLateP50Ns / 1000 + "us, p99 " +
-            releaseLateP99Ns / 1000 + "us, max " + releaseLateMaxNs / 1000 + "us" +
+            releaseLateP99Ns / 1000 + "us, max " + releaseLateMaxNs / 1000 + "us" + newline +
+            "  clients: " + clientsOpened + " (" + clients + " now, " + clientsForgotten + " forgotten)" +
             (noClientDrops > 0 ? newline + "  dropped before any client was seen: " + noClientDrops : "");
     }
 

@@ -28,6 +28,8 @@ import java.util.Map;
  * @param controllerCounters   the counters the sender's congestion controller publishes, by name, at the end of the
  *                             run (e.g. {@code bbr-lt-bw-engagements}); empty if the flow never connected.
  * @param ecn                  what ECN did: validation's outcome, CE marks reported, answered and received.
+ * @param sender               how the sending connection stood at the end: open, or closed, when and why.
+ * @param receiver             how the receiving connection stood at the end.
  */
 public record FlowOutcome(
     int index,
@@ -47,10 +49,12 @@ public record FlowOutcome(
     LatencySummary responseTime,
     GoodputSeries goodput,
     Map<String, Long> controllerCounters,
-    EcnOutcome ecn)
+    EcnOutcome ecn,
+    ConnectionEnd sender,
+    ConnectionEnd receiver)
 {
     /**
-     * An outcome without ECN figures ({@link EcnOutcome#NONE}), as before ECN.
+     * An outcome without ECN figures ({@link EcnOutcome#NONE}) or connection ends ({@link ConnectionEnd#ABSENT}).
      *
      * @deprecated use the canonical constructor; to be removed in the next minor version.
      */
@@ -76,7 +80,31 @@ public record FlowOutcome(
     {
         this(index, congestionControl, startNs, endNs, deliveredBytes, goodputBitsPerSecond, sentBytes, packetsSent,
             retransmittedBytes, retransmittedPackets, lostPackets, spuriousLosses, rtt, rttHistogram, responseTime,
-            goodput, controllerCounters, EcnOutcome.NONE);
+            goodput, controllerCounters, EcnOutcome.NONE, ConnectionEnd.ABSENT, ConnectionEnd.ABSENT);
+    }
+
+    /**
+     * @return true if either of the flow's connections closed abnormally during the run (a protocol violation, a
+     * timeout, an abort): its figures stop there, and a run that reports it must say so.
+     */
+    public boolean isFailed()
+    {
+        return sender.isAbnormal() || receiver.isAbnormal();
+    }
+
+    /**
+     * @return the first abnormal close of the flow's connections, e.g. "the receiver's connection closed at 3.214 s:
+     * a protocol violation: reassembly limit: ...", or empty if none closed abnormally.
+     */
+    public String failure()
+    {
+        final boolean isReceiverFirst = receiver.isAbnormal() &&
+            (!sender.isAbnormal() || receiver.closedAtNs() <= sender.closedAtNs());
+        if (isReceiverFirst)
+        {
+            return "the receiver's connection " + receiver.describe();
+        }
+        return sender.isAbnormal() ? "the sender's connection " + sender.describe() : "";
     }
 
     /**

@@ -16,6 +16,7 @@ final class ReceiverApp implements HostApp, AcceptHandler, MessageHandler
     private final FlowResults results;
     private final AppPattern pattern;
     private final UnsafeBuffer response;
+    private final ConnectionWatch watch = new ConnectionWatch();
     private Connection connection;
     private long nowNs;
     private int responsesOffered;
@@ -41,8 +42,17 @@ final class ReceiverApp implements HostApp, AcceptHandler, MessageHandler
         if (null == this.connection)
         {
             this.connection = connection;
+            watch.watch(connection);
         }
         return true;
+    }
+
+    /**
+     * @return how the receiving connection stands now.
+     */
+    ConnectionEnd connectionEnd()
+    {
+        return watch.end();
     }
 
     public void beforeWork(final long nowNs)
@@ -55,6 +65,7 @@ final class ReceiverApp implements HostApp, AcceptHandler, MessageHandler
         {
             return 0;
         }
+        watch.observe(nowNs);
         this.nowNs = nowNs;
         responsesOffered = 0;
         connection.poll(this, Integer.MAX_VALUE);

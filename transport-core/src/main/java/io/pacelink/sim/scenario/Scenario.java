@@ -1,7 +1,7 @@
 package io.pacelink.sim.scenario;
 
 import io.pacelink.link.PathSpec;
-import io.pacelink.link.QueueConfig;
+import io.pacelink.link.PathWarnings;
 import io.pacelink.link.RateSchedule;
 import io.pacelink.sim.DepartureListener;
 import io.pacelink.sim.Dumbbell;
@@ -73,9 +73,6 @@ public final class Scenario
      * Histogram range for RTTs and response times.
      */
     private static final long MAX_TRACKED_LATENCY_NS = TimeUnit.SECONDS.toNanos(60);
-    private static final int MIN_BUFFER_BYTES = 1 << 20;
-    private static final int MAX_BUFFER_BYTES = 64 << 20;
-    private static final int COUNTERS_VALUES_BYTES = 256 * 1024;
 
     private final Builder config;
 
@@ -90,6 +87,41 @@ public final class Scenario
     public static Builder builder()
     {
         return new Builder();
+    }
+
+    /**
+     * What in the scenario leaves flows with (almost) nothing, though it is valid: the path's own warnings
+     * ({@link PathWarnings}: a rate or policer at which one packet takes seconds, every packet lost), and flows whose
+     * round trips (with the worst jitter and their access delays) are too long for the handshake's two round trips
+     * within the handshake timeout, or for any data within the flow's time in the run.
+     *
+     * @return the warnings, in a user's words; empty if none.
+     */
+    public List<String> warnings()
+    {
+        final List<String> warnings = new ArrayList<>(PathWarnings.of(config.path));
+        final long pathRttNs = PathWarnings.worstOneWayDelayNs(config.path.forward()) +
+            PathWarnings.worstOneWayDelayNs(config.path.reverse());
+        for (int i = 0; i < config.flows.size(); i++)
+        {
+            final FlowSpec flow = config.flows.get(i);
+            final long rttNs = pathRttNs + 4 * flow.accessDelayNs();
+            final long windowNs = Math.min(flow.stopNs(), config.durationNs) - flow.startNs();
+            final String rtt = "flow " + i + "'s round trip takes up to " + PathWarnings.duration(rttNs) +
+                (flow.accessDelayNs() > 0 ? " (its access delay counted four times)" : "");
+            if (2 * rttNs >= PacelinkContext.DEFAULT_HANDSHAKE_TIMEOUT_NS)
+            {
+                warnings.add(rtt + ": the handshake's two round trips (the address-validation RETRY, then the " +
+                    "hello) do not fit the " + PathWarnings.duration(PacelinkContext.DEFAULT_HANDSHAKE_TIMEOUT_NS) +
+                    " handshake timeout, so it may never connect");
+            }
+            else if (3 * rttNs >= windowNs)
+            {
+                warnings.add(rtt + ": its first data needs three (RETRY, hello, data), more than its " +
+                    PathWarnings.duration(windowNs) + " in the run, so it delivers nothing");
+            }
+        }
+        return warnings;
     }
 
     /**
@@ -138,7 +170,7 @@ public final class Scenario
             final ReceiverApp receiver = new ReceiverApp(results, flow.pattern());
             receivers.add(receiver);
             final EndpointDriver receiverDriver = newDriver(simulator, receiverHost.port(), flow, receiver,
-                connectionBufferBytes(config.path, flow.accessDelayNs()), "receiver-" + i);
+                FlowBuffers.bufferBytes(config.path, config.flows, i, config.durationNs), 1, "receiver-" + i);
             receiverDriver.add(receiver);
             receiverHost.addAgent(receiverDriver);
 
@@ -146,8 +178,8 @@ public final class Scenario
             if (null == senderDriver)
             {
                 final SimHost senderHost = dumbbell.addLeftHost(flow.accessDelayNs());
-                senderDriver = newDriver(simulator, senderHost.port(), flow, null,
-                    senderBufferBytes(flow.senderGroup(), flow.accessDelayNs()), "sender-" + i);
+                senderDriver = newDriver(simulator, senderHost.port(), flow, null, senderBufferBytes(i),
+                    senderConnections(flow.senderGroup()), "sender-" + i);
                 senderHost.addAgent(senderDriver);
                 if (flow.senderGroup() >= 0)
                 {
@@ -155,7 +187,9 @@ public final class Scenario
                 }
             }
 
-            final Histogram responseTime = new Histogram(MAX_TRACKED_LATENCY_NS, 3);
+            // Only a request/response flow has response times: 216 KiB of counts each otherwise spent for nothing.
+            final Histogram responseTime = AppPattern.Kind.REQUEST_RESPONSE == flow.pattern().kind() ?
+                new Histogram(MAX_TRACKED_LATENCY_NS, 3) : null;
             responseTimes.add(responseTime);
             final SenderApp sender = new SenderApp(
                 flow, senderDriver.core(), receiverHost.address(), results, responseTime);
@@ -242,7 +276,8 @@ public final class Scenario
             endNs,
             endNs == config.durationNs,
             traceHash.update(simulator.traceHash()).value(),
-            simulator.eventsFired());
+            simulator.eventsFired(),
+            warnings());
     }
 
     private static FlowOutcome outcome(
@@ -275,7 +310,9 @@ public final class Scenario
             AppPattern.Kind.REQUEST_RESPONSE == flow.pattern().kind() ? LatencySummary.of(responseTime) : null,
             results.goodput(),
             null == sender.connection() ? Map.of() : controllerCounters(counters, sender.connection().connectionId()),
-            EcnOutcome.of(stats, null == receiver.connection() ? null : receiver.connection().stats()));
+            EcnOutcome.of(stats, null == receiver.connection() ? null : receiver.connection().stats()),
+            sender.connectionEnd(),
+            receiver.connectionEnd());
     }
 
     /**
@@ -301,6 +338,7 @@ public final class Scenario
         final FlowSpec flow,
         final ReceiverApp receiver,
         final int bufferBytes,
+        final int connections,
         final String name)
     {
         final PacelinkContext context = new PacelinkContext()
@@ -311,11 +349,11 @@ public final class Scenario
             .sendBufferBytes(bufferBytes)
             .receiveBufferBytes(bufferBytes)
             .maxMessageLengthBytes(Math.min(1 << 20, bufferBytes / 2))
-            .countersBufferBytes(COUNTERS_VALUES_BYTES)
             .randomSeed(simulator.seedFor(name));
         config.contextCustomizer.accept(context);
         context.conclude();
-        final CountersManager countersManager = CountersBuffers.newManager(COUNTERS_VALUES_BYTES);
+        final CountersManager countersManager =
+            CountersBuffers.newManager(FlowBuffers.countersValuesBytes(connections));
         return new EndpointDriver(new EndpointCore(
             context,
             port,
@@ -326,46 +364,27 @@ public final class Scenario
     }
 
     /**
-     * The sending endpoint of a sender group serves every flow of the group: its buffers are sized for the one with
-     * the longest path.
+     * The sending endpoint of a sender group serves every flow of the group: its buffers are the largest any of them
+     * needs.
      */
-    private int senderBufferBytes(final int senderGroup, final long accessDelayNs)
+    private int senderBufferBytes(final int index)
     {
-        long longestAccessDelayNs = accessDelayNs;
-        for (final FlowSpec flow : config.flows)
+        final int senderGroup = config.flows.get(index).senderGroup();
+        int bytes = FlowBuffers.bufferBytes(config.path, config.flows, index, config.durationNs);
+        for (int i = 0; i < config.flows.size(); i++)
         {
-            if (senderGroup >= 0 && flow.senderGroup() == senderGroup)
+            if (senderGroup >= 0 && config.flows.get(i).senderGroup() == senderGroup)
             {
-                longestAccessDelayNs = Math.max(longestAccessDelayNs, flow.accessDelayNs());
+                bytes = Math.max(bytes, FlowBuffers.bufferBytes(config.path, config.flows, i, config.durationNs));
             }
         }
-        return connectionBufferBytes(config.path, longestAccessDelayNs);
+        return bytes;
     }
 
-    /**
-     * Per-connection buffers (the receive buffer is the flow-control window) of four times the flow's BDP plus the
-     * bottleneck queue, so neither flow control nor the send buffer caps a flow below what its path allows. A flow's
-     * BDP is the bottleneck rate times its own base RTT: the bottleneck's two delays plus its hosts' access delays,
-     * each crossed twice.
-     *
-     * @param path          the bottleneck's two directions.
-     * @param accessDelayNs the flow's access delay, at each of its two hosts.
-     * @return the buffer size in bytes: a power of two from 1 MiB to 64 MiB, 64 MiB on a path without a rate.
-     */
-    static int connectionBufferBytes(final PathSpec.Pair path, final long accessDelayNs)
+    private int senderConnections(final int senderGroup)
     {
-        final long baseRttNs = path.baseRttNs() + 4 * accessDelayNs;
-        final long rateBitsPerSecond = path.forward().rate().nominalBitsPerSecond();
-        if (rateBitsPerSecond <= 0 || rateBitsPerSecond == RateSchedule.UNLIMITED_BITS_PER_SECOND)
-        {
-            return MAX_BUFFER_BYTES;
-        }
-        final double bdpBytes = rateBitsPerSecond / 8.0 * baseRttNs / 1e9;
-        final QueueConfig queue = path.forward().queueConfig(path.baseRttNs(), 0);
-        final double queueBytes = Math.min(queue.limitBytes(), queue.limitPackets() * 1500.0);
-        final double wantedBytes = 4 * (bdpBytes + queueBytes);
-        final long bytes = Math.max(MIN_BUFFER_BYTES, Math.min(MAX_BUFFER_BYTES, (long)wantedBytes));
-        return (int)Long.highestOneBit(bytes * 2 - 1);
+        return senderGroup < 0 ? 1 : (int)config.flows.stream().filter((flow) -> flow.senderGroup() == senderGroup)
+            .count();
     }
 
     private static void listenToDepartures(

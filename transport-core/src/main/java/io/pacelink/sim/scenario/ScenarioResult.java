@@ -19,6 +19,7 @@ import java.util.List;
  *                      stopped it (the results then cover the whole goodput bins simulated until then).
  * @param traceHash     hash of every trace row of every flow: equal runs have equal hashes.
  * @param eventsFired   simulator events.
+ * @param warnings      what in the scenario leaves flows with (almost) nothing ({@link Scenario#warnings()}).
  */
 public record ScenarioResult(
     List<FlowOutcome> flows,
@@ -28,7 +29,8 @@ public record ScenarioResult(
     long durationNs,
     boolean isComplete,
     long traceHash,
-    long eventsFired)
+    long eventsFired,
+    List<String> warnings)
 {
     /**
      * @param fromNs window start.
@@ -56,6 +58,14 @@ public record ScenarioResult(
             goodputs[i] = flows.get(i).goodputBitsPerSecond();
         }
         return Fairness.jainIndex(goodputs);
+    }
+
+    /**
+     * @return the flows one of whose connections closed abnormally during the run, in scenario order.
+     */
+    public List<FlowOutcome> failedFlows()
+    {
+        return flows.stream().filter(FlowOutcome::isFailed).toList();
     }
 
     /**

@@ -29,6 +29,7 @@ final class SenderApp implements HostApp, ConnectionSampler, MessageHandler
     private final FlowResults results;
     private final Histogram responseTimes;
     private final UnsafeBuffer message;
+    private final ConnectionWatch watch = new ConnectionWatch();
     private Connection connection;
     private long offeredBytes;
     private long connectedNs = NOT_CONNECTED;
@@ -59,6 +60,14 @@ final class SenderApp implements HostApp, ConnectionSampler, MessageHandler
         return connection;
     }
 
+    /**
+     * @return how the sending connection stands now.
+     */
+    ConnectionEnd connectionEnd()
+    {
+        return watch.end();
+    }
+
     public void beforeWork(final long nowNs)
     {
         if (null == connection)
@@ -66,6 +75,7 @@ final class SenderApp implements HostApp, ConnectionSampler, MessageHandler
             if (nowNs >= spec.startNs())
             {
                 connection = core.connect(receiver, spec.congestionControl(), nowNs);
+                watch.watch(connection);
             }
             return;
         }
@@ -147,6 +157,7 @@ final class SenderApp implements HostApp, ConnectionSampler, MessageHandler
         {
             return 0;
         }
+        watch.observe(nowNs);
         // Every RTT sample counts, not only changes of the latest value: on a stable path repeated values are the
         // common case. Samples taken within one duty cycle are represented by the latest.
         final ConnectionStats stats = connection.stats();

@@ -143,6 +143,26 @@ public final class AddressValidator
         return nowNs - issuedNs > lifetimeNs ? EXPIRED : VALID;
     }
 
+    /**
+     * @param token       holding a token {@link #verify} found valid.
+     * @param tokenOffset of its first byte.
+     * @return 64 bits of its MAC: unpredictable without the key, so it names the token among all others.
+     */
+    public static long fingerprint(final DirectBuffer token, final int tokenOffset)
+    {
+        return token.getLong(tokenOffset + MAC_OFFSET, BYTE_ORDER);
+    }
+
+    /**
+     * @param token       holding a token {@link #verify} found valid.
+     * @param tokenOffset of its first byte.
+     * @return when it was issued.
+     */
+    public static long issuedNs(final DirectBuffer token, final int tokenOffset)
+    {
+        return token.getLong(tokenOffset + ISSUE_TIME_OFFSET, BYTE_ORDER);
+    }
+
     private void computeMac(final InetSocketAddress client, final long clientConnectionId, final long issuedNs)
     {
         int length = 0;

@@ -2,9 +2,11 @@ package io.pacelink.transport.admission;
 
 import io.pacelink.transport.EndpointLimits;
 import io.pacelink.transport.PacelinkContext;
+import io.pacelink.transport.RetryMode;
 import io.pacelink.transport.stats.SecurityCounters;
 import io.pacelink.transport.wire.HandshakeFrameFlyweight;
 import io.pacelink.transport.wire.PacketHeaderFlyweight;
+import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
 import java.net.InetSocketAddress;
@@ -18,8 +20,9 @@ import java.net.InetSocketAddress;
  *     14.1).</li>
  *     <li>A hello of another wire-format version, or one announcing a maximum datagram size below that floor, is
  *     refused.</li>
- *     <li>A hello without a valid address-validation token gets a RETRY with a fresh token ({@link AddressValidator});
- *     the RETRY is a fraction of the hello's size, so no amplification.</li>
+ *     <li>A hello without a valid address-validation token gets a RETRY with a fresh token ({@link AddressValidator})
+ *     as its {@link RetryMode} says: always, never, or under pressure; the RETRY is a fraction of the hello's size, so
+ *     no amplification. A token buys one hello ({@link UsedTokens}).</li>
  *     <li>A validated source that opens connections faster than its rate ({@link SourceRateLimiter}) is dropped; its
  *     client retransmits the hello later.</li>
  * </ol>
@@ -43,12 +46,26 @@ public final class HelloAdmission
     public static final int RETRY = 2;
 
     /**
+     * {@link #admit}: create the connection for an address not validated ({@link RetryMode#AUTO} without pressure,
+     * or {@link RetryMode#NEVER}).
+     */
+    public static final int ACCEPT_UNVALIDATED = 3;
+
+    /**
      * Hash buckets of the per-source rate limiter: 32 KiB, many more than the sources a server sees at once.
      */
     private static final int RATE_LIMITER_BUCKETS = 4096;
 
+    /**
+     * Spent tokens remembered: 256 KiB, a lifetime's worth at 1,600 RETRYs per second with the default lifetime.
+     */
+    private static final int USED_TOKENS = 16_384;
+
     private final AddressValidator validator;
     private final SourceRateLimiter rateLimiter;
+    private final SourceRateLimiter unvalidatedRate;
+    private final UsedTokens usedTokens;
+    private final RetryMode retryMode;
     private final SecurityCounters counters;
 
     /**
@@ -63,20 +80,29 @@ public final class HelloAdmission
         this.validator = new AddressValidator(key, limits.retryTokenLifetimeNs());
         this.rateLimiter = new SourceRateLimiter(
             RATE_LIMITER_BUCKETS, hashSeed, limits.handshakesPerSecondPerSource(), limits.handshakeBurstPerSource());
+        this.unvalidatedRate = SourceRateLimiter.global(
+            limits.retryThresholdHandshakesPerSecond(), limits.retryThresholdHandshakesPerSecond() / 4);
+        this.usedTokens = new UsedTokens(USED_TOKENS, limits.retryTokenLifetimeNs());
+        this.retryMode = limits.retryMode();
         this.counters = counters;
     }
 
     /**
-     * Decide what becomes of a hello that names no existing connection.
+     * Decide what becomes of a hello that names no existing connection. A valid token is spent: a second hello with it
+     * is treated as one without.
      *
-     * @param hello          the hello's HANDSHAKE frame.
-     * @param datagramLength length of the datagram that carried it.
-     * @param source         where it came from.
-     * @param nowNs          the current time.
-     * @param retryToken     receives the token of a RETRY answer.
-     * @param retryOffset    where the token goes.
-     * @return {@link #ACCEPT}, {@link #DROP} or {@link #RETRY} (the token is {@link AddressValidator#TOKEN_LENGTH}
-     * bytes).
+     * @param hello           the hello's HANDSHAKE frame.
+     * @param datagramLength  length of the datagram that carried it.
+     * @param source          where it came from.
+     * @param nowNs           the current time.
+     * @param retryToken      receives the token of a RETRY answer.
+     * @param retryOffset     where the token goes.
+     * @param isUnderPressure true if the server's unconfirmed handshakes fill half their budget: {@link RetryMode#AUTO}
+     *                        validates every address then.
+     * @param isRetryRequired true if a hello without a valid token gets a RETRY whatever the mode (a secure key
+     *                        request, which learns the server's key from it, or a hello whose MAC failed).
+     * @return {@link #ACCEPT}, {@link #ACCEPT_UNVALIDATED}, {@link #DROP} or {@link #RETRY} (the token is
+     * {@link AddressValidator#TOKEN_LENGTH} bytes).
      */
     public int admit(
         final HandshakeFrameFlyweight hello,
@@ -84,7 +110,9 @@ public final class HelloAdmission
         final InetSocketAddress source,
         final long nowNs,
         final MutableDirectBuffer retryToken,
-        final int retryOffset)
+        final int retryOffset,
+        final boolean isUnderPressure,
+        final boolean isRetryRequired)
     {
         if (datagramLength < PacelinkContext.MIN_DATAGRAM_SIZE_BYTES)
         {
@@ -103,29 +131,74 @@ public final class HelloAdmission
         }
 
         final long clientId = hello.sourceConnectionId();
-        final int tokenLength = hello.tokenLength();
-        final int verdict = 0 == tokenLength ? AddressValidator.INVALID : validator.verify(
-            hello.buffer(), hello.tokenOffset(), tokenLength, source, clientId, nowNs);
-        if (AddressValidator.VALID != verdict)
+        final boolean isValidated = isTokenValid(hello, source, clientId, nowNs);
+        if (!isValidated && (isRetryRequired || isRetryDue(nowNs, isUnderPressure)))
         {
-            if (AddressValidator.EXPIRED == verdict)
-            {
-                counters.retryTokensExpired().incrementRelease();
-            }
-            else if (tokenLength > 0)
-            {
-                counters.retryTokensInvalid().incrementRelease();
-            }
             validator.mint(source, clientId, nowNs, retryToken, retryOffset);
-            counters.retriesSent().incrementRelease();
             return RETRY;
         }
-
         if (!rateLimiter.tryAcquire(source.getAddress(), nowNs))
         {
             counters.handshakesRateLimited().incrementRelease();
             return DROP;
         }
+        if (!isValidated)
+        {
+            counters.handshakesUnvalidated().incrementRelease();
+            return ACCEPT_UNVALIDATED;
+        }
         return ACCEPT;
+    }
+
+    /**
+     * @return true if the hello echoes a valid token not spent before (and spends it); a bad, expired or spent one is
+     * counted.
+     */
+    private boolean isTokenValid(
+        final HandshakeFrameFlyweight hello, final InetSocketAddress source, final long clientId, final long nowNs)
+    {
+        final int tokenLength = hello.tokenLength();
+        if (0 == tokenLength)
+        {
+            return false;
+        }
+        final DirectBuffer buffer = hello.buffer();
+        final int tokenOffset = hello.tokenOffset();
+        final int verdict = validator.verify(buffer, tokenOffset, tokenLength, source, clientId, nowNs);
+        if (AddressValidator.EXPIRED == verdict)
+        {
+            counters.retryTokensExpired().incrementRelease();
+            return false;
+        }
+        if (AddressValidator.VALID != verdict)
+        {
+            counters.retryTokensInvalid().incrementRelease();
+            return false;
+        }
+        if (!usedTokens.spend(AddressValidator.fingerprint(buffer, tokenOffset),
+            AddressValidator.issuedNs(buffer, tokenOffset), nowNs))
+        {
+            counters.retryTokensReused().incrementRelease();
+            return false;
+        }
+        return true;
+    }
+
+    /**
+     * Whether a hello without a valid token gets a RETRY: always, never, or ({@link RetryMode#AUTO}) when the
+     * unconfirmed handshakes fill half their budget or such hellos come faster than the threshold rate — so a flood
+     * turns address validation on by itself, and a quiet server connects in one round trip.
+     */
+    private boolean isRetryDue(final long nowNs, final boolean isUnderPressure)
+    {
+        switch (retryMode)
+        {
+            case ALWAYS:
+                return true;
+            case NEVER:
+                return false;
+            default:
+                return isUnderPressure || !unvalidatedRate.tryAcquire(null, nowNs);
+        }
     }
 }

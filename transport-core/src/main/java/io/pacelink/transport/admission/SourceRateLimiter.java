@@ -44,15 +44,25 @@ public final class SourceRateLimiter
     }
 
     /**
+     * @param perSecond sustained rate of all sources together.
+     * @param burst     requests back to back (at least 1).
+     * @return a limiter with one bucket: every source shares it.
+     */
+    public static SourceRateLimiter global(final int perSecond, final int burst)
+    {
+        return new SourceRateLimiter(1, 0, perSecond, Math.max(1, burst));
+    }
+
+    /**
      * Take one request of a source if its rate allows it.
      *
-     * @param source the source's address.
+     * @param source the source's address (ignored, and may be null, for a {@link #global} limiter).
      * @param nowNs  the current time.
      * @return true if allowed (and counted), false if the source is over its rate.
      */
     public boolean tryAcquire(final InetAddress source, final long nowNs)
     {
-        final int bucket = Hashing.hash(source.hashCode() ^ seed, mask);
+        final int bucket = 0 == mask ? 0 : Hashing.hash(source.hashCode() ^ seed, mask);
         final long stored = theoreticalArrivalTimesNs[bucket];
         final long theoreticalArrivalNs = EMPTY == stored || stored - nowNs < 0 ? nowNs : stored;
         if (theoreticalArrivalNs - nowNs > burstToleranceNs)

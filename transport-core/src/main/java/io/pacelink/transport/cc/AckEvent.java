@@ -58,6 +58,14 @@ public interface AckEvent
     boolean endsRecovery();
 
     /**
+     * @return true if this frame newly acknowledged the oldest packet still in flight before it: the acknowledged
+     * prefix of the connection's packets advanced, which is what TCP's {@code snd_una} advancing says (Linux
+     * {@code FLAG_SND_UNA_ADVANCED}); false when it acknowledged only packets beyond a hole. Proportional Rate
+     * Reduction lets the window grow a datagram more on such a frame.
+     */
+    boolean acknowledgesOldestInFlight();
+
+    /**
      * @return total bytes delivered over the connection's life (the rate sampler's {@code C.delivered}).
      */
     long totalDeliveredBytes();

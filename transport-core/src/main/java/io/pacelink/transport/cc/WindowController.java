@@ -8,6 +8,11 @@ import java.util.List;
  * reductions to one per round trip), and paces at {@code gain * cwnd / srtt} with gain 2.0 in slow start and 1.2
  * afterwards (the gains Linux uses for {@code tcp_update_pacing_rate}: {@code sysctl_tcp_pacing_ss_ratio = 200},
  * {@code ca_ratio = 120}).
+ * <p>
+ * During a recovery period the window follows Proportional Rate Reduction (RFC 6937, {@link ProportionalRateReduction},
+ * as Linux runs it for every loss-based controller): the subclass sets ssthresh when a period starts, and from then
+ * until it ends each ACK sets cwnd to the flight plus what that ACK lets the sender send; when it ends, cwnd is
+ * ssthresh ({@code tcp_end_cwnd_reduction}).
  */
 public abstract class WindowController implements CongestionController
 {
@@ -58,7 +63,9 @@ public abstract class WindowController implements CongestionController
     protected final ControllerContext context;
     protected long congestionWindowBytes;
     protected long slowStartThresholdBytes = Long.MAX_VALUE;
+    private final ProportionalRateReduction rateReduction = new ProportionalRateReduction();
     private boolean isInRecovery;
+    private long windowBeforeReductionBytes;
 
     protected WindowController(final ControllerContext context)
     {
@@ -91,9 +98,25 @@ public abstract class WindowController implements CongestionController
         if (event.startsRecovery())
         {
             isInRecovery = true;
+            windowBeforeReductionBytes = congestionWindowBytes;
             return true;
         }
         return false;
+    }
+
+    /**
+     * Hand the window to Proportional Rate Reduction once the subclass has set ssthresh for the period
+     * {@link #startsRecovery} started ({@code tcp_init_cwnd_reduction}): it scales what is delivered by ssthresh over
+     * the window before the reduction, and allows the fast retransmit at once, so cwnd is the flight plus one datagram
+     * until an ACK says more.
+     *
+     * @param event the congestion event that started the period.
+     */
+    protected final void startRateReduction(final CongestionEvent event)
+    {
+        rateReduction.start(windowBeforeReductionBytes);
+        congestionWindowBytes = rateReduction.firstWindowBytes(
+            event.bytesInFlight(), context.maxDatagramSizeBytes(), context.minimumWindowBytes());
     }
 
     /**
@@ -101,6 +124,8 @@ public abstract class WindowController implements CongestionController
      * @return true if the window must not grow on it: the recovery period is running, or this frame ends it. The
      * frame that ends it may also acknowledge packets sent before the period began, which RFC 9002 Appendix B.5 does
      * not let grow the window; with only the frame's largest packet known, skipping the frame does not over-count.
+     * During the period Proportional Rate Reduction sets the window on every such frame; the frame that ends it
+     * sets the window to ssthresh.
      */
     protected final boolean isRecoveryAck(final AckEvent ack)
     {
@@ -111,17 +136,45 @@ public abstract class WindowController implements CongestionController
         if (ack.endsRecovery())
         {
             isInRecovery = false;
+            if (rateReduction.isActive())
+            {
+                // Linux tcp_end_cwnd_reduction: the reduction ends at ssthresh, whatever the flight is.
+                rateReduction.stop();
+                congestionWindowBytes = Math.max(slowStartThresholdBytes, context.minimumWindowBytes());
+            }
+        }
+        else if (rateReduction.isActive())
+        {
+            congestionWindowBytes = rateReduction.windowOnAck(
+                congestionWindowBytes,
+                slowStartThresholdBytes,
+                ack.bytesInFlight(),
+                ack.newlyAckedBytes(),
+                ack.newlyLostBytes(),
+                ack.acknowledgesOldestInFlight(),
+                context.maxDatagramSizeBytes(),
+                context.minimumWindowBytes());
         }
         return true;
     }
 
     /**
      * Grow again from the next ACK: after persistent congestion (RFC 9002 Appendix B.8) or an undone reduction. The
-     * transport's recovery period goes on, so the other losses of the episode still do not reduce.
+     * transport's recovery period goes on, so the other losses of the episode still do not reduce; the rate
+     * reduction stops and the window is what the caller sets.
      */
     protected final void leaveRecovery()
     {
         isInRecovery = false;
+        rateReduction.stop();
+    }
+
+    /**
+     * @return true while Proportional Rate Reduction sets the window.
+     */
+    public final boolean isInRateReduction()
+    {
+        return rateReduction.isActive();
     }
 
     /**
@@ -169,6 +222,9 @@ public abstract class WindowController implements CongestionController
         congestionWindowBytes = Math.max(congestionWindowBytes, context.minimumWindowBytes());
     }
 
+    /**
+     * Counts what is sent during a rate reduction ({@code prr_out}); a subclass that overrides it calls it.
+     */
     public void onPacketSent(
         final long nowNs,
         final long packetNumber,
@@ -176,6 +232,7 @@ public abstract class WindowController implements CongestionController
         final long bytesInFlight,
         final boolean isRetransmission)
     {
+        rateReduction.onPacketSent(sizeBytes);
     }
 
     public void onPacketLost(final LostPacket lost)

@@ -3,7 +3,9 @@ package io.pacelink.transport.engine;
 import io.pacelink.transport.Connection;
 import io.pacelink.transport.PacelinkContext;
 import io.pacelink.transport.admission.AddressValidator;
+import io.pacelink.transport.admission.HandshakeBudget;
 import io.pacelink.transport.admission.HelloAdmission;
+import io.pacelink.transport.admission.SourceRateLimiter;
 import io.pacelink.transport.cc.CongestionControlRegistry;
 import io.pacelink.transport.secure.AeadAlgorithm;
 import io.pacelink.transport.secure.Crc32cPacketCheck;
@@ -44,6 +46,8 @@ final class Acceptor
     private final StatelessReplies replies;
     private final EndpointCounters endpointCounters;
     private final SecurityCounters securityCounters;
+    private final HandshakeBudget handshakeBudget;
+    private final SourceRateLimiter keyExchanges;
     private final UnsafeBuffer retryToken = new UnsafeBuffer(new byte[AddressValidator.TOKEN_LENGTH]);
     private boolean isClosing;
 
@@ -52,6 +56,7 @@ final class Acceptor
         final ConnectionTable connections,
         final ConnectionFactory factory,
         final HelloAdmission admission,
+        final HandshakeBudget handshakeBudget,
         final EndpointKeys keys,
         final CongestionControlRegistry registry,
         final AcceptHandler acceptHandler,
@@ -63,6 +68,9 @@ final class Acceptor
         this.connections = connections;
         this.factory = factory;
         this.admission = admission;
+        this.handshakeBudget = handshakeBudget;
+        this.keyExchanges = SourceRateLimiter.global(
+            context.limits().keyExchangesPerSecond(), context.limits().keyExchangeBurst());
         this.keys = keys;
         this.registry = registry;
         this.acceptHandler = acceptHandler;
@@ -107,7 +115,7 @@ final class Acceptor
         if (keys.isSecureServer() != hasNoise)
         {
             refuseMode(clientId, source, keys.isSecureServer() ?
-                CloseReasonTexts.SECURE_MODE_REQUIRED : CloseReasonTexts.SECURE_MODE_UNSUPPORTED);
+                CloseReasonTexts.SECURE_MODE_REQUIRED : CloseReasonTexts.SECURE_MODE_UNSUPPORTED, nowNs);
             return;
         }
         NoiseProfile profile = null;
@@ -121,7 +129,8 @@ final class Acceptor
             if (null == mac)
             {
                 refuseMode(clientId, source,
-                    NoiseProfile.NK == profile ? CloseReasonTexts.NO_STATIC_KEY : CloseReasonTexts.NO_PRE_SHARED_KEY);
+                    NoiseProfile.NK == profile ? CloseReasonTexts.NO_STATIC_KEY : CloseReasonTexts.NO_PRE_SHARED_KEY,
+                    nowNs);
                 return;
             }
             // A key request (an empty message) cannot carry a MAC for a key its client does not know.
@@ -130,7 +139,7 @@ final class Acceptor
         }
 
         final ConnectionCore existing = isMacValid ? connections.serverByClientId(clientId) : null;
-        if (null != existing && existing.remoteAddress().equals(source))
+        if (null != existing && !existing.isClosed() && existing.remoteAddress().equals(source))
         {
             if (existing.isHandshakeConfirmed())
             {
@@ -145,15 +154,17 @@ final class Acceptor
         // The floor applies to the datagram, integrity trailer included (handshake packets always carry a CRC32C).
         // A hello whose MAC does not check goes through admission too: a client whose key differs from this server's
         // learns so — at first from the key a RETRY to an NK hello carries, then from a refusal to its validated
-        // address — rather than from silence that reads like a dead host. Neither answer costs public-key work.
-        final int verdict = admission.admit(
-            hello, length + Crc32cPacketCheck.TRAILER_LENGTH, source, nowNs, retryToken, 0);
+        // address — rather than from silence that reads like a dead host. Neither answer costs public-key work, and
+        // such a hello gets its RETRY in every retry mode: it is how a key request learns the key.
+        final int verdict = admission.admit(hello, length + Crc32cPacketCheck.TRAILER_LENGTH, source, nowNs,
+            retryToken, 0, handshakeBudget.isUnderPressure(), !isMacValid);
         if (HelloAdmission.RETRY == verdict)
         {
-            replies.sendRetry(clientId, retryToken, NoiseProfile.NK == profile ? keys.serverPublicKey() : null, source);
+            replies.sendRetry(
+                clientId, retryToken, NoiseProfile.NK == profile ? keys.serverPublicKey() : null, source, nowNs);
             return;
         }
-        if (HelloAdmission.ACCEPT != verdict)
+        if (HelloAdmission.ACCEPT != verdict && HelloAdmission.ACCEPT_UNVALIDATED != verdict)
         {
             return;
         }
@@ -163,23 +174,24 @@ final class Acceptor
             endpointCounters.connectionsRejected().incrementRelease();
             replies.sendRejection(clientId, ConnectionLifecycle.AUTHENTICATION_FAILED_ERROR,
                 NoiseProfile.NK == profile ? CloseReasonTexts.WRONG_SERVER_KEY : CloseReasonTexts.WRONG_PRE_SHARED_KEY,
-                0, source);
+                0, source, nowNs);
             return;
         }
 
-        // Refusals go only to a validated address, and each is far smaller than the hello it answers.
+        // Each refusal is far smaller than the hello it answers, and passes the rates of answers to unproven
+        // addresses. Unconfirmed handshakes have their own budget: the limit counts established connections.
         final DirectBuffer refusal = !context.acceptConnections() ? CloseReasonTexts.NOT_ACCEPTING :
             isClosing ? CloseReasonTexts.CLOSING :
-            connections.size() >= context.maxConnections() ? CloseReasonTexts.CONNECTION_LIMIT : null;
+            isAtConnectionLimit() ? CloseReasonTexts.CONNECTION_LIMIT : null;
         if (null != refusal)
         {
-            refuse(clientId, source, refusal);
+            refuse(clientId, source, refusal, nowNs);
             return;
         }
         if (!factory.hasMemoryForNewConnection())
         {
             securityCounters.handshakesRefusedMemory().incrementRelease();
-            refuse(clientId, source, CloseReasonTexts.MEMORY_BUDGET);
+            refuse(clientId, source, CloseReasonTexts.MEMORY_BUDGET, nowNs);
             return;
         }
 
@@ -188,6 +200,13 @@ final class Acceptor
         SecureSession secureSession = null;
         if (hasNoise)
         {
+            if (!keyExchanges.tryAcquire(null, nowNs))
+            {
+                // The Diffie-Hellman budget caps the agent's share a flood of valid hellos can take; the client
+                // sends its hello again after its retry delay.
+                securityCounters.keyExchangesLimited().incrementRelease();
+                return;
+            }
             final NoiseFrameFlyweight noise = decoder.noise();
             secureSession = SecureSession.server(keys, profile, AeadAlgorithm.fromWireId(noise.aead()),
                 noise.message(), ConnectionHandshake.transcript(buffer, hello.offset(), requestedController));
@@ -197,11 +216,41 @@ final class Acceptor
                 return;
             }
         }
+        makeRoomForHandshake(source);
         final ConnectionCore connection = factory.open(
             factory.nextId(connections.isIdInUse()), source, controllerName, false, secureSession, nowNs);
-        connections.add(connection);
+        connections.add(connection, nowNs);
+        handshakeBudget.add(connection.localId(), source.getAddress());
         connection.applyPeerHandshake(hello, nowNs);
         connections.indexByClientId(clientId, connection);
+    }
+
+    /**
+     * @return true if the established connections (the unconfirmed handshakes have their own budget) have reached
+     * {@link PacelinkContext#maxConnections}.
+     */
+    private boolean isAtConnectionLimit()
+    {
+        return connections.establishedCount() >= context.maxConnections();
+    }
+
+    /**
+     * A new handshake from this source is about to be held: if its source, or the whole budget, is full, the oldest
+     * unconfirmed handshake of the source (or of all) ends silently to make room.
+     */
+    private void makeRoomForHandshake(final InetSocketAddress source)
+    {
+        final long victimId = handshakeBudget.victim(source.getAddress());
+        if (HandshakeBudget.NONE != victimId)
+        {
+            handshakeBudget.remove(victimId);
+            final ConnectionCore victim = connections.byId(victimId);
+            if (null != victim)
+            {
+                victim.evictHandshake();
+            }
+            securityCounters.handshakesEvicted().incrementRelease();
+        }
     }
 
     /**
@@ -228,11 +277,14 @@ final class Acceptor
      */
     boolean confirm(final ConnectionCore connection)
     {
+        final boolean isAtLimit = isAtConnectionLimit();
+        connections.onConfirmed(connection);
         connection.confirmHandshake();
-        if (isClosing || !acceptHandler.onAccepted(connection.handle()))
+        if (isClosing || isAtLimit || !acceptHandler.onAccepted(connection.handle()))
         {
             endpointCounters.connectionsRejected().incrementRelease();
-            connection.refuse(isClosing ? CloseReasonTexts.CLOSING : CloseReasonTexts.ACCEPT_QUEUE_FULL);
+            connection.refuse(isClosing ? CloseReasonTexts.CLOSING :
+                isAtLimit ? CloseReasonTexts.CONNECTION_LIMIT : CloseReasonTexts.ACCEPT_QUEUE_FULL);
             return false;
         }
         return true;
@@ -243,10 +295,11 @@ final class Acceptor
      * one, or a profile this server has no key for. The CLOSE (SECURITY_MISMATCH) says which, so the operator knows
      * what to configure; it is far smaller than the hello.
      */
-    private void refuseMode(final long clientId, final InetSocketAddress source, final DirectBuffer reason)
+    private void refuseMode(
+        final long clientId, final InetSocketAddress source, final DirectBuffer reason, final long nowNs)
     {
         securityCounters.handshakesRefusedMode().incrementRelease();
-        replies.sendRejection(clientId, ConnectionLifecycle.SECURITY_MISMATCH_ERROR, reason, 0, source);
+        replies.sendRejection(clientId, ConnectionLifecycle.SECURITY_MISMATCH_ERROR, reason, 0, source, nowNs);
     }
 
     /**
@@ -254,23 +307,24 @@ final class Acceptor
      * client's own version, which it can parse, with error code REJECTED and a reason naming this endpoint's version.
      * Only for a full-size hello, so the refusal is far smaller than what the client sent.
      */
-    void refuseVersion(final DirectBuffer buffer, final int offset, final InetSocketAddress source)
+    void refuseVersion(final DirectBuffer buffer, final int offset, final InetSocketAddress source, final long nowNs)
     {
         securityCounters.handshakesRefusedVersion().incrementRelease();
         final int clientVersion = buffer.getByte(offset + PacketHeaderFlyweight.VERSION_OFFSET) & 0xFF;
         final long clientId = buffer.getLong(
             offset + PacketHeaderFlyweight.HEADER_LENGTH + HandshakeFrameFlyweight.SOURCE_CONNECTION_ID_OFFSET,
             PacketHeaderFlyweight.BYTE_ORDER);
-        replies.sendRejection(
-            clientId, ConnectionLifecycle.REJECTED_ERROR, CloseReasonTexts.VERSION_REFUSED, clientVersion, source);
+        replies.sendRejection(clientId, ConnectionLifecycle.REJECTED_ERROR, CloseReasonTexts.VERSION_REFUSED,
+            clientVersion, source, nowNs);
     }
 
     /**
      * Refuse a client's handshake with a CLOSE (REJECTED) that says why, and count it; no state is kept.
      */
-    private void refuse(final long clientId, final InetSocketAddress source, final DirectBuffer reason)
+    private void refuse(
+        final long clientId, final InetSocketAddress source, final DirectBuffer reason, final long nowNs)
     {
         endpointCounters.connectionsRejected().incrementRelease();
-        replies.sendRejection(clientId, ConnectionLifecycle.REJECTED_ERROR, reason, 0, source);
+        replies.sendRejection(clientId, ConnectionLifecycle.REJECTED_ERROR, reason, 0, source, nowNs);
     }
 }

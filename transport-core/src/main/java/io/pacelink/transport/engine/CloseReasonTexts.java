@@ -15,7 +15,8 @@ final class CloseReasonTexts
 {
     static final UnsafeBuffer ACK_OF_UNSENT_PACKET = text("ACK of a packet number never sent");
     static final UnsafeBuffer MALFORMED_ACK = text("ACK ranges not descending and disjoint");
-    static final UnsafeBuffer REASSEMBLY_LIMIT = text("reassembly limit: too many out-of-order ranges");
+    static final UnsafeBuffer REASSEMBLY_LIMIT =
+        text("reassembly limit: out-of-order ranges beyond the receive window's memory");
     static final UnsafeBuffer DATA_MISMATCH = text("different bytes sent for the same stream offsets");
     static final UnsafeBuffer FLOW_CONTROL = text("data beyond the flow-control credit");
     static final UnsafeBuffer FINAL_SIZE = text("data beyond the final size, or the final size changed");

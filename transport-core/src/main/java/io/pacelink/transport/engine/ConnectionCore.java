@@ -66,7 +66,15 @@ final class ConnectionCore implements SchedulableFlow
 
     private long remoteId;
     private boolean isSendStalled;
+    private boolean hasSentSinceService;
     private boolean isCloseAssembled;
+
+    // The endpoint's bookkeeping of this connection (ConnectionTable, ConnectionDeadlines): agent thread only.
+    private int tableIndex = -1;
+    private boolean isMarked;
+    private long servedCycle = -1;
+    private long timerId = ConnectionDeadlines.NO_TIMER;
+    private long scheduledDeadlineNs = Long.MAX_VALUE;
 
     ConnectionCore(
         final long localId,
@@ -96,7 +104,7 @@ final class ConnectionCore implements SchedulableFlow
         this.securityCounters = securityCounters;
         this.plaintextGuard = plaintextGuard;
         this.aeadBuffers = aeadBuffers;
-        final PacketNumbers packetNumbers = new PacketNumbers(random);
+        final PacketNumbers packetNumbers = new PacketNumbers(random, settings.packetNumberSkipping());
         this.receipts = new DeliveryReceipts(handle.receiveLog());
         this.publisher = new ConnectionPublisher(
             handle.counters(), sendLog, handle.receiveLog(), receipts, lossRecovery, controller);
@@ -203,6 +211,15 @@ final class ConnectionCore implements SchedulableFlow
     boolean isHandshakeConfirmed()
     {
         return handshake.isConfirmed();
+    }
+
+    /**
+     * A server handshake never confirmed gives its slot to a newer one (the handshake budget): it ends silently, as
+     * at its handshake timeout, never having been the application's.
+     */
+    void evictHandshake()
+    {
+        lifecycle.endNow(CloseReason.HANDSHAKE_TIMEOUT, "dropped for a newer handshake: the handshake budget was full");
     }
 
     /**
@@ -381,7 +398,18 @@ final class ConnectionCore implements SchedulableFlow
     int onDutyCycle(final long nowNs)
     {
         isSendStalled = false;
+        hasSentSinceService = false;
         return timers.onDutyCycle(nowNs);
+    }
+
+    /**
+     * Whether the next duty cycle must serve this connection although nothing arrives for it and no timer of its is
+     * due: it has something to send (the scheduler needs it activated again), it stalled, or it sent since it was
+     * served (its timers check once more what it has left, e.g. whether it became application-limited).
+     */
+    boolean isServiceNeeded(final long nowNs)
+    {
+        return isSendStalled || hasSentSinceService || 0 != sendable(nowNs);
     }
 
     /**
@@ -498,6 +526,7 @@ final class ConnectionCore implements SchedulableFlow
      */
     boolean onPacketSent(final SentPacketDescriptor sent, final boolean ackOnly)
     {
+        hasSentSinceService = true;
         if (isCloseAssembled)
         {
             return false;
@@ -517,6 +546,54 @@ final class ConnectionCore implements SchedulableFlow
         }
         publisher.publishSent(sent.sizeBytes());
         return sent.isAckEliciting();
+    }
+
+    // ---------------------------------------------------------------- the endpoint's bookkeeping
+
+    int tableIndex()
+    {
+        return tableIndex;
+    }
+
+    void tableIndex(final int index)
+    {
+        tableIndex = index;
+    }
+
+    boolean isMarked()
+    {
+        return isMarked;
+    }
+
+    void isMarked(final boolean marked)
+    {
+        isMarked = marked;
+    }
+
+    long servedCycle()
+    {
+        return servedCycle;
+    }
+
+    void servedCycle(final long cycle)
+    {
+        servedCycle = cycle;
+    }
+
+    long timerId()
+    {
+        return timerId;
+    }
+
+    long scheduledDeadlineNs()
+    {
+        return scheduledDeadlineNs;
+    }
+
+    void timer(final long timerId, final long deadlineNs)
+    {
+        this.timerId = timerId;
+        this.scheduledDeadlineNs = deadlineNs;
     }
 
     public String toString()

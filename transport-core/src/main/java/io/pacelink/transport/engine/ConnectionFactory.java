@@ -58,6 +58,7 @@ final class ConnectionFactory
     private final EndpointCounters endpointCounters;
     private final SecurityCounters securityCounters;
     private final WaitDriver waitDriver;
+    private final ApplicationSignals signals;
     private final PacketGuard plaintextGuard;
     private final AeadGuard.Buffers aeadBuffers;
     private final boolean isEcnCapable;
@@ -71,10 +72,12 @@ final class ConnectionFactory
         final EndpointCounters endpointCounters,
         final SecurityCounters securityCounters,
         final WaitDriver waitDriver,
+        final ApplicationSignals signals,
         final PacketGuard plaintextGuard,
         final AeadGuard.Buffers aeadBuffers,
         final boolean isEcnCapable)
     {
+        this.signals = signals;
         this.context = context;
         this.registry = registry;
         this.countersManager = countersManager;
@@ -167,6 +170,7 @@ final class ConnectionFactory
         handle.receiveLog().releaseMemory();
     }
 
+    @SuppressWarnings("deprecation") // maxReceiveRanges still caps the count for one minor version
     private ConnectionHandle newHandle(
         final long connectionId,
         final InetSocketAddress remoteAddress,
@@ -186,7 +190,8 @@ final class ConnectionFactory
             counters,
             context.maxMessageLengthBytes(),
             initialState,
-            waitDriver);
+            waitDriver,
+            signals);
     }
 
     private ConnectionCore newCore(

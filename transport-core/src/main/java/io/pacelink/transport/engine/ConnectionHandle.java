@@ -12,6 +12,8 @@ import io.pacelink.transport.stream.SendLog;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.IdleStrategy;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.net.InetSocketAddress;
 
 /**
@@ -34,6 +36,20 @@ final class ConnectionHandle implements Connection
      */
     static final long AGENT_RESPONSE_ALLOWANCE_NS = 10_000_000_000L;
 
+    private static final VarHandle IS_SIGNALLED;
+
+    static
+    {
+        try
+        {
+            IS_SIGNALLED = MethodHandles.lookup().findVarHandle(ConnectionHandle.class, "isSignalled", int.class);
+        }
+        catch (final ReflectiveOperationException ex)
+        {
+            throw new ExceptionInInitializerError(ex);
+        }
+    }
+
     private final long connectionId;
     private final InetSocketAddress remoteAddress;
     private final String congestionControl;
@@ -43,6 +59,7 @@ final class ConnectionHandle implements Connection
     private final ConnectionStats stats;
     private final int maxMessageLengthBytes;
     private final WaitDriver waitDriver;
+    private final ApplicationSignals signals;
     private IdleStrategy offerIdleStrategy;
     private IdleStrategy pollIdleStrategy;
     private volatile ConnectionState state;
@@ -50,6 +67,7 @@ final class ConnectionHandle implements Connection
     private volatile long requestedLingerNs = CONTEXT_LINGER;
     private volatile boolean closeRequested;
     private volatile boolean abortRequested;
+    private volatile int isSignalled;
 
     ConnectionHandle(
         final long connectionId,
@@ -60,8 +78,10 @@ final class ConnectionHandle implements Connection
         final ConnectionCounters counters,
         final int maxMessageLengthBytes,
         final ConnectionState initialState,
-        final WaitDriver waitDriver)
+        final WaitDriver waitDriver,
+        final ApplicationSignals signals)
     {
+        this.signals = signals;
         this.connectionId = connectionId;
         this.remoteAddress = remoteAddress;
         this.congestionControl = congestionControl;
@@ -88,7 +108,7 @@ final class ConnectionHandle implements Connection
         final long result = sendLog.offer(buffer, offset, length);
         if (result >= 0)
         {
-            waitDriver.signalWork();
+            signal();
         }
         return result;
     }
@@ -124,24 +144,24 @@ final class ConnectionHandle implements Connection
 
     public int poll(final MessageHandler handler, final int limit)
     {
-        return signalled(receiveLog.poll(handler, limit));
+        return signalIfRead(receiveLog.poll(handler, limit));
     }
 
     /**
-     * Messages polled free receive window the agent may have to announce (MAX_DATA, receipts): tell it.
+     * Reading frees receive credit and advances the receipts the peer is owed: the agent must look.
      */
-    private int signalled(final int polled)
+    private int signalIfRead(final int count)
     {
-        if (polled > 0)
+        if (count > 0)
         {
-            waitDriver.signalWork();
+            signal();
         }
-        return polled;
+        return count;
     }
 
     public int poll(final MessageHandler handler, final int limit, final long timeoutNs)
     {
-        int count = signalled(receiveLog.poll(handler, limit));
+        int count = signalIfRead(receiveLog.poll(handler, limit));
         if (count > 0 || timeoutNs <= 0)
         {
             return count;
@@ -158,7 +178,7 @@ final class ConnectionHandle implements Connection
         {
             // Read the state before polling: a message that arrived before the close is still delivered.
             final boolean closed = ConnectionState.CLOSED == state;
-            count = signalled(receiveLog.poll(handler, limit));
+            count = signalIfRead(receiveLog.poll(handler, limit));
             if (count > 0 || closed || receiveLog.isFinished() || waitDriver.nowNs() - deadlineNs >= 0)
             {
                 return count;
@@ -227,7 +247,7 @@ final class ConnectionHandle implements Connection
     public void close()
     {
         closeRequested = true;
-        waitDriver.signalWork();
+        signal();
     }
 
     public ConnectionOutcome close(final long lingerTimeoutNs)
@@ -238,14 +258,37 @@ final class ConnectionHandle implements Connection
         }
         requestedLingerNs = lingerTimeoutNs;
         closeRequested = true;
-        waitDriver.signalWork();
+        signal();
         return awaitOutcome(lingerTimeoutNs + AGENT_RESPONSE_ALLOWANCE_NS);
     }
 
     public void closeNow()
     {
         abortRequested = true;
+        signal();
+    }
+
+    /**
+     * Any thread: tell the agent this connection's application acted ({@link ApplicationSignals}); once until the
+     * agent takes the signal, so a busy application pays one volatile read per call.
+     */
+    void signal()
+    {
+        if (0 == isSignalled && IS_SIGNALLED.compareAndSet(this, 0, 1) && !signals.offer(this))
+        {
+            isSignalled = 0;
+        }
+        // And wake the agent if it sleeps in its port (a no-op when it is awake): the signal alone would wait for
+        // its next deadline.
         waitDriver.signalWork();
+    }
+
+    /**
+     * Agent thread: the signal was taken.
+     */
+    void clearSignal()
+    {
+        isSignalled = 0;
     }
 
     // ---------------------------------------------------------------- the agent's side

@@ -124,6 +124,14 @@ final class ConnectionHandshake
     }
 
     /**
+     * @return when the handshake times out ({@link #isTimedOut}).
+     */
+    long timeoutDeadlineNs()
+    {
+        return startNs + timeoutNs;
+    }
+
+    /**
      * @return how a client's handshake that took its whole timeout ended: answers came but none proved the server
      * holds the keys is an authentication failure, not a silent host.
      */

@@ -1,5 +1,6 @@
 package io.pacelink.transport.engine;
 
+import io.pacelink.transport.admission.HandshakeBudget;
 import io.pacelink.transport.port.DatagramPort;
 import io.pacelink.transport.schedule.PacketScheduler;
 import io.pacelink.transport.stats.EndpointCounters;
@@ -7,37 +8,57 @@ import org.agrona.collections.Long2ObjectHashMap;
 
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.function.LongPredicate;
 
 /**
  * The endpoint's connections: in the order the duty cycle serves them, by local id, and a server's by its client's
- * id; and what each one's entry and exit change elsewhere — the scheduler's flows, the endpoint's counters, the
+ * id; which of them the next duty cycle serves (those a datagram, a due timer or their application marked); and what
+ * each one's entry and exit change elsewhere — the scheduler's flows, the timer wheel, the endpoint's counters, the
  * memory its buffers hold, and the port's restriction to a lone peer. Agent thread only.
+ * <p>
+ * A duty cycle serves the marked connections in the order of their places in the table, from the last to the first,
+ * as a pass over the whole table would (a closed connection's place is taken by the last one, which was already
+ * served): the scheduler sees the same activations in the same order, whatever the number of idle connections.
  */
 final class ConnectionTable
 {
     private final Long2ObjectHashMap<ConnectionCore> byId = new Long2ObjectHashMap<>();
     private final Long2ObjectHashMap<ConnectionCore> serverByClientId = new Long2ObjectHashMap<>();
     private final ArrayList<ConnectionCore> connections = new ArrayList<>();
+    private final ArrayList<ConnectionCore> marked = new ArrayList<>();
     private final LongPredicate isIdInUse = byId::containsKey;
+    private final ConnectionDeadlines deadlines;
+    private int[] servedPlaces = new int[16];
+    private ConnectionCore[] served = new ConnectionCore[16];
+    private int servedCount;
+    private long cycle;
     private final PacketScheduler<ConnectionCore> scheduler;
     private final EndpointCounters counters;
     private final DatagramPort port;
     private final boolean acceptsConnections;
+    private final HandshakeBudget handshakeBudget;
     private InetSocketAddress restrictedPeer;
+    private int establishedCount;
 
     /**
      * @param scheduler          gets each connection as a flow.
      * @param counters           counts connections opened and closed.
      * @param port               restricted to the lone peer of an endpoint that accepts no connections.
      * @param acceptsConnections true for an endpoint that accepts connections: its port is never restricted.
+     * @param deadlines          holds each connection's timer.
+     * @param handshakeBudget    holds the server's unconfirmed handshakes: a connection that leaves frees its slot.
      */
     ConnectionTable(
         final PacketScheduler<ConnectionCore> scheduler,
         final EndpointCounters counters,
         final DatagramPort port,
-        final boolean acceptsConnections)
+        final boolean acceptsConnections,
+        final ConnectionDeadlines deadlines,
+        final HandshakeBudget handshakeBudget)
     {
+        this.deadlines = deadlines;
+        this.handshakeBudget = handshakeBudget;
         this.scheduler = scheduler;
         this.counters = counters;
         this.port = port;
@@ -62,19 +83,186 @@ final class ConnectionTable
     }
 
     /**
+     * A datagram's connection: marked for this duty cycle.
+     *
      * @return the connection with that local id, or null.
      */
     ConnectionCore byId(final long connectionId)
+    {
+        final ConnectionCore connection = byId.get(connectionId);
+        if (null != connection)
+        {
+            mark(connection);
+        }
+        return connection;
+    }
+
+    /**
+     * @return the connection with that local id, or null; not marked (for traces).
+     */
+    ConnectionCore find(final long connectionId)
     {
         return byId.get(connectionId);
     }
 
     /**
+     * A hello's connection: marked for this duty cycle.
+     *
      * @return the server connection a client's hello with that id created, or null.
      */
     ConnectionCore serverByClientId(final long clientId)
     {
-        return serverByClientId.get(clientId);
+        final ConnectionCore connection = serverByClientId.get(clientId);
+        if (null != connection)
+        {
+            mark(connection);
+        }
+        return connection;
+    }
+
+    // ---------------------------------------------------------------- which connections a duty cycle serves
+
+    /**
+     * The next duty cycle serves this connection (this one's, if it has not yet taken the marked ones).
+     */
+    void mark(final ConnectionCore connection)
+    {
+        if (!connection.isMarked() && connection.tableIndex() >= 0)
+        {
+            connection.isMarked(true);
+            marked.add(connection);
+        }
+    }
+
+    /**
+     * Mark every connection (the application's signals were lost to a full queue).
+     */
+    void markAll()
+    {
+        for (int i = 0, size = connections.size(); i < size; i++)
+        {
+            mark(connections.get(i));
+        }
+    }
+
+    /**
+     * Take the marked connections as this duty cycle's: {@link #served(int)} from 0 gives them from the last place
+     * in the table to the first.
+     *
+     * @return how many.
+     */
+    int takeMarked()
+    {
+        cycle++;
+        ensureServedCapacity(marked.size());
+        int count = 0;
+        for (int i = 0, size = marked.size(); i < size; i++)
+        {
+            final ConnectionCore connection = marked.get(i);
+            connection.isMarked(false);
+            if (connection.tableIndex() >= 0)
+            {
+                connection.servedCycle(cycle);
+                servedPlaces[count++] = connection.tableIndex();
+            }
+        }
+        marked.clear();
+        Arrays.sort(servedPlaces, 0, count);
+        for (int i = 0; i < count; i++)
+        {
+            served[i] = connections.get(servedPlaces[count - 1 - i]);
+        }
+        servedCount = count;
+        return count;
+    }
+
+    /**
+     * After the connections were served: those still in the table, in the order of their places from the first (the
+     * order a pass over the table would meet them in the send phase).
+     *
+     * @return how many.
+     */
+    int orderServedByPlace()
+    {
+        int count = 0;
+        for (int i = 0; i < servedCount; i++)
+        {
+            final int place = served[i].tableIndex();
+            if (place >= 0)
+            {
+                servedPlaces[count++] = place;
+            }
+        }
+        Arrays.sort(servedPlaces, 0, count);
+        for (int i = 0; i < count; i++)
+        {
+            served[i] = connections.get(servedPlaces[i]);
+        }
+        for (int i = count; i < servedCount; i++)
+        {
+            served[i] = null;
+        }
+        servedCount = count;
+        return count;
+    }
+
+    /**
+     * A connection this duty cycle did not serve sent a packet (the scheduler held it from an earlier one): it is
+     * served to the end of the cycle.
+     */
+    void addServed(final ConnectionCore connection)
+    {
+        if (connection.servedCycle() != cycle && connection.tableIndex() >= 0)
+        {
+            connection.servedCycle(cycle);
+            ensureServedCapacity(servedCount + 1);
+            served[servedCount++] = connection;
+        }
+    }
+
+    /**
+     * @param index from 0 to the count {@link #takeMarked()} or {@link #orderServedByPlace()} answered.
+     * @return that served connection.
+     */
+    ConnectionCore served(final int index)
+    {
+        return served[index];
+    }
+
+    /**
+     * @return connections served in this duty cycle.
+     */
+    int servedCount()
+    {
+        return servedCount;
+    }
+
+    private void ensureServedCapacity(final int count)
+    {
+        if (count > served.length)
+        {
+            final int length = Math.max(count, served.length * 2);
+            served = Arrays.copyOf(served, length);
+            servedPlaces = Arrays.copyOf(servedPlaces, length);
+        }
+    }
+
+    /**
+     * @return connections counted against {@code maxConnections} until they leave: the client's, and the server's
+     * once confirmed. Unconfirmed handshakes have their own budget.
+     */
+    int establishedCount()
+    {
+        return establishedCount;
+    }
+
+    /**
+     * A server connection's client confirmed it: from now on it counts against {@code maxConnections}.
+     */
+    void onConfirmed(final ConnectionCore connection)
+    {
+        handshakeBudget.remove(connection.localId());
+        establishedCount++;
     }
 
     /**
@@ -88,12 +276,19 @@ final class ConnectionTable
     /**
      * A new connection joins: served from the next duty cycle on.
      */
-    void add(final ConnectionCore connection)
+    void add(final ConnectionCore connection, final long nowNs)
     {
+        connection.tableIndex(connections.size());
         connections.add(connection);
+        mark(connection);
+        deadlines.schedule(connection, connection.nextDeadlineNs(), nowNs);
         byId.put(connection.localId(), connection);
         scheduler.addFlow(connection);
         counters.connectionsOpened().incrementRelease();
+        if (connection.isHandshakeConfirmed())
+        {
+            establishedCount++;
+        }
         restrictPortToSinglePeer();
     }
 
@@ -107,21 +302,34 @@ final class ConnectionTable
     }
 
     /**
-     * A closed connection leaves: the last one takes its place, its counters and memory are returned.
+     * A closed connection leaves: the last one takes its place, its timer, counters and memory are returned.
      */
-    void remove(final int index)
+    void remove(final ConnectionCore connection)
     {
-        final ConnectionCore connection = connections.get(index);
+        final int index = connection.tableIndex();
         final int last = connections.size() - 1;
-        connections.set(index, connections.get(last));
+        final ConnectionCore moved = connections.get(last);
+        connections.set(index, moved);
+        moved.tableIndex(index);
         connections.remove(last);
+        connection.tableIndex(-1);
+        deadlines.cancel(connection);
         byId.remove(connection.localId());
         if (!connection.isClient())
         {
-            serverByClientId.remove(connection.remoteId());
+            // A newer handshake of the same client (after this one was dropped for the budget) keeps its entry.
+            if (serverByClientId.get(connection.remoteId()) == connection)
+            {
+                serverByClientId.remove(connection.remoteId());
+            }
+            handshakeBudget.remove(connection.localId());
         }
         scheduler.removeFlow(connection);
         counters.connectionsClosed().incrementRelease();
+        if (connection.isHandshakeConfirmed())
+        {
+            establishedCount--;
+        }
         connection.releaseMemory();
         ConnectionFactory.retire(connection.handle());
         restrictPortToSinglePeer();
@@ -132,6 +340,14 @@ final class ConnectionTable
      */
     void clear()
     {
+        for (int i = 0, size = connections.size(); i < size; i++)
+        {
+            final ConnectionCore connection = connections.get(i);
+            connection.tableIndex(-1);
+            deadlines.cancel(connection);
+        }
+        marked.clear();
+        establishedCount = 0;
         connections.clear();
         byId.clear();
         serverByClientId.clear();

@@ -166,8 +166,10 @@ final class ConnectionTimers
     }
 
     /**
-     * @return the earliest time this connection needs the agent: loss/PTO timer, ACK deadline, handshake retry and
-     * confirmation, idle/keep-alive, linger, unreachable-confirmation and closing timers.
+     * @return the earliest time this connection needs the agent: loss/PTO timer, ACK deadline, handshake retry,
+     * timeout and confirmation, idle/keep-alive, linger, unreachable-confirmation and closing timers. The endpoint
+     * serves a connection only when one of these is due, a datagram arrives for it, or its application acted, so
+     * every timer {@link #onDutyCycle} fires must be here.
      */
     long nextDeadlineNs()
     {
@@ -186,6 +188,11 @@ final class ConnectionTimers
         long deadline = Math.min(lossRecovery.timerDeadlineNs(), ackTracker.ackDeadlineNs());
         deadline = Math.min(deadline, liveness.nextDeadlineNs(lossRecovery.ptoPeriodNs()));
         deadline = Math.min(deadline, lifecycle.lingerDeadlineNs());
+        if (!handshake.isConfirmed())
+        {
+            // A server's connection the client never confirmed ends at the handshake timeout.
+            deadline = Math.min(deadline, handshake.timeoutDeadlineNs());
+        }
         return Math.min(deadline, handshake.confirmationDueNs());
     }
 

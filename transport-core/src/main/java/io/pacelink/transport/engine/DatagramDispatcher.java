@@ -215,7 +215,7 @@ final class DatagramDispatcher
         {
             if (PacketDecoder.UNSUPPORTED_VERSION == result && isHelloOfAnyVersion(buffer, offset, length))
             {
-                acceptor.refuseVersion(buffer, offset, source);
+                acceptor.refuseVersion(buffer, offset, source, nowNs);
             }
             else
             {

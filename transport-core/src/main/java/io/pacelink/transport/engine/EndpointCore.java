@@ -4,6 +4,7 @@ import io.pacelink.transport.CloseReason;
 import io.pacelink.transport.Connection;
 import io.pacelink.transport.PacelinkContext;
 import io.pacelink.transport.admission.AddressValidator;
+import io.pacelink.transport.admission.HandshakeBudget;
 import io.pacelink.transport.admission.HelloAdmission;
 import io.pacelink.transport.cc.CongestionControlRegistry;
 import io.pacelink.transport.cc.CongestionController;
@@ -63,6 +64,8 @@ public final class EndpointCore implements DatagramHandler
     private final EndpointKeys keys;
     private final boolean isSecureClient;
     private final ConnectionTable connections;
+    private final ConnectionDeadlines deadlines = new ConnectionDeadlines();
+    private final ApplicationSignals applicationSignals;
     private final ConnectionFactory factory;
     private final Acceptor acceptor;
     private final DatagramDispatcher dispatcher;
@@ -133,16 +136,21 @@ public final class EndpointCore implements DatagramHandler
         this.isSecureClient = null != keys.clientProfile();
         registry.factory(context.congestionControl()).validate(context.controllerParameters());
 
-        this.connections = new ConnectionTable(scheduler, endpointCounters, port, context.acceptConnections());
+        final HandshakeBudget handshakeBudget = new HandshakeBudget(context.limits().maxUnconfirmedHandshakes(),
+            context.limits().maxUnconfirmedHandshakesPerSource(), randomSource.getAsLong());
+        this.connections = new ConnectionTable(
+            scheduler, endpointCounters, port, context.acceptConnections(), deadlines, handshakeBudget);
+        this.applicationSignals = new ApplicationSignals(context.maxConnections());
         this.factory = new ConnectionFactory(context, registry, countersManager, idGenerator, random,
-            endpointCounters, securityCounters, waitDriver, crcGuard,
+            endpointCounters, securityCounters, waitDriver, applicationSignals, crcGuard,
             isSecureClient || keys.isSecureServer() ?
             new AeadGuard.Buffers(PacelinkContext.MAX_DATAGRAM_SIZE_BYTES) : null,
             context.ecn() && port.sendsEcn());
         this.outbox = new Outbox(port, context.sendBatchLimit(), context.maxDatagramSizeBytes(), endpointCounters);
-        this.acceptor = new Acceptor(context, connections, factory, admission, keys, registry, acceptHandler,
-            new StatelessReplies(outbox, writer, crcGuard, context.maxDatagramSizeBytes()), endpointCounters,
-            securityCounters);
+        final StatelessReplies replies = new StatelessReplies(outbox, writer, crcGuard,
+            context.maxDatagramSizeBytes(), context.limits(), randomSource.getAsLong(), securityCounters);
+        this.acceptor = new Acceptor(context, connections, factory, admission, handshakeBudget, keys, registry,
+            acceptHandler, replies, endpointCounters, securityCounters);
         this.dispatcher =
             new DatagramDispatcher(context, connections, acceptor, crcGuard, endpointCounters, securityCounters);
         this.receiveBatch = port.newReceiveBatch(context.receiveBatchLimit());
@@ -166,7 +174,7 @@ public final class EndpointCore implements DatagramHandler
         }
         final String controllerName = null == congestionControl ? context.congestionControl() : congestionControl;
         registry.factory(controllerName).validate(context.controllerParameters());
-        final boolean isAtLimit = connections.size() >= context.maxConnections();
+        final boolean isAtLimit = connections.establishedCount() >= context.maxConnections();
         if (isAtLimit || !factory.hasMemoryForNewConnection())
         {
             endpointCounters.connectionsRejected().incrementRelease();
@@ -177,7 +185,7 @@ public final class EndpointCore implements DatagramHandler
         }
         final ConnectionCore connection = factory.open(factory.nextId(connections.isIdInUse()), remoteAddress,
             controllerName, true, isSecureClient ? SecureSession.client(keys) : null, nowNs);
-        connections.add(connection);
+        connections.add(connection, nowNs);
         return connection.handle();
     }
 
@@ -212,7 +220,7 @@ public final class EndpointCore implements DatagramHandler
      */
     public String controllerStateName(final long connectionId)
     {
-        final ConnectionCore connection = connections.byId(connectionId);
+        final ConnectionCore connection = connections.find(connectionId);
         return null == connection ? "CLOSED" : connection.controller().stateName();
     }
 
@@ -230,6 +238,22 @@ public final class EndpointCore implements DatagramHandler
     public MemoryBudget memoryBudget()
     {
         return factory.memoryBudget();
+    }
+
+    /**
+     * @return the connections, for the engine's tests.
+     */
+    ConnectionTable connectionTable()
+    {
+        return connections;
+    }
+
+    /**
+     * @return connections the last duty cycle served (a datagram, a due timer or their application asked for them).
+     */
+    int connectionsServed()
+    {
+        return connections.servedCount();
     }
 
     // ---------------------------------------------------------------- duty cycle
@@ -275,11 +299,25 @@ public final class EndpointCore implements DatagramHandler
         return work;
     }
 
+    /**
+     * After the send phase, for each connection served: count what limits it, move its timer to its next deadline,
+     * and mark it for the next duty cycle if it needs one whatever arrives ({@link ConnectionCore#isServiceNeeded}).
+     */
     private void endDutyCycle(final long nowNs, final long durationNs)
     {
-        for (int i = 0, size = connections.size(); i < size; i++)
+        for (int i = 0, count = connections.servedCount(); i < count; i++)
         {
-            connections.get(i).countSendLimits(nowNs);
+            final ConnectionCore connection = connections.served(i);
+            if (connection.tableIndex() < 0)
+            {
+                continue;
+            }
+            connection.countSendLimits(nowNs);
+            deadlines.schedule(connection, connection.nextDeadlineNs(), nowNs);
+            if (connection.isServiceNeeded(nowNs))
+            {
+                connections.mark(connection);
+            }
         }
         final MemoryBudget memoryBudget = factory.memoryBudget();
         securityCounters.memoryCommittedBytes().setRelease(memoryBudget.committedBytes());
@@ -337,24 +375,29 @@ public final class EndpointCore implements DatagramHandler
             if (connection.remoteAddress().equals(peer))
             {
                 connection.onPeerUnreachable(nowNs);
+                connections.mark(connection);
             }
         }
     }
 
     /**
-     * Fire every connection's timers; remove the closed ones; activate in the scheduler, with its controller's pacing
-     * rate and send quantum of this moment, each one that has something to send.
+     * Serve the connections that need it — a datagram arrived for them, a timer of theirs is due
+     * ({@link ConnectionDeadlines}), their application acted ({@link ApplicationSignals}), or they were left with
+     * something to do — and no other: fire their timers; remove the closed ones; activate in the scheduler, with its
+     * controller's pacing rate and send quantum of this moment, each one that has something to send.
      */
     private int serviceConnections(final long nowNs)
     {
+        deadlines.expire(nowNs, connections);
+        applicationSignals.drainTo(connections);
         int work = 0;
-        for (int i = connections.size() - 1; i >= 0; i--)
+        for (int i = 0, count = connections.takeMarked(); i < count; i++)
         {
-            final ConnectionCore connection = connections.get(i);
+            final ConnectionCore connection = connections.served(i);
             work += connection.onDutyCycle(nowNs);
             if (connection.isClosed())
             {
-                connections.remove(i);
+                connections.remove(connection);
                 work++;
             }
             else if (0 != connection.sendable(nowNs))
@@ -373,12 +416,7 @@ public final class EndpointCore implements DatagramHandler
      */
     public long nextDeadlineNs()
     {
-        long deadline = scheduler.nextReleaseTimeNs();
-        for (int i = 0, size = connections.size(); i < size; i++)
-        {
-            deadline = Math.min(deadline, connections.get(i).nextDeadlineNs());
-        }
-        return deadline;
+        return Math.min(scheduler.nextReleaseTimeNs(), deadlines.earliestDeadlineNs());
     }
 
     // ---------------------------------------------------------------- send
@@ -390,9 +428,9 @@ public final class EndpointCore implements DatagramHandler
     private int send(final long nowNs)
     {
         int sent = 0;
-        for (int i = 0, size = connections.size(); i < size; i++)
+        for (int i = 0, count = connections.orderServedByPlace(); i < count; i++)
         {
-            final ConnectionCore connection = connections.get(i);
+            final ConnectionCore connection = connections.served(i);
             if (connection.isHandshakeDue(nowNs))
             {
                 sendHandshake(connection, nowNs);
@@ -404,6 +442,7 @@ public final class EndpointCore implements DatagramHandler
         while (sent < limit && null != (release = scheduler.next(nowNs)))
         {
             final ConnectionCore connection = release.flow();
+            connections.addServed(connection);
             final boolean ackOnly = release.isAckOnly();
             final int lengthBytes = sendPacket(connection, ackOnly, nowNs);
             scheduler.onSent(connection, lengthBytes, connection.onPacketSent(sentPacket, ackOnly), nowNs);

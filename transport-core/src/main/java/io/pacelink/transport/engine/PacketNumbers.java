@@ -21,12 +21,15 @@ final class PacketNumbers
     private long nextSkippedPacketNumber;
 
     /**
-     * @param random draws the skips; the first is drawn here.
+     * @param random     draws the skips; the first is drawn here.
+     * @param isSkipping false to never skip ({@code PacelinkContext.packetNumberSkipping}, simulated endpoints only).
      */
-    PacketNumbers(final SeededRandom random)
+    PacketNumbers(final SeededRandom random, final boolean isSkipping)
     {
         this.random = random;
-        this.nextSkippedPacketNumber = 1 + random.nextInt(MAX_PACKETS_BETWEEN_SKIPS);
+        // Drawn either way, so switching skips off leaves every other draw as it was.
+        final long firstSkippedPacketNumber = 1 + random.nextInt(MAX_PACKETS_BETWEEN_SKIPS);
+        this.nextSkippedPacketNumber = isSkipping ? firstSkippedPacketNumber : Long.MAX_VALUE;
     }
 
     /**

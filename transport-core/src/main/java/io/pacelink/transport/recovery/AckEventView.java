@@ -20,6 +20,7 @@ final class AckEventView implements AckEvent
     private long latestRttNs;
     private boolean isCwndLimited;
     private boolean endsRecovery;
+    private boolean acknowledgesOldestInFlight;
     private boolean isEcnCapable;
     private long newlyEcnCePackets;
     private long newlyEcnCeBytes;
@@ -38,7 +39,8 @@ final class AckEventView implements AckEvent
         final long largestAckedPacketNumber,
         final long latestRttNs,
         final boolean isCwndLimited,
-        final boolean endsRecovery)
+        final boolean endsRecovery,
+        final boolean acknowledgesOldestInFlight)
     {
         this.nowNs = nowNs;
         this.newlyAckedBytes = newlyAckedBytes;
@@ -49,6 +51,7 @@ final class AckEventView implements AckEvent
         this.latestRttNs = latestRttNs;
         this.isCwndLimited = isCwndLimited;
         this.endsRecovery = endsRecovery;
+        this.acknowledgesOldestInFlight = acknowledgesOldestInFlight;
         return this;
     }
 
@@ -58,6 +61,11 @@ final class AckEventView implements AckEvent
         this.newlyEcnCePackets = newlyEcnCePackets;
         this.newlyEcnCeBytes = newlyEcnCeBytes;
         return this;
+    }
+
+    public boolean acknowledgesOldestInFlight()
+    {
+        return acknowledgesOldestInFlight;
     }
 
     public long nowNs()

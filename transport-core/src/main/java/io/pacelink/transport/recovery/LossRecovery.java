@@ -78,6 +78,10 @@ public final class LossRecovery
     private int[] lostSlots;
     private final int[] spuriouslyLostSlots;
     private final AckEventView ackEvent = new AckEventView(rateSampler);
+    /**
+     * Whether the frame being processed newly acknowledged the oldest packet in flight (the prefix advanced).
+     */
+    private boolean isOldestInFlightAcked;
     private final LostPacketView lostPacket;
     private final SentPacketDescriptor deprecatedDescriptor = new SentPacketDescriptor();
     private final CongestionEventView congestionEvent = new CongestionEventView();
@@ -484,7 +488,8 @@ public final class LossRecovery
             largestNewlyAckedPacketNumber,
             latestRttNs,
             isCwndLimited,
-            endsRecovery).ecn(
+            endsRecovery,
+            isOldestInFlightAcked).ecn(
             EcnValidation.CAPABLE == ecn.state(), newlyEcnCePackets, newlyEcnCeBytes));
 
         noteIdle(priorBytesInFlight, nowNs);
@@ -794,6 +799,7 @@ public final class LossRecovery
         // Only packets from the oldest one in flight upwards can be newly acknowledged: the repeated old ranges of
         // each ACK frame cost nothing.
         final long oldestInFlight = ring.oldestInFlightPacketNumber();
+        isOldestInFlightAcked = false;
         int count = 0;
         for (int i = 0, rangeCount = ack.rangeCount(); i < rangeCount; i++)
         {
@@ -810,6 +816,7 @@ public final class LossRecovery
                     final int slot = ring.slot(pn);
                     ring.state(slot, SentPacketRing.ACKED);
                     newlyAckedSlots[count++] = slot;
+                    isOldestInFlightAcked |= pn == oldestInFlight;
                 }
             }
         }

@@ -40,6 +40,11 @@ public final class SecurityCounters implements AutoCloseable
     private final AtomicCounter handshakeAuthFailures;
     private final AtomicCounter handshakesRefusedMode;
     private final AtomicCounter keyUpdates;
+    private final AtomicCounter handshakesUnvalidated;
+    private final AtomicCounter handshakesEvicted;
+    private final AtomicCounter retryTokensReused;
+    private final AtomicCounter keyExchangesLimited;
+    private final AtomicCounter answersRateLimited;
 
     /**
      * @param countersManager where to register the counters.
@@ -73,6 +78,11 @@ public final class SecurityCounters implements AutoCloseable
         handshakeAuthFailures = newCounter(countersManager, endpointName, "handshake-auth-failures");
         handshakesRefusedMode = newCounter(countersManager, endpointName, "handshakes-refused-mode");
         keyUpdates = newCounter(countersManager, endpointName, "key-updates");
+        handshakesUnvalidated = newCounter(countersManager, endpointName, "handshakes-unvalidated");
+        handshakesEvicted = newCounter(countersManager, endpointName, "handshakes-evicted");
+        retryTokensReused = newCounter(countersManager, endpointName, "retry-tokens-reused");
+        keyExchangesLimited = newCounter(countersManager, endpointName, "key-exchanges-limited");
+        answersRateLimited = newCounter(countersManager, endpointName, "answers-rate-limited");
     }
 
     /**
@@ -290,6 +300,48 @@ public final class SecurityCounters implements AutoCloseable
         return keyUpdates;
     }
 
+    /**
+     * @return hellos given a connection without a RETRY first (retry mode auto without pressure, or never).
+     */
+    public AtomicCounter handshakesUnvalidated()
+    {
+        return handshakesUnvalidated;
+    }
+
+    /**
+     * @return unconfirmed server handshakes dropped for a newer one when their source or the handshake budget was
+     * full.
+     */
+    public AtomicCounter handshakesEvicted()
+    {
+        return handshakesEvicted;
+    }
+
+    /**
+     * @return hellos echoing a valid token already spent on an earlier hello, treated as hellos without one.
+     */
+    public AtomicCounter retryTokensReused()
+    {
+        return retryTokensReused;
+    }
+
+    /**
+     * @return secure hellos dropped because the endpoint's Diffie-Hellman budget was spent.
+     */
+    public AtomicCounter keyExchangesLimited()
+    {
+        return keyExchangesLimited;
+    }
+
+    /**
+     * @return answers to unvalidated addresses (RETRYs, refusals) not sent because their source or all sources were
+     * over their rate.
+     */
+    public AtomicCounter answersRateLimited()
+    {
+        return answersRateLimited;
+    }
+
     public void close()
     {
         CloseHelper.closeAll(
@@ -318,6 +370,11 @@ public final class SecurityCounters implements AutoCloseable
             hellosReplayed,
             handshakeAuthFailures,
             handshakesRefusedMode,
-            keyUpdates);
+            keyUpdates,
+            handshakesUnvalidated,
+            handshakesEvicted,
+            retryTokensReused,
+            keyExchangesLimited,
+            answersRateLimited);
     }
 }

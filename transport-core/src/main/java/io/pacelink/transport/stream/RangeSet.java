@@ -1,5 +1,7 @@
 package io.pacelink.transport.stream;
 
+import io.pacelink.transport.memory.MemoryBudget;
+
 import java.util.Arrays;
 
 /**
@@ -13,14 +15,23 @@ import java.util.Arrays;
  * allocate a node per entry), which the receive path needs under loss.
  * <p>
  * The arrays grow by doubling up to {@code maxRanges}, so a set allocates only when it holds more ranges than ever
- * before, never in steady state. Single-threaded.
+ * before, never in steady state. A set given a {@link MemoryBudget} charges it {@link #BYTES_PER_RANGE} for every
+ * slot before it grows and refuses a range the budget has no room for, so what a peer makes it hold is memory
+ * accounted like the stream buffers' (docs/security.md, "Memory"). Single-threaded.
  */
 public final class RangeSet
 {
+    /**
+     * Bytes of storage one range slot takes: its start and end, two child links and a height.
+     */
+    public static final int BYTES_PER_RANGE = 2 * Long.BYTES + 2 * Integer.BYTES + Byte.BYTES;
+
     private static final int MIN_CAPACITY = 4;
     private static final int NIL = -1;
 
     private final int maxRanges;
+    private final MemoryBudget budget;
+    private boolean isMemoryReleased;
     private long[] starts;
     private long[] ends;
     private int[] lefts;
@@ -39,6 +50,18 @@ public final class RangeSet
      */
     public RangeSet(final int initialCapacity, final int maxRanges)
     {
+        this(initialCapacity, maxRanges, null);
+    }
+
+    /**
+     * @param initialCapacity number of ranges preallocated (charged to the budget whatever its limit, as the
+     *                        creator's own commitment).
+     * @param maxRanges       the most ranges the set may hold; {@link #add} and {@link #remove} refuse to go beyond.
+     * @param budget          charged for the slots before they are allocated, or null for none;
+     *                        {@link #releaseMemory()} credits them back.
+     */
+    public RangeSet(final int initialCapacity, final int maxRanges, final MemoryBudget budget)
+    {
         if (maxRanges < 1)
         {
             throw new IllegalArgumentException("maxRanges must be positive: " + maxRanges);
@@ -49,6 +72,11 @@ public final class RangeSet
                 "initialCapacity must be in [0, maxRanges=" + maxRanges + "]: " + initialCapacity);
         }
         this.maxRanges = maxRanges;
+        this.budget = budget;
+        if (null != budget)
+        {
+            budget.commit((long)initialCapacity * BYTES_PER_RANGE);
+        }
         this.starts = new long[initialCapacity];
         this.ends = new long[initialCapacity];
         this.lefts = new int[initialCapacity];
@@ -78,6 +106,26 @@ public final class RangeSet
     public int maxRanges()
     {
         return maxRanges;
+    }
+
+    /**
+     * @return bytes of range storage allocated now (slots, used or free).
+     */
+    public long allocatedBytes()
+    {
+        return (long)starts.length * BYTES_PER_RANGE;
+    }
+
+    /**
+     * Credit the budget with every slot allocated, once the set is no longer used. Idempotent.
+     */
+    public void releaseMemory()
+    {
+        if (null != budget && !isMemoryReleased)
+        {
+            isMemoryReleased = true;
+            budget.release(allocatedBytes());
+        }
     }
 
     /**
@@ -112,7 +160,7 @@ public final class RangeSet
      * @param start first position.
      * @param end   position after the last; an empty range ({@code end <= start}) changes nothing.
      * @return false, leaving the set unchanged, if the range needs a new slot and the set already holds
-     * {@link #maxRanges()} ranges.
+     * {@link #maxRanges()} ranges or the memory budget refuses the storage for more.
      */
     public boolean add(final long start, final long end)
     {
@@ -125,7 +173,7 @@ public final class RangeSet
         final int merged = NIL != before && ends[before] >= start ? before : ceiling(start);
         if (NIL == merged || starts[merged] > end)
         {
-            if (size == maxRanges)
+            if (!reserveSlot())
             {
                 return false;
             }
@@ -158,7 +206,7 @@ public final class RangeSet
      * @param start first position.
      * @param end   position after the last; an empty range changes nothing.
      * @return false, leaving the set unchanged, if a split needs a new slot and the set already holds
-     * {@link #maxRanges()} ranges.
+     * {@link #maxRanges()} ranges or the memory budget refuses the storage for more.
      */
     public boolean remove(final long start, final long end)
     {
@@ -173,7 +221,7 @@ public final class RangeSet
             final long beforeEnd = ends[before];
             if (beforeEnd > end)
             {
-                if (size == maxRanges)
+                if (!reserveSlot())
                 {
                     return false;
                 }
@@ -479,6 +527,40 @@ public final class RangeSet
 
     // ---------------------------------------------------------------- node storage
 
+    /**
+     * Make sure a new range has a slot: below the limit, and with storage for it, grown (and charged) if need be.
+     *
+     * @return false if the set holds {@link #maxRanges()} ranges or the budget refuses the growth.
+     */
+    private boolean reserveSlot()
+    {
+        if (size == maxRanges)
+        {
+            return false;
+        }
+        if (NIL != freeList || neverUsed < starts.length)
+        {
+            return true;
+        }
+        final int newCapacity = nextCapacity();
+        if (null != budget && (isMemoryReleased ||
+            !budget.tryCommit((long)(newCapacity - starts.length) * BYTES_PER_RANGE)))
+        {
+            return false;
+        }
+        starts = Arrays.copyOf(starts, newCapacity);
+        ends = Arrays.copyOf(ends, newCapacity);
+        lefts = Arrays.copyOf(lefts, newCapacity);
+        rights = Arrays.copyOf(rights, newCapacity);
+        heights = Arrays.copyOf(heights, newCapacity);
+        return true;
+    }
+
+    private int nextCapacity()
+    {
+        return (int)Math.min(maxRanges, Math.max(MIN_CAPACITY, 2L * starts.length));
+    }
+
     private int allocate()
     {
         if (NIL != freeList)
@@ -487,16 +569,7 @@ public final class RangeSet
             freeList = lefts[node];
             return node;
         }
-        if (neverUsed == starts.length)
-        {
-            // Only reached below maxRanges: callers check the size first.
-            final int newCapacity = (int)Math.min(maxRanges, Math.max(MIN_CAPACITY, 2L * starts.length));
-            starts = Arrays.copyOf(starts, newCapacity);
-            ends = Arrays.copyOf(ends, newCapacity);
-            lefts = Arrays.copyOf(lefts, newCapacity);
-            rights = Arrays.copyOf(rights, newCapacity);
-            heights = Arrays.copyOf(heights, newCapacity);
-        }
+        // A slot is there: callers reserve it first.
         return neverUsed++;
     }
 

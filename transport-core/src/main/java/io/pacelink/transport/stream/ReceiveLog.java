@@ -53,7 +53,9 @@ public final class ReceiveLog
     public static final int MESSAGE_FRAMING_ERROR = -3;
 
     /**
-     * More separate out-of-order ranges than the configured limit (the reassembly memory limit).
+     * The out-of-order ranges would need more bookkeeping memory than the log allows for its capacity
+     * ({@link #maxGapMemoryBytes(int)}), or more ranges than the configured count: only a peer that fragments its data
+     * on purpose gets there.
      */
     public static final int REASSEMBLY_LIMIT_ERROR = -4;
 
@@ -73,6 +75,22 @@ public final class ReceiveLog
      * {@link #finalSize()} before a FIN arrived.
      */
     public static final long NO_FINAL_SIZE = -1;
+
+    /**
+     * The share of the log's capacity its out-of-order ranges may take in bookkeeping: one eighth. Linux charges each
+     * out-of-order segment's whole buffer ({@code skb->truesize}) against the receive buffer and prunes the
+     * out-of-order queue beyond it ({@code tcp_prune_ofo_queue} in {@code net/ipv4/tcp_input.c}); here a range costs
+     * {@link RangeSet#BYTES_PER_RANGE} bytes against an eighth of the window. Legitimate data arrives in packets of
+     * about a thousand bytes or more, so even a window in which every other packet was lost needs under 1 % of it in
+     * bookkeeping (a 32 MiB window may hold 167,772 ranges; a 1 Gbit/s x 100 ms flow with 1 % loss holds a few
+     * thousand); a peer sending 1-byte fragments two bytes apart reaches the limit with 1/200 of the window in data.
+     */
+    public static final int GAP_MEMORY_SHARE = 8;
+
+    /**
+     * Ranges a log may hold whatever its size: 400 bytes, so a small log still takes a few losses.
+     */
+    public static final int MIN_GAPS = 16;
 
     private static final int LENGTH_PREFIX_BYTES = SendLog.LENGTH_PREFIX_BYTES;
     private static final int INITIAL_RANGES = 0;
@@ -102,8 +120,8 @@ public final class ReceiveLog
     private int protocolError = NO_ERROR;
 
     /**
-     * A log whose gap count is limited only by its capacity ({@code capacityBytes / 2 + 1} separate ranges, about
-     * eight bytes of range storage per byte of capacity in the worst case, allocated only as gaps appear).
+     * A log whose out-of-order ranges are limited by memory only ({@link #maxGapMemoryBytes(int)}), with segments
+     * from a pool of its own charged to no budget, for a log used on its own.
      *
      * @param capacityBytes    size of the log, a power of two of at least 64 bytes; also the largest credit the
      *                         agent may grant beyond the consumed head.
@@ -111,7 +129,7 @@ public final class ReceiveLog
      */
     public ReceiveLog(final int capacityBytes, final int maxMessageLength)
     {
-        this(capacityBytes, maxMessageLength, capacityBytes / 2 + 1);
+        this(capacityBytes, maxMessageLength, Integer.MAX_VALUE);
     }
 
     /**
@@ -120,8 +138,8 @@ public final class ReceiveLog
      * @param capacityBytes    size of the log, a power of two of at least 64 bytes; also the largest credit the
      *                         agent may grant beyond the consumed head.
      * @param maxMessageLength the longest message accepted; its prefixed record must fit the log.
-     * @param maxGaps          the most separate out-of-order ranges held at once; more is a
-     *                         {@link #REASSEMBLY_LIMIT_ERROR}.
+     * @param maxGaps          the most separate out-of-order ranges held at once, below what memory allows
+     *                         ({@link #maxGapMemoryBytes(int)}); more is a {@link #REASSEMBLY_LIMIT_ERROR}.
      */
     public ReceiveLog(final int capacityBytes, final int maxMessageLength, final int maxGaps)
     {
@@ -133,10 +151,12 @@ public final class ReceiveLog
      * @param capacityBytes    size of the log, a power of two of at least 64 bytes; also the largest credit the
      *                         agent may grant beyond the consumed head.
      * @param maxMessageLength the longest message accepted; its prefixed record must fit the log.
-     * @param maxGaps          the most separate out-of-order ranges held at once, each taking about 25 bytes; more
-     *                         is a {@link #REASSEMBLY_LIMIT_ERROR}.
+     * @param maxGaps          the most separate out-of-order ranges held at once, a count below what memory allows:
+     *                         the log holds at most {@link #maxGapMemoryBytes(int)} of range bookkeeping
+     *                         ({@link RangeSet#BYTES_PER_RANGE} a range), and more ranges than either allows is a
+     *                         {@link #REASSEMBLY_LIMIT_ERROR}.
      * @param segments         the endpoint's pool, which the agent takes segments from as data arrives and gives
-     *                         consumed ones back to.
+     *                         consumed ones back to; its budget is charged for the range bookkeeping too.
      */
     public ReceiveLog(
         final int capacityBytes, final int maxMessageLength, final int maxGaps, final SegmentPool segments)
@@ -154,8 +174,29 @@ public final class ReceiveLog
             throw new IllegalArgumentException("maxGaps must be positive: " + maxGaps);
         }
         this.maxMessageLength = maxMessageLength;
-        this.receivedBeyondEnd = new RangeSet(Math.min(INITIAL_RANGES, maxGaps), maxGaps);
+        final int maxRanges = (int)Math.min(maxGaps,
+            Math.max(MIN_GAPS, maxGapMemoryBytes(capacityBytes) / RangeSet.BYTES_PER_RANGE));
+        this.receivedBeyondEnd = new RangeSet(INITIAL_RANGES, maxRanges, segments.budget());
         log.putRelease(PRODUCER_SLOT, FINAL_SIZE_FIELD, NO_FINAL_SIZE);
+    }
+
+    /**
+     * @param capacityBytes a log's capacity, its receive window.
+     * @return the most bytes of range bookkeeping the log holds for its out-of-order data: a
+     * {@link #GAP_MEMORY_SHARE share} of its capacity (but room for {@link #MIN_GAPS} ranges in any log).
+     */
+    public static long maxGapMemoryBytes(final int capacityBytes)
+    {
+        return capacityBytes / GAP_MEMORY_SHARE;
+    }
+
+    /**
+     * @return the most separate out-of-order ranges the log holds: what its gap memory allows, or the configured
+     * count if lower.
+     */
+    public int maxGaps()
+    {
+        return receivedBeyondEnd.maxRanges();
     }
 
     /**
@@ -190,7 +231,8 @@ public final class ReceiveLog
      * @param fin          the frame's FIN flag: the stream ends at {@code streamOffset + length}.
      * @return the number of new bytes (0 for a duplicate), or a negative error code ({@link #FLOW_CONTROL_ERROR},
      * {@link #FINAL_SIZE_ERROR}, {@link #MESSAGE_FRAMING_ERROR}, {@link #REASSEMBLY_LIMIT_ERROR},
-     * {@link #DATA_MISMATCH_ERROR}): the peer broke the protocol, close the connection.
+     * {@link #DATA_MISMATCH_ERROR}): the peer broke the protocol, close the connection; or
+     * {@link #MEMORY_REFUSED}: drop the packet unacknowledged.
      */
     public int onData(
         final long streamOffset, final DirectBuffer src, final int srcOffset, final int length, final boolean fin)
@@ -267,14 +309,22 @@ public final class ReceiveLog
                 }
             }
 
-            if (!receivedBeyondEnd.add(start, end))
+            if (start == contiguousEnd)
             {
-                return fail(REASSEMBLY_LIMIT_ERROR);
+                // In order: no range to record, only those it reaches to join the contiguous prefix.
+                long newEnd = end;
+                while (!receivedBeyondEnd.isEmpty() && receivedBeyondEnd.firstStart() <= newEnd)
+                {
+                    newEnd = Math.max(newEnd, receivedBeyondEnd.firstEnd());
+                    receivedBeyondEnd.removeFirst();
+                }
+                advanceContiguousEnd(newEnd);
             }
-            if (receivedBeyondEnd.firstStart() == contiguousEnd)
+            else if (!receivedBeyondEnd.add(start, end))
             {
-                advanceContiguousEnd(receivedBeyondEnd.firstEnd());
-                receivedBeyondEnd.removeFirst();
+                // Nothing recorded: the bytes just written lie in gaps, which later data overwrites.
+                return receivedBeyondEnd.size() == receivedBeyondEnd.maxRanges() ?
+                    fail(REASSEMBLY_LIMIT_ERROR) : MEMORY_REFUSED;
             }
         }
 
@@ -434,6 +484,7 @@ public final class ReceiveLog
             releaseConsumed();
             isMemoryReleased = true;
             segments.budget().release((long)log.committedSegments() * log.segmentBytes());
+            receivedBeyondEnd.releaseMemory();
         }
     }
 
@@ -443,6 +494,15 @@ public final class ReceiveLog
     public long committedBytes()
     {
         return isMemoryReleased ? 0 : (long)log.committedSegments() * log.segmentBytes();
+    }
+
+    /**
+     * @return bytes of range bookkeeping allocated for out-of-order data (agent thread), charged to the budget until
+     * {@link #releaseMemory()}.
+     */
+    public long gapMemoryBytes()
+    {
+        return isMemoryReleased ? 0 : receivedBeyondEnd.allocatedBytes();
     }
 
     /**

@@ -22,9 +22,13 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Predicate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -72,13 +76,14 @@ class NetemRelayTest
 
             server.receive(received);
             final long oneWayNs = System.nanoTime() - ByteBuffer.wrap(buffer).getLong(0);
-            assertTrue(oneWayNs >= 20 * MS && oneWayNs < 60 * MS, "forward one-way delay " + oneWayNs);
+            // Never early; how late depends on the machine's load, so no upper bound (no timing assertions in tests).
+            assertTrue(oneWayNs >= 20 * MS, "forward one-way delay " + oneWayNs);
             assertEquals(relay.upstreamAddress().getPort(), received.getPort());
             server.send(new DatagramPacket(buffer, 16, received.getSocketAddress()));
 
             client.receive(received);
             final long rttNs = System.nanoTime() - ByteBuffer.wrap(buffer).getLong(0);
-            assertTrue(rttNs >= 40 * MS && rttNs < 120 * MS, "round trip " + rttNs);
+            assertTrue(rttNs >= 40 * MS, "round trip " + rttNs);
             assertEquals(i, ByteBuffer.wrap(buffer).getLong(8));
         }
 
@@ -195,6 +200,122 @@ class NetemRelayTest
         assertFalse(Files.exists(file));
     }
 
+    @Test
+    void everyClientGetsItsOwnRepliesWhileSeveralTalkAtOnce() throws IOException
+    {
+        // The soak's case: one sender waits for its receiver's confirmation while another keeps sending. With one
+        // socket towards the server shared by every client, the reply for the quiet client went to the last client
+        // heard from, the busy one, and the quiet one never heard from its server again.
+        relay = startRelay("delay=1ms");
+        try (DatagramSocket quiet = socket(); DatagramSocket busy = socket())
+        {
+            final InetSocketAddress quietAtServer = sendThroughRelay(quiet, "hello from quiet");
+            final InetSocketAddress busyAtServer = sendThroughRelay(busy, "hello from busy");
+            assertNotEquals(quietAtServer, busyAtServer, "the server must see two clients");
+
+            // The busy client was heard from last; the server answers the quiet one, then the busy one.
+            reply(quietAtServer, "for quiet");
+            reply(busyAtServer, "for busy");
+            assertEquals("for quiet", receiveText(quiet));
+            assertEquals("for busy", receiveText(busy));
+
+            // And again after the quiet client spoke once more, in the other order.
+            assertEquals(quietAtServer, sendThroughRelay(quiet, "again from quiet"));
+            reply(busyAtServer, "for busy again");
+            reply(quietAtServer, "for quiet again");
+            assertEquals("for busy again", receiveText(busy));
+            assertEquals("for quiet again", receiveText(quiet));
+        }
+
+        relay.close();
+        assertEquals(2, relay.stats().clients());
+        assertEquals(2, relay.stats().clientsOpened());
+        assertEquals(0, relay.stats().clientsForgotten());
+        assertEquals(0, relay.stats().reverse().sendFailures());
+    }
+
+    @Test
+    void aClientSilentLongerThanTheIdleTimeoutIsForgottenAndComesBackAsANewOne() throws IOException
+    {
+        relay = startRelay(relayContext("delay=1ms").clientIdleTimeoutNs(200 * MS));
+        final InetSocketAddress first = sendThroughRelay(client, "first");
+        awaitStats((stats) -> 1 == stats.clientsForgotten(), "the idle client to be forgotten");
+        assertEquals(0, relay.stats().clients());
+
+        final InetSocketAddress second = sendThroughRelay(client, "second");
+        assertNotEquals(first, second, "a forgotten client gets a new socket");
+        reply(second, "answer");
+        assertEquals("answer", receiveText(client));
+        relay.close();
+        assertEquals(2, relay.stats().clientsOpened());
+    }
+
+    @Test
+    void theLeastRecentlyActiveClientMakesRoomWhenTheLimitIsReached() throws IOException
+    {
+        relay = startRelay(relayContext("delay=1ms").maxClients(2));
+        try (DatagramSocket second = socket(); DatagramSocket third = socket())
+        {
+            sendThroughRelay(client, "one");
+            final InetSocketAddress secondAtServer = sendThroughRelay(second, "two");
+            final InetSocketAddress thirdAtServer = sendThroughRelay(third, "three");
+            awaitStats((stats) -> 1 == stats.clientsForgotten(), "the first client to make room");
+            assertEquals(2, relay.stats().clients());
+
+            reply(secondAtServer, "for two");
+            reply(thirdAtServer, "for three");
+            assertEquals("for two", receiveText(second));
+            assertEquals("for three", receiveText(third));
+        }
+        relay.close();
+        assertEquals(3, relay.stats().clientsOpened());
+    }
+
+    @Test
+    void refusesClientLimitsThatAreNotPositive()
+    {
+        assertThrows(IllegalStateException.class, () -> new NetemRelay(relayContext("delay=1ms").maxClients(0)));
+        assertThrows(IllegalStateException.class,
+            () -> new NetemRelay(relayContext("delay=1ms").clientIdleTimeoutNs(0)));
+    }
+
+    /**
+     * @return where the server saw the datagram come from.
+     */
+    private InetSocketAddress sendThroughRelay(final DatagramSocket from, final String text) throws IOException
+    {
+        final byte[] payload = text.getBytes(StandardCharsets.UTF_8);
+        from.send(new DatagramPacket(payload, payload.length, relay.listenAddress()));
+        final DatagramPacket received = new DatagramPacket(new byte[2048], 2048);
+        server.receive(received);
+        assertEquals(text, new String(received.getData(), 0, received.getLength(), StandardCharsets.UTF_8));
+        return (InetSocketAddress)received.getSocketAddress();
+    }
+
+    private void reply(final InetSocketAddress to, final String text) throws IOException
+    {
+        final byte[] payload = text.getBytes(StandardCharsets.UTF_8);
+        server.send(new DatagramPacket(payload, payload.length, to));
+    }
+
+    private static String receiveText(final DatagramSocket socket) throws IOException
+    {
+        final DatagramPacket received = new DatagramPacket(new byte[2048], 2048);
+        socket.receive(received);
+        return new String(received.getData(), 0, received.getLength(), StandardCharsets.UTF_8);
+    }
+
+    private void awaitStats(final Predicate<RelayStats> condition, final String what)
+    {
+        // Stats are refreshed every 100 ms; the deadline only bounds a broken relay.
+        final long deadlineNs = System.nanoTime() + RECEIVE_TIMEOUT_MS * MS;
+        while (!condition.test(relay.stats()))
+        {
+            assertTrue(System.nanoTime() < deadlineNs, "timed out waiting for " + what + ": " + relay.stats());
+            LockSupport.parkNanos(MS);
+        }
+    }
+
     private static long relayCounter(final CountersFileReader reader, final String name)
     {
         final long[] value = { -1 };
@@ -215,14 +336,29 @@ class NetemRelayTest
 
     private NetemRelay startRelay(final String path, final int serverPort)
     {
+        return startRelay(relayContext(path, serverPort));
+    }
+
+    private static NetemRelay startRelay(final NetemRelay.Context context)
+    {
+        return new NetemRelay(context).start();
+    }
+
+    private NetemRelay.Context relayContext(final String path)
+    {
+        return relayContext(path, server.getLocalPort());
+    }
+
+    private NetemRelay.Context relayContext(final String path, final int serverPort)
+    {
         final InetAddress loopback = InetAddress.getLoopbackAddress();
-        return new NetemRelay(new NetemRelay.Context()
+        return new NetemRelay.Context()
             .listenAddress(new InetSocketAddress(loopback, 0))
             .forwardAddress(new InetSocketAddress(loopback, serverPort))
             .path(PathSpec.Pair.parse(path))
             .seed(11)
             .reportIntervalNs(100 * MS)
-            .reporter(RelayReporter.printingTo(new PrintStream(printed, true, StandardCharsets.UTF_8)))).start();
+            .reporter(RelayReporter.printingTo(new PrintStream(printed, true, StandardCharsets.UTF_8)));
     }
 
     private static int receiveUntilQuiet(final DatagramSocket socket) throws IOException

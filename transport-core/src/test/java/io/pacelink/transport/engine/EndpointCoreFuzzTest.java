@@ -131,11 +131,12 @@ class EndpointCoreFuzzTest
             .congestionControl(FixedWindowController.NAME)
             .acceptConnections(null != accepted)
             .sendBufferBytes(64 * 1024)
+            // The smallest window: its reassembly limit (an eighth of it in range bookkeeping, 327 ranges) is the
+            // nearest a fuzzer can get to.
             .receiveBufferBytes(64 * 1024)
             .maxMessageLengthBytes(1024)
             .initialRttNs(TimeUnit.MILLISECONDS.toNanos(1))
             .errorHandler(errors::add);
-        context.limits().maxReceiveRanges(64);
         context.conclude();
         // Heap buffers: a fresh core per input must not pile up direct memory between garbage collections.
         final CountersManager counters = new CountersManager(

@@ -24,6 +24,7 @@ import java.util.function.BooleanSupplier;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -297,6 +298,39 @@ class EndpointCoreTest
     }
 
     @Test
+    void withSkippingSwitchedOffASimulatedEndpointNumbersItsPacketsWithoutGaps()
+    {
+        server.close(nowNs());
+        server = newCore(serverPort, true, 16, new PacelinkContext().packetNumberSkipping(false), new ArrayList<>());
+        final Connection[] pair = connect();
+        final long[] largest = {-1};
+        final long[] gaps = {0};
+        network.dropWhen((datagram) ->
+        {
+            final UnsafeBuffer packet = new UnsafeBuffer(datagram);
+            if (PacketType.ONE_RTT == datagram[1] &&
+                packet.getLong(4, ByteOrder.LITTLE_ENDIAN) == pair[0].connectionId())
+            {
+                final long packetNumber = packet.getLong(12, ByteOrder.LITTLE_ENDIAN);
+                gaps[0] += largest[0] >= 0 && packetNumber > largest[0] + 1 ? 1 : 0;
+                largest[0] = Math.max(largest[0], packetNumber);
+            }
+            return false;
+        });
+        final UnsafeBuffer message = new UnsafeBuffer(new byte[1000]);
+        run(() ->
+        {
+            pair[1].offer(message, 0, message.capacity());
+            pair[0].poll((buffer, offset, length) -> { }, 100);
+            return largest[0] >= 2_000;
+        }, TimeUnit.SECONDS.toNanos(5), "2000 packets");
+        assertEquals(0, gaps[0], "no packet number skipped in " + largest[0]);
+
+        assertThrows(IllegalStateException.class, () -> new PacelinkContext().packetNumberSkipping(false).conclude(),
+            "refused on a real socket");
+    }
+
+    @Test
     void aClientFollowsAtMostTwoRetries()
     {
         final TestNetwork.Port fakeServer = network.newPort(8000);
@@ -510,10 +544,21 @@ class EndpointCoreTest
         final EndpointCore limited = newCore(limitedPort, true, 1);
         final Connection first = client.connect(limitedPort.localAddress(), null, nowNs());
         final Connection second = client.connect(limitedPort.localAddress(), null, nowNs());
-        run(() -> ConnectionState.CLOSED == second.state(), TimeUnit.SECONDS.toNanos(1), "rejection");
-        assertEquals(CloseReason.REJECTED, second.closeReason());
-        assertEquals(ConnectionState.CONNECTED, first.state());
+        // Both hellos arrive together and both handshakes are held (unconfirmed ones have their own budget); the
+        // confirmation that arrives second finds the limit reached and is refused with a CLOSE (REJECTED), which
+        // its client drains for three PTOs before it is CLOSED.
+        run(() -> ConnectionState.CLOSED == first.state() || ConnectionState.CLOSED == second.state(),
+            TimeUnit.SECONDS.toNanos(5), "rejection");
+        final Connection refused = ConnectionState.CLOSED == first.state() ? first : second;
+        final Connection kept = refused == first ? second : first;
+        assertEquals(CloseReason.REJECTED, refused.closeReason());
+        assertEquals(ConnectionState.CONNECTED, kept.state());
         assertEquals(1, limited.counters().connectionsRejected().get());
+
+        // With the limit reached, a new hello is refused at once.
+        final Connection third = client.connect(limitedPort.localAddress(), null, nowNs());
+        run(() -> ConnectionState.CLOSED == third.state(), TimeUnit.SECONDS.toNanos(1), "the third's rejection");
+        assertEquals(CloseReason.REJECTED, third.closeReason());
     }
 
     @Test

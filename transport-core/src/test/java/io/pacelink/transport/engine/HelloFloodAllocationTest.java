@@ -1,6 +1,7 @@
 package io.pacelink.transport.engine;
 
 import io.pacelink.transport.PacelinkContext;
+import io.pacelink.transport.RetryMode;
 import io.pacelink.transport.cc.CongestionControlRegistry;
 import io.pacelink.transport.port.DatagramHandler;
 import io.pacelink.transport.port.DatagramPort;
@@ -46,6 +47,12 @@ class HelloFloodAllocationTest
             .sendBufferBytes(64 * 1024)
             .receiveBufferBytes(64 * 1024)
             .maxMessageLengthBytes(1024);
+        // Every hello gets a RETRY, as under a flood in the default mode; the answer rates are raised so that all
+        // of them are answered (one hello per source per millisecond).
+        context.limits()
+            .retryMode(RetryMode.ALWAYS)
+            .unvalidatedAnswersPerSecondPerSource(1_000_000)
+            .unvalidatedAnswersPerSecond(10_000_000);
         context.conclude();
         final EndpointCore core = new EndpointCore(
             context,
@@ -58,13 +65,13 @@ class HelloFloodAllocationTest
         final long[] nowNs = {TimeUnit.SECONDS.toNanos(1)};
         for (int i = 0; i < 2_000; i++)
         {
-            core.doWork(nowNs[0] += 1_000);
+            core.doWork(nowNs[0] += 1_000_000);
         }
         AllocationMeter.assertAllocationFree("64,000 hellos answered with RETRY", () ->
         {
             for (int i = 0; i < 1_000; i++)
             {
-                core.doWork(nowNs[0] += 1_000);
+                core.doWork(nowNs[0] += 1_000_000);
             }
         });
 

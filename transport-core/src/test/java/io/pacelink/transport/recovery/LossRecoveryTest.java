@@ -75,6 +75,29 @@ class LossRecoveryTest
     }
 
     @Test
+    void anAckSaysWhetherItAcknowledgedTheOldestPacketInFlight()
+    {
+        driver.establishRtt100Ms();
+        driver.sendOnePerMs(1, 6, 200);
+
+        driver.ackAtMs(300, 2, 3);
+        assertFalse(lastAck().acknowledgesOldestInFlight(), "beyond the hole at 1");
+        driver.ackAtMs(301, 1, 1);
+        assertTrue(lastAck().acknowledgesOldestInFlight(), "the prefix advanced: TCP's snd_una would");
+        driver.ackAtMs(302, 5, 5);
+        assertFalse(lastAck().acknowledgesOldestInFlight(), "4 is still outstanding");
+        driver.ackAtMs(303, 4, 4);
+        assertTrue(lastAck().acknowledgesOldestInFlight());
+        driver.ackAtMs(304, 6, 6);
+        assertTrue(lastAck().acknowledgesOldestInFlight(), "the last one in flight is the oldest");
+    }
+
+    private RecordingController.Ack lastAck()
+    {
+        return controller.acks().get(controller.acks().size() - 1);
+    }
+
+    @Test
     void ackOfANumberNeverSentIsAnErrorAndChangesNothing()
     {
         driver.sendOnePerMs(0, 2, 0);

@@ -1,5 +1,6 @@
 package io.pacelink.transport.stream;
 
+import io.pacelink.transport.memory.MemoryBudget;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -133,9 +134,10 @@ class RangeSetTest
     }
 
     @Test
-    @Timeout(value = 20, unit = TimeUnit.SECONDS)
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void descendingSeparateRangesAreLogarithmicNotQuadratic()
     {
+        // The timeout only catches the quadratic case (hours); it is generous so that a loaded machine never trips it.
         // A sorted array shifts every range behind each insertion: 10^6 descending fragments would copy ~4 TB.
         final int ranges = 1_000_000;
         final RangeSet set = new RangeSet(16, ranges);
@@ -171,6 +173,32 @@ class RangeSetTest
         set.removeFirst();
         assertTrue(set.isEmpty());
         assertThrows(IllegalStateException.class, set::firstStart);
+    }
+
+    @Test
+    void slotsAreChargedToTheBudgetBeforeTheyAreAllocated()
+    {
+        final MemoryBudget budget = new MemoryBudget(12 * RangeSet.BYTES_PER_RANGE);
+        final RangeSet set = new RangeSet(0, 100, budget);
+        for (int i = 0; i < 8; i++)
+        {
+            assertTrue(set.add(10L * i, 10L * i + 1));
+        }
+        assertEquals(8 * RangeSet.BYTES_PER_RANGE, budget.committedBytes(), "grown to 4, then 8 slots");
+        assertEquals(8 * RangeSet.BYTES_PER_RANGE, set.allocatedBytes());
+
+        assertFalse(set.add(100, 101), "16 slots do not fit the budget");
+        assertEquals(8, set.size(), "unchanged");
+        assertEquals(1, budget.refusals());
+        assertTrue(set.add(1, 5), "a merge needs no slot");
+
+        set.removeFirst();
+        assertTrue(set.add(100, 101), "a freed slot is used again without growing");
+        assertEquals(8 * RangeSet.BYTES_PER_RANGE, budget.committedBytes());
+
+        set.releaseMemory();
+        set.releaseMemory();
+        assertEquals(0, budget.committedBytes(), "credited once");
     }
 
     private static void assertMatches(final BitSet model, final RangeSet set)

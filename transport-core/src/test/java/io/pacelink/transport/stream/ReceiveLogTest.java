@@ -61,7 +61,8 @@ class ReceiveLogTest
     @Test
     void segmentsAreTakenAsDataArrivesAndGivenBackOnceConsumed()
     {
-        final MemoryBudget budget = new MemoryBudget(3 * 64);
+        // Three segments, and the first four range slots (allocated for the out-of-order data).
+        final MemoryBudget budget = new MemoryBudget(3 * 64 + 4 * RangeSet.BYTES_PER_RANGE);
         final SegmentPool pool = new SegmentPool(budget, 64, 64);
         final ReceiveLog log = new ReceiveLog(CAPACITY, MAX_MESSAGE, 100, pool);
         final UnsafeBuffer stream = StreamBytes.framedStream(100, 100, 100);
@@ -70,6 +71,7 @@ class ReceiveLogTest
         // Out of order, far ahead: only the segment holding it is committed.
         assertEquals(10, log.onData(200, stream, 200, 10, false));
         assertEquals(64, log.committedBytes());
+        assertEquals(4 * RangeSet.BYTES_PER_RANGE, log.gapMemoryBytes());
         assertEquals(ReceiveLog.MEMORY_REFUSED, log.onData(0, stream, 0, 200, false),
             "three more segments do not fit in the budget");
         assertEquals(ReceiveLog.NO_ERROR, log.protocolError(), "not the peer's fault");
@@ -80,8 +82,86 @@ class ReceiveLogTest
         assertEquals(1, pool.freeSegments(), "the segment wholly consumed went back to the pool");
 
         log.releaseMemory();
-        assertEquals(64, budget.committedBytes(), "only the pooled segment stays charged");
+        assertEquals(64, budget.committedBytes(), "only the pooled segment stays charged: the ranges are credited");
         assertEquals(0, log.committedBytes());
+        assertEquals(0, log.gapMemoryBytes());
+    }
+
+    @Test
+    void oneByteFragmentsAreClosedByMemoryAtAnEighthOfTheWindow()
+    {
+        final int capacity = 64 * 1024;
+        final ReceiveLog log = new ReceiveLog(capacity, 1024);
+        final int maxGaps = (int)(ReceiveLog.maxGapMemoryBytes(capacity) / RangeSet.BYTES_PER_RANGE);
+        assertEquals(capacity / 8 / 25, maxGaps, "an eighth of the window at 25 bytes a range: 327 ranges");
+        assertEquals(maxGaps, log.maxGaps());
+
+        // Descending, so every fragment is a new range (the worst order for a sorted structure too).
+        final UnsafeBuffer stream = new UnsafeBuffer(new byte[capacity]);
+        final long top = capacity - 2;
+        for (int i = 0; i < maxGaps; i++)
+        {
+            assertEquals(1, log.onData(top - 2L * i, stream, 0, 1, false), "fragment " + i);
+        }
+        assertEquals(maxGaps, log.gapCount());
+        assertTrue(log.gapMemoryBytes() <= ReceiveLog.maxGapMemoryBytes(capacity), log.gapMemoryBytes() + " bytes");
+        assertEquals(ReceiveLog.REASSEMBLY_LIMIT_ERROR, log.onData(top - 2L * maxGaps, stream, 0, 1, false));
+        assertEquals(ReceiveLog.REASSEMBLY_LIMIT_ERROR, log.protocolError(), "sticky");
+    }
+
+    @Test
+    void aWindowWithEveryOtherPacketLostIsFarBelowTheLimit()
+    {
+        // The other side of the limit: full-size packets, every other one lost over a whole 16 MiB window (the
+        // worst a lossy path does to a legitimate sender), then the retransmissions fill the gaps in any order.
+        final int capacity = 16 * 1024 * 1024;
+        final int payload = 1_200;
+        final ReceiveLog log = new ReceiveLog(capacity, 1 << 20);
+        final UnsafeBuffer packet = new UnsafeBuffer(new byte[payload]);
+        packet.putInt(0, payload - LENGTH_PREFIX_BYTES, ByteOrder.LITTLE_ENDIAN);
+        final int packets = capacity / payload;
+        for (int i = 1; i < packets; i += 2)
+        {
+            assertEquals(payload, log.onData((long)i * payload, packet, 0, payload, false), "packet " + i);
+        }
+        assertEquals(packets / 2, log.gapCount(), "thousands of gaps");
+        assertTrue(log.gapCount() > 6_000, log.gapCount() + " gaps");
+        assertTrue(log.gapMemoryBytes() < ReceiveLog.maxGapMemoryBytes(capacity) / 4,
+            log.gapMemoryBytes() + " bytes of bookkeeping");
+
+        final List<Integer> lost = new ArrayList<>();
+        for (int i = 0; i < packets; i += 2)
+        {
+            lost.add(i);
+        }
+        Collections.shuffle(lost, new Random(7));
+        for (final int i : lost)
+        {
+            assertEquals(payload, log.onData((long)i * payload, packet, 0, payload, false), "retransmission " + i);
+        }
+        assertEquals(0, log.gapCount());
+        assertEquals((long)packets * payload, log.contiguousEnd());
+        assertEquals(ReceiveLog.NO_ERROR, log.protocolError());
+    }
+
+    @Test
+    void rangeStorageTheBudgetRefusesDropsThePacketButInOrderDataNeedsNone()
+    {
+        // Room for one segment and the first four range slots, not for the eight the fifth range needs.
+        final MemoryBudget budget = new MemoryBudget(64 + 4 * RangeSet.BYTES_PER_RANGE);
+        final ReceiveLog log = new ReceiveLog(CAPACITY, MAX_MESSAGE, 100, new SegmentPool(budget, 64, 64));
+        final UnsafeBuffer stream = StreamBytes.framedStream(200);
+        for (int i = 0; i < 4; i++)
+        {
+            assertEquals(1, log.onData(10 + 10 * i, stream, 10 + 10 * i, 1, false));
+        }
+        assertEquals(ReceiveLog.MEMORY_REFUSED, log.onData(60, stream, 60, 1, false));
+        assertEquals(ReceiveLog.NO_ERROR, log.protocolError(), "not the peer's fault: the packet is dropped");
+        assertEquals(4, log.gapCount());
+
+        assertEquals(10, log.onData(0, stream, 0, 10, false), "in-order data joins the prefix without a slot");
+        assertEquals(11, log.contiguousEnd());
+        assertEquals(1, log.onData(60, stream, 60, 1, false), "a freed slot takes the refused range now");
     }
 
     @Test

@@ -1,5 +1,7 @@
 package io.pacelink.transport.testing;
 
+import io.pacelink.link.PolicerSpec;
+import io.pacelink.link.TokenBucketPolicer;
 import io.pacelink.transport.ack.ReceivedPacketTracker;
 import io.pacelink.transport.cc.AckEvent;
 import io.pacelink.transport.cc.CongestionController;
@@ -8,6 +10,9 @@ import io.pacelink.transport.recovery.LossRecovery;
 import io.pacelink.transport.recovery.RecoveryConfig;
 import io.pacelink.transport.recovery.ScriptedLosses;
 import io.pacelink.transport.recovery.SentPacketDescriptor;
+import io.pacelink.transport.schedule.Release;
+import io.pacelink.transport.schedule.RoundRobinScheduler;
+import io.pacelink.transport.schedule.SchedulableFlow;
 import io.pacelink.transport.wire.EcnCodepoint;
 import io.pacelink.transport.wire.FrameHeaderFlyweight;
 import io.pacelink.transport.wire.PacketDecoder;
@@ -30,8 +35,10 @@ import java.util.function.BooleanSupplier;
  * <p>
  * Each instant runs as the endpoint's duty cycle does: application writes, every ACK frame due, the
  * application-limited check, the recovery timer, then sends while the window (bytes in flight below cwnd, probes
- * whatever the window) and the pacer allow. The pacer is the core's round-robin scheduler's: one packet every
- * {@code size / pacing rate}, with one send quantum of catch-up. Lost data is not resent: a backlogged application
+ * whatever the window) and the pacer allow. The pacer is the core's own {@link RoundRobinScheduler}, activated with the
+ * controller's pacing rate and send quantum once per duty cycle as the endpoint does: one packet every
+ * {@code size / pacing rate}, with one send quantum of catch-up. The policer is the simulator's
+ * {@link TokenBucketPolicer}. Lost data is not resent: a backlogged application
  * always has more. Allocation-free once constructed (with the recorder's recording switched off).
  */
 public final class ScriptedPath
@@ -73,6 +80,8 @@ public final class ScriptedPath
     private final TestControllerContext context;
     private final LossRecovery lossRecovery;
     private final SentPacketDescriptor sent = new SentPacketDescriptor();
+    private final RoundRobinScheduler<ScriptedFlow> scheduler = new RoundRobinScheduler<>();
+    private final ScriptedFlow flow = new ScriptedFlow();
     private final ReceivedPacketTracker receiver = new ReceivedPacketTracker(
         PacketDecoder.MAX_ACK_RANGES, TestControllerContext.PEER_MAX_ACK_DELAY_NS);
     private final ReceiverRanges ackRanges = new ReceiverRanges(receiver);
@@ -91,10 +100,7 @@ public final class ScriptedPath
     private double randomLossProbability;
     private long dropEveryNth;
     private int dropNextRemaining;
-    private long policerBytesPerSecond;
-    private long policerBucketBytes;
-    private double policerTokens;
-    private long policerTimeNs;
+    private TokenBucketPolicer policer;
     private long ceThresholdBytes = Long.MAX_VALUE;
     private long ceMarkedPackets;
 
@@ -108,7 +114,6 @@ public final class ScriptedPath
     private long nowNs;
     private long nextPacketNumber;
     private long ackCursor;
-    private long releaseTimeNs = Long.MIN_VALUE;
     private long lastDepartureNs;
     private long lastAckArrivalNs;
     private long newestSentTimeNs = Long.MIN_VALUE;
@@ -151,7 +156,7 @@ public final class ScriptedPath
         this.lossRandom = new SplittableRandom(seed);
         this.nowNs = startNs;
         this.lastDepartureNs = startNs;
-        this.policerTimeNs = startNs;
+        scheduler.addFlow(flow);
     }
 
     /**
@@ -278,16 +283,17 @@ public final class ScriptedPath
     }
 
     /**
+     * A token-bucket policer in front of the bottleneck: the simulator's own ({@link PolicerSpec#newPolicer()}, Linux
+     * {@code act_police}'s rules), so controller tests meet the policer the scenarios and {@code pacelink sim} use.
+     *
      * @param rateBytesPerSecond token rate (0: no policer).
-     * @param bucketBytes        bucket depth; the bucket starts full.
+     * @param bucketBytes        bucket depth, at least {@link PolicerSpec#MIN_BURST_BYTES}; the bucket starts full.
      * @return this.
      */
     public ScriptedPath policer(final long rateBytesPerSecond, final long bucketBytes)
     {
-        this.policerBytesPerSecond = rateBytesPerSecond;
-        this.policerBucketBytes = bucketBytes;
-        this.policerTokens = bucketBytes;
-        this.policerTimeNs = nowNs;
+        this.policer = rateBytesPerSecond <= 0 ?
+            null : new PolicerSpec(rateBytesPerSecond * 8, bucketBytes).newPolicer();
         return this;
     }
 
@@ -653,9 +659,15 @@ public final class ScriptedPath
             lossRecovery.onTimeout(nowNs, outcomes);
         }
 
-        while (nextSendNs() <= nowNs)
+        if (hasWork())
         {
-            send();
+            scheduler.activate(
+                flow, isPacing ? controller.pacingRateBytesPerSecond() : 0, controller.sendQuantumBytes(), nowNs);
+        }
+        Release<ScriptedFlow> release;
+        while (null != (release = scheduler.next(nowNs)))
+        {
+            scheduler.onSent(release.flow(), send(), true, nowNs);
         }
         return false;
     }
@@ -680,21 +692,40 @@ public final class ScriptedPath
         return unsentBytes() >= context.maxDatagramSizeBytes();
     }
 
-    private long nextSendNs()
+    /**
+     * @return true if a packet may go within the window: a probe, or data below cwnd.
+     */
+    private boolean hasWork()
     {
         if (!lossRecovery.canSend())
         {
-            return NEVER;
+            return false;
         }
-        if (lossRecovery.probesToSend() == 0 &&
-            (!hasData() || lossRecovery.bytesInFlight() >= controller.congestionWindowBytes()))
+        return lossRecovery.probesToSend() > 0 ||
+            (hasData() && lossRecovery.bytesInFlight() < controller.congestionWindowBytes());
+    }
+
+    /**
+     * @return when the next packet may leave: now if the scheduler has yet to take the flow's work, else when its
+     * pacing releases it.
+     */
+    private long nextSendNs()
+    {
+        if (!hasWork())
         {
             return NEVER;
         }
-        return isPacing && releaseTimeNs > nowNs ? releaseTimeNs : nowNs;
+        if (0 == scheduler.activeFlowCount())
+        {
+            return nowNs;
+        }
+        return Math.max(nowNs, scheduler.nextReleaseTimeNs());
     }
 
-    private void send()
+    /**
+     * @return the packet's size.
+     */
+    private int send()
     {
         if (nextPacketNumber - ackCursor >= CAPACITY)
         {
@@ -717,7 +748,6 @@ public final class ScriptedPath
             .streamRange(packetNumber * datagramSizeBytes, carriesData ? sizeBytes : 0, false, false)
             .probe(isProbe)
             .ecnCodepoint(codepoint));
-        pace(sizeBytes);
         newestSentTimeNs = nowNs;
         sentBytes += sizeBytes;
 
@@ -734,22 +764,7 @@ public final class ScriptedPath
             ceMarkedPackets += isMarked ? 1 : 0;
             ackArrivalNs[i] = enterBottleneck(sizeBytes);
         }
-    }
-
-    /**
-     * The core's round-robin scheduler: the next release is {@code size / rate} after this one, and a sender behind
-     * schedule keeps at most one send quantum (less this packet) of catch-up.
-     */
-    private void pace(final int sizeBytes)
-    {
-        final long rateBytesPerSecond = controller.pacingRateBytesPerSecond();
-        if (!isPacing || rateBytesPerSecond <= 0 || Long.MAX_VALUE == rateBytesPerSecond)
-        {
-            return;
-        }
-        final long catchUpBytes = Math.max(0, controller.sendQuantumBytes() - sizeBytes);
-        final long earliestBaseNs = nowNs - catchUpBytes * NANOS_PER_SECOND / rateBytesPerSecond;
-        releaseTimeNs = Math.max(releaseTimeNs, earliestBaseNs) + sizeBytes * NANOS_PER_SECOND / rateBytesPerSecond;
+        return sizeBytes;
     }
 
     private boolean isDropped(final long packetNumber, final int sizeBytes)
@@ -767,17 +782,9 @@ public final class ScriptedPath
         {
             return true;
         }
-        if (policerBytesPerSecond > 0)
+        if (null != policer && !policer.conforms(nowNs, sizeBytes))
         {
-            policerTokens = Math.min(
-                policerBucketBytes,
-                policerTokens + (double)policerBytesPerSecond * (nowNs - policerTimeNs) / NANOS_PER_SECOND);
-            policerTimeNs = nowNs;
-            if (policerTokens < sizeBytes)
-            {
-                return true;
-            }
-            policerTokens -= sizeBytes;
+            return true;
         }
         return queueBytes() + sizeBytes > bufferBytes;
     }
@@ -889,6 +896,23 @@ public final class ScriptedPath
         if (null != listener)
         {
             listener.onAckProcessed(this);
+        }
+    }
+
+    /**
+     * The scripted connection as the scheduler sees it: an ack-eliciting packet whenever the window and the application
+     * allow one (its ACKs travel on the path's own ACK model, not through the scheduler).
+     */
+    private final class ScriptedFlow implements SchedulableFlow
+    {
+        public long flowId()
+        {
+            return 1;
+        }
+
+        public int sendable(final long nowNs)
+        {
+            return hasWork() ? ACK_ELICITING : 0;
         }
     }
 

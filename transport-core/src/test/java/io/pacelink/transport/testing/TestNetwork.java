@@ -30,7 +30,17 @@ public final class TestNetwork
      */
     public Port newPort(final int port)
     {
-        final Port newPort = new Port(new InetSocketAddress("127.0.0.1", port));
+        return newPort("127.0.0.1", port);
+    }
+
+    /**
+     * @param host a literal IPv4 address, e.g. 127.0.0.2 for a second host.
+     * @param port the port number.
+     * @return a new port of this network.
+     */
+    public Port newPort(final String host, final int port)
+    {
+        final Port newPort = new Port(new InetSocketAddress(host, port));
         portsByAddress.put(newPort.address, newPort);
         return newPort;
     }

@@ -1,0 +1,194 @@
+package io.pacelink.transport.admission;
+
+import org.agrona.collections.Hashing;
+import org.agrona.collections.Long2LongHashMap;
+
+import java.net.InetAddress;
+import java.util.Arrays;
+
+/**
+ * The server's handshakes that their clients have not confirmed yet, held apart from its established connections
+ * (docs/security.md, "Admission"): at most a fixed number in all and a smaller number per source address, in the
+ * order they began. When a new handshake would pass either cap, the oldest one of its source — or, with the whole
+ * budget full, the oldest of all — is named to make room, so half-open handshakes (a client that never confirms,
+ * about 4 KB/s from one host) can delay nobody: a new client always gets a slot, and loses it only if it takes longer
+ * to confirm than the attacker takes to send the whole budget's worth of hellos. The idea is TCP's SYN queue drop of
+ * the oldest embryonic connection (RFC 4987 section 3.4, "Recycling the oldest half-open TCB").
+ * <p>
+ * Slots are a doubly linked list over fixed arrays, oldest first; sources are counted in a fixed table of hash
+ * buckets with a secret seed, as in {@link SourceRateLimiter} (two sources sharing a bucket share its cap). Nothing is
+ * allocated once built. Agent thread only.
+ */
+public final class HandshakeBudget
+{
+    /**
+     * {@link #victim}: nothing needs to make room.
+     */
+    public static final long NONE = 0;
+
+    private static final int NIL = -1;
+    private static final int SOURCE_BUCKETS = 4096;
+
+    private final long[] ids;
+    private final int[] sourceBuckets;
+    private final int[] previous;
+    private final int[] next;
+    private final int[] countBySource = new int[SOURCE_BUCKETS];
+    private final Long2LongHashMap slotById = new Long2LongHashMap(NIL);
+    private final long seed;
+    private final int maxPerSource;
+    private int oldest = NIL;
+    private int newest = NIL;
+    private int free;
+    private int size;
+
+    /**
+     * @param maxHandshakes unconfirmed handshakes held at once, at least 1.
+     * @param maxPerSource  held at once from one source address, 1..maxHandshakes.
+     * @param seed          secret seed of the source hash.
+     */
+    public HandshakeBudget(final int maxHandshakes, final int maxPerSource, final long seed)
+    {
+        if (maxHandshakes < 1 || maxPerSource < 1 || maxPerSource > maxHandshakes)
+        {
+            throw new IllegalArgumentException("maxHandshakes=" + maxHandshakes + " (at least 1), maxPerSource=" +
+                maxPerSource + " (1..maxHandshakes)");
+        }
+        ids = new long[maxHandshakes];
+        sourceBuckets = new int[maxHandshakes];
+        previous = new int[maxHandshakes];
+        next = new int[maxHandshakes];
+        for (int i = 0; i < maxHandshakes; i++)
+        {
+            next[i] = i + 1 < maxHandshakes ? i + 1 : NIL;
+        }
+        Arrays.fill(previous, NIL);
+        free = 0;
+        this.maxPerSource = maxPerSource;
+        this.seed = seed;
+    }
+
+    /**
+     * @return unconfirmed handshakes held now.
+     */
+    public int size()
+    {
+        return size;
+    }
+
+    /**
+     * @return the most held at once.
+     */
+    public int capacity()
+    {
+        return ids.length;
+    }
+
+    /**
+     * @return true when half the budget or more is held: reason enough to validate addresses before holding more
+     * ({@link io.pacelink.transport.RetryMode#AUTO}).
+     */
+    public boolean isUnderPressure()
+    {
+        return 2 * size >= ids.length;
+    }
+
+    /**
+     * Which handshake must go before a new one from this source is held: its source's oldest when the source has
+     * its cap, else the oldest of all when the budget is full.
+     *
+     * @param source the new handshake's source address.
+     * @return that handshake's id, or {@link #NONE} if there is room.
+     */
+    public long victim(final InetAddress source)
+    {
+        final int bucket = bucket(source);
+        if (countBySource[bucket] >= maxPerSource)
+        {
+            for (int slot = oldest; NIL != slot; slot = next[slot])
+            {
+                if (sourceBuckets[slot] == bucket)
+                {
+                    return ids[slot];
+                }
+            }
+        }
+        return size == ids.length ? ids[oldest] : NONE;
+    }
+
+    /**
+     * Hold a new handshake; call {@link #victim} first and remove the one it names.
+     *
+     * @param id     the server connection's id, not {@link #NONE}.
+     * @param source its client's address.
+     * @throws IllegalStateException if there is no room.
+     */
+    public void add(final long id, final InetAddress source)
+    {
+        if (NIL == free)
+        {
+            throw new IllegalStateException("handshake budget full: remove the victim first");
+        }
+        final int slot = free;
+        free = next[slot];
+        final int bucket = bucket(source);
+        ids[slot] = id;
+        sourceBuckets[slot] = bucket;
+        previous[slot] = newest;
+        next[slot] = NIL;
+        if (NIL == newest)
+        {
+            oldest = slot;
+        }
+        else
+        {
+            next[newest] = slot;
+        }
+        newest = slot;
+        countBySource[bucket]++;
+        slotById.put(id, slot);
+        size++;
+    }
+
+    /**
+     * A handshake was confirmed, or its connection closed: its slot is free. An id not held is ignored.
+     *
+     * @param id the server connection's id.
+     */
+    public void remove(final long id)
+    {
+        final int slot = (int)slotById.remove(id);
+        if (NIL == slot)
+        {
+            return;
+        }
+        final int before = previous[slot];
+        final int after = next[slot];
+        if (NIL == before)
+        {
+            oldest = after;
+        }
+        else
+        {
+            next[before] = after;
+        }
+        if (NIL == after)
+        {
+            newest = before;
+        }
+        else
+        {
+            previous[after] = before;
+        }
+        countBySource[sourceBuckets[slot]]--;
+        previous[slot] = NIL;
+        next[slot] = free;
+        free = slot;
+        size--;
+    }
+
+    private int bucket(final InetAddress source)
+    {
+        return Hashing.hash(source.hashCode() ^ seed, SOURCE_BUCKETS - 1);
+    }
+}

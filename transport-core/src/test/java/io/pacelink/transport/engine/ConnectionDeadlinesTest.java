@@ -1,0 +1,166 @@
+package io.pacelink.transport.engine;
+
+import io.pacelink.transport.Connection;
+import io.pacelink.transport.ConnectionState;
+import io.pacelink.transport.testing.TestNetwork;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A duty cycle serves only the connections a datagram, a due timer (the timer wheel) or their application asked for:
+ * an idle endpoint's cycle touches none, whatever its number of connections; each timer fires at its exact deadline,
+ * and the endpoint's next deadline is the earliest of its connections', as a pass over all of them would give.
+ */
+class ConnectionDeadlinesTest
+{
+    private static final long IDLE_TIMEOUT_NS = TimeUnit.MILLISECONDS.toNanos(400);
+    private static final int CONNECTIONS = 24;
+
+    private final CoreTestBed bed = new CoreTestBed(IDLE_TIMEOUT_NS, TimeUnit.SECONDS.toNanos(1));
+    private final TestNetwork network = bed.network();
+    private TestNetwork.Port serverPort;
+    private EndpointCore server;
+    private EndpointCore client;
+    private final Connection[] clientSides = new Connection[CONNECTIONS];
+    private final Connection[] serverSides = new Connection[CONNECTIONS];
+
+    @BeforeEach
+    void setUp()
+    {
+        serverPort = network.newPort(1000);
+        server = bed.newCore(serverPort, true, 64);
+        client = bed.newCore(network.newPort(2000), false, 64);
+        for (int i = 0; i < CONNECTIONS; i++)
+        {
+            final Connection[] pair = bed.connect(client, server, serverPort);
+            clientSides[i] = pair[0];
+            serverSides[i] = pair[1];
+            bed.runFor(TimeUnit.MILLISECONDS.toNanos(3)); // spread their timers
+        }
+        bed.runFor(TimeUnit.MILLISECONDS.toNanos(50)); // handshakes confirmed, ACKs sent: idle
+    }
+
+    private static long earliestByScan(final EndpointCore core)
+    {
+        final ConnectionTable table = core.connectionTable();
+        long earliestNs = Long.MAX_VALUE;
+        for (int i = 0; i < table.size(); i++)
+        {
+            earliestNs = Math.min(earliestNs, table.get(i).nextDeadlineNs());
+        }
+        return earliestNs;
+    }
+
+    private static int dueAt(final EndpointCore core, final long nowNs)
+    {
+        final ConnectionTable table = core.connectionTable();
+        int due = 0;
+        for (int i = 0; i < table.size(); i++)
+        {
+            due += table.get(i).nextDeadlineNs() <= nowNs ? 1 : 0;
+        }
+        return due;
+    }
+
+    @Test
+    void anIdleDutyCycleServesNoConnection()
+    {
+        for (final EndpointCore core : new EndpointCore[]{ client, server })
+        {
+            assertEquals(CONNECTIONS, core.connectionCount());
+            final long deadlineNs = core.nextDeadlineNs();
+            assertEquals(earliestByScan(core), deadlineNs, "the earliest deadline of all connections");
+            assertTrue(deadlineNs > bed.nowNs() + 1, "nothing due for a while");
+            assertEquals(0, core.doWork(deadlineNs - 1), "no work before the deadline");
+            assertEquals(0, core.connectionsServed(), "and no connection looked at");
+        }
+    }
+
+    @Test
+    void aDueTimerServesOnlyTheConnectionsItIsDueFor()
+    {
+        final long endNs = bed.nowNs() + 2 * IDLE_TIMEOUT_NS;
+        int cycles = 0;
+        long nowNs;
+        while ((nowNs = Math.min(client.nextDeadlineNs(), server.nextDeadlineNs())) < endNs)
+        {
+            for (final EndpointCore core : new EndpointCore[]{ client, server })
+            {
+                assertEquals(earliestByScan(core), core.nextDeadlineNs());
+                final int due = dueAt(core, nowNs);
+                core.doWork(nowNs);
+                assertTrue(core.connectionsServed() >= due && core.connectionsServed() < CONNECTIONS,
+                    "served " + core.connectionsServed() + " for " + due + " due");
+            }
+            cycles++;
+        }
+        assertTrue(cycles >= 2 * CONNECTIONS, "every connection's keep-alive came round: " + cycles);
+        for (int i = 0; i < CONNECTIONS; i++)
+        {
+            assertEquals(ConnectionState.CONNECTED, clientSides[i].state(), "kept alive: " + i);
+        }
+    }
+
+    @Test
+    void idleConnectionsStayAliveOnTheirKeepAlives()
+    {
+        bed.runFor(3 * IDLE_TIMEOUT_NS);
+        for (int i = 0; i < CONNECTIONS; i++)
+        {
+            assertEquals(ConnectionState.CONNECTED, clientSides[i].state(), "kept alive: " + i);
+            assertEquals(ConnectionState.CONNECTED, serverSides[i].state(), "kept alive: " + i);
+        }
+    }
+
+    @Test
+    void anOfferServesOnlyItsConnection()
+    {
+        final UnsafeBuffer message = new UnsafeBuffer(new byte[100]);
+        final long nowNs = Math.min(client.nextDeadlineNs(), server.nextDeadlineNs()) - 1;
+        assertTrue(clientSides[7].offer(message, 0, message.capacity()) > 0);
+        client.doWork(nowNs);
+        assertEquals(1, client.connectionsServed(), "the one the application offered on");
+        server.doWork(nowNs);
+        assertEquals(1, server.connectionsServed(), "the one its datagram arrived for");
+        final int[] received = new int[1];
+        assertEquals(1, serverSides[7].poll((buffer, offset, length) -> received[0] += length, 10));
+        assertEquals(100, received[0]);
+    }
+
+    @Test
+    void closesOfIdleConnectionsAreServed()
+    {
+        for (int i = 0; i < CONNECTIONS; i += 2)
+        {
+            clientSides[i].closeNow();
+        }
+        bed.runFor(TimeUnit.MILLISECONDS.toNanos(100));
+        for (int i = 0; i < CONNECTIONS; i++)
+        {
+            assertEquals(0 == i % 2 ? ConnectionState.CLOSED : ConnectionState.CONNECTED, serverSides[i].state());
+        }
+        assertEquals(CONNECTIONS / 2, server.connectionCount());
+        assertEquals(earliestByScan(server), server.nextDeadlineNs(), "timers of the closed ones are gone");
+    }
+
+    @Test
+    void aFullSignalQueueServesEveryConnection()
+    {
+        final ApplicationSignals signals = new ApplicationSignals(2);
+        assertTrue(signals.offer((ConnectionHandle)clientSides[0]));
+        assertTrue(signals.offer((ConnectionHandle)clientSides[1]));
+        assertFalse(signals.offer((ConnectionHandle)clientSides[2]), "full");
+        final ConnectionTable table = client.connectionTable();
+        signals.drainTo(table);
+        assertEquals(CONNECTIONS, table.takeMarked(), "all of them, since a signal was lost");
+        signals.drainTo(table);
+        assertEquals(0, table.takeMarked(), "once");
+    }
+}
