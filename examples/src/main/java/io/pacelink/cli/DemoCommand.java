@@ -116,6 +116,10 @@ public final class DemoCommand implements Callable<Integer>
         {
             throw new IllegalArgumentException("--duration must be positive, e.g. 10s");
         }
+        if (!virtual)
+        {
+            duration = new Duration(DurationCap.capNs("--duration", duration.nanos()));
+        }
         final PathSpec.Pair pair = pathRunOptions.pair(path);
         PathArguments.printWarnings(System.err, "demo", pair);
         return virtual ? runSimulated(out, names, pair, scheduler) : runThroughRelay(out, names, pair, scheduler);

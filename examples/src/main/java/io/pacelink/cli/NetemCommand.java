@@ -79,7 +79,10 @@ public final class NetemCommand implements Callable<Integer>
         ioOptions.validate();
         final PortType portType = ioOptions.portType();
         final boolean gso = ioOptions.gso();
-
+        if (null != duration)
+        {
+            duration = new Duration(DurationCap.capNs("--duration", duration.nanos()));
+        }
         final PrintStream out = System.out;
         final NetemRelay relay = new NetemRelay(new NetemRelay.Context()
             .listenAddress(listenAddress)
@@ -89,7 +92,7 @@ public final class NetemCommand implements Callable<Integer>
             .countersDirectory(countersDirectory)
             .portFactory((bindAddress, socketBufferBytes) ->
                 DatagramPorts.open(portType, bindAddress, socketBufferBytes, gso).port())
-            .reporter(RelayReporter.printingTo(out)));
+            .reporter(new RelayLatenessWarning(RelayReporter.printingTo(out), System.err, pair)));
         out.printf("relaying %s -> %s%n  forward: %s%n  reverse: %s%n  ECN: %s%n",
             SocketAddresses.format(relay.listenAddress()), SocketAddresses.format(forwardAddress),
             describe(pair.forward()), describe(pair.reverse()),

@@ -4,7 +4,10 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 import java.io.PrintWriter;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.Supplier;
 
 /**
  * The {@code pacelink} command line.
@@ -14,22 +17,15 @@ import java.util.concurrent.Callable;
     mixinStandardHelpOptions = true,
     version = "pacelink 0.1.0",
     description = "Reliable transport over UDP with pluggable congestion control (BBRv1, BBRplus, BBRv2, BBRv3, " +
-        "CUBIC, Reno).",
-    subcommands = {
-        DemoCommand.class,
-        SimCommand.class,
-        ReportCommand.class,
-        NetemCommand.class,
-        StatCommand.class,
-        PerfCommand.class,
-        PingCommand.class,
-        SendCommand.class,
-        ReceiveCommand.class,
-        KeygenCommand.class,
-        CommandLine.HelpCommand.class
-    })
+        "CUBIC, Reno).")
 public final class PacelinkCommand implements Callable<Integer>
 {
+    /**
+     * The subcommands, in the order the help lists them. picocli reads each one's annotations when it is added,
+     * which for all of them takes longer than a JVM takes to start; {@link #main} adds only the one asked for.
+     */
+    private static final Map<String, Supplier<Object>> SUBCOMMANDS = subcommands();
+
     /**
      * Exit status of a usage error: a missing or bad command, option or value.
      */
@@ -50,15 +46,35 @@ public final class PacelinkCommand implements Callable<Integer>
         {
             System.setProperty(LOG_FORMAT_PROPERTY, "%4$s: %5$s%6$s%n");
         }
-        System.exit(newCommandLine().execute(args));
+        System.exit(newCommandLine(args).execute(args));
     }
 
     /**
-     * @return the command line with the converters and error handling every subcommand shares.
+     * @return the command line with every subcommand, and the converters and error handling they share.
      */
     public static CommandLine newCommandLine()
     {
+        return newCommandLine(new String[0]);
+    }
+
+    /**
+     * @param args the arguments it will be given.
+     * @return the command line for them: with only the subcommand they name (its usage and errors are the same), or
+     * with every subcommand when they name none, {@code help}, or one that does not exist (the help lists them all).
+     */
+    static CommandLine newCommandLine(final String[] args)
+    {
         final CommandLine commandLine = new CommandLine(new PacelinkCommand());
+        // "help COMMAND" needs them all.
+        final Supplier<Object> only = args.length > 0 && !"help".equals(args[0]) ? SUBCOMMANDS.get(args[0]) : null;
+        if (null != only)
+        {
+            commandLine.addSubcommand(args[0], only.get());
+        }
+        else
+        {
+            SUBCOMMANDS.forEach((name, command) -> commandLine.addSubcommand(name, command.get()));
+        }
         commandLine.registerConverter(ByteSize.class, ByteSize::parse);
         commandLine.registerConverter(Duration.class, Duration::parse);
         commandLine.registerConverter(BitRate.class, BitRate::parse);
@@ -69,6 +85,23 @@ public final class PacelinkCommand implements Callable<Integer>
                 USAGE_ERROR_EXIT_STATUS : 1;
         });
         return commandLine;
+    }
+
+    private static Map<String, Supplier<Object>> subcommands()
+    {
+        final Map<String, Supplier<Object>> subcommands = new LinkedHashMap<>();
+        subcommands.put("demo", DemoCommand::new);
+        subcommands.put("sim", SimCommand::new);
+        subcommands.put("report", ReportCommand::new);
+        subcommands.put("netem", NetemCommand::new);
+        subcommands.put("stat", StatCommand::new);
+        subcommands.put("perf", PerfCommand::new);
+        subcommands.put("ping", PingCommand::new);
+        subcommands.put("send", SendCommand::new);
+        subcommands.put("receive", ReceiveCommand::new);
+        subcommands.put("keygen", KeygenCommand::new);
+        subcommands.put("help", CommandLine.HelpCommand::new);
+        return subcommands;
     }
 
     /**

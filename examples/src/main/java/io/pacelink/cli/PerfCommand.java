@@ -175,7 +175,8 @@ public final class PerfCommand implements Callable<Integer>
         {
             throw new IllegalArgumentException("-1 is a server option");
         }
-        final long durationNs = null != time ? seconds("-t", time) : null == bytes ? seconds("-t", "10") : 0;
+        final long durationNs = null != time ? DurationCap.capNs("-t", seconds("-t", time)) :
+            null == bytes ? DurationCap.capNs("-t", seconds("-t", "10")) : 0;
         if (null != time && null != bytes)
         {
             throw new IllegalArgumentException("give -t or -n, not both");

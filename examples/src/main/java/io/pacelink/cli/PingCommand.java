@@ -47,7 +47,8 @@ public final class PingCommand implements Callable<Integer>
     private boolean echo;
 
     @Option(names = { "-p", "--port" }, defaultValue = "" + PerfCommand.DEFAULT_PORT, paramLabel = "PORT",
-        description = "With --echo: the port to listen on (default ${DEFAULT-VALUE}).")
+        description = "With --echo: the port to listen on; else the server's port, as HOST:PORT gives it " +
+            "(default ${DEFAULT-VALUE}).")
     private int port;
 
     @Option(names = { "-B", "--bind" }, paramLabel = "ADDRESS",
@@ -165,8 +166,14 @@ public final class PingCommand implements Callable<Integer>
         final long intervalNs = Duration.parseSeconds("-i", interval).nanos();
         final String cc = null == congestionControl ? new PacelinkContext().congestionControl() : congestionControl;
         CongestionControlRegistry.load().factory(cc);
+        final boolean hasPort = target.contains(":");
+        if (hasPort && spec.commandLine().getParseResult().hasMatchedOption("-p"))
+        {
+            throw new IllegalArgumentException("give the server's port once: " + target + " already names one, " +
+                "so -p " + port + " is not used (-p is the port to listen on only with --echo)");
+        }
         final InetSocketAddress server = SocketAddresses.parse("HOST[:PORT]",
-            target.contains(":") ? target : target + ":" + PerfCommand.DEFAULT_PORT, null);
+            hasPort ? target : target + ":" + port, null);
         final String bindHost = null != bind ? bind : server.getAddress().isLoopbackAddress() ? "127.0.0.1" : "0.0.0.0";
         final InetSocketAddress bindAddress = new InetSocketAddress(bindHost, 0);
         if (bindAddress.isUnresolved())

@@ -72,6 +72,70 @@ record ProcessCounters(
         {
             return transport.getOrDefault(name, 0L);
         }
+
+        /**
+         * @return the peer's address as {@code ip:port}, from the description the transport gave the connection's
+         * counters ({@code conn <id> <peer> <controller>}).
+         */
+        String peer()
+        {
+            final String[] words = description.split(" ");
+            return words.length >= 4 ? address(words[words.length - 2]) : "?";
+        }
+
+        /**
+         * @return the controller this connection runs (which may differ from its endpoint's default: a client
+         * names one per connection, and a server runs what the client asked for).
+         */
+        String congestionControl()
+        {
+            final String[] words = description.split(" ");
+            return words.length >= 4 ? words[words.length - 1] : "?";
+        }
+    }
+
+    /**
+     * @return the local address ({@code ip:port}) of the endpoint or relay, from its description
+     * ({@code endpoint /127.0.0.1:40123 cc=bbr ...}, {@code netem /127.0.0.1:9000 -> ...}), or {@code ?}.
+     */
+    String localAddress()
+    {
+        final String[] words = description.split(" ");
+        return words.length >= 2 ? address(words[1]) : "?";
+    }
+
+    /**
+     * @return true for a {@code pacelink netem} relay's file.
+     */
+    boolean isRelay()
+    {
+        return description.startsWith("netem ");
+    }
+
+    /**
+     * @param text an {@code InetSocketAddress}'s text: {@code host/1.2.3.4:5} or {@code /1.2.3.4:5}.
+     * @return {@code 1.2.3.4:5}.
+     */
+    static String address(final String text)
+    {
+        return text.substring(text.indexOf('/') + 1);
+    }
+
+    /**
+     * @param address {@code ip:port}, {@code [v6]:port} or {@code v6:port}.
+     * @return the port, or -1.
+     */
+    static int port(final String address)
+    {
+        final int colon = address.lastIndexOf(':');
+        try
+        {
+            return colon < 0 ? -1 : Integer.parseInt(address.substring(colon + 1));
+        }
+        catch (final NumberFormatException ex)
+        {
+            return -1;
+        }
     }
 
     /**

@@ -19,20 +19,23 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 
 /**
- * {@code pacelink stat}: watch running Pacelink processes from outside, like {@code ss -i} or AeronStat. Every
+ * {@code pacelink stat}: watch running Pacelink processes from outside, like {@code ss -ti} or AeronStat. Every
  * endpoint (and every {@code pacelink netem} relay) keeps its counters in a memory-mapped file in the counters
- * directory; this command maps those files read-only and prints their counters every interval, as a table per
- * process or as one JSON object per refresh. Files of processes that are gone are listed as stale and removed by
- * {@code --clean}.
+ * directory; this command maps those files read-only and prints, every interval, one line per live connection (as
+ * {@code ss -ti} does for TCP), every endpoint's, scheduler's and relay's counters with {@code --all}, or one JSON
+ * object per refresh. Files of processes that are gone are hidden (listed by {@code --all}) and removed by
+ * {@code --clean}, which touches only this user's files.
  */
 @Command(
     name = "stat",
     mixinStandardHelpOptions = true,
     sortOptions = false,
     description = {
-        "Show the live counters of running Pacelink endpoints and netem relays (cwnd, pacing rate, delivery rate, " +
-            "RTT, in flight, retransmits, losses, send limits, controller state), refreshed every interval.",
-        "Example: pacelink stat -i 1s   or   pacelink stat --json --count 1%n"
+        "Show the live connections of running Pacelink endpoints, one line each as ss -ti shows TCP sockets: peer, " +
+            "controller, state, cwnd, pacing rate, delivery rate, RTT min/smoothed, in flight, retransmits, losses; " +
+            "refreshed every interval. --all adds every endpoint, scheduler and netem relay counter.",
+        "Example: pacelink stat --count 1   or   pacelink stat --peer 192.0.2.7 -i 1s   or   pacelink stat --all " +
+            "--json --count 1%n"
     })
 public final class StatCommand implements Callable<Integer>
 {
@@ -43,6 +46,20 @@ public final class StatCommand implements Callable<Integer>
     @Option(names = "--pid", paramLabel = "PID", description = "Only the process with this id.")
     private Long pid;
 
+    @Option(names = "--peer", paramLabel = "HOST[:PORT]", description = "Only connections to this peer.")
+    private String peer;
+
+    @Option(names = "--port", paramLabel = "PORT", defaultValue = "-1",
+        description = "Only connections whose local or peer port is PORT.")
+    private int port;
+
+    @Option(names = { "-a", "--all" }, description = "Every endpoint's, scheduler's and relay's counters, each " +
+        "connection's send limits and controller counters, and the files of processes that are gone.")
+    private boolean all;
+
+    @Option(names = "--zeros", description = "With --all: also the counters that are 0 (left out by default).")
+    private boolean zeros;
+
     @Option(names = { "-i", "--interval" }, defaultValue = "1s", paramLabel = "TIME",
         description = "Time between refreshes (default ${DEFAULT-VALUE}).")
     private Duration interval;
@@ -51,11 +68,11 @@ public final class StatCommand implements Callable<Integer>
         description = "Stop after N refreshes; 0 runs until Ctrl-C (default ${DEFAULT-VALUE}).")
     private int count;
 
-    @Option(names = "--json", description = "One JSON object per refresh, one per line, instead of tables.")
+    @Option(names = "--json", description = "One JSON object per refresh, one per line, with every counter.")
     private boolean json;
 
     @Option(names = "--clean",
-        description = "Remove the counters files of processes that are gone, say which, and exit.")
+        description = "Remove this user's counters files of processes that are gone, say which, and exit.")
     private boolean clean;
 
     private final Map<Path, CountersFileReader> openFiles = new HashMap<>();
@@ -71,13 +88,19 @@ public final class StatCommand implements Callable<Integer>
             throw new IllegalArgumentException("--count must be 0 (until Ctrl-C) or more, got " + count);
         }
 
+        if (zeros && !all && !json)
+        {
+            throw new IllegalArgumentException("--zeros goes with --all (the default view prints no zero counters " +
+                "to leave out)");
+        }
+        final StatFilter filter = new StatFilter(pid, peer, port, all);
         final PrintStream out = System.out;
         if (clean)
         {
             return clean(out);
         }
 
-        final StatJson jsonWriter = json ? new StatJson(out) : null;
+        final StatJson jsonWriter = json ? new StatJson(out, filter) : null;
         try
         {
             for (int refresh = 1; 0 == count || refresh <= count; refresh++)
@@ -92,9 +115,13 @@ public final class StatCommand implements Callable<Integer>
                 {
                     jsonWriter.write(nowMs, directory, processes);
                 }
+                else if (all)
+                {
+                    StatTable.printAll(out, nowMs, directory, filter, zeros, processes);
+                }
                 else
                 {
-                    StatTable.print(out, nowMs, directory, pid, processes);
+                    StatTable.printConnections(out, nowMs, directory, filter, processes);
                 }
             }
         }
@@ -157,9 +184,15 @@ public final class StatCommand implements Callable<Integer>
         return file;
     }
 
+    /**
+     * Remove the files whose owner process is gone: only this user's (the default directory is this user's, but
+     * {@code --dir} may name a shared one), never a live process's, however old its heartbeat.
+     */
     private int clean(final PrintStream out) throws IOException
     {
         int removed = 0;
+        int othersStale = 0;
+        final String user = System.getProperty("user.name");
         final long nowMs = System.currentTimeMillis();
         for (final Path path : CountersFileReader.list(directory))
         {
@@ -174,13 +207,25 @@ public final class StatCommand implements Callable<Integer>
                 file.liveness(nowMs, CountersFileReader.DEFAULT_HEARTBEAT_TIMEOUT_MS);
             final String description = file.description();
             file.close();
-            if (isStale && Files.deleteIfExists(path))
+            if (!isStale)
+            {
+                continue;
+            }
+            final String owner = Files.getOwner(path).getName();
+            if (!owner.equals(user))
+            {
+                othersStale++;
+                out.println("kept " + path + " (pid " + ownerPid + " is gone, but the file is " + owner + "'s, not " +
+                    user + "'s)");
+            }
+            else if (Files.deleteIfExists(path))
             {
                 removed++;
                 out.println("removed " + path + " (pid " + ownerPid + " is gone: " + description + ")");
             }
         }
-        out.println(removed + " stale counters file" + (1 == removed ? "" : "s") + " removed from " + directory);
+        out.println(removed + " stale counters file" + (1 == removed ? "" : "s") + " removed from " + directory +
+            (othersStale > 0 ? "; " + othersStale + " of other users kept" : ""));
         return 0;
     }
 }

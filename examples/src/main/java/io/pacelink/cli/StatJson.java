@@ -28,13 +28,16 @@ import java.util.Map;
 final class StatJson
 {
     private final JsonGenerator json;
+    private final StatFilter filter;
 
     /**
-     * @param out where; flushed after each object, never closed.
+     * @param out    where; flushed after each object, never closed.
+     * @param filter the processes and connections to write.
      * @throws IOException if the generator cannot be created.
      */
-    StatJson(final OutputStream out) throws IOException
+    StatJson(final OutputStream out, final StatFilter filter) throws IOException
     {
+        this.filter = filter;
         json = JsonFactory.builder()
             .disable(StreamWriteFeature.AUTO_CLOSE_TARGET)
             .build()
@@ -57,7 +60,10 @@ final class StatJson
         json.writeArrayFieldStart("processes");
         for (final ProcessCounters process : processes)
         {
-            writeProcess(process);
+            if (filter.selects(process))
+            {
+                writeProcess(process);
+            }
         }
         json.writeEndArray();
         json.writeEndObject();
@@ -92,9 +98,15 @@ final class StatJson
         json.writeArrayFieldStart("connections");
         for (final ProcessCounters.Connection connection : process.connections())
         {
+            if (!filter.selects(process, connection))
+            {
+                continue;
+            }
             json.writeStartObject();
             json.writeStringField("id", Long.toHexString(connection.connectionId()));
             json.writeStringField("description", connection.description());
+            json.writeStringField("peer", connection.peer());
+            json.writeStringField("cc", connection.congestionControl());
             json.writeStringField("state", connection.state());
             json.writeStringField("cc_state", connection.controllerState());
             writeCounters("counters", connection.transport());

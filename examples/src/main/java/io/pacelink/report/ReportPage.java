@@ -132,7 +132,7 @@ final class ReportPage
             final int height = 150 + 48 * bars.size() + 24 * legendRows;
             page.append("<figure class=\"shares\">\n").append(ChartStyle.svg(
                 ShareChart.create("Shares of goodput", bars,
-                    FlowColors.of(summary.firstRun().spec().flowControllers(), palette)),
+                    FlowColors.of(summary.firstRun().spec().flowControllers(), palette), "mean over seeds"),
                 HALF_WIDTH, height, nextChartId(),
                 scenario.title() + ": each flow's share of goodput, with Jain's index"));
             page.append("<figcaption>").append(links(name + "/shares", "shares")).append("</figcaption>\n</figure>\n");

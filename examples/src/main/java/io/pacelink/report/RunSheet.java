@@ -73,7 +73,7 @@ public final class RunSheet
             }
             final ShareChart.ShareBar bar = new ShareChart.ShareBar(
                 String.format(Locale.ROOT, "J = %.3f", result.jainIndex()), labels, shares);
-            ShareChart.create("Shares of goodput", List.of(bar), FlowColors.of(flowControllers, palette))
+            ShareChart.create("Shares of goodput", List.of(bar), FlowColors.of(flowControllers, palette), "one run")
                 .draw(g2, new Rectangle(WIDTH / 2, 0, WIDTH / 2, TOP_HEIGHT));
         }
         TimeSeriesChart.create(title, series, FlowColors.of(flowControllers, palette))

@@ -26,9 +26,12 @@ public final class ShareChart
      * @param title   the chart's title.
      * @param bars    one bar per configuration.
      * @param colorOf each flow's colour index (by flow index).
+     * @param basis   what each bar shows, for the subtitle: {@code mean over seeds} (a report's), {@code one run}
+     *                ({@code sim --plot}).
      * @return the chart.
      */
-    public static JFreeChart create(final String title, final List<ShareBar> bars, final IntUnaryOperator colorOf)
+    public static JFreeChart create(
+        final String title, final List<ShareBar> bars, final IntUnaryOperator colorOf, final String basis)
     {
         final DefaultCategoryDataset dataset = new DefaultCategoryDataset();
         int maxFlows = 0;
@@ -49,7 +52,7 @@ public final class ShareChart
         plot.setOrientation(PlotOrientation.HORIZONTAL);
         final JFreeChart chart = ChartStyle.apply(new JFreeChart(title, JFreeChart.DEFAULT_TITLE_FONT, plot,
             maxFlows <= 12));
-        chart.addSubtitle(new TextTitle("mean over seeds; J = Jain's fairness index (1 = equal shares)"));
+        chart.addSubtitle(new TextTitle(basis + "; J = Jain's fairness index (1 = equal shares)"));
         for (int row = 0; row < dataset.getRowCount(); row++)
         {
             final int color = colorOf.applyAsInt(flowIndexOf(bars, (String)dataset.getRowKey(row)));

@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -20,10 +21,14 @@ final class ChildCommand implements AutoCloseable
     private final StringBuffer out = new StringBuffer();
     private final StringBuffer err = new StringBuffer();
     private final List<Thread> readers = new ArrayList<>();
+    private volatile long lastOutputNs;
+    private volatile long exitNs;
+    private final CompletableFuture<Void> exited;
 
     private ChildCommand(final Process process)
     {
         this.process = process;
+        exited = process.onExit().thenRun(() -> exitNs = System.nanoTime());
         readers.add(drain(process.getInputStream(), out));
         readers.add(drain(process.getErrorStream(), err));
     }
@@ -135,6 +140,16 @@ final class ChildCommand implements AutoCloseable
     }
 
     /**
+     * @return milliseconds from the last output the command printed to its exit (call after {@link #waitFor}): how
+     * long it lingered after its last line.
+     */
+    long msFromLastOutputToExit()
+    {
+        exited.join();
+        return TimeUnit.NANOSECONDS.toMillis(exitNs - lastOutputNs);
+    }
+
+    /**
      * @return standard output so far.
      */
     String out()
@@ -158,7 +173,7 @@ final class ChildCommand implements AutoCloseable
         process.destroyForcibly();
     }
 
-    private static Thread drain(final InputStream stream, final StringBuffer into)
+    private Thread drain(final InputStream stream, final StringBuffer into)
     {
         final Thread reader = new Thread(() ->
         {
@@ -168,6 +183,7 @@ final class ChildCommand implements AutoCloseable
             {
                 while ((read = stream.read(chunk)) >= 0)
                 {
+                    lastOutputNs = System.nanoTime();
                     into.append(new String(chunk, 0, read, StandardCharsets.UTF_8));
                 }
             }

@@ -112,8 +112,9 @@ class FileTransferCommandTest
         assertEquals(-1, Files.mismatch(source, destination.resolve("big.bin")));
 
         assertEquals(1, sender.exitValue(60_000), sender.output());
-        // Whichever comes first: the dead-peer limit (nothing acknowledged through its probe timeouts) or the idle
-        // timeout (nothing heard at all).
+        // Whichever comes first: the port-unreachable reports of the dead receiver's host (the sender's socket is
+        // restricted to its receiver, so they reach it), the dead-peer limit (nothing acknowledged through its probe
+        // timeouts) or the idle timeout (nothing heard at all).
         assertTrue(sender.output().contains("FAILED: the receiver stopped answering (") &&
             sender.output().contains("): it was stopped, or the network is down"), sender.output());
     }
@@ -240,7 +241,7 @@ class FileTransferCommandTest
             "to replace it";
         assertTrue(sender.output().contains(expected), sender.output());
         assertTrue(receiver.output().contains(expected), receiver.output());
-        assertTrue(sender.output().contains("FAILED: 1 entries did not arrive"), sender.output());
+        assertTrue(sender.output().contains("FAILED: 1 entry did not arrive"), sender.output());
         assertEquals("the receiver's own file", Files.readString(destination.resolve("report.pdf")));
     }
 

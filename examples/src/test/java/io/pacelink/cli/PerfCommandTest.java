@@ -38,6 +38,7 @@ class PerfCommandTest
     private static final long RUN_TIMEOUT_SECONDS = 60;
     private static final String LISTENING = "Server listening on 127\\.0\\.0\\.1 port (\\d+)";
     private static final long MIB = 1L << 20;
+    private static final long LINGER_BOUND_MS = 1_500;
 
     private static ChildCommand server;
     private static String port;
@@ -163,7 +164,7 @@ class PerfCommandTest
     @Test
     void pingPrintsOneLinePerEchoAndPercentiles() throws Exception
     {
-        final ChildCommand ping = ChildCommand.start("ping", "127.0.0.1:" + port, "-c", "5", "-i", "0.05");
+        final ChildCommand ping = ChildCommand.start("ping", "127.0.0.1", "-p", port, "-c", "5", "-i", "0.05");
         assertEquals(0, ping.waitFor(RUN_TIMEOUT_SECONDS), ping.err());
         final String text = ping.out();
         for (int sequence = 1; sequence <= 5; sequence++)
@@ -171,9 +172,63 @@ class PerfCommandTest
             assertTrue(Pattern.compile("56 bytes from 127\\.0\\.0\\.1:" + port + ": seq=" + sequence +
                 " time=\\d+\\.\\d{3} ms").matcher(text).find(), text);
         }
-        assertTrue(text.contains("5 requests sent, 5 echoes received"), text);
+        // iputils ping's summary, then the percentiles.
+        final Matcher summary = Pattern.compile("--- 127\\.0\\.0\\.1:" + port + " ping statistics ---\n" +
+            "5 packets transmitted, 5 received, 0% packet loss, time (\\d+)ms\n" +
+            "rtt min/avg/max/mdev = ([\\d.]+)/([\\d.]+)/([\\d.]+)/([\\d.]+) ms\n").matcher(text);
+        assertTrue(summary.find(), text);
+        final double min = Double.parseDouble(summary.group(2));
+        final double avg = Double.parseDouble(summary.group(3));
+        final double max = Double.parseDouble(summary.group(4));
+        assertTrue(min <= avg && avg <= max && Double.parseDouble(summary.group(5)) <= max - min, text);
+        // ping's time runs from the first request to the last echo: four intervals of 50 ms and a round trip, not the
+        // close that follows (which once added seconds).
+        assertTrue(Long.parseLong(summary.group(1)) < 2_000, text);
         assertTrue(Pattern.compile("rtt min/p50/p90/p99/p99\\.9/max = [\\d.]+/[\\d.]+/[\\d.]+/[\\d.]+/[\\d.]+/" +
             "[\\d.]+ ms").matcher(text).find(), text);
+        assertLingersBriefly(ping);
+    }
+
+    @Test
+    void aClientExitsRightAfterItsSummary() throws Exception
+    {
+        final ChildCommand client = ChildCommand.start("perf", "-c", "127.0.0.1", "-p", port, "-t", "1");
+        assertEquals(0, client.waitFor(RUN_TIMEOUT_SECONDS), client.err());
+        assertTrue(client.out().contains(" receiver"), client.out());
+        assertLingersBriefly(client);
+    }
+
+    @Test
+    void aClosedPortFailsAtOnceWithTheTransportsReason() throws Exception
+    {
+        final String closedPort = Integer.toString(unusedPort());
+        // A connect timeout far longer than the test waits: only the ICMP port-unreachable report can end these.
+        final String unreachable = "cannot connect to 127.0.0.1:" + closedPort + ": the peer is unreachable: nothing " +
+            "listens on its port (ICMP port unreachable)";
+        final ChildCommand perf = ChildCommand.start("perf", "-c", "127.0.0.1", "-p", closedPort, "-t", "1",
+            "--connect-timeout", "60s");
+        final ChildCommand ping = ChildCommand.start("ping", "127.0.0.1:" + closedPort, "-c", "1");
+        final ChildCommand send = ChildCommand.start("send", Files.writeString(directory.resolve("x.txt"), "x")
+            .toString(), "127.0.0.1:" + closedPort);
+        for (final ChildCommand command : List.of(perf, ping, send))
+        {
+            assertEquals(1, command.waitFor(RUN_TIMEOUT_SECONDS), command.out() + command.err());
+            assertTrue((command.out() + command.err()).contains(unreachable), command.out() + command.err());
+            assertLingersBriefly(command);
+        }
+        assertEquals(1, perf.err().lines().filter((line) -> line.contains(unreachable)).count(),
+            "the error is printed once: " + perf.out() + perf.err());
+    }
+
+    /**
+     * A command ends right after its last line: no linger for a close that confirms nothing more, no draining
+     * period. The bound is far above the tens of milliseconds a JVM takes to exit and far below the seconds those
+     * waits took.
+     */
+    private static void assertLingersBriefly(final ChildCommand command)
+    {
+        final long lingerMs = command.msFromLastOutputToExit();
+        assertTrue(lingerMs < LINGER_BOUND_MS, "exited " + lingerMs + " ms after its last line: " + command.out());
     }
 
     @Test
@@ -231,17 +286,23 @@ class PerfCommandTest
     @Test
     void noServerFailsWithAReason() throws IOException
     {
-        final CommandRun perf = CommandRun.of("perf", "-c", "127.0.0.1", "-p", Integer.toString(unusedPort()),
-            "-t", "1", "--connect-timeout", "1s");
-        assertEquals(1, perf.exitCode(), perf.out());
-        assertTrue(perf.err().contains("no answer within 1 s") &&
-            perf.err().contains("is `pacelink perf -s` running there"), perf.err());
+        // A socket that takes datagrams and never answers: no ICMP report, so only the connect timeout ends it.
+        try (DatagramSocket silent = new DatagramSocket(0, InetAddress.getLoopbackAddress()))
+        {
+            final String silentPort = Integer.toString(silent.getLocalPort());
+            final CommandRun perf = CommandRun.of("perf", "-c", "127.0.0.1", "-p", silentPort, "-t", "1",
+                "--connect-timeout", "1s");
+            assertEquals(1, perf.exitCode(), perf.out());
+            assertTrue(perf.err().contains("cannot connect to 127.0.0.1:" + silentPort + ": no answer within 1") &&
+                perf.err().contains("is `pacelink perf -s` running there"), perf.err());
+            assertTrue(!perf.out().contains(silentPort + ": no answer"), "printed once, on stderr: " + perf.out());
 
-        final CommandRun json = CommandRun.of("perf", "-c", "127.0.0.1", "-p", Integer.toString(unusedPort()),
-            "-t", "1", "--connect-timeout", "500ms", "-J");
-        assertEquals(1, json.exitCode());
-        assertTrue(((String)MiniJson.object(MiniJson.parse(json.out().trim())).get("error")).contains("no answer"),
-            json.out());
+            final CommandRun json = CommandRun.of("perf", "-c", "127.0.0.1", "-p", silentPort, "-t", "1",
+                "--connect-timeout", "500ms", "-J");
+            assertEquals(1, json.exitCode());
+            assertTrue(((String)MiniJson.object(MiniJson.parse(json.out().trim())).get("error")).contains("no answer"),
+                json.out());
+        }
     }
 
     @Test
@@ -293,6 +354,8 @@ class PerfCommandTest
         assertUsageError("give either HOST[:PORT] to ping, or --echo", "ping");
         assertUsageError("-s must be 8..65000 bytes", "ping", "127.0.0.1", "-s", "4");
         assertUsageError("'x' is not a duration", "ping", "127.0.0.1", "-i", "x");
+        assertUsageError("give the server's port once: 127.0.0.1:7 already names one, so -p 9 is not used", "ping",
+            "127.0.0.1:7", "-p", "9");
     }
 
     private static void assertUsageError(final String message, final String... args)

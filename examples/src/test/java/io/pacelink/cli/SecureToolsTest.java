@@ -80,6 +80,13 @@ class SecureToolsTest
         Files.setPosixFilePermissions(Path.of(name + ".key"), PosixFilePermissions.fromString("rw-r--r--"));
         assertUsage(CommandRun.of("receive", "--listen", "127.0.0.1:0", "--dir", temp.toString(), "--key",
             name + ".key"), "chmod 600");
+        // The public key where the private one belongs: named as such, not as a permission problem.
+        assertUsage(CommandRun.of("receive", "--listen", "127.0.0.1:0", "--dir", temp.toString(), "--key",
+            name + ".pub"), "holds a public key, where a private key is needed");
+        assertUsage(CommandRun.of("keygen", temp.resolve("nowhere").resolve("server").toString()),
+            "the directory " + temp.resolve("nowhere") + " does not exist; create it first");
+        assertUsage(CommandRun.of("keygen", "--psk", temp.resolve("nowhere").resolve("shared.psk").toString()),
+            "does not exist");
     }
 
     @Test

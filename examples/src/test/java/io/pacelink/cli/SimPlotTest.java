@@ -39,6 +39,8 @@ class SimPlotTest
             assertTrue(text.contains(expected), expected + " missing from " + text);
         }
         assertTrue(document.select("path").size() > 20, "lines and markers are drawn");
+        assertTrue(text.contains("one run; J = Jain's fairness index") && !text.contains("mean over seeds"),
+            "one run is no mean over seeds: " + text);
     }
 
     @Test

@@ -1,17 +1,22 @@
 package io.pacelink.cli;
 
 import io.pacelink.transport.stats.CountersFileReader;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.UserPrincipal;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -19,7 +24,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * {@code pacelink stat} reading the live counters of endpoints that run in another JVM (a child process started with
- * this JVM's class path and Agrona flags), then their removal on close, and a killed process's stale files.
+ * this JVM's class path and Agrona flags): one line per connection with its own controller, the filters, every
+ * counter with {@code --all}; then their removal on close, a killed process's stale files (hidden, listed with
+ * {@code --all}), and {@code --clean}, which removes only this user's files of processes that are gone.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class StatCommandTest
@@ -29,6 +36,9 @@ class StatCommandTest
 
     @TempDir
     Path directory;
+
+    private String clientPort;
+    private String serverPort;
 
     @Test
     void readsTheLiveCountersOfEndpointsInAnotherProcess() throws Exception
@@ -58,13 +68,41 @@ class StatCommandTest
             assertTrue(number(lastCounters, "srtt-ns") > 0);
             assertTrue(BBR_STATES.contains((String)last.get("cc_state")), "controller state " + last.get("cc_state"));
             assertEquals("CONNECTED", last.get("state"));
+            assertEquals("bbr", last.get("cc"), "the connection's own controller, not its endpoint's default");
             assertTrue(MiniJson.object(last.get("controller")).containsKey("bbr-max-bw-bytes-per-second"));
 
-            final CommandRun table = CommandRun.of("stat", "--dir", directory.toString(), "--count", "1");
-            assertEquals(0, table.exitCode(), table.err());
-            assertTrue(table.out().contains("pid " + child.pid() + "  alive"), table.out());
-            assertTrue(table.out().contains("CC-STATE"), table.out());
-            assertTrue(table.out().contains("scheduler fq: flows 1"), table.out());
+            // The default view: one line per connection, as ss -ti, each with its own controller.
+            final List<String> rows = rows(CommandRun.of("stat", "--dir", directory.toString(), "--count", "1"));
+            assertEquals(2, rows.size(), "the client's and the server's connection: " + rows);
+            for (final String row : rows)
+            {
+                final List<String> columns = List.of(row.trim().split("\\s+"));
+                assertEquals(Long.toString(child.pid()), columns.get(0), row);
+                assertEquals("bbr", columns.get(3), row);
+                assertEquals("CONNECTED", columns.get(4), row);
+                assertTrue(BBR_STATES.contains(columns.get(5)), row);
+            }
+            final List<String> toServer = rows(CommandRun.of("stat", "--dir", directory.toString(), "--count", "1",
+                "--peer", "127.0.0.1:" + serverPort));
+            assertEquals(1, toServer.size(), toServer.toString());
+            assertTrue(toServer.get(0).contains(" 127.0.0.1:" + serverPort + " "), toServer.get(0));
+            assertEquals(2, rows(CommandRun.of("stat", "--dir", directory.toString(), "--count", "1", "--port",
+                serverPort)).size(), "the server's local port, and the client's peer port");
+            final CommandRun noMatch = CommandRun.of("stat", "--dir", directory.toString(), "--count", "1",
+                "--peer", "127.0.0.2");
+            assertTrue(noMatch.out().contains("no live Pacelink connection matches the filters"), noMatch.out());
+
+            // --all: every process's counters, only those that are not 0 unless --zeros.
+            final CommandRun all = CommandRun.of("stat", "--dir", directory.toString(), "--count", "1", "--all");
+            assertEquals(0, all.exitCode(), all.err());
+            assertTrue(all.out().contains("pid " + child.pid() + "  alive"), all.out());
+            assertTrue(all.out().contains("default-cc=reno"), all.out());
+            assertTrue(all.out().contains("CC-STATE") && all.out().contains("CWND-LTD"), all.out());
+            assertTrue(all.out().contains("scheduler fq: flows 1"), all.out());
+            assertTrue(!all.out().contains("malformed-datagrams-dropped 0"), all.out());
+            final CommandRun zeros = CommandRun.of("stat", "--dir", directory.toString(), "--count", "1", "--all",
+                "--zeros");
+            assertTrue(zeros.out().contains("malformed-datagrams-dropped 0"), zeros.out());
 
             child.getOutputStream().close();
             assertTrue(child.waitFor(30, TimeUnit.SECONDS), "the target stops when its input closes");
@@ -85,7 +123,14 @@ class StatCommandTest
         assertTrue(child.waitFor(30, TimeUnit.SECONDS));
         assertEquals(2, CountersFileReader.list(directory).size(), "a killed process cannot delete its files");
 
-        final CommandRun json = CommandRun.of("stat", "--dir", directory.toString(), "--json", "--count", "1");
+        // Hidden by default, in text and JSON; listed by --all.
+        final CommandRun hidden = CommandRun.of("stat", "--dir", directory.toString(), "--count", "1");
+        assertTrue(hidden.out().contains("no live Pacelink connection in " + directory), hidden.out());
+        assertTrue(hidden.out().contains("(2 counters files of processes that are gone hidden"), hidden.out());
+        assertEquals(List.of(), MiniJson.list(MiniJson.object(MiniJson.parse(CommandRun.of(
+            "stat", "--dir", directory.toString(), "--json", "--count", "1").out().trim())).get("processes")));
+        final CommandRun json = CommandRun.of("stat", "--dir", directory.toString(), "--json", "--count", "1",
+            "--all");
         assertEquals(0, json.exitCode(), json.err());
         final List<Object> processes = MiniJson.list(MiniJson.object(MiniJson.parse(json.out().trim()))
             .get("processes"));
@@ -94,7 +139,7 @@ class StatCommandTest
         {
             assertEquals("stale", MiniJson.object(process).get("status"));
         }
-        final CommandRun table = CommandRun.of("stat", "--dir", directory.toString(), "--count", "1");
+        final CommandRun table = CommandRun.of("stat", "--dir", directory.toString(), "--count", "1", "--all");
         assertTrue(table.out().contains("STALE (process gone"), table.out());
         final CommandRun otherPid = CommandRun.of(
             "stat", "--dir", directory.toString(), "--count", "1", "--pid", Long.toString(child.pid() + 1));
@@ -104,6 +149,45 @@ class StatCommandTest
         assertEquals(0, clean.exitCode(), clean.err());
         assertTrue(clean.out().contains("2 stale counters files removed"), clean.out());
         assertEquals(List.of(), CountersFileReader.list(directory));
+    }
+
+    @Test
+    void cleanRemovesOnlyThisUsersFilesOfProcessesThatAreGone() throws Exception
+    {
+        final Process killed = startTarget("cubic");
+        killed.destroyForcibly();
+        assertTrue(killed.waitFor(30, TimeUnit.SECONDS));
+        final List<Path> staleFiles = CountersFileReader.list(directory);
+        assertEquals(2, staleFiles.size());
+        // One stale file belongs to another user (as in a directory given with --dir that users share).
+        final UserPrincipal nobody;
+        try
+        {
+            nobody = directory.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("nobody");
+            Files.setOwner(staleFiles.get(0), nobody);
+        }
+        catch (final IOException ex)
+        {
+            Assumptions.abort("giving a file to another user needs root: " + ex);
+            return;
+        }
+        final Process live = startTarget("cubic");
+        try
+        {
+            final CommandRun clean = CommandRun.of("stat", "--dir", directory.toString(), "--clean");
+            assertEquals(0, clean.exitCode(), clean.err());
+            assertTrue(clean.out().contains("1 stale counters file removed") &&
+                clean.out().contains("1 of other users kept"), clean.out());
+            assertTrue(clean.out().contains("kept " + staleFiles.get(0)), clean.out());
+            final List<Path> left = CountersFileReader.list(directory);
+            assertEquals(3, left.size(), "the live process's two files and the other user's: " + left);
+            assertTrue(left.contains(staleFiles.get(0)) && !left.contains(staleFiles.get(1)), left.toString());
+        }
+        finally
+        {
+            live.destroyForcibly();
+            live.waitFor(30, TimeUnit.SECONDS);
+        }
     }
 
     @Test
@@ -124,6 +208,18 @@ class StatCommandTest
         final CommandRun count = CommandRun.of("stat", "--dir", directory.toString(), "--count", "-1");
         assertEquals(2, count.exitCode());
         assertTrue(count.err().contains("--count must be 0"), count.err());
+
+        final CommandRun peer = CommandRun.of("stat", "--dir", directory.toString(), "--peer", "127.0.0.1:x");
+        assertEquals(2, peer.exitCode());
+        assertTrue(peer.err().contains("--peer: '127.0.0.1:x' has no valid port"), peer.err());
+
+        final CommandRun port = CommandRun.of("stat", "--dir", directory.toString(), "--port", "70000");
+        assertEquals(2, port.exitCode());
+        assertTrue(port.err().contains("--port must be 0-65535"), port.err());
+
+        final CommandRun zeros = CommandRun.of("stat", "--dir", directory.toString(), "--zeros");
+        assertEquals(2, zeros.exitCode());
+        assertTrue(zeros.err().contains("--zeros goes with --all"), zeros.err());
     }
 
     /**
@@ -157,6 +253,19 @@ class StatCommandTest
         return sender;
     }
 
+    /**
+     * @return the connection lines of a default-view refresh (after its column header).
+     */
+    private static List<String> rows(final CommandRun run)
+    {
+        assertEquals(0, run.exitCode(), run.err());
+        final List<String> lines = run.out().lines().collect(Collectors.toList());
+        final int header = lines.indexOf(lines.stream().filter((line) -> line.startsWith("PID ")).findFirst()
+            .orElse("none"));
+        return header < 0 ? List.of() : lines.subList(header + 1, lines.size()).stream()
+            .filter((line) -> !line.startsWith("(")).collect(Collectors.toList());
+    }
+
     private static long sentBytes(final Map<String, Object> connection)
     {
         return number(MiniJson.object(connection.get("counters")), "bytes-sent");
@@ -179,19 +288,24 @@ class StatCommandTest
         final long deadlineNs = System.nanoTime() + START_TIMEOUT_NS;
         final StringBuilder output = new StringBuilder();
         int c;
-        while (output.indexOf("connected") < 0 && (c = child.getInputStream().read()) >= 0)
+        final Pattern connected = Pattern.compile("connected (\\d+) (\\d+)\n");
+        Matcher matcher = connected.matcher(output);
+        while (!matcher.find() && (c = child.getInputStream().read()) >= 0)
         {
             output.append((char)c);
+            matcher = connected.matcher(output);
             if (System.nanoTime() > deadlineNs)
             {
                 break;
             }
         }
-        if (output.indexOf("connected") < 0)
+        if (!connected.matcher(output).find())
         {
             child.destroyForcibly();
             throw new AssertionError("the target did not start: " + output);
         }
+        clientPort = matcher.group(1);
+        serverPort = matcher.group(2);
         TimeUnit.MILLISECONDS.sleep(300);
         return child;
     }

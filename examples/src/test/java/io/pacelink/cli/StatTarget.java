@@ -16,9 +16,10 @@ import java.util.concurrent.TimeUnit;
  * What {@code pacelink stat} watches in its cross-process test: a server and a client endpoint in this (child)
  * process, with real sockets and their counters files in the given directory, moving data over loopback with 2 %
  * injected loss (so retransmits and losses move too) until standard input closes; then it closes both endpoints
- * and exits 0. The endpoints run on their own (DEDICATED, backing-off) agent threads.
+ * and exits 0. The endpoints run on their own (DEDICATED, backing-off) agent threads. It prints
+ * {@code connected <client port> <server port>} once the connection is up.
  * <p>
- * Arguments: the counters directory and the congestion controller.
+ * Arguments: the counters directory and the connection's congestion controller (the endpoints' default is another).
  */
 public final class StatTarget
 {
@@ -36,16 +37,19 @@ public final class StatTarget
         stdinWatcher.setDaemon(true);
         stdinWatcher.start();
 
+        // Both endpoints default to another controller than the connection's, which the client names (and the
+        // server runs because the client asked), so a reader must show each connection's own.
+        final String endpointDefault = "reno".equals(congestionControl) ? "cubic" : "reno";
         try (Endpoint server = Endpoint.launch(new PacelinkContext()
                 .countersDirectory(directory)
-                .congestionControl(congestionControl));
+                .congestionControl(endpointDefault));
             Endpoint client = Endpoint.launch(new PacelinkContext()
                 .countersDirectory(directory)
-                .congestionControl(congestionControl)
+                .congestionControl(endpointDefault)
                 .acceptConnections(false)
                 .sendImpairment(new ImpairmentConfig(0.02, 0, 0, 1, 7))))
         {
-            final Connection sender = client.connect(server.localAddress());
+            final Connection sender = client.connect(server.localAddress(), congestionControl);
             Connection receiver = null;
             final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
             while (null == receiver || ConnectionState.CONNECTING == sender.state())
@@ -57,7 +61,8 @@ public final class StatTarget
                 }
                 Thread.onSpinWait();
             }
-            System.out.println("connected");
+            System.out.println("connected " + client.localAddress().getPort() + " " +
+                server.localAddress().getPort());
 
             // About 16 MB/s: enough to move every counter, gentle on a shared machine.
             final UnsafeBuffer message = new UnsafeBuffer(ByteBuffer.allocateDirect(MESSAGE_BYTES));

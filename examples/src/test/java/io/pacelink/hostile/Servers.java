@@ -37,7 +37,9 @@ final class Servers
             .initialRttNs(TimeUnit.MILLISECONDS.toNanos(20))
             .sendBufferBytes(1 << 20)
             .receiveBufferBytes(1 << 20)
-            .maxMessageLengthBytes(64 << 10);
+            .maxMessageLengthBytes(64 << 10)
+            // A hostile peer does not acknowledge a close: the endpoint's close would wait out the default linger.
+            .lingerTimeoutNs(TimeUnit.MILLISECONDS.toNanos(500));
         // The hostile-peer suite plays its findings against a server that always validates addresses first, as it
         // does under a flood; HelloFloodTest runs the default mode too.
         context.limits().retryMode(RetryMode.ALWAYS);

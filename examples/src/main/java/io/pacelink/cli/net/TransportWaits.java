@@ -41,11 +41,6 @@ import java.util.function.Supplier;
 public final class TransportWaits
 {
     /**
-     * How long a finished session waits for its connections to close after {@link Connection#close()}.
-     */
-    public static final long LINGER_NS = TimeUnit.SECONDS.toNanos(5);
-
-    /**
      * The longest a turn that did nothing sleeps in the default profile when nothing arrives and the endpoint has
      * nothing due: the granularity of the tools' own timers (report intervals, {@code -b} rate limits, test ends).
      */
@@ -93,6 +88,17 @@ public final class TransportWaits
             context.idleStrategySupplier(BusySpinIdleStrategy::new);
         }
         return context;
+    }
+
+    /**
+     * @param bindAddress where the endpoint binds.
+     * @param busySpin    as {@link #invokerContext}.
+     * @return a context for a client's endpoint: it accepts no connections, so its socket is restricted to its one
+     * server and an ICMP port-unreachable report ends a connect at once instead of after the handshake timeout.
+     */
+    public static PacelinkContext clientContext(final InetSocketAddress bindAddress, final boolean busySpin)
+    {
+        return invokerContext(bindAddress, busySpin).acceptConnections(false);
     }
 
     /**
@@ -197,7 +203,7 @@ public final class TransportWaits
         {
             if (ConnectionState.CONNECTED != connection.state())
             {
-                connections.forEach(Connection::close);
+                connections.forEach(Connection::closeNow);
                 throw new TransportFailure(ConnectFailures.describe(connection, address, timeoutNs, serverName));
             }
         }
@@ -262,22 +268,24 @@ public final class TransportWaits
     }
 
     /**
-     * Close connections gracefully (what was offered is still delivered) and wait, up to {@code timeoutNs}, until
-     * they are closed. Nothing depends on it succeeding: the peer already has, or lacks, what it needed, as the
-     * tools' own protocols say.
+     * Close connections gracefully (what was offered is still delivered) and run the endpoint until each one's outcome
+     * is decided, for at most {@link ClosingConnections#timeoutNs}; abort those still undecided then. Nothing depends
+     * on it succeeding: the peer already has, or lacks, what it needed, as the tools' own protocols say. The caller
+     * then closes the endpoint with {@link Endpoint#closeNow()}: the connections' draining periods need not be waited
+     * out (see {@link ClosingConnections}).
      *
      * @param connections to close.
-     * @param timeoutNs   longest wait.
      */
-    public void linger(final List<Connection> connections, final long timeoutNs)
+    public void close(final List<Connection> connections)
     {
         connections.forEach(Connection::close);
-        final long deadlineNs = nowNs() + timeoutNs;
-        while (!allClosed(connections) && nowNs() - deadlineNs < 0)
+        final long deadlineNs = nowNs() + ClosingConnections.timeoutNs(connections);
+        while (!ClosingConnections.allDecided(connections) && nowNs() - deadlineNs < 0)
         {
             turn(0);
         }
         idleStrategy.reset();
+        ClosingConnections.abortUndecided(connections);
     }
 
     /**
@@ -303,18 +311,6 @@ public final class TransportWaits
             case HANDSHAKE_TIMEOUT -> peerName + " did not answer the handshake";
             case ENDPOINT_CLOSED, LOCAL_CLOSE -> "the connection was closed here early";
         };
-    }
-
-    private static boolean allClosed(final List<Connection> connections)
-    {
-        for (int i = 0, size = connections.size(); i < size; i++)
-        {
-            if (ConnectionState.CLOSED != connections.get(i).state())
-            {
-                return false;
-            }
-        }
-        return true;
     }
 
     private static boolean anyConnecting(final List<Connection> connections)

@@ -1,5 +1,6 @@
 package io.pacelink.cli.perf;
 
+import io.pacelink.cli.net.ClosingConnections;
 import io.pacelink.cli.net.TransportFailure;
 import io.pacelink.cli.net.TransportWaits;
 import io.pacelink.transport.Connection;
@@ -103,6 +104,7 @@ public final class PerfClient
      */
     PerfReport run()
     {
+        PerfCodec.warmUpInBackground();
         final byte[] cookie = new byte[8];
         final SecureRandom random = new SecureRandom();
         random.nextBytes(cookie);
@@ -112,7 +114,7 @@ public final class PerfClient
         report.qdisc = PacketSchedulers.resolveName(options.qdisc());
         print("Connecting to host " + options.server().getHostString() + ", port " + options.server().getPort());
 
-        final PacelinkContext context = TransportWaits.invokerContext(options.bind(), false)
+        final PacelinkContext context = TransportWaits.clientContext(options.bind(), false)
             .congestionControl(parameters.congestionControl())
             .packetScheduler(options.qdisc())
             .maxMessageLengthBytes(PerfServer.MAX_MESSAGE_BYTES);
@@ -128,25 +130,24 @@ public final class PerfClient
             return report;
         }
         cpu = ProcessCpu.start();
-        try (endpoint)
+        try
         {
             waits = new TransportWaits(endpoint, context);
-            try
+            runTest(endpoint);
+        }
+        catch (final TransportFailure ex)
+        {
+            // The test failed: nothing more will be exchanged, so nothing is waited for.
+            ClosingConnections.abortUndecided(connections);
+            if (Double.isNaN(report.cpuPercent))
             {
-                runTest(endpoint);
+                report.cpuPercent = cpu.percent();
             }
-            catch (final TransportFailure ex)
-            {
-                fail(ex.getMessage());
-            }
-            finally
-            {
-                if (Double.isNaN(report.cpuPercent))
-                {
-                    report.cpuPercent = cpu.percent();
-                }
-                waits.linger(connections, TransportWaits.LINGER_NS);
-            }
+            fail(ex.getMessage());
+        }
+        finally
+        {
+            endpoint.closeNow();
         }
         return report;
     }
@@ -266,6 +267,9 @@ public final class PerfClient
         report.serverOutputText = results.serverOutputText();
         report.serverOutputJson = results.serverOutputJson();
         assembleEnd();
+        // Both ends have said what they sent and received: the close confirms nothing more, so it happens before the
+        // summary and the process exits right after its last line.
+        waits.close(connections);
         if (null != text)
         {
             text.summary(report);
@@ -398,13 +402,12 @@ public final class PerfClient
             " message " + when);
     }
 
+    /**
+     * The test failed: the reason goes into the report, and the command prints it once, on standard error.
+     */
     private void fail(final String message)
     {
         report.error = message;
-        if (null != text)
-        {
-            text.error(message);
-        }
     }
 
     private void print(final String line)

@@ -13,6 +13,7 @@ import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -36,6 +37,33 @@ final class PerfCodec
 
     private PerfCodec()
     {
+    }
+
+    /**
+     * Encode and decode one message of each kind on a background thread, so that jackson-databind's first look at
+     * each record (tenths of a second in a fresh JVM) happens while the endpoint starts and connects, not on the
+     * handshake's and the results' critical path. The mapper is thread-safe and keeps what it learnt.
+     */
+    static void warmUpInBackground()
+    {
+        final Thread warmUp = new Thread(() ->
+        {
+            final StreamTotals totals = new StreamTotals(1, true, 0, 1, 1, new SenderTotals(0, 0, 1, 1, 1, 1));
+            final PerfParameters parameters = new PerfParameters("cubic", 1, 0, 1, false, false, 1, 0, 1, false, false);
+            for (final PerfMessage message : List.of(
+                new PerfMessage.Hello(PerfMessage.PROTOCOL_VERSION, PerfMessage.Role.CONTROL, "0", 0, parameters, ""),
+                new PerfMessage.Accepted(PerfMessage.PROTOCOL_VERSION, "", "fq"),
+                new PerfMessage.Start(),
+                new PerfMessage.Done(List.of(new PerfMessage.RemoteStream(0, "cubic", totals, null))),
+                new PerfMessage.Results(List.of(new PerfMessage.RemoteStream(0, "cubic", totals, List.of())), 0, null,
+                    null)))
+            {
+                final UnsafeBuffer encoded = encode(message);
+                decode(encoded, 0, encoded.capacity(), "the warm-up");
+            }
+        }, "pacelink-perf-codec-warm-up");
+        warmUp.setDaemon(true);
+        warmUp.start();
     }
 
     /**

@@ -121,6 +121,7 @@ public final class PerfServer
      */
     public int run()
     {
+        PerfCodec.warmUpInBackground();
         final PacelinkContext context = TransportWaits.invokerContext(options.bind(), options.busySpin())
             .packetScheduler(options.qdisc())
             .maxMessageLengthBytes(MAX_MESSAGE_BYTES)
@@ -136,7 +137,7 @@ public final class PerfServer
         {
             throw new TransportFailure("cannot listen on " + options.bind() + ": " + ex.getCause().getMessage());
         }
-        try (endpoint)
+        try
         {
             final TransportWaits waits = new TransportWaits(endpoint, context);
             localAddress = endpoint.localAddress();
@@ -150,12 +151,17 @@ public final class PerfServer
             final List<Connection> open = new ArrayList<>();
             newcomers.forEach((newcomer) -> open.add(newcomer.channel().connection()));
             pings.forEach((ping) -> open.add(ping.connection()));
-            waits.linger(open, TransportWaits.LINGER_NS);
+            waits.close(open);
             while (!tests.isEmpty())
             {
                 final long nowNs = waits.nowNs();
                 waits.turn(stepTests(nowNs));
             }
+        }
+        finally
+        {
+            // Every connection's outcome is decided by now (or it was aborted): their draining periods need no wait.
+            endpoint.closeNow();
         }
         return options.oneOff() && failedTests > 0 ? 1 : 0;
     }

@@ -163,14 +163,6 @@ final class PerfText
     }
 
     /**
-     * @param message why the test failed.
-     */
-    void error(final String message)
-    {
-        line("pacelink perf: error - " + message);
-    }
-
-    /**
      * @param text a line of its own.
      */
     void line(final String text)

@@ -1,7 +1,6 @@
 package io.pacelink.cli.perf;
 
-import java.lang.management.ManagementFactory;
-import java.lang.management.OperatingSystemMXBean;
+import java.time.Duration;
 
 /**
  * The CPU time this process used between two moments, as a percentage of one core over the wall time between them
@@ -36,9 +35,12 @@ final class ProcessCpu
         return cpuNs < 0 || startCpuNs < 0 || wallNs <= 0 ? Double.NaN : 100.0 * (cpuNs - startCpuNs) / wallNs;
     }
 
+    /**
+     * @return the CPU time this process used so far, from the operating system's process table (ProcessHandle reads
+     * /proc on Linux: no JMX to start, which would add tenths of a second to a client's start-up), or -1.
+     */
     private static long cpuNs()
     {
-        final OperatingSystemMXBean bean = ManagementFactory.getOperatingSystemMXBean();
-        return bean instanceof com.sun.management.OperatingSystemMXBean sunBean ? sunBean.getProcessCpuTime() : -1;
+        return ProcessHandle.current().info().totalCpuDuration().map(Duration::toNanos).orElse(-1L);
     }
 }

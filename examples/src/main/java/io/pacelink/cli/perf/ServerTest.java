@@ -1,5 +1,6 @@
 package io.pacelink.cli.perf;
 
+import io.pacelink.cli.net.ClosingConnections;
 import io.pacelink.cli.net.TransportFailure;
 import io.pacelink.cli.net.TransportWaits;
 import io.pacelink.transport.Connection;
@@ -70,6 +71,7 @@ final class ServerTest
     private long deadlineNs;
     private IntervalClock intervals;
     private String failure;
+    private List<Connection> closing = List.of();
 
     /**
      * @param number     the test's number at this server, for its lines.
@@ -214,8 +216,9 @@ final class ServerTest
                 return run(nowNs);
 
             case CLOSING:
-                if (allClosed() || nowNs - deadlineNs > 0)
+                if (ClosingConnections.allDecided(closing) || nowNs - deadlineNs > 0)
                 {
+                    ClosingConnections.abortUndecided(closing);
                     phase = Phase.FINISHED;
                 }
                 return 0;
@@ -394,34 +397,30 @@ final class ServerTest
         close();
     }
 
+    /**
+     * Close the test's connections gracefully; the test is finished once each one's outcome is decided, or a few
+     * round trips later (see {@link ClosingConnections}).
+     */
     private void close()
     {
-        control.connection().close();
+        closing = connections();
+        closing.forEach(Connection::close);
+        phase = Phase.CLOSING;
+        deadlineNs = lastNowNs + ClosingConnections.timeoutNs(closing);
+    }
+
+    private List<Connection> connections()
+    {
+        final List<Connection> connections = new ArrayList<>(joined.length + 1);
+        connections.add(control.connection());
         for (final Connection connection : joined)
         {
             if (null != connection)
             {
-                connection.close();
+                connections.add(connection);
             }
         }
-        phase = Phase.CLOSING;
-        deadlineNs = lastNowNs + TransportWaits.LINGER_NS;
-    }
-
-    private boolean allClosed()
-    {
-        if (ConnectionState.CLOSED != control.connection().state())
-        {
-            return false;
-        }
-        for (final Connection connection : joined)
-        {
-            if (null != connection && ConnectionState.CLOSED != connection.state())
-            {
-                return false;
-            }
-        }
-        return true;
+        return connections;
     }
 
     private void print(final String line)

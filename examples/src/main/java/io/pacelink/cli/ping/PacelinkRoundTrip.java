@@ -53,7 +53,7 @@ final class PacelinkRoundTrip implements RoundTrip, MessageHandler
         final long connectTimeoutNs,
         final Consumer<PacelinkContext> security)
     {
-        final PacelinkContext context = TransportWaits.invokerContext(bind, busySpin)
+        final PacelinkContext context = TransportWaits.clientContext(bind, busySpin)
             .congestionControl(congestionControl);
         security.accept(context);
         endpoint = Endpoint.launch(context);
@@ -68,7 +68,7 @@ final class PacelinkRoundTrip implements RoundTrip, MessageHandler
         }
         catch (final RuntimeException ex)
         {
-            endpoint.close();
+            endpoint.closeNow();
             throw ex;
         }
     }
@@ -114,8 +114,15 @@ final class PacelinkRoundTrip implements RoundTrip, MessageHandler
 
     public void close()
     {
-        waits.linger(watched, TransportWaits.LINGER_NS);
-        endpoint.close();
+        try
+        {
+            waits.close(watched);
+        }
+        finally
+        {
+            // The outcome is decided (or the connection aborted): its draining period needs no wait.
+            endpoint.closeNow();
+        }
     }
 
     private boolean pollEcho()

@@ -11,6 +11,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.StringWriter;
+import java.math.BigDecimal;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -91,6 +92,7 @@ public final class PingClient
         final UnsafeBuffer request = new UnsafeBuffer(ByteBuffer.allocateDirect(options.sizeBytes()));
         String failure = null;
         final long startNs;
+        long elapsedNs = 0;
         final String transport;
         try (RoundTrip roundTrip = options.rawUdp() ?
             new UdpRoundTrip(options.server(), options.bind(), options.busySpin()) :
@@ -133,8 +135,9 @@ public final class PingClient
             {
                 failure = ex.getMessage();
             }
+            // As ping's "time": from the first request to the last echo (or failure), not the close that follows.
+            elapsedNs = System.nanoTime() - startNs;
         }
-        final long elapsedNs = System.nanoTime() - startNs;
         if (options.json())
         {
             out.println(json(transport, elapsedNs, failure));
@@ -149,11 +152,16 @@ public final class PingClient
     private void summary(final long elapsedNs, final String failure)
     {
         final long replies = statistics.measured().getTotalCount();
+        // iputils ping's summary (ping_common.c, finish()), so what reads ping's output reads this too; then the
+        // percentiles, which ping does not print.
         out.printf(Locale.ROOT, "%n--- %s ping statistics ---%n", options.name());
-        out.printf(Locale.ROOT, "%d requests sent, %d echoes received, time %.0f ms%n",
-            sent, replies, elapsedNs / 1e6);
+        out.printf(Locale.ROOT, "%d packets transmitted, %d received, %s%% packet loss, time %.0fms%n",
+            sent, replies, PingStatistics.lossPercent(sent, replies), elapsedNs / 1e6);
         if (replies > 0)
         {
+            final Histogram measured = statistics.measured();
+            out.printf(Locale.ROOT, "rtt min/avg/max/mdev = %s/%s/%s/%s ms%n", millis(measured.getMinValue()),
+                millis(statistics.meanNs()), millis(measured.getMaxValue()), millis(statistics.mdevNs()));
             final Histogram corrected = statistics.corrected();
             out.println(percentileLine("rtt", corrected));
             if (corrected.getTotalCount() != replies)
@@ -200,6 +208,9 @@ public final class PingClient
             json.writeNumberField("warmup", options.warmup());
             json.writeNumberField("requests", sent);
             json.writeNumberField("echoes", statistics.measured().getTotalCount());
+            json.writeNumberField("loss_percent",
+                new BigDecimal(PingStatistics.lossPercent(sent, statistics.measured().getTotalCount())));
+            json.writeNumberField("rtt_us_mdev", Math.round(statistics.mdevNs()) / 1e3);
             json.writeNumberField("elapsed_s", elapsedNs / 1e9);
             histogram(json, "rtt_us", statistics.corrected());
             histogram(json, "rtt_us_measured", statistics.measured());
@@ -240,7 +251,7 @@ public final class PingClient
         return percentile == Math.rint(percentile) ? Long.toString((long)percentile) : Double.toString(percentile);
     }
 
-    private static String millis(final long ns)
+    private static String millis(final double ns)
     {
         return String.format(Locale.ROOT, "%.3f", ns / 1e6);
     }

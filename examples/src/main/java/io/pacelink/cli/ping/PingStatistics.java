@@ -2,6 +2,9 @@ package io.pacelink.cli.ping;
 
 import org.HdrHistogram.Histogram;
 
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.math.RoundingMode;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -23,6 +26,9 @@ final class PingStatistics
     private final Histogram measured = new Histogram(HIGHEST_TRACKABLE_NS, SIGNIFICANT_DIGITS);
     private final Histogram corrected = new Histogram(HIGHEST_TRACKABLE_NS, SIGNIFICANT_DIGITS);
     private final long intervalNs;
+    private long count;
+    private double sumNs;
+    private double sumOfSquaresNs;
 
     /**
      * @param intervalNs the requests' schedule, 0 when each follows the previous echo at once (no correction).
@@ -39,6 +45,9 @@ final class PingStatistics
     {
         final long value = Math.min(rttNs, HIGHEST_TRACKABLE_NS);
         measured.recordValue(value);
+        count++;
+        sumNs += rttNs;
+        sumOfSquaresNs += (double)rttNs * rttNs;
         if (intervalNs > 0)
         {
             corrected.recordValueWithExpectedInterval(value, intervalNs);
@@ -64,6 +73,45 @@ final class PingStatistics
     Histogram corrected()
     {
         return corrected;
+    }
+
+    /**
+     * @return the mean round trip as measured, exactly (not from the histogram's buckets), as ping's {@code avg}.
+     */
+    double meanNs()
+    {
+        return 0 == count ? 0 : sumNs / count;
+    }
+
+    /**
+     * @return ping's {@code mdev}: the standard deviation of the measured round trips, sqrt(mean of squares - square
+     * of mean), as iputils computes it (ping_common.c, {@code finish()}).
+     */
+    double mdevNs()
+    {
+        if (0 == count)
+        {
+            return 0;
+        }
+        final double mean = sumNs / count;
+        return Math.sqrt(Math.max(0, sumOfSquaresNs / count - mean * mean));
+    }
+
+    /**
+     * @param transmitted requests sent.
+     * @param received    echoes received.
+     * @return the share of requests not echoed, in percent, as ping's {@code %g} prints it: up to six significant
+     * digits, no trailing zeros ({@code 0}, {@code 40}, {@code 33.3333}).
+     */
+    static String lossPercent(final long transmitted, final long received)
+    {
+        if (0 == transmitted)
+        {
+            return "0";
+        }
+        final double percent = (transmitted - received) * 100.0 / transmitted;
+        return new BigDecimal(percent).round(new MathContext(6, RoundingMode.HALF_EVEN)).stripTrailingZeros()
+            .toPlainString();
     }
 
     /**

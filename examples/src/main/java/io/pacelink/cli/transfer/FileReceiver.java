@@ -1,5 +1,6 @@
 package io.pacelink.cli.transfer;
 
+import io.pacelink.cli.net.EndpointCloser;
 import io.pacelink.transport.Connection;
 import io.pacelink.transport.Endpoint;
 import io.pacelink.transport.PacelinkContext;
@@ -80,10 +81,12 @@ public final class FileReceiver
         final PacelinkContext context = TransferChannel.endpointContext(plan.listen()).maxConnections(MAX_SESSIONS);
         plan.security().accept(context);
         final TransferOutput output = outputs.apply(null);
-        // The endpoint closes (deleting its counters file) before the hook lets an interrupted JVM exit.
+        // The endpoint closes (deleting its counters file) before the hook lets an interrupted JVM exit; at once, as
+        // every session has ended by then (see FileSender).
         try (InterruptHook ignore = new InterruptHook(this::stopAll);
-            Endpoint endpoint = Endpoint.launch(context))
+            EndpointCloser endpointCloser = new EndpointCloser(Endpoint.launch(context)))
         {
+            final Endpoint endpoint = endpointCloser.endpoint();
             final InetSocketAddress address = endpoint.localAddress();
             output.listening(address.getHostString() + ":" + address.getPort(), paths.root().toString());
             while (!stopping)
@@ -169,12 +172,12 @@ public final class FileReceiver
         {
             files.start();
             channel.run(() -> output.progress(progress.snapshot(System.nanoTime(), worker.bytesWritten(),
-                connection.stats().packetsRetransmitted())));
+                ProgressSnapshot.NOT_SENDING)));
             FileSender.join(files);
             output.summary(new TransferSummary(worker.succeeded(), worker.entries(), worker.entriesOk(),
                 worker.entries() - worker.entriesOk(), worker.bytesTotal(), worker.bytesWritten(),
                 worker.bytesResumed(), worker.bytesResent(), System.nanoTime() - startNs,
-                connection.stats().packetsRetransmitted(), EndpointCounterValue.integrityFailures(endpoint),
+                ProgressSnapshot.NOT_SENDING, EndpointCounterValue.integrityFailures(endpoint),
                 worker.failure()));
             output.close();
         }

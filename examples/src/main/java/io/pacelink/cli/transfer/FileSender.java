@@ -1,6 +1,7 @@
 package io.pacelink.cli.transfer;
 
 import io.pacelink.cli.Units;
+import io.pacelink.cli.net.EndpointCloser;
 import io.pacelink.transport.Connection;
 import io.pacelink.transport.Endpoint;
 import io.pacelink.transport.PacelinkContext;
@@ -63,17 +64,20 @@ public final class FileSender
         final long totalBytes = entries.stream().mapToLong(SourceEntry::size).sum();
         final TransferProgress progress = new TransferProgress(startNs);
         progress.totals(entries.size(), totalBytes);
-        final PacelinkContext context = TransferChannel.endpointContext(new InetSocketAddress(0))
+        final PacelinkContext context = TransferChannel.senderContext()
             .congestionControl(plan.congestionControl());
         plan.security().accept(context);
         final SessionPipes pipes = new SessionPipes(
             new SlotPipe(OUTBOUND_SLOTS, Messages.MAX_MESSAGE_BYTES),
             new SlotPipe(INBOUND_SLOTS, CONTROL_MESSAGE_BYTES),
             context.idleStrategySupplier().get());
-        // The endpoint closes (deleting its counters file) before the hook lets an interrupted JVM exit.
+        // The endpoint closes (deleting its counters file) before the hook lets an interrupted JVM exit. It closes at
+        // once: the connection's outcome is decided by then (or the transfer was interrupted, and the receiver keeps
+        // what it wrote), so neither its draining period nor a linger needs waiting out.
         try (InterruptHook ignore = new InterruptHook(() -> pipes.stop("interrupted"));
-            Endpoint endpoint = Endpoint.launch(context))
+            EndpointCloser endpointCloser = new EndpointCloser(Endpoint.launch(context)))
         {
+            final Endpoint endpoint = endpointCloser.endpoint();
             final Connection connection;
             try
             {

@@ -83,7 +83,10 @@ final class JsonOutput implements TransferOutput
             json.writeNumberField("file_bytes_total", progress.currentSize());
             json.writeNumberField("rate_bps", Math.round(progress.bitsPerSecond()));
             json.writeNumberField("eta_s", progress.etaSeconds());
-            json.writeNumberField("retransmits", progress.retransmits());
+            if (ProgressSnapshot.NOT_SENDING != progress.retransmits())
+            {
+                json.writeNumberField("retransmits", progress.retransmits());
+            }
         });
     }
 
@@ -127,7 +130,10 @@ final class JsonOutput implements TransferOutput
             json.writeNumberField("bytes_resent", summary.bytesResent());
             json.writeNumberField("elapsed_ms", TimeUnit.NANOSECONDS.toMillis(summary.elapsedNs()));
             json.writeNumberField("rate_bps", Math.round(summary.bitsPerSecond()));
-            json.writeNumberField("retransmits", summary.retransmits());
+            if (ProgressSnapshot.NOT_SENDING != summary.retransmits())
+            {
+                json.writeNumberField("retransmits", summary.retransmits());
+            }
             json.writeNumberField("integrity_failures", summary.integrityFailures());
             json.writeStringField("failure", summary.failure());
         });

@@ -12,7 +12,9 @@ package io.pacelink.cli.transfer;
  * @param currentDone       its bytes done.
  * @param currentSize       its size.
  * @param bitsPerSecond     file bytes moved per second over the last few seconds, in bits.
- * @param retransmits       packets the connection retransmitted so far.
+ * @param retransmits       packets the connection retransmitted so far, or {@link #NOT_SENDING} at a receiver,
+ *                          whose connection carries only its answers (retransmitting those says nothing of the
+ *                          transfer).
  */
 public record ProgressSnapshot(
     long elapsedNs,
@@ -26,6 +28,11 @@ public record ProgressSnapshot(
     double bitsPerSecond,
     long retransmits)
 {
+    /**
+     * {@link #retransmits()} at a receiver: not shown.
+     */
+    public static final long NOT_SENDING = -1;
+
     /**
      * @return seconds until done at the current rate, or -1 if unknown.
      */

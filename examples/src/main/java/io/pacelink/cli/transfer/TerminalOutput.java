@@ -42,8 +42,8 @@ final class TerminalOutput extends TextOutput
         etaSeconds = progress.etaSeconds();
         total.maxHint(Math.max(1, progress.bytesTotal()));
         total.stepTo(progress.bytesDone());
-        total.setExtraMessage(String.format(" %d/%d entries, retr %d", progress.entriesDone(),
-            progress.entriesTotal(), progress.retransmits()));
+        total.setExtraMessage(String.format(" %d/%d entries", progress.entriesDone(), progress.entriesTotal()) +
+            (ProgressSnapshot.NOT_SENDING == progress.retransmits() ? "" : ", retr " + progress.retransmits()));
         current.maxHint(Math.max(1, progress.currentSize()));
         current.stepTo(progress.currentDone());
         current.setExtraMessage(null == progress.currentPath() ? "" : " " + progress.currentPath());

@@ -22,16 +22,18 @@ final class TextLines
     static String progress(final ProgressSnapshot progress)
     {
         final StringBuilder line = new StringBuilder(160);
-        line.append(String.format(Locale.ROOT, "[%6.1f s] %12s of %s %5.1f%% %16s  ETA %s  retr %d  files %d/%d",
+        line.append(String.format(Locale.ROOT, "[%6.1f s] %12s of %s %5.1f%% %16s  ETA %s",
             progress.elapsedNs() / 1e9,
             Units.bytes(progress.bytesDone()),
             Units.bytes(progress.bytesTotal()),
             percent(progress.bytesDone(), progress.bytesTotal()),
             Units.bitsPerSecond(progress.bitsPerSecond()),
-            eta(progress.etaSeconds()),
-            progress.retransmits(),
-            progress.entriesDone(),
-            progress.entriesTotal()));
+            eta(progress.etaSeconds())));
+        if (ProgressSnapshot.NOT_SENDING != progress.retransmits())
+        {
+            line.append("  retr ").append(progress.retransmits());
+        }
+        line.append("  files ").append(progress.entriesDone()).append('/').append(progress.entriesTotal());
         if (null != progress.currentPath())
         {
             line.append(String.format(Locale.ROOT, "  %s %.0f%%", progress.currentPath(),
@@ -78,17 +80,19 @@ final class TextLines
     static String summary(final TransferSummary summary, final String verb)
     {
         final String figures = String.format(Locale.ROOT,
-            "%s %d of %d entries, %s in %s (%s); %s kept from earlier transfers, %s sent again; %d packets " +
-                "retransmitted, %d corrupted packets dropped",
+            "%s %d of %d %s, %s in %s (%s); %s kept from earlier transfers, %s sent again; %s%d corrupted " +
+                "packets dropped",
             verb,
             summary.entriesOk(),
             summary.entries(),
+            1 == summary.entries() ? "entry" : "entries",
             Units.bytes(summary.bytesMoved()),
             Units.seconds(summary.elapsedNs()),
             Units.bitsPerSecond(summary.bitsPerSecond()),
             Units.bytes(summary.bytesResumed()),
             Units.bytes(summary.bytesResent()),
-            summary.retransmits(),
+            ProgressSnapshot.NOT_SENDING == summary.retransmits() ? "" :
+                summary.retransmits() + " packets retransmitted, ",
             summary.integrityFailures());
         final String verdict;
         if (summary.succeeded())
@@ -98,11 +102,11 @@ final class TextLines
         else if (null != summary.failure())
         {
             verdict = "FAILED: " + summary.failure() + (summary.entriesFailed() > 0 ? " (" +
-                summary.entriesFailed() + " entries not confirmed)" : "");
+                entries(summary.entriesFailed()) + " not confirmed)" : "");
         }
         else
         {
-            verdict = "FAILED: " + summary.entriesFailed() + " entries did not arrive (see above)";
+            verdict = "FAILED: " + entries(summary.entriesFailed()) + " did not arrive (see above)";
         }
         return figures + System.lineSeparator() + verdict;
     }
@@ -120,5 +124,10 @@ final class TextLines
     private static double percent(final long done, final long total)
     {
         return total <= 0 ? 100.0 : done * 100.0 / total;
+    }
+
+    private static String entries(final int count)
+    {
+        return count + (1 == count ? " entry" : " entries");
     }
 }

@@ -1,5 +1,6 @@
 package io.pacelink.cli.transfer;
 
+import io.pacelink.cli.net.ClosingConnections;
 import io.pacelink.cli.net.ConnectFailures;
 import io.pacelink.cli.net.RateLimiter;
 import io.pacelink.cli.net.TransportWaits;
@@ -14,6 +15,7 @@ import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 
 import java.net.InetSocketAddress;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
@@ -32,11 +34,6 @@ import java.util.function.BooleanSupplier;
  */
 public final class TransferChannel implements MessageHandler
 {
-    /**
-     * How long a finished session waits for its last messages to be acknowledged and the connection to close.
-     */
-    public static final long LINGER_NS = TimeUnit.SECONDS.toNanos(10);
-
     /**
      * Longest park while waiting for a sender to connect.
      */
@@ -95,6 +92,16 @@ public final class TransferChannel implements MessageHandler
     }
 
     /**
+     * @return the context of a sender's endpoint: as {@link #endpointContext}, bound to any free port, and accepting
+     * no connections, so its socket is restricted to the receiver and an ICMP port-unreachable report (nothing
+     * listening there) ends the connect at once instead of after the handshake timeout.
+     */
+    public static PacelinkContext senderContext()
+    {
+        return endpointContext(new InetSocketAddress(0)).acceptConnections(false);
+    }
+
+    /**
      * Open a connection and wait until it is established.
      *
      * @param endpoint          the local endpoint.
@@ -119,7 +126,7 @@ public final class TransferChannel implements MessageHandler
         {
             if (System.nanoTime() - deadlineNs > 0)
             {
-                connection.close();
+                connection.closeNow();
                 break;
             }
             idleStrategy.idle();
@@ -274,18 +281,21 @@ public final class TransferChannel implements MessageHandler
     }
 
     /**
-     * Close gracefully and wait, up to {@link #LINGER_NS}, until the transport has delivered what was offered and
-     * the connection closed. Nothing depends on it succeeding: the peer already has, or lacks, the confirmations.
+     * Close gracefully and wait until the connection's outcome is decided: the transport delivered what was offered
+     * and the peer's application read it, or the peer closed (bounded by {@link ClosingConnections#timeoutNs}, then
+     * aborted). Nothing depends on it succeeding: the peer already has, or lacks, the confirmations.
      */
     private void linger()
     {
+        final List<Connection> closing = List.of(connection);
         connection.close();
-        final long deadlineNs = System.nanoTime() + LINGER_NS;
-        while (ConnectionState.CLOSED != connection.state() && System.nanoTime() - deadlineNs < 0)
+        final long deadlineNs = System.nanoTime() + ClosingConnections.timeoutNs(closing);
+        while (!ClosingConnections.allDecided(closing) && System.nanoTime() - deadlineNs < 0)
         {
             idleStrategy.idle();
         }
         idleStrategy.reset();
+        ClosingConnections.abortUndecided(closing);
     }
 
     private void fail(final String reason)
@@ -303,6 +313,8 @@ public final class TransferChannel implements MessageHandler
                 TimeUnit.NANOSECONDS.toSeconds(idleTimeoutNs) + " s): it was stopped, or the network is down";
             case PEER_UNRESPONSIVE -> "the " + peerName + " stopped answering (it acknowledged nothing through " +
                 "repeated probe timeouts): it was stopped, or the network is down";
+            case PEER_UNREACHABLE -> "the " + peerName + " stopped answering (nothing listens on its port any more: " +
+                "ICMP port unreachable, twice): it was stopped, or the network is down";
             case PEER_CLOSE, NONE -> "the " + peerName + " closed the connection before the session was complete";
             case PROTOCOL_VIOLATION -> "the connection broke the transport protocol and was closed";
             case ENDPOINT_CLOSED, LOCAL_CLOSE -> "the connection was closed here before the session was complete";

@@ -13,7 +13,7 @@ package io.pacelink.cli.transfer;
  * @param bytesResumed   file bytes kept from earlier sessions and not sent again.
  * @param bytesResent    bytes an earlier session had delivered past the receiver's last durable point, sent again.
  * @param elapsedNs      how long it took.
- * @param retransmits    packets the connection retransmitted.
+ * @param retransmits    packets the connection retransmitted, or {@link ProgressSnapshot#NOT_SENDING} at a receiver.
  * @param integrityFailures packets the endpoint dropped because their CRC32C or AEAD tag did not check: corrupted on
  *                       the way (or forged), and recovered like losses.
  * @param failure        why the session failed as a whole (connection lost, protocol error, ...), or null.

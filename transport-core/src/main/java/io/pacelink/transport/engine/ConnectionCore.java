@@ -105,7 +105,7 @@ final class ConnectionCore implements SchedulableFlow
         this.plaintextGuard = plaintextGuard;
         this.aeadBuffers = aeadBuffers;
         final PacketNumbers packetNumbers = new PacketNumbers(random, settings.packetNumberSkipping());
-        this.receipts = new DeliveryReceipts(handle.receiveLog());
+        this.receipts = new DeliveryReceipts(handle.receiveLog(), settings.receiveBufferBytes());
         this.publisher = new ConnectionPublisher(
             handle.counters(), sendLog, handle.receiveLog(), receipts, lossRecovery, controller);
         this.handshake = new ConnectionHandshake(

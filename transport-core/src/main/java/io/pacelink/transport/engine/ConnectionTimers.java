@@ -137,7 +137,7 @@ final class ConnectionTimers
             controlFrames.requestPing();
         }
         work += controlFrames.refreshCredit();
-        if (receipts.checkEndOfStream())
+        if (receipts.checkDue())
         {
             work++;
         }

@@ -9,23 +9,43 @@ import io.pacelink.transport.wire.PacketWriter;
  * wait for before it may report that everything was delivered.
  * <p>
  * Inbound: the peer's latest receipt for this side's stream. Outbound: a receipt for the peer's stream goes with every
- * flow-control update (progress) and once the application has read the whole stream up to its FIN (the receipt the
- * peer's close waits for); a lost receipt is sent again at its newest value, as MAX_DATA is (RFC 9000 section 13.3).
+ * flow-control update, whenever the application has read another eighth of the receive window (at least 256 KiB)
+ * since the last one (progress: the peer's application-delivery counts,
+ * {@code ConnectionStats.applicationBytesDelivered()}, then advance during a transfer, as a progress bar needs, not
+ * only every half window), and once the application has read the whole stream up to its FIN (the receipt the peer's
+ * close waits for); a lost receipt is sent again at its newest value, as MAX_DATA is (RFC 9000 section 13.3).
  */
 final class DeliveryReceipts
 {
+    /**
+     * A progress receipt goes out each time the application has read this share of the receive window: four per
+     * flow-control update, one small ack-eliciting frame per eighth of a window.
+     */
+    static final int PROGRESS_RECEIPTS_PER_WINDOW = 8;
+
+    /**
+     * ... but never more often than once per this many bytes read (some 180 full-size packets): a receipt makes the
+     * packet that carries it ack-eliciting, and with a small window an eighth would put one on most of the ACKs the
+     * receiver sends. Windows up to 512 KiB thus get no receipts beyond their flow-control updates.
+     */
+    static final long MIN_PROGRESS_INTERVAL_BYTES = 256 * 1024;
+
     private final ReceiveLog receiveLog;
+    private final long progressIntervalBytes;
     private long peerConsumedPosition;
     private long peerConsumedMessages;
     private long sentPosition = -1;
     private boolean isPending;
 
     /**
-     * @param receiveLog the stream this side's application reads.
+     * @param receiveLog         the stream this side's application reads.
+     * @param receiveWindowBytes its flow-control window, which sets how often a progress receipt goes out.
      */
-    DeliveryReceipts(final ReceiveLog receiveLog)
+    DeliveryReceipts(final ReceiveLog receiveLog, final long receiveWindowBytes)
     {
         this.receiveLog = receiveLog;
+        this.progressIntervalBytes =
+            Math.max(MIN_PROGRESS_INTERVAL_BYTES, receiveWindowBytes / PROGRESS_RECEIPTS_PER_WINDOW);
     }
 
     /**
@@ -84,13 +104,19 @@ final class DeliveryReceipts
     }
 
     /**
-     * Once per duty cycle: ask for the end-of-stream receipt once the application has read the peer's whole stream.
+     * Once per duty cycle: ask for the end-of-stream receipt once the application has read the peer's whole stream,
+     * or for a progress receipt once it has read another eighth of the window since the last receipt.
      *
      * @return true if a receipt was asked for.
      */
-    boolean checkEndOfStream()
+    boolean checkDue()
     {
-        if (!isPending && receiveLog.isFinished() && sentPosition != receiveLog.finalSize())
+        if (isPending)
+        {
+            return false;
+        }
+        if (receiveLog.isFinished() ? sentPosition != receiveLog.finalSize() :
+            receiveLog.consumedHead() - Math.max(0, sentPosition) >= progressIntervalBytes)
         {
             isPending = true;
             return true;

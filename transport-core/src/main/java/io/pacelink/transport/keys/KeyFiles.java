@@ -56,6 +56,14 @@ public final class KeyFiles
      */
     public static byte[] readPrivateKey(final Path file) throws IOException
     {
+        // A public key where a private one belongs is a mix-up, not a permission problem: say so before any chmod.
+        if (Files.isReadable(file) && new String(Files.readAllBytes(file), StandardCharsets.US_ASCII)
+            .contains("-----BEGIN " + PUBLIC_LABEL + "-----"))
+        {
+            throw new IllegalArgumentException("key file " + file + " holds a public key, where a private key is " +
+                "needed: give the private one ('pacelink keygen NAME' writes it as NAME.key beside NAME.pub); the " +
+                "public key is for the other end");
+        }
         requireProtected(file);
         final byte[] content = Files.readAllBytes(file);
         if (KEY_LENGTH == content.length)
@@ -238,6 +246,12 @@ public final class KeyFiles
     private static void write(final Path file, final byte[] content, final Set<PosixFilePermission> permissions)
         throws IOException
     {
+        final Path directory = file.toAbsolutePath().getParent();
+        if (!Files.isDirectory(directory))
+        {
+            throw new IllegalArgumentException("cannot write " + file + ": the directory " + directory + " does not " +
+                "exist; create it first (mkdir -p " + directory + ") or choose another name");
+        }
         try
         {
             if (Files.getFileStore(file.toAbsolutePath().getParent()).supportsFileAttributeView("posix"))

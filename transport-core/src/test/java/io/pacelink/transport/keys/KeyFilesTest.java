@@ -66,6 +66,24 @@ class KeyFilesTest
     }
 
     @Test
+    void aPublicKeyGivenAsThePrivateOneIsNamedSoAndAMissingDirectoryToo() throws IOException
+    {
+        final Path publicFile = temp.resolve("d.pub");
+        KeyFiles.writeKeyPair(temp.resolve("d.key"), publicFile);
+        final IllegalArgumentException mixUp =
+            assertThrows(IllegalArgumentException.class, () -> KeyFiles.readPrivateKey(publicFile));
+        assertTrue(mixUp.getMessage().contains("holds a public key, where a private key is needed") &&
+            !mixUp.getMessage().contains("chmod"), mixUp.getMessage());
+
+        final Path missing = temp.resolve("missing");
+        final IllegalArgumentException noDirectory = assertThrows(IllegalArgumentException.class,
+            () -> KeyFiles.writeKeyPair(missing.resolve("e.key"), missing.resolve("e.pub")));
+        assertTrue(noDirectory.getMessage().contains("the directory " + missing + " does not exist") &&
+            noDirectory.getMessage().contains("mkdir -p"), noDirectory.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> KeyFiles.writePreSharedKey(missing.resolve("f.psk")));
+    }
+
+    @Test
     void keysAreNeverOverwrittenAndGarbageIsNamed() throws IOException
     {
         final Path privateFile = temp.resolve("b.key");
