@@ -32,8 +32,9 @@ class EcnScenarioTest
             final EcnOutcome ecn = flow.ecn();
             assertTrue(ecn.isCapable(), flow.congestionControl() + ": " + ecn);
             assertTrue(ecn.ceReported() > 0, flow.congestionControl() + ": " + ecn);
-            // Once per round trip at most: far fewer reductions than marks.
-            assertTrue(ecn.ceReactions() > 0 && ecn.ceReactions() < ecn.ceReported(),
+            // CoDel marks sparsely (one mark, then the next after interval / sqrt(count), 100 ms at first): most
+            // marks fall in different round trips here, so each may draw its own reduction, never more than one.
+            assertTrue(ecn.ceReactions() > 0 && ecn.ceReactions() <= ecn.ceReported(),
                 flow.congestionControl() + ": " + ecn);
             // The sender believes exactly what the receiver counted (no reordering here).
             assertEquals(ecn.ceReceived(), ecn.ceReported(), flow.congestionControl() + ": " + ecn);
@@ -45,6 +46,27 @@ class EcnScenarioTest
         // Every packet the queue marked arrived, and was counted once, at one of the receivers.
         assertEquals(result.forward().queueMarkPackets(), ceReceived);
         assertTrue(result.forward().utilisation() > 0.9, "utilisation " + result.forward().utilisation());
+    }
+
+    @Test
+    void stepMarkingMarksManyPacketsARoundTripAndDrawsOneReductionPerRoundTrip()
+    {
+        // ce_threshold marks every ECN-capable packet that waited longer than 1 ms (Linux's step marking, RFC 9332
+        // section 4.2): whole runs of a round trip's packets are marked, and RFC 9002 section 7.1 lets each round trip
+        // reduce once (a CE report about a packet sent before the current recovery period began is already answered).
+        // One flow a run: its ten test packets meet an empty queue. A flow joining a queue that already stands above
+        // the threshold sees all ten marked and falls back to not-ECT (EcnValidation.ALL_CE; docs/ecn.md).
+        for (final String controller : new String[]{"reno", "cubic"})
+        {
+            final ScenarioResult result = run(PATH + " ce_threshold=1ms", true, controller);
+            final FlowOutcome flow = result.flows().get(0);
+            final EcnOutcome ecn = flow.ecn();
+            assertTrue(ecn.isCapable(), flow.congestionControl() + ": " + ecn);
+            assertTrue(ecn.ceReactions() > 0, flow.congestionControl() + ": " + ecn);
+            assertTrue(2 * ecn.ceReactions() < ecn.ceReported(), flow.congestionControl() + ": " + ecn);
+            assertEquals(0, flow.retransmittedPackets(), flow.congestionControl() + " retransmitted");
+            assertEquals(0, result.forward().queueDropPackets(), "marks replace drops");
+        }
     }
 
     @Test
@@ -87,7 +109,9 @@ class EcnScenarioTest
         final FlowOutcome flow = result.flows().get(0);
         assertEquals("FAILED", flow.ecn().state(), flow.ecn().toString());
         assertEquals(failure, flow.ecn().failure(), flow.ecn().toString());
-        assertEquals(0, flow.ecn().ceReactions(), "marks of a failed path start nothing: " + flow.ecn());
+        // Until the test's packets are all answered a CE report is a congestion signal like any other (RFC 9002
+        // Appendix B.7): at most the one reduction drawn before validation failed, none after it.
+        assertTrue(flow.ecn().ceReactions() <= 1, "marks of a failed path start nothing: " + flow.ecn());
         // Only the test's packets went out marked; the flow then carries on not-ECT, losing to the queue as without
         // ECN, and keeps the link busy.
         assertTrue(flow.ecn().markedSent() <= 10, flow.ecn().toString());
