@@ -77,6 +77,12 @@ public final class NetemCommand implements Callable<Integer>
         }
 
         ioOptions.validate();
+        if (!ioOptions.ecn())
+        {
+            throw new IllegalArgumentException("--ecn chooses whether endpoints mark their packets; the relay " +
+                "carries each datagram's codepoint as it arrives (a path rewrites it with ecn_rewrite=not-ect in " +
+                "--path)");
+        }
         final PortType portType = ioOptions.portType();
         final boolean gso = ioOptions.gso();
         if (null != duration)
