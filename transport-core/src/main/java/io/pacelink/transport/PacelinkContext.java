@@ -125,6 +125,7 @@ public final class PacelinkContext
     private Boolean countersFile;
     private Path countersDirectory = CountersFile.defaultDirectory();
     private boolean acceptConnections = true;
+    private boolean ecn = true;
     private String congestionControl = "cubic";
     private ControllerParameters controllerParameters = ControllerParameters.EMPTY;
     private String packetScheduler;
@@ -493,7 +494,7 @@ public final class PacelinkContext
      * {@link #maxConnections()} connections and {@link EndpointLimits#maxUnconfirmedHandshakes()} handshakes (128
      * bytes a counter, {@link CountersSizing#COUNTERS_PER_CONNECTION} reserved a connection): 128 MiB for the
      * defaults, which costs only the pages of counters in use in the sparse counters file ({@link #countersFile()}).
-     * Kept in memory instead, where the buffers are zero-filled up front, the default is at most 4 MiB (about 860
+     * Kept in memory instead, where the buffers are zero-filled up front, the default is at most 4 MiB (about 600
      * connections). A connection whose counters do not fit is refused like one past {@link #maxConnections()}, counted
      * in {@code connections-refused-counters}.
      *
@@ -570,6 +571,25 @@ public final class PacelinkContext
     public boolean acceptConnections()
     {
         return acceptConnections;
+    }
+
+    /**
+     * @param ecn whether connections mark their packets ECN-capable and answer CE marks (RFC 9000 section 13.4,
+     *            docs/ecn.md): on by default, where the port {@link DatagramPort#sendsEcn() sends} codepoints; each
+     *            connection validates the path and the peer's counts first and turns ECN off by itself if they fail.
+     *            Off: every packet leaves not-ECT. Arriving codepoints are counted and reported either way, as a
+     *            receiver must.
+     * @return this.
+     */
+    public PacelinkContext ecn(final boolean ecn)
+    {
+        this.ecn = ecn;
+        return this;
+    }
+
+    public boolean ecn()
+    {
+        return ecn;
     }
 
     /**

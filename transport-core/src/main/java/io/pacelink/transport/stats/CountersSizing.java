@@ -14,8 +14,8 @@ import org.agrona.concurrent.status.CountersReader;
 public final class CountersSizing
 {
     /**
-     * Counters a congestion controller and its helpers may register for one connection (cubic with HyStart registers
-     * 11, bbr 10): the reserve checked before a connection is opened.
+     * Counters a congestion controller and its helpers may register for one connection (cubic with HyStart and bbr3
+     * register 11): the reserve checked before a connection is opened.
      */
     public static final int MAX_CONTROLLER_COUNTERS = 17;
 
@@ -42,8 +42,8 @@ public final class CountersSizing
     public static final int MAX_VALUES_BUFFER_BYTES = 256 * 1024 * 1024;
 
     /**
-     * Largest default values buffer kept in memory (zero-filled up front, 20 MiB with its metadata): about 860
-     * connections. An endpoint with its counters in memory and more connections sets its size by hand.
+     * Largest default values buffer kept in memory (zero-filled up front, 20 MiB with its metadata): about
+     * 600 connections. An endpoint with its counters in memory and more connections sets its size by hand.
      */
     public static final int MAX_IN_MEMORY_VALUES_BUFFER_BYTES = 4 * 1024 * 1024;
 
