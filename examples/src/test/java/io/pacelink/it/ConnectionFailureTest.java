@@ -7,6 +7,7 @@ import io.pacelink.transport.ConnectionState;
 import io.pacelink.transport.Endpoint;
 import io.pacelink.transport.PacelinkContext;
 import io.pacelink.transport.port.NioDatagramPort;
+import io.pacelink.transport.stats.CountersSizing;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
@@ -132,6 +133,39 @@ class ConnectionFailureTest
             assertEquals(CloseReason.REJECTED, failure.reason());
             assertEquals("cannot connect to 127.0.0.1:" + server.localAddress().getPort() + ": the server refused " +
                 "the connection (the server has its maximum of connections)", failure.getMessage());
+        }
+    }
+
+    @Test
+    void aServerWhoseCountersAreFullRefusesAndTheClientSaysWhy()
+    {
+        // The smallest counters file: every connection that fits is accepted, the next is refused, saying why.
+        try (Endpoint server = Endpoint.launch(new PacelinkContext().bindAddress(new InetSocketAddress("127.0.0.1", 0))
+            .countersBufferBytes(CountersSizing.MIN_VALUES_BUFFER_BYTES));
+            Endpoint client = Endpoint.launch(clientContext()))
+        {
+            int connected = 0;
+            ConnectionFailedException failure = null;
+            while (null == failure && connected < 100)
+            {
+                try
+                {
+                    client.connect(server.localAddress(), null, WAIT_NS);
+                    connected++;
+                }
+                catch (final ConnectionFailedException ex)
+                {
+                    failure = ex;
+                }
+            }
+            assertNotNull(failure, connected + " connected");
+            assertTrue(connected >= CountersSizing.connectionsHeld(CountersSizing.MIN_VALUES_BUFFER_BYTES),
+                connected + " connected");
+            assertEquals(CloseReason.REJECTED, failure.reason());
+            assertEquals("cannot connect to 127.0.0.1:" + server.localAddress().getPort() + ": the server refused " +
+                "the connection (the server's counters buffer is full)", failure.getMessage());
+            assertEquals(1, server.counters().connectionsRefusedCounters().get());
+            assertEquals(0, server.counters().errors().get());
         }
     }
 

@@ -6,6 +6,7 @@ import io.pacelink.transport.port.DatagramPort;
 import io.pacelink.transport.port.ImpairmentConfig;
 import io.pacelink.transport.port.PortType;
 import io.pacelink.transport.stats.CountersFile;
+import io.pacelink.transport.stats.CountersSizing;
 import org.agrona.ErrorHandler;
 import io.pacelink.transport.agent.DeadlineIdleStrategy;
 import io.pacelink.transport.agent.PortWaitIdleStrategy;
@@ -73,9 +74,23 @@ public final class PacelinkContext
     public static final int DEFAULT_RECEIVE_BUFFER_BYTES = 32 * 1024 * 1024;
     public static final int DEFAULT_MAX_MESSAGE_LENGTH_BYTES = 16 * 1024 * 1024;
     public static final int DEFAULT_SENT_PACKET_CAPACITY = 64 * 1024;
-    public static final int DEFAULT_MAX_CONNECTIONS = 1024;
+
+    /**
+     * What the default memory budget ({@link EndpointLimits#DEFAULT_MEMORY_BUDGET_BYTES}, 1 GiB) holds at the 64 KiB
+     * an idle connection may cost (docs/security.md, "Memory"; an idle connection measures well under that).
+     */
+    public static final int DEFAULT_MAX_CONNECTIONS = 16_384;
     public static final int DEFAULT_SOCKET_BUFFER_BYTES = 4 * 1024 * 1024;
-    public static final int DEFAULT_COUNTERS_BUFFER_BYTES = 4 * 1024 * 1024;
+
+    /**
+     * The counters buffer's size before it was sized from {@link #maxConnections()}; now the largest default kept in
+     * memory ({@link CountersSizing#MAX_IN_MEMORY_VALUES_BUFFER_BYTES}).
+     *
+     * @deprecated the default is sized to hold {@link #maxConnections()} connections (see
+     * {@link #countersBufferBytes()}); this constant goes in the next minor version.
+     */
+    @Deprecated
+    public static final int DEFAULT_COUNTERS_BUFFER_BYTES = CountersSizing.MAX_IN_MEMORY_VALUES_BUFFER_BYTES;
 
     private static final long DEFAULT_IDLE_SPINS = 10;
     private static final long DEFAULT_IDLE_YIELDS = 20;
@@ -106,7 +121,7 @@ public final class PacelinkContext
     private int sentPacketCapacity = DEFAULT_SENT_PACKET_CAPACITY;
     private int maxConnections = DEFAULT_MAX_CONNECTIONS;
     private int socketBufferBytes = DEFAULT_SOCKET_BUFFER_BYTES;
-    private int countersBufferBytes = DEFAULT_COUNTERS_BUFFER_BYTES;
+    private int countersBufferBytes;
     private Boolean countersFile;
     private Path countersDirectory = CountersFile.defaultDirectory();
     private boolean acceptConnections = true;
@@ -428,7 +443,12 @@ public final class PacelinkContext
     }
 
     /**
-     * @param count connections an endpoint holds at once; more are rejected and counted, 1..1,000,000.
+     * @param count established connections an endpoint holds at once, 1..1,000,000 (default
+     *              {@link #DEFAULT_MAX_CONNECTIONS}). A connection past it is refused, never half-opened: a server
+     *              answers the hello with a CLOSE saying "the server has its maximum of connections", a client's
+     *              {@link Endpoint#connect} returns a connection already CLOSED ({@link CloseReason#REJECTED}) saying
+     *              so; both count it in {@code connections-rejected} and {@code connections-refused-limit}.
+     *              Unconfirmed handshakes are held apart ({@link EndpointLimits#maxUnconfirmedHandshakes(int)}).
      * @return this.
      */
     public PacelinkContext maxConnections(final int count)
@@ -459,18 +479,35 @@ public final class PacelinkContext
 
     /**
      * @param bytes size of the counters' values buffer (the metadata buffer is four times as large), a power of
-     *              two, 64 KiB..256 MiB.
+     *              two, 64 KiB..256 MiB; see {@link #countersBufferBytes()} for the default.
      * @return this.
      */
     public PacelinkContext countersBufferBytes(final int bytes)
     {
-        countersBufferBytes = requirePowerOfTwo("countersBufferBytes", bytes, 64 * 1024, 256 * 1024 * 1024);
+        countersBufferBytes = requirePowerOfTwo("countersBufferBytes", bytes, CountersSizing.MIN_VALUES_BUFFER_BYTES,
+            CountersSizing.MAX_VALUES_BUFFER_BYTES);
         return this;
     }
 
+    /**
+     * The size set by {@link #countersBufferBytes(int)}, or by default one that holds the counters of
+     * {@link #maxConnections()} connections and {@link EndpointLimits#maxUnconfirmedHandshakes()} handshakes (128
+     * bytes a counter, {@link CountersSizing#COUNTERS_PER_CONNECTION} reserved a connection): 128 MiB for the
+     * defaults, which costs only the pages of counters in use in the sparse counters file ({@link #countersFile()}).
+     * Kept in memory instead, where the buffers are zero-filled up front, the default is at most 4 MiB (about 600
+     * connections). A connection whose counters do not fit is refused like one past {@link #maxConnections()}, counted
+     * in {@code connections-refused-counters}.
+     *
+     * @return the size of the counters' values buffer.
+     */
     public int countersBufferBytes()
     {
-        return countersBufferBytes;
+        if (0 != countersBufferBytes)
+        {
+            return countersBufferBytes;
+        }
+        return CountersSizing.defaultValuesBufferBytes(
+            (long)maxConnections + limits.maxUnconfirmedHandshakes(), countersFile());
     }
 
     /**

@@ -4,6 +4,7 @@ import io.pacelink.perf.loopback.ResultLine;
 import io.pacelink.transport.Connection;
 import io.pacelink.transport.ConnectionState;
 import io.pacelink.transport.Endpoint;
+import io.pacelink.transport.MessageHandler;
 import io.pacelink.transport.PacelinkContext;
 import io.pacelink.transport.stats.EndpointCounters;
 import org.HdrHistogram.Histogram;
@@ -19,16 +20,21 @@ import java.util.concurrent.locks.LockSupport;
  * One process of a scale run, started by {@link ScaleSuite}; both endpoints run in the default profile (DEDICATED
  * agent, back-off idle strategy), bound to loopback:
  * <pre>
- * ScaleRole server PORT MAX_CONNECTIONS SEND_BUFFER RECEIVE_BUFFER SENT_PACKET_CAPACITY COUNTERS_BUFFER
- * ScaleRole client PORT CONNECTIONS CONCURRENT IDLE_SECONDS SEND_BUFFER RECEIVE_BUFFER SENT_PACKET_CAPACITY
+ * ScaleRole server PORT CONNECTIONS MAX_CONNECTIONS SCHEDULER SEND_BUFFER RECEIVE_BUFFER SENT_PACKET_CAPACITY
  *                  COUNTERS_BUFFER
+ * ScaleRole client PORT CONNECTIONS CONCURRENT IDLE_SECONDS ACTIVE_SECONDS SCHEDULER SEND_BUFFER RECEIVE_BUFFER
+ *                  SENT_PACKET_CAPACITY COUNTERS_BUFFER
  * </pre>
- * (a size of 0 keeps the transport's default). The server accepts every connection and prints a {@code STATUS} line
+ * (a size or MAX_CONNECTIONS of 0 and a SCHEDULER of {@code default} keep the transport's defaults; CONNECTIONS is how
+ * many the run opens, for the per-source handshake limits below). The server accepts every connection, reads every
+ * message that arrives, and prints a {@code STATUS} line
  * every second: connections accepted, its memory ({@link ProcessMemory}) and the CPU it used in that second; once
  * the count has been steady for {@link #STEADY_SECONDS} it collects garbage and marks that line {@code after_gc}, so
  * heap figures are of live objects. The client opens {@code CONCURRENT} connections at once and times each from its
  * {@code connect} call to CONNECTED, then opens the rest in one burst (the handshake rate), then stays idle for
- * {@code IDLE_SECONDS} measuring its own CPU, and prints its {@link ResultLine}.
+ * {@code IDLE_SECONDS} measuring its own CPU; with ACTIVE_SECONDS above 0 it then sends on every connection at once
+ * ({@link ActivePhase}: each connection's share of the bytes acknowledged and Jain's index over them), and prints its
+ * {@link ResultLine}.
  */
 public final class ScaleRole
 {
@@ -36,6 +42,12 @@ public final class ScaleRole
     private static final int STEADY_SECONDS = 3;
     private static final long CONNECT_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(60);
     private static final long POLL_PARK_NS = TimeUnit.MICROSECONDS.toNanos(50);
+
+    /**
+     * Longest sleep of the server's loop while nothing arrives: short enough that a burst of handshakes cannot fill
+     * the endpoint's accept queue (1,024) before the loop takes them.
+     */
+    private static final long MAX_IDLE_SLEEP_MS = 32;
 
     private ScaleRole()
     {
@@ -46,46 +58,69 @@ public final class ScaleRole
      */
     public static void main(final String[] args) throws InterruptedException
     {
-        if (args.length == 7 && "server".equals(args[0]))
+        if (args.length == 9 && "server".equals(args[0]))
         {
-            serve(Integer.parseInt(args[1]), Integer.parseInt(args[2]), EndpointSizing.fromArgs(args, 3),
-                System.out);
+            serve(Integer.parseInt(args[1]), new Limits(Integer.parseInt(args[2]), Integer.parseInt(args[3]), args[4]),
+                EndpointSizing.fromArgs(args, 5), System.out);
         }
-        else if (args.length == 9 && "client".equals(args[0]))
+        else if (args.length == 11 && "client".equals(args[0]))
         {
-            connect(Integer.parseInt(args[1]), Integer.parseInt(args[2]), Integer.parseInt(args[3]),
-                Integer.parseInt(args[4]), EndpointSizing.fromArgs(args, 5), System.out);
+            final int connections = Integer.parseInt(args[2]);
+            connect(Integer.parseInt(args[1]), connections, Integer.parseInt(args[3]), Integer.parseInt(args[4]),
+                Integer.parseInt(args[5]), new Limits(connections, 0, args[6]), EndpointSizing.fromArgs(args, 7),
+                System.out);
         }
         else
         {
-            System.err.println("usage: ScaleRole server PORT MAX_CONNECTIONS SIZES... | client PORT CONNECTIONS " +
-                "CONCURRENT IDLE_SECONDS SIZES... (SIZES: send buffer, receive buffer, sent-packet capacity, " +
-                "counters buffer; 0 = default)");
+            System.err.println("usage: ScaleRole server PORT CONNECTIONS MAX_CONNECTIONS SCHEDULER SIZES... | client " +
+                "PORT CONNECTIONS CONCURRENT IDLE_SECONDS ACTIVE_SECONDS SCHEDULER SIZES... (SIZES: send buffer, " +
+                "receive buffer, sent-packet capacity, counters buffer; 0 or 'default' = the transport's default)");
             System.exit(2);
         }
         System.out.flush();
         System.exit(0);
     }
 
-    private static PacelinkContext context(final int port, final int maxConnections, final EndpointSizing sizing)
+    /**
+     * What a role sets beyond the sizes.
+     *
+     * @param connections    connections the run opens, all from one address.
+     * @param maxConnections {@link PacelinkContext#maxConnections(int)}, or 0 for the default.
+     * @param scheduler      {@link PacelinkContext#packetScheduler(String)}, or {@code default}.
+     */
+    record Limits(int connections, int maxConnections, String scheduler)
+    {
+    }
+
+    private static PacelinkContext context(final int port, final Limits limits, final EndpointSizing sizing)
     {
         final PacelinkContext context = new PacelinkContext()
-            .bindAddress(new InetSocketAddress("127.0.0.1", port))
-            .maxConnections(maxConnections);
-        // Every client of this test comes from one address, which the per-source handshake limit (docs/security.md)
-        // would hold to 100 a second: the test measures the endpoint, not that limit.
-        // For the same reason its concurrent connects may all be unconfirmed at once.
+            .bindAddress(new InetSocketAddress("127.0.0.1", port));
+        if (limits.maxConnections() > 0)
+        {
+            context.maxConnections(limits.maxConnections());
+        }
+        if (!"default".equals(limits.scheduler()))
+        {
+            context.packetScheduler(limits.scheduler());
+        }
+        // Every client of this test comes from one address, which the per-source handshake limits (docs/security.md)
+        // would hold to 100 a second and 128 unconfirmed: the test measures the endpoint, as if its connections came
+        // from as many hosts, not those limits. For the same reason its concurrent connects may all be unconfirmed at
+        // once.
+        final int unconfirmed = Math.max(limits.connections(), context.limits().maxUnconfirmedHandshakes());
         context.limits().handshakesPerSecondPerSource(1_000_000).handshakeBurstPerSource(1_000_000)
-            .maxUnconfirmedHandshakes(maxConnections).maxUnconfirmedHandshakesPerSource(maxConnections)
+            .maxUnconfirmedHandshakes(unconfirmed).maxUnconfirmedHandshakesPerSource(unconfirmed)
             .unvalidatedAnswersPerSecondPerSource(1_000_000);
         return sizing.applyTo(context);
     }
 
-    static void serve(final int port, final int maxConnections, final EndpointSizing sizing, final PrintStream out)
+    static void serve(final int port, final Limits limits, final EndpointSizing sizing, final PrintStream out)
         throws InterruptedException
     {
         ResultLine.processCpuNs();
-        try (Endpoint endpoint = Endpoint.launch(context(port, maxConnections, sizing).acceptConnections(true)))
+        final MessageHandler discard = (buffer, offset, length) -> { };
+        try (Endpoint endpoint = Endpoint.launch(context(port, limits, sizing).acceptConnections(true)))
         {
             final EndpointCounters counters = endpoint.counters();
             out.println(ResultLine.READY + " port=" + endpoint.localAddress().getPort());
@@ -96,12 +131,28 @@ public final class ScaleRole
             int steadyCount = -1;
             int steadySeconds = 0;
             boolean collected = false;
+            long datagramsSeen = 0;
+            long sleepMs = 1;
             while (true)
             {
+                final int before = accepted.size();
                 for (Connection connection = endpoint.accept(); null != connection; connection = endpoint.accept())
                 {
                     accepted.add(connection);
                 }
+                // Read only after datagrams arrived, and sleep longer while nothing happens: the idle figure is the
+                // endpoint's, not this loop's (10,000 polls a millisecond would be most of it).
+                final long datagrams = counters.datagramsReceived().get();
+                final boolean isBusy = datagrams != datagramsSeen || accepted.size() != before;
+                if (datagrams != datagramsSeen)
+                {
+                    datagramsSeen = datagrams;
+                    for (int i = 0, size = accepted.size(); i < size; i++)
+                    {
+                        accepted.get(i).poll(discard, Integer.MAX_VALUE);
+                    }
+                }
+                sleepMs = isBusy ? 1 : Math.min(MAX_IDLE_SLEEP_MS, 2 * sleepMs);
                 final long nowNs = System.nanoTime();
                 if (nowNs - lastStatusNs >= STATUS_INTERVAL_NS)
                 {
@@ -124,6 +175,8 @@ public final class ScaleRole
                         .put("accepted", accepted.size())
                         .put("connections_opened", counters.connectionsOpened().get())
                         .put("connections_rejected", counters.connectionsRejected().get())
+                        .put("connections_refused_limit", counters.connectionsRefusedLimit().get())
+                        .put("connections_refused_counters", counters.connectionsRefusedCounters().get())
                         .put("errors", counters.errors().get())
                         .put("resident_bytes", memory.residentBytes())
                         .put("heap_used_bytes", memory.heapUsedBytes())
@@ -136,7 +189,7 @@ public final class ScaleRole
                     lastStatusNs = System.nanoTime();
                     lastCpuNs = ResultLine.processCpuNs();
                 }
-                TimeUnit.MILLISECONDS.sleep(1);
+                TimeUnit.MILLISECONDS.sleep(sleepMs);
             }
         }
     }
@@ -146,40 +199,23 @@ public final class ScaleRole
         final int connections,
         final int concurrent,
         final int idleSeconds,
+        final int activeSeconds,
+        final Limits limits,
         final EndpointSizing sizing,
-        final PrintStream out)
+        final PrintStream out) throws InterruptedException
     {
         ResultLine.processCpuNs();
         final InetSocketAddress server = new InetSocketAddress("127.0.0.1", port);
-        try (Endpoint endpoint = Endpoint.launch(context(0, connections + 1, sizing).acceptConnections(false)))
+        final PacelinkContext context = context(0, limits, sizing).acceptConnections(false);
+        try (Endpoint endpoint = Endpoint.launch(context))
         {
             final ResultLine result = new ResultLine().put("role", "client").put("connections", connections)
                 .put("concurrent", concurrent);
             final List<Connection> open = new ArrayList<>(connections);
 
-            // 1. CONCURRENT connects at once: each one's latency from its own connect() call, and the whole burst's.
-            final int firstBurst = Math.min(concurrent, connections);
-            final long[] calledAtNs = new long[firstBurst];
-            final Histogram callNs = new Histogram(3);
-            final long burstStartNs = System.nanoTime();
-            for (int i = 0; i < firstBurst; i++)
-            {
-                calledAtNs[i] = System.nanoTime();
-                if (!openOne(endpoint, server, open, result))
-                {
-                    break;
-                }
-                callNs.recordValue(Math.max(1, System.nanoTime() - calledAtNs[i]));
-            }
-            final Histogram latencyNs = new Histogram(3);
-            final long burstNs = awaitConnected(open, 0, calledAtNs, latencyNs) - burstStartNs;
-            result.put("concurrent_connected", count(open, ConnectionState.CONNECTED))
-                .put("concurrent_all_connected_ms", burstNs / 1e6)
-                .put("concurrent_latency_p50_ms", latencyNs.getValueAtPercentile(50) / 1e6)
-                .put("concurrent_latency_p99_ms", latencyNs.getValueAtPercentile(99) / 1e6)
-                .put("concurrent_latency_max_ms", latencyNs.getMaxValue() / 1e6)
-                .put("connect_call_p50_us", callNs.getValueAtPercentile(50) / 1e3)
-                .put("connect_call_max_us", callNs.getMaxValue() / 1e3);
+            // 1. CONCURRENT connects at once, first thing after start-up (cold: class loading and the interpreter
+            // on both ends): each one's latency from its own connect() call, and the whole burst's.
+            timeBurst(endpoint, server, Math.min(concurrent, connections), open, result, "");
 
             // 2. The rest in one burst: handshakes per second.
             final long restStartNs = System.nanoTime();
@@ -189,7 +225,13 @@ public final class ScaleRole
             {
                 more = openOne(endpoint, server, open, result);
             }
-            final long restNs = awaitConnected(open, opened, null, null) - restStartNs;
+            final long restNs = awaitConnected(open, opened) - restStartNs;
+            // 2b. CONCURRENT more at once with both ends warm (beyond CONNECTIONS, so the idle phase keeps them).
+            final int warmFrom = open.size();
+            timeBurst(endpoint, server, concurrent, open, result, "warm_");
+            result.put("warm_min_rtt_us", open.subList(warmFrom, open.size()).stream()
+                .filter((c) -> ConnectionState.CONNECTED == c.state())
+                .mapToLong((c) -> c.stats().minRttNs()).min().orElse(-1) / 1e3);
             final int connected = count(open, ConnectionState.CONNECTED);
             result.put("connected", connected)
                 .put("failed", open.size() - connected)
@@ -208,12 +250,55 @@ public final class ScaleRole
                 .put("still_connected", count(open, ConnectionState.CONNECTED))
                 .put("resident_bytes", memory.residentBytes())
                 .put("direct_bytes", memory.directBytes());
+
+            // 4. Active: every connection sends at once.
+            if (activeSeconds > 0)
+            {
+                new ActivePhase(open, context.maxMessageLengthBytes()).run(activeSeconds, result);
+            }
             out.println(result.format());
         }
         catch (final RuntimeException | OutOfMemoryError ex)
         {
             out.println(new ResultLine().put("role", "client").put("error", ex.toString()).format());
         }
+    }
+
+    /**
+     * Open {@code count} connections at once and time each from its own {@code connect} call to CONNECTED, and the
+     * whole burst; the figures go to {@code result} under {@code prefix + "concurrent_..."}.
+     */
+    private static void timeBurst(
+        final Endpoint endpoint,
+        final InetSocketAddress server,
+        final int count,
+        final List<Connection> open,
+        final ResultLine result,
+        final String prefix) throws InterruptedException
+    {
+        final int from = open.size();
+        final Histogram callNs = new Histogram(3);
+        final BurstTimer timer = new BurstTimer(count, CONNECT_TIMEOUT_NS);
+        final long burstStartNs = System.nanoTime();
+        for (int i = 0; i < count; i++)
+        {
+            final long calledAtNs = System.nanoTime();
+            if (!openOne(endpoint, server, open, result))
+            {
+                break;
+            }
+            callNs.recordValue(Math.max(1, System.nanoTime() - calledAtNs));
+            timer.opened(i, calledAtNs, open.get(open.size() - 1));
+        }
+        final long burstNs = timer.finish(open.size() - from) - burstStartNs;
+        final Histogram latencyNs = timer.latencyNs();
+        result.put(prefix + "concurrent_connected", count(open.subList(from, open.size()), ConnectionState.CONNECTED))
+            .put(prefix + "concurrent_all_connected_ms", burstNs / 1e6)
+            .put(prefix + "concurrent_latency_p50_ms", latencyNs.getValueAtPercentile(50) / 1e6)
+            .put(prefix + "concurrent_latency_p99_ms", latencyNs.getValueAtPercentile(99) / 1e6)
+            .put(prefix + "concurrent_latency_max_ms", latencyNs.getMaxValue() / 1e6)
+            .put(prefix + "connect_call_p50_us", callNs.getValueAtPercentile(50) / 1e3)
+            .put(prefix + "connect_call_max_us", callNs.getMaxValue() / 1e3);
     }
 
     /**
@@ -240,8 +325,7 @@ public final class ScaleRole
     /**
      * @return when the last of {@code connections[from..]} stopped CONNECTING (or the timeout).
      */
-    private static long awaitConnected(
-        final List<Connection> connections, final int from, final long[] calledAtNs, final Histogram latencyNs)
+    private static long awaitConnected(final List<Connection> connections, final int from)
     {
         final boolean[] done = new boolean[connections.size() - from];
         int remaining = done.length;
@@ -256,10 +340,6 @@ public final class ScaleRole
                     done[i] = true;
                     remaining--;
                     lastNs = System.nanoTime();
-                    if (null != latencyNs && ConnectionState.CONNECTED == connections.get(from + i).state())
-                    {
-                        latencyNs.recordValue(lastNs - calledAtNs[i]);
-                    }
                 }
             }
             LockSupport.parkNanos(POLL_PARK_NS);

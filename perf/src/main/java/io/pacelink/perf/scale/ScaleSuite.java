@@ -48,6 +48,18 @@ public final class ScaleSuite implements Callable<Integer>
         "${DEFAULT-VALUE}).")
     private int idleSeconds;
 
+    @Option(names = "--active", defaultValue = "0", description = "Seconds every connection then sends at once, for " +
+        "the share of each and Jain's index (default ${DEFAULT-VALUE}: no active phase).")
+    private int activeSeconds;
+
+    @Option(names = "--scheduler", defaultValue = "default",
+        description = "Packet scheduler of both endpoints, e.g. fq (default: the transport's).")
+    private String scheduler;
+
+    @Option(names = "--max-connections", defaultValue = "0",
+        description = "maxConnections of the server (0: the transport's default).")
+    private int maxConnections;
+
     @Option(names = "--send-buffer", defaultValue = "0", description = "sendBufferBytes (0: default).")
     private int sendBufferBytes;
 
@@ -93,14 +105,25 @@ public final class ScaleSuite implements Callable<Integer>
         Files.createDirectories(out);
         final EndpointSizing sizing =
             new EndpointSizing(sendBufferBytes, receiveBufferBytes, sentPacketCapacity, countersBufferBytes);
-        sizing.applyTo(new PacelinkContext()); // fail fast on a size the transport refuses
-        report.printf("scale suite: connections %s, sizes %s (0 = default), JVM %s, load %s, output %s%n", counts,
-            sizing, jvmArgs, ChildJvm.loadAverage(), out);
+        final PacelinkContext check = sizing.applyTo(new PacelinkContext()); // fail fast on what the transport refuses
+        if (maxConnections > 0)
+        {
+            check.maxConnections(maxConnections);
+        }
+        if (!"default".equals(scheduler))
+        {
+            check.packetScheduler(scheduler);
+        }
+        report.printf("scale suite: connections %s, sizes %s (0 = default), maxConnections %s, scheduler %s, " +
+            "active %d s, JVM %s, load %s, output %s%n", counts, sizing, 0 == maxConnections ? "default" :
+            maxConnections, scheduler, activeSeconds, jvmArgs, ChildJvm.loadAverage(), out);
         report.println();
-        report.println("| connections | connected | 100 connects: all within ms (p50 / p99 / max per connect ms) | " +
+        report.println("| connections | connected | concurrent connects, cold: all within ms (p50 / p99 / max per " +
+            "connect ms) | warm: all within ms (p50 / p99 / max) | loopback min RTT µs | " +
             "handshakes/s | server memory per connection: resident / heap / direct | server idle CPU % | " +
-            "client idle CPU % | first failure |");
-        report.println("|---:|---:|---|---:|---|---:|---:|---|");
+            "client idle CPU % | refused (limit / counters) | active: Jain / total Mbit/s / least-most Mbit/s / " +
+            "client CPU % | first failure |");
+        report.println("|---:|---:|---|---|---:|---:|---|---:|---:|---|---|---|");
         for (final int count : counts)
         {
             runOne(count, sizing);
@@ -114,7 +137,7 @@ public final class ScaleSuite implements Callable<Integer>
         final Path serverLog = out.resolve("scale-" + count + "-server.log");
         final Path clientLog = out.resolve("scale-" + count + "-client.log");
         final List<String> serverArgs = new ArrayList<>(List.of(ScaleRole.class.getName(), "server", "0",
-            Integer.toString(count + 1)));
+            Integer.toString(count), Integer.toString(maxConnections), scheduler));
         serverArgs.addAll(List.of(sizing.toArgs()));
         final Process server = ChildJvm.start(classPath, jvmArgs, serverArgs, serverLog);
         try
@@ -123,16 +146,17 @@ public final class ScaleSuite implements Callable<Integer>
             if (null == ready)
             {
                 final List<String> lines = Files.readAllLines(serverLog, StandardCharsets.UTF_8);
-                report.printf("| %d | - | - | - | - | - | - | the server did not start: %s (%s) |%n", count,
+                report.printf("| %d |" + " - |".repeat(10) + " the server did not start: %s (%s) |%n", count,
                     lines.size() > 1 ? lines.get(1) : "no output", serverLog);
                 return;
             }
             final String port = ready.substring(ready.indexOf("port=") + "port=".length()).trim();
             final List<String> clientArgs = new ArrayList<>(List.of(ScaleRole.class.getName(), "client", port,
-                Integer.toString(count), Integer.toString(concurrent), Integer.toString(idleSeconds)));
+                Integer.toString(count), Integer.toString(concurrent), Integer.toString(idleSeconds),
+                Integer.toString(activeSeconds), scheduler));
             clientArgs.addAll(List.of(sizing.toArgs()));
             final Process client = ChildJvm.start(classPath, jvmArgs, clientArgs, clientLog);
-            if (!client.waitFor(idleSeconds + 300L, TimeUnit.SECONDS))
+            if (!client.waitFor(idleSeconds + activeSeconds + 300L, TimeUnit.SECONDS))
             {
                 client.destroyForcibly();
             }
@@ -166,7 +190,8 @@ public final class ScaleSuite implements Callable<Integer>
         }
         if (null == client || status.isEmpty())
         {
-            report.printf("| %d | - | - | - | - | - | - | no result: see %s and %s |%n", count, clientLog, serverLog);
+            report.printf("| %d |" + " - |".repeat(10) + " no result: see %s and %s |%n", count, clientLog,
+                serverLog);
             return;
         }
         final Map<String, Object> base = status.get(0);
@@ -192,12 +217,26 @@ public final class ScaleSuite implements Callable<Integer>
         final String failure = client.containsKey("error") ? String.valueOf(client.get("error")) :
             client.containsKey("connect_error") ? String.valueOf(client.get("connect_error")) :
             String.valueOf(client.getOrDefault("first_failure", "-"));
-        report.printf(Locale.ROOT, "| %d | %.0f | %.1f (%.1f / %.1f / %.1f) | %.0f | %s | %s | %.1f | %s |%n",
-            count, number(client, "connected"), number(client, "concurrent_all_connected_ms"),
-            number(client, "concurrent_latency_p50_ms"), number(client, "concurrent_latency_p99_ms"),
-            number(client, "concurrent_latency_max_ms"), number(client, "handshakes_per_second"), perConnection,
+        final Map<String, Object> last = status.get(status.size() - 1);
+        final String active = client.containsKey("active_jain") ? String.format(Locale.ROOT,
+            "%.4f / %.0f / %.2f-%.2f / %.0f", number(client, "active_jain"), number(client, "active_total_mbps"),
+            number(client, "active_least_mbps"), number(client, "active_most_mbps"),
+            number(client, "active_client_cpu_percent")) : "-";
+        report.printf(Locale.ROOT,
+            "| %d | %.0f | %s | %s | %.0f | %.0f | %s | %s | %.1f | %.0f / %.0f | %s | %s |%n",
+            count, number(client, "connected"), burst(client, ""), burst(client, "warm_"),
+            number(client, "warm_min_rtt_us"), number(client, "handshakes_per_second"), perConnection,
             Spread.format(Spread.of(idleCpu), 1, "%.1f"),
-            number(client, "idle_cpu_percent"), failure);
+            number(client, "idle_cpu_percent"), number(last, "connections_refused_limit"),
+            number(last, "connections_refused_counters"), active, failure);
+    }
+
+    private static String burst(final Map<String, Object> client, final String prefix)
+    {
+        return String.format(Locale.ROOT, "%.1f (%.1f / %.1f / %.1f)",
+            number(client, prefix + "concurrent_all_connected_ms"),
+            number(client, prefix + "concurrent_latency_p50_ms"),
+            number(client, prefix + "concurrent_latency_p99_ms"), number(client, prefix + "concurrent_latency_max_ms"));
     }
 
     private static double number(final Map<String, Object> values, final String key)

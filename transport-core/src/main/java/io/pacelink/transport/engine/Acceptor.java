@@ -185,7 +185,17 @@ final class Acceptor
             isAtConnectionLimit() ? CloseReasonTexts.CONNECTION_LIMIT : null;
         if (null != refusal)
         {
+            if (CloseReasonTexts.CONNECTION_LIMIT == refusal)
+            {
+                endpointCounters.connectionsRefusedLimit().incrementRelease();
+            }
             refuse(clientId, source, refusal, nowNs);
+            return;
+        }
+        if (!factory.hasCountersForNewConnection())
+        {
+            endpointCounters.connectionsRefusedCounters().incrementRelease();
+            refuse(clientId, source, CloseReasonTexts.COUNTERS_FULL, nowNs);
             return;
         }
         if (!factory.hasMemoryForNewConnection())
@@ -283,6 +293,10 @@ final class Acceptor
         if (isClosing || isAtLimit || !acceptHandler.onAccepted(connection.handle()))
         {
             endpointCounters.connectionsRejected().incrementRelease();
+            if (isAtLimit && !isClosing)
+            {
+                endpointCounters.connectionsRefusedLimit().incrementRelease();
+            }
             connection.refuse(isClosing ? CloseReasonTexts.CLOSING :
                 isAtLimit ? CloseReasonTexts.CONNECTION_LIMIT : CloseReasonTexts.ACCEPT_QUEUE_FULL);
             return false;

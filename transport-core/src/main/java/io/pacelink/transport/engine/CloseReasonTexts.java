@@ -27,6 +27,7 @@ final class CloseReasonTexts
     static final UnsafeBuffer NOT_ACCEPTING = text("the server does not accept connections");
     static final UnsafeBuffer CONNECTION_LIMIT = text("the server has its maximum of connections");
     static final UnsafeBuffer MEMORY_BUDGET = text("the server's memory budget is spent");
+    static final UnsafeBuffer COUNTERS_FULL = text("the server's counters buffer is full");
     static final UnsafeBuffer ACCEPT_QUEUE_FULL = text("the server application's accept queue is full");
     static final UnsafeBuffer CLOSING = text("the server is closing");
     static final UnsafeBuffer VERSION_REFUSED = text(

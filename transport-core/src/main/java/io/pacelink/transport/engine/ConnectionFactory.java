@@ -18,6 +18,8 @@ import io.pacelink.transport.secure.AeadGuard;
 import io.pacelink.transport.secure.PacketGuard;
 import io.pacelink.transport.secure.SecureSession;
 import io.pacelink.transport.stats.ConnectionCounters;
+import io.pacelink.transport.stats.CountersBuffers;
+import io.pacelink.transport.stats.CountersSizing;
 import io.pacelink.transport.stats.EndpointCounters;
 import io.pacelink.transport.stats.SecurityCounters;
 import io.pacelink.transport.stream.ReceiveLog;
@@ -62,6 +64,7 @@ final class ConnectionFactory
     private final PacketGuard plaintextGuard;
     private final AeadGuard.Buffers aeadBuffers;
     private final boolean isEcnCapable;
+    private CountersManager refusedCountersManager;
 
     ConnectionFactory(
         final PacelinkContext context,
@@ -112,6 +115,14 @@ final class ConnectionFactory
     }
 
     /**
+     * @return true if the counters buffer has room for one more connection's counters.
+     */
+    boolean hasCountersForNewConnection()
+    {
+        return CountersSizing.hasRoomForConnection(countersManager);
+    }
+
+    /**
      * @param isIdInUse whether an id already names a connection.
      * @return a fresh local id.
      */
@@ -126,11 +137,24 @@ final class ConnectionFactory
     ConnectionHandle rejected(
         final long connectionId, final InetSocketAddress remoteAddress, final String controllerName, final String why)
     {
-        final ConnectionHandle handle =
-            newHandle(connectionId, remoteAddress, controllerName, ConnectionState.CONNECTING);
+        final ConnectionHandle handle = newHandle(hasCountersForNewConnection() ? countersManager :
+            refusedCountersManager(), connectionId, remoteAddress, controllerName, ConnectionState.CONNECTING);
         handle.closed(CloseReason.REJECTED, why);
         retire(handle);
         return handle;
+    }
+
+    /**
+     * A refused connection's counters live only until its stats are frozen: when the endpoint's counters buffer is
+     * full (the refusal's very reason) they go to a small buffer of their own, made on the first such refusal.
+     */
+    private CountersManager refusedCountersManager()
+    {
+        if (null == refusedCountersManager)
+        {
+            refusedCountersManager = CountersBuffers.newManager(CountersSizing.MIN_VALUES_BUFFER_BYTES);
+        }
+        return refusedCountersManager;
     }
 
     /**
@@ -145,7 +169,7 @@ final class ConnectionFactory
         final SecureSession secureSession,
         final long nowNs)
     {
-        final ConnectionHandle handle = newHandle(connectionId, remoteAddress, controllerName,
+        final ConnectionHandle handle = newHandle(countersManager, connectionId, remoteAddress, controllerName,
             isClient ? ConnectionState.CONNECTING : ConnectionState.CONNECTED);
         try
         {
@@ -172,6 +196,7 @@ final class ConnectionFactory
 
     @SuppressWarnings("deprecation") // maxReceiveRanges still caps the count for one minor version
     private ConnectionHandle newHandle(
+        final CountersManager countersManager,
         final long connectionId,
         final InetSocketAddress remoteAddress,
         final String controllerName,

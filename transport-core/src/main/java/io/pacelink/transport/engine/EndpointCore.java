@@ -22,6 +22,7 @@ import io.pacelink.transport.secure.Crc32cPacketCheck;
 import io.pacelink.transport.secure.EndpointKeys;
 import io.pacelink.transport.secure.PacketGuard;
 import io.pacelink.transport.secure.SecureSession;
+import io.pacelink.transport.stats.CountersSizing;
 import io.pacelink.transport.stats.EndpointCounters;
 import io.pacelink.transport.stats.SecurityCounters;
 import io.pacelink.transport.wire.PacketWriter;
@@ -174,19 +175,40 @@ public final class EndpointCore implements DatagramHandler
         }
         final String controllerName = null == congestionControl ? context.congestionControl() : congestionControl;
         registry.factory(controllerName).validate(context.controllerParameters());
-        final boolean isAtLimit = connections.establishedCount() >= context.maxConnections();
-        if (isAtLimit || !factory.hasMemoryForNewConnection())
+        final String refusal = connectRefusal();
+        if (null != refusal)
         {
             endpointCounters.connectionsRejected().incrementRelease();
-            return factory.rejected(factory.nextId(connections.isIdInUse()), remoteAddress, controllerName, isAtLimit ?
-                "this endpoint has its maximum of connections (maxConnections=" + context.maxConnections() + ")" :
-                "this endpoint's memory budget is spent (memoryBudgetBytes=" + context.limits().memoryBudgetBytes() +
-                ")");
+            return factory.rejected(factory.nextId(connections.isIdInUse()), remoteAddress, controllerName, refusal);
         }
         final ConnectionCore connection = factory.open(factory.nextId(connections.isIdInUse()), remoteAddress,
             controllerName, true, isSecureClient ? SecureSession.client(keys) : null, nowNs);
         connections.add(connection, nowNs);
         return connection.handle();
+    }
+
+    /**
+     * @return why a new client connection is refused (counted in its own counter), or null if it may open.
+     */
+    private String connectRefusal()
+    {
+        if (connections.establishedCount() >= context.maxConnections())
+        {
+            endpointCounters.connectionsRefusedLimit().incrementRelease();
+            return "this endpoint has its maximum of connections (maxConnections=" + context.maxConnections() + ")";
+        }
+        if (!factory.hasCountersForNewConnection())
+        {
+            endpointCounters.connectionsRefusedCounters().incrementRelease();
+            return "this endpoint's counters buffer is full (countersBufferBytes=" + context.countersBufferBytes() +
+                " holds about " + CountersSizing.connectionsHeld(context.countersBufferBytes()) + " connections)";
+        }
+        if (!factory.hasMemoryForNewConnection())
+        {
+            return "this endpoint's memory budget is spent (memoryBudgetBytes=" +
+                context.limits().memoryBudgetBytes() + ")";
+        }
+        return null;
     }
 
     /**

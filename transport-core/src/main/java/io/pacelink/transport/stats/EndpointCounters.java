@@ -21,6 +21,8 @@ public final class EndpointCounters implements AutoCloseable
     private final AtomicCounter connectionsOpened;
     private final AtomicCounter connectionsClosed;
     private final AtomicCounter connectionsRejected;
+    private final AtomicCounter connectionsRefusedLimit;
+    private final AtomicCounter connectionsRefusedCounters;
     private final AtomicCounter protocolViolations;
     private final AtomicCounter portUnreachable;
     private final AtomicCounter longestDutyCycleNs;
@@ -43,6 +45,8 @@ public final class EndpointCounters implements AutoCloseable
         connectionsOpened = newCounter(countersManager, endpointName, "connections-opened");
         connectionsClosed = newCounter(countersManager, endpointName, "connections-closed");
         connectionsRejected = newCounter(countersManager, endpointName, "connections-rejected");
+        connectionsRefusedLimit = newCounter(countersManager, endpointName, "connections-refused-limit");
+        connectionsRefusedCounters = newCounter(countersManager, endpointName, "connections-refused-counters");
         protocolViolations = newCounter(countersManager, endpointName, "protocol-violations");
         portUnreachable = newCounter(countersManager, endpointName, "port-unreachable-reports");
         longestDutyCycleNs = newCounter(countersManager, endpointName, "longest-duty-cycle-ns");
@@ -117,6 +121,24 @@ public final class EndpointCounters implements AutoCloseable
         return connectionsRejected;
     }
 
+    /**
+     * @return connections refused because the endpoint held {@code maxConnections} (also in
+     * {@link #connectionsRejected()}).
+     */
+    public AtomicCounter connectionsRefusedLimit()
+    {
+        return connectionsRefusedLimit;
+    }
+
+    /**
+     * @return connections refused because their counters did not fit the counters buffer (also in
+     * {@link #connectionsRejected()}).
+     */
+    public AtomicCounter connectionsRefusedCounters()
+    {
+        return connectionsRefusedCounters;
+    }
+
     public AtomicCounter protocolViolations()
     {
         return protocolViolations;
@@ -166,6 +188,8 @@ public final class EndpointCounters implements AutoCloseable
         connectionsOpened.close();
         connectionsClosed.close();
         connectionsRejected.close();
+        connectionsRefusedLimit.close();
+        connectionsRefusedCounters.close();
         protocolViolations.close();
         portUnreachable.close();
         longestDutyCycleNs.close();

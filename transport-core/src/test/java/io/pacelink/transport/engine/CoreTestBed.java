@@ -34,6 +34,7 @@ final class CoreTestBed
     private final long idleTimeoutNs;
     private final long handshakeTimeoutNs;
     private long nowNs = TimeUnit.SECONDS.toNanos(1);
+    private int countersBufferBytes = 256 * 1024;
 
     /**
      * @param idleTimeoutNs      every core's idle timeout.
@@ -43,6 +44,14 @@ final class CoreTestBed
     {
         this.idleTimeoutNs = idleTimeoutNs;
         this.handshakeTimeoutNs = handshakeTimeoutNs;
+    }
+
+    /**
+     * @param bytes the counters buffer of the cores made from now on (256 KiB unless set).
+     */
+    void countersBufferBytes(final int bytes)
+    {
+        countersBufferBytes = bytes;
     }
 
     TestNetwork network()
@@ -84,7 +93,7 @@ final class CoreTestBed
             .idleTimeoutNs(idleTimeoutNs)
             .handshakeTimeoutNs(handshakeTimeoutNs)
             .initialRttNs(TimeUnit.MILLISECONDS.toNanos(10))
-            .countersBufferBytes(256 * 1024);
+            .countersBufferBytes(countersBufferBytes);
         final ArrayDeque<Connection> accepted = new ArrayDeque<>();
         final EndpointCore[] self = new EndpointCore[1];
         final EndpointCore core = new EndpointCore(
@@ -93,7 +102,7 @@ final class CoreTestBed
             null != registry ? registry :
                 CongestionControlRegistry.of(FixedWindowController.factory(64 * 1024, controllers)),
             new RoundRobinScheduler(),
-            CountersBuffers.newManager(256 * 1024),
+            CountersBuffers.newManager(countersBufferBytes),
             (connection) -> accepted.size() < acceptCapacityBy.getOrDefault(self[0], Integer.MAX_VALUE) &&
                 accepted.add(connection));
         self[0] = core;
