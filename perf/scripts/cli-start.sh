@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Wall time of the command line's start and of a short perf test, as a user types them (docs/tools.md, "Start-up"):
-# `pacelink --version` and `pacelink perf -c 127.0.0.1 -t 2` against a perf server in another process, each run
-# RUNS times alternated, with every line the client prints time-stamped from the command's start. Prints each run and
-# the medians. Run it through quiet-run: the figures are the machine's otherwise.
+# `pacelink --version` and `pacelink perf -c 127.0.0.1 -t 2` against a perf server in another process, and
+# `perf -c`, `ping` and `send` to a port where nothing listens, each run RUNS times alternated, with every line a
+# command prints time-stamped from its start (so also the gap from its last line to its exit). Prints each run and the
+# medians. Run it through quiet-run: the figures are the machine's otherwise.
 #
 # usage: perf/scripts/cli-start.sh [RUNS] [PACELINK]      (defaults: 5, bin/pacelink of this checkout)
 #        PERF_ARGS="--insecure" adds options to both ends; the server and client keep their keys in a directory of
@@ -40,8 +41,12 @@ print("%7.3f exit %d" % (time.monotonic() - start, child.returncode))
 ' "$@"
 }
 
+closed=$((port + 1))
+echo x > "$work/x.txt"
 versions=()
 perfs=()
+gaps=()
+refusals=()
 for run in $(seq 1 "$runs"); do
     version="$(stamp "$pacelink" --version | tail -1)"
     versions+=("${version%% exit*}")
@@ -50,11 +55,23 @@ for run in $(seq 1 "$runs"); do
     perfs+=("$(tail -1 "$work/perf-$run.log" | awk '{print $1}')")
     connected="$(grep -m1 'connected to' "$work/perf-$run.log" | awk '{print $1}')"
     last="$(tail -2 "$work/perf-$run.log" | head -1 | awk '{print $1}')"
+    gaps+=("$(awk -v a="$last" -v b="${perfs[-1]}" 'BEGIN { printf "%.3f", b - a }')")
     echo "run $run: --version ${versions[-1]} s; perf -t 2 ${perfs[-1]} s (connected line at $connected s, last line" \
-        "at $last s), $(grep -c . "$work/perf-$run.log") lines, $(tail -1 "$work/perf-$run.log" | cut -c9-)"
+        "at $last s, exit ${gaps[-1]} s after it), $(grep -c . "$work/perf-$run.log") lines," \
+        "$(tail -1 "$work/perf-$run.log" | cut -c9-)"
+    for command in "perf -c 127.0.0.1 -p $closed -t 2" "ping 127.0.0.1:$closed -c 1" "send $work/x.txt 127.0.0.1:$closed"
+    do
+        # shellcheck disable=SC2086
+        stamp "$pacelink" $command $extra > "$work/closed.log"
+        refusals+=("$(tail -1 "$work/closed.log" | awk '{print $1}')")
+        echo "  closed port: pacelink ${command%% *} ${refusals[-1]} s, $(tail -1 "$work/closed.log" | cut -c9-):" \
+            "$(grep -m1 -o 'nothing listens on its port (ICMP port unreachable)' "$work/closed.log" || \
+            head -1 "$work/closed.log")"
+    done
 done
 median() { printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 echo "median of $runs: pacelink --version $(median "${versions[@]}") s, pacelink perf -c 127.0.0.1 -t 2" \
-    "$(median "${perfs[@]}") s"
+    "$(median "${perfs[@]}") s (exit $(median "${gaps[@]}") s after the last line); closed port: longest of" \
+    "$((runs * 3)) $(printf '%s\n' "${refusals[@]}" | sort -n | tail -1) s"
 echo "last perf run:"
 cat "$work/perf-$runs.log"
