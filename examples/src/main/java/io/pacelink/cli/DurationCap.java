@@ -5,7 +5,8 @@ package io.pacelink.cli;
  * commands can be run as written in seconds (the docs test sets it): the demo's time per controller, perf's
  * {@code -t}, netem's {@code --duration}. A command that shortens its run says so on standard error. What runs until
  * Ctrl-C (a server, a relay without {@code --duration}) and simulated time ({@code sim}, {@code report}) are not
- * bounded. Unset, or empty, it changes nothing; not a duration, the commands it bounds fail at once saying so.
+ * bounded. Unset, or empty, it changes nothing; a value without a unit, or not a duration, makes the commands it
+ * bounds fail at once (exit status 2) saying what is accepted.
  */
 final class DurationCap
 {
@@ -37,28 +38,51 @@ final class DurationCap
 
     /**
      * @return the bound in nanoseconds, or 0 when none is set.
-     * @throws IllegalArgumentException if it is set to something that is not a duration.
+     * @throws IllegalArgumentException if it is set to something that is not a duration with a unit.
      */
     static long boundNs()
     {
-        final String value = System.getenv(VARIABLE);
+        return boundNs(System.getenv(VARIABLE));
+    }
+
+    /**
+     * The value must carry its unit: a bare number could be seconds (as perf's {@code -t} takes it) or milliseconds,
+     * and a bound that silently means a thousand times what was meant shortens nothing, or everything.
+     *
+     * @param value the variable's value, or null when it is not set.
+     * @return the bound in nanoseconds, or 0 when it is unset or empty.
+     * @throws IllegalArgumentException saying what the value is and what is accepted.
+     */
+    static long boundNs(final String value)
+    {
         if (null == value || value.isBlank())
         {
             return 0;
         }
+        final String trimmed = value.trim();
+        if (trimmed.matches("[0-9.]+"))
+        {
+            throw rejected(value, "a number needs its unit");
+        }
+        final long ns;
         try
         {
-            final long ns = Duration.parse(value.trim()).nanos();
-            if (ns <= 0)
-            {
-                throw new IllegalArgumentException("it must be positive");
-            }
-            return ns;
+            ns = Duration.parse(trimmed).nanos();
         }
         catch (final IllegalArgumentException ex)
         {
-            throw new IllegalArgumentException(VARIABLE + "='" + value + "' is not a duration such as 2s or " +
-                "500ms: " + ex.getMessage());
+            throw rejected(value, "not a duration");
         }
+        if (ns <= 0)
+        {
+            throw rejected(value, "it must be positive");
+        }
+        return ns;
+    }
+
+    private static IllegalArgumentException rejected(final String value, final String why)
+    {
+        return new IllegalArgumentException(VARIABLE + "='" + value + "': " + why + "; accepted: a positive number " +
+            "with a unit (ns, us, ms, s, m, h), e.g. 20s or 500ms; unset or empty for no bound");
     }
 }

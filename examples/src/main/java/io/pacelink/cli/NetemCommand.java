@@ -89,16 +89,16 @@ public final class NetemCommand implements Callable<Integer>
         {
             duration = new Duration(DurationCap.capNs("--duration", duration.nanos()));
         }
+        else
+        {
+            // Until Ctrl-C is not bounded, but a malformed bound is still said at once.
+            DurationCap.boundNs();
+        }
         final PrintStream out = System.out;
-        final NetemRelay relay = new NetemRelay(new NetemRelay.Context()
-            .listenAddress(listenAddress)
-            .forwardAddress(forwardAddress)
-            .path(pair)
-            .seed(seed)
+        final NetemRelay relay = new NetemRelay(relayContext(listenAddress, forwardAddress, pair, seed, out, System.err)
             .countersDirectory(countersDirectory)
             .portFactory((bindAddress, socketBufferBytes) ->
-                DatagramPorts.open(portType, bindAddress, socketBufferBytes, gso).port())
-            .reporter(new RelayLatenessWarning(RelayReporter.printingTo(out), System.err, pair)));
+                DatagramPorts.open(portType, bindAddress, socketBufferBytes, gso).port()));
         out.printf("relaying %s -> %s%n  forward: %s%n  reverse: %s%n  ECN: %s%n",
             SocketAddresses.format(relay.listenAddress()), SocketAddresses.format(forwardAddress),
             describe(pair.forward()), describe(pair.reverse()),
@@ -124,6 +124,31 @@ public final class NetemCommand implements Callable<Integer>
         relay.close();
         ShutdownHooks.remove(onCtrlC);
         return 0;
+    }
+
+    /**
+     * @param listenAddress  where clients send.
+     * @param forwardAddress the server.
+     * @param pair           the emulated path.
+     * @param seed           seeds the path's random choices.
+     * @param out            where the per-second reports and the summary go.
+     * @param err            where the warning goes when the relay's own lateness distorts the path.
+     * @return the relay's configuration as the command runs it (without its counters file).
+     */
+    static NetemRelay.Context relayContext(
+        final InetSocketAddress listenAddress,
+        final InetSocketAddress forwardAddress,
+        final PathSpec.Pair pair,
+        final long seed,
+        final PrintStream out,
+        final PrintStream err)
+    {
+        return new NetemRelay.Context()
+            .listenAddress(listenAddress)
+            .forwardAddress(forwardAddress)
+            .path(pair)
+            .seed(seed)
+            .reporter(new RelayLatenessWarning(RelayReporter.printingTo(out), err, pair));
     }
 
     private static String describe(final PathSpec spec)

@@ -59,8 +59,9 @@ public final class PacelinkCommand implements Callable<Integer>
 
     /**
      * @param args the arguments it will be given.
-     * @return the command line for them: with only the subcommand they name (its usage and errors are the same), or
-     * with every subcommand when they name none, {@code help}, or one that does not exist (the help lists them all).
+     * @return the command line for them: with only the subcommand they name (its usage and errors are the same), none
+     * for {@code --version} alone, or every subcommand when they name none, {@code help}, or one that does not exist
+     * (the help lists them all).
      */
     static CommandLine newCommandLine(final String[] args)
     {
@@ -70,6 +71,11 @@ public final class PacelinkCommand implements Callable<Integer>
         if (null != only)
         {
             commandLine.addSubcommand(args[0], only.get());
+        }
+        else if (1 == args.length && ("--version".equals(args[0]) || "-V".equals(args[0])))
+        {
+            // The version needs no subcommand: building them all would double the time --version takes.
+            return commandLine;
         }
         else
         {

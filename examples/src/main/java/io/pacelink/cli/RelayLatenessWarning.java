@@ -13,7 +13,8 @@ import java.util.concurrent.TimeUnit;
  * the path says, so when the 99th percentile of its release lateness is a sizeable share of the path's one-way delay
  * (a descheduled relay thread on a busy machine: 36 ms late on a 40 ms path has been seen), the emulated delay and
  * jitter, and what a transport measures over them, are the machine's as much as the path's. Said once, on standard
- * error, when it first happens, and again in the summary; the reports go on as before.
+ * error, when it first happens, and again in the summary (unless it was said already and the summary is not asked
+ * to repeat it); the reports go on as before.
  */
 final class RelayLatenessWarning implements RelayReporter
 {
@@ -29,23 +30,68 @@ final class RelayLatenessWarning implements RelayReporter
 
     private final RelayReporter delegate;
     private final PrintStream err;
+    private final String command;
+    private final boolean repeatInSummary;
     private final long thresholdNs;
     private final long delayNs;
     private boolean warned;
 
     /**
+     * For {@code pacelink netem}: warns when it happens and again in the summary.
+     *
      * @param delegate the reporter that prints the reports.
      * @param err      where the warning goes.
      * @param path     the emulated path.
      */
     RelayLatenessWarning(final RelayReporter delegate, final PrintStream err, final PathSpec.Pair path)
     {
+        this(delegate, err, path, "netem", true);
+    }
+
+    /**
+     * @param delegate        the reporter that prints the reports.
+     * @param err             where the warning goes.
+     * @param path            the emulated path.
+     * @param command         the command whose relay it is, for the warning, e.g. {@code demo}.
+     * @param repeatInSummary whether the summary says it again when it was said during the run.
+     */
+    RelayLatenessWarning(
+        final RelayReporter delegate,
+        final PrintStream err,
+        final PathSpec.Pair path,
+        final String command,
+        final boolean repeatInSummary)
+    {
         this.delegate = delegate;
         this.err = err;
+        this.command = command;
+        this.repeatInSummary = repeatInSummary;
         final long forwardNs = path.forward().delayNs();
         final long reverseNs = path.reverse().delayNs();
         delayNs = 0 == forwardNs ? reverseNs : 0 == reverseNs ? forwardNs : Math.min(forwardNs, reverseNs);
         thresholdNs = thresholdNs(delayNs);
+    }
+
+    /**
+     * For a relay inside another command (the demo's): the warning alone, said once per relay, no reports.
+     *
+     * @param err     where the warning goes.
+     * @param path    the emulated path.
+     * @param command the command whose relay it is, e.g. {@code demo}.
+     * @return the reporter.
+     */
+    static RelayLatenessWarning withoutReports(final PrintStream err, final PathSpec.Pair path, final String command)
+    {
+        return new RelayLatenessWarning(new RelayReporter()
+        {
+            public void onInterval(final RelayStats previous, final RelayStats current)
+            {
+            }
+
+            public void onClose(final RelayStats total)
+            {
+            }
+        }, err, path, command, false);
     }
 
     /**
@@ -70,18 +116,19 @@ final class RelayLatenessWarning implements RelayReporter
     public void onClose(final RelayStats total)
     {
         delegate.onClose(total);
-        if (total.releaseLateP99Ns() > thresholdNs)
+        if (total.releaseLateP99Ns() > thresholdNs && (repeatInSummary || !warned))
         {
+            warned = true;
             err.println(warning(total));
         }
     }
 
     private String warning(final RelayStats stats)
     {
-        return String.format(Locale.ROOT, "pacelink netem: warning: the relay released packets late by %.1f ms at " +
+        return String.format(Locale.ROOT, "pacelink %s: warning: the relay released packets late by %.1f ms at " +
             "the 99th percentile (%.1f ms at most)%s: the path it emulates is distorted by that much. The relay's " +
             "thread was kept from running on time: a busy machine, or too few cores for the relay and both ends",
-            stats.releaseLateP99Ns() / 1e6, stats.releaseLateMaxNs() / 1e6,
+            command, stats.releaseLateP99Ns() / 1e6, stats.releaseLateMaxNs() / 1e6,
             delayNs > 0 ? String.format(Locale.ROOT, ", on a path of %.1f ms one way", delayNs / 1e6) : "");
     }
 }

@@ -109,7 +109,7 @@ public final class SecurityOptions
             throw new IllegalArgumentException("cannot read key file " + ex.getMessage() + ": give a file written " +
                 "by pacelink keygen", ex);
         }
-        security.aead(aead);
+        security.aead(null != aead || SERVER.equals(role) ? aead : CpuAes.defaultAead());
         if (SERVER.equals(role))
         {
             if (null == privateKeyFile && null == preSharedKeyFile)

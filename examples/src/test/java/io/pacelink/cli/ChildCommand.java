@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -66,6 +67,20 @@ final class ChildCommand implements AutoCloseable
         final List<String> command = ChildJvm.command(PacelinkCommand.class, args);
         command.addAll(1, jvmOptions);
         return new ChildCommand(new ProcessBuilder(command).start());
+    }
+
+    /**
+     * @param environment variables set in the child's environment, beside the inherited ones.
+     * @param args        the command line after {@code pacelink}.
+     * @return the running command.
+     * @throws IOException if the JVM cannot be started.
+     */
+    static ChildCommand startWithEnvironment(final Map<String, String> environment, final String... args)
+        throws IOException
+    {
+        final ProcessBuilder builder = new ProcessBuilder(ChildJvm.command(PacelinkCommand.class, args));
+        builder.environment().putAll(environment);
+        return new ChildCommand(builder.start());
     }
 
     /**

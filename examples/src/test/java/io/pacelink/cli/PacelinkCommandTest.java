@@ -3,6 +3,9 @@ package io.pacelink.cli;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
+import java.io.PrintWriter;
+import java.io.StringWriter;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -21,11 +24,26 @@ class PacelinkCommandTest
     }
 
     @Test
+    void theVersionAloneBuildsNoSubcommandAndStillPrintsIt()
+    {
+        for (final String option : new String[]{ "--version", "-V" })
+        {
+            final CommandLine version = PacelinkCommand.newCommandLine(new String[]{ option });
+            assertEquals(0, version.getSubcommands().size());
+            final StringWriter out = new StringWriter();
+            version.setOut(new PrintWriter(out));
+            assertEquals(0, version.execute(option));
+            assertTrue(out.toString().startsWith("pacelink "), out.toString());
+        }
+    }
+
+    @Test
     void everySubcommandWithoutOneWithHelpOrAnUnknownName()
     {
         final int all = PacelinkCommand.newCommandLine().getSubcommands().size();
         assertEquals(11, all, "demo sim report netem stat perf ping send receive keygen help");
-        assertEquals(all, PacelinkCommand.newCommandLine(new String[]{ "--version" }).getSubcommands().size());
+        assertEquals(all, PacelinkCommand.newCommandLine(new String[]{ "--help" }).getSubcommands().size());
+        assertEquals(all, PacelinkCommand.newCommandLine(new String[]{ "--version", "perf" }).getSubcommands().size());
         assertEquals(all, PacelinkCommand.newCommandLine(new String[]{ "help", "perf" }).getSubcommands().size());
         assertEquals(all, PacelinkCommand.newCommandLine(new String[]{ "nosuch" }).getSubcommands().size());
     }

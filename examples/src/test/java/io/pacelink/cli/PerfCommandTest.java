@@ -16,6 +16,7 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -308,23 +309,32 @@ class PerfCommandTest
     @Test
     void aServerThatClosesEarlyFailsTheTestSayingSo() throws Exception
     {
-        // A stand-in server: accepts the control connection, reads the client's hello, and closes.
+        // A stand-in server: accepts the client's connections (control and data, in whatever order their handshakes
+        // end), reads the hello on the control connection, and closes it.
         try (Endpoint fake = Endpoint.launch(new PacelinkContext()
             .bindAddress(new InetSocketAddress("127.0.0.1", 0))
             .countersFile(false)))
         {
             final Thread closer = new Thread(() ->
             {
-                Connection connection;
-                while (null == (connection = fake.accept()))
+                final List<Connection> accepted = new ArrayList<>();
+                while (true)
                 {
+                    final Connection connection = fake.accept();
+                    if (null != connection)
+                    {
+                        accepted.add(connection);
+                    }
+                    for (final Connection candidate : accepted)
+                    {
+                        if (candidate.poll((buffer, offset, length) -> { }, 1) > 0)
+                        {
+                            candidate.close();
+                            return;
+                        }
+                    }
                     LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
                 }
-                while (0 == connection.poll((buffer, offset, length) -> { }, 1))
-                {
-                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
-                }
-                connection.close();
             }, "fake-server");
             closer.setDaemon(true);
             closer.start();

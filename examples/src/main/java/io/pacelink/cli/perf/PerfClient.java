@@ -21,8 +21,9 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
- * The client side of a {@code pacelink perf} test: connects to the server, sends the test's parameters, opens the
- * data connections, sends and receives for the time or byte count, then exchanges totals with the server. Every
+ * The client side of a {@code pacelink perf} test: opens the control and data connections at once, sends the test's
+ * parameters on the first, then a hello on each of the others once the server accepted the test; sends and receives
+ * for the time or byte count, then exchanges totals with the server. Every
  * stream's receiver figure comes from the end that received, and a stream whose receiver got fewer bytes than its
  * sender offered fails the test. One thread runs everything, the endpoint's duty cycle included
  * ({@link TransportWaits}).
@@ -156,18 +157,20 @@ public final class PerfClient
     {
         final String serverName = "pacelink perf -s";
         final String cc = parameters.congestionControl();
-        control = new ControlChannel(
-            waits.connect(options.server(), cc, options.connectTimeoutNs(), serverName), SERVER);
-        connections.add(control.connection());
+        // The data connections' handshakes run beside the control connection's instead of after its exchange: the
+        // server holds a connection until its hello says what it is for, and theirs go only after the test is
+        // accepted, so the order the perf protocol needs is kept and a round of handshakes is saved.
+        final List<Connection> opened = waits.connect(
+            options.server(), cc, 1 + parameters.dataConnections(), options.connectTimeoutNs(), serverName);
+        connections.addAll(opened);
+        control = new ControlChannel(opened.get(0), SERVER);
+        final List<Connection> data = opened.subList(1, opened.size());
         control.send(new PerfMessage.Hello(PerfMessage.PROTOCOL_VERSION, PerfMessage.Role.CONTROL, report.cookie, 0,
             parameters, PerfJson.software()));
         final PerfMessage.Accepted accepted =
             awaitMessage(PerfMessage.Accepted.class, CONTROL_TIMEOUT_NS, "the server to accept the test");
         report.remoteQdisc = accepted.qdisc();
 
-        final List<Connection> data = waits.connect(
-            options.server(), cc, parameters.dataConnections(), options.connectTimeoutNs(), serverName);
-        connections.addAll(data);
         for (int index = 0; index < data.size(); index++)
         {
             final Connection connection = data.get(index);
