@@ -25,9 +25,9 @@ class PerFlowPathAcceptanceTest
     /**
      * The gate of {@link #cubicWithLongAccessLinksFillsTheBottleneck()}: the measured figure, since the 90 % bound is
      * out of reach of RFC 9438 with RFC 9002's recovery period (seed 1, 60 s). It was 85.6 % on the congestion-control
-     * branch alone and is 78.6 % with the round's other changes merged (connects without a RETRY, progress receipts,
-     * the timer wheel); which of them moved it is not yet found (perf/FINDINGS.md, Notes), so the gate holds the
-     * current figure and a further drop fails.
+     * branch alone and is 78.6 % with the round's other changes merged: the receiver's progress receipts moved it
+     * (with them switched off the same run gives 85.9 %; perf/FINDINGS.md, Notes). Until that is fixed the gate holds
+     * the current figure, and a further drop fails.
      */
     private static final double MEASURED_CUBIC_LONG_ACCESS_UTILISATION = 0.785;
 
