@@ -6,6 +6,7 @@ import io.pacelink.transport.agent.ConnectCommand;
 import io.pacelink.transport.agent.DeadlineIdleStrategy;
 import io.pacelink.transport.agent.EndpointAgent;
 import io.pacelink.transport.agent.PortWaitIdleStrategy;
+import io.pacelink.transport.agent.WakeCoalescing;
 import io.pacelink.transport.engine.EndpointCore;
 import io.pacelink.transport.engine.WaitDriver;
 import io.pacelink.transport.port.DatagramPort;
@@ -192,9 +193,10 @@ public final class Endpoint implements AutoCloseable
     {
         if (context.isDefaultIdleStrategy() && port.canWait())
         {
-            final LongSupplier deadlineNs = null == applicationDeadlineNs ? core::nextDeadlineNs :
-                () -> earlier(core.nextDeadlineNs(), applicationDeadlineNs.getAsLong());
-            return new PortWaitIdleStrategy(port, deadlineNs, context.nanoClock(), wakeup);
+            final LongSupplier timerNs = null == applicationDeadlineNs ? core::nextTimerDeadlineNs :
+                () -> earlier(core.nextTimerDeadlineNs(), applicationDeadlineNs.getAsLong());
+            return new PortWaitIdleStrategy(
+                port, timerNs, core::nextReleaseTimeNs, context.nanoClock(), wakeup, new WakeCoalescing());
         }
         final IdleStrategy idleStrategy = context.idleStrategySupplier().get();
         if (idleStrategy instanceof BusySpinIdleStrategy || idleStrategy instanceof NoOpIdleStrategy)
