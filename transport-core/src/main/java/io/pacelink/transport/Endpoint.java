@@ -194,7 +194,7 @@ public final class Endpoint implements AutoCloseable
         if (context.isDefaultIdleStrategy() && port.canWait())
         {
             final LongSupplier timerNs = null == applicationDeadlineNs ? core::nextTimerDeadlineNs :
-                () -> earlier(core.nextTimerDeadlineNs(), applicationDeadlineNs.getAsLong());
+                () -> WakeCoalescing.earlier(core.nextTimerDeadlineNs(), applicationDeadlineNs.getAsLong());
             return new PortWaitIdleStrategy(
                 port, timerNs, core::nextReleaseTimeNs, context.nanoClock(), wakeup, new WakeCoalescing());
         }
@@ -205,18 +205,6 @@ public final class Endpoint implements AutoCloseable
         }
         return new DeadlineIdleStrategy(
             idleStrategy, core::nextDeadlineNs, context.nanoClock(), DeadlineIdleStrategy.DEFAULT_SPIN_WINDOW_NS);
-    }
-
-    /**
-     * @return the earlier of two deadlines on a nano clock, {@link Long#MAX_VALUE} meaning none.
-     */
-    private static long earlier(final long aNs, final long bNs)
-    {
-        if (Long.MAX_VALUE == aNs)
-        {
-            return bNs;
-        }
-        return Long.MAX_VALUE == bNs || aNs - bNs < 0 ? aNs : bNs;
     }
 
     private static String describe(

@@ -60,11 +60,53 @@ public final class WakeCoalescing
     private boolean isHoldingArrivals;
 
     /**
-     * The default quanta.
+     * System property (an operator's switch, like {@code pacelink.port.batched.disable}): the pacing quantum in
+     * microseconds for every endpoint of the JVM, 0 to serve every release on time.
+     */
+    public static final String PACING_QUANTUM_PROPERTY = "pacelink.wake.pacingQuantumUs";
+
+    /**
+     * System property: the longest hold of arrivals in microseconds for every endpoint of the JVM, 0 never to hold.
+     */
+    public static final String MAX_HOLD_PROPERTY = "pacelink.wake.maxHoldUs";
+
+    private static final long NANOS_PER_MICRO = 1_000L;
+    private static final long MAX_QUANTUM_US = 1_000L;
+
+    /**
+     * The default quanta, or those the system properties {@link #PACING_QUANTUM_PROPERTY} and
+     * {@link #MAX_HOLD_PROPERTY} set.
+     *
+     * @throws IllegalArgumentException if a property is not a whole number of microseconds from 0 to 1000.
      */
     public WakeCoalescing()
     {
-        this(DEFAULT_PACING_QUANTUM_NS, DEFAULT_MAX_HOLD_NS);
+        this(microsProperty(PACING_QUANTUM_PROPERTY, DEFAULT_PACING_QUANTUM_NS),
+            microsProperty(MAX_HOLD_PROPERTY, DEFAULT_MAX_HOLD_NS));
+    }
+
+    private static long microsProperty(final String name, final long defaultNs)
+    {
+        final String value = System.getProperty(name);
+        if (null == value)
+        {
+            return defaultNs;
+        }
+        try
+        {
+            final long us = Long.parseLong(value.trim());
+            if (us >= 0 && us <= MAX_QUANTUM_US)
+            {
+                return us * NANOS_PER_MICRO;
+            }
+        }
+        catch (final NumberFormatException ignored)
+        {
+            // reported below
+        }
+        throw new IllegalArgumentException(
+            "-D" + name + "=" + value + ": a whole number of microseconds from 0 to " + MAX_QUANTUM_US +
+            " is accepted");
     }
 
     /**
@@ -147,7 +189,12 @@ public final class WakeCoalescing
         return meanArrivalGapNs;
     }
 
-    private static long earlier(final long aNs, final long bNs)
+    /**
+     * @param aNs a deadline on a nano clock, {@link Long#MAX_VALUE} meaning none.
+     * @param bNs another.
+     * @return the earlier of the two, compared by difference (a nano clock's origin is arbitrary).
+     */
+    public static long earlier(final long aNs, final long bNs)
     {
         if (Long.MAX_VALUE == aNs)
         {

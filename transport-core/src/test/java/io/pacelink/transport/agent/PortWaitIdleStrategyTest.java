@@ -51,6 +51,26 @@ class PortWaitIdleStrategyTest
         return new PortWaitIdleStrategy(port, () -> Long.MAX_VALUE, SystemNanoClock.INSTANCE, wakeup, maxSleepNs);
     }
 
+    /**
+     * One idle of the agent while another thread signals it as soon as it sleeps.
+     */
+    private static void idleWhileTheApplicationSignals(final AgentWakeup wakeup, final PortWaitIdleStrategy idle)
+        throws InterruptedException
+    {
+        final Thread application = new Thread(() ->
+        {
+            while (!wakeup.isSleeping())
+            {
+                Thread.onSpinWait();
+            }
+            wakeup.signal();
+        });
+        application.start();
+        wakeup.beginDutyCycle();
+        idle.idle(0);
+        application.join();
+    }
+
     @AfterEach
     void close()
     {
@@ -128,18 +148,7 @@ class PortWaitIdleStrategyTest
         final PortWaitIdleStrategy idle = idleForever(port, wakeup, LONG_NS);
         for (int i = 0; i < 10; i++)
         {
-            final Thread application = new Thread(() ->
-            {
-                while (!wakeup.isSleeping())
-                {
-                    Thread.onSpinWait();
-                }
-                wakeup.signal();
-            });
-            application.start();
-            wakeup.beginDutyCycle();
-            idle.idle(0);
-            application.join();
+            idleWhileTheApplicationSignals(wakeup, idle);
         }
         // A signal can land between the agent's announcement and its check (it then does not sleep at all), so the
         // counts may fall short of 10; what must hold is that no round waited for its 60 s timeout.
@@ -224,18 +233,7 @@ class PortWaitIdleStrategyTest
             batch.clear();
 
             // A signal from the application still ends a held sleep.
-            final Thread application = new Thread(() ->
-            {
-                while (!wakeup.isSleeping())
-                {
-                    Thread.onSpinWait();
-                }
-                wakeup.signal();
-            });
-            application.start();
-            wakeup.beginDutyCycle();
-            idle.idle(0);
-            application.join();
+            idleWhileTheApplicationSignals(wakeup, idle);
             assertEquals(2, idle.heldSleeps());
             assertEquals(1, port.stats().waitTimeouts(), "ended by the signal, not the timeout");
         }

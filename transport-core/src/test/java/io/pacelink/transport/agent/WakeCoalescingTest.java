@@ -97,4 +97,46 @@ class WakeCoalescingTest
         assertThrows(IllegalArgumentException.class, () -> new WakeCoalescing(-1, 0));
         assertThrows(IllegalArgumentException.class, () -> new WakeCoalescing(0, -1));
     }
+
+    @Test
+    void theOperatorsSwitchesTakeWholeMicrosecondsFromZeroToOneMillisecondAndRefuseAnythingElseSayingWhy()
+    {
+        final String[] properties = { WakeCoalescing.PACING_QUANTUM_PROPERTY, WakeCoalescing.MAX_HOLD_PROPERTY };
+        try
+        {
+            System.setProperty(WakeCoalescing.PACING_QUANTUM_PROPERTY, "0");
+            System.setProperty(WakeCoalescing.MAX_HOLD_PROPERTY, " 1000 ");
+            final WakeCoalescing plan = new WakeCoalescing();
+            assertEquals(240_000, plan.plan(0, NONE, 240_000, 0, 0), "quantum 0: every release on time");
+            plan.plan(1_000_000, NONE, NONE, 4, 0);
+            assertTrue(plan.isHoldingArrivals(), "holds still on");
+
+            System.setProperty(WakeCoalescing.PACING_QUANTUM_PROPERTY, "500");
+            System.setProperty(WakeCoalescing.MAX_HOLD_PROPERTY, "0");
+            final WakeCoalescing noHold = new WakeCoalescing();
+            assertEquals(500_000, noHold.plan(0, NONE, 240_000, 0, 0));
+            noHold.plan(1_000_000, NONE, NONE, 4, 0);
+            assertFalse(noHold.isHoldingArrivals(), "hold 0: never held");
+
+            for (final String property : properties)
+            {
+                for (final String bad : new String[] { "-1", "1001", "abc", "1.5", "" })
+                {
+                    System.setProperty(property, bad);
+                    final IllegalArgumentException thrown =
+                        assertThrows(IllegalArgumentException.class, WakeCoalescing::new, property + "=" + bad);
+                    assertTrue(thrown.getMessage().contains(property) &&
+                        thrown.getMessage().contains("from 0 to 1000"), thrown.getMessage());
+                }
+                System.clearProperty(property);
+            }
+        }
+        finally
+        {
+            for (final String property : properties)
+            {
+                System.clearProperty(property);
+            }
+        }
+    }
 }
