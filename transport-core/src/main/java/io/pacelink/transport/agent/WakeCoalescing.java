@@ -16,8 +16,8 @@ package io.pacelink.transport.agent;
  * in {@code net/ipv4/tcp_output.c}: about 1 ms of the pacing rate) and that Chromium's QUIC pacing sender lets its
  * 1 ms alarm granularity release ({@code quic/core/congestion_control/pacing_sender.cc}). A release further away than
  * a quantum (a slow flow) is served on time. Timers (ACK, loss, probe, idle, keep-alive) are never moved.</li>
- * <li><b>Holding arrivals.</b> After cycles that received datagrams and sent at most half as many (a bulk receiver,
- * or a sender between its pacing quanta being told of progress), the next sleep does not end for arriving
+ * <li><b>Holding arrivals.</b> After cycles that received two datagrams or more and sent at most half as many (a bulk
+ * receiver, or a sender between its pacing quanta being told of progress), the next sleep does not end for arriving
  * datagrams, only for a deadline, the application's signal, or the end of a hold of about
  * {@link #HOLD_DATAGRAMS} mean arrival gaps, at most {@link #DEFAULT_MAX_HOLD_NS}; then one {@code recvmmsg} drains
  * what arrived and the cycle acknowledges it with one ACK. This is the NIC's interrupt moderation
@@ -44,6 +44,12 @@ public final class WakeCoalescing
      * A hold lasts about this many mean arrival gaps, so each held wake drains about this many datagrams.
      */
     public static final int HOLD_DATAGRAMS = 8;
+
+    /**
+     * Arrivals are held only after at least this many datagrams since the last sleep: a stream, not a lone message
+     * (a request that its application will answer, a keep-alive), which is handled as soon as it arrives.
+     */
+    public static final int MIN_DATAGRAMS_TO_HOLD = 2;
 
     /**
      * No coalescing: every wait ends at the next deadline or the first arrival (the behaviour before this policy).
@@ -159,7 +165,7 @@ public final class WakeCoalescing
         }
 
         isHoldingArrivals = false;
-        if (maxHoldNs > 0 && hadPlanned && received > 0 && 2 * sent <= received)
+        if (maxHoldNs > 0 && hadPlanned && received >= MIN_DATAGRAMS_TO_HOLD && 2 * sent <= received)
         {
             final long gapNs = sinceLastPlanNs / received;
             meanArrivalGapNs = 0 == meanArrivalGapNs ? gapNs : (meanArrivalGapNs + gapNs) >> 1;

@@ -71,19 +71,23 @@ class WakeCoalescingTest
     void anExchangeThatAnswersWhatItReceivesIsNeverHeldSoItStillWakesOnArrival()
     {
         final WakeCoalescing plan = new WakeCoalescing();
-        long received = 0;
+        plan.plan(0, NONE, NONE, 0, 0);
+        plan.plan(10_000_000, NONE, NONE, 1, 0);
+        assertFalse(plan.isHoldingArrivals(), "a lone message (a request its application will answer) is not held");
+        long received = 1;
         long sent = 0;
         for (int i = 0; i < 100; i++)
         {
             received++;
             sent++;
-            assertEquals(NONE, plan.plan(i * 40_000L, NONE, NONE, received, sent), "ping " + i);
+            assertEquals(NONE, plan.plan(20_000_000 + i * 40_000L, NONE, NONE, received, sent), "ping " + i);
             assertFalse(plan.isHoldingArrivals(), "ping " + i);
         }
         sent += 10;
-        plan.plan(5_000_000, NONE, NONE, received, sent);
+        received += 4;
+        plan.plan(30_000_000, NONE, NONE, received, sent);
         assertFalse(plan.isHoldingArrivals(), "a sender that sent more than it received is not held");
-        plan.plan(6_000_000, NONE, NONE, received, sent);
+        plan.plan(31_000_000, NONE, NONE, received, sent);
         assertFalse(plan.isHoldingArrivals(), "nothing arrived: listen again");
     }
 
