@@ -144,7 +144,8 @@ public final class EndpointCore implements DatagramHandler
         this.factory = new ConnectionFactory(context, registry, countersManager, idGenerator, random,
             endpointCounters, securityCounters, waitDriver, applicationSignals, crcGuard,
             isSecureClient || keys.isSecureServer() ?
-            new AeadGuard.Buffers(PacelinkContext.MAX_DATAGRAM_SIZE_BYTES) : null);
+            new AeadGuard.Buffers(PacelinkContext.MAX_DATAGRAM_SIZE_BYTES) : null,
+            context.ecn() && port.sendsEcn());
         this.outbox = new Outbox(port, context.sendBatchLimit(), context.maxDatagramSizeBytes(), endpointCounters);
         final StatelessReplies replies = new StatelessReplies(outbox, writer, crcGuard,
             context.maxDatagramSizeBytes(), context.limits(), randomSource.getAsLong(), securityCounters);
@@ -338,7 +339,8 @@ public final class EndpointCore implements DatagramHandler
         }
         for (int i = 0, size = batch.size(); i < size; i++)
         {
-            dispatcher.onDatagram(batch.buffer(), batch.offset(i), batch.length(i), batch.source(i), nowNs);
+            dispatcher.onDatagram(
+                batch.buffer(), batch.offset(i), batch.length(i), batch.source(i), batch.ecnCodepoint(i), nowNs);
             work++;
         }
         batch.clear();
@@ -358,7 +360,7 @@ public final class EndpointCore implements DatagramHandler
         final InetSocketAddress source,
         final long nowNs)
     {
-        dispatcher.onDatagram(buffer, offset, length, source, nowNs);
+        dispatcher.onDatagram(buffer, offset, length, source, ReceiveBatch.NOT_ECT, nowNs);
     }
 
     /**
@@ -497,7 +499,7 @@ public final class EndpointCore implements DatagramHandler
             maxDatagramBytes - guard.trailerLength());
         final int packetLength = connection.assemble(writer, ackOnly, nowNs, sentPacket);
         final int lengthBytes = guard.seal(datagrams, offset, packetLength);
-        outbox.commit(lengthBytes, connection.remoteAddress());
+        outbox.commit(lengthBytes, connection.remoteAddress(), sentPacket.ecnCodepoint());
         sentPacket.sizeBytes(lengthBytes);
         return lengthBytes;
     }

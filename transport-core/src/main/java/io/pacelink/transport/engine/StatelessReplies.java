@@ -139,10 +139,12 @@ final class StatelessReplies
         writer.appendClose(errorCode, reason, 0, reason.capacity());
         if (0 != version)
         {
-            // Another version's client: written in its layout, which has no integrity trailer.
+            // Another version's client: written in its layout, which has an integrity trailer from version 3 on
+            // (computed over the client's version byte) and none before.
             header.wrap(buffer, offset);
             header.version(version);
-            outbox.commit(writer.length(), destination);
+            outbox.commit(version >= PacketHeaderFlyweight.FIRST_VERSION_WITH_TRAILER ?
+                crc.seal(buffer, offset, writer.length()) : writer.length(), destination);
         }
         else
         {
