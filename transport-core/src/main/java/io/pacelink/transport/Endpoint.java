@@ -6,6 +6,7 @@ import io.pacelink.transport.agent.ConnectCommand;
 import io.pacelink.transport.agent.DeadlineIdleStrategy;
 import io.pacelink.transport.agent.EndpointAgent;
 import io.pacelink.transport.agent.PortWaitIdleStrategy;
+import io.pacelink.transport.agent.WakeCoalescing;
 import io.pacelink.transport.engine.EndpointCore;
 import io.pacelink.transport.engine.WaitDriver;
 import io.pacelink.transport.port.DatagramPort;
@@ -192,9 +193,10 @@ public final class Endpoint implements AutoCloseable
     {
         if (context.isDefaultIdleStrategy() && port.canWait())
         {
-            final LongSupplier deadlineNs = null == applicationDeadlineNs ? core::nextDeadlineNs :
-                () -> earlier(core.nextDeadlineNs(), applicationDeadlineNs.getAsLong());
-            return new PortWaitIdleStrategy(port, deadlineNs, context.nanoClock(), wakeup);
+            final LongSupplier timerNs = null == applicationDeadlineNs ? core::nextTimerDeadlineNs :
+                () -> WakeCoalescing.earlier(core.nextTimerDeadlineNs(), applicationDeadlineNs.getAsLong());
+            return new PortWaitIdleStrategy(
+                port, timerNs, core::nextReleaseTimeNs, context.nanoClock(), wakeup, new WakeCoalescing());
         }
         final IdleStrategy idleStrategy = context.idleStrategySupplier().get();
         if (idleStrategy instanceof BusySpinIdleStrategy || idleStrategy instanceof NoOpIdleStrategy)
@@ -203,18 +205,6 @@ public final class Endpoint implements AutoCloseable
         }
         return new DeadlineIdleStrategy(
             idleStrategy, core::nextDeadlineNs, context.nanoClock(), DeadlineIdleStrategy.DEFAULT_SPIN_WINDOW_NS);
-    }
-
-    /**
-     * @return the earlier of two deadlines on a nano clock, {@link Long#MAX_VALUE} meaning none.
-     */
-    private static long earlier(final long aNs, final long bNs)
-    {
-        if (Long.MAX_VALUE == aNs)
-        {
-            return bNs;
-        }
-        return Long.MAX_VALUE == bNs || aNs - bNs < 0 ? aNs : bNs;
     }
 
     private static String describe(

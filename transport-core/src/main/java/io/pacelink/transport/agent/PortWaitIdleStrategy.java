@@ -1,6 +1,7 @@
 package io.pacelink.transport.agent;
 
 import io.pacelink.transport.port.DatagramPort;
+import io.pacelink.transport.port.PortStats;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.NanoClock;
 
@@ -14,6 +15,11 @@ import java.util.function.LongSupplier;
  * port) until the earlier of the endpoint's next deadline ({@code EndpointCore.nextDeadlineNs()}: a pacing release,
  * an ACK, a loss, probe, idle or keep-alive timer) and the arrival of a datagram or of work from the application
  * ({@link AgentWakeup}). It never spins: a connection with nothing due costs no CPU, and one that is due runs at once.
+ * <p>
+ * How long each sleep lasts and whether an arrival ends it is planned by {@link WakeCoalescing}: a pacing release
+ * closer than a pacing quantum is served a quantum from now, with what fell due meanwhile, and after cycles that
+ * mostly received, arrivals are held in the socket for a short hold ({@link DatagramPort#awaitWakeup(long)}) and
+ * drained by one receive; timers are served on time.
  * <p>
  * With no deadline the agent still wakes every {@link #MAX_SLEEP_NS} to refresh the counters file's heartbeat, which
  * tells {@code pacelink stat} the endpoint is alive. A deadline that a duty cycle left due without doing anything
@@ -39,12 +45,15 @@ public final class PortWaitIdleStrategy implements IdleStrategy
 
     private final DatagramPort port;
     private final LongSupplier nextDeadlineNs;
+    private final LongSupplier nextReleaseTimeNs;
+    private final WakeCoalescing coalescing;
     private final NanoClock clock;
     private final AgentWakeup wakeup;
     private final long maxSleepNs;
     private int overdueIdles;
     private long sleeps;
     private long overdueSleeps;
+    private long heldSleeps;
 
     /**
      * @param port           the endpoint's port; it must be able to wait ({@link DatagramPort#canWait()}).
@@ -58,6 +67,29 @@ public final class PortWaitIdleStrategy implements IdleStrategy
         this(port, nextDeadlineNs, clock, wakeup, MAX_SLEEP_NS);
     }
 
+    /**
+     * An agent's wait that serves pacing releases and arrivals in time quanta ({@link WakeCoalescing}).
+     *
+     * @param port              the endpoint's port; it must be able to wait ({@link DatagramPort#canWait()}).
+     * @param nextTimerNs       the endpoint's (and its application's) earliest timer on {@code clock},
+     *                          {@link Long#MAX_VALUE} if none ({@code EndpointCore.nextTimerDeadlineNs()}).
+     * @param nextReleaseTimeNs the pacer's next release on {@code clock}, {@link Long#MAX_VALUE} if none
+     *                          ({@code EndpointCore.nextReleaseTimeNs()}).
+     * @param clock             the agent's clock.
+     * @param wakeup            how the application wakes this agent.
+     * @param coalescing        the wake plan, owned by this strategy.
+     */
+    public PortWaitIdleStrategy(
+        final DatagramPort port,
+        final LongSupplier nextTimerNs,
+        final LongSupplier nextReleaseTimeNs,
+        final NanoClock clock,
+        final AgentWakeup wakeup,
+        final WakeCoalescing coalescing)
+    {
+        this(port, nextTimerNs, nextReleaseTimeNs, clock, wakeup, MAX_SLEEP_NS, coalescing);
+    }
+
     PortWaitIdleStrategy(
         final DatagramPort port,
         final LongSupplier nextDeadlineNs,
@@ -65,12 +97,27 @@ public final class PortWaitIdleStrategy implements IdleStrategy
         final AgentWakeup wakeup,
         final long maxSleepNs)
     {
+        this(port, nextDeadlineNs, () -> Long.MAX_VALUE, clock, wakeup, maxSleepNs,
+            new WakeCoalescing(WakeCoalescing.OFF, WakeCoalescing.OFF));
+    }
+
+    PortWaitIdleStrategy(
+        final DatagramPort port,
+        final LongSupplier nextDeadlineNs,
+        final LongSupplier nextReleaseTimeNs,
+        final NanoClock clock,
+        final AgentWakeup wakeup,
+        final long maxSleepNs,
+        final WakeCoalescing coalescing)
+    {
         if (!port.canWait())
         {
             throw new IllegalArgumentException("the port cannot wait: " + port.describe());
         }
         this.port = port;
         this.nextDeadlineNs = nextDeadlineNs;
+        this.nextReleaseTimeNs = nextReleaseTimeNs;
+        this.coalescing = coalescing;
         this.clock = clock;
         this.wakeup = wakeup;
         this.maxSleepNs = maxSleepNs;
@@ -93,12 +140,15 @@ public final class PortWaitIdleStrategy implements IdleStrategy
             LockSupport.parkNanos(STOPPING_PARK_NS);
             return;
         }
-        final long deadlineNs = nextDeadlineNs.getAsLong();
+        final long nowNs = clock.nanoTime();
+        final PortStats stats = port.stats();
+        final long deadlineNs = coalescing.plan(nowNs, nextDeadlineNs.getAsLong(), nextReleaseTimeNs.getAsLong(),
+            stats.datagramsReceived(), stats.datagramsSent());
         long timeoutNs = maxSleepNs;
         if (Long.MAX_VALUE != deadlineNs)
         {
             // Compare differences, not absolute times: a nano clock's origin is arbitrary and may be negative.
-            timeoutNs = Math.min(deadlineNs - clock.nanoTime(), maxSleepNs);
+            timeoutNs = Math.min(deadlineNs - nowNs, maxSleepNs);
             if (timeoutNs <= 0)
             {
                 if (++overdueIdles < 2)
@@ -120,7 +170,15 @@ public final class PortWaitIdleStrategy implements IdleStrategy
         try
         {
             sleeps++;
-            port.awaitReadable(timeoutNs);
+            if (coalescing.isHoldingArrivals())
+            {
+                heldSleeps++;
+                port.awaitWakeup(timeoutNs);
+            }
+            else
+            {
+                port.awaitReadable(timeoutNs);
+            }
         }
         finally
         {
@@ -144,6 +202,14 @@ public final class PortWaitIdleStrategy implements IdleStrategy
     public long sleeps()
     {
         return sleeps;
+    }
+
+    /**
+     * @return sleeps that held arriving datagrams in the socket ({@link WakeCoalescing}).
+     */
+    public long heldSleeps()
+    {
+        return heldSleeps;
     }
 
     /**

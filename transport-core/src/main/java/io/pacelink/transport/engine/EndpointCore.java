@@ -441,6 +441,24 @@ public final class EndpointCore implements DatagramHandler
         return Math.min(scheduler.nextReleaseTimeNs(), deadlines.earliestDeadlineNs());
     }
 
+    /**
+     * @return the earliest timer of any connection (an ACK, a loss, probe, idle or keep-alive timer, a handshake's);
+     * {@link Long#MAX_VALUE} if none. With {@link #nextReleaseTimeNs()} it makes {@link #nextDeadlineNs()}, for a
+     * real-clock agent that serves the two differently (docs/io.md, "Waits in time quanta").
+     */
+    public long nextTimerDeadlineNs()
+    {
+        return deadlines.earliestDeadlineNs();
+    }
+
+    /**
+     * @return when the pacer next releases a packet; {@link Long#MAX_VALUE} if nothing waits for its pacing time.
+     */
+    public long nextReleaseTimeNs()
+    {
+        return scheduler.nextReleaseTimeNs();
+    }
+
     // ---------------------------------------------------------------- send
 
     /**

@@ -661,14 +661,35 @@ public final class BatchedDatagramPort implements DatagramPort
         {
             return 0;
         }
+        setTimerSlack();
+        final int result = NativeUdp.await(fd, eventFd, Math.max(0, timeoutNs));
+        return stats.onWait(Math.max(0, result));
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>
+     * {@code ppoll(2)} on the eventfd alone (the socket's entry is given as −1, which poll ignores).
+     */
+    public int awaitWakeup(final long timeoutNs)
+    {
+        if (isClosed)
+        {
+            return 0;
+        }
+        setTimerSlack();
+        final int result = NativeUdp.await(-1, eventFd, Math.max(0, timeoutNs));
+        return stats.onWait(Math.max(0, result));
+    }
+
+    private void setTimerSlack()
+    {
         final Thread thread = Thread.currentThread();
         if (thread != slackSetFor)
         {
             slackSetFor = thread;
             NativeUdp.setTimerSlackNs(WAIT_TIMER_SLACK_NS);
         }
-        final int result = NativeUdp.await(fd, eventFd, Math.max(0, timeoutNs));
-        return stats.onWait(Math.max(0, result));
     }
 
     /**

@@ -155,8 +155,23 @@ public interface DatagramPort extends AutoCloseable
     }
 
     /**
-     * End a current {@link #awaitReadable(long)} at once, or the next one if none is under way. Any thread; cheap
-     * enough to call for each command, but callers call it only when the agent said it sleeps.
+     * Sleep until another thread calls {@link #wakeup()} or the timeout passes, leaving datagrams that arrive meanwhile
+     * in the socket for the next receive: the agent's hold of arrivals ({@code WakeCoalescing}), so one receive drains
+     * what arrived in a short while. Agent thread only. A port that cannot leave arrivals waiting ends the sleep on
+     * them, as {@link #awaitReadable(long)} does (the default).
+     *
+     * @param timeoutNs the longest wait, > 0.
+     * @return {@link #WOKEN} or 0 on the timeout (the default may also return {@link #READABLE}).
+     */
+    default int awaitWakeup(final long timeoutNs)
+    {
+        return awaitReadable(timeoutNs);
+    }
+
+    /**
+     * End a current {@link #awaitReadable(long)} or {@link #awaitWakeup(long)} at once, or the next one if none is
+     * under way. Any thread; cheap enough to call for each command, but callers call it only when the agent said it
+     * sleeps.
      */
     default void wakeup()
     {

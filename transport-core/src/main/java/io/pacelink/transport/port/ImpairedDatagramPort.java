@@ -238,6 +238,14 @@ public final class ImpairedDatagramPort implements DatagramPort
     /**
      * {@inheritDoc}
      */
+    public int awaitWakeup(final long timeoutNs)
+    {
+        return delegate.awaitWakeup(timeoutNs);
+    }
+
+    /**
+     * {@inheritDoc}
+     */
     public void wakeup()
     {
         delegate.wakeup();

@@ -5,6 +5,7 @@ import io.pacelink.transport.port.LoopbackPorts;
 import io.pacelink.transport.port.NioDatagramPort;
 import io.pacelink.transport.testing.AllocationMeter;
 import io.pacelink.transport.port.PortStats;
+import io.pacelink.transport.port.ReceiveBatch;
 import org.agrona.concurrent.SystemNanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
@@ -48,6 +49,26 @@ class PortWaitIdleStrategyTest
         final DatagramPort port, final AgentWakeup wakeup, final long maxSleepNs)
     {
         return new PortWaitIdleStrategy(port, () -> Long.MAX_VALUE, SystemNanoClock.INSTANCE, wakeup, maxSleepNs);
+    }
+
+    /**
+     * One idle of the agent while another thread signals it as soon as it sleeps.
+     */
+    private static void idleWhileTheApplicationSignals(final AgentWakeup wakeup, final PortWaitIdleStrategy idle)
+        throws InterruptedException
+    {
+        final Thread application = new Thread(() ->
+        {
+            while (!wakeup.isSleeping())
+            {
+                Thread.onSpinWait();
+            }
+            wakeup.signal();
+        });
+        application.start();
+        wakeup.beginDutyCycle();
+        idle.idle(0);
+        application.join();
     }
 
     @AfterEach
@@ -127,18 +148,7 @@ class PortWaitIdleStrategyTest
         final PortWaitIdleStrategy idle = idleForever(port, wakeup, LONG_NS);
         for (int i = 0; i < 10; i++)
         {
-            final Thread application = new Thread(() ->
-            {
-                while (!wakeup.isSleeping())
-                {
-                    Thread.onSpinWait();
-                }
-                wakeup.signal();
-            });
-            application.start();
-            wakeup.beginDutyCycle();
-            idle.idle(0);
-            application.join();
+            idleWhileTheApplicationSignals(wakeup, idle);
         }
         // A signal can land between the agent's announcement and its check (it then does not sleep at all), so the
         // counts may fall short of 10; what must hold is that no round waited for its 60 s timeout.
@@ -172,6 +182,62 @@ class PortWaitIdleStrategyTest
         }
         assertEquals(1, port.stats().wokenByDatagram());
         assertEquals(0, wakeup.wakeups());
+    }
+
+    @Test
+    void aHeldSleepLeavesArrivalsInTheSocketUntilItsEndAndOneReceiveDrainsThem() throws InterruptedException
+    {
+        final DatagramPort port = open("batched");
+        final AgentWakeup wakeup = new AgentWakeup(port);
+        // The plan's clock moves 10 ms per sleep, so the mean gap between arrivals is long and the hold is SHORT_NS.
+        final AtomicLong planClockNs = new AtomicLong();
+        final PortWaitIdleStrategy idle = new PortWaitIdleStrategy(port, () -> Long.MAX_VALUE, () -> Long.MAX_VALUE,
+            () -> planClockNs.addAndGet(10_000_000L), wakeup, LONG_NS,
+            new WakeCoalescing(WakeCoalescing.OFF, SHORT_NS));
+        try (NioDatagramPort peer = NioDatagramPort.open(LOOPBACK, 1 << 20))
+        {
+            final UnsafeBuffer datagram = new UnsafeBuffer(ByteBuffer.allocateDirect(16));
+            final ReceiveBatch batch = port.newReceiveBatch(16);
+            peer.send(datagram, 0, 16, port.localAddress());
+            peer.send(datagram, 0, 16, port.localAddress());
+            wakeup.beginDutyCycle();
+            idle.idle(0);
+            assertEquals(1, port.stats().wokenByDatagram(), "nothing received yet: an arrival ends the sleep");
+            // Loopback delivers within the send call: both are in the socket already.
+            assertEquals(2, port.receive(batch, 16));
+            batch.clear();
+
+            // The cycle received two datagrams and sent none: the next sleep holds arrivals for up to SHORT_NS.
+            final Thread sender = new Thread(() ->
+            {
+                while (!wakeup.isSleeping())
+                {
+                    Thread.onSpinWait();
+                }
+                for (int i = 0; i < 3; i++)
+                {
+                    peer.send(datagram, 0, 16, port.localAddress());
+                }
+            });
+            sender.start();
+            final long startNs = System.nanoTime();
+            wakeup.beginDutyCycle();
+            idle.idle(0);
+            final long elapsedNs = System.nanoTime() - startNs;
+            sender.join();
+            assertEquals(1, idle.heldSleeps());
+            assertEquals(1, port.stats().wokenByDatagram(), "the held sleep was not ended by the arrivals");
+            assertEquals(1, port.stats().waitTimeouts());
+            assertTrue(elapsedNs >= SHORT_NS, "it lasted its whole hold: " + elapsedNs + " ns");
+            port.receive(batch, 16);
+            assertEquals(3, batch.size(), "one receive drains what arrived during the hold");
+            batch.clear();
+
+            // A signal from the application still ends a held sleep.
+            idleWhileTheApplicationSignals(wakeup, idle);
+            assertEquals(2, idle.heldSleeps());
+            assertEquals(1, port.stats().waitTimeouts(), "ended by the signal, not the timeout");
+        }
     }
 
     @ParameterizedTest

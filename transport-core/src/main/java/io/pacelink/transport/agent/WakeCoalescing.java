@@ -1,0 +1,211 @@
+package io.pacelink.transport.agent;
+
+/**
+ * When the default profile's agent wakes next, and whether a datagram's arrival may end its sleep: the real-clock
+ * driver's wake granularity (docs/io.md, "Waits in time quanta"). A wake costs the same whether it moves one packet
+ * or forty (a {@code ppoll} return, a duty cycle, a {@code recvmmsg}, a {@code sendmmsg}), so at paced rates the cost
+ * is per wake; this plans wakes in time quanta so that each moves what became due in the meantime, and the cost
+ * follows the bytes. It changes only when a real clock's agent runs, never what a duty cycle does at a given time,
+ * so the simulator, which runs each endpoint exactly at its deadlines, is untouched.
+ * <ul>
+ * <li><b>Pacing in quanta.</b> A pacing release less than {@link #DEFAULT_PACING_QUANTUM_NS} away is served one
+ * quantum after now instead: the pacer then releases everything that fell due meanwhile back to back, within its
+ * catch-up horizon (1 ms, {@code FqConfig.catchUpHorizonUs}, which this quantum stays under by a quarter for the
+ * wake-up's own lateness). So a flow paced at any rate wakes its agent at most about once per quantum, with about a
+ * quantum of its rate per wake — the burst in time that Linux TCP sizes its TSO packets by ({@code tcp_tso_autosize}
+ * in {@code net/ipv4/tcp_output.c}: about 1 ms of the pacing rate) and that Chromium's QUIC pacing sender lets its
+ * 1 ms alarm granularity release ({@code quic/core/congestion_control/pacing_sender.cc}). A release further away than
+ * a quantum (a slow flow) is served on time. Timers (ACK, loss, probe, idle, keep-alive) are never moved.</li>
+ * <li><b>Holding arrivals.</b> After cycles that received two datagrams or more and sent at most half as many (a bulk
+ * receiver, or a sender between its pacing quanta being told of progress), the next sleep does not end for arriving
+ * datagrams, only for a deadline, the application's signal, or the end of a hold of about
+ * {@link #HOLD_DATAGRAMS} mean arrival gaps, at most {@link #DEFAULT_MAX_HOLD_NS}; then one {@code recvmmsg} drains
+ * what arrived and the cycle acknowledges it with one ACK. This is the NIC's interrupt moderation
+ * ({@code rx-usecs}) and GRO, done in the agent: an arrival waits at most one hold, which at high rates is a few
+ * packets' gaps (8 × 12 µs at 1 Gbit/s). An exchange that answers every datagram (a ping, a request and its
+ * response) sends as many as it receives and is never held, so it still wakes on arrival.</li>
+ * </ul>
+ * Agent thread only; no allocation.
+ */
+public final class WakeCoalescing
+{
+    /**
+     * The pacing quantum: three quarters of the fq pacer's 1 ms catch-up horizon, leaving a quarter for the wake-up's
+     * lateness, so a release served a quantum late loses none of its rate.
+     */
+    public static final long DEFAULT_PACING_QUANTUM_NS = 750_000L;
+
+    /**
+     * The longest hold of arrivals: one ACK delay's worth (the default max ACK delay, 1 ms).
+     */
+    public static final long DEFAULT_MAX_HOLD_NS = 1_000_000L;
+
+    /**
+     * A hold lasts about this many mean arrival gaps, so each held wake drains about this many datagrams.
+     */
+    public static final int HOLD_DATAGRAMS = 8;
+
+    /**
+     * Arrivals are held only after at least this many datagrams since the last sleep: a stream, not a lone message
+     * (a request that its application will answer, a keep-alive), which is handled as soon as it arrives.
+     */
+    public static final int MIN_DATAGRAMS_TO_HOLD = 2;
+
+    /**
+     * No coalescing: every wait ends at the next deadline or the first arrival (the behaviour before this policy).
+     */
+    public static final long OFF = 0;
+
+    private final long pacingQuantumNs;
+    private final long maxHoldNs;
+    private long lastDatagramsReceived;
+    private long lastDatagramsSent;
+    private long lastPlanNs;
+    private boolean hasPlanned;
+    private long meanArrivalGapNs;
+    private boolean isHoldingArrivals;
+
+    /**
+     * System property (an operator's switch, like {@code pacelink.port.batched.disable}): the pacing quantum in
+     * microseconds for every endpoint of the JVM, 0 to serve every release on time.
+     */
+    public static final String PACING_QUANTUM_PROPERTY = "pacelink.wake.pacingQuantumUs";
+
+    /**
+     * System property: the longest hold of arrivals in microseconds for every endpoint of the JVM, 0 never to hold.
+     */
+    public static final String MAX_HOLD_PROPERTY = "pacelink.wake.maxHoldUs";
+
+    private static final long NANOS_PER_MICRO = 1_000L;
+    private static final long MAX_QUANTUM_US = 1_000L;
+
+    /**
+     * The default quanta, or those the system properties {@link #PACING_QUANTUM_PROPERTY} and
+     * {@link #MAX_HOLD_PROPERTY} set.
+     *
+     * @throws IllegalArgumentException if a property is not a whole number of microseconds from 0 to 1000.
+     */
+    public WakeCoalescing()
+    {
+        this(microsProperty(PACING_QUANTUM_PROPERTY, DEFAULT_PACING_QUANTUM_NS),
+            microsProperty(MAX_HOLD_PROPERTY, DEFAULT_MAX_HOLD_NS));
+    }
+
+    private static long microsProperty(final String name, final long defaultNs)
+    {
+        final String value = System.getProperty(name);
+        if (null == value)
+        {
+            return defaultNs;
+        }
+        try
+        {
+            final long us = Long.parseLong(value.trim());
+            if (us >= 0 && us <= MAX_QUANTUM_US)
+            {
+                return us * NANOS_PER_MICRO;
+            }
+        }
+        catch (final NumberFormatException ignored)
+        {
+            // reported below
+        }
+        throw new IllegalArgumentException(
+            "-D" + name + "=" + value + ": a whole number of microseconds from 0 to " + MAX_QUANTUM_US +
+            " is accepted");
+    }
+
+    /**
+     * @param pacingQuantumNs the pacing quantum, {@link #OFF} to serve every release on time.
+     * @param maxHoldNs       the longest hold of arrivals, {@link #OFF} never to hold them.
+     */
+    public WakeCoalescing(final long pacingQuantumNs, final long maxHoldNs)
+    {
+        if (pacingQuantumNs < 0 || maxHoldNs < 0)
+        {
+            throw new IllegalArgumentException(
+                "pacingQuantumNs and maxHoldNs must be >= 0: " + pacingQuantumNs + ", " + maxHoldNs);
+        }
+        this.pacingQuantumNs = pacingQuantumNs;
+        this.maxHoldNs = maxHoldNs;
+    }
+
+    /**
+     * Plan the sleep that begins now; {@link #isHoldingArrivals()} then says whether an arrival may end it.
+     *
+     * @param nowNs             the time now.
+     * @param timerDeadlineNs   the earliest timer of the endpoint and its application, {@link Long#MAX_VALUE} if none.
+     * @param releaseTimeNs     the pacer's next release, {@link Long#MAX_VALUE} if none.
+     * @param datagramsReceived the port's datagrams received so far.
+     * @param datagramsSent     the port's datagrams sent so far.
+     * @return when the sleep ends, {@link Long#MAX_VALUE} for no deadline.
+     */
+    public long plan(
+        final long nowNs,
+        final long timerDeadlineNs,
+        final long releaseTimeNs,
+        final long datagramsReceived,
+        final long datagramsSent)
+    {
+        final long received = datagramsReceived - lastDatagramsReceived;
+        final long sent = datagramsSent - lastDatagramsSent;
+        final long sinceLastPlanNs = nowNs - lastPlanNs;
+        lastDatagramsReceived = datagramsReceived;
+        lastDatagramsSent = datagramsSent;
+        lastPlanNs = nowNs;
+        final boolean hadPlanned = hasPlanned;
+        hasPlanned = true;
+
+        long wakeNs = timerDeadlineNs;
+        if (Long.MAX_VALUE != releaseTimeNs)
+        {
+            // Compare differences, not absolute times: a nano clock's origin is arbitrary and may be negative.
+            final long quantumEndNs = nowNs + pacingQuantumNs;
+            wakeNs = earlier(wakeNs, releaseTimeNs - quantumEndNs < 0 ? quantumEndNs : releaseTimeNs);
+        }
+
+        isHoldingArrivals = false;
+        if (maxHoldNs > 0 && hadPlanned && received >= MIN_DATAGRAMS_TO_HOLD && 2 * sent <= received)
+        {
+            final long gapNs = sinceLastPlanNs / received;
+            meanArrivalGapNs = 0 == meanArrivalGapNs ? gapNs : (meanArrivalGapNs + gapNs) >> 1;
+            final long holdNs = Math.min(maxHoldNs, HOLD_DATAGRAMS * meanArrivalGapNs);
+            if (holdNs > 0)
+            {
+                isHoldingArrivals = true;
+                wakeNs = earlier(wakeNs, nowNs + holdNs);
+            }
+        }
+        return wakeNs;
+    }
+
+    /**
+     * @return true if the sleep {@link #plan} planned last is not ended by arriving datagrams.
+     */
+    public boolean isHoldingArrivals()
+    {
+        return isHoldingArrivals;
+    }
+
+    /**
+     * @return the mean gap between arrivals while datagrams were held, in ns (0 before any hold).
+     */
+    public long meanArrivalGapNs()
+    {
+        return meanArrivalGapNs;
+    }
+
+    /**
+     * @param aNs a deadline on a nano clock, {@link Long#MAX_VALUE} meaning none.
+     * @param bNs another.
+     * @return the earlier of the two, compared by difference (a nano clock's origin is arbitrary).
+     */
+    public static long earlier(final long aNs, final long bNs)
+    {
+        if (Long.MAX_VALUE == aNs)
+        {
+            return bNs;
+        }
+        return Long.MAX_VALUE == bNs || aNs - bNs < 0 ? aNs : bNs;
+    }
+}
