@@ -68,6 +68,12 @@ public enum CloseReason
     PEER_UNREACHABLE("the peer is unreachable: nothing listens on its port (ICMP port unreachable)"),
 
     /**
+     * The peer sent a stateless reset (RFC 9000 section 10.3): it no longer knows the connection — its process
+     * restarted, or lost the connection's state — and said so with the token only it could compute.
+     */
+    PEER_RESET("the peer reset the connection: it no longer knows it (its process restarted, or lost its state)"),
+
+    /**
      * A side broke the protocol (data beyond flow-control credit, an ACK for a packet never sent, a message longer
      * than the maximum, ...).
      */

@@ -22,6 +22,7 @@ import io.pacelink.transport.wire.PacketDecoder;
 import io.pacelink.transport.wire.PacketWriter;
 import io.pacelink.transport.wire.RetryPacketFlyweight;
 import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
 
 import java.net.InetSocketAddress;
 
@@ -269,6 +270,7 @@ final class ConnectionCore implements SchedulableFlow
         }
         else if (ConnectionHandshake.ANSWER_ACCEPTED == verdict)
         {
+            handshake.rememberPeerResetToken(answer);
             applyPeerHandshake(answer, nowNs);
             lifecycle.connected();
             handshake.onAnswerAccepted(nowNs);
@@ -310,6 +312,55 @@ final class ConnectionCore implements SchedulableFlow
         if (lifecycle.isConnecting())
         {
             lifecycle.onRefused(errorCode, detail);
+        }
+    }
+
+    /**
+     * A server connection's handshake answers give its client this stateless reset token (RFC 9000 section 10.3).
+     */
+    void answerWithResetToken(final UnsafeBuffer token)
+    {
+        handshake.answerWithResetToken(token);
+    }
+
+    /**
+     * @return true if this client connection's server gave a stateless reset token in its handshake answer.
+     */
+    boolean hasPeerResetToken()
+    {
+        return handshake.hasPeerResetToken();
+    }
+
+    /**
+     * @param head the first 8 bytes of a datagram's last 16, little-endian.
+     * @param tail the last 8.
+     * @return true if they are the stateless reset token the server gave (compared in constant time: no early exit
+     * tells a forger how many bytes it got right).
+     */
+    boolean isPeerResetToken(final long head, final long tail)
+    {
+        return handshake.hasPeerResetToken() &&
+            0 == ((head ^ handshake.peerResetTokenHead()) | (tail ^ handshake.peerResetTokenTail()));
+    }
+
+    /**
+     * @return the first 8 bytes of the server's stateless reset token: the key {@link PeerResetTokens} finds this
+     * connection by.
+     */
+    long peerResetTokenHead()
+    {
+        return handshake.peerResetTokenHead();
+    }
+
+    /**
+     * The server sent a stateless reset: it no longer knows this connection. It ends at once, sending nothing (the
+     * peer has no state to close).
+     */
+    void onStatelessReset()
+    {
+        if (!lifecycle.isClosed())
+        {
+            lifecycle.endNow(CloseReason.PEER_RESET, "");
         }
     }
 

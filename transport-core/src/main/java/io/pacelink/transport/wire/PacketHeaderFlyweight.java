@@ -24,10 +24,11 @@ public final class PacketHeaderFlyweight extends WireFlyweight
     /**
      * The wire format version this code speaks. Version 2 added address validation (the RETRY packet and its token)
      * and the 1200-byte floor for hellos; version 3 an integrity check on every packet (a CRC32C trailer, or the
-     * secure mode's AEAD tag), the NOISE frame and the header flags below. A hello of another version is refused
-     * (docs/wire-format.md, "Versions").
+     * secure mode's AEAD tag), the NOISE frame and the header flags below; version 4 the server's stateless reset
+     * token in its handshake answer, covered by the secure handshake's transcript. A hello of another version is
+     * refused (docs/wire-format.md, "Versions").
      */
-    public static final int CURRENT_VERSION = 3;
+    public static final int CURRENT_VERSION = 4;
 
     /**
      * Flag: the packet is sealed by the secure mode's AEAD (its frames are ciphertext, a 16-byte tag ends it);
