@@ -54,6 +54,14 @@ public enum CloseReason
         "pretends to be there"),
 
     /**
+     * For a whole idle timeout the peer sent nothing but packets that make no progress — PINGs, ACKs that
+     * acknowledge nothing new — and more of them than a keep-alive needs
+     * ({@link EndpointLimits#maxPacketsWithoutProgress(int)}), while this side was not holding it back by flow
+     * control: it only keeps the connection open (docs/security.md).
+     */
+    NO_PROGRESS("the peer sent only PINGs and ACKs for the idle timeout, beyond what a keep-alive needs"),
+
+    /**
      * The server did not answer the handshake within the handshake timeout. (A server's own half-open connection,
      * whose client never confirmed the handshake, ends so too, before its application ever sees it.)
      */

@@ -117,7 +117,8 @@ final class ConnectionCore implements SchedulableFlow
         this.assembler = new PacketAssembler(localId, handle, path, settings.maxAckDelayNs(), packetNumbers,
             handshake, lifecycle, liveness, controlFrames, receipts, ackTracker, lossRecovery);
         this.frames = new FrameReceiver(handle, ackTracker, lossRecovery, receipts, lifecycle, controlFrames, liveness,
-            publisher, endpointCounters, securityCounters);
+            publisher, endpointCounters, securityCounters,
+            new ProgressWatch(settings.limits().maxPacketsWithoutProgress(), nowNs));
         this.readiness = new SendReadiness(
             lifecycle, ackTracker, lossRecovery, controller, controlFrames, receipts, handle);
         this.timers = new ConnectionTimers(handle, handshake, lifecycle, liveness, controlFrames, receipts, ackTracker,

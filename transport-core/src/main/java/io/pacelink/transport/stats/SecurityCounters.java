@@ -46,6 +46,7 @@ public final class SecurityCounters implements AutoCloseable
     private final AtomicCounter keyExchangesLimited;
     private final AtomicCounter answersRateLimited;
     private final AtomicCounter statelessResetsSent;
+    private final AtomicCounter noProgressCloses;
     private final AtomicCounter statelessResetsReceived;
 
     /**
@@ -86,6 +87,7 @@ public final class SecurityCounters implements AutoCloseable
         keyExchangesLimited = newCounter(countersManager, endpointName, "key-exchanges-limited");
         answersRateLimited = newCounter(countersManager, endpointName, "answers-rate-limited");
         statelessResetsSent = newCounter(countersManager, endpointName, "stateless-resets-sent");
+        noProgressCloses = newCounter(countersManager, endpointName, "no-progress-closes");
         statelessResetsReceived = newCounter(countersManager, endpointName, "stateless-resets-received");
     }
 
@@ -364,6 +366,15 @@ public final class SecurityCounters implements AutoCloseable
         return statelessResetsReceived;
     }
 
+    /**
+     * @return connections closed as {@code NO_PROGRESS}: their peer sent only PINGs and ACKs for an idle timeout,
+     * beyond the keep-alive bound.
+     */
+    public AtomicCounter noProgressCloses()
+    {
+        return noProgressCloses;
+    }
+
     public void close()
     {
         CloseHelper.closeAll(
@@ -399,6 +410,7 @@ public final class SecurityCounters implements AutoCloseable
             keyExchangesLimited,
             answersRateLimited,
             statelessResetsSent,
+            noProgressCloses,
             statelessResetsReceived);
     }
 }
