@@ -7,6 +7,7 @@ import io.pacelink.transport.Endpoint;
 import io.pacelink.transport.secure.Crc32cPacketCheck;
 import io.pacelink.transport.stream.RangeSet;
 import io.pacelink.transport.stream.ReceiveLog;
+import io.pacelink.transport.testing.TestPackets;
 import io.pacelink.transport.wire.AckFrameFlyweight;
 import io.pacelink.transport.wire.PacketHeaderFlyweight;
 import io.pacelink.transport.wire.PacketType;
@@ -94,6 +95,30 @@ class HostilePeerTest
             assertTrue(refusal.length * 3 <= HostilePeer.HELLO_BYTES, "refusal of " + refusal.length + " bytes");
             await(() -> 1 == counter(server, "handshakes-refused-version"), SECOND_NS, "the refusal counted");
             assertEquals(0, counter(server, "connections-opened"));
+        }
+    }
+
+    @Test
+    void aHelloOfVersion3IsRefusedInVersion3WithTheTrailerItsClientChecks()
+    {
+        try (Endpoint server = Servers.launch((context) -> { });
+            HostilePeer peer = new HostilePeer(server.localAddress()))
+        {
+            final UnsafeBuffer hello = new UnsafeBuffer(new byte[HostilePeer.HELLO_BYTES]);
+            final PacketWriter writer = new PacketWriter().wrap(hello, 0, hello.capacity());
+            writer.writeHeader(PacketType.HANDSHAKE, 0, 0);
+            writer.appendHandshake(peer.clientId, false, 1472, 1_000, 30_000, 1 << 20, 1 << 20, null, 0, 0);
+            writer.appendPadding(writer.remaining() - Crc32cPacketCheck.TRAILER_LENGTH);
+            hello.putByte(PacketHeaderFlyweight.VERSION_OFFSET, (byte)3);
+            final byte[] datagram = TestPackets.withCrc(hello, writer.length());
+            peer.sendRaw(new UnsafeBuffer(datagram), datagram.length);
+
+            final byte[] refusal = peer.awaitPacket(PacketType.CLOSE, SECOND_NS);
+            assertEquals(3, refusal[PacketHeaderFlyweight.VERSION_OFFSET], "written in the client's version");
+            assertTrue(new Crc32cPacketCheck().isIntact(new UnsafeBuffer(refusal), 0, refusal.length),
+                "a version 3 client checks the CRC32C trailer before reading the reason");
+            final String reason = new String(refusal, StandardCharsets.UTF_8);
+            assertTrue(reason.contains("speaks version " + PacketHeaderFlyweight.CURRENT_VERSION), reason);
         }
     }
 

@@ -5,6 +5,7 @@ import io.pacelink.transport.Connection;
 import io.pacelink.transport.ConnectionState;
 import io.pacelink.transport.Endpoint;
 import io.pacelink.transport.secure.StatelessResetTokens;
+import io.pacelink.transport.testing.TestPackets;
 import io.pacelink.transport.wire.PacketHeaderFlyweight;
 import io.pacelink.transport.wire.PacketType;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -45,7 +46,7 @@ class StatelessResetHostileTest
             for (final int triggerLength : new int[]{ 20, 21, 22, 30, 43, 44, 100, 1200 })
             {
                 peer.received().clear();
-                final byte[] trigger = sealedLooking(triggerLength, unknownId);
+                final byte[] trigger = TestPackets.sealedLooking(triggerLength, unknownId);
                 peer.sendRaw(new UnsafeBuffer(trigger), trigger.length);
                 peer.receiveFor(triggerLength <= 21 ? 100 * MILLISECOND_NS : 0);
                 if (triggerLength <= 21)
@@ -81,7 +82,7 @@ class StatelessResetHostileTest
             final long startNs = System.nanoTime();
             for (int i = 0; i < 1000; i++)
             {
-                final byte[] trigger = sealedLooking(200, 1_000_000L + i);
+                final byte[] trigger = TestPackets.sealedLooking(200, 1_000_000L + i);
                 peer.sendRaw(new UnsafeBuffer(trigger), trigger.length);
                 peer.receiveAvailable();
             }
@@ -115,14 +116,14 @@ class StatelessResetHostileTest
             forged[0] ^= 0x40;
             for (final int length : new int[]{ 21, 43, 100, 1200 })
             {
-                relay.injectToClient(resetOf(length, forged));
+                relay.injectToClient(TestPackets.endingIn(length, forged));
             }
             exchange(sender, receiver, 50);
             assertEquals(ConnectionState.CONNECTED, sender.state());
             assertEquals(0, counter(client, "stateless-resets-received"));
             assertTrue(counter(client, "integrity-failures") >= 4, "the forged resets, dropped as corrupt packets");
 
-            relay.injectToClient(resetOf(57, token));
+            relay.injectToClient(TestPackets.endingIn(57, token));
             final long deadlineNs = System.nanoTime() + 5 * SECOND_NS;
             while (ConnectionState.CLOSED != sender.state())
             {
@@ -196,34 +197,6 @@ class StatelessResetHostileTest
             receiver.poll((buffer, offset, length) -> received[0]++, 16);
             LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(100));
         }
-    }
-
-    /**
-     * @return a datagram shaped like a sealed ONE_RTT packet to a connection id, of any length.
-     */
-    static byte[] sealedLooking(final int length, final long connectionId)
-    {
-        final byte[] datagram = new byte[Math.max(length, PacketHeaderFlyweight.PACKET_NUMBER_OFFSET)];
-        new Random(length).nextBytes(datagram);
-        final UnsafeBuffer buffer = new UnsafeBuffer(datagram);
-        buffer.putByte(PacketHeaderFlyweight.VERSION_OFFSET, (byte)PacketHeaderFlyweight.CURRENT_VERSION);
-        buffer.putByte(PacketHeaderFlyweight.PACKET_TYPE_OFFSET, (byte)PacketType.ONE_RTT);
-        buffer.putShort(PacketHeaderFlyweight.FLAGS_OFFSET, (short)PacketHeaderFlyweight.FLAG_SEALED,
-            PacketHeaderFlyweight.BYTE_ORDER);
-        buffer.putLong(PacketHeaderFlyweight.DESTINATION_CONNECTION_ID_OFFSET, connectionId,
-            PacketHeaderFlyweight.BYTE_ORDER);
-        return Arrays.copyOf(datagram, length);
-    }
-
-    private static byte[] resetOf(final int length, final byte[] token)
-    {
-        final byte[] datagram = new byte[length];
-        new Random(-length).nextBytes(datagram);
-        datagram[PacketHeaderFlyweight.VERSION_OFFSET] = (byte)PacketHeaderFlyweight.CURRENT_VERSION;
-        datagram[PacketHeaderFlyweight.PACKET_TYPE_OFFSET] = (byte)PacketType.ONE_RTT;
-        datagram[PacketHeaderFlyweight.FLAGS_OFFSET] = 0;
-        System.arraycopy(token, 0, datagram, length - token.length, token.length);
-        return datagram;
     }
 
     private static byte[] key(final long seed)

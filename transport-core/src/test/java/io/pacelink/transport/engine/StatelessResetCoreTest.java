@@ -4,24 +4,19 @@ import io.pacelink.transport.CloseReason;
 import io.pacelink.transport.Connection;
 import io.pacelink.transport.ConnectionState;
 import io.pacelink.transport.PacelinkContext;
-import io.pacelink.transport.cc.CongestionControlRegistry;
-import io.pacelink.transport.schedule.RoundRobinScheduler;
 import io.pacelink.transport.secure.StatelessResetTokens;
 import io.pacelink.transport.secure.X25519;
-import io.pacelink.transport.stats.CountersBuffers;
 import io.pacelink.transport.testing.TestNetwork;
+import io.pacelink.transport.testing.TestPackets;
 import io.pacelink.transport.wire.PacketHeaderFlyweight;
 import io.pacelink.transport.wire.PacketType;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
 import java.net.InetSocketAddress;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -35,26 +30,26 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class StatelessResetCoreTest
 {
-    private static final long STEP_NS = TimeUnit.MICROSECONDS.toNanos(100);
+    private static final long STEP_NS = CoreTestBed.STEP_NS;
     private static final long SECOND_NS = TimeUnit.SECONDS.toNanos(1);
     private static final long IDLE_TIMEOUT_NS = 5 * SECOND_NS;
 
-    private final TestNetwork network = new TestNetwork();
-    private final List<EndpointCore> cores = new ArrayList<>();
-    private final List<ArrayDeque<Connection>> acceptQueues = new ArrayList<>();
+    private final CoreTestBed bed = new CoreTestBed(IDLE_TIMEOUT_NS, SECOND_NS);
+    private final TestNetwork network = bed.network();
+    private final TestNetwork.Port serverPort = network.newPort(1000);
     private final TestNetwork.Port clientPort = network.newPort(2000);
     private final byte[] serverPrivateKey = randomKey(1);
     private final byte[] resetKey = randomKey(3);
-    private long nowNs = SECOND_NS;
+    private int seed;
 
     @Test
     void aSecureServerRestartedWithItsHostKeyResetsItsClientAtOnce()
     {
         final PacelinkContext clientContext = new PacelinkContext();
         clientContext.security().serverPublicKey(new X25519().publicKey(serverPrivateKey));
-        final EndpointCore client = newCore(clientPort, clientContext);
-        final EndpointCore server = newCore(network.newPort(1000), nkServer());
-        final Connection[] pair = connect(client, server);
+        final EndpointCore client = newClient(clientContext);
+        final EndpointCore server = newServer(serverPort, nkServer());
+        final Connection[] pair = bed.connect(client, server, serverPort);
         deliver(pair, 20);
 
         final EndpointCore restarted = restart(server, nkServer());
@@ -69,9 +64,9 @@ class StatelessResetCoreTest
     @Test
     void aPlaintextServerRestartedWithItsConfiguredResetKeyResetsItsClientAtOnce()
     {
-        final EndpointCore client = newCore(clientPort, new PacelinkContext());
-        final EndpointCore server = newCore(network.newPort(1000), plaintextServer(resetKey));
-        final Connection[] pair = connect(client, server);
+        final EndpointCore client = newClient(new PacelinkContext());
+        final EndpointCore server = newServer(serverPort, plaintextServer(resetKey));
+        final Connection[] pair = bed.connect(client, server, serverPort);
         deliver(pair, 20);
 
         restart(server, plaintextServer(resetKey));
@@ -84,9 +79,9 @@ class StatelessResetCoreTest
     @Test
     void aServerRestartedWithAnotherKeyCannotResetItsClientWhichWaitsOutItsIdleTimeout()
     {
-        final EndpointCore client = newCore(clientPort, new PacelinkContext());
-        final EndpointCore server = newCore(network.newPort(1000), plaintextServer(resetKey));
-        final Connection[] pair = connect(client, server);
+        final EndpointCore client = newClient(new PacelinkContext());
+        final EndpointCore server = newServer(serverPort, plaintextServer(resetKey));
+        final Connection[] pair = bed.connect(client, server, serverPort);
         deliver(pair, 20);
 
         final EndpointCore restarted = restart(server, plaintextServer(randomKey(4)));
@@ -102,10 +97,9 @@ class StatelessResetCoreTest
     @Test
     void aForgedTokenOrTheGenuineOneFromAnotherAddressDoesNothing()
     {
-        final TestNetwork.Port serverPort = network.newPort(1000);
-        final EndpointCore client = newCore(clientPort, new PacelinkContext());
-        final EndpointCore server = newCore(serverPort, plaintextServer(resetKey));
-        final Connection[] pair = connect(client, server);
+        final EndpointCore client = newClient(new PacelinkContext());
+        final EndpointCore server = newServer(serverPort, plaintextServer(resetKey));
+        final Connection[] pair = bed.connect(client, server, serverPort);
         deliver(pair, 5);
 
         final byte[] token = new byte[StatelessResetTokens.TOKEN_LENGTH];
@@ -114,16 +108,16 @@ class StatelessResetCoreTest
         forgedToken[StatelessResetTokens.TOKEN_LENGTH - 1] ^= 1;
         for (final int length : new int[]{ 21, 43, 120, 1200 })
         {
-            clientPort.inject(resetOf(length, forgedToken), serverPort.localAddress());
-            clientPort.inject(resetOf(length, token), new InetSocketAddress("127.0.0.9", 1000));
-            runFor(10 * STEP_NS);
+            clientPort.inject(TestPackets.endingIn(length, forgedToken), serverPort.localAddress());
+            clientPort.inject(TestPackets.endingIn(length, token), new InetSocketAddress("127.0.0.9", 1000));
+            bed.runFor(10 * STEP_NS);
         }
         assertEquals(ConnectionState.CONNECTED, pair[0].state());
         assertEquals(0, client.securityCounters().statelessResetsReceived().get());
         deliver(pair, 5);
 
-        clientPort.inject(resetOf(21, token), serverPort.localAddress());
-        run(() -> ConnectionState.CLOSED == pair[0].state(), SECOND_NS, "the genuine reset");
+        clientPort.inject(TestPackets.endingIn(21, token), serverPort.localAddress());
+        bed.run(() -> ConnectionState.CLOSED == pair[0].state(), SECOND_NS, "the genuine reset");
         assertEquals(CloseReason.PEER_RESET, pair[0].closeReason());
         assertEquals(1, client.securityCounters().statelessResetsReceived().get());
     }
@@ -131,8 +125,7 @@ class StatelessResetCoreTest
     @Test
     void anUnknownConnectionIdGetsAResetShorterThanItsTriggerAndASmallTriggerNone()
     {
-        final TestNetwork.Port serverPort = network.newPort(1000);
-        final EndpointCore server = newCore(serverPort, plaintextServer(resetKey));
+        final EndpointCore server = newServer(serverPort, plaintextServer(resetKey));
         final List<byte[]> answers = new ArrayList<>();
         final TestNetwork.Port probe = network.newPort(3000);
         final long unknownId = 0x1234_5678_9abc_def0L;
@@ -140,14 +133,14 @@ class StatelessResetCoreTest
         new StatelessResetTokens(resetKey).write(unknownId, new UnsafeBuffer(token), 0);
         for (final int triggerLength : new int[]{ 21, 22, 32, 43, 44, 100, 1200 })
         {
-            serverPort.inject(sealedLooking(triggerLength, unknownId), probe.localAddress());
-            runFor(STEP_NS);
+            serverPort.inject(TestPackets.sealedLooking(triggerLength, unknownId), probe.localAddress());
+            bed.runFor(STEP_NS);
             probe.receive((buffer, offset, length, source, receivedNs) ->
             {
                 final byte[] answer = new byte[length];
                 buffer.getBytes(offset, answer);
                 answers.add(answer);
-            }, 16, nowNs);
+            }, 16, bed.nowNs());
             if (triggerLength <= StatelessReplies.MIN_STATELESS_RESET_BYTES)
             {
                 assertEquals(0, answers.size(), "a trigger of " + triggerLength + " bytes gets no reset");
@@ -179,26 +172,25 @@ class StatelessResetCoreTest
     @Test
     void resetsToOneAddressAreHeldToItsAnswerRate()
     {
-        final TestNetwork.Port serverPort = network.newPort(1000);
         final PacelinkContext context = plaintextServer(resetKey);
         context.limits().unvalidatedAnswersPerSecondPerSource(100);
-        final EndpointCore server = newCore(serverPort, context);
+        final EndpointCore server = newServer(serverPort, context);
         final TestNetwork.Port probe = network.newPort(3000);
         final int[] answers = {0};
         for (int second = 0; second < 3; second++)
         {
             for (int i = 0; i < 1000; i++)
             {
-                serverPort.inject(sealedLooking(100, 1_000_000 + i), probe.localAddress());
+                serverPort.inject(TestPackets.sealedLooking(100, 1_000_000 + i), probe.localAddress());
                 if (0 == i % 100)
                 {
-                    runFor(100 * STEP_NS);
+                    bed.runFor(100 * STEP_NS);
                 }
             }
-            probe.receive((buffer, offset, length, source, receivedNs) -> answers[0]++, 10_000, nowNs);
+            probe.receive((buffer, offset, length, source, receivedNs) -> answers[0]++, 10_000, bed.nowNs());
         }
-        runFor(100 * STEP_NS);
-        probe.receive((buffer, offset, length, source, receivedNs) -> answers[0]++, 10_000, nowNs);
+        bed.runFor(100 * STEP_NS);
+        probe.receive((buffer, offset, length, source, receivedNs) -> answers[0]++, 10_000, bed.nowNs());
         // A burst of 200, then 100 a second over the 3 s the 3,000 triggers took.
         assertTrue(answers[0] <= 200 + 300 + 1, "resets: " + answers[0]);
         assertTrue(answers[0] >= 200, "resets: " + answers[0]);
@@ -209,49 +201,12 @@ class StatelessResetCoreTest
     // ---------------------------------------------------------------- helpers
 
     /**
-     * @return a datagram shaped like a sealed ONE_RTT packet to a connection id, of any length (a trigger).
-     */
-    private static byte[] sealedLooking(final int length, final long connectionId)
-    {
-        final byte[] datagram = new byte[length];
-        new Random(length).nextBytes(datagram);
-        final UnsafeBuffer buffer = new UnsafeBuffer(datagram);
-        buffer.putByte(PacketHeaderFlyweight.VERSION_OFFSET, (byte)PacketHeaderFlyweight.CURRENT_VERSION);
-        buffer.putByte(PacketHeaderFlyweight.PACKET_TYPE_OFFSET, (byte)PacketType.ONE_RTT);
-        buffer.putShort(PacketHeaderFlyweight.FLAGS_OFFSET, (short)PacketHeaderFlyweight.FLAG_SEALED,
-            PacketHeaderFlyweight.BYTE_ORDER);
-        if (length >= PacketHeaderFlyweight.PACKET_NUMBER_OFFSET)
-        {
-            buffer.putLong(PacketHeaderFlyweight.DESTINATION_CONNECTION_ID_OFFSET, connectionId,
-                PacketHeaderFlyweight.BYTE_ORDER);
-        }
-        return datagram;
-    }
-
-    /**
-     * @return a datagram shaped like a plaintext ONE_RTT packet ending in a token.
-     */
-    private static byte[] resetOf(final int length, final byte[] token)
-    {
-        final byte[] datagram = new byte[length];
-        new Random(-length).nextBytes(datagram);
-        datagram[PacketHeaderFlyweight.VERSION_OFFSET] = (byte)PacketHeaderFlyweight.CURRENT_VERSION;
-        datagram[PacketHeaderFlyweight.PACKET_TYPE_OFFSET] = (byte)PacketType.ONE_RTT;
-        datagram[PacketHeaderFlyweight.FLAGS_OFFSET] = 0;
-        System.arraycopy(token, 0, datagram, length - token.length, token.length);
-        return datagram;
-    }
-
-    /**
-     * The server's process dies (its port leaves the network, its core is no longer driven) and a new one binds the
-     * same address.
+     * The server's process dies (its core is no longer driven) and a new one binds the same address.
      */
     private EndpointCore restart(final EndpointCore server, final PacelinkContext context)
     {
-        final int index = cores.indexOf(server);
-        cores.remove(index);
-        acceptQueues.remove(index);
-        return newCore(network.newPort(server.localAddress().getPort()), context);
+        bed.stop(server);
+        return newServer(bed.network().newPort(server.localAddress().getPort()), context);
     }
 
     /**
@@ -262,19 +217,19 @@ class StatelessResetCoreTest
     private long sendUntilClosed(final Connection connection)
     {
         final UnsafeBuffer message = new UnsafeBuffer(new byte[100]);
-        final long startNs = nowNs;
-        long nextSendNs = nowNs;
+        final long startNs = bed.nowNs();
+        long nextSendNs = startNs;
         while (ConnectionState.CLOSED != connection.state())
         {
-            assertTrue(nowNs - startNs < 4 * IDLE_TIMEOUT_NS, "the connection never closed");
-            if (nowNs >= nextSendNs)
+            assertTrue(bed.nowNs() - startNs < 4 * IDLE_TIMEOUT_NS, "the connection never closed");
+            if (bed.nowNs() >= nextSendNs)
             {
                 connection.offer(message, 0, message.capacity());
                 nextSendNs += TimeUnit.MILLISECONDS.toNanos(10);
             }
-            step();
+            bed.step();
         }
-        return nowNs - startNs;
+        return bed.nowNs() - startNs;
     }
 
     private PacelinkContext nkServer()
@@ -291,39 +246,14 @@ class StatelessResetCoreTest
         return context;
     }
 
-    private EndpointCore newCore(final TestNetwork.Port port, final PacelinkContext context)
+    private EndpointCore newServer(final TestNetwork.Port port, final PacelinkContext context)
     {
-        context
-            .datagramPort(port)
-            .randomSeed(port.localAddress().getPort() + cores.size())
-            .congestionControl(FixedWindowController.NAME)
-            .acceptConnections(port != clientPort)
-            .sendBufferBytes(256 * 1024)
-            .receiveBufferBytes(256 * 1024)
-            .maxMessageLengthBytes(64 * 1024)
-            .idleTimeoutNs(IDLE_TIMEOUT_NS)
-            .initialRttNs(TimeUnit.MILLISECONDS.toNanos(10))
-            .countersBufferBytes(256 * 1024);
-        context.conclude();
-        final ArrayDeque<Connection> accepted = new ArrayDeque<>();
-        final EndpointCore core = new EndpointCore(
-            context,
-            port,
-            CongestionControlRegistry.of(FixedWindowController.factory(64 * 1024, new ArrayList<>())),
-            new RoundRobinScheduler(),
-            CountersBuffers.newManager(256 * 1024),
-            accepted::add);
-        cores.add(core);
-        acceptQueues.add(accepted);
-        return core;
+        return bed.newCore(port, true, 16, context.randomSeed(++seed), new ArrayList<>(), null);
     }
 
-    private Connection[] connect(final EndpointCore client, final EndpointCore server)
+    private EndpointCore newClient(final PacelinkContext context)
     {
-        final Connection clientSide = client.connect(server.localAddress(), null, nowNs);
-        final ArrayDeque<Connection> accepted = acceptQueues.get(cores.indexOf(server));
-        run(() -> !accepted.isEmpty() && ConnectionState.CONNECTED == clientSide.state(), SECOND_NS, "connect");
-        return new Connection[]{ clientSide, accepted.poll() };
+        return bed.newCore(clientPort, false, 16, context.randomSeed(++seed), new ArrayList<>(), null);
     }
 
     private void deliver(final Connection[] pair, final int count)
@@ -332,45 +262,16 @@ class StatelessResetCoreTest
         final int[] received = {0};
         for (int i = 0; i < count; i++)
         {
-            message.putInt(0, i);
             while (pair[0].offer(message, 0, message.capacity()) < 0)
             {
-                step();
+                bed.step();
             }
         }
-        run(() ->
+        bed.run(() ->
         {
             pair[1].poll((buffer, offset, length) -> received[0]++, 100);
             return received[0] == count;
         }, 10 * SECOND_NS, "delivery");
-    }
-
-    private void run(final BooleanSupplier until, final long maxNs, final String what)
-    {
-        final long endNs = nowNs + maxNs;
-        while (!until.getAsBoolean())
-        {
-            assertTrue(nowNs < endNs, () -> "timed out waiting for " + what);
-            step();
-        }
-    }
-
-    private void runFor(final long durationNs)
-    {
-        final long endNs = nowNs + durationNs;
-        while (nowNs < endNs)
-        {
-            step();
-        }
-    }
-
-    private void step()
-    {
-        nowNs += STEP_NS;
-        for (final EndpointCore core : cores)
-        {
-            core.doWork(nowNs);
-        }
     }
 
     private static byte[] randomKey(final long seed)
