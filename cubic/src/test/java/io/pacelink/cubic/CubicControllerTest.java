@@ -103,6 +103,34 @@ class CubicControllerTest
     }
 
     @Test
+    void ceMarksFromABottleneckReduceByBetaWithoutAnyLoss()
+    {
+        final TestControllerContext context = new TestControllerContext(ControllerParameters.EMPTY);
+        final CubicController cubic = (CubicController)new CubicFactory().newController(context);
+        final ScriptedPath path = new ScriptedPath(cubic, context, 2_500_000, 40 * MILLIS_NS, 0, 1)
+            .ceThresholdBytes(30L * MSS);
+        final double[] smallestCut = {1.0};
+        final long[] cwndBefore = {cubic.congestionWindowBytes()};
+        path.listener((p) ->
+        {
+            if (cubic.congestionWindowBytes() < cwndBefore[0])
+            {
+                smallestCut[0] = Math.min(smallestCut[0], cubic.congestionWindowBytes() / (double)cwndBefore[0]);
+            }
+            cwndBefore[0] = cubic.congestionWindowBytes();
+        });
+        path.runFor(seconds(30));
+
+        final long reductions = path.lossRecovery().ecnCeReactions();
+        assertTrue(reductions >= 10, reductions + " reductions in 30 s");
+        assertTrue(path.ceMarkedPackets() > 5 * reductions, path.ceMarkedPackets() + " marks, one reduction per RTT");
+        assertEquals(0, path.droppedBytes());
+        assertEquals(0, path.lostBytes());
+        assertTrue(smallestCut[0] >= 0.7 - 1e-4, "RFC 9438 beta: " + smallestCut[0]);
+        assertTrue(path.maxQueueBytes() < 150L * MSS, path.maxQueueBytes() + " bytes queued at most");
+    }
+
+    @Test
     void persistentCongestionCollapsesToMinimumWindowAndStartsAFreshEpoch()
     {
         final CubicRig rig = congestionAvoidanceAfterLossAt(200);

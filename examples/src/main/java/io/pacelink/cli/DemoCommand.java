@@ -99,8 +99,8 @@ public final class DemoCommand implements Callable<Integer>
         ioOptions.validate();
         if (virtual && ioOptions.isCustomised())
         {
-            throw new IllegalArgumentException("--io and --gso choose the real endpoints' port; --virtual runs no " +
-                "sockets");
+            throw new IllegalArgumentException("--io, --gso and --ecn choose the real endpoints' port; --virtual " +
+                "runs no sockets");
         }
         if (loopback)
         {

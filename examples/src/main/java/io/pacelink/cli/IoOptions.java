@@ -7,8 +7,9 @@ import picocli.CommandLine.Option;
 import java.util.Locale;
 
 /**
- * The datagram-port options of every tool that opens endpoints (docs/io.md): {@code --io auto|nio|batched} and
- * {@code --gso on|off}, checked before anything runs and applied to each endpoint's context.
+ * The datagram-port options of every tool that opens endpoints (docs/io.md, docs/ecn.md): {@code --io
+ * auto|nio|batched}, {@code --gso on|off} and {@code --ecn on|off}, checked before anything runs and applied to each
+ * endpoint's context.
  */
 public final class IoOptions
 {
@@ -21,6 +22,11 @@ public final class IoOptions
         description = "On the batched port, send each run of equal-sized datagrams as one UDP GSO message " +
             "(default ${DEFAULT-VALUE}).")
     private String gso;
+
+    @Option(names = "--ecn", paramLabel = "on|off", defaultValue = "on",
+        description = "Mark packets ECN-capable and answer the path's congestion marks (RFC 9000 section 13.4; needs " +
+            "the batched port to read arriving marks; default ${DEFAULT-VALUE}).")
+    private String ecn;
 
     /**
      * @return the port type asked for.
@@ -44,40 +50,55 @@ public final class IoOptions
      */
     public boolean gso()
     {
-        switch (null == gso ? "" : gso.trim().toLowerCase(Locale.ROOT))
+        return onOff("--gso", gso);
+    }
+
+    /**
+     * @return whether ECN is on.
+     * @throws IllegalArgumentException naming what is accepted.
+     */
+    public boolean ecn()
+    {
+        return onOff("--ecn", ecn);
+    }
+
+    private static boolean onOff(final String option, final String value)
+    {
+        switch (null == value ? "" : value.trim().toLowerCase(Locale.ROOT))
         {
             case "on":
                 return true;
             case "off":
                 return false;
             default:
-                throw new IllegalArgumentException("--gso must be on or off, got '" + gso + "'");
+                throw new IllegalArgumentException(option + " must be on or off, got '" + value + "'");
         }
     }
 
     /**
-     * Check both options (fail fast, before anything runs).
+     * Check every option (fail fast, before anything runs).
      */
     public void validate()
     {
         portType();
         gso();
+        ecn();
     }
 
     /**
-     * @return true if either option was given a value other than its default.
+     * @return true if any option was given a value other than its default.
      */
     public boolean isCustomised()
     {
-        return PortType.AUTO != portType() || !gso();
+        return PortType.AUTO != portType() || !gso() || !ecn();
     }
 
     /**
      * @param context an endpoint's context.
-     * @return the context, with the port and GSO set.
+     * @return the context, with the port, GSO and ECN set.
      */
     public PacelinkContext apply(final PacelinkContext context)
     {
-        return context.port(portType()).gso(gso());
+        return context.port(portType()).gso(gso()).ecn(ecn());
     }
 }

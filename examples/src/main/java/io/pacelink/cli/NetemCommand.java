@@ -3,8 +3,11 @@ package io.pacelink.cli;
 import io.pacelink.link.PathSpec;
 import io.pacelink.link.relay.NetemRelay;
 import io.pacelink.link.relay.RelayReporter;
+import io.pacelink.transport.port.DatagramPorts;
+import io.pacelink.transport.port.PortType;
 import io.pacelink.transport.stats.CountersFile;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.PrintStream;
@@ -54,6 +57,9 @@ public final class NetemCommand implements Callable<Integer>
         description = "Where the relay's counters file goes, for pacelink stat (default: ${DEFAULT-VALUE}).")
     private Path countersDirectory = CountersFile.defaultDirectory();
 
+    @Mixin
+    private IoOptions ioOptions;
+
     @Option(names = "--seed", defaultValue = "1",
         description = "Seeds loss, jitter and the other random choices (default ${DEFAULT-VALUE}).")
     private long seed;
@@ -70,6 +76,15 @@ public final class NetemCommand implements Callable<Integer>
                 "Ctrl-C)");
         }
 
+        ioOptions.validate();
+        if (!ioOptions.ecn())
+        {
+            throw new IllegalArgumentException("--ecn chooses whether endpoints mark their packets; the relay " +
+                "carries each datagram's codepoint as it arrives (a path rewrites it with ecn_rewrite=not-ect in " +
+                "--path)");
+        }
+        final PortType portType = ioOptions.portType();
+        final boolean gso = ioOptions.gso();
         if (null != duration)
         {
             duration = new Duration(DurationCap.capNs("--duration", duration.nanos()));
@@ -81,10 +96,14 @@ public final class NetemCommand implements Callable<Integer>
             .path(pair)
             .seed(seed)
             .countersDirectory(countersDirectory)
+            .portFactory((bindAddress, socketBufferBytes) ->
+                DatagramPorts.open(portType, bindAddress, socketBufferBytes, gso).port())
             .reporter(new RelayLatenessWarning(RelayReporter.printingTo(out), System.err, pair)));
-        out.printf("relaying %s -> %s%n  forward: %s%n  reverse: %s%n", SocketAddresses.format(relay.listenAddress()),
-            SocketAddresses.format(forwardAddress),
-            describe(pair.forward()), describe(pair.reverse()));
+        out.printf("relaying %s -> %s%n  forward: %s%n  reverse: %s%n  ECN: %s%n",
+            SocketAddresses.format(relay.listenAddress()), SocketAddresses.format(forwardAddress),
+            describe(pair.forward()), describe(pair.reverse()),
+            relay.carriesEcn() ? "carried (the batched port reads and sets each datagram's codepoint)" :
+            "not carried (the NIO port cannot read a datagram's codepoint: everything is forwarded not-ECT)");
 
         final CountDownLatch stop = new CountDownLatch(1);
         final Thread onCtrlC = new Thread(() ->

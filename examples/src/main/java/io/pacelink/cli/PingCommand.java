@@ -112,8 +112,8 @@ public final class PingCommand implements Callable<Integer>
         ioOptions.validate();
         if (rawUdp && ioOptions.isCustomised())
         {
-            throw new IllegalArgumentException("--io and --gso choose a Pacelink endpoint's port; --raw-udp uses a " +
-                "plain blocking socket: give one or the other");
+            throw new IllegalArgumentException("--io, --gso and --ecn choose a Pacelink endpoint's port; --raw-udp " +
+                "uses a plain blocking socket: give one or the other");
         }
         return echo ? serveEchoes() : ping();
     }

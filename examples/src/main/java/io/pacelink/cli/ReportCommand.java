@@ -39,7 +39,7 @@ public final class ReportCommand implements Callable<Integer>
     @Spec
     private CommandSpec spec;
 
-    @Option(names = "--suite", defaultValue = "standard", paramLabel = "standard|quick|lineup|FILE",
+    @Option(names = "--suite", defaultValue = "standard", paramLabel = "standard|quick|lineup|sfqred|FILE",
         description = "A built-in suite or a YAML/JSON suite file (see docs/report.md; default ${DEFAULT-VALUE}).")
     private String suiteName;
 

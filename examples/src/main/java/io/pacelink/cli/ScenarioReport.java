@@ -90,7 +90,7 @@ record ScenarioReport(PathSpec.Pair path, String senderQdisc, long seed, Scenari
         }
         final LinkReport forward = result.forward();
         out.printf(Locale.ROOT, "%njain index %.3f   link utilisation %s   queue delay p50 %s ms p95 %s ms   " +
-            "drops: %d queue, %d random%s%n",
+            "drops: %d queue, %d random%s%s%n",
             result.jainIndex(),
             forward.hasCapacity() ? String.format(Locale.ROOT, "%.1f %%", forward.utilisation() * 100) :
                 "n/a (no rate)",
@@ -98,7 +98,8 @@ record ScenarioReport(PathSpec.Pair path, String senderQdisc, long seed, Scenari
             Units.millis(forward.queueDelay().p95Ns()),
             forward.queueDropPackets(),
             forward.randomLossPackets(),
-            path.forward().policer().isPresent() ? ", " + forward.policedPackets() + " policed" : "");
+            path.forward().policer().isPresent() ? ", " + forward.policedPackets() + " policed" : "",
+            forward.queueMarkPackets() > 0 ? "   CE marks: " + forward.queueMarkPackets() : "");
         if (null != result.ping())
         {
             out.printf(Locale.ROOT, "ping RTT p50 %s ms p99 %s ms max %s ms%n",
@@ -235,6 +236,8 @@ record ScenarioReport(PathSpec.Pair path, String senderQdisc, long seed, Scenari
         json.writeNumberField("random_loss_packets", forward.randomLossPackets());
         json.writeNumberField("policed_packets", forward.policedPackets());
         json.writeNumberField("queue_drop_packets", forward.queueDropPackets());
+        json.writeNumberField("queue_mark_packets", forward.queueMarkPackets());
+        json.writeNumberField("offered_packets", forward.offeredPackets());
         json.writeNumberField("reordered_packets", forward.reorderedPackets());
         json.writeEndObject();
         if (null != result.ping())

@@ -101,6 +101,11 @@ public final class SimCommand implements Callable<Integer>
         description = "Also send a ping probe through the bottleneck this often and report its RTT.")
     private Duration pingInterval;
 
+    @Option(names = "--ecn",
+        description = "The simulated hosts carry ECN (as sockets with IP_RECVTOS do): the endpoints send ECN-capable " +
+            "packets and a marking queue (red ecn=on, sfqred, fq_codel) marks them instead of dropping.")
+    private boolean ecn;
+
     @Option(names = "--trace", paramLabel = "DIR",
         description = "Write each flow's time series (cwnd, pacing rate, RTT, ...) there as CSV and JSON lines.")
     private Path traceDirectory;
@@ -291,7 +296,8 @@ public final class SimCommand implements Callable<Integer>
             .seed(seed)
             .path(pair)
             .durationNs(duration.nanos())
-            .scheduler(pathRunOptions.scheduler(), ControllerParameters.EMPTY);
+            .scheduler(pathRunOptions.scheduler(), ControllerParameters.EMPTY)
+            .ecn(ecn);
         flowSpecs().forEach(builder::flow);
         if (null != pingInterval)
         {

@@ -225,6 +225,7 @@ final class ReportPage
         }
         facts.append(Html.escape(String.join(", ", flows)));
         facts.append(" · sender scheduler <code>").append(Html.escape(scenario.senderQdisc())).append("</code>");
+        facts.append(scenario.ecn() ? " · ECN on" : " · ECN off");
         if (scenario.pingIntervalNs() > 0)
         {
             facts.append(" · ping every ").append(number(scenario.pingIntervalNs() / 1e6)).append(" ms");
@@ -243,8 +244,9 @@ final class ReportPage
             "<th>retransmitted (%)</th><th>link utilisation (%)</th>")
             .append(hasJain ? "<th>Jain index</th>" : "")
             .append(hasPing ? "<th>ping p50 / p99 (ms)</th>" : "")
+            .append("<th>queue drops / CE marks<br><span class=\"minor\">% of packets offered</span></th>")
             .append("<th>data</th></tr></thead>\n<tbody>\n");
-        final int columns = 8 + (hasJain ? 1 : 0) + (hasPing ? 1 : 0);
+        final int columns = 9 + (hasJain ? 1 : 0) + (hasPing ? 1 : 0);
         final List<ReferenceRow> shown = new ArrayList<>();
         for (final SummaryRow row : summary.rows())
         {
@@ -264,6 +266,8 @@ final class ReportPage
                 page.append("<td>").append(number(row.pingP50Ms())).append(" / ").append(number(row.pingP99Ms()))
                     .append("</td>");
             }
+            page.append("<td>").append(number(row.queueDropPercent())).append(" / ")
+                .append(number(row.queueMarkPercent())).append("</td>");
             page.append("<td>").append(links(scenario.name() + "/summary", null)).append("</td></tr>\n");
             for (final ReferenceRow reference : scenario.references())
             {

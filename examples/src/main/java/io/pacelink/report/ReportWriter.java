@@ -134,6 +134,7 @@ public final class ReportWriter
             node.put("duration_s", scenario.durationNs() / 1e9);
             node.put("sender_qdisc", scenario.senderQdisc());
             node.put("ping_interval_ms", scenario.pingIntervalNs() / 1e6);
+            node.put("ecn", scenario.ecn());
             final List<Map<String, Object>> flows = new ArrayList<>();
             for (final FlowTemplate flow : scenario.flows())
             {

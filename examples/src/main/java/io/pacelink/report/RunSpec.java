@@ -29,7 +29,8 @@ public record RunSpec(int index, SuiteScenario scenario, String configuration, L
             .path(scenario.path())
             .durationNs(scenario.durationNs())
             .scheduler(scenario.senderQdisc(), ControllerParameters.EMPTY)
-            .pingIntervalNs(scenario.pingIntervalNs());
+            .pingIntervalNs(scenario.pingIntervalNs())
+            .ecn(scenario.ecn());
         int flowIndex = 0;
         for (final FlowTemplate template : scenario.flows())
         {

@@ -128,9 +128,14 @@ public final class ScenarioSummary
         final double[] jain = new double[runs.size()];
         final double[] pingP50 = new double[runs.size()];
         final double[] pingP99 = new double[runs.size()];
+        final double[] dropPercent = new double[runs.size()];
+        final double[] markPercent = new double[runs.size()];
         for (int i = 0; i < runs.size(); i++)
         {
             final ScenarioResult result = runs.get(i).result();
+            final long offered = Math.max(1, result.forward().offeredPackets());
+            dropPercent[i] = 100.0 * result.forward().queueDropPackets() / offered;
+            markPercent[i] = 100.0 * result.forward().queueMarkPackets() / offered;
             utilisation[i] = utilisationPercent(result);
             jain[i] = result.flows().size() > 1 ? result.jainIndex() : Double.NaN;
             pingP50[i] = null == result.ping() ? Double.NaN : result.ping().p50Ns() / 1e6;
@@ -138,7 +143,8 @@ public final class ScenarioSummary
         }
         return new SummaryRow(configuration, controller, n, Spread.of(throughput), Spread.of(p95),
             Spread.of(p50).mean(), Spread.of(retransmitted).mean(), Spread.of(utilisation).mean(),
-            Spread.of(jain).mean(), Spread.of(pingP50).mean(), Spread.of(pingP99).mean());
+            Spread.of(jain).mean(), Spread.of(pingP50).mean(), Spread.of(pingP99).mean(), Spread.of(dropPercent).mean(),
+            Spread.of(markPercent).mean());
     }
 
     /**
@@ -252,13 +258,13 @@ public final class ScenarioSummary
         final DataTable table = new DataTable("scenario", "configuration", "cc", "runs", "throughput_mbps_mean",
             "throughput_mbps_min", "throughput_mbps_max", "rtt_p95_ms_mean", "rtt_p95_ms_min", "rtt_p95_ms_max",
             "rtt_p50_ms_mean", "retransmitted_percent", "link_utilization_percent", "jain_index", "ping_p50_ms",
-            "ping_p99_ms");
+            "ping_p99_ms", "queue_drop_percent", "queue_mark_percent");
         for (final SummaryRow row : rows())
         {
             table.add(scenario.name(), row.configuration(), row.controller(), row.runs(), row.throughputMbps().mean(),
                 row.throughputMbps().min(), row.throughputMbps().max(), row.p95RttMs().mean(), row.p95RttMs().min(),
                 row.p95RttMs().max(), row.p50RttMs(), row.retransmittedPercent(), row.utilisationPercent(),
-                row.jainIndex(), row.pingP50Ms(), row.pingP99Ms());
+                row.jainIndex(), row.pingP50Ms(), row.pingP99Ms(), row.queueDropPercent(), row.queueMarkPercent());
         }
         return table;
     }
@@ -285,7 +291,9 @@ public final class ScenarioSummary
                         queueDelay.p50Ns() / 1e6, queueDelay.p95Ns() / 1e6,
                         null == result.ping() ? Double.NaN : result.ping().p50Ns() / 1e6,
                         null == result.ping() ? Double.NaN : result.ping().p99Ns() / 1e6,
-                        Long.toHexString(result.traceHash()), run.wallNs() / 1e9);
+                        result.forward().offeredPackets(), result.forward().queueDropPackets(),
+                        result.forward().queueMarkPackets(), Long.toHexString(result.traceHash()),
+                        run.wallNs() / 1e9);
                 }
             }
         });
@@ -299,7 +307,8 @@ public final class ScenarioSummary
         return new DataTable("scenario", "configuration", "seed", "flow", "cc", "start_s", "end_s", "goodput_mbps",
             "delivered_bytes", "sent_bytes", "retransmitted_bytes", "lost_packets", "spurious_losses", "rtt_min_ms",
             "rtt_p50_ms", "rtt_p95_ms", "rtt_p99_ms", "jain_index", "link_utilization_percent",
-            "queue_delay_p50_ms", "queue_delay_p95_ms", "ping_p50_ms", "ping_p99_ms", "trace_hash", "wall_s");
+            "queue_delay_p50_ms", "queue_delay_p95_ms", "ping_p50_ms", "ping_p99_ms", "queue_offered_packets",
+            "queue_drop_packets", "queue_mark_packets", "trace_hash", "wall_s");
     }
 
     /**

@@ -40,7 +40,7 @@ public final class SuiteLoader
     /**
      * The suites shipped in the jar.
      */
-    public static final List<String> BUILT_IN = List.of("standard", "quick", "lineup");
+    public static final List<String> BUILT_IN = List.of("standard", "quick", "lineup", "sfqred");
 
     private static final String BUILT_IN_FOLDER = "/io/pacelink/report/suites/";
     private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9.-]*");
@@ -52,7 +52,7 @@ public final class SuiteLoader
     private static final Set<String> SUITE_KEYS =
         Set.of("name", "title", "description", "controllers", "seeds", "duration", "scenarios");
     private static final Set<String> SCENARIO_KEYS = Set.of("name", "title", "description", "path", "reverse",
-        "duration", "flows", "ping", "qdisc", "controllers", "reference");
+        "duration", "flows", "ping", "qdisc", "ecn", "controllers", "reference");
     private static final Set<String> FLOW_KEYS = Set.of("cc", "count", "start", "stop", "access_delay");
     private static final Set<String> REFERENCE_KEYS =
         Set.of("label", "cc", "goodput_mbps", "goodput_min_mbps", "goodput_max_mbps", "note", "source");
@@ -208,6 +208,7 @@ public final class SuiteLoader
             flows,
             pingIntervalNs,
             senderQdisc(named),
+            named.flag("ecn", false),
             named.has("controllers") ? named.texts("controllers") : null,
             references);
     }

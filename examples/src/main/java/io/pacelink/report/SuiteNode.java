@@ -96,6 +96,30 @@ final class SuiteNode
     }
 
     /**
+     * @param key          a key.
+     * @param defaultValue used when the key is absent.
+     * @return its value: YAML's {@code true}/{@code false} (also {@code on}/{@code off} as text).
+     */
+    boolean flag(final String key, final boolean defaultValue)
+    {
+        if (!has(key))
+        {
+            return defaultValue;
+        }
+        final JsonNode value = node.get(key);
+        if (value.isBoolean())
+        {
+            return value.booleanValue();
+        }
+        return switch (value.isTextual() ? value.asText() : "")
+        {
+            case "on", "true" -> true;
+            case "off", "false" -> false;
+            default -> throw error(key, "expected true or false (on or off), got " + value);
+        };
+    }
+
+    /**
      * @param key a key that must be present.
      * @return its text.
      */

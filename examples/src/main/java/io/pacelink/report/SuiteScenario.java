@@ -18,6 +18,7 @@ import java.util.Set;
  * @param flows          the flows, in order.
  * @param pingIntervalNs a ping probe through the bottleneck this often (0: none).
  * @param senderQdisc    the senders' packet scheduler ({@code fq}, {@code fifo}, {@code rr}).
+ * @param ecn            true if the hosts carry ECN (the endpoints send ECN-capable packets; marking queues mark).
  * @param controllers    the controllers under test for this scenario (null: the report's list).
  * @param references     figures measured elsewhere, shown next to ours.
  */
@@ -30,6 +31,7 @@ public record SuiteScenario(
     List<FlowTemplate> flows,
     long pingIntervalNs,
     String senderQdisc,
+    boolean ecn,
     List<String> controllers,
     List<ReferenceRow> references)
 {

@@ -14,6 +14,9 @@ package io.pacelink.report;
  * @param jainIndex            Jain's index over all flows of the run, mean over the runs (NaN for one flow).
  * @param pingP50Ms            the ping probe's median RTT, mean over the runs (NaN without a probe).
  * @param pingP99Ms            its 99th percentile.
+ * @param queueDropPercent     packets the bottleneck queue dropped, in per cent of the packets offered to it, mean over
+ *                             the runs.
+ * @param queueMarkPercent     packets it marked CE instead, in per cent of those offered, mean over the runs.
  */
 public record SummaryRow(
     String configuration,
@@ -26,6 +29,8 @@ public record SummaryRow(
     double utilisationPercent,
     double jainIndex,
     double pingP50Ms,
-    double pingP99Ms)
+    double pingP99Ms,
+    double queueDropPercent,
+    double queueMarkPercent)
 {
 }

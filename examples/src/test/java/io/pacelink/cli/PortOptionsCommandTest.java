@@ -13,9 +13,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * {@code --io} and {@code --gso} across processes (docs/io.md): a NIO echo server and a batched client without GSO
- * talk to each other; a process whose batched port is switched off falls back to NIO with {@code --io auto} and
- * refuses {@code --io batched}, saying why; bad values fail before anything runs. Never timed.
+ * {@code --io}, {@code --gso} and {@code --ecn} across processes (docs/io.md): a NIO echo server and a batched client
+ * without GSO talk to each other; a process whose batched port is switched off falls back to NIO with
+ * {@code --io auto} and refuses {@code --io batched}, saying why; bad values fail before anything runs. Never timed.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class PortOptionsCommandTest
@@ -67,11 +67,16 @@ class PortOptionsCommandTest
     {
         assertUsageError("--io must be auto, nio or batched, got 'fast'", "perf", "-c", "127.0.0.1", "--io", "fast");
         assertUsageError("--gso must be on or off, got 'maybe'", "perf", "-s", "--gso", "maybe");
-        assertUsageError("--io and --gso choose a Pacelink endpoint's port; --raw-udp", "ping", "127.0.0.1",
+        assertUsageError("--io, --gso and --ecn choose a Pacelink endpoint's port; --raw-udp", "ping", "127.0.0.1",
             "--raw-udp", "--io", "nio");
         assertUsageError("--io must be auto, nio or batched", "send", "a", "127.0.0.1", "--io", "x");
         assertUsageError("--gso must be on or off", "receive", "--gso", "1");
         assertUsageError("--virtual runs no sockets", "demo", "--virtual", "--io", "nio");
+        assertUsageError("--ecn must be on or off, got 'yes'", "perf", "-s", "--ecn", "yes");
+        assertUsageError("--ecn must be on or off", "send", "a", "127.0.0.1", "--ecn", "");
+        assertUsageError("--virtual runs no sockets", "demo", "--virtual", "--ecn", "off");
+        assertUsageError("the relay carries each datagram's codepoint as it arrives", "netem", "--listen", "9000",
+            "--forward", "127.0.0.1:9001", "--path", "delay=1ms", "--ecn", "off");
     }
 
     private static void assertUsageError(final String message, final String... args)

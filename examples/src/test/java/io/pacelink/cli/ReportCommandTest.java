@@ -218,8 +218,8 @@ class ReportCommandTest
 
         final CommandRun noSuite = CommandRun.of("report", "--suite", "nosuch");
         assertEquals(2, noSuite.exitCode());
-        assertTrue(noSuite.err().contains("--suite nosuch: neither a built-in suite (standard, quick, lineup) " +
-            "nor a readable file"), noSuite.err());
+        assertTrue(noSuite.err().contains("--suite nosuch: neither a built-in suite " +
+            "(standard, quick, lineup, sfqred) nor a readable file"), noSuite.err());
 
         final CommandRun noJobs = CommandRun.of("report", "--suite", "quick", "--jobs", "0");
         assertEquals(2, noJobs.exitCode());

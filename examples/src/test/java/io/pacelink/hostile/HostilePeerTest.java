@@ -7,7 +7,6 @@ import io.pacelink.transport.Endpoint;
 import io.pacelink.transport.secure.Crc32cPacketCheck;
 import io.pacelink.transport.stream.RangeSet;
 import io.pacelink.transport.stream.ReceiveLog;
-import io.pacelink.transport.testing.TestPackets;
 import io.pacelink.transport.wire.AckFrameFlyweight;
 import io.pacelink.transport.wire.PacketHeaderFlyweight;
 import io.pacelink.transport.wire.PacketType;
@@ -99,26 +98,30 @@ class HostilePeerTest
     }
 
     @Test
-    void aHelloOfVersion3IsRefusedInVersion3WithTheTrailerItsClientChecks()
+    void aVersion3HelloIsRefusedInVersion3WithTheTrailerItExpects()
     {
+        // Wire version 4 added the ACK frame's ECN counts; a version-3 client checks a CRC32C trailer on everything
+        // it receives, so its refusal must carry one, computed over its own version byte.
         try (Endpoint server = Servers.launch((context) -> { });
             HostilePeer peer = new HostilePeer(server.localAddress()))
         {
             final UnsafeBuffer hello = new UnsafeBuffer(new byte[HostilePeer.HELLO_BYTES]);
-            final PacketWriter writer = new PacketWriter().wrap(hello, 0, hello.capacity());
+            final PacketWriter writer =
+                new PacketWriter().wrap(hello, 0, hello.capacity() - Crc32cPacketCheck.TRAILER_LENGTH);
             writer.writeHeader(PacketType.HANDSHAKE, 0, 0);
             writer.appendHandshake(peer.clientId, false, 1472, 1_000, 30_000, 1 << 20, 1 << 20, null, 0, 0);
-            writer.appendPadding(writer.remaining() - Crc32cPacketCheck.TRAILER_LENGTH);
+            writer.appendPadding(writer.remaining());
             hello.putByte(PacketHeaderFlyweight.VERSION_OFFSET, (byte)3);
-            final byte[] datagram = TestPackets.withCrc(hello, writer.length());
-            peer.sendRaw(new UnsafeBuffer(datagram), datagram.length);
+            final Crc32cPacketCheck crc = new Crc32cPacketCheck();
+            peer.sendRaw(hello, crc.seal(hello, 0, writer.length()));
 
             final byte[] refusal = peer.awaitPacket(PacketType.CLOSE, SECOND_NS);
             assertEquals(3, refusal[PacketHeaderFlyweight.VERSION_OFFSET], "written in the client's version");
-            assertTrue(new Crc32cPacketCheck().isIntact(new UnsafeBuffer(refusal), 0, refusal.length),
-                "a version 3 client checks the CRC32C trailer before reading the reason");
+            assertTrue(crc.isIntact(new UnsafeBuffer(refusal), 0, refusal.length), "with a valid version-3 trailer");
             final String reason = new String(refusal, StandardCharsets.UTF_8);
             assertTrue(reason.contains("speaks version " + PacketHeaderFlyweight.CURRENT_VERSION), reason);
+            await(() -> 1 == counter(server, "handshakes-refused-version"), SECOND_NS, "the refusal counted");
+            assertEquals(0, counter(server, "connections-opened"));
         }
     }
 

@@ -102,11 +102,15 @@ class LoopbackTransferTest
         assertArrayEquals(figures[0], figures[1], "messages, bytes, stream bytes received and acknowledged, malformed");
     }
 
-    private record Outcome(Connection sender, Connection receiver, long messages, long bytes)
+    record Outcome(Connection sender, Connection receiver, long messages, long bytes)
     {
     }
 
-    private static Outcome transfer(final LoopbackPair pair, final long totalBytes)
+    /**
+     * Offer mixed-size messages until {@code totalBytes} were offered, check every one arrives byte-exact and in
+     * order, and wait until the sender saw all of it acknowledged.
+     */
+    static Outcome transfer(final LoopbackPair pair, final long totalBytes)
     {
         final Connection[] connections = pair.connect(TimeUnit.SECONDS.toNanos(5));
         final Connection sender = connections[0];

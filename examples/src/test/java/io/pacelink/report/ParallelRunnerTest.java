@@ -92,7 +92,7 @@ class ParallelRunnerTest
     private static SuiteScenario scenario(final String name)
     {
         return new SuiteScenario(name, name, "", PathSpec.Pair.parse("rate=10mbit delay=5ms"), 1_000_000_000L,
-            List.of(new FlowTemplate(null, 1, 0, Long.MAX_VALUE, 0)), 0, "fq", null, List.of());
+            List.of(new FlowTemplate(null, 1, 0, Long.MAX_VALUE, 0)), 0, "fq", false, null, List.of());
     }
 
     private static ProgressMeter meter(final int runs, final StringWriter out)

@@ -66,6 +66,22 @@ class SuiteLoaderTest
     }
 
     @Test
+    void sfqredSuiteRunsTheSeedExperimentWithEcnAndWithout()
+    {
+        final Suite sfqred = SuiteLoader.load("sfqred");
+        assertEquals(List.of("bbr", "bbrplus", "bbr2", "bbr3", "cubic", "reno"), sfqred.controllers());
+        assertEquals(5, sfqred.seeds());
+        final SuiteScenario withEcn = sfqred.scenarios().get(0);
+        final SuiteScenario withoutEcn = sfqred.scenarios().get(1);
+        assertTrue(withEcn.ecn());
+        assertFalse(withoutEcn.ecn());
+        assertEquals(withEcn.path(), withoutEcn.path(), "the same path, ECN the only difference");
+        assertEquals("sfqred", withEcn.path().forward().qdisc());
+        assertEquals(11, withEcn.flowCount());
+        assertEquals(10_000_000L, withEcn.pingIntervalNs());
+    }
+
+    @Test
     void standardSuiteCoversEveryPathTheIssueAsksFor() throws IOException
     {
         final List<String> paths = new ArrayList<>();
@@ -211,11 +227,18 @@ class SuiteLoaderTest
     }
 
     @Test
+    void ecnIsASwitch() throws IOException
+    {
+        assertError("scenarios:\n  - name: a\n    path: \"rate=1mbit\"\n    ecn: maybe\n",
+            "suite bad.yaml: scenario \"a\": ecn: expected true or false (on or off), got \"maybe\"");
+    }
+
+    @Test
     void neitherBuiltInNorAFile()
     {
         final IllegalArgumentException error =
             assertThrows(IllegalArgumentException.class, () -> SuiteLoader.load("standrad"));
-        assertEquals("--suite standrad: neither a built-in suite (standard, quick, lineup) nor a readable file",
+        assertEquals("--suite standrad: neither a built-in suite (standard, quick, lineup, sfqred) nor a readable file",
             error.getMessage());
     }
 

@@ -1,5 +1,6 @@
 package io.pacelink.perf;
 
+import io.pacelink.link.AqmSpec;
 import io.pacelink.link.BottleneckQueue;
 import io.pacelink.link.BottleneckQueueFactory;
 import io.pacelink.link.BottleneckQueues;
@@ -7,6 +8,7 @@ import io.pacelink.link.FlowKeys;
 import io.pacelink.link.LinkPacket;
 import io.pacelink.link.LinkPacketPool;
 import io.pacelink.link.QueueConfig;
+import io.pacelink.link.RateSchedule;
 import io.pacelink.perf.link.RecyclingDropListener;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -106,7 +108,9 @@ public class BottleneckQueueBenchmark
                 QueueConfig.DEFAULT_FLOW_BUCKETS,
                 QueueConfig.DEFAULT_CODEL_TARGET_NS,
                 QueueConfig.DEFAULT_CODEL_INTERVAL_NS,
-                SEED),
+                SEED,
+                AqmSpec.DEFAULT,
+                RateSchedule.UNLIMITED_BITS_PER_SECOND),
             dropListener);
 
         // Each flow once per round, rounds in one seeded random order.

@@ -237,6 +237,11 @@ final class BbrTelemetry
             return controller.stateNames();
         }
 
+        public boolean isEcnCeCongestionEvent()
+        {
+            return controller.isEcnCeCongestionEvent();
+        }
+
         /**
          * @return the bandwidth estimate: {@code max_bw} (v1: the long-term rate while policed).
          */

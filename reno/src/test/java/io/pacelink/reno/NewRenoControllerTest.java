@@ -153,6 +153,46 @@ class NewRenoControllerTest
     }
 
     @Test
+    void ceMarksFromABottleneckHalveOncePerRoundTripAndRetransmitNothing()
+    {
+        // 10 Mbit/s, 20 ms, a step marker at 20 packets of queue, a buffer that never overflows: marks replace drops.
+        final long rttNs = 20_000_000L;
+        final ScriptedPath marked = new ScriptedPath(reno, context, 1_250_000, rttNs, 0, 1)
+            .ceThresholdBytes(20L * MSS);
+        final long[] reductions = new long[1];
+        final long[] lastReductionNs = {Long.MIN_VALUE};
+        final long[] shortestGapNs = {Long.MAX_VALUE};
+        final long[] windowAfterReduction = {Long.MAX_VALUE, 0};
+        marked.listener((p) ->
+        {
+            if (p.lossRecovery().ecnCeReactions() != reductions[0])
+            {
+                reductions[0] = p.lossRecovery().ecnCeReactions();
+                windowAfterReduction[0] = Math.min(windowAfterReduction[0], reno.congestionWindowBytes());
+                windowAfterReduction[1] = Math.max(windowAfterReduction[1], reno.congestionWindowBytes());
+                if (Long.MIN_VALUE != lastReductionNs[0])
+                {
+                    shortestGapNs[0] = Math.min(shortestGapNs[0], p.nowNs() - lastReductionNs[0]);
+                }
+                lastReductionNs[0] = p.nowNs();
+            }
+        });
+        marked.runFor(20_000_000_000L);
+
+        assertEquals(0, marked.droppedBytes());
+        assertEquals(0, marked.lostBytes(), "nothing declared lost, so nothing is retransmitted");
+        assertTrue(marked.ceMarkedPackets() > 5 * reductions[0], marked.ceMarkedPackets() + " marks, " +
+            reductions[0] + " reductions: many marks per round trip, one reduction");
+        // A sawtooth between about 20 and 41 packets: 20 round trips of growth between reductions.
+        assertTrue(reductions[0] >= 20, reductions[0] + " reductions in 20 s");
+        assertTrue(windowAfterReduction[0] >= 15L * MSS, "halved, never collapsed: " + windowAfterReduction[0]);
+        assertTrue(shortestGapNs[0] >= rttNs, "reductions at least a round trip apart: " + shortestGapNs[0] + " ns");
+        assertTrue(marked.maxQueueBytes() < 120L * MSS, "queue held near the marking threshold: " +
+            marked.maxQueueBytes() + " bytes");
+        assertTrue(marked.deliveredBytes() > 0.9 * 1_250_000 * 20, "the link stays busy: " + marked.deliveredBytes());
+    }
+
+    @Test
     void persistentCongestionCollapsesToMinimumWindowAndLeavesRecovery()
     {
         enterCongestionAvoidanceFrom(40);

@@ -41,4 +41,13 @@ public interface BottleneckQueue
      * @return packets dropped by this queue so far (on enqueue and by AQM).
      */
     long droppedPackets();
+
+    /**
+     * @return packets this queue marked CE instead of dropping them (RED or CoDel with ECN, a {@code ce_threshold});
+     * 0 for a queue that never marks.
+     */
+    default long markedPackets()
+    {
+        return 0;
+    }
 }

@@ -1,5 +1,7 @@
 package io.pacelink.link;
 
+import java.util.Set;
+
 /**
  * Creates bottleneck queues of one discipline, found with {@link java.util.ServiceLoader} and selected by
  * {@link #name()} through the path spec's {@code qdisc=} key ({@code fifo} in core; {@code fq}, {@code fq_codel},
@@ -11,6 +13,15 @@ public interface BottleneckQueueFactory
      * @return the discipline's name in the path spec, e.g. {@code "fifo"}, {@code "fq_codel"}.
      */
     String name();
+
+    /**
+     * @return the path-spec keys of {@link AqmSpec} this discipline reads ({@code ecn}, {@code min}, ...); the parser
+     * refuses the others with this discipline. None by default.
+     */
+    default Set<String> aqmKeys()
+    {
+        return Set.of();
+    }
 
     /**
      * @param config limits and parameters parsed from the path spec.

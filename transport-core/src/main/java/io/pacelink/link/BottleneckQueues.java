@@ -35,7 +35,24 @@ public final class BottleneckQueues
             available.add(known);
         }
         throw new IllegalArgumentException("unknown queue discipline \"" + name + "\"; available: " + available +
-            " (fq, fq_codel and sfq need the qdisc-fq module on the class path)");
+            " (fq, fq_codel, sfq and sfqred need the qdisc-fq module on the class path)");
+    }
+
+    /**
+     * @param aqmKey an {@link AqmSpec} path-spec key.
+     * @return the disciplines on the class path that read it, e.g. {@code "qdisc=red or qdisc=sfqred"}.
+     */
+    public static String disciplinesReading(final String aqmKey)
+    {
+        final TreeSet<String> names = new TreeSet<>();
+        for (final BottleneckQueueFactory factory : ServiceLoader.load(BottleneckQueueFactory.class))
+        {
+            if (factory.aqmKeys().contains(aqmKey))
+            {
+                names.add("qdisc=" + factory.name());
+            }
+        }
+        return names.isEmpty() ? "no discipline on the class path" : String.join(" or ", names);
     }
 
     /**

@@ -3,9 +3,9 @@ package io.pacelink.link;
 import org.HdrHistogram.Histogram;
 
 /**
- * What happened on one link direction: packets offered, lost at random, dropped by the policer or the queue,
- * duplicated, corrupted, served by the bottleneck, delivered and reordered, and the queueing delay each served packet
- * saw.
+ * What happened on one link direction: packets offered, lost at random, dropped by the policer or the queue, marked
+ * CE by the queue (counted apart from drops: a mark delivers the packet), ECN-rewritten, duplicated, corrupted,
+ * served by the bottleneck, delivered and reordered, and the queueing delay each served packet saw.
  * Written by the link's single thread; read it from that thread (the relay publishes copies for other threads).
  */
 public final class LinkCounters
@@ -24,6 +24,8 @@ public final class LinkCounters
     long corruptedPackets;
     long policedPackets;
     long queueDropPackets;
+    long queueMarkPackets;
+    long ecnRewrittenPackets;
     long servedPackets;
     long servedBytes;
     long deliveredPackets;
@@ -86,6 +88,22 @@ public final class LinkCounters
     public long queueDropPackets()
     {
         return queueDropPackets;
+    }
+
+    /**
+     * @return packets the bottleneck queue marked CE instead of dropping (RED or CoDel with ECN, a step threshold).
+     */
+    public long queueMarkPackets()
+    {
+        return queueMarkPackets;
+    }
+
+    /**
+     * @return packets whose ECN field the path rewrote on arrival ({@code ecn_rewrite=}).
+     */
+    public long ecnRewrittenPackets()
+    {
+        return ecnRewrittenPackets;
     }
 
     /**

@@ -6,9 +6,11 @@ import java.util.SplittableRandom;
  * One direction of an emulated link, driven only by the times it is handed: the same model runs in the simulator's
  * virtual time and in the relay's real time. A packet offered at time {@code t}:
  * <ol>
- * <li>may be lost (Bernoulli or Gilbert-Elliott), duplicated and corrupted on arrival, as netem does on enqueue;</li>
+ * <li>may be lost (Bernoulli or Gilbert-Elliott), duplicated and corrupted on arrival, as netem does on enqueue, and
+ * have its ECN field rewritten ({@code ecn_rewrite=}, a middlebox that bleaches or remarks);</li>
  * <li>is dropped by the token-bucket policer, if the spec has one and the packet exceeds it;</li>
- * <li>enters the bottleneck queue, which may drop it (drop-tail FIFO, or a fair queue from {@code qdisc-fq});</li>
+ * <li>enters the bottleneck queue, which may drop it or mark it CE (drop-tail FIFO, RED, or a fair queue from
+ * {@code qdisc-fq});</li>
  * <li>is serialized when the bottleneck reaches it, one packet at a time, at the rate schedule's rate;</li>
  * <li>propagates for the delay plus a jitter sample (never less than zero), and is delivered; with jitter, packets
  * may overtake each other unless the spec says {@code order=keep}.</li>
@@ -33,6 +35,7 @@ public final class LinkDirection
     private final boolean keepOrder;
     private final double duplicateProbability;
     private final double corruptProbability;
+    private final int ecnRewrite;
 
     private long delayNs;
     private boolean lossBadState;
@@ -67,6 +70,7 @@ public final class LinkDirection
         this.keepOrder = spec.keepOrder();
         this.duplicateProbability = spec.duplicateProbability();
         this.corruptProbability = spec.corruptProbability();
+        this.ecnRewrite = spec.ecnRewrite();
         this.delayLine = new DelayLine(jitterNs == 0 || keepOrder);
     }
 
@@ -114,6 +118,15 @@ public final class LinkDirection
             final int bit = random.nextInt(packet.length() * 8);
             packet.data()[bit >>> 3] ^= (byte)(1 << (bit & 7));
             counters.corruptedPackets++;
+        }
+
+        if (PathSpec.NO_ECN_REWRITE != ecnRewrite)
+        {
+            rewriteEcn(packet);
+            if (null != duplicate)
+            {
+                rewriteEcn(duplicate);
+            }
         }
 
         boolean accepted = false;
@@ -267,6 +280,7 @@ public final class LinkDirection
         }
         packet.sequence(nextSequence++).enqueueTimeNs(nowNs);
         final LinkPacket dropped = queue.enqueue(packet, nowNs);
+        counters.queueMarkPackets = queue.markedPackets();
         if (null != dropped)
         {
             counters.queueDropPackets++;
@@ -299,6 +313,7 @@ public final class LinkDirection
     private void startService(final long startNs)
     {
         final LinkPacket next = queue.dequeue(startNs);
+        counters.queueMarkPackets = queue.markedPackets();
         inService = next;
         if (null == next)
         {
@@ -375,6 +390,15 @@ public final class LinkDirection
                 yield random.nextDouble() < (wasBad ? loss.lossInBad() : loss.lossInGood());
             }
         };
+    }
+
+    private void rewriteEcn(final LinkPacket packet)
+    {
+        if (packet.ecnCodepoint() != ecnRewrite)
+        {
+            packet.ecnCodepoint(ecnRewrite);
+            counters.ecnRewrittenPackets++;
+        }
     }
 
     private void onQueueDrop(final LinkPacket packet, final long nowNs)

@@ -1,8 +1,11 @@
 package io.pacelink.link;
 
+import io.pacelink.transport.wire.EcnCodepoint;
+
 /**
  * One datagram in flight on an emulated link (simulator or real-time relay): a pooled, mutable holder that owns a
- * copy of the payload, so bottleneck queues can hold, reorder and drop packets without allocating.
+ * copy of the payload, so bottleneck queues can hold, reorder and drop packets without allocating. It carries the
+ * ECN field of the IP header it would travel in ({@link EcnCodepoint}), which a marking queue changes to CE.
  */
 public final class LinkPacket
 {
@@ -13,6 +16,7 @@ public final class LinkPacket
 
     private final byte[] data;
     private int length;
+    private int ecnCodepoint;
     private long flowKey;
     private long enqueueTimeNs;
     private long sequence;
@@ -51,6 +55,41 @@ public final class LinkPacket
     {
         this.length = length;
         return this;
+    }
+
+    /**
+     * @return the ECN field the datagram travels with ({@link EcnCodepoint}).
+     */
+    public int ecnCodepoint()
+    {
+        return ecnCodepoint;
+    }
+
+    /**
+     * @param ecnCodepoint the ECN field (only its two low bits are kept).
+     * @return this.
+     */
+    public LinkPacket ecnCodepoint(final int ecnCodepoint)
+    {
+        this.ecnCodepoint = ecnCodepoint & EcnCodepoint.MASK;
+        return this;
+    }
+
+    /**
+     * Mark the packet Congestion Experienced instead of dropping it, as a queue with ECN does (Linux
+     * {@code INET_ECN_set_ce}): only an ECN-capable packet can be marked; one already CE stays so and counts as
+     * marked.
+     *
+     * @return true if the packet is (now) CE; false if it is not ECN-capable and must be dropped instead.
+     */
+    public boolean markCe()
+    {
+        if (!EcnCodepoint.isEcnCapable(ecnCodepoint))
+        {
+            return false;
+        }
+        ecnCodepoint = EcnCodepoint.CE;
+        return true;
     }
 
     /**

@@ -1,5 +1,7 @@
 package io.pacelink.link;
 
+import io.pacelink.transport.wire.EcnCodepoint;
+
 import java.util.Arrays;
 
 /**
@@ -46,7 +48,7 @@ public final class LinkPacketPool
 
     /**
      * @param lengthBytes the datagram's length, at most {@link LinkPacket#MAX_DATAGRAM_BYTES}.
-     * @return a packet with that length set and no addresses; its payload bytes are stale until written.
+     * @return a packet with that length set, not-ECT and no addresses; its payload bytes are stale until written.
      */
     public LinkPacket acquire(final int lengthBytes)
     {
@@ -63,18 +65,19 @@ public final class LinkPacketPool
         {
             packet = largeCount > 0 ? large[--largeCount] : allocate(LinkPacket.MAX_DATAGRAM_BYTES);
         }
-        return packet.length(lengthBytes);
+        return packet.length(lengthBytes).ecnCodepoint(EcnCodepoint.NOT_ECT);
     }
 
     /**
      * @param original the packet to copy.
-     * @return a new packet with the same payload, flow key and addresses.
+     * @return a new packet with the same payload, ECN field, flow key and addresses.
      */
     public LinkPacket copyOf(final LinkPacket original)
     {
         final LinkPacket copy = acquire(original.length());
         System.arraycopy(original.data(), 0, copy.data(), 0, original.length());
-        return copy.flowKey(original.flowKey()).source(original.source()).destination(original.destination());
+        return copy.flowKey(original.flowKey()).source(original.source()).destination(original.destination())
+            .ecnCodepoint(original.ecnCodepoint());
     }
 
     /**

@@ -1,5 +1,7 @@
 package io.pacelink.link;
 
+import io.pacelink.transport.wire.EcnCodepoint;
+
 import java.nio.file.Path;
 import java.util.StringJoiner;
 
@@ -30,6 +32,9 @@ import java.util.StringJoiner;
  * @param flowBuckets          number of flow buckets of hashing fair queues.
  * @param codelTargetNs        CoDel target sojourn time.
  * @param codelIntervalNs      CoDel interval.
+ * @param aqm                  ECN marking, RED and step-marking settings of the queue ({@link AqmSpec}).
+ * @param ecnRewrite           an ECN codepoint every packet is rewritten to on arrival, as a broken middlebox would
+ *                             (bleaching to not-ECT, remarking to ECT(1) or CE), or {@link #NO_ECN_REWRITE}.
  */
 public record PathSpec(
     RateSchedule rate,
@@ -46,12 +51,19 @@ public record PathSpec(
     int quantumBytes,
     int flowBuckets,
     long codelTargetNs,
-    long codelIntervalNs)
+    long codelIntervalNs,
+    AqmSpec aqm,
+    int ecnRewrite)
 {
     /**
      * The queue discipline used unless {@code qdisc=} names another: drop-tail FIFO.
      */
     public static final String DEFAULT_QDISC = "fifo";
+
+    /**
+     * {@link #ecnRewrite()} when packets keep the ECN field they were sent with.
+     */
+    public static final int NO_ECN_REWRITE = -1;
 
     /**
      * Every key a path spec accepts, with examples: shown by parse errors and usable as command-line help.
@@ -73,6 +85,13 @@ public record PathSpec(
         "  qdisc=fifo                    queue discipline (fifo; fq, fq_codel, sfq with qdisc-fq)",
         "  quantum=1514 flows=1024       fair-queue quantum (bytes) and flow buckets",
         "  target=5ms interval=100ms     CoDel target and interval",
+        "  ecn=on|off                    mark ECN-capable packets CE, not drop them (fq_codel, sfqred: on; red: off)",
+        "  ce_threshold=1ms              fq_codel: also mark CE every packet that waited longer (L4S-style step)",
+        "  min=4500b max=18kb            red, sfqred: average backlog where marking starts and where it is certain",
+        "  probability=2% avpkt=1000b    red, sfqred: marking probability at max, mean packet size",
+        "  harddrop=on|off               red, sfqred: drop above max even ECN-capable packets (default off)",
+        "  redflowlimit=32kb headdrop=on sfqred: per-flow byte limit the thresholds derive from; mark/drop the head",
+        "  ecn_rewrite=not-ect|ect0|ect1|ce  a middlebox rewriting every packet's ECN field (bleaching, remarking)",
         "Give the two directions of a path different specs with \"FORWARD | REVERSE\".");
 
     /**
@@ -91,6 +110,8 @@ public record PathSpec(
      * @param flowBuckets          number of flow buckets.
      * @param codelTargetNs        CoDel target.
      * @param codelIntervalNs      CoDel interval.
+     * @param aqm                  ECN marking, RED and step-marking settings.
+     * @param ecnRewrite           a codepoint every packet is rewritten to, or {@link #NO_ECN_REWRITE}.
      */
     public PathSpec
     {
@@ -116,6 +137,58 @@ public record PathSpec(
         {
             throw new IllegalArgumentException("qdisc must name a queue discipline");
         }
+        if (null == aqm)
+        {
+            throw new IllegalArgumentException("aqm must be given (AqmSpec.DEFAULT for none)");
+        }
+        if (NO_ECN_REWRITE != ecnRewrite && (ecnRewrite < 0 || ecnRewrite > EcnCodepoint.MASK))
+        {
+            throw new IllegalArgumentException("ecn_rewrite must be an ECN codepoint 0..3, or none");
+        }
+    }
+
+    /**
+     * A spec without AQM settings or ECN rewriting, as before they existed.
+     *
+     * @param rate                 the bottleneck's rate over time.
+     * @param delayNs              one-way propagation delay.
+     * @param jitterNs             jitter around the delay.
+     * @param jitterDistribution   how jitter is drawn.
+     * @param keepOrder            true if jitter must not reorder packets.
+     * @param loss                 random loss.
+     * @param duplicateProbability probability that a packet is delivered twice.
+     * @param corruptProbability   probability that one random bit of a packet is flipped.
+     * @param policer              a token-bucket policer, or {@link PolicerSpec#NONE}.
+     * @param queueLimit           the bottleneck queue's limit.
+     * @param qdisc                the bottleneck queue discipline.
+     * @param quantumBytes         DRR quantum of fair queues.
+     * @param flowBuckets          number of flow buckets.
+     * @param codelTargetNs        CoDel target.
+     * @param codelIntervalNs      CoDel interval.
+     * @deprecated use the canonical constructor with {@link AqmSpec#DEFAULT} and {@link #NO_ECN_REWRITE}, or
+     * {@link #parse(String)}; to be removed in the next minor version.
+     */
+    @Deprecated
+    public PathSpec(
+        final RateSchedule rate,
+        final long delayNs,
+        final long jitterNs,
+        final JitterDistribution jitterDistribution,
+        final boolean keepOrder,
+        final LossModel loss,
+        final double duplicateProbability,
+        final double corruptProbability,
+        final PolicerSpec policer,
+        final QueueLimit queueLimit,
+        final String qdisc,
+        final int quantumBytes,
+        final int flowBuckets,
+        final long codelTargetNs,
+        final long codelIntervalNs)
+    {
+        this(rate, delayNs, jitterNs, jitterDistribution, keepOrder, loss, duplicateProbability, corruptProbability,
+            policer, queueLimit, qdisc, quantumBytes, flowBuckets, codelTargetNs, codelIntervalNs, AqmSpec.DEFAULT,
+            NO_ECN_REWRITE);
     }
 
     /**
@@ -160,7 +233,9 @@ public record PathSpec(
             QueueConfig.DEFAULT_QUANTUM_BYTES,
             QueueConfig.DEFAULT_FLOW_BUCKETS,
             QueueConfig.DEFAULT_CODEL_TARGET_NS,
-            QueueConfig.DEFAULT_CODEL_INTERVAL_NS);
+            QueueConfig.DEFAULT_CODEL_INTERVAL_NS,
+            AqmSpec.DEFAULT,
+            NO_ECN_REWRITE);
     }
 
     /**
@@ -186,7 +261,9 @@ public record PathSpec(
             perfect.quantumBytes,
             perfect.flowBuckets,
             perfect.codelTargetNs,
-            perfect.codelIntervalNs);
+            perfect.codelIntervalNs,
+            perfect.aqm,
+            NO_ECN_REWRITE);
     }
 
     /**
@@ -211,7 +288,9 @@ public record PathSpec(
             QueueConfig.DEFAULT_QUANTUM_BYTES,
             QueueConfig.DEFAULT_FLOW_BUCKETS,
             QueueConfig.DEFAULT_CODEL_TARGET_NS,
-            QueueConfig.DEFAULT_CODEL_INTERVAL_NS);
+            QueueConfig.DEFAULT_CODEL_INTERVAL_NS,
+            AqmSpec.DEFAULT,
+            NO_ECN_REWRITE);
     }
 
     /**
@@ -231,7 +310,9 @@ public record PathSpec(
             flowBuckets,
             codelTargetNs,
             codelIntervalNs,
-            seed);
+            seed,
+            aqm,
+            rate.nominalBitsPerSecond());
     }
 
     /**
@@ -290,6 +371,11 @@ public record PathSpec(
         if (codelIntervalNs != QueueConfig.DEFAULT_CODEL_INTERVAL_NS)
         {
             spec.add("interval=" + SpecUnits.formatTime(codelIntervalNs));
+        }
+        aqm.appendTo(spec);
+        if (NO_ECN_REWRITE != ecnRewrite)
+        {
+            spec.add("ecn_rewrite=" + EcnCodepoint.name(ecnRewrite));
         }
         return spec.toString();
     }

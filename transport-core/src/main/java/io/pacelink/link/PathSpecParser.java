@@ -1,5 +1,7 @@
 package io.pacelink.link;
 
+import io.pacelink.transport.wire.EcnCodepoint;
+
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.util.HashSet;
@@ -15,7 +17,8 @@ final class PathSpecParser
 {
     private static final String KEYS =
         "rate, trace, delay, jitter, distribution, order, loss, gemodel, duplicate, corrupt, police, burst, queue, " +
-        "limit, qdisc, quantum, flows, target, interval";
+        "limit, qdisc, quantum, flows, target, interval, ecn, ce_threshold, min, max, probability, avpkt, harddrop, " +
+        "headdrop, redflowlimit, ecn_rewrite";
     private static final String QUEUE_FORM = "a number with p (packets), b, kb, mb (bytes) or bdp, e.g. 100p or 1bdp";
 
     private PathSpecParser()
@@ -40,6 +43,16 @@ final class PathSpecParser
         int flowBuckets = QueueConfig.DEFAULT_FLOW_BUCKETS;
         long codelTargetNs = QueueConfig.DEFAULT_CODEL_TARGET_NS;
         long codelIntervalNs = QueueConfig.DEFAULT_CODEL_INTERVAL_NS;
+        AqmSpec.Toggle ecn = AqmSpec.Toggle.DEFAULT;
+        long minBytes = 0;
+        long maxBytes = 0;
+        double probability = AqmSpec.DEFAULT_PROBABILITY;
+        int avpktBytes = AqmSpec.DEFAULT_AVPKT_BYTES;
+        long flowLimitBytes = 0;
+        boolean hardDrop = false;
+        boolean headDrop = false;
+        long ceThresholdNs = 0;
+        int ecnRewrite = PathSpec.NO_ECN_REWRITE;
 
         final Set<String> seen = new HashSet<>();
         for (final String token : text.trim().split("\\s+"))
@@ -84,6 +97,16 @@ final class PathSpecParser
                     case "flows" -> flowBuckets = (int)parseCount(value, "flow buckets");
                     case "target" -> codelTargetNs = SpecUnits.parseTime(value);
                     case "interval" -> codelIntervalNs = SpecUnits.parseTime(value);
+                    case AqmSpec.ECN -> ecn = parseOnOff(value) ? AqmSpec.Toggle.ON : AqmSpec.Toggle.OFF;
+                    case AqmSpec.CE_THRESHOLD -> ceThresholdNs = parsePositiveTime(value);
+                    case AqmSpec.MIN -> minBytes = parsePositiveBytes(value);
+                    case AqmSpec.MAX -> maxBytes = parsePositiveBytes(value);
+                    case AqmSpec.PROBABILITY -> probability = parseProbability(value);
+                    case AqmSpec.AVPKT -> avpktBytes = (int)Math.min(Integer.MAX_VALUE, parsePositiveBytes(value));
+                    case AqmSpec.REDFLOWLIMIT -> flowLimitBytes = parsePositiveBytes(value);
+                    case AqmSpec.HARDDROP -> hardDrop = parseOnOff(value);
+                    case AqmSpec.HEADDROP -> headDrop = parseOnOff(value);
+                    case "ecn_rewrite" -> ecnRewrite = EcnCodepoint.parse(value);
                     default -> throw new IllegalArgumentException("unknown key; accepted keys: " + KEYS);
                 }
             }
@@ -105,9 +128,20 @@ final class PathSpecParser
                 "burst: is the size of a policer's bucket and needs its rate, e.g. police=10mbit burst=100kb");
         }
 
+        final BottleneckQueueFactory factory = BottleneckQueues.factory(qdisc);
+        for (final String key : seen)
+        {
+            if (AqmSpec.isAqmKey(key) && !factory.aqmKeys().contains(key))
+            {
+                throw new PathSpecException(text, key + ": does not apply to qdisc=" + qdisc + "; it applies to " +
+                    BottleneckQueues.disciplinesReading(key));
+            }
+        }
+
+        final PathSpec spec;
         try
         {
-            return new PathSpec(
+            spec = new PathSpec(
                 rate,
                 delayNs,
                 jitterNs,
@@ -122,11 +156,87 @@ final class PathSpecParser
                 quantumBytes,
                 flowBuckets,
                 codelTargetNs,
-                codelIntervalNs);
+                codelIntervalNs,
+                new AqmSpec(ecn, minBytes, maxBytes, probability, avpktBytes, flowLimitBytes, hardDrop, headDrop,
+                    ceThresholdNs),
+                ecnRewrite);
         }
         catch (final IllegalArgumentException ex)
         {
             throw new PathSpecException(text, ex.getMessage());
+        }
+        checkQueueParameters(text, spec, factory);
+        return spec;
+    }
+
+    /**
+     * A discipline with AQM settings (RED's thresholds against the limit) is built once here, so that a setting it
+     * cannot use fails now rather than when a run starts. A limit in BDP is resolved with this direction's delay both
+     * ways.
+     */
+    private static void checkQueueParameters(
+        final String text, final PathSpec spec, final BottleneckQueueFactory factory)
+    {
+        if (factory.aqmKeys().isEmpty())
+        {
+            return;
+        }
+        try
+        {
+            factory.newQueue(spec.queueConfig(2 * spec.delayNs(), 0), (packet, nowNs) -> { });
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new PathSpecException(text, "qdisc=" + spec.qdisc() + ": " + ex.getMessage());
+        }
+    }
+
+    private static boolean parseOnOff(final String value)
+    {
+        return switch (value.toLowerCase(Locale.ROOT))
+        {
+            case "on" -> true;
+            case "off" -> false;
+            default -> throw new IllegalArgumentException("\"" + value + "\" is not on or off");
+        };
+    }
+
+    private static long parsePositiveBytes(final String value)
+    {
+        final long bytes = SpecUnits.parseBytes(value);
+        if (bytes <= 0)
+        {
+            throw new IllegalArgumentException("\"" + value + "\" must be a positive size, e.g. 4500b or 18kb");
+        }
+        return bytes;
+    }
+
+    private static long parsePositiveTime(final String value)
+    {
+        final long ns = SpecUnits.parseTime(value);
+        if (ns <= 0)
+        {
+            throw new IllegalArgumentException("\"" + value + "\" must be a positive time, e.g. 1ms");
+        }
+        return ns;
+    }
+
+    /**
+     * tc's form (a fraction, {@code 0.02}) or a percentage ({@code 2%}).
+     */
+    private static double parseProbability(final String value)
+    {
+        if (value.endsWith("%"))
+        {
+            return SpecUnits.parsePercent(value);
+        }
+        try
+        {
+            return Double.parseDouble(value);
+        }
+        catch (final NumberFormatException ex)
+        {
+            throw new IllegalArgumentException("\"" + value + "\" is not a probability; e.g. 0.02 or 2%", ex);
         }
     }
 

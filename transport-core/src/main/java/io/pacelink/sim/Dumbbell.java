@@ -44,6 +44,7 @@ public final class Dumbbell
     private final Router rightRouter = new Router();
     private final List<SimHost> leftHosts = new ArrayList<>();
     private final List<SimHost> rightHosts = new ArrayList<>();
+    private boolean hostsCarryEcn;
 
     /**
      * @param simulator the simulator; its seed derives the links' seeds.
@@ -171,9 +172,21 @@ public final class Dumbbell
             PathSpec.lineRateOnly(lineRateBitsPerSecond), 0, simulator.seedFor(name + ".nic"), simulator.pool()),
             access);
         final SimHost host = new SimHost(simulator, name, address, uplink);
+        host.port().ecn(hostsCarryEcn);
         inbound.routes.put(address, accessDelayNs == 0 ? host : accessLink(name + ".down", accessDelayNs, host));
         hosts.add(host);
         return host;
+    }
+
+    /**
+     * @param carryEcn true if the hosts added from now on carry the ECN field on their ports (sockets with
+     *                 {@code IP_RECVTOS}); false (the default) for ports that, like NIO's, do not.
+     * @return this.
+     */
+    public Dumbbell hostsCarryEcn(final boolean carryEcn)
+    {
+        this.hostsCarryEcn = carryEcn;
+        return this;
     }
 
     private SimLink accessLink(final String name, final long delayNs, final PacketSink next)

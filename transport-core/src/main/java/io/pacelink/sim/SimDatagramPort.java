@@ -7,6 +7,7 @@ import io.pacelink.transport.port.DatagramHandler;
 import io.pacelink.transport.port.DatagramPort;
 import io.pacelink.transport.port.ReceiveBatch;
 import io.pacelink.transport.port.SendBatch;
+import io.pacelink.transport.wire.EcnCodepoint;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -18,6 +19,11 @@ import java.net.InetSocketAddress;
  * datagrams sent one by one); datagrams delivered to the host wait here until the agent receives them, into a
  * {@link ReceiveBatch} (copied back to back) or handed to a handler. Nothing touches a real network; nothing is
  * allocated per datagram once the packet pool is warm.
+ * <p>
+ * Like a socket with {@code IP_TOS} and {@code IP_RECVTOS}, the port can carry each datagram's ECN field
+ * ({@link #ecn(boolean)}, off by default, as a scenario chooses): a batch send gives the packet its codepoint, the link
+ * may mark it CE, and a batch receive reports what arrived. With ECN off it behaves as the NIO port: datagrams leave
+ * not-ECT and arrive with the codepoint unknown.
  */
 public final class SimDatagramPort implements DatagramPort
 {
@@ -37,6 +43,7 @@ public final class SimDatagramPort implements DatagramPort
     private long sentDatagrams;
     private long receivedDatagrams;
     private boolean closed;
+    private boolean carriesEcn;
     private DepartureListener departureListener;
 
     SimDatagramPort(final Simulator simulator, final InetSocketAddress address, final PacketSink uplink)
@@ -75,6 +82,23 @@ public final class SimDatagramPort implements DatagramPort
     }
 
     /**
+     * Send a batch, each datagram with its codepoint when the port carries ECN (not-ECT otherwise).
+     */
+    public int send(final SendBatch batch)
+    {
+        int sent = 0;
+        for (int i = 0, size = batch.size(); i < size; i++)
+        {
+            if (send(batch.buffer(), batch.offset(i), batch.length(i), batch.destination(i),
+                carriesEcn ? batch.ecnCodepoint(i) : EcnCodepoint.NOT_ECT))
+            {
+                sent++;
+            }
+        }
+        return sent;
+    }
+
+    /**
      * {@inheritDoc}
      * <p>
      * Room for one datagram of any size plus {@link #RECEIVE_BYTES_PER_DATAGRAM} per datagram: full-size datagrams of
@@ -90,7 +114,8 @@ public final class SimDatagramPort implements DatagramPort
      * {@inheritDoc}
      * <p>
      * Datagrams are copied into the batch back to back, in arrival order; one that does not fit in the room left
-     * waits for the next receive.
+     * waits for the next receive. Each carries the ECN field it arrived with when the port carries ECN (not-ECT
+     * otherwise).
      */
     public int receive(final ReceiveBatch batch, final int limit)
     {
@@ -111,7 +136,8 @@ public final class SimDatagramPort implements DatagramPort
             inboxCount--;
             receivedDatagrams++;
             buffer.putBytes(nextOffset, packet.data(), 0, length);
-            batch.add(nextOffset, length, (InetSocketAddress)packet.source(), ReceiveBatch.NOT_ECT);
+            batch.add(nextOffset, length, (InetSocketAddress)packet.source(),
+                carriesEcn ? packet.ecnCodepoint() : ReceiveBatch.NOT_ECT);
             nextOffset += length;
             pool.release(packet);
         }
@@ -124,13 +150,45 @@ public final class SimDatagramPort implements DatagramPort
     public boolean send(
         final DirectBuffer buffer, final int offset, final int length, final InetSocketAddress destination)
     {
+        return send(buffer, offset, length, destination, EcnCodepoint.NOT_ECT);
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>
+     * As the scenario chose ({@link #ecn(boolean)}).
+     */
+    public boolean carriesEcn()
+    {
+        return carriesEcn;
+    }
+
+    /**
+     * @param carriesEcn true to carry the ECN field both ways, as a socket with {@code IP_TOS} and {@code IP_RECVTOS}
+     *                   does; false (the default) to behave as the NIO port.
+     * @return this.
+     */
+    public SimDatagramPort ecn(final boolean carriesEcn)
+    {
+        this.carriesEcn = carriesEcn;
+        return this;
+    }
+
+    private boolean send(
+        final DirectBuffer buffer,
+        final int offset,
+        final int length,
+        final InetSocketAddress destination,
+        final int ecnCodepoint)
+    {
         if (closed)
         {
             return false;
         }
         final LinkPacket packet = pool.acquire(length);
         buffer.getBytes(offset, packet.data(), 0, length);
-        packet.source(address).destination(destination).flowKey(FlowKeys.of(address, destination));
+        packet.source(address).destination(destination).flowKey(FlowKeys.of(address, destination))
+            .ecnCodepoint(ecnCodepoint);
         sentDatagrams++;
         if (null != departureListener)
         {

@@ -1,5 +1,6 @@
 package io.pacelink.transport;
 
+import io.pacelink.transport.recovery.EcnValidation;
 import io.pacelink.transport.stats.ConnectionCounters;
 
 /**
@@ -247,6 +248,58 @@ public final class ConnectionStats
     public long rttSamples()
     {
         return value(ConnectionCounters.RTT_SAMPLES);
+    }
+
+    /**
+     * @return the state of the connection's ECN validation (RFC 9000 section 13.4.2), an index into
+     * {@link EcnValidation#STATE_NAMES}: DISABLED (off in the context, or a port that cannot send codepoints),
+     * TESTING, UNKNOWN, CAPABLE (marks are believed and answered) or FAILED (see {@link #ecnFailure()}).
+     */
+    public long ecnState()
+    {
+        return value(ConnectionCounters.ECN_STATE);
+    }
+
+    /**
+     * @return why ECN validation failed, an index into {@link EcnValidation#FAILURE_NAMES} (0: it did not). A peer
+     * whose port cannot read codepoints (Java's NIO) reports no counts: BLEACHED.
+     */
+    public long ecnFailure()
+    {
+        return value(ConnectionCounters.ECN_FAILURE);
+    }
+
+    /**
+     * @return packets sent marked ECT(0).
+     */
+    public long ecnMarkedPacketsSent()
+    {
+        return value(ConnectionCounters.ECN_MARKED_SENT);
+    }
+
+    /**
+     * @return the peer's validated count of packets it received marked CE: congestion marks on this side's packets.
+     */
+    public long ecnCeReported()
+    {
+        return value(ConnectionCounters.ECN_CE_REPORTED);
+    }
+
+    /**
+     * @return congestion events the controller was told of for CE marks (a window controller reduces once per round
+     * trip; see {@link io.pacelink.transport.cc.CongestionController#isEcnCeCongestionEvent()}).
+     */
+    public long ecnCeReactions()
+    {
+        return value(ConnectionCounters.ECN_CE_REACTIONS);
+    }
+
+    /**
+     * @return packets this side received marked CE, reported to the peer in ACK frames.
+     */
+    public long ecnCeReceived()
+    {
+        return value(ConnectionCounters.ECN_CE_RECEIVED);
     }
 
     /**

@@ -110,6 +110,7 @@ public final class PacelinkContext
     private Boolean countersFile;
     private Path countersDirectory = CountersFile.defaultDirectory();
     private boolean acceptConnections = true;
+    private boolean ecn = true;
     private String congestionControl = "cubic";
     private ControllerParameters controllerParameters = ControllerParameters.EMPTY;
     private String packetScheduler;
@@ -533,6 +534,25 @@ public final class PacelinkContext
     public boolean acceptConnections()
     {
         return acceptConnections;
+    }
+
+    /**
+     * @param ecn whether connections mark their packets ECN-capable and answer CE marks (RFC 9000 section 13.4,
+     *            docs/ecn.md): on by default, where the port {@link DatagramPort#sendsEcn() sends} codepoints; each
+     *            connection validates the path and the peer's counts first and turns ECN off by itself if they fail.
+     *            Off: every packet leaves not-ECT. Arriving codepoints are counted and reported either way, as a
+     *            receiver must.
+     * @return this.
+     */
+    public PacelinkContext ecn(final boolean ecn)
+    {
+        this.ecn = ecn;
+        return this;
+    }
+
+    public boolean ecn()
+    {
+        return ecn;
     }
 
     /**

@@ -26,7 +26,9 @@ class MahimahiTraceTest
             spec.quantumBytes(),
             spec.flowBuckets(),
             spec.codelTargetNs(),
-            spec.codelIntervalNs()), 1);
+            spec.codelIntervalNs(),
+            spec.aqm(),
+            spec.ecnRewrite()), 1);
     }
 
     @Test

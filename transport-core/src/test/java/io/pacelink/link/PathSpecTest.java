@@ -65,6 +65,23 @@ class PathSpecTest
     }
 
     @Test
+    void parsesRedAndEcnSettingsIntoQueueConfig()
+    {
+        final PathSpec spec = PathSpec.parse("rate=8mbit queue=120p qdisc=red ecn=on probability=0.1 harddrop=on " +
+            "ecn_rewrite=ect1");
+
+        final QueueConfig config = spec.queueConfig(0, 1);
+        assertEquals(AqmSpec.Toggle.ON, config.aqm().ecn());
+        assertEquals(0.1, config.aqm().probability());
+        assertTrue(config.aqm().hardDrop());
+        assertEquals(8_000_000L, config.rateBitsPerSecond());
+        assertEquals(120_000, config.limitBytesCountingPacketsAs(config.aqm().avpktBytes()), "120 packets of avpkt");
+        assertEquals(io.pacelink.transport.wire.EcnCodepoint.ECT_1, spec.ecnRewrite());
+        assertEquals("rate=8mbit queue=120p qdisc=red ecn=on probability=10% harddrop=on ecn_rewrite=ect1",
+            spec.toString());
+    }
+
+    @Test
     void defaultsAreNetemLike()
     {
         final PathSpec spec = PathSpec.parse("");
@@ -119,6 +136,9 @@ class PathSpecTest
         "police=1500kbit burst=1514b queue=100p",
         "police=1mbit burst=1500b",
         "delay=1s",
+        "rate=10mbit queue=65536b qdisc=red ecn=on min=10kb max=30kb probability=10% avpkt=1500b",
+        "rate=4mbit queue=120p qdisc=red harddrop=on",
+        "delay=10ms ecn_rewrite=not-ect",
         "" })
     void canonicalTextParsesBackToAnEqualSpec(final String text)
     {
@@ -159,7 +179,16 @@ class PathSpecTest
         "police=10mbit burst=0.5b | not a whole number of bytes",
         "police=10mbit burst=2048mb | a policer needs a burst from 1500b to 1024mb",
         "police=10mbit burst=100b | burst=100b is below one datagram: a packet longer than the bucket is always",
-        "police=10mbit burst=1499b | give at least 1500b" })
+        "police=10mbit burst=1499b | give at least 1500b",
+        "qdisc=fifo min=10kb      | min: does not apply to qdisc=fifo; it applies to qdisc=red",
+        "ce_threshold=1ms         | ce_threshold: does not apply to qdisc=fifo",
+        "qdisc=red ecn=maybe      | ecn: \"maybe\" is not on or off",
+        "qdisc=red min=40kb max=30kb | must be below max",
+        "qdisc=red queue=8kb      | qdisc=red: no EWMA weight fits",
+        "qdisc=red queue=64kb max=100kb | qdisc=red: max (102400 bytes) is larger than the limit",
+        "qdisc=red probability=1.5 | probability must be in (0, 1]",
+        "qdisc=red probability=x  | \"x\" is not a probability",
+        "ecn_rewrite=blue         | \"blue\" is not an ECN codepoint" })
     void rejectsBadSpecsSayingWhatIsWrong(final String text, final String expectedProblem)
     {
         final PathSpecException ex = assertThrows(PathSpecException.class, () -> PathSpec.parse(text));

@@ -23,6 +23,16 @@ import java.util.List;
  * {@link CongestionEvent#startsRecovery()} and {@link AckEvent#endsRecovery()}; persistent congestion is handled like
  * an RTO (draft {@code OnEnterRTO}, Linux {@code bbr_set_state(TCP_CA_Loss)}).
  * <p>
+ * ECN follows Linux BBRv3 ({@code tcp_bbr.c}; BBRv2 alpha's {@code tcp_bbr2.c} has the same rules), not the draft,
+ * which only says CE counts as congestion: once the path is ECN-capable ({@link AckEvent#isEcnCapable()}) and min_rtt
+ * at most {@code ecnMaxRttUs}, the CE-marked fraction of each round's delivered data feeds an EWMA
+ * ({@code bbr_update_ecn_alpha}); two Startup rounds at or above {@code ecnThreshold} end Startup
+ * ({@code bbr_check_ecn_too_high_in_startup}); a sample above it has inflight too high, which ends a bandwidth probe
+ * like excess loss ({@code bbr_is_inflight_too_high}); a round with marks while not probing cuts inflight_shortterm to
+ * {@code 1 - ecnFactor * alpha} of itself ({@code bbr_ecn_lower_bounds}); and a cycle with marks but no loss re-probes
+ * with a head start ({@code bbr_ecn_reprobe_gain}). Marks never open a loss recovery. Protective load balancing
+ * ({@code bbr_plb}) is left out: a connection here has one path. {@link Bbr3Ecn} holds these signals.
+ * <p>
  * The SPI has no way to mark the connection application-limited (draft {@code MarkConnectionAppLimited} in
  * ProbeRTT), so the controller itself treats samples whose source was sent while ProbeRTT held the mark as
  * application-limited, exactly the packets the transport's rate sampler would have flagged.
@@ -124,6 +134,11 @@ public final class Bbr3Controller implements CongestionController
         if (model.updateMaxBw())
         {
             probeBw.onRoundStart();
+            final double ceRatio = model.updateEcnAlpha(); // Linux bbr_main: at each packet-timed round start
+            if (ceRatio >= 0)
+            {
+                startup.checkEcnTooHigh(ceRatio);
+            }
         }
         model.adaptLowerBoundsOncePerRound(mode.state(), outputs.congestionWindowBytes());
         model.updateAckAggregation(nowNs, outputs.congestionWindowBytes());
@@ -133,11 +148,15 @@ public final class Bbr3Controller implements CongestionController
             undoState = Bbr3State.STARTUP;
         }
         startup.checkDrainDone(nowNs);
-        probeBw.updateCyclePhase(nowNs, ack.isCwndLimited());
+        if (probeBw.updateCyclePhase(nowNs, ack.isCwndLimited(), inRecovery))
+        {
+            undoState = Bbr3State.PROBE_BW_UP;
+        }
         model.updateMinRtt(nowNs);
         probeRtt.check(nowNs, inRecovery);
         model.advanceLatestDeliverySignals();
         model.boundBwForModel();
+        model.noteCycleSignals();
 
         // Recovery ends once a packet sent after it began is acknowledged (RFC 9002 section 7.3.2). Evaluated after
         // the model so the Startup loss exit sees the round that just ended as spent in recovery; the draft then
@@ -173,9 +192,10 @@ public final class Bbr3Controller implements CongestionController
 
     /**
      * Loss-recovery entry (draft {@code OnEnterFastRecovery}, or {@code OnEnterRTO} on persistent congestion) when the
-     * batch starts a recovery period; losses of packets sent before the current period began belong to it. An ECN-CE
-     * event counts as a congestion signal like a loss (draft "ECN": no specific response beyond treating CE as
-     * congestion); BBRv2 alpha, whose ECN support ships disabled, ignores it.
+     * batch starts a recovery period; losses of packets sent before the current period began belong to it. The
+     * transport reports CE marks to this controller through {@link AckEvent} only ({@link #isEcnCeCongestionEvent()}
+     * is false); a CE congestion event, should one come, changes nothing: Linux BBRv3 reads marks per round, never as
+     * a loss.
      */
     public void onCongestionEvent(final CongestionEvent event)
     {
@@ -183,11 +203,7 @@ public final class Bbr3Controller implements CongestionController
         model.observeInflight(event.bytesInFlight());
         if (event.isEcnCe())
         {
-            if (!variant.isEcnCongestionSignal())
-            {
-                return;
-            }
-            noteLoss();
+            return;
         }
 
         if (event.isPersistentCongestion())
@@ -444,5 +460,6 @@ public final class Bbr3Controller implements CongestionController
             model.minRttNs(),
             model.extraAckedBytes(),
             model.roundCount());
+        counters.publishEcn(model.ecn().isEligible(), model.ecn().alpha());
     }
 }

@@ -26,6 +26,7 @@ final class Bbr3Counters
     static final String CWND_GAIN = "cwnd-gain-x1000";
     static final String EXTRA_ACKED = "extra-acked-bytes";
     static final String ROUND_COUNT = "round-count";
+    static final String ECN_ALPHA = "ecn-alpha-x1000";
 
     private final AtomicCounter state;
     private final AtomicCounter maxBw;
@@ -37,6 +38,7 @@ final class Bbr3Counters
     private final AtomicCounter cwndGain;
     private final AtomicCounter extraAcked;
     private final AtomicCounter roundCount;
+    private final AtomicCounter ecnAlpha;
 
     Bbr3Counters(final ControllerCounters counters, final Bbr3Variant variant)
     {
@@ -51,6 +53,7 @@ final class Bbr3Counters
         cwndGain = counters.newCounter(prefix + CWND_GAIN);
         extraAcked = counters.newCounter(prefix + EXTRA_ACKED);
         roundCount = counters.newCounter(prefix + ROUND_COUNT);
+        ecnAlpha = counters.newCounter(prefix + ECN_ALPHA);
     }
 
     void publishState(final Bbr3State state, final double pacingGain, final double cwndGain)
@@ -76,6 +79,15 @@ final class Bbr3Counters
         minRtt.setRelease(orUnbounded(minRttNs));
         extraAcked.setRelease(extraAckedBytes);
         this.roundCount.setRelease(roundCount);
+    }
+
+    /**
+     * @param isEcnEligible true once ECN is in use (Linux {@code ecn_eligible}).
+     * @param alpha         the EWMA of the CE-marked fraction, 0 to 1.
+     */
+    void publishEcn(final boolean isEcnEligible, final double alpha)
+    {
+        ecnAlpha.setRelease(isEcnEligible ? Math.round(alpha * 1000.0) : UNBOUNDED);
     }
 
     private static long orUnbounded(final long value)

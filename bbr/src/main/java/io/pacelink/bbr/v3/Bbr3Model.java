@@ -15,8 +15,9 @@ import static io.pacelink.bbr.v3.Bbr3Controller.INFINITE;
  * BBRv3's network path model (draft section 5.5 "BBR Network Path Model"): the data-rate model ({@code max_bw} over
  * two ProbeBW cycles, the short-term {@code bw_shortterm}), the data-volume model ({@code inflight_longterm},
  * {@code inflight_shortterm}), the latest delivery and congestion signals they are adapted from, the min_rtt filters,
- * ACK aggregation, packet-timed rounds and the full-pipe estimator. The phases read it and set the bounds the draft
- * lets them set; it knows nothing of pacing or cwnd except the cwnd a first lower bound starts from.
+ * ACK aggregation, packet-timed rounds, the full-pipe estimator and the ECN signals ({@link Bbr3Ecn}). The phases
+ * read it and set the bounds the draft lets them set; it knows nothing of pacing or cwnd except the cwnd a first lower
+ * bound starts from.
  */
 final class Bbr3Model
 {
@@ -32,6 +33,7 @@ final class Bbr3Model
     private final Bbr3RateSample rs = new Bbr3RateSample();
     private final Bbr3MinRttFilter minRtt;
     private final FullPipeEstimator fullPipe = new FullPipeEstimator();
+    private final Bbr3Ecn ecn;
 
     // Latest transport state seen in a callback: C.delivered and C.inflight.
     private long deliveredBytes;
@@ -47,6 +49,7 @@ final class Bbr3Model
     private long lossRoundDeliveredBytes;
     private boolean lossRoundStart;
     private boolean isLossInRound;
+    private boolean isLossInCycle;
 
     // Data-volume model.
     private long inflightLongtermBytes = INFINITE;
@@ -60,6 +63,7 @@ final class Bbr3Model
         this.initialCwndBytes = context.initialWindowBytes();
         this.ackAggregation = AckAggregationEstimator.withLinuxWindows(context.maxDatagramSizeBytes());
         this.minRtt = new Bbr3MinRttFilter(config, variant, initialRttNs);
+        this.ecn = new Bbr3Ecn(config);
     }
 
     // ---------------------------------------------------------------------------------------------------------------
@@ -85,6 +89,7 @@ final class Bbr3Model
     void readRateSample(final AckEvent ack, final Bbr3ProbeRtt probeRtt)
     {
         rs.read(ack, probeRtt);
+        ecn.read(ack);
     }
 
     void restartAckAggregationEpoch(final long nowNs)
@@ -137,39 +142,66 @@ final class Bbr3Model
     }
 
     /**
+     * Linux {@code bbr_update_ecn_alpha}, called at each packet-timed round start ({@code bbr_main}).
+     *
+     * @return the round's CE-marked fraction if alpha was updated, else -1.
+     */
+    double updateEcnAlpha()
+    {
+        return ecn.updateAlpha(deliveredBytes, minRtt.minRttNs());
+    }
+
+    /**
      * The per-round part of draft {@code UpdateCongestionSignals}.
      */
     void adaptLowerBoundsOncePerRound(final Bbr3State state, final long congestionWindowBytes)
     {
+        ecn.noteAck();
         if (!lossRoundStart)
         {
             return; // wait until the end of the round trip
         }
         adaptLowerBoundsFromCongestion(state, congestionWindowBytes);
         isLossInRound = false;
+        ecn.endRound();
     }
 
     private void adaptLowerBoundsFromCongestion(final Bbr3State state, final long congestionWindowBytes)
     {
         // Once per round: when not probing, a lossy round moves the short-term model toward the latest delivery
-        // process, never below what that round delivered (draft AdaptLowerBoundsFromCongestion).
-        if (state.isProbingBandwidth() || !isLossInRound)
+        // process, never below what that round delivered (draft AdaptLowerBoundsFromCongestion); a round with CE
+        // marks cuts the short-term volume by alpha * ecnFactor (Linux bbr_adapt_lower_bounds, bbr_ecn_lower_bounds),
+        // and the lower of the two holds.
+        if (state.isProbingBandwidth())
         {
             return;
         }
-        if (INFINITE == bwShorttermBytesPerSecond)
+        long ecnInflightBytes = INFINITE;
+        if (ecn.isCuttingThisRound())
         {
-            bwShorttermBytesPerSecond = maxBwBytesPerSecond;
+            if (INFINITE == inflightShorttermBytes)
+            {
+                inflightShorttermBytes = congestionWindowBytes;
+            }
+            ecnInflightBytes = ecn.lowerInflightShorttermBytes(inflightShorttermBytes);
         }
-        if (INFINITE == inflightShorttermBytes)
+        if (isLossInRound)
         {
-            inflightShorttermBytes = congestionWindowBytes;
+            if (INFINITE == bwShorttermBytesPerSecond)
+            {
+                bwShorttermBytesPerSecond = maxBwBytesPerSecond;
+            }
+            if (INFINITE == inflightShorttermBytes)
+            {
+                inflightShorttermBytes = congestionWindowBytes;
+            }
+            bwShorttermBytesPerSecond = Math.max(
+                bwLatestBytesPerSecond, (long)(config.beta * bwShorttermBytesPerSecond));
+            inflightShorttermBytes = Math.max(inflightLatestBytes, (long)(config.beta * inflightShorttermBytes));
+            // Linux bbr_adapt_lower_bounds: never cut the rate bound to 0.
+            bwShorttermBytesPerSecond = Math.max(1, bwShorttermBytesPerSecond);
         }
-        bwShorttermBytesPerSecond = Math.max(
-            bwLatestBytesPerSecond, (long)(config.beta * bwShorttermBytesPerSecond));
-        inflightShorttermBytes = Math.max(inflightLatestBytes, (long)(config.beta * inflightShorttermBytes));
-        // Linux bbr_adapt_lower_bounds: never cut the rate bound to 0.
-        bwShorttermBytesPerSecond = Math.max(1, bwShorttermBytesPerSecond);
+        inflightShorttermBytes = Math.min(inflightShorttermBytes, ecnInflightBytes);
     }
 
     void updateAckAggregation(final long nowNs, final long congestionWindowBytes)
@@ -216,6 +248,15 @@ final class Bbr3Model
     }
 
     /**
+     * Linux {@code bbr_main}, at its end: the sample's losses and marks belong to the ProbeBW cycle.
+     */
+    void noteCycleSignals()
+    {
+        isLossInCycle |= rs.lostBytes() > 0;
+        ecn.endAck();
+    }
+
+    /**
      * Draft {@code AdvanceMaxBwFilter}: the filter drops the older cycle on its next sample.
      */
     void advanceMaxBwFilter()
@@ -240,6 +281,7 @@ final class Bbr3Model
             lossRoundDeliveredBytes = deliveredBytes;
         }
         isLossInRound = true;
+        isLossInCycle = true;
         return isFirstInRound;
     }
 
@@ -278,7 +320,10 @@ final class Bbr3Model
 
     void resetCongestionSignals()
     {
+        // Linux bbr_reset_congestion_signals.
         isLossInRound = false;
+        isLossInCycle = false;
+        ecn.resetSignals();
         bwLatestBytesPerSecond = 0;
         inflightLatestBytes = 0;
     }
@@ -380,6 +425,16 @@ final class Bbr3Model
     Bbr3RateSample rateSample()
     {
         return rs;
+    }
+
+    Bbr3Ecn ecn()
+    {
+        return ecn;
+    }
+
+    boolean isLossInCycle()
+    {
+        return isLossInCycle;
     }
 
     long deliveredBytes()

@@ -131,13 +131,60 @@ public final class Bbr3Parameters
     public static final String PROBE_UP_ENDED_BY_INFLIGHT = "probeUpEndedByInflight";
 
     /**
+     * Whether to read ECN marks as Linux BBRv3 does on a route marked {@code ecn_low} ({@code bbr_can_use_ecn}:
+     * CE marks come from a shallow-threshold queue): true by default, since the transport reports marks only once
+     * ECN validation found the path honest, and has no route table to carry the flag. Linux BBRv2 alpha shipped the
+     * same rules switched off ({@code bbr_ecn_enable = false}): {@code bbr2.ecn=false} gives that.
+     */
+    public static final String ECN = "ecn";
+
+    /**
+     * Largest min_rtt at which ECN is used, in µs; 0 for any (Linux {@code bbr_ecn_max_rtt_us} = 5000).
+     */
+    public static final String ECN_MAX_RTT_US = "ecnMaxRttUs";
+
+    /**
+     * Gain of the EWMA of the CE-marked fraction of delivered data (Linux {@code bbr_ecn_alpha_gain} = 1/16).
+     */
+    public static final String ECN_ALPHA_GAIN = "ecnAlphaGain";
+
+    /**
+     * Starting value of that EWMA (Linux {@code bbr_ecn_alpha_init} = 1: respond at once to a path already congested).
+     */
+    public static final String ECN_ALPHA_INIT = "ecnAlphaInit";
+
+    /**
+     * On a round with marks, inflight_shortterm is cut to {@code 1 - ecnFactor * alpha} of itself (Linux
+     * {@code bbr_ecn_factor} = 1/3); 0 disables the cut.
+     */
+    public static final String ECN_FACTOR = "ecnFactor";
+
+    /**
+     * A sample whose CE-marked fraction exceeds this has inflight too high (Linux {@code bbr_ecn_thresh} = 1/2).
+     */
+    public static final String ECN_THRESHOLD = "ecnThreshold";
+
+    /**
+     * Consecutive Startup rounds with a CE fraction at or above {@link #ECN_THRESHOLD} that end Startup (Linux
+     * {@code bbr_full_ecn_cnt} = 2).
+     */
+    public static final String STARTUP_FULL_ECN_COUNT = "startupFullEcnCount";
+
+    /**
+     * After a cycle with marks but no loss, the first probe raises inflight_longterm by this fraction of it at once
+     * (Linux {@code bbr_ecn_reprobe_gain} = 1/2); 0 disables the quick re-probe.
+     */
+    public static final String ECN_REPROBE_GAIN = "ecnReprobeGain";
+
+    /**
      * Every parameter name the controller reads, after the variant's prefix.
      */
     public static final List<String> NAMES = List.of(
         STARTUP_PACING_GAIN, CWND_GAIN, STARTUP_CWND_GAIN, DRAIN_PACING_GAIN, DRAIN_ROUNDS_TIMEOUT, DOWN_PACING_GAIN,
         UP_PACING_GAIN, UP_CWND_GAIN, LOSS_THRESHOLD, BETA, HEADROOM, PROBE_RTT_INTERVAL_MS, PROBE_RTT_DURATION_MS,
         PROBE_RTT_CWND_GAIN, MIN_RTT_FILTER_LENGTH_MS, PROBE_WAIT_BASE_MS, PROBE_WAIT_RANDOM_MS, PROBE_MAX_ROUNDS,
-        STARTUP_FULL_LOSS_COUNT, PACING_MARGIN_PERCENT, PROBE_UP_ENDED_BY_INFLIGHT);
+        STARTUP_FULL_LOSS_COUNT, PACING_MARGIN_PERCENT, PROBE_UP_ENDED_BY_INFLIGHT, ECN, ECN_MAX_RTT_US, ECN_ALPHA_GAIN,
+        ECN_ALPHA_INIT, ECN_FACTOR, ECN_THRESHOLD, STARTUP_FULL_ECN_COUNT, ECN_REPROBE_GAIN);
 
     private static final long NANOS_PER_MILLISECOND = 1_000_000L;
 
@@ -163,6 +210,14 @@ public final class Bbr3Parameters
     final long startupFullLossCount;
     final long pacingMarginPercent;
     final boolean isProbeUpEndedByInflight;
+    final boolean ecn;
+    final long ecnMaxRttNs;
+    final double ecnAlphaGain;
+    final double ecnAlphaInit;
+    final double ecnFactor;
+    final double ecnThreshold;
+    final long startupFullEcnCount;
+    final double ecnReprobeGain;
 
     private Bbr3Parameters(final ControllerParameters parameters, final Bbr3Variant variant)
     {
@@ -208,6 +263,15 @@ public final class Bbr3Parameters
         pacingMarginPercent = parameters.getLong(prefix + PACING_MARGIN_PERCENT, 1, 0, 50);
         isProbeUpEndedByInflight =
             parameters.getBoolean(prefix + PROBE_UP_ENDED_BY_INFLIGHT, variant.isProbeUpEndedByInflight());
+        // Linux BBRv3's ECN block (tcp_bbr.c), the same constants in BBRv2 alpha's tcp_bbr2.c.
+        ecn = parameters.getBoolean(prefix + ECN, true);
+        ecnMaxRttNs = 1_000L * parameters.getLong(prefix + ECN_MAX_RTT_US, 5_000, 0, 10_000_000);
+        ecnAlphaGain = parameters.getDouble(prefix + ECN_ALPHA_GAIN, 1.0 / 16.0, 0.001, 1.0);
+        ecnAlphaInit = parameters.getDouble(prefix + ECN_ALPHA_INIT, 1.0, 0.0, 1.0);
+        ecnFactor = parameters.getDouble(prefix + ECN_FACTOR, 1.0 / 3.0, 0.0, 1.0);
+        ecnThreshold = parameters.getDouble(prefix + ECN_THRESHOLD, 0.5, 0.01, 1.0);
+        startupFullEcnCount = parameters.getLong(prefix + STARTUP_FULL_ECN_COUNT, 2, 0, 1_000);
+        ecnReprobeGain = parameters.getDouble(prefix + ECN_REPROBE_GAIN, 0.5, 0.0, 1.0);
 
         // The min_rtt filter must cover a whole ProbeRTT interval so that ProbeRTT sizes its cwnd from the RTT it
         // measured last time (draft "ProbeRTT Overview"; Linux: probe_rtt_win_ms <= min_rtt_win_sec * 1000).

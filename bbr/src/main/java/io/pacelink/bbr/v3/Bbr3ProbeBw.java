@@ -9,8 +9,9 @@ import static io.pacelink.bbr.v3.Bbr3Controller.INFINITE;
  * ProbeBW's four phases (draft section 5.3.3): DOWN drains the queue a probe made, CRUISE holds inflight with headroom
  * below {@code inflight_longterm}, REFILL fills the pipe for a round, UP probes above the model, raising
  * {@code inflight_longterm} 1, 2, 4 ... packets per round while it limits, until loss above LossThresh (handled per
- * lost packet) or a bandwidth plateau ends the probe. Also when to probe (wall clock or Reno-coexistence rounds) and
- * the long-term model's adaptation ({@code AdaptLongTermModel}).
+ * lost packet), CE marks above the ECN threshold or a bandwidth plateau ends the probe. Also when to probe (wall clock,
+ * Reno-coexistence rounds or, after a cycle with marks but no loss, Linux BBRv3's quick ECN re-probe) and the
+ * long-term model's adaptation ({@code AdaptLongTermModel}).
  */
 final class Bbr3ProbeBw
 {
@@ -40,6 +41,7 @@ final class Bbr3ProbeBw
     private long roundsSinceProbeUp;
     private long cycleStampNs;
     private long bwProbeWaitNs;
+    private boolean isUpStoppedByEcn;
 
     Bbr3ProbeBw(
         final Bbr3Parameters config,
@@ -66,23 +68,27 @@ final class Bbr3ProbeBw
 
     /**
      * Draft {@code UpdateProbeBWCyclePhase}.
+     *
+     * @param isInRecovery whether the connection is in loss recovery (no quick ECN re-probe then).
+     * @return true if excess CE marks stopped a ProbeBW_UP probe (an undo then resumes it, as after excess loss).
      */
-    void updateCyclePhase(final long nowNs, final boolean isCwndLimited)
+    boolean updateCyclePhase(final long nowNs, final boolean isCwndLimited, final boolean isInRecovery)
     {
+        isUpStoppedByEcn = false;
         if (!model.isFullBwReached())
         {
-            return; // only steady-state behaviour here
+            return false; // only steady-state behaviour here
         }
-        if (adaptLongTermModel(isCwndLimited))
+        if (adaptLongTermModel(nowNs, isCwndLimited))
         {
-            return; // already decided a state transition
+            return isUpStoppedByEcn; // already decided a state transition
         }
         switch (mode.state())
         {
             case PROBE_BW_DOWN:
-                if (isTimeToProbeBw(nowNs))
+                if (isTimeToProbeBw(nowNs, isInRecovery))
                 {
-                    return;
+                    return isUpStoppedByEcn;
                 }
                 if (isTimeToCruise())
                 {
@@ -91,7 +97,7 @@ final class Bbr3ProbeBw
                 break;
 
             case PROBE_BW_CRUISE:
-                isTimeToProbeBw(nowNs);
+                isTimeToProbeBw(nowNs, isInRecovery);
                 break;
 
             case PROBE_BW_REFILL:
@@ -114,6 +120,7 @@ final class Bbr3ProbeBw
             default:
                 break;
         }
+        return isUpStoppedByEcn;
     }
 
     /**
@@ -159,10 +166,11 @@ final class Bbr3ProbeBw
         return false;
     }
 
-    private boolean adaptLongTermModel(final boolean isCwndLimited)
+    private boolean adaptLongTermModel(final long nowNs, final boolean isCwndLimited)
     {
         // Draft AdaptLongTermModel (Linux bbr_adapt_upper_bounds). Excess loss while probing is handled per lost
-        // packet in onPacketLost, as the draft's HandleLostPacket does.
+        // packet in onPacketLost, as the draft's HandleLostPacket does; excess CE marks, which only ACKs report, here
+        // (Linux: bbr_is_inflight_too_high's ECN test, then bbr_handle_inflight_too_high while bw_probe_samples).
         final Bbr3RateSample rs = model.rateSample();
         if (AckPhase.PROBE_STARTING == ackPhase && model.isRoundStart())
         {
@@ -187,7 +195,14 @@ final class Bbr3ProbeBw
             }
         }
 
-        if (!model.isInflightTooHigh(rs.lostBytes(), rs.txInFlightBytes()))
+        if (model.ecn().isTooHigh(rs.deliveredBytes()))
+        {
+            if (isBwProbeSample)
+            {
+                isUpStoppedByEcn = handleInflightTooHigh(nowNs, rs.txInFlightBytes(), rs.isAppLimited());
+            }
+        }
+        else if (!model.isInflightTooHigh(rs.lostBytes(), rs.txInFlightBytes()))
         {
             final long inflightLongtermBytes = model.inflightLongtermBytes();
             if (INFINITE == inflightLongtermBytes)
@@ -239,8 +254,17 @@ final class Bbr3ProbeBw
         probeUpAckedPerIncBytes = Math.max(outputs.congestionWindowBytes() / growthThisRound, model.smssBytes());
     }
 
-    private boolean isTimeToProbeBw(final long nowNs)
+    private boolean isTimeToProbeBw(final long nowNs, final boolean isInRecovery)
     {
+        // Linux bbr_check_time_to_probe_bw: marks but no loss in this cycle, and not in recovery, mean an operating
+        // point at the marking threshold; once the marks cease, re-probe at once, raising inflight_longterm by
+        // ecnReprobeGain of itself in the first round.
+        final Bbr3Ecn ecn = model.ecn();
+        if (ecn.isReprobeDue(model.isLossInCycle(), isInRecovery))
+        {
+            startRefill(ecn.reprobeUpRounds(model.inflightLongtermBytes(), model.smssBytes(), MAX_PROBE_UP_ROUNDS));
+            return true;
+        }
         // Draft IsTimeToProbeBW: the BBR-native wall-clock wait or the Reno-coexistence round count.
         if (nowNs > cycleStampNs + bwProbeWaitNs || isRenoCoexistenceProbeTime())
         {
@@ -340,8 +364,16 @@ final class Bbr3ProbeBw
 
     void startRefill()
     {
+        startRefill(0);
+    }
+
+    /**
+     * @param probeUpRounds the probe round UP starts at: 0, or later for the quick ECN re-probe's head start.
+     */
+    private void startRefill(final int probeUpRounds)
+    {
         model.resetShortTermModel();
-        bwProbeUpRounds = 0;
+        bwProbeUpRounds = probeUpRounds;
         bwProbeUpAckedBytes = 0;
         prevProbePrecautionary = false;
         ackPhase = AckPhase.REFILLING;

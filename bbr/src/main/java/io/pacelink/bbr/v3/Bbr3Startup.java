@@ -2,7 +2,8 @@ package io.pacelink.bbr.v3;
 
 /**
  * Startup and Drain (draft sections 5.3.1 and 5.3.2): Startup ends when the full-pipe estimator sees three rounds
- * without 25 % growth, or on excess loss ("Exiting Startup Based on Packet Loss"); Drain then paces below the
+ * without 25 % growth, on excess loss ("Exiting Startup Based on Packet Loss") or, as Linux BBRv3, on rounds marked
+ * at or above the ECN threshold ({@code bbr_check_ecn_too_high_in_startup}); Drain then paces below the
  * bandwidth until inflight is down to the BDP and hands over to ProbeBW_DOWN.
  */
 final class Bbr3Startup
@@ -18,6 +19,7 @@ final class Bbr3Startup
     private long lossEventsInRound;
     private long lastLostPacketNumber = Long.MIN_VALUE;
     private long drainStartRound;
+    private long startupEcnRounds;
 
     Bbr3Startup(
         final Bbr3Parameters config,
@@ -50,6 +52,28 @@ final class Bbr3Startup
                 lossEventsInRound++;
             }
             lastLostPacketNumber = packetNumber;
+        }
+    }
+
+    /**
+     * Linux {@code bbr_check_ecn_too_high_in_startup}, at each round start that updated alpha: consecutive rounds
+     * marked at or above {@code ecnThreshold} mean the queue is already at the marking threshold: the pipe is full.
+     *
+     * @param ceRatio the round's CE-marked fraction.
+     */
+    void checkEcnTooHigh(final double ceRatio)
+    {
+        if (model.isFullBwReached() || 0 == config.startupFullEcnCount)
+        {
+            return;
+        }
+        startupEcnRounds = ceRatio >= config.ecnThreshold ? startupEcnRounds + 1 : 0;
+        if (startupEcnRounds >= config.startupFullEcnCount)
+        {
+            // Linux bbr_handle_queue_too_high_in_startup.
+            model.markFullBwReached(true);
+            model.setInflightLongtermBytes(
+                Math.max(outputs.inflight(model.maxBwBytesPerSecond(), 1.0), model.inflightLatestBytes()));
         }
     }
 
@@ -88,7 +112,8 @@ final class Bbr3Startup
         boolean isEndedByLoss = false;
         if (mode.is(Bbr3State.STARTUP) && !model.isFullBwReached() && isInRecovery &&
             lossEventsInRound >= config.startupFullLossCount &&
-            model.isInflightTooHigh(rs.lostBytes(), rs.txInFlightBytes()))
+            (model.isInflightTooHigh(rs.lostBytes(), rs.txInFlightBytes()) ||
+            model.ecn().isTooHigh(rs.deliveredBytes())))
         {
             isEndedByLoss = true;
             model.markFullBwReached(true);

@@ -113,15 +113,6 @@ public enum Bbr3Variant
     }
 
     /**
-     * @return true if ECN-CE counts as a congestion signal (the draft); v2 alpha ships with ECN off
-     * ({@code bbr_ecn_enable = false}) and reacts to loss only.
-     */
-    boolean isEcnCongestionSignal()
-    {
-        return this == V3;
-    }
-
-    /**
      * @return true if the undo state is saved at the first loss of a round and an undo resumes the Startup or
      * ProbeBW_UP that a loss ended (draft {@code NoteLoss}, {@code HandleSpuriousLossDetection}); false for v2,
      * which saves it on entering recovery ({@code bbr2_ssthresh}) and whose undo ({@code bbr2_undo_cwnd}) restores

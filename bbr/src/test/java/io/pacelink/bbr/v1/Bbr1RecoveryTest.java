@@ -168,4 +168,21 @@ class Bbr1RecoveryTest
         assertFalse(bbr.isInRecovery());
         assertEquals(cwndBefore, bbr.congestionWindowBytes());
     }
+
+    @Test
+    void marksFromTheBottleneckChangeNothing()
+    {
+        // Linux BBRv1 reads no ECN: a marking queue and a plain one give the same run, packet for packet.
+        final Bbr1Run marked = new Bbr1Run(RATE_100_MBIT, 20 * MS, 13);
+        marked.path.ceThresholdBytes(10L * MSS);
+        final Bbr1Run plain = new Bbr1Run(RATE_100_MBIT, 20 * MS, 13);
+        marked.runUntilSeconds(5.0);
+        plain.runUntilSeconds(5.0);
+
+        assertTrue(marked.path.ceMarkedPackets() > 0);
+        assertEquals(0, marked.path.lossRecovery().ecnCeReactions());
+        assertEquals(plain.path.deliveredBytes(), marked.path.deliveredBytes());
+        assertEquals(plain.controller.congestionWindowBytes(), marked.controller.congestionWindowBytes());
+        assertEquals(plain.path.maxQueueBytes(), marked.path.maxQueueBytes());
+    }
 }

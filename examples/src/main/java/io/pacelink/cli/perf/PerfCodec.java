@@ -48,7 +48,8 @@ final class PerfCodec
     {
         final Thread warmUp = new Thread(() ->
         {
-            final StreamTotals totals = new StreamTotals(1, true, 0, 1, 1, new SenderTotals(0, 0, 1, 1, 1, 1));
+            final StreamTotals totals = new StreamTotals(1, true, 0, 1, 1, new SenderTotals(0, 0, 1, 1, 1, 1),
+                new EcnTotals("CAPABLE", "NONE", 1, 1, 1, 1));
             final PerfParameters parameters = new PerfParameters("cubic", 1, 0, 1, false, false, 1, 0, 1, false, false);
             for (final PerfMessage message : List.of(
                 new PerfMessage.Hello(PerfMessage.PROTOCOL_VERSION, PerfMessage.Role.CONTROL, "0", 0, parameters, ""),

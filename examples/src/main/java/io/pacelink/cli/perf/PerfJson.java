@@ -255,11 +255,26 @@ final class PerfJson
         }
         // iperf3's "sender": whether this end sent on the stream, in both halves.
         json.writeBooleanField("sender", stream.localSends());
-        if (null != senderTotals)
+        final EcnTotals ecn = totals.ecn();
+        if (null != senderTotals || null != ecn)
         {
             json.writeObjectFieldStart("pacelink");
-            json.writeNumberField("packets_lost", senderTotals.packetsLost());
-            json.writeBooleanField("measured_here", stream.localSends());
+            if (null != senderTotals)
+            {
+                json.writeNumberField("packets_lost", senderTotals.packetsLost());
+                json.writeBooleanField("measured_here", stream.localSends());
+            }
+            if (null != ecn)
+            {
+                json.writeObjectFieldStart("ecn");
+                json.writeStringField("state", ecn.state());
+                json.writeStringField("failure", ecn.failure());
+                json.writeNumberField("marked_sent", ecn.markedSent());
+                json.writeNumberField("ce_reported", ecn.ceReported());
+                json.writeNumberField("ce_reactions", ecn.ceReactions());
+                json.writeNumberField("ce_received", ecn.ceReceived());
+                json.writeEndObject();
+            }
             json.writeEndObject();
         }
         json.writeEndObject();

@@ -365,6 +365,6 @@ final class PerfStream implements MessageHandler
                 0 == rttSamples ? 0 : rttSampleSumNs / rttSamples,
                 maxRttNs);
         }
-        return new StreamTotals(id, sends, 0, (lastNs - startNs) / 1e9, bytes, senderTotals);
+        return new StreamTotals(id, sends, 0, (lastNs - startNs) / 1e9, bytes, senderTotals, EcnTotals.of(stats));
     }
 }

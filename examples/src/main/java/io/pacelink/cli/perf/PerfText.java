@@ -147,6 +147,7 @@ final class PerfText
                     millis(totals.minRttNs()), millis(totals.meanRttNs()), millis(totals.maxRttNs()),
                     Units.bytes(totals.maxCwndBytes()), totals.packetsLost()));
             }
+            ecnLine(stream);
         }
         if (!Double.isNaN(report.cpuPercent))
         {
@@ -168,6 +169,25 @@ final class PerfText
     void line(final String text)
     {
         out.accept(text);
+    }
+
+    /**
+     * The stream's ECN outcome (docs/ecn.md), when the sender's end is known: its validation, the marks reported and
+     * answered; and the CE marks the receiver counted, when its end is known too.
+     */
+    private void ecnLine(final PerfReport.StreamEnd stream)
+    {
+        final EcnTotals sent = null == stream.sender() ? null : stream.sender().ecn();
+        if (null == sent)
+        {
+            return;
+        }
+        final EcnTotals received = null == stream.receiver() ? null : stream.receiver().ecn();
+        line(String.format(Locale.ROOT, "[%3d] ECN: sender %s%s, %d packets marked ECT(0), %d CE reported, " +
+            "%d reactions%s",
+            stream.id(), sent.state(), "NONE".equals(sent.failure()) ? "" : " (" + sent.failure() + ")",
+            sent.markedSent(), sent.ceReported(), sent.ceReactions(),
+            null == received ? "" : String.format(Locale.ROOT, "; receiver %d CE received", received.ceReceived())));
     }
 
     private void totalsLine(

@@ -10,9 +10,11 @@ package io.pacelink.cli.perf;
  *                     its last byte.
  * @param bytes        message bytes offered, or received.
  * @param senderTotals the sending connection's figures, or null at a receiver.
+ * @param ecn          this end's ECN figures (null from a peer that does not send them).
  */
 public record StreamTotals(
-    int id, boolean sender, double startSeconds, double endSeconds, long bytes, SenderTotals senderTotals)
+    int id, boolean sender, double startSeconds, double endSeconds, long bytes, SenderTotals senderTotals,
+    EcnTotals ecn)
 {
     /**
      * @return the time the totals cover.

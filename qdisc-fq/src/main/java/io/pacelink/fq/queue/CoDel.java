@@ -9,8 +9,11 @@ import java.util.Arrays;
  * CoDel (RFC 8289) run independently on every flow queue of a fair queue, as fq_codel does (RFC 8290 section 4.2):
  * once the sojourn time of dequeued packets has stayed at or above {@code target} for a whole {@code interval}, the
  * flow enters the dropping state and drops its head packet, then drops again at
- * {@code interval / sqrt(count)} spacing while the sojourn time stays above target; ECN is off, so marking is
- * dropping. State per flow lives in parallel arrays; no allocation per packet.
+ * {@code interval / sqrt(count)} spacing while the sojourn time stays above target. With ECN (fq_codel's default, Linux
+ * {@code fq_codel_init}: {@code cparams.ecn = true}) an ECN-capable packet is marked CE where it would be dropped and
+ * is sent on; the control law runs exactly as for a drop (Linux {@code codel_dequeue}). A {@code ce_threshold} also
+ * marks every ECN-capable packet whose sojourn exceeds it, dropping or not (Linux's step marking for DCTCP and L4S).
+ * State per flow lives in parallel arrays; no allocation per packet.
  * <p>
  * The dequeue follows RFC 8289 section 5 (which adopts the Linux {@code codel_dequeue} variant, including the
  * re-entry rule that resumes the previous drop rate when dropping restarts within 16 intervals), with an exact
@@ -32,6 +35,8 @@ final class CoDel
     private final long targetNs;
     private final long intervalNs;
     private final PacketDropListener dropListener;
+    private final boolean ecn;
+    private final long ceThresholdNs;
 
     private long[] firstAboveTimeNs = new long[0];
     private long[] dropNextNs = new long[0];
@@ -39,6 +44,8 @@ final class CoDel
     private int[] lastCounts = new int[0];
     private boolean[] dropping = new boolean[0];
     private long drops;
+    private long marks;
+    private long ceThresholdMarks;
 
     /**
      * @param targetNs     acceptable standing queue delay (RFC 8289 section 4.4, 5 ms).
@@ -48,6 +55,25 @@ final class CoDel
      */
     CoDel(final long targetNs, final long intervalNs, final int flowCapacity, final PacketDropListener dropListener)
     {
+        this(targetNs, intervalNs, flowCapacity, dropListener, false, 0);
+    }
+
+    /**
+     * @param targetNs      acceptable standing queue delay (RFC 8289 section 4.4, 5 ms).
+     * @param intervalNs    the sliding window and initial drop spacing (RFC 8289 section 4.3, 100 ms).
+     * @param flowCapacity  number of flow queues.
+     * @param dropListener  where dropped packets go.
+     * @param ecn           true to mark ECN-capable packets CE instead of dropping them.
+     * @param ceThresholdNs mark every ECN-capable packet that waited longer than this; 0 for no step marking.
+     */
+    CoDel(
+        final long targetNs,
+        final long intervalNs,
+        final int flowCapacity,
+        final PacketDropListener dropListener,
+        final boolean ecn,
+        final long ceThresholdNs)
+    {
         if (targetNs <= 0 || intervalNs <= 0)
         {
             throw new IllegalArgumentException(
@@ -56,6 +82,8 @@ final class CoDel
         this.targetNs = targetNs;
         this.intervalNs = intervalNs;
         this.dropListener = dropListener;
+        this.ecn = ecn;
+        this.ceThresholdNs = ceThresholdNs;
         ensureFlowCapacity(flowCapacity);
     }
 
@@ -105,6 +133,22 @@ final class CoDel
     }
 
     /**
+     * @return packets marked CE where they would have been dropped.
+     */
+    long marks()
+    {
+        return marks;
+    }
+
+    /**
+     * @return packets marked CE for waiting longer than the {@code ce_threshold}.
+     */
+    long ceThresholdMarks()
+    {
+        return ceThresholdMarks;
+    }
+
+    /**
      * @return true if the flow is in CoDel's dropping state.
      */
     boolean isDropping(final int flow)
@@ -151,6 +195,13 @@ final class CoDel
                 while (dropping[flow] && nowNs >= dropNextNs[flow])
                 {
                     counts[flow]++;
+                    if (ecn && packet.markCe())
+                    {
+                        // Linux codel_dequeue: the mark stands for the drop; schedule the next one and send it.
+                        marks++;
+                        dropNextNs[flow] = controlLaw(dropNextNs[flow], counts[flow]);
+                        return markAboveCeThreshold(packet, nowNs);
+                    }
                     drop(packet, nowNs);
                     packet = fifos.pollHead(flow);
                     if (!okToDrop(fifos, flow, packet, nowNs))
@@ -166,9 +217,16 @@ final class CoDel
         }
         else if (okToDrop)
         {
-            drop(packet, nowNs);
-            packet = fifos.pollHead(flow);
-            okToDrop(fifos, flow, packet, nowNs);
+            if (ecn && packet.markCe())
+            {
+                marks++;
+            }
+            else
+            {
+                drop(packet, nowNs);
+                packet = fifos.pollHead(flow);
+                okToDrop(fifos, flow, packet, nowNs);
+            }
             dropping[flow] = true;
 
             // If dropping restarts soon after it last stopped, resume near the drop rate that controlled the queue
@@ -184,6 +242,20 @@ final class CoDel
             }
             lastCounts[flow] = counts[flow];
             dropNextNs[flow] = controlLaw(nowNs, counts[flow]);
+        }
+        return markAboveCeThreshold(packet, nowNs);
+    }
+
+    /**
+     * Linux {@code codel_dequeue}, its end: with a {@code ce_threshold}, a packet that waited longer is marked CE
+     * (a step AQM, RFC 9332 section 4.2's shallow threshold for L4S; DCTCP's K).
+     */
+    private LinkPacket markAboveCeThreshold(final LinkPacket packet, final long nowNs)
+    {
+        if (null != packet && 0 != ceThresholdNs && nowNs - packet.enqueueTimeNs() > ceThresholdNs &&
+            packet.markCe())
+        {
+            ceThresholdMarks++;
         }
         return packet;
     }

@@ -14,7 +14,9 @@ import java.util.Arrays;
  * <ul>
  * <li>{@code fq}: one queue per flow key, {@link Mode#FLOW_QUEUE} lists, no AQM;</li>
  * <li>{@code fq_codel}: hashed buckets, {@link Mode#FLOW_QUEUE} lists, CoDel per bucket (RFC 8290);</li>
- * <li>{@code sfq}: hashed buckets with a seeded perturbation, {@link Mode#STOCHASTIC} round robin.</li>
+ * <li>{@code sfq}: hashed buckets with a seeded perturbation, {@link Mode#STOCHASTIC} round robin;</li>
+ * <li>{@code sfqred}: the same with RED on each bucket's backlog (Linux {@code sch_sfq.c} with {@code redflowlimit}),
+ * marking CE instead of dropping with ECN.</li>
  * </ul>
  * Used by one thread; no allocation per packet once its arrays have grown to the working set.
  */
@@ -54,6 +56,7 @@ public final class FairQueue implements BottleneckQueue
     private final int flowLimitPackets;
     private final int dropBatchPackets;
     private final CoDel codel;
+    private final FlowRed flowRed;
     private final PacketDropListener dropListener;
     private final FlowFifos fifos;
     private final FlowLists lists;
@@ -86,6 +89,34 @@ public final class FairQueue implements BottleneckQueue
         final CoDel codel,
         final PacketDropListener dropListener)
     {
+        this(classifier, mode, quantumBytes, limitPackets, limitBytes, flowLimitPackets, dropBatchPackets, codel, null,
+            dropListener);
+    }
+
+    /**
+     * @param classifier       maps flow keys to flow queues.
+     * @param mode             list discipline and overflow victim.
+     * @param quantumBytes     DRR quantum, positive.
+     * @param limitPackets     total packet limit, positive ({@link Integer#MAX_VALUE} for none).
+     * @param limitBytes       total byte limit, positive ({@link Long#MAX_VALUE} for none).
+     * @param flowLimitPackets packets one flow may hold; an arrival beyond it is dropped (sch_fq {@code flow_limit}).
+     * @param dropBatchPackets {@link Mode#FLOW_QUEUE} overflow batch (see the other constructor).
+     * @param codel            AQM per flow queue at dequeue, or null for none.
+     * @param flowRed          RED per flow queue at enqueue (SFQ-RED), or null for none.
+     * @param dropListener     receives packets dropped beyond the one {@link #enqueue} returns, and AQM drops.
+     */
+    FairQueue(
+        final FlowClassifier classifier,
+        final Mode mode,
+        final int quantumBytes,
+        final int limitPackets,
+        final long limitBytes,
+        final int flowLimitPackets,
+        final int dropBatchPackets,
+        final CoDel codel,
+        final FlowRed flowRed,
+        final PacketDropListener dropListener)
+    {
         if (quantumBytes < 1 || limitPackets < 1 || limitBytes < 1 || flowLimitPackets < 1 || dropBatchPackets < 1)
         {
             throw new IllegalArgumentException("fair queue needs a positive quantum, limits and drop batch: quantum=" +
@@ -100,6 +131,7 @@ public final class FairQueue implements BottleneckQueue
         this.flowLimitPackets = flowLimitPackets;
         this.dropBatchPackets = dropBatchPackets;
         this.codel = codel;
+        this.flowRed = flowRed;
         this.dropListener = dropListener;
 
         final int flowCapacity = classifier.flowCapacity();
@@ -121,10 +153,14 @@ public final class FairQueue implements BottleneckQueue
     {
         packet.enqueueTimeNs(nowNs);
         final int flow = classify(packet.flowKey());
+        if (null != flowRed && !flowRed.admit(flow, fifos, packet))
+        {
+            return congestionDrop(flow, packet);
+        }
         if (fifos.packets(flow) >= flowLimitPackets)
         {
             flowLimitDrops++;
-            return packet;
+            return null != flowRed && flowRed.isHeadDrop() ? dropHeadFor(flow, packet) : packet;
         }
 
         fifos.append(flow, packet);
@@ -227,7 +263,24 @@ public final class FairQueue implements BottleneckQueue
      */
     public long droppedPackets()
     {
-        return overlimitDrops + flowLimitDrops + codelDrops();
+        return overlimitDrops + flowLimitDrops + codelDrops() + redDrops();
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public long markedPackets()
+    {
+        return (null == codel ? 0 : codel.marks() + codel.ceThresholdMarks()) +
+            (null == flowRed ? 0 : flowRed.red().marks());
+    }
+
+    /**
+     * @return packets RED dropped on arrival (SFQ-RED; 0 without).
+     */
+    public long redDrops()
+    {
+        return null == flowRed ? 0 : flowRed.red().probabilityDrops() + flowRed.red().forcedDrops();
     }
 
     /**
@@ -275,8 +328,28 @@ public final class FairQueue implements BottleneckQueue
             {
                 codel.ensureFlowCapacity(flowCapacity);
             }
+            if (null != flowRed)
+            {
+                flowRed.red().ensureCapacity(flowCapacity);
+            }
         }
         return flow;
+    }
+
+    /**
+     * Linux {@code sfq_enqueue}, {@code congestion_drop}: drop the arrival, or with head drop the flow's oldest packet
+     * in its place, so the flow's next packet carries the news a round trip sooner.
+     */
+    private LinkPacket congestionDrop(final int flow, final LinkPacket packet)
+    {
+        return flowRed.isHeadDrop() && fifos.packets(flow) > 0 ? dropHeadFor(flow, packet) : packet;
+    }
+
+    private LinkPacket dropHeadFor(final int flow, final LinkPacket packet)
+    {
+        final LinkPacket head = fifos.pollHead(flow);
+        fifos.append(flow, packet);
+        return head;
     }
 
     /**

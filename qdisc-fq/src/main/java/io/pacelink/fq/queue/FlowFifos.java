@@ -103,6 +103,15 @@ final class FlowFifos
     }
 
     /**
+     * @return the oldest packet of the flow, left in place, or null if the flow is empty.
+     */
+    LinkPacket peekHead(final int flow)
+    {
+        final int slot = heads[flow];
+        return NONE == slot ? null : slotPackets[slot];
+    }
+
+    /**
      * @return the newest packet of the flow, removed, or null if the flow is empty.
      */
     LinkPacket pollTail(final int flow)

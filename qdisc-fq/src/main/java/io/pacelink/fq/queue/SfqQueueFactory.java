@@ -31,8 +31,24 @@ public final class SfqQueueFactory implements BottleneckQueueFactory
      */
     public BottleneckQueue newQueue(final QueueConfig config, final PacketDropListener dropListener)
     {
+        return newSfq(config, new HashedFlowClassifier(config.flowBuckets(), config.seed()), null, dropListener);
+    }
+
+    /**
+     * @param config       limits and quantum.
+     * @param classifier   the seeded hash into buckets.
+     * @param flowRed      RED per bucket (SFQ-RED), or null for plain SFQ.
+     * @param dropListener where packets dropped beyond the one enqueue returns go.
+     * @return an SFQ: one round-robin ring, the per-flow limit the queue's packet limit, one packet per overflow.
+     */
+    static FairQueue newSfq(
+        final QueueConfig config,
+        final HashedFlowClassifier classifier,
+        final FlowRed flowRed,
+        final PacketDropListener dropListener)
+    {
         return new FairQueue(
-            new HashedFlowClassifier(config.flowBuckets(), config.seed()),
+            classifier,
             FairQueue.Mode.STOCHASTIC,
             config.quantumBytes(),
             config.limitPackets(),
@@ -40,6 +56,7 @@ public final class SfqQueueFactory implements BottleneckQueueFactory
             config.limitPackets(),
             FairQueue.ONE_PACKET_PER_OVERFLOW,
             null,
+            flowRed,
             dropListener);
     }
 }

@@ -1,9 +1,11 @@
 package io.pacelink.fq.queue;
 
+import io.pacelink.link.AqmSpec;
 import io.pacelink.link.BottleneckQueue;
 import io.pacelink.link.BottleneckQueueFactory;
 import io.pacelink.link.LinkPacket;
 import io.pacelink.link.QueueConfig;
+import io.pacelink.link.RateSchedule;
 import io.pacelink.transport.testing.AllocationMeter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -280,7 +282,8 @@ class FairQueueTest
     {
         final BottleneckQueue queue = new SfqQueueFactory().newQueue(
             new QueueConfig(20, Long.MAX_VALUE, QUANTUM, 16, QueueConfig.DEFAULT_CODEL_TARGET_NS,
-                QueueConfig.DEFAULT_CODEL_INTERVAL_NS, seed), pool);
+                QueueConfig.DEFAULT_CODEL_INTERVAL_NS, seed, AqmSpec.DEFAULT, RateSchedule.UNLIMITED_BITS_PER_SECOND),
+            pool);
         final StringBuilder order = new StringBuilder();
         for (int i = 0; i < 400; i++)
         {
@@ -312,6 +315,7 @@ class FairQueueTest
     private static QueueConfig config(final int limitPackets, final long limitBytes, final int flowBuckets)
     {
         return new QueueConfig(limitPackets, limitBytes, QUANTUM, flowBuckets,
-            QueueConfig.DEFAULT_CODEL_TARGET_NS, QueueConfig.DEFAULT_CODEL_INTERVAL_NS, SEED);
+            QueueConfig.DEFAULT_CODEL_TARGET_NS, QueueConfig.DEFAULT_CODEL_INTERVAL_NS, SEED, AqmSpec.DEFAULT,
+            RateSchedule.UNLIMITED_BITS_PER_SECOND);
     }
 }

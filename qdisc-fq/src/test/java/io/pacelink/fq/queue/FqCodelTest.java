@@ -1,8 +1,11 @@
 package io.pacelink.fq.queue;
 
+import io.pacelink.link.AqmSpec;
 import io.pacelink.link.LinkPacket;
 import io.pacelink.link.PacketDropListener;
 import io.pacelink.link.QueueConfig;
+import io.pacelink.link.RateSchedule;
+import io.pacelink.transport.wire.EcnCodepoint;
 import org.agrona.collections.LongArrayList;
 import org.junit.jupiter.api.Test;
 
@@ -32,7 +35,8 @@ class FqCodelTest
     };
     private final FairQueue queue = (FairQueue)new FqCodelQueueFactory().newQueue(
         new QueueConfig(10_000, Long.MAX_VALUE, QueueConfig.DEFAULT_QUANTUM_BYTES, QueueConfig.DEFAULT_FLOW_BUCKETS,
-            QueueConfig.DEFAULT_CODEL_TARGET_NS, INTERVAL_NS, 1),
+            QueueConfig.DEFAULT_CODEL_TARGET_NS, INTERVAL_NS, 1, AqmSpec.DEFAULT,
+            RateSchedule.UNLIMITED_BITS_PER_SECOND),
         recordingListener);
 
     @Test
@@ -42,17 +46,7 @@ class FqCodelTest
         // at 9 ms; CoDel gives the queue one interval (100 ms) and drops at the first dequeue after 109 ms.
         run(2, 0, 1_000);
 
-        assertEquals(110 * MS, dropTimesNs.getLong(0));
-        long idealNs = dropTimesNs.getLong(0);
-        for (int count = 1; count < dropTimesNs.size(); count++)
-        {
-            // RFC 8289 section 5.4: next drop = previous schedule + interval / sqrt(count); served on a 1 ms grid.
-            idealNs += (long)(INTERVAL_NS / Math.sqrt(count));
-            final long actualNs = dropTimesNs.getLong(count);
-            assertTrue(actualNs >= idealNs && actualNs < idealNs + MS,
-                "drop " + count + " at " + actualNs + " ns, schedule " + idealNs + " ns");
-        }
-        assertTrue(dropTimesNs.size() >= 15, "drops in 1 s: " + dropTimesNs.size());
+        assertFollowsTheControlLaw(dropTimesNs, "drop");
         assertEquals(dropTimesNs.size(), queue.codelDrops());
         assertEquals(dropTimesNs.size(), queue.droppedPackets());
     }
@@ -183,11 +177,111 @@ class FqCodelTest
         assertEquals("0011", order.toString());
     }
 
+    @Test
+    void withEcnCapablePacketsCoDelMarksWhereItWouldDropAndDropsNothing()
+    {
+        // The drop test's load, every packet ECT(0): marks at CoDel's drop times, by its control law (Linux
+        // codel_dequeue with params->ecn, fq_codel's default).
+        final LongArrayList markTimesNs = new LongArrayList();
+        for (long k = 0; k < 1_000; k++)
+        {
+            final long nowNs = k * MS;
+            assertNull(queue.enqueue(pool.ectPacket(FLOW, 1500), nowNs));
+            assertNull(queue.enqueue(pool.ectPacket(FLOW, 1500), nowNs));
+            final LinkPacket packet = queue.dequeue(nowNs);
+            if (EcnCodepoint.CE == packet.ecnCodepoint())
+            {
+                markTimesNs.addLong(nowNs);
+            }
+            pool.recycle(packet);
+        }
+
+        assertEquals(0, queue.droppedPackets());
+        assertFollowsTheControlLaw(markTimesNs, "mark");
+        assertEquals(markTimesNs.size(), queue.markedPackets());
+    }
+
+    @Test
+    void withEcnOffEcnCapablePacketsAreDropped()
+    {
+        final FairQueue noEcn = fqCodel(new AqmSpec(AqmSpec.Toggle.OFF, 0, 0, 0.02, 1000, 0, false, false, 0));
+        for (long k = 0; k < 1_000; k++)
+        {
+            noEcn.enqueue(pool.ectPacket(FLOW, 1500), k * MS);
+            noEcn.enqueue(pool.ectPacket(FLOW, 1500), k * MS);
+            pool.recycle(noEcn.dequeue(k * MS));
+        }
+        assertEquals(0, noEcn.markedPackets());
+        assertEquals(110 * MS, dropTimesNs.getLong(0));
+        assertTrue(noEcn.codelDrops() >= 15);
+    }
+
+    @Test
+    void aCeThresholdMarksEveryEcnCapablePacketThatWaitedLonger()
+    {
+        final FairQueue stepped =
+            fqCodel(new AqmSpec(AqmSpec.Toggle.DEFAULT, 0, 0, 0.02, 1000, 0, false, false, 2 * MS));
+        // Two arrivals per departure for 20 ms: the packet leaving at k ms waited ceil(k / 2) ms.
+        int marked = 0;
+        int missedEct = 0;
+        for (long k = 0; k < 20; k++)
+        {
+            final long nowNs = k * MS;
+            stepped.enqueue(pool.ectPacket(FLOW, 1500), nowNs);
+            stepped.enqueue(pool.packet(FLOW, 1500), nowNs);
+            final LinkPacket packet = stepped.dequeue(nowNs);
+            if (EcnCodepoint.CE == packet.ecnCodepoint())
+            {
+                marked++;
+                assertTrue(nowNs - packet.enqueueTimeNs() > 2 * MS, "marked after waiting " +
+                    (nowNs - packet.enqueueTimeNs()));
+            }
+            else if (nowNs - packet.enqueueTimeNs() > 2 * MS && 0 == packet.sequence() % 2)
+            {
+                missedEct++;
+            }
+            pool.recycle(packet);
+        }
+        // Dequeued at k ms: the packet enqueued at k/2 ms; waited more than 2 ms from k = 5, ECT(0) every other one.
+        assertEquals(7, marked);
+        assertEquals(0, missedEct);
+        assertEquals(7, stepped.markedPackets());
+        assertEquals(0, stepped.droppedPackets(), "no CoDel drop within 20 ms");
+    }
+
+    /**
+     * The first signal at 110 ms, then RFC 8289 section 5.4's schedule: the next one interval / sqrt(count) after the
+     * previous schedule, served on the 1 ms grid; at least 15 in the second.
+     */
+    private static void assertFollowsTheControlLaw(final LongArrayList timesNs, final String what)
+    {
+        assertEquals(110 * MS, timesNs.getLong(0), "first " + what);
+        long idealNs = timesNs.getLong(0);
+        for (int count = 1; count < timesNs.size(); count++)
+        {
+            idealNs += (long)(INTERVAL_NS / Math.sqrt(count));
+            final long actualNs = timesNs.getLong(count);
+            assertTrue(actualNs >= idealNs && actualNs < idealNs + MS,
+                what + " " + count + " at " + actualNs + " ns, schedule " + idealNs + " ns");
+        }
+        assertTrue(timesNs.size() >= 15, what + "s in 1 s: " + timesNs.size());
+    }
+
+    private FairQueue fqCodel(final AqmSpec aqm)
+    {
+        return (FairQueue)new FqCodelQueueFactory().newQueue(
+            new QueueConfig(10_000, Long.MAX_VALUE, QueueConfig.DEFAULT_QUANTUM_BYTES,
+                QueueConfig.DEFAULT_FLOW_BUCKETS, QueueConfig.DEFAULT_CODEL_TARGET_NS, INTERVAL_NS, 1, aqm,
+                RateSchedule.UNLIMITED_BITS_PER_SECOND),
+            recordingListener);
+    }
+
     private FairQueue fqCodel(final int limitPackets, final int quantumBytes)
     {
         return (FairQueue)new FqCodelQueueFactory().newQueue(
             new QueueConfig(limitPackets, Long.MAX_VALUE, quantumBytes, QueueConfig.DEFAULT_FLOW_BUCKETS,
-                QueueConfig.DEFAULT_CODEL_TARGET_NS, INTERVAL_NS, 1),
+                QueueConfig.DEFAULT_CODEL_TARGET_NS, INTERVAL_NS, 1, AqmSpec.DEFAULT,
+                RateSchedule.UNLIMITED_BITS_PER_SECOND),
             recordingListener);
     }
 

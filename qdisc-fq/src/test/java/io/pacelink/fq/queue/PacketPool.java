@@ -2,6 +2,7 @@ package io.pacelink.fq.queue;
 
 import io.pacelink.link.LinkPacket;
 import io.pacelink.link.PacketDropListener;
+import io.pacelink.transport.wire.EcnCodepoint;
 
 import java.util.ArrayDeque;
 
@@ -22,7 +23,12 @@ final class PacketPool implements PacketDropListener
     LinkPacket packet(final long flowKey, final int lengthBytes)
     {
         final LinkPacket packet = free.isEmpty() ? new LinkPacket(CAPACITY_BYTES) : free.pollFirst();
-        return packet.length(lengthBytes).flowKey(flowKey).sequence(sequence++);
+        return packet.length(lengthBytes).flowKey(flowKey).sequence(sequence++).ecnCodepoint(EcnCodepoint.NOT_ECT);
+    }
+
+    LinkPacket ectPacket(final long flowKey, final int lengthBytes)
+    {
+        return packet(flowKey, lengthBytes).ecnCodepoint(EcnCodepoint.ECT_0);
     }
 
     void recycle(final LinkPacket packet)

@@ -5,7 +5,12 @@ import io.pacelink.link.LinkDirection;
 import io.pacelink.link.LinkPacket;
 import io.pacelink.link.LinkPacketPool;
 import io.pacelink.link.PathSpec;
+import io.pacelink.transport.port.DatagramPort;
+import io.pacelink.transport.port.NioDatagramPort;
+import io.pacelink.transport.port.ReceiveBatch;
+import io.pacelink.transport.port.SendBatch;
 import io.pacelink.transport.stats.CountersFile;
+import io.pacelink.transport.wire.EcnCodepoint;
 import org.HdrHistogram.Histogram;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.NanoClock;
@@ -16,11 +21,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.BindException;
 import java.net.InetSocketAddress;
-import java.net.PortUnreachableException;
-import java.net.SocketAddress;
-import java.net.StandardSocketOptions;
-import java.nio.ByteBuffer;
-import java.nio.channels.DatagramChannel;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -33,6 +33,13 @@ import java.util.concurrent.locks.LockSupport;
  * path, and any number of clients on the same path to one server: each client gets a socket of its own towards the
  * server, as behind a NAT, so the server sees each at its own address and its replies find their way back
  * ({@link RelayClients}).
+ *
+ * <p>Its sockets are {@link DatagramPort}s ({@link Context#portFactory}): datagrams are read in batches and sent
+ * in batches. On a port that {@link DatagramPort#carriesEcn() carries} the IP header's ECN field (the batched port),
+ * each datagram enters the link with the codepoint it arrived with, a marking queue (fq_codel, red or sfqred with
+ * ECN) may set it to CE, a middlebox may rewrite it ({@code ecn_rewrite=}), and it leaves with the result, so the
+ * endpoints' ECN works across the relay. On the NIO port arriving codepoints cannot be read: everything is forwarded
+ * not-ECT, as through a bleaching router.
  *
  * <p>One thread runs a timer loop: read what has arrived (stamped with the clock), offer it to the link, send every
  * packet whose delivery time has come, then wait for the next one: park for most of the gap, and busy-spin for the
@@ -47,7 +54,12 @@ public final class NetemRelay implements AutoCloseable
     private static final long MAX_TRACKED_LATE_NS = 10_000_000_000L;
 
     /**
-     * Room for 128 counters; the relay registers 32.
+     * Datagrams sent to a port in one call: one {@code sendmmsg(2)} on the batched port.
+     */
+    private static final int SEND_BATCH_DATAGRAMS = 64;
+
+    /**
+     * Room for 128 counters; the relay registers 36.
      */
     private static final int COUNTERS_VALUES_BUFFER_BYTES = 128 * CountersReader.COUNTER_LENGTH;
 
@@ -57,19 +69,22 @@ public final class NetemRelay implements AutoCloseable
     private static final int FORWARDED_PACKETS = 2;
     private static final int FORWARDED_BYTES = 3;
     private static final int SEND_FAILURES = 4;
-    private static final int IO_COUNTERS = 5;
+    private static final int ECN_CAPABLE_PACKETS = 5;
+    private static final int IO_COUNTERS = 6;
 
     private final Context context;
     private final NanoClock clock;
-    private final DatagramChannel listenChannel;
+    private final DatagramPort listenPort;
     private final InetSocketAddress firstUpstreamAddress;
+    private final boolean upstreamCarriesEcn;
     private final RelayClients clients;
+    private final ReceiveBatch listenReceiveBatch;
+    private final ReceiveBatch upstreamReceiveBatch;
+    private final SendBatch sendBatch;
     private final InetSocketAddress forwardAddress;
     private final LinkPacketPool pool = new LinkPacketPool();
     private final LinkDirection forward;
     private final LinkDirection reverse;
-    private final ByteBuffer receiveBuffer = ByteBuffer.allocateDirect(LinkPacket.MAX_DATAGRAM_BYTES);
-    private final ByteBuffer sendBuffer = ByteBuffer.allocateDirect(LinkPacket.MAX_DATAGRAM_BYTES);
     private final Histogram releaseLateNs = new Histogram(1_000, MAX_TRACKED_LATE_NS, 3);
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final long[] forwardIo = new long[IO_COUNTERS];
@@ -100,24 +115,31 @@ public final class NetemRelay implements AutoCloseable
         this.forward = new LinkDirection(path.forward(), baseRttNs, FlowKeys.mix(context.seed()), pool);
         this.reverse = new LinkDirection(path.reverse(), baseRttNs, FlowKeys.mix(context.seed() + 1), pool);
 
-        this.listenChannel = listenOn(context.listenAddress(), context.socketBufferBytes());
-        final DatagramChannel firstUpstream;
+        this.listenPort = listenOn(context.portFactory(), context.listenAddress(), context.socketBufferBytes());
+        final DatagramPort firstUpstream;
         try
         {
             // Opened now, for the first client, so that a forward address this host cannot reach is reported at once.
-            firstUpstream = upstreamTo(forwardAddress, context.listenAddress(), context.socketBufferBytes());
+            firstUpstream = upstreamTo(
+                context.portFactory(), forwardAddress, context.listenAddress(), context.socketBufferBytes());
         }
-        catch (final UncheckedIOException ex)
+        catch (final RuntimeException ex)
         {
-            closeQuietly(listenChannel);
+            CloseHelper.quietClose(listenPort);
             throw ex;
         }
-        this.firstUpstreamAddress = localAddress(firstUpstream);
+        this.firstUpstreamAddress = firstUpstream.localAddress();
+        this.upstreamCarriesEcn = firstUpstream.carriesEcn();
+        this.listenReceiveBatch = listenPort.newReceiveBatch(context.receiveBatch());
+        // One batch serves every client's port in turn: all come from the same factory.
+        this.upstreamReceiveBatch = firstUpstream.newReceiveBatch(context.receiveBatch());
         this.clients = new RelayClients(
             firstUpstream,
-            () -> upstreamTo(forwardAddress, context.listenAddress(), context.socketBufferBytes()),
+            () -> upstreamTo(
+                context.portFactory(), forwardAddress, context.listenAddress(), context.socketBufferBytes()),
             context.maxClients(),
             context.clientIdleTimeoutNs());
+        this.sendBatch = new SendBatch(SEND_BATCH_DATAGRAMS, SEND_BATCH_DATAGRAMS * LinkPacket.MAX_DATAGRAM_BYTES);
         this.stats = snapshot(0, releaseLateNs);
 
         if (null == context.countersDirectory())
@@ -135,7 +157,7 @@ public final class NetemRelay implements AutoCloseable
             }
             catch (final RuntimeException ex)
             {
-                closeQuietly(listenChannel);
+                CloseHelper.quietClose(listenPort);
                 clients.close();
                 throw ex;
             }
@@ -149,7 +171,7 @@ public final class NetemRelay implements AutoCloseable
      */
     public InetSocketAddress listenAddress()
     {
-        return localAddress(listenChannel);
+        return listenPort.localAddress();
     }
 
     /**
@@ -159,6 +181,15 @@ public final class NetemRelay implements AutoCloseable
     public InetSocketAddress upstreamAddress()
     {
         return firstUpstreamAddress;
+    }
+
+    /**
+     * @return true if the relay's ports (towards clients and towards the server) carry the ECN field, so codepoints
+     * cross the relay and its queue can mark them; false on the NIO port, where everything is forwarded not-ECT.
+     */
+    public boolean carriesEcn()
+    {
+        return listenPort.carriesEcn() && upstreamCarriesEcn;
     }
 
     /**
@@ -233,7 +264,7 @@ public final class NetemRelay implements AutoCloseable
                 Thread.currentThread().interrupt();
             }
         }
-        closeQuietly(listenChannel);
+        CloseHelper.quietClose(listenPort);
         clients.close();
         CloseHelper.close(countersFile);
     }
@@ -285,13 +316,6 @@ public final class NetemRelay implements AutoCloseable
                 }
             }
         }
-        catch (final IOException ex)
-        {
-            if (running)
-            {
-                throw new UncheckedIOException(ex);
-            }
-        }
         finally
         {
             stats = snapshot(clock.nanoTime(), releaseLateNs);
@@ -304,151 +328,161 @@ public final class NetemRelay implements AutoCloseable
     }
 
     /**
-     * Read what clients sent (each new client gets its socket towards the server) and offer it to the forward
-     * direction.
+     * Read a batch of what clients sent (each new client gets its port towards the server) and offer each datagram to
+     * the forward direction with the ECN codepoint it arrived with.
      */
-    private int receiveFromClients() throws IOException
+    private int receiveFromClients()
     {
-        int received = 0;
-        while (received < context.receiveBatch())
+        listenPort.receive(listenReceiveBatch, context.receiveBatch());
+        final ReceiveBatch batch = listenReceiveBatch;
+        final int received = batch.size();
+        for (int i = 0; i < received; i++)
         {
-            receiveBuffer.clear();
-            final InetSocketAddress source = (InetSocketAddress)receiveFrom(listenChannel);
-            if (null == source)
-            {
-                break;
-            }
-            received++;
-            forwardIo[RECEIVED_PACKETS]++;
-            forwardIo[RECEIVED_BYTES] += receiveBuffer.position();
+            final InetSocketAddress source = batch.source(i);
+            countArrival(forwardIo, batch, i);
             if (null == clients.clientFor(source, clock.nanoTime()))
             {
-                forwardIo[SEND_FAILURES]++; // no socket for a new client: the relay's own loss, like a full buffer
+                forwardIo[SEND_FAILURES]++; // no port for a new client: the relay's own loss, like a full buffer
                 continue;
             }
-            offer(forward, source, forwardAddress);
+            offer(forward, batch, i, source, forwardAddress);
         }
+        batch.clear();
         return received;
     }
 
     /**
-     * Read what the server sent to each client's socket and offer it to the reverse direction, addressed to that
-     * client. Datagrams to the socket no client has yet are dropped and counted.
+     * Read what the server sent to each client's port and offer it to the reverse direction, addressed to that client,
+     * with the codepoint it arrived with. Datagrams to the port no client has yet are dropped and counted. An ICMP
+     * port-unreachable reported on a restricted upstream port (the server is not up yet) counts in the port's answer
+     * but is no datagram.
      */
-    private int receiveFromServer() throws IOException
+    private int receiveFromServer()
     {
+        final ReceiveBatch batch = upstreamReceiveBatch;
         int received = 0;
-        final DatagramChannel spare = clients.spare();
+        final DatagramPort spare = clients.spare();
         if (null != spare)
         {
-            receiveBuffer.clear();
-            while (received < context.receiveBatch() && null != receiveFrom(spare))
-            {
-                received++;
-                noClientDrops++;
-                receiveBuffer.clear();
-            }
+            spare.receive(batch, context.receiveBatch());
+            received += batch.size();
+            noClientDrops += batch.size();
+            batch.clear();
         }
-        for (int i = 0, size = clients.size(); i < size; i++)
+        for (int c = 0, size = clients.size(); c < size; c++)
         {
-            final RelayClients.Client client = clients.client(i);
-            int fromThisClient = 0;
-            while (fromThisClient < context.receiveBatch())
+            final RelayClients.Client client = clients.client(c);
+            client.upstream().receive(batch, context.receiveBatch());
+            final int fromThisClient = batch.size();
+            if (fromThisClient > 0)
             {
-                receiveBuffer.clear();
-                final SocketAddress source = receiveFrom(client.upstream());
-                if (null == source)
-                {
-                    break;
-                }
-                fromThisClient++;
-                reverseIo[RECEIVED_PACKETS]++;
-                reverseIo[RECEIVED_BYTES] += receiveBuffer.position();
                 client.touch(clock.nanoTime());
-                offer(reverse, (InetSocketAddress)source, client.address());
             }
+            for (int i = 0; i < fromThisClient; i++)
+            {
+                countArrival(reverseIo, batch, i);
+                offer(reverse, batch, i, batch.source(i), client.address());
+            }
+            batch.clear();
             received += fromThisClient;
         }
         return received;
     }
 
-    private void offer(final LinkDirection link, final InetSocketAddress source, final InetSocketAddress destination)
+    private static void countArrival(final long[] io, final ReceiveBatch batch, final int i)
     {
-        final int length = receiveBuffer.position();
+        io[RECEIVED_PACKETS]++;
+        io[RECEIVED_BYTES] += batch.length(i);
+        if (EcnCodepoint.isEcnCapable(batch.ecnCodepoint(i)))
+        {
+            io[ECN_CAPABLE_PACKETS]++;
+        }
+    }
+
+    private void offer(
+        final LinkDirection link,
+        final ReceiveBatch batch,
+        final int i,
+        final InetSocketAddress source,
+        final InetSocketAddress destination)
+    {
+        final int length = batch.length(i);
         final LinkPacket packet = pool.acquire(length);
-        receiveBuffer.flip();
-        receiveBuffer.get(packet.data(), 0, length);
-        packet.source(source).destination(destination).flowKey(FlowKeys.of(source, destination));
+        batch.buffer().getBytes(batch.offset(i), packet.data(), 0, length);
+        packet.source(source).destination(destination).flowKey(FlowKeys.of(source, destination))
+            .ecnCodepoint(batch.ecnCodepoint(i));
         link.offer(packet, clock.nanoTime());
     }
 
+    /**
+     * Send every packet whose delivery time has come, in batches, each with the ECN codepoint the link left it
+     * (CE if the queue marked it): towards the server on its client's port, towards a client from the listen port. A
+     * batch goes to one port, so a packet for another port sends the batch so far first.
+     */
     private int release(final LinkDirection link, final long[] io, final Histogram intervalLateNs)
-        throws IOException
     {
         int released = 0;
+        DatagramPort batchPort = null;
         LinkPacket packet;
         while (null != (packet = link.poll(clock.nanoTime())))
         {
             released++;
-            sendBuffer.clear();
-            sendBuffer.put(packet.data(), 0, packet.length()).flip();
-            final long lateNs = Math.max(0, clock.nanoTime() - link.lastDeliveryTimeNs());
-            if (sendTo(link, packet))
+            final int length = packet.length();
+            final DatagramPort port = portFor(link, packet);
+            if (null == port)
             {
-                io[FORWARDED_PACKETS]++;
-                io[FORWARDED_BYTES] += packet.length();
+                io[SEND_FAILURES]++; // the client was forgotten while its datagram was on its way: the relay's loss
             }
             else
             {
-                io[SEND_FAILURES]++;
+                if (port != batchPort || !sendBatch.hasRoomFor(length))
+                {
+                    flush(batchPort, io);
+                    batchPort = port;
+                }
+                sendBatch.buffer().putBytes(sendBatch.nextOffset(), packet.data(), 0, length);
+                sendBatch.commit(length, (InetSocketAddress)packet.destination(), packet.ecnCodepoint());
             }
+            final long lateNs = Math.max(0, clock.nanoTime() - link.lastDeliveryTimeNs());
             final long trackedLateNs = Math.min(lateNs, MAX_TRACKED_LATE_NS);
             releaseLateNs.recordValue(trackedLateNs);
             intervalLateNs.recordValue(trackedLateNs);
             pool.release(packet);
         }
+        flush(batchPort, io);
         return released;
     }
 
     /**
-     * @return the sender, or null if nothing is waiting. An ICMP port-unreachable reported on the connected upstream
-     * socket (the server is not up yet) means the same: nothing to read.
+     * @return the port a released packet leaves on: its client's port towards the server, or the listen port towards
+     * a client; null if the client was forgotten.
      */
-    private SocketAddress receiveFrom(final DatagramChannel channel) throws IOException
+    private DatagramPort portFor(final LinkDirection link, final LinkPacket packet)
     {
-        try
+        if (link == forward)
         {
-            return channel.receive(receiveBuffer);
+            final RelayClients.Client client = clients.client((InetSocketAddress)packet.source());
+            return null == client ? null : client.upstream();
         }
-        catch (final PortUnreachableException ex)
-        {
-            return null;
-        }
+        return listenPort;
     }
 
     /**
-     * Send the datagram in the send buffer: to the server on its client's socket, or to its client from the listen
-     * socket.
-     *
-     * @return true if it went out whole; false if the socket buffer was full, the server's port was unreachable or
-     * the client was forgotten while the datagram was on its way (all count as the relay's own loss).
+     * Hand the batch to the port. A datagram not sent (a full socket buffer, or the server's port unreachable) is the
+     * relay's own loss; the port sends a batch's datagrams in order, so those sent are the first ones.
      */
-    private boolean sendTo(final LinkDirection link, final LinkPacket packet) throws IOException
+    private void flush(final DatagramPort port, final long[] io)
     {
-        final int length = sendBuffer.remaining();
-        try
+        final int size = sendBatch.size();
+        if (0 == size || null == port)
         {
-            if (link == forward)
-            {
-                final RelayClients.Client client = clients.client((InetSocketAddress)packet.source());
-                return null != client && client.upstream().write(sendBuffer) == length;
-            }
-            return listenChannel.send(sendBuffer, (InetSocketAddress)packet.destination()) == length;
+            return;
         }
-        catch (final PortUnreachableException ex)
-        {
-            return false;
-        }
+        final int sent = port.send(sendBatch);
+        io[FORWARDED_PACKETS] += sent;
+        io[FORWARDED_BYTES] += sent == size ? sendBatch.totalBytes() : sendBatch.offset(sent);
+        io[SEND_FAILURES] += size - sent;
+        sendBatch.clear();
     }
 
     /**
@@ -499,56 +533,55 @@ public final class NetemRelay implements AutoCloseable
             link.counters().corruptedPackets(),
             link.queuedPackets(),
             link.queuedBytes(),
-            io[SEND_FAILURES]);
+            io[SEND_FAILURES],
+            io[ECN_CAPABLE_PACKETS],
+            link.counters().queueMarkPackets());
     }
 
     /**
-     * @return the channel clients send to, bound; or a failure that says which address and why (e.g. "Address already
+     * @return the port clients send to, bound; or a failure that says which address and why (e.g. "Address already
      * in use"), not only that the relay could not start.
      */
-    private static DatagramChannel listenOn(final InetSocketAddress listenAddress, final int socketBufferBytes)
+    private static DatagramPort listenOn(
+        final PortFactory factory, final InetSocketAddress listenAddress, final int socketBufferBytes)
     {
-        DatagramChannel channel = null;
         try
         {
-            channel = openChannel(socketBufferBytes);
-            channel.bind(listenAddress);
-            return channel;
+            return factory.open(listenAddress, socketBufferBytes);
         }
-        catch (final IOException ex)
+        catch (final UncheckedIOException ex)
         {
-            closeQuietly(channel);
-            throw new UncheckedIOException("cannot listen on " + format(listenAddress) + ": " + ex.getMessage() +
-                (ex instanceof BindException ? " (another relay or program may hold that port; pick another with " +
-                "--listen)" : ""), ex);
+            final IOException cause = ex.getCause();
+            throw new UncheckedIOException("cannot listen on " + format(listenAddress) + ": " + cause.getMessage() +
+                (cause instanceof BindException ? " (another relay or program may hold that port; pick another " +
+                "with --listen)" : ""), cause);
         }
     }
 
     /**
-     * @return the channel towards the server: bound to the listen address's IP with a free port and connected to the
-     * forward address; or a failure that names the forward address and the operating system's reason.
+     * @return the port towards the server: bound to the listen address's IP with a free port and restricted to the
+     * forward address (a connected socket, which also hears of ICMP errors); or a failure that names the forward
+     * address.
      */
-    private static DatagramChannel upstreamTo(
-        final InetSocketAddress forwardAddress, final InetSocketAddress listenAddress, final int socketBufferBytes)
+    private static DatagramPort upstreamTo(
+        final PortFactory factory,
+        final InetSocketAddress forwardAddress,
+        final InetSocketAddress listenAddress,
+        final int socketBufferBytes)
     {
-        DatagramChannel channel = null;
-        try
+        final DatagramPort port = factory.open(new InetSocketAddress(listenAddress.getAddress(), 0), socketBufferBytes);
+        if (!port.restrictTo(forwardAddress))
         {
-            channel = openChannel(socketBufferBytes);
-            channel.bind(new InetSocketAddress(listenAddress.getAddress(), 0));
-            channel.connect(forwardAddress);
-            return channel;
-        }
-        catch (final IOException ex)
-        {
-            closeQuietly(channel);
+            CloseHelper.quietClose(port);
             final boolean loopbackToElsewhere = listenAddress.getAddress().isLoopbackAddress() &&
                 !forwardAddress.getAddress().isLoopbackAddress();
             throw new UncheckedIOException("cannot reach the forward address " + format(forwardAddress) + " from " +
-                listenAddress.getAddress().getHostAddress() + ": " + ex.getMessage() + (loopbackToElsewhere ?
-                " (a loopback listen address reaches this host only: listen on 0.0.0.0 or an address on the way to " +
-                forwardAddress.getAddress().getHostAddress() + ")" : ""), ex);
+                listenAddress.getAddress().getHostAddress() + ": the operating system refused to connect a socket " +
+                "to it" + (loopbackToElsewhere ? " (a loopback listen address reaches this host only: listen on " +
+                "0.0.0.0 or an address on the way to " + forwardAddress.getAddress().getHostAddress() + ")" : ""),
+                new IOException("connect refused"));
         }
+        return port;
     }
 
     private static String format(final InetSocketAddress address)
@@ -556,48 +589,19 @@ public final class NetemRelay implements AutoCloseable
         return address.getAddress().getHostAddress() + ":" + address.getPort();
     }
 
-    private static DatagramChannel openChannel(final int socketBufferBytes) throws IOException
+    /**
+     * Opens the relay's sockets.
+     */
+    @FunctionalInterface
+    public interface PortFactory
     {
-        final DatagramChannel channel = DatagramChannel.open();
-        try
-        {
-            channel.configureBlocking(false);
-            channel.setOption(StandardSocketOptions.SO_RCVBUF, socketBufferBytes);
-            channel.setOption(StandardSocketOptions.SO_SNDBUF, socketBufferBytes);
-            return channel;
-        }
-        catch (final IOException ex)
-        {
-            channel.close();
-            throw ex;
-        }
-    }
-
-    private static InetSocketAddress localAddress(final DatagramChannel channel)
-    {
-        try
-        {
-            return (InetSocketAddress)channel.getLocalAddress();
-        }
-        catch (final IOException ex)
-        {
-            throw new UncheckedIOException(ex);
-        }
-    }
-
-    static void closeQuietly(final DatagramChannel channel)
-    {
-        if (null != channel)
-        {
-            try
-            {
-                channel.close();
-            }
-            catch (final IOException ignore)
-            {
-                // Closing on shutdown: nothing useful to do with the failure.
-            }
-        }
+        /**
+         * @param bindAddress       the local address.
+         * @param socketBufferBytes SO_RCVBUF and SO_SNDBUF to request.
+         * @return the open port.
+         * @throws UncheckedIOException if it cannot be opened or bound.
+         */
+        DatagramPort open(InetSocketAddress bindAddress, int socketBufferBytes);
     }
 
     /**
@@ -612,16 +616,6 @@ public final class NetemRelay implements AutoCloseable
         public static final int DEFAULT_SOCKET_BUFFER_BYTES = 4 * 1024 * 1024;
 
         /**
-         * Default spin threshold: spin instead of park when the next release is this close.
-         */
-        public static final long DEFAULT_SPIN_THRESHOLD_NS = 100_000L;
-
-        /**
-         * Default longest park: bounds how late an arrival is noticed while idle.
-         */
-        public static final long DEFAULT_MAX_PARK_NS = 50_000L;
-
-        /**
          * Default most clients at once, each holding a socket towards the server.
          */
         public static final int DEFAULT_MAX_CLIENTS = 64;
@@ -631,6 +625,16 @@ public final class NetemRelay implements AutoCloseable
          * conntrack's {@code nf_conntrack_udp_timeout_stream}, 120 s.
          */
         public static final long DEFAULT_CLIENT_IDLE_TIMEOUT_NS = 120_000_000_000L;
+
+        /**
+         * Default spin threshold: spin instead of park when the next release is this close.
+         */
+        public static final long DEFAULT_SPIN_THRESHOLD_NS = 100_000L;
+
+        /**
+         * Default longest park: bounds how late an arrival is noticed while idle.
+         */
+        public static final long DEFAULT_MAX_PARK_NS = 50_000L;
 
         private InetSocketAddress listenAddress;
         private InetSocketAddress forwardAddress;
@@ -646,6 +650,7 @@ public final class NetemRelay implements AutoCloseable
         private int maxClients = DEFAULT_MAX_CLIENTS;
         private long clientIdleTimeoutNs = DEFAULT_CLIENT_IDLE_TIMEOUT_NS;
         private Path countersDirectory;
+        private PortFactory portFactory = NioDatagramPort::open;
 
         Context conclude()
         {
@@ -915,6 +920,25 @@ public final class NetemRelay implements AutoCloseable
         public Path countersDirectory()
         {
             return countersDirectory;
+        }
+
+        /**
+         * @param factory opens the relay's sockets: the NIO port by default; the batched port (Linux
+         *                {@code sendmmsg}/{@code recvmmsg}) carries the ECN field both ways, so ECN crosses the relay.
+         * @return this.
+         */
+        public Context portFactory(final PortFactory factory)
+        {
+            this.portFactory = factory;
+            return this;
+        }
+
+        /**
+         * @return what opens the relay's sockets.
+         */
+        public PortFactory portFactory()
+        {
+            return portFactory;
         }
     }
 }

@@ -1,8 +1,9 @@
 package io.pacelink.link.relay;
 
-import java.io.IOException;
+import io.pacelink.transport.port.DatagramPort;
+import org.agrona.CloseHelper;
+
 import java.net.InetSocketAddress;
-import java.nio.channels.DatagramChannel;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Map;
@@ -28,10 +29,10 @@ final class RelayClients implements AutoCloseable
     static final class Client
     {
         private final InetSocketAddress address;
-        private final DatagramChannel upstream;
+        private final DatagramPort upstream;
         private long lastActiveNs;
 
-        Client(final InetSocketAddress address, final DatagramChannel upstream, final long nowNs)
+        Client(final InetSocketAddress address, final DatagramPort upstream, final long nowNs)
         {
             this.address = address;
             this.upstream = upstream;
@@ -47,9 +48,9 @@ final class RelayClients implements AutoCloseable
         }
 
         /**
-         * @return the client's socket towards the server, connected to it.
+         * @return the client's port towards the server, restricted to it.
          */
-        DatagramChannel upstream()
+        DatagramPort upstream()
         {
             return upstream;
         }
@@ -70,10 +71,10 @@ final class RelayClients implements AutoCloseable
     interface UpstreamOpener
     {
         /**
-         * @return a non-blocking channel bound to a free port and connected to the server.
-         * @throws IOException if the operating system refuses one (out of files or ports).
+         * @return a port bound to a free port and restricted to the server.
+         * @throws RuntimeException if the operating system refuses one (out of files or ports).
          */
-        DatagramChannel open() throws IOException;
+        DatagramPort open();
     }
 
     private final Map<InetSocketAddress, Client> byAddress = new HashMap<>();
@@ -81,7 +82,7 @@ final class RelayClients implements AutoCloseable
     private final UpstreamOpener opener;
     private final int maxClients;
     private final long idleTimeoutNs;
-    private DatagramChannel spare;
+    private DatagramPort spare;
     private long opened;
     private long forgotten;
 
@@ -93,7 +94,7 @@ final class RelayClients implements AutoCloseable
      * @param idleTimeoutNs how long a client may be silent both ways before it is forgotten.
      */
     RelayClients(
-        final DatagramChannel firstUpstream,
+        final DatagramPort firstUpstream,
         final UpstreamOpener opener,
         final int maxClients,
         final long idleTimeoutNs)
@@ -118,7 +119,7 @@ final class RelayClients implements AutoCloseable
             {
                 forget(leastRecentlyActive());
             }
-            final DatagramChannel upstream = takeUpstream();
+            final DatagramPort upstream = takeUpstream();
             if (null == upstream)
             {
                 return null;
@@ -161,7 +162,7 @@ final class RelayClients implements AutoCloseable
     /**
      * @return the socket the next new client gets while no client has come yet, else null.
      */
-    DatagramChannel spare()
+    DatagramPort spare()
     {
         return spare;
     }
@@ -203,19 +204,19 @@ final class RelayClients implements AutoCloseable
     {
         for (int i = clients.size() - 1; i >= 0; i--)
         {
-            NetemRelay.closeQuietly(clients.get(i).upstream);
+            CloseHelper.quietClose(clients.get(i).upstream);
         }
         clients.clear();
         byAddress.clear();
-        NetemRelay.closeQuietly(spare);
+        CloseHelper.quietClose(spare);
         spare = null;
     }
 
-    private DatagramChannel takeUpstream()
+    private DatagramPort takeUpstream()
     {
         if (null != spare)
         {
-            final DatagramChannel upstream = spare;
+            final DatagramPort upstream = spare;
             spare = null;
             return upstream;
         }
@@ -223,7 +224,7 @@ final class RelayClients implements AutoCloseable
         {
             return opener.open();
         }
-        catch (final IOException | RuntimeException ex)
+        catch (final RuntimeException ex)
         {
             return null; // the caller counts the datagram as the relay's own loss
         }
@@ -247,7 +248,7 @@ final class RelayClients implements AutoCloseable
     {
         clients.remove(client);
         byAddress.remove(client.address);
-        NetemRelay.closeQuietly(client.upstream);
+        CloseHelper.quietClose(client.upstream);
         forgotten++;
     }
 }

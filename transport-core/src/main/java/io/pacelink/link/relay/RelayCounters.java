@@ -75,6 +75,8 @@ final class RelayCounters
         private final AtomicCounter queuedPackets;
         private final AtomicCounter queuedBytes;
         private final AtomicCounter sendFailures;
+        private final AtomicCounter ecnCapablePackets;
+        private final AtomicCounter queueMarkPackets;
 
         Direction(final CountersManager countersManager, final String labelPrefix, final String namePrefix)
         {
@@ -90,6 +92,8 @@ final class RelayCounters
             queuedPackets = newCounter(countersManager, labelPrefix, namePrefix + "queued-packets");
             queuedBytes = newCounter(countersManager, labelPrefix, namePrefix + "queued-bytes");
             sendFailures = newCounter(countersManager, labelPrefix, namePrefix + "send-failures");
+            ecnCapablePackets = newCounter(countersManager, labelPrefix, namePrefix + "ecn-capable-packets");
+            queueMarkPackets = newCounter(countersManager, labelPrefix, namePrefix + "queue-mark-packets");
         }
 
         void publish(final RelayStats.Direction direction)
@@ -106,6 +110,8 @@ final class RelayCounters
             queuedPackets.setRelease(direction.queuedPackets());
             queuedBytes.setRelease(direction.queuedBytes());
             sendFailures.setRelease(direction.sendFailures());
+            ecnCapablePackets.setRelease(direction.ecnCapablePackets());
+            queueMarkPackets.setRelease(direction.queueMarkPackets());
         }
     }
 }

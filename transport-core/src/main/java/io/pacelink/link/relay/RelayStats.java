@@ -64,6 +64,9 @@ public record RelayStats(
      * @param queuedPackets     waiting in the bottleneck queue now.
      * @param queuedBytes       their bytes.
      * @param sendFailures      sends the socket refused (its buffer was full): self-inflicted loss.
+     * @param ecnCapablePackets datagrams that arrived ECN-capable (ECT(0), ECT(1) or CE); 0 on a port that cannot
+     *                          read the field.
+     * @param queueMarkPackets  marked CE by the bottleneck queue instead of dropped.
      */
     public record Direction(
         long receivedPackets,
@@ -77,15 +80,40 @@ public record RelayStats(
         long corruptedPackets,
         int queuedPackets,
         long queuedBytes,
-        long sendFailures)
+        long sendFailures,
+        long ecnCapablePackets,
+        long queueMarkPackets)
     {
+        /**
+         * One direction's counters without ECN's, as before ECN.
+         *
+         * @deprecated use the canonical constructor; to be removed in the next minor version.
+         */
+        @Deprecated
+        public Direction(
+            final long receivedPackets,
+            final long receivedBytes,
+            final long forwardedPackets,
+            final long forwardedBytes,
+            final long randomLossPackets,
+            final long policedPackets,
+            final long queueDropPackets,
+            final long duplicatedPackets,
+            final long corruptedPackets,
+            final int queuedPackets,
+            final long queuedBytes,
+            final long sendFailures)
+        {
+            this(receivedPackets, receivedBytes, forwardedPackets, forwardedBytes, randomLossPackets, policedPackets,
+                queueDropPackets, duplicatedPackets, corruptedPackets, queuedPackets, queuedBytes, sendFailures, 0, 0);
+        }
     }
 
     /**
      * @param previous an earlier snapshot, or null for the start.
      * @return one line of per-interval counters: forwarded packets and rate, drops by loss, by the policer (once it
-     * has dropped any), duplicated and corrupted packets (once there were any) and drops by queue, queue depth per
-     * direction, and the release lateness.
+     * has dropped any), duplicated and corrupted packets (once there were any) and drops by queue, ECN-capable
+     * arrivals and CE marks (once there were any), queue depth per direction, and the release lateness.
      */
     public String formatInterval(final RelayStats previous)
     {
@@ -123,7 +151,9 @@ public record RelayStats(
         final long sendFailures = now.sendFailures - (null == before ? 0 : before.sendFailures);
         final long duplicated = now.duplicatedPackets - (null == before ? 0 : before.duplicatedPackets);
         final long corrupted = now.corruptedPackets - (null == before ? 0 : before.corruptedPackets);
-        return String.format("%d pkt %.1f Mbit/s, loss %d, %s%s%sqdrop %d, queue %dp/%dB%s",
+        final long marks = now.queueMarkPackets - (null == before ? 0 : before.queueMarkPackets);
+        final long ecnCapable = now.ecnCapablePackets - (null == before ? 0 : before.ecnCapablePackets);
+        return String.format("%d pkt %.1f Mbit/s, loss %d, %s%s%sqdrop %d, %squeue %dp/%dB%s",
             forwarded,
             seconds > 0 ? forwardedBytes * 8 / seconds / 1e6 : 0.0,
             lost,
@@ -131,6 +161,8 @@ public record RelayStats(
             now.duplicatedPackets > 0 ? "dup " + duplicated + ", " : "",
             now.corruptedPackets > 0 ? "corrupt " + corrupted + ", " : "",
             queueDrops,
+            now.ecnCapablePackets > 0 || now.queueMarkPackets > 0 ?
+                "ecn-capable " + ecnCapable + ", ce marks " + marks + ", " : "",
             now.queuedPackets,
             now.queuedBytes,
             sendFailures > 0 ? ", send failures " + sendFailures : "");

@@ -27,6 +27,7 @@ import java.util.Map;
  * @param goodput              delivered bytes over time.
  * @param controllerCounters   the counters the sender's congestion controller publishes, by name, at the end of the
  *                             run (e.g. {@code bbr-lt-bw-engagements}); empty if the flow never connected.
+ * @param ecn                  what ECN did: validation's outcome, CE marks reported, answered and received.
  * @param sender               how the sending connection stood at the end: open, or closed, when and why.
  * @param receiver             how the receiving connection stood at the end.
  */
@@ -48,9 +49,40 @@ public record FlowOutcome(
     LatencySummary responseTime,
     GoodputSeries goodput,
     Map<String, Long> controllerCounters,
+    EcnOutcome ecn,
     ConnectionEnd sender,
     ConnectionEnd receiver)
 {
+    /**
+     * An outcome without ECN figures ({@link EcnOutcome#NONE}) or connection ends ({@link ConnectionEnd#ABSENT}).
+     *
+     * @deprecated use the canonical constructor; to be removed in the next minor version.
+     */
+    @Deprecated
+    public FlowOutcome(
+        final int index,
+        final String congestionControl,
+        final long startNs,
+        final long endNs,
+        final long deliveredBytes,
+        final double goodputBitsPerSecond,
+        final long sentBytes,
+        final long packetsSent,
+        final long retransmittedBytes,
+        final long retransmittedPackets,
+        final long lostPackets,
+        final long spuriousLosses,
+        final LatencySummary rtt,
+        final Histogram rttHistogram,
+        final LatencySummary responseTime,
+        final GoodputSeries goodput,
+        final Map<String, Long> controllerCounters)
+    {
+        this(index, congestionControl, startNs, endNs, deliveredBytes, goodputBitsPerSecond, sentBytes, packetsSent,
+            retransmittedBytes, retransmittedPackets, lostPackets, spuriousLosses, rtt, rttHistogram, responseTime,
+            goodput, controllerCounters, EcnOutcome.NONE, ConnectionEnd.ABSENT, ConnectionEnd.ABSENT);
+    }
+
     /**
      * @return true if either of the flow's connections closed abnormally during the run (a protocol violation, a
      * timeout, an abort): its figures stop there, and a run that reports it must say so.

@@ -29,6 +29,14 @@ final class ReceiverApp implements HostApp, AcceptHandler, MessageHandler
             new UnsafeBuffer(new byte[Math.max(Long.BYTES, pattern.responseBytes())]) : null;
     }
 
+    /**
+     * @return the connection it accepted, or null before one arrived.
+     */
+    Connection connection()
+    {
+        return connection;
+    }
+
     public boolean onAccepted(final Connection connection)
     {
         if (null == this.connection)

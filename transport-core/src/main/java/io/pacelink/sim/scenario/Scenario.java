@@ -147,7 +147,8 @@ public final class Scenario
         final boolean isForwardUnlimited =
             config.path.forward().rate().nominalBitsPerSecond() == RateSchedule.UNLIMITED_BITS_PER_SECOND;
         final Dumbbell dumbbell =
-            new Dumbbell(simulator, config.path, isForwardUnlimited ? config.lineRateBitsPerSecond : 0);
+            new Dumbbell(simulator, config.path, isForwardUnlimited ? config.lineRateBitsPerSecond : 0)
+                .hostsCarryEcn(config.ecn);
 
         final List<FlowResults> flowResults = new ArrayList<>();
         final List<SenderApp> senders = new ArrayList<>();
@@ -309,6 +310,7 @@ public final class Scenario
             AppPattern.Kind.REQUEST_RESPONSE == flow.pattern().kind() ? LatencySummary.of(responseTime) : null,
             results.goodput(),
             null == sender.connection() ? Map.of() : controllerCounters(counters, sender.connection().connectionId()),
+            EcnOutcome.of(stats, null == receiver.connection() ? null : receiver.connection().stats()),
             sender.connectionEnd(),
             receiver.connectionEnd());
     }
@@ -495,6 +497,7 @@ public final class Scenario
         private long progressIntervalNs;
         private ProgressListener progressListener;
         private long lineRateBitsPerSecond = DEFAULT_LINE_RATE_BITS_PER_SECOND;
+        private boolean ecn;
         private FlowDepartureListener departureListener;
         private FlowQueueDelayListener queueDelayListener;
 
@@ -550,6 +553,18 @@ public final class Scenario
         public Builder lineRate(final long bitsPerSecond)
         {
             this.lineRateBitsPerSecond = bitsPerSecond;
+            return this;
+        }
+
+        /**
+         * @param ecn true if the hosts' ports carry the ECN field, as a socket with {@code IP_RECVTOS} does, so the
+         *            endpoints send ECN-capable packets and marking queues mark instead of dropping; false (the
+         *            default) for ports that, like NIO's, cannot read it: the endpoints then use no ECN.
+         * @return this.
+         */
+        public Builder ecn(final boolean ecn)
+        {
+            this.ecn = ecn;
             return this;
         }
 

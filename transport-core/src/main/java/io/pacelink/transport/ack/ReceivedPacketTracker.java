@@ -1,6 +1,7 @@
 package io.pacelink.transport.ack;
 
 import io.pacelink.transport.wire.AckFrameFlyweight;
+import io.pacelink.transport.wire.EcnCodepoint;
 import io.pacelink.transport.wire.PacketDecoder;
 import io.pacelink.transport.wire.PacketWriter;
 
@@ -31,6 +32,12 @@ import io.pacelink.transport.wire.PacketWriter;
  * at once, so loss detection is as fast as before; and when arrivals pause (a sender that ran out of window or of
  * data) for twice the last mean gap between them, the ACK goes without waiting for the rest of its batch, so a
  * window smaller than the threshold never stalls until the max ACK delay.
+ * <p>
+ * <p>
+ * ECN (RFC 9000 section 13.4.1): the tracker counts the ECN codepoint each new packet arrived with (a duplicate
+ * changes no count, section 21.10) and, once any packet arrived ECN-capable, writes the three counts into every ACK
+ * frame. An ack-eliciting packet marked CE makes an ACK due at once (section 13.2.1), so the sender learns of the
+ * congestion within a round trip.
  * <p>
  * Not thread safe; allocation free after construction.
  */
@@ -107,6 +114,9 @@ public final class ReceivedPacketTracker
     private int currentThreshold;
     private long pauseNs = NO_DEADLINE;
     private boolean hasNewAckInformation;
+    private long ect0Received;
+    private long ect1Received;
+    private long ceReceived;
 
     /**
      * A tracker with the default range cap, threshold and max ack delay.
@@ -176,6 +186,24 @@ public final class ReceivedPacketTracker
      */
     public boolean onPacketReceived(final long packetNumber, final boolean ackEliciting, final long nowNs)
     {
+        return onPacketReceived(packetNumber, ackEliciting, EcnCodepoint.NOT_ECT, nowNs);
+    }
+
+    /**
+     * Record a packet that passed validation, with the ECN codepoint it arrived with. Call it before applying the
+     * frames and drop the packet on false, or check {@link #isDuplicate(long)} first and record once the frames were
+     * applied.
+     *
+     * @param packetNumber the packet's number.
+     * @param ackEliciting true if the packet carries a frame other than ACK, PADDING or CLOSE.
+     * @param ecnCodepoint the IP header's ECN field ({@link EcnCodepoint}); not-ECT when the port cannot read it.
+     * @param nowNs        the time it was received.
+     * @return true if the packet is new and its frames should be applied; false for a duplicate (already received,
+     * or below everything still tracked), which must be dropped and changes no ECN count.
+     */
+    public boolean onPacketReceived(
+        final long packetNumber, final boolean ackEliciting, final int ecnCodepoint, final long nowNs)
+    {
         final int index = gapIndex(packetNumber);
         if (index < 0)
         {
@@ -211,6 +239,7 @@ public final class ReceivedPacketTracker
             largestReceivedTimeNs = nowNs;
         }
         hasNewAckInformation = true;
+        final boolean isCeMarked = countEcn(ecnCodepoint);
 
         if (ackEliciting)
         {
@@ -223,11 +252,11 @@ public final class ReceivedPacketTracker
             {
                 delayedAckDeadlineNs = nowNs + maxAckDelayNs;
             }
-            if (!inOrder || ackElicitingSinceLastAck >= currentThreshold)
+            if (!inOrder || isCeMarked || ackElicitingSinceLastAck >= currentThreshold)
             {
-                // RFC 9000 section 13.2.1: acknowledge out-of-order packets without delay, to speed up loss
-                // detection at the sender; section 13.2.2: and after every second ack-eliciting packet (or the
-                // thinned threshold at high rates).
+                // RFC 9000 section 13.2.1: acknowledge out-of-order packets and packets marked CE without delay, to
+                // speed up loss detection and the congestion response at the sender; section 13.2.2: and after
+                // every second ack-eliciting packet (or the thinned threshold at high rates).
                 isImmediateAckDue = true;
                 ackDeadlineNs = Math.min(ackDeadlineNs, nowNs);
             }
@@ -238,6 +267,62 @@ public final class ReceivedPacketTracker
             }
         }
         return true;
+    }
+
+    /**
+     * @return true if the packet arrived marked CE.
+     */
+    private boolean countEcn(final int ecnCodepoint)
+    {
+        switch (ecnCodepoint & EcnCodepoint.MASK)
+        {
+            case EcnCodepoint.ECT_0:
+                ect0Received++;
+                return false;
+
+            case EcnCodepoint.ECT_1:
+                ect1Received++;
+                return false;
+
+            case EcnCodepoint.CE:
+                ceReceived++;
+                return true;
+
+            default:
+                return false;
+        }
+    }
+
+    /**
+     * @return new packets that arrived with ECT(0).
+     */
+    public long ect0Received()
+    {
+        return ect0Received;
+    }
+
+    /**
+     * @return new packets that arrived with ECT(1).
+     */
+    public long ect1Received()
+    {
+        return ect1Received;
+    }
+
+    /**
+     * @return new packets that arrived marked CE (Congestion Experienced).
+     */
+    public long ceReceived()
+    {
+        return ceReceived;
+    }
+
+    /**
+     * @return true once any packet arrived ECN-capable: from then on every ACK frame carries the ECN counts.
+     */
+    public boolean hasEcnCounts()
+    {
+        return 0 != (ect0Received | ect1Received | ceReceived);
     }
 
     /**
@@ -321,13 +406,15 @@ public final class ReceivedPacketTracker
      */
     public int writeAckFrame(final PacketWriter writer, final long nowNs)
     {
+        final boolean hasEcnCounts = hasEcnCounts();
         final int remaining = writer.remaining();
-        if (0 == rangeCount || remaining < AckFrameFlyweight.frameLength(0))
+        final int smallestFrameLength = AckFrameFlyweight.frameLength(0, hasEcnCounts);
+        if (0 == rangeCount || remaining < smallestFrameLength)
         {
             return 0;
         }
 
-        final int rangesThatFit = (remaining - AckFrameFlyweight.frameLength(0)) / AckFrameFlyweight.BYTES_PER_RANGE;
+        final int rangesThatFit = (remaining - smallestFrameLength) / AckFrameFlyweight.BYTES_PER_RANGE;
         final int maxAdditionalRanges = Math.min(
             rangeCount - 1, Math.min(PacketDecoder.MAX_ACK_RANGES, rangesThatFit));
 
@@ -346,7 +433,8 @@ public final class ReceivedPacketTracker
 
         final long delayMicros = Math.max(0, (nowNs - largestReceivedTimeNs) / NANOS_PER_MICRO);
         final int frameOffset = writer.appendAck(
-            rangeLargest[0], (int)Math.min(delayMicros, Integer.MAX_VALUE), firstRange, additionalRanges);
+            rangeLargest[0], (int)Math.min(delayMicros, Integer.MAX_VALUE), firstRange, additionalRanges,
+            hasEcnCounts);
         if (frameOffset < 0)
         {
             return 0;
@@ -357,13 +445,17 @@ public final class ReceivedPacketTracker
         {
             ackFrame.range(i - 1, (int)gap(i), (int)(rangeLargest[i] - rangeSmallest[i]));
         }
+        if (hasEcnCounts)
+        {
+            ackFrame.ecnCounts(ect0Received, ect1Received, ceReceived);
+        }
 
         ackElicitingSinceLastAck = 0;
         ackDeadlineNs = NO_DEADLINE;
         delayedAckDeadlineNs = NO_DEADLINE;
         isImmediateAckDue = false;
         hasNewAckInformation = false;
-        return AckFrameFlyweight.frameLength(additionalRanges);
+        return AckFrameFlyweight.frameLength(additionalRanges, hasEcnCounts);
     }
 
     /**

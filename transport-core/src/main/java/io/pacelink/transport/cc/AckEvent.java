@@ -115,4 +115,49 @@ public interface AckEvent
      * @return true if the sample's source packet was sent while the connection was application-limited.
      */
     boolean isSampleAppLimited();
+
+    /**
+     * @return true once ECN validation (RFC 9000 section 13.4.2) found the path and the peer to carry and report marks
+     * correctly: the CE figures below are then trustworthy, and every packet is sent ECN-capable. Linux BBRv3 reads
+     * ECN only on such a path ({@code bbr_can_use_ecn}).
+     */
+    default boolean isEcnCapable()
+    {
+        return false;
+    }
+
+    /**
+     * @return packets this frame newly reported CE-marked: the validated increase of the peer's ECN-CE count
+     * (RFC 9000 section 13.4.2.1); 0 without ECN, or while validation failed.
+     */
+    default long newlyEcnCePackets()
+    {
+        return 0;
+    }
+
+    /**
+     * @return bytes of this frame's newly acknowledged packets the peer reported CE-marked (estimated from the count:
+     * the frame's mean packet size times the newly marked packets, at most its newly acknowledged bytes).
+     */
+    default long newlyEcnCeBytes()
+    {
+        return 0;
+    }
+
+    /**
+     * @return total delivered bytes reported CE-marked over the connection's life ({@code C.delivered_ce}, Linux
+     * {@code tp->delivered_ce}).
+     */
+    default long totalDeliveredCeBytes()
+    {
+        return 0;
+    }
+
+    /**
+     * @return of {@link #sampleDeliveredBytes()}, the bytes reported CE-marked ({@code rs.delivered_ce}).
+     */
+    default long sampleDeliveredCeBytes()
+    {
+        return 0;
+    }
 }

@@ -94,6 +94,21 @@ public interface CongestionController
     String stateName();
 
     /**
+     * How the transport reports an increase of the peer's ECN-CE count (RFC 9000 section 13.4.2.1) to this controller.
+     * Either way {@link AckEvent#newlyEcnCePackets()} carries it.
+     *
+     * @return true to also receive it as a {@link CongestionEvent} with {@link CongestionEvent#isEcnCe()} set, which
+     * starts a recovery period like a loss (RFC 9002 section 7.1, RFC 3168 section 6.1.2: a window controller halves
+     * once per round trip, retransmitting nothing); false (the default) for a controller that reads ECN from the
+     * {@link AckEvent} (Linux BBRv3's {@code ecn_alpha}) or ignores it (Linux BBRv1), so that a mark never opens a
+     * recovery period that would hide the loss response it still owes.
+     */
+    default boolean isEcnCeCongestionEvent()
+    {
+        return false;
+    }
+
+    /**
      * @return every name {@link #stateName()} can return, in a fixed order. The transport publishes the current
      * state as an index into this list (the connection's {@code cc-state} counter) and writes the list into that
      * counter's label once, so a reader in another process ({@code pacelink stat}) can name the state without a

@@ -204,6 +204,17 @@ public abstract class WindowController implements CongestionController
     }
 
     /**
+     * RFC 9002 section 7.1 and RFC 3168 section 6.1.2: an increase of the CE count is a congestion event like a loss,
+     * answered once per recovery period, and nothing is retransmitted for it.
+     *
+     * @return true.
+     */
+    public boolean isEcnCeCongestionEvent()
+    {
+        return true;
+    }
+
+    /**
      * The window never stays below the minimum of the new size (RFC 9002 section 7.2).
      */
     public void onMtuChanged(final int maxDatagramSizeBytes)

@@ -16,6 +16,7 @@ import io.pacelink.transport.secure.SecureSession;
 import io.pacelink.transport.stats.EndpointCounters;
 import io.pacelink.transport.stats.SecurityCounters;
 import io.pacelink.transport.stream.SendLog;
+import io.pacelink.transport.wire.EcnCodepoint;
 import io.pacelink.transport.wire.HandshakeFrameFlyweight;
 import io.pacelink.transport.wire.NoiseFrameFlyweight;
 import io.pacelink.transport.wire.PacketDecoder;
@@ -428,9 +429,14 @@ final class ConnectionCore implements SchedulableFlow
      * Apply a validated ONE_RTT or CLOSE packet ({@link FrameReceiver#onPacket}).
      */
     void onPacket(
-        final PacketDecoder decoder, final DirectBuffer buffer, final int offset, final int length, final long nowNs)
+        final PacketDecoder decoder,
+        final DirectBuffer buffer,
+        final int offset,
+        final int length,
+        final int ecnCodepoint,
+        final long nowNs)
     {
-        frames.onPacket(decoder, buffer, offset, length, nowNs);
+        frames.onPacket(decoder, buffer, offset, length, ecnCodepoint, nowNs);
     }
 
     // ---------------------------------------------------------------- timers
@@ -554,6 +560,8 @@ final class ConnectionCore implements SchedulableFlow
         isCloseAssembled = lifecycle.isCloseFramePending();
         if (isCloseAssembled)
         {
+            // Not tracked by loss recovery, so never counted by ECN validation: sent not-ECT.
+            sent.ecnCodepoint(EcnCodepoint.NOT_ECT);
             return assembler.assembleClose(writer, remoteId, nowNs);
         }
         return assembler.assembleOneRtt(writer, remoteId, ackOnly, readiness.isWithinWindow(), nowNs, sent);

@@ -61,6 +61,7 @@ final class ConnectionFactory
     private final ApplicationSignals signals;
     private final PacketGuard plaintextGuard;
     private final AeadGuard.Buffers aeadBuffers;
+    private final boolean isEcnCapable;
 
     ConnectionFactory(
         final PacelinkContext context,
@@ -73,7 +74,8 @@ final class ConnectionFactory
         final WaitDriver waitDriver,
         final ApplicationSignals signals,
         final PacketGuard plaintextGuard,
-        final AeadGuard.Buffers aeadBuffers)
+        final AeadGuard.Buffers aeadBuffers,
+        final boolean isEcnCapable)
     {
         this.signals = signals;
         this.context = context;
@@ -86,6 +88,7 @@ final class ConnectionFactory
         this.waitDriver = waitDriver;
         this.plaintextGuard = plaintextGuard;
         this.aeadBuffers = aeadBuffers;
+        this.isEcnCapable = isEcnCapable;
         this.memoryBudget = new MemoryBudget(context.limits().memoryBudgetBytes());
         this.receiveSegments = new SegmentPool(memoryBudget, SegmentPool.DEFAULT_SEGMENT_BYTES,
             Math.min(POOL_RETAINED_BYTES, context.limits().memoryBudgetBytes() / 4));
@@ -197,7 +200,8 @@ final class ConnectionFactory
         final RecoveryConfig recoveryConfig = new RecoveryConfig()
             .sentPacketCapacity(context.sentPacketCapacity())
             .initialRttNs(context.initialRttNs())
-            .minRttSampleNs(context.limits().minRttSampleNs());
+            .minRttSampleNs(context.limits().minRttSampleNs())
+            .ecn(isEcnCapable);
         // The peer's max_ack_delay is assumed to be this endpoint's own until its handshake tells it.
         final PathParameters path = new PathParameters(context.maxDatagramSizeBytes(), context.maxAckDelayNs());
         final RttEstimator rttEstimator =

@@ -1,6 +1,7 @@
 package io.pacelink.transport.engine;
 
 import io.pacelink.transport.cc.CongestionController;
+import io.pacelink.transport.recovery.EcnValidation;
 import io.pacelink.transport.recovery.LossRecovery;
 import io.pacelink.transport.stats.ConnectionCounters;
 import io.pacelink.transport.stream.ReceiveLog;
@@ -77,6 +78,12 @@ final class ConnectionPublisher
         counters.set(ConnectionCounters.BYTES_LOST, lossRecovery.lostBytes());
         counters.set(ConnectionCounters.SPURIOUS_LOSSES, lossRecovery.spuriousLosses());
         counters.set(ConnectionCounters.PROBE_TIMEOUTS, lossRecovery.ptoExpirations());
+        final EcnValidation ecn = lossRecovery.ecnValidation();
+        counters.set(ConnectionCounters.ECN_STATE, ecn.state());
+        counters.set(ConnectionCounters.ECN_FAILURE, ecn.failure());
+        counters.set(ConnectionCounters.ECN_MARKED_SENT, ecn.markedPackets());
+        counters.set(ConnectionCounters.ECN_CE_REPORTED, ecn.reportedCe());
+        counters.set(ConnectionCounters.ECN_CE_REACTIONS, lossRecovery.ecnCeReactions());
     }
 
     /**

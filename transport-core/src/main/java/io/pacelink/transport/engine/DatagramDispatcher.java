@@ -69,9 +69,17 @@ final class DatagramDispatcher
     /**
      * Act on one datagram received at {@code nowNs}; an error while doing so is counted and reported to the
      * context's error handler, never thrown.
+     *
+     * @param ecnCodepoint the ECN field the datagram arrived with (not-ECT when the port cannot read it), counted for
+     *                     the ACK frames of the connection it is for (RFC 9000 section 13.4.1).
      */
     void onDatagram(
-        final DirectBuffer buffer, final int offset, final int length, final InetSocketAddress source, final long nowNs)
+        final DirectBuffer buffer,
+        final int offset,
+        final int length,
+        final InetSocketAddress source,
+        final int ecnCodepoint,
+        final long nowNs)
     {
         endpointCounters.datagramsReceived().incrementRelease();
         endpointCounters.bytesReceived().getAndAddRelease(length);
@@ -82,7 +90,7 @@ final class DatagramDispatcher
                 final int flags = buffer.getByte(offset + PacketHeaderFlyweight.FLAGS_OFFSET);
                 if (0 != (flags & PacketHeaderFlyweight.FLAG_SEALED))
                 {
-                    onSealed(buffer, offset, length, source, nowNs);
+                    onSealed(buffer, offset, length, source, ecnCodepoint, nowNs);
                     return;
                 }
                 final int packetLength = crc.open(buffer, offset, length);
@@ -94,7 +102,7 @@ final class DatagramDispatcher
                     }
                     return;
                 }
-                onIntactPacket(buffer, offset, packetLength, source, false, nowNs);
+                onIntactPacket(buffer, offset, packetLength, source, false, ecnCodepoint, nowNs);
                 return;
             }
             if (length > PacketHeaderFlyweight.HEADER_LENGTH &&
@@ -104,7 +112,7 @@ final class DatagramDispatcher
                 securityCounters.integrityFailures().incrementRelease();
                 return;
             }
-            onIntactPacket(buffer, offset, length, source, false, nowNs);
+            onIntactPacket(buffer, offset, length, source, false, ecnCodepoint, nowNs);
         }
         catch (final Throwable ex)
         {
@@ -124,7 +132,12 @@ final class DatagramDispatcher
      * window, a duplicate (a replayed packet) — so a forgery costs no decryption unless it gets past all of them.
      */
     private void onSealed(
-        final DirectBuffer buffer, final int offset, final int length, final InetSocketAddress source, final long nowNs)
+        final DirectBuffer buffer,
+        final int offset,
+        final int length,
+        final InetSocketAddress source,
+        final int ecnCodepoint,
+        final long nowNs)
     {
         final long destinationId = buffer.getLong(
             offset + PacketHeaderFlyweight.DESTINATION_CONNECTION_ID_OFFSET, PacketHeaderFlyweight.BYTE_ORDER);
@@ -182,7 +195,7 @@ final class DatagramDispatcher
             }
             return;
         }
-        onIntactPacket(guard.openedBuffer(), guard.openedOffset(), openedLength, source, true, nowNs);
+        onIntactPacket(guard.openedBuffer(), guard.openedOffset(), openedLength, source, true, ecnCodepoint, nowNs);
     }
 
     /**
@@ -253,6 +266,7 @@ final class DatagramDispatcher
         final int length,
         final InetSocketAddress source,
         final boolean wasSealed,
+        final int ecnCodepoint,
         final long nowNs)
     {
         final int result = decoder.validate(buffer, offset, length);
@@ -277,7 +291,7 @@ final class DatagramDispatcher
 
             case PacketType.ONE_RTT:
             case PacketType.CLOSE:
-                onConnectionPacket(buffer, offset, length, source, wasSealed, nowNs);
+                onConnectionPacket(buffer, offset, length, source, wasSealed, ecnCodepoint, nowNs);
                 break;
 
             case PacketType.RETRY:
@@ -296,6 +310,7 @@ final class DatagramDispatcher
         final int length,
         final InetSocketAddress source,
         final boolean wasSealed,
+        final int ecnCodepoint,
         final long nowNs)
     {
         final ConnectionCore connection = connections.byId(decoder.destinationConnectionId());
@@ -343,7 +358,7 @@ final class DatagramDispatcher
         {
             return;
         }
-        connection.onPacket(decoder, buffer, offset, length, nowNs);
+        connection.onPacket(decoder, buffer, offset, length, ecnCodepoint, nowNs);
     }
 
     private void onHandshakePacket(

@@ -145,7 +145,8 @@ public final class EndpointCore implements DatagramHandler
         this.factory = new ConnectionFactory(context, registry, countersManager, idGenerator, random,
             endpointCounters, securityCounters, waitDriver, applicationSignals, crcGuard,
             isSecureClient || keys.isSecureServer() ?
-            new AeadGuard.Buffers(PacelinkContext.MAX_DATAGRAM_SIZE_BYTES) : null);
+            new AeadGuard.Buffers(PacelinkContext.MAX_DATAGRAM_SIZE_BYTES) : null,
+            context.ecn() && port.sendsEcn());
         this.outbox = new Outbox(port, context.sendBatchLimit(), context.maxDatagramSizeBytes(), endpointCounters);
         final StatelessResetTokens resetTokens =
             new StatelessResetTokens(StatelessResetTokens.key(context.security(), tokenKey));
@@ -343,7 +344,8 @@ public final class EndpointCore implements DatagramHandler
         }
         for (int i = 0, size = batch.size(); i < size; i++)
         {
-            dispatcher.onDatagram(batch.buffer(), batch.offset(i), batch.length(i), batch.source(i), nowNs);
+            dispatcher.onDatagram(
+                batch.buffer(), batch.offset(i), batch.length(i), batch.source(i), batch.ecnCodepoint(i), nowNs);
             work++;
         }
         batch.clear();
@@ -363,7 +365,7 @@ public final class EndpointCore implements DatagramHandler
         final InetSocketAddress source,
         final long nowNs)
     {
-        dispatcher.onDatagram(buffer, offset, length, source, nowNs);
+        dispatcher.onDatagram(buffer, offset, length, source, ReceiveBatch.NOT_ECT, nowNs);
     }
 
     /**
@@ -484,7 +486,7 @@ public final class EndpointCore implements DatagramHandler
             maxDatagramBytes - guard.trailerLength());
         final int packetLength = connection.assemble(writer, ackOnly, nowNs, sentPacket);
         final int lengthBytes = guard.seal(datagrams, offset, packetLength);
-        outbox.commit(lengthBytes, connection.remoteAddress());
+        outbox.commit(lengthBytes, connection.remoteAddress(), sentPacket.ecnCodepoint());
         sentPacket.sizeBytes(lengthBytes);
         return lengthBytes;
     }

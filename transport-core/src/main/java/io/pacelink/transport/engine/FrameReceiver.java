@@ -11,6 +11,7 @@ import io.pacelink.transport.stream.ReceiveLog;
 import io.pacelink.transport.stream.SendLog;
 import io.pacelink.transport.wire.AckFrameFlyweight;
 import io.pacelink.transport.wire.DataFrameFlyweight;
+import io.pacelink.transport.wire.EcnCodepoint;
 import io.pacelink.transport.wire.FrameType;
 import io.pacelink.transport.wire.MaxStreamDataFrameFlyweight;
 import io.pacelink.transport.wire.PacketDecoder;
@@ -75,14 +76,20 @@ final class FrameReceiver implements PacketOutcomeListener
      * Apply a validated ONE_RTT or CLOSE packet: its frames in wire order, then record it for acknowledgement — unless
      * the memory budget made it drop the packet, which the peer then sends again.
      *
-     * @param decoder the decoder that validated it.
-     * @param buffer  holding the datagram.
-     * @param offset  of the datagram in the buffer.
-     * @param length  of the datagram.
-     * @param nowNs   when it was received.
+     * @param decoder      the decoder that validated it.
+     * @param buffer       holding the datagram.
+     * @param offset       of the datagram in the buffer.
+     * @param length       of the datagram.
+     * @param ecnCodepoint the ECN field it arrived with, counted for the ACK frames (RFC 9000 section 13.4.1).
+     * @param nowNs        when it was received.
      */
     void onPacket(
-        final PacketDecoder decoder, final DirectBuffer buffer, final int offset, final int length, final long nowNs)
+        final PacketDecoder decoder,
+        final DirectBuffer buffer,
+        final int offset,
+        final int length,
+        final int ecnCodepoint,
+        final long nowNs)
     {
         liveness.onPacket(nowNs);
         isPacketDropped = false;
@@ -135,7 +142,11 @@ final class FrameReceiver implements PacketOutcomeListener
         }
         if (!isPacketDropped)
         {
-            ackTracker.onPacketReceived(decoder.packetNumber(), decoder.isAckEliciting(), nowNs);
+            if (ackTracker.onPacketReceived(decoder.packetNumber(), decoder.isAckEliciting(), ecnCodepoint, nowNs) &&
+                EcnCodepoint.CE == ecnCodepoint)
+            {
+                counters.set(ConnectionCounters.ECN_CE_RECEIVED, ackTracker.ceReceived());
+            }
             watchProgress(sendLimitBefore, peerConsumedBefore, nowNs);
         }
     }

@@ -3,6 +3,7 @@ package io.pacelink.transport.engine;
 import io.pacelink.transport.port.DatagramPort;
 import io.pacelink.transport.port.SendBatch;
 import io.pacelink.transport.stats.EndpointCounters;
+import io.pacelink.transport.wire.EcnCodepoint;
 import org.agrona.MutableDirectBuffer;
 
 import java.net.InetSocketAddress;
@@ -20,11 +21,6 @@ final class Outbox
      * that a large limit with jumbo datagrams is sent in several batches rather than one huge buffer.
      */
     static final int MAX_BATCH_BYTES = 4 << 20;
-
-    /**
-     * ECN codepoint of every datagram for now: not-ECT (RFC 3168).
-     */
-    private static final int NOT_ECT = 0;
 
     private final DatagramPort port;
     private final SendBatch batch;
@@ -68,14 +64,27 @@ final class Outbox
     }
 
     /**
-     * Add the datagram just written at the offset {@link #claim} gave.
+     * Add the datagram just written at the offset {@link #claim} gave, to leave not-ECT: handshakes, refusals and
+     * RETRYs are never ECN-capable (only a connection's validation marks packets, RFC 9000 section 13.4.2).
      *
      * @param lengthBytes its length.
      * @param destination where it goes.
      */
     void commit(final int lengthBytes, final InetSocketAddress destination)
     {
-        batch.commit(lengthBytes, destination, NOT_ECT);
+        batch.commit(lengthBytes, destination, EcnCodepoint.NOT_ECT);
+    }
+
+    /**
+     * Add the datagram just written at the offset {@link #claim} gave.
+     *
+     * @param lengthBytes  its length.
+     * @param destination  where it goes.
+     * @param ecnCodepoint the ECN codepoint it leaves with, if the port {@link DatagramPort#sendsEcn() sends} them.
+     */
+    void commit(final int lengthBytes, final InetSocketAddress destination, final int ecnCodepoint)
+    {
+        batch.commit(lengthBytes, destination, ecnCodepoint);
     }
 
     /**

@@ -89,7 +89,8 @@ final class PacketAssembler
         final long packetNumber = packetNumbers.take(lossRecovery);
         writer.writeHeader(PacketType.ONE_RTT, remoteId, packetNumber);
         handshake.onOneRttPacket();
-        sent.reset(packetNumber, nowNs);
+        // ECN validation decides each packet's codepoint: ECT(0) while testing or once capable, else not-ECT.
+        sent.reset(packetNumber, nowNs).ecnCodepoint(lossRecovery.ecnCodepointToSend(nowNs));
 
         int frameFlags = 0;
         // Acknowledge when an ack-eliciting packet is waiting for it (RFC 9000 section 13.2.1). Packets that only

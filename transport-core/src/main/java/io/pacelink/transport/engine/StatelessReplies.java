@@ -34,11 +34,6 @@ final class StatelessReplies
     private static final int DESTINATION_BUCKETS = 4096;
 
     /**
-     * The first wire-format version whose packets end in an integrity trailer (docs/wire-format.md, "Versions").
-     */
-    private static final int FIRST_VERSION_WITH_TRAILER = 3;
-
-    /**
      * The shortest stateless reset: the first 4 header bytes of a packet, at least one unpredictable byte and the
      * token (RFC 9000 section 10.3 has 5 + 16 bytes for QUIC's short header). A trigger no longer than this gets no
      * answer: the answer must be shorter than its trigger (section 10.3.3).
@@ -169,20 +164,14 @@ final class StatelessReplies
         writer.wrap(buffer, offset, maxDatagramSizeBytes - Crc32cPacketCheck.TRAILER_LENGTH);
         writer.writeHeader(PacketType.CLOSE, clientId, 0);
         writer.appendClose(errorCode, reason, 0, reason.capacity());
-        if (0 != version && version < FIRST_VERSION_WITH_TRAILER)
+        if (0 != version)
         {
-            // A client of a version before the integrity trailer: written in its layout, which has none.
+            // Another version's client: written in its layout, which has an integrity trailer from version 3 on
+            // (computed over the client's version byte) and none before.
             header.wrap(buffer, offset);
             header.version(version);
-            outbox.commit(writer.length(), destination);
-        }
-        else if (0 != version)
-        {
-            // A client of version 3 (before the stateless reset token) or later: this layout, its CRC32C trailer
-            // over its own version byte, so it can read why it is refused.
-            header.wrap(buffer, offset);
-            header.version(version);
-            outbox.commit(crc.seal(buffer, offset, writer.length()), destination);
+            outbox.commit(version >= PacketHeaderFlyweight.FIRST_VERSION_WITH_TRAILER ?
+                crc.seal(buffer, offset, writer.length()) : writer.length(), destination);
         }
         else
         {

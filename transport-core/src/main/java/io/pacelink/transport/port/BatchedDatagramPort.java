@@ -6,6 +6,7 @@ import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.UncheckedIOException;
+import java.net.BindException;
 import java.net.Inet6Address;
 import java.net.InetSocketAddress;
 import java.net.SocketException;
@@ -163,7 +164,9 @@ public final class BatchedDatagramPort implements DatagramPort
             final int bound = NativeUdp.bind(fd, name.addressOffset(), nameLength);
             if (bound < 0)
             {
-                throw ioFailure("cannot bind a datagram port on " + bindAddress, bound);
+                // A BindException with the reason only, as NIO's bind throws: callers name the address they tried
+                // ("cannot listen on ...") and recognise a taken port by the exception's type on either port.
+                throw new UncheckedIOException(new BindException(NativeUdp.describe(bound)));
             }
             final int localLength = NativeUdp.localAddress(fd, name.addressOffset());
             if (localLength < 0)

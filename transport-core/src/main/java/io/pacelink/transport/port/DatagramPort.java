@@ -84,6 +84,31 @@ public interface DatagramPort extends AutoCloseable
     }
 
     /**
+     * @return true if {@link #send(SendBatch)} sets each datagram's ECN codepoint and
+     * {@link #receive(ReceiveBatch, int)} reports the arriving one (the batched port); false if codepoints are ignored
+     * on send and reported as {@link ReceiveBatch#NOT_ECT}.
+     */
+    default boolean carriesEcn()
+    {
+        return false;
+    }
+
+    /**
+     * Whether {@link #send(SendBatch)} sends each datagram with its batch entry's ECN codepoint, whether or not the
+     * port can read arriving ones: the NIO port sets the socket's {@code IP_TOS} as the codepoint changes but cannot
+     * read a received datagram's. An endpoint marks its packets ECN-capable (RFC 9000 section 13.4.2) only on a port
+     * that sends codepoints; on a port that cannot read them its ACK frames carry no ECN counts, so a peer that marks
+     * disables ECN after its validation test.
+     *
+     * @return true if datagrams leave with their codepoints; by default, if the port {@link #carriesEcn() carries}
+     * them both ways.
+     */
+    default boolean sendsEcn()
+    {
+        return carriesEcn();
+    }
+
+    /**
      * Exchange datagrams with one peer only, like a connected UDP socket, or with anyone again. Only a port restricted
      * to one peer learns that the peer's port is unreachable: operating systems report ICMP errors to connected UDP
      * sockets only (Linux {@code net/ipv4/udp.c}, {@code __udp4_lib_err}, without {@code IP_RECVERR}), and then
@@ -143,16 +168,6 @@ public interface DatagramPort extends AutoCloseable
     default PortStats stats()
     {
         return PortStats.NONE;
-    }
-
-    /**
-     * @return true if {@link #send(SendBatch)} sets each datagram's ECN codepoint and
-     * {@link #receive(ReceiveBatch, int)} reports the arriving one (the batched port); false if codepoints are ignored
-     * on send and reported as {@link ReceiveBatch#NOT_ECT}.
-     */
-    default boolean carriesEcn()
-    {
-        return false;
     }
 
     /**

@@ -195,6 +195,22 @@ public final class ImpairedDatagramPort implements DatagramPort
     /**
      * {@inheritDoc}
      */
+    public boolean carriesEcn()
+    {
+        return delegate.carriesEcn();
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public boolean sendsEcn()
+    {
+        return delegate.sendsEcn();
+    }
+
+    /**
+     * {@inheritDoc}
+     */
     public InetSocketAddress localAddress()
     {
         return delegate.localAddress();

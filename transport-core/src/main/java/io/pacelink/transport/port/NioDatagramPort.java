@@ -45,6 +45,12 @@ import java.nio.channels.DatagramChannel;
  * by the kernel when that peer's port is unreachable: the {@link PortUnreachableException} of a receive or send is
  * reported at the next receive ({@link ReceiveBatch#unreachablePeer()}, or {@link DatagramHandler#onPortUnreachable}).
  * <p>
+ * ECN (RFC 3168): NIO sets the IP header's TOS byte per socket ({@code IP_TOS}; {@code IPV6_TCLASS} on an IPv6
+ * socket), not per datagram, so a batch send sets it again whenever a datagram's ECN codepoint differs from the last
+ * one's — one system call per change, and an endpoint's packets change codepoint rarely (ECN validation's test, then
+ * all marked or none). NIO cannot read a received datagram's TOS byte, so this port {@link #sendsEcn() sends} ECN
+ * but does not {@link #carriesEcn() carry} it both ways: every datagram is reported not-ECT.
+ * <p>
  * The socket buffer sizes are requests: the kernel caps them (Linux: {@code net.core.rmem_max} and
  * {@code wmem_max}, then doubles the value for its bookkeeping), so the granted sizes are exposed.
  */
@@ -82,6 +88,7 @@ public final class NioDatagramPort implements DatagramPort
     private final UnsafeBuffer receiveBuffer;
     private final ByteBuffer sendByteBuffer;
     private final UnsafeBuffer sendBuffer;
+    private final boolean isTosSettable;
     private final PortStats stats = new PortStats();
     private final SelectorWait selectorWait;
 
@@ -98,6 +105,8 @@ public final class NioDatagramPort implements DatagramPort
     private long emptyReceives;
     private long sendBufferFull;
     private long portUnreachable;
+    private int tosEcnCodepoint;
+    private long tosErrors;
 
     /**
      * Open a port with the same receive and send socket buffer size.
@@ -146,6 +155,7 @@ public final class NioDatagramPort implements DatagramPort
             this.sendSocketBufferBytes = openedChannel.getOption(StandardSocketOptions.SO_SNDBUF);
             this.localAddress = (InetSocketAddress)openedChannel.getLocalAddress();
             this.channel = openedChannel;
+            this.isTosSettable = setTos(openedChannel, 0);
         }
         catch (final IOException ex)
         {
@@ -333,6 +343,68 @@ public final class NioDatagramPort implements DatagramPort
         catch (final IOException ex)
         {
             sendErrors++;
+            return false;
+        }
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>
+     * Before a datagram whose ECN codepoint differs from the last one sent, the socket's TOS byte is set to it (DSCP
+     * 0): the codepoints leave as the batch gives them, at the cost of a system call per change.
+     */
+    public int send(final SendBatch batch)
+    {
+        int sent = 0;
+        for (int i = 0, size = batch.size(); i < size; i++)
+        {
+            final int ecnCodepoint = batch.ecnCodepoint(i);
+            if (ecnCodepoint != tosEcnCodepoint && isTosSettable)
+            {
+                if (setTos(channel, ecnCodepoint))
+                {
+                    tosEcnCodepoint = ecnCodepoint;
+                }
+                else
+                {
+                    tosErrors++;
+                }
+            }
+            if (send(batch.buffer(), batch.offset(i), batch.length(i), batch.destination(i)))
+            {
+                sent++;
+            }
+        }
+        return sent;
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>
+     * True if the socket's TOS byte could be set when the port opened.
+     */
+    public boolean sendsEcn()
+    {
+        return isTosSettable;
+    }
+
+    /**
+     * @return times setting the socket's TOS byte for a datagram's ECN codepoint failed (it left with the last one).
+     */
+    public long tosErrors()
+    {
+        return tosErrors;
+    }
+
+    private static boolean setTos(final DatagramChannel channel, final int tos)
+    {
+        try
+        {
+            channel.setOption(StandardSocketOptions.IP_TOS, tos);
+            return true;
+        }
+        catch (final IOException | UnsupportedOperationException ex)
+        {
             return false;
         }
     }

@@ -21,6 +21,9 @@ final class AckEventView implements AckEvent
     private boolean isCwndLimited;
     private boolean endsRecovery;
     private boolean acknowledgesOldestInFlight;
+    private boolean isEcnCapable;
+    private long newlyEcnCePackets;
+    private long newlyEcnCeBytes;
 
     AckEventView(final RateSampler rateSampler)
     {
@@ -49,6 +52,14 @@ final class AckEventView implements AckEvent
         this.isCwndLimited = isCwndLimited;
         this.endsRecovery = endsRecovery;
         this.acknowledgesOldestInFlight = acknowledgesOldestInFlight;
+        return this;
+    }
+
+    AckEventView ecn(final boolean isEcnCapable, final long newlyEcnCePackets, final long newlyEcnCeBytes)
+    {
+        this.isEcnCapable = isEcnCapable;
+        this.newlyEcnCePackets = newlyEcnCePackets;
+        this.newlyEcnCeBytes = newlyEcnCeBytes;
         return this;
     }
 
@@ -150,5 +161,30 @@ final class AckEventView implements AckEvent
     public boolean isSampleAppLimited()
     {
         return rateSampler.isSampleAppLimited();
+    }
+
+    public boolean isEcnCapable()
+    {
+        return isEcnCapable;
+    }
+
+    public long newlyEcnCePackets()
+    {
+        return newlyEcnCePackets;
+    }
+
+    public long newlyEcnCeBytes()
+    {
+        return newlyEcnCeBytes;
+    }
+
+    public long totalDeliveredCeBytes()
+    {
+        return rateSampler.deliveredCeBytes();
+    }
+
+    public long sampleDeliveredCeBytes()
+    {
+        return rateSampler.sampleDeliveredCeBytes();
     }
 }

@@ -28,4 +28,36 @@ public interface AckRanges
      * @return the largest packet number of the range.
      */
     long rangeLargest(int i);
+
+    /**
+     * @return true if the frame carries ECN counts (RFC 9000 section 19.3.2).
+     */
+    default boolean hasEcnCounts()
+    {
+        return false;
+    }
+
+    /**
+     * @return the peer's ECT(0) count; only with {@link #hasEcnCounts()}.
+     */
+    default long ect0Count()
+    {
+        return 0;
+    }
+
+    /**
+     * @return the peer's ECT(1) count; only with {@link #hasEcnCounts()}.
+     */
+    default long ect1Count()
+    {
+        return 0;
+    }
+
+    /**
+     * @return the peer's ECN-CE count; only with {@link #hasEcnCounts()}.
+     */
+    default long ceCount()
+    {
+        return 0;
+    }
 }

@@ -307,8 +307,10 @@ public final class LossDetector
      *
      * @param startsRecovery      true if the batch started a new recovery period.
      * @param lostInFlightPackets packets of the batch that counted in flight.
+     * @param isEcnCe             true for a CE mark: the reduction it belongs to is never undone, since a mark
+     *                            cannot prove spurious (Linux {@code tcp_enter_cwr} clears {@code undo_marker}).
      */
-    void onCongestionEvent(final boolean startsRecovery, final int lostInFlightPackets)
+    void onCongestionEvent(final boolean startsRecovery, final int lostInFlightPackets, final boolean isEcnCe)
     {
         if (startsRecovery)
         {
@@ -322,6 +324,10 @@ public final class LossDetector
             }
         }
         lostInRecovery += lostInFlightPackets;
+        if (isEcnCe)
+        {
+            spuriousLossReportedInRecovery = true;
+        }
     }
 
     /**

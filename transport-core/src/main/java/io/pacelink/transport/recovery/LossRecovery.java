@@ -2,6 +2,7 @@ package io.pacelink.transport.recovery;
 
 import io.pacelink.transport.cc.CongestionController;
 import io.pacelink.transport.memory.MemoryBudget;
+import io.pacelink.transport.wire.EcnCodepoint;
 
 /**
  * Loss recovery for one connection, the part of the endpoint engine between the wire and the congestion controller
@@ -19,6 +20,11 @@ import io.pacelink.transport.memory.MemoryBudget;
  *     acknowledged packet was ack-eliciting, from the largest's send time (RFC 9002 section 5.1).</li>
  *     <li>Rate-sampler update and bytes in flight for each newly acknowledged packet; the engine hears
  *     {@link PacketOutcomeListener#onPacketAcked} (or {@code onPacketAckedAfterLoss} for a spurious loss).</li>
+ *     <li>ECN (RFC 9002 Appendix B.7, after the RTT and before loss detection): the frame's ECN counts are judged by
+ *     {@link EcnValidation}; a validated increase of the CE count is counted as delivered with a mark for the rate
+ *     sampler and, for a controller that takes it as one ({@code isEcnCeCongestionEvent}), reported as a congestion
+ *     event about the newest newly acknowledged packet, which starts a recovery period like a loss and is never
+ *     undone.</li>
  *     <li>Loss detection: {@code onPacketLost} to the controller and the engine for each lost packet, then
  *     {@code onCongestionEvent} once if any packet counting in flight was lost, flagged when the batch starts a new
  *     {@link RecoveryPeriod} and when it establishes persistent congestion.</li>
@@ -79,6 +85,9 @@ public final class LossRecovery
     private final LostPacketView lostPacket;
     private final SentPacketDescriptor deprecatedDescriptor = new SentPacketDescriptor();
     private final CongestionEventView congestionEvent = new CongestionEventView();
+    private final EcnValidation ecn;
+    private final boolean isEcnEnabled;
+    private final boolean isEcnCeCongestionEvent;
 
     private long bytesInFlight;
     private int ackElicitingInFlight;
@@ -96,6 +105,9 @@ public final class LossRecovery
     private long persistentCongestionEvents;
     private long ptoExpirations;
     private long rejectedRttSamples;
+    private long ecnCeReactions;
+    private int newlyAckedInFlightPackets;
+    private long newlyEcnCeBytes;
 
     /**
      * A loss recovery used on its own (tests, benchmarks): its sent-packet ring has the configured capacity from the
@@ -162,6 +174,36 @@ public final class LossRecovery
         lostSlots = new int[initialSlots];
         spuriouslyLostSlots = new int[config.lostPacketHistory()];
         lostPacket = new LostPacketView(ring);
+        isEcnEnabled = config.ecn();
+        ecn = new EcnValidation(isEcnEnabled);
+        isEcnCeCongestionEvent = controller.isEcnCeCongestionEvent();
+    }
+
+    /**
+     * @param nowNs current time.
+     * @return the ECN codepoint to send the next packet with ({@link EcnValidation#codepointToSend}); not-ECT when
+     * ECN is off. Pass it to the port with the datagram and to {@code onPacketSent}.
+     */
+    public int ecnCodepointToSend(final long nowNs)
+    {
+        return isEcnEnabled ? ecn.codepointToSend(nowNs, ptoPeriodNs()) : EcnCodepoint.NOT_ECT;
+    }
+
+    /**
+     * @return the connection's ECN validation: its state, failure and counts.
+     */
+    public EcnValidation ecnValidation()
+    {
+        return ecn;
+    }
+
+    /**
+     * @return validated CE increases that started a recovery period: the window reductions ECN caused (0 for a
+     * controller that does not take CE as a congestion event).
+     */
+    public long ecnCeReactions()
+    {
+        return ecnCeReactions;
     }
 
     /**
@@ -258,6 +300,10 @@ public final class LossRecovery
         final long packetNumber = packet.packetNumber();
         final long nowNs = packet.sentTimeNs();
         final int sizeBytes = packet.sizeBytes();
+        if (isEcnEnabled)
+        {
+            ecn.onPacketSent(packetNumber, packet.ecnCodepoint(), packet.countsInFlight(), nowNs);
+        }
         growRingIfFull(packetNumber);
         final int slot = ring.add(packetNumber, nowNs, sizeBytes, packet.isAckEliciting(), packet.countsInFlight(),
             packet.streamOffset(), packet.streamLength(), packet.fin(), packet.frameFlags());
@@ -420,6 +466,9 @@ public final class LossRecovery
         final long newlyAckedBytes = applyAcked(nowNs, newlyAcked, listener);
         applyAckedAfterLoss(nowNs, spuriouslyLost, listener);
         lossDetector.onAckReceived();
+        final long newlyEcnCePackets = isEcnEnabled ?
+            onEcnCounts(ack, largestAcked > priorLargestAcked, newlyAcked, newlyAckedBytes, largestAckedSentTimeNs,
+                nowNs) : 0;
 
         final long newlyLostBytes = detectLosses(nowNs, listener);
         // After the frame's losses, which may start a period this frame cannot end (RFC 9002 Appendix B.5).
@@ -440,7 +489,8 @@ public final class LossRecovery
             latestRttNs,
             isCwndLimited,
             endsRecovery,
-            isOldestInFlightAcked));
+            isOldestInFlightAcked).ecn(
+            EcnValidation.CAPABLE == ecn.state(), newlyEcnCePackets, newlyEcnCeBytes));
 
         noteIdle(priorBytesInFlight, nowNs);
         return newlyAcked + spuriouslyLost;
@@ -776,6 +826,7 @@ public final class LossRecovery
     private long applyAcked(final long nowNs, final int newlyAcked, final PacketOutcomeListener listener)
     {
         long newlyAckedBytes = 0;
+        int inFlightPackets = 0;
         for (int i = 0; i < newlyAcked; i++)
         {
             final int slot = newlyAckedSlots[i];
@@ -785,6 +836,11 @@ public final class LossRecovery
                 final int sizeBytes = ring.sizeBytes(slot);
                 bytesInFlight -= sizeBytes;
                 newlyAckedBytes += sizeBytes;
+                inFlightPackets++;
+            }
+            if (isEcnEnabled && ecn.isMarked(ring.packetNumber(slot)))
+            {
+                ecn.onMarkedPacketAcked();
             }
             if (ring.isAckEliciting(slot))
             {
@@ -797,6 +853,7 @@ public final class LossRecovery
                 ring.fin(slot),
                 ring.frameFlags(slot));
         }
+        newlyAckedInFlightPackets = inFlightPackets;
         return newlyAckedBytes;
     }
 
@@ -808,6 +865,10 @@ public final class LossRecovery
             // Already out of bytes in flight; still delivered data for the rate sampler (Linux tcp_rate.c counts it).
             rateSampler.onPacketDelivered(ring, slot, nowNs);
             spuriousLosses++;
+            if (isEcnEnabled && ecn.isMarked(ring.packetNumber(slot)))
+            {
+                ecn.onMarkedPacketAckedAfterLoss();
+            }
             listener.onPacketAckedAfterLoss(
                 ring.packetNumber(slot),
                 ring.streamOffset(slot),
@@ -875,8 +936,46 @@ public final class LossRecovery
     }
 
     /**
-     * One congestion signal: a batch of losses, or an ECN congestion-experienced mark (which the wire format cannot
-     * carry yet; the controller test kit scripts it through here).
+     * RFC 9002 Appendix B.7 {@code ProcessECN}, once RFC 9000 section 13.4.2.1 validated the frame's counts: a CE
+     * increase counts the marked share of the frame's newly acknowledged bytes as delivered with a mark and, for a
+     * controller that takes it as one, is a congestion event about the newest newly acknowledged packet (the RFC's
+     * {@code sent_packets[ack.largest_acked].time_sent}).
+     *
+     * @return packets newly reported CE-marked.
+     */
+    private long onEcnCounts(
+        final AckRanges ack,
+        final boolean advancesLargest,
+        final int newlyAcked,
+        final long newlyAckedBytes,
+        final long largestAckedSentTimeNs,
+        final long nowNs)
+    {
+        newlyEcnCeBytes = 0;
+        final long newlyCe = ack.hasEcnCounts() ?
+            ecn.onAckFrame(true, ack.ect0Count(), ack.ect1Count(), ack.ceCount(), advancesLargest) :
+            ecn.onAckFrame(false, 0, 0, 0, advancesLargest);
+        if (newlyCe <= 0)
+        {
+            return 0;
+        }
+        if (newlyAckedInFlightPackets > 0)
+        {
+            // Counts are per packet; the rate sampler works in bytes: the frame's mean packet size times the marks.
+            newlyEcnCeBytes = Math.min(newlyAckedBytes, newlyCe * newlyAckedBytes / newlyAckedInFlightPackets);
+            rateSampler.onCeDelivered(newlyEcnCeBytes);
+        }
+        if (isEcnCeCongestionEvent && newlyAcked > 0 &&
+            onCongestionEvent(nowNs, largestAckedSentTimeNs, 0, 0, false, true))
+        {
+            ecnCeReactions++;
+        }
+        return newlyCe;
+    }
+
+    /**
+     * One congestion signal: a batch of losses, or an ECN congestion-experienced mark (the controller test kit also
+     * scripts one through here).
      *
      * @param nowNs                  current time.
      * @param newestLostSentTimeNs   send time of the most recently sent packet the signal is about.
@@ -884,8 +983,9 @@ public final class LossRecovery
      * @param lostInFlightPackets    packets the batch removed from flight.
      * @param isPersistentCongestion true if the batch establishes persistent congestion.
      * @param isEcnCe                true for an ECN-CE mark rather than a loss.
+     * @return true if the signal started a recovery period.
      */
-    void onCongestionEvent(
+    boolean onCongestionEvent(
         final long nowNs,
         final long newestLostSentTimeNs,
         final long lostBytes,
@@ -900,9 +1000,10 @@ public final class LossRecovery
         }
         final boolean startsRecovery =
             recoveryPeriod.onCongestionEvent(newestLostSentTimeNs, isPersistentCongestion, nowNs);
-        lossDetector.onCongestionEvent(startsRecovery, lostInFlightPackets);
+        lossDetector.onCongestionEvent(startsRecovery, lostInFlightPackets, isEcnCe);
         controller.onCongestionEvent(congestionEvent.wrap(
             nowNs, newestLostSentTimeNs, lostBytes, bytesInFlight, startsRecovery, isPersistentCongestion, isEcnCe));
+        return startsRecovery;
     }
 
     private void onPacketDeclaredLost(final int slot, final long nowNs, final PacketOutcomeListener listener)
@@ -917,6 +1018,10 @@ public final class LossRecovery
             bytesInFlight -= sizeBytes;
             rateSampler.onPacketLost(sizeBytes);
             lostPackets++;
+            if (isEcnEnabled && ecn.isMarked(ring.packetNumber(slot)))
+            {
+                ecn.onMarkedPacketLost();
+            }
             controller.onPacketLost(lostPacket.wrap(
                 slot, nowNs, rateSampler.lostBytes(), rateSampler.deliveredBytes(), bytesInFlight));
         }

@@ -4,7 +4,9 @@ package io.pacelink.transport.recovery;
  * Delivery-rate estimation (the BBR draft's "Delivery Rate Samples"; Linux {@code net/ipv4/tcp_rate.c}).
  * <p>
  * Connection state: {@code C.delivered}, {@code C.deliveredTime}, {@code C.firstSentTime}, {@code C.appLimited} (the
- * delivered value at which the current application-limited bubble has left the pipe, 0 if none) and {@code C.lost}.
+ * delivered value at which the current application-limited bubble has left the pipe, 0 if none), {@code C.lost} and
+ * {@code C.delivered_ce} (delivered bytes the peer reported CE-marked, Linux {@code tp->delivered_ce}, so that a sample
+ * also says how much of what it delivered was marked: {@code rs.delivered_ce}).
  * Each sent packet is stamped with copies of them; each ACK picks the most recently sent newly acknowledged packet as
  * the sample's source and measures what was delivered since that packet was sent over the longer of the send and ACK
  * spans, dropping intervals shorter than the minimum RTT (ACK compression would otherwise over-estimate; Linux
@@ -29,6 +31,7 @@ public final class RateSampler
     private long firstSentTimeNs;
     private long appLimitedUntilBytes;
     private long lostBytes;
+    private long deliveredCeBytes;
 
     private boolean hasSource;
     private long sourceSentTimeNs;
@@ -38,12 +41,14 @@ public final class RateSampler
     private long ackElapsedNs;
     private long sourceTxInFlightBytes;
     private long sourceLostAtSendBytes;
+    private long sourceDeliveredCeAtSendBytes;
     private boolean isSourceAppLimited;
 
     private boolean hasSample;
     private long sampleIntervalNs;
     private long sampleDeliveredBytes;
     private long sampleLostBytes;
+    private long sampleDeliveredCeBytes;
     private long deliveryRateBytesPerSecond;
 
     /**
@@ -71,7 +76,8 @@ public final class RateSampler
             firstSentTimeNs,
             0 != appLimitedUntilBytes,
             bytesInFlightBeforeBytes + ring.sizeBytes(slot),
-            lostBytes);
+            lostBytes,
+            deliveredCeBytes);
     }
 
     /**
@@ -109,6 +115,7 @@ public final class RateSampler
             ackElapsedNs = nowNs - ring.deliveredTimeAtSendNs(slot);
             sourceTxInFlightBytes = ring.txInFlightBytes(slot);
             sourceLostAtSendBytes = ring.lostAtSendBytes(slot);
+            sourceDeliveredCeAtSendBytes = ring.deliveredCeAtSendBytes(slot);
             firstSentTimeNs = sentTimeNs;
         }
     }
@@ -121,6 +128,18 @@ public final class RateSampler
     void onPacketLost(final int sizeBytes)
     {
         lostBytes += sizeBytes;
+    }
+
+    /**
+     * The peer reported packets of this ACK frame CE-marked: count their bytes as delivered with a mark (Linux
+     * {@code tcp_ecn_rcv_ecn_echo} / AccECN's {@code delivered_ce}). Call after the frame's packets were delivered and
+     * before {@link #generateSample}.
+     *
+     * @param bytes bytes of the newly acknowledged packets that were marked.
+     */
+    void onCeDelivered(final long bytes)
+    {
+        deliveredCeBytes += bytes;
     }
 
     /**
@@ -146,12 +165,14 @@ public final class RateSampler
             sampleIntervalNs = 0;
             sampleDeliveredBytes = 0;
             sampleLostBytes = 0;
+            sampleDeliveredCeBytes = 0;
             return false;
         }
 
         sampleIntervalNs = Math.max(sendElapsedNs, ackElapsedNs);
         sampleDeliveredBytes = deliveredBytes - priorDeliveredBytes;
         sampleLostBytes = lostBytes - sourceLostAtSendBytes;
+        sampleDeliveredCeBytes = deliveredCeBytes - sourceDeliveredCeAtSendBytes;
 
         // An interval shorter than the minimum RTT cannot be a real measurement of the path (Linux tcp_rate_gen).
         if (sampleIntervalNs < minRttNs || sampleIntervalNs <= 0)
@@ -235,6 +256,22 @@ public final class RateSampler
     public long lostBytes()
     {
         return lostBytes;
+    }
+
+    /**
+     * @return {@code C.delivered_ce}: delivered bytes the peer reported CE-marked.
+     */
+    public long deliveredCeBytes()
+    {
+        return deliveredCeBytes;
+    }
+
+    /**
+     * @return {@code rs.delivered_ce} of the last frame with a source: of its delivered bytes, those marked CE.
+     */
+    public long sampleDeliveredCeBytes()
+    {
+        return sampleDeliveredCeBytes;
     }
 
     /**

@@ -71,6 +71,7 @@ public final class RecoveryConfig
     private int reorderWindowPersistRecoveries = DEFAULT_REORDER_WINDOW_PERSIST_RECOVERIES;
     private int probePackets = DEFAULT_PROBE_PACKETS;
     private int lostPacketHistory = DEFAULT_LOST_PACKET_HISTORY;
+    private boolean ecn;
     private long minRttSampleNs;
 
     /**
@@ -281,6 +282,25 @@ public final class RecoveryConfig
     public int lostPacketHistory()
     {
         return lostPacketHistory;
+    }
+
+    /**
+     * @param ecn true to send packets ECN-capable, validating the path and the peer's counts
+     *            ({@link EcnValidation}); only for a port that carries codepoints both ways.
+     * @return this.
+     */
+    public RecoveryConfig ecn(final boolean ecn)
+    {
+        this.ecn = ecn;
+        return this;
+    }
+
+    /**
+     * @return true if connections start ECN validation; false (the default) if they never use ECN.
+     */
+    public boolean ecn()
+    {
+        return ecn;
     }
 
     /**

@@ -1,9 +1,12 @@
 package io.pacelink.transport.recovery;
 
+import io.pacelink.transport.wire.EcnCodepoint;
+
 /**
  * One packet as it leaves, described once for {@link LossRecovery#onPacketSent(SentPacketDescriptor)}: its number,
  * send time and size, whether it must be acknowledged and counts in flight, the stream range it carries, the engine's
- * frame bits, the Largest Acknowledged of the ACK frame it carries and whether it is a probe. The sender keeps one and
+ * frame bits, the Largest Acknowledged of the ACK frame it carries, whether it is a probe and the ECN codepoint it
+ * leaves with. The sender keeps one and
  * refills it for every packet ({@link #reset}, then the setters), so describing a packet allocates nothing; loss
  * recovery copies what it keeps into its ring.
  */
@@ -26,6 +29,7 @@ public final class SentPacketDescriptor
     private boolean isRetransmission;
     private long ackFrameLargestAcked = NO_ACK_FRAME;
     private boolean isProbe;
+    private int ecnCodepoint;
 
     /**
      * Start describing a packet: everything else is cleared (no stream range, no frames, not ack-eliciting).
@@ -48,6 +52,7 @@ public final class SentPacketDescriptor
         isRetransmission = false;
         ackFrameLargestAcked = NO_ACK_FRAME;
         isProbe = false;
+        ecnCodepoint = EcnCodepoint.NOT_ECT;
         return this;
     }
 
@@ -127,6 +132,17 @@ public final class SentPacketDescriptor
     public SentPacketDescriptor probe(final boolean isProbe)
     {
         this.isProbe = isProbe;
+        return this;
+    }
+
+    /**
+     * @param ecnCodepoint the ECN codepoint it leaves with, as {@link LossRecovery#ecnCodepointToSend(long)} answered
+     *                     just before (RFC 9000 section 13.4.2: validation counts the packets sent marked).
+     * @return this.
+     */
+    public SentPacketDescriptor ecnCodepoint(final int ecnCodepoint)
+    {
+        this.ecnCodepoint = ecnCodepoint;
         return this;
     }
 
@@ -226,6 +242,14 @@ public final class SentPacketDescriptor
         return isProbe;
     }
 
+    /**
+     * @return the ECN codepoint it leaves with (0 not-ECT, 1 ECT(1), 2 ECT(0), 3 CE).
+     */
+    public int ecnCodepoint()
+    {
+        return ecnCodepoint;
+    }
+
     public String toString()
     {
         return "SentPacketDescriptor{packetNumber=" + packetNumber +
@@ -240,6 +264,7 @@ public final class SentPacketDescriptor
             ", isRetransmission=" + isRetransmission +
             ", ackFrameLargestAcked=" + ackFrameLargestAcked +
             ", isProbe=" + isProbe +
+            ", ecnCodepoint=" + ecnCodepoint +
             '}';
     }
 }

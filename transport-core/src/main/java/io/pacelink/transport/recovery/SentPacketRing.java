@@ -55,7 +55,7 @@ public final class SentPacketRing
     /**
      * Heap bytes one slot takes across the ring's arrays: what each doubling charges the memory budget per new slot.
      */
-    public static final int BYTES_PER_SLOT = 89;
+    public static final int BYTES_PER_SLOT = 97;
 
     private final int maxCapacity;
     private int capacity;
@@ -74,6 +74,7 @@ public final class SentPacketRing
     private boolean[] appLimitedAtSend;
     private long[] txInFlightBytes;
     private long[] lostAtSendBytes;
+    private long[] deliveredCeAtSendBytes;
 
     private long[] streamOffsets;
     private int[] streamLengths;
@@ -131,6 +132,7 @@ public final class SentPacketRing
         appLimitedAtSend = new boolean[slots];
         txInFlightBytes = new long[slots];
         lostAtSendBytes = new long[slots];
+        deliveredCeAtSendBytes = new long[slots];
         streamOffsets = new long[slots];
         streamLengths = new int[slots];
         fins = new boolean[slots];
@@ -171,6 +173,7 @@ public final class SentPacketRing
         final boolean[] oldAppLimitedAtSend = appLimitedAtSend;
         final long[] oldTxInFlightBytes = txInFlightBytes;
         final long[] oldLostAtSendBytes = lostAtSendBytes;
+        final long[] oldDeliveredCeAtSendBytes = deliveredCeAtSendBytes;
         final long[] oldStreamOffsets = streamOffsets;
         final int[] oldStreamLengths = streamLengths;
         final boolean[] oldFins = fins;
@@ -199,6 +202,7 @@ public final class SentPacketRing
             appLimitedAtSend[to] = oldAppLimitedAtSend[from];
             txInFlightBytes[to] = oldTxInFlightBytes[from];
             lostAtSendBytes[to] = oldLostAtSendBytes[from];
+            deliveredCeAtSendBytes[to] = oldDeliveredCeAtSendBytes[from];
             streamOffsets[to] = oldStreamOffsets[from];
             streamLengths[to] = oldStreamLengths[from];
             fins[to] = oldFins[from];
@@ -322,6 +326,7 @@ public final class SentPacketRing
      * @param isAppLimited        true if the connection was application-limited.
      * @param inFlightBytes       bytes in flight including this packet.
      * @param lostBytes           {@code C.lost} at send.
+     * @param deliveredCeBytes    {@code C.delivered_ce} at send.
      */
     void stamp(
         final int slot,
@@ -330,8 +335,10 @@ public final class SentPacketRing
         final long firstSentTimeNs,
         final boolean isAppLimited,
         final long inFlightBytes,
-        final long lostBytes)
+        final long lostBytes,
+        final long deliveredCeBytes)
     {
+        deliveredCeAtSendBytes[slot] = deliveredCeBytes;
         deliveredAtSendBytes[slot] = deliveredBytes;
         deliveredTimesAtSendNs[slot] = deliveredTimeNs;
         firstSentTimesAtSendNs[slot] = firstSentTimeNs;
@@ -529,6 +536,15 @@ public final class SentPacketRing
     public long lostAtSendBytes(final int slot)
     {
         return lostAtSendBytes[slot];
+    }
+
+    /**
+     * @param slot a slot.
+     * @return {@code C.delivered_ce} when the packet was sent.
+     */
+    public long deliveredCeAtSendBytes(final int slot)
+    {
+        return deliveredCeAtSendBytes[slot];
     }
 
     /**

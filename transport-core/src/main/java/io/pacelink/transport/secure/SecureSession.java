@@ -2,6 +2,7 @@ package io.pacelink.transport.secure;
 
 import io.pacelink.transport.ServerKeyVerifier;
 import io.pacelink.transport.keys.KeyFingerprint;
+import io.pacelink.transport.wire.PacketHeaderFlyweight;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
@@ -34,7 +35,8 @@ public final class SecureSession
     /**
      * The Noise prologue: protocol and wire version.
      */
-    static final byte[] PROLOGUE = "pacelink wire 3".getBytes(StandardCharsets.US_ASCII);
+    static final byte[] PROLOGUE =
+        ("pacelink wire " + PacketHeaderFlyweight.CURRENT_VERSION).getBytes(StandardCharsets.US_ASCII);
 
     /**
      * The message of a key request: empty.

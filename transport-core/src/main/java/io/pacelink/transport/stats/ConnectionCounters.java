@@ -45,6 +45,12 @@ public final class ConnectionCounters implements ControllerCounters, AutoCloseab
     public static final int APP_BYTES_DELIVERED = 27;
     public static final int MESSAGES_RECEIVED = 28;
     public static final int APP_BYTES_RECEIVED = 29;
+    public static final int ECN_STATE = 30;
+    public static final int ECN_FAILURE = 31;
+    public static final int ECN_MARKED_SENT = 32;
+    public static final int ECN_CE_REPORTED = 33;
+    public static final int ECN_CE_REACTIONS = 34;
+    public static final int ECN_CE_RECEIVED = 35;
 
     /**
      * Names, with units, in index order.
@@ -81,6 +87,12 @@ public final class ConnectionCounters implements ControllerCounters, AutoCloseab
         "app-bytes-delivered",
         "messages-received",
         "app-bytes-received",
+        "ecn-state",
+        "ecn-failure",
+        "ecn-marked-sent",
+        "ecn-ce-reported",
+        "ecn-ce-reactions",
+        "ecn-ce-received",
     };
 
     /**

@@ -2,13 +2,15 @@ package io.pacelink.transport.wire;
 
 /**
  * Flyweight over an ACK frame (type {@link FrameType#ACK}); RFC 9000 section 19.3 semantics with fixed-width fields.
+ * With flag {@link #FLAG_ECN} the frame ends in the three ECN counts, as RFC 9000's ACK frame of type 0x03 does
+ * (section 19.3.2); without it the layout is the one below, so a receiver that sees no ECT packets sends no counts.
  * <pre>
  *  0                   1                   2                   3
  *  0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
  * +---------------+---------------+-------------------------------+
- * |   Type = 2    |   Flags = 0   |           Reserved            |
+ * |   Type = 2    |  Flags (ECN)  |           Reserved            |
  * +---------------+---------------+-------------------------------+
- * |                 Body Length = 20 + 8 * Range Count            |
+ * |     Body Length = 20 + 8 * Range Count (+ 24 with ECN)        |
  * +---------------------------------------------------------------+
  * |                    Largest Acknowledged (64)                  |
  * |                                                               |
@@ -23,6 +25,10 @@ package io.pacelink.transport.wire;
  * +---------------------------------------------------------------+  Range Count
  * |                     ACK Range Length (32)                     |  times
  * +---------------------------------------------------------------+
+ * |                     ECT(0) Count (64)                         |  flag ECN
+ * |                     ECT(1) Count (64)                         |  only
+ * |                     ECN-CE Count (64)                         |
+ * +---------------------------------------------------------------+
  * </pre>
  * Range arithmetic (RFC 9000 section 19.3.1): the first range covers
  * {@code [largest - firstRange, largest]}; each further range lies below the previous one with
@@ -32,6 +38,16 @@ package io.pacelink.transport.wire;
  */
 public final class AckFrameFlyweight extends FrameHeaderFlyweight
 {
+    /**
+     * Frame flag: the ECN counts follow the ranges (RFC 9000 section 19.3.2, the ACK frame of type 0x03).
+     */
+    public static final int FLAG_ECN = 0x1;
+
+    /**
+     * Bytes the three ECN counts add to the body.
+     */
+    public static final int ECN_COUNTS_LENGTH = 3 * 8;
+
     /**
      * Offset of the largest acknowledged packet number (64 bits).
      */
@@ -88,11 +104,31 @@ public final class AckFrameFlyweight extends FrameHeaderFlyweight
 
     /**
      * @param additionalRangeCount number of gap/length ranges after the first range.
-     * @return the total length of such a frame, header included.
+     * @param hasEcnCounts         true if the frame carries the ECN counts.
+     * @return the body length of such a frame.
+     */
+    public static int bodyLength(final int additionalRangeCount, final boolean hasEcnCounts)
+    {
+        return bodyLength(additionalRangeCount) + (hasEcnCounts ? ECN_COUNTS_LENGTH : 0);
+    }
+
+    /**
+     * @param additionalRangeCount number of gap/length ranges after the first range.
+     * @return the total length of such a frame without ECN counts, header included.
      */
     public static int frameLength(final int additionalRangeCount)
     {
         return FRAME_HEADER_LENGTH + bodyLength(additionalRangeCount);
+    }
+
+    /**
+     * @param additionalRangeCount number of gap/length ranges after the first range.
+     * @param hasEcnCounts         true if the frame carries the ECN counts.
+     * @return the total length of such a frame, header included.
+     */
+    public static int frameLength(final int additionalRangeCount, final boolean hasEcnCounts)
+    {
+        return FRAME_HEADER_LENGTH + bodyLength(additionalRangeCount, hasEcnCounts);
     }
 
     /**
@@ -226,5 +262,60 @@ public final class AckFrameFlyweight extends FrameHeaderFlyweight
     private int rangeOffset(final int index)
     {
         return offset() + RANGES_OFFSET + index * BYTES_PER_RANGE;
+    }
+
+    /**
+     * @return true if the frame carries ECN counts ({@link #FLAG_ECN}).
+     */
+    public boolean hasEcnCounts()
+    {
+        return 0 != (frameFlags() & FLAG_ECN);
+    }
+
+    /**
+     * @return packets the peer received with ECT(0) (RFC 9000 section 19.3.2); only with {@link #hasEcnCounts()}.
+     */
+    public long ect0Count()
+    {
+        return buffer().getLong(ecnCountsOffset(), BYTE_ORDER);
+    }
+
+    /**
+     * @return packets the peer received with ECT(1); only with {@link #hasEcnCounts()}.
+     */
+    public long ect1Count()
+    {
+        return buffer().getLong(ecnCountsOffset() + 8, BYTE_ORDER);
+    }
+
+    /**
+     * @return packets the peer received with ECN-CE; only with {@link #hasEcnCounts()}.
+     */
+    public long ceCount()
+    {
+        return buffer().getLong(ecnCountsOffset() + 16, BYTE_ORDER);
+    }
+
+    /**
+     * Write the ECN counts of a frame appended with room for them ({@link PacketWriter#appendAck(long, int, int, int,
+     * boolean)}); the range count must already be written, since the counts follow the ranges.
+     *
+     * @param ect0 packets received with ECT(0).
+     * @param ect1 packets received with ECT(1).
+     * @param ce   packets received with ECN-CE.
+     * @return this.
+     */
+    public AckFrameFlyweight ecnCounts(final long ect0, final long ect1, final long ce)
+    {
+        final int countsOffset = ecnCountsOffset();
+        mutableBuffer().putLong(countsOffset, ect0, BYTE_ORDER);
+        mutableBuffer().putLong(countsOffset + 8, ect1, BYTE_ORDER);
+        mutableBuffer().putLong(countsOffset + 16, ce, BYTE_ORDER);
+        return this;
+    }
+
+    private int ecnCountsOffset()
+    {
+        return rangeOffset(rangeCount());
     }
 }

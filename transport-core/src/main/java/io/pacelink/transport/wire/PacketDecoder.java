@@ -63,8 +63,9 @@ public final class PacketDecoder
     public static final int MALFORMED_PING = 8;
 
     /**
-     * An ACK frame with a range count above {@link #MAX_ACK_RANGES} or negative, a body length other
-     * than 20 + 8 x count, a negative field, or ranges reaching below packet number 0.
+     * An ACK frame with a range count above {@link #MAX_ACK_RANGES} or negative, a flag other than
+     * {@link AckFrameFlyweight#FLAG_ECN}, a body length other than 20 + 8 x count (+ 24 with ECN counts), a negative
+     * field or ECN count, or ranges reaching below packet number 0.
      */
     public static final int MALFORMED_ACK = 9;
 
@@ -610,9 +611,16 @@ public final class PacketDecoder
             return MALFORMED_ACK;
         }
         ack.wrap(buffer, frameOffset);
+        final int flags = ack.frameFlags();
+        final boolean hasEcnCounts = AckFrameFlyweight.FLAG_ECN == flags;
         final int rangeCount = ack.rangeCount();
-        if (rangeCount < 0 || rangeCount > MAX_ACK_RANGES ||
-            bodyLength != AckFrameFlyweight.bodyLength(rangeCount))
+        if ((0 != flags && !hasEcnCounts) || rangeCount < 0 || rangeCount > MAX_ACK_RANGES ||
+            bodyLength != AckFrameFlyweight.bodyLength(rangeCount, hasEcnCounts))
+        {
+            return MALFORMED_ACK;
+        }
+        // RFC 9000 section 19.3.2 counts are variable-length integers, never negative; 64 bits here.
+        if (hasEcnCounts && (ack.ect0Count() < 0 || ack.ect1Count() < 0 || ack.ceCount() < 0))
         {
             return MALFORMED_ACK;
         }

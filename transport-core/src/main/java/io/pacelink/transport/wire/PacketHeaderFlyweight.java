@@ -24,11 +24,18 @@ public final class PacketHeaderFlyweight extends WireFlyweight
     /**
      * The wire format version this code speaks. Version 2 added address validation (the RETRY packet and its token)
      * and the 1200-byte floor for hellos; version 3 an integrity check on every packet (a CRC32C trailer, or the
-     * secure mode's AEAD tag), the NOISE frame and the header flags below; version 4 the server's stateless reset
-     * token in its handshake answer, covered by the secure handshake's transcript. A hello of another version is
-     * refused (docs/wire-format.md, "Versions").
+     * secure mode's AEAD tag), the NOISE frame and the header flags below; version 4 the ECN counts an ACK frame may
+     * carry ({@link AckFrameFlyweight#FLAG_ECN}) and the server's stateless reset token in its handshake answer,
+     * covered by the secure handshake's transcript. A hello of another version is refused (docs/wire-format.md,
+     * "Versions").
      */
     public static final int CURRENT_VERSION = 4;
+
+    /**
+     * The first version whose packets end in an integrity trailer: a refusal to a client of this version or later
+     * carries one, or the client would drop it as corrupt.
+     */
+    public static final int FIRST_VERSION_WITH_TRAILER = 3;
 
     /**
      * Flag: the packet is sealed by the secure mode's AEAD (its frames are ciphertext, a 16-byte tag ends it);

@@ -252,7 +252,7 @@ public final class PacketWriter
     }
 
     /**
-     * Append an ACK frame whose gap/length ranges the caller then writes with
+     * Append an ACK frame without ECN counts whose gap/length ranges the caller then writes with
      * {@link AckFrameFlyweight#range(int, int, int)} on a flyweight wrapped at the returned offset.
      *
      * @param largestAcked         the largest acknowledged packet number.
@@ -265,11 +265,37 @@ public final class PacketWriter
     public int appendAck(
         final long largestAcked, final int ackDelayUs, final int firstRange, final int additionalRangeCount)
     {
+        return appendAck(largestAcked, ackDelayUs, firstRange, additionalRangeCount, false);
+    }
+
+    /**
+     * Append an ACK frame, with room for the ECN counts if asked (flag {@link AckFrameFlyweight#FLAG_ECN}): the
+     * caller writes the ranges, then {@link AckFrameFlyweight#ecnCounts(long, long, long)}, on a flyweight wrapped at
+     * the returned offset.
+     *
+     * @param largestAcked         the largest acknowledged packet number.
+     * @param ackDelayUs           time since the largest acknowledged packet was received, in microseconds.
+     * @param firstRange           packets acknowledged contiguously below the largest.
+     * @param additionalRangeCount gap/length ranges that follow, at most {@link PacketDecoder#MAX_ACK_RANGES}.
+     * @param hasEcnCounts         true to leave room for the ECN counts after the ranges.
+     * @return absolute offset of the frame in {@link #buffer()}, or -1 if it does not fit.
+     * @throws IllegalArgumentException if the range count is negative or above the cap.
+     */
+    public int appendAck(
+        final long largestAcked,
+        final int ackDelayUs,
+        final int firstRange,
+        final int additionalRangeCount,
+        final boolean hasEcnCounts)
+    {
         if (additionalRangeCount < 0 || additionalRangeCount > PacketDecoder.MAX_ACK_RANGES)
         {
             throw new IllegalArgumentException("additionalRangeCount=" + additionalRangeCount);
         }
-        final int frameOffset = claimFrame(FrameType.ACK, 0, AckFrameFlyweight.bodyLength(additionalRangeCount));
+        final int frameOffset = claimFrame(
+            FrameType.ACK,
+            hasEcnCounts ? AckFrameFlyweight.FLAG_ECN : 0,
+            AckFrameFlyweight.bodyLength(additionalRangeCount, hasEcnCounts));
         if (frameOffset >= 0)
         {
             ack.wrap(buffer, frameOffset);

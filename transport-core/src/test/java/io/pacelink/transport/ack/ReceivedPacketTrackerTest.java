@@ -1,6 +1,7 @@
 package io.pacelink.transport.ack;
 
 import io.pacelink.transport.wire.AckFrameFlyweight;
+import io.pacelink.transport.wire.EcnCodepoint;
 import io.pacelink.transport.wire.PacketDecoder;
 import io.pacelink.transport.wire.PacketType;
 import io.pacelink.transport.wire.PacketWriter;
@@ -438,6 +439,57 @@ class ReceivedPacketTrackerTest
         nowNs += 5 * MS; // idle: the first packet after it starts again from every second one
         burst.onPacketReceived(pn, true, nowNs);
         assertEquals(2, burst.ackElicitingThreshold());
+    }
+
+    @Test
+    void ecnCountsAppearOnceAnEcnCapablePacketArrivedAndCountEachNewPacketOnce()
+    {
+        tracker.onPacketReceived(0, true, EcnCodepoint.NOT_ECT, 0);
+        tracker.onPacketReceived(1, true, EcnCodepoint.NOT_ECT, 0);
+        assertFalse(tracker.hasEcnCounts());
+        assertEquals(new Ack(1, 0, List.of("0..1")), writeAck(0), "no counts while nothing arrived ECN-capable");
+
+        tracker.onPacketReceived(2, true, EcnCodepoint.ECT_0, US);
+        tracker.onPacketReceived(3, true, EcnCodepoint.ECT_1, US);
+        tracker.onPacketReceived(4, false, EcnCodepoint.ECT_0, US);
+        assertFalse(tracker.onPacketReceived(2, true, EcnCodepoint.CE, US), "a duplicate");
+        assertTrue(tracker.hasEcnCounts());
+        assertEquals(new Ack(4, 0, List.of("0..4"), "ect0=2 ect1=1 ce=0"), writeAck(US),
+            "RFC 9000 section 13.4.1: non-ack-eliciting packets count, a duplicate changes nothing (section 21.10)");
+        assertEquals(2, tracker.ect0Received());
+        assertEquals(1, tracker.ect1Received());
+        assertEquals(0, tracker.ceReceived());
+
+        tracker.onPacketReceived(5, true, EcnCodepoint.NOT_ECT, 2 * US);
+        assertEquals(new Ack(5, 0, List.of("0..5"), "ect0=2 ect1=1 ce=0"), writeAck(2 * US),
+            "once counting, every ACK frame carries the counts");
+    }
+
+    @Test
+    void anAckElicitingPacketMarkedCeIsAcknowledgedAtOnce()
+    {
+        tracker.onPacketReceived(0, true, EcnCodepoint.ECT_0, 0);
+        writeAck(0);
+        tracker.onPacketReceived(1, true, EcnCodepoint.ECT_0, 10 * US);
+        assertFalse(tracker.isAckDue(10 * US), "an in-order ECT(0) packet waits for the next one or the delay");
+        tracker.onPacketReceived(2, true, EcnCodepoint.CE, 20 * US);
+        assertTrue(tracker.isAckDue(20 * US), "RFC 9000 section 13.2.1: CE is acknowledged immediately");
+        assertEquals(new Ack(2, 0, List.of("0..2"), "ect0=2 ect1=0 ce=1"), writeAck(20 * US));
+
+        tracker.onPacketReceived(3, false, EcnCodepoint.CE, 30 * US);
+        assertFalse(tracker.isAckDue(30 * US), "never an ACK only for packets that do not elicit one");
+        assertEquals(2, tracker.ceReceived());
+    }
+
+    @Test
+    void anAckWithCountsNeedsItsRoomOrIsNotWritten()
+    {
+        tracker.onPacketReceived(0, true, EcnCodepoint.CE, 0);
+        writer.wrap(buffer, 0, 20 + AckFrameFlyweight.frameLength(0, true) - 1).writeHeader(PacketType.ONE_RTT, 1, 1);
+        assertEquals(0, tracker.writeAckFrame(writer, 0), "one byte short of an ACK with counts");
+        writer.wrap(buffer, 0, 20 + AckFrameFlyweight.frameLength(0, true)).writeHeader(PacketType.ONE_RTT, 1, 1);
+        assertEquals(AckFrameFlyweight.frameLength(0, true), tracker.writeAckFrame(writer, 0));
+        assertEquals(new Ack(0, 0, List.of("0..0"), "ect0=0 ect1=0 ce=1"), decodeSingleAck());
     }
 
     private void acknowledge(final ReceivedPacketTracker receiver, final long nowNs)

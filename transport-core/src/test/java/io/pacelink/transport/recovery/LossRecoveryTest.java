@@ -147,7 +147,7 @@ class LossRecoveryTest
     void theSentPacketRingGrowsWithTheFlightAsTheBudgetAllows()
     {
         final MemoryBudget budget = new MemoryBudget(
-            (LossRecovery.INITIAL_SENT_PACKET_SLOTS * 2 + 2) * 97L);
+            (LossRecovery.INITIAL_SENT_PACKET_SLOTS * 2 + 2) * (SentPacketRing.BYTES_PER_SLOT + 2L * Integer.BYTES));
         final LossRecovery bounded = new LossRecovery(new RecoveryConfig().sentPacketCapacity(1024),
             new PathParameters(1200, ms(5)), new RttEstimator(ms(333), ms(1)), controller, budget);
         long packetNumber = 0;

@@ -22,7 +22,7 @@ class SentPacketRingTest
     void storesAndReturnsWhatThePacketCarried()
     {
         final int slot = ring.add(3, 42, 1200, true, true, 9000, 1100, true, 0b101);
-        ring.stamp(slot, 5000, 40, 30, true, 3600, 1200);
+        ring.stamp(slot, 5000, 40, 30, true, 3600, 1200, 700);
 
         assertEquals(3, ring.slot(3));
         assertEquals(3, ring.packetNumber(slot));
@@ -41,6 +41,7 @@ class SentPacketRingTest
         assertTrue(ring.isAppLimitedAtSend(slot));
         assertEquals(3600, ring.txInFlightBytes(slot));
         assertEquals(1200, ring.lostAtSendBytes(slot));
+        assertEquals(700, ring.deliveredCeAtSendBytes(slot));
     }
 
     @Test
@@ -54,7 +55,7 @@ class SentPacketRingTest
                 growing.state(growing.slot(0), SentPacketRing.ACKED);
             }
             final int slot = growing.add(pn, pn * 10L, 1000 + pn, true, true, pn * 100L, pn, false, pn);
-            growing.stamp(slot, pn, pn, pn, false, pn, pn);
+            growing.stamp(slot, pn, pn, pn, false, pn, pn, pn);
         }
         growing.state(growing.slot(1), SentPacketRing.ACKED);
         assertTrue(growing.grow());
@@ -68,6 +69,7 @@ class SentPacketRingTest
             assertEquals(pn * 100L, growing.streamOffset(slot));
             assertEquals(pn, growing.frameFlags(slot));
             assertEquals(pn, growing.deliveredAtSendBytes(slot));
+            assertEquals(pn, growing.deliveredCeAtSendBytes(slot));
         }
         assertEquals(SentPacketRing.ACKED, growing.state(growing.slot(1)));
         assertFalse(growing.contains(0), "pushed out before the growth");

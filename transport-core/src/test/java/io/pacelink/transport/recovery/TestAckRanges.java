@@ -8,10 +8,27 @@ final class TestAckRanges implements AckRanges
     private final long[] smallest = new long[64];
     private final long[] largest = new long[64];
     private int count;
+    private boolean hasEcnCounts;
+    private long ect0;
+    private long ect1;
+    private long ce;
 
     TestAckRanges clear()
     {
         count = 0;
+        hasEcnCounts = false;
+        return this;
+    }
+
+    /**
+     * Give the frame ECN counts (after {@link #of}, which clears them).
+     */
+    TestAckRanges ecn(final long ect0Count, final long ect1Count, final long ceCount)
+    {
+        hasEcnCounts = true;
+        ect0 = ect0Count;
+        ect1 = ect1Count;
+        ce = ceCount;
         return this;
     }
 
@@ -55,5 +72,25 @@ final class TestAckRanges implements AckRanges
     public long rangeLargest(final int i)
     {
         return largest[i];
+    }
+
+    public boolean hasEcnCounts()
+    {
+        return hasEcnCounts;
+    }
+
+    public long ect0Count()
+    {
+        return ect0;
+    }
+
+    public long ect1Count()
+    {
+        return ect1;
+    }
+
+    public long ceCount()
+    {
+        return ce;
     }
 }

@@ -223,6 +223,7 @@ public final class RecordingController implements CongestionController
     private Observer observer;
     private boolean recording = true;
     private long windowBytes = DEFAULT_WINDOW_BYTES;
+    private boolean isEcnCeCongestionEvent;
 
     private AckEvent lastAck;
     private long ackCount;
@@ -487,7 +488,8 @@ public final class RecordingController implements CongestionController
         if (recording)
         {
             events.add(Congestion.of(event));
-            log("cc.congestion" + (event.isPersistentCongestion() ? " persistent" : ""));
+            log("cc.congestion" + (event.isPersistentCongestion() ? " persistent" : "") +
+                (event.isEcnCe() ? " ecn-ce" : ""));
         }
         if (null != delegate)
         {
@@ -547,6 +549,24 @@ public final class RecordingController implements CongestionController
     public List<String> stateNames()
     {
         return null == delegate ? List.of(STATE_RECORDING) : delegate.stateNames();
+    }
+
+    public boolean isEcnCeCongestionEvent()
+    {
+        return null == delegate ? isEcnCeCongestionEvent : delegate.isEcnCeCongestionEvent();
+    }
+
+    /**
+     * For a recorder without a controller: whether the transport reports CE increases to it as congestion events.
+     * Set it before the loss recovery is built (it asks once).
+     *
+     * @param isEcnCeCongestionEvent true to receive them, as a window controller does.
+     * @return this.
+     */
+    public RecordingController ecnCeCongestionEvent(final boolean isEcnCeCongestionEvent)
+    {
+        this.isEcnCeCongestionEvent = isEcnCeCongestionEvent;
+        return this;
     }
 
     private Rtt snapshot()

@@ -13,6 +13,7 @@ import io.pacelink.transport.recovery.SentPacketDescriptor;
 import io.pacelink.transport.schedule.Release;
 import io.pacelink.transport.schedule.RoundRobinScheduler;
 import io.pacelink.transport.schedule.SchedulableFlow;
+import io.pacelink.transport.wire.EcnCodepoint;
 import io.pacelink.transport.wire.FrameHeaderFlyweight;
 import io.pacelink.transport.wire.PacketDecoder;
 import io.pacelink.transport.wire.PacketHeaderFlyweight;
@@ -26,7 +27,9 @@ import java.util.function.BooleanSupplier;
  * the controller under test through a {@link RecordingController}, and the receiver is a real
  * {@link ReceivedPacketTracker}, so a controller test sees exactly the events, rate samples and losses production
  * would. Between them: a FIFO link of fixed (or unlimited) rate followed by the round-trip propagation delay, with an
- * optional buffer limit, scripted or random drops and a token-bucket policer; a receiver that acknowledges every
+ * optional buffer limit, scripted or random drops, a token-bucket policer and ECN step marking (CE on every
+ * ECN-capable packet that finds the queue at or above a threshold, as an L4S or DCTCP-style queue marks); the sender
+ * sends ECN-capable as its ECN validation says and the receiver reports real counts; a receiver that acknowledges every
  * {@code n}-th packet or when its delayed-ACK timer (the context's max_ack_delay) expires; ACK aggregation; and an
  * application that is backlogged, writes chunks, keeps a limited amount in flight or pauses.
  * <p>
@@ -86,6 +89,7 @@ public final class ScriptedPath
     private final long delayedAckTimeoutNs;
     private final SplittableRandom lossRandom;
     private final long[] ackArrivalNs = new long[CAPACITY];
+    private final byte[] arrivingCodepoints = new byte[CAPACITY];
 
     private long bottleneckBytesPerSecond;
     private long propagationRttNs;
@@ -97,6 +101,8 @@ public final class ScriptedPath
     private long dropEveryNth;
     private int dropNextRemaining;
     private TokenBucketPolicer policer;
+    private long ceThresholdBytes = Long.MAX_VALUE;
+    private long ceMarkedPackets;
 
     private long appPendingBytes = BACKLOGGED;
     private long appChunkBytes;
@@ -140,7 +146,7 @@ public final class ScriptedPath
         this.context = context;
         this.recorder = new RecordingController(controller, null).recording(false);
         this.lossRecovery = new LossRecovery(
-            new RecoveryConfig().sentPacketCapacity(SENT_PACKET_CAPACITY),
+            new RecoveryConfig().sentPacketCapacity(SENT_PACKET_CAPACITY).ecn(true),
             context.path(),
             context.rttEstimator(),
             recorder);
@@ -288,6 +294,19 @@ public final class ScriptedPath
     {
         this.policer = rateBytesPerSecond <= 0 ?
             null : new PolicerSpec(rateBytesPerSecond * 8, bucketBytes).newPolicer();
+        return this;
+    }
+
+    /**
+     * ECN step marking at the bottleneck: an ECN-capable packet that finds at least {@code thresholdBytes} queued is
+     * marked CE instead of being dropped (it still needs room in the buffer).
+     *
+     * @param thresholdBytes the queue at which marking starts; {@link Long#MAX_VALUE} for none (the default).
+     * @return this.
+     */
+    public ScriptedPath ceThresholdBytes(final long thresholdBytes)
+    {
+        this.ceThresholdBytes = thresholdBytes;
         return this;
     }
 
@@ -516,6 +535,14 @@ public final class ScriptedPath
     }
 
     /**
+     * @return packets the bottleneck marked CE.
+     */
+    public long ceMarkedPackets()
+    {
+        return ceMarkedPackets;
+    }
+
+    /**
      * @return the largest queue seen at the bottleneck, in bytes.
      */
     public long maxQueueBytes()
@@ -709,6 +736,7 @@ public final class ScriptedPath
         final int datagramSizeBytes = context.maxDatagramSizeBytes();
         final boolean carriesData = hasData();
         final int sizeBytes = carriesData ? datagramSizeBytes : PING_PACKET_BYTES;
+        final int codepoint = lossRecovery.ecnCodepointToSend(nowNs);
         if (carriesData && BACKLOGGED != appPendingBytes)
         {
             appPendingBytes -= sizeBytes;
@@ -718,7 +746,8 @@ public final class ScriptedPath
             .sizeBytes(sizeBytes)
             .ackEliciting(true)
             .streamRange(packetNumber * datagramSizeBytes, carriesData ? sizeBytes : 0, false, false)
-            .probe(isProbe));
+            .probe(isProbe)
+            .ecnCodepoint(codepoint));
         newestSentTimeNs = nowNs;
         sentBytes += sizeBytes;
 
@@ -730,6 +759,9 @@ public final class ScriptedPath
         }
         else
         {
+            final boolean isMarked = EcnCodepoint.isEcnCapable(codepoint) && queueBytes() >= ceThresholdBytes;
+            arrivingCodepoints[i] = (byte)(isMarked ? EcnCodepoint.CE : codepoint);
+            ceMarkedPackets += isMarked ? 1 : 0;
             ackArrivalNs[i] = enterBottleneck(sizeBytes);
         }
         return sizeBytes;
@@ -846,7 +878,8 @@ public final class ScriptedPath
                 {
                     break;
                 }
-                receiver.onPacketReceived(packetNumber, true, arrivalNs);
+                receiver.onPacketReceived(
+                    packetNumber, true, arrivingCodepoints[(int)(packetNumber & MASK)], arrivalNs);
                 largestArrivalNs = arrivalNs;
                 count++;
             }
@@ -913,6 +946,26 @@ public final class ScriptedPath
         public long rangeLargest(final int i)
         {
             return tracker.rangeLargest(i);
+        }
+
+        public boolean hasEcnCounts()
+        {
+            return tracker.hasEcnCounts();
+        }
+
+        public long ect0Count()
+        {
+            return tracker.ect0Received();
+        }
+
+        public long ect1Count()
+        {
+            return tracker.ect1Received();
+        }
+
+        public long ceCount()
+        {
+            return tracker.ceReceived();
         }
     }
 }

@@ -95,6 +95,24 @@ class PacketCodecRoundTripTest
     }
 
     @Test
+    void ackWithEcnCountsRoundTripsAndSitsAfterTheRanges()
+    {
+        final int frameOffset = writer.appendAck(22, 1_234, 2, 1, true);
+        final AckFrameFlyweight ack = new AckFrameFlyweight();
+        ack.wrap(buffer, frameOffset);
+        ack.range(0, 8, 0).ecnCounts(19, 0, (1L << 40) + 3);
+
+        assertEquals(PacketDecoder.OK, decodeAndVisit());
+        assertEquals(List.of(new Ack(22, 1_234, List.of("20..22", "10..10"), "ect0=19 ect1=0 ce=1099511627779")),
+            visitor.frames());
+        assertEquals(AckFrameFlyweight.FLAG_ECN, buffer.getByte(frameOffset + FrameHeaderFlyweight.FRAME_FLAGS_OFFSET));
+        assertEquals(8 + 20 + 8 + 24, AckFrameFlyweight.frameLength(1, true));
+        assertEquals(20 + AckFrameFlyweight.frameLength(1, true), writer.length());
+        // RFC 9000 section 19.3.2 order: ECT(0), ECT(1), ECN-CE, right after the last range.
+        assertEquals(19, buffer.getLong(frameOffset + AckFrameFlyweight.RANGES_OFFSET + 8, WireFlyweight.BYTE_ORDER));
+    }
+
+    @Test
     void ackWithoutAdditionalRangesRoundTrips()
     {
         writer.appendAck(0, 0, 0, 0);

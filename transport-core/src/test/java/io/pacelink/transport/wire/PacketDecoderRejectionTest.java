@@ -104,6 +104,15 @@ class PacketDecoderRejectionTest
                 writer.appendCongestionControl("cubic");
             }
         },
+        ACK_ECN(MALFORMED_ACK)
+        {
+            void append(final PacketWriter writer, final UnsafeBuffer scratch)
+            {
+                final AckFrameFlyweight ack = new AckFrameFlyweight();
+                ack.wrap(writer.buffer(), writer.appendAck(50, 10, 5, 2, true));
+                ack.range(0, 3, 4).range(1, 0, 10).ecnCounts(7, 0, 3);
+            }
+        },
         CONSUMED(MALFORMED_CONSUMED)
         {
             void append(final PacketWriter writer, final UnsafeBuffer scratch)
@@ -150,7 +159,7 @@ class PacketDecoderRejectionTest
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {0, 1, 2, 255})
+    @ValueSource(ints = {0, 1, 2, 3, 5, 255})
     void unsupportedVersion(final int version)
     {
         final int length = ping();
@@ -308,6 +317,44 @@ class PacketDecoderRejectionTest
         assertEquals(MALFORMED_ACK, decoder.validate(buffer, 0, length), "gap");
         ack.range(0, 0, -1);
         assertEquals(MALFORMED_ACK, decoder.validate(buffer, 0, length), "range length");
+    }
+
+    @Test
+    void ackWithNegativeEcnCounts()
+    {
+        final int length = packetWith(SingleFrame.ACK_ECN);
+        final AckFrameFlyweight ack = ack();
+        assertEquals(OK, decoder.validate(buffer, 0, length));
+
+        ack.ecnCounts(-1, 0, 0);
+        assertEquals(MALFORMED_ACK, decoder.validate(buffer, 0, length), "ECT(0)");
+        ack.ecnCounts(0, Long.MIN_VALUE, 0);
+        assertEquals(MALFORMED_ACK, decoder.validate(buffer, 0, length), "ECT(1)");
+        ack.ecnCounts(0, 0, -5);
+        assertEquals(MALFORMED_ACK, decoder.validate(buffer, 0, length), "CE");
+        ack.ecnCounts(Long.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE);
+        assertEquals(OK, decoder.validate(buffer, 0, length), "huge counts are well formed: validation judges them");
+    }
+
+    @Test
+    void ackWhoseLengthDisagreesWithItsEcnFlag()
+    {
+        final int withCounts = packetWith(SingleFrame.ACK_ECN);
+        buffer.putByte(FRAME + FrameHeaderFlyweight.FRAME_FLAGS_OFFSET, (byte)0);
+        assertEquals(MALFORMED_ACK, decoder.validate(buffer, 0, withCounts), "24 bytes of counts without the flag");
+
+        final int withoutCounts = packetWith(SingleFrame.ACK);
+        buffer.putByte(FRAME + FrameHeaderFlyweight.FRAME_FLAGS_OFFSET, (byte)AckFrameFlyweight.FLAG_ECN);
+        assertEquals(MALFORMED_ACK, decoder.validate(buffer, 0, withoutCounts), "the flag without the counts");
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {0x2, 0x3, 0x80, 0xFF})
+    void ackWithAnUnknownFlag(final int flags)
+    {
+        final int length = packetWith(SingleFrame.ACK_ECN);
+        buffer.putByte(FRAME + FrameHeaderFlyweight.FRAME_FLAGS_OFFSET, (byte)flags);
+        assertEquals(MALFORMED_ACK, decoder.validate(buffer, 0, length));
     }
 
     @Test

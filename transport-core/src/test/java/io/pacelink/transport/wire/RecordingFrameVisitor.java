@@ -14,8 +14,19 @@ public final class RecordingFrameVisitor implements FrameVisitor
     /**
      * An ACK frame with its ranges expanded to absolute packet numbers, newest first, each {@code "smallest..largest"}.
      */
-    public record Ack(long largestAcked, int ackDelayUs, List<String> ranges)
+    public record Ack(long largestAcked, int ackDelayUs, List<String> ranges, String ecnCounts)
     {
+        /**
+         * An ACK frame without ECN counts.
+         *
+         * @param largestAcked the largest acknowledged packet number.
+         * @param ackDelayUs   the ACK delay.
+         * @param ranges       the ranges, as {@code smallest..largest}, newest first.
+         */
+        public Ack(final long largestAcked, final int ackDelayUs, final List<String> ranges)
+        {
+            this(largestAcked, ackDelayUs, ranges, "");
+        }
     }
 
     /**
@@ -133,7 +144,8 @@ public final class RecordingFrameVisitor implements FrameVisitor
 
     public void onAck(final AckFrameFlyweight ack)
     {
-        frames.add(new Ack(ack.largestAcked(), ack.ackDelayUs(), ranges(ack)));
+        frames.add(new Ack(ack.largestAcked(), ack.ackDelayUs(), ranges(ack), ack.hasEcnCounts() ?
+            "ect0=" + ack.ect0Count() + " ect1=" + ack.ect1Count() + " ce=" + ack.ceCount() : ""));
     }
 
     public void onData(final DataFrameFlyweight data)
