@@ -423,7 +423,7 @@ class EndpointCoreTest
         // dead-peer limit is what ends it.
         final PacelinkContext context = new PacelinkContext();
         context.limits().maxPacketsWithoutProgress(1_000_000);
-        server.close(nowNs());
+        bed.stop(server);
         server = newCore(serverPort, true, 16, context, new ArrayList<>());
         final Connection[] pair = connect();
         // The real client is cut off both ways; only the attacker's padding reaches the server.
