@@ -89,6 +89,21 @@ final class OnPathRelay implements AutoCloseable
         }
     }
 
+    /**
+     * Send a datagram of the attacker's to the client, from the address the client knows as the server's.
+     */
+    synchronized void injectToClient(final byte[] datagram)
+    {
+        try
+        {
+            channel.send(ByteBuffer.wrap(datagram), client);
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
+    }
+
     private void relay()
     {
         final ByteBuffer buffer = ByteBuffer.allocateDirect(65536);

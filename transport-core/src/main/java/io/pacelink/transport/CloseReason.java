@@ -54,6 +54,14 @@ public enum CloseReason
         "pretends to be there"),
 
     /**
+     * For a whole idle timeout the peer sent nothing but packets that make no progress — PINGs, ACKs that
+     * acknowledge nothing new — and more of them than a keep-alive needs
+     * ({@link EndpointLimits#maxPacketsWithoutProgress(int)}), while this side was not holding it back by flow
+     * control: it only keeps the connection open (docs/security.md).
+     */
+    NO_PROGRESS("the peer sent only PINGs and ACKs for the idle timeout, beyond what a keep-alive needs"),
+
+    /**
      * The server did not answer the handshake within the handshake timeout. (A server's own half-open connection,
      * whose client never confirmed the handshake, ends so too, before its application ever sees it.)
      */
@@ -66,6 +74,12 @@ public enum CloseReason
      * short confirmation window, because an ICMP message is easy to forge.
      */
     PEER_UNREACHABLE("the peer is unreachable: nothing listens on its port (ICMP port unreachable)"),
+
+    /**
+     * The peer sent a stateless reset (RFC 9000 section 10.3): it no longer knows the connection — its process
+     * restarted, or lost the connection's state — and said so with the token only it could compute.
+     */
+    PEER_RESET("the peer reset the connection: it no longer knows it (its process restarted, or lost its state)"),
 
     /**
      * A side broke the protocol (data beyond flow-control credit, an ACK for a packet never sent, a message longer

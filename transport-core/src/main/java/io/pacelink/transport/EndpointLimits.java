@@ -54,6 +54,13 @@ public final class EndpointLimits
     public static final int DEFAULT_MAX_UNACKNOWLEDGED_PTOS = 10;
 
     /**
+     * Packets a peer may send in an idle timeout that make no progress — PINGs, ACKs that acknowledge nothing new —
+     * before its connection closes as {@link CloseReason#NO_PROGRESS}. Both ends' keep-alives on an idle connection
+     * send a PING every half idle timeout and draw an ACK for it: some 4 in an idle timeout, far below this.
+     */
+    public static final int DEFAULT_MAX_PACKETS_WITHOUT_PROGRESS = 64;
+
+    /**
      * RTT samples below this are impossible on any path (a loopback round trip between two processes costs more
      * than a microsecond of system calls) and are rejected rather than allowed to drag min_rtt down.
      */
@@ -107,6 +114,7 @@ public final class EndpointLimits
     private long memoryBudgetBytes = DEFAULT_MEMORY_BUDGET_BYTES;
     private int maxReceiveRanges = DEFAULT_MAX_RECEIVE_RANGES;
     private int maxUnacknowledgedPtos = DEFAULT_MAX_UNACKNOWLEDGED_PTOS;
+    private int maxPacketsWithoutProgress = DEFAULT_MAX_PACKETS_WITHOUT_PROGRESS;
     private long minRttSampleNs = DEFAULT_MIN_RTT_SAMPLE_NS;
     private int maxUnconfirmedHandshakes = DEFAULT_MAX_UNCONFIRMED_HANDSHAKES;
     private int maxUnconfirmedHandshakesPerSource = DEFAULT_MAX_UNCONFIRMED_HANDSHAKES_PER_SOURCE;
@@ -220,6 +228,26 @@ public final class EndpointLimits
     public int maxUnacknowledgedPtos()
     {
         return maxUnacknowledgedPtos;
+    }
+
+    /**
+     * @param packets packets without progress a peer may send in an idle timeout (PINGs, ACKs that acknowledge
+     *                nothing new; no new data, no new credit or receipt) before its connection closes as
+     *                {@link CloseReason#NO_PROGRESS}, 8..1,000,000 (docs/security.md, "Liveness by progress").
+     * @return this.
+     */
+    public EndpointLimits maxPacketsWithoutProgress(final int packets)
+    {
+        maxPacketsWithoutProgress = requireRange("maxPacketsWithoutProgress", packets, 8, 1_000_000);
+        return this;
+    }
+
+    /**
+     * @return packets without progress a peer may send in an idle timeout.
+     */
+    public int maxPacketsWithoutProgress()
+    {
+        return maxPacketsWithoutProgress;
     }
 
     /**

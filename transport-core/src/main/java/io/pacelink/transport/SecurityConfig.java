@@ -38,6 +38,7 @@ public final class SecurityConfig
     private AeadAlgorithm aead;
     private ServerKeyVerifier serverKeyVerifier;
     private long keyUpdateIntervalPackets = DEFAULT_KEY_UPDATE_INTERVAL_PACKETS;
+    private byte[] statelessResetKey;
 
     /**
      * @param key this server's static X25519 private key, 32 bytes, or null; it answers Noise NK hellos.
@@ -157,6 +158,31 @@ public final class SecurityConfig
     public long keyUpdateIntervalPackets()
     {
         return keyUpdateIntervalPackets;
+    }
+
+    /**
+     * The key of the endpoint's stateless reset tokens (RFC 9000 section 10.3; docs/security.md, "Stateless
+     * reset"). A server's clients recognise a reset only if the restarted server derives the same token from the
+     * connection id, so the key must outlive the process. Without one, a server with a {@link #serverPrivateKey}
+     * derives it from that key (which persists by nature), and any other endpoint draws a random one per process:
+     * its resets then reach clients of the same process only.
+     *
+     * @param key 32 secret bytes, or null for the default above. Keep it as secret as a private key: whoever holds
+     *            it can end any of this server's connections whose id it sees.
+     * @return this.
+     */
+    public SecurityConfig statelessResetKey(final byte[] key)
+    {
+        statelessResetKey = checkedKey("statelessResetKey", key);
+        return this;
+    }
+
+    /**
+     * @return the configured stateless reset key, or null.
+     */
+    public byte[] statelessResetKey()
+    {
+        return statelessResetKey;
     }
 
     /**

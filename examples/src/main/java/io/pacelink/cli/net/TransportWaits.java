@@ -306,7 +306,8 @@ public final class TransportWaits
             case PROTOCOL_VIOLATION -> "the connection broke the transport protocol and was closed" + why;
             case REJECTED -> peerName + " refused the connection" + why;
             case AUTHENTICATION_FAILED, SECURITY_MISMATCH -> peerName + ": " + reason.description() + why;
-            case PEER_UNRESPONSIVE, PEER_UNREACHABLE, PEER_ABORTED -> peerName + ": " + reason.description();
+            case PEER_UNRESPONSIVE, PEER_UNREACHABLE, PEER_ABORTED, PEER_RESET, NO_PROGRESS ->
+                peerName + ": " + reason.description();
             case LINGER_TIMEOUT, ABORTED -> "the connection was closed here: " + reason.description();
             case HANDSHAKE_TIMEOUT -> peerName + " did not answer the handshake";
             case ENDPOINT_CLOSED, LOCAL_CLOSE -> "the connection was closed here early";

@@ -229,6 +229,7 @@ final class Acceptor
         makeRoomForHandshake(source);
         final ConnectionCore connection = factory.open(
             factory.nextId(connections.isIdInUse()), source, controllerName, false, secureSession, nowNs);
+        connection.answerWithResetToken(replies.resetToken(connection.localId()));
         connections.add(connection, nowNs);
         handshakeBudget.add(connection.localId(), source.getAddress());
         connection.applyPeerHandshake(hello, nowNs);

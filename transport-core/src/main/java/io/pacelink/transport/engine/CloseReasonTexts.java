@@ -24,6 +24,7 @@ final class CloseReasonTexts
     static final UnsafeBuffer RECEIPT_BEYOND_SENT = text("CONSUMED receipt for stream data never sent");
     static final UnsafeBuffer UNEXPECTED_HANDSHAKE = text("HANDSHAKE frame in a ONE_RTT packet");
     static final UnsafeBuffer PEER_UNRESPONSIVE = text("nothing acknowledged through the probe-timeout limit");
+    static final UnsafeBuffer NO_PROGRESS = text("only PINGs and ACKs for the idle timeout, beyond a keep-alive's");
     static final UnsafeBuffer NOT_ACCEPTING = text("the server does not accept connections");
     static final UnsafeBuffer CONNECTION_LIMIT = text("the server has its maximum of connections");
     static final UnsafeBuffer MEMORY_BUDGET = text("the server's memory budget is spent");

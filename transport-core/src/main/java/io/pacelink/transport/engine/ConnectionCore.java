@@ -23,6 +23,7 @@ import io.pacelink.transport.wire.PacketDecoder;
 import io.pacelink.transport.wire.PacketWriter;
 import io.pacelink.transport.wire.RetryPacketFlyweight;
 import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
 
 import java.net.InetSocketAddress;
 
@@ -117,7 +118,8 @@ final class ConnectionCore implements SchedulableFlow
         this.assembler = new PacketAssembler(localId, handle, path, settings.maxAckDelayNs(), packetNumbers,
             handshake, lifecycle, liveness, controlFrames, receipts, ackTracker, lossRecovery);
         this.frames = new FrameReceiver(handle, ackTracker, lossRecovery, receipts, lifecycle, controlFrames, liveness,
-            publisher, endpointCounters, securityCounters);
+            publisher, endpointCounters, securityCounters,
+            new ProgressWatch(settings.limits().maxPacketsWithoutProgress(), nowNs));
         this.readiness = new SendReadiness(
             lifecycle, ackTracker, lossRecovery, controller, controlFrames, receipts, handle);
         this.timers = new ConnectionTimers(handle, handshake, lifecycle, liveness, controlFrames, receipts, ackTracker,
@@ -270,6 +272,7 @@ final class ConnectionCore implements SchedulableFlow
         }
         else if (ConnectionHandshake.ANSWER_ACCEPTED == verdict)
         {
+            handshake.rememberPeerResetToken(answer);
             applyPeerHandshake(answer, nowNs);
             lifecycle.connected();
             handshake.onAnswerAccepted(nowNs);
@@ -311,6 +314,55 @@ final class ConnectionCore implements SchedulableFlow
         if (lifecycle.isConnecting())
         {
             lifecycle.onRefused(errorCode, detail);
+        }
+    }
+
+    /**
+     * A server connection's handshake answers give its client this stateless reset token (RFC 9000 section 10.3).
+     */
+    void answerWithResetToken(final UnsafeBuffer token)
+    {
+        handshake.answerWithResetToken(token);
+    }
+
+    /**
+     * @return true if this client connection's server gave a stateless reset token in its handshake answer.
+     */
+    boolean hasPeerResetToken()
+    {
+        return handshake.hasPeerResetToken();
+    }
+
+    /**
+     * @param head the first 8 bytes of a datagram's last 16, little-endian.
+     * @param tail the last 8.
+     * @return true if they are the stateless reset token the server gave (compared in constant time: no early exit
+     * tells a forger how many bytes it got right).
+     */
+    boolean isPeerResetToken(final long head, final long tail)
+    {
+        return handshake.hasPeerResetToken() &&
+            0 == ((head ^ handshake.peerResetTokenHead()) | (tail ^ handshake.peerResetTokenTail()));
+    }
+
+    /**
+     * @return the first 8 bytes of the server's stateless reset token: the key {@link PeerResetTokens} finds this
+     * connection by.
+     */
+    long peerResetTokenHead()
+    {
+        return handshake.peerResetTokenHead();
+    }
+
+    /**
+     * The server sent a stateless reset: it no longer knows this connection. It ends at once, sending nothing (the
+     * peer has no state to close).
+     */
+    void onStatelessReset()
+    {
+        if (!lifecycle.isClosed())
+        {
+            lifecycle.endNow(CloseReason.PEER_RESET, "");
         }
     }
 

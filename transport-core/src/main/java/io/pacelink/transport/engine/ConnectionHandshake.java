@@ -3,7 +3,9 @@ package io.pacelink.transport.engine;
 import io.pacelink.transport.CloseReason;
 import io.pacelink.transport.PacelinkContext;
 import io.pacelink.transport.secure.SecureSession;
+import io.pacelink.transport.secure.StatelessResetTokens;
 import io.pacelink.transport.stats.SecurityCounters;
+import io.pacelink.transport.wire.FrameHeaderFlyweight;
 import io.pacelink.transport.wire.HandshakeFrameFlyweight;
 import io.pacelink.transport.wire.NoiseFrameFlyweight;
 import io.pacelink.transport.wire.PacketHeaderFlyweight;
@@ -72,6 +74,9 @@ final class ConnectionHandshake
     private String failureDetail;
     private long confirmationDueNs = Long.MAX_VALUE;
     private boolean isConfirmed;
+    private boolean hasPeerResetToken;
+    private long peerResetTokenHead;
+    private long peerResetTokenTail;
 
     /**
      * @param isClient         true for the side that sends the hello.
@@ -304,7 +309,58 @@ final class ConnectionHandshake
         return confirmationDueNs;
     }
 
+    /**
+     * The accepted answer's token field holds the server's stateless reset token for this connection (RFC 9000
+     * section 10.3; authenticated with the answer in the secure mode): keep it. An answer without one (a server that
+     * gives none) leaves the connection unable to recognise a reset, as before.
+     */
+    void rememberPeerResetToken(final HandshakeFrameFlyweight answer)
+    {
+        if (StatelessResetTokens.TOKEN_LENGTH == answer.tokenLength())
+        {
+            hasPeerResetToken = true;
+            peerResetTokenHead = answer.buffer().getLong(answer.tokenOffset(), HandshakeFrameFlyweight.BYTE_ORDER);
+            peerResetTokenTail = answer.buffer().getLong(
+                answer.tokenOffset() + Long.BYTES, HandshakeFrameFlyweight.BYTE_ORDER);
+        }
+    }
+
+    /**
+     * @return true if the server gave a stateless reset token ({@link #rememberPeerResetToken}).
+     */
+    boolean hasPeerResetToken()
+    {
+        return hasPeerResetToken;
+    }
+
+    /**
+     * @return the token's first 8 bytes, little-endian.
+     */
+    long peerResetTokenHead()
+    {
+        return peerResetTokenHead;
+    }
+
+    /**
+     * @return the token's last 8 bytes, little-endian.
+     */
+    long peerResetTokenTail()
+    {
+        return peerResetTokenTail;
+    }
+
     // ---------------------------------------------------------------- server
+
+    /**
+     * The server's answers carry the connection's stateless reset token in their token field.
+     *
+     * @param token {@link StatelessResetTokens#TOKEN_LENGTH} bytes from 0.
+     */
+    void answerWithResetToken(final UnsafeBuffer token)
+    {
+        retryToken = token;
+        retryTokenLength = StatelessResetTokens.TOKEN_LENGTH;
+    }
 
     /**
      * The client sent its hello again: the answer was lost, send it again.
@@ -358,7 +414,8 @@ final class ConnectionHandshake
     }
 
     /**
-     * @return the RETRY token to echo, or null.
+     * @return the token this side's handshake packets carry: a client's the RETRY token it echoes, a server's the
+     * connection's stateless reset token; or null.
      */
     DirectBuffer retryToken()
     {
@@ -383,12 +440,18 @@ final class ConnectionHandshake
 
     /**
      * The transcript of a HANDSHAKE frame's clear parameters (and the controller a client asks for), which the secure
-     * handshake's messages carry (docs/wire-format.md, "Secure mode").
+     * handshake's messages carry (docs/wire-format.md, "Secure mode"). A server's answer covers its token field too:
+     * the stateless reset token it gives the client, which a forger must not be able to replace.
      */
     static byte[] transcript(final DirectBuffer buffer, final int frameOffset, final String controllerName)
     {
+        final boolean isAnswer = 0 != (buffer.getByte(frameOffset + FrameHeaderFlyweight.FRAME_FLAGS_OFFSET) &
+            HandshakeFrameFlyweight.FLAG_RESPONSE);
+        final int tokenLength = buffer.getInt(
+            frameOffset + HandshakeFrameFlyweight.TOKEN_LENGTH_OFFSET, HandshakeFrameFlyweight.BYTE_ORDER);
+        final int end = isAnswer ?
+            HandshakeFrameFlyweight.TOKEN_OFFSET + tokenLength : HandshakeFrameFlyweight.TOKEN_LENGTH_OFFSET;
         return SecureSession.transcript(buffer, frameOffset + HandshakeFrameFlyweight.SOURCE_CONNECTION_ID_OFFSET,
-            HandshakeFrameFlyweight.TOKEN_LENGTH_OFFSET - HandshakeFrameFlyweight.SOURCE_CONNECTION_ID_OFFSET,
-            controllerName);
+            end - HandshakeFrameFlyweight.SOURCE_CONNECTION_ID_OFFSET, controllerName);
     }
 }

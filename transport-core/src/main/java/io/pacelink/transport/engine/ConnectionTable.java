@@ -28,6 +28,7 @@ final class ConnectionTable
     private final ArrayList<ConnectionCore> connections = new ArrayList<>();
     private final ArrayList<ConnectionCore> marked = new ArrayList<>();
     private final LongPredicate isIdInUse = byId::containsKey;
+    private final PeerResetTokens peerResetTokens = new PeerResetTokens();
     private final ConnectionDeadlines deadlines;
     private int[] servedPlaces = new int[16];
     private ConnectionCore[] served = new ConnectionCore[16];
@@ -103,6 +104,14 @@ final class ConnectionTable
     ConnectionCore find(final long connectionId)
     {
         return byId.get(connectionId);
+    }
+
+    /**
+     * @return the stateless reset tokens of the client connections in the table.
+     */
+    PeerResetTokens peerResetTokens()
+    {
+        return peerResetTokens;
     }
 
     /**
@@ -315,6 +324,7 @@ final class ConnectionTable
         connection.tableIndex(-1);
         deadlines.cancel(connection);
         byId.remove(connection.localId());
+        peerResetTokens.remove(connection);
         if (!connection.isClient())
         {
             // A newer handshake of the same client (after this one was dropped for the budget) keeps its entry.
@@ -351,6 +361,7 @@ final class ConnectionTable
         connections.clear();
         byId.clear();
         serverByClientId.clear();
+        peerResetTokens.clear();
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.pacelink.transport.engine;
 
+import io.pacelink.transport.PacelinkContext;
 import io.pacelink.transport.stream.ReceiveLog;
 import io.pacelink.transport.wire.PacketWriter;
 
@@ -57,6 +58,15 @@ final class ControlFrames
             return 1;
         }
         return 0;
+    }
+
+    /**
+     * @return true if the peer has less credit left than a minimum-size datagram carries: it waits for this side's
+     * application to read (the receive window is full), and cannot make progress by sending data.
+     */
+    boolean isPeerBlockedByCredit()
+    {
+        return advertisedMaxDataBytes - receiveLog.highestReceived() < PacelinkContext.MIN_DATAGRAM_SIZE_BYTES;
     }
 
     /**

@@ -4,6 +4,7 @@ import io.pacelink.transport.CloseReason;
 import io.pacelink.transport.ConnectionState;
 import io.pacelink.transport.PacelinkContext;
 import io.pacelink.transport.secure.Crc32cGuard;
+import io.pacelink.transport.secure.Crc32cPacketCheck;
 import io.pacelink.transport.secure.PacketGuard;
 import io.pacelink.transport.stats.ConnectionCounters;
 import io.pacelink.transport.stats.EndpointCounters;
@@ -25,12 +26,18 @@ import java.net.InetSocketAddress;
  * destination id: a connection's ONE_RTT or CLOSE packet to its {@link ConnectionCore} (a server connection's first
  * confirms it through the {@link Acceptor}), a hello to the {@link Acceptor}, a server's answer, refusal or RETRY to
  * the client connection it is for. Whatever fails a check is dropped and counted; nothing here throws.
+ * <p>
+ * Stateless reset (RFC 9000 section 10.3), both ends: a datagram that belongs to no connection (an unknown id, or
+ * an integrity check failed) is first checked for a client connection's reset token ({@link PeerResetTokens}); a
+ * server answers a ONE_RTT packet for an id it does not know with a reset ({@link StatelessReplies}).
  */
 final class DatagramDispatcher
 {
     private final PacelinkContext context;
     private final ConnectionTable connections;
     private final Acceptor acceptor;
+    private final StatelessReplies replies;
+    private final boolean sendsStatelessResets;
     private final Crc32cGuard crc;
     private final EndpointCounters endpointCounters;
     private final SecurityCounters securityCounters;
@@ -43,6 +50,7 @@ final class DatagramDispatcher
         final PacelinkContext context,
         final ConnectionTable connections,
         final Acceptor acceptor,
+        final StatelessReplies replies,
         final Crc32cGuard crc,
         final EndpointCounters endpointCounters,
         final SecurityCounters securityCounters)
@@ -50,6 +58,9 @@ final class DatagramDispatcher
         this.context = context;
         this.connections = connections;
         this.acceptor = acceptor;
+        this.replies = replies;
+        // Only a server gives tokens, so only a server's resets can be recognised: a client stays silent.
+        this.sendsStatelessResets = context.acceptConnections();
         this.crc = crc;
         this.endpointCounters = endpointCounters;
         this.securityCounters = securityCounters;
@@ -85,7 +96,10 @@ final class DatagramDispatcher
                 final int packetLength = crc.open(buffer, offset, length);
                 if (packetLength < 0)
                 {
-                    securityCounters.integrityFailures().incrementRelease();
+                    if (!isStatelessReset(buffer, offset, length, source))
+                    {
+                        securityCounters.integrityFailures().incrementRelease();
+                    }
                     return;
                 }
                 onIntactPacket(buffer, offset, packetLength, source, false, ecnCodepoint, nowNs);
@@ -125,11 +139,19 @@ final class DatagramDispatcher
         final int ecnCodepoint,
         final long nowNs)
     {
-        final ConnectionCore connection = connections.byId(buffer.getLong(
-            offset + PacketHeaderFlyweight.DESTINATION_CONNECTION_ID_OFFSET, PacketHeaderFlyweight.BYTE_ORDER));
+        final long destinationId = buffer.getLong(
+            offset + PacketHeaderFlyweight.DESTINATION_CONNECTION_ID_OFFSET, PacketHeaderFlyweight.BYTE_ORDER);
+        final ConnectionCore connection = connections.byId(destinationId);
         if (null == connection || connection.isClosed())
         {
-            endpointCounters.unknownConnection().incrementRelease();
+            if (!isStatelessReset(buffer, offset, length, source))
+            {
+                endpointCounters.unknownConnection().incrementRelease();
+                answerUnknownConnection(
+                    buffer.getByte(offset + PacketHeaderFlyweight.PACKET_TYPE_OFFSET) & 0xFF, destinationId,
+                    buffer.getShort(offset + PacketHeaderFlyweight.FLAGS_OFFSET, PacketHeaderFlyweight.BYTE_ORDER),
+                    length, source, nowNs);
+            }
             return;
         }
         if (!connection.remoteAddress().equals(source))
@@ -174,6 +196,43 @@ final class DatagramDispatcher
             return;
         }
         onIntactPacket(guard.openedBuffer(), guard.openedOffset(), openedLength, source, true, ecnCodepoint, nowNs);
+    }
+
+    /**
+     * @return true if the datagram is a stateless reset of a client connection from its server: the connection ended
+     * ({@link CloseReason#PEER_RESET}) and the reset is counted.
+     */
+    private boolean isStatelessReset(
+        final DirectBuffer buffer, final int offset, final int length, final InetSocketAddress source)
+    {
+        final ConnectionCore connection = connections.peerResetTokens().resetConnection(buffer, offset, length, source);
+        if (null == connection)
+        {
+            return false;
+        }
+        securityCounters.statelessResetsReceived().incrementRelease();
+        connection.onStatelessReset();
+        connections.mark(connection);
+        return true;
+    }
+
+    /**
+     * A packet for a connection id this endpoint does not know: a server answers a connection's ONE_RTT packet with
+     * a stateless reset, so a client of a restarted server learns at once that its connection is gone (RFC 9000
+     * section 10.3). Handshake packets, RETRYs, CLOSEs (whose sender is leaving anyway) and id 0 get none.
+     */
+    private void answerUnknownConnection(
+        final int packetType,
+        final long destinationId,
+        final int flags,
+        final int length,
+        final InetSocketAddress source,
+        final long nowNs)
+    {
+        if (sendsStatelessResets && PacketType.ONE_RTT == packetType && 0 != destinationId)
+        {
+            replies.sendStatelessReset(destinationId, flags, length, source, nowNs);
+        }
     }
 
     /**
@@ -258,6 +317,9 @@ final class DatagramDispatcher
         if (null == connection || connection.isClosed())
         {
             endpointCounters.unknownConnection().incrementRelease();
+            // Only a plaintext packet gets here unknown (a sealed one ends in onSealed): its datagram had the CRC32C.
+            answerUnknownConnection(decoder.packetType(), decoder.destinationConnectionId(), 0,
+                length + Crc32cPacketCheck.TRAILER_LENGTH, source, nowNs);
             return;
         }
         if (!wasSealed && null != connection.protection())
@@ -324,6 +386,7 @@ final class DatagramDispatcher
         if (null != connection)
         {
             connection.onHandshakeResponse(handshake, handshakeHasNoise ? decoder.noise() : null, nowNs);
+            connections.peerResetTokens().add(connection);
         }
     }
 

@@ -22,6 +22,7 @@ import io.pacelink.transport.secure.Crc32cPacketCheck;
 import io.pacelink.transport.secure.EndpointKeys;
 import io.pacelink.transport.secure.PacketGuard;
 import io.pacelink.transport.secure.SecureSession;
+import io.pacelink.transport.secure.StatelessResetTokens;
 import io.pacelink.transport.stats.CountersSizing;
 import io.pacelink.transport.stats.EndpointCounters;
 import io.pacelink.transport.stats.SecurityCounters;
@@ -148,12 +149,16 @@ public final class EndpointCore implements DatagramHandler
             new AeadGuard.Buffers(PacelinkContext.MAX_DATAGRAM_SIZE_BYTES) : null,
             context.ecn() && port.sendsEcn());
         this.outbox = new Outbox(port, context.sendBatchLimit(), context.maxDatagramSizeBytes(), endpointCounters);
+        final StatelessResetTokens resetTokens =
+            new StatelessResetTokens(StatelessResetTokens.key(context.security(), tokenKey));
         final StatelessReplies replies = new StatelessReplies(outbox, writer, crcGuard,
-            context.maxDatagramSizeBytes(), context.limits(), randomSource.getAsLong(), securityCounters);
+            context.maxDatagramSizeBytes(), context.limits(), randomSource.getAsLong(),
+            resetTokens, resetTokens.paddingSeed(tokenKey), securityCounters);
         this.acceptor = new Acceptor(context, connections, factory, admission, handshakeBudget, keys, registry,
             acceptHandler, replies, endpointCounters, securityCounters);
         this.dispatcher =
-            new DatagramDispatcher(context, connections, acceptor, crcGuard, endpointCounters, securityCounters);
+            new DatagramDispatcher(context, connections, acceptor, replies, crcGuard, endpointCounters,
+                securityCounters);
         this.receiveBatch = port.newReceiveBatch(context.receiveBatchLimit());
     }
 

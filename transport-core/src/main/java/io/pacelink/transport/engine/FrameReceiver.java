@@ -40,7 +40,9 @@ final class FrameReceiver implements PacketOutcomeListener
     private final EndpointCounters endpointCounters;
     private final SecurityCounters securityCounters;
     private final AckFrameRanges ackRanges = new AckFrameRanges();
+    private final ProgressWatch progressWatch;
     private boolean isPacketDropped;
+    private boolean isProgress;
 
     FrameReceiver(
         final ConnectionHandle handle,
@@ -52,8 +54,10 @@ final class FrameReceiver implements PacketOutcomeListener
         final Liveness liveness,
         final ConnectionPublisher publisher,
         final EndpointCounters endpointCounters,
-        final SecurityCounters securityCounters)
+        final SecurityCounters securityCounters,
+        final ProgressWatch progressWatch)
     {
+        this.progressWatch = progressWatch;
         this.sendLog = handle.sendLog();
         this.receiveLog = handle.receiveLog();
         this.counters = handle.counters();
@@ -89,6 +93,9 @@ final class FrameReceiver implements PacketOutcomeListener
     {
         liveness.onPacket(nowNs);
         isPacketDropped = false;
+        isProgress = false;
+        final long sendLimitBefore = sendLog.sendLimit();
+        final long peerConsumedBefore = receipts.peerConsumedPosition();
         for (int frameType = decoder.firstFrame(buffer, offset, length);
             PacketDecoder.NO_MORE_FRAMES != frameType && !lifecycle.isClosing() && !isPacketDropped;
             frameType = decoder.nextFrame())
@@ -140,6 +147,35 @@ final class FrameReceiver implements PacketOutcomeListener
             {
                 counters.set(ConnectionCounters.ECN_CE_RECEIVED, ackTracker.ceReceived());
             }
+            watchProgress(sendLimitBefore, peerConsumedBefore, nowNs);
+        }
+    }
+
+    /**
+     * Liveness by progress ({@link ProgressWatch}): new data, new credit, a new receipt or a new acknowledgement of
+     * this side's packets is progress; a packet with none counts towards the bound, unless this side holds the peer
+     * back by flow control (its application does not read), where the peer cannot make progress.
+     */
+    private void watchProgress(final long sendLimitBefore, final long peerConsumedBefore, final long nowNs)
+    {
+        if (lifecycle.isClosing())
+        {
+            return;
+        }
+        // New credit is progress only where this side has data waiting for it: credit nobody needs, raised a byte at
+        // a time, must not keep a connection open.
+        final boolean isNeededCredit =
+            sendLog.sendLimit() > sendLimitBefore && sendLog.tailPosition() > sendLimitBefore;
+        if (isProgress || isNeededCredit || receipts.peerConsumedPosition() != peerConsumedBefore)
+        {
+            progressWatch.onProgress(nowNs);
+        }
+        else if (progressWatch.onPacketWithoutProgress(nowNs, liveness.idleTimeoutNs()) &&
+            !controlFrames.isPeerBlockedByCredit())
+        {
+            securityCounters.noProgressCloses().incrementRelease();
+            lifecycle.closeReasonText(CloseReasonTexts.NO_PROGRESS);
+            lifecycle.abortWithClose(ConnectionLifecycle.ABORTED_ERROR, CloseReason.NO_PROGRESS);
         }
     }
 
@@ -175,6 +211,7 @@ final class FrameReceiver implements PacketOutcomeListener
             return;
         }
         counters.counter(ConnectionCounters.STREAM_BYTES_RECEIVED).getAndAddRelease(newBytes);
+        isProgress |= newBytes > 0;
     }
 
     private void onReceiveError(final int error)
@@ -248,6 +285,7 @@ final class FrameReceiver implements PacketOutcomeListener
         final boolean fin,
         final int frameFlags)
     {
+        isProgress = true;
         if (streamLength > 0 || fin)
         {
             sendLog.onRangeAcked(streamOffset, streamLength, fin);

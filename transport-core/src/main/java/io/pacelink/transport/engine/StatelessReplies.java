@@ -5,6 +5,7 @@ import io.pacelink.transport.admission.AddressValidator;
 import io.pacelink.transport.admission.SourceRateLimiter;
 import io.pacelink.transport.secure.Crc32cGuard;
 import io.pacelink.transport.secure.Crc32cPacketCheck;
+import io.pacelink.transport.secure.StatelessResetTokens;
 import io.pacelink.transport.stats.SecurityCounters;
 import io.pacelink.transport.wire.PacketHeaderFlyweight;
 import io.pacelink.transport.wire.PacketType;
@@ -12,8 +13,10 @@ import io.pacelink.transport.wire.PacketWriter;
 import io.pacelink.transport.wire.RetryPacketFlyweight;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
 
 import java.net.InetSocketAddress;
+import java.util.SplittableRandom;
 
 /**
  * The server's answers to a hello that keep no state: a RETRY with an address-validation token (RFC 9000 section
@@ -23,11 +26,27 @@ import java.net.InetSocketAddress;
  * the hello it answers, and leaves through the {@link Outbox} with the cycle's other datagrams. Each goes to an
  * address nobody has proven (a spoofed source makes the endpoint a reflector towards its victim, if not an
  * amplifier), so each passes a token bucket for its destination and one for all destinations first; one over either
- * is dropped and counted.
+ * is dropped and counted. The same buckets hold the stateless resets (RFC 9000 section 10.3) this endpoint sends to
+ * packets for connections it does not know.
  */
 final class StatelessReplies
 {
     private static final int DESTINATION_BUCKETS = 4096;
+
+    /**
+     * The shortest stateless reset: the first 4 header bytes of a packet, at least one unpredictable byte and the
+     * token (RFC 9000 section 10.3 has 5 + 16 bytes for QUIC's short header). A trigger no longer than this gets no
+     * answer: the answer must be shorter than its trigger (section 10.3.3).
+     */
+    static final int MIN_STATELESS_RESET_BYTES =
+        PacketHeaderFlyweight.DESTINATION_CONNECTION_ID_OFFSET + 1 + StatelessResetTokens.TOKEN_LENGTH;
+
+    /**
+     * Up to this trigger length a reset is exactly one byte shorter than its trigger (RFC 9000 section 10.3: an
+     * attacker cannot tell the two apart by size, and two endpoints answering each other's resets stop within a few
+     * steps, section 10.3.3); a longer trigger gets a reset of a random length from this one up to a byte short of it.
+     */
+    static final int EXACT_LENGTH_TRIGGER_BYTES = 43;
 
     private final Outbox outbox;
     private final PacketWriter writer;
@@ -37,6 +56,8 @@ final class StatelessReplies
     private final SourceRateLimiter allDestinations;
     private final SecurityCounters counters;
     private final PacketHeaderFlyweight header = new PacketHeaderFlyweight();
+    private final StatelessResetTokens resetTokens;
+    private final SplittableRandom resetPadding;
 
     /**
      * @param outbox               where the replies go.
@@ -45,6 +66,8 @@ final class StatelessReplies
      * @param maxDatagramSizeBytes the endpoint's datagram size.
      * @param limits               the answer rates, per destination and for all.
      * @param hashSeed             secret seed of the per-destination buckets.
+     * @param resetTokens          the tokens of this endpoint's connection ids.
+     * @param resetPaddingSeed     seed of a stateless reset's unpredictable bytes and length.
      * @param counters             counts the replies sent and those over the rates.
      */
     StatelessReplies(
@@ -54,8 +77,12 @@ final class StatelessReplies
         final int maxDatagramSizeBytes,
         final EndpointLimits limits,
         final long hashSeed,
+        final StatelessResetTokens resetTokens,
+        final long resetPaddingSeed,
         final SecurityCounters counters)
     {
+        this.resetTokens = resetTokens;
+        this.resetPadding = new SplittableRandom(resetPaddingSeed);
         this.outbox = outbox;
         this.writer = writer;
         this.crc = crc;
@@ -150,5 +177,68 @@ final class StatelessReplies
         {
             outbox.commit(crc.seal(buffer, offset, writer.length()), destination);
         }
+    }
+
+    /**
+     * @param connectionId the id this server chose for a new connection.
+     * @return the connection's stateless reset token, which its handshake answers give the client: a handshake's
+     * 16 bytes, not the hot path.
+     */
+    UnsafeBuffer resetToken(final long connectionId)
+    {
+        final UnsafeBuffer token = new UnsafeBuffer(new byte[StatelessResetTokens.TOKEN_LENGTH]);
+        resetTokens.write(connectionId, token, 0);
+        return token;
+    }
+
+    /**
+     * A stateless reset (RFC 9000 section 10.3) answering a packet for a connection id this endpoint does not know:
+     * a datagram that looks like one of a connection's packets — this version, a ONE_RTT packet, sealed when the
+     * trigger was — whose other bytes are unpredictable and whose last {@link StatelessResetTokens#TOKEN_LENGTH} are
+     * the token of the trigger's connection id. The client that holds that token (from the handshake answer) closes
+     * its connection at once instead of waiting out its idle timeout. Always shorter than its trigger (never an
+     * amplifier, and no reset loop between two endpoints, section 10.3.3); a trigger of
+     * {@link #MIN_STATELESS_RESET_BYTES} or less gets none.
+     *
+     * @param connectionId  the trigger's destination connection id.
+     * @param triggerFlags  the trigger's header flags (a sealed trigger gets a reset that looks sealed).
+     * @param triggerLength the trigger's datagram length.
+     * @param destination   the trigger's source.
+     * @param nowNs         the current time.
+     */
+    void sendStatelessReset(
+        final long connectionId,
+        final int triggerFlags,
+        final int triggerLength,
+        final InetSocketAddress destination,
+        final long nowNs)
+    {
+        if (triggerLength <= MIN_STATELESS_RESET_BYTES || !isWithinRate(destination, nowNs))
+        {
+            return;
+        }
+        final int lengthBytes = triggerLength <= EXACT_LENGTH_TRIGGER_BYTES ? triggerLength - 1 :
+            EXACT_LENGTH_TRIGGER_BYTES +
+            resetPadding.nextInt(Math.min(triggerLength, maxDatagramSizeBytes) - EXACT_LENGTH_TRIGGER_BYTES);
+        final MutableDirectBuffer buffer = outbox.buffer();
+        final int offset = outbox.claim(lengthBytes);
+        final int tokenOffset = offset + lengthBytes - StatelessResetTokens.TOKEN_LENGTH;
+        for (int i = offset + PacketHeaderFlyweight.DESTINATION_CONNECTION_ID_OFFSET; i < tokenOffset; i++)
+        {
+            buffer.putByte(i, (byte)resetPadding.nextInt(256));
+        }
+        if (tokenOffset > offset + PacketHeaderFlyweight.PACKET_NUMBER_OFFSET + Integer.BYTES)
+        {
+            // A packet number of the size real ones have, not 64 random bits.
+            buffer.putInt(offset + PacketHeaderFlyweight.PACKET_NUMBER_OFFSET + Integer.BYTES, 0);
+        }
+        header.wrap(buffer, offset);
+        header.version(PacketHeaderFlyweight.CURRENT_VERSION).packetType(PacketType.ONE_RTT);
+        final boolean isSealed = 0 != (triggerFlags & PacketHeaderFlyweight.FLAG_SEALED);
+        header.flags(isSealed ?
+            PacketHeaderFlyweight.FLAG_SEALED | (resetPadding.nextInt(2) * PacketHeaderFlyweight.FLAG_KEY_PHASE) : 0);
+        resetTokens.write(connectionId, buffer, tokenOffset);
+        counters.statelessResetsSent().incrementRelease();
+        outbox.commit(lengthBytes, destination);
     }
 }

@@ -45,6 +45,9 @@ public final class SecurityCounters implements AutoCloseable
     private final AtomicCounter retryTokensReused;
     private final AtomicCounter keyExchangesLimited;
     private final AtomicCounter answersRateLimited;
+    private final AtomicCounter statelessResetsSent;
+    private final AtomicCounter noProgressCloses;
+    private final AtomicCounter statelessResetsReceived;
 
     /**
      * @param countersManager where to register the counters.
@@ -83,6 +86,9 @@ public final class SecurityCounters implements AutoCloseable
         retryTokensReused = newCounter(countersManager, endpointName, "retry-tokens-reused");
         keyExchangesLimited = newCounter(countersManager, endpointName, "key-exchanges-limited");
         answersRateLimited = newCounter(countersManager, endpointName, "answers-rate-limited");
+        statelessResetsSent = newCounter(countersManager, endpointName, "stateless-resets-sent");
+        noProgressCloses = newCounter(countersManager, endpointName, "no-progress-closes");
+        statelessResetsReceived = newCounter(countersManager, endpointName, "stateless-resets-received");
     }
 
     /**
@@ -342,6 +348,33 @@ public final class SecurityCounters implements AutoCloseable
         return answersRateLimited;
     }
 
+    /**
+     * @return stateless resets sent to packets for connection ids this endpoint does not know (RFC 9000 section
+     * 10.3; those over the answer rates count as {@link #answersRateLimited()}).
+     */
+    public AtomicCounter statelessResetsSent()
+    {
+        return statelessResetsSent;
+    }
+
+    /**
+     * @return stateless resets received that carried a connection's token from its peer's address: each closed
+     * its connection as {@code PEER_RESET}.
+     */
+    public AtomicCounter statelessResetsReceived()
+    {
+        return statelessResetsReceived;
+    }
+
+    /**
+     * @return connections closed as {@code NO_PROGRESS}: their peer sent only PINGs and ACKs for an idle timeout,
+     * beyond the keep-alive bound.
+     */
+    public AtomicCounter noProgressCloses()
+    {
+        return noProgressCloses;
+    }
+
     public void close()
     {
         CloseHelper.closeAll(
@@ -375,6 +408,9 @@ public final class SecurityCounters implements AutoCloseable
             handshakesEvicted,
             retryTokensReused,
             keyExchangesLimited,
-            answersRateLimited);
+            answersRateLimited,
+            statelessResetsSent,
+            noProgressCloses,
+            statelessResetsReceived);
     }
 }

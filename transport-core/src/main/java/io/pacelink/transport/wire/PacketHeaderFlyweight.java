@@ -25,7 +25,8 @@ public final class PacketHeaderFlyweight extends WireFlyweight
      * The wire format version this code speaks. Version 2 added address validation (the RETRY packet and its token)
      * and the 1200-byte floor for hellos; version 3 an integrity check on every packet (a CRC32C trailer, or the
      * secure mode's AEAD tag), the NOISE frame and the header flags below; version 4 the ECN counts an ACK frame may
-     * carry ({@link AckFrameFlyweight#FLAG_ECN}). A hello of another version is refused (docs/wire-format.md,
+     * carry ({@link AckFrameFlyweight#FLAG_ECN}) and the server's stateless reset token in its handshake answer,
+     * covered by the secure handshake's transcript. A hello of another version is refused (docs/wire-format.md,
      * "Versions").
      */
     public static final int CURRENT_VERSION = 4;

@@ -120,6 +120,14 @@ final class CoreTestBed
         acceptCapacityBy.put(core, capacity);
     }
 
+    /**
+     * Stop driving a core, as a process that stopped: what reaches its port stays there.
+     */
+    void stop(final EndpointCore core)
+    {
+        cores.remove(core);
+    }
+
     Connection accept(final EndpointCore core)
     {
         return acceptedBy.get(core).poll();

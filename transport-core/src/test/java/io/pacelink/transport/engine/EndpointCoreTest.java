@@ -419,6 +419,12 @@ class EndpointCoreTest
     @Test
     void aPeerThatKeepsTheConnectionAliveButNeverAcknowledgesIsDeclaredDead()
     {
+        // Its padding makes no progress either: the progress bound (LivenessByProgressTest) is lifted here so the
+        // dead-peer limit is what ends it.
+        final PacelinkContext context = new PacelinkContext();
+        context.limits().maxPacketsWithoutProgress(1_000_000);
+        bed.stop(server);
+        server = newCore(serverPort, true, 16, context, new ArrayList<>());
         final Connection[] pair = connect();
         // The real client is cut off both ways; only the attacker's padding reaches the server.
         network.dropWhen((datagram) -> true);
