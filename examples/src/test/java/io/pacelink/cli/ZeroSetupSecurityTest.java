@@ -44,8 +44,8 @@ class ZeroSetupSecurityTest
     {
         final String readme = Files.readString(REPOSITORY.resolve("README.md"));
         final String tools = Files.readString(REPOSITORY.resolve("docs/tools.md"));
-        for (final String command : List.of("pacelink.jar perf -s ", "pacelink.jar perf -c 127.0.0.1 -t 5 -C bbr -P 2",
-            "pacelink.jar ping 127.0.0.1 -c 5 -i 0.2", "pacelink receive --dir /data/incoming",
+        for (final String command : List.of("pacelink perf -s ", "pacelink perf -c 127.0.0.1 -t 5 -C bbr -P 2",
+            "pacelink ping 127.0.0.1 -c 5 -i 0.2", "pacelink receive --dir /data/incoming",
             "pacelink send big.iso photos receiver.example", "pacelink keygen server",
             "pacelink receive --key server.key --listen 127.0.0.1:7475 --dir incoming",
             "pacelink send --peer-key server.pub big.iso 127.0.0.1:7475", "pacelink keygen --psk shared.psk"))
