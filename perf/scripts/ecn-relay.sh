@@ -24,8 +24,16 @@ OUT=${OUT:-$(mktemp -d /tmp/pacelink-ecn-relay-XXXXXX)}
 mkdir -p "$OUT"
 free_port() { python3 -c 'import socket; s=socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
+server=
+relay=
+# A run cut short (Ctrl-C, a timeout) must not leave a relay or a server behind: they would load every later
+# measurement on the machine.
+cleanup() { for pid in $relay $server; do kill "$pid" 2>/dev/null; done; }
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
 run() {
-  local ecn=$1 server_port relay_port server relay
+  local ecn=$1 server_port relay_port
   server_port=$(free_port)
   relay_port=$(free_port)
   java -jar "$JAR" perf -s -1 -B 127.0.0.1 -p "$server_port" --insecure > "$OUT/server-$ecn.txt" 2>&1 &
@@ -45,6 +53,8 @@ run() {
   wait "$relay" 2>/dev/null
   kill "$server" 2>/dev/null
   wait "$server" 2>/dev/null
+  relay=
+  server=
   return $status
 }
 
