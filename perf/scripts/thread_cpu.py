@@ -128,11 +128,14 @@ def per_class(data, from_s=None, to_s=None):
     totals = dict.fromkeys(CLASSES, 0.0)
     if last is None:
         return totals, 0
-    # Every thread seen up to the last sample, at its last known ticks (an exited thread keeps its last sample).
+    # Every thread seen from the first to the last sample, at its last known ticks (an exited thread keeps its last
+    # sample); over a window, only threads alive inside it (one born inside it counts from 0).
     latest = {}
     for s in samples:
         if s['t'] > last['t']:
             break
+        if first is not None and s['t'] < first['t']:
+            continue
         for tid, (name, ticks) in s['threads'].items():
             latest[tid] = (name, ticks)
     base = first['threads'] if first else {}
