@@ -1,7 +1,9 @@
 #!/bin/bash
 # Kernel parity on an emulated real path: kernel TCP (iperf3 -C CC) against Pacelink (pacelink perf -C CC) on the
 # same emulated paths, interleaved, with goodput ratios (median and spread), CPU seconds per GB sent at each end,
-# and pacelink stat snapshots. See perf/README.md, "Kernel parity".
+# pacelink stat snapshots, and where each Pacelink process's CPU went, thread by thread (thread_cpu.py: the agent,
+# the application thread, the JIT compilers, GC) over its whole life and over the test's second half. See
+# perf/README.md, "Kernel parity".
 #
 # Run as root:
 #   NETEM_TUN=/path/to/netem-tun perf/scripts/kernel-parity.sh
@@ -27,6 +29,9 @@
 #   NICE        niceness of the endpoints (default -10)
 #   JAVA_OPTS   extra JVM options for both Pacelink processes (e.g. -XX:StartFlightRecording=...)
 #   PACELINK_OPTS extra options for both `pacelink perf` ends (e.g. "--io nio" or "--gso off")
+#   STRACE      1 to run both Pacelink JVMs under `strace -f -c` (system calls by call, all threads, counted
+#               over the whole process: server.strace / client.strace beside the results); strace slows every call,
+#               so CPU and rates of such a run are not comparable with one without it
 #   SECURITY    Pacelink's security options for both ends (default "--insecure": plaintext, as kernel TCP is; a
 #               listener on a non-loopback address otherwise needs keys)
 #
@@ -50,6 +55,7 @@ JAVA_OPTS=${JAVA_OPTS:-}
 PACELINK_OPTS=${PACELINK_OPTS:-}
 SECURITY=${SECURITY:---insecure}
 NS_PREFIX=${NS_PREFIX:-pkparity}
+STRACE=${STRACE:-0}
 NS_A=$NS_PREFIX-a
 NS_B=$NS_PREFIX-b
 DEV_A=pktuna
@@ -62,6 +68,7 @@ PACELINK_PORT=5302
 [ "$(id -u)" = 0 ] || { echo "kernel-parity.sh: run as root (namespaces, TUN devices)" >&2; exit 2; }
 [ -x "$NETEM_TUN" ] || { echo "kernel-parity.sh: NETEM_TUN=$NETEM_TUN is not an executable" >&2; exit 2; }
 [ -f "$JAR" ] || { echo "kernel-parity.sh: $JAR not found; build it: mvn -B -q -pl examples -am package -DskipTests" >&2; exit 2; }
+[ "$STRACE" = 0 ] || command -v strace >/dev/null || { echo "kernel-parity.sh: STRACE=1 needs strace" >&2; exit 2; }
 for tool in iperf3 java python3 ip; do
   command -v "$tool" >/dev/null || { echo "kernel-parity.sh: $tool is not installed" >&2; exit 2; }
 done
@@ -196,11 +203,21 @@ run_kernel() {
 # endpoints two thirds into the test (the files are deleted when the endpoints close).
 run_pacelink() {
   local d=$1 cc=$2
+  local srv_wrap=() cli_wrap=()
+  if [ "$STRACE" != 0 ]; then
+    srv_wrap=(strace -f -c -o "$d/server.strace")
+    cli_wrap=(strace -f -c -o "$d/client.strace")
+  fi
   # shellcheck disable=SC2086
   in_ns "$NS_B" /usr/bin/time -f '%e %U %S' -o "$d/server.time" \
-    java $JAVA_OPTS -jar "$JAR" perf -s -1 -B "$IP_B" -p "$PACELINK_PORT" $SECURITY $PACELINK_OPTS > "$d/server.txt" 2>&1 &
+    "${srv_wrap[@]}" java $JAVA_OPTS -jar "$JAR" perf -s -1 -B "$IP_B" -p "$PACELINK_PORT" $SECURITY $PACELINK_OPTS > "$d/server.txt" 2>&1 &
   local srv=$!
   BG_PIDS+=("$srv")
+  # Per-thread CPU of the server's JVM (agent, application, JIT, GC: thread_cpu.py), sampled until it exits.
+  # At the endpoints' priority: a sampler starved on a loaded machine would find the JVM late.
+  nice -n "$NICE" python3 "$HERE/thread_cpu.py" watch "$srv" "$d/server.threads.json" &
+  local srv_threads=$!
+  BG_PIDS+=("$srv_threads")
   wait_for "$d/server.txt" "listening" 20 || log "pacelink server did not say it listens (see $d/server.txt)"
   (
     sleep $((DURATION * 2 / 3 + 1))
@@ -210,11 +227,19 @@ run_pacelink() {
   local snap=$!
   # shellcheck disable=SC2086
   timeout $((DURATION + 60)) ip netns exec "$NS_A" nice -n "$NICE" /usr/bin/time -f '%e %U %S' -o "$d/client.time" \
-    java $JAVA_OPTS -jar "$JAR" perf -c "$IP_B" -B "$IP_A" -p "$PACELINK_PORT" -C "$cc" -t "$DURATION" -J $SECURITY $PACELINK_OPTS \
-    --get-server-output > "$d/client.json" 2> "$d/client.err"
+    "${cli_wrap[@]}" java $JAVA_OPTS -jar "$JAR" perf -c "$IP_B" -B "$IP_A" -p "$PACELINK_PORT" -C "$cc" -t "$DURATION" -J $SECURITY $PACELINK_OPTS \
+    --get-server-output > "$d/client.json" 2> "$d/client.err" &
+  local cli=$!
+  BG_PIDS+=("$cli")
+  nice -n "$NICE" python3 "$HERE/thread_cpu.py" watch "$cli" "$d/client.threads.json" &
+  local cli_threads=$!
+  BG_PIDS+=("$cli_threads")
+  wait "$cli"
+  wait "$cli_threads" 2>/dev/null
   wait "$snap" 2>/dev/null
   for _ in $(seq 1 100); do kill -0 "$srv" 2>/dev/null || break; sleep 0.1; done
   kill "$srv" 2>/dev/null; wait "$srv" 2>/dev/null
+  wait "$srv_threads" 2>/dev/null
 }
 
 # run_one PATH CC RUN SYSTEM SEED

@@ -16,6 +16,8 @@ import os
 import statistics
 import sys
 
+import thread_cpu
+
 
 def load(path):
     try:
@@ -85,6 +87,14 @@ def result(d, system, floor_ms):
         sent = ends.get('sender', {}).get('endpoint', {}).get('datagrams-sent')
         if sent and 'receiver' in ends:
             r['acks_per_packet'] = ends['receiver'].get('endpoint', {}).get('datagrams-sent', 0) / sent
+        # Wakes and port calls per data datagram, each side (the port's counters): the per-packet cost of the waits.
+        data = ends.get('sender', {}).get('endpoint', {}).get('datagrams-sent')
+        for role, side in (('sender', 'send'), ('receiver', 'recv')):
+            port = ends.get(role, {}).get('port', {}).get('counters', {})
+            if data and 'waits' in port:
+                r['waits_per_packet_' + side] = port['waits'] / data
+                r['calls_per_packet_' + side] = (port['waits'] + port.get('send-calls', 0) +
+                                                 port.get('receive-calls', 0)) / data
         # How late the sender's fq scheduler wakes throttled flows (sch_fq's EWMA): the pacing timer's slack.
         scheduler = ends.get('sender', {}).get('scheduler', {}).get('counters', {})
         r['unthrottle_latency_us'] = scheduler['unthrottle-latency-ns'] / 1e3 \
@@ -94,6 +104,20 @@ def result(d, system, floor_ms):
             c = connections[-1].get('counters', {})
             r['pacing_limited'] = c.get('pacing-limited')
             r['cwnd_limited'] = c.get('cwnd-limited')
+    # Per-thread CPU (thread_cpu.py): whole life, and the test's second half (steady state, after most of the JIT's
+    # warm-up), in percent of one core. The test starts about when the client's report is stamped (whole seconds).
+    start_s = ((j.get('start') or {}).get('timestamp') or {}).get('timesecs')
+    for role, side in (('client', 'send'), ('server', 'recv')):
+        threads = load(os.path.join(d, role + '.threads.json'))
+        if not threads or not threads.get('samples'):
+            continue
+        whole, _ = thread_cpu.per_class(threads)
+        r['threads_whole_' + side] = whole
+        if start_s and seconds:
+            window, span = thread_cpu.per_class(threads, start_s + 1 + seconds / 2, start_s + seconds)
+            if window and span > 0:
+                r['threads_steady_' + side] = {c: 100 * v / span for c, v in window.items()}
+                r['steady_' + side + '_pct'] = 100 * sum(window.values()) / span
     try:
         with open(os.path.join(d, 'loadavg.start')) as f:
             r['load'] = float(f.read().split()[0])
@@ -116,9 +140,18 @@ def line(r):
                r['emu_queue_drops'], fmt(r['emu_late_mean_us'], 0), r['tun_drops'])
     if r.get('acks_per_packet') is not None:
         text += '  receiver datagrams per data datagram %.3f' % r['acks_per_packet']
+    if r.get('waits_per_packet_send') is not None and r.get('waits_per_packet_recv') is not None:
+        text += '  waits / port calls per data datagram: sender %.3f / %.3f, receiver %.3f / %.3f' % (
+            r['waits_per_packet_send'], r['calls_per_packet_send'], r['waits_per_packet_recv'],
+            r['calls_per_packet_recv'])
     if r.get('unthrottle_latency_us') is not None:
         text += '  fq unthrottle latency %.0f us  cwnd-/pacing-limited %s/%s' % (
             r['unthrottle_latency_us'], r.get('cwnd_limited'), r.get('pacing_limited'))
+    for side, role in (('send', 'sender'), ('recv', 'receiver')):
+        steady = r.get('threads_steady_' + side)
+        if steady:
+            text += '\n           %s CPU %% of a core, test\'s second half: %.1f (%s)' % (
+                role, r['steady_' + side + '_pct'], ' '.join('%s %.1f' % (c, steady[c]) for c in thread_cpu.CLASSES))
     if r['wrong_rtt']:
         text += '  WRONG RTT SAMPLE (min RTT below the path floor: issue 9 item 11)'
     if r['error']:
@@ -198,16 +231,39 @@ def summary(out):
             path, cc, col('kernel', 'cpu_send_per_gb'), col('pacelink', 'cpu_send_per_gb'),
             col('kernel', 'cpu_recv_per_gb'), col('pacelink', 'cpu_recv_per_gb'), whole))
     print()
+    print('Pacelink CPU per thread class (thread_cpu.py, /proc/PID/task/*/stat sampled every 0.5 s), percent of one '
+          'core over the test\'s second half (steady state), median over the runs: the main thread (pacelink perf runs '
+          'its endpoint in INVOKER mode: the duty cycle, port, protocol and the stream together), an agent thread '
+          '(DEDICATED mode only), the C2 and C1 JIT compilers, GC, the rest of the JVM; and the '
+          'whole process\'s CPU seconds per class over its life (JVM start-up and the JIT\'s warm-up included).')
+    print()
+    print('| path | cc | side | second half total % | main | agent | jit-c2 | jit-c1 | gc | jvm | '
+          'whole life CPU-s: main / agent / jit-c2 / jit-c1 / gc / jvm |')
+    print('|---|---|---|---|---|---|---|---|---|---|---|')
+    for (path, cc), runs in sorted(results.items()):
+        for side in ('send', 'recv'):
+            rs = [p['pacelink'] for p in runs.values() if 'pacelink' in p and p['pacelink'].get('threads_steady_' + side)]
+            if not rs:
+                continue
+            cells = [fmt(statistics.median([r['steady_' + side + '_pct'] for r in rs]))]
+            cells += [fmt(statistics.median([r['threads_steady_' + side][c] for r in rs])) for c in thread_cpu.CLASSES]
+            whole = [r['threads_whole_' + side] for r in rs if r.get('threads_whole_' + side)]
+            cells.append(' / '.join(fmt(statistics.median([w[c] for w in whole]), 2) for c in thread_cpu.CLASSES))
+            print('| %s | %s | %s | %s |' % (path, cc, 'sender' if side == 'send' else 'receiver', ' | '.join(cells)))
+    print()
     print('Pacelink, from the pacelink stat snapshot two thirds into each test: datagrams the receiver sent per data '
-          'datagram (ACKs), and how late the sender\'s fq scheduler woke throttled flows (sch_fq\'s unthrottle '
+          'datagram (ACKs), the port\'s waits and calls per data datagram at each end, and how late the sender\'s fq scheduler woke throttled flows (sch_fq\'s unthrottle '
           'latency EWMA: the pacing timer\'s slack), median (min–max).')
     print()
-    print('| path | cc | ACKs per data packet | fq unthrottle latency µs |')
-    print('|---|---|---|---|')
+    print('| path | cc | ACKs per data packet | fq unthrottle latency µs | waits per data packet, sender / '
+          'receiver | port calls (waits + sends + receives) per data packet, sender / receiver |')
+    print('|---|---|---|---|---|---|')
     for (path, cc), runs in sorted(results.items()):
-        print('| %s | %s | %s | %s |' % (
-            path, cc, spread([p['pacelink'].get('acks_per_packet') for p in runs.values() if 'pacelink' in p], 3),
-            spread([p['pacelink'].get('unthrottle_latency_us') for p in runs.values() if 'pacelink' in p], 0)))
+        def pl(key, digits):
+            return spread([p['pacelink'].get(key) for p in runs.values() if 'pacelink' in p], digits)
+        print('| %s | %s | %s | %s | %s / %s | %s / %s |' % (
+            path, cc, pl('acks_per_packet', 3), pl('unthrottle_latency_us', 0), pl('waits_per_packet_send', 3),
+            pl('waits_per_packet_recv', 3), pl('calls_per_packet_send', 3), pl('calls_per_packet_recv', 3)))
     print()
     print('Emulator: release lateness (mean µs) and TUN overrun drops per test (should be 0):')
     print()

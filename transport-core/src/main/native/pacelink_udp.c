@@ -311,7 +311,8 @@ JNIEXPORT jint JNICALL Java_io_pacelink_transport_port_NativeUdp_await(
     const int ready = ppoll(fds, 2, timeout_ns < 0 ? NULL : &timeout, NULL);
     if (ready < 0)
     {
-        return EINTR == errno ? 0 : -errno;
+        /* A signal cut the wait short: the socket was not looked at, so the caller must not take it as empty. */
+        return EINTR == errno ? 4 : -errno;
     }
     int result = 0;
     /* POLLERR: an ICMP error is queued on a connected socket; the next receive reports it. */
@@ -321,10 +322,11 @@ JNIEXPORT jint JNICALL Java_io_pacelink_transport_port_NativeUdp_await(
     }
     if (0 != (fds[1].revents & POLLIN))
     {
+        /* One read returns the whole count and resets it (eventfd(2), without EFD_SEMAPHORE): a second read would
+         * only find EAGAIN, a system call for nothing. */
         uint64_t value;
-        while (read(event_fd, &value, sizeof(value)) == sizeof(value))
-        {
-        }
+        const ssize_t drained = read(event_fd, &value, sizeof(value));
+        (void)drained;
         result |= 2;
     }
     return result;

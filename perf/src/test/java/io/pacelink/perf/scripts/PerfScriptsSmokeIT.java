@@ -47,7 +47,8 @@ class PerfScriptsSmokeIT
     private static final Map<String, String> RUN_BY = Map.of(
         "jfr_top.py", "sim-speed.sh (JFR=1 prints each recording's top frames with it)",
         "parity_report.py", "kernel-parity.sh (one line per test and the summary) and parityReportSummarisesRuns",
-        "processes.sh", "netem-acceptance.sh and soak.sh, which source it");
+        "processes.sh", "netem-acceptance.sh and soak.sh, which source it",
+        "thread_cpu.py", "kernel-parity.sh (it samples each Pacelink JVM) and threadCpuReportsEachThreadClass");
 
     @BeforeAll
     static void makeOutputFolder() throws IOException
@@ -171,6 +172,26 @@ class PerfScriptsSmokeIT
         assertEquals(0, result.exitCode, result.describe());
         assertTrue(result.output.contains("| clean50 | cubic | 1 | 50.0 (50.0–50.0) | 45.0 (45.0–45.0) | 0.90"),
             "no summary row with the ratio: " + result.describe());
+    }
+
+    @Test
+    void threadCpuReportsEachThreadClass() throws Exception
+    {
+        // Two samples 10 s apart of a JVM's threads (name, user + system ticks at 100 per second), as `watch` writes
+        // them: the main thread used 1 s, C2 2 s, GC 0.5 s between them; a thread that exited before the window
+        // (the last one) must not count in it.
+        final Path samples = Files.createDirectories(OUT.resolve("thread-cpu")).resolve("client.threads.json");
+        Files.writeString(samples, "{\"pid\": 1, \"clk_tck\": 100, \"samples\": [" +
+            "{\"t\": 1000.0, \"threads\": {\"1\": [\"java\", 50], \"2\": [\"C2 CompilerThre\", 300]," +
+            " \"3\": [\"GC Thread#0\", 10], \"4\": [\"pacelink-perf-c\", 40]}}," +
+            "{\"t\": 1010.0, \"threads\": {\"1\": [\"java\", 150], \"2\": [\"C2 CompilerThre\", 500]," +
+            " \"3\": [\"GC Thread#0\", 60]}}]}");
+        final Result result = run("thread_cpu.py", Map.of(), List.of("report", samples.toString(), "1000", "1010"));
+        assertEquals(0, result.exitCode, result.describe());
+        assertTrue(result.output.contains("main 1.50 s  agent 0.00 s  jit-c2 5.00 s  jit-c1 0.00 s  gc 0.60 s  " +
+            "jvm 0.40 s"), "no whole-life line: " + result.describe());
+        assertTrue(result.output.contains("window (10.0 s): main 10.0 %  agent 0.0 %  jit-c2 20.0 %  jit-c1 0.0 %  " +
+            "gc 5.0 %  jvm 0.0 %"), "no window line: " + result.describe());
     }
 
     private static Result run(final String script, final Map<String, String> environment, final List<String> args)

@@ -85,6 +85,7 @@ public final class BatchedDatagramPort implements DatagramPort
     private InetSocketAddress restrictedTo;
     private boolean isUnreachableReported;
     private Thread slackSetFor;
+    private boolean isKnownEmpty;
 
     private ReceiveBatch handlerBatch;
     private ReceiveBatch pendingBatch;
@@ -228,6 +229,8 @@ public final class BatchedDatagramPort implements DatagramPort
             batch.portUnreachable(restrictedTo);
         }
         final int maxEntries = Math.min(limit, batch.maxDatagrams());
+        final boolean wasKnownEmpty = isKnownEmpty;
+        isKnownEmpty = false;
         if (pendingIndex < pendingMessages)
         {
             if (batch == pendingBatch)
@@ -238,6 +241,14 @@ public final class BatchedDatagramPort implements DatagramPort
             // The rest of the last receive lies in another batch's memory: it cannot be handed over any more.
             stats.truncatedDropped += pendingMessages - pendingIndex;
             pendingMessages = 0;
+        }
+        if (wasKnownEmpty)
+        {
+            // The wait just before this receive ended with nothing to read on the socket (its timeout, or only the
+            // application's wake-up): a recvmmsg now would almost always come back empty. A datagram that arrived
+            // since stays in the socket, where the next wait sees it at once (poll is level-triggered).
+            stats.skippedReceives++;
+            return batch.size();
         }
         final int slots = Math.min(Math.min(maxEntries, NativeUdp.MAX_BATCH), batch.buffer().capacity() / slotBytes);
         if (slots <= 0)
@@ -653,7 +664,9 @@ public final class BatchedDatagramPort implements DatagramPort
      * {@inheritDoc}
      * <p>
      * {@code ppoll(2)} with a nanosecond timeout; the first wait on a thread sets its timer slack to
-     * {@link #WAIT_TIMER_SLACK_NS}.
+     * {@link #WAIT_TIMER_SLACK_NS}. A wait that ends with nothing to read on the socket (its timeout, or a wake-up
+     * alone) spares the next {@link #receive(ReceiveBatch, int)} its {@code recvmmsg}, which would find nothing
+     * ({@link PortStats#skippedReceives()}).
      */
     public int awaitReadable(final long timeoutNs)
     {
@@ -663,7 +676,8 @@ public final class BatchedDatagramPort implements DatagramPort
         }
         setTimerSlack();
         final int result = NativeUdp.await(fd, eventFd, Math.max(0, timeoutNs));
-        return stats.onWait(Math.max(0, result));
+        isKnownEmpty = result >= 0 && 0 == (result & (NativeUdp.AWAIT_READABLE | NativeUdp.AWAIT_INTERRUPTED));
+        return stats.onWait(Math.max(0, result) & (READABLE | WOKEN));
     }
 
     /**
@@ -679,7 +693,9 @@ public final class BatchedDatagramPort implements DatagramPort
         }
         setTimerSlack();
         final int result = NativeUdp.await(-1, eventFd, Math.max(0, timeoutNs));
-        return stats.onWait(Math.max(0, result));
+        // The socket was not polled: arrivals were held in it on purpose, so the next receive must look.
+        isKnownEmpty = false;
+        return stats.onWait(Math.max(0, result) & (READABLE | WOKEN));
     }
 
     private void setTimerSlack()

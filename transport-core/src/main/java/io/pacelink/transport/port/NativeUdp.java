@@ -53,6 +53,11 @@ final class NativeUdp
      */
     static final int AWAIT_WOKEN = 2;
 
+    /**
+     * {@link #await} result bit: a signal ended the wait ({@code EINTR}) before the socket was looked at.
+     */
+    static final int AWAIT_INTERRUPTED = 4;
+
     static final int EINTR = 4;
     static final int EIO = 5;
     static final int EAGAIN = 11;
@@ -119,7 +124,8 @@ final class NativeUdp
      * {@code ppoll(2)} on the socket and the eventfd (which it drains).
      *
      * @param timeoutNs the longest wait; negative waits without a limit.
-     * @return {@link #AWAIT_READABLE} and/or {@link #AWAIT_WOKEN}, 0 on the timeout or a signal, or −errno.
+     * @return {@link #AWAIT_READABLE} and/or {@link #AWAIT_WOKEN}, 0 on the timeout, {@link #AWAIT_INTERRUPTED} on a
+     * signal, or −errno.
      */
     static native int await(int fd, int eventFd, long timeoutNs);
 

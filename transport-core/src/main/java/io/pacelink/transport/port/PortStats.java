@@ -21,6 +21,7 @@ public final class PortStats
     long datagramsReceived;
     long groSuperDatagrams;
     long emptyReceives;
+    long skippedReceives;
     long truncatedDropped;
     long receiveErrors;
     long portUnreachable;
@@ -28,6 +29,14 @@ public final class PortStats
     long wokenByDatagram;
     long wokenByCommand;
     long waitTimeouts;
+
+    /**
+     * @return receives that made no system call because the wait just before them found nothing to read.
+     */
+    public long skippedReceives()
+    {
+        return skippedReceives;
+    }
 
     /**
      * @return system calls (or channel calls) that sent datagrams.

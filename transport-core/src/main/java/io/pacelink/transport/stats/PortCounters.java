@@ -29,6 +29,7 @@ public final class PortCounters implements AutoCloseable
     private final AtomicCounter sendBufferFull;
     private final AtomicCounter sendErrors;
     private final AtomicCounter receiveCalls;
+    private final AtomicCounter receivesSkipped;
     private final AtomicCounter datagramsReceived;
     private final AtomicCounter groSuperDatagrams;
     private final AtomicCounter truncatedDropped;
@@ -56,6 +57,7 @@ public final class PortCounters implements AutoCloseable
         sendBufferFull = newCounter(countersManager, owner, "send-buffer-full");
         sendErrors = newCounter(countersManager, owner, "send-errors");
         receiveCalls = newCounter(countersManager, owner, "receive-calls");
+        receivesSkipped = newCounter(countersManager, owner, "receives-skipped");
         datagramsReceived = newCounter(countersManager, owner, "port-datagrams-received");
         groSuperDatagrams = newCounter(countersManager, owner, "gro-super-datagrams");
         truncatedDropped = newCounter(countersManager, owner, "truncated-dropped");
@@ -101,6 +103,7 @@ public final class PortCounters implements AutoCloseable
         sendBufferFull.setRelease(stats.sendBufferFull());
         sendErrors.setRelease(stats.sendErrors());
         receiveCalls.setRelease(stats.receiveCalls());
+        receivesSkipped.setRelease(stats.skippedReceives());
         datagramsReceived.setRelease(stats.datagramsReceived());
         groSuperDatagrams.setRelease(stats.groSuperDatagrams());
         truncatedDropped.setRelease(stats.truncatedDropped());
@@ -139,6 +142,11 @@ public final class PortCounters implements AutoCloseable
         return waitTimeouts;
     }
 
+    public AtomicCounter receivesSkipped()
+    {
+        return receivesSkipped;
+    }
+
     public AtomicCounter sendCalls()
     {
         return sendCalls;
@@ -158,6 +166,7 @@ public final class PortCounters implements AutoCloseable
         sendBufferFull.close();
         sendErrors.close();
         receiveCalls.close();
+        receivesSkipped.close();
         datagramsReceived.close();
         groSuperDatagrams.close();
         truncatedDropped.close();

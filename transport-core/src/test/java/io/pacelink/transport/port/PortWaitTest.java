@@ -3,6 +3,7 @@ package io.pacelink.transport.port;
 import io.pacelink.transport.testing.AllocationMeter;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -17,7 +18,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * The port-level wait of both ports, functionally: a wait ends for a datagram, for a wake-up from another thread
  * (before or during it, so no timing is involved), and at its timeout, and says which; a wait on an idle port blocks
- * (a fixed number of waits counts that many timeouts, never an early return); waiting allocates nothing.
+ * (a fixed number of waits counts that many timeouts, never an early return); a receive right after a wait that
+ * found the socket empty makes no system call on the batched port, and loses nothing; waiting allocates nothing.
  */
 class PortWaitTest
 {
@@ -90,6 +92,48 @@ class PortWaitTest
         assertEquals(10, stats.waits());
         assertEquals(10, stats.waitTimeouts());
         assertEquals(0, stats.wokenByDatagram() + stats.wokenByCommand());
+    }
+
+    @Test
+    void aReceiveRightAfterAWaitThatFoundNothingMakesNoSystemCallAndLosesNothing()
+    {
+        final DatagramPort port = open("batched");
+        final DatagramPort sender = open("nio");
+        final UnsafeBuffer datagram = new UnsafeBuffer(ByteBuffer.allocateDirect(32));
+        final int[] got = { -1 };
+        final DatagramHandler handler = (buffer, offset, length, source, nowNs) -> got[0] = buffer.getInt(offset);
+        final PortStats stats = port.stats();
+
+        // The wait ends at its timeout with nothing on the socket; a datagram arrives after it, before the receive.
+        assertEquals(0, port.awaitReadable(TimeUnit.MICROSECONDS.toNanos(200)));
+        datagram.putInt(0, 7);
+        sender.send(datagram, 0, 32, port.localAddress());
+        final long callsBefore = stats.receiveCalls();
+        assertEquals(0, port.receive(handler, 4, 0), "the receive after an empty wait makes no recvmmsg");
+        assertEquals(callsBefore, stats.receiveCalls());
+        assertEquals(1, stats.skippedReceives());
+        // Nothing is lost: the datagram stays in the socket, the next wait ends for it at once, the receive gets it.
+        assertEquals(DatagramPort.READABLE, port.awaitReadable(LONG_NS));
+        assertEquals(1, port.receive(handler, 4, 0));
+        assertEquals(7, got[0]);
+        assertEquals(callsBefore + 1, stats.receiveCalls());
+
+        // A wake-up alone also found the socket empty; only the first receive after the wait is spared.
+        port.wakeup();
+        assertEquals(DatagramPort.WOKEN, port.awaitReadable(LONG_NS));
+        assertEquals(0, port.receive(handler, 4, 0));
+        assertEquals(2, stats.skippedReceives());
+        assertEquals(0, port.receive(handler, 4, 0));
+        assertEquals(callsBefore + 2, stats.receiveCalls());
+
+        // A held wait (awaitWakeup) never looks at the socket, so the receive after it always does.
+        datagram.putInt(0, 8);
+        sender.send(datagram, 0, 32, port.localAddress());
+        assertEquals(DatagramPort.READABLE, port.awaitReadable(LONG_NS));
+        assertEquals(0, port.awaitWakeup(TimeUnit.MICROSECONDS.toNanos(200)));
+        assertEquals(1, port.receive(handler, 4, 0));
+        assertEquals(8, got[0]);
+        assertEquals(2, stats.skippedReceives());
     }
 
     @ParameterizedTest
