@@ -5,8 +5,9 @@ import java.util.List;
 /**
  * Shared base for loss-based window controllers (Reno, CUBIC): keeps cwnd, ssthresh and whether the controller is
  * answering the connection's recovery period (which the transport keeps and announces through the events, limiting
- * reductions to one per round trip), and paces at {@code gain * cwnd / srtt} with gain 2.0 in slow start and 1.2
- * afterwards (the gains Linux uses for {@code tcp_update_pacing_rate}: {@code sysctl_tcp_pacing_ss_ratio = 200},
+ * reductions to one per round trip), and paces at {@code gain * cwnd / srtt} with gain 2.0 while cwnd is below half of
+ * ssthresh and 1.2 from there on (Linux's {@code tcp_update_pacing_rate}, net/ipv4/tcp_input.c:
+ * {@code sysctl_tcp_pacing_ss_ratio = 200} only while {@code snd_cwnd < snd_ssthresh / 2}, else
  * {@code ca_ratio = 120}).
  * <p>
  * During a recovery period the window follows Proportional Rate Reduction (RFC 6937, {@link ProportionalRateReduction},
@@ -38,7 +39,10 @@ public abstract class WindowController implements CongestionController
         List.of(STATE_SLOW_START, STATE_CONGESTION_AVOIDANCE, STATE_RECOVERY);
 
     /**
-     * Pacing gain while cwnd < ssthresh: lets slow start double per RTT without becoming pacing-limited.
+     * Pacing gain while cwnd < ssthresh / 2: lets slow start double per RTT without becoming pacing-limited. From half
+     * of ssthresh on, slow start is near its end and paces at {@link #CONGESTION_AVOIDANCE_PACING_GAIN}, as Linux
+     * does: a window that PRR lowered below ssthresh in a recovery (the flight fell with a burst of losses) is regrown
+     * at 1.2 times the window's rate, not in bursts at twice it into the queue that just overflowed.
      */
     public static final double SLOW_START_PACING_GAIN = 2.0;
 
@@ -192,7 +196,8 @@ public abstract class WindowController implements CongestionController
 
     public long pacingRateBytesPerSecond()
     {
-        final double gain = isInSlowStart() ? SLOW_START_PACING_GAIN : CONGESTION_AVOIDANCE_PACING_GAIN;
+        final double gain = congestionWindowBytes < slowStartThresholdBytes / 2 ?
+            SLOW_START_PACING_GAIN : CONGESTION_AVOIDANCE_PACING_GAIN;
         final long srttNs = Math.max(1L, context.rttStats().smoothedRttNs());
         return (long)(gain * congestionWindowBytes * NANOS_PER_SECOND / srttNs);
     }
