@@ -28,7 +28,8 @@ import java.util.concurrent.locks.LockSupport;
  * (a size or MAX_CONNECTIONS of 0 and a SCHEDULER of {@code default} keep the transport's defaults; CONNECTIONS is how
  * many the run opens, for the per-source handshake limits below). The server accepts every connection, reads every
  * message that arrives, and prints a {@code STATUS} line
- * every second: connections accepted, its memory ({@link ProcessMemory}) and the CPU it used in that second; once
+ * every second: connections accepted, its memory ({@link ProcessMemory}) and the CPU it used in that second (the whole
+ * process's, and its endpoint's agent thread's alone: {@link AgentCpu}); once
  * the count has been steady for {@link #STEADY_SECONDS} it collects garbage and marks that line {@code after_gc}, so
  * heap figures are of live objects. The client opens {@code CONCURRENT} connections at once and times each from its
  * {@code connect} call to CONNECTED, then opens the rest in one burst (the handshake rate), then stays idle for
@@ -128,6 +129,8 @@ public final class ScaleRole
             final List<Connection> accepted = new ArrayList<>();
             long lastStatusNs = System.nanoTime();
             long lastCpuNs = ResultLine.processCpuNs();
+            final AgentCpu agentCpu = new AgentCpu(endpoint);
+            long lastAgentCpuNs = agentCpu.cpuNs();
             int steadyCount = -1;
             int steadySeconds = 0;
             boolean collected = false;
@@ -158,6 +161,8 @@ public final class ScaleRole
                 {
                     final long cpuNs = ResultLine.processCpuNs();
                     final double cpuPercent = 100.0 * (cpuNs - lastCpuNs) / (nowNs - lastStatusNs);
+                    final long agentCpuNs = agentCpu.cpuNs();
+                    final double agentCpuPercent = 100.0 * (agentCpuNs - lastAgentCpuNs) / (nowNs - lastStatusNs);
                     steadySeconds = accepted.size() == steadyCount ? steadySeconds + 1 : 0;
                     steadyCount = accepted.size();
                     final boolean collect = steadySeconds == STEADY_SECONDS && !collected;
@@ -183,11 +188,13 @@ public final class ScaleRole
                         .put("heap_committed_bytes", memory.heapCommittedBytes())
                         .put("direct_bytes", memory.directBytes())
                         .put("cpu_percent", cpuPercent)
+                        .put("agent_cpu_percent", agentCpuPercent)
                         .put("after_gc", collect ? 1 : 0)
                         .format().substring(ResultLine.PREFIX.length()));
                     out.flush();
                     lastStatusNs = System.nanoTime();
                     lastCpuNs = ResultLine.processCpuNs();
+                    lastAgentCpuNs = agentCpu.cpuNs();
                 }
                 TimeUnit.MILLISECONDS.sleep(sleepMs);
             }

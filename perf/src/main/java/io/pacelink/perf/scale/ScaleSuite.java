@@ -120,7 +120,8 @@ public final class ScaleSuite implements Callable<Integer>
         report.println();
         report.println("| connections | connected | concurrent connects, cold: all within ms (p50 / p99 / max per " +
             "connect ms) | warm: all within ms (p50 / p99 / max) | loopback min RTT µs | " +
-            "handshakes/s | server memory per connection: resident / heap / direct | server idle CPU % | " +
+            "handshakes/s | server memory per connection: resident / heap / direct | server idle CPU %: process " +
+            "(its agent thread) | " +
             "client idle CPU % | refused (limit / counters) | active: Jain / total Mbit/s / least-most Mbit/s / " +
             "client CPU % | first failure |");
         report.println("|---:|---:|---|---|---:|---:|---|---:|---:|---|---|---|");
@@ -197,11 +198,13 @@ public final class ScaleSuite implements Callable<Integer>
         final Map<String, Object> base = status.get(0);
         Map<String, Object> collected = null;
         final List<Double> idleCpu = new ArrayList<>();
+        final List<Double> agentIdleCpu = new ArrayList<>();
         for (final Map<String, Object> line : status)
         {
             if (null != collected)
             {
                 idleCpu.add(number(line, "cpu_percent"));
+                agentIdleCpu.add(number(line, "agent_cpu_percent"));
             }
             if (number(line, "after_gc") > 0)
             {
@@ -226,7 +229,8 @@ public final class ScaleSuite implements Callable<Integer>
             "| %d | %.0f | %s | %s | %.0f | %.0f | %s | %s | %.1f | %.0f / %.0f | %s | %s |%n",
             count, number(client, "connected"), burst(client, ""), burst(client, "warm_"),
             number(client, "warm_min_rtt_us"), number(client, "handshakes_per_second"), perConnection,
-            Spread.format(Spread.of(idleCpu), 1, "%.1f"),
+            Spread.format(Spread.of(idleCpu), 1, "%.1f") + " (" +
+                Spread.format(Spread.of(agentIdleCpu), 1, "%.1f") + ")",
             number(client, "idle_cpu_percent"), number(last, "connections_refused_limit"),
             number(last, "connections_refused_counters"), active, failure);
     }

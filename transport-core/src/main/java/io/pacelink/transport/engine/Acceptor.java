@@ -230,7 +230,7 @@ final class Acceptor
         final ConnectionCore connection = factory.open(
             factory.nextId(connections.isIdInUse()), source, controllerName, false, secureSession, nowNs);
         connection.answerWithResetToken(replies.resetToken(connection.localId()));
-        connections.add(connection, nowNs);
+        connections.add(connection);
         handshakeBudget.add(connection.localId(), source.getAddress());
         connection.applyPeerHandshake(hello, nowNs);
         connections.indexByClientId(clientId, connection);

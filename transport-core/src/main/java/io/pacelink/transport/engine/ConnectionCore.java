@@ -35,7 +35,7 @@ import java.net.InetSocketAddress;
  * {@link PacketAssembler} that writes its packets. Everything here runs on the agent thread with the time handed in;
  * nothing reads a clock or touches a socket.
  */
-final class ConnectionCore implements SchedulableFlow
+final class ConnectionCore implements SchedulableFlow, DeadlineHeap.Entry
 {
     /**
      * The one stream every connection carries.
@@ -74,8 +74,7 @@ final class ConnectionCore implements SchedulableFlow
     private int tableIndex = -1;
     private boolean isMarked;
     private long servedCycle = -1;
-    private long timerId = ConnectionDeadlines.NO_TIMER;
-    private long scheduledDeadlineNs = Long.MAX_VALUE;
+    private int heapIndex = DeadlineHeap.NOT_QUEUED;
 
     ConnectionCore(
         final long localId,
@@ -632,20 +631,14 @@ final class ConnectionCore implements SchedulableFlow
         servedCycle = cycle;
     }
 
-    long timerId()
+    public int heapIndex()
     {
-        return timerId;
+        return heapIndex;
     }
 
-    long scheduledDeadlineNs()
+    public void heapIndex(final int index)
     {
-        return scheduledDeadlineNs;
-    }
-
-    void timer(final long timerId, final long deadlineNs)
-    {
-        this.timerId = timerId;
-        this.scheduledDeadlineNs = deadlineNs;
+        heapIndex = index;
     }
 
     public String toString()

@@ -14,7 +14,7 @@ import java.util.function.LongPredicate;
 /**
  * The endpoint's connections: in the order the duty cycle serves them, by local id, and a server's by its client's
  * id; which of them the next duty cycle serves (those a datagram, a due timer or their application marked); and what
- * each one's entry and exit change elsewhere — the scheduler's flows, the timer wheel, the endpoint's counters, the
+ * each one's entry and exit change elsewhere — the scheduler's flows, the deadline heap, the endpoint's counters, the
  * memory its buffers hold, and the port's restriction to a lone peer. Agent thread only.
  * <p>
  * A duty cycle serves the marked connections in the order of their places in the table, from the last to the first,
@@ -285,12 +285,12 @@ final class ConnectionTable
     /**
      * A new connection joins: served from the next duty cycle on.
      */
-    void add(final ConnectionCore connection, final long nowNs)
+    void add(final ConnectionCore connection)
     {
         connection.tableIndex(connections.size());
         connections.add(connection);
         mark(connection);
-        deadlines.schedule(connection, connection.nextDeadlineNs(), nowNs);
+        deadlines.schedule(connection, connection.nextDeadlineNs());
         byId.put(connection.localId(), connection);
         scheduler.addFlow(connection);
         counters.connectionsOpened().incrementRelease();

@@ -188,7 +188,7 @@ public final class EndpointCore implements DatagramHandler
         }
         final ConnectionCore connection = factory.open(factory.nextId(connections.isIdInUse()), remoteAddress,
             controllerName, true, isSecureClient ? SecureSession.client(keys) : null, nowNs);
-        connections.add(connection, nowNs);
+        connections.add(connection);
         return connection.handle();
     }
 
@@ -340,7 +340,7 @@ public final class EndpointCore implements DatagramHandler
                 continue;
             }
             connection.countSendLimits(nowNs);
-            deadlines.schedule(connection, connection.nextDeadlineNs(), nowNs);
+            deadlines.schedule(connection, connection.nextDeadlineNs());
             if (connection.isServiceNeeded(nowNs))
             {
                 connections.mark(connection);

@@ -14,7 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * A duty cycle serves only the connections a datagram, a due timer (the timer wheel) or their application asked for:
+ * A duty cycle serves only the connections a datagram, a due timer (the deadline heap) or their application asked for:
  * an idle endpoint's cycle touches none, whatever its number of connections; each timer fires at its exact deadline,
  * and the endpoint's next deadline is the earliest of its connections', as a pass over all of them would give.
  */
