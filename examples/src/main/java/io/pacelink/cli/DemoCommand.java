@@ -5,6 +5,7 @@ import io.pacelink.sim.scenario.FlowSpec;
 import io.pacelink.sim.scenario.Scenario;
 import io.pacelink.sim.scenario.ScenarioResult;
 import io.pacelink.transport.ConnectionStats;
+import io.pacelink.transport.PacelinkContext;
 import io.pacelink.transport.cc.CongestionControlRegistry;
 import io.pacelink.transport.cc.ControllerParameters;
 import picocli.CommandLine.Command;
@@ -17,6 +18,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 
 /**
  * {@code pacelink demo}: every registered congestion controller in turn on the classic lossy long path (100 Mbit/s,
@@ -82,6 +84,25 @@ public final class DemoCommand implements Callable<Integer>
         description = "With --loopback: how long to run the raw-UDP baseline; 0s skips it (default ${DEFAULT-VALUE}).")
     private Duration baseline;
 
+    @Option(names = "--counters", defaultValue = "file", paramLabel = "file|memory",
+        description = "Keep each endpoint's counters in the mapped file `pacelink stat` reads, as " +
+            "every endpoint binding a socket does by default, or in memory only, to see what the file costs " +
+            "(default ${DEFAULT-VALUE}).")
+    private String counters;
+
+    private boolean countersInFile()
+    {
+        switch (counters.trim().toLowerCase(Locale.ROOT))
+        {
+            case "file":
+                return true;
+            case "memory":
+                return false;
+            default:
+                throw new IllegalArgumentException("--counters must be file or memory, got '" + counters + "'");
+        }
+    }
+
     public Integer call()
     {
         final PrintStream out = System.out;
@@ -97,6 +118,14 @@ public final class DemoCommand implements Callable<Integer>
         }
         final String scheduler = pathRunOptions.scheduler();
         ioOptions.validate();
+        final boolean countersInFile = countersInFile();
+        if (virtual && !countersInFile)
+        {
+            throw new IllegalArgumentException("--counters memory chooses where the real endpoints keep their " +
+                "counters; --virtual runs none (simulated endpoints keep them in memory)");
+        }
+        final UnaryOperator<PacelinkContext> configure =
+            context -> ioOptions.apply(context).countersFile(countersInFile);
         if (virtual && ioOptions.isCustomised())
         {
             throw new IllegalArgumentException("--io, --gso and --ecn choose the real endpoints' port; --virtual " +
@@ -109,7 +138,7 @@ public final class DemoCommand implements Callable<Integer>
                 throw new IllegalArgumentException("--virtual and --loopback exclude each other: the simulator " +
                     "always emulates a path");
             }
-            return runOverLoopback(out, names, scheduler);
+            return runOverLoopback(out, names, scheduler, configure);
         }
 
         if (duration.nanos() <= 0)
@@ -122,11 +151,13 @@ public final class DemoCommand implements Callable<Integer>
         }
         final PathSpec.Pair pair = pathRunOptions.pair(path);
         PathArguments.printWarnings(System.err, "demo", pair);
-        return virtual ? runSimulated(out, names, pair, scheduler) : runThroughRelay(out, names, pair, scheduler);
+        return virtual ? runSimulated(out, names, pair, scheduler) :
+            runThroughRelay(out, names, pair, scheduler, configure);
     }
 
     private int runThroughRelay(
-        final PrintStream out, final List<String> names, final PathSpec.Pair pair, final String scheduler)
+        final PrintStream out, final List<String> names, final PathSpec.Pair pair, final String scheduler,
+        final UnaryOperator<PacelinkContext> configure)
     {
         final List<DemoTable.Row> rows = new ArrayList<>();
         for (final String name : names)
@@ -135,7 +166,7 @@ public final class DemoCommand implements Callable<Integer>
                 Units.seconds(duration.nanos()), pair);
             final LoopbackTransfer.Result result = LoopbackTransfer.run(LoopbackTransfer.Plan.timedThroughRelay(
                 name, duration.nanos(), messageSize.intBytes(), pair, pathRunOptions.seed()).withScheduler(scheduler),
-                out, ioOptions::apply);
+                out, configure);
             out.println(result.relaySummary());
             out.println();
             rows.add(DemoTable.Row.of(result));
@@ -180,7 +211,9 @@ public final class DemoCommand implements Callable<Integer>
         }
     }
 
-    private int runOverLoopback(final PrintStream out, final List<String> names, final String scheduler)
+    private int runOverLoopback(
+        final PrintStream out, final List<String> names, final String scheduler,
+        final UnaryOperator<PacelinkContext> configure)
     {
         RawUdpBlast.Result raw = null;
         if (baseline.nanos() > 0)
@@ -197,7 +230,7 @@ public final class DemoCommand implements Callable<Integer>
             out.printf(Locale.ROOT, "== %s: %s over loopback ==%n", name, Units.bytes(size.bytes()));
             results.add(LoopbackTransfer.run(
                 LoopbackTransfer.Plan.bySize(name, size.bytes(), messageSize.intBytes(), timeout.nanos())
-                    .withScheduler(scheduler), out, ioOptions::apply));
+                    .withScheduler(scheduler), out, configure));
             out.println();
         }
 

@@ -63,6 +63,32 @@ class DemoCommandTest
     }
 
     @Test
+    void countersInMemoryMoveTheLoopbackTransferAsTheFileDoes()
+    {
+        for (final String counters : new String[]{ "memory", "file" })
+        {
+            final CommandRun run = CommandRun.of("demo", "--loopback", "--cc", "cubic", "--size", "1MiB",
+                "--baseline", "0s", "--counters", counters);
+            assertEquals(0, run.exitCode(), counters + ": " + run.err() + run.out());
+            assertTrue(run.out().matches("(?s).*\\ncubic +1\\.0 MBytes .* ok\\n.*"), counters + ": " + run.out());
+        }
+    }
+
+    @Test
+    void aBadCountersValueOrCountersInMemoryWithTheSimulatorFailBeforeAnythingRuns()
+    {
+        final CommandRun bad = CommandRun.of("demo", "--loopback", "--counters", "disk");
+        assertEquals(2, bad.exitCode());
+        assertTrue(bad.err().contains("--counters must be file or memory, got 'disk'"), bad.err());
+        assertTrue(bad.out().isEmpty(), bad.out());
+
+        final CommandRun virtual = CommandRun.of("demo", "--virtual", "--counters", "memory");
+        assertEquals(2, virtual.exitCode());
+        assertTrue(virtual.err().contains("--virtual runs none"), virtual.err());
+        assertTrue(virtual.out().isEmpty(), virtual.out());
+    }
+
+    @Test
     void aBadDemoPathIsRejectedBeforeAnythingRuns()
     {
         final CommandRun run = CommandRun.of("demo", "--path", "rate=fast");

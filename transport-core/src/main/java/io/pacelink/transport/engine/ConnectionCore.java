@@ -42,6 +42,13 @@ final class ConnectionCore implements SchedulableFlow, DeadlineHeap.Entry
      */
     static final int STREAM_ID = 0;
 
+    /**
+     * The outcome's detail of a stateless reset that came before the server sent anything after its handshake answer.
+     */
+    static final String UNCONFIRMED_RESET_DETAIL = "before the server sent anything after the handshake: it gave up " +
+        "waiting for this client's confirmation (its handshake timeout; an overloaded machine can slow a client that " +
+        "much) or restarted";
+
     private final long localId;
     private final InetSocketAddress remoteAddress;
     private final ConnectionHandle handle;
@@ -355,13 +362,17 @@ final class ConnectionCore implements SchedulableFlow, DeadlineHeap.Entry
 
     /**
      * The server sent a stateless reset: it no longer knows this connection. It ends at once, sending nothing (the
-     * peer has no state to close).
+     * peer has no state to close). A reset before the server sent anything after its handshake answer most likely
+     * means the server gave up waiting for this client's confirmation (its handshake timeout, from its side of the
+     * handshake) — on a loaded machine a client can be that slow — so the outcome says so rather than blaming a
+     * restart.
      */
     void onStatelessReset()
     {
         if (!lifecycle.isClosed())
         {
-            lifecycle.endNow(CloseReason.PEER_RESET, "");
+            lifecycle.endNow(CloseReason.PEER_RESET, handshake.hasHeardFromPeerSinceHandshake() ? "" :
+                UNCONFIRMED_RESET_DETAIL);
         }
     }
 
@@ -435,6 +446,7 @@ final class ConnectionCore implements SchedulableFlow, DeadlineHeap.Entry
         final int ecnCodepoint,
         final long nowNs)
     {
+        handshake.onPeerPacket();
         frames.onPacket(decoder, buffer, offset, length, ecnCodepoint, nowNs);
     }
 

@@ -74,6 +74,7 @@ final class ConnectionHandshake
     private String failureDetail;
     private long confirmationDueNs = Long.MAX_VALUE;
     private boolean isConfirmed;
+    private boolean hasHeardFromPeerSinceHandshake;
     private boolean hasPeerResetToken;
     private long peerResetTokenHead;
     private long peerResetTokenTail;
@@ -393,6 +394,24 @@ final class ConnectionHandshake
     void confirm()
     {
         isConfirmed = true;
+    }
+
+    /**
+     * A ONE_RTT or CLOSE packet of the peer was applied: it holds this connection beyond the handshake.
+     */
+    void onPeerPacket()
+    {
+        hasHeardFromPeerSinceHandshake = true;
+    }
+
+    /**
+     * @return true once the peer sent a packet after the handshake. A client that has not heard from the server since
+     * its answer cannot tell whether the server ever saw its confirmation: a server that gave up waiting for it (its
+     * handshake timeout) no longer knows the connection, as a restarted one does not.
+     */
+    boolean hasHeardFromPeerSinceHandshake()
+    {
+        return hasHeardFromPeerSinceHandshake;
     }
 
     // ---------------------------------------------------------------- what the packets carry

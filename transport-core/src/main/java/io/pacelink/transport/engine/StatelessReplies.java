@@ -26,8 +26,10 @@ import java.util.SplittableRandom;
  * the hello it answers, and leaves through the {@link Outbox} with the cycle's other datagrams. Each goes to an
  * address nobody has proven (a spoofed source makes the endpoint a reflector towards its victim, if not an
  * amplifier), so each passes a token bucket for its destination and one for all destinations first; one over either
- * is dropped and counted. The same buckets hold the stateless resets (RFC 9000 section 10.3) this endpoint sends to
- * packets for connections it does not know.
+ * is dropped and counted. The stateless resets (RFC 9000 section 10.3) this endpoint sends to packets for
+ * connections it does not know pass buckets of their own at the same rates: forged packets for unknown connections
+ * cost an attacker nothing to send, and sharing the handshake answers' buckets would let them starve the RETRYs a
+ * legitimate client behind the same address (a NAT, or the attacker's own host) needs to connect.
  */
 final class StatelessReplies
 {
@@ -54,6 +56,8 @@ final class StatelessReplies
     private final int maxDatagramSizeBytes;
     private final SourceRateLimiter perDestination;
     private final SourceRateLimiter allDestinations;
+    private final SourceRateLimiter resetsPerDestination;
+    private final SourceRateLimiter resetsToAllDestinations;
     private final SecurityCounters counters;
     private final PacketHeaderFlyweight header = new PacketHeaderFlyweight();
     private final StatelessResetTokens resetTokens;
@@ -91,6 +95,10 @@ final class StatelessReplies
             limits.unvalidatedAnswersPerSecondPerSource(), 2 * limits.unvalidatedAnswersPerSecondPerSource());
         this.allDestinations = SourceRateLimiter.global(
             limits.unvalidatedAnswersPerSecond(), limits.unvalidatedAnswersPerSecond() / 4);
+        this.resetsPerDestination = new SourceRateLimiter(DESTINATION_BUCKETS, ~hashSeed,
+            limits.unvalidatedAnswersPerSecondPerSource(), 2 * limits.unvalidatedAnswersPerSecondPerSource());
+        this.resetsToAllDestinations = SourceRateLimiter.global(
+            limits.unvalidatedAnswersPerSecond(), limits.unvalidatedAnswersPerSecond() / 4);
         this.counters = counters;
     }
 
@@ -100,7 +108,16 @@ final class StatelessReplies
      */
     private boolean isWithinRate(final InetSocketAddress destination, final long nowNs)
     {
-        if (perDestination.tryAcquire(destination.getAddress(), nowNs) && allDestinations.tryAcquire(null, nowNs))
+        return isWithinRate(perDestination, allDestinations, destination, nowNs);
+    }
+
+    private boolean isWithinRate(
+        final SourceRateLimiter toDestination,
+        final SourceRateLimiter toAll,
+        final InetSocketAddress destination,
+        final long nowNs)
+    {
+        if (toDestination.tryAcquire(destination.getAddress(), nowNs) && toAll.tryAcquire(null, nowNs))
         {
             return true;
         }
@@ -213,7 +230,8 @@ final class StatelessReplies
         final InetSocketAddress destination,
         final long nowNs)
     {
-        if (triggerLength <= MIN_STATELESS_RESET_BYTES || !isWithinRate(destination, nowNs))
+        if (triggerLength <= MIN_STATELESS_RESET_BYTES ||
+            !isWithinRate(resetsPerDestination, resetsToAllDestinations, destination, nowNs))
         {
             return;
         }

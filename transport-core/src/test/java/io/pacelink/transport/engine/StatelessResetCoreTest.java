@@ -4,6 +4,7 @@ import io.pacelink.transport.CloseReason;
 import io.pacelink.transport.Connection;
 import io.pacelink.transport.ConnectionState;
 import io.pacelink.transport.PacelinkContext;
+import io.pacelink.transport.RetryMode;
 import io.pacelink.transport.secure.StatelessResetTokens;
 import io.pacelink.transport.secure.X25519;
 import io.pacelink.transport.testing.TestNetwork;
@@ -56,10 +57,35 @@ class StatelessResetCoreTest
         final EndpointCore restarted = restart(server, nkServer());
         final long resetAfterNs = sendUntilClosed(pair[0]);
         assertEquals(CloseReason.PEER_RESET, pair[0].closeReason());
+        assertEquals("", pair[0].outcome().detail(), "the server had answered after the handshake: a plain reset");
         assertTrue(resetAfterNs < SECOND_NS / 10, "closed " + resetAfterNs + " ns after its first packet");
         assertEquals(1, client.securityCounters().statelessResetsReceived().get());
         assertTrue(restarted.securityCounters().statelessResetsSent().get() >= 1);
         assertEquals(0, client.securityCounters().integrityFailures().get());
+    }
+
+    @Test
+    void aResetBeforeTheServerSentAnythingAfterItsAnswerSaysTheServerGaveUpOnTheHandshake()
+    {
+        final PacelinkContext clientContext = new PacelinkContext();
+        clientContext.security().serverPublicKey(new X25519().publicKey(serverPrivateKey));
+        final EndpointCore client = newClient(clientContext);
+        final EndpointCore server = newServer(serverPort, nkServer());
+        // The client's confirmation and everything after it are lost until the server gave up on the handshake, as
+        // when the client is too slow to send them (a loaded machine): the client is connected, the server is not.
+        final boolean[] dropping = { true };
+        network.dropWhen(datagram ->
+            dropping[0] && PacketType.ONE_RTT == datagram[PacketHeaderFlyweight.PACKET_TYPE_OFFSET]);
+        final Connection connection = client.connect(serverPort.localAddress(), null, bed.nowNs());
+        bed.run(() -> ConnectionState.CONNECTED == connection.state(), SECOND_NS, "the client connected");
+        bed.run(() -> 1 == server.securityCounters().handshakeTimeouts().get(), 2 * SECOND_NS,
+            "the server's handshake timeout");
+        dropping[0] = false;
+
+        sendUntilClosed(connection);
+        assertEquals(CloseReason.PEER_RESET, connection.closeReason());
+        assertEquals(ConnectionCore.UNCONFIRMED_RESET_DETAIL, connection.outcome().detail());
+        assertEquals(1, client.securityCounters().statelessResetsReceived().get());
     }
 
     @Test
@@ -197,6 +223,45 @@ class StatelessResetCoreTest
         assertTrue(answers[0] >= 200, "resets: " + answers[0]);
         assertEquals(answers[0], server.securityCounters().statelessResetsSent().get());
         assertEquals(3000 - answers[0], server.securityCounters().answersRateLimited().get());
+    }
+
+    @Test
+    void aFloodOfPacketsForUnknownConnectionsDoesNotStarveTheRetryAClientAtTheSameAddressNeeds()
+    {
+        final PacelinkContext context = plaintextServer(resetKey);
+        context.limits().retryMode(RetryMode.ALWAYS).unvalidatedAnswersPerSecondPerSource(100);
+        final EndpointCore server = newServer(serverPort, context);
+        final EndpointCore client = newClient(new PacelinkContext());
+        // The attacker shares the client's address (127.0.0.1, as behind one NAT) and sends forged packets for
+        // unknown connections far faster than the answer rate, before and while the client connects.
+        final TestNetwork.Port attacker = network.newPort(3000);
+        final long[] forged = { 0 };
+        final Runnable flood = () ->
+        {
+            for (int i = 0; i < 4; i++)
+            {
+                serverPort.inject(TestPackets.sealedLooking(100, 5_000_000 + forged[0]++), attacker.localAddress());
+            }
+        };
+        for (int i = 0; i < 1000; i++)
+        {
+            flood.run();
+            bed.step();
+        }
+        final long limitedBefore = server.securityCounters().answersRateLimited().get();
+        assertTrue(limitedBefore > 0, "the resets to the attacker's address are limited");
+
+        final long startNs = bed.nowNs();
+        final Connection connection = client.connect(serverPort.localAddress(), null, startNs);
+        while (ConnectionState.CONNECTED != connection.state())
+        {
+            assertTrue(bed.nowNs() - startNs < SECOND_NS / 10, "connected within 100 ms despite the flood, " +
+                "retries sent " + server.securityCounters().retriesSent().get());
+            flood.run();
+            bed.step();
+        }
+        assertEquals(1, server.securityCounters().retriesSent().get(), "the client's hello got its RETRY");
+        assertTrue(server.securityCounters().answersRateLimited().get() > limitedBefore, "the flood went on");
     }
 
     // ---------------------------------------------------------------- helpers
