@@ -43,14 +43,15 @@ import java.util.function.LongSupplier;
  * {@link DatagramPort}. The same object runs on sockets in real time (driven by the endpoint's agent) and inside the
  * virtual-time simulator.
  * <p>
- * A duty cycle flows one way. If an application acted since the last cycle, the cycle first serves the connections
- * marked for it and sends what they offered, so an answer offered between two cycles leaves before the socket is
- * read. Then it receives a batch of datagrams and processes every one at one time (the {@link DatagramDispatcher}:
- * integrity, validation, to a connection or the {@link Acceptor}); fires every due timer and activates in the
- * scheduler the connections with something to send; then sends — each handshake due, then each release the
- * scheduler answers ({@link PacketScheduler#next}), the packet written by the connection's {@link PacketAssembler}
- * straight into the {@link Outbox}'s batch, sealed by its {@link PacketGuard}, recorded by the connection through one
- * reused {@link SentPacketDescriptor} and charged to the scheduler — and hands the batch to the port.
+ * A duty cycle flows one way. If an application acted since the last cycle on a connection that cycle left with
+ * nothing to do, the cycle first serves that connection and sends what it offered, so an answer offered between two
+ * cycles leaves before the socket is read. Then it receives a batch of datagrams and processes every one at one time
+ * (the {@link DatagramDispatcher}: integrity, validation, to a connection or the {@link Acceptor}); fires every due
+ * timer and activates in the scheduler the connections with something to send; then sends — each handshake due,
+ * then each release the scheduler answers ({@link PacketScheduler#next}), the packet written by the connection's
+ * {@link PacketAssembler} straight into the {@link Outbox}'s batch, sealed by its {@link PacketGuard}, recorded by
+ * the connection through one reused {@link SentPacketDescriptor} and charged to the scheduler — and hands the batch
+ * to the port.
  * <p>
  * Single-threaded: every method is called by the agent thread (or the simulator), never by an application thread.
  * The public {@code Endpoint} is the thread boundary: it enqueues an application's connect for its agent and hands
@@ -367,13 +368,16 @@ public final class EndpointCore implements DatagramHandler
 
     /**
      * The first step of a duty cycle, taken only if an application acted since the last one: serve the connections
-     * marked for it (those whose application acted, and those the last cycle left with work) and send what they have,
-     * before the socket is read. An answer an application offers between two duty cycles (an echo, a response
-     * polled and answered in its loop) then leaves at the start of the next cycle, not after that cycle's receive —
-     * which usually finds nothing, and on a real socket costs a system call — and its service. The steps are the
-     * cycle's own ({@link #serviceConnections}, {@link #send}, {@link #finishServed}), so a connection served here is
-     * served again after the receive only if a datagram, a timer or its unfinished work marks it. Timers are not
-     * fired here: they keep their place after the receive, as the datagrams that arrive may change them.
+     * whose application acted and which the last cycle left with nothing to do — the application was their limit —
+     * and send what they have, before the socket is read. An answer an application offers between two duty cycles
+     * (an echo, a response polled and answered in its loop) then leaves at the start of the next cycle, not after
+     * that cycle's receive — which usually finds nothing, and on a real socket costs a system call — and its
+     * service. A connection the last cycle left with work (something to send, a stall, a packet sent: a bulk
+     * sender whose application keeps its buffer full) is served after the receive, as before, so the ACKs that
+     * arrive are processed before it sends more. The steps are the cycle's own ({@link #serveMarked}, {@link #send},
+     * {@link #finishServed}), so a connection served here is served again after the receive only if a datagram, a
+     * timer or its unfinished work marks it. The wheel's expired timers wait for the service after the receive; a
+     * connection served here fires its own due timers, as every service does.
      */
     private int sendOffered(final long nowNs)
     {
@@ -381,8 +385,13 @@ public final class EndpointCore implements DatagramHandler
         {
             return 0;
         }
+        final int leftByLastCycle = connections.markedCount();
         applicationSignals.drainTo(connections);
-        int work = serveMarked(nowNs);
+        if (connections.markedCount() == leftByLastCycle)
+        {
+            return 0;
+        }
+        int work = serveMarked(connections.takeMarkedFrom(leftByLastCycle), nowNs);
         work += send(nowNs);
         finishServed(nowNs);
         return work;
@@ -453,16 +462,19 @@ public final class EndpointCore implements DatagramHandler
     {
         deadlines.expire(nowNs, connections);
         applicationSignals.drainTo(connections);
-        return serveMarked(nowNs);
+        return serveMarked(connections.takeMarked(), nowNs);
     }
 
     /**
-     * Serve the marked connections: fire their timers, remove the closed ones, activate those with something to send.
+     * Serve the connections just taken: fire their timers, remove the closed ones, activate those with something to
+     * send.
+     *
+     * @param count how many were taken ({@link ConnectionTable#served(int)} from 0).
      */
-    private int serveMarked(final long nowNs)
+    private int serveMarked(final int count, final long nowNs)
     {
         int work = 0;
-        for (int i = 0, count = connections.takeMarked(); i < count; i++)
+        for (int i = 0; i < count; i++)
         {
             final ConnectionCore connection = connections.served(i);
             work += connection.onDutyCycle(nowNs);
