@@ -10,7 +10,8 @@
 #   perf/scripts/syscalls.sh [MODE ...]
 #
 # MODE is the sender's and receiver's PacelinkBulk mode: dedicated (the default profile on the port chosen
-# automatically: the batched port where it works), dedicated-nogso, dedicated-nio, invoker. Default: all but invoker.
+# automatically: the batched port where it works), dedicated-nogso, dedicated-nio, invoker, invoker-nogso. Default: the
+# three dedicated ones.
 #
 # Environment: DURATION (seconds, default 3), BENCH (default perf/target/benchmarks.jar), OUT (default a new
 # temporary folder), DATAGRAM_BYTES (default 1472).

@@ -12,8 +12,9 @@ import java.util.concurrent.TimeUnit;
  * LoopbackRole send    pacelink|raw-udp|port PORT MODE DATAGRAM_BYTES MESSAGE_BYTES DURATION_MS
  * </pre>
  * A receiver prints {@link ResultLine#READY} once it listens; each prints one {@link ResultLine} when it ends. MODE
- * is {@code dedicated} or {@code invoker} for Pacelink, {@code nio}, {@code batched} or {@code batched-nogso} for a
- * bare port ({@link PortBulk}), and ignored for raw UDP; a raw sender's datagrams are MESSAGE_BYTES long.
+ * is {@code dedicated}, {@code dedicated-nogso}, {@code dedicated-nio}, {@code invoker} or {@code invoker-nogso} for
+ * Pacelink, {@code nio}, {@code batched} or {@code batched-nogso} for a bare port ({@link PortBulk}), and ignored for
+ * raw UDP; a raw sender's datagrams are MESSAGE_BYTES long.
  */
 public final class LoopbackRole
 {

@@ -86,6 +86,7 @@ public final class LoopbackSuite implements Callable<Integer>
             new Contender("Pacelink default profile, NIO port", "pacelink", "dedicated-nio", 1472,
                 BULK_MESSAGE_BYTES),
             new Contender("Pacelink INVOKER", "pacelink", "invoker", 1472, BULK_MESSAGE_BYTES),
+            new Contender("Pacelink INVOKER, GSO off", "pacelink", "invoker-nogso", 1472, BULK_MESSAGE_BYTES),
             new Contender("pacelink perf (INVOKER)", "pacelink-perf", "invoker", 1472, BULK_MESSAGE_BYTES),
             new Contender("Aeron INVOKER, mtu 1472", "aeron", "invoker", 1472, BULK_MESSAGE_BYTES),
             new Contender("Aeron SHARED, mtu 1472", "aeron", "shared", 1472, BULK_MESSAGE_BYTES))),

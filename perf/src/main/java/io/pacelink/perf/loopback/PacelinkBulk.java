@@ -47,7 +47,8 @@ final class PacelinkBulk
         dedicated(ThreadingMode.DEDICATED, PortType.AUTO, true),
         dedicated_nogso(ThreadingMode.DEDICATED, PortType.AUTO, false),
         dedicated_nio(ThreadingMode.DEDICATED, PortType.NIO, true),
-        invoker(ThreadingMode.INVOKER, PortType.AUTO, true);
+        invoker(ThreadingMode.INVOKER, PortType.AUTO, true),
+        invoker_nogso(ThreadingMode.INVOKER, PortType.AUTO, false);
 
         private final ThreadingMode threadingMode;
         private final PortType portType;
@@ -62,7 +63,7 @@ final class PacelinkBulk
 
         /**
          * @param text a mode as the suite names it: {@code dedicated}, {@code dedicated-nogso} (the batched port with
-         *             GSO off), {@code dedicated-nio} (the NIO port) or {@code invoker}.
+         *             GSO off), {@code dedicated-nio} (the NIO port), {@code invoker} or {@code invoker-nogso}.
          * @return the mode.
          */
         static Mode parse(final String text)
@@ -83,7 +84,7 @@ final class PacelinkBulk
         AppLoop(final Endpoint endpoint, final Mode mode)
         {
             this.endpoint = endpoint;
-            this.invoker = Mode.invoker == mode;
+            this.invoker = ThreadingMode.INVOKER == mode.threadingMode;
             this.idleStrategy = invoker ?
                 new DeadlineIdleStrategy(PacelinkContext.defaultIdleStrategy(), endpoint::nextDeadlineNs,
                     new SystemNanoClock(), DeadlineIdleStrategy.DEFAULT_SPIN_WINDOW_NS) :

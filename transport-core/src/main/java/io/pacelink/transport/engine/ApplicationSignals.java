@@ -43,6 +43,17 @@ final class ApplicationSignals
     }
 
     /**
+     * Agent thread: whether an application acted since the last {@link #drainTo} (a read of the queue's two indexes
+     * and a flag, no allocation): the duty cycle then sends what it offered before it reads the socket.
+     *
+     * @return true if {@link #drainTo} would mark a connection (or every one, after an overflow).
+     */
+    boolean isPending()
+    {
+        return isOverflowed || !queue.isEmpty();
+    }
+
+    /**
      * Agent thread: mark every connection whose application acted since the last call.
      *
      * @return connections marked.

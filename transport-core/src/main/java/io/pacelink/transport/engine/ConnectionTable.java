@@ -155,6 +155,15 @@ final class ConnectionTable
     }
 
     /**
+     * @return connections marked so far, in the order they were marked: {@link #takeMarkedFrom(int)} takes those
+     * marked after this count.
+     */
+    int markedCount()
+    {
+        return marked.size();
+    }
+
+    /**
      * Take the marked connections as this duty cycle's: {@link #served(int)} from 0 gives them from the last place
      * in the table to the first.
      *
@@ -162,10 +171,23 @@ final class ConnectionTable
      */
     int takeMarked()
     {
+        return takeMarkedFrom(0);
+    }
+
+    /**
+     * Take the connections marked after the first {@code first} as the ones served now, ordered as
+     * {@link #takeMarked()} orders them; the first {@code first} stay marked.
+     *
+     * @param first how many of the marked connections, in the order they were marked, stay marked.
+     * @return how many were taken.
+     */
+    int takeMarkedFrom(final int first)
+    {
         cycle++;
-        ensureServedCapacity(marked.size());
+        final int size = marked.size();
+        ensureServedCapacity(size - first);
         int count = 0;
-        for (int i = 0, size = marked.size(); i < size; i++)
+        for (int i = first; i < size; i++)
         {
             final ConnectionCore connection = marked.get(i);
             connection.isMarked(false);
@@ -175,7 +197,10 @@ final class ConnectionTable
                 servedPlaces[count++] = connection.tableIndex();
             }
         }
-        marked.clear();
+        for (int i = size - 1; i >= first; i--)
+        {
+            marked.remove(i);
+        }
         Arrays.sort(servedPlaces, 0, count);
         for (int i = 0; i < count; i++)
         {

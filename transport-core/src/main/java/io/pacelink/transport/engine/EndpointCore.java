@@ -43,13 +43,15 @@ import java.util.function.LongSupplier;
  * {@link DatagramPort}. The same object runs on sockets in real time (driven by the endpoint's agent) and inside the
  * virtual-time simulator.
  * <p>
- * A duty cycle flows one way: receive a batch of datagrams, then process every one at one time (the
- * {@link DatagramDispatcher}: integrity, validation, to a connection or the {@link Acceptor}); fire every
- * connection's timers and activate in the scheduler those with something to send; then send — each handshake due,
+ * A duty cycle flows one way. If an application acted since the last cycle on a connection that cycle left with
+ * nothing to do, the cycle first serves that connection and sends what it offered, so an answer offered between two
+ * cycles leaves before the socket is read. Then it receives a batch of datagrams and processes every one at one time
+ * (the {@link DatagramDispatcher}: integrity, validation, to a connection or the {@link Acceptor}); fires every due
+ * timer and activates in the scheduler the connections with something to send; then sends — each handshake due,
  * then each release the scheduler answers ({@link PacketScheduler#next}), the packet written by the connection's
- * {@link PacketAssembler} straight into the {@link Outbox}'s batch, sealed by its {@link PacketGuard}, recorded by the
- * connection through one reused {@link SentPacketDescriptor} and charged to the scheduler — and hand the batch to the
- * port.
+ * {@link PacketAssembler} straight into the {@link Outbox}'s batch, sealed by its {@link PacketGuard}, recorded by
+ * the connection through one reused {@link SentPacketDescriptor} and charged to the scheduler — and hands the batch
+ * to the port.
  * <p>
  * Single-threaded: every method is called by the agent thread (or the simulator), never by an application thread.
  * The public {@code Endpoint} is the thread boundary: it enqueues an application's connect for its agent and hands
@@ -293,8 +295,9 @@ public final class EndpointCore implements DatagramHandler
      */
     public int doWork(final long nowNs)
     {
+        int work = sendOffered(nowNs);
         port.receive(receiveBatch, context.receiveBatchLimit());
-        int work = onReceived(nowNs);
+        work += onReceived(nowNs);
         work += serviceConnections(nowNs);
         work += send(nowNs);
         endDutyCycle(nowNs, 0);
@@ -303,8 +306,9 @@ public final class EndpointCore implements DatagramHandler
 
     /**
      * One duty cycle on a running clock. An RTT sample must never be shorter than the path's RTT, however late the
-     * thread runs, so every time this cycle uses is read after what it stamps happened and never before: the clock is
-     * read once after the receive, and every datagram of the batch is processed at that time (a datagram that waited
+     * thread runs, so every time this cycle uses is read after what it stamps happened and never before: what the
+     * application offered since the last cycle leaves at the time read as the cycle starts; the clock is read once
+     * after the receive, and every datagram of the batch is processed at that time (a datagram that waited
      * in the socket while the thread was descheduled gets the time it was seen, never an earlier one); timers fire at
      * that time too; and the clock is read once more before the packets of the send phase are built, so each is
      * stamped a little before it leaves, which can only lengthen an RTT sample. The core stores no clock: the agent
@@ -316,9 +320,10 @@ public final class EndpointCore implements DatagramHandler
     public int doWork(final NanoClock clock)
     {
         final long startNs = clock.nanoTime();
+        int work = sendOffered(startNs);
         port.receive(receiveBatch, context.receiveBatchLimit());
         final long nowNs = clock.nanoTime();
-        int work = onReceived(nowNs);
+        work += onReceived(nowNs);
         work += serviceConnections(nowNs);
         final long sendNs = clock.nanoTime();
         work += send(sendNs);
@@ -331,6 +336,19 @@ public final class EndpointCore implements DatagramHandler
      * and mark it for the next duty cycle if it needs one whatever arrives ({@link ConnectionCore#isServiceNeeded}).
      */
     private void endDutyCycle(final long nowNs, final long durationNs)
+    {
+        finishServed(nowNs);
+        final MemoryBudget memoryBudget = factory.memoryBudget();
+        securityCounters.memoryCommittedBytes().setRelease(memoryBudget.committedBytes());
+        securityCounters.memoryRefusals().setRelease(memoryBudget.refusals());
+        endpointCounters.onDutyCycle(durationNs);
+    }
+
+    /**
+     * For each connection served since the connections were last taken: count what limits it, move its timer to its
+     * next deadline, and mark it for the next service if it needs one whatever arrives.
+     */
+    private void finishServed(final long nowNs)
     {
         for (int i = 0, count = connections.servedCount(); i < count; i++)
         {
@@ -346,10 +364,37 @@ public final class EndpointCore implements DatagramHandler
                 connections.mark(connection);
             }
         }
-        final MemoryBudget memoryBudget = factory.memoryBudget();
-        securityCounters.memoryCommittedBytes().setRelease(memoryBudget.committedBytes());
-        securityCounters.memoryRefusals().setRelease(memoryBudget.refusals());
-        endpointCounters.onDutyCycle(durationNs);
+    }
+
+    /**
+     * The first step of a duty cycle, taken only if an application acted since the last one: serve the connections
+     * whose application acted and which the last cycle left with nothing to do — the application was their limit —
+     * and send what they have, before the socket is read. An answer an application offers between two duty cycles
+     * (an echo, a response polled and answered in its loop) then leaves at the start of the next cycle, not after
+     * that cycle's receive — which usually finds nothing, and on a real socket costs a system call — and its
+     * service. A connection the last cycle left with work (something to send, a stall, a packet sent: a bulk
+     * sender whose application keeps its buffer full) is served after the receive, as before, so the ACKs that
+     * arrive are processed before it sends more. The steps are the cycle's own ({@link #serveMarked}, {@link #send},
+     * {@link #finishServed}), so a connection served here is served again after the receive only if a datagram, a
+     * timer or its unfinished work marks it. The wheel's expired timers wait for the service after the receive; a
+     * connection served here fires its own due timers, as every service does.
+     */
+    private int sendOffered(final long nowNs)
+    {
+        if (!applicationSignals.isPending())
+        {
+            return 0;
+        }
+        final int leftByLastCycle = connections.markedCount();
+        applicationSignals.drainTo(connections);
+        if (connections.markedCount() == leftByLastCycle)
+        {
+            return 0;
+        }
+        int work = serveMarked(connections.takeMarkedFrom(leftByLastCycle), nowNs);
+        work += send(nowNs);
+        finishServed(nowNs);
+        return work;
     }
 
     /**
@@ -417,8 +462,19 @@ public final class EndpointCore implements DatagramHandler
     {
         deadlines.expire(nowNs, connections);
         applicationSignals.drainTo(connections);
+        return serveMarked(connections.takeMarked(), nowNs);
+    }
+
+    /**
+     * Serve the connections just taken: fire their timers, remove the closed ones, activate those with something to
+     * send.
+     *
+     * @param count how many were taken ({@link ConnectionTable#served(int)} from 0).
+     */
+    private int serveMarked(final int count, final long nowNs)
+    {
         int work = 0;
-        for (int i = 0, count = connections.takeMarked(); i < count; i++)
+        for (int i = 0; i < count; i++)
         {
             final ConnectionCore connection = connections.served(i);
             work += connection.onDutyCycle(nowNs);

@@ -1,11 +1,14 @@
 package io.pacelink.transport.engine;
 
 import io.pacelink.transport.Connection;
+import io.pacelink.transport.PacelinkContext;
+import io.pacelink.transport.cc.CongestionControlRegistry;
 import io.pacelink.transport.testing.TestNetwork;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -88,16 +91,29 @@ class DutyCycleClockTest
     @Test
     void aPacketIsStampedWhenItIsSent()
     {
-        final Connection[] pair = bed.connect(client, server, serverPort);
+        // A window of one packet: the second message waits for the first one's ACK, and leaves in the send phase
+        // after the receive that brings it (what an application offered since the last cycle leaves before that
+        // receive, stamped with the time read as the cycle starts: OfferBeforeReceiveTest).
+        final TestNetwork.Port narrowPort = network.newPort(3000);
+        final EndpointCore narrow = bed.newCore(narrowPort, false, 16, new PacelinkContext(), new ArrayList<>(),
+            CongestionControlRegistry.of(FixedWindowController.factory(1000)));
+        final Connection[] pair = bed.connect(narrow, server, serverPort);
         bed.runFor(50 * MS);
         final long t = bed.nowNs();
+        final UnsafeBuffer kilobyte = new UnsafeBuffer(new byte[1000]);
+        assertTrue(pair[0].offer(kilobyte, 0, kilobyte.capacity()) > 0);
+        assertTrue(pair[0].offer(kilobyte, 0, kilobyte.capacity()) > 0);
+        final long sentBefore = narrowPort.sent();
+        narrow.doWork(t + MS);
+        assertEquals(sentBefore + 1, narrowPort.sent(), "the window holds one packet");
+        serverAcknowledges(t + 2 * MS);
 
-        // The cycle starts at t, receives nothing and fires its timers at t, then the thread stalls and the packet
-        // leaves at t + 40 ms.
-        assertTrue(pair[0].offer(message, 0, message.capacity()) > 0);
-        client.doWork(clockReading(t, t, t + 40 * MS));
-        serverAcknowledges(t + 41 * MS);
-        client.doWork(t + 45 * MS);
+        // The cycle starts at t + 5 ms, reads the ACK and fires its timers at t + 5 ms, then the thread stalls and
+        // the second packet leaves at t + 45 ms.
+        narrow.doWork(clockReading(t + 5 * MS, t + 5 * MS, t + 45 * MS));
+        assertEquals(sentBefore + 2, narrowPort.sent(), "the ACK opened the window for the second packet");
+        serverAcknowledges(t + 46 * MS);
+        narrow.doWork(t + 50 * MS);
         assertEquals(5 * MS, pair[0].stats().latestRttNs(), "the stall before the send is no part of the RTT");
     }
 }
