@@ -154,7 +154,7 @@ final class DatagramDispatcher
             }
             return;
         }
-        if (!connection.remoteAddress().equals(source))
+        if (!connection.remoteAddress().equals(source) && !connection.acceptsMigration())
         {
             securityCounters.packetsFromWrongAddress().incrementRelease();
             return;
@@ -328,10 +328,9 @@ final class DatagramDispatcher
             securityCounters.packetsUnauthenticated().incrementRelease();
             return;
         }
-        if (!connection.remoteAddress().equals(source))
+        if (!connection.remoteAddress().equals(source) &&
+            !isFromNewPeerAddress(connection, wasSealed, length, source, nowNs))
         {
-            // Until authenticated migration exists a connection lives on one address pair: anything else is an
-            // off-path forgery or a rebinding NAT (docs/security.md).
             securityCounters.packetsFromWrongAddress().incrementRelease();
             return;
         }
@@ -359,6 +358,35 @@ final class DatagramDispatcher
             return;
         }
         connection.onPacket(decoder, buffer, offset, length, ecnCodepoint, nowNs);
+    }
+
+    /**
+     * A packet for a known connection from another address than its peer's: an off-path forgery, a replay, or the
+     * peer behind a NAT that rebound (or a client that moved). Only an authenticated packet may start path validation
+     * toward that address (RFC 9000 section 9.3): in the secure mode one the connection's AEAD opened; in plaintext
+     * one whose CRC32C and connection id checked and whose packet number is the largest received yet, so a replayed
+     * or reordered old packet from elsewhere cannot. The packet is then acted on; the connection moves only once
+     * the address answers a challenge ({@link PathValidation}).
+     *
+     * @return true if the packet is to be acted on; false to drop it as from the wrong address.
+     */
+    private boolean isFromNewPeerAddress(
+        final ConnectionCore connection,
+        final boolean wasSealed,
+        final int length,
+        final InetSocketAddress source,
+        final long nowNs)
+    {
+        if (!connection.acceptsMigration() || PacketType.ONE_RTT != decoder.packetType() ||
+            decoder.packetNumber() <= connection.largestReceivedPacketNumber() ||
+            connection.isBeyondPacketNumberWindow(decoder.packetNumber()))
+        {
+            return false;
+        }
+        connection.onPacketFromNewAddress(
+            source, length + (wasSealed ? connection.guard().trailerLength() : Crc32cPacketCheck.TRAILER_LENGTH),
+            nowNs);
+        return true;
     }
 
     private void onHandshakePacket(
