@@ -67,6 +67,7 @@ final class ConnectionCore implements SchedulableFlow
     private AeadGuard aeadGuard;
 
     private long remoteId;
+    private long previousKeysDiscardNs = Long.MAX_VALUE;
     private boolean isSendStalled;
     private boolean hasSentSinceService;
     private boolean isCloseAssembled;
@@ -451,6 +452,24 @@ final class ConnectionCore implements SchedulableFlow
         {
             onPathResponse(frames.pathResponseData());
         }
+        if (null != aeadGuard)
+        {
+            onKeyPhase(aeadGuard.protection(), nowNs);
+        }
+    }
+
+    /**
+     * The key-update handshake's part that needs time and acknowledgements (RFC 9001 section 6.5): the next update
+     * waits for an acknowledgement of a packet of the current phase, and the previous phase's receiving key is
+     * discarded three probe timeouts after the peer's packets moved to the new one.
+     */
+    private void onKeyPhase(final PacketProtection protection, final long nowNs)
+    {
+        protection.onLargestAcknowledged(lossRecovery.largestAckedPacketNumber());
+        if (protection.takeReceivePhaseChange())
+        {
+            previousKeysDiscardNs = nowNs + 3 * lossRecovery.ptoPeriodNs();
+        }
     }
 
     // ---------------------------------------------------------------- migration (RFC 9000 section 9)
@@ -518,7 +537,7 @@ final class ConnectionCore implements SchedulableFlow
      * connection moves. A new port alone keeps the controller and the RTT estimate, as RFC 9000 section 9.4 allows:
      * a NAT that rebinds keeps the path and only renames its end. A new address starts both over (section 9.4).
      */
-    private void onPathResponse(final long pathData)
+    void onPathResponse(final long pathData)
     {
         final InetSocketAddress candidate = pathValidation.candidate();
         if (!pathValidation.onResponse(pathData))
@@ -547,6 +566,11 @@ final class ConnectionCore implements SchedulableFlow
     {
         isSendStalled = false;
         hasSentSinceService = false;
+        if (nowNs >= previousKeysDiscardNs)
+        {
+            previousKeysDiscardNs = Long.MAX_VALUE;
+            aeadGuard.protection().discardPreviousReceiveKeys();
+        }
         if (pathValidation.isAbandoned(nowNs))
         {
             // No answer from the new address in time: the connection stays on its old path (RFC 9000 section 8.2.4).
@@ -571,7 +595,8 @@ final class ConnectionCore implements SchedulableFlow
     long nextDeadlineNs()
     {
         final long deadlineNs = timers.nextDeadlineNs();
-        return lifecycle.isClosed() ? deadlineNs : Math.min(deadlineNs, pathValidation.nextDeadlineNs());
+        return lifecycle.isClosed() ? deadlineNs :
+            Math.min(Math.min(deadlineNs, pathValidation.nextDeadlineNs()), previousKeysDiscardNs);
     }
 
     // ---------------------------------------------------------------- close

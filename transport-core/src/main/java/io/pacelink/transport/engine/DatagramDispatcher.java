@@ -328,10 +328,10 @@ final class DatagramDispatcher
             securityCounters.packetsUnauthenticated().incrementRelease();
             return;
         }
-        if (!connection.remoteAddress().equals(source) &&
-            !isFromNewPeerAddress(connection, wasSealed, length, source, nowNs))
+        if (!connection.remoteAddress().equals(source))
         {
             securityCounters.packetsFromWrongAddress().incrementRelease();
+            onPacketFromNewAddress(connection, buffer, offset, length, source, wasSealed, nowNs);
             return;
         }
         if (ConnectionState.CONNECTING == connection.state())
@@ -365,28 +365,37 @@ final class DatagramDispatcher
      * peer behind a NAT that rebound (or a client that moved). Only an authenticated packet may start path validation
      * toward that address (RFC 9000 section 9.3): in the secure mode one the connection's AEAD opened; in plaintext
      * one whose CRC32C and connection id checked and whose packet number is the largest received yet, so a replayed
-     * or reordered old packet from elsewhere cannot. The packet is then acted on; the connection moves only once
-     * the address answers a challenge ({@link PathValidation}).
-     *
-     * @return true if the packet is to be acted on; false to drop it as from the wrong address.
+     * or reordered old packet from elsewhere cannot. Nothing else of it is acted on but a PATH_RESPONSE, which
+     * completes a validation: the connection moves only once the address answered a challenge
+     * ({@link PathValidation}), and until then what the peer sends from there is sent again after the move.
      */
-    private boolean isFromNewPeerAddress(
+    private void onPacketFromNewAddress(
         final ConnectionCore connection,
-        final boolean wasSealed,
+        final DirectBuffer buffer,
+        final int offset,
         final int length,
         final InetSocketAddress source,
+        final boolean wasSealed,
         final long nowNs)
     {
         if (!connection.acceptsMigration() || PacketType.ONE_RTT != decoder.packetType() ||
             decoder.packetNumber() <= connection.largestReceivedPacketNumber() ||
             connection.isBeyondPacketNumberWindow(decoder.packetNumber()))
         {
-            return false;
+            return;
         }
         connection.onPacketFromNewAddress(
             source, length + (wasSealed ? connection.guard().trailerLength() : Crc32cPacketCheck.TRAILER_LENGTH),
             nowNs);
-        return true;
+        for (int frameType = decoder.firstFrame(buffer, offset, length);
+            PacketDecoder.NO_MORE_FRAMES != frameType;
+            frameType = decoder.nextFrame())
+        {
+            if (FrameType.PATH_RESPONSE == frameType)
+            {
+                connection.onPathResponse(decoder.path().pathData());
+            }
+        }
     }
 
     private void onHandshakePacket(
