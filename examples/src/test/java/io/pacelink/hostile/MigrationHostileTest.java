@@ -67,12 +67,7 @@ class MigrationHostileTest
             HostilePeer peer = new HostilePeer(server.localAddress());
             HostilePeer elsewhere = new HostilePeer(server.localAddress()))
         {
-            peer.handshake(TimeUnit.SECONDS.toNanos(2));
-            peer.receiveFor(200 * MILLISECOND_NS);
-
-            elsewhere.serverId = peer.serverId;
-            elsewhere.nextPacketNumber = peer.nextPacketNumber + 10;
-            final int sentBytes = elsewhere.sendOneRtt(PacketWriter::appendPing);
+            final int sentBytes = newestPacketFromElsewhere(peer, elsewhere);
             elsewhere.receiveFor(2_000 * MILLISECOND_NS);
 
             final int challenges = pathChallenges(elsewhere);
@@ -98,12 +93,7 @@ class MigrationHostileTest
             HostilePeer peer = new HostilePeer(server.localAddress());
             HostilePeer elsewhere = new HostilePeer(server.localAddress()))
         {
-            peer.handshake(TimeUnit.SECONDS.toNanos(2));
-            peer.receiveFor(200 * MILLISECOND_NS);
-
-            elsewhere.serverId = peer.serverId;
-            elsewhere.nextPacketNumber = peer.nextPacketNumber + 10;
-            elsewhere.sendOneRtt(PacketWriter::appendPing);
+            newestPacketFromElsewhere(peer, elsewhere);
             final byte[] challenge = elsewhere.awaitPacket(PacketType.ONE_RTT, TimeUnit.SECONDS.toNanos(2));
             final long challengeData = pathFrameData(challenge, FrameType.PATH_CHALLENGE);
             elsewhere.sendOneRtt((writer) -> writer.appendPathFrame(FrameType.PATH_RESPONSE, challengeData ^ 1));
@@ -122,6 +112,21 @@ class MigrationHostileTest
             assertTrue(elsewhere.oneRttPacketNumbers().size() >= 1, "the server answers at the new address");
             assertEquals(0, peer.received().size(), "and no longer at the old one");
         }
+    }
+
+    /**
+     * The peer sets its connection up; then the other socket sends a packet for it numbered beyond any the server
+     * received: the newest, from a new address.
+     *
+     * @return the bytes of that packet.
+     */
+    private static int newestPacketFromElsewhere(final HostilePeer peer, final HostilePeer elsewhere)
+    {
+        peer.handshake(TimeUnit.SECONDS.toNanos(2));
+        peer.receiveFor(200 * MILLISECOND_NS);
+        elsewhere.serverId = peer.serverId;
+        elsewhere.nextPacketNumber = peer.nextPacketNumber + 10;
+        return elsewhere.sendOneRtt(PacketWriter::appendPing);
     }
 
     private static int pathChallenges(final HostilePeer peer)

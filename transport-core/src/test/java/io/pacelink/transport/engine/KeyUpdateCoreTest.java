@@ -7,19 +7,16 @@ import io.pacelink.transport.secure.X25519;
 import io.pacelink.transport.testing.TestNetwork;
 import io.pacelink.transport.wire.PacketHeaderFlyweight;
 import io.pacelink.transport.wire.PacketType;
-import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -35,7 +32,6 @@ class KeyUpdateCoreTest
 {
     private static final long SECOND_NS = TimeUnit.SECONDS.toNanos(1);
     private static final long HOLD_NS = TimeUnit.MILLISECONDS.toNanos(3);
-    private static final int MESSAGE_BYTES = 1000;
 
     private final CoreTestBed bed = new CoreTestBed(10 * SECOND_NS, SECOND_NS);
     private final TestNetwork network = bed.network();
@@ -49,15 +45,14 @@ class KeyUpdateCoreTest
     private int clientPhase;
     private int serverPhase;
     private int maxPhaseDrift;
-    private int messagesSent;
-    private int messagesReceived;
+    private final NumberedTransfer numbered = new NumberedTransfer(bed, this::releaseHeld);
 
     @Test
     void updatesAreAnsweredAndSurviveAReorderingPathByteExact()
     {
         final Connection[] pair = connectSecure(64);
         reorderEveryFifthDatagram(pair);
-        transfer(pair, 3000);
+        numbered.transfer(pair[0], pair[1], 3000);
 
         final EndpointCore client = clientCore;
         final EndpointCore server = serverCore;
@@ -77,7 +72,7 @@ class KeyUpdateCoreTest
     void garbageWithTheKeyPhaseFlippedIsDroppedAndChangesNoKey()
     {
         final Connection[] pair = connectSecure(1L << 23);
-        transfer(pair, 50);
+        numbered.transfer(pair[0], pair[1], 50);
         final Random random = new Random(9);
         for (int i = 0; i < 1000; i++)
         {
@@ -100,7 +95,7 @@ class KeyUpdateCoreTest
         assertEquals(1000, serverCore.securityCounters().integrityFailures().get());
         assertEquals(0, serverCore.securityCounters().keyUpdates().get(), "no answer to an update nobody made");
         assertEquals(0, clientCore.securityCounters().keyUpdates().get());
-        transfer(pair, 50);
+        numbered.transfer(pair[0], pair[1], 50);
         assertEquals(ConnectionState.CONNECTED, pair[1].state());
     }
 
@@ -176,45 +171,6 @@ class KeyUpdateCoreTest
                 heldUntilNs.remove(i);
             }
         }
-    }
-
-    /**
-     * The client's application sends {@code count} numbered messages; the server's reads them in order, byte-exact.
-     */
-    private void transfer(final Connection[] pair, final int count)
-    {
-        final UnsafeBuffer message = new UnsafeBuffer(new byte[MESSAGE_BYTES]);
-        final int target = messagesSent + count;
-        final byte[] expected = new byte[MESSAGE_BYTES];
-        final long endNs = bed.nowNs() + 60 * SECOND_NS;
-        while (messagesReceived < target)
-        {
-            assertTrue(bed.nowNs() < endNs, "delivery of " + count + " messages: " + messagesReceived);
-            while (messagesSent < target)
-            {
-                fill(message.byteArray(), messagesSent);
-                if (pair[0].offer(message, 0, MESSAGE_BYTES) < 0)
-                {
-                    break;
-                }
-                messagesSent++;
-            }
-            pair[1].poll((buffer, offset, length) ->
-            {
-                final byte[] got = new byte[length];
-                buffer.getBytes(offset, got);
-                fill(expected, messagesReceived++);
-                assertArrayEquals(expected, got, "message " + (messagesReceived - 1));
-            }, 100);
-            bed.step();
-            releaseHeld();
-        }
-    }
-
-    private static void fill(final byte[] bytes, final int messageNumber)
-    {
-        Arrays.fill(bytes, (byte)messageNumber);
-        ByteBuffer.wrap(bytes).putInt(messageNumber);
     }
 
     private static byte[] randomKey(final long seed)

@@ -14,12 +14,10 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -34,7 +32,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class MigrationCoreTest
 {
     private static final long SECOND_NS = TimeUnit.SECONDS.toNanos(1);
-    private static final int MESSAGE_BYTES = 1000;
 
     private final CoreTestBed bed = new CoreTestBed(10 * SECOND_NS, SECOND_NS);
     private final TestNetwork network = bed.network();
@@ -42,8 +39,9 @@ class MigrationCoreTest
     private final TestNetwork.Port clientPort = network.newPort(2000);
     private final List<FixedWindowController> serverControllers = new ArrayList<>();
     private final byte[] serverPrivateKey = randomKey(1);
-    private int messagesSent;
-    private int messagesReceived;
+    private final NumberedTransfer numbered = new NumberedTransfer(bed, () ->
+    {
+    });
 
     @Test
     void aNatRebindingMidTransferMovesThePlaintextConnectionAndKeepsItsControllerAndRtt()
@@ -76,12 +74,12 @@ class MigrationCoreTest
         final EndpointCore server = bed.newCore(serverPort, true, 4, serverContext.randomSeed(12), serverControllers,
             null);
         final Connection[] pair = bed.connect(client, server, serverPort);
-        transfer(pair, 200);
+        numbered.transfer(pair[0], pair[1], 200);
         assertEquals(1, serverControllers.size());
 
         final InetSocketAddress newAddress = new InetSocketAddress(newHost, 2345);
         network.rebind(clientPort, newAddress);
-        transfer(pair, 400);
+        numbered.transfer(pair[0], pair[1], 400);
 
         assertEquals(newAddress, pair[1].remoteAddress(), "the server's connection follows its client");
         assertEquals(1, server.securityCounters().migrations().get());
@@ -108,7 +106,7 @@ class MigrationCoreTest
             return false;
         });
         final Connection[] pair = bed.connect(client, server, serverPort);
-        transfer(pair, 50);
+        numbered.transfer(pair[0], pair[1], 50);
         final TestNetwork.Port spoofer = network.newPort("127.0.0.7", 7000);
         final long wrongAddressBefore = server.securityCounters().packetsFromWrongAddress().get();
         int copies = 0;
@@ -128,7 +126,7 @@ class MigrationCoreTest
         assertEquals(0, receivedBy(spoofer), "no challenge toward the spoofed address");
         assertEquals(clientPort.localAddress(), pair[1].remoteAddress());
         assertEquals(0, server.securityCounters().migrations().get());
-        transfer(pair, 10);
+        numbered.transfer(pair[0], pair[1], 10);
     }
 
     @Test
@@ -139,7 +137,7 @@ class MigrationCoreTest
         final EndpointCore server = bed.newCore(serverPort, true, 4, new PacelinkContext().randomSeed(32),
             serverControllers, null);
         final Connection[] pair = bed.connect(client, server, serverPort);
-        transfer(pair, 20);
+        numbered.transfer(pair[0], pair[1], 20);
 
         // The client's next packet is taken off the path and played from another address, as an on-path observer
         // could in plaintext: it is the newest the server has seen, so it starts a validation nobody will answer.
@@ -154,10 +152,8 @@ class MigrationCoreTest
             }
             return false;
         });
-        final UnsafeBuffer message = new UnsafeBuffer(new byte[MESSAGE_BYTES]);
-        fill(message.byteArray(), messagesSent);
-        assertTrue(pair[0].offer(message, 0, MESSAGE_BYTES) >= 0);
-        messagesSent++;
+        final UnsafeBuffer message = numbered.nextMessage();
+        assertTrue(pair[0].offer(message, 0, NumberedTransfer.MESSAGE_BYTES) >= 0);
         bed.run(() -> null != held[0], SECOND_NS, "the client's next packet");
         final TestNetwork.Port silent = network.newPort("127.0.0.8", 8000);
         serverPort.inject(held[0], silent.localAddress());
@@ -180,7 +176,7 @@ class MigrationCoreTest
         assertEquals(0, server.securityCounters().migrations().get());
         assertEquals(clientPort.localAddress(), pair[1].remoteAddress());
         assertEquals(ConnectionState.CONNECTED, pair[1].state());
-        transfer(pair, 20);
+        numbered.transfer(pair[0], pair[1], 20);
     }
 
     @Test
@@ -191,8 +187,7 @@ class MigrationCoreTest
         final EndpointCore server = bed.newCore(serverPort, true, 4, new PacelinkContext().randomSeed(42),
             serverControllers, null);
         final Connection[] pair = bed.connect(client, server, serverPort);
-        final Connection[] serverToClient = {pair[1], pair[0]};
-        transfer(serverToClient, 5);
+        numbered.transfer(pair[1], pair[0], 5);
         // An ACK-only packet of the client's, the smallest it sends, taken off the path and played from elsewhere.
         final byte[][] held = new byte[1][];
         network.dropWhen((datagram) ->
@@ -206,7 +201,7 @@ class MigrationCoreTest
             }
             return false;
         });
-        transfer(serverToClient, 5);
+        numbered.transfer(pair[1], pair[0], 5);
         assertNotNull(held[0], "an ACK-only packet");
         network.dropWhen((datagram) -> false);
         final TestNetwork.Port silent = network.newPort("127.0.0.8", 8000);
@@ -227,43 +222,6 @@ class MigrationCoreTest
     }
 
     // ---------------------------------------------------------------- helpers
-
-    /**
-     * The client's application sends {@code count} numbered messages; the server's reads them in order, byte-exact.
-     */
-    private void transfer(final Connection[] pair, final int count)
-    {
-        final UnsafeBuffer message = new UnsafeBuffer(new byte[MESSAGE_BYTES]);
-        final int target = messagesSent + count;
-        final byte[] expected = new byte[MESSAGE_BYTES];
-        bed.run(() ->
-        {
-            while (messagesSent < target)
-            {
-                fill(message.byteArray(), messagesSent);
-                if (pair[0].offer(message, 0, MESSAGE_BYTES) < 0)
-                {
-                    break;
-                }
-                messagesSent++;
-            }
-            pair[1].poll((buffer, offset, length) ->
-            {
-                assertEquals(MESSAGE_BYTES, length);
-                final byte[] got = new byte[length];
-                buffer.getBytes(offset, got);
-                fill(expected, messagesReceived++);
-                assertArrayEquals(expected, got, "message " + (messagesReceived - 1));
-            }, 100);
-            return messagesReceived == target;
-        }, 20 * SECOND_NS, "delivery of " + count + " messages");
-    }
-
-    private static void fill(final byte[] bytes, final int messageNumber)
-    {
-        Arrays.fill(bytes, (byte)messageNumber);
-        ByteBuffer.wrap(bytes).putInt(messageNumber);
-    }
 
     private int receivedBy(final TestNetwork.Port port)
     {
