@@ -68,6 +68,7 @@ final class ConnectionCore implements SchedulableFlow
 
     private long remoteId;
     private long previousKeysDiscardNs = Long.MAX_VALUE;
+    private long keyUpdatePermittedNs = Long.MAX_VALUE;
     private boolean isSendStalled;
     private boolean hasSentSinceService;
     private boolean isCloseAssembled;
@@ -460,12 +461,16 @@ final class ConnectionCore implements SchedulableFlow
 
     /**
      * The key-update handshake's part that needs time and acknowledgements (RFC 9001 section 6.5): the next update
-     * waits for an acknowledgement of a packet of the current phase, and the previous phase's receiving key is
-     * discarded three probe timeouts after the peer's packets moved to the new one.
+     * waits for an acknowledgement of a packet of the current phase and three probe timeouts more (the peer keeps its
+     * previous key that long for late packets: an update sooner would leave them unreadable), and the previous
+     * phase's receiving key is discarded three probe timeouts after the peer's packets moved to the new one.
      */
     private void onKeyPhase(final PacketProtection protection, final long nowNs)
     {
-        protection.onLargestAcknowledged(lossRecovery.largestAckedPacketNumber());
+        if (protection.onLargestAcknowledged(lossRecovery.largestAckedPacketNumber()))
+        {
+            keyUpdatePermittedNs = nowNs + 3 * lossRecovery.ptoPeriodNs();
+        }
         if (protection.takeReceivePhaseChange())
         {
             previousKeysDiscardNs = nowNs + 3 * lossRecovery.ptoPeriodNs();
@@ -571,6 +576,11 @@ final class ConnectionCore implements SchedulableFlow
             previousKeysDiscardNs = Long.MAX_VALUE;
             aeadGuard.protection().discardPreviousReceiveKeys();
         }
+        if (nowNs >= keyUpdatePermittedNs)
+        {
+            keyUpdatePermittedNs = Long.MAX_VALUE;
+            aeadGuard.protection().permitKeyUpdate();
+        }
         if (pathValidation.isAbandoned(nowNs))
         {
             // No answer from the new address in time: the connection stays on its old path (RFC 9000 section 8.2.4).
@@ -596,7 +606,8 @@ final class ConnectionCore implements SchedulableFlow
     {
         final long deadlineNs = timers.nextDeadlineNs();
         return lifecycle.isClosed() ? deadlineNs :
-            Math.min(Math.min(deadlineNs, pathValidation.nextDeadlineNs()), previousKeysDiscardNs);
+            Math.min(Math.min(deadlineNs, pathValidation.nextDeadlineNs()), Math.min(previousKeysDiscardNs,
+            keyUpdatePermittedNs));
     }
 
     // ---------------------------------------------------------------- close

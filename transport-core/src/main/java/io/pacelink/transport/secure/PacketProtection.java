@@ -13,8 +13,9 @@ import java.nio.charset.StandardCharsets;
  * together. After {@code keyUpdateIntervalPackets} packets — never more than the AEAD's confidentiality limit of
  * section 6.6 — an endpoint initiates: it moves its sending key to the next one, {@code HKDF-Expand(secret,
  * "pacelink ku", 32)}, and flips the header's key-phase flag (section 6.1) — but never before the peer acknowledged
- * a packet it sent in the current phase (section 6.5, {@link #onLargestAcknowledged}), so it cannot run ahead of its
- * peer by two updates. The peer derives the next receiving key when it sees the flip, and only a packet that opens
+ * a packet it sent in the current phase and three probe timeouts more passed (section 6.5,
+ * {@link #onLargestAcknowledged}, {@link #permitKeyUpdate}), so it cannot run ahead of its peer by two updates, nor
+ * update while the peer still needs its previous key for late packets. The peer derives the next receiving key when it sees the flip, and only a packet that opens
  * under it switches keys (section 6.3: garbage with the flag flipped changes nothing, and the next key is derived
  * once, not per packet); it then answers with its own update, its next packet in the new phase (section 6.2). The
  * previous receiving key stays for packets of the old phase that arrive late (a lower packet number than the first of
@@ -53,6 +54,7 @@ public final class PacketProtection
     private long keyUpdates;
     private long firstSentPacketNumberInPhase;
     private boolean isCurrentPhaseAcknowledged;
+    private boolean isUpdatePermitted;
     private boolean isReceivePhaseChanged;
 
     private DirectionKeys receiveKeys;
@@ -92,7 +94,7 @@ public final class PacketProtection
     public int seal(final byte[] packet, final int length, final byte[] output)
     {
         final long packetNumber = packetNumber(packet);
-        if (sealedInPhase >= keyUpdateIntervalPackets && isCurrentPhaseAcknowledged && sendPhase == receivePhase)
+        if (sealedInPhase >= keyUpdateIntervalPackets && isUpdatePermitted && sendPhase == receivePhase)
         {
             updateSendKeys(packetNumber); // initiate (RFC 9001 section 6.1)
         }
@@ -182,21 +184,35 @@ public final class PacketProtection
         sealedInPhase = 0;
         keyUpdates++;
         isCurrentPhaseAcknowledged = false;
+        isUpdatePermitted = false;
         firstSentPacketNumberInPhase = firstPacketNumber < 0 ? Long.MAX_VALUE : firstPacketNumber;
     }
 
     /**
-     * The peer acknowledged packets up to this number: once that covers a packet sent in the current key phase, the
-     * next update may be initiated (RFC 9001 section 6.5).
+     * The peer acknowledged packets up to this number.
      *
      * @param largestAcknowledged the largest packet number the peer acknowledged, -1 for none.
+     * @return true the first time that covers a packet sent in the current key phase: the peer has the current keys,
+     * and after three probe timeouts — while the peer may still open late packets of the phase before with its
+     * previous key — the next update may be initiated ({@link #permitKeyUpdate()}, RFC 9001 section 6.5).
      */
-    public void onLargestAcknowledged(final long largestAcknowledged)
+    public boolean onLargestAcknowledged(final long largestAcknowledged)
     {
         if (!isCurrentPhaseAcknowledged && sealedInPhase > 0 && largestAcknowledged >= firstSentPacketNumberInPhase)
         {
             isCurrentPhaseAcknowledged = true;
+            return true;
         }
+        return false;
+    }
+
+    /**
+     * The next key update may be initiated, once {@code keyUpdateIntervalPackets} packets were sealed in this phase
+     * (called three probe timeouts after {@link #onLargestAcknowledged} confirmed the phase).
+     */
+    public void permitKeyUpdate()
+    {
+        isUpdatePermitted = isCurrentPhaseAcknowledged;
     }
 
     /**

@@ -39,8 +39,8 @@ class KeyUpdateHandshakeTest
             final byte[] fromB = seal(b, bNextPacketNumber++);
             assertTrue(open(a, fromB) > 0, "round " + round);
             // Each side acknowledges what it received in its next packet.
-            a.onLargestAcknowledged(aNextPacketNumber - 1);
-            b.onLargestAcknowledged(bNextPacketNumber - 1);
+            acknowledge(a, aNextPacketNumber - 1);
+            acknowledge(b, bNextPacketNumber - 1);
             assertEquals(a.sendKeyPhase(), b.receiveKeyPhase(), "round " + round);
             assertTrue(Math.abs(a.keyUpdates() - b.keyUpdates()) <= 1, "round " + round);
         }
@@ -59,7 +59,7 @@ class KeyUpdateHandshakeTest
         }
         assertEquals(0, a.keyUpdates(), "nothing of the first phase acknowledged: no update at all");
 
-        a.onLargestAcknowledged(aNextPacketNumber - 1);
+        acknowledge(a, aNextPacketNumber - 1);
         for (int i = 0; i < 40; i++)
         {
             open(b, seal(a, aNextPacketNumber++));
@@ -79,7 +79,7 @@ class KeyUpdateHandshakeTest
             if (0 == i)
             {
                 open(b, sent[0]);
-                a.onLargestAcknowledged(0);
+                acknowledge(a, 0);
             }
         }
         // Packets 4 to 7 are of the new phase; 1 to 3, of the old, arrive after them.
@@ -119,7 +119,7 @@ class KeyUpdateHandshakeTest
     void aNextPhasePacketThatFailsToOpenDoesNotSwitchKeysAndTheGenuineOneDoes()
     {
         open(b, seal(a, aNextPacketNumber++));
-        a.onLargestAcknowledged(0);
+        acknowledge(a, 0);
         byte[] nextPhase = null;
         while (null == nextPhase)
         {
@@ -141,6 +141,16 @@ class KeyUpdateHandshakeTest
         assertTrue(open(b, nextPhase) > 0);
         assertEquals(1, b.receiveKeyPhase(), "the genuine one switches");
         assertEquals(1, b.keyUpdates(), "and is answered");
+    }
+
+    /**
+     * The peer acknowledged up to {@code largest}, and the three probe timeouts a connection waits before it permits
+     * the next update have passed.
+     */
+    private static void acknowledge(final PacketProtection protection, final long largest)
+    {
+        protection.onLargestAcknowledged(largest);
+        protection.permitKeyUpdate();
     }
 
     private byte[] seal(final PacketProtection protection, final long packetNumber)

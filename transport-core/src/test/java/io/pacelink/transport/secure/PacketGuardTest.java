@@ -125,6 +125,7 @@ class PacketGuardTest
             assertEquals(packetNumber * 31L, receiver.openedBuffer().getLong(
                 receiver.openedOffset() + PacketHeaderFlyweight.HEADER_LENGTH + 100));
             sender.protection().onLargestAcknowledged(packetNumber);
+            sender.protection().permitKeyUpdate();
         }
         // Three packets per key, but one update until the peer's answer and an acknowledgement (RFC 9001 section 6.5):
         // the sender initiated one, the receiver answered it.
