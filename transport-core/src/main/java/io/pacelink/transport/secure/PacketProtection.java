@@ -20,7 +20,8 @@ import java.nio.charset.StandardCharsets;
  * changes nothing, and the next key is derived once, not per packet); it then answers with its own update, its next
  * packet in the new phase (section 6.2). The previous receiving key stays for packets of the old phase that arrive
  * late (a lower packet number than the first of the new phase, section 6.4) until the connection discards it, three
- * probe timeouts after the switch (section 6.5, {@link #discardPreviousReceiveKeys}). Old keys cannot be derived from new ones.
+ * probe timeouts after the switch (section 6.5, {@link #discardPreviousReceiveKeys}). Old keys cannot be derived
+ * from new ones.
  * <p>
  * <b>Integrity limit</b>: a connection whose peer's packets failed to open more often than the AEAD's limit of
  * section 6.6 must close ({@link #isIntegrityLimitReached()}).
