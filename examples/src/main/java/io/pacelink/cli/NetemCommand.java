@@ -53,6 +53,12 @@ public final class NetemCommand implements Callable<Integer>
     @Option(names = "--duration", paramLabel = "TIME", description = "Stop after this long (default: at Ctrl-C).")
     private Duration duration;
 
+    @Option(names = "--rebind-after", paramLabel = "TIME",
+        description = "Give every client a new source port towards the server this long after the first " +
+            "datagram, once, as a NAT that rebinds (e.g. 5s): the server hears its clients from new ports " +
+            "(default: never).")
+    private Duration rebindAfter;
+
     @Option(names = "--counters-dir", paramLabel = "DIR",
         description = "Where the relay's counters file goes, for pacelink stat (default: ${DEFAULT-VALUE}).")
     private Path countersDirectory = CountersFile.defaultDirectory();
@@ -76,6 +82,12 @@ public final class NetemCommand implements Callable<Integer>
                 "Ctrl-C)");
         }
 
+        if (null != rebindAfter && rebindAfter.nanos() <= 0)
+        {
+            throw new IllegalArgumentException("--rebind-after must be positive, e.g. 5s (leave it out to keep the " +
+                "clients' source ports)");
+        }
+
         ioOptions.validate();
         if (!ioOptions.ecn())
         {
@@ -97,6 +109,8 @@ public final class NetemCommand implements Callable<Integer>
         final PrintStream out = System.out;
         final NetemRelay relay = new NetemRelay(relayContext(listenAddress, forwardAddress, pair, seed, out, System.err)
             .countersDirectory(countersDirectory)
+            .rebindAfterNs(null == rebindAfter ? NetemRelay.Context.NO_REBINDING :
+                rebindAfter.nanos())
             .portFactory((bindAddress, socketBufferBytes) ->
                 DatagramPorts.open(portType, bindAddress, socketBufferBytes, gso).port()));
         out.printf("relaying %s -> %s%n  forward: %s%n  reverse: %s%n  ECN: %s%n",

@@ -123,6 +123,11 @@ final class RelayLatenessWarning implements RelayReporter
         }
     }
 
+    public void onRebinding(final int clients)
+    {
+        delegate.onRebinding(clients);
+    }
+
     private String warning(final RelayStats stats)
     {
         return String.format(Locale.ROOT, "pacelink %s: warning: the relay released packets late by %.1f ms at " +

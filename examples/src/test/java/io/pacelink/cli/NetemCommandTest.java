@@ -93,6 +93,20 @@ class NetemCommandTest
     }
 
     @Test
+    void aRebindingTimeThatIsNotAPositiveDurationFailsFast()
+    {
+        final CommandRun zero = CommandRun.of("netem", "--listen", "9000", "--forward", "127.0.0.1:9001",
+            "--path", "delay=1ms", "--rebind-after", "0s");
+        assertEquals(2, zero.exitCode());
+        assertTrue(zero.err().contains("--rebind-after must be positive, e.g. 5s"), zero.err());
+
+        final CommandRun words = CommandRun.of("netem", "--listen", "9000", "--forward", "127.0.0.1:9001",
+            "--path", "delay=1ms", "--rebind-after", "soon");
+        assertEquals(2, words.exitCode());
+        assertTrue(words.err().contains("--rebind-after"), words.err());
+    }
+
+    @Test
     void aFailedBindSaysWhyNotJustWhere() throws Exception
     {
         // Issue 12 item 5: "cannot open relay sockets on 127.0.0.1:9000" blamed the listen address for any failure.

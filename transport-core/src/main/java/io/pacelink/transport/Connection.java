@@ -136,7 +136,9 @@ public interface Connection extends AutoCloseable
     boolean isEndOfStream();
 
     /**
-     * @return the peer's address.
+     * @return the peer's address: on a server, the client's current one — a connection follows its client to a new
+     * address once path validation proved it (a NAT that rebinds, RFC 9000 section 9; docs/security.md, "Connection
+     * migration").
      */
     InetSocketAddress remoteAddress();
 

@@ -94,6 +94,8 @@ public final class NetemRelay implements AutoCloseable
 
     private long noClientDrops;
     private long startNs;
+    private long rebindAtNs = Long.MAX_VALUE;
+    private boolean isRebindScheduled;
     private volatile boolean running = true;
     private volatile boolean runStarted;
     private volatile RelayStats stats;
@@ -295,6 +297,15 @@ public final class NetemRelay implements AutoCloseable
                 work += release(reverse, reverseIo, intervalLateNs);
 
                 final long nowNs = clock.nanoTime();
+                if (nowNs >= rebindAtNs)
+                {
+                    rebindAtNs = Long.MAX_VALUE;
+                    final int rebound = clients.rebindAll();
+                    if (null != context.reporter())
+                    {
+                        context.reporter().onRebinding(rebound);
+                    }
+                }
                 if (nowNs >= nextPublishNs)
                 {
                     nextPublishNs = nowNs + STATS_PUBLISH_INTERVAL_NS;
@@ -340,7 +351,13 @@ public final class NetemRelay implements AutoCloseable
         {
             final InetSocketAddress source = batch.source(i);
             countArrival(forwardIo, batch, i);
-            if (null == clients.clientFor(source, clock.nanoTime()))
+            final long nowNs = clock.nanoTime();
+            if (!isRebindScheduled && Context.NO_REBINDING != context.rebindAfterNs())
+            {
+                isRebindScheduled = true;
+                rebindAtNs = nowNs + context.rebindAfterNs();
+            }
+            if (null == clients.clientFor(source, nowNs))
             {
                 forwardIo[SEND_FAILURES]++; // no port for a new client: the relay's own loss, like a full buffer
                 continue;
@@ -616,6 +633,11 @@ public final class NetemRelay implements AutoCloseable
         public static final int DEFAULT_SOCKET_BUFFER_BYTES = 4 * 1024 * 1024;
 
         /**
+         * {@link #rebindAfterNs(long)}: the clients keep their source ports.
+         */
+        public static final long NO_REBINDING = Long.MAX_VALUE;
+
+        /**
          * Default most clients at once, each holding a socket towards the server.
          */
         public static final int DEFAULT_MAX_CLIENTS = 64;
@@ -649,6 +671,7 @@ public final class NetemRelay implements AutoCloseable
         private int receiveBatch = 64;
         private int maxClients = DEFAULT_MAX_CLIENTS;
         private long clientIdleTimeoutNs = DEFAULT_CLIENT_IDLE_TIMEOUT_NS;
+        private long rebindAfterNs = NO_REBINDING;
         private Path countersDirectory;
         private PortFactory portFactory = NioDatagramPort::open;
 
@@ -659,11 +682,32 @@ public final class NetemRelay implements AutoCloseable
                 throw new IllegalStateException("listen address, forward address and path are required");
             }
             if (reportIntervalNs <= 0 || socketBufferBytes <= 0 || spinThresholdNs < 0 || maxParkNs <= 0 ||
-                receiveBatch <= 0 || maxClients <= 0 || clientIdleTimeoutNs <= 0)
+                receiveBatch <= 0 || maxClients <= 0 || clientIdleTimeoutNs <= 0 ||
+                (NO_REBINDING != rebindAfterNs && rebindAfterNs <= 0))
             {
                 throw new IllegalStateException("intervals, sizes, batch and client limits must be positive");
             }
             return this;
+        }
+
+        /**
+         * @param rebindAfterNs how long after the first client's first datagram the relay gives every client a new
+         *                      source port towards the server, once, as a NAT that rebinds
+         *                      ({@link #NO_REBINDING}: never).
+         * @return this.
+         */
+        public Context rebindAfterNs(final long rebindAfterNs)
+        {
+            this.rebindAfterNs = rebindAfterNs;
+            return this;
+        }
+
+        /**
+         * @return how long after the first datagram the clients' source ports change, or {@link #NO_REBINDING}.
+         */
+        public long rebindAfterNs()
+        {
+            return rebindAfterNs;
         }
 
         /**

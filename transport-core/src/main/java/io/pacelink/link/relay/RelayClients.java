@@ -29,7 +29,7 @@ final class RelayClients implements AutoCloseable
     static final class Client
     {
         private final InetSocketAddress address;
-        private final DatagramPort upstream;
+        private DatagramPort upstream;
         private long lastActiveNs;
 
         Client(final InetSocketAddress address, final DatagramPort upstream, final long nowNs)
@@ -85,6 +85,7 @@ final class RelayClients implements AutoCloseable
     private DatagramPort spare;
     private long opened;
     private long forgotten;
+    private long rebindings;
 
     /**
      * @param firstUpstream the socket the first client gets (opened when the relay starts, so a bad forward address
@@ -165,6 +166,39 @@ final class RelayClients implements AutoCloseable
     DatagramPort spare()
     {
         return spare;
+    }
+
+    /**
+     * Give every client a new socket towards the server and close its old one, as a NAT that rebinds its mappings
+     * does (a new source port, RFC 9000 section 9.3's "NAT rebinding"): the server hears each client from a new port,
+     * and what it still sends to the old one is lost.
+     *
+     * @return clients rebound; a client the operating system gave no new socket keeps its old one.
+     */
+    int rebindAll()
+    {
+        int rebound = 0;
+        for (int i = 0, size = clients.size(); i < size; i++)
+        {
+            final Client client = clients.get(i);
+            final DatagramPort upstream = takeUpstream();
+            if (null != upstream)
+            {
+                CloseHelper.quietClose(client.upstream);
+                client.upstream = upstream;
+                rebound++;
+            }
+        }
+        rebindings += rebound;
+        return rebound;
+    }
+
+    /**
+     * @return client sockets replaced by {@link #rebindAll()} so far.
+     */
+    long rebindings()
+    {
+        return rebindings;
     }
 
     /**

@@ -20,6 +20,15 @@ public interface RelayReporter
     void onClose(RelayStats total);
 
     /**
+     * The relay gave its clients new source ports towards the server ({@code NetemRelay.Context.rebindAfterNs}).
+     *
+     * @param clients how many clients were rebound.
+     */
+    default void onRebinding(final int clients)
+    {
+    }
+
+    /**
      * @param out where to print.
      * @return a reporter that prints one line per interval and the summary at the end.
      */
@@ -35,6 +44,11 @@ public interface RelayReporter
             public void onClose(final RelayStats total)
             {
                 out.println(total.formatSummary());
+            }
+
+            public void onRebinding(final int clients)
+            {
+                out.println("rebinding: " + clients + " client(s) now reach the server from a new source port");
             }
         };
     }

@@ -50,12 +50,13 @@ final class ConnectionCore implements SchedulableFlow, DeadlineHeap.Entry
         "much) or restarted";
 
     private final long localId;
-    private final InetSocketAddress remoteAddress;
+    private InetSocketAddress remoteAddress;
     private final ConnectionHandle handle;
     private final PathParameters path;
     private final SendLog sendLog;
     private final LossRecovery lossRecovery;
-    private final CongestionController controller;
+    private final ControllerSource controllerSource;
+    private final PathValidation pathValidation;
     private final ReceivedPacketTracker ackTracker;
     private final SecurityCounters securityCounters;
     private final DeliveryReceipts receipts;
@@ -73,6 +74,8 @@ final class ConnectionCore implements SchedulableFlow, DeadlineHeap.Entry
     private AeadGuard aeadGuard;
 
     private long remoteId;
+    private long previousKeysDiscardNs = Long.MAX_VALUE;
+    private long keyUpdatePermittedNs = Long.MAX_VALUE;
     private boolean isSendStalled;
     private boolean hasSentSinceService;
     private boolean isCloseAssembled;
@@ -89,7 +92,7 @@ final class ConnectionCore implements SchedulableFlow, DeadlineHeap.Entry
         final ConnectionHandle handle,
         final PathParameters path,
         final LossRecovery lossRecovery,
-        final CongestionController controller,
+        final ControllerSource controllerSource,
         final ReceivedPacketTracker ackTracker,
         final SeededRandom random,
         final EndpointCounters endpointCounters,
@@ -106,15 +109,16 @@ final class ConnectionCore implements SchedulableFlow, DeadlineHeap.Entry
         this.path = path;
         this.sendLog = handle.sendLog();
         this.lossRecovery = lossRecovery;
-        this.controller = controller;
+        this.controllerSource = controllerSource;
         this.ackTracker = ackTracker;
         this.securityCounters = securityCounters;
         this.plaintextGuard = plaintextGuard;
         this.aeadBuffers = aeadBuffers;
         final PacketNumbers packetNumbers = new PacketNumbers(random, settings.packetNumberSkipping());
         this.receipts = new DeliveryReceipts(handle.receiveLog(), settings.receiveBufferBytes());
-        this.publisher = new ConnectionPublisher(
-            handle.counters(), sendLog, handle.receiveLog(), receipts, lossRecovery, controller);
+        this.publisher =
+            new ConnectionPublisher(handle.counters(), sendLog, handle.receiveLog(), receipts, lossRecovery);
+        this.pathValidation = new PathValidation(random, settings.initialRttNs());
         this.handshake = new ConnectionHandshake(
             isClient, secureSession, securityCounters, settings.initialRttNs(), settings.handshakeTimeoutNs(), nowNs);
         this.lifecycle = new ConnectionLifecycle(handle, receipts, lossRecovery, publisher, settings.lingerTimeoutNs(),
@@ -127,7 +131,7 @@ final class ConnectionCore implements SchedulableFlow, DeadlineHeap.Entry
             publisher, endpointCounters, securityCounters,
             new ProgressWatch(settings.limits().maxPacketsWithoutProgress(), nowNs));
         this.readiness = new SendReadiness(
-            lifecycle, ackTracker, lossRecovery, controller, controlFrames, receipts, handle);
+            lifecycle, ackTracker, lossRecovery, controlFrames, receipts, handle);
         this.timers = new ConnectionTimers(handle, handshake, lifecycle, liveness, controlFrames, receipts, ackTracker,
             lossRecovery, frames, publisher, securityCounters, settings.limits().maxUnacknowledgedPtos());
     }
@@ -208,7 +212,7 @@ final class ConnectionCore implements SchedulableFlow, DeadlineHeap.Entry
      */
     CongestionController controller()
     {
-        return controller;
+        return lossRecovery.controller();
     }
 
     // ---------------------------------------------------------------- handshake
@@ -427,6 +431,14 @@ final class ConnectionCore implements SchedulableFlow, DeadlineHeap.Entry
     }
 
     /**
+     * @return the largest packet number received from the peer, -1 before the first.
+     */
+    long largestReceivedPacketNumber()
+    {
+        return ackTracker.largestReceived();
+    }
+
+    /**
      * @return true if the packet number lies so far beyond the largest received that no sender could have sent it:
      * the caller drops it unacknowledged, since acknowledging it would make this side look like an optimistic ACKer.
      */
@@ -448,6 +460,114 @@ final class ConnectionCore implements SchedulableFlow, DeadlineHeap.Entry
     {
         handshake.onPeerPacket();
         frames.onPacket(decoder, buffer, offset, length, ecnCodepoint, nowNs);
+        if (frames.hasPathResponse())
+        {
+            onPathResponse(frames.pathResponseData());
+        }
+        if (null != aeadGuard)
+        {
+            onKeyPhase(aeadGuard.protection(), nowNs);
+        }
+    }
+
+    /**
+     * The key-update handshake's part that needs time and acknowledgements (RFC 9001 section 6.5): the next update
+     * waits for an acknowledgement of a packet of the current phase and three probe timeouts more (the peer keeps its
+     * previous key that long for late packets: an update sooner would leave them unreadable), and the previous
+     * phase's receiving key is discarded three probe timeouts after the peer's packets moved to the new one.
+     */
+    private void onKeyPhase(final PacketProtection protection, final long nowNs)
+    {
+        if (protection.onLargestAcknowledged(lossRecovery.largestAckedPacketNumber()))
+        {
+            keyUpdatePermittedNs = nowNs + 3 * lossRecovery.ptoPeriodNs();
+        }
+        if (protection.takeReceivePhaseChange())
+        {
+            previousKeysDiscardNs = nowNs + 3 * lossRecovery.ptoPeriodNs();
+        }
+    }
+
+    // ---------------------------------------------------------------- migration (RFC 9000 section 9)
+
+    /**
+     * @return true if a packet from another address than the peer's may start path validation toward it: only a
+     * server's confirmed connection follows its client (RFC 9000 section 9: clients migrate, and a NAT in front of a
+     * client rebinds), and only while open.
+     */
+    boolean acceptsMigration()
+    {
+        return !handshake.isClient() && handshake.isConfirmed() && !lifecycle.isClosing();
+    }
+
+    /**
+     * An authenticated packet arrived from {@code source}, not the peer's address: validate that address
+     * ({@link PathValidation}); the packet itself is acted on as usual, everything this side sends still goes to the
+     * validated address.
+     */
+    void onPacketFromNewAddress(final InetSocketAddress source, final int lengthBytes, final long nowNs)
+    {
+        pathValidation.onPacketFrom(source, lengthBytes, lossRecovery.ptoPeriodNs(), nowNs);
+    }
+
+    /**
+     * @return the size of the PATH_CHALLENGE datagram due now toward the address being validated, or 0.
+     */
+    int pathChallengeSizeDue(final int smallestBytes, final long nowNs)
+    {
+        return lossRecovery.canSend() && !lifecycle.isClosing() ?
+            pathValidation.challengeSizeDue(nowNs, smallestBytes) : 0;
+    }
+
+    /**
+     * @return the address being validated, or null.
+     */
+    InetSocketAddress pathCandidate()
+    {
+        return pathValidation.candidate();
+    }
+
+    /**
+     * Write the PATH_CHALLENGE packet that is due ({@link PacketAssembler#assemblePathChallenge}).
+     */
+    int assemblePathChallenge(
+        final PacketWriter writer, final int sizeBytes, final int trailerBytes, final long nowNs,
+        final SentPacketDescriptor sent)
+    {
+        return assembler.assemblePathChallenge(
+            writer, remoteId, pathValidation.challengeData(), sizeBytes, trailerBytes, nowNs, sent);
+    }
+
+    /**
+     * The PATH_CHALLENGE packet left, sealed: tracked as an ACK-only packet, charged to the candidate's budget.
+     */
+    void onPathChallengeSent(final SentPacketDescriptor sent)
+    {
+        lossRecovery.onPacketSent(sent);
+        pathValidation.onChallengeSent(sent.sizeBytes(), lossRecovery.ptoPeriodNs(), sent.sentTimeNs());
+        hasSentSinceService = true;
+    }
+
+    /**
+     * A PATH_RESPONSE arrived: if it echoes the challenge toward the candidate, the peer receives there, and the
+     * connection moves. A new port alone keeps the controller and the RTT estimate, as RFC 9000 section 9.4 allows:
+     * a NAT that rebinds keeps the path and only renames its end. A new address starts both over (section 9.4).
+     */
+    void onPathResponse(final long pathData)
+    {
+        final InetSocketAddress candidate = pathValidation.candidate();
+        if (!pathValidation.onResponse(pathData))
+        {
+            return;
+        }
+        final boolean isPortOnly = candidate.getAddress().equals(remoteAddress.getAddress());
+        remoteAddress = candidate;
+        handle.remoteAddress(candidate);
+        if (!isPortOnly)
+        {
+            lossRecovery.onPathChanged(controllerSource.newController());
+        }
+        securityCounters.migrations().incrementRelease();
     }
 
     // ---------------------------------------------------------------- timers
@@ -462,6 +582,21 @@ final class ConnectionCore implements SchedulableFlow, DeadlineHeap.Entry
     {
         isSendStalled = false;
         hasSentSinceService = false;
+        if (nowNs >= previousKeysDiscardNs)
+        {
+            previousKeysDiscardNs = Long.MAX_VALUE;
+            aeadGuard.protection().discardPreviousReceiveKeys();
+        }
+        if (nowNs >= keyUpdatePermittedNs)
+        {
+            keyUpdatePermittedNs = Long.MAX_VALUE;
+            aeadGuard.protection().permitKeyUpdate();
+        }
+        if (pathValidation.isAbandoned(nowNs))
+        {
+            // No answer from the new address in time: the connection stays on its old path (RFC 9000 section 8.2.4).
+            securityCounters.pathValidationsFailed().incrementRelease();
+        }
         return timers.onDutyCycle(nowNs);
     }
 
@@ -480,7 +615,10 @@ final class ConnectionCore implements SchedulableFlow, DeadlineHeap.Entry
      */
     long nextDeadlineNs()
     {
-        return timers.nextDeadlineNs();
+        final long deadlineNs = timers.nextDeadlineNs();
+        return lifecycle.isClosed() ? deadlineNs :
+            Math.min(Math.min(deadlineNs, pathValidation.nextDeadlineNs()), Math.min(previousKeysDiscardNs,
+            keyUpdatePermittedNs));
     }
 
     // ---------------------------------------------------------------- close

@@ -232,10 +232,7 @@ final class ConnectionFactory
         final RttEstimator rttEstimator =
             new RttEstimator(recoveryConfig.initialRttNs(), recoveryConfig.granularityNs());
         final CongestionControllerFactory factory = registry.factory(handle.congestionControl());
-        final CongestionController controller = factory.newController(new ConnectionControllerContext(
-            path, rttEstimator, random.split(), context.controllerParameters(), handle.counters()));
-        handle.counters().registerControllerState(controller.stateNames());
-        handle.counters().publishControllerState(controller.stateName());
+        final CongestionController controller = newController(factory, path, rttEstimator, handle);
         final ReceivedPacketTracker ackTracker = new ReceivedPacketTracker(PacketDecoder.MAX_ACK_RANGES,
             ReceivedPacketTracker.DEFAULT_ACK_ELICITING_THRESHOLD, context.maxThinnedAckThreshold(),
             context.maxAckDelayNs());
@@ -246,7 +243,11 @@ final class ConnectionFactory
             handle,
             path,
             new LossRecovery(recoveryConfig, path, rttEstimator, controller, memoryBudget),
-            controller,
+            () ->
+            {
+                handle.counters().releaseControllerCounters();
+                return newController(factory, path, rttEstimator, handle);
+            },
             ackTracker,
             random.split(),
             endpointCounters,
@@ -256,5 +257,18 @@ final class ConnectionFactory
             plaintextGuard,
             aeadBuffers,
             nowNs);
+    }
+
+    private CongestionController newController(
+        final CongestionControllerFactory factory,
+        final PathParameters path,
+        final RttEstimator rttEstimator,
+        final ConnectionHandle handle)
+    {
+        final CongestionController controller = factory.newController(new ConnectionControllerContext(
+            path, rttEstimator, random.split(), context.controllerParameters(), handle.counters()));
+        handle.counters().registerControllerState(controller.stateNames());
+        handle.counters().publishControllerState(controller.stateName());
+        return controller;
     }
 }

@@ -51,7 +51,7 @@ final class ConnectionHandle implements Connection
     }
 
     private final long connectionId;
-    private final InetSocketAddress remoteAddress;
+    private volatile InetSocketAddress remoteAddress;
     private final String congestionControl;
     private final SendLog sendLog;
     private final ReceiveLog receiveLog;
@@ -227,6 +227,14 @@ final class ConnectionHandle implements Connection
     public InetSocketAddress remoteAddress()
     {
         return remoteAddress;
+    }
+
+    /**
+     * The connection moved to its peer's new address (path validation proved it; agent thread).
+     */
+    void remoteAddress(final InetSocketAddress newAddress)
+    {
+        remoteAddress = newAddress;
     }
 
     public long connectionId()

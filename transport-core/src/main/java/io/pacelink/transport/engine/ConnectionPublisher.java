@@ -18,22 +18,19 @@ final class ConnectionPublisher
     private final ReceiveLog receiveLog;
     private final DeliveryReceipts receipts;
     private final LossRecovery lossRecovery;
-    private final CongestionController controller;
 
     ConnectionPublisher(
         final ConnectionCounters counters,
         final SendLog sendLog,
         final ReceiveLog receiveLog,
         final DeliveryReceipts receipts,
-        final LossRecovery lossRecovery,
-        final CongestionController controller)
+        final LossRecovery lossRecovery)
     {
         this.counters = counters;
         this.sendLog = sendLog;
         this.receiveLog = receiveLog;
         this.receipts = receipts;
         this.lossRecovery = lossRecovery;
-        this.controller = controller;
     }
 
     /**
@@ -61,6 +58,7 @@ final class ConnectionPublisher
      */
     void publishRecovery()
     {
+        final CongestionController controller = lossRecovery.controller();
         counters.set(ConnectionCounters.CWND_BYTES, controller.congestionWindowBytes());
         counters.set(ConnectionCounters.PACING_RATE_BYTES_PER_SECOND, controller.pacingRateBytesPerSecond());
         counters.publishControllerState(controller.stateName());

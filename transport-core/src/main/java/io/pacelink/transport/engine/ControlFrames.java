@@ -2,6 +2,7 @@ package io.pacelink.transport.engine;
 
 import io.pacelink.transport.PacelinkContext;
 import io.pacelink.transport.stream.ReceiveLog;
+import io.pacelink.transport.wire.FrameType;
 import io.pacelink.transport.wire.PacketWriter;
 
 /**
@@ -17,6 +18,8 @@ final class ControlFrames
     private long advertisedMaxDataBytes;
     private boolean maxDataPending;
     private boolean pingPending;
+    private boolean pathResponsePending;
+    private long pathResponseData;
 
     /**
      * @param receiveLog         what the application reads.
@@ -99,6 +102,36 @@ final class ControlFrames
             return true;
         }
         return false;
+    }
+
+    /**
+     * The peer challenged this side's address (RFC 9000 section 8.2.2): echo its bytes in the next packet. Only the
+     * newest challenge is answered; a lost response is not sent again (section 13.3): the challenger repeats.
+     */
+    void onPathChallenge(final long pathData)
+    {
+        pathResponsePending = true;
+        pathResponseData = pathData;
+    }
+
+    /**
+     * @return true if a PATH_RESPONSE is owed: sent at once, like an ACK, whatever the congestion window.
+     */
+    boolean isPathResponsePending()
+    {
+        return pathResponsePending;
+    }
+
+    /**
+     * Append the PATH_RESPONSE owed, if any and if it fits.
+     */
+    void writePathResponse(final PacketWriter writer)
+    {
+        if (pathResponsePending &&
+            writer.appendPathFrame(FrameType.PATH_RESPONSE, pathResponseData))
+        {
+            pathResponsePending = false;
+        }
     }
 
     /**

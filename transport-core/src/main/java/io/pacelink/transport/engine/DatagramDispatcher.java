@@ -154,7 +154,7 @@ final class DatagramDispatcher
             }
             return;
         }
-        if (!connection.remoteAddress().equals(source))
+        if (!connection.remoteAddress().equals(source) && !connection.acceptsMigration())
         {
             securityCounters.packetsFromWrongAddress().incrementRelease();
             return;
@@ -330,9 +330,8 @@ final class DatagramDispatcher
         }
         if (!connection.remoteAddress().equals(source))
         {
-            // Until authenticated migration exists a connection lives on one address pair: anything else is an
-            // off-path forgery or a rebinding NAT (docs/security.md).
             securityCounters.packetsFromWrongAddress().incrementRelease();
+            onPacketFromNewAddress(connection, buffer, offset, length, source, wasSealed, nowNs);
             return;
         }
         if (ConnectionState.CONNECTING == connection.state())
@@ -359,6 +358,44 @@ final class DatagramDispatcher
             return;
         }
         connection.onPacket(decoder, buffer, offset, length, ecnCodepoint, nowNs);
+    }
+
+    /**
+     * A packet for a known connection from another address than its peer's: an off-path forgery, a replay, or the
+     * peer behind a NAT that rebound (or a client that moved). Only an authenticated packet may start path validation
+     * toward that address (RFC 9000 section 9.3): in the secure mode one the connection's AEAD opened; in plaintext
+     * one whose CRC32C and connection id checked and whose packet number is the largest received yet, so a replayed
+     * or reordered old packet from elsewhere cannot. Nothing else of it is acted on but a PATH_RESPONSE, which
+     * completes a validation: the connection moves only once the address answered a challenge
+     * ({@link PathValidation}), and until then what the peer sends from there is sent again after the move.
+     */
+    private void onPacketFromNewAddress(
+        final ConnectionCore connection,
+        final DirectBuffer buffer,
+        final int offset,
+        final int length,
+        final InetSocketAddress source,
+        final boolean wasSealed,
+        final long nowNs)
+    {
+        if (!connection.acceptsMigration() || PacketType.ONE_RTT != decoder.packetType() ||
+            decoder.packetNumber() <= connection.largestReceivedPacketNumber() ||
+            connection.isBeyondPacketNumberWindow(decoder.packetNumber()))
+        {
+            return;
+        }
+        connection.onPacketFromNewAddress(
+            source, length + (wasSealed ? connection.guard().trailerLength() : Crc32cPacketCheck.TRAILER_LENGTH),
+            nowNs);
+        for (int frameType = decoder.firstFrame(buffer, offset, length);
+            PacketDecoder.NO_MORE_FRAMES != frameType;
+            frameType = decoder.nextFrame())
+        {
+            if (FrameType.PATH_RESPONSE == frameType)
+            {
+                connection.onPathResponse(decoder.path().pathData());
+            }
+        }
     }
 
     private void onHandshakePacket(

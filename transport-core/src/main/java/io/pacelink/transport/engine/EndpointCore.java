@@ -26,7 +26,10 @@ import io.pacelink.transport.secure.StatelessResetTokens;
 import io.pacelink.transport.stats.CountersSizing;
 import io.pacelink.transport.stats.EndpointCounters;
 import io.pacelink.transport.stats.SecurityCounters;
+import io.pacelink.transport.wire.FrameHeaderFlyweight;
+import io.pacelink.transport.wire.PacketHeaderFlyweight;
 import io.pacelink.transport.wire.PacketWriter;
+import io.pacelink.transport.wire.PathFrameFlyweight;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.NanoClock;
@@ -537,6 +540,10 @@ public final class EndpointCore implements DatagramHandler
                 sendHandshake(connection, nowNs);
                 sent++;
             }
+            else
+            {
+                sent += sendPathChallenge(connection, nowNs);
+            }
         }
         final int limit = context.sendBatchLimit();
         Release<ConnectionCore> release;
@@ -564,6 +571,33 @@ public final class EndpointCore implements DatagramHandler
         writer.wrap(datagrams, offset, maxDatagramBytes - Crc32cPacketCheck.TRAILER_LENGTH);
         final int packetLength = connection.assembleHandshake(writer, nowNs);
         outbox.commit(crcGuard.seal(datagrams, offset, packetLength), connection.remoteAddress());
+    }
+
+    /**
+     * Send the PATH_CHALLENGE a connection owes the address it validates, if one is due and its amplification budget
+     * allows (RFC 9000 section 8.2.1): to that address, not to the peer's.
+     *
+     * @return 1 if one was sent, else 0.
+     */
+    private int sendPathChallenge(final ConnectionCore connection, final long nowNs)
+    {
+        final PacketGuard guard = connection.guard();
+        final int sizeBytes = connection.pathChallengeSizeDue(PacketHeaderFlyweight.HEADER_LENGTH +
+            FrameHeaderFlyweight.FRAME_HEADER_LENGTH + PathFrameFlyweight.BODY_LENGTH + guard.trailerLength(), nowNs);
+        if (0 == sizeBytes)
+        {
+            return 0;
+        }
+        final int offset = outbox.claim(sizeBytes);
+        final MutableDirectBuffer datagrams = outbox.buffer();
+        writer.wrap(guard.assemblyBuffer(datagrams), guard.assemblyOffset(offset), sizeBytes - guard.trailerLength());
+        final int packetLength =
+            connection.assemblePathChallenge(writer, sizeBytes, guard.trailerLength(), nowNs, sentPacket);
+        final int lengthBytes = guard.seal(datagrams, offset, packetLength);
+        outbox.commit(lengthBytes, connection.pathCandidate(), sentPacket.ecnCodepoint());
+        sentPacket.sizeBytes(lengthBytes);
+        connection.onPathChallengeSent(sentPacket);
+        return 1;
     }
 
     /**

@@ -43,6 +43,8 @@ final class FrameReceiver implements PacketOutcomeListener
     private final ProgressWatch progressWatch;
     private boolean isPacketDropped;
     private boolean isProgress;
+    private boolean hasPathResponse;
+    private long pathResponseData;
 
     FrameReceiver(
         final ConnectionHandle handle,
@@ -94,6 +96,7 @@ final class FrameReceiver implements PacketOutcomeListener
         liveness.onPacket(nowNs);
         isPacketDropped = false;
         isProgress = false;
+        hasPathResponse = false;
         final long sendLimitBefore = sendLog.sendLimit();
         final long peerConsumedBefore = receipts.peerConsumedPosition();
         for (int frameType = decoder.firstFrame(buffer, offset, length);
@@ -135,6 +138,15 @@ final class FrameReceiver implements PacketOutcomeListener
                     lifecycle.onPeerClose(decoder.close(), nowNs);
                     break;
 
+                case FrameType.PATH_CHALLENGE:
+                    controlFrames.onPathChallenge(decoder.path().pathData());
+                    break;
+
+                case FrameType.PATH_RESPONSE:
+                    hasPathResponse = true;
+                    pathResponseData = decoder.path().pathData();
+                    break;
+
                 default:
                     // PING and frame types this version does not know: they only elicit an acknowledgement.
                     break;
@@ -149,6 +161,22 @@ final class FrameReceiver implements PacketOutcomeListener
             }
             watchProgress(sendLimitBefore, peerConsumedBefore, nowNs);
         }
+    }
+
+    /**
+     * @return true if the last packet carried a PATH_RESPONSE ({@link #pathResponseData()}).
+     */
+    boolean hasPathResponse()
+    {
+        return hasPathResponse;
+    }
+
+    /**
+     * @return the bytes of the last packet's PATH_RESPONSE.
+     */
+    long pathResponseData()
+    {
+        return pathResponseData;
     }
 
     /**

@@ -8,6 +8,8 @@ import io.pacelink.transport.secure.SecureSession;
 import io.pacelink.transport.stats.ConnectionCounters;
 import io.pacelink.transport.stream.SendLog;
 import io.pacelink.transport.wire.CongestionControlFrameFlyweight;
+import io.pacelink.transport.wire.EcnCodepoint;
+import io.pacelink.transport.wire.FrameType;
 import io.pacelink.transport.wire.PacketType;
 import io.pacelink.transport.wire.PacketWriter;
 import org.agrona.DirectBuffer;
@@ -92,6 +94,7 @@ final class PacketAssembler
         // ECN validation decides each packet's codepoint: ECT(0) while testing or once capable, else not-ECT.
         sent.reset(packetNumber, nowNs).ecnCodepoint(lossRecovery.ecnCodepointToSend(nowNs));
 
+        controlFrames.writePathResponse(writer);
         int frameFlags = 0;
         // Acknowledge when an ack-eliciting packet is waiting for it (RFC 9000 section 13.2.1). Packets that only
         // carried ACK frames are acknowledged along with those, never on their own: the peer tracks them for neither
@@ -193,6 +196,34 @@ final class PacketAssembler
         }
         sent.streamRange(streamOffset, streamLength, fin, isRetransmission);
         return true;
+    }
+
+    /**
+     * Write a packet carrying a PATH_CHALLENGE toward the address being validated (RFC 9000 section 8.2.1), padded
+     * to {@code sizeBytes} (the minimum datagram size where the amplification budget allows it). It is tracked like
+     * an ACK-only packet — not ack-eliciting, not in flight — so an acknowledgement of its number is an
+     * acknowledgement of a packet sent, and the congestion controller never sees a probe of another path.
+     *
+     * @param sizeBytes the datagram's size, trailer included.
+     * @return the packet's length without the trailer.
+     */
+    int assemblePathChallenge(
+        final PacketWriter writer,
+        final long remoteId,
+        final long challengeData,
+        final int sizeBytes,
+        final int trailerBytes,
+        final long nowNs,
+        final SentPacketDescriptor sent)
+    {
+        final long packetNumber = packetNumbers.take(lossRecovery);
+        writer.writeHeader(PacketType.ONE_RTT, remoteId, packetNumber);
+        sent.reset(packetNumber, nowNs).ecnCodepoint(EcnCodepoint.NOT_ECT);
+        writer.appendPathFrame(FrameType.PATH_CHALLENGE, challengeData);
+        // A padding frame too small for its own header is left out: the challenge is then a few bytes short.
+        writer.appendPadding(Math.min(sizeBytes - trailerBytes - writer.length(), writer.remaining()));
+        sent.ackEliciting(false).countsInFlight(false);
+        return writer.length();
     }
 
     /**

@@ -35,6 +35,14 @@ final class SeededRandom implements ControllerRandom
         return random.nextInt(bound);
     }
 
+    /**
+     * @return 64 random bits.
+     */
+    long nextLong()
+    {
+        return random.nextLong();
+    }
+
     public double nextDouble()
     {
         return random.nextDouble();

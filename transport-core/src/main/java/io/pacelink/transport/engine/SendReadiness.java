@@ -2,7 +2,6 @@ package io.pacelink.transport.engine;
 
 import io.pacelink.transport.ConnectionState;
 import io.pacelink.transport.ack.ReceivedPacketTracker;
-import io.pacelink.transport.cc.CongestionController;
 import io.pacelink.transport.recovery.LossRecovery;
 import io.pacelink.transport.schedule.SchedulableFlow;
 import io.pacelink.transport.stats.ConnectionCounters;
@@ -34,7 +33,6 @@ final class SendReadiness
     private final ConnectionLifecycle lifecycle;
     private final ReceivedPacketTracker ackTracker;
     private final LossRecovery lossRecovery;
-    private final CongestionController controller;
     private final SendLog sendLog;
     private final ControlFrames controlFrames;
     private final DeliveryReceipts receipts;
@@ -44,7 +42,6 @@ final class SendReadiness
         final ConnectionLifecycle lifecycle,
         final ReceivedPacketTracker ackTracker,
         final LossRecovery lossRecovery,
-        final CongestionController controller,
         final ControlFrames controlFrames,
         final DeliveryReceipts receipts,
         final ConnectionHandle handle)
@@ -52,7 +49,6 @@ final class SendReadiness
         this.lifecycle = lifecycle;
         this.ackTracker = ackTracker;
         this.lossRecovery = lossRecovery;
-        this.controller = controller;
         this.controlFrames = controlFrames;
         this.receipts = receipts;
         this.sendLog = handle.sendLog();
@@ -70,7 +66,9 @@ final class SendReadiness
         // RFC 9000 section 10.2: once closing or draining, nothing is acknowledged any more.
         final boolean isLingering = lifecycle.isLingering();
         final boolean isCloseFramePending = lifecycle.isCloseFramePending();
-        int sendState = isOpen && !isLingering && ackTracker.isAckDue(nowNs) ? SchedulableFlow.ACK_DUE : 0;
+        // A PATH_RESPONSE leaves at once, as an ACK does: the challenger's validation waits for it.
+        int sendState = isOpen && !isLingering &&
+            (ackTracker.isAckDue(nowNs) || controlFrames.isPathResponsePending()) ? SchedulableFlow.ACK_DUE : 0;
         if (isCloseFramePending)
         {
             sendState |= SchedulableFlow.ACK_ELICITING;
@@ -101,7 +99,8 @@ final class SendReadiness
      */
     boolean isWithinWindow()
     {
-        return lossRecovery.canSend() && lossRecovery.bytesInFlight() < controller.congestionWindowBytes();
+        return lossRecovery.canSend() &&
+            lossRecovery.bytesInFlight() < lossRecovery.controller().congestionWindowBytes();
     }
 
     private boolean hasAckElicitingWork()

@@ -67,7 +67,7 @@ public final class LossRecovery
     private final SentPacketRing ring;
     private final PathParameters path;
     private final RttEstimator rttEstimator;
-    private final CongestionController controller;
+    private CongestionController controller;
     private final RateSampler rateSampler = new RateSampler();
     private final LossDetector lossDetector;
     private final RecoveryPeriod recoveryPeriod = new RecoveryPeriod();
@@ -87,7 +87,7 @@ public final class LossRecovery
     private final CongestionEventView congestionEvent = new CongestionEventView();
     private final EcnValidation ecn;
     private final boolean isEcnEnabled;
-    private final boolean isEcnCeCongestionEvent;
+    private boolean isEcnCeCongestionEvent;
 
     private long bytesInFlight;
     private int ackElicitingInFlight;
@@ -266,6 +266,28 @@ public final class LossRecovery
     public boolean canSend()
     {
         return ring.hasCapacity();
+    }
+
+    /**
+     * @return the connection's congestion controller (a new one after {@link #onPathChanged}).
+     */
+    public CongestionController controller()
+    {
+        return controller;
+    }
+
+    /**
+     * The connection moved to a path that shares nothing with the old one but the peer (a new address, not only a
+     * new port): start over with the initial RTT and a fresh controller (RFC 9000 section 9.4; RFC 9002 appendices
+     * A.3 and B.3). Packets still in flight on the old path stay tracked for loss and acknowledgement.
+     *
+     * @param freshController a controller in its initial state, reading the same RTT estimator.
+     */
+    public void onPathChanged(final CongestionController freshController)
+    {
+        rttEstimator.reset();
+        controller = freshController;
+        isEcnCeCongestionEvent = freshController.isEcnCeCongestionEvent();
     }
 
     /**

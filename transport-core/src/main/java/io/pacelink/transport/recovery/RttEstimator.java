@@ -49,6 +49,19 @@ public final class RttEstimator implements RttStats
     }
 
     /**
+     * Forget every sample: the connection moved to a new path (RFC 9000 section 9.4; RFC 9002 appendix A.3 values).
+     */
+    void reset()
+    {
+        hasSample = false;
+        firstSampleTimeNs = Long.MAX_VALUE;
+        minRttNs = initialRttNs;
+        smoothedRttNs = initialRttNs;
+        rttVarianceNs = initialRttNs / 2;
+        latestRttNs = initialRttNs;
+    }
+
+    /**
      * Take one RTT sample (RFC 9002 section 5.3).
      *
      * @param nowNs          when the ACK carrying the sample was processed.

@@ -13,13 +13,14 @@ import org.agrona.concurrent.status.AtomicCounter;
  * received datagram is copied once into an array and opened into another. The arrays are the endpoint's
  * ({@link Buffers}), shared by its connections: the agent seals and opens one packet at a time.
  * <p>
- * Counts the key updates its sends make (RFC 9001 section 6). Not thread safe.
+ * Counts the key updates of its sending key, initiated or answered (RFC 9001 section 6). Not thread safe.
  */
 public final class AeadGuard implements PacketGuard
 {
     private final PacketProtection protection;
     private final Buffers buffers;
     private final AtomicCounter keyUpdates;
+    private long keyUpdatesCounted;
 
     /**
      * @param protection the connection's packet protection.
@@ -72,13 +73,9 @@ public final class AeadGuard implements PacketGuard
      */
     public int seal(final MutableDirectBuffer datagramBuffer, final int datagramOffset, final int packetLength)
     {
-        final long keyUpdatesBefore = protection.keyUpdates();
         final int sealedLength = protection.seal(buffers.staging, packetLength, buffers.sealed);
         datagramBuffer.putBytes(datagramOffset, buffers.sealed, 0, sealedLength);
-        if (keyUpdatesBefore != protection.keyUpdates())
-        {
-            keyUpdates.incrementRelease();
-        }
+        countKeyUpdates();
         return sealedLength;
     }
 
@@ -94,7 +91,19 @@ public final class AeadGuard implements PacketGuard
             return -1;
         }
         buffer.getBytes(offset, buffers.sealedInput, 0, length);
-        return protection.open(buffers.sealedInput, length, buffers.opened);
+        final int openedLength = protection.open(buffers.sealedInput, length, buffers.opened);
+        countKeyUpdates();
+        return openedLength;
+    }
+
+    private void countKeyUpdates()
+    {
+        final long updates = protection.keyUpdates();
+        if (updates != keyUpdatesCounted)
+        {
+            keyUpdates.getAndAddRelease(updates - keyUpdatesCounted);
+            keyUpdatesCounted = updates;
+        }
     }
 
     /**

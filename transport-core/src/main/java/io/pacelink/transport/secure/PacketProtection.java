@@ -9,11 +9,21 @@ import java.nio.charset.StandardCharsets;
  * direction's 12-byte IV XOR the packet number (RFC 9001 section 5.3): packet numbers are never reused, so neither is
  * a nonce. Each direction's key and IV come from its Noise transport key with HKDF-Expand (RFC 5869).
  * <p>
- * <b>Key update</b> (RFC 9001 section 6): after {@code keyUpdateIntervalPackets} packets — never more than the
- * AEAD's confidentiality limit of section 6.6 — the sender moves to the next key, {@code HKDF-Expand(secret,
- * "pacelink ku", 32)}, and flips the header's key-phase flag; the receiver derives the next key when it sees the flag
- * flip and keeps the previous one for packets of the old phase that arrive late. Old keys cannot be derived from new
- * ones. <b>Integrity limit</b>: a connection whose peer's packets failed to open more often than the AEAD's limit of
+ * <b>Key update</b>, the handshake of RFC 9001 section 6: the key phase is the connection's, both directions move
+ * together. After {@code keyUpdateIntervalPackets} packets — never more than the AEAD's confidentiality limit of
+ * section 6.6 — an endpoint initiates: it moves its sending key to the next one, {@code HKDF-Expand(secret,
+ * "pacelink ku", 32)}, and flips the header's key-phase flag (section 6.1) — but never before the peer acknowledged
+ * a packet it sent in the current phase and three probe timeouts more passed (section 6.5,
+ * {@link #onLargestAcknowledged}, {@link #permitKeyUpdate}), so it cannot run ahead of its peer by two updates, nor
+ * update while the peer still needs its previous key for late packets. The peer derives the next receiving key when
+ * it sees the flip, and only a packet that opens under it switches keys (section 6.3: garbage with the flag flipped
+ * changes nothing, and the next key is derived once, not per packet); it then answers with its own update, its next
+ * packet in the new phase (section 6.2). The previous receiving key stays for packets of the old phase that arrive
+ * late (a lower packet number than the first of the new phase, section 6.4) until the connection discards it, three
+ * probe timeouts after the switch (section 6.5, {@link #discardPreviousReceiveKeys}). Old keys cannot be derived
+ * from new ones.
+ * <p>
+ * <b>Integrity limit</b>: a connection whose peer's packets failed to open more often than the AEAD's limit of
  * section 6.6 must close ({@link #isIntegrityLimitReached()}).
  * <p>
  * Works on heap arrays: the JCA cipher's array overloads need no buffer views. Not thread safe: the agent's.
@@ -43,6 +53,10 @@ public final class PacketProtection
     private long sealedInPhase;
     private int sendPhase;
     private long keyUpdates;
+    private long firstSentPacketNumberInPhase;
+    private boolean isCurrentPhaseAcknowledged;
+    private boolean isUpdatePermitted;
+    private boolean isReceivePhaseChanged;
 
     private DirectionKeys receiveKeys;
     private DirectionKeys previousReceiveKeys;
@@ -80,17 +94,19 @@ public final class PacketProtection
      */
     public int seal(final byte[] packet, final int length, final byte[] output)
     {
-        if (sealedInPhase >= keyUpdateIntervalPackets)
+        final long packetNumber = packetNumber(packet);
+        if (sealedInPhase >= keyUpdateIntervalPackets && isUpdatePermitted && sendPhase == receivePhase)
         {
-            sendKeys = sendKeys.next();
-            sendPhase ^= 1;
-            sealedInPhase = 0;
-            keyUpdates++;
+            updateSendKeys(packetNumber); // initiate (RFC 9001 section 6.1)
+        }
+        else if (0 == sealedInPhase)
+        {
+            firstSentPacketNumberInPhase = packetNumber;
         }
         final int flags = (packet[FLAGS_OFFSET] & ~FLAG_KEY_PHASE) | FLAG_SEALED | (sendPhase * FLAG_KEY_PHASE);
         packet[FLAGS_OFFSET] = (byte)flags;
         System.arraycopy(packet, 0, output, 0, HEADER_LENGTH);
-        sendKeys.nonce(packetNumber(packet));
+        sendKeys.nonce(packetNumber);
         sealedInPhase++;
         return HEADER_LENGTH + sendKeys.cipher.seal(
             nonce, packet, 0, HEADER_LENGTH, packet, HEADER_LENGTH, length - HEADER_LENGTH, output, HEADER_LENGTH);
@@ -146,6 +162,13 @@ public final class PacketProtection
             nextReceiveKeys = null;
             receivePhase = phase;
             firstPacketNumberInPhase = packetNumber;
+            isReceivePhaseChanged = true;
+            if (sendPhase != receivePhase)
+            {
+                // The peer initiated: answer with this side's own update, its next packet in the new phase
+                // (RFC 9001 section 6.2). Its own initiation, answered, needs nothing more.
+                updateSendKeys(-1);
+            }
         }
         else if (keys == receiveKeys && packetNumber < firstPacketNumberInPhase)
         {
@@ -153,6 +176,88 @@ public final class PacketProtection
         }
         System.arraycopy(datagram, 0, output, 0, HEADER_LENGTH);
         return HEADER_LENGTH + plaintextLength;
+    }
+
+    private void updateSendKeys(final long firstPacketNumber)
+    {
+        sendKeys = sendKeys.next();
+        sendPhase ^= 1;
+        sealedInPhase = 0;
+        keyUpdates++;
+        isCurrentPhaseAcknowledged = false;
+        isUpdatePermitted = false;
+        firstSentPacketNumberInPhase = firstPacketNumber < 0 ? Long.MAX_VALUE : firstPacketNumber;
+    }
+
+    /**
+     * The peer acknowledged packets up to this number.
+     *
+     * @param largestAcknowledged the largest packet number the peer acknowledged, -1 for none.
+     * @return true the first time that covers a packet sent in the current key phase: the peer has the current keys,
+     * and after three probe timeouts — while the peer may still open late packets of the phase before with its
+     * previous key — the next update may be initiated ({@link #permitKeyUpdate()}, RFC 9001 section 6.5).
+     */
+    public boolean onLargestAcknowledged(final long largestAcknowledged)
+    {
+        if (!isCurrentPhaseAcknowledged && sealedInPhase > 0 && largestAcknowledged >= firstSentPacketNumberInPhase)
+        {
+            isCurrentPhaseAcknowledged = true;
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * The next key update may be initiated, once {@code keyUpdateIntervalPackets} packets were sealed in this phase
+     * (called three probe timeouts after {@link #onLargestAcknowledged} confirmed the phase).
+     */
+    public void permitKeyUpdate()
+    {
+        isUpdatePermitted = isCurrentPhaseAcknowledged;
+    }
+
+    /**
+     * @return true once since the receiving keys moved to a new phase (the connection then starts the timer that
+     * discards the previous ones); reading it clears it.
+     */
+    public boolean takeReceivePhaseChange()
+    {
+        final boolean changed = isReceivePhaseChanged;
+        isReceivePhaseChanged = false;
+        return changed;
+    }
+
+    /**
+     * Forget the previous phase's receiving key (RFC 9001 section 6.5: kept about three probe timeouts after the
+     * switch, long enough for the packets reordering delays): a packet of the old phase no longer opens.
+     */
+    public void discardPreviousReceiveKeys()
+    {
+        previousReceiveKeys = null;
+    }
+
+    /**
+     * @return true while the previous phase's receiving key is kept.
+     */
+    public boolean hasPreviousReceiveKeys()
+    {
+        return null != previousReceiveKeys;
+    }
+
+    /**
+     * @return the key phase this side sends in, 0 or 1.
+     */
+    public int sendKeyPhase()
+    {
+        return sendPhase;
+    }
+
+    /**
+     * @return the key phase of the peer's newest keys, 0 or 1.
+     */
+    public int receiveKeyPhase()
+    {
+        return receivePhase;
     }
 
     /**
@@ -164,7 +269,7 @@ public final class PacketProtection
     }
 
     /**
-     * @return key updates this side has made to its sending key.
+     * @return key updates this side has made to its sending key, initiated or answered.
      */
     public long keyUpdates()
     {

@@ -257,6 +257,20 @@ public final class ConnectionCounters implements ControllerCounters, AutoCloseab
         return counter;
     }
 
+    /**
+     * Free the controller's counters, its state counter included, for a fresh controller to register its own (the
+     * connection moved to a new path, RFC 9000 section 9.4; agent thread).
+     */
+    public void releaseControllerCounters()
+    {
+        for (final AtomicCounter counter : controllerCounters)
+        {
+            counter.close();
+        }
+        controllerCounters = new AtomicCounter[0];
+        publishedStateName = null;
+    }
+
     public void close()
     {
         for (final AtomicCounter counter : counters)

@@ -40,6 +40,8 @@ public final class SecurityCounters implements AutoCloseable
     private final AtomicCounter handshakeAuthFailures;
     private final AtomicCounter handshakesRefusedMode;
     private final AtomicCounter keyUpdates;
+    private final AtomicCounter migrations;
+    private final AtomicCounter pathValidationsFailed;
     private final AtomicCounter handshakesUnvalidated;
     private final AtomicCounter handshakesEvicted;
     private final AtomicCounter retryTokensReused;
@@ -89,6 +91,8 @@ public final class SecurityCounters implements AutoCloseable
         statelessResetsSent = newCounter(countersManager, endpointName, "stateless-resets-sent");
         noProgressCloses = newCounter(countersManager, endpointName, "no-progress-closes");
         statelessResetsReceived = newCounter(countersManager, endpointName, "stateless-resets-received");
+        migrations = newCounter(countersManager, endpointName, "migrations");
+        pathValidationsFailed = newCounter(countersManager, endpointName, "path-validations-failed");
     }
 
     /**
@@ -375,6 +379,23 @@ public final class SecurityCounters implements AutoCloseable
         return noProgressCloses;
     }
 
+    /**
+     * @return connections moved to their peer's new address once path validation proved it (RFC 9000 section 9).
+     */
+    public AtomicCounter migrations()
+    {
+        return migrations;
+    }
+
+    /**
+     * @return path validations abandoned: no PATH_RESPONSE from a peer's new address in time, the connection left
+     * on its old path (RFC 9000 section 8.2.4).
+     */
+    public AtomicCounter pathValidationsFailed()
+    {
+        return pathValidationsFailed;
+    }
+
     public void close()
     {
         CloseHelper.closeAll(
@@ -411,6 +432,8 @@ public final class SecurityCounters implements AutoCloseable
             answersRateLimited,
             statelessResetsSent,
             noProgressCloses,
-            statelessResetsReceived);
+            statelessResetsReceived,
+            migrations,
+            pathValidationsFailed);
     }
 }

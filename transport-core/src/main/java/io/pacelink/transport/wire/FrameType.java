@@ -62,6 +62,18 @@ public final class FrameType
      */
     public static final int NOISE = 10;
 
+    /**
+     * 8 unpredictable bytes sent toward a peer's new address (RFC 9000 section 19.17). Not ack-eliciting here: its
+     * answer is the PATH_RESPONSE, and the challenger repeats it on its own timer.
+     */
+    public static final int PATH_CHALLENGE = 11;
+
+    /**
+     * The echo of a PATH_CHALLENGE's bytes (RFC 9000 section 19.18); never retransmitted (section 13.3), not
+     * ack-eliciting.
+     */
+    public static final int PATH_RESPONSE = 12;
+
     private FrameType()
     {
     }
@@ -76,7 +88,8 @@ public final class FrameType
      */
     public static boolean isAckEliciting(final int frameType)
     {
-        return frameType != ACK && frameType != PADDING && frameType != CLOSE;
+        return frameType != ACK && frameType != PADDING && frameType != CLOSE &&
+            frameType != PATH_CHALLENGE && frameType != PATH_RESPONSE;
     }
 
     /**
@@ -109,6 +122,10 @@ public final class FrameType
                 return "CONSUMED";
             case NOISE:
                 return "NOISE";
+            case PATH_CHALLENGE:
+                return "PATH_CHALLENGE";
+            case PATH_RESPONSE:
+                return "PATH_RESPONSE";
             default:
                 return "UNKNOWN";
         }

@@ -128,6 +128,11 @@ public final class PacketDecoder
     public static final int MALFORMED_NOISE = 19;
 
     /**
+     * A PATH_CHALLENGE or PATH_RESPONSE frame whose body is not 8 bytes.
+     */
+    public static final int MALFORMED_PATH = 20;
+
+    /**
      * Most additional ranges one ACK frame may carry (docs/wire-format.md); more are rejected, bounding the work a
      * single frame can cause. Writers never exceed it either.
      */
@@ -145,6 +150,7 @@ public final class PacketDecoder
     private final RetryPacketFlyweight retry = new RetryPacketFlyweight();
     private final ConsumedFrameFlyweight consumed = new ConsumedFrameFlyweight();
     private final NoiseFrameFlyweight noise = new NoiseFrameFlyweight();
+    private final PathFrameFlyweight path = new PathFrameFlyweight();
 
     private DirectBuffer frameBuffer;
     private int nextFrameOffset;
@@ -311,6 +317,11 @@ public final class PacketDecoder
                     noise.wrap(frameBuffer, frameOffset);
                     break;
 
+                case FrameType.PATH_CHALLENGE:
+                case FrameType.PATH_RESPONSE:
+                    path.wrap(frameBuffer, frameOffset);
+                    break;
+
                 default:
                     break;
             }
@@ -437,6 +448,14 @@ public final class PacketDecoder
     }
 
     /**
+     * @return the PATH_CHALLENGE or PATH_RESPONSE frame {@link #nextFrame()} last returned.
+     */
+    public PathFrameFlyweight path()
+    {
+        return path;
+    }
+
+    /**
      * @return the NOISE flyweight, wrapped at the frame {@link #nextFrame()} last returned as one.
      */
     public NoiseFrameFlyweight noise()
@@ -558,6 +577,8 @@ public final class PacketDecoder
                 return "MALFORMED_CONSUMED";
             case MALFORMED_NOISE:
                 return "MALFORMED_NOISE";
+            case MALFORMED_PATH:
+                return "MALFORMED_PATH";
             default:
                 return "UNKNOWN_RESULT";
         }
@@ -597,6 +618,10 @@ public final class PacketDecoder
 
             case FrameType.NOISE:
                 return validateNoise(buffer, frameOffset, bodyLength);
+
+            case FrameType.PATH_CHALLENGE:
+            case FrameType.PATH_RESPONSE:
+                return PathFrameFlyweight.BODY_LENGTH == bodyLength ? OK : MALFORMED_PATH;
 
             default:
                 // PADDING has no structure; unknown types are skipped by their length (docs/wire-format.md).

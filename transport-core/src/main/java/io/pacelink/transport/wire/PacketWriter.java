@@ -37,6 +37,7 @@ public final class PacketWriter
     private MutableDirectBuffer buffer;
     private int offset;
     private final NoiseFrameFlyweight noise = new NoiseFrameFlyweight();
+    private final PathFrameFlyweight path = new PathFrameFlyweight();
     private int capacity;
     private int length;
     private boolean headerWritten;
@@ -209,6 +210,25 @@ public final class PacketWriter
     public int maxDataPayloadLength()
     {
         return Math.max(0, remaining() - DATA_FRAME_OVERHEAD_BYTES);
+    }
+
+    /**
+     * Append a PATH_CHALLENGE (RFC 9000 section 19.17) or PATH_RESPONSE (section 19.18) frame.
+     *
+     * @param frameType {@link FrameType#PATH_CHALLENGE} or {@link FrameType#PATH_RESPONSE}.
+     * @param pathData  the challenge's 8 bytes.
+     * @return true if it fit.
+     */
+    public boolean appendPathFrame(final int frameType, final long pathData)
+    {
+        final int frameOffset = claimFrame(frameType, 0, PathFrameFlyweight.BODY_LENGTH);
+        if (frameOffset < 0)
+        {
+            return false;
+        }
+        path.wrap(buffer, frameOffset);
+        path.pathData(pathData);
+        return true;
     }
 
     /**

@@ -272,11 +272,35 @@ class NetemRelayTest
     }
 
     @Test
+    void aRebindingGivesTheClientANewSourcePortAndItsRepliesStillReachIt() throws IOException
+    {
+        relay = startRelay(relayContext("delay=1ms").rebindAfterNs(200 * MS));
+        final InetSocketAddress before = sendThroughRelay(client, "before");
+        InetSocketAddress after = before;
+        final long deadlineNs = System.nanoTime() + RECEIVE_TIMEOUT_MS * MS;
+        while (after.equals(before))
+        {
+            assertTrue(System.nanoTime() < deadlineNs, "the relay never rebound");
+            LockSupport.parkNanos(20 * MS);
+            after = sendThroughRelay(client, "after");
+        }
+        assertEquals(before.getAddress(), after.getAddress(), "a new port, as a NAT that rebinds");
+        reply(after, "answer at the new port");
+        assertEquals("answer at the new port", receiveText(client));
+        LockSupport.parkNanos(300 * MS);
+        assertEquals(after, sendThroughRelay(client, "once only"), "it rebinds once");
+        relay.close();
+        assertEquals(1, relay.stats().clientsOpened(), "the same client, rebound, not a new one");
+    }
+
+    @Test
     void refusesClientLimitsThatAreNotPositive()
     {
         assertThrows(IllegalStateException.class, () -> new NetemRelay(relayContext("delay=1ms").maxClients(0)));
         assertThrows(IllegalStateException.class,
             () -> new NetemRelay(relayContext("delay=1ms").clientIdleTimeoutNs(0)));
+        assertThrows(IllegalStateException.class,
+            () -> new NetemRelay(relayContext("delay=1ms").rebindAfterNs(0)));
     }
 
     /**

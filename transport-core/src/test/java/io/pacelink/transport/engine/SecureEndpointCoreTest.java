@@ -378,7 +378,12 @@ class SecureEndpointCoreTest
         final EndpointCore server = newCore(serverPort, serverContext);
         final EndpointCore client = newCore(clientPort, clientContext);
         final Connection[] pair = connect(client, server);
-        deliver(pair, 400);
+        // In rounds with pauses: an update waits three PTOs after the previous one (RFC 9001 section 6.5).
+        for (int round = 0; round < 5; round++)
+        {
+            deliver(pair, 80);
+            runFor(TimeUnit.MILLISECONDS.toNanos(300));
+        }
         assertTrue(client.securityCounters().keyUpdates().get() >= 3, "client key updates");
         assertEquals(0, server.securityCounters().integrityFailures().get());
         final long phases = wire.stream()

@@ -124,9 +124,14 @@ class PacketGuardTest
                 receiver.open(batch.buffer(), offset, batch.length(packetNumber)));
             assertEquals(packetNumber * 31L, receiver.openedBuffer().getLong(
                 receiver.openedOffset() + PacketHeaderFlyweight.HEADER_LENGTH + 100));
+            sender.protection().onLargestAcknowledged(packetNumber);
+            sender.protection().permitKeyUpdate();
         }
-        assertEquals(2, keyUpdates.get(), "three packets per key: two updates in eight packets");
-        assertEquals(2, sender.protection().keyUpdates());
+        // Three packets per key, but one update until the peer's answer and an acknowledgement (RFC 9001 section 6.5):
+        // the sender initiated one, the receiver answered it.
+        assertEquals(2, keyUpdates.get(), "the sender's update and the receiver's answer");
+        assertEquals(1, sender.protection().keyUpdates());
+        assertEquals(1, receiver.protection().keyUpdates());
 
         final int offset = batch.offset(7);
         batch.buffer().putByte(offset + 300, (byte)(batch.buffer().getByte(offset + 300) ^ 1));

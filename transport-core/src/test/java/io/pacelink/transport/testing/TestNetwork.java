@@ -56,6 +56,20 @@ public final class TestNetwork
     }
 
     /**
+     * A NAT in front of a port rebinds: what the port sends appears to come from {@code newPublicAddress} from now on,
+     * and only what is sent there reaches it (its old public address finds nobody).
+     *
+     * @param port             a port of this network.
+     * @param newPublicAddress the address it appears at from now on.
+     */
+    public void rebind(final Port port, final InetSocketAddress newPublicAddress)
+    {
+        portsByAddress.remove(port.publicAddress);
+        port.publicAddress = newPublicAddress;
+        portsByAddress.put(newPublicAddress, port);
+    }
+
+    /**
      * @param filter selects the datagrams the network drops from now on.
      */
     public void dropWhen(final Predicate<byte[]> filter)
@@ -69,6 +83,7 @@ public final class TestNetwork
     public final class Port implements DatagramPort
     {
         private final InetSocketAddress address;
+        private InetSocketAddress publicAddress;
         private final ArrayDeque<byte[]> inbox = new ArrayDeque<>();
         private final ArrayDeque<InetSocketAddress> sources = new ArrayDeque<>();
         private final UnsafeBuffer receiveBuffer = new UnsafeBuffer(new byte[65536]);
@@ -81,6 +96,7 @@ public final class TestNetwork
         private Port(final InetSocketAddress address)
         {
             this.address = address;
+            this.publicAddress = address;
         }
 
         /**
@@ -219,7 +235,7 @@ public final class TestNetwork
             }
             else if (!dropFilter.test(datagram))
             {
-                target.inject(datagram, address);
+                target.inject(datagram, publicAddress);
             }
             return true;
         }

@@ -42,7 +42,7 @@ class PacketDecoderFuzzTest
     void mutatedPacketsNeverThrowAndAcceptedOnesStayInBounds()
     {
         random.nextBytes(token.byteArray());
-        final int[] resultCounts = new int[PacketDecoder.MALFORMED_NOISE + 1];
+        final int[] resultCounts = new int[PacketDecoder.MALFORMED_PATH + 1];
 
         for (int iteration = 0; iteration < ITERATIONS; iteration++)
         {
@@ -176,7 +176,7 @@ class PacketDecoderFuzzTest
                 {
                     return false;
                 }
-                original.putByte(frameOffset, (byte)(FrameType.NOISE + 1 + random.nextInt(245)));
+                original.putByte(frameOffset, (byte)(FrameType.PATH_RESPONSE + 1 + random.nextInt(243)));
                 return true;
             }
         }

@@ -24,6 +24,7 @@ import static io.pacelink.transport.wire.PacketDecoder.MALFORMED_HANDSHAKE;
 import static io.pacelink.transport.wire.PacketDecoder.MALFORMED_MAX_DATA;
 import static io.pacelink.transport.wire.PacketDecoder.MALFORMED_MAX_STREAM_DATA;
 import static io.pacelink.transport.wire.PacketDecoder.MALFORMED_NOISE;
+import static io.pacelink.transport.wire.PacketDecoder.MALFORMED_PATH;
 import static io.pacelink.transport.wire.PacketDecoder.MALFORMED_PING;
 import static io.pacelink.transport.wire.PacketDecoder.MALFORMED_RETRY;
 import static io.pacelink.transport.wire.PacketDecoder.OK;
@@ -224,6 +225,29 @@ class PacketDecoderRejectionTest
         packetWith(frame);
         buffer.putInt(FRAME + BODY_LENGTH_OFFSET, 0, BYTE_ORDER);
         assertEquals(frame.malformedCode, decoder.validate(buffer, 0, FRAME + FRAME_HEADER_LENGTH), frame.name());
+    }
+
+    @Test
+    void pathFramesCarryEightBytesAndAnyOtherLengthIsMalformed()
+    {
+        for (final int frameType : new int[]{ FrameType.PATH_CHALLENGE, FrameType.PATH_RESPONSE })
+        {
+            start(PacketType.ONE_RTT);
+            writer.appendPathFrame(frameType, 0x0123_4567_89AB_CDEFL);
+            assertEquals(OK, decoder.validate(buffer, 0, writer.length()));
+            assertEquals(frameType, decoder.firstFrame(buffer, 0, writer.length()));
+            assertEquals(0x0123_4567_89AB_CDEFL, decoder.path().pathData());
+            assertEquals(false, decoder.isAckEliciting(), "answered by its echo, not an ACK");
+
+            for (final int bodyLength : new int[]{ 0, 7, 9, 16 })
+            {
+                start(PacketType.ONE_RTT);
+                writer.appendPadding(FRAME_HEADER_LENGTH + bodyLength);
+                buffer.putByte(FRAME, (byte)frameType);
+                assertEquals(MALFORMED_PATH, decoder.validate(buffer, 0, writer.length()),
+                    FrameType.name(frameType) + " of " + bodyLength + " bytes");
+            }
+        }
     }
 
     @Test
