@@ -27,7 +27,7 @@ class WireDecoderFuzzTest
         final int end = offset + datagram.length;
 
         final int result = decoder.validate(buffer, offset, datagram.length);
-        assertTrue(result >= PacketDecoder.OK && result <= PacketDecoder.MALFORMED_NOISE, "result " + result);
+        assertTrue(result >= PacketDecoder.OK && result <= PacketDecoder.MALFORMED_PATH, "result " + result);
         if (PacketDecoder.OK != result || PacketType.RETRY == decoder.packetType())
         {
             return;
