@@ -171,7 +171,7 @@ public final class AttackMix implements Callable<Integer>
             final UnsafeBuffer view = new UnsafeBuffer(buffer, 0, length);
             final int type = length > PacketHeaderFlyweight.PACKET_TYPE_OFFSET ?
                 view.getByte(PacketHeaderFlyweight.PACKET_TYPE_OFFSET) & 0xFF : -1;
-            if (PacketType.RETRY == type && length >= RetryPacketFlyweight.TOKEN_OFFSET)
+            if (RetryAnswer.isRetry(view, length))
             {
                 totals.retries++;
                 for (final Target target : targets)
@@ -221,15 +221,12 @@ public final class AttackMix implements Callable<Integer>
 
         void remember(final DirectBuffer retry, final int length)
         {
-            final int candidate = retry.getInt(RetryPacketFlyweight.TOKEN_LENGTH_OFFSET,
-                PacketHeaderFlyweight.BYTE_ORDER);
-            if (candidate > 0 && candidate <= RetryPacketFlyweight.MAX_TOKEN_LENGTH &&
-                RetryPacketFlyweight.TOKEN_OFFSET + candidate <= length)
+            final int candidate = RetryAnswer.tokenLength(retry, length);
+            if (candidate > 0)
             {
                 token.putBytes(0, retry, RetryPacketFlyweight.TOKEN_OFFSET, candidate);
                 tokenLength = candidate;
-                clientId = retry.getLong(PacketHeaderFlyweight.DESTINATION_CONNECTION_ID_OFFSET,
-                    PacketHeaderFlyweight.BYTE_ORDER);
+                clientId = RetryAnswer.clientId(retry);
             }
         }
 
