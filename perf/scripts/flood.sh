@@ -8,8 +8,9 @@
 #              its token, never confirming. Beside it io.pacelink.perf.soak.ConnectProbe connects to the server
 #              through a `pacelink netem` relay (DELAY ms each way) every 100-250 ms from 2 s before the flood to 2 s
 #              after it. Passes if every connect succeeded within MAX_RTTS round-trip times of that path: under a
-#              flood a connect takes two (the RETRY, then the handshake) plus the two ends' work; a hello lost or
-#              dropped costs a third and a retransmission timeout.
+#              flood a connect takes two round trips (the RETRY, then the handshake) plus the work of both ends and
+#              the relay's lateness, so a little over two; a hello lost, dropped or answered late costs a third and a
+#              retransmission timeout (the summary counts the attempts over 3 RTTs apart).
 #   tokened    for `pacelink ping --echo`: TOKENED_RATE valid-MAC hellos a second for DURATION s from SOURCES
 #              addresses, spending every token a RETRY brings on a genuine hello and repeating it in between (the
 #              Diffie-Hellman work is what this costs the server), while `pacelink ping` sends a request every 0.2 s.
@@ -30,7 +31,7 @@
 # 1000 half-open hellos/s, 20000 tokened hellos/s from 8 sources, 10 ms relay delay each way.
 # Environment: JAR (examples/target/pacelink.jar), BENCH (perf/target/benchmarks.jar, for the attacker and the
 # probe), JAVA_OPTS (none: the servers as users run them), TOOL_OPTS ("-Xmx256m -XX:+UseSerialGC", the attacker,
-# probe, relay and ping), MAX_RTTS (2.5), CPU_LIMIT (25), DUTY_LIMIT_MS (20), RSS_LIMIT_MB (10). The tools keep their
+# probe, relay and ping), MAX_RTTS (2), CPU_LIMIT (25), DUTY_LIMIT_MS (20), RSS_LIMIT_MB (10). The tools keep their
 # host key and known hosts in OUT/config (XDG_CONFIG_HOME).
 set -u
 set -o pipefail
@@ -40,7 +41,7 @@ JAR=${JAR:-$REPO/examples/target/pacelink.jar}
 BENCH=${BENCH:-$REPO/perf/target/benchmarks.jar}
 JAVA_OPTS=${JAVA_OPTS:-}
 TOOL_OPTS=${TOOL_OPTS:--Xmx256m -XX:+UseSerialGC}
-MAX_RTTS=${MAX_RTTS:-2.5}
+MAX_RTTS=${MAX_RTTS:-2}
 CPU_LIMIT=${CPU_LIMIT:-25}
 DUTY_LIMIT_MS=${DUTY_LIMIT_MS:-20}
 RSS_LIMIT_MB=${RSS_LIMIT_MB:-10}
@@ -277,13 +278,15 @@ for c in cases.split(','):
                       'logs/%s.probe.log' % name)
             else:
                 over = [a for a in p['attempt_list'] if 'failed' in a or a['rtts'] > max_rtts]
-                check('%s: every connect within %.1f RTTs' % (name, max_rtts),
+                third = [a for a in p['attempt_list'] if 'failed' not in a and a['rtts'] > 3]
+                check('%s: every connect within %g RTTs' % (name, max_rtts),
                       p['attempts'] > 0 and not over,
                       '%d connects through a %.0f ms RTT path, %d failed; p50 %.1f ms = %.2f RTTs, max %.1f ms = '
-                      '%.2f RTTs; over: %s' % (
+                      '%.2f RTTs; %d over %g RTTs, %d of them over 3 (a third round trip or a stall): %s' % (
                           p['attempts'], p['rtt_ms'], p['failed'], p['p50_ms'], p['p50_rtts'], p['max_ms'],
-                          p['max_rtts'], ', '.join('%s s: %s' % (a['at_s'], a.get('failed') or '%.2f RTTs' % a['rtts'])
-                                                   for a in over) or 'none'),
+                          p['max_rtts'], len(over), max_rtts, len(third),
+                          ', '.join('%s s: %s' % (a['at_s'], a.get('failed') or '%.2f' % a['rtts'])
+                                    for a in over) or 'none'),
                       'logs/%s.probe.log' % name)
             attack_check(name, load_json(name + '.attack.json'), 'logs/%s.attack.log' % name)
             e = endpoint(load_json(name + '.stat.json'))

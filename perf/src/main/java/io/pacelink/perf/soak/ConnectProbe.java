@@ -107,14 +107,6 @@ public final class ConnectProbe implements Callable<Integer>
                     final double ms = (System.nanoTime() - calledNs) / 1e6;
                     connectedMs.add(ms);
                     attempt.put("ms", Math.round(ms * 100) / 100.0).put("rtts", Math.round(ms / rttMs * 100) / 100.0);
-                    // The handshake's own round trip (hello to answer, as the client sampled it): the path's RTT plus
-                    // the server's work on the hello and the relay's and both ends' lateness under load.
-                    final double handshakeRttMs = connection.stats().latestRttNs() / 1e6;
-                    if (handshakeRttMs > 0)
-                    {
-                        attempt.put("handshake_rtt_ms", Math.round(handshakeRttMs * 100) / 100.0)
-                            .put("handshake_rtts", Math.round(ms / handshakeRttMs * 100) / 100.0);
-                    }
                     connection.closeNow();
                 }
                 catch (final ConnectionFailedException ex)
