@@ -1,14 +1,11 @@
 package io.pacelink.perf.soak;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.pacelink.transport.secure.AeadAlgorithm;
 import io.pacelink.transport.secure.EndpointKeys;
 import io.pacelink.transport.secure.HelloMac;
 import io.pacelink.transport.secure.SecureSession;
 import io.pacelink.transport.wire.NoiseFrameFlyweight;
-import io.pacelink.transport.wire.PacketHeaderFlyweight;
-import io.pacelink.transport.wire.PacketType;
 import io.pacelink.transport.wire.RetryPacketFlyweight;
 import org.agrona.DirectBuffer;
 import org.agrona.collections.Long2ObjectHashMap;
@@ -22,7 +19,6 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.SplittableRandom;
@@ -55,7 +51,6 @@ import java.util.function.UnaryOperator;
         "summary.")
 public final class HelloFlood implements Callable<Integer>
 {
-    private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final long TICK_NS = TimeUnit.MILLISECONDS.toNanos(1);
     private static final long KEY_WAIT_NS = TimeUnit.SECONDS.toNanos(10);
     private static final int MAX_PENDING_TOKENS = 1_024;
@@ -198,32 +193,17 @@ public final class HelloFlood implements Callable<Integer>
                 }
             }
         }
-        final ObjectNode json = MAPPER.createObjectNode();
+        final ObjectNode json = totals.answers.toJson();
         json.put("mode", mode.name().toLowerCase().replace('_', '-'));
         json.put("sources", sources);
         json.put("rate_target", rate);
         json.put("duration_s", totals.floodNs / 1e9);
-        json.put("datagrams_sent", totals.datagramsSent);
-        json.put("bytes_sent", totals.bytesSent);
-        json.put("rate_achieved", totals.floodNs > 0 ? totals.datagramsSent * 1e9 / totals.floodNs : 0.0);
+        json.put("rate_achieved", totals.floodNs > 0 ? totals.answers.datagramsSent * 1e9 / totals.floodNs : 0.0);
         json.put("sent_fresh", totals.fresh);
         json.put("sent_tokened", totals.tokened);
         json.put("sent_repeated", totals.repeated);
         json.put("noise_messages_built", totals.messagesBuilt);
-        json.put("datagrams_received", totals.datagramsReceived);
-        json.put("bytes_received", totals.bytesReceived);
-        json.put("retries_received", totals.retries);
-        json.put("handshakes_received", totals.handshakes);
-        json.put("closes_received", totals.closes);
-        json.put("other_received", totals.other);
-        json.put("answer_to_attack_bytes", 0 == totals.bytesSent ? 0.0 :
-            (double)totals.bytesReceived / totals.bytesSent);
-        final String text = MAPPER.writeValueAsString(json);
-        System.out.println(text);
-        if (null != summary)
-        {
-            Files.writeString(summary, text + "\n");
-        }
+        AnswerTally.emit(json, summary);
         return 0;
     }
 
@@ -352,8 +332,7 @@ public final class HelloFlood implements Callable<Integer>
         bytes.flip();
         if (source.channel.send(bytes, server) > 0)
         {
-            totals.datagramsSent++;
-            totals.bytesSent += length;
+            totals.answers.onSent(length);
         }
     }
 
@@ -373,15 +352,10 @@ public final class HelloFlood implements Callable<Integer>
                 return;
             }
             final int length = buffer.position();
-            totals.datagramsReceived++;
-            totals.bytesReceived += length;
             final UnsafeBuffer view = source.receiveView;
             view.wrap(buffer, 0, length);
-            final int type = length > PacketHeaderFlyweight.PACKET_TYPE_OFFSET ?
-                view.getByte(PacketHeaderFlyweight.PACKET_TYPE_OFFSET) & 0xFF : -1;
-            if (RetryAnswer.isRetry(view, length))
+            if (totals.answers.onAnswer(view, length))
             {
-                totals.retries++;
                 final int tokenLength = RetryAnswer.tokenLength(view, length);
                 if (tokenLength <= 0)
                 {
@@ -404,18 +378,6 @@ public final class HelloFlood implements Callable<Integer>
                     source.pending.poll();
                 }
                 source.pending.add(new PendingToken(clientId, new UnsafeBuffer(token), message));
-            }
-            else if (PacketType.HANDSHAKE == type)
-            {
-                totals.handshakes++;
-            }
-            else if (PacketType.CLOSE == type)
-            {
-                totals.closes++;
-            }
-            else
-            {
-                totals.other++;
             }
         }
     }
@@ -467,19 +429,12 @@ public final class HelloFlood implements Callable<Integer>
 
     private static final class Totals
     {
+        final AnswerTally answers = new AnswerTally();
         long floodNs;
-        long datagramsSent;
-        long bytesSent;
         long fresh;
         long tokened;
         long repeated;
         long messagesBuilt;
-        long datagramsReceived;
-        long bytesReceived;
-        long retries;
-        long handshakes;
-        long closes;
-        long other;
     }
 
     /**
