@@ -15,6 +15,9 @@
 # Environment:
 #   NETEM_TUN   the emulator binary (required)
 #   JAR         the shaded CLI (default: examples/target/pacelink.jar beside this script's checkout)
+#   BASELINE_JAR another build of the CLI (e.g. main's, to measure a change): each run then also runs Pacelink from
+#               this jar ("baseline"), in the same rotation as kernel and Pacelink, and the summary adds its rates and
+#               CPU beside this jar's
 #   RUNS        repetitions of every (path, controller) pair (default 3); kernel and Pacelink alternate which goes
 #               first from one repetition to the next
 #   DURATION    seconds per test (default 20)
@@ -44,6 +47,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
 : "${NETEM_TUN:?set NETEM_TUN to the netem-tun binary, e.g. NETEM_TUN=/tmp/netem-tun/netem-tun}"
 JAR=${JAR:-$REPO/examples/target/pacelink.jar}
+BASELINE_JAR=${BASELINE_JAR:-}
 RUNS=${RUNS:-3}
 DURATION=${DURATION:-20}
 PATHS=${PATHS:-lossy500 clean1g long100}
@@ -68,6 +72,7 @@ PACELINK_PORT=5302
 [ "$(id -u)" = 0 ] || { echo "kernel-parity.sh: run as root (namespaces, TUN devices)" >&2; exit 2; }
 [ -x "$NETEM_TUN" ] || { echo "kernel-parity.sh: NETEM_TUN=$NETEM_TUN is not an executable" >&2; exit 2; }
 [ -f "$JAR" ] || { echo "kernel-parity.sh: $JAR not found; build it: mvn -B -q -pl examples -am package -DskipTests" >&2; exit 2; }
+[ -z "$BASELINE_JAR" ] || [ -f "$BASELINE_JAR" ] || { echo "kernel-parity.sh: BASELINE_JAR=$BASELINE_JAR not found" >&2; exit 2; }
 [ "$STRACE" = 0 ] || command -v strace >/dev/null || { echo "kernel-parity.sh: STRACE=1 needs strace" >&2; exit 2; }
 for tool in iperf3 java python3 ip; do
   command -v "$tool" >/dev/null || { echo "kernel-parity.sh: $tool is not installed" >&2; exit 2; }
@@ -168,6 +173,18 @@ tun_drops() {
   echo "$((a + b))"
 }
 
+# UDP datagrams the kernel dropped at a socket in each namespace (/proc/net/snmp is per network namespace):
+# receive-buffer overflows (the application did not read in time) and send-buffer overflows, "A_rcv A_snd B_rcv
+# B_snd"; diffed around each test, they are losses that neither the emulator nor the TUN devices counted.
+udp_buffer_errors() {
+  local ns out=""
+  for ns in "$NS_A" "$NS_B"; do
+    out="$out $(ip netns exec "$ns" awk '/^Udp:/ { if (!h) { for (i = 1; i <= NF; i++) col[$i] = i; h = 1 }
+      else print $col["RcvbufErrors"], $col["SndbufErrors"] }' /proc/net/snmp)"
+  done
+  echo $out
+}
+
 cleanup() {
   for p in "${BG_PIDS[@]}"; do kill "$p" 2>/dev/null; done
   emu_stop
@@ -199,10 +216,10 @@ run_kernel() {
   kill "$srv" 2>/dev/null; wait "$srv" 2>/dev/null
 }
 
-# run_pacelink DIR CC: pacelink perf server (one test) in B, client in A; a pacelink stat snapshot of both
+# run_pacelink DIR CC [JAR]: pacelink perf server (one test) in B, client in A; a pacelink stat snapshot of both
 # endpoints two thirds into the test (the files are deleted when the endpoints close).
 run_pacelink() {
-  local d=$1 cc=$2
+  local d=$1 cc=$2 JAR=${3:-$JAR}
   local srv_wrap=() cli_wrap=()
   if [ "$STRACE" != 0 ]; then
     srv_wrap=(strace -f -c -o "$d/server.strace")
@@ -242,6 +259,11 @@ run_pacelink() {
   wait "$srv_threads" 2>/dev/null
 }
 
+# run_baseline DIR CC: the same test with BASELINE_JAR.
+run_baseline() {
+  run_pacelink "$1" "$2" "$BASELINE_JAR"
+}
+
 # run_one PATH CC RUN SYSTEM SEED
 run_one() {
   local path=$1 cc=$2 run=$3 system=$4 seed=$5
@@ -249,23 +271,32 @@ run_one() {
   mkdir -p "$d"
   emu_start "$(path_fwd "$path")" "$(path_rev "$path")" "$seed" || return 1
   echo "$(loadavg)" > "$d/loadavg.start"
+  udp_buffer_errors > "$d/udperrors.start"
   log "$path $cc run $run $system (seed $seed, load $(loadavg))"
   "run_$system" "$d" "$cc"
   echo "$(loadavg)" > "$d/loadavg.end"
   emu_stats "$d/emu.json"
   tun_drops > "$d/tundrops"
+  udp_buffer_errors > "$d/udperrors.end"
   python3 "$HERE/parity_report.py" one "$d" "$system" "$(path_floor_ms "$path")" | tee -a "$OUT/parity.log"
 }
 
 ns_setup
 log "kernel parity: paths [$PATHS], controllers [$CCS], $RUNS runs of ${DURATION}s, out $OUT, load $(loadavg)"
-log "emulator $NETEM_TUN $EMU_RT; jar $JAR; $(java -version 2>&1 | head -1); $(uname -r)"
+log "emulator $NETEM_TUN $EMU_RT; jar $JAR${BASELINE_JAR:+; baseline jar $BASELINE_JAR}; $(java -version 2>&1 | head -1); $(uname -r)"
 for run in $(seq 1 "$RUNS"); do
   for path in $PATHS; do
     for cc in $CCS; do
       # One seed per (path, controller, run), the same for both systems: both see the same loss pattern draw.
       seed=$(( $(echo -n "$path/$cc" | cksum | cut -d' ' -f1) % 100000 + run * 7919 ))
-      if [ $((run % 2)) = 1 ]; then order="kernel pacelink"; else order="pacelink kernel"; fi
+      if [ -n "$BASELINE_JAR" ]; then
+        # Three systems: each goes first, second and third once in every three runs.
+        case $((run % 3)) in
+          1) order="kernel baseline pacelink" ;;
+          2) order="pacelink kernel baseline" ;;
+          0) order="baseline pacelink kernel" ;;
+        esac
+      elif [ $((run % 2)) = 1 ]; then order="kernel pacelink"; else order="pacelink kernel"; fi
       for system in $order; do
         run_one "$path" "$cc" "$run" "$system" "$seed"
       done

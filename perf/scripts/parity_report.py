@@ -64,7 +64,7 @@ def result(d, system, floor_ms):
     snd = streams[0].get('sender', {})
     r['min_rtt_ms'] = snd.get('min_rtt', 0) / 1000 if snd.get('min_rtt') is not None else None
     r['mean_rtt_ms'] = snd.get('mean_rtt', 0) / 1000 if snd.get('mean_rtt') is not None else None
-    r['wrong_rtt'] = r['min_rtt_ms'] is not None and system == 'pacelink' and r['min_rtt_ms'] < floor_ms * 0.97
+    r['wrong_rtt'] = r['min_rtt_ms'] is not None and system != 'kernel' and r['min_rtt_ms'] < floor_ms * 0.97
     emu = load(os.path.join(d, 'emu.json')) or {}
     dirs = {x.get('dir'): x for x in emu.get('dirs', [])}
     fwd = dirs.get('fwd', {})
@@ -76,6 +76,18 @@ def result(d, system, floor_ms):
             r['tun_drops'] = int(f.read().strip() or 0)
     except (OSError, ValueError):
         r['tun_drops'] = None
+    # Socket-buffer drops in each namespace over the test (kernel-parity.sh, udp_buffer_errors): A sends data, B
+    # receives it, so B's receive-buffer errors are data the receiving application did not read in time.
+    try:
+        with open(os.path.join(d, 'udperrors.start')) as f:
+            before = [int(x) for x in f.read().split()]
+        with open(os.path.join(d, 'udperrors.end')) as f:
+            after = [int(x) for x in f.read().split()]
+        delta = [b - a for a, b in zip(before, after)]
+        r['udp_rcvbuf_drops_recv'], r['udp_sndbuf_drops_send'] = delta[2], delta[1]
+        r['udp_rcvbuf_drops_send'] = delta[0]
+    except (OSError, ValueError, IndexError):
+        r['udp_rcvbuf_drops_recv'] = r['udp_sndbuf_drops_send'] = r['udp_rcvbuf_drops_send'] = None
     r['acks_per_packet'] = None
     snapshot = load(os.path.join(d, 'stat.json'))
     if snapshot:
@@ -138,6 +150,9 @@ def line(r):
                r['system'], r['mbps'], r['retransmits'], fmt(r['min_rtt_ms'], 2), fmt(r['mean_rtt_ms'], 1),
                fmt(r['cpu_send_per_gb'], 2), fmt(r['cpu_recv_per_gb'], 2), fmt(r['emu_loss_pct'], 2),
                r['emu_queue_drops'], fmt(r['emu_late_mean_us'], 0), r['tun_drops'])
+    if r.get('udp_rcvbuf_drops_recv') is not None:
+        text += '  socket drops: receiver rcvbuf %s, sender sndbuf %s / rcvbuf %s' % (
+            r['udp_rcvbuf_drops_recv'], r['udp_sndbuf_drops_send'], r['udp_rcvbuf_drops_send'])
     if r.get('acks_per_packet') is not None:
         text += '  receiver datagrams per data datagram %.3f' % r['acks_per_packet']
     if r.get('waits_per_packet_send') is not None and r.get('waits_per_packet_recv') is not None:
@@ -200,6 +215,8 @@ def summary(out):
         print('| %s | %s | %d%s | %s | %s | %s | %d | %s |' % (
             path, cc, len(runs), ' (%d failed)' % failed if failed else '', spread(k), spread(pl),
             spread(ratios, 2), wrong, min_rtts))
+    if any('baseline' in p for runs in results.values() for p in runs.values()):
+        baseline_table(results)
     print()
     print('CPU, in-test, percent of one core (each tool\'s own measurement: the process\'s CPU seconds from test start '
           'to end over the test\'s seconds, all threads), median (min–max).')
@@ -274,6 +291,37 @@ def summary(out):
                 cells.append('%s %s: %s µs, %s drops' % (run, system, fmt(r.get('emu_late_mean_us'), 0),
                                                        r.get('tun_drops')))
         print('- %s %s: %s' % (path, cc, '; '.join(cells)))
+
+
+def baseline_table(results):
+    """Pacelink from BASELINE_JAR ("baseline") against this jar ("pacelink"), each as a ratio to kernel TCP in the
+    same run, with each one's in-test CPU and whole-process CPU seconds per side."""
+    print()
+    print('Baseline (BASELINE_JAR) against this jar, each run interleaved with kernel TCP; ratios per run, median '
+          '(min–max); CPU in-test % of a core, sender / receiver; whole-process CPU-s per run, sender / receiver.')
+    print()
+    print('| path | cc | baseline Mbit/s | baseline ratio | this jar Mbit/s | this jar ratio | this jar / baseline '
+          '| baseline CPU % | this jar CPU % | baseline CPU-s | this jar CPU-s |')
+    print('|---|---|---|---|---|---|---|---|---|---|---|')
+    for (path, cc), runs in sorted(results.items()):
+        def rates(system):
+            return [p[system]['mbps'] for p in runs.values() if 'mbps' in p.get(system, {})]
+
+        def ratios(system, over):
+            return [p[system]['mbps'] / p[over]['mbps'] for p in runs.values()
+                    if 'mbps' in p.get(system, {}) and 'mbps' in p.get(over, {}) and p[over]['mbps'] > 0]
+
+        def cpu(system):
+            return '%s / %s' % (spread([p[system].get('cpu_send_pct') for p in runs.values() if system in p], 1),
+                                spread([p[system].get('cpu_recv_pct') for p in runs.values() if system in p], 1))
+
+        def whole(system):
+            return ', '.join('%s / %s' % (fmt(p[system].get('proc_cpu_send_s')), fmt(p[system].get('proc_cpu_recv_s')))
+                             for p in runs.values() if system in p)
+        print('| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |' % (
+            path, cc, spread(rates('baseline')), spread(ratios('baseline', 'kernel'), 2), spread(rates('pacelink')),
+            spread(ratios('pacelink', 'kernel'), 2), spread(ratios('pacelink', 'baseline'), 2), cpu('baseline'),
+            cpu('pacelink'), whole('baseline'), whole('pacelink')))
 
 
 def stat(addresses):
