@@ -5,6 +5,7 @@ import io.pacelink.transport.port.DatagramPort;
 import io.pacelink.transport.schedule.PacketScheduler;
 import io.pacelink.transport.stats.EndpointCounters;
 import org.agrona.collections.Long2ObjectHashMap;
+import org.agrona.collections.Object2IntHashMap;
 
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
@@ -39,6 +40,7 @@ final class ConnectionTable
     private final DatagramPort port;
     private final boolean acceptsConnections;
     private final HandshakeBudget handshakeBudget;
+    private final Object2IntHashMap<InetSocketAddress> connectionsByPeer = new Object2IntHashMap<>(0);
     private InetSocketAddress restrictedPeer;
     private int establishedCount;
 
@@ -323,7 +325,13 @@ final class ConnectionTable
         {
             establishedCount++;
         }
-        restrictPortToSinglePeer();
+        if (!acceptsConnections)
+        {
+            final InetSocketAddress peer = connection.remoteAddress();
+            connection.tablePeer(peer);
+            connectionsByPeer.put(peer, connectionsByPeer.getValue(peer) + 1);
+            restrictPortToSinglePeer();
+        }
     }
 
     /**
@@ -367,7 +375,20 @@ final class ConnectionTable
         }
         connection.releaseMemory();
         ConnectionFactory.retire(connection.handle());
-        restrictPortToSinglePeer();
+        if (!acceptsConnections)
+        {
+            final InetSocketAddress peer = connection.tablePeer();
+            final int count = connectionsByPeer.getValue(peer);
+            if (count > 1)
+            {
+                connectionsByPeer.put(peer, count - 1);
+            }
+            else
+            {
+                connectionsByPeer.removeKey(peer);
+            }
+            restrictPortToSinglePeer();
+        }
     }
 
     /**
@@ -387,27 +408,20 @@ final class ConnectionTable
         byId.clear();
         serverByClientId.clear();
         peerResetTokens.clear();
+        connectionsByPeer.clear();
     }
 
     /**
      * An endpoint that accepts no connections and talks to one peer restricts its port to that peer, so the
      * operating system tells it when the peer's port is unreachable (ICMP errors reach connected UDP sockets only);
-     * with peers at several addresses, or none, the port is open to anyone again.
+     * with peers at several addresses, or none, the port is open to anyone again. The peers are counted by address as
+     * connections join and leave, so this costs the same with one connection or 10,000 (a pass over the table at each
+     * join made a burst of n connects O(n²)).
      */
     private void restrictPortToSinglePeer()
     {
-        if (acceptsConnections)
-        {
-            return;
-        }
-        InetSocketAddress peer = connections.isEmpty() ? null : connections.get(0).remoteAddress();
-        for (int i = 1, size = connections.size(); i < size && null != peer; i++)
-        {
-            if (!peer.equals(connections.get(i).remoteAddress()))
-            {
-                peer = null;
-            }
-        }
+        final InetSocketAddress peer =
+            1 == connectionsByPeer.size() ? connectionsByPeer.keySet().iterator().next() : null;
         if (null == peer ? null != restrictedPeer : !peer.equals(restrictedPeer))
         {
             restrictedPeer = port.restrictTo(peer) ? peer : null;
