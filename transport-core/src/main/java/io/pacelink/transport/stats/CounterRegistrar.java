@@ -1,6 +1,6 @@
 package io.pacelink.transport.stats;
 
-import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.ExpandableArrayBuffer;
 import org.agrona.concurrent.status.AtomicCounter;
 import org.agrona.concurrent.status.CountersManager;
 import org.agrona.concurrent.status.CountersReader;
@@ -20,8 +20,10 @@ final class CounterRegistrar
     private static final byte[] SEPARATOR = ": ".getBytes(StandardCharsets.US_ASCII);
 
     private final CountersManager countersManager;
-    private final UnsafeBuffer key = new UnsafeBuffer(new byte[CountersReader.MAX_KEY_LENGTH]);
-    private final UnsafeBuffer label;
+    // Array buffers, not UnsafeBuffers over a byte[]: Agrona's strict alignment checks (the tests switch them on) warn
+    // about every UnsafeBuffer wrapping an array, and nothing here needs atomic access.
+    private final ExpandableArrayBuffer key = new ExpandableArrayBuffer(CountersReader.MAX_KEY_LENGTH);
+    private final ExpandableArrayBuffer label;
     private final int prefixLength;
 
     /**
@@ -35,8 +37,8 @@ final class CounterRegistrar
         key.putLong(CounterKey.OWNER_ID_OFFSET, ownerId);
         final byte[] prefix = labelPrefix.getBytes(StandardCharsets.UTF_8);
         final int prefixBytes = Math.min(prefix.length + SEPARATOR.length, CountersReader.MAX_LABEL_LENGTH);
-        label = new UnsafeBuffer(
-            new byte[Math.min(CountersReader.MAX_LABEL_LENGTH, prefixBytes + 4 * CounterKey.MAX_NAME_LENGTH)]);
+        label = new ExpandableArrayBuffer(
+            Math.min(CountersReader.MAX_LABEL_LENGTH, prefixBytes + 4 * CounterKey.MAX_NAME_LENGTH));
         label.putBytes(0, prefix, 0, Math.min(prefix.length, prefixBytes));
         if (prefixBytes > prefix.length)
         {
