@@ -136,6 +136,55 @@ class PortWaitTest
         assertEquals(2, stats.skippedReceives());
     }
 
+    @Test
+    void aCycleRightAfterOneThatDrainedTheSocketMaySkipItsReceiveOnceAndLosesNothing()
+    {
+        final DatagramPort port = open("batched");
+        final DatagramPort sender = open("nio");
+        final UnsafeBuffer datagram = new UnsafeBuffer(ByteBuffer.allocateDirect(32));
+        final int[] got = { -1 };
+        final DatagramHandler handler = (buffer, offset, length, source, nowNs) -> got[0] = buffer.getInt(offset);
+        final PortStats stats = port.stats();
+
+        // A receive that took fewer datagrams than it could drained the socket: the hint spares the next receive, and a
+        // datagram that arrived in between waits in the socket for the next wait, which ends on it at once.
+        datagram.putInt(0, 1);
+        sender.send(datagram, 0, 32, port.localAddress());
+        assertEquals(DatagramPort.READABLE, port.awaitReadable(LONG_NS));
+        assertEquals(1, port.receive(handler, 4, 0));
+        final long callsBefore = stats.receiveCalls();
+        datagram.putInt(0, 2);
+        sender.send(datagram, 0, 32, port.localAddress());
+        port.skipReceiveIfDrained();
+        assertEquals(0, port.receive(handler, 4, 0), "skipped after a draining receive");
+        assertEquals(callsBefore, stats.receiveCalls());
+        assertEquals(1, stats.skippedReceives());
+        assertEquals(DatagramPort.READABLE, port.awaitReadable(LONG_NS));
+        assertEquals(1, port.receive(handler, 4, 0));
+        assertEquals(2, got[0]);
+
+        // Only one receive per read is spared: a second hint without a read between changes nothing.
+        port.skipReceiveIfDrained();
+        assertEquals(0, port.receive(handler, 4, 0), "the socket is empty; this one was skipped");
+        port.skipReceiveIfDrained();
+        assertEquals(0, port.receive(handler, 4, 0), "this one reads");
+        assertEquals(2, stats.skippedReceives());
+        assertEquals(callsBefore + 2, stats.receiveCalls());
+
+        // A receive that filled its limit did not drain the socket: the hint then spares nothing.
+        for (int i = 0; i < 3; i++)
+        {
+            datagram.putInt(0, 10 + i);
+            sender.send(datagram, 0, 32, port.localAddress());
+        }
+        assertEquals(DatagramPort.READABLE, port.awaitReadable(LONG_NS));
+        assertEquals(2, port.receive(handler, 2, 0));
+        port.skipReceiveIfDrained();
+        assertEquals(1, port.receive(handler, 4, 0), "the third datagram is read at once");
+        assertEquals(12, got[0]);
+        assertEquals(2, stats.skippedReceives());
+    }
+
     @ParameterizedTest
     @ValueSource(strings = { "nio", "batched" })
     void waitingAllocatesNothingOnceWarm(final String kind)
