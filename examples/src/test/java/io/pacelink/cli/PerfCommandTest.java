@@ -407,7 +407,7 @@ class PerfCommandTest
         assertUsageError("no congestion controller named 'nosuch'", "perf", "-c", "127.0.0.1", "-C", "nosuch");
         assertUsageError("is not a rate in bits per second", "perf", "-c", "127.0.0.1", "-b", "10MB/s");
         assertUsageError("-l must be 1 B..", "perf", "-c", "127.0.0.1", "-l", "2M");
-        assertUsageError("--omit: ", "perf", "-c", "127.0.0.1", "--omit=-1");
+        assertUsageError("Expected parameter for option '--omit'", "perf", "-c", "127.0.0.1", "--omit", "-1");
         assertUsageError("--omit: ", "perf", "-c", "127.0.0.1", "-O", "soon");
         assertUsageError("--omit must be 0..600 seconds", "perf", "-c", "127.0.0.1", "-O", "601");
         assertUsageError("--omit needs a timed test (-t), not -n", "perf", "-c", "127.0.0.1", "-O", "2", "-n", "1M");
