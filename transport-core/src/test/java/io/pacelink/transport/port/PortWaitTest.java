@@ -106,9 +106,9 @@ class PortWaitTest
             assertEquals(DatagramPort.READABLE, port.awaitReadable(LONG_NS), "arrival " + i);
             arrival.join();
             final int[] got = { -1 };
-            assertEquals(1, port.receive((buffer, offset, length, source, nowNs) -> handler.last() = buffer.getInt(offset),
+            assertEquals(1, port.receive((buffer, offset, length, source, nowNs) -> got[0] = buffer.getInt(offset),
                 4, 0));
-            assertEquals(i, handler.last());
+            assertEquals(i, got[0]);
         }
         assertEquals(20, port.stats().wokenByDatagram());
     }
