@@ -106,6 +106,14 @@ class PerfScriptsSmokeIT
                 List.of("--duration", "6", "--senders", "1", "--connections", "2", "--attack-rate", "100",
                     "--out", OUT.resolve("soak").toString()),
                 List.of("# Soak summary", "send runs all succeeded", "agent errors 0", "without amplification"),
+                true),
+            // Both cases for seconds and lightly (the half-open one against receive only): the acceptance figures
+            // need the 60-s floods of docs/security.md, "Floods, measured".
+            new SmokeCase("flood.sh", Map.of(),
+                List.of("--duration", "3", "--settle", "1", "--servers", "receive", "--half-open-rate", "100",
+                    "--tokened-rate", "1000", "--sources", "2", "--out", OUT.resolve("flood").toString()),
+                List.of("# Flood summary", "every connect within", "the ping got every echo",
+                    "answered without amplification"),
                 true));
     }
 
