@@ -21,6 +21,9 @@
 #   RUNS        repetitions of every (path, controller) pair (default 3); kernel and Pacelink alternate which goes
 #               first from one repetition to the next
 #   DURATION    seconds per test (default 20)
+#   OMIT        seconds each test runs first and leaves out of its figures (default 0): iperf3 -O N and pacelink perf
+#               --omit N, so throughput and in-test CPU measure the steady state after the JVM's warm-up; each test
+#               then lasts OMIT + DURATION s, and Pacelink's whole-test CPU is reported beside (never hidden)
 #   PATHS       which paths (default "lossy500 clean1g long100"):
 #                 clean50   50 Mbit/s, 40 ms RTT, no loss, 1 BDP drop-tail queue
 #                 lossy500  500 Mbit/s, 38 ms RTT, 1 % random loss on the data direction, 1 BDP drop-tail queue
@@ -50,6 +53,7 @@ JAR=${JAR:-$REPO/examples/target/pacelink.jar}
 BASELINE_JAR=${BASELINE_JAR:-}
 RUNS=${RUNS:-3}
 DURATION=${DURATION:-20}
+OMIT=${OMIT:-0}
 PATHS=${PATHS:-lossy500 clean1g long100}
 CCS=${CCS:-bbr cubic reno}
 OUT=${OUT:-/tmp/kernel-parity-$(date +%Y%m%d-%H%M%S)}
@@ -77,7 +81,7 @@ PACELINK_PORT=5302
 for tool in iperf3 java python3 ip; do
   command -v "$tool" >/dev/null || { echo "kernel-parity.sh: $tool is not installed" >&2; exit 2; }
 done
-case "$RUNS$DURATION" in *[!0-9]*) echo "kernel-parity.sh: RUNS and DURATION are whole numbers" >&2; exit 2;; esac
+case "$RUNS$DURATION$OMIT" in *[!0-9]*) echo "kernel-parity.sh: RUNS, DURATION and OMIT are whole numbers" >&2; exit 2;; esac
 
 # Path specifications: forward = data direction (A, the client, to B, the server); reverse = the ACKs.
 # floor = the smallest RTT a packet can see on the path (ms): a lower min RTT at a sender is a wrong sample.
@@ -210,8 +214,8 @@ run_kernel() {
   local srv=$!
   BG_PIDS+=("$srv")
   wait_for "$d/server.txt" "listening" 5 || sleep 0.5
-  timeout $((DURATION + 40)) ip netns exec "$NS_A" nice -n "$NICE" /usr/bin/time -f '%e %U %S' -o "$d/client.time" \
-    iperf3 -c "$IP_B" -p "$IPERF_PORT" -C "$2" -t "$DURATION" -J --get-server-output > "$d/client.json" 2> "$d/client.err"
+  timeout $((OMIT + DURATION + 40)) ip netns exec "$NS_A" nice -n "$NICE" /usr/bin/time -f '%e %U %S' -o "$d/client.time" \
+    iperf3 -c "$IP_B" -p "$IPERF_PORT" -C "$2" -t "$DURATION" -O "$OMIT" -J --get-server-output > "$d/client.json" 2> "$d/client.err"
   for _ in $(seq 1 100); do kill -0 "$srv" 2>/dev/null || break; sleep 0.1; done
   kill "$srv" 2>/dev/null; wait "$srv" 2>/dev/null
 }
@@ -220,7 +224,9 @@ run_kernel() {
 # endpoints two thirds into the test (the files are deleted when the endpoints close).
 run_pacelink() {
   local d=$1 cc=$2 JAR=${3:-$JAR}
-  local srv_wrap=() cli_wrap=()
+  local srv_wrap=() cli_wrap=() omit_opt=()
+  # Only when asked: a jar that predates --omit still runs the default.
+  [ "$OMIT" = 0 ] || omit_opt=(--omit "$OMIT")
   if [ "$STRACE" != 0 ]; then
     srv_wrap=(strace -f -c -o "$d/server.strace")
     cli_wrap=(strace -f -c -o "$d/client.strace")
@@ -237,14 +243,15 @@ run_pacelink() {
   BG_PIDS+=("$srv_threads")
   wait_for "$d/server.txt" "listening" 20 || log "pacelink server did not say it listens (see $d/server.txt)"
   (
-    sleep $((DURATION * 2 / 3 + 1))
+    sleep $((OMIT + DURATION * 2 / 3 + 1))
     nice -n 10 java -jar "$JAR" stat --json --count 1 2>&1 | python3 "$HERE/parity_report.py" stat "$IP_A" "$IP_B" \
       > "$d/stat.json"
   ) &
   local snap=$!
   # shellcheck disable=SC2086
-  timeout $((DURATION + 60)) ip netns exec "$NS_A" nice -n "$NICE" /usr/bin/time -f '%e %U %S' -o "$d/client.time" \
-    "${cli_wrap[@]}" java $JAVA_OPTS -jar "$JAR" perf -c "$IP_B" -B "$IP_A" -p "$PACELINK_PORT" -C "$cc" -t "$DURATION" -J $SECURITY $PACELINK_OPTS \
+  timeout $((OMIT + DURATION + 60)) ip netns exec "$NS_A" nice -n "$NICE" /usr/bin/time -f '%e %U %S' -o "$d/client.time" \
+    "${cli_wrap[@]}" java $JAVA_OPTS -jar "$JAR" perf -c "$IP_B" -B "$IP_A" -p "$PACELINK_PORT" -C "$cc" -t "$DURATION" \
+    "${omit_opt[@]}" -J $SECURITY $PACELINK_OPTS \
     --get-server-output > "$d/client.json" 2> "$d/client.err" &
   local cli=$!
   BG_PIDS+=("$cli")
@@ -282,7 +289,7 @@ run_one() {
 }
 
 ns_setup
-log "kernel parity: paths [$PATHS], controllers [$CCS], $RUNS runs of ${DURATION}s, out $OUT, load $(loadavg)"
+log "kernel parity: paths [$PATHS], controllers [$CCS], $RUNS runs of ${DURATION}s after ${OMIT}s omitted, out $OUT, load $(loadavg)"
 log "emulator $NETEM_TUN $EMU_RT; jar $JAR${BASELINE_JAR:+; baseline jar $BASELINE_JAR}; $(java -version 2>&1 | head -1); $(uname -r)"
 for run in $(seq 1 "$RUNS"); do
   for path in $PATHS; do

@@ -54,6 +54,10 @@ def result(d, system, floor_ms):
     cpu = end.get('cpu_utilization_percent', {})
     r['cpu_send_pct'] = cpu.get('host_total', 0)
     r['cpu_recv_pct'] = cpu.get('remote_total', 0)
+    # With --omit (OMIT=N) the figures above leave the first N seconds out; Pacelink also reports the whole test's.
+    r['omit_s'] = ((j.get('start') or {}).get('test_start') or {}).get('omit') or 0
+    r['cpu_send_whole_pct'] = cpu.get('host_total_whole_test')
+    r['cpu_recv_whole_pct'] = cpu.get('remote_total_whole_test')
     r['cpu_send_s'] = cpu.get('host_total', 0) / 100 * seconds
     r['cpu_recv_s'] = cpu.get('remote_total', 0) / 100 * seconds
     r['cpu_send_per_gb'] = r['cpu_send_s'] / r['sent_gb'] if sent else None
@@ -126,7 +130,8 @@ def result(d, system, floor_ms):
         whole, _ = thread_cpu.per_class(threads)
         r['threads_whole_' + side] = whole
         if start_s and seconds:
-            window, span = thread_cpu.per_class(threads, start_s + 1 + seconds / 2, start_s + seconds)
+            first_s = start_s + r['omit_s']
+            window, span = thread_cpu.per_class(threads, first_s + 1 + seconds / 2, first_s + seconds)
             if window and span > 0:
                 r['threads_steady_' + side] = {c: 100 * v / span for c, v in window.items()}
                 r['steady_' + side + '_pct'] = 100 * sum(window.values()) / span
@@ -230,6 +235,21 @@ def summary(out):
             path, cc, pct('kernel', 'cpu_send_pct'), pct('pacelink', 'cpu_send_pct'),
             pct('kernel', 'cpu_recv_pct'), pct('pacelink', 'cpu_recv_pct')))
     print()
+    omitted = [(key, runs) for key, runs in sorted(results.items())
+               if any(p.get('pacelink', {}).get('cpu_send_whole_pct') is not None for p in runs.values())]
+    if omitted:
+        print('With OMIT, the figures above leave out the first seconds (both tools: iperf3 -O, pacelink perf --omit); '
+              'Pacelink\'s CPU over the whole test, omitted seconds (the JVM\'s warm-up) included, median (min–max):')
+        print()
+        print('| path | cc | omitted s | Pacelink sender % whole test | Pacelink receiver % whole test |')
+        print('|---|---|---|---|---|')
+        for (path, cc), runs in omitted:
+            def whole_pct(key):
+                return spread([p['pacelink'].get(key) for p in runs.values() if 'pacelink' in p], 1)
+            omit_s = max(p['pacelink'].get('omit_s', 0) for p in runs.values() if 'pacelink' in p)
+            print('| %s | %s | %s | %s | %s |' % (path, cc, fmt(omit_s), whole_pct('cpu_send_whole_pct'),
+                                                 whole_pct('cpu_recv_whole_pct')))
+        print()
     print('CPU seconds per GB sent, in-test (each tool\'s own measurement from test start to end, percent of one '
           'core × seconds / GB sent), median (min–max). The receiving kernel\'s network stack runs in the '
           'emulator\'s thread (a write to a TUN device delivers synchronously), so neither system is charged for '
