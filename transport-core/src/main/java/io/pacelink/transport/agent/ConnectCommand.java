@@ -4,20 +4,16 @@ import io.pacelink.transport.Connection;
 import io.pacelink.transport.engine.EndpointCore;
 
 import java.net.InetSocketAddress;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * An application thread's request to open a connection, carried out by the endpoint's agent on its own thread (so
  * the connection's counters and buffers are created there) and answered through volatile fields the requester polls,
- * as Aeron's client conductor awaits the media driver's answer to a command. The agent unparks the requester once it
- * has answered: a requester whose back-off has grown to its longest park would otherwise notice the answer up to that
- * park late, and a burst of connects issued one after another from one thread waits that much on every one.
+ * as Aeron's client conductor awaits the media driver's answer to a command.
  */
 public final class ConnectCommand
 {
     private final InetSocketAddress remoteAddress;
     private final String congestionControl;
-    private final Thread requester = Thread.currentThread();
     private Connection connection;
     private RuntimeException error;
     private volatile boolean isDone;
@@ -67,23 +63,12 @@ public final class ConnectCommand
         {
             error = ex;
         }
-        answer();
+        isDone = true;
     }
 
     void fail(final RuntimeException ex)
     {
         error = ex;
-        answer();
-    }
-
-    private void answer()
-    {
         isDone = true;
-        // In INVOKER mode the requester runs the agent itself: nothing to wake, and a permit left behind would end
-        // its next park early.
-        if (Thread.currentThread() != requester)
-        {
-            LockSupport.unpark(requester);
-        }
     }
 }
