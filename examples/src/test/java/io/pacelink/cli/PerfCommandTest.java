@@ -202,7 +202,9 @@ class PerfCommandTest
 
         final String text = reverse.out();
         assertTrue(Pattern.compile("\\[  1] +0\\.00-0\\.25 +sec .*\\(omitted\\)").matcher(text).find(), text);
-        assertTrue(Pattern.compile("\\[  1] +0\\.5\\d-1\\.\\d\\d +sec .* receiver").matcher(text).find(),
+        // Only the start is the omit's: the receiver's total ends when the last byte arrived, later on a loaded
+        // machine (a drain of 1.8 s was seen beside a build).
+        assertTrue(Pattern.compile("\\[  1] +0\\.5\\d-\\d+\\.\\d\\d +sec .* receiver").matcher(text).find(),
             "the totals start after the omitted half second: " + text);
         assertTrue(text.contains("CPU use (of one core, after the 0.5 s omitted): here "), text);
         assertTrue(text.contains("CPU use (of one core, over the whole test): here "), text);
