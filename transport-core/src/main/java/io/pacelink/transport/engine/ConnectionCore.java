@@ -82,7 +82,6 @@ final class ConnectionCore implements SchedulableFlow, DeadlineHeap.Entry
 
     // The endpoint's bookkeeping of this connection (ConnectionTable, ConnectionDeadlines): agent thread only.
     private int tableIndex = -1;
-    private InetSocketAddress tablePeer;
     private boolean isMarked;
     private long servedCycle = -1;
     private int heapIndex = DeadlineHeap.NOT_QUEUED;
@@ -760,20 +759,6 @@ final class ConnectionCore implements SchedulableFlow, DeadlineHeap.Entry
     void tableIndex(final int index)
     {
         tableIndex = index;
-    }
-
-    /**
-     * @return the peer address the table counted this connection under when it joined (a migration later changes
-     * {@link #remoteAddress()}, not the count).
-     */
-    InetSocketAddress tablePeer()
-    {
-        return tablePeer;
-    }
-
-    void tablePeer(final InetSocketAddress peer)
-    {
-        tablePeer = peer;
     }
 
     boolean isMarked()

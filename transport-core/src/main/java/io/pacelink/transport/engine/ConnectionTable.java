@@ -325,13 +325,7 @@ final class ConnectionTable
         {
             establishedCount++;
         }
-        if (!acceptsConnections)
-        {
-            final InetSocketAddress peer = connection.remoteAddress();
-            connection.tablePeer(peer);
-            connectionsByPeer.put(peer, connectionsByPeer.getValue(peer) + 1);
-            restrictPortToSinglePeer();
-        }
+        countPeer(connection, 1);
     }
 
     /**
@@ -375,20 +369,7 @@ final class ConnectionTable
         }
         connection.releaseMemory();
         ConnectionFactory.retire(connection.handle());
-        if (!acceptsConnections)
-        {
-            final InetSocketAddress peer = connection.tablePeer();
-            final int count = connectionsByPeer.getValue(peer);
-            if (count > 1)
-            {
-                connectionsByPeer.put(peer, count - 1);
-            }
-            else
-            {
-                connectionsByPeer.removeKey(peer);
-            }
-            restrictPortToSinglePeer();
-        }
+        countPeer(connection, -1);
     }
 
     /**
@@ -409,6 +390,31 @@ final class ConnectionTable
         serverByClientId.clear();
         peerResetTokens.clear();
         connectionsByPeer.clear();
+    }
+
+    /**
+     * A client endpoint's connection joined (+1) or left (−1) the table: count it under its peer's address and
+     * restrict the port if one peer is left. Client connections never move to another address (only a server's
+     * follow a migration, {@link ConnectionCore#acceptsMigration()}), so the address a connection joined under is the
+     * one it leaves under.
+     */
+    private void countPeer(final ConnectionCore connection, final int delta)
+    {
+        if (acceptsConnections)
+        {
+            return;
+        }
+        final InetSocketAddress peer = connection.remoteAddress();
+        final int count = connectionsByPeer.getValue(peer) + delta;
+        if (count > 0)
+        {
+            connectionsByPeer.put(peer, count);
+        }
+        else
+        {
+            connectionsByPeer.removeKey(peer);
+        }
+        restrictPortToSinglePeer();
     }
 
     /**
