@@ -95,6 +95,11 @@ public record PerfParameters(
         {
             return "--omit must be 0.." + MAX_OMIT_NS / 1_000_000_000L + " seconds, got " + omitNs / 1e9;
         }
+        if (durationNs > Long.MAX_VALUE - omitNs)
+        {
+            // runNs() adds the two: a peer's duration near the largest long must not wrap it into the past.
+            return "-t plus --omit is longer than a test can run";
+        }
         if (omitNs > 0 && 0 == durationNs)
         {
             return "--omit needs a timed test (-t): a byte count (-n) has no steady state to start";
