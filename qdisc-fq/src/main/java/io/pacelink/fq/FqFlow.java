@@ -1,5 +1,6 @@
 package io.pacelink.fq;
 
+import io.pacelink.transport.schedule.PacingQuantum;
 import io.pacelink.transport.schedule.SchedulableFlow;
 
 /**
@@ -47,6 +48,17 @@ final class FqFlow
      */
     long unpacedBytes;
 
+    /**
+     * Per-packet pacing: the flow's pacing quantum ({@code PacingQuantum.quantumNs}) from its rate and window at its
+     * last activation and the largest datagram it sent; its catch-up horizon is sized from it.
+     */
+    long quantumNs = PacingQuantum.MIN_QUANTUM_NS;
+
+    /**
+     * The largest datagram charged to the flow so far: the size of its full datagrams.
+     */
+    int datagramBytes;
+
     boolean wokenFromThrottle;
     boolean inAckBypass;
 
@@ -65,6 +77,8 @@ final class FqFlow
         pacingRateBytesPerSecond = 0;
         timeNextPacketNs = 0;
         unpacedBytes = 0;
+        quantumNs = PacingQuantum.MIN_QUANTUM_NS;
+        datagramBytes = 0;
         place = Place.DETACHED;
         wokenFromThrottle = false;
         inAckBypass = false;

@@ -1,6 +1,7 @@
 package io.pacelink.fq;
 
 import io.pacelink.transport.cc.ControllerCounters;
+import io.pacelink.transport.schedule.PacingQuantum;
 import io.pacelink.transport.schedule.PacketScheduler;
 import io.pacelink.transport.schedule.Release;
 import io.pacelink.transport.schedule.SchedulableFlow;
@@ -214,6 +215,22 @@ public final class FqScheduler<F extends SchedulableFlow> implements PacketSched
     public void activate(
         final F flow, final long pacingRateBytesPerSecond, final int sendQuantumBytes, final long nowNs)
     {
+        activate(flow, pacingRateBytesPerSecond, sendQuantumBytes, Long.MAX_VALUE, nowNs);
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>
+     * As {@link #activate(SchedulableFlow, long, int, long)}; with per-packet pacing the flow's pacing quantum is
+     * sized from its rate, the window and its datagrams ({@link PacingQuantum}), and its catch-up horizon with it.
+     */
+    public void activate(
+        final F flow,
+        final long pacingRateBytesPerSecond,
+        final int sendQuantumBytes,
+        final long congestionWindowBytes,
+        final long nowNs)
+    {
         FqFlow state = flowsById.get(flow.flowId());
         collectGarbage(nowNs, state);
         if (null == state)
@@ -221,6 +238,11 @@ public final class FqScheduler<F extends SchedulableFlow> implements PacketSched
             state = newFlowState(flow, nowNs);
         }
         state.pacingRateBytesPerSecond = pacingRateBytesPerSecond;
+        if (pacing && perPacketPacing)
+        {
+            state.quantumNs = PacingQuantum.quantumNs(
+                effectiveRateBytesPerSecond(pacingRateBytesPerSecond), congestionWindowBytes, state.datagramBytes);
+        }
 
         if (FqFlow.Place.DETACHED == state.place)
         {
@@ -376,13 +398,8 @@ public final class FqScheduler<F extends SchedulableFlow> implements PacketSched
             return;
         }
 
-        long rateBytesPerSecond = maxRateBytesPerSecond;
+        final long rateBytesPerSecond = effectiveRateBytesPerSecond(state.pacingRateBytesPerSecond);
         long pacedBytes = sizeBytes;
-        final long flowRateBytesPerSecond = state.pacingRateBytesPerSecond;
-        if (flowRateBytesPerSecond > 0 && flowRateBytesPerSecond < rateBytesPerSecond)
-        {
-            rateBytesPerSecond = flowRateBytesPerSecond;
-        }
 
         if (perPacketPacing)
         {
@@ -425,6 +442,19 @@ public final class FqScheduler<F extends SchedulableFlow> implements PacketSched
     {
         final FqFlow first = throttledFlows.peek();
         return null == first ? Long.MAX_VALUE : first.timeNextPacketNs;
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>
+     * With one throttled flow, its own quantum ({@link PacingQuantum}: at low rates the time of a burst of datagrams,
+     * longer than the minimum), which its catch-up horizon covers. With several, the minimum: serving the earliest
+     * a longer quantum late would make a later flow with a shorter horizon lose rate, and finding the shortest
+     * horizon among them is not worth a walk of the heap per sleep.
+     */
+    public long nextReleaseQuantumNs()
+    {
+        return 1 == throttledFlows.size() ? throttledFlows.peek().quantumNs : PacingQuantum.MIN_QUANTUM_NS;
     }
 
     /**
@@ -528,8 +558,19 @@ public final class FqScheduler<F extends SchedulableFlow> implements PacketSched
             state.timeNextPacketNs = nowNs;
         }
 
-        state.timeNextPacketNs = Math.max(state.timeNextPacketNs, nowNs - catchUpHorizonNs) +
+        state.datagramBytes = Math.max(state.datagramBytes, sizeBytes);
+        final long horizonNs = PacingQuantum.catchUpHorizonNs(catchUpHorizonNs, state.quantumNs);
+        state.timeNextPacketNs = Math.max(state.timeNextPacketNs, nowNs - horizonNs) +
             packetDelayNs(sizeBytes, rateBytesPerSecond);
+    }
+
+    /**
+     * @return {@code min(pacingRate, maxRate)}: the rate a flow is paced at.
+     */
+    private long effectiveRateBytesPerSecond(final long flowRateBytesPerSecond)
+    {
+        return flowRateBytesPerSecond > 0 && flowRateBytesPerSecond < maxRateBytesPerSecond ?
+            flowRateBytesPerSecond : maxRateBytesPerSecond;
     }
 
     /**

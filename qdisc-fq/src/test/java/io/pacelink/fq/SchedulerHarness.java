@@ -45,6 +45,14 @@ final class SchedulerHarness
     }
 
     /**
+     * Activate a flow with its current pacing rate, send quantum and a congestion window, as the endpoint does.
+     */
+    void activate(final TestFlow flow, final long congestionWindowBytes, final long nowNs)
+    {
+        scheduler.activate(flow, flow.pacingRateBytesPerSecond, flow.sendQuantumBytes, congestionWindowBytes, nowNs);
+    }
+
+    /**
      * Send everything the scheduler releases at {@code nowNs}, at most {@code maxPackets} packets.
      *
      * @return data packets sent.

@@ -1,5 +1,10 @@
 package io.pacelink.transport.agent;
 
+import io.pacelink.transport.schedule.PacingQuantum;
+
+import java.util.Objects;
+import java.util.function.LongSupplier;
+
 /**
  * When the default profile's agent wakes next, and whether a datagram's arrival may end its sleep: the real-clock
  * driver's wake granularity (docs/io.md, "Waits in time quanta"). A wake costs the same whether it moves one packet
@@ -8,14 +13,16 @@ package io.pacelink.transport.agent;
  * follows the bytes. It changes only when a real clock's agent runs, never what a duty cycle does at a given time,
  * so the simulator, which runs each endpoint exactly at its deadlines, is untouched.
  * <ul>
- * <li><b>Pacing in quanta.</b> A pacing release less than {@link #DEFAULT_PACING_QUANTUM_NS} away is served one
- * quantum after now instead: the pacer then releases everything that fell due meanwhile back to back, within its
- * catch-up horizon (1 ms, {@code FqConfig.catchUpHorizonUs}, which this quantum stays under by a quarter for the
- * wake-up's own lateness). So a flow paced at any rate wakes its agent at most about once per quantum, with about a
- * quantum of its rate per wake — the burst in time that Linux TCP sizes its TSO packets by ({@code tcp_tso_autosize}
- * in {@code net/ipv4/tcp_output.c}: about 1 ms of the pacing rate) and that Chromium's QUIC pacing sender lets its
- * 1 ms alarm granularity release ({@code quic/core/congestion_control/pacing_sender.cc}). A release further away than
- * a quantum (a slow flow) is served on time. Timers (ACK, loss, probe, idle, keep-alive) are never moved.</li>
+ * <li><b>Pacing in quanta.</b> A pacing release less than a quantum away is served one quantum after now instead:
+ * the pacer then releases everything that fell due meanwhile back to back, within its catch-up horizon, which it sizes
+ * from the same quantum with a quarter to spare for the wake-up's own lateness. The quantum is the pacer's for the
+ * next release ({@code PacketScheduler.nextReleaseQuantumNs()}, {@link PacingQuantum}): 750 µs at high rates, the
+ * time of a burst of ten datagrams at low rates (at most 4 ms, at most a quarter of the window). So a flow paced at
+ * any rate wakes its agent at most about once per quantum, with a quantum of its rate per wake — the burst Linux TCP
+ * sizes its TSO packets by ({@code tcp_tso_autosize} in {@code net/ipv4/tcp_output.c}) and that Chromium's QUIC
+ * pacing sender lets its alarm granularity release ({@code quic/core/congestion_control/pacing_sender.cc}). A release
+ * further away than a quantum (a slow flow) is served on time. Timers (ACK, loss, probe, idle, keep-alive) are never
+ * moved.</li>
  * <li><b>Holding arrivals.</b> After cycles that received two datagrams or more and sent at most half as many (a bulk
  * receiver, or a sender between its pacing quanta being told of progress), the next sleep does not end for arriving
  * datagrams, only for a deadline, the application's signal, or the end of a hold of about
@@ -30,10 +37,11 @@ package io.pacelink.transport.agent;
 public final class WakeCoalescing
 {
     /**
-     * The pacing quantum: three quarters of the fq pacer's 1 ms catch-up horizon, leaving a quarter for the wake-up's
-     * lateness, so a release served a quantum late loses none of its rate.
+     * The pacing quantum of a release whose pacer gives none, and the fixed quantum of the pacing rates before the
+     * quantum depended on the rate: three quarters of the fq pacer's 1 ms catch-up horizon, leaving a quarter for
+     * the wake-up's lateness, so a release served a quantum late loses none of its rate.
      */
-    public static final long DEFAULT_PACING_QUANTUM_NS = 750_000L;
+    public static final long DEFAULT_PACING_QUANTUM_NS = PacingQuantum.MIN_QUANTUM_NS;
 
     /**
      * The longest hold of arrivals: one ACK delay's worth (the default max ACK delay, 1 ms).
@@ -56,7 +64,17 @@ public final class WakeCoalescing
      */
     public static final long OFF = 0;
 
+    /**
+     * The pacing quantum of each release is the one its pacer gives ({@code PacketScheduler.nextReleaseQuantumNs()}).
+     */
+    public static final long RATE_QUANTUM = -1;
+
+    /**
+     * A fixed quantum (an operator's, or a test's), or {@link #RATE_QUANTUM} to serve each release with the quantum
+     * its pacer gives.
+     */
     private final long pacingQuantumNs;
+    private final LongSupplier releaseQuantumNs;
     private final long maxHoldNs;
     private long lastDatagramsReceived;
     private long lastDatagramsSent;
@@ -80,14 +98,29 @@ public final class WakeCoalescing
     private static final long MAX_QUANTUM_US = 1_000L;
 
     /**
-     * The default quanta, or those the system properties {@link #PACING_QUANTUM_PROPERTY} and
-     * {@link #MAX_HOLD_PROPERTY} set.
+     * The quanta the system properties {@link #PACING_QUANTUM_PROPERTY} and {@link #MAX_HOLD_PROPERTY} set, or the
+     * defaults: a fixed pacing quantum of {@link #DEFAULT_PACING_QUANTUM_NS} whatever the rate.
      *
      * @throws IllegalArgumentException if a property is not a whole number of microseconds from 0 to 1000.
+     * @deprecated gives every release the shortest quantum; {@link #WakeCoalescing(LongSupplier)} takes each
+     * release's from its pacer. To be removed in the next minor version.
      */
+    @Deprecated
     public WakeCoalescing()
     {
-        this(microsProperty(PACING_QUANTUM_PROPERTY, DEFAULT_PACING_QUANTUM_NS),
+        this(() -> DEFAULT_PACING_QUANTUM_NS);
+    }
+
+    /**
+     * Each release's pacing quantum from its pacer and the default hold, unless the system properties
+     * {@link #PACING_QUANTUM_PROPERTY} and {@link #MAX_HOLD_PROPERTY} set them.
+     *
+     * @param releaseQuantumNs the pacer's quantum for its next release ({@code EndpointCore.nextReleaseQuantumNs()}).
+     * @throws IllegalArgumentException if a property is not a whole number of microseconds from 0 to 1000.
+     */
+    public WakeCoalescing(final LongSupplier releaseQuantumNs)
+    {
+        this(microsProperty(PACING_QUANTUM_PROPERTY, RATE_QUANTUM), releaseQuantumNs,
             microsProperty(MAX_HOLD_PROPERTY, DEFAULT_MAX_HOLD_NS));
     }
 
@@ -116,18 +149,41 @@ public final class WakeCoalescing
     }
 
     /**
-     * @param pacingQuantumNs the pacing quantum, {@link #OFF} to serve every release on time.
+     * @param pacingQuantumNs the pacing quantum of every release, {@link #OFF} to serve every release on time.
      * @param maxHoldNs       the longest hold of arrivals, {@link #OFF} never to hold them.
      */
     public WakeCoalescing(final long pacingQuantumNs, final long maxHoldNs)
     {
-        if (pacingQuantumNs < 0 || maxHoldNs < 0)
+        this(requireNotNegative(pacingQuantumNs), () -> DEFAULT_PACING_QUANTUM_NS, maxHoldNs);
+    }
+
+    /**
+     * @param pacingQuantumNs  the pacing quantum of every release, {@link #OFF} to serve every release on time, or
+     *                         {@link #RATE_QUANTUM} for each release's own.
+     * @param releaseQuantumNs the pacer's quantum for its next release, read before each sleep when
+     *                         {@code pacingQuantumNs} is {@link #RATE_QUANTUM}.
+     * @param maxHoldNs        the longest hold of arrivals, {@link #OFF} never to hold them.
+     */
+    public WakeCoalescing(final long pacingQuantumNs, final LongSupplier releaseQuantumNs, final long maxHoldNs)
+    {
+        if (pacingQuantumNs < RATE_QUANTUM || maxHoldNs < 0)
         {
             throw new IllegalArgumentException(
-                "pacingQuantumNs and maxHoldNs must be >= 0: " + pacingQuantumNs + ", " + maxHoldNs);
+                "pacingQuantumNs must be >= 0 or RATE_QUANTUM and maxHoldNs >= 0: " + pacingQuantumNs + ", " +
+                maxHoldNs);
         }
         this.pacingQuantumNs = pacingQuantumNs;
+        this.releaseQuantumNs = Objects.requireNonNull(releaseQuantumNs, "releaseQuantumNs");
         this.maxHoldNs = maxHoldNs;
+    }
+
+    private static long requireNotNegative(final long pacingQuantumNs)
+    {
+        if (pacingQuantumNs < 0)
+        {
+            throw new IllegalArgumentException("pacingQuantumNs must be >= 0: " + pacingQuantumNs);
+        }
+        return pacingQuantumNs;
     }
 
     /**
@@ -160,7 +216,8 @@ public final class WakeCoalescing
         if (Long.MAX_VALUE != releaseTimeNs)
         {
             // Compare differences, not absolute times: a nano clock's origin is arbitrary and may be negative.
-            final long quantumEndNs = nowNs + pacingQuantumNs;
+            final long quantumNs = RATE_QUANTUM == pacingQuantumNs ? releaseQuantumNs.getAsLong() : pacingQuantumNs;
+            final long quantumEndNs = nowNs + quantumNs;
             wakeNs = earlier(wakeNs, releaseTimeNs - quantumEndNs < 0 ? quantumEndNs : releaseTimeNs);
         }
 

@@ -489,8 +489,8 @@ public final class EndpointCore implements DatagramHandler
             else if (0 != connection.sendable(nowNs))
             {
                 final CongestionController controller = connection.controller();
-                scheduler.activate(
-                    connection, controller.pacingRateBytesPerSecond(), controller.sendQuantumBytes(), nowNs);
+                scheduler.activate(connection, controller.pacingRateBytesPerSecond(), controller.sendQuantumBytes(),
+                    controller.congestionWindowBytes(), nowNs);
             }
         }
         return work;
@@ -521,6 +521,15 @@ public final class EndpointCore implements DatagramHandler
     public long nextReleaseTimeNs()
     {
         return scheduler.nextReleaseTimeNs();
+    }
+
+    /**
+     * @return how far ahead a real-clock agent may serve the pacer's next release
+     * ({@link io.pacelink.transport.schedule.PacketScheduler#nextReleaseQuantumNs()}).
+     */
+    public long nextReleaseQuantumNs()
+    {
+        return scheduler.nextReleaseQuantumNs();
     }
 
     // ---------------------------------------------------------------- send

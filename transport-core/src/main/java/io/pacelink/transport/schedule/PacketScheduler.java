@@ -35,6 +35,27 @@ public interface PacketScheduler<F extends SchedulableFlow>
     void activate(F flow, long pacingRateBytesPerSecond, int sendQuantumBytes, long nowNs);
 
     /**
+     * {@link #activate(SchedulableFlow, long, int, long)} with the flow's congestion window, which a scheduler may
+     * use to keep a burst a small part of it ({@link PacingQuantum}); the endpoint calls this form. By default the
+     * window is not used.
+     *
+     * @param flow                     the flow.
+     * @param pacingRateBytesPerSecond the rate to pace it at; 0 or {@link Long#MAX_VALUE} for unpaced.
+     * @param sendQuantumBytes         bytes it may send back to back before pacing applies.
+     * @param congestionWindowBytes    its controller's congestion window.
+     * @param nowNs                    current time.
+     */
+    default void activate(
+        final F flow,
+        final long pacingRateBytesPerSecond,
+        final int sendQuantumBytes,
+        final long congestionWindowBytes,
+        final long nowNs)
+    {
+        activate(flow, pacingRateBytesPerSecond, sendQuantumBytes, nowNs);
+    }
+
+    /**
      * The next release: the flow that may send one packet now, released for an ack-eliciting packet or, if its data is
      * paced into the future or it has none, for the ACK it owes. The caller builds that one packet and reports it with
      * {@link #onSent} before calling this again.
@@ -87,6 +108,19 @@ public interface PacketScheduler<F extends SchedulableFlow>
      * the agent's idle strategy must not sleep past it. Up to date once {@link #next(long)} returned null.
      */
     long nextReleaseTimeNs();
+
+    /**
+     * How far ahead of {@link #nextReleaseTimeNs()} a real-clock agent may serve it: a release less than this away may
+     * be served this long from now instead, and the scheduler then releases what fell due meanwhile without losing
+     * rate (its catch-up absorbs the lateness). The agent's wake granularity, never used by the simulator.
+     *
+     * @return the pacing quantum for the next release, at least {@link PacingQuantum#MIN_QUANTUM_NS}; by default
+     * exactly that.
+     */
+    default long nextReleaseQuantumNs()
+    {
+        return PacingQuantum.MIN_QUANTUM_NS;
+    }
 
     /**
      * @return a short name, e.g. {@code "rr"}, {@code "fq"}, {@code "fifo"}.

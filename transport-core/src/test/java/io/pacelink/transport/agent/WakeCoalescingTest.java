@@ -17,10 +17,15 @@ class WakeCoalescingTest
     private static final long QUANTUM_NS = WakeCoalescing.DEFAULT_PACING_QUANTUM_NS;
     private static final long MAX_HOLD_NS = WakeCoalescing.DEFAULT_MAX_HOLD_NS;
 
+    /**
+     * The pacer's quantum at 50 Mbit/s: ten 1472-byte datagrams.
+     */
+    private static final long RATE_QUANTUM_50_MBIT_NS = 2_355_200L;
+
     @Test
     void aReleaseCloserThanAQuantumIsServedAQuantumFromNowAndOneFurtherAwayOnTime()
     {
-        final WakeCoalescing plan = new WakeCoalescing();
+        final WakeCoalescing plan = new WakeCoalescing(() -> QUANTUM_NS);
         final long nowNs = -5_000_000L; // a nano clock's origin is arbitrary: negative times work too
         assertEquals(nowNs + QUANTUM_NS, plan.plan(nowNs, NONE, nowNs + 240_000, 0, 0),
             "50 Mbit/s: the next packet 240 µs away waits for the quantum, and leaves with those due by then");
@@ -32,9 +37,31 @@ class WakeCoalescingTest
     }
 
     @Test
+    void unlessSetEachReleaseIsServedWithThePacersQuantumForIt()
+    {
+        final long[] pacerQuantumNs = { RATE_QUANTUM_50_MBIT_NS };
+        final WakeCoalescing plan = new WakeCoalescing(WakeCoalescing.RATE_QUANTUM, () -> pacerQuantumNs[0], 0);
+        final long nowNs = 7_000_000L;
+        assertEquals(nowNs + RATE_QUANTUM_50_MBIT_NS, plan.plan(nowNs, NONE, nowNs + 240_000, 0, 0),
+            "50 Mbit/s: the next packet 240 µs away waits for ten datagrams' time");
+        assertEquals(nowNs + RATE_QUANTUM_50_MBIT_NS, plan.plan(nowNs, NONE, nowNs + RATE_QUANTUM_50_MBIT_NS - 1, 0, 0),
+            "a release just inside the quantum is served at its end");
+        assertEquals(nowNs + RATE_QUANTUM_50_MBIT_NS + 1,
+            plan.plan(nowNs, NONE, nowNs + RATE_QUANTUM_50_MBIT_NS + 1, 0, 0), "just outside: on time");
+        assertEquals(nowNs + 100_000, plan.plan(nowNs, nowNs + 100_000, nowNs + 240_000, 0, 0),
+            "an earlier timer still ends the sleep");
+
+        pacerQuantumNs[0] = QUANTUM_NS;
+        assertEquals(nowNs + QUANTUM_NS, plan.plan(nowNs, NONE, nowNs + 240_000, 0, 0),
+            "a fast flow's, or several flows': the shortest");
+        assertThrows(NullPointerException.class, () -> new WakeCoalescing(WakeCoalescing.RATE_QUANTUM, null, 0));
+        assertThrows(IllegalArgumentException.class, () -> new WakeCoalescing(-2, () -> QUANTUM_NS, 0));
+    }
+
+    @Test
     void timersAreNeverMoved()
     {
-        final WakeCoalescing plan = new WakeCoalescing();
+        final WakeCoalescing plan = new WakeCoalescing(() -> QUANTUM_NS);
         final long nowNs = 1_000_000_000L;
         assertEquals(nowNs + 100_000, plan.plan(nowNs, nowNs + 100_000, nowNs + 50_000, 0, 0),
             "an ACK deadline before the quantum's end is kept");
@@ -44,7 +71,7 @@ class WakeCoalescingTest
     @Test
     void arrivalsAreHeldAfterCyclesThatMostlyReceivedForAboutEightGapsAtMostOneHold()
     {
-        final WakeCoalescing plan = new WakeCoalescing();
+        final WakeCoalescing plan = new WakeCoalescing(() -> QUANTUM_NS);
         long nowNs = 0;
         plan.plan(nowNs, NONE, NONE, 0, 0);
         assertFalse(plan.isHoldingArrivals(), "nothing seen yet");
@@ -57,7 +84,7 @@ class WakeCoalescingTest
         assertEquals(nowNs + WakeCoalescing.HOLD_DATAGRAMS * 12_000, wakeNs);
 
         // At 50 Mbit/s (one datagram per 240 µs) the hold is capped at one max hold.
-        final WakeCoalescing slow = new WakeCoalescing();
+        final WakeCoalescing slow = new WakeCoalescing(() -> QUANTUM_NS);
         slow.plan(0, NONE, NONE, 0, 0);
         assertEquals(2_000_000 + MAX_HOLD_NS, slow.plan(2_000_000, NONE, NONE, 8, 0));
         assertTrue(slow.isHoldingArrivals());
@@ -70,7 +97,7 @@ class WakeCoalescingTest
     @Test
     void anExchangeThatAnswersWhatItReceivesIsNeverHeldSoItStillWakesOnArrival()
     {
-        final WakeCoalescing plan = new WakeCoalescing();
+        final WakeCoalescing plan = new WakeCoalescing(() -> QUANTUM_NS);
         plan.plan(0, NONE, NONE, 0, 0);
         plan.plan(10_000_000, NONE, NONE, 1, 0);
         assertFalse(plan.isHoldingArrivals(), "a lone message (a request its application will answer) is not held");
@@ -110,15 +137,15 @@ class WakeCoalescingTest
         {
             System.setProperty(WakeCoalescing.PACING_QUANTUM_PROPERTY, "0");
             System.setProperty(WakeCoalescing.MAX_HOLD_PROPERTY, " 1000 ");
-            final WakeCoalescing plan = new WakeCoalescing();
+            final WakeCoalescing plan = new WakeCoalescing(() -> QUANTUM_NS);
             assertEquals(240_000, plan.plan(0, NONE, 240_000, 0, 0), "quantum 0: every release on time");
             plan.plan(1_000_000, NONE, NONE, 4, 0);
             assertTrue(plan.isHoldingArrivals(), "holds still on");
 
             System.setProperty(WakeCoalescing.PACING_QUANTUM_PROPERTY, "500");
             System.setProperty(WakeCoalescing.MAX_HOLD_PROPERTY, "0");
-            final WakeCoalescing noHold = new WakeCoalescing();
-            assertEquals(500_000, noHold.plan(0, NONE, 240_000, 0, 0));
+            final WakeCoalescing noHold = new WakeCoalescing(() -> RATE_QUANTUM_50_MBIT_NS);
+            assertEquals(500_000, noHold.plan(0, NONE, 240_000, 0, 0), "a set quantum overrides the pacer's");
             noHold.plan(1_000_000, NONE, NONE, 4, 0);
             assertFalse(noHold.isHoldingArrivals(), "hold 0: never held");
 
@@ -128,7 +155,8 @@ class WakeCoalescingTest
                 {
                     System.setProperty(property, bad);
                     final IllegalArgumentException thrown =
-                        assertThrows(IllegalArgumentException.class, WakeCoalescing::new, property + "=" + bad);
+                        assertThrows(IllegalArgumentException.class,
+                        () -> new WakeCoalescing(() -> QUANTUM_NS), property + "=" + bad);
                     assertTrue(thrown.getMessage().contains(property) &&
                         thrown.getMessage().contains("from 0 to 1000"), thrown.getMessage());
                 }

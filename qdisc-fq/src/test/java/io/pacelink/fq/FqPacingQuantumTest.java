@@ -1,0 +1,152 @@
+package io.pacelink.fq;
+
+import io.pacelink.transport.cc.ControllerParameters;
+import io.pacelink.transport.schedule.PacingQuantum;
+import io.pacelink.transport.testing.TestControllerContext;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The pacer's quantum as a real-clock agent uses it, in virtual time: an agent that serves each release a quantum from
+ * now ({@code WakeCoalescing}) and wakes a little late sends a burst of about ten datagrams per wake at low rates, 750
+ * µs of the rate at high rates, and loses no rate at either, because fq's catch-up horizon is sized from the same
+ * quantum.
+ */
+class FqPacingQuantumTest
+{
+    private static final long SECOND = 1_000_000_000L;
+    private static final int MTU = TestFlow.MTU_BYTES;
+
+    /**
+     * 50 Mbit/s: ten 1514-byte datagrams take 2,422,400 ns.
+     */
+    private static final long RATE_50_MBIT = 6_250_000L;
+    private static final long QUANTUM_50_MBIT_NS = 2_422_400L;
+    private static final long GAP_50_MBIT_NS = 242_240L;
+
+    /**
+     * 1 Gbit/s: ten datagrams take 121 µs, less than the shortest quantum.
+     */
+    private static final long RATE_1_GBIT = 125_000_000L;
+    private static final long GAP_1_GBIT_NS = 12_112L;
+
+    /**
+     * How late each wake-up comes: less than the quarter of the horizon left for it.
+     */
+    private static final long WAKE_LATENESS_NS = 200_000L;
+
+    private final FqScheduler<TestFlow> scheduler =
+        new FqScheduler<>(FqConfig.defaults(), new TestControllerContext(ControllerParameters.EMPTY));
+    private final SchedulerHarness harness = new SchedulerHarness(scheduler);
+
+    private long wakes;
+    private int largestBurst;
+
+    @Test
+    void at50MbitPerSecondTheAgentWakesOncePerTenDatagramsAndLosesNoRate()
+    {
+        final TestFlow flow = new TestFlow(1).rate(RATE_50_MBIT).backlog(Long.MAX_VALUE);
+        serveInQuanta(flow, Long.MAX_VALUE, SECOND);
+
+        assertEquals(QUANTUM_50_MBIT_NS, scheduler.nextReleaseQuantumNs(), "ten datagrams at the rate");
+        assertEquals(RATE_50_MBIT, flow.sentBytes - 10L * MTU, RATE_50_MBIT * 0.01, "the rate, after the first 10");
+        // One wake per quantum plus its lateness: about 380 a second, where the 750-µs quantum woke about 1,050 times.
+        final long expectedWakes = SECOND / (QUANTUM_50_MBIT_NS + WAKE_LATENESS_NS);
+        assertTrue(Math.abs(wakes - expectedWakes) <= 2, wakes + " wakes, expected about " + expectedWakes);
+        assertTrue(largestBurst <= (QUANTUM_50_MBIT_NS + WAKE_LATENESS_NS) / GAP_50_MBIT_NS + 1,
+            "a burst is what fell due in one quantum and its lateness: " + largestBurst);
+    }
+
+    @Test
+    void wakesThatOutsleepAOneMillisecondHorizonWouldLoseRate()
+    {
+        // The other side of the horizon: a flow activated once, before it sent a datagram, keeps the shortest quantum
+        // and fq's 1 ms horizon; the same wakes, a long quantum apart, lose what fell due more than 1 ms before each.
+        final TestFlow flow = new TestFlow(1).rate(RATE_50_MBIT).backlog(Long.MAX_VALUE);
+        long nowNs = 0;
+        harness.activate(flow, nowNs);
+        harness.serve(nowNs);
+        final long startBytes = flow.sentBytes;
+        while (nowNs + QUANTUM_50_MBIT_NS + WAKE_LATENESS_NS <= SECOND)
+        {
+            nowNs += QUANTUM_50_MBIT_NS + WAKE_LATENESS_NS;
+            harness.serve(nowNs);
+        }
+        assertEquals(PacingQuantum.MIN_QUANTUM_NS, scheduler.nextReleaseQuantumNs());
+        final long sentBytes = flow.sentBytes - startBytes;
+        assertTrue(sentBytes < RATE_50_MBIT * 6 / 10, "the 1 ms horizon forgets most of each wait: " + sentBytes +
+            " B in a second at " + RATE_50_MBIT + " B/s");
+    }
+
+    @Test
+    void at1GbitPerSecondTheQuantumAndTheHorizonStayAsTheyWereAndNoRateIsLost()
+    {
+        final TestFlow flow = new TestFlow(1).rate(RATE_1_GBIT).backlog(Long.MAX_VALUE);
+        serveInQuanta(flow, Long.MAX_VALUE, SECOND / 10);
+
+        assertEquals(PacingQuantum.MIN_QUANTUM_NS, scheduler.nextReleaseQuantumNs());
+        assertEquals(RATE_1_GBIT / 10, flow.sentBytes - 10L * MTU, RATE_1_GBIT / 10 * 0.01);
+        assertTrue(largestBurst <= (PacingQuantum.MIN_QUANTUM_NS + WAKE_LATENESS_NS) / GAP_1_GBIT_NS + 1,
+            "a burst is at most 750 µs and the wake's lateness of the rate: " + largestBurst);
+    }
+
+    @Test
+    void aSmallWindowKeepsTheBurstToAQuarterOfIt()
+    {
+        // 16 datagrams of window: a quarter is 4 datagrams, 969 µs at 50 Mbit/s, above the shortest quantum.
+        final TestFlow flow = new TestFlow(1).rate(RATE_50_MBIT).backlog(Long.MAX_VALUE);
+        serveInQuanta(flow, 16L * MTU, SECOND / 10);
+        assertEquals(4 * GAP_50_MBIT_NS, scheduler.nextReleaseQuantumNs());
+        assertTrue(largestBurst <= (4 * GAP_50_MBIT_NS + WAKE_LATENESS_NS) / GAP_50_MBIT_NS + 1, "" + largestBurst);
+
+        // 12 datagrams: a quarter (727 µs) is below the shortest quantum, which applies.
+        harness.activate(flow, 12L * MTU, SECOND);
+        assertEquals(PacingQuantum.MIN_QUANTUM_NS, scheduler.nextReleaseQuantumNs());
+    }
+
+    @Test
+    void withSeveralThrottledFlowsTheAgentGetsTheShortestQuantum()
+    {
+        final TestFlow slow = new TestFlow(1).rate(RATE_50_MBIT).backlog(Long.MAX_VALUE);
+        final TestFlow other = new TestFlow(2).rate(RATE_50_MBIT).backlog(Long.MAX_VALUE);
+        serveInQuanta(slow, Long.MAX_VALUE, SECOND / 100);
+        assertEquals(QUANTUM_50_MBIT_NS, scheduler.nextReleaseQuantumNs(), "one throttled flow: its own");
+
+        final long nowNs = SECOND / 100 + QUANTUM_50_MBIT_NS;
+        harness.activate(slow, nowNs);
+        harness.activate(other, nowNs);
+        harness.serve(nowNs);
+        harness.activate(other, nowNs);
+        harness.serve(nowNs);
+        assertEquals(2, scheduler.throttledFlowCount());
+        assertEquals(PacingQuantum.MIN_QUANTUM_NS, scheduler.nextReleaseQuantumNs(),
+            "another flow's shorter horizon must not be outslept");
+    }
+
+    /**
+     * Play the real-clock agent: each wake activates the flow (as the endpoint's duty cycle does), sends what the
+     * pacer releases, then sleeps until the release, or a quantum from now if that is closer, and wakes a little late.
+     */
+    private void serveInQuanta(final TestFlow flow, final long congestionWindowBytes, final long durationNs)
+    {
+        long nowNs = 0;
+        harness.activate(flow, congestionWindowBytes, nowNs);
+        harness.serve(nowNs); // the initial quantum, unpaced
+        while (true)
+        {
+            final long releaseNs = scheduler.nextReleaseTimeNs();
+            final long quantumEndNs = nowNs + scheduler.nextReleaseQuantumNs();
+            nowNs = (releaseNs < quantumEndNs ? quantumEndNs : releaseNs) + WAKE_LATENESS_NS;
+            if (nowNs > durationNs)
+            {
+                return;
+            }
+            harness.activate(flow, congestionWindowBytes, nowNs);
+            final int burst = harness.serve(nowNs);
+            largestBurst = Math.max(largestBurst, burst);
+            wakes++;
+        }
+    }
+}
