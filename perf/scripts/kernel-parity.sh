@@ -34,6 +34,9 @@
 #   EMU_RT      emulator scheduling (default "--rt 20": SCHED_FIFO for its two forwarding threads)
 #   NICE        niceness of the endpoints (default -10)
 #   JAVA_OPTS   extra JVM options for both Pacelink processes (e.g. -XX:StartFlightRecording=...)
+#   BASELINE_JAVA_OPTS JVM options for the baseline's processes instead of JAVA_OPTS (default: JAVA_OPTS), e.g. to
+#               measure a JVM flag: JAR and BASELINE_JAR the same build, JAVA_OPTS=-XX:TieredStopAtLevel=1 and
+#               BASELINE_JAVA_OPTS= (empty: the JVM's defaults)
 #   PACELINK_OPTS extra options for both `pacelink perf` ends (e.g. "--io nio" or "--gso off")
 #   STRACE      1 to run both Pacelink JVMs under `strace -f -c` (system calls by call, all threads, counted
 #               over the whole process: server.strace / client.strace beside the results); strace slows every call,
@@ -60,6 +63,7 @@ OUT=${OUT:-/tmp/kernel-parity-$(date +%Y%m%d-%H%M%S)}
 EMU_RT=${EMU_RT:---rt 20}
 NICE=${NICE:--10}
 JAVA_OPTS=${JAVA_OPTS:-}
+BASELINE_JAVA_OPTS=${BASELINE_JAVA_OPTS-$JAVA_OPTS}
 PACELINK_OPTS=${PACELINK_OPTS:-}
 SECURITY=${SECURITY:---insecure}
 NS_PREFIX=${NS_PREFIX:-pkparity}
@@ -223,7 +227,7 @@ run_kernel() {
 # run_pacelink DIR CC [JAR]: pacelink perf server (one test) in B, client in A; a pacelink stat snapshot of both
 # endpoints two thirds into the test (the files are deleted when the endpoints close).
 run_pacelink() {
-  local d=$1 cc=$2 JAR=${3:-$JAR}
+  local d=$1 cc=$2 JAR=${3:-$JAR} JAVA_OPTS=${4-$JAVA_OPTS}
   local srv_wrap=() cli_wrap=() omit_opt=()
   # Only when asked: a jar that predates --omit still runs the default.
   [ "$OMIT" = 0 ] || omit_opt=(--omit "$OMIT")
@@ -268,7 +272,7 @@ run_pacelink() {
 
 # run_baseline DIR CC: the same test with BASELINE_JAR.
 run_baseline() {
-  run_pacelink "$1" "$2" "$BASELINE_JAR"
+  run_pacelink "$1" "$2" "$BASELINE_JAR" "$BASELINE_JAVA_OPTS"
 }
 
 # run_one PATH CC RUN SYSTEM SEED
@@ -290,7 +294,7 @@ run_one() {
 
 ns_setup
 log "kernel parity: paths [$PATHS], controllers [$CCS], $RUNS runs of ${DURATION}s after ${OMIT}s omitted, out $OUT, load $(loadavg)"
-log "emulator $NETEM_TUN $EMU_RT; jar $JAR${BASELINE_JAR:+; baseline jar $BASELINE_JAR}; $(java -version 2>&1 | head -1); $(uname -r)"
+log "emulator $NETEM_TUN $EMU_RT; jar $JAR${JAVA_OPTS:+ with $JAVA_OPTS}${BASELINE_JAR:+; baseline jar $BASELINE_JAR}${BASELINE_JAR:+${BASELINE_JAVA_OPTS:+ with $BASELINE_JAVA_OPTS}}; $(java -version 2>&1 | head -1); $(uname -r)"
 for run in $(seq 1 "$RUNS"); do
   for path in $PATHS; do
     for cc in $CCS; do
