@@ -149,11 +149,19 @@ class PerfScriptsSmokeIT
 
         final Path out = OUT.resolve("kernel-parity");
         deleteRecursively(out);
+        // The same jar as its own baseline, each with JVM options of its own (BASELINE_JAVA_OPTS): a GC log apiece.
+        final Path jar = REPO.resolve("examples/target/pacelink.jar");
+        final Path thisGcLog = out.resolve("this-jar-gc.log");
+        final Path baselineGcLog = out.resolve("baseline-gc.log");
         final Result result = run("kernel-parity.sh",
             Map.of("NETEM_TUN", netemTun, "RUNS", "1", "DURATION", "2", "OMIT", "1", "PATHS", "clean50", "CCS",
-                "cubic", "OUT", out.toString()),
+                "cubic", "OUT", out.toString(), "BASELINE_JAR", jar.toString(),
+                "JAVA_OPTS", "-Xlog:gc:file=" + thisGcLog, "BASELINE_JAVA_OPTS", "-Xlog:gc:file=" + baselineGcLog),
             List.of());
         assertEquals(0, result.exitCode, result.describe());
+        assertTrue(Files.isRegularFile(thisGcLog) && Files.isRegularFile(baselineGcLog),
+            "each jar's processes did not run with their own JVM options: " + result.describe());
+        assertTrue(result.output.contains("this jar / baseline"), "no baseline table: " + result.describe());
         assertTrue(result.output.contains("| clean50 | cubic | 1 |"), "no summary row of one whole run: " +
             result.describe());
         assertTrue(result.output.contains("| clean50 | cubic | 1.0 |"), "no whole-test CPU row after OMIT=1: " +
