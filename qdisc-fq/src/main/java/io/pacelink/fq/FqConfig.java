@@ -23,7 +23,7 @@ import java.util.Set;
  * back to back per {@code quantum / rate}</td></tr>
  * <tr><td>{@code fq.catchUpHorizonUs}</td><td>1000</td><td>per-packet pacing: how far behind its schedule a
  * backlogged flow may fall (the agent woke late) and still send what fell due, back to back — at most this much of
- * its pacing rate</td></tr>
+ * its pacing rate, plus what the flow's pacing quantum exceeds 750 µs by ({@code PacingQuantum})</td></tr>
  * </table>
  */
 public final class FqConfig
@@ -76,7 +76,8 @@ public final class FqConfig
 
     /**
      * Parameter name: per-packet pacing's catch-up horizon, microseconds: a backlogged flow released late sends what
-     * fell due in at most this much of its schedule back to back.
+     * fell due in at most this much of its schedule back to back; a flow whose pacing quantum is longer than the
+     * shortest ({@code PacingQuantum.catchUpHorizonNs}) gets the difference on top.
      */
     public static final String CATCH_UP_HORIZON_US = PREFIX + "catchUpHorizonUs";
 
