@@ -54,9 +54,9 @@ import java.util.function.LongSupplier;
  * }</pre>
  * <p>
  * This class is the thread boundary: application threads call it, while the {@link EndpointCore} and everything
- * under it is touched by the agent thread only. A connect is a command the agent carries out and answers (the caller
- * waits for that one duty cycle, running it itself in INVOKER mode); accepted connections are handed over through a
- * queue. Every method may be called from any application thread; the waits
+ * under it is touched by the agent thread only. A connect is a command the agent carries out (the caller gets a
+ * CONNECTING connection at once; in INVOKER mode it runs that duty cycle itself); accepted connections are handed over
+ * through a queue. Every method may be called from any application thread; the waits
  * ({@link #connect(InetSocketAddress, String, long)}, {@link #accept(long)}, {@link #await}, {@link #close()}) run the
  * duty cycle on the waiting thread when that thread drives the agent, so in INVOKER mode only the invoking thread may
  * wait (see {@link Connection} for the connection's calls).
