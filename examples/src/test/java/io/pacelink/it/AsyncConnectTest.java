@@ -45,6 +45,7 @@ class AsyncConnectTest
      * The agent's connect queue holds this many (EndpointAgent): one more must wait for room, not fail.
      */
     private static final int COMMAND_QUEUE_CAPACITY = 1024;
+    private static final int BURST_CONNECTS = 100;
     private static final InetSocketAddress NOBODY = new InetSocketAddress("127.0.0.1", 9);
 
     private final Gate gate = new Gate();
@@ -166,6 +167,38 @@ class AsyncConnectTest
         {
             assertTrue(0 != connection.connectionId());
             connection.closeNow();
+        }
+    }
+
+    @Test
+    void aBurstOfOneHundredConnectsFromOneAddressAllConnectWithTheDefaultLimits() throws Exception
+    {
+        // The calls no longer space the hellos out by an agent duty cycle each: all of them reach the server within a
+        // few milliseconds, from one address, and the server's default per-source and handshake budgets
+        // (docs/security.md) must still let them all through, RETRY or not.
+        try (Endpoint server = Endpoint.launch(new PacelinkContext().bindAddress(new InetSocketAddress("127.0.0.1", 0)));
+            Endpoint burstClient = Endpoint.launch(
+                new PacelinkContext().bindAddress(new InetSocketAddress("127.0.0.1", 0)).acceptConnections(false)))
+        {
+            final List<Connection> burst = new ArrayList<>();
+            for (int i = 0; i < BURST_CONNECTS; i++)
+            {
+                burst.add(burstClient.connect(server.localAddress()));
+            }
+            final long deadlineNs = System.nanoTime() + WAIT_NS;
+            int accepted = 0;
+            while (accepted < BURST_CONNECTS && System.nanoTime() - deadlineNs < 0)
+            {
+                accepted += null == server.accept(TimeUnit.MILLISECONDS.toNanos(100)) ? 0 : 1;
+            }
+            assertEquals(BURST_CONNECTS, accepted);
+            assertTrue(burstClient.await(
+                () -> burst.stream().noneMatch((c) -> ConnectionState.CONNECTING == c.state()), WAIT_NS));
+            for (final Connection connection : burst)
+            {
+                assertEquals(ConnectionState.CONNECTED, connection.state(), connection.toString());
+            }
+            assertEquals(0, server.counters().connectionsRejected().get());
         }
     }
 
