@@ -26,6 +26,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
+import static io.pacelink.it.EndpointThreadingTest.context;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -176,9 +177,10 @@ class AsyncConnectTest
         // The calls no longer space the hellos out by an agent duty cycle each: all of them reach the server within a
         // few milliseconds, from one address, and the server's default per-source and handshake budgets
         // (docs/security.md) must still let them all through, RETRY or not.
-        try (Endpoint server = Endpoint.launch(new PacelinkContext().bindAddress(new InetSocketAddress("127.0.0.1", 0)));
+        final InetSocketAddress anyLoopbackPort = new InetSocketAddress("127.0.0.1", 0);
+        try (Endpoint server = Endpoint.launch(new PacelinkContext().bindAddress(anyLoopbackPort));
             Endpoint burstClient = Endpoint.launch(
-                new PacelinkContext().bindAddress(new InetSocketAddress("127.0.0.1", 0)).acceptConnections(false)))
+                new PacelinkContext().bindAddress(anyLoopbackPort).acceptConnections(false)))
         {
             final List<Connection> burst = new ArrayList<>();
             for (int i = 0; i < BURST_CONNECTS; i++)
@@ -209,16 +211,6 @@ class AsyncConnectTest
             new CompositeAgent(client.agent(), gate));
         AgentRunner.startOnThread(runner);
         gate.awaitHeld();
-    }
-
-    private static PacelinkContext context(final ThreadingMode threadingMode)
-    {
-        return new PacelinkContext()
-            .bindAddress(new InetSocketAddress("127.0.0.1", 0))
-            .threadingMode(threadingMode)
-            // Nothing answers at NOBODY: a graceful close need not wait for it.
-            .lingerTimeoutNs(0)
-            .congestionControl("reno");
     }
 
     /**
