@@ -136,7 +136,11 @@ class EndpointThreadingTest
         assertTrue(((EndpointAgent)client.agent()).isClosed());
     }
 
-    private static PacelinkContext context(final ThreadingMode threadingMode)
+    /**
+     * An endpoint on loopback with the given threading mode, reno, and no linger (nothing waits for a peer that may
+     * not answer); shared with {@link AsyncConnectTest}.
+     */
+    static PacelinkContext context(final ThreadingMode threadingMode)
     {
         return new PacelinkContext()
             .bindAddress(new InetSocketAddress("127.0.0.1", 0))

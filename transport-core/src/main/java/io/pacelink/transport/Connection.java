@@ -143,7 +143,9 @@ public interface Connection extends AutoCloseable
     InetSocketAddress remoteAddress();
 
     /**
-     * @return the id this endpoint knows the connection by (also the key of its counters).
+     * @return the id this endpoint knows the connection by (also the key of its counters); on a connection
+     * {@link Endpoint#connect(InetSocketAddress)} just returned this waits for the agent to create it (0 if it
+     * never did: the endpoint closed first).
      */
     long connectionId();
 
@@ -154,7 +156,8 @@ public interface Connection extends AutoCloseable
     String congestionControl();
 
     /**
-     * @return live statistics (cwnd, pacing rate, RTT, application bytes and messages, ...).
+     * @return live statistics (cwnd, pacing rate, RTT, application bytes and messages, ...); on a connection
+     * {@link Endpoint#connect(InetSocketAddress)} just returned this waits for the agent to create it.
      */
     ConnectionStats stats();
 

@@ -24,10 +24,24 @@ public final class ConnectionStats
     }
 
     /**
+     * @return the statistics of a connection that was never opened: every figure 0.
+     */
+    static ConnectionStats ofUnopened()
+    {
+        final ConnectionStats stats = new ConnectionStats(null);
+        stats.finalValues = new long[ConnectionCounters.COUNT];
+        return stats;
+    }
+
+    /**
      * Keep the values the connection had when it closed, so they can still be read after its counters are freed.
      */
     public void freeze()
     {
+        if (null == counters)
+        {
+            return;
+        }
         final long[] values = new long[ConnectionCounters.COUNT];
         for (int i = 0; i < values.length; i++)
         {

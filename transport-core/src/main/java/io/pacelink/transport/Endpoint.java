@@ -54,9 +54,9 @@ import java.util.function.LongSupplier;
  * }</pre>
  * <p>
  * This class is the thread boundary: application threads call it, while the {@link EndpointCore} and everything
- * under it is touched by the agent thread only. A connect is a command the agent carries out and answers (the caller
- * waits for that one duty cycle, running it itself in INVOKER mode); accepted connections are handed over through a
- * queue. Every method may be called from any application thread; the waits
+ * under it is touched by the agent thread only. A connect is a command the agent carries out (the caller gets a
+ * CONNECTING connection at once; in INVOKER mode it runs that duty cycle itself); accepted connections are handed over
+ * through a queue. Every method may be called from any application thread; the waits
  * ({@link #connect(InetSocketAddress, String, long)}, {@link #accept(long)}, {@link #await}, {@link #close()}) run the
  * duty cycle on the waiting thread when that thread drives the agent, so in INVOKER mode only the invoking thread may
  * wait (see {@link Connection} for the connection's calls).
@@ -254,17 +254,24 @@ public final class Endpoint implements AutoCloseable
     }
 
     /**
-     * Open a connection to a server with a given congestion controller. Waits until the agent has created the
-     * connection (one duty cycle, run by this thread in INVOKER mode), not for the server's answer.
+     * Open a connection to a server with a given congestion controller, without waiting for the agent: the connect is
+     * queued for the agent, which creates the connection (its counters and buffers) at its next duty cycle and sends
+     * the first handshake packet, while this thread goes on (so a burst of connects from one thread is not one agent
+     * duty cycle per connect). The connection is CONNECTING until the server answers; offers before then say
+     * {@link Connection#NOT_CONNECTED}, and a close is carried out once the agent has created the connection. Its
+     * {@link Connection#connectionId()} and {@link Connection#stats()} wait for the agent when called first thing.
+     * In INVOKER mode, on the SHARED agent's own thread, and before the agent has started, this call waits for the
+     * agent's answer as {@link #connect(InetSocketAddress, String, long)} does, running the duty cycle itself where
+     * this thread drives the agent.
      *
      * @param remoteAddress     the server's address.
      * @param congestionControl the controller's name, e.g. {@code bbr}, or null for the context's; the server runs
      *                          the same one when it has it.
-     * @return the connection, CONNECTING until the server answers; CLOSED (REJECTED) if the endpoint has its
-     * maximum of connections.
+     * @return the connection, CONNECTING until the server answers; it turns CLOSED (REJECTED) if the endpoint has its
+     * maximum of connections, CLOSED (ENDPOINT_CLOSED) if the endpoint closes before the agent created it.
      * @throws IllegalArgumentException if the controller is unknown or its parameters are invalid, or this endpoint
      *                                  cannot reach the address (bound to loopback, or another address family).
-     * @throws IllegalStateException    if the endpoint is closed, or its agent did not run within
+     * @throws IllegalStateException    if the endpoint is closed, or its agent did not take the connect within
      *                                  {@link #COMMAND_TIMEOUT_NS} (in SHARED mode: start the agent first).
      */
     public Connection connect(final InetSocketAddress remoteAddress, final String congestionControl)
@@ -273,14 +280,23 @@ public final class Endpoint implements AutoCloseable
         {
             throw new IllegalStateException("endpoint is closed");
         }
-        final ConnectCommand command = new ConnectCommand(reachable(remoteAddress), congestionControl);
+        final InetSocketAddress address = reachable(remoteAddress);
+        final String controllerName = core.controllerName(congestionControl);
+        final ConnectCommand command = new ConnectCommand(address, controllerName);
         if (!agent.offer(command))
         {
-            throw new IllegalStateException("too many commands queued: the endpoint's agent is falling behind");
+            // A thousand connects already queued: wait for the agent to take some rather than fail the caller.
+            awaitAgent(() -> agent.offer(command), "take a connect");
         }
         wakeup.signal();
-        awaitAgent(command::isDone, "connect");
-        return command.connection();
+        // A connect queued as the agent closed is failed by it (EndpointAgent.onClose): waiting for that answer
+        // throws as a connect to a closed endpoint does.
+        if (null != invoker || agent.isAgentThread() || !agent.hasStarted() || agent.isClosed())
+        {
+            awaitAgent(command::isDone, "connect");
+            return command.connection();
+        }
+        return new PendingConnection(command, address, controllerName, waits, this);
     }
 
     /**
@@ -321,7 +337,9 @@ public final class Endpoint implements AutoCloseable
                 outcome.reason().description() + (outcome.detail().isEmpty() ? "" : " (" + outcome.detail() + ")"),
                 outcome);
         }
-        return connection;
+        // Established, so the agent has created it: the caller gets that connection itself, and its offers and polls
+        // go nowhere through a wrapper.
+        return connection instanceof PendingConnection ? ((PendingConnection)connection).opened() : connection;
     }
 
     private static String describe(final InetSocketAddress address)
@@ -584,7 +602,7 @@ public final class Endpoint implements AutoCloseable
      * running its duty cycle here if this thread drives the agent (INVOKER mode, or SHARED with the application's own
      * agent beside it), else idling.
      */
-    private void awaitAgent(final BooleanSupplier isDone, final String command)
+    void awaitAgent(final BooleanSupplier isDone, final String command)
     {
         final IdleStrategy idleStrategy = waits.newIdleStrategy(false);
         final long deadlineNs = waits.nowNs() + COMMAND_TIMEOUT_NS;

@@ -12,7 +12,9 @@ import java.util.concurrent.locks.LockSupport;
  * Times a burst of connects from a thread of its own: each connection from its {@code connect} call to the moment it
  * leaves CONNECTING, seen within about {@link #POLL_PARK_NS} (plus the kernel's timer slack) while the application
  * thread is still issuing the burst. Watching from the issuing thread instead would see every connection that
- * completed during the burst only once the burst was issued, and each {@code connect} call waits for the agent.
+ * completed during the burst only once the burst was issued (when a {@code connect} call waited for the agent, that
+ * was most of the burst; it now returns before the agent has created the connection, so each connection's time
+ * includes its wait in the agent's queue).
  */
 final class BurstTimer implements Runnable
 {

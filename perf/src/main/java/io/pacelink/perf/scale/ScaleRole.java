@@ -236,9 +236,11 @@ public final class ScaleRole
             // 2b. CONCURRENT more at once with both ends warm (beyond CONNECTIONS, so the idle phase keeps them).
             final int warmFrom = open.size();
             timeBurst(endpoint, server, concurrent, open, result, "warm_");
+            // A connection read in the duty cycle it turned CONNECTED may not have published its first RTT sample
+            // yet (0): the least of the samples published is the path's.
             result.put("warm_min_rtt_us", open.subList(warmFrom, open.size()).stream()
                 .filter((c) -> ConnectionState.CONNECTED == c.state())
-                .mapToLong((c) -> c.stats().minRttNs()).min().orElse(-1) / 1e3);
+                .mapToLong((c) -> c.stats().minRttNs()).filter((rttNs) -> rttNs > 0).min().orElse(-1) / 1e3);
             final int connected = count(open, ConnectionState.CONNECTED);
             result.put("connected", connected)
                 .put("failed", open.size() - connected)

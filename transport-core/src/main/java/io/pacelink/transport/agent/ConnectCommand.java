@@ -7,16 +7,20 @@ import java.net.InetSocketAddress;
 
 /**
  * An application thread's request to open a connection, carried out by the endpoint's agent on its own thread (so
- * the connection's counters and buffers are created there) and answered through volatile fields the requester polls,
- * as Aeron's client conductor awaits the media driver's answer to a command.
+ * the connection's counters and buffers are created there) and answered through volatile fields, as Aeron's client
+ * conductor is answered by the media driver. The requester need not wait for the answer: it may hand its
+ * application a connection that is CONNECTING until the agent has created it, and ask for a close meanwhile
+ * ({@link #requestClose()}, {@link #requestAbort()}), which the agent passes on to the connection it creates.
  */
 public final class ConnectCommand
 {
     private final InetSocketAddress remoteAddress;
     private final String congestionControl;
-    private Connection connection;
-    private RuntimeException error;
+    private volatile Connection connection;
+    private volatile RuntimeException error;
     private volatile boolean isDone;
+    private volatile boolean isCloseRequested;
+    private volatile boolean isAbortRequested;
 
     /**
      * @param remoteAddress     the server's address.
@@ -46,11 +50,62 @@ public final class ConnectCommand
         {
             throw new IllegalStateException("the agent has not answered yet");
         }
+        final RuntimeException error = this.error;
         if (null != error)
         {
             throw error;
         }
         return connection;
+    }
+
+    /**
+     * @return the connection the agent opened, or null if it has not answered yet or could not open one. Any thread.
+     */
+    public Connection connectionIfOpened()
+    {
+        return connection;
+    }
+
+    /**
+     * @return why the agent could not open the connection, or null (not answered yet, or opened). Any thread.
+     */
+    public RuntimeException error()
+    {
+        return error;
+    }
+
+    /**
+     * Close the connection gracefully as soon as it exists (any thread; {@link Connection#close()} once opened).
+     */
+    public void requestClose()
+    {
+        isCloseRequested = true;
+        final Connection connection = this.connection;
+        if (null != connection)
+        {
+            connection.close();
+        }
+    }
+
+    /**
+     * Abort the connection as soon as it exists (any thread; {@link Connection#closeNow()} once opened).
+     */
+    public void requestAbort()
+    {
+        isAbortRequested = true;
+        final Connection connection = this.connection;
+        if (null != connection)
+        {
+            connection.closeNow();
+        }
+    }
+
+    /**
+     * @return true once the application asked to close or abort the connection before or after it was opened.
+     */
+    public boolean isCloseRequested()
+    {
+        return isCloseRequested || isAbortRequested;
     }
 
     void execute(final EndpointCore core, final long nowNs)
@@ -64,6 +119,21 @@ public final class ConnectCommand
             error = ex;
         }
         isDone = true;
+        // The requester writes its flag before reading the connection and this thread wrote the connection before
+        // reading the flags (all volatile): a close asked for at any moment is passed on by one side or both, and a
+        // second close changes nothing.
+        final Connection connection = this.connection;
+        if (null != connection)
+        {
+            if (isAbortRequested)
+            {
+                connection.closeNow();
+            }
+            else if (isCloseRequested)
+            {
+                connection.close();
+            }
+        }
     }
 
     void fail(final RuntimeException ex)

@@ -160,12 +160,16 @@ public final class EndpointAgent implements Agent
         {
             portCounters.publish(port.stats(), nowNs);
         }
+        int work = 0;
         if (isGracefulCloseRequested)
         {
             if (!isGracefulCloseStarted)
             {
                 isGracefulCloseStarted = true;
                 gracefulCloseDeadlineNs = nowNs + gracefulCloseTimeoutNs;
+                // A connect returns before the agent carries it out: those queued before the close are carried out
+                // first, so their connections close gracefully with the others.
+                work += executeQueuedConnects(Integer.MAX_VALUE, nowNs);
                 core.beginGracefulClose();
             }
             else if (0 == core.connectionCount() || nowNs - gracefulCloseDeadlineNs >= 0)
@@ -173,15 +177,23 @@ public final class EndpointAgent implements Agent
                 onClose();
                 return 1;
             }
+            // A closing endpoint opens nothing more.
+            failQueuedConnects();
         }
-        int work = 0;
+        work += executeQueuedConnects(COMMAND_DRAIN_LIMIT, nowNs);
+        return work + core.doWork(clock);
+    }
+
+    private int executeQueuedConnects(final int limit, final long nowNs)
+    {
+        int count = 0;
         ConnectCommand command;
-        while (work < COMMAND_DRAIN_LIMIT && null != (command = connectCommands.poll()))
+        while (count < limit && null != (command = connectCommands.poll()))
         {
             command.execute(core, nowNs);
-            work++;
+            count++;
         }
-        return work + core.doWork(clock);
+        return count;
     }
 
     /**
@@ -201,16 +213,24 @@ public final class EndpointAgent implements Agent
         }
         core.close(clock.nanoTime());
         CloseHelper.close(countersFile);
-        ConnectCommand command;
-        while (null != (command = connectCommands.poll()))
-        {
-            command.fail(new IllegalStateException("endpoint is closed"));
-        }
+        failQueuedConnects();
         isClosed = true;
+        // A connect offered between the first pass and the flag would wait for ever: the requester checks the flag
+        // after its offer, so one offered after this second pass sees the endpoint closed.
+        failQueuedConnects();
         if (null != wakeup)
         {
             // The port is closed: nothing is left to wait for until the runner stops.
             wakeup.stop();
+        }
+    }
+
+    private void failQueuedConnects()
+    {
+        ConnectCommand command;
+        while (null != (command = connectCommands.poll()))
+        {
+            command.fail(new IllegalStateException("endpoint is closed"));
         }
     }
 

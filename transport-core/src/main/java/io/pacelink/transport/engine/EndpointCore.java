@@ -183,8 +183,7 @@ public final class EndpointCore implements DatagramHandler
         {
             throw new IllegalStateException("endpoint is closed");
         }
-        final String controllerName = null == congestionControl ? context.congestionControl() : congestionControl;
-        registry.factory(controllerName).validate(context.controllerParameters());
+        final String controllerName = controllerName(congestionControl);
         final String refusal = connectRefusal();
         if (null != refusal)
         {
@@ -195,6 +194,21 @@ public final class EndpointCore implements DatagramHandler
             controllerName, true, isSecureClient ? SecureSession.client(keys) : null, nowNs);
         connections.add(connection);
         return connection.handle();
+    }
+
+    /**
+     * The controller a new connection would run, checked the way {@link #connect} checks it. Any thread: it reads
+     * only the concluded context and the registry, neither of which changes.
+     *
+     * @param congestionControl the name asked for, or null for the context's.
+     * @return the controller's name.
+     * @throws IllegalArgumentException if no controller has that name or the context's parameters are invalid for it.
+     */
+    public String controllerName(final String congestionControl)
+    {
+        final String controllerName = null == congestionControl ? context.congestionControl() : congestionControl;
+        registry.factory(controllerName).validate(context.controllerParameters());
+        return controllerName;
     }
 
     /**
