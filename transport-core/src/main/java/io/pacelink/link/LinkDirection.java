@@ -276,6 +276,18 @@ public final class LinkDirection
     }
 
     /**
+     * Grow the storage for packets propagating now, so that up to {@code packets} at once need no allocation later:
+     * for a caller that must allocate nothing from its first packet on and knows its high-water mark (the queue's
+     * storage still grows on demand, and the packets themselves come from the caller's pool).
+     *
+     * @param packets the most packets propagating at once.
+     */
+    public void reservePropagating(final int packets)
+    {
+        delayLine.reserve(packets);
+    }
+
+    /**
      * Lose exactly one chosen packet on arrival: the {@code offeredPacketNumber}-th packet offered to this direction
      * since it was built (1-based), whatever the loss model would have decided. A deterministic single loss for
      * experiments such as the CUBIC window curve after one loss (RFC 9438 section 4). It is counted with the random

@@ -415,6 +415,30 @@ public final class ScriptedPath
         return this;
     }
 
+    /**
+     * Make the link ready for up to {@code packets} on it at once, so that a run staying within that allocates
+     * nothing from its first packet: its packet pool and its propagation storage grow now. For allocation tests whose
+     * first measured window starts on a fresh path; {@link #linkPacketsHighWater()} after a warm-up run of the same
+     * script on another path says how many.
+     *
+     * @param packets the most packets on the link at once.
+     * @return this.
+     */
+    public ScriptedPath reserveLinkPackets(final int packets)
+    {
+        final LinkPacket[] taken = new LinkPacket[packets];
+        for (int i = 0; i < packets; i++)
+        {
+            taken[i] = linkPackets.acquire(context.maxDatagramSizeBytes());
+        }
+        for (final LinkPacket packet : taken)
+        {
+            linkPackets.release(packet);
+        }
+        link.reservePropagating(packets);
+        return this;
+    }
+
     // ------------------------------------------------------------------------------------------------- running
 
     /**
@@ -616,6 +640,14 @@ public final class ScriptedPath
     public LinkCounters linkCounters()
     {
         return link.counters();
+    }
+
+    /**
+     * @return the most packets the link has held at once so far (its packet pool's high-water mark).
+     */
+    public int linkPacketsHighWater()
+    {
+        return (int)linkPackets.allocatedPackets();
     }
 
     /**
