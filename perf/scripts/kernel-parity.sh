@@ -15,9 +15,15 @@
 # Environment:
 #   NETEM_TUN   the emulator binary (required)
 #   JAR         the shaded CLI (default: examples/target/pacelink.jar beside this script's checkout)
+#   BASELINE_JAR another build of the CLI (e.g. main's, to measure a change): each run then also runs Pacelink from
+#               this jar ("baseline"), in the same rotation as kernel and Pacelink, and the summary adds its rates and
+#               CPU beside this jar's
 #   RUNS        repetitions of every (path, controller) pair (default 3); kernel and Pacelink alternate which goes
 #               first from one repetition to the next
 #   DURATION    seconds per test (default 20)
+#   OMIT        seconds each test runs first and leaves out of its figures (default 0): iperf3 -O N and pacelink perf
+#               --omit N, so throughput and in-test CPU measure the steady state after the JVM's warm-up; each test
+#               then lasts OMIT + DURATION s, and Pacelink's whole-test CPU is reported beside (never hidden)
 #   PATHS       which paths (default "lossy500 clean1g long100"):
 #                 clean50   50 Mbit/s, 40 ms RTT, no loss, 1 BDP drop-tail queue
 #                 lossy500  500 Mbit/s, 38 ms RTT, 1 % random loss on the data direction, 1 BDP drop-tail queue
@@ -44,8 +50,10 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
 : "${NETEM_TUN:?set NETEM_TUN to the netem-tun binary, e.g. NETEM_TUN=/tmp/netem-tun/netem-tun}"
 JAR=${JAR:-$REPO/examples/target/pacelink.jar}
+BASELINE_JAR=${BASELINE_JAR:-}
 RUNS=${RUNS:-3}
 DURATION=${DURATION:-20}
+OMIT=${OMIT:-0}
 PATHS=${PATHS:-lossy500 clean1g long100}
 CCS=${CCS:-bbr cubic reno}
 OUT=${OUT:-/tmp/kernel-parity-$(date +%Y%m%d-%H%M%S)}
@@ -68,11 +76,12 @@ PACELINK_PORT=5302
 [ "$(id -u)" = 0 ] || { echo "kernel-parity.sh: run as root (namespaces, TUN devices)" >&2; exit 2; }
 [ -x "$NETEM_TUN" ] || { echo "kernel-parity.sh: NETEM_TUN=$NETEM_TUN is not an executable" >&2; exit 2; }
 [ -f "$JAR" ] || { echo "kernel-parity.sh: $JAR not found; build it: mvn -B -q -pl examples -am package -DskipTests" >&2; exit 2; }
+[ -z "$BASELINE_JAR" ] || [ -f "$BASELINE_JAR" ] || { echo "kernel-parity.sh: BASELINE_JAR=$BASELINE_JAR not found" >&2; exit 2; }
 [ "$STRACE" = 0 ] || command -v strace >/dev/null || { echo "kernel-parity.sh: STRACE=1 needs strace" >&2; exit 2; }
 for tool in iperf3 java python3 ip; do
   command -v "$tool" >/dev/null || { echo "kernel-parity.sh: $tool is not installed" >&2; exit 2; }
 done
-case "$RUNS$DURATION" in *[!0-9]*) echo "kernel-parity.sh: RUNS and DURATION are whole numbers" >&2; exit 2;; esac
+case "$RUNS$DURATION$OMIT" in *[!0-9]*) echo "kernel-parity.sh: RUNS, DURATION and OMIT are whole numbers" >&2; exit 2;; esac
 
 # Path specifications: forward = data direction (A, the client, to B, the server); reverse = the ACKs.
 # floor = the smallest RTT a packet can see on the path (ms): a lower min RTT at a sender is a wrong sample.
@@ -168,6 +177,18 @@ tun_drops() {
   echo "$((a + b))"
 }
 
+# UDP datagrams the kernel dropped at a socket in each namespace (/proc/net/snmp is per network namespace):
+# receive-buffer overflows (the application did not read in time) and send-buffer overflows, "A_rcv A_snd B_rcv
+# B_snd"; diffed around each test, they are losses that neither the emulator nor the TUN devices counted.
+udp_buffer_errors() {
+  local ns out=""
+  for ns in "$NS_A" "$NS_B"; do
+    out="$out $(ip netns exec "$ns" awk '/^Udp:/ { if (!h) { for (i = 1; i <= NF; i++) col[$i] = i; h = 1 }
+      else print $col["RcvbufErrors"], $col["SndbufErrors"] }' /proc/net/snmp)"
+  done
+  echo $out
+}
+
 cleanup() {
   for p in "${BG_PIDS[@]}"; do kill "$p" 2>/dev/null; done
   emu_stop
@@ -193,17 +214,19 @@ run_kernel() {
   local srv=$!
   BG_PIDS+=("$srv")
   wait_for "$d/server.txt" "listening" 5 || sleep 0.5
-  timeout $((DURATION + 40)) ip netns exec "$NS_A" nice -n "$NICE" /usr/bin/time -f '%e %U %S' -o "$d/client.time" \
-    iperf3 -c "$IP_B" -p "$IPERF_PORT" -C "$2" -t "$DURATION" -J --get-server-output > "$d/client.json" 2> "$d/client.err"
+  timeout $((OMIT + DURATION + 40)) ip netns exec "$NS_A" nice -n "$NICE" /usr/bin/time -f '%e %U %S' -o "$d/client.time" \
+    iperf3 -c "$IP_B" -p "$IPERF_PORT" -C "$2" -t "$DURATION" -O "$OMIT" -J --get-server-output > "$d/client.json" 2> "$d/client.err"
   for _ in $(seq 1 100); do kill -0 "$srv" 2>/dev/null || break; sleep 0.1; done
   kill "$srv" 2>/dev/null; wait "$srv" 2>/dev/null
 }
 
-# run_pacelink DIR CC: pacelink perf server (one test) in B, client in A; a pacelink stat snapshot of both
+# run_pacelink DIR CC [JAR]: pacelink perf server (one test) in B, client in A; a pacelink stat snapshot of both
 # endpoints two thirds into the test (the files are deleted when the endpoints close).
 run_pacelink() {
-  local d=$1 cc=$2
-  local srv_wrap=() cli_wrap=()
+  local d=$1 cc=$2 JAR=${3:-$JAR}
+  local srv_wrap=() cli_wrap=() omit_opt=()
+  # Only when asked: a jar that predates --omit still runs the default.
+  [ "$OMIT" = 0 ] || omit_opt=(--omit "$OMIT")
   if [ "$STRACE" != 0 ]; then
     srv_wrap=(strace -f -c -o "$d/server.strace")
     cli_wrap=(strace -f -c -o "$d/client.strace")
@@ -220,14 +243,15 @@ run_pacelink() {
   BG_PIDS+=("$srv_threads")
   wait_for "$d/server.txt" "listening" 20 || log "pacelink server did not say it listens (see $d/server.txt)"
   (
-    sleep $((DURATION * 2 / 3 + 1))
+    sleep $((OMIT + DURATION * 2 / 3 + 1))
     nice -n 10 java -jar "$JAR" stat --json --count 1 2>&1 | python3 "$HERE/parity_report.py" stat "$IP_A" "$IP_B" \
       > "$d/stat.json"
   ) &
   local snap=$!
   # shellcheck disable=SC2086
-  timeout $((DURATION + 60)) ip netns exec "$NS_A" nice -n "$NICE" /usr/bin/time -f '%e %U %S' -o "$d/client.time" \
-    "${cli_wrap[@]}" java $JAVA_OPTS -jar "$JAR" perf -c "$IP_B" -B "$IP_A" -p "$PACELINK_PORT" -C "$cc" -t "$DURATION" -J $SECURITY $PACELINK_OPTS \
+  timeout $((OMIT + DURATION + 60)) ip netns exec "$NS_A" nice -n "$NICE" /usr/bin/time -f '%e %U %S' -o "$d/client.time" \
+    "${cli_wrap[@]}" java $JAVA_OPTS -jar "$JAR" perf -c "$IP_B" -B "$IP_A" -p "$PACELINK_PORT" -C "$cc" -t "$DURATION" \
+    "${omit_opt[@]}" -J $SECURITY $PACELINK_OPTS \
     --get-server-output > "$d/client.json" 2> "$d/client.err" &
   local cli=$!
   BG_PIDS+=("$cli")
@@ -242,6 +266,11 @@ run_pacelink() {
   wait "$srv_threads" 2>/dev/null
 }
 
+# run_baseline DIR CC: the same test with BASELINE_JAR.
+run_baseline() {
+  run_pacelink "$1" "$2" "$BASELINE_JAR"
+}
+
 # run_one PATH CC RUN SYSTEM SEED
 run_one() {
   local path=$1 cc=$2 run=$3 system=$4 seed=$5
@@ -249,23 +278,32 @@ run_one() {
   mkdir -p "$d"
   emu_start "$(path_fwd "$path")" "$(path_rev "$path")" "$seed" || return 1
   echo "$(loadavg)" > "$d/loadavg.start"
+  udp_buffer_errors > "$d/udperrors.start"
   log "$path $cc run $run $system (seed $seed, load $(loadavg))"
   "run_$system" "$d" "$cc"
   echo "$(loadavg)" > "$d/loadavg.end"
   emu_stats "$d/emu.json"
   tun_drops > "$d/tundrops"
+  udp_buffer_errors > "$d/udperrors.end"
   python3 "$HERE/parity_report.py" one "$d" "$system" "$(path_floor_ms "$path")" | tee -a "$OUT/parity.log"
 }
 
 ns_setup
-log "kernel parity: paths [$PATHS], controllers [$CCS], $RUNS runs of ${DURATION}s, out $OUT, load $(loadavg)"
-log "emulator $NETEM_TUN $EMU_RT; jar $JAR; $(java -version 2>&1 | head -1); $(uname -r)"
+log "kernel parity: paths [$PATHS], controllers [$CCS], $RUNS runs of ${DURATION}s after ${OMIT}s omitted, out $OUT, load $(loadavg)"
+log "emulator $NETEM_TUN $EMU_RT; jar $JAR${BASELINE_JAR:+; baseline jar $BASELINE_JAR}; $(java -version 2>&1 | head -1); $(uname -r)"
 for run in $(seq 1 "$RUNS"); do
   for path in $PATHS; do
     for cc in $CCS; do
       # One seed per (path, controller, run), the same for both systems: both see the same loss pattern draw.
       seed=$(( $(echo -n "$path/$cc" | cksum | cut -d' ' -f1) % 100000 + run * 7919 ))
-      if [ $((run % 2)) = 1 ]; then order="kernel pacelink"; else order="pacelink kernel"; fi
+      if [ -n "$BASELINE_JAR" ]; then
+        # Three systems: each goes first, second and third once in every three runs.
+        case $((run % 3)) in
+          1) order="kernel baseline pacelink" ;;
+          2) order="pacelink kernel baseline" ;;
+          0) order="baseline pacelink kernel" ;;
+        esac
+      elif [ $((run % 2)) = 1 ]; then order="kernel pacelink"; else order="pacelink kernel"; fi
       for system in $order; do
         run_one "$path" "$cc" "$run" "$system" "$seed"
       done

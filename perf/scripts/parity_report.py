@@ -54,6 +54,10 @@ def result(d, system, floor_ms):
     cpu = end.get('cpu_utilization_percent', {})
     r['cpu_send_pct'] = cpu.get('host_total', 0)
     r['cpu_recv_pct'] = cpu.get('remote_total', 0)
+    # With --omit (OMIT=N) the figures above leave the first N seconds out; Pacelink also reports the whole test's.
+    r['omit_s'] = ((j.get('start') or {}).get('test_start') or {}).get('omit') or 0
+    r['cpu_send_whole_pct'] = cpu.get('host_total_whole_test')
+    r['cpu_recv_whole_pct'] = cpu.get('remote_total_whole_test')
     r['cpu_send_s'] = cpu.get('host_total', 0) / 100 * seconds
     r['cpu_recv_s'] = cpu.get('remote_total', 0) / 100 * seconds
     r['cpu_send_per_gb'] = r['cpu_send_s'] / r['sent_gb'] if sent else None
@@ -64,7 +68,7 @@ def result(d, system, floor_ms):
     snd = streams[0].get('sender', {})
     r['min_rtt_ms'] = snd.get('min_rtt', 0) / 1000 if snd.get('min_rtt') is not None else None
     r['mean_rtt_ms'] = snd.get('mean_rtt', 0) / 1000 if snd.get('mean_rtt') is not None else None
-    r['wrong_rtt'] = r['min_rtt_ms'] is not None and system == 'pacelink' and r['min_rtt_ms'] < floor_ms * 0.97
+    r['wrong_rtt'] = r['min_rtt_ms'] is not None and system != 'kernel' and r['min_rtt_ms'] < floor_ms * 0.97
     emu = load(os.path.join(d, 'emu.json')) or {}
     dirs = {x.get('dir'): x for x in emu.get('dirs', [])}
     fwd = dirs.get('fwd', {})
@@ -76,6 +80,18 @@ def result(d, system, floor_ms):
             r['tun_drops'] = int(f.read().strip() or 0)
     except (OSError, ValueError):
         r['tun_drops'] = None
+    # Socket-buffer drops in each namespace over the test (kernel-parity.sh, udp_buffer_errors): A sends data, B
+    # receives it, so B's receive-buffer errors are data the receiving application did not read in time.
+    try:
+        with open(os.path.join(d, 'udperrors.start')) as f:
+            before = [int(x) for x in f.read().split()]
+        with open(os.path.join(d, 'udperrors.end')) as f:
+            after = [int(x) for x in f.read().split()]
+        delta = [b - a for a, b in zip(before, after)]
+        r['udp_rcvbuf_drops_recv'], r['udp_sndbuf_drops_send'] = delta[2], delta[1]
+        r['udp_rcvbuf_drops_send'] = delta[0]
+    except (OSError, ValueError, IndexError):
+        r['udp_rcvbuf_drops_recv'] = r['udp_sndbuf_drops_send'] = r['udp_rcvbuf_drops_send'] = None
     r['acks_per_packet'] = None
     snapshot = load(os.path.join(d, 'stat.json'))
     if snapshot:
@@ -114,7 +130,8 @@ def result(d, system, floor_ms):
         whole, _ = thread_cpu.per_class(threads)
         r['threads_whole_' + side] = whole
         if start_s and seconds:
-            window, span = thread_cpu.per_class(threads, start_s + 1 + seconds / 2, start_s + seconds)
+            first_s = start_s + r['omit_s']
+            window, span = thread_cpu.per_class(threads, first_s + 1 + seconds / 2, first_s + seconds)
             if window and span > 0:
                 r['threads_steady_' + side] = {c: 100 * v / span for c, v in window.items()}
                 r['steady_' + side + '_pct'] = 100 * sum(window.values()) / span
@@ -138,6 +155,9 @@ def line(r):
                r['system'], r['mbps'], r['retransmits'], fmt(r['min_rtt_ms'], 2), fmt(r['mean_rtt_ms'], 1),
                fmt(r['cpu_send_per_gb'], 2), fmt(r['cpu_recv_per_gb'], 2), fmt(r['emu_loss_pct'], 2),
                r['emu_queue_drops'], fmt(r['emu_late_mean_us'], 0), r['tun_drops'])
+    if r.get('udp_rcvbuf_drops_recv') is not None:
+        text += '  socket drops: receiver rcvbuf %s, sender sndbuf %s / rcvbuf %s' % (
+            r['udp_rcvbuf_drops_recv'], r['udp_sndbuf_drops_send'], r['udp_rcvbuf_drops_send'])
     if r.get('acks_per_packet') is not None:
         text += '  receiver datagrams per data datagram %.3f' % r['acks_per_packet']
     if r.get('waits_per_packet_send') is not None and r.get('waits_per_packet_recv') is not None:
@@ -200,6 +220,8 @@ def summary(out):
         print('| %s | %s | %d%s | %s | %s | %s | %d | %s |' % (
             path, cc, len(runs), ' (%d failed)' % failed if failed else '', spread(k), spread(pl),
             spread(ratios, 2), wrong, min_rtts))
+    if any('baseline' in p for runs in results.values() for p in runs.values()):
+        baseline_table(results)
     print()
     print('CPU, in-test, percent of one core (each tool\'s own measurement: the process\'s CPU seconds from test start '
           'to end over the test\'s seconds, all threads), median (min–max).')
@@ -213,6 +235,21 @@ def summary(out):
             path, cc, pct('kernel', 'cpu_send_pct'), pct('pacelink', 'cpu_send_pct'),
             pct('kernel', 'cpu_recv_pct'), pct('pacelink', 'cpu_recv_pct')))
     print()
+    omitted = [(key, runs) for key, runs in sorted(results.items())
+               if any(p.get('pacelink', {}).get('cpu_send_whole_pct') is not None for p in runs.values())]
+    if omitted:
+        print('With OMIT, the figures above leave out the first seconds (both tools: iperf3 -O, pacelink perf --omit); '
+              'Pacelink\'s CPU over the whole test, omitted seconds (the JVM\'s warm-up) included, median (min–max):')
+        print()
+        print('| path | cc | omitted s | Pacelink sender % whole test | Pacelink receiver % whole test |')
+        print('|---|---|---|---|---|')
+        for (path, cc), runs in omitted:
+            def whole_pct(key):
+                return spread([p['pacelink'].get(key) for p in runs.values() if 'pacelink' in p], 1)
+            omit_s = max(p['pacelink'].get('omit_s', 0) for p in runs.values() if 'pacelink' in p)
+            print('| %s | %s | %s | %s | %s |' % (path, cc, fmt(omit_s), whole_pct('cpu_send_whole_pct'),
+                                                 whole_pct('cpu_recv_whole_pct')))
+        print()
     print('CPU seconds per GB sent, in-test (each tool\'s own measurement from test start to end, percent of one '
           'core × seconds / GB sent), median (min–max). The receiving kernel\'s network stack runs in the '
           'emulator\'s thread (a write to a TUN device delivers synchronously), so neither system is charged for '
@@ -274,6 +311,37 @@ def summary(out):
                 cells.append('%s %s: %s µs, %s drops' % (run, system, fmt(r.get('emu_late_mean_us'), 0),
                                                        r.get('tun_drops')))
         print('- %s %s: %s' % (path, cc, '; '.join(cells)))
+
+
+def baseline_table(results):
+    """Pacelink from BASELINE_JAR ("baseline") against this jar ("pacelink"), each as a ratio to kernel TCP in the
+    same run, with each one's in-test CPU and whole-process CPU seconds per side."""
+    print()
+    print('Baseline (BASELINE_JAR) against this jar, each run interleaved with kernel TCP; ratios per run, median '
+          '(min–max); CPU in-test % of a core, sender / receiver; whole-process CPU-s per run, sender / receiver.')
+    print()
+    print('| path | cc | baseline Mbit/s | baseline ratio | this jar Mbit/s | this jar ratio | this jar / baseline '
+          '| baseline CPU % | this jar CPU % | baseline CPU-s | this jar CPU-s |')
+    print('|---|---|---|---|---|---|---|---|---|---|---|')
+    for (path, cc), runs in sorted(results.items()):
+        def rates(system):
+            return [p[system]['mbps'] for p in runs.values() if 'mbps' in p.get(system, {})]
+
+        def ratios(system, over):
+            return [p[system]['mbps'] / p[over]['mbps'] for p in runs.values()
+                    if 'mbps' in p.get(system, {}) and 'mbps' in p.get(over, {}) and p[over]['mbps'] > 0]
+
+        def cpu(system):
+            return '%s / %s' % (spread([p[system].get('cpu_send_pct') for p in runs.values() if system in p], 1),
+                                spread([p[system].get('cpu_recv_pct') for p in runs.values() if system in p], 1))
+
+        def whole(system):
+            return ', '.join('%s / %s' % (fmt(p[system].get('proc_cpu_send_s')), fmt(p[system].get('proc_cpu_recv_s')))
+                             for p in runs.values() if system in p)
+        print('| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |' % (
+            path, cc, spread(rates('baseline')), spread(ratios('baseline', 'kernel'), 2), spread(rates('pacelink')),
+            spread(ratios('pacelink', 'kernel'), 2), spread(ratios('pacelink', 'baseline'), 2), cpu('baseline'),
+            cpu('pacelink'), whole('baseline'), whole('pacelink')))
 
 
 def stat(addresses):

@@ -87,6 +87,29 @@ static int set_int_option(const int fd, const int level, const int name, const i
     return setsockopt(fd, level, name, &value, sizeof(value));
 }
 
+/*
+ * Ask for a socket buffer of the requested size. The kernel caps SO_RCVBUF / SO_SNDBUF at net.core.rmem_max /
+ * wmem_max (socket(7)), which in a network namespace cannot be raised and defaults to a few MiB; a privileged process
+ * (CAP_NET_ADMIN) may go past the cap with SO_RCVBUFFORCE / SO_SNDBUFFORCE, as quic-go does for its receive buffer.
+ * So when the plain request was capped, the forced one is tried, and its refusal (EPERM: not privileged) is no
+ * error: the socket keeps what the kernel granted. The kernel doubles either value for its bookkeeping, so a request
+ * granted in full reads back as twice its size.
+ */
+static int set_buffer_bytes(const int fd, const int name, const int force_name, const int bytes)
+{
+    if (set_int_option(fd, SOL_SOCKET, name, bytes) < 0)
+    {
+        return -1;
+    }
+    int granted = 0;
+    socklen_t length = sizeof(granted);
+    if (getsockopt(fd, SOL_SOCKET, name, &granted, &length) == 0 && granted / 2 < bytes)
+    {
+        (void)set_int_option(fd, SOL_SOCKET, force_name, bytes);
+    }
+    return 0;
+}
+
 JNIEXPORT jint JNICALL Java_io_pacelink_transport_port_NativeUdp_open(
     JNIEnv *env, jclass klass, jboolean ipv6, jint receive_buffer_bytes, jint send_buffer_bytes)
 {
@@ -95,8 +118,8 @@ JNIEXPORT jint JNICALL Java_io_pacelink_transport_port_NativeUdp_open(
     {
         return -errno;
     }
-    int failed = set_int_option(fd, SOL_SOCKET, SO_RCVBUF, receive_buffer_bytes) ||
-        set_int_option(fd, SOL_SOCKET, SO_SNDBUF, send_buffer_bytes) ||
+    int failed = set_buffer_bytes(fd, SO_RCVBUF, SO_RCVBUFFORCE, receive_buffer_bytes) ||
+        set_buffer_bytes(fd, SO_SNDBUF, SO_SNDBUFFORCE, send_buffer_bytes) ||
         /* The arriving TOS byte as a control message (ip(7)); an IPv6 socket also hears IPv4-mapped peers. */
         set_int_option(fd, IPPROTO_IP, IP_RECVTOS, 1);
     if (!failed && ipv6)

@@ -46,6 +46,7 @@ public final class PacelinkCommand implements Callable<Integer>
         {
             System.setProperty(LOG_FORMAT_PROPERTY, "%4$s: %5$s%6$s%n");
         }
+        NetworkWarmUp.startFor(args);
         System.exit(newCommandLine(args).execute(args));
     }
 

@@ -44,8 +44,8 @@ public final class PerfCommand implements Callable<Integer>
      */
     static final int DEFAULT_PORT = 5201;
 
-    private static final List<String> CLIENT_OPTIONS = List.of("-t", "-n", "-i", "-P", "-R", "--bidir", "-C", "-l",
-        "-b", "-J", "--logfile", "--get-server-output", "--plot", "--connect-timeout");
+    private static final List<String> CLIENT_OPTIONS = List.of("-t", "-n", "-O", "-i", "-P", "-R", "--bidir", "-C",
+        "-l", "-b", "-J", "--logfile", "--get-server-output", "--plot", "--connect-timeout");
 
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;
@@ -76,6 +76,12 @@ public final class PerfCommand implements Callable<Integer>
     @Option(names = { "-n", "--bytes" }, paramLabel = "BYTES",
         description = "Send this many bytes per direction instead of for a time (e.g. 100M, 1G).")
     private ByteSize bytes;
+
+    @Option(names = { "-O", "--omit" }, defaultValue = "0", paramLabel = "SECONDS",
+        description = "Run this long first and leave it out of the totals and the CPU figures, as iperf3's -O: " +
+            "the steady state without the JVM's warm-up (the whole test's CPU is printed too; default " +
+            "${DEFAULT-VALUE}; needs -t, which it precedes).")
+    private String omit;
 
     @Option(names = { "-i", "--interval" }, defaultValue = "1", paramLabel = "SECONDS",
         description = "Seconds between interval reports, 0 for none (default ${DEFAULT-VALUE}).")
@@ -182,11 +188,17 @@ public final class PerfCommand implements Callable<Integer>
             throw new IllegalArgumentException("give -t or -n, not both");
         }
         final long intervalNs = seconds("-i", interval);
+        final long omitNs = Duration.parseSeconds("--omit", omit).nanos();
+        if (omitNs > 0 && null != bytes)
+        {
+            throw new IllegalArgumentException("--omit needs a timed test (-t), not -n: a byte count has no " +
+                "steady state to start");
+        }
         final String cc = null == congestionControl ? new PacelinkContext().congestionControl() : congestionControl;
         CongestionControlRegistry.load().factory(cc); // fail fast on a typo, listing what there is
         final PerfParameters parameters = new PerfParameters(cc, durationNs, null == bytes ? 0 : bytes.bytes(),
             parallel, reverse, bidir, length.intBytes(), bitrate.bitsPerSecond(), intervalNs, serverOutput,
-            null != plot);
+            null != plot, 0 == omitNs ? 0 : DurationCap.capNs("--omit", omitNs));
         final String problem = parameters.problem();
         if (null != problem)
         {

@@ -40,6 +40,12 @@ class HostilePeerTest
     private static final long SECOND_NS = TimeUnit.SECONDS.toNanos(1);
     private static final long QUIET_NS = TimeUnit.MILLISECONDS.toNanos(300);
 
+    /**
+     * The first skipped packet number of a connection lies in [1, 512] (engine's {@code PacketNumbers}: the packets
+     * between two skips are drawn below its {@code MAX_PACKETS_BETWEEN_SKIPS}).
+     */
+    private static final long FIRST_SKIP_BOUND = 512;
+
     @Test
     void aHelloDeclaringADatagramSizeBelow1200IsRefused()
     {
@@ -292,23 +298,30 @@ class HostilePeerTest
     @Test
     void anAckOfASkippedPacketNumberIsAProtocolViolation() throws Exception
     {
+        // The peer cannot tell a skipped number from a packet the kernel dropped (a busy machine overflows its socket
+        // buffer), so it does not guess: the server skips its first number within the first FIRST_SKIP_BOUND packets
+        // (engine's PacketNumbers), and an ACK of everything up to a number beyond that bound covers it, whatever
+        // else was lost. Until then the peer acknowledges honestly what arrived, and only when something new did, so
+        // it never looks like a peer without progress.
         try (Endpoint server = Servers.launch((context) -> { });
             Servers.SendingApplication application = new Servers.SendingApplication(server, 64L << 20);
             HostilePeer peer = new HostilePeer(server.localAddress()))
         {
             peer.handshake(SECOND_NS);
             final TreeSet<Long> received = new TreeSet<>();
-            long skipped = -1;
             final long deadlineNs = System.nanoTime() + 20 * SECOND_NS;
-            while (skipped < 0)
+            while (received.isEmpty() || received.last() <= FIRST_SKIP_BOUND)
             {
-                assertTrue(System.nanoTime() < deadlineNs, "no skipped number seen in " + received.size());
+                assertTrue(System.nanoTime() < deadlineNs, "no packet beyond " + FIRST_SKIP_BOUND + " in " +
+                    received.size());
                 peer.receiveFor(TimeUnit.MILLISECONDS.toNanos(2));
+                final int before = received.size();
                 received.addAll(peer.oneRttPacketNumbers());
                 peer.received().clear();
-                skipped = firstGap(received);
-                // Acknowledge honestly what arrived, so the server keeps sending.
-                sendAck(peer, received);
+                if (received.size() > before)
+                {
+                    sendAck(peer, received);
+                }
             }
 
             final long largest = received.last();
@@ -478,27 +491,6 @@ class HostilePeerTest
             final int payloadOffset = writer.appendDataHeader(0, offset, false, length);
             writer.buffer().setMemory(payloadOffset, length, fill);
         });
-    }
-
-    /**
-     * @return the smallest number missing between the smallest and largest received, -1 if none.
-     */
-    private static long firstGap(final TreeSet<Long> received)
-    {
-        if (received.isEmpty())
-        {
-            return -1;
-        }
-        long expected = received.first();
-        for (final long packetNumber : received)
-        {
-            if (packetNumber != expected)
-            {
-                return expected;
-            }
-            expected++;
-        }
-        return -1;
     }
 
     /**

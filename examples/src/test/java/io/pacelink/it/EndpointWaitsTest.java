@@ -18,11 +18,14 @@ import java.lang.management.ThreadMXBean;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -35,6 +38,7 @@ class EndpointWaitsTest
     private static final int MESSAGE_BYTES = 64 * 1024;
     private static final int MESSAGES = 320; // 20 MiB: many times the 4 MiB send buffer, so offers must wait
     private static final long WAIT_NS = TimeUnit.SECONDS.toNanos(20);
+    private static final long KEEP_GOING_WAIT_NS = TimeUnit.MILLISECONDS.toNanos(10);
 
     private static PacelinkContext context(final ThreadingMode mode, final boolean accept)
     {
@@ -126,17 +130,46 @@ class EndpointWaitsTest
             final long[] received = new long[1];
             final MessageHandler count = (buffer, offset, length) -> received[0] += length;
 
+            // Each side measures until it has three allocation-free windows in a row, and a side may need more
+            // windows than the other (a window with a JIT one-off starts its count again, more often on a loaded
+            // machine): each keeps the other going until its own measurement is over, so neither waits out an
+            // offer or poll timeout for a peer that stopped.
+            final AtomicBoolean isPollMeasured = new AtomicBoolean();
+            final AtomicBoolean isOfferMeasured = new AtomicBoolean();
             final CompletableFuture<Void> polling = CompletableFuture.runAsync(() ->
             {
                 pollBytes(receiver, count, received, 64L << 20);
                 AllocationMeter.assertAllocationFree("poll with a timeout",
                     () -> pollBytes(receiver, count, received, received[0] + (16L << 20)));
+                isPollMeasured.set(true);
+                while (!isOfferMeasured.get())
+                {
+                    receiver.poll(count, 64, KEEP_GOING_WAIT_NS);
+                }
             });
-            offerBytes(sender, message, 64L << 20);
-            AllocationMeter.assertAllocationFree("offer with a timeout", () -> offerBytes(sender, message, 16L << 20));
-            while (!polling.isDone())
+            try
             {
-                offerBytes(sender, message, 1L << 20);
+                offerBytes(sender, message, 64L << 20);
+                AllocationMeter.assertAllocationFree(
+                    "offer with a timeout", () -> offerBytes(sender, message, 16L << 20));
+                while (!isPollMeasured.get() && !polling.isDone())
+                {
+                    offerBytes(sender, message, 1L << 20);
+                }
+            }
+            catch (final AssertionError ex)
+            {
+                // An offer times out when the receiver stopped reading: if the polling thread failed, its failure is
+                // the cause to report, not the offer's.
+                if (polling.isCompletedExceptionally())
+                {
+                    ex.addSuppressed(assertThrows(ExecutionException.class, polling::get).getCause());
+                }
+                throw ex;
+            }
+            finally
+            {
+                isOfferMeasured.set(true);
             }
             polling.get();
             // The receiver stopped reading with the last offers in flight: a graceful close would wait out the

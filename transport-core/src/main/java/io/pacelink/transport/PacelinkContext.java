@@ -80,7 +80,15 @@ public final class PacelinkContext
      * an idle connection may cost (docs/security.md, "Memory"; an idle connection measures well under that).
      */
     public static final int DEFAULT_MAX_CONNECTIONS = 16_384;
-    public static final int DEFAULT_SOCKET_BUFFER_BYTES = 4 * 1024 * 1024;
+
+    /**
+     * The UDP socket's receive and send buffer to ask for: 8 MiB, so a receiver that falls behind a 1 Gbit/s arrival
+     * for tens of milliseconds (descheduled on a busy machine) loses nothing, as kernel TCP's autotuned receive buffer
+     * does not (its {@code tcp_rmem} maximum is 6 MiB by default, and often raised). The kernel caps the request at
+     * {@code net.core.rmem_max} / {@code wmem_max}; the batched port of a privileged process goes past the cap
+     * (docs/io.md, "Socket buffers"). A socket holds memory only for what is queued in it.
+     */
+    public static final int DEFAULT_SOCKET_BUFFER_BYTES = 8 * 1024 * 1024;
 
     /**
      * The counters buffer's size before it was sized from {@link #maxConnections()}; now the largest default kept in

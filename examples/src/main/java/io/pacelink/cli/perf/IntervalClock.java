@@ -43,6 +43,16 @@ final class IntervalClock
     }
 
     /**
+     * @param nowNs the time now.
+     * @return true if an interval is in progress and has begun before now: it must end here when the omitted
+     * seconds end, even if short, so that no interval straddles them.
+     */
+    boolean isUnderway(final long nowNs)
+    {
+        return intervalNs > 0 && nowNs - intervalStartNs > 0;
+    }
+
+    /**
      * @return the current interval's start, in seconds from the test's start.
      */
     double startSeconds()

@@ -75,6 +75,7 @@ public final class PerfClient
     private ControlChannel control;
     private PerfMessage.Results results;
     private ProcessCpu cpu;
+    private ProcessCpu wholeCpu;
     private boolean interrupted;
 
     /**
@@ -130,7 +131,8 @@ public final class PerfClient
             fail("cannot bind to " + options.bind() + ": " + ex.getCause().getMessage());
             return report;
         }
-        cpu = ProcessCpu.start();
+        wholeCpu = ProcessCpu.start();
+        cpu = wholeCpu;
         try
         {
             waits = new TransportWaits(endpoint, context);
@@ -143,6 +145,7 @@ public final class PerfClient
             if (Double.isNaN(report.cpuPercent))
             {
                 report.cpuPercent = cpu.percent();
+                report.wholeCpuPercent = wholeCpu.percent();
             }
             fail(ex.getMessage());
         }
@@ -202,12 +205,18 @@ public final class PerfClient
     private void transfer(final long startNs)
     {
         final IntervalClock intervals = new IntervalClock(startNs, parameters.intervalNs());
+        final OmittedSeconds omitted = new OmittedSeconds(startNs, parameters.omitNs());
         final boolean timed = parameters.durationNs() > 0;
-        final long endNs = startNs + parameters.durationNs();
+        final long endNs = startNs + parameters.runNs();
         while (true)
         {
             final long nowNs = waits.nowNs();
             final int work = pump(nowNs);
+            if (omitted.endsBy(nowNs))
+            {
+                cpu = ProcessCpu.start();
+                report.endOmitted(streams, intervals, nowNs, text);
+            }
             final PerfMessage message = control.poll();
             if (null != message)
             {
@@ -252,7 +261,7 @@ public final class PerfClient
             final PerfStream stream = streams.get(remote.stream());
             if (!stream.sends())
             {
-                stream.expect(remote.totals().bytes());
+                stream.expect(remote.totals().allBytes());
             }
         }
         waits.await(
@@ -266,7 +275,9 @@ public final class PerfClient
             SERVER,
             receivingConnections());
         report.cpuPercent = cpu.percent();
+        report.wholeCpuPercent = wholeCpu.percent();
         report.remoteCpuPercent = results.cpuPercent();
+        report.remoteWholeCpuPercent = null == results.wholeCpuPercent() ? Double.NaN : results.wholeCpuPercent();
         report.serverOutputText = results.serverOutputText();
         report.serverOutputJson = results.serverOutputJson();
         assembleEnd();
@@ -317,7 +328,7 @@ public final class PerfClient
         {
             if (remote.stream() == index)
             {
-                return remote.totals().bytes();
+                return remote.totals().allBytes();
             }
         }
         return -1;
@@ -357,10 +368,11 @@ public final class PerfClient
     {
         for (final PerfReport.StreamEnd stream : report.ends)
         {
-            if (stream.receiver().bytes() < stream.sender().bytes())
+            if (stream.receiver().allBytes() < stream.sender().allBytes())
             {
-                throw new TransportFailure("stream " + stream.id() + ": the receiver got " + stream.receiver().bytes() +
-                    " of the " + stream.sender().bytes() + " bytes its sender offered");
+                throw new TransportFailure("stream " + stream.id() + ": the receiver got " +
+                    stream.receiver().allBytes() + " of the " + stream.sender().allBytes() +
+                    " bytes its sender offered");
             }
         }
         if (!parameters.congestionControl().equals(report.remoteCongestionControl))

@@ -49,15 +49,16 @@ final class PerfCodec
         final Thread warmUp = new Thread(() ->
         {
             final StreamTotals totals = new StreamTotals(1, true, 0, 1, 1, new SenderTotals(0, 0, 1, 1, 1, 1),
-                new EcnTotals("CAPABLE", "NONE", 1, 1, 1, 1));
-            final PerfParameters parameters = new PerfParameters("cubic", 1, 0, 1, false, false, 1, 0, 1, false, false);
+                new EcnTotals("CAPABLE", "NONE", 1, 1, 1, 1), 0);
+            final PerfParameters parameters = new PerfParameters("cubic", 1, 0, 1, false, false, 1, 0, 1, false, false,
+                0);
             for (final PerfMessage message : List.of(
                 new PerfMessage.Hello(PerfMessage.PROTOCOL_VERSION, PerfMessage.Role.CONTROL, "0", 0, parameters, ""),
                 new PerfMessage.Accepted(PerfMessage.PROTOCOL_VERSION, "", "fq"),
                 new PerfMessage.Start(),
                 new PerfMessage.Done(List.of(new PerfMessage.RemoteStream(0, "cubic", totals, null))),
                 new PerfMessage.Results(List.of(new PerfMessage.RemoteStream(0, "cubic", totals, List.of())), 0, null,
-                    null)))
+                    null, 0.0)))
             {
                 final UnsafeBuffer encoded = encode(message);
                 decode(encoded, 0, encoded.capacity(), "the warm-up");

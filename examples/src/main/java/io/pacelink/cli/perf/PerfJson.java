@@ -127,7 +127,15 @@ final class PerfJson
         json.writeStringField("protocol", "PACELINK");
         json.writeNumberField("num_streams", parameters.streams());
         json.writeNumberField("blksize", parameters.messageBytes());
-        json.writeNumberField("omit", 0);
+        if (0 == parameters.omitNs() % 1_000_000_000L)
+        {
+            // Whole seconds, as iperf3 writes its -O.
+            json.writeNumberField("omit", parameters.omitNs() / 1_000_000_000L);
+        }
+        else
+        {
+            JsonNumbers.field(json, "omit", parameters.omitNs() / 1e9);
+        }
         JsonNumbers.field(json, "duration", parameters.durationNs() / 1e9);
         json.writeNumberField("bytes", parameters.bytes());
         json.writeNumberField("blocks", 0);
@@ -164,7 +172,7 @@ final class PerfJson
                 json.writeNumberField("snd_cwnd", state.cwndBytes());
                 json.writeNumberField("rtt", state.smoothedRttNs() / 1000);
             }
-            json.writeBooleanField("omitted", false);
+            json.writeBooleanField("omitted", report.isOmitted(sample.startSeconds()));
             json.writeBooleanField("sender", sample.sender());
             if (null != state)
             {
@@ -198,7 +206,7 @@ final class PerfJson
             {
                 json.writeNumberField("retransmits", sum.retransmits());
             }
-            json.writeBooleanField("omitted", false);
+            json.writeBooleanField("omitted", report.isOmitted(sum.startSeconds()));
             json.writeBooleanField("sender", sum.retransmits() >= 0);
             json.writeEndObject();
         }
@@ -226,6 +234,12 @@ final class PerfJson
         json.writeObjectFieldStart("cpu_utilization_percent");
         JsonNumbers.field(json, "host_total", report.cpuPercent);
         JsonNumbers.field(json, "remote_total", report.remoteCpuPercent);
+        if (report.omitSeconds() > 0)
+        {
+            // iperf3's figures leave the omitted seconds out; these keep the whole test's, JVM warm-up included.
+            JsonNumbers.field(json, "host_total_whole_test", report.wholeCpuPercent);
+            JsonNumbers.field(json, "remote_total_whole_test", report.remoteWholeCpuPercent);
+        }
         json.writeEndObject();
         final boolean localSends = report.localSends(false);
         stringOrNull("sender_tcp_congestion", localSends ? report.congestionControl : report.remoteCongestionControl);

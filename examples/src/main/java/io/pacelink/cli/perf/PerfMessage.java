@@ -102,11 +102,19 @@ public sealed interface PerfMessage
      * The server's side of the test: its totals for every data connection, and what it printed.
      *
      * @param streams          per data connection.
-     * @param cpuPercent       the server process's CPU time over the test's wall time, in percent of one core.
+     * @param cpuPercent       the server process's CPU time over the test's wall time, in percent of one core, the
+     *                         omitted seconds left out.
      * @param serverOutputText the server's text report of the test, if the client asked for it.
      * @param serverOutputJson the server's JSON report of the test, if the client asked for it.
+     * @param wholeCpuPercent  the same over the whole test, omitted seconds included (null from a server that
+     *                         predates {@code --omit}).
      */
-    record Results(List<RemoteStream> streams, double cpuPercent, String serverOutputText, JsonNode serverOutputJson)
+    record Results(
+        List<RemoteStream> streams,
+        double cpuPercent,
+        String serverOutputText,
+        JsonNode serverOutputJson,
+        Double wholeCpuPercent)
         implements PerfMessage
     {
     }

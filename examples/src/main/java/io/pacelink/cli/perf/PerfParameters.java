@@ -17,6 +17,10 @@ package io.pacelink.cli.perf;
  * @param serverOutput      the client wants the server's report back ({@code --get-server-output}).
  * @param serverIntervals   the client wants the server's interval figures back (for {@code -J} and
  *                          {@code --plot} when the server sends).
+ * @param omitNs            how long the test runs before {@code durationNs} starts ({@code --omit}, iperf3's
+ *                          {@code -O}): data moves as in the rest of the test, but the totals and the CPU figure
+ *                          leave it out, so they measure the steady state rather than the JVM's warm-up; 0 for none.
+ *                          A server that predates the field ignores it (its figures then cover the whole test).
  */
 public record PerfParameters(
     String congestionControl,
@@ -29,7 +33,8 @@ public record PerfParameters(
     long rateBitsPerSecond,
     long intervalNs,
     boolean serverOutput,
-    boolean serverIntervals)
+    boolean serverIntervals,
+    long omitNs)
 {
     /**
      * Most parallel connections per direction. iperf3 allows 128, but a Pacelink connection holds its send and
@@ -42,6 +47,19 @@ public record PerfParameters(
      * Longest message: the endpoints of both ends accept no longer ones.
      */
     public static final int MAX_MESSAGE_BYTES = 1 << 20;
+
+    /**
+     * Longest {@code --omit}, iperf3's bound on {@code -O}.
+     */
+    public static final long MAX_OMIT_NS = 600_000_000_000L;
+
+    /**
+     * @return how long the data moves in all: the omitted seconds and then the measured ones.
+     */
+    public long runNs()
+    {
+        return omitNs + durationNs;
+    }
 
     /**
      * @return why the parameters cannot run, or null if they can; checked by the client before it connects and by
@@ -72,6 +90,19 @@ public record PerfParameters(
         if (rateBitsPerSecond < 0 || intervalNs < 0)
         {
             return "-b and -i must not be negative";
+        }
+        if (omitNs < 0 || omitNs > MAX_OMIT_NS)
+        {
+            return "--omit must be 0.." + MAX_OMIT_NS / 1_000_000_000L + " seconds, got " + omitNs / 1e9;
+        }
+        if (durationNs > Long.MAX_VALUE - omitNs)
+        {
+            // runNs() adds the two: a peer's duration near the largest long must not wrap it into the past.
+            return "-t plus --omit is longer than a test can run";
+        }
+        if (omitNs > 0 && 0 == durationNs)
+        {
+            return "--omit needs a timed test (-t): a byte count (-n) has no steady state to start";
         }
         return null;
     }

@@ -86,6 +86,8 @@ final class PerfReport
     String remoteQdisc;
     double cpuPercent = Double.NaN;
     double remoteCpuPercent = Double.NaN;
+    double wholeCpuPercent = Double.NaN;
+    double remoteWholeCpuPercent = Double.NaN;
     String serverOutputText;
     JsonNode serverOutputJson;
     String error;
@@ -109,6 +111,24 @@ final class PerfReport
         this.parameters = parameters;
         this.timestampMs = timestampMs;
         this.peer = peer;
+    }
+
+    /**
+     * @return the seconds at the test's start that its totals leave out ({@code --omit}), 0 for none.
+     */
+    double omitSeconds()
+    {
+        return parameters.omitNs() / 1e9;
+    }
+
+    /**
+     * @param startSeconds an interval's start, from the test's start at either end.
+     * @return true if the interval lies in the omitted seconds: each end ends an interval where its omitted seconds
+     * end, so the intervals after them start there or later.
+     */
+    boolean isOmitted(final double startSeconds)
+    {
+        return startSeconds < omitSeconds();
     }
 
     /**
@@ -142,6 +162,27 @@ final class PerfReport
         if (null != text)
         {
             text.interval(this, samples);
+        }
+    }
+
+    /**
+     * The omitted seconds are over: end the interval in progress here, however short, so that none straddles them, and
+     * start every stream's totals now.
+     *
+     * @param streams this end's streams.
+     * @param clock   the test's interval clock.
+     * @param nowNs   the time now.
+     * @param text    where the interval's lines go, or null.
+     */
+    void endOmitted(final List<PerfStream> streams, final IntervalClock clock, final long nowNs, final PerfText text)
+    {
+        if (clock.isUnderway(nowNs))
+        {
+            recordInterval(streams, clock, nowNs, text);
+        }
+        for (int i = 0, size = streams.size(); i < size; i++)
+        {
+            streams.get(i).endOmitted(nowNs);
         }
     }
 
@@ -193,6 +234,7 @@ final class PerfReport
     {
         long bytes = 0;
         long retransmits = -1;
+        double start = Double.MAX_VALUE;
         double end = 0;
         boolean any = false;
         for (final StreamEnd stream : ends)
@@ -204,13 +246,14 @@ final class PerfReport
             }
             any = true;
             bytes += totals.bytes();
+            start = Math.min(start, totals.startSeconds());
             end = Math.max(end, totals.endSeconds());
             if (null != totals.senderTotals())
             {
                 retransmits = Math.max(0, retransmits) + totals.senderTotals().retransmits();
             }
         }
-        return any ? new Sum(0, end, bytes, retransmits) : null;
+        return any ? new Sum(start, end, bytes, retransmits) : null;
     }
 
     /**

@@ -58,6 +58,11 @@ final class PerfStream implements MessageHandler
     private long maxRttNs;
     private long maxCwndBytes;
 
+    private long omitEndNs;
+    private long omittedBytes;
+    private long omittedRetransmits;
+    private long omittedLost;
+
     /**
      * @param index      the connection's place in the test (what {@link PerfParameters} describes).
      * @param id         its id in this end's report.
@@ -88,6 +93,7 @@ final class PerfStream implements MessageHandler
             new RateLimiter(parameters.rateBitsPerSecond(), messageBytes, startNs) : null;
         this.startNs = startNs;
         this.lastNs = startNs;
+        this.omitEndNs = startNs;
         this.nextSampleNs = startNs;
         if (!sends && share != Long.MAX_VALUE)
         {
@@ -198,6 +204,23 @@ final class PerfStream implements MessageHandler
         {
             stopped = true;
             lastNs = nowNs;
+        }
+    }
+
+    /**
+     * The omitted seconds ({@code --omit}) are over: the totals count from now on. What moved before is kept apart, so
+     * a receiver still expects every byte its sender offered.
+     *
+     * @param nowNs the time now.
+     */
+    void endOmitted(final long nowNs)
+    {
+        omitEndNs = nowNs;
+        omittedBytes = bytes;
+        if (sends)
+        {
+            omittedRetransmits = stats.packetsRetransmitted();
+            omittedLost = stats.packetsLost();
         }
     }
 
@@ -350,7 +373,8 @@ final class PerfStream implements MessageHandler
     }
 
     /**
-     * @return this end's figures over the whole test.
+     * @return this end's figures over the test, the omitted seconds left out of everything but {@code omittedBytes}
+     * (the largest window and the RTTs cover the whole test).
      */
     StreamTotals totals()
     {
@@ -358,13 +382,14 @@ final class PerfStream implements MessageHandler
         if (sends)
         {
             senderTotals = new SenderTotals(
-                stats.packetsRetransmitted(),
-                stats.packetsLost(),
+                stats.packetsRetransmitted() - omittedRetransmits,
+                stats.packetsLost() - omittedLost,
                 Math.max(maxCwndBytes, stats.congestionWindowBytes()),
                 stats.rttSamples() > 0 ? stats.minRttNs() : 0,
                 0 == rttSamples ? 0 : rttSampleSumNs / rttSamples,
                 maxRttNs);
         }
-        return new StreamTotals(id, sends, 0, (lastNs - startNs) / 1e9, bytes, senderTotals, EcnTotals.of(stats));
+        return new StreamTotals(id, sends, (omitEndNs - startNs) / 1e9, (Math.max(lastNs, omitEndNs) - startNs) / 1e9,
+            bytes - omittedBytes, senderTotals, EcnTotals.of(stats), omittedBytes);
     }
 }

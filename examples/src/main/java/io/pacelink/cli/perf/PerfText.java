@@ -53,7 +53,8 @@ final class PerfText
         final long rate = parameters.rateBitsPerSecond();
         line(String.format(Locale.ROOT, "cc %s, qdisc %s, %s messages, %s%s",
             report.congestionControl, report.qdisc, Units.bytes(parameters.messageBytes()),
-            parameters.durationNs() > 0 ? Units.seconds(parameters.durationNs()) :
+            parameters.durationNs() > 0 ? Units.seconds(parameters.durationNs()) +
+                (parameters.omitNs() > 0 ? " after " + Units.seconds(parameters.omitNs()) + " omitted" : "") :
                 Units.bytes(parameters.bytes()) + " per direction",
             rate > 0 ? ", each sender limited to " + Units.bitsPerSecond(rate) : ""));
     }
@@ -91,6 +92,10 @@ final class PerfText
                     0 == state.deliveryRateBitsPerSecond() ? "-" :
                         Units.bitsPerSecond(state.deliveryRateBitsPerSecond())));
             }
+            if (report.isOmitted(sample.startSeconds()))
+            {
+                line.append("  (omitted)");
+            }
             line(line.toString());
         }
         if (samples.size() > 1)
@@ -102,7 +107,8 @@ final class PerfText
                 {
                     line(figures(report, "[SUM]" + sumDirection(report, reverse), sum.startSeconds(),
                         sum.endSeconds(), sum.bytes(), sum.bitsPerSecond()) +
-                        (sum.retransmits() < 0 ? "" : String.format(Locale.ROOT, " %7d", sum.retransmits())));
+                        (sum.retransmits() < 0 ? "" : String.format(Locale.ROOT, " %7d", sum.retransmits())) +
+                        (report.isOmitted(sum.startSeconds()) ? "  (omitted)" : ""));
                 }
             }
         }
@@ -151,9 +157,19 @@ final class PerfText
         }
         if (!Double.isNaN(report.cpuPercent))
         {
-            line(String.format(Locale.ROOT, "CPU use (of one core, over the test): here %.1f %%%s", report.cpuPercent,
-                Double.isNaN(report.remoteCpuPercent) ? "" :
-                    String.format(Locale.ROOT, ", the server %.1f %%", report.remoteCpuPercent)));
+            if (report.omitSeconds() > 0)
+            {
+                // Both figures: the steady state, and the whole test with the JVM's warm-up, which is never hidden.
+                line(String.format(Locale.ROOT, "CPU use (of one core, after the %s s omitted): here %.1f %%%s",
+                    seconds(report.omitSeconds()), report.cpuPercent, remoteCpu(report.remoteCpuPercent)));
+                line(String.format(Locale.ROOT, "CPU use (of one core, over the whole test): here %.1f %%%s",
+                    report.wholeCpuPercent, remoteCpu(report.remoteWholeCpuPercent)));
+            }
+            else
+            {
+                line(String.format(Locale.ROOT, "CPU use (of one core, over the test): here %.1f %%%s",
+                    report.cpuPercent, remoteCpu(report.remoteCpuPercent)));
+            }
         }
         if (null != report.serverOutputText)
         {
@@ -161,6 +177,17 @@ final class PerfText
             line("Server output:");
             report.serverOutputText.lines().forEach(this::line);
         }
+    }
+
+    private static String remoteCpu(final double percent)
+    {
+        return Double.isNaN(percent) ? "" : String.format(Locale.ROOT, ", the server %.1f %%", percent);
+    }
+
+    private static String seconds(final double seconds)
+    {
+        return seconds == Math.rint(seconds) ? String.valueOf((long)seconds) :
+            String.format(Locale.ROOT, "%.3f", seconds).replaceAll("0+$", "");
     }
 
     /**

@@ -65,7 +65,9 @@ final class ServerTest
     private final List<PerfStream> streams = new ArrayList<>();
     private final DirectBuffer message;
     private final InetSocketAddress local;
-    private final ProcessCpu cpu = ProcessCpu.start();
+    private final ProcessCpu wholeCpu = ProcessCpu.start();
+    private ProcessCpu cpu = wholeCpu;
+    private OmittedSeconds omitted;
     private Phase phase = Phase.JOINING;
     private long lastNowNs;
     private long deadlineNs;
@@ -255,9 +257,10 @@ final class ServerTest
             text.connected(report);
         }
         intervals = new IntervalClock(nowNs, parameters.intervalNs());
+        omitted = new OmittedSeconds(nowNs, parameters.omitNs());
         control.send(new PerfMessage.Start());
         phase = Phase.RUNNING;
-        deadlineNs = nowNs + parameters.durationNs() + CLIENT_SLACK_NS;
+        deadlineNs = nowNs + parameters.runNs() + CLIENT_SLACK_NS;
         return 1;
     }
 
@@ -266,6 +269,11 @@ final class ServerTest
         final int work = PerfStream.serviceAll(streams, nowNs, CLIENT);
         if (Phase.RUNNING == phase)
         {
+            if (omitted.endsBy(nowNs))
+            {
+                cpu = ProcessCpu.start();
+                report.endOmitted(streams, intervals, nowNs, text);
+            }
             if (intervals.isDue(nowNs))
             {
                 report.recordInterval(streams, intervals, nowNs, text);
@@ -312,7 +320,7 @@ final class ServerTest
                 throw new TransportFailure("the client reported totals for stream " + sent.stream() + ", which it " +
                     "does not send on");
             }
-            streams.get(sent.stream()).expect(sent.totals().bytes());
+            streams.get(sent.stream()).expect(sent.totals().allBytes());
             clientTotals[sent.stream()] = sent.totals();
         }
         phase = Phase.DRAINING;
@@ -333,6 +341,7 @@ final class ServerTest
                 parameters.serverIntervals() ? report.intervalsOf(stream.id()) : null));
         }
         report.cpuPercent = cpu.percent();
+        report.wholeCpuPercent = wholeCpu.percent();
         if (null != text)
         {
             text.summary(report);
@@ -345,7 +354,7 @@ final class ServerTest
         control.send(new PerfMessage.Results(remote, report.cpuPercent,
             null == textOutput ? null : textOutput.toString(),
             parameters.serverOutput() ? PerfCodec.tree(json.getBytes(StandardCharsets.UTF_8)) :
-                null));
+                null, report.wholeCpuPercent));
         close();
     }
 

@@ -2,6 +2,9 @@ package io.pacelink.perf.soak;
 
 import io.pacelink.transport.PacelinkContext;
 import io.pacelink.transport.secure.Crc32cPacketCheck;
+import io.pacelink.transport.secure.HelloMac;
+import io.pacelink.transport.secure.SecureSession;
+import io.pacelink.transport.wire.HandshakeFrameFlyweight;
 import io.pacelink.transport.wire.NoiseFrameFlyweight;
 import io.pacelink.transport.wire.PacketHeaderFlyweight;
 import io.pacelink.transport.wire.PacketType;
@@ -10,6 +13,7 @@ import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
 import java.util.SplittableRandom;
+import java.util.function.UnaryOperator;
 
 /**
  * The datagrams of the soak's attack mix, one kind each, written with the wire package's writer as the hostile-peer
@@ -241,16 +245,59 @@ enum AttackKind
             final int tokenLength,
             final long clientId)
         {
+            return hello(datagramBytes, null == noise ? null : (transcript) -> noise, null, token, tokenLength,
+                clientId);
+        }
+
+        /**
+         * A hello as {@link #hello(int, byte[], DirectBuffer, int, long)} writes it, with a NOISE frame whose message
+         * may depend on the hello's clear parameters and, given the server's MAC, a MAC that checks: what a client
+         * that knows the server's public key sends (the flood's valid-MAC hellos, {@link HelloFlood}).
+         *
+         * @param datagramBytes the datagram's length, padding included.
+         * @param message       makes the NOISE frame's message from the transcript of the hello's clear parameters
+         *                      (a Noise NK first message binds them, docs/wire-format.md "Secure mode"), or null for
+         *                      a plaintext hello.
+         * @param mac           the MAC of the server's key, or null for a MAC of zeros.
+         * @param token         an address-validation token to echo, or null.
+         * @param tokenLength   its length.
+         * @param clientId      the client id, or 0 for a fresh one.
+         */
+        int hello(
+            final int datagramBytes,
+            final UnaryOperator<byte[]> message,
+            final HelloMac mac,
+            final DirectBuffer token,
+            final int tokenLength,
+            final long clientId)
+        {
             final PacketWriter writer = wrap();
             writer.writeHeader(PacketType.HANDSHAKE, 0, 0);
             writer.appendHandshake(0 == clientId ? nextClientId() : clientId, false, 1472, 1_000, 30_000, 1 << 20,
                 1 << 20, token, 0, tokenLength);
-            if (null != noise)
+            if (null != message)
             {
-                writer.appendNoise(NoiseFrameFlyweight.PROFILE_NK, 1, noise);
+                final int macOffset = writer.appendNoise(NoiseFrameFlyweight.PROFILE_NK, 1,
+                    message.apply(transcript()));
+                if (null != mac)
+                {
+                    mac.write(buffer, 0, macOffset);
+                }
             }
             writer.appendPadding(datagramBytes - writer.length() - Crc32cPacketCheck.TRAILER_LENGTH);
             return seal(writer.length());
+        }
+
+        /**
+         * @return the transcript of the clear parameters of the hello being written, as the server computes it: the
+         * HANDSHAKE frame's fields from the client id up to the token (engine's {@code ConnectionHandshake}).
+         */
+        private byte[] transcript()
+        {
+            final int frameOffset = PacketHeaderFlyweight.HEADER_LENGTH;
+            final int from = HandshakeFrameFlyweight.SOURCE_CONNECTION_ID_OFFSET;
+            return SecureSession.transcript(
+                buffer, frameOffset + from, HandshakeFrameFlyweight.TOKEN_LENGTH_OFFSET - from, null);
         }
     }
 }

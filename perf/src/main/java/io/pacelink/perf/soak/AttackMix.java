@@ -1,9 +1,6 @@
 package io.pacelink.perf.soak;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.pacelink.transport.wire.PacketHeaderFlyweight;
-import io.pacelink.transport.wire.PacketType;
 import io.pacelink.transport.wire.RetryPacketFlyweight;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -15,7 +12,6 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -38,7 +34,6 @@ import java.util.concurrent.locks.LockSupport;
     description = "Send the soak's attack mix to servers on loopback for a time; write a JSON summary.")
 public final class AttackMix implements Callable<Integer>
 {
-    private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final long TICK_NS = TimeUnit.MILLISECONDS.toNanos(1);
 
     @Option(names = "--target", required = true, description = "A server's HOST:PORT (repeatable).")
@@ -84,7 +79,7 @@ public final class AttackMix implements Callable<Integer>
                 Integer.parseInt(target.substring(colon + 1)))));
         }
         final Map<AttackKind, Long> sentByKind = new EnumMap<>(AttackKind.class);
-        final Totals totals = new Totals();
+        final AnswerTally totals = new AnswerTally();
         final UnsafeBuffer sendBuffer = new UnsafeBuffer(ByteBuffer.allocateDirect(2048));
         final ByteBuffer receiveBuffer = ByteBuffer.allocateDirect(65_536);
         final SplittableRandom random = new SplittableRandom(seed);
@@ -116,8 +111,7 @@ public final class AttackMix implements Callable<Integer>
                     datagram.clear().limit(length);
                     if (channel.send(datagram, target.address) > 0)
                     {
-                        totals.datagramsSent++;
-                        totals.bytesSent += length;
+                        totals.onSent(length);
                         sentByKind.merge(kind, 1L, Long::sum);
                     }
                     sent++;
@@ -132,29 +126,15 @@ public final class AttackMix implements Callable<Integer>
                 LockSupport.parkNanos(TICK_NS);
             }
         }
-        final ObjectNode json = MAPPER.createObjectNode();
+        final ObjectNode json = totals.toJson();
         final ObjectNode kinds = json.putObject("sent_by_kind");
         sentByKind.forEach((kind, count) -> kinds.put(kind.name().toLowerCase(), count));
-        json.put("datagrams_sent", totals.datagramsSent);
-        json.put("bytes_sent", totals.bytesSent);
-        json.put("datagrams_received", totals.datagramsReceived);
-        json.put("bytes_received", totals.bytesReceived);
-        json.put("retries_received", totals.retries);
-        json.put("closes_received", totals.closes);
-        json.put("other_received", totals.other);
-        json.put("answer_to_attack_bytes", 0 == totals.bytesSent ? 0.0 :
-            (double)totals.bytesReceived / totals.bytesSent);
-        final String text = MAPPER.writeValueAsString(json);
-        System.out.println(text);
-        if (null != summary)
-        {
-            Files.writeString(summary, text + "\n");
-        }
+        AnswerTally.emit(json, summary);
         return 0;
     }
 
     private static void drain(
-        final DatagramChannel channel, final ByteBuffer buffer, final List<Target> targets, final Totals totals)
+        final DatagramChannel channel, final ByteBuffer buffer, final List<Target> targets, final AnswerTally totals)
         throws IOException
     {
         while (true)
@@ -166,14 +146,9 @@ public final class AttackMix implements Callable<Integer>
                 return;
             }
             final int length = buffer.position();
-            totals.datagramsReceived++;
-            totals.bytesReceived += length;
             final UnsafeBuffer view = new UnsafeBuffer(buffer, 0, length);
-            final int type = length > PacketHeaderFlyweight.PACKET_TYPE_OFFSET ?
-                view.getByte(PacketHeaderFlyweight.PACKET_TYPE_OFFSET) & 0xFF : -1;
-            if (PacketType.RETRY == type && length >= RetryPacketFlyweight.TOKEN_OFFSET)
+            if (totals.onAnswer(view, length))
             {
-                totals.retries++;
                 for (final Target target : targets)
                 {
                     if (target.address.equals(source))
@@ -182,26 +157,7 @@ public final class AttackMix implements Callable<Integer>
                     }
                 }
             }
-            else if (PacketType.CLOSE == type)
-            {
-                totals.closes++;
-            }
-            else
-            {
-                totals.other++;
-            }
         }
-    }
-
-    private static final class Totals
-    {
-        long datagramsSent;
-        long bytesSent;
-        long datagramsReceived;
-        long bytesReceived;
-        long retries;
-        long closes;
-        long other;
     }
 
     /**
@@ -221,15 +177,12 @@ public final class AttackMix implements Callable<Integer>
 
         void remember(final DirectBuffer retry, final int length)
         {
-            final int candidate = retry.getInt(RetryPacketFlyweight.TOKEN_LENGTH_OFFSET,
-                PacketHeaderFlyweight.BYTE_ORDER);
-            if (candidate > 0 && candidate <= RetryPacketFlyweight.MAX_TOKEN_LENGTH &&
-                RetryPacketFlyweight.TOKEN_OFFSET + candidate <= length)
+            final int candidate = RetryAnswer.tokenLength(retry, length);
+            if (candidate > 0)
             {
                 token.putBytes(0, retry, RetryPacketFlyweight.TOKEN_OFFSET, candidate);
                 tokenLength = candidate;
-                clientId = retry.getLong(PacketHeaderFlyweight.DESTINATION_CONNECTION_ID_OFFSET,
-                    PacketHeaderFlyweight.BYTE_ORDER);
+                clientId = RetryAnswer.clientId(retry);
             }
         }
 

@@ -106,6 +106,14 @@ class PerfScriptsSmokeIT
                 List.of("--duration", "6", "--senders", "1", "--connections", "2", "--attack-rate", "100",
                     "--out", OUT.resolve("soak").toString()),
                 List.of("# Soak summary", "send runs all succeeded", "agent errors 0", "without amplification"),
+                true),
+            // Both cases for seconds and lightly (the half-open one against receive only): the acceptance figures
+            // need the 60-s floods of docs/security.md, "Floods, measured".
+            new SmokeCase("flood.sh", Map.of(),
+                List.of("--duration", "3", "--settle", "1", "--servers", "receive", "--half-open-rate", "100",
+                    "--tokened-rate", "1000", "--sources", "2", "--out", OUT.resolve("flood").toString()),
+                List.of("# Flood summary", "every connect within", "the ping got every echo",
+                    "answered without amplification"),
                 true));
     }
 
@@ -142,11 +150,13 @@ class PerfScriptsSmokeIT
         final Path out = OUT.resolve("kernel-parity");
         deleteRecursively(out);
         final Result result = run("kernel-parity.sh",
-            Map.of("NETEM_TUN", netemTun, "RUNS", "1", "DURATION", "2", "PATHS", "clean50", "CCS", "cubic",
-                "OUT", out.toString()),
+            Map.of("NETEM_TUN", netemTun, "RUNS", "1", "DURATION", "2", "OMIT", "1", "PATHS", "clean50", "CCS",
+                "cubic", "OUT", out.toString()),
             List.of());
         assertEquals(0, result.exitCode, result.describe());
         assertTrue(result.output.contains("| clean50 | cubic | 1 |"), "no summary row of one whole run: " +
+            result.describe());
+        assertTrue(result.output.contains("| clean50 | cubic | 1.0 |"), "no whole-test CPU row after OMIT=1: " +
             result.describe());
         assertTrue(Files.isRegularFile(out.resolve("summary.md")), "no summary.md in " + out);
     }
@@ -168,10 +178,24 @@ class PerfScriptsSmokeIT
             Files.writeString(test.resolve("server.time"), "2.6 0.2 0.1\n");
             Files.writeString(test.resolve("loadavg.start"), "0.10 0.20 0.30\n");
         }
+        // A run with OMIT=3: Pacelink's report says so and adds the whole test's CPU beside the measured seconds'.
+        for (final String system : List.of("kernel", "pacelink"))
+        {
+            final Path test = Files.createDirectories(out.resolve("clean50/bbr/run1/" + system));
+            Files.writeString(test.resolve("client.json"), "{\"start\": {\"test_start\": {\"omit\": 3}}, \"end\": {" +
+                "\"sum_sent\": {\"bytes\": 12500000, \"seconds\": 2.0}," +
+                "\"sum_received\": {\"bits_per_second\": 50000000, \"seconds\": 2.0}, \"cpu_utilization_percent\": " +
+                "{\"host_total\": 5.0, \"remote_total\": 4.0" +
+                ("pacelink".equals(system) ?
+                    ", \"host_total_whole_test\": 20.0, \"remote_total_whole_test\": 15.0" : "") +
+                "}}}");
+        }
         final Result result = run("parity_report.py", Map.of(), List.of("summary", out.toString()));
         assertEquals(0, result.exitCode, result.describe());
         assertTrue(result.output.contains("| clean50 | cubic | 1 | 50.0 (50.0–50.0) | 45.0 (45.0–45.0) | 0.90"),
             "no summary row with the ratio: " + result.describe());
+        assertTrue(result.output.contains("| clean50 | bbr | 3.0 | 20.0 (20.0–20.0) | 15.0 (15.0–15.0) |"),
+            "no whole-test CPU row for the omitted run: " + result.describe());
     }
 
     @Test

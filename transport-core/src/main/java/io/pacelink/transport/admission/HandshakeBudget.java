@@ -10,10 +10,11 @@ import java.util.Arrays;
  * The server's handshakes that their clients have not confirmed yet, held apart from its established connections
  * (docs/security.md, "Admission"): at most a fixed number in all and a smaller number per source address, in the
  * order they began. When a new handshake would pass either cap, the oldest one of its source — or, with the whole
- * budget full, the oldest of all — is named to make room, so half-open handshakes (a client that never confirms,
- * about 4 KB/s from one host) can delay nobody: a new client always gets a slot, and loses it only if it takes longer
- * to confirm than the attacker takes to send the whole budget's worth of hellos. The idea is TCP's SYN queue drop of
- * the oldest embryonic connection (RFC 4987 section 3.4, "Recycling the oldest half-open TCB").
+ * budget full, the oldest one of the sources holding the most — is named to make room, so half-open handshakes (a
+ * client that never confirms, about 4 KB/s from one host) can delay nobody: a new client always gets a slot, and
+ * loses it only to a flood from more addresses than the budget holds handshakes, and only if it takes longer to
+ * confirm than that flood takes to fill the budget. The idea is TCP's SYN queue drop of the oldest embryonic
+ * connection (RFC 4987 section 3.4, "Recycling the oldest half-open TCB"), taken from the sources that hold the most.
  * <p>
  * Slots are a doubly linked list over fixed arrays, oldest first; sources are counted in a fixed table of hash
  * buckets with a secret seed, as in {@link SourceRateLimiter} (two sources sharing a bucket share its cap). Nothing is
@@ -95,7 +96,11 @@ public final class HandshakeBudget
 
     /**
      * Which handshake must go before a new one from this source is held: its source's oldest when the source has
-     * its cap, else the oldest of all when the budget is full.
+     * its cap, else, when the budget is full, the oldest of the sources holding the most. Taking the oldest of all
+     * instead let an attacker from a few addresses (each under its cap, together over the budget) evict a client
+     * that holds one handshake: with 500 Diffie-Hellman handshakes a second it had half a second to confirm, and
+     * under that flood its confirmation waited longer in the server's socket (perf/scripts/flood.sh). Now such a
+     * client loses its slot only to a flood from more sources than the budget holds handshakes.
      *
      * @param source the new handshake's source address.
      * @return that handshake's id, or {@link #NONE} if there is room.
@@ -105,15 +110,36 @@ public final class HandshakeBudget
         final int bucket = bucket(source);
         if (countBySource[bucket] >= maxPerSource)
         {
-            for (int slot = oldest; NIL != slot; slot = next[slot])
+            return oldestOf(bucket);
+        }
+        if (size < ids.length)
+        {
+            return NONE;
+        }
+        int mostHeld = 0;
+        int busiestBucket = sourceBuckets[oldest];
+        for (int slot = oldest; NIL != slot; slot = next[slot])
+        {
+            final int held = countBySource[sourceBuckets[slot]];
+            if (held > mostHeld)
             {
-                if (sourceBuckets[slot] == bucket)
-                {
-                    return ids[slot];
-                }
+                mostHeld = held;
+                busiestBucket = sourceBuckets[slot];
             }
         }
-        return size == ids.length ? ids[oldest] : NONE;
+        return oldestOf(busiestBucket);
+    }
+
+    private long oldestOf(final int bucket)
+    {
+        for (int slot = oldest; NIL != slot; slot = next[slot])
+        {
+            if (sourceBuckets[slot] == bucket)
+            {
+                return ids[slot];
+            }
+        }
+        return NONE;
     }
 
     /**

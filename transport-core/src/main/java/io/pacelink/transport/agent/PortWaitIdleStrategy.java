@@ -51,6 +51,7 @@ public final class PortWaitIdleStrategy implements IdleStrategy
     private final AgentWakeup wakeup;
     private final long maxSleepNs;
     private int overdueIdles;
+    private boolean hasWorkedSinceSleep;
     private long sleeps;
     private long overdueSleeps;
     private long heldSleeps;
@@ -128,6 +129,14 @@ public final class PortWaitIdleStrategy implements IdleStrategy
         if (workCount > 0)
         {
             overdueIdles = 0;
+            if (!hasWorkedSinceSleep)
+            {
+                // The first cycle after a wake did work, so another follows at once; its receive, right after one
+                // that drained the socket, would find nothing (most of them did: perf/FINDINGS.md). Once per wake: a
+                // loop that keeps working without sleeping skips one receive, then reads the socket every cycle.
+                hasWorkedSinceSleep = true;
+                port.skipReceiveIfDrained();
+            }
             return;
         }
         idle();
@@ -170,6 +179,7 @@ public final class PortWaitIdleStrategy implements IdleStrategy
         try
         {
             sleeps++;
+            hasWorkedSinceSleep = false;
             if (coalescing.isHoldingArrivals())
             {
                 heldSleeps++;

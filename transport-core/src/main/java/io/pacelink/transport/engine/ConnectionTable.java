@@ -5,6 +5,7 @@ import io.pacelink.transport.port.DatagramPort;
 import io.pacelink.transport.schedule.PacketScheduler;
 import io.pacelink.transport.stats.EndpointCounters;
 import org.agrona.collections.Long2ObjectHashMap;
+import org.agrona.collections.Object2IntHashMap;
 
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
@@ -39,6 +40,7 @@ final class ConnectionTable
     private final DatagramPort port;
     private final boolean acceptsConnections;
     private final HandshakeBudget handshakeBudget;
+    private final Object2IntHashMap<InetSocketAddress> connectionsByPeer = new Object2IntHashMap<>(0);
     private InetSocketAddress restrictedPeer;
     private int establishedCount;
 
@@ -323,7 +325,7 @@ final class ConnectionTable
         {
             establishedCount++;
         }
-        restrictPortToSinglePeer();
+        countPeer(connection, 1);
     }
 
     /**
@@ -367,7 +369,7 @@ final class ConnectionTable
         }
         connection.releaseMemory();
         ConnectionFactory.retire(connection.handle());
-        restrictPortToSinglePeer();
+        countPeer(connection, -1);
     }
 
     /**
@@ -387,27 +389,45 @@ final class ConnectionTable
         byId.clear();
         serverByClientId.clear();
         peerResetTokens.clear();
+        connectionsByPeer.clear();
     }
 
     /**
-     * An endpoint that accepts no connections and talks to one peer restricts its port to that peer, so the
-     * operating system tells it when the peer's port is unreachable (ICMP errors reach connected UDP sockets only);
-     * with peers at several addresses, or none, the port is open to anyone again.
+     * A client endpoint's connection joined (+1) or left (−1) the table: count it under its peer's address and
+     * restrict the port if one peer is left. Client connections never move to another address (only a server's
+     * follow a migration, {@link ConnectionCore#acceptsMigration()}), so the address a connection joined under is the
+     * one it leaves under.
      */
-    private void restrictPortToSinglePeer()
+    private void countPeer(final ConnectionCore connection, final int delta)
     {
         if (acceptsConnections)
         {
             return;
         }
-        InetSocketAddress peer = connections.isEmpty() ? null : connections.get(0).remoteAddress();
-        for (int i = 1, size = connections.size(); i < size && null != peer; i++)
+        final InetSocketAddress peer = connection.remoteAddress();
+        final int count = connectionsByPeer.getValue(peer) + delta;
+        if (count > 0)
         {
-            if (!peer.equals(connections.get(i).remoteAddress()))
-            {
-                peer = null;
-            }
+            connectionsByPeer.put(peer, count);
         }
+        else
+        {
+            connectionsByPeer.removeKey(peer);
+        }
+        restrictPortToSinglePeer();
+    }
+
+    /**
+     * An endpoint that accepts no connections and talks to one peer restricts its port to that peer, so the
+     * operating system tells it when the peer's port is unreachable (ICMP errors reach connected UDP sockets only);
+     * with peers at several addresses, or none, the port is open to anyone again. The peers are counted by address as
+     * connections join and leave, so this costs the same with one connection or 10,000 (a pass over the table at each
+     * join made a burst of n connects O(n²)).
+     */
+    private void restrictPortToSinglePeer()
+    {
+        final InetSocketAddress peer =
+            1 == connectionsByPeer.size() ? connectionsByPeer.keySet().iterator().next() : null;
         if (null == peer ? null != restrictedPeer : !peer.equals(restrictedPeer))
         {
             restrictedPeer = port.restrictTo(peer) ? peer : null;

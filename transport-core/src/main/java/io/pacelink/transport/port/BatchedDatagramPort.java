@@ -86,6 +86,7 @@ public final class BatchedDatagramPort implements DatagramPort
     private boolean isUnreachableReported;
     private Thread slackSetFor;
     private boolean isKnownEmpty;
+    private boolean isLastReceiveDrained;
 
     private ReceiveBatch handlerBatch;
     private ReceiveBatch pendingBatch;
@@ -242,6 +243,8 @@ public final class BatchedDatagramPort implements DatagramPort
             stats.truncatedDropped += pendingMessages - pendingIndex;
             pendingMessages = 0;
         }
+        // A receive reads the socket, or is skipped once: either way the next hint must wait for another read.
+        isLastReceiveDrained = false;
         if (wasKnownEmpty)
         {
             // The wait just before this receive ended with nothing to read on the socket (its timeout, or only the
@@ -260,9 +263,11 @@ public final class BatchedDatagramPort implements DatagramPort
             fd, receiveDescriptorsAddress, slots, batch.buffer().addressOffset(), slotBytes);
         if (received <= 0)
         {
+            isLastReceiveDrained = -NativeUdp.EAGAIN == received || 0 == received;
             onReceiveFailure(batch, received);
             return batch.size();
         }
+        isLastReceiveDrained = received < slots;
         pendingBatch = batch;
         pendingMessages = received;
         pendingIndex = 0;
@@ -678,6 +683,19 @@ public final class BatchedDatagramPort implements DatagramPort
         final int result = NativeUdp.await(fd, eventFd, Math.max(0, timeoutNs));
         isKnownEmpty = result >= 0 && 0 == (result & (NativeUdp.AWAIT_READABLE | NativeUdp.AWAIT_INTERRUPTED));
         return stats.onWait(Math.max(0, result) & (READABLE | WOKEN));
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>
+     * Counted as a skipped receive ({@link PortStats#skippedReceives()}) when it spares one.
+     */
+    public void skipReceiveIfDrained()
+    {
+        if (isLastReceiveDrained && pendingIndex >= pendingMessages)
+        {
+            isKnownEmpty = true;
+        }
     }
 
     /**

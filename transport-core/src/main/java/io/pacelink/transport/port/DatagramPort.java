@@ -169,6 +169,18 @@ public interface DatagramPort extends AutoCloseable
     }
 
     /**
+     * A waiting agent's hint, given after a duty cycle that did work and before the one that follows it at once: if
+     * the last receive drained the socket (it found fewer datagrams than it could take), that cycle may skip its
+     * receive, which would almost always find nothing; a datagram that arrived since stays in the socket, and the
+     * agent's next wait, which polls the socket, ends at once on it. Only an agent that waits in this port between
+     * duty cycles gives it (a busy-spinning agent never does, so it reads the socket every cycle). Agent thread only;
+     * by default it changes nothing.
+     */
+    default void skipReceiveIfDrained()
+    {
+    }
+
+    /**
      * End a current {@link #awaitReadable(long)} or {@link #awaitWakeup(long)} at once, or the next one if none is
      * under way. Any thread; cheap enough to call for each command, but callers call it only when the agent said it
      * sleeps.

@@ -5,6 +5,7 @@ import org.agrona.collections.ArrayUtil;
 import org.agrona.concurrent.status.AtomicCounter;
 import org.agrona.concurrent.status.CountersManager;
 
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
@@ -101,6 +102,19 @@ public final class ConnectionCounters implements ControllerCounters, AutoCloseab
     public static final int COUNT = NAMES.length;
 
     /**
+     * {@link #NAMES} as bytes (ASCII, so the key's and the label's are the same), encoded once for every connection.
+     */
+    private static final byte[][] NAME_BYTES = new byte[COUNT][];
+
+    static
+    {
+        for (int i = 0; i < COUNT; i++)
+        {
+            NAME_BYTES[i] = NAMES[i].getBytes(StandardCharsets.US_ASCII);
+        }
+    }
+
+    /**
      * Name of the counter holding the controller's state as an index into its
      * {@link io.pacelink.transport.cc.CongestionController#stateNames()}; its label ends with those names, see
      * {@link #controllerStateLabel(String, List)}.
@@ -115,6 +129,7 @@ public final class ConnectionCounters implements ControllerCounters, AutoCloseab
     private final CountersManager countersManager;
     private final long connectionId;
     private final String labelPrefix;
+    private final CounterRegistrar registrar;
     private final AtomicCounter[] counters = new AtomicCounter[COUNT];
     private AtomicCounter[] controllerCounters = new AtomicCounter[0];
     private AtomicCounter controllerState;
@@ -131,9 +146,10 @@ public final class ConnectionCounters implements ControllerCounters, AutoCloseab
         this.countersManager = countersManager;
         this.connectionId = connectionId;
         this.labelPrefix = labelPrefix;
+        this.registrar = new CounterRegistrar(countersManager, connectionId, labelPrefix);
         for (int i = 0; i < COUNT; i++)
         {
-            counters[i] = allocate(NAMES[i], CounterType.CONNECTION);
+            counters[i] = registrar.allocate(CounterType.CONNECTION, NAME_BYTES[i], NAME_BYTES[i]);
         }
     }
 
@@ -188,7 +204,9 @@ public final class ConnectionCounters implements ControllerCounters, AutoCloseab
      */
     public AtomicCounter newCounter(final String name)
     {
-        return newCounter(name, labelPrefix + ": " + name);
+        final AtomicCounter counter = registrar.allocate(CounterType.CONTROLLER, name);
+        controllerCounters = ArrayUtil.add(controllerCounters, counter);
+        return counter;
     }
 
     /**
@@ -242,11 +260,6 @@ public final class ConnectionCounters implements ControllerCounters, AutoCloseab
             return List.of();
         }
         return List.of(label.substring(start + 1, end).split(" "));
-    }
-
-    private AtomicCounter allocate(final String name, final int typeId)
-    {
-        return CounterKey.newCounter(countersManager, typeId, connectionId, name, labelPrefix + ": " + name);
     }
 
     private AtomicCounter newCounter(final String name, final String label)

@@ -240,6 +240,36 @@ class PortWaitIdleStrategyTest
         }
     }
 
+    @Test
+    void theCycleAfterTheFirstWorkingOneOfAWakeSkipsItsReceiveIfTheSocketWasDrained()
+    {
+        final DatagramPort port = open("batched");
+        final AgentWakeup wakeup = new AgentWakeup(port);
+        final PortWaitIdleStrategy idle = idleForever(port, wakeup, LONG_NS);
+        try (NioDatagramPort peer = NioDatagramPort.open(LOOPBACK, 1 << 20))
+        {
+            final UnsafeBuffer datagram = new UnsafeBuffer(ByteBuffer.allocateDirect(16));
+            final ReceiveBatch batch = port.newReceiveBatch(16);
+            final PortStats stats = port.stats();
+            for (int wake = 1; wake <= 2; wake++)
+            {
+                peer.send(datagram, 0, 16, port.localAddress());
+                wakeup.beginDutyCycle();
+                idle.idle(0);
+                assertEquals(1, port.receive(batch, 16), "the wake's first cycle reads what woke it");
+                batch.clear();
+                final long calls = stats.receiveCalls();
+                idle.idle(1);
+                assertEquals(0, port.receive(batch, 16));
+                assertEquals(calls, stats.receiveCalls(), "the next cycle's receive is spared");
+                assertEquals(wake, stats.skippedReceives());
+                idle.idle(1);
+                assertEquals(0, port.receive(batch, 16));
+                assertEquals(calls + 1, stats.receiveCalls(), "once per wake: a loop still working reads again");
+            }
+        }
+    }
+
     @ParameterizedTest
     @ValueSource(strings = { "nio", "batched" })
     void idlingAndSignallingAllocateNothing(final String kind)

@@ -285,4 +285,28 @@ class ConnectionCloseTest
         assertEquals(serverPort.localAddress(), clientPort.restrictedTo(), "one peer again");
         assertNull(serverPort.restrictedTo(), "a server never restricts its port");
     }
+
+    @Test
+    void aClientCountsItsConnectionsToEachPeer()
+    {
+        final Connection first = client.connect(serverPort.localAddress(), null, bed.nowNs());
+        final Connection second = client.connect(serverPort.localAddress(), null, bed.nowNs());
+        assertEquals(serverPort.localAddress(), clientPort.restrictedTo(), "two connections, one peer");
+        final TestNetwork.Port otherServerPort = network.newPort(3000);
+        bed.newCore(otherServerPort, true, 16);
+        final Connection other = client.connect(otherServerPort.localAddress(), null, bed.nowNs());
+        assertNull(clientPort.restrictedTo(), "two peers: open to both");
+        bed.run(() -> ConnectionState.CONNECTED == first.state() && ConnectionState.CONNECTED == second.state() &&
+            ConnectionState.CONNECTED == other.state(), TimeUnit.SECONDS.toNanos(1), "all connect");
+
+        first.closeNow();
+        bed.run(() -> ConnectionState.CLOSED == first.state(), TimeUnit.SECONDS.toNanos(1), "close");
+        assertNull(clientPort.restrictedTo(), "the first peer still has a connection");
+        other.closeNow();
+        bed.run(() -> ConnectionState.CLOSED == other.state(), TimeUnit.SECONDS.toNanos(1), "close");
+        assertEquals(serverPort.localAddress(), clientPort.restrictedTo(), "one peer again");
+        second.closeNow();
+        bed.run(() -> ConnectionState.CLOSED == second.state(), TimeUnit.SECONDS.toNanos(1), "close");
+        assertNull(clientPort.restrictedTo(), "no peer: open to anyone");
+    }
 }

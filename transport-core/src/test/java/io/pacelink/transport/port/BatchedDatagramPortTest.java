@@ -14,6 +14,8 @@ import java.net.NetworkInterface;
 import java.net.StandardProtocolFamily;
 import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -62,6 +64,32 @@ class BatchedDatagramPortTest
         assertTrue(support.hasGso(), support.toString());
         assertTrue(support.hasGro(), support.toString());
         assertEquals("", support.reason());
+    }
+
+    /**
+     * A request past {@code net.core.rmem_max} / {@code wmem_max}: a privileged process (root, as these tests run in
+     * CI and on the development machines) gets all of it through SO_RCVBUFFORCE / SO_SNDBUFFORCE; any other keeps what
+     * the kernel granted, and the port opens either way.
+     */
+    @Test
+    void aPrivilegedPortGetsTheWholeSocketBufferPastTheKernelsCap() throws IOException
+    {
+        final long capBytes = Math.max(sysctl("/proc/sys/net/core/rmem_max"), sysctl("/proc/sys/net/core/wmem_max"));
+        final int requestBytes = (int)Math.min(2 * capBytes + (1 << 20), 256 << 20);
+        assumeTrue(requestBytes > capBytes, "the kernel's cap is already at the largest request");
+        final BatchedDatagramPort port = BatchedDatagramPort.open(LOOPBACK, requestBytes, true);
+        opened.add(port);
+        if ("root".equals(System.getProperty("user.name")))
+        {
+            // The kernel doubles a request for its bookkeeping (socket(7)).
+            assertEquals(2L * requestBytes, port.receiveSocketBufferBytes());
+            assertEquals(2L * requestBytes, port.sendSocketBufferBytes());
+        }
+        else
+        {
+            assertTrue(port.receiveSocketBufferBytes() > 0 && port.receiveSocketBufferBytes() <= 2 * capBytes,
+                "" + port.receiveSocketBufferBytes());
+        }
     }
 
     @Test
@@ -473,6 +501,11 @@ class BatchedDatagramPortTest
     }
 
     // ---------------------------------------------------------------- helpers
+
+    private static long sysctl(final String file) throws IOException
+    {
+        return Long.parseLong(Files.readString(Path.of(file)).trim());
+    }
 
     private BatchedDatagramPort open(final InetSocketAddress bind, final boolean gso)
     {

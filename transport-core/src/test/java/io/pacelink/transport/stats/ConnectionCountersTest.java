@@ -1,11 +1,15 @@
 package io.pacelink.transport.stats;
 
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.CountersManager;
+import org.agrona.concurrent.status.CountersReader;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 class ConnectionCountersTest
 {
@@ -40,6 +44,49 @@ class ConnectionCountersTest
     }
 
     @Test
+    void keysAndLabelsAreTheOnesCounterKeyWrites()
+    {
+        // A prefix with non-ASCII characters (UTF-8 in a label), and one long enough to be cut at Agrona's limit.
+        for (final String prefix : List.of("conn 1f /[::1]:4000 cubic", "conn 2 h\u00f4te-\u00e9t\u00e9 reno",
+            "conn 3 " + "x".repeat(CountersReader.MAX_LABEL_LENGTH)))
+        {
+            final CountersManager built = CountersBuffers.newManager(64 * 1024);
+            final ConnectionCounters counters = new ConnectionCounters(built, 0x1f, prefix);
+            counters.newCounter("cwnd-gain");
+            counters.newCounter("n\u00e4me");
+            final CountersManager expected = CountersBuffers.newManager(64 * 1024);
+            for (int i = 0; i < ConnectionCounters.COUNT; i++)
+            {
+                CounterKey.newCounter(expected, CounterType.CONNECTION, 0x1f, ConnectionCounters.name(i),
+                    prefix + ": " + ConnectionCounters.name(i));
+            }
+            CounterKey.newCounter(expected, CounterType.CONTROLLER, 0x1f, "cwnd-gain", prefix + ": cwnd-gain");
+            CounterKey.newCounter(expected, CounterType.CONTROLLER, 0x1f, "n\u00e4me", prefix + ": n\u00e4me");
+
+            assertEquals(countAllocated(expected), countAllocated(built));
+            expected.forEach((id, typeId, key, label) ->
+            {
+                assertEquals(typeId, built.getCounterTypeId(id), prefix);
+                assertEquals(label, built.getCounterLabel(id), prefix);
+                assertEquals(CounterKey.ownerId(key), CounterKey.ownerId(keyOf(built, id)), prefix);
+                assertEquals(CounterKey.name(key), CounterKey.name(keyOf(built, id)), prefix);
+            });
+            counters.close();
+            assertEquals(0, countAllocated(built), "released with the connection");
+        }
+    }
+
+    @Test
+    void aNameTooLongIsRefused()
+    {
+        final ConnectionCounters counters =
+            new ConnectionCounters(CountersBuffers.newManager(64 * 1024), 7, "conn 7 /127.0.0.1:4000 bbr");
+        counters.newCounter("n".repeat(CounterKey.MAX_NAME_LENGTH));
+        assertThrows(IllegalArgumentException.class,
+            () -> counters.newCounter("n".repeat(CounterKey.MAX_NAME_LENGTH + 1)));
+    }
+
+    @Test
     void aLabelWithoutNamesMapsToNothing()
     {
         assertEquals(List.of(), ConnectionCounters.controllerStateNames("conn 7: cc-state"));
@@ -56,6 +103,19 @@ class ConnectionCountersTest
             }
         });
         return value[0];
+    }
+
+    private static DirectBuffer keyOf(final CountersManager manager, final int id)
+    {
+        final DirectBuffer[] found = { null };
+        manager.forEach((counterId, typeId, key, label) ->
+        {
+            if (counterId == id)
+            {
+                found[0] = new UnsafeBuffer(key, 0, key.capacity());
+            }
+        });
+        return found[0];
     }
 
     private static int countAllocated(final CountersManager manager)

@@ -1,0 +1,357 @@
+#!/bin/bash
+# Flood acceptance: the command-line servers, each a JVM of its own on loopback in its default secure mode and JVM
+# settings (as users run them), flooded from raw UDP sockets of another loopback host (127.0.0.2 and up,
+# io.pacelink.perf.soak.HelloFlood) while a legitimate client uses them (docs/security.md, "Floods, measured"):
+#
+#   half-open  for `pacelink receive` and `pacelink perf -s` in turn: HALF_OPEN_RATE hellos a second for DURATION s,
+#              each a new client id with a genuine Noise message and a MAC that checks, following every RETRY with
+#              its token, never confirming. Beside it io.pacelink.perf.soak.ConnectProbe connects to the server
+#              through a `pacelink netem` relay (DELAY ms each way) every 100-250 ms from 2 s before the flood to 2 s
+#              after it. Passes if every connect succeeded within MAX_RTTS round-trip times of that path: under a
+#              flood a connect takes two round trips (the RETRY, then the handshake) plus the work of both ends and
+#              the relay's lateness, so a little over two; a hello lost, dropped or answered late costs a third and a
+#              retransmission timeout (the summary counts the attempts over 3 RTTs apart).
+#   tokened    for `pacelink ping --echo`: TOKENED_RATE valid-MAC hellos a second for DURATION s from SOURCES
+#              addresses, spending every token a RETRY brings on a genuine hello and repeating it in between (the
+#              Diffie-Hellman work is what this costs the server), while `pacelink ping` sends a request every 0.2 s.
+#              Passes if the server's duty-cycle thread (the CLI servers run their endpoint on their main thread)
+#              used at most CPU_LIMIT % of a core over the flood, its longest duty cycle stayed at most
+#              DUTY_LIMIT_MS, its resident memory SETTLE s after the flood was within RSS_LIMIT_MB of what it was
+#              before it, and the ping got every echo.
+#
+# Both also check that the attack's answers stayed smaller than the attack (no amplification). It writes
+# OUT/summary.md (what each check saw, the servers' defence counters, the last lines of a failed run's log), prints
+# it, and exits 0 if every check passed, 1 if one failed, 2 on a usage error. Everything it started is stopped when it
+# ends, also when it is interrupted.
+#
+#   perf/scripts/flood.sh [--duration SECONDS] [--out DIR] [--cases half-open,tokened] [--servers receive,perf]
+#                         [--settle SECONDS] [--half-open-rate PPS] [--tokened-rate PPS] [--sources N] [--delay MS]
+#
+# Defaults: 60 s floods, OUT a new folder under /tmp, both cases, both servers of the half-open case, 60 s settle,
+# 1000 half-open hellos/s, 20000 tokened hellos/s from 8 sources, 10 ms relay delay each way.
+# Environment: JAR (examples/target/pacelink.jar), BENCH (perf/target/benchmarks.jar, for the attacker and the
+# probe), JAVA_OPTS (none: the servers as users run them), TOOL_OPTS ("-Xmx256m -XX:+UseSerialGC", the attacker,
+# probe, relay and ping), MAX_RTTS (2), CPU_LIMIT (25), DUTY_LIMIT_MS (20), RSS_LIMIT_MB (10). The tools keep their
+# host key and known hosts in OUT/config (XDG_CONFIG_HOME).
+set -u
+set -o pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
+REPO=$(cd "$HERE/../.." && pwd)
+JAR=${JAR:-$REPO/examples/target/pacelink.jar}
+BENCH=${BENCH:-$REPO/perf/target/benchmarks.jar}
+JAVA_OPTS=${JAVA_OPTS:-}
+TOOL_OPTS=${TOOL_OPTS:--Xmx256m -XX:+UseSerialGC}
+MAX_RTTS=${MAX_RTTS:-2}
+CPU_LIMIT=${CPU_LIMIT:-25}
+DUTY_LIMIT_MS=${DUTY_LIMIT_MS:-20}
+RSS_LIMIT_MB=${RSS_LIMIT_MB:-10}
+DURATION=60
+OUT=""
+CASES=half-open,tokened
+SERVERS=receive,perf
+SETTLE=60
+HALF_OPEN_RATE=1000
+TOKENED_RATE=20000
+SOURCES=8
+DELAY=10
+
+usage() {
+  sed -n '2,/^set -u/p' "$0" | sed -e '/^set -u/d' -e 's/^# \{0,1\}//' >&2
+  exit 2
+}
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --duration) DURATION=${2:-}; shift 2 ;;
+    --out) OUT=${2:-}; shift 2 ;;
+    --cases) CASES=${2:-}; shift 2 ;;
+    --servers) SERVERS=${2:-}; shift 2 ;;
+    --settle) SETTLE=${2:-}; shift 2 ;;
+    --half-open-rate) HALF_OPEN_RATE=${2:-}; shift 2 ;;
+    --tokened-rate) TOKENED_RATE=${2:-}; shift 2 ;;
+    --sources) SOURCES=${2:-}; shift 2 ;;
+    --delay) DELAY=${2:-}; shift 2 ;;
+    -h|--help) usage ;;
+    *) echo "flood.sh: unknown option '$1' (--help lists them)" >&2; exit 2 ;;
+  esac
+done
+for n in DURATION SETTLE HALF_OPEN_RATE TOKENED_RATE SOURCES DELAY CPU_LIMIT DUTY_LIMIT_MS RSS_LIMIT_MB; do
+  case "${!n}" in ''|*[!0-9]*) echo "flood.sh: $n must be a whole number, got '${!n}'" >&2; exit 2 ;; esac
+done
+case "$MAX_RTTS" in ''|*[!0-9.]*) echo "flood.sh: MAX_RTTS must be a number, got '$MAX_RTTS'" >&2; exit 2 ;; esac
+[ "$DURATION" -ge 1 ] || { echo "flood.sh: --duration must be at least 1 s" >&2; exit 2; }
+[ "$DELAY" -ge 1 ] || { echo "flood.sh: --delay must be at least 1 ms (the probe's unit is the path's RTT)" >&2; exit 2; }
+[ "$SOURCES" -ge 1 ] && [ "$SOURCES" -le 200 ] || { echo "flood.sh: --sources must be 1-200" >&2; exit 2; }
+for c in ${CASES//,/ }; do
+  case "$c" in half-open|tokened) ;; *) echo "flood.sh: --cases takes half-open and tokened, got '$c'" >&2; exit 2 ;; esac
+done
+for s in ${SERVERS//,/ }; do
+  case "$s" in receive|perf) ;; *) echo "flood.sh: --servers takes receive and perf, got '$s'" >&2; exit 2 ;; esac
+done
+[ -f "$JAR" ] || { echo "flood.sh: $JAR not found; build it: mvn -B -q -pl examples -am package -DskipTests" >&2; exit 2; }
+[ -f "$BENCH" ] || { echo "flood.sh: $BENCH not found; build it: mvn -B -q -pl perf -am package -DskipTests" >&2; exit 2; }
+OUT=${OUT:-/tmp/flood-$(date +%Y%m%d-%H%M%S)}
+rm -rf "$OUT/logs" "$OUT/incoming"
+mkdir -p "$OUT/logs" "$OUT/incoming" "$OUT/config"
+# Absolute: a relative XDG_CONFIG_HOME is ignored (XDG Base Directory spec).
+OUT=$(cd "$OUT" && pwd)
+export XDG_CONFIG_HOME="$OUT/config"
+AGRONA="--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED --add-opens=java.base/jdk.internal.misc=ALL-UNNAMED --add-opens=java.base/sun.nio.ch=ALL-UNNAMED"
+PIDS=()
+
+# free_port, await_line
+. "$HERE/processes.sh"
+
+cleanup() { # every process this script started, by the pid it recorded
+  for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null; done
+  wait 2>/dev/null
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+stop() { # pid...: stop them and wait for them
+  for pid in "$@"; do kill "$pid" 2>/dev/null; done
+  for pid in "$@"; do wait "$pid" 2>/dev/null; done
+}
+
+rss_kb() { awk '/^VmRSS:/ {print $2}' "/proc/$1/status" 2>/dev/null || echo 0; }
+
+stat_json() { # pid file: the process's counters, one JSON document
+  java $TOOL_OPTS -jar "$JAR" stat --json --count 1 --pid "$1" > "$2" 2>/dev/null
+}
+
+start_server() { # name port: starts the server in its own JVM (SERVER_PID) and waits for it to listen
+  case "$1" in
+    receive) java $JAVA_OPTS -jar "$JAR" receive --listen "127.0.0.1:$2" --dir "$OUT/incoming" > "$OUT/logs/$1.log" 2>&1 & ;;
+    perf) java $JAVA_OPTS -jar "$JAR" perf -s -B 127.0.0.1 -p "$2" > "$OUT/logs/$1.log" 2>&1 & ;;
+    echo) java $JAVA_OPTS -jar "$JAR" ping --echo -B 127.0.0.1 -p "$2" > "$OUT/logs/$1.log" 2>&1 & ;;
+  esac
+  SERVER_PID=$!
+  PIDS+=("$SERVER_PID")
+  await_line "$OUT/logs/$1.log" listening
+}
+
+flood() { # name port mode rate sources: the attacker in the background (ATTACK_PID), waiting until it floods
+  java $TOOL_OPTS $AGRONA -cp "$BENCH" io.pacelink.perf.soak.HelloFlood --target "127.0.0.1:$2" --mode "$3" \
+    --rate "$4" --sources "$5" --duration "$DURATION" --summary "$OUT/$1.attack.json" > "$OUT/logs/$1.attack.log" 2>&1 &
+  ATTACK_PID=$!
+  PIDS+=("$ATTACK_PID")
+  await_line "$OUT/logs/$1.attack.log" "hello-flood: flooding"
+}
+
+START_LOAD=$(cut -d' ' -f1-3 /proc/loadavg)
+echo "flood.sh: cases $CASES, $DURATION s floods, load $START_LOAD, output in $OUT"
+
+half_open() { # server: receive or perf
+  local name="half-open-$1" port relay
+  port=$(free_port)
+  start_server "$1" "$port" || { echo "flood.sh: $1 did not start (logs/$1.log)" >&2; return 1; }
+  mv "$OUT/logs/$1.log" "$OUT/logs/$name.server.log"
+  relay=$(free_port)
+  java $TOOL_OPTS -jar "$JAR" netem --listen "127.0.0.1:$relay" --forward "127.0.0.1:$port" \
+    --path "delay=${DELAY}ms" --reverse-path "delay=${DELAY}ms" > "$OUT/logs/$name.relay.log" 2>&1 &
+  local relay_pid=$!
+  PIDS+=("$relay_pid")
+  await_line "$OUT/logs/$name.relay.log" relaying || return 1
+  java $TOOL_OPTS $AGRONA -cp "$BENCH" io.pacelink.perf.soak.ConnectProbe --target "127.0.0.1:$relay" \
+    --peer-key "$OUT/config/pacelink/host.pub" --rtt-ms "$((2 * DELAY))" --duration "$((DURATION + 4))" \
+    --summary "$OUT/$name.probe.json" > "$OUT/logs/$name.probe.log" 2>&1 &
+  local probe_pid=$!
+  PIDS+=("$probe_pid")
+  sleep 2
+  flood "$name" "$port" half-open "$HALF_OPEN_RATE" 1 || return 1
+  wait "$ATTACK_PID"
+  wait "$probe_pid"
+  stat_json "$SERVER_PID" "$OUT/$name.stat.json"
+  stop "$relay_pid" "$SERVER_PID"
+}
+
+tokened() {
+  local name=tokened port
+  port=$(free_port)
+  start_server echo "$port" || { echo "flood.sh: ping --echo did not start (logs/echo.log)" >&2; return 1; }
+  mv "$OUT/logs/echo.log" "$OUT/logs/$name.server.log"
+  python3 "$HERE/thread_cpu.py" watch "$SERVER_PID" "$OUT/$name.threads.json" 0.5 > /dev/null 2>&1 &
+  local watch_pid=$!
+  PIDS+=("$watch_pid")
+  # A legitimate client first, as a server sees before any flood: the handshake code is compiled, the heap warm.
+  java $TOOL_OPTS -jar "$JAR" ping "127.0.0.1:$port" -c 20 -i 0.05 -q > "$OUT/logs/$name.warmup.log" 2>&1
+  sleep 1
+  stat_json "$SERVER_PID" "$OUT/$name.before.stat.json"
+  local rss_before
+  rss_before=$(rss_kb "$SERVER_PID")
+  local pings=$((DURATION * 5))
+  local flood_start
+  flood_start=$(date +%s.%N)
+  java $TOOL_OPTS -jar "$JAR" ping "127.0.0.1:$port" -c "$pings" -i 0.2 -W 10s -q > "$OUT/logs/$name.ping.log" 2>&1 &
+  local ping_pid=$!
+  PIDS+=("$ping_pid")
+  flood "$name" "$port" tokened "$TOKENED_RATE" "$SOURCES" || return 1
+  flood_start=$(date +%s.%N)
+  local rss_peak=$rss_before
+  while kill -0 "$ATTACK_PID" 2>/dev/null; do
+    local r
+    r=$(rss_kb "$SERVER_PID")
+    [ "${r:-0}" -gt "$rss_peak" ] && rss_peak=$r
+    sleep 1
+  done
+  wait "$ATTACK_PID"
+  local flood_end
+  flood_end=$(date +%s.%N)
+  wait "$ping_pid"
+  local ping_exit=$?
+  stat_json "$SERVER_PID" "$OUT/$name.after.stat.json"
+  local rss_end
+  rss_end=$(rss_kb "$SERVER_PID")
+  sleep "$SETTLE"
+  local rss_settled
+  rss_settled=$(rss_kb "$SERVER_PID")
+  printf '{"rss_before_kb": %s, "rss_peak_kb": %s, "rss_flood_end_kb": %s, "rss_settled_kb": %s, "settle_s": %s, "ping_exit": %s, "flood_start": %s, "flood_end": %s}\n' \
+    "$rss_before" "$rss_peak" "$rss_end" "$rss_settled" "$SETTLE" "$ping_exit" "$flood_start" "$flood_end" \
+    > "$OUT/$name.server.json"
+  stop "$SERVER_PID"
+  wait "$watch_pid" 2>/dev/null
+  python3 "$HERE/thread_cpu.py" report "$OUT/$name.threads.json" "$flood_start" "$flood_end" \
+    > "$OUT/$name.threads.txt" 2>&1
+}
+
+for c in ${CASES//,/ }; do
+  if [ "$c" = half-open ]; then
+    for s in ${SERVERS//,/ }; do half_open "$s"; done
+  else
+    tokened
+  fi
+done
+
+python3 - "$OUT" "$CASES" "$SERVERS" "$DURATION" "$HALF_OPEN_RATE" "$TOKENED_RATE" "$SOURCES" "$DELAY" "$MAX_RTTS" \
+  "$CPU_LIMIT" "$DUTY_LIMIT_MS" "$RSS_LIMIT_MB" "$START_LOAD" "$(cut -d' ' -f1-3 /proc/loadavg)" <<'PY'
+import json, os, re, sys
+(out, cases, servers, duration, half_rate, tok_rate, sources, delay, max_rtts, cpu_limit, duty_limit, rss_limit,
+ start_load, load) = sys.argv[1:]
+max_rtts, cpu_limit, duty_limit, rss_limit = float(max_rtts), float(cpu_limit), float(duty_limit), float(rss_limit)
+checks, lines = [], []
+
+def check(name, ok, detail, log=None):
+    checks.append((name, ok, detail, log))
+
+def load_json(name):
+    path = os.path.join(out, name)
+    try:
+        return json.load(open(path))
+    except (OSError, ValueError):
+        return None
+
+def endpoint(stat):
+    for p in (stat or {}).get('processes', []):
+        if p.get('endpoint'):
+            return p['endpoint']
+    return {}
+
+DEFENCES = ('retries-sent', 'retry-tokens-reused', 'retry-tokens-invalid', 'handshakes-unvalidated',
+            'handshakes-evicted', 'key-exchanges-limited', 'answers-rate-limited', 'handshakes-rate-limited',
+            'handshake-timeouts', 'handshake-auth-failures', 'hellos-bad-mac', 'connections-opened', 'errors',
+            'longest-duty-cycle-ns')
+
+def defences(e):
+    return ', '.join('%s %s' % (k, e[k]) for k in DEFENCES if k in e)
+
+def attack_check(name, a, log):
+    if a is None:
+        check('%s: attack ran' % name, False, 'no attack summary', log)
+        return
+    ratio = a['answer_to_attack_bytes']
+    check('%s: attack at its rate, answered without amplification' % name,
+          a['datagrams_sent'] > 0 and ratio < 1.0,
+          '%d datagrams in %.1f s (%.0f/s; %d fresh, %d with a new token, %d repeated; %d Noise messages built), '
+          '%.1f MB; answers %d (%d RETRY, %d HANDSHAKE, %d CLOSE, %d other), %.3f of the bytes sent' % (
+              a['datagrams_sent'], a['duration_s'], a['rate_achieved'], a['sent_fresh'], a['sent_tokened'],
+              a['sent_repeated'], a['noise_messages_built'], a['bytes_sent'] / 1e6, a['datagrams_received'],
+              a['retries_received'], a['handshakes_received'], a['closes_received'], a['other_received'], ratio),
+          log)
+
+for c in cases.split(','):
+    if c == 'half-open':
+        for s in servers.split(','):
+            name = 'half-open-' + s
+            p = load_json(name + '.probe.json')
+            if p is None:
+                check('%s: every connect within %.1f RTTs' % (name, max_rtts), False, 'no probe summary',
+                      'logs/%s.probe.log' % name)
+            else:
+                over = [a for a in p['attempt_list'] if 'failed' in a or a['rtts'] > max_rtts]
+                third = [a for a in p['attempt_list'] if 'failed' not in a and a['rtts'] > 3]
+                check('%s: every connect within %g RTTs' % (name, max_rtts),
+                      p['attempts'] > 0 and not over,
+                      '%d connects through a %.0f ms RTT path, %d failed; p50 %.1f ms = %.2f RTTs, max %.1f ms = '
+                      '%.2f RTTs; %d over %g RTTs, %d of them over 3 (a third round trip or a stall): %s' % (
+                          p['attempts'], p['rtt_ms'], p['failed'], p['p50_ms'], p['p50_rtts'], p['max_ms'],
+                          p['max_rtts'], len(over), max_rtts, len(third),
+                          ', '.join('%s s: %s' % (a['at_s'], a.get('failed') or '%.2f' % a['rtts'])
+                                    for a in over) or 'none'),
+                      'logs/%s.probe.log' % name)
+            attack_check(name, load_json(name + '.attack.json'), 'logs/%s.attack.log' % name)
+            e = endpoint(load_json(name + '.stat.json'))
+            lines.append('- %s server counters: %s' % (name, defences(e) or 'not read'))
+    else:
+        name = 'tokened'
+        srv = load_json('tokened.server.json')
+        before = endpoint(load_json('tokened.before.stat.json'))
+        after = endpoint(load_json('tokened.after.stat.json'))
+        if srv is None:
+            check('tokened: server measured', False, 'no server figures', 'logs/tokened.server.log')
+        else:
+            cpu = None
+            try:
+                text = open(os.path.join(out, 'tokened.threads.txt')).read()
+                m = re.search(r'window \(([\d.]+) s\): main ([\d.]+) %\s+agent ([\d.]+) %', text)
+                if m:
+                    cpu = float(m.group(2)) + float(m.group(3))
+                    window = float(m.group(1))
+            except OSError:
+                pass
+            check('tokened: duty-cycle thread CPU at most %.0f %% of a core' % cpu_limit,
+                  cpu is not None and cpu <= cpu_limit,
+                  ('%.1f %% of a core over the %.0f s flood (main + agent threads, thread_cpu.py)' % (cpu, window))
+                  if cpu is not None else 'no thread CPU figures (tokened.threads.txt)', 'tokened.threads.txt')
+            b, a = before.get('longest-duty-cycle-ns'), after.get('longest-duty-cycle-ns')
+            check('tokened: no duty cycle over %.0f ms' % duty_limit,
+                  a is not None and a <= duty_limit * 1e6,
+                  'longest duty cycle %.2f ms before the flood (start-up and warm-up included), %.2f ms after it' % (
+                      (b or 0) / 1e6, (a or 0) / 1e6) if a is not None else 'counters not read',
+                  'logs/tokened.server.log')
+            grown = (srv['rss_settled_kb'] - srv['rss_before_kb']) / 1024.0
+            check('tokened: RSS within %.0f MiB of its start %d s after the flood' % (rss_limit, srv['settle_s']),
+                  grown <= rss_limit,
+                  'RSS %.1f MiB before, %.1f peak, %.1f at the end of the flood, %.1f %d s later (%+.1f MiB)' % (
+                      srv['rss_before_kb'] / 1024.0, srv['rss_peak_kb'] / 1024.0, srv['rss_flood_end_kb'] / 1024.0,
+                      srv['rss_settled_kb'] / 1024.0, srv['settle_s'], grown), 'logs/tokened.server.log')
+            ping = ''
+            try:
+                ping = [l for l in open(os.path.join(out, 'logs/tokened.ping.log')) if 'received' in l]
+                ping = ping[-1].strip() if ping else ''
+            except OSError:
+                pass
+            check('tokened: the ping got every echo', srv['ping_exit'] == 0 and ' 0% packet loss' in ping,
+                  'exit %d: %s' % (srv['ping_exit'], ping or 'no summary'), 'logs/tokened.ping.log')
+        attack_check(name, load_json('tokened.attack.json'), 'logs/tokened.attack.log')
+        lines.append('- tokened server counters after the flood: %s' % (defences(after) or 'not read'))
+
+passed = all(ok for _, ok, _, _ in checks) and checks
+head = ['# Flood summary', '',
+        '%s: cases %s, %s s floods (half-open %s/s, tokened %s/s from %s sources), relay delay %s ms each way; '
+        'load %s at the start, %s at the end' % ('PASS' if passed else 'FAIL', cases, duration, half_rate, tok_rate,
+                                                  sources, delay, start_load, load), '',
+        '| check | result | detail |', '|---|---|---|']
+for name, ok, detail, _ in checks:
+    head.append('| %s | %s | %s |' % (name, 'ok' if ok else 'FAILED', detail))
+text = '\n'.join(head + [''] + lines)
+TAIL_LINES = 15
+for name, ok, detail, log in checks:
+    if not ok and log and os.path.exists(os.path.join(out, log)):
+        with open(os.path.join(out, log), errors='replace') as f:
+            tail = [l.rstrip('\n') for l in f.readlines()[-TAIL_LINES:]]
+        text += '\n\n%s (%s, last lines):\n```\n%s\n```' % (name, log, '\n'.join(tail) or '(empty)')
+text += '\n'
+open(os.path.join(out, 'summary.md'), 'w').write(text)
+print(text)
+sys.exit(0 if passed else 1)
+PY

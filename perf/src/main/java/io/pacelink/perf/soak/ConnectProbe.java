@@ -1,0 +1,140 @@
+package io.pacelink.perf.soak;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.pacelink.transport.Connection;
+import io.pacelink.transport.ConnectionFailedException;
+import io.pacelink.transport.Endpoint;
+import io.pacelink.transport.PacelinkContext;
+import io.pacelink.transport.keys.KeyFiles;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.Callable;
+
+/**
+ * The flood acceptance's legitimate client ({@code perf/scripts/flood.sh}): from one endpoint of its own, a new
+ * secure connection to the server every 100–250 ms (uniformly random, so it samples every phase of the flood), each
+ * timed from its {@code connect} call to CONNECTED and then closed. Each connect time is also given in round-trip
+ * times of the path ({@code --rtt-ms}, the relay's delay both ways): a connect needs one round trip, or two when the
+ * server answers with a RETRY (it does under a flood), and a hello lost or dropped costs a retransmission timeout on
+ * top. It prints one JSON object: every attempt (when, how long, in RTTs, or why it failed) and the count, median and
+ * maximum; the script judges them.
+ */
+@Command(
+    name = "connect-probe",
+    mixinStandardHelpOptions = true,
+    description = "Connect to a secure server again and again for a time, timing each connect; write a JSON summary.")
+public final class ConnectProbe implements Callable<Integer>
+{
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    @Option(names = "--target", required = true, description = "The server's (or its relay's) HOST:PORT.")
+    private String target;
+
+    @Option(names = "--peer-key", required = true, description = "The server's public key file (its host.pub).")
+    private Path peerKey;
+
+    @Option(names = "--duration", defaultValue = "60", description = "Seconds of connects (default ${DEFAULT-VALUE}).")
+    private double durationSeconds;
+
+    @Option(names = "--rtt-ms", required = true, description = "The path's round-trip time in ms: the unit of the " +
+        "figures.")
+    private double rttMs;
+
+    @Option(names = "--interval-ms", defaultValue = "100-250",
+        description = "Pause between connects, MIN-MAX ms, uniformly random (default ${DEFAULT-VALUE}).")
+    private String intervalMs;
+
+    @Option(names = "--timeout", defaultValue = "5", description = "Seconds a connect may take before it counts as " +
+        "failed (default ${DEFAULT-VALUE}).")
+    private double timeoutSeconds;
+
+    @Option(names = "--summary", description = "Write the JSON summary here too (always printed).")
+    private Path summary;
+
+    /**
+     * @param args the command line.
+     */
+    public static void main(final String[] args)
+    {
+        System.exit(new CommandLine(new ConnectProbe()).execute(args));
+    }
+
+    public Integer call() throws IOException, InterruptedException
+    {
+        final int dash = intervalMs.indexOf('-');
+        final int minMs = Integer.parseInt(dash < 0 ? intervalMs : intervalMs.substring(0, dash));
+        final int maxMs = Integer.parseInt(dash < 0 ? intervalMs : intervalMs.substring(dash + 1));
+        final int colon = target.lastIndexOf(':');
+        if (minMs < 0 || maxMs < minMs || rttMs <= 0 || durationSeconds <= 0 || colon <= 0)
+        {
+            throw new CommandLine.ParameterException(new CommandLine(this),
+                "--interval-ms MIN-MAX with 0 <= MIN <= MAX, --rtt-ms and --duration positive, --target HOST:PORT");
+        }
+        final InetSocketAddress server = new InetSocketAddress(target.substring(0, colon),
+            Integer.parseInt(target.substring(colon + 1)));
+        final PacelinkContext context = new PacelinkContext().bindAddress(new InetSocketAddress("127.0.0.1", 0))
+            .acceptConnections(false);
+        context.security().serverPublicKey(KeyFiles.readPublicKey(peerKey));
+        final SplittableRandom random = new SplittableRandom(7);
+        final ArrayNode attempts = MAPPER.createArrayNode();
+        final List<Double> connectedMs = new ArrayList<>();
+        int failed = 0;
+        final long timeoutNs = (long)(timeoutSeconds * 1e9);
+        try (Endpoint endpoint = Endpoint.launch(context))
+        {
+            final long startNs = System.nanoTime();
+            final long durationNs = (long)(durationSeconds * 1e9);
+            while (System.nanoTime() - startNs < durationNs)
+            {
+                final long calledNs = System.nanoTime();
+                final ObjectNode attempt = attempts.addObject();
+                attempt.put("at_s", Math.round((calledNs - startNs) / 1e6) / 1e3);
+                try
+                {
+                    final Connection connection = endpoint.connect(server, null, timeoutNs);
+                    final double ms = (System.nanoTime() - calledNs) / 1e6;
+                    connectedMs.add(ms);
+                    attempt.put("ms", Math.round(ms * 100) / 100.0).put("rtts", Math.round(ms / rttMs * 100) / 100.0);
+                    connection.closeNow();
+                }
+                catch (final ConnectionFailedException ex)
+                {
+                    failed++;
+                    attempt.put("failed", ex.getMessage());
+                }
+                Thread.sleep(minMs + random.nextInt(maxMs - minMs + 1));
+            }
+        }
+        final List<Double> sorted = new ArrayList<>(connectedMs);
+        Collections.sort(sorted);
+        final ObjectNode json = MAPPER.createObjectNode();
+        json.put("rtt_ms", rttMs);
+        json.put("attempts", attempts.size());
+        json.put("connected", connectedMs.size());
+        json.put("failed", failed);
+        json.put("p50_ms", sorted.isEmpty() ? 0.0 : sorted.get(sorted.size() / 2));
+        json.put("max_ms", sorted.isEmpty() ? 0.0 : sorted.get(sorted.size() - 1));
+        json.put("p50_rtts", sorted.isEmpty() ? 0.0 : sorted.get(sorted.size() / 2) / rttMs);
+        json.put("max_rtts", sorted.isEmpty() ? 0.0 : sorted.get(sorted.size() - 1) / rttMs);
+        json.set("attempt_list", attempts);
+        final String text = MAPPER.writeValueAsString(json);
+        System.out.println(text);
+        if (null != summary)
+        {
+            Files.writeString(summary, text + "\n");
+        }
+        return 0;
+    }
+}
