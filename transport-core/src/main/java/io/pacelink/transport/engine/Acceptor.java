@@ -173,6 +173,16 @@ final class Acceptor
             return;
         }
 
+        if (hasNoise && isMacValid && hello.tokenLength() > 0 && !keyExchanges.hasCredit(null, nowNs))
+        {
+            // A token buys one key exchange, not one hello: a hello the key-exchange budget cannot serve now is
+            // dropped before admission spends its token, so its client's retransmission, echoing the same token, is
+            // served once there is credit — rather than treated as a reused token, and the client sent through
+            // RETRYs it follows only twice. (Checking it here also spares the flood's hellos the token's HMAC.)
+            securityCounters.keyExchangesLimited().incrementRelease();
+            return;
+        }
+
         // The floor applies to the datagram, integrity trailer included (handshake packets always carry a CRC32C).
         // A hello whose MAC does not check goes through admission too: a client whose key differs from this server's
         // learns so — at first from the key a RETRY to an NK hello carries, then from a refusal to its validated

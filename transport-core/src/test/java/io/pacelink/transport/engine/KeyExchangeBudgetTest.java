@@ -4,6 +4,7 @@ import io.pacelink.transport.Connection;
 import io.pacelink.transport.ConnectionState;
 import io.pacelink.transport.EndpointLimits;
 import io.pacelink.transport.PacelinkContext;
+import io.pacelink.transport.RetryMode;
 import io.pacelink.transport.secure.X25519;
 import io.pacelink.transport.testing.TestNetwork;
 import org.junit.jupiter.api.Test;
@@ -142,6 +143,23 @@ class KeyExchangeBudgetTest
 
         connectAll(server, connections, 8 * SECOND_NS);
         assertEquals(60, server.counters().connectionsOpened().get());
+    }
+
+    /**
+     * A token buys one key exchange: a client whose tokened hello the budget could not serve retransmits it with the
+     * same token and is served once there is credit — no second RETRY, no token counted as reused.
+     */
+    @Test
+    void aHelloTheBudgetCannotServeKeepsItsTokenForItsRetransmission()
+    {
+        final PacelinkContext context = new PacelinkContext();
+        context.limits().retryMode(RetryMode.ALWAYS).keyExchangesPerSecond(1).keyExchangeBurst(1);
+        final EndpointCore server = newServer(context);
+        connectAll(server, connectAtOnce(2), 3 * SECOND_NS);
+
+        assertTrue(server.securityCounters().keyExchangesLimited().get() > 0, "the second client waited");
+        assertEquals(2, server.securityCounters().retriesSent().get(), "one RETRY for each client");
+        assertEquals(0, server.securityCounters().retryTokensReused().get());
     }
 
     @Test
