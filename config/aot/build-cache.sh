@@ -22,6 +22,7 @@ fi
 # The options bin/pacelink starts this JDK with: a cache is used only by a JVM started as the one that wrote it.
 # They keep JDK 25's warnings about the native port's library and Agrona's and JCTools' Unsafe off the output.
 flags=(--enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow -Dpacelink.config.dir="$work/config")
+: > "$work/server.log" # there before the loop below reads it (the background job's redirect may come later)
 "$java" "${flags[@]}" -jar "$jar" perf -s -1 -B 127.0.0.1 -p 0 > "$work/server.log" 2>&1 &
 server=$!
 trap 'kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true' EXIT
