@@ -7,6 +7,8 @@
 #
 # usage: build-cache.sh JAVA JAR CACHE        (JAVA: a java of JDK 25 or newer)
 set -euo pipefail
+# shellcheck source=config/training-server.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../training-server.sh"
 java="$(readlink -f "$1")"
 jar="$(readlink -f "$2")"
 cache="$3"
@@ -22,20 +24,11 @@ fi
 # The options bin/pacelink starts this JDK with: a cache is used only by a JVM started as the one that wrote it.
 # They keep JDK 25's warnings about the native port's library and Agrona's and JCTools' Unsafe off the output.
 flags=(--enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow -Dpacelink.config.dir="$work/config")
-: > "$work/server.log" # there before the loop below reads it (the background job's redirect may come later)
-"$java" "${flags[@]}" -jar "$jar" perf -s -1 -B 127.0.0.1 -p 0 > "$work/server.log" 2>&1 &
-server=$!
-trap 'kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true' EXIT
-port=""
-for _ in $(seq 1 1200); do # two minutes: a JVM without its cache starts slowly on a loaded machine
-    port="$(sed -n 's/^Server listening on 127\.0\.0\.1 port \([0-9]*\).*/\1/p' "$work/server.log")"
-    [[ -n "$port" ]] && break
-    sleep 0.1
-done
-if [[ -z "$port" ]]; then
+if ! start_training_server "$work/server.log" "$java" "${flags[@]}" -jar "$jar" perf -s -1 -B 127.0.0.1 -p 0; then
     echo "aot: the training perf server did not start: $(cat "$work/server.log")" >&2
     exit 1
 fi
+trap 'kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true' EXIT
 # Two seconds of test: long enough for the transport's hot path to be profiled (JEP 515), so that the JIT of a
 # started client compiles it sooner.
 if ! "$java" -XX:AOTCacheOutput="$cache" "${flags[@]}" -jar "$jar" perf -c 127.0.0.1 -p "$port" -t 2 \
