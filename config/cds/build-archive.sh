@@ -6,6 +6,8 @@
 #
 # usage: build-archive.sh JAR ARCHIVE
 set -euo pipefail
+# shellcheck source=config/training-server.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../training-server.sh"
 jar="$(readlink -f "$1")"
 archive="$2"
 work="$(dirname "$archive")/cds"
@@ -32,20 +34,9 @@ train version --version
 train help --help
 train stat stat --dir "$counters" --count 1
 train demo demo --loopback --size 4MiB --baseline 0s
-# A perf server serving one test, a ping and a client against it. Its log exists before it starts: the background
-# job opens it only once it runs, and a sed on a missing file (exit 2 under set -e) failed the build on a loaded machine.
-: > "$work/server.log"
-java -Xshare:off -XX:DumpLoadedClassList="$work/server.classes" "${flags[@]}" -cp "$jar" \
-    io.pacelink.cli.PacelinkCommand perf -s -1 -B 127.0.0.1 -p 0 > "$work/server.log" 2>&1 &
-server=$!
-port=""
-for _ in $(seq 1 1200); do # two minutes: a JVM without its archive starts slowly on a loaded machine
-    port="$(sed -n 's/^Server listening on 127\.0\.0\.1 port \([0-9]*\).*/\1/p' "$work/server.log")"
-    [[ -n "$port" ]] && break
-    sleep 0.1
-done
-if [[ -z "$port" ]]; then
-    kill "$server" 2>/dev/null || true
+# A perf server serving one test, a ping and a client against it.
+if ! start_training_server "$work/server.log" java -Xshare:off -XX:DumpLoadedClassList="$work/server.classes" \
+    "${flags[@]}" -cp "$jar" io.pacelink.cli.PacelinkCommand perf -s -1 -B 127.0.0.1 -p 0; then
     echo "cds: the training perf server did not start: $(cat "$work/server.log")" >&2
     exit 1
 fi

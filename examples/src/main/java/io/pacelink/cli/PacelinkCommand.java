@@ -15,7 +15,9 @@ import java.util.function.Supplier;
 @Command(
     name = "pacelink",
     mixinStandardHelpOptions = true,
-    version = "pacelink 0.1.0",
+    // The second line says what runs the command: bin/pacelink names its way (pacelink.launch), java -jar says nothing.
+    version = { "pacelink 0.1.0",
+        "${sys:pacelink.launch:-java -jar}: Java ${sys:java.version}, ${sys:java.vm.name} ${sys:java.vm.version}" },
     description = "Reliable transport over UDP with pluggable congestion control (BBRv1, BBRplus, BBRv2, BBRv3, " +
         "CUBIC, Reno).")
 public final class PacelinkCommand implements Callable<Integer>
@@ -107,7 +109,10 @@ public final class PacelinkCommand implements Callable<Integer>
         subcommands.put("send", SendCommand::new);
         subcommands.put("receive", ReceiveCommand::new);
         subcommands.put("keygen", KeygenCommand::new);
-        subcommands.put("help", CommandLine.HelpCommand::new);
+        // A lambda, not a constructor reference: picocli's classes are Java 5 bytecode, which an AOT cache (JDK 24+,
+        // JEP 483) leaves out once linked, and a constructor reference's call site names the class itself, so
+        // archiving the resolved call site (-XX:+AOTClassLinking) crashed the cache's assembly (docs/tools.md).
+        subcommands.put("help", () -> new CommandLine.HelpCommand());
         return subcommands;
     }
 

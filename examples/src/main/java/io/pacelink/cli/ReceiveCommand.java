@@ -83,6 +83,7 @@ public final class ReceiveCommand implements Callable<Integer>
         ioOptions.validate();
         security.apply(new PacelinkContext(), address, "listening on"); // fail fast, before printing anything
         final PrintStream out = System.out;
+        ServerHeap.returnMemoryWhenIdle();
         return FileReceiver.run(
             new FileReceiver.Plan(address, directory, mode.overwrite, mode.resumeOnly, once, DiskSpace.FILE_STORE,
                 (context) -> security.apply(ioOptions.apply(context), address, "listening on")),

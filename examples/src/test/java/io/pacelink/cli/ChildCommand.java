@@ -70,6 +70,16 @@ final class ChildCommand implements AutoCloseable
     }
 
     /**
+     * @param builder a command line of its own, e.g. {@code bin/pacelink} with its environment.
+     * @return the running command.
+     * @throws IOException if it cannot be started.
+     */
+    static ChildCommand startProcess(final ProcessBuilder builder) throws IOException
+    {
+        return new ChildCommand(builder.start());
+    }
+
+    /**
      * @param environment variables set in the child's environment, beside the inherited ones.
      * @param args        the command line after {@code pacelink}.
      * @return the running command.

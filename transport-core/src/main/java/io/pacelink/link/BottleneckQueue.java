@@ -50,4 +50,17 @@ public interface BottleneckQueue
     {
         return 0;
     }
+
+    /**
+     * Change the drop-tail limits from now on, as {@code tc qdisc change} does; packets already queued stay, even
+     * above the new limits.
+     *
+     * @param limitPackets most packets queued, positive.
+     * @param limitBytes   most bytes queued, positive.
+     * @throws UnsupportedOperationException if this discipline's limits are fixed when it is built.
+     */
+    default void limits(final int limitPackets, final long limitBytes)
+    {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot change its limits");
+    }
 }

@@ -130,6 +130,17 @@ final class DelayLine
     /**
      * Double the arrays; the ring is unrolled so that it starts at index 0 again (the heap always does).
      */
+    /**
+     * @param packets grow the storage now so that up to this many packets at once need no allocation.
+     */
+    void reserve(final int packets)
+    {
+        while (this.packets.length < packets)
+        {
+            grow();
+        }
+    }
+
     private void grow()
     {
         final int capacity = packets.length;

@@ -9,8 +9,8 @@ public final class FifoQueue implements BottleneckQueue
 {
     private static final int INITIAL_CAPACITY = 64;
 
-    private final int limitPackets;
-    private final long limitBytes;
+    private int limitPackets;
+    private long limitBytes;
     private LinkPacket[] ring;
     private int head;
     private int count;
@@ -23,13 +23,24 @@ public final class FifoQueue implements BottleneckQueue
      */
     public FifoQueue(final int limitPackets, final long limitBytes)
     {
+        limits(limitPackets, limitBytes);
+        this.ring = new LinkPacket[INITIAL_CAPACITY];
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>
+     * Linux's {@code pfifo}/{@code bfifo} take a new limit the same way: {@code fifo_init} in net/sched/sch_fifo.c is
+     * both their init and change operation, and it only stores the limit.
+     */
+    public void limits(final int limitPackets, final long limitBytes)
+    {
         if (limitPackets <= 0 || limitBytes <= 0)
         {
             throw new IllegalArgumentException("queue limits must be positive");
         }
         this.limitPackets = limitPackets;
         this.limitBytes = limitBytes;
-        this.ring = new LinkPacket[INITIAL_CAPACITY];
     }
 
     /**
@@ -37,7 +48,7 @@ public final class FifoQueue implements BottleneckQueue
      */
     public LinkPacket enqueue(final LinkPacket packet, final long nowNs)
     {
-        if (count == limitPackets || bytes + packet.length() > limitBytes)
+        if (count >= limitPackets || bytes + packet.length() > limitBytes)
         {
             droppedPackets++;
             return packet;

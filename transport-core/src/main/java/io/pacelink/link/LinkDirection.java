@@ -25,11 +25,10 @@ public final class LinkDirection
     private final LinkPacketPool pool;
     private final SplittableRandom random;
     private final BottleneckQueue queue;
-    private final TokenBucketPolicer policer;
-    private final RateSchedule.Server bottleneck;
+    private TokenBucketPolicer policer;
+    private RateSchedule.Server bottleneck;
     private final DelayLine delayLine;
     private final LinkCounters counters = new LinkCounters();
-    private final LossModel.Kind lossKind;
     private final long jitterNs;
     private final JitterDistribution jitterDistribution;
     private final boolean keepOrder;
@@ -37,6 +36,7 @@ public final class LinkDirection
     private final double corruptProbability;
     private final int ecnRewrite;
 
+    private LossModel loss;
     private long delayNs;
     private boolean lossBadState;
     private LinkPacket inService;
@@ -63,7 +63,7 @@ public final class LinkDirection
         this.queue = BottleneckQueues.newQueue(spec, baseRttNs, random.nextLong(), this::onQueueDrop);
         this.bottleneck = spec.rate().newServer();
         this.policer = spec.policer().isPresent() ? spec.policer().newPolicer() : null;
-        this.lossKind = spec.loss().kind();
+        this.loss = spec.loss();
         this.delayNs = spec.delayNs();
         this.jitterNs = spec.jitterNs();
         this.jitterDistribution = spec.jitterDistribution();
@@ -229,6 +229,65 @@ public final class LinkDirection
     }
 
     /**
+     * Change the bottleneck's rate for the packets it starts serializing from now on, as {@code tc qdisc change ...
+     * rate} does for netem (net/sched/sch_netem.c, {@code netem_change}); the packet being serialized keeps the
+     * completion time it started with. {@link #spec()} keeps describing the rate the link was built with.
+     *
+     * @param rate the new rate schedule; its times count from zero, as the one the link was built with.
+     */
+    public void rate(final RateSchedule rate)
+    {
+        this.bottleneck = rate.newServer();
+    }
+
+    /**
+     * Change the random loss applied to packets offered from now on, as {@code tc qdisc change ... loss} does; a
+     * Gilbert-Elliott model starts in its good state.
+     *
+     * @param loss the new loss model ({@link LossModel#NONE} for none).
+     */
+    public void lossModel(final LossModel loss)
+    {
+        this.loss = loss;
+        this.lossBadState = false;
+    }
+
+    /**
+     * Put a new token-bucket policer in front of the queue (or remove it), as replacing a {@code tc police} action
+     * does: the new bucket starts full.
+     *
+     * @param policer the new policer, or {@link PolicerSpec#NONE} for none.
+     */
+    public void policer(final PolicerSpec policer)
+    {
+        this.policer = policer.isPresent() ? policer.newPolicer() : null;
+    }
+
+    /**
+     * Change the drop-tail limits of the bottleneck queue (see {@link BottleneckQueue#limits(int, long)}).
+     *
+     * @param limitPackets most packets queued.
+     * @param limitBytes   most bytes queued.
+     * @throws UnsupportedOperationException if the queue discipline's limits are fixed when it is built.
+     */
+    public void queueLimits(final int limitPackets, final long limitBytes)
+    {
+        queue.limits(limitPackets, limitBytes);
+    }
+
+    /**
+     * Grow the storage for packets propagating now, so that up to {@code packets} at once need no allocation later:
+     * for a caller that must allocate nothing from its first packet on and knows its high-water mark (the queue's
+     * storage still grows on demand, and the packets themselves come from the caller's pool).
+     *
+     * @param packets the most packets propagating at once.
+     */
+    public void reservePropagating(final int packets)
+    {
+        delayLine.reserve(packets);
+    }
+
+    /**
      * Lose exactly one chosen packet on arrival: the {@code offeredPacketNumber}-th packet offered to this direction
      * since it was built (1-based), whatever the loss model would have decided. A deterministic single loss for
      * experiments such as the CUBIC window curve after one loss (RFC 9438 section 4). It is counted with the random
@@ -371,8 +430,7 @@ public final class LinkDirection
      */
     private boolean randomLoss()
     {
-        final LossModel loss = spec.loss();
-        return switch (lossKind)
+        return switch (loss.kind())
         {
             case NONE -> false;
             case BERNOULLI -> random.nextDouble() < loss.lossInGood();

@@ -98,15 +98,25 @@ public final class EndpointLimits
 
     /**
      * Diffie-Hellman handshakes (secure mode) per second the whole endpoint performs, after a burst of
-     * {@link #DEFAULT_KEY_EXCHANGE_BURST}: each costs three X25519 operations, so this caps the share of the agent a
-     * flood of hellos with valid MACs and tokens can take (docs/security.md, "Cost, measured").
+     * {@link #DEFAULT_KEY_EXCHANGE_BURST}: each costs three X25519 operations and a connection's set-up, so this caps
+     * the share of the agent a flood of hellos with valid MACs and tokens can take (docs/security.md, "Admission" step
+     * 6 and "Floods, measured").
      */
     public static final int DEFAULT_KEY_EXCHANGES_PER_SECOND = 500;
 
     /**
-     * Diffie-Hellman handshakes back to back; no more than a duty cycle's receive batch, so no cycle stalls on them.
+     * Diffie-Hellman handshakes back to back once the rate's credit has built up: a receive batch's worth, so a crowd
+     * of clients connecting at once is served in one round of their hellos rather than in rounds of their backed-off
+     * retransmissions. No duty cycle performs more than {@link #DEFAULT_KEY_EXCHANGES_PER_DUTY_CYCLE} of them.
      */
     public static final int DEFAULT_KEY_EXCHANGE_BURST = 64;
+
+    /**
+     * Diffie-Hellman handshakes in one duty cycle: about a millisecond of work (docs/security.md, "Cost, measured"), so
+     * no duty cycle, and none of the connections it serves, stalls on a burst of them; the hellos beyond it wait in
+     * the receive batch for the next cycle, which starts at once.
+     */
+    public static final int DEFAULT_KEY_EXCHANGES_PER_DUTY_CYCLE = 4;
 
     private int handshakesPerSecondPerSource = DEFAULT_HANDSHAKES_PER_SECOND_PER_SOURCE;
     private int handshakeBurstPerSource = DEFAULT_HANDSHAKE_BURST_PER_SOURCE;
@@ -124,6 +134,7 @@ public final class EndpointLimits
     private int unvalidatedAnswersPerSecond = DEFAULT_UNVALIDATED_ANSWERS_PER_SECOND;
     private int keyExchangesPerSecond = DEFAULT_KEY_EXCHANGES_PER_SECOND;
     private int keyExchangeBurst = DEFAULT_KEY_EXCHANGE_BURST;
+    private int keyExchangesPerDutyCycle = DEFAULT_KEY_EXCHANGES_PER_DUTY_CYCLE;
 
     /**
      * @param handshakes new connections one source address (IP, any port) may open per second once its burst is
@@ -389,7 +400,7 @@ public final class EndpointLimits
     }
 
     /**
-     * @param exchanges Diffie-Hellman handshakes back to back, 1..1,000,000: bounds the work of one duty cycle.
+     * @param exchanges Diffie-Hellman handshakes back to back once the rate's credit has built up, 1..1,000,000.
      * @return this.
      */
     public EndpointLimits keyExchangeBurst(final int exchanges)
@@ -401,6 +412,22 @@ public final class EndpointLimits
     public int keyExchangeBurst()
     {
         return keyExchangeBurst;
+    }
+
+    /**
+     * @param exchanges Diffie-Hellman handshakes one duty cycle performs, 1..1,000,000: bounds how long a cycle spends
+     *                  on them; the hellos after it in the cycle's receive batch wait for the next cycle.
+     * @return this.
+     */
+    public EndpointLimits keyExchangesPerDutyCycle(final int exchanges)
+    {
+        keyExchangesPerDutyCycle = requireRange("keyExchangesPerDutyCycle", exchanges, 1, 1_000_000);
+        return this;
+    }
+
+    public int keyExchangesPerDutyCycle()
+    {
+        return keyExchangesPerDutyCycle;
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.pacelink.cli.perf;
 
+import io.pacelink.cli.ServerHeap;
 import io.pacelink.cli.ShutdownHooks;
 
 import java.io.PrintStream;
@@ -31,6 +32,7 @@ public final class PerfRun
     public static int serve(final PerfServer.Options options, final PrintStream out, final PrintStream err)
     {
         final PrintStream log = options.json() ? err : out;
+        ServerHeap.returnMemoryWhenIdle();
         return ShutdownHooks.runStoppable("pacelink-perf-shutdown", MAX_WRAP_UP_SECONDS, (stop) ->
             new PerfServer(options, out::println, log::println, stop).run());
     }

@@ -62,14 +62,36 @@ public final class SourceRateLimiter
      */
     public boolean tryAcquire(final InetAddress source, final long nowNs)
     {
-        final int bucket = 0 == mask ? 0 : Hashing.hash(source.hashCode() ^ seed, mask);
-        final long stored = theoreticalArrivalTimesNs[bucket];
-        final long theoreticalArrivalNs = EMPTY == stored || stored - nowNs < 0 ? nowNs : stored;
+        final int bucket = bucket(source);
+        final long theoreticalArrivalNs = theoreticalArrivalNs(bucket, nowNs);
         if (theoreticalArrivalNs - nowNs > burstToleranceNs)
         {
             return false;
         }
         theoreticalArrivalTimesNs[bucket] = theoreticalArrivalNs + emissionIntervalNs;
         return true;
+    }
+
+    /**
+     * Whether {@link #tryAcquire} would allow a request now, taking nothing.
+     *
+     * @param source the source's address (ignored, and may be null, for a {@link #global} limiter).
+     * @param nowNs  the current time.
+     * @return true if a request of the source would be allowed.
+     */
+    public boolean hasCredit(final InetAddress source, final long nowNs)
+    {
+        return theoreticalArrivalNs(bucket(source), nowNs) - nowNs <= burstToleranceNs;
+    }
+
+    private int bucket(final InetAddress source)
+    {
+        return 0 == mask ? 0 : Hashing.hash(source.hashCode() ^ seed, mask);
+    }
+
+    private long theoreticalArrivalNs(final int bucket, final long nowNs)
+    {
+        final long stored = theoreticalArrivalTimesNs[bucket];
+        return EMPTY == stored || stored - nowNs < 0 ? nowNs : stored;
     }
 }

@@ -48,6 +48,8 @@ final class Acceptor
     private final SecurityCounters securityCounters;
     private final HandshakeBudget handshakeBudget;
     private final SourceRateLimiter keyExchanges;
+    private final int keyExchangesPerDutyCycle;
+    private int keyExchangesThisDutyCycle;
     private final UnsafeBuffer retryToken = new UnsafeBuffer(new byte[AddressValidator.TOKEN_LENGTH]);
     private boolean isClosing;
 
@@ -71,12 +73,32 @@ final class Acceptor
         this.handshakeBudget = handshakeBudget;
         this.keyExchanges = SourceRateLimiter.global(
             context.limits().keyExchangesPerSecond(), context.limits().keyExchangeBurst());
+        this.keyExchangesPerDutyCycle = context.limits().keyExchangesPerDutyCycle();
         this.keys = keys;
         this.registry = registry;
         this.acceptHandler = acceptHandler;
         this.replies = replies;
         this.endpointCounters = endpointCounters;
         this.securityCounters = securityCounters;
+    }
+
+    /**
+     * A duty cycle starts: its share of key exchanges is whole again.
+     */
+    void startDutyCycle()
+    {
+        keyExchangesThisDutyCycle = 0;
+    }
+
+    /**
+     * @return true once this duty cycle performed its {@code keyExchangesPerDutyCycle}: the hellos still in its receive
+     * batch wait for the next cycle (which starts at once), so a burst of hellos is spread over cycles a few
+     * milliseconds long rather than stalling every connection behind one long cycle — and, unlike a drop, costs its
+     * clients no retransmission.
+     */
+    boolean isKeyExchangeCapReached()
+    {
+        return keyExchangesThisDutyCycle >= keyExchangesPerDutyCycle;
     }
 
     /**
@@ -151,6 +173,16 @@ final class Acceptor
             return;
         }
 
+        if (hasNoise && isMacValid && hello.tokenLength() > 0 && !keyExchanges.hasCredit(null, nowNs))
+        {
+            // A token buys one key exchange, not one hello: a hello the key-exchange budget cannot serve now is
+            // dropped before admission spends its token, so its client's retransmission, echoing the same token, is
+            // served once there is credit — rather than treated as a reused token, and the client sent through
+            // RETRYs it follows only twice. (Checking it here also spares the flood's hellos the token's HMAC.)
+            securityCounters.keyExchangesLimited().incrementRelease();
+            return;
+        }
+
         // The floor applies to the datagram, integrity trailer included (handshake packets always carry a CRC32C).
         // A hello whose MAC does not check goes through admission too: a client whose key differs from this server's
         // learns so — at first from the key a RETRY to an NK hello carries, then from a refusal to its validated
@@ -210,13 +242,15 @@ final class Acceptor
         SecureSession secureSession = null;
         if (hasNoise)
         {
+            // The Diffie-Hellman budget caps the agent's share a flood of valid hellos can take; the client sends its
+            // hello again after its retry delay. (How many one duty cycle performs is capped before the hello gets
+            // here: see isKeyExchangeCapReached.)
             if (!keyExchanges.tryAcquire(null, nowNs))
             {
-                // The Diffie-Hellman budget caps the agent's share a flood of valid hellos can take; the client
-                // sends its hello again after its retry delay.
                 securityCounters.keyExchangesLimited().incrementRelease();
                 return;
             }
+            keyExchangesThisDutyCycle++;
             final NoiseFrameFlyweight noise = decoder.noise();
             secureSession = SecureSession.server(keys, profile, AeadAlgorithm.fromWireId(noise.aead()),
                 noise.message(), ConnectionHandshake.transcript(buffer, hello.offset(), requestedController));

@@ -121,6 +121,19 @@ final class DatagramDispatcher
         }
     }
 
+    /**
+     * @return true if the datagram looks like a hello of this version (a clear HANDSHAKE packet to connection id 0):
+     * the header only, nothing checked or counted.
+     */
+    static boolean isHello(final DirectBuffer buffer, final int offset, final int length)
+    {
+        return length >= PacketHeaderFlyweight.HEADER_LENGTH && isCurrentVersion(buffer, offset) &&
+            0 == (buffer.getByte(offset + PacketHeaderFlyweight.FLAGS_OFFSET) & PacketHeaderFlyweight.FLAG_SEALED) &&
+            PacketType.HANDSHAKE == (buffer.getByte(offset + PacketHeaderFlyweight.PACKET_TYPE_OFFSET) & 0xFF) &&
+            0 == buffer.getLong(offset + PacketHeaderFlyweight.DESTINATION_CONNECTION_ID_OFFSET,
+                PacketHeaderFlyweight.BYTE_ORDER);
+    }
+
     private static boolean isCurrentVersion(final DirectBuffer buffer, final int offset)
     {
         return PacketHeaderFlyweight.CURRENT_VERSION ==

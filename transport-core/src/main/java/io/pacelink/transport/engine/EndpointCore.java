@@ -62,6 +62,8 @@ import java.util.function.LongSupplier;
  */
 public final class EndpointCore implements DatagramHandler
 {
+    private static final int NO_DEFERRED_DATAGRAMS = -1;
+
     private final PacelinkContext context;
     private final DatagramPort port;
     private final CongestionControlRegistry registry;
@@ -77,6 +79,7 @@ public final class EndpointCore implements DatagramHandler
     private final Acceptor acceptor;
     private final DatagramDispatcher dispatcher;
     private final ReceiveBatch receiveBatch;
+    private int deferredFromIndex = NO_DEFERRED_DATAGRAMS;
     private final Outbox outbox;
     private final PacketWriter writer = new PacketWriter();
     private final Crc32cGuard crcGuard = new Crc32cGuard();
@@ -312,8 +315,9 @@ public final class EndpointCore implements DatagramHandler
      */
     public int doWork(final long nowNs)
     {
+        acceptor.startDutyCycle();
         int work = sendOffered(nowNs);
-        port.receive(receiveBatch, context.receiveBatchLimit());
+        receive();
         work += onReceived(nowNs);
         work += serviceConnections(nowNs);
         work += send(nowNs);
@@ -337,8 +341,9 @@ public final class EndpointCore implements DatagramHandler
     public int doWork(final NanoClock clock)
     {
         final long startNs = clock.nanoTime();
+        acceptor.startDutyCycle();
         int work = sendOffered(startNs);
-        port.receive(receiveBatch, context.receiveBatchLimit());
+        receive();
         final long nowNs = clock.nanoTime();
         work += onReceived(nowNs);
         work += serviceConnections(nowNs);
@@ -358,7 +363,7 @@ public final class EndpointCore implements DatagramHandler
         final MemoryBudget memoryBudget = factory.memoryBudget();
         securityCounters.memoryCommittedBytes().setRelease(memoryBudget.committedBytes());
         securityCounters.memoryRefusals().setRelease(memoryBudget.refusals());
-        endpointCounters.onDutyCycle(durationNs);
+        endpointCounters.onDutyCycle(nowNs, durationNs);
     }
 
     /**
@@ -417,17 +422,41 @@ public final class EndpointCore implements DatagramHandler
     /**
      * Process every datagram of the receive batch, and a reported unreachable peer, at one time.
      */
+    /**
+     * Read the next batch from the port, unless the last cycle left part of its batch for this one.
+     */
+    private void receive()
+    {
+        if (NO_DEFERRED_DATAGRAMS == deferredFromIndex)
+        {
+            port.receive(receiveBatch, context.receiveBatchLimit());
+        }
+    }
+
     private int onReceived(final long nowNs)
     {
         final ReceiveBatch batch = receiveBatch;
         int work = 0;
-        if (null != batch.unreachablePeer())
+        int i = 0;
+        if (NO_DEFERRED_DATAGRAMS != deferredFromIndex)
+        {
+            i = deferredFromIndex;
+            deferredFromIndex = NO_DEFERRED_DATAGRAMS;
+        }
+        else if (null != batch.unreachablePeer())
         {
             onPortUnreachable(batch.unreachablePeer(), nowNs);
             work++;
         }
-        for (int i = 0, size = batch.size(); i < size; i++)
+        for (final int size = batch.size(); i < size; i++)
         {
+            if (acceptor.isKeyExchangeCapReached() &&
+                DatagramDispatcher.isHello(batch.buffer(), batch.offset(i), batch.length(i)))
+            {
+                // This cycle did its share of key exchanges: the rest of the batch waits for the next cycle.
+                deferredFromIndex = i;
+                return work + 1;
+            }
             dispatcher.onDatagram(
                 batch.buffer(), batch.offset(i), batch.length(i), batch.source(i), batch.ecnCodepoint(i), nowNs);
             work++;

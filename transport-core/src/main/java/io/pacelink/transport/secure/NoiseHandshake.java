@@ -37,6 +37,7 @@ public final class NoiseHandshake
         final boolean isInitiator,
         final byte[] prologue,
         final byte[] localStaticPrivate,
+        final byte[] localStaticPublic,
         final byte[] remoteStaticPublic,
         final byte[] preSharedKey,
         final byte[] ephemeralPrivate)
@@ -52,7 +53,8 @@ public final class NoiseHandshake
         if (NoiseProfile.NK == profile)
         {
             // Pre-message "<- s": both sides hash the responder's static public key.
-            symmetric.mixHash(isInitiator ? remoteStaticPublic : x25519.publicKey(localStaticPrivate));
+            // The responder is handed its public key: deriving it again would be a fourth X25519 per handshake.
+            symmetric.mixHash(isInitiator ? remoteStaticPublic : localStaticPublic);
         }
     }
 
@@ -75,7 +77,7 @@ public final class NoiseHandshake
     {
         requireKeys(profile, serverPublicKey, preSharedKey);
         return new NoiseHandshake(
-            profile, algorithm, true, prologue, null, serverPublicKey, preSharedKey, ephemeralPrivate);
+            profile, algorithm, true, prologue, null, null, serverPublicKey, preSharedKey, ephemeralPrivate);
     }
 
     /**
@@ -83,6 +85,7 @@ public final class NoiseHandshake
      * @param algorithm          the AEAD.
      * @param prologue           bytes both sides must agree on, may be empty.
      * @param serverPrivateKey   NK: the server's 32-byte static private key; else null.
+     * @param serverPublicKey    NK: its public key; else null.
      * @param preSharedKey       NNpsk0: the 32-byte secret; else null.
      * @param ephemeralPrivate   32 random bytes.
      * @return the server's (responder's) side.
@@ -92,12 +95,17 @@ public final class NoiseHandshake
         final AeadAlgorithm algorithm,
         final byte[] prologue,
         final byte[] serverPrivateKey,
+        final byte[] serverPublicKey,
         final byte[] preSharedKey,
         final byte[] ephemeralPrivate)
     {
         requireKeys(profile, serverPrivateKey, preSharedKey);
-        return new NoiseHandshake(
-            profile, algorithm, false, prologue, serverPrivateKey, null, preSharedKey, ephemeralPrivate);
+        if (NoiseProfile.NK == profile && (null == serverPublicKey || X25519.KEY_LENGTH != serverPublicKey.length))
+        {
+            throw new IllegalArgumentException("Noise NK's responder needs its 32-byte public key");
+        }
+        return new NoiseHandshake(profile, algorithm, false, prologue, serverPrivateKey, serverPublicKey, null,
+            preSharedKey, ephemeralPrivate);
     }
 
     private static void requireKeys(final NoiseProfile profile, final byte[] staticKey, final byte[] preSharedKey)

@@ -101,7 +101,8 @@ public final class SecureSession
         final SecureSession session = new SecureSession(
             keys, profile, aead, keys.newEphemeralKey(), keys.serverMac(profile));
         session.responder = NoiseHandshake.responder(
-            profile, aead, PROLOGUE, keys.serverPrivateKey(), keys.preSharedKey(), session.ephemeralKey);
+            profile, aead, PROLOGUE, keys.serverPrivateKey(), keys.serverPublicKey(), keys.preSharedKey(),
+            session.ephemeralKey);
         final byte[] payload = session.responder.readMessage(message);
         return null != payload && MessageDigest.isEqual(payload, clientTranscript) ? session : null;
     }

@@ -1,21 +1,17 @@
 package io.pacelink.transport.secure;
 
-import java.math.BigInteger;
-import java.security.GeneralSecurityException;
-import java.security.KeyFactory;
-import java.security.PrivateKey;
-import java.security.PublicKey;
-import java.security.spec.NamedParameterSpec;
-import java.security.spec.XECPrivateKeySpec;
-import java.security.spec.XECPublicKeySpec;
-import javax.crypto.KeyAgreement;
-
 /**
- * X25519 (RFC 7748) over the JDK's {@code XDH} provider, on the raw 32-byte keys Noise and the key files use: a
- * private key is the scalar's 32 bytes, a public key the u-coordinate's 32 bytes, both little-endian (RFC 7748
- * section 5). A shared secret that comes out all zero — the peer sent a point of small order, which would make the
- * secret independent of our key — fails closed (RFC 7748 section 6.1); the JDK already refuses it, and this class
- * checks again so no provider can let it through. Used at handshakes only. Not thread safe.
+ * X25519 (RFC 7748) on the raw 32-byte keys Noise and the key files use: a private key is the scalar's 32 bytes, a
+ * public key the u-coordinate's 32 bytes, both little-endian (RFC 7748 section 5). A shared secret that comes out all
+ * zero — the peer sent a point of small order, which would make the secret independent of our key — fails closed
+ * (RFC 7748 section 6.1).
+ * <p>
+ * The arithmetic is Bouncy Castle's {@code org.bouncycastle.math.ec.rfc7748.X25519} (constant time, a Montgomery
+ * ladder over a 10-limb field representation, and a fixed-base comb for public keys), called as a library: no JCE
+ * provider is registered. The JDK's {@code XDH} provider on Java 17 took about 235 µs an operation and allocated its
+ * way through {@code BigInteger} key specs; Bouncy Castle's ladder about 100 µs and a public key about 50–70 µs, with
+ * no garbage but the result (docs/security.md, "Cost, measured"). A secure server's handshake is three of them, so
+ * this is most of what a flood of valid hellos costs. Used at handshakes only; stateless, so any thread may share one.
  */
 public final class X25519
 {
@@ -24,39 +20,27 @@ public final class X25519
      */
     public static final int KEY_LENGTH = 32;
 
-    private static final byte[] BASE_POINT = new byte[KEY_LENGTH];
-
-    static
-    {
-        BASE_POINT[0] = 9;
-    }
-
-    private final KeyFactory keyFactory;
-    private final KeyAgreement keyAgreement;
-
     /**
-     * A new X25519 over the JDK's provider.
+     * A new X25519.
      */
     public X25519()
     {
-        try
-        {
-            keyFactory = KeyFactory.getInstance("X25519");
-            keyAgreement = KeyAgreement.getInstance("X25519");
-        }
-        catch (final GeneralSecurityException ex)
-        {
-            throw new IllegalStateException("Java 11 and later have X25519", ex);
-        }
     }
 
     /**
      * @param privateKey 32 bytes.
      * @return the public key of a private key: its scalar times the base point.
+     * @throws IllegalArgumentException if the key has the wrong length.
      */
     public byte[] publicKey(final byte[] privateKey)
     {
-        return agree(privateKey, BASE_POINT);
+        if (KEY_LENGTH != privateKey.length)
+        {
+            throw new IllegalArgumentException("X25519 keys are " + KEY_LENGTH + " bytes");
+        }
+        final byte[] publicKey = new byte[KEY_LENGTH];
+        org.bouncycastle.math.ec.rfc7748.X25519.scalarMultBase(privateKey, 0, publicKey, 0);
+        return publicKey;
     }
 
     /**
@@ -71,17 +55,9 @@ public final class X25519
         {
             throw new IllegalArgumentException("X25519 keys are " + KEY_LENGTH + " bytes");
         }
-        final byte[] secret;
-        try
-        {
-            keyAgreement.init(toPrivateKey(privateKey));
-            keyAgreement.doPhase(toPublicKey(peerPublicKey), true);
-            secret = keyAgreement.generateSecret();
-        }
-        catch (final GeneralSecurityException | IllegalStateException ex)
-        {
-            throw new IllegalArgumentException("X25519 refused the key: " + ex.getMessage(), ex);
-        }
+        final byte[] secret = new byte[KEY_LENGTH];
+        // The ladder masks the u-coordinate's top bit (RFC 7748 section 5) and clamps the scalar itself.
+        org.bouncycastle.math.ec.rfc7748.X25519.scalarMult(privateKey, 0, peerPublicKey, 0, secret, 0);
         int orOfAllBytes = 0;
         for (final byte b : secret)
         {
@@ -92,22 +68,5 @@ public final class X25519
             throw new IllegalArgumentException("X25519 refused the key: point of small order");
         }
         return secret;
-    }
-
-    private PrivateKey toPrivateKey(final byte[] privateKey) throws GeneralSecurityException
-    {
-        return keyFactory.generatePrivate(new XECPrivateKeySpec(NamedParameterSpec.X25519, privateKey.clone()));
-    }
-
-    private PublicKey toPublicKey(final byte[] publicKey) throws GeneralSecurityException
-    {
-        // RFC 7748 section 5: the u-coordinate is little-endian and its top bit is masked.
-        final byte[] bigEndian = new byte[KEY_LENGTH];
-        for (int i = 0; i < KEY_LENGTH; i++)
-        {
-            bigEndian[i] = publicKey[KEY_LENGTH - 1 - i];
-        }
-        bigEndian[0] &= 0x7F;
-        return keyFactory.generatePublic(new XECPublicKeySpec(NamedParameterSpec.X25519, new BigInteger(1, bigEndian)));
     }
 }

@@ -26,6 +26,11 @@ public final class EndpointCounters implements AutoCloseable
     private final AtomicCounter protocolViolations;
     private final AtomicCounter portUnreachable;
     private final AtomicCounter longestDutyCycleNs;
+    private final AtomicCounter longestRecentDutyCycleNs;
+    private long intervalStartNs;
+    private boolean isIntervalStarted;
+    private long intervalLongestNs;
+    private long previousIntervalLongestNs;
 
     /**
      * @param countersManager where to register the counters.
@@ -50,6 +55,7 @@ public final class EndpointCounters implements AutoCloseable
         protocolViolations = newCounter(countersManager, endpointName, "protocol-violations");
         portUnreachable = newCounter(countersManager, endpointName, "port-unreachable-reports");
         longestDutyCycleNs = newCounter(countersManager, endpointName, "longest-duty-cycle-ns");
+        longestRecentDutyCycleNs = newCounter(countersManager, endpointName, "longest-recent-duty-cycle-ns");
     }
 
     /**
@@ -162,15 +168,50 @@ public final class EndpointCounters implements AutoCloseable
     }
 
     /**
+     * @return the longest duty cycle that ended in the current or the previous interval of
+     * {@link #RECENT_INTERVAL_NS} (so between one and two seconds back): unlike {@link #longestDutyCycleNs}, which
+     * keeps the start-up's and the warm-up's for ever, it shows what the endpoint does now. A reader that samples it at
+     * least once an interval sees every duty cycle.
+     */
+    public AtomicCounter longestRecentDutyCycleNs()
+    {
+        return longestRecentDutyCycleNs;
+    }
+
+    /**
+     * The interval of {@link #longestRecentDutyCycleNs}.
+     */
+    public static final long RECENT_INTERVAL_NS = 1_000_000_000L;
+
+    /**
      * Record a duty cycle's length.
      *
+     * @param endNs      when it ended, on the endpoint's clock.
      * @param durationNs from the clock read at its start to one at its end.
      */
-    public void onDutyCycle(final long durationNs)
+    public void onDutyCycle(final long endNs, final long durationNs)
     {
         if (durationNs > longestDutyCycleNs.getPlain())
         {
             longestDutyCycleNs.setRelease(durationNs);
+        }
+        if (!isIntervalStarted || endNs - intervalStartNs >= RECENT_INTERVAL_NS)
+        {
+            // An interval with no duty cycle in it (an idle agent) leaves nothing to carry over.
+            previousIntervalLongestNs = isIntervalStarted && endNs - intervalStartNs < 2 * RECENT_INTERVAL_NS ?
+                intervalLongestNs : 0;
+            intervalStartNs = endNs;
+            isIntervalStarted = true;
+            intervalLongestNs = 0;
+        }
+        if (durationNs > intervalLongestNs)
+        {
+            intervalLongestNs = durationNs;
+        }
+        final long recentNs = Math.max(previousIntervalLongestNs, intervalLongestNs);
+        if (recentNs != longestRecentDutyCycleNs.getPlain())
+        {
+            longestRecentDutyCycleNs.setRelease(recentNs);
         }
     }
 
@@ -193,5 +234,6 @@ public final class EndpointCounters implements AutoCloseable
         protocolViolations.close();
         portUnreachable.close();
         longestDutyCycleNs.close();
+        longestRecentDutyCycleNs.close();
     }
 }

@@ -104,7 +104,8 @@ class NoiseKnownAnswerTest
         final boolean isNk = isNk(vector);
         return NoiseHandshake.responder(
             isNk ? NoiseProfile.NK : NoiseProfile.NN_PSK0, algorithm(vector), bytes(vector, "init_prologue"),
-            isNk ? bytes(vector, "resp_static") : null, isNk ? null : bytes(vector, "psk"),
+            isNk ? bytes(vector, "resp_static") : null,
+            isNk ? new X25519().publicKey(bytes(vector, "resp_static")) : null, isNk ? null : bytes(vector, "psk"),
             bytes(vector, "resp_ephemeral"));
     }
 

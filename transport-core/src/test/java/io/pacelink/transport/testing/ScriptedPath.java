@@ -1,7 +1,18 @@
 package io.pacelink.transport.testing;
 
+import io.pacelink.link.AqmSpec;
+import io.pacelink.link.JitterDistribution;
+import io.pacelink.link.LinkCounters;
+import io.pacelink.link.LinkDirection;
+import io.pacelink.link.LinkPacket;
+import io.pacelink.link.LinkPacketPool;
+import io.pacelink.link.LossModel;
+import io.pacelink.link.PathSpec;
 import io.pacelink.link.PolicerSpec;
-import io.pacelink.link.TokenBucketPolicer;
+import io.pacelink.link.QueueConfig;
+import io.pacelink.link.QueueLimit;
+import io.pacelink.link.RateSchedule;
+import io.pacelink.link.StepRateSchedule;
 import io.pacelink.transport.ack.ReceivedPacketTracker;
 import io.pacelink.transport.cc.AckEvent;
 import io.pacelink.transport.cc.CongestionController;
@@ -17,8 +28,8 @@ import io.pacelink.transport.wire.EcnCodepoint;
 import io.pacelink.transport.wire.FrameHeaderFlyweight;
 import io.pacelink.transport.wire.PacketDecoder;
 import io.pacelink.transport.wire.PacketHeaderFlyweight;
+import org.agrona.concurrent.UnsafeBuffer;
 
-import java.util.SplittableRandom;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -26,20 +37,24 @@ import java.util.function.BooleanSupplier;
  * {@link LossRecovery} (sent-packet ring, RTT estimator, delivery-rate sampler, loss detection, probe timeouts) driving
  * the controller under test through a {@link RecordingController}, and the receiver is a real
  * {@link ReceivedPacketTracker}, so a controller test sees exactly the events, rate samples and losses production
- * would. Between them: a FIFO link of fixed (or unlimited) rate followed by the round-trip propagation delay, with an
- * optional buffer limit, scripted or random drops, a token-bucket policer and ECN step marking (CE on every
- * ECN-capable packet that finds the queue at or above a threshold, as an L4S or DCTCP-style queue marks); the sender
- * sends ECN-capable as its ECN validation says and the receiver reports real counts; a receiver that acknowledges every
- * {@code n}-th packet or when its delayed-ACK timer (the context's max_ack_delay) expires; ACK aggregation; and an
- * application that is backlogged, writes chunks, keeps a limited amount in flight or pauses.
+ * would. Between them the forward path is the simulator's own {@link LinkDirection}, the bottleneck
+ * {@code pacelink sim} runs: random (Bernoulli) loss, a token-bucket policer, a drop-tail FIFO with an optional byte
+ * limit, serialization at a fixed (or unlimited) rate and the whole round-trip propagation delay (the ACK path adds
+ * none). In front of it stay what only a test scripts: chosen drops (the next {@code n}, every {@code n}-th) and ECN
+ * step marking (CE on every ECN-capable packet that finds the link's queue at or above a threshold, as an L4S or
+ * DCTCP-style queue marks). The sender sends ECN-capable as its ECN validation says and the receiver reports real
+ * counts; a receiver that acknowledges every {@code n}-th packet or when its delayed-ACK timer (the context's
+ * max_ack_delay) expires; ACK aggregation; and an application that is backlogged, writes chunks, keeps a limited amount
+ * in flight or pauses.
  * <p>
  * Each instant runs as the endpoint's duty cycle does: application writes, every ACK frame due, the
  * application-limited check, the recovery timer, then sends while the window (bytes in flight below cwnd, probes
  * whatever the window) and the pacer allow. The pacer is the core's own {@link RoundRobinScheduler}, activated with the
  * controller's pacing rate and send quantum once per duty cycle as the endpoint does: one packet every
- * {@code size / pacing rate}, with one send quantum of catch-up. The policer is the simulator's
- * {@link TokenBucketPolicer}. Lost data is not resent: a backlogged application
- * always has more. Allocation-free once constructed (with the recorder's recording switched off).
+ * {@code size / pacing rate}, with one send quantum of catch-up. The link is offered each packet at its send time
+ * and polled at its own event times, between duty cycles, as the simulator drives it. Lost data is not resent: a
+ * backlogged application always has more. Allocation-free once the link's pool and arrays have grown (with the
+ * recorder's recording switched off).
  */
 public final class ScriptedPath
 {
@@ -68,9 +83,10 @@ public final class ScriptedPath
 
     private static final long BACKLOGGED = Long.MAX_VALUE;
     private static final long UNLIMITED_RATE_BYTES_PER_SECOND = Long.MAX_VALUE;
-    private static final long NANOS_PER_SECOND = 1_000_000_000L;
+    private static final long UNLIMITED_BUFFER_BYTES = Long.MAX_VALUE;
     private static final long NEVER = Long.MAX_VALUE;
     private static final long NOT_DELIVERED = -1;
+    private static final long ON_THE_LINK = NEVER;
     private static final int CAPACITY = 1 << 18;
     private static final int MASK = CAPACITY - 1;
     private static final int MAX_DUTY_CYCLES_AT_ONE_INSTANT = 1_000_000;
@@ -87,20 +103,17 @@ public final class ScriptedPath
     private final ReceiverRanges ackRanges = new ReceiverRanges(receiver);
     private final OutcomeCounter outcomes = new OutcomeCounter();
     private final long delayedAckTimeoutNs;
-    private final SplittableRandom lossRandom;
-    private final long[] ackArrivalNs = new long[CAPACITY];
+    private final LinkPacketPool linkPackets = new LinkPacketPool();
+    private final LinkDirection link;
+    private final UnsafeBuffer packetView = new UnsafeBuffer(0, 0);
+    private final long[] arrivalNs = new long[CAPACITY];
     private final byte[] arrivingCodepoints = new byte[CAPACITY];
 
-    private long bottleneckBytesPerSecond;
-    private long propagationRttNs;
-    private long bufferBytes = Long.MAX_VALUE;
     private long ackBurstPeriodNs;
     private int ackEveryPackets = 1;
     private boolean isPacing = true;
-    private double randomLossProbability;
     private long dropEveryNth;
     private int dropNextRemaining;
-    private TokenBucketPolicer policer;
     private long ceThresholdBytes = Long.MAX_VALUE;
     private long ceMarkedPackets;
 
@@ -114,8 +127,6 @@ public final class ScriptedPath
     private long nowNs;
     private long nextPacketNumber;
     private long ackCursor;
-    private long lastDepartureNs;
-    private long lastAckArrivalNs;
     private long newestSentTimeNs = Long.MIN_VALUE;
 
     private long sentBytes;
@@ -132,7 +143,7 @@ public final class ScriptedPath
      * @param bottleneckBytesPerSecond link rate.
      * @param propagationRttNs         round-trip propagation delay (the RTT is this plus serialization and queueing).
      * @param startNs                  virtual time of the first event.
-     * @param seed                     seed for random losses.
+     * @param seed                     seed of the link's random choices (random losses).
      */
     public ScriptedPath(
         final CongestionController controller,
@@ -151,11 +162,9 @@ public final class ScriptedPath
             context.rttEstimator(),
             recorder);
         this.delayedAckTimeoutNs = context.maxAckDelayNs();
-        this.bottleneckBytesPerSecond = bottleneckBytesPerSecond;
-        this.propagationRttNs = propagationRttNs;
-        this.lossRandom = new SplittableRandom(seed);
+        this.link = new LinkDirection(
+            linkSpec(bottleneckBytesPerSecond, propagationRttNs), propagationRttNs, seed, linkPackets);
         this.nowNs = startNs;
-        this.lastDepartureNs = startNs;
         scheduler.addFlow(flow);
     }
 
@@ -173,6 +182,38 @@ public final class ScriptedPath
         this(controller, context, UNLIMITED_RATE_BYTES_PER_SECOND, propagationRttNs, 0, 0);
     }
 
+    /**
+     * The forward path as a path spec: the rate, the whole round trip as its delay, a byte-limited FIFO (unlimited
+     * until {@link #bufferBytes(long)}) and nothing random until {@link #randomLoss(double)}.
+     */
+    private static PathSpec linkSpec(final long bottleneckBytesPerSecond, final long propagationRttNs)
+    {
+        return new PathSpec(
+            rateSchedule(bottleneckBytesPerSecond),
+            propagationRttNs,
+            0,
+            JitterDistribution.UNIFORM,
+            false,
+            LossModel.NONE,
+            0,
+            0,
+            PolicerSpec.NONE,
+            new QueueLimit(QueueLimit.Unit.BYTES, UNLIMITED_BUFFER_BYTES),
+            PathSpec.DEFAULT_QDISC,
+            QueueConfig.DEFAULT_QUANTUM_BYTES,
+            QueueConfig.DEFAULT_FLOW_BUCKETS,
+            QueueConfig.DEFAULT_CODEL_TARGET_NS,
+            QueueConfig.DEFAULT_CODEL_INTERVAL_NS,
+            AqmSpec.DEFAULT,
+            PathSpec.NO_ECN_REWRITE);
+    }
+
+    private static RateSchedule rateSchedule(final long bytesPerSecond)
+    {
+        return UNLIMITED_RATE_BYTES_PER_SECOND == bytesPerSecond ?
+            StepRateSchedule.unlimited() : StepRateSchedule.constant(bytesPerSecond * 8);
+    }
+
     // ------------------------------------------------------------------------------------------------- configuration
 
     /**
@@ -186,32 +227,36 @@ public final class ScriptedPath
     }
 
     /**
-     * @param rttNs new propagation RTT for packets sent from now on (ACK order is preserved).
+     * @param rttNs new propagation RTT for packets leaving the bottleneck from now on (they never overtake earlier
+     *              ones, so ACK order is preserved; {@link LinkDirection#propagationDelayNs(long)}).
      * @return this.
      */
     public ScriptedPath propagationRttNs(final long rttNs)
     {
-        this.propagationRttNs = rttNs;
+        link.propagationDelayNs(rttNs);
         return this;
     }
 
     /**
-     * @param bytesPerSecond new bottleneck rate for packets sent from now on.
+     * @param bytesPerSecond new bottleneck rate for packets the bottleneck starts serializing from now on
+     *                       ({@link LinkDirection#rate(RateSchedule)}).
      * @return this.
      */
     public ScriptedPath bottleneckBytesPerSecond(final long bytesPerSecond)
     {
-        this.bottleneckBytesPerSecond = bytesPerSecond;
+        link.rate(rateSchedule(bytesPerSecond));
         return this;
     }
 
     /**
-     * @param bytes drop packets arriving when the queue would exceed this.
+     * @param bytes drop packets arriving when the bytes waiting in the queue (not counting the packet being
+     *              serialized) would exceed this, as the link's drop-tail FIFO does; {@link Long#MAX_VALUE} for no
+     *              limit. Packets already queued stay.
      * @return this.
      */
     public ScriptedPath bufferBytes(final long bytes)
     {
-        this.bufferBytes = bytes;
+        link.queueLimits(Integer.MAX_VALUE, bytes);
         return this;
     }
 
@@ -253,12 +298,13 @@ public final class ScriptedPath
     }
 
     /**
-     * @param probability Bernoulli drop probability per packet.
+     * @param probability Bernoulli drop probability per packet from now on: the link's loss model, drawn from the
+     *                    link's seeded random source.
      * @return this.
      */
     public ScriptedPath randomLoss(final double probability)
     {
-        this.randomLossProbability = probability;
+        link.lossModel(LossModel.bernoulli(probability));
         return this;
     }
 
@@ -292,14 +338,13 @@ public final class ScriptedPath
      */
     public ScriptedPath policer(final long rateBytesPerSecond, final long bucketBytes)
     {
-        this.policer = rateBytesPerSecond <= 0 ?
-            null : new PolicerSpec(rateBytesPerSecond * 8, bucketBytes).newPolicer();
+        link.policer(rateBytesPerSecond <= 0 ? PolicerSpec.NONE : new PolicerSpec(rateBytesPerSecond * 8, bucketBytes));
         return this;
     }
 
     /**
-     * ECN step marking at the bottleneck: an ECN-capable packet that finds at least {@code thresholdBytes} queued is
-     * marked CE instead of being dropped (it still needs room in the buffer).
+     * ECN step marking in front of the bottleneck: an ECN-capable packet that finds at least {@code thresholdBytes}
+     * waiting in the link's queue is marked CE (it still needs room in the buffer).
      *
      * @param thresholdBytes the queue at which marking starts; {@link Long#MAX_VALUE} for none (the default).
      * @return this.
@@ -370,6 +415,30 @@ public final class ScriptedPath
         return this;
     }
 
+    /**
+     * Make the link ready for up to {@code packets} on it at once, so that a run staying within that allocates
+     * nothing from its first packet: its packet pool and its propagation storage grow now. For allocation tests whose
+     * first measured window starts on a fresh path; {@link #linkPacketsHighWater()} after a warm-up run of the same
+     * script on another path says how many.
+     *
+     * @param packets the most packets on the link at once.
+     * @return this.
+     */
+    public ScriptedPath reserveLinkPackets(final int packets)
+    {
+        final LinkPacket[] taken = new LinkPacket[packets];
+        for (int i = 0; i < packets; i++)
+        {
+            taken[i] = linkPackets.acquire(context.maxDatagramSizeBytes());
+        }
+        for (final LinkPacket packet : taken)
+        {
+            linkPackets.release(packet);
+        }
+        link.reservePropagating(packets);
+        return this;
+    }
+
     // ------------------------------------------------------------------------------------------------- running
 
     /**
@@ -405,8 +474,7 @@ public final class ScriptedPath
         int cyclesAtThisInstant = 0;
         while (true)
         {
-            final long eventNs = Math.min(
-                Math.min(nextAppWriteNs, nextAckFrameNs()), Math.min(lossRecovery.timerDeadlineNs(), nextSendNs()));
+            final long eventNs = Math.min(nextDutyCycleNs(), link.nextEventTimeNs());
             if (eventNs > endNs || NEVER == eventNs)
             {
                 nowNs = NEVER == endNs ? nowNs : endNs;
@@ -414,6 +482,11 @@ public final class ScriptedPath
             }
 
             nowNs = Math.max(nowNs, eventNs);
+            pollLink();
+            if (nextDutyCycleNs() > nowNs)
+            {
+                continue;  // only the link moved: a serialization completed or a packet reached the receiver
+            }
             cyclesAtThisInstant = nowNs == lastCycleNs ? cyclesAtThisInstant + 1 : 0;
             if (cyclesAtThisInstant > MAX_DUTY_CYCLES_AT_ONE_INSTANT)
             {
@@ -429,17 +502,18 @@ public final class ScriptedPath
 
     /**
      * Declare the most recently sent packet lost now, as if loss detection had just found it, and drop it from the
-     * path: it is removed from flight and reported with {@code onPacketLost} and {@code onCongestionEvent}.
+     * path (the receiver ignores it when the link delivers it): it is removed from flight and reported with
+     * {@code onPacketLost} and {@code onCongestionEvent}.
      */
     public void loseNewestPacketNow()
     {
         final long packetNumber = nextPacketNumber - 1;
         final int i = (int)(packetNumber & MASK);
-        if (packetNumber < ackCursor || NOT_DELIVERED == ackArrivalNs[i])
+        if (packetNumber < ackCursor || NOT_DELIVERED == arrivalNs[i])
         {
             throw new IllegalStateException("the newest packet is not on its way");
         }
-        ackArrivalNs[i] = NOT_DELIVERED;
+        arrivalNs[i] = NOT_DELIVERED;
         droppedBytes += context.maxDatagramSizeBytes();
         ScriptedLosses.declareLost(lossRecovery, packetNumber, nowNs, outcomes);
     }
@@ -543,7 +617,8 @@ public final class ScriptedPath
     }
 
     /**
-     * @return the largest queue seen at the bottleneck, in bytes.
+     * @return the largest queue seen at the bottleneck just after a packet arrived, in bytes waiting (not counting
+     * the packet being serialized).
      */
     public long maxQueueBytes()
     {
@@ -551,12 +626,28 @@ public final class ScriptedPath
     }
 
     /**
-     * @return the queue at the bottleneck now, in bytes.
+     * @return the bytes waiting in the bottleneck queue now (not counting the packet being serialized), as the link
+     * counts them for its buffer limit.
      */
     public long queueBytes()
     {
-        final long backlogNs = lastDepartureNs - nowNs;
-        return backlogNs <= 0 ? 0 : (long)((double)bottleneckBytesPerSecond * backlogNs / NANOS_PER_SECOND);
+        return link.queuedBytes();
+    }
+
+    /**
+     * @return the forward link's counters (offered, policed, randomly lost, queue drops, served, delivered).
+     */
+    public LinkCounters linkCounters()
+    {
+        return link.counters();
+    }
+
+    /**
+     * @return the most packets the link has held at once so far (its packet pool's high-water mark).
+     */
+    public int linkPacketsHighWater()
+    {
+        return (int)linkPackets.allocatedPackets();
     }
 
     /**
@@ -632,6 +723,12 @@ public final class ScriptedPath
     }
 
     // ------------------------------------------------------------------------------------------------- duty cycle
+
+    private long nextDutyCycleNs()
+    {
+        return Math.min(
+            Math.min(nextAppWriteNs, nextAckFrameNs()), Math.min(lossRecovery.timerDeadlineNs(), nextSendNs()));
+    }
 
     /**
      * @return true if stopped by the condition after an ACK frame.
@@ -752,63 +849,68 @@ public final class ScriptedPath
         sentBytes += sizeBytes;
 
         final int i = (int)(packetNumber & MASK);
-        if (isDropped(packetNumber, sizeBytes))
+        arrivalNs[i] = NOT_DELIVERED;
+        if (isScriptedDrop(packetNumber))
         {
-            ackArrivalNs[i] = NOT_DELIVERED;
             droppedBytes += sizeBytes;
+            return sizeBytes;
+        }
+
+        final boolean isMarked = EcnCodepoint.isEcnCapable(codepoint) && link.queuedBytes() >= ceThresholdBytes;
+        final LinkPacket packet = linkPackets.acquire(sizeBytes).ecnCodepoint(isMarked ? EcnCodepoint.CE : codepoint);
+        packetView.wrap(packet.data());
+        packetView.putLong(0, packetNumber);
+        arrivalNs[i] = ON_THE_LINK;
+        if (link.offer(packet, nowNs))
+        {
+            ceMarkedPackets += isMarked ? 1 : 0;
+            maxQueueBytes = Math.max(maxQueueBytes, link.queuedBytes());
         }
         else
         {
-            final boolean isMarked = EcnCodepoint.isEcnCapable(codepoint) && queueBytes() >= ceThresholdBytes;
-            arrivingCodepoints[i] = (byte)(isMarked ? EcnCodepoint.CE : codepoint);
-            ceMarkedPackets += isMarked ? 1 : 0;
-            ackArrivalNs[i] = enterBottleneck(sizeBytes);
+            arrivalNs[i] = NOT_DELIVERED;
+            droppedBytes += sizeBytes;
         }
         return sizeBytes;
     }
 
-    private boolean isDropped(final long packetNumber, final int sizeBytes)
+    /**
+     * The drops a test scripts, in front of the link (which applies random loss, the policer and the buffer limit).
+     */
+    private boolean isScriptedDrop(final long packetNumber)
     {
         if (dropNextRemaining > 0)
         {
             dropNextRemaining--;
             return true;
         }
-        if (dropEveryNth > 0 && 0 == (packetNumber + 1) % dropEveryNth)
-        {
-            return true;
-        }
-        if (randomLossProbability > 0 && lossRandom.nextDouble() < randomLossProbability)
-        {
-            return true;
-        }
-        if (null != policer && !policer.conforms(nowNs, sizeBytes))
-        {
-            return true;
-        }
-        return queueBytes() + sizeBytes > bufferBytes;
+        return dropEveryNth > 0 && 0 == (packetNumber + 1) % dropEveryNth;
     }
 
     /**
-     * @return when the packet's acknowledgement reaches the sender if the receiver acknowledges it at once.
+     * Take every packet the link delivers by now to the receiver: its arrival time and ECN field become known.
      */
-    private long enterBottleneck(final int sizeBytes)
+    private void pollLink()
     {
-        final long serializationNs = UNLIMITED_RATE_BYTES_PER_SECOND == bottleneckBytesPerSecond ?
-            0 : (long)sizeBytes * NANOS_PER_SECOND / bottleneckBytesPerSecond;
-        final long departureNs = Math.max(nowNs, lastDepartureNs) + serializationNs;
-        lastDepartureNs = departureNs;
-        maxQueueBytes = Math.max(maxQueueBytes, queueBytes());
-        final long arrivalNs = Math.max(departureNs + propagationRttNs, lastAckArrivalNs);
-        lastAckArrivalNs = arrivalNs;
-        return arrivalNs;
+        LinkPacket packet;
+        while (null != (packet = link.poll(nowNs)))
+        {
+            packetView.wrap(packet.data());
+            final int i = (int)(packetView.getLong(0) & MASK);
+            if (ON_THE_LINK == arrivalNs[i])
+            {
+                arrivalNs[i] = link.lastDeliveryTimeNs();
+                arrivingCodepoints[i] = (byte)packet.ecnCodepoint();
+            }
+            linkPackets.release(packet);
+        }
     }
 
     // ------------------------------------------------------------------------------------------------- receiver
 
     private long firstArrivingPacketNumber()
     {
-        while (ackCursor < nextPacketNumber && NOT_DELIVERED == ackArrivalNs[(int)(ackCursor & MASK)])
+        while (ackCursor < nextPacketNumber && NOT_DELIVERED == arrivalNs[(int)(ackCursor & MASK)])
         {
             ackCursor++;
         }
@@ -817,31 +919,33 @@ public final class ScriptedPath
 
     /**
      * @return when the receiver sends the next ACK frame: at the arrival of the {@code ackEvery}-th unacknowledged
-     * packet or when the delayed-ACK timer of the first expires; {@link #NEVER} if nothing is waiting.
+     * packet or when the delayed-ACK timer of the first expires; {@link #NEVER} if nothing has arrived. Packets still
+     * on the link count as arriving after the timer: the link's next event comes no later than their arrival, and the
+     * frame's time is asked again after it.
      */
     private long nextAckSendNs()
     {
         final long first = firstArrivingPacketNumber();
-        if (first >= nextPacketNumber)
+        if (first >= nextPacketNumber || ON_THE_LINK == arrivalNs[(int)(first & MASK)])
         {
             return NEVER;
         }
 
-        long frameNs = ackArrivalNs[(int)(first & MASK)];
+        long frameNs = arrivalNs[(int)(first & MASK)];
         if (ackEveryPackets > 1)
         {
             frameNs += delayedAckTimeoutNs;
             int count = 1;
             for (long packetNumber = first + 1; packetNumber < nextPacketNumber; packetNumber++)
             {
-                final long arrivalNs = ackArrivalNs[(int)(packetNumber & MASK)];
-                if (arrivalNs >= frameNs)
+                final long arrivedNs = arrivalNs[(int)(packetNumber & MASK)];
+                if (arrivedNs >= frameNs)
                 {
                     break;
                 }
-                if (NOT_DELIVERED != arrivalNs && ++count == ackEveryPackets)
+                if (NOT_DELIVERED != arrivedNs && ++count == ackEveryPackets)
                 {
-                    frameNs = arrivalNs;
+                    frameNs = arrivedNs;
                     break;
                 }
             }
@@ -871,16 +975,16 @@ public final class ScriptedPath
         long packetNumber = ackCursor;
         while (packetNumber < nextPacketNumber && count < ackEveryPackets)
         {
-            final long arrivalNs = ackArrivalNs[(int)(packetNumber & MASK)];
-            if (NOT_DELIVERED != arrivalNs)
+            final long arrivedNs = arrivalNs[(int)(packetNumber & MASK)];
+            if (NOT_DELIVERED != arrivedNs)
             {
-                if (arrivalNs > ackSendNs)
+                if (arrivedNs > ackSendNs)
                 {
                     break;
                 }
                 receiver.onPacketReceived(
-                    packetNumber, true, arrivingCodepoints[(int)(packetNumber & MASK)], arrivalNs);
-                largestArrivalNs = arrivalNs;
+                    packetNumber, true, arrivingCodepoints[(int)(packetNumber & MASK)], arrivedNs);
+                largestArrivalNs = arrivedNs;
                 count++;
             }
             packetNumber++;
