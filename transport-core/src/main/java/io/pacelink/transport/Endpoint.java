@@ -196,7 +196,8 @@ public final class Endpoint implements AutoCloseable
             final LongSupplier timerNs = null == applicationDeadlineNs ? core::nextTimerDeadlineNs :
                 () -> WakeCoalescing.earlier(core.nextTimerDeadlineNs(), applicationDeadlineNs.getAsLong());
             return new PortWaitIdleStrategy(
-                port, timerNs, core::nextReleaseTimeNs, context.nanoClock(), wakeup, new WakeCoalescing());
+                port, timerNs, core::nextReleaseTimeNs, context.nanoClock(), wakeup,
+                new WakeCoalescing(core::takeArrivalAckDelayNs));
         }
         final IdleStrategy idleStrategy = context.idleStrategySupplier().get();
         if (idleStrategy instanceof BusySpinIdleStrategy || idleStrategy instanceof NoOpIdleStrategy)
