@@ -1,9 +1,7 @@
 package io.pacelink.scenario;
 
-import io.pacelink.link.LinkCounters;
 import io.pacelink.link.PathSpec;
-import io.pacelink.sim.Dumbbell;
-import io.pacelink.sim.scenario.FlowOutcome;
+import io.pacelink.scenario.AckRuns.Run;
 import io.pacelink.sim.scenario.FlowSpec;
 import io.pacelink.sim.scenario.Scenario;
 import io.pacelink.sim.scenario.ScenarioResult;
@@ -93,7 +91,8 @@ class AckFrequencyScenarioTest
         assertEquals(bothOff.flow(0).deliveredBytes(), oldServer.flow(0).deliveredBytes());
 
         // The client (the sender) does not: the server announces its min ACK delay, the client never asks.
-        final Run oldClient = run("cubic", 4, path, (context) -> context.ackFrequency(context.acceptConnections()));
+        final Run oldClient =
+            run("cubic", 4, path, (context) -> context.ackFrequency(context.acceptConnections()));
         final Run off = run("cubic", 4, path, (context) -> context.ackFrequency(false));
         final String figures = figures("cubic", 4, path, oldClient, off);
         assertTrue(Math.abs(oldClient.acksPerPacket() / off.acksPerPacket() - 1) < 0.02, "as many ACKs: " + figures);
@@ -121,49 +120,6 @@ class AckFrequencyScenarioTest
     private static Run run(
         final String controller, final long seed, final String path, final Consumer<PacelinkContext> customizer)
     {
-        final BbrTelemetry telemetry = new BbrTelemetry(0);
-        final Dumbbell[] dumbbell = new Dumbbell[1];
-        final Scenario.Builder builder = Scenario.builder()
-            .seed(seed)
-            .path(PathSpec.Pair.parse(path))
-            .durationNs(DURATION_NS)
-            .flow(FlowSpec.bulk(controller))
-            .contextCustomizer(customizer)
-            .pathChange(0, (d) -> dumbbell[0] = d);
-        if (controller.startsWith("bbr"))
-        {
-            builder.registry(telemetry.registry());
-        }
-        final FlowOutcome flow = builder.build().run().flows().get(0);
-        final LinkCounters forward = dumbbell[0].forward().counters();
-        final LinkCounters reverse = dumbbell[0].reverse().counters();
-        return new Run(
-            reverse.deliveredPackets() / (double)forward.deliveredPackets(),
-            flow.goodputBitsPerSecond(),
-            flow.lostPackets(),
-            flow.spuriousLosses(),
-            forward.randomLossPackets() + forward.queueDropPackets(),
-            controller.startsWith("bbr") ? telemetry.sender().meanBandwidth(MODEL_FROM_NS, DURATION_NS) : 0);
-    }
-
-    private record Run(
-        double acksPerPacket,
-        double goodputBitsPerSecond,
-        long lostPackets,
-        long spuriousLosses,
-        long droppedPackets,
-        double meanBandwidthBytesPerSecond)
-    {
-        long missedLosses()
-        {
-            return Math.max(0, droppedPackets - (lostPackets - spuriousLosses));
-        }
-
-        public String toString()
-        {
-            return String.format(Locale.ROOT, "ACKs/packet %.3f, goodput %.1f Mbit/s, lost %d (spurious %d) of " +
-                "%d dropped, bandwidth estimate %.1f Mbit/s", acksPerPacket, goodputBitsPerSecond / 1e6, lostPackets,
-                spuriousLosses, droppedPackets, meanBandwidthBytesPerSecond * 8 / 1e6);
-        }
+        return AckRuns.run(controller, seed, path, DURATION_NS, MODEL_FROM_NS, customizer);
     }
 }
