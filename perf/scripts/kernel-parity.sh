@@ -221,7 +221,9 @@ run_kernel() {
 }
 
 # run_pacelink DIR CC [JAR]: pacelink perf server (one test) in B, client in A; a pacelink stat snapshot of both
-# endpoints two thirds into the test (the files are deleted when the endpoints close).
+# endpoints two thirds into the test (the files are deleted when the endpoints close). The stat JVM starts before
+# the server and refreshes every second: started mid-test at low priority, on a machine the test saturates (1 Gbit/s),
+# it used to come up only after the test had ended and found nothing.
 run_pacelink() {
   local d=$1 cc=$2 JAR=${3:-$JAR}
   local srv_wrap=() cli_wrap=() omit_opt=()
@@ -231,6 +233,10 @@ run_pacelink() {
     srv_wrap=(strace -f -c -o "$d/server.strace")
     cli_wrap=(strace -f -c -o "$d/client.strace")
   fi
+  nice -n 10 java -jar "$JAR" stat --json --interval 1s --count $((OMIT + DURATION + 120)) > "$d/stat.raw" 2>&1 &
+  local snap=$!
+  BG_PIDS+=("$snap")
+  wait_for "$d/stat.raw" "processes" 20 || log "pacelink stat did not start (see $d/stat.raw)"
   # shellcheck disable=SC2086
   in_ns "$NS_B" /usr/bin/time -f '%e %U %S' -o "$d/server.time" \
     "${srv_wrap[@]}" java $JAVA_OPTS -jar "$JAR" perf -s -1 -B "$IP_B" -p "$PACELINK_PORT" $SECURITY $PACELINK_OPTS > "$d/server.txt" 2>&1 &
@@ -242,12 +248,6 @@ run_pacelink() {
   local srv_threads=$!
   BG_PIDS+=("$srv_threads")
   wait_for "$d/server.txt" "listening" 20 || log "pacelink server did not say it listens (see $d/server.txt)"
-  (
-    sleep $((OMIT + DURATION * 2 / 3 + 1))
-    nice -n 10 java -jar "$JAR" stat --json --count 1 2>&1 | python3 "$HERE/parity_report.py" stat "$IP_A" "$IP_B" \
-      > "$d/stat.json"
-  ) &
-  local snap=$!
   # shellcheck disable=SC2086
   timeout $((OMIT + DURATION + 60)) ip netns exec "$NS_A" nice -n "$NICE" /usr/bin/time -f '%e %U %S' -o "$d/client.time" \
     "${cli_wrap[@]}" java $JAVA_OPTS -jar "$JAR" perf -c "$IP_B" -B "$IP_A" -p "$PACELINK_PORT" -C "$cc" -t "$DURATION" \
@@ -260,7 +260,8 @@ run_pacelink() {
   BG_PIDS+=("$cli_threads")
   wait "$cli"
   wait "$cli_threads" 2>/dev/null
-  wait "$snap" 2>/dev/null
+  kill "$snap" 2>/dev/null; wait "$snap" 2>/dev/null
+  python3 "$HERE/parity_report.py" stat "$IP_A" "$IP_B" < "$d/stat.raw" > "$d/stat.json"
   for _ in $(seq 1 100); do kill -0 "$srv" 2>/dev/null || break; sleep 0.1; done
   kill "$srv" 2>/dev/null; wait "$srv" 2>/dev/null
   wait "$srv_threads" 2>/dev/null

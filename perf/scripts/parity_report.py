@@ -3,8 +3,9 @@
 
   parity_report.py one DIR SYSTEM FLOOR_MS   one line for one test (SYSTEM kernel or pacelink)
   parity_report.py summary OUT               markdown tables: goodput, ratio, CPU per GB, wrong RTT samples
-  parity_report.py stat ADDRESS...           keeps, of a pacelink stat --json snapshot on stdin, the live endpoints
-                                             bound to one of the addresses
+  parity_report.py stat ADDRESS...           keeps, of pacelink stat --json refreshes on stdin, the one two thirds
+                                             through those that saw the test's endpoints, with only the live
+                                             endpoints bound to one of the addresses
 
 Both tools write iperf3-shaped JSON: goodput is end.sum_received.bits_per_second (the receiver's figure), CPU is
 end.cpu_utilization_percent (host = the client, here the sender; remote = the server, the receiver), in percent of
@@ -345,6 +346,9 @@ def baseline_table(results):
 
 
 def stat(addresses):
+    """Of pacelink stat's JSON refreshes on stdin (one a second through a test), the one two thirds through those
+    that saw the most of the test's endpoints alive, keeping only those endpoints."""
+    snapshots = []
     for text in sys.stdin:
         try:
             snapshot = json.loads(text)
@@ -353,7 +357,12 @@ def stat(addresses):
             continue
         snapshot['processes'] = [p for p in snapshot.get('processes', []) if p.get('status') == 'alive' and
                                  any('/' + a + ':' in p.get('description', '') for a in addresses)]
-        print(json.dumps(snapshot, indent=1))
+        snapshots.append(snapshot)
+    if not snapshots:
+        return
+    most = max(len(s['processes']) for s in snapshots)
+    fullest = [s for s in snapshots if len(s['processes']) == most]
+    print(json.dumps(fullest[len(fullest) * 2 // 3], indent=1))
 
 
 def main():

@@ -70,7 +70,7 @@ public final class PerfCommand implements Callable<Integer>
     private boolean oneOff;
 
     @Option(names = { "-t", "--time" }, paramLabel = "SECONDS",
-        description = "How long to send, in seconds or with a unit (default 10).")
+        description = "How long to send, in seconds or with a unit, at most a day (default 10).")
     private String time;
 
     @Option(names = { "-n", "--bytes" }, paramLabel = "BYTES",
@@ -84,7 +84,7 @@ public final class PerfCommand implements Callable<Integer>
     private String omit;
 
     @Option(names = { "-i", "--interval" }, defaultValue = "1", paramLabel = "SECONDS",
-        description = "Seconds between interval reports, 0 for none (default ${DEFAULT-VALUE}).")
+        description = "Seconds between interval reports, 0.1 to 60, or 0 for none (default ${DEFAULT-VALUE}).")
     private String interval;
 
     @Option(names = { "-P", "--parallel" }, defaultValue = "1", paramLabel = "N",

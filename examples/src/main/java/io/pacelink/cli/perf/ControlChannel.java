@@ -12,6 +12,7 @@ final class ControlChannel implements MessageHandler
 {
     private final Connection connection;
     private final String peerName;
+    private final int maxMessageBytes;
     private PerfMessage received;
 
     /**
@@ -20,8 +21,19 @@ final class ControlChannel implements MessageHandler
      */
     ControlChannel(final Connection connection, final String peerName)
     {
+        this(connection, peerName, PerfCodec.MAX_CONTROL_MESSAGE_BYTES);
+    }
+
+    /**
+     * @param connection      the connection.
+     * @param peerName        who is on the other end, for messages, e.g. {@code the client}.
+     * @param maxMessageBytes the longest message read; a longer one is the peer's error.
+     */
+    ControlChannel(final Connection connection, final String peerName, final int maxMessageBytes)
+    {
         this.connection = connection;
         this.peerName = peerName;
+        this.maxMessageBytes = maxMessageBytes;
     }
 
     /**
@@ -54,6 +66,6 @@ final class ControlChannel implements MessageHandler
 
     public void onMessage(final DirectBuffer buffer, final int offset, final int length)
     {
-        received = PerfCodec.decode(buffer, offset, length, peerName);
+        received = PerfCodec.decode(buffer, offset, length, peerName, maxMessageBytes);
     }
 }

@@ -24,10 +24,22 @@ import java.util.Locale;
 final class PerfCodec
 {
     /**
-     * Longest control message read. Results with the server's interval figures and report are the largest: a few
-     * hundred bytes per stream and interval.
+     * Longest control message a client reads. Results with the server's interval figures and report are the
+     * largest: a few hundred bytes per stream and interval.
      */
     static final int MAX_CONTROL_MESSAGE_BYTES = 4 << 20;
+
+    /**
+     * Longest message a server reads: a client sends only a hello and its done (a few hundred bytes per stream, at
+     * most {@link PerfParameters#MAX_STREAMS} × 2 streams), so a server has no reason to hold megabytes of what any
+     * client sends.
+     */
+    static final int MAX_CLIENT_MESSAGE_BYTES = 64 << 10;
+
+    /**
+     * Longest text a peer sent that is quoted back in a message or the server's log.
+     */
+    static final int MAX_QUOTED_CHARS = 64;
 
     private static final ObjectMapper JSON = JsonMapper.builder()
         .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
@@ -90,14 +102,30 @@ final class PerfCodec
      * @param length its length.
      * @param from   who sent it, for the message, e.g. {@code the client}.
      * @return the message.
-     * @throws TransportFailure if it is too long or not a message of this protocol.
+     * @throws TransportFailure if it is longer than {@link #MAX_CONTROL_MESSAGE_BYTES} or not a message of this
+     * protocol.
      */
     static PerfMessage decode(final DirectBuffer buffer, final int offset, final int length, final String from)
     {
-        if (length > MAX_CONTROL_MESSAGE_BYTES)
+        return decode(buffer, offset, length, from, MAX_CONTROL_MESSAGE_BYTES);
+    }
+
+    /**
+     * @param buffer   holding a transport message.
+     * @param offset   where it starts.
+     * @param length   its length.
+     * @param from     who sent it, for the message, e.g. {@code the client}.
+     * @param maxBytes the longest message this reader takes.
+     * @return the message.
+     * @throws TransportFailure if it is too long or not a message of this protocol.
+     */
+    static PerfMessage decode(
+        final DirectBuffer buffer, final int offset, final int length, final String from, final int maxBytes)
+    {
+        if (length > maxBytes)
         {
             throw new TransportFailure(from + " sent a control message of " + length + " bytes; the limit is " +
-                MAX_CONTROL_MESSAGE_BYTES + " (is it a pacelink perf of this version?)");
+                maxBytes + " (is it a pacelink perf of this version?)");
         }
         final byte[] bytes = new byte[length];
         buffer.getBytes(offset, bytes);
@@ -135,6 +163,41 @@ final class PerfCodec
                 (Connection.BACK_PRESSURED == result ? "is stuck (send buffer full)" :
                     "is closed (" + connection.closeReason() + ")"));
         }
+    }
+
+    /**
+     * @param peerText text a peer sent (a controller's name, a cookie), or null.
+     * @return it quoted for a message or a log line, cut to {@link #MAX_QUOTED_CHARS} characters saying how long it
+     * was: a reply or a log line must not grow with what a hostile peer sends.
+     */
+    static String quoted(final String peerText)
+    {
+        if (null == peerText)
+        {
+            return "none";
+        }
+        if (peerText.length() <= MAX_QUOTED_CHARS)
+        {
+            return "'" + printable(peerText) + "'";
+        }
+        return "'" + printable(peerText) + "…' (" + peerText.length() + " characters)";
+    }
+
+    /**
+     * @param peerText text a peer sent, not null.
+     * @return its first {@link #MAX_QUOTED_CHARS} characters with control characters shown as {@code ?}: a peer
+     * must not write terminal escape sequences into the server's output.
+     */
+    static String printable(final String peerText)
+    {
+        final int length = Math.min(peerText.length(), MAX_QUOTED_CHARS);
+        final StringBuilder shown = new StringBuilder(length);
+        for (int i = 0; i < length; i++)
+        {
+            final char c = peerText.charAt(i);
+            shown.append(Character.isISOControl(c) ? '?' : c);
+        }
+        return shown.toString();
     }
 
     /**

@@ -54,6 +54,25 @@ public record PerfParameters(
     public static final long MAX_OMIT_NS = 600_000_000_000L;
 
     /**
+     * Longest {@code -t}: a day, iperf3's {@code MAX_TIME} (iperf_api.h). A server runs what any client asks; a longer
+     * test is a loop that outlives the operator's attention.
+     */
+    public static final long MAX_DURATION_NS = 86_400_000_000_000L;
+
+    /**
+     * Shortest {@code -i} other than 0 (none): iperf3's {@code MIN_INTERVAL} of 0.1 s. Each interval is a report line
+     * at both ends and, with {@code --get-server-output} or {@code -J}, a record the server keeps until the results:
+     * a client asking for one every microsecond had a server print a line per duty cycle and slowed its own loopback
+     * test to a crawl.
+     */
+    public static final long MIN_INTERVAL_NS = 100_000_000L;
+
+    /**
+     * Longest {@code -i}: iperf3's {@code MAX_INTERVAL} of 60 s.
+     */
+    public static final long MAX_INTERVAL_NS = 60_000_000_000L;
+
+    /**
      * @return how long the data moves in all: the omitted seconds and then the measured ones.
      */
     public long runNs()
@@ -87,18 +106,22 @@ public record PerfParameters(
         {
             return "-l must be 1 B.." + MAX_MESSAGE_BYTES + " B, got " + messageBytes;
         }
-        if (rateBitsPerSecond < 0 || intervalNs < 0)
+        if (rateBitsPerSecond < 0)
         {
-            return "-b and -i must not be negative";
+            return "-b must not be negative";
+        }
+        if (0 != intervalNs && (intervalNs < MIN_INTERVAL_NS || intervalNs > MAX_INTERVAL_NS))
+        {
+            return "-i must be 0 (no interval reports) or 0.1..60 seconds, got " + intervalNs / 1e9;
+        }
+        if (durationNs > MAX_DURATION_NS)
+        {
+            // Also keeps runNs(), which adds the omit, from wrapping into the past for a peer's largest long.
+            return "-t must be at most 86400 seconds (a day), got " + durationNs / 1e9;
         }
         if (omitNs < 0 || omitNs > MAX_OMIT_NS)
         {
             return "--omit must be 0.." + MAX_OMIT_NS / 1_000_000_000L + " seconds, got " + omitNs / 1e9;
-        }
-        if (durationNs > Long.MAX_VALUE - omitNs)
-        {
-            // runNs() adds the two: a peer's duration near the largest long must not wrap it into the past.
-            return "-t plus --omit is longer than a test can run";
         }
         if (omitNs > 0 && 0 == durationNs)
         {

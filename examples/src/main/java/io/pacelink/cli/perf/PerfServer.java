@@ -49,6 +49,11 @@ public final class PerfServer
     static final long HELLO_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(10);
 
     /**
+     * Longest test cookie taken from a client.
+     */
+    static final int MAX_COOKIE_CHARS = 64;
+
+    /**
      * Longest park of a server with nothing open: how late it may notice a new client.
      */
     static final long DORMANT_PARK_NS = TimeUnit.MILLISECONDS.toNanos(2);
@@ -175,7 +180,9 @@ public final class PerfServer
             Connection connection;
             while (null != (connection = endpoint.accept()))
             {
-                newcomers.add(new Newcomer(new ControlChannel(connection, "the client"), nowNs + HELLO_TIMEOUT_NS));
+                final ControlChannel channel =
+                    new ControlChannel(connection, "the client", PerfCodec.MAX_CLIENT_MESSAGE_BYTES);
+                newcomers.add(new Newcomer(channel, nowNs + HELLO_TIMEOUT_NS));
                 work++;
             }
             work += greetNewcomers(nowNs);
@@ -255,6 +262,12 @@ public final class PerfServer
                 newcomers.remove(newcomer);
                 refuse(channel, ex.getMessage());
             }
+            catch (final RuntimeException ex)
+            {
+                // A hello no check foresaw ends its connection, never the server.
+                newcomers.remove(newcomer);
+                refuse(channel, "the server could not use the client's hello: " + PerfCodec.quoted(ex.toString()));
+            }
         }
         return work;
     }
@@ -264,6 +277,11 @@ public final class PerfServer
         if (!(message instanceof PerfMessage.Hello hello))
         {
             throw new TransportFailure("the first message was not a hello");
+        }
+        if (null == hello.role())
+        {
+            // A switch on a null enum throws NullPointerException, which would end the server, not this connection.
+            throw new TransportFailure("a hello without a role (control, stream or ping)");
         }
         if (PerfMessage.PROTOCOL_VERSION != hello.protocol())
         {
@@ -278,7 +296,7 @@ public final class PerfServer
                 final ServerTest test = testsByCookie.get(hello.cookie());
                 if (null == test)
                 {
-                    throw new TransportFailure("no test with cookie " + hello.cookie());
+                    throw new TransportFailure("no test with cookie " + PerfCodec.quoted(hello.cookie()));
                 }
                 test.join(hello.stream(), channel.connection());
             }
@@ -301,12 +319,15 @@ public final class PerfServer
         }
         if (!registry.names().contains(parameters.congestionControl()))
         {
-            throw new TransportFailure("this server has no congestion controller '" +
-                parameters.congestionControl() + "'; it has " + registry.names());
+            throw new TransportFailure("this server has no congestion controller " +
+                PerfCodec.quoted(parameters.congestionControl()) + "; it has " + registry.names());
         }
-        if (null == hello.cookie() || testsByCookie.containsKey(hello.cookie()))
+        if (null == hello.cookie() || hello.cookie().isEmpty() || hello.cookie().length() > MAX_COOKIE_CHARS ||
+            testsByCookie.containsKey(hello.cookie()))
         {
-            throw new TransportFailure("the test's cookie is missing or already in use");
+            // The cookie is kept for the test's life and written into its report: a client's is 16 hex digits.
+            throw new TransportFailure("the test's cookie is missing, longer than " + MAX_COOKIE_CHARS +
+                " characters or already in use");
         }
         final ServerTest test = new ServerTest(++testCount, channel, hello, localAddress, qdisc, message,
             options.json() ? null : out, options.json() ? out : null, nowNs);

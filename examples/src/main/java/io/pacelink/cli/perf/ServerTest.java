@@ -124,8 +124,9 @@ final class ServerTest
         });
         lastNowNs = nowNs;
         deadlineNs = nowNs + JOIN_TIMEOUT_NS;
+        final String software = null == hello.software() ? "software not given" : PerfCodec.printable(hello.software());
         print("Accepted connection from " + client.getAddress().getHostAddress() + ", port " + client.getPort() +
-            " (test " + number + ", " + hello.software() + ")");
+            " (test " + number + ", " + software + ")");
         control.send(new PerfMessage.Accepted(PerfMessage.PROTOCOL_VERSION, PerfJson.software(), qdisc));
     }
 
@@ -175,6 +176,13 @@ final class ServerTest
         catch (final TransportFailure ex)
         {
             fail(ex.getMessage());
+            return 1;
+        }
+        catch (final RuntimeException ex)
+        {
+            // What a client sent that no check foresaw ends its test, never the server and every other test in it
+            // (as Agrona's AgentRunner hands a duty cycle's exception to its error handler and goes on).
+            fail("the server could not go on with what the client sent: " + PerfCodec.quoted(ex.toString()));
             return 1;
         }
     }
@@ -312,13 +320,21 @@ final class ServerTest
         {
             stream.stop(nowNs);
         }
+        if (null == done.streams())
+        {
+            throw new TransportFailure("the client's done message carries no streams");
+        }
         for (final PerfMessage.RemoteStream sent : done.streams())
         {
-            if (sent.stream() < 0 || sent.stream() >= streams.size() || streams.get(sent.stream()).sends() ||
-                null == sent.totals())
+            if (null == sent || sent.stream() < 0 || sent.stream() >= streams.size() ||
+                streams.get(sent.stream()).sends() || null == sent.totals())
             {
-                throw new TransportFailure("the client reported totals for stream " + sent.stream() + ", which it " +
-                    "does not send on");
+                throw new TransportFailure("the client reported totals for stream " +
+                    (null == sent ? "none" : sent.stream()) + ", which it does not send on");
+            }
+            if (sent.totals().bytes() < 0 || sent.totals().omittedBytes() < 0 || sent.totals().allBytes() < 0)
+            {
+                throw new TransportFailure("the client reported a negative byte count for stream " + sent.stream());
             }
             streams.get(sent.stream()).expect(sent.totals().allBytes());
             clientTotals[sent.stream()] = sent.totals();

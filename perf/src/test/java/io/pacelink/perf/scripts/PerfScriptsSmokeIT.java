@@ -159,6 +159,11 @@ class PerfScriptsSmokeIT
         assertTrue(result.output.contains("| clean50 | cubic | 1.0 |"), "no whole-test CPU row after OMIT=1: " +
             result.describe());
         assertTrue(Files.isRegularFile(out.resolve("summary.md")), "no summary.md in " + out);
+        // Both endpoints' counters, read while the test ran (a snapshot taken too late is empty).
+        final Path stat = out.resolve("clean50/cubic/run1/pacelink/stat.json");
+        final String snapshot = Files.readString(stat, StandardCharsets.UTF_8);
+        assertEquals(2, snapshot.split("\"status\": \"alive\"", -1).length - 1,
+            "pacelink stat did not see both live endpoints of the test: " + stat + "\n" + snapshot);
     }
 
     @Test
