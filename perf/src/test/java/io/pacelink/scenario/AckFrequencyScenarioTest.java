@@ -48,14 +48,14 @@ class AckFrequencyScenarioTest
 
         assertTrue(negotiated.acksPerPacket() < 0.6 * off.acksPerPacket(), "far fewer ACKs: " + figures);
         assertTrue(negotiated.acksPerPacket() >= 0.09, "at least one ACK per 10 packets and a bit: " + figures);
-        assertTrue(negotiated.goodputBitsPerSecond >= 0.95 * off.goodputBitsPerSecond, "goodput: " + figures);
+        assertTrue(negotiated.goodputBitsPerSecond() >= 0.95 * off.goodputBitsPerSecond(), "goodput: " + figures);
         assertTrue(negotiated.missedLosses() <= off.missedLosses() + 10,
             "every packet the path dropped declared lost: " + figures);
-        assertTrue(negotiated.spuriousLosses <= off.spuriousLosses + 0.01 * negotiated.droppedPackets + 3,
+        assertTrue(negotiated.spuriousLosses() <= off.spuriousLosses() + 0.01 * negotiated.droppedPackets() + 3,
             "no more spurious losses: " + figures);
         if (controller.startsWith("bbr"))
         {
-            assertTrue(Math.abs(negotiated.meanBandwidthBytesPerSecond / off.meanBandwidthBytesPerSecond - 1) < 0.05,
+            assertTrue(Math.abs(negotiated.meanBandwidthBytesPerSecond() / off.meanBandwidthBytesPerSecond() - 1) < 0.05,
                 "the bandwidth estimate within 5 %: " + figures);
         }
     }
@@ -74,7 +74,7 @@ class AckFrequencyScenarioTest
         System.out.println("ACK-FREQUENCY " + figures);
 
         assertTrue(Math.abs(negotiated.acksPerPacket() / off.acksPerPacket() - 1) < 0.05, "as many ACKs: " + figures);
-        assertTrue(Math.abs(negotiated.goodputBitsPerSecond / off.goodputBitsPerSecond - 1) < 0.02,
+        assertTrue(Math.abs(negotiated.goodputBitsPerSecond() / off.goodputBitsPerSecond() - 1) < 0.02,
             "the same goodput: " + figures);
     }
 

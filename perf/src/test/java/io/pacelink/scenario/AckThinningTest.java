@@ -40,15 +40,15 @@ class AckThinningTest
 
         assertTrue(everySecond.acksPerPacket() > 0.4, "every second packet acknowledged without thinning: " + figures);
         assertTrue(thinned.acksPerPacket() < 0.6 * everySecond.acksPerPacket(), "far fewer ACKs: " + figures);
-        assertTrue(thinned.goodputBitsPerSecond >= 0.95 * everySecond.goodputBitsPerSecond, "goodput: " + figures);
+        assertTrue(thinned.goodputBitsPerSecond() >= 0.95 * everySecond.goodputBitsPerSecond(), "goodput: " + figures);
         // Packets dropped in the last round trip are still in flight when the run ends: a few go undeclared either way.
         assertTrue(thinned.missedLosses() <= everySecond.missedLosses() + 10,
             "every packet the path dropped declared lost: " + figures);
-        assertTrue(thinned.spuriousLosses <= everySecond.spuriousLosses + 0.01 * thinned.droppedPackets + 3,
+        assertTrue(thinned.spuriousLosses() <= everySecond.spuriousLosses() + 0.01 * thinned.droppedPackets() + 3,
             "no more spurious losses: " + figures);
         if (controller.startsWith("bbr"))
         {
-            assertTrue(Math.abs(thinned.meanBandwidthBytesPerSecond / everySecond.meanBandwidthBytesPerSecond - 1) <
+            assertTrue(Math.abs(thinned.meanBandwidthBytesPerSecond() / everySecond.meanBandwidthBytesPerSecond() - 1) <
                 0.05, "the bandwidth estimate within 5 %: " + figures);
         }
     }
