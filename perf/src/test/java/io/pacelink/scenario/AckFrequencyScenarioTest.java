@@ -55,8 +55,8 @@ class AckFrequencyScenarioTest
             "no more spurious losses: " + figures);
         if (controller.startsWith("bbr"))
         {
-            assertTrue(Math.abs(negotiated.meanBandwidthBytesPerSecond() / off.meanBandwidthBytesPerSecond() - 1) < 0.05,
-                "the bandwidth estimate within 5 %: " + figures);
+            final double bandwidthRatio = negotiated.meanBandwidthBytesPerSecond() / off.meanBandwidthBytesPerSecond();
+            assertTrue(Math.abs(bandwidthRatio - 1) < 0.05, "the bandwidth estimate within 5 %: " + figures);
         }
     }
 
