@@ -29,11 +29,12 @@ class AckFrequencyHostileTest
     private static final long SECOND_NS = TimeUnit.SECONDS.toNanos(1);
     private static final long QUIET_NS = TimeUnit.MILLISECONDS.toNanos(300);
     private static final int MIN_ACK_DELAY_US = 1_000;
+    private static final Consumer<PacelinkContext> ON = (context) -> context.ackFrequency(true);
 
     @Test
     void theServerAnnouncesItsMinAckDelayAndAMalformedFrameDropsItsPacketCounted() throws Exception
     {
-        try (Endpoint server = Servers.launch((context) -> { });
+        try (Endpoint server = Servers.launch((context) -> context.ackFrequency(true));
             Servers.SendingApplication application = new Servers.SendingApplication(server, 0);
             HostilePeer peer = new HostilePeer(server.localAddress()))
         {
@@ -72,7 +73,7 @@ class AckFrequencyHostileTest
     @Test
     void absurdThresholdsAreFollowedHarmlesslyAndOlderFramesAreIgnoredAndCounted() throws Exception
     {
-        try (Endpoint server = Servers.launch((context) -> { });
+        try (Endpoint server = Servers.launch((context) -> context.ackFrequency(true));
             Servers.SendingApplication application = new Servers.SendingApplication(server, 0);
             HostilePeer peer = new HostilePeer(server.localAddress()))
         {
@@ -104,13 +105,13 @@ class AckFrequencyHostileTest
     @Test
     void aDelayBelowTheAnnouncedMinimumIsAProtocolViolation() throws Exception
     {
-        playViolation((writer) -> writer.appendAckFrequency(0, 9, MIN_ACK_DELAY_US - 1, 1), (context) -> { });
+        playViolation((writer) -> writer.appendAckFrequency(0, 9, MIN_ACK_DELAY_US - 1, 1), ON);
     }
 
     @Test
     void aDelayOf2To14MillisecondsIsAProtocolViolation() throws Exception
     {
-        playViolation((writer) -> writer.appendAckFrequency(0, 9, 16_384_000, 1), (context) -> { });
+        playViolation((writer) -> writer.appendAckFrequency(0, 9, 16_384_000, 1), ON);
     }
 
     @Test

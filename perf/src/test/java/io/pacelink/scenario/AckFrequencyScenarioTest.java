@@ -41,7 +41,7 @@ class AckFrequencyScenarioTest
     void aLongerPathGetsFewerAcksWithTheSameGoodputLossDetectionAndModel(
         final String controller, final long seed, final String path)
     {
-        final Run negotiated = run(controller, seed, path, (context) -> { });
+        final Run negotiated = run(controller, seed, path, (context) -> context.ackFrequency(true));
         final Run off = run(controller, seed, path, (context) -> context.ackFrequency(false));
         final String figures = figures(controller, seed, path, negotiated, off);
         System.out.println("ACK-FREQUENCY " + figures);
@@ -68,7 +68,7 @@ class AckFrequencyScenarioTest
         final String controller, final long seed, final String path)
     {
         // RTT 2 ms: a quarter is 0.5 ms, below the peer's 1 ms max ACK delay, so no ACK_FREQUENCY frame goes.
-        final Run negotiated = run(controller, seed, path, (context) -> { });
+        final Run negotiated = run(controller, seed, path, (context) -> context.ackFrequency(true));
         final Run off = run(controller, seed, path, (context) -> context.ackFrequency(false));
         final String figures = figures(controller, seed, path, negotiated, off);
         System.out.println("ACK-FREQUENCY " + figures);

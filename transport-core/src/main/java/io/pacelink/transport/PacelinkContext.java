@@ -119,7 +119,7 @@ public final class PacelinkContext
     private int maxDatagramSizeBytes = DEFAULT_MAX_DATAGRAM_SIZE_BYTES;
     private long maxAckDelayNs = DEFAULT_MAX_ACK_DELAY_NS;
     private int maxThinnedAckThreshold = ReceivedPacketTracker.DEFAULT_MAX_THINNED_THRESHOLD;
-    private boolean isAckFrequency = true;
+    private boolean isAckFrequency;
     private long initialRttNs = DEFAULT_INITIAL_RTT_NS;
     private long idleTimeoutNs = DEFAULT_IDLE_TIMEOUT_NS;
     private long handshakeTimeoutNs = DEFAULT_HANDSHAKE_TIMEOUT_NS;
@@ -331,7 +331,8 @@ public final class PacelinkContext
      * at most 25 ms). Off, the endpoint behaves as a build without the extension: it announces nothing, asks nothing,
      * and acknowledges within its own {@link #maxAckDelayNs(long)}.
      *
-     * @param isOn false to switch the extension off (default on).
+     * @param isOn true to switch the extension on (default off until the controller gates pass with it, see
+     *             perf/FINDINGS.md "Fewer ACKs").
      * @return this.
      */
     public PacelinkContext ackFrequency(final boolean isOn)
@@ -341,7 +342,7 @@ public final class PacelinkContext
     }
 
     /**
-     * @return true (the default) if the endpoint negotiates ACK frequency with its peers.
+     * @return true if the endpoint negotiates ACK frequency with its peers (default false).
      */
     public boolean ackFrequency()
     {
