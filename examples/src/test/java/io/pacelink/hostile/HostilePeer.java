@@ -48,6 +48,7 @@ final class HostilePeer implements AutoCloseable
     private final List<byte[]> received = new ArrayList<>();
 
     long serverId;
+    int serverMinAckDelayUs = -1;
     long nextPacketNumber;
     long bytesSent;
     long bytesReceived;
@@ -168,6 +169,10 @@ final class HostilePeer implements AutoCloseable
             if (FrameType.HANDSHAKE == type)
             {
                 serverId = decoder.handshake().sourceConnectionId();
+            }
+            else if (FrameType.MIN_ACK_DELAY == type)
+            {
+                serverMinAckDelayUs = decoder.minAckDelay().minAckDelayUs();
             }
         }
         sendOneRtt(PacketWriter::appendPing);

@@ -1,11 +1,6 @@
 package io.pacelink.scenario;
 
-import io.pacelink.link.LinkCounters;
-import io.pacelink.link.PathSpec;
-import io.pacelink.sim.Dumbbell;
-import io.pacelink.sim.scenario.FlowOutcome;
-import io.pacelink.sim.scenario.FlowSpec;
-import io.pacelink.sim.scenario.Scenario;
+import io.pacelink.scenario.AckRuns.Run;
 import io.pacelink.transport.ack.ReceivedPacketTracker;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -45,64 +40,22 @@ class AckThinningTest
 
         assertTrue(everySecond.acksPerPacket() > 0.4, "every second packet acknowledged without thinning: " + figures);
         assertTrue(thinned.acksPerPacket() < 0.6 * everySecond.acksPerPacket(), "far fewer ACKs: " + figures);
-        assertTrue(thinned.goodputBitsPerSecond >= 0.95 * everySecond.goodputBitsPerSecond, "goodput: " + figures);
+        assertTrue(thinned.goodputBitsPerSecond() >= 0.95 * everySecond.goodputBitsPerSecond(), "goodput: " + figures);
         // Packets dropped in the last round trip are still in flight when the run ends: a few go undeclared either way.
         assertTrue(thinned.missedLosses() <= everySecond.missedLosses() + 10,
             "every packet the path dropped declared lost: " + figures);
-        assertTrue(thinned.spuriousLosses <= everySecond.spuriousLosses + 0.01 * thinned.droppedPackets + 3,
+        assertTrue(thinned.spuriousLosses() <= everySecond.spuriousLosses() + 0.01 * thinned.droppedPackets() + 3,
             "no more spurious losses: " + figures);
         if (controller.startsWith("bbr"))
         {
-            assertTrue(Math.abs(thinned.meanBandwidthBytesPerSecond / everySecond.meanBandwidthBytesPerSecond - 1) <
+            assertTrue(Math.abs(thinned.meanBandwidthBytesPerSecond() / everySecond.meanBandwidthBytesPerSecond() - 1) <
                 0.05, "the bandwidth estimate within 5 %: " + figures);
         }
     }
 
     private static Run run(final String controller, final long seed, final String path, final int maxThreshold)
     {
-        final BbrTelemetry telemetry = new BbrTelemetry(0);
-        final Dumbbell[] dumbbell = new Dumbbell[1];
-        final Scenario.Builder builder = Scenario.builder()
-            .seed(seed)
-            .path(PathSpec.Pair.parse(path))
-            .durationNs(DURATION_NS)
-            .flow(FlowSpec.bulk(controller))
-            .contextCustomizer((context) -> context.maxThinnedAckThreshold(maxThreshold))
-            .pathChange(0, (d) -> dumbbell[0] = d);
-        if (controller.startsWith("bbr"))
-        {
-            builder.registry(telemetry.registry());
-        }
-        final FlowOutcome flow = builder.build().run().flows().get(0);
-        final LinkCounters forward = dumbbell[0].forward().counters();
-        final LinkCounters reverse = dumbbell[0].reverse().counters();
-        return new Run(
-            reverse.deliveredPackets() / (double)forward.deliveredPackets(),
-            flow.goodputBitsPerSecond(),
-            flow.lostPackets(),
-            flow.spuriousLosses(),
-            forward.randomLossPackets() + forward.queueDropPackets(),
-            controller.startsWith("bbr") ? telemetry.sender().meanBandwidth(MODEL_FROM_NS, DURATION_NS) : 0);
-    }
-
-    private record Run(
-        double acksPerPacket,
-        double goodputBitsPerSecond,
-        long lostPackets,
-        long spuriousLosses,
-        long droppedPackets,
-        double meanBandwidthBytesPerSecond)
-    {
-        long missedLosses()
-        {
-            return Math.max(0, droppedPackets - (lostPackets - spuriousLosses));
-        }
-
-        public String toString()
-        {
-            return String.format(Locale.ROOT, "ACKs/packet %.3f, goodput %.1f Mbit/s, lost %d (spurious %d) of " +
-                "%d dropped, bandwidth estimate %.1f Mbit/s", acksPerPacket, goodputBitsPerSecond / 1e6, lostPackets,
-                spuriousLosses, droppedPackets, meanBandwidthBytesPerSecond * 8 / 1e6);
-        }
+        return AckRuns.run(controller, seed, path, DURATION_NS, MODEL_FROM_NS,
+            (context) -> context.maxThinnedAckThreshold(maxThreshold));
     }
 }

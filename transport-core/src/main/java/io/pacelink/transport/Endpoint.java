@@ -197,7 +197,7 @@ public final class Endpoint implements AutoCloseable
                 () -> WakeCoalescing.earlier(core.nextTimerDeadlineNs(), applicationDeadlineNs.getAsLong());
             return new PortWaitIdleStrategy(
                 port, timerNs, core::nextReleaseTimeNs, context.nanoClock(), wakeup,
-                new WakeCoalescing(core::nextReleaseQuantumNs));
+                new WakeCoalescing(core::nextReleaseQuantumNs, core::takeArrivalAckDelayNs));
         }
         final IdleStrategy idleStrategy = context.idleStrategySupplier().get();
         if (idleStrategy instanceof BusySpinIdleStrategy || idleStrategy instanceof NoOpIdleStrategy)

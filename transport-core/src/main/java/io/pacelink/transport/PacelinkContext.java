@@ -119,6 +119,7 @@ public final class PacelinkContext
     private int maxDatagramSizeBytes = DEFAULT_MAX_DATAGRAM_SIZE_BYTES;
     private long maxAckDelayNs = DEFAULT_MAX_ACK_DELAY_NS;
     private int maxThinnedAckThreshold = ReceivedPacketTracker.DEFAULT_MAX_THINNED_THRESHOLD;
+    private boolean isAckFrequency;
     private long initialRttNs = DEFAULT_INITIAL_RTT_NS;
     private long idleTimeoutNs = DEFAULT_IDLE_TIMEOUT_NS;
     private long handshakeTimeoutNs = DEFAULT_HANDSHAKE_TIMEOUT_NS;
@@ -321,6 +322,31 @@ public final class PacelinkContext
     public int maxThinnedAckThreshold()
     {
         return maxThinnedAckThreshold;
+    }
+
+    /**
+     * ACK frequency negotiated per path (draft-ietf-quic-ack-frequency; docs/architecture.md, "ACK policy"): the
+     * handshake announces that this side follows a peer's ACK_FREQUENCY frames, and this side asks a peer that
+     * announced the same for one ACK per 10 packets or per quarter of the min RTT (at least the peer's max ACK delay,
+     * at most 25 ms). Off, the endpoint behaves as a build without the extension: it announces nothing, asks nothing,
+     * and acknowledges within its own {@link #maxAckDelayNs(long)}.
+     *
+     * @param isOn true to switch the extension on (default off until the controller gates pass with it, see
+     *             perf/FINDINGS.md "Fewer ACKs").
+     * @return this.
+     */
+    public PacelinkContext ackFrequency(final boolean isOn)
+    {
+        isAckFrequency = isOn;
+        return this;
+    }
+
+    /**
+     * @return true if the endpoint negotiates ACK frequency with its peers (default false).
+     */
+    public boolean ackFrequency()
+    {
+        return isAckFrequency;
     }
 
     /**

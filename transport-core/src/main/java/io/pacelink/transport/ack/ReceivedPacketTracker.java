@@ -33,6 +33,14 @@ import io.pacelink.transport.wire.PacketWriter;
  * data) for twice the last mean gap between them, the ACK goes without waiting for the rest of its batch, so a
  * window smaller than the threshold never stalls until the max ACK delay.
  * <p>
+ * ACK frequency asked for by the peer (draft-ietf-quic-ack-frequency section 6, {@link #applyAckFrequency}): the
+ * newest ACK_FREQUENCY frame sets the max ACK delay in force and the most ack-eliciting packets an ACK waits for (its
+ * threshold + 1), within which the thinning above still applies over one max ACK delay in force; a reordering
+ * threshold of 0 lets in-order-ness go unchecked. Held arrivals change the pause: a receiver that drains its socket
+ * in held wakes ({@code WakeCoalescing}) stamps each batch when it reads it, so the gap before a batch is several mean
+ * gaps long; the pause then waits {@link #PAUSE_IN_MEAN_GAPS_WITH_ACK_FREQUENCY} mean gaps, longer than a hold, or
+ * it would fire between every two held wakes and wake the receiver more often than its ACKs need. An IMMEDIATE_ACK
+ * frame ({@link #ackNow}) makes an ACK due at once.
  * <p>
  * ECN (RFC 9000 section 13.4.1): the tracker counts the ECN codepoint each new packet arrived with (a duplicate
  * changes no count, section 21.10) and, once any packet arrived ECN-capable, writes the three counts into every ACK
@@ -81,6 +89,40 @@ public final class ReceivedPacketTracker
     private static final int PAUSE_IN_MEAN_GAPS = 2;
 
     /**
+     * The pause once the peer asked for an ACK frequency: twice the hold of arrivals ({@code WakeCoalescing}'s eight
+     * mean gaps), so held wakes, stamped when read, never look like a pause.
+     */
+    public static final int PAUSE_IN_MEAN_GAPS_WITH_ACK_FREQUENCY = 16;
+
+    /**
+     * {@link #applyAckFrequency}: the frame's values are in force.
+     */
+    public static final int ACK_FREQUENCY_APPLIED = 0;
+
+    /**
+     * {@link #applyAckFrequency}: the frame is no newer than one already applied (reordered or repeated): ignored
+     * (draft-ietf-quic-ack-frequency section 4).
+     */
+    public static final int ACK_FREQUENCY_STALE = 1;
+
+    /**
+     * {@link #applyAckFrequency}: the requested delay is below the min ACK delay this side announced, or at or above
+     * {@link #MAX_REQUESTED_ACK_DELAY_NS}: a PROTOCOL_VIOLATION (draft-ietf-quic-ack-frequency section 4).
+     */
+    public static final int ACK_FREQUENCY_INVALID_DELAY = 2;
+
+    /**
+     * A requested max ACK delay must stay below 2^14 ms, the limit RFC 9000 section 18.2 sets for max_ack_delay.
+     */
+    public static final long MAX_REQUESTED_ACK_DELAY_NS = (1L << 14) * 1_000_000L;
+
+    /**
+     * The largest ack-eliciting threshold honoured: one above it would not fit an int, and no ACK waits longer than
+     * the delay in force anyway.
+     */
+    private static final int MAX_HONOURED_THRESHOLD = Integer.MAX_VALUE - 1;
+
+    /**
      * How far beyond the largest packet number received a new one may lie. A sender's numbers advance by one per packet
      * (plus the odd skipped number), so a jump means that many packets in a row were lost: 2^24 is four times the most
      * packets any Pacelink sender tracks in flight. A number further out comes from a forger or a broken peer and is
@@ -93,9 +135,14 @@ public final class ReceivedPacketTracker
     private static final long NANOS_PER_MICRO = 1_000L;
 
     private final int maxRanges;
-    private final int ackElicitingThreshold;
-    private final int maxThinnedThreshold;
-    private final long maxAckDelayNs;
+    private final int defaultAckElicitingThreshold;
+    private final long minAckDelayNs;
+    private int ackElicitingThreshold;
+    private int maxThinnedThreshold;
+    private long maxAckDelayNs;
+    private long largestAckFrequencySequence = -1;
+    private boolean isIgnoringOrder;
+    private int pauseInMeanGaps = PAUSE_IN_MEAN_GAPS;
     private final long[] rangeLargest;
     private final long[] rangeSmallest;
     private final AckFrameFlyweight ackFrame = new AckFrameFlyweight();
@@ -165,6 +212,8 @@ public final class ReceivedPacketTracker
                 ackElicitingThreshold + " maxAckDelayNs=" + maxAckDelayNs);
         }
         this.maxRanges = maxRanges;
+        this.defaultAckElicitingThreshold = ackElicitingThreshold;
+        this.minAckDelayNs = maxAckDelayNs;
         this.ackElicitingThreshold = ackElicitingThreshold;
         this.maxThinnedThreshold = Math.max(ackElicitingThreshold, maxThinnedThreshold);
         this.currentThreshold = ackElicitingThreshold;
@@ -252,7 +301,7 @@ public final class ReceivedPacketTracker
             {
                 delayedAckDeadlineNs = nowNs + maxAckDelayNs;
             }
-            if (!inOrder || isCeMarked || ackElicitingSinceLastAck >= currentThreshold)
+            if ((!inOrder && !isIgnoringOrder) || isCeMarked || ackElicitingSinceLastAck >= currentThreshold)
             {
                 // RFC 9000 section 13.2.1: acknowledge out-of-order packets and packets marked CE without delay, to
                 // speed up loss detection and the congestion response at the sender; section 13.2.2: and after
@@ -350,11 +399,87 @@ public final class ReceivedPacketTracker
             final int threshold = ackElicitingReceived < PACKETS_BEFORE_THINNING ? ackElicitingThreshold :
                 Math.max(ackElicitingThreshold, Math.min(maxThinnedThreshold, arrivals / ARRIVALS_PER_THINNED_ACK));
             currentThreshold = threshold;
-            pauseNs = threshold > ackElicitingThreshold ? PAUSE_IN_MEAN_GAPS * windowNs / arrivals : NO_DEADLINE;
+            pauseNs = threshold > ackElicitingThreshold ? pauseInMeanGaps * windowNs / arrivals : NO_DEADLINE;
             arrivalWindowStartNs = nowNs;
             arrivalsInWindow = 0;
         }
         arrivalsInWindow++;
+    }
+
+    /**
+     * Follow the peer's ACK_FREQUENCY frame (draft-ietf-quic-ack-frequency section 6): from now on an ACK waits for at
+     * most {@code ackElicitingThreshold + 1} ack-eliciting packets (thinned below that as at high rates, never above)
+     * and at most {@code requestedMaxAckDelayNs}; a reordering threshold of 0 stops out-of-order packets from making an
+     * ACK due at once, any other keeps RFC 9000 section 13.2.1's immediate ACK of every out-of-order packet (which
+     * acknowledges sooner than a larger threshold asks, as the draft allows). An ACK already waiting keeps its
+     * deadline.
+     *
+     * @param sequenceNumber         the frame's sequence number.
+     * @param ackElicitingThreshold  ack-eliciting packets the peer lets this side receive before an ACK is due.
+     * @param requestedMaxAckDelayNs the max ACK delay the peer asks for.
+     * @param reorderingThreshold    the frame's reordering threshold.
+     * @return {@link #ACK_FREQUENCY_APPLIED}, {@link #ACK_FREQUENCY_STALE} (ignored, whatever it asks) or
+     * {@link #ACK_FREQUENCY_INVALID_DELAY} (ignored; the connection closes).
+     */
+    public int applyAckFrequency(
+        final long sequenceNumber,
+        final int ackElicitingThreshold,
+        final long requestedMaxAckDelayNs,
+        final int reorderingThreshold)
+    {
+        if (sequenceNumber <= largestAckFrequencySequence)
+        {
+            return ACK_FREQUENCY_STALE; // whatever it asks: a reordered or repeated frame says nothing new
+        }
+        if (requestedMaxAckDelayNs < minAckDelayNs || requestedMaxAckDelayNs >= MAX_REQUESTED_ACK_DELAY_NS)
+        {
+            return ACK_FREQUENCY_INVALID_DELAY;
+        }
+        largestAckFrequencySequence = sequenceNumber;
+        final int packetsPerAck = Math.min(Math.max(0, ackElicitingThreshold), MAX_HONOURED_THRESHOLD) + 1;
+        this.ackElicitingThreshold = Math.min(defaultAckElicitingThreshold, packetsPerAck);
+        this.maxThinnedThreshold = packetsPerAck;
+        this.maxAckDelayNs = requestedMaxAckDelayNs;
+        this.isIgnoringOrder = 0 == reorderingThreshold;
+        this.pauseInMeanGaps = PAUSE_IN_MEAN_GAPS_WITH_ACK_FREQUENCY;
+        currentThreshold = Math.min(Math.max(currentThreshold, this.ackElicitingThreshold), packetsPerAck);
+        return ACK_FREQUENCY_APPLIED;
+    }
+
+    /**
+     * The peer asked for this packet to be acknowledged without delay (an IMMEDIATE_ACK frame,
+     * draft-ietf-quic-ack-frequency section 5). Call after {@link #onPacketReceived} for the packet that carried it.
+     *
+     * @param nowNs the time now.
+     */
+    public void ackNow(final long nowNs)
+    {
+        isImmediateAckDue = true;
+        ackDeadlineNs = Math.min(ackDeadlineNs, nowNs);
+    }
+
+    /**
+     * @return the max ACK delay in force: the one announced, or the one the peer asked for last.
+     */
+    public long maxAckDelayNs()
+    {
+        return maxAckDelayNs;
+    }
+
+    /**
+     * @return the smallest max ACK delay the peer may ask for: the one this side announces by default.
+     */
+    public long minAckDelayNs()
+    {
+        return minAckDelayNs;
+    }
+
+    /**
+     * @return the sequence number of the newest ACK_FREQUENCY frame applied, -1 before any.
+     */
+    public long ackFrequencySequence()
+    {
+        return largestAckFrequencySequence;
     }
 
     /**

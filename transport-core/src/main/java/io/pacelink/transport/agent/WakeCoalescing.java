@@ -29,8 +29,12 @@ import java.util.function.LongSupplier;
  * {@link #HOLD_DATAGRAMS} mean arrival gaps, at most {@link #DEFAULT_MAX_HOLD_NS}; then one {@code recvmmsg} drains
  * what arrived and the cycle acknowledges it with one ACK. This is the NIC's interrupt moderation
  * ({@code rx-usecs}) and GRO, done in the agent: an arrival waits at most one hold, which at high rates is a few
- * packets' gaps (8 × 12 µs at 1 Gbit/s). An exchange that answers every datagram (a ping, a request and its
- * response) sends as many as it receives and is never held, so it still wakes on arrival.</li>
+ * packets' gaps (8 × 12 µs at 1 Gbit/s). A connection whose peer asked for fewer ACKs (draft-ietf-quic-ack-frequency,
+ * docs/architecture.md "ACK policy") may wait longer for its ACK, and so may its arrivals: the hold's cap is then the
+ * shortest ACK delay in force among the connections that just received (at most
+ * {@link #MAX_HOLD_WITH_ACK_FREQUENCY_NS}), never less than {@link #DEFAULT_MAX_HOLD_NS}. An exchange that
+ * answers every datagram (a ping, a request and its response) sends as many as it receives and is never held, so it
+ * still wakes on arrival.</li>
  * </ul>
  * Agent thread only; no allocation.
  */
@@ -47,6 +51,12 @@ public final class WakeCoalescing
      * The longest hold of arrivals: one ACK delay's worth (the default max ACK delay, 1 ms).
      */
     public static final long DEFAULT_MAX_HOLD_NS = 1_000_000L;
+
+    /**
+     * The longest hold of arrivals for connections whose peers asked for a longer ACK delay: the longest delay a
+     * Pacelink sender asks for (QUIC's default max_ack_delay).
+     */
+    public static final long MAX_HOLD_WITH_ACK_FREQUENCY_NS = 25_000_000L;
 
     /**
      * A hold lasts about this many mean arrival gaps, so each held wake drains about this many datagrams.
@@ -76,6 +86,7 @@ public final class WakeCoalescing
     private final long pacingQuantumNs;
     private final LongSupplier releaseQuantumNs;
     private final long maxHoldNs;
+    private final LongSupplier arrivalAckDelayNs;
     private long lastDatagramsReceived;
     private long lastDatagramsSent;
     private long lastPlanNs;
@@ -108,7 +119,7 @@ public final class WakeCoalescing
     @Deprecated
     public WakeCoalescing()
     {
-        this(() -> DEFAULT_PACING_QUANTUM_NS);
+        this(() -> DEFAULT_PACING_QUANTUM_NS, null);
     }
 
     /**
@@ -120,8 +131,23 @@ public final class WakeCoalescing
      */
     public WakeCoalescing(final LongSupplier releaseQuantumNs)
     {
+        this(releaseQuantumNs, null);
+    }
+
+    /**
+     * Each release's pacing quantum from its pacer, and the hold's cap following the ACK delay in force, unless the
+     * system properties {@link #PACING_QUANTUM_PROPERTY} and {@link #MAX_HOLD_PROPERTY} set them.
+     *
+     * @param releaseQuantumNs  the pacer's quantum for its next release ({@code EndpointCore.nextReleaseQuantumNs()}).
+     * @param arrivalAckDelayNs the shortest ACK delay in force among the connections that received since it was last
+     *                          asked ({@link Long#MAX_VALUE} for none), e.g. the endpoint's
+     *                          {@code takeArrivalAckDelayNs}; null for a cap of the default max hold.
+     * @throws IllegalArgumentException if a property is not a whole number of microseconds from 0 to 1000.
+     */
+    public WakeCoalescing(final LongSupplier releaseQuantumNs, final LongSupplier arrivalAckDelayNs)
+    {
         this(microsProperty(PACING_QUANTUM_PROPERTY, RATE_QUANTUM), releaseQuantumNs,
-            microsProperty(MAX_HOLD_PROPERTY, DEFAULT_MAX_HOLD_NS));
+            microsProperty(MAX_HOLD_PROPERTY, DEFAULT_MAX_HOLD_NS), arrivalAckDelayNs);
     }
 
     private static long microsProperty(final String name, final long defaultNs)
@@ -154,7 +180,19 @@ public final class WakeCoalescing
      */
     public WakeCoalescing(final long pacingQuantumNs, final long maxHoldNs)
     {
-        this(requireNotNegative(pacingQuantumNs), () -> DEFAULT_PACING_QUANTUM_NS, maxHoldNs);
+        this(requireNotNegative(pacingQuantumNs), () -> DEFAULT_PACING_QUANTUM_NS, maxHoldNs, null);
+    }
+
+    /**
+     * @param pacingQuantumNs   the pacing quantum of every release, {@link #OFF} to serve every release on time.
+     * @param maxHoldNs         the longest hold of arrivals while no connection asks for longer, {@link #OFF} never
+     *                          to hold them.
+     * @param arrivalAckDelayNs the shortest ACK delay in force among the connections that received since it was last
+     *                          asked ({@link Long#MAX_VALUE} for none); null to keep the cap at {@code maxHoldNs}.
+     */
+    public WakeCoalescing(final long pacingQuantumNs, final long maxHoldNs, final LongSupplier arrivalAckDelayNs)
+    {
+        this(requireNotNegative(pacingQuantumNs), () -> DEFAULT_PACING_QUANTUM_NS, maxHoldNs, arrivalAckDelayNs);
     }
 
     /**
@@ -166,6 +204,25 @@ public final class WakeCoalescing
      */
     public WakeCoalescing(final long pacingQuantumNs, final LongSupplier releaseQuantumNs, final long maxHoldNs)
     {
+        this(pacingQuantumNs, releaseQuantumNs, maxHoldNs, null);
+    }
+
+    /**
+     * @param pacingQuantumNs   the pacing quantum of every release, {@link #OFF} to serve every release on time, or
+     *                          {@link #RATE_QUANTUM} for each release's own.
+     * @param releaseQuantumNs  the pacer's quantum for its next release, read before each sleep when
+     *                          {@code pacingQuantumNs} is {@link #RATE_QUANTUM}.
+     * @param maxHoldNs         the longest hold of arrivals while no connection asks for longer, {@link #OFF} never
+     *                          to hold them.
+     * @param arrivalAckDelayNs the shortest ACK delay in force among the connections that received since it was last
+     *                          asked ({@link Long#MAX_VALUE} for none); null to keep the cap at {@code maxHoldNs}.
+     */
+    public WakeCoalescing(
+        final long pacingQuantumNs,
+        final LongSupplier releaseQuantumNs,
+        final long maxHoldNs,
+        final LongSupplier arrivalAckDelayNs)
+    {
         if (pacingQuantumNs < RATE_QUANTUM || maxHoldNs < 0)
         {
             throw new IllegalArgumentException(
@@ -175,6 +232,7 @@ public final class WakeCoalescing
         this.pacingQuantumNs = pacingQuantumNs;
         this.releaseQuantumNs = Objects.requireNonNull(releaseQuantumNs, "releaseQuantumNs");
         this.maxHoldNs = maxHoldNs;
+        this.arrivalAckDelayNs = arrivalAckDelayNs;
     }
 
     private static long requireNotNegative(final long pacingQuantumNs)
@@ -222,11 +280,12 @@ public final class WakeCoalescing
         }
 
         isHoldingArrivals = false;
+        final long holdCapNs = holdCapNs();
         if (maxHoldNs > 0 && hadPlanned && received >= MIN_DATAGRAMS_TO_HOLD && 2 * sent <= received)
         {
             final long gapNs = sinceLastPlanNs / received;
             meanArrivalGapNs = 0 == meanArrivalGapNs ? gapNs : (meanArrivalGapNs + gapNs) >> 1;
-            final long holdNs = Math.min(maxHoldNs, HOLD_DATAGRAMS * meanArrivalGapNs);
+            final long holdNs = Math.min(holdCapNs, HOLD_DATAGRAMS * meanArrivalGapNs);
             if (holdNs > 0)
             {
                 isHoldingArrivals = true;
@@ -234,6 +293,22 @@ public final class WakeCoalescing
             }
         }
         return wakeNs;
+    }
+
+    /**
+     * @return the longest hold now: {@code maxHoldNs}, or the shortest ACK delay in force among the connections that
+     * just received if that is longer (within {@link #MAX_HOLD_WITH_ACK_FREQUENCY_NS}). Asked at every plan, so the
+     * endpoint's record starts again each time.
+     */
+    private long holdCapNs()
+    {
+        if (null == arrivalAckDelayNs)
+        {
+            return maxHoldNs;
+        }
+        final long ackDelayNs = arrivalAckDelayNs.getAsLong();
+        return Long.MAX_VALUE == ackDelayNs ?
+            maxHoldNs : Math.max(maxHoldNs, Math.min(ackDelayNs, MAX_HOLD_WITH_ACK_FREQUENCY_NS));
     }
 
     /**

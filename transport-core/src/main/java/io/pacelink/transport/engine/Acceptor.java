@@ -116,6 +116,7 @@ final class Acceptor
      * @param hello         its HANDSHAKE frame.
      * @param hasNoise      true if it carries a NOISE frame (a secure hello).
      * @param namesController true if it carries a CONGESTION_CONTROL frame.
+     * @param minAckDelayUs the min ACK delay of its MIN_ACK_DELAY frame, negative if it carries none.
      * @param buffer        holding the packet.
      * @param offset        of the packet.
      * @param length        of the packet without its integrity trailer.
@@ -127,6 +128,7 @@ final class Acceptor
         final HandshakeFrameFlyweight hello,
         final boolean hasNoise,
         final boolean namesController,
+        final int minAckDelayUs,
         final DirectBuffer buffer,
         final int offset,
         final int length,
@@ -266,7 +268,7 @@ final class Acceptor
         connection.answerWithResetToken(replies.resetToken(connection.localId()));
         connections.add(connection);
         handshakeBudget.add(connection.localId(), source.getAddress());
-        connection.applyPeerHandshake(hello, nowNs);
+        connection.applyPeerHandshake(hello, minAckDelayUs, nowNs);
         connections.indexByClientId(clientId, connection);
     }
 

@@ -15,6 +15,10 @@ final class CloseReasonTexts
 {
     static final UnsafeBuffer ACK_OF_UNSENT_PACKET = text("ACK of a packet number never sent");
     static final UnsafeBuffer MALFORMED_ACK = text("ACK ranges not descending and disjoint");
+    static final UnsafeBuffer ACK_FREQUENCY_DELAY =
+        text("ACK_FREQUENCY asks for a max ACK delay below the min ACK delay announced, or of 2^14 ms or more");
+    static final UnsafeBuffer ACK_FREQUENCY_NOT_OFFERED =
+        text("ACK_FREQUENCY or IMMEDIATE_ACK to an endpoint that announced no min ACK delay");
     static final UnsafeBuffer REASSEMBLY_LIMIT =
         text("reassembly limit: out-of-order ranges beyond the receive window's memory");
     static final UnsafeBuffer DATA_MISMATCH = text("different bytes sent for the same stream offsets");

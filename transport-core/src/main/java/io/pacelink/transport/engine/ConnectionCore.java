@@ -58,6 +58,7 @@ final class ConnectionCore implements SchedulableFlow, DeadlineHeap.Entry
     private final ControllerSource controllerSource;
     private final PathValidation pathValidation;
     private final ReceivedPacketTracker ackTracker;
+    private final AckFrequencyRequests ackFrequency;
     private final SecurityCounters securityCounters;
     private final DeliveryReceipts receipts;
     private final ConnectionPublisher publisher;
@@ -125,11 +126,12 @@ final class ConnectionCore implements SchedulableFlow, DeadlineHeap.Entry
             isClient ? ConnectionState.CONNECTING : ConnectionState.CONNECTED);
         this.liveness = new Liveness(settings.idleTimeoutNs(), nowNs);
         this.controlFrames = new ControlFrames(handle.receiveLog(), receipts, settings.receiveBufferBytes());
+        this.ackFrequency = new AckFrequencyRequests(settings.ackFrequency());
         this.assembler = new PacketAssembler(localId, handle, path, settings.maxAckDelayNs(), packetNumbers,
-            handshake, lifecycle, liveness, controlFrames, receipts, ackTracker, lossRecovery);
+            handshake, lifecycle, liveness, controlFrames, receipts, ackTracker, lossRecovery, ackFrequency);
         this.frames = new FrameReceiver(handle, ackTracker, lossRecovery, receipts, lifecycle, controlFrames, liveness,
             publisher, endpointCounters, securityCounters,
-            new ProgressWatch(settings.limits().maxPacketsWithoutProgress(), nowNs));
+            new ProgressWatch(settings.limits().maxPacketsWithoutProgress(), nowNs), ackFrequency);
         this.readiness = new SendReadiness(
             lifecycle, ackTracker, lossRecovery, controlFrames, receipts, handle);
         this.timers = new ConnectionTimers(handle, handshake, lifecycle, liveness, controlFrames, receipts, ackTracker,
@@ -244,10 +246,13 @@ final class ConnectionCore implements SchedulableFlow, DeadlineHeap.Entry
 
     /**
      * Apply the peer's handshake parameters (both sides): negotiate the datagram size and idle timeout, take the
-     * peer's flow-control credit and ACK delay.
+     * peer's flow-control credit and ACK delay, and whether it follows ACK_FREQUENCY frames.
+     *
+     * @param peerMinAckDelayUs the min ACK delay of the peer's MIN_ACK_DELAY frame, negative if it sent none.
      */
-    void applyPeerHandshake(final HandshakeFrameFlyweight peer, final long nowNs)
+    void applyPeerHandshake(final HandshakeFrameFlyweight peer, final int peerMinAckDelayUs, final long nowNs)
     {
+        ackFrequency.onPeerHandshake(peer.maxAckDelayUs() * 1_000L, peerMinAckDelayUs * 1_000L);
         remoteId = peer.sourceConnectionId();
         final int negotiatedDatagramSizeBytes = Math.min(path.maxDatagramSizeBytes(), peer.maxDatagramSize());
         if (negotiatedDatagramSizeBytes != path.maxDatagramSizeBytes())
@@ -264,7 +269,11 @@ final class ConnectionCore implements SchedulableFlow, DeadlineHeap.Entry
     /**
      * The client got the server's answer: if genuine and acceptable, the connection is established.
      */
-    void onHandshakeResponse(final HandshakeFrameFlyweight answer, final NoiseFrameFlyweight noise, final long nowNs)
+    void onHandshakeResponse(
+        final HandshakeFrameFlyweight answer,
+        final NoiseFrameFlyweight noise,
+        final int peerMinAckDelayUs,
+        final long nowNs)
     {
         if (!lifecycle.isConnecting())
         {
@@ -283,7 +292,7 @@ final class ConnectionCore implements SchedulableFlow, DeadlineHeap.Entry
         else if (ConnectionHandshake.ANSWER_ACCEPTED == verdict)
         {
             handshake.rememberPeerResetToken(answer);
-            applyPeerHandshake(answer, nowNs);
+            applyPeerHandshake(answer, peerMinAckDelayUs, nowNs);
             lifecycle.connected();
             handshake.onAnswerAccepted(nowNs);
         }
@@ -421,6 +430,15 @@ final class ConnectionCore implements SchedulableFlow, DeadlineHeap.Entry
     }
 
     // ---------------------------------------------------------------- receive
+
+    /**
+     * @return how long this side may hold an ACK now: its announced max ACK delay, or the one the peer asked for
+     * (the agent may hold this connection's arrivals as long, {@code WakeCoalescing}).
+     */
+    long ackDelayNs()
+    {
+        return ackTracker.maxAckDelayNs();
+    }
 
     /**
      * @return true if the packet is a duplicate (already received): the caller drops it.

@@ -44,7 +44,14 @@ final class DatagramDispatcher
     private final PacketDecoder decoder = new PacketDecoder();
     private boolean handshakeNamesController;
     private boolean handshakeHasNoise;
+    private int handshakeMinAckDelayUs;
+    private long arrivalAckDelayNs = Long.MAX_VALUE;
     private int closeErrorCode;
+
+    /**
+     * {@link #handshakeFrame}: the packet carried no MIN_ACK_DELAY frame.
+     */
+    private static final int NO_MIN_ACK_DELAY = -1;
 
     DatagramDispatcher(
         final PacelinkContext context,
@@ -371,6 +378,20 @@ final class DatagramDispatcher
             return;
         }
         connection.onPacket(decoder, buffer, offset, length, ecnCodepoint, nowNs);
+        arrivalAckDelayNs = Math.min(arrivalAckDelayNs, connection.ackDelayNs());
+    }
+
+    /**
+     * The shortest ACK delay in force among the connections that received a packet since the last call, and start
+     * again: how long the agent may hold arrivals before a wake ({@code WakeCoalescing}).
+     *
+     * @return that delay, {@link Long#MAX_VALUE} if no connection received a packet.
+     */
+    long takeArrivalAckDelayNs()
+    {
+        final long delayNs = arrivalAckDelayNs;
+        arrivalAckDelayNs = Long.MAX_VALUE;
+        return delayNs;
     }
 
     /**
@@ -427,15 +448,16 @@ final class DatagramDispatcher
         }
         if (0 == destinationId)
         {
-            acceptor.onHello(decoder, handshake, handshakeHasNoise, handshakeNamesController, buffer, offset, length,
-                source, nowNs);
+            acceptor.onHello(decoder, handshake, handshakeHasNoise, handshakeNamesController, handshakeMinAckDelayUs,
+                buffer, offset, length, source, nowNs);
             return;
         }
 
         final ConnectionCore connection = clientConnection(destinationId, source);
         if (null != connection)
         {
-            connection.onHandshakeResponse(handshake, handshakeHasNoise ? decoder.noise() : null, nowNs);
+            connection.onHandshakeResponse(
+                handshake, handshakeHasNoise ? decoder.noise() : null, handshakeMinAckDelayUs, nowNs);
             connections.peerResetTokens().add(connection);
         }
     }
@@ -478,13 +500,15 @@ final class DatagramDispatcher
 
     /**
      * @return the last HANDSHAKE frame of a validated handshake packet, or null; whether a CONGESTION_CONTROL frame
-     * and a NOISE frame came with it is noted, and any other frame there is ignored.
+     * and a NOISE frame came with it, and the min ACK delay of a MIN_ACK_DELAY frame, are noted, and any other frame
+     * there is ignored.
      */
     private HandshakeFrameFlyweight handshakeFrame(final DirectBuffer buffer, final int offset, final int length)
     {
         boolean found = false;
         handshakeNamesController = false;
         handshakeHasNoise = false;
+        handshakeMinAckDelayUs = NO_MIN_ACK_DELAY;
         for (int frameType = decoder.firstFrame(buffer, offset, length);
             PacketDecoder.NO_MORE_FRAMES != frameType;
             frameType = decoder.nextFrame())
@@ -492,6 +516,10 @@ final class DatagramDispatcher
             found |= FrameType.HANDSHAKE == frameType;
             handshakeNamesController |= FrameType.CONGESTION_CONTROL == frameType;
             handshakeHasNoise |= FrameType.NOISE == frameType;
+            if (FrameType.MIN_ACK_DELAY == frameType)
+            {
+                handshakeMinAckDelayUs = decoder.minAckDelay().minAckDelayUs();
+            }
         }
         return found ? decoder.handshake() : null;
     }

@@ -559,6 +559,18 @@ public final class EndpointCore implements DatagramHandler
     }
 
     /**
+     * How long a real-clock agent may hold arrivals before its next wake ({@code WakeCoalescing}): the shortest ACK
+     * delay in force among the connections that received a packet since the last call (a connection whose peer asked
+     * for fewer ACKs may wait longer, draft-ietf-quic-ack-frequency); then it starts again. Agent thread only.
+     *
+     * @return that delay, {@link Long#MAX_VALUE} if no connection received a packet since the last call.
+     */
+    public long takeArrivalAckDelayNs()
+    {
+        return dispatcher.takeArrivalAckDelayNs();
+    }
+
+    /**
      * @return when the pacer next releases a packet; {@link Long#MAX_VALUE} if nothing waits for its pacing time.
      */
     public long nextReleaseTimeNs()

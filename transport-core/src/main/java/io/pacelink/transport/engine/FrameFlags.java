@@ -2,7 +2,8 @@ package io.pacelink.transport.engine;
 
 /**
  * What a sent packet carried besides stream data, recorded in the sent-packet ring so that the right frames are re-sent
- * when the packet is lost (docs/wire-format.md: MAX_DATA and CONSUMED only at their newest value, PING never).
+ * when the packet is lost (docs/wire-format.md: MAX_DATA, CONSUMED and ACK_FREQUENCY only at their newest value, PING
+ * never).
  */
 final class FrameFlags
 {
@@ -11,6 +12,7 @@ final class FrameFlags
     static final int PING = 1 << 2;
     static final int CLOSE = 1 << 3;
     static final int CONSUMED = 1 << 4;
+    static final int ACK_FREQUENCY = 1 << 5;
 
     private FrameFlags()
     {

@@ -4,12 +4,14 @@ import io.pacelink.transport.CloseReason;
 import io.pacelink.transport.ack.ReceivedPacketTracker;
 import io.pacelink.transport.recovery.LossRecovery;
 import io.pacelink.transport.recovery.PacketOutcomeListener;
+import io.pacelink.transport.recovery.RttEstimator;
 import io.pacelink.transport.stats.ConnectionCounters;
 import io.pacelink.transport.stats.EndpointCounters;
 import io.pacelink.transport.stats.SecurityCounters;
 import io.pacelink.transport.stream.ReceiveLog;
 import io.pacelink.transport.stream.SendLog;
 import io.pacelink.transport.wire.AckFrameFlyweight;
+import io.pacelink.transport.wire.AckFrequencyFrameFlyweight;
 import io.pacelink.transport.wire.DataFrameFlyweight;
 import io.pacelink.transport.wire.EcnCodepoint;
 import io.pacelink.transport.wire.FrameType;
@@ -41,7 +43,9 @@ final class FrameReceiver implements PacketOutcomeListener
     private final SecurityCounters securityCounters;
     private final AckFrameRanges ackRanges = new AckFrameRanges();
     private final ProgressWatch progressWatch;
+    private final AckFrequencyRequests ackFrequency;
     private boolean isPacketDropped;
+    private boolean isImmediateAckAsked;
     private boolean isProgress;
     private boolean hasPathResponse;
     private long pathResponseData;
@@ -57,9 +61,11 @@ final class FrameReceiver implements PacketOutcomeListener
         final ConnectionPublisher publisher,
         final EndpointCounters endpointCounters,
         final SecurityCounters securityCounters,
-        final ProgressWatch progressWatch)
+        final ProgressWatch progressWatch,
+        final AckFrequencyRequests ackFrequency)
     {
         this.progressWatch = progressWatch;
+        this.ackFrequency = ackFrequency;
         this.sendLog = handle.sendLog();
         this.receiveLog = handle.receiveLog();
         this.counters = handle.counters();
@@ -95,6 +101,7 @@ final class FrameReceiver implements PacketOutcomeListener
     {
         liveness.onPacket(nowNs);
         isPacketDropped = false;
+        isImmediateAckAsked = false;
         isProgress = false;
         hasPathResponse = false;
         final long sendLimitBefore = sendLog.sendLimit();
@@ -147,6 +154,14 @@ final class FrameReceiver implements PacketOutcomeListener
                     pathResponseData = decoder.path().pathData();
                     break;
 
+                case FrameType.ACK_FREQUENCY:
+                    onAckFrequency(decoder.ackFrequency());
+                    break;
+
+                case FrameType.IMMEDIATE_ACK:
+                    onImmediateAck();
+                    break;
+
                 default:
                     // PING and frame types this version does not know: they only elicit an acknowledgement.
                     break;
@@ -158,6 +173,10 @@ final class FrameReceiver implements PacketOutcomeListener
                 EcnCodepoint.CE == ecnCodepoint)
             {
                 counters.set(ConnectionCounters.ECN_CE_RECEIVED, ackTracker.ceReceived());
+            }
+            if (isImmediateAckAsked)
+            {
+                ackTracker.ackNow(nowNs);
             }
             watchProgress(sendLimitBefore, peerConsumedBefore, nowNs);
         }
@@ -226,7 +245,43 @@ final class FrameReceiver implements PacketOutcomeListener
         {
             securityCounters.rttSamplesRejected().incrementRelease();
         }
+        final RttEstimator rtt = lossRecovery.rttEstimator();
+        ackFrequency.refresh(rtt.hasSample() ? rtt.minRttNs() : 0);
         publisher.publishRecovery();
+    }
+
+    /**
+     * The peer asks how often to acknowledge (draft-ietf-quic-ack-frequency section 4): follow the newest frame,
+     * ignore and count an older one, and close on a delay below the min ACK delay this side announced (or one this
+     * side never announced: an endpoint that did not offer the extension must not receive its frames).
+     */
+    private void onAckFrequency(final AckFrequencyFrameFlyweight frame)
+    {
+        if (!ackFrequency.isEnabled())
+        {
+            protocolViolation(null, CloseReasonTexts.ACK_FREQUENCY_NOT_OFFERED);
+            return;
+        }
+        final int result = ackTracker.applyAckFrequency(frame.sequenceNumber(), frame.ackElicitingThreshold(),
+            frame.requestedMaxAckDelayUs() * 1_000L, frame.reorderingThreshold());
+        if (ReceivedPacketTracker.ACK_FREQUENCY_STALE == result)
+        {
+            counters.increment(ConnectionCounters.ACK_FREQUENCY_IGNORED);
+        }
+        else if (ReceivedPacketTracker.ACK_FREQUENCY_INVALID_DELAY == result)
+        {
+            protocolViolation(null, CloseReasonTexts.ACK_FREQUENCY_DELAY);
+        }
+    }
+
+    private void onImmediateAck()
+    {
+        if (!ackFrequency.isEnabled())
+        {
+            protocolViolation(null, CloseReasonTexts.ACK_FREQUENCY_NOT_OFFERED);
+            return;
+        }
+        isImmediateAckAsked = true;
     }
 
     private void onData(final DataFrameFlyweight data)
@@ -324,6 +379,11 @@ final class FrameReceiver implements PacketOutcomeListener
             // its skipped packet numbers do not stay in every ACK (RFC 9000 section 13.2.4).
             ackTracker.onAckFrameAcknowledged(lossRecovery.ackFrameLargestAcked(packetNumber));
         }
+        if (0 != (frameFlags & FrameFlags.ACK_FREQUENCY))
+        {
+            ackFrequency.onAcked();
+            lossRecovery.peerMaxAckDelayNs(ackFrequency.recoveryAckDelayNs());
+        }
     }
 
     public void onPacketAckedAfterLoss(
@@ -356,6 +416,10 @@ final class FrameReceiver implements PacketOutcomeListener
         if (0 != (frameFlags & FrameFlags.CONSUMED))
         {
             receipts.onLost();
+        }
+        if (0 != (frameFlags & FrameFlags.ACK_FREQUENCY))
+        {
+            ackFrequency.onLost();
         }
     }
 }

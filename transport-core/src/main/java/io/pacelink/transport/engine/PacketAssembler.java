@@ -35,6 +35,7 @@ final class PacketAssembler
     private final DeliveryReceipts receipts;
     private final ReceivedPacketTracker ackTracker;
     private final LossRecovery lossRecovery;
+    private final AckFrequencyRequests ackFrequency;
     private final SendLog sendLog;
     private final ConnectionCounters counters;
 
@@ -50,8 +51,10 @@ final class PacketAssembler
         final ControlFrames controlFrames,
         final DeliveryReceipts receipts,
         final ReceivedPacketTracker ackTracker,
-        final LossRecovery lossRecovery)
+        final LossRecovery lossRecovery,
+        final AckFrequencyRequests ackFrequency)
     {
+        this.ackFrequency = ackFrequency;
         this.localId = localId;
         this.handle = handle;
         this.path = path;
@@ -121,6 +124,19 @@ final class PacketAssembler
             if (receipts.isPending() && receipts.write(writer))
             {
                 frameFlags |= FrameFlags.CONSUMED;
+                ackEliciting = true;
+            }
+            if (ackFrequency.write(writer))
+            {
+                lossRecovery.peerMaxAckDelayNs(ackFrequency.recoveryAckDelayNs());
+                frameFlags |= FrameFlags.ACK_FREQUENCY;
+                counters.increment(ConnectionCounters.ACK_FREQUENCY_SENT);
+                ackEliciting = true;
+            }
+            // A probe must be answered at once, not after the longer delay this side asked for
+            // (draft-ietf-quic-ack-frequency section 5): the tail loss it probes for costs no more than before.
+            if (isProbe && ackFrequency.isDelayExtended() && writer.appendImmediateAck())
+            {
                 ackEliciting = true;
             }
             ackEliciting |= appendStreamData(writer, sent);
@@ -273,6 +289,12 @@ final class PacketAssembler
             handshake.retryToken(),
             0,
             handshake.retryTokenLength());
+        if (ackFrequency.isEnabled())
+        {
+            // This side follows ACK_FREQUENCY frames (draft-ietf-quic-ack-frequency section 3); before the NOISE
+            // frame, so its MAC covers it. An earlier build skips the frame by its length.
+            writer.appendMinAckDelay((int)(ackTracker.minAckDelayNs() / 1_000L));
+        }
         if (isClient)
         {
             // Ask the server to run our controller for its side too; a name the frame cannot carry is not sent and

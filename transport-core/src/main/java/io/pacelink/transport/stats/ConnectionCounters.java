@@ -52,6 +52,8 @@ public final class ConnectionCounters implements ControllerCounters, AutoCloseab
     public static final int ECN_CE_REPORTED = 33;
     public static final int ECN_CE_REACTIONS = 34;
     public static final int ECN_CE_RECEIVED = 35;
+    public static final int ACK_FREQUENCY_SENT = 36;
+    public static final int ACK_FREQUENCY_IGNORED = 37;
 
     /**
      * Names, with units, in index order.
@@ -94,6 +96,8 @@ public final class ConnectionCounters implements ControllerCounters, AutoCloseab
         "ecn-ce-reported",
         "ecn-ce-reactions",
         "ecn-ce-received",
+        "ack-frequency-sent",
+        "ack-frequency-ignored",
     };
 
     /**

@@ -74,6 +74,24 @@ public final class FrameType
      */
     public static final int PATH_RESPONSE = 12;
 
+    /**
+     * How often the receiver of data is asked to acknowledge ({@link AckFrequencyFrameFlyweight},
+     * draft-ietf-quic-ack-frequency section 4); ack-eliciting, re-sent at its newest value when lost.
+     */
+    public static final int ACK_FREQUENCY = 13;
+
+    /**
+     * Empty: acknowledge this packet without delay (draft-ietf-quic-ack-frequency section 5); ack-eliciting, never
+     * retransmitted.
+     */
+    public static final int IMMEDIATE_ACK = 14;
+
+    /**
+     * The smallest ACK delay the sender can keep ({@link MinAckDelayFrameFlyweight}), beside its HANDSHAKE frame: it
+     * accepts ACK_FREQUENCY frames (draft-ietf-quic-ack-frequency section 3, the min_ack_delay transport parameter).
+     */
+    public static final int MIN_ACK_DELAY = 15;
+
     private FrameType()
     {
     }
@@ -126,6 +144,12 @@ public final class FrameType
                 return "PATH_CHALLENGE";
             case PATH_RESPONSE:
                 return "PATH_RESPONSE";
+            case ACK_FREQUENCY:
+                return "ACK_FREQUENCY";
+            case IMMEDIATE_ACK:
+                return "IMMEDIATE_ACK";
+            case MIN_ACK_DELAY:
+                return "MIN_ACK_DELAY";
             default:
                 return "UNKNOWN";
         }

@@ -133,6 +133,14 @@ public final class PacketDecoder
     public static final int MALFORMED_PATH = 20;
 
     /**
+     * An ACK_FREQUENCY frame whose body is not {@link AckFrequencyFrameFlyweight#BODY_LENGTH} bytes, with a flag or a
+     * negative field; an IMMEDIATE_ACK frame with a body or a flag; a MIN_ACK_DELAY frame whose body is not
+     * {@link MinAckDelayFrameFlyweight#BODY_LENGTH} bytes, with a flag or a negative delay
+     * (draft-ietf-quic-ack-frequency sections 3 to 5: a FRAME_ENCODING_ERROR there).
+     */
+    public static final int MALFORMED_ACK_FREQUENCY = 21;
+
+    /**
      * Most additional ranges one ACK frame may carry (docs/wire-format.md); more are rejected, bounding the work a
      * single frame can cause. Writers never exceed it either.
      */
@@ -151,6 +159,8 @@ public final class PacketDecoder
     private final ConsumedFrameFlyweight consumed = new ConsumedFrameFlyweight();
     private final NoiseFrameFlyweight noise = new NoiseFrameFlyweight();
     private final PathFrameFlyweight path = new PathFrameFlyweight();
+    private final AckFrequencyFrameFlyweight ackFrequency = new AckFrequencyFrameFlyweight();
+    private final MinAckDelayFrameFlyweight minAckDelay = new MinAckDelayFrameFlyweight();
 
     private DirectBuffer frameBuffer;
     private int nextFrameOffset;
@@ -322,6 +332,14 @@ public final class PacketDecoder
                     path.wrap(frameBuffer, frameOffset);
                     break;
 
+                case FrameType.ACK_FREQUENCY:
+                    ackFrequency.wrap(frameBuffer, frameOffset);
+                    break;
+
+                case FrameType.MIN_ACK_DELAY:
+                    minAckDelay.wrap(frameBuffer, frameOffset);
+                    break;
+
                 default:
                     break;
             }
@@ -456,6 +474,22 @@ public final class PacketDecoder
     }
 
     /**
+     * @return the ACK_FREQUENCY frame {@link #nextFrame()} last returned.
+     */
+    public AckFrequencyFrameFlyweight ackFrequency()
+    {
+        return ackFrequency;
+    }
+
+    /**
+     * @return the MIN_ACK_DELAY frame {@link #nextFrame()} last returned.
+     */
+    public MinAckDelayFrameFlyweight minAckDelay()
+    {
+        return minAckDelay;
+    }
+
+    /**
      * @return the NOISE flyweight, wrapped at the frame {@link #nextFrame()} last returned as one.
      */
     public NoiseFrameFlyweight noise()
@@ -579,6 +613,8 @@ public final class PacketDecoder
                 return "MALFORMED_NOISE";
             case MALFORMED_PATH:
                 return "MALFORMED_PATH";
+            case MALFORMED_ACK_FREQUENCY:
+                return "MALFORMED_ACK_FREQUENCY";
             default:
                 return "UNKNOWN_RESULT";
         }
@@ -623,10 +659,44 @@ public final class PacketDecoder
             case FrameType.PATH_RESPONSE:
                 return PathFrameFlyweight.BODY_LENGTH == bodyLength ? OK : MALFORMED_PATH;
 
+            case FrameType.ACK_FREQUENCY:
+                return validateAckFrequency(buffer, frameOffset, bodyLength);
+
+            case FrameType.IMMEDIATE_ACK:
+                frameHeader.wrap(buffer, frameOffset);
+                return 0 == bodyLength && 0 == frameHeader.frameFlags() ? OK : MALFORMED_ACK_FREQUENCY;
+
+            case FrameType.MIN_ACK_DELAY:
+                if (MinAckDelayFrameFlyweight.BODY_LENGTH != bodyLength)
+                {
+                    return MALFORMED_ACK_FREQUENCY;
+                }
+                minAckDelay.wrap(buffer, frameOffset);
+                return 0 == minAckDelay.frameFlags() && minAckDelay.minAckDelayUs() >= 0 ?
+                    OK : MALFORMED_ACK_FREQUENCY;
+
             default:
                 // PADDING has no structure; unknown types are skipped by their length (docs/wire-format.md).
                 return OK;
         }
+    }
+
+    private int validateAckFrequency(final DirectBuffer buffer, final int frameOffset, final int bodyLength)
+    {
+        if (AckFrequencyFrameFlyweight.BODY_LENGTH != bodyLength)
+        {
+            return MALFORMED_ACK_FREQUENCY;
+        }
+        ackFrequency.wrap(buffer, frameOffset);
+        // Values that are well formed but unacceptable (a delay below the receiver's minimum, a stale sequence
+        // number) are the connection's to judge, not the decoder's.
+        if (0 != ackFrequency.frameFlags() || ackFrequency.sequenceNumber() < 0 ||
+            ackFrequency.ackElicitingThreshold() < 0 || ackFrequency.requestedMaxAckDelayUs() < 0 ||
+            ackFrequency.reorderingThreshold() < 0)
+        {
+            return MALFORMED_ACK_FREQUENCY;
+        }
+        return OK;
     }
 
     private int validateAck(final DirectBuffer buffer, final int frameOffset, final int bodyLength)

@@ -38,6 +38,8 @@ public final class PacketWriter
     private int offset;
     private final NoiseFrameFlyweight noise = new NoiseFrameFlyweight();
     private final PathFrameFlyweight path = new PathFrameFlyweight();
+    private final AckFrequencyFrameFlyweight ackFrequency = new AckFrequencyFrameFlyweight();
+    private final MinAckDelayFrameFlyweight minAckDelay = new MinAckDelayFrameFlyweight();
     private int capacity;
     private int length;
     private boolean headerWritten;
@@ -228,6 +230,61 @@ public final class PacketWriter
         }
         path.wrap(buffer, frameOffset);
         path.pathData(pathData);
+        return true;
+    }
+
+    /**
+     * Append an ACK_FREQUENCY frame (draft-ietf-quic-ack-frequency section 4): makes the packet ack-eliciting.
+     *
+     * @param sequenceNumber         the frame's sequence number, higher than any sent before.
+     * @param ackElicitingThreshold  ack-eliciting packets the peer may get before it must acknowledge.
+     * @param requestedMaxAckDelayUs the max ACK delay asked for, in microseconds.
+     * @param reorderingThreshold    0 to let the peer ignore reordering, 1 or more to have it acknowledged at once.
+     * @return false if it does not fit.
+     */
+    public boolean appendAckFrequency(
+        final long sequenceNumber,
+        final int ackElicitingThreshold,
+        final int requestedMaxAckDelayUs,
+        final int reorderingThreshold)
+    {
+        final int frameOffset = claimFrame(FrameType.ACK_FREQUENCY, 0, AckFrequencyFrameFlyweight.BODY_LENGTH);
+        if (frameOffset < 0)
+        {
+            return false;
+        }
+        ackFrequency.wrap(buffer, frameOffset);
+        ackFrequency.set(sequenceNumber, ackElicitingThreshold, requestedMaxAckDelayUs, reorderingThreshold);
+        return true;
+    }
+
+    /**
+     * Append an IMMEDIATE_ACK frame (draft-ietf-quic-ack-frequency section 5): the peer acknowledges this packet
+     * without delay. Makes the packet ack-eliciting.
+     *
+     * @return false if it does not fit.
+     */
+    public boolean appendImmediateAck()
+    {
+        return claimFrame(FrameType.IMMEDIATE_ACK, 0, 0) >= 0;
+    }
+
+    /**
+     * Append a MIN_ACK_DELAY frame, beside the HANDSHAKE frame: this side accepts ACK_FREQUENCY frames and can delay
+     * its ACKs by as little as {@code minAckDelayUs} (draft-ietf-quic-ack-frequency section 3).
+     *
+     * @param minAckDelayUs the smallest ACK delay this side can keep, in microseconds.
+     * @return false if it does not fit.
+     */
+    public boolean appendMinAckDelay(final int minAckDelayUs)
+    {
+        final int frameOffset = claimFrame(FrameType.MIN_ACK_DELAY, 0, MinAckDelayFrameFlyweight.BODY_LENGTH);
+        if (frameOffset < 0)
+        {
+            return false;
+        }
+        minAckDelay.wrap(buffer, frameOffset);
+        minAckDelay.minAckDelayUs(minAckDelayUs);
         return true;
     }
 

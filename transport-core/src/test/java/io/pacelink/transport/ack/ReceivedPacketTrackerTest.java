@@ -442,6 +442,162 @@ class ReceivedPacketTrackerTest
     }
 
     @Test
+    void anAckFrequencyFrameSetsTheDelayAndTheMostPacketsPerAckWithinWhichThinningStillApplies()
+    {
+        final ReceivedPacketTracker asked = new ReceivedPacketTracker(32, 2, 10, MAX_ACK_DELAY_NS);
+        assertEquals(MAX_ACK_DELAY_NS, asked.maxAckDelayNs());
+        assertEquals(MAX_ACK_DELAY_NS, asked.minAckDelayNs(), "the announced delay is the least a peer may ask for");
+        // 10 ms and one ACK per 20 packets: more than the local thinning's 10.
+        assertEquals(ReceivedPacketTracker.ACK_FREQUENCY_APPLIED, asked.applyAckFrequency(0, 19, 10 * MS, 1));
+        assertEquals(10 * MS, asked.maxAckDelayNs());
+        assertEquals(0, asked.ackFrequencySequence());
+
+        final long gapNs = 100 * US; // 100 arrivals per 10 ms: a quarter is 25, the request caps it at 20
+        long pn = 0;
+        int acks = 0;
+        for (; pn < ReceivedPacketTracker.PACKETS_BEFORE_THINNING; pn++)
+        {
+            asked.onPacketReceived(pn, true, pn * gapNs);
+            if (asked.isAckDue(pn * gapNs))
+            {
+                acks++;
+                acknowledge(asked, pn * gapNs);
+            }
+        }
+        assertEquals(ReceivedPacketTracker.PACKETS_BEFORE_THINNING / 2, acks, "slow start: every second packet");
+
+        acks = 0;
+        for (final long end = pn + 2_000; pn < end; pn++)
+        {
+            asked.onPacketReceived(pn, true, pn * gapNs);
+            if (asked.isAckDue(pn * gapNs))
+            {
+                acks++;
+                acknowledge(asked, pn * gapNs);
+            }
+        }
+        assertEquals(20, asked.ackElicitingThreshold());
+        assertEquals(100, acks, "one ACK per 20 packets");
+
+        // The sender pauses: the ACK goes 16 mean gaps after the last arrival (a held wake is never a pause), and
+        // never later than the delay asked for.
+        asked.onPacketReceived(pn, true, pn * gapNs);
+        assertEquals(pn * gapNs + ReceivedPacketTracker.PAUSE_IN_MEAN_GAPS_WITH_ACK_FREQUENCY * gapNs,
+            asked.ackDeadlineNs());
+        // Out of order is still acknowledged at once with a reordering threshold of 1.
+        asked.onPacketReceived(pn + 2, true, pn * gapNs + gapNs);
+        assertTrue(asked.isAckDue(pn * gapNs + gapNs));
+    }
+
+    @Test
+    void aThresholdOfZeroAcknowledgesEveryPacketAndOfOneEverySecondOne()
+    {
+        final ReceivedPacketTracker everyPacket = new ReceivedPacketTracker(32, 2, 10, MAX_ACK_DELAY_NS);
+        everyPacket.applyAckFrequency(0, 0, 5 * MS, 1);
+        for (long pn = 0; pn < 300; pn++)
+        {
+            everyPacket.onPacketReceived(pn, true, pn * US);
+            assertTrue(everyPacket.isAckDue(pn * US), "packet " + pn);
+            acknowledge(everyPacket, pn * US);
+        }
+
+        final ReceivedPacketTracker everySecond = new ReceivedPacketTracker(32, 2, 10, MAX_ACK_DELAY_NS);
+        everySecond.applyAckFrequency(0, 1, 5 * MS, 1);
+        for (long pn = 0; pn < 300; pn++)
+        {
+            everySecond.onPacketReceived(pn, true, pn * US);
+            assertEquals(pn % 2 == 1, everySecond.isAckDue(pn * US), "packet " + pn);
+            if (everySecond.isAckDue(pn * US))
+            {
+                acknowledge(everySecond, pn * US);
+            }
+        }
+    }
+
+    @Test
+    void aHugeThresholdStillAcknowledgesWithinTheDelayAskedFor()
+    {
+        final ReceivedPacketTracker huge = new ReceivedPacketTracker(32, 2, 10, MAX_ACK_DELAY_NS);
+        assertEquals(ReceivedPacketTracker.ACK_FREQUENCY_APPLIED,
+            huge.applyAckFrequency(0, Integer.MAX_VALUE, 20 * MS, 1));
+        huge.onPacketReceived(0, true, 0);
+        assertEquals(20 * MS, huge.ackDeadlineNs(), "the first unacknowledged packet arms the delay asked for");
+        for (long pn = 1; pn < 10_000; pn++)
+        {
+            huge.onPacketReceived(pn, true, pn * US);
+            assertTrue(huge.ackDeadlineNs() <= 20 * MS);
+        }
+        assertTrue(huge.isAckDue(20 * MS));
+    }
+
+    @Test
+    void anOlderOrRepeatedFrameIsIgnoredAndADelayOutsideTheLimitsIsRefused()
+    {
+        final ReceivedPacketTracker asked = new ReceivedPacketTracker(32, 2, 10, MAX_ACK_DELAY_NS);
+        assertEquals(ReceivedPacketTracker.ACK_FREQUENCY_APPLIED, asked.applyAckFrequency(5, 9, 8 * MS, 1));
+        assertEquals(ReceivedPacketTracker.ACK_FREQUENCY_STALE, asked.applyAckFrequency(5, 0, 2 * MS, 1));
+        assertEquals(ReceivedPacketTracker.ACK_FREQUENCY_STALE, asked.applyAckFrequency(4, 0, 2 * MS, 1));
+        assertEquals(ReceivedPacketTracker.ACK_FREQUENCY_STALE, asked.applyAckFrequency(3, 0, 1, 1),
+            "a stale frame is ignored whatever it asks");
+        assertEquals(8 * MS, asked.maxAckDelayNs(), "a stale frame changes nothing");
+        assertEquals(5, asked.ackFrequencySequence());
+
+        // Both sides of the min ACK delay (1 ms, the announced one) and of 2^14 ms.
+        assertEquals(ReceivedPacketTracker.ACK_FREQUENCY_INVALID_DELAY,
+            asked.applyAckFrequency(6, 9, MAX_ACK_DELAY_NS - 1, 1));
+        assertEquals(ReceivedPacketTracker.ACK_FREQUENCY_APPLIED, asked.applyAckFrequency(7, 9, MAX_ACK_DELAY_NS, 1));
+        assertEquals(ReceivedPacketTracker.ACK_FREQUENCY_INVALID_DELAY,
+            asked.applyAckFrequency(8, 9, ReceivedPacketTracker.MAX_REQUESTED_ACK_DELAY_NS, 1));
+        assertEquals(ReceivedPacketTracker.ACK_FREQUENCY_APPLIED,
+            asked.applyAckFrequency(9, 9, ReceivedPacketTracker.MAX_REQUESTED_ACK_DELAY_NS - 1, 1));
+        assertEquals(9, asked.ackFrequencySequence());
+    }
+
+    @Test
+    void aReorderingThresholdOfZeroLetsOutOfOrderPacketsWaitAndAnImmediateAckDoesNot()
+    {
+        final ReceivedPacketTracker ignoring = new ReceivedPacketTracker(32, 2, 10, MAX_ACK_DELAY_NS);
+        ignoring.applyAckFrequency(0, 9, 10 * MS, 0);
+        long pn = warmUp(ignoring, 300, 100 * US);
+        long nowNs = pn * 100 * US;
+        assertEquals(10, ignoring.ackElicitingThreshold());
+        ignoring.onPacketReceived(pn + 1, true, nowNs);
+        assertFalse(ignoring.isAckDue(nowNs), "a gap waits with a reordering threshold of 0");
+        ignoring.onPacketReceived(pn, true, nowNs + US);
+        assertFalse(ignoring.isAckDue(nowNs + US), "so does the packet that fills it");
+
+        ignoring.onPacketReceived(pn + 2, true, nowNs + 2 * US);
+        ignoring.ackNow(nowNs + 2 * US);
+        assertTrue(ignoring.isAckDue(nowNs + 2 * US), "IMMEDIATE_ACK");
+        acknowledge(ignoring, nowNs + 2 * US);
+        assertFalse(ignoring.isAckDue(nowNs + 3 * US));
+
+        final ReceivedPacketTracker ordered = new ReceivedPacketTracker(32, 2, 10, MAX_ACK_DELAY_NS);
+        ordered.applyAckFrequency(0, 9, 10 * MS, 1);
+        pn = warmUp(ordered, 300, 100 * US);
+        nowNs = pn * 100 * US;
+        ordered.onPacketReceived(pn + 1, true, nowNs);
+        assertTrue(ordered.isAckDue(nowNs), "a gap is acknowledged at once with a reordering threshold of 1");
+    }
+
+    /**
+     * @return the next packet number after {@code packets} in-order packets {@code gapNs} apart, each ACK written
+     * when due, the last one included.
+     */
+    private long warmUp(final ReceivedPacketTracker receiver, final int packets, final long gapNs)
+    {
+        for (long pn = 0; pn < packets; pn++)
+        {
+            receiver.onPacketReceived(pn, true, pn * gapNs);
+            if (receiver.isAckDue(pn * gapNs) || pn == packets - 1)
+            {
+                acknowledge(receiver, pn * gapNs);
+            }
+        }
+        return packets;
+    }
+
+    @Test
     void ecnCountsAppearOnceAnEcnCapablePacketArrivedAndCountEachNewPacketOnce()
     {
         tracker.onPacketReceived(0, true, EcnCodepoint.NOT_ECT, 0);

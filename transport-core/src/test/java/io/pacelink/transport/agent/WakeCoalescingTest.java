@@ -95,6 +95,40 @@ class WakeCoalescingTest
     }
 
     @Test
+    void aConnectionAskedForALongerAckDelayMayHaveItsArrivalsHeldAsLongWithinTwentyFiveMilliseconds()
+    {
+        // At 4 Mbit/s (one datagram per 3 ms) eight gaps are 24 ms; the cap is the ACK delay in force among the
+        // connections that just received: 10 ms, 1 ms (one on the default delay), none (the default max hold).
+        final long[] ackDelayNs = {Long.MAX_VALUE};
+        final WakeCoalescing plan = new WakeCoalescing(WakeCoalescing.DEFAULT_PACING_QUANTUM_NS, MAX_HOLD_NS,
+            () -> ackDelayNs[0]);
+        plan.plan(0, NONE, NONE, 0, 0);
+        ackDelayNs[0] = 10_000_000;
+        assertEquals(24_000_000 + 10_000_000, plan.plan(24_000_000, NONE, NONE, 8, 0));
+        assertTrue(plan.isHoldingArrivals());
+        ackDelayNs[0] = 1_000_000;
+        assertEquals(48_000_000 + MAX_HOLD_NS, plan.plan(48_000_000, NONE, NONE, 16, 0));
+        ackDelayNs[0] = Long.MAX_VALUE;
+        assertEquals(72_000_000 + MAX_HOLD_NS, plan.plan(72_000_000, NONE, NONE, 24, 0), "no arrival's delay known");
+        ackDelayNs[0] = 500_000;
+        assertEquals(96_000_000 + MAX_HOLD_NS, plan.plan(96_000_000, NONE, NONE, 32, 0), "never below the max hold");
+        ackDelayNs[0] = 25_000_000;
+        assertEquals(120_000_000 + 24_000_000, plan.plan(120_000_000, NONE, NONE, 40, 0), "eight gaps within 25 ms");
+        ackDelayNs[0] = 60_000_000;
+        final WakeCoalescing slower = new WakeCoalescing(WakeCoalescing.DEFAULT_PACING_QUANTUM_NS, MAX_HOLD_NS,
+            () -> ackDelayNs[0]);
+        slower.plan(0, NONE, NONE, 0, 0);
+        assertEquals(40_000_000 + WakeCoalescing.MAX_HOLD_WITH_ACK_FREQUENCY_NS,
+            slower.plan(40_000_000, NONE, NONE, 8, 0), "one datagram per 5 ms: capped at 25 ms");
+
+        // Holding stays off when the operator switched it off, whatever the connections may wait.
+        final WakeCoalescing off = new WakeCoalescing(WakeCoalescing.OFF, WakeCoalescing.OFF, () -> 10_000_000L);
+        off.plan(0, NONE, NONE, 0, 0);
+        assertEquals(NONE, off.plan(24_000_000, NONE, NONE, 8, 0));
+        assertFalse(off.isHoldingArrivals());
+    }
+
+    @Test
     void anExchangeThatAnswersWhatItReceivesIsNeverHeldSoItStillWakesOnArrival()
     {
         final WakeCoalescing plan = new WakeCoalescing(() -> QUANTUM_NS);

@@ -42,7 +42,7 @@ class PacketDecoderFuzzTest
     void mutatedPacketsNeverThrowAndAcceptedOnesStayInBounds()
     {
         random.nextBytes(token.byteArray());
-        final int[] resultCounts = new int[PacketDecoder.MALFORMED_PATH + 1];
+        final int[] resultCounts = new int[PacketDecoder.MALFORMED_ACK_FREQUENCY + 1];
 
         for (int iteration = 0; iteration < ITERATIONS; iteration++)
         {
@@ -62,6 +62,7 @@ class PacketDecoderFuzzTest
         {
             assertTrue(resultCounts[code] > 0, PacketDecoder.describe(code) + " never reached");
         }
+        assertTrue(resultCounts[PacketDecoder.MALFORMED_ACK_FREQUENCY] > 0, "MALFORMED_ACK_FREQUENCY never reached");
     }
 
     @Test
@@ -111,7 +112,7 @@ class PacketDecoderFuzzTest
 
     private boolean appendRandomFrame()
     {
-        switch (random.nextInt(12))
+        switch (random.nextInt(15))
         {
             case 0:
                 return writer.appendPing();
@@ -168,6 +169,16 @@ class PacketDecoderFuzzTest
                 return writer.appendNoise(1 + random.nextInt(2), 1 + random.nextInt(2), message) >= 0;
             }
 
+            case 11:
+                return writer.appendAckFrequency(random.nextLong() & Long.MAX_VALUE, random.nextInt(Integer.MAX_VALUE),
+                    random.nextInt(Integer.MAX_VALUE), random.nextInt(3));
+
+            case 12:
+                return writer.appendImmediateAck();
+
+            case 13:
+                return writer.appendMinAckDelay(random.nextInt(Integer.MAX_VALUE));
+
             default:
             {
                 // An unknown frame type, which the decoder must skip.
@@ -176,7 +187,7 @@ class PacketDecoderFuzzTest
                 {
                     return false;
                 }
-                original.putByte(frameOffset, (byte)(FrameType.PATH_RESPONSE + 1 + random.nextInt(243)));
+                original.putByte(frameOffset, (byte)(FrameType.MIN_ACK_DELAY + 1 + random.nextInt(240)));
                 return true;
             }
         }
@@ -277,7 +288,8 @@ class PacketDecoderFuzzTest
 
                 default:
                     // Change a frame's type, so one frame's body is read as another's.
-                    mutated[frameOffsets[random.nextInt(frameCount)]] = (byte)random.nextInt(11);
+                    mutated[frameOffsets[random.nextInt(frameCount)]] =
+                        (byte)random.nextInt(FrameType.MIN_ACK_DELAY + 1);
                     break;
             }
             if (0 == length)

@@ -16,6 +16,7 @@ import static io.pacelink.transport.wire.PacketDecoder.FRAME_LENGTH_OUT_OF_BOUND
 import static io.pacelink.transport.wire.PacketDecoder.INVALID_BUFFER_RANGE;
 import static io.pacelink.transport.wire.PacketDecoder.INVALID_PACKET_NUMBER;
 import static io.pacelink.transport.wire.PacketDecoder.MALFORMED_ACK;
+import static io.pacelink.transport.wire.PacketDecoder.MALFORMED_ACK_FREQUENCY;
 import static io.pacelink.transport.wire.PacketDecoder.MALFORMED_CLOSE;
 import static io.pacelink.transport.wire.PacketDecoder.MALFORMED_CONGESTION_CONTROL;
 import static io.pacelink.transport.wire.PacketDecoder.MALFORMED_CONSUMED;
@@ -119,6 +120,20 @@ class PacketDecoderRejectionTest
             void append(final PacketWriter writer, final UnsafeBuffer scratch)
             {
                 writer.appendConsumed(0, 4_000, 10);
+            }
+        },
+        ACK_FREQUENCY(MALFORMED_ACK_FREQUENCY)
+        {
+            void append(final PacketWriter writer, final UnsafeBuffer scratch)
+            {
+                writer.appendAckFrequency(3, 9, 10_000, 1);
+            }
+        },
+        MIN_ACK_DELAY(MALFORMED_ACK_FREQUENCY)
+        {
+            void append(final PacketWriter writer, final UnsafeBuffer scratch)
+            {
+                writer.appendMinAckDelay(1_000);
             }
         };
 
@@ -248,6 +263,70 @@ class PacketDecoderRejectionTest
                     FrameType.name(frameType) + " of " + bodyLength + " bytes");
             }
         }
+    }
+
+    @Test
+    void ackFrequencyWithANegativeFieldOrAFlagOrAnotherLengthIsMalformedAndAnyNonNegativeValueIsWellFormed()
+    {
+        final int length = packetWith(SingleFrame.ACK_FREQUENCY);
+        final int[] fieldOffsets = {
+            AckFrequencyFrameFlyweight.ACK_ELICITING_THRESHOLD_OFFSET,
+            AckFrequencyFrameFlyweight.REQUESTED_MAX_ACK_DELAY_OFFSET,
+            AckFrequencyFrameFlyweight.REORDERING_THRESHOLD_OFFSET};
+        for (final int fieldOffset : fieldOffsets)
+        {
+            for (final int value : new int[]{ 0, 1, Integer.MAX_VALUE })
+            {
+                packetWith(SingleFrame.ACK_FREQUENCY);
+                buffer.putInt(FRAME + fieldOffset, value, BYTE_ORDER);
+                assertEquals(OK, decoder.validate(buffer, 0, length), "field at " + fieldOffset + " = " + value);
+            }
+            for (final int value : new int[]{ -1, Integer.MIN_VALUE })
+            {
+                packetWith(SingleFrame.ACK_FREQUENCY);
+                buffer.putInt(FRAME + fieldOffset, value, BYTE_ORDER);
+                assertEquals(MALFORMED_ACK_FREQUENCY, decoder.validate(buffer, 0, length), "field at " + fieldOffset);
+            }
+        }
+        packetWith(SingleFrame.ACK_FREQUENCY);
+        buffer.putLong(FRAME + AckFrequencyFrameFlyweight.SEQUENCE_NUMBER_OFFSET, Long.MAX_VALUE, BYTE_ORDER);
+        assertEquals(OK, decoder.validate(buffer, 0, length));
+        buffer.putLong(FRAME + AckFrequencyFrameFlyweight.SEQUENCE_NUMBER_OFFSET, -1, BYTE_ORDER);
+        assertEquals(MALFORMED_ACK_FREQUENCY, decoder.validate(buffer, 0, length), "negative sequence number");
+
+        packetWith(SingleFrame.ACK_FREQUENCY);
+        buffer.putByte(FRAME + 1, (byte)1);
+        assertEquals(MALFORMED_ACK_FREQUENCY, decoder.validate(buffer, 0, length), "a flag");
+
+        for (final int bodyLength : new int[]{ 8, 23, 25, 32 })
+        {
+            start(PacketType.ONE_RTT);
+            writer.appendPadding(FRAME_HEADER_LENGTH + bodyLength);
+            buffer.putByte(FRAME, (byte)FrameType.ACK_FREQUENCY);
+            assertEquals(MALFORMED_ACK_FREQUENCY, decoder.validate(buffer, 0, writer.length()), bodyLength + " bytes");
+        }
+    }
+
+    @Test
+    void immediateAckIsEmptyAndMinAckDelayCarriesANonNegativeDelay()
+    {
+        start(PacketType.ONE_RTT);
+        writer.appendImmediateAck();
+        assertEquals(OK, decoder.validate(buffer, 0, writer.length()));
+        assertEquals(FrameType.IMMEDIATE_ACK, decoder.firstFrame(buffer, 0, writer.length()));
+        assertEquals(true, decoder.isAckEliciting(), "IMMEDIATE_ACK elicits an ACK");
+        buffer.putByte(FRAME + 1, (byte)1);
+        assertEquals(MALFORMED_ACK_FREQUENCY, decoder.validate(buffer, 0, writer.length()), "a flag");
+        start(PacketType.ONE_RTT);
+        writer.appendPadding(FRAME_HEADER_LENGTH + 4);
+        buffer.putByte(FRAME, (byte)FrameType.IMMEDIATE_ACK);
+        assertEquals(MALFORMED_ACK_FREQUENCY, decoder.validate(buffer, 0, writer.length()), "a body");
+
+        final int length = packetWith(SingleFrame.MIN_ACK_DELAY);
+        assertEquals(FrameType.MIN_ACK_DELAY, decoder.firstFrame(buffer, 0, length));
+        assertEquals(1_000, decoder.minAckDelay().minAckDelayUs());
+        buffer.putInt(FRAME + MinAckDelayFrameFlyweight.MIN_ACK_DELAY_OFFSET, -1, BYTE_ORDER);
+        assertEquals(MALFORMED_ACK_FREQUENCY, decoder.validate(buffer, 0, length), "a negative delay");
     }
 
     @Test
@@ -605,11 +684,11 @@ class PacketDecoderRejectionTest
     void everyResultCodeHasItsOwnDescription()
     {
         final Set<String> descriptions = new HashSet<>();
-        for (int code = OK; code <= MALFORMED_CONSUMED; code++)
+        for (int code = OK; code <= MALFORMED_ACK_FREQUENCY; code++)
         {
             descriptions.add(PacketDecoder.describe(code));
         }
-        assertEquals(MALFORMED_CONSUMED + 1, descriptions.size());
+        assertEquals(MALFORMED_ACK_FREQUENCY + 1, descriptions.size());
         assertEquals("MALFORMED_ACK", PacketDecoder.describe(MALFORMED_ACK));
         assertEquals("UNKNOWN_RESULT", PacketDecoder.describe(-3));
     }

@@ -27,7 +27,7 @@ class WireDecoderFuzzTest
         final int end = offset + datagram.length;
 
         final int result = decoder.validate(buffer, offset, datagram.length);
-        assertTrue(result >= PacketDecoder.OK && result <= PacketDecoder.MALFORMED_PATH, "result " + result);
+        assertTrue(result >= PacketDecoder.OK && result <= PacketDecoder.MALFORMED_ACK_FREQUENCY, "result " + result);
         if (PacketDecoder.OK != result || PacketType.RETRY == decoder.packetType())
         {
             return;
@@ -55,6 +55,18 @@ class WireDecoderFuzzTest
             else if (FrameType.CLOSE == type)
             {
                 assertTrue(decoder.close().reasonOffset() + decoder.close().reasonLength() <= end);
+            }
+            else if (FrameType.ACK_FREQUENCY == type)
+            {
+                final AckFrequencyFrameFlyweight frame = decoder.ackFrequency();
+                assertTrue(frame.offset() + frame.frameLength() <= end);
+                assertTrue(frame.sequenceNumber() >= 0 && frame.ackElicitingThreshold() >= 0 &&
+                    frame.requestedMaxAckDelayUs() >= 0 && frame.reorderingThreshold() >= 0);
+            }
+            else if (FrameType.MIN_ACK_DELAY == type)
+            {
+                assertTrue(decoder.minAckDelay().minAckDelayUs() >= 0);
+                assertTrue(decoder.minAckDelay().offset() + decoder.minAckDelay().frameLength() <= end);
             }
         }
     }
