@@ -3,8 +3,9 @@
 # against, on loopback.
 
 # start_training_server LOG COMMAND...: starts COMMAND (a perf server on 127.0.0.1, port 0) in the background with its
-# output in LOG; sets `server` to its pid and `port` to the port it listens on. Fails, having killed it, if it does not
-# say so within two minutes (a JVM without its archive starts slowly on a loaded machine).
+# output in LOG; sets `server` to its pid and `port` to the port it listens on, and an EXIT trap that kills it. Fails,
+# having killed it, if it does not say so within two minutes (a JVM without its archive starts slowly on a loaded
+# machine).
 start_training_server()
 {
     local log="$1"
@@ -14,6 +15,8 @@ start_training_server()
     : > "$log"
     "$@" > "$log" 2>&1 &
     server=$!
+    # Whatever ends the sourcing script (set -e included), the server does not outlive it.
+    trap 'kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true' EXIT
     port=""
     for _ in $(seq 1 1200); do
         port="$(sed -n 's/^Server listening on 127\.0\.0\.1 port \([0-9]*\).*/\1/p' "$log")"
