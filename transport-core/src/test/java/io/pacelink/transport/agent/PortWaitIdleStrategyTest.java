@@ -36,6 +36,7 @@ class PortWaitIdleStrategyTest
     private static final InetSocketAddress LOOPBACK = new InetSocketAddress("127.0.0.1", 0);
     private static final long LONG_NS = TimeUnit.SECONDS.toNanos(60);
     private static final long SHORT_NS = TimeUnit.MILLISECONDS.toNanos(5);
+    private static final long FUTURE_DEADLINE_NS = TimeUnit.MILLISECONDS.toNanos(200);
 
     private DatagramPort port;
 
@@ -133,7 +134,8 @@ class PortWaitIdleStrategyTest
         assertEquals(2, idle.overdueSleeps(), "a deadline still due after an idle cycle is stale");
         assertEquals(2, port.stats().waitTimeouts());
         idle.idle(1);
-        deadlineNs.set(System.nanoTime() + SHORT_NS);
+        // Far enough ahead that no preemption between these two lines makes it due (5 ms once did, on a busy machine).
+        deadlineNs.set(System.nanoTime() + FUTURE_DEADLINE_NS);
         idle.idle(0);
         assertEquals(3, idle.sleeps());
         assertEquals(2, idle.overdueSleeps());
