@@ -355,6 +355,33 @@ JNIEXPORT jint JNICALL Java_io_pacelink_transport_port_NativeUdp_await(
     return result;
 }
 
+/*
+ * ppoll(2) on a set of sockets at once (PortGroupWait): Java writes each pollfd's fd into an array it owns (8 bytes an
+ * entry, struct pollfd's layout on Linux); the events are set here, so Java needs no poll.h constant. Returns how many
+ * sockets are readable (POLLERR counts: the next receive reports the queued ICMP error), 0 on the timeout, the count
+ * itself on a signal (the sockets were not looked at, so the caller must read them rather than take them as empty),
+ * or -errno.
+ */
+JNIEXPORT jint JNICALL Java_io_pacelink_transport_port_NativeUdp_awaitAny(
+    JNIEnv *env, jclass klass, jlong pollfds, jint count, jlong timeout_ns)
+{
+    struct pollfd *fds = (struct pollfd *)(intptr_t)pollfds;
+    for (jint i = 0; i < count; i++)
+    {
+        fds[i].events = POLLIN;
+        fds[i].revents = 0;
+    }
+    struct timespec timeout;
+    timeout.tv_sec = (time_t)(timeout_ns / 1000000000LL);
+    timeout.tv_nsec = (long)(timeout_ns % 1000000000LL);
+    const int ready = ppoll(fds, (nfds_t)count, timeout_ns < 0 ? NULL : &timeout, NULL);
+    if (ready < 0)
+    {
+        return EINTR == errno ? count : -errno;
+    }
+    return ready;
+}
+
 JNIEXPORT jint JNICALL Java_io_pacelink_transport_port_NativeUdp_wakeup(JNIEnv *env, jclass klass, jint event_fd)
 {
     const uint64_t one = 1;

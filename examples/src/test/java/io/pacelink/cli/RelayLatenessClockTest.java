@@ -101,6 +101,7 @@ class RelayLatenessClockTest
             final NetemRelay relay = new NetemRelay(configure.context((InetSocketAddress)server.getLocalAddress())
                 .clock(new SteppingClock(clockStepNs))
                 .maxParkNs(10 * US)
+                .maxWaitNs(10 * US) // its clock moves only when read: a real-time sleep must stay short
                 .reportIntervalNs(100 * MS));
             try
             {

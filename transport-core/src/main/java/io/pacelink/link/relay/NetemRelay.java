@@ -7,6 +7,7 @@ import io.pacelink.link.LinkPacketPool;
 import io.pacelink.link.PathSpec;
 import io.pacelink.transport.port.DatagramPort;
 import io.pacelink.transport.port.NioDatagramPort;
+import io.pacelink.transport.port.PortGroupWait;
 import io.pacelink.transport.port.ReceiveBatch;
 import io.pacelink.transport.port.SendBatch;
 import io.pacelink.transport.stats.CountersFile;
@@ -24,7 +25,6 @@ import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * A real-time link emulator for UDP on loopback ({@code pacelink netem}): it listens on one port, forwards what
@@ -42,10 +42,14 @@ import java.util.concurrent.locks.LockSupport;
  * not-ECT, as through a bleaching router.
  *
  * <p>One thread runs a timer loop: read what has arrived (stamped with the clock), offer it to the link, send every
- * packet whose delivery time has come, then wait for the next one: park for most of the gap, and busy-spin for the
- * last {@link Context#spinThresholdNs() spin threshold} so that parking's wake-up slack does not make releases late.
- * Parks are bounded by {@link Context#maxParkNs()} so that arrivals are noticed (and stamped) promptly. The clock is
- * read only through the injected {@link NanoClock}. How late each release was is kept in a histogram.
+ * packet whose delivery time has come, then wait for the next one: sleep on all its sockets at once
+ * ({@link PortGroupWait}: one {@code ppoll(2)} on the batched port, one selector on NIO) until a datagram arrives or
+ * the gap is nearly over, and busy-spin for the last {@link Context#spinThresholdNs() spin threshold} so that the
+ * wake-up's slack does not make releases late. An arrival ends the sleep at once, so it is stamped when it came, and an
+ * idle relay costs nothing. Where the sockets cannot be waited on together (ports of another kind), or for the
+ * sub-millisecond part of a wait on NIO, it parks for at most {@link Context#maxParkNs()}, so that arrivals are
+ * still noticed within that. The clock is read only through the injected {@link NanoClock}. How late each release
+ * was is kept in a histogram.
  */
 public final class NetemRelay implements AutoCloseable
 {
@@ -91,8 +95,11 @@ public final class NetemRelay implements AutoCloseable
     private final long[] reverseIo = new long[IO_COUNTERS];
     private final CountersFile countersFile;
     private final RelayCounters counters;
+    private final PortGroupWait portWait;
+    private final DatagramPort[] watchedPorts;
 
     private long noClientDrops;
+    private long watchedMembership = -1;
     private long startNs;
     private long rebindAtNs = Long.MAX_VALUE;
     private boolean isRebindScheduled;
@@ -142,6 +149,8 @@ public final class NetemRelay implements AutoCloseable
             context.maxClients(),
             context.clientIdleTimeoutNs());
         this.sendBatch = new SendBatch(SEND_BATCH_DATAGRAMS, SEND_BATCH_DATAGRAMS * LinkPacket.MAX_DATAGRAM_BYTES);
+        this.portWait = new PortGroupWait(context.maxParkNs());
+        this.watchedPorts = new DatagramPort[context.maxClients() + 2]; // the listen port, the spare, every client's
         this.stats = snapshot(0, releaseLateNs);
 
         if (null == context.countersDirectory())
@@ -323,12 +332,13 @@ public final class NetemRelay implements AutoCloseable
                 }
                 if (work == 0)
                 {
-                    idle(nowNs);
+                    idle(nowNs, Math.min(nextPublishNs, rebindAtNs));
                 }
             }
         }
         finally
         {
+            portWait.close();
             stats = snapshot(clock.nanoTime(), releaseLateNs);
             publishCounters(clock.nanoTime());
             if (null != context.reporter())
@@ -503,19 +513,42 @@ public final class NetemRelay implements AutoCloseable
     }
 
     /**
-     * Wait for the next release: park for most of the gap (bounded, so arrivals are noticed), spin the rest.
+     * Wait for the next release: sleep on every socket until an arrival or the last spin threshold before the
+     * release, or until the loop's own next duty (counters, a rebinding), whichever is first; spin the rest.
      */
-    private void idle(final long nowNs)
+    private void idle(final long nowNs, final long nextDutyNs)
     {
         final long nextEventNs = Math.min(forward.nextEventTimeNs(), reverse.nextEventTimeNs());
         final long gapNs = nextEventNs == Long.MAX_VALUE ? Long.MAX_VALUE : nextEventNs - nowNs;
         if (gapNs > context.spinThresholdNs())
         {
-            LockSupport.parkNanos(Math.min(gapNs - context.spinThresholdNs(), context.maxParkNs()));
+            watchCurrentPorts();
+            portWait.await(Math.min(Math.min(gapNs - context.spinThresholdNs(), nextDutyNs - nowNs),
+                context.maxWaitNs()));
         }
         else
         {
             Thread.onSpinWait();
+        }
+    }
+
+    /**
+     * Point the wait at the sockets there are now, when clients came, went or were rebound since it last looked.
+     */
+    private void watchCurrentPorts()
+    {
+        final long membership = clients.membershipChanges();
+        if (membership != watchedMembership)
+        {
+            watchedMembership = membership;
+            int count = 0;
+            watchedPorts[count++] = listenPort;
+            watchedPorts[count++] = clients.spare();
+            for (int c = 0, size = clients.size(); c < size; c++)
+            {
+                watchedPorts[count++] = clients.client(c).upstream();
+            }
+            portWait.watch(watchedPorts, count);
         }
     }
 
@@ -654,7 +687,8 @@ public final class NetemRelay implements AutoCloseable
         public static final long DEFAULT_SPIN_THRESHOLD_NS = 100_000L;
 
         /**
-         * Default longest park: bounds how late an arrival is noticed while idle.
+         * Default longest park where the relay's sockets cannot be waited on together (ports of another kind, or the
+         * sub-millisecond part of a wait on NIO ports): bounds how late an arrival is noticed there.
          */
         public static final long DEFAULT_MAX_PARK_NS = 50_000L;
 
@@ -668,6 +702,7 @@ public final class NetemRelay implements AutoCloseable
         private int socketBufferBytes = DEFAULT_SOCKET_BUFFER_BYTES;
         private long spinThresholdNs = DEFAULT_SPIN_THRESHOLD_NS;
         private long maxParkNs = DEFAULT_MAX_PARK_NS;
+        private long maxWaitNs = Long.MAX_VALUE;
         private int receiveBatch = 64;
         private int maxClients = DEFAULT_MAX_CLIENTS;
         private long clientIdleTimeoutNs = DEFAULT_CLIENT_IDLE_TIMEOUT_NS;
@@ -682,7 +717,7 @@ public final class NetemRelay implements AutoCloseable
                 throw new IllegalStateException("listen address, forward address and path are required");
             }
             if (reportIntervalNs <= 0 || socketBufferBytes <= 0 || spinThresholdNs < 0 || maxParkNs <= 0 ||
-                receiveBatch <= 0 || maxClients <= 0 || clientIdleTimeoutNs <= 0 ||
+                maxWaitNs <= 0 || receiveBatch <= 0 || maxClients <= 0 || clientIdleTimeoutNs <= 0 ||
                 (NO_REBINDING != rebindAfterNs && rebindAfterNs <= 0))
             {
                 throw new IllegalStateException("intervals, sizes, batch and client limits must be positive");
@@ -874,7 +909,7 @@ public final class NetemRelay implements AutoCloseable
         }
 
         /**
-         * @param maxParkNs the longest single park.
+         * @param maxParkNs the longest single park where the sockets cannot be waited on together.
          * @return this.
          */
         public Context maxParkNs(final long maxParkNs)
@@ -884,11 +919,34 @@ public final class NetemRelay implements AutoCloseable
         }
 
         /**
-         * @return the longest single park.
+         * @return the longest single park where the sockets cannot be waited on together.
          */
         public long maxParkNs()
         {
             return maxParkNs;
+        }
+
+        /**
+         * The longest single sleep on the sockets. By default none: the relay sleeps until an arrival, the last spin
+         * threshold before its next release, or its next counters update (every 100 ms). Measured in the relay's
+         * {@link #clock(NanoClock) clock} but slept in real time, so a clock that does not follow real time (a
+         * test's) needs it short.
+         *
+         * @param maxWaitNs the longest single sleep, positive.
+         * @return this.
+         */
+        public Context maxWaitNs(final long maxWaitNs)
+        {
+            this.maxWaitNs = maxWaitNs;
+            return this;
+        }
+
+        /**
+         * @return the longest single sleep on the sockets.
+         */
+        public long maxWaitNs()
+        {
+            return maxWaitNs;
         }
 
         /**

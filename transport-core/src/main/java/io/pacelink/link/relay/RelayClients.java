@@ -86,6 +86,7 @@ final class RelayClients implements AutoCloseable
     private long opened;
     private long forgotten;
     private long rebindings;
+    private long membershipChanges;
 
     /**
      * @param firstUpstream the socket the first client gets (opened when the relay starts, so a bad forward address
@@ -129,6 +130,7 @@ final class RelayClients implements AutoCloseable
             byAddress.put(address, client);
             clients.add(client);
             opened++;
+            membershipChanges++;
         }
         client.touch(nowNs);
         return client;
@@ -187,6 +189,7 @@ final class RelayClients implements AutoCloseable
                 CloseHelper.quietClose(client.upstream);
                 client.upstream = upstream;
                 rebound++;
+                membershipChanges++;
             }
         }
         rebindings += rebound;
@@ -199,6 +202,15 @@ final class RelayClients implements AutoCloseable
     long rebindings()
     {
         return rebindings;
+    }
+
+    /**
+     * @return a count that moves whenever the set of sockets changes (a client came, was forgotten or rebound; the
+     * spare was taken), so that a wait on all of them ({@code PortGroupWait}) knows when to look again.
+     */
+    long membershipChanges()
+    {
+        return membershipChanges;
     }
 
     /**
@@ -252,6 +264,7 @@ final class RelayClients implements AutoCloseable
         {
             final DatagramPort upstream = spare;
             spare = null;
+            membershipChanges++;
             return upstream;
         }
         try
@@ -280,6 +293,7 @@ final class RelayClients implements AutoCloseable
 
     private void forget(final Client client)
     {
+        membershipChanges++;
         clients.remove(client);
         byAddress.remove(client.address);
         CloseHelper.quietClose(client.upstream);

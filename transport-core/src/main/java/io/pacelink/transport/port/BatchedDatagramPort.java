@@ -658,6 +658,14 @@ public final class BatchedDatagramPort implements DatagramPort
     }
 
     /**
+     * @return the socket's descriptor, for a {@link PortGroupWait}; −1 once the port is closed.
+     */
+    int socketFd()
+    {
+        return isClosed ? -1 : fd;
+    }
+
+    /**
      * {@inheritDoc}
      */
     public boolean canWait()

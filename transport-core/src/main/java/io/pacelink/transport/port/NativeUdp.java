@@ -58,6 +58,11 @@ final class NativeUdp
      */
     static final int AWAIT_INTERRUPTED = 4;
 
+    /**
+     * Bytes of one {@code struct pollfd} on Linux: {@code int fd}, {@code short events}, {@code short revents}.
+     */
+    static final int POLLFD_BYTES = 8;
+
     static final int EINTR = 4;
     static final int EIO = 5;
     static final int EAGAIN = 11;
@@ -128,6 +133,15 @@ final class NativeUdp
      * signal, or −errno.
      */
     static native int await(int fd, int eventFd, long timeoutNs);
+
+    /**
+     * {@code ppoll(2)} on {@code count} sockets whose descriptors are written at {@code pollfdsAddress}, one
+     * {@code struct pollfd} ({@link #POLLFD_BYTES} bytes, the descriptor first) each.
+     *
+     * @param timeoutNs the longest wait; negative waits without a limit.
+     * @return the sockets readable, 0 on the timeout, {@code count} on a signal, or −errno.
+     */
+    static native int awaitAny(long pollfdsAddress, int count, long timeoutNs);
 
     static native int wakeup(int eventFd);
 

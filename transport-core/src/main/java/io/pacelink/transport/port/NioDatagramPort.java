@@ -265,6 +265,14 @@ public final class NioDatagramPort implements DatagramPort
     }
 
     /**
+     * @return the port's channel, for a {@link PortGroupWait}.
+     */
+    DatagramChannel channel()
+    {
+        return channel;
+    }
+
+    /**
      * One read from the channel into {@code into} from its position; I/O errors are counted, never thrown.
      *
      * @return the datagram's length (its source in {@link #lastSource}), or {@link #EMPTY}, {@link #CLOSED},
