@@ -89,6 +89,8 @@ class PerfScriptsSmokeIT
             new SmokeCase("netem-acceptance.sh",
                 Map.of("DURATION", "3", "RUNS", "1", "CUBIC_RUNS", "1", "OUT", OUT.resolve("netem").toString()),
                 List.of("busy"), List.of("received", "busy"), true),
+            new SmokeCase("relay-idle.sh", Map.of(), List.of("--runs", "1", "--idle", "1", "--port", "47320"),
+                List.of("| relay (", "idle CPU, % of a core"), false),
             new SmokeCase("cli-start.sh", Map.of(), List.of("1"), List.of("run 1 [0] ", ": --version",
                 "median of 1, [0] ", ": pacelink --version", "closed port"), false),
             new SmokeCase("ecn-relay.sh",
