@@ -9,8 +9,15 @@
 # With JOBS=N (default 2; 0 skips it) each repetition also runs the scenario with N seeds at once
 # (pacelink sim --seeds N --jobs N) and reports the data packets all of them simulated per wall second together.
 #
+# Which wall second: the simulator's figure divides the packets by the wall time of the run alone (Scenario.run, from
+# the first event to the last), so the JVM's start-up and the command's parsing are not in it, but the JIT's warm-up
+# is: the run starts interpreted, and on two cores the compiler threads (as much CPU as the simulation in a 10-s run,
+# the "JIT s" column, -XX:+CITime) take the core the simulation would otherwise share with nothing. With WARM=1
+# (default; 0 skips it) each repetition also runs two seeds one after the other in one JVM (--seeds 2 --jobs 1) and
+# reports the second's packets per wall second: the same scenario with a warmed-up JIT.
+#
 # Environment: JAR (examples/target/pacelink.jar), RUNS (3), DURATION (simulated, 10s), CC (cubic), OUT (a new
-# folder under /tmp), JFR (0), JOBS (2), JAVA_OPTS (extra JVM options).
+# folder under /tmp), JFR (0), JOBS (2), WARM (1), JAVA_OPTS (extra JVM options).
 set -u
 set -o pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -22,6 +29,7 @@ CC=${CC:-cubic}
 OUT=${OUT:-/tmp/sim-speed-$(date +%Y%m%d-%H%M%S)}
 JFR=${JFR:-0}
 JOBS=${JOBS:-2}
+WARM=${WARM:-1}
 JAVA_OPTS=${JAVA_OPTS:-}
 [ -f "$JAR" ] || { echo "sim-speed.sh: $JAR not found; build it: mvn -B -q -pl examples -am package -DskipTests" >&2; exit 2; }
 mkdir -p "$OUT"
@@ -39,19 +47,29 @@ for run in $(seq 1 "$RUNS"); do
     jfr_opt=""
     [ "$JFR" = 1 ] && jfr_opt="-XX:StartFlightRecording=filename=$OUT/$name-run$run.jfr,settings=profile,dumponexit=true"
     # shellcheck disable=SC2086
-    eval /usr/bin/time -f "'%e %U %S'" -o "$OUT/$name-run$run.time" java $JAVA_OPTS $jfr_opt -jar "\"$JAR\"" sim ${SCENARIOS[$name]} --duration "$DURATION" --json \
+    eval /usr/bin/time -f "'%e %U %S'" -o "$OUT/$name-run$run.time" java $JAVA_OPTS -XX:+CITime $jfr_opt -jar "\"$JAR\"" sim ${SCENARIOS[$name]} --duration "$DURATION" --json \
       > "$OUT/$name-run$run.json" 2> "$OUT/$name-run$run.err"
     python3 - "$OUT/$name-run$run" "$name" "$run" "$(cut -d' ' -f1 /proc/loadavg)" <<'PY'
-import json, sys
+import json, re, sys
 # The JSON document is the last line that starts with '{' (a flight recording logs its start on stdout first).
 j = json.loads([l for l in open(sys.argv[1] + '.json') if l.startswith('{')][-1])
 elapsed, user, system = (float(x) for x in open(sys.argv[1] + '.time').read().split()[-3:])
 r = j['run']
 packets = sum(f['sent_packets'] for f in j['flows'])
+jit = re.search(r'Total compilation time\s*:\s*([0-9.]+) s', open(sys.argv[1] + '.json').read())
 print('  run %s %-16s %8.0f packets/wall s  %8.0f packets/CPU s  %5.2f events/packet  %9d packets  wall %.1f s  '
-      'load %s' % (sys.argv[3], sys.argv[2], r['packets_per_wall_s'], packets / (user + system),
-                   r['events'] / max(1, packets), packets, r['wall_s'], sys.argv[4]))
+      'JIT %s s  load %s' % (sys.argv[3], sys.argv[2], r['packets_per_wall_s'], packets / (user + system),
+                             r['events'] / max(1, packets), packets, r['wall_s'], jit.group(1) if jit else '?',
+                             sys.argv[4]))
 PY
+    if [ "$WARM" = 1 ]; then
+      # shellcheck disable=SC2086
+      eval java $JAVA_OPTS -jar "\"$JAR\"" sim ${SCENARIOS[$name]} --duration "$DURATION" --seeds 2 --jobs 1 --json \
+        > "$OUT/$name-run$run.warm.json" 2> "$OUT/$name-run$run.warm.err"
+      printf '  run %s %-16s %8s packets/wall s warm (the second of two seeds in one JVM)\n' "$run" "$name" \
+        "$(python3 -c 'import json, sys; print("%.0f" % [json.loads(l) for l in open(sys.argv[1])
+            if l.startswith("{")][-1]["run"]["packets_per_wall_s"])' "$OUT/$name-run$run.warm.json")"
+    fi
     if [ "$JOBS" -gt 0 ]; then
       # shellcheck disable=SC2086
       eval java $JAVA_OPTS -jar "\"$JAR\"" sim ${SCENARIOS[$name]} --duration "$DURATION" --seeds "$JOBS" --jobs "$JOBS" \
@@ -65,26 +83,37 @@ python3 - "$OUT" "$JOBS" "${ORDER[@]}" <<'PY'
 import glob, json, os, re, statistics, sys
 out, jobs = sys.argv[1], int(sys.argv[2])
 print('\n| scenario | runs | data packets per wall second | per CPU second of the process | events per data packet | '
-      'with %d seeds at once, per wall second |' % jobs)
-print('|---|---:|---|---|---|---|')
+      'JIT compile CPU s | warm: second seed in one JVM, per wall second | with %d seeds at once, per wall second |'
+      % jobs)
+print('|---|---:|---|---|---|---|---|---|')
 for name in sys.argv[3:]:
-    pps, ppc, epp = [], [], []
-    for f in sorted(glob.glob(os.path.join(out, name + '-run*.json'))):
+    pps, ppc, epp, jit, warm = [], [], [], [], []
+    for f in sorted(glob.glob(os.path.join(out, name + '-run[0-9]*.json'))):
+        if f.endswith('.warm.json'):
+            continue
         j = json.loads([l for l in open(f) if l.startswith('{')][-1])
+        m = re.search(r'Total compilation time\s*:\s*([0-9.]+) s', open(f).read())
+        if m:
+            jit.append(float(m.group(1)))
         packets = sum(x['sent_packets'] for x in j['flows'])
         pps.append(j['run']['packets_per_wall_s'])
         _, user, system = (float(x) for x in open(f[:-5] + '.time').read().split()[-3:])
         ppc.append(packets / (user + system))
         epp.append(j['run']['events'] / max(1, packets))
     s = lambda v, d: ('%.' + str(d) + 'f (%.' + str(d) + 'f–%.' + str(d) + 'f)') % (statistics.median(v), min(v), max(v))
+    for f in sorted(glob.glob(os.path.join(out, name + '-run*.warm.json'))):
+        docs = [json.loads(l) for l in open(f) if l.startswith('{')]
+        if len(docs) == 2:
+            warm.append(docs[-1]['run']['packets_per_wall_s'])
     par = []
     for f in sorted(glob.glob(os.path.join(out, name + '-run*.jobs.txt'))):
         m = re.search(r' (\d+) data packets per wall second in all', open(f).read())
         if m:
             par.append(int(m.group(1)))
-    print('| %s | %d | %s | %s | %s | %s |' % (name, len(pps), s([p / 1e3 for p in pps], 0) + ' k',
-                                             s([p / 1e3 for p in ppc], 0) + ' k', s(epp, 2),
-                                             s([p / 1e3 for p in par], 0) + ' k' if par else '-'))
+    print('| %s | %d | %s | %s | %s | %s | %s | %s |' % (
+        name, len(pps), s([p / 1e3 for p in pps], 0) + ' k', s([p / 1e3 for p in ppc], 0) + ' k', s(epp, 2),
+        s(jit, 1) if jit else '-', s([p / 1e3 for p in warm], 0) + ' k' if warm else '-',
+        s([p / 1e3 for p in par], 0) + ' k' if par else '-'))
 PY
 if [ "$JFR" = 1 ]; then
   for f in "$OUT"/*.jfr; do

@@ -15,6 +15,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -201,6 +203,24 @@ class SimCommandTest
         assertTrue(csv.get(0).startsWith("time_ns,cwnd_bytes"), csv.get(0));
         assertTrue(csv.size() > 100, "rows every 10 ms: " + csv.size());
         assertTrue(Files.size(directory.resolve("flow-0-bbr.jsonl")) > 0);
+    }
+
+    @Test
+    void traceFilesDoNotChangeTheTraceHash(@TempDir final Path directory) throws Exception
+    {
+        // A run without --trace writes no text, only hashes the samples: it must hash what a traced run hashes.
+        final CommandRun traced = CommandRun.of("sim", "--cc", "cubic", "--path", PATH, "--duration", "2s", "--json",
+            "--trace", directory.toString());
+        final CommandRun untraced = CommandRun.of("sim", "--cc", "cubic", "--path", PATH, "--duration", "2s", "--json");
+        assertEquals(0, traced.exitCode(), traced.err());
+        assertEquals(0, untraced.exitCode(), untraced.err());
+        assertTrue(Files.readAllLines(directory.resolve("flow-0-cubic.csv")).size() > 100);
+        final Pattern hash = Pattern.compile("\"trace_hash\":\"([0-9a-f]+)\"");
+        final Matcher tracedHash = hash.matcher(traced.out());
+        final Matcher untracedHash = hash.matcher(untraced.out());
+        assertTrue(tracedHash.find(), traced.out());
+        assertTrue(untracedHash.find(), untraced.out());
+        assertEquals(tracedHash.group(1), untracedHash.group(1));
     }
 
     @Test

@@ -128,10 +128,9 @@ public final class Simulator
     public void runUntil(final long endNs, final RunWatcher watcher)
     {
         stopped = false;
-        SimEvent event;
-        while (!stopped && null != (event = events.peek()) && event.timeNs <= endNs)
+        while (!stopped && events.size() > 0 && events.firstTimeNs() <= endNs)
         {
-            events.poll();
+            final SimEvent event = events.poll();
             nowNs = event.timeNs;
             eventsFired++;
             hash(event.id, nowNs);

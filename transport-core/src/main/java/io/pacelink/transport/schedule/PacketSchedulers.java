@@ -5,6 +5,7 @@ import io.pacelink.transport.stats.CounterKey;
 import io.pacelink.transport.stats.CounterType;
 import org.agrona.concurrent.status.CountersManager;
 
+import java.util.Collections;
 import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.TreeMap;
@@ -24,13 +25,7 @@ public final class PacketSchedulers
      */
     public static Map<String, PacketSchedulerFactory> available()
     {
-        final Map<String, PacketSchedulerFactory> byName = new TreeMap<>();
-        for (final PacketSchedulerFactory factory :
-            ServiceLoader.load(PacketSchedulerFactory.class, PacketSchedulers.class.getClassLoader()))
-        {
-            byName.put(factory.name(), factory);
-        }
-        return byName;
+        return new TreeMap<>(Loaded.BY_NAME);
     }
 
     /**
@@ -63,7 +58,7 @@ public final class PacketSchedulers
 
     private static PacketSchedulerFactory factory(final String name)
     {
-        final Map<String, PacketSchedulerFactory> byName = available();
+        final Map<String, PacketSchedulerFactory> byName = Loaded.BY_NAME;
         PacketSchedulerFactory chosen = null;
         if (null == name)
         {
@@ -86,5 +81,25 @@ public final class PacketSchedulers
                 byName.keySet() + " (fq and fifo need the qdisc-fq module on the class path)");
         }
         return chosen;
+    }
+
+    /**
+     * The factories, looked up once, when first needed: a class path does not change while the JVM runs, and a lookup
+     * reads every jar's service file again (a simulation of 50 flows made 100 endpoints, each of which looked).
+     */
+    private static final class Loaded
+    {
+        static final Map<String, PacketSchedulerFactory> BY_NAME = load();
+
+        private static Map<String, PacketSchedulerFactory> load()
+        {
+            final Map<String, PacketSchedulerFactory> byName = new TreeMap<>();
+            for (final PacketSchedulerFactory factory :
+                ServiceLoader.load(PacketSchedulerFactory.class, PacketSchedulers.class.getClassLoader()))
+            {
+                byName.put(factory.name(), factory);
+            }
+            return Collections.unmodifiableMap(byName);
+        }
     }
 }
