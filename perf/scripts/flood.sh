@@ -31,8 +31,9 @@
 # 1000 half-open hellos/s, 20000 tokened hellos/s from 8 sources, 10 ms relay delay each way.
 # Environment: JAR (examples/target/pacelink.jar), BENCH (perf/target/benchmarks.jar, for the attacker and the
 # probe), JAVA_OPTS (none: the servers as users run them), TOOL_OPTS ("-Xmx256m -XX:+UseSerialGC", the attacker,
-# probe, relay and ping), MAX_RTTS (2), CPU_LIMIT (25), DUTY_LIMIT_MS (20), RSS_LIMIT_MB (10). The tools keep their
-# host key and known hosts in OUT/config (XDG_CONFIG_HOME).
+# probe, relay and ping), MAX_RTTS (2), CPU_LIMIT (25), DUTY_LIMIT_MS (20), RSS_LIMIT_MB (10), ATTACK_FROM (127.0.0.2:
+# the attacker's first source address, its others consecutive). The tools keep their host key and known hosts in
+# OUT/config (XDG_CONFIG_HOME).
 set -u
 set -o pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -45,6 +46,7 @@ MAX_RTTS=${MAX_RTTS:-2}
 CPU_LIMIT=${CPU_LIMIT:-25}
 DUTY_LIMIT_MS=${DUTY_LIMIT_MS:-20}
 RSS_LIMIT_MB=${RSS_LIMIT_MB:-10}
+ATTACK_FROM=${ATTACK_FROM:-127.0.0.2}
 DURATION=60
 OUT=""
 CASES=half-open,tokened
@@ -132,7 +134,7 @@ start_server() { # name port: starts the server in its own JVM (SERVER_PID) and 
 
 flood() { # name port mode rate sources: the attacker in the background (ATTACK_PID), waiting until it floods
   java $TOOL_OPTS $AGRONA -cp "$BENCH" io.pacelink.perf.soak.HelloFlood --target "127.0.0.1:$2" --mode "$3" \
-    --rate "$4" --sources "$5" --duration "$DURATION" --summary "$OUT/$1.attack.json" > "$OUT/logs/$1.attack.log" 2>&1 &
+    --from "$ATTACK_FROM" --rate "$4" --sources "$5" --duration "$DURATION" --summary "$OUT/$1.attack.json" > "$OUT/logs/$1.attack.log" 2>&1 &
   ATTACK_PID=$!
   PIDS+=("$ATTACK_PID")
   await_line "$OUT/logs/$1.attack.log" "hello-flood: flooding"

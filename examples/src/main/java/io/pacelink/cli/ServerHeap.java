@@ -1,10 +1,19 @@
 package io.pacelink.cli;
 
+import com.sun.management.GarbageCollectionNotificationInfo;
 import com.sun.management.HotSpotDiagnosticMXBean;
 import com.sun.management.VMOption;
 
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import javax.management.JMException;
+import javax.management.Notification;
+import javax.management.NotificationEmitter;
+import javax.management.NotificationListener;
+import javax.management.ObjectName;
+import javax.management.openmbean.CompositeData;
 
 /**
  * The servers' heap gives memory back once a burst is over. A server runs for days with the JVM's defaults: G1 with an
@@ -20,6 +29,14 @@ import java.lang.management.ManagementFactory;
  * line; a value the user gave ({@code -XX:G1PeriodicGCInterval=...}, {@code -XX:MinHeapFreeRatio} or
  * {@code -XX:MaxHeapFreeRatio}) is kept,
  * and another collector or a JVM without the flags is left as it is.
+ * <p>
+ * The heap is not all: the C heap keeps what the JVM freed there. A burst's compilations (the JIT's arenas) and other
+ * native work grow glibc's malloc arenas, and glibc returns freed memory in them to the system only at their top
+ * (or when asked with {@code malloc_trim}): after a flood of handshakes, 22 MiB of the process's resident memory was
+ * such free C heap (docs/security.md, "Floods, measured", round 3). So after each periodic collection that follows
+ * other work, the servers ask the JVM to trim it ({@code System.trim_native_heap}, the diagnostic command of JDK
+ * 17.0.9 and later, which calls glibc's {@code malloc_trim}); a JVM without the command, or not on glibc, is left as
+ * it is.
  */
 public final class ServerHeap
 {
@@ -38,7 +55,15 @@ public final class ServerHeap
      */
     public static final int MIN_FREE_PERCENT = 10;
 
+    /**
+     * The cause G1 gives its periodic collection (JEP 346).
+     */
+    static final String PERIODIC_COLLECTION_CAUSE = "G1 Periodic Collection";
+
     private static final String PERIODIC_GC_INTERVAL = "G1PeriodicGCInterval";
+    private static final String DIAGNOSTIC_COMMANDS = "com.sun.management:type=DiagnosticCommand";
+    private static final String TRIM_NATIVE_HEAP = "systemTrimNativeHeap";
+    private static final NativeHeapTrim NATIVE_HEAP_TRIM = new NativeHeapTrim();
     private static final String MAX_HEAP_FREE_RATIO = "MaxHeapFreeRatio";
     private static final String MIN_HEAP_FREE_RATIO = "MinHeapFreeRatio";
 
@@ -72,12 +97,86 @@ public final class ServerHeap
                 hotSpot.setVMOption(MIN_HEAP_FREE_RATIO, Integer.toString(MIN_FREE_PERCENT));
                 hotSpot.setVMOption(MAX_HEAP_FREE_RATIO, Integer.toString(MAX_FREE_PERCENT));
             }
+            NATIVE_HEAP_TRIM.listen();
             return true;
         }
         catch (final IllegalArgumentException | SecurityException ex)
         {
             // A JVM without the flag, or one that refuses to change it: the defaults stay.
             return false;
+        }
+    }
+
+    /**
+     * @return how many times the C heap was trimmed since the start.
+     */
+    static long nativeHeapTrims()
+    {
+        return NATIVE_HEAP_TRIM.trims.get();
+    }
+
+    /**
+     * Trims the C heap after a periodic collection, on the JVM's notification thread, if a collection of another cause
+     * — work — came since the last trim: an idle server's periodic collections (one every {@link #PERIODIC_GC_MS})
+     * trim nothing.
+     */
+    private static final class NativeHeapTrim implements NotificationListener
+    {
+        private final AtomicLong trims = new AtomicLong();
+        private final AtomicBoolean isListening = new AtomicBoolean();
+        private volatile boolean hasWorkedSinceTrim = true;
+        private volatile boolean isAvailable = true;
+
+        void listen()
+        {
+            if (!isListening.compareAndSet(false, true))
+            {
+                return;
+            }
+            for (final GarbageCollectorMXBean collector : ManagementFactory.getGarbageCollectorMXBeans())
+            {
+                if (collector instanceof NotificationEmitter)
+                {
+                    ((NotificationEmitter)collector).addNotificationListener(this, null, null);
+                }
+            }
+        }
+
+        @Override
+        public void handleNotification(final Notification notification, final Object handback)
+        {
+            if (!GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION.equals(notification.getType()) ||
+                !isAvailable)
+            {
+                return;
+            }
+            final String cause =
+                GarbageCollectionNotificationInfo.from((CompositeData)notification.getUserData()).getGcCause();
+            if (!PERIODIC_COLLECTION_CAUSE.equals(cause))
+            {
+                hasWorkedSinceTrim = true;
+                return;
+            }
+            if (hasWorkedSinceTrim)
+            {
+                hasWorkedSinceTrim = false;
+                trim();
+            }
+        }
+
+        private void trim()
+        {
+            try
+            {
+                ManagementFactory.getPlatformMBeanServer().invoke(new ObjectName(DIAGNOSTIC_COMMANDS), TRIM_NATIVE_HEAP,
+                    new Object[]{ null }, new String[]{ String[].class.getName() });
+                trims.incrementAndGet();
+            }
+            catch (final JMException | RuntimeException ex)
+            {
+                // A JVM before 17.0.9, or another one: the C heap stays as glibc keeps it.
+                isAvailable = false;
+            }
         }
     }
 

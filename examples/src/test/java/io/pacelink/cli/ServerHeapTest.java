@@ -1,14 +1,20 @@
 package io.pacelink.cli;
 
+import com.sun.management.GarbageCollectionNotificationInfo;
 import com.sun.management.HotSpotDiagnosticMXBean;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
+import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import javax.management.NotificationEmitter;
+import javax.management.openmbean.CompositeData;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -35,9 +41,59 @@ class ServerHeapTest
         }
     }
 
+    /**
+     * The child of the C heap's trim: turn the settings on, collect once (work), then wait for periodic collections.
+     * Prints the trims after the first periodic one, after the fifth and after the ninth, and the other collections'
+     * causes seen after the first.
+     */
+    public static final class TrimProbe
+    {
+        public static void main(final String[] args) throws InterruptedException
+        {
+            // ServerHeap's listener first: a listener is told after those registered before it.
+            ServerHeap.returnMemoryWhenIdle();
+            final AtomicLong periodic = new AtomicLong();
+            final List<String> otherCauses = new CopyOnWriteArrayList<>();
+            for (final GarbageCollectorMXBean collector : ManagementFactory.getGarbageCollectorMXBeans())
+            {
+                ((NotificationEmitter)collector).addNotificationListener((notification, handback) ->
+                {
+                    final String cause = GarbageCollectionNotificationInfo.from(
+                        (CompositeData)notification.getUserData()).getGcCause();
+                    if (ServerHeap.PERIODIC_COLLECTION_CAUSE.equals(cause))
+                    {
+                        periodic.incrementAndGet();
+                    }
+                    else if (periodic.get() > 0)
+                    {
+                        otherCauses.add(cause.replace(' ', '_'));
+                    }
+                }, null, null);
+            }
+            System.gc();
+            final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            final long[] trims = new long[3];
+            final int[] after = { 1, 5, 9 };
+            for (int i = 0; i < after.length; i++)
+            {
+                while (periodic.get() < after[i] && System.nanoTime() < deadlineNs)
+                {
+                    Thread.sleep(10);
+                }
+                trims[i] = ServerHeap.nativeHeapTrims();
+            }
+            System.out.println(trims[0] + " " + trims[1] + " " + trims[2] + " " + periodic.get() + " " + otherCauses);
+        }
+    }
+
     private static String probe(final String... jvmFlags) throws IOException, InterruptedException
     {
-        final List<String> command = new ArrayList<>(ChildJvm.javaCommand(Probe.class));
+        return probe(Probe.class, jvmFlags);
+    }
+
+    private static String probe(final Class<?> main, final String... jvmFlags) throws IOException, InterruptedException
+    {
+        final List<String> command = new ArrayList<>(ChildJvm.javaCommand(main));
         command.addAll(1, List.of(jvmFlags));
         final Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         assertTrue(process.waitFor(60, TimeUnit.SECONDS), "the probe JVM ended");
@@ -56,6 +112,23 @@ class ServerHeapTest
     {
         assertEquals("true 7000 40 60", probe("-XX:+UseG1GC", "-XX:G1PeriodicGCInterval=7000",
             "-XX:MaxHeapFreeRatio=60"));
+    }
+
+    /**
+     * After work (a collection of another cause), the first periodic collection trims the C heap; the idle periodic
+     * collections after it do not trim it again — but for a trim after the collection the first trim's own start-up
+     * may cause (the JMX server's) — so from the fifth to the ninth, none (the probe's user sets the interval to
+     * 100 ms, so it waits about a second).
+     */
+    @Test
+    void aPeriodicCollectionAfterWorkTrimsTheCHeapAndIdleOnesDoNot() throws Exception
+    {
+        final String[] out = probe(TrimProbe.class, "-XX:+UseG1GC", "-XX:G1PeriodicGCInterval=100").split(" ", 5);
+        final String what = String.join(" ", out);
+        assertEquals("1", out[0], what);
+        assertEquals(out[1], out[2], what);
+        assertTrue(Long.parseLong(out[1]) <= 2, what);
+        assertEquals("9", out[3], what);
     }
 
     @Test

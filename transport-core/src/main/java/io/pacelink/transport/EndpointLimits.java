@@ -118,6 +118,14 @@ public final class EndpointLimits
      */
     public static final int DEFAULT_KEY_EXCHANGES_PER_DUTY_CYCLE = 4;
 
+    /**
+     * Time into a duty cycle after which it starts no further Diffie-Hellman handshake (it always performs one): four
+     * of them take about a millisecond once the JIT compiled them, but many times that while it has not — the first
+     * seconds of a flood, a deoptimisation — or on a slow machine, and a count alone then lets one cycle stall every
+     * connection for tens of milliseconds (docs/security.md, "Floods, measured").
+     */
+    public static final long DEFAULT_KEY_EXCHANGE_TIME_PER_DUTY_CYCLE_NS = TimeUnit.MILLISECONDS.toNanos(1);
+
     private int handshakesPerSecondPerSource = DEFAULT_HANDSHAKES_PER_SECOND_PER_SOURCE;
     private int handshakeBurstPerSource = DEFAULT_HANDSHAKE_BURST_PER_SOURCE;
     private long retryTokenLifetimeNs = DEFAULT_RETRY_TOKEN_LIFETIME_NS;
@@ -135,6 +143,7 @@ public final class EndpointLimits
     private int keyExchangesPerSecond = DEFAULT_KEY_EXCHANGES_PER_SECOND;
     private int keyExchangeBurst = DEFAULT_KEY_EXCHANGE_BURST;
     private int keyExchangesPerDutyCycle = DEFAULT_KEY_EXCHANGES_PER_DUTY_CYCLE;
+    private long keyExchangeTimePerDutyCycleNs = DEFAULT_KEY_EXCHANGE_TIME_PER_DUTY_CYCLE_NS;
 
     /**
      * @param handshakes new connections one source address (IP, any port) may open per second once its burst is
@@ -428,6 +437,24 @@ public final class EndpointLimits
     public int keyExchangesPerDutyCycle()
     {
         return keyExchangesPerDutyCycle;
+    }
+
+    /**
+     * @param ns time into a duty cycle, 1 µs..1 s, after which it starts no further Diffie-Hellman handshake (it always
+     *           performs one); the hellos after it in its receive batch wait for the next cycle. Only a duty cycle on
+     *           a running clock reads the time; in virtual time only {@link #keyExchangesPerDutyCycle} applies.
+     * @return this.
+     */
+    public EndpointLimits keyExchangeTimePerDutyCycleNs(final long ns)
+    {
+        keyExchangeTimePerDutyCycleNs = requireRange(
+            "keyExchangeTimePerDutyCycleNs", ns, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.SECONDS.toNanos(1));
+        return this;
+    }
+
+    public long keyExchangeTimePerDutyCycleNs()
+    {
+        return keyExchangeTimePerDutyCycleNs;
     }
 
     /**

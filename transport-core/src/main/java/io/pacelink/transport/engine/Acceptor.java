@@ -49,6 +49,7 @@ final class Acceptor
     private final HandshakeBudget handshakeBudget;
     private final SourceRateLimiter keyExchanges;
     private final int keyExchangesPerDutyCycle;
+    private final long keyExchangeTimePerDutyCycleNs;
     private int keyExchangesThisDutyCycle;
     private final UnsafeBuffer retryToken = new UnsafeBuffer(new byte[AddressValidator.TOKEN_LENGTH]);
     private boolean isClosing;
@@ -74,6 +75,7 @@ final class Acceptor
         this.keyExchanges = SourceRateLimiter.global(
             context.limits().keyExchangesPerSecond(), context.limits().keyExchangeBurst());
         this.keyExchangesPerDutyCycle = context.limits().keyExchangesPerDutyCycle();
+        this.keyExchangeTimePerDutyCycleNs = context.limits().keyExchangeTimePerDutyCycleNs();
         this.keys = keys;
         this.registry = registry;
         this.acceptHandler = acceptHandler;
@@ -99,6 +101,29 @@ final class Acceptor
     boolean isKeyExchangeCapReached()
     {
         return keyExchangesThisDutyCycle >= keyExchangesPerDutyCycle;
+    }
+
+    /**
+     * @return true if this duty cycle performed a key exchange: from then on its time counts too
+     * ({@link #isKeyExchangeTimeSpent}).
+     */
+    boolean hasExchangedKeysThisDutyCycle()
+    {
+        return keyExchangesThisDutyCycle > 0;
+    }
+
+    /**
+     * The cap in time beside the cap in count: a key exchange costs a quarter of a millisecond once compiled, many
+     * times that while the JIT has not compiled it yet or has just thrown its code away, and a cycle that has run
+     * {@code keyExchangeTimePerDutyCycleNs} starts no further one — it performed at least one, so a stream of hellos
+     * always makes progress. The hellos left wait for the next cycle, as at the cap in count.
+     *
+     * @param dutyCycleElapsedNs how long this duty cycle has run so far, on the clock it runs on.
+     * @return true if this cycle performed a key exchange and has run its time for them.
+     */
+    boolean isKeyExchangeTimeSpent(final long dutyCycleElapsedNs)
+    {
+        return keyExchangesThisDutyCycle > 0 && dutyCycleElapsedNs >= keyExchangeTimePerDutyCycleNs;
     }
 
     /**

@@ -390,11 +390,12 @@ final class ConnectionCore implements SchedulableFlow, DeadlineHeap.Entry
     }
 
     /**
-     * The server got a retransmitted client handshake: its answer was lost, send it again.
+     * The server got a retransmitted client handshake: its answer was lost, send it again — unless it sent it within
+     * the last quarter of its initial RTT ({@link ConnectionHandshake#onHelloRetransmitted}).
      */
     void onHandshakeRetransmission(final long nowNs)
     {
-        handshake.onHelloRetransmitted();
+        handshake.onHelloRetransmitted(nowNs);
         liveness.onHeard(nowNs);
     }
 

@@ -58,6 +58,16 @@ final class ConnectionHandshake
      */
     private static final int MAX_RETRIES = 2;
 
+    /**
+     * A server sends its answer again for a repeated hello at most once per this share of its initial RTT. A client
+     * repeats its hello after twice its initial RTT at the soonest ({@link #onHelloSent}), so with the default initial
+     * RTT on both sides every repetition of a lost answer's client is answered, and a client set to a shorter one
+     * waits one of its backed-off retries more at worst; a flood repeating a hello thousands of times a second draws
+     * no more than this rate per handshake rather than an answer each duty cycle (RFC 9002 section 6.2.3 lets a server
+     * answer a repeated hello early, within its anti-amplification limit).
+     */
+    private static final int ANSWER_INTERVAL_SHARE_OF_INITIAL_RTT = 4;
+
     private final boolean isClient;
     private final SecureSession secureSession;
     private final SecurityCounters securityCounters;
@@ -67,6 +77,7 @@ final class ConnectionHandshake
     private long retryDeadlineNs = Long.MAX_VALUE;
     private int attempts;
     private boolean isAnswerPending;
+    private long answerSentNs;
     private UnsafeBuffer retryToken;
     private int retryTokenLength;
     private int retriesFollowed;
@@ -109,6 +120,7 @@ final class ConnectionHandshake
         else
         {
             isAnswerPending = true;
+            answerSentNs = nowNs - initialRttNs;
         }
     }
 
@@ -364,19 +376,24 @@ final class ConnectionHandshake
     }
 
     /**
-     * The client sent its hello again: the answer was lost, send it again.
+     * The client sent its hello again: the answer was lost, send it again — unless it left within the last
+     * {@link #ANSWER_INTERVAL_SHARE_OF_INITIAL_RTT}th of the initial RTT.
      */
-    void onHelloRetransmitted()
+    void onHelloRetransmitted(final long nowNs)
     {
-        isAnswerPending = true;
+        if (nowNs - answerSentNs >= initialRttNs / ANSWER_INTERVAL_SHARE_OF_INITIAL_RTT)
+        {
+            isAnswerPending = true;
+        }
     }
 
     /**
      * The answer left.
      */
-    void onAnswerSent()
+    void onAnswerSent(final long nowNs)
     {
         isAnswerPending = false;
+        answerSentNs = nowNs;
     }
 
     /**

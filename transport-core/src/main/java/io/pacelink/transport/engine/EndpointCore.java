@@ -318,7 +318,7 @@ public final class EndpointCore implements DatagramHandler
         acceptor.startDutyCycle();
         int work = sendOffered(nowNs);
         receive();
-        work += onReceived(nowNs);
+        work += onReceived(nowNs, null, nowNs);
         work += serviceConnections(nowNs);
         work += send(nowNs);
         endDutyCycle(nowNs, 0);
@@ -345,7 +345,7 @@ public final class EndpointCore implements DatagramHandler
         int work = sendOffered(startNs);
         receive();
         final long nowNs = clock.nanoTime();
-        work += onReceived(nowNs);
+        work += onReceived(nowNs, clock, startNs);
         work += serviceConnections(nowNs);
         final long sendNs = clock.nanoTime();
         work += send(sendNs);
@@ -420,9 +420,6 @@ public final class EndpointCore implements DatagramHandler
     }
 
     /**
-     * Process every datagram of the receive batch, and a reported unreachable peer, at one time.
-     */
-    /**
      * Read the next batch from the port, unless the last cycle left part of its batch for this one.
      */
     private void receive()
@@ -433,7 +430,16 @@ public final class EndpointCore implements DatagramHandler
         }
     }
 
-    private int onReceived(final long nowNs)
+    /**
+     * Process every datagram of the receive batch, and a reported unreachable peer, at one time — up to a hello that
+     * would take this duty cycle past its key exchanges, in count or, on a running clock, in time
+     * ({@link Acceptor#isKeyExchangeTimeSpent}): that hello and the rest wait for the next cycle.
+     *
+     * @param clock            the clock the cycle runs on, read only before a hello once the cycle performed a key
+     *                         exchange; null in virtual time, where a cycle takes no time.
+     * @param dutyCycleStartNs when the cycle started on that clock.
+     */
+    private int onReceived(final long nowNs, final NanoClock clock, final long dutyCycleStartNs)
     {
         final ReceiveBatch batch = receiveBatch;
         int work = 0;
@@ -450,8 +456,10 @@ public final class EndpointCore implements DatagramHandler
         }
         for (final int size = batch.size(); i < size; i++)
         {
-            if (acceptor.isKeyExchangeCapReached() &&
-                DatagramDispatcher.isHello(batch.buffer(), batch.offset(i), batch.length(i)))
+            if (acceptor.hasExchangedKeysThisDutyCycle() &&
+                DatagramDispatcher.isHello(batch.buffer(), batch.offset(i), batch.length(i)) &&
+                (acceptor.isKeyExchangeCapReached() ||
+                null != clock && acceptor.isKeyExchangeTimeSpent(clock.nanoTime() - dutyCycleStartNs)))
             {
                 // This cycle did its share of key exchanges: the rest of the batch waits for the next cycle.
                 deferredFromIndex = i;

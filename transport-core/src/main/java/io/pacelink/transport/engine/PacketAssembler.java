@@ -319,7 +319,7 @@ final class PacketAssembler
                 appendNoise(writer, secureSession, secureSession.secondMessage(
                     ConnectionHandshake.transcript(writer.buffer(), handshakeFrameOffset, null)));
             }
-            handshake.onAnswerSent();
+            handshake.onAnswerSent(nowNs);
         }
         return writer.length();
     }

@@ -12,13 +12,16 @@ import javax.crypto.spec.SecretKeySpec;
  * mode, and also after a tag failed — which a forged packet followed by the genuine packet of the same number would
  * trip; such a second open first initialises the cipher with another nonce. Java 17's API takes the nonce in a new
  * parameter object per call (the JDK copies it), the one allocation per packet left (docs/security.md, "Cost").
+ * The JCA cipher is made at the first seal or open, not with the key: a server derives a connection's packet keys when
+ * it answers a hello, and a flood of hellos whose handshakes are never confirmed would otherwise pay two JCA look-ups
+ * (provider lists, a cipher each) per hello for ciphers never used (docs/security.md, "Floods, measured").
  * Not thread safe.
  */
 public final class AeadCipher
 {
     private final AeadAlgorithm algorithm;
     private final SecretKeySpec key;
-    private final Cipher cipher;
+    private Cipher cipher;
     private final byte[] lastNonce = new byte[AeadAlgorithm.NONCE_LENGTH];
     private final byte[] detourNonce = new byte[AeadAlgorithm.NONCE_LENGTH];
     private boolean isInitialised;
@@ -35,7 +38,6 @@ public final class AeadCipher
         }
         this.algorithm = algorithm;
         this.key = new SecretKeySpec(key, algorithm.keyAlgorithm());
-        this.cipher = algorithm.newCipher();
     }
 
     /**
@@ -115,6 +117,10 @@ public final class AeadCipher
 
     private void init(final int mode, final byte[] nonce) throws GeneralSecurityException
     {
+        if (null == cipher)
+        {
+            cipher = algorithm.newCipher();
+        }
         if (isInitialised && AeadAlgorithm.CHACHA20_POLY1305 == algorithm && Arrays.equals(nonce, lastNonce))
         {
             System.arraycopy(nonce, 0, detourNonce, 0, nonce.length);

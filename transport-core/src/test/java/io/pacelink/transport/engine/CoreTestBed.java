@@ -8,6 +8,7 @@ import io.pacelink.transport.port.DatagramPort;
 import io.pacelink.transport.schedule.RoundRobinScheduler;
 import io.pacelink.transport.stats.CountersBuffers;
 import io.pacelink.transport.testing.TestNetwork;
+import org.agrona.concurrent.NanoClock;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -33,6 +34,7 @@ final class CoreTestBed
     private final Map<EndpointCore, Integer> acceptCapacityBy = new IdentityHashMap<>();
     private final long idleTimeoutNs;
     private final long handshakeTimeoutNs;
+    private final Map<EndpointCore, RunningClock> clockBy = new IdentityHashMap<>();
     private long nowNs = TimeUnit.SECONDS.toNanos(1);
     private int countersBufferBytes = 256 * 1024;
 
@@ -152,12 +154,57 @@ final class CoreTestBed
         }
     }
 
+    /**
+     * Drive a core's duty cycles on a running clock ({@link EndpointCore#doWork(NanoClock)}) that moves on by
+     * {@code nsPerRead} at every read, as on a machine where each step of a cycle takes time; the test bed's time
+     * catches it up at the start of every cycle, so its time never goes back.
+     */
+    void runOnClock(final EndpointCore core, final long nsPerRead)
+    {
+        clockBy.put(core, new RunningClock(nsPerRead));
+    }
+
     void step()
     {
         nowNs += STEP_NS;
         for (final EndpointCore core : cores)
         {
-            core.doWork(nowNs);
+            final RunningClock clock = clockBy.get(core);
+            if (null == clock)
+            {
+                core.doWork(nowNs);
+            }
+            else
+            {
+                clock.catchUp(nowNs);
+                core.doWork(clock);
+            }
+        }
+    }
+
+    /**
+     * A clock that moves on at every read.
+     */
+    private static final class RunningClock implements NanoClock
+    {
+        private final long nsPerRead;
+        private long timeNs;
+
+        RunningClock(final long nsPerRead)
+        {
+            this.nsPerRead = nsPerRead;
+        }
+
+        void catchUp(final long nowNs)
+        {
+            timeNs = Math.max(timeNs, nowNs);
+        }
+
+        public long nanoTime()
+        {
+            final long readNs = timeNs;
+            timeNs += nsPerRead;
+            return readNs;
         }
     }
 

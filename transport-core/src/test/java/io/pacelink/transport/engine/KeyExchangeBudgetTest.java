@@ -162,6 +162,51 @@ class KeyExchangeBudgetTest
         assertEquals(0, server.securityCounters().retryTokensReused().get());
     }
 
+    /**
+     * On a machine where each step of a duty cycle takes a millisecond (a clock that moves on by 1 ms at every read),
+     * the cap in time binds before the cap in count: one key exchange a cycle — never none — and every client of eight
+     * at once still connects, none dropped.
+     */
+    @Test
+    void onASlowMachineTheCapInTimeBindsAfterOneKeyExchange()
+    {
+        final EndpointCore server = newServer(new PacelinkContext());
+        bed.runOnClock(server, TimeUnit.MILLISECONDS.toNanos(1));
+        final long mostInOneCycle = connectAll(server, connectAtOnce(8), 5 * SECOND_NS);
+
+        assertEquals(1, mostInOneCycle, "key exchanges in one duty cycle");
+        assertEquals(8, server.counters().connectionsOpened().get());
+        assertEquals(0, server.securityCounters().keyExchangesLimited().get());
+    }
+
+    /**
+     * The other side of the cap in time: on a clock that moves on by a microsecond at every read, four key exchanges
+     * fit in a cycle's millisecond, so the cap in count binds, as in virtual time.
+     */
+    @Test
+    void onAFastMachineTheCapInCountBinds()
+    {
+        final EndpointCore server = newServer(new PacelinkContext());
+        bed.runOnClock(server, TimeUnit.MICROSECONDS.toNanos(1));
+        assertEquals(EndpointLimits.DEFAULT_KEY_EXCHANGES_PER_DUTY_CYCLE,
+            connectAll(server, connectAtOnce(8), 5 * SECOND_NS), "key exchanges in one duty cycle");
+    }
+
+    /**
+     * The cap in time is a setting: with 10 ms for them, the machine where each step takes a millisecond does its four
+     * a cycle.
+     */
+    @Test
+    void theCapInTimeIsASetting()
+    {
+        final PacelinkContext context = new PacelinkContext();
+        context.limits().keyExchangeTimePerDutyCycleNs(TimeUnit.MILLISECONDS.toNanos(10));
+        final EndpointCore server = newServer(context);
+        bed.runOnClock(server, TimeUnit.MILLISECONDS.toNanos(1));
+        assertEquals(EndpointLimits.DEFAULT_KEY_EXCHANGES_PER_DUTY_CYCLE,
+            connectAll(server, connectAtOnce(8), 5 * SECOND_NS), "key exchanges in one duty cycle");
+    }
+
     @Test
     void theCapADutyCycleIsASetting()
     {

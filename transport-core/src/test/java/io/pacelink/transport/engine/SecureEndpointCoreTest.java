@@ -344,6 +344,65 @@ class SecureEndpointCoreTest
         deliver(pair, 20);
     }
 
+    /**
+     * A flood repeating a genuine hello (valid MAC, its handshake held by the server) draws the server's answer again
+     * at most once a quarter of the server's initial RTT (10 ms here): a thousand repeats within 2 ms draw none beyond
+     * the first answer; one after the quarter draws one; one right after that, none.
+     */
+    @Test
+    void aHelloRepeatedAThousandTimesDrawsNoMoreThanOneAnswerAQuarterOfTheInitialRtt()
+    {
+        final EndpointCore server = newCore(serverPort, nkServer());
+        final EndpointCore client = newCore(clientPort, nkClient());
+        // The client never hears the answer, so it never confirms; the server holds the handshake.
+        tamper = this::isServerAnswer;
+        client.connect(serverPort.localAddress(), null, nowNs);
+        run(() -> 1 == answersOnTheWire(), SECOND_NS, "the answer");
+        cores.remove(client);
+        final byte[] hello = firstHello();
+
+        for (int i = 0; i < 1000; i++)
+        {
+            serverPort.inject(hello, clientPort.localAddress());
+            if (i % 50 == 49)
+            {
+                step();
+            }
+        }
+        assertEquals(1, answersOnTheWire(), "answers to a thousand repeats within 2 ms");
+        runFor(TimeUnit.MICROSECONDS.toNanos(500));
+        serverPort.inject(hello, clientPort.localAddress());
+        step();
+        assertEquals(2, answersOnTheWire(), "a repeat 2.5 ms after the answer is answered");
+        serverPort.inject(hello, clientPort.localAddress());
+        step();
+        assertEquals(2, answersOnTheWire(), "a repeat right after that is not");
+        assertEquals(1, server.counters().connectionsOpened().get());
+    }
+
+    /**
+     * The other side: a legitimate client whose first two answers were lost repeats its hello after its backed-off
+     * retry delays (20 and 40 ms with an initial RTT of 10 ms, beyond the server's 2.5 ms) and each repeat is
+     * answered: the third answer completes the handshake.
+     */
+    @Test
+    void aClientWhoseAnswersWereLostRepeatsItsHelloAndConnects()
+    {
+        final EndpointCore server = newCore(serverPort, nkServer());
+        final EndpointCore client = newCore(clientPort, nkClient());
+        final int[] answers = {0};
+        tamper = (datagram) -> isServerAnswer(datagram) && ++answers[0] <= 2;
+        final Connection[] pair = connect(client, server);
+        assertEquals(3, answersOnTheWire(), "two answers lost, the third one arrived");
+        assertEquals(1, server.counters().connectionsOpened().get());
+        deliver(pair, 5);
+    }
+
+    private long answersOnTheWire()
+    {
+        return wire.stream().filter(this::isServerAnswer).count();
+    }
+
     @Test
     void aTamperedAnswerIsIgnoredAndTheGenuineOneStillCompletesTheHandshake()
     {
