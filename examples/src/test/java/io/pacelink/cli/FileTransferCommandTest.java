@@ -87,14 +87,17 @@ class FileTransferCommandTest
         final ChildJvm sender = ChildJvm.start(temp.resolve("send.log"), "send", source.toString(),
             "127.0.0.1:" + receiver.port(), "--rate", "100mbit");
         final Path partial = destination.resolve(".big.bin.pacelink-part");
+        final Path resumeState = destination.resolve(".big.bin.pacelink-resume");
         awaitFile(partial, 30_000);
-        while (Files.size(partial) < size / 2 && sender.process.isAlive())
+        // Half-way, and after the first checkpoint (PartialFile writes one every 2 s): at 100 Mbit/s half the file
+        // takes about 2 s too, so waiting for the size alone raced the checkpoint.
+        while ((Files.size(partial) < size / 2 || !Files.exists(resumeState)) && sender.process.isAlive())
         {
             TimeUnit.MILLISECONDS.sleep(5);
         }
         assertNotEquals(0, receiver.kill());
         final long writtenAtKill = Files.size(partial);
-        final String state = Files.readString(destination.resolve(".big.bin.pacelink-resume"));
+        final String state = Files.readString(resumeState);
         final long durable = Long.parseLong(state.substring(state.indexOf("offset ") + 7).trim());
 
         final ChildJvm restarted = ChildJvm.start(temp.resolve("receive2.log"), "receive", "--listen", "127.0.0.1:0",
