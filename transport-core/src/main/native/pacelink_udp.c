@@ -50,7 +50,8 @@ struct pl_send
     int32_t length;          /* bytes in all */
     int32_t segment_size;    /* > 0: one UDP_SEGMENT send of length / segment_size datagrams */
     int32_t tos;             /* < 0: no IP_TOS / IPV6_TCLASS control message */
-    int32_t name_length;     /* bytes of name: 16 (sockaddr_in) or 28 (sockaddr_in6) */
+    int32_t name_length;     /* bytes of name: 16 (sockaddr_in) or 28 (sockaddr_in6); 0: no msg_name, the
+                                connected socket's own peer (name still holds it, for its family) */
     uint8_t name[28];
     uint8_t reserved[12];
 };
@@ -154,6 +155,23 @@ JNIEXPORT jint JNICALL Java_io_pacelink_transport_port_NativeUdp_connect(
         return connect(fd, &unspecified, sizeof(unspecified)) < 0 ? -errno : 0;
     }
     return connect(fd, (const struct sockaddr *)(intptr_t)name, (socklen_t)name_length) < 0 ? -errno : 0;
+}
+
+/*
+ * The TOS byte (ECN codepoint) of every datagram sent without an IP_TOS / IPV6_TCLASS control message. A connected
+ * socket that sends with neither a destination nor an IP-level control message keeps the kernel's fast path: the
+ * route cached at connect(2) instead of a route lookup per message (udp_sendmsg: any IP-level control message turns
+ * the connected path off; a UDP_SEGMENT one alone keeps it since Linux 6.9, commit 680d11f6e542). An IPv6 socket
+ * sets both bytes: IP_TOS for IPv4-mapped peers, IPV6_TCLASS for the others.
+ */
+JNIEXPORT jint JNICALL Java_io_pacelink_transport_port_NativeUdp_setTos(
+    JNIEnv *env, jclass klass, jint fd, jboolean ipv6, jint tos)
+{
+    if (set_int_option(fd, IPPROTO_IP, IP_TOS, tos) < 0)
+    {
+        return -errno;
+    }
+    return ipv6 && set_int_option(fd, IPPROTO_IPV6, IPV6_TCLASS, tos) < 0 ? -errno : 0;
 }
 
 JNIEXPORT jint JNICALL Java_io_pacelink_transport_port_NativeUdp_localAddress(

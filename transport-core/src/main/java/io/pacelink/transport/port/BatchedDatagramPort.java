@@ -31,6 +31,13 @@ import java.net.SocketException;
  * never handed on cut short. A port restricted to one peer ({@link #restrictTo}: a connected socket) learns of the
  * peer's ICMP port-unreachable from the {@code ECONNREFUSED} of a send or receive and reports it in the next batch.
  * <p>
+ * A restricted port sends on the kernel's connected fast path: its messages name no destination (the socket's own
+ * peer) and carry no IP-level control message while their ECN codepoint is the socket's own TOS, which follows the
+ * codepoint of each batch's first datagram ({@code IP_TOS} / {@code IPV6_TCLASS}, set only when it changes). The
+ * kernel then uses the route it cached at {@code connect(2)} instead of looking one up per message, as an unconnected
+ * send or one with an {@code IP_TOS} control message must (Linux {@code udp_sendmsg}); a datagram with another
+ * codepoint still carries its own control message.
+ * <p>
  * Agent thread only, except {@link #wakeup()}.
  */
 public final class BatchedDatagramPort implements DatagramPort
@@ -83,6 +90,11 @@ public final class BatchedDatagramPort implements DatagramPort
     private boolean gsoEnabled;
     private String gsoOffReason;
     private InetSocketAddress restrictedTo;
+    /**
+     * The TOS byte the socket sends with when a message carries no control message for it: 0 (not-ECT) until a
+     * restricted port's batch asks for another ({@link #adoptTos}).
+     */
+    private int socketTos;
     private boolean isUnreachableReported;
     private Thread slackSetFor;
     private boolean isKnownEmpty;
@@ -397,6 +409,10 @@ public final class BatchedDatagramPort implements DatagramPort
     public int send(final SendBatch batch)
     {
         final int size = batch.size();
+        if (null != restrictedTo && size > 0)
+        {
+            adoptTos(batch.ecnCodepoint(0));
+        }
         final long bufferAddress = batch.buffer().addressOffset();
         int sent = 0;
         int index = 0;
@@ -491,6 +507,25 @@ public final class BatchedDatagramPort implements DatagramPort
         return count;
     }
 
+    /**
+     * Make the socket's own TOS byte the codepoint {@code ecn}'s, if it is not already, so a restricted port's
+     * datagrams with that codepoint need no control message; if the kernel refuses, they keep carrying one.
+     */
+    private void adoptTos(final int ecn)
+    {
+        final int tos = tosOf(ecn);
+        if (tos != socketTos && 0 == NativeUdp.setTos(fd, ipv6Socket, tos))
+        {
+            socketTos = tos;
+            stats.tosChanges++;
+        }
+    }
+
+    private static int tosOf(final int ecn)
+    {
+        return ReceiveBatch.NOT_ECT == ecn ? 0 : ecn & 0x3;
+    }
+
     private static int runBytes(final SendBatch batch, final int first, final int datagrams)
     {
         final int last = first + datagrams - 1;
@@ -510,11 +545,13 @@ public final class BatchedDatagramPort implements DatagramPort
         final int ecn,
         final InetSocketAddress destination)
     {
-        if (null != restrictedTo && restrictedTo != destination && !restrictedTo.equals(destination))
+        final boolean isRestricted = null != restrictedTo;
+        if (isRestricted && restrictedTo != destination && !restrictedTo.equals(destination))
         {
             return false;
         }
         final int descriptor = slot * NativeUdp.SEND_STRIDE;
+        // Encoded even for a restricted port, which names no destination: the shim reads the family from it.
         final int nameLength = codec.encode(destination, sendDescriptors, descriptor + NativeUdp.SEND_NAME);
         if (nameLength < 0)
         {
@@ -523,9 +560,10 @@ public final class BatchedDatagramPort implements DatagramPort
         sendDescriptors.putLong(descriptor + NativeUdp.SEND_ADDRESS, address);
         sendDescriptors.putInt(descriptor + NativeUdp.SEND_LENGTH, length);
         sendDescriptors.putInt(descriptor + NativeUdp.SEND_SEGMENT_SIZE, segmentBytes);
-        // Not-ECT needs no control message: the socket's own TOS is 0.
-        sendDescriptors.putInt(descriptor + NativeUdp.SEND_TOS, ReceiveBatch.NOT_ECT == ecn ? -1 : ecn & 0x3);
-        sendDescriptors.putInt(descriptor + NativeUdp.SEND_NAME_LENGTH, nameLength);
+        // The socket's own TOS needs no control message.
+        final int tos = tosOf(ecn);
+        sendDescriptors.putInt(descriptor + NativeUdp.SEND_TOS, tos == socketTos ? -1 : tos);
+        sendDescriptors.putInt(descriptor + NativeUdp.SEND_NAME_LENGTH, isRestricted ? 0 : nameLength);
         return true;
     }
 
@@ -645,7 +683,7 @@ public final class BatchedDatagramPort implements DatagramPort
         {
             restrictedTo = null;
             isUnreachableReported = false;
-            return 0 == NativeUdp.connect(fd, 0, 0);
+            return 0 == NativeUdp.connect(fd, 0, 0) && keepsLocalPort();
         }
         final int nameLength = codec.encode(peer, name, 0);
         if (nameLength < 0 || NativeUdp.connect(fd, name.addressOffset(), nameLength) < 0)
@@ -663,6 +701,25 @@ public final class BatchedDatagramPort implements DatagramPort
     int socketFd()
     {
         return isClosed ? -1 : fd;
+    }
+
+    /**
+     * A socket bound to port 0 loses the port the kernel gave it when it is disconnected (Linux
+     * {@code __udp_disconnect} unhashes a socket whose port the application did not choose), and its next send would
+     * leave from another: its peers would see it move. It is bound again to the port it had, as the JDK's
+     * {@code DatagramChannel.disconnect} does on Linux.
+     *
+     * @return false if the port was lost and cannot be bound again.
+     */
+    private boolean keepsLocalPort()
+    {
+        final int length = NativeUdp.localAddress(fd, name.addressOffset());
+        if (length > 0 && codec.decode(name, 0, length).getPort() == localAddress.getPort())
+        {
+            return true;
+        }
+        final int nameLength = codec.encode(localAddress, name, 0);
+        return nameLength > 0 && 0 == NativeUdp.bind(fd, name.addressOffset(), nameLength);
     }
 
     /**

@@ -107,6 +107,14 @@ final class NativeUdp
     static native int enableGro(int fd);
 
     /**
+     * Set the TOS byte (IP_TOS, and IPV6_TCLASS on an IPv6 socket) of the datagrams sent without a control message
+     * for it.
+     *
+     * @return 0, or −errno.
+     */
+    static native int setTos(int fd, boolean ipv6, int tos);
+
+    /**
      * {@code sendmmsg(2)} of up to {@link #MAX_BATCH} described messages.
      *
      * @return the messages sent (from the first), or −errno if the first failed.

@@ -15,6 +15,7 @@ public final class PortStats
     long sendCalls;
     long datagramsSent;
     long gsoSends;
+    long tosChanges;
     long sendBufferFull;
     long sendErrors;
     long receiveCalls;
@@ -29,6 +30,15 @@ public final class PortStats
     long wokenByDatagram;
     long wokenByCommand;
     long waitTimeouts;
+
+    /**
+     * @return times the port changed its socket's own TOS byte (a restricted batched port follows its batches' ECN
+     * codepoint, so their datagrams need no control message).
+     */
+    public long tosChanges()
+    {
+        return tosChanges;
+    }
 
     /**
      * @return receives that made no system call because the wait just before them found nothing to read.

@@ -198,11 +198,75 @@ class BatchedDatagramPortTest
         final BatchedDatagramPort sender = open(bind, true);
         final BatchedDatagramPort receiver = open(bind, true);
         assertTrue(receiver.carriesEcn());
+        sendAndReceiveCodepoints(sender, receiver, new int[]{ 0, 1, 2, 3, 2, 2, 2, 3, 0 }, 0);
+        assertEquals(0, sender.stats().tosChanges(), "an open port keeps its socket's TOS at 0");
+    }
+
+    @Test
+    void aRestrictedPortSendsOnTheConnectedPathWithEveryCodepointRightOverIpv4()
+    {
+        restrictedEcnRoundTrip(LOOPBACK);
+    }
+
+    @Test
+    void aRestrictedPortSendsOnTheConnectedPathWithEveryCodepointRightOverIpv6() throws IOException
+    {
+        assumeTrue(hasIpv6Loopback(), "no IPv6 loopback here");
+        restrictedEcnRoundTrip(new InetSocketAddress("::1", 0));
+    }
+
+    /**
+     * A restricted port names no destination and makes the codepoint of each batch's first datagram its socket's own
+     * TOS: every datagram must still arrive with its own codepoint, whichever the socket's is, before, while and
+     * after it is restricted.
+     */
+    private void restrictedEcnRoundTrip(final InetSocketAddress bind)
+    {
+        final BatchedDatagramPort sender = open(bind, true);
+        final BatchedDatagramPort receiver = open(bind, true);
+        assertTrue(sender.restrictTo(receiver.localAddress()));
+
+        sendAndReceiveCodepoints(sender, receiver, new int[]{ 2, 2, 0, 1, 3, 2, 2 }, 0);
+        assertEquals(1, sender.stats().tosChanges(), "ECT(0) became the socket's own");
+        sendAndReceiveCodepoints(sender, receiver, new int[]{ 2, 3, 2 }, 10);
+        assertEquals(1, sender.stats().tosChanges(), "set only when it changes");
+        sendAndReceiveCodepoints(sender, receiver, new int[]{ 0, 2, 0, 1 }, 20);
+        assertEquals(2, sender.stats().tosChanges(), "a batch that starts not-ECT turns it back");
+        sendAndReceiveCodepoints(sender, receiver, new int[]{ 2, 0 }, 30);
+        assertEquals(3, sender.stats().tosChanges());
+
+        // Nothing leaves a restricted port for another address; the rest of the batch does.
+        final SendBatch batch = new SendBatch(4, 4 * 200);
+        write(batch, 40, 200, receiver.localAddress(), 2);
+        write(batch, 41, 200, new InetSocketAddress(receiver.localAddress().getAddress(), 9), 2);
+        write(batch, 42, 200, receiver.localAddress(), 2);
+        final long errorsBefore = sender.stats().sendErrors();
+        assertEquals(2, sender.send(batch));
+        assertEquals(errorsBefore + 1, sender.stats().sendErrors());
+        final List<byte[]> arrived = receive(receiver, 2);
+        assertEquals(2, arrived.size());
+        assertArrayEquals(expected(40, 200), arrived.get(0));
+        assertArrayEquals(expected(42, 200), arrived.get(1));
+
+        // Open again, with ECT(0) left as the socket's TOS: each datagram names its destination, a not-ECT one
+        // carries its own TOS, and the socket's is no longer followed.
+        assertTrue(sender.restrictTo(null));
+        sendAndReceiveCodepoints(sender, receiver, new int[]{ 0, 2, 3, 0 }, 50);
+        assertEquals(3, sender.stats().tosChanges());
+    }
+
+    /**
+     * Send datagrams {@code firstIndex}, {@code firstIndex + 1}, ... with these codepoints in one batch and check each
+     * arrives, in order, with its own.
+     */
+    private static void sendAndReceiveCodepoints(
+        final BatchedDatagramPort sender, final BatchedDatagramPort receiver, final int[] codepoints,
+        final int firstIndex)
+    {
         final SendBatch batch = new SendBatch(16, 16 * 200);
-        final int[] codepoints = { 0, 1, 2, 3, 2, 2, 2, 3, 0 };
         for (int i = 0; i < codepoints.length; i++)
         {
-            write(batch, i, 200, receiver.localAddress(), codepoints[i]);
+            write(batch, firstIndex + i, 200, receiver.localAddress(), codepoints[i]);
         }
         assertEquals(codepoints.length, sender.send(batch));
         // Runs of one codepoint may leave as one GSO message; a change of codepoint starts a new one.
@@ -216,12 +280,12 @@ class BatchedDatagramPortTest
             receiver.receive(received, 16);
             for (int i = 0; i < received.size(); i++)
             {
-                assertEquals(count, received.buffer().getInt(received.offset(i)), "in order");
+                assertEquals(firstIndex + count, received.buffer().getInt(received.offset(i)), "in order");
+                assertEquals(sender.localAddress(), received.source(i));
                 arrived[count++] = received.ecnCodepoint(i);
             }
         }
         assertArrayEquals(codepoints, arrived);
-        assertEquals(sender.localAddress(), received.size() > 0 ? received.source(0) : sender.localAddress());
     }
 
     @Test
