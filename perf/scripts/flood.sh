@@ -7,10 +7,12 @@
 #              each a new client id with a genuine Noise message and a MAC that checks, following every RETRY with
 #              its token, never confirming. Beside it io.pacelink.perf.soak.ConnectProbe connects to the server
 #              through a `pacelink netem` relay (DELAY ms each way) every 100-250 ms from 2 s before the flood to 2 s
-#              after it. Passes if every connect succeeded within MAX_RTTS round-trip times of that path: under a
-#              flood a connect takes two round trips (the RETRY, then the handshake) plus the work of both ends and
-#              the relay's lateness, so a little over two; a hello lost, dropped or answered late costs a third and a
-#              retransmission timeout (the summary counts the attempts over 3 RTTs apart).
+#              after it, from one endpoint (a returning client). Passes if every connect succeeded within MAX_RTTS
+#              round-trip times of that path: under a flood a tokenless hello draws a RETRY (two round trips plus the
+#              work of both ends and the relay's lateness), while a hello carrying the NEW_TOKEN token the probe's
+#              previous connection brought takes one; a hello lost, dropped or answered late costs a retransmission
+#              timeout more (the summary counts the attempts over 3 RTTs apart, gives the first connect apart from
+#              the returning ones, and the server's CPU per thread class over the flood, thread_cpu.py).
 #   tokened    for `pacelink ping --echo`: TOKENED_RATE valid-MAC hellos a second for DURATION s from SOURCES
 #              addresses, spending every token a RETRY brings on a genuine hello and repeating it in between (the
 #              Diffie-Hellman work is what this costs the server), while `pacelink ping` sends a request every 0.2 s.
