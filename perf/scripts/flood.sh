@@ -7,10 +7,12 @@
 #              each a new client id with a genuine Noise message and a MAC that checks, following every RETRY with
 #              its token, never confirming. Beside it io.pacelink.perf.soak.ConnectProbe connects to the server
 #              through a `pacelink netem` relay (DELAY ms each way) every 100-250 ms from 2 s before the flood to 2 s
-#              after it. Passes if every connect succeeded within MAX_RTTS round-trip times of that path: under a
-#              flood a connect takes two round trips (the RETRY, then the handshake) plus the work of both ends and
-#              the relay's lateness, so a little over two; a hello lost, dropped or answered late costs a third and a
-#              retransmission timeout (the summary counts the attempts over 3 RTTs apart).
+#              after it, from one endpoint (a returning client). Passes if every connect succeeded within MAX_RTTS
+#              round-trip times of that path: under a flood a tokenless hello draws a RETRY (two round trips plus the
+#              work of both ends and the relay's lateness), while a hello carrying the NEW_TOKEN token the probe's
+#              previous connection brought takes one; a hello lost, dropped or answered late costs a retransmission
+#              timeout more (the summary counts the attempts over 3 RTTs apart, gives the first connect apart from
+#              the returning ones, and the server's CPU per thread class over the flood, thread_cpu.py).
 #   tokened    for `pacelink ping --echo`: TOKENED_RATE valid-MAC hellos a second for DURATION s from SOURCES
 #              addresses, spending every token a RETRY brings on a genuine hello and repeating it in between (the
 #              Diffie-Hellman work is what this costs the server), while `pacelink ping` sends a request every 0.2 s.
@@ -159,12 +161,21 @@ half_open() { # server: receive or perf
     --summary "$OUT/$name.probe.json" > "$OUT/logs/$name.probe.log" 2>&1 &
   local probe_pid=$!
   PIDS+=("$probe_pid")
+  python3 "$HERE/thread_cpu.py" watch "$SERVER_PID" "$OUT/$name.threads.json" 0.5 > /dev/null 2>&1 &
+  local watch_pid=$!
+  PIDS+=("$watch_pid")
   sleep 2
   flood "$name" "$port" half-open "$HALF_OPEN_RATE" 1 || return 1
+  local flood_start flood_end
+  flood_start=$(date +%s.%N)
   wait "$ATTACK_PID"
+  flood_end=$(date +%s.%N)
   wait "$probe_pid"
   stat_json "$SERVER_PID" "$OUT/$name.stat.json"
   stop "$relay_pid" "$SERVER_PID"
+  wait "$watch_pid" 2>/dev/null
+  python3 "$HERE/thread_cpu.py" report "$OUT/$name.threads.json" "$flood_start" "$flood_end" \
+    > "$OUT/$name.threads.txt" 2>&1
 }
 
 tokened() {
@@ -254,7 +265,8 @@ def endpoint(stat):
             return p['endpoint']
     return {}
 
-DEFENCES = ('retries-sent', 'retry-tokens-reused', 'retry-tokens-invalid', 'handshakes-unvalidated',
+DEFENCES = ('retries-sent', 'retry-tokens-reused', 'retry-tokens-invalid', 'new-tokens-sent', 'new-tokens-accepted',
+            'new-tokens-reused', 'new-tokens-invalid', 'new-tokens-expired', 'handshakes-unvalidated',
             'handshakes-evicted', 'key-exchanges-limited', 'answers-rate-limited', 'handshakes-rate-limited',
             'handshake-timeouts', 'handshake-auth-failures', 'hellos-bad-mac', 'connections-opened', 'errors',
             'longest-duty-cycle-ns', 'longest-recent-duty-cycle-ns')
@@ -296,6 +308,15 @@ for c in cases.split(','):
                           ', '.join('%s s: %s' % (a['at_s'], a.get('failed') or '%.2f' % a['rtts'])
                                     for a in over) or 'none'),
                       'logs/%s.probe.log' % name)
+                if 'first_rtts' in p:
+                    lines.append('- %s: the first connect (no token yet) %.2f RTTs; the %d returning ones (each '
+                                 'hello carrying the NEW_TOKEN token the connection before brought) p50 %.2f RTTs, '
+                                 'max %.2f' % (name, p['first_rtts'], p['returning_connected'],
+                                               p['returning_p50_rtts'], p['returning_max_rtts']))
+            threads = os.path.join(out, name + '.threads.txt')
+            if os.path.exists(threads):
+                lines.append('- %s server threads over the flood (%% of a core): %s' % (name, ' '.join(
+                    l.strip() for l in open(threads) if l.startswith('window')) or 'not read'))
             attack_check(name, load_json(name + '.attack.json'), 'logs/%s.attack.log' % name)
             e = endpoint(load_json(name + '.stat.json'))
             lines.append('- %s server counters: %s' % (name, defences(e) or 'not read'))

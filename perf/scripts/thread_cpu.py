@@ -14,6 +14,7 @@ Thread classes (a Linux thread name is the first 15 characters of the Java threa
   main      the JVM's main thread ("java"); the CLI tools (pacelink perf, send, ping) run their endpoint in INVOKER
             mode, so this is the duty cycle (port, protocol, waits) and the application's side (the stream) together
   agent     an endpoint's own agent thread in DEDICATED mode ("pacelink-/ADDRESS:PORT"): the duty cycle alone
+  session   `pacelink receive`'s two threads per session ("pacelink-receive-net-…", "pacelink-receive-files-…")
   jit-c2    C2 compiler threads; jit-c1  C1 compiler threads
   gc        garbage-collector threads (G1's "GC Thread#N", "G1 ...")
   jvm       every other thread (the VM thread's safepoints, the counters file, JFR, signal handlers, ...)
@@ -23,12 +24,14 @@ import os
 import sys
 import time
 
-CLASSES = ('main', 'agent', 'jit-c2', 'jit-c1', 'gc', 'jvm')
+CLASSES = ('main', 'agent', 'jit-c2', 'jit-c1', 'gc', 'jvm', 'session')
 
 
 def thread_class(name):
     if name.startswith('pacelink-/') or name.startswith('pacelink-0') or name.startswith('pacelink-['):
         return 'agent'
+    if name.startswith('pacelink-receiv'):
+        return 'session'
     if name == 'java':
         return 'main'
     if name.startswith('C2 CompilerThre'):

@@ -31,6 +31,12 @@ public final class EndpointLimits
     public static final long DEFAULT_RETRY_TOKEN_LIFETIME_NS = TimeUnit.SECONDS.toNanos(10);
 
     /**
+     * How long a token from a NEW_TOKEN frame stays valid (RFC 9000 section 8.1.3: longer than a RETRY token's, for a
+     * client's later connections). It also dies with the endpoint, whose token key lives in memory only.
+     */
+    public static final long DEFAULT_NEW_TOKEN_LIFETIME_NS = TimeUnit.HOURS.toNanos(1);
+
+    /**
      * Bytes of stream buffers and sent-packet records all connections of an endpoint may commit together.
      */
     public static final long DEFAULT_MEMORY_BUDGET_BYTES = 1L << 30;
@@ -129,6 +135,7 @@ public final class EndpointLimits
     private int handshakesPerSecondPerSource = DEFAULT_HANDSHAKES_PER_SECOND_PER_SOURCE;
     private int handshakeBurstPerSource = DEFAULT_HANDSHAKE_BURST_PER_SOURCE;
     private long retryTokenLifetimeNs = DEFAULT_RETRY_TOKEN_LIFETIME_NS;
+    private long newTokenLifetimeNs = DEFAULT_NEW_TOKEN_LIFETIME_NS;
     private long memoryBudgetBytes = DEFAULT_MEMORY_BUDGET_BYTES;
     private int maxReceiveRanges = DEFAULT_MAX_RECEIVE_RANGES;
     private int maxUnacknowledgedPtos = DEFAULT_MAX_UNACKNOWLEDGED_PTOS;
@@ -190,6 +197,24 @@ public final class EndpointLimits
     public long retryTokenLifetimeNs()
     {
         return retryTokenLifetimeNs;
+    }
+
+    /**
+     * @param ns how long a token this server gives a confirmed client in a NEW_TOKEN frame is accepted (once) after
+     *           it was issued, 1 s..7 days; 0 gives no such tokens, so a returning client pays the RETRY under
+     *           pressure like a new one (docs/security.md, "Admission").
+     * @return this.
+     */
+    public EndpointLimits newTokenLifetimeNs(final long ns)
+    {
+        newTokenLifetimeNs = 0 == ns ? 0 :
+            requireRange("newTokenLifetimeNs", ns, TimeUnit.SECONDS.toNanos(1), TimeUnit.DAYS.toNanos(7));
+        return this;
+    }
+
+    public long newTokenLifetimeNs()
+    {
+        return newTokenLifetimeNs;
     }
 
     /**

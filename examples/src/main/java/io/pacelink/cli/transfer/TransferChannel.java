@@ -225,7 +225,12 @@ public final class TransferChannel implements MessageHandler
                 }
                 return;
             }
-            if (0 == work && (ConnectionState.CLOSED == connection.state() || connection.isEndOfStream()))
+            // Over once its outcome is decided, not once its state turns CLOSED: after the peer's CLOSE the
+            // connection drains for three probe timeouts (RFC 9000 section 10.2.2) — some 3 s before its first RTT
+            // sample — and nothing can arrive meanwhile; a session that waited for CLOSED kept its two threads polling
+            // that long (docs/security.md, "Floods, measured": every connect of the flood's probe became one).
+            // (Judged only after a poll, so that nothing received is left behind in the connection.)
+            if (0 == work && freeSlots > 0 && (connection.outcome().isClosed() || connection.isEndOfStream()))
             {
                 fail(describeClose());
                 return;

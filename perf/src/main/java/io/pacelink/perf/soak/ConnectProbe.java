@@ -1,5 +1,6 @@
 package io.pacelink.perf.soak;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -23,13 +24,17 @@ import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
 
 /**
- * The flood acceptance's legitimate client ({@code perf/scripts/flood.sh}): from one endpoint of its own, a new
- * secure connection to the server every 100–250 ms (uniformly random, so it samples every phase of the flood), each
- * timed from its {@code connect} call to CONNECTED and then closed. Each connect time is also given in round-trip
- * times of the path ({@code --rtt-ms}, the relay's delay both ways): a connect needs one round trip, or two when the
- * server answers with a RETRY (it does under a flood), and a hello lost or dropped costs a retransmission timeout on
- * top. It prints one JSON object: every attempt (when, how long, in RTTs, or why it failed) and the count, median and
- * maximum; the script judges them.
+ * The flood acceptance's legitimate client ({@code perf/scripts/flood.sh}): from one endpoint of its own, a new secure
+ * connection to the server every 100–250 ms (uniformly random, so it samples every phase of the flood), each timed
+ * from its {@code connect} call to CONNECTED, held open for {@code --hold-rtts} round trips (as a client that uses its
+ * connection: the server's NEW_TOKEN arrives a round trip after the connect) and then closed. Each connect time is
+ * also given in round-trip times of the path ({@code --rtt-ms}, the relay's delay both ways): a connect needs one
+ * round trip, or two when the server answers with a RETRY (it does under a flood to a hello without a token), and a
+ * hello lost or dropped costs a retransmission timeout on top. One endpoint for all, as a returning client: after its
+ * first connection it holds the server's NEW_TOKEN token (docs/security.md, "Admission"), which each later hello
+ * carries, so the first connect is the only one a flood can send through a RETRY — it is reported apart ({@code
+ * first_*}) beside the later ones ({@code returning_*}). It prints one JSON object: every attempt (when, how long, in
+ * RTTs, or why it failed) and the count, median and maximum; the script judges them.
  */
 @Command(
     name = "connect-probe",
@@ -60,6 +65,11 @@ public final class ConnectProbe implements Callable<Integer>
         "failed (default ${DEFAULT-VALUE}).")
     private double timeoutSeconds;
 
+    @Option(names = "--hold-rtts", defaultValue = "3", description = "Round-trip times each connection stays open " +
+        "before it is closed (default ${DEFAULT-VALUE}): the server's NEW_TOKEN reaches the client a round trip " +
+        "after the connect, so a connection dropped at once never gets it; 0 closes at once.")
+    private double holdRtts;
+
     @Option(names = "--summary", description = "Write the JSON summary here too (always printed).")
     private Path summary;
 
@@ -77,10 +87,11 @@ public final class ConnectProbe implements Callable<Integer>
         final int minMs = Integer.parseInt(dash < 0 ? intervalMs : intervalMs.substring(0, dash));
         final int maxMs = Integer.parseInt(dash < 0 ? intervalMs : intervalMs.substring(dash + 1));
         final int colon = target.lastIndexOf(':');
-        if (minMs < 0 || maxMs < minMs || rttMs <= 0 || durationSeconds <= 0 || colon <= 0)
+        if (minMs < 0 || maxMs < minMs || rttMs <= 0 || durationSeconds <= 0 || colon <= 0 || holdRtts < 0)
         {
             throw new CommandLine.ParameterException(new CommandLine(this),
-                "--interval-ms MIN-MAX with 0 <= MIN <= MAX, --rtt-ms and --duration positive, --target HOST:PORT");
+                "--interval-ms MIN-MAX with 0 <= MIN <= MAX, --rtt-ms and --duration positive, --hold-rtts not " +
+                "negative, --target HOST:PORT");
         }
         final InetSocketAddress server = new InetSocketAddress(target.substring(0, colon),
             Integer.parseInt(target.substring(colon + 1)));
@@ -107,6 +118,8 @@ public final class ConnectProbe implements Callable<Integer>
                     final double ms = (System.nanoTime() - calledNs) / 1e6;
                     connectedMs.add(ms);
                     attempt.put("ms", Math.round(ms * 100) / 100.0).put("rtts", Math.round(ms / rttMs * 100) / 100.0);
+                    // A returning client used its connection for a while: long enough for the server's token.
+                    Thread.sleep((long)(holdRtts * rttMs));
                     connection.closeNow();
                 }
                 catch (final ConnectionFailedException ex)
@@ -128,6 +141,22 @@ public final class ConnectProbe implements Callable<Integer>
         json.put("max_ms", sorted.isEmpty() ? 0.0 : sorted.get(sorted.size() - 1));
         json.put("p50_rtts", sorted.isEmpty() ? 0.0 : sorted.get(sorted.size() / 2) / rttMs);
         json.put("max_rtts", sorted.isEmpty() ? 0.0 : sorted.get(sorted.size() - 1) / rttMs);
+        // The first connect has no token; the later ones carry the one the connection before them brought.
+        final JsonNode first = attempts.isEmpty() ? null : attempts.get(0);
+        json.put("first_ms", null == first || !first.has("ms") ? 0.0 : first.get("ms").asDouble());
+        json.put("first_rtts", null == first || !first.has("rtts") ? 0.0 : first.get("rtts").asDouble());
+        final List<Double> returning = new ArrayList<>();
+        for (int i = 1; i < attempts.size(); i++)
+        {
+            if (attempts.get(i).has("ms"))
+            {
+                returning.add(attempts.get(i).get("ms").asDouble());
+            }
+        }
+        Collections.sort(returning);
+        json.put("returning_connected", returning.size());
+        json.put("returning_p50_rtts", returning.isEmpty() ? 0.0 : returning.get(returning.size() / 2) / rttMs);
+        json.put("returning_max_rtts", returning.isEmpty() ? 0.0 : returning.get(returning.size() - 1) / rttMs);
         json.set("attempt_list", attempts);
         final String text = MAPPER.writeValueAsString(json);
         System.out.println(text);

@@ -20,6 +20,12 @@ import java.nio.ByteOrder;
  * endpoint from its random source; a restarted endpoint simply sends a new RETRY. The issue time comes from the
  * endpoint's own clock, so a token expires after its lifetime and a token from the future is invalid.
  * <p>
+ * The same construction makes the tokens a server gives a confirmed client for its future connections (RFC 9000
+ * sections 8.1.3 and 19.7, {@link #forNewTokens}): {@code format (2) | issue time ns (8) | HMAC-SHA-256(key, format |
+ * issue time | address) truncated to 16 bytes}, bound to the client's address only — a returning client comes from a
+ * new port with a new connection id — and valid for longer. The format byte leads both the token and the MAC input,
+ * so neither kind passes for the other (section 8.1.3: a server must tell them apart).
+ * <p>
  * Agent thread only; allocation free for IPv4 clients (an IPv6 address is copied out of its {@link InetAddress},
  * which the JDK does by cloning 16 bytes).
  */
@@ -50,7 +56,16 @@ public final class AddressValidator
      */
     public static final int KEY_LENGTH = 32;
 
-    private static final byte TOKEN_FORMAT = 1;
+    /**
+     * The first byte of a RETRY token.
+     */
+    public static final byte RETRY_FORMAT = 1;
+
+    /**
+     * The first byte of a NEW_TOKEN token ({@link #forNewTokens}).
+     */
+    public static final byte NEW_TOKEN_FORMAT = 2;
+
     private static final int ISSUE_TIME_OFFSET = 1;
     private static final int MAC_OFFSET = ISSUE_TIME_OFFSET + Long.BYTES;
     private static final int TRUNCATED_MAC_LENGTH = TOKEN_LENGTH - MAC_OFFSET;
@@ -59,14 +74,35 @@ public final class AddressValidator
 
     private final HmacSha256 hmac;
     private final long lifetimeNs;
+    private final byte format;
     private final byte[] macInput = new byte[1 + 2 * Long.BYTES + Short.BYTES + MAX_ADDRESS_LENGTH];
     private final byte[] mac = new byte[HmacSha256.MAC_LENGTH];
 
     /**
+     * A validator of RETRY tokens, bound to the client's address, port and connection id.
+     *
      * @param key        {@link #KEY_LENGTH} secret random bytes, never sent anywhere.
      * @param lifetimeNs how long a token is accepted after it was minted.
      */
     public AddressValidator(final byte[] key, final long lifetimeNs)
+    {
+        this(key, lifetimeNs, RETRY_FORMAT);
+    }
+
+    /**
+     * A validator of the tokens NEW_TOKEN frames carry: bound to the client's address alone (its port and connection
+     * id are ignored), so a client returning from a new port with a new connection id can use one.
+     *
+     * @param key        {@link #KEY_LENGTH} secret random bytes, never sent anywhere.
+     * @param lifetimeNs how long a token is accepted after it was minted.
+     * @return the validator.
+     */
+    public static AddressValidator forNewTokens(final byte[] key, final long lifetimeNs)
+    {
+        return new AddressValidator(key, lifetimeNs, NEW_TOKEN_FORMAT);
+    }
+
+    private AddressValidator(final byte[] key, final long lifetimeNs, final byte format)
     {
         if (key.length < KEY_LENGTH)
         {
@@ -78,13 +114,14 @@ public final class AddressValidator
         }
         this.hmac = new HmacSha256(key);
         this.lifetimeNs = lifetimeNs;
+        this.format = format;
     }
 
     /**
      * Mint a token for a client.
      *
      * @param client             the address the hello came from.
-     * @param clientConnectionId the connection id the client announced in its hello.
+     * @param clientConnectionId the connection id the client announced in its hello (ignored for a NEW_TOKEN).
      * @param nowNs              the current time.
      * @param token              receives {@link #TOKEN_LENGTH} bytes.
      * @param tokenOffset        where the first token byte goes.
@@ -98,7 +135,7 @@ public final class AddressValidator
         final int tokenOffset)
     {
         computeMac(client, clientConnectionId, nowNs);
-        token.putByte(tokenOffset, TOKEN_FORMAT);
+        token.putByte(tokenOffset, format);
         token.putLong(tokenOffset + ISSUE_TIME_OFFSET, nowNs, BYTE_ORDER);
         token.putBytes(tokenOffset + MAC_OFFSET, mac, 0, TRUNCATED_MAC_LENGTH);
         return TOKEN_LENGTH;
@@ -111,7 +148,7 @@ public final class AddressValidator
      * @param tokenOffset        of the first token byte.
      * @param tokenLength        number of token bytes.
      * @param client             the address the hello came from.
-     * @param clientConnectionId the connection id the client announced in the hello.
+     * @param clientConnectionId the connection id the client announced in the hello (ignored for a NEW_TOKEN).
      * @param nowNs              the current time.
      * @return {@link #VALID}, {@link #INVALID} or {@link #EXPIRED}.
      */
@@ -123,7 +160,7 @@ public final class AddressValidator
         final long clientConnectionId,
         final long nowNs)
     {
-        if (TOKEN_LENGTH != tokenLength || TOKEN_FORMAT != token.getByte(tokenOffset))
+        if (TOKEN_LENGTH != tokenLength || format != token.getByte(tokenOffset))
         {
             return INVALID;
         }
@@ -166,12 +203,15 @@ public final class AddressValidator
     private void computeMac(final InetSocketAddress client, final long clientConnectionId, final long issuedNs)
     {
         int length = 0;
-        macInput[length++] = TOKEN_FORMAT;
+        macInput[length++] = format;
         length = putLong(macInput, length, issuedNs);
-        length = putLong(macInput, length, clientConnectionId);
-        final int port = client.getPort();
-        macInput[length++] = (byte)port;
-        macInput[length++] = (byte)(port >>> 8);
+        if (RETRY_FORMAT == format)
+        {
+            length = putLong(macInput, length, clientConnectionId);
+            final int port = client.getPort();
+            macInput[length++] = (byte)port;
+            macInput[length++] = (byte)(port >>> 8);
+        }
 
         final InetAddress address = client.getAddress();
         if (address instanceof Inet4Address)

@@ -22,7 +22,9 @@ import java.net.InetSocketAddress;
  *     refused.</li>
  *     <li>A hello without a valid address-validation token gets a RETRY with a fresh token ({@link AddressValidator})
  *     as its {@link RetryMode} says: always, never, or under pressure; the RETRY is a fraction of the hello's size, so
- *     no amplification. A token buys one hello ({@link UsedTokens}).</li>
+ *     no amplification. A token buys one hello ({@link UsedTokens}). A token this server gave in a NEW_TOKEN frame to
+ *     a client it had confirmed ({@link #mintNewToken}) validates the address as a RETRY token does, for one hello
+ *     of a later connection (RFC 9000 section 8.1.3): a returning client skips the RETRY even under pressure.</li>
  *     <li>A validated source that opens connections faster than its rate ({@link SourceRateLimiter}) is dropped; its
  *     client retransmits the hello later.</li>
  * </ol>
@@ -61,10 +63,19 @@ public final class HelloAdmission
      */
     private static final int USED_TOKENS = 16_384;
 
+    /**
+     * Spent NEW_TOKEN tokens remembered: 64 KiB. They are issued only to confirmed connections, whose rate the
+     * key-exchange and per-source budgets bound, so a smaller table holds them; one forgotten early can be spent once
+     * more, from the address it is bound to only.
+     */
+    private static final int USED_NEW_TOKENS = 4_096;
+
     private final AddressValidator validator;
     private final SourceRateLimiter rateLimiter;
     private final SourceRateLimiter unvalidatedRate;
     private final UsedTokens usedTokens;
+    private final AddressValidator newTokens;
+    private final UsedTokens usedNewTokens;
     private final RetryMode retryMode;
     private final SecurityCounters counters;
 
@@ -83,6 +94,9 @@ public final class HelloAdmission
         this.unvalidatedRate = SourceRateLimiter.global(
             limits.retryThresholdHandshakesPerSecond(), limits.retryThresholdHandshakesPerSecond() / 4);
         this.usedTokens = new UsedTokens(USED_TOKENS, limits.retryTokenLifetimeNs());
+        final long newTokenLifetimeNs = limits.newTokenLifetimeNs();
+        this.newTokens = 0 == newTokenLifetimeNs ? null : AddressValidator.forNewTokens(key, newTokenLifetimeNs);
+        this.usedNewTokens = 0 == newTokenLifetimeNs ? null : new UsedTokens(USED_NEW_TOKENS, newTokenLifetimeNs);
         this.retryMode = limits.retryMode();
         this.counters = counters;
     }
@@ -151,6 +165,36 @@ public final class HelloAdmission
     }
 
     /**
+     * @return true if this server gives its confirmed clients tokens for their later connections.
+     */
+    public boolean issuesNewTokens()
+    {
+        return null != newTokens;
+    }
+
+    /**
+     * Mint a token for a client that confirmed its connection, for a NEW_TOKEN frame (RFC 9000 section 19.7): its
+     * next hello from this address is then address-validated, once.
+     *
+     * @param client      the confirmed client's address.
+     * @param nowNs       the current time.
+     * @param token       receives {@link AddressValidator#TOKEN_LENGTH} bytes.
+     * @param tokenOffset where the first token byte goes.
+     * @return {@link AddressValidator#TOKEN_LENGTH}.
+     * @throws IllegalStateException if this server gives none ({@link #issuesNewTokens}).
+     */
+    public int mintNewToken(
+        final InetSocketAddress client, final long nowNs, final MutableDirectBuffer token, final int tokenOffset)
+    {
+        if (null == newTokens)
+        {
+            throw new IllegalStateException("newTokenLifetimeNs is 0: this server gives no NEW_TOKEN tokens");
+        }
+        counters.newTokensSent().incrementRelease();
+        return newTokens.mint(client, 0, nowNs, token, tokenOffset);
+    }
+
+    /**
      * @return true if the hello echoes a valid token not spent before (and spends it); a bad, expired or spent one is
      * counted.
      */
@@ -164,6 +208,10 @@ public final class HelloAdmission
         }
         final DirectBuffer buffer = hello.buffer();
         final int tokenOffset = hello.tokenOffset();
+        if (AddressValidator.NEW_TOKEN_FORMAT == buffer.getByte(tokenOffset))
+        {
+            return isNewTokenValid(buffer, tokenOffset, tokenLength, source, nowNs);
+        }
         final int verdict = validator.verify(buffer, tokenOffset, tokenLength, source, clientId, nowNs);
         if (AddressValidator.EXPIRED == verdict)
         {
@@ -181,6 +229,39 @@ public final class HelloAdmission
             counters.retryTokensReused().incrementRelease();
             return false;
         }
+        return true;
+    }
+
+    /**
+     * A token of the NEW_TOKEN format: genuine, for this address, within its lifetime and unspent; counted apart from
+     * RETRY tokens. A server that gives none takes none.
+     */
+    private boolean isNewTokenValid(
+        final DirectBuffer buffer,
+        final int tokenOffset,
+        final int tokenLength,
+        final InetSocketAddress source,
+        final long nowNs)
+    {
+        final int verdict = null == newTokens ? AddressValidator.INVALID :
+            newTokens.verify(buffer, tokenOffset, tokenLength, source, 0, nowNs);
+        if (AddressValidator.EXPIRED == verdict)
+        {
+            counters.newTokensExpired().incrementRelease();
+            return false;
+        }
+        if (AddressValidator.VALID != verdict)
+        {
+            counters.newTokensInvalid().incrementRelease();
+            return false;
+        }
+        if (!usedNewTokens.spend(AddressValidator.fingerprint(buffer, tokenOffset),
+            AddressValidator.issuedNs(buffer, tokenOffset), nowNs))
+        {
+            counters.newTokensReused().incrementRelease();
+            return false;
+        }
+        counters.newTokensAccepted().incrementRelease();
         return true;
     }
 

@@ -52,6 +52,7 @@ final class Acceptor
     private final long keyExchangeTimePerDutyCycleNs;
     private int keyExchangesThisDutyCycle;
     private final UnsafeBuffer retryToken = new UnsafeBuffer(new byte[AddressValidator.TOKEN_LENGTH]);
+    private final UnsafeBuffer newToken = new UnsafeBuffer(new byte[AddressValidator.TOKEN_LENGTH]);
     private boolean isClosing;
 
     Acceptor(
@@ -345,9 +346,13 @@ final class Acceptor
      * application's. An application that does not take connections, or an endpoint closing, refuses it, as at the
      * connection limit, rather than hold one nobody reads.
      *
+     * A connection handed over gets a token for its client's later connections (RFC 9000 section 8.1.3): the client
+     * has now proven its address.
+     *
+     * @param nowNs when the confirming packet was received.
      * @return true if the connection is handed to the application; false if it was refused.
      */
-    boolean confirm(final ConnectionCore connection)
+    boolean confirm(final ConnectionCore connection, final long nowNs)
     {
         final boolean isAtLimit = isAtConnectionLimit();
         connections.onConfirmed(connection);
@@ -362,6 +367,10 @@ final class Acceptor
             connection.refuse(isClosing ? CloseReasonTexts.CLOSING :
                 isAtLimit ? CloseReasonTexts.CONNECTION_LIMIT : CloseReasonTexts.ACCEPT_QUEUE_FULL);
             return false;
+        }
+        if (admission.issuesNewTokens())
+        {
+            connection.giveNewToken(newToken, admission.mintNewToken(connection.remoteAddress(), nowNs, newToken, 0));
         }
         return true;
     }

@@ -27,6 +27,7 @@ final class CloseReasonTexts
     static final UnsafeBuffer MESSAGE_FRAMING = text("message longer than the maximum, or the stream ended inside one");
     static final UnsafeBuffer RECEIPT_BEYOND_SENT = text("CONSUMED receipt for stream data never sent");
     static final UnsafeBuffer UNEXPECTED_HANDSHAKE = text("HANDSHAKE frame in a ONE_RTT packet");
+    static final UnsafeBuffer NEW_TOKEN_FROM_CLIENT = text("NEW_TOKEN frame from a client");
     static final UnsafeBuffer PEER_UNRESPONSIVE = text("nothing acknowledged through the probe-timeout limit");
     static final UnsafeBuffer NO_PROGRESS = text("only PINGs and ACKs for the idle timeout, beyond a keep-alive's");
     static final UnsafeBuffer NOT_ACCEPTING = text("the server does not accept connections");

@@ -102,6 +102,7 @@ final class ConnectionCore implements SchedulableFlow, DeadlineHeap.Entry
         final SecureSession secureSession,
         final PacketGuard plaintextGuard,
         final AeadGuard.Buffers aeadBuffers,
+        final ServerTokens serverTokens,
         final long nowNs)
     {
         this.localId = localId;
@@ -131,7 +132,7 @@ final class ConnectionCore implements SchedulableFlow, DeadlineHeap.Entry
             handshake, lifecycle, liveness, controlFrames, receipts, ackTracker, lossRecovery, ackFrequency);
         this.frames = new FrameReceiver(handle, ackTracker, lossRecovery, receipts, lifecycle, controlFrames, liveness,
             publisher, endpointCounters, securityCounters,
-            new ProgressWatch(settings.limits().maxPacketsWithoutProgress(), nowNs), ackFrequency);
+            new ProgressWatch(settings.limits().maxPacketsWithoutProgress(), nowNs), ackFrequency, serverTokens);
         this.readiness = new SendReadiness(
             lifecycle, ackTracker, lossRecovery, controlFrames, receipts, handle);
         this.timers = new ConnectionTimers(handle, handshake, lifecycle, liveness, controlFrames, receipts, ackTracker,
@@ -242,6 +243,29 @@ final class ConnectionCore implements SchedulableFlow, DeadlineHeap.Entry
     void confirmHandshake()
     {
         handshake.confirm();
+    }
+
+    /**
+     * The server took its confirmed client: give it a token for its later connections (a NEW_TOKEN frame in the next
+     * ack-eliciting packet).
+     *
+     * @param token       holding the token from offset 0.
+     * @param tokenLength its length.
+     */
+    void giveNewToken(final UnsafeBuffer token, final int tokenLength)
+    {
+        controlFrames.giveNewToken(token, tokenLength);
+    }
+
+    /**
+     * A client connection to a server that gave this endpoint a token: its hellos carry it, until a RETRY brings
+     * another.
+     *
+     * @param token the token.
+     */
+    void helloWithNewToken(final byte[] token)
+    {
+        handshake.helloWithToken(token);
     }
 
     /**

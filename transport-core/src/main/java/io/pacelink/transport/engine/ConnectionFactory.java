@@ -64,6 +64,7 @@ final class ConnectionFactory
     private final PacketGuard plaintextGuard;
     private final AeadGuard.Buffers aeadBuffers;
     private final boolean isEcnCapable;
+    private final ServerTokens serverTokens = new ServerTokens();
     private CountersManager refusedCountersManager;
 
     ConnectionFactory(
@@ -173,7 +174,13 @@ final class ConnectionFactory
             isClient ? ConnectionState.CONNECTING : ConnectionState.CONNECTED);
         try
         {
-            return newCore(handle, isClient, secureSession, nowNs);
+            final ConnectionCore connection = newCore(handle, isClient, secureSession, nowNs);
+            final byte[] token = isClient ? serverTokens.take(remoteAddress) : null;
+            if (null != token)
+            {
+                connection.helloWithNewToken(token);
+            }
+            return connection;
         }
         catch (final RuntimeException | Error ex)
         {
@@ -256,6 +263,7 @@ final class ConnectionFactory
             secureSession,
             plaintextGuard,
             aeadBuffers,
+            isClient ? serverTokens : null,
             nowNs);
     }
 

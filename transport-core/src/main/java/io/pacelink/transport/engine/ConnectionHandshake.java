@@ -227,6 +227,21 @@ final class ConnectionHandshake
     }
 
     /**
+     * Put a token the server gave in a NEW_TOKEN frame on an earlier connection in this attempt's hellos (RFC 9000
+     * section 8.1.3), so that a server under pressure takes the first hello without a RETRY. A RETRY replaces it (the
+     * server did not take it: expired, spent, or from a server restarted with a new key); it counts as no RETRY
+     * followed.
+     *
+     * @param token the token, 1 to {@link RetryPacketFlyweight#MAX_TOKEN_LENGTH} bytes.
+     */
+    void helloWithToken(final byte[] token)
+    {
+        retryToken = new UnsafeBuffer(new byte[RetryPacketFlyweight.MAX_TOKEN_LENGTH]);
+        retryToken.putBytes(0, token);
+        retryTokenLength = token.length;
+    }
+
+    /**
      * The hello left: the next one is due after the backed-off retry delay.
      */
     void onHelloSent(final long nowNs)
@@ -450,8 +465,8 @@ final class ConnectionHandshake
     }
 
     /**
-     * @return the token this side's handshake packets carry: a client's the RETRY token it echoes, a server's the
-     * connection's stateless reset token; or null.
+     * @return the token this side's handshake packets carry: a client's the RETRY token it echoes (or a NEW_TOKEN
+     * token from an earlier connection), a server's the connection's stateless reset token; or null.
      */
     DirectBuffer retryToken()
     {

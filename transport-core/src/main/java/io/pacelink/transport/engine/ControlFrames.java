@@ -4,11 +4,12 @@ import io.pacelink.transport.PacelinkContext;
 import io.pacelink.transport.stream.ReceiveLog;
 import io.pacelink.transport.wire.FrameType;
 import io.pacelink.transport.wire.PacketWriter;
+import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * The control frames a connection owes its peer besides ACKs: flow-control credit (MAX_DATA and MAX_STREAM_DATA,
- * RFC 9000 section 4.2) with a delivery receipt, and a PING asked for by a timer (keep-alive, handshake confirmation)
- * or by a suspicion that the peer is gone.
+ * RFC 9000 section 4.2) with a delivery receipt, a PING asked for by a timer (keep-alive, handshake confirmation)
+ * or by a suspicion that the peer is gone, and a server's NEW_TOKEN for its confirmed client (section 19.7).
  */
 final class ControlFrames
 {
@@ -20,6 +21,9 @@ final class ControlFrames
     private boolean pingPending;
     private boolean pathResponsePending;
     private long pathResponseData;
+    private UnsafeBuffer newToken;
+    private int newTokenLength;
+    private boolean newTokenPending;
 
     /**
      * @param receiveLog         what the application reads.
@@ -132,6 +136,56 @@ final class ControlFrames
         {
             pathResponsePending = false;
         }
+    }
+
+    /**
+     * The server confirmed its client: give it this token for its later connections (RFC 9000 section 8.1.3) in the
+     * next ack-eliciting packet, and again if that packet is lost (section 13.3 lets a lost NEW_TOKEN be sent again
+     * as it was: the token is unspent until the client's next hello).
+     *
+     * @param token       holding the token.
+     * @param tokenLength its length, from offset 0.
+     */
+    void giveNewToken(final UnsafeBuffer token, final int tokenLength)
+    {
+        if (null == newToken)
+        {
+            newToken = new UnsafeBuffer(new byte[tokenLength]);
+        }
+        newToken.putBytes(0, token, 0, tokenLength);
+        newTokenLength = tokenLength;
+        newTokenPending = true;
+    }
+
+    /**
+     * @return true if a NEW_TOKEN is owed.
+     */
+    boolean isNewTokenPending()
+    {
+        return newTokenPending;
+    }
+
+    /**
+     * The packet that carried the NEW_TOKEN was lost: send it again.
+     */
+    void onNewTokenLost()
+    {
+        newTokenPending = null != newToken;
+    }
+
+    /**
+     * Append the NEW_TOKEN owed, if any and if it fits.
+     *
+     * @return true if it was written: no longer pending.
+     */
+    boolean writeNewToken(final PacketWriter writer)
+    {
+        if (newTokenPending && writer.appendNewToken(newToken, 0, newTokenLength))
+        {
+            newTokenPending = false;
+            return true;
+        }
+        return false;
     }
 
     /**

@@ -373,7 +373,7 @@ final class DatagramDispatcher
             return;
         }
         if (!connection.isHandshakeConfirmed() && PacketType.ONE_RTT == decoder.packetType() &&
-            !acceptor.confirm(connection))
+            !acceptor.confirm(connection, nowNs))
         {
             return;
         }

@@ -16,9 +16,12 @@ import io.pacelink.transport.wire.DataFrameFlyweight;
 import io.pacelink.transport.wire.EcnCodepoint;
 import io.pacelink.transport.wire.FrameType;
 import io.pacelink.transport.wire.MaxStreamDataFrameFlyweight;
+import io.pacelink.transport.wire.NewTokenFrameFlyweight;
 import io.pacelink.transport.wire.PacketDecoder;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.status.AtomicCounter;
+
+import java.net.InetSocketAddress;
 
 /**
  * Applies one connection's validated ONE_RTT and CLOSE packets, frame by frame in wire order — ACKs to loss recovery,
@@ -44,6 +47,8 @@ final class FrameReceiver implements PacketOutcomeListener
     private final AckFrameRanges ackRanges = new AckFrameRanges();
     private final ProgressWatch progressWatch;
     private final AckFrequencyRequests ackFrequency;
+    private final ServerTokens serverTokens;
+    private final InetSocketAddress remoteAddress;
     private boolean isPacketDropped;
     private boolean isImmediateAckAsked;
     private boolean isProgress;
@@ -62,9 +67,12 @@ final class FrameReceiver implements PacketOutcomeListener
         final EndpointCounters endpointCounters,
         final SecurityCounters securityCounters,
         final ProgressWatch progressWatch,
-        final AckFrequencyRequests ackFrequency)
+        final AckFrequencyRequests ackFrequency,
+        final ServerTokens serverTokens)
     {
         this.progressWatch = progressWatch;
+        this.serverTokens = serverTokens;
+        this.remoteAddress = handle.remoteAddress();
         this.ackFrequency = ackFrequency;
         this.sendLog = handle.sendLog();
         this.receiveLog = handle.receiveLog();
@@ -162,6 +170,10 @@ final class FrameReceiver implements PacketOutcomeListener
                     onImmediateAck();
                     break;
 
+                case FrameType.NEW_TOKEN:
+                    onNewToken(decoder.newToken());
+                    break;
+
                 default:
                     // PING and frame types this version does not know: they only elicit an acknowledgement.
                     break;
@@ -255,6 +267,20 @@ final class FrameReceiver implements PacketOutcomeListener
      * ignore and count an older one, and close on a delay below the min ACK delay this side announced (or one this
      * side never announced: an endpoint that did not offer the extension must not receive its frames).
      */
+    /**
+     * A NEW_TOKEN frame: a client keeps the token for its next connection to this server (RFC 9000 section 19.7); a
+     * server receiving one has a broken or hostile client (section 19.7: a PROTOCOL_VIOLATION).
+     */
+    private void onNewToken(final NewTokenFrameFlyweight frame)
+    {
+        if (null == serverTokens)
+        {
+            protocolViolation(null, CloseReasonTexts.NEW_TOKEN_FROM_CLIENT);
+            return;
+        }
+        serverTokens.store(remoteAddress, frame.buffer(), frame.tokenOffset(), frame.tokenLength());
+    }
+
     private void onAckFrequency(final AckFrequencyFrameFlyweight frame)
     {
         if (!ackFrequency.isEnabled())
@@ -420,6 +446,10 @@ final class FrameReceiver implements PacketOutcomeListener
         if (0 != (frameFlags & FrameFlags.ACK_FREQUENCY))
         {
             ackFrequency.onLost();
+        }
+        if (0 != (frameFlags & FrameFlags.NEW_TOKEN))
+        {
+            controlFrames.onNewTokenLost();
         }
     }
 }

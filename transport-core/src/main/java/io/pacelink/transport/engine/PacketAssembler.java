@@ -126,6 +126,11 @@ final class PacketAssembler
                 frameFlags |= FrameFlags.CONSUMED;
                 ackEliciting = true;
             }
+            if (controlFrames.writeNewToken(writer))
+            {
+                frameFlags |= FrameFlags.NEW_TOKEN;
+                ackEliciting = true;
+            }
             if (ackFrequency.write(writer))
             {
                 lossRecovery.peerMaxAckDelayNs(ackFrequency.recoveryAckDelayNs());

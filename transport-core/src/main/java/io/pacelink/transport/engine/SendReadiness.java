@@ -106,7 +106,7 @@ final class SendReadiness
     private boolean hasAckElicitingWork()
     {
         if (controlFrames.isCreditPending() || controlFrames.isPingPending() || receipts.isPending() ||
-            sendLog.hasRetransmission() || sendLog.isFinPending())
+            controlFrames.isNewTokenPending() || sendLog.hasRetransmission() || sendLog.isFinPending())
         {
             return true;
         }

@@ -50,6 +50,11 @@ public final class SecurityCounters implements AutoCloseable
     private final AtomicCounter statelessResetsSent;
     private final AtomicCounter noProgressCloses;
     private final AtomicCounter statelessResetsReceived;
+    private final AtomicCounter newTokensSent;
+    private final AtomicCounter newTokensAccepted;
+    private final AtomicCounter newTokensInvalid;
+    private final AtomicCounter newTokensExpired;
+    private final AtomicCounter newTokensReused;
 
     /**
      * @param countersManager where to register the counters.
@@ -93,6 +98,11 @@ public final class SecurityCounters implements AutoCloseable
         statelessResetsReceived = newCounter(countersManager, endpointName, "stateless-resets-received");
         migrations = newCounter(countersManager, endpointName, "migrations");
         pathValidationsFailed = newCounter(countersManager, endpointName, "path-validations-failed");
+        newTokensSent = newCounter(countersManager, endpointName, "new-tokens-sent");
+        newTokensAccepted = newCounter(countersManager, endpointName, "new-tokens-accepted");
+        newTokensInvalid = newCounter(countersManager, endpointName, "new-tokens-invalid");
+        newTokensExpired = newCounter(countersManager, endpointName, "new-tokens-expired");
+        newTokensReused = newCounter(countersManager, endpointName, "new-tokens-reused");
     }
 
     /**
@@ -396,6 +406,48 @@ public final class SecurityCounters implements AutoCloseable
         return pathValidationsFailed;
     }
 
+    /**
+     * @return tokens this server gave its confirmed clients in NEW_TOKEN frames (one a connection; a lost one is sent
+     * again, not counted again).
+     */
+    public AtomicCounter newTokensSent()
+    {
+        return newTokensSent;
+    }
+
+    /**
+     * @return hellos whose NEW_TOKEN token was valid and unspent: treated as address-validated, no RETRY.
+     */
+    public AtomicCounter newTokensAccepted()
+    {
+        return newTokensAccepted;
+    }
+
+    /**
+     * @return hellos whose NEW_TOKEN-format token was forged, damaged or minted for another address: treated as hellos
+     * without one.
+     */
+    public AtomicCounter newTokensInvalid()
+    {
+        return newTokensInvalid;
+    }
+
+    /**
+     * @return hellos whose NEW_TOKEN token was genuine but older than its lifetime: treated as hellos without one.
+     */
+    public AtomicCounter newTokensExpired()
+    {
+        return newTokensExpired;
+    }
+
+    /**
+     * @return hellos whose NEW_TOKEN token was spent on an earlier hello: treated as hellos without one.
+     */
+    public AtomicCounter newTokensReused()
+    {
+        return newTokensReused;
+    }
+
     public void close()
     {
         CloseHelper.closeAll(
@@ -434,6 +486,11 @@ public final class SecurityCounters implements AutoCloseable
             noProgressCloses,
             statelessResetsReceived,
             migrations,
-            pathValidationsFailed);
+            pathValidationsFailed,
+            newTokensSent,
+            newTokensAccepted,
+            newTokensInvalid,
+            newTokensExpired,
+            newTokensReused);
     }
 }

@@ -92,6 +92,12 @@ public final class FrameType
      */
     public static final int MIN_ACK_DELAY = 15;
 
+    /**
+     * A token for the client's later connections, from the server to a confirmed client (RFC 9000 section 19.7);
+     * ack-eliciting, sent again when lost.
+     */
+    public static final int NEW_TOKEN = 16;
+
     private FrameType()
     {
     }
@@ -150,6 +156,8 @@ public final class FrameType
                 return "IMMEDIATE_ACK";
             case MIN_ACK_DELAY:
                 return "MIN_ACK_DELAY";
+            case NEW_TOKEN:
+                return "NEW_TOKEN";
             default:
                 return "UNKNOWN";
         }

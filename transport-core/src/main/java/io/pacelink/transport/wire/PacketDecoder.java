@@ -141,6 +141,12 @@ public final class PacketDecoder
     public static final int MALFORMED_ACK_FREQUENCY = 21;
 
     /**
+     * A NEW_TOKEN frame with a flag, an empty token (RFC 9000 section 19.7: a FRAME_ENCODING_ERROR), one longer than
+     * {@link NewTokenFrameFlyweight#MAX_TOKEN_LENGTH}, or a token length that does not match the body.
+     */
+    public static final int MALFORMED_NEW_TOKEN = 22;
+
+    /**
      * Most additional ranges one ACK frame may carry (docs/wire-format.md); more are rejected, bounding the work a
      * single frame can cause. Writers never exceed it either.
      */
@@ -161,6 +167,7 @@ public final class PacketDecoder
     private final PathFrameFlyweight path = new PathFrameFlyweight();
     private final AckFrequencyFrameFlyweight ackFrequency = new AckFrequencyFrameFlyweight();
     private final MinAckDelayFrameFlyweight minAckDelay = new MinAckDelayFrameFlyweight();
+    private final NewTokenFrameFlyweight newToken = new NewTokenFrameFlyweight();
 
     private DirectBuffer frameBuffer;
     private int nextFrameOffset;
@@ -340,6 +347,10 @@ public final class PacketDecoder
                     minAckDelay.wrap(frameBuffer, frameOffset);
                     break;
 
+                case FrameType.NEW_TOKEN:
+                    newToken.wrap(frameBuffer, frameOffset);
+                    break;
+
                 default:
                     break;
             }
@@ -490,6 +501,14 @@ public final class PacketDecoder
     }
 
     /**
+     * @return the NEW_TOKEN frame {@link #nextFrame()} last returned.
+     */
+    public NewTokenFrameFlyweight newToken()
+    {
+        return newToken;
+    }
+
+    /**
      * @return the NOISE flyweight, wrapped at the frame {@link #nextFrame()} last returned as one.
      */
     public NoiseFrameFlyweight noise()
@@ -615,6 +634,8 @@ public final class PacketDecoder
                 return "MALFORMED_PATH";
             case MALFORMED_ACK_FREQUENCY:
                 return "MALFORMED_ACK_FREQUENCY";
+            case MALFORMED_NEW_TOKEN:
+                return "MALFORMED_NEW_TOKEN";
             default:
                 return "UNKNOWN_RESULT";
         }
@@ -674,6 +695,14 @@ public final class PacketDecoder
                 minAckDelay.wrap(buffer, frameOffset);
                 return 0 == minAckDelay.frameFlags() && minAckDelay.minAckDelayUs() >= 0 ?
                     OK : MALFORMED_ACK_FREQUENCY;
+
+            case FrameType.NEW_TOKEN:
+                if (bodyLength < NewTokenFrameFlyweight.FIXED_BODY_LENGTH)
+                {
+                    return MALFORMED_NEW_TOKEN;
+                }
+                newToken.wrap(buffer, frameOffset);
+                return newToken.isWellFormed() ? OK : MALFORMED_NEW_TOKEN;
 
             default:
                 // PADDING has no structure; unknown types are skipped by their length (docs/wire-format.md).

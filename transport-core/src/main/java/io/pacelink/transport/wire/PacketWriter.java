@@ -40,6 +40,7 @@ public final class PacketWriter
     private final PathFrameFlyweight path = new PathFrameFlyweight();
     private final AckFrequencyFrameFlyweight ackFrequency = new AckFrequencyFrameFlyweight();
     private final MinAckDelayFrameFlyweight minAckDelay = new MinAckDelayFrameFlyweight();
+    private final NewTokenFrameFlyweight newToken = new NewTokenFrameFlyweight();
     private int capacity;
     private int length;
     private boolean headerWritten;
@@ -285,6 +286,33 @@ public final class PacketWriter
         }
         minAckDelay.wrap(buffer, frameOffset);
         minAckDelay.minAckDelayUs(minAckDelayUs);
+        return true;
+    }
+
+    /**
+     * Append a NEW_TOKEN frame (RFC 9000 section 19.7): makes the packet ack-eliciting.
+     *
+     * @param token       holding the token.
+     * @param tokenOffset of its first byte.
+     * @param tokenLength its length, 1 to {@link NewTokenFrameFlyweight#MAX_TOKEN_LENGTH}.
+     * @return false if it does not fit.
+     */
+    public boolean appendNewToken(final DirectBuffer token, final int tokenOffset, final int tokenLength)
+    {
+        if (tokenLength <= 0 || tokenLength > NewTokenFrameFlyweight.MAX_TOKEN_LENGTH)
+        {
+            throw new IllegalArgumentException("a NEW_TOKEN token has 1 to " + NewTokenFrameFlyweight.MAX_TOKEN_LENGTH +
+                " bytes, not " + tokenLength);
+        }
+        final int frameOffset =
+            claimFrame(FrameType.NEW_TOKEN, 0, NewTokenFrameFlyweight.FIXED_BODY_LENGTH + tokenLength);
+        if (frameOffset < 0)
+        {
+            return false;
+        }
+        newToken.wrap(buffer, frameOffset);
+        newToken.tokenLength(tokenLength);
+        buffer.putBytes(newToken.tokenOffset(), token, tokenOffset, tokenLength);
         return true;
     }
 

@@ -61,6 +61,63 @@ class AddressValidatorTest
     }
 
     @Test
+    void aNewTokenIsBoundToTheAddressAloneWithinItsLifetime()
+    {
+        final long lifetimeNs = TimeUnit.HOURS.toNanos(1);
+        final AddressValidator newTokens = AddressValidator.forNewTokens(key, lifetimeNs);
+        final long mintedNs = 5_000_000;
+        assertEquals(AddressValidator.TOKEN_LENGTH, newTokens.mint(CLIENT, 0, mintedNs, token, 0));
+        assertEquals(AddressValidator.NEW_TOKEN_FORMAT, token.getByte(0));
+        final int length = AddressValidator.TOKEN_LENGTH;
+
+        // A returning client comes from another port with another connection id.
+        assertEquals(AddressValidator.VALID, newTokens.verify(
+            token, 0, length, new InetSocketAddress("192.0.2.7", 51_000), CLIENT_ID + 9, mintedNs + 1));
+        assertEquals(AddressValidator.VALID, newTokens.verify(token, 0, length, CLIENT, 0, mintedNs + lifetimeNs));
+        assertEquals(AddressValidator.EXPIRED,
+            newTokens.verify(token, 0, length, CLIENT, 0, mintedNs + lifetimeNs + 1));
+        assertEquals(AddressValidator.INVALID,
+            newTokens.verify(token, 0, length, new InetSocketAddress("192.0.2.8", 40_000), 0, mintedNs + 1));
+        assertEquals(AddressValidator.INVALID, newTokens.verify(token, 0, length, CLIENT, 0, mintedNs - 1),
+            "a token from the future");
+    }
+
+    @Test
+    void aRetryTokenNeverPassesForANewTokenNorTheOtherWayRound()
+    {
+        final AddressValidator newTokens = AddressValidator.forNewTokens(key, LIFETIME_NS);
+        final int length = AddressValidator.TOKEN_LENGTH;
+
+        validator.mint(CLIENT, CLIENT_ID, 0, token, 0);
+        assertEquals(AddressValidator.INVALID, newTokens.verify(token, 0, length, CLIENT, CLIENT_ID, 1));
+        token.putByte(0, AddressValidator.NEW_TOKEN_FORMAT);
+        assertEquals(AddressValidator.INVALID, newTokens.verify(token, 0, length, CLIENT, CLIENT_ID, 1),
+            "a RETRY token relabelled");
+
+        newTokens.mint(CLIENT, CLIENT_ID, 0, token, 0);
+        assertEquals(AddressValidator.INVALID, validator.verify(token, 0, length, CLIENT, CLIENT_ID, 1));
+        token.putByte(0, AddressValidator.RETRY_FORMAT);
+        assertEquals(AddressValidator.INVALID, validator.verify(token, 0, length, CLIENT, CLIENT_ID, 1),
+            "a NEW_TOKEN token relabelled");
+    }
+
+    @Test
+    void anyChangedByteOfANewTokenInvalidatesIt()
+    {
+        final AddressValidator newTokens = AddressValidator.forNewTokens(key, LIFETIME_NS);
+        newTokens.mint(CLIENT, 0, 0, token, 0);
+        assertEquals(AddressValidator.VALID,
+            newTokens.verify(token, 0, AddressValidator.TOKEN_LENGTH, CLIENT, 0, 1));
+        for (int i = 0; i < AddressValidator.TOKEN_LENGTH; i++)
+        {
+            token.putByte(i, (byte)(token.getByte(i) ^ 0x01));
+            assertEquals(AddressValidator.INVALID, newTokens.verify(
+                token, 0, AddressValidator.TOKEN_LENGTH, CLIENT, 0, 1), "byte " + i);
+            token.putByte(i, (byte)(token.getByte(i) ^ 0x01));
+        }
+    }
+
+    @Test
     void ipv6AddressesAreBoundToo()
     {
         final InetSocketAddress client = new InetSocketAddress("2001:db8::1", 5000);

@@ -454,8 +454,14 @@ class EndpointCoreTest
         final List<FixedWindowController> controllers = new ArrayList<>();
         final TestNetwork.Port flappingPort = network.newPort(4000);
         final EndpointCore flapping = newCore(flappingPort, false, 16, new PacelinkContext(), controllers);
-        final Connection clientSide = flapping.connect(serverPort.localAddress(), null, nowNs());
-        run(() -> ConnectionState.CONNECTED == clientSide.state() && null != accept(server),
+        // A server that sends nothing ack-eliciting: its NEW_TOKEN would draw an ACK from the client in one of the
+        // cycles counted, a packet beside the one the window allows.
+        final TestNetwork.Port quietPort = network.newPort(4001);
+        final PacelinkContext quietContext = new PacelinkContext();
+        quietContext.limits().newTokenLifetimeNs(0);
+        final EndpointCore quiet = newCore(quietPort, true, 16, quietContext, new ArrayList<>());
+        final Connection clientSide = flapping.connect(quietPort.localAddress(), null, nowNs());
+        run(() -> ConnectionState.CONNECTED == clientSide.state() && null != accept(quiet),
             TimeUnit.SECONDS.toNanos(1), "connect");
 
         controllers.get(0).flap();

@@ -187,7 +187,7 @@ class PacketDecoderFuzzTest
                 {
                     return false;
                 }
-                original.putByte(frameOffset, (byte)(FrameType.MIN_ACK_DELAY + 1 + random.nextInt(240)));
+                original.putByte(frameOffset, (byte)(FrameType.NEW_TOKEN + 1 + random.nextInt(239)));
                 return true;
             }
         }

@@ -24,6 +24,7 @@ import static io.pacelink.transport.wire.PacketDecoder.MALFORMED_DATA;
 import static io.pacelink.transport.wire.PacketDecoder.MALFORMED_HANDSHAKE;
 import static io.pacelink.transport.wire.PacketDecoder.MALFORMED_MAX_DATA;
 import static io.pacelink.transport.wire.PacketDecoder.MALFORMED_MAX_STREAM_DATA;
+import static io.pacelink.transport.wire.PacketDecoder.MALFORMED_NEW_TOKEN;
 import static io.pacelink.transport.wire.PacketDecoder.MALFORMED_NOISE;
 import static io.pacelink.transport.wire.PacketDecoder.MALFORMED_PATH;
 import static io.pacelink.transport.wire.PacketDecoder.MALFORMED_PING;
@@ -36,6 +37,7 @@ import static io.pacelink.transport.wire.PacketDecoder.UNSUPPORTED_VERSION;
 import static io.pacelink.transport.wire.PacketHeaderFlyweight.HEADER_LENGTH;
 import static io.pacelink.transport.wire.WireFlyweight.BYTE_ORDER;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /**
  * Every way a datagram can be malformed yields its result code from {@link PacketDecoder#validate}, never an
@@ -134,6 +136,13 @@ class PacketDecoderRejectionTest
             void append(final PacketWriter writer, final UnsafeBuffer scratch)
             {
                 writer.appendMinAckDelay(1_000);
+            }
+        },
+        NEW_TOKEN(MALFORMED_NEW_TOKEN)
+        {
+            void append(final PacketWriter writer, final UnsafeBuffer scratch)
+            {
+                writer.appendNewToken(scratch, 0, 25);
             }
         };
 
@@ -305,6 +314,39 @@ class PacketDecoderRejectionTest
             buffer.putByte(FRAME, (byte)FrameType.ACK_FREQUENCY);
             assertEquals(MALFORMED_ACK_FREQUENCY, decoder.validate(buffer, 0, writer.length()), bodyLength + " bytes");
         }
+    }
+
+    @Test
+    void aNewTokenCarriesOneTo128BytesItsLengthMatchingTheBody()
+    {
+        final UnsafeBuffer token = new UnsafeBuffer(new byte[NewTokenFrameFlyweight.MAX_TOKEN_LENGTH + 1]);
+        for (final int tokenLength : new int[]{ 1, NewTokenFrameFlyweight.MAX_TOKEN_LENGTH })
+        {
+            start(PacketType.ONE_RTT);
+            writer.appendNewToken(token, 0, tokenLength);
+            assertEquals(OK, decoder.validate(buffer, 0, writer.length()), tokenLength + " bytes");
+            assertEquals(FrameType.NEW_TOKEN, decoder.firstFrame(buffer, 0, writer.length()));
+            assertEquals(tokenLength, decoder.newToken().tokenLength());
+            assertEquals(true, decoder.isAckEliciting(), "NEW_TOKEN elicits an ACK");
+        }
+        // 129 bytes: the body and the length agree, the length is over the bound.
+        start(PacketType.ONE_RTT);
+        writer.appendPadding(FRAME_HEADER_LENGTH + NewTokenFrameFlyweight.FIXED_BODY_LENGTH + 129);
+        buffer.putByte(FRAME, (byte)FrameType.NEW_TOKEN);
+        buffer.putInt(FRAME + NewTokenFrameFlyweight.TOKEN_LENGTH_OFFSET, 129, BYTE_ORDER);
+        assertEquals(MALFORMED_NEW_TOKEN, decoder.validate(buffer, 0, writer.length()), "129 bytes");
+
+        for (final int badLength : new int[]{ 0, -1, 24, 26, Integer.MAX_VALUE })
+        {
+            final int length = packetWith(SingleFrame.NEW_TOKEN);
+            buffer.putInt(FRAME + NewTokenFrameFlyweight.TOKEN_LENGTH_OFFSET, badLength, BYTE_ORDER);
+            assertEquals(MALFORMED_NEW_TOKEN, decoder.validate(buffer, 0, length), "token length " + badLength);
+        }
+        final int length = packetWith(SingleFrame.NEW_TOKEN);
+        buffer.putByte(FRAME + 1, (byte)1);
+        assertEquals(MALFORMED_NEW_TOKEN, decoder.validate(buffer, 0, length), "a flag");
+        assertThrows(IllegalArgumentException.class, () -> writer.appendNewToken(token, 0, 0));
+        assertThrows(IllegalArgumentException.class, () -> writer.appendNewToken(token, 0, 129));
     }
 
     @Test

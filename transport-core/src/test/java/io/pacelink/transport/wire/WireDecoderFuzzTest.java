@@ -27,7 +27,7 @@ class WireDecoderFuzzTest
         final int end = offset + datagram.length;
 
         final int result = decoder.validate(buffer, offset, datagram.length);
-        assertTrue(result >= PacketDecoder.OK && result <= PacketDecoder.MALFORMED_ACK_FREQUENCY, "result " + result);
+        assertTrue(result >= PacketDecoder.OK && result <= PacketDecoder.MALFORMED_NEW_TOKEN, "result " + result);
         if (PacketDecoder.OK != result || PacketType.RETRY == decoder.packetType())
         {
             return;
