@@ -134,7 +134,8 @@ public final class EndpointCore implements DatagramHandler
         this.endpointCounters = new EndpointCounters(countersManager, endpointName);
         this.securityCounters = new SecurityCounters(countersManager, endpointName);
         final LongSupplier randomSource = context.newRandomSource();
-        final ConnectionIdGenerator idGenerator = new ConnectionIdGenerator(randomSource);
+        final ConnectionIdGenerator idGenerator = null == context.randomSeed() ?
+            ConnectionIdGenerator.keyed(randomSource) : ConnectionIdGenerator.drawing(randomSource);
         final SeededRandom random = new SeededRandom(randomSource.getAsLong());
         final byte[] tokenKey = new byte[AddressValidator.KEY_LENGTH];
         for (int i = 0; i < tokenKey.length; i += Long.BYTES)
