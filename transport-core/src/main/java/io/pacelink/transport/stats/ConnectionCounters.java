@@ -163,6 +163,8 @@ public final class ConnectionCounters implements ControllerCounters, AutoCloseab
     private AtomicCounter controllerState;
     private List<String> controllerStateNames = List.of();
     private String publishedStateName;
+    private final CounterReservations reservations;
+    private int unregistered;
     private boolean isClosed;
 
     /**
@@ -172,8 +174,27 @@ public final class ConnectionCounters implements ControllerCounters, AutoCloseab
      */
     public ConnectionCounters(final CountersManager countersManager, final long connectionId, final String labelPrefix)
     {
+        this(countersManager, connectionId, labelPrefix, new CounterReservations());
+    }
+
+    /**
+     * @param countersManager where to register the counters.
+     * @param connectionId    the local connection id, stored as each counter's key.
+     * @param labelPrefix     e.g. {@code "conn 1f2e... 127.0.0.1:4000 bbr"}.
+     * @param reservations    the endpoint's: the counters not registered yet are reserved there until registered or
+     *                        closed.
+     */
+    public ConnectionCounters(
+        final CountersManager countersManager,
+        final long connectionId,
+        final String labelPrefix,
+        final CounterReservations reservations)
+    {
         this.registrar = new CounterRegistrar(countersManager, connectionId, labelPrefix);
+        this.reservations = reservations;
         register(STATE);
+        unregistered = COUNT - 1;
+        reservations.reserve(unregistered);
     }
 
     /**
@@ -280,6 +301,11 @@ public final class ConnectionCounters implements ControllerCounters, AutoCloseab
     {
         final AtomicCounter counter = registrar.allocate(CounterType.CONNECTION, NAME_BYTES[index], NAME_BYTES[index]);
         COUNTERS.setRelease(counters, index, counter);
+        if (STATE != index)
+        {
+            unregistered--;
+            reservations.release(1);
+        }
         return counter;
     }
 
@@ -387,6 +413,11 @@ public final class ConnectionCounters implements ControllerCounters, AutoCloseab
      */
     public void close()
     {
+        if (!isClosed)
+        {
+            reservations.release(unregistered);
+            unregistered = 0;
+        }
         isClosed = true;
         for (final AtomicCounter counter : counters)
         {

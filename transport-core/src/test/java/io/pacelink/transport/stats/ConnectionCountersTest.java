@@ -137,6 +137,47 @@ class ConnectionCountersTest
     }
 
     @Test
+    void theCountersNotRegisteredYetAreReservedUntilRegisteredOrClosed()
+    {
+        final CountersManager manager = CountersBuffers.newManager(64 * 1024);
+        final CounterReservations reservations = new CounterReservations();
+        final ConnectionCounters first = new ConnectionCounters(manager, 1, "conn 1", reservations);
+        final ConnectionCounters second = new ConnectionCounters(manager, 2, "conn 2", reservations);
+        assertEquals(2L * (ConnectionCounters.COUNT - 1), reservations.reservedCounters(), "all but the state");
+
+        first.set(ConnectionCounters.CWND_BYTES, 12_000);
+        first.set(ConnectionCounters.CWND_BYTES, 14_000);
+        first.increment(ConnectionCounters.PACKETS_SENT);
+        first.set(ConnectionCounters.STATE, 2);
+        assertEquals(2L * (ConnectionCounters.COUNT - 1) - 2, reservations.reservedCounters(), "two registered");
+
+        first.close();
+        first.close();
+        assertEquals(ConnectionCounters.COUNT - 1, reservations.reservedCounters(), "returned once, on close");
+        second.close();
+        assertEquals(0, reservations.reservedCounters());
+    }
+
+    @Test
+    void aConnectionIsAdmittedOnlyIfItsCountersFitBesideTheReservedOnes()
+    {
+        final CountersManager manager = CountersBuffers.newManager(CountersSizing.MIN_VALUES_BUFFER_BYTES);
+        final int available = manager.available();
+        final int spare = available - CountersSizing.COUNTERS_PER_CONNECTION;
+        assertTrue(spare >= 0);
+        assertTrue(CountersSizing.hasRoomForConnection(manager, spare));
+        assertFalse(CountersSizing.hasRoomForConnection(manager, spare + 1));
+        // The same once some are in use and the ids above the highest used are not enough on their own.
+        for (int i = 0; i < spare / 2; i++)
+        {
+            CounterKey.newCounter(manager, CounterType.CONNECTION, 1, "n" + i, "n" + i);
+        }
+        final int left = manager.available() - CountersSizing.COUNTERS_PER_CONNECTION;
+        assertTrue(CountersSizing.hasRoomForConnection(manager, left));
+        assertFalse(CountersSizing.hasRoomForConnection(manager, left + 1));
+    }
+
+    @Test
     void theControllerStateLabelIsTheSameForEveryConnectionOfAControllerType()
     {
         final CountersManager manager = CountersBuffers.newManager(64 * 1024);
