@@ -7,8 +7,8 @@ import java.util.function.LongSupplier;
  * Local connection ids: 64 bits no off-path attacker can guess or predict (docs/security.md). A real endpoint
  * ({@link #keyed}) draws a 128-bit key from its {@link java.security.SecureRandom} once and makes each id the
  * SipHash-2-4 of a counter under that key: SipHash is a pseudorandom function (Aumasson and Bernstein, 2012), so
- * without the key — which never leaves the process — the ids seen reveal nothing of the next, as ids drawn one by one
- * from {@code SecureRandom} would not, at a fraction of the cost (a draw from the JDK's {@code NativePRNG} mixes
+ * without the key — which never leaves the process — the ids seen reveal nothing of the next, just as with a draw
+ * from {@code SecureRandom} per id, at a fraction of the cost (a draw from the JDK's {@code NativePRNG} mixes
  * {@code /dev/urandom} with a SHA1PRNG under a lock, and was about 4 % of the work of accepting a connection in a
  * fresh process; perf/FINDINGS.md, "Scale round 6"). The simulator's endpoints draw ids from their seeded generator
  * ({@link io.pacelink.transport.PacelinkContext#randomSeed(long)}), so runs stay reproducible. Agent thread only.
