@@ -249,6 +249,17 @@ record ProcessCounters(
 
         Connection build()
         {
+            // A transport counter is registered when it first holds a value other than 0 (ConnectionCounters): the
+            // ones absent are 0, listed in the transport's order so every connection shows the same names.
+            final Map<String, Long> all = new LinkedHashMap<>();
+            for (int i = 0; i < ConnectionCounters.COUNT; i++)
+            {
+                final String name = ConnectionCounters.name(i);
+                all.put(name, transport.getOrDefault(name, 0L));
+            }
+            all.putAll(transport);
+            transport.clear();
+            transport.putAll(all);
             final long stateOrdinal = transport.getOrDefault(ConnectionCounters.name(ConnectionCounters.STATE), -1L);
             final ConnectionState[] states = ConnectionState.values();
             final String state = stateOrdinal >= 0 && stateOrdinal < states.length ?

@@ -132,6 +132,11 @@ public final class Endpoint implements AutoCloseable
                 countersManager,
                 acceptedConnections::offer,
                 waits);
+            if (null == context.randomSeed())
+            {
+                // Here, not in the first connects: see EndpointCore.primeConnectionPath.
+                core.primeConnectionPath(context.nanoClock().nanoTime());
+            }
         }
         catch (final RuntimeException ex)
         {

@@ -18,6 +18,7 @@ import io.pacelink.transport.secure.AeadGuard;
 import io.pacelink.transport.secure.PacketGuard;
 import io.pacelink.transport.secure.SecureSession;
 import io.pacelink.transport.stats.ConnectionCounters;
+import io.pacelink.transport.stats.CounterReservations;
 import io.pacelink.transport.stats.CountersBuffers;
 import io.pacelink.transport.stats.CountersSizing;
 import io.pacelink.transport.stats.EndpointCounters;
@@ -65,6 +66,7 @@ final class ConnectionFactory
     private final AeadGuard.Buffers aeadBuffers;
     private final boolean isEcnCapable;
     private final ServerTokens serverTokens = new ServerTokens();
+    private final CounterReservations counterReservations = new CounterReservations();
     private CountersManager refusedCountersManager;
 
     ConnectionFactory(
@@ -120,7 +122,7 @@ final class ConnectionFactory
      */
     boolean hasCountersForNewConnection()
     {
-        return CountersSizing.hasRoomForConnection(countersManager);
+        return CountersSizing.hasRoomForConnection(countersManager, counterReservations.reservedCounters());
     }
 
     /**
@@ -138,8 +140,12 @@ final class ConnectionFactory
     ConnectionHandle rejected(
         final long connectionId, final InetSocketAddress remoteAddress, final String controllerName, final String why)
     {
-        final ConnectionHandle handle = newHandle(hasCountersForNewConnection() ? countersManager :
-            refusedCountersManager(), connectionId, remoteAddress, controllerName, ConnectionState.CONNECTING);
+        final boolean fits = hasCountersForNewConnection();
+        // Closed at once, so its reservation is returned at once; one in the refusals' own buffer reserves nothing
+        // in the endpoint's.
+        final ConnectionHandle handle = newHandle(fits ? countersManager : refusedCountersManager(),
+            fits ? counterReservations : new CounterReservations(), connectionId, remoteAddress, controllerName,
+            ConnectionState.CONNECTING);
         handle.closed(CloseReason.REJECTED, why);
         retire(handle);
         return handle;
@@ -170,8 +176,8 @@ final class ConnectionFactory
         final SecureSession secureSession,
         final long nowNs)
     {
-        final ConnectionHandle handle = newHandle(countersManager, connectionId, remoteAddress, controllerName,
-            isClient ? ConnectionState.CONNECTING : ConnectionState.CONNECTED);
+        final ConnectionHandle handle = newHandle(countersManager, counterReservations, connectionId, remoteAddress,
+            controllerName, isClient ? ConnectionState.CONNECTING : ConnectionState.CONNECTED);
         try
         {
             final ConnectionCore connection = newCore(handle, isClient, secureSession, nowNs);
@@ -204,6 +210,7 @@ final class ConnectionFactory
     @SuppressWarnings("deprecation") // maxReceiveRanges still caps the count for one minor version
     private ConnectionHandle newHandle(
         final CountersManager countersManager,
+        final CounterReservations reservations,
         final long connectionId,
         final InetSocketAddress remoteAddress,
         final String controllerName,
@@ -211,7 +218,7 @@ final class ConnectionFactory
     {
         final ConnectionCounters counters = new ConnectionCounters(
             countersManager, connectionId,
-            "conn " + Long.toHexString(connectionId) + " " + remoteAddress + " " + controllerName);
+            "conn " + Long.toHexString(connectionId) + " " + remoteAddress + " " + controllerName, reservations);
         return new ConnectionHandle(
             connectionId,
             remoteAddress,

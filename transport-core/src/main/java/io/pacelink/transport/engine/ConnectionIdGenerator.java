@@ -4,18 +4,43 @@ import java.util.function.LongPredicate;
 import java.util.function.LongSupplier;
 
 /**
- * Local connection ids: 64 random bits each from the endpoint's random source, which is
- * {@link java.security.SecureRandom} on a real endpoint and a seeded generator only in the simulator
- * ({@link io.pacelink.transport.PacelinkContext#randomSeed(long)}), so an off-path attacker can neither guess an
- * existing connection's id nor predict the next one (docs/security.md). Agent thread only.
+ * Local connection ids: 64 bits no off-path attacker can guess or predict (docs/security.md). A real endpoint
+ * ({@link #keyed}) draws a 128-bit key from its {@link java.security.SecureRandom} once and makes each id the
+ * SipHash-2-4 of a counter under that key: SipHash is a pseudorandom function (Aumasson and Bernstein, 2012), so
+ * without the key — which never leaves the process — the ids seen reveal nothing of the next, just as with a draw
+ * from {@code SecureRandom} per id, at a fraction of the cost (a draw from the JDK's {@code NativePRNG} mixes
+ * {@code /dev/urandom} with a SHA1PRNG under a lock, and was about 4 % of the work of accepting a connection in a
+ * fresh process; perf/FINDINGS.md, "Scale round 6"). The simulator's endpoints draw ids from their seeded generator
+ * ({@link io.pacelink.transport.PacelinkContext#randomSeed(long)}), so runs stay reproducible. Agent thread only.
  */
 final class ConnectionIdGenerator
 {
     private final LongSupplier randomSource;
+    private final SipHash24 prf;
+    private long counter;
 
-    ConnectionIdGenerator(final LongSupplier randomSource)
+    private ConnectionIdGenerator(final LongSupplier randomSource, final SipHash24 prf)
     {
         this.randomSource = randomSource;
+        this.prf = prf;
+    }
+
+    /**
+     * @param randomSource a seeded generator (the simulator's): every id is its next draw.
+     * @return a generator of ids drawn from it.
+     */
+    static ConnectionIdGenerator drawing(final LongSupplier randomSource)
+    {
+        return new ConnectionIdGenerator(randomSource, null);
+    }
+
+    /**
+     * @param secureRandom the endpoint's {@code SecureRandom}: two draws key the generator, none follows.
+     * @return a generator of SipHash-2-4 outputs of a counter under that key.
+     */
+    static ConnectionIdGenerator keyed(final LongSupplier secureRandom)
+    {
+        return new ConnectionIdGenerator(null, new SipHash24(secureRandom.getAsLong(), secureRandom.getAsLong()));
     }
 
     /**
@@ -27,7 +52,7 @@ final class ConnectionIdGenerator
         long id;
         do
         {
-            id = randomSource.getAsLong();
+            id = null == prf ? randomSource.getAsLong() : prf.hash(counter++);
         }
         while (0 == id || isInUse.test(id));
         return id;

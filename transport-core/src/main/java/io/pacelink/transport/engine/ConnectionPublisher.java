@@ -89,7 +89,7 @@ final class ConnectionPublisher
      */
     void publishSent(final int sizeBytes)
     {
-        counters.counter(ConnectionCounters.BYTES_SENT).getAndAddRelease(sizeBytes);
+        counters.add(ConnectionCounters.BYTES_SENT, sizeBytes);
         counters.increment(ConnectionCounters.PACKETS_SENT);
         counters.set(ConnectionCounters.BYTES_IN_FLIGHT, lossRecovery.bytesInFlight());
     }

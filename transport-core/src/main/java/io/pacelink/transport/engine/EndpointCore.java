@@ -36,6 +36,7 @@ import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.CountersManager;
 
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.function.LongSupplier;
 
@@ -133,7 +134,8 @@ public final class EndpointCore implements DatagramHandler
         this.endpointCounters = new EndpointCounters(countersManager, endpointName);
         this.securityCounters = new SecurityCounters(countersManager, endpointName);
         final LongSupplier randomSource = context.newRandomSource();
-        final ConnectionIdGenerator idGenerator = new ConnectionIdGenerator(randomSource);
+        final ConnectionIdGenerator idGenerator = null == context.randomSeed() ?
+            ConnectionIdGenerator.keyed(randomSource) : ConnectionIdGenerator.drawing(randomSource);
         final SeededRandom random = new SeededRandom(randomSource.getAsLong());
         final byte[] tokenKey = new byte[AddressValidator.KEY_LENGTH];
         for (int i = 0; i < tokenKey.length; i += Long.BYTES)
@@ -197,6 +199,33 @@ public final class EndpointCore implements DatagramHandler
             controllerName, true, isSecureClient ? SecureSession.client(keys) : null, nowNs);
         connections.add(connection);
         return connection.handle();
+    }
+
+    /**
+     * Build a client's and a server's connection with the context's controller and take both apart again, before the
+     * first connect: the classes a connection is made of are loaded, initialised and linked here, on the launching
+     * thread, instead of on the agent's in the middle of the first connects, where loading them was 12-15 % of the
+     * agent's work in a burst of 100 connects in a fresh process (perf/FINDINGS.md, "Scale round 6"). Nothing is left
+     * behind: the counters registered are freed, the memory charged is credited, no table or counter of the endpoint
+     * sees either. Not for a deterministic endpoint ({@link PacelinkContext#randomSeed(long)}): each draws from its
+     * random source. Call it before the agent runs, or on its thread.
+     *
+     * @param nowNs the current time.
+     */
+    public void primeConnectionPath(final long nowNs)
+    {
+        if (!factory.hasCountersForNewConnection() || !factory.hasMemoryForNewConnection())
+        {
+            return;
+        }
+        final InetSocketAddress nowhere = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
+        for (final boolean isClient : new boolean[] {true, false})
+        {
+            final ConnectionCore connection =
+                factory.open(0, nowhere, context.congestionControl(), isClient, null, nowNs);
+            connection.releaseMemory();
+            ConnectionFactory.retire(connection.handle());
+        }
     }
 
     /**

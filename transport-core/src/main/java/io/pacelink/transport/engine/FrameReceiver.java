@@ -319,7 +319,7 @@ final class FrameReceiver implements PacketOutcomeListener
             onReceiveError(newBytes);
             return;
         }
-        counters.counter(ConnectionCounters.STREAM_BYTES_RECEIVED).getAndAddRelease(newBytes);
+        counters.add(ConnectionCounters.STREAM_BYTES_RECEIVED, newBytes);
         isProgress |= newBytes > 0;
     }
 

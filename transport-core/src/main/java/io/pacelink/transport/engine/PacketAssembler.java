@@ -208,7 +208,7 @@ final class PacketAssembler
         if (isRetransmission)
         {
             sendLog.onRetransmitted(streamOffset, streamLength, fin);
-            counters.counter(ConnectionCounters.BYTES_RETRANSMITTED).getAndAddRelease(streamLength);
+            counters.add(ConnectionCounters.BYTES_RETRANSMITTED, streamLength);
             counters.increment(ConnectionCounters.PACKETS_RETRANSMITTED);
         }
         else

@@ -5,14 +5,25 @@ import org.agrona.collections.ArrayUtil;
 import org.agrona.concurrent.status.AtomicCounter;
 import org.agrona.concurrent.status.CountersManager;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.charset.StandardCharsets;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The live per-connection counters (like {@code ss -i} for one socket): written by the agent thread with release
  * stores, readable from any thread and, when the counters file is memory-mapped, from another process. Indexed by the
  * constants below so that the connection's stats view and {@code pacelink stat} share one list of names. Also hands out
  * the controller's own counters.
+ * <p>
+ * A transport counter is registered in the counters buffer when it first holds a value other than 0; until then it
+ * reads 0 here and is absent from the buffer, where a reader takes it as 0 ({@code pacelink stat} does). Most of a
+ * connection's counters (losses, retransmissions, ECN, ACK frequency, limits) stay 0 for most connections, and each
+ * registration writes a 512-byte metadata record: registering all of them was most of what opening a connection cost
+ * (perf/FINDINGS.md, "Scale round 4" and "Scale round 6"). {@link #STATE} is registered at once, so every connection
+ * is listed from its first moment.
  */
 public final class ConnectionCounters implements ControllerCounters, AutoCloseable
 {
@@ -130,15 +141,31 @@ public final class ConnectionCounters implements ControllerCounters, AutoCloseab
      */
     public static final long UNKNOWN_STATE = -1;
 
-    private final CountersManager countersManager;
-    private final long connectionId;
-    private final String labelPrefix;
+    /**
+     * The controller state label's name part, {@code "cc-state [NAME0 NAME1 ...]"} in UTF-8, by the identity of the
+     * controller's state name list (a constant of each controller type): built once per type, not per connection.
+     * Bounded, in case a controller makes a new list every time.
+     */
+    private static final Map<List<String>, byte[]> STATE_LABEL_NAMES = new IdentityHashMap<>();
+    private static final int MAX_CACHED_STATE_LABELS = 64;
+
+    /**
+     * Stores of a newly registered counter into {@link #counters} are releases and reads from threads other than the
+     * agent's acquires, so a reader that sees the counter sees it whole.
+     */
+    private static final VarHandle COUNTERS = MethodHandles.arrayElementVarHandle(AtomicCounter[].class);
+
+    private static final byte[] CONTROLLER_STATE_NAME_BYTES = CONTROLLER_STATE_NAME.getBytes(StandardCharsets.US_ASCII);
+
     private final CounterRegistrar registrar;
     private final AtomicCounter[] counters = new AtomicCounter[COUNT];
     private AtomicCounter[] controllerCounters = new AtomicCounter[0];
     private AtomicCounter controllerState;
     private List<String> controllerStateNames = List.of();
     private String publishedStateName;
+    private final CounterReservations reservations;
+    private int unregistered;
+    private boolean isClosed;
 
     /**
      * @param countersManager where to register the counters.
@@ -147,14 +174,27 @@ public final class ConnectionCounters implements ControllerCounters, AutoCloseab
      */
     public ConnectionCounters(final CountersManager countersManager, final long connectionId, final String labelPrefix)
     {
-        this.countersManager = countersManager;
-        this.connectionId = connectionId;
-        this.labelPrefix = labelPrefix;
+        this(countersManager, connectionId, labelPrefix, new CounterReservations());
+    }
+
+    /**
+     * @param countersManager where to register the counters.
+     * @param connectionId    the local connection id, stored as each counter's key.
+     * @param labelPrefix     e.g. {@code "conn 1f2e... 127.0.0.1:4000 bbr"}.
+     * @param reservations    the endpoint's: the counters not registered yet are reserved there until registered or
+     *                        closed.
+     */
+    public ConnectionCounters(
+        final CountersManager countersManager,
+        final long connectionId,
+        final String labelPrefix,
+        final CounterReservations reservations)
+    {
         this.registrar = new CounterRegistrar(countersManager, connectionId, labelPrefix);
-        for (int i = 0; i < COUNT; i++)
-        {
-            counters[i] = registrar.allocate(CounterType.CONNECTION, NAME_BYTES[i], NAME_BYTES[i]);
-        }
+        this.reservations = reservations;
+        register(STATE);
+        unregistered = COUNT - 1;
+        reservations.reserve(unregistered);
     }
 
     /**
@@ -168,39 +208,105 @@ public final class ConnectionCounters implements ControllerCounters, AutoCloseab
 
     /**
      * @param index one of the constants of this class.
-     * @return the counter.
+     * @return the counter, registered now if it was not yet (agent thread).
+     * @throws IllegalStateException if the counters are closed and this one was never registered.
+     * @deprecated a counter is registered when it first holds a value other than 0: write through {@link #set},
+     * {@link #increment} or {@link #add}, read through {@link #get}. To be removed in the next minor version.
      */
+    @Deprecated
     public AtomicCounter counter(final int index)
     {
-        return counters[index];
+        final AtomicCounter counter = counters[index];
+        if (null != counter)
+        {
+            return counter;
+        }
+        if (isClosed)
+        {
+            throw new IllegalStateException("the connection's counters are closed");
+        }
+        return register(index);
     }
 
     /**
-     * Publish a value (release store: a reader on another thread sees a consistent long).
+     * Publish a value (release store: a reader on another thread sees a consistent long); agent thread. Registers
+     * the counter if the value is its first other than 0, unless the counters are closed.
      *
      * @param index one of the constants of this class.
      * @param value the value.
      */
     public void set(final int index, final long value)
     {
-        counters[index].setRelease(value);
+        final AtomicCounter counter = counters[index];
+        if (null != counter)
+        {
+            counter.setRelease(value);
+        }
+        else if (0 != value && !isClosed)
+        {
+            register(index).setRelease(value);
+        }
     }
 
     /**
+     * Add 1 (release store); agent thread. Registers the counter if this is its first value.
+     *
      * @param index one of the constants of this class.
      */
     public void increment(final int index)
     {
-        counters[index].incrementRelease();
+        add(index, 1);
+    }
+
+    /**
+     * Add to a counter (release store); agent thread. Registers the counter if this is its first value other than 0.
+     *
+     * @param index one of the constants of this class.
+     * @param delta what to add.
+     */
+    public void add(final int index, final long delta)
+    {
+        final AtomicCounter counter = counters[index];
+        if (null != counter)
+        {
+            counter.getAndAddRelease(delta);
+        }
+        else if (0 != delta && !isClosed)
+        {
+            register(index).setRelease(delta);
+        }
     }
 
     /**
      * @param index one of the constants of this class.
-     * @return the current value.
+     * @return the current value: 0 for a counter not registered (any thread).
      */
     public long get(final int index)
     {
-        return counters[index].get();
+        final AtomicCounter counter = (AtomicCounter)COUNTERS.getAcquire(counters, index);
+        return null == counter ? 0 : counter.get();
+    }
+
+    /**
+     * @param index one of the constants of this class.
+     * @return true if the counter is in the counters buffer: it has held a value other than 0 (or is
+     * {@link #STATE}).
+     */
+    public boolean isRegistered(final int index)
+    {
+        return null != COUNTERS.getAcquire(counters, index);
+    }
+
+    private AtomicCounter register(final int index)
+    {
+        final AtomicCounter counter = registrar.allocate(CounterType.CONNECTION, NAME_BYTES[index], NAME_BYTES[index]);
+        COUNTERS.setRelease(counters, index, counter);
+        if (STATE != index)
+        {
+            unregistered--;
+            reservations.release(1);
+        }
+        return counter;
     }
 
     /**
@@ -221,8 +327,30 @@ public final class ConnectionCounters implements ControllerCounters, AutoCloseab
     public void registerControllerState(final List<String> stateNames)
     {
         controllerStateNames = stateNames;
-        controllerState = newCounter(
-            CONTROLLER_STATE_NAME, controllerStateLabel(labelPrefix + ": " + CONTROLLER_STATE_NAME, stateNames));
+        controllerState = registrar.allocate(CounterType.CONTROLLER, CONTROLLER_STATE_NAME_BYTES,
+            stateLabelName(stateNames));
+        controllerCounters = ArrayUtil.add(controllerCounters, controllerState);
+    }
+
+    /**
+     * @return {@code "cc-state [NAME0 NAME1 ...]"} in UTF-8: the label {@link #controllerStateLabel} writes, less the
+     * prefix and its separator.
+     */
+    private static byte[] stateLabelName(final List<String> stateNames)
+    {
+        synchronized (STATE_LABEL_NAMES)
+        {
+            byte[] name = STATE_LABEL_NAMES.get(stateNames);
+            if (null == name)
+            {
+                name = controllerStateLabel(CONTROLLER_STATE_NAME, stateNames).getBytes(StandardCharsets.UTF_8);
+                if (STATE_LABEL_NAMES.size() < MAX_CACHED_STATE_LABELS)
+                {
+                    STATE_LABEL_NAMES.put(stateNames, name);
+                }
+            }
+            return name;
+        }
     }
 
     /**
@@ -266,14 +394,6 @@ public final class ConnectionCounters implements ControllerCounters, AutoCloseab
         return List.of(label.substring(start + 1, end).split(" "));
     }
 
-    private AtomicCounter newCounter(final String name, final String label)
-    {
-        final AtomicCounter counter =
-            CounterKey.newCounter(countersManager, CounterType.CONTROLLER, connectionId, name, label);
-        controllerCounters = ArrayUtil.add(controllerCounters, counter);
-        return counter;
-    }
-
     /**
      * Free the controller's counters, its state counter included, for a fresh controller to register its own (the
      * connection moved to a new path, RFC 9000 section 9.4; agent thread).
@@ -288,11 +408,23 @@ public final class ConnectionCounters implements ControllerCounters, AutoCloseab
         publishedStateName = null;
     }
 
+    /**
+     * Free every counter registered (agent thread); none is registered after this.
+     */
     public void close()
     {
+        if (!isClosed)
+        {
+            reservations.release(unregistered);
+            unregistered = 0;
+        }
+        isClosed = true;
         for (final AtomicCounter counter : counters)
         {
-            counter.close();
+            if (null != counter)
+            {
+                counter.close();
+            }
         }
         for (final AtomicCounter counter : controllerCounters)
         {

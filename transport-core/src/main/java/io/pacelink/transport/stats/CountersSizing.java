@@ -100,11 +100,23 @@ public final class CountersSizing
      */
     public static boolean hasRoomForConnection(final CountersManager countersManager)
     {
-        final int firstOfLast = countersManager.maxCounterId() - COUNTERS_PER_CONNECTION + 1;
-        if (firstOfLast >= 0 && CountersReader.RECORD_UNUSED == countersManager.getCounterState(firstOfLast))
+        return hasRoomForConnection(countersManager, 0);
+    }
+
+    /**
+     * @param countersManager  the endpoint's counters.
+     * @param reservedCounters slots the open connections may still register ({@link CounterReservations}).
+     * @return true if a connection's counters fit beside those.
+     */
+    public static boolean hasRoomForConnection(final CountersManager countersManager, final long reservedCounters)
+    {
+        // Ids above the highest ever used are allocated in order: if this one was never used, neither were those
+        // after it, and they hold a connection beside the reserved slots.
+        final long firstOfLast = countersManager.maxCounterId() - COUNTERS_PER_CONNECTION - reservedCounters + 1;
+        if (firstOfLast >= 0 && CountersReader.RECORD_UNUSED == countersManager.getCounterState((int)firstOfLast))
         {
             return true;
         }
-        return countersManager.available() >= COUNTERS_PER_CONNECTION;
+        return countersManager.available() - reservedCounters >= COUNTERS_PER_CONNECTION;
     }
 }
