@@ -119,7 +119,7 @@ public final class PacelinkContext
     private int maxDatagramSizeBytes = DEFAULT_MAX_DATAGRAM_SIZE_BYTES;
     private long maxAckDelayNs = DEFAULT_MAX_ACK_DELAY_NS;
     private int maxThinnedAckThreshold = ReceivedPacketTracker.DEFAULT_MAX_THINNED_THRESHOLD;
-    private boolean isAckFrequency;
+    private boolean isAckFrequency = true;
     private long initialRttNs = DEFAULT_INITIAL_RTT_NS;
     private long idleTimeoutNs = DEFAULT_IDLE_TIMEOUT_NS;
     private long handshakeTimeoutNs = DEFAULT_HANDSHAKE_TIMEOUT_NS;
@@ -330,9 +330,11 @@ public final class PacelinkContext
      * announced the same for one ACK per 10 packets or per quarter of the min RTT (at least the peer's max ACK delay,
      * at most 25 ms). Off, the endpoint behaves as a build without the extension: it announces nothing, asks nothing,
      * and acknowledges within its own {@link #maxAckDelayNs(long)}.
+     * <p>
+     * Nothing is asked while the congestion controller is in its initial slow start or STARTUP, which grow per ACK
+     * (perf/FINDINGS.md, "ACK frequency on by default").
      *
-     * @param isOn true to switch the extension on (default off until the controller gates pass with it, see
-     *             perf/FINDINGS.md "Fewer ACKs").
+     * @param isOn true (the default) to offer the extension; false behaves as a build without it.
      * @return this.
      */
     public PacelinkContext ackFrequency(final boolean isOn)
@@ -342,7 +344,7 @@ public final class PacelinkContext
     }
 
     /**
-     * @return true if the endpoint negotiates ACK frequency with its peers (default false).
+     * @return true if the endpoint negotiates ACK frequency with its peers (default true).
      */
     public boolean ackFrequency()
     {
