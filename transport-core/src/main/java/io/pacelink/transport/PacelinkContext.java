@@ -119,7 +119,7 @@ public final class PacelinkContext
     private int maxDatagramSizeBytes = DEFAULT_MAX_DATAGRAM_SIZE_BYTES;
     private long maxAckDelayNs = DEFAULT_MAX_ACK_DELAY_NS;
     private int maxThinnedAckThreshold = ReceivedPacketTracker.DEFAULT_MAX_THINNED_THRESHOLD;
-    private boolean isAckFrequency = true;
+    private boolean isAckFrequency;
     private long initialRttNs = DEFAULT_INITIAL_RTT_NS;
     private long idleTimeoutNs = DEFAULT_IDLE_TIMEOUT_NS;
     private long handshakeTimeoutNs = DEFAULT_HANDSHAKE_TIMEOUT_NS;
@@ -332,9 +332,11 @@ public final class PacelinkContext
      * and acknowledges within its own {@link #maxAckDelayNs(long)}.
      * <p>
      * Nothing is asked while the congestion controller is in its initial slow start or STARTUP, which grow per ACK
-     * (perf/FINDINGS.md, "ACK frequency on by default").
+     * (perf/FINDINGS.md, branch {@code ack8}).
      *
-     * @param isOn true (the default) to offer the extension; false behaves as a build without it.
+     * @param isOn true to offer the extension; false (still the default: with it on, CUBIC's 202-ms utilisation gate
+     *             of {@code PerFlowPathAcceptanceTest} gives 85.7 % against its 85.9 %, perf/FINDINGS.md, branch
+     *             {@code ack8}) behaves as a build without it.
      * @return this.
      */
     public PacelinkContext ackFrequency(final boolean isOn)
@@ -344,7 +346,7 @@ public final class PacelinkContext
     }
 
     /**
-     * @return true if the endpoint negotiates ACK frequency with its peers (default true).
+     * @return true if the endpoint negotiates ACK frequency with its peers (default false).
      */
     public boolean ackFrequency()
     {
