@@ -242,6 +242,11 @@ final class BbrTelemetry
             return controller.isEcnCeCongestionEvent();
         }
 
+        public boolean isInStartup()
+        {
+            return controller.isInStartup();
+        }
+
         /**
          * @return the bandwidth estimate: {@code max_bw} (v1: the long-term rate while policed).
          */

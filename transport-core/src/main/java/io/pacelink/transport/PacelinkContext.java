@@ -330,9 +330,13 @@ public final class PacelinkContext
      * announced the same for one ACK per 10 packets or per quarter of the min RTT (at least the peer's max ACK delay,
      * at most 25 ms). Off, the endpoint behaves as a build without the extension: it announces nothing, asks nothing,
      * and acknowledges within its own {@link #maxAckDelayNs(long)}.
+     * <p>
+     * Nothing is asked while the congestion controller is in its initial slow start or STARTUP, which grow per ACK
+     * (perf/FINDINGS.md, branch {@code ack8}).
      *
-     * @param isOn true to switch the extension on (default off until the controller gates pass with it, see
-     *             perf/FINDINGS.md "Fewer ACKs").
+     * @param isOn true to offer the extension; false (still the default: with it on, CUBIC's 202-ms utilisation gate
+     *             of {@code PerFlowPathAcceptanceTest} gives 85.7 % against its 85.9 %, perf/FINDINGS.md, branch
+     *             {@code ack8}) behaves as a build without it.
      * @return this.
      */
     public PacelinkContext ackFrequency(final boolean isOn)

@@ -231,6 +231,15 @@ public final class Bbr1Controller implements CongestionController
         return Bbr1State.STATE_NAMES;
     }
 
+    /**
+     * @return true in STARTUP: its bandwidth filter and full-pipe detection grow per ACK.
+     */
+    @Override
+    public boolean isInStartup()
+    {
+        return mode.is(Bbr1State.STARTUP);
+    }
+
     // ---------------------------------------------------------------------------------------------------------------
     // State for observation and tests
     // ---------------------------------------------------------------------------------------------------------------

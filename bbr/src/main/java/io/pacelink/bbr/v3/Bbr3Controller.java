@@ -305,6 +305,15 @@ public final class Bbr3Controller implements CongestionController
         return Bbr3State.STATE_NAMES;
     }
 
+    /**
+     * @return true in STARTUP: its bandwidth filter and full-pipe detection grow per ACK.
+     */
+    @Override
+    public boolean isInStartup()
+    {
+        return Bbr3State.STARTUP == mode.state();
+    }
+
     // ---------------------------------------------------------------------------------------------------------------
     // State for observation and tests
     // ---------------------------------------------------------------------------------------------------------------

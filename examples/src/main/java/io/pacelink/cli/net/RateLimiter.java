@@ -36,13 +36,31 @@ public final class RateLimiter
      */
     public boolean tryAcquire(final int bytes, final long nowNs)
     {
-        tokens = Math.min(burstBytes, tokens + (nowNs - lastNs) * bytesPerNs);
-        lastNs = nowNs;
+        refill(nowNs);
         if (tokens < bytes)
         {
             return false;
         }
         tokens -= bytes;
         return true;
+    }
+
+    /**
+     * @param bytes a message's length.
+     * @param nowNs the time now.
+     * @return when {@link #tryAcquire} will let the message pass: now if it would now, else the first nanosecond at
+     * which the bucket holds its tokens (the caller may sleep until then).
+     */
+    public long releaseNs(final int bytes, final long nowNs)
+    {
+        refill(nowNs);
+        final double missingBytes = bytes - tokens;
+        return missingBytes <= 0 ? nowNs : nowNs + (long)Math.ceil(missingBytes / bytesPerNs);
+    }
+
+    private void refill(final long nowNs)
+    {
+        tokens = Math.min(burstBytes, tokens + (nowNs - lastNs) * bytesPerNs);
+        lastNs = nowNs;
     }
 }

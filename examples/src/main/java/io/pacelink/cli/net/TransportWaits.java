@@ -42,9 +42,16 @@ public final class TransportWaits
 {
     /**
      * The longest a turn that did nothing sleeps in the default profile when nothing arrives and the endpoint has
-     * nothing due: the granularity of the tools' own timers (report intervals, {@code -b} rate limits, test ends).
+     * nothing due, if its caller does not say when its own next timer is ({@link #turn(int)}: waits for a condition,
+     * the close).
      */
     public static final long TURN_TICK_NS = TimeUnit.MILLISECONDS.toNanos(1);
+
+    /**
+     * The longest any turn sleeps, whatever its caller's next timer: how late a stop (Ctrl-C, which sets a flag the
+     * loop polls and cannot wake the port's wait) is noticed at worst.
+     */
+    public static final long MAX_TURN_SLEEP_NS = TimeUnit.MILLISECONDS.toNanos(100);
 
     private final Endpoint endpoint;
     private final IdleStrategy idleStrategy;
@@ -118,15 +125,40 @@ public final class TransportWaits
      */
     public int turn(final int applicationWork)
     {
+        return turn(applicationWork, nowNs() + TURN_TICK_NS);
+    }
+
+    /**
+     * One turn of an application loop that knows when its own next timer is due (a report interval, a rate limiter's
+     * next release, the end of a test): run the endpoint's duty cycle, then, if neither it nor the application did
+     * anything, sleep until that deadline, the endpoint's own or an arrival, whichever comes first — and no longer
+     * than {@link #MAX_TURN_SLEEP_NS}. Everything else the application waits for (data, ACKs that free the send
+     * buffer, control messages) is an arrival, which ends the sleep.
+     *
+     * @param applicationWork       what the application did in this turn (messages offered or polled, ...).
+     * @param applicationDeadlineNs when the application's next timer is due, on the endpoint's clock.
+     * @return all work done in the turn.
+     */
+    public int turn(final int applicationWork, final long applicationDeadlineNs)
+    {
         final int work = applicationWork + endpoint.invoke();
         if (0 == work)
         {
-            // The caller's loop has timers the endpoint does not know (report intervals, a rate limiter, the end of
-            // a test): sleep no longer than a tick, unless an arrival or the endpoint's deadline comes first.
-            applicationDeadlineNs = nowNs() + TURN_TICK_NS;
+            // The caller's loop has timers the endpoint does not know: sleep no longer than its next one.
+            this.applicationDeadlineNs = earlier(applicationDeadlineNs, nowNs() + MAX_TURN_SLEEP_NS);
         }
         idleStrategy.idle(work);
         return work;
+    }
+
+    /**
+     * @param aNs a time on a nano clock.
+     * @param bNs another.
+     * @return the earlier of the two (compared by their difference, as {@link System#nanoTime()} values must be).
+     */
+    public static long earlier(final long aNs, final long bNs)
+    {
+        return aNs - bNs <= 0 ? aNs : bNs;
     }
 
     /**

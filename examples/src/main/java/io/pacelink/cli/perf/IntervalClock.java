@@ -1,5 +1,7 @@
 package io.pacelink.cli.perf;
 
+import io.pacelink.cli.net.TransportWaits;
+
 /**
  * When a test's interval reports are due ({@code -i}): every interval from the test's start, without drift, and a
  * last, shorter one at the end if it is worth a line (at least a tenth of an interval, as iperf3 leaves out
@@ -31,6 +33,15 @@ final class IntervalClock
     boolean isDue(final long nowNs)
     {
         return intervalNs > 0 && nowNs - nextNs >= 0;
+    }
+
+    /**
+     * @param deadlineNs a time.
+     * @return the earlier of it and the next interval report's due time (it, if there are no interval reports).
+     */
+    long earlierDeadlineNs(final long deadlineNs)
+    {
+        return intervalNs > 0 ? TransportWaits.earlier(nextNs, deadlineNs) : deadlineNs;
     }
 
     /**

@@ -1,5 +1,7 @@
 package io.pacelink.cli.perf;
 
+import io.pacelink.cli.net.TransportWaits;
+
 /**
  * The seconds at the start of a test that its totals leave out ({@code --omit}, iperf3's {@code -O}): the data moves
  * from the start, but the JVM compiles its hot code during the first seconds (most of a short test's CPU at low rates,
@@ -19,6 +21,15 @@ final class OmittedSeconds
     {
         this.endNs = startNs + omitNs;
         this.isOver = 0 == omitNs;
+    }
+
+    /**
+     * @param deadlineNs a time.
+     * @return the earlier of it and the omitted seconds' end (it, once they are over or if nothing is omitted).
+     */
+    long earlierDeadlineNs(final long deadlineNs)
+    {
+        return isOver ? deadlineNs : TransportWaits.earlier(endNs, deadlineNs);
     }
 
     /**

@@ -236,7 +236,11 @@ public final class PerfClient
                 }
                 return;
             }
-            waits.turn(work);
+            // Sleep (when nothing was done) until the next timer of this loop: a report, the omitted seconds' or the
+            // test's end, a rate-limited release; data, ACKs and control messages are arrivals and wake it sooner.
+            long deadlineNs = timed ? endNs : nowNs + TransportWaits.MAX_TURN_SLEEP_NS;
+            deadlineNs = intervals.earlierDeadlineNs(omitted.earlierDeadlineNs(deadlineNs));
+            waits.turn(work, PerfStream.earlierDeadlineNs(streams, deadlineNs, nowNs));
         }
     }
 

@@ -206,9 +206,32 @@ public final class PerfServer
             }
             else
             {
-                waits.turn(work);
+                waits.turn(work, nextDeadlineNs(nowNs));
             }
         }
+    }
+
+    /**
+     * @param nowNs the time of this turn.
+     * @return when the loop's next timer is due: a newcomer's hello timeout, a test's ({@link ServerTest}); an echo
+     * session has none (it answers arrivals).
+     */
+    private long nextDeadlineNs(final long nowNs)
+    {
+        long deadlineNs = nowNs + TransportWaits.MAX_TURN_SLEEP_NS;
+        for (int i = 0, size = newcomers.size(); i < size; i++)
+        {
+            final long helloDeadlineNs = newcomers.get(i).deadlineNs();
+            if (helloDeadlineNs - nowNs > 0)
+            {
+                deadlineNs = TransportWaits.earlier(helloDeadlineNs, deadlineNs);
+            }
+        }
+        for (int i = 0, size = tests.size(); i < size; i++)
+        {
+            deadlineNs = tests.get(i).earlierDeadlineNs(deadlineNs);
+        }
+        return deadlineNs;
     }
 
     private int stepTests(final long nowNs)

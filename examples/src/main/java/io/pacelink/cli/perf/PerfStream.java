@@ -48,6 +48,7 @@ final class PerfStream implements MessageHandler
     private long lastNs;
     private boolean stopped;
     private int acquiredLength;
+    private int rateLimitedLength;
     private int lastPollMessages;
 
     private long intervalMarkBytes;
@@ -151,6 +152,7 @@ final class PerfStream implements MessageHandler
     int send(final long nowNs)
     {
         int work = 0;
+        rateLimitedLength = 0;
         while (!stopped && bytes < share)
         {
             final long unacknowledged = streamPosition - stats.streamBytesAcked();
@@ -163,6 +165,7 @@ final class PerfStream implements MessageHandler
             {
                 if (null != rateLimiter && !rateLimiter.tryAcquire(length, nowNs))
                 {
+                    rateLimitedLength = length;
                     break;
                 }
                 acquiredLength = length;
@@ -323,6 +326,40 @@ final class PerfStream implements MessageHandler
             intervalMarkRetransmits = retransmits;
         }
         return new IntervalSample(id, startSeconds, endSeconds, intervalBytes, sends, state);
+    }
+
+    /**
+     * @param deadlineNs a time.
+     * @param nowNs      the time of the last {@link #serviceAll}.
+     * @return the earlier of it and this stream's next timer: the rate limiter's release of the message it held back
+     * in that turn, the next RTT sample while it sends. What else it waits for (ACKs that free the send buffer, data)
+     * arrives, and an arrival ends a turn's sleep.
+     */
+    long earlierDeadlineNs(final long deadlineNs, final long nowNs)
+    {
+        if (!sends || stopped)
+        {
+            return deadlineNs;
+        }
+        final long withSampleNs = TransportWaits.earlier(nextSampleNs, deadlineNs);
+        return 0 == rateLimitedLength ? withSampleNs :
+            TransportWaits.earlier(rateLimiter.releaseNs(rateLimitedLength, nowNs), withSampleNs);
+    }
+
+    /**
+     * @param streams    an end's streams.
+     * @param deadlineNs a time.
+     * @param nowNs      the time of the last {@link #serviceAll}.
+     * @return the earlier of it and every stream's next timer ({@link #earlierDeadlineNs(long, long)}).
+     */
+    static long earlierDeadlineNs(final List<PerfStream> streams, final long deadlineNs, final long nowNs)
+    {
+        long earliestNs = deadlineNs;
+        for (int i = 0, size = streams.size(); i < size; i++)
+        {
+            earliestNs = streams.get(i).earlierDeadlineNs(earliestNs, nowNs);
+        }
+        return earliestNs;
     }
 
     /**

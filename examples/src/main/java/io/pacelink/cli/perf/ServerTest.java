@@ -188,6 +188,30 @@ final class ServerTest
     }
 
     /**
+     * @param deadlineNs a time.
+     * @return the earlier of it and this test's next timer as of its last step: its running streams' (rate limits,
+     * samples), its interval reports and omitted seconds while it runs, and the timeout of its phase if still ahead
+     * (a timeout already past was acted on in that step, or never is: a byte-count test has no end in time).
+     */
+    long earlierDeadlineNs(final long deadlineNs)
+    {
+        long earliestNs = deadlineNs;
+        if (deadlineNs - this.deadlineNs > 0 && this.deadlineNs - lastNowNs > 0)
+        {
+            earliestNs = this.deadlineNs;
+        }
+        if (Phase.RUNNING == phase || Phase.DRAINING == phase)
+        {
+            earliestNs = PerfStream.earlierDeadlineNs(streams, earliestNs, lastNowNs);
+        }
+        if (Phase.RUNNING == phase)
+        {
+            earliestNs = intervals.earlierDeadlineNs(omitted.earlierDeadlineNs(earliestNs));
+        }
+        return earliestNs;
+    }
+
+    /**
      * @return true once the test is over and its connections closed (or given up on).
      */
     boolean isFinished()

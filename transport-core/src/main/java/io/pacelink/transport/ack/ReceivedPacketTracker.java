@@ -137,6 +137,7 @@ public final class ReceivedPacketTracker
     private final int maxRanges;
     private final int defaultAckElicitingThreshold;
     private final long minAckDelayNs;
+    private final int localMaxPacketsPerAck;
     private int ackElicitingThreshold;
     private int maxThinnedThreshold;
     private long maxAckDelayNs;
@@ -216,6 +217,7 @@ public final class ReceivedPacketTracker
         this.minAckDelayNs = maxAckDelayNs;
         this.ackElicitingThreshold = ackElicitingThreshold;
         this.maxThinnedThreshold = Math.max(ackElicitingThreshold, maxThinnedThreshold);
+        this.localMaxPacketsPerAck = this.maxThinnedThreshold;
         this.currentThreshold = ackElicitingThreshold;
         this.maxAckDelayNs = maxAckDelayNs;
         // One spare slot: a range is inserted first and the oldest trimmed after.
@@ -408,8 +410,9 @@ public final class ReceivedPacketTracker
 
     /**
      * Follow the peer's ACK_FREQUENCY frame (draft-ietf-quic-ack-frequency section 6): from now on an ACK waits for at
-     * most {@code ackElicitingThreshold + 1} ack-eliciting packets (thinned below that as at high rates, never above)
-     * and at most {@code requestedMaxAckDelayNs}; a reordering threshold of 0 stops out-of-order packets from making an
+     * most {@code ackElicitingThreshold + 1} ack-eliciting packets, and never more than this side's own
+     * {@code maxThinnedThreshold} (thinned below that as at high rates, never above), and at most
+     * {@code requestedMaxAckDelayNs}; a reordering threshold of 0 stops out-of-order packets from making an
      * ACK due at once, any other keeps RFC 9000 section 13.2.1's immediate ACK of every out-of-order packet (which
      * acknowledges sooner than a larger threshold asks, as the draft allows). An ACK already waiting keeps its
      * deadline.
@@ -436,7 +439,11 @@ public final class ReceivedPacketTracker
             return ACK_FREQUENCY_INVALID_DELAY;
         }
         largestAckFrequencySequence = sequenceNumber;
-        final int packetsPerAck = Math.min(Math.max(0, ackElicitingThreshold), MAX_HONOURED_THRESHOLD) + 1;
+        // Never more packets per ACK than this side's own cap (PacelinkContext.maxThinnedAckThreshold): a receiver
+        // may acknowledge more often than asked (draft-ietf-quic-ack-frequency section 6), and an application that
+        // set the cap to 2 asked for an ACK of every second packet at any rate, whatever the peer would like.
+        final int packetsPerAck = Math.min(localMaxPacketsPerAck,
+            Math.min(Math.max(0, ackElicitingThreshold), MAX_HONOURED_THRESHOLD) + 1);
         this.ackElicitingThreshold = Math.min(defaultAckElicitingThreshold, packetsPerAck);
         this.maxThinnedThreshold = packetsPerAck;
         this.maxAckDelayNs = requestedMaxAckDelayNs;

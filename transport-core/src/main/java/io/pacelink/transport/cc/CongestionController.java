@@ -94,6 +94,21 @@ public interface CongestionController
     String stateName();
 
     /**
+     * Whether the controller is still in its initial search for the path's capacity, growing its window or rate per
+     * ACK: slow start before the first congestion event (or HyStart's exit), BBR's STARTUP. Until it is over the
+     * transport does not ask the peer for fewer ACKs (draft-ietf-quic-ack-frequency, "Congestion Control": a sender
+     * in slow start needs timely acknowledgments; Chromium's receiver likewise acknowledges every second packet for
+     * its first 100, {@code kMinReceivedBeforeAckDecimation}). Polled after every ACK; must not allocate.
+     *
+     * @return true while the initial slow start or STARTUP lasts; false by default (a controller that does not say
+     * is asked no differently from the start of the connection).
+     */
+    default boolean isInStartup()
+    {
+        return false;
+    }
+
+    /**
      * How the transport reports an increase of the peer's ECN-CE count (RFC 9000 section 13.4.2.1) to this controller.
      * Either way {@link AckEvent#newlyEcnCePackets()} carries it.
      *

@@ -86,6 +86,16 @@ public abstract class WindowController implements CongestionController
     }
 
     /**
+     * @return true until the first reduction or HyStart's exit set ssthresh (or an undo restored it to infinity): the
+     * initial slow start, in which the window grows per ACK.
+     */
+    @Override
+    public boolean isInStartup()
+    {
+        return Long.MAX_VALUE == slowStartThresholdBytes;
+    }
+
+    /**
      * @return true from a reduction until a packet sent after it is acknowledged (RFC 9002 section 7.3.2).
      */
     public final boolean isInRecovery()

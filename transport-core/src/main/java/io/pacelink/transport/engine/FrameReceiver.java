@@ -258,7 +258,7 @@ final class FrameReceiver implements PacketOutcomeListener
             securityCounters.rttSamplesRejected().incrementRelease();
         }
         final RttEstimator rtt = lossRecovery.rttEstimator();
-        ackFrequency.refresh(rtt.hasSample() ? rtt.minRttNs() : 0);
+        ackFrequency.refresh(rtt.hasSample() ? rtt.minRttNs() : 0, lossRecovery.controller().isInStartup());
         publisher.publishRecovery();
     }
 

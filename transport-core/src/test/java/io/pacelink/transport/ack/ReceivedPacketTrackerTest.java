@@ -444,10 +444,10 @@ class ReceivedPacketTrackerTest
     @Test
     void anAckFrequencyFrameSetsTheDelayAndTheMostPacketsPerAckWithinWhichThinningStillApplies()
     {
-        final ReceivedPacketTracker asked = new ReceivedPacketTracker(32, 2, 10, MAX_ACK_DELAY_NS);
+        final ReceivedPacketTracker asked = new ReceivedPacketTracker(32, 2, 32, MAX_ACK_DELAY_NS);
         assertEquals(MAX_ACK_DELAY_NS, asked.maxAckDelayNs());
         assertEquals(MAX_ACK_DELAY_NS, asked.minAckDelayNs(), "the announced delay is the least a peer may ask for");
-        // 10 ms and one ACK per 20 packets: more than the local thinning's 10.
+        // 10 ms and one ACK per 20 packets: within the local cap of 32.
         assertEquals(ReceivedPacketTracker.ACK_FREQUENCY_APPLIED, asked.applyAckFrequency(0, 19, 10 * MS, 1));
         assertEquals(10 * MS, asked.maxAckDelayNs());
         assertEquals(0, asked.ackFrequencySequence());
@@ -487,6 +487,53 @@ class ReceivedPacketTrackerTest
         // Out of order is still acknowledged at once with a reordering threshold of 1.
         asked.onPacketReceived(pn + 2, true, pn * gapNs + gapNs);
         assertTrue(asked.isAckDue(pn * gapNs + gapNs));
+    }
+
+    @Test
+    void aRequestForMorePacketsPerAckThanTheLocalCapGetsTheCap()
+    {
+        final long gapNs = 100 * US; // 100 arrivals per 10 ms: thinning alone would allow 25
+        // The local cap at its default of 10, asked for 20: 10; asked for 8 (threshold 7): 8.
+        assertEquals(10, packetsPerAckInSteadyState(new ReceivedPacketTracker(32, 2, 10, MAX_ACK_DELAY_NS), 19, gapNs));
+        assertEquals(8, packetsPerAckInSteadyState(new ReceivedPacketTracker(32, 2, 10, MAX_ACK_DELAY_NS), 7, gapNs));
+        // The cap at its edges: exactly the request (10 of 10), and 2, every second packet whatever is asked.
+        assertEquals(10, packetsPerAckInSteadyState(new ReceivedPacketTracker(32, 2, 10, MAX_ACK_DELAY_NS), 9, gapNs));
+        assertEquals(2, packetsPerAckInSteadyState(new ReceivedPacketTracker(32, 2, 2, MAX_ACK_DELAY_NS), 9, gapNs));
+        assertEquals(2, packetsPerAckInSteadyState(
+            new ReceivedPacketTracker(32, 2, 2, MAX_ACK_DELAY_NS), Integer.MAX_VALUE, gapNs));
+        // Fewer than the cap is always honoured, down to every packet.
+        assertEquals(1, packetsPerAckInSteadyState(new ReceivedPacketTracker(32, 2, 2, MAX_ACK_DELAY_NS), 0, gapNs));
+    }
+
+    /**
+     * @return ack-eliciting packets per ACK over 2,000 in-order packets after the first 100, with the frame applied.
+     */
+    private int packetsPerAckInSteadyState(
+        final ReceivedPacketTracker tracker, final int askedThreshold, final long gapNs)
+    {
+        assertEquals(ReceivedPacketTracker.ACK_FREQUENCY_APPLIED,
+            tracker.applyAckFrequency(0, askedThreshold, 10 * MS, 1));
+        long pn = 0;
+        for (; pn < ReceivedPacketTracker.PACKETS_BEFORE_THINNING; pn++)
+        {
+            tracker.onPacketReceived(pn, true, pn * gapNs);
+            if (tracker.isAckDue(pn * gapNs))
+            {
+                acknowledge(tracker, pn * gapNs);
+            }
+        }
+        int acks = 0;
+        final long packets = 2_000;
+        for (final long end = pn + packets; pn < end; pn++)
+        {
+            tracker.onPacketReceived(pn, true, pn * gapNs);
+            if (tracker.isAckDue(pn * gapNs))
+            {
+                acks++;
+                acknowledge(tracker, pn * gapNs);
+            }
+        }
+        return (int)(packets / acks);
     }
 
     @Test

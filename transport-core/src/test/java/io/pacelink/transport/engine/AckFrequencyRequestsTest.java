@@ -48,23 +48,23 @@ class AckFrequencyRequestsTest
         final long rtt = 40 * MS;
         final AckFrequencyRequests oldPeer = new AckFrequencyRequests(true);
         oldPeer.onPeerHandshake(MS, -1_000);
-        oldPeer.refresh(rtt);
+        oldPeer.refresh(rtt, false);
         assertFalse(oldPeer.isNegotiated());
         final AckFrequencyRequests beforeASample = new AckFrequencyRequests(true);
         beforeASample.onPeerHandshake(MS, MS);
-        beforeASample.refresh(0);
+        beforeASample.refresh(0, false);
         assertFalse(beforeASample.isPending(), "no request before the first RTT sample");
         assertFalse(oldPeer.isPending());
         assertFalse(oldPeer.isDelayExtended());
 
         final AckFrequencyRequests minAboveMax = new AckFrequencyRequests(true);
         minAboveMax.onPeerHandshake(MS, MS + 1);
-        minAboveMax.refresh(rtt);
+        minAboveMax.refresh(rtt, false);
         assertFalse(minAboveMax.isPending(), "a min above the max announces nothing usable");
 
         final AckFrequencyRequests switchedOff = new AckFrequencyRequests(false);
         switchedOff.onPeerHandshake(MS, MS);
-        switchedOff.refresh(rtt);
+        switchedOff.refresh(rtt, false);
         assertFalse(switchedOff.isPending());
         assertFalse(switchedOff.isEnabled());
     }
@@ -75,9 +75,9 @@ class AckFrequencyRequestsTest
         final AckFrequencyRequests requests = new AckFrequencyRequests(true);
         requests.onPeerHandshake(MS, MS);
         assertEquals(MS, requests.recoveryAckDelayNs());
-        requests.refresh(4 * MS + 2 * MS / 4);
+        requests.refresh(4 * MS + 2 * MS / 4, false);
         assertFalse(requests.isPending(), "a quarter of 4.5 ms is 1.125 ms: within an eighth of 1 ms");
-        requests.refresh(40 * MS);
+        requests.refresh(40 * MS, false);
         assertTrue(requests.isPending());
 
         assertTrue(write(requests));
@@ -91,10 +91,10 @@ class AckFrequencyRequestsTest
 
         // One in flight at a time; once acknowledged, a shorter min RTT asks for less, which counts only once
         // acknowledged.
-        requests.refresh(20 * MS);
+        requests.refresh(20 * MS, false);
         assertFalse(requests.isPending(), "one request in flight at a time");
         requests.onAcked();
-        requests.refresh(20 * MS);
+        requests.refresh(20 * MS, false);
         assertTrue(requests.isPending());
         assertTrue(write(requests));
         assertEquals(1, decoder.ackFrequency().sequenceNumber());
@@ -105,11 +105,36 @@ class AckFrequencyRequestsTest
     }
 
     @Test
+    void nothingIsAskedWhileTheControllerSearchesForThePathsCapacity()
+    {
+        final AckFrequencyRequests requests = new AckFrequencyRequests(true);
+        requests.onPeerHandshake(MS, MS);
+        requests.refresh(40 * MS, true);
+        assertFalse(requests.isPending(), "slow start or STARTUP: every second packet stays acknowledged");
+        assertFalse(requests.isDelayExtended());
+        assertEquals(MS, requests.recoveryAckDelayNs());
+
+        requests.refresh(40 * MS, false);
+        assertTrue(requests.isPending(), "asked at the first ACK after it");
+        assertTrue(write(requests));
+        assertEquals(10_000, decoder.ackFrequency().requestedMaxAckDelayUs());
+        requests.onAcked();
+
+        // Back in startup (an undo of a spurious loss can take a controller there): the request in force stays, and
+        // no new one goes however far the min RTT moves meanwhile.
+        requests.refresh(20 * MS, true);
+        assertFalse(requests.isPending());
+        assertEquals(10 * MS, requests.recoveryAckDelayNs());
+        requests.refresh(20 * MS, false);
+        assertTrue(requests.isPending());
+    }
+
+    @Test
     void aLostRequestGoesAgainWithANewSequenceNumberAndALateAckOfItChangesNothing()
     {
         final AckFrequencyRequests requests = new AckFrequencyRequests(true);
         requests.onPeerHandshake(MS, MS);
-        requests.refresh(40 * MS);
+        requests.refresh(40 * MS, false);
         assertTrue(write(requests));
         requests.onLost();
         assertTrue(requests.isPending());
@@ -128,7 +153,7 @@ class AckFrequencyRequestsTest
     {
         final AckFrequencyRequests requests = new AckFrequencyRequests(true);
         requests.onPeerHandshake(MS, MS);
-        requests.refresh(40 * MS);
+        requests.refresh(40 * MS, false);
         writer.wrap(buffer, 0, 40).writeHeader(PacketType.ONE_RTT, 1, 1);
         assertFalse(requests.write(writer));
         assertTrue(requests.isPending());

@@ -556,6 +556,11 @@ public final class RecordingController implements CongestionController
         return null == delegate ? isEcnCeCongestionEvent : delegate.isEcnCeCongestionEvent();
     }
 
+    public boolean isInStartup()
+    {
+        return null != delegate && delegate.isInStartup();
+    }
+
     /**
      * For a recorder without a controller: whether the transport reports CE increases to it as congestion events.
      * Set it before the loss recovery is built (it asks once).
