@@ -38,16 +38,20 @@ class NetemCommandTest
             long echoRttNs = -1;
             // Until the relay has started (in this JVM: parsing and binding take a moment), datagrams go nowhere.
             final long giveUpNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(2500);
+            // Each probe carries its number and only its own echo counts: a probe sent before the relay read its
+            // socket is forwarded late, and its echo must not be taken for the next probe's.
+            byte probe = 0;
             while (echoRttNs < 0 && System.nanoTime() < giveUpNs)
             {
+                probe++;
                 final long sentNs = System.nanoTime();
-                client.send(ByteBuffer.wrap(new byte[] { 42 }), relayAddress);
+                client.send(ByteBuffer.wrap(new byte[] { probe }), relayAddress);
                 final long replyByNs = sentNs + TimeUnit.MILLISECONDS.toNanos(100);
                 while (System.nanoTime() < replyByNs)
                 {
                     echo(server, buffer);
                     buffer.clear();
-                    if (null != client.receive(buffer))
+                    if (null != client.receive(buffer) && buffer.position() == 1 && buffer.get(0) == probe)
                     {
                         echoRttNs = System.nanoTime() - sentNs;
                         break;
