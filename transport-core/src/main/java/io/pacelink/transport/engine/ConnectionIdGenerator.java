@@ -1,5 +1,9 @@
 package io.pacelink.transport.engine;
 
+import org.bouncycastle.crypto.macs.SipHash;
+import org.bouncycastle.crypto.params.KeyParameter;
+import org.bouncycastle.util.Pack;
+
 import java.util.function.LongPredicate;
 import java.util.function.LongSupplier;
 
@@ -10,16 +14,19 @@ import java.util.function.LongSupplier;
  * without the key — which never leaves the process — the ids seen reveal nothing of the next, just as with a draw
  * from {@code SecureRandom} per id, at a fraction of the cost (a draw from the JDK's {@code NativePRNG} mixes
  * {@code /dev/urandom} with a SHA1PRNG under a lock, and was about 4 % of the work of accepting a connection in a
- * fresh process; perf/FINDINGS.md, "Scale round 6"). The simulator's endpoints draw ids from their seeded generator
- * ({@link io.pacelink.transport.PacelinkContext#randomSeed(long)}), so runs stay reproducible. Agent thread only.
+ * fresh process; perf/FINDINGS.md, "Scale round 6"). SipHash is Bouncy Castle's (already the handshake's X25519):
+ * allocation-free once keyed, and {@code doFinal} resets it for the next id. The simulator's endpoints draw ids
+ * from their seeded generator ({@link io.pacelink.transport.PacelinkContext#randomSeed(long)}), so runs stay
+ * reproducible. Agent thread only.
  */
 final class ConnectionIdGenerator
 {
     private final LongSupplier randomSource;
-    private final SipHash24 prf;
+    private final SipHash prf;
+    private final byte[] message = new byte[Long.BYTES];
     private long counter;
 
-    private ConnectionIdGenerator(final LongSupplier randomSource, final SipHash24 prf)
+    private ConnectionIdGenerator(final LongSupplier randomSource, final SipHash prf)
     {
         this.randomSource = randomSource;
         this.prf = prf;
@@ -40,7 +47,12 @@ final class ConnectionIdGenerator
      */
     static ConnectionIdGenerator keyed(final LongSupplier secureRandom)
     {
-        return new ConnectionIdGenerator(null, new SipHash24(secureRandom.getAsLong(), secureRandom.getAsLong()));
+        final byte[] key = new byte[2 * Long.BYTES];
+        Pack.longToLittleEndian(secureRandom.getAsLong(), key, 0);
+        Pack.longToLittleEndian(secureRandom.getAsLong(), key, Long.BYTES);
+        final SipHash sipHash = new SipHash(2, 4);
+        sipHash.init(new KeyParameter(key));
+        return new ConnectionIdGenerator(null, sipHash);
     }
 
     /**
@@ -52,9 +64,20 @@ final class ConnectionIdGenerator
         long id;
         do
         {
-            id = null == prf ? randomSource.getAsLong() : prf.hash(counter++);
+            id = null == prf ? randomSource.getAsLong() : prfOf(counter++);
         }
         while (0 == id || isInUse.test(id));
         return id;
+    }
+
+    /**
+     * @param value an 8-byte message, encoded little-endian.
+     * @return its SipHash-2-4 under this generator's key (keyed generators only).
+     */
+    long prfOf(final long value)
+    {
+        Pack.longToLittleEndian(value, message, 0);
+        prf.update(message, 0, message.length);
+        return prf.doFinal();
     }
 }
