@@ -163,7 +163,7 @@ class PerfServerHostileClientTest
     {
         final UnsafeBuffer buffer = new UnsafeBuffer(message.getBytes(StandardCharsets.UTF_8));
         assertTrue(connection.offer(buffer, 0, buffer.capacity(), REPLY_TIMEOUT_NS) > 0, "offered " +
-            message.length() + " bytes: " + connection.state());
+            message.length() + " bytes: " + connection.state() + " " + connection.outcome());
     }
 
     private static Map<String, Object> reply(final Connection connection) throws InterruptedException

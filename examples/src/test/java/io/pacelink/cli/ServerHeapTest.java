@@ -73,6 +73,7 @@ class ServerHeapTest
             System.gc();
             final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             final long[] trims = new long[3];
+            final int[] others = new int[3];
             final int[] after = { 1, 5, 9 };
             for (int i = 0; i < after.length; i++)
             {
@@ -81,8 +82,10 @@ class ServerHeapTest
                     Thread.sleep(10);
                 }
                 trims[i] = ServerHeap.nativeHeapTrims();
+                others[i] = otherCauses.size();
             }
-            System.out.println(trims[0] + " " + trims[1] + " " + trims[2] + " " + periodic.get() + " " + otherCauses);
+            System.out.println(trims[0] + " " + trims[1] + " " + trims[2] + " " + periodic.get() + " " + others[1] +
+                " " + others[2] + " " + otherCauses);
         }
     }
 
@@ -116,19 +119,23 @@ class ServerHeapTest
 
     /**
      * After work (a collection of another cause), the first periodic collection trims the C heap; the idle periodic
-     * collections after it do not trim it again — but for a trim after the collection the first trim's own start-up
-     * may cause (the JMX server's) — so from the fifth to the ninth, none (the probe's user sets the interval to
-     * 100 ms, so it waits about a second).
+     * collections after it do not trim it again — but for a trim after each collection of another cause, which is
+     * work again (the first trim's own start-up causes one, the JMX server's; a loaded machine may add G1's
+     * preventive collections) — so from the fifth to the ninth, no more trims than such collections between them
+     * (the probe's user sets the interval to 100 ms, so it waits about a second).
      */
     @Test
     void aPeriodicCollectionAfterWorkTrimsTheCHeapAndIdleOnesDoNot() throws Exception
     {
-        final String[] out = probe(TrimProbe.class, "-XX:+UseG1GC", "-XX:G1PeriodicGCInterval=100").split(" ", 5);
+        final String[] out = probe(TrimProbe.class, "-XX:+UseG1GC", "-XX:G1PeriodicGCInterval=100").split(" ", 7);
         final String what = String.join(" ", out);
         assertEquals("1", out[0], what);
-        assertEquals(out[1], out[2], what);
-        assertTrue(Long.parseLong(out[1]) <= 2, what);
         assertEquals("9", out[3], what);
+        final long trimsAfterFifth = Long.parseLong(out[1]);
+        final int othersByFifth = Integer.parseInt(out[4]);
+        assertTrue(trimsAfterFifth <= 2 + othersByFifth, "at most one trim a collection of another cause: " + what);
+        assertTrue(Long.parseLong(out[2]) - trimsAfterFifth <= Integer.parseInt(out[5]) - othersByFifth,
+            "idle periodic collections trim nothing: " + what);
     }
 
     @Test

@@ -70,6 +70,10 @@ public final class HelloAdmission
      */
     private static final int USED_NEW_TOKENS = 4_096;
 
+    private static final int NOT_VALIDATED = 0;
+    private static final int VALIDATED_BY_RETRY_TOKEN = 1;
+    private static final int VALIDATED_BY_NEW_TOKEN = 2;
+
     private final AddressValidator validator;
     private final SourceRateLimiter rateLimiter;
     private final SourceRateLimiter unvalidatedRate;
@@ -145,8 +149,13 @@ public final class HelloAdmission
         }
 
         final long clientId = hello.sourceConnectionId();
-        final boolean isValidated = isTokenValid(hello, source, clientId, nowNs);
-        if (!isValidated && (isRetryRequired || isRetryDue(nowNs, isUnderPressure)))
+        final int validatedBy = validatedBy(hello, source, clientId, nowNs);
+        final boolean isValidated = NOT_VALIDATED != validatedBy;
+        // A key request, or a hello whose MAC failed, gets the RETRY that carries this server's key unless a RETRY
+        // token shows its client already had that answer: a NEW_TOKEN proves the address, not the key (a client that
+        // pins no key sends its key request with the token it kept from its last connection).
+        if ((isRetryRequired && VALIDATED_BY_RETRY_TOKEN != validatedBy) ||
+            (!isValidated && isRetryDue(nowNs, isUnderPressure)))
         {
             validator.mint(source, clientId, nowNs, retryToken, retryOffset);
             return RETRY;
@@ -195,41 +204,42 @@ public final class HelloAdmission
     }
 
     /**
-     * @return true if the hello echoes a valid token not spent before (and spends it); a bad, expired or spent one is
-     * counted.
+     * @return which kind of valid token not spent before the hello echoes (and spends it), or
+     * {@link #NOT_VALIDATED}; a bad, expired or spent one is counted.
      */
-    private boolean isTokenValid(
+    private int validatedBy(
         final HandshakeFrameFlyweight hello, final InetSocketAddress source, final long clientId, final long nowNs)
     {
         final int tokenLength = hello.tokenLength();
         if (0 == tokenLength)
         {
-            return false;
+            return NOT_VALIDATED;
         }
         final DirectBuffer buffer = hello.buffer();
         final int tokenOffset = hello.tokenOffset();
         if (AddressValidator.NEW_TOKEN_FORMAT == buffer.getByte(tokenOffset))
         {
-            return isNewTokenValid(buffer, tokenOffset, tokenLength, source, nowNs);
+            return isNewTokenValid(buffer, tokenOffset, tokenLength, source, nowNs) ?
+                VALIDATED_BY_NEW_TOKEN : NOT_VALIDATED;
         }
         final int verdict = validator.verify(buffer, tokenOffset, tokenLength, source, clientId, nowNs);
         if (AddressValidator.EXPIRED == verdict)
         {
             counters.retryTokensExpired().incrementRelease();
-            return false;
+            return NOT_VALIDATED;
         }
         if (AddressValidator.VALID != verdict)
         {
             counters.retryTokensInvalid().incrementRelease();
-            return false;
+            return NOT_VALIDATED;
         }
         if (!usedTokens.spend(AddressValidator.fingerprint(buffer, tokenOffset),
             AddressValidator.issuedNs(buffer, tokenOffset), nowNs))
         {
             counters.retryTokensReused().incrementRelease();
-            return false;
+            return NOT_VALIDATED;
         }
-        return true;
+        return VALIDATED_BY_RETRY_TOKEN;
     }
 
     /**

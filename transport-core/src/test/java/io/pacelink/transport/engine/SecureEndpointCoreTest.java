@@ -218,6 +218,33 @@ class SecureEndpointCoreTest
         assertEquals(0, server.securityCounters().hellosBadMac().get());
     }
 
+    /**
+     * A client that pins no key asks for it on every connect, and from its second connect on its key request carries
+     * the NEW_TOKEN its last connection brought: the token proves the address, not that the client knows the key, so
+     * the request still gets the RETRY with the key — not the "wrong server key" refusal a validated hello whose MAC
+     * fails gets.
+     */
+    @Test
+    void aClientWithoutAPinnedKeyConnectsAgainWithTheNewTokenItKept()
+    {
+        final EndpointCore server = newCore(serverPort, nkServer());
+        final PacelinkContext discovering = plain();
+        discovering.security().serverKeyVerifier((address, key) -> null);
+        final EndpointCore client = newCore(clientPort, discovering);
+        for (int i = 1; i <= 3; i++)
+        {
+            final Connection[] pair = connect(client, server);
+            deliver(pair, 5);
+            runFor(TimeUnit.MILLISECONDS.toNanos(50)); // the NEW_TOKEN, sent after the confirmation, reaches the client
+            assertEquals(i, server.securityCounters().newTokensSent().get());
+            pair[0].closeNow();
+            runFor(TimeUnit.MILLISECONDS.toNanos(50));
+        }
+        assertEquals(2, server.securityCounters().newTokensAccepted().get(), "connects 2 and 3 carried a token");
+        assertEquals(3, server.securityCounters().retriesSent().get(), "every key request got the key");
+        assertEquals(0, server.securityCounters().hellosBadMac().get(), "no key request was taken for a wrong key");
+    }
+
     @Test
     void aVerifierThatDistrustsTheKeyEndsTheConnectWithItsReasonAndTheServerNeverAccepts()
     {
