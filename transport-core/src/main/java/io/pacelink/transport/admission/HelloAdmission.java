@@ -8,6 +8,7 @@ import io.pacelink.transport.wire.HandshakeFrameFlyweight;
 import io.pacelink.transport.wire.PacketHeaderFlyweight;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.status.AtomicCounter;
 
 import java.net.InetSocketAddress;
 
@@ -222,24 +223,42 @@ public final class HelloAdmission
             return isNewTokenValid(buffer, tokenOffset, tokenLength, source, nowNs) ?
                 VALIDATED_BY_NEW_TOKEN : NOT_VALIDATED;
         }
-        final int verdict = validator.verify(buffer, tokenOffset, tokenLength, source, clientId, nowNs);
+        return isSpendable(validator.verify(buffer, tokenOffset, tokenLength, source, clientId, nowNs), usedTokens,
+            buffer, tokenOffset, nowNs, counters.retryTokensExpired(), counters.retryTokensInvalid(),
+            counters.retryTokensReused()) ? VALIDATED_BY_RETRY_TOKEN : NOT_VALIDATED;
+    }
+
+    /**
+     * A token's verdict, and its spending: true if it is valid and was not spent before (and now is); otherwise the
+     * counter of its kind of failure (RETRY and NEW_TOKEN tokens are counted apart) is incremented.
+     */
+    private static boolean isSpendable(
+        final int verdict,
+        final UsedTokens used,
+        final DirectBuffer buffer,
+        final int tokenOffset,
+        final long nowNs,
+        final AtomicCounter expired,
+        final AtomicCounter invalid,
+        final AtomicCounter reused)
+    {
         if (AddressValidator.EXPIRED == verdict)
         {
-            counters.retryTokensExpired().incrementRelease();
-            return NOT_VALIDATED;
+            expired.incrementRelease();
+            return false;
         }
         if (AddressValidator.VALID != verdict)
         {
-            counters.retryTokensInvalid().incrementRelease();
-            return NOT_VALIDATED;
+            invalid.incrementRelease();
+            return false;
         }
-        if (!usedTokens.spend(AddressValidator.fingerprint(buffer, tokenOffset),
-            AddressValidator.issuedNs(buffer, tokenOffset), nowNs))
+        if (!used.spend(
+            AddressValidator.fingerprint(buffer, tokenOffset), AddressValidator.issuedNs(buffer, tokenOffset), nowNs))
         {
-            counters.retryTokensReused().incrementRelease();
-            return NOT_VALIDATED;
+            reused.incrementRelease();
+            return false;
         }
-        return VALIDATED_BY_RETRY_TOKEN;
+        return true;
     }
 
     /**
@@ -255,20 +274,9 @@ public final class HelloAdmission
     {
         final int verdict = null == newTokens ? AddressValidator.INVALID :
             newTokens.verify(buffer, tokenOffset, tokenLength, source, 0, nowNs);
-        if (AddressValidator.EXPIRED == verdict)
+        if (!isSpendable(verdict, usedNewTokens, buffer, tokenOffset, nowNs, counters.newTokensExpired(),
+            counters.newTokensInvalid(), counters.newTokensReused()))
         {
-            counters.newTokensExpired().incrementRelease();
-            return false;
-        }
-        if (AddressValidator.VALID != verdict)
-        {
-            counters.newTokensInvalid().incrementRelease();
-            return false;
-        }
-        if (!usedNewTokens.spend(AddressValidator.fingerprint(buffer, tokenOffset),
-            AddressValidator.issuedNs(buffer, tokenOffset), nowNs))
-        {
-            counters.newTokensReused().incrementRelease();
             return false;
         }
         counters.newTokensAccepted().incrementRelease();
