@@ -24,8 +24,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * Scale and setup on loopback, one server endpoint and one client endpoint in two processes (see {@link ScaleRole}):
  * for each connection count, the latency of {@code --concurrent} simultaneous connects, the handshake rate of the
- * rest, the server's memory per connection (resident, heap after a collection, direct) and the idle CPU of both
- * ends once every connection is open. Sizes left at 0 are the transport's defaults. See perf/README.md.
+ * rest, the latency of {@code --one-at-a-time} connects each alone on warm ends, the server's memory per connection
+ * (resident, heap after a collection, direct) and the idle CPU of both ends once every connection is open. Sizes
+ * left at 0 are the transport's defaults. See perf/README.md.
  */
 @Command(
     name = "scale-suite",
@@ -43,6 +44,10 @@ public final class ScaleSuite implements Callable<Integer>
     @Option(names = "--concurrent", defaultValue = "100",
         description = "Connects timed together first (default ${DEFAULT-VALUE}).")
     private int concurrent;
+
+    @Option(names = "--one-at-a-time", defaultValue = "20",
+        description = "Connects then timed one after another on warm ends, each alone (default ${DEFAULT-VALUE}).")
+    private int oneAtATime;
 
     @Option(names = "--idle", defaultValue = "10", description = "Seconds of idleness measured (default " +
         "${DEFAULT-VALUE}).")
@@ -119,12 +124,13 @@ public final class ScaleSuite implements Callable<Integer>
             maxConnections, scheduler, activeSeconds, jvmArgs, ChildJvm.loadAverage(), out);
         report.println();
         report.println("| connections | connected | concurrent connects, cold: all within ms (p50 / p99 / max per " +
-            "connect ms) | warm: all within ms (p50 / p99 / max) | loopback min RTT µs | " +
+            "connect ms) | warm: all within ms (p50 / p99 / max) | loopback min RTT µs | one at a time: p50 / p99 / " +
+            "max ms (min RTT µs) | " +
             "handshakes/s | server memory per connection: resident / heap / direct | server idle CPU %: process " +
             "(its agent thread) | " +
             "client idle CPU % | refused (limit / counters) | active: Jain / total Mbit/s / least-most Mbit/s / " +
             "client CPU % | first failure |");
-        report.println("|---:|---:|---|---|---:|---:|---|---:|---:|---|---|---|");
+        report.println("|---:|---:|---|---|---:|---|---:|---|---:|---:|---|---|---|");
         for (final int count : counts)
         {
             runOne(count, sizing);
@@ -147,13 +153,14 @@ public final class ScaleSuite implements Callable<Integer>
             if (null == ready)
             {
                 final List<String> lines = Files.readAllLines(serverLog, StandardCharsets.UTF_8);
-                report.printf("| %d |" + " - |".repeat(10) + " the server did not start: %s (%s) |%n", count,
+                report.printf("| %d |" + " - |".repeat(11) + " the server did not start: %s (%s) |%n", count,
                     lines.size() > 1 ? lines.get(1) : "no output", serverLog);
                 return;
             }
             final String port = ready.substring(ready.indexOf("port=") + "port=".length()).trim();
             final List<String> clientArgs = new ArrayList<>(List.of(ScaleRole.class.getName(), "client", port,
-                Integer.toString(count), Integer.toString(concurrent), Integer.toString(idleSeconds),
+                Integer.toString(count), Integer.toString(concurrent), Integer.toString(oneAtATime),
+                Integer.toString(idleSeconds),
                 Integer.toString(activeSeconds), scheduler));
             clientArgs.addAll(List.of(sizing.toArgs()));
             final Process client = ChildJvm.start(classPath, jvmArgs, clientArgs, clientLog);
@@ -191,7 +198,7 @@ public final class ScaleSuite implements Callable<Integer>
         }
         if (null == client || status.isEmpty())
         {
-            report.printf("| %d |" + " - |".repeat(10) + " no result: see %s and %s |%n", count, clientLog,
+            report.printf("| %d |" + " - |".repeat(11) + " no result: see %s and %s |%n", count, clientLog,
                 serverLog);
             return;
         }
@@ -226,13 +233,21 @@ public final class ScaleSuite implements Callable<Integer>
             number(client, "active_least_mbps"), number(client, "active_most_mbps"),
             number(client, "active_client_cpu_percent")) : "-";
         report.printf(Locale.ROOT,
-            "| %d | %.0f | %s | %s | %.0f | %.0f | %s | %s | %.1f | %.0f / %.0f | %s | %s |%n",
+            "| %d | %.0f | %s | %s | %.0f | %s | %.0f | %s | %s | %.1f | %.0f / %.0f | %s | %s |%n",
             count, number(client, "connected"), burst(client, ""), burst(client, "warm_"),
-            number(client, "warm_min_rtt_us"), number(client, "handshakes_per_second"), perConnection,
+            number(client, "warm_min_rtt_us"), oneAtATime(client), number(client, "handshakes_per_second"),
+            perConnection,
             Spread.format(Spread.of(idleCpu), 1, "%.1f") + " (" +
                 Spread.format(Spread.of(agentIdleCpu), 1, "%.1f") + ")",
             number(client, "idle_cpu_percent"), number(last, "connections_refused_limit"),
             number(last, "connections_refused_counters"), active, failure);
+    }
+
+    private static String oneAtATime(final Map<String, Object> client)
+    {
+        return number(client, "one_connect_count") > 0 ? String.format(Locale.ROOT, "%.2f / %.2f / %.2f (%.0f)",
+            number(client, "one_connect_p50_ms"), number(client, "one_connect_p99_ms"),
+            number(client, "one_connect_max_ms"), number(client, "one_connect_min_rtt_us")) : "-";
     }
 
     private static String burst(final Map<String, Object> client, final String prefix)

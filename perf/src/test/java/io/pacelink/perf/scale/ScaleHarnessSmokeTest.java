@@ -23,12 +23,15 @@ class ScaleHarnessSmokeTest
     {
         final ByteArrayOutputStream text = new ByteArrayOutputStream();
         final int status = new CommandLine(new ScaleSuite(new PrintStream(text, true, StandardCharsets.UTF_8)))
-            .execute("--connections", "4", "--concurrent", "2", "--idle", "1", "--send-buffer", "65536",
-                "--receive-buffer", "65536", "--sent-packet-capacity", "256", "--jvm-arg", "-Xmx256m",
-                "--out", out.toString());
+            .execute("--connections", "4", "--concurrent", "2", "--one-at-a-time", "3", "--idle", "1",
+                "--send-buffer", "65536", "--receive-buffer", "65536", "--sent-packet-capacity", "256",
+                "--jvm-arg", "-Xmx256m", "--out", out.toString());
         final String report = text.toString(StandardCharsets.UTF_8);
         assertEquals(0, status, report);
-        // The warm burst opens CONCURRENT more beyond CONNECTIONS (ScaleRole.connect): 4 + 2 connected.
-        assertTrue(report.contains("| 4 | 6 |"), report);
+        // The warm burst and the one-at-a-time connects open CONCURRENT and ONE_AT_A_TIME more beyond CONNECTIONS
+        // (ScaleRole.connect): 4 + 2 + 3 connected, and the one-at-a-time column has figures.
+        assertTrue(report.contains("| 4 | 9 |"), report);
+        assertTrue(report.lines().filter((line) -> line.startsWith("| 4 | 9 |"))
+            .allMatch((line) -> line.split("\\|")[6].contains(" / ")), report);
     }
 }
