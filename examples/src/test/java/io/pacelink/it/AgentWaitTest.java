@@ -85,6 +85,9 @@ class AgentWaitTest
             // The port's figures reach the counters every 100 ms: wait for them.
             awaitCounterAbove(server, "woken-by-datagram", ROUNDS - 3);
             assertEquals(PortType.BATCHED == port ? 1 : 0, counter(client, PortCounters.PORT_BATCHED));
+            // Every port figure is a counter `pacelink stat` shows, tos-changes too (BatchedDatagramPortTest counts
+            // it; -1 here would mean no such counter).
+            assertTrue(counter(client, "tos-changes") >= 0, "tos-changes is a port counter");
         }
     }
 

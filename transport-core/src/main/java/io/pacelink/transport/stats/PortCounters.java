@@ -26,6 +26,7 @@ public final class PortCounters implements AutoCloseable
     private final AtomicCounter sendCalls;
     private final AtomicCounter datagramsSent;
     private final AtomicCounter gsoSends;
+    private final AtomicCounter tosChanges;
     private final AtomicCounter sendBufferFull;
     private final AtomicCounter sendErrors;
     private final AtomicCounter receiveCalls;
@@ -54,6 +55,7 @@ public final class PortCounters implements AutoCloseable
         sendCalls = newCounter(countersManager, owner, "send-calls");
         datagramsSent = newCounter(countersManager, owner, "port-datagrams-sent");
         gsoSends = newCounter(countersManager, owner, "gso-sends");
+        tosChanges = newCounter(countersManager, owner, "tos-changes");
         sendBufferFull = newCounter(countersManager, owner, "send-buffer-full");
         sendErrors = newCounter(countersManager, owner, "send-errors");
         receiveCalls = newCounter(countersManager, owner, "receive-calls");
@@ -100,6 +102,7 @@ public final class PortCounters implements AutoCloseable
         sendCalls.setRelease(stats.sendCalls());
         datagramsSent.setRelease(stats.datagramsSent());
         gsoSends.setRelease(stats.gsoSends());
+        tosChanges.setRelease(stats.tosChanges());
         sendBufferFull.setRelease(stats.sendBufferFull());
         sendErrors.setRelease(stats.sendErrors());
         receiveCalls.setRelease(stats.receiveCalls());
@@ -157,12 +160,18 @@ public final class PortCounters implements AutoCloseable
         return gsoSends;
     }
 
+    public AtomicCounter tosChanges()
+    {
+        return tosChanges;
+    }
+
     public void close()
     {
         batched.close();
         sendCalls.close();
         datagramsSent.close();
         gsoSends.close();
+        tosChanges.close();
         sendBufferFull.close();
         sendErrors.close();
         receiveCalls.close();
