@@ -12,7 +12,9 @@
 #              work of both ends and the relay's lateness), while a hello carrying the NEW_TOKEN token the probe's
 #              previous connection brought takes one; a hello lost, dropped or answered late costs a retransmission
 #              timeout more (the summary counts the attempts over 3 RTTs apart, gives the first connect apart from
-#              the returning ones, and the server's CPU per thread class over the flood, thread_cpu.py).
+#              the returning ones, and the server's CPU per thread class over the flood, thread_cpu.py). A second
+#              probe beside it (ConnectProbe --first-contacts) is a new client at every connect — its own endpoint,
+#              no token — as a server sees a client it never met; it is judged by the same MAX_RTTS.
 #   tokened    for `pacelink ping --echo`: TOKENED_RATE valid-MAC hellos a second for DURATION s from SOURCES
 #              addresses, spending every token a RETRY brings on a genuine hello and repeating it in between (the
 #              Diffie-Hellman work is what this costs the server), while `pacelink ping` sends a request every 0.2 s.
