@@ -201,6 +201,7 @@ tokened() {
   stat_json "$SERVER_PID" "$OUT/$name.before.stat.json"
   local rss_before
   rss_before=$(rss_kb "$SERVER_PID")
+  grep -E '^(VmRSS|RssAnon|RssFile|RssShmem):' "/proc/$SERVER_PID/status" > "$OUT/$name.status.before.txt" 2>/dev/null
   local pings=$((DURATION * 5))
   local flood_start
   flood_start=$(date +%s.%N)
@@ -233,6 +234,10 @@ tokened() {
   sleep "$SETTLE"
   local rss_settled
   rss_settled=$(rss_kb "$SERVER_PID")
+  # What the resident memory is made of (anonymous: Java and C heaps, stacks; file: the jar and CDS archive mapped),
+  # then the Java heap as the JVM sees it — read after the figure, as an attach costs memory of its own.
+  grep -E '^(VmRSS|RssAnon|RssFile|RssShmem):' "/proc/$SERVER_PID/status" > "$OUT/$name.status.settled.txt" 2>/dev/null
+  jcmd "$SERVER_PID" GC.heap_info > "$OUT/$name.heap.settled.txt" 2>&1
   printf '{"rss_before_kb": %s, "rss_peak_kb": %s, "rss_flood_end_kb": %s, "rss_settled_kb": %s, "settle_s": %s, "ping_exit": %s, "flood_start": %s, "flood_end": %s}\n' \
     "$rss_before" "$rss_peak" "$rss_end" "$rss_settled" "$SETTLE" "$ping_exit" "$flood_start" "$flood_end" \
     > "$OUT/$name.server.json"
@@ -375,6 +380,17 @@ for c in cases.split(','):
                   'RSS %.1f MiB before, %.1f peak, %.1f at the end of the flood, %.1f %d s later (%+.1f MiB)' % (
                       srv['rss_before_kb'] / 1024.0, srv['rss_peak_kb'] / 1024.0, srv['rss_flood_end_kb'] / 1024.0,
                       srv['rss_settled_kb'] / 1024.0, srv['settle_s'], grown), 'logs/tokened.server.log')
+            parts = []
+            for when in ('before', 'settled'):
+                try:
+                    kb = dict((l.split(':')[0], int(l.split()[1])) for l in open(
+                        os.path.join(out, 'tokened.status.%s.txt' % when)))
+                    parts.append('%s: anonymous %.1f, file %.1f MiB' % (
+                        when, kb.get('RssAnon', 0) / 1024.0, kb.get('RssFile', 0) / 1024.0))
+                except (OSError, ValueError, IndexError):
+                    pass
+            if parts:
+                lines.append('- tokened server RSS, ' + '; '.join(parts) + ' (tokened.heap.settled.txt: the Java heap)')
             ping = ''
             try:
                 ping = [l for l in open(os.path.join(out, 'logs/tokened.ping.log')) if 'received' in l]
