@@ -13,9 +13,10 @@ import java.util.Arrays;
  * budget full, the oldest one of the sources holding the most — is named to make room, so half-open handshakes (a
  * client that never confirms, about 4 KB/s from one host) can delay nobody: a new client always gets a slot, and
  * loses it only to a flood from more addresses than the budget holds handshakes, and only if it takes longer to
- * confirm than that flood takes to fill the budget. Its pressure, which turns address validation on, is counted
- * per source too ({@link #isSourceOverShare}, {@link #isUnderPressure}): one host is its own pressure. The idea is TCP's SYN queue drop of the oldest embryonic
+ * confirm than that flood takes to fill the budget. The idea is TCP's SYN queue drop of the oldest embryonic
  * connection (RFC 4987 section 3.4, "Recycling the oldest half-open TCB"), taken from the sources that hold the most.
+ * Its pressure, which turns address validation on, is counted per source too ({@link #isSourceOverShare},
+ * {@link #isUnderPressure}): one host is its own pressure.
  * <p>
  * Slots are a doubly linked list over fixed arrays, oldest first; sources are counted in a fixed table of hash
  * buckets with a secret seed, as in {@link SourceRateLimiter} (two sources sharing a bucket share its cap). Nothing is
