@@ -12,7 +12,9 @@
 #              work of both ends and the relay's lateness), while a hello carrying the NEW_TOKEN token the probe's
 #              previous connection brought takes one; a hello lost, dropped or answered late costs a retransmission
 #              timeout more (the summary counts the attempts over 3 RTTs apart, gives the first connect apart from
-#              the returning ones, and the server's CPU per thread class over the flood, thread_cpu.py).
+#              the returning ones, and the server's CPU per thread class over the flood, thread_cpu.py). A second
+#              probe beside it (ConnectProbe --first-contacts) is a new client at every connect — its own endpoint,
+#              no token — as a server sees a client it never met; it is judged by the same MAX_RTTS.
 #   tokened    for `pacelink ping --echo`: TOKENED_RATE valid-MAC hellos a second for DURATION s from SOURCES
 #              addresses, spending every token a RETRY brings on a genuine hello and repeating it in between (the
 #              Diffie-Hellman work is what this costs the server), while `pacelink ping` sends a request every 0.2 s.
@@ -161,6 +163,12 @@ half_open() { # server: receive or perf
     --summary "$OUT/$name.probe.json" > "$OUT/logs/$name.probe.log" 2>&1 &
   local probe_pid=$!
   PIDS+=("$probe_pid")
+  # Beside the returning client, new ones: every connect from an endpoint of its own, without a token.
+  java $TOOL_OPTS $AGRONA -cp "$BENCH" io.pacelink.perf.soak.ConnectProbe --target "127.0.0.1:$relay" \
+    --peer-key "$OUT/config/pacelink/host.pub" --rtt-ms "$((2 * DELAY))" --duration "$((DURATION + 4))" \
+    --first-contacts --summary "$OUT/$name.first.probe.json" > "$OUT/logs/$name.first.probe.log" 2>&1 &
+  local first_pid=$!
+  PIDS+=("$first_pid")
   python3 "$HERE/thread_cpu.py" watch "$SERVER_PID" "$OUT/$name.threads.json" 0.5 > /dev/null 2>&1 &
   local watch_pid=$!
   PIDS+=("$watch_pid")
@@ -171,6 +179,7 @@ half_open() { # server: receive or perf
   wait "$ATTACK_PID"
   flood_end=$(date +%s.%N)
   wait "$probe_pid"
+  wait "$first_pid"
   stat_json "$SERVER_PID" "$OUT/$name.stat.json"
   stop "$relay_pid" "$SERVER_PID"
   wait "$watch_pid" 2>/dev/null
@@ -192,6 +201,7 @@ tokened() {
   stat_json "$SERVER_PID" "$OUT/$name.before.stat.json"
   local rss_before
   rss_before=$(rss_kb "$SERVER_PID")
+  grep -E '^(VmRSS|RssAnon|RssFile|RssShmem):' "/proc/$SERVER_PID/status" > "$OUT/$name.status.before.txt" 2>/dev/null
   local pings=$((DURATION * 5))
   local flood_start
   flood_start=$(date +%s.%N)
@@ -224,6 +234,10 @@ tokened() {
   sleep "$SETTLE"
   local rss_settled
   rss_settled=$(rss_kb "$SERVER_PID")
+  # What the resident memory is made of (anonymous: Java and C heaps, stacks; file: the jar and CDS archive mapped),
+  # then the Java heap as the JVM sees it — read after the figure, as an attach costs memory of its own.
+  grep -E '^(VmRSS|RssAnon|RssFile|RssShmem):' "/proc/$SERVER_PID/status" > "$OUT/$name.status.settled.txt" 2>/dev/null
+  jcmd "$SERVER_PID" GC.heap_info > "$OUT/$name.heap.settled.txt" 2>&1
   printf '{"rss_before_kb": %s, "rss_peak_kb": %s, "rss_flood_end_kb": %s, "rss_settled_kb": %s, "settle_s": %s, "ping_exit": %s, "flood_start": %s, "flood_end": %s}\n' \
     "$rss_before" "$rss_peak" "$rss_end" "$rss_settled" "$SETTLE" "$ping_exit" "$flood_start" "$flood_end" \
     > "$OUT/$name.server.json"
@@ -292,14 +306,15 @@ for c in cases.split(','):
     if c == 'half-open':
         for s in servers.split(','):
             name = 'half-open-' + s
-            p = load_json(name + '.probe.json')
-            if p is None:
-                check('%s: every connect within %.1f RTTs' % (name, max_rtts), False, 'no probe summary',
-                      'logs/%s.probe.log' % name)
-            else:
+            for probe, who in (('probe', 'a returning client'), ('first.probe', 'new clients')):
+                p = load_json('%s.%s.json' % (name, probe))
+                if p is None:
+                    check('%s, %s: every connect within %g RTTs' % (name, who, max_rtts), False, 'no probe summary',
+                          'logs/%s.%s.log' % (name, probe))
+                    continue
                 over = [a for a in p['attempt_list'] if 'failed' in a or a['rtts'] > max_rtts]
                 third = [a for a in p['attempt_list'] if 'failed' not in a and a['rtts'] > 3]
-                check('%s: every connect within %g RTTs' % (name, max_rtts),
+                check('%s, %s: every connect within %g RTTs' % (name, who, max_rtts),
                       p['attempts'] > 0 and not over,
                       '%d connects through a %.0f ms RTT path, %d failed; p50 %.1f ms = %.2f RTTs, max %.1f ms = '
                       '%.2f RTTs; %d over %g RTTs, %d of them over 3 (a third round trip or a stall): %s' % (
@@ -307,8 +322,8 @@ for c in cases.split(','):
                           p['max_rtts'], len(over), max_rtts, len(third),
                           ', '.join('%s s: %s' % (a['at_s'], a.get('failed') or '%.2f' % a['rtts'])
                                     for a in over) or 'none'),
-                      'logs/%s.probe.log' % name)
-                if 'first_rtts' in p:
+                      'logs/%s.%s.log' % (name, probe))
+                if probe == 'probe' and 'first_rtts' in p:
                     lines.append('- %s: the first connect (no token yet) %.2f RTTs; the %d returning ones (each '
                                  'hello carrying the NEW_TOKEN token the connection before brought) p50 %.2f RTTs, '
                                  'max %.2f' % (name, p['first_rtts'], p['returning_connected'],
@@ -365,6 +380,17 @@ for c in cases.split(','):
                   'RSS %.1f MiB before, %.1f peak, %.1f at the end of the flood, %.1f %d s later (%+.1f MiB)' % (
                       srv['rss_before_kb'] / 1024.0, srv['rss_peak_kb'] / 1024.0, srv['rss_flood_end_kb'] / 1024.0,
                       srv['rss_settled_kb'] / 1024.0, srv['settle_s'], grown), 'logs/tokened.server.log')
+            parts = []
+            for when in ('before', 'settled'):
+                try:
+                    kb = dict((l.split(':')[0], int(l.split()[1])) for l in open(
+                        os.path.join(out, 'tokened.status.%s.txt' % when)))
+                    parts.append('%s: anonymous %.1f, file %.1f MiB' % (
+                        when, kb.get('RssAnon', 0) / 1024.0, kb.get('RssFile', 0) / 1024.0))
+                except (OSError, ValueError, IndexError):
+                    pass
+            if parts:
+                lines.append('- tokened server RSS, ' + '; '.join(parts) + ' (tokened.heap.settled.txt: the Java heap)')
             ping = ''
             try:
                 ping = [l for l in open(os.path.join(out, 'logs/tokened.ping.log')) if 'received' in l]

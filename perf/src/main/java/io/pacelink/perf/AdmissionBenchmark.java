@@ -82,7 +82,7 @@ public class AdmissionBenchmark
         final HandshakeFrameFlyweight frame = decoder.handshake();
         // A token buys one hello: after the first call the tokened hello measures a spent token's path (verify, the
         // spent-token lookup, a new RETRY).
-        return admission.admit(frame, HELLO_BYTES, source, nowNs, retryToken, 0, false, false);
+        return admission.admit(frame, HELLO_BYTES, source, nowNs, retryToken, 0, false, false, false);
     }
 
     @Benchmark

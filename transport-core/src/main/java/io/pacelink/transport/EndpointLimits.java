@@ -92,6 +92,14 @@ public final class EndpointLimits
     public static final int DEFAULT_RETRY_THRESHOLD_HANDSHAKES_PER_SECOND = 1000;
 
     /**
+     * Hellos without a valid token per second from one source address (after a quarter second's worth back to back)
+     * above which {@link RetryMode#AUTO} answers that source's with a RETRY, and only that source's: a tenth of
+     * {@link #DEFAULT_RETRY_THRESHOLD_HANDSHAKES_PER_SECOND}, so a flood from one host validates that host and leaves
+     * the other clients' first connects at one round trip.
+     */
+    public static final int DEFAULT_RETRY_THRESHOLD_HANDSHAKES_PER_SECOND_PER_SOURCE = 100;
+
+    /**
      * Answers per second one source address may draw before its address is validated (RETRYs, refusals), after a
      * burst of twice as many.
      */
@@ -145,6 +153,7 @@ public final class EndpointLimits
     private int maxUnconfirmedHandshakesPerSource = DEFAULT_MAX_UNCONFIRMED_HANDSHAKES_PER_SOURCE;
     private RetryMode retryMode = RetryMode.AUTO;
     private int retryThresholdHandshakesPerSecond = DEFAULT_RETRY_THRESHOLD_HANDSHAKES_PER_SECOND;
+    private int retryThresholdHandshakesPerSecondPerSource = DEFAULT_RETRY_THRESHOLD_HANDSHAKES_PER_SECOND_PER_SOURCE;
     private int unvalidatedAnswersPerSecondPerSource = DEFAULT_UNVALIDATED_ANSWERS_PER_SECOND_PER_SOURCE;
     private int unvalidatedAnswersPerSecond = DEFAULT_UNVALIDATED_ANSWERS_PER_SECOND;
     private int keyExchangesPerSecond = DEFAULT_KEY_EXCHANGES_PER_SECOND;
@@ -382,6 +391,26 @@ public final class EndpointLimits
     public int retryThresholdHandshakesPerSecond()
     {
         return retryThresholdHandshakesPerSecond;
+    }
+
+    /**
+     * @param handshakes hellos without a valid token per second from one source address, after a quarter second's
+     *                   worth back to back, above which {@link RetryMode#AUTO} answers that source's with a RETRY,
+     *                   4..1,000,000. Hellos beyond it do not count towards
+     *                   {@link #retryThresholdHandshakesPerSecond}, so one host's flood does not turn the RETRY on
+     *                   for everyone.
+     * @return this.
+     */
+    public EndpointLimits retryThresholdHandshakesPerSecondPerSource(final int handshakes)
+    {
+        retryThresholdHandshakesPerSecondPerSource =
+            requireRange("retryThresholdHandshakesPerSecondPerSource", handshakes, 4, 1_000_000);
+        return this;
+    }
+
+    public int retryThresholdHandshakesPerSecondPerSource()
+    {
+        return retryThresholdHandshakesPerSecondPerSource;
     }
 
     /**

@@ -13,9 +13,14 @@ public enum RetryMode
     ALWAYS,
 
     /**
-     * A RETRY only under handshake pressure — when the unconfirmed handshakes fill half their budget, or hellos
-     * without a token arrive faster than {@link EndpointLimits#retryThresholdHandshakesPerSecond}: a normal connect
-     * takes one round trip, a flood turns address validation on. The default, as QUIC servers do.
+     * A RETRY only under handshake pressure, decided per source first: a source that holds half its share of the
+     * unconfirmed handshakes ({@link EndpointLimits#maxUnconfirmedHandshakesPerSource}) or sends hellos without a
+     * token faster than {@link EndpointLimits#retryThresholdHandshakesPerSecondPerSource} gets RETRYs, alone; every
+     * source gets them when the handshakes held within those shares fill half the budget, or the hellos without a
+     * token of the sources within their thresholds arrive faster than
+     * {@link EndpointLimits#retryThresholdHandshakesPerSecond}. A normal connect takes one round trip, also beside a
+     * flood from one host; a flood from many addresses turns address validation on for all. The default, as QUIC
+     * servers do.
      */
     AUTO,
 

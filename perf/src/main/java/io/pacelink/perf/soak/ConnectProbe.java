@@ -33,7 +33,9 @@ import java.util.concurrent.Callable;
  * hello lost or dropped costs a retransmission timeout on top. One endpoint for all, as a returning client: after its
  * first connection it holds the server's NEW_TOKEN token (docs/security.md, "Admission"), which each later hello
  * carries, so the first connect is the only one a flood can send through a RETRY — it is reported apart ({@code
- * first_*}) beside the later ones ({@code returning_*}). It prints one JSON object: every attempt (when, how long, in
+ * first_*}) beside the later ones ({@code returning_*}). With {@code --first-contacts} every connect is a new
+ * client's instead (an endpoint of its own, no token), as the server sees one it never met: under a flood from
+ * another host it should still take one round trip. It prints one JSON object: every attempt (when, how long, in
  * RTTs, or why it failed) and the count, median and maximum; the script judges them.
  */
 @Command(
@@ -70,6 +72,10 @@ public final class ConnectProbe implements Callable<Integer>
         "after the connect, so a connection dropped at once never gets it; 0 closes at once.")
     private double holdRtts;
 
+    @Option(names = "--first-contacts", description = "Every connect from a new endpoint of its own (a new client " +
+        "each time, holding no token: the server's first contact with it) instead of one returning endpoint.")
+    private boolean firstContacts;
+
     @Option(names = "--summary", description = "Write the JSON summary here too (always printed).")
     private Path summary;
 
@@ -96,19 +102,26 @@ public final class ConnectProbe implements Callable<Integer>
         final InetSocketAddress server = new InetSocketAddress(target.substring(0, colon),
             Integer.parseInt(target.substring(colon + 1)));
         final PacelinkContext context = new PacelinkContext().bindAddress(new InetSocketAddress("127.0.0.1", 0))
-            .acceptConnections(false);
+            .acceptConnections(false).countersFile(!firstContacts);
         context.security().serverPublicKey(KeyFiles.readPublicKey(peerKey));
         final SplittableRandom random = new SplittableRandom(7);
         final ArrayNode attempts = MAPPER.createArrayNode();
         final List<Double> connectedMs = new ArrayList<>();
         int failed = 0;
         final long timeoutNs = (long)(timeoutSeconds * 1e9);
-        try (Endpoint endpoint = Endpoint.launch(context))
+        Endpoint endpoint = Endpoint.launch(context);
+        try
         {
             final long startNs = System.nanoTime();
             final long durationNs = (long)(durationSeconds * 1e9);
             while (System.nanoTime() - startNs < durationNs)
             {
+                if (firstContacts && !attempts.isEmpty())
+                {
+                    // A new client: its own endpoint (port, and no NEW_TOKEN kept), launched before the clock starts.
+                    endpoint.close();
+                    endpoint = Endpoint.launch(context);
+                }
                 final long calledNs = System.nanoTime();
                 final ObjectNode attempt = attempts.addObject();
                 attempt.put("at_s", Math.round((calledNs - startNs) / 1e6) / 1e3);
@@ -129,6 +142,10 @@ public final class ConnectProbe implements Callable<Integer>
                 }
                 Thread.sleep(minMs + random.nextInt(maxMs - minMs + 1));
             }
+        }
+        finally
+        {
+            endpoint.close();
         }
         final List<Double> sorted = new ArrayList<>(connectedMs);
         Collections.sort(sorted);

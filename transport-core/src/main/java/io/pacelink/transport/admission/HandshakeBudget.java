@@ -15,6 +15,8 @@ import java.util.Arrays;
  * loses it only to a flood from more addresses than the budget holds handshakes, and only if it takes longer to
  * confirm than that flood takes to fill the budget. The idea is TCP's SYN queue drop of the oldest embryonic
  * connection (RFC 4987 section 3.4, "Recycling the oldest half-open TCB"), taken from the sources that hold the most.
+ * Its pressure, which turns address validation on, is counted per source too ({@link #isSourceOverShare},
+ * {@link #isUnderPressure}): one host is its own pressure.
  * <p>
  * Slots are a doubly linked list over fixed arrays, oldest first; sources are counted in a fixed table of hash
  * buckets with a secret seed, as in {@link SourceRateLimiter} (two sources sharing a bucket share its cap). Nothing is
@@ -38,6 +40,8 @@ public final class HandshakeBudget
     private final Long2LongHashMap slotById = new Long2LongHashMap(NIL);
     private final long seed;
     private final int maxPerSource;
+    private final int sourceShare;
+    private int heldBeyondShares;
     private int oldest = NIL;
     private int newest = NIL;
     private int free;
@@ -66,6 +70,7 @@ public final class HandshakeBudget
         Arrays.fill(previous, NIL);
         free = 0;
         this.maxPerSource = maxPerSource;
+        this.sourceShare = (maxPerSource + 1) / 2;
         this.seed = seed;
     }
 
@@ -86,12 +91,29 @@ public final class HandshakeBudget
     }
 
     /**
-     * @return true when half the budget or more is held: reason enough to validate addresses before holding more
-     * ({@link io.pacelink.transport.RetryMode#AUTO}).
+     * Whether the budget is under pressure from many sources: the handshakes held within their sources' shares (half
+     * a source's cap, {@link #isSourceOverShare}) fill half the budget or more — reason enough to validate every
+     * address before holding more ({@link io.pacelink.transport.RetryMode#AUTO}). What a source holds beyond its
+     * share is left out: one busy or hostile host (it may hold its whole cap, half the budget) is that host's own
+     * pressure and turns the RETRY on for that host only, so the other clients' first connects keep their single
+     * round trip. A flood from many addresses (spoofed ones hold one handshake each) fills the budget within shares
+     * and still turns it on for everyone.
+     *
+     * @return true when the handshakes held within their sources' shares fill half the budget or more.
      */
     public boolean isUnderPressure()
     {
-        return 2 * size >= ids.length;
+        return 2 * (size - heldBeyondShares) >= ids.length;
+    }
+
+    /**
+     * @param source a source address.
+     * @return true if the source holds its share of the budget or more — half its cap, rounded up — so that
+     * {@link io.pacelink.transport.RetryMode#AUTO} validates its address before holding another of its handshakes.
+     */
+    public boolean isSourceOverShare(final InetAddress source)
+    {
+        return countBySource[bucket(source)] >= sourceShare;
     }
 
     /**
@@ -171,7 +193,10 @@ public final class HandshakeBudget
             next[newest] = slot;
         }
         newest = slot;
-        countBySource[bucket]++;
+        if (++countBySource[bucket] > sourceShare)
+        {
+            heldBeyondShares++;
+        }
         slotById.put(id, slot);
         size++;
     }
@@ -206,7 +231,10 @@ public final class HandshakeBudget
         {
             previous[after] = before;
         }
-        countBySource[sourceBuckets[slot]]--;
+        if (countBySource[sourceBuckets[slot]]-- > sourceShare)
+        {
+            heldBeyondShares--;
+        }
         previous[slot] = NIL;
         next[slot] = free;
         free = slot;

@@ -78,6 +78,7 @@ public final class HelloAdmission
     private final AddressValidator validator;
     private final SourceRateLimiter rateLimiter;
     private final SourceRateLimiter unvalidatedRate;
+    private final SourceRateLimiter unvalidatedRatePerSource;
     private final UsedTokens usedTokens;
     private final AddressValidator newTokens;
     private final UsedTokens usedNewTokens;
@@ -98,6 +99,9 @@ public final class HelloAdmission
             RATE_LIMITER_BUCKETS, hashSeed, limits.handshakesPerSecondPerSource(), limits.handshakeBurstPerSource());
         this.unvalidatedRate = SourceRateLimiter.global(
             limits.retryThresholdHandshakesPerSecond(), limits.retryThresholdHandshakesPerSecond() / 4);
+        final int perSourceThreshold = limits.retryThresholdHandshakesPerSecondPerSource();
+        this.unvalidatedRatePerSource = new SourceRateLimiter(
+            RATE_LIMITER_BUCKETS, Long.rotateLeft(hashSeed, 32), perSourceThreshold, perSourceThreshold / 4);
         this.usedTokens = new UsedTokens(USED_TOKENS, limits.retryTokenLifetimeNs());
         final long newTokenLifetimeNs = limits.newTokenLifetimeNs();
         this.newTokens = 0 == newTokenLifetimeNs ? null : AddressValidator.forNewTokens(key, newTokenLifetimeNs);
@@ -116,8 +120,11 @@ public final class HelloAdmission
      * @param nowNs           the current time.
      * @param retryToken      receives the token of a RETRY answer.
      * @param retryOffset     where the token goes.
-     * @param isUnderPressure true if the server's unconfirmed handshakes fill half their budget: {@link RetryMode#AUTO}
+     * @param isUnderPressure true if the server's unconfirmed handshakes held within their sources' shares fill
+     *                        half their budget ({@link HandshakeBudget#isUnderPressure}): {@link RetryMode#AUTO}
      *                        validates every address then.
+     * @param isSourceOverShare true if this hello's source holds its share of that budget
+     *                        ({@link HandshakeBudget#isSourceOverShare}): {@link RetryMode#AUTO} validates its address.
      * @param isRetryRequired true if a hello without a valid token gets a RETRY whatever the mode (a secure key
      *                        request, which learns the server's key from it, or a hello whose MAC failed).
      * @return {@link #ACCEPT}, {@link #ACCEPT_UNVALIDATED}, {@link #DROP} or {@link #RETRY} (the token is
@@ -131,6 +138,7 @@ public final class HelloAdmission
         final MutableDirectBuffer retryToken,
         final int retryOffset,
         final boolean isUnderPressure,
+        final boolean isSourceOverShare,
         final boolean isRetryRequired)
     {
         if (datagramLength < PacelinkContext.MIN_DATAGRAM_SIZE_BYTES)
@@ -156,7 +164,7 @@ public final class HelloAdmission
         // token shows its client already had that answer: a NEW_TOKEN proves the address, not the key (a client that
         // pins no key sends its key request with the token it kept from its last connection).
         if ((isRetryRequired && VALIDATED_BY_RETRY_TOKEN != validatedBy) ||
-            (!isValidated && isRetryDue(nowNs, isUnderPressure)))
+            (!isValidated && isRetryDue(source, nowNs, isUnderPressure, isSourceOverShare)))
         {
             validator.mint(source, clientId, nowNs, retryToken, retryOffset);
             return RETRY;
@@ -284,11 +292,20 @@ public final class HelloAdmission
     }
 
     /**
-     * Whether a hello without a valid token gets a RETRY: always, never, or ({@link RetryMode#AUTO}) when the
-     * unconfirmed handshakes fill half their budget or such hellos come faster than the threshold rate — so a flood
-     * turns address validation on by itself, and a quiet server connects in one round trip.
+     * Whether a hello without a valid token gets a RETRY: always, never, or ({@link RetryMode#AUTO}) under pressure —
+     * its source's own first: the source holds its share of the unconfirmed handshakes, or sends such hellos faster
+     * than its threshold; then everyone's: the handshakes held within shares fill half the budget, or the hellos of
+     * the sources within their thresholds together come faster than the global one. So a flood from one host (the
+     * half-open flood of docs/security.md, "Floods, measured") validates that host's addresses and leaves a new
+     * client elsewhere at one round trip, while a flood from many addresses — spoofed ones, each sending a few — still
+     * turns address validation on for all. RFC 9000 section 8.1 leaves when to validate to the server. A hello over
+     * its source's threshold is not counted towards the global one.
      */
-    private boolean isRetryDue(final long nowNs, final boolean isUnderPressure)
+    private boolean isRetryDue(
+        final InetSocketAddress source,
+        final long nowNs,
+        final boolean isUnderPressure,
+        final boolean isSourceOverShare)
     {
         switch (retryMode)
         {
@@ -297,7 +314,8 @@ public final class HelloAdmission
             case NEVER:
                 return false;
             default:
-                return isUnderPressure || !unvalidatedRate.tryAcquire(null, nowNs);
+                return isSourceOverShare || !unvalidatedRatePerSource.tryAcquire(source.getAddress(), nowNs) ||
+                    isUnderPressure || !unvalidatedRate.tryAcquire(null, nowNs);
         }
     }
 }

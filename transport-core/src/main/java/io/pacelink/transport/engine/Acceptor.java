@@ -217,7 +217,8 @@ final class Acceptor
         // address — rather than from silence that reads like a dead host. Neither answer costs public-key work, and
         // such a hello gets its RETRY in every retry mode: it is how a key request learns the key.
         final int verdict = admission.admit(hello, length + Crc32cPacketCheck.TRAILER_LENGTH, source, nowNs,
-            retryToken, 0, handshakeBudget.isUnderPressure(), !isMacValid);
+            retryToken, 0, handshakeBudget.isUnderPressure(), handshakeBudget.isSourceOverShare(source.getAddress()),
+            !isMacValid);
         if (HelloAdmission.RETRY == verdict)
         {
             replies.sendRetry(

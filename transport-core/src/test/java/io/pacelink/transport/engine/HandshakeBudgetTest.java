@@ -96,6 +96,103 @@ class HandshakeBudgetTest
     }
 
     /**
+     * The half-open flood of docs/security.md ("Floods, measured"): one host, 10,000 hellos a second, following every
+     * RETRY and never confirming. In the default mode the RETRY is that host's only — it holds its share of the
+     * budget and sends tokenless hellos far over its threshold — so a client on another host keeps connecting in one
+     * round trip, its hello taken without a token each time (before, the flood turned the RETRY on for everyone).
+     */
+    @Test
+    void aFloodFromOneHostLeavesAnotherHostsConnectsAtOneRoundTrip()
+    {
+        final EndpointCore server = newServer(RetryMode.AUTO, 8);
+        final RawClient attacker = new RawClient(network.newPort("127.0.0.9", 7000), serverPort.localAddress());
+        final long[] nextClientId = {1};
+        for (int i = 0; i < 100; i++)
+        {
+            halfOpen(attacker, nextClientId);
+            bed.step();
+        }
+        assertTrue(server.securityCounters().retriesSent().get() > 50,
+            "the attacker's hellos get RETRYs: " + server.securityCounters().retriesSent().get());
+
+        for (int attempt = 0; attempt < 5; attempt++)
+        {
+            // A new client each time (a returning one would bring the NEW_TOKEN token of its last connection).
+            final EndpointCore client = bed.newCore(network.newPort("127.0.0.2", 2000 + attempt), false, 16);
+            final long unvalidatedBefore = server.securityCounters().handshakesUnvalidated().get();
+            final Connection connection = client.connect(serverPort.localAddress(), null, bed.nowNs());
+            final long startNs = bed.nowNs();
+            bed.run(() ->
+            {
+                halfOpen(attacker, nextClientId);
+                return ConnectionState.CONNECTED == connection.state() && null != bed.accept(server);
+            }, TimeUnit.MILLISECONDS.toNanos(50), "a connect beside the one-host flood " + attempt);
+            assertEquals(unvalidatedBefore + 1, server.securityCounters().handshakesUnvalidated().get(),
+                "the client's hello taken without a RETRY, and none of the attacker's");
+            assertTrue(bed.nowNs() - startNs <= 4 * CoreTestBed.STEP_NS, "connect took " + (bed.nowNs() - startNs));
+            connection.closeNow();
+            for (int i = 0; i < 50; i++)
+            {
+                halfOpen(attacker, nextClientId);
+                bed.step();
+            }
+        }
+    }
+
+    /**
+     * Both sides of the per-source threshold: one host's tokenless hellos are taken up to its burst (a quarter
+     * second's worth) and then get RETRYs; they do not count towards the global threshold, so another host's are
+     * taken up to the global burst; one more from that host, past it, gets a RETRY.
+     */
+    @Test
+    void oneHostOverItsThresholdGetsRetriesAndLeavesTheGlobalThresholdToTheOthers()
+    {
+        final PacelinkContext context = new PacelinkContext();
+        context.limits()
+            .maxUnconfirmedHandshakes(1_000)
+            .maxUnconfirmedHandshakesPerSource(1_000)
+            .retryThresholdHandshakesPerSecond(100)
+            .retryThresholdHandshakesPerSecondPerSource(40)
+            .handshakesPerSecondPerSource(1_000_000)
+            .handshakeBurstPerSource(1_000_000)
+            .unvalidatedAnswersPerSecondPerSource(1_000_000);
+        final EndpointCore server = bed.newCore(serverPort, true, 8, context, new ArrayList<>(), null);
+        final RawClient forger = new RawClient(network.newPort("127.0.0.9", 7000), serverPort.localAddress());
+        final InetSocketAddress busy = new InetSocketAddress("10.0.0.1", 9000);
+        long clientId = 100;
+        for (int i = 0; i < 10; i++)
+        {
+            serverPort.inject(forger.helloDatagram(clientId++, null), busy);
+        }
+        bed.step();
+        assertEquals(10, server.securityCounters().handshakesUnvalidated().get(), "the burst: 40 / 4");
+        assertEquals(0, server.securityCounters().retriesSent().get());
+        for (int i = 0; i < 1_000; i++)
+        {
+            serverPort.inject(forger.helloDatagram(clientId++, null), busy);
+        }
+        for (int i = 0; i < 20; i++)
+        {
+            bed.step(); // a receive batch a step; 2 ms in all, a tenth of the busy host's next credit
+        }
+        assertEquals(10, server.securityCounters().handshakesUnvalidated().get());
+        assertEquals(1_000, server.securityCounters().retriesSent().get(), "over its threshold: RETRYs");
+
+        // The global burst is 25 (100 / 4), 10 of them spent by the busy host within its threshold.
+        for (int i = 0; i < 15; i++)
+        {
+            serverPort.inject(forger.helloDatagram(clientId++, null), new InetSocketAddress("10.0.1." + i, 9000));
+        }
+        bed.step();
+        assertEquals(25, server.securityCounters().handshakesUnvalidated().get(), "the others' hellos taken");
+        assertEquals(1_000, server.securityCounters().retriesSent().get());
+        serverPort.inject(forger.helloDatagram(clientId, null), new InetSocketAddress("10.0.2.1", 9000));
+        bed.step();
+        assertEquals(25, server.securityCounters().handshakesUnvalidated().get());
+        assertEquals(1_001, server.securityCounters().retriesSent().get(), "past the global burst: a RETRY");
+    }
+
+    /**
      * Half-open handshakes from 64 spoofed sources, tokens included as if the attacker could read them: the whole
      * budget fills and its oldest go first; a new client still connects.
      */
