@@ -21,7 +21,7 @@ import java.util.Set;
  * <tr><td>{@code fq.perPacketPacing}</td><td>true</td><td>true: each packet's departure is stamped like the Linux
  * TCP stack's EDT ({@code tcp_wstamp_ns}) and fq enforces it; false: sch_fq's own socket-rate pacing, a quantum
  * back to back per {@code quantum / rate}</td></tr>
- * <tr><td>{@code fq.catchUpHorizonUs}</td><td>1000</td><td>per-packet pacing: how far behind its schedule a
+ * <tr><td>{@code fq.catchUpHorizonUs}</td><td>3000</td><td>per-packet pacing: how far behind its schedule a
  * backlogged flow may fall (the agent woke late) and still send what fell due, back to back — at most this much of
  * its pacing rate, plus what the flow's pacing quantum exceeds 750 µs by ({@code PacingQuantum})</td></tr>
  * </table>
@@ -122,11 +122,17 @@ public final class FqConfig
     public static final int MAX_QUANTUM_BYTES = 1 << 20;
 
     /**
-     * Default catch-up horizon: 1 ms, the granularity of a user-space timer that sleeps (Chromium's QUIC pacing sender
-     * sends what is due within its 1 ms alarm granularity), and about the burst Linux TCP sizes its segments to
-     * ({@code tcp_tso_autosize}: 1/1024 s of the pacing rate).
+     * Default catch-up horizon: 3 ms, the shortest pacing quantum (750 µs) plus 2.25 ms for the wake-up's own
+     * lateness. A user-space sender that shares its cores (with its receiver, a path emulator's real-time threads,
+     * the JIT compilers) is descheduled for longer than a timer's slack now and then, and every microsecond of
+     * lateness beyond the horizon is rate it never sends: through an emulated 1 Gbit/s path a BBR sender with a 1 ms
+     * horizon reached 0.86 of kernel TCP's rate, with 3 ms 0.94 (perf/FINDINGS.md). Chromium's QUIC pacing sender
+     * lets a pacing-limited sender make up all lost time ({@code quic/core/congestion_control/pacing_sender.cc}:
+     * {@code ideal_next_packet_send_time_ += delay} while {@code pacing_limited_}); a bound in time still keeps the
+     * burst after a long stall (a collection, a safepoint) to 3 ms of the rate, under a third of the BDP of a
+     * 10 ms path.
      */
-    public static final long DEFAULT_CATCH_UP_HORIZON_US = 1_000L;
+    public static final long DEFAULT_CATCH_UP_HORIZON_US = 3_000L;
 
     /**
      * The largest catch-up horizon: 1 s, as sch_fq clamps a packet's delay.

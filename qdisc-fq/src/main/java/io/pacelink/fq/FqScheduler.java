@@ -33,7 +33,7 @@ import java.util.ArrayDeque;
  * Linux TCP stack stamps on each packet ({@code tcp_wstamp_ns}) and sch_fq enforces. A new flow sends its initial
  * quantum unpaced (Linux TCP leaves a connection's first 10 segments unpaced). A flow behind schedule while backlogged
  * (the agent woke late) sends what fell due back to back, as far back as the catch-up horizon
- * ({@code fq.catchUpHorizonUs}, 1 ms, grown by what the flow's pacing quantum exceeds 750 µs by: {@link
+ * ({@code fq.catchUpHorizonUs}, 3 ms, grown by what the flow's pacing quantum exceeds 750 µs by: {@link
  * PacingQuantum}, ten datagrams' time at low rates): a burst measured in time, at most that much of its pacing rate,
  * so an agent that sleeps until a release, or a quantum, and wakes late loses nothing and need not spin to be early;
  * idle time (nothing to send,

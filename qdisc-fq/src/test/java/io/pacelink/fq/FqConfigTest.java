@@ -35,7 +35,7 @@ class FqConfigTest
         assertEquals(3_000_000_000L, config.gcAgeNs());
         assertTrue(config.pacing());
         assertTrue(config.perPacketPacing());
-        assertEquals(1_000_000L, config.catchUpHorizonNs(), "1 ms");
+        assertEquals(3_000_000L, config.catchUpHorizonNs(), "3 ms");
     }
 
     @Test

@@ -5,6 +5,8 @@ import io.pacelink.transport.schedule.PacingQuantum;
 import io.pacelink.transport.testing.TestControllerContext;
 import org.junit.jupiter.api.Test;
 
+import java.util.Map;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -37,12 +39,19 @@ class FqPacingQuantumTest
      */
     private static final long WAKE_LATENESS_NS = 200_000L;
 
+    /**
+     * A sender descheduled for a while: longer than a 1 ms horizon leaves after the shortest quantum, shorter than
+     * the default leaves.
+     */
+    private static final long DESCHEDULED_LATENESS_NS = 1_500_000L;
+
     private final FqScheduler<TestFlow> scheduler =
         new FqScheduler<>(FqConfig.defaults(), new TestControllerContext(ControllerParameters.EMPTY));
     private final SchedulerHarness harness = new SchedulerHarness(scheduler);
 
     private long wakes;
     private int largestBurst;
+    private long lastWakeNs;
 
     @Test
     void at50MbitPerSecondTheAgentWakesOncePerTenDatagramsAndLosesNoRate()
@@ -63,18 +72,21 @@ class FqPacingQuantumTest
     void wakesThatOutsleepAOneMillisecondHorizonWouldLoseRate()
     {
         // The other side of the horizon: a flow activated once, before it sent a datagram, keeps the shortest quantum
-        // and fq's 1 ms horizon; the same wakes, a long quantum apart, lose what fell due more than 1 ms before each.
+        // and, configured here, a 1 ms horizon; the same wakes, a long quantum apart, lose what fell due more than
+        // 1 ms before each.
+        final FqScheduler<TestFlow> oneMillisecond = schedulerWithHorizonUs(1_000);
+        final SchedulerHarness oneMillisecondHarness = new SchedulerHarness(oneMillisecond);
         final TestFlow flow = new TestFlow(1).rate(RATE_50_MBIT).backlog(Long.MAX_VALUE);
         long nowNs = 0;
-        harness.activate(flow, nowNs);
-        harness.serve(nowNs);
+        oneMillisecondHarness.activate(flow, nowNs);
+        oneMillisecondHarness.serve(nowNs);
         final long startBytes = flow.sentBytes;
         while (nowNs + QUANTUM_50_MBIT_NS + WAKE_LATENESS_NS <= SECOND)
         {
             nowNs += QUANTUM_50_MBIT_NS + WAKE_LATENESS_NS;
-            harness.serve(nowNs);
+            oneMillisecondHarness.serve(nowNs);
         }
-        assertEquals(PacingQuantum.MIN_QUANTUM_NS, scheduler.nextReleaseQuantumNs());
+        assertEquals(PacingQuantum.MIN_QUANTUM_NS, oneMillisecond.nextReleaseQuantumNs());
         final long sentBytes = flow.sentBytes - startBytes;
         assertTrue(sentBytes < RATE_50_MBIT * 6 / 10, "the 1 ms horizon forgets most of each wait: " + sentBytes +
             " B in a second at " + RATE_50_MBIT + " B/s");
@@ -90,6 +102,37 @@ class FqPacingQuantumTest
         assertEquals(RATE_1_GBIT / 10, flow.sentBytes - 10L * MTU, RATE_1_GBIT / 10 * 0.01);
         assertTrue(largestBurst <= (PacingQuantum.MIN_QUANTUM_NS + WAKE_LATENESS_NS) / GAP_1_GBIT_NS + 1,
             "a burst is at most 750 µs and the wake's lateness of the rate: " + largestBurst);
+    }
+
+    @Test
+    void at1GbitPerSecondWakesDeschedulingTheSenderForOneAndAHalfMillisecondsLoseNoRate()
+    {
+        // A sender that shares its cores is descheduled now and then: every wake 1.5 ms late, on top of the 750 µs
+        // quantum. The default horizon (3 ms: the quantum and 2.25 ms) catches all of it up.
+        final TestFlow flow = new TestFlow(1).rate(RATE_1_GBIT).backlog(Long.MAX_VALUE);
+        serveInQuanta(scheduler, harness, flow, Long.MAX_VALUE, SECOND / 10, DESCHEDULED_LATENESS_NS);
+
+        // Everything due by the last wake was sent (the wakes are 2.25 ms apart: the run's last one is up to that
+        // much before its end).
+        assertEquals(RATE_1_GBIT * lastWakeNs / SECOND, flow.sentBytes - 10L * MTU, RATE_1_GBIT / 10 * 0.01);
+        assertTrue(largestBurst <= (PacingQuantum.MIN_QUANTUM_NS + DESCHEDULED_LATENESS_NS) / GAP_1_GBIT_NS + 1,
+            "a burst is what fell due in one quantum and its lateness: " + largestBurst);
+    }
+
+    @Test
+    void at1GbitPerSecondTheSameWakesLoseMoreThanHalfTheRateWithAOneMillisecondHorizon()
+    {
+        // The other side: with the horizon of before (1 ms), each wake 2.25 ms after the last forgets the 1.25 ms of
+        // the schedule that fell due before the horizon: the flow sends 1 ms of every 2.25 ms, under half its rate.
+        final TestFlow flow = new TestFlow(1).rate(RATE_1_GBIT).backlog(Long.MAX_VALUE);
+        final FqScheduler<TestFlow> oneMillisecond = schedulerWithHorizonUs(1_000);
+        serveInQuanta(
+            oneMillisecond, new SchedulerHarness(oneMillisecond), flow, Long.MAX_VALUE, SECOND / 10,
+            DESCHEDULED_LATENESS_NS);
+
+        final long sentBytes = flow.sentBytes - 10L * MTU;
+        assertTrue(sentBytes < RATE_1_GBIT / 10 / 2, "the 1 ms horizon forgets most of each wait: " + sentBytes +
+            " B in 100 ms at " + RATE_1_GBIT + " B/s");
     }
 
     @Test
@@ -131,22 +174,44 @@ class FqPacingQuantumTest
      */
     private void serveInQuanta(final TestFlow flow, final long congestionWindowBytes, final long durationNs)
     {
+        serveInQuanta(scheduler, harness, flow, congestionWindowBytes, durationNs, WAKE_LATENESS_NS);
+    }
+
+    /**
+     * As above, on the given scheduler (served through the given harness), each wake this late.
+     */
+    private void serveInQuanta(
+        final FqScheduler<TestFlow> fq,
+        final SchedulerHarness fqHarness,
+        final TestFlow flow,
+        final long congestionWindowBytes,
+        final long durationNs,
+        final long wakeLatenessNs)
+    {
         long nowNs = 0;
-        harness.activate(flow, congestionWindowBytes, nowNs);
-        harness.serve(nowNs); // the initial quantum, unpaced
+        fqHarness.activate(flow, congestionWindowBytes, nowNs);
+        fqHarness.serve(nowNs); // the initial quantum, unpaced
         while (true)
         {
-            final long releaseNs = scheduler.nextReleaseTimeNs();
-            final long quantumEndNs = nowNs + scheduler.nextReleaseQuantumNs();
-            nowNs = (releaseNs < quantumEndNs ? quantumEndNs : releaseNs) + WAKE_LATENESS_NS;
+            final long releaseNs = fq.nextReleaseTimeNs();
+            final long quantumEndNs = nowNs + fq.nextReleaseQuantumNs();
+            nowNs = (releaseNs < quantumEndNs ? quantumEndNs : releaseNs) + wakeLatenessNs;
             if (nowNs > durationNs)
             {
                 return;
             }
-            harness.activate(flow, congestionWindowBytes, nowNs);
-            final int burst = harness.serve(nowNs);
+            fqHarness.activate(flow, congestionWindowBytes, nowNs);
+            final int burst = fqHarness.serve(nowNs);
             largestBurst = Math.max(largestBurst, burst);
+            lastWakeNs = nowNs;
             wakes++;
         }
+    }
+
+    private static FqScheduler<TestFlow> schedulerWithHorizonUs(final long horizonUs)
+    {
+        return new FqScheduler<>(
+            FqConfig.from(ControllerParameters.of(Map.of(FqConfig.CATCH_UP_HORIZON_US, Long.toString(horizonUs)))),
+            new TestControllerContext(ControllerParameters.EMPTY));
     }
 }

@@ -97,12 +97,13 @@ class FqSchedulerTest
         assertEquals(10, harness.serve(0));
         final long dueNs = scheduler.nextReleaseTimeNs();
 
-        // 5 ms late: only the last 1 ms of the schedule is caught up, 1 ms of the rate (12,500 B) rounded up to whole
-        // packets — nine, one gap apart from 1 ms ago — and the next packet is due as the ninth's successor.
+        // 5 ms late: only the last 3 ms of the schedule (the default horizon) are caught up, 3 ms of the rate
+        // (37,500 B) rounded up to whole packets — 25, one gap apart from 3 ms ago — and the next packet is due as the
+        // 25th's successor.
         final long lateNs = dueNs + 5 * MS;
-        assertEquals(9, harness.serve(lateNs));
-        assertTrue(9L * MTU - MTU < RATE / 1_000, "at most one packet over the horizon's bytes");
-        assertEquals(lateNs - MS + 9 * PACKET_GAP_NS, scheduler.nextReleaseTimeNs());
+        assertEquals(25, harness.serve(lateNs));
+        assertTrue(25L * MTU - MTU < 3 * RATE / 1_000, "at most one packet over the horizon's bytes");
+        assertEquals(lateNs - 3 * MS + 25 * PACKET_GAP_NS, scheduler.nextReleaseTimeNs());
         assertTrue(scheduler.releaseLatenessHistogram().valuesAreEquivalent(
             5 * MS, scheduler.releaseLatenessHistogram().getMaxValue()));
     }

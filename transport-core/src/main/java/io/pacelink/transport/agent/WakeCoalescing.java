@@ -42,8 +42,8 @@ public final class WakeCoalescing
 {
     /**
      * The pacing quantum of a release whose pacer gives none, and the fixed quantum of the pacing rates before the
-     * quantum depended on the rate: three quarters of the fq pacer's 1 ms catch-up horizon, leaving a quarter for
-     * the wake-up's lateness, so a release served a quantum late loses none of its rate.
+     * quantum depended on the rate: three quarters of the fq pacer's former 1 ms catch-up horizon (3 ms now), leaving
+     * the rest for the wake-up's lateness, so a release served a quantum late loses none of its rate.
      */
     public static final long DEFAULT_PACING_QUANTUM_NS = PacingQuantum.MIN_QUANTUM_NS;
 

@@ -28,8 +28,8 @@ package io.pacelink.transport.schedule;
 public final class PacingQuantum
 {
     /**
-     * The shortest quantum: three quarters of fq's default 1 ms catch-up horizon, leaving a quarter for the wake-up's
-     * own lateness (the fixed quantum of every rate before the quantum depended on the rate).
+     * The shortest quantum: three quarters of fq's former 1 ms catch-up horizon (3 ms now), leaving the rest for the
+     * wake-up's own lateness (the fixed quantum of every rate before the quantum depended on the rate).
      */
     public static final long MIN_QUANTUM_NS = 750_000L;
 
@@ -84,9 +84,9 @@ public final class PacingQuantum
 
     /**
      * The catch-up horizon that serves a release a quantum late without losing rate: the configured horizon is for
-     * the shortest quantum, and a flow with a longer one gets the difference on top. The default horizon, 1 ms, is
-     * {@link #MIN_QUANTUM_NS} plus 250 µs for the wake-up's own lateness (a timer's slack, a descheduled thread),
-     * which does not grow with the quantum, so every flow keeps those 250 µs.
+     * the shortest quantum, and a flow with a longer one gets the difference on top. fq's default horizon, 3 ms, is
+     * {@link #MIN_QUANTUM_NS} plus 2.25 ms for the wake-up's own lateness (a timer's slack, a descheduled thread),
+     * which does not grow with the quantum, so every flow keeps those 2.25 ms.
      *
      * @param configuredHorizonNs the pacer's configured horizon; 0 keeps no lateness at all, and stays 0.
      * @param quantumNs           the flow's {@link #quantumNs quantum}.
