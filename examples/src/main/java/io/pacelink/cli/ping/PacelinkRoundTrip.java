@@ -33,7 +33,7 @@ final class PacelinkRoundTrip implements RoundTrip, MessageHandler
     private final String transport;
     private final BooleanSupplier echoArrived = this::pollEcho;
     // Made once: a lambda that captures the request's number would be a new object on every round trip.
-    private final Supplier<String> awaitedEcho = () -> "the echo of request " + expectedSequence;
+    private final Supplier<String> awaitedEcho = () -> "the echo of request " + this.expectedSequence;
     private final List<Connection> watched;
     private long expectedSequence;
     private long echoNs;
