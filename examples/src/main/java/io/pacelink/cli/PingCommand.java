@@ -90,6 +90,11 @@ public final class PingCommand implements Callable<Integer>
         description = "Send N requests first that are not counted (default ${DEFAULT-VALUE}).")
     private int warmup;
 
+    @Option(names = "--warmup-time", defaultValue = "0s", paramLabel = "TIME",
+        description = "Keep sending uncounted requests for at least this long too (default ${DEFAULT-VALUE}): the " +
+            "JIT compiles in wall time, and beside two spinning threads it gets a third of a core.")
+    private Duration warmupTime;
+
     @Option(names = { "-C", "--congestion" }, paramLabel = "CC",
         description = "The connection's congestion controller (default: the transport's, cubic).")
     private String congestionControl;
@@ -185,8 +190,8 @@ public final class PingCommand implements Callable<Integer>
             security.apply(new PacelinkContext(), server, "toward"); // raw UDP is the baseline, not Pacelink
         }
         final PingClient.Options options = new PingClient.Options(SocketAddresses.format(server), server,
-            bindAddress, rawUdp, cc, count, intervalNs, size.intBytes(), warmup, busySpin, quiet, json,
-            timeout.nanos(), PacelinkContext.DEFAULT_HANDSHAKE_TIMEOUT_NS,
+            bindAddress, rawUdp, cc, count, intervalNs, size.intBytes(), warmup, warmupTime.nanos(), busySpin, quiet,
+            json, timeout.nanos(), PacelinkContext.DEFAULT_HANDSHAKE_TIMEOUT_NS,
             (context) -> security.apply(ioOptions.apply(context), server, "toward"));
         try
         {

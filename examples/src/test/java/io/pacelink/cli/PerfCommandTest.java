@@ -305,6 +305,30 @@ class PerfCommandTest
     }
 
     @Test
+    void aTimedWarmUpKeepsSendingUncountedRequestsUntilBothItsCountAndItsTimeAreReached() throws Exception
+    {
+        try (ChildCommand echo = ChildCommand.start("ping", "--echo", "--raw-udp", "-B", "127.0.0.1", "-p", "0"))
+        {
+            final String echoPort = echo.await("UDP echo listening on /127\\.0\\.0\\.1:(\\d+)", START_TIMEOUT_MS);
+            final CommandRun timed = CommandRun.of("ping", "--raw-udp", "127.0.0.1:" + echoPort, "-c", "20", "-i",
+                "0", "--warmup", "3", "--warmup-time", "300ms", "--json");
+            assertEquals(0, timed.exitCode(), timed.err());
+            final Map<String, Object> json = MiniJson.object(MiniJson.parse(timed.out().trim()));
+            assertTrue((Double)json.get("warmup_s") >= 0.3, "the time is the lower bound: " + json);
+            assertTrue((Double)json.get("warmup") > 3, "more than the count within 300 ms: " + json);
+            assertEquals(20.0, json.get("requests"), "warm-up requests are not counted");
+            assertEquals(20.0, MiniJson.object(json.get("rtt_us_measured")).get("count"));
+
+            final CommandRun counted = CommandRun.of("ping", "--raw-udp", "127.0.0.1:" + echoPort, "-c", "5", "-i",
+                "0", "--warmup", "7", "--json");
+            assertEquals(0, counted.exitCode(), counted.err());
+            final Map<String, Object> countOnly = MiniJson.object(MiniJson.parse(counted.out().trim()));
+            assertEquals(7.0, countOnly.get("warmup"), "no time given: the count alone");
+            assertEquals(5.0, countOnly.get("requests"));
+        }
+    }
+
+    @Test
     void aOneOffJsonServerServesOneTestThenExitsAndTheClientWritesItsLogAndPlot() throws Exception
     {
         try (ChildCommand oneOff = ChildCommand.start("perf", "-s", "-1", "-J", "-B", "127.0.0.1", "-p", "0"))
@@ -426,6 +450,7 @@ class PerfCommandTest
         assertUsageError("give either HOST[:PORT] to ping, or --echo", "ping");
         assertUsageError("-s must be 8..65000 bytes", "ping", "127.0.0.1", "-s", "4");
         assertUsageError("'x' is not a duration", "ping", "127.0.0.1", "-i", "x");
+        assertUsageError("'-1s' is negative", "ping", "127.0.0.1", "--warmup-time=-1s");
         assertUsageError("give the server's port once: 127.0.0.1:7 already names one, so -p 9 is not used", "ping",
             "127.0.0.1:7", "-p", "9");
     }

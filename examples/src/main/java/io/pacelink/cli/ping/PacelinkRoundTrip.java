@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * Round trips over one established Pacelink connection to a perf server (or {@code pacelink ping --echo}). The
@@ -31,6 +32,8 @@ final class PacelinkRoundTrip implements RoundTrip, MessageHandler
     private final Connection connection;
     private final String transport;
     private final BooleanSupplier echoArrived = this::pollEcho;
+    // Made once: a lambda that captures the request's number would be a new object on every round trip.
+    private final Supplier<String> awaitedEcho = () -> "the echo of request " + this.expectedSequence;
     private final List<Connection> watched;
     private long expectedSequence;
     private long echoNs;
@@ -84,7 +87,7 @@ final class PacelinkRoundTrip implements RoundTrip, MessageHandler
             throw new TransportFailure("cannot send request " + expectedSequence + " (offer returned " + result +
                 "): " + TransportWaits.describeClose(connection, "the server"));
         }
-        waits.await(echoArrived, timeoutNs, () -> "the echo of request " + expectedSequence, "the server", watched);
+        waits.await(echoArrived, timeoutNs, awaitedEcho, "the server", watched);
         if (null != failure)
         {
             throw new TransportFailure(failure);

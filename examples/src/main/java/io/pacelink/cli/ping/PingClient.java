@@ -38,6 +38,9 @@ public final class PingClient
      * @param intervalNs        time from one request to the next, 0 for each right after the previous echo.
      * @param sizeBytes         request (and echo) length, at least 8 (the sequence number).
      * @param warmup            requests sent first and not counted (warms the JIT and the caches).
+     * @param warmupNs          and for at least this long (0: the count alone): the JIT compiles the hot path on its
+     *                          own threads in wall time, not per request, so a warm-up long enough on an idle core
+     *                          is too short beside two spinning threads.
      * @param busySpin          spin while waiting instead of backing off.
      * @param quiet             print only the summary.
      * @param json              print one JSON object instead of text.
@@ -54,6 +57,7 @@ public final class PingClient
         long intervalNs,
         int sizeBytes,
         int warmup,
+        long warmupNs,
         boolean busySpin,
         boolean quiet,
         boolean json,
@@ -67,6 +71,8 @@ public final class PingClient
     private final PrintStream out;
     private final PingStatistics statistics;
     private long sent;
+    private long warmupRequests;
+    private long warmupElapsedNs;
 
     private PingClient(final Options options, final PrintStream out)
     {
@@ -105,11 +111,7 @@ public final class PingClient
                 out.printf(Locale.ROOT, "PING %s (%s): %d bytes per request%s%n", options.name(), transport,
                     options.sizeBytes(), options.busySpin() ? ", busy-spin" : "");
             }
-            for (int i = 1; i <= options.warmup() && !stopRequested.getAsBoolean(); i++)
-            {
-                request.putLong(0, -i);
-                roundTrip.exchange(request, options.sizeBytes(), options.timeoutNs());
-            }
+            warmUp(roundTrip, request, stopRequested);
             startNs = System.nanoTime();
             try
             {
@@ -147,6 +149,22 @@ public final class PingClient
             summary(elapsedNs, failure);
         }
         return null == failure ? 0 : 1;
+    }
+
+    /**
+     * Send the uncounted requests: at least {@code warmup} of them, and for at least {@code warmupNs}.
+     */
+    private void warmUp(final RoundTrip roundTrip, final UnsafeBuffer request, final BooleanSupplier stopRequested)
+    {
+        final long warmupStartNs = System.nanoTime();
+        while (!stopRequested.getAsBoolean() && (warmupRequests < options.warmup() ||
+            System.nanoTime() - warmupStartNs < options.warmupNs()))
+        {
+            warmupRequests++;
+            request.putLong(0, -warmupRequests);
+            roundTrip.exchange(request, options.sizeBytes(), options.timeoutNs());
+        }
+        warmupElapsedNs = System.nanoTime() - warmupStartNs;
     }
 
     private void summary(final long elapsedNs, final String failure)
@@ -205,7 +223,8 @@ public final class PingClient
             json.writeNumberField("size_bytes", options.sizeBytes());
             json.writeNumberField("interval_s", options.intervalNs() / 1e9);
             json.writeBooleanField("busy_spin", options.busySpin());
-            json.writeNumberField("warmup", options.warmup());
+            json.writeNumberField("warmup", warmupRequests);
+            json.writeNumberField("warmup_s", warmupElapsedNs / 1e9);
             json.writeNumberField("requests", sent);
             json.writeNumberField("echoes", statistics.measured().getTotalCount());
             json.writeNumberField("loss_percent",

@@ -136,6 +136,13 @@ public final class LoopbackSuite implements Callable<Integer>
         "a quarter as many not counted (default ${DEFAULT-VALUE}).")
     private int pings;
 
+    @Option(names = "--ping-warmup", defaultValue = "6", paramLabel = "SECONDS",
+        description = "Seconds of round trips each `pacelink ping` client sends, beside the quarter of --pings, " +
+            "before it counts (default ${DEFAULT-VALUE}): with two spinning threads on two cores the JIT gets a " +
+            "third of a core and compiles Pacelink's duty cycle for about four seconds, so a count alone measures " +
+            "the compiler (perf/FINDINGS.md, branch lat9). 0 for the count alone.")
+    private double pingWarmupSeconds;
+
     @Option(names = "--out", description = "Folder for the children's logs and results.jsonl (default: a new " +
         "temporary folder).")
     private Path out;
@@ -175,10 +182,10 @@ public final class LoopbackSuite implements Callable<Integer>
 
     public Integer call() throws IOException, InterruptedException
     {
-        if (runs < 1 || durationSeconds <= 0 || pings < 1)
+        if (runs < 1 || durationSeconds <= 0 || pings < 1 || pingWarmupSeconds < 0)
         {
             throw new CommandLine.ParameterException(new CommandLine(this),
-                "--runs, --duration and --pings must be positive");
+                "--runs, --duration and --pings must be positive, --ping-warmup not negative");
         }
         final List<Case> cases = new ArrayList<>();
         for (final String name : caseNames)
@@ -438,7 +445,8 @@ public final class LoopbackSuite implements Callable<Integer>
         // Plaintext, as the raw UDP and Aeron contenders are: the suite compares transports, not ciphers.
         final List<String> ping = spinning(contender, List.of(PacelinkCommand.class.getName(), "ping",
             "127.0.0.1:" + portText, "-c", Integer.toString(pings), "-i", "0", "-s", Integer.toString(PING_BYTES),
-            "-q", "--warmup", Integer.toString(pings / 4), "--json", "--insecure"));
+            "-q", "--warmup", Integer.toString(pings / 4), "--warmup-time",
+            Long.toString((long)(pingWarmupSeconds * 1000)) + "ms", "--json", "--insecure"));
         return switch (contender.kind())
         {
             case "aeron" -> List.of(AeronBulk.class.getName(), "send", portText, contender.mode(),
