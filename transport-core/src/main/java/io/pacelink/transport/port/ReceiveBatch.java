@@ -5,6 +5,7 @@ import org.agrona.BufferUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
 
 /**
  * The datagrams one {@link DatagramPort#receive(ReceiveBatch, int)} found, in one direct buffer, with their sources
@@ -13,8 +14,10 @@ import java.net.InetSocketAddress;
  * free space after the last); the endpoint then reads the clock once and processes every entry at that time, so a
  * datagram is never stamped with a time read before it was received.
  * <p>
- * The port owns the layout of {@link #buffer()}: entries may lie anywhere in it. A port restricted to one peer also
- * reports here that the operating system said the peer's port is unreachable (ICMP). Single-threaded; allocates
+ * The port owns the layout of {@link #buffer()}: entries may lie anywhere in it. A port whose datagrams already lie
+ * in memory of its own until the next receive (the simulator's) may {@link #lend} the batch one of them instead of
+ * copying it in: {@link #buffer()} then shows that memory until the batch is cleared. A port restricted to one peer
+ * also reports here that the operating system said the peer's port is unreachable (ICMP). Single-threaded; allocates
  * only in its constructor.
  */
 public final class ReceiveBatch
@@ -24,6 +27,7 @@ public final class ReceiveBatch
      */
     public static final int NOT_ECT = 0;
 
+    private final ByteBuffer memory;
     private final UnsafeBuffer buffer;
     private final int[] offsets;
     private final int[] lengths;
@@ -31,6 +35,7 @@ public final class ReceiveBatch
     private final InetSocketAddress[] sources;
     private int size;
     private InetSocketAddress unreachablePeer;
+    private boolean isLent;
 
     /**
      * @param maxDatagrams  the most datagrams the batch holds.
@@ -43,8 +48,9 @@ public final class ReceiveBatch
             throw new IllegalArgumentException(
                 "maxDatagrams and capacityBytes must be positive: " + maxDatagrams + ", " + capacityBytes);
         }
-        buffer = new UnsafeBuffer(BufferUtil.allocateDirectAligned(
-            BitUtil.align(capacityBytes, BitUtil.CACHE_LINE_LENGTH), BitUtil.CACHE_LINE_LENGTH));
+        memory = BufferUtil.allocateDirectAligned(
+            BitUtil.align(capacityBytes, BitUtil.CACHE_LINE_LENGTH), BitUtil.CACHE_LINE_LENGTH);
+        buffer = new UnsafeBuffer(memory);
         offsets = new int[maxDatagrams];
         lengths = new int[maxDatagrams];
         ecnCodepoints = new byte[maxDatagrams];
@@ -54,7 +60,8 @@ public final class ReceiveBatch
     // ---------------------------------------------------------------- filled by the port
 
     /**
-     * @return the direct memory the port receives into.
+     * @return the direct memory the port receives into, or the datagram {@link #lend lent} to the batch until it is
+     * cleared.
      */
     public UnsafeBuffer buffer()
     {
@@ -98,6 +105,32 @@ public final class ReceiveBatch
         ecnCodepoints[size] = (byte)(ecnCodepoint & 0x3);
         sources[size] = source;
         size++;
+    }
+
+    /**
+     * Make an empty batch hold one datagram that stays in the port's memory instead of being copied into the batch's
+     * own: {@link #buffer()} shows the whole array, the datagram at offset 0, until {@link #clear()}, which returns the
+     * batch to its own memory. The port must keep those bytes as they are until the batch is cleared or the port
+     * is next asked to receive. The simulator's port lends each datagram it hands over alone, the common case, and
+     * so saves a copy of every payload.
+     *
+     * @param datagram     the bytes; the datagram is its first {@code lengthBytes}.
+     * @param lengthBytes  its length.
+     * @param source       who sent it.
+     * @param ecnCodepoint the ECN field it arrived with, {@link #NOT_ECT} if unknown.
+     * @throws IllegalStateException if the batch is not empty, or the length is outside the array.
+     */
+    public void lend(
+        final byte[] datagram, final int lengthBytes, final InetSocketAddress source, final int ecnCodepoint)
+    {
+        if (0 != size || lengthBytes < 0 || lengthBytes > datagram.length)
+        {
+            throw new IllegalStateException("cannot lend a datagram of " + lengthBytes + " bytes in " +
+                datagram.length + " to a batch of " + size + " entries");
+        }
+        buffer.wrap(datagram);
+        isLent = true;
+        add(0, lengthBytes, source, ecnCodepoint);
     }
 
     /**
@@ -175,5 +208,10 @@ public final class ReceiveBatch
         }
         size = 0;
         unreachablePeer = null;
+        if (isLent)
+        {
+            isLent = false;
+            buffer.wrap(memory);
+        }
     }
 }
