@@ -17,8 +17,8 @@ import java.net.InetSocketAddress;
  * A host's simulated UDP socket: a send copies the datagram into a pooled packet and hands it to the host's uplink at
  * the current virtual time (a {@link SendBatch} datagram by datagram, in order, so a batch leaves exactly as the same
  * datagrams sent one by one); datagrams delivered to the host wait here until the agent receives them, into a
- * {@link ReceiveBatch} (lent when one is taken, else copied back to back) or handed to a handler. Nothing touches a
- * real network; nothing is allocated per datagram once the packet pool is warm.
+ * {@link ReceiveBatch} (copied back to back) or handed to a handler. Nothing touches a real network; nothing is
+ * allocated per datagram once the packet pool is warm.
  * <p>
  * Like a socket with {@code IP_TOS} and {@code IP_RECVTOS}, the port can carry each datagram's ECN field
  * ({@link #ecn(boolean)}, off by default, as a scenario chooses): a batch send gives the packet its codepoint, the link
@@ -45,7 +45,6 @@ public final class SimDatagramPort implements DatagramPort
     private boolean closed;
     private boolean carriesEcn;
     private DepartureListener departureListener;
-    private LinkPacket lent;
 
     SimDatagramPort(final Simulator simulator, final InetSocketAddress address, final PacketSink uplink)
     {
@@ -114,28 +113,15 @@ public final class SimDatagramPort implements DatagramPort
     /**
      * {@inheritDoc}
      * <p>
-     * A datagram taken alone (the only one waiting, or a limit of one: in virtual time datagrams arrive at distinct
-     * instants, so nearly every receive takes one) is {@link ReceiveBatch#lend lent} to the batch: the batch shows its
-     * pooled packet's bytes, and the packet goes back to the pool at the next receive or at close, instead of the
-     * payload being copied (a copy of every datagram, up to a twentieth of a one-flow run's time). Otherwise datagrams
-     * are copied into the batch back to back, in arrival order; one that does not fit in the room left waits for the
-     * next receive. Each carries the ECN field it arrived with when the port carries ECN (not-ECT otherwise). Either
-     * way the batch holds the same bytes, so the endpoint does the same.
+     * Datagrams are copied into the batch back to back, in arrival order; one that does not fit in the room left
+     * waits for the next receive. Each carries the ECN field it arrived with when the port carries ECN (not-ECT
+     * otherwise).
      */
     public int receive(final ReceiveBatch batch, final int limit)
     {
         batch.clear();
-        releaseLent();
-        final int bound = Math.min(limit, batch.maxDatagrams());
-        if (bound >= 1 && (1 == inboxCount || 1 == bound))
-        {
-            final LinkPacket packet = takeFirst();
-            batch.lend(packet.data(), packet.length(), (InetSocketAddress)packet.source(),
-                carriesEcn ? packet.ecnCodepoint() : ReceiveBatch.NOT_ECT);
-            lent = packet;
-            return 1;
-        }
         final UnsafeBuffer buffer = batch.buffer();
+        final int bound = Math.min(limit, batch.maxDatagrams());
         int nextOffset = 0;
         while (batch.size() < bound && inboxCount > 0)
         {
@@ -145,7 +131,10 @@ public final class SimDatagramPort implements DatagramPort
             {
                 break;
             }
-            takeFirst();
+            inbox[inboxHead] = null;
+            inboxHead = (inboxHead + 1) & (inbox.length - 1);
+            inboxCount--;
+            receivedDatagrams++;
             buffer.putBytes(nextOffset, packet.data(), 0, length);
             batch.add(nextOffset, length, (InetSocketAddress)packet.source(),
                 carriesEcn ? packet.ecnCodepoint() : ReceiveBatch.NOT_ECT);
@@ -153,25 +142,6 @@ public final class SimDatagramPort implements DatagramPort
             pool.release(packet);
         }
         return batch.size();
-    }
-
-    private LinkPacket takeFirst()
-    {
-        final LinkPacket packet = inbox[inboxHead];
-        inbox[inboxHead] = null;
-        inboxHead = (inboxHead + 1) & (inbox.length - 1);
-        inboxCount--;
-        receivedDatagrams++;
-        return packet;
-    }
-
-    private void releaseLent()
-    {
-        if (null != lent)
-        {
-            pool.release(lent);
-            lent = null;
-        }
     }
 
     /**
@@ -250,7 +220,6 @@ public final class SimDatagramPort implements DatagramPort
     public void close()
     {
         closed = true;
-        releaseLent();
         while (inboxCount > 0)
         {
             pool.release(inbox[inboxHead]);

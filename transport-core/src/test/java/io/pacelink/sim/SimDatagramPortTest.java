@@ -11,9 +11,6 @@ import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 
 class SimDatagramPortTest
 {
@@ -98,71 +95,5 @@ class SimDatagramPortTest
         assertEquals(1, receiver.port().receive(received, 8));
         assertEquals(0, receiver.port().receive(received, 8));
         assertEquals(5, receiver.port().receivedDatagrams());
-    }
-
-    @Test
-    void aDatagramTakenAloneIsLentAndItsPacketStaysOutOfThePoolUntilTheNextReceive()
-    {
-        final Simulator simulator = new Simulator(1);
-        final Dumbbell dumbbell = new Dumbbell(simulator, PathSpec.Pair.parse("rate=100mbit delay=5ms"));
-        final SimHost sender = dumbbell.addLeftHost();
-        final SimHost receiver = dumbbell.addRightHost();
-        final SendBatch batch = new SendBatch(8, 8 * 1500);
-        simulator.at(MS, (nowNs) ->
-        {
-            for (int i = 0; i < 3; i++)
-            {
-                batch.buffer().putLong(batch.nextOffset(), 100 + i);
-                batch.commit(1000, receiver.address(), 0);
-            }
-            sender.port().send(batch);
-        });
-        simulator.runUntil(50 * MS);
-        assertEquals(3, receiver.port().pendingDatagrams());
-
-        final ReceiveBatch received = receiver.port().newReceiveBatch(8);
-        final int ownCapacity = received.buffer().capacity();
-        assertEquals(1, receiver.port().receive(received, 1), "a limit of one: lent");
-        assertEquals(100L, received.buffer().getLong(received.offset(0)));
-        assertEquals(0, received.offset(0));
-        assertEquals(1000, received.length(0));
-        assertEquals(sender.address(), received.source(0));
-        assertNotNull(received.buffer().byteArray(), "the packet's bytes, not the batch's direct memory");
-
-        // The lent packet is not back in the pool: a datagram sent now takes another packet, not its bytes.
-        batch.clear();
-        batch.buffer().putLong(batch.nextOffset(), -1L);
-        batch.commit(1000, sender.address(), 0);
-        assertEquals(1, receiver.port().send(batch));
-        assertEquals(100L, received.buffer().getLong(0), "still the lent datagram");
-
-        assertEquals(2, receiver.port().receive(received, 8), "two waiting: copied back to back");
-        assertNull(received.buffer().byteArray(), "the batch's own memory again");
-        assertEquals(ownCapacity, received.buffer().capacity());
-        assertEquals(101L, received.buffer().getLong(received.offset(0)));
-        assertEquals(102L, received.buffer().getLong(received.offset(1)));
-        assertEquals(0, receiver.port().receive(received, 8));
-        assertEquals(3, receiver.port().receivedDatagrams());
-    }
-
-    @Test
-    void aLentDatagramNeedsAnEmptyBatchAndALengthWithinItsArray()
-    {
-        final ReceiveBatch batch = new ReceiveBatch(4, 4096);
-        final InetSocketAddress source = new InetSocketAddress("127.0.0.1", 4000);
-        final byte[] datagram = new byte[64];
-        assertThrows(IllegalStateException.class, () -> batch.lend(datagram, 65, source, 0));
-        assertThrows(IllegalStateException.class, () -> batch.lend(datagram, -1, source, 0));
-        batch.lend(datagram, 64, source, 3);
-        assertEquals(1, batch.size());
-        assertEquals(64, batch.length(0));
-        assertEquals(3, batch.ecnCodepoint(0));
-        assertEquals(64, batch.buffer().capacity());
-        assertThrows(IllegalStateException.class, () -> batch.lend(datagram, 0, source, 0), "not empty");
-        batch.clear();
-        assertEquals(4096, batch.buffer().capacity());
-        assertNull(batch.buffer().byteArray());
-        batch.lend(datagram, 0, source, 0);
-        assertEquals(0, batch.length(0));
     }
 }

@@ -5,7 +5,6 @@ import org.agrona.BufferUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.net.InetSocketAddress;
-import java.nio.ByteBuffer;
 
 /**
  * The datagrams one {@link DatagramPort#receive(ReceiveBatch, int)} found, in one direct buffer, with their sources
@@ -14,10 +13,8 @@ import java.nio.ByteBuffer;
  * free space after the last); the endpoint then reads the clock once and processes every entry at that time, so a
  * datagram is never stamped with a time read before it was received.
  * <p>
- * The port owns the layout of {@link #buffer()}: entries may lie anywhere in it. A port whose datagrams already lie
- * in memory of its own until the next receive (the simulator's) may {@link #lend} the batch one of them instead of
- * copying it in: {@link #buffer()} then shows that memory until the batch is cleared. A port restricted to one peer
- * also reports here that the operating system said the peer's port is unreachable (ICMP). Single-threaded; allocates
+ * The port owns the layout of {@link #buffer()}: entries may lie anywhere in it. A port restricted to one peer also
+ * reports here that the operating system said the peer's port is unreachable (ICMP). Single-threaded; allocates
  * only in its constructor.
  */
 public final class ReceiveBatch
@@ -27,7 +24,6 @@ public final class ReceiveBatch
      */
     public static final int NOT_ECT = 0;
 
-    private final ByteBuffer memory;
     private final UnsafeBuffer buffer;
     private final int[] offsets;
     private final int[] lengths;
@@ -35,7 +31,6 @@ public final class ReceiveBatch
     private final InetSocketAddress[] sources;
     private int size;
     private InetSocketAddress unreachablePeer;
-    private boolean isLent;
 
     /**
      * @param maxDatagrams  the most datagrams the batch holds.
@@ -48,9 +43,8 @@ public final class ReceiveBatch
             throw new IllegalArgumentException(
                 "maxDatagrams and capacityBytes must be positive: " + maxDatagrams + ", " + capacityBytes);
         }
-        memory = BufferUtil.allocateDirectAligned(
-            BitUtil.align(capacityBytes, BitUtil.CACHE_LINE_LENGTH), BitUtil.CACHE_LINE_LENGTH);
-        buffer = new UnsafeBuffer(memory);
+        buffer = new UnsafeBuffer(BufferUtil.allocateDirectAligned(
+            BitUtil.align(capacityBytes, BitUtil.CACHE_LINE_LENGTH), BitUtil.CACHE_LINE_LENGTH));
         offsets = new int[maxDatagrams];
         lengths = new int[maxDatagrams];
         ecnCodepoints = new byte[maxDatagrams];
@@ -60,8 +54,7 @@ public final class ReceiveBatch
     // ---------------------------------------------------------------- filled by the port
 
     /**
-     * @return the direct memory the port receives into, or the datagram {@link #lend lent} to the batch until it is
-     * cleared.
+     * @return the direct memory the port receives into.
      */
     public UnsafeBuffer buffer()
     {
@@ -105,32 +98,6 @@ public final class ReceiveBatch
         ecnCodepoints[size] = (byte)(ecnCodepoint & 0x3);
         sources[size] = source;
         size++;
-    }
-
-    /**
-     * Make an empty batch hold one datagram that stays in the port's memory instead of being copied into the batch's
-     * own: {@link #buffer()} shows the whole array, the datagram at offset 0, until {@link #clear()}, which returns the
-     * batch to its own memory. The port must keep those bytes as they are until the batch is cleared or the port
-     * is next asked to receive. The simulator's port lends each datagram it hands over alone, the common case, and
-     * so saves a copy of every payload.
-     *
-     * @param datagram     the bytes; the datagram is its first {@code lengthBytes}.
-     * @param lengthBytes  its length.
-     * @param source       who sent it.
-     * @param ecnCodepoint the ECN field it arrived with, {@link #NOT_ECT} if unknown.
-     * @throws IllegalStateException if the batch is not empty, or the length is outside the array.
-     */
-    public void lend(
-        final byte[] datagram, final int lengthBytes, final InetSocketAddress source, final int ecnCodepoint)
-    {
-        if (0 != size || lengthBytes < 0 || lengthBytes > datagram.length)
-        {
-            throw new IllegalStateException("cannot lend a datagram of " + lengthBytes + " bytes in " +
-                datagram.length + " to a batch of " + size + " entries");
-        }
-        buffer.wrap(datagram);
-        isLent = true;
-        add(0, lengthBytes, source, ecnCodepoint);
     }
 
     /**
@@ -208,10 +175,5 @@ public final class ReceiveBatch
         }
         size = 0;
         unreachablePeer = null;
-        if (isLent)
-        {
-            isLent = false;
-            buffer.wrap(memory);
-        }
     }
 }
