@@ -9,10 +9,12 @@
 # With JOBS=N (default 2; 0 skips it) each repetition also runs the scenario with N seeds at once
 # (pacelink sim --seeds N --jobs N) and reports the data packets all of them simulated per wall second together.
 #
-# Which wall second: the simulator's figure divides the packets by the wall time of the run alone (Scenario.run, from
-# the first event to the last), so the JVM's start-up and the command's parsing are not in it, but the JIT's warm-up
-# is: the run starts interpreted, and on two cores the compiler threads (as much CPU as the simulation in a 10-s run,
-# the "JIT s" column, -XX:+CITime) take the core the simulation would otherwise share with nothing. With WARM=1
+# Which wall second: the simulator's figure (packets_per_wall_s, what `pacelink sim` prints) divides the packets by the
+# wall time of the run alone (Scenario.run: building the endpoints, then the first event to the last), so the JVM's
+# start-up and the command's parsing are not in it, but the JIT's warm-up is: the run starts interpreted, and on two
+# cores the compiler threads (as much CPU as the simulation in a 10-s run, the "JIT s" column, -XX:+CITime) take the
+# core the simulation would otherwise share with nothing. The "per process wall s" column divides the same packets by
+# the whole command's wall time (`time pacelink sim`: JVM start-up included), what a user waits for. With WARM=1
 # (default; 0 skips it) each repetition also runs two seeds one after the other in one JVM (--seeds 2 --jobs 1) and
 # reports the second's packets per wall second: the same scenario with a warmed-up JIT.
 #
@@ -57,10 +59,11 @@ elapsed, user, system = (float(x) for x in open(sys.argv[1] + '.time').read().sp
 r = j['run']
 packets = sum(f['sent_packets'] for f in j['flows'])
 jit = re.search(r'Total compilation time\s*:\s*([0-9.]+) s', open(sys.argv[1] + '.json').read())
-print('  run %s %-16s %8.0f packets/wall s  %8.0f packets/CPU s  %5.2f events/packet  %9d packets  wall %.1f s  '
-      'JIT %s s  load %s' % (sys.argv[3], sys.argv[2], r['packets_per_wall_s'], packets / (user + system),
-                             r['events'] / max(1, packets), packets, r['wall_s'], jit.group(1) if jit else '?',
-                             sys.argv[4]))
+print('  run %s %-16s %8.0f packets/wall s  %8.0f packets/process wall s  %8.0f packets/CPU s  %5.2f events/packet  '
+      '%9d packets  wall %.1f s (process %.1f s, CPU %.1f s)  JIT %s s  load %s' % (
+          sys.argv[3], sys.argv[2], r['packets_per_wall_s'], packets / elapsed, packets / (user + system),
+          r['events'] / max(1, packets), packets, r['wall_s'], elapsed, user + system, jit.group(1) if jit else '?',
+          sys.argv[4]))
 PY
     if [ "$WARM" = 1 ]; then
       # shellcheck disable=SC2086
@@ -82,12 +85,12 @@ done
 python3 - "$OUT" "$JOBS" "${ORDER[@]}" <<'PY'
 import glob, json, os, re, statistics, sys
 out, jobs = sys.argv[1], int(sys.argv[2])
-print('\n| scenario | runs | data packets per wall second | per CPU second of the process | events per data packet | '
-      'JIT compile CPU s | warm: second seed in one JVM, per wall second | with %d seeds at once, per wall second |'
-      % jobs)
-print('|---|---:|---|---|---|---|---|---|')
+print('\n| scenario | runs | data packets per wall second | per wall second of the process | per CPU second of the '
+      'process | events per data packet | JIT compile CPU s | warm: second seed in one JVM, per wall second | '
+      'with %d seeds at once, per wall second |' % jobs)
+print('|---|---:|---|---|---|---|---|---|---|')
 for name in sys.argv[3:]:
-    pps, ppc, epp, jit, warm = [], [], [], [], []
+    pps, ppw, ppc, epp, jit, warm = [], [], [], [], [], []
     for f in sorted(glob.glob(os.path.join(out, name + '-run[0-9]*.json'))):
         if f.endswith('.warm.json'):
             continue
@@ -97,7 +100,8 @@ for name in sys.argv[3:]:
             jit.append(float(m.group(1)))
         packets = sum(x['sent_packets'] for x in j['flows'])
         pps.append(j['run']['packets_per_wall_s'])
-        _, user, system = (float(x) for x in open(f[:-5] + '.time').read().split()[-3:])
+        elapsed, user, system = (float(x) for x in open(f[:-5] + '.time').read().split()[-3:])
+        ppw.append(packets / elapsed)
         ppc.append(packets / (user + system))
         epp.append(j['run']['events'] / max(1, packets))
     s = lambda v, d: ('%.' + str(d) + 'f (%.' + str(d) + 'f–%.' + str(d) + 'f)') % (statistics.median(v), min(v), max(v))
@@ -110,8 +114,9 @@ for name in sys.argv[3:]:
         m = re.search(r' (\d+) data packets per wall second in all', open(f).read())
         if m:
             par.append(int(m.group(1)))
-    print('| %s | %d | %s | %s | %s | %s | %s | %s |' % (
-        name, len(pps), s([p / 1e3 for p in pps], 0) + ' k', s([p / 1e3 for p in ppc], 0) + ' k', s(epp, 2),
+    print('| %s | %d | %s | %s | %s | %s | %s | %s | %s |' % (
+        name, len(pps), s([p / 1e3 for p in pps], 0) + ' k', s([p / 1e3 for p in ppw], 0) + ' k',
+        s([p / 1e3 for p in ppc], 0) + ' k', s(epp, 2),
         s(jit, 1) if jit else '-', s([p / 1e3 for p in warm], 0) + ' k' if warm else '-',
         s([p / 1e3 for p in par], 0) + ' k' if par else '-'))
 PY

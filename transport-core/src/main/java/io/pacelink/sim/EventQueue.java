@@ -3,8 +3,15 @@ package io.pacelink.sim;
 import java.util.Arrays;
 
 /**
- * Indexed binary min-heap of {@link SimEvent}s ordered by (time, sequence). Each event knows its position, so
+ * Indexed 4-ary min-heap of {@link SimEvent}s ordered by (time, sequence). Each event knows its position, so
  * rescheduling one moves it in place: O(log n) without allocation.
+ * <p>
+ * Four children per place rather than two halve the heap's depth (three levels instead of seven for the hundred-odd
+ * events of 50 flows), so a poll or a reschedule moves half as many events, and each move writes the moved event's
+ * position into the event object, a cache line of its own; the four children a sift compares lie side by side in
+ * the arrays below. A d-ary heap with d = 4 is the usual choice for this trade (D. B. Johnson, "Priority queues with
+ * update and finding minimum spanning trees", Information Processing Letters 4(3), 1975; LaMarca and Ladner, "The
+ * influence of caches on the performance of heaps", ACM JEA 1, 1996).
  * <p>
  * Each place's time and sequence are kept in arrays beside the events, so that sifting compares longs that lie next to
  * each other instead of loading every event object it passes (one cache line each, scattered over the heap): with 50
@@ -16,6 +23,11 @@ import java.util.Arrays;
 final class EventQueue
 {
     private static final int INITIAL_CAPACITY = 64;
+
+    /**
+     * Children per place.
+     */
+    private static final int ARITY = 4;
 
     private SimEvent[] heap = new SimEvent[INITIAL_CAPACITY];
     private long[] timesNs = new long[INITIAL_CAPACITY];
@@ -29,7 +41,7 @@ final class EventQueue
         if (event.isScheduled())
         {
             final int index = event.heapIndex;
-            if (index > 0 && before(timeNs, sequence, (index - 1) >>> 1))
+            if (index > 0 && before(timeNs, sequence, parent(index)))
             {
                 siftUp(index, event, timeNs, sequence);
             }
@@ -93,7 +105,7 @@ final class EventQueue
         heap[lastIndex] = null;
         if (index < lastIndex)
         {
-            if (index > 0 && before(lastTimeNs, lastSequence, (index - 1) >>> 1))
+            if (index > 0 && before(lastTimeNs, lastSequence, parent(index)))
             {
                 siftUp(index, last, lastTimeNs, lastSequence);
             }
@@ -109,7 +121,7 @@ final class EventQueue
         int index = start;
         while (index > 0)
         {
-            final int parent = (index - 1) >>> 1;
+            final int parent = parent(index);
             if (!before(timeNs, sequence, parent))
             {
                 break;
@@ -126,17 +138,26 @@ final class EventQueue
         final int size = this.size;
         while (true)
         {
-            int child = (index << 1) + 1;
-            if (child >= size)
+            final int first = (index << 2) + 1;
+            if (first >= size)
             {
                 break;
             }
-            final int right = child + 1;
-            if (right < size && before(timesNs[right], sequences[right], child))
+            int child = first;
+            long childTimeNs = timesNs[first];
+            long childSequence = sequences[first];
+            for (int other = first + 1, end = Math.min(first + ARITY, size); other < end; other++)
             {
-                child = right;
+                final long otherTimeNs = timesNs[other];
+                final long otherSequence = sequences[other];
+                if (before(otherTimeNs, otherSequence, childTimeNs, childSequence))
+                {
+                    child = other;
+                    childTimeNs = otherTimeNs;
+                    childSequence = otherSequence;
+                }
             }
-            if (!before(timesNs[child], sequences[child], timeNs, sequence))
+            if (!before(childTimeNs, childSequence, timeNs, sequence))
             {
                 break;
             }
@@ -144,6 +165,11 @@ final class EventQueue
             index = child;
         }
         place(event, timeNs, sequence, index);
+    }
+
+    private static int parent(final int index)
+    {
+        return (index - 1) >>> 2;
     }
 
     private void move(final int from, final int to)

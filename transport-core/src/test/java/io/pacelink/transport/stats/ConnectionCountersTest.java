@@ -220,6 +220,52 @@ class ConnectionCountersTest
         assertEquals(List.of(), ConnectionCounters.controllerStateNames("conn 7: cc-state"));
     }
 
+    @Test
+    void aValuePublishedAgainUnchangedIsNotStoredAndAddsCountOnFromTheLastValue()
+    {
+        final CountersManager manager = CountersBuffers.newManager(64 * 1024);
+        final ConnectionCounters counters = new ConnectionCounters(manager, 9, "conn 9 /127.0.0.1:4000 cubic");
+        final String cwnd = ConnectionCounters.name(ConnectionCounters.CWND_BYTES);
+
+        // Zero, set or added, registers nothing.
+        counters.set(ConnectionCounters.CWND_BYTES, 0);
+        counters.add(ConnectionCounters.PACKETS_SENT, 0);
+        assertFalse(counters.isRegistered(ConnectionCounters.CWND_BYTES));
+        assertFalse(counters.isRegistered(ConnectionCounters.PACKETS_SENT));
+
+        counters.set(ConnectionCounters.CWND_BYTES, 12_000);
+        assertEquals(12_000, counters.get(ConnectionCounters.CWND_BYTES));
+
+        // Overwrite the counter behind the class's back (no writer may: it is the only one), then publish the value it
+        // was given last: nothing is stored, so the counter keeps what was written over it. A new value is stored.
+        final int[] cwndId = { -1 };
+        manager.forEach((id, typeId, key, label) -> cwndId[0] = cwnd.equals(CounterKey.name(key)) ? id : cwndId[0]);
+        manager.setCounterValue(cwndId[0], 99);
+        counters.set(ConnectionCounters.CWND_BYTES, 12_000);
+        assertEquals(99, counters.get(ConnectionCounters.CWND_BYTES));
+        counters.set(ConnectionCounters.CWND_BYTES, 12_001);
+        assertEquals(12_001, counters.get(ConnectionCounters.CWND_BYTES));
+        counters.set(ConnectionCounters.CWND_BYTES, 0);
+        assertEquals(0, counters.get(ConnectionCounters.CWND_BYTES));
+
+        counters.add(ConnectionCounters.PACKETS_SENT, 2);
+        counters.increment(ConnectionCounters.PACKETS_SENT);
+        assertEquals(3, counters.get(ConnectionCounters.PACKETS_SENT));
+        counters.add(ConnectionCounters.PACKETS_SENT, -3);
+        assertEquals(0, counters.get(ConnectionCounters.PACKETS_SENT));
+        assertTrue(counters.isRegistered(ConnectionCounters.PACKETS_SENT));
+        counters.add(ConnectionCounters.PACKETS_SENT, Long.MAX_VALUE);
+        assertEquals(Long.MAX_VALUE, counters.get(ConnectionCounters.PACKETS_SENT));
+
+        // Closed: a counter never registered stays so, whatever is published.
+        counters.close();
+        counters.set(ConnectionCounters.BYTES_LOST, 5);
+        counters.add(ConnectionCounters.PACKETS_LOST, 5);
+        assertFalse(counters.isRegistered(ConnectionCounters.BYTES_LOST));
+        assertFalse(counters.isRegistered(ConnectionCounters.PACKETS_LOST));
+        assertEquals(0, countAllocated(manager));
+    }
+
     private static long counterValue(final CountersManager manager, final String name)
     {
         final long[] value = { Long.MIN_VALUE };
