@@ -45,6 +45,9 @@ public final class ScaleSuite implements Callable<Integer>
         description = "Connects timed together first (default ${DEFAULT-VALUE}).")
     private int concurrent;
 
+    @CommandLine.Spec
+    private CommandLine.Model.CommandSpec spec;
+
     @Option(names = "--one-at-a-time", defaultValue = "20",
         description = "Connects then timed one after another on warm ends, each alone (default ${DEFAULT-VALUE}).")
     private int oneAtATime;
@@ -103,6 +106,11 @@ public final class ScaleSuite implements Callable<Integer>
 
     public Integer call() throws IOException, InterruptedException
     {
+        if (oneAtATime < 0)
+        {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                "--one-at-a-time must be 0 (no such phase) or more, not " + oneAtATime);
+        }
         if (null == out)
         {
             out = Files.createTempDirectory("pacelink-scale-");

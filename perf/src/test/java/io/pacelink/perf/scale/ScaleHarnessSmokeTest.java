@@ -6,6 +6,8 @@ import picocli.CommandLine;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 
@@ -33,5 +35,18 @@ class ScaleHarnessSmokeTest
         assertTrue(report.contains("| 4 | 9 |"), report);
         assertTrue(report.lines().filter((line) -> line.startsWith("| 4 | 9 |"))
             .allMatch((line) -> line.split("\\|")[6].contains(" / ")), report);
+    }
+
+    @Test
+    void aNegativeOneAtATimeCountIsAUsageErrorBeforeAnyProcessStarts(@TempDir final Path out)
+    {
+        final ByteArrayOutputStream text = new ByteArrayOutputStream();
+        final StringWriter errors = new StringWriter();
+        final CommandLine command =
+            new CommandLine(new ScaleSuite(new PrintStream(text, true, StandardCharsets.UTF_8)));
+        command.setErr(new PrintWriter(errors));
+        final int status = command.execute("--one-at-a-time", "-1", "--out", out.toString());
+        assertEquals(2, status, errors.toString());
+        assertTrue(errors.toString().contains("--one-at-a-time must be 0"), errors.toString());
     }
 }
