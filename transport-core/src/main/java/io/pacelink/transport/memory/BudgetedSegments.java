@@ -5,8 +5,8 @@ import org.agrona.concurrent.UnsafeBuffer;
 /**
  * A {@link SegmentSource} any thread may use: each segment is a new heap array charged to the {@link MemoryBudget},
  * and one given back is credited and left to the garbage collector. For send buffers, whose segments the
- * application's thread commits inside {@code offer}; they are committed once and kept until the connection closes,
- * so this allocates only while a buffer grows.
+ * application's thread commits inside {@code offer}; a send log reuses the segments its peer acknowledged and keeps
+ * them until the connection closes, so this allocates only while the data a buffer holds grows.
  */
 public final class BudgetedSegments implements SegmentSource
 {

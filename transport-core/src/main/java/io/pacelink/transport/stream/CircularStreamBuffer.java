@@ -53,6 +53,8 @@ final class CircularStreamBuffer
     private final int segmentSlots;
     private final UnsafeBuffer positions;
     private UnsafeBuffer[] segments;
+    private UnsafeBuffer[] spareSegments;
+    private int spareSegmentCount;
     private int committedSegments;
     private long releasedBelowSegment;
 
@@ -134,6 +136,11 @@ final class CircularStreamBuffer
             final int slot = (int)(segmentNumber % segmentSlots);
             if (null == table[slot])
             {
+                if (spareSegmentCount > 0)
+                {
+                    table[slot] = takeSpareSegment();
+                    return 1;
+                }
                 final UnsafeBuffer segment = source.acquire();
                 if (null == segment)
                 {
@@ -182,12 +189,46 @@ final class CircularStreamBuffer
      */
     int releaseBelow(final long position)
     {
+        final int released = takeOutBelow(position, false);
+        committedSegments -= released;
+        return released;
+    }
+
+    /**
+     * Committing thread: keep every segment that lies wholly below {@code position}, which the other thread no longer
+     * reads, as a spare that {@link #commitNext} takes before asking the source for a new one. A log whose segments
+     * are never given back (the send log's: its producer may not hand them to another thread's pool) then holds
+     * the segments its oldest needed position and its newest one span, plus those it kept, instead of one per
+     * table slot — a slot is otherwise first reused only a whole capacity further on. Spares stay committed.
+     * <p>
+     * Call it before committing any segment a capacity beyond one still in the table, with a position the other
+     * thread published: a slot's entry is taken out by segment number, so the segment a lap below must not still
+     * share the slot with the live one.
+     *
+     * @param position the oldest position still needed, as published by the thread that reads the log.
+     * @return segments kept as spares.
+     */
+    int recycleBelow(final long position)
+    {
+        return takeOutBelow(position, true);
+    }
+
+    /**
+     * @return segments kept by {@link #recycleBelow} and not taken back yet (committing thread).
+     */
+    int spareSegments()
+    {
+        return spareSegmentCount;
+    }
+
+    private int takeOutBelow(final long position, final boolean keepAsSpares)
+    {
         final long belowSegment = position >>> segmentShift;
-        int released = 0;
+        int takenOut = 0;
         final UnsafeBuffer[] table = segments;
         if (null != table)
         {
-            // A slot holds the newest segment written to it; an older one below the position was given back first.
+            // A slot holds the newest segment written to it; an older one below the position was taken out first.
             for (long segmentNumber = Math.max(releasedBelowSegment, belowSegment - segmentSlots);
                 segmentNumber < belowSegment;
                 segmentNumber++)
@@ -197,18 +238,41 @@ final class CircularStreamBuffer
                 if (null != segment)
                 {
                     table[slot] = null;
-                    source.release(segment);
-                    released++;
+                    if (keepAsSpares)
+                    {
+                        keepSpareSegment(segment);
+                    }
+                    else
+                    {
+                        source.release(segment);
+                    }
+                    takenOut++;
                 }
             }
         }
         releasedBelowSegment = Math.max(releasedBelowSegment, belowSegment);
-        committedSegments -= released;
-        return released;
+        return takenOut;
+    }
+
+    private void keepSpareSegment(final UnsafeBuffer segment)
+    {
+        if (null == spareSegments)
+        {
+            // Every segment the log holds was once in the table, so its slots bound the spares too.
+            spareSegments = new UnsafeBuffer[segmentSlots];
+        }
+        spareSegments[spareSegmentCount++] = segment;
+    }
+
+    private UnsafeBuffer takeSpareSegment()
+    {
+        final UnsafeBuffer segment = spareSegments[--spareSegmentCount];
+        spareSegments[spareSegmentCount] = null;
+        return segment;
     }
 
     /**
-     * @return segments committed now (committing thread).
+     * @return segments committed now, spares included (committing thread).
      */
     int committedSegments()
     {
