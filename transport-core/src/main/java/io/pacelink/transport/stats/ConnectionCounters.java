@@ -221,7 +221,9 @@ public final class ConnectionCounters implements ControllerCounters, AutoCloseab
      * @return the counter, registered now if it was not yet (agent thread).
      * @throws IllegalStateException if the counters are closed and this one was never registered.
      * @deprecated a counter is registered when it first holds a value other than 0: write through {@link #set},
-     * {@link #increment} or {@link #add}, read through {@link #get}. To be removed in the next minor version.
+     * {@link #increment} or {@link #add}, read through {@link #get}. To be removed in the next minor version. A
+     * value written straight into the returned counter is not seen by those methods, which keep the last value they
+     * stored: the next {@link #set}, {@link #increment} or {@link #add} of that counter overwrites it.
      */
     @Deprecated
     public AtomicCounter counter(final int index)

@@ -283,6 +283,13 @@ public final class ReceiveLog
         int newBytes = 0;
         if (start < end)
         {
+            if (!log.isCommitted(start, end))
+            {
+                // Give back what the application consumed before taking a segment from the pool: otherwise a
+                // connection whose credit is rarely refreshed takes a new segment for every segment's worth of
+                // small messages and returns them only when the window is full.
+                releaseConsumed();
+            }
             if (log.commit(start, end) < 0)
             {
                 return MEMORY_REFUSED;

@@ -17,6 +17,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -58,9 +59,12 @@ class PortWaitIdleStrategyTest
     private static void idleWhileTheApplicationSignals(final AgentWakeup wakeup, final PortWaitIdleStrategy idle)
         throws InterruptedException
     {
+        final AtomicBoolean idleReturned = new AtomicBoolean();
         final Thread application = new Thread(() ->
         {
-            while (!wakeup.isSleeping())
+            // Gives up if the sleep ended without it (a timeout): the caller's assertions then fail instead of the
+            // test hanging on join.
+            while (!wakeup.isSleeping() && !idleReturned.get())
             {
                 Thread.onSpinWait();
             }
@@ -69,6 +73,7 @@ class PortWaitIdleStrategyTest
         application.start();
         wakeup.beginDutyCycle();
         idle.idle(0);
+        idleReturned.set(true);
         application.join();
     }
 
@@ -191,11 +196,13 @@ class PortWaitIdleStrategyTest
     {
         final DatagramPort port = open("batched");
         final AgentWakeup wakeup = new AgentWakeup(port);
-        // The plan's clock moves 10 ms per sleep, so the mean gap between arrivals is long and the hold is SHORT_NS.
+        // The plan's clock moves 100 ms per sleep, so the mean gap between arrivals is long and the hold is its cap,
+        // holdNs: long enough that the application's thread below is scheduled inside it on a loaded machine.
+        final long holdNs = TimeUnit.MILLISECONDS.toNanos(200);
         final AtomicLong planClockNs = new AtomicLong();
         final PortWaitIdleStrategy idle = new PortWaitIdleStrategy(port, () -> Long.MAX_VALUE, () -> Long.MAX_VALUE,
-            () -> planClockNs.addAndGet(10_000_000L), wakeup, LONG_NS,
-            new WakeCoalescing(WakeCoalescing.OFF, SHORT_NS));
+            () -> planClockNs.addAndGet(100_000_000L), wakeup, LONG_NS,
+            new WakeCoalescing(WakeCoalescing.OFF, holdNs));
         try (NioDatagramPort peer = NioDatagramPort.open(LOOPBACK, 1 << 20))
         {
             final UnsafeBuffer datagram = new UnsafeBuffer(ByteBuffer.allocateDirect(16));
@@ -209,30 +216,23 @@ class PortWaitIdleStrategyTest
             assertEquals(2, port.receive(batch, 16));
             batch.clear();
 
-            // The cycle received two datagrams and sent none: the next sleep holds arrivals for up to SHORT_NS.
-            final Thread sender = new Thread(() ->
+            // The cycle received two datagrams and sent none: the next sleep holds arrivals for up to holdNs. The
+            // held sleep waits on the wakeup alone, so datagrams already in the socket when it starts are held as
+            // ones arriving during it would be (sent first, so no thread has to be scheduled inside the hold).
+            for (int i = 0; i < 3; i++)
             {
-                while (!wakeup.isSleeping())
-                {
-                    Thread.onSpinWait();
-                }
-                for (int i = 0; i < 3; i++)
-                {
-                    peer.send(datagram, 0, 16, port.localAddress());
-                }
-            });
-            sender.start();
+                peer.send(datagram, 0, 16, port.localAddress());
+            }
             final long startNs = System.nanoTime();
             wakeup.beginDutyCycle();
             idle.idle(0);
             final long elapsedNs = System.nanoTime() - startNs;
-            sender.join();
             assertEquals(1, idle.heldSleeps());
             assertEquals(1, port.stats().wokenByDatagram(), "the held sleep was not ended by the arrivals");
             assertEquals(1, port.stats().waitTimeouts());
-            assertTrue(elapsedNs >= SHORT_NS, "it lasted its whole hold: " + elapsedNs + " ns");
+            assertTrue(elapsedNs >= holdNs, "it lasted its whole hold: " + elapsedNs + " ns");
             port.receive(batch, 16);
-            assertEquals(3, batch.size(), "one receive drains what arrived during the hold");
+            assertEquals(3, batch.size(), "one receive drains what arrived before and during the hold");
             batch.clear();
 
             // A signal from the application still ends a held sleep.

@@ -88,6 +88,35 @@ class ReceiveLogTest
     }
 
     @Test
+    void smallMessagesConsumedAsTheyArriveCycleThroughTwoSegmentsWithoutACreditRefresh()
+    {
+        // The default shape: 32 MiB of window in 64-KiB segments from the endpoint's pool. Nothing calls
+        // releaseConsumed() from outside (the credit refresh runs only with the connection's timers): the log gives
+        // back what the application consumed when the data reaches a new segment, so 7.2 MB of 36-byte records do
+        // not take a pool segment for every segment's worth of stream.
+        final int segmentBytes = 64 * 1024;
+        final MemoryBudget budget = new MemoryBudget(1L << 30);
+        final ReceiveLog log = new ReceiveLog(32 << 20, 1024, 1024, new SegmentPool(budget, segmentBytes, 16L << 20));
+        final UnsafeBuffer record = new UnsafeBuffer(new byte[LENGTH_PREFIX_BYTES + 32]);
+        record.putInt(0, 32, ByteOrder.LITTLE_ENDIAN);
+
+        long position = 0;
+        long mostCommittedBytes = 0;
+        for (int sequence = 0; sequence < 200_000; sequence++)
+        {
+            StreamBytes.fillPayload(record, LENGTH_PREFIX_BYTES, sequence, 32);
+            assertEquals(record.capacity(), log.onData(position, record, 0, record.capacity(), false));
+            position += record.capacity();
+            assertEquals(1, log.poll(handler, 10));
+            assertTrue(handler.lastMatches(sequence), "message " + sequence);
+            mostCommittedBytes = Math.max(mostCommittedBytes, budget.committedBytes());
+        }
+
+        assertTrue(position > 100L * segmentBytes);
+        assertEquals(2L * segmentBytes, mostCommittedBytes, "the segment consumed to and the one the data entered");
+    }
+
+    @Test
     void oneByteFragmentsAreClosedByMemoryAtAnEighthOfTheWindow()
     {
         final int capacity = 64 * 1024;
