@@ -21,6 +21,7 @@ import io.pacelink.transport.secure.Crc32cGuard;
 import io.pacelink.transport.secure.Crc32cPacketCheck;
 import io.pacelink.transport.secure.EndpointKeys;
 import io.pacelink.transport.secure.PacketGuard;
+import io.pacelink.transport.secure.PacketProtection;
 import io.pacelink.transport.secure.SecureSession;
 import io.pacelink.transport.secure.StatelessResetTokens;
 import io.pacelink.transport.stats.CountersSizing;
@@ -64,6 +65,16 @@ import java.util.function.LongSupplier;
 public final class EndpointCore implements DatagramHandler
 {
     private static final int NO_DEFERRED_DATAGRAMS = -1;
+
+    /**
+     * Types on every connection's send path that only secure mode instantiates ({@code ConnectionCore.guard()}),
+     * loaded with this class. Left unloaded in a plaintext process, C2 compiles that path with an uncommon trap for
+     * the unloaded class, which fires on the plaintext return too: the agent's hot path is deoptimised once,
+     * mid-transfer, to load the class and is compiled again (HotSpot's {@code Deoptimization::Reason_unloaded}); seen
+     * as a class loaded on the agent's thread seconds into a transfer.
+     */
+    private static final Class<?>[] SECURE_SEND_PATH_TYPES =
+        {SecureSession.class, PacketProtection.class, AeadGuard.class};
 
     private final PacelinkContext context;
     private final DatagramPort port;
