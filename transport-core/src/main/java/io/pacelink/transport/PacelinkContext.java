@@ -331,12 +331,14 @@ public final class PacelinkContext
      * at most 25 ms). Off, the endpoint behaves as a build without the extension: it announces nothing, asks nothing,
      * and acknowledges within its own {@link #maxAckDelayNs(long)}.
      * <p>
-     * Nothing is asked while the congestion controller is in its initial slow start or STARTUP, which grow per ACK
-     * (perf/FINDINGS.md, branch {@code ack8}).
+     * Nothing is asked while the congestion controller is in its initial slow start or STARTUP, which grow per ACK,
+     * nor, for CUBIC and Reno, during the recovery that answers slow start's overshoot; once the peer follows a
+     * request, CUBIC and Reno let the flight exceed cwnd by the packets it may hold unacknowledged
+     * (perf/FINDINGS.md, branches {@code ack8} and {@code ack9}).
      *
-     * @param isOn true to offer the extension; false (still the default: with it on, CUBIC's 202-ms utilisation gate
-     *             of {@code PerFlowPathAcceptanceTest} gives 85.7 % against its 85.9 %, perf/FINDINGS.md, branch
-     *             {@code ack8}) behaves as a build without it.
+     * @param isOn true to offer the extension; false (still the default: with it on, CUBIC's and BBR's gates pass,
+     *             but {@code SimCommandTest}'s two-seed comparison of a Reno run differs by one packet,
+     *             perf/FINDINGS.md, branch {@code ack9}) behaves as a build without it.
      * @return this.
      */
     public PacelinkContext ackFrequency(final boolean isOn)

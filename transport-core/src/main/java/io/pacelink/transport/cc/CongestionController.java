@@ -72,9 +72,23 @@ public interface CongestionController
 
     /**
      * @return the congestion window in bytes: the transport sends new ack-eliciting packets only while bytes in
-     * flight are below it.
+     * flight are below it ({@link #sendWindowBytes()}).
      */
     long congestionWindowBytes();
+
+    /**
+     * The flight the transport lets this controller have: new ack-eliciting packets are sent only while bytes in
+     * flight are below it, and the flight is window- or application-limited against it. By default the congestion
+     * window; a window controller adds what a peer asked for fewer ACKs may hold unacknowledged
+     * ({@link ControllerContext#peerAckElicitingThreshold()}, {@link WindowController#sendWindowBytes()}). Must not
+     * allocate.
+     *
+     * @return the send window in bytes.
+     */
+    default long sendWindowBytes()
+    {
+        return congestionWindowBytes();
+    }
 
     /**
      * @return the rate in bytes per second at which the pacer releases this connection's packets; 0 or
@@ -95,7 +109,8 @@ public interface CongestionController
 
     /**
      * Whether the controller is still in its initial search for the path's capacity, growing its window or rate per
-     * ACK: slow start before the first congestion event (or HyStart's exit), BBR's STARTUP. Until it is over the
+     * ACK: slow start before the first congestion event (or HyStart's exit) and the recovery that answers its
+     * overshoot ({@link WindowController#isInStartup()}), BBR's STARTUP. Until it is over the
      * transport does not ask the peer for fewer ACKs (draft-ietf-quic-ack-frequency, "Congestion Control": a sender
      * in slow start needs timely acknowledgments; Chromium's receiver likewise acknowledges every second packet for
      * its first 100, {@code kMinReceivedBeforeAckDecimation}). Polled after every ACK; must not allocate.

@@ -69,6 +69,7 @@ public abstract class WindowController implements CongestionController
     protected long slowStartThresholdBytes = Long.MAX_VALUE;
     private final ProportionalRateReduction rateReduction = new ProportionalRateReduction();
     private boolean isInRecovery;
+    private boolean hasEndedRecovery;
     private long windowBeforeReductionBytes;
 
     protected WindowController(final ControllerContext context)
@@ -86,13 +87,22 @@ public abstract class WindowController implements CongestionController
     }
 
     /**
-     * @return true until the first reduction or HyStart's exit set ssthresh (or an undo restored it to infinity): the
-     * initial slow start, in which the window grows per ACK.
+     * @return true until the first reduction or HyStart's exit set ssthresh (or an undo restored it to infinity), and
+     * through the recovery period that answered slow start's overshoot: the initial search, in which the window grows
+     * per ACK, and the repair of the losses it ended with.
+     * <p>
+     * Why the first recovery too: slow start ends with the bottleneck's queue full, and during the recovery that
+     * follows Proportional Rate Reduction sends what each ACK delivers (RFC 6937). On decimated ACKs it sends that in
+     * groups of 10 into the still-full queue, where one more packet was dropped; sent after the period began, its
+     * loss started a second recovery at once, at a window 40 packets below the one the same seed reached with an ACK
+     * every second packet (CUBIC on a 202-ms path: W_max and so the next 19 s of regrowth that much lower, 0.7 points
+     * of a minute's utilisation; perf/FINDINGS.md, branch {@code ack9}). So the peer is asked for fewer ACKs only
+     * once that first repair is over.
      */
     @Override
     public boolean isInStartup()
     {
-        return Long.MAX_VALUE == slowStartThresholdBytes;
+        return Long.MAX_VALUE == slowStartThresholdBytes || (isInRecovery && !hasEndedRecovery);
     }
 
     /**
@@ -149,6 +159,7 @@ public abstract class WindowController implements CongestionController
         }
         if (ack.endsRecovery())
         {
+            hasEndedRecovery = true;
             isInRecovery = false;
             if (rateReduction.isActive())
             {
@@ -202,6 +213,32 @@ public abstract class WindowController implements CongestionController
     public long congestionWindowBytes()
     {
         return congestionWindowBytes;
+    }
+
+    /**
+     * The congestion window plus the packets a peer asked for fewer ACKs may hold unacknowledged beyond RFC 9000's
+     * one ({@link ControllerContext#peerAckElicitingThreshold()} minus 1: 8 datagrams at one ACK per 10 packets).
+     * <p>
+     * Why: a packet the receiver holds has left the network but still counts as in flight until its ACK. With an ACK
+     * every second packet the receiver holds half a packet on average; with one per 10, 4.5, and each ACK takes the
+     * flight down by 10 packets that the pacer (1.2 times cwnd/srtt) refills over most of the gap to the next ACK.
+     * Below the path's BDP a window-limited flow's rate is its flight over the RTT, so decimated ACKs alone cost it
+     * several packets of every window: CUBIC on a 202-ms path, regrowing below the BDP for most of a minute, lost
+     * 0.9 points of utilisation to them (perf/FINDINGS.md, branch {@code ack9}). This is the allowance BBR already has
+     * (its cwnd adds the ACK aggregation it measures, Linux {@code bbr_update_ack_aggregation}); a window controller
+     * gets it from what the peer was asked for. Not during a rate reduction: Proportional Rate Reduction sets cwnd to
+     * the flight plus what each ACK lets the sender send (RFC 6937), and an allowance on top would grow the flight by
+     * it on every ACK.
+     */
+    @Override
+    public long sendWindowBytes()
+    {
+        final int extraHeldPackets = context.peerAckElicitingThreshold() - 1;
+        if (extraHeldPackets <= 0 || isInRateReduction())
+        {
+            return congestionWindowBytes();
+        }
+        return congestionWindowBytes() + (long)extraHeldPackets * context.maxDatagramSizeBytes();
     }
 
     public long pacingRateBytesPerSecond()

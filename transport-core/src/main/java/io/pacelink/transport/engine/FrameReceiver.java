@@ -409,6 +409,7 @@ final class FrameReceiver implements PacketOutcomeListener
         {
             ackFrequency.onAcked();
             lossRecovery.peerMaxAckDelayNs(ackFrequency.recoveryAckDelayNs());
+            lossRecovery.peerAckElicitingThreshold(ackFrequency.ackElicitingThresholdInForce());
         }
     }
 

@@ -100,7 +100,7 @@ final class SendReadiness
     boolean isWithinWindow()
     {
         return lossRecovery.canSend() &&
-            lossRecovery.bytesInFlight() < lossRecovery.controller().congestionWindowBytes();
+            lossRecovery.bytesInFlight() < lossRecovery.controller().sendWindowBytes();
     }
 
     private boolean hasAckElicitingWork()

@@ -240,6 +240,16 @@ public final class LossRecovery
     }
 
     /**
+     * @param threshold the ack-eliciting threshold the peer now follows (it acknowledged the ACK_FREQUENCY frame
+     *                  that asked for it); the controller reads it from its context.
+     * @throws IllegalArgumentException if below 1.
+     */
+    public void peerAckElicitingThreshold(final int threshold)
+    {
+        path.peerAckElicitingThreshold(threshold);
+    }
+
+    /**
      * The negotiated datagram size changed: from now on the cwnd- and application-limited tests use it, the controller
      * reads it from its context, and the controller is told.
      *
@@ -404,7 +414,7 @@ public final class LossRecovery
 
         // Linux tcp_cwnd_validate: remember the last packet sent with the window (nearly) full; the flight it
         // belongs to is cwnd-limited until the ACKs reach it (RFC 7661, RFC 9002 section 7.8).
-        if (bytesInFlight + path.maxDatagramSizeBytes() >= controller.congestionWindowBytes())
+        if (bytesInFlight + path.maxDatagramSizeBytes() >= controller.sendWindowBytes())
         {
             lastCwndLimitedPacketNumber = packetNumber;
         }
@@ -652,7 +662,7 @@ public final class LossRecovery
             path.maxDatagramSizeBytes(),
             nothingQueuedBelowTransport,
             bytesInFlight,
-            controller.congestionWindowBytes(),
+            controller.sendWindowBytes(),
             allLostRetransmitted);
     }
 
