@@ -413,8 +413,14 @@ public final class LossRecovery
         bytesInFlight += sizeBytes;
 
         // Linux tcp_cwnd_validate: remember the last packet sent with the window (nearly) full; the flight it
-        // belongs to is cwnd-limited until the ACKs reach it (RFC 7661, RFC 9002 section 7.8).
-        if (bytesInFlight + path.maxDatagramSizeBytes() >= controller.sendWindowBytes())
+        // belongs to is cwnd-limited until the ACKs reach it (RFC 7661, RFC 9002 section 7.8). Against cwnd, not the
+        // send window: Linux compares packets in flight with snd_cwnd whatever the receiver's ACKs stretch, and the
+        // allowance for packets a peer holds under an ACK_FREQUENCY request (CongestionController.sendWindowBytes)
+        // is room to send, not a larger window to fill before the window may grow. Measured against the send window,
+        // a small window paced at 1.2 cwnd/srtt never reached it, was never cwnd-limited, and never grew again after
+        // a loss (CUBIC, 0.5 % random loss at 100 Mbit/s and 40 ms: cwnd 4 packets for 2 s; perf/FINDINGS.md,
+        // branch cpu10).
+        if (bytesInFlight + path.maxDatagramSizeBytes() >= controller.congestionWindowBytes())
         {
             lastCwndLimitedPacketNumber = packetNumber;
         }
