@@ -217,11 +217,6 @@ final class BbrTelemetry
             return controller.congestionWindowBytes();
         }
 
-        public long sendWindowBytes()
-        {
-            return controller.sendWindowBytes();
-        }
-
         public long pacingRateBytesPerSecond()
         {
             return controller.pacingRateBytesPerSecond();

@@ -152,8 +152,8 @@ class PerFlowPathAcceptanceTest
 
     /**
      * {@link #cubicWithLongAccessLinksFillsTheBottleneck()}'s gate with ACK frequency negotiated at both ends: one ACK
-     * per 10 packets once the recovery that answers slow start's overshoot is over, and a send window of cwnd plus
-     * the 8 packets the receiver may hold (perf/FINDINGS.md, branches {@code ack9} and {@code cpu10}).
+     * per 10 packets once the recovery that answers slow start's overshoot is over; asked at its first ACK, it cost
+     * 0.7 points here (perf/FINDINGS.md, branches {@code ack9} and {@code cpu10}).
      */
     @Test
     void cubicWithLongAccessLinksAndAckFrequencyFillsTheBottleneck()

@@ -332,11 +332,9 @@ public final class PacelinkContext
      * and acknowledges within its own {@link #maxAckDelayNs(long)}.
      * <p>
      * Nothing is asked while the congestion controller is in its initial slow start or STARTUP, which grow per ACK,
-     * nor, for CUBIC and Reno, during the recovery that answers slow start's overshoot; once the peer follows a
-     * request, CUBIC and Reno let the flight exceed cwnd by the packets it may hold unacknowledged, and still count
-     * as cwnd-limited when the flight reaches cwnd (perf/FINDINGS.md, branches {@code ack8}, {@code ack9} and
-     * {@code cpu10}). On by default: it takes a receiver from about one ACK per 4.5 data packets to one per 15 at
-     * 50 Mbit/s and 40 ms, with the same goodput, losses and gates.
+     * nor, for CUBIC and Reno, during the recovery that answers slow start's overshoot (perf/FINDINGS.md, branches
+     * {@code ack8}, {@code ack9} and {@code cpu10}). On by default: it takes a receiver from about one ACK per 4.5
+     * data packets to one per 15 at 50 Mbit/s and 40 ms, with the same goodput and losses.
      *
      * @param isOn true (the default) to offer the extension; false behaves as a build without it.
      * @return this.

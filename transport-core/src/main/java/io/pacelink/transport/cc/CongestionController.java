@@ -72,23 +72,9 @@ public interface CongestionController
 
     /**
      * @return the congestion window in bytes: the transport sends new ack-eliciting packets only while bytes in
-     * flight are below it ({@link #sendWindowBytes()}).
+     * flight are below it.
      */
     long congestionWindowBytes();
-
-    /**
-     * The flight the transport lets this controller have: new ack-eliciting packets are sent only while bytes in
-     * flight are below it, and the flight is window- or application-limited against it. By default the congestion
-     * window; a window controller adds what a peer asked for fewer ACKs may hold unacknowledged
-     * ({@link ControllerContext#peerAckElicitingThreshold()}, {@link WindowController#sendWindowBytes()}). Must not
-     * allocate.
-     *
-     * @return the send window in bytes.
-     */
-    default long sendWindowBytes()
-    {
-        return congestionWindowBytes();
-    }
 
     /**
      * @return the rate in bytes per second at which the pacer releases this connection's packets; 0 or

@@ -41,16 +41,6 @@ public interface ControllerContext
     long maxAckDelayNs();
 
     /**
-     * @return the ack-eliciting packets the peer may receive before it must acknowledge them
-     * (draft-ietf-quic-ack-frequency, Ack-Eliciting Threshold): 1 as RFC 9000 section 13.2.2 has it (an ACK at
-     * least every second packet) until the peer acknowledged a request for more, then the threshold asked for.
-     */
-    default int peerAckElicitingThreshold()
-    {
-        return 1;
-    }
-
-    /**
      * @return the connection's RTT estimator.
      */
     RttStats rttStats();

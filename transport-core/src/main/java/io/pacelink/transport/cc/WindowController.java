@@ -215,32 +215,6 @@ public abstract class WindowController implements CongestionController
         return congestionWindowBytes;
     }
 
-    /**
-     * The congestion window plus the packets a peer asked for fewer ACKs may hold unacknowledged beyond RFC 9000's
-     * one ({@link ControllerContext#peerAckElicitingThreshold()} minus 1: 8 datagrams at one ACK per 10 packets).
-     * <p>
-     * Why: a packet the receiver holds has left the network but still counts as in flight until its ACK. With an ACK
-     * every second packet the receiver holds half a packet on average; with one per 10, 4.5, and each ACK takes the
-     * flight down by 10 packets that the pacer (1.2 times cwnd/srtt) refills over most of the gap to the next ACK.
-     * Below the path's BDP a window-limited flow's rate is its flight over the RTT, so decimated ACKs alone cost it
-     * several packets of every window: CUBIC on a 202-ms path, regrowing below the BDP for most of a minute, lost
-     * 0.9 points of utilisation to them (perf/FINDINGS.md, branch {@code ack9}). This is the allowance BBR already has
-     * (its cwnd adds the ACK aggregation it measures, Linux {@code bbr_update_ack_aggregation}); a window controller
-     * gets it from what the peer was asked for. Not during a rate reduction: Proportional Rate Reduction sets cwnd to
-     * the flight plus what each ACK lets the sender send (RFC 6937), and an allowance on top would grow the flight by
-     * it on every ACK.
-     */
-    @Override
-    public long sendWindowBytes()
-    {
-        final int extraHeldPackets = context.peerAckElicitingThreshold() - 1;
-        if (extraHeldPackets <= 0 || isInRateReduction())
-        {
-            return congestionWindowBytes();
-        }
-        return congestionWindowBytes() + (long)extraHeldPackets * context.maxDatagramSizeBytes();
-    }
-
     public long pacingRateBytesPerSecond()
     {
         final double gain = congestionWindowBytes < slowStartThresholdBytes / 2 ?

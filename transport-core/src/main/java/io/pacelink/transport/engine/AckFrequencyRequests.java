@@ -65,7 +65,6 @@ final class AckFrequencyRequests
     private boolean isPending;
     private boolean isInFlight;
     private long framesSent;
-    private int ackElicitingThresholdInForce = 1;
 
     /**
      * @param isEnabled false never to ask the peer for an ACK frequency.
@@ -187,7 +186,6 @@ final class AckFrequencyRequests
         {
             isInFlight = false;
             recoveryAckDelayNs = inFlightAckDelayNs;
-            ackElicitingThresholdInForce = REQUESTED_ACK_ELICITING_THRESHOLD;
         }
     }
 
@@ -198,16 +196,6 @@ final class AckFrequencyRequests
     long recoveryAckDelayNs()
     {
         return recoveryAckDelayNs;
-    }
-
-    /**
-     * @return the ack-eliciting threshold the peer follows: 1 (RFC 9000 section 13.2.2) until it acknowledged a
-     * request, then {@link #REQUESTED_ACK_ELICITING_THRESHOLD}. A window controller lets the flight exceed its window
-     * by the packets this lets the peer hold ({@code WindowController.sendWindowBytes()}).
-     */
-    int ackElicitingThresholdInForce()
-    {
-        return ackElicitingThresholdInForce;
     }
 
     /**

@@ -9,8 +9,8 @@ import io.pacelink.transport.recovery.PathParameters;
 
 /**
  * What one connection's congestion controller reads: the path values come live from the connection's
- * {@link PathParameters}, so a size negotiated down in the handshake, the peer's max_ack_delay or the ACK frequency
- * it follows, is what the controller sees.
+ * {@link PathParameters}, so a size negotiated down in the handshake, or the peer's max_ack_delay, is what the
+ * controller sees.
  */
 final class ConnectionControllerContext implements ControllerContext
 {
@@ -42,11 +42,6 @@ final class ConnectionControllerContext implements ControllerContext
     public long maxAckDelayNs()
     {
         return path.peerMaxAckDelayNs();
-    }
-
-    public int peerAckElicitingThreshold()
-    {
-        return path.peerAckElicitingThreshold();
     }
 
     public RttStats rttStats()

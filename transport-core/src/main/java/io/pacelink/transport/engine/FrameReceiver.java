@@ -409,7 +409,6 @@ final class FrameReceiver implements PacketOutcomeListener
         {
             ackFrequency.onAcked();
             lossRecovery.peerMaxAckDelayNs(ackFrequency.recoveryAckDelayNs());
-            lossRecovery.peerAckElicitingThreshold(ackFrequency.ackElicitingThresholdInForce());
         }
     }
 

@@ -100,7 +100,7 @@ final class SendReadiness
     boolean isWithinWindow()
     {
         return lossRecovery.canSend() &&
-            lossRecovery.bytesInFlight() < lossRecovery.controller().sendWindowBytes();
+            lossRecovery.bytesInFlight() < lossRecovery.controller().congestionWindowBytes();
     }
 
     private boolean hasAckElicitingWork()

@@ -240,16 +240,6 @@ public final class LossRecovery
     }
 
     /**
-     * @param threshold the ack-eliciting threshold the peer now follows (it acknowledged the ACK_FREQUENCY frame
-     *                  that asked for it); the controller reads it from its context.
-     * @throws IllegalArgumentException if below 1.
-     */
-    public void peerAckElicitingThreshold(final int threshold)
-    {
-        path.peerAckElicitingThreshold(threshold);
-    }
-
-    /**
      * The negotiated datagram size changed: from now on the cwnd- and application-limited tests use it, the controller
      * reads it from its context, and the controller is told.
      *
@@ -413,13 +403,7 @@ public final class LossRecovery
         bytesInFlight += sizeBytes;
 
         // Linux tcp_cwnd_validate: remember the last packet sent with the window (nearly) full; the flight it
-        // belongs to is cwnd-limited until the ACKs reach it (RFC 7661, RFC 9002 section 7.8). Against cwnd, not the
-        // send window: Linux compares packets in flight with snd_cwnd whatever the receiver's ACKs stretch, and the
-        // allowance for packets a peer holds under an ACK_FREQUENCY request (CongestionController.sendWindowBytes)
-        // is room to send, not a larger window to fill before the window may grow. Measured against the send window,
-        // a small window paced at 1.2 cwnd/srtt never reached it, was never cwnd-limited, and never grew again after
-        // a loss (CUBIC, 0.5 % random loss at 100 Mbit/s and 40 ms: cwnd 4 packets for 2 s; perf/FINDINGS.md,
-        // branch cpu10).
+        // belongs to is cwnd-limited until the ACKs reach it (RFC 7661, RFC 9002 section 7.8).
         if (bytesInFlight + path.maxDatagramSizeBytes() >= controller.congestionWindowBytes())
         {
             lastCwndLimitedPacketNumber = packetNumber;
@@ -668,7 +652,7 @@ public final class LossRecovery
             path.maxDatagramSizeBytes(),
             nothingQueuedBelowTransport,
             bytesInFlight,
-            controller.sendWindowBytes(),
+            controller.congestionWindowBytes(),
             allLostRetransmitted);
     }
 

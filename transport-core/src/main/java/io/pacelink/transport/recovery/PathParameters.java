@@ -6,8 +6,7 @@ package io.pacelink.transport.recovery;
  * {@code max_udp_payload_size}), and the peer's {@code max_ack_delay} (RFC 9000 section 18.2), which the RTT
  * estimator and the probe timeout use (RFC 9002 sections 5.3 and 6.2.1).
  * <p>
- * Written only through {@link LossRecovery#onMtuChanged(int)}, {@link LossRecovery#peerMaxAckDelayNs(long)} and
- * {@link LossRecovery#peerAckElicitingThreshold(int)}, which
+ * Written only through {@link LossRecovery#onMtuChanged(int)} and {@link LossRecovery#peerMaxAckDelayNs(long)}, which
  * also tell the congestion controller; read by the connection (the size of the packets it builds), by loss recovery
  * (the cwnd- and application-limited tests) and by the controller's context. Agent thread only.
  */
@@ -15,7 +14,6 @@ public final class PathParameters
 {
     private int maxDatagramSizeBytes;
     private long peerMaxAckDelayNs;
-    private int peerAckElicitingThreshold = 1;
 
     /**
      * @param maxDatagramSizeBytes this endpoint's maximum datagram size, used until the peer's is known.
@@ -42,24 +40,6 @@ public final class PathParameters
     public long peerMaxAckDelayNs()
     {
         return peerMaxAckDelayNs;
-    }
-
-    /**
-     * @return the ack-eliciting packets the peer may receive before it must acknowledge: 1 (RFC 9000 section
-     * 13.2.2) until it acknowledged an ACK_FREQUENCY frame asking for more (draft-ietf-quic-ack-frequency).
-     */
-    public int peerAckElicitingThreshold()
-    {
-        return peerAckElicitingThreshold;
-    }
-
-    void peerAckElicitingThreshold(final int threshold)
-    {
-        if (threshold < 1)
-        {
-            throw new IllegalArgumentException("peerAckElicitingThreshold=" + threshold + " must be >= 1");
-        }
-        this.peerAckElicitingThreshold = threshold;
     }
 
     void maxDatagramSizeBytes(final int maxDatagramSizeBytes)

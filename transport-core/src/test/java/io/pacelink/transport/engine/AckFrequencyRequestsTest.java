@@ -170,19 +170,4 @@ class AckFrequencyRequestsTest
         return written;
     }
 
-    @Test
-    void theThresholdInForceIsRfc9000sOneUntilThePeerAcknowledgedARequest()
-    {
-        final AckFrequencyRequests requests = new AckFrequencyRequests(true);
-        requests.onPeerHandshake(MS, MS);
-        assertEquals(1, requests.ackElicitingThresholdInForce(), "no request yet");
-        requests.refresh(40 * MS, false);
-        assertTrue(write(requests));
-        assertEquals(1, requests.ackElicitingThresholdInForce(), "asked, not yet acknowledged");
-        requests.onLost();
-        assertEquals(1, requests.ackElicitingThresholdInForce(), "the request was lost");
-        assertTrue(write(requests));
-        requests.onAcked();
-        assertEquals(AckFrequencyRequests.REQUESTED_ACK_ELICITING_THRESHOLD, requests.ackElicitingThresholdInForce());
-    }
 }

@@ -351,26 +351,6 @@ class LossRecoveryTest
     }
 
     @Test
-    void cwndLimitedIsMeasuredAgainstTheWindowNotTheAllowanceForHeldAcks()
-    {
-        // A window controller under an ACK_FREQUENCY request may send 8 datagrams beyond cwnd (sendWindowBytes); a
-        // flight that reaches cwnd is still cwnd-limited, as Linux's tcp_cwnd_validate compares it with snd_cwnd, or a
-        // small window paced at 1.2 cwnd/srtt never fills the allowance and never grows.
-        controller.windowBytes(3 * 1200).extraSendWindowBytes(8 * 1200);
-        driver.sendAtMs(0, 0);
-        assertFalse(lossRecovery.isCwndLimited(), "1200 in flight, two more packets fit in cwnd");
-        driver.sendAtMs(1, 1);
-        assertTrue(lossRecovery.isCwndLimited(), "2400 in flight: within one MSS of cwnd, far below the send window");
-        driver.sendAtMs(2, 2);
-        driver.sendAtMs(3, 3);
-        assertTrue(lossRecovery.isCwndLimited(), "4800 in flight: above cwnd, which the allowance lets it send");
-
-        driver.ackAtMs(100, 0, 3);
-        assertTrue(controller.acks().get(0).isCwndLimited());
-        assertFalse(lossRecovery.isCwndLimited());
-    }
-
-    @Test
     void cwndAndApplicationLimitedTestsUseTheNegotiatedDatagramSize()
     {
         controller.windowBytes(3 * 1200);

@@ -223,7 +223,6 @@ public final class RecordingController implements CongestionController
     private Observer observer;
     private boolean recording = true;
     private long windowBytes = DEFAULT_WINDOW_BYTES;
-    private long extraSendWindowBytes;
     private boolean isEcnCeCongestionEvent;
 
     private AckEvent lastAck;
@@ -288,17 +287,6 @@ public final class RecordingController implements CongestionController
     public RecordingController windowBytes(final long windowBytes)
     {
         this.windowBytes = windowBytes;
-        return this;
-    }
-
-    /**
-     * @param extraSendWindowBytes what the send window of a recorder that forwards to no controller adds to its
-     *                             window ({@link CongestionController#sendWindowBytes()}), 0 unless set.
-     * @return this.
-     */
-    public RecordingController extraSendWindowBytes(final long extraSendWindowBytes)
-    {
-        this.extraSendWindowBytes = extraSendWindowBytes;
         return this;
     }
 
@@ -541,11 +529,6 @@ public final class RecordingController implements CongestionController
     public long congestionWindowBytes()
     {
         return null == delegate ? windowBytes : delegate.congestionWindowBytes();
-    }
-
-    public long sendWindowBytes()
-    {
-        return null == delegate ? windowBytes + extraSendWindowBytes : delegate.sendWindowBytes();
     }
 
     public long pacingRateBytesPerSecond()

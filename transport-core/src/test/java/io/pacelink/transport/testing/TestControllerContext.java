@@ -52,7 +52,6 @@ public final class TestControllerContext implements ControllerContext, Controlle
         new UnsafeBuffer(ByteBuffer.allocateDirect(COUNTER_METADATA_BUFFER_BYTES)),
         new UnsafeBuffer(ByteBuffer.allocateDirect(COUNTER_VALUES_BUFFER_BYTES)));
     private final Map<String, AtomicCounter> countersByName = new HashMap<>();
-    private int peerAckElicitingThreshold = 1;
 
     /**
      * @param maxDatagramSizeBytes the datagram size.
@@ -126,19 +125,6 @@ public final class TestControllerContext implements ControllerContext, Controlle
     public long maxAckDelayNs()
     {
         return path.peerMaxAckDelayNs();
-    }
-
-    /**
-     * @param threshold the ack-eliciting threshold the test's peer follows ({@link #peerAckElicitingThreshold()}).
-     */
-    public void peerAckElicitingThreshold(final int threshold)
-    {
-        peerAckElicitingThreshold = threshold;
-    }
-
-    public int peerAckElicitingThreshold()
-    {
-        return peerAckElicitingThreshold;
     }
 
     public RttStats rttStats()
