@@ -62,7 +62,13 @@ public final class IoOptions
         return onOff("--ecn", ecn);
     }
 
-    private static boolean onOff(final String option, final String value)
+    /**
+     * @param option the option's name, for the message.
+     * @param value  what was given.
+     * @return true for {@code on}, false for {@code off} (any case, surrounding blanks ignored).
+     * @throws IllegalArgumentException naming the option and what is accepted.
+     */
+    static boolean onOff(final String option, final String value)
     {
         switch (null == value ? "" : value.trim().toLowerCase(Locale.ROOT))
         {

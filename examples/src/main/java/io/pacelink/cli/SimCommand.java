@@ -106,6 +106,12 @@ public final class SimCommand implements Callable<Integer>
             "packets and a marking queue (red ecn=on, sfqred, fq_codel) marks them instead of dropping.")
     private boolean ecn;
 
+    @Option(names = "--ack-frequency", paramLabel = "on|off", defaultValue = "on",
+        description = "Both ends offer ACK frequency (draft-ietf-quic-ack-frequency; docs/architecture.md, \"ACK " +
+            "policy\"): past slow start a sender asks for an ACK per 10 packets or per quarter RTT; off, both ends " +
+            "behave as builds without it (default ${DEFAULT-VALUE}, as the library's).")
+    private String ackFrequency;
+
     @Option(names = "--trace", paramLabel = "DIR",
         description = "Write each flow's time series (cwnd, pacing rate, RTT, ...) there as CSV and JSON lines.")
     private Path traceDirectory;
@@ -130,6 +136,7 @@ public final class SimCommand implements Callable<Integer>
     public Integer call()
     {
         final PathSpec.Pair pair = pathRunOptions.pair(path);
+        IoOptions.onOff("--ack-frequency", ackFrequency);
         if (duration.nanos() <= 0)
         {
             throw new IllegalArgumentException("--duration must be positive, e.g. 60s");
@@ -298,6 +305,10 @@ public final class SimCommand implements Callable<Integer>
             .durationNs(duration.nanos())
             .scheduler(pathRunOptions.scheduler(), ControllerParameters.EMPTY)
             .ecn(ecn);
+        if (!IoOptions.onOff("--ack-frequency", ackFrequency))
+        {
+            builder.contextCustomizer((context) -> context.ackFrequency(false));
+        }
         flowSpecs().forEach(builder::flow);
         if (null != pingInterval)
         {

@@ -15,6 +15,7 @@ import java.util.Locale;
 import java.util.function.Consumer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -96,6 +97,17 @@ class AckFrequencyScenarioTest
         final Run off = run("cubic", 4, path, (context) -> context.ackFrequency(false));
         final String figures = figures("cubic", 4, path, oldClient, off);
         assertTrue(Math.abs(oldClient.acksPerPacket() / off.acksPerPacket() - 1) < 0.02, "as many ACKs: " + figures);
+    }
+
+    @Test
+    void theExtensionIsOnByDefault()
+    {
+        final String path = "rate=50mbit delay=20ms queue=1bdp";
+        final ScenarioResult byDefault = scenario("cubic", 5, path, (context) -> { }).run();
+        final ScenarioResult on = scenario("cubic", 5, path, (context) -> context.ackFrequency(true)).run();
+        final ScenarioResult off = scenario("cubic", 5, path, (context) -> context.ackFrequency(false)).run();
+        assertEquals(on.traceHash(), byDefault.traceHash(), "default contexts negotiate it");
+        assertNotEquals(off.traceHash(), byDefault.traceHash(), "and it changes the run");
     }
 
     private static String figures(

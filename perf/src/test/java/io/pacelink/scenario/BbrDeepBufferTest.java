@@ -1,11 +1,14 @@
 package io.pacelink.scenario;
 
 import io.pacelink.sim.scenario.ScenarioResult;
+import io.pacelink.transport.PacelinkContext;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+
+import java.util.function.Consumer;
 
 import static io.pacelink.scenario.BbrScenarios.BASE_RTT_NS;
 import static io.pacelink.scenario.BbrScenarios.DEEP_BUFFER_PATH;
@@ -61,8 +64,30 @@ class BbrDeepBufferTest
     @ValueSource(longs = { 1, 2 })
     void bbr3KeepsP95RttWithinTheSettledBound(final long seed)
     {
-        final Measured measured = run("bbr3", seed);
+        // The bound is on the sender's RTT samples with the receiver acknowledging within its 1 ms max ACK delay.
+        // With ACK frequency negotiated (the default) a sample also holds the receiver's deliberate wait of up to a
+        // quarter RTT (10 ms here) for more packets to acknowledge at once: p95 61.9 -> 68.6 ms on seed 1
+        // while the bottleneck's p95 queueing delay moved 21.8 -> 23.2 ms (perf/FINDINGS.md, branch cpu10). So this
+        // gate measures the queue through RTT samples with the extension off, and the next one measures the queue
+        // itself with it on.
+        final Measured measured = run("bbr3", seed, (context) -> context.ackFrequency(false));
         assertTrue(measured.p95RttMs() <= BBR3_P95_RTT_BOUND_MS, "p95 RTT " + measured.p95RttMs() + " ms");
+    }
+
+    /**
+     * {@link #bbr3KeepsP95RttWithinTheSettledBound}'s bound with ACK frequency negotiated, on what it stands for: the
+     * bottleneck's p95 queueing delay within the bound less the 40 ms base RTT (25 ms; with the extension off the
+     * queue's p95 is 21.8 and 22.4 ms on seeds 1 and 2, with it on 23.2 and 23.0 ms).
+     */
+    @ParameterizedTest
+    @ValueSource(longs = { 1, 2 })
+    void bbr3WithAckFrequencyKeepsP95QueueingDelayWithinTheSettledBound(final long seed)
+    {
+        final ScenarioResult result = bulk("bbr3", DEEP_BUFFER_PATH, REVERSE_20MS, seed, DURATION_NS, null,
+            (context) -> context.ackFrequency(true));
+        final double queueP95Ms = result.forward().queueDelay().p95Ns() / 1e6;
+        assertTrue(queueP95Ms <= BBR3_P95_RTT_BOUND_MS - BASE_RTT_MS, "p95 queueing delay " + queueP95Ms + " ms");
+        assertTrue(result.forward().utilisation() >= 0.95, "utilisation " + result.forward().utilisation());
     }
 
     @Test
@@ -74,8 +99,15 @@ class BbrDeepBufferTest
 
     private static Measured run(final String controller, final long seed)
     {
+        return run(controller, seed, (context) -> { });
+    }
+
+    private static Measured run(
+        final String controller, final long seed, final Consumer<PacelinkContext> customizer)
+    {
         final BbrTelemetry telemetry = new BbrTelemetry(SECOND);
-        final ScenarioResult result = bulk(controller, DEEP_BUFFER_PATH, REVERSE_20MS, seed, DURATION_NS, telemetry);
+        final ScenarioResult result =
+            bulk(controller, DEEP_BUFFER_PATH, REVERSE_20MS, seed, DURATION_NS, telemetry, customizer);
         final Histogram rtt = telemetry.sender().rttNs();
         final Measured measured = new Measured(result.forward().utilisation(), percentileMs(rtt, 95));
         figure(3, controller, seed, "utilisation_percent", 100 * measured.utilisation());

@@ -10,6 +10,7 @@ import org.HdrHistogram.Histogram;
 
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * Paths, runners and the figure printer of the BBR acceptance suite (issue 4, items 1 to 9). The reverse (ACK)
@@ -64,11 +65,29 @@ final class BbrScenarios
         final long durationNs,
         final BbrTelemetry telemetry)
     {
+        return bulk(controller, forward, reverse, seed, durationNs, telemetry, (context) -> { });
+    }
+
+    /**
+     * {@link #bulk(String, String, String, long, long, BbrTelemetry)} with both endpoints' contexts adjusted.
+     *
+     * @param customizer applied to both endpoints' contexts (e.g. ACK frequency off).
+     */
+    static ScenarioResult bulk(
+        final String controller,
+        final String forward,
+        final String reverse,
+        final long seed,
+        final long durationNs,
+        final BbrTelemetry telemetry,
+        final Consumer<PacelinkContext> customizer)
+    {
         final Scenario.Builder builder = Scenario.builder()
             .seed(seed)
             .path(PathSpec.Pair.parse(forward, reverse))
             .durationNs(durationNs)
-            .flow(FlowSpec.bulk(controller));
+            .flow(FlowSpec.bulk(controller))
+            .contextCustomizer(customizer);
         if (null != telemetry)
         {
             builder.registry(telemetry.registry());

@@ -4,6 +4,7 @@ import io.pacelink.link.PathSpec;
 import io.pacelink.sim.scenario.FlowSpec;
 import io.pacelink.sim.scenario.Scenario;
 import io.pacelink.sim.scenario.ScenarioResult;
+import io.pacelink.transport.PacelinkContext;
 import io.pacelink.transport.cc.ControllerParameters;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -11,6 +12,7 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -134,6 +136,34 @@ class PerFlowPathAcceptanceTest
     }
 
     /**
+     * Item 6 with BBRv1 and ACK frequency negotiated at both ends (draft-ietf-quic-ack-frequency; docs/architecture.md,
+     * "ACK policy"): the same gates. Nothing is asked in STARTUP, whose decimated ACKs once released bursts that left
+     * the sender flow-control limited for 2 s (perf/FINDINGS.md, branch {@code ack8}).
+     */
+    @Test
+    void bbrWithLongAccessLinksAndAckFrequencyFillsTheBottleneck()
+    {
+        final LongAccess run = LongAccess.run("bbr", (context) -> context.ackFrequency(true));
+
+        System.out.println("item 6, ACK frequency: " + run);
+        assertEquals(0, run.flowControlLimited(), "flow control never limited the sender: " + run);
+        assertTrue(run.utilisation() >= 0.9, run.toString());
+    }
+
+    /**
+     * {@link #cubicWithLongAccessLinksFillsTheBottleneck()}'s gate with ACK frequency negotiated at both ends: one ACK
+     * per 10 packets once the recovery that answers slow start's overshoot is over; asked at its first ACK, it cost
+     * 0.7 points here (perf/FINDINGS.md, branches {@code ack9} and {@code cpu10}).
+     */
+    @Test
+    void cubicWithLongAccessLinksAndAckFrequencyFillsTheBottleneck()
+    {
+        final LongAccess run = LongAccess.run("cubic", (context) -> context.ackFrequency(true));
+        System.out.println("item 6, ACK frequency: " + run);
+        assertTrue(run.utilisation() >= MEASURED_CUBIC_LONG_ACCESS_UTILISATION, run.toString());
+    }
+
+    /**
      * CUBIC's steady state on item 6's path, with and without fast convergence: 300 s, utilisation over the last
      * 260 s (ten periods of 26 s, from the first loss after slow start's transient on). Reporting only:
      * {@code -Dpacelink.report=true}.
@@ -166,12 +196,18 @@ class PerFlowPathAcceptanceTest
     {
         static LongAccess run(final String controller)
         {
+            return run(controller, (context) -> { });
+        }
+
+        static LongAccess run(final String controller, final Consumer<PacelinkContext> customizer)
+        {
             final long[] flowControlLimited = new long[1];
             final ScenarioResult result = Scenario.builder()
                 .seed(1)
                 .path(PathSpec.Pair.parse(LONG_ACCESS_PATH, LONG_ACCESS_REVERSE))
                 .durationNs(LONG_ACCESS_DURATION_NS)
                 .flow(FlowSpec.bulk(controller).withAccessDelay(LONG_ACCESS_DELAY_NS))
+                .contextCustomizer(customizer)
                 .progress(LONG_ACCESS_DURATION_NS, (flowIndex, nowNs, deliveredBytes, stats) ->
                     flowControlLimited[0] = stats.flowControlLimited())
                 .build()

@@ -95,7 +95,8 @@ public interface CongestionController
 
     /**
      * Whether the controller is still in its initial search for the path's capacity, growing its window or rate per
-     * ACK: slow start before the first congestion event (or HyStart's exit), BBR's STARTUP. Until it is over the
+     * ACK: slow start before the first congestion event (or HyStart's exit) and the recovery that answers its
+     * overshoot ({@link WindowController#isInStartup()}), BBR's STARTUP. Until it is over the
      * transport does not ask the peer for fewer ACKs (draft-ietf-quic-ack-frequency, "Congestion Control": a sender
      * in slow start needs timely acknowledgments; Chromium's receiver likewise acknowledges every second packet for
      * its first 100, {@code kMinReceivedBeforeAckDecimation}). Polled after every ACK; must not allocate.

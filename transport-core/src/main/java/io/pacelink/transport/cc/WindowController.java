@@ -69,6 +69,7 @@ public abstract class WindowController implements CongestionController
     protected long slowStartThresholdBytes = Long.MAX_VALUE;
     private final ProportionalRateReduction rateReduction = new ProportionalRateReduction();
     private boolean isInRecovery;
+    private boolean hasEndedRecovery;
     private long windowBeforeReductionBytes;
 
     protected WindowController(final ControllerContext context)
@@ -86,13 +87,22 @@ public abstract class WindowController implements CongestionController
     }
 
     /**
-     * @return true until the first reduction or HyStart's exit set ssthresh (or an undo restored it to infinity): the
-     * initial slow start, in which the window grows per ACK.
+     * @return true until the first reduction or HyStart's exit set ssthresh (or an undo restored it to infinity), and
+     * through the recovery period that answered slow start's overshoot: the initial search, in which the window grows
+     * per ACK, and the repair of the losses it ended with.
+     * <p>
+     * Why the first recovery too: slow start ends with the bottleneck's queue full, and during the recovery that
+     * follows Proportional Rate Reduction sends what each ACK delivers (RFC 6937). On decimated ACKs it sends that in
+     * groups of 10 into the still-full queue, where one more packet was dropped; sent after the period began, its
+     * loss started a second recovery at once, at a window 40 packets below the one the same seed reached with an ACK
+     * every second packet (CUBIC on a 202-ms path: W_max and so the next 19 s of regrowth that much lower, 0.7 points
+     * of a minute's utilisation; perf/FINDINGS.md, branch {@code ack9}). So the peer is asked for fewer ACKs only
+     * once that first repair is over.
      */
     @Override
     public boolean isInStartup()
     {
-        return Long.MAX_VALUE == slowStartThresholdBytes;
+        return Long.MAX_VALUE == slowStartThresholdBytes || (isInRecovery && !hasEndedRecovery);
     }
 
     /**
@@ -149,6 +159,7 @@ public abstract class WindowController implements CongestionController
         }
         if (ack.endsRecovery())
         {
+            hasEndedRecovery = true;
             isInRecovery = false;
             if (rateReduction.isActive())
             {
