@@ -120,6 +120,7 @@ public final class FqScheduler<F extends SchedulableFlow> implements PacketSched
     private final AtomicCounter packetsTooLong;
     private final AtomicCounter ackOnlyReleases;
     private final AtomicCounter unthrottleLatencyNs;
+    private final AtomicCounter latenessForgottenNs;
 
     /**
      * @param config   validated parameters.
@@ -134,6 +135,7 @@ public final class FqScheduler<F extends SchedulableFlow> implements PacketSched
         packetsTooLong = counters.newCounter("packets-too-long");
         ackOnlyReleases = counters.newCounter("ack-only-releases");
         unthrottleLatencyNs = counters.newCounter("unthrottle-latency-ns");
+        latenessForgottenNs = counters.newCounter("lateness-forgotten-ns");
         quantumBytes = config.quantumBytes();
         initialQuantumBytes = config.initialQuantumBytes();
         maxRateBytesPerSecond = config.maxRateBytesPerSecond();
@@ -561,9 +563,14 @@ public final class FqScheduler<F extends SchedulableFlow> implements PacketSched
         }
 
         state.datagramBytes = Math.max(state.datagramBytes, sizeBytes);
-        final long horizonNs = PacingQuantum.catchUpHorizonNs(catchUpHorizonNs, state.quantumNs);
-        state.timeNextPacketNs = Math.max(state.timeNextPacketNs, nowNs - horizonNs) +
-            packetDelayNs(sizeBytes, rateBytesPerSecond);
+        final long catchUpFromNs = nowNs - PacingQuantum.catchUpHorizonNs(catchUpHorizonNs, state.quantumNs);
+        if (state.timeNextPacketNs < catchUpFromNs)
+        {
+            // Rate never sent: the schedule's time before the horizon, which a late release does not make up.
+            latenessForgottenNs.getAndAddRelease(catchUpFromNs - state.timeNextPacketNs);
+            state.timeNextPacketNs = catchUpFromNs;
+        }
+        state.timeNextPacketNs += packetDelayNs(sizeBytes, rateBytesPerSecond);
     }
 
     /**

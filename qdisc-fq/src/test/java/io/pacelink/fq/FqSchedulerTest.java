@@ -87,6 +87,7 @@ class FqSchedulerTest
         final long afterSecondNs = 50_000L >> 3;
         assertEquals(afterSecondNs - (afterSecondNs >> 3) + ((7 * PACKET_GAP_NS / 2) >> 3),
             counters.counter("unthrottle-latency-ns"));
+        assertEquals(0, counters.counter("lateness-forgotten-ns"), "every late packet was caught up");
     }
 
     @Test
@@ -104,6 +105,7 @@ class FqSchedulerTest
         assertEquals(25, harness.serve(lateNs));
         assertTrue(25L * MTU - MTU < 3 * RATE / 1_000, "at most one packet over the horizon's bytes");
         assertEquals(lateNs - 3 * MS + 25 * PACKET_GAP_NS, scheduler.nextReleaseTimeNs());
+        assertEquals(2 * MS, counters.counter("lateness-forgotten-ns"), "the 2 ms before the horizon, never sent");
         assertTrue(scheduler.releaseLatenessHistogram().valuesAreEquivalent(
             5 * MS, scheduler.releaseLatenessHistogram().getMaxValue()));
     }

@@ -499,10 +499,11 @@ final class ConnectionCore implements SchedulableFlow, DeadlineHeap.Entry
         final int offset,
         final int length,
         final int ecnCodepoint,
+        final long arrivalNs,
         final long nowNs)
     {
         handshake.onPeerPacket();
-        frames.onPacket(decoder, buffer, offset, length, ecnCodepoint, nowNs);
+        frames.onPacket(decoder, buffer, offset, length, ecnCodepoint, arrivalNs, nowNs);
         if (frames.hasPathResponse())
         {
             onPathResponse(frames.pathResponseData());
