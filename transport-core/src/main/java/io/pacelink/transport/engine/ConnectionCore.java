@@ -144,6 +144,14 @@ final class ConnectionCore implements SchedulableFlow, DeadlineHeap.Entry
         return localId;
     }
 
+    /**
+     * @return the connection's loss recovery, for tests of this package that look at its rate sampler.
+     */
+    LossRecovery lossRecovery()
+    {
+        return lossRecovery;
+    }
+
     long remoteId()
     {
         return remoteId;

@@ -337,6 +337,15 @@ public final class EndpointCore implements DatagramHandler
     // ---------------------------------------------------------------- duty cycle
 
     /**
+     * @param connectionId a connection's id ({@link Connection#connectionId()}).
+     * @return its protocol state, or null: for tests of this package.
+     */
+    ConnectionCore connectionCore(final long connectionId)
+    {
+        return connections.find(connectionId);
+    }
+
+    /**
      * One duty cycle at one instant: virtual time, where nothing happens between the steps of a cycle.
      *
      * @param nowNs the current time.
