@@ -24,10 +24,10 @@ import java.util.Set;
  * <tr><td>{@code fq.catchUpHorizonUs}</td><td>3000</td><td>per-packet pacing: how far behind its schedule a
  * backlogged flow may fall (the agent woke late) and still send what fell due, back to back — at most this much of
  * its pacing rate, plus what the flow's pacing quantum exceeds 750 µs by ({@code PacingQuantum})</td></tr>
- * <tr><td>{@code fq.catchUpDebtUs}</td><td>10000</td><td>per-packet pacing: lateness beyond the catch-up horizon,
+ * <tr><td>{@code fq.catchUpDebtUs}</td><td>0</td><td>per-packet pacing: lateness beyond the catch-up horizon,
  * up to this much, is repaid gradually instead of forgotten: each later packet of the flow leaves up to a quarter of
- * its gap early (at most 4/3 of its pacing rate) until the debt is repaid; idle time clears it. 0 forgets all
- * lateness beyond the horizon</td></tr>
+ * its gap early (at most 4/3 of its pacing rate) until the debt is repaid; idle time clears it. 0 (the default)
+ * forgets all lateness beyond the horizon</td></tr>
  * </table>
  */
 public final class FqConfig
@@ -145,14 +145,15 @@ public final class FqConfig
     public static final long DEFAULT_CATCH_UP_HORIZON_US = 3_000L;
 
     /**
-     * Default catch-up debt: 10 ms. A user-space sender on shared cores is descheduled past the 3-ms horizon tens of
-     * times a second (at 1 Gbit/s through an emulated path, 2 to 20 % of the schedule's time was forgotten that way:
-     * perf/FINDINGS.md, section {@code thr10}); repaid at up to a third over the pacing rate, what a late wake would
-     * have lost leaves within a few tens of milliseconds without a burst larger than the horizon's. Chromium's QUIC
-     * pacing sender makes up all lost time while pacing-limited; a bound keeps a sender that cannot keep up at all
-     * from carrying an ever larger debt into a slower phase of its controller.
+     * Default catch-up debt: none, lateness beyond the horizon is forgotten. A user-space sender on shared cores is
+     * descheduled past the 3-ms horizon tens of times a second (at 1 Gbit/s through an emulated path 2 to 20 % of the
+     * schedule's time was forgotten that way); a 10 ms debt, repaid at up to a third over the pacing rate, cut that
+     * to 0 to 5 % but gave no more rate there (perf/FINDINGS.md, section {@code thr10}), so it is an operator's
+     * choice, not the default. Chromium's QUIC pacing sender makes up all lost time while pacing-limited; a bound
+     * keeps a sender that cannot keep up at all from carrying an ever larger debt into a slower phase of its
+     * controller.
      */
-    public static final long DEFAULT_CATCH_UP_DEBT_US = 10_000L;
+    public static final long DEFAULT_CATCH_UP_DEBT_US = 0L;
 
     /**
      * The largest catch-up horizon: 1 s, as sch_fq clamps a packet's delay.

@@ -36,7 +36,7 @@ class FqConfigTest
         assertTrue(config.pacing());
         assertTrue(config.perPacketPacing());
         assertEquals(3_000_000L, config.catchUpHorizonNs(), "3 ms");
-        assertEquals(10_000_000L, config.catchUpDebtNs(), "10 ms");
+        assertEquals(0L, config.catchUpDebtNs(), "none: lateness beyond the horizon is forgotten");
     }
 
     @Test
@@ -52,7 +52,7 @@ class FqConfigTest
         values.put("fq.pacing", "false");
         values.put("fq.perPacketPacing", "false");
         values.put("fq.catchUpHorizonUs", "250");
-        values.put("fq.catchUpDebtUs", "0");
+        values.put("fq.catchUpDebtUs", "10000");
         values.put("cubic.beta", "0.7");
 
         final FqConfig config = FqConfig.from(ControllerParameters.of(values));
@@ -66,7 +66,7 @@ class FqConfigTest
         assertFalse(config.pacing());
         assertFalse(config.perPacketPacing());
         assertEquals(250_000L, config.catchUpHorizonNs());
-        assertEquals(0L, config.catchUpDebtNs());
+        assertEquals(10_000_000L, config.catchUpDebtNs());
         assertEquals(values.size() - 1, FqConfig.names().size());
     }
 

@@ -113,7 +113,7 @@ class FqSchedulerTest
     }
 
     /**
-     * The same 5-ms-late release with the default debt: the horizon's 25 packets go back to back as before, and the
+     * The same 5-ms-late release with a debt of 10 ms: the horizon's 25 packets go back to back as before, and the
      * 2 ms beyond it are owed, not forgotten: each following packet leaves a quarter of its gap early until they are
      * repaid, so by the time the schedule would have sent them all the flow has sent its whole rate, and no burst was
      * larger than the horizon's.
@@ -121,6 +121,7 @@ class FqSchedulerTest
     @Test
     void aReleaseLaterThanTheHorizonRepaysTheRestAQuarterOfAGapAtATime()
     {
+        useDebtOf10Ms();
         final TestFlow flow = new TestFlow(1).rate(RATE).backlog(Long.MAX_VALUE);
         final LongArrayList sendTimesNs = new LongArrayList();
         harness.recordSendTimes(sendTimesNs);
@@ -153,6 +154,7 @@ class FqSchedulerTest
     @Test
     void lateReleasesOweAtMostTheDebtsBoundAndForgetTheRest()
     {
+        useDebtOf10Ms();
         final TestFlow flow = new TestFlow(1).rate(RATE).backlog(Long.MAX_VALUE);
         harness.activate(flow, 0);
         assertEquals(10, harness.serve(0));
@@ -168,6 +170,7 @@ class FqSchedulerTest
     @Test
     void idleTimeClearsTheDebt()
     {
+        useDebtOf10Ms();
         final LongArrayList sendTimesNs = new LongArrayList();
         harness.recordSendTimes(sendTimesNs);
         final TestFlow flow = new TestFlow(1).rate(RATE).backlog(35);
@@ -188,6 +191,12 @@ class FqSchedulerTest
         {
             assertEquals(PACKET_GAP_NS, sendTimesNs.getLong(i) - sendTimesNs.getLong(i - 1), "packet " + i);
         }
+    }
+
+    private void useDebtOf10Ms()
+    {
+        scheduler = newScheduler(FqConfig.from(ControllerParameters.of(Map.of(FqConfig.CATCH_UP_DEBT_US, "10000"))));
+        harness = new SchedulerHarness(scheduler);
     }
 
     @Test
