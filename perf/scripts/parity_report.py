@@ -116,6 +116,14 @@ def result(d, system, floor_ms):
         scheduler = ends.get('sender', {}).get('scheduler', {}).get('counters', {})
         r['unthrottle_latency_us'] = scheduler['unthrottle-latency-ns'] / 1e3 \
             if 'unthrottle-latency-ns' in scheduler else None
+        # Lateness the pacer forgot beyond its catch-up horizon and debt (ms over the test), and how late each side's
+        # agent read its datagrams after the kernel received them (the port's SO_TIMESTAMPNS ages, mean µs).
+        r['lateness_forgotten_ms'] = scheduler['lateness-forgotten-ns'] / 1e6 \
+            if 'lateness-forgotten-ns' in scheduler else None
+        for role, side in (('sender', 'send'), ('receiver', 'recv')):
+            port = ends.get(role, {}).get('port', {}).get('counters', {})
+            if port.get('timestamped-datagrams'):
+                r['read_age_us_' + side] = port['arrival-age-total-ns'] / port['timestamped-datagrams'] / 1e3
         connections = ends.get('sender', {}).get('connections', [])
         if connections:
             c = connections[-1].get('counters', {})
@@ -168,6 +176,11 @@ def line(r):
     if r.get('unthrottle_latency_us') is not None:
         text += '  fq unthrottle latency %.0f us  cwnd-/pacing-limited %s/%s' % (
             r['unthrottle_latency_us'], r.get('cwnd_limited'), r.get('pacing_limited'))
+    if r.get('lateness_forgotten_ms') is not None:
+        text += '  fq lateness forgotten %.0f ms' % r['lateness_forgotten_ms']
+    if r.get('read_age_us_send') is not None and r.get('read_age_us_recv') is not None:
+        text += '  read age after arrival, sender / receiver %.0f / %.0f us' % (
+            r['read_age_us_send'], r['read_age_us_recv'])
     for side, role in (('send', 'sender'), ('recv', 'receiver')):
         steady = r.get('threads_steady_' + side)
         if steady:

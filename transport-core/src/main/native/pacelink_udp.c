@@ -65,7 +65,9 @@ struct pl_receive
     int32_t tos;             /* the TOS / traffic class byte it arrived with, -1 if not reported */
     int32_t name_length;
     uint8_t name[28];
-    uint8_t reserved[16];
+    int64_t age_ns;          /* how long before the call returned the kernel received it (SO_TIMESTAMPNS), -1 if
+                                not reported */
+    uint8_t reserved[8];
 };
 
 _Static_assert(sizeof(struct pl_send) == 64, "NativeUdp.SEND_STRIDE");
@@ -80,6 +82,7 @@ _Static_assert(offsetof(struct pl_receive, segment_size) == 8, "NativeUdp.RECEIV
 _Static_assert(offsetof(struct pl_receive, tos) == 12, "NativeUdp.RECEIVE_TOS");
 _Static_assert(offsetof(struct pl_receive, name_length) == 16, "NativeUdp.RECEIVE_NAME_LENGTH");
 _Static_assert(offsetof(struct pl_receive, name) == 20, "NativeUdp.RECEIVE_NAME");
+_Static_assert(offsetof(struct pl_receive, age_ns) == 48, "NativeUdp.RECEIVE_AGE_NS");
 _Static_assert(sizeof(struct sockaddr_in6) == 28, "NativeUdp.SOCKADDR_IN6_LENGTH");
 _Static_assert(AF_INET == 2 && AF_INET6 == 10, "NativeUdp.AF_INET, AF_INET6");
 
@@ -194,6 +197,18 @@ JNIEXPORT jint JNICALL Java_io_pacelink_transport_port_NativeUdp_enableGro(JNIEn
     return set_int_option(fd, SOL_UDP, UDP_GRO, 1) < 0 ? -errno : 0;
 }
 
+/*
+ * The kernel's receive time of each datagram as an SCM_TIMESTAMPNS control message (socket(7), SO_TIMESTAMPNS): the
+ * software timestamp the stack takes as the packet enters it (net_timestamp_check in net/core/dev.c), before the
+ * socket queue and however late the receiving thread runs. Linux TCP times its ACKs the same way (tp->tcp_mstamp
+ * is read as the ACK is processed in the receive softirq).
+ */
+JNIEXPORT jint JNICALL Java_io_pacelink_transport_port_NativeUdp_enableTimestamps(
+    JNIEnv *env, jclass klass, jint fd)
+{
+    return set_int_option(fd, SOL_SOCKET, SO_TIMESTAMPNS, 1) < 0 ? -errno : 0;
+}
+
 static int is_v4_mapped(const struct pl_send *send)
 {
     if (AF_INET6 != ((const struct sockaddr *)send->name)->sa_family)
@@ -297,10 +312,18 @@ JNIEXPORT jint JNICALL Java_io_pacelink_transport_port_NativeUdp_receive(
     {
         return -errno;
     }
+    /*
+     * SCM_TIMESTAMPNS is CLOCK_REALTIME; the caller's clock is its own. So each datagram's stamp leaves as an age:
+     * the realtime clock read once after the call, minus the stamp. The caller subtracts it from its own time of the
+     * batch, which it reads after this returns, so an arrival is never placed before the kernel saw it.
+     */
+    struct timespec returned = { 0, 0 };
+    int has_returned = 0;
     for (int i = 0; i < received; i++)
     {
         struct msghdr *header = &messages[i].msg_hdr;
         struct pl_receive *receive = &receives[i];
+        receive->age_ns = -1;
         receive->length = (int32_t)messages[i].msg_len;
         receive->flags = ((header->msg_flags & MSG_TRUNC) ? 1 : 0) | ((header->msg_flags & MSG_CTRUNC) ? 2 : 0);
         receive->segment_size = 0;
@@ -324,6 +347,20 @@ JNIEXPORT jint JNICALL Java_io_pacelink_transport_port_NativeUdp_receive(
                 int traffic_class = 0;
                 memcpy(&traffic_class, CMSG_DATA(cmsg), sizeof(traffic_class));
                 receive->tos = traffic_class & 0xff;
+            }
+            else if (SOL_SOCKET == cmsg->cmsg_level && SCM_TIMESTAMPNS == cmsg->cmsg_type)
+            {
+                struct timespec stamp;
+                memcpy(&stamp, CMSG_DATA(cmsg), sizeof(stamp));
+                if (!has_returned)
+                {
+                    has_returned = 0 == clock_gettime(CLOCK_REALTIME, &returned) ? 1 : -1;
+                }
+                if (has_returned > 0)
+                {
+                    receive->age_ns = (int64_t)(returned.tv_sec - stamp.tv_sec) * 1000000000LL +
+                        (int64_t)(returned.tv_nsec - stamp.tv_nsec);
+                }
             }
         }
     }

@@ -24,6 +24,10 @@ import java.util.Set;
  * <tr><td>{@code fq.catchUpHorizonUs}</td><td>3000</td><td>per-packet pacing: how far behind its schedule a
  * backlogged flow may fall (the agent woke late) and still send what fell due, back to back — at most this much of
  * its pacing rate, plus what the flow's pacing quantum exceeds 750 µs by ({@code PacingQuantum})</td></tr>
+ * <tr><td>{@code fq.catchUpDebtUs}</td><td>0</td><td>per-packet pacing: lateness beyond the catch-up horizon,
+ * up to this much, is repaid gradually instead of forgotten: each later packet of the flow leaves up to a quarter of
+ * its gap early (at most 4/3 of its pacing rate) until the debt is repaid; idle time clears it. 0 (the default)
+ * forgets all lateness beyond the horizon</td></tr>
  * </table>
  */
 public final class FqConfig
@@ -82,6 +86,12 @@ public final class FqConfig
     public static final String CATCH_UP_HORIZON_US = PREFIX + "catchUpHorizonUs";
 
     /**
+     * Parameter name: per-packet pacing's catch-up debt, microseconds: how much lateness beyond the catch-up horizon a
+     * backlogged flow repays gradually, each later packet leaving up to a quarter of its gap early.
+     */
+    public static final String CATCH_UP_DEBT_US = PREFIX + "catchUpDebtUs";
+
+    /**
      * Ethernet MTU including the link header, as sch_fq's {@code psched_mtu()} reports it.
      */
     public static final int ETHERNET_MTU_BYTES = 1514;
@@ -135,6 +145,17 @@ public final class FqConfig
     public static final long DEFAULT_CATCH_UP_HORIZON_US = 3_000L;
 
     /**
+     * Default catch-up debt: none, lateness beyond the horizon is forgotten. A user-space sender on shared cores is
+     * descheduled past the 3-ms horizon tens of times a second (at 1 Gbit/s through an emulated path 2 to 20 % of the
+     * schedule's time was forgotten that way); a 10 ms debt, repaid at up to a third over the pacing rate, cut that
+     * to 0 to 5 % but gave no more rate there (perf/FINDINGS.md, section {@code thr10}), so it is an operator's
+     * choice, not the default. Chromium's QUIC pacing sender makes up all lost time while pacing-limited; a bound
+     * keeps a sender that cannot keep up at all from carrying an ever larger debt into a slower phase of its
+     * controller.
+     */
+    public static final long DEFAULT_CATCH_UP_DEBT_US = 0L;
+
+    /**
      * The largest catch-up horizon: 1 s, as sch_fq clamps a packet's delay.
      */
     public static final long MAX_CATCH_UP_HORIZON_US = 1_000_000L;
@@ -144,7 +165,7 @@ public final class FqConfig
     private static final long NANOS_PER_MICRO = 1_000L;
     private static final Set<String> NAMES = Set.of(
         QUANTUM, INITIAL_QUANTUM, MAX_RATE, LOW_RATE_THRESHOLD, FLOW_REFILL_DELAY_MS, GC_AGE_MS, PACING,
-        PER_PACKET_PACING, CATCH_UP_HORIZON_US);
+        PER_PACKET_PACING, CATCH_UP_HORIZON_US, CATCH_UP_DEBT_US);
     private static final FqConfig DEFAULTS = from(ControllerParameters.EMPTY);
 
     private final int quantumBytes;
@@ -156,6 +177,7 @@ public final class FqConfig
     private final boolean pacing;
     private final boolean perPacketPacing;
     private final long catchUpHorizonNs;
+    private final long catchUpDebtNs;
 
     private FqConfig(final ControllerParameters parameters)
     {
@@ -173,6 +195,8 @@ public final class FqConfig
         perPacketPacing = parameters.getBoolean(PER_PACKET_PACING, true);
         catchUpHorizonNs = parameters.getLong(
             CATCH_UP_HORIZON_US, DEFAULT_CATCH_UP_HORIZON_US, 0, MAX_CATCH_UP_HORIZON_US) * NANOS_PER_MICRO;
+        catchUpDebtNs = parameters.getLong(
+            CATCH_UP_DEBT_US, DEFAULT_CATCH_UP_DEBT_US, 0, MAX_CATCH_UP_HORIZON_US) * NANOS_PER_MICRO;
     }
 
     /**
@@ -275,6 +299,14 @@ public final class FqConfig
         return catchUpHorizonNs;
     }
 
+    /**
+     * @return how much lateness beyond the catch-up horizon a backlogged flow repays gradually.
+     */
+    public long catchUpDebtNs()
+    {
+        return catchUpDebtNs;
+    }
+
     public String toString()
     {
         return "FqConfig{quantumBytes=" + quantumBytes +
@@ -286,6 +318,7 @@ public final class FqConfig
             ", pacing=" + pacing +
             ", perPacketPacing=" + perPacketPacing +
             ", catchUpHorizonNs=" + catchUpHorizonNs +
+            ", catchUpDebtNs=" + catchUpDebtNs +
             '}';
     }
 }

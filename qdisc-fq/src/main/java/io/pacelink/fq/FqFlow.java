@@ -59,6 +59,11 @@ final class FqFlow
      */
     int datagramBytes;
 
+    /**
+     * Per-packet pacing: lateness beyond the catch-up horizon still to repay, a quarter of a gap per packet.
+     */
+    long catchUpDebtNs;
+
     boolean wokenFromThrottle;
     boolean inAckBypass;
 
@@ -79,6 +84,7 @@ final class FqFlow
         unpacedBytes = 0;
         quantumNs = PacingQuantum.MIN_QUANTUM_NS;
         datagramBytes = 0;
+        catchUpDebtNs = 0;
         place = Place.DETACHED;
         wokenFromThrottle = false;
         inAckBypass = false;

@@ -86,6 +86,10 @@ public final class FqScheduler<F extends SchedulableFlow> implements PacketSched
     private static final long MAX_PACKET_DELAY_NS = NANOS_PER_SECOND;
     private static final int INITIAL_FLOW_CAPACITY = 64;
     private static final int LATENESS_SIGNIFICANT_DIGITS = 2;
+    /**
+     * A packet repays at most a quarter (1/2^2) of its gap of catch-up debt.
+     */
+    private static final int CATCH_UP_REPAY_SHIFT = 2;
 
     private final int quantumBytes;
     private final int initialQuantumBytes;
@@ -96,6 +100,7 @@ public final class FqScheduler<F extends SchedulableFlow> implements PacketSched
     private final boolean pacing;
     private final boolean perPacketPacing;
     private final long catchUpHorizonNs;
+    private final long catchUpDebtNs;
 
     private final Long2ObjectHashMap<FqFlow> flowsById =
         new Long2ObjectHashMap<>(INITIAL_FLOW_CAPACITY, Hashing.DEFAULT_LOAD_FACTOR);
@@ -120,6 +125,7 @@ public final class FqScheduler<F extends SchedulableFlow> implements PacketSched
     private final AtomicCounter packetsTooLong;
     private final AtomicCounter ackOnlyReleases;
     private final AtomicCounter unthrottleLatencyNs;
+    private final AtomicCounter latenessForgottenNs;
 
     /**
      * @param config   validated parameters.
@@ -134,6 +140,7 @@ public final class FqScheduler<F extends SchedulableFlow> implements PacketSched
         packetsTooLong = counters.newCounter("packets-too-long");
         ackOnlyReleases = counters.newCounter("ack-only-releases");
         unthrottleLatencyNs = counters.newCounter("unthrottle-latency-ns");
+        latenessForgottenNs = counters.newCounter("lateness-forgotten-ns");
         quantumBytes = config.quantumBytes();
         initialQuantumBytes = config.initialQuantumBytes();
         maxRateBytesPerSecond = config.maxRateBytesPerSecond();
@@ -143,6 +150,7 @@ public final class FqScheduler<F extends SchedulableFlow> implements PacketSched
         pacing = config.pacing();
         perPacketPacing = config.perPacketPacing();
         catchUpHorizonNs = config.catchUpHorizonNs();
+        catchUpDebtNs = config.catchUpDebtNs();
 
         for (int i = 0; i < INITIAL_FLOW_CAPACITY; i++)
         {
@@ -256,6 +264,7 @@ public final class FqScheduler<F extends SchedulableFlow> implements PacketSched
             if (perPacketPacing)
             {
                 state.timeNextPacketNs = Math.max(state.timeNextPacketNs, nowNs);
+                state.catchUpDebtNs = 0;
             }
             state.place = FqFlow.Place.NEW_FLOWS;
             newFlows.offerLast(state);
@@ -561,9 +570,31 @@ public final class FqScheduler<F extends SchedulableFlow> implements PacketSched
         }
 
         state.datagramBytes = Math.max(state.datagramBytes, sizeBytes);
-        final long horizonNs = PacingQuantum.catchUpHorizonNs(catchUpHorizonNs, state.quantumNs);
-        state.timeNextPacketNs = Math.max(state.timeNextPacketNs, nowNs - horizonNs) +
-            packetDelayNs(sizeBytes, rateBytesPerSecond);
+        final long catchUpFromNs = nowNs - PacingQuantum.catchUpHorizonNs(catchUpHorizonNs, state.quantumNs);
+        if (state.timeNextPacketNs < catchUpFromNs)
+        {
+            // Behind by more than the horizon: up to the debt's bound is repaid gradually, the rest is rate never
+            // sent.
+            final long behindNs = catchUpFromNs - state.timeNextPacketNs;
+            final long owedNs = Math.min(behindNs, Math.max(0, catchUpDebtNs - state.catchUpDebtNs));
+            state.catchUpDebtNs += owedNs;
+            if (behindNs > owedNs)
+            {
+                latenessForgottenNs.getAndAddRelease(behindNs - owedNs);
+            }
+            state.timeNextPacketNs = catchUpFromNs;
+        }
+        long delayNs = packetDelayNs(sizeBytes, rateBytesPerSecond);
+        if (state.catchUpDebtNs > 0 && state.timeNextPacketNs + delayNs > nowNs + 1)
+        {
+            // Repay up to a quarter of the gap, 4/3 of the pacing rate until repaid, and only on schedule: the next
+            // packet still waits (never due at once), so the debt adds no burst to the horizon's.
+            final long repaidNs = Math.min(Math.min(state.catchUpDebtNs, delayNs >> CATCH_UP_REPAY_SHIFT),
+                state.timeNextPacketNs + delayNs - nowNs - 1);
+            state.catchUpDebtNs -= repaidNs;
+            delayNs -= repaidNs;
+        }
+        state.timeNextPacketNs += delayNs;
     }
 
     /**

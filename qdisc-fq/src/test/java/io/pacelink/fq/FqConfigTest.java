@@ -36,6 +36,7 @@ class FqConfigTest
         assertTrue(config.pacing());
         assertTrue(config.perPacketPacing());
         assertEquals(3_000_000L, config.catchUpHorizonNs(), "3 ms");
+        assertEquals(0L, config.catchUpDebtNs(), "none: lateness beyond the horizon is forgotten");
     }
 
     @Test
@@ -51,6 +52,7 @@ class FqConfigTest
         values.put("fq.pacing", "false");
         values.put("fq.perPacketPacing", "false");
         values.put("fq.catchUpHorizonUs", "250");
+        values.put("fq.catchUpDebtUs", "10000");
         values.put("cubic.beta", "0.7");
 
         final FqConfig config = FqConfig.from(ControllerParameters.of(values));
@@ -64,6 +66,7 @@ class FqConfigTest
         assertFalse(config.pacing());
         assertFalse(config.perPacketPacing());
         assertEquals(250_000L, config.catchUpHorizonNs());
+        assertEquals(10_000_000L, config.catchUpDebtNs());
         assertEquals(values.size() - 1, FqConfig.names().size());
     }
 
@@ -78,6 +81,10 @@ class FqConfigTest
         assertRejected("fq.gcAgeMs", "-1", "out of range");
         assertRejected("fq.catchUpHorizonUs", "-1", "out of range");
         assertRejected("fq.catchUpHorizonUs", "1000001", "out of range");
+        assertRejected("fq.catchUpDebtUs", "-1", "out of range");
+        assertRejected("fq.catchUpDebtUs", "1000001", "out of range");
+        assertEquals(1_000_000_000L, FqConfig.from(ControllerParameters.of(
+            Map.of("fq.catchUpDebtUs", "1000000"))).catchUpDebtNs(), "the largest debt, 1 s, is accepted");
         assertRejected("fq.catchUpHorizonUs", "1ms", "not an integer");
         assertEquals(0, FqConfig.from(ControllerParameters.parse("fq.catchUpHorizonUs=0")).catchUpHorizonNs(),
             "0: no catch-up, every late release loses its lateness");

@@ -211,7 +211,8 @@ class FqPacingQuantumTest
     private static FqScheduler<TestFlow> schedulerWithHorizonUs(final long horizonUs)
     {
         return new FqScheduler<>(
-            FqConfig.from(ControllerParameters.of(Map.of(FqConfig.CATCH_UP_HORIZON_US, Long.toString(horizonUs)))),
+            FqConfig.from(ControllerParameters.of(Map.of(FqConfig.CATCH_UP_HORIZON_US, Long.toString(horizonUs),
+                FqConfig.CATCH_UP_DEBT_US, "0"))),
             new TestControllerContext(ControllerParameters.EMPTY));
     }
 }

@@ -87,11 +87,14 @@ class FqSchedulerTest
         final long afterSecondNs = 50_000L >> 3;
         assertEquals(afterSecondNs - (afterSecondNs >> 3) + ((7 * PACKET_GAP_NS / 2) >> 3),
             counters.counter("unthrottle-latency-ns"));
+        assertEquals(0, counters.counter("lateness-forgotten-ns"), "every late packet was caught up");
     }
 
     @Test
-    void aReleaseLaterThanTheHorizonSendsTheHorizonsWorthAndForgetsTheRest()
+    void aReleaseLaterThanTheHorizonSendsTheHorizonsWorthAndForgetsTheRestWithoutDebt()
     {
+        scheduler = newScheduler(FqConfig.from(ControllerParameters.of(Map.of(FqConfig.CATCH_UP_DEBT_US, "0"))));
+        harness = new SchedulerHarness(scheduler);
         final TestFlow flow = new TestFlow(1).rate(RATE).backlog(Long.MAX_VALUE);
         harness.activate(flow, 0);
         assertEquals(10, harness.serve(0));
@@ -104,8 +107,96 @@ class FqSchedulerTest
         assertEquals(25, harness.serve(lateNs));
         assertTrue(25L * MTU - MTU < 3 * RATE / 1_000, "at most one packet over the horizon's bytes");
         assertEquals(lateNs - 3 * MS + 25 * PACKET_GAP_NS, scheduler.nextReleaseTimeNs());
+        assertEquals(2 * MS, counters.counter("lateness-forgotten-ns"), "the 2 ms before the horizon, never sent");
         assertTrue(scheduler.releaseLatenessHistogram().valuesAreEquivalent(
             5 * MS, scheduler.releaseLatenessHistogram().getMaxValue()));
+    }
+
+    /**
+     * The same 5-ms-late release with a debt of 10 ms: the horizon's 25 packets go back to back as before, and the
+     * 2 ms beyond it are owed, not forgotten: each following packet leaves a quarter of its gap early until they are
+     * repaid, so by the time the schedule would have sent them all the flow has sent its whole rate, and no burst was
+     * larger than the horizon's.
+     */
+    @Test
+    void aReleaseLaterThanTheHorizonRepaysTheRestAQuarterOfAGapAtATime()
+    {
+        useDebtOf10Ms();
+        final TestFlow flow = new TestFlow(1).rate(RATE).backlog(Long.MAX_VALUE);
+        final LongArrayList sendTimesNs = new LongArrayList();
+        harness.recordSendTimes(sendTimesNs);
+        harness.activate(flow, 0);
+        assertEquals(10, harness.serve(0));
+        final long dueNs = scheduler.nextReleaseTimeNs();
+        final long lateNs = dueNs + 5 * MS;
+        assertEquals(25, harness.serve(lateNs));
+        assertEquals(0, counters.counter("lateness-forgotten-ns"));
+        // The 25th's successor is due no later than on the schedule, and not yet: the debt never makes a burst.
+        assertTrue(scheduler.nextReleaseTimeNs() > lateNs, "not due at once");
+        assertTrue(scheduler.nextReleaseTimeNs() <= lateNs - 3 * MS + 25 * PACKET_GAP_NS);
+
+        // 2 ms of debt at a quarter of a 121-us gap per packet: 67 packets repay it, in about 6 ms; served on time
+        // from here, every packet leaves alone at 3/4 of a gap, then a whole gap once the debt is paid.
+        harness.runUntil(scheduler.nextReleaseTimeNs(), lateNs + 20 * MS);
+        for (int i = 36; i < sendTimesNs.size(); i++)
+        {
+            final long gapNs = sendTimesNs.getLong(i) - sendTimesNs.getLong(i - 1);
+            assertTrue(gapNs >= PACKET_GAP_NS - PACKET_GAP_NS / 4 - 1, "never a burst: packet " + i + ", " + gapNs);
+            assertTrue(i < 36 + 70 || PACKET_GAP_NS == gapNs, "repaid, the rate again: packet " + i);
+        }
+        // Everything the schedule held by the end was sent: 10 + the rate's packets over the time since the first
+        // was due, nothing forgotten (one packet of rounding either way).
+        final long scheduledPackets = 10 + (lateNs + 20 * MS - dueNs) / PACKET_GAP_NS + 1;
+        assertEquals(scheduledPackets, sendTimesNs.size(), 1.0);
+        assertEquals(0, counters.counter("lateness-forgotten-ns"));
+    }
+
+    @Test
+    void lateReleasesOweAtMostTheDebtsBoundAndForgetTheRest()
+    {
+        useDebtOf10Ms();
+        final TestFlow flow = new TestFlow(1).rate(RATE).backlog(Long.MAX_VALUE);
+        harness.activate(flow, 0);
+        assertEquals(10, harness.serve(0));
+        // 15 ms late: 3 ms caught up at once, 10 ms owed, the 2 ms beyond the debt's bound forgotten.
+        harness.serve(scheduler.nextReleaseTimeNs() + 15 * MS);
+        assertEquals(2 * MS, counters.counter("lateness-forgotten-ns"));
+        // Late again before any of it was repaid: the debt is full, so all 4 ms beyond the horizon are forgotten.
+        harness.serve(scheduler.nextReleaseTimeNs() + 7 * MS);
+        assertEquals(6 * MS, counters.counter("lateness-forgotten-ns"), PACKET_GAP_NS / 4,
+            "at most the last packet's quarter gap was repaid between");
+    }
+
+    @Test
+    void idleTimeClearsTheDebt()
+    {
+        useDebtOf10Ms();
+        final LongArrayList sendTimesNs = new LongArrayList();
+        harness.recordSendTimes(sendTimesNs);
+        final TestFlow flow = new TestFlow(1).rate(RATE).backlog(35);
+        harness.activate(flow, 0);
+        assertEquals(10, harness.serve(0));
+        harness.serve(scheduler.nextReleaseTimeNs() + 8 * MS);
+        assertEquals(0, flow.backlogPackets, "the backlog went in the catch-up");
+        // Nothing to send: the flow detaches with debt left; back after a while, it is paced at its rate from its
+        // first packet, none early.
+        harness.serve(scheduler.nextReleaseTimeNs());
+        flow.backlog(20);
+        final long backNs = 100 * MS;
+        harness.activate(flow, backNs);
+        final int before = sendTimesNs.size();
+        harness.runUntil(backNs, backNs + SECOND);
+        assertEquals(before + 20, sendTimesNs.size());
+        for (int i = before + 1; i < sendTimesNs.size(); i++)
+        {
+            assertEquals(PACKET_GAP_NS, sendTimesNs.getLong(i) - sendTimesNs.getLong(i - 1), "packet " + i);
+        }
+    }
+
+    private void useDebtOf10Ms()
+    {
+        scheduler = newScheduler(FqConfig.from(ControllerParameters.of(Map.of(FqConfig.CATCH_UP_DEBT_US, "10000"))));
+        harness = new SchedulerHarness(scheduler);
     }
 
     @Test
@@ -114,7 +205,8 @@ class FqSchedulerTest
         for (final long[] horizonUsAndPackets : new long[][]{ { 0, 1 }, { 250, 3 }, { 2_000, 17 } })
         {
             scheduler = newScheduler(FqConfig.from(ControllerParameters.of(
-                Map.of(FqConfig.CATCH_UP_HORIZON_US, Long.toString(horizonUsAndPackets[0])))));
+                Map.of(FqConfig.CATCH_UP_HORIZON_US, Long.toString(horizonUsAndPackets[0]),
+                    FqConfig.CATCH_UP_DEBT_US, "0"))));
             harness = new SchedulerHarness(scheduler);
             final TestFlow flow = new TestFlow(1).rate(RATE).backlog(Long.MAX_VALUE);
             harness.activate(flow, 0);

@@ -144,6 +144,14 @@ final class ConnectionCore implements SchedulableFlow, DeadlineHeap.Entry
         return localId;
     }
 
+    /**
+     * @return the connection's loss recovery, for tests of this package that look at its rate sampler.
+     */
+    LossRecovery lossRecovery()
+    {
+        return lossRecovery;
+    }
+
     long remoteId()
     {
         return remoteId;
@@ -499,10 +507,11 @@ final class ConnectionCore implements SchedulableFlow, DeadlineHeap.Entry
         final int offset,
         final int length,
         final int ecnCodepoint,
+        final long arrivalNs,
         final long nowNs)
     {
         handshake.onPeerPacket();
-        frames.onPacket(decoder, buffer, offset, length, ecnCodepoint, nowNs);
+        frames.onPacket(decoder, buffer, offset, length, ecnCodepoint, arrivalNs, nowNs);
         if (frames.hasPathResponse())
         {
             onPathResponse(frames.pathResponseData());

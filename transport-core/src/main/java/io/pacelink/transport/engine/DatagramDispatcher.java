@@ -79,6 +79,9 @@ final class DatagramDispatcher
      *
      * @param ecnCodepoint the ECN field the datagram arrived with (not-ECT when the port cannot read it), counted for
      *                     the ACK frames of the connection it is for (RFC 9000 section 13.4.1).
+     * @param arrivalNs    when the datagram arrived, no later than {@code nowNs}: the time an ACK it carries was
+     *                     received, for the delivery-rate sample
+     *                     ({@link io.pacelink.transport.port.ReceiveBatch#arrivalTimeNs}).
      */
     void onDatagram(
         final DirectBuffer buffer,
@@ -86,6 +89,7 @@ final class DatagramDispatcher
         final int length,
         final InetSocketAddress source,
         final int ecnCodepoint,
+        final long arrivalNs,
         final long nowNs)
     {
         endpointCounters.datagramsReceived().incrementRelease();
@@ -97,7 +101,7 @@ final class DatagramDispatcher
                 final int flags = buffer.getByte(offset + PacketHeaderFlyweight.FLAGS_OFFSET);
                 if (0 != (flags & PacketHeaderFlyweight.FLAG_SEALED))
                 {
-                    onSealed(buffer, offset, length, source, ecnCodepoint, nowNs);
+                    onSealed(buffer, offset, length, source, ecnCodepoint, arrivalNs, nowNs);
                     return;
                 }
                 final int packetLength = crc.open(buffer, offset, length);
@@ -109,7 +113,7 @@ final class DatagramDispatcher
                     }
                     return;
                 }
-                onIntactPacket(buffer, offset, packetLength, source, false, ecnCodepoint, nowNs);
+                onIntactPacket(buffer, offset, packetLength, source, false, ecnCodepoint, arrivalNs, nowNs);
                 return;
             }
             if (length > PacketHeaderFlyweight.HEADER_LENGTH &&
@@ -119,7 +123,7 @@ final class DatagramDispatcher
                 securityCounters.integrityFailures().incrementRelease();
                 return;
             }
-            onIntactPacket(buffer, offset, length, source, false, ecnCodepoint, nowNs);
+            onIntactPacket(buffer, offset, length, source, false, ecnCodepoint, arrivalNs, nowNs);
         }
         catch (final Throwable ex)
         {
@@ -157,6 +161,7 @@ final class DatagramDispatcher
         final int length,
         final InetSocketAddress source,
         final int ecnCodepoint,
+        final long arrivalNs,
         final long nowNs)
     {
         final long destinationId = buffer.getLong(
@@ -215,7 +220,8 @@ final class DatagramDispatcher
             }
             return;
         }
-        onIntactPacket(guard.openedBuffer(), guard.openedOffset(), openedLength, source, true, ecnCodepoint, nowNs);
+        onIntactPacket(guard.openedBuffer(), guard.openedOffset(), openedLength, source, true, ecnCodepoint, arrivalNs,
+            nowNs);
     }
 
     /**
@@ -287,6 +293,7 @@ final class DatagramDispatcher
         final InetSocketAddress source,
         final boolean wasSealed,
         final int ecnCodepoint,
+        final long arrivalNs,
         final long nowNs)
     {
         final int result = decoder.validate(buffer, offset, length);
@@ -311,7 +318,7 @@ final class DatagramDispatcher
 
             case PacketType.ONE_RTT:
             case PacketType.CLOSE:
-                onConnectionPacket(buffer, offset, length, source, wasSealed, ecnCodepoint, nowNs);
+                onConnectionPacket(buffer, offset, length, source, wasSealed, ecnCodepoint, arrivalNs, nowNs);
                 break;
 
             case PacketType.RETRY:
@@ -331,6 +338,7 @@ final class DatagramDispatcher
         final InetSocketAddress source,
         final boolean wasSealed,
         final int ecnCodepoint,
+        final long arrivalNs,
         final long nowNs)
     {
         final ConnectionCore connection = connections.byId(decoder.destinationConnectionId());
@@ -377,7 +385,7 @@ final class DatagramDispatcher
         {
             return;
         }
-        connection.onPacket(decoder, buffer, offset, length, ecnCodepoint, nowNs);
+        connection.onPacket(decoder, buffer, offset, length, ecnCodepoint, arrivalNs, nowNs);
         arrivalAckDelayNs = Math.min(arrivalAckDelayNs, connection.ackDelayNs());
     }
 

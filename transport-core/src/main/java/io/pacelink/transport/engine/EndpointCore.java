@@ -348,6 +348,15 @@ public final class EndpointCore implements DatagramHandler
     // ---------------------------------------------------------------- duty cycle
 
     /**
+     * @param connectionId a connection's id ({@link Connection#connectionId()}).
+     * @return its protocol state, or null: for tests of this package.
+     */
+    ConnectionCore connectionCore(final long connectionId)
+    {
+        return connections.find(connectionId);
+    }
+
+    /**
      * One duty cycle at one instant: virtual time, where nothing happens between the steps of a cycle.
      *
      * @param nowNs the current time.
@@ -372,7 +381,10 @@ public final class EndpointCore implements DatagramHandler
      * after the receive, and every datagram of the batch is processed at that time (a datagram that waited
      * in the socket while the thread was descheduled gets the time it was seen, never an earlier one); timers fire at
      * that time too; and the clock is read once more before the packets of the send phase are built, so each is
-     * stamped a little before it leaves, which can only lengthen an RTT sample. The core stores no clock: the agent
+     * stamped a little before it leaves, which can only lengthen an RTT sample. One time is earlier: an ACK's arrival,
+     * which times the delivery-rate sample, is the kernel's receive time of its datagram where the port reads it
+     * ({@link ReceiveBatch#arrivalTimeNs}, never after the cycle's time), as Linux TCP times it; a rate measured by
+     * the thread's reads would carry its wakes' lateness. The core stores no clock: the agent
      * hands it the real one for this cycle, the simulator calls {@link #doWork(long)} with its virtual time.
      *
      * @param clock the time, read as the cycle goes.
@@ -505,8 +517,8 @@ public final class EndpointCore implements DatagramHandler
                 deferredFromIndex = i;
                 return work + 1;
             }
-            dispatcher.onDatagram(
-                batch.buffer(), batch.offset(i), batch.length(i), batch.source(i), batch.ecnCodepoint(i), nowNs);
+            dispatcher.onDatagram(batch.buffer(), batch.offset(i), batch.length(i), batch.source(i),
+                batch.ecnCodepoint(i), batch.arrivalTimeNs(i, nowNs), nowNs);
             work++;
         }
         batch.clear();
@@ -526,7 +538,7 @@ public final class EndpointCore implements DatagramHandler
         final InetSocketAddress source,
         final long nowNs)
     {
-        dispatcher.onDatagram(buffer, offset, length, source, ReceiveBatch.NOT_ECT, nowNs);
+        dispatcher.onDatagram(buffer, offset, length, source, ReceiveBatch.NOT_ECT, nowNs, nowNs);
     }
 
     /**

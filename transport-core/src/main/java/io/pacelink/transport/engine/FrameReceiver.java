@@ -97,6 +97,8 @@ final class FrameReceiver implements PacketOutcomeListener
      * @param offset       of the datagram in the buffer.
      * @param length       of the datagram.
      * @param ecnCodepoint the ECN field it arrived with, counted for the ACK frames (RFC 9000 section 13.4.1).
+     * @param arrivalNs    when the datagram arrived (the kernel's receive time where the port reads it), no later than
+     *                     {@code nowNs}: the arrival of an ACK it carries, which times the delivery-rate sample.
      * @param nowNs        when it was received.
      */
     void onPacket(
@@ -105,6 +107,7 @@ final class FrameReceiver implements PacketOutcomeListener
         final int offset,
         final int length,
         final int ecnCodepoint,
+        final long arrivalNs,
         final long nowNs)
     {
         liveness.onPacket(nowNs);
@@ -121,7 +124,7 @@ final class FrameReceiver implements PacketOutcomeListener
             switch (frameType)
             {
                 case FrameType.ACK:
-                    onAck(decoder.ack(), nowNs);
+                    onAck(decoder.ack(), arrivalNs, nowNs);
                     break;
 
                 case FrameType.DATA:
@@ -238,10 +241,11 @@ final class FrameReceiver implements PacketOutcomeListener
         }
     }
 
-    private void onAck(final AckFrameFlyweight ack, final long nowNs)
+    private void onAck(final AckFrameFlyweight ack, final long arrivalNs, final long nowNs)
     {
         final long rejectedRttSamples = lossRecovery.rejectedRttSamples();
-        final long result = lossRecovery.onAckReceived(ackRanges.wrap(ack), ack.ackDelayUs() * 1_000L, nowNs, this);
+        final long result =
+            lossRecovery.onAckReceived(ackRanges.wrap(ack), ack.ackDelayUs() * 1_000L, arrivalNs, nowNs, this);
         if (LossRecovery.ERROR_ACK_OF_UNSENT_PACKET == result)
         {
             // An ACK for a packet we never sent: an optimistic-ACK attack or a broken peer (RFC 9000 section 21.4).

@@ -17,8 +17,9 @@ import java.net.SocketException;
  * ({@code UDP_SEGMENT}, udp(7): the kernel cuts up to 64 KB into datagrams), and a {@link ReceiveBatch} fills with one
  * {@code recvmmsg(2)}, each UDP GRO super-datagram ({@code UDP_GRO}) split again by its segment size into separate
  * entries. Each datagram carries its ECN codepoint both ways ({@code IP_TOS} / {@code IPV6_TCLASS} control messages,
- * {@code IP_RECVTOS} / {@code IPV6_RECVTCLASS}), and {@link #awaitReadable(long)} sleeps in {@code ppoll(2)} on the
- * socket and an eventfd that {@link #wakeup()} writes.
+ * {@code IP_RECVTOS} / {@code IPV6_RECVTCLASS}), each received one the kernel's receive time ({@code SO_TIMESTAMPNS},
+ * handed on as an age: {@link ReceiveBatch#arrivalTimeNs}), and {@link #awaitReadable(long)} sleeps in
+ * {@code ppoll(2)} on the socket and an eventfd that {@link #wakeup()} writes.
  * <p>
  * No garbage per call: batches are described in two direct descriptor arrays the JNI shim ({@link NativeUdp}) reads
  * and writes, addresses go through {@link SocketAddressCodec}'s caches, and received datagrams land in the batch's own
@@ -73,6 +74,7 @@ public final class BatchedDatagramPort implements DatagramPort
     private final int receiveSocketBufferBytes;
     private final int sendSocketBufferBytes;
     private final boolean groEnabled;
+    private final boolean timestampsEnabled;
     private final SocketAddressCodec codec;
     private final PortStats stats = new PortStats();
 
@@ -191,6 +193,7 @@ public final class BatchedDatagramPort implements DatagramPort
             this.receiveSocketBufferBytes = NativeUdp.socketBufferBytes(fd, true);
             this.sendSocketBufferBytes = NativeUdp.socketBufferBytes(fd, false);
             groEnabled = 0 == NativeUdp.enableGro(fd);
+            timestampsEnabled = 0 == NativeUdp.enableTimestamps(fd);
             gsoEnabled = gso;
             gsoOffReason = gso ? null : "turned off";
             eventFd = NativeUdp.eventFd();
@@ -337,6 +340,7 @@ public final class BatchedDatagramPort implements DatagramPort
             }
             final int tos = receiveDescriptors.getInt(descriptor + NativeUdp.RECEIVE_TOS);
             final int ecn = tos < 0 ? ReceiveBatch.NOT_ECT : tos & 0x3;
+            final long ageNs = receiveDescriptors.getLong(descriptor + NativeUdp.RECEIVE_AGE_NS);
             final int slotOffset = pendingIndex * slotBytes;
             if (segmentBytes <= 0 || segmentBytes >= length)
             {
@@ -344,8 +348,9 @@ public final class BatchedDatagramPort implements DatagramPort
                 {
                     return;
                 }
-                batch.add(slotOffset, length, source, ecn);
+                batch.add(slotOffset, length, source, ecn, ageNs);
                 stats.datagramsReceived++;
+                countArrivalAge(ageNs);
                 nextMessage();
                 continue;
             }
@@ -360,10 +365,23 @@ public final class BatchedDatagramPort implements DatagramPort
                     pendingSegmentOffset = offset;
                     return;
                 }
-                batch.add(slotOffset + offset, Math.min(segmentBytes, length - offset), source, ecn);
+                batch.add(slotOffset + offset, Math.min(segmentBytes, length - offset), source, ecn, ageNs);
                 stats.datagramsReceived++;
+                if (0 == offset)
+                {
+                    countArrivalAge(ageNs);
+                }
             }
             nextMessage();
+        }
+    }
+
+    private void countArrivalAge(final long ageNs)
+    {
+        if (ageNs >= 0 && ageNs <= ReceiveBatch.MAX_ARRIVAL_AGE_NS)
+        {
+            stats.timestampedDatagrams++;
+            stats.arrivalAgeTotalNs += ageNs;
         }
     }
 
@@ -842,6 +860,15 @@ public final class BatchedDatagramPort implements DatagramPort
     public boolean isGroEnabled()
     {
         return groEnabled;
+    }
+
+    /**
+     * @return true if each received datagram carries the kernel's receive time ({@code SO_TIMESTAMPNS}), so that
+     * {@link ReceiveBatch#arrivalTimeNs} places it when it arrived rather than when the agent read it.
+     */
+    public boolean isReceiveTimestampEnabled()
+    {
+        return timestampsEnabled;
     }
 
     /**

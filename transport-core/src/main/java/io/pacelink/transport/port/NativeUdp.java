@@ -32,6 +32,7 @@ final class NativeUdp
     static final int RECEIVE_TOS = 12;
     static final int RECEIVE_NAME_LENGTH = 16;
     static final int RECEIVE_NAME = 20;
+    static final int RECEIVE_AGE_NS = 48;
 
     /**
      * {@link #RECEIVE_FLAGS}: the datagram was longer than its slot ({@code MSG_TRUNC}).
@@ -105,6 +106,14 @@ final class NativeUdp
      * @return 0 once {@code UDP_GRO} is on, or −errno (kernels before 5.0).
      */
     static native int enableGro(int fd);
+
+    /**
+     * Ask for each datagram's kernel receive time ({@code SO_TIMESTAMPNS}); {@link #receive} then reports its age in
+     * {@link #RECEIVE_AGE_NS}.
+     *
+     * @return 0 once on, or −errno.
+     */
+    static native int enableTimestamps(int fd);
 
     /**
      * Set the TOS byte (IP_TOS, and IPV6_TCLASS on an IPv6 socket) of the datagrams sent without a control message

@@ -21,6 +21,8 @@ public final class PortStats
     long receiveCalls;
     long datagramsReceived;
     long groSuperDatagrams;
+    long timestampedDatagrams;
+    long arrivalAgeTotalNs;
     long emptyReceives;
     long skippedReceives;
     long truncatedDropped;
@@ -110,6 +112,25 @@ public final class PortStats
     public long groSuperDatagrams()
     {
         return groSuperDatagrams;
+    }
+
+    /**
+     * @return messages received with the kernel's receive time ({@code SO_TIMESTAMPNS}; a GRO super-datagram counts
+     * once).
+     */
+    public long timestampedDatagrams()
+    {
+        return timestampedDatagrams;
+    }
+
+    /**
+     * @return the sum over {@link #timestampedDatagrams()} of how long each had been received when the receive call
+     * returned (up to {@code ReceiveBatch.MAX_ARRIVAL_AGE_NS} each): over the count, how late the agent reads what
+     * arrives — a wake's lateness, a hold of arrivals, a duty cycle under way.
+     */
+    public long arrivalAgeTotalNs()
+    {
+        return arrivalAgeTotalNs;
     }
 
     /**

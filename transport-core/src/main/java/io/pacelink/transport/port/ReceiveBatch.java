@@ -13,6 +13,13 @@ import java.net.InetSocketAddress;
  * free space after the last); the endpoint then reads the clock once and processes every entry at that time, so a
  * datagram is never stamped with a time read before it was received.
  * <p>
+ * A port that reads the kernel's receive time of each datagram (the batched port, {@code SO_TIMESTAMPNS}) also gives
+ * its age when the receive returned, and the endpoint places its arrival that long before the batch's time
+ * ({@link #arrivalTimeNs}): the time an ACK it carries arrived, however late the thread ran, which is what a
+ * delivery-rate sample must be timed by (Linux stamps {@code tp->tcp_mstamp} as the ACK is received;
+ * draft-cheng-iccrg-delivery-rate-estimation). A port that cannot, and the simulator, report no age: the arrival is
+ * the batch's time.
+ * <p>
  * The port owns the layout of {@link #buffer()}: entries may lie anywhere in it. A port restricted to one peer also
  * reports here that the operating system said the peer's port is unreachable (ICMP). Single-threaded; allocates
  * only in its constructor.
@@ -24,10 +31,24 @@ public final class ReceiveBatch
      */
     public static final int NOT_ECT = 0;
 
+    /**
+     * Arrival age reported when the port cannot read the kernel's receive time.
+     */
+    public static final long AGE_UNKNOWN = -1;
+
+    /**
+     * The oldest arrival age believed: a datagram that waited longer in the socket than any duty cycle lasts is taken
+     * to have arrived at the batch's time. The kernel's stamp is on the wall clock, so a step of that clock (a
+     * settimeofday, an NTP step) between the stamp and the receive would move the age by the step; this bounds what
+     * such a step can do to a rate sample, and a step backwards gives a negative age, also ignored.
+     */
+    public static final long MAX_ARRIVAL_AGE_NS = 1_000_000_000L;
+
     private final UnsafeBuffer buffer;
     private final int[] offsets;
     private final int[] lengths;
     private final byte[] ecnCodepoints;
+    private final long[] arrivalAgesNs;
     private final InetSocketAddress[] sources;
     private int size;
     private InetSocketAddress unreachablePeer;
@@ -48,6 +69,7 @@ public final class ReceiveBatch
         offsets = new int[maxDatagrams];
         lengths = new int[maxDatagrams];
         ecnCodepoints = new byte[maxDatagrams];
+        arrivalAgesNs = new long[maxDatagrams];
         sources = new InetSocketAddress[maxDatagrams];
     }
 
@@ -88,6 +110,28 @@ public final class ReceiveBatch
      */
     public void add(final int offset, final int lengthBytes, final InetSocketAddress source, final int ecnCodepoint)
     {
+        add(offset, lengthBytes, source, ecnCodepoint, AGE_UNKNOWN);
+    }
+
+    /**
+     * Add a datagram the port placed in {@link #buffer()}, with how long before the receive returned the kernel
+     * received it.
+     *
+     * @param offset       where it starts.
+     * @param lengthBytes  its length.
+     * @param source       who sent it (may be a cached instance; do not rely on its identity).
+     * @param ecnCodepoint the ECN field it arrived with, {@link #NOT_ECT} if unknown.
+     * @param arrivalAgeNs its age when the receive returned, {@link #AGE_UNKNOWN} if unknown; any value is accepted
+     *                     here and judged by {@link #arrivalTimeNs}.
+     * @throws IllegalStateException if the batch is full or the datagram lies outside the buffer.
+     */
+    public void add(
+        final int offset,
+        final int lengthBytes,
+        final InetSocketAddress source,
+        final int ecnCodepoint,
+        final long arrivalAgeNs)
+    {
         if (isFull() || offset < 0 || lengthBytes < 0 || offset > buffer.capacity() - lengthBytes)
         {
             throw new IllegalStateException("cannot add a datagram at " + offset + " of " + lengthBytes +
@@ -97,6 +141,7 @@ public final class ReceiveBatch
         lengths[size] = lengthBytes;
         ecnCodepoints[size] = (byte)(ecnCodepoint & 0x3);
         sources[size] = source;
+        arrivalAgesNs[size] = arrivalAgeNs;
         size++;
     }
 
@@ -154,6 +199,30 @@ public final class ReceiveBatch
     public int ecnCodepoint(final int index)
     {
         return ecnCodepoints[index];
+    }
+
+    /**
+     * @param index of a datagram.
+     * @return its age when the receive returned, as the port gave it ({@link #AGE_UNKNOWN} if not read).
+     */
+    public long arrivalAgeNs(final int index)
+    {
+        return arrivalAgesNs[index];
+    }
+
+    /**
+     * When a datagram arrived, on the caller's clock: {@code batchTimeNs}, read after the receive returned, less the
+     * datagram's age — so never before the kernel received it. Without an age, or with one that is negative or over
+     * {@link #MAX_ARRIVAL_AGE_NS} (a wall-clock step), the batch's time.
+     *
+     * @param index       of a datagram.
+     * @param batchTimeNs the time the batch is processed at, read after the receive returned.
+     * @return its arrival time, in [{@code batchTimeNs} − {@link #MAX_ARRIVAL_AGE_NS}, {@code batchTimeNs}].
+     */
+    public long arrivalTimeNs(final int index, final long batchTimeNs)
+    {
+        final long ageNs = arrivalAgesNs[index];
+        return ageNs > 0 && ageNs <= MAX_ARRIVAL_AGE_NS ? batchTimeNs - ageNs : batchTimeNs;
     }
 
     /**

@@ -429,6 +429,33 @@ public final class LossRecovery
     public int onAckReceived(
         final AckRanges ack, final long ackDelayNs, final long nowNs, final PacketOutcomeListener listener)
     {
+        return onAckReceived(ack, ackDelayNs, nowNs, nowNs, listener);
+    }
+
+    /**
+     * Process one ACK frame that arrived before it is processed (see the class description for the order of
+     * effects). Only the delivery-rate sample is timed by the arrival — {@code C.deliveredTime} and the sample's ACK
+     * span, as Linux times them by {@code tp->tcp_mstamp}, the ACK's receive time, and the delivery-rate draft by the
+     * ACK's arrival — so a sender whose thread reads its ACKs late (a wake's lateness, a hold of arrivals) measures
+     * the path's rate, not its own wake-ups: a late read stretches one sample's span and shortens the next, and the
+     * next is what a max filter keeps. RTT samples, loss detection and timers keep {@code nowNs}, so an RTT sample is
+     * never shorter than the path's.
+     *
+     * @param ack        the frame's ranges.
+     * @param ackDelayNs the ACK delay the peer reported.
+     * @param arrivalNs  when the datagram carrying the frame arrived; later than {@code nowNs} counts as
+     *                   {@code nowNs}.
+     * @param nowNs      current time.
+     * @param listener   told what became of each packet.
+     * @return as {@link #onAckReceived(AckRanges, long, long, PacketOutcomeListener)}.
+     */
+    public int onAckReceived(
+        final AckRanges ack,
+        final long ackDelayNs,
+        final long arrivalNs,
+        final long nowNs,
+        final PacketOutcomeListener listener)
+    {
         final int validation = validate(ack);
         if (validation < 0)
         {
@@ -485,8 +512,9 @@ public final class LossRecovery
         }
 
         rateSampler.beginAck();
-        final long newlyAckedBytes = applyAcked(nowNs, newlyAcked, listener);
-        applyAckedAfterLoss(nowNs, spuriouslyLost, listener);
+        final long deliveredAtNs = Math.min(arrivalNs, nowNs);
+        final long newlyAckedBytes = applyAcked(deliveredAtNs, newlyAcked, listener);
+        applyAckedAfterLoss(deliveredAtNs, spuriouslyLost, listener);
         lossDetector.onAckReceived();
         final long newlyEcnCePackets = isEcnEnabled ?
             onEcnCounts(ack, largestAcked > priorLargestAcked, newlyAcked, newlyAckedBytes, largestAckedSentTimeNs,
@@ -845,7 +873,7 @@ public final class LossRecovery
         return count;
     }
 
-    private long applyAcked(final long nowNs, final int newlyAcked, final PacketOutcomeListener listener)
+    private long applyAcked(final long deliveredAtNs, final int newlyAcked, final PacketOutcomeListener listener)
     {
         long newlyAckedBytes = 0;
         int inFlightPackets = 0;
@@ -854,7 +882,7 @@ public final class LossRecovery
             final int slot = newlyAckedSlots[i];
             if (ring.countsInFlight(slot))
             {
-                rateSampler.onPacketDelivered(ring, slot, nowNs);
+                rateSampler.onPacketDelivered(ring, slot, deliveredAtNs);
                 final int sizeBytes = ring.sizeBytes(slot);
                 bytesInFlight -= sizeBytes;
                 newlyAckedBytes += sizeBytes;
@@ -879,13 +907,14 @@ public final class LossRecovery
         return newlyAckedBytes;
     }
 
-    private void applyAckedAfterLoss(final long nowNs, final int spuriouslyLost, final PacketOutcomeListener listener)
+    private void applyAckedAfterLoss(
+        final long deliveredAtNs, final int spuriouslyLost, final PacketOutcomeListener listener)
     {
         for (int i = 0; i < spuriouslyLost; i++)
         {
             final int slot = spuriouslyLostSlots[i];
             // Already out of bytes in flight; still delivered data for the rate sampler (Linux tcp_rate.c counts it).
-            rateSampler.onPacketDelivered(ring, slot, nowNs);
+            rateSampler.onPacketDelivered(ring, slot, deliveredAtNs);
             spuriousLosses++;
             if (isEcnEnabled && ecn.isMarked(ring.packetNumber(slot)))
             {

@@ -92,14 +92,17 @@ public final class RateSampler
      * A packet that counts in flight was newly acknowledged (step 2). Also called for a packet acknowledged after it
      * was declared lost: the draft and Linux {@code tcp_rate.c} count spurious retransmissions as delivered.
      *
-     * @param ring  the ring holding the packet.
-     * @param slot  the packet's slot.
-     * @param nowNs when the ACK was processed.
+     * @param ring          the ring holding the packet.
+     * @param slot          the packet's slot.
+     * @param deliveredAtNs when the ACK arrived (Linux {@code tp->tcp_mstamp}, the draft's {@code Now()} at ACK
+     *                      receipt): the kernel's receive time where the port reads it, else when it was processed.
+     *                      {@code C.deliveredTime} never goes back: an ACK that arrived before a send restarted the
+     *                      sample clock counts as delivered at the restart.
      */
-    void onPacketDelivered(final SentPacketRing ring, final int slot, final long nowNs)
+    void onPacketDelivered(final SentPacketRing ring, final int slot, final long deliveredAtNs)
     {
         deliveredBytes += ring.sizeBytes(slot);
-        deliveredTimeNs = nowNs;
+        deliveredTimeNs = Math.max(deliveredTimeNs, deliveredAtNs);
 
         final long sentTimeNs = ring.sentTimeNs(slot);
         final long packetNumber = ring.packetNumber(slot);
@@ -112,7 +115,7 @@ public final class RateSampler
             priorDeliveredBytes = ring.deliveredAtSendBytes(slot);
             isSourceAppLimited = ring.isAppLimitedAtSend(slot);
             sendElapsedNs = sentTimeNs - ring.firstSentTimeAtSendNs(slot);
-            ackElapsedNs = nowNs - ring.deliveredTimeAtSendNs(slot);
+            ackElapsedNs = deliveredTimeNs - ring.deliveredTimeAtSendNs(slot);
             sourceTxInFlightBytes = ring.txInFlightBytes(slot);
             sourceLostAtSendBytes = ring.lostAtSendBytes(slot);
             sourceDeliveredCeAtSendBytes = ring.deliveredCeAtSendBytes(slot);

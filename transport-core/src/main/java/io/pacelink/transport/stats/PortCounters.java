@@ -33,6 +33,8 @@ public final class PortCounters implements AutoCloseable
     private final AtomicCounter receivesSkipped;
     private final AtomicCounter datagramsReceived;
     private final AtomicCounter groSuperDatagrams;
+    private final AtomicCounter timestampedDatagrams;
+    private final AtomicCounter arrivalAgeTotalNs;
     private final AtomicCounter truncatedDropped;
     private final AtomicCounter receiveErrors;
     private final AtomicCounter waits;
@@ -62,6 +64,8 @@ public final class PortCounters implements AutoCloseable
         receivesSkipped = newCounter(countersManager, owner, "receives-skipped");
         datagramsReceived = newCounter(countersManager, owner, "port-datagrams-received");
         groSuperDatagrams = newCounter(countersManager, owner, "gro-super-datagrams");
+        timestampedDatagrams = newCounter(countersManager, owner, "timestamped-datagrams");
+        arrivalAgeTotalNs = newCounter(countersManager, owner, "arrival-age-total-ns");
         truncatedDropped = newCounter(countersManager, owner, "truncated-dropped");
         receiveErrors = newCounter(countersManager, owner, "receive-errors");
         waits = newCounter(countersManager, owner, "waits");
@@ -109,6 +113,8 @@ public final class PortCounters implements AutoCloseable
         receivesSkipped.setRelease(stats.skippedReceives());
         datagramsReceived.setRelease(stats.datagramsReceived());
         groSuperDatagrams.setRelease(stats.groSuperDatagrams());
+        timestampedDatagrams.setRelease(stats.timestampedDatagrams());
+        arrivalAgeTotalNs.setRelease(stats.arrivalAgeTotalNs());
         truncatedDropped.setRelease(stats.truncatedDropped());
         receiveErrors.setRelease(stats.receiveErrors());
         waits.setRelease(stats.waits());
@@ -178,6 +184,8 @@ public final class PortCounters implements AutoCloseable
         receivesSkipped.close();
         datagramsReceived.close();
         groSuperDatagrams.close();
+        timestampedDatagrams.close();
+        arrivalAgeTotalNs.close();
         truncatedDropped.close();
         receiveErrors.close();
         waits.close();

@@ -70,6 +70,29 @@ class DutyCycleClockTest
         assertTrue(client.counters().longestDutyCycleNs().get() >= 45 * MS, "the stall is recorded");
     }
 
+    /**
+     * The same stall, on a port that read the kernel's receive time: the ACK arrived 45 ms before it was read, at
+     * t + 5 ms. Its delivery-rate sample is timed by that arrival — the client's rate sampler delivered it then — and
+     * its RTT sample still by the read, never shorter than the path's.
+     */
+    @Test
+    void anAckIsDeliveredWhenItArrivedAndItsRttSampleIsTakenWhenItWasRead()
+    {
+        final Connection[] pair = bed.connect(client, server, serverPort);
+        bed.runFor(50 * MS);
+        final long t = bed.nowNs();
+
+        assertTrue(pair[0].offer(message, 0, message.capacity()) > 0);
+        client.doWork(t + MS);
+        serverAcknowledges(t + 2 * MS);
+
+        clientPort.reportArrivalAge(45 * MS);
+        client.doWork(clockReading(t + 5 * MS, t + 50 * MS));
+        assertEquals(49 * MS, pair[0].stats().latestRttNs());
+        final ConnectionCore connection = client.connectionCore(pair[0].connectionId());
+        assertEquals(t + 5 * MS, connection.lossRecovery().rateSampler().deliveredTimeNs(), "delivered as it arrived");
+    }
+
     @Test
     void aDutyCycleHandsAllItsPacketsToThePortInOneBatch()
     {

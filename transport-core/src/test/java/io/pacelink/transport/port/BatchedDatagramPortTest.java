@@ -320,6 +320,50 @@ class BatchedDatagramPortTest
         assertEquals(1, back.ecnCodepoint(0));
     }
 
+    /**
+     * Each datagram comes with the kernel's receive time as its age when the receive returned, so the endpoint can
+     * time an ACK by its arrival rather than by the agent's read. Datagrams the kernel queued in order are older the
+     * earlier they came, and the port counts what it read.
+     */
+    @Test
+    void eachDatagramArrivesWithItsKernelReceiveTimeOldestFirst()
+    {
+        final BatchedDatagramPort sender = open(LOOPBACK, false);
+        final BatchedDatagramPort receiver = open(LOOPBACK, true);
+        assertTrue(receiver.isReceiveTimestampEnabled());
+        final SendBatch batch = new SendBatch(1, SIZE);
+        for (int i = 0; i < 5; i++)
+        {
+            // One call each: five separate arrivals, none coalesced.
+            batch.clear();
+            write(batch, i, 100, receiver.localAddress(), 0);
+            assertEquals(1, sender.send(batch));
+        }
+        final ReceiveBatch received = receiver.newReceiveBatch(64);
+        final long deadlineNs = System.nanoTime() + TIMEOUT_NS;
+        final List<Long> ages = new ArrayList<>();
+        while (ages.size() < 5 && System.nanoTime() - deadlineNs < 0)
+        {
+            receiver.awaitReadable(TimeUnit.MILLISECONDS.toNanos(100));
+            receiver.receive(received, 64);
+            for (int i = 0; i < received.size(); i++)
+            {
+                assertEquals(ages.size(), received.buffer().getInt(received.offset(i)), "in order");
+                ages.add(received.arrivalAgeNs(i));
+                final long batchNs = 1_000_000_000_000L;
+                assertTrue(received.arrivalTimeNs(i, batchNs) <= batchNs);
+            }
+        }
+        assertEquals(5, ages.size());
+        for (int i = 0; i < 5; i++)
+        {
+            assertTrue(ages.get(i) >= 0 && ages.get(i) <= ReceiveBatch.MAX_ARRIVAL_AGE_NS, "age " + ages);
+            assertTrue(i == 0 || ages.get(i) <= ages.get(i - 1), "older the earlier it came: " + ages);
+        }
+        assertEquals(5, receiver.stats().timestampedDatagrams());
+        assertEquals(ages.stream().mapToLong(Long::longValue).sum(), receiver.stats().arrivalAgeTotalNs());
+    }
+
     @Test
     void aBatchThatFillsMidWayKeepsTheRestForTheNextReceive()
     {

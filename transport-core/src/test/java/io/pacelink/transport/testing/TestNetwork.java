@@ -92,6 +92,7 @@ public final class TestNetwork
         private int largestSentBytes;
         private InetSocketAddress restrictedTo;
         private boolean isUnreachableReported;
+        private long arrivalAgeNs = ReceiveBatch.AGE_UNKNOWN;
 
         private Port(final InetSocketAddress address)
         {
@@ -110,6 +111,17 @@ public final class TestNetwork
                 inbox.add(datagram);
                 sources.add(source);
             }
+        }
+
+        /**
+         * From now on report every received datagram as having arrived this long before the receive returned, as the
+         * batched port reads the kernel's receive time ({@link ReceiveBatch#arrivalAgeNs}).
+         *
+         * @param ageNs the age, {@link ReceiveBatch#AGE_UNKNOWN} for none (the default).
+         */
+        public void reportArrivalAge(final long ageNs)
+        {
+            arrivalAgeNs = ageNs;
         }
 
         /**
@@ -204,7 +216,7 @@ public final class TestNetwork
             {
                 final byte[] datagram = inbox.poll();
                 batch.buffer().putBytes(nextOffset, datagram);
-                batch.add(nextOffset, datagram.length, sources.poll(), ReceiveBatch.NOT_ECT);
+                batch.add(nextOffset, datagram.length, sources.poll(), ReceiveBatch.NOT_ECT, arrivalAgeNs);
                 nextOffset += datagram.length;
                 received++;
             }

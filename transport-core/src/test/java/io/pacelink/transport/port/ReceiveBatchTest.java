@@ -1,0 +1,59 @@
+package io.pacelink.transport.port;
+
+import org.junit.jupiter.api.Test;
+
+import java.net.InetSocketAddress;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * A datagram's arrival time from the age its port gave: believed from 1 ns to {@link ReceiveBatch#MAX_ARRIVAL_AGE_NS}
+ * before the batch's time, the batch's time otherwise (unknown, zero, negative after a wall-clock step back, or
+ * older than any duty cycle).
+ */
+class ReceiveBatchTest
+{
+    private static final InetSocketAddress SOURCE = new InetSocketAddress("127.0.0.1", 9);
+    private static final long BATCH_NS = 5_000_000_000L;
+
+    private static long arrivalOf(final long ageNs)
+    {
+        final ReceiveBatch batch = new ReceiveBatch(2, 64);
+        batch.add(0, 10, SOURCE, ReceiveBatch.NOT_ECT, ageNs);
+        assertEquals(ageNs, batch.arrivalAgeNs(0));
+        return batch.arrivalTimeNs(0, BATCH_NS);
+    }
+
+    @Test
+    void anAgeWithinTheLimitPlacesTheArrivalThatLongBeforeTheBatch()
+    {
+        assertEquals(BATCH_NS - 1, arrivalOf(1));
+        assertEquals(BATCH_NS - 750_000, arrivalOf(750_000));
+        assertEquals(BATCH_NS - ReceiveBatch.MAX_ARRIVAL_AGE_NS, arrivalOf(ReceiveBatch.MAX_ARRIVAL_AGE_NS));
+    }
+
+    @Test
+    void anUnknownZeroNegativeOrTooOldAgeIsTheBatchsTime()
+    {
+        assertEquals(BATCH_NS, arrivalOf(ReceiveBatch.AGE_UNKNOWN));
+        assertEquals(BATCH_NS, arrivalOf(0));
+        assertEquals(BATCH_NS, arrivalOf(-5_000_000));
+        assertEquals(BATCH_NS, arrivalOf(Long.MIN_VALUE));
+        assertEquals(BATCH_NS, arrivalOf(ReceiveBatch.MAX_ARRIVAL_AGE_NS + 1));
+        assertEquals(BATCH_NS, arrivalOf(Long.MAX_VALUE));
+    }
+
+    @Test
+    void aDatagramAddedWithoutAnAgeHasNone()
+    {
+        final ReceiveBatch batch = new ReceiveBatch(2, 64);
+        batch.add(0, 10, SOURCE, ReceiveBatch.NOT_ECT);
+        batch.add(10, 10, SOURCE, ReceiveBatch.NOT_ECT, 3_000);
+        assertEquals(ReceiveBatch.AGE_UNKNOWN, batch.arrivalAgeNs(0));
+        assertEquals(BATCH_NS, batch.arrivalTimeNs(0, BATCH_NS));
+        assertEquals(BATCH_NS - 3_000, batch.arrivalTimeNs(1, BATCH_NS));
+        batch.clear();
+        batch.add(0, 10, SOURCE, ReceiveBatch.NOT_ECT);
+        assertEquals(ReceiveBatch.AGE_UNKNOWN, batch.arrivalAgeNs(0), "a cleared slot keeps no age");
+    }
+}
