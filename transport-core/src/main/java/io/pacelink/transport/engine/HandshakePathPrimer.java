@@ -9,17 +9,18 @@ import io.pacelink.transport.schedule.PacketSchedulers;
 import io.pacelink.transport.secure.X25519;
 import io.pacelink.transport.stats.CountersBuffers;
 import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.CountersManager;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.security.SecureRandom;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 
 /**
  * Runs an endpoint's handshake path — both ends of it, in the endpoint's security mode — over and over in a fresh
@@ -110,19 +111,18 @@ public final class HandshakePathPrimer
         final InetAddress loopback = InetAddress.getLoopbackAddress();
         serverAddress = new InetSocketAddress(loopback, 1);
         final SecurityConfig security = endpointContext.security();
-        final SecureRandom random = new SecureRandom();
+        // The endpoint's own random source (SecureRandom for every endpoint that primes): keys nobody else sees.
+        final LongSupplier random = endpointContext.newRandomSource();
         byte[] serverKey = null;
         byte[] serverPublicKey = null;
         byte[] preSharedKey = null;
         if (null != security.preSharedKey())
         {
-            preSharedKey = new byte[SecurityConfig.KEY_LENGTH];
-            random.nextBytes(preSharedKey);
+            preSharedKey = randomKey(random);
         }
         else if (security.isSecure())
         {
-            serverKey = new byte[X25519.KEY_LENGTH];
-            random.nextBytes(serverKey);
+            serverKey = randomKey(random);
             serverPublicKey = new X25519().publicKey(serverKey);
         }
 
@@ -285,6 +285,17 @@ public final class HandshakePathPrimer
             core.close(nowNs);
         }
         cores.clear();
+    }
+
+    private static byte[] randomKey(final LongSupplier random)
+    {
+        final byte[] key = new byte[SecurityConfig.KEY_LENGTH];
+        final UnsafeBuffer view = new UnsafeBuffer(key);
+        for (int i = 0; i < key.length; i += Long.BYTES)
+        {
+            view.putLong(i, random.getAsLong());
+        }
+        return key;
     }
 
     private static PacelinkContext context(final PacelinkContext endpointContext, final InetSocketAddress address)
