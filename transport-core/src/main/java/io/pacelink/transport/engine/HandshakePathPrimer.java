@@ -57,9 +57,9 @@ public final class HandshakePathPrimer
     private static final long STEP_NS = TimeUnit.MICROSECONDS.toNanos(50);
 
     /**
-     * Virtual time from one connect to the next: 80 a second per client, under a server's default per-source limits
-     * ({@link io.pacelink.transport.EndpointLimits#handshakesPerSecondPerSource}), so no hello is dropped or delayed by
-     * them.
+     * Virtual time from one connect to the next: 83 a second from the one address both clients share, under a
+     * server's default per-source limits ({@link io.pacelink.transport.EndpointLimits#handshakesPerSecondPerSource}),
+     * so no hello is dropped or delayed by them.
      */
     private static final long CONNECT_SPACING_NS = TimeUnit.MILLISECONDS.toNanos(12);
 
