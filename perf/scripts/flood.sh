@@ -35,9 +35,10 @@
 # 1000 half-open hellos/s, 20000 tokened hellos/s from 8 sources, 10 ms relay delay each way.
 # Environment: JAR (examples/target/pacelink.jar), BENCH (perf/target/benchmarks.jar, for the attacker and the
 # probe), JAVA_OPTS (none: the servers as users run them), TOOL_OPTS ("-Xmx256m -XX:+UseSerialGC", the attacker,
-# probe, relay and ping), MAX_RTTS (2), CPU_LIMIT (25), DUTY_LIMIT_MS (20), RSS_LIMIT_MB (10), ATTACK_FROM (127.0.0.2:
-# the attacker's first source address, its others consecutive). The tools keep their host key and known hosts in
-# OUT/config (XDG_CONFIG_HOME).
+# probe, relay and ping), PROBE_PRIMING_MS (0: the probes' endpoints launch as clients do by default, unprimed, so
+# their first connects run on a cold JIT; ConnectProbe --priming-ms), MAX_RTTS (2), CPU_LIMIT (25), DUTY_LIMIT_MS
+# (20), RSS_LIMIT_MB (10), ATTACK_FROM (127.0.0.2: the attacker's first source address, its others consecutive). The
+# tools keep their host key and known hosts in OUT/config (XDG_CONFIG_HOME).
 set -u
 set -o pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -47,6 +48,7 @@ BENCH=${BENCH:-$REPO/perf/target/benchmarks.jar}
 JAVA_OPTS=${JAVA_OPTS:-}
 TOOL_OPTS=${TOOL_OPTS:--Xmx256m -XX:+UseSerialGC}
 MAX_RTTS=${MAX_RTTS:-2}
+PROBE_PRIMING_MS=${PROBE_PRIMING_MS:-0}
 CPU_LIMIT=${CPU_LIMIT:-25}
 DUTY_LIMIT_MS=${DUTY_LIMIT_MS:-20}
 RSS_LIMIT_MB=${RSS_LIMIT_MB:-10}
@@ -80,7 +82,7 @@ while [ $# -gt 0 ]; do
     *) echo "flood.sh: unknown option '$1' (--help lists them)" >&2; exit 2 ;;
   esac
 done
-for n in DURATION SETTLE HALF_OPEN_RATE TOKENED_RATE SOURCES DELAY CPU_LIMIT DUTY_LIMIT_MS RSS_LIMIT_MB; do
+for n in DURATION SETTLE HALF_OPEN_RATE TOKENED_RATE SOURCES DELAY CPU_LIMIT DUTY_LIMIT_MS RSS_LIMIT_MB PROBE_PRIMING_MS; do
   case "${!n}" in ''|*[!0-9]*) echo "flood.sh: $n must be a whole number, got '${!n}'" >&2; exit 2 ;; esac
 done
 case "$MAX_RTTS" in ''|*[!0-9.]*) echo "flood.sh: MAX_RTTS must be a number, got '$MAX_RTTS'" >&2; exit 2 ;; esac
@@ -160,13 +162,14 @@ half_open() { # server: receive or perf
   await_line "$OUT/logs/$name.relay.log" relaying || return 1
   java $TOOL_OPTS $AGRONA -cp "$BENCH" io.pacelink.perf.soak.ConnectProbe --target "127.0.0.1:$relay" \
     --peer-key "$OUT/config/pacelink/host.pub" --rtt-ms "$((2 * DELAY))" --duration "$((DURATION + 4))" \
-    --summary "$OUT/$name.probe.json" > "$OUT/logs/$name.probe.log" 2>&1 &
+    --priming-ms "$PROBE_PRIMING_MS" --summary "$OUT/$name.probe.json" > "$OUT/logs/$name.probe.log" 2>&1 &
   local probe_pid=$!
   PIDS+=("$probe_pid")
   # Beside the returning client, new ones: every connect from an endpoint of its own, without a token.
   java $TOOL_OPTS $AGRONA -cp "$BENCH" io.pacelink.perf.soak.ConnectProbe --target "127.0.0.1:$relay" \
     --peer-key "$OUT/config/pacelink/host.pub" --rtt-ms "$((2 * DELAY))" --duration "$((DURATION + 4))" \
-    --first-contacts --summary "$OUT/$name.first.probe.json" > "$OUT/logs/$name.first.probe.log" 2>&1 &
+    --first-contacts --priming-ms "$PROBE_PRIMING_MS" --summary "$OUT/$name.first.probe.json" \
+    > "$OUT/logs/$name.first.probe.log" 2>&1 &
   local first_pid=$!
   PIDS+=("$first_pid")
   python3 "$HERE/thread_cpu.py" watch "$SERVER_PID" "$OUT/$name.threads.json" 0.5 > /dev/null 2>&1 &

@@ -8,6 +8,7 @@ import io.pacelink.transport.agent.EndpointAgent;
 import io.pacelink.transport.agent.PortWaitIdleStrategy;
 import io.pacelink.transport.agent.WakeCoalescing;
 import io.pacelink.transport.engine.EndpointCore;
+import io.pacelink.transport.engine.HandshakePathPrimer;
 import io.pacelink.transport.engine.WaitDriver;
 import io.pacelink.transport.port.DatagramPort;
 import io.pacelink.transport.port.DatagramPorts;
@@ -123,10 +124,11 @@ public final class Endpoint implements AutoCloseable
         final PortCounters portCounters = new PortCounters(countersManager, opened.batched(), portDescription);
         try
         {
+            final CongestionControlRegistry registry = CongestionControlRegistry.load();
             core = new EndpointCore(
                 context,
                 port,
-                CongestionControlRegistry.load(),
+                registry,
                 PacketSchedulers.newScheduler(
                     context.packetScheduler(), context.schedulerParameters(), countersManager),
                 countersManager,
@@ -134,8 +136,9 @@ public final class Endpoint implements AutoCloseable
                 waits);
             if (null == context.randomSeed())
             {
-                // Here, not in the first connects: see EndpointCore.primeConnectionPath.
+                // Here, not in the first connects: see EndpointCore.primeConnectionPath and HandshakePathPrimer.
                 core.primeConnectionPath(context.nanoClock().nanoTime());
+                HandshakePathPrimer.primeOnce(context, registry);
             }
         }
         catch (final RuntimeException ex)

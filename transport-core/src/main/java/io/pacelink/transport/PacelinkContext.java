@@ -70,6 +70,13 @@ public final class PacelinkContext
      * stopped reading fails the close about when a dead one would time out.
      */
     public static final long DEFAULT_LINGER_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(30);
+
+    /**
+     * The longest the launch of an endpoint that accepts connections spends running its handshake path before it
+     * serves anyone, by default ({@link #handshakePrimingNs(long)}).
+     */
+    public static final long DEFAULT_HANDSHAKE_PRIMING_NS = TimeUnit.SECONDS.toNanos(1);
+    private static final long UNSET_HANDSHAKE_PRIMING_NS = -1;
     public static final int DEFAULT_SEND_BUFFER_BYTES = 32 * 1024 * 1024;
     public static final int DEFAULT_RECEIVE_BUFFER_BYTES = 32 * 1024 * 1024;
     public static final int DEFAULT_MAX_MESSAGE_LENGTH_BYTES = 16 * 1024 * 1024;
@@ -145,6 +152,7 @@ public final class PacelinkContext
     private ErrorHandler errorHandler = Throwable::printStackTrace;
     private Long randomSeed;
     private boolean isPacketNumberSkipping = true;
+    private long handshakePrimingNs = UNSET_HANDSHAKE_PRIMING_NS;
     private final EndpointLimits limits = new EndpointLimits();
     private final SecurityConfig security = new SecurityConfig();
     private int receiveBatchLimit = 64;
@@ -868,6 +876,39 @@ public final class PacelinkContext
     public boolean packetNumberSkipping()
     {
         return isPacketNumberSkipping;
+    }
+
+    /**
+     * How long {@link Endpoint#launch} may spend, once per process and security mode, running the handshake path
+     * before the endpoint serves anyone: throwaway endpoints over an in-memory network connect up to
+     * {@link io.pacelink.transport.engine.HandshakePathPrimer#DEFAULT_MAX_HANDSHAKES} times, so the code of a
+     * handshake — both ends, the key exchanges of the secure mode, a RETRY — is compiled by the JIT before the first
+     * client, and not while it, or a flood's first burst, waits (docs/architecture.md, "Handshake priming").
+     * By default a server (an endpoint that {@link #acceptConnections accepts connections}) spends up to
+     * {@link #DEFAULT_HANDSHAKE_PRIMING_NS} on it and a client nothing: a process that opens one connection and exits
+     * gains nothing from it, while a client that opens many (a pool, a load generator) may set it. Deterministic
+     * endpoints ({@link #randomSeed(long)}) never prime.
+     *
+     * @param ns the longest wall time the launch spends on it, 0..10 s; 0 switches it off.
+     * @return this.
+     */
+    public PacelinkContext handshakePrimingNs(final long ns)
+    {
+        handshakePrimingNs = requireRange("handshakePrimingNs", ns, 0, TimeUnit.SECONDS.toNanos(10));
+        return this;
+    }
+
+    /**
+     * @return the longest time a launch spends priming the handshake path: as set, else
+     * {@link #DEFAULT_HANDSHAKE_PRIMING_NS} for an endpoint that accepts connections and 0 for one that does not.
+     */
+    public long handshakePrimingNs()
+    {
+        if (UNSET_HANDSHAKE_PRIMING_NS != handshakePrimingNs)
+        {
+            return handshakePrimingNs;
+        }
+        return acceptConnections ? DEFAULT_HANDSHAKE_PRIMING_NS : 0;
     }
 
     /**

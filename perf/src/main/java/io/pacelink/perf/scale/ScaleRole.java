@@ -22,8 +22,8 @@ import java.util.concurrent.locks.LockSupport;
  * <pre>
  * ScaleRole server PORT CONNECTIONS MAX_CONNECTIONS SCHEDULER SEND_BUFFER RECEIVE_BUFFER SENT_PACKET_CAPACITY
  *                  COUNTERS_BUFFER
- * ScaleRole client PORT CONNECTIONS CONCURRENT IDLE_SECONDS ACTIVE_SECONDS SCHEDULER SEND_BUFFER RECEIVE_BUFFER
- *                  SENT_PACKET_CAPACITY COUNTERS_BUFFER
+ * ScaleRole client PORT CONNECTIONS CONCURRENT ONE_AT_A_TIME PRIMING_MS IDLE_SECONDS ACTIVE_SECONDS SCHEDULER
+ *                  SEND_BUFFER RECEIVE_BUFFER SENT_PACKET_CAPACITY COUNTERS_BUFFER
  * </pre>
  * (a size or MAX_CONNECTIONS of 0 and a SCHEDULER of {@code default} keep the transport's defaults; CONNECTIONS is how
  * many the run opens, for the per-source handshake limits below). The server accepts every connection, reads every
@@ -70,17 +70,19 @@ public final class ScaleRole
             serve(Integer.parseInt(args[1]), new Limits(Integer.parseInt(args[2]), Integer.parseInt(args[3]), args[4]),
                 EndpointSizing.fromArgs(args, 5), System.out);
         }
-        else if (args.length == 12 && "client".equals(args[0]))
+        else if (args.length == 13 && "client".equals(args[0]))
         {
             final int connections = Integer.parseInt(args[2]);
             connect(Integer.parseInt(args[1]), connections, Integer.parseInt(args[3]), Integer.parseInt(args[4]),
-                Integer.parseInt(args[5]), Integer.parseInt(args[6]), new Limits(connections, 0, args[7]),
-                EndpointSizing.fromArgs(args, 8), System.out);
+                TimeUnit.MILLISECONDS.toNanos(Integer.parseInt(args[5])), Integer.parseInt(args[6]),
+                Integer.parseInt(args[7]), new Limits(connections, 0, args[8]), EndpointSizing.fromArgs(args, 9),
+                System.out);
         }
         else
         {
             System.err.println("usage: ScaleRole server PORT CONNECTIONS MAX_CONNECTIONS SCHEDULER SIZES... | client " +
-                "PORT CONNECTIONS CONCURRENT ONE_AT_A_TIME IDLE_SECONDS ACTIVE_SECONDS SCHEDULER SIZES... (SIZES: " +
+                "PORT CONNECTIONS CONCURRENT ONE_AT_A_TIME PRIMING_MS IDLE_SECONDS ACTIVE_SECONDS SCHEDULER SIZES... " +
+                "(SIZES: " +
                 "send buffer, receive buffer, sent-packet capacity, counters buffer; 0 or 'default' = the " +
                 "transport's default)");
             System.exit(2);
@@ -213,6 +215,7 @@ public final class ScaleRole
         final int connections,
         final int concurrent,
         final int oneAtATime,
+        final long primingNs,
         final int idleSeconds,
         final int activeSeconds,
         final Limits limits,
@@ -221,7 +224,10 @@ public final class ScaleRole
     {
         ResultLine.processCpuNs();
         final InetSocketAddress server = new InetSocketAddress("127.0.0.1", port);
-        final PacelinkContext context = context(0, limits, sizing).acceptConnections(false);
+        // A client primes its handshake path only when told to (PacelinkContext.handshakePrimingNs): this one opens
+        // hundreds of connections, as a pool or a load generator would.
+        final PacelinkContext context =
+            context(0, limits, sizing).acceptConnections(false).handshakePrimingNs(primingNs);
         try (Endpoint endpoint = Endpoint.launch(context))
         {
             final ResultLine result = new ResultLine().put("role", "client").put("connections", connections)

@@ -52,6 +52,11 @@ public final class ScaleSuite implements Callable<Integer>
         description = "Connects then timed one after another on warm ends, each alone (default ${DEFAULT-VALUE}).")
     private int oneAtATime;
 
+    @Option(names = "--client-priming-ms", defaultValue = "1000", description = "How long the client's launch primes " +
+        "its handshake path (PacelinkContext.handshakePrimingNs), as a client that opens many connections would; 0: " +
+        "a client's default, none (default ${DEFAULT-VALUE}; the server primes by default).")
+    private int clientPrimingMs;
+
     @Option(names = "--idle", defaultValue = "10", description = "Seconds of idleness measured (default " +
         "${DEFAULT-VALUE}).")
     private int idleSeconds;
@@ -106,6 +111,11 @@ public final class ScaleSuite implements Callable<Integer>
 
     public Integer call() throws IOException, InterruptedException
     {
+        if (clientPrimingMs < 0 || clientPrimingMs > 10_000)
+        {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                "--client-priming-ms must be 0..10000, not " + clientPrimingMs);
+        }
         if (oneAtATime < 0)
         {
             throw new CommandLine.ParameterException(spec.commandLine(),
@@ -168,6 +178,7 @@ public final class ScaleSuite implements Callable<Integer>
             final String port = ready.substring(ready.indexOf("port=") + "port=".length()).trim();
             final List<String> clientArgs = new ArrayList<>(List.of(ScaleRole.class.getName(), "client", port,
                 Integer.toString(count), Integer.toString(concurrent), Integer.toString(oneAtATime),
+                Integer.toString(clientPrimingMs),
                 Integer.toString(idleSeconds),
                 Integer.toString(activeSeconds), scheduler));
             clientArgs.addAll(List.of(sizing.toArgs()));

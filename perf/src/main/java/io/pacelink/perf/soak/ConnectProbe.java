@@ -20,6 +20,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
 
@@ -76,6 +77,11 @@ public final class ConnectProbe implements Callable<Integer>
         "each time, holding no token: the server's first contact with it) instead of one returning endpoint.")
     private boolean firstContacts;
 
+    @Option(names = "--priming-ms", defaultValue = "0", description = "How long its first endpoint's launch primes " +
+        "the handshake path (PacelinkContext.handshakePrimingNs), as a client that connects again and again may; 0, " +
+        "the default, launches it as a client is by default: unprimed, its first connects on a cold JIT.")
+    private int primingMs;
+
     @Option(names = "--summary", description = "Write the JSON summary here too (always printed).")
     private Path summary;
 
@@ -102,7 +108,8 @@ public final class ConnectProbe implements Callable<Integer>
         final InetSocketAddress server = new InetSocketAddress(target.substring(0, colon),
             Integer.parseInt(target.substring(colon + 1)));
         final PacelinkContext context = new PacelinkContext().bindAddress(new InetSocketAddress("127.0.0.1", 0))
-            .acceptConnections(false).countersFile(!firstContacts);
+            .acceptConnections(false).countersFile(!firstContacts)
+            .handshakePrimingNs(TimeUnit.MILLISECONDS.toNanos(primingMs));
         context.security().serverPublicKey(KeyFiles.readPublicKey(peerKey));
         final SplittableRandom random = new SplittableRandom(7);
         final ArrayNode attempts = MAPPER.createArrayNode();
