@@ -18,8 +18,13 @@
 # (default; 0 skips it) each repetition also runs two seeds one after the other in one JVM (--seeds 2 --jobs 1) and
 # reports the second's packets per wall second: the same scenario with a warmed-up JIT.
 #
+# Which JVM: what `pacelink sim` gets, i.e. bin/pacelink's choice for sim (the newest JDK 25 or later installed, with
+# the Parallel collector; Java 17 with it when there is none: docs/tools.md, "Start-up"), running $JAR; LAUNCHER names
+# another launcher (e.g. an older checkout's bin/pacelink, to compare with), LAUNCHER=java runs `java -jar $JAR` on the
+# java on the PATH with its defaults (the figures before round 8 of perf/FINDINGS.md were taken that way).
+#
 # Environment: JAR (examples/target/pacelink.jar), RUNS (3), DURATION (simulated, 10s), CC (cubic), OUT (a new
-# folder under /tmp), JFR (0), JOBS (2), WARM (1), JAVA_OPTS (extra JVM options).
+# folder under /tmp), JFR (0), JOBS (2), WARM (1), JAVA_OPTS (extra JVM options), LAUNCHER (bin/pacelink).
 set -u
 set -o pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -33,6 +38,17 @@ JFR=${JFR:-0}
 JOBS=${JOBS:-2}
 WARM=${WARM:-1}
 JAVA_OPTS=${JAVA_OPTS:-}
+LAUNCHER=${LAUNCHER:-$REPO/bin/pacelink}
+# sim_command JVM_OPTIONS: sets SIM to the command that runs `pacelink sim` with these JVM options, through the
+# launcher or `java -jar`.
+sim_command() {
+  if [ "$LAUNCHER" = java ]; then
+    # shellcheck disable=SC2206 # JVM options are several words
+    SIM=(java $JAVA_OPTS $1 -jar "$JAR" sim)
+  else
+    SIM=(env PACELINK_JAR="$JAR" PACELINK_JAVA_OPTS="$JAVA_OPTS $1" "$LAUNCHER" sim)
+  fi
+}
 [ -f "$JAR" ] || { echo "sim-speed.sh: $JAR not found; build it: mvn -B -q -pl examples -am package -DskipTests" >&2; exit 2; }
 mkdir -p "$OUT"
 
@@ -48,8 +64,8 @@ for run in $(seq 1 "$RUNS"); do
   for name in "${ORDER[@]}"; do
     jfr_opt=""
     [ "$JFR" = 1 ] && jfr_opt="-XX:StartFlightRecording=filename=$OUT/$name-run$run.jfr,settings=profile,dumponexit=true"
-    # shellcheck disable=SC2086
-    eval /usr/bin/time -f "'%e %U %S'" -o "$OUT/$name-run$run.time" java $JAVA_OPTS -XX:+CITime $jfr_opt -jar "\"$JAR\"" sim ${SCENARIOS[$name]} --duration "$DURATION" --json \
+    sim_command "-XX:+CITime $jfr_opt"
+    eval /usr/bin/time -f "'%e %U %S'" -o "$OUT/$name-run$run.time" '"${SIM[@]}"' ${SCENARIOS[$name]} --duration "$DURATION" --json \
       > "$OUT/$name-run$run.json" 2> "$OUT/$name-run$run.err"
     python3 - "$OUT/$name-run$run" "$name" "$run" "$(cut -d' ' -f1 /proc/loadavg)" <<'PY'
 import json, re, sys
@@ -67,7 +83,8 @@ print('  run %s %-16s %8.0f packets/wall s  %8.0f packets/process wall s  %8.0f 
 PY
     if [ "$WARM" = 1 ]; then
       # shellcheck disable=SC2086
-      eval java $JAVA_OPTS -jar "\"$JAR\"" sim ${SCENARIOS[$name]} --duration "$DURATION" --seeds 2 --jobs 1 --json \
+      sim_command ""
+      eval '"${SIM[@]}"' ${SCENARIOS[$name]} --duration "$DURATION" --seeds 2 --jobs 1 --json \
         > "$OUT/$name-run$run.warm.json" 2> "$OUT/$name-run$run.warm.err"
       printf '  run %s %-16s %8s packets/wall s warm (the second of two seeds in one JVM)\n' "$run" "$name" \
         "$(python3 -c 'import json, sys; print("%.0f" % [json.loads(l) for l in open(sys.argv[1])
@@ -75,7 +92,8 @@ PY
     fi
     if [ "$JOBS" -gt 0 ]; then
       # shellcheck disable=SC2086
-      eval java $JAVA_OPTS -jar "\"$JAR\"" sim ${SCENARIOS[$name]} --duration "$DURATION" --seeds "$JOBS" --jobs "$JOBS" \
+      sim_command ""
+      eval '"${SIM[@]}"' ${SCENARIOS[$name]} --duration "$DURATION" --seeds "$JOBS" --jobs "$JOBS" \
         > "$OUT/$name-run$run.jobs.txt" 2> "$OUT/$name-run$run.jobs.err"
       printf '  run %s %-16s %8s packets/wall s with %s seeds at once\n' "$run" "$name" \
         "$(sed -n 's/.* \([0-9]*\) data packets per wall second in all/\1/p' "$OUT/$name-run$run.jobs.txt")" "$JOBS"

@@ -16,8 +16,9 @@ import java.util.SplittableRandom;
  * may overtake each other unless the spec says {@code order=keep}.</li>
  * </ol>
  * Event-driven use: after {@link #offer}, ask {@link #nextEventTimeNs()} when to come back, and at that time
- * {@link #poll} out every packet due. Single-threaded; allocation-free once its pool and arrays have grown to the
- * traffic's high-water mark.
+ * {@link #poll} out every packet due; a caller that needs to come back only for deliveries asks
+ * {@link #nextDeliveryBoundNs()} instead and skips the serializations in between. Single-threaded; allocation-free
+ * once its pool and arrays have grown to the traffic's high-water mark.
  */
 public final class LinkDirection
 {
@@ -145,6 +146,24 @@ public final class LinkDirection
     public long nextEventTimeNs()
     {
         return Math.min(serviceCompleteNs, delayLine.peekTimeNs());
+    }
+
+    /**
+     * A time no later than the next delivery, for an event-driven caller that comes back only to take packets out:
+     * the serializations that complete before then need no call of their own, since {@link #offer}, {@link #poll}
+     * and {@link #advance} first complete every serialization due by the time they are handed, each at its own
+     * completion time, with the same results as if each had been completed at that time. Without jitter a packet
+     * being serialized is delivered no earlier than its completion plus the propagation delay; with jitter, which
+     * may shorten the delay to nothing, no earlier than its completion ({@link #nextEventTimeNs()}). A caller that
+     * changes the delay or the rate must come back at {@link #nextEventTimeNs()} after the change.
+     *
+     * @return the earliest time a packet can be due for delivery, or {@link Long#MAX_VALUE} if the link is empty.
+     */
+    public long nextDeliveryBoundNs()
+    {
+        final long completionBoundNs = jitterNs > 0 || Long.MAX_VALUE == serviceCompleteNs ? serviceCompleteNs :
+            serviceCompleteNs + Math.min(delayNs, Long.MAX_VALUE - serviceCompleteNs);
+        return Math.min(completionBoundNs, delayLine.peekTimeNs());
     }
 
     /**
@@ -354,9 +373,12 @@ public final class LinkDirection
 
     /**
      * Complete every serialization due by now: each finished packet starts propagating at its completion time, and
-     * the next queued packet starts serializing at that same instant.
+     * the next queued packet starts serializing at that same instant. {@link #offer} and {@link #poll} do this first;
+     * a caller that reads the queue or changes the link between them brings it up to its time with this.
+     *
+     * @param nowNs the current time, not earlier than any time handed in before.
      */
-    private void advance(final long nowNs)
+    public void advance(final long nowNs)
     {
         while (serviceCompleteNs <= nowNs)
         {

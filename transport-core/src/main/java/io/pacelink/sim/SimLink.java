@@ -5,7 +5,11 @@ import io.pacelink.link.LinkPacket;
 
 /**
  * A {@link LinkDirection} placed in the simulator: packets accepted are offered to the link, and the link's one
- * event is kept at {@link LinkDirection#nextEventTimeNs()}; when it fires, every packet due goes to the next sink.
+ * event is kept at its next delivery ({@link LinkDirection#nextDeliveryBoundNs()}); when it fires, every packet due
+ * goes to the next sink. The serializations that complete in between are completed by the link when it is next
+ * offered or polled, each at its own completion time, so they need no event of their own: a packet crossing a
+ * bottleneck costs one event (its delivery) instead of two (its serialization's end, then its delivery), with the
+ * same packets delivered at the same times.
  */
 public final class SimLink extends SimEvent implements PacketSink
 {
@@ -27,10 +31,18 @@ public final class SimLink extends SimEvent implements PacketSink
     }
 
     /**
-     * @return the link model, for its counters and queue.
+     * The link model, for its counters and queue and for changes (rate, delay, loss): brought up to the current
+     * virtual time first, so its queue and counters are as of now and a change applies to the packets that start
+     * serializing from now on; and since a change of delay or rate moves the next delivery, the link's event comes
+     * back no later than the next serialization completes, where the delivery is known again.
+     *
+     * @return the link model.
      */
     public LinkDirection link()
     {
+        final long nowNs = simulator.nowNs();
+        link.advance(nowNs);
+        schedule(Math.max(nowNs, link.nextEventTimeNs()));
         return link;
     }
 
@@ -40,11 +52,7 @@ public final class SimLink extends SimEvent implements PacketSink
     public void accept(final LinkPacket packet, final long nowNs)
     {
         link.offer(packet, nowNs);
-        final long nextEventNs = link.nextEventTimeNs();
-        if (nextEventNs != Long.MAX_VALUE)
-        {
-            simulator.scheduleNoLaterThan(this, nextEventNs);
-        }
+        schedule(link.nextDeliveryBoundNs());
     }
 
     void fire(final long nowNs)
@@ -55,10 +63,14 @@ public final class SimLink extends SimEvent implements PacketSink
             simulator.hash(packet.sequence(), packet.length());
             next.accept(packet, nowNs);
         }
-        final long nextEventNs = link.nextEventTimeNs();
-        if (nextEventNs != Long.MAX_VALUE)
+        schedule(link.nextDeliveryBoundNs());
+    }
+
+    private void schedule(final long timeNs)
+    {
+        if (timeNs != Long.MAX_VALUE)
         {
-            simulator.scheduleNoLaterThan(this, nextEventNs);
+            simulator.scheduleNoLaterThan(this, timeNs);
         }
     }
 }

@@ -16,6 +16,15 @@ final class LinkDriver
     final LongArrayList deliveredNumbers = new LongArrayList();
     final LongArrayList offerTimesNs = new LongArrayList();
     byte[] lastDelivered;
+    /**
+     * True to come back only at {@link LinkDirection#nextDeliveryBoundNs()}, as the simulator's links do, instead of
+     * at every serialization's end ({@link LinkDirection#nextEventTimeNs()}).
+     */
+    boolean deliveriesOnly;
+    /**
+     * Times the driver came back and found nothing to deliver.
+     */
+    int emptyWakes;
 
     LinkDriver(final String spec, final long seed)
     {
@@ -45,10 +54,14 @@ final class LinkDriver
     void runUntil(final long timeNs)
     {
         long nextNs;
-        while ((nextNs = link.nextEventTimeNs()) <= timeNs)
+        while ((nextNs = deliveriesOnly ? link.nextDeliveryBoundNs() : link.nextEventTimeNs()) <= timeNs)
         {
-            LinkPacket packet;
-            while (null != (packet = link.poll(nextNs)))
+            LinkPacket packet = link.poll(nextNs);
+            if (null == packet)
+            {
+                emptyWakes++;
+            }
+            for (; null != packet; packet = link.poll(nextNs))
             {
                 deliveryTimesNs.addLong(nextNs);
                 deliveredNumbers.addLong(packet.length() >= 4 ? readNumber(packet.data()) : -1);
