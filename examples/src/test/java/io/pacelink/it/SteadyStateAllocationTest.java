@@ -55,28 +55,17 @@ class SteadyStateAllocationTest
             Endpoint client = Endpoint.launch(context(congestionControl, false).port(port)))
         {
             final Connection sender = client.connect(server.localAddress());
-            Connection receiver = null;
             final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (null == receiver || ConnectionState.CONNECTED != sender.state())
-            {
-                server.invoke();
-                client.invoke();
-                if (null == receiver)
-                {
-                    receiver = server.accept();
-                }
-                assertTrue(System.nanoTime() < deadlineNs, "connect timed out");
-            }
+            final Connection receiver = acceptConnected(server, client, sender, deadlineNs);
 
             final UnsafeBuffer message = new UnsafeBuffer(ByteBuffer.allocateDirect(MESSAGE_BYTES));
             final ByteCounter counter = new ByteCounter();
             fillBothStreamBuffers(server, client, sender, message);
             pump(server, client, sender, receiver, message, counter, WARM_UP_BYTES, deadlineNs);
 
-            final Connection receiving = receiver;
             AllocationMeter.assertAllocationFree(congestionControl + " on " + client.portDescription() +
                 ": agent and application moving " +
-                WINDOW_BYTES + " bytes", () -> pump(server, client, sender, receiving, message, counter,
+                WINDOW_BYTES + " bytes", () -> pump(server, client, sender, receiver, message, counter,
                 counter.bytes + WINDOW_BYTES, deadlineNs));
         }
     }
@@ -95,28 +84,37 @@ class SteadyStateAllocationTest
             Endpoint client = Endpoint.launch(smallMessageContext(false)))
         {
             final Connection sender = client.connect(server.localAddress());
-            Connection receiver = null;
             final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (null == receiver || ConnectionState.CONNECTED != sender.state())
-            {
-                server.invoke();
-                client.invoke();
-                if (null == receiver)
-                {
-                    receiver = server.accept();
-                }
-                assertTrue(System.nanoTime() < deadlineNs, "connect timed out");
-            }
+            final Connection receiver = acceptConnected(server, client, sender, deadlineNs);
 
             final UnsafeBuffer message = new UnsafeBuffer(ByteBuffer.allocateDirect(SMALL_MESSAGE_BYTES));
             final ByteCounter counter = new ByteCounter();
             pumpSmall(server, client, sender, receiver, message, counter, SMALL_WARM_UP_BYTES, deadlineNs);
 
-            final Connection receiving = receiver;
             AllocationMeter.assertAllocationFree("32-byte messages on " + client.portDescription() + ": " +
-                SMALL_WINDOW_BYTES + " bytes of them", () -> pumpSmall(server, client, sender, receiving, message,
+                SMALL_WINDOW_BYTES + " bytes of them", () -> pumpSmall(server, client, sender, receiver, message,
                 counter, counter.bytes + SMALL_WINDOW_BYTES, deadlineNs));
         }
+    }
+
+    /**
+     * Drive both endpoints until the server accepted the client's connection and the client sees it connected.
+     */
+    private static Connection acceptConnected(
+        final Endpoint server, final Endpoint client, final Connection sender, final long deadlineNs)
+    {
+        Connection receiver = null;
+        while (null == receiver || ConnectionState.CONNECTED != sender.state())
+        {
+            server.invoke();
+            client.invoke();
+            if (null == receiver)
+            {
+                receiver = server.accept();
+            }
+            assertTrue(System.nanoTime() < deadlineNs, "connect timed out");
+        }
+        return receiver;
     }
 
     private static PacelinkContext smallMessageContext(final boolean accept)
