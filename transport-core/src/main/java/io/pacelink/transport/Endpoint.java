@@ -15,6 +15,7 @@ import io.pacelink.transport.port.DatagramPorts;
 import io.pacelink.transport.port.ImpairedDatagramPort;
 import io.pacelink.transport.port.ImpairmentConfig;
 import io.pacelink.transport.schedule.PacketSchedulers;
+import io.pacelink.transport.secure.SecurePrimitivesWarmUp;
 import io.pacelink.transport.stats.CountersBuffers;
 import io.pacelink.transport.stats.CountersFile;
 import io.pacelink.transport.stats.EndpointCounters;
@@ -98,6 +99,12 @@ public final class Endpoint implements AutoCloseable
     {
         context.conclude();
         this.context = context;
+        if (context.security().isSecure())
+        {
+            // First, so that the JCA's and Bouncy Castle's first-use work runs beside the rest of the launch instead
+            // of inside the first connect.
+            SecurePrimitivesWarmUp.startOnce(context.security().aead());
+        }
         final DatagramPorts.Opened opened = null != context.datagramPort() ?
             new DatagramPorts.Opened(context.datagramPort(), false, context.datagramPort().describe()) :
             DatagramPorts.open(context.port(), context.bindAddress(), context.socketBufferBytes(), context.gso());
