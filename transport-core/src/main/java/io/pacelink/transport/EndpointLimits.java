@@ -448,7 +448,8 @@ public final class EndpointLimits
 
     /**
      * @param exchanges Diffie-Hellman handshakes (secure mode) the endpoint performs per second once its burst is
-     *                  spent, 1..1,000,000; hellos beyond it are dropped and counted, their clients retransmit.
+     *                  spent, 1..1,000,000; hellos beyond it are dropped and counted, their clients retransmit. One
+     *                  source may take half of it (and half the burst), so one host never takes it all.
      * @return this.
      */
     public EndpointLimits keyExchangesPerSecond(final int exchanges)

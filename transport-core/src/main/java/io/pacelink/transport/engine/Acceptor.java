@@ -5,7 +5,7 @@ import io.pacelink.transport.PacelinkContext;
 import io.pacelink.transport.admission.AddressValidator;
 import io.pacelink.transport.admission.HandshakeBudget;
 import io.pacelink.transport.admission.HelloAdmission;
-import io.pacelink.transport.admission.SourceRateLimiter;
+import io.pacelink.transport.admission.KeyExchangeBudget;
 import io.pacelink.transport.cc.CongestionControlRegistry;
 import io.pacelink.transport.secure.AeadAlgorithm;
 import io.pacelink.transport.secure.Crc32cPacketCheck;
@@ -47,7 +47,7 @@ final class Acceptor
     private final EndpointCounters endpointCounters;
     private final SecurityCounters securityCounters;
     private final HandshakeBudget handshakeBudget;
-    private final SourceRateLimiter keyExchanges;
+    private final KeyExchangeBudget keyExchanges;
     private final int keyExchangesPerDutyCycle;
     private final long keyExchangeTimePerDutyCycleNs;
     private int keyExchangesThisDutyCycle;
@@ -61,6 +61,7 @@ final class Acceptor
         final ConnectionFactory factory,
         final HelloAdmission admission,
         final HandshakeBudget handshakeBudget,
+        final KeyExchangeBudget keyExchanges,
         final EndpointKeys keys,
         final CongestionControlRegistry registry,
         final AcceptHandler acceptHandler,
@@ -73,8 +74,7 @@ final class Acceptor
         this.factory = factory;
         this.admission = admission;
         this.handshakeBudget = handshakeBudget;
-        this.keyExchanges = SourceRateLimiter.global(
-            context.limits().keyExchangesPerSecond(), context.limits().keyExchangeBurst());
+        this.keyExchanges = keyExchanges;
         this.keyExchangesPerDutyCycle = context.limits().keyExchangesPerDutyCycle();
         this.keyExchangeTimePerDutyCycleNs = context.limits().keyExchangeTimePerDutyCycleNs();
         this.keys = keys;
@@ -201,7 +201,7 @@ final class Acceptor
             return;
         }
 
-        if (hasNoise && isMacValid && hello.tokenLength() > 0 && !keyExchanges.hasCredit(null, nowNs))
+        if (hasNoise && isMacValid && hello.tokenLength() > 0 && !keyExchanges.hasCredit(source.getAddress(), nowNs))
         {
             // A token buys one key exchange, not one hello: a hello the key-exchange budget cannot serve now is
             // dropped before admission spends its token, so its client's retransmission, echoing the same token, is
@@ -274,7 +274,7 @@ final class Acceptor
             // The Diffie-Hellman budget caps the agent's share a flood of valid hellos can take; the client sends its
             // hello again after its retry delay. (How many one duty cycle performs is capped before the hello gets
             // here: see isKeyExchangeCapReached.)
-            if (!keyExchanges.tryAcquire(null, nowNs))
+            if (!keyExchanges.tryAcquire(source.getAddress(), nowNs))
             {
                 securityCounters.keyExchangesLimited().incrementRelease();
                 return;

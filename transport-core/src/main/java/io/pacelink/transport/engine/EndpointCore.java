@@ -5,6 +5,7 @@ import io.pacelink.transport.Connection;
 import io.pacelink.transport.PacelinkContext;
 import io.pacelink.transport.admission.AddressValidator;
 import io.pacelink.transport.admission.HandshakeBudget;
+import io.pacelink.transport.admission.KeyExchangeBudget;
 import io.pacelink.transport.admission.HelloAdmission;
 import io.pacelink.transport.cc.CongestionControlRegistry;
 import io.pacelink.transport.cc.CongestionController;
@@ -159,8 +160,12 @@ public final class EndpointCore implements DatagramHandler
         this.isSecureClient = null != keys.clientProfile();
         registry.factory(context.congestionControl()).validate(context.controllerParameters());
 
+        final long handshakeBudgetSeed = randomSource.getAsLong();
         final HandshakeBudget handshakeBudget = new HandshakeBudget(context.limits().maxUnconfirmedHandshakes(),
-            context.limits().maxUnconfirmedHandshakesPerSource(), randomSource.getAsLong());
+            context.limits().maxUnconfirmedHandshakesPerSource(), handshakeBudgetSeed);
+        // A seed of its own without another draw: the draws after it (ids, keys) stay where seeded runs expect them.
+        final KeyExchangeBudget keyExchanges =
+            new KeyExchangeBudget(context.limits(), Long.rotateLeft(handshakeBudgetSeed, 29));
         this.connections = new ConnectionTable(
             scheduler, endpointCounters, port, context.acceptConnections(), deadlines, handshakeBudget);
         this.applicationSignals = new ApplicationSignals(context.maxConnections());
@@ -175,7 +180,8 @@ public final class EndpointCore implements DatagramHandler
         final StatelessReplies replies = new StatelessReplies(outbox, writer, crcGuard,
             context.maxDatagramSizeBytes(), context.limits(), randomSource.getAsLong(),
             resetTokens, resetTokens.paddingSeed(tokenKey), securityCounters);
-        this.acceptor = new Acceptor(context, connections, factory, admission, handshakeBudget, keys, registry,
+        this.acceptor = new Acceptor(context, connections, factory, admission, handshakeBudget, keyExchanges, keys,
+            registry,
             acceptHandler, replies, endpointCounters, securityCounters);
         this.dispatcher =
             new DatagramDispatcher(context, connections, acceptor, replies, crcGuard, endpointCounters,

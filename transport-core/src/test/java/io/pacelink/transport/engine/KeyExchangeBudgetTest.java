@@ -5,6 +5,7 @@ import io.pacelink.transport.ConnectionState;
 import io.pacelink.transport.EndpointLimits;
 import io.pacelink.transport.PacelinkContext;
 import io.pacelink.transport.RetryMode;
+import io.pacelink.transport.admission.KeyExchangeBudget;
 import io.pacelink.transport.secure.X25519;
 import io.pacelink.transport.testing.TestNetwork;
 import org.junit.jupiter.api.Test;
@@ -57,6 +58,23 @@ class KeyExchangeBudgetTest
             final PacelinkContext context = new PacelinkContext().randomSeed(100 + i);
             context.security().serverPublicKey(serverPublicKey);
             final EndpointCore client = bed.newCore(network.newPort("127.0.1." + (1 + i), 2000), false, 4, context,
+                new ArrayList<>(), null);
+            connections.add(client.connect(serverPort.localAddress(), null, bed.nowNs()));
+        }
+        return connections;
+    }
+
+    /**
+     * Clients on one host: each its own endpoint and port, all on one address.
+     */
+    private List<Connection> connectAtOnceFromOneHost(final String address, final int firstPort, final int clients)
+    {
+        final List<Connection> connections = new ArrayList<>();
+        for (int i = 0; i < clients; i++)
+        {
+            final PacelinkContext context = new PacelinkContext().randomSeed(500 + firstPort + i);
+            context.security().serverPublicKey(serverPublicKey);
+            final EndpointCore client = bed.newCore(network.newPort(address, firstPort + i), false, 4, context,
                 new ArrayList<>(), null);
             connections.add(client.connect(serverPort.localAddress(), null, bed.nowNs()));
         }
@@ -143,6 +161,48 @@ class KeyExchangeBudgetTest
 
         connectAll(server, connections, 8 * SECOND_NS);
         assertEquals(60, server.counters().connectionsOpened().get());
+    }
+
+    /**
+     * One host's burst — a flood's first hellos, accepted before its rate marks it for validation — takes at most
+     * half the endpoint's burst; a client of another host whose hello arrives right after it is served at once, not
+     * after a retransmission.
+     */
+    @Test
+    void oneSourceTakesNoMoreThanHalfTheBurstAndAnotherIsStillServed()
+    {
+        final EndpointCore server = newServer(new PacelinkContext());
+        final int share = KeyExchangeBudget.sourceShare(EndpointLimits.DEFAULT_KEY_EXCHANGE_BURST);
+        final List<Connection> crowd = connectAtOnceFromOneHost("127.0.2.1", 3000, 2 * share);
+        bed.runFor(TimeUnit.MILLISECONDS.toNanos(20));
+        final long openedForTheHost = server.counters().connectionsOpened().get();
+        assertTrue(openedForTheHost >= share && openedForTheHost <= share + 10,
+            "the host's key exchanges in 20 ms (its share of the burst, then its share of the rate): " +
+            openedForTheHost);
+        assertTrue(server.securityCounters().keyExchangesLimited().get() > 0, "the host's hellos beyond its share");
+
+        final long limitedBefore = server.securityCounters().keyExchangesLimited().get();
+        final List<Connection> other = connectAtOnceFromOneHost("127.0.3.1", 4000, 1);
+        final long startNs = bed.nowNs();
+        connectAll(server, other, SECOND_NS);
+        assertTrue(bed.nowNs() - startNs <= 20 * CoreTestBed.STEP_NS,
+            "the other host's client connected without a retransmission: " + (bed.nowNs() - startNs));
+        assertEquals(limitedBefore, server.securityCounters().keyExchangesLimited().get(),
+            "nothing of the other host's was limited");
+        connectAll(server, crowd, 5 * SECOND_NS);
+    }
+
+    /**
+     * The other side of the share: as many clients of one host at once as its share of the burst all connect without
+     * one hello dropped.
+     */
+    @Test
+    void aSourceWithinItsShareIsNotHeldBack()
+    {
+        final EndpointCore server = newServer(new PacelinkContext());
+        connectAll(server, connectAtOnceFromOneHost("127.0.2.1", 3000,
+            KeyExchangeBudget.sourceShare(EndpointLimits.DEFAULT_KEY_EXCHANGE_BURST)), SECOND_NS);
+        assertEquals(0, server.securityCounters().keyExchangesLimited().get());
     }
 
     /**
