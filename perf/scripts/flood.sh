@@ -21,7 +21,8 @@
 #              Passes if the server's duty-cycle thread (the CLI servers run their endpoint on their main thread)
 #              used at most CPU_LIMIT % of a core over the flood, its longest duty cycle during the flood (its
 #              longest-recent-duty-cycle-ns, sampled every second) stayed at most DUTY_LIMIT_MS, its resident memory
-#              SETTLE s after the flood was within RSS_LIMIT_MB of what it was before it, and the ping got every echo.
+#              SETTLE s after the flood was within RSS_LIMIT_MB of what it was before it (taken after a collection,
+#              `jcmd GC.run`, so that the launch's garbage is not in it), and the ping got every echo.
 #
 # Both also check that the attack's answers stayed smaller than the attack (no amplification). It writes
 # OUT/summary.md (what each check saw, the servers' defence counters, the last lines of a failed run's log), prints
@@ -200,6 +201,10 @@ tokened() {
   PIDS+=("$watch_pid")
   # A legitimate client first, as a server sees before any flood: the handshake code is compiled, the heap warm.
   java $TOOL_OPTS -jar "$JAR" ping "127.0.0.1:$port" -c 20 -i 0.05 -q > "$OUT/logs/$name.warmup.log" 2>&1
+  # The "before" is the server's idle memory with its launch's garbage collected: the handshake priming leaves tens
+  # of MiB of it until the first collection, and a "before" holding it would let the check pass whatever the flood
+  # left. (The attach's own memory is then in "before" and "after" alike.)
+  jcmd "$SERVER_PID" GC.run > "$OUT/logs/$name.gc-before.log" 2>&1
   sleep 1
   stat_json "$SERVER_PID" "$OUT/$name.before.stat.json"
   local rss_before
