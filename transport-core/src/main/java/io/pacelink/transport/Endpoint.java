@@ -15,7 +15,6 @@ import io.pacelink.transport.port.DatagramPorts;
 import io.pacelink.transport.port.ImpairedDatagramPort;
 import io.pacelink.transport.port.ImpairmentConfig;
 import io.pacelink.transport.schedule.PacketSchedulers;
-import io.pacelink.transport.secure.SecurePrimitivesWarmUp;
 import io.pacelink.transport.stats.CountersBuffers;
 import io.pacelink.transport.stats.CountersFile;
 import io.pacelink.transport.stats.EndpointCounters;
@@ -103,7 +102,7 @@ public final class Endpoint implements AutoCloseable
         {
             // First, so that the JCA's and Bouncy Castle's first-use work runs beside the rest of the launch instead
             // of inside the first connect.
-            SecurePrimitivesWarmUp.startOnce(context.security().aead());
+            SecureWarmUp.startOnce(context.security().aead());
         }
         final DatagramPorts.Opened opened = null != context.datagramPort() ?
             new DatagramPorts.Opened(context.datagramPort(), false, context.datagramPort().describe()) :

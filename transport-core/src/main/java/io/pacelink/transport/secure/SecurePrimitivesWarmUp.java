@@ -1,14 +1,13 @@
 package io.pacelink.transport.secure;
 
 import java.util.Arrays;
-import java.util.EnumSet;
-import java.util.Set;
 
 /**
- * One Noise NK handshake between two throwaway parties, run on a short-lived daemon thread once per process and AEAD
- * while an endpoint launches, so that a process's first secure connect does not pay for what only its first use
- * costs: the JCA provider lookup and initialisation of the AEAD cipher, SHA-256 and HMAC-SHA256, Bouncy Castle's
- * precomputed X25519 base-point tables (RFC 7748 section 5; {@code X25519.precompute}) and the Noise classes' loading.
+ * One Noise NK handshake between two throwaway parties, which an endpoint runs on a short-lived daemon thread once per
+ * process and AEAD while it launches ({@code io.pacelink.transport.SecureWarmUp}), so that a process's first secure
+ * connect does not pay for what only its first use costs: the JCA provider lookup and initialisation of the AEAD
+ * cipher, SHA-256 and HMAC-SHA256, Bouncy Castle's precomputed X25519 base-point tables (RFC 7748 section 5;
+ * {@code X25519.precompute}) and the Noise classes' loading.
  * In a fresh JVM these took 100–160 ms on this project's 2-core machine against a warm handshake's few hundred
  * microseconds, and a client launched with its defaults (no {@link io.pacelink.transport.PacelinkContext
  * #handshakePrimingNs handshake priming}) paid them inside its first connect (perf/FINDINGS.md, "A client's first
@@ -21,36 +20,8 @@ import java.util.Set;
  */
 public final class SecurePrimitivesWarmUp
 {
-    /**
-     * The warm-up thread's name.
-     */
-    public static final String THREAD_NAME = "pacelink-crypto-warm-up";
-
-    private static final Set<AeadAlgorithm> STARTED = EnumSet.noneOf(AeadAlgorithm.class);
-
     private SecurePrimitivesWarmUp()
     {
-    }
-
-    /**
-     * Start the warm-up for this AEAD unless this process already has.
-     *
-     * @param algorithm the AEAD the endpoint's handshakes and packets use.
-     * @return the thread started, or null if this AEAD was warmed up (or is being) already.
-     */
-    public static Thread startOnce(final AeadAlgorithm algorithm)
-    {
-        synchronized (STARTED)
-        {
-            if (!STARTED.add(algorithm))
-            {
-                return null;
-            }
-        }
-        final Thread thread = new Thread(() -> handshakeOnce(algorithm), THREAD_NAME);
-        thread.setDaemon(true);
-        thread.start();
-        return thread;
     }
 
     /**
