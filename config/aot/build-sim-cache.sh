@@ -26,11 +26,13 @@ fi
 work="$(mktemp -d "$(dirname "$cache")/.sim-aot.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 # The options bin/pacelink starts `sim` with on this JDK (a cache is used only by a JVM started as the one that wrote
-# it). Two flows at 1 Gbit/s for 2 s simulated: both ends' duty cycles, the links, the fq scheduler and CUBIC's
-# congestion avoidance all get hot, in about as much wall time as a JVM's start-up and the cache's assembly take.
-if ! "$java" -XX:+UseParallelGC --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow \
-    -XX:AOTCacheOutput="$work/sim.aot" -jar "$jar" sim --path 'rate=1gbit delay=5ms queue=1bdp' --cc cubic \
-    --flows 2 --duration 2s --seed 1 > "$work/training.log" 2>&1 || [[ ! -s "$work/sim.aot" ]]; then
+# it). One flow at 1 Gbit/s for 3 s simulated: both ends' duty cycles, the links, the fq scheduler and CUBIC's
+# congestion avoidance all get hot, in about two seconds of wall time. Measured against two flows for 2 s and 50 flows
+# at 100 Mbit/s for 5 s, it gave the most to both sim-speed.sh scenarios (perf/FINDINGS.md, "round 9").
+if ! "$java" -XX:+UseParallelGC -XX:+UseCompactObjectHeaders --enable-native-access=ALL-UNNAMED \
+    --sun-misc-unsafe-memory-access=allow -XX:AOTCacheOutput="$work/sim.aot" -jar "$jar" sim \
+    --path 'rate=1gbit delay=5ms queue=1bdp' --cc cubic --duration 3s --seed 1 > "$work/training.log" 2>&1 ||
+    [[ ! -s "$work/sim.aot" ]]; then
     echo "sim aot: the training run failed or wrote no cache: $(tail -3 "$work/training.log")" >&2
     exit 1
 fi

@@ -45,6 +45,7 @@ class SimLauncherIT
         assertEquals(newestInstalledJdkAtLeast25() > 0 ? newestInstalledJdkAtLeast25() : 17, fast.javaVersion,
             fast.err);
         assertTrue(fast.out.contains("-XX:+UseParallelGC"), fast.out);
+        assertEquals(fast.javaVersion >= 25, fast.out.contains("-XX:+UseCompactObjectHeaders"), fast.out);
         assertEquals(17, usual.javaVersion, usual.err);
         assertFalse(usual.out.contains("-XX:+UseParallelGC"), usual.out);
         assertEquals(usual.traceHash, fast.traceHash, "the same simulation whatever JVM runs it");
