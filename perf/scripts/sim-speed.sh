@@ -19,9 +19,11 @@
 # reports the second's packets per wall second: the same scenario with a warmed-up JIT.
 #
 # Which JVM: what `pacelink sim` gets, i.e. bin/pacelink's choice for sim (the newest JDK 25 or later installed, with
-# the Parallel collector; Java 17 with it when there is none: docs/tools.md, "Start-up"), running $JAR; LAUNCHER names
-# another launcher (e.g. an older checkout's bin/pacelink, to compare with), LAUNCHER=java runs `java -jar $JAR` on the
-# java on the PATH with its defaults (the figures before round 8 of perf/FINDINGS.md were taken that way).
+# the Parallel collector and the simulator's AOT cache, which the launcher builds beside $JAR the first time: run one
+# `sim` on a new jar before measuring; Java 17 with the Parallel collector when there is none: docs/tools.md,
+# "Start-up"), running $JAR; LAUNCHER names another launcher (e.g. an older checkout's bin/pacelink, to compare with),
+# LAUNCHER=java runs `java -jar $JAR` on the java on the PATH with its defaults (the figures before round 8 of
+# perf/FINDINGS.md were taken that way).
 #
 # Environment: JAR (examples/target/pacelink.jar), RUNS (3), DURATION (simulated, 10s), CC (cubic), OUT (a new
 # folder under /tmp), JFR (0), JOBS (2), WARM (1), JAVA_OPTS (extra JVM options), LAUNCHER (bin/pacelink).

@@ -1,10 +1,13 @@
 package io.pacelink.cli;
 
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -19,8 +22,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * {@code bin/pacelink sim} picks its own JVM: the newest JDK 25 or later installed, with the Parallel collector, or
  * Java 17 with the Parallel collector when there is none; {@code PACELINK_SIM_JVM=default} starts it as every other
- * command. Whatever runs it, a simulation gives the same results (its trace hash). The JVM says which it is
- * ({@code -XshowSettings:properties} on the error stream, {@code -XX:+PrintCommandLineFlags} on the output).
+ * command. On JDK 25 or later it starts with an ahead-of-time cache of a training simulation, which it builds beside
+ * the jar the first time. Whatever runs it, a simulation gives the same results (its trace hash). The JVM says which
+ * it is ({@code -XshowSettings:properties} on the error stream, {@code -XX:+PrintCommandLineFlags} on the output).
  */
 class SimLauncherIT
 {
@@ -28,6 +32,8 @@ class SimLauncherIT
     private static final Pattern TRACE_HASH = Pattern.compile("\"trace_hash\":\"([0-9a-f]+)\"");
     private static final Pattern JAVA_VERSION = Pattern.compile("java\\.version = (\\d+)");
     private static final String SHOW = "-XshowSettings:properties -XX:+PrintCommandLineFlags";
+    private static final String BUILDING = "building the simulator's AOT cache";
+    private static final Pattern LAUNCH = Pattern.compile("pacelink\\.launch = (.*)");
 
     @Test
     void simRunsOnTheNewestJdkWithTheParallelCollectorAndGivesTheSameResultsAsTheDefaultJvm()
@@ -39,6 +45,7 @@ class SimLauncherIT
         assertEquals(newestInstalledJdkAtLeast25() > 0 ? newestInstalledJdkAtLeast25() : 17, fast.javaVersion,
             fast.err);
         assertTrue(fast.out.contains("-XX:+UseParallelGC"), fast.out);
+        assertEquals(fast.javaVersion >= 25, fast.out.contains("-XX:+UseCompactObjectHeaders"), fast.out);
         assertEquals(17, usual.javaVersion, usual.err);
         assertFalse(usual.out.contains("-XX:+UseParallelGC"), usual.out);
         assertEquals(usual.traceHash, fast.traceHash, "the same simulation whatever JVM runs it");
@@ -63,6 +70,67 @@ class SimLauncherIT
 
         assertEquals(Runtime.version().feature(), run.javaVersion, run.err);
         assertTrue(run.out.contains("-XX:+UseParallelGC"), run.out);
+    }
+
+    @Test
+    void onJdk25SimBuildsItsAotCacheBesideTheJarOnceThenStartsWithItAndGivesTheSameResults(@TempDir final Path dir)
+        throws IOException, InterruptedException
+    {
+        Assumptions.assumeTrue(newestInstalledJdkAtLeast25() >= 25, "no JDK 25 or later installed");
+        final Path jar = Files.copy(ROOT.resolve("examples/target/pacelink.jar"), dir.resolve("pacelink.jar"));
+        final Path cache = dir.resolve("pacelink.sim.aot");
+
+        final Run first = sim(Map.of("PACELINK_JAVA_OPTS", SHOW, "PACELINK_JAR", jar.toString()));
+        assertTrue(first.err.contains(BUILDING), first.err);
+        assertTrue(Files.size(cache) > 0, "the cache is there");
+        assertTrue(Files.readString(dir.resolve("pacelink.sim.aot.java")).contains("bin/java"), "its java beside it");
+        assertTrue(launch(first).endsWith("and the AOT cache " + cache), launch(first));
+        try (Stream<Path> files = Files.list(dir))
+        {
+            assertEquals(3, files.count(), "the jar, the cache and its java: the training run's files are gone");
+        }
+
+        final Run second = sim(Map.of("PACELINK_JAVA_OPTS", SHOW, "PACELINK_JAR", jar.toString()));
+        assertFalse(second.err.contains(BUILDING), "built once: " + second.err);
+        assertTrue(launch(second).endsWith("and the AOT cache " + cache), launch(second));
+        final Run without = sim(Map.of("PACELINK_JAVA_OPTS", SHOW, "PACELINK_JAR", jar.toString(),
+            "PACELINK_AOT", "off"));
+        assertFalse(launch(without).contains("AOT cache"), launch(without));
+        assertEquals(without.traceHash, first.traceHash, "the same simulation with or without the cache");
+        assertEquals(without.traceHash, second.traceHash, "the same simulation with or without the cache");
+        assertFalse(second.err.contains("WARNING"), "no JDK warnings: " + second.err);
+
+        // A jar rebuilt since the cache was (the cache no longer fits its classes): built again.
+        Files.setLastModifiedTime(jar, FileTime.fromMillis(Files.getLastModifiedTime(cache).toMillis() + 2_000));
+        final Run rebuilt = sim(Map.of("PACELINK_JAVA_OPTS", SHOW, "PACELINK_JAR", jar.toString()));
+        assertTrue(rebuilt.err.contains(BUILDING), rebuilt.err);
+        assertTrue(launch(rebuilt).endsWith("and the AOT cache " + cache), launch(rebuilt));
+        assertEquals(without.traceHash, rebuilt.traceHash);
+    }
+
+    @Test
+    void aCacheWrittenByAnotherJavaIsNotUsedButBuiltAgain(@TempDir final Path dir)
+        throws IOException, InterruptedException
+    {
+        Assumptions.assumeTrue(newestInstalledJdkAtLeast25() >= 25, "no JDK 25 or later installed");
+        final Path jar = Files.copy(ROOT.resolve("examples/target/pacelink.jar"), dir.resolve("pacelink.jar"));
+        final Path cache = dir.resolve("pacelink.sim.aot");
+        Files.writeString(cache, "not a cache");
+        Files.writeString(dir.resolve("pacelink.sim.aot.java"), "/nowhere/bin/java\n");
+        Files.setLastModifiedTime(cache, FileTime.fromMillis(Files.getLastModifiedTime(jar).toMillis() + 2_000));
+
+        final Run run = sim(Map.of("PACELINK_JAVA_OPTS", SHOW, "PACELINK_JAR", jar.toString()));
+
+        assertTrue(run.err.contains(BUILDING), run.err);
+        assertTrue(Files.size(cache) > 1_000_000, "a real cache replaced the stale file");
+        assertTrue(launch(run).endsWith("and the AOT cache " + cache), launch(run));
+    }
+
+    private static String launch(final Run run)
+    {
+        final Matcher launch = LAUNCH.matcher(run.err);
+        assertTrue(launch.find(), run.err);
+        return launch.group(1).trim();
     }
 
     private static Run sim(final Map<String, String> environment) throws IOException, InterruptedException

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Builds the ahead-of-time cache `pacelink sim` starts with on JDK 25 or newer (JEP 483: classes loaded and linked;
+# JEP 515: method profiles) from one training run of the simulator, recorded with -XX:AOTCacheOutput (JEP 514).
+# bin/pacelink runs it the first time `sim` finds no cache for its JDK and jar; it can be run ahead of time too.
+#
+# Why a cache of its own: a 10-s simulation spends as much CPU in the JIT as in simulating, and starts interpreted;
+# with the training run's profiles the JIT compiles the transport's and the simulator's hot methods for their real
+# types sooner, and the classes of 100 endpoints are already loaded and linked (perf/FINDINGS.md, "Simulator speed,
+# round 9"). The training is one simulation of one controller (CUBIC, Linux's default): a profile that saw several
+# controllers would tell the JIT their calls are polymorphic, and a run of one controller (most runs) would get
+# slower code. A run of another controller still finds its classes loaded and the rest of the transport
+# profiled. The cache fits only the JVM that wrote it (its version and the options below), so the java that wrote it is
+# kept beside it (CACHE.java); the result of a simulation is the same with or without it.
+#
+# usage: build-sim-cache.sh JAVA JAR CACHE        (JAVA: a java of JDK 25 or newer)
+set -euo pipefail
+java="$(readlink -f "$1")"
+jar="$(readlink -f "$2")"
+cache="$3"
+if [[ "$("$java" -XX:+PrintFlagsFinal -version 2>/dev/null | grep -c ' AOTCacheOutput ' || true)" != 1 ]]; then
+    echo "sim aot: $java cannot write an AOT cache (-XX:AOTCacheOutput needs JDK 25 or newer)" >&2
+    exit 2
+fi
+# Written under a name of its own and moved into place whole, so that two first runs at once each see either no
+# cache or a complete one.
+work="$(mktemp -d "$(dirname "$cache")/.sim-aot.XXXXXX")"
+trap 'rm -rf "$work"' EXIT
+# The options bin/pacelink starts `sim` with on this JDK (a cache is used only by a JVM started as the one that wrote
+# it). One flow at 1 Gbit/s for 3 s simulated: both ends' duty cycles, the links, the fq scheduler and CUBIC's
+# congestion avoidance all get hot, in about two seconds of wall time. Measured against two flows for 2 s and 50 flows
+# at 100 Mbit/s for 5 s, it gave the most to both sim-speed.sh scenarios (perf/FINDINGS.md, "round 9").
+if ! "$java" -XX:+UseParallelGC -XX:+UseCompactObjectHeaders --enable-native-access=ALL-UNNAMED \
+    --sun-misc-unsafe-memory-access=allow -XX:AOTCacheOutput="$work/sim.aot" -jar "$jar" sim \
+    --path 'rate=1gbit delay=5ms queue=1bdp' --cc cubic --duration 3s --seed 1 > "$work/training.log" 2>&1 ||
+    [[ ! -s "$work/sim.aot" ]]; then
+    echo "sim aot: the training run failed or wrote no cache: $(tail -3 "$work/training.log")" >&2
+    exit 1
+fi
+mv -f "$work/sim.aot" "$cache"
+echo "$java" > "$cache.java"
