@@ -247,9 +247,11 @@ public final class SentPacketRing
         {
             return false;
         }
-        for (long pn = largestSentPacketNumber + 1; pn <= packetNumber; pn++)
+        // Counted on an int, as every walk of this ring (see countedSpan): at most a capacity of numbers.
+        final long first = largestSentPacketNumber + 1;
+        for (int i = 0, count = countedSpan(first, packetNumber); i < count; i++)
         {
-            final int slot = slot(pn);
+            final int slot = slot(first + i);
             if (IN_FLIGHT == states[slot] && (ackEliciting[slot] || countsInFlight[slot]))
             {
                 return false;
@@ -291,8 +293,10 @@ public final class SentPacketRing
                 largestSentPacketNumber + ", capacity " + capacity + " (check hasCapacityFor before sending)");
         }
 
-        for (long skipped = largestSentPacketNumber + 1; skipped < packetNumber; skipped++)
+        final long firstSkipped = largestSentPacketNumber + 1;
+        for (int i = 0, count = countedSpan(firstSkipped, packetNumber - 1); i < count; i++)
         {
+            final long skipped = firstSkipped + i;
             final int skippedSlot = slot(skipped);
             packetNumbers[skippedSlot] = skipped;
             states[skippedSlot] = SKIPPED;
@@ -382,13 +386,40 @@ public final class SentPacketRing
      */
     long oldestInFlightPacketNumber()
     {
-        long pn = Math.max(oldestInFlightPacketNumber, largestSentPacketNumber - capacity + 1);
-        while (pn <= largestSentPacketNumber && !isInFlight(pn))
+        final long from = Math.max(oldestInFlightPacketNumber, largestSentPacketNumber - capacity + 1);
+        int resolved = 0;
+        for (final int count = countedSpan(from, largestSentPacketNumber); resolved < count; resolved++)
         {
-            pn++;
+            if (isInFlight(from + resolved))
+            {
+                break;
+            }
         }
-        oldestInFlightPacketNumber = pn;
-        return pn;
+        oldestInFlightPacketNumber = from + resolved;
+        return oldestInFlightPacketNumber;
+    }
+
+    /**
+     * How many packet numbers lie from {@code smallest} to {@code largest}, both included, as the int that every
+     * walk of the ring counts with: a walk never spans more than the ring's capacity (every number it visits has a
+     * slot), and a loop counted on an int is one HotSpot's C2 compiles as a plain counted loop, where a loop over a
+     * {@code long} becomes a nest of loops guarded by a loop-limit check whose failure ({@code loop_limit_check}
+     * deoptimisation) throws away the compiled code of every hot path the walk was inlined into — loss recovery's
+     * whole ACK processing — and compiles it again mid-transfer.
+     *
+     * @param smallest the first number.
+     * @param largest  the last number; below {@code smallest} for none.
+     * @return the count, 0 for none; a span wider than the ring (or too wide for a long) counts as its capacity.
+     */
+    int countedSpan(final long smallest, final long largest)
+    {
+        if (largest < smallest)
+        {
+            return 0;
+        }
+        final long widthLessOne = largest - smallest;
+        // Negative only if the subtraction overflowed: wider than any ring.
+        return widthLessOne < 0 || widthLessOne >= capacity ? capacity : (int)widthLessOne + 1;
     }
 
     /**
