@@ -199,9 +199,12 @@ final class ConnectionTable
                 servedPlaces[count++] = connection.tableIndex();
             }
         }
-        for (int i = size - 1; i >= first; i--)
+        // From the last down, counted to the constant 0: a loop down to a variable limit is one HotSpot's C2 guards
+        // with a loop-limit check, whose failure (a loop_limit_check deoptimisation, seen here mid-transfer) throws
+        // away the compiled code of the whole duty cycle this is inlined into and compiles it again.
+        for (int left = size - first; left > 0; left--)
         {
-            marked.remove(i);
+            marked.remove(first + left - 1);
         }
         Arrays.sort(servedPlaces, 0, count);
         for (int i = 0; i < count; i++)
