@@ -199,12 +199,12 @@ final class ConnectionTable
                 servedPlaces[count++] = connection.tableIndex();
             }
         }
-        // From the last down, counted to the constant 0: a loop down to a variable limit is one HotSpot's C2 guards
-        // with a loop-limit check, whose failure (a loop_limit_check deoptimisation, seen here mid-transfer) throws
-        // away the compiled code of the whole duty cycle this is inlined into and compiles it again.
-        for (int left = size - first; left > 0; left--)
+        // From the last down while more than the first stay, not a counted loop: as a counted loop down to `first`
+        // it failed HotSpot C2's loop-limit predicate mid-transfer (a loop_limit_check deoptimisation), which threw
+        // away the compiled code of the whole duty cycle this is inlined into and compiled it again.
+        while (marked.size() > first)
         {
-            marked.remove(first + left - 1);
+            marked.remove(marked.size() - 1);
         }
         Arrays.sort(servedPlaces, 0, count);
         for (int i = 0; i < count; i++)
