@@ -199,9 +199,12 @@ final class ConnectionTable
                 servedPlaces[count++] = connection.tableIndex();
             }
         }
-        for (int i = size - 1; i >= first; i--)
+        // From the last down while more than the first stay, not a counted loop: as a counted loop down to `first`
+        // it failed HotSpot C2's loop-limit predicate mid-transfer (a loop_limit_check deoptimisation), which threw
+        // away the compiled code of the whole duty cycle this is inlined into and compiled it again.
+        while (marked.size() > first)
         {
-            marked.remove(i);
+            marked.remove(marked.size() - 1);
         }
         Arrays.sort(servedPlaces, 0, count);
         for (int i = 0; i < count; i++)

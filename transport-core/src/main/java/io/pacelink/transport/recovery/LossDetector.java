@@ -140,8 +140,10 @@ public final class LossDetector
         final long oldestPacketNumber = ring.oldestInFlightPacketNumber();
         int skippedAbove = ring.countSkipped(oldestPacketNumber, largestAckedPacketNumber);
 
-        for (long pn = oldestPacketNumber; pn < largestAckedPacketNumber; pn++)
+        // Counted on an int (SentPacketRing.countedSpan): the walk stays within the ring's capacity.
+        for (int i = 0, count = ring.countedSpan(oldestPacketNumber, largestAckedPacketNumber - 1); i < count; i++)
         {
+            final long pn = oldestPacketNumber + i;
             final int slot = ring.slot(pn);
             if (ring.packetNumber(slot) != pn)
             {

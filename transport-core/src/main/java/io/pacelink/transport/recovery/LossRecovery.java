@@ -859,8 +859,11 @@ public final class LossRecovery
                 break;
             }
             final long smallest = Math.max(ack.rangeSmallest(i), oldestInFlight);
-            for (long pn = largest; pn >= smallest; pn--)
+            // Counted on an int from the top down (SentPacketRing.countedSpan: validate() keeps the largest within
+            // the numbers sent, so the span is within the ring's capacity).
+            for (int k = 0, span = ring.countedSpan(smallest, largest); k < span; k++)
             {
+                final long pn = largest - k;
                 if (ring.isInFlight(pn))
                 {
                     final int slot = ring.slot(pn);

@@ -247,9 +247,11 @@ public final class SentPacketRing
         {
             return false;
         }
-        for (long pn = largestSentPacketNumber + 1; pn <= packetNumber; pn++)
+        // Counted on an int, as every walk of this ring (see countedSpan): at most a capacity of numbers.
+        final long first = largestSentPacketNumber + 1;
+        for (int i = 0, count = countedSpan(first, packetNumber); i < count; i++)
         {
-            final int slot = slot(pn);
+            final int slot = slot(first + i);
             if (IN_FLIGHT == states[slot] && (ackEliciting[slot] || countsInFlight[slot]))
             {
                 return false;
@@ -291,8 +293,10 @@ public final class SentPacketRing
                 largestSentPacketNumber + ", capacity " + capacity + " (check hasCapacityFor before sending)");
         }
 
-        for (long skipped = largestSentPacketNumber + 1; skipped < packetNumber; skipped++)
+        final long firstSkipped = largestSentPacketNumber + 1;
+        for (int i = 0, count = countedSpan(firstSkipped, packetNumber - 1); i < count; i++)
         {
+            final long skipped = firstSkipped + i;
             final int skippedSlot = slot(skipped);
             packetNumbers[skippedSlot] = skipped;
             states[skippedSlot] = SKIPPED;
@@ -382,13 +386,41 @@ public final class SentPacketRing
      */
     long oldestInFlightPacketNumber()
     {
-        long pn = Math.max(oldestInFlightPacketNumber, largestSentPacketNumber - capacity + 1);
-        while (pn <= largestSentPacketNumber && !isInFlight(pn))
+        final long from = Math.max(oldestInFlightPacketNumber, largestSentPacketNumber - capacity + 1);
+        int resolved = 0;
+        for (final int count = countedSpan(from, largestSentPacketNumber); resolved < count; resolved++)
         {
-            pn++;
+            if (isInFlight(from + resolved))
+            {
+                break;
+            }
         }
-        oldestInFlightPacketNumber = pn;
-        return pn;
+        oldestInFlightPacketNumber = from + resolved;
+        return oldestInFlightPacketNumber;
+    }
+
+    /**
+     * How many packet numbers lie from {@code smallest} to {@code largest}, both included, as the int that every
+     * walk of the ring counts with: a walk never spans more than the ring's capacity (every number it visits has a
+     * slot). A loop over a {@code long} packet number is one HotSpot's C2 (JDK 17) turns into a nest of loops with
+     * loop-limit predicates; in the ACK path such a predicate failed mid-transfer in every 1 Gbit/s test traced (a
+     * {@code loop_limit_check} deoptimisation), which threw away the compiled code of everything the walk was
+     * inlined into — loss recovery's whole ACK processing — and compiled it again. Counted on an int up to a
+     * limit this small, the loop needs no such predicate that could fail.
+     *
+     * @param smallest the first number.
+     * @param largest  the last number; below {@code smallest} for none.
+     * @return the count, 0 for none; a span wider than the ring (or too wide for a long) counts as its capacity.
+     */
+    int countedSpan(final long smallest, final long largest)
+    {
+        if (largest < smallest)
+        {
+            return 0;
+        }
+        final long widthLessOne = largest - smallest;
+        // Negative only if the subtraction overflowed: wider than any ring.
+        return widthLessOne < 0 || widthLessOne >= capacity ? capacity : (int)widthLessOne + 1;
     }
 
     /**

@@ -150,4 +150,51 @@ class SentPacketRingTest
         ring.state(ring.slot(3), SentPacketRing.ACKED);
         assertEquals(4, ring.oldestInFlightPacketNumber());
     }
+
+    @Test
+    void aWalkCountsTheNumbersFromOneToTheOtherUpToTheRingsCapacity()
+    {
+        assertEquals(0, ring.countedSpan(5, 4));
+        assertEquals(0, ring.countedSpan(Long.MAX_VALUE, Long.MIN_VALUE));
+        assertEquals(1, ring.countedSpan(5, 5));
+        assertEquals(1, ring.countedSpan(-1, -1));
+        assertEquals(7, ring.countedSpan(0, 6));
+        assertEquals(8, ring.countedSpan(0, 7));
+        assertEquals(8, ring.countedSpan(0, 8));
+        assertEquals(8, ring.countedSpan(-1, Long.MAX_VALUE));
+        assertEquals(8, ring.countedSpan(Long.MIN_VALUE, Long.MAX_VALUE));
+    }
+
+    @Test
+    void theWalksReachBothEndsOfAFullRing()
+    {
+        for (int pn = 0; pn < 8; pn++)
+        {
+            ring.add(pn, pn, 1200, true, true, 0, 0, false, 0);
+        }
+        assertEquals(0, ring.oldestInFlightPacketNumber());
+        assertFalse(ring.hasCapacityFor(8));
+
+        for (int pn = 0; pn < 7; pn++)
+        {
+            ring.state(ring.slot(pn), SentPacketRing.ACKED);
+        }
+        assertEquals(7, ring.oldestInFlightPacketNumber());
+        assertTrue(ring.hasCapacityFor(14));
+        assertFalse(ring.hasCapacityFor(15), "the eighth number's slot still holds packet 7, in flight");
+
+        ring.state(ring.slot(7), SentPacketRing.ACKED);
+        assertEquals(8, ring.oldestInFlightPacketNumber(), "a whole ring resolved: the next number");
+        assertTrue(ring.hasCapacityFor(15));
+        assertFalse(ring.hasCapacityFor(16), "nine numbers ahead: more than the ring holds");
+
+        ring.add(15, 15, 1200, true, true, 0, 0, false, 0);
+        for (long pn = 8; pn < 15; pn++)
+        {
+            assertEquals(SentPacketRing.SKIPPED, ring.state(ring.slot(pn)));
+            assertEquals(pn, ring.packetNumber(ring.slot(pn)));
+        }
+        assertEquals(7, ring.countSkipped(8, 15));
+        assertEquals(15, ring.oldestInFlightPacketNumber());
+    }
 }
