@@ -5,7 +5,8 @@
  *
  * The shim keeps no state: Java owns every buffer and passes raw addresses (longs) and ints, so a call makes no JNI
  * up-call and creates no Java object. Each batch is described in a descriptor array whose layout Java writes and
- * reads (NativeUdp.java); the msghdr, iovec and control-message arrays are built on this thread's stack per call.
+ * reads (NativeUdp.java); a send's msghdr, iovec and control-message arrays are built on this thread's stack per call,
+ * a receive's are kept in memory the port owns and built once (struct pl_receive_headers).
  * Errors come back as negative errno values.
  *
  * Built by transport-core's Maven build with the machine's gcc (profile "native"); javac -h generates the header
@@ -285,32 +286,70 @@ JNIEXPORT jint JNICALL Java_io_pacelink_transport_port_NativeUdp_send(
     return sent < 0 ? -errno : sent;
 }
 
-JNIEXPORT jint JNICALL Java_io_pacelink_transport_port_NativeUdp_receive(
-    JNIEnv *env, jclass klass, jint fd, jlong descriptors, jint count, jlong buffer, jint slot_bytes)
+/*
+ * The recvmmsg(2) headers of one port, kept between its receives in memory Java owns (NativeUdp.RECEIVE_HEADERS_BYTES,
+ * written by prepareReceive): message i reads into buffer + i * slot_bytes, its source into descriptor i's name and
+ * its control messages into control[i]. A busy-spinning endpoint receives far more often than anything arrives, and
+ * building 64 headers per call cost it about a quarter of its thread (perf/FINDINGS.md, branch lat11); so they are
+ * built once, and after a call only the fields the kernel wrote back are set again (msg_namelen and msg_controllen,
+ * which it shortens to what it used, and msg_flags).
+ */
+struct pl_receive_headers
 {
     struct mmsghdr messages[PL_MAX_BATCH];
     struct iovec vectors[PL_MAX_BATCH];
     uint64_t control[PL_MAX_BATCH][PL_RECEIVE_CONTROL_BYTES / 8];
-    const int n = count < PL_MAX_BATCH ? count : PL_MAX_BATCH;
-    struct pl_receive *receives = (struct pl_receive *)(intptr_t)descriptors;
+};
 
-    memset(messages, 0, sizeof(messages[0]) * (size_t)n);
+_Static_assert(sizeof(struct pl_receive_headers) == 13312, "NativeUdp.RECEIVE_HEADERS_BYTES");
+
+static void reset_receive_header(struct pl_receive_headers *headers, struct pl_receive *receives, const int i)
+{
+    struct msghdr *header = &headers->messages[i].msg_hdr;
+    header->msg_name = receives[i].name;
+    header->msg_namelen = sizeof(receives[i].name);
+    header->msg_control = headers->control[i];
+    header->msg_controllen = PL_RECEIVE_CONTROL_BYTES;
+    header->msg_flags = 0;
+    headers->messages[i].msg_len = 0;
+}
+
+JNIEXPORT jint JNICALL Java_io_pacelink_transport_port_NativeUdp_prepareReceive(
+    JNIEnv *env, jclass klass, jlong headers_address, jlong descriptors, jint count, jlong buffer, jint slot_bytes)
+{
+    struct pl_receive_headers *headers = (struct pl_receive_headers *)(intptr_t)headers_address;
+    struct pl_receive *receives = (struct pl_receive *)(intptr_t)descriptors;
+    const int n = count < PL_MAX_BATCH ? count : PL_MAX_BATCH;
+    memset(headers, 0, sizeof(*headers));
     for (int i = 0; i < n; i++)
     {
-        struct msghdr *header = &messages[i].msg_hdr;
-        vectors[i].iov_base = (void *)(intptr_t)(buffer + (jlong)i * slot_bytes);
-        vectors[i].iov_len = (size_t)slot_bytes;
-        header->msg_iov = &vectors[i];
-        header->msg_iovlen = 1;
-        header->msg_name = receives[i].name;
-        header->msg_namelen = sizeof(receives[i].name);
-        header->msg_control = control[i];
-        header->msg_controllen = PL_RECEIVE_CONTROL_BYTES;
+        headers->vectors[i].iov_base = (void *)(intptr_t)(buffer + (jlong)i * slot_bytes);
+        headers->vectors[i].iov_len = (size_t)slot_bytes;
+        headers->messages[i].msg_hdr.msg_iov = &headers->vectors[i];
+        headers->messages[i].msg_hdr.msg_iovlen = 1;
+        reset_receive_header(headers, receives, i);
     }
+    return n;
+}
+
+JNIEXPORT jint JNICALL Java_io_pacelink_transport_port_NativeUdp_receive(
+    JNIEnv *env, jclass klass, jint fd, jlong headers_address, jlong descriptors, jint count)
+{
+    struct pl_receive_headers *headers = (struct pl_receive_headers *)(intptr_t)headers_address;
+    struct mmsghdr *messages = headers->messages;
+    struct pl_receive *receives = (struct pl_receive *)(intptr_t)descriptors;
+    const int n = count < PL_MAX_BATCH ? count : PL_MAX_BATCH;
+
     const int received = recvmmsg(fd, messages, (unsigned int)n, MSG_DONTWAIT, NULL);
     if (received < 0)
     {
-        return -errno;
+        const int error = errno;
+        /* Nothing was written back for an empty socket; after another error the first header is set again. */
+        if (EAGAIN != error)
+        {
+            reset_receive_header(headers, receives, 0);
+        }
+        return -error;
     }
     /*
      * SCM_TIMESTAMPNS is CLOCK_REALTIME; the caller's clock is its own. So each datagram's stamp leaves as an age:
@@ -363,6 +402,11 @@ JNIEXPORT jint JNICALL Java_io_pacelink_transport_port_NativeUdp_receive(
                 }
             }
         }
+    }
+    /* The kernel wrote back the headers it filled, and may have begun on the next one before it stopped. */
+    for (int i = 0; i < n && i <= received; i++)
+    {
+        reset_receive_header(headers, receives, i);
     }
     return received;
 }

@@ -40,6 +40,17 @@ final class PacelinkBulk
     private static final int POLL_LIMIT = 256;
 
     /**
+     * System property: the endpoints' {@link PacelinkContext#handshakePrimingNs(long)} in milliseconds (unset: the
+     * context's default, a server primes for up to 1 s).
+     */
+    static final String HANDSHAKE_PRIMING_MS_PROPERTY = "pacelink.loopback.handshakePrimingMs";
+
+    /**
+     * System property: the endpoints' {@link PacelinkContext#ackFrequency(boolean)} (unset: the default, on).
+     */
+    static final String ACK_FREQUENCY_PROPERTY = "pacelink.loopback.ackFrequency";
+
+    /**
      * How the endpoint's duty cycle and the application share threads.
      */
     enum Mode
@@ -105,12 +116,25 @@ final class PacelinkBulk
 
     private static PacelinkContext context(final InetSocketAddress bind, final Mode mode, final int datagramBytes)
     {
-        return new PacelinkContext()
+        final PacelinkContext context = new PacelinkContext()
             .bindAddress(bind)
             .threadingMode(mode.threadingMode)
             .port(mode.portType)
             .gso(mode.gso)
             .maxDatagramSizeBytes(datagramBytes);
+        // Diagnostic switches, given to every child with the suite's --jvm-arg (perf/README.md): not the defaults
+        // measured, but a way to take one default out of a run and see what it costs.
+        final String primingMs = System.getProperty(HANDSHAKE_PRIMING_MS_PROPERTY);
+        if (null != primingMs)
+        {
+            context.handshakePrimingNs(TimeUnit.MILLISECONDS.toNanos(Long.parseLong(primingMs)));
+        }
+        final String ackFrequency = System.getProperty(ACK_FREQUENCY_PROPERTY);
+        if (null != ackFrequency)
+        {
+            context.ackFrequency(Boolean.parseBoolean(ackFrequency));
+        }
+        return context;
     }
 
     /**

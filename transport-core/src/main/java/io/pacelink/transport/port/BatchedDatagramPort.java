@@ -84,6 +84,14 @@ public final class BatchedDatagramPort implements DatagramPort
     private final int[] messageDatagrams = new int[NativeUdp.MAX_BATCH];
     private final UnsafeBuffer receiveDescriptors;
     private final long receiveDescriptorsAddress;
+    private final UnsafeBuffer receiveHeaders;
+    private final long receiveHeadersAddress;
+    /**
+     * The receive buffer and message count the kept {@code recvmmsg} headers were built for
+     * ({@link NativeUdp#prepareReceive}): an endpoint receives into one batch, so they are built once.
+     */
+    private long preparedBufferAddress;
+    private int preparedSlots;
     private final UnsafeBuffer staging;
     private final UnsafeBuffer name;
 
@@ -165,6 +173,8 @@ public final class BatchedDatagramPort implements DatagramPort
         sendDescriptorsAddress = sendDescriptors.addressOffset();
         receiveDescriptors = newDirect(NativeUdp.MAX_BATCH * NativeUdp.RECEIVE_STRIDE);
         receiveDescriptorsAddress = receiveDescriptors.addressOffset();
+        receiveHeaders = newDirect(NativeUdp.RECEIVE_HEADERS_BYTES);
+        receiveHeadersAddress = receiveHeaders.addressOffset();
         staging = newDirect(STAGING_BYTES);
         name = newDirect(SocketAddressCodec.SOCKADDR_IN6_LENGTH);
 
@@ -273,9 +283,15 @@ public final class BatchedDatagramPort implements DatagramPort
         {
             return batch.size();
         }
+        final long bufferAddress = batch.buffer().addressOffset();
+        if (bufferAddress != preparedBufferAddress || slots > preparedSlots)
+        {
+            preparedSlots = NativeUdp.prepareReceive(receiveHeadersAddress, receiveDescriptorsAddress,
+                Math.min(NativeUdp.MAX_BATCH, batch.buffer().capacity() / slotBytes), bufferAddress, slotBytes);
+            preparedBufferAddress = bufferAddress;
+        }
         stats.receiveCalls++;
-        final int received = NativeUdp.receive(
-            fd, receiveDescriptorsAddress, slots, batch.buffer().addressOffset(), slotBytes);
+        final int received = NativeUdp.receive(fd, receiveHeadersAddress, receiveDescriptorsAddress, slots);
         if (received <= 0)
         {
             isLastReceiveDrained = -NativeUdp.EAGAIN == received || 0 == received;

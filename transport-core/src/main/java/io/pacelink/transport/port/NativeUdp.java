@@ -26,6 +26,12 @@ final class NativeUdp
     static final int SEND_NAME = 24;
 
     static final int RECEIVE_STRIDE = 64;
+
+    /**
+     * Bytes of the {@code recvmmsg(2)} headers a port keeps for {@link #receive} ({@code struct pl_receive_headers}:
+     * 64 {@code mmsghdr}, 64 {@code iovec} and 64 control buffers of 128 bytes on 64-bit Linux).
+     */
+    static final int RECEIVE_HEADERS_BYTES = 13_312;
     static final int RECEIVE_LENGTH = 0;
     static final int RECEIVE_FLAGS = 4;
     static final int RECEIVE_SEGMENT_SIZE = 8;
@@ -131,11 +137,22 @@ final class NativeUdp
     static native int send(int fd, long descriptors, int count);
 
     /**
-     * {@code recvmmsg(2)} of up to {@link #MAX_BATCH} messages, message i into {@code buffer + i * slotBytes}.
+     * Build the {@code recvmmsg(2)} headers of up to {@link #MAX_BATCH} messages in {@code headers}
+     * ({@link #RECEIVE_HEADERS_BYTES}, 8-byte aligned): message i into {@code buffer + i * slotBytes}, its source into
+     * descriptor i. They stay valid for {@link #receive} of at most {@code count} messages until the buffer, the
+     * descriptors or the slot size change.
+     *
+     * @return the messages prepared.
+     */
+    static native int prepareReceive(long headers, long descriptors, int count, long buffer, int slotBytes);
+
+    /**
+     * {@code recvmmsg(2)} of up to {@code count} messages with the headers {@link #prepareReceive} built, which it
+     * leaves ready for the next call; each message's outcome goes to its descriptor.
      *
      * @return the messages received, or −errno ({@link #EAGAIN} when none waits).
      */
-    static native int receive(int fd, long descriptors, int count, long buffer, int slotBytes);
+    static native int receive(int fd, long headers, long descriptors, int count);
 
     /**
      * @return a non-blocking eventfd for {@link #wakeup}, or −errno.

@@ -51,6 +51,7 @@ final class CircularStreamBuffer
     private final int segmentShift;
     private final int segmentMask;
     private final int segmentSlots;
+    private final int segmentSlotMask;
     private final UnsafeBuffer positions;
     private UnsafeBuffer[] segments;
     private UnsafeBuffer[] spareSegments;
@@ -81,7 +82,13 @@ final class CircularStreamBuffer
         this.segmentBytes = segmentBytes;
         this.segmentShift = Integer.numberOfTrailingZeros(segmentBytes);
         this.segmentMask = segmentBytes - 1;
-        this.segmentSlots = capacity / segmentBytes + 1;
+        // A window of a capacity's bytes spans at most capacity / segmentBytes + 1 segments; the table has the next
+        // power of two of slots (a lap is then longer than a capacity, which the take-out below only makes safer), so
+        // a segment's slot is its number masked, not divided: every read and write of the log looks its segment up,
+        // and a 64-bit division by 513 (the default 32 MiB in 64 KiB segments) sits on the path of each access,
+        // several per 32-byte message (perf/FINDINGS.md, branch lat11).
+        this.segmentSlots = BitUtil.findNextPositivePowerOfTwo(capacity / segmentBytes + 1);
+        this.segmentSlotMask = segmentSlots - 1;
         this.positions = new UnsafeBuffer(new byte[(slotCount + 1) * SLOT_STRIDE_BYTES]);
     }
 
@@ -133,7 +140,7 @@ final class CircularStreamBuffer
             segmentNumber <= last;
             segmentNumber++)
         {
-            final int slot = (int)(segmentNumber % segmentSlots);
+            final int slot = (int)(segmentNumber & segmentSlotMask);
             if (null == table[slot])
             {
                 if (spareSegmentCount > 0)
@@ -172,7 +179,7 @@ final class CircularStreamBuffer
             segmentNumber <= last;
             segmentNumber++)
         {
-            if (null == table[(int)(segmentNumber % segmentSlots)])
+            if (null == table[(int)(segmentNumber & segmentSlotMask)])
             {
                 return false;
             }
@@ -199,7 +206,8 @@ final class CircularStreamBuffer
      * reads, as a spare that {@link #commitNext} takes before asking the source for a new one. A log whose segments
      * are never given back (the send log's: its producer may not hand them to another thread's pool) then holds
      * the segments its oldest needed position and its newest one span, plus those it kept, instead of one per
-     * table slot — a slot is otherwise first reused only a whole capacity further on. Spares stay committed.
+     * table slot — a slot is otherwise first reused only a whole table (more than a capacity) further on. Spares
+     * stay committed.
      * <p>
      * Call it before committing any segment a capacity beyond one still in the table, with a position the other
      * thread published: a slot's entry is taken out by segment number, so the segment a lap below must not still
@@ -233,7 +241,7 @@ final class CircularStreamBuffer
                 segmentNumber < belowSegment;
                 segmentNumber++)
             {
-                final int slot = (int)(segmentNumber % segmentSlots);
+                final int slot = (int)(segmentNumber & segmentSlotMask);
                 final UnsafeBuffer segment = table[slot];
                 if (null != segment)
                 {
@@ -284,7 +292,7 @@ final class CircularStreamBuffer
      */
     UnsafeBuffer segment(final long position)
     {
-        return segments[(int)((position >>> segmentShift) % segmentSlots)];
+        return segments[(int)((position >>> segmentShift) & segmentSlotMask)];
     }
 
     /**

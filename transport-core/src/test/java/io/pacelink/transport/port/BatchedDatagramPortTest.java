@@ -122,6 +122,59 @@ class BatchedDatagramPortTest
         assertEquals(44, receiver.stats().datagramsReceived());
     }
 
+    /**
+     * The port keeps its {@code recvmmsg} headers from one receive to the next, and the kernel shortens a header's
+     * control length to what a datagram used: a plain datagram (TOS and receive time) leaves room for fewer control
+     * messages than a GRO super-datagram needs (its segment size too). Each receive must start from whole headers,
+     * or the super-datagram after a plain one loses its segment size and arrives as one oversized datagram. And the
+     * headers follow the batch the caller hands in: two batches taking turns each get their own datagrams.
+     */
+    @Test
+    void keptReceiveHeadersStartWholeEveryTimeAndFollowTheBatch()
+    {
+        final BatchedDatagramPort sender = open(LOOPBACK, true);
+        final BatchedDatagramPort receiver = open(LOOPBACK, true);
+        final ReceiveBatch first = receiver.newReceiveBatch(64);
+        final ReceiveBatch second = receiver.newReceiveBatch(64);
+        final SendBatch batch = new SendBatch(64, 64 * SIZE);
+        int index = 0;
+        for (int round = 0; round < 6; round++)
+        {
+            final ReceiveBatch into = 0 == (round & 1) ? first : second;
+            final int ecn = round % 3;
+            batch.clear();
+            write(batch, index, 90, receiver.localAddress(), ecn);
+            assertEquals(1, sender.send(batch));
+            awaitOne(receiver, into);
+            assertArrayEquals(expected(index, 90), copy(into, 0), "round " + round + ": the plain datagram");
+            assertEquals(ecn, into.ecnCodepoint(0));
+            assertEquals(sender.localAddress(), into.source(0));
+            index++;
+
+            batch.clear();
+            final int runStart = index;
+            for (int i = 0; i < 12; i++)
+            {
+                write(batch, index++, SIZE, receiver.localAddress(), ecn);
+            }
+            assertEquals(12, sender.send(batch));
+            final long superBefore = receiver.stats().groSuperDatagrams();
+            final List<byte[]> run = receive(receiver, into, 12);
+            assertEquals(12, run.size(), "round " + round + ": a GSO run after a plain datagram, split again");
+            for (int i = 0; i < 12; i++)
+            {
+                assertArrayEquals(expected(runStart + i, SIZE), run.get(i), "round " + round + ", datagram " + i);
+            }
+            assertTrue(receiver.stats().groSuperDatagrams() > superBefore, "round " + round);
+            for (int i = 0; i < into.size(); i++)
+            {
+                assertEquals(ecn, into.ecnCodepoint(i));
+            }
+        }
+        assertEquals(0, receiver.stats().truncatedDropped());
+        assertEquals(0, receiver.stats().receiveErrors());
+    }
+
     @Test
     void withGsoOffEveryDatagramIsItsOwnMessageInOneCall()
     {
@@ -649,7 +702,11 @@ class BatchedDatagramPortTest
 
     private static List<byte[]> receive(final BatchedDatagramPort port, final int count)
     {
-        final ReceiveBatch batch = port.newReceiveBatch(64);
+        return receive(port, port.newReceiveBatch(64), count);
+    }
+
+    private static List<byte[]> receive(final BatchedDatagramPort port, final ReceiveBatch batch, final int count)
+    {
         final List<byte[]> received = new ArrayList<>();
         final long deadlineNs = System.nanoTime() + TIMEOUT_NS;
         while (received.size() < count && System.nanoTime() - deadlineNs < 0)
