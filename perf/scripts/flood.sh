@@ -54,6 +54,7 @@ CPU_LIMIT=${CPU_LIMIT:-25}
 DUTY_LIMIT_MS=${DUTY_LIMIT_MS:-20}
 RSS_LIMIT_MB=${RSS_LIMIT_MB:-10}
 ATTACK_FROM=${ATTACK_FROM:-127.0.0.2}
+ATTACK_NICE=${ATTACK_NICE:-0}
 DURATION=60
 OUT=""
 CASES=half-open,tokened
@@ -140,7 +141,7 @@ start_server() { # name port: starts the server in its own JVM (SERVER_PID) and 
 }
 
 flood() { # name port mode rate sources: the attacker in the background (ATTACK_PID), waiting until it floods
-  java $TOOL_OPTS $AGRONA -cp "$BENCH" io.pacelink.perf.soak.HelloFlood --target "127.0.0.1:$2" --mode "$3" \
+  nice -n "$ATTACK_NICE" java $TOOL_OPTS $AGRONA -cp "$BENCH" io.pacelink.perf.soak.HelloFlood --target "127.0.0.1:$2" --mode "$3" \
     --from "$ATTACK_FROM" --rate "$4" --sources "$5" --duration "$DURATION" --summary "$OUT/$1.attack.json" > "$OUT/logs/$1.attack.log" 2>&1 &
   ATTACK_PID=$!
   PIDS+=("$ATTACK_PID")
@@ -336,6 +337,22 @@ for c in cases.split(','):
                                  'hello carrying the NEW_TOKEN token the connection before brought) p50 %.2f RTTs, '
                                  'max %.2f' % (name, p['first_rtts'], p['returning_connected'],
                                                p['returning_p50_rtts'], p['returning_max_rtts']))
+            # The relay stands for the network: where it released late, the path was longer than DELAY and the
+            # connects through it slower than the endpoints made them. Its per-second lateness, read from its log.
+            late = []
+            try:
+                for l in open(os.path.join(out, 'logs', name + '.relay.log')):
+                    m = re.search(r'^\s*([0-9.]+)s .*late p50 (\d+)us p99 (\d+)us', l)
+                    if m:
+                        late.append((float(m.group(1)), int(m.group(2)), int(m.group(3))))
+            except OSError:
+                pass
+            if late:
+                worst = max(late, key=lambda t: t[2])
+                lines.append('- %s relay: released late by p99 %.1f ms at most (second %.0f), p99 over 1 ms in %d of %d '
+                             'seconds: %s' % (name, worst[2] / 1e3, worst[0], sum(1 for t in late if t[2] > 1000),
+                                              len(late), ', '.join('%.0f s: %.1f ms' % (t[0], t[2] / 1e3)
+                                                                   for t in late if t[2] > 1000) or 'none'))
             threads = os.path.join(out, name + '.threads.txt')
             if os.path.exists(threads):
                 lines.append('- %s server threads over the flood (%% of a core): %s' % (name, ' '.join(

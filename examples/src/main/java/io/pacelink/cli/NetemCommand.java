@@ -107,12 +107,16 @@ public final class NetemCommand implements Callable<Integer>
             DurationCap.boundNs();
         }
         final PrintStream out = System.out;
+        final NetemRelay.PortFactory ports = (bindAddress, socketBufferBytes) ->
+            DatagramPorts.open(portType, bindAddress, socketBufferBytes, gso).port();
         final NetemRelay relay = new NetemRelay(relayContext(listenAddress, forwardAddress, pair, seed, out, System.err)
             .countersDirectory(countersDirectory)
             .rebindAfterNs(null == rebindAfter ? NetemRelay.Context.NO_REBINDING :
                 rebindAfter.nanos())
-            .portFactory((bindAddress, socketBufferBytes) ->
-                DatagramPorts.open(portType, bindAddress, socketBufferBytes, gso).port()));
+            .portFactory(ports));
+        // Its sockets are bound (a port in use is said at once); now its forwarding path is compiled before the first
+        // client's packet crosses it (RelayWarmUp says why), and only then does it say it relays.
+        warmUp(relay, pair, ports);
         out.printf("relaying %s -> %s%n  forward: %s%n  reverse: %s%n  ECN: %s%n",
             SocketAddresses.format(relay.listenAddress()), SocketAddresses.format(forwardAddress),
             describe(pair.forward()), describe(pair.reverse()),
@@ -138,6 +142,19 @@ public final class NetemCommand implements Callable<Integer>
         relay.close();
         ShutdownHooks.remove(onCtrlC);
         return 0;
+    }
+
+    private void warmUp(final NetemRelay relay, final PathSpec.Pair pair, final NetemRelay.PortFactory ports)
+    {
+        try
+        {
+            RelayWarmUp.run(pair, seed, ports);
+        }
+        catch (final RuntimeException ex)
+        {
+            relay.close();
+            throw ex;
+        }
     }
 
     /**
