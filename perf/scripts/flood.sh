@@ -38,8 +38,11 @@
 # probe), JAVA_OPTS (none: the servers as users run them), TOOL_OPTS ("-Xmx256m -XX:+UseSerialGC", the attacker,
 # probe, relay and ping), PROBE_PRIMING_MS (0: the probes' endpoints launch as clients do by default, unprimed, so
 # their first connects run on a cold JIT; ConnectProbe --priming-ms), MAX_RTTS (2), CPU_LIMIT (25), DUTY_LIMIT_MS
-# (20), RSS_LIMIT_MB (10), ATTACK_FROM (127.0.0.2: the attacker's first source address, its others consecutive). The
-# tools keep their host key and known hosts in OUT/config (XDG_CONFIG_HOME).
+# (20), RSS_LIMIT_MB (10), ATTACK_FROM (127.0.0.2: the attacker's first source address, its others consecutive),
+# ATTACK_NICE (0: the attacker's nice value; on a real network the attacker's CPU is on another host, here it shares
+# the server's cores, and the summary's "attack at its rate" says whether a niced attacker still reached its rate).
+# The tools keep their host key and known hosts in OUT/config (XDG_CONFIG_HOME). The half-open summary also gives the
+# relay's own lateness per second (from its log): where it released late, the path was longer than --delay.
 set -u
 set -o pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
