@@ -883,9 +883,8 @@ public final class PacelinkContext
      * before the endpoint serves anyone: throwaway endpoints over an in-memory network connect up to
      * {@link io.pacelink.transport.engine.HandshakePathPrimer#DEFAULT_MAX_HANDSHAKES} times, so the code of a
      * handshake — both ends, the key exchanges of the secure mode, a RETRY — is compiled by the JIT before the first
-     * client, and not while it, or a flood's first burst, waits (docs/architecture.md, "Handshake priming"); then,
-     * past that time, a bounded defences phase ({@link io.pacelink.transport.engine.HandshakePathPrimer#primeDefences})
-     * runs the defences a flood meets. By default a server (an endpoint that {@link #acceptConnections accepts connections}) spends up to
+     * client, and not while it, or a flood's first burst, waits (docs/architecture.md, "Handshake priming").
+     * By default a server (an endpoint that {@link #acceptConnections accepts connections}) spends up to
      * {@link #DEFAULT_HANDSHAKE_PRIMING_NS} on it and a client nothing: a process that opens one connection and exits
      * gains nothing from it, while a client that opens many (a pool, a load generator) may set it. Deterministic
      * endpoints ({@link #randomSeed(long)}) never prime.
