@@ -8,7 +8,6 @@ import io.pacelink.transport.cc.CongestionControlRegistry;
 import io.pacelink.transport.schedule.PacketSchedulers;
 import io.pacelink.transport.secure.X25519;
 import io.pacelink.transport.stats.CountersBuffers;
-import io.pacelink.transport.stats.SecurityCounters;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.CountersManager;
@@ -77,29 +76,6 @@ public final class HandshakePathPrimer
     private static final long INITIAL_RTT_NS = TimeUnit.MILLISECONDS.toNanos(1);
 
     /**
-     * The defences phase's sources: hosts each opening {@link #FLOOD_CONNECTS_PER_SOURCE} handshakes at once.
-     */
-    private static final int FLOOD_SOURCES = 4;
-
-    /**
-     * Handshakes each source of the defences phase opens at once.
-     */
-    private static final int FLOOD_CONNECTS_PER_SOURCE = 12;
-
-    /**
-     * How many times each hello of the defences phase arrives: most of a flood's hellos are repeats (the flood
-     * acceptance's are 86 %), which cost the server no key exchange, and a source costs the priming a key exchange of
-     * its own per hello built.
-     */
-    private static final int FLOOD_HELLO_COPIES = 16;
-
-    /**
-     * Virtual time the defences phase runs: past the first retransmissions of the hellos and of the server's answers,
-     * the token buckets' refills and the evictions they bring.
-     */
-    private static final long FLOOD_PHASE_NS = TimeUnit.MILLISECONDS.toNanos(500);
-
-    /**
      * The priming cores hold a few connections at a time: their counters need little room.
      */
     private static final int COUNTERS_BUFFER_BYTES = 256 * 1024;
@@ -114,9 +90,6 @@ public final class HandshakePathPrimer
     private final ArrayDeque<Connection> accepted = new ArrayDeque<>();
     private final PrimingNetwork network = new PrimingNetwork();
     private final InetSocketAddress serverAddress;
-    private final byte[] serverKey;
-    private final byte[] serverPublicKey;
-    private final byte[] preSharedKey;
     private final EndpointCore server;
     private final EndpointCore pinningClient;
     private final EndpointCore learningClient;
@@ -133,28 +106,6 @@ public final class HandshakePathPrimer
     {
     }
 
-    /**
-     * What a defences priming did: the hellos its server received and how many times each defence acted.
-     *
-     * @param hellosReceived        datagrams the server received (every hello arrives twice).
-     * @param retriesSent           RETRY packets (address validation under pressure).
-     * @param handshakesRateLimited hellos over a source's handshake rate.
-     * @param keyExchangesLimited   hellos over the key-exchange budget (secure mode).
-     * @param handshakesEvicted     unconfirmed handshakes evicted for newer ones.
-     * @param answersRateLimited    answers to unvalidated sources not sent.
-     * @param elapsedNs             wall time it took.
-     */
-    public record DefencesResult(
-        long hellosReceived,
-        long retriesSent,
-        long handshakesRateLimited,
-        long keyExchangesLimited,
-        long handshakesEvicted,
-        long answersRateLimited,
-        long elapsedNs)
-    {
-    }
-
     private HandshakePathPrimer(final PacelinkContext endpointContext, final CongestionControlRegistry registry)
     {
         final InetAddress loopback = InetAddress.getLoopbackAddress();
@@ -162,9 +113,18 @@ public final class HandshakePathPrimer
         final SecurityConfig security = endpointContext.security();
         // The endpoint's own random source (SecureRandom for every endpoint that primes): keys nobody else sees.
         final LongSupplier random = endpointContext.newRandomSource();
-        preSharedKey = null != security.preSharedKey() ? randomKey(random) : null;
-        serverKey = null == preSharedKey && security.isSecure() ? randomKey(random) : null;
-        serverPublicKey = null == serverKey ? null : new X25519().publicKey(serverKey);
+        byte[] serverKey = null;
+        byte[] serverPublicKey = null;
+        byte[] preSharedKey = null;
+        if (null != security.preSharedKey())
+        {
+            preSharedKey = randomKey(random);
+        }
+        else if (security.isSecure())
+        {
+            serverKey = randomKey(random);
+            serverPublicKey = new X25519().publicKey(serverKey);
+        }
 
         final PacelinkContext serverContext = context(endpointContext, serverAddress).acceptConnections(true);
         serverContext.security().serverPrivateKey(serverKey).preSharedKey(preSharedKey);
@@ -206,10 +166,6 @@ public final class HandshakePathPrimer
         }
         final Result result = prime(endpointContext, registry, DEFAULT_MAX_HANDSHAKES,
             endpointContext.handshakePrimingNs(), endpointContext.nanoClock());
-        if (result.connects() > 0)
-        {
-            primeDefences(endpointContext, registry, endpointContext.nanoClock());
-        }
         RESULTS_BY_MODE.put(mode, result);
         return result;
     }
@@ -262,95 +218,6 @@ public final class HandshakePathPrimer
         }
         primer.close();
         return new Result(connects, connected, clock.nanoTime() - startNs);
-    }
-
-    /**
-     * Run a server's defences against a flood, in the endpoint's security mode, so that they are compiled, with their
-     * branches profiled, before the first flood: a server primed with one connect at a time met the hellos of the
-     * flood acceptance (20,000 a second from 8 hosts) with code it had never run — the budgets' refusals, evictions,
-     * deferred hellos, repeated hellos, RETRY under pressure — and its compilers took a quarter of a core through the
-     * flood's first seconds, recompiling the handshake path's largest methods after their first traps, while its
-     * longest duty cycles were there (perf/FINDINGS.md, "The defences primed"). A throwaway server with small limits
-     * (the same code; only the thresholds are lower, so a small burst meets every one) is sent
-     * {@value #FLOOD_CONNECTS_PER_SOURCE} handshakes at once from each of {@value #FLOOD_SOURCES} hosts whose hellos
-     * alone reach it, each {@value #FLOOD_HELLO_COPIES} times, and whose confirmations never do, for
-     * {@link #FLOOD_PHASE_NS} of virtual time.
-     * A bounded amount of work — a few hundred handshakes — after the connects of {@link #prime}.
-     *
-     * @param endpointContext the endpoint's context, concluded; read, never changed.
-     * @param registry        the controllers the endpoint has.
-     * @param clock           the wall clock its time is measured on.
-     * @return what the throwaway server's defences did.
-     */
-    public static DefencesResult primeDefences(
-        final PacelinkContext endpointContext, final CongestionControlRegistry registry, final NanoClock clock)
-    {
-        final long startNs = clock.nanoTime();
-        final HandshakePathPrimer primer = new HandshakePathPrimer(endpointContext, registry);
-        final InetSocketAddress floodServerAddress = new InetSocketAddress(InetAddress.getLoopbackAddress(), 4);
-        final PacelinkContext serverContext = context(endpointContext, floodServerAddress).acceptConnections(true);
-        serverContext.security().serverPrivateKey(primer.serverKey).preSharedKey(primer.preSharedKey);
-        serverContext.limits()
-            .handshakesPerSecondPerSource(40)
-            .handshakeBurstPerSource(4)
-            .retryThresholdHandshakesPerSecond(8)
-            .maxUnconfirmedHandshakes(12)
-            .maxUnconfirmedHandshakesPerSource(6)
-            .keyExchangesPerSecond(40)
-            .keyExchangeBurst(8)
-            .unvalidatedAnswersPerSecondPerSource(20);
-        final EndpointCore floodServer = primer.core(serverContext, registry, primer.accepted::add);
-        final List<EndpointCore> sources = new ArrayList<>(FLOOD_SOURCES);
-        for (int i = 0; i < FLOOD_SOURCES; i++)
-        {
-            final InetSocketAddress address = new InetSocketAddress(loopbackHost(20 + i), 5);
-            final PacelinkContext sourceContext = context(endpointContext, address).acceptConnections(false);
-            sourceContext.security().serverPublicKey(primer.serverPublicKey).preSharedKey(primer.preSharedKey);
-            sources.add(primer.core(sourceContext, registry, (connection) -> false));
-            primer.network.passOnlyHellosFrom(address, FLOOD_HELLO_COPIES);
-        }
-        for (final EndpointCore source : sources)
-        {
-            for (int i = 0; i < FLOOD_CONNECTS_PER_SOURCE; i++)
-            {
-                source.connect(floodServerAddress, null, primer.nowNs);
-            }
-        }
-        final long endNs = primer.nowNs + FLOOD_PHASE_NS;
-        while (primer.nowNs - endNs < 0)
-        {
-            primer.step(endNs);
-        }
-        final SecurityCounters defences = floodServer.securityCounters();
-        final long hellosReceived = floodServer.counters().datagramsReceived().get();
-        final long retriesSent = defences.retriesSent().get();
-        final long handshakesRateLimited = defences.handshakesRateLimited().get();
-        final long keyExchangesLimited = defences.keyExchangesLimited().get();
-        final long handshakesEvicted = defences.handshakesEvicted().get();
-        final long answersRateLimited = defences.answersRateLimited().get();
-        for (Connection serverSide = primer.accepted.poll(); null != serverSide; serverSide = primer.accepted.poll())
-        {
-            serverSide.closeNow();
-        }
-        primer.close();
-        return new DefencesResult(hellosReceived, retriesSent, handshakesRateLimited, keyExchangesLimited,
-            handshakesEvicted, answersRateLimited, clock.nanoTime() - startNs);
-    }
-
-    /**
-     * @param lastByte the last byte of an address in 127.0.0.0/8.
-     * @return that loopback address: a host of its own to a server's per-source limits.
-     */
-    private static InetAddress loopbackHost(final int lastByte)
-    {
-        try
-        {
-            return InetAddress.getByAddress(new byte[] {127, 0, 0, (byte)lastByte});
-        }
-        catch (final java.net.UnknownHostException ex)
-        {
-            throw new IllegalStateException(ex); // four bytes are always an address
-        }
     }
 
     /**

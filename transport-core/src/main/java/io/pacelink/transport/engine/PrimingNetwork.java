@@ -26,7 +26,6 @@ final class PrimingNetwork
     private static final int BATCH_BYTES_PER_DATAGRAM = PacelinkContext.DEFAULT_MAX_DATAGRAM_SIZE_BYTES;
 
     private final Map<InetSocketAddress, Port> portsByAddress = new HashMap<>();
-    private final Map<InetSocketAddress, Integer> helloCopiesBySource = new HashMap<>();
 
     /**
      * @param address the port's address (never bound: nothing leaves this network).
@@ -37,18 +36,6 @@ final class PrimingNetwork
         final Port port = new Port(address);
         portsByAddress.put(address, port);
         return port;
-    }
-
-    /**
-     * From now on, of what {@code source} sends only its hellos arrive, each {@code copies} times — as a flood's
-     * half-open handshakes, whose confirmations never come and whose hellos are repeated.
-     *
-     * @param source a port's address.
-     * @param copies how many times each of its hellos arrives.
-     */
-    void passOnlyHellosFrom(final InetSocketAddress source, final int copies)
-    {
-        helloCopiesBySource.put(source, copies);
     }
 
     /**
@@ -116,16 +103,12 @@ final class PrimingNetwork
             final DirectBuffer buffer, final int offset, final int length, final InetSocketAddress destination)
         {
             final Port peer = portsByAddress.get(destination);
-            final Integer helloCopies = helloCopiesBySource.get(address);
-            if (null != peer && (null == helloCopies || DatagramDispatcher.isHello(buffer, offset, length)))
+            if (null != peer)
             {
                 final byte[] datagram = new byte[length];
                 buffer.getBytes(offset, datagram);
-                for (int copies = null == helloCopies ? 1 : helloCopies; copies > 0; copies--)
-                {
-                    peer.inbox.add(datagram);
-                    peer.sources.add(address);
-                }
+                peer.inbox.add(datagram);
+                peer.sources.add(address);
             }
             return true;
         }

@@ -18,9 +18,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * {@link HandshakePathPrimer}: in every security mode each of its connects completes (both ends built a connection),
  * it stops at its count and at its wall-time budget (both sides of each), and it leaves the endpoint's context as it
- * was; its defences phase meets the defences a flood meets (RETRY under pressure, the key-exchange budget, evictions,
- * the limit on answers to unvalidated sources); {@link PacelinkContext#handshakePrimingNs} primes servers by default
- * and clients only when set, and refuses what is outside its range.
+ * was; {@link PacelinkContext#handshakePrimingNs} primes servers by default and clients only when set, and refuses
+ * what is outside its range.
  */
 class HandshakePathPrimerTest
 {
@@ -100,33 +99,6 @@ class HandshakePathPrimerTest
         assertTrue(below.getMessage().startsWith("handshakePrimingNs=-1"), below.getMessage());
         assertThrows(IllegalArgumentException.class, () -> context.handshakePrimingNs(tenSecondsNs + 1));
         assertEquals(0, context.handshakePrimingNs(), "a refused value leaves the setting as it was");
-    }
-
-    @Test
-    void theDefencesPhaseMeetsEveryDefenceOfASecureServer()
-    {
-        final PacelinkContext context = context();
-        final byte[] key = new byte[X25519.KEY_LENGTH];
-        key[0] = 7;
-        context.security().serverPrivateKey(key);
-        final HandshakePathPrimer.DefencesResult result =
-            HandshakePathPrimer.primeDefences(context, registry, System::nanoTime);
-        assertTrue(result.retriesSent() > 0, "RETRY under pressure: " + result);
-        assertTrue(result.keyExchangesLimited() > 0, "the key-exchange budget: " + result);
-        assertTrue(result.handshakesEvicted() > 0, "unconfirmed handshakes evicted: " + result);
-        assertTrue(result.answersRateLimited() > 0, "answers to unvalidated sources: " + result);
-        assertEquals(7, context.security().serverPrivateKey()[0], "the endpoint's own key is not used or changed");
-    }
-
-    @Test
-    void theDefencesPhaseMeetsAPlaintextServersDefences()
-    {
-        final HandshakePathPrimer.DefencesResult result =
-            HandshakePathPrimer.primeDefences(context(), registry, System::nanoTime);
-        assertTrue(result.retriesSent() > 0, "RETRY under pressure: " + result);
-        assertTrue(result.handshakesEvicted() > 0, "unconfirmed handshakes evicted: " + result);
-        assertTrue(result.answersRateLimited() > 0, "answers to unvalidated sources: " + result);
-        assertEquals(0, result.keyExchangesLimited(), "no key exchange in plaintext: " + result);
     }
 
     private void assertPrimes(final PacelinkContext context)
