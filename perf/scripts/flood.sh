@@ -39,10 +39,17 @@
 # probe, relay and ping), PROBE_PRIMING_MS (0: the probes' endpoints launch as clients do by default, unprimed, so
 # their first connects run on a cold JIT; ConnectProbe --priming-ms), MAX_RTTS (2), CPU_LIMIT (25), DUTY_LIMIT_MS
 # (20), RSS_LIMIT_MB (10), ATTACK_FROM (127.0.0.2: the attacker's first source address, its others consecutive),
-# ATTACK_NICE (0: the attacker's nice value; on a real network the attacker's CPU is on another host, here it shares
-# the server's cores, and the summary's "attack at its rate" says whether a niced attacker still reached its rate).
-# The tools keep their host key and known hosts in OUT/config (XDG_CONFIG_HOME). The half-open summary also gives the
-# relay's own lateness per second (from its log): where it released late, the path was longer than --delay.
+# ATTACK_NICE (19), RELAY_NICE (-10). The attacker, the relay and the probes stand for other hosts and the network
+# between them, but here they share the server's two cores: at nice 0 the attacker (a JVM building 20,000 hellos a
+# second) kept the server's duty-cycle thread waiting for a core for 0.4-0.7 s of each of the flood's first seconds,
+# and its longest duty cycles (30-40 ms) timed that wait, not the server's work (perf/FINDINGS.md, "The relay warmed
+# before it relays"); at nice 19 it still floods at its full rate (the summary's "attack at its rate" says whether it
+# did). The relay runs at -10 as netem-tun's forwarding threads run SCHED_FIFO: a path's delay must not grow with the
+# endpoints' load (the summary gives the relay's own lateness per second, from its log). The probes start one second
+# apart (each stands for a client process of its own; started at once on two cores they slowed each other's first
+# connect) and with a class-data archive of the probe's classes, trained by the script once per run, as bin/pacelink
+# starts a user's client with the jar's archive. The tools keep their host key and known hosts in OUT/config
+# (XDG_CONFIG_HOME).
 set -u
 set -o pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -57,7 +64,8 @@ CPU_LIMIT=${CPU_LIMIT:-25}
 DUTY_LIMIT_MS=${DUTY_LIMIT_MS:-20}
 RSS_LIMIT_MB=${RSS_LIMIT_MB:-10}
 ATTACK_FROM=${ATTACK_FROM:-127.0.0.2}
-ATTACK_NICE=${ATTACK_NICE:-0}
+ATTACK_NICE=${ATTACK_NICE:-19}
+RELAY_NICE=${RELAY_NICE:--10}
 DURATION=60
 OUT=""
 CASES=half-open,tokened
@@ -154,24 +162,39 @@ flood() { # name port mode rate sources: the attacker in the background (ATTACK_
 START_LOAD=$(cut -d' ' -f1-3 /proc/loadavg)
 echo "flood.sh: cases $CASES, $DURATION s floods, load $START_LOAD, output in $OUT"
 
+PROBE_CDS=""
+probe_archive() { # port: once per run, a class-data archive of the probe's classes from a short run against the server
+  [ -n "$PROBE_CDS" ] && return 0
+  if java $TOOL_OPTS -XX:ArchiveClassesAtExit="$OUT/probe.jsa" $AGRONA -cp "$BENCH" io.pacelink.perf.soak.ConnectProbe \
+      --target "127.0.0.1:$1" --peer-key "$OUT/config/pacelink/host.pub" --rtt-ms 1 --duration 0.3 --hold-rtts 0 \
+      > "$OUT/logs/probe-archive.log" 2>&1 && [ -s "$OUT/probe.jsa" ]; then
+    PROBE_CDS="-XX:SharedArchiveFile=$OUT/probe.jsa -Xshare:auto -Xlog:cds=off -Xlog:cds+dynamic=off"
+  else
+    echo "flood.sh: no class-data archive for the probes (logs/probe-archive.log); they start without one" >&2
+    PROBE_CDS=" "
+  fi
+}
+
 half_open() { # server: receive or perf
   local name="half-open-$1" port relay
   port=$(free_port)
   start_server "$1" "$port" || { echo "flood.sh: $1 did not start (logs/$1.log)" >&2; return 1; }
   mv "$OUT/logs/$1.log" "$OUT/logs/$name.server.log"
   relay=$(free_port)
-  java $TOOL_OPTS -jar "$JAR" netem --listen "127.0.0.1:$relay" --forward "127.0.0.1:$port" \
+  probe_archive "$port"
+  nice -n "$RELAY_NICE" java $TOOL_OPTS -jar "$JAR" netem --listen "127.0.0.1:$relay" --forward "127.0.0.1:$port" \
     --path "delay=${DELAY}ms" --reverse-path "delay=${DELAY}ms" > "$OUT/logs/$name.relay.log" 2>&1 &
   local relay_pid=$!
   PIDS+=("$relay_pid")
   await_line "$OUT/logs/$name.relay.log" relaying || return 1
-  java $TOOL_OPTS $AGRONA -cp "$BENCH" io.pacelink.perf.soak.ConnectProbe --target "127.0.0.1:$relay" \
-    --peer-key "$OUT/config/pacelink/host.pub" --rtt-ms "$((2 * DELAY))" --duration "$((DURATION + 4))" \
+  java $TOOL_OPTS $PROBE_CDS $AGRONA -cp "$BENCH" io.pacelink.perf.soak.ConnectProbe --target "127.0.0.1:$relay" \
+    --peer-key "$OUT/config/pacelink/host.pub" --rtt-ms "$((2 * DELAY))" --duration "$((DURATION + 5))" \
     --priming-ms "$PROBE_PRIMING_MS" --summary "$OUT/$name.probe.json" > "$OUT/logs/$name.probe.log" 2>&1 &
   local probe_pid=$!
   PIDS+=("$probe_pid")
+  sleep 1
   # Beside the returning client, new ones: every connect from an endpoint of its own, without a token.
-  java $TOOL_OPTS $AGRONA -cp "$BENCH" io.pacelink.perf.soak.ConnectProbe --target "127.0.0.1:$relay" \
+  java $TOOL_OPTS $PROBE_CDS $AGRONA -cp "$BENCH" io.pacelink.perf.soak.ConnectProbe --target "127.0.0.1:$relay" \
     --peer-key "$OUT/config/pacelink/host.pub" --rtt-ms "$((2 * DELAY))" --duration "$((DURATION + 4))" \
     --first-contacts --priming-ms "$PROBE_PRIMING_MS" --summary "$OUT/$name.first.probe.json" \
     > "$OUT/logs/$name.first.probe.log" 2>&1 &
