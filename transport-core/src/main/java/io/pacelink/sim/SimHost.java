@@ -8,8 +8,8 @@ import java.util.List;
 
 /**
  * A simulated machine: one {@link SimDatagramPort} and the agents that use it. When a datagram is delivered to the
- * host, every agent's {@link SimulatedAgent#doWork(long)} runs at that virtual time; each agent also runs at its own
- * {@link SimulatedAgent#nextDeadlineNs()}.
+ * host, every agent's {@link SimulatedAgent#doWork(long)} runs at that virtual time, unless the agent holds arrivals
+ * ({@link SimulatedAgent#wakesOnArrival()}); each agent also runs at its own {@link SimulatedAgent#nextDeadlineNs()}.
  */
 public final class SimHost implements PacketSink
 {
@@ -96,7 +96,8 @@ public final class SimHost implements PacketSink
     }
 
     /**
-     * Deliver a datagram to the host's port and wake its agents.
+     * Deliver a datagram to the host's port and wake its agents, except those that hold arrivals until their
+     * deadline ({@link SimulatedAgent#wakesOnArrival()}).
      *
      * @param packet the datagram.
      * @param nowNs  the virtual time.
@@ -104,13 +105,21 @@ public final class SimHost implements PacketSink
     public void accept(final LinkPacket packet, final long nowNs)
     {
         deliveredDatagrams++;
-        port.deliver(packet);
-        wake();
+        port.deliver(packet, nowNs);
+        for (int i = 0, size = agents.size(); i < size; i++)
+        {
+            final AgentEvent agent = agents.get(i);
+            if (agent.wakesOnArrival)
+            {
+                simulator.scheduleNoLaterThan(agent, nowNs);
+            }
+        }
     }
 
     private final class AgentEvent extends SimEvent
     {
         private final SimulatedAgent agent;
+        private boolean wakesOnArrival = true;
         private long lastRunNs = Long.MIN_VALUE;
         private int runsAtThisInstant;
 
@@ -136,6 +145,7 @@ public final class SimHost implements PacketSink
             final int pendingBefore = port.pendingDatagrams();
             agent.doWork(nowNs);
             final int pendingAfter = port.pendingDatagrams();
+            wakesOnArrival = agent.wakesOnArrival();
 
             // Datagrams left over from a bounded receive batch need another run at once; an agent that does not
             // read its port at all is not rerun for them (it would spin), only at its deadline or the next delivery.
