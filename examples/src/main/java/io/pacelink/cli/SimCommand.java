@@ -145,6 +145,7 @@ public final class SimCommand implements Callable<Integer>
     {
         final PathSpec.Pair pair = pathRunOptions.pair(path);
         IoOptions.onOff("--ack-frequency", ackFrequency);
+        agentWakes();
         if (duration.nanos() <= 0)
         {
             throw new IllegalArgumentException("--duration must be positive, e.g. 60s");
@@ -337,7 +338,7 @@ public final class SimCommand implements Callable<Integer>
         {
             case "exact" -> AgentWakes.EXACT;
             case "coalesced" -> AgentWakes.COALESCED;
-            default -> throw new IllegalArgumentException("--wakes takes exact or coalesced, got " + wakes);
+            default -> throw new IllegalArgumentException("--wakes takes exact or coalesced, got '" + wakes + "'");
         };
     }
 

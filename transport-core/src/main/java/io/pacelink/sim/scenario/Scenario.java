@@ -149,6 +149,7 @@ public final class Scenario
             new Dumbbell(simulator, config.path, isForwardUnlimited ? config.lineRateBitsPerSecond : 0)
                 .hostsCarryEcn(config.ecn);
 
+        final long interruptDelayNs = AgentWakes.COALESCED == config.agentWakes ? AgentWakes.INTERRUPT_DELAY_NS : 0;
         final List<FlowResults> flowResults = new ArrayList<>();
         final List<SenderApp> senders = new ArrayList<>();
         final List<ReceiverApp> receivers = new ArrayList<>();
@@ -165,6 +166,7 @@ public final class Scenario
             flowResults.add(results);
 
             final SimHost receiverHost = dumbbell.addRightHost(flow.accessDelayNs());
+            receiverHost.interruptDelayNs(interruptDelayNs);
             flowByReceiver.put(receiverHost.address(), i);
             final ReceiverApp receiver = new ReceiverApp(results, flow.pattern());
             receivers.add(receiver);
@@ -177,6 +179,7 @@ public final class Scenario
             if (null == senderDriver)
             {
                 final SimHost senderHost = dumbbell.addLeftHost(flow.accessDelayNs());
+                senderHost.interruptDelayNs(interruptDelayNs);
                 senderDriver = newDriver(simulator, senderHost.port(), flow, null, senderBufferBytes(i),
                     senderConnections(flow.senderGroup()), "sender-" + i);
                 senderHost.addAgent(senderDriver);
