@@ -26,7 +26,8 @@
 # perf/FINDINGS.md were taken that way).
 #
 # Environment: JAR (examples/target/pacelink.jar), RUNS (3), DURATION (simulated, 10s), CC (cubic), OUT (a new
-# folder under /tmp), JFR (0), JOBS (2), WARM (1), JAVA_OPTS (extra JVM options), LAUNCHER (bin/pacelink).
+# folder under /tmp), JFR (0), JOBS (2), WARM (1), JAVA_OPTS (extra JVM options), LAUNCHER (bin/pacelink), SIM_ARGS
+# (more `pacelink sim` options for every run, e.g. "--wakes coalesced"; a build without them refuses them).
 set -u
 set -o pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -40,6 +41,7 @@ JFR=${JFR:-0}
 JOBS=${JOBS:-2}
 WARM=${WARM:-1}
 JAVA_OPTS=${JAVA_OPTS:-}
+SIM_ARGS=${SIM_ARGS:-}
 LAUNCHER=${LAUNCHER:-$REPO/bin/pacelink}
 # sim_command JVM_OPTIONS: sets SIM to the command that runs `pacelink sim` with these JVM options, through the
 # launcher or `java -jar`.
@@ -56,12 +58,12 @@ mkdir -p "$OUT"
 
 # name -> pacelink sim arguments
 declare -A SCENARIOS=(
-  [1flow-1gbit]="--path 'rate=1gbit delay=5ms queue=1bdp' --cc $CC"
-  [50flows-100mbit]="--path 'rate=100mbit delay=5ms queue=1bdp' --cc $CC --flows 50"
+  [1flow-1gbit]="--path 'rate=1gbit delay=5ms queue=1bdp' --cc $CC $SIM_ARGS"
+  [50flows-100mbit]="--path 'rate=100mbit delay=5ms queue=1bdp' --cc $CC --flows 50 $SIM_ARGS"
 )
 ORDER=(1flow-1gbit 50flows-100mbit)
 
-echo "sim speed: ${ORDER[*]}, $RUNS runs of $DURATION simulated, cc $CC, load $(cut -d' ' -f1-3 /proc/loadavg), out $OUT"
+echo "sim speed: ${ORDER[*]}, $RUNS runs of $DURATION simulated, cc $CC${SIM_ARGS:+, $SIM_ARGS}, load $(cut -d' ' -f1-3 /proc/loadavg), out $OUT"
 for run in $(seq 1 "$RUNS"); do
   for name in "${ORDER[@]}"; do
     jfr_opt=""

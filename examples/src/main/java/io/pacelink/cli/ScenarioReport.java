@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import io.pacelink.link.PathSpec;
 import io.pacelink.sim.results.LatencySummary;
 import io.pacelink.sim.results.LinkReport;
+import io.pacelink.sim.scenario.AgentWakes;
 import io.pacelink.sim.scenario.ConnectionEnd;
 import io.pacelink.sim.scenario.FlowOutcome;
 import io.pacelink.sim.scenario.ScenarioResult;
@@ -29,8 +30,10 @@ import java.util.Map;
  * @param result what it produced.
  * @param wallNs how long the simulation took in real time (measured by the command line: simulator code never
  *               reads a clock).
+ * @param wakes  when the endpoints' duty cycles ran ({@code --wakes}).
  */
-record ScenarioReport(PathSpec.Pair path, String senderQdisc, long seed, ScenarioResult result, long wallNs)
+record ScenarioReport(
+    PathSpec.Pair path, String senderQdisc, long seed, ScenarioResult result, long wallNs, AgentWakes wakes)
 {
     private static final JsonFactory JSON = new JsonFactory();
 
@@ -106,8 +109,9 @@ record ScenarioReport(PathSpec.Pair path, String senderQdisc, long seed, Scenari
                 Units.millis(result.ping().p50Ns()), Units.millis(result.ping().p99Ns()),
                 Units.millis(result.ping().maxNs()));
         }
-        out.printf(Locale.ROOT, "sim speed: %s simulated in %s wall, %.1fx real time, %.0f packets/s%n",
-            Units.seconds(result.durationNs()), Units.seconds(wallNs), speedup(), packetsPerWallSecond());
+        out.printf(Locale.ROOT, "sim speed: %s simulated in %s wall, %.1fx real time, %.0f packets/s%s%n",
+            Units.seconds(result.durationNs()), Units.seconds(wallNs), speedup(), packetsPerWallSecond(),
+            AgentWakes.EXACT == wakes ? "" : " (--wakes " + wakes.name().toLowerCase(Locale.ROOT) + ")");
     }
 
     /**
@@ -246,6 +250,11 @@ record ScenarioReport(PathSpec.Pair path, String senderQdisc, long seed, Scenari
         }
         json.writeObjectFieldStart("run");
         json.writeStringField("sender_qdisc", senderQdisc);
+        if (AgentWakes.EXACT != wakes)
+        {
+            // Only when not the default, so the JSON of a default run is what it was before the option.
+            json.writeStringField("wakes", wakes.name().toLowerCase(Locale.ROOT));
+        }
         json.writeStringField("trace_hash", Long.toHexString(result.traceHash()));
         json.writeNumberField("events", result.eventsFired());
         JsonNumbers.field(json, "wall_s", wallNs / 1e9);

@@ -4,6 +4,7 @@ import io.pacelink.link.PathSpec;
 import io.pacelink.report.ParallelRunner;
 import io.pacelink.report.RunRecorder;
 import io.pacelink.report.RunSheet;
+import io.pacelink.sim.scenario.AgentWakes;
 import io.pacelink.sim.scenario.FlowSpec;
 import io.pacelink.sim.scenario.Scenario;
 import io.pacelink.sim.scenario.ScenarioResult;
@@ -112,6 +113,13 @@ public final class SimCommand implements Callable<Integer>
             "behave as builds without it (default ${DEFAULT-VALUE}, as the library's).")
     private String ackFrequency;
 
+    @Option(names = "--wakes", paramLabel = "exact|coalesced", defaultValue = "exact",
+        description = "When each endpoint's duty cycle runs: exact (default), at every pacing release, timer and " +
+            "datagram arrival; coalesced, as the real agent's default profile wakes (docs/io.md, \"Waits in time " +
+            "quanta\"): pacing releases served in quanta with what fell due meanwhile, arrivals of a stream held " +
+            "for a few arrival gaps. Fewer duty cycles, so a faster run, with different results.")
+    private String wakes;
+
     @Option(names = "--trace", paramLabel = "DIR",
         description = "Write each flow's time series (cwnd, pacing rate, RTT, ...) there as CSV and JSON lines.")
     private Path traceDirectory;
@@ -137,6 +145,7 @@ public final class SimCommand implements Callable<Integer>
     {
         final PathSpec.Pair pair = pathRunOptions.pair(path);
         IoOptions.onOff("--ack-frequency", ackFrequency);
+        agentWakes();
         if (duration.nanos() <= 0)
         {
             throw new IllegalArgumentException("--duration must be positive, e.g. 60s");
@@ -179,8 +188,8 @@ public final class SimCommand implements Callable<Integer>
         try
         {
             final ScenarioResult result = scenario.run(progress);
-            final ScenarioReport report =
-                new ScenarioReport(pair, scheduler, pathRunOptions.seed(), result, progress.elapsedWallNs());
+            final ScenarioReport report = new ScenarioReport(
+                pair, scheduler, pathRunOptions.seed(), result, progress.elapsedWallNs(), agentWakes());
             if (null != recorder)
             {
                 RunSheet.write(plot, pair.toString(), result, recorder.series(), flowControllers);
@@ -233,7 +242,8 @@ public final class SimCommand implements Callable<Integer>
                 final Scenario scenario = newScenario(pair, seed).build();
                 final long runStartNs = System.nanoTime();
                 final ScenarioResult result = scenario.run();
-                return new ScenarioReport(pair, scheduler, seed, result, System.nanoTime() - runStartNs);
+                return new ScenarioReport(pair, scheduler, seed, result, System.nanoTime() - runStartNs,
+                    agentWakes());
             },
             (report) -> System.err.printf(Locale.ROOT, "seed %d done in %.1f s%n", report.seed(),
                 report.wallNs() / 1e9));
@@ -304,7 +314,8 @@ public final class SimCommand implements Callable<Integer>
             .path(pair)
             .durationNs(duration.nanos())
             .scheduler(pathRunOptions.scheduler(), ControllerParameters.EMPTY)
-            .ecn(ecn);
+            .ecn(ecn)
+            .agentWakes(agentWakes());
         if (!IoOptions.onOff("--ack-frequency", ackFrequency))
         {
             builder.contextCustomizer((context) -> context.ackFrequency(false));
@@ -319,6 +330,16 @@ public final class SimCommand implements Callable<Integer>
             builder.pingIntervalNs(pingInterval.nanos());
         }
         return builder;
+    }
+
+    private AgentWakes agentWakes()
+    {
+        return switch (wakes)
+        {
+            case "exact" -> AgentWakes.EXACT;
+            case "coalesced" -> AgentWakes.COALESCED;
+            default -> throw new IllegalArgumentException("--wakes takes exact or coalesced, got '" + wakes + "'");
+        };
     }
 
     private List<FlowSpec> flowSpecs()

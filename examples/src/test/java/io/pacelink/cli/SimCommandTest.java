@@ -273,6 +273,7 @@ class SimCommandTest
         assertFails("--ping must be a positive interval", "--path", PATH, "--ping", "0s");
         assertFails("--ack-frequency must be on or off, got 'sometimes'", "--path", PATH, "--ack-frequency",
             "sometimes");
+        assertFails("--wakes takes exact or coalesced, got 'sometimes'", "--path", PATH, "--wakes", "sometimes");
         assertFails("--seeds must be at least 1, got 0", "--path", PATH, "--seeds", "0");
         assertFails("--jobs must be at least 1, got 0", "--path", PATH, "--seeds", "2", "--jobs", "0");
         assertFails("--plot and --trace record one run: give them without --seeds", "--path", PATH, "--seeds", "2",
@@ -478,6 +479,48 @@ class SimCommandTest
         assertEquals(0.0, parsed.get("small"), "rounded to 6 decimals");
         assertEquals(2.0, parsed.get("seconds"));
         assertThrows(IllegalArgumentException.class, () -> MiniJson.parse("{\"a\":1,}"), "the test parser is strict");
+    }
+
+    @Test
+    void coalescedWakesRunFewerEventsAndSayIt()
+    {
+        // --wakes exact is the default and says nothing; coalesced wakes (the real agent's) are named in the run
+        // block, take fewer events for the same transfer, and are as deterministic.
+        final String[] options = {"--cc", "cubic", "--path", "rate=100mbit delay=5ms queue=1bdp", "--duration", "2s"};
+        final Map<String, Object> exact = json(options);
+        final Map<String, Object> explicitExact = json(concat(options, "--wakes", "exact"));
+        final Map<String, Object> coalesced = json(concat(options, "--wakes", "coalesced"));
+        final Map<String, Object> coalescedAgain = json(concat(options, "--wakes", "coalesced"));
+
+        final Map<String, Object> exactRun = MiniJson.object(exact.get("run"));
+        final Map<String, Object> coalescedRun = MiniJson.object(coalesced.get("run"));
+        assertFalse(exactRun.containsKey("wakes"), exactRun.toString());
+        assertEquals(exactRun.get("trace_hash"), MiniJson.object(explicitExact.get("run")).get("trace_hash"));
+        assertEquals("coalesced", coalescedRun.get("wakes"));
+        assertEquals(coalescedRun.get("trace_hash"), MiniJson.object(coalescedAgain.get("run")).get("trace_hash"));
+        assertNotEquals(exactRun.get("trace_hash"), coalescedRun.get("trace_hash"));
+        assertTrue(number(coalescedRun, "events") < number(exactRun, "events") / 2,
+            coalescedRun + " against " + exactRun);
+        final double exactGoodput = number(MiniJson.object(MiniJson.list(exact.get("flows")).get(0)), "goodput_bps");
+        final double coalescedGoodput =
+            number(MiniJson.object(MiniJson.list(coalesced.get("flows")).get(0)), "goodput_bps");
+        assertEquals(exactGoodput, coalescedGoodput, exactGoodput * 0.02, "the same transfer within 2 %");
+    }
+
+    private static String[] concat(final String[] options, final String... more)
+    {
+        final List<String> all = new ArrayList<>(List.of(options));
+        all.addAll(List.of(more));
+        return all.toArray(new String[0]);
+    }
+
+    private static Map<String, Object> json(final String... options)
+    {
+        final List<String> args = new ArrayList<>(List.of("sim", "--json"));
+        args.addAll(List.of(options));
+        final CommandRun run = CommandRun.of(args.toArray(new String[0]));
+        assertEquals(0, run.exitCode(), run.err());
+        return MiniJson.object(MiniJson.parse(run.out().trim()));
     }
 
     private static Map<String, Object> jsonWithoutRunFigures(final String... options)

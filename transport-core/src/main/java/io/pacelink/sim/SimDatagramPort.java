@@ -17,8 +17,8 @@ import java.net.InetSocketAddress;
  * A host's simulated UDP socket: a send copies the datagram into a pooled packet and hands it to the host's uplink at
  * the current virtual time (a {@link SendBatch} datagram by datagram, in order, so a batch leaves exactly as the same
  * datagrams sent one by one); datagrams delivered to the host wait here until the agent receives them, into a
- * {@link ReceiveBatch} (copied back to back) or handed to a handler. Nothing touches a real network; nothing is
- * allocated per datagram once the packet pool is warm.
+ * {@link ReceiveBatch} (copied back to back, each with how long it waited) or handed to a handler. Nothing touches a
+ * real network; nothing is allocated per datagram once the packet pool is warm.
  * <p>
  * Like a socket with {@code IP_TOS} and {@code IP_RECVTOS}, the port can carry each datagram's ECN field
  * ({@link #ecn(boolean)}, off by default, as a scenario chooses): a batch send gives the packet its codepoint, the link
@@ -38,6 +38,7 @@ public final class SimDatagramPort implements DatagramPort
 
     private final UnsafeBuffer view = new UnsafeBuffer(new byte[0]);
     private LinkPacket[] inbox = new LinkPacket[64];
+    private long[] inboxArrivalNs = new long[64];
     private int inboxHead;
     private int inboxCount;
     private long sentDatagrams;
@@ -120,6 +121,7 @@ public final class SimDatagramPort implements DatagramPort
     public int receive(final ReceiveBatch batch, final int limit)
     {
         batch.clear();
+        final long nowNs = simulator.nowNs();
         final UnsafeBuffer buffer = batch.buffer();
         final int bound = Math.min(limit, batch.maxDatagrams());
         int nextOffset = 0;
@@ -131,13 +133,14 @@ public final class SimDatagramPort implements DatagramPort
             {
                 break;
             }
+            final long arrivalNs = inboxArrivalNs[inboxHead];
             inbox[inboxHead] = null;
             inboxHead = (inboxHead + 1) & (inbox.length - 1);
             inboxCount--;
             receivedDatagrams++;
             buffer.putBytes(nextOffset, packet.data(), 0, length);
             batch.add(nextOffset, length, (InetSocketAddress)packet.source(),
-                carriesEcn ? packet.ecnCodepoint() : ReceiveBatch.NOT_ECT);
+                carriesEcn ? packet.ecnCodepoint() : ReceiveBatch.NOT_ECT, nowNs - arrivalNs);
             nextOffset += length;
             pool.release(packet);
         }
@@ -253,7 +256,11 @@ public final class SimDatagramPort implements DatagramPort
         return receivedDatagrams;
     }
 
-    void deliver(final LinkPacket packet)
+    /**
+     * A datagram arrives: it waits for the agent's next receive, which reports how long it waited (its age, as a
+     * kernel's receive timestamp gives it: {@link ReceiveBatch#arrivalAgeNs}), 0 when the agent runs at its arrival.
+     */
+    void deliver(final LinkPacket packet, final long nowNs)
     {
         if (closed)
         {
@@ -263,14 +270,19 @@ public final class SimDatagramPort implements DatagramPort
         if (inboxCount == inbox.length)
         {
             final LinkPacket[] larger = new LinkPacket[inbox.length << 1];
+            final long[] largerArrivalNs = new long[larger.length];
             for (int i = 0; i < inboxCount; i++)
             {
                 larger[i] = inbox[(inboxHead + i) & (inbox.length - 1)];
+                largerArrivalNs[i] = inboxArrivalNs[(inboxHead + i) & (inbox.length - 1)];
             }
             inbox = larger;
+            inboxArrivalNs = largerArrivalNs;
             inboxHead = 0;
         }
-        inbox[(inboxHead + inboxCount) & (inbox.length - 1)] = packet;
+        final int tail = (inboxHead + inboxCount) & (inbox.length - 1);
+        inbox[tail] = packet;
+        inboxArrivalNs[tail] = nowNs;
         inboxCount++;
     }
 }

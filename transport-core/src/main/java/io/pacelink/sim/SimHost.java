@@ -8,8 +8,8 @@ import java.util.List;
 
 /**
  * A simulated machine: one {@link SimDatagramPort} and the agents that use it. When a datagram is delivered to the
- * host, every agent's {@link SimulatedAgent#doWork(long)} runs at that virtual time; each agent also runs at its own
- * {@link SimulatedAgent#nextDeadlineNs()}.
+ * host, every agent's {@link SimulatedAgent#doWork(long)} runs at that virtual time, unless the agent holds arrivals
+ * ({@link SimulatedAgent#wakesOnArrival()}); each agent also runs at its own {@link SimulatedAgent#nextDeadlineNs()}.
  */
 public final class SimHost implements PacketSink
 {
@@ -24,6 +24,7 @@ public final class SimHost implements PacketSink
     private final SimDatagramPort port;
     private final List<AgentEvent> agents = new ArrayList<>();
     private long deliveredDatagrams;
+    private long interruptDelayNs;
 
     /**
      * @param simulator the simulator.
@@ -64,6 +65,24 @@ public final class SimHost implements PacketSink
     }
 
     /**
+     * Model a network card's receive interrupt moderation: a datagram's arrival runs the agents this long after it,
+     * so the datagrams that arrive meanwhile are read by the same duty cycle, as a card that raises at most one
+     * interrupt per {@code rx-usecs} ({@code ethtool -C}) wakes its driver once for all of them.
+     *
+     * @param delayNs how long after an arrival the agents run; 0 (the default) at the arrival itself.
+     * @return this.
+     */
+    public SimHost interruptDelayNs(final long delayNs)
+    {
+        if (delayNs < 0)
+        {
+            throw new IllegalArgumentException("interrupt delay must not be negative: " + delayNs);
+        }
+        this.interruptDelayNs = delayNs;
+        return this;
+    }
+
+    /**
      * Run an agent on this host from now on; its first {@code doWork} is at the current virtual time.
      *
      * @param agent the agent.
@@ -96,7 +115,8 @@ public final class SimHost implements PacketSink
     }
 
     /**
-     * Deliver a datagram to the host's port and wake its agents.
+     * Deliver a datagram to the host's port and wake its agents ({@link #interruptDelayNs} later), except those that
+     * hold arrivals until their deadline ({@link SimulatedAgent#wakesOnArrival()}).
      *
      * @param packet the datagram.
      * @param nowNs  the virtual time.
@@ -104,13 +124,22 @@ public final class SimHost implements PacketSink
     public void accept(final LinkPacket packet, final long nowNs)
     {
         deliveredDatagrams++;
-        port.deliver(packet);
-        wake();
+        port.deliver(packet, nowNs);
+        final long wakeNs = nowNs + interruptDelayNs;
+        for (int i = 0, size = agents.size(); i < size; i++)
+        {
+            final AgentEvent agent = agents.get(i);
+            if (agent.wakesOnArrival)
+            {
+                simulator.scheduleNoLaterThan(agent, wakeNs);
+            }
+        }
     }
 
     private final class AgentEvent extends SimEvent
     {
         private final SimulatedAgent agent;
+        private boolean wakesOnArrival = true;
         private long lastRunNs = Long.MIN_VALUE;
         private int runsAtThisInstant;
 
@@ -136,6 +165,7 @@ public final class SimHost implements PacketSink
             final int pendingBefore = port.pendingDatagrams();
             agent.doWork(nowNs);
             final int pendingAfter = port.pendingDatagrams();
+            wakesOnArrival = agent.wakesOnArrival();
 
             // Datagrams left over from a bounded receive batch need another run at once; an agent that does not
             // read its port at all is not rerun for them (it would spin), only at its deadline or the next delivery.

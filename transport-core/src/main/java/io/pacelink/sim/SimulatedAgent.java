@@ -20,4 +20,14 @@ public interface SimulatedAgent
      * if never; a time at or before now means "again, now".
      */
     long nextDeadlineNs();
+
+    /**
+     * @return false while a datagram's delivery to the host should not run the agent (it holds arrivals, as a NIC's
+     * interrupt moderation does, until {@link #nextDeadlineNs()}); true, the default, to run it at every arrival.
+     * Asked after each {@link #doWork(long)}.
+     */
+    default boolean wakesOnArrival()
+    {
+        return true;
+    }
 }

@@ -6,6 +6,7 @@ import io.pacelink.link.RateSchedule;
 import io.pacelink.sim.DepartureListener;
 import io.pacelink.sim.Dumbbell;
 import io.pacelink.sim.RunWatcher;
+import io.pacelink.sim.SimDatagramPort;
 import io.pacelink.sim.SimHost;
 import io.pacelink.sim.Simulator;
 import io.pacelink.sim.results.FlowResults;
@@ -18,7 +19,6 @@ import io.pacelink.transport.PacelinkContext;
 import io.pacelink.transport.cc.CongestionControlRegistry;
 import io.pacelink.transport.cc.ControllerParameters;
 import io.pacelink.transport.engine.EndpointCore;
-import io.pacelink.transport.port.DatagramPort;
 import io.pacelink.transport.schedule.PacketSchedulers;
 import io.pacelink.transport.stats.CounterKey;
 import io.pacelink.transport.stats.CounterType;
@@ -149,6 +149,7 @@ public final class Scenario
             new Dumbbell(simulator, config.path, isForwardUnlimited ? config.lineRateBitsPerSecond : 0)
                 .hostsCarryEcn(config.ecn);
 
+        final long interruptDelayNs = AgentWakes.COALESCED == config.agentWakes ? AgentWakes.INTERRUPT_DELAY_NS : 0;
         final List<FlowResults> flowResults = new ArrayList<>();
         final List<SenderApp> senders = new ArrayList<>();
         final List<ReceiverApp> receivers = new ArrayList<>();
@@ -165,6 +166,7 @@ public final class Scenario
             flowResults.add(results);
 
             final SimHost receiverHost = dumbbell.addRightHost(flow.accessDelayNs());
+            receiverHost.interruptDelayNs(interruptDelayNs);
             flowByReceiver.put(receiverHost.address(), i);
             final ReceiverApp receiver = new ReceiverApp(results, flow.pattern());
             receivers.add(receiver);
@@ -177,6 +179,7 @@ public final class Scenario
             if (null == senderDriver)
             {
                 final SimHost senderHost = dumbbell.addLeftHost(flow.accessDelayNs());
+                senderHost.interruptDelayNs(interruptDelayNs);
                 senderDriver = newDriver(simulator, senderHost.port(), flow, null, senderBufferBytes(i),
                     senderConnections(flow.senderGroup()), "sender-" + i);
                 senderHost.addAgent(senderDriver);
@@ -333,7 +336,7 @@ public final class Scenario
 
     private EndpointDriver newDriver(
         final Simulator simulator,
-        final DatagramPort port,
+        final SimDatagramPort port,
         final FlowSpec flow,
         final ReceiverApp receiver,
         final int bufferBytes,
@@ -359,7 +362,7 @@ public final class Scenario
             config.registry,
             PacketSchedulers.newScheduler(config.schedulerName, config.schedulerParameters, countersManager),
             countersManager,
-            null == receiver ? (connection) -> false : receiver), countersManager);
+            null == receiver ? (connection) -> false : receiver), countersManager, port, config.agentWakes);
     }
 
     /**
@@ -499,6 +502,7 @@ public final class Scenario
         private ProgressListener progressListener;
         private long lineRateBitsPerSecond = DEFAULT_LINE_RATE_BITS_PER_SECOND;
         private boolean ecn;
+        private AgentWakes agentWakes = AgentWakes.EXACT;
         private FlowDepartureListener departureListener;
         private FlowQueueDelayListener queueDelayListener;
 
@@ -566,6 +570,17 @@ public final class Scenario
         public Builder ecn(final boolean ecn)
         {
             this.ecn = ecn;
+            return this;
+        }
+
+        /**
+         * @param wakes when each endpoint's duty cycle runs (default {@link AgentWakes#EXACT}: at every deadline and
+         *              arrival); the ping probe's agents always run at theirs.
+         * @return this.
+         */
+        public Builder agentWakes(final AgentWakes wakes)
+        {
+            this.agentWakes = Objects.requireNonNull(wakes, "wakes");
             return this;
         }
 
