@@ -676,7 +676,14 @@ public final class Endpoint implements AutoCloseable
 
         public void signalWork()
         {
-            wakeup.signal();
+            if (agent.isAgentThread())
+            {
+                wakeup.signalFromAgentThread();
+            }
+            else
+            {
+                wakeup.signal();
+            }
         }
     }
 }

@@ -143,6 +143,13 @@ public final class LoopbackSuite implements Callable<Integer>
             "the compiler (perf/FINDINGS.md, branch lat9). 0 for the count alone.")
     private double pingWarmupSeconds;
 
+    @Option(names = "--warmup", defaultValue = "0", paramLabel = "SECONDS",
+        description = "Seconds every throughput sender (bulk, port, bulk64k, small; not pacelink perf) sends before " +
+            "its receiver starts counting, added to --duration (default ${DEFAULT-VALUE}: counted from the first " +
+            "message, the JIT's compiling included). For a diagnostic of the steady state; the same for every " +
+            "contender.")
+    private double warmupSeconds;
+
     @Option(names = "--out", description = "Folder for the children's logs and results.jsonl (default: a new " +
         "temporary folder).")
     private Path out;
@@ -182,10 +189,14 @@ public final class LoopbackSuite implements Callable<Integer>
 
     public Integer call() throws IOException, InterruptedException
     {
-        if (runs < 1 || durationSeconds <= 0 || pings < 1 || pingWarmupSeconds < 0)
+        if (runs < 1 || durationSeconds <= 0 || pings < 1 || pingWarmupSeconds < 0 || warmupSeconds < 0)
         {
             throw new CommandLine.ParameterException(new CommandLine(this),
-                "--runs, --duration and --pings must be positive, --ping-warmup not negative");
+                "--runs, --duration and --pings must be positive, --ping-warmup and --warmup not negative");
+        }
+        if (warmupSeconds > 0)
+        {
+            jvmArgs.add("-D" + ReceiveMeter.WARMUP_MS_PROPERTY + "=" + warmupMillis());
         }
         final List<Case> cases = new ArrayList<>();
         for (final String name : caseNames)
@@ -283,6 +294,10 @@ public final class LoopbackSuite implements Callable<Integer>
         result.put("contender", contender.label());
         result.put("run", run);
         result.put("load_average", ChildJvm.loadAverage());
+        if (warmupSeconds > 0)
+        {
+            result.put("warmup_s", warmupSeconds);
+        }
         try
         {
             if (null == ChildJvm.awaitLine(server, serverLog, contender.kind().startsWith("ping") ||
@@ -293,7 +308,7 @@ public final class LoopbackSuite implements Callable<Integer>
             }
             final Process client = start(contender, name + "-sender", clientArgs(contender, port), clientLog);
             pinIfYielding(contender, client, 1);
-            final long durationNs = (long)(durationSeconds * 1e9);
+            final long durationNs = (long)(durationSeconds * 1e9) + TimeUnit.MILLISECONDS.toNanos(warmupMillis());
             if (!client.waitFor(durationNs + EXIT_GRACE_NS + (contender.kind().startsWith("ping") ?
                 TimeUnit.MINUTES.toNanos(5) : 0), TimeUnit.NANOSECONDS))
             {
@@ -442,6 +457,8 @@ public final class LoopbackSuite implements Callable<Integer>
     {
         final String portText = Integer.toString(port);
         final String durationMs = Long.toString((long)(durationSeconds * 1000));
+        // The senders whose receivers count with a ReceiveMeter send through its warm-up too.
+        final String meteredDurationMs = Long.toString((long)(durationSeconds * 1000) + warmupMillis());
         // Plaintext, as the raw UDP and Aeron contenders are: the suite compares transports, not ciphers.
         final List<String> ping = spinning(contender, List.of(PacelinkCommand.class.getName(), "ping",
             "127.0.0.1:" + portText, "-c", Integer.toString(pings), "-i", "0", "-s", Integer.toString(PING_BYTES),
@@ -450,7 +467,8 @@ public final class LoopbackSuite implements Callable<Integer>
         return switch (contender.kind())
         {
             case "aeron" -> List.of(AeronBulk.class.getName(), "send", portText, contender.mode(),
-                Integer.toString(contender.datagramBytes()), Integer.toString(contender.messageBytes()), durationMs);
+                Integer.toString(contender.datagramBytes()), Integer.toString(contender.messageBytes()),
+                meteredDurationMs);
             case "pacelink-perf" -> List.of(PacelinkCommand.class.getName(), "perf", "-c", "127.0.0.1", "-p",
                 portText, "-t", durationMs + "ms", "-i", "0", "-J", "--insecure");
             case "ping-raw" ->
@@ -463,8 +481,14 @@ public final class LoopbackSuite implements Callable<Integer>
             case DedicatedPingPong.SYSTEM -> List.of(DedicatedPingPong.class.getName(), "ping", portText,
                 contender.mode(), Integer.toString(PING_BYTES), Integer.toString(pings), Integer.toString(pings / 4));
             default -> List.of(LoopbackRole.class.getName(), "send", contender.kind(), portText, contender.mode(),
-                Integer.toString(contender.datagramBytes()), Integer.toString(contender.messageBytes()), durationMs);
+                Integer.toString(contender.datagramBytes()), Integer.toString(contender.messageBytes()),
+                meteredDurationMs);
         };
+    }
+
+    private long warmupMillis()
+    {
+        return (long)(warmupSeconds * 1000);
     }
 
     /**

@@ -1,13 +1,27 @@
 package io.pacelink.perf.loopback;
 
+import java.util.concurrent.TimeUnit;
+
 /**
  * Counts what a receiving process got, from its first message to its last, and the CPU the process spent in that
  * window (sampled at most every {@link #CPU_SAMPLE_INTERVAL_NS}, so a receiver that waits for the end after the last
- * message is not charged for the wait).
+ * message is not charged for the wait). With a warm-up ({@link #WARMUP_MS_PROPERTY}), the window starts that long
+ * after the first message instead: what arrives before is received but not counted.
  */
 final class ReceiveMeter
 {
+    /**
+     * System property: milliseconds after the first message before the counted window starts (unset: 0). The suite's
+     * {@code --warmup} sets it for every child, and lengthens every sender's run by as much.
+     */
+    static final String WARMUP_MS_PROPERTY = "pacelink.loopback.warmupMs";
+
     private static final long CPU_SAMPLE_INTERVAL_NS = 10_000_000L;
+
+    private final long warmupNs;
+    private boolean anyArrived;
+    private long firstArrivalNs;
+    private long lastArrivalNs;
 
     private long bytes;
     private long messages;
@@ -18,11 +32,37 @@ final class ReceiveMeter
     private long cpuAtSampleNs;
 
     /**
+     * A meter with the warm-up {@link #WARMUP_MS_PROPERTY} gives this process.
+     */
+    ReceiveMeter()
+    {
+        this(TimeUnit.MILLISECONDS.toNanos(Long.getLong(WARMUP_MS_PROPERTY, 0)));
+    }
+
+    /**
+     * @param warmupNs how long after the first message the counted window starts.
+     */
+    ReceiveMeter(final long warmupNs)
+    {
+        this.warmupNs = warmupNs;
+    }
+
+    /**
      * @param length bytes of one message (or datagram).
      * @param nowNs  when it was received.
      */
     void onMessage(final int length, final long nowNs)
     {
+        if (!anyArrived)
+        {
+            anyArrived = true;
+            firstArrivalNs = nowNs;
+        }
+        lastArrivalNs = nowNs;
+        if (nowNs - firstArrivalNs < warmupNs)
+        {
+            return;
+        }
         if (0 == messages)
         {
             firstNs = nowNs;
@@ -43,11 +83,11 @@ final class ReceiveMeter
     /**
      * @param nowNs   now.
      * @param quietNs how long without a message ends a run.
-     * @return true once something arrived and then nothing for {@code quietNs}.
+     * @return true once something arrived (counted or not) and then nothing for {@code quietNs}.
      */
     boolean quietFor(final long nowNs, final long quietNs)
     {
-        return messages > 0 && nowNs - lastNs > quietNs;
+        return anyArrived && nowNs - lastArrivalNs > quietNs;
     }
 
     /**

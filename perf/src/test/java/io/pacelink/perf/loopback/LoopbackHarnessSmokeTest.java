@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -81,6 +82,26 @@ class LoopbackHarnessSmokeTest
         assertEquals(0, status, report);
         assertTrue(report.contains("| Aeron INVOKER, 32 B | 1 |"), report);
         assertTrue(!report.contains("FAILED"), report);
+    }
+
+    @Test
+    void aReceiverWithAWarmUpCountsFromThatLongAfterTheFirstMessage()
+    {
+        final ReceiveMeter warm = new ReceiveMeter(100);
+        final ReceiveMeter cold = new ReceiveMeter(0);
+        for (final long nowNs : new long[] { 1_000, 1_050, 1_099, 1_100, 1_150, 1_300 })
+        {
+            warm.onMessage(32, nowNs);
+            cold.onMessage(32, nowNs);
+        }
+        assertEquals(3, warm.messages(), "from 1,100 on");
+        assertEquals(6, cold.messages());
+        assertEquals(200L, ((Number)ResultLine.parse(warm.result("x").format()).get("elapsed_ns")).longValue());
+        assertFalse(new ReceiveMeter(100).quietFor(5_000, 10), "nothing arrived yet");
+        final ReceiveMeter warming = new ReceiveMeter(1_000_000);
+        warming.onMessage(32, 0);
+        assertEquals(0, warming.messages());
+        assertTrue(warming.quietFor(500, 100), "a sender gone quiet inside the warm-up still ends the run");
     }
 
     @Test

@@ -20,12 +20,14 @@ import java.lang.invoke.VarHandle;
 public final class AgentWakeup
 {
     private static final VarHandle SLEEPING;
+    private static final VarHandle WORK_PENDING;
 
     static
     {
         try
         {
             SLEEPING = MethodHandles.lookup().findVarHandle(AgentWakeup.class, "sleeping", boolean.class);
+            WORK_PENDING = MethodHandles.lookup().findVarHandle(AgentWakeup.class, "workPending", boolean.class);
         }
         catch (final ReflectiveOperationException ex)
         {
@@ -62,6 +64,21 @@ public final class AgentWakeup
         {
             wakeups++;
             port.wakeup();
+        }
+    }
+
+    /**
+     * {@link #signal()} from the agent's own thread (an application that drives the agent with an invoker and offers
+     * or polls on the same thread): the agent is not asleep, and it reads {@code workPending} before its next sleep in
+     * program order, so the flag is raised without the fence or the read of {@code sleeping} — one locked instruction
+     * less per offered message on that thread. The flag is still raised: work handed over after a duty cycle and
+     * before the thread idles keeps that idle from sleeping.
+     */
+    public void signalFromAgentThread()
+    {
+        if (!(boolean)WORK_PENDING.getOpaque(this))
+        {
+            WORK_PENDING.setOpaque(this, true);
         }
     }
 

@@ -181,7 +181,8 @@ public final class EndpointAgent implements Agent
             failQueuedConnects();
         }
         work += executeQueuedConnects(COMMAND_DRAIN_LIMIT, nowNs);
-        return work + core.doWork(clock);
+        // The cycle starts at the time just read, unless a connect was carried out since.
+        return work + core.doWork(clock, 0 == work ? nowNs : clock.nanoTime());
     }
 
     private int executeQueuedConnects(final int limit, final long nowNs)

@@ -6,6 +6,8 @@ import io.pacelink.transport.memory.SegmentPool;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import java.nio.ByteOrder;
+
 /**
  * The receive side of one connection's stream: a single-producer single-consumer circular byte log that is also the
  * reassembly store, so DATA payloads are copied once, from the packet into the log, and the application reads
@@ -106,6 +108,7 @@ public final class ReceiveLog
     private final CircularStreamBuffer log;
     private final SegmentPool segments;
     private final int capacity;
+    private final int segmentBytes;
     private final int maxMessageLength;
     private final UnsafeBuffer scratch = new UnsafeBuffer(new byte[0]);
     private boolean isMemoryReleased;
@@ -164,6 +167,7 @@ public final class ReceiveLog
         this.log = new CircularStreamBuffer(capacityBytes, 2, segments);
         this.segments = segments;
         this.capacity = capacityBytes;
+        this.segmentBytes = log.segmentBytes();
         if (maxMessageLength < 0 || maxMessageLength > capacityBytes - LENGTH_PREFIX_BYTES)
         {
             throw new IllegalArgumentException("maxMessageLength must be in [0, capacity - " + LENGTH_PREFIX_BYTES +
@@ -412,14 +416,26 @@ public final class ReceiveLog
         final long initialHead = log.getPlain(CONSUMER_SLOT, CONSUMED_HEAD_FIELD);
         long head = initialHead;
         int count = 0;
+        // The segment holding the head and where it ends: looked up once per segment, not two or three times per
+        // message. It stays in the log for the whole call: the agent gives back only segments wholly below the
+        // consumed head this thread published, and publishes nothing until the call returns.
+        UnsafeBuffer segment = null;
+        long segmentEnd = 0;
 
         try
         {
             while (count < limit && head + LENGTH_PREFIX_BYTES <= end)
             {
-                // The agent validated every prefix below the published end.
-                final int length = log.getIntLittleEndian(head);
+                if (head >= segmentEnd)
+                {
+                    segment = log.segment(head);
+                    segmentEnd = head - log.indexInSegment(head) + segmentBytes;
+                }
+                final int index = log.indexInSegment(head);
                 final long messageStart = head + LENGTH_PREFIX_BYTES;
+                // The agent validated every prefix below the published end.
+                final int length = messageStart <= segmentEnd ?
+                    segment.getInt(index, ByteOrder.LITTLE_ENDIAN) : log.getIntLittleEndian(head);
                 if (messageStart + length > end)
                 {
                     break;
@@ -427,8 +443,13 @@ public final class ReceiveLog
 
                 head = messageStart + length;
                 count++;
-                if (length > 0 && log.isWithinOneSegment(messageStart, length))
+                if (length > 0 && head <= segmentEnd)
                 {
+                    handler.onMessage(segment, index + LENGTH_PREFIX_BYTES, length);
+                }
+                else if (length > 0 && log.isWithinOneSegment(messageStart, length))
+                {
+                    // The prefix ends its segment and the message lies wholly in the next one.
                     handler.onMessage(log.segment(messageStart), log.indexInSegment(messageStart), length);
                 }
                 else
@@ -546,9 +567,18 @@ public final class ReceiveLog
     private void advanceContiguousEnd(final long newEnd)
     {
         long prefix = nextPrefixPosition;
+        // As in poll: the segment holding the prefix, looked up once per segment rather than once per message.
+        UnsafeBuffer segment = null;
+        long segmentEnd = 0;
         while (prefix + LENGTH_PREFIX_BYTES <= newEnd)
         {
-            final int length = log.getIntLittleEndian(prefix);
+            if (prefix >= segmentEnd)
+            {
+                segment = log.segment(prefix);
+                segmentEnd = prefix - log.indexInSegment(prefix) + segmentBytes;
+            }
+            final int length = prefix + LENGTH_PREFIX_BYTES <= segmentEnd ?
+                segment.getInt(log.indexInSegment(prefix), ByteOrder.LITTLE_ENDIAN) : log.getIntLittleEndian(prefix);
             if (length < 0 || length > maxMessageLength)
             {
                 // Publish the valid messages before the bad prefix, never the prefix itself.

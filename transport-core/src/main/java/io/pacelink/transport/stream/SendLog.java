@@ -5,6 +5,9 @@ import io.pacelink.transport.memory.MemoryBudget;
 import io.pacelink.transport.memory.SegmentPool;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.nio.ByteOrder;
 
 /**
  * The send side of one connection's stream: a single-producer single-consumer circular byte log that is also the
@@ -79,7 +82,18 @@ public final class SendLog
     private final BudgetedSegments segments;
     private final int capacity;
     private final int segmentShift;
+    private final int segmentBytes;
     private final int maxMessageLength;
+
+    /**
+     * Producer thread: the segment the last offered record ended in, and its number, so a record that starts and
+     * ends in it is written with no segment look-up (one for the length prefix, one per part of the payload, and
+     * those of the check that its segments are committed). Only the producer takes a segment out of the table
+     * ({@link #recycleAcknowledgedSegments}), and only one wholly below the acknowledged head, never the one the
+     * tail is in; an offer that goes past this segment takes the general path and moves the cursor.
+     */
+    private UnsafeBuffer cursorSegment;
+    private long cursorSegmentNumber = -1;
 
     private final RangeSet ackedBeyondHead;
     private final RangeSet retransmitRanges;
@@ -116,6 +130,7 @@ public final class SendLog
         this.segments = segments;
         this.capacity = capacityBytes;
         this.segmentShift = Integer.numberOfTrailingZeros(log.segmentBytes());
+        this.segmentBytes = log.segmentBytes();
         if (maxMessageLength < 0 || maxMessageLength > capacityBytes - LENGTH_PREFIX_BYTES)
         {
             throw new IllegalArgumentException("maxMessageLength must be in [0, capacity - " + LENGTH_PREFIX_BYTES +
@@ -187,6 +202,43 @@ public final class SendLog
             }
         }
 
+        final int index = log.indexInSegment(tail);
+        if (tail >>> segmentShift == cursorSegmentNumber && index <= segmentBytes - LENGTH_PREFIX_BYTES - length)
+        {
+            // The record starts after the last one in the same segment and ends in it (a small message's usual
+            // case): the segment is committed and no record enters a new one, so there is nothing to recycle.
+            final UnsafeBuffer segment = cursorSegment;
+            segment.putInt(index, length, ByteOrder.LITTLE_ENDIAN);
+            segment.putBytes(index + LENGTH_PREFIX_BYTES, src, offset, length);
+        }
+        else
+        {
+            final long written = writeRecord(tail, newTail, src, offset, length);
+            if (written < 0)
+            {
+                return written;
+            }
+        }
+
+        // Publishes the bytes (the CAS is a full fence) unless finish() got in first: then the bytes beyond the
+        // final position are never read.
+        if (!log.compareAndSet(PRODUCER_SLOT, TAIL_FIELD, tail, newTail))
+        {
+            return OfferResult.CLOSED;
+        }
+        log.putRelease(PRODUCER_SLOT, MESSAGES_OFFERED_FIELD, log.getPlain(PRODUCER_SLOT, MESSAGES_OFFERED_FIELD) + 1);
+        return newTail;
+    }
+
+    /**
+     * Producer thread: write a record that needs segments committed or spans two of them, then point the cursor at
+     * the segment it ends in.
+     *
+     * @return 0, or what {@link #commitSegments} refused with.
+     */
+    private long writeRecord(
+        final long tail, final long newTail, final DirectBuffer src, final int offset, final int length)
+    {
         if ((tail - 1) >>> segmentShift != (newTail - 1) >>> segmentShift)
         {
             recycleAcknowledgedSegments();
@@ -202,15 +254,9 @@ public final class SendLog
 
         log.putIntLittleEndian(tail, length);
         log.write(tail + LENGTH_PREFIX_BYTES, src, offset, length);
-
-        // Publishes the bytes (the CAS is a full fence) unless finish() got in first: then the bytes beyond the
-        // final position are never read.
-        if (!log.compareAndSet(PRODUCER_SLOT, TAIL_FIELD, tail, newTail))
-        {
-            return OfferResult.CLOSED;
-        }
-        log.putRelease(PRODUCER_SLOT, MESSAGES_OFFERED_FIELD, log.getPlain(PRODUCER_SLOT, MESSAGES_OFFERED_FIELD) + 1);
-        return newTail;
+        cursorSegmentNumber = (newTail - 1) >>> segmentShift;
+        cursorSegment = log.segment(newTail - 1);
+        return 0;
     }
 
     /**

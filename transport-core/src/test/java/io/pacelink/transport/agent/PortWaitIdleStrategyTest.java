@@ -125,6 +125,27 @@ class PortWaitIdleStrategyTest
 
     @ParameterizedTest
     @ValueSource(strings = { "nio", "batched" })
+    void theAgentThreadsOwnSignalKeepsItsNextIdleAwakeUntilTheNextCycleBegins(final String kind)
+    {
+        // An invoker's thread that offers after its duty cycle: no fence, no wakeup of the port, but no sleep either.
+        final DatagramPort port = open(kind);
+        final AgentWakeup wakeup = new AgentWakeup(port);
+        final PortWaitIdleStrategy idle = idleForever(port, wakeup, SHORT_NS);
+        wakeup.beginDutyCycle();
+        wakeup.signalFromAgentThread();
+        idle.idle(0);
+        assertEquals(0, idle.sleeps(), "work signalled since the cycle began: no sleep");
+        assertEquals(0, port.stats().waits());
+        assertEquals(0, wakeup.wakeups(), "nothing to wake");
+
+        wakeup.beginDutyCycle();
+        idle.idle(0);
+        assertEquals(1, idle.sleeps(), "the next cycle took the signal: the idle after it sleeps");
+        assertFalse(wakeup.isSleeping());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = { "nio", "batched" })
     void aDueDeadlineRunsACycleAtOnceAndAStaleOneSleepsBrieflyInsteadOfSpinning(final String kind)
     {
         final DatagramPort port = open(kind);

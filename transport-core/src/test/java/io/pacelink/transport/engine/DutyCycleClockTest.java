@@ -139,4 +139,33 @@ class DutyCycleClockTest
         narrow.doWork(t + 50 * MS);
         assertEquals(5 * MS, pair[0].stats().latestRttNs(), "the stall before the send is no part of the RTT");
     }
+
+    @Test
+    void anIdleCycleReadsTheClockOnlyAfterItsReceiveAndABusyOneBeforeItsSendAndAtItsEnd()
+    {
+        final Connection[] pair = bed.connect(client, server, serverPort);
+        bed.runFor(50 * MS);
+        final long t = bed.nowNs();
+        client.doWork(t + MS);
+        final long[] reads = new long[1];
+        final NanoClock counting = () ->
+        {
+            reads[0]++;
+            return t + 2 * MS;
+        };
+
+        // Nothing arrived, nothing due: the time after the receive stamps whatever the cycle does, and is its end.
+        assertEquals(0, client.doWork(counting, t + 2 * MS));
+        assertEquals(1, reads[0], "an idle cycle started at a given time reads the clock once");
+        reads[0] = 0;
+        assertEquals(0, client.doWork(counting));
+        assertEquals(2, reads[0], "and twice when it reads its start itself");
+
+        // A datagram processed: the send phase and the cycle's end read the time again.
+        assertTrue(pair[1].offer(message, 0, message.capacity()) > 0);
+        server.doWork(t + 2 * MS);
+        reads[0] = 0;
+        assertTrue(client.doWork(counting, t + 2 * MS) > 0);
+        assertEquals(3, reads[0], "after the receive, before the send, at the end");
+    }
 }

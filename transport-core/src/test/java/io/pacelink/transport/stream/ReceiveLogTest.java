@@ -1,6 +1,7 @@
 package io.pacelink.transport.stream;
 
 import io.pacelink.transport.MessageHandler;
+import io.pacelink.transport.memory.BudgetedSegments;
 import io.pacelink.transport.memory.MemoryBudget;
 import io.pacelink.transport.memory.SegmentPool;
 import org.agrona.DirectBuffer;
@@ -444,6 +445,111 @@ class ReceiveLogTest
         assertThrows(IllegalArgumentException.class, () -> new ReceiveLog(32, 10));
         assertThrows(IllegalArgumentException.class, () -> new ReceiveLog(CAPACITY, CAPACITY - 3));
         assertThrows(IllegalArgumentException.class, () -> new ReceiveLog(CAPACITY, 10, 0));
+    }
+
+    @Test
+    void recordsAtEveryPlaceInASegmentGoThroughBothLogsByteExactAndInPlaceWhenTheyFitOne()
+    {
+        // 64-byte segments on both sides and records of 0-200 bytes, mostly small: a record starts at every index of
+        // a segment, its prefix straddles a boundary or ends on it (the message then lies in the next segment), its
+        // message fills the rest of a segment or spills over. Both logs keep their current segment between records
+        // and look the table up only when a record leaves it.
+        final int segmentBytes = 64;
+        final int capacity = 512;
+        final MemoryBudget budget = new MemoryBudget(1L << 20);
+        final SendLog sendLog = new SendLog(capacity, 200, new BudgetedSegments(budget, segmentBytes));
+        sendLog.connectionSendLimit(Long.MAX_VALUE);
+        sendLog.streamSendLimit(Long.MAX_VALUE);
+        final ReceiveLog receiveLog = new ReceiveLog(capacity, 200, 100, new SegmentPool(budget, segmentBytes, 0));
+        final Random random = new Random(11);
+        final int[] lengths = new int[20_000];
+        for (int i = 0; i < lengths.length; i++)
+        {
+            lengths[i] = random.nextInt(4) == 0 ? random.nextInt(201) : random.nextInt(70);
+        }
+        final InPlaceChecker checker = new InPlaceChecker(lengths, segmentBytes);
+        final UnsafeBuffer message = new UnsafeBuffer(new byte[200]);
+        final UnsafeBuffer packet = new UnsafeBuffer(new byte[128]);
+
+        int offered = 0;
+        while (checker.delivered < lengths.length)
+        {
+            if (offered < lengths.length)
+            {
+                StreamBytes.fillPayload(message, 0, offered, lengths[offered]);
+                if (sendLog.offer(message, 0, lengths[offered]) > 0)
+                {
+                    offered++;
+                }
+            }
+            final long position = sendLog.nextSendPosition();
+            final int bytes = (int)Math.min(1 + random.nextInt(packet.capacity()), sendLog.tailPosition() - position);
+            if (bytes > 0)
+            {
+                sendLog.copyOut(position, bytes, packet, 0);
+                sendLog.onSent(position, bytes, false);
+                assertEquals(bytes, receiveLog.onData(position, packet, 0, bytes, false));
+            }
+            receiveLog.poll(checker, 1 + random.nextInt(4));
+            // Acknowledged as consumed, so the sender never runs beyond the receiver's window.
+            final long consumed = receiveLog.consumedHead();
+            sendLog.onRangeAcked(sendLog.ackedHead(), (int)(consumed - sendLog.ackedHead()), false);
+        }
+
+        assertEquals(ReceiveLog.NO_ERROR, receiveLog.protocolError());
+        assertEquals(lengths.length, receiveLog.messagesArrived());
+        assertTrue(checker.inPlaceAfterBoundaryPrefix > 50, "messages after a prefix that ends its segment: " +
+            checker.inPlaceAfterBoundaryPrefix);
+        assertTrue(checker.copied > 1000, "messages across a boundary, copied: " + checker.copied);
+        assertTrue(sendLog.tailPosition() > 1000L * segmentBytes);
+    }
+
+    /**
+     * Checks every message in order against {@link StreamBytes}, and that a message lying within one segment is handed
+     * out in place (a segment) and only one that spans two is copied (the log's scratch buffer: the one the first
+     * such message came in).
+     */
+    private static final class InPlaceChecker implements MessageHandler
+    {
+        private final int[] lengths;
+        private final int segmentBytes;
+        int delivered;
+        int copied;
+        int inPlaceAfterBoundaryPrefix;
+        private long position;
+        private DirectBuffer scratch;
+
+        InPlaceChecker(final int[] lengths, final int segmentBytes)
+        {
+            this.lengths = lengths;
+            this.segmentBytes = segmentBytes;
+        }
+
+        public void onMessage(final DirectBuffer buffer, final int offset, final int length)
+        {
+            assertEquals(lengths[delivered], length, "length of message " + delivered);
+            assertTrue(StreamBytes.isPayload(buffer, offset, delivered, length), "bytes of message " + delivered);
+            final long messageStart = position + LENGTH_PREFIX_BYTES;
+            final boolean withinOneSegment = messageStart % segmentBytes + length <= segmentBytes;
+            if (length > 0)
+            {
+                if (null == scratch && !withinOneSegment)
+                {
+                    scratch = buffer;
+                }
+                if (null != scratch)
+                {
+                    assertEquals(withinOneSegment, buffer != scratch, "in place, message " + delivered);
+                }
+            }
+            copied += buffer == scratch ? 1 : 0;
+            if (length > 0 && 0 == messageStart % segmentBytes)
+            {
+                inPlaceAfterBoundaryPrefix++;
+            }
+            position = messageStart + length;
+            delivered++;
+        }
     }
 
     /**
