@@ -144,11 +144,11 @@ public final class PerfCommand implements Callable<Integer>
             "${DEFAULT-VALUE}).")
     private Duration connectTimeout;
 
-    @Option(names = "--prime", defaultValue = "3s", paramLabel = "TIME",
+    @Option(names = "--prime", defaultValue = "5s", paramLabel = "TIME",
         description = "Before the endpoint opens, run a short simulated transfer with 1 %% loss through the same " +
-            "engine, controller and scheduler in virtual time (about a second; at most this long, 0 for none), so " +
-            "the JIT has seen loss recovery and BBR's PROBE_RTT before it compiles the hot path, as in a process " +
-            "that has run for a while (default ${DEFAULT-VALUE}).")
+            "engine, controller and scheduler in virtual time (about a second), then let the JIT finish what it " +
+            "started, all within TIME (0s for none), so the JIT has seen loss recovery and BBR's PROBE_RTT before " +
+            "it compiles the hot path, as in a process that has run for a while (default ${DEFAULT-VALUE}).")
     private Duration prime;
 
     public Integer call() throws FileNotFoundException
@@ -189,7 +189,7 @@ public final class PerfCommand implements Callable<Integer>
         final PerfServer.Options options = new PerfServer.Options(address, oneOff, json, scheduler, false,
             (context) -> security.apply(ioOptions.apply(context), address, "listening on"));
         // The server's own controller: it receives unless a client asks for -R or --bidir.
-        primeTransfer(new PacelinkContext().congestionControl(), scheduler);
+        primeTransfer(new PacelinkContext().congestionControl(), scheduler, address, "listening on");
         return PerfRun.serve(options, System.out, System.err);
     }
 
@@ -246,7 +246,7 @@ public final class PerfCommand implements Callable<Integer>
         {
             final PerfClient.Options options = new PerfClient.Options(target, bindAddress, parameters, scheduler,
                 connectTimeout.nanos(), (context) -> security.apply(ioOptions.apply(context), target, "toward"));
-            primeTransfer(cc, scheduler);
+            primeTransfer(cc, scheduler, target, "toward");
             final String error = PerfRun.runClient(options, json, plot, out);
             if (null != error)
             {
@@ -280,11 +280,21 @@ public final class PerfCommand implements Callable<Integer>
     }
 
     /**
-     * The transfer path run once in virtual time before the endpoint opens ({@link TransferPrimer}), unless
-     * {@code --prime 0}.
+     * The transfer path run once in virtual time before the endpoint opens ({@link TransferPrimer}), in the
+     * endpoint's security mode, unless {@code --prime 0s}, and then the compilations it started left to finish
+     * (within the same budget), so they do not run beside the test.
      */
-    private void primeTransfer(final String congestionControl, final String scheduler)
+    private void primeTransfer(
+        final String congestionControl, final String scheduler, final InetSocketAddress address, final String role)
     {
-        TransferPrimer.primeOnce(congestionControl, scheduler, prime.nanos(), SystemNanoClock.INSTANCE);
+        final PacelinkContext context = new PacelinkContext()
+            .congestionControl(congestionControl)
+            .packetScheduler(scheduler);
+        security.apply(context, address, role);
+        final long startNs = System.nanoTime();
+        if (null != TransferPrimer.primeOnce(context, prime.nanos(), SystemNanoClock.INSTANCE))
+        {
+            JitSettling.await(prime.nanos() - (System.nanoTime() - startNs));
+        }
     }
 }

@@ -1,15 +1,17 @@
 package io.pacelink.it;
 
 import io.pacelink.sim.scenario.TransferPrimer;
+import io.pacelink.transport.PacelinkContext;
+import io.pacelink.transport.SecurityConfig;
 import org.agrona.concurrent.NanoClock;
 import org.junit.jupiter.api.Test;
 
+import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -26,7 +28,7 @@ class TransferPrimerTest
     @Test
     void theTransferRunsThroughLossRecoveryToItsEnd()
     {
-        final TransferPrimer.Result result = TransferPrimer.prime("bbr", "fq", 1, STOPPED);
+        final TransferPrimer.Result result = TransferPrimer.prime("bbr", "fq", null, 1, STOPPED);
         assertTrue(result.complete());
         assertEquals(TransferPrimer.VIRTUAL_DURATION_NS, result.simulatedNs());
         // 20 Mbit/s for 10.6 s is about 18,000 full-size packets; 1 % random loss and the queue lose some of them.
@@ -39,8 +41,8 @@ class TransferPrimerTest
     @Test
     void theSameControllerGivesTheSameTransfer()
     {
-        final TransferPrimer.Result first = TransferPrimer.prime("cubic", "fifo", 1, STOPPED);
-        final TransferPrimer.Result second = TransferPrimer.prime("cubic", "fifo", 1, STOPPED);
+        final TransferPrimer.Result first = TransferPrimer.prime("cubic", "fifo", null, 1, STOPPED);
+        final TransferPrimer.Result second = TransferPrimer.prime("cubic", "fifo", null, 1, STOPPED);
         assertEquals(first, second);
     }
 
@@ -52,30 +54,50 @@ class TransferPrimerTest
         final long[] nowNs = {0};
         final NanoClock clock = () -> nowNs[0] += TimeUnit.MILLISECONDS.toNanos(1);
         final TransferPrimer.Result result =
-            TransferPrimer.prime("reno", null, TimeUnit.MILLISECONDS.toNanos(1), clock);
+            TransferPrimer.prime("reno", null, null, TimeUnit.MILLISECONDS.toNanos(1), clock);
         assertFalse(result.complete());
         assertTrue(result.simulatedNs() < TransferPrimer.VIRTUAL_DURATION_NS, "ran " + result.simulatedNs());
         assertEquals(TimeUnit.MILLISECONDS.toNanos(2), result.elapsedNs(), "the start, one look and the end");
     }
 
     @Test
-    void eachControllerIsPrimedOnceAndABudgetOfZeroPrimesNothing()
+    void aSecureEndpointsTransferIsProtectedWithItsAead()
     {
-        // No other test calls primeOnce with it: what was primed is recorded for the JVM's life.
-        final String controller = "bbr2";
-        assertNull(TransferPrimer.primeOnce(controller, null, 0, STOPPED));
-        assertNull(TransferPrimer.primed(controller));
-        final TransferPrimer.Result result = TransferPrimer.primeOnce(controller, null, 1, STOPPED);
+        final TransferPrimer.Result plaintext = TransferPrimer.prime("cubic", "fq", null, 1, STOPPED);
+        final TransferPrimer.Result secure = TransferPrimer.prime("cubic", "fq", "ChaChaPoly", 1, STOPPED);
+        assertTrue(secure.complete());
+        assertTrue(secure.lostPackets() > 50, "lost " + secure.lostPackets());
+        // The AEAD's tag takes room in every packet: the same bytes need more packets.
+        assertTrue(secure.packetsSent() != plaintext.packetsSent(), secure + " " + plaintext);
+    }
+
+    @Test
+    void eachControllerSchedulerAndAeadIsPrimedOnceAndABudgetOfZeroPrimesNothing()
+    {
+        // No other test calls primeOnce with these: what was primed is recorded for the JVM's life.
+        final PacelinkContext context = new PacelinkContext().congestionControl("bbr2").packetScheduler("rr");
+        assertNull(TransferPrimer.primeOnce(context, 0, STOPPED));
+        assertTrue(TransferPrimer.primed().stream()
+            .noneMatch((primed) -> "bbr2".equals(primed.congestionControl())));
+        final TransferPrimer.Result result = TransferPrimer.primeOnce(context, 1, STOPPED);
         assertTrue(result.complete());
-        assertSame(result, TransferPrimer.primed(controller));
-        assertNull(TransferPrimer.primeOnce(controller, null, 1, STOPPED), "primed already");
+        assertTrue(TransferPrimer.primed().contains(result));
+        assertNull(TransferPrimer.primeOnce(context, 1, STOPPED), "primed already");
+
+        final byte[] key = new byte[SecurityConfig.KEY_LENGTH];
+        Arrays.fill(key, (byte)7);
+        context.security().preSharedKey(key).aead("AESGCM");
+        final TransferPrimer.Result secure = TransferPrimer.primeOnce(context, 1, STOPPED);
+        assertTrue(secure.complete(), "another security mode: primed again");
+        assertNull(TransferPrimer.primeOnce(context, 1, STOPPED));
+        assertNull(TransferPrimer.primeOnce(context.packetScheduler("fifo"), 0, STOPPED));
     }
 
     @Test
     void anUnknownControllerOrSchedulerIsRefused()
     {
-        assertThrows(IllegalArgumentException.class, () -> TransferPrimer.prime("vegas", null, 1, STOPPED));
-        assertThrows(IllegalArgumentException.class, () -> TransferPrimer.prime("reno", "sfq", 1, STOPPED));
-        assertThrows(NullPointerException.class, () -> TransferPrimer.primeOnce(null, null, 1, STOPPED));
+        assertThrows(IllegalArgumentException.class, () -> TransferPrimer.prime("vegas", null, null, 1, STOPPED));
+        assertThrows(IllegalArgumentException.class, () -> TransferPrimer.prime("reno", "sfq", null, 1, STOPPED));
+        assertThrows(NullPointerException.class, () -> TransferPrimer.prime(null, null, null, 1, STOPPED));
     }
 }

@@ -1,9 +1,12 @@
 package io.pacelink.sim.scenario;
 
 import io.pacelink.link.PathSpec;
+import io.pacelink.transport.PacelinkContext;
+import io.pacelink.transport.SecurityConfig;
 import io.pacelink.transport.cc.ControllerParameters;
 import org.agrona.concurrent.NanoClock;
 
+import java.util.Collection;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
@@ -27,7 +30,8 @@ import java.util.concurrent.TimeUnit;
  * this process, so the receiving path is primed too. Deterministic as every scenario;
  * nothing of it is kept or touches any endpoint of the application: it costs the wall time it runs (about a second
  * on the two-core development machine, in a fresh JVM) and the compilations it triggers, which the JIT's threads
- * finish in the background. A wall-clock budget stops it early; each controller is primed once per process.
+ * finish in the background. A wall-clock budget stops it early. A secure endpoint's packets are protected with its
+ * AEAD here too (the two ends share a throwaway key). Each controller, scheduler and AEAD is primed once per process.
  */
 public final class TransferPrimer
 {
@@ -51,7 +55,10 @@ public final class TransferPrimer
 
     private static final long SEED = 1;
 
-    private static final Map<String, Result> RESULTS_BY_CONTROLLER = new ConcurrentHashMap<>();
+    /**
+     * What each priming did, by controller, scheduler and AEAD: the JIT's state is the process's.
+     */
+    private static final Map<String, Result> RESULTS = new ConcurrentHashMap<>();
 
     private TransferPrimer()
     {
@@ -74,25 +81,26 @@ public final class TransferPrimer
     }
 
     /**
-     * Prime the transfer path for this controller and scheduler unless this process already did for the controller.
+     * Prime the transfer path for an endpoint about to be launched with this context — its controller, scheduler and
+     * security mode — unless this process already did for the same three.
      *
-     * @param congestionControl the controller's name, as a context takes it.
-     * @param packetScheduler   the scheduler's name, or null for the preferred one (as a context takes it).
-     * @param budgetNs          the longest wall time to spend; 0 primes nothing.
-     * @param clock             the wall clock the budget is measured on.
+     * @param endpointContext the endpoint's context: read, never changed (nor concluded).
+     * @param budgetNs        the longest wall time to spend; 0 primes nothing.
+     * @param clock           the wall clock the budget is measured on.
      * @return what the priming did, or null if none ran.
-     * @throws IllegalArgumentException if no controller or scheduler has that name.
+     * @throws IllegalArgumentException if no controller or scheduler has the context's names.
      */
-    public static Result primeOnce(
-        final String congestionControl, final String packetScheduler, final long budgetNs, final NanoClock clock)
+    public static Result primeOnce(final PacelinkContext endpointContext, final long budgetNs, final NanoClock clock)
     {
-        Objects.requireNonNull(congestionControl, "congestionControl");
-        if (budgetNs <= 0 || RESULTS_BY_CONTROLLER.containsKey(congestionControl))
+        final String congestionControl = endpointContext.congestionControl();
+        final String aead = aead(endpointContext.security());
+        final String key = congestionControl + "/" + endpointContext.packetScheduler() + "/" + aead;
+        if (budgetNs <= 0 || RESULTS.containsKey(key))
         {
             return null;
         }
-        final Result result = prime(congestionControl, packetScheduler, budgetNs, clock);
-        RESULTS_BY_CONTROLLER.put(congestionControl, result);
+        final Result result = prime(congestionControl, endpointContext.packetScheduler(), aead, budgetNs, clock);
+        RESULTS.put(key, result);
         return result;
     }
 
@@ -101,13 +109,20 @@ public final class TransferPrimer
      *
      * @param congestionControl the controller's name.
      * @param packetScheduler   the scheduler's name, or null for the preferred one.
+     * @param aead              the AEAD's Noise name ({@code AESGCM}, {@code ChaChaPoly}) to protect the packets with,
+     *                          as a secure endpoint does, or null for plaintext: the packet path differs by it.
      * @param budgetNs          the longest wall time to spend; the run stops at the first look past it.
      * @param clock             the wall clock the budget is measured on.
      * @return what it did.
      */
     public static Result prime(
-        final String congestionControl, final String packetScheduler, final long budgetNs, final NanoClock clock)
+        final String congestionControl,
+        final String packetScheduler,
+        final String aead,
+        final long budgetNs,
+        final NanoClock clock)
     {
+        Objects.requireNonNull(congestionControl, "congestionControl");
         final long startNs = clock.nanoTime();
         final Scenario scenario = Scenario.builder()
             .seed(SEED)
@@ -115,6 +130,15 @@ public final class TransferPrimer
             .durationNs(VIRTUAL_DURATION_NS)
             .scheduler(packetScheduler, ControllerParameters.EMPTY)
             .flow(FlowSpec.bulk(congestionControl))
+            .contextCustomizer((context) ->
+            {
+                if (null != aead)
+                {
+                    // Both ends share a throwaway key (Noise NNpsk0): the handshake differs from the endpoint's
+                    // (HandshakePathPrimer primes that); the packet protection, which the transfer runs, does not.
+                    context.security().preSharedKey(throwawayKey()).aead(aead);
+                }
+            })
             .build();
         final ScenarioResult result =
             scenario.run((nowNs, eventsFired) -> clock.nanoTime() - startNs < budgetNs);
@@ -124,11 +148,31 @@ public final class TransferPrimer
     }
 
     /**
-     * @param congestionControl a controller's name.
-     * @return what this process's priming for that controller did, or null if it has not primed it.
+     * @return what each priming of this process did, in no particular order.
      */
-    public static Result primed(final String congestionControl)
+    public static Collection<Result> primed()
     {
-        return RESULTS_BY_CONTROLLER.get(congestionControl);
+        return RESULTS.values();
+    }
+
+    /**
+     * @return the AEAD a secure endpoint with these settings protects its packets with, or null for plaintext.
+     */
+    private static String aead(final SecurityConfig security)
+    {
+        return security.isSecure() ? security.aead().noiseName() : null;
+    }
+
+    /**
+     * @return a key only the priming's two ends use, the same every time so the run stays deterministic.
+     */
+    private static byte[] throwawayKey()
+    {
+        final byte[] key = new byte[SecurityConfig.KEY_LENGTH];
+        for (int i = 0; i < key.length; i++)
+        {
+            key[i] = (byte)(i + 1);
+        }
+        return key;
     }
 }
