@@ -24,14 +24,15 @@ import java.util.concurrent.TimeUnit;
  * measured window on a two-core machine (perf/FINDINGS.md, branches thr11 and thr12). Run once first, here, those
  * branches are in the profile: the endpoint's own compiles include them and no trap throws the code away.
  * <p>
- * The transfer is a {@link Scenario}: {@value #PATH} (ACKs: {@value #REVERSE_PATH}) for
- * {@link #VIRTUAL_DURATION_NS} of virtual time, past BBR's first PROBE_RTT (BBRv1 probes when its 10-s min-RTT
- * filter expires, BBRv2 and v3 every 5 s: draft-cardwell-iccrg-bbr-congestion-control, "ProbeRTT"), with both ends in
- * this process, so the receiving path is primed too. Deterministic as every scenario;
- * nothing of it is kept or touches any endpoint of the application: it costs the wall time it runs (about a second
- * on the two-core development machine, in a fresh JVM) and the compilations it triggers, which the JIT's threads
- * finish in the background. A wall-clock budget stops it early. A secure endpoint's packets are protected with its
- * AEAD here too (the two ends share a throwaway key). Each controller, scheduler and AEAD is primed once per process.
+ * The transfer is a {@link Scenario} of two flows of the controller — one bulk, one whose application offers a
+ * tenth of the path — over {@value #PATH} (ACKs: {@value #REVERSE_PATH}) for {@link #VIRTUAL_DURATION_NS} of virtual
+ * time, past BBR's first PROBE_RTT (BBRv1 probes when its 10-s min-RTT filter expires, BBRv2 and v3 every 5 s:
+ * draft-cardwell-iccrg-bbr-congestion-control, "ProbeRTT"), with both ends in this process, so the receiving path is
+ * primed too. Deterministic as every scenario; nothing of it is kept or touches any endpoint of the application: it
+ * costs the wall time it runs (about a second on the two-core development machine, in a fresh JVM) and the
+ * compilations it triggers, which the JIT's threads finish in the background. A wall-clock budget stops it early. A
+ * secure endpoint's packets are protected with its AEAD here too (the two ends share a throwaway key). Each
+ * controller, scheduler and AEAD is primed once per process.
  */
 public final class TransferPrimer
 {
@@ -53,6 +54,13 @@ public final class TransferPrimer
      */
     public static final long VIRTUAL_DURATION_NS = TimeUnit.MILLISECONDS.toNanos(10_600);
 
+    /**
+     * The second flow's application rate: a tenth of the path, so that flow is application-limited (the rate
+     * sampler's app-limited marks, a send log that runs dry, a flight that empties and restarts between messages),
+     * which a sender whose application cannot keep up meets too and the bulk flow never does.
+     */
+    private static final long APP_LIMITED_BYTES_PER_SECOND = 250_000;
+
     private static final long SEED = 1;
 
     /**
@@ -70,7 +78,7 @@ public final class TransferPrimer
      * @param congestionControl the controller it ran.
      * @param simulatedNs       virtual time it ran.
      * @param complete          true if it ran {@link #VIRTUAL_DURATION_NS}, false if the budget stopped it first.
-     * @param packetsSent       packets the transfer's sender sent.
+     * @param packetsSent       packets the bulk flow's sender sent.
      * @param lostPackets       of them, packets it declared lost (and so went through loss recovery).
      * @param elapsedNs         wall time it took.
      */
@@ -130,6 +138,7 @@ public final class TransferPrimer
             .durationNs(VIRTUAL_DURATION_NS)
             .scheduler(packetScheduler, ControllerParameters.EMPTY)
             .flow(FlowSpec.bulk(congestionControl))
+            .flow(FlowSpec.bulk(congestionControl).with(AppPattern.rateLimited(APP_LIMITED_BYTES_PER_SECOND)))
             .contextCustomizer((context) ->
             {
                 if (null != aead)
