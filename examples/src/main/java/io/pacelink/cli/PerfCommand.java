@@ -48,6 +48,7 @@ public final class PerfCommand implements Callable<Integer>
     static final int DEFAULT_PORT = 5201;
 
     private static final long MAX_PRIME_NS = TimeUnit.SECONDS.toNanos(60);
+    private static final long DEFAULT_CLIENT_PRIME_NS = TimeUnit.SECONDS.toNanos(5);
 
     private static final List<String> CLIENT_OPTIONS = List.of("-t", "-n", "-O", "-i", "-P", "-R", "--bidir", "-C",
         "-l", "-b", "-J", "--logfile", "--get-server-output", "--plot", "--connect-timeout");
@@ -144,11 +145,12 @@ public final class PerfCommand implements Callable<Integer>
             "${DEFAULT-VALUE}).")
     private Duration connectTimeout;
 
-    @Option(names = "--prime", defaultValue = "5s", paramLabel = "TIME",
+    @Option(names = "--prime", paramLabel = "TIME",
         description = "Before the endpoint opens, run a short simulated transfer with 1 %% loss through the same " +
             "engine, controller and scheduler in virtual time (about a second), then let the JIT finish what it " +
             "started, all within TIME (0s for none), so the JIT has seen loss recovery and BBR's PROBE_RTT before " +
-            "it compiles the hot path, as in a process that has run for a while (default ${DEFAULT-VALUE}).")
+            "it compiles the hot path, as in a process that has run for a while (default: 5s for a client, 0s " +
+            "for a server, which mostly receives).")
     private Duration prime;
 
     public Integer call() throws FileNotFoundException
@@ -164,6 +166,12 @@ public final class PerfCommand implements Callable<Integer>
         }
         final String scheduler = null == qdisc ? null : SchedulerArgument.resolve(qdisc);
         ioOptions.validate();
+        if (null == prime)
+        {
+            // A server receives unless a client asks for -R or --bidir; priming the sending path there made a
+            // 1 Gbit/s receiver compile sending code it hardly runs, inside the test (perf/FINDINGS.md, thr12).
+            prime = new Duration(server ? 0 : DEFAULT_CLIENT_PRIME_NS);
+        }
         if (prime.nanos() < 0 || prime.nanos() > MAX_PRIME_NS)
         {
             throw new IllegalArgumentException("--prime must be 0..60 seconds, got " + prime.nanos() + " ns");
@@ -188,7 +196,7 @@ public final class PerfCommand implements Callable<Integer>
         security.apply(new PacelinkContext(), address, "listening on"); // fail fast on a key or plaintext problem
         final PerfServer.Options options = new PerfServer.Options(address, oneOff, json, scheduler, false,
             (context) -> security.apply(ioOptions.apply(context), address, "listening on"));
-        // The server's own controller: it receives unless a client asks for -R or --bidir.
+        // The server's own controller (only with --prime: it receives unless a client asks for -R or --bidir).
         primeTransfer(new PacelinkContext().congestionControl(), scheduler, address, "listening on");
         return PerfRun.serve(options, System.out, System.err);
     }
