@@ -33,6 +33,11 @@
 #   OUT         where every raw result goes (default /tmp/kernel-parity-<time>)
 #   EMU_RT      emulator scheduling (default "--rt 20": SCHED_FIFO for its two forwarding threads)
 #   NICE        niceness of the endpoints (default -10)
+#   LAUNCH      how the Pacelink endpoints start (default "bin"): "bin" runs them the way users run the CLI,
+#               through bin/pacelink with PACELINK_JAR set to the jar (and the class-data-sharing archive beside it,
+#               <jar>.jsa, which `mvn package` builds, or a JDK 25 AOT cache <jar>.aot when built with -Paot); "jar"
+#               runs `java -jar JAR` as this script did before (no archive: the JVM spins the CLI's lambdas and loads
+#               every class from the jar at start, which is C2's largest compile in the first second)
 #   JAVA_OPTS   extra JVM options for both Pacelink processes (e.g. -XX:StartFlightRecording=...)
 #   BASELINE_JAVA_OPTS JVM options for the baseline's processes instead of JAVA_OPTS (default: JAVA_OPTS), e.g. to
 #               measure a JVM flag: JAR and BASELINE_JAR the same build, JAVA_OPTS=-XX:TieredStopAtLevel=1 and
@@ -68,6 +73,7 @@ PACELINK_OPTS=${PACELINK_OPTS:-}
 SECURITY=${SECURITY:---insecure}
 NS_PREFIX=${NS_PREFIX:-pkparity}
 STRACE=${STRACE:-0}
+LAUNCH=${LAUNCH:-bin}
 NS_A=$NS_PREFIX-a
 NS_B=$NS_PREFIX-b
 DEV_A=pktuna
@@ -85,6 +91,7 @@ PACELINK_PORT=5302
 for tool in iperf3 java python3 ip; do
   command -v "$tool" >/dev/null || { echo "kernel-parity.sh: $tool is not installed" >&2; exit 2; }
 done
+case "$LAUNCH" in bin|jar) ;; *) echo "kernel-parity.sh: LAUNCH is bin or jar, got '$LAUNCH'" >&2; exit 2;; esac
 case "$RUNS$DURATION$OMIT" in *[!0-9]*) echo "kernel-parity.sh: RUNS, DURATION and OMIT are whole numbers" >&2; exit 2;; esac
 
 # Path specifications: forward = data direction (A, the client, to B, the server); reverse = the ACKs.
@@ -204,6 +211,19 @@ trap 'exit 130' INT TERM
 
 in_ns() { local ns=$1; shift; ip netns exec "$ns" nice -n "$NICE" "$@"; }
 
+# pacelink_cmd JAR JAVA_OPTS: sets PL_CMD to the command that starts the CLI from JAR (LAUNCH above); its arguments
+# follow it. bin/pacelink execs the JVM, so the process started is the JVM itself (thread_cpu.py and /usr/bin/time see
+# it).
+PL_CMD=()
+pacelink_cmd() {
+  if [ "$LAUNCH" = bin ]; then
+    PL_CMD=(env "PACELINK_JAR=$1" "PACELINK_JAVA_OPTS=$2" "$REPO/bin/pacelink")
+  else
+    # shellcheck disable=SC2206 # JAVA_OPTS holds several options
+    PL_CMD=(java $2 -jar "$1")
+  fi
+}
+
 # wait_for FILE PATTERN SECONDS
 wait_for() {
   for _ in $(seq 1 $(($3 * 20))); do grep -q "$2" "$1" 2>/dev/null && return 0; sleep 0.05; done
@@ -241,9 +261,10 @@ run_pacelink() {
   local snap=$!
   BG_PIDS+=("$snap")
   wait_for "$d/stat.raw" "processes" 20 || log "pacelink stat did not start (see $d/stat.raw)"
+  pacelink_cmd "$JAR" "$JAVA_OPTS"
   # shellcheck disable=SC2086
   in_ns "$NS_B" /usr/bin/time -f '%e %U %S' -o "$d/server.time" \
-    "${srv_wrap[@]}" java $JAVA_OPTS -jar "$JAR" perf -s -1 -B "$IP_B" -p "$PACELINK_PORT" $SECURITY $PACELINK_OPTS > "$d/server.txt" 2>&1 &
+    "${srv_wrap[@]}" "${PL_CMD[@]}" perf -s -1 -B "$IP_B" -p "$PACELINK_PORT" $SECURITY $PACELINK_OPTS > "$d/server.txt" 2>&1 &
   local srv=$!
   BG_PIDS+=("$srv")
   # Per-thread CPU of the server's JVM (agent, application, JIT, GC: thread_cpu.py), sampled until it exits.
@@ -254,7 +275,7 @@ run_pacelink() {
   wait_for "$d/server.txt" "listening" 20 || log "pacelink server did not say it listens (see $d/server.txt)"
   # shellcheck disable=SC2086
   timeout $((OMIT + DURATION + 60)) ip netns exec "$NS_A" nice -n "$NICE" /usr/bin/time -f '%e %U %S' -o "$d/client.time" \
-    "${cli_wrap[@]}" java $JAVA_OPTS -jar "$JAR" perf -c "$IP_B" -B "$IP_A" -p "$PACELINK_PORT" -C "$cc" -t "$DURATION" \
+    "${cli_wrap[@]}" "${PL_CMD[@]}" perf -c "$IP_B" -B "$IP_A" -p "$PACELINK_PORT" -C "$cc" -t "$DURATION" \
     "${omit_opt[@]}" -J $SECURITY $PACELINK_OPTS \
     --get-server-output > "$d/client.json" 2> "$d/client.err" &
   local cli=$!
@@ -295,7 +316,7 @@ run_one() {
 
 ns_setup
 log "kernel parity: paths [$PATHS], controllers [$CCS], $RUNS runs of ${DURATION}s after ${OMIT}s omitted, out $OUT, load $(loadavg)"
-log "emulator $NETEM_TUN $EMU_RT; jar $JAR${JAVA_OPTS:+ with $JAVA_OPTS}${BASELINE_JAR:+; baseline jar $BASELINE_JAR}${BASELINE_JAR:+${BASELINE_JAVA_OPTS:+ with $BASELINE_JAVA_OPTS}}; $(java -version 2>&1 | head -1); $(uname -r)"
+log "emulator $NETEM_TUN $EMU_RT; started by $([ "$LAUNCH" = bin ] && echo bin/pacelink || echo 'java -jar'); jar $JAR${JAVA_OPTS:+ with $JAVA_OPTS}${BASELINE_JAR:+; baseline jar $BASELINE_JAR}${BASELINE_JAR:+${BASELINE_JAVA_OPTS:+ with $BASELINE_JAVA_OPTS}}; $(java -version 2>&1 | head -1); $(uname -r)"
 for run in $(seq 1 "$RUNS"); do
   for path in $PATHS; do
     for cc in $CCS; do

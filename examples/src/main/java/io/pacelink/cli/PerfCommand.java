@@ -5,8 +5,10 @@ import io.pacelink.cli.perf.PerfClient;
 import io.pacelink.cli.perf.PerfParameters;
 import io.pacelink.cli.perf.PerfRun;
 import io.pacelink.cli.perf.PerfServer;
+import io.pacelink.sim.scenario.TransferPrimer;
 import io.pacelink.transport.PacelinkContext;
 import io.pacelink.transport.cc.CongestionControlRegistry;
+import org.agrona.concurrent.SystemNanoClock;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -20,6 +22,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
 
 /**
  * {@code pacelink perf}: iperf3 for Pacelink. {@code -s} serves tests and pings; {@code -c HOST} runs a test against
@@ -43,6 +46,9 @@ public final class PerfCommand implements Callable<Integer>
      * iperf3's port.
      */
     static final int DEFAULT_PORT = 5201;
+
+    private static final long MAX_PRIME_NS = TimeUnit.SECONDS.toNanos(60);
+    private static final long DEFAULT_CLIENT_PRIME_NS = TimeUnit.SECONDS.toNanos(5);
 
     private static final List<String> CLIENT_OPTIONS = List.of("-t", "-n", "-O", "-i", "-P", "-R", "--bidir", "-C",
         "-l", "-b", "-J", "--logfile", "--get-server-output", "--plot", "--connect-timeout");
@@ -139,6 +145,14 @@ public final class PerfCommand implements Callable<Integer>
             "${DEFAULT-VALUE}).")
     private Duration connectTimeout;
 
+    @Option(names = "--prime", paramLabel = "TIME",
+        description = "Before the endpoint opens, run a short simulated transfer with 1 %% loss through the same " +
+            "engine, controller and scheduler in virtual time (about a second), then let the JIT finish what it " +
+            "started, all within TIME (0s for none), so the JIT has seen loss recovery and BBR's PROBE_RTT before " +
+            "it compiles the hot path, as in a process that has run for a while (default: 5s for a client, 0s " +
+            "for a server, which mostly receives).")
+    private Duration prime;
+
     public Integer call() throws FileNotFoundException
     {
         if (server == (null != host))
@@ -152,6 +166,16 @@ public final class PerfCommand implements Callable<Integer>
         }
         final String scheduler = null == qdisc ? null : SchedulerArgument.resolve(qdisc);
         ioOptions.validate();
+        if (null == prime)
+        {
+            // A server receives unless a client asks for -R or --bidir; priming the sending path there made a
+            // 1 Gbit/s receiver compile sending code it hardly runs, inside the test (perf/FINDINGS.md, thr12).
+            prime = new Duration(server ? 0 : DEFAULT_CLIENT_PRIME_NS);
+        }
+        if (prime.nanos() < 0 || prime.nanos() > MAX_PRIME_NS)
+        {
+            throw new IllegalArgumentException("--prime must be 0..60 seconds, got " + prime.nanos() + " ns");
+        }
         return server ? serve(scheduler) : runClient(scheduler);
     }
 
@@ -172,6 +196,8 @@ public final class PerfCommand implements Callable<Integer>
         security.apply(new PacelinkContext(), address, "listening on"); // fail fast on a key or plaintext problem
         final PerfServer.Options options = new PerfServer.Options(address, oneOff, json, scheduler, false,
             (context) -> security.apply(ioOptions.apply(context), address, "listening on"));
+        // The server's own controller (only with --prime: it receives unless a client asks for -R or --bidir).
+        primeTransfer(new PacelinkContext().congestionControl(), scheduler, address, "listening on");
         return PerfRun.serve(options, System.out, System.err);
     }
 
@@ -228,6 +254,7 @@ public final class PerfCommand implements Callable<Integer>
         {
             final PerfClient.Options options = new PerfClient.Options(target, bindAddress, parameters, scheduler,
                 connectTimeout.nanos(), (context) -> security.apply(ioOptions.apply(context), target, "toward"));
+            primeTransfer(cc, scheduler, target, "toward");
             final String error = PerfRun.runClient(options, json, plot, out);
             if (null != error)
             {
@@ -258,5 +285,24 @@ public final class PerfCommand implements Callable<Integer>
             throw new IllegalArgumentException("-t must be positive, e.g. 10");
         }
         return ns;
+    }
+
+    /**
+     * The transfer path run once in virtual time before the endpoint opens ({@link TransferPrimer}), in the
+     * endpoint's security mode, unless {@code --prime 0s}, and then the compilations it started left to finish
+     * (within the same budget), so they do not run beside the test.
+     */
+    private void primeTransfer(
+        final String congestionControl, final String scheduler, final InetSocketAddress address, final String role)
+    {
+        final PacelinkContext context = new PacelinkContext()
+            .congestionControl(congestionControl)
+            .packetScheduler(scheduler);
+        security.apply(context, address, role);
+        final long startNs = System.nanoTime();
+        if (null != TransferPrimer.primeOnce(context, prime.nanos(), SystemNanoClock.INSTANCE))
+        {
+            JitSettling.await(prime.nanos() - (System.nanoTime() - startNs));
+        }
     }
 }

@@ -447,6 +447,9 @@ class PerfCommandTest
         assertUsageError("-t must be at most 86400 seconds", "perf", "-c", "127.0.0.1", "-t", "86401");
         assertUsageError("--plot draws the interval reports", "perf", "-c", "127.0.0.1", "-i", "0", "--plot",
             "x.svg");
+        assertUsageError("--prime must be 0..60 seconds", "perf", "-c", "127.0.0.1", "--prime", "61s");
+        assertUsageError("--prime must be 0..60 seconds", "perf", "-s", "--prime", "1h");
+        assertUsageError("Expected parameter for option '--prime'", "perf", "-c", "127.0.0.1", "--prime", "-1s");
         assertUsageError("give either HOST[:PORT] to ping, or --echo", "ping");
         assertUsageError("-s must be 8..65000 bytes", "ping", "127.0.0.1", "-s", "4");
         assertUsageError("'x' is not a duration", "ping", "127.0.0.1", "-i", "x");

@@ -234,10 +234,17 @@ public final class PerfServer
         return deadlineNs;
     }
 
+    /**
+     * Each test's share of the duty cycle, once each. Not a counted loop: a finished test's place takes the last
+     * test, which runs next at the same index. A counted loop down to 0 here took C2's loop-limit trap
+     * ({@code loop_limit_check}) mid-test in every 1 Gbit/s run, recompiling the server's duty-cycle root (into which
+     * this is inlined) while it received (perf/FINDINGS.md, branches thr11 and thr12).
+     */
     private int stepTests(final long nowNs)
     {
         int work = 0;
-        for (int i = tests.size() - 1; i >= 0; i--)
+        int i = 0;
+        while (i < tests.size())
         {
             final ServerTest test = tests.get(i);
             work += test.doWork(nowNs, nextId);
@@ -249,6 +256,10 @@ public final class PerfServer
                 {
                     failedTests++;
                 }
+            }
+            else
+            {
+                i++;
             }
         }
         return work;

@@ -136,11 +136,10 @@ final class CircularStreamBuffer
             table = new UnsafeBuffer[segmentSlots];
             segments = table;
         }
-        for (long segmentNumber = from >>> segmentShift, last = (to - 1) >>> segmentShift;
-            segmentNumber <= last;
-            segmentNumber++)
+        final int firstSlot = (int)((from >>> segmentShift) & segmentSlotMask);
+        for (int i = 0, count = segmentsSpanned(from, to); i < count; i++)
         {
-            final int slot = (int)(segmentNumber & segmentSlotMask);
+            final int slot = (firstSlot + i) & segmentSlotMask;
             if (null == table[slot])
             {
                 if (spareSegmentCount > 0)
@@ -175,16 +174,34 @@ final class CircularStreamBuffer
         {
             return false;
         }
-        for (long segmentNumber = from >>> segmentShift, last = (to - 1) >>> segmentShift;
-            segmentNumber <= last;
-            segmentNumber++)
+        final int firstSlot = (int)((from >>> segmentShift) & segmentSlotMask);
+        for (int i = 0, count = segmentsSpanned(from, to); i < count; i++)
         {
-            if (null == table[(int)(segmentNumber & segmentSlotMask)])
+            if (null == table[(firstSlot + i) & segmentSlotMask])
             {
                 return false;
             }
         }
         return true;
+    }
+
+    /**
+     * How many table slots a walk of the segments holding {@code [from, to)} visits, counted on an {@code int}: the
+     * segments spanned, or the table's whole lap when they span more (a longer walk would only visit the same slots
+     * again, in the same order, and find them as the first lap left them). The walks above count on this rather than
+     * on a {@code long} segment number up to an inclusive last one: HotSpot's C2 turns a {@code long} loop into a
+     * nest of loops guarded by a loop-limit predicate, and that predicate's uncommon trap ({@code loop_limit_check})
+     * fired at these loops in every 1 Gbit/s run, recompiling the sender's and the receiver's largest compile units
+     * mid-transfer (perf/FINDINGS.md, branches thr11 and thr12).
+     *
+     * @param from first position.
+     * @param to   position after the last.
+     * @return segments to visit, in [0, the table's slots]: 0 when the last segment's number is below the first's.
+     */
+    int segmentsSpanned(final long from, final long to)
+    {
+        final long spanned = ((to - 1) >>> segmentShift) - (from >>> segmentShift) + 1;
+        return spanned <= 0 ? 0 : (int)Math.min(spanned, segmentSlots);
     }
 
     /**

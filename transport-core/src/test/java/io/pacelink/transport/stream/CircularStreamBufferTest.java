@@ -85,6 +85,45 @@ class CircularStreamBufferTest
     }
 
     @Test
+    void theWalksCountTheSegmentsSpannedUpToOneLapOfTheTable()
+    {
+        // 64 bytes in 16-byte segments: a window spans up to five segments, so the table has eight slots.
+        final CircularStreamBuffer store = new CircularStreamBuffer(CAPACITY, 1, pool);
+        assertEquals(1, store.segmentsSpanned(0, 1));
+        assertEquals(1, store.segmentsSpanned(0, SEGMENT));
+        assertEquals(2, store.segmentsSpanned(0, SEGMENT + 1));
+        assertEquals(2, store.segmentsSpanned(SEGMENT - 1, SEGMENT + 1));
+        assertEquals(5, store.segmentsSpanned(5L * CAPACITY + 7, 6L * CAPACITY + 7));
+        assertEquals(7, store.segmentsSpanned(0, 7L * SEGMENT));
+        assertEquals(8, store.segmentsSpanned(0, 8L * SEGMENT), "the table's eight slots");
+        assertEquals(8, store.segmentsSpanned(0, 8L * SEGMENT + 1), "a ninth segment would visit the first slot again");
+        assertEquals(8, store.segmentsSpanned(0, Long.MAX_VALUE));
+        assertEquals(2, store.segmentsSpanned(Long.MAX_VALUE - 20, Long.MAX_VALUE));
+        assertEquals(0, store.segmentsSpanned(-SEGMENT, SEGMENT), "a last segment numbered below the first: none");
+    }
+
+    @Test
+    void commitsAndChecksSegmentsAcrossTheTablesWrapAndAtTheTopOfThePositions()
+    {
+        final CircularStreamBuffer store = new CircularStreamBuffer(CAPACITY, 1, pool);
+        // Segment 7 takes the last slot; 8 and 9 take slots 0 and 1.
+        final long from = 7L * SEGMENT + 3;
+        assertTrue(store.isCommitted(from, from), "an empty range");
+        assertFalse(store.isCommitted(from, from + 1));
+        assertEquals(3, store.commit(from, from + 2 * SEGMENT));
+        assertTrue(store.isCommitted(from - 3, 10L * SEGMENT));
+        assertFalse(store.isCommitted(from - 3, 10L * SEGMENT + 1));
+        assertFalse(store.isCommitted(from - 4, 10L * SEGMENT));
+        assertEquals(0, store.commitNext(from, from + 2 * SEGMENT), "none missing");
+        assertEquals(1, store.commitNext(from, 10L * SEGMENT + 1), "the one after the wrap");
+
+        final CircularStreamBuffer top = new CircularStreamBuffer(CAPACITY, 1, pool);
+        assertEquals(2, top.commit(Long.MAX_VALUE - 20, Long.MAX_VALUE));
+        assertTrue(top.isCommitted(Long.MAX_VALUE - 20, Long.MAX_VALUE));
+        assertFalse(top.isCommitted(Long.MAX_VALUE - 40, Long.MAX_VALUE));
+    }
+
+    @Test
     void theWholeCapacityFitsWhateverTheOldestPosition()
     {
         final CircularStreamBuffer store = new CircularStreamBuffer(CAPACITY, 1, pool);
