@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 import static io.pacelink.hostile.Servers.await;
+import static io.pacelink.hostile.Servers.connectionCounter;
 import static io.pacelink.hostile.Servers.counter;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -94,7 +95,8 @@ class AckFrequencyHostileTest
                     writer.appendImmediateAck();
                 });
             }
-            await(() -> 36 == counter(server, "ack-frequency-ignored"), 5 * SECOND_NS, "the old frames ignored");
+            await(() -> 36 == connectionCounter(server, "ack-frequency-ignored"), 5 * SECOND_NS,
+                "the old frames ignored");
             peer.receiveFor(QUIET_NS);
             assertTrue(peer.largestAcknowledgedByServer() > 0, "still acknowledged");
             assertEquals(ConnectionState.CONNECTED, application.accepted.get(0).state());

@@ -54,8 +54,30 @@ final class Servers
      */
     static long counter(final Endpoint endpoint, final String name)
     {
+        final long value = valueOr(endpoint, name, Long.MIN_VALUE);
+        if (Long.MIN_VALUE == value)
+        {
+            throw new AssertionError("no counter named " + name);
+        }
+        return value;
+    }
+
+    /**
+     * @param endpoint an endpoint.
+     * @param name     a per-connection counter's name, e.g. {@code ack-frequency-ignored}.
+     * @return its value, or 0 while it is absent: a connection registers such a counter when it first holds a value
+     * other than 0 ({@link io.pacelink.transport.stats.ConnectionCounters}), and a reader takes an absent one as 0,
+     * as {@code pacelink stat} does.
+     */
+    static long connectionCounter(final Endpoint endpoint, final String name)
+    {
+        return valueOr(endpoint, name, 0);
+    }
+
+    private static long valueOr(final Endpoint endpoint, final String name, final long absentValue)
+    {
         final CountersReader reader = endpoint.countersReader();
-        final long[] value = {Long.MIN_VALUE};
+        final long[] value = {absentValue};
         reader.forEach((counterId, typeId, keyBuffer, label) ->
         {
             if (label.endsWith(": " + name))
@@ -63,10 +85,6 @@ final class Servers
                 value[0] = reader.getCounterValue(counterId);
             }
         });
-        if (Long.MIN_VALUE == value[0])
-        {
-            throw new AssertionError("no counter named " + name);
-        }
         return value[0];
     }
 
