@@ -18,9 +18,11 @@
 #   tokened    for `pacelink ping --echo`: TOKENED_RATE valid-MAC hellos a second for DURATION s from SOURCES
 #              addresses, spending every token a RETRY brings on a genuine hello and repeating it in between (the
 #              Diffie-Hellman work is what this costs the server), while `pacelink ping` sends a request every 0.2 s.
+#              The ping and `pacelink stat` (sampling the server every second) start TOOLS_LEAD s before the attack.
 #              Passes if the server's duty-cycle thread (the CLI servers run their endpoint on their main thread)
 #              used at most CPU_LIMIT % of a core over the flood, its longest duty cycle during the flood (its
-#              longest-recent-duty-cycle-ns, sampled every second) stayed at most DUTY_LIMIT_MS, its resident memory
+#              longest-recent-duty-cycle-ns, sampled every second from the flood's start on) stayed at most
+#              DUTY_LIMIT_MS, its resident memory
 #              SETTLE s after the flood was within RSS_LIMIT_MB of what it was before it (taken after a collection,
 #              `jcmd GC.run`, so that the launch's garbage is not in it), and the ping got every echo.
 #
@@ -39,7 +41,7 @@
 # probe, relay and ping), PROBE_PRIMING_MS (0: the probes' endpoints launch as clients do by default, unprimed, so
 # their first connects run on a cold JIT; ConnectProbe --priming-ms), MAX_RTTS (2), CPU_LIMIT (25), DUTY_LIMIT_MS
 # (20), RSS_LIMIT_MB (10), ATTACK_FROM (127.0.0.2: the attacker's first source address, its others consecutive),
-# ATTACK_NICE (19), RELAY_NICE (-10). The attacker, the relay and the probes stand for other hosts and the network
+# ATTACK_NICE (19), RELAY_NICE (-10), TOOLS_LEAD (3). The attacker, the relay and the probes stand for other hosts and the network
 # between them, but here they share the server's two cores: at nice 0 the attacker (a JVM building 20,000 hellos a
 # second) kept the server's duty-cycle thread waiting for a core for 0.4-0.7 s of each of the flood's first seconds,
 # and its longest duty cycles (30-40 ms) timed that wait, not the server's work (perf/FINDINGS.md, "The relay warmed
@@ -66,6 +68,7 @@ RSS_LIMIT_MB=${RSS_LIMIT_MB:-10}
 ATTACK_FROM=${ATTACK_FROM:-127.0.0.2}
 ATTACK_NICE=${ATTACK_NICE:-19}
 RELAY_NICE=${RELAY_NICE:--10}
+TOOLS_LEAD=${TOOLS_LEAD:-3}
 DURATION=60
 OUT=""
 CASES=half-open,tokened
@@ -95,7 +98,8 @@ while [ $# -gt 0 ]; do
     *) echo "flood.sh: unknown option '$1' (--help lists them)" >&2; exit 2 ;;
   esac
 done
-for n in DURATION SETTLE HALF_OPEN_RATE TOKENED_RATE SOURCES DELAY CPU_LIMIT DUTY_LIMIT_MS RSS_LIMIT_MB PROBE_PRIMING_MS; do
+for n in DURATION SETTLE HALF_OPEN_RATE TOKENED_RATE SOURCES DELAY CPU_LIMIT DUTY_LIMIT_MS RSS_LIMIT_MB PROBE_PRIMING_MS \
+  TOOLS_LEAD; do
   case "${!n}" in ''|*[!0-9]*) echo "flood.sh: $n must be a whole number, got '${!n}'" >&2; exit 2 ;; esac
 done
 case "$MAX_RTTS" in ''|*[!0-9.]*) echo "flood.sh: MAX_RTTS must be a number, got '$MAX_RTTS'" >&2; exit 2 ;; esac
@@ -237,19 +241,23 @@ tokened() {
   local rss_before
   rss_before=$(rss_kb "$SERVER_PID")
   grep -E '^(VmRSS|RssAnon|RssFile|RssShmem):' "/proc/$SERVER_PID/status" > "$OUT/$name.status.before.txt" 2>/dev/null
-  local pings=$((DURATION * 5))
-  local flood_start
-  flood_start=$(date +%s.%N)
+  # The legitimate client and the operator's sampler of the server's longest duty cycle of the last one to two
+  # seconds (every second) start TOOLS_LEAD s before the attack, as they would be running when an attack begins:
+  # started with it, their two JVMs' start-ups took half a core in the flood's first second, beside the server's own
+  # compiler, and the server's longest duty cycles timed its wait for a core (perf/FINDINGS.md, "The flood's first
+  # second"). Only the samples taken from the flood's start on are judged.
+  local pings=$(((DURATION + TOOLS_LEAD + 2) * 5))
   java $TOOL_OPTS -jar "$JAR" ping "127.0.0.1:$port" -c "$pings" -i 0.2 -W 10s -q > "$OUT/logs/$name.ping.log" 2>&1 &
   local ping_pid=$!
   PIDS+=("$ping_pid")
-  flood "$name" "$port" tokened "$TOKENED_RATE" "$SOURCES" || return 1
-  flood_start=$(date +%s.%N)
-  # The server's longest duty cycle of the last one to two seconds, sampled every second through the flood.
-  java $TOOL_OPTS -jar "$JAR" stat --json --pid "$SERVER_PID" --interval 1s --count "$DURATION" \
+  java $TOOL_OPTS -jar "$JAR" stat --json --pid "$SERVER_PID" --interval 1s --count "$((DURATION + TOOLS_LEAD + 2))" \
     > "$OUT/$name.duty.jsonl" 2>/dev/null &
   local duty_pid=$!
   PIDS+=("$duty_pid")
+  sleep "$TOOLS_LEAD"
+  flood "$name" "$port" tokened "$TOKENED_RATE" "$SOURCES" || return 1
+  local flood_start
+  flood_start=$(date +%s.%N)
   local rss_peak=$rss_before
   while kill -0 "$ATTACK_PID" 2>/dev/null; do
     local r
@@ -411,7 +419,10 @@ for c in cases.split(','):
             recent = []
             try:
                 for line in open(os.path.join(out, 'tokened.duty.jsonl')):
-                    value = endpoint(json.loads(line)).get('longest-recent-duty-cycle-ns')
+                    sample = json.loads(line)
+                    if not srv['flood_start'] * 1000 <= sample.get('time_ms', 0) <= srv['flood_end'] * 1000 + 1000:
+                        continue
+                    value = endpoint(sample).get('longest-recent-duty-cycle-ns')
                     if value is not None:
                         recent.append(value)
             except (OSError, ValueError):
