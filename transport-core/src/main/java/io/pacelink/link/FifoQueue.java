@@ -12,6 +12,12 @@ public final class FifoQueue implements BottleneckQueue
     private int limitPackets;
     private long limitBytes;
     private LinkPacket[] ring;
+    // Each queued packet's length and enqueue time beside it, so that a dequeue does not read the packet: it was
+    // written a queue's delay ago and is cold (BottleneckQueue.dequeuedLength).
+    private int[] lengths;
+    private long[] enqueueTimesNs;
+    private int lastDequeuedLength;
+    private long lastDequeuedEnqueueTimeNs;
     private int head;
     private int count;
     private long bytes;
@@ -25,6 +31,8 @@ public final class FifoQueue implements BottleneckQueue
     {
         limits(limitPackets, limitBytes);
         this.ring = new LinkPacket[INITIAL_CAPACITY];
+        this.lengths = new int[INITIAL_CAPACITY];
+        this.enqueueTimesNs = new long[INITIAL_CAPACITY];
     }
 
     /**
@@ -57,9 +65,13 @@ public final class FifoQueue implements BottleneckQueue
         {
             grow();
         }
-        ring[(head + count) & (ring.length - 1)] = packet;
+        final int tail = (head + count) & (ring.length - 1);
+        final int length = packet.length();
+        ring[tail] = packet;
+        lengths[tail] = length;
+        enqueueTimesNs[tail] = packet.enqueueTimeNs();
         count++;
-        bytes += packet.length();
+        bytes += length;
         return null;
     }
 
@@ -74,10 +86,32 @@ public final class FifoQueue implements BottleneckQueue
         }
         final LinkPacket packet = ring[head];
         ring[head] = null;
+        lastDequeuedLength = lengths[head];
+        lastDequeuedEnqueueTimeNs = enqueueTimesNs[head];
         head = (head + 1) & (ring.length - 1);
         count--;
-        bytes -= packet.length();
+        bytes -= lastDequeuedLength;
         return packet;
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>
+     * From this queue's own record, without reading the packet.
+     */
+    public int dequeuedLength(final LinkPacket packet)
+    {
+        return lastDequeuedLength;
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>
+     * From this queue's own record, without reading the packet.
+     */
+    public long dequeuedEnqueueTimeNs(final LinkPacket packet)
+    {
+        return lastDequeuedEnqueueTimeNs;
     }
 
     /**
@@ -107,11 +141,18 @@ public final class FifoQueue implements BottleneckQueue
     private void grow()
     {
         final LinkPacket[] larger = new LinkPacket[ring.length << 1];
+        final int[] largerLengths = new int[larger.length];
+        final long[] largerEnqueueTimesNs = new long[larger.length];
         for (int i = 0; i < count; i++)
         {
-            larger[i] = ring[(head + i) & (ring.length - 1)];
+            final int from = (head + i) & (ring.length - 1);
+            larger[i] = ring[from];
+            largerLengths[i] = lengths[from];
+            largerEnqueueTimesNs[i] = enqueueTimesNs[from];
         }
         ring = larger;
+        lengths = largerLengths;
+        enqueueTimesNs = largerEnqueueTimesNs;
         head = 0;
     }
 }

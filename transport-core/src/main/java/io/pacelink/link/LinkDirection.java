@@ -41,6 +41,7 @@ public final class LinkDirection
     private long delayNs;
     private boolean lossBadState;
     private LinkPacket inService;
+    private int inServiceLength;
     private long serviceCompleteNs = Long.MAX_VALUE;
     private long nextSequence;
     private long nextDepartureOrder;
@@ -385,7 +386,7 @@ public final class LinkDirection
             final long completeNs = serviceCompleteNs;
             final LinkPacket served = inService;
             counters.servedPackets++;
-            counters.servedBytes += served.length();
+            counters.servedBytes += inServiceLength;
             delayLine.add(deliveryTimeNs(completeNs), nextDepartureOrder++, served);
             startService(completeNs);
         }
@@ -402,13 +403,15 @@ public final class LinkDirection
         }
         else
         {
-            final long queueDelayNs = startNs - next.enqueueTimeNs();
+            // The queue's record, not the packet: it is cold until its delivery (BottleneckQueue.dequeuedLength).
+            inServiceLength = queue.dequeuedLength(next);
+            final long queueDelayNs = startNs - queue.dequeuedEnqueueTimeNs(next);
             counters.recordQueueDelay(queueDelayNs);
             if (null != queueDelayListener)
             {
                 queueDelayListener.onDequeued(next, queueDelayNs, startNs);
             }
-            serviceCompleteNs = bottleneck.serviceCompleteNs(startNs, next.length());
+            serviceCompleteNs = bottleneck.serviceCompleteNs(startNs, inServiceLength);
         }
     }
 
