@@ -78,12 +78,14 @@ final class SendReadiness
             return sendState;
         }
 
-        if (sendLog.hasUnsentData() && 0 == sendLog.sendableBytes() && !sendLog.hasRetransmission())
+        // One read of the application's tail for both questions (SendLog.unsentSendableBytes).
+        final long unsentSendableBytes = sendLog.unsentSendableBytes();
+        if (0 == unsentSendableBytes && !sendLog.hasRetransmission())
         {
             sendState |= LIMITED_BY_FLOW_CONTROL;
         }
         final boolean isWithinWindow = isWithinWindow();
-        if (hasAckElicitingWork())
+        if (hasAckElicitingWork(unsentSendableBytes))
         {
             sendState |= isWithinWindow ? WITHIN_WINDOW | SchedulableFlow.ACK_ELICITING : LIMITED_BY_CWND;
         }
@@ -103,14 +105,14 @@ final class SendReadiness
             lossRecovery.bytesInFlight() < lossRecovery.controller().congestionWindowBytes();
     }
 
-    private boolean hasAckElicitingWork()
+    private boolean hasAckElicitingWork(final long unsentSendableBytes)
     {
         if (controlFrames.isCreditPending() || controlFrames.isPingPending() || receipts.isPending() ||
             controlFrames.isNewTokenPending() || sendLog.hasRetransmission() || sendLog.isFinPending())
         {
             return true;
         }
-        return sendLog.hasUnsentData() && sendLog.sendableBytes() > 0;
+        return unsentSendableBytes > 0;
     }
 
     /**
