@@ -28,32 +28,6 @@ public interface BottleneckQueue
     LinkPacket dequeue(long nowNs);
 
     /**
-     * The length of a packet {@link #dequeue} just returned. A queue that kept its own record of each packet's length
-     * answers from it: the packet itself waited a queue's delay since it was last touched and is cold in the cache,
-     * while it waits the path's delay again before anything reads it (a simulated link holds every packet in flight,
-     * megabytes at 1 Gbit/s, so touching it at dequeue is a cache miss per packet).
-     *
-     * @param packet the packet {@link #dequeue} returned last.
-     * @return its length in bytes.
-     */
-    default int dequeuedLength(final LinkPacket packet)
-    {
-        return packet.length();
-    }
-
-    /**
-     * The time a packet {@link #dequeue} just returned was enqueued, from the queue's own record if it keeps one
-     * ({@link #dequeuedLength}).
-     *
-     * @param packet the packet {@link #dequeue} returned last.
-     * @return the time it was enqueued, {@link LinkPacket#enqueueTimeNs()}.
-     */
-    default long dequeuedEnqueueTimeNs(final LinkPacket packet)
-    {
-        return packet.enqueueTimeNs();
-    }
-
-    /**
      * @return packets queued.
      */
     int packetCount();

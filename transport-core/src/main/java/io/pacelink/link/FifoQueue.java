@@ -12,12 +12,6 @@ public final class FifoQueue implements BottleneckQueue
     private int limitPackets;
     private long limitBytes;
     private LinkPacket[] ring;
-    // Each queued packet's length and enqueue time beside it, so that a dequeue does not read the packet: it was
-    // written a queue's delay ago and is cold (BottleneckQueue.dequeuedLength).
-    private int[] lengths;
-    private long[] enqueueTimesNs;
-    private int lastDequeuedLength;
-    private long lastDequeuedEnqueueTimeNs;
     private int head;
     private int count;
     private long bytes;
@@ -31,8 +25,6 @@ public final class FifoQueue implements BottleneckQueue
     {
         limits(limitPackets, limitBytes);
         this.ring = new LinkPacket[INITIAL_CAPACITY];
-        this.lengths = new int[INITIAL_CAPACITY];
-        this.enqueueTimesNs = new long[INITIAL_CAPACITY];
     }
 
     /**
@@ -65,13 +57,9 @@ public final class FifoQueue implements BottleneckQueue
         {
             grow();
         }
-        final int tail = (head + count) & (ring.length - 1);
-        final int length = packet.length();
-        ring[tail] = packet;
-        lengths[tail] = length;
-        enqueueTimesNs[tail] = packet.enqueueTimeNs();
+        ring[(head + count) & (ring.length - 1)] = packet;
         count++;
-        bytes += length;
+        bytes += packet.length();
         return null;
     }
 
@@ -86,32 +74,10 @@ public final class FifoQueue implements BottleneckQueue
         }
         final LinkPacket packet = ring[head];
         ring[head] = null;
-        lastDequeuedLength = lengths[head];
-        lastDequeuedEnqueueTimeNs = enqueueTimesNs[head];
         head = (head + 1) & (ring.length - 1);
         count--;
-        bytes -= lastDequeuedLength;
+        bytes -= packet.length();
         return packet;
-    }
-
-    /**
-     * {@inheritDoc}
-     * <p>
-     * From this queue's own record, without reading the packet.
-     */
-    public int dequeuedLength(final LinkPacket packet)
-    {
-        return lastDequeuedLength;
-    }
-
-    /**
-     * {@inheritDoc}
-     * <p>
-     * From this queue's own record, without reading the packet.
-     */
-    public long dequeuedEnqueueTimeNs(final LinkPacket packet)
-    {
-        return lastDequeuedEnqueueTimeNs;
     }
 
     /**
@@ -141,18 +107,11 @@ public final class FifoQueue implements BottleneckQueue
     private void grow()
     {
         final LinkPacket[] larger = new LinkPacket[ring.length << 1];
-        final int[] largerLengths = new int[larger.length];
-        final long[] largerEnqueueTimesNs = new long[larger.length];
         for (int i = 0; i < count; i++)
         {
-            final int from = (head + i) & (ring.length - 1);
-            larger[i] = ring[from];
-            largerLengths[i] = lengths[from];
-            largerEnqueueTimesNs[i] = enqueueTimesNs[from];
+            larger[i] = ring[(head + i) & (ring.length - 1)];
         }
         ring = larger;
-        lengths = largerLengths;
-        enqueueTimesNs = largerEnqueueTimesNs;
         head = 0;
     }
 }

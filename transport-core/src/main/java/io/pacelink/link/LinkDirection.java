@@ -41,7 +41,6 @@ public final class LinkDirection
     private long delayNs;
     private boolean lossBadState;
     private LinkPacket inService;
-    private int inServiceLength;
     private long serviceCompleteNs = Long.MAX_VALUE;
     private long nextSequence;
     private long nextDepartureOrder;
@@ -386,7 +385,7 @@ public final class LinkDirection
             final long completeNs = serviceCompleteNs;
             final LinkPacket served = inService;
             counters.servedPackets++;
-            counters.servedBytes += inServiceLength;
+            counters.servedBytes += served.length();
             delayLine.add(deliveryTimeNs(completeNs), nextDepartureOrder++, served);
             startService(completeNs);
         }
@@ -403,15 +402,13 @@ public final class LinkDirection
         }
         else
         {
-            // The queue's record, not the packet: it is cold until its delivery (BottleneckQueue.dequeuedLength).
-            inServiceLength = queue.dequeuedLength(next);
-            final long queueDelayNs = startNs - queue.dequeuedEnqueueTimeNs(next);
+            final long queueDelayNs = startNs - next.enqueueTimeNs();
             counters.recordQueueDelay(queueDelayNs);
             if (null != queueDelayListener)
             {
                 queueDelayListener.onDequeued(next, queueDelayNs, startNs);
             }
-            serviceCompleteNs = bottleneck.serviceCompleteNs(startNs, inServiceLength);
+            serviceCompleteNs = bottleneck.serviceCompleteNs(startNs, next.length());
         }
     }
 

@@ -34,42 +34,6 @@ class FifoQueueTest
     }
 
     @Test
-    void answersADequeuedPacketsLengthAndEnqueueTimeFromItsOwnRecordAcrossGrowth()
-    {
-        final FifoQueue queue = new FifoQueue(Integer.MAX_VALUE, Long.MAX_VALUE);
-        final LinkPacket[] packets = new LinkPacket[200];
-        for (int i = 0; i < packets.length; i++)
-        {
-            packets[i] = new LinkPacket(300).length(1 + i);
-            packets[i].enqueueTimeNs(1_000L * i);
-            assertNull(queue.enqueue(packets[i], 1_000L * i));
-            // Written over after it was queued: the queue answers with what the packet held when it arrived, so it
-            // never reads the packet again (it is cold by its dequeue).
-            packets[i].length(0).enqueueTimeNs(-1);
-            if (i % 3 == 2)
-            {
-                final int head = i / 3;
-                assertSame(packets[head], queue.dequeue(1_000L * i));
-                assertEquals(1 + head, queue.dequeuedLength(packets[head]));
-                assertEquals(1_000L * head, queue.dequeuedEnqueueTimeNs(packets[head]));
-            }
-        }
-        long bytes = 0;
-        for (int i = packets.length / 3; i < packets.length; i++)
-        {
-            bytes += 1 + i;
-        }
-        assertEquals(bytes, queue.byteCount());
-        for (int head = packets.length / 3; head < packets.length; head++)
-        {
-            assertSame(packets[head], queue.dequeue(0));
-            assertEquals(1 + head, queue.dequeuedLength(packets[head]));
-            assertEquals(1_000L * head, queue.dequeuedEnqueueTimeNs(packets[head]));
-        }
-        assertEquals(0, queue.byteCount());
-    }
-
-    @Test
     void dropsTheArrivalWhenFull()
     {
         final FifoQueue queue = new FifoQueue(2, 250);
