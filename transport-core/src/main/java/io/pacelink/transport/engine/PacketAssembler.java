@@ -179,23 +179,18 @@ final class PacketAssembler
             streamLength = sendLog.retransmitLength(payloadRoom);
             isRetransmission = true;
         }
+        else if (payloadRoom > 0 && sendLog.sendableBytes() > 0)
+        {
+            streamOffset = sendLog.nextSendPosition();
+            streamLength = (int)Math.min(payloadRoom, sendLog.sendableBytes());
+        }
+        else if (sendLog.isFinPending())
+        {
+            streamOffset = sendLog.nextSendPosition();
+        }
         else
         {
-            // One read of the application's tail: what it checks is what is sent.
-            final long sendableBytes = payloadRoom > 0 ? sendLog.sendableBytes() : 0;
-            if (sendableBytes > 0)
-            {
-                streamOffset = sendLog.nextSendPosition();
-                streamLength = (int)Math.min(payloadRoom, sendableBytes);
-            }
-            else if (sendLog.isFinPending())
-            {
-                streamOffset = sendLog.nextSendPosition();
-            }
-            else
-            {
-                hasFrame = false;
-            }
+            hasFrame = false;
         }
 
         // Read the final position once: finish() may run on an application thread meanwhile.

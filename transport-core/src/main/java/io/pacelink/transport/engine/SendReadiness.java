@@ -78,14 +78,12 @@ final class SendReadiness
             return sendState;
         }
 
-        // One read of the application's tail for both questions (SendLog.unsentSendableBytes).
-        final long unsentSendableBytes = sendLog.unsentSendableBytes();
-        if (0 == unsentSendableBytes && !sendLog.hasRetransmission())
+        if (sendLog.hasUnsentData() && 0 == sendLog.sendableBytes() && !sendLog.hasRetransmission())
         {
             sendState |= LIMITED_BY_FLOW_CONTROL;
         }
         final boolean isWithinWindow = isWithinWindow();
-        if (hasAckElicitingWork(unsentSendableBytes))
+        if (hasAckElicitingWork())
         {
             sendState |= isWithinWindow ? WITHIN_WINDOW | SchedulableFlow.ACK_ELICITING : LIMITED_BY_CWND;
         }
@@ -105,14 +103,14 @@ final class SendReadiness
             lossRecovery.bytesInFlight() < lossRecovery.controller().congestionWindowBytes();
     }
 
-    private boolean hasAckElicitingWork(final long unsentSendableBytes)
+    private boolean hasAckElicitingWork()
     {
         if (controlFrames.isCreditPending() || controlFrames.isPingPending() || receipts.isPending() ||
             controlFrames.isNewTokenPending() || sendLog.hasRetransmission() || sendLog.isFinPending())
         {
             return true;
         }
-        return unsentSendableBytes > 0;
+        return sendLog.hasUnsentData() && sendLog.sendableBytes() > 0;
     }
 
     /**

@@ -834,33 +834,14 @@ public final class LossRecovery
         {
             return ERROR_ACK_OF_UNSENT_PACKET;
         }
-        return acknowledgesSkipped(ack, rangeCount) ? ERROR_ACK_OF_UNSENT_PACKET : 0;
-    }
-
-    /**
-     * Whether a remembered skipped number lies in an acknowledged range, in one merged pass: the ranges descend
-     * (validated above) and the remembered skips ascend, so both are walked once from their smallest end, instead
-     * of every skip checked against every range (up to the history's 32 numbers for each of an ACK frame's ranges,
-     * on every ACK).
-     */
-    private boolean acknowledgesSkipped(final AckRanges ack, final int rangeCount)
-    {
-        final int skippedCount = ring.rememberedSkippedCount();
-        int skip = 0;
-        for (int i = rangeCount - 1; i >= 0 && skip < skippedCount; i--)
+        for (int i = 0; i < rangeCount; i++)
         {
-            final long smallest = ack.rangeSmallest(i);
-            final long largest = ack.rangeLargest(i);
-            while (skip < skippedCount && ring.rememberedSkipped(skip) < smallest)
+            if (ring.containsSkipped(ack.rangeSmallest(i), ack.rangeLargest(i)))
             {
-                skip++;
-            }
-            if (skip < skippedCount && ring.rememberedSkipped(skip) <= largest)
-            {
-                return true;
+                return ERROR_ACK_OF_UNSENT_PACKET;
             }
         }
-        return false;
+        return 0;
     }
 
     private int markNewlyAcked(final AckRanges ack)

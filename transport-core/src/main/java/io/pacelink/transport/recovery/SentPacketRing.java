@@ -424,23 +424,6 @@ public final class SentPacketRing
     }
 
     /**
-     * @return how many recently skipped numbers are remembered, at most {@value #SKIPPED_HISTORY}.
-     */
-    public int rememberedSkippedCount()
-    {
-        return skippedCount;
-    }
-
-    /**
-     * @param index 0 for the oldest remembered skipped number, up to {@link #rememberedSkippedCount()} - 1.
-     * @return that number: they ascend with the index, as numbers are skipped in increasing order.
-     */
-    public long rememberedSkipped(final int index)
-    {
-        return skippedPacketNumbers[(skippedNext - skippedCount + index) & (SKIPPED_HISTORY - 1)];
-    }
-
-    /**
      * @param smallest smallest packet number of an acknowledged range.
      * @param largest  largest packet number of the range.
      * @return true if a recently skipped number lies in the range.

@@ -51,11 +51,6 @@ public final class SendLog
     /**
      * The range sets start empty and grow by doubling when gaps appear, so an idle connection holds none.
      */
-    /**
-     * {@link #unsentSendableBytes()} when nothing offered is unsent.
-     */
-    public static final long NO_UNSENT_DATA = -1;
-
     private static final int INITIAL_RANGES = 0;
 
     /**
@@ -476,20 +471,6 @@ public final class SendLog
     public long sendLimit()
     {
         return Math.min(connectionSendLimit, streamSendLimit);
-    }
-
-    /**
-     * What {@link #hasUnsentData()} and {@link #sendableBytes()} say together, from one read of the application's
-     * tail (an acquire of a field the application's thread writes): the send readiness asks both several times per
-     * duty cycle.
-     *
-     * @return {@link #NO_UNSENT_DATA} if nothing offered is unsent; otherwise {@link #sendableBytes()}, 0 when
-     * flow control holds all of it back.
-     */
-    public long unsentSendableBytes()
-    {
-        final long tail = tailPosition();
-        return tail > nextSendPosition ? Math.max(0, Math.min(tail, sendLimit()) - nextSendPosition) : NO_UNSENT_DATA;
     }
 
     /**

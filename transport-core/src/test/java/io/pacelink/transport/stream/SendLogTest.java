@@ -316,28 +316,6 @@ class SendLogTest
     }
 
     @Test
-    void unsentSendableBytesSaysBothFromOneReadOfTheTail()
-    {
-        final SendLog log = new SendLog(1024, 1000);
-        assertEquals(SendLog.NO_UNSENT_DATA, log.unsentSendableBytes(), "nothing offered");
-
-        offerRecords(log, 4, 96);
-        assertEquals(0, log.unsentSendableBytes(), "unsent, but flow control holds all of it back");
-        log.connectionSendLimit(250);
-        log.streamSendLimit(1_000);
-        assertEquals(250, log.unsentSendableBytes(), "the credit's part");
-        log.onSent(0, 250, false);
-        assertEquals(0, log.unsentSendableBytes(), "the credit spent");
-        log.connectionSendLimit(10_000);
-        assertEquals(150, log.unsentSendableBytes(), "the data offered's part");
-        log.onSent(250, 149, false);
-        assertEquals(1, log.unsentSendableBytes(), "one byte left");
-        log.onSent(399, 1, false);
-        assertEquals(SendLog.NO_UNSENT_DATA, log.unsentSendableBytes(), "all sent");
-        assertFalse(log.hasUnsentData());
-    }
-
-    @Test
     void shouldCarryFinOnTheFrameEndingAtTheFinalPosition()
     {
         final SendLog log = openLog();
