@@ -127,6 +127,33 @@ class LossRecoveryTest
     }
 
     @Test
+    void aSkippedNumberInAnyOfAnAcksRangesIsAnErrorWithTheSkipHistoryWrapped()
+    {
+        // Numbers 1, 4, 7, ... 3k + 1 are skipped: 40 skips, more than the ring remembers (32), so the history wraps
+        // and the oldest eight (1 to 22) are forgotten. Sent: every number not of the form 3k + 1, from 0 to 119.
+        for (long pn = 0; pn < 120; pn++)
+        {
+            if (pn % 3 != 1)
+            {
+                driver.sendAtMs(pn, pn);
+            }
+        }
+
+        // A skip in only the lowest, only a middle or only the highest of several ranges, or at the edge of a range
+        // (25, the oldest remembered): each is an error, and nothing changes.
+        assertEquals(LossRecovery.ERROR_ACK_OF_UNSENT_PACKET, driver.ackAtMs(200, 119, 119, 98, 99, 60, 61));
+        assertEquals(LossRecovery.ERROR_ACK_OF_UNSENT_PACKET, driver.ackAtMs(200, 119, 119, 60, 62, 27, 27));
+        assertEquals(LossRecovery.ERROR_ACK_OF_UNSENT_PACKET, driver.ackAtMs(200, 117, 118, 99, 99, 27, 27));
+        assertEquals(LossRecovery.ERROR_ACK_OF_UNSENT_PACKET, driver.ackAtMs(200, 119, 119, 24, 26));
+        assertTrue(driver.log.isEmpty());
+        assertEquals(-1, lossRecovery.largestAckedPacketNumber());
+        // Ranges between the skips pass; a forgotten skip (22) is no longer caught, as before: the history's 32 are
+        // what is checked.
+        assertEquals(4, driver.ackAtMs(200, 119, 119, 117, 117, 21, 23));
+        assertEquals(List.of(119L, 117L, 23L, 21L), listener.acked);
+    }
+
+    @Test
     void anRttSampleBelowTheFloorIsRejected()
     {
         final RecoveryDriver floored = new RecoveryDriver(new RecoveryConfig().minRttSampleNs(ms(1)), ms(5));
