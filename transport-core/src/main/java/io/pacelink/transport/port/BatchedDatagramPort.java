@@ -109,6 +109,11 @@ public final class BatchedDatagramPort implements DatagramPort
     private Thread slackSetFor;
     private boolean isKnownEmpty;
     private boolean isLastReceiveDrained;
+    /**
+     * The last {@code recvmmsg} found the socket empty and no wait has happened since: the next one asks for one
+     * datagram ({@link #receive(ReceiveBatch, int)}).
+     */
+    private boolean isAfterEmptyReceive;
 
     private ReceiveBatch handlerBatch;
     private ReceiveBatch pendingBatch;
@@ -278,7 +283,14 @@ public final class BatchedDatagramPort implements DatagramPort
             stats.skippedReceives++;
             return batch.size();
         }
-        final int slots = Math.min(Math.min(maxEntries, NativeUdp.MAX_BATCH), batch.buffer().capacity() / slotBytes);
+        // Right after a receive that found the socket empty, with no wait in between (a busy-spinning loop), what
+        // arrives next is most often one datagram, a request or its response: asking for up to 64 would make the
+        // kernel copy in the second header and look at the socket again after it, only to stop at EAGAIN (Linux
+        // do_recvmmsg), on the path of every such arrival. So that receive asks for one; a burst behind it is read
+        // by the next receive, which asks for all. A wait that saw the socket readable is followed by a whole
+        // receive, which can then tell that it drained the socket (skipReceiveIfDrained).
+        final int bound = isAfterEmptyReceive ? 1 : NativeUdp.MAX_BATCH;
+        final int slots = Math.min(Math.min(maxEntries, bound), batch.buffer().capacity() / slotBytes);
         if (slots <= 0)
         {
             return batch.size();
@@ -292,9 +304,10 @@ public final class BatchedDatagramPort implements DatagramPort
         }
         stats.receiveCalls++;
         final int received = NativeUdp.receive(fd, receiveHeadersAddress, receiveDescriptorsAddress, slots);
+        isAfterEmptyReceive = -NativeUdp.EAGAIN == received || 0 == received;
         if (received <= 0)
         {
-            isLastReceiveDrained = -NativeUdp.EAGAIN == received || 0 == received;
+            isLastReceiveDrained = isAfterEmptyReceive;
             onReceiveFailure(batch, received);
             return batch.size();
         }
@@ -780,6 +793,7 @@ public final class BatchedDatagramPort implements DatagramPort
         }
         setTimerSlack();
         final int result = NativeUdp.await(fd, eventFd, Math.max(0, timeoutNs));
+        isAfterEmptyReceive = false;
         isKnownEmpty = result >= 0 && 0 == (result & (NativeUdp.AWAIT_READABLE | NativeUdp.AWAIT_INTERRUPTED));
         return stats.onWait(Math.max(0, result) & (READABLE | WOKEN));
     }
@@ -810,8 +824,9 @@ public final class BatchedDatagramPort implements DatagramPort
         }
         setTimerSlack();
         final int result = NativeUdp.await(-1, eventFd, Math.max(0, timeoutNs));
-        // The socket was not polled: arrivals were held in it on purpose, so the next receive must look.
+        // The socket was not polled: arrivals were held in it on purpose, so the next receive must look, for all.
         isKnownEmpty = false;
+        isAfterEmptyReceive = false;
         return stats.onWait(Math.max(0, result) & (READABLE | WOKEN));
     }
 

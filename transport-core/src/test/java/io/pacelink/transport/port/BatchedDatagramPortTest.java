@@ -199,6 +199,119 @@ class BatchedDatagramPortTest
         assertEquals(0, receiver.stats().groSuperDatagrams());
     }
 
+    /**
+     * A receive right after one that found the socket empty, with no wait in between (a busy-spinning loop), asks
+     * the kernel for one message; the receive after it asks for all again, and so does one after a wait. Loopback
+     * delivers a datagram into the receiving socket before the send returns (the send's softirq), so the counts do
+     * not depend on timing.
+     */
+    @Test
+    void aReceiveRightAfterAnEmptyOneAsksForOneMessageAndTheNextForTheRest()
+    {
+        final BatchedDatagramPort sender = open(LOOPBACK, false);
+        final BatchedDatagramPort receiver = open(LOOPBACK, true);
+        final ReceiveBatch batch = receiver.newReceiveBatch(64);
+        final PortStats stats = receiver.stats();
+        int index = 0;
+        for (int round = 0; round < 3; round++)
+        {
+            assertEquals(0, receiver.receive(batch, 64), "nothing sent yet");
+            final long emptiesBefore = stats.emptyReceives();
+            final long callsBefore = stats.receiveCalls();
+            index = sendRun(sender, receiver, index, 5);
+            assertEquals(1, receiver.receive(batch, 64), "one datagram after an empty receive");
+            assertArrayEquals(expected(index - 5, SIZE), copy(batch, 0));
+            assertEquals(4, receiver.receive(batch, 64), "the rest at once");
+            for (int i = 0; i < 4; i++)
+            {
+                assertArrayEquals(expected(index - 4 + i, SIZE), copy(batch, i));
+            }
+            assertEquals(0, receiver.receive(batch, 64));
+            assertEquals(callsBefore + 3, stats.receiveCalls());
+            assertEquals(emptiesBefore + 1, stats.emptyReceives());
+
+            // After a wait, the receive asks for all: it can then tell that it drained the socket.
+            index = sendRun(sender, receiver, index, 5);
+            assertTrue(0 != (receiver.awaitReadable(TIMEOUT_NS) & DatagramPort.READABLE));
+            assertEquals(5, receiver.receive(batch, 64), "all five after the wait");
+            for (int i = 0; i < 5; i++)
+            {
+                assertArrayEquals(expected(index - 5 + i, SIZE), copy(batch, i));
+            }
+        }
+        assertEquals(30, stats.datagramsReceived());
+        assertEquals(0, stats.truncatedDropped());
+        assertEquals(0, stats.receiveErrors());
+    }
+
+    /**
+     * Hostile input on a receive that asks for one message: a datagram longer than the slot (cut by the kernel) is
+     * dropped and counted, never handed on; a GRO super-datagram of garbage is still the one message and split into
+     * all its segments; an empty datagram is handed on as one.
+     */
+    @Test
+    void aReceiveOfOneMessageDropsAnOversizedDatagramAndSplitsAWholeSuperDatagram() throws IOException
+    {
+        final BatchedDatagramPort receiver = new BatchedDatagramPort(LOOPBACK, 1 << 20, 1 << 20, true, 2048);
+        opened.add(receiver);
+        final BatchedDatagramPort attacker = open(LOOPBACK, true);
+        final ReceiveBatch batch = receiver.newReceiveBatch(64);
+        final PortStats stats = receiver.stats();
+        try (DatagramChannel raw = DatagramChannel.open(StandardProtocolFamily.INET))
+        {
+            assertEquals(0, receiver.receive(batch, 64));
+            raw.send(ByteBuffer.allocate(3000), receiver.localAddress());
+            raw.send(ByteBuffer.allocate(0), receiver.localAddress());
+            assertEquals(0, receiver.receive(batch, 64), "the cut datagram alone, dropped");
+            assertEquals(1, stats.truncatedDropped());
+            assertEquals(1, receiver.receive(batch, 64), "then the empty one");
+            assertEquals(0, batch.length(0));
+
+            assertEquals(0, receiver.receive(batch, 64));
+            final SendBatch garbage = new SendBatch(64, 64 * 8);
+            for (int i = 0; i < 40; i++)
+            {
+                garbage.buffer().putByte(garbage.nextOffset(), (byte)(0xA0 + i));
+                garbage.commit(1, receiver.localAddress(), 2);
+            }
+            assertEquals(40, attacker.send(garbage));
+            final long superBefore = stats.groSuperDatagrams();
+            final long callsBefore = stats.receiveCalls();
+            final List<Integer> ones = new ArrayList<>();
+            while (ones.size() < 40 && stats.receiveCalls() - callsBefore < 8)
+            {
+                receiver.receive(batch, 64);
+                for (int i = 0; i < batch.size(); i++)
+                {
+                    assertEquals(1, batch.length(i));
+                    assertEquals(2, batch.ecnCodepoint(i));
+                    ones.add(batch.buffer().getByte(batch.offset(i)) & 0xff);
+                }
+            }
+            final List<Integer> expectedOnes = new ArrayList<>();
+            for (int i = 0; i < 40; i++)
+            {
+                expectedOnes.add(0xA0 + i);
+            }
+            assertEquals(expectedOnes, ones);
+            assertTrue(stats.groSuperDatagrams() - superBefore >= 1, "coalesced by GRO");
+        }
+        assertEquals(1, stats.truncatedDropped());
+        assertEquals(0, stats.receiveErrors());
+    }
+
+    private static int sendRun(
+        final BatchedDatagramPort sender, final BatchedDatagramPort receiver, final int first, final int count)
+    {
+        final SendBatch batch = new SendBatch(64, 64 * SIZE);
+        for (int i = 0; i < count; i++)
+        {
+            write(batch, first + i, SIZE, receiver.localAddress(), 0);
+        }
+        assertEquals(count, sender.send(batch));
+        return first + count;
+    }
+
     @Test
     void theBatchedAndTheNioPortCarryTheSameTrafficAlike() throws IOException
     {
