@@ -24,7 +24,9 @@ import java.net.SocketException;
  * No garbage per call: batches are described in two direct descriptor arrays the JNI shim ({@link NativeUdp}) reads
  * and writes, addresses go through {@link SocketAddressCodec}'s caches, and received datagrams land in the batch's own
  * buffer, one 64 KiB slot per message. A receive whose GRO segments do not all fit the batch keeps the rest and
- * hands it over at the next receive (into the same batch) before it reads the socket again.
+ * hands it over at the next receive (into the same batch) before it reads the socket again. A receive right after one
+ * that found the socket empty, with no wait in between, asks {@code recvmmsg} for one message, the receive after it
+ * for all again (docs/io.md, "Receive").
  * <p>
  * Errors never escape, as on {@link NioDatagramPort}: a datagram that cannot be sent is counted and dropped like a
  * loss; a GSO send the route refuses ({@code EIO}: a device without checksum offload; {@code EINVAL}) turns GSO off
