@@ -24,7 +24,9 @@ import java.net.SocketException;
  * No garbage per call: batches are described in two direct descriptor arrays the JNI shim ({@link NativeUdp}) reads
  * and writes, addresses go through {@link SocketAddressCodec}'s caches, and received datagrams land in the batch's own
  * buffer, one 64 KiB slot per message. A receive whose GRO segments do not all fit the batch keeps the rest and
- * hands it over at the next receive (into the same batch) before it reads the socket again.
+ * hands it over at the next receive (into the same batch) before it reads the socket again. A receive right after one
+ * that found the socket empty, with no wait in between, asks {@code recvmmsg} for one message while the last burst
+ * between two empty receives was one message, the receive after it for all again (docs/io.md, "Receive").
  * <p>
  * Errors never escape, as on {@link NioDatagramPort}: a datagram that cannot be sent is counted and dropped like a
  * loss; a GSO send the route refuses ({@code EIO}: a device without checksum offload; {@code EINVAL}) turns GSO off
@@ -109,6 +111,21 @@ public final class BatchedDatagramPort implements DatagramPort
     private Thread slackSetFor;
     private boolean isKnownEmpty;
     private boolean isLastReceiveDrained;
+    /**
+     * The last {@code recvmmsg} found the socket empty and no wait has happened since: the next one may ask for one
+     * message ({@link #receive(ReceiveBatch, int)}).
+     */
+    private boolean isAfterEmptyReceive;
+    /**
+     * Messages the receives since the last empty one read (up to 64: only one or more matters): the burst in
+     * progress.
+     */
+    private int burstMessages;
+    /**
+     * The last burst between two empty receives was one message (or none has been seen): the traffic is lone
+     * arrivals, requests and responses, and a receive after an empty one asks for one message.
+     */
+    private boolean isLoneArrivalTraffic = true;
 
     private ReceiveBatch handlerBatch;
     private ReceiveBatch pendingBatch;
@@ -278,7 +295,15 @@ public final class BatchedDatagramPort implements DatagramPort
             stats.skippedReceives++;
             return batch.size();
         }
-        final int slots = Math.min(Math.min(maxEntries, NativeUdp.MAX_BATCH), batch.buffer().capacity() / slotBytes);
+        // Right after a receive that found the socket empty, with no wait in between (a busy-spinning loop), in
+        // traffic whose last burst was one message (requests and responses), what arrives next is most often one
+        // datagram: asking for up to 64 would make the kernel copy in the second header and look at the socket
+        // again after it, only to stop at EAGAIN (Linux do_recvmmsg), on the path of every such arrival. So that
+        // receive asks for one; a burst behind it is read by the next receive, which asks for all, and turns the
+        // rule off until a burst of one message again. A wait that saw the socket readable is followed by a whole
+        // receive, which can then tell that it drained the socket (skipReceiveIfDrained).
+        final int bound = isAfterEmptyReceive && isLoneArrivalTraffic ? 1 : NativeUdp.MAX_BATCH;
+        final int slots = Math.min(Math.min(maxEntries, bound), batch.buffer().capacity() / slotBytes);
         if (slots <= 0)
         {
             return batch.size();
@@ -292,13 +317,20 @@ public final class BatchedDatagramPort implements DatagramPort
         }
         stats.receiveCalls++;
         final int received = NativeUdp.receive(fd, receiveHeadersAddress, receiveDescriptorsAddress, slots);
+        isAfterEmptyReceive = -NativeUdp.EAGAIN == received || 0 == received;
+        if (isAfterEmptyReceive && burstMessages > 0)
+        {
+            isLoneArrivalTraffic = 1 == burstMessages;
+            burstMessages = 0;
+        }
         if (received <= 0)
         {
-            isLastReceiveDrained = -NativeUdp.EAGAIN == received || 0 == received;
+            isLastReceiveDrained = isAfterEmptyReceive;
             onReceiveFailure(batch, received);
             return batch.size();
         }
         isLastReceiveDrained = received < slots;
+        burstMessages = Math.min(burstMessages + received, NativeUdp.MAX_BATCH); // one, or more: no overflow
         pendingBatch = batch;
         pendingMessages = received;
         pendingIndex = 0;
@@ -780,6 +812,7 @@ public final class BatchedDatagramPort implements DatagramPort
         }
         setTimerSlack();
         final int result = NativeUdp.await(fd, eventFd, Math.max(0, timeoutNs));
+        isAfterEmptyReceive = false;
         isKnownEmpty = result >= 0 && 0 == (result & (NativeUdp.AWAIT_READABLE | NativeUdp.AWAIT_INTERRUPTED));
         return stats.onWait(Math.max(0, result) & (READABLE | WOKEN));
     }
@@ -810,8 +843,9 @@ public final class BatchedDatagramPort implements DatagramPort
         }
         setTimerSlack();
         final int result = NativeUdp.await(-1, eventFd, Math.max(0, timeoutNs));
-        // The socket was not polled: arrivals were held in it on purpose, so the next receive must look.
+        // The socket was not polled: arrivals were held in it on purpose, so the next receive must look, for all.
         isKnownEmpty = false;
+        isAfterEmptyReceive = false;
         return stats.onWait(Math.max(0, result) & (READABLE | WOKEN));
     }
 

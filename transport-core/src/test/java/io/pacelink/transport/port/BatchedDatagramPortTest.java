@@ -199,6 +199,146 @@ class BatchedDatagramPortTest
         assertEquals(0, receiver.stats().groSuperDatagrams());
     }
 
+    /**
+     * A receive right after one that found the socket empty, with no wait in between (a busy-spinning loop), asks
+     * the kernel for one message while the last burst between two empty receives was one message; the receive after
+     * it asks for all again. A burst of more turns the rule off until a burst of one; a receive after a wait always
+     * asks for all. Loopback delivers a datagram into the receiving socket before the send returns (the send's
+     * softirq), so the counts do not depend on timing.
+     */
+    @Test
+    void aReceiveRightAfterAnEmptyOneAsksForOneMessageWhileTheTrafficIsLoneArrivals()
+    {
+        final BatchedDatagramPort sender = open(LOOPBACK, false);
+        final BatchedDatagramPort receiver = open(LOOPBACK, true);
+        final ReceiveBatch batch = receiver.newReceiveBatch(64);
+        final PortStats stats = receiver.stats();
+        int index = 0;
+        assertEquals(0, receiver.receive(batch, 64), "nothing sent yet");
+        for (int round = 0; round < 3; round++)
+        {
+            // Lone arrivals: each read alone, then an empty receive.
+            for (int lone = 0; lone < 3; lone++)
+            {
+                index = sendRun(sender, receiver, index, 1);
+                assertEquals(1, receiver.receive(batch, 64));
+                assertArrayEquals(expected(index - 1, SIZE), copy(batch, 0));
+                assertEquals(0, receiver.receive(batch, 64));
+            }
+            // After a burst of one, a burst of five: one datagram, then the rest at once.
+            final long callsBefore = stats.receiveCalls();
+            index = sendRun(sender, receiver, index, 5);
+            assertEquals(1, receiver.receive(batch, 64), "one datagram after an empty receive");
+            assertArrayEquals(expected(index - 5, SIZE), copy(batch, 0));
+            assertEquals(4, receiver.receive(batch, 64), "the rest at once");
+            for (int i = 0; i < 4; i++)
+            {
+                assertArrayEquals(expected(index - 4 + i, SIZE), copy(batch, i));
+            }
+            assertEquals(0, receiver.receive(batch, 64));
+            assertEquals(callsBefore + 3, stats.receiveCalls());
+
+            // After a burst of five, the next burst is read whole.
+            index = sendRun(sender, receiver, index, 5);
+            assertEquals(5, receiver.receive(batch, 64), "all five after a burst");
+            for (int i = 0; i < 5; i++)
+            {
+                assertArrayEquals(expected(index - 5 + i, SIZE), copy(batch, i));
+            }
+            assertEquals(0, receiver.receive(batch, 64));
+
+            // A lone arrival turns the rule on again, but a receive after a wait asks for all.
+            index = sendRun(sender, receiver, index, 1);
+            assertEquals(1, receiver.receive(batch, 64));
+            assertEquals(0, receiver.receive(batch, 64));
+            index = sendRun(sender, receiver, index, 5);
+            assertTrue(0 != (receiver.awaitReadable(TIMEOUT_NS) & DatagramPort.READABLE));
+            assertEquals(5, receiver.receive(batch, 64), "all five after the wait");
+            for (int i = 0; i < 5; i++)
+            {
+                assertArrayEquals(expected(index - 5 + i, SIZE), copy(batch, i));
+            }
+            // That burst of five (counted from the lone one's empty receive) turns the rule off.
+            assertEquals(0, receiver.receive(batch, 64));
+            index = sendRun(sender, receiver, index, 1);
+            assertEquals(1, receiver.receive(batch, 64));
+            assertEquals(0, receiver.receive(batch, 64));
+        }
+        assertEquals(index, stats.datagramsReceived());
+        assertEquals(0, stats.truncatedDropped());
+        assertEquals(0, stats.receiveErrors());
+    }
+
+    /**
+     * Hostile input on a receive that asks for one message: a GRO super-datagram of garbage is still the one message
+     * and split into all its segments; a datagram longer than the slot (cut by the kernel) is dropped and counted,
+     * never handed on; an empty datagram is handed on as one.
+     */
+    @Test
+    void aReceiveOfOneMessageSplitsAWholeSuperDatagramAndDropsAnOversizedDatagram() throws IOException
+    {
+        final BatchedDatagramPort receiver = new BatchedDatagramPort(LOOPBACK, 1 << 20, 1 << 20, true, 2048);
+        opened.add(receiver);
+        final BatchedDatagramPort attacker = open(LOOPBACK, true);
+        final ReceiveBatch batch = receiver.newReceiveBatch(64);
+        final PortStats stats = receiver.stats();
+
+        assertEquals(0, receiver.receive(batch, 64));
+        final SendBatch garbage = new SendBatch(64, 64 * 8);
+        for (int i = 0; i < 40; i++)
+        {
+            garbage.buffer().putByte(garbage.nextOffset(), (byte)(0xA0 + i));
+            garbage.commit(1, receiver.localAddress(), 2);
+        }
+        assertEquals(40, attacker.send(garbage));
+        assertEquals(1, attacker.stats().sendCalls());
+        final long callsBefore = stats.receiveCalls();
+        final List<Integer> ones = new ArrayList<>();
+        while (ones.size() < 40 && stats.receiveCalls() - callsBefore < 8)
+        {
+            receiver.receive(batch, 64);
+            for (int i = 0; i < batch.size(); i++)
+            {
+                assertEquals(1, batch.length(i));
+                assertEquals(2, batch.ecnCodepoint(i));
+                ones.add(batch.buffer().getByte(batch.offset(i)) & 0xff);
+            }
+        }
+        final List<Integer> expectedOnes = new ArrayList<>();
+        for (int i = 0; i < 40; i++)
+        {
+            expectedOnes.add(0xA0 + i);
+        }
+        assertEquals(expectedOnes, ones);
+        assertEquals(1, stats.groSuperDatagrams(), "one GSO message, one GRO super-datagram");
+        assertEquals(1, stats.receiveCalls() - callsBefore, "the one message is the whole super-datagram");
+        assertEquals(0, receiver.receive(batch, 64));
+
+        try (DatagramChannel raw = DatagramChannel.open(StandardProtocolFamily.INET))
+        {
+            raw.send(ByteBuffer.allocate(3000), receiver.localAddress());
+            raw.send(ByteBuffer.allocate(0), receiver.localAddress());
+            assertEquals(0, receiver.receive(batch, 64), "the cut datagram alone, dropped");
+            assertEquals(1, stats.truncatedDropped());
+            assertEquals(1, receiver.receive(batch, 64), "then the empty one");
+            assertEquals(0, batch.length(0));
+        }
+        assertEquals(1, stats.truncatedDropped());
+        assertEquals(0, stats.receiveErrors());
+    }
+
+    private static int sendRun(
+        final BatchedDatagramPort sender, final BatchedDatagramPort receiver, final int first, final int count)
+    {
+        final SendBatch batch = new SendBatch(64, 64 * SIZE);
+        for (int i = 0; i < count; i++)
+        {
+            write(batch, first + i, SIZE, receiver.localAddress(), 0);
+        }
+        assertEquals(count, sender.send(batch));
+        return first + count;
+    }
+
     @Test
     void theBatchedAndTheNioPortCarryTheSameTrafficAlike() throws IOException
     {
