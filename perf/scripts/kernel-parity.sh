@@ -34,8 +34,10 @@
 #   EMU_RT      emulator scheduling (default "--rt 20": SCHED_FIFO for its two forwarding threads)
 #   NICE        niceness of the endpoints (default -10)
 #   LAUNCH      how the Pacelink endpoints start (default "bin"): "bin" runs them the way users run the CLI,
-#               through bin/pacelink with PACELINK_JAR set to the jar (and the class-data-sharing archive beside it,
-#               <jar>.jsa, which `mvn package` builds, or a JDK 25 AOT cache <jar>.aot when built with -Paot); "jar"
+#               through bin/pacelink with PACELINK_JAR set to the jar — the bin/pacelink of the jar's own checkout
+#               (<checkout>/examples/target/pacelink.jar) when there is one, else this checkout's — so with the
+#               class-data-sharing archive beside it, <jar>.jsa, which `mvn package` builds, or on JDK 25 with perf's
+#               AOT cache <jar>.perf.aot, which that bin/pacelink builds once, before the first test; "jar"
 #               runs `java -jar JAR` as this script did before (no archive: the JVM spins the CLI's lambdas and loads
 #               every class from the jar at start, which is C2's largest compile in the first second)
 #   JAVA_OPTS   extra JVM options for both Pacelink processes (e.g. -XX:StartFlightRecording=...)
@@ -211,13 +213,21 @@ trap 'exit 130' INT TERM
 
 in_ns() { local ns=$1; shift; ip netns exec "$ns" nice -n "$NICE" "$@"; }
 
+# launcher JAR: the bin/pacelink of JAR's own checkout (JAR at <checkout>/examples/target/), which starts that build
+# as its users start it, else this checkout's.
+launcher() {
+  local own
+  own=$(cd "$(dirname "$1")/../.." 2>/dev/null && pwd)/bin/pacelink
+  if [ -x "$own" ]; then echo "$own"; else echo "$REPO/bin/pacelink"; fi
+}
+
 # pacelink_cmd JAR JAVA_OPTS: sets PL_CMD to the command that starts the CLI from JAR (LAUNCH above); its arguments
 # follow it. bin/pacelink execs the JVM, so the process started is the JVM itself (thread_cpu.py and /usr/bin/time see
 # it).
 PL_CMD=()
 pacelink_cmd() {
   if [ "$LAUNCH" = bin ]; then
-    PL_CMD=(env "PACELINK_JAR=$1" "PACELINK_JAVA_OPTS=$2" "$REPO/bin/pacelink")
+    PL_CMD=(env "PACELINK_JAR=$1" "PACELINK_JAVA_OPTS=$2" "$(launcher "$1")")
   else
     # shellcheck disable=SC2206 # JAVA_OPTS holds several options
     PL_CMD=(java $2 -jar "$1")
@@ -316,6 +326,14 @@ run_one() {
 
 ns_setup
 log "kernel parity: paths [$PATHS], controllers [$CCS], $RUNS runs of ${DURATION}s after ${OMIT}s omitted, out $OUT, load $(loadavg)"
+# A launcher that builds perf's AOT cache the first time (JDK 25) does it now, before the first test, outside the
+# namespaces and the emulator's time: `perf --help` starts as a test's ends do.
+if [ "$LAUNCH" = bin ]; then
+  for jar in "$JAR" ${BASELINE_JAR:+"$BASELINE_JAR"}; do
+    log "launcher for $jar: $(launcher "$jar")"
+    PACELINK_JAR="$jar" "$(launcher "$jar")" perf --help > /dev/null || log "$(launcher "$jar") perf --help failed"
+  done
+fi
 log "emulator $NETEM_TUN $EMU_RT; started by $([ "$LAUNCH" = bin ] && echo bin/pacelink || echo 'java -jar'); jar $JAR${JAVA_OPTS:+ with $JAVA_OPTS}${BASELINE_JAR:+; baseline jar $BASELINE_JAR}${BASELINE_JAR:+${BASELINE_JAVA_OPTS:+ with $BASELINE_JAVA_OPTS}}; $(java -version 2>&1 | head -1); $(uname -r)"
 for run in $(seq 1 "$RUNS"); do
   for path in $PATHS; do

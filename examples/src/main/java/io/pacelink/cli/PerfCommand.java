@@ -1,6 +1,7 @@
 package io.pacelink.cli;
 
 import io.pacelink.cli.net.TransportFailure;
+import io.pacelink.cli.perf.LoopbackTraining;
 import io.pacelink.cli.perf.PerfClient;
 import io.pacelink.cli.perf.PerfParameters;
 import io.pacelink.cli.perf.PerfRun;
@@ -20,6 +21,7 @@ import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
@@ -153,6 +155,12 @@ public final class PerfCommand implements Callable<Integer>
             "for a server, which mostly receives).")
     private Duration prime;
 
+    @Option(names = "--aot-training", hidden = true, split = ",", paramLabel = "CC[,CC...]",
+        description = "Client of 127.0.0.1 only: serve the test in this process too (a one-off server on a free " +
+            "loopback port), once per controller named, each as -C would: the training run of the JDK 25 " +
+            "ahead-of-time cache (config/aot/build-perf-cache.sh), whose method profiles then hold both ends' paths.")
+    private List<String> trainingControllers;
+
     public Integer call() throws FileNotFoundException
     {
         if (server == (null != host))
@@ -221,14 +229,25 @@ public final class PerfCommand implements Callable<Integer>
                 "steady state to start");
         }
         final String cc = null == congestionControl ? new PacelinkContext().congestionControl() : congestionControl;
-        CongestionControlRegistry.load().factory(cc); // fail fast on a typo, listing what there is
-        final PerfParameters parameters = new PerfParameters(cc, durationNs, null == bytes ? 0 : bytes.bytes(),
-            parallel, reverse, bidir, length.intBytes(), bitrate.bitsPerSecond(), intervalNs, serverOutput,
-            null != plot, 0 == omitNs ? 0 : DurationCap.capNs("--omit", omitNs));
-        final String problem = parameters.problem();
-        if (null != problem)
+        final List<String> controllers = null == trainingControllers ? List.of(cc) : trainingControllers;
+        if (null != trainingControllers && null != congestionControl)
         {
-            throw new IllegalArgumentException(problem);
+            throw new IllegalArgumentException("--aot-training names the controllers: give it or -C, not both");
+        }
+        final List<PerfParameters> tests = new ArrayList<>();
+        for (final String controller : controllers)
+        {
+            CongestionControlRegistry.load().factory(controller); // fail fast on a typo, listing what there is
+            final PerfParameters parameters = new PerfParameters(controller, durationNs,
+                null == bytes ? 0 : bytes.bytes(), parallel, reverse, bidir, length.intBytes(),
+                bitrate.bitsPerSecond(), intervalNs, serverOutput, null != plot,
+                0 == omitNs ? 0 : DurationCap.capNs("--omit", omitNs));
+            final String problem = parameters.problem();
+            if (null != problem)
+            {
+                throw new IllegalArgumentException(problem);
+            }
+            tests.add(parameters);
         }
         if (null != plot && 0 == intervalNs)
         {
@@ -239,6 +258,10 @@ public final class PerfCommand implements Callable<Integer>
             throw new IllegalArgumentException("--connect-timeout must be positive, e.g. 5s");
         }
         final InetSocketAddress target = SocketAddresses.parse("-c", host + ":" + port, null);
+        if (null != trainingControllers && !target.getAddress().isLoopbackAddress())
+        {
+            throw new IllegalArgumentException("--aot-training serves on loopback: give -c 127.0.0.1, not " + host);
+        }
         final String bindHost = null != bind ? bind : target.getAddress().isLoopbackAddress() ? "127.0.0.1" : "0.0.0.0";
         final InetSocketAddress bindAddress = new InetSocketAddress(bindHost, 0);
         if (bindAddress.isUnresolved())
@@ -252,14 +275,17 @@ public final class PerfCommand implements Callable<Integer>
             new PrintStream(new FileOutputStream(logfile.toFile()), true, StandardCharsets.UTF_8);
         try
         {
-            final PerfClient.Options options = new PerfClient.Options(target, bindAddress, parameters, scheduler,
-                connectTimeout.nanos(), (context) -> security.apply(ioOptions.apply(context), target, "toward"));
-            primeTransfer(cc, scheduler, target, "toward");
-            final String error = PerfRun.runClient(options, json, plot, out);
-            if (null != error)
+            for (final PerfParameters parameters : tests)
             {
-                spec.commandLine().getErr().println("pacelink perf: " + error);
-                return 1;
+                final String error = null == trainingControllers ?
+                    runTest(parameters, target, bindAddress, scheduler, out) :
+                    LoopbackTraining.runOneTest(trainingServer(target, scheduler),
+                        (address) -> runTest(parameters, address, bindAddress, scheduler, out));
+                if (null != error)
+                {
+                    spec.commandLine().getErr().println("pacelink perf: " + error);
+                    return 1;
+                }
             }
             return 0;
         }
@@ -275,6 +301,27 @@ public final class PerfCommand implements Callable<Integer>
                 out.close();
             }
         }
+    }
+
+    private String runTest(
+        final PerfParameters parameters, final InetSocketAddress target, final InetSocketAddress bindAddress,
+        final String scheduler, final PrintStream out)
+    {
+        final PerfClient.Options options = new PerfClient.Options(target, bindAddress, parameters, scheduler,
+            connectTimeout.nanos(), (context) -> security.apply(ioOptions.apply(context), target, "toward"));
+        primeTransfer(parameters.congestionControl(), scheduler, target, "toward");
+        return PerfRun.runClient(options, json, plot, out);
+    }
+
+    /**
+     * The one-off server of {@code --aot-training}, as {@code perf -s -1 -B 127.0.0.1 -p 0} with this command's
+     * security and I/O options (a server runs with its own default controller: the client names the test's).
+     */
+    private PerfServer.Options trainingServer(final InetSocketAddress target, final String scheduler)
+    {
+        final InetSocketAddress address = new InetSocketAddress(target.getAddress(), 0);
+        return new PerfServer.Options(address, true, false, scheduler, false,
+            (context) -> security.apply(ioOptions.apply(context), address, "listening on"));
     }
 
     private static long seconds(final String option, final String text)

@@ -361,6 +361,20 @@ class PerfCommandTest
     }
 
     @Test
+    void theAotTrainingServesItsOwnTestsOnLoopbackOneOffServerPerControllerInTheSameProcess()
+    {
+        // -p is not used: each one-off server takes a free port, which its client is given.
+        final CommandRun training = CommandRun.of("perf", "-c", "127.0.0.1", "-p", "1", "--aot-training",
+            "bbr,cubic", "-t", "0.5", "-i", "0", "--prime", "0s", "--insecure");
+        assertEquals(0, training.exitCode(), training.out() + training.err());
+        final String out = training.out();
+        assertTrue(out.contains("cc bbr,") && out.contains("cc cubic,"), "one test per controller, in order: " + out);
+        assertTrue(out.indexOf("cc bbr,") < out.indexOf("cc cubic,"), out);
+        assertEquals(2, out.lines().filter((line) -> line.endsWith(" receiver")).count(), out);
+        assertTrue(!out.contains("port 1\n") && !out.contains("port 1 "), "not the port given: " + out);
+    }
+
+    @Test
     void noServerFailsWithAReason() throws IOException
     {
         // A socket that takes datagrams and never answers: no ICMP report, so only the connect timeout ends it.
@@ -450,6 +464,13 @@ class PerfCommandTest
         assertUsageError("--prime must be 0..60 seconds", "perf", "-c", "127.0.0.1", "--prime", "61s");
         assertUsageError("--prime must be 0..60 seconds", "perf", "-s", "--prime", "1h");
         assertUsageError("Expected parameter for option '--prime'", "perf", "-c", "127.0.0.1", "--prime", "-1s");
+        assertUsageError("--aot-training serves on loopback: give -c 127.0.0.1, not 192.0.2.7", "perf", "-c",
+            "192.0.2.7", "--aot-training", "bbr");
+        assertUsageError("--aot-training names the controllers: give it or -C, not both", "perf", "-c", "127.0.0.1",
+            "--aot-training", "bbr", "-C", "cubic");
+        assertUsageError("no congestion controller named 'nosuch'", "perf", "-c", "127.0.0.1", "--aot-training",
+            "bbr,nosuch");
+        assertUsageError("-1 is a server option", "perf", "-c", "127.0.0.1", "--aot-training", "bbr", "-1");
         assertUsageError("give either HOST[:PORT] to ping, or --echo", "ping");
         assertUsageError("-s must be 8..65000 bytes", "ping", "127.0.0.1", "-s", "4");
         assertUsageError("'x' is not a duration", "ping", "127.0.0.1", "-i", "x");

@@ -153,7 +153,7 @@ class SimLauncherIT
     /**
      * @return the feature version of the newest JDK 25 or later in /usr/lib/jvm, as the launcher looks, or 0.
      */
-    private static int newestInstalledJdkAtLeast25() throws IOException
+    static int newestInstalledJdkAtLeast25() throws IOException
     {
         final Path jvms = Path.of("/usr/lib/jvm");
         if (!Files.isDirectory(jvms))

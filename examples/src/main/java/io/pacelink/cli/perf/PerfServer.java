@@ -96,7 +96,7 @@ public final class PerfServer
     private final Map<String, ServerTest> testsByCookie = new HashMap<>();
     private final UnsafeBuffer message = new UnsafeBuffer(ByteBuffer.allocateDirect(PerfParameters.MAX_MESSAGE_BYTES));
     private String qdisc;
-    private InetSocketAddress localAddress;
+    private volatile InetSocketAddress localAddress;
     private int testCount;
     private int nextStreamId = 1;
     private final IntSupplier nextId = () -> nextStreamId++;
@@ -116,6 +116,15 @@ public final class PerfServer
         this.out = out;
         this.log = log;
         this.stopRequested = stopRequested;
+    }
+
+    /**
+     * @return the address the server listens on, once its endpoint is open (null before): a server started on port 0
+     * in the same process ({@link LoopbackTraining}) is found there.
+     */
+    public InetSocketAddress localAddress()
+    {
+        return localAddress;
     }
 
     /**
