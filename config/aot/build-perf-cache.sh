@@ -18,14 +18,9 @@ set -euo pipefail
 java="$(readlink -f "$1")"
 jar="$(readlink -f "$2")"
 cache="$3"
-if [[ "$("$java" -XX:+PrintFlagsFinal -version 2>/dev/null | grep -c ' AOTCacheOutput ' || true)" != 1 ]]; then
-    echo "perf aot: $java cannot write an AOT cache (-XX:AOTCacheOutput needs JDK 25 or newer)" >&2
-    exit 2
-fi
-# Written under a name of its own and moved into place whole, so that two first runs at once (a server and a client
-# started together) each see either no cache or a complete one.
-work="$(mktemp -d "$(dirname "$cache")/.perf-aot.XXXXXX")"
-trap 'rm -rf "$work"' EXIT
+# shellcheck source=cache-work.sh
+. "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/cache-work.sh"
+aot_work_dir perf "$java" "$cache"
 # The options bin/pacelink starts `perf` with on this JDK (a cache is used only by a JVM started as the one that wrote
 # it); its own config folder, so the training's stat files stay out of the user's. Plaintext, as a loopback test
 # allows: a secure test's packet protection is then compiled without a profile, in its first second.

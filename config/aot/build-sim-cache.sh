@@ -17,14 +17,9 @@ set -euo pipefail
 java="$(readlink -f "$1")"
 jar="$(readlink -f "$2")"
 cache="$3"
-if [[ "$("$java" -XX:+PrintFlagsFinal -version 2>/dev/null | grep -c ' AOTCacheOutput ' || true)" != 1 ]]; then
-    echo "sim aot: $java cannot write an AOT cache (-XX:AOTCacheOutput needs JDK 25 or newer)" >&2
-    exit 2
-fi
-# Written under a name of its own and moved into place whole, so that two first runs at once each see either no
-# cache or a complete one.
-work="$(mktemp -d "$(dirname "$cache")/.sim-aot.XXXXXX")"
-trap 'rm -rf "$work"' EXIT
+# shellcheck source=cache-work.sh
+. "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/cache-work.sh"
+aot_work_dir sim "$java" "$cache"
 # The options bin/pacelink starts `sim` with on this JDK (a cache is used only by a JVM started as the one that wrote
 # it). One flow at 1 Gbit/s for 3 s simulated: both ends' duty cycles, the links, the fq scheduler and CUBIC's
 # congestion avoidance all get hot, in about two seconds of wall time. Measured against two flows for 2 s and 50 flows

@@ -241,10 +241,7 @@ class BatchedDatagramPortTest
             // After a burst of five, the next burst is read whole.
             index = sendRun(sender, receiver, index, 5);
             assertEquals(5, receiver.receive(batch, 64), "all five after a burst");
-            for (int i = 0; i < 5; i++)
-            {
-                assertArrayEquals(expected(index - 5 + i, SIZE), copy(batch, i));
-            }
+            assertLastSent(batch, index, 5);
             assertEquals(0, receiver.receive(batch, 64));
 
             // A lone arrival turns the rule on again, but a receive after a wait asks for all.
@@ -254,10 +251,7 @@ class BatchedDatagramPortTest
             index = sendRun(sender, receiver, index, 5);
             assertTrue(0 != (receiver.awaitReadable(TIMEOUT_NS) & DatagramPort.READABLE));
             assertEquals(5, receiver.receive(batch, 64), "all five after the wait");
-            for (int i = 0; i < 5; i++)
-            {
-                assertArrayEquals(expected(index - 5 + i, SIZE), copy(batch, i));
-            }
+            assertLastSent(batch, index, 5);
             // That burst of five (counted from the lone one's empty receive) turns the rule off.
             assertEquals(0, receiver.receive(batch, 64));
             index = sendRun(sender, receiver, index, 1);
@@ -887,6 +881,17 @@ class BatchedDatagramPortTest
         }
         while (0 == batch.size() && System.nanoTime() - deadlineNs < 0);
         assertEquals(1, batch.size());
+    }
+
+    /**
+     * The batch holds the last {@code count} datagrams sent before {@code nextIndex}, in order, byte for byte.
+     */
+    private static void assertLastSent(final ReceiveBatch batch, final int nextIndex, final int count)
+    {
+        for (int i = 0; i < count; i++)
+        {
+            assertArrayEquals(expected(nextIndex - count + i, SIZE), copy(batch, i));
+        }
     }
 
     private static byte[] copy(final ReceiveBatch batch, final int index)
