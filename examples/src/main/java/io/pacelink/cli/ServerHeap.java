@@ -6,8 +6,15 @@ import com.sun.management.VMOption;
 
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.lang.management.MemoryUsage;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 import javax.management.JMException;
 import javax.management.MBeanServer;
 import javax.management.Notification;
@@ -25,11 +32,16 @@ import javax.management.openmbean.CompositeData;
  * <p>
  * So a server command turns on G1's periodic collection (JEP 346, Java 12 and later): after {@link #PERIODIC_GC_MS}
  * without a collection — an idle server; a busy one collects anyway and pays nothing — a concurrent cycle runs, and
- * its remark resizes the heap to what is live plus {@link #MAX_FREE_PERCENT} % and uncommits the rest. The flags are
- * manageable, so they are set here through the HotSpot diagnostic bean rather than asked of every user on the command
- * line; a value the user gave ({@code -XX:G1PeriodicGCInterval=...}, {@code -XX:MinHeapFreeRatio} or
+ * its remark resizes the heap to the regions in use plus {@link #MAX_FREE_PERCENT} % and uncommits the rest. The
+ * flags are manageable, so they are set here through the HotSpot diagnostic bean rather than asked of every user on
+ * the command line; a value the user gave ({@code -XX:G1PeriodicGCInterval=...}, {@code -XX:MinHeapFreeRatio} or
  * {@code -XX:MaxHeapFreeRatio}) is kept,
  * and another collector or a JVM without the flags is left as it is.
+ * <p>
+ * A remark counts regions, not bytes: after a flood the flood's promoted state stays scattered over many regions, and
+ * the heap stayed at three to four times what was live. So at the first periodic collection after work that finds the
+ * server's endpoint quiet ({@link #watchTraffic}), the servers compact the heap once with a full collection ({@link
+ * IdleCompaction} says when, and why the pause is paid only then).
  * <p>
  * The heap is not all: the C heap keeps what the JVM freed there. A burst's compilations (the JIT's arenas) and other
  * native work grow glibc's malloc arenas, and glibc returns freed memory in them to the system only at their top
@@ -64,7 +76,12 @@ public final class ServerHeap
     private static final String PERIODIC_GC_INTERVAL = "G1PeriodicGCInterval";
     private static final String DIAGNOSTIC_COMMANDS = "com.sun.management:type=DiagnosticCommand";
     private static final String TRIM_NATIVE_HEAP = "systemTrimNativeHeap";
-    private static final NativeHeapTrim NATIVE_HEAP_TRIM = new NativeHeapTrim();
+    /**
+     * The causes of the full collections asked for: {@code System.gc()} and {@code jcmd PID GC.run} (HotSpot's
+     * {@code GCCause::_java_lang_system_gc} and {@code _dcmd_gc_run}).
+     */
+    private static final Set<String> EXPLICIT_COLLECTION_CAUSES = Set.of("System.gc()", "Diagnostic Command");
+    private static final IdleMemoryReturn IDLE_MEMORY_RETURN = new IdleMemoryReturn();
     private static final String MAX_HEAP_FREE_RATIO = "MaxHeapFreeRatio";
     private static final String MIN_HEAP_FREE_RATIO = "MinHeapFreeRatio";
 
@@ -98,7 +115,7 @@ public final class ServerHeap
                 hotSpot.setVMOption(MIN_HEAP_FREE_RATIO, Integer.toString(MIN_FREE_PERCENT));
                 hotSpot.setVMOption(MAX_HEAP_FREE_RATIO, Integer.toString(MAX_FREE_PERCENT));
             }
-            NATIVE_HEAP_TRIM.listen();
+            IDLE_MEMORY_RETURN.listen();
             return true;
         }
         catch (final IllegalArgumentException | SecurityException ex)
@@ -109,25 +126,49 @@ public final class ServerHeap
     }
 
     /**
+     * The server's endpoint, once it is open: what tells {@link IdleCompaction} whether the server is quiet. Without
+     * it (before, or a server command that does not give it) the heap is not compacted.
+     *
+     * @param datagramsReceived how many datagrams the endpoint has received, read on the JVM's notification thread.
+     */
+    public static void watchTraffic(final LongSupplier datagramsReceived)
+    {
+        IDLE_MEMORY_RETURN.datagramsReceived = datagramsReceived;
+    }
+
+    /**
      * @return how many times the C heap was trimmed since the start.
      */
     static long nativeHeapTrims()
     {
-        return NATIVE_HEAP_TRIM.trims.get();
+        return IDLE_MEMORY_RETURN.trims.get();
     }
 
     /**
-     * Trims the C heap after a periodic collection, on the JVM's notification thread, if a collection of another cause
-     * — work — came since the last trim: an idle server's periodic collections (one every {@link #PERIODIC_GC_MS})
-     * trim nothing.
+     * @return how many times the heap was compacted after a burst since the start.
      */
-    private static final class NativeHeapTrim implements NotificationListener
+    static long idleCompactions()
+    {
+        return IDLE_MEMORY_RETURN.compactions.get();
+    }
+
+    /**
+     * Returns memory after a burst, on the JVM's notification thread: at a periodic collection that follows work it
+     * compacts the heap when {@link IdleCompaction} says so, and trims the C heap if a collection of another cause
+     * — work — or a compaction came since the last trim: an idle server's periodic collections (one every
+     * {@link #PERIODIC_GC_MS}) do neither.
+     */
+    private static final class IdleMemoryReturn implements NotificationListener
     {
         private final AtomicLong trims = new AtomicLong();
+        private final AtomicLong compactions = new AtomicLong();
         private final AtomicBoolean isListening = new AtomicBoolean();
-        private volatile boolean hasWorkedSinceTrim = true;
-        private volatile boolean isAvailable = true;
+        private IdleCompaction idleCompaction;
+        private final Set<String> heapPools = new HashSet<>();
+        private boolean hasWorkedSinceTrim = true;
+        private volatile boolean isTrimAvailable = true;
         private volatile MBeanServer platform;
+        private volatile LongSupplier datagramsReceived;
 
         void listen()
         {
@@ -139,6 +180,15 @@ public final class ServerHeap
             // registers every platform MBean (on JDK 25 also JFR's, which reads its XML settings), ~0.1 CPU-s and its
             // compilations, which otherwise fell 15 s into a server's life, inside a perf test's measured seconds.
             platform = ManagementFactory.getPlatformMBeanServer();
+            idleCompaction = new IdleCompaction(Integer.parseInt(ManagementFactory.getPlatformMXBean(
+                HotSpotDiagnosticMXBean.class).getVMOption(MAX_HEAP_FREE_RATIO).getValue()));
+            for (final MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans())
+            {
+                if (MemoryType.HEAP == pool.getType())
+                {
+                    heapPools.add(pool.getName());
+                }
+            }
             for (final GarbageCollectorMXBean collector : ManagementFactory.getGarbageCollectorMXBeans())
             {
                 if (collector instanceof NotificationEmitter)
@@ -151,19 +201,38 @@ public final class ServerHeap
         @Override
         public void handleNotification(final Notification notification, final Object handback)
         {
-            if (!GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION.equals(notification.getType()) ||
-                !isAvailable)
+            if (!GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION.equals(notification.getType()))
             {
                 return;
             }
-            final String cause =
-                GarbageCollectionNotificationInfo.from((CompositeData)notification.getUserData()).getGcCause();
-            if (!PERIODIC_COLLECTION_CAUSE.equals(cause))
+            // The JVM tells one listener at a time, on its notification thread, in the order it collected.
+            final GarbageCollectionNotificationInfo info =
+                GarbageCollectionNotificationInfo.from((CompositeData)notification.getUserData());
+            final IdleCompaction.Kind kind = kindOf(info.getGcCause());
+            long committedBytes = 0;
+            long usedBytes = 0;
+            for (final Map.Entry<String, MemoryUsage> pool : info.getGcInfo().getMemoryUsageAfterGc().entrySet())
+            {
+                if (heapPools.contains(pool.getKey()))
+                {
+                    committedBytes += pool.getValue().getCommitted();
+                    usedBytes += pool.getValue().getUsed();
+                }
+            }
+            final LongSupplier traffic = datagramsReceived;
+            if (null != traffic && idleCompaction.onCollection(kind, info.getGcInfo().getEndTime(),
+                traffic.getAsLong(), committedBytes, usedBytes))
+            {
+                // A full collection: G1 compacts the live objects and resizes the heap to them (IdleCompaction).
+                System.gc();
+                compactions.incrementAndGet();
+                hasWorkedSinceTrim = true;
+            }
+            if (IdleCompaction.Kind.WORK == kind)
             {
                 hasWorkedSinceTrim = true;
-                return;
             }
-            if (hasWorkedSinceTrim)
+            else if (IdleCompaction.Kind.PERIODIC == kind && hasWorkedSinceTrim && isTrimAvailable)
             {
                 hasWorkedSinceTrim = false;
                 trim();
@@ -181,8 +250,21 @@ public final class ServerHeap
             catch (final JMException | RuntimeException ex)
             {
                 // A JVM before 17.0.9, or another one: the C heap stays as glibc keeps it.
-                isAvailable = false;
+                isTrimAvailable = false;
             }
+        }
+
+        private static IdleCompaction.Kind kindOf(final String cause)
+        {
+            if (PERIODIC_COLLECTION_CAUSE.equals(cause))
+            {
+                return IdleCompaction.Kind.PERIODIC;
+            }
+            if (EXPLICIT_COLLECTION_CAUSES.contains(cause))
+            {
+                return IdleCompaction.Kind.EXPLICIT;
+            }
+            return IdleCompaction.Kind.WORK;
         }
     }
 

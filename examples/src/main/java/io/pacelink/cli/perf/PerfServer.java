@@ -1,5 +1,6 @@
 package io.pacelink.cli.perf;
 
+import io.pacelink.cli.ServerHeap;
 import io.pacelink.cli.net.TransportFailure;
 import io.pacelink.cli.net.TransportWaits;
 import io.pacelink.transport.Connection;
@@ -154,6 +155,7 @@ public final class PerfServer
         try
         {
             final TransportWaits waits = new TransportWaits(endpoint, context);
+            ServerHeap.watchTraffic(endpoint.counters().datagramsReceived()::get);
             localAddress = endpoint.localAddress();
             log.accept("-----------------------------------------------------------");
             log.accept("Server listening on " + endpoint.localAddress().getAddress().getHostAddress() + " port " +

@@ -1,5 +1,6 @@
 package io.pacelink.cli.transfer;
 
+import io.pacelink.cli.ServerHeap;
 import io.pacelink.cli.net.EndpointCloser;
 import io.pacelink.transport.Connection;
 import io.pacelink.transport.Endpoint;
@@ -87,6 +88,7 @@ public final class FileReceiver
             EndpointCloser endpointCloser = new EndpointCloser(Endpoint.launch(context)))
         {
             final Endpoint endpoint = endpointCloser.endpoint();
+            ServerHeap.watchTraffic(endpoint.counters().datagramsReceived()::get);
             final InetSocketAddress address = endpoint.localAddress();
             output.listening(address.getHostString() + ":" + address.getPort(), paths.root().toString());
             while (!stopping)
