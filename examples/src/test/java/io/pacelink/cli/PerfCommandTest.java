@@ -23,7 +23,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -41,8 +40,6 @@ class PerfCommandTest
     private static final String LISTENING = "Server listening on 127\\.0\\.0\\.1 port (\\d+)";
     private static final long MIB = 1L << 20;
     private static final long LINGER_BOUND_MS = 1_500;
-    private static final Pattern SENDER_LINE =
-        Pattern.compile("RTT min/mean/max ([0-9.]+)/[0-9.]+/[0-9.]+ ms, .*?(\\d+) packets lost");
 
     private static ChildCommand server;
     private static String port;
@@ -378,37 +375,6 @@ class PerfCommandTest
     }
 
     @Test
-    void theAotTrainingPathRunsEachControllerAgainAcrossAnEmulatedPathThatDelaysAndLoses()
-    {
-        // 10 % loss, so that half a second at the training's rate loses packets for any draw; 2 ms each way, so that
-        // a test that crossed the path cannot see a round trip under 4 ms (the delay is a floor, whatever the load).
-        final CommandRun training = CommandRun.of("perf", "-c", "127.0.0.1", "-p", "1", "--aot-training",
-            "bbr,cubic", "--aot-training-path", "delay=2ms loss=10%", "-t", "0.5", "-i", "0", "--prime", "0s",
-            "--insecure");
-        assertEquals(0, training.exitCode(), training.out() + training.err());
-        final List<String> senders = training.out().lines()
-            .filter((line) -> line.contains("sender (here): cc ")).collect(Collectors.toList());
-        assertEquals(4, senders.size(), training.out());
-        final String[] controllers = {"bbr", "bbr", "cubic", "cubic"};
-        for (int i = 0; i < senders.size(); i++)
-        {
-            final String line = senders.get(i);
-            assertTrue(line.contains("cc " + controllers[i] + ","), "straight, then across the path: " + line);
-            final Matcher matcher = SENDER_LINE.matcher(line);
-            assertTrue(matcher.find(), line);
-            final double minRttMs = Double.parseDouble(matcher.group(1));
-            final long lost = Long.parseLong(matcher.group(2));
-            if (1 == i % 2)
-            {
-                assertTrue(minRttMs >= 4.0, "across the path: its delay each way: " + line);
-                assertTrue(lost > 0, "across the path: its loss: " + line);
-            }
-        }
-        assertEquals(4, training.out().lines().filter((line) -> line.endsWith(" receiver")).count(),
-            training.out());
-    }
-
-    @Test
     void noServerFailsWithAReason() throws IOException
     {
         // A socket that takes datagrams and never answers: no ICMP report, so only the connect timeout ends it.
@@ -505,10 +471,6 @@ class PerfCommandTest
         assertUsageError("no congestion controller named 'nosuch'", "perf", "-c", "127.0.0.1", "--aot-training",
             "bbr,nosuch");
         assertUsageError("-1 is a server option", "perf", "-c", "127.0.0.1", "--aot-training", "bbr", "-1");
-        assertUsageError("--aot-training-path goes with --aot-training", "perf", "-c", "127.0.0.1",
-            "--aot-training-path", "loss=1%");
-        assertUsageError("loss", "perf", "-c", "127.0.0.1", "--aot-training", "bbr", "--aot-training-path",
-            "loss=101%");
         assertUsageError("give either HOST[:PORT] to ping, or --echo", "ping");
         assertUsageError("-s must be 8..65000 bytes", "ping", "127.0.0.1", "-s", "4");
         assertUsageError("'x' is not a duration", "ping", "127.0.0.1", "-i", "x");
