@@ -6,9 +6,6 @@ import io.pacelink.cli.perf.PerfClient;
 import io.pacelink.cli.perf.PerfParameters;
 import io.pacelink.cli.perf.PerfRun;
 import io.pacelink.cli.perf.PerfServer;
-import io.pacelink.link.PathSpec;
-import io.pacelink.link.relay.NetemRelay;
-import io.pacelink.transport.port.DatagramPorts;
 import io.pacelink.sim.scenario.TransferPrimer;
 import io.pacelink.transport.PacelinkContext;
 import io.pacelink.transport.cc.CongestionControlRegistry;
@@ -20,7 +17,6 @@ import picocli.CommandLine.Option;
 
 import java.io.FileNotFoundException;
 import java.io.FileOutputStream;
-import java.io.OutputStream;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -165,12 +161,6 @@ public final class PerfCommand implements Callable<Integer>
             "ahead-of-time cache (config/aot/build-perf-cache.sh), whose method profiles then hold both ends' paths.")
     private List<String> trainingControllers;
 
-    @Option(names = "--aot-training-path", hidden = true, paramLabel = "SPEC",
-        description = "With --aot-training: each controller's test runs twice, straight, then across an emulated " +
-            "path in this process (as pacelink netem), e.g. 'delay=2ms loss=1%%', so that the profiles hold loss " +
-            "recovery on the real ports.")
-    private String trainingPath;
-
     public Integer call() throws FileNotFoundException
     {
         if (server == (null != host))
@@ -244,11 +234,6 @@ public final class PerfCommand implements Callable<Integer>
         {
             throw new IllegalArgumentException("--aot-training names the controllers: give it or -C, not both");
         }
-        final PathSpec.Pair trainingPair = null == trainingPath ? null : PathArguments.pair(trainingPath, null);
-        if (null != trainingPath && null == trainingControllers)
-        {
-            throw new IllegalArgumentException("--aot-training-path goes with --aot-training");
-        }
         final List<PerfParameters> tests = new ArrayList<>();
         for (final String controller : controllers)
         {
@@ -292,16 +277,10 @@ public final class PerfCommand implements Callable<Integer>
         {
             for (final PerfParameters parameters : tests)
             {
-                String error = null == trainingControllers ?
+                final String error = null == trainingControllers ?
                     runTest(parameters, target, bindAddress, scheduler, out) :
                     LoopbackTraining.runOneTest(trainingServer(target, scheduler),
-                        (address) -> runTrainingTest(parameters, address, bindAddress, scheduler, out, null));
-                if (null == error && null != trainingPair)
-                {
-                    // The same controller again, through the emulated path: its loss branches join the profiles.
-                    error = LoopbackTraining.runOneTest(trainingServer(target, scheduler),
-                        (address) -> runTrainingTest(parameters, address, bindAddress, scheduler, out, trainingPair));
-                }
+                        (address) -> runTest(parameters, address, bindAddress, scheduler, out));
                 if (null != error)
                 {
                     spec.commandLine().getErr().println("pacelink perf: " + error);
@@ -332,31 +311,6 @@ public final class PerfCommand implements Callable<Integer>
             connectTimeout.nanos(), (context) -> security.apply(ioOptions.apply(context), target, "toward"));
         primeTransfer(parameters.congestionControl(), scheduler, target, "toward");
         return PerfRun.runClient(options, json, plot, out);
-    }
-
-    /**
-     * One test of {@code --aot-training}: straight to the one-off server, or through an emulated path in this process
-     * (the relay {@code pacelink netem} runs, on the same kind of port as the endpoints), so that the training's
-     * profiles hold what a lossy path runs — retransmissions, recovery, out-of-order arrivals and ACK ranges — on
-     * the real ports and duty cycles rather than only the simulator's.
-     */
-    private String runTrainingTest(
-        final PerfParameters parameters, final InetSocketAddress server, final InetSocketAddress bindAddress,
-        final String scheduler, final PrintStream out, final PathSpec.Pair path)
-    {
-        if (null == path)
-        {
-            return runTest(parameters, server, bindAddress, scheduler, out);
-        }
-        final PrintStream quiet = new PrintStream(OutputStream.nullOutputStream());
-        final NetemRelay.PortFactory ports = (address, socketBufferBytes) ->
-            DatagramPorts.open(ioOptions.portType(), address, socketBufferBytes, ioOptions.gso()).port();
-        try (NetemRelay relay = new NetemRelay(NetemCommand.relayContext(
-            new InetSocketAddress(server.getAddress(), 0), server, path, 1, quiet, quiet).portFactory(ports)))
-        {
-            relay.start();
-            return runTest(parameters, relay.listenAddress(), bindAddress, scheduler, out);
-        }
     }
 
     /**
