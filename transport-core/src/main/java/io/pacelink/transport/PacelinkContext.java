@@ -79,6 +79,29 @@ public final class PacelinkContext
     private static final long UNSET_HANDSHAKE_PRIMING_NS = -1;
     public static final int DEFAULT_SEND_BUFFER_BYTES = 32 * 1024 * 1024;
     public static final int DEFAULT_RECEIVE_BUFFER_BYTES = 32 * 1024 * 1024;
+
+    /**
+     * How many bytes may wait unsent in a connection's send buffer before {@code offer} back-pressures the
+     * application, by default: 1 MiB. It has to cover what the pacer sends between two offers of an application
+     * that keeps up, or the connection goes application-limited: an application that waits with the default
+     * profile's back-off is back within its longest park (100 microseconds) plus the kernel's timer slack (50
+     * microseconds by default), and an INVOKER application within one duty cycle. At 10 Gbit/s 1 MiB lasts 840
+     * microseconds, at 1 Gbit/s 8.4 ms; and it is half of a typical 2-MiB L2 cache, so what the application wrote
+     * is mostly still cached when the packet that carries it copies it out.
+     */
+    public static final int DEFAULT_UNSENT_LOW_WATERMARK_BYTES = 1024 * 1024;
+
+    /**
+     * The smallest unsent low watermark: 16 KiB, about eleven full packets, the value commonly used with Linux's
+     * {@code TCP_NOTSENT_LOWAT} for latency-sensitive streams.
+     */
+    public static final int MIN_UNSENT_LOW_WATERMARK_BYTES = 16 * 1024;
+
+    /**
+     * The largest unsent low watermark: the largest send buffer, 1 GiB. A mark at or above
+     * {@link #sendBufferBytes()} never binds: only the buffer's capacity back-pressures, as before the mark existed.
+     */
+    public static final int MAX_UNSENT_LOW_WATERMARK_BYTES = 1 << 30;
     public static final int DEFAULT_MAX_MESSAGE_LENGTH_BYTES = 16 * 1024 * 1024;
     public static final int DEFAULT_SENT_PACKET_CAPACITY = 64 * 1024;
 
@@ -133,6 +156,7 @@ public final class PacelinkContext
     private long lingerTimeoutNs = DEFAULT_LINGER_TIMEOUT_NS;
     private int sendBufferBytes = DEFAULT_SEND_BUFFER_BYTES;
     private int receiveBufferBytes = DEFAULT_RECEIVE_BUFFER_BYTES;
+    private int unsentLowWatermarkBytes = DEFAULT_UNSENT_LOW_WATERMARK_BYTES;
     private int maxMessageLengthBytes = DEFAULT_MAX_MESSAGE_LENGTH_BYTES;
     private int sentPacketCapacity = DEFAULT_SENT_PACKET_CAPACITY;
     private int maxConnections = DEFAULT_MAX_CONNECTIONS;
@@ -438,6 +462,35 @@ public final class PacelinkContext
     public int sendBufferBytes()
     {
         return sendBufferBytes;
+    }
+
+    /**
+     * Bound how far ahead of the pacer the application's bytes may wait, as Linux's {@code TCP_NOTSENT_LOWAT} does
+     * ({@code tcp_stream_memory_free} in {@code net/ipv4/tcp.c}): {@code offer} accepts a message only while fewer
+     * than this many bytes of the connection's send buffer are not yet sent, and otherwise returns
+     * {@link Connection#BACK_PRESSURED}, as for a full buffer. Bytes in flight do not count (the congestion window
+     * bounds them, and the buffer keeps them for retransmission); bytes that flow control holds back do. A message
+     * that starts below the mark is accepted whole, so a message longer than the mark is sent too. What it buys:
+     * the bytes are still in the cache when a packet copies them out of the buffer, the buffer holds memory only
+     * for what is in flight plus the mark, and a newly offered message waits behind at most a mark's worth of
+     * others. Too small a mark makes a connection application-limited: it must cover what the connection sends
+     * between two of the application's offers (see {@link #DEFAULT_UNSENT_LOW_WATERMARK_BYTES}); raise it above
+     * 10 Gbit/s or for an application that offers less often than every few hundred microseconds.
+     *
+     * @param bytes 16 KiB..1 GiB; default {@link #DEFAULT_UNSENT_LOW_WATERMARK_BYTES} (1 MiB). At or above
+     *              {@link #sendBufferBytes()} it never binds.
+     * @return this.
+     */
+    public PacelinkContext unsentLowWatermarkBytes(final int bytes)
+    {
+        unsentLowWatermarkBytes = (int)requireRange(
+            "unsentLowWatermarkBytes", bytes, MIN_UNSENT_LOW_WATERMARK_BYTES, MAX_UNSENT_LOW_WATERMARK_BYTES);
+        return this;
+    }
+
+    public int unsentLowWatermarkBytes()
+    {
+        return unsentLowWatermarkBytes;
     }
 
     /**
