@@ -82,12 +82,16 @@ public final class PacelinkContext
 
     /**
      * How many bytes may wait unsent in a connection's send buffer before {@code offer} back-pressures the
-     * application, by default: 1 MiB. It has to cover what the pacer sends between two offers of an application
-     * that keeps up, or the connection goes application-limited: an application that waits with the default
-     * profile's back-off is back within its longest park (100 microseconds) plus the kernel's timer slack (50
-     * microseconds by default), and an INVOKER application within one duty cycle. At 10 Gbit/s 1 MiB lasts 840
+     * application, by default: 1 MiB, or one duty cycle's sends ({@link #sendBatchLimit()} datagrams of
+     * {@link #maxDatagramSizeBytes()}) if that is more. It has to cover what the pacer sends between two offers of
+     * an application that keeps up, or the connection goes application-limited: an application that waits with the
+     * default profile's back-off is back within its longest park (100 microseconds) plus the kernel's timer slack
+     * (50 microseconds by default), and an INVOKER application after one duty cycle. At 10 Gbit/s 1 MiB lasts 840
      * microseconds, at 1 Gbit/s 8.4 ms; and it is half of a typical 2-MiB L2 cache, so what the application wrote
-     * is mostly still cached when the packet that carries it copies it out.
+     * is mostly still cached when the packet that carries it copies it out. It does not follow the pacing rate or
+     * the congestion window: what it must cover is the application's wake-up, not the path's round trip (the bytes
+     * in flight, which the window bounds, do not count against it), and a rate taken from a window over a loopback
+     * RTT of microseconds would be far above what the path drains, and the mark with it.
      */
     public static final int DEFAULT_UNSENT_LOW_WATERMARK_BYTES = 1024 * 1024;
 
@@ -102,6 +106,7 @@ public final class PacelinkContext
      * {@link #sendBufferBytes()} never binds: only the buffer's capacity back-pressures, as before the mark existed.
      */
     public static final int MAX_UNSENT_LOW_WATERMARK_BYTES = 1 << 30;
+    private static final int UNSET_UNSENT_LOW_WATERMARK_BYTES = 0;
     public static final int DEFAULT_MAX_MESSAGE_LENGTH_BYTES = 16 * 1024 * 1024;
     public static final int DEFAULT_SENT_PACKET_CAPACITY = 64 * 1024;
 
@@ -156,7 +161,7 @@ public final class PacelinkContext
     private long lingerTimeoutNs = DEFAULT_LINGER_TIMEOUT_NS;
     private int sendBufferBytes = DEFAULT_SEND_BUFFER_BYTES;
     private int receiveBufferBytes = DEFAULT_RECEIVE_BUFFER_BYTES;
-    private int unsentLowWatermarkBytes = DEFAULT_UNSENT_LOW_WATERMARK_BYTES;
+    private int unsentLowWatermarkBytes = UNSET_UNSENT_LOW_WATERMARK_BYTES;
     private int maxMessageLengthBytes = DEFAULT_MAX_MESSAGE_LENGTH_BYTES;
     private int sentPacketCapacity = DEFAULT_SENT_PACKET_CAPACITY;
     private int maxConnections = DEFAULT_MAX_CONNECTIONS;
@@ -477,8 +482,10 @@ public final class PacelinkContext
      * between two of the application's offers (see {@link #DEFAULT_UNSENT_LOW_WATERMARK_BYTES}); raise it above
      * 10 Gbit/s or for an application that offers less often than every few hundred microseconds.
      *
-     * @param bytes 16 KiB..1 GiB; default {@link #DEFAULT_UNSENT_LOW_WATERMARK_BYTES} (1 MiB). At or above
-     *              {@link #sendBufferBytes()} it never binds.
+     * @param bytes 16 KiB..1 GiB; by default {@link #DEFAULT_UNSENT_LOW_WATERMARK_BYTES} (1 MiB), or one duty
+     *              cycle's sends if more. At or above {@link #sendBufferBytes()} it never binds. A value set here is
+     *              used as it is, even below one duty cycle's sends (then an INVOKER connection sends less per
+     *              cycle than it could).
      * @return this.
      */
     public PacelinkContext unsentLowWatermarkBytes(final int bytes)
@@ -488,9 +495,20 @@ public final class PacelinkContext
         return this;
     }
 
+    /**
+     * @return the unsent low watermark each connection gets: the value set, or by default the larger of
+     * {@link #DEFAULT_UNSENT_LOW_WATERMARK_BYTES} and one duty cycle's sends ({@link #sendBatchLimit()} times
+     * {@link #maxDatagramSizeBytes()}: 4,160,000 bytes with 65,000-byte datagrams).
+     */
     public int unsentLowWatermarkBytes()
     {
-        return unsentLowWatermarkBytes;
+        if (UNSET_UNSENT_LOW_WATERMARK_BYTES != unsentLowWatermarkBytes)
+        {
+            return unsentLowWatermarkBytes;
+        }
+        final long dutyCycleBytes = (long)sendBatchLimit * maxDatagramSizeBytes;
+        return (int)Math.min(MAX_UNSENT_LOW_WATERMARK_BYTES,
+            Math.max(DEFAULT_UNSENT_LOW_WATERMARK_BYTES, dutyCycleBytes));
     }
 
     /**
