@@ -592,6 +592,51 @@ class SendLogTest
     }
 
     @Test
+    void withAMarkTheLogCommitsSegmentsOnlyAsWhatIsInFlightGrows()
+    {
+        // 1 MiB of log in 64-KiB segments, a mark of 128 KiB: a producer that always offers commits segments for
+        // what is in flight plus the mark, not for the whole capacity; more only when what is in flight grows, and
+        // never more than the capacity. Once it stops growing, no segment is committed again: the acknowledged
+        // ones are reused.
+        final int segmentBytes = 64 * 1024;
+        final MemoryBudget budget = new MemoryBudget(1L << 30);
+        final SendLog log = new SendLog(1 << 20, 1024, 128 * 1024, new BudgetedSegments(budget, segmentBytes));
+        log.connectionSendLimit(Long.MAX_VALUE);
+        log.streamSendLimit(Long.MAX_VALUE);
+        final UnsafeBuffer kilobyte = new UnsafeBuffer(new byte[1020]);
+
+        long committedAtInFlight = 0;
+        for (final int inFlightBytes : new int[] {64 * 1024, 256 * 1024, 512 * 1024, 4 << 20})
+        {
+            for (int round = 0; round < 200; round++)
+            {
+                while (log.offer(kilobyte, 0, kilobyte.capacity()) > 0)
+                {
+                    assertTrue(log.tailPosition() - log.nextSendPosition() <= 128 * 1024 + 1024, "the mark holds");
+                }
+                sendAll(log, 1024 * 16);
+                // The peer acknowledges all but the last inFlightBytes (or what the capacity let in).
+                final long ackTo = Math.max(log.ackedHead(), log.nextSendPosition() - inFlightBytes);
+                if (ackTo > log.ackedHead())
+                {
+                    log.onRangeAcked(log.ackedHead(), (int)(ackTo - log.ackedHead()), false);
+                }
+                if (100 == round)
+                {
+                    committedAtInFlight = budget.committedBytes();
+                }
+            }
+            assertEquals(committedAtInFlight, budget.committedBytes(), "steady at " + inFlightBytes + " in flight");
+            final long spanBytes = Math.min(1 << 20, inFlightBytes + 128 * 1024 + 1024);
+            assertTrue(budget.committedBytes() <= spanBytes + 2L * segmentBytes,
+                budget.committedBytes() + " committed for " + inFlightBytes + " in flight");
+        }
+        assertTrue(log.committedBytes() <= (1 << 20) + segmentBytes,
+            "at most the capacity and the segment the tail shares with the head: " + log.committedBytes());
+        assertTrue(log.committedBytes() > 512 * 1024, "it did grow with what was in flight");
+    }
+
+    @Test
     void aMarkThatIsNotPositiveIsRefused()
     {
         assertEquals(CAPACITY, openLog().unsentLowWatermarkBytes(), "a log on its own has the capacity as mark");
