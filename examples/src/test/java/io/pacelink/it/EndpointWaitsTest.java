@@ -121,14 +121,8 @@ class EndpointWaitsTest
     @Test
     void offerAndPollWaitsAllocateNothingOnceWarm() throws Exception
     {
-        // The client's unsent low watermark is the whole send buffer here, so the log commits all its segments in the
-        // warm-up, as it did before the mark existed. With a smaller mark the log commits a segment whenever what
-        // is in flight plus the mark reaches a new high: 64-KiB segments kept for good, at most the buffer's worth
-        // (SendLogTest.withAMarkTheLogCommitsSegmentsOnlyAsWhatIsInFlightGrows), not garbage per offer; but on
-        // loopback the congestion window may still be growing after any warm-up, and one such segment in a
-        // measured window fails the meter. What this test measures is the waits.
         try (Endpoint server = Endpoint.launch(context(ThreadingMode.DEDICATED, true));
-            Endpoint client = Endpoint.launch(context(ThreadingMode.DEDICATED, false).unsentLowWatermarkBytes(4 << 20)))
+            Endpoint client = Endpoint.launch(context(ThreadingMode.DEDICATED, false)))
         {
             final Connection sender = client.connect(server.localAddress(), null, WAIT_NS);
             final Connection receiver = server.accept(WAIT_NS);

@@ -19,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The unsent low watermark ({@link PacelinkContext#unsentLowWatermarkBytes(int)}) in the simulator: one bulk flow,
- * the same seed with the mark off (above the send buffer) and at its default or its minimum. The simulated
+ * the same seed with the mark off (its default, above the send buffer) and at 1 MiB or at its minimum. The simulated
  * application offers at every duty cycle of its host, as fast as the connection accepts. With the mark off its bytes
  * wait in the whole send buffer (16 MiB and more on these paths, {@code FlowBuffers}); with the mark, at most a mark
  * and a message beyond what is in flight, and the flow sends exactly the same packets at the same times: the pacer
@@ -37,7 +37,8 @@ class UnsentLowWatermarkScenarioTest
     private static final long MS = 1_000_000L;
     private static final long DURATION_NS = 2_000 * MS;
     private static final int MESSAGE_RECORD_BYTES = AppPattern.DEFAULT_MESSAGE_BYTES + Integer.BYTES;
-    private static final int OFF = 1 << 30;
+    private static final int OFF = PacelinkContext.DEFAULT_UNSENT_LOW_WATERMARK_BYTES;
+    private static final int ONE_MEBIBYTE = 1 << 20;
 
     @ParameterizedTest
     @CsvSource({
@@ -45,10 +46,10 @@ class UnsentLowWatermarkScenarioTest
         "bbr,   1, rate=1gbit delay=5ms queue=1bdp",
         "reno,  2, rate=500mbit delay=20ms loss=0.1% queue=1bdp",
         "bbr3,  2, rate=500mbit delay=20ms loss=0.1% queue=1bdp" })
-    void theDefaultMarkBoundsTheWaitingBytesAndChangesNothingOnTheWire(
+    void aOneMebibyteMarkBoundsTheWaitingBytesAndChangesNothingOnTheWire(
         final String controller, final long seed, final String path)
     {
-        assertBoundedAndUnchanged(controller, seed, path, PacelinkContext.DEFAULT_UNSENT_LOW_WATERMARK_BYTES);
+        assertBoundedAndUnchanged(controller, seed, path, ONE_MEBIBYTE);
     }
 
     @ParameterizedTest

@@ -82,18 +82,15 @@ public final class PacelinkContext
 
     /**
      * How many bytes may wait unsent in a connection's send buffer before {@code offer} back-pressures the
-     * application, by default: 1 MiB, or one duty cycle's sends ({@link #sendBatchLimit()} datagrams of
-     * {@link #maxDatagramSizeBytes()}) if that is more. It has to cover what the pacer sends between two offers of
-     * an application that keeps up, or the connection goes application-limited: an application that waits with the
-     * default profile's back-off is back within its longest park (100 microseconds) plus the kernel's timer slack
-     * (50 microseconds by default), and an INVOKER application after one duty cycle. At 10 Gbit/s 1 MiB lasts 840
-     * microseconds, at 1 Gbit/s 8.4 ms; and it is half of a typical 2-MiB L2 cache, so what the application wrote
-     * is mostly still cached when the packet that carries it copies it out. It does not follow the pacing rate or
-     * the congestion window: what it must cover is the application's wake-up, not the path's round trip (the bytes
-     * in flight, which the window bounds, do not count against it), and a rate taken from a window over a loopback
-     * RTT of microseconds would be far above what the path drains, and the mark with it.
+     * application, by default: 1 GiB, the largest send buffer, so the mark never binds and only the buffer's capacity
+     * back-pressures (Linux's {@code TCP_NOTSENT_LOWAT} is off by default too). Measured on two cores (loopback bulk,
+     * perf/FINDINGS.md, "log14"), a 1-MiB mark lowered an INVOKER sender's CPU per byte and raised its throughput,
+     * but raised the default profile's (DEDICATED) CPU per byte and lowered its throughput: there the application's
+     * thread shares the cores with the agents, and a mark must also cover a scheduler's time slice. For an INVOKER
+     * application, 1 MiB, or one duty cycle's sends ({@link #sendBatchLimit()} datagrams of
+     * {@link #maxDatagramSizeBytes()}) if more, covers what the pacer sends before it offers again.
      */
-    public static final int DEFAULT_UNSENT_LOW_WATERMARK_BYTES = 1024 * 1024;
+    public static final int DEFAULT_UNSENT_LOW_WATERMARK_BYTES = 1 << 30;
 
     /**
      * The smallest unsent low watermark: 16 KiB, about eleven full packets, the value commonly used with Linux's
@@ -102,11 +99,10 @@ public final class PacelinkContext
     public static final int MIN_UNSENT_LOW_WATERMARK_BYTES = 16 * 1024;
 
     /**
-     * The largest unsent low watermark: the largest send buffer, 1 GiB. A mark at or above
+     * The largest unsent low watermark, and the default: the largest send buffer, 1 GiB. A mark at or above
      * {@link #sendBufferBytes()} never binds: only the buffer's capacity back-pressures, as before the mark existed.
      */
-    public static final int MAX_UNSENT_LOW_WATERMARK_BYTES = 1 << 30;
-    private static final int UNSET_UNSENT_LOW_WATERMARK_BYTES = 0;
+    public static final int MAX_UNSENT_LOW_WATERMARK_BYTES = DEFAULT_UNSENT_LOW_WATERMARK_BYTES;
     public static final int DEFAULT_MAX_MESSAGE_LENGTH_BYTES = 16 * 1024 * 1024;
     public static final int DEFAULT_SENT_PACKET_CAPACITY = 64 * 1024;
 
@@ -161,7 +157,7 @@ public final class PacelinkContext
     private long lingerTimeoutNs = DEFAULT_LINGER_TIMEOUT_NS;
     private int sendBufferBytes = DEFAULT_SEND_BUFFER_BYTES;
     private int receiveBufferBytes = DEFAULT_RECEIVE_BUFFER_BYTES;
-    private int unsentLowWatermarkBytes = UNSET_UNSENT_LOW_WATERMARK_BYTES;
+    private int unsentLowWatermarkBytes = DEFAULT_UNSENT_LOW_WATERMARK_BYTES;
     private int maxMessageLengthBytes = DEFAULT_MAX_MESSAGE_LENGTH_BYTES;
     private int sentPacketCapacity = DEFAULT_SENT_PACKET_CAPACITY;
     private int maxConnections = DEFAULT_MAX_CONNECTIONS;
@@ -479,13 +475,10 @@ public final class PacelinkContext
      * the bytes are still in the cache when a packet copies them out of the buffer, the buffer holds memory only
      * for what is in flight plus the mark, and a newly offered message waits behind at most a mark's worth of
      * others. Too small a mark makes a connection application-limited: it must cover what the connection sends
-     * between two of the application's offers (see {@link #DEFAULT_UNSENT_LOW_WATERMARK_BYTES}); raise it above
-     * 10 Gbit/s or for an application that offers less often than every few hundred microseconds.
+     * between two of the application's offers (see {@link #DEFAULT_UNSENT_LOW_WATERMARK_BYTES}).
      *
-     * @param bytes 16 KiB..1 GiB; by default {@link #DEFAULT_UNSENT_LOW_WATERMARK_BYTES} (1 MiB), or one duty
-     *              cycle's sends if more. At or above {@link #sendBufferBytes()} it never binds. A value set here is
-     *              used as it is, even below one duty cycle's sends (then an INVOKER connection sends less per
-     *              cycle than it could).
+     * @param bytes 16 KiB..1 GiB; default {@link #DEFAULT_UNSENT_LOW_WATERMARK_BYTES} (1 GiB: off). At or above
+     *              {@link #sendBufferBytes()} it never binds.
      * @return this.
      */
     public PacelinkContext unsentLowWatermarkBytes(final int bytes)
@@ -495,20 +488,9 @@ public final class PacelinkContext
         return this;
     }
 
-    /**
-     * @return the unsent low watermark each connection gets: the value set, or by default the larger of
-     * {@link #DEFAULT_UNSENT_LOW_WATERMARK_BYTES} and one duty cycle's sends ({@link #sendBatchLimit()} times
-     * {@link #maxDatagramSizeBytes()}: 4,160,000 bytes with 65,000-byte datagrams).
-     */
     public int unsentLowWatermarkBytes()
     {
-        if (UNSET_UNSENT_LOW_WATERMARK_BYTES != unsentLowWatermarkBytes)
-        {
-            return unsentLowWatermarkBytes;
-        }
-        final long dutyCycleBytes = (long)sendBatchLimit * maxDatagramSizeBytes;
-        return (int)Math.min(MAX_UNSENT_LOW_WATERMARK_BYTES,
-            Math.max(DEFAULT_UNSENT_LOW_WATERMARK_BYTES, dutyCycleBytes));
+        return unsentLowWatermarkBytes;
     }
 
     /**

@@ -14,26 +14,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class UnsentLowWatermarkSettingTest
 {
     @Test
-    void theDefaultIsOneMebibyteWellBelowTheDefaultSendBuffer()
+    void byDefaultTheMarkIsOffAtTheLargestSendBuffer()
     {
         final PacelinkContext context = new PacelinkContext();
-        assertEquals(1 << 20, context.unsentLowWatermarkBytes());
+        assertEquals(1 << 30, context.unsentLowWatermarkBytes());
         assertEquals(PacelinkContext.DEFAULT_UNSENT_LOW_WATERMARK_BYTES, context.unsentLowWatermarkBytes());
-        assertTrue(context.unsentLowWatermarkBytes() < context.sendBufferBytes());
-    }
-
-    @Test
-    void theDefaultCoversOneDutyCyclesSendsWhenThatIsMore()
-    {
-        // An INVOKER application offers again after each duty cycle: the mark must cover what one cycle sends.
-        final PacelinkContext context = new PacelinkContext().maxDatagramSizeBytes(65_000);
-        assertEquals(64 * 65_000, context.unsentLowWatermarkBytes(), "64 datagrams of 65,000 bytes");
-        context.sendBatchLimit(8);
-        assertEquals(1 << 20, context.unsentLowWatermarkBytes(), "8 of them are less than 1 MiB");
-        context.sendBatchLimit(4096).maxDatagramSizeBytes(65_507);
-        assertEquals(4096 * 65_507, context.unsentLowWatermarkBytes());
-        context.unsentLowWatermarkBytes(16 * 1024);
-        assertEquals(16 * 1024, context.unsentLowWatermarkBytes(), "a value set is used as it is");
+        assertEquals(PacelinkContext.MAX_UNSENT_LOW_WATERMARK_BYTES, context.unsentLowWatermarkBytes());
+        context.sendBufferBytes(1 << 30);
+        assertTrue(context.unsentLowWatermarkBytes() >= context.sendBufferBytes(), "never binds, whatever the buffer");
     }
 
     @Test
