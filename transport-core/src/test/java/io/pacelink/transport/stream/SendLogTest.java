@@ -614,7 +614,7 @@ class SendLogTest
                 {
                     assertTrue(log.tailPosition() - log.nextSendPosition() <= 128 * 1024 + 1024, "the mark holds");
                 }
-                sendAll(log, 1024 * 16);
+                sendAll(log, 4096);
                 // The peer acknowledges all but the last inFlightBytes (or what the capacity let in).
                 final long ackTo = Math.max(log.ackedHead(), log.nextSendPosition() - inFlightBytes);
                 if (ackTo > log.ackedHead())
