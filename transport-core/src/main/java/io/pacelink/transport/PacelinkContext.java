@@ -79,6 +79,30 @@ public final class PacelinkContext
     private static final long UNSET_HANDSHAKE_PRIMING_NS = -1;
     public static final int DEFAULT_SEND_BUFFER_BYTES = 32 * 1024 * 1024;
     public static final int DEFAULT_RECEIVE_BUFFER_BYTES = 32 * 1024 * 1024;
+
+    /**
+     * How many bytes may wait unsent in a connection's send buffer before {@code offer} back-pressures the
+     * application, by default: 1 GiB, the largest send buffer, so the mark never binds and only the buffer's capacity
+     * back-pressures (Linux's {@code TCP_NOTSENT_LOWAT} is off by default too). Measured on two cores (loopback bulk,
+     * perf/FINDINGS.md, "log14"), a 1-MiB mark lowered an INVOKER sender's CPU per byte and raised its throughput,
+     * but raised the default profile's (DEDICATED) CPU per byte and lowered its throughput: there the application's
+     * thread shares the cores with the agents, and a mark must also cover a scheduler's time slice. For an INVOKER
+     * application, 1 MiB, or one duty cycle's sends ({@link #sendBatchLimit()} datagrams of
+     * {@link #maxDatagramSizeBytes()}) if more, covers what the pacer sends before it offers again.
+     */
+    public static final int DEFAULT_UNSENT_LOW_WATERMARK_BYTES = 1 << 30;
+
+    /**
+     * The smallest unsent low watermark: 16 KiB, about eleven full packets, the value commonly used with Linux's
+     * {@code TCP_NOTSENT_LOWAT} for latency-sensitive streams.
+     */
+    public static final int MIN_UNSENT_LOW_WATERMARK_BYTES = 16 * 1024;
+
+    /**
+     * The largest unsent low watermark, and the default: the largest send buffer, 1 GiB. A mark at or above
+     * {@link #sendBufferBytes()} never binds: only the buffer's capacity back-pressures, as before the mark existed.
+     */
+    public static final int MAX_UNSENT_LOW_WATERMARK_BYTES = DEFAULT_UNSENT_LOW_WATERMARK_BYTES;
     public static final int DEFAULT_MAX_MESSAGE_LENGTH_BYTES = 16 * 1024 * 1024;
     public static final int DEFAULT_SENT_PACKET_CAPACITY = 64 * 1024;
 
@@ -133,6 +157,7 @@ public final class PacelinkContext
     private long lingerTimeoutNs = DEFAULT_LINGER_TIMEOUT_NS;
     private int sendBufferBytes = DEFAULT_SEND_BUFFER_BYTES;
     private int receiveBufferBytes = DEFAULT_RECEIVE_BUFFER_BYTES;
+    private int unsentLowWatermarkBytes = DEFAULT_UNSENT_LOW_WATERMARK_BYTES;
     private int maxMessageLengthBytes = DEFAULT_MAX_MESSAGE_LENGTH_BYTES;
     private int sentPacketCapacity = DEFAULT_SENT_PACKET_CAPACITY;
     private int maxConnections = DEFAULT_MAX_CONNECTIONS;
@@ -438,6 +463,34 @@ public final class PacelinkContext
     public int sendBufferBytes()
     {
         return sendBufferBytes;
+    }
+
+    /**
+     * Bound how far ahead of the pacer the application's bytes may wait, as Linux's {@code TCP_NOTSENT_LOWAT} does
+     * ({@code tcp_stream_memory_free} in {@code net/ipv4/tcp.c}): {@code offer} accepts a message only while fewer
+     * than this many bytes of the connection's send buffer are not yet sent, and otherwise returns
+     * {@link Connection#BACK_PRESSURED}, as for a full buffer. Bytes in flight do not count (the congestion window
+     * bounds them, and the buffer keeps them for retransmission); bytes that flow control holds back do. A message
+     * that starts below the mark is accepted whole, so a message longer than the mark is sent too. What it buys:
+     * the bytes are still in the cache when a packet copies them out of the buffer, the buffer holds memory only
+     * for what is in flight plus the mark, and a newly offered message waits behind at most a mark's worth of
+     * others. Too small a mark makes a connection application-limited: it must cover what the connection sends
+     * between two of the application's offers (see {@link #DEFAULT_UNSENT_LOW_WATERMARK_BYTES}).
+     *
+     * @param bytes 16 KiB..1 GiB; default {@link #DEFAULT_UNSENT_LOW_WATERMARK_BYTES} (1 GiB: off). At or above
+     *              {@link #sendBufferBytes()} it never binds.
+     * @return this.
+     */
+    public PacelinkContext unsentLowWatermarkBytes(final int bytes)
+    {
+        unsentLowWatermarkBytes = (int)requireRange(
+            "unsentLowWatermarkBytes", bytes, MIN_UNSENT_LOW_WATERMARK_BYTES, MAX_UNSENT_LOW_WATERMARK_BYTES);
+        return this;
+    }
+
+    public int unsentLowWatermarkBytes()
+    {
+        return unsentLowWatermarkBytes;
     }
 
     /**

@@ -51,6 +51,11 @@ final class PacelinkBulk
     static final String ACK_FREQUENCY_PROPERTY = "pacelink.loopback.ackFrequency";
 
     /**
+     * System property: the endpoints' {@link PacelinkContext#unsentLowWatermarkBytes(int)} (unset: the default).
+     */
+    static final String UNSENT_LOW_WATERMARK_PROPERTY = "pacelink.loopback.unsentLowWatermarkBytes";
+
+    /**
      * How the endpoint's duty cycle and the application share threads.
      */
     enum Mode
@@ -133,6 +138,11 @@ final class PacelinkBulk
         if (null != ackFrequency)
         {
             context.ackFrequency(Boolean.parseBoolean(ackFrequency));
+        }
+        final String unsentLowWatermark = System.getProperty(UNSENT_LOW_WATERMARK_PROPERTY);
+        if (null != unsentLowWatermark)
+        {
+            context.unsentLowWatermarkBytes(Integer.parseInt(unsentLowWatermark));
         }
         return context;
     }

@@ -17,8 +17,8 @@ import java.nio.ByteOrder;
  * The <b>producer</b> is the one application thread that calls {@link #offer}. It writes each message as a 4-byte
  * little-endian length prefix followed by the payload at the tail (wire-format.md: message boundaries live in the
  * byte stream), then publishes the new tail. The producer is back-pressured when the bytes between the
- * acknowledged head and the tail would exceed the capacity; flow control limits what the agent sends, not what the
- * application may buffer.
+ * acknowledged head and the tail would exceed the capacity, or when the bytes not yet sent reach the unsent low
+ * watermark ({@link #offer}); flow control limits what the agent sends, and so, through the mark, what waits.
  * <p>
  * The <b>consumer</b> is the endpoint's agent thread; every other method except {@link #finish()} belongs to it.
  * It sends new data from {@link #nextSendPosition()} up to the tail and the peer's flow-control credit, keeps the
@@ -68,9 +68,11 @@ public final class SendLog
     private static final int TAIL_FIELD = 0;
     private static final int ACKED_HEAD_CACHE_FIELD = 1;
     private static final int MESSAGES_OFFERED_FIELD = 2;
+    private static final int UNSENT_LIMIT_CACHE_FIELD = 3;
 
     private static final int CONSUMER_SLOT = 1;
     private static final int ACKED_HEAD_FIELD = 0;
+    private static final int SENT_POSITION_FIELD = 1;
 
     /**
      * Written by both threads, by compare-and-set only: segments committed, and whether the log was closed.
@@ -84,6 +86,7 @@ public final class SendLog
     private final int segmentShift;
     private final int segmentBytes;
     private final int maxMessageLength;
+    private final int unsentLowWatermarkBytes;
 
     /**
      * Producer thread: the segment the last offered record ended in, and its number, so a record that starts and
@@ -106,25 +109,57 @@ public final class SendLog
     private boolean finRetransmitPending;
 
     /**
-     * A log whose segments are charged to no budget, for a log used on its own.
+     * A log whose segments are charged to no budget and whose unsent bytes are bounded only by its capacity, for a
+     * log used on its own.
      *
      * @param capacityBytes    size of the log, a power of two of at least 64 bytes.
      * @param maxMessageLength the longest message accepted; its prefixed record must fit the log.
      */
     public SendLog(final int capacityBytes, final int maxMessageLength)
     {
-        this(capacityBytes, maxMessageLength, new BudgetedSegments(
+        this(capacityBytes, maxMessageLength, capacityBytes);
+    }
+
+    /**
+     * A log whose segments are charged to no budget, for a log used on its own.
+     *
+     * @param capacityBytes           size of the log, a power of two of at least 64 bytes.
+     * @param maxMessageLength        the longest message accepted; its prefixed record must fit the log.
+     * @param unsentLowWatermarkBytes an offer is accepted only while fewer bytes than this wait unsent (positive).
+     */
+    public SendLog(final int capacityBytes, final int maxMessageLength, final int unsentLowWatermarkBytes)
+    {
+        this(capacityBytes, maxMessageLength, unsentLowWatermarkBytes, new BudgetedSegments(
             MemoryBudget.unlimited(), Math.min(SegmentPool.DEFAULT_SEGMENT_BYTES, capacityBytes)));
     }
 
     /**
+     * A log whose unsent bytes are bounded only by its capacity.
+     *
      * @param capacityBytes    size of the log, a power of two of at least 64 bytes: the most bytes it holds.
      * @param maxMessageLength the longest message accepted; its prefixed record must fit the log.
      * @param segments         where the producer gets the segments it writes into, charged to the endpoint's
-     *                         budget; the log commits them as the stream reaches them, reuses those the peer
-     *                         acknowledged, and keeps them until {@link #releaseMemory()}.
+     *                         budget.
      */
     public SendLog(final int capacityBytes, final int maxMessageLength, final BudgetedSegments segments)
+    {
+        this(capacityBytes, maxMessageLength, capacityBytes, segments);
+    }
+
+    /**
+     * @param capacityBytes           size of the log, a power of two of at least 64 bytes: the most bytes it holds.
+     * @param maxMessageLength        the longest message accepted; its prefixed record must fit the log.
+     * @param unsentLowWatermarkBytes an offer is accepted only while fewer bytes than this wait unsent (positive;
+     *                                at or above the capacity it never refuses an offer the capacity accepts).
+     * @param segments                where the producer gets the segments it writes into, charged to the
+     *                                endpoint's budget; the log commits them as the stream reaches them, reuses
+     *                                those the peer acknowledged, and keeps them until {@link #releaseMemory()}.
+     */
+    public SendLog(
+        final int capacityBytes,
+        final int maxMessageLength,
+        final int unsentLowWatermarkBytes,
+        final BudgetedSegments segments)
     {
         this.log = new CircularStreamBuffer(capacityBytes, 3, segments);
         this.segments = segments;
@@ -137,6 +172,14 @@ public final class SendLog
                 "=" + (capacityBytes - LENGTH_PREFIX_BYTES) + "]: " + maxMessageLength);
         }
         this.maxMessageLength = maxMessageLength;
+        if (unsentLowWatermarkBytes <= 0)
+        {
+            throw new IllegalArgumentException("unsentLowWatermarkBytes must be positive: " + unsentLowWatermarkBytes);
+        }
+        this.unsentLowWatermarkBytes = unsentLowWatermarkBytes;
+        // Nothing sent yet: the first offers may go up to the mark. Written before the log is published to the
+        // application's thread.
+        log.putPlain(PRODUCER_SLOT, UNSENT_LIMIT_CACHE_FIELD, unsentLowWatermarkBytes);
         final int maxRanges = capacityBytes / 2 + 1;
         this.ackedBeyondHead = new RangeSet(INITIAL_RANGES, maxRanges);
         this.retransmitRanges = new RangeSet(INITIAL_RANGES, maxRanges);
@@ -148,6 +191,15 @@ public final class SendLog
     public int capacity()
     {
         return capacity;
+    }
+
+    /**
+     * @return the most bytes that may wait unsent before {@link #offer} back-pressures the application (a message
+     * that starts below it is accepted whole, so they may exceed it by up to one message and its prefix).
+     */
+    public int unsentLowWatermarkBytes()
+    {
+        return unsentLowWatermarkBytes;
     }
 
     /**
@@ -164,6 +216,16 @@ public final class SendLog
 
     /**
      * Append one message, prefixed by its length. Producer thread only.
+     * <p>
+     * Two limits back-pressure the producer, with the same result: the capacity (the bytes between the
+     * acknowledged head and the tail, in flight or not, must fit the log) and the unsent low watermark. The second
+     * is Linux's {@code TCP_NOTSENT_LOWAT} ({@code tcp_stream_memory_free} in {@code net/ipv4/tcp.c}: a socket is
+     * writable only while its not-yet-sent bytes are under the mark): an offer is accepted only while fewer than
+     * {@link #unsentLowWatermarkBytes()} bytes wait unsent, whatever is in flight. The application's bytes then
+     * wait at most about a mark's worth of sending before a packet copies them out, so they are still in the
+     * cache when it does; the log commits only the segments what is in flight and the mark span; and a message
+     * offered now leaves after at most a mark's worth of others. A message that starts below the mark is accepted
+     * whole, however long, so one larger than the mark is sent too.
      *
      * @param src    holding the message.
      * @param offset of the message in {@code src}.
@@ -187,6 +249,17 @@ public final class SendLog
         if (tail < 0)
         {
             return OfferResult.CLOSED;
+        }
+
+        if (tail >= log.getPlain(PRODUCER_SLOT, UNSENT_LIMIT_CACHE_FIELD))
+        {
+            // Read how far the agent has sent only when the cached value says the mark is reached.
+            final long unsentLimit = log.getAcquire(CONSUMER_SLOT, SENT_POSITION_FIELD) + unsentLowWatermarkBytes;
+            log.putPlain(PRODUCER_SLOT, UNSENT_LIMIT_CACHE_FIELD, unsentLimit);
+            if (tail >= unsentLimit)
+            {
+                return OfferResult.BACK_PRESSURED;
+            }
         }
 
         final long newTail = tail + LENGTH_PREFIX_BYTES + length;
@@ -540,6 +613,9 @@ public final class SendLog
                 ", final position " + finalPosition());
         }
         nextSendPosition = end;
+        // For the producer's unsent low watermark; a plain store on x86, on a line the producer reads only when
+        // its cached limit says the mark is reached.
+        log.putRelease(CONSUMER_SLOT, SENT_POSITION_FIELD, end);
         if (fin)
         {
             finSent = true;

@@ -450,6 +450,201 @@ class SendLogTest
         }
     }
 
+    @Test
+    void anOfferIsAcceptedWhileFewerBytesThanTheMarkWaitUnsentAndBackPressuredFromTheMarkOn()
+    {
+        // Records of 20 + 4 bytes against a mark of 100: accepted at 0, 24, 48, 72 and 96 unsent bytes (each below
+        // the mark, the last one taking the unsent bytes past it to 120), refused at 120.
+        final SendLog log = new SendLog(1024, 512, 100);
+        log.connectionSendLimit(Long.MAX_VALUE);
+        log.streamSendLimit(Long.MAX_VALUE);
+        offerRecords(log, 5, 20);
+        assertEquals(120, log.tailPosition());
+        assertEquals(OfferResult.BACK_PRESSURED, log.offer(message, 0, 20));
+        assertEquals(OfferResult.BACK_PRESSURED, log.offer(message, 0, 0), "an empty message too");
+        assertEquals(120, log.tailPosition(), "a refused offer writes nothing");
+
+        // 20 sent: 100 unsent, exactly the mark, still refused; one more byte sent, 99, accepted.
+        sendBytes(log, 20);
+        assertEquals(OfferResult.BACK_PRESSURED, log.offer(message, 0, 20), "at the mark");
+        sendBytes(log, 1);
+        assertEquals(144, log.offer(message, 0, 20), "one byte below the mark");
+        assertEquals(OfferResult.BACK_PRESSURED, log.offer(message, 0, 20));
+    }
+
+    @Test
+    void bytesInFlightDoNotCountAgainstTheMarkButTheCapacityStillBoundsThem()
+    {
+        final SendLog log = new SendLog(256, 200, 64);
+        log.connectionSendLimit(Long.MAX_VALUE);
+        log.streamSendLimit(Long.MAX_VALUE);
+        long offered = 0;
+        while (true)
+        {
+            final long result = log.offer(message, 0, 28);
+            if (OfferResult.BACK_PRESSURED != result)
+            {
+                assertTrue(result > 0);
+                offered++;
+                continue;
+            }
+            if (log.hasUnsentData())
+            {
+                // The mark refused: send everything, nothing acknowledged, and offer again.
+                sendAll(log, 100);
+                continue;
+            }
+            break;
+        }
+        // 256 bytes of capacity hold eight 32-byte records, all sent and unacknowledged: the capacity refused.
+        assertEquals(8, offered);
+        assertEquals(256, log.nextSendPosition() - log.ackedHead(), "a capacity in flight, more than the mark");
+        log.onRangeAcked(0, 32, false);
+        assertEquals(288, log.offer(message, 0, 28), "an acknowledgement makes room again");
+    }
+
+    @Test
+    void bytesFlowControlHoldsBackCountAsUnsent()
+    {
+        final SendLog log = new SendLog(1024, 512, 64);
+        log.connectionSendLimit(0);
+        log.streamSendLimit(0);
+        offerRecords(log, 2, 28);
+        assertEquals(0, log.sendableBytes());
+        assertEquals(OfferResult.BACK_PRESSURED, log.offer(message, 0, 28),
+            "64 bytes wait for credit: the mark holds, as Linux counts bytes the peer's window holds back");
+        log.connectionSendLimit(32);
+        log.streamSendLimit(32);
+        sendAll(log, 100);
+        assertEquals(96, log.offer(message, 0, 28), "credit for one record, sent: 32 unsent, below the mark");
+    }
+
+    @Test
+    void aMessageLongerThanTheMarkIsAcceptedWholeWhenItStartsBelowTheMark()
+    {
+        final SendLog log = new SendLog(1024, 512, 64);
+        log.connectionSendLimit(Long.MAX_VALUE);
+        log.streamSendLimit(Long.MAX_VALUE);
+        StreamBytes.fillPayload(message, 0, 7, 200);
+        assertEquals(204, log.offer(message, 0, 200), "nothing unsent: a message of three marks goes in");
+        assertEquals(OfferResult.BACK_PRESSURED, log.offer(message, 0, 1));
+
+        sendBytes(log, 140);
+        assertEquals(OfferResult.BACK_PRESSURED, log.offer(message, 0, 200), "64 unsent: at the mark");
+        sendBytes(log, 1);
+        assertEquals(408, log.offer(message, 0, 200), "63 unsent: the next one goes in whole");
+
+        log.copyOut(0, 204, packet, 0);
+        assertEquals(200, packet.getInt(0, ByteOrder.LITTLE_ENDIAN));
+        assertTrue(StreamBytes.isPayload(packet, LENGTH_PREFIX_BYTES, 7, 200), "written whole and unchanged");
+    }
+
+    @Test
+    void theSmallestMarkLetsOneRecordWaitAtATime()
+    {
+        final SendLog log = new SendLog(256, 200, 1);
+        log.connectionSendLimit(Long.MAX_VALUE);
+        log.streamSendLimit(Long.MAX_VALUE);
+        for (int i = 0; i < 100; i++)
+        {
+            assertTrue(log.offer(message, 0, 10) > 0, "record " + i);
+            assertEquals(OfferResult.BACK_PRESSURED, log.offer(message, 0, 10), "record " + i);
+            sendAll(log, 100);
+            log.onRangeAcked(log.ackedHead(), (int)(log.nextSendPosition() - log.ackedHead()), false);
+        }
+        assertEquals(1400, log.tailPosition());
+    }
+
+    @Test
+    void aMarkAtOrAboveTheCapacityRefusesExactlyWhatTheCapacityRefuses()
+    {
+        for (final int mark : new int[] {CAPACITY, CAPACITY + 1, Integer.MAX_VALUE})
+        {
+            final SendLog marked = new SendLog(CAPACITY, MAX_MESSAGE, mark);
+            final SendLog unmarked = openLog();
+            marked.connectionSendLimit(Long.MAX_VALUE);
+            marked.streamSendLimit(Long.MAX_VALUE);
+            final Random random = new Random(mark);
+            for (int step = 0; step < 2_000; step++)
+            {
+                final int action = random.nextInt(4);
+                if (action < 2)
+                {
+                    final int length = random.nextInt(80);
+                    assertEquals(unmarked.offer(message, 0, length), marked.offer(message, 0, length),
+                        "mark " + mark + " step " + step);
+                }
+                else if (2 == action)
+                {
+                    sendAll(marked, 60);
+                    sendAll(unmarked, 60);
+                }
+                else if (marked.nextSendPosition() > marked.ackedHead())
+                {
+                    final int length = (int)(marked.nextSendPosition() - marked.ackedHead());
+                    marked.onRangeAcked(marked.ackedHead(), length, false);
+                    unmarked.onRangeAcked(unmarked.ackedHead(), length, false);
+                }
+            }
+            assertEquals(unmarked.tailPosition(), marked.tailPosition());
+            assertTrue(marked.tailPosition() > 10 * CAPACITY, "the logs wrapped many times");
+        }
+    }
+
+    @Test
+    void withAMarkTheLogCommitsSegmentsOnlyAsWhatIsInFlightGrows()
+    {
+        // 1 MiB of log in 64-KiB segments, a mark of 128 KiB: a producer that always offers commits segments for
+        // what is in flight plus the mark, not for the whole capacity; more only when what is in flight grows, and
+        // never more than the capacity. Once it stops growing, no segment is committed again: the acknowledged
+        // ones are reused.
+        final int segmentBytes = 64 * 1024;
+        final MemoryBudget budget = new MemoryBudget(1L << 30);
+        final SendLog log = new SendLog(1 << 20, 1024, 128 * 1024, new BudgetedSegments(budget, segmentBytes));
+        log.connectionSendLimit(Long.MAX_VALUE);
+        log.streamSendLimit(Long.MAX_VALUE);
+        final UnsafeBuffer kilobyte = new UnsafeBuffer(new byte[1020]);
+
+        long committedAtInFlight = 0;
+        for (final int inFlightBytes : new int[] {64 * 1024, 256 * 1024, 512 * 1024, 4 << 20})
+        {
+            for (int round = 0; round < 200; round++)
+            {
+                while (log.offer(kilobyte, 0, kilobyte.capacity()) > 0)
+                {
+                    assertTrue(log.tailPosition() - log.nextSendPosition() <= 128 * 1024 + 1024, "the mark holds");
+                }
+                sendAll(log, 4096);
+                // The peer acknowledges all but the last inFlightBytes (or what the capacity let in).
+                final long ackTo = Math.max(log.ackedHead(), log.nextSendPosition() - inFlightBytes);
+                if (ackTo > log.ackedHead())
+                {
+                    log.onRangeAcked(log.ackedHead(), (int)(ackTo - log.ackedHead()), false);
+                }
+                if (100 == round)
+                {
+                    committedAtInFlight = budget.committedBytes();
+                }
+            }
+            assertEquals(committedAtInFlight, budget.committedBytes(), "steady at " + inFlightBytes + " in flight");
+            final long spanBytes = Math.min(1 << 20, inFlightBytes + 128 * 1024 + 1024);
+            assertTrue(budget.committedBytes() <= spanBytes + 2L * segmentBytes,
+                budget.committedBytes() + " committed for " + inFlightBytes + " in flight");
+        }
+        assertTrue(log.committedBytes() <= (1 << 20) + segmentBytes,
+            "at most the capacity and the segment the tail shares with the head: " + log.committedBytes());
+        assertTrue(log.committedBytes() > 512 * 1024, "it did grow with what was in flight");
+    }
+
+    @Test
+    void aMarkThatIsNotPositiveIsRefused()
+    {
+        assertEquals(CAPACITY, openLog().unsentLowWatermarkBytes(), "a log on its own has the capacity as mark");
+        assertThrows(IllegalArgumentException.class, () -> new SendLog(CAPACITY, MAX_MESSAGE, 0));
+        assertThrows(IllegalArgumentException.class, () -> new SendLog(CAPACITY, MAX_MESSAGE, -1));
+        assertThrows(IllegalArgumentException.class, () -> new SendLog(CAPACITY, MAX_MESSAGE, Integer.MIN_VALUE));
+    }
+
     private SendLog openLog()
     {
         final SendLog log = new SendLog(CAPACITY, MAX_MESSAGE);
@@ -477,5 +672,12 @@ class SendLogTest
             log.copyOut(position, length, packet, 0);
             log.onSent(position, length, false);
         }
+    }
+
+    private void sendBytes(final SendLog log, final int length)
+    {
+        final long position = log.nextSendPosition();
+        log.copyOut(position, length, packet, 0);
+        log.onSent(position, length, false);
     }
 }

@@ -3,7 +3,8 @@ package io.pacelink.transport.stream;
 import io.pacelink.transport.MessageHandler;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
@@ -18,6 +19,9 @@ import static org.junit.jupiter.api.Assertions.fail;
  * 64 MiB of messages through 1 MiB logs on three threads, as the engine uses them: an application thread offers,
  * an agent thread moves bytes from the send log to the receive log in packets with seeded loss, reordering and
  * duplication (and acknowledges what it delivered), and an application thread polls and checks every byte in order.
+ * Once with the send log bounded only by its capacity, once with an unsent low watermark of 16 KiB, which the agent
+ * checks after every packet: the bytes offered and not yet sent never exceed the mark by more than one record,
+ * however the two threads interleave.
  */
 class StreamLogsConcurrencyTest
 {
@@ -29,15 +33,22 @@ class StreamLogsConcurrencyTest
     private static final long NETWORK_SEED = 23;
     private static final long TIMEOUT_NS = TimeUnit.SECONDS.toNanos(60);
 
-    private final SendLog sendLog = new SendLog(LOG_CAPACITY, MAX_MESSAGE);
+    private SendLog sendLog;
+    private long mostUnsentBytes = Long.MAX_VALUE;
     private final ReceiveLog receiveLog = new ReceiveLog(LOG_CAPACITY, MAX_MESSAGE);
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private final AtomicLong messagesOffered = new AtomicLong();
     private final long deadlineNs = System.nanoTime() + TIMEOUT_NS;
 
-    @Test
-    void shouldDeliverEveryMessageByteExactInOrderAcrossThreads() throws InterruptedException
+    @ParameterizedTest
+    @ValueSource(ints = {LOG_CAPACITY, 16 * 1024})
+    void shouldDeliverEveryMessageByteExactInOrderAcrossThreads(final int unsentLowWatermarkBytes)
+        throws InterruptedException
     {
+        sendLog = new SendLog(LOG_CAPACITY, MAX_MESSAGE, unsentLowWatermarkBytes);
+        // An offer is accepted only below the mark as the agent last published its send position, which is never
+        // ahead of where it is: the record it accepts may take the unsent bytes at most one record past the mark.
+        mostUnsentBytes = (long)unsentLowWatermarkBytes - 1 + SendLog.LENGTH_PREFIX_BYTES + MAX_MESSAGE;
         final Consumer consumer = new Consumer();
         final Agent agent = new Agent();
         final Thread[] threads = {
@@ -177,6 +188,11 @@ class StreamLogsConcurrencyTest
                 fin = offset + length == sendLog.finalPosition();
                 sendLog.copyOut(offset, length, packet, 0);
                 sendLog.onSent(offset, length, fin);
+                final long unsentBytes = sendLog.tailPosition() - sendLog.nextSendPosition();
+                if (unsentBytes > mostUnsentBytes)
+                {
+                    fail(unsentBytes + " bytes unsent, more than the mark allows: " + mostUnsentBytes);
+                }
             }
             else
             {
