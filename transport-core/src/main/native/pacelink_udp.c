@@ -340,7 +340,26 @@ JNIEXPORT jint JNICALL Java_io_pacelink_transport_port_NativeUdp_receive(
     struct pl_receive *receives = (struct pl_receive *)(intptr_t)descriptors;
     const int n = count < PL_MAX_BATCH ? count : PL_MAX_BATCH;
 
-    const int received = recvmmsg(fd, messages, (unsigned int)n, MSG_DONTWAIT, NULL);
+    int received;
+    if (1 == n)
+    {
+        /*
+         * One message (a busy-spinning receive right after an empty one): recvmsg(2) reads it exactly as recvmmsg(2)
+         * would (recvmmsg's msg_len is what recvmsg returns: the bytes copied, MSG_TRUNC in msg_flags if the datagram
+         * was longer; the same control messages), without do_recvmmsg's loop and timeout handling around the same
+         * ___sys_recvmsg (Linux net/socket.c) — on the path of every spin turn that finds the socket empty.
+         */
+        const ssize_t length = recvmsg(fd, &messages[0].msg_hdr, MSG_DONTWAIT);
+        if (length >= 0)
+        {
+            messages[0].msg_len = (unsigned int)length;
+        }
+        received = length < 0 ? -1 : 1;
+    }
+    else
+    {
+        received = recvmmsg(fd, messages, (unsigned int)n, MSG_DONTWAIT, NULL);
+    }
     if (received < 0)
     {
         const int error = errno;

@@ -301,7 +301,8 @@ public final class BatchedDatagramPort implements DatagramPort
         // again after it, only to stop at EAGAIN (Linux do_recvmmsg), on the path of every such arrival. So that
         // receive asks for one; a burst behind it is read by the next receive, which asks for all, and turns the
         // rule off until a burst of one message again. A wait that saw the socket readable is followed by a whole
-        // receive, which can then tell that it drained the socket (skipReceiveIfDrained).
+        // receive, which can then tell that it drained the socket (skipReceiveIfDrained). One message is read by
+        // recvmsg, not recvmmsg: the same read, without do_recvmmsg's loop around it (the native shim).
         final int bound = isAfterEmptyReceive && isLoneArrivalTraffic ? 1 : NativeUdp.MAX_BATCH;
         final int slots = Math.min(Math.min(maxEntries, bound), batch.buffer().capacity() / slotBytes);
         if (slots <= 0)

@@ -671,6 +671,55 @@ class BatchedDatagramPortTest
     }
 
     @Test
+    void aOneMessageReceiveHearsThatItsPeerIsUnreachableAndReadsNothingElse() throws IOException
+    {
+        final BatchedDatagramPort client = open(LOOPBACK, true);
+        final ReceiveBatch batch = client.newReceiveBatch(4);
+        final PortStats stats = client.stats();
+        final InetSocketAddress peer;
+        try (DatagramChannel server = DatagramChannel.open(StandardProtocolFamily.INET))
+        {
+            server.bind(LOOPBACK);
+            peer = (InetSocketAddress)server.getLocalAddress();
+            assertTrue(client.restrictTo(peer));
+            server.send(ByteBuffer.allocate(32), client.localAddress());
+            // A burst of one datagram, then an empty receive: from here each receive asks for one message, the
+            // single-message call (recvmsg), until a receive finds more than one.
+            assertEquals(1, readSome(client, batch), "the peer's lone datagram");
+            batch.clear();
+            assertEquals(0, client.receive(batch, 4));
+        }
+        final UnsafeBuffer buffer = new UnsafeBuffer(ByteBuffer.allocateDirect(64));
+        assertTrue(client.send(buffer, 0, 32, peer), "to the closed peer: an ICMP port unreachable comes back");
+        final long callsBefore = stats.receiveCalls();
+        final long deadlineNs = System.nanoTime() + TIMEOUT_NS;
+        // No wait in between: a wait would make the next receive ask for all again.
+        while (null == batch.unreachablePeer() && System.nanoTime() - deadlineNs < 0)
+        {
+            assertEquals(0, client.receive(batch, 4), "nothing but the error can be read");
+        }
+        assertEquals(peer, batch.unreachablePeer());
+        assertEquals(1, stats.portUnreachable());
+        assertEquals(0, stats.receiveErrors(), "ECONNREFUSED from the one-message receive is the peer's report");
+        assertTrue(stats.receiveCalls() > callsBefore);
+        batch.clear();
+        assertEquals(0, client.receive(batch, 4), "the error is reported once");
+        assertEquals(1, stats.portUnreachable());
+        assertEquals(0, stats.receiveErrors());
+        assertEquals(1, stats.datagramsReceived());
+    }
+
+    private static int readSome(final BatchedDatagramPort port, final ReceiveBatch batch)
+    {
+        final long deadlineNs = System.nanoTime() + TIMEOUT_NS;
+        while (0 == batch.size() && System.nanoTime() - deadlineNs < 0)
+        {
+            port.receive(batch, batch.maxDatagrams());
+        }
+        return batch.size();
+    }
+
+    @Test
     void aWaitEndsOnArrivalOnAWakeUpAndOnItsTimeoutAndCountsWhich() throws Exception
     {
         final BatchedDatagramPort port = open(LOOPBACK, true);
