@@ -1,7 +1,6 @@
 package io.pacelink.cli;
 
 import com.sun.management.GarbageCollectionNotificationInfo;
-import com.sun.management.GcInfo;
 import com.sun.management.HotSpotDiagnosticMXBean;
 import org.junit.jupiter.api.Test;
 
@@ -18,6 +17,7 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import javax.management.NotificationEmitter;
 import javax.management.openmbean.CompositeData;
 
@@ -59,22 +59,18 @@ class ServerHeapTest
             ServerHeap.returnMemoryWhenIdle();
             final AtomicLong periodic = new AtomicLong();
             final List<String> otherCauses = new CopyOnWriteArrayList<>();
-            for (final GarbageCollectorMXBean collector : ManagementFactory.getGarbageCollectorMXBeans())
+            onEveryCollection((info) ->
             {
-                ((NotificationEmitter)collector).addNotificationListener((notification, handback) ->
+                final String cause = info.getGcCause();
+                if (ServerHeap.PERIODIC_COLLECTION_CAUSE.equals(cause))
                 {
-                    final String cause = GarbageCollectionNotificationInfo.from(
-                        (CompositeData)notification.getUserData()).getGcCause();
-                    if (ServerHeap.PERIODIC_COLLECTION_CAUSE.equals(cause))
-                    {
-                        periodic.incrementAndGet();
-                    }
-                    else if (periodic.get() > 0)
-                    {
-                        otherCauses.add(cause.replace(' ', '_'));
-                    }
-                }, null, null);
-            }
+                    periodic.incrementAndGet();
+                }
+                else if (periodic.get() > 0)
+                {
+                    otherCauses.add(cause.replace(' ', '_'));
+                }
+            });
             System.gc();
             final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             final long[] trims = new long[3];
@@ -114,30 +110,24 @@ class ServerHeapTest
             final AtomicLong workAfterCompaction = new AtomicLong();
             final AtomicLong compactedFromMiB = new AtomicLong();
             final AtomicLong compactedToMiB = new AtomicLong();
-            for (final GarbageCollectorMXBean collector : ManagementFactory.getGarbageCollectorMXBeans())
+            // Told after ServerHeap's listener, which was registered first.
+            onEveryCollection((info) ->
             {
-                // Told after ServerHeap's listener, which was registered first.
-                ((NotificationEmitter)collector).addNotificationListener((notification, handback) ->
+                final String cause = info.getGcCause();
+                if (ServerHeap.PERIODIC_COLLECTION_CAUSE.equals(cause))
                 {
-                    final String cause = GarbageCollectionNotificationInfo.from(
-                        (CompositeData)notification.getUserData()).getGcCause();
-                    if (ServerHeap.PERIODIC_COLLECTION_CAUSE.equals(cause))
-                    {
-                        periodic.incrementAndGet();
-                    }
-                    else if ("System.gc()".equals(cause))
-                    {
-                        final GcInfo gc = GarbageCollectionNotificationInfo.from(
-                            (CompositeData)notification.getUserData()).getGcInfo();
-                        compactedFromMiB.compareAndSet(0, heapCommitted(gc.getMemoryUsageBeforeGc()) >> 20);
-                        compactedToMiB.compareAndSet(0, heapCommitted(gc.getMemoryUsageAfterGc()) >> 20);
-                    }
-                    else if (ServerHeap.idleCompactions() > 0)
-                    {
-                        workAfterCompaction.incrementAndGet();
-                    }
-                }, null, null);
-            }
+                    periodic.incrementAndGet();
+                }
+                else if ("System.gc()".equals(cause))
+                {
+                    compactedFromMiB.compareAndSet(0, heapCommitted(info.getGcInfo().getMemoryUsageBeforeGc()) >> 20);
+                    compactedToMiB.compareAndSet(0, heapCommitted(info.getGcInfo().getMemoryUsageAfterGc()) >> 20);
+                }
+                else if (ServerHeap.idleCompactions() > 0)
+                {
+                    workAfterCompaction.incrementAndGet();
+                }
+            });
             // The burst: 48 MiB kept across many young collections (promoted), with garbage between; then all but
             // every eighth of it let go, so what stays live is scattered over the old generation's regions.
             final List<byte[]> kept = new ArrayList<>();
@@ -168,6 +158,19 @@ class ServerHeapTest
             System.out.println(ServerHeap.idleCompactions() + " " + compactedFromMiB.get() + " " +
                 compactedToMiB.get() + " " + (periodic.get() - wanted +
                 Long.parseLong(args[1])) + " " + kept.size() + " " + workAfterCompaction.get());
+        }
+    }
+
+    /**
+     * Tell the listener of every collection from now on, after the listeners registered before it.
+     */
+    private static void onEveryCollection(final Consumer<GarbageCollectionNotificationInfo> listener)
+    {
+        for (final GarbageCollectorMXBean collector : ManagementFactory.getGarbageCollectorMXBeans())
+        {
+            ((NotificationEmitter)collector).addNotificationListener((notification, handback) ->
+                listener.accept(GarbageCollectionNotificationInfo.from((CompositeData)notification.getUserData())),
+                null, null);
         }
     }
 
