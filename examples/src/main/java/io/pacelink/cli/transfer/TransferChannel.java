@@ -323,7 +323,6 @@ public final class TransferChannel implements MessageHandler
             case PEER_RESET -> "the " + peerName + " reset the connection (a stateless reset: it no longer knows " +
                 "it, its process restarted or lost its state)";
             case PEER_CLOSE, NONE -> "the " + peerName + " closed the connection before the session was complete";
-            case PROTOCOL_VIOLATION -> "the connection broke the transport protocol and was closed";
             case ENDPOINT_CLOSED, LOCAL_CLOSE -> "the connection was closed here before the session was complete";
             default -> TransportWaits.describeClose(connection, "the " + peerName);
         };

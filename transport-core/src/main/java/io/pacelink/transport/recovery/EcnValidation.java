@@ -39,8 +39,9 @@ import java.util.List;
  * by a faulty element), or every one that arrived arrived as CE ({@link #ALL_CE}: a path that rewrites every mark to
  * CE, which would make the sender throttle itself for nothing), validation fails.
  * <p>
- * Which packets were marked is kept as runs of packet numbers: a connection marks its first packets, then possibly
- * none, then (once capable) all until a failure, so two runs cover every case. Allocation free; one thread.
+ * Which packets were marked is kept with each packet ({@link SentPacketRing#isEcnMarked}), not here: besides the test
+ * and the capable period, a path challenge goes out unmarked between marked packets each time the peer's address
+ * changes, so no fixed number of runs of packet numbers covers every connection. Allocation free; one thread.
  */
 public final class EcnValidation
 {
@@ -125,13 +126,6 @@ public final class EcnValidation
      */
     public static final int TESTING_PTOS = 3;
 
-    private static final int MAX_RUNS = 2;
-
-    private final long[] runFirst = new long[MAX_RUNS];
-    private final long[] runLast = new long[MAX_RUNS];
-    private int runCount;
-    private boolean isRunOpen;
-
     private int state;
     private int failure = NO_FAILURE;
     private long testStartNs = Long.MIN_VALUE;
@@ -174,22 +168,20 @@ public final class EcnValidation
     }
 
     /**
-     * A packet left with the codepoint {@link #codepointToSend} gave.
+     * A packet left with the codepoint {@link #codepointToSend} gave, or unmarked (a path challenge, a CLOSE).
      *
-     * @param packetNumber   its number, larger than any sent before.
      * @param codepoint      the codepoint it was sent with.
      * @param countsInFlight true if it counts towards bytes in flight (only such packets can be declared lost).
      * @param nowNs          send time.
+     * @return true if it was sent marked: the caller keeps that with the packet, for {@link #onMarkedPacketAcked}
+     * and {@link #onMarkedPacketLost}.
      */
-    public void onPacketSent(
-        final long packetNumber, final int codepoint, final boolean countsInFlight, final long nowNs)
+    public boolean onPacketSent(final int codepoint, final boolean countsInFlight, final long nowNs)
     {
         if (!EcnCodepoint.isEcnCapable(codepoint))
         {
-            isRunOpen = false;
-            return;
+            return false;
         }
-        recordMarked(packetNumber);
         markedSent++;
         if (countsInFlight)
         {
@@ -206,22 +198,7 @@ public final class EcnValidation
                 endTest();
             }
         }
-    }
-
-    /**
-     * @param packetNumber a packet sent before.
-     * @return true if it was sent marked.
-     */
-    public boolean isMarked(final long packetNumber)
-    {
-        for (int i = 0; i < runCount; i++)
-        {
-            if (packetNumber >= runFirst[i] && packetNumber <= runLast[i])
-            {
-                return true;
-            }
-        }
-        return false;
+        return true;
     }
 
     /**
@@ -384,25 +361,6 @@ public final class EcnValidation
         return ignoredFrames;
     }
 
-    private void recordMarked(final long packetNumber)
-    {
-        if (isRunOpen)
-        {
-            runLast[runCount - 1] = packetNumber;
-            return;
-        }
-        if (MAX_RUNS == runCount)
-        {
-            // Marks come from codepointToSend: testing, then capable until a failure. A third run is a sender bug.
-            throw new IllegalStateException("packet " + packetNumber + " marked outside the testing and capable " +
-                "runs: packets must be sent with the codepoint codepointToSend gave");
-        }
-        runFirst[runCount] = packetNumber;
-        runLast[runCount] = packetNumber;
-        runCount++;
-        isRunOpen = true;
-    }
-
     private void endTest()
     {
         state = UNKNOWN;
@@ -422,6 +380,5 @@ public final class EcnValidation
     {
         state = FAILED;
         failure = reason;
-        isRunOpen = false;
     }
 }

@@ -322,13 +322,13 @@ public final class LossRecovery
         final long packetNumber = packet.packetNumber();
         final long nowNs = packet.sentTimeNs();
         final int sizeBytes = packet.sizeBytes();
-        if (isEcnEnabled)
-        {
-            ecn.onPacketSent(packetNumber, packet.ecnCodepoint(), packet.countsInFlight(), nowNs);
-        }
         growRingIfFull(packetNumber);
         final int slot = ring.add(packetNumber, nowNs, sizeBytes, packet.isAckEliciting(), packet.countsInFlight(),
             packet.streamOffset(), packet.streamLength(), packet.fin(), packet.frameFlags());
+        if (isEcnEnabled && ecn.onPacketSent(packet.ecnCodepoint(), packet.countsInFlight(), nowNs))
+        {
+            ring.markEcn(slot);
+        }
         if (SentPacketDescriptor.NO_ACK_FRAME != packet.ackFrameLargestAcked())
         {
             ring.ackFrameLargestAcked(slot, packet.ackFrameLargestAcked());
@@ -891,7 +891,7 @@ public final class LossRecovery
                 newlyAckedBytes += sizeBytes;
                 inFlightPackets++;
             }
-            if (isEcnEnabled && ecn.isMarked(ring.packetNumber(slot)))
+            if (isEcnEnabled && ring.isEcnMarked(slot))
             {
                 ecn.onMarkedPacketAcked();
             }
@@ -919,7 +919,7 @@ public final class LossRecovery
             // Already out of bytes in flight; still delivered data for the rate sampler (Linux tcp_rate.c counts it).
             rateSampler.onPacketDelivered(ring, slot, deliveredAtNs);
             spuriousLosses++;
-            if (isEcnEnabled && ecn.isMarked(ring.packetNumber(slot)))
+            if (isEcnEnabled && ring.isEcnMarked(slot))
             {
                 ecn.onMarkedPacketAckedAfterLoss();
             }
@@ -1072,7 +1072,7 @@ public final class LossRecovery
             bytesInFlight -= sizeBytes;
             rateSampler.onPacketLost(sizeBytes);
             lostPackets++;
-            if (isEcnEnabled && ecn.isMarked(ring.packetNumber(slot)))
+            if (isEcnEnabled && ring.isEcnMarked(slot))
             {
                 ecn.onMarkedPacketLost();
             }

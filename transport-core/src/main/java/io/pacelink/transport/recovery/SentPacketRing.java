@@ -79,6 +79,7 @@ public final class SentPacketRing
     private long[] streamOffsets;
     private int[] streamLengths;
     private boolean[] fins;
+    private boolean[] ecnMarked;
     private int[] frameFlags;
     private long[] ackFrameLargestAcked;
 
@@ -136,6 +137,7 @@ public final class SentPacketRing
         streamOffsets = new long[slots];
         streamLengths = new int[slots];
         fins = new boolean[slots];
+        ecnMarked = new boolean[slots];
         frameFlags = new int[slots];
         ackFrameLargestAcked = new long[slots];
     }
@@ -177,6 +179,7 @@ public final class SentPacketRing
         final long[] oldStreamOffsets = streamOffsets;
         final int[] oldStreamLengths = streamLengths;
         final boolean[] oldFins = fins;
+        final boolean[] oldEcnMarked = ecnMarked;
         final int[] oldFrameFlags = frameFlags;
         final long[] oldAckFrameLargestAcked = ackFrameLargestAcked;
 
@@ -206,6 +209,7 @@ public final class SentPacketRing
             streamOffsets[to] = oldStreamOffsets[from];
             streamLengths[to] = oldStreamLengths[from];
             fins[to] = oldFins[from];
+            ecnMarked[to] = oldEcnMarked[from];
             frameFlags[to] = oldFrameFlags[from];
             ackFrameLargestAcked[to] = oldAckFrameLargestAcked[from];
         }
@@ -315,6 +319,7 @@ public final class SentPacketRing
         streamOffsets[slot] = streamOffset;
         streamLengths[slot] = streamLength;
         fins[slot] = fin;
+        ecnMarked[slot] = false;
         frameFlags[slot] = carriedFlags;
         largestSentPacketNumber = packetNumber;
         return slot;
@@ -514,6 +519,27 @@ public final class SentPacketRing
     public boolean countsInFlight(final int slot)
     {
         return countsInFlight[slot];
+    }
+
+    /**
+     * The packet just added left marked ECT(0). Kept per packet because marked and unmarked packets interleave: a
+     * PATH_CHALLENGE toward a new address goes out unmarked between a capable connection's marked packets (RFC 9000
+     * section 13.4.2 validates ECN per path), as often as the peer's address changes.
+     *
+     * @param slot the packet's slot, from {@link #add}.
+     */
+    public void markEcn(final int slot)
+    {
+        ecnMarked[slot] = true;
+    }
+
+    /**
+     * @param slot a slot.
+     * @return true if the packet was sent marked ECT(0).
+     */
+    public boolean isEcnMarked(final int slot)
+    {
+        return ecnMarked[slot];
     }
 
     /**

@@ -3,6 +3,7 @@ package io.pacelink.transport.engine;
 import io.pacelink.transport.Connection;
 import io.pacelink.transport.ConnectionState;
 import io.pacelink.transport.PacelinkContext;
+import io.pacelink.transport.recovery.EcnValidation;
 import io.pacelink.transport.secure.X25519;
 import io.pacelink.transport.testing.TestNetwork;
 import io.pacelink.transport.wire.PacketHeaderFlyweight;
@@ -61,6 +62,37 @@ class MigrationCoreTest
     void aNewClientAddressStartsTheControllerAndTheRttOver()
     {
         rebindingMidTransferMovesTheConnection(new PacelinkContext(), new PacelinkContext(), "127.0.0.2", 2);
+    }
+
+    @Test
+    void rebindingsOfAnEcnCapableConnectionKeepEveryPacketTrackedAndEcnValidated()
+    {
+        // On a path that carries ECN each rebinding puts an unmarked PATH_CHALLENGE between the server's marked
+        // packets. The server once failed its own bookkeeping at the second (a packet left but was never tracked), and
+        // the client's ACK of it closed the connection as "an ACK of a packet number never sent".
+        network.carryEcn();
+        final EndpointCore client = bed.newCore(clientPort, false, 4, new PacelinkContext().randomSeed(31),
+            new ArrayList<>(), null);
+        final EndpointCore server = bed.newCore(serverPort, true, 4, new PacelinkContext().randomSeed(32),
+            serverControllers, null);
+        final Connection[] pair = bed.connect(client, server, serverPort);
+        numbered.transfer(pair[0], pair[1], 200);
+        assertEquals(EcnValidation.CAPABLE, pair[1].stats().ecnState(), "the server's packets validated ECN");
+
+        for (int rebinding = 1; rebinding <= 3; rebinding++)
+        {
+            final InetSocketAddress newAddress = new InetSocketAddress("127.0.0.1", 2345 + rebinding);
+            network.rebind(clientPort, newAddress);
+            numbered.transfer(pair[0], pair[1], 200);
+            assertEquals(newAddress, pair[1].remoteAddress(), "rebinding " + rebinding);
+            assertEquals(rebinding, server.securityCounters().migrations().get());
+        }
+        assertEquals(ConnectionState.CONNECTED, pair[0].state());
+        assertEquals(ConnectionState.CONNECTED, pair[1].state());
+        assertEquals(0, server.securityCounters().acksOfSkippedPackets().get());
+        assertEquals(0, client.securityCounters().acksOfSkippedPackets().get());
+        assertEquals(EcnValidation.CAPABLE, pair[0].stats().ecnState());
+        assertEquals(EcnValidation.CAPABLE, pair[1].stats().ecnState());
     }
 
     private void rebindingMidTransferMovesTheConnection(

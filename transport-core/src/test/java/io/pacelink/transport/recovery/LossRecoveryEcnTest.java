@@ -123,6 +123,41 @@ class LossRecoveryEcnTest
     }
 
     @Test
+    void pathChallengesSentUnmarkedBetweenMarkedPacketsAreTrackedAndLeaveEcnCapable()
+    {
+        // A server whose client's NAT rebinds sends a PATH_CHALLENGE (unmarked, not in flight) toward each new
+        // address between its marked packets. Each must be tracked like any packet: one that was not (the ECN
+        // bookkeeping once refused a third run of marks, after the packet had left) made the peer's ACK of it
+        // "an ACK of a packet never sent", and the connection closed as a protocol violation.
+        build(true, true);
+        establishRtt();
+        sendFrom(1, 10, 110);
+        ranges.of(1, 10).ecn(11, 0, 0);
+        lossRecovery.onAckReceived(ranges, 0, ms(210), listener);
+        assertEquals(EcnValidation.CAPABLE, lossRecovery.ecnValidation().state());
+
+        long pn = 11;
+        for (int rebinding = 0; rebinding < 4; rebinding++)
+        {
+            lossRecovery.onPacketSent(sent.reset(pn++, ms(220 + rebinding))
+                .sizeBytes(PACKET_BYTES)
+                .ackEliciting(false)
+                .countsInFlight(false)
+                .ecnCodepoint(EcnCodepoint.NOT_ECT));
+            sendFrom(pn, pn + 1, 220 + rebinding);
+            pn += 2;
+        }
+        assertEquals(pn - 1, lossRecovery.largestSentPacketNumber());
+        // Every packet acknowledged, the eight marked ones counted, one of them CE: no error, still capable.
+        ranges.of(1, pn - 1).ecn(11 + 7, 0, 1);
+        assertEquals(12, lossRecovery.onAckReceived(ranges, 0, ms(320), listener), "12 newly acknowledged");
+        assertEquals(EcnValidation.CAPABLE, lossRecovery.ecnValidation().state());
+        assertEquals(EcnValidation.NO_FAILURE, lossRecovery.ecnValidation().failure());
+        assertEquals(1, controller.lastAck().newlyEcnCePackets());
+        assertEquals(0, lossRecovery.lostPackets());
+    }
+
+    @Test
     void withEcnOffNothingIsMarkedAndCountsAreIgnored()
     {
         build(false, true);

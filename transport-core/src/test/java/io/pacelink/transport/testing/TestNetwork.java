@@ -23,6 +23,19 @@ public final class TestNetwork
 {
     private final Map<InetSocketAddress, Port> portsByAddress = new HashMap<>();
     private Predicate<byte[]> dropFilter = (datagram) -> false;
+    private boolean isCarryingEcn;
+
+    /**
+     * From now on the network's ports carry each datagram's ECN codepoint as the batched port does
+     * ({@link DatagramPort#carriesEcn}): endpoints launched after this mark their packets and validate ECN.
+     *
+     * @return this network.
+     */
+    public TestNetwork carryEcn()
+    {
+        isCarryingEcn = true;
+        return this;
+    }
 
     /**
      * @param port the port number on 127.0.0.1.
@@ -86,6 +99,7 @@ public final class TestNetwork
         private InetSocketAddress publicAddress;
         private final ArrayDeque<byte[]> inbox = new ArrayDeque<>();
         private final ArrayDeque<InetSocketAddress> sources = new ArrayDeque<>();
+        private final ArrayDeque<Integer> codepoints = new ArrayDeque<>();
         private final UnsafeBuffer receiveBuffer = new UnsafeBuffer(new byte[65536]);
         private long sent;
         private long batchesSent;
@@ -106,10 +120,16 @@ public final class TestNetwork
          */
         public void inject(final byte[] datagram, final InetSocketAddress source)
         {
+            inject(datagram, source, ReceiveBatch.NOT_ECT);
+        }
+
+        private void inject(final byte[] datagram, final InetSocketAddress source, final int ecnCodepoint)
+        {
             if (null == restrictedTo || restrictedTo.equals(source))
             {
                 inbox.add(datagram);
                 sources.add(source);
+                codepoints.add(ecnCodepoint);
             }
         }
 
@@ -184,6 +204,7 @@ public final class TestNetwork
             while (received < limit && !inbox.isEmpty())
             {
                 final byte[] datagram = inbox.poll();
+                codepoints.poll();
                 receiveBuffer.putBytes(0, datagram);
                 handler.onDatagram(receiveBuffer, 0, datagram.length, sources.poll(), nowNs);
                 received++;
@@ -216,7 +237,7 @@ public final class TestNetwork
             {
                 final byte[] datagram = inbox.poll();
                 batch.buffer().putBytes(nextOffset, datagram);
-                batch.add(nextOffset, datagram.length, sources.poll(), ReceiveBatch.NOT_ECT, arrivalAgeNs);
+                batch.add(nextOffset, datagram.length, sources.poll(), codepoints.poll(), arrivalAgeNs);
                 nextOffset += datagram.length;
                 received++;
             }
@@ -226,11 +247,35 @@ public final class TestNetwork
         public int send(final SendBatch batch)
         {
             batchesSent++;
-            return DatagramPort.super.send(batch);
+            int sentInBatch = 0;
+            for (int i = 0, size = batch.size(); i < size; i++)
+            {
+                if (send(batch.buffer(), batch.offset(i), batch.length(i), batch.destination(i),
+                    isCarryingEcn ? batch.ecnCodepoint(i) : ReceiveBatch.NOT_ECT))
+                {
+                    sentInBatch++;
+                }
+            }
+            return sentInBatch;
+        }
+
+        public boolean carriesEcn()
+        {
+            return isCarryingEcn;
         }
 
         public boolean send(
             final DirectBuffer buffer, final int offset, final int length, final InetSocketAddress destination)
+        {
+            return send(buffer, offset, length, destination, ReceiveBatch.NOT_ECT);
+        }
+
+        private boolean send(
+            final DirectBuffer buffer,
+            final int offset,
+            final int length,
+            final InetSocketAddress destination,
+            final int ecnCodepoint)
         {
             final byte[] datagram = new byte[length];
             buffer.getBytes(offset, datagram);
@@ -247,7 +292,7 @@ public final class TestNetwork
             }
             else if (!dropFilter.test(datagram))
             {
-                target.inject(datagram, publicAddress);
+                target.inject(datagram, publicAddress, ecnCodepoint);
             }
             return true;
         }
