@@ -12,6 +12,9 @@ import java.lang.management.MemoryUsage;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
@@ -31,7 +34,9 @@ import javax.management.openmbean.CompositeData;
  * 354 MiB, and still 354 a minute after the flood).
  * <p>
  * So a server command turns on G1's periodic collection (JEP 346, Java 12 and later): after {@link #PERIODIC_GC_MS}
- * without a collection — an idle server; a busy one collects anyway and pays nothing — a concurrent cycle runs, and
+ * without a collection a concurrent cycle runs — only while the server's endpoint is quiet: a transfer allocates
+ * nothing, so a busy server went as long without a collection and was paused by it mid-transfer
+ * ({@link PeriodicCollectionGate} turns it off while the endpoint serves) — and
  * its remark resizes the heap to the regions in use plus {@link #MAX_FREE_PERCENT} % and uncommits the rest. The
  * flags are manageable, so they are set here through the HotSpot diagnostic bean rather than asked of every user on
  * the command line; a value the user gave ({@code -XX:G1PeriodicGCInterval=...}, {@code -XX:MinHeapFreeRatio} or
@@ -84,6 +89,13 @@ public final class ServerHeap
     private static final IdleMemoryReturn IDLE_MEMORY_RETURN = new IdleMemoryReturn();
     private static final String MAX_HEAP_FREE_RATIO = "MaxHeapFreeRatio";
     private static final String MIN_HEAP_FREE_RATIO = "MinHeapFreeRatio";
+    /**
+     * How often the periodic collection's gate looks at the endpoint's traffic.
+     */
+    private static final long GATE_CHECK_MS = 1_000;
+    private static final AtomicLong GATE_CHANGES = new AtomicLong();
+    private static volatile boolean isIntervalGated;
+    private static ScheduledExecutorService gateChecks;
 
     private ServerHeap()
     {
@@ -106,6 +118,7 @@ public final class ServerHeap
             if (isDefault(hotSpot.getVMOption(PERIODIC_GC_INTERVAL)))
             {
                 hotSpot.setVMOption(PERIODIC_GC_INTERVAL, Long.toString(PERIODIC_GC_MS));
+                isIntervalGated = true;
             }
             final VMOption maxFree = hotSpot.getVMOption(MAX_HEAP_FREE_RATIO);
             final VMOption minFree = hotSpot.getVMOption(MIN_HEAP_FREE_RATIO);
@@ -134,6 +147,51 @@ public final class ServerHeap
     public static void watchTraffic(final LongSupplier datagramsReceived)
     {
         IDLE_MEMORY_RETURN.datagramsReceived = datagramsReceived;
+        if (isIntervalGated)
+        {
+            gatePeriodicCollection();
+        }
+    }
+
+    /**
+     * From now on a check every {@link #GATE_CHECK_MS} turns the periodic collection off while the watched endpoint
+     * is busy and on again when it is quiet ({@link PeriodicCollectionGate}), on a daemon thread of its own: a
+     * counter's read and, when the endpoint starts or stops serving, a flag's write. Only where this class set the
+     * interval: a user's own {@code -XX:G1PeriodicGCInterval} is left as given.
+     */
+    private static synchronized void gatePeriodicCollection()
+    {
+        if (null != gateChecks)
+        {
+            return;
+        }
+        final HotSpotDiagnosticMXBean hotSpot = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
+        final PeriodicCollectionGate gate = new PeriodicCollectionGate(PERIODIC_GC_MS);
+        gateChecks = Executors.newSingleThreadScheduledExecutor((task) ->
+        {
+            final Thread thread = new Thread(task, "pacelink-periodic-gc-gate");
+            thread.setDaemon(true);
+            return thread;
+        });
+        gateChecks.scheduleWithFixedDelay(() ->
+        {
+            final LongSupplier traffic = IDLE_MEMORY_RETURN.datagramsReceived;
+            final long intervalMs = gate.onCheck(
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime()), null == traffic ? 0 : traffic.getAsLong());
+            if (PeriodicCollectionGate.UNCHANGED != intervalMs)
+            {
+                hotSpot.setVMOption(PERIODIC_GC_INTERVAL, Long.toString(intervalMs));
+                GATE_CHANGES.incrementAndGet();
+            }
+        }, GATE_CHECK_MS, GATE_CHECK_MS, TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * @return how many times the periodic collection was turned off or on again since the start.
+     */
+    static long periodicCollectionGateChanges()
+    {
+        return GATE_CHANGES.get();
     }
 
     /**

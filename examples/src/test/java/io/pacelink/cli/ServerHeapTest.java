@@ -162,6 +162,41 @@ class ServerHeapTest
     }
 
     /**
+     * The child of the gate: turn the settings on, watch an endpoint that serves (1,000 datagrams every 10 ms, no
+     * allocation), then one that went quiet. Prints the periodic interval while busy, then while quiet, and the gate's
+     * changes; "timeout:" and the interval if it did not become what was wanted within the seconds given.
+     */
+    public static final class GateProbe
+    {
+        public static void main(final String[] args) throws InterruptedException
+        {
+            ServerHeap.returnMemoryWhenIdle();
+            final HotSpotDiagnosticMXBean hotSpot = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
+            final AtomicLong datagramsReceived = new AtomicLong();
+            ServerHeap.watchTraffic(datagramsReceived::get);
+            final long waitNs = TimeUnit.SECONDS.toNanos(Long.parseLong(args[2]));
+            final String busy = awaitInterval(hotSpot, datagramsReceived, 1_000, args[0], waitNs);
+            final String quiet = awaitInterval(hotSpot, datagramsReceived, 0, args[1], waitNs);
+            System.out.println(busy + " " + quiet + " " + ServerHeap.periodicCollectionGateChanges());
+        }
+
+        private static String awaitInterval(
+            final HotSpotDiagnosticMXBean hotSpot, final AtomicLong datagramsReceived, final int perTenMs,
+            final String wanted, final long waitNs) throws InterruptedException
+        {
+            final long deadlineNs = System.nanoTime() + waitNs;
+            String interval = hotSpot.getVMOption("G1PeriodicGCInterval").getValue();
+            while (!interval.equals(wanted) && System.nanoTime() < deadlineNs)
+            {
+                datagramsReceived.addAndGet(perTenMs);
+                Thread.sleep(10);
+                interval = hotSpot.getVMOption("G1PeriodicGCInterval").getValue();
+            }
+            return interval.equals(wanted) ? interval : "timeout:" + interval;
+        }
+    }
+
+    /**
      * Tell the listener of every collection from now on, after the listeners registered before it.
      */
     private static void onEveryCollection(final Consumer<GarbageCollectionNotificationInfo> listener)
@@ -268,6 +303,28 @@ class ServerHeapTest
         final String busyWhat = String.join(" ", busy);
         assertEquals("0", busy[0], "no compaction while busy: " + busyWhat);
         assertTrue(Long.parseLong(busy[3]) >= 3, busyWhat);
+    }
+
+    /**
+     * A server that receives without allocating — a transfer — never gets the periodic collection, which would pause it
+     * mid-transfer: the gate turns it off while the endpoint serves and back on when it is quiet (a check a second).
+     */
+    @Test
+    void thePeriodicCollectionIsOffWhileTheEndpointServesAndOnWhenItIsQuiet() throws Exception
+    {
+        assertEquals("0 " + ServerHeap.PERIODIC_GC_MS + " 2", probe(GateProbe.class,
+            List.of("0", Long.toString(ServerHeap.PERIODIC_GC_MS), "20"), "-XX:+UseG1GC"));
+    }
+
+    /**
+     * A user's own interval is theirs: a busy endpoint leaves it as given.
+     */
+    @Test
+    void aUsersOwnPeriodicIntervalIsNotGated() throws Exception
+    {
+        // Three seconds busy: three of the gate's checks, had it run.
+        assertEquals("timeout:7000 7000 0", probe(GateProbe.class, List.of("0", "7000", "3"), "-XX:+UseG1GC",
+            "-XX:G1PeriodicGCInterval=7000"));
     }
 
     @Test
