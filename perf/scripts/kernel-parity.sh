@@ -52,6 +52,9 @@
 #               listener on a non-loopback address otherwise needs keys)
 #
 # Exits 1 if any test failed (no result from either tool), after printing the summary.
+#   SS_INTERVAL seconds between `ss -tin` samples of the kernel TCP sender's socket in the client's namespace during
+#               each kernel run (default 0: none); each sample (pacing_rate, delivery_rate, cwnd, unacked, retrans,
+#               bbr:(bw,mrtt,pacing_gain,cwnd_gain)) goes to ss.txt beside the run's results, with its time
 #   NS_PREFIX   namespace names (default "pkparity": pkparity-a, pkparity-b)
 set -u
 set -o pipefail
@@ -75,6 +78,7 @@ PACELINK_OPTS=${PACELINK_OPTS:-}
 SECURITY=${SECURITY:---insecure}
 NS_PREFIX=${NS_PREFIX:-pkparity}
 STRACE=${STRACE:-0}
+SS_INTERVAL=${SS_INTERVAL:-0}
 LAUNCH=${LAUNCH:-bin}
 NS_A=$NS_PREFIX-a
 NS_B=$NS_PREFIX-b
@@ -248,8 +252,18 @@ run_kernel() {
   local srv=$!
   BG_PIDS+=("$srv")
   wait_for "$d/server.txt" "listening" 5 || sleep 0.5
+  local sampler=""
+  if [ "$SS_INTERVAL" != 0 ]; then
+    # The kernel sender's view of its socket, as Pacelink's stat snapshots give Pacelink's: a line of the time, then
+    # ss's two lines for the connection to the server.
+    ip netns exec "$NS_A" sh -c "while :; do echo \"T \$(date +%s.%N)\"; ss -tin dst $IP_B:$IPERF_PORT; sleep $SS_INTERVAL; done" \
+      > "$d/ss.txt" 2>&1 &
+    sampler=$!
+    BG_PIDS+=("$sampler")
+  fi
   timeout $((OMIT + DURATION + 40)) ip netns exec "$NS_A" nice -n "$NICE" /usr/bin/time -f '%e %U %S' -o "$d/client.time" \
     iperf3 -c "$IP_B" -p "$IPERF_PORT" -C "$2" -t "$DURATION" -O "$OMIT" -J --get-server-output > "$d/client.json" 2> "$d/client.err"
+  [ -z "$sampler" ] || { kill "$sampler" 2>/dev/null; wait "$sampler" 2>/dev/null; }
   for _ in $(seq 1 100); do kill -0 "$srv" 2>/dev/null || break; sleep 0.1; done
   kill "$srv" 2>/dev/null; wait "$srv" 2>/dev/null
 }
