@@ -45,6 +45,9 @@
 #               measure a JVM flag: JAR and BASELINE_JAR the same build, JAVA_OPTS=-XX:TieredStopAtLevel=1 and
 #               BASELINE_JAVA_OPTS= (empty: the JVM's defaults)
 #   PACELINK_OPTS extra options for both `pacelink perf` ends (e.g. "--io nio" or "--gso off")
+#   BASELINE_PACELINK_OPTS options for the baseline's ends instead of PACELINK_OPTS (default: PACELINK_OPTS), e.g. to
+#               measure a setting: JAR and BASELINE_JAR the same build, PACELINK_OPTS="--qdisc-params
+#               fq.catchUpHorizonUs=10000" and BASELINE_PACELINK_OPTS= (empty: the defaults)
 #   STRACE      1 to run both Pacelink JVMs under `strace -f -c` (system calls by call, all threads, counted
 #               over the whole process: server.strace / client.strace beside the results); strace slows every call,
 #               so CPU and rates of such a run are not comparable with one without it
@@ -75,6 +78,7 @@ NICE=${NICE:--10}
 JAVA_OPTS=${JAVA_OPTS:-}
 BASELINE_JAVA_OPTS=${BASELINE_JAVA_OPTS-$JAVA_OPTS}
 PACELINK_OPTS=${PACELINK_OPTS:-}
+BASELINE_PACELINK_OPTS=${BASELINE_PACELINK_OPTS-$PACELINK_OPTS}
 SECURITY=${SECURITY:---insecure}
 NS_PREFIX=${NS_PREFIX:-pkparity}
 STRACE=${STRACE:-0}
@@ -273,7 +277,7 @@ run_kernel() {
 # the server and refreshes every second: started mid-test at low priority, on a machine the test saturates (1 Gbit/s),
 # it used to come up only after the test had ended and found nothing.
 run_pacelink() {
-  local d=$1 cc=$2 JAR=${3:-$JAR} JAVA_OPTS=${4-$JAVA_OPTS}
+  local d=$1 cc=$2 JAR=${3:-$JAR} JAVA_OPTS=${4-$JAVA_OPTS} PACELINK_OPTS=${5-$PACELINK_OPTS}
   local srv_wrap=() cli_wrap=() omit_opt=()
   # Only when asked: a jar that predates --omit still runs the default.
   [ "$OMIT" = 0 ] || omit_opt=(--omit "$OMIT")
@@ -318,7 +322,7 @@ run_pacelink() {
 
 # run_baseline DIR CC: the same test with BASELINE_JAR.
 run_baseline() {
-  run_pacelink "$1" "$2" "$BASELINE_JAR" "$BASELINE_JAVA_OPTS"
+  run_pacelink "$1" "$2" "$BASELINE_JAR" "$BASELINE_JAVA_OPTS" "$BASELINE_PACELINK_OPTS"
 }
 
 # run_one PATH CC RUN SYSTEM SEED
