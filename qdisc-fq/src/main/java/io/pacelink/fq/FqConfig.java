@@ -24,6 +24,10 @@ import java.util.Set;
  * <tr><td>{@code fq.catchUpHorizonUs}</td><td>3000</td><td>per-packet pacing: how far behind its schedule a
  * backlogged flow may fall (the agent woke late) and still send what fell due, back to back — at most this much of
  * its pacing rate, plus what the flow's pacing quantum exceeds 750 µs by ({@code PacingQuantum})</td></tr>
+ * <tr><td>{@code fq.catchUpCwndPercent}</td><td>25</td><td>per-packet pacing: the catch-up horizon of a flow is
+ * at least the time this share of its congestion window takes at its pacing rate (a quarter: Chromium's QUIC pacing
+ * sender's largest burst, {@code kLumpyPacingCwndFraction}), so a sender descheduled for longer than the fixed
+ * horizon still sends what fell due, up to that much of its window; 0 for the fixed horizon alone</td></tr>
  * <tr><td>{@code fq.catchUpDebtUs}</td><td>0</td><td>per-packet pacing: lateness beyond the catch-up horizon,
  * up to this much, is repaid gradually instead of forgotten: each later packet of the flow leaves up to a quarter of
  * its gap early (at most 4/3 of its pacing rate) until the debt is repaid; idle time clears it. 0 (the default)
@@ -92,6 +96,12 @@ public final class FqConfig
     public static final String CATCH_UP_DEBT_US = PREFIX + "catchUpDebtUs";
 
     /**
+     * Parameter name: per-packet pacing's catch-up horizon is at least the time this percentage of the flow's
+     * congestion window takes at its pacing rate (0 to 100; 0: the fixed horizon alone).
+     */
+    public static final String CATCH_UP_CWND_PERCENT = PREFIX + "catchUpCwndPercent";
+
+    /**
      * Ethernet MTU including the link header, as sch_fq's {@code psched_mtu()} reports it.
      */
     public static final int ETHERNET_MTU_BYTES = 1514;
@@ -156,6 +166,20 @@ public final class FqConfig
     public static final long DEFAULT_CATCH_UP_DEBT_US = 0L;
 
     /**
+     * Default share of the congestion window a late release may catch up, whatever the fixed horizon: a quarter,
+     * the largest burst Chromium's QUIC pacing sender lets a flow send ({@code kLumpyPacingCwndFraction} 0.25 in
+     * {@code quic/core/congestion_control/pacing_sender.cc}), the bound the pacing quantum already has. A user-space
+     * sender on two cores shared with its receiver and a path emulator's real-time threads is runnable but not running
+     * for milliseconds at a time, and through an emulated 500 Mbit/s, 38 ms path the 3-ms horizon forgot 17 to 21 % of
+     * its schedule's time — about the rate it lacked against kernel TCP, whose pacing timer runs in softirq context
+     * (perf/FINDINGS.md, section {@code thr15}). A window's quarter bounds the burst by what the controller already
+     * lets the flow have in flight (BBR's cwnd gain 2 leaves a BDP of room above the BDP, and the bottleneck's queue
+     * drained while the sender was away); it grows with the path, where a fixed horizon is too short for a long path
+     * and too long for a short one.
+     */
+    public static final long DEFAULT_CATCH_UP_CWND_PERCENT = 25L;
+
+    /**
      * The largest catch-up horizon: 1 s, as sch_fq clamps a packet's delay.
      */
     public static final long MAX_CATCH_UP_HORIZON_US = 1_000_000L;
@@ -165,7 +189,7 @@ public final class FqConfig
     private static final long NANOS_PER_MICRO = 1_000L;
     private static final Set<String> NAMES = Set.of(
         QUANTUM, INITIAL_QUANTUM, MAX_RATE, LOW_RATE_THRESHOLD, FLOW_REFILL_DELAY_MS, GC_AGE_MS, PACING,
-        PER_PACKET_PACING, CATCH_UP_HORIZON_US, CATCH_UP_DEBT_US);
+        PER_PACKET_PACING, CATCH_UP_HORIZON_US, CATCH_UP_DEBT_US, CATCH_UP_CWND_PERCENT);
     private static final FqConfig DEFAULTS = from(ControllerParameters.EMPTY);
 
     private final int quantumBytes;
@@ -178,6 +202,7 @@ public final class FqConfig
     private final boolean perPacketPacing;
     private final long catchUpHorizonNs;
     private final long catchUpDebtNs;
+    private final int catchUpCwndPercent;
 
     private FqConfig(final ControllerParameters parameters)
     {
@@ -197,6 +222,7 @@ public final class FqConfig
             CATCH_UP_HORIZON_US, DEFAULT_CATCH_UP_HORIZON_US, 0, MAX_CATCH_UP_HORIZON_US) * NANOS_PER_MICRO;
         catchUpDebtNs = parameters.getLong(
             CATCH_UP_DEBT_US, DEFAULT_CATCH_UP_DEBT_US, 0, MAX_CATCH_UP_HORIZON_US) * NANOS_PER_MICRO;
+        catchUpCwndPercent = (int)parameters.getLong(CATCH_UP_CWND_PERCENT, DEFAULT_CATCH_UP_CWND_PERCENT, 0, 100);
     }
 
     /**
@@ -307,6 +333,15 @@ public final class FqConfig
         return catchUpDebtNs;
     }
 
+    /**
+     * @return the percentage of a flow's congestion window its catch-up horizon covers at least, at its pacing rate
+     * (0: none, the fixed horizon alone).
+     */
+    public int catchUpCwndPercent()
+    {
+        return catchUpCwndPercent;
+    }
+
     public String toString()
     {
         return "FqConfig{quantumBytes=" + quantumBytes +
@@ -319,6 +354,7 @@ public final class FqConfig
             ", perPacketPacing=" + perPacketPacing +
             ", catchUpHorizonNs=" + catchUpHorizonNs +
             ", catchUpDebtNs=" + catchUpDebtNs +
+            ", catchUpCwndPercent=" + catchUpCwndPercent +
             '}';
     }
 }
