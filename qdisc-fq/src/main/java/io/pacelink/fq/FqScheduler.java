@@ -547,8 +547,8 @@ public final class FqScheduler<F extends SchedulableFlow> implements PacketSched
      * late release sends exactly the packets whose times passed, and never more than the horizon's worth of the pacing
      * rate, one packet over at most. The horizon is at least the time a quarter of the flow's window takes at its rate
      * ({@link #catchUpHorizonNs(FqFlow)}): a burst Chromium's pacing sender allows too, and the size of the stalls a
-     * user-space sender on shared cores sees. Idle flows were brought up to now in {@link #activate}, so only lateness while
-     * backlogged is caught up.
+     * user-space sender on shared cores sees. Idle flows were brought up to now in {@link #activate}, so only lateness
+     * while backlogged is caught up.
      */
     private void pacePerPacket(
         final FqFlow state,
