@@ -24,10 +24,11 @@ import java.util.Set;
  * <tr><td>{@code fq.catchUpHorizonUs}</td><td>3000</td><td>per-packet pacing: how far behind its schedule a
  * backlogged flow may fall (the agent woke late) and still send what fell due, back to back — at most this much of
  * its pacing rate, plus what the flow's pacing quantum exceeds 750 µs by ({@code PacingQuantum})</td></tr>
- * <tr><td>{@code fq.catchUpCwndPercent}</td><td>25</td><td>per-packet pacing: the catch-up horizon of a flow is
- * at least the time this share of its congestion window takes at its pacing rate (a quarter: Chromium's QUIC pacing
- * sender's largest burst, {@code kLumpyPacingCwndFraction}), so a sender descheduled for longer than the fixed
- * horizon still sends what fell due, up to that much of its window; 0 for the fixed horizon alone</td></tr>
+ * <tr><td>{@code fq.catchUpCwndPercent}</td><td>0</td><td>per-packet pacing: the catch-up horizon of a flow is
+ * at least the time this share of its congestion window takes at its pacing rate (25, a quarter, is Chromium's QUIC
+ * pacing sender's largest burst, {@code kLumpyPacingCwndFraction}), so a sender descheduled for longer than the fixed
+ * horizon still sends what fell due, up to that much of its window; 0 (the default) for the fixed horizon
+ * alone</td></tr>
  * <tr><td>{@code fq.catchUpDebtUs}</td><td>0</td><td>per-packet pacing: lateness beyond the catch-up horizon,
  * up to this much, is repaid gradually instead of forgotten: each later packet of the flow leaves up to a quarter of
  * its gap early (at most 4/3 of its pacing rate) until the debt is repaid; idle time clears it. 0 (the default)
@@ -166,18 +167,18 @@ public final class FqConfig
     public static final long DEFAULT_CATCH_UP_DEBT_US = 0L;
 
     /**
-     * Default share of the congestion window a late release may catch up, whatever the fixed horizon: a quarter,
-     * the largest burst Chromium's QUIC pacing sender lets a flow send ({@code kLumpyPacingCwndFraction} 0.25 in
-     * {@code quic/core/congestion_control/pacing_sender.cc}), the bound the pacing quantum already has. A user-space
-     * sender on two cores shared with its receiver and a path emulator's real-time threads is runnable but not running
-     * for milliseconds at a time, and through an emulated 500 Mbit/s, 38 ms path the 3-ms horizon forgot 17 to 21 % of
-     * its schedule's time — about the rate it lacked against kernel TCP, whose pacing timer runs in softirq context
-     * (perf/FINDINGS.md, section {@code thr15}). A window's quarter bounds the burst by what the controller already
-     * lets the flow have in flight (BBR's cwnd gain 2 leaves a BDP of room above the BDP, and the bottleneck's queue
-     * drained while the sender was away); it grows with the path, where a fixed horizon is too short for a long path
-     * and too long for a short one.
+     * Default share of the congestion window a late release catches up whatever the fixed horizon: none (the fixed
+     * horizon alone). A user-space sender on two cores shared with its receiver and a path emulator's real-time
+     * threads is runnable but not running for milliseconds at a time, and through an emulated 500 Mbit/s, 38 ms path
+     * with 1 % loss the 3-ms horizon forgot 17 to 21 % of a BBR sender's schedule, about the rate it lacked against
+     * kernel TCP, whose pacing timer runs in softirq context. With a quarter of the window (25, Chromium's QUIC pacing
+     * sender's largest burst, {@code kLumpyPacingCwndFraction} in {@code pacing_sender.cc}) the same sender moved
+     * 1.10 times as much (0.95 of kernel TCP) but, sending at last at a BBRv1 bandwidth estimate 5 to 18 % above
+     * the link, overfilled the bottleneck's queue (6 to 17 times its queue drops) and at 1 Gbit/s the sender's CPU
+     * rose past its budget (perf/FINDINGS.md, section {@code thr15}): an operator's choice until the estimate is
+     * fixed, not the default.
      */
-    public static final long DEFAULT_CATCH_UP_CWND_PERCENT = 25L;
+    public static final long DEFAULT_CATCH_UP_CWND_PERCENT = 0L;
 
     /**
      * The largest catch-up horizon: 1 s, as sch_fq clamps a packet's delay.

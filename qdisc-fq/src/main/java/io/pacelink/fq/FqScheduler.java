@@ -34,8 +34,9 @@ import java.util.ArrayDeque;
  * quantum unpaced (Linux TCP leaves a connection's first 10 segments unpaced). A flow behind schedule while backlogged
  * (the agent woke late) sends what fell due back to back, as far back as the catch-up horizon
  * ({@code fq.catchUpHorizonUs}, 3 ms, grown by what the flow's pacing quantum exceeds 750 µs by: {@link
- * PacingQuantum}, ten datagrams' time at low rates; or, if longer, the time a quarter of the flow's congestion window
- * takes at its pacing rate, {@code fq.catchUpCwndPercent}): a burst measured in time, at most that much of its rate,
+ * PacingQuantum}, ten datagrams' time at low rates; or, if longer and configured, the time a share of the flow's
+ * congestion window takes at its pacing rate, {@code fq.catchUpCwndPercent}): a burst measured in time, at most that
+ * much of its rate,
  * so an agent that sleeps until a release, or a quantum, and wakes late loses nothing and need not spin to be early;
  * idle time (nothing to send,
  * or no cwnd) earns no catch-up, so a flow that resumes after idle is paced from its first packet on;</li>
@@ -545,9 +546,9 @@ public final class FqScheduler<F extends SchedulableFlow> implements PacketSched
      * (Chromium's QUIC pacing sender, {@code quic/core/congestion_control/pacing_sender.cc}, likewise sends what is due
      * within its 1 ms alarm granularity and lets a late alarm make up for lost time), older lateness is forgotten. So a
      * late release sends exactly the packets whose times passed, and never more than the horizon's worth of the pacing
-     * rate, one packet over at most. The horizon is at least the time a quarter of the flow's window takes at its rate
-     * ({@link #catchUpHorizonNs(FqFlow)}): a burst Chromium's pacing sender allows too, and the size of the stalls a
-     * user-space sender on shared cores sees. Idle flows were brought up to now in {@link #activate}, so only lateness
+     * rate, one packet over at most. Configured, the horizon is at least the time a share of the flow's window takes
+     * at its rate ({@link #catchUpHorizonNs(FqFlow)}; a quarter is the burst Chromium's pacing sender allows, and the
+     * size of the stalls a user-space sender on shared cores sees). Idle flows were brought up to now in {@link #activate}, so only lateness
      * while backlogged is caught up.
      */
     private void pacePerPacket(

@@ -37,7 +37,7 @@ class FqConfigTest
         assertTrue(config.perPacketPacing());
         assertEquals(3_000_000L, config.catchUpHorizonNs(), "3 ms");
         assertEquals(0L, config.catchUpDebtNs(), "none: lateness beyond the horizon is forgotten");
-        assertEquals(25, config.catchUpCwndPercent(), "a quarter of the window");
+        assertEquals(0, config.catchUpCwndPercent(), "none: the fixed horizon alone");
     }
 
     @Test

@@ -58,8 +58,8 @@ class FqPacingQuantumTest
      */
     private static final long DESCHEDULED_LATENESS_NS = 1_500_000L;
 
-    private final TestControllerContext counters = new TestControllerContext(ControllerParameters.EMPTY);
-    private final FqScheduler<TestFlow> scheduler = new FqScheduler<>(FqConfig.defaults(), counters);
+    private final FqScheduler<TestFlow> scheduler =
+        new FqScheduler<>(FqConfig.defaults(), new TestControllerContext(ControllerParameters.EMPTY));
     private final SchedulerHarness harness = new SchedulerHarness(scheduler);
 
     private long wakes;
@@ -149,18 +149,20 @@ class FqPacingQuantumTest
     }
 
     @Test
-    void at500MbitPerSecondASenderDescheduledForTenMillisecondsAtATimeLosesNoRateWithinAQuarterOfItsWindow()
+    void at500MbitPerSecondASenderDescheduledForTenMillisecondsAtATimeLosesNoRateWithAQuarterOfItsWindowConfigured()
     {
         // A sender on cores shared with its receiver and a path emulator's real-time threads is runnable but not
         // running for ten milliseconds and more at a time: every wake here comes 10 ms after its quantum. Its window
         // (5 MB: BBR's two BDPs of a 500 Mbit/s, 38 ms path with room to spare) has a quarter of 20 ms at the rate,
         // so what fell due while it was away all goes when it runs again, and nothing is forgotten.
+        final TestControllerContext quarterCounters = new TestControllerContext(ControllerParameters.EMPTY);
+        final FqScheduler<TestFlow> quarter = schedulerWithCwndPercent(25, quarterCounters);
         final TestFlow flow = new TestFlow(1).rate(RATE_500_MBIT).backlog(Long.MAX_VALUE);
-        serveInQuanta(scheduler, harness, flow, WINDOW_500_MBIT_BYTES, SECOND / 2, STALL_NS);
+        serveInQuanta(quarter, new SchedulerHarness(quarter), flow, WINDOW_500_MBIT_BYTES, SECOND / 2, STALL_NS);
 
         assertEquals(RATE_500_MBIT * lastWakeNs / SECOND, flow.sentBytes - 10L * MTU, RATE_500_MBIT / 2 * 0.01,
             "everything due by the last wake");
-        assertEquals(0, counters.counter(LATENESS_FORGOTTEN), "nothing forgotten");
+        assertEquals(0, quarterCounters.counter(LATENESS_FORGOTTEN), "nothing forgotten");
         // The burst after a stall is what fell due in it and the quantum: under a quarter of the window.
         assertTrue((long)largestBurst * MTU <= WINDOW_500_MBIT_BYTES / 4, "burst of " + largestBurst);
     }
@@ -168,11 +170,10 @@ class FqPacingQuantumTest
     @Test
     void at500MbitPerSecondTheSameStallsLoseMostOfTheRateWithTheFixedHorizonAlone()
     {
-        // The other side, the pacer before the window's share (fq.catchUpCwndPercent=0): each wake 10.75 ms after the
-        // last catches up only the 3-ms horizon and forgets the rest, so the flow sends well under half its rate.
+        // The other side, the default pacer (fq.catchUpCwndPercent=0): each wake 10.75 ms after the last catches up
+        // only the 3-ms horizon and forgets the rest, so the flow sends well under half its rate.
         final TestControllerContext fixedCounters = new TestControllerContext(ControllerParameters.EMPTY);
-        final FqScheduler<TestFlow> fixedHorizon = new FqScheduler<>(
-            FqConfig.from(ControllerParameters.of(Map.of(FqConfig.CATCH_UP_CWND_PERCENT, "0"))), fixedCounters);
+        final FqScheduler<TestFlow> fixedHorizon = new FqScheduler<>(FqConfig.defaults(), fixedCounters);
         final TestFlow flow = new TestFlow(1).rate(RATE_500_MBIT).backlog(Long.MAX_VALUE);
         serveInQuanta(
             fixedHorizon, new SchedulerHarness(fixedHorizon), flow, WINDOW_500_MBIT_BYTES, SECOND / 2, STALL_NS);
@@ -187,14 +188,17 @@ class FqPacingQuantumTest
     @Test
     void theWindowsShareNeverShortensTheFixedHorizonAndAnUnknownWindowAddsNothing()
     {
-        // A small window (a quarter of 60 KB is under 1 ms at 500 Mbit/s) keeps the 3-ms horizon: stalls of 1.5 ms
-        // lose nothing. An unknown window (Long.MAX_VALUE) adds nothing either: 10-ms stalls forget most of their time.
-        final TestFlow small = new TestFlow(1).rate(RATE_500_MBIT).backlog(Long.MAX_VALUE);
-        serveInQuanta(scheduler, harness, small, 60_000, SECOND / 10, DESCHEDULED_LATENESS_NS);
-        assertEquals(0, counters.counter(LATENESS_FORGOTTEN), "within the fixed horizon");
+        // With a quarter configured: a small window (a quarter of 60 KB is under 1 ms at 500 Mbit/s) keeps the 3-ms
+        // horizon, so stalls of 1.5 ms lose nothing; an unknown window (Long.MAX_VALUE) adds nothing either, so
+        // 10-ms stalls forget most of their time.
+        final TestControllerContext smallCounters = new TestControllerContext(ControllerParameters.EMPTY);
+        final FqScheduler<TestFlow> small = schedulerWithCwndPercent(25, smallCounters);
+        final TestFlow smallWindow = new TestFlow(1).rate(RATE_500_MBIT).backlog(Long.MAX_VALUE);
+        serveInQuanta(small, new SchedulerHarness(small), smallWindow, 60_000, SECOND / 10, DESCHEDULED_LATENESS_NS);
+        assertEquals(0, smallCounters.counter(LATENESS_FORGOTTEN), "within the fixed horizon");
 
         final TestControllerContext otherCounters = new TestControllerContext(ControllerParameters.EMPTY);
-        final FqScheduler<TestFlow> other = new FqScheduler<>(FqConfig.defaults(), otherCounters);
+        final FqScheduler<TestFlow> other = schedulerWithCwndPercent(25, otherCounters);
         final TestFlow unknown = new TestFlow(2).rate(RATE_500_MBIT).backlog(Long.MAX_VALUE);
         serveInQuanta(other, new SchedulerHarness(other), unknown, Long.MAX_VALUE, SECOND / 10, STALL_NS);
         assertTrue(otherCounters.counter(LATENESS_FORGOTTEN) > SECOND / 20,
@@ -272,6 +276,14 @@ class FqPacingQuantumTest
             lastWakeNs = nowNs;
             wakes++;
         }
+    }
+
+    private static FqScheduler<TestFlow> schedulerWithCwndPercent(
+        final int percent, final TestControllerContext context)
+    {
+        return new FqScheduler<>(
+            FqConfig.from(ControllerParameters.of(Map.of(FqConfig.CATCH_UP_CWND_PERCENT, Integer.toString(percent)))),
+            context);
     }
 
     private static FqScheduler<TestFlow> schedulerWithHorizonUs(final long horizonUs)
