@@ -174,7 +174,7 @@ public final class FqConfig
      * kernel TCP, whose pacing timer runs in softirq context. With a quarter of the window (25, Chromium's QUIC pacing
      * sender's largest burst, {@code kLumpyPacingCwndFraction} in {@code pacing_sender.cc}) the same sender moved
      * 1.10 times as much (0.95 of kernel TCP) but, sending at last at a BBRv1 bandwidth estimate 5 to 18 % above
-     * the link, overfilled the bottleneck's queue (6 to 17 times its queue drops) and at 1 Gbit/s the sender's CPU
+     * the link, overfilled the bottleneck's queue (6 to 12 times the retransmissions) and at 1 Gbit/s the sender's CPU
      * rose past its budget (perf/FINDINGS.md, section {@code thr15}): an operator's choice until the estimate is
      * fixed, not the default.
      */
