@@ -548,8 +548,8 @@ public final class FqScheduler<F extends SchedulableFlow> implements PacketSched
      * late release sends exactly the packets whose times passed, and never more than the horizon's worth of the pacing
      * rate, one packet over at most. Configured, the horizon is at least the time a share of the flow's window takes
      * at its rate ({@link #catchUpHorizonNs(FqFlow)}; a quarter is the burst Chromium's pacing sender allows, and the
-     * size of the stalls a user-space sender on shared cores sees). Idle flows were brought up to now in {@link #activate}, so only lateness
-     * while backlogged is caught up.
+     * size of the stalls a user-space sender on shared cores sees). Idle flows were brought up to now in
+     * {@link #activate}, so only lateness while backlogged is caught up.
      */
     private void pacePerPacket(
         final FqFlow state,
