@@ -45,6 +45,9 @@
 #               measure a JVM flag: JAR and BASELINE_JAR the same build, JAVA_OPTS=-XX:TieredStopAtLevel=1 and
 #               BASELINE_JAVA_OPTS= (empty: the JVM's defaults)
 #   PACELINK_OPTS extra options for both `pacelink perf` ends (e.g. "--io nio" or "--gso off")
+#   BASELINE_PACELINK_OPTS options for the baseline's ends instead of PACELINK_OPTS (default: PACELINK_OPTS), e.g. to
+#               measure a setting: JAR and BASELINE_JAR the same build, PACELINK_OPTS="--qdisc-params
+#               fq.catchUpHorizonUs=10000" and BASELINE_PACELINK_OPTS= (empty: the defaults)
 #   STRACE      1 to run both Pacelink JVMs under `strace -f -c` (system calls by call, all threads, counted
 #               over the whole process: server.strace / client.strace beside the results); strace slows every call,
 #               so CPU and rates of such a run are not comparable with one without it
@@ -52,6 +55,9 @@
 #               listener on a non-loopback address otherwise needs keys)
 #
 # Exits 1 if any test failed (no result from either tool), after printing the summary.
+#   SS_INTERVAL seconds between `ss -tin` samples of the kernel TCP sender's socket in the client's namespace during
+#               each kernel run (default 0: none); each sample (pacing_rate, delivery_rate, cwnd, unacked, retrans,
+#               bbr:(bw,mrtt,pacing_gain,cwnd_gain)) goes to ss.txt beside the run's results, with its time
 #   NS_PREFIX   namespace names (default "pkparity": pkparity-a, pkparity-b)
 set -u
 set -o pipefail
@@ -72,9 +78,11 @@ NICE=${NICE:--10}
 JAVA_OPTS=${JAVA_OPTS:-}
 BASELINE_JAVA_OPTS=${BASELINE_JAVA_OPTS-$JAVA_OPTS}
 PACELINK_OPTS=${PACELINK_OPTS:-}
+BASELINE_PACELINK_OPTS=${BASELINE_PACELINK_OPTS-$PACELINK_OPTS}
 SECURITY=${SECURITY:---insecure}
 NS_PREFIX=${NS_PREFIX:-pkparity}
 STRACE=${STRACE:-0}
+SS_INTERVAL=${SS_INTERVAL:-0}
 LAUNCH=${LAUNCH:-bin}
 NS_A=$NS_PREFIX-a
 NS_B=$NS_PREFIX-b
@@ -248,8 +256,18 @@ run_kernel() {
   local srv=$!
   BG_PIDS+=("$srv")
   wait_for "$d/server.txt" "listening" 5 || sleep 0.5
+  local sampler=""
+  if [ "$SS_INTERVAL" != 0 ]; then
+    # The kernel sender's view of its socket, as Pacelink's stat snapshots give Pacelink's: a line of the time, then
+    # ss's two lines for the connection to the server.
+    ip netns exec "$NS_A" sh -c "while :; do echo \"T \$(date +%s.%N)\"; ss -tin dst $IP_B:$IPERF_PORT; sleep $SS_INTERVAL; done" \
+      > "$d/ss.txt" 2>&1 &
+    sampler=$!
+    BG_PIDS+=("$sampler")
+  fi
   timeout $((OMIT + DURATION + 40)) ip netns exec "$NS_A" nice -n "$NICE" /usr/bin/time -f '%e %U %S' -o "$d/client.time" \
     iperf3 -c "$IP_B" -p "$IPERF_PORT" -C "$2" -t "$DURATION" -O "$OMIT" -J --get-server-output > "$d/client.json" 2> "$d/client.err"
+  [ -z "$sampler" ] || { kill "$sampler" 2>/dev/null; wait "$sampler" 2>/dev/null; }
   for _ in $(seq 1 100); do kill -0 "$srv" 2>/dev/null || break; sleep 0.1; done
   kill "$srv" 2>/dev/null; wait "$srv" 2>/dev/null
 }
@@ -259,7 +277,7 @@ run_kernel() {
 # the server and refreshes every second: started mid-test at low priority, on a machine the test saturates (1 Gbit/s),
 # it used to come up only after the test had ended and found nothing.
 run_pacelink() {
-  local d=$1 cc=$2 JAR=${3:-$JAR} JAVA_OPTS=${4-$JAVA_OPTS}
+  local d=$1 cc=$2 JAR=${3:-$JAR} JAVA_OPTS=${4-$JAVA_OPTS} PACELINK_OPTS=${5-$PACELINK_OPTS}
   local srv_wrap=() cli_wrap=() omit_opt=()
   # Only when asked: a jar that predates --omit still runs the default.
   [ "$OMIT" = 0 ] || omit_opt=(--omit "$OMIT")
@@ -304,7 +322,7 @@ run_pacelink() {
 
 # run_baseline DIR CC: the same test with BASELINE_JAR.
 run_baseline() {
-  run_pacelink "$1" "$2" "$BASELINE_JAR" "$BASELINE_JAVA_OPTS"
+  run_pacelink "$1" "$2" "$BASELINE_JAR" "$BASELINE_JAVA_OPTS" "$BASELINE_PACELINK_OPTS"
 }
 
 # run_one PATH CC RUN SYSTEM SEED

@@ -88,6 +88,15 @@ def find_java(root, timeout_s):
     return None
 
 
+def read_run_delay_ns(path):
+    """A thread's time spent runnable but waiting for a CPU, in ns (/proc/.../schedstat's second field), or 0."""
+    try:
+        with open(path) as f:
+            return int(f.read().split()[1])
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
 def sample(pid):
     threads = {}
     try:
@@ -97,7 +106,9 @@ def sample(pid):
     for tid in tids:
         stat = read_stat('/proc/%d/task/%s/stat' % (pid, tid))
         if stat:
-            threads[tid] = [stat[0], stat[1]]
+            # [name, CPU ticks, run delay ns]: the run delay is how long the thread was ready but not on a CPU
+            # (another thread, the emulator's real-time threads or the other JVM had it).
+            threads[tid] = [stat[0], stat[1], read_run_delay_ns('/proc/%d/task/%s/schedstat' % (pid, tid))]
     return threads
 
 
@@ -139,8 +150,8 @@ def per_class(data, from_s=None, to_s=None):
             break
         if first is not None and s['t'] < first['t']:
             continue
-        for tid, (name, ticks) in s['threads'].items():
-            latest[tid] = (name, ticks)
+        for tid, fields in s['threads'].items():
+            latest[tid] = (fields[0], fields[1])
     base = first['threads'] if first else {}
     for tid, (name, ticks) in latest.items():
         before = base.get(tid, [name, 0])[1] if first else 0

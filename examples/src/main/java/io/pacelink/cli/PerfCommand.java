@@ -9,6 +9,7 @@ import io.pacelink.cli.perf.PerfServer;
 import io.pacelink.sim.scenario.TransferPrimer;
 import io.pacelink.transport.PacelinkContext;
 import io.pacelink.transport.cc.CongestionControlRegistry;
+import io.pacelink.transport.cc.ControllerParameters;
 import org.agrona.concurrent.SystemNanoClock;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -161,6 +162,16 @@ public final class PerfCommand implements Callable<Integer>
             "ahead-of-time cache (config/aot/build-perf-cache.sh), whose method profiles then hold both ends' paths.")
     private List<String> trainingControllers;
 
+    @Option(names = "--cc-params", hidden = true, paramLabel = "NAME=VALUE[,...]",
+        description = "This end's controller parameters (docs/bbr.md, docs/cubic.md), e.g. bbr.extraAckedGain=0: " +
+            "for diagnostics, one build measured with and without a setting.")
+    private String controllerParameters;
+
+    @Option(names = "--qdisc-params", hidden = true, paramLabel = "NAME=VALUE[,...]",
+        description = "This end's packet scheduler parameters (docs/fq.md), e.g. fq.catchUpHorizonUs=10000: for " +
+            "diagnostics, one build measured with and without a setting.")
+    private String schedulerParameters;
+
     public Integer call() throws FileNotFoundException
     {
         if (server == (null != host))
@@ -174,6 +185,8 @@ public final class PerfCommand implements Callable<Integer>
         }
         final String scheduler = null == qdisc ? null : SchedulerArgument.resolve(qdisc);
         ioOptions.validate();
+        ControllerParameters.parse(controllerParameters); // fail fast on a pair that is not name=value
+        ControllerParameters.parse(schedulerParameters);
         if (null == prime)
         {
             // A server receives unless a client asks for -R or --bidir; priming the sending path there made a
@@ -203,7 +216,7 @@ public final class PerfCommand implements Callable<Integer>
         }
         security.apply(new PacelinkContext(), address, "listening on"); // fail fast on a key or plaintext problem
         final PerfServer.Options options = new PerfServer.Options(address, oneOff, json, scheduler, false,
-            (context) -> security.apply(ioOptions.apply(context), address, "listening on"));
+            (context) -> security.apply(applyParameters(ioOptions.apply(context)), address, "listening on"));
         // The server's own controller (only with --prime: it receives unless a client asks for -R or --bidir).
         primeTransfer(new PacelinkContext().congestionControl(), scheduler, address, "listening on");
         return PerfRun.serve(options, System.out, System.err);
@@ -308,7 +321,8 @@ public final class PerfCommand implements Callable<Integer>
         final String scheduler, final PrintStream out)
     {
         final PerfClient.Options options = new PerfClient.Options(target, bindAddress, parameters, scheduler,
-            connectTimeout.nanos(), (context) -> security.apply(ioOptions.apply(context), target, "toward"));
+            connectTimeout.nanos(),
+            (context) -> security.apply(applyParameters(ioOptions.apply(context)), target, "toward"));
         primeTransfer(parameters.congestionControl(), scheduler, target, "toward");
         return PerfRun.runClient(options, json, plot, out);
     }
@@ -321,7 +335,7 @@ public final class PerfCommand implements Callable<Integer>
     {
         final InetSocketAddress address = new InetSocketAddress(target.getAddress(), 0);
         return new PerfServer.Options(address, true, false, scheduler, false,
-            (context) -> security.apply(ioOptions.apply(context), address, "listening on"));
+            (context) -> security.apply(applyParameters(ioOptions.apply(context)), address, "listening on"));
     }
 
     private static long seconds(final String option, final String text)
@@ -332,6 +346,23 @@ public final class PerfCommand implements Callable<Integer>
             throw new IllegalArgumentException("-t must be positive, e.g. 10");
         }
         return ns;
+    }
+
+    /**
+     * @param context an endpoint's context.
+     * @return the context with the hidden {@code --cc-params} and {@code --qdisc-params}, if given.
+     */
+    private PacelinkContext applyParameters(final PacelinkContext context)
+    {
+        if (null != controllerParameters)
+        {
+            context.controllerParameters(ControllerParameters.parse(controllerParameters));
+        }
+        if (null != schedulerParameters)
+        {
+            context.schedulerParameters(ControllerParameters.parse(schedulerParameters));
+        }
+        return context;
     }
 
     /**

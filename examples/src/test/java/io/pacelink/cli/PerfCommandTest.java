@@ -471,6 +471,9 @@ class PerfCommandTest
         assertUsageError("no congestion controller named 'nosuch'", "perf", "-c", "127.0.0.1", "--aot-training",
             "bbr,nosuch");
         assertUsageError("-1 is a server option", "perf", "-c", "127.0.0.1", "--aot-training", "bbr", "-1");
+        assertUsageError("'nonsense' is not name=value", "perf", "-c", "127.0.0.1", "--qdisc-params", "nonsense");
+        assertUsageError("'fq.quantum=' is not name=value", "perf", "-s", "--qdisc-params", "fq.quantum=");
+        assertUsageError("'=0' is not name=value", "perf", "-c", "127.0.0.1", "--cc-params", "bbr.extraAckedGain=1,=0");
         assertUsageError("give either HOST[:PORT] to ping, or --echo", "ping");
         assertUsageError("-s must be 8..65000 bytes", "ping", "127.0.0.1", "-s", "4");
         assertUsageError("'x' is not a duration", "ping", "127.0.0.1", "-i", "x");

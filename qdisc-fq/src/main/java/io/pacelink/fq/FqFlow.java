@@ -55,6 +55,12 @@ final class FqFlow
     long quantumNs = PacingQuantum.MIN_QUANTUM_NS;
 
     /**
+     * Per-packet pacing: the time the configured share of the flow's congestion window takes at its pacing rate, at
+     * its last activation; its catch-up horizon is at least this (0 if the window is unknown).
+     */
+    long windowHorizonNs;
+
+    /**
      * The largest datagram charged to the flow so far: the size of its full datagrams.
      */
     int datagramBytes;
@@ -83,6 +89,7 @@ final class FqFlow
         timeNextPacketNs = 0;
         unpacedBytes = 0;
         quantumNs = PacingQuantum.MIN_QUANTUM_NS;
+        windowHorizonNs = 0;
         datagramBytes = 0;
         catchUpDebtNs = 0;
         place = Place.DETACHED;

@@ -34,7 +34,9 @@ import java.util.ArrayDeque;
  * quantum unpaced (Linux TCP leaves a connection's first 10 segments unpaced). A flow behind schedule while backlogged
  * (the agent woke late) sends what fell due back to back, as far back as the catch-up horizon
  * ({@code fq.catchUpHorizonUs}, 3 ms, grown by what the flow's pacing quantum exceeds 750 µs by: {@link
- * PacingQuantum}, ten datagrams' time at low rates): a burst measured in time, at most that much of its pacing rate,
+ * PacingQuantum}, ten datagrams' time at low rates; or, if longer and configured, the time a share of the flow's
+ * congestion window takes at its pacing rate, {@code fq.catchUpCwndPercent}): a burst measured in time, at most that
+ * much of its rate,
  * so an agent that sleeps until a release, or a quantum, and wakes late loses nothing and need not spin to be early;
  * idle time (nothing to send,
  * or no cwnd) earns no catch-up, so a flow that resumes after idle is paced from its first packet on;</li>
@@ -101,6 +103,7 @@ public final class FqScheduler<F extends SchedulableFlow> implements PacketSched
     private final boolean perPacketPacing;
     private final long catchUpHorizonNs;
     private final long catchUpDebtNs;
+    private final int catchUpCwndPercent;
 
     private final Long2ObjectHashMap<FqFlow> flowsById =
         new Long2ObjectHashMap<>(INITIAL_FLOW_CAPACITY, Hashing.DEFAULT_LOAD_FACTOR);
@@ -151,6 +154,7 @@ public final class FqScheduler<F extends SchedulableFlow> implements PacketSched
         perPacketPacing = config.perPacketPacing();
         catchUpHorizonNs = config.catchUpHorizonNs();
         catchUpDebtNs = config.catchUpDebtNs();
+        catchUpCwndPercent = config.catchUpCwndPercent();
 
         for (int i = 0; i < INITIAL_FLOW_CAPACITY; i++)
         {
@@ -250,8 +254,9 @@ public final class FqScheduler<F extends SchedulableFlow> implements PacketSched
         state.pacingRateBytesPerSecond = pacingRateBytesPerSecond;
         if (pacing && perPacketPacing)
         {
-            state.quantumNs = PacingQuantum.quantumNs(
-                effectiveRateBytesPerSecond(pacingRateBytesPerSecond), congestionWindowBytes, state.datagramBytes);
+            final long rateBytesPerSecond = effectiveRateBytesPerSecond(pacingRateBytesPerSecond);
+            state.quantumNs = PacingQuantum.quantumNs(rateBytesPerSecond, congestionWindowBytes, state.datagramBytes);
+            state.windowHorizonNs = windowHorizonNs(rateBytesPerSecond, congestionWindowBytes);
         }
 
         if (FqFlow.Place.DETACHED == state.place)
@@ -541,8 +546,10 @@ public final class FqScheduler<F extends SchedulableFlow> implements PacketSched
      * (Chromium's QUIC pacing sender, {@code quic/core/congestion_control/pacing_sender.cc}, likewise sends what is due
      * within its 1 ms alarm granularity and lets a late alarm make up for lost time), older lateness is forgotten. So a
      * late release sends exactly the packets whose times passed, and never more than the horizon's worth of the pacing
-     * rate, one packet over at most. Idle flows were brought up to now in {@link #activate}, so only lateness while
-     * backlogged is caught up.
+     * rate, one packet over at most. Configured, the horizon is at least the time a share of the flow's window takes
+     * at its rate ({@link #catchUpHorizonNs(FqFlow)}; a quarter is the burst Chromium's pacing sender allows, and the
+     * size of the stalls a user-space sender on shared cores sees). Idle flows were brought up to now in
+     * {@link #activate}, so only lateness while backlogged is caught up.
      */
     private void pacePerPacket(
         final FqFlow state,
@@ -570,7 +577,7 @@ public final class FqScheduler<F extends SchedulableFlow> implements PacketSched
         }
 
         state.datagramBytes = Math.max(state.datagramBytes, sizeBytes);
-        final long catchUpFromNs = nowNs - PacingQuantum.catchUpHorizonNs(catchUpHorizonNs, state.quantumNs);
+        final long catchUpFromNs = nowNs - catchUpHorizonNs(state);
         if (state.timeNextPacketNs < catchUpFromNs)
         {
             // Behind by more than the horizon: up to the debt's bound is repaid gradually, the rest is rate never
@@ -595,6 +602,34 @@ public final class FqScheduler<F extends SchedulableFlow> implements PacketSched
             delayNs -= repaidNs;
         }
         state.timeNextPacketNs += delayNs;
+    }
+
+    /**
+     * @return how far back a late release of the flow catches up: the configured horizon (grown with the flow's
+     * quantum, {@link PacingQuantum#catchUpHorizonNs}) or the time of the configured share of its window at its rate,
+     * whichever is longer; 0 if the configured horizon is 0 (no lateness kept at all).
+     */
+    private long catchUpHorizonNs(final FqFlow state)
+    {
+        final long horizonNs = PacingQuantum.catchUpHorizonNs(catchUpHorizonNs, state.quantumNs);
+        return 0 == horizonNs ? 0 : Math.max(horizonNs, state.windowHorizonNs);
+    }
+
+    /**
+     * @return the time the configured share of the window takes at the rate, at most the largest horizon (1 s); 0 for
+     * an unpaced flow, an unknown window ({@link Long#MAX_VALUE}) or a share of 0.
+     */
+    private long windowHorizonNs(final long rateBytesPerSecond, final long congestionWindowBytes)
+    {
+        if (0 == catchUpCwndPercent || rateBytesPerSecond <= 0 || FqConfig.UNLIMITED_RATE == rateBytesPerSecond ||
+            congestionWindowBytes <= 0 || Long.MAX_VALUE == congestionWindowBytes)
+        {
+            return 0;
+        }
+        // In floating point: a window of gigabytes times 10^9 would overflow a long; the result is bounded below.
+        final double horizonNs =
+            (double)congestionWindowBytes * catchUpCwndPercent / 100.0 * NANOS_PER_SECOND / rateBytesPerSecond;
+        return (long)Math.min(horizonNs, (double)FqConfig.MAX_CATCH_UP_HORIZON_US * 1_000L);
     }
 
     /**

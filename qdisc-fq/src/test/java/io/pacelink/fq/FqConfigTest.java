@@ -37,6 +37,7 @@ class FqConfigTest
         assertTrue(config.perPacketPacing());
         assertEquals(3_000_000L, config.catchUpHorizonNs(), "3 ms");
         assertEquals(0L, config.catchUpDebtNs(), "none: lateness beyond the horizon is forgotten");
+        assertEquals(0, config.catchUpCwndPercent(), "none: the fixed horizon alone");
     }
 
     @Test
@@ -53,6 +54,7 @@ class FqConfigTest
         values.put("fq.perPacketPacing", "false");
         values.put("fq.catchUpHorizonUs", "250");
         values.put("fq.catchUpDebtUs", "10000");
+        values.put("fq.catchUpCwndPercent", "50");
         values.put("cubic.beta", "0.7");
 
         final FqConfig config = FqConfig.from(ControllerParameters.of(values));
@@ -67,6 +69,7 @@ class FqConfigTest
         assertFalse(config.perPacketPacing());
         assertEquals(250_000L, config.catchUpHorizonNs());
         assertEquals(10_000_000L, config.catchUpDebtNs());
+        assertEquals(50, config.catchUpCwndPercent());
         assertEquals(values.size() - 1, FqConfig.names().size());
     }
 
@@ -86,6 +89,13 @@ class FqConfigTest
         assertEquals(1_000_000_000L, FqConfig.from(ControllerParameters.of(
             Map.of("fq.catchUpDebtUs", "1000000"))).catchUpDebtNs(), "the largest debt, 1 s, is accepted");
         assertRejected("fq.catchUpHorizonUs", "1ms", "not an integer");
+        assertRejected("fq.catchUpCwndPercent", "-1", "out of range");
+        assertRejected("fq.catchUpCwndPercent", "101", "out of range");
+        assertRejected("fq.catchUpCwndPercent", "25%", "not an integer");
+        assertEquals(100, FqConfig.from(ControllerParameters.parse("fq.catchUpCwndPercent=100")).catchUpCwndPercent(),
+            "the whole window is accepted");
+        assertEquals(0, FqConfig.from(ControllerParameters.parse("fq.catchUpCwndPercent=0")).catchUpCwndPercent(),
+            "0: the fixed horizon alone");
         assertEquals(0, FqConfig.from(ControllerParameters.parse("fq.catchUpHorizonUs=0")).catchUpHorizonNs(),
             "0: no catch-up, every late release loses its lateness");
     }

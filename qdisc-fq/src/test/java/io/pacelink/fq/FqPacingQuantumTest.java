@@ -19,6 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class FqPacingQuantumTest
 {
     private static final long SECOND = 1_000_000_000L;
+    private static final String LATENESS_FORGOTTEN = "lateness-forgotten-ns";
     private static final int MTU = TestFlow.MTU_BYTES;
 
     /**
@@ -33,6 +34,18 @@ class FqPacingQuantumTest
      */
     private static final long RATE_1_GBIT = 125_000_000L;
     private static final long GAP_1_GBIT_NS = 12_112L;
+
+    /**
+     * 500 Mbit/s, with a window of 5 MB: a quarter of it takes 20 ms at the rate.
+     */
+    private static final long RATE_500_MBIT = 62_500_000L;
+    private static final long WINDOW_500_MBIT_BYTES = 5_000_000L;
+
+    /**
+     * A sender runnable but not running for a while: longer than the fixed 3-ms horizon, shorter than a quarter of
+     * the window above at its rate.
+     */
+    private static final long STALL_NS = 10_000_000L;
 
     /**
      * How late each wake-up comes: less than the quarter of the horizon left for it.
@@ -136,6 +149,63 @@ class FqPacingQuantumTest
     }
 
     @Test
+    void at500MbitPerSecondASenderDescheduledForTenMillisecondsAtATimeLosesNoRateWithAQuarterOfItsWindowConfigured()
+    {
+        // A sender on cores shared with its receiver and a path emulator's real-time threads is runnable but not
+        // running for ten milliseconds and more at a time: every wake here comes 10 ms after its quantum. Its window
+        // (5 MB: BBR's two BDPs of a 500 Mbit/s, 38 ms path with room to spare) has a quarter of 20 ms at the rate,
+        // so what fell due while it was away all goes when it runs again, and nothing is forgotten.
+        final TestControllerContext quarterCounters = new TestControllerContext(ControllerParameters.EMPTY);
+        final FqScheduler<TestFlow> quarter = schedulerWithCwndPercent(25, quarterCounters);
+        final TestFlow flow = new TestFlow(1).rate(RATE_500_MBIT).backlog(Long.MAX_VALUE);
+        serveInQuanta(quarter, new SchedulerHarness(quarter), flow, WINDOW_500_MBIT_BYTES, SECOND / 2, STALL_NS);
+
+        assertEquals(RATE_500_MBIT * lastWakeNs / SECOND, flow.sentBytes - 10L * MTU, RATE_500_MBIT / 2 * 0.01,
+            "everything due by the last wake");
+        assertEquals(0, quarterCounters.counter(LATENESS_FORGOTTEN), "nothing forgotten");
+        // The burst after a stall is what fell due in it and the quantum: under a quarter of the window.
+        assertTrue((long)largestBurst * MTU <= WINDOW_500_MBIT_BYTES / 4, "burst of " + largestBurst);
+    }
+
+    @Test
+    void at500MbitPerSecondTheSameStallsLoseMostOfTheRateWithTheFixedHorizonAlone()
+    {
+        // The other side, the default pacer (fq.catchUpCwndPercent=0): each wake 10.75 ms after the last catches up
+        // only the 3-ms horizon and forgets the rest, so the flow sends well under half its rate.
+        final TestControllerContext fixedCounters = new TestControllerContext(ControllerParameters.EMPTY);
+        final FqScheduler<TestFlow> fixedHorizon = new FqScheduler<>(FqConfig.defaults(), fixedCounters);
+        final TestFlow flow = new TestFlow(1).rate(RATE_500_MBIT).backlog(Long.MAX_VALUE);
+        serveInQuanta(
+            fixedHorizon, new SchedulerHarness(fixedHorizon), flow, WINDOW_500_MBIT_BYTES, SECOND / 2, STALL_NS);
+
+        final long sentBytes = flow.sentBytes - 10L * MTU;
+        assertTrue(sentBytes < RATE_500_MBIT / 2 / 2, "the 3-ms horizon forgets most of each stall: " + sentBytes +
+            " B in 500 ms at " + RATE_500_MBIT + " B/s");
+        final long forgottenNs = fixedCounters.counter(LATENESS_FORGOTTEN);
+        assertTrue(forgottenNs > SECOND / 4, "forgotten " + forgottenNs + " ns of 500 ms");
+    }
+
+    @Test
+    void theWindowsShareNeverShortensTheFixedHorizonAndAnUnknownWindowAddsNothing()
+    {
+        // With a quarter configured: a small window (a quarter of 60 KB is under 1 ms at 500 Mbit/s) keeps the 3-ms
+        // horizon, so stalls of 1.5 ms lose nothing; an unknown window (Long.MAX_VALUE) adds nothing either, so
+        // 10-ms stalls forget most of their time.
+        final TestControllerContext smallCounters = new TestControllerContext(ControllerParameters.EMPTY);
+        final FqScheduler<TestFlow> small = schedulerWithCwndPercent(25, smallCounters);
+        final TestFlow smallWindow = new TestFlow(1).rate(RATE_500_MBIT).backlog(Long.MAX_VALUE);
+        serveInQuanta(small, new SchedulerHarness(small), smallWindow, 60_000, SECOND / 10, DESCHEDULED_LATENESS_NS);
+        assertEquals(0, smallCounters.counter(LATENESS_FORGOTTEN), "within the fixed horizon");
+
+        final TestControllerContext otherCounters = new TestControllerContext(ControllerParameters.EMPTY);
+        final FqScheduler<TestFlow> other = schedulerWithCwndPercent(25, otherCounters);
+        final TestFlow unknown = new TestFlow(2).rate(RATE_500_MBIT).backlog(Long.MAX_VALUE);
+        serveInQuanta(other, new SchedulerHarness(other), unknown, Long.MAX_VALUE, SECOND / 10, STALL_NS);
+        assertTrue(otherCounters.counter(LATENESS_FORGOTTEN) > SECOND / 20,
+            "forgotten " + otherCounters.counter(LATENESS_FORGOTTEN) + " ns of 100 ms");
+    }
+
+    @Test
     void aSmallWindowKeepsTheBurstToAQuarterOfIt()
     {
         // 16 datagrams of window: a quarter is 4 datagrams, 969 µs at 50 Mbit/s, above the shortest quantum.
@@ -206,6 +276,14 @@ class FqPacingQuantumTest
             lastWakeNs = nowNs;
             wakes++;
         }
+    }
+
+    private static FqScheduler<TestFlow> schedulerWithCwndPercent(
+        final int percent, final TestControllerContext context)
+    {
+        return new FqScheduler<>(
+            FqConfig.from(ControllerParameters.of(Map.of(FqConfig.CATCH_UP_CWND_PERCENT, Integer.toString(percent)))),
+            context);
     }
 
     private static FqScheduler<TestFlow> schedulerWithHorizonUs(final long horizonUs)

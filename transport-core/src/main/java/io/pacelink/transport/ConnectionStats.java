@@ -249,6 +249,34 @@ public final class ConnectionStats
     }
 
     /**
+     * @return time, in ns, the connection spent with data to send and the congestion window full (from the duty cycle
+     * that found it so to the next that served it): with {@link #pacingLimitedNs()} and {@link #flowControlLimitedNs()}
+     * what held a bulk sender, as a share of its time; the rest of the time it had nothing to send.
+     */
+    public long cwndLimitedNs()
+    {
+        return value(ConnectionCounters.CWND_LIMITED_NS);
+    }
+
+    /**
+     * @return time, in ns, the connection spent with a packet ready within cwnd that the packet scheduler held
+     * (pacing, or a duty cycle's send budget), whether on schedule or because the agent woke late (the fq scheduler's
+     * {@code lateness-forgotten-ns} says how much of the latter was lost).
+     */
+    public long pacingLimitedNs()
+    {
+        return value(ConnectionCounters.PACING_LIMITED_NS);
+    }
+
+    /**
+     * @return time, in ns, the connection spent with data but no flow-control credit from the peer.
+     */
+    public long flowControlLimitedNs()
+    {
+        return value(ConnectionCounters.FLOW_CONTROL_LIMITED_NS);
+    }
+
+    /**
      * @return times the rate sampler marked the connection application-limited.
      */
     public long appLimited()

@@ -38,6 +38,13 @@ final class SendReadiness
     private final DeliveryReceipts receipts;
     private final ConnectionCounters counters;
 
+    /**
+     * The limit {@link #countLimits} found last (a time counter of {@link ConnectionCounters}, or -1 for none: nothing
+     * to send, or not open) and when: the time until the next count is charged to it.
+     */
+    private int limitTimeCounter = -1;
+    private long limitSinceNs;
+
     SendReadiness(
         final ConnectionLifecycle lifecycle,
         final ReceivedPacketTracker ackTracker,
@@ -114,22 +121,41 @@ final class SendReadiness
     }
 
     /**
-     * Once per duty cycle, after sending: count what kept the connection from sending what it has.
+     * Once per duty cycle, after sending: count what kept the connection from sending what it has, and charge the
+     * time since the last count to what held it then. Between two duty cycles that serve the connection only its
+     * application (an offer) or a deadline (a pacing release, a timer) can change what holds it, and either brings a
+     * duty cycle, so the limit found after one cycle's sending is the limit until the next: the time counters add up
+     * to how long the connection was held by each, as Linux's {@code tcpi_rwnd_limited} / {@code tcpi_sndbuf_limited}
+     * / {@code tcpi_busy_time} ({@code tcp_chrono_start} in {@code net/ipv4/tcp_output.c}) do for a TCP socket.
      */
     void countLimits(final long nowNs)
     {
         final int sendState = state(nowNs);
+        final int timeCounter;
         if (0 != (sendState & LIMITED_BY_FLOW_CONTROL))
         {
             counters.increment(ConnectionCounters.FLOW_CONTROL_LIMITED);
+            timeCounter = ConnectionCounters.FLOW_CONTROL_LIMITED_NS;
         }
         else if (0 != (sendState & LIMITED_BY_CWND))
         {
             counters.increment(ConnectionCounters.CWND_LIMITED);
+            timeCounter = ConnectionCounters.CWND_LIMITED_NS;
         }
         else if (0 != (sendState & WITHIN_WINDOW))
         {
             counters.increment(ConnectionCounters.PACING_LIMITED);
+            timeCounter = ConnectionCounters.PACING_LIMITED_NS;
         }
+        else
+        {
+            timeCounter = -1;
+        }
+        if (limitTimeCounter >= 0 && nowNs > limitSinceNs)
+        {
+            counters.add(limitTimeCounter, nowNs - limitSinceNs);
+        }
+        limitTimeCounter = timeCounter;
+        limitSinceNs = nowNs;
     }
 }

@@ -65,6 +65,9 @@ public final class ConnectionCounters implements ControllerCounters, AutoCloseab
     public static final int ECN_CE_RECEIVED = 35;
     public static final int ACK_FREQUENCY_SENT = 36;
     public static final int ACK_FREQUENCY_IGNORED = 37;
+    public static final int CWND_LIMITED_NS = 38;
+    public static final int PACING_LIMITED_NS = 39;
+    public static final int FLOW_CONTROL_LIMITED_NS = 40;
 
     /**
      * Names, with units, in index order.
@@ -109,6 +112,9 @@ public final class ConnectionCounters implements ControllerCounters, AutoCloseab
         "ecn-ce-received",
         "ack-frequency-sent",
         "ack-frequency-ignored",
+        "cwnd-limited-ns",
+        "pacing-limited-ns",
+        "flow-control-limited-ns",
     };
 
     /**

@@ -665,4 +665,45 @@ class EndpointCoreTest
             pair[0].stats().flowControlLimited());
         assertEquals(0, pair[0].stats().pacingLimited(), "the round-robin scheduler does not pace an unpaced flow");
     }
+
+    @Test
+    void chargesTheTimeTheSenderIsHeldToWhatHeldIt()
+    {
+        final Connection[] pair = connect();
+        final UnsafeBuffer message = new UnsafeBuffer(new byte[16_000]);
+        assertEquals(0, pair[0].stats().cwndLimitedNs(), "nothing offered yet");
+        assertEquals(0, pair[0].stats().flowControlLimitedNs(), "nothing offered yet");
+
+        // As above: the window first, then the peer's credit (its application never polls) hold the sender.
+        final long startNs = nowNs();
+        final long endNs = startNs + TimeUnit.MILLISECONDS.toNanos(200);
+        while (nowNs() < endNs)
+        {
+            while (pair[0].offer(message, 0, message.capacity()) > 0)
+            {
+                // fill the send buffer: the application always has data
+            }
+            step();
+        }
+        final long elapsedNs = nowNs() - startNs;
+
+        final long cwndNs = pair[0].stats().cwndLimitedNs();
+        final long flowControlNs = pair[0].stats().flowControlLimitedNs();
+        assertTrue(cwndNs > 0, "cwnd-limited ns " + cwndNs);
+        assertTrue(flowControlNs > 0, "flow-control-limited ns " + flowControlNs);
+        assertEquals(0, pair[0].stats().pacingLimitedNs(), "the round-robin scheduler does not pace");
+        assertTrue(cwndNs + flowControlNs <= elapsedNs, cwndNs + " + " + flowControlNs + " > " + elapsedNs);
+
+        // Held by the peer's credit since a few milliseconds in, and nothing served the connection since: that time
+        // is charged when the next duty cycle serves it, here the credit the receiving application's reads return.
+        final long[] polledBytes = new long[1];
+        pair[1].poll((buffer, offset, length) -> polledBytes[0] += length, 100);
+        assertTrue(polledBytes[0] > 0, "the receiver read what it held");
+        final long stuckSinceNs = endNs - TimeUnit.MILLISECONDS.toNanos(150);
+        run(() -> pair[0].stats().flowControlLimitedNs() > flowControlNs, TimeUnit.SECONDS.toNanos(1), "the credit");
+        final long chargedNs = pair[0].stats().flowControlLimitedNs() - flowControlNs;
+        assertTrue(chargedNs >= nowNs() - stuckSinceNs - TimeUnit.MILLISECONDS.toNanos(100) && chargedNs > 0,
+            "charged " + chargedNs + " ns for the stall");
+        assertTrue(pair[0].stats().cwndLimitedNs() + pair[0].stats().flowControlLimitedNs() <= nowNs() - startNs);
+    }
 }
