@@ -384,6 +384,7 @@ final class ConnectionTable
         {
             establishedCount--;
         }
+        connection.publishRecoveryIfChanged();
         connection.releaseMemory();
         ConnectionFactory.retire(connection.handle());
         countPeer(connection, -1);
