@@ -449,35 +449,6 @@ class EndpointCoreTest
     }
 
     @Test
-    void whatAnAckChangedIsInTheCountersWhenItsDutyCycleEnds()
-    {
-        // The recovery counters are published once per duty cycle, after its send phase, not per ACK: still, a reader
-        // after the cycle sees the ACK's figures. Each message is acknowledged alone; the cycle in which the client's
-        // acknowledged stream bytes grow (published by the same cycle's service) also shows the RTT sample that ACK
-        // gave and the bytes it took out of flight.
-        final Connection[] pair = connect();
-        final UnsafeBuffer message = new UnsafeBuffer(new byte[100]);
-        int acks = 0;
-        for (int i = 0; i < 20; i++)
-        {
-            assertTrue(pair[0].offer(message, 0, message.capacity()) > 0);
-            final long ackedBefore = pair[0].stats().streamBytesAcked();
-            final long samplesBefore = pair[0].stats().rttSamples();
-            final long deadlineNs = nowNs() + TimeUnit.SECONDS.toNanos(1);
-            while (pair[0].stats().streamBytesAcked() == ackedBefore)
-            {
-                assertTrue(nowNs() < deadlineNs, "message " + i + " not acknowledged");
-                step();
-                pair[1].poll((buffer, offset, length) -> { }, 10);
-            }
-            assertTrue(pair[0].stats().rttSamples() > samplesBefore, "message " + i + ": the ACK's RTT sample");
-            assertEquals(0, pair[0].stats().bytesInFlight(), "message " + i + ": nothing left in flight");
-            acks++;
-        }
-        assertEquals(20, acks);
-    }
-
-    @Test
     void aConnectionThatCannotMakeProgressIsNotReleasedAgainInTheSameDutyCycle()
     {
         final List<FixedWindowController> controllers = new ArrayList<>();
