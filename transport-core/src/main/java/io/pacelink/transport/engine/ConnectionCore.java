@@ -713,15 +713,6 @@ final class ConnectionCore implements SchedulableFlow, DeadlineHeap.Entry
         lossRecovery.releaseMemory();
     }
 
-    /**
-     * Publish to the counters what the ACKs of this duty cycle changed ({@link ConnectionPublisher#onRecoveryChanged}):
-     * after the send phase, and before the counters are closed.
-     */
-    void publishRecoveryIfChanged()
-    {
-        publisher.publishRecoveryIfChanged();
-    }
-
     // ---------------------------------------------------------------- send
 
     public long flowId()

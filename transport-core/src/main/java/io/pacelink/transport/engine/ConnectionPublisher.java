@@ -18,7 +18,6 @@ final class ConnectionPublisher
     private final ReceiveLog receiveLog;
     private final DeliveryReceipts receipts;
     private final LossRecovery lossRecovery;
-    private boolean isRecoveryChanged;
 
     ConnectionPublisher(
         final ConnectionCounters counters,
@@ -55,36 +54,10 @@ final class ConnectionPublisher
     }
 
     /**
-     * An ACK changed what loss recovery and the controller see: published once, after the duty cycle's send phase
-     * ({@link #publishRecoveryIfChanged()}), not on the arrival's path. The counters are read by the stats and
-     * {@code pacelink stat}, never by the protocol, and a cycle's readers see them after the cycle either way; 17
-     * counters with virtual calls into the controller for their values cost a request/response exchange about
-     * 0.2 µs per ACK at each end before the answer could leave (perf/FINDINGS.md). A cycle that processes many ACKs
-     * (a bulk sender's) publishes once.
-     */
-    void onRecoveryChanged()
-    {
-        isRecoveryChanged = true;
-    }
-
-    /**
-     * Publish what an ACK changed since the last publication, if anything ({@link #onRecoveryChanged()}): after each
-     * duty cycle's send phase, and before the connection's counters are closed.
-     */
-    void publishRecoveryIfChanged()
-    {
-        if (isRecoveryChanged)
-        {
-            publishRecovery();
-        }
-    }
-
-    /**
-     * What loss recovery and the controller see, after a timeout, or an ACK's at the end of its duty cycle.
+     * What loss recovery and the controller see, after an ACK or a timeout.
      */
     void publishRecovery()
     {
-        isRecoveryChanged = false;
         final CongestionController controller = lossRecovery.controller();
         counters.set(ConnectionCounters.CWND_BYTES, controller.congestionWindowBytes());
         counters.set(ConnectionCounters.PACING_RATE_BYTES_PER_SECOND, controller.pacingRateBytesPerSecond());

@@ -384,7 +384,6 @@ final class ConnectionTable
         {
             establishedCount--;
         }
-        connection.publishRecoveryIfChanged();
         connection.releaseMemory();
         ConnectionFactory.retire(connection.handle());
         countPeer(connection, -1);

@@ -431,8 +431,7 @@ public final class EndpointCore implements DatagramHandler
     }
 
     /**
-     * After the send phase, for each connection served: publish what its ACKs changed to its counters
-     * ({@link ConnectionCore#publishRecoveryIfChanged()}), count what limits it, move its timer to its next deadline,
+     * After the send phase, for each connection served: count what limits it, move its timer to its next deadline,
      * and mark it for the next duty cycle if it needs one whatever arrives ({@link ConnectionCore#isServiceNeeded}).
      */
     private void endDutyCycle(final long nowNs, final long durationNs)
@@ -457,7 +456,6 @@ public final class EndpointCore implements DatagramHandler
             {
                 continue;
             }
-            connection.publishRecoveryIfChanged();
             connection.countSendLimits(nowNs);
             deadlines.schedule(connection, connection.nextDeadlineNs());
             if (connection.isServiceNeeded(nowNs))
@@ -820,7 +818,6 @@ public final class EndpointCore implements DatagramHandler
                 connection.onPacketSent(sentPacket, false);
             }
             connection.finishClose();
-            connection.publishRecoveryIfChanged();
             connection.releaseMemory();
             ConnectionFactory.retire(connection.handle());
         }

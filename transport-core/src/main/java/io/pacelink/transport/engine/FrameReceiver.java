@@ -263,7 +263,7 @@ final class FrameReceiver implements PacketOutcomeListener
         }
         final RttEstimator rtt = lossRecovery.rttEstimator();
         ackFrequency.refresh(rtt.hasSample() ? rtt.minRttNs() : 0, lossRecovery.controller().isInStartup());
-        publisher.onRecoveryChanged();
+        publisher.publishRecovery();
     }
 
     /**

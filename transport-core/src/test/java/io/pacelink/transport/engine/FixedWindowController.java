@@ -114,13 +114,11 @@ final class FixedWindowController implements CongestionController
     {
         if (isFlapping)
         {
-            // Within one duty cycle the connection asks at its app-limited check (call 0), when it is served (1:
-            // whether it has something to send), at activation (2), then per packet at release (3, 5, ...) and while
-            // building it (4, 6, ...): open when served, at activation and release, shut while building. (A packet
-            // that carries nothing is not in flight, so recording it asks nothing. The counters read the window
-            // after the send phase, when the pattern no longer matters.)
+            // Within one duty cycle the connection asks at its app-limited check (call 0), at activation (1), then per
+            // packet at release (2, 4, ...) and while building it (3, 5, ...): open at activation and release, shut
+            // while building. (A packet that carries nothing is not in flight, so recording it asks nothing.)
             final long call = flapCalls++;
-            return 2 == call || 1 == call % 2 ? windowBytes : 0;
+            return 1 == call || (call >= 2 && 0 == call % 2) ? windowBytes : 0;
         }
         return windowBytes;
     }
