@@ -1,7 +1,8 @@
 /*
  * The Linux system calls behind io.pacelink.transport.port.BatchedDatagramPort (docs/io.md): sendmmsg(2) and
  * recvmmsg(2) with UDP GSO (UDP_SEGMENT) and GRO (UDP_GRO) control messages, the IP_TOS / IPV6_TCLASS byte per
- * datagram in both directions, and a wait on the socket and an eventfd with a nanosecond timeout (ppoll(2)).
+ * datagram in both directions, and a wait on the socket and an eventfd until a nanosecond deadline (ppoll(2) beside a
+ * timerfd(2) that stays armed across waits).
  *
  * The shim keeps no state: Java owns every buffer and passes raw addresses (longs) and ints, so a call makes no JNI
  * up-call and creates no Java object. Each batch is described in a descriptor array whose layout Java writes and
@@ -26,6 +27,7 @@
 #include <sys/eventfd.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/timerfd.h>
 
 #include "io_pacelink_transport_port_NativeUdp.h"
 
@@ -436,25 +438,22 @@ JNIEXPORT jint JNICALL Java_io_pacelink_transport_port_NativeUdp_eventFd(JNIEnv 
     return fd < 0 ? -errno : fd;
 }
 
-JNIEXPORT jint JNICALL Java_io_pacelink_transport_port_NativeUdp_await(
-    JNIEnv *env, jclass klass, jint fd, jint event_fd, jlong timeout_ns)
+JNIEXPORT jint JNICALL Java_io_pacelink_transport_port_NativeUdp_timerFd(JNIEnv *env, jclass klass)
 {
-    struct pollfd fds[2];
-    fds[0].fd = fd;
-    fds[0].events = POLLIN;
-    fds[0].revents = 0;
-    fds[1].fd = event_fd;
-    fds[1].events = POLLIN;
-    fds[1].revents = 0;
-    struct timespec timeout;
-    timeout.tv_sec = (time_t)(timeout_ns / 1000000000LL);
-    timeout.tv_nsec = (long)(timeout_ns % 1000000000LL);
-    const int ready = ppoll(fds, 2, timeout_ns < 0 ? NULL : &timeout, NULL);
-    if (ready < 0)
-    {
-        /* A signal cut the wait short: the socket was not looked at, so the caller must not take it as empty. */
-        return EINTR == errno ? 4 : -errno;
-    }
+    const int fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+    return fd < 0 ? -errno : fd;
+}
+
+static int64_t monotonic_ns(void)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (int64_t)now.tv_sec * 1000000000LL + now.tv_nsec;
+}
+
+/* Bits of a ppoll's outcome on the socket and the eventfd (which it drains); 0 if neither is ready. */
+static int socket_and_wakeup(struct pollfd *fds, const int event_fd)
+{
     int result = 0;
     /* POLLERR: an ICMP error is queued on a connected socket; the next receive reports it. */
     if (0 != (fds[0].revents & (POLLIN | POLLERR)))
@@ -471,6 +470,95 @@ JNIEXPORT jint JNICALL Java_io_pacelink_transport_port_NativeUdp_await(
         result |= 2;
     }
     return result;
+}
+
+/*
+ * The wait until a deadline with a timerfd: ppoll(2) without a timeout on the socket, the eventfd and the timerfd,
+ * whose expiry (CLOCK_MONOTONIC, absolute) is kept at *armed_ns across waits. A ppoll with a timeout arms a
+ * high-resolution timer on the way into every sleep and cancels it on the way out; when it is the CPU's earliest
+ * timer each of the two reprograms the clock event device (Linux kernel/time/hrtimer.c, hrtimer_reprogram /
+ * __remove_hrtimer), which on a KVM guest's lapic-deadline timer is an MSR write that exits to the hypervisor — on
+ * the path of every wake-up by a datagram. Here the timer is set (timerfd_settime(2)) only when the deadline is earlier
+ * than the armed expiry or the armed expiry has passed: a later deadline keeps the earlier expiry, which then ends a
+ * sleep early; the loop below sees the deadline not yet reached and sleeps again with the timer moved to it. So a
+ * sleep ends at its deadline, never later, and a wake-up by a datagram or the eventfd neither arms nor cancels
+ * anything. An expiry is never read: timerfd_settime resets the expiration count (Linux fs/timerfd.c, timerfd_setup),
+ * and an expiry that passed is always re-armed before the next sleep. *armed_ns[1] counts the timerfd_settime calls.
+ */
+static int await_deadline(
+    struct pollfd *fds, const int event_fd, const int timer_fd, int64_t *armed_ns, const int64_t timeout_ns)
+{
+    int64_t now_ns = monotonic_ns();
+    /* Saturated: a timeout so long that the deadline would overflow waits as long as a timerfd can. */
+    const int64_t deadline_ns = timeout_ns > INT64_MAX - now_ns ? INT64_MAX : now_ns + timeout_ns;
+    fds[2].fd = timer_fd;
+    fds[2].events = POLLIN;
+    for (;;)
+    {
+        if (armed_ns[0] <= now_ns || deadline_ns < armed_ns[0])
+        {
+            struct itimerspec expiry;
+            memset(&expiry, 0, sizeof(expiry));
+            expiry.it_value.tv_sec = (time_t)(deadline_ns / 1000000000LL);
+            expiry.it_value.tv_nsec = (long)(deadline_ns % 1000000000LL);
+            if (timerfd_settime(timer_fd, TFD_TIMER_ABSTIME, &expiry, NULL) < 0)
+            {
+                return -errno;
+            }
+            armed_ns[0] = deadline_ns;
+            armed_ns[1]++;
+        }
+        fds[0].revents = 0;
+        fds[1].revents = 0;
+        fds[2].revents = 0;
+        const int ready = ppoll(fds, 3, NULL, NULL);
+        if (ready < 0)
+        {
+            /* A signal cut the wait short: the socket was not looked at, so the caller must not take it as empty. */
+            return EINTR == errno ? 4 : -errno;
+        }
+        const int result = socket_and_wakeup(fds, event_fd);
+        if (0 != result)
+        {
+            return result;
+        }
+        /* Only the timer: the deadline, or an earlier expiry kept from a wait before (then sleep on to the deadline). */
+        now_ns = monotonic_ns();
+        if (now_ns >= deadline_ns)
+        {
+            return 0;
+        }
+    }
+}
+
+/*
+ * The wait on the socket (fd; -1: not looked at) and the eventfd for at most timeout_ns: ppoll(2) with a timeout when
+ * timer_fd is -1 or the timeout is 0 (a look without a sleep, which arms no timer), else await_deadline.
+ */
+JNIEXPORT jint JNICALL Java_io_pacelink_transport_port_NativeUdp_await(
+    JNIEnv *env, jclass klass, jint fd, jint event_fd, jint timer_fd, jlong armed_address, jlong timeout_ns)
+{
+    struct pollfd fds[3];
+    fds[0].fd = fd;
+    fds[0].events = POLLIN;
+    fds[0].revents = 0;
+    fds[1].fd = event_fd;
+    fds[1].events = POLLIN;
+    fds[1].revents = 0;
+    if (timer_fd >= 0 && timeout_ns > 0)
+    {
+        return await_deadline(fds, event_fd, timer_fd, (int64_t *)(intptr_t)armed_address, timeout_ns);
+    }
+    struct timespec timeout;
+    timeout.tv_sec = (time_t)(timeout_ns / 1000000000LL);
+    timeout.tv_nsec = (long)(timeout_ns % 1000000000LL);
+    const int ready = ppoll(fds, 2, timeout_ns < 0 ? NULL : &timeout, NULL);
+    if (ready < 0)
+    {
+        /* A signal cut the wait short: the socket was not looked at, so the caller must not take it as empty. */
+        return EINTR == errno ? 4 : -errno;
+    }
+    return socket_and_wakeup(fds, event_fd);
 }
 
 /*

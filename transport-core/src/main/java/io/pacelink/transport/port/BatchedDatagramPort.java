@@ -98,6 +98,13 @@ public final class BatchedDatagramPort implements DatagramPort
     private final UnsafeBuffer name;
 
     private int eventFd;
+    /**
+     * The wait's deadline timer ({@link NativeUdp#await}), −1 where {@code timerfd_create} failed: then each wait's
+     * {@code ppoll} takes its timeout.
+     */
+    private int timerFd;
+    private final UnsafeBuffer timerState;
+    private final long timerStateAddress;
     private boolean isClosed;
     private boolean gsoEnabled;
     private String gsoOffReason;
@@ -194,6 +201,8 @@ public final class BatchedDatagramPort implements DatagramPort
         receiveHeadersAddress = receiveHeaders.addressOffset();
         staging = newDirect(STAGING_BYTES);
         name = newDirect(SocketAddressCodec.SOCKADDR_IN6_LENGTH);
+        timerState = newDirect(NativeUdp.AWAIT_TIMER_STATE_BYTES);
+        timerStateAddress = timerState.addressOffset();
 
         final int socket = NativeUdp.open(ipv6Socket, receiveSocketBufferBytes, sendSocketBufferBytes);
         if (socket < 0)
@@ -228,6 +237,8 @@ public final class BatchedDatagramPort implements DatagramPort
             {
                 throw ioFailure("cannot create an eventfd for the port's wake-ups", eventFd);
             }
+            // Without a timerfd (a sandbox that forbids it) every wait's ppoll takes its timeout, as it did before.
+            timerFd = Math.max(-1, NativeUdp.timerFd());
         }
         catch (final RuntimeException ex)
         {
@@ -800,9 +811,14 @@ public final class BatchedDatagramPort implements DatagramPort
     /**
      * {@inheritDoc}
      * <p>
-     * {@code ppoll(2)} with a nanosecond timeout; the first wait on a thread sets its timer slack to
-     * {@link #WAIT_TIMER_SLACK_NS}. A wait that ends with nothing to read on the socket (its timeout, or a wake-up
-     * alone) spares the next {@link #receive(ReceiveBatch, int)} its {@code recvmmsg}, which would find nothing
+     * {@code ppoll(2)} without a timeout on the socket, the wake-up eventfd and a timerfd whose expiry is the
+     * deadline ({@link NativeUdp#await}): the timerfd stays armed across waits and is set again only when a deadline
+     * is earlier than its expiry or that has passed, so a wake-up by a datagram neither arms nor cancels a timer (a
+     * {@code ppoll} timeout does both on every sleep, which costs a KVM guest's timer 3 µs a round trip:
+     * perf/FINDINGS.md). Where no timerfd could be created, or for a timeout of 0, the {@code ppoll} takes the
+     * timeout; the first wait on a thread sets its timer slack to {@link #WAIT_TIMER_SLACK_NS}. A wait that ends
+     * with nothing to read on the socket (its timeout, or a wake-up alone) spares the next
+     * {@link #receive(ReceiveBatch, int)} its {@code recvmmsg}, which would find nothing
      * ({@link PortStats#skippedReceives()}).
      */
     public int awaitReadable(final long timeoutNs)
@@ -812,7 +828,7 @@ public final class BatchedDatagramPort implements DatagramPort
             return 0;
         }
         setTimerSlack();
-        final int result = NativeUdp.await(fd, eventFd, Math.max(0, timeoutNs));
+        final int result = NativeUdp.await(fd, eventFd, timerFd, timerStateAddress, Math.max(0, timeoutNs));
         isAfterEmptyReceive = false;
         isKnownEmpty = result >= 0 && 0 == (result & (NativeUdp.AWAIT_READABLE | NativeUdp.AWAIT_INTERRUPTED));
         return stats.onWait(Math.max(0, result) & (READABLE | WOKEN));
@@ -843,11 +859,40 @@ public final class BatchedDatagramPort implements DatagramPort
             return 0;
         }
         setTimerSlack();
-        final int result = NativeUdp.await(-1, eventFd, Math.max(0, timeoutNs));
+        final int result = NativeUdp.await(-1, eventFd, timerFd, timerStateAddress, Math.max(0, timeoutNs));
         // The socket was not polled: arrivals were held in it on purpose, so the next receive must look, for all.
         isKnownEmpty = false;
         isAfterEmptyReceive = false;
         return stats.onWait(Math.max(0, result) & (READABLE | WOKEN));
+    }
+
+    /**
+     * @return how many times the waits set the deadline timer ({@code timerfd_settime}); 0 without one.
+     */
+    long deadlineTimerSettings()
+    {
+        return timerState.getLong(8);
+    }
+
+    /**
+     * @return whether the waits keep their deadline in a timerfd (false: {@code ppoll} takes each timeout).
+     */
+    boolean hasDeadlineTimer()
+    {
+        return timerFd >= 0;
+    }
+
+    /**
+     * Closes the deadline timer, as if {@code timerfd_create} had failed: tests of the fallback, where each wait's
+     * {@code ppoll} takes its timeout.
+     */
+    void closeDeadlineTimer()
+    {
+        if (timerFd >= 0)
+        {
+            NativeUdp.close(timerFd);
+            timerFd = -1;
+        }
     }
 
     private void setTimerSlack()
@@ -957,6 +1002,7 @@ public final class BatchedDatagramPort implements DatagramPort
         }
         isClosed = true;
         NativeUdp.close(fd);
+        closeDeadlineTimer();
         synchronized (this)
         {
             NativeUdp.close(eventFd);

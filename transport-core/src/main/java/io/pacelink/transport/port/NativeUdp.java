@@ -70,6 +70,11 @@ final class NativeUdp
      */
     static final int POLLFD_BYTES = 8;
 
+    /**
+     * Bytes {@link #await} owns at its {@code armedAddress}: the timerfd's armed expiry and the count of its settings.
+     */
+    static final int AWAIT_TIMER_STATE_BYTES = 16;
+
     static final int EINTR = 4;
     static final int EIO = 5;
     static final int EAGAIN = 11;
@@ -160,13 +165,27 @@ final class NativeUdp
     static native int eventFd();
 
     /**
-     * {@code ppoll(2)} on the socket and the eventfd (which it drains).
-     *
-     * @param timeoutNs the longest wait; negative waits without a limit.
-     * @return {@link #AWAIT_READABLE} and/or {@link #AWAIT_WOKEN}, 0 on the timeout, {@link #AWAIT_INTERRUPTED} on a
-     * signal, or −errno.
+     * @return a non-blocking {@code CLOCK_MONOTONIC} timerfd for {@link #await}'s deadlines, or −errno.
      */
-    static native int await(int fd, int eventFd, long timeoutNs);
+    static native int timerFd();
+
+    /**
+     * {@code ppoll(2)} on the socket and the eventfd (which it drains) until a deadline {@code timeoutNs} from now.
+     * With a timerfd the {@code ppoll} has no timeout: the deadline is the timerfd's expiry, kept armed across waits
+     * and set ({@code timerfd_settime}) only when the deadline is earlier than the armed expiry or that has passed;
+     * an earlier expiry kept from a wait before ends a sleep before its deadline, and the call sleeps on. Without one
+     * (−1), or for a timeout of 0, {@code ppoll} takes the timeout itself.
+     *
+     * @param fd           the socket, or −1 not to look at it.
+     * @param eventFd      the eventfd of {@link #wakeup}.
+     * @param timerFd      a timerfd of {@link #timerFd}, or −1.
+     * @param armedAddress two longs this call owns for {@code timerFd}: the armed expiry ({@code CLOCK_MONOTONIC}
+     *                     nanoseconds; 0 before the first call) and a count of the {@code timerfd_settime} calls.
+     * @param timeoutNs    the longest wait; negative waits without a limit (only without a timerfd).
+     * @return {@link #AWAIT_READABLE} and/or {@link #AWAIT_WOKEN}, 0 at the deadline, {@link #AWAIT_INTERRUPTED} on
+     * a signal, or −errno.
+     */
+    static native int await(int fd, int eventFd, int timerFd, long armedAddress, long timeoutNs);
 
     /**
      * {@code ppoll(2)} on {@code count} sockets whose descriptors are written at {@code pollfdsAddress}, one

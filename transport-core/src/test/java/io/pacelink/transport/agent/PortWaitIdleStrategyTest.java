@@ -87,7 +87,7 @@ class PortWaitIdleStrategyTest
     }
 
     @ParameterizedTest
-    @ValueSource(strings = { "nio", "batched" })
+    @ValueSource(strings = { "nio", "batched", "batched-ppoll" })
     void withoutADeadlineEachIdleIsOneWaitThatBlocksUntilItsTimeout(final String kind)
     {
         final DatagramPort port = open(kind);
@@ -110,7 +110,7 @@ class PortWaitIdleStrategyTest
     }
 
     @ParameterizedTest
-    @ValueSource(strings = { "nio", "batched" })
+    @ValueSource(strings = { "nio", "batched", "batched-ppoll" })
     void anIdleAfterWorkOrWithWorkPendingDoesNotSleep(final String kind)
     {
         final DatagramPort port = open(kind);
@@ -124,7 +124,7 @@ class PortWaitIdleStrategyTest
     }
 
     @ParameterizedTest
-    @ValueSource(strings = { "nio", "batched" })
+    @ValueSource(strings = { "nio", "batched", "batched-ppoll" })
     void theAgentThreadsOwnSignalKeepsItsNextIdleAwakeUntilTheNextCycleBegins(final String kind)
     {
         // An invoker's thread that offers after its duty cycle: no fence, no wakeup of the port, but no sleep either.
@@ -145,7 +145,7 @@ class PortWaitIdleStrategyTest
     }
 
     @ParameterizedTest
-    @ValueSource(strings = { "nio", "batched" })
+    @ValueSource(strings = { "nio", "batched", "batched-ppoll" })
     void aDueDeadlineRunsACycleAtOnceAndAStaleOneSleepsBrieflyInsteadOfSpinning(final String kind)
     {
         final DatagramPort port = open(kind);
@@ -168,7 +168,7 @@ class PortWaitIdleStrategyTest
     }
 
     @ParameterizedTest
-    @ValueSource(strings = { "nio", "batched" })
+    @ValueSource(strings = { "nio", "batched", "batched-ppoll" })
     void aSignalFromAnotherThreadWakesTheSleepingAgent(final String kind) throws InterruptedException
     {
         final DatagramPort port = open(kind);
@@ -186,7 +186,7 @@ class PortWaitIdleStrategyTest
     }
 
     @ParameterizedTest
-    @ValueSource(strings = { "nio", "batched" })
+    @ValueSource(strings = { "nio", "batched", "batched-ppoll" })
     void anArrivingDatagramWakesTheSleepingAgent(final String kind) throws InterruptedException
     {
         final DatagramPort port = open(kind);
@@ -294,7 +294,7 @@ class PortWaitIdleStrategyTest
     }
 
     @ParameterizedTest
-    @ValueSource(strings = { "nio", "batched" })
+    @ValueSource(strings = { "nio", "batched", "batched-ppoll" })
     void idlingAndSignallingAllocateNothing(final String kind)
     {
         final DatagramPort port = open(kind);

@@ -31,15 +31,21 @@ public final class LoopbackPorts
     }
 
     /**
-     * @param kind {@code nio} or {@code batched}.
+     * @param kind {@code nio}, {@code batched}, or {@code batched-ppoll}: the batched port as where no timerfd can be
+     *             created, its waits' {@code ppoll} taking each timeout.
      * @return an open port on 127.0.0.1 with 1 MiB socket buffers, GSO on.
      */
     public static DatagramPort open(final String kind)
     {
-        if ("batched".equals(kind))
+        if (kind.startsWith("batched"))
         {
             requireBatchedPort();
-            return BatchedDatagramPort.open(LOOPBACK, 1 << 20, true);
+            final BatchedDatagramPort port = BatchedDatagramPort.open(LOOPBACK, 1 << 20, true);
+            if ("batched-ppoll".equals(kind))
+            {
+                port.closeDeadlineTimer();
+            }
+            return port;
         }
         return NioDatagramPort.open(LOOPBACK, 1 << 20);
     }

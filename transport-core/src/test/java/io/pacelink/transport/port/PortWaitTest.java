@@ -76,7 +76,7 @@ class PortWaitTest
     }
 
     @ParameterizedTest
-    @ValueSource(strings = { "nio", "batched" })
+    @ValueSource(strings = { "nio", "batched", "batched-ppoll" })
     void aWaitEndsForAWakeUpFromAnotherThread(final String kind) throws InterruptedException
     {
         final DatagramPort port = open(kind);
@@ -92,7 +92,7 @@ class PortWaitTest
     }
 
     @ParameterizedTest
-    @ValueSource(strings = { "nio", "batched" })
+    @ValueSource(strings = { "nio", "batched", "batched-ppoll" })
     void aWaitEndsForAnArrivingDatagramAndTheDatagramIsThere(final String kind) throws InterruptedException
     {
         final DatagramPort port = open(kind);
@@ -114,7 +114,7 @@ class PortWaitTest
     }
 
     @ParameterizedTest
-    @ValueSource(strings = { "nio", "batched" })
+    @ValueSource(strings = { "nio", "batched", "batched-ppoll" })
     void anIdlePortsWaitBlocksUntilItsTimeout(final String kind)
     {
         final DatagramPort port = open(kind);
@@ -210,7 +210,7 @@ class PortWaitTest
     }
 
     @ParameterizedTest
-    @ValueSource(strings = { "nio", "batched" })
+    @ValueSource(strings = { "nio", "batched", "batched-ppoll" })
     void waitingAllocatesNothingOnceWarm(final String kind)
     {
         final DatagramPort port = open(kind);
