@@ -100,7 +100,7 @@ class SteadyStateAllocationTest
     /**
      * Drive both endpoints until the server accepted the client's connection and the client sees it connected.
      */
-    private static Connection acceptConnected(
+    static Connection acceptConnected(
         final Endpoint server, final Endpoint client, final Connection sender, final long deadlineNs)
     {
         Connection receiver = null;

@@ -40,7 +40,7 @@ class UnsentLowWatermarkLoopbackTest
         {
             final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
             final Connection sender = client.connect(server.localAddress());
-            final Connection receiver = acceptConnected(server, client, sender, deadlineNs);
+            final Connection receiver = SteadyStateAllocationTest.acceptConnected(server, client, sender, deadlineNs);
             final UnsafeBuffer message = new UnsafeBuffer(ByteBuffer.allocateDirect(MESSAGE_BYTES));
 
             // No duty cycle runs: nothing is sent, so every byte offered waits unsent. A message is accepted while
@@ -94,7 +94,7 @@ class UnsentLowWatermarkLoopbackTest
         {
             final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
             final Connection sender = client.connect(server.localAddress());
-            final Connection receiver = acceptConnected(server, client, sender, deadlineNs);
+            final Connection receiver = SteadyStateAllocationTest.acceptConnected(server, client, sender, deadlineNs);
             final int messageBytes = 50_000;
             final int messages = 400;
             final UnsafeBuffer message = new UnsafeBuffer(ByteBuffer.allocateDirect(messageBytes));
@@ -136,23 +136,6 @@ class UnsentLowWatermarkLoopbackTest
     private static long pattern(final int index, final int offset)
     {
         return (index * 0x9E3779B97F4A7C15L) ^ (offset * 0xC2B2AE3D27D4EB4FL);
-    }
-
-    private static Connection acceptConnected(
-        final Endpoint server, final Endpoint client, final Connection sender, final long deadlineNs)
-    {
-        Connection receiver = null;
-        while (null == receiver || ConnectionState.CONNECTED != sender.state())
-        {
-            server.invoke();
-            client.invoke();
-            if (null == receiver)
-            {
-                receiver = server.accept();
-            }
-            assertTrue(System.nanoTime() < deadlineNs, "connect timed out");
-        }
-        return receiver;
     }
 
     private static PacelinkContext context(final boolean accept, final PortType port, final boolean gso)
