@@ -111,7 +111,16 @@ public enum CloseReason
     /**
      * The endpoint was closed abruptly ({@link Endpoint#closeNow()}) with the connection open.
      */
-    ENDPOINT_CLOSED("the endpoint was closed");
+    ENDPOINT_CLOSED("the endpoint was closed"),
+
+    /**
+     * This endpoint's own code failed while acting for the connection (an exception from the transport or its
+     * congestion controller: a bug, never the peer's input, which is checked before it is acted on). The connection's
+     * state can no longer be trusted, so it was ended and the peer told (its outcome is {@link #PEER_ABORTED} with the
+     * detail "internal error"); the endpoint and its other connections go on. {@link ConnectionOutcome#detail()} names
+     * the exception, which also went to the context's error handler.
+     */
+    INTERNAL_ERROR("an internal error in this endpoint");
 
     private final String description;
 

@@ -30,6 +30,7 @@ final class CloseReasonTexts
     static final UnsafeBuffer NEW_TOKEN_FROM_CLIENT = text("NEW_TOKEN frame from a client");
     static final UnsafeBuffer PEER_UNRESPONSIVE = text("nothing acknowledged through the probe-timeout limit");
     static final UnsafeBuffer NO_PROGRESS = text("only PINGs and ACKs for the idle timeout, beyond a keep-alive's");
+    static final UnsafeBuffer INTERNAL_ERROR = text("internal error");
     static final UnsafeBuffer NOT_ACCEPTING = text("the server does not accept connections");
     static final UnsafeBuffer CONNECTION_LIMIT = text("the server has its maximum of connections");
     static final UnsafeBuffer MEMORY_BUDGET = text("the server's memory budget is spent");

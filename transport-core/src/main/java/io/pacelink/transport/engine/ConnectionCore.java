@@ -78,6 +78,7 @@ final class ConnectionCore implements SchedulableFlow, DeadlineHeap.Entry
     private long previousKeysDiscardNs = Long.MAX_VALUE;
     private long keyUpdatePermittedNs = Long.MAX_VALUE;
     private boolean isSendStalled;
+    private Throwable deferredFailure;
     private boolean hasSentSinceService;
     private boolean isCloseAssembled;
 
@@ -697,6 +698,18 @@ final class ConnectionCore implements SchedulableFlow, DeadlineHeap.Entry
     }
 
     /**
+     * This endpoint's own code failed for the connection ({@link ConnectionFailures}): end it with an internal error
+     * and a CLOSE to the peer.
+     *
+     * @param detail what failed, for this side's outcome.
+     * @return false if it was already closing (its outcome stays; it should go at once).
+     */
+    boolean failInternally(final String detail)
+    {
+        return lifecycle.failInternally(detail);
+    }
+
+    /**
      * The connection is gone ({@link ConnectionLifecycle#finish}).
      */
     void finishClose()
@@ -722,8 +735,32 @@ final class ConnectionCore implements SchedulableFlow, DeadlineHeap.Entry
 
     public int sendable(final long nowNs)
     {
-        // A connection that could not make progress is not released again before the next duty cycle.
-        return isSendStalled ? 0 : readiness.state(nowNs) & (SchedulableFlow.ACK_ELICITING | SchedulableFlow.ACK_DUE);
+        try
+        {
+            // A connection that could not make progress is not released again before the next duty cycle.
+            return isSendStalled ? 0 :
+                readiness.state(nowNs) & (SchedulableFlow.ACK_ELICITING | SchedulableFlow.ACK_DUE);
+        }
+        catch (final RuntimeException ex)
+        {
+            // Thrown inside the scheduler's walk, where the endpoint cannot end the connection (removing a flow would
+            // change the lists being walked): kept for the endpoint's next service of it, which this asks for.
+            deferredFailure = ex;
+            isSendStalled = true;
+            handle.signal();
+            return 0;
+        }
+    }
+
+    /**
+     * @return an exception {@link #sendable} caught, for the endpoint to end the connection with
+     * ({@link ConnectionFailures}); null if none. Cleared by the call.
+     */
+    Throwable takeDeferredFailure()
+    {
+        final Throwable failure = deferredFailure;
+        deferredFailure = null;
+        return failure;
     }
 
     /**

@@ -50,6 +50,12 @@ final class ConnectionLifecycle
     static final int SECURITY_MISMATCH_ERROR = 5;
 
     /**
+     * Error code of a connection ended by its own endpoint's failure (RFC 9000 section 20.1's INTERNAL_ERROR): the
+     * peer sees an abort.
+     */
+    static final int INTERNAL_ERROR = 6;
+
+    /**
      * RFC 9000 section 10.2: a closing or draining connection lingers for three PTOs so late packets are absorbed.
      */
     private static final int CLOSE_LINGER_PTOS = 3;
@@ -183,8 +189,31 @@ final class ConnectionLifecycle
             return;
         }
         // This side's outcome says what its CLOSE frame tells the peer.
-        end(reason, null == closeReasonText ? "" :
+        abortWithClose(errorCode, reason, null == closeReasonText ? "" :
             closeReasonText.getStringWithoutLengthUtf8(0, closeReasonText.capacity()));
+    }
+
+    /**
+     * This endpoint's own code failed for the connection ({@link ConnectionFailures}): end it with
+     * {@link CloseReason#INTERNAL_ERROR} and tell the peer with a CLOSE, as for any abort.
+     *
+     * @param detail what failed, for this side's outcome; the peer is told only "internal error".
+     * @return false if the connection was already closing: its outcome stays, and it should go at once.
+     */
+    boolean failInternally(final String detail)
+    {
+        if (isClosing())
+        {
+            return false;
+        }
+        closeReasonText = CloseReasonTexts.INTERNAL_ERROR;
+        abortWithClose(INTERNAL_ERROR, CloseReason.INTERNAL_ERROR, detail);
+        return true;
+    }
+
+    private void abortWithClose(final int errorCode, final CloseReason reason, final String detail)
+    {
+        end(reason, detail);
         closeErrorCode = errorCode;
         isCloseFramePending = ConnectionState.CONNECTING != state;
         if (!isCloseFramePending)

@@ -33,7 +33,6 @@ import java.net.InetSocketAddress;
  */
 final class DatagramDispatcher
 {
-    private final PacelinkContext context;
     private final ConnectionTable connections;
     private final Acceptor acceptor;
     private final StatelessReplies replies;
@@ -41,7 +40,13 @@ final class DatagramDispatcher
     private final Crc32cGuard crc;
     private final EndpointCounters endpointCounters;
     private final SecurityCounters securityCounters;
+    private final ConnectionFailures failures;
     private final PacketDecoder decoder = new PacketDecoder();
+    /**
+     * The connection the datagram being dispatched was found to be for (null before that, and for a hello): the one an
+     * exception ends ({@link ConnectionFailures}).
+     */
+    private ConnectionCore dispatchedTo;
     private boolean handshakeNamesController;
     private boolean handshakeHasNoise;
     private int handshakeMinAckDelayUs;
@@ -60,9 +65,9 @@ final class DatagramDispatcher
         final StatelessReplies replies,
         final Crc32cGuard crc,
         final EndpointCounters endpointCounters,
-        final SecurityCounters securityCounters)
+        final SecurityCounters securityCounters,
+        final ConnectionFailures failures)
     {
-        this.context = context;
         this.connections = connections;
         this.acceptor = acceptor;
         this.replies = replies;
@@ -71,11 +76,12 @@ final class DatagramDispatcher
         this.crc = crc;
         this.endpointCounters = endpointCounters;
         this.securityCounters = securityCounters;
+        this.failures = failures;
     }
 
     /**
-     * Act on one datagram received at {@code nowNs}; an error while doing so is counted and reported to the
-     * context's error handler, never thrown.
+     * Act on one datagram received at {@code nowNs}; an exception while doing so is never thrown: it is counted,
+     * reported to the context's error handler and ends the connection it came from ({@link ConnectionFailures}).
      *
      * @param ecnCodepoint the ECN field the datagram arrived with (not-ECT when the port cannot read it), counted for
      *                     the ACK frames of the connection it is for (RFC 9000 section 13.4.1).
@@ -94,6 +100,7 @@ final class DatagramDispatcher
     {
         endpointCounters.datagramsReceived().incrementRelease();
         endpointCounters.bytesReceived().getAndAddRelease(length);
+        dispatchedTo = null;
         try
         {
             if (length >= PacketHeaderFlyweight.HEADER_LENGTH && isCurrentVersion(buffer, offset))
@@ -127,8 +134,7 @@ final class DatagramDispatcher
         }
         catch (final Throwable ex)
         {
-            endpointCounters.errors().incrementRelease();
-            context.errorHandler().onError(ex);
+            failures.onFailure(dispatchedTo, ex);
         }
     }
 
@@ -167,6 +173,7 @@ final class DatagramDispatcher
         final long destinationId = buffer.getLong(
             offset + PacketHeaderFlyweight.DESTINATION_CONNECTION_ID_OFFSET, PacketHeaderFlyweight.BYTE_ORDER);
         final ConnectionCore connection = connections.byId(destinationId);
+        dispatchedTo = connection;
         if (null == connection || connection.isClosed())
         {
             if (!isStatelessReset(buffer, offset, length, source))
@@ -342,6 +349,7 @@ final class DatagramDispatcher
         final long nowNs)
     {
         final ConnectionCore connection = connections.byId(decoder.destinationConnectionId());
+        dispatchedTo = connection;
         if (null == connection || connection.isClosed())
         {
             endpointCounters.unknownConnection().incrementRelease();
@@ -493,6 +501,7 @@ final class DatagramDispatcher
     private ConnectionCore clientConnection(final long connectionId, final InetSocketAddress source)
     {
         final ConnectionCore connection = connections.byId(connectionId);
+        dispatchedTo = connection;
         if (null == connection || !connection.isClient())
         {
             endpointCounters.unknownConnection().incrementRelease();

@@ -91,6 +91,7 @@ public final class EndpointCore implements DatagramHandler
     private final ConnectionFactory factory;
     private final Acceptor acceptor;
     private final DatagramDispatcher dispatcher;
+    private final ConnectionFailures failures;
     private final ReceiveBatch receiveBatch;
     private int deferredFromIndex = NO_DEFERRED_DATAGRAMS;
     private final Outbox outbox;
@@ -183,9 +184,10 @@ public final class EndpointCore implements DatagramHandler
         this.acceptor = new Acceptor(context, connections, factory, admission, handshakeBudget, keyExchanges, keys,
             registry,
             acceptHandler, replies, endpointCounters, securityCounters);
+        this.failures = new ConnectionFailures(context.errorHandler(), endpointCounters.errors(), connections);
         this.dispatcher =
             new DatagramDispatcher(context, connections, acceptor, replies, crcGuard, endpointCounters,
-                securityCounters);
+                securityCounters, failures);
         this.receiveBatch = port.newReceiveBatch(context.receiveBatchLimit());
     }
 
@@ -456,11 +458,18 @@ public final class EndpointCore implements DatagramHandler
             {
                 continue;
             }
-            connection.countSendLimits(nowNs);
-            deadlines.schedule(connection, connection.nextDeadlineNs());
-            if (connection.isServiceNeeded(nowNs))
+            try
             {
-                connections.mark(connection);
+                connection.countSendLimits(nowNs);
+                deadlines.schedule(connection, connection.nextDeadlineNs());
+                if (connection.isServiceNeeded(nowNs))
+                {
+                    connections.mark(connection);
+                }
+            }
+            catch (final RuntimeException ex)
+            {
+                failures.onFailure(connection, ex);
             }
         }
     }
@@ -608,18 +617,38 @@ public final class EndpointCore implements DatagramHandler
         for (int i = 0; i < count; i++)
         {
             final ConnectionCore connection = connections.served(i);
-            work += connection.onDutyCycle(nowNs);
-            if (connection.isClosed())
+            try
             {
-                connections.remove(connection);
+                work += serve(connection, nowNs);
+            }
+            catch (final RuntimeException ex)
+            {
+                failures.onFailure(connection, ex);
                 work++;
             }
-            else if (0 != connection.sendable(nowNs))
-            {
-                final CongestionController controller = connection.controller();
-                scheduler.activate(connection, controller.pacingRateBytesPerSecond(), controller.sendQuantumBytes(),
-                    controller.congestionWindowBytes(), nowNs);
-            }
+        }
+        return work;
+    }
+
+    private int serve(final ConnectionCore connection, final long nowNs)
+    {
+        final Throwable deferredFailure = connection.takeDeferredFailure();
+        if (null != deferredFailure)
+        {
+            failures.onFailure(connection, deferredFailure);
+            return 1;
+        }
+        int work = connection.onDutyCycle(nowNs);
+        if (connection.isClosed())
+        {
+            connections.remove(connection);
+            work++;
+        }
+        else if (0 != connection.sendable(nowNs))
+        {
+            final CongestionController controller = connection.controller();
+            scheduler.activate(connection, controller.pacingRateBytesPerSecond(), controller.sendQuantumBytes(),
+                controller.congestionWindowBytes(), nowNs);
         }
         return work;
     }
@@ -684,14 +713,21 @@ public final class EndpointCore implements DatagramHandler
         for (int i = 0, count = connections.orderServedByPlace(); i < count; i++)
         {
             final ConnectionCore connection = connections.served(i);
-            if (connection.isHandshakeDue(nowNs))
+            try
             {
-                sendHandshake(connection, nowNs);
-                sent++;
+                if (connection.isHandshakeDue(nowNs))
+                {
+                    sendHandshake(connection, nowNs);
+                    sent++;
+                }
+                else
+                {
+                    sent += sendPathChallenge(connection, nowNs);
+                }
             }
-            else
+            catch (final RuntimeException ex)
             {
-                sent += sendPathChallenge(connection, nowNs);
+                failures.onFailure(connection, ex);
             }
         }
         final int limit = context.sendBatchLimit();
@@ -701,8 +737,17 @@ public final class EndpointCore implements DatagramHandler
             final ConnectionCore connection = release.flow();
             connections.addServed(connection);
             final boolean ackOnly = release.isAckOnly();
-            final int lengthBytes = sendPacket(connection, ackOnly, nowNs);
-            scheduler.onSent(connection, lengthBytes, connection.onPacketSent(sentPacket, ackOnly), nowNs);
+            try
+            {
+                final int lengthBytes = sendPacket(connection, ackOnly, nowNs);
+                scheduler.onSent(connection, lengthBytes, connection.onPacketSent(sentPacket, ackOnly), nowNs);
+            }
+            catch (final RuntimeException ex)
+            {
+                failures.onFailure(connection, ex);
+                // The release is answered, as the scheduler requires before its next one; nothing is charged.
+                scheduler.onSent(connection, 0, false, nowNs);
+            }
             sent++;
         }
         outbox.flush();

@@ -24,6 +24,9 @@ final class FixedWindowController implements CongestionController
     private final long windowBytes;
     private boolean isFlapping;
     private long flapCalls;
+    private String failingCallback;
+    private long callsBeforeFailure;
+    private boolean failsOnce;
 
     FixedWindowController(final ControllerContext context, final long windowBytes)
     {
@@ -83,6 +86,7 @@ final class FixedWindowController implements CongestionController
         final long nowNs, final long packetNumber, final int sizeBytes, final long bytesInFlight,
         final boolean isRetransmission)
     {
+        failIfDue("onPacketSent");
     }
 
     public void onTransmitStartAfterIdle(final long nowNs, final long idleNs)
@@ -91,6 +95,7 @@ final class FixedWindowController implements CongestionController
 
     public void onAck(final AckEvent ack)
     {
+        failIfDue("onAck");
     }
 
     public void onPacketLost(final LostPacket lost)
@@ -112,6 +117,7 @@ final class FixedWindowController implements CongestionController
 
     public long congestionWindowBytes()
     {
+        failIfDue("congestionWindowBytes");
         if (isFlapping)
         {
             // Within one duty cycle the connection asks at its app-limited check (call 0), at activation (1), then per
@@ -130,6 +136,32 @@ final class FixedWindowController implements CongestionController
     void flap()
     {
         isFlapping = true;
+    }
+
+    /**
+     * Throw an {@link IllegalStateException} from a callback, as a controller with a bug would.
+     *
+     * @param callback           "onAck", "onPacketSent" or "congestionWindowBytes".
+     * @param callsBeforeFailure how many of its calls succeed first.
+     * @param once               true: only that call throws; false: every call from then on throws.
+     */
+    void failAt(final String callback, final long callsBeforeFailure, final boolean once)
+    {
+        this.failingCallback = callback;
+        this.callsBeforeFailure = callsBeforeFailure;
+        this.failsOnce = once;
+    }
+
+    private void failIfDue(final String callback)
+    {
+        if (callback.equals(failingCallback) && callsBeforeFailure-- <= 0)
+        {
+            if (failsOnce)
+            {
+                failingCallback = null;
+            }
+            throw new IllegalStateException("test controller fails in " + callback);
+        }
     }
 
     /**
