@@ -130,6 +130,19 @@ class PerfLauncherIT
         assertFalse(Files.exists(dir.resolve("pacelink.perf.aot")), "no cache built");
     }
 
+    @Test
+    void aCacheSettingOtherThanOnOrOffFailsFastSayingWhatIsWrong() throws IOException, InterruptedException
+    {
+        final Path jar = Files.copy(ROOT.resolve("examples/target/pacelink.jar"), dir.resolve("pacelink.jar"));
+        try (ChildCommand child = launcher(jar, Map.of("PACELINK_AOT", "no"), "perf", "--help"))
+        {
+            assertEquals(2, child.waitFor(30), child.out() + child.err());
+            assertTrue(child.err().contains("PACELINK_AOT must be on or off, not 'no'"), child.err());
+            assertFalse(child.out().contains("pacelink perf"), "nothing started: " + child.out());
+        }
+        assertFalse(Files.exists(dir.resolve("pacelink.perf.aot")), "no cache built");
+    }
+
     private record Run(String err, String launch, int javaVersion)
     {
     }
