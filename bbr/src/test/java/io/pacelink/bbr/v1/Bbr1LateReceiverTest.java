@@ -43,10 +43,27 @@ class Bbr1LateReceiverTest
         assertTrue(withReadDelay > 1.04, "max_bw / link, ACK Delay from the read: " + withReadDelay);
     }
 
+    /**
+     * The sender believes a reported delay only up to the peer's max_ack_delay. With one of 2.5 ms — what ACK
+     * frequency asks for on a 10 ms path — a receiver that reads every 5 ms reports delays beyond it, the excess
+     * stays in the samples' spans, and part of the over-estimate with it.
+     */
+    @Test
+    void delaysBeyondTheMaxAckDelayLeavePartOfTheOverEstimate()
+    {
+        final double clipped = highestEstimateOverLink(true, 2 * MS + MS / 2);
+        assertTrue(clipped > 1.01 && clipped < highestEstimateOverLink(false), "max_bw / link " + clipped);
+    }
+
     private static double highestEstimateOverLink(final boolean isAckDelayFromArrival)
     {
+        return highestEstimateOverLink(isAckDelayFromArrival, PEER_MAX_ACK_DELAY_NS);
+    }
+
+    private static double highestEstimateOverLink(final boolean isAckDelayFromArrival, final long peerMaxAckDelayNs)
+    {
         final Bbr1Run run = new Bbr1Run(RATE_500_MBIT, RTT_NS, 1);
-        run.path.lossRecovery().peerMaxAckDelayNs(PEER_MAX_ACK_DELAY_NS);
+        run.path.lossRecovery().peerMaxAckDelayNs(peerMaxAckDelayNs);
         run.path.ackEvery(ACK_EVERY).receiverReadsLate(READ_PERIOD_NS, FRAME_SPACING_NS, isAckDelayFromArrival);
         run.runUntilSeconds(2.0);
         long highestBytesPerSecond = 0;
