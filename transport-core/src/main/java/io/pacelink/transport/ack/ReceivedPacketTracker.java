@@ -255,6 +255,32 @@ public final class ReceivedPacketTracker
     public boolean onPacketReceived(
         final long packetNumber, final boolean ackEliciting, final int ecnCodepoint, final long nowNs)
     {
+        return onPacketReceived(packetNumber, ackEliciting, ecnCodepoint, nowNs, nowNs);
+    }
+
+    /**
+     * Record a packet that passed validation and arrived before it was read, as
+     * {@link #onPacketReceived(long, boolean, int, long)}. Only the ACK Delay field is timed by the arrival: RFC 9000
+     * section 13.2.5 measures it from when the largest acknowledged packet was received, so a receiver that reads
+     * its socket late, a train at a time, reports how long each packet waited in it, and the sender can time the
+     * delivery when it happened rather than when this side got round to it. The ACK's deadlines, which bound this
+     * side's own delay, keep {@code nowNs}.
+     *
+     * @param packetNumber the packet's number.
+     * @param ackEliciting true if the packet carries a frame other than ACK, PADDING or CLOSE.
+     * @param ecnCodepoint the IP header's ECN field ({@link EcnCodepoint}); not-ECT when the port cannot read it.
+     * @param arrivalNs    when the datagram arrived (the kernel's receive time where the port reads it); later than
+     *                     {@code nowNs} counts as {@code nowNs}.
+     * @param nowNs        the time it was read.
+     * @return as {@link #onPacketReceived(long, boolean, int, long)}.
+     */
+    public boolean onPacketReceived(
+        final long packetNumber,
+        final boolean ackEliciting,
+        final int ecnCodepoint,
+        final long arrivalNs,
+        final long nowNs)
+    {
         final int index = gapIndex(packetNumber);
         if (index < 0)
         {
@@ -287,7 +313,7 @@ public final class ReceivedPacketTracker
         if (packetNumber > largestReceived)
         {
             largestReceived = packetNumber;
-            largestReceivedTimeNs = nowNs;
+            largestReceivedTimeNs = Math.min(arrivalNs, nowNs);
         }
         hasNewAckInformation = true;
         final boolean isCeMarked = countEcn(ecnCodepoint);

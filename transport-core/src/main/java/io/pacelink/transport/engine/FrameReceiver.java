@@ -98,7 +98,8 @@ final class FrameReceiver implements PacketOutcomeListener
      * @param length       of the datagram.
      * @param ecnCodepoint the ECN field it arrived with, counted for the ACK frames (RFC 9000 section 13.4.1).
      * @param arrivalNs    when the datagram arrived (the kernel's receive time where the port reads it), no later than
-     *                     {@code nowNs}: the arrival of an ACK it carries, which times the delivery-rate sample.
+     *                     {@code nowNs}: the arrival of an ACK it carries, which times the delivery-rate sample, and
+     *                     the packet's receipt, which the ACK Delay this side reports for it is measured from.
      * @param nowNs        when it was received.
      */
     void onPacket(
@@ -184,7 +185,8 @@ final class FrameReceiver implements PacketOutcomeListener
         }
         if (!isPacketDropped)
         {
-            if (ackTracker.onPacketReceived(decoder.packetNumber(), decoder.isAckEliciting(), ecnCodepoint, nowNs) &&
+            if (ackTracker.onPacketReceived(
+                decoder.packetNumber(), decoder.isAckEliciting(), ecnCodepoint, arrivalNs, nowNs) &&
                 EcnCodepoint.CE == ecnCodepoint)
             {
                 counters.set(ConnectionCounters.ECN_CE_RECEIVED, ackTracker.ceReceived());

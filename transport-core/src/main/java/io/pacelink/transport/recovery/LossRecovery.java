@@ -436,10 +436,10 @@ public final class LossRecovery
      * Process one ACK frame that arrived before it is processed (see the class description for the order of
      * effects). Only the delivery-rate sample is timed by the arrival — {@code C.deliveredTime} and the sample's ACK
      * span, as Linux times them by {@code tp->tcp_mstamp}, the ACK's receive time, and the delivery-rate draft by the
-     * ACK's arrival — so a sender whose thread reads its ACKs late (a wake's lateness, a hold of arrivals) measures
-     * the path's rate, not its own wake-ups: a late read stretches one sample's span and shortens the next, and the
-     * next is what a max filter keeps. RTT samples, loss detection and timers keep {@code nowNs}, so an RTT sample is
-     * never shorter than the path's.
+     * ACK's arrival, less the peer's own reported delay ({@link #deliveredAtNs}) — so a sender whose thread reads
+     * its ACKs late (a wake's lateness, a hold of arrivals) measures the path's rate, not its own wake-ups: a late
+     * read stretches one sample's span and shortens the next, and the next is what a max filter keeps. RTT samples,
+     * loss detection and timers keep {@code nowNs}, so an RTT sample is never shorter than the path's.
      *
      * @param ack        the frame's ranges.
      * @param ackDelayNs the ACK delay the peer reported.
@@ -512,7 +512,7 @@ public final class LossRecovery
         }
 
         rateSampler.beginAck();
-        final long deliveredAtNs = Math.min(arrivalNs, nowNs);
+        final long deliveredAtNs = deliveredAtNs(ackDelayNs, arrivalNs, nowNs);
         final long newlyAckedBytes = applyAcked(deliveredAtNs, newlyAcked, listener);
         applyAckedAfterLoss(deliveredAtNs, spuriouslyLost, listener);
         lossDetector.onAckReceived();
@@ -544,6 +544,30 @@ public final class LossRecovery
 
         noteIdle(priorBytesInFlight, nowNs);
         return newlyAcked + spuriouslyLost;
+    }
+
+    /**
+     * When the ACK's packets were delivered, for the delivery-rate sample: its arrival less the ACK Delay the peer
+     * reported, which RFC 9000 section 13.2.5 measures from the receipt of the largest acknowledged packet. A
+     * receiver that reads its socket late and in trains (a thread waiting for a CPU, a drain of a backlog) sends
+     * its ACKs compressed: each arrives here sooner after the last than the packets it acknowledges arrived there,
+     * and a max filter keeps the short spans (draft-cheng-iccrg-delivery-rate-estimation: "ACK compression").
+     * Taking its own delay out gives the spans the packets had at the receiver. The delay believed is at most the
+     * peer's max_ack_delay, as RFC 9002 section 5.3 bounds it for RTT samples, so a broken or lying peer can
+     * shorten a sample's ACK span by no more than that; the sample still takes the longer of its send and ACK
+     * spans and drops intervals under the min RTT (Linux {@code tcp_rate_gen}), and {@code C.delivered_time} still
+     * never goes back ({@link RateSampler#onPacketDelivered}).
+     *
+     * @param ackDelayNs the ACK delay the peer reported.
+     * @param arrivalNs  when the datagram carrying the frame arrived; later than {@code nowNs} counts as
+     *                   {@code nowNs}.
+     * @param nowNs      current time.
+     * @return the delivery time to stamp.
+     */
+    private long deliveredAtNs(final long ackDelayNs, final long arrivalNs, final long nowNs)
+    {
+        final long believedDelayNs = Math.max(0, Math.min(ackDelayNs, path.peerMaxAckDelayNs()));
+        return Math.min(arrivalNs, nowNs) - believedDelayNs;
     }
 
     /**

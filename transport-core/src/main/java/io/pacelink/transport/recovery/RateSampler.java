@@ -95,7 +95,8 @@ public final class RateSampler
      * @param ring          the ring holding the packet.
      * @param slot          the packet's slot.
      * @param deliveredAtNs when the ACK arrived (Linux {@code tp->tcp_mstamp}, the draft's {@code Now()} at ACK
-     *                      receipt): the kernel's receive time where the port reads it, else when it was processed.
+     *                      receipt): the kernel's receive time where the port reads it, else when it was processed,
+     *                      less the ACK Delay the peer reported (bounded by its max_ack_delay).
      *                      {@code C.deliveredTime} never goes back: an ACK that arrived before a send restarted the
      *                      sample clock counts as delivered at the restart.
      */

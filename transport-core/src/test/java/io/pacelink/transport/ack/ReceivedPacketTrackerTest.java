@@ -322,6 +322,22 @@ class ReceivedPacketTrackerTest
         assertEquals(new Ack(5, 1_250, List.of("5..5", "3..3", "0..0")), writeAck(3 * MS + 250 * US + 999));
     }
 
+    /**
+     * RFC 9000 section 13.2.5: the ACK Delay runs from when the largest acknowledged packet was received. A packet
+     * read 4 ms after the kernel received it reports those 4 ms; the ACK's deadline, this side's own bound, still
+     * runs from the read, and an arrival stamped after the read counts as the read.
+     */
+    @Test
+    void ackDelayRunsFromTheLargestPacketsArrivalAndTheDeadlineFromTheRead()
+    {
+        tracker.onPacketReceived(0, true, EcnCodepoint.NOT_ECT, 2 * MS, 6 * MS);
+        assertEquals(7 * MS, tracker.ackDeadlineNs());
+        assertEquals(new Ack(0, 4_000, List.of("0..0")), writeAck(6 * MS));
+
+        tracker.onPacketReceived(1, true, EcnCodepoint.NOT_ECT, 7 * MS, 6 * MS + 500 * US);
+        assertEquals(new Ack(1, 0, List.of("0..1")), writeAck(6 * MS + 500 * US));
+    }
+
     @Test
     void randomArrivalOrderIsAcknowledgedExactly()
     {

@@ -72,8 +72,9 @@ class DutyCycleClockTest
 
     /**
      * The same stall, on a port that read the kernel's receive time: the ACK arrived 45 ms before it was read, at
-     * t + 5 ms. Its delivery-rate sample is timed by that arrival — the client's rate sampler delivered it then — and
-     * its RTT sample still by the read, never shorter than the path's.
+     * t + 5 ms. Its delivery-rate sample is timed by that arrival less the 1 ms the server reports it held the ACK
+     * (RFC 9000 section 13.2.5) — the client's rate sampler delivered it at t + 4 ms — and its RTT sample still by the
+     * read, never shorter than the path's.
      */
     @Test
     void anAckIsDeliveredWhenItArrivedAndItsRttSampleIsTakenWhenItWasRead()
@@ -90,7 +91,8 @@ class DutyCycleClockTest
         client.doWork(clockReading(t + 5 * MS, t + 50 * MS));
         assertEquals(49 * MS, pair[0].stats().latestRttNs());
         final ConnectionCore connection = client.connectionCore(pair[0].connectionId());
-        assertEquals(t + 5 * MS, connection.lossRecovery().rateSampler().deliveredTimeNs(), "delivered as it arrived");
+        assertEquals(
+            t + 4 * MS, connection.lossRecovery().rateSampler().deliveredTimeNs(), "arrival less its delay");
     }
 
     @Test

@@ -144,6 +144,36 @@ class AckArrivalTimeTest
         assertEquals(ms(100), driver.lossRecovery.rateSampler().sampleIntervalNs());
     }
 
+    /**
+     * RFC 9000 section 13.2.5: the peer's ACK Delay is the time since it received the largest acknowledged packet;
+     * the delivery happened then, so the sample is timed by the ACK's arrival less it. The RTT sample is not.
+     */
+    @Test
+    void theDeliveryIsTimedByTheArrivalLessThePeersReportedDelay()
+    {
+        final RecoveryDriver driver = newDriver();
+        driver.sendAtMs(0, 0);
+        driver.lossRecovery.onAckReceived(driver.ranges.of(0, 0), ms(4), ms(100), ms(101), driver.listener);
+        assertEquals(ms(96), driver.lossRecovery.rateSampler().deliveredTimeNs());
+        assertEquals(ms(101), driver.lossRecovery.rttEstimator().latestRttNs());
+    }
+
+    /**
+     * A delay beyond the peer's max_ack_delay (5 ms here) is believed only up to it, so a broken or lying peer can
+     * shorten a sample's span by no more than that; and {@code C.delivered_time} never goes back, whatever the delay.
+     */
+    @Test
+    void theDelayBelievedIsAtMostTheMaxAckDelayAndTheDeliveredTimeNeverGoesBack()
+    {
+        final RecoveryDriver driver = newDriver();
+        driver.sendAtMs(0, 0);
+        driver.sendAtMs(1, 1);
+        driver.lossRecovery.onAckReceived(driver.ranges.of(0, 0), ms(20), ms(100), ms(100), driver.listener);
+        assertEquals(ms(95), driver.lossRecovery.rateSampler().deliveredTimeNs());
+        driver.lossRecovery.onAckReceived(driver.ranges.of(0, 1), ms(5), ms(99), ms(100), driver.listener);
+        assertEquals(ms(95), driver.lossRecovery.rateSampler().deliveredTimeNs());
+    }
+
     @Test
     void theDeliveredTimeNeverGoesBackForAnAckThatArrivedBeforeTheSampleClockRestarted()
     {

@@ -110,6 +110,11 @@ public final class ScriptedPath
     private final byte[] arrivingCodepoints = new byte[CAPACITY];
 
     private long ackBurstPeriodNs;
+    private long receiverReadPeriodNs;
+    private long receiverFrameSpacingNs;
+    private boolean isAckDelayFromArrival = true;
+    private long trainReadNs = NEVER;
+    private int trainFrames;
     private int ackEveryPackets = 1;
     private boolean isPacing = true;
     private long dropEveryNth;
@@ -284,6 +289,28 @@ public final class ScriptedPath
     public ScriptedPath ackBurstPeriodNs(final long periodNs)
     {
         this.ackBurstPeriodNs = periodNs;
+        return this;
+    }
+
+    /**
+     * A receiver whose thread reads its socket late, a train at a time, as one waiting for a CPU does: it reads only
+     * at multiples of {@code periodNs}, then acknowledges what it read, one ACK frame every {@code frameSpacingNs}
+     * (the time it takes to process {@code ackEvery} packets and send the frame). The frames leave compressed: a
+     * period's arrivals are acknowledged within a fraction of it.
+     *
+     * @param periodNs              how often the receiver reads; 0 to read every packet when it arrives.
+     * @param frameSpacingNs        between the frames of one read's train.
+     * @param isAckDelayFromArrival true if each frame's ACK Delay is measured from its largest packet's arrival (RFC
+     *                              9000 section 13.2.5, a receiver that knows the kernel's receive time); false if
+     *                              from the read, as a receiver that stamps a packet when it reads it.
+     * @return this.
+     */
+    public ScriptedPath receiverReadsLate(
+        final long periodNs, final long frameSpacingNs, final boolean isAckDelayFromArrival)
+    {
+        this.receiverReadPeriodNs = periodNs;
+        this.receiverFrameSpacingNs = frameSpacingNs;
+        this.isAckDelayFromArrival = isAckDelayFromArrival;
         return this;
     }
 
@@ -959,7 +986,7 @@ public final class ScriptedPath
      */
     private long nextAckFrameNs()
     {
-        final long sendNs = nextAckSendNs();
+        final long sendNs = nextAckLeavesNs();
         if (NEVER == sendNs || ackBurstPeriodNs <= 0)
         {
             return sendNs;
@@ -967,9 +994,47 @@ public final class ScriptedPath
         return (sendNs + ackBurstPeriodNs - 1) / ackBurstPeriodNs * ackBurstPeriodNs;
     }
 
+    /**
+     * @param ackSendNs when a receiver that reads every packet as it arrives would send the frame.
+     * @return when the receiver reads the frame's packets: at once, or at its next read if it reads late.
+     */
+    private long readNs(final long ackSendNs)
+    {
+        if (NEVER == ackSendNs || receiverReadPeriodNs <= 0)
+        {
+            return ackSendNs;
+        }
+        return (ackSendNs + receiverReadPeriodNs - 1) / receiverReadPeriodNs * receiverReadPeriodNs;
+    }
+
+    /**
+     * @return when the receiver sends the next ACK frame: {@link #nextAckSendNs()}, or behind the frames before it
+     * in its read's train if it reads late.
+     */
+    private long nextAckLeavesNs()
+    {
+        final long readNs = readNs(nextAckSendNs());
+        if (NEVER == readNs || receiverReadPeriodNs <= 0)
+        {
+            return readNs;
+        }
+        return readNs + (readNs == trainReadNs ? trainFrames : 0) * receiverFrameSpacingNs;
+    }
+
     private void processAckFrame()
     {
         final long ackSendNs = nextAckSendNs();
+        final long readNs = readNs(ackSendNs);
+        final long leavesNs = nextAckLeavesNs();
+        if (readNs == trainReadNs)
+        {
+            trainFrames++;
+        }
+        else
+        {
+            trainReadNs = readNs;
+            trainFrames = 1;
+        }
         long largestArrivalNs = ackSendNs;
         int count = 0;
         long packetNumber = ackCursor;
@@ -991,7 +1056,9 @@ public final class ScriptedPath
         }
         ackCursor = packetNumber;
 
-        final int result = lossRecovery.onAckReceived(ackRanges, ackSendNs - largestArrivalNs, nowNs, outcomes);
+        final long ackDelayNs = isAckDelayFromArrival || receiverReadPeriodNs <= 0 ?
+            leavesNs - largestArrivalNs : leavesNs - readNs;
+        final int result = lossRecovery.onAckReceived(ackRanges, ackDelayNs, nowNs, outcomes);
         if (result < 0)
         {
             throw new IllegalStateException("loss lossRecovery rejected an ACK frame: " + result);
