@@ -39,7 +39,10 @@ import java.net.SocketException;
  * codepoint of each batch's first datagram ({@code IP_TOS} / {@code IPV6_TCLASS}, set only when it changes). The
  * kernel then uses the route it cached at {@code connect(2)} instead of looking one up per message, as an unconnected
  * send or one with an {@code IP_TOS} control message must (Linux {@code udp_sendmsg}); a datagram with another
- * codepoint still carries its own control message.
+ * codepoint still carries its own control message. An open port's socket TOS follows a codepoint too, once several
+ * batches in a row started with it (a server whose connections send one codepoint): an {@code IP_TOS} control
+ * message costs an unconnected send its parsing ({@code ip_cmsg_send}), not a route. One message is sent by
+ * {@code sendmsg(2)}, not {@code sendmmsg(2)} of one.
  * <p>
  * Agent thread only, except {@link #wakeup()}.
  */
