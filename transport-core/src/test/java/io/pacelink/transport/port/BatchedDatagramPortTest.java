@@ -558,6 +558,104 @@ class BatchedDatagramPortTest
     }
 
     /**
+     * A receiver that reads every datagram right after a receive that found its socket empty (a busy-spinning
+     * endpoint in request/response traffic) stops asking for receive times after that many in a row — the agent's own
+     * time places such a datagram within a turn of its loop — and asks again at the first datagram read otherwise (a
+     * burst) and before any wait. Every datagram arrives byte-exact either way; only its age is left unknown while
+     * paused.
+     */
+    @Test
+    void aReceiverOfLoneArrivalsRightAfterEmptyReceivesStopsAskingForReceiveTimesUntilABurstOrAWait()
+    {
+        final BatchedDatagramPort sender = open(LOOPBACK, false);
+        final BatchedDatagramPort receiver = open(LOOPBACK, false);
+        assertTrue(receiver.isReceiveTimestampEnabled());
+        final ReceiveBatch batch = receiver.newReceiveBatch(16);
+        final SendBatch one = new SendBatch(8, 8 * 200);
+        int index = 0;
+        for (int i = 0; i < BatchedDatagramPort.TIMESTAMP_PAUSE_LONE_ARRIVALS; i++)
+        {
+            assertFalse(receiver.isReceiveTimestampPaused(), "not before " + i + " lone arrivals");
+            final long ageNs = spinForLoneArrival(sender, receiver, batch, one, index++);
+            assertTrue(ageNs >= 0, "a receive time while asked for: " + ageNs);
+        }
+        assertTrue(receiver.isReceiveTimestampPaused());
+        assertEquals(ReceiveBatch.AGE_UNKNOWN, spinForLoneArrival(sender, receiver, batch, one, index++),
+            "no receive time while paused");
+
+        // A burst: its first datagram is read alone after the empty receive, the rest by a receive that is not.
+        one.clear();
+        for (int i = 0; i < 5; i++)
+        {
+            write(one, index + i, 200, receiver.localAddress(), 0);
+        }
+        assertEquals(5, sender.send(one));
+        // Read spinning, with no wait: the first receive asks for one message, the next for all.
+        final List<byte[]> burst = new ArrayList<>();
+        final long deadlineNs = System.nanoTime() + TIMEOUT_NS;
+        while (burst.size() < 5 && System.nanoTime() - deadlineNs < 0)
+        {
+            receiver.receive(batch, 16);
+            for (int i = 0; i < batch.size(); i++)
+            {
+                burst.add(copy(batch, i));
+            }
+        }
+        assertEquals(5, burst.size());
+        for (int i = 0; i < 5; i++)
+        {
+            assertArrayEquals(expected(index + i, 200), burst.get(i));
+        }
+        index += 5;
+        assertFalse(receiver.isReceiveTimestampPaused(), "asked again at the burst");
+        assertTrue(spinForLoneArrival(sender, receiver, batch, one, index++) >= 0, "a receive time again");
+
+        // That one was read by a receive asking for all (the burst turned the one-message rule off until a burst of
+        // one): the count starts again after it.
+        for (int i = 0; i < BatchedDatagramPort.TIMESTAMP_PAUSE_LONE_ARRIVALS; i++)
+        {
+            assertFalse(receiver.isReceiveTimestampPaused(), "not before " + i + " lone arrivals");
+            spinForLoneArrival(sender, receiver, batch, one, index++);
+        }
+        assertTrue(receiver.isReceiveTimestampPaused());
+        receiver.awaitReadable(0);
+        assertFalse(receiver.isReceiveTimestampPaused(), "asked again before a wait");
+        one.clear();
+        write(one, index, 200, receiver.localAddress(), 0);
+        assertEquals(1, sender.send(one));
+        receiver.awaitReadable(TIMEOUT_NS);
+        assertEquals(1, receiver.receive(batch, 16));
+        assertArrayEquals(expected(index, 200), copy(batch, 0));
+        assertTrue(batch.arrivalAgeNs(0) >= 0, "a receive time after the wait");
+    }
+
+    /**
+     * One datagram sent and read by a receive right after one that found the socket empty.
+     *
+     * @return its age as the receive reported it.
+     */
+    private static long spinForLoneArrival(
+        final BatchedDatagramPort sender,
+        final BatchedDatagramPort receiver,
+        final ReceiveBatch batch,
+        final SendBatch one,
+        final int index)
+    {
+        assertEquals(0, receiver.receive(batch, 16), "the socket is empty before the datagram is sent");
+        one.clear();
+        write(one, index, 200, receiver.localAddress(), 0);
+        assertEquals(1, sender.send(one));
+        final long deadlineNs = System.nanoTime() + TIMEOUT_NS;
+        while (0 == receiver.receive(batch, 16))
+        {
+            assertTrue(System.nanoTime() - deadlineNs < 0, "datagram " + index + " never arrived");
+        }
+        assertEquals(1, batch.size());
+        assertArrayEquals(expected(index, 200), copy(batch, 0));
+        return batch.arrivalAgeNs(0);
+    }
+
+    /**
      * Each datagram comes with the kernel's receive time as its age when the receive returned, so the endpoint can
      * time an ACK by its arrival rather than by the agent's read. Datagrams the kernel queued in order are older the
      * earlier they came, and the port counts what it read.
