@@ -206,10 +206,10 @@ JNIEXPORT jint JNICALL Java_io_pacelink_transport_port_NativeUdp_enableGro(JNIEn
  * socket queue and however late the receiving thread runs. Linux TCP times its ACKs the same way (tp->tcp_mstamp
  * is read as the ACK is processed in the receive softirq).
  */
-JNIEXPORT jint JNICALL Java_io_pacelink_transport_port_NativeUdp_setTimestamps(
-    JNIEnv *env, jclass klass, jint fd, jboolean on)
+JNIEXPORT jint JNICALL Java_io_pacelink_transport_port_NativeUdp_enableTimestamps(
+    JNIEnv *env, jclass klass, jint fd)
 {
-    return set_int_option(fd, SOL_SOCKET, SO_TIMESTAMPNS, on ? 1 : 0) < 0 ? -errno : 0;
+    return set_int_option(fd, SOL_SOCKET, SO_TIMESTAMPNS, 1) < 0 ? -errno : 0;
 }
 
 static int is_v4_mapped(const struct pl_send *send)

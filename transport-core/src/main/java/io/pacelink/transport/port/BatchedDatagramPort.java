@@ -78,12 +78,6 @@ public final class BatchedDatagramPort implements DatagramPort
      */
     static final int OPEN_PORT_TOS_BATCHES = 4;
 
-    /**
-     * Datagrams in a row read right after an empty receive with no wait in between before the port stops asking for
-     * receive times ({@link #followArrivals}).
-     */
-    static final int TIMESTAMP_PAUSE_LONE_ARRIVALS = 64;
-
     private final int fd;
     private final boolean ipv6Socket;
     private final int slotBytes;
@@ -147,14 +141,6 @@ public final class BatchedDatagramPort implements DatagramPort
      * progress.
      */
     private int burstMessages;
-    /**
-     * The socket does not ask for receive times for now ({@link #followArrivals}).
-     */
-    private boolean isTimestampPaused;
-    /**
-     * Receives in a row that read a datagram right after an empty receive, with no wait in between.
-     */
-    private int loneArrivalsInRow;
     /**
      * The last burst between two empty receives was one message (or none has been seen): the traffic is lone
      * arrivals, requests and responses, and a receive after an empty one asks for one message.
@@ -256,7 +242,7 @@ public final class BatchedDatagramPort implements DatagramPort
             this.receiveSocketBufferBytes = NativeUdp.socketBufferBytes(fd, true);
             this.sendSocketBufferBytes = NativeUdp.socketBufferBytes(fd, false);
             groEnabled = 0 == NativeUdp.enableGro(fd);
-            timestampsEnabled = 0 == NativeUdp.setTimestamps(fd, true);
+            timestampsEnabled = 0 == NativeUdp.enableTimestamps(fd);
             gsoEnabled = gso;
             gsoOffReason = gso ? null : "turned off";
             eventFd = NativeUdp.eventFd();
@@ -370,57 +356,12 @@ public final class BatchedDatagramPort implements DatagramPort
         }
         isLastReceiveDrained = received < slots;
         burstMessages = Math.min(burstMessages + received, NativeUdp.MAX_BATCH); // one, or more: no overflow
-        followArrivals(1 == bound);
         pendingBatch = batch;
         pendingMessages = received;
         pendingIndex = 0;
         pendingSegmentOffset = 0;
         handOver(batch, maxEntries);
         return batch.size();
-    }
-
-    /**
-     * Stop asking for receive times while every datagram is read right after a receive that found the socket empty,
-     * with no wait in between (a busy-spinning endpoint in request/response traffic), and ask again at the first that
-     * is not. Such a datagram arrived after that empty receive began, so the time the agent reads after this receive
-     * places it within one turn of its loop — a microsecond or two — which is what a receive time would add; and the
-     * kernel's control message and the port's clock read for it cost every such receive (perf/FINDINGS.md, branch
-     * lat16). The datagrams read without a receive time have no age ({@link ReceiveBatch#arrivalTimeNs} is the
-     * batch's time), as on the NIO port. A wait asks again before it sleeps ({@link #resumeTimestamps}).
-     *
-     * @param isRightAfterEmpty whether the receive that read datagrams came right after an empty one.
-     */
-    private void followArrivals(final boolean isRightAfterEmpty)
-    {
-        if (!isRightAfterEmpty)
-        {
-            resumeTimestamps();
-        }
-        else if (++loneArrivalsInRow >= TIMESTAMP_PAUSE_LONE_ARRIVALS && timestampsEnabled && !isTimestampPaused &&
-            0 == NativeUdp.setTimestamps(fd, false))
-        {
-            isTimestampPaused = true;
-        }
-    }
-
-    /**
-     * Ask for receive times again, if the port stopped ({@link #followArrivals}).
-     */
-    private void resumeTimestamps()
-    {
-        loneArrivalsInRow = 0;
-        if (isTimestampPaused && 0 == NativeUdp.setTimestamps(fd, true))
-        {
-            isTimestampPaused = false;
-        }
-    }
-
-    /**
-     * @return whether the port stopped asking for receive times for now ({@link #followArrivals}).
-     */
-    boolean isReceiveTimestampPaused()
-    {
-        return isTimestampPaused;
     }
 
     private void onReceiveFailure(final ReceiveBatch batch, final int result)
@@ -925,7 +866,6 @@ public final class BatchedDatagramPort implements DatagramPort
             return 0;
         }
         setTimerSlack();
-        resumeTimestamps();
         final int result = NativeUdp.await(fd, eventFd, timerFd, timerStateAddress, Math.max(0, timeoutNs));
         isAfterEmptyReceive = false;
         isKnownEmpty = result >= 0 && 0 == (result & (NativeUdp.AWAIT_READABLE | NativeUdp.AWAIT_INTERRUPTED));
@@ -957,7 +897,6 @@ public final class BatchedDatagramPort implements DatagramPort
             return 0;
         }
         setTimerSlack();
-        resumeTimestamps();
         final int result = NativeUdp.await(-1, eventFd, timerFd, timerStateAddress, Math.max(0, timeoutNs));
         // The socket was not polled: arrivals were held in it on purpose, so the next receive must look, for all.
         isKnownEmpty = false;
@@ -1059,9 +998,7 @@ public final class BatchedDatagramPort implements DatagramPort
 
     /**
      * @return true if each received datagram carries the kernel's receive time ({@code SO_TIMESTAMPNS}), so that
-     * {@link ReceiveBatch#arrivalTimeNs} places it when it arrived rather than when the agent read it — except while
-     * a busy-spinning agent reads lone datagrams right after empty receives, which places them as well
-     * ({@link #followArrivals}).
+     * {@link ReceiveBatch#arrivalTimeNs} places it when it arrived rather than when the agent read it.
      */
     public boolean isReceiveTimestampEnabled()
     {

@@ -119,12 +119,12 @@ final class NativeUdp
     static native int enableGro(int fd);
 
     /**
-     * Ask for each datagram's kernel receive time ({@code SO_TIMESTAMPNS}), or stop asking; while on, {@link #receive}
-     * reports its age in {@link #RECEIVE_AGE_NS}.
+     * Ask for each datagram's kernel receive time ({@code SO_TIMESTAMPNS}); {@link #receive} then reports its age in
+     * {@link #RECEIVE_AGE_NS}.
      *
-     * @return 0 once on (or off), or −errno.
+     * @return 0 once on, or −errno.
      */
-    static native int setTimestamps(int fd, boolean on);
+    static native int enableTimestamps(int fd);
 
     /**
      * Set the TOS byte (IP_TOS, and IPV6_TCLASS on an IPv6 socket) of the datagrams sent without a control message
