@@ -39,10 +39,8 @@ import java.net.SocketException;
  * codepoint of each batch's first datagram ({@code IP_TOS} / {@code IPV6_TCLASS}, set only when it changes). The
  * kernel then uses the route it cached at {@code connect(2)} instead of looking one up per message, as an unconnected
  * send or one with an {@code IP_TOS} control message must (Linux {@code udp_sendmsg}); a datagram with another
- * codepoint still carries its own control message. An open port's socket TOS follows a codepoint too, once several
- * batches in a row started with it (a server whose connections send one codepoint): an {@code IP_TOS} control
- * message costs an unconnected send its parsing ({@code ip_cmsg_send}), not a route. One message is sent by
- * {@code sendmsg(2)}, not {@code sendmmsg(2)} of one.
+ * codepoint still carries its own control message. One message is sent by {@code sendmsg(2)}, not {@code sendmmsg(2)}
+ * of one.
  * <p>
  * Agent thread only, except {@link #wakeup()}.
  */
@@ -71,12 +69,6 @@ public final class BatchedDatagramPort implements DatagramPort
     public static final long WAIT_TIMER_SLACK_NS = 1_000;
 
     private static final int STAGING_BYTES = 64 * 1024;
-
-    /**
-     * Batches in a row an open port sends starting with a codepoint other than its socket's TOS before that codepoint
-     * becomes the socket's own ({@link #followTos}).
-     */
-    static final int OPEN_PORT_TOS_BATCHES = 4;
 
     private final int fd;
     private final boolean ipv6Socket;
@@ -119,14 +111,10 @@ public final class BatchedDatagramPort implements DatagramPort
     private String gsoOffReason;
     private InetSocketAddress restrictedTo;
     /**
-     * The TOS byte the socket sends with when a message carries no control message for it: 0 (not-ECT) until the
-     * batches sent ask for another ({@link #followTos}).
+     * The TOS byte the socket sends with when a message carries no control message for it: 0 (not-ECT) until a
+     * restricted port's batch asks for another ({@link #adoptTos}).
      */
     private int socketTos;
-    /**
-     * Batches in a row that an open port sent starting with another codepoint than its socket's ({@link #followTos}).
-     */
-    private int tosMismatchBatches;
     private boolean isUnreachableReported;
     private Thread slackSetFor;
     private boolean isKnownEmpty;
@@ -500,9 +488,9 @@ public final class BatchedDatagramPort implements DatagramPort
     public int send(final SendBatch batch)
     {
         final int size = batch.size();
-        if (size > 0)
+        if (null != restrictedTo && size > 0)
         {
-            followTos(batch.ecnCodepoint(0));
+            adoptTos(batch.ecnCodepoint(0));
         }
         final long bufferAddress = batch.buffer().addressOffset();
         int sent = 0;
@@ -596,31 +584,6 @@ public final class BatchedDatagramPort implements DatagramPort
             }
         }
         return count;
-    }
-
-    /**
-     * Let the socket's own TOS follow the codepoint of a batch's first datagram, so the datagrams that carry it need
-     * no control message: a restricted port's at once (its connected fast path depends on it); an open port's once
-     * {@link #OPEN_PORT_TOS_BATCHES} batches in a row started with another codepoint than the socket's — a server's
-     * connections nearly all send one codepoint (ECT(0) once ECN is validated, not-ECT where it failed), and a
-     * mix of both must not cost a {@code setsockopt} per batch. Either way a datagram with another codepoint than
-     * the socket's carries its own control message, so what leaves is the same.
-     */
-    private void followTos(final int ecn)
-    {
-        if (null != restrictedTo || tosOf(ecn) == socketTos)
-        {
-            tosMismatchBatches = 0;
-            if (null != restrictedTo)
-            {
-                adoptTos(ecn);
-            }
-        }
-        else if (++tosMismatchBatches >= OPEN_PORT_TOS_BATCHES)
-        {
-            tosMismatchBatches = 0;
-            adoptTos(ecn);
-        }
     }
 
     /**

@@ -442,56 +442,6 @@ class BatchedDatagramPortTest
         assertEquals(3, sender.stats().tosChanges());
     }
 
-    @Test
-    void anOpenPortsSocketTosFollowsTheCodepointItsBatchesKeepStartingWithOverIpv4()
-    {
-        openPortTosRoundTrip(LOOPBACK);
-    }
-
-    @Test
-    void anOpenPortsSocketTosFollowsTheCodepointItsBatchesKeepStartingWithOverIpv6() throws IOException
-    {
-        assumeTrue(hasIpv6Loopback(), "no IPv6 loopback here");
-        openPortTosRoundTrip(new InetSocketAddress("::1", 0));
-    }
-
-    /**
-     * An open port (a server's) makes a codepoint its socket's own TOS once that many batches in a row started with
-     * it, and never flaps between two codepoints that alternate: every datagram must arrive with its own codepoint,
-     * whichever the socket's is.
-     */
-    private void openPortTosRoundTrip(final InetSocketAddress bind)
-    {
-        final BatchedDatagramPort sender = open(bind, true);
-        final BatchedDatagramPort receiver = open(bind, true);
-        final int batches = BatchedDatagramPort.OPEN_PORT_TOS_BATCHES;
-        int index = 0;
-        for (int i = 0; i < batches - 1; i++)
-        {
-            sendAndReceiveCodepoints(sender, receiver, new int[]{ 2, 0, 2 }, index);
-            index += 3;
-        }
-        assertEquals(0, sender.stats().tosChanges(), "not yet: a few batches say little");
-        sendAndReceiveCodepoints(sender, receiver, new int[]{ 2, 3, 1, 0 }, index);
-        index += 4;
-        assertEquals(1, sender.stats().tosChanges(), "ECT(0) became the socket's own");
-
-        for (int i = 0; i < 3 * batches; i++)
-        {
-            sendAndReceiveCodepoints(sender, receiver, i % 2 == 0 ? new int[]{ 0, 2 } : new int[]{ 2, 0 }, index);
-            index += 2;
-        }
-        assertEquals(1, sender.stats().tosChanges(), "two codepoints in turn leave the socket's alone");
-
-        for (int i = 0; i < batches; i++)
-        {
-            sendAndReceiveCodepoints(sender, receiver, new int[]{ 0, 0, 2 }, index);
-            index += 3;
-        }
-        assertEquals(2, sender.stats().tosChanges(), "not-ECT became the socket's own again");
-        sendAndReceiveCodepoints(sender, receiver, new int[]{ 0, 1, 2, 3 }, index);
-    }
-
     /**
      * Send datagrams {@code firstIndex}, {@code firstIndex + 1}, ... with these codepoints in one batch and check each
      * arrives, in order, with its own.
