@@ -284,15 +284,6 @@ JNIEXPORT jint JNICALL Java_io_pacelink_transport_port_NativeUdp_send(
             header->msg_controllen = control_length;
         }
     }
-    if (1 == n)
-    {
-        /*
-         * One message (an answer, an ACK, a lone packet of a request/response exchange): sendmsg(2) sends it exactly
-         * as sendmmsg(2) would — the same ____sys_sendmsg — without __sys_sendmmsg's loop around it and its copy of
-         * msg_len back to the caller's array (Linux net/socket.c).
-         */
-        return sendmsg(fd, &messages[0].msg_hdr, MSG_DONTWAIT) < 0 ? -errno : 1;
-    }
     const int sent = sendmmsg(fd, messages, (unsigned int)n, MSG_DONTWAIT);
     return sent < 0 ? -errno : sent;
 }

@@ -405,14 +405,13 @@ public final class EndpointCore implements DatagramHandler
      * {@link #doWork(NanoClock)} starting at a time the caller has just read on the same clock (the agent reads it
      * for its own bookkeeping right before), which the cycle uses as its start instead of reading it again.
      * <p>
-     * The clock is read only where a time can have moved on: after the receive, unless the cycle sent nothing before
-     * it and it brought nothing (the start's time then stamps whatever timers do: a packet stamped with it can only
-     * lengthen an RTT sample); before the send phase only if a datagram was processed or a connection served since —
-     * otherwise the read after the receive is still from before anything is sent; and for the cycle's duration only
-     * if it did any work — an idle cycle's time is its receive's. A busy-spinning agent whose socket is empty then
-     * reads the clock once per turn (its start, read by the agent) instead of five times (a vDSO
-     * {@code clock_gettime} on a virtual machine's clock source is tens of nanoseconds: 9-14 % of a spinning thread,
-     * perf/FINDINGS.md, branch lat11), and notices an arrival that much sooner.
+     * The clock is read only where a time can have moved on: after the receive, always; before the send phase only if
+     * a datagram was processed or a connection served since — otherwise the read after the receive is still from
+     * before anything is sent, so a packet stamped with it can only lengthen an RTT sample; and for the cycle's
+     * duration only if it did any work — an idle cycle's time is its receive's. A busy-spinning agent whose socket
+     * is empty then reads the clock twice per turn instead of five times (a vDSO {@code clock_gettime} on a virtual
+     * machine's clock source is tens of nanoseconds: 9-14 % of a spinning thread, perf/FINDINGS.md, branch lat11), and
+     * notices an arrival that much sooner.
      *
      * @param clock   the time, read as the cycle goes.
      * @param startNs the clock's time as the cycle starts, just read.
@@ -423,9 +422,7 @@ public final class EndpointCore implements DatagramHandler
         acceptor.startDutyCycle();
         int work = sendOffered(startNs);
         receive();
-        // Nothing sent and nothing received: no time moved on that this cycle stamps, so its start is still its time
-        // (a timer due during the empty receive fires in the next cycle, a receive later).
-        final long nowNs = 0 == work && isNothingReceived() ? startNs : clock.nanoTime();
+        final long nowNs = clock.nanoTime();
         final int served = onReceived(nowNs, clock, startNs) + serviceConnections(nowNs);
         final long sendNs = 0 == served ? nowNs : clock.nanoTime();
         work += served + send(sendNs);
@@ -497,16 +494,6 @@ public final class EndpointCore implements DatagramHandler
         work += send(nowNs);
         finishServed(nowNs);
         return work;
-    }
-
-    /**
-     * @return true if the cycle's receive brought nothing to process: no datagram, no unreachable peer, nothing left
-     * by the last cycle.
-     */
-    private boolean isNothingReceived()
-    {
-        return NO_DEFERRED_DATAGRAMS == deferredFromIndex && 0 == receiveBatch.size() &&
-            null == receiveBatch.unreachablePeer();
     }
 
     /**

@@ -39,8 +39,7 @@ import java.net.SocketException;
  * codepoint of each batch's first datagram ({@code IP_TOS} / {@code IPV6_TCLASS}, set only when it changes). The
  * kernel then uses the route it cached at {@code connect(2)} instead of looking one up per message, as an unconnected
  * send or one with an {@code IP_TOS} control message must (Linux {@code udp_sendmsg}); a datagram with another
- * codepoint still carries its own control message. One message is sent by {@code sendmsg(2)}, not {@code sendmmsg(2)}
- * of one.
+ * codepoint still carries its own control message.
  * <p>
  * Agent thread only, except {@link #wakeup()}.
  */

@@ -141,7 +141,7 @@ class DutyCycleClockTest
     }
 
     @Test
-    void anIdleCycleReadsNoClockAndABusyOneAfterItsReceiveBeforeItsSendAndAtItsEnd()
+    void anIdleCycleReadsTheClockOnlyAfterItsReceiveAndABusyOneBeforeItsSendAndAtItsEnd()
     {
         final Connection[] pair = bed.connect(client, server, serverPort);
         bed.runFor(50 * MS);
@@ -154,12 +154,12 @@ class DutyCycleClockTest
             return t + 2 * MS;
         };
 
-        // Nothing arrived, nothing due: the cycle's start stamps whatever it does, and is its end.
+        // Nothing arrived, nothing due: the time after the receive stamps whatever the cycle does, and is its end.
         assertEquals(0, client.doWork(counting, t + 2 * MS));
-        assertEquals(0, reads[0], "an idle cycle started at a given time reads no clock");
+        assertEquals(1, reads[0], "an idle cycle started at a given time reads the clock once");
         reads[0] = 0;
         assertEquals(0, client.doWork(counting));
-        assertEquals(1, reads[0], "and once when it reads its start itself");
+        assertEquals(2, reads[0], "and twice when it reads its start itself");
 
         // A datagram processed: the send phase and the cycle's end read the time again.
         assertTrue(pair[1].offer(message, 0, message.capacity()) > 0);
