@@ -6,7 +6,7 @@
  * flavour sees the same placement of the two spinning processes — on a two-core VM, raw UDP's own p50 moves between
  * runs by more than most of the differences measured here.
  *
- *   gcc -O2 -o /tmp/pingpong-calls perf/scripts/pingpong-calls.c
+ *   gcc -O2 -o /tmp/pingpong-calls perf/c/pingpong-calls.c
  *   /tmp/pingpong-calls server 47201 & /tmp/pingpong-calls client 47201 4000 6 [flavour...]; kill %1
  *   /tmp/pingpong-calls empty 47202 500000     # one thread: the cost of an empty receive of each kind, a clock read
  *
