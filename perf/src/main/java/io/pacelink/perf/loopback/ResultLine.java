@@ -8,6 +8,9 @@ import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -26,6 +29,11 @@ public final class ResultLine
      * Printed by a receiver once it is ready to receive: the suite starts the sender then.
      */
     public static final String READY = "READY";
+
+    /**
+     * proc(5)'s clock tick, {@code sysconf(_SC_CLK_TCK)}: 100 Hz on Linux for every architecture the JDK runs on.
+     */
+    private static final long NS_PER_CLOCK_TICK = 10_000_000L;
 
     private final Map<String, Object> fields = new LinkedHashMap<>();
 
@@ -106,5 +114,30 @@ public final class ResultLine
     {
         return ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean bean ?
             bean.getProcessCpuTime() : -1;
+    }
+
+    /**
+     * The kernel's account of CPU time split into user and system time ({@code utime} and {@code stime} of
+     * proc(5)'s {@code stat}, in clock ticks of 10 ms), for a process or one of its threads: which side of the
+     * system-call boundary a sender's time is on, without a profiler (whose samples land in a long system call or
+     * beside it depending on their interval on this kind of virtual machine).
+     *
+     * @param statPath {@code /proc/self/stat} for the process, {@code /proc/thread-self/stat} for the calling thread.
+     * @return {@code {userNs, systemNs}}, or {@code {-1, -1}} where there is no such file.
+     */
+    public static long[] userSystemCpuNs(final String statPath)
+    {
+        try
+        {
+            final String stat = Files.readString(Path.of(statPath), StandardCharsets.US_ASCII);
+            // Fields after the command's closing parenthesis, from the state (field 3): utime is field 14, stime 15.
+            final String[] fields = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
+            return new long[] { Long.parseLong(fields[11]) * NS_PER_CLOCK_TICK, Long.parseLong(fields[12]) *
+                NS_PER_CLOCK_TICK };
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            return new long[] { -1, -1 };
+        }
     }
 }
