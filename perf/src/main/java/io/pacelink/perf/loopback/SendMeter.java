@@ -1,5 +1,7 @@
 package io.pacelink.perf.loopback;
 
+import java.util.Map;
+
 /**
  * What a sending process offered, over how long, and the CPU it spent doing so.
  */
@@ -7,11 +9,13 @@ final class SendMeter
 {
     private static final String PROCESS_STAT = "/proc/self/stat";
     private static final String THREAD_STAT = "/proc/thread-self/stat";
+    private static final int BUSIEST_THREADS = 4;
 
     private final long startNs;
     private final long startCpuNs;
     private final long[] startProcessUserSystemNs;
     private final long[] startThreadUserSystemNs;
+    private final Map<Long, String> startThreadCpuNs;
     private long bytes;
     private long messages;
 
@@ -22,6 +26,7 @@ final class SendMeter
     {
         this.startProcessUserSystemNs = ResultLine.userSystemCpuNs(PROCESS_STAT);
         this.startThreadUserSystemNs = ResultLine.userSystemCpuNs(THREAD_STAT);
+        this.startThreadCpuNs = ResultLine.threadCpuNs();
         this.startCpuNs = ResultLine.processCpuNs();
         this.startNs = System.nanoTime();
     }
@@ -54,6 +59,7 @@ final class SendMeter
         final long cpuNs = ResultLine.processCpuNs() - startCpuNs;
         final long[] processUserSystemNs = ResultLine.userSystemCpuNs(PROCESS_STAT);
         final long[] threadUserSystemNs = ResultLine.userSystemCpuNs(THREAD_STAT);
+        final Map<Long, String> threadCpuNs = ResultLine.threadCpuNs();
         return new ResultLine()
             .put("role", "sender")
             .put("system", system)
@@ -66,7 +72,9 @@ final class SendMeter
             // (the one that called this meter: the application's, which runs the duty cycle in INVOKER mode).
             .put("system_cpu_percent", percent(processUserSystemNs[1] - startProcessUserSystemNs[1], elapsedNs))
             .put("thread_user_cpu_percent", percent(threadUserSystemNs[0] - startThreadUserSystemNs[0], elapsedNs))
-            .put("thread_system_cpu_percent", percent(threadUserSystemNs[1] - startThreadUserSystemNs[1], elapsedNs));
+            .put("thread_system_cpu_percent", percent(threadUserSystemNs[1] - startThreadUserSystemNs[1], elapsedNs))
+            .put("busiest_threads",
+                ResultLine.busiestThreads(startThreadCpuNs, threadCpuNs, elapsedNs, BUSIEST_THREADS));
     }
 
     private static double percent(final long ns, final long elapsedNs)
