@@ -13,7 +13,7 @@ import java.util.concurrent.locks.LockSupport;
  * the operating system's process table (ProcessHandle reads /proc on Linux), as {@code pacelink perf}'s CPU figures
  * do: no JMX to start.
  */
-public final class JitSettling
+final class JitSettling
 {
     /**
      * How long each look at the process's CPU time spans.
@@ -34,7 +34,7 @@ public final class JitSettling
      * @param maxWaitNs the longest to wait; 0 or less returns at once.
      * @return nanoseconds waited.
      */
-    public static long await(final long maxWaitNs)
+    static long await(final long maxWaitNs)
     {
         final long startNs = System.nanoTime();
         long lastCpuNs = cpuNs();

@@ -1,7 +1,5 @@
 package io.pacelink.perf.loopback;
 
-import io.pacelink.cli.JitSettling;
-import io.pacelink.sim.scenario.TransferPrimer;
 import io.pacelink.transport.Connection;
 import io.pacelink.transport.ConnectionState;
 import io.pacelink.transport.ConnectionStats;
@@ -56,18 +54,6 @@ final class PacelinkBulk
      * System property: the endpoints' {@link PacelinkContext#unsentLowWatermarkBytes(int)} (unset: the default).
      */
     static final String UNSENT_LOW_WATERMARK_PROPERTY = "pacelink.loopback.unsentLowWatermarkBytes";
-
-    /**
-     * System property: the sender's priming budget in milliseconds (0: none; unset: {@link #DEFAULT_SENDER_PRIME_MS}),
-     * as {@code pacelink perf --prime} gives its client.
-     */
-    static final String SENDER_PRIME_MS_PROPERTY = "pacelink.loopback.senderPrimeMs";
-
-    /**
-     * The sender's priming budget by default, {@code pacelink perf}'s client's: the priming and the compilations it
-     * queues take 0.5-2 s of it on the two-core development VM.
-     */
-    static final long DEFAULT_SENDER_PRIME_MS = 5_000;
 
     /**
      * How the endpoint's duty cycle and the application share threads.
@@ -162,26 +148,6 @@ final class PacelinkBulk
     }
 
     /**
-     * The transfer path run once in virtual time before the sender's endpoint opens, then the compilations it queued
-     * left to finish, as {@code pacelink perf}'s client does ({@link TransferPrimer}, {@link JitSettling}): a process
-     * that moves data for hours has its hot path compiled; a fresh one compiles it beside the transfer. On two cores
-     * shared with a spinning receiver, the compilers then take the core the sending thread needs: in 3-s runs without a
-     * priming, the sending thread had about half a core and the process's other threads the rest (perf/FINDINGS.md,
-     * "GSO-off loopback bulk: the sending thread's share of a core"). Raw UDP's sender, a loop around one system
-     * call, has nothing to compile.
-     */
-    private static void primeTransfer(final PacelinkContext context)
-    {
-        final long budgetNs = TimeUnit.MILLISECONDS.toNanos(Long.getLong(SENDER_PRIME_MS_PROPERTY,
-            DEFAULT_SENDER_PRIME_MS));
-        final long startNs = System.nanoTime();
-        if (null != TransferPrimer.primeOnce(context, budgetNs, SystemNanoClock.INSTANCE))
-        {
-            JitSettling.await(budgetNs - (System.nanoTime() - startNs));
-        }
-    }
-
-    /**
      * Accept one connection and receive until the sender closes it, then print the result.
      *
      * @param bind          where to listen.
@@ -252,9 +218,7 @@ final class PacelinkBulk
         final PrintStream out)
     {
         final InetSocketAddress bind = new InetSocketAddress(target.getAddress(), 0);
-        final PacelinkContext context = context(bind, mode, datagramBytes).acceptConnections(false);
-        primeTransfer(context);
-        try (Endpoint endpoint = Endpoint.launch(context))
+        try (Endpoint endpoint = Endpoint.launch(context(bind, mode, datagramBytes).acceptConnections(false)))
         {
             final AppLoop loop = new AppLoop(endpoint, mode);
             final Connection connection = endpoint.connect(target);
