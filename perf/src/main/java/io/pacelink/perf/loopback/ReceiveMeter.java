@@ -1,5 +1,6 @@
 package io.pacelink.perf.loopback;
 
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -17,6 +18,7 @@ final class ReceiveMeter
     static final String WARMUP_MS_PROPERTY = "pacelink.loopback.warmupMs";
 
     private static final long CPU_SAMPLE_INTERVAL_NS = 10_000_000L;
+    private static final int BUSIEST_THREADS = 4;
 
     private final long warmupNs;
     private boolean anyArrived;
@@ -30,6 +32,7 @@ final class ReceiveMeter
     private long firstCpuNs;
     private long cpuSampleNs;
     private long cpuAtSampleNs;
+    private Map<Long, String> firstThreadCpuNs = Map.of();
 
     /**
      * A meter with the warm-up {@link #WARMUP_MS_PROPERTY} gives this process.
@@ -67,6 +70,7 @@ final class ReceiveMeter
         {
             firstNs = nowNs;
             firstCpuNs = ResultLine.processCpuNs();
+            firstThreadCpuNs = ResultLine.threadCpuNs();
             cpuSampleNs = nowNs;
             cpuAtSampleNs = firstCpuNs;
         }
@@ -116,6 +120,9 @@ final class ReceiveMeter
             .put("bits_per_second", bytes * 8e9 / elapsedNs)
             .put("messages_per_second", messages * 1e9 / elapsedNs)
             .put("cpu_percent", 100.0 * cpuNs / cpuWindowNs)
-            .put("cpu_ns_per_message", messages > 1 ? (double)cpuNs / messages : 0.0);
+            .put("cpu_ns_per_message", messages > 1 ? (double)cpuNs / messages : 0.0)
+            // From the first message counted to now (the end of the run, a little past the last message).
+            .put("busiest_threads", ResultLine.busiestThreads(firstThreadCpuNs, ResultLine.threadCpuNs(),
+                Math.max(1, System.nanoTime() - firstNs), BUSIEST_THREADS));
     }
 }

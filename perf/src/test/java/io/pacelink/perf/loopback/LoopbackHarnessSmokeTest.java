@@ -126,6 +126,29 @@ class LoopbackHarnessSmokeTest
         assertNull(ResultLine.parse("READY"));
     }
 
+    @Test
+    void theBusiestThreadsAreRankedByTheCpuTheyUsedInTheWindow()
+    {
+        final Map<Long, String> before = Map.of(1L, "main\t1000000000", 2L, "C2 CompilerThre\t0");
+        final Map<Long, String> after = new java.util.LinkedHashMap<>();
+        after.put(1L, "main\t1500000000");
+        after.put(2L, "C2 CompilerThre\t800000000");
+        after.put(3L, "GC Thread#0\t100000000");
+        assertEquals("C2 CompilerThre=80.0, main=50.0", ResultLine.busiestThreads(before, after, 1_000_000_000L, 2));
+        assertEquals("C2 CompilerThre=80.0, main=50.0, GC Thread#0=10.0",
+            ResultLine.busiestThreads(before, after, 1_000_000_000L, 5));
+    }
+
+    @Test
+    void theKernelsAccountNamesThisThreadAndSplitsUserFromSystemTime()
+    {
+        final long[] userSystemNs = ResultLine.userSystemCpuNs("/proc/thread-self/stat");
+        assertEquals(2, userSystemNs.length);
+        assertTrue(userSystemNs[0] >= 0 && userSystemNs[1] >= 0, "a Linux thread has both: " + userSystemNs[0]);
+        assertTrue(ResultLine.threadCpuNs().size() >= 1);
+        assertEquals(-1, ResultLine.userSystemCpuNs("/nonexistent/stat")[0]);
+    }
+
     private interface Role
     {
         void run() throws IOException;
