@@ -63,7 +63,7 @@ sim_command() {
 mkdir -p "$OUT"
 
 # name -> pacelink sim arguments
-declare -A SCENARIOS=(
+declare -A SCENARIO_ARGS=(
   [1flow-1gbit]="--path 'rate=1gbit delay=5ms queue=1bdp' --cc $CC $SIM_ARGS"
   [50flows-100mbit]="--path 'rate=100mbit delay=5ms queue=1bdp' --cc $CC --flows 50 $SIM_ARGS"
   [50flows-5gbit]="--path 'rate=5gbit delay=5ms queue=1bdp' --cc $CC --flows 50 $SIM_ARGS"
@@ -71,7 +71,8 @@ declare -A SCENARIOS=(
 # shellcheck disable=SC2206 # scenario names are words
 ORDER=(${SCENARIOS:-1flow-1gbit 50flows-100mbit})
 for name in "${ORDER[@]}"; do
-  [ -n "${SCENARIOS[$name]:-}" ] || { echo "sim-speed.sh: no scenario '$name' (${!SCENARIOS[*]})" >&2; exit 2; }
+  [ -n "${SCENARIO_ARGS[$name]:-}" ] ||
+    { echo "sim-speed.sh: no scenario '$name' (${!SCENARIO_ARGS[*]})" >&2; exit 2; }
 done
 
 echo "sim speed: ${ORDER[*]}, $RUNS runs of $DURATION simulated, cc $CC${SIM_ARGS:+, $SIM_ARGS}, load $(cut -d' ' -f1-3 /proc/loadavg), out $OUT"
@@ -80,7 +81,7 @@ for run in $(seq 1 "$RUNS"); do
     jfr_opt=""
     [ "$JFR" = 1 ] && jfr_opt="-XX:StartFlightRecording=filename=$OUT/$name-run$run.jfr,settings=profile,dumponexit=true"
     sim_command "-XX:+CITime $jfr_opt"
-    eval /usr/bin/time -f "'%e %U %S'" -o "$OUT/$name-run$run.time" '"${SIM[@]}"' ${SCENARIOS[$name]} --duration "$DURATION" --json \
+    eval /usr/bin/time -f "'%e %U %S'" -o "$OUT/$name-run$run.time" '"${SIM[@]}"' ${SCENARIO_ARGS[$name]} --duration "$DURATION" --json \
       > "$OUT/$name-run$run.json" 2> "$OUT/$name-run$run.err"
     python3 - "$OUT/$name-run$run" "$name" "$run" "$(cut -d' ' -f1 /proc/loadavg)" <<'PY'
 import json, re, sys
@@ -99,7 +100,7 @@ PY
     if [ "$WARM" = 1 ]; then
       # shellcheck disable=SC2086
       sim_command ""
-      eval '"${SIM[@]}"' ${SCENARIOS[$name]} --duration "$DURATION" --seeds 2 --jobs 1 --json \
+      eval '"${SIM[@]}"' ${SCENARIO_ARGS[$name]} --duration "$DURATION" --seeds 2 --jobs 1 --json \
         > "$OUT/$name-run$run.warm.json" 2> "$OUT/$name-run$run.warm.err"
       printf '  run %s %-16s %8s packets/wall s warm (the second of two seeds in one JVM)\n' "$run" "$name" \
         "$(python3 -c 'import json, sys; print("%.0f" % [json.loads(l) for l in open(sys.argv[1])
@@ -108,7 +109,7 @@ PY
     if [ "$JOBS" -gt 0 ]; then
       # shellcheck disable=SC2086
       sim_command ""
-      eval '"${SIM[@]}"' ${SCENARIOS[$name]} --duration "$DURATION" --seeds "$JOBS" --jobs "$JOBS" \
+      eval '"${SIM[@]}"' ${SCENARIO_ARGS[$name]} --duration "$DURATION" --seeds "$JOBS" --jobs "$JOBS" \
         > "$OUT/$name-run$run.jobs.txt" 2> "$OUT/$name-run$run.jobs.err"
       printf '  run %s %-16s %8s packets/wall s with %s seeds at once\n' "$run" "$name" \
         "$(sed -n 's/.* \([0-9]*\) data packets per wall second in all/\1/p' "$OUT/$name-run$run.jobs.txt")" "$JOBS"
