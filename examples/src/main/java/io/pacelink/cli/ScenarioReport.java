@@ -111,7 +111,7 @@ record ScenarioReport(
         }
         out.printf(Locale.ROOT, "sim speed: %s simulated in %s wall, %.1fx real time, %.0f packets/s%s%n",
             Units.seconds(result.durationNs()), Units.seconds(wallNs), speedup(), packetsPerWallSecond(),
-            AgentWakes.EXACT == wakes ? "" : " (--wakes " + wakes.name().toLowerCase(Locale.ROOT) + ")");
+            " (--wakes " + wakes.name().toLowerCase(Locale.ROOT) + ")");
     }
 
     /**
@@ -250,11 +250,8 @@ record ScenarioReport(
         }
         json.writeObjectFieldStart("run");
         json.writeStringField("sender_qdisc", senderQdisc);
-        if (AgentWakes.EXACT != wakes)
-        {
-            // Only when not the default, so the JSON of a default run is what it was before the option.
-            json.writeStringField("wakes", wakes.name().toLowerCase(Locale.ROOT));
-        }
+        // Always named: the CLI's default (coalesced) is not the library's (exact), and results differ between them.
+        json.writeStringField("wakes", wakes.name().toLowerCase(Locale.ROOT));
         json.writeStringField("trace_hash", Long.toHexString(result.traceHash()));
         json.writeNumberField("events", result.eventsFired());
         JsonNumbers.field(json, "wall_s", wallNs / 1e9);

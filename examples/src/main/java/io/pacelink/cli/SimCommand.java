@@ -113,11 +113,13 @@ public final class SimCommand implements Callable<Integer>
             "behave as builds without it (default ${DEFAULT-VALUE}, as the library's).")
     private String ackFrequency;
 
-    @Option(names = "--wakes", paramLabel = "exact|coalesced", defaultValue = "exact",
-        description = "When each endpoint's duty cycle runs: exact (default), at every pacing release, timer and " +
-            "datagram arrival; coalesced, as the real agent's default profile wakes (docs/io.md, \"Waits in time " +
-            "quanta\"): pacing releases served in quanta with what fell due meanwhile, arrivals of a stream held " +
-            "for a few arrival gaps. Fewer duty cycles, so a faster run, with different results.")
+    @Option(names = "--wakes", paramLabel = "exact|coalesced", defaultValue = "coalesced",
+        description = "When each endpoint's duty cycle runs: coalesced (default), as the real agent's default " +
+            "profile wakes (docs/io.md, \"Waits in time quanta\"): pacing releases served in quanta with what fell " +
+            "due meanwhile, arrivals of a stream held for a few arrival gaps, receive interrupts moderated; exact, " +
+            "at every pacing release, timer and datagram arrival, as a busy-spinning agent would run (the library's " +
+            "Scenario default, and what results before this default were taken with). Coalesced takes fewer duty " +
+            "cycles, so a faster run, with different results.")
     private String wakes;
 
     @Option(names = "--trace", paramLabel = "DIR",
