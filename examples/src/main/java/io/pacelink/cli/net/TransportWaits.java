@@ -363,6 +363,8 @@ public final class TransportWaits
             case LINGER_TIMEOUT, ABORTED -> "the connection was closed here: " + reason.description();
             case HANDSHAKE_TIMEOUT -> peerName + " did not answer the handshake";
             case ENDPOINT_CLOSED, LOCAL_CLOSE -> "the connection was closed here early";
+            case INTERNAL_ERROR -> "the connection was ended here by an internal error (a bug; please report it)" +
+                why;
         };
     }
 
