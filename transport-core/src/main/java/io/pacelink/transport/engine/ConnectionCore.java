@@ -759,7 +759,10 @@ final class ConnectionCore implements SchedulableFlow, DeadlineHeap.Entry
     Throwable takeDeferredFailure()
     {
         final Throwable failure = deferredFailure;
-        deferredFailure = null;
+        if (null != failure)
+        {
+            deferredFailure = null; // no write on the common path: this is asked at every service
+        }
         return failure;
     }
 
