@@ -95,6 +95,8 @@ public final class ServerHeap
     private static final long GATE_CHECK_MS = 1_000;
     private static final AtomicLong GATE_CHANGES = new AtomicLong();
     private static volatile boolean isIntervalGated;
+    private static volatile long periodicMs = PERIODIC_GC_MS;
+    private static volatile long gateCheckMs = GATE_CHECK_MS;
     private static ScheduledExecutorService gateChecks;
 
     private ServerHeap()
@@ -108,6 +110,20 @@ public final class ServerHeap
      */
     public static boolean returnMemoryWhenIdle()
     {
+        return returnMemoryWhenIdle(PERIODIC_GC_MS, GATE_CHECK_MS);
+    }
+
+    /**
+     * {@link #returnMemoryWhenIdle()} with other times, for a test that cannot wait for the server's.
+     *
+     * @param intervalMs the periodic collection's interval, in milliseconds.
+     * @param checkMs    the gate's time between checks, in milliseconds.
+     * @return as {@link #returnMemoryWhenIdle()}.
+     */
+    static boolean returnMemoryWhenIdle(final long intervalMs, final long checkMs)
+    {
+        periodicMs = intervalMs;
+        gateCheckMs = checkMs;
         try
         {
             if (!isG1())
@@ -117,7 +133,7 @@ public final class ServerHeap
             final HotSpotDiagnosticMXBean hotSpot = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
             if (isDefault(hotSpot.getVMOption(PERIODIC_GC_INTERVAL)))
             {
-                hotSpot.setVMOption(PERIODIC_GC_INTERVAL, Long.toString(PERIODIC_GC_MS));
+                hotSpot.setVMOption(PERIODIC_GC_INTERVAL, Long.toString(intervalMs));
                 isIntervalGated = true;
             }
             final VMOption maxFree = hotSpot.getVMOption(MAX_HEAP_FREE_RATIO);
@@ -155,9 +171,10 @@ public final class ServerHeap
 
     /**
      * From now on a check every {@link #GATE_CHECK_MS} turns the periodic collection off while the watched endpoint
-     * is busy and on again when it is quiet ({@link PeriodicCollectionGate}), on a daemon thread of its own: a
-     * counter's read and, when the endpoint starts or stops serving, a flag's write. Only where this class set the
-     * interval: a user's own {@code -XX:G1PeriodicGCInterval} is left as given.
+     * is busy and on again when it is quiet, and off again once a periodic collection ran with nothing since
+     * ({@link PeriodicCollectionGate}), on a daemon thread of its own: three counters' reads and, when the endpoint
+     * starts or stops serving or the collection rests, a flag's write. Only where this class set the interval: a
+     * user's own {@code -XX:G1PeriodicGCInterval} is left as given.
      */
     private static synchronized void gatePeriodicCollection()
     {
@@ -166,7 +183,7 @@ public final class ServerHeap
             return;
         }
         final HotSpotDiagnosticMXBean hotSpot = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
-        final PeriodicCollectionGate gate = new PeriodicCollectionGate(PERIODIC_GC_MS);
+        final PeriodicCollectionGate gate = new PeriodicCollectionGate(periodicMs);
         gateChecks = Executors.newSingleThreadScheduledExecutor((task) ->
         {
             final Thread thread = new Thread(task, "pacelink-periodic-gc-gate");
@@ -176,14 +193,15 @@ public final class ServerHeap
         gateChecks.scheduleWithFixedDelay(() ->
         {
             final LongSupplier traffic = IDLE_MEMORY_RETURN.datagramsReceived;
-            final long intervalMs = gate.onCheck(
-                TimeUnit.NANOSECONDS.toMillis(System.nanoTime()), null == traffic ? 0 : traffic.getAsLong());
+            final long intervalMs = gate.onCheck(TimeUnit.NANOSECONDS.toMillis(System.nanoTime()),
+                null == traffic ? 0 : traffic.getAsLong(), IDLE_MEMORY_RETURN.periodicCollections.get(),
+                IDLE_MEMORY_RETURN.workCollections.get());
             if (PeriodicCollectionGate.UNCHANGED != intervalMs)
             {
                 hotSpot.setVMOption(PERIODIC_GC_INTERVAL, Long.toString(intervalMs));
                 GATE_CHANGES.incrementAndGet();
             }
-        }, GATE_CHECK_MS, GATE_CHECK_MS, TimeUnit.MILLISECONDS);
+        }, gateCheckMs, gateCheckMs, TimeUnit.MILLISECONDS);
     }
 
     /**
@@ -220,6 +238,8 @@ public final class ServerHeap
     {
         private final AtomicLong trims = new AtomicLong();
         private final AtomicLong compactions = new AtomicLong();
+        private final AtomicLong periodicCollections = new AtomicLong();
+        private final AtomicLong workCollections = new AtomicLong();
         private final AtomicBoolean isListening = new AtomicBoolean();
         private IdleCompaction idleCompaction;
         private final Set<String> heapPools = new HashSet<>();
@@ -289,11 +309,16 @@ public final class ServerHeap
             if (IdleCompaction.Kind.WORK == kind)
             {
                 hasWorkedSinceTrim = true;
+                workCollections.incrementAndGet();
             }
-            else if (IdleCompaction.Kind.PERIODIC == kind && hasWorkedSinceTrim && isTrimAvailable)
+            else if (IdleCompaction.Kind.PERIODIC == kind)
             {
-                hasWorkedSinceTrim = false;
-                trim();
+                if (hasWorkedSinceTrim && isTrimAvailable)
+                {
+                    hasWorkedSinceTrim = false;
+                    trim();
+                }
+                periodicCollections.incrementAndGet();
             }
         }
 

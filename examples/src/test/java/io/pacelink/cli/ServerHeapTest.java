@@ -197,6 +197,49 @@ class ServerHeapTest
     }
 
     /**
+     * The child of the gate's rest: the settings on with a periodic collection every 500 ms and a check every 100 ms,
+     * an endpoint that stays quiet; counts G1's periodic collections while idle for 4 s, then after a burst of garbage
+     * (collections of work) for 4 s more. Prints the two counts, the collections of work in the burst, and the
+     * interval at the end.
+     */
+    public static final class RestProbe
+    {
+        private static volatile long sink;
+
+        public static void main(final String[] args) throws InterruptedException
+        {
+            ServerHeap.returnMemoryWhenIdle(500, 100);
+            ServerHeap.watchTraffic(() -> 0);
+            final AtomicLong periodic = new AtomicLong();
+            final AtomicLong work = new AtomicLong();
+            onEveryCollection((info) ->
+            {
+                if (ServerHeap.PERIODIC_COLLECTION_CAUSE.equals(info.getGcCause()))
+                {
+                    periodic.incrementAndGet();
+                }
+                else if (!"System.gc()".equals(info.getGcCause()))
+                {
+                    work.incrementAndGet();
+                }
+            });
+            Thread.sleep(4_000);
+            final long idle = periodic.get();
+            final long workBefore = work.get();
+            for (int i = 0; i < 512 * 1024; i++)
+            {
+                sink += new byte[1024].length;
+            }
+            final long burstWork = work.get() - workBefore;
+            final long periodicBefore = periodic.get();
+            Thread.sleep(4_000);
+            System.out.println(idle + " " + (periodic.get() - periodicBefore) + " " + burstWork + " " +
+                ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class)
+                    .getVMOption("G1PeriodicGCInterval").getValue());
+        }
+    }
+
+    /**
      * Tell the listener of every collection from now on, after the listeners registered before it.
      */
     private static void onEveryCollection(final Consumer<GarbageCollectionNotificationInfo> listener)
@@ -314,6 +357,29 @@ class ServerHeapTest
     {
         assertEquals("0 " + ServerHeap.PERIODIC_GC_MS + " 2", probe(GateProbe.class,
             List.of("0", Long.toString(ServerHeap.PERIODIC_GC_MS), "20"), "-XX:+UseG1GC"));
+    }
+
+    /**
+     * An idle server gets two periodic collections after work and then none, not one every interval for ever (a
+     * concurrent cycle and its notification each, 0.3 % of a core idle); a burst of garbage makes two more due. Here
+     * every 500 ms: without the rest each 4-s wait would see about eight. The heap's size is fixed: on a heap the
+     * compaction made small, the notifications' own garbage fills the young generation, and those collections are
+     * work to the gate (a periodic collection every interval, as without the rest).
+     */
+    @Test
+    void anIdleServerGetsTwoPeriodicCollectionsAfterWorkAndThenNone() throws Exception
+    {
+        final String[] out = probe(RestProbe.class, "-XX:+UseG1GC", "-Xms64m", "-Xmx64m").split(" ");
+        final String what = String.join(" ", out);
+        assertTrue(Long.parseLong(out[2]) >= 1, "the burst was work: " + what);
+        for (int i = 0; i < 2; i++)
+        {
+            final long count = Long.parseLong(out[i]);
+            assertTrue(count >= PeriodicCollectionGate.PERIODIC_COLLECTIONS_AFTER_WORK &&
+                count <= PeriodicCollectionGate.PERIODIC_COLLECTIONS_AFTER_WORK + 1,
+                "two after work (a third may start before the check that rests it), then none: " + what);
+        }
+        assertEquals("0", out[3], "resting: " + what);
     }
 
     /**
