@@ -140,6 +140,12 @@ public final class Endpoint implements AutoCloseable
                 countersManager,
                 acceptedConnections::offer,
                 waits);
+            if (context.isDefaultIdleStrategy() && port.canWait() && WakeCoalescing.servesReleasesInQuanta())
+            {
+                // The port wait sleeps in pacing quanta (newAgentIdleStrategy): let the pacer send a quantum per
+                // wake, not what fell due while the last duty cycle ran (PacketScheduler.releaseAheadInQuanta).
+                core.scheduler().releaseAheadInQuanta(true);
+            }
             if (null == context.randomSeed())
             {
                 // Here, not in the first connects: see EndpointCore.primeConnectionPath and HandshakePathPrimer.

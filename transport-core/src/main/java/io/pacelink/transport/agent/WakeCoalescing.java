@@ -150,6 +150,17 @@ public final class WakeCoalescing
             microsProperty(MAX_HOLD_PROPERTY, DEFAULT_MAX_HOLD_NS), arrivalAckDelayNs);
     }
 
+    /**
+     * @return true unless {@link #PACING_QUANTUM_PROPERTY} is 0 (every release served on time): an agent that plans
+     * its sleeps here then serves releases in quanta, and its endpoint's pacer may send a quantum ahead of its
+     * schedule ({@code PacketScheduler.releaseAheadInQuanta}).
+     * @throws IllegalArgumentException if the property is not a whole number of microseconds from 0 to 1000.
+     */
+    public static boolean servesReleasesInQuanta()
+    {
+        return OFF != microsProperty(PACING_QUANTUM_PROPERTY, RATE_QUANTUM);
+    }
+
     private static long microsProperty(final String name, final long defaultNs)
     {
         final String value = System.getProperty(name);

@@ -123,6 +123,22 @@ public interface PacketScheduler<F extends SchedulableFlow>
     }
 
     /**
+     * Called once, before the first release, by an endpoint whose real-clock agent sleeps in pacing quanta
+     * ({@link #nextReleaseQuantumNs()}; the default profile's port wait): a paced flow whose deadline has come may then
+     * send ahead of its schedule by up to its quantum and wait for its schedule to come due again, so each wake
+     * sends a quantum of its rate — Linux TCP's burst of about a millisecond ({@code tcp_tso_autosize} in
+     * {@code net/ipv4/tcp_output.c}), which sch_fq releases as one unit — instead of what fell due while the previous
+     * duty cycle ran: an agent whose cycles take longer than a packet's time at the rate otherwise finds a packet or
+     * two due after every cycle, and runs cycle after cycle without sleeping, each with its own system calls. The
+     * simulator never calls it (its duty cycles take no time). By default nothing changes.
+     *
+     * @param enabled true to release ahead of the schedule by up to the quantum.
+     */
+    default void releaseAheadInQuanta(final boolean enabled)
+    {
+    }
+
+    /**
      * @return a short name, e.g. {@code "rr"}, {@code "fq"}, {@code "fifo"}.
      */
     String name();
