@@ -465,9 +465,10 @@ public final class FqScheduler<F extends SchedulableFlow> implements PacketSched
      * deadline a quantum away, which it sleeps until. The catch-up horizon is unchanged: it bounds how far behind the
      * schedule may fall, the quantum how far ahead.
      */
-    public void releaseAheadInQuanta(final boolean enabled)
+    public boolean releaseAheadInQuanta(final boolean enabled)
     {
         releasesAhead = enabled && releaseAheadConfigured && pacing && perPacketPacing;
+        return releasesAhead;
     }
 
     /**

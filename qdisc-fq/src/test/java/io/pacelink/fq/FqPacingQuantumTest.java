@@ -260,10 +260,10 @@ class FqPacingQuantumTest
             new FqScheduler<>(FqConfig.defaults(), new TestControllerContext(ControllerParameters.EMPTY));
         ahead.releaseAheadInQuanta(true);
         final TestFlow aheadFlow = new TestFlow(1).rate(RATE_1_GBIT).backlog(Long.MAX_VALUE);
-        final long aheadSendingCycles = runTimedCycles(ahead, aheadFlow, SECOND / 10);
+        final long aheadSendingCycles = runTimedCycles(ahead, aheadFlow, SECOND / 10, true);
 
         final TestFlow dueFlow = new TestFlow(2).rate(RATE_1_GBIT).backlog(Long.MAX_VALUE);
-        final long dueSendingCycles = runTimedCycles(scheduler, dueFlow, SECOND / 10);
+        final long dueSendingCycles = runTimedCycles(scheduler, dueFlow, SECOND / 10, false);
 
         final long rateBytes = RATE_1_GBIT / 10;
         assertEquals(rateBytes, aheadFlow.sentBytes - 10L * MTU, rateBytes * 0.01, "no rate lost, none gained");
@@ -306,12 +306,14 @@ class FqPacingQuantumTest
 
     /**
      * Play a real-clock agent whose duty cycles take {@link #CYCLE_NS}: a cycle that sent is followed at once by
-     * another; one that sent nothing sleeps until the release, or a quantum from now if that is closer, and wakes
-     * {@link #WAKE_LATENESS_NS} late (counted in {@link #wakes}). Each cycle sends at most a send batch.
+     * another; one that sent nothing sleeps until the release — on time for a pacer that releases ahead, else a
+     * quantum from now if that is closer ({@code WakeCoalescing}) — and wakes {@link #WAKE_LATENESS_NS} late (counted
+     * in {@link #wakes}). Each cycle sends at most a send batch.
      *
      * @return cycles that sent.
      */
-    private long runTimedCycles(final FqScheduler<TestFlow> fq, final TestFlow flow, final long durationNs)
+    private long runTimedCycles(
+        final FqScheduler<TestFlow> fq, final TestFlow flow, final long durationNs, final boolean servesOnTime)
     {
         final SchedulerHarness fqHarness = new SchedulerHarness(fq);
         long nowNs = 0;
@@ -334,7 +336,7 @@ class FqPacingQuantumTest
                 continue;
             }
             final long releaseNs = fq.nextReleaseTimeNs();
-            final long quantumEndNs = nowNs + fq.nextReleaseQuantumNs();
+            final long quantumEndNs = nowNs + (servesOnTime ? 0 : fq.nextReleaseQuantumNs());
             nowNs = (releaseNs < quantumEndNs ? quantumEndNs : releaseNs) + WAKE_LATENESS_NS - CYCLE_NS;
             wakes++;
         }

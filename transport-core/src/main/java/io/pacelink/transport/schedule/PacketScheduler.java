@@ -131,11 +131,17 @@ public interface PacketScheduler<F extends SchedulableFlow>
      * duty cycle ran: an agent whose cycles take longer than a packet's time at the rate otherwise finds a packet or
      * two due after every cycle, and runs cycle after cycle without sleeping, each with its own system calls. The
      * simulator never calls it (its duty cycles take no time). By default nothing changes.
+     * <p>
+     * A scheduler that releases ahead makes its releases a quantum apart itself, so the agent serves each on time
+     * instead of a quantum from now ({@code WakeCoalescing}): deferring it again at every wake that comes between
+     * (an ACK's arrival) would make the release later and later.
      *
      * @param enabled true to release ahead of the schedule by up to the quantum.
+     * @return true if the scheduler now releases ahead; by default false.
      */
-    default void releaseAheadInQuanta(final boolean enabled)
+    default boolean releaseAheadInQuanta(final boolean enabled)
     {
+        return false;
     }
 
     /**
