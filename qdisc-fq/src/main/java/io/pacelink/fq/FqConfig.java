@@ -33,6 +33,11 @@ import java.util.Set;
  * up to this much, is repaid gradually instead of forgotten: each later packet of the flow leaves up to a quarter of
  * its gap early (at most 4/3 of its pacing rate) until the debt is repaid; idle time clears it. 0 (the default)
  * forgets all lateness beyond the horizon</td></tr>
+ * <tr><td>{@code fq.releaseAhead}</td><td>true</td><td>per-packet pacing under a real-clock agent that sleeps in
+ * pacing quanta (the default profile): a flow whose deadline has come sends ahead of its schedule by up to its
+ * pacing quantum, then waits throttled until its schedule is due again, so each wake sends a quantum of the rate
+ * (Linux TCP's TSO burst of about 1 ms, {@code tcp_tso_autosize}, which sch_fq releases as one unit); false: only
+ * what is due now. The simulator never releases ahead</td></tr>
  * </table>
  */
 public final class FqConfig
@@ -101,6 +106,12 @@ public final class FqConfig
      * congestion window takes at its pacing rate (0 to 100; 0: the fixed horizon alone).
      */
     public static final String CATCH_UP_CWND_PERCENT = PREFIX + "catchUpCwndPercent";
+
+    /**
+     * Parameter name: per-packet pacing under a real-clock agent that sleeps in pacing quanta: a flow whose deadline
+     * has come may send ahead of its schedule by up to its pacing quantum (true), or only what is due now (false).
+     */
+    public static final String RELEASE_AHEAD = PREFIX + "releaseAhead";
 
     /**
      * Ethernet MTU including the link header, as sch_fq's {@code psched_mtu()} reports it.
@@ -190,7 +201,7 @@ public final class FqConfig
     private static final long NANOS_PER_MICRO = 1_000L;
     private static final Set<String> NAMES = Set.of(
         QUANTUM, INITIAL_QUANTUM, MAX_RATE, LOW_RATE_THRESHOLD, FLOW_REFILL_DELAY_MS, GC_AGE_MS, PACING,
-        PER_PACKET_PACING, CATCH_UP_HORIZON_US, CATCH_UP_DEBT_US, CATCH_UP_CWND_PERCENT);
+        PER_PACKET_PACING, CATCH_UP_HORIZON_US, CATCH_UP_DEBT_US, CATCH_UP_CWND_PERCENT, RELEASE_AHEAD);
     private static final FqConfig DEFAULTS = from(ControllerParameters.EMPTY);
 
     private final int quantumBytes;
@@ -204,6 +215,7 @@ public final class FqConfig
     private final long catchUpHorizonNs;
     private final long catchUpDebtNs;
     private final int catchUpCwndPercent;
+    private final boolean releaseAhead;
 
     private FqConfig(final ControllerParameters parameters)
     {
@@ -224,6 +236,7 @@ public final class FqConfig
         catchUpDebtNs = parameters.getLong(
             CATCH_UP_DEBT_US, DEFAULT_CATCH_UP_DEBT_US, 0, MAX_CATCH_UP_HORIZON_US) * NANOS_PER_MICRO;
         catchUpCwndPercent = (int)parameters.getLong(CATCH_UP_CWND_PERCENT, DEFAULT_CATCH_UP_CWND_PERCENT, 0, 100);
+        releaseAhead = parameters.getBoolean(RELEASE_AHEAD, true);
     }
 
     /**
@@ -343,6 +356,15 @@ public final class FqConfig
         return catchUpCwndPercent;
     }
 
+    /**
+     * @return true if, under a real-clock agent that sleeps in pacing quanta, a flow whose deadline has come may send
+     * ahead of its per-packet schedule by up to its pacing quantum ({@link FqScheduler#releaseAheadInQuanta}).
+     */
+    public boolean releaseAhead()
+    {
+        return releaseAhead;
+    }
+
     public String toString()
     {
         return "FqConfig{quantumBytes=" + quantumBytes +
@@ -356,6 +378,7 @@ public final class FqConfig
             ", catchUpHorizonNs=" + catchUpHorizonNs +
             ", catchUpDebtNs=" + catchUpDebtNs +
             ", catchUpCwndPercent=" + catchUpCwndPercent +
+            ", releaseAhead=" + releaseAhead +
             '}';
     }
 }

@@ -104,6 +104,8 @@ public final class FqScheduler<F extends SchedulableFlow> implements PacketSched
     private final long catchUpHorizonNs;
     private final long catchUpDebtNs;
     private final int catchUpCwndPercent;
+    private final boolean releaseAheadConfigured;
+    private boolean releasesAhead;
 
     private final Long2ObjectHashMap<FqFlow> flowsById =
         new Long2ObjectHashMap<>(INITIAL_FLOW_CAPACITY, Hashing.DEFAULT_LOAD_FACTOR);
@@ -155,6 +157,7 @@ public final class FqScheduler<F extends SchedulableFlow> implements PacketSched
         catchUpHorizonNs = config.catchUpHorizonNs();
         catchUpDebtNs = config.catchUpDebtNs();
         catchUpCwndPercent = config.catchUpCwndPercent();
+        releaseAheadConfigured = config.releaseAhead();
 
         for (int i = 0; i < INITIAL_FLOW_CAPACITY; i++)
         {
@@ -361,8 +364,9 @@ public final class FqScheduler<F extends SchedulableFlow> implements PacketSched
             final int sendable = state.flow.sendable(nowNs);
             if (0 != (sendable & SchedulableFlow.ACK_ELICITING))
             {
-                // Step 5: the head packet leaves at the flow's pacing deadline.
-                if (state.timeNextPacketNs > nowNs)
+                // Step 5: the head packet leaves at the flow's pacing deadline, or up to its quantum before it
+                // under an agent that sleeps in quanta; a throttled flow still waits in step 2 until it is due.
+                if (state.timeNextPacketNs > nowNs + releaseAheadNs(state))
                 {
                     list.pollFirst();
                     throttle(state);
@@ -449,6 +453,30 @@ public final class FqScheduler<F extends SchedulableFlow> implements PacketSched
             delayNs -= Math.min(delayNs / 2, Math.max(0, nowNs - state.timeNextPacketNs));
         }
         state.timeNextPacketNs = nowNs + delayNs;
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>
+     * Per-packet pacing only ({@code fq.releaseAhead}, on by default): once its deadline has come (step 2), a flow
+     * sends while its schedule is at most its pacing quantum ({@link PacingQuantum}) ahead of now (step 5), then is
+     * throttled until its schedule is due again. So every release is a quantum of the rate — 750 µs, about 64
+     * datagrams at 1 Gbit/s; ten datagrams' time at low rates — and what the agent sees between releases is a
+     * deadline a quantum away, which it sleeps until. The catch-up horizon is unchanged: it bounds how far behind the
+     * schedule may fall, the quantum how far ahead.
+     */
+    public boolean releaseAheadInQuanta(final boolean enabled)
+    {
+        releasesAhead = enabled && releaseAheadConfigured && pacing && perPacketPacing;
+        return releasesAhead;
+    }
+
+    /**
+     * @return how far ahead of its schedule the flow may send now: its quantum when releasing ahead, else 0.
+     */
+    private long releaseAheadNs(final FqFlow state)
+    {
+        return releasesAhead ? state.quantumNs : 0;
     }
 
     /**

@@ -38,6 +38,7 @@ class FqConfigTest
         assertEquals(3_000_000L, config.catchUpHorizonNs(), "3 ms");
         assertEquals(0L, config.catchUpDebtNs(), "none: lateness beyond the horizon is forgotten");
         assertEquals(0, config.catchUpCwndPercent(), "none: the fixed horizon alone");
+        assertTrue(config.releaseAhead(), "a quantum ahead under an agent that sleeps in quanta");
     }
 
     @Test
@@ -55,6 +56,7 @@ class FqConfigTest
         values.put("fq.catchUpHorizonUs", "250");
         values.put("fq.catchUpDebtUs", "10000");
         values.put("fq.catchUpCwndPercent", "50");
+        values.put("fq.releaseAhead", "false");
         values.put("cubic.beta", "0.7");
 
         final FqConfig config = FqConfig.from(ControllerParameters.of(values));
@@ -70,6 +72,7 @@ class FqConfigTest
         assertEquals(250_000L, config.catchUpHorizonNs());
         assertEquals(10_000_000L, config.catchUpDebtNs());
         assertEquals(50, config.catchUpCwndPercent());
+        assertFalse(config.releaseAhead());
         assertEquals(values.size() - 1, FqConfig.names().size());
     }
 

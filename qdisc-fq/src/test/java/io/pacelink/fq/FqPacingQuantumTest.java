@@ -58,6 +58,16 @@ class FqPacingQuantumTest
      */
     private static final long DESCHEDULED_LATENESS_NS = 1_500_000L;
 
+    /**
+     * A real agent's duty cycle: longer than a datagram's time at 1 Gbit/s.
+     */
+    private static final long CYCLE_NS = 15_000L;
+
+    /**
+     * The endpoint's send batch: the most datagrams one duty cycle sends ({@code PacelinkContext.sendBatchLimit}).
+     */
+    private static final int SEND_BATCH_LIMIT = 64;
+
     private final FqScheduler<TestFlow> scheduler =
         new FqScheduler<>(FqConfig.defaults(), new TestControllerContext(ControllerParameters.EMPTY));
     private final SchedulerHarness harness = new SchedulerHarness(scheduler);
@@ -236,6 +246,100 @@ class FqPacingQuantumTest
         assertEquals(2, scheduler.throttledFlowCount());
         assertEquals(PacingQuantum.MIN_QUANTUM_NS, scheduler.nextReleaseQuantumNs(),
             "another flow's shorter horizon must not be outslept");
+    }
+
+    @Test
+    void at1GbitPerSecondAnAgentWhoseCyclesOutlastAPacketSendsAQuantumPerWakeWhenReleasingAhead()
+    {
+        // A real agent's duty cycle takes time: here 15 µs, more than a datagram's 12 µs at 1 Gbit/s. A cycle that
+        // sent is followed at once by another (its idle strategy does not sleep after work), which finds the next
+        // datagram or two already due: without releasing ahead the agent never sleeps and sends a datagram or two
+        // per cycle, each cycle with its own system calls. Releasing up to a quantum ahead, each wake sends a
+        // quantum, the cycle after it finds the flow throttled, and the agent sleeps until the quantum is due.
+        final FqScheduler<TestFlow> ahead =
+            new FqScheduler<>(FqConfig.defaults(), new TestControllerContext(ControllerParameters.EMPTY));
+        ahead.releaseAheadInQuanta(true);
+        final TestFlow aheadFlow = new TestFlow(1).rate(RATE_1_GBIT).backlog(Long.MAX_VALUE);
+        final long aheadSendingCycles = runTimedCycles(ahead, aheadFlow, SECOND / 10, true);
+
+        final TestFlow dueFlow = new TestFlow(2).rate(RATE_1_GBIT).backlog(Long.MAX_VALUE);
+        final long dueSendingCycles = runTimedCycles(scheduler, dueFlow, SECOND / 10, false);
+
+        final long rateBytes = RATE_1_GBIT / 10;
+        assertEquals(rateBytes, aheadFlow.sentBytes - 10L * MTU, rateBytes * 0.01, "no rate lost, none gained");
+        assertEquals(rateBytes, dueFlow.sentBytes - 10L * MTU, rateBytes * 0.01, "no rate lost, none gained");
+        // 100 ms of 750-µs quanta: about 133 wakes (each a little late), each one or two send batches (a quantum
+        // and the wake's lateness can outgrow one), against a send every 15-µs cycle and no sleep at all.
+        final long aheadWakes = wakes;
+        assertTrue(aheadWakes <= SECOND / 10 / PacingQuantum.MIN_QUANTUM_NS + 2, aheadWakes + " wakes");
+        assertTrue(aheadSendingCycles <= 2 * aheadWakes, aheadSendingCycles + " sending cycles releasing ahead");
+        assertTrue(dueSendingCycles >= SECOND / 10 / CYCLE_NS - 2, dueSendingCycles + " sending cycles");
+        assertEquals(aheadWakes, wakes, "without releasing ahead the agent never slept");
+    }
+
+    @Test
+    void releasingAheadIsOffUntilTheEndpointAsksAndWithFqReleaseAheadFalse()
+    {
+        final FqScheduler<TestFlow> configuredOff = new FqScheduler<>(
+            FqConfig.from(ControllerParameters.of(Map.of(FqConfig.RELEASE_AHEAD, "false"))),
+            new TestControllerContext(ControllerParameters.EMPTY));
+        configuredOff.releaseAheadInQuanta(true);
+        final TestFlow flow = new TestFlow(1).rate(RATE_1_GBIT).backlog(Long.MAX_VALUE);
+        final SchedulerHarness offHarness = new SchedulerHarness(configuredOff);
+        offHarness.activate(flow, 0);
+        offHarness.serve(0); // the initial quantum, unpaced
+        assertEquals(1, offHarness.serve(GAP_1_GBIT_NS * 3 / 2), "only what is due");
+
+        final TestFlow other = new TestFlow(2).rate(RATE_1_GBIT).backlog(Long.MAX_VALUE);
+        harness.activate(other, 0);
+        harness.serve(0);
+        assertEquals(1, harness.serve(GAP_1_GBIT_NS * 3 / 2), "off until the endpoint asks");
+
+        scheduler.releaseAheadInQuanta(true);
+        final long nowNs = 3 * GAP_1_GBIT_NS;
+        final int burst = harness.serve(nowNs);
+        assertEquals((nowNs + PacingQuantum.MIN_QUANTUM_NS) / GAP_1_GBIT_NS - 1, burst, 1,
+            "up to a quantum ahead once asked: " + burst);
+        assertEquals(0, harness.serve(nowNs + CYCLE_NS), "throttled until due again");
+        assertTrue(scheduler.nextReleaseTimeNs() > nowNs + PacingQuantum.MIN_QUANTUM_NS - GAP_1_GBIT_NS);
+    }
+
+    /**
+     * Play a real-clock agent whose duty cycles take {@link #CYCLE_NS}: a cycle that sent is followed at once by
+     * another; one that sent nothing sleeps until the release — on time for a pacer that releases ahead, else a
+     * quantum from now if that is closer ({@code WakeCoalescing}) — and wakes {@link #WAKE_LATENESS_NS} late (counted
+     * in {@link #wakes}). Each cycle sends at most a send batch.
+     *
+     * @return cycles that sent.
+     */
+    private long runTimedCycles(
+        final FqScheduler<TestFlow> fq, final TestFlow flow, final long durationNs, final boolean servesOnTime)
+    {
+        final SchedulerHarness fqHarness = new SchedulerHarness(fq);
+        long nowNs = 0;
+        fqHarness.activate(flow, nowNs);
+        fqHarness.serve(nowNs); // the initial quantum, unpaced
+        long sendingCycles = 0;
+        while (true)
+        {
+            nowNs += CYCLE_NS;
+            if (nowNs > durationNs)
+            {
+                return sendingCycles;
+            }
+            fqHarness.activate(flow, nowNs);
+            final int burst = fqHarness.serve(nowNs, SEND_BATCH_LIMIT);
+            if (burst > 0)
+            {
+                sendingCycles++;
+                largestBurst = Math.max(largestBurst, burst);
+                continue;
+            }
+            final long releaseNs = fq.nextReleaseTimeNs();
+            final long quantumEndNs = nowNs + (servesOnTime ? 0 : fq.nextReleaseQuantumNs());
+            nowNs = (releaseNs < quantumEndNs ? quantumEndNs : releaseNs) + WAKE_LATENESS_NS - CYCLE_NS;
+            wakes++;
+        }
     }
 
     /**

@@ -93,6 +93,7 @@ public final class Endpoint implements AutoCloseable
     private final DatagramPort port;
     private final String portDescription;
     private final AgentWakeup wakeup;
+    private final boolean pacerReleasesAhead;
 
     private Endpoint(final PacelinkContext context)
     {
@@ -128,6 +129,7 @@ public final class Endpoint implements AutoCloseable
             countersFile.countersManager() : CountersBuffers.newManager(context.countersBufferBytes());
         countersReader = countersManager;
         final PortCounters portCounters = new PortCounters(countersManager, opened.batched(), portDescription);
+        final boolean releasesAhead;
         try
         {
             final CongestionControlRegistry registry = CongestionControlRegistry.load();
@@ -140,6 +142,10 @@ public final class Endpoint implements AutoCloseable
                 countersManager,
                 acceptedConnections::offer,
                 waits);
+            // The port wait sleeps in pacing quanta (newAgentIdleStrategy): let the pacer send a quantum per wake,
+            // not what fell due while the last duty cycle ran (PacketScheduler.releaseAheadInQuanta).
+            releasesAhead = context.isDefaultIdleStrategy() && port.canWait() &&
+                WakeCoalescing.servesReleasesInQuanta() && core.scheduler().releaseAheadInQuanta(true);
             if (null == context.randomSeed())
             {
                 // Here, not in the first connects: see EndpointCore.primeConnectionPath and HandshakePathPrimer.
@@ -153,6 +159,7 @@ public final class Endpoint implements AutoCloseable
             CloseHelper.close(countersFile);
             throw ex;
         }
+        pacerReleasesAhead = releasesAhead;
         wakeup = new AgentWakeup(port);
         agent = new EndpointAgent(core, context.nanoClock(), countersFile, wakeup, port, portCounters);
 
@@ -211,7 +218,7 @@ public final class Endpoint implements AutoCloseable
                 () -> WakeCoalescing.earlier(core.nextTimerDeadlineNs(), applicationDeadlineNs.getAsLong());
             return new PortWaitIdleStrategy(
                 port, timerNs, core::nextReleaseTimeNs, context.nanoClock(), wakeup,
-                new WakeCoalescing(core::nextReleaseQuantumNs, core::takeArrivalAckDelayNs));
+                new WakeCoalescing(core::nextReleaseQuantumNs, core::takeArrivalAckDelayNs, pacerReleasesAhead));
         }
         final IdleStrategy idleStrategy = context.idleStrategySupplier().get();
         if (idleStrategy instanceof BusySpinIdleStrategy || idleStrategy instanceof NoOpIdleStrategy)

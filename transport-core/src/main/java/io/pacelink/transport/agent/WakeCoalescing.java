@@ -146,8 +146,37 @@ public final class WakeCoalescing
      */
     public WakeCoalescing(final LongSupplier releaseQuantumNs, final LongSupplier arrivalAckDelayNs)
     {
-        this(microsProperty(PACING_QUANTUM_PROPERTY, RATE_QUANTUM), releaseQuantumNs,
+        this(releaseQuantumNs, arrivalAckDelayNs, false);
+    }
+
+    /**
+     * As {@link #WakeCoalescing(LongSupplier, LongSupplier)}, for an endpoint whose pacer may release ahead of its
+     * schedule ({@code PacketScheduler.releaseAheadInQuanta}): its releases then come a quantum apart by themselves,
+     * each with a quantum of the rate, and are served on time — a release a quantum from now, planned again at every
+     * wake in between (an ACK's arrival), would come later and later, and what fell due beyond the pacer's catch-up
+     * horizon would be lost.
+     *
+     * @param releaseQuantumNs   the pacer's quantum for its next release ({@code EndpointCore.nextReleaseQuantumNs()}).
+     * @param arrivalAckDelayNs  as above; null for a cap of the default max hold.
+     * @param pacerReleasesAhead true if the pacer releases a quantum ahead: its releases are served on time.
+     * @throws IllegalArgumentException if a property is not a whole number of microseconds from 0 to 1000.
+     */
+    public WakeCoalescing(
+        final LongSupplier releaseQuantumNs, final LongSupplier arrivalAckDelayNs, final boolean pacerReleasesAhead)
+    {
+        this(pacerReleasesAhead ? OFF : microsProperty(PACING_QUANTUM_PROPERTY, RATE_QUANTUM), releaseQuantumNs,
             microsProperty(MAX_HOLD_PROPERTY, DEFAULT_MAX_HOLD_NS), arrivalAckDelayNs);
+    }
+
+    /**
+     * @return true unless {@link #PACING_QUANTUM_PROPERTY} is 0 (every release served on time): an agent that plans
+     * its sleeps here then serves releases in quanta, and its endpoint's pacer may send a quantum ahead of its
+     * schedule ({@code PacketScheduler.releaseAheadInQuanta}).
+     * @throws IllegalArgumentException if the property is not a whole number of microseconds from 0 to 1000.
+     */
+    public static boolean servesReleasesInQuanta()
+    {
+        return OFF != microsProperty(PACING_QUANTUM_PROPERTY, RATE_QUANTUM);
     }
 
     private static long microsProperty(final String name, final long defaultNs)

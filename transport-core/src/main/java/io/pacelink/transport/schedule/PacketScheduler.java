@@ -123,6 +123,28 @@ public interface PacketScheduler<F extends SchedulableFlow>
     }
 
     /**
+     * Called once, before the first release, by an endpoint whose real-clock agent sleeps in pacing quanta
+     * ({@link #nextReleaseQuantumNs()}; the default profile's port wait): a paced flow whose deadline has come may then
+     * send ahead of its schedule by up to its quantum and wait for its schedule to come due again, so each wake
+     * sends a quantum of its rate — Linux TCP's burst of about a millisecond ({@code tcp_tso_autosize} in
+     * {@code net/ipv4/tcp_output.c}), which sch_fq releases as one unit — instead of what fell due while the previous
+     * duty cycle ran: an agent whose cycles take longer than a packet's time at the rate otherwise finds a packet or
+     * two due after every cycle, and runs cycle after cycle without sleeping, each with its own system calls. The
+     * simulator never calls it (its duty cycles take no time). By default nothing changes.
+     * <p>
+     * A scheduler that releases ahead makes its releases a quantum apart itself, so the agent serves each on time
+     * instead of a quantum from now ({@code WakeCoalescing}): deferring it again at every wake that comes between
+     * (an ACK's arrival) would make the release later and later.
+     *
+     * @param enabled true to release ahead of the schedule by up to the quantum.
+     * @return true if the scheduler now releases ahead; by default false.
+     */
+    default boolean releaseAheadInQuanta(final boolean enabled)
+    {
+        return false;
+    }
+
+    /**
      * @return a short name, e.g. {@code "rr"}, {@code "fq"}, {@code "fifo"}.
      */
     String name();

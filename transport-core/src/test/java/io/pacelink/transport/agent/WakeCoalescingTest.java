@@ -59,6 +59,20 @@ class WakeCoalescingTest
     }
 
     @Test
+    void aPacerThatReleasesAQuantumAheadHasEachReleaseServedOnTime()
+    {
+        // Its releases come a quantum apart by themselves; a wake in between (an ACK's arrival) must not push the
+        // next one a quantum further.
+        final WakeCoalescing plan = new WakeCoalescing(() -> QUANTUM_NS, null, true);
+        assertEquals(1_100_000L, plan.plan(1_000_000L, NONE, 1_100_000L, 0, 0), "100 µs away: on time");
+        assertEquals(1_100_000L, plan.plan(1_050_000L, NONE, 1_100_000L, 1, 0), "after an ACK's wake, still");
+        assertEquals(1_000_000L + 5 * QUANTUM_NS, plan.plan(1_000_000L, NONE, 1_000_000L + 5 * QUANTUM_NS, 1, 0));
+
+        final WakeCoalescing deferring = new WakeCoalescing(() -> QUANTUM_NS, null, false);
+        assertEquals(1_000_000L + QUANTUM_NS, deferring.plan(1_000_000L, NONE, 1_100_000L, 0, 0), "a quantum from now");
+    }
+
+    @Test
     void timersAreNeverMoved()
     {
         final WakeCoalescing plan = new WakeCoalescing(() -> QUANTUM_NS);
