@@ -172,7 +172,10 @@ class SteadyStateAllocationTest
     /**
      * Stream buffers commit memory as they fill (docs/security.md): fill each once, the receiver's by not reading
      * while the sender sends up to the flow-control window, then the sender's again, so that no new high of either
-     * falls in the window measured.
+     * falls in the window measured. The sender offers on every turn of the receiver's fill: an INVOKER endpoint's
+     * send buffer holds at most its unsent low watermark (1 MiB by default) beyond what is in flight, so a buffer
+     * filled once before those turns would leave the receive window, the bytes in flight and the sent-packet ring
+     * short of their highs (the ring then grew from 256 to 512 slots, 54,080 bytes, inside a measured window).
      */
     private static void fillBothStreamBuffers(
         final Endpoint server, final Endpoint client, final Connection sender, final UnsafeBuffer message)
@@ -183,6 +186,7 @@ class SteadyStateAllocationTest
         }
         for (int i = 0; i < FILL_TURNS; i++)
         {
+            sender.offer(message, 0, MESSAGE_BYTES);
             client.invoke();
             server.invoke();
         }

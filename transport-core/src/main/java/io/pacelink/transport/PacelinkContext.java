@@ -86,11 +86,23 @@ public final class PacelinkContext
      * back-pressures (Linux's {@code TCP_NOTSENT_LOWAT} is off by default too). Measured on two cores (loopback bulk,
      * perf/FINDINGS.md, "log14"), a 1-MiB mark lowered an INVOKER sender's CPU per byte and raised its throughput,
      * but raised the default profile's (DEDICATED) CPU per byte and lowered its throughput: there the application's
-     * thread shares the cores with the agents, and a mark must also cover a scheduler's time slice. For an INVOKER
-     * application, 1 MiB, or one duty cycle's sends ({@link #sendBatchLimit()} datagrams of
-     * {@link #maxDatagramSizeBytes()}) if more, covers what the pacer sends before it offers again.
+     * thread shares the cores with the agents, and a mark must also cover a scheduler's time slice. An INVOKER
+     * endpoint has its own default, {@link #DEFAULT_INVOKER_UNSENT_LOW_WATERMARK_BYTES}.
      */
     public static final int DEFAULT_UNSENT_LOW_WATERMARK_BYTES = 1 << 30;
+
+    /**
+     * The unsent low watermark of an {@link ThreadingMode#INVOKER} endpoint by default, unless one duty cycle's sends
+     * ({@link #sendBatchLimit()} datagrams of {@link #maxDatagramSizeBytes()}) are more. An INVOKER application's
+     * thread runs the duty cycle itself and offers again right after it, so the mark needs to cover only what one
+     * duty cycle sends (64 datagrams: 94 KB at 1,472 bytes) and what the pacer releases while that thread waits for
+     * the endpoint's next deadline; the scheduler's time slice that a DEDICATED agent may send through while the
+     * application's thread waits for a core (the reason {@link #DEFAULT_UNSENT_LOW_WATERMARK_BYTES} is off) does not
+     * arise. What it buys on loopback (perf/FINDINGS.md, "bulk15"): the application writes each byte a few duty cycles
+     * before a packet copies it out, into segments the log reuses, instead of a whole 32-MiB buffer earlier, so both
+     * copies find their bytes in the cache.
+     */
+    public static final int DEFAULT_INVOKER_UNSENT_LOW_WATERMARK_BYTES = 1 << 20;
 
     /**
      * The smallest unsent low watermark: 16 KiB, about eleven full packets, the value commonly used with Linux's
@@ -157,7 +169,10 @@ public final class PacelinkContext
     private long lingerTimeoutNs = DEFAULT_LINGER_TIMEOUT_NS;
     private int sendBufferBytes = DEFAULT_SEND_BUFFER_BYTES;
     private int receiveBufferBytes = DEFAULT_RECEIVE_BUFFER_BYTES;
-    private int unsentLowWatermarkBytes = DEFAULT_UNSENT_LOW_WATERMARK_BYTES;
+    /**
+     * 0 until set: the default then follows the threading mode ({@link #unsentLowWatermarkBytes()}).
+     */
+    private int unsentLowWatermarkBytes;
     private int maxMessageLengthBytes = DEFAULT_MAX_MESSAGE_LENGTH_BYTES;
     private int sentPacketCapacity = DEFAULT_SENT_PACKET_CAPACITY;
     private int maxConnections = DEFAULT_MAX_CONNECTIONS;
@@ -477,8 +492,9 @@ public final class PacelinkContext
      * others. Too small a mark makes a connection application-limited: it must cover what the connection sends
      * between two of the application's offers (see {@link #DEFAULT_UNSENT_LOW_WATERMARK_BYTES}).
      *
-     * @param bytes 16 KiB..1 GiB; default {@link #DEFAULT_UNSENT_LOW_WATERMARK_BYTES} (1 GiB: off). At or above
-     *              {@link #sendBufferBytes()} it never binds.
+     * @param bytes 16 KiB..1 GiB; default {@link #DEFAULT_UNSENT_LOW_WATERMARK_BYTES} (1 GiB: off), and for an
+     *              {@link ThreadingMode#INVOKER} endpoint {@link #DEFAULT_INVOKER_UNSENT_LOW_WATERMARK_BYTES}, or one
+     *              duty cycle's sends if more. At or above {@link #sendBufferBytes()} it never binds.
      * @return this.
      */
     public PacelinkContext unsentLowWatermarkBytes(final int bytes)
@@ -488,9 +504,24 @@ public final class PacelinkContext
         return this;
     }
 
+    /**
+     * @return the mark set, or else the default for the threading mode set (so read it once the mode is chosen):
+     * off ({@link #DEFAULT_UNSENT_LOW_WATERMARK_BYTES}) for DEDICATED and SHARED, for INVOKER the larger of
+     * {@link #DEFAULT_INVOKER_UNSENT_LOW_WATERMARK_BYTES} and one duty cycle's sends.
+     */
     public int unsentLowWatermarkBytes()
     {
-        return unsentLowWatermarkBytes;
+        if (0 != unsentLowWatermarkBytes)
+        {
+            return unsentLowWatermarkBytes;
+        }
+        if (ThreadingMode.INVOKER != threadingMode)
+        {
+            return DEFAULT_UNSENT_LOW_WATERMARK_BYTES;
+        }
+        final long dutyCycleBytes = (long)sendBatchLimit * maxDatagramSizeBytes;
+        return (int)Math.min(MAX_UNSENT_LOW_WATERMARK_BYTES,
+            Math.max(DEFAULT_INVOKER_UNSENT_LOW_WATERMARK_BYTES, dutyCycleBytes));
     }
 
     /**

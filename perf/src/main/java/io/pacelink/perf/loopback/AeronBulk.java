@@ -203,6 +203,7 @@ final class AeronBulk
                 }
                 loop.turn(offered);
                 nowNs = System.nanoTime();
+                meter.onTime(nowNs);
             }
             out.println(meter.result(SYSTEM, nowNs)
                 .put("mode", mode)

@@ -53,6 +53,15 @@ public final class LoopbackSuite implements Callable<Integer>
     private static final int PING_BYTES = 32;
 
     /**
+     * The bulk case's warm-up by default: a throughput figure of the steady state, as iperf3's {@code --omit} and
+     * {@code pacelink perf -O} take one. In a 3-s run from a fresh JVM a Pacelink sender's C2 compiler thread took
+     * half a core beside its sending thread on two cores, so the count measured the JIT's warm-up as much as the
+     * transport (perf/FINDINGS.md, branches {@code bulk16} and {@code bulk17}). The same seconds are left out for
+     * every contender, the raw UDP baseline included.
+     */
+    static final double BULK_WARMUP_SECONDS = 3;
+
+    /**
      * One thing measured in a case.
      *
      * @param label         the row's name.
@@ -72,9 +81,18 @@ public final class LoopbackSuite implements Callable<Integer>
      * @param metric     the receiver's figure compared ({@code bits_per_second}, {@code messages_per_second},
      *                   {@code p50_us}).
      * @param contenders the first is the baseline of the ratios.
+     * @param warmupSeconds how long every throughput sender sends before its receiver counts, unless
+     *                      {@code --warmup} says otherwise.
      */
-    record Case(String name, String metric, List<Contender> contenders)
+    record Case(String name, String metric, List<Contender> contenders, double warmupSeconds)
     {
+        /**
+         * A case counted from the first message by default.
+         */
+        Case(final String name, final String metric, final List<Contender> contenders)
+        {
+            this(name, metric, contenders, 0);
+        }
     }
 
     static final List<Case> CASES = List.of(
@@ -89,7 +107,8 @@ public final class LoopbackSuite implements Callable<Integer>
             new Contender("Pacelink INVOKER, GSO off", "pacelink", "invoker-nogso", 1472, BULK_MESSAGE_BYTES),
             new Contender("pacelink perf (INVOKER)", "pacelink-perf", "invoker", 1472, BULK_MESSAGE_BYTES),
             new Contender("Aeron INVOKER, mtu 1472", "aeron", "invoker", 1472, BULK_MESSAGE_BYTES),
-            new Contender("Aeron SHARED, mtu 1472", "aeron", "shared", 1472, BULK_MESSAGE_BYTES))),
+            new Contender("Aeron SHARED, mtu 1472", "aeron", "shared", 1472, BULK_MESSAGE_BYTES)),
+            BULK_WARMUP_SECONDS),
         new Case("port", "bits_per_second", List.of(
             new Contender("raw UDP, 1472 B, one datagram per call", "raw-udp", "-", 1472, 1472),
             new Contender("NIO port, 1472 B, batches of 64", "port", "nio", 1472, 1472),
@@ -143,12 +162,12 @@ public final class LoopbackSuite implements Callable<Integer>
             "the compiler (perf/FINDINGS.md, branch lat9). 0 for the count alone.")
     private double pingWarmupSeconds;
 
-    @Option(names = "--warmup", defaultValue = "0", paramLabel = "SECONDS",
-        description = "Seconds every throughput sender (bulk, port, bulk64k, small; not pacelink perf) sends before " +
-            "its receiver starts counting, added to --duration (default ${DEFAULT-VALUE}: counted from the first " +
-            "message, the JIT's compiling included). For a diagnostic of the steady state; the same for every " +
-            "contender.")
-    private double warmupSeconds;
+    @Option(names = "--warmup", paramLabel = "SECONDS",
+        description = "Seconds every throughput sender (bulk, port, bulk64k, small; pacelink perf with -O) sends " +
+            "before it and its receiver start counting, added to --duration; the same for every contender of a " +
+            "case (default: bulk " + BULK_WARMUP_SECONDS + " s, the steady state, as iperf3's --omit; the others " +
+            "0, counted from the first message, the JIT's compiling included).")
+    private Double warmupOption;
 
     @Option(names = "--out", description = "Folder for the children's logs and results.jsonl (default: a new " +
         "temporary folder).")
@@ -189,14 +208,11 @@ public final class LoopbackSuite implements Callable<Integer>
 
     public Integer call() throws IOException, InterruptedException
     {
-        if (runs < 1 || durationSeconds <= 0 || pings < 1 || pingWarmupSeconds < 0 || warmupSeconds < 0)
+        if (runs < 1 || durationSeconds <= 0 || pings < 1 || pingWarmupSeconds < 0 ||
+            null != warmupOption && warmupOption < 0)
         {
             throw new CommandLine.ParameterException(new CommandLine(this),
                 "--runs, --duration and --pings must be positive, --ping-warmup and --warmup not negative");
-        }
-        if (warmupSeconds > 0)
-        {
-            jvmArgs.add("-D" + ReceiveMeter.WARMUP_MS_PROPERTY + "=" + warmupMillis());
         }
         final List<Case> cases = new ArrayList<>();
         for (final String name : caseNames)
@@ -238,6 +254,13 @@ public final class LoopbackSuite implements Callable<Integer>
         final Path resultsFile = out.resolve("results.jsonl");
         report.printf("loopback suite: cases %s, %d runs of %.1f s, load average %s, output %s%n", caseNames, runs,
             durationSeconds, ChildJvm.loadAverage(), out);
+        for (final Case c : cases)
+        {
+            if (!"p50_us".equals(c.metric()))
+            {
+                report.printf("  %s: %s%n", c.name(), warmupPhrase(warmupSeconds(c)));
+            }
+        }
         final Map<String, Map<Contender, List<Map<String, Object>>>> results = new LinkedHashMap<>();
         for (int run = 1; run <= runs; run++)
         {
@@ -287,16 +310,18 @@ public final class LoopbackSuite implements Callable<Integer>
             contender.datagramBytes() + "-run" + run;
         final Path serverLog = out.resolve(name + "-receiver.log");
         final Path clientLog = out.resolve(name + "-sender.log");
-        final Process server = start(contender, name + "-receiver", serverArgs(contender, port), serverLog);
+        final long warmupMs = warmupMillis(c);
+        final Process server = start(contender, name + "-receiver", serverArgs(contender, port), serverLog,
+            warmupMs);
         pinIfYielding(contender, server, 0);
         final Map<String, Object> result = new LinkedHashMap<>();
         result.put("case", c.name());
         result.put("contender", contender.label());
         result.put("run", run);
         result.put("load_average", ChildJvm.loadAverage());
-        if (warmupSeconds > 0)
+        if (warmupMs > 0)
         {
-            result.put("warmup_s", warmupSeconds);
+            result.put("warmup_s", warmupSeconds(c));
         }
         try
         {
@@ -306,9 +331,10 @@ public final class LoopbackSuite implements Callable<Integer>
                 result.put("error", "the receiver did not start: see " + serverLog);
                 return result;
             }
-            final Process client = start(contender, name + "-sender", clientArgs(contender, port), clientLog);
+            final Process client = start(contender, name + "-sender", clientArgs(contender, port, warmupMs),
+                clientLog, warmupMs);
             pinIfYielding(contender, client, 1);
-            final long durationNs = (long)(durationSeconds * 1e9) + TimeUnit.MILLISECONDS.toNanos(warmupMillis());
+            final long durationNs = (long)(durationSeconds * 1e9) + TimeUnit.MILLISECONDS.toNanos(warmupMs);
             if (!client.waitFor(durationNs + EXIT_GRACE_NS + (contender.kind().startsWith("ping") ?
                 TimeUnit.MINUTES.toNanos(5) : 0), TimeUnit.NANOSECONDS))
             {
@@ -419,10 +445,15 @@ public final class LoopbackSuite implements Callable<Integer>
         }
     }
 
-    private Process start(final Contender contender, final String name, final List<String> args, final Path log)
+    private Process start(
+        final Contender contender, final String name, final List<String> args, final Path log, final long warmupMs)
         throws IOException
     {
         final List<String> options = new ArrayList<>(jvmArgs);
+        if (warmupMs > 0)
+        {
+            options.add("-D" + ReceiveMeter.WARMUP_MS_PROPERTY + "=" + warmupMs);
+        }
         if (null != jfrDirectory)
         {
             options.add("-XX:StartFlightRecording=filename=" + jfrDirectory.resolve(name + ".jfr") +
@@ -453,12 +484,12 @@ public final class LoopbackSuite implements Callable<Integer>
         };
     }
 
-    private List<String> clientArgs(final Contender contender, final int port)
+    private List<String> clientArgs(final Contender contender, final int port, final long warmupMs)
     {
         final String portText = Integer.toString(port);
         final String durationMs = Long.toString((long)(durationSeconds * 1000));
         // The senders whose receivers count with a ReceiveMeter send through its warm-up too.
-        final String meteredDurationMs = Long.toString((long)(durationSeconds * 1000) + warmupMillis());
+        final String meteredDurationMs = Long.toString((long)(durationSeconds * 1000) + warmupMs);
         // Plaintext, as the raw UDP and Aeron contenders are: the suite compares transports, not ciphers.
         final List<String> ping = spinning(contender, List.of(PacelinkCommand.class.getName(), "ping",
             "127.0.0.1:" + portText, "-c", Integer.toString(pings), "-i", "0", "-s", Integer.toString(PING_BYTES),
@@ -469,8 +500,9 @@ public final class LoopbackSuite implements Callable<Integer>
             case "aeron" -> List.of(AeronBulk.class.getName(), "send", portText, contender.mode(),
                 Integer.toString(contender.datagramBytes()), Integer.toString(contender.messageBytes()),
                 meteredDurationMs);
+            // Its own meter leaves the warm-up out: -O, as iperf3's --omit (docs/tools.md).
             case "pacelink-perf" -> List.of(PacelinkCommand.class.getName(), "perf", "-c", "127.0.0.1", "-p",
-                portText, "-t", durationMs + "ms", "-i", "0", "-J", "--insecure");
+                portText, "-t", durationMs + "ms", "-O", warmupMs + "ms", "-i", "0", "-J", "--insecure");
             case "ping-raw" ->
             {
                 final List<String> raw = new ArrayList<>(ping);
@@ -486,9 +518,34 @@ public final class LoopbackSuite implements Callable<Integer>
         };
     }
 
-    private long warmupMillis()
+    /**
+     * @param c a case.
+     * @return its warm-up: {@code --warmup} if given, else the case's own.
+     */
+    double warmupSeconds(final Case c)
     {
-        return (long)(warmupSeconds * 1000);
+        if ("p50_us".equals(c.metric()))
+        {
+            return 0;   // a ping counts after --ping-warmup
+        }
+        return null != warmupOption ? warmupOption : c.warmupSeconds();
+    }
+
+    private long warmupMillis(final Case c)
+    {
+        return (long)(warmupSeconds(c) * 1000);
+    }
+
+    /**
+     * @param warmupSeconds a case's warm-up.
+     * @return what it means for the case's figures, for the report.
+     */
+    static String warmupPhrase(final double warmupSeconds)
+    {
+        return warmupSeconds > 0 ?
+            String.format(Locale.ROOT, "the steady state: every sender sends %.1f s first, left out of the goodput " +
+                "and of both ends' CPU (--warmup)", warmupSeconds) :
+            "counted from the first message, the JIT's warm-up included (--warmup 0)";
     }
 
     /**
@@ -597,6 +654,17 @@ public final class LoopbackSuite implements Callable<Integer>
         final List<Map<String, Object>> baseRuns = results.getOrDefault(baseline, List.of());
         final boolean ping = "p50_us".equals(c.metric());
         report.printf("### %s%n%n", c.name());
+        if (!ping)
+        {
+            // From the runs themselves, so that --report on an older run's results says how that run counted.
+            final List<Double> warmups = results.values().stream().flatMap(List::stream)
+                .map((r) -> number(r, "warmup_s")).map((w) -> w.isNaN() ? 0.0 : w).distinct().sorted().toList();
+            for (final double warmup : warmups)
+            {
+                report.printf("%s%s.%n%n", warmups.size() > 1 ? "Some runs: " : "",
+                    warmupPhrase(warmup).substring(0, 1).toUpperCase(Locale.ROOT) + warmupPhrase(warmup).substring(1));
+            }
+        }
         if (ping)
         {
             report.println("| contender | runs | p50 µs | p99 µs | p50 − baseline p50 (µs) | p99 / baseline p99 |");

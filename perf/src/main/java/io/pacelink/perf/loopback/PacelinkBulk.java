@@ -249,6 +249,7 @@ final class PacelinkBulk
                 }
                 loop.turn(offered);
                 nowNs = System.nanoTime();
+                meter.onTime(nowNs);
             }
             final ResultLine result = meter.result(SYSTEM, nowNs);
             connection.close();

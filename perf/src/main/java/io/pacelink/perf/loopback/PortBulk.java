@@ -107,6 +107,7 @@ final class PortBulk
                     meter.onSent(datagramBytes);
                 }
                 nowNs = System.nanoTime();
+                meter.onTime(nowNs);
             }
             out.println(meter.result(SYSTEM + "-" + mode, nowNs).put("send_calls", port.stats().sendCalls())
                 .put("gso_sends", port.stats().gsoSends()).put("send_buffer_full", port.stats().sendBufferFull())

@@ -93,6 +93,7 @@ final class RawUdpBulk
                     meter.onSent(datagramBytes);
                 }
                 nowNs = System.nanoTime();
+                meter.onTime(nowNs);
             }
             out.println(meter.result(SYSTEM, nowNs).format());
         }

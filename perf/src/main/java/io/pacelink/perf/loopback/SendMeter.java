@@ -1,9 +1,14 @@
 package io.pacelink.perf.loopback;
 
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 /**
- * What a sending process offered, over how long, and the CPU it spent doing so.
+ * What a sending process offered, over how long, and the CPU it spent doing so. With a warm-up
+ * ({@link ReceiveMeter#WARMUP_MS_PROPERTY}) the counted window starts that long after sending started, as the
+ * receiver's does, so the sender's CPU beside a steady-state goodput is the steady state's too; the whole run's CPU is
+ * reported beside it ({@code whole_cpu_percent}), never hidden, as {@code pacelink perf -O} and iperf3's
+ * {@code --omit} report theirs.
  */
 final class SendMeter
 {
@@ -13,22 +18,40 @@ final class SendMeter
 
     private final long startNs;
     private final long startCpuNs;
-    private final long[] startProcessUserSystemNs;
-    private final long[] startThreadUserSystemNs;
-    private final Map<Long, String> startThreadCpuNs;
+    private final long countFromNs;
+    private boolean counting;
+    private long countStartNs;
+    private long countStartCpuNs;
+    private long[] countStartProcessUserSystemNs;
+    private long[] countStartThreadUserSystemNs;
+    private Map<Long, String> countStartThreadCpuNs;
+    private long countStartBytes;
+    private long countStartMessages;
     private long bytes;
     private long messages;
 
     /**
-     * Sending starts now.
+     * Sending starts now, counted after the warm-up {@link ReceiveMeter#WARMUP_MS_PROPERTY} gives this process.
      */
     SendMeter()
     {
-        this.startProcessUserSystemNs = ResultLine.userSystemCpuNs(PROCESS_STAT);
-        this.startThreadUserSystemNs = ResultLine.userSystemCpuNs(THREAD_STAT);
-        this.startThreadCpuNs = ResultLine.threadCpuNs();
+        this(TimeUnit.MILLISECONDS.toNanos(Long.getLong(ReceiveMeter.WARMUP_MS_PROPERTY, 0)));
+    }
+
+    /**
+     * Sending starts now.
+     *
+     * @param warmupNs how long after now the counted window starts.
+     */
+    SendMeter(final long warmupNs)
+    {
         this.startCpuNs = ResultLine.processCpuNs();
         this.startNs = System.nanoTime();
+        this.countFromNs = startNs + warmupNs;
+        if (0 == warmupNs)
+        {
+            startCounting(startNs);
+        }
     }
 
     /**
@@ -49,32 +72,81 @@ final class SendMeter
     }
 
     /**
+     * The sending loop's clock, once a turn: the counted window starts at the first reading past the warm-up.
+     *
+     * @param nowNs now.
+     */
+    void onTime(final long nowNs)
+    {
+        if (!counting && nowNs - countFromNs >= 0)
+        {
+            startCounting(nowNs);
+        }
+    }
+
+    /**
+     * @return true once the counted window has started.
+     */
+    boolean counting()
+    {
+        return counting;
+    }
+
+    /**
      * @param system what sent.
      * @param endNs  when sending stopped.
-     * @return the sender's result: bytes and messages accepted, the sending time and the CPU spent in it.
+     * @return the sender's result: bytes and messages accepted, the sending time and the CPU spent in it, counted from
+     * the warm-up's end (nothing counted if sending stopped inside it), and the whole run's time and CPU.
      */
     ResultLine result(final String system, final long endNs)
     {
-        final long elapsedNs = Math.max(1, endNs - startNs);
-        final long cpuNs = ResultLine.processCpuNs() - startCpuNs;
+        onTime(endNs);
+        if (!counting)
+        {
+            startCounting(endNs);
+        }
+        final long elapsedNs = Math.max(1, endNs - countStartNs);
+        final long wholeElapsedNs = Math.max(1, endNs - startNs);
+        final long endCpuNs = ResultLine.processCpuNs();
+        final long cpuNs = endCpuNs - countStartCpuNs;
+        final long countedMessages = messages - countStartMessages;
         final long[] processUserSystemNs = ResultLine.userSystemCpuNs(PROCESS_STAT);
         final long[] threadUserSystemNs = ResultLine.userSystemCpuNs(THREAD_STAT);
         final Map<Long, String> threadCpuNs = ResultLine.threadCpuNs();
         return new ResultLine()
             .put("role", "sender")
             .put("system", system)
-            .put("bytes", bytes)
-            .put("messages", messages)
+            .put("bytes", bytes - countStartBytes)
+            .put("messages", countedMessages)
             .put("elapsed_ns", elapsedNs)
             .put("cpu_percent", 100.0 * cpuNs / elapsedNs)
-            .put("cpu_ns_per_message", messages > 0 ? (double)cpuNs / messages : 0.0)
+            .put("cpu_ns_per_message", countedMessages > 0 ? (double)cpuNs / countedMessages : 0.0)
             // The kernel's tick-based split (10-ms ticks): the process's system time, and the sending thread's
             // (the one that called this meter: the application's, which runs the duty cycle in INVOKER mode).
-            .put("system_cpu_percent", percent(processUserSystemNs[1] - startProcessUserSystemNs[1], elapsedNs))
-            .put("thread_user_cpu_percent", percent(threadUserSystemNs[0] - startThreadUserSystemNs[0], elapsedNs))
-            .put("thread_system_cpu_percent", percent(threadUserSystemNs[1] - startThreadUserSystemNs[1], elapsedNs))
+            .put("system_cpu_percent",
+                percent(processUserSystemNs[1] - countStartProcessUserSystemNs[1], elapsedNs))
+            .put("thread_user_cpu_percent",
+                percent(threadUserSystemNs[0] - countStartThreadUserSystemNs[0], elapsedNs))
+            .put("thread_system_cpu_percent",
+                percent(threadUserSystemNs[1] - countStartThreadUserSystemNs[1], elapsedNs))
             .put("busiest_threads",
-                ResultLine.busiestThreads(startThreadCpuNs, threadCpuNs, elapsedNs, BUSIEST_THREADS));
+                ResultLine.busiestThreads(countStartThreadCpuNs, threadCpuNs, elapsedNs, BUSIEST_THREADS))
+            // The whole run, warm-up included (the same as the counted window without one).
+            .put("whole_bytes", bytes)
+            .put("whole_elapsed_ns", wholeElapsedNs)
+            .put("whole_cpu_percent", 100.0 * (endCpuNs - startCpuNs) / wholeElapsedNs);
+    }
+
+    private void startCounting(final long nowNs)
+    {
+        counting = true;
+        countStartProcessUserSystemNs = ResultLine.userSystemCpuNs(PROCESS_STAT);
+        countStartThreadUserSystemNs = ResultLine.userSystemCpuNs(THREAD_STAT);
+        countStartThreadCpuNs = ResultLine.threadCpuNs();
+        countStartCpuNs = ResultLine.processCpuNs();
+        countStartNs = nowNs;
+        countStartBytes = bytes;
+        countStartMessages = messages;
     }
 
     private static double percent(final long ns, final long elapsedNs)

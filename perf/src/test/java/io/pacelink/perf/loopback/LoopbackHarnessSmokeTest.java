@@ -81,7 +81,64 @@ class LoopbackHarnessSmokeTest
         final String report = text.toString(StandardCharsets.UTF_8);
         assertEquals(0, status, report);
         assertTrue(report.contains("| Aeron INVOKER, 32 B | 1 |"), report);
+        assertTrue(report.contains("Counted from the first message"), "small has no warm-up by default: " + report);
         assertTrue(!report.contains("FAILED"), report);
+    }
+
+    @Test
+    void theBulkCaseCountsTheSteadyStateByDefaultAndWarmupOverridesEveryThroughputCase()
+    {
+        final LoopbackSuite defaults = new LoopbackSuite(System.out);
+        new CommandLine(defaults).parseArgs();
+        final LoopbackSuite given = new LoopbackSuite(System.out);
+        new CommandLine(given).parseArgs("--warmup", "1.5");
+        for (final LoopbackSuite.Case c : LoopbackSuite.CASES)
+        {
+            final boolean ping = "p50_us".equals(c.metric());
+            assertEquals("bulk".equals(c.name()) ? LoopbackSuite.BULK_WARMUP_SECONDS : 0.0,
+                defaults.warmupSeconds(c), c.name());
+            assertEquals(ping ? 0.0 : 1.5, given.warmupSeconds(c), c.name() + ": a ping counts after --ping-warmup");
+        }
+        assertTrue(LoopbackSuite.BULK_WARMUP_SECONDS > 0);
+        assertTrue(LoopbackSuite.warmupPhrase(3).contains("3.0 s first"), LoopbackSuite.warmupPhrase(3));
+    }
+
+    @Test
+    void aSenderWithAWarmUpCountsFromItsEndAndReportsTheWholeRunBeside()
+    {
+        final long warmupNs = TimeUnit.MILLISECONDS.toNanos(50);
+        final SendMeter warm = new SendMeter(warmupNs);
+        final long startNs = warm.startNs();
+        warm.onSent(100);
+        warm.onSent(100);
+        warm.onSent(100);
+        warm.onTime(startNs + warmupNs - 1);
+        assertFalse(warm.counting());
+        warm.onTime(startNs + warmupNs);
+        assertTrue(warm.counting());
+        warm.onSent(100);
+        warm.onSent(100);
+        final Map<String, Object> result = ResultLine.parse(warm.result("x", startNs + 3 * warmupNs).format());
+        assertNotNull(result);
+        assertEquals(200L, ((Number)result.get("bytes")).longValue(), "the two offered after the warm-up");
+        assertEquals(2L, ((Number)result.get("messages")).longValue());
+        assertEquals(2 * warmupNs, ((Number)result.get("elapsed_ns")).longValue());
+        assertEquals(500L, ((Number)result.get("whole_bytes")).longValue());
+        assertEquals(3 * warmupNs, ((Number)result.get("whole_elapsed_ns")).longValue());
+        assertTrue(result.containsKey("whole_cpu_percent") && result.containsKey("busiest_threads"), result.toString());
+
+        final SendMeter cold = new SendMeter(0);
+        assertTrue(cold.counting(), "no warm-up: counted from the start");
+        cold.onSent(100);
+        assertEquals(100L, ((Number)ResultLine.parse(cold.result("x", cold.startNs() + 10).format()).get("bytes"))
+            .longValue());
+
+        final SendMeter stoppedEarly = new SendMeter(warmupNs);
+        stoppedEarly.onSent(100);
+        final Map<String, Object> early =
+            ResultLine.parse(stoppedEarly.result("x", stoppedEarly.startNs() + warmupNs / 2).format());
+        assertEquals(0L, ((Number)early.get("bytes")).longValue(), "stopped inside the warm-up: nothing counted");
+        assertEquals(100L, ((Number)early.get("whole_bytes")).longValue());
     }
 
     @Test
