@@ -69,7 +69,7 @@ final class FrameReceiver implements PacketOutcomeListener
     private boolean isProgress;
     private boolean hasPathResponse;
     private long pathResponseData;
-    private boolean isAnswerAwaited;
+    private boolean isRequest;
     private int parkedAck = NO_PARKED_ACK;
     private long parkedAckDelayNs;
     private long parkedArrivalNs;
@@ -136,7 +136,7 @@ final class FrameReceiver implements PacketOutcomeListener
         isImmediateAckAsked = false;
         isProgress = false;
         hasPathResponse = false;
-        isAnswerAwaited = decoder.isAckEliciting();
+        isRequest = decoder.carriesData();
         final long sendLimitBefore = sendLog.sendLimit();
         final long peerConsumedBefore = receipts.peerConsumedPosition();
         for (int frameType = decoder.firstFrame(buffer, offset, length);
@@ -266,20 +266,23 @@ final class FrameReceiver implements PacketOutcomeListener
 
     /**
      * An ACK frame: checked at once (an acknowledgement of a packet never sent, or malformed ranges, close the
-     * connection now), and applied to loss recovery now — or, in a packet the peer expects an answer to, on a
-     * connection whose next packet does not wait for the window it frees, parked until the connection's answer has
-     * been sent ({@link #applyParkedAck}). A request's answer then leaves without the recovery work of the ACK it
-     * carried (loss recovery, the controller, the ACK frequency, the counters: the largest Java item between a
-     * ping's arrival and its answer, perf/FINDINGS.md, branches lat14 and lat17), and that work runs with the times
-     * this frame arrived and was read, so its RTT and rate samples are those it would have given at once. A parked
-     * frame is applied before any later one, and before this connection's timers fire.
+     * connection now) and applied to loss recovery now — or parked until this connection's answer has been sent
+     * ({@link #applyParkedAck}), when three things hold: the packet carries application data (a request its
+     * application may answer at once: a ping, an RPC), this side has stream data in flight (the frame may acknowledge
+     * the last answer), and one more datagram fits in the window (the next packet does not wait for what the frame
+     * frees). A bulk sender's ACKs (ACK-only packets) and a bulk receiver's (it sends no stream data) are applied as
+     * they arrive. The answer then leaves without the recovery work of the frame its request carried — loss recovery,
+     * the controller, the ACK frequency, the counters: the largest Java item between a ping's arrival and its answer
+     * (perf/FINDINGS.md, branches lat14 and lat17) — and that work runs with the times the frame arrived and was read,
+     * so its RTT sample is the one it would have given at once. A parked frame is applied before any later one, and
+     * before this connection's timers fire.
      */
     private void onAck(final AckFrameFlyweight ack, final long arrivalNs, final long nowNs)
     {
         applyParkedAck();
         ackRanges.wrap(ack);
         final long ackDelayNs = ack.ackDelayUs() * 1_000L;
-        if (isAnswerAwaited && lossRecovery.hasWindowRoom())
+        if (isRequest && sendLog.ackedHead() < sendLog.nextSendPosition() && lossRecovery.hasWindowRoom())
         {
             final int validation = lossRecovery.validateAck(ackRanges);
             if (validation < 0)
