@@ -58,7 +58,9 @@ import java.util.function.LongSupplier;
  * then each release the scheduler answers ({@link PacketScheduler#next}), the packet written by the connection's
  * {@link PacketAssembler} straight into the {@link Outbox}'s batch, sealed by its {@link PacketGuard}, recorded by
  * the connection through one reused {@link SentPacketDescriptor} and charged to the scheduler — and hands the batch
- * to the port.
+ * to the port. An ACK frame that a request carried (a packet with application data) may be parked by its connection
+ * until the answer has been sent ({@code FrameReceiver#onAck}): it is applied after the send phase that carries what
+ * the application offered next, or at the start of the next cycle, which then comes at once.
  * <p>
  * Single-threaded: every method is called by the agent thread (or the simulator), never by an application thread.
  * The public {@code Endpoint} is the thread boundary: it enqueues an application's connect for its agent and hands
