@@ -541,6 +541,58 @@ final class ConnectionCore implements SchedulableFlow, DeadlineHeap.Entry
         }
     }
 
+    // ---------------------------------------------------------------- a parked ACK frame (FrameReceiver#onAck)
+
+    /**
+     * Before a service fires this connection's timers: an ACK frame parked by this duty cycle, or by an earlier one
+     * when the service is not the one that sends the application's answer, is applied now — as it is whenever a
+     * timer of this connection is due or it is closing, so no timer fires on what the frame already answered.
+     *
+     * @param isAnswerService true in the service that sends what the application offered between two duty cycles.
+     * @return true if a frame was applied.
+     */
+    boolean applyParkedAckBeforeTimers(final boolean isAnswerService, final long nowNs)
+    {
+        final int parked = frames.parkedAck();
+        if (FrameReceiver.NO_PARKED_ACK == parked)
+        {
+            return false;
+        }
+        if (FrameReceiver.ACK_PARKED == parked && !isAnswerService || lossRecovery.timerDeadlineNs() <= nowNs ||
+            lifecycle.isClosing())
+        {
+            frames.applyParkedAck();
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * Apply the ACK frame an earlier duty cycle parked, if any: the application's answer has been sent, or the cycle
+     * after the one that parked it has begun.
+     *
+     * @return true if a frame was applied.
+     */
+    boolean applyEarlierParkedAck()
+    {
+        if (FrameReceiver.ACK_PARKED == frames.parkedAck())
+        {
+            frames.applyParkedAck();
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * The duty cycle ends ({@link FrameReceiver#ageParkedAck}).
+     *
+     * @return true if this cycle parked an ACK frame that now waits for the next.
+     */
+    boolean ageParkedAck()
+    {
+        return FrameReceiver.ACK_PARKED_THIS_CYCLE == frames.parkedAck() && frames.ageParkedAck();
+    }
+
     // ---------------------------------------------------------------- migration (RFC 9000 section 9)
 
     /**
@@ -723,6 +775,7 @@ final class ConnectionCore implements SchedulableFlow, DeadlineHeap.Entry
      */
     void releaseMemory()
     {
+        frames.dropParkedAck();
         lossRecovery.releaseMemory();
     }
 

@@ -40,6 +40,7 @@ import org.agrona.concurrent.status.CountersManager;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.util.ArrayList;
 import java.util.function.LongSupplier;
 
 /**
@@ -57,7 +58,9 @@ import java.util.function.LongSupplier;
  * then each release the scheduler answers ({@link PacketScheduler#next}), the packet written by the connection's
  * {@link PacketAssembler} straight into the {@link Outbox}'s batch, sealed by its {@link PacketGuard}, recorded by
  * the connection through one reused {@link SentPacketDescriptor} and charged to the scheduler — and hands the batch
- * to the port.
+ * to the port. An ACK frame that a request carried (a packet with application data) may be parked by its connection
+ * until the answer has been sent ({@code FrameReceiver#onAck}): it is applied after the send phase that carries what
+ * the application offered next, or at the start of the next cycle, which then comes at once.
  * <p>
  * Single-threaded: every method is called by the agent thread (or the simulator), never by an application thread.
  * The public {@code Endpoint} is the thread boundary: it enqueues an application's connect for its agent and hands
@@ -98,6 +101,9 @@ public final class EndpointCore implements DatagramHandler
     private final PacketWriter writer = new PacketWriter();
     private final Crc32cGuard crcGuard = new Crc32cGuard();
     private final SentPacketDescriptor sentPacket = new SentPacketDescriptor();
+    private final ArrayList<ConnectionCore> parkedAckConnections = new ArrayList<>();
+    private long parkedAckDueNs = Long.MAX_VALUE;
+    private boolean isServingOffered;
     private boolean isClosed;
 
     /**
@@ -374,6 +380,7 @@ public final class EndpointCore implements DatagramHandler
     {
         acceptor.startDutyCycle();
         int work = sendOffered(nowNs);
+        work += applyParkedAcks();
         receive();
         work += onReceived(nowNs, null, nowNs);
         work += serviceConnections(nowNs);
@@ -423,6 +430,7 @@ public final class EndpointCore implements DatagramHandler
     {
         acceptor.startDutyCycle();
         int work = sendOffered(startNs);
+        work += applyParkedAcks();
         receive();
         final long nowNs = clock.nanoTime();
         final int served = onReceived(nowNs, clock, startNs) + serviceConnections(nowNs);
@@ -438,7 +446,8 @@ public final class EndpointCore implements DatagramHandler
      */
     private void endDutyCycle(final long nowNs, final long durationNs)
     {
-        finishServed(nowNs);
+        finishServed(nowNs, false);
+        parkedAckDueNs = parkedAckConnections.isEmpty() ? Long.MAX_VALUE : nowNs;
         final MemoryBudget memoryBudget = factory.memoryBudget();
         securityCounters.memoryCommittedBytes().setRelease(memoryBudget.committedBytes());
         securityCounters.memoryRefusals().setRelease(memoryBudget.refusals());
@@ -446,10 +455,13 @@ public final class EndpointCore implements DatagramHandler
     }
 
     /**
-     * For each connection served since the connections were last taken: count what limits it, move its timer to its
-     * next deadline, and mark it for the next service if it needs one whatever arrives.
+     * For each connection served since the connections were last taken: apply the ACK frame an earlier cycle parked
+     * once the application's answer has been sent, or remember one this cycle parked for the next; count what limits
+     * it, move its timer to its next deadline, and mark it for the next service if it needs one whatever arrives.
+     *
+     * @param isAnswerService true after the send phase of {@link #sendOffered}, false at the end of a duty cycle.
      */
-    private void finishServed(final long nowNs)
+    private void finishServed(final long nowNs, final boolean isAnswerService)
     {
         for (int i = 0, count = connections.servedCount(); i < count; i++)
         {
@@ -460,6 +472,14 @@ public final class EndpointCore implements DatagramHandler
             }
             try
             {
+                if (isAnswerService)
+                {
+                    connection.applyEarlierParkedAck();
+                }
+                else if (connection.ageParkedAck())
+                {
+                    parkedAckConnections.add(connection);
+                }
                 connection.countSendLimits(nowNs);
                 deadlines.schedule(connection, connection.nextDeadlineNs());
                 if (connection.isServiceNeeded(nowNs))
@@ -499,10 +519,62 @@ public final class EndpointCore implements DatagramHandler
         {
             return 0;
         }
-        int work = serveMarked(connections.takeMarkedFrom(leftByLastCycle), nowNs);
+        isServingOffered = true;
+        int work;
+        try
+        {
+            work = serveMarked(connections.takeMarkedFrom(leftByLastCycle), nowNs);
+        }
+        finally
+        {
+            isServingOffered = false;
+        }
         work += send(nowNs);
-        finishServed(nowNs);
+        finishServed(nowNs, true);
         return work;
+    }
+
+    /**
+     * Right after the answers offered between two duty cycles were sent, and before the port is read: apply the ACK
+     * frames the last cycle parked ({@code FrameReceiver#onAck}) that no answer's send applied, so none waits for a
+     * timer or the next arrival, and serve their connections in this cycle, which then act on them (a loss they
+     * declared, the window they opened).
+     *
+     * @return the frames applied.
+     */
+    private int applyParkedAcks()
+    {
+        final ArrayList<ConnectionCore> parked = parkedAckConnections;
+        final int size = parked.size();
+        if (0 == size)
+        {
+            return 0;
+        }
+        int applied = 0;
+        for (int i = 0; i < size; i++)
+        {
+            final ConnectionCore connection = parked.get(i);
+            if (connection.tableIndex() < 0)
+            {
+                continue;
+            }
+            try
+            {
+                if (connection.applyEarlierParkedAck())
+                {
+                    connections.mark(connection);
+                    applied++;
+                }
+            }
+            catch (final RuntimeException ex)
+            {
+                failures.onFailure(connection, ex);
+                applied++;
+            }
+        }
+        parked.clear();
+        parkedAckDueNs = Long.MAX_VALUE;
+        return applied;
     }
 
     /**
@@ -638,6 +710,7 @@ public final class EndpointCore implements DatagramHandler
             failures.onFailure(connection, deferredFailure);
             return 1;
         }
+        connection.applyParkedAckBeforeTimers(isServingOffered, nowNs);
         int work = connection.onDutyCycle(nowNs);
         if (connection.isClosed())
         {
@@ -659,7 +732,7 @@ public final class EndpointCore implements DatagramHandler
      */
     public long nextDeadlineNs()
     {
-        return Math.min(scheduler.nextReleaseTimeNs(), deadlines.earliestDeadlineNs());
+        return Math.min(scheduler.nextReleaseTimeNs(), nextTimerDeadlineNs());
     }
 
     /**
@@ -669,7 +742,8 @@ public final class EndpointCore implements DatagramHandler
      */
     public long nextTimerDeadlineNs()
     {
-        return deadlines.earliestDeadlineNs();
+        // An ACK frame this cycle parked is applied in the next cycle, which must come at once: never at a timer.
+        return Math.min(deadlines.earliestDeadlineNs(), parkedAckDueNs);
     }
 
     /**
@@ -867,6 +941,7 @@ public final class EndpointCore implements DatagramHandler
             ConnectionFactory.retire(connection.handle());
         }
         outbox.flush();
+        parkedAckConnections.clear();
         connections.clear();
         endpointCounters.close();
         securityCounters.close();

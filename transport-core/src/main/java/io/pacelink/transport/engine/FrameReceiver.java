@@ -32,6 +32,21 @@ import java.net.InetSocketAddress;
  */
 final class FrameReceiver implements PacketOutcomeListener
 {
+    /**
+     * No ACK frame waits to be applied.
+     */
+    static final int NO_PARKED_ACK = 0;
+
+    /**
+     * An ACK frame was parked by the duty cycle that is running: it waits for the answer's send.
+     */
+    static final int ACK_PARKED_THIS_CYCLE = 1;
+
+    /**
+     * An ACK frame was parked by an earlier duty cycle: it is applied at this connection's next service.
+     */
+    static final int ACK_PARKED = 2;
+
     private final SendLog sendLog;
     private final ReceiveLog receiveLog;
     private final ReceivedPacketTracker ackTracker;
@@ -54,6 +69,11 @@ final class FrameReceiver implements PacketOutcomeListener
     private boolean isProgress;
     private boolean hasPathResponse;
     private long pathResponseData;
+    private boolean isRequest;
+    private int parkedAck = NO_PARKED_ACK;
+    private long parkedAckDelayNs;
+    private long parkedArrivalNs;
+    private long parkedNowNs;
 
     FrameReceiver(
         final ConnectionHandle handle,
@@ -116,6 +136,7 @@ final class FrameReceiver implements PacketOutcomeListener
         isImmediateAckAsked = false;
         isProgress = false;
         hasPathResponse = false;
+        isRequest = decoder.carriesData();
         final long sendLimitBefore = sendLog.sendLimit();
         final long peerConsumedBefore = receipts.peerConsumedPosition();
         for (int frameType = decoder.firstFrame(buffer, offset, length);
@@ -243,20 +264,92 @@ final class FrameReceiver implements PacketOutcomeListener
         }
     }
 
+    /**
+     * An ACK frame: checked at once (an acknowledgement of a packet never sent, or malformed ranges, close the
+     * connection now) and applied to loss recovery now — or parked until this connection's answer has been sent
+     * ({@link #applyParkedAck}), when three things hold: the packet carries application data (a request its
+     * application may answer at once: a ping, an RPC), this side has stream data in flight (the frame may acknowledge
+     * the last answer), and one more datagram fits in the window (the next packet does not wait for what the frame
+     * frees). A bulk sender's ACKs (ACK-only packets) and a bulk receiver's (it sends no stream data) are applied as
+     * they arrive. The answer then leaves without the recovery work of the frame its request carried — loss recovery,
+     * the controller, the ACK frequency, the counters: the largest Java item between a ping's arrival and its answer
+     * (perf/FINDINGS.md, branches lat14 and lat17) — and that work runs with the times the frame arrived and was read,
+     * so its RTT sample is the one it would have given at once. A parked frame is applied before any later one, and
+     * before this connection's timers fire.
+     */
     private void onAck(final AckFrameFlyweight ack, final long arrivalNs, final long nowNs)
     {
-        final long rejectedRttSamples = lossRecovery.rejectedRttSamples();
-        final long result =
-            lossRecovery.onAckReceived(ackRanges.wrap(ack), ack.ackDelayUs() * 1_000L, arrivalNs, nowNs, this);
-        if (LossRecovery.ERROR_ACK_OF_UNSENT_PACKET == result)
+        applyParkedAck();
+        ackRanges.wrap(ack);
+        final long ackDelayNs = ack.ackDelayUs() * 1_000L;
+        if (isRequest && sendLog.ackedHead() < sendLog.nextSendPosition() && lossRecovery.hasWindowRoom())
         {
-            // An ACK for a packet we never sent: an optimistic-ACK attack or a broken peer (RFC 9000 section 21.4).
-            protocolViolation(securityCounters.acksOfSkippedPackets(), CloseReasonTexts.ACK_OF_UNSENT_PACKET);
+            final int validation = lossRecovery.validateAck(ackRanges);
+            if (validation < 0)
+            {
+                onAckRefused(validation);
+                return;
+            }
+            // A new acknowledgement is progress now (ProgressWatch), as it would be once applied.
+            isProgress |= ackRanges.largestAcked() > lossRecovery.largestAckedPacketNumber();
+            parkedAck = ACK_PARKED_THIS_CYCLE;
+            parkedAckDelayNs = ackDelayNs;
+            parkedArrivalNs = arrivalNs;
+            parkedNowNs = nowNs;
             return;
         }
+        applyAck(ackDelayNs, arrivalNs, nowNs);
+    }
+
+    /**
+     * @return {@link #NO_PARKED_ACK}, {@link #ACK_PARKED_THIS_CYCLE} or {@link #ACK_PARKED}.
+     */
+    int parkedAck()
+    {
+        return parkedAck;
+    }
+
+    /**
+     * The duty cycle that parked an ACK frame ends: the frame is now an earlier cycle's.
+     *
+     * @return true if an ACK frame is parked.
+     */
+    boolean ageParkedAck()
+    {
+        if (ACK_PARKED_THIS_CYCLE == parkedAck)
+        {
+            parkedAck = ACK_PARKED;
+        }
+        return NO_PARKED_ACK != parkedAck;
+    }
+
+    /**
+     * Apply the parked ACK frame, if any, with the times it arrived and was read.
+     */
+    void applyParkedAck()
+    {
+        if (NO_PARKED_ACK != parkedAck)
+        {
+            parkedAck = NO_PARKED_ACK;
+            applyAck(parkedAckDelayNs, parkedArrivalNs, parkedNowNs);
+        }
+    }
+
+    /**
+     * Drop a parked ACK frame: the connection is gone, nothing will use it.
+     */
+    void dropParkedAck()
+    {
+        parkedAck = NO_PARKED_ACK;
+    }
+
+    private void applyAck(final long ackDelayNs, final long arrivalNs, final long nowNs)
+    {
+        final long rejectedRttSamples = lossRecovery.rejectedRttSamples();
+        final long result = lossRecovery.onAckReceived(ackRanges, ackDelayNs, arrivalNs, nowNs, this);
         if (result < 0)
         {
-            protocolViolation(null, CloseReasonTexts.MALFORMED_ACK);
+            onAckRefused(result);
             return;
         }
         if (lossRecovery.rejectedRttSamples() != rejectedRttSamples)
@@ -266,6 +359,17 @@ final class FrameReceiver implements PacketOutcomeListener
         final RttEstimator rtt = lossRecovery.rttEstimator();
         ackFrequency.refresh(rtt.hasSample() ? rtt.minRttNs() : 0, lossRecovery.controller().isInStartup());
         publisher.publishRecovery();
+    }
+
+    private void onAckRefused(final long result)
+    {
+        if (LossRecovery.ERROR_ACK_OF_UNSENT_PACKET == result)
+        {
+            // An ACK for a packet we never sent: an optimistic-ACK attack or a broken peer (RFC 9000 section 21.4).
+            protocolViolation(securityCounters.acksOfSkippedPackets(), CloseReasonTexts.ACK_OF_UNSENT_PACKET);
+            return;
+        }
+        protocolViolation(null, CloseReasonTexts.MALFORMED_ACK);
     }
 
     /**

@@ -833,6 +833,28 @@ public final class LossRecovery
         return ring.ackFrameLargestAcked(ring.slot(packetNumber));
     }
 
+    /**
+     * @return true if one more full-size datagram fits in the congestion window beside the bytes in flight: an ACK
+     * is not what the next packet waits for.
+     */
+    public boolean hasWindowRoom()
+    {
+        return bytesInFlight + path.maxDatagramSizeBytes() < controller.congestionWindowBytes();
+    }
+
+    /**
+     * Check an ACK frame as {@link #onAckReceived} checks it first, changing nothing: for a caller that applies the
+     * frame later but must refuse it at once (an acknowledgement of a packet never sent closes the connection when it
+     * arrives). A frame that passes still passes later: the packets sent since only raise the largest sent.
+     *
+     * @param ack the frame's ranges.
+     * @return 0, or {@link #ERROR_ACK_OF_UNSENT_PACKET} / {@link #ERROR_MALFORMED_ACK_RANGES}.
+     */
+    public int validateAck(final AckRanges ack)
+    {
+        return validate(ack);
+    }
+
     private int validate(final AckRanges ack)
     {
         final int rangeCount = ack.rangeCount();

@@ -177,6 +177,7 @@ public final class PacketDecoder
     private long packetNumber;
     private int frameCount;
     private boolean ackEliciting;
+    private boolean carriesData;
     private int retryServerKeyLength;
 
     /**
@@ -224,6 +225,7 @@ public final class PacketDecoder
         int frameOffset = offset + HEADER_LENGTH;
         int frames = 0;
         boolean elicitsAck = false;
+        boolean hasData = false;
         while (frameOffset < end)
         {
             if (end - frameOffset < FRAME_HEADER_LENGTH)
@@ -243,6 +245,7 @@ public final class PacketDecoder
                 return result;
             }
             elicitsAck |= FrameType.isAckEliciting(frameType);
+            hasData |= FrameType.DATA == frameType;
             frames++;
             frameOffset += FRAME_HEADER_LENGTH + bodyLength;
         }
@@ -257,6 +260,7 @@ public final class PacketDecoder
         packetNumber = number;
         frameCount = frames;
         ackEliciting = elicitsAck;
+        carriesData = hasData;
         return OK;
     }
 
@@ -580,6 +584,15 @@ public final class PacketDecoder
     public boolean isAckEliciting()
     {
         return ackEliciting;
+    }
+
+    /**
+     * @return true if the last packet that validated carries a DATA frame: application data, which its receiver's
+     * application may answer.
+     */
+    public boolean carriesData()
+    {
+        return carriesData;
     }
 
     /**

@@ -253,6 +253,24 @@ class EndpointCoreTest
     }
 
     @Test
+    void anAckOfAnUnsentPacketInAPacketWithDataClosesTheConnectionInTheCycleItArrives()
+    {
+        final Connection[] pair = connect();
+        // A DATA frame makes it a packet whose valid ACK frame would be parked until the answer is sent
+        // (FrameReceiver#onAck): this one is checked at once all the same.
+        final UnsafeBuffer forged = new UnsafeBuffer(new byte[64]);
+        final PacketWriter writer = new PacketWriter().wrap(forged, 0, 64);
+        writer.writeHeader(PacketType.ONE_RTT, pair[1].connectionId(), 1_000_000);
+        writer.appendAck(1_000_000, 0, 0, 0);
+        writer.appendDataHeader(ConnectionCore.STREAM_ID, 0, false, 0);
+        serverPort.inject(TestPackets.withCrc(forged, writer.length()), clientPort.localAddress());
+        step();
+        assertEquals(CloseReason.PROTOCOL_VIOLATION, pair[1].closeReason(), "closed by the cycle that read it");
+        assertEquals(1, server.securityCounters().acksOfSkippedPackets().get());
+        assertEquals(1, server.counters().protocolViolations().get());
+    }
+
+    @Test
     void anAckOfASkippedPacketNumberClosesTheConnectionAsAViolationCountedOnce()
     {
         final Connection[] pair = connect();
