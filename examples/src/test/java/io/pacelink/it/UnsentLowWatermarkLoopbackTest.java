@@ -9,9 +9,9 @@ import io.pacelink.transport.ThreadingMode;
 import io.pacelink.transport.port.PortType;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -21,10 +21,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * A 1-MiB unsent low watermark ({@link PacelinkContext#unsentLowWatermarkBytes(int)}) over real loopback sockets, on
- * INVOKER endpoints: offers are refused once a mebibyte waits unsent, accepted again as the duty cycle sends, and a
- * transfer far longer than the mark, back-pressured by it all along, arrives byte-exact and in order on the batched
- * port (GSO on and off) and the NIO port. One thread drives both endpoints.
+ * A 1-MiB unsent low watermark over real loopback sockets, on INVOKER endpoints — their default
+ * ({@link PacelinkContext#DEFAULT_INVOKER_UNSENT_LOW_WATERMARK_BYTES}), and the same set by the application
+ * ({@link PacelinkContext#unsentLowWatermarkBytes(int)}): offers are refused once a mebibyte waits unsent, accepted
+ * again as the duty cycle sends, and a transfer far longer than the mark, back-pressured by it all along, arrives
+ * byte-exact and in order on the batched port (GSO on and off) and the NIO port. One thread drives both endpoints.
  */
 class UnsentLowWatermarkLoopbackTest
 {
@@ -32,11 +33,12 @@ class UnsentLowWatermarkLoopbackTest
     private static final int RECORD_BYTES = MESSAGE_BYTES + 4;
     private static final int MARK_BYTES = 1 << 20;
 
-    @Test
-    void offersStopAtTheMarkUntilTheDutyCycleSends()
+    @ParameterizedTest(name = "the mark set: {0}")
+    @ValueSource(booleans = {false, true})
+    void offersStopAtTheMarkUntilTheDutyCycleSends(final boolean isSet)
     {
-        try (Endpoint server = Endpoint.launch(context(true, PortType.AUTO, false));
-            Endpoint client = Endpoint.launch(context(false, PortType.AUTO, false)))
+        try (Endpoint server = Endpoint.launch(context(true, PortType.AUTO, false, isSet));
+            Endpoint client = Endpoint.launch(context(false, PortType.AUTO, false, isSet)))
         {
             final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
             final Connection sender = client.connect(server.localAddress());
@@ -89,8 +91,8 @@ class UnsentLowWatermarkLoopbackTest
     @CsvSource({"AUTO, false", "AUTO, true", "NIO, false"})
     void aTransferBackPressuredByTheMarkArrivesByteExact(final PortType port, final boolean gso)
     {
-        try (Endpoint server = Endpoint.launch(context(true, port, gso));
-            Endpoint client = Endpoint.launch(context(false, port, gso)))
+        try (Endpoint server = Endpoint.launch(context(true, port, gso, false));
+            Endpoint client = Endpoint.launch(context(false, port, gso, false)))
         {
             final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
             final Connection sender = client.connect(server.localAddress());
@@ -138,9 +140,13 @@ class UnsentLowWatermarkLoopbackTest
         return (index * 0x9E3779B97F4A7C15L) ^ (offset * 0xC2B2AE3D27D4EB4FL);
     }
 
-    private static PacelinkContext context(final boolean accept, final PortType port, final boolean gso)
+    /**
+     * An INVOKER endpoint's context: its default mark, or ({@code isSet}) the same mark set by the application.
+     */
+    private static PacelinkContext context(
+        final boolean accept, final PortType port, final boolean gso, final boolean isSet)
     {
-        return new PacelinkContext()
+        final PacelinkContext context = new PacelinkContext()
             .bindAddress(new InetSocketAddress("127.0.0.1", 0))
             .threadingMode(ThreadingMode.INVOKER)
             // One thread drives both endpoints, so a closing one could not wait for the other to read: abort.
@@ -148,8 +154,13 @@ class UnsentLowWatermarkLoopbackTest
             .port(port)
             .gso(gso)
             .maxDatagramSizeBytes(1472)
-            .unsentLowWatermarkBytes(MARK_BYTES)
             .acceptConnections(accept);
+        if (isSet)
+        {
+            context.unsentLowWatermarkBytes(MARK_BYTES);
+        }
+        assertEquals(MARK_BYTES, context.unsentLowWatermarkBytes(), "an INVOKER endpoint's default, or as set");
+        return context;
     }
 
     private static final class ByteCounter implements MessageHandler

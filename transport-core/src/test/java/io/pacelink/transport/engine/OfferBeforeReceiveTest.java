@@ -6,16 +6,11 @@ import io.pacelink.sim.SimHost;
 import io.pacelink.sim.SimulatedAgent;
 import io.pacelink.sim.Simulator;
 import io.pacelink.transport.Connection;
-import io.pacelink.transport.ConnectionState;
 import io.pacelink.transport.MessageHandler;
-import io.pacelink.transport.PacelinkContext;
-import io.pacelink.transport.cc.CongestionControlRegistry;
 import io.pacelink.transport.port.DatagramHandler;
 import io.pacelink.transport.port.DatagramPort;
 import io.pacelink.transport.port.ReceiveBatch;
 import io.pacelink.transport.port.SendBatch;
-import io.pacelink.transport.schedule.RoundRobinScheduler;
-import io.pacelink.transport.stats.CountersBuffers;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
@@ -51,16 +46,16 @@ class OfferBeforeReceiveTest
         final RecordingPort clientPort = new RecordingPort(clientHost.port());
         final RecordingPort serverPort = new RecordingPort(serverHost.port());
         final ArrayList<Connection> accepted = new ArrayList<>();
-        final EndpointCore client = newCore(clientPort, false, accepted);
-        final EndpointCore server = newCore(serverPort, true, accepted);
+        final EndpointCore client = SimPinger.newCore(clientPort, false, accepted);
+        final EndpointCore server = SimPinger.newCore(serverPort, true, accepted);
         final Echo echo = new Echo(server, serverPort, accepted);
-        final Pinger pinger = new Pinger(client, serverHost.address());
+        final SimPinger pinger = new SimPinger(client, serverHost.address(), REQUEST_BYTES, PINGS);
         clientHost.addAgent(pinger);
         serverHost.addAgent(echo);
 
         simulator.runUntil(SECOND_NS);
 
-        assertEquals(PINGS, pinger.echoes, "every request was echoed");
+        assertEquals(PINGS, pinger.echoes(), "every request was echoed");
         assertEquals(PINGS, echo.echoes);
         assertEquals(PINGS, echo.cyclesAfterOffer.size());
         int applicationLimited = 0;
@@ -109,76 +104,6 @@ class OfferBeforeReceiveTest
             text.append(RecordingPort.RECEIVE == call ? "receive " : "send(" + call + ") ");
         }
         return text.toString().trim();
-    }
-
-    private static EndpointCore newCore(
-        final DatagramPort port, final boolean accept, final List<Connection> accepted)
-    {
-        final PacelinkContext context = new PacelinkContext()
-            .datagramPort(port)
-            .congestionControl(FixedWindowController.NAME)
-            .acceptConnections(accept)
-            .sendBufferBytes(64 * 1024)
-            .receiveBufferBytes(64 * 1024)
-            .maxMessageLengthBytes(16 * 1024)
-            .randomSeed(accept ? 2 : 3);
-        context.conclude();
-        return new EndpointCore(
-            context,
-            port,
-            CongestionControlRegistry.of(FixedWindowController.factory(64 * 1024)),
-            new RoundRobinScheduler<>(),
-            CountersBuffers.newManager(256 * 1024),
-            accepted::add);
-    }
-
-    /**
-     * The client: a request once connected and once each echo is back, from its own duty cycle's end.
-     */
-    private static final class Pinger implements SimulatedAgent, MessageHandler
-    {
-        private final EndpointCore core;
-        private final InetSocketAddress server;
-        private final UnsafeBuffer request = new UnsafeBuffer(new byte[REQUEST_BYTES]);
-        private Connection connection;
-        private boolean isAwaitingEcho;
-        private int echoes;
-
-        Pinger(final EndpointCore core, final InetSocketAddress server)
-        {
-            this.core = core;
-            this.server = server;
-        }
-
-        public int doWork(final long nowNs)
-        {
-            if (null == connection)
-            {
-                connection = core.connect(server, null, nowNs);
-            }
-            int work = core.doWork(nowNs);
-            connection.poll(this, 1);
-            if (ConnectionState.CONNECTED == connection.state() && !isAwaitingEcho && echoes < PINGS)
-            {
-                request.putLong(0, echoes);
-                assertTrue(connection.offer(request, 0, REQUEST_BYTES) > 0);
-                isAwaitingEcho = true;
-                work += core.doWork(nowNs);
-            }
-            return work;
-        }
-
-        public void onMessage(final DirectBuffer buffer, final int offset, final int length)
-        {
-            assertEquals(echoes, buffer.getLong(offset), "the echo of the request in flight");
-            echoes++;
-            isAwaitingEcho = false;
-        }
-
-        public long nextDeadlineNs()
-        {
-            return core.nextDeadlineNs();
-        }
     }
 
     /**

@@ -6,17 +6,12 @@ import io.pacelink.sim.SimHost;
 import io.pacelink.sim.SimulatedAgent;
 import io.pacelink.sim.Simulator;
 import io.pacelink.transport.Connection;
-import io.pacelink.transport.ConnectionState;
 import io.pacelink.transport.MessageHandler;
-import io.pacelink.transport.PacelinkContext;
-import io.pacelink.transport.cc.CongestionControlRegistry;
 import io.pacelink.transport.port.DatagramHandler;
 import io.pacelink.transport.port.DatagramPort;
 import io.pacelink.transport.port.ReceiveBatch;
 import io.pacelink.transport.port.SendBatch;
 import io.pacelink.transport.recovery.LossRecovery;
-import io.pacelink.transport.schedule.RoundRobinScheduler;
-import io.pacelink.transport.stats.CountersBuffers;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
@@ -50,7 +45,7 @@ class ParkedAckTest
 
         bed.simulator.runUntil(SECOND_NS);
 
-        assertEquals(PINGS, bed.pinger.echoes, "every request was echoed");
+        assertEquals(PINGS, bed.pinger.echoes(), "every request was echoed");
         int parked = 0;
         for (int i = 1; i < PINGS; i++)
         {
@@ -80,7 +75,7 @@ class ParkedAckTest
 
         bed.simulator.runUntil(SECOND_NS);
 
-        assertEquals(PINGS, bed.pinger.echoes, "every request was echoed, a cycle late");
+        assertEquals(PINGS, bed.pinger.echoes(), "every request was echoed, a cycle late");
         assertTrue(bed.echo.parkedCycles >= PINGS - 3, "cycles that parked an ACK: " + bed.echo.parkedCycles);
         assertEquals(bed.echo.parkedCycles, bed.echo.appliedAtOnce, "after each, the core asked for its next cycle " +
             "at once, and that cycle applied the ACK before the application answered");
@@ -93,7 +88,7 @@ class ParkedAckTest
     {
         private final Simulator simulator = new Simulator(1);
         private final ArrayList<Connection> accepted = new ArrayList<>();
-        private final Pinger pinger;
+        private final SimPinger pinger;
         private final Echo echo;
         private final EndpointCore server;
 
@@ -103,11 +98,11 @@ class ParkedAckTest
             final SimHost clientHost = dumbbell.addLeftHost();
             final SimHost serverHost = dumbbell.addRightHost();
             final WatchingPort serverPort = new WatchingPort(serverHost.port());
-            final EndpointCore client = newCore(clientHost.port(), false, accepted);
-            server = newCore(serverPort, true, accepted);
+            final EndpointCore client = SimPinger.newCore(clientHost.port(), false, accepted);
+            server = SimPinger.newCore(serverPort, true, accepted);
             echo = new Echo(this, serverPort, isLate);
             serverPort.echo = echo;
-            pinger = new Pinger(client, serverHost.address());
+            pinger = new SimPinger(client, serverHost.address(), REQUEST_BYTES, PINGS);
             clientHost.addAgent(pinger);
             serverHost.addAgent(echo);
         }
@@ -115,76 +110,6 @@ class ParkedAckTest
         LossRecovery serverRecovery()
         {
             return accepted.isEmpty() ? null : server.connectionCore(accepted.get(0).connectionId()).lossRecovery();
-        }
-    }
-
-    private static EndpointCore newCore(
-        final DatagramPort port, final boolean accept, final List<Connection> accepted)
-    {
-        final PacelinkContext context = new PacelinkContext()
-            .datagramPort(port)
-            .congestionControl(FixedWindowController.NAME)
-            .acceptConnections(accept)
-            .sendBufferBytes(64 * 1024)
-            .receiveBufferBytes(64 * 1024)
-            .maxMessageLengthBytes(16 * 1024)
-            .randomSeed(accept ? 2 : 3);
-        context.conclude();
-        return new EndpointCore(
-            context,
-            port,
-            CongestionControlRegistry.of(FixedWindowController.factory(64 * 1024)),
-            new RoundRobinScheduler<>(),
-            CountersBuffers.newManager(256 * 1024),
-            accepted::add);
-    }
-
-    /**
-     * The client: a request once connected and once each echo is back.
-     */
-    private static final class Pinger implements SimulatedAgent, MessageHandler
-    {
-        private final EndpointCore core;
-        private final InetSocketAddress server;
-        private final UnsafeBuffer request = new UnsafeBuffer(new byte[REQUEST_BYTES]);
-        private Connection connection;
-        private boolean isAwaitingEcho;
-        private int echoes;
-
-        Pinger(final EndpointCore core, final InetSocketAddress server)
-        {
-            this.core = core;
-            this.server = server;
-        }
-
-        public int doWork(final long nowNs)
-        {
-            if (null == connection)
-            {
-                connection = core.connect(server, null, nowNs);
-            }
-            int work = core.doWork(nowNs);
-            connection.poll(this, 1);
-            if (ConnectionState.CONNECTED == connection.state() && !isAwaitingEcho && echoes < PINGS)
-            {
-                request.putLong(0, echoes);
-                assertTrue(connection.offer(request, 0, REQUEST_BYTES) > 0);
-                isAwaitingEcho = true;
-                work += core.doWork(nowNs);
-            }
-            return work;
-        }
-
-        public void onMessage(final DirectBuffer buffer, final int offset, final int length)
-        {
-            assertEquals(echoes, buffer.getLong(offset), "the echo of the request in flight");
-            echoes++;
-            isAwaitingEcho = false;
-        }
-
-        public long nextDeadlineNs()
-        {
-            return core.nextDeadlineNs();
         }
     }
 
