@@ -2,6 +2,7 @@ package io.pacelink.transport.stream;
 
 import io.pacelink.transport.memory.SegmentSource;
 import org.agrona.BitUtil;
+import org.agrona.BufferUtil;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -24,7 +25,7 @@ import java.nio.ByteOrder;
  * After the data come the position slots shared between the log's two threads, each two cache lines after the
  * previous one, like Agrona's ring buffer trailer, so a thread writing its slot does not invalidate the line the other
  * thread writes (adjacent-line prefetch included). A slot holds up to {@link #SLOT_FIELDS} longs written by one
- * thread.
+ * thread. Every long of a slot is 8-byte aligned on any JVM ({@link #alignmentPadBytes}).
  */
 final class CircularStreamBuffer
 {
@@ -89,7 +90,35 @@ final class CircularStreamBuffer
         // several per 32-byte message (perf/FINDINGS.md, branch lat11).
         this.segmentSlots = BitUtil.findNextPositivePowerOfTwo(capacity / segmentBytes + 1);
         this.segmentSlotMask = segmentSlots - 1;
-        this.positions = new UnsafeBuffer(new byte[(slotCount + 1) * SLOT_STRIDE_BYTES]);
+        final int positionsBytes = (slotCount + 1) * SLOT_STRIDE_BYTES;
+        final int padBytes = alignmentPadBytes(BufferUtil.ARRAY_BASE_OFFSET);
+        this.positions = new UnsafeBuffer(new byte[positionsBytes + padBytes], padBytes, positionsBytes);
+    }
+
+    /**
+     * Bytes to skip at the start of a {@code byte[]} so that its longs are 8-byte aligned. The positions are read and
+     * written by two threads with acquire/release stores and compare-and-set, which x86 makes atomic only for a long
+     * that does not cross a cache line; a locked compare-and-set across two lines is a split lock, which the CPU runs
+     * as a bus lock (every core stalls) and Linux traps ("x86/split lock detection", kernel
+     * Documentation/arch/x86/buslock.rst) and may throttle. Objects are 8-byte aligned, but a {@code byte[]}'s data
+     * starts 16 bytes into it with the classic object header and 12 with compact object headers (JDK 25's
+     * {@code -XX:+UseCompactObjectHeaders}, JEP 519, which {@code pacelink sim} runs with): there every long at an
+     * index of 8 k is misaligned by 4, and one in eight crosses a line, wherever the collector moves the array.
+     *
+     * @param arrayBaseOffset where a {@code byte[]}'s first element lies from the object's (8-aligned) address.
+     * @return 0 to 7.
+     */
+    static int alignmentPadBytes(final long arrayBaseOffset)
+    {
+        return (int)(-arrayBaseOffset & (Long.BYTES - 1));
+    }
+
+    /**
+     * @return where the position slots' buffer starts from its array's address: a multiple of 8.
+     */
+    long positionsAddressOffset()
+    {
+        return positions.addressOffset();
     }
 
     int capacity()

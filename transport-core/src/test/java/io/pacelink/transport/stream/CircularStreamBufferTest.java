@@ -2,14 +2,25 @@ package io.pacelink.transport.stream;
 
 import io.pacelink.transport.memory.MemoryBudget;
 import io.pacelink.transport.memory.SegmentPool;
+import org.agrona.BufferUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 class CircularStreamBufferTest
 {
@@ -167,5 +178,90 @@ class CircularStreamBufferTest
         assertThrows(IllegalArgumentException.class, () -> new CircularStreamBuffer(32, 1, pool));
         assertThrows(IllegalArgumentException.class, () -> new CircularStreamBuffer(
             CAPACITY, 1, new SegmentPool(budget, 2 * CAPACITY, 0)));
+    }
+
+    @Test
+    void thePositionSlotsAreEightByteAlignedWhereverAByteArraysDataStarts()
+    {
+        assertEquals(0, CircularStreamBuffer.alignmentPadBytes(16), "the classic object header");
+        assertEquals(4, CircularStreamBuffer.alignmentPadBytes(12), "compact object headers");
+        for (long baseOffset = 0; baseOffset < 32; baseOffset++)
+        {
+            final int pad = CircularStreamBuffer.alignmentPadBytes(baseOffset);
+            assertTrue(pad >= 0 && pad < Long.BYTES && (baseOffset + pad) % Long.BYTES == 0, "offset " + baseOffset);
+        }
+        assertEquals(0, new CircularStreamBuffer(CAPACITY, 3, pool).positionsAddressOffset() % Long.BYTES,
+            "on this JVM, whose byte[] data starts at " + BufferUtil.ARRAY_BASE_OFFSET);
+    }
+
+    /**
+     * On a JVM with compact object headers a {@code byte[]}'s data starts 12 bytes into the object: the slots must be
+     * aligned there too (a compare-and-set across two cache lines is a bus lock). Needs a JDK 25 or newer beside the
+     * one running the tests (the machines this project builds on have Temurin 25); skipped without one.
+     */
+    @Test
+    void thePositionSlotsAreAlignedOnAJvmWithCompactObjectHeaders() throws Exception
+    {
+        final Optional<Path> java = javaWithCompactObjectHeaders();
+        assumeTrue(java.isPresent(), "no JDK with -XX:+UseCompactObjectHeaders under /usr/lib/jvm");
+        final Process probe = new ProcessBuilder(java.get().toString(), "-XX:+UseCompactObjectHeaders",
+            "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow",
+            "-cp", System.getProperty("java.class.path"), AlignmentProbe.class.getName())
+            .redirectErrorStream(true).start();
+        final String output = new String(probe.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+        assertTrue(probe.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(0, probe.exitValue(), output);
+        final String[] lastLine = output.substring(output.lastIndexOf('\n') + 1).split(" ");
+        assertEquals("12", lastLine[0], "byte[] data starts 12 bytes in with compact headers: " + output);
+        assertEquals(0, Long.parseLong(lastLine[1]) % Long.BYTES, "the slots' buffer starts aligned: " + output);
+    }
+
+    private static Optional<Path> javaWithCompactObjectHeaders() throws IOException
+    {
+        final Path jvms = Path.of("/usr/lib/jvm");
+        if (!Files.isDirectory(jvms))
+        {
+            return Optional.empty();
+        }
+        try (Stream<Path> homes = Files.list(jvms))
+        {
+            for (final Path home : homes.sorted().toList())
+            {
+                final Path java = home.resolve("bin/java");
+                if (Files.isExecutable(java) && !Files.isSymbolicLink(home) && acceptsCompactHeaders(java))
+                {
+                    return Optional.of(java);
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static boolean acceptsCompactHeaders(final Path java)
+    {
+        try
+        {
+            final Process version = new ProcessBuilder(List.of(java.toString(), "-XX:+UseCompactObjectHeaders",
+                "-version")).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            return version.waitFor(30, TimeUnit.SECONDS) && 0 == version.exitValue();
+        }
+        catch (final IOException | InterruptedException ex)
+        {
+            return false;
+        }
+    }
+
+    /**
+     * The child of {@link #thePositionSlotsAreAlignedOnAJvmWithCompactObjectHeaders}: prints where a byte[]'s data
+     * starts and where a send log's position slots start from their array.
+     */
+    public static final class AlignmentProbe
+    {
+        public static void main(final String[] args)
+        {
+            final SegmentPool pool = new SegmentPool(new MemoryBudget(1 << 20), SEGMENT, 4 * SEGMENT);
+            System.out.println(BufferUtil.ARRAY_BASE_OFFSET + " " +
+                new CircularStreamBuffer(CAPACITY, 3, pool).positionsAddressOffset());
+        }
     }
 }
