@@ -566,19 +566,15 @@ public final class LossRecovery
      * arrival) or delayed by the peer is shorter than the floor by that much even on an empty path. A round of BBR's
      * PROBE_RTT, whose four packets leave together and are acknowledged at once, then restarts the sample's clock
      * at each send and never yields a valid sample, so BBR counts no round and never leaves PROBE_RTT
-     * (perf/FINDINGS.md, branch {@code cpu18}). Never above min_rtt, never more than the peer's max_ack_delay below
-     * it (the bound a lying peer already has on a span).
+     * (perf/FINDINGS.md, branch {@code cpu18}). Never above min_rtt; a peer that reports a delay it did not have
+     * lowers it by no more than it shortens a span, its max_ack_delay at most. Where ACKs are read as they arrive and
+     * report no delay, it is min_rtt, as before.
      *
      * @return the floor, {@link Long#MAX_VALUE} before any RTT sample (no rate sample is valid then).
      */
     private long sampleFloorNs()
     {
-        if (!rttEstimator.hasSample())
-        {
-            return Long.MAX_VALUE;
-        }
-        final long minRttNs = rttEstimator.minRttNs();
-        return Math.min(minRttNs, Math.max(minDeliveryRttNs, minRttNs - path.peerMaxAckDelayNs()));
+        return rttEstimator.hasSample() ? Math.min(rttEstimator.minRttNs(), minDeliveryRttNs) : Long.MAX_VALUE;
     }
 
     /**
