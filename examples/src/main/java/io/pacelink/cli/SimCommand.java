@@ -122,6 +122,18 @@ public final class SimCommand implements Callable<Integer>
             "cycles, so a faster run, with different results.")
     private String wakes;
 
+    @Option(names = "--release-ahead",
+        description = "The senders' pacer releases ahead of its schedule, as it does under the real agent's default " +
+            "profile (docs/fq.md, fq.releaseAhead: up to a pacing quantum, at most 64 KiB, per release), with " +
+            "--wakes coalesced served on time as the real agent serves it; without it (the default, and what results " +
+            "before this option were taken with) only what is due is sent.")
+    private boolean releaseAhead;
+
+    @Option(names = "--qdisc-params", hidden = true, paramLabel = "NAME=VALUE[,...]",
+        description = "The packet scheduler's parameters (docs/fq.md), e.g. fq.releaseAheadMaxBytes=32768: for " +
+            "diagnostics, one run with and one without a setting.")
+    private String schedulerParameters;
+
     @Option(names = "--trace", paramLabel = "DIR",
         description = "Write each flow's time series (cwnd, pacing rate, RTT, ...) there as CSV and JSON lines.")
     private Path traceDirectory;
@@ -311,13 +323,16 @@ public final class SimCommand implements Callable<Integer>
 
     private Scenario.Builder newScenario(final PathSpec.Pair pair, final long seed)
     {
+        final ControllerParameters qdiscParameters =
+            null == schedulerParameters ? ControllerParameters.EMPTY : ControllerParameters.parse(schedulerParameters);
         final Scenario.Builder builder = Scenario.builder()
             .seed(seed)
             .path(pair)
             .durationNs(duration.nanos())
-            .scheduler(pathRunOptions.scheduler(), ControllerParameters.EMPTY)
+            .scheduler(pathRunOptions.scheduler(), qdiscParameters)
             .ecn(ecn)
-            .agentWakes(agentWakes());
+            .agentWakes(agentWakes())
+            .releaseAhead(releaseAhead);
         if (!IoOptions.onOff("--ack-frequency", ackFrequency))
         {
             builder.contextCustomizer((context) -> context.ackFrequency(false));

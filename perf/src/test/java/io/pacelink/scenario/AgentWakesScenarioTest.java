@@ -66,6 +66,32 @@ class AgentWakesScenarioTest
         assertTrue(coalescedMinRttNs >= 10 * MS && coalescedMinRttNs < 11 * MS, "min RTT " + coalescedMinRttNs);
     }
 
+    /**
+     * The real agent's pacer releases ahead of its schedule ({@code Scenario.Builder.releaseAhead}): at BBR's
+     * PROBE_RTT its four packets leave together, their one ACK empties the flight, and the next four restart the
+     * rate sample's clock at their send, the processing time of that ACK, which coalesced wakes read 50 µs after it
+     * arrived. Against a floor of min_rtt, on the processing time, every such sample was too short: BBR counted no
+     * round and stayed in PROBE_RTT from its tenth second on (seed 2: 647.6 Mbit/s over 15 s, PROBE_RTT at the
+     * end). The floor on the samples' own clock lets it leave after its 200 ms, as with the exact model.
+     */
+    @Test
+    void bbrLeavesProbeRttAt1GbitWithThePacerReleasingAheadUnderCoalescedWakes()
+    {
+        final ScenarioResult result = Scenario.builder()
+            .seed(2)
+            .path(PathSpec.Pair.parse("rate=1gbit delay=5ms queue=1bdp", "rate=1gbit delay=5ms queue=1bdp"))
+            .durationNs(TimeUnit.SECONDS.toNanos(11))
+            .flow(FlowSpec.bulk("bbr"))
+            .agentWakes(AgentWakes.COALESCED)
+            .releaseAhead(true)
+            .build()
+            .run();
+        final Long probeBwState = 2L;
+        assertEquals(probeBwState, result.flow(0).controllerCounters().get("bbr-state"),
+            "PROBE_RTT, entered at about 10.1 s, lasts 200 ms and a round; then PROBE_BW again");
+        assertTrue(result.forward().utilisation() > 0.95, "utilisation " + result.forward().utilisation());
+    }
+
     @Test
     void coalescedWakesLeaveARequestResponseExchangeItsTimesWithinTheInterruptDelays()
     {

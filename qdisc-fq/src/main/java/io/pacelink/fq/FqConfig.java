@@ -38,6 +38,12 @@ import java.util.Set;
  * pacing quantum, then waits throttled until its schedule is due again, so each wake sends a quantum of the rate
  * (Linux TCP's TSO burst of about 1 ms, {@code tcp_tso_autosize}, which sch_fq releases as one unit); false: only
  * what is due now. The simulator never releases ahead</td></tr>
+ * <tr><td>{@code fq.releaseAheadMaxBytes}</td><td>65536</td><td>releasing ahead: a release sent on time is at most
+ * this many bytes, so the ahead is the smaller of the pacing quantum and the time these bytes, less one datagram,
+ * take at the pacing rate. 64 KiB is the bound Linux puts on a TSO burst ({@code tcp_tso_autosize} caps its
+ * millisecond of rate at the device's {@code gso_max_size}, 64 KiB: 44 segments of 1448 bytes) and the most one UDP
+ * GSO send carries; a whole quantum at 1 Gbit/s is 64 datagrams, which cost a 1-BDP drop-tail bottleneck queue
+ * drops (perf/FINDINGS.md, branches {@code cpu17} and {@code cpu18})</td></tr>
  * </table>
  */
 public final class FqConfig
@@ -112,6 +118,19 @@ public final class FqConfig
      * has come may send ahead of its schedule by up to its pacing quantum (true), or only what is due now (false).
      */
     public static final String RELEASE_AHEAD = PREFIX + "releaseAhead";
+
+    /**
+     * Parameter name: releasing ahead, the most bytes a release sent on time may carry.
+     */
+    public static final String RELEASE_AHEAD_MAX_BYTES = PREFIX + "releaseAheadMaxBytes";
+
+    /**
+     * Default bound on a release sent ahead: 64 KiB, Linux's bound on a TSO burst ({@code tcp_tso_autosize} in
+     * {@code net/ipv4/tcp_output.c} sizes it at about 1 ms of the pacing rate, capped by the device's
+     * {@code gso_max_size}, {@code GSO_LEGACY_MAX_SIZE} 65,536), so above 500 Mbit/s a release is what one TSO packet
+     * or one UDP GSO send carries, not a whole pacing quantum.
+     */
+    public static final int DEFAULT_RELEASE_AHEAD_MAX_BYTES = 65_536;
 
     /**
      * Ethernet MTU including the link header, as sch_fq's {@code psched_mtu()} reports it.
@@ -201,7 +220,8 @@ public final class FqConfig
     private static final long NANOS_PER_MICRO = 1_000L;
     private static final Set<String> NAMES = Set.of(
         QUANTUM, INITIAL_QUANTUM, MAX_RATE, LOW_RATE_THRESHOLD, FLOW_REFILL_DELAY_MS, GC_AGE_MS, PACING,
-        PER_PACKET_PACING, CATCH_UP_HORIZON_US, CATCH_UP_DEBT_US, CATCH_UP_CWND_PERCENT, RELEASE_AHEAD);
+        PER_PACKET_PACING, CATCH_UP_HORIZON_US, CATCH_UP_DEBT_US, CATCH_UP_CWND_PERCENT, RELEASE_AHEAD,
+        RELEASE_AHEAD_MAX_BYTES);
     private static final FqConfig DEFAULTS = from(ControllerParameters.EMPTY);
 
     private final int quantumBytes;
@@ -216,6 +236,7 @@ public final class FqConfig
     private final long catchUpDebtNs;
     private final int catchUpCwndPercent;
     private final boolean releaseAhead;
+    private final int releaseAheadMaxBytes;
 
     private FqConfig(final ControllerParameters parameters)
     {
@@ -237,6 +258,8 @@ public final class FqConfig
             CATCH_UP_DEBT_US, DEFAULT_CATCH_UP_DEBT_US, 0, MAX_CATCH_UP_HORIZON_US) * NANOS_PER_MICRO;
         catchUpCwndPercent = (int)parameters.getLong(CATCH_UP_CWND_PERCENT, DEFAULT_CATCH_UP_CWND_PERCENT, 0, 100);
         releaseAhead = parameters.getBoolean(RELEASE_AHEAD, true);
+        releaseAheadMaxBytes = (int)parameters.getLong(
+            RELEASE_AHEAD_MAX_BYTES, DEFAULT_RELEASE_AHEAD_MAX_BYTES, 1, MAX_QUANTUM_BYTES);
     }
 
     /**
@@ -365,6 +388,15 @@ public final class FqConfig
         return releaseAhead;
     }
 
+    /**
+     * @return releasing ahead, the most bytes a release sent on time may carry: the ahead is at most the time these
+     * bytes less one datagram take at the flow's pacing rate.
+     */
+    public int releaseAheadMaxBytes()
+    {
+        return releaseAheadMaxBytes;
+    }
+
     public String toString()
     {
         return "FqConfig{quantumBytes=" + quantumBytes +
@@ -379,6 +411,7 @@ public final class FqConfig
             ", catchUpDebtNs=" + catchUpDebtNs +
             ", catchUpCwndPercent=" + catchUpCwndPercent +
             ", releaseAhead=" + releaseAhead +
+            ", releaseAheadMaxBytes=" + releaseAheadMaxBytes +
             '}';
     }
 }

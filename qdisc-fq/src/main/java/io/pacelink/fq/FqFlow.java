@@ -61,6 +61,12 @@ final class FqFlow
     long windowHorizonNs;
 
     /**
+     * Per-packet pacing, releasing ahead: how far ahead of its schedule the flow may send once due, from its rate and
+     * quantum at its last activation ({@code FqScheduler.releaseAheadNs}).
+     */
+    long releaseAheadNs = PacingQuantum.MIN_QUANTUM_NS;
+
+    /**
      * The largest datagram charged to the flow so far: the size of its full datagrams.
      */
     int datagramBytes;
@@ -90,6 +96,7 @@ final class FqFlow
         unpacedBytes = 0;
         quantumNs = PacingQuantum.MIN_QUANTUM_NS;
         windowHorizonNs = 0;
+        releaseAheadNs = PacingQuantum.MIN_QUANTUM_NS;
         datagramBytes = 0;
         catchUpDebtNs = 0;
         place = Place.DETACHED;

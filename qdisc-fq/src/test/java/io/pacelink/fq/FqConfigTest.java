@@ -39,6 +39,7 @@ class FqConfigTest
         assertEquals(0L, config.catchUpDebtNs(), "none: lateness beyond the horizon is forgotten");
         assertEquals(0, config.catchUpCwndPercent(), "none: the fixed horizon alone");
         assertTrue(config.releaseAhead(), "a quantum ahead under an agent that sleeps in quanta");
+        assertEquals(65_536, config.releaseAheadMaxBytes(), "64 KiB: Linux's TSO burst bound");
     }
 
     @Test
@@ -57,6 +58,7 @@ class FqConfigTest
         values.put("fq.catchUpDebtUs", "10000");
         values.put("fq.catchUpCwndPercent", "50");
         values.put("fq.releaseAhead", "false");
+        values.put("fq.releaseAheadMaxBytes", "32768");
         values.put("cubic.beta", "0.7");
 
         final FqConfig config = FqConfig.from(ControllerParameters.of(values));
@@ -73,6 +75,7 @@ class FqConfigTest
         assertEquals(10_000_000L, config.catchUpDebtNs());
         assertEquals(50, config.catchUpCwndPercent());
         assertFalse(config.releaseAhead());
+        assertEquals(32_768, config.releaseAheadMaxBytes());
         assertEquals(values.size() - 1, FqConfig.names().size());
     }
 
@@ -88,6 +91,7 @@ class FqConfigTest
         assertRejected("fq.catchUpHorizonUs", "-1", "out of range");
         assertRejected("fq.catchUpHorizonUs", "1000001", "out of range");
         assertRejected("fq.catchUpDebtUs", "-1", "out of range");
+        assertRejected("fq.releaseAheadMaxBytes", "0", "out of range");
         assertRejected("fq.catchUpDebtUs", "1000001", "out of range");
         assertEquals(1_000_000_000L, FqConfig.from(ControllerParameters.of(
             Map.of("fq.catchUpDebtUs", "1000000"))).catchUpDebtNs(), "the largest debt, 1 s, is accepted");

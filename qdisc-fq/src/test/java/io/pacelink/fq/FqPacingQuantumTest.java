@@ -36,6 +36,11 @@ class FqPacingQuantumTest
     private static final long GAP_1_GBIT_NS = 12_112L;
 
     /**
+     * Releasing ahead at 1 Gbit/s: 64 KiB less a datagram at the rate (fq.releaseAheadMaxBytes), under the quantum.
+     */
+    private static final long AHEAD_1_GBIT_NS = (FqConfig.DEFAULT_RELEASE_AHEAD_MAX_BYTES - MTU) * SECOND / RATE_1_GBIT;
+
+    /**
      * 500 Mbit/s, with a window of 5 MB: a quarter of it takes 20 ms at the rate.
      */
     private static final long RATE_500_MBIT = 62_500_000L;
@@ -268,10 +273,10 @@ class FqPacingQuantumTest
         final long rateBytes = RATE_1_GBIT / 10;
         assertEquals(rateBytes, aheadFlow.sentBytes - 10L * MTU, rateBytes * 0.01, "no rate lost, none gained");
         assertEquals(rateBytes, dueFlow.sentBytes - 10L * MTU, rateBytes * 0.01, "no rate lost, none gained");
-        // 100 ms of 750-µs quanta: about 133 wakes (each a little late), each one or two send batches (a quantum
-        // and the wake's lateness can outgrow one), against a send every 15-µs cycle and no sleep at all.
+        // 100 ms of releases 64 KiB (512 µs) ahead: about 140 wakes (each a little late), each one or two send
+        // batches (the ahead and the wake's lateness can outgrow one), against a send every 15-µs cycle and no sleep.
         final long aheadWakes = wakes;
-        assertTrue(aheadWakes <= SECOND / 10 / PacingQuantum.MIN_QUANTUM_NS + 2, aheadWakes + " wakes");
+        assertTrue(aheadWakes <= SECOND / 10 / AHEAD_1_GBIT_NS + 2, aheadWakes + " wakes");
         assertTrue(aheadSendingCycles <= 2 * aheadWakes, aheadSendingCycles + " sending cycles releasing ahead");
         assertTrue(dueSendingCycles >= SECOND / 10 / CYCLE_NS - 2, dueSendingCycles + " sending cycles");
         assertEquals(aheadWakes, wakes, "without releasing ahead the agent never slept");
@@ -297,11 +302,66 @@ class FqPacingQuantumTest
 
         scheduler.releaseAheadInQuanta(true);
         final long nowNs = 3 * GAP_1_GBIT_NS;
+        harness.activate(other, nowNs);
         final int burst = harness.serve(nowNs);
-        assertEquals((nowNs + PacingQuantum.MIN_QUANTUM_NS) / GAP_1_GBIT_NS - 1, burst, 1,
-            "up to a quantum ahead once asked: " + burst);
+        assertEquals((nowNs + AHEAD_1_GBIT_NS) / GAP_1_GBIT_NS - 1, burst, 1, "up to the ahead once asked: " + burst);
         assertEquals(0, harness.serve(nowNs + CYCLE_NS), "throttled until due again");
-        assertTrue(scheduler.nextReleaseTimeNs() > nowNs + PacingQuantum.MIN_QUANTUM_NS - GAP_1_GBIT_NS);
+        assertTrue(scheduler.nextReleaseTimeNs() > nowNs + AHEAD_1_GBIT_NS - GAP_1_GBIT_NS);
+    }
+
+    @Test
+    void at1GbitPerSecondAReleaseOnTimeCarriesAtMost64KibLikeALinuxTsoBurstAndAWholeQuantumUnbounded()
+    {
+        // Above about 680 Mbit/s 64 KiB is sent sooner than the 750-µs quantum: 43 datagrams of 1,514 bytes, as Linux
+        // TCP's TSO burst there is 64 KiB (tcp_tso_autosize); without the bound a whole quantum, 62 datagrams here.
+        assertEquals(43, releaseOnTime(scheduler, RATE_1_GBIT, 10 * SECOND / 1000), "64 KiB at most");
+        assertTrue(43L * MTU <= FqConfig.DEFAULT_RELEASE_AHEAD_MAX_BYTES);
+        final FqScheduler<TestFlow> unbounded = schedulerReleasingAheadAtMost(FqConfig.MAX_QUANTUM_BYTES);
+        assertEquals(PacingQuantum.MIN_QUANTUM_NS / GAP_1_GBIT_NS + 1,
+            releaseOnTime(unbounded, RATE_1_GBIT, 10 * SECOND / 1000), "a whole quantum");
+        // At BBR's probing gain (1.25 × 1 Gbit/s) still 43: the bound is in bytes.
+        final FqScheduler<TestFlow> probing = schedulerReleasingAheadAtMost(FqConfig.DEFAULT_RELEASE_AHEAD_MAX_BYTES);
+        assertEquals(43, releaseOnTime(probing, RATE_1_GBIT * 5 / 4, 10 * SECOND / 1000));
+    }
+
+    @Test
+    void at50MbitPerSecondTheQuantumBindsAndTheBoundChangesNothing()
+    {
+        // Ten datagrams' time at 50 Mbit/s is 15,140 bytes, far below 64 KiB: a release on time is the quantum's.
+        final int bounded = releaseOnTime(scheduler, RATE_50_MBIT, SECOND / 10);
+        final int unbounded =
+            releaseOnTime(schedulerReleasingAheadAtMost(FqConfig.MAX_QUANTUM_BYTES), RATE_50_MBIT, SECOND / 10);
+        assertEquals(QUANTUM_50_MBIT_NS / GAP_50_MBIT_NS + 1, bounded);
+        assertEquals(unbounded, bounded);
+    }
+
+    /**
+     * A backlogged flow releasing ahead, served on time at every release for a while (each wake activating it, as
+     * the endpoint's duty cycle does): the datagrams of the last release.
+     */
+    private static int releaseOnTime(final FqScheduler<TestFlow> fq, final long rateBytesPerSecond, final long forNs)
+    {
+        fq.releaseAheadInQuanta(true);
+        final SchedulerHarness fqHarness = new SchedulerHarness(fq);
+        final TestFlow flow = new TestFlow(1).rate(rateBytesPerSecond).backlog(Long.MAX_VALUE);
+        long nowNs = 0;
+        fqHarness.activate(flow, nowNs);
+        fqHarness.serve(nowNs); // the initial quantum, unpaced
+        int burst = 0;
+        while (nowNs < forNs)
+        {
+            nowNs = Math.max(nowNs + 1, fq.nextReleaseTimeNs());
+            fqHarness.activate(flow, nowNs);
+            burst = fqHarness.serve(nowNs);
+        }
+        return burst;
+    }
+
+    private static FqScheduler<TestFlow> schedulerReleasingAheadAtMost(final int maxBytes)
+    {
+        final Map<String, String> bound = Map.of(FqConfig.RELEASE_AHEAD_MAX_BYTES, Integer.toString(maxBytes));
+        return new FqScheduler<>(
+            FqConfig.from(ControllerParameters.of(bound)), new TestControllerContext(ControllerParameters.EMPTY));
     }
 
     /**

@@ -31,15 +31,21 @@ final class EndpointDriver implements SimulatedAgent
      * @param counters the counters it publishes.
      * @param port     its port (the plan of {@link AgentWakes#COALESCED} counts the port's datagrams).
      * @param wakes    when it runs.
+     * @param pacerReleasesAhead true if its pacer releases ahead of its schedule: {@link AgentWakes#COALESCED}'s plan
+     *                 then serves its releases on time, as the real agent's does ({@code Endpoint}).
      */
     EndpointDriver(
-        final EndpointCore core, final CountersReader counters, final SimDatagramPort port, final AgentWakes wakes)
+        final EndpointCore core,
+        final CountersReader counters,
+        final SimDatagramPort port,
+        final AgentWakes wakes,
+        final boolean pacerReleasesAhead)
     {
         this.core = core;
         this.counters = counters;
         this.port = port;
         this.coalescing = AgentWakes.COALESCED == wakes ?
-            new WakeCoalescing(core::nextReleaseQuantumNs, core::takeArrivalAckDelayNs) : null;
+            new WakeCoalescing(core::nextReleaseQuantumNs, core::takeArrivalAckDelayNs, pacerReleasesAhead) : null;
     }
 
     EndpointCore core()

@@ -356,13 +356,16 @@ public final class Scenario
         context.conclude();
         final CountersManager countersManager =
             CountersBuffers.newManager(FlowBuffers.countersValuesBytes(connections));
-        return new EndpointDriver(new EndpointCore(
+        final EndpointCore core = new EndpointCore(
             context,
             port,
             config.registry,
             PacketSchedulers.newScheduler(config.schedulerName, config.schedulerParameters, countersManager),
             countersManager,
-            null == receiver ? (connection) -> false : receiver), countersManager, port, config.agentWakes);
+            null == receiver ? (connection) -> false : receiver);
+        // As Endpoint asks it for a real agent that sleeps in pacing quanta; off by default, so no trace moves.
+        final boolean releasesAhead = config.releaseAhead && core.scheduler().releaseAheadInQuanta(true);
+        return new EndpointDriver(core, countersManager, port, config.agentWakes, releasesAhead);
     }
 
     /**
@@ -503,6 +506,7 @@ public final class Scenario
         private long lineRateBitsPerSecond = DEFAULT_LINE_RATE_BITS_PER_SECOND;
         private boolean ecn;
         private AgentWakes agentWakes = AgentWakes.EXACT;
+        private boolean releaseAhead;
         private FlowDepartureListener departureListener;
         private FlowQueueDelayListener queueDelayListener;
 
@@ -581,6 +585,21 @@ public final class Scenario
         public Builder agentWakes(final AgentWakes wakes)
         {
             this.agentWakes = Objects.requireNonNull(wakes, "wakes");
+            return this;
+        }
+
+        /**
+         * @param releaseAhead true to have each endpoint's pacer release ahead of its schedule, as it does under the
+         *                     real agent's default profile ({@code PacketScheduler.releaseAheadInQuanta}: fq's
+         *                     {@code fq.releaseAhead}, bounded by {@code fq.releaseAheadMaxBytes}), its releases then
+         *                     served on time by {@link AgentWakes#COALESCED}'s plan as by the real agent's; false (the
+         *                     default) for what is due alone, as every result before this option was taken with.
+         *                     The bursts it sends into the bottleneck's queue are then seen here too.
+         * @return this.
+         */
+        public Builder releaseAhead(final boolean releaseAhead)
+        {
+            this.releaseAhead = releaseAhead;
             return this;
         }
 

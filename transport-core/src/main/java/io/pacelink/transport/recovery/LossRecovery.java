@@ -105,6 +105,12 @@ public final class LossRecovery
     private long persistentCongestionEvents;
     private long ptoExpirations;
     private long rejectedRttSamples;
+    /**
+     * The RTT on the delivery-rate sample's clock: the ACK's arrival less its believed ACK Delay
+     * ({@link #deliveredAtNs}), minus the largest acknowledged packet's send time; its minimum, and the latest.
+     */
+    private long minDeliveryRttNs = Long.MAX_VALUE;
+    private long latestDeliveryRttNs = Long.MAX_VALUE;
     private long ecnCeReactions;
     private int newlyAckedInFlightPackets;
     private long newlyEcnCeBytes;
@@ -286,6 +292,8 @@ public final class LossRecovery
     public void onPathChanged(final CongestionController freshController)
     {
         rttEstimator.reset();
+        minDeliveryRttNs = Long.MAX_VALUE;
+        latestDeliveryRttNs = Long.MAX_VALUE;
         controller = freshController;
         isEcnCeCongestionEvent = freshController.isEcnCeCongestionEvent();
     }
@@ -496,9 +504,11 @@ public final class LossRecovery
             largestNewlyAckedPacketNumber = ring.packetNumber(newlyAckedSlots[0]);
             latestRttNs = nowNs - largestAckedSentTimeNs;
         }
+        final long deliveredAtNs = deliveredAtNs(ackDelayNs, arrivalNs, nowNs);
         if (isLargestNewlyAcked && anyAckEliciting)
         {
-            final long rttSampleNs = nowNs - ring.sentTimeNs(ring.slot(largestAcked));
+            final long largestAckedSentNs = ring.sentTimeNs(ring.slot(largestAcked));
+            final long rttSampleNs = nowNs - largestAckedSentNs;
             if (rttSampleNs < minRttSampleNs)
             {
                 // Faster than any path: an acknowledgement sent before the packet could arrive. Believing it would
@@ -508,11 +518,12 @@ public final class LossRecovery
             else
             {
                 rttEstimator.onRttSample(nowNs, rttSampleNs, ackDelayNs, path.peerMaxAckDelayNs());
+                latestDeliveryRttNs = deliveredAtNs - largestAckedSentNs;
+                minDeliveryRttNs = Math.min(minDeliveryRttNs, latestDeliveryRttNs);
             }
         }
 
         rateSampler.beginAck();
-        final long deliveredAtNs = deliveredAtNs(ackDelayNs, arrivalNs, nowNs);
         final long newlyAckedBytes = applyAcked(deliveredAtNs, newlyAcked, listener);
         applyAckedAfterLoss(deliveredAtNs, spuriouslyLost, listener);
         lossDetector.onAckReceived();
@@ -524,7 +535,7 @@ public final class LossRecovery
         // After the frame's losses, which may start a period this frame cannot end (RFC 9002 Appendix B.5).
         final boolean endsRecovery = recoveryPeriod.onAck(largestAckedSentTimeNs);
 
-        rateSampler.generateSample(rttEstimator.hasSample() ? rttEstimator.minRttNs() : Long.MAX_VALUE);
+        rateSampler.generateSample(sampleFloorNs());
         if (lossDetector.takeSpuriousLossReport())
         {
             controller.onSpuriousLoss(nowNs);
@@ -544,6 +555,26 @@ public final class LossRecovery
 
         noteIdle(priorBytesInFlight, nowNs);
         return newlyAcked + spuriouslyLost;
+    }
+
+    /**
+     * The shortest interval a delivery-rate sample may span (Linux {@code tcp_rate_gen} drops shorter ones: no real
+     * measurement of the path), on the sample's own clock. Linux times the spans and {@code tcp_min_rtt} alike, by
+     * the ACK's processing; here the spans run from the ACK's arrival less its believed ACK Delay, and min_rtt from
+     * its processing with the delay in (RFC 9002 section 5.2), so the floor is the minimum RTT on the spans' clock
+     * as well: against min_rtt, a sample whose ACK was processed later than it arrived (the agent's wake after the
+     * arrival) or delayed by the peer is shorter than the floor by that much even on an empty path. A round of BBR's
+     * PROBE_RTT, whose four packets leave together and are acknowledged at once, then restarts the sample's clock
+     * at each send and never yields a valid sample, so BBR counts no round and never leaves PROBE_RTT
+     * (perf/FINDINGS.md, branch {@code cpu18}). Never above min_rtt; a peer that reports a delay it did not have
+     * lowers it by no more than it shortens a span, its max_ack_delay at most. Where ACKs are read as they arrive and
+     * report no delay, it is min_rtt, as before.
+     *
+     * @return the floor, {@link Long#MAX_VALUE} before any RTT sample (no rate sample is valid then).
+     */
+    private long sampleFloorNs()
+    {
+        return rttEstimator.hasSample() ? Math.min(rttEstimator.minRttNs(), minDeliveryRttNs) : Long.MAX_VALUE;
     }
 
     /**
@@ -1097,6 +1128,7 @@ public final class LossRecovery
         {
             persistentCongestionEvents++;
             rttEstimator.onPersistentCongestion();
+            minDeliveryRttNs = latestDeliveryRttNs;
         }
         final boolean startsRecovery =
             recoveryPeriod.onCongestionEvent(newestLostSentTimeNs, isPersistentCongestion, nowNs);

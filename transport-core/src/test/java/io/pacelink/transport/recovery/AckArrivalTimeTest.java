@@ -185,4 +185,34 @@ class AckArrivalTimeTest
         driver.lossRecovery.onAckReceived(driver.ranges.of(1, 1), 0, ms(110), ms(230), driver.listener);
         assertEquals(ms(120), driver.lossRecovery.rateSampler().deliveredTimeNs());
     }
+
+    /**
+     * BBR's PROBE_RTT in miniature: the flight empties, four packets leave together (the sample clock restarts at
+     * their send, the processing time of the last ACK) and one ACK acknowledges them all. Every ACK is read 50 µs
+     * after it arrived, so min_rtt, on the processing time, is 50 µs longer than the sample's span on the arrival's:
+     * a floor of min_rtt would drop the sample, and with it the round BBR waits for to leave PROBE_RTT.
+     */
+    @Test
+    void aBurstSentAfterTheFlightEmptiedYieldsASampleThoughEveryAckIsReadAfterItArrived()
+    {
+        final long readLateNs = 50_000L;
+        final RecoveryDriver driver = newDriver();
+        driver.sendAtMs(0, 0);
+        driver.lossRecovery.onAckReceived(driver.ranges.of(0, 0), 0, ms(100), ms(100) + readLateNs, driver.listener);
+        assertEquals(ms(100) + readLateNs, driver.lossRecovery.rttEstimator().minRttNs());
+        assertTrue(driver.lossRecovery.rateSampler().hasSample(), "the first sample spans 100 ms: the path's RTT");
+
+        final long sentNs = ms(100) + readLateNs;
+        for (int pn = 1; pn <= 4; pn++)
+        {
+            driver.sendAtNs(pn, sentNs, false);
+        }
+        driver.lossRecovery.onAckReceived(
+            driver.ranges.of(1, 4), 0, sentNs + ms(100), sentNs + ms(100) + readLateNs, driver.listener);
+        assertEquals(ms(100), driver.lossRecovery.rateSampler().sampleIntervalNs());
+        assertTrue(driver.lossRecovery.rateSampler().hasSample(), "a span of the path's RTT is a real measurement");
+        assertEquals(4L * RecoveryDriver.PACKET_BYTES * 10,
+            driver.lossRecovery.rateSampler().deliveryRateBytesPerSecond(), "four packets in 100 ms");
+        assertEquals(ms(100) + readLateNs, driver.lossRecovery.rttEstimator().minRttNs(), "min_rtt unchanged");
+    }
 }
