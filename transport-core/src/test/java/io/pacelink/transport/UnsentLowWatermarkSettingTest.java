@@ -33,7 +33,7 @@ class UnsentLowWatermarkSettingTest
         context.threadingMode(ThreadingMode.SHARED);
         assertEquals(PacelinkContext.DEFAULT_UNSENT_LOW_WATERMARK_BYTES, context.unsentLowWatermarkBytes(), "SHARED");
         context.threadingMode(ThreadingMode.INVOKER);
-        assertEquals(256 * 1024, context.unsentLowWatermarkBytes(), "64 datagrams of 1,472 bytes: less than 256 KiB");
+        assertEquals(256 * 1024, context.unsentLowWatermarkBytes(), "64 datagrams of 1,472 bytes are less than 256 KiB");
         assertEquals(PacelinkContext.DEFAULT_INVOKER_UNSENT_LOW_WATERMARK_BYTES, context.unsentLowWatermarkBytes());
 
         context.maxDatagramSizeBytes(65_000);
