@@ -173,7 +173,7 @@ class SteadyStateAllocationTest
      * Stream buffers commit memory as they fill (docs/security.md): fill each once, the receiver's by not reading
      * while the sender sends up to the flow-control window, then the sender's again, so that no new high of either
      * falls in the window measured. The sender offers on every turn of the receiver's fill: an INVOKER endpoint's
-     * send buffer holds at most its unsent low watermark (256 KiB by default) beyond what is in flight, so a buffer
+     * send buffer holds at most its unsent low watermark (1 MiB by default) beyond what is in flight, so a buffer
      * filled once before those turns would leave the receive window, the bytes in flight and the sent-packet ring
      * short of their highs (the ring then grew from 256 to 512 slots, 54,080 bytes, inside a measured window).
      */

@@ -21,9 +21,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * A 256-KiB unsent low watermark over real loopback sockets, on INVOKER endpoints — their default
+ * A 1-MiB unsent low watermark over real loopback sockets, on INVOKER endpoints — their default
  * ({@link PacelinkContext#DEFAULT_INVOKER_UNSENT_LOW_WATERMARK_BYTES}), and the same set by the application
- * ({@link PacelinkContext#unsentLowWatermarkBytes(int)}): offers are refused once 256 KiB wait unsent, accepted
+ * ({@link PacelinkContext#unsentLowWatermarkBytes(int)}): offers are refused once a mebibyte waits unsent, accepted
  * again as the duty cycle sends, and a transfer far longer than the mark, back-pressured by it all along, arrives
  * byte-exact and in order on the batched port (GSO on and off) and the NIO port. One thread drives both endpoints.
  */
@@ -31,7 +31,7 @@ class UnsentLowWatermarkLoopbackTest
 {
     private static final int MESSAGE_BYTES = 16 * 1024;
     private static final int RECORD_BYTES = MESSAGE_BYTES + 4;
-    private static final int MARK_BYTES = 256 * 1024;
+    private static final int MARK_BYTES = 1 << 20;
 
     @ParameterizedTest(name = "the mark set: {0}")
     @ValueSource(booleans = {false, true})
@@ -46,14 +46,14 @@ class UnsentLowWatermarkLoopbackTest
             final UnsafeBuffer message = new UnsafeBuffer(ByteBuffer.allocateDirect(MESSAGE_BYTES));
 
             // No duty cycle runs: nothing is sent, so every byte offered waits unsent. A message is accepted while
-            // it starts below the mark: 16 records of 16,388 bytes (the 16th starts at 245,820, the 17th would
-            // start at 262,208).
+            // it starts below the mark: 64 records of 16,388 bytes (the 64th starts at 1,032,444, the 65th would
+            // start at 1,048,832).
             int accepted = 0;
             long result;
             while ((result = sender.offer(message, 0, MESSAGE_BYTES)) > 0)
             {
                 accepted++;
-                assertTrue(accepted <= 16, "accepted past the mark: " + accepted);
+                assertTrue(accepted <= 64, "accepted past the mark: " + accepted);
             }
             assertEquals(Connection.BACK_PRESSURED, result);
             assertEquals((MARK_BYTES + RECORD_BYTES - 1) / RECORD_BYTES, accepted);
@@ -123,7 +123,7 @@ class UnsentLowWatermarkLoopbackTest
             }
             assertEquals(messages, checker.messages);
             assertEquals((long)messages * messageBytes, checker.bytes);
-            assertTrue(refusals > 0, "20 MB through a 256-KiB mark: the mark refused offers");
+            assertTrue(refusals > 0, "20 MB through a 1-MiB mark: the mark refused offers");
         }
     }
 

@@ -100,13 +100,9 @@ public final class PacelinkContext
      * application's thread waits for a core (the reason {@link #DEFAULT_UNSENT_LOW_WATERMARK_BYTES} is off) does not
      * arise. What it buys on loopback (perf/FINDINGS.md, "bulk15"): the application writes each byte a few duty cycles
      * before a packet copies it out, into segments the log reuses, instead of a whole 32-MiB buffer earlier, so both
-     * copies find their bytes in the cache. 256 KiB rather than the 1 MiB first chosen: the bytes a packet copies out
-     * were written a quarter as far back, and in the loopback suite's steady state at the machine's fast speed a
-     * 256-KiB mark took GSO-off bulk from 0.79 to 0.85 of raw UDP, with less system time per packet too (the sending
-     * thread's kernel work shares the core's cache with the log: perf/FINDINGS.md, "bulk18"). It still covers a duty
-     * cycle's sends more than twice over, and an application's message that starts below the mark is taken whole.
+     * copies find their bytes in the cache.
      */
-    public static final int DEFAULT_INVOKER_UNSENT_LOW_WATERMARK_BYTES = 256 * 1024;
+    public static final int DEFAULT_INVOKER_UNSENT_LOW_WATERMARK_BYTES = 1 << 20;
 
     /**
      * The smallest unsent low watermark: 16 KiB, about eleven full packets, the value commonly used with Linux's

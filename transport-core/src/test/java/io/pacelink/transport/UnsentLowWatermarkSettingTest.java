@@ -25,7 +25,7 @@ class UnsentLowWatermarkSettingTest
     }
 
     @Test
-    void byDefaultOnlyAnInvokerEndpointHasAMarkOf256KibibytesOrOneDutyCyclesSends()
+    void byDefaultOnlyAnInvokerEndpointHasAMarkOfOneMebibyteOrOneDutyCyclesSends()
     {
         final PacelinkContext context = new PacelinkContext();
         assertEquals(PacelinkContext.DEFAULT_UNSENT_LOW_WATERMARK_BYTES, context.unsentLowWatermarkBytes(),
@@ -33,17 +33,17 @@ class UnsentLowWatermarkSettingTest
         context.threadingMode(ThreadingMode.SHARED);
         assertEquals(PacelinkContext.DEFAULT_UNSENT_LOW_WATERMARK_BYTES, context.unsentLowWatermarkBytes(), "SHARED");
         context.threadingMode(ThreadingMode.INVOKER);
-        assertEquals(256 * 1024, context.unsentLowWatermarkBytes(), "64 datagrams of 1,472 bytes are less than 256 KiB");
+        assertEquals(1 << 20, context.unsentLowWatermarkBytes(), "64 datagrams of 1,472 bytes are less than 1 MiB");
         assertEquals(PacelinkContext.DEFAULT_INVOKER_UNSENT_LOW_WATERMARK_BYTES, context.unsentLowWatermarkBytes());
 
         context.maxDatagramSizeBytes(65_000);
         assertEquals(64 * 65_000, context.unsentLowWatermarkBytes(), "one duty cycle's sends when they are more");
         context.sendBatchLimit(4096).maxDatagramSizeBytes(65_507);
         assertEquals(4096 * 65_507, context.unsentLowWatermarkBytes(), "the largest duty cycle: 268 MB");
-        context.sendBatchLimit((256 * 1024) / 65_507);
-        assertEquals(256 * 1024, context.unsentLowWatermarkBytes(), "a little short of the mark: the mark");
-        context.sendBatchLimit((256 * 1024) / 65_507 + 1);
-        assertEquals(((256 * 1024) / 65_507 + 1) * 65_507, context.unsentLowWatermarkBytes(), "just past it");
+        context.sendBatchLimit((1 << 20) / 65_507);
+        assertEquals(1 << 20, context.unsentLowWatermarkBytes(), "one byte short of the mark: the mark");
+        context.sendBatchLimit((1 << 20) / 65_507 + 1);
+        assertEquals(((1 << 20) / 65_507 + 1) * 65_507, context.unsentLowWatermarkBytes(), "just past it");
 
         context.threadingMode(ThreadingMode.DEDICATED);
         assertEquals(PacelinkContext.DEFAULT_UNSENT_LOW_WATERMARK_BYTES, context.unsentLowWatermarkBytes(),
