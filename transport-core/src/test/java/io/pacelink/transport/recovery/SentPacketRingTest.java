@@ -2,8 +2,6 @@ package io.pacelink.transport.recovery;
 
 import org.junit.jupiter.api.Test;
 
-import java.util.SplittableRandom;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -198,80 +196,5 @@ class SentPacketRingTest
         }
         assertEquals(7, ring.countSkipped(8, 15));
         assertEquals(15, ring.oldestInFlightPacketNumber());
-    }
-    @Test
-    void theCapacityCheckAnsweredFromTheOldestInFlightAgreesWithAWalkOfTheSlots()
-    {
-        // A seeded mix of sends (some skipping a number, some ACK-only), acknowledgements, losses and growth: at every
-        // step the ring's answer for the next few numbers equals a walk of the slots those numbers would take.
-        final SplittableRandom random = new SplittableRandom(18);
-        final SentPacketRing growing = new SentPacketRing(16, 64);
-        int fastAnswers = 0;
-        for (int step = 0; step < 20_000; step++)
-        {
-            final long largest = growing.largestSentPacketNumber();
-            for (long next = largest + 1; next <= largest + 3; next++)
-            {
-                final boolean expected = walkSaysFree(growing, next);
-                assertEquals(expected, growing.hasCapacityFor(next), "step " + step + ", number " + next);
-                fastAnswers += expected ? 1 : 0;
-            }
-            final int action = random.nextInt(10);
-            if (action < 5)
-            {
-                final long number = largest + (random.nextInt(8) == 0 ? 2 : 1);
-                if (growing.hasCapacityFor(number))
-                {
-                    final boolean isAckOnly = random.nextInt(6) == 0;
-                    growing.add(number, step, 1200, !isAckOnly, !isAckOnly, 0, 0, false, 0);
-                }
-                else if (!growing.grow())
-                {
-                    resolveOldest(growing, SentPacketRing.ACKED);
-                }
-            }
-            else if (action < 8)
-            {
-                resolveOldest(growing, random.nextInt(4) == 0 ? SentPacketRing.LOST : SentPacketRing.ACKED);
-            }
-            else if (largest >= 0)
-            {
-                // Out of order: a random packet still in the ring.
-                final long number = Math.max(0, largest - random.nextInt(growing.capacity()));
-                if (growing.isInFlight(number))
-                {
-                    growing.state(growing.slot(number), SentPacketRing.ACKED);
-                }
-            }
-        }
-        assertTrue(fastAnswers > 1000, "the check said there was room often: " + fastAnswers);
-    }
-
-    private static void resolveOldest(final SentPacketRing ring, final byte state)
-    {
-        final long oldest = ring.oldestInFlightPacketNumber();
-        if (oldest <= ring.largestSentPacketNumber())
-        {
-            ring.state(ring.slot(oldest), state);
-        }
-    }
-
-    private static boolean walkSaysFree(final SentPacketRing ring, final long number)
-    {
-        final long largest = ring.largestSentPacketNumber();
-        if (number <= largest || number - largest > ring.capacity())
-        {
-            return false;
-        }
-        for (long n = largest + 1; n <= number; n++)
-        {
-            final int slot = ring.slot(n);
-            final boolean matters = ring.isAckEliciting(slot) || ring.countsInFlight(slot);
-            if (SentPacketRing.IN_FLIGHT == ring.state(slot) && matters)
-            {
-                return false;
-            }
-        }
-        return true;
     }
 }
