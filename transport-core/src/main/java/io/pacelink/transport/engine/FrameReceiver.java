@@ -74,16 +74,6 @@ final class FrameReceiver implements PacketOutcomeListener
     private long parkedAckDelayNs;
     private long parkedArrivalNs;
     private long parkedNowNs;
-    /**
-     * The stream range acknowledged by the packets of the ACK frame being applied, gathered while each packet's range
-     * meets it and given to the send log once ({@link #flushAckedRange}): loss recovery reports the newly acknowledged
-     * packets newest first, each one's range ending where the last one's began, so a frame that acknowledges twenty
-     * packets is one range in the send log's sets, not twenty inserts and merges.
-     */
-    private long ackedRangeStart;
-    private long ackedRangeEnd;
-    private boolean isAckedRangeFin;
-    private boolean hasAckedRange;
 
     FrameReceiver(
         final ConnectionHandle handle,
@@ -357,7 +347,6 @@ final class FrameReceiver implements PacketOutcomeListener
     {
         final long rejectedRttSamples = lossRecovery.rejectedRttSamples();
         final long result = lossRecovery.onAckReceived(ackRanges, ackDelayNs, arrivalNs, nowNs, this);
-        flushAckedRange();
         if (result < 0)
         {
             onAckRefused(result);
@@ -518,7 +507,7 @@ final class FrameReceiver implements PacketOutcomeListener
         isProgress = true;
         if (streamLength > 0 || fin)
         {
-            onStreamRangeAcked(streamOffset, streamOffset + streamLength, fin);
+            sendLog.onRangeAcked(streamOffset, streamLength, fin);
         }
         if (0 != (frameFlags & FrameFlags.ACK))
         {
@@ -530,47 +519,6 @@ final class FrameReceiver implements PacketOutcomeListener
         {
             ackFrequency.onAcked();
             lossRecovery.peerMaxAckDelayNs(ackFrequency.recoveryAckDelayNs());
-        }
-    }
-
-    /**
-     * Gather an acknowledged stream range into the one being built, or give that one to the send log and start
-     * anew. The send log's {@code onRangeAcked} of two ranges that meet is that of their union (it adds the range to
-     * the acknowledged set, removes it from the retransmission queue and moves the head over what became contiguous,
-     * and the FIN's flag stands apart), so gathering changes no state the send log reaches by the end of the frame.
-     */
-    private void onStreamRangeAcked(final long start, final long end, final boolean fin)
-    {
-        // The send log takes a range's length as an int: a union that would not fit is given in two.
-        if (hasAckedRange && end == ackedRangeStart && ackedRangeEnd - start <= Integer.MAX_VALUE)
-        {
-            ackedRangeStart = start;
-        }
-        else if (hasAckedRange && start == ackedRangeEnd && end - ackedRangeStart <= Integer.MAX_VALUE)
-        {
-            ackedRangeEnd = end;
-        }
-        else
-        {
-            flushAckedRange();
-            hasAckedRange = true;
-            ackedRangeStart = start;
-            ackedRangeEnd = end;
-        }
-        isAckedRangeFin |= fin;
-    }
-
-    /**
-     * Give the gathered acknowledged range to the send log: at the end of each ACK frame, and before a lost range
-     * is queued (the send log skips what is acknowledged when it queues one).
-     */
-    private void flushAckedRange()
-    {
-        if (hasAckedRange)
-        {
-            hasAckedRange = false;
-            sendLog.onRangeAcked(ackedRangeStart, (int)(ackedRangeEnd - ackedRangeStart), isAckedRangeFin);
-            isAckedRangeFin = false;
         }
     }
 
@@ -593,7 +541,6 @@ final class FrameReceiver implements PacketOutcomeListener
         final boolean fin,
         final int frameFlags)
     {
-        flushAckedRange();
         if (streamLength > 0 || fin)
         {
             sendLog.onRangeLost(streamOffset, streamLength, fin);

@@ -251,13 +251,6 @@ public final class SentPacketRing
         {
             return false;
         }
-        if (packetNumber - capacity < oldestInFlightPacketNumber)
-        {
-            // Every slot the new numbers take held a number below the oldest one in flight when it was last looked
-            // for (a bound that only grows: nothing resolved goes back in flight), so each is free. The sender asks
-            // this several times per packet, and in a steady flow the flight is well within the ring: no slot is read.
-            return true;
-        }
         // Counted on an int, as every walk of this ring (see countedSpan): at most a capacity of numbers.
         final long first = largestSentPacketNumber + 1;
         for (int i = 0, count = countedSpan(first, packetNumber); i < count; i++)
