@@ -56,6 +56,11 @@ final class PacelinkBulk
     static final String UNSENT_LOW_WATERMARK_PROPERTY = "pacelink.loopback.unsentLowWatermarkBytes";
 
     /**
+     * System property: the endpoints' {@link PacelinkContext#sendBatchLimit(int)} (unset: the default).
+     */
+    static final String SEND_BATCH_LIMIT_PROPERTY = "pacelink.loopback.sendBatchLimit";
+
+    /**
      * How the endpoint's duty cycle and the application share threads.
      */
     enum Mode
@@ -143,6 +148,11 @@ final class PacelinkBulk
         if (null != unsentLowWatermark)
         {
             context.unsentLowWatermarkBytes(Integer.parseInt(unsentLowWatermark));
+        }
+        final String sendBatchLimit = System.getProperty(SEND_BATCH_LIMIT_PROPERTY);
+        if (null != sendBatchLimit)
+        {
+            context.sendBatchLimit(Integer.parseInt(sendBatchLimit));
         }
         return context;
     }
