@@ -102,6 +102,11 @@ public final class EndpointCore implements DatagramHandler
     private final Crc32cGuard crcGuard = new Crc32cGuard();
     private final SentPacketDescriptor sentPacket = new SentPacketDescriptor();
     private final ArrayList<ConnectionCore> parkedAckConnections = new ArrayList<>();
+    /**
+     * Connections this cycle received a request for and leaves to the answer's service
+     * ({@link ConnectionCore#leavesServiceToAnswer}); cleared as the cycle ends.
+     */
+    private final ArrayList<ConnectionCore> leftToAnswer = new ArrayList<>();
     private long parkedAckDueNs = Long.MAX_VALUE;
     private boolean isServingOffered;
     private boolean isClosed;
@@ -381,8 +386,10 @@ public final class EndpointCore implements DatagramHandler
         acceptor.startDutyCycle();
         int work = sendOffered(nowNs);
         work += applyParkedAcks();
+        final int markedBeforeReceive = connections.markedCount();
         receive();
         work += onReceived(nowNs, null, nowNs);
+        connections.unmarkLeftToAnswer(markedBeforeReceive, nowNs, leftToAnswer);
         work += serviceConnections(nowNs);
         work += send(nowNs);
         endDutyCycle(nowNs, 0);
@@ -431,9 +438,12 @@ public final class EndpointCore implements DatagramHandler
         acceptor.startDutyCycle();
         int work = sendOffered(startNs);
         work += applyParkedAcks();
+        final int markedBeforeReceive = connections.markedCount();
         receive();
         final long nowNs = clock.nanoTime();
-        final int served = onReceived(nowNs, clock, startNs) + serviceConnections(nowNs);
+        int served = onReceived(nowNs, clock, startNs);
+        connections.unmarkLeftToAnswer(markedBeforeReceive, nowNs, leftToAnswer);
+        served += serviceConnections(nowNs);
         final long sendNs = 0 == served ? nowNs : clock.nanoTime();
         work += served + send(sendNs);
         endDutyCycle(sendNs, (0 == work ? nowNs : clock.nanoTime()) - startNs);
@@ -447,11 +457,33 @@ public final class EndpointCore implements DatagramHandler
     private void endDutyCycle(final long nowNs, final long durationNs)
     {
         finishServed(nowNs, false);
+        ageLeftToAnswer();
         parkedAckDueNs = parkedAckConnections.isEmpty() ? Long.MAX_VALUE : nowNs;
         final MemoryBudget memoryBudget = factory.memoryBudget();
         securityCounters.memoryCommittedBytes().setRelease(memoryBudget.committedBytes());
         securityCounters.memoryRefusals().setRelease(memoryBudget.refusals());
         endpointCounters.onDutyCycle(nowNs, durationNs);
+    }
+
+    /**
+     * The connections this cycle received a request for and did not serve ({@link #leftToAnswer}): the ACK frame each
+     * parked now waits for the next cycle, like a served connection's ({@link #finishServed}), which then serves
+     * it — in its first step with the answer if the application offered one, else once {@link #applyParkedAcks}
+     * has applied the frame. One this cycle served after all (a timer fell due, its application acted) was aged
+     * there, and is not taken twice.
+     */
+    private void ageLeftToAnswer()
+    {
+        final ArrayList<ConnectionCore> left = leftToAnswer;
+        for (int i = 0, size = left.size(); i < size; i++)
+        {
+            final ConnectionCore connection = left.get(i);
+            if (connection.tableIndex() >= 0 && connection.ageParkedAck())
+            {
+                parkedAckConnections.add(connection);
+            }
+        }
+        left.clear();
     }
 
     /**
