@@ -887,6 +887,17 @@ final class ConnectionCore implements SchedulableFlow, DeadlineHeap.Entry
      * @param ackOnly true if it was released only for an ACK.
      * @return true if the packet is ack-eliciting.
      */
+    /**
+     * Right after a packet was built: whether the connection's stream has more to send — bytes offered and never
+     * sent, or a range to send again — so another packet of it will follow in this send phase.
+     *
+     * @return true if stream data is left to send.
+     */
+    boolean hasStreamDataLeft()
+    {
+        return sendLog.hasUnsentData() || sendLog.hasRetransmission();
+    }
+
     boolean onPacketSent(final SentPacketDescriptor sent, final boolean ackOnly)
     {
         hasSentSinceService = true;

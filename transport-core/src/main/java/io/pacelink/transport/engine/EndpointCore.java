@@ -109,6 +109,11 @@ public final class EndpointCore implements DatagramHandler
     private final ArrayList<ConnectionCore> leftToAnswer = new ArrayList<>();
     private long parkedAckDueNs = Long.MAX_VALUE;
     private boolean isServingOffered;
+    /**
+     * True in the send phase of {@link #sendOffered} when it serves one connection: that connection's answer, if it
+     * is a packet of its own, is handed to the port before it is recorded.
+     */
+    private boolean isLoneAnswerSend;
     private boolean isClosed;
 
     /**
@@ -422,8 +427,10 @@ public final class EndpointCore implements DatagramHandler
      * for its own bookkeeping right before), which the cycle uses as its start instead of reading it again.
      * <p>
      * The clock is read only where a time can have moved on: after the receive, always; before the send phase only if
-     * a datagram was processed or a connection served since — otherwise the read after the receive is still from
-     * before anything is sent, so a packet stamped with it can only lengthen an RTT sample; and for the cycle's
+     * a connection was served since — otherwise the read after the receive is still from before anything is sent (a
+     * cycle that only processed datagrams, a request's among them whose service it leaves to the answer, sends at
+     * most what the pacer held from earlier cycles), so a packet stamped with it can only lengthen an RTT sample;
+     * and for the cycle's
      * duration only if it did any work — an idle cycle's time is its receive's. A busy-spinning agent whose socket
      * is empty then reads the clock twice per turn instead of five times (a vDSO {@code clock_gettime} on a virtual
      * machine's clock source is tens of nanoseconds: 9-14 % of a spinning thread, perf/FINDINGS.md, branch lat11), and
@@ -444,7 +451,7 @@ public final class EndpointCore implements DatagramHandler
         int served = onReceived(nowNs, clock, startNs);
         connections.unmarkLeftToAnswer(markedBeforeReceive, nowNs, leftToAnswer);
         served += serviceConnections(nowNs);
-        final long sendNs = 0 == served ? nowNs : clock.nanoTime();
+        final long sendNs = 0 == connections.servedCount() ? nowNs : clock.nanoTime();
         work += served + send(sendNs);
         endDutyCycle(sendNs, (0 == work ? nowNs : clock.nanoTime()) - startNs);
         return work;
@@ -553,15 +560,24 @@ public final class EndpointCore implements DatagramHandler
         }
         isServingOffered = true;
         int work;
+        final int count = connections.takeMarkedFrom(leftByLastCycle);
         try
         {
-            work = serveMarked(connections.takeMarkedFrom(leftByLastCycle), nowNs);
+            work = serveMarked(count, nowNs);
         }
         finally
         {
             isServingOffered = false;
         }
-        work += send(nowNs);
+        isLoneAnswerSend = 1 == count;
+        try
+        {
+            work += send(nowNs);
+        }
+        finally
+        {
+            isLoneAnswerSend = false;
+        }
         finishServed(nowNs, true);
         return work;
     }
@@ -846,6 +862,15 @@ public final class EndpointCore implements DatagramHandler
             try
             {
                 final int lengthBytes = sendPacket(connection, ackOnly, nowNs);
+                if (isLoneAnswerSend && 1 == outbox.size() && !connection.hasStreamDataLeft())
+                {
+                    // The one answer an application offered, in a packet of its own: it leaves before it is
+                    // recorded (loss recovery, the controller, the counters, the pacer's charge), which changes
+                    // nothing the record decides — every time it uses was taken before the packet was built, and no
+                    // acknowledgement of it can be read before this duty cycle's receive — and takes that work off
+                    // the round trip of a request and its answer (perf/FINDINGS.md, branch lat18).
+                    outbox.flush();
+                }
                 scheduler.onSent(connection, lengthBytes, connection.onPacketSent(sentPacket, ackOnly), nowNs);
             }
             catch (final RuntimeException ex)

@@ -21,6 +21,7 @@ import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -29,8 +30,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * A duty cycle that receives a request — a packet with application data whose ACK frame the connection parks until
  * the answer ({@code FrameReceiver#onAck}) — leaves the connection's service to the answer's send, unless something
  * of the connection is due now ({@code ConnectionCore#leavesServiceToAnswer}): an ACK that must go at once still goes
- * in that cycle, and a request left unanswered is acknowledged at the ACK deadline as before. In the simulator, a
- * ping-pong over a 1-ms path; the echo server runs one duty cycle, polls, and answers with a second one.
+ * in that cycle, and a request left unanswered is acknowledged at the ACK deadline as before; the answer's cycle,
+ * serving that one connection, hands its lone packet to the port before it records it. In the simulator, a ping-pong
+ * over a 1-ms path; the echo server runs one duty cycle, polls, and answers with a second one.
  */
 class AnswerServiceTest
 {
@@ -44,7 +46,7 @@ class AnswerServiceTest
     private static final int STEADY_FROM = 2;
 
     @Test
-    void theCycleThatReceivesARequestServesNoConnectionAndTheAnswersCycleServesIt()
+    void theCycleThatReceivesARequestServesNoConnectionAndTheAnswersCycleServesAndSendsItBeforeItsRecord()
     {
         final Bed bed = new Bed(0, 0);
 
@@ -67,6 +69,14 @@ class AnswerServiceTest
             }
             assertEquals(1, request.servedByAnswer, "request " + i + ": the answer's cycle served the connection");
             assertEquals(1, request.sentByAnswer, "request " + i + ": and sent the echo");
+            if (!request.wasMarked && 0 == request.sentByReceive)
+            {
+                // Served in the answer's first step (a connection the cycle before left work waits for the receive).
+                assertEquals(request.recordedBeforeAnswer, request.recordedAtAnswersSend, "request " + i + ": the " +
+                    "echo left before loss recovery recorded it");
+            }
+            assertEquals(request.recordedBeforeAnswer + 1, request.recordedAfterAnswer, "request " + i + ": the " +
+                "echo was recorded in the cycle that sent it");
         }
         assertTrue(left >= PINGS - STEADY_FROM - 2, "requests left to the answer's service: " + left);
         assertTrue(bed.serverConnection().nextDeadlineNs() > bed.simulator.nowNs(),
@@ -151,6 +161,9 @@ class AnswerServiceTest
         private int servedByAnswer = -1;
         private int sentByAnswer = -1;
         private long firstSendNs = -1;
+        private long recordedBeforeAnswer = -1;
+        private long recordedAtAnswersSend = -1;
+        private long recordedAfterAnswer = -1;
 
         /**
          * @param wasMarked true if the connection was marked for the receiving cycle before the request arrived (the
@@ -195,6 +208,8 @@ class AnswerServiceTest
             final EndpointCore client = SimPinger.newCore(clientHost.port(), false, accepted);
             server = SimPinger.newCore(serverPort, true, accepted);
             echo = new Echo(this, serverPort, answerDelayNs);
+            serverPort.recordedPackets =
+                () -> accepted.isEmpty() ? -1 : serverConnection().lossRecovery().sentPackets();
             pinger = new SimPinger(client, serverHost.address(), REQUEST_BYTES, PINGS);
             clientHost.addAgent(pinger);
             serverHost.addAgent(echo);
@@ -272,10 +287,14 @@ class AnswerServiceTest
             pendingLength = -1;
             answerNs = Long.MAX_VALUE;
             port.sentDatagrams = 0;
+            final long recordedBefore = bed.serverConnection().lossRecovery().sentPackets();
             final int work = bed.server.doWork(nowNs);
             final Request request = requests.get(requests.size() - 1);
             request.servedByAnswer = bed.server.connectionsServed();
             request.sentByAnswer = port.sentDatagrams;
+            request.recordedBeforeAnswer = recordedBefore;
+            request.recordedAtAnswersSend = port.recordedAtFirstSend;
+            request.recordedAfterAnswer = bed.serverConnection().lossRecovery().sentPackets();
             if (request.firstSendNs < 0)
             {
                 request.firstSendNs = nowNs;
@@ -311,6 +330,8 @@ class AnswerServiceTest
         private final long[] agesNs = new long[64];
         private int received;
         private int sentDatagrams;
+        private LongSupplier recordedPackets = () -> -1;
+        private long recordedAtFirstSend = -1;
         private boolean isCeMarkedThisReceive;
 
         MarkingPort(final DatagramPort port, final int markEvery)
@@ -357,6 +378,10 @@ class AnswerServiceTest
 
         public int send(final SendBatch batch)
         {
+            if (0 == sentDatagrams)
+            {
+                recordedAtFirstSend = recordedPackets.getAsLong();
+            }
             sentDatagrams += batch.size();
             return port.send(batch);
         }
