@@ -584,6 +584,23 @@ final class ConnectionCore implements SchedulableFlow, DeadlineHeap.Entry
     }
 
     /**
+     * Whether the duty cycle that just received a request for this connection may leave its service to the answer's
+     * send (the next cycle's, which comes at once): the request's ACK frame was parked this cycle (a packet with
+     * application data while this side's own data is in flight: {@link FrameReceiver#onAck}), nothing of this
+     * connection is due now — no timer, and no ACK that must go at once (RFC 9000 section 13.2.1: an out-of-order
+     * packet, a CE mark, an IMMEDIATE_ACK, the second ack-eliciting packet; the ACK deadline says so) — and it is not
+     * closing. What that service would do then — fire no timer, find nothing to send — the answer's service does
+     * before the answer leaves.
+     *
+     * @return true if the service may wait for the next duty cycle.
+     */
+    boolean leavesServiceToAnswer(final long nowNs)
+    {
+        return FrameReceiver.ACK_PARKED_THIS_CYCLE == frames.parkedAck() && null == deferredFailure &&
+            !lifecycle.isClosing() && nextDeadlineNs() > nowNs;
+    }
+
+    /**
      * The duty cycle ends ({@link FrameReceiver#ageParkedAck}).
      *
      * @return true if this cycle parked an ACK frame that now waits for the next.
@@ -870,6 +887,17 @@ final class ConnectionCore implements SchedulableFlow, DeadlineHeap.Entry
      * @param ackOnly true if it was released only for an ACK.
      * @return true if the packet is ack-eliciting.
      */
+    /**
+     * Right after a packet was built: whether the connection's stream has more to send — bytes offered and never
+     * sent, or a range to send again — so another packet of it will follow in this send phase.
+     *
+     * @return true if stream data is left to send.
+     */
+    boolean hasStreamDataLeft()
+    {
+        return sendLog.hasUnsentData() || sendLog.hasRetransmission();
+    }
+
     boolean onPacketSent(final SentPacketDescriptor sent, final boolean ackOnly)
     {
         hasSentSinceService = true;

@@ -216,6 +216,38 @@ final class ConnectionTable
     }
 
     /**
+     * Unmark, of the connections marked after the first {@code first}, those that leave their service to their
+     * answer's send ({@link ConnectionCore#leavesServiceToAnswer}), and hand them to {@code deferred}; the others
+     * stay marked, in their order.
+     *
+     * @param first    how many of the marked connections, in the order they were marked, are not considered.
+     * @param nowNs    the duty cycle's time.
+     * @param deferred gets each connection unmarked.
+     */
+    void unmarkLeftToAnswer(final int first, final long nowNs, final ArrayList<ConnectionCore> deferred)
+    {
+        final int size = marked.size();
+        int kept = first;
+        for (int i = first; i < size; i++)
+        {
+            final ConnectionCore connection = marked.get(i);
+            if (connection.tableIndex() >= 0 && connection.leavesServiceToAnswer(nowNs))
+            {
+                connection.isMarked(false);
+                deferred.add(connection);
+            }
+            else
+            {
+                marked.set(kept++, connection);
+            }
+        }
+        while (marked.size() > kept)
+        {
+            marked.remove(marked.size() - 1);
+        }
+    }
+
+    /**
      * Sort the first {@code count} served places. No places or one are in order already: a busy-spinning endpoint
      * takes its marked connections every duty cycle, nearly always none or one, and {@code Arrays.sort}'s way into
      * {@code DualPivotQuicksort} cost it about 5 % of its thread even for an empty range (perf/FINDINGS.md, branch

@@ -102,8 +102,18 @@ public final class EndpointCore implements DatagramHandler
     private final Crc32cGuard crcGuard = new Crc32cGuard();
     private final SentPacketDescriptor sentPacket = new SentPacketDescriptor();
     private final ArrayList<ConnectionCore> parkedAckConnections = new ArrayList<>();
+    /**
+     * Connections this cycle received a request for and leaves to the answer's service
+     * ({@link ConnectionCore#leavesServiceToAnswer}); cleared as the cycle ends.
+     */
+    private final ArrayList<ConnectionCore> leftToAnswer = new ArrayList<>();
     private long parkedAckDueNs = Long.MAX_VALUE;
     private boolean isServingOffered;
+    /**
+     * True in the send phase of {@link #sendOffered} when it serves one connection: that connection's answer, if it
+     * is a packet of its own, is handed to the port before it is recorded.
+     */
+    private boolean isLoneAnswerSend;
     private boolean isClosed;
 
     /**
@@ -381,8 +391,10 @@ public final class EndpointCore implements DatagramHandler
         acceptor.startDutyCycle();
         int work = sendOffered(nowNs);
         work += applyParkedAcks();
+        final int markedBeforeReceive = connections.markedCount();
         receive();
         work += onReceived(nowNs, null, nowNs);
+        connections.unmarkLeftToAnswer(markedBeforeReceive, nowNs, leftToAnswer);
         work += serviceConnections(nowNs);
         work += send(nowNs);
         endDutyCycle(nowNs, 0);
@@ -415,8 +427,10 @@ public final class EndpointCore implements DatagramHandler
      * for its own bookkeeping right before), which the cycle uses as its start instead of reading it again.
      * <p>
      * The clock is read only where a time can have moved on: after the receive, always; before the send phase only if
-     * a datagram was processed or a connection served since — otherwise the read after the receive is still from
-     * before anything is sent, so a packet stamped with it can only lengthen an RTT sample; and for the cycle's
+     * a connection was served since — otherwise the read after the receive is still from before anything is sent (a
+     * cycle that only processed datagrams, a request's among them whose service it leaves to the answer, sends at
+     * most what the pacer held from earlier cycles), so a packet stamped with it can only lengthen an RTT sample;
+     * and for the cycle's
      * duration only if it did any work — an idle cycle's time is its receive's. A busy-spinning agent whose socket
      * is empty then reads the clock twice per turn instead of five times (a vDSO {@code clock_gettime} on a virtual
      * machine's clock source is tens of nanoseconds: 9-14 % of a spinning thread, perf/FINDINGS.md, branch lat11), and
@@ -431,10 +445,13 @@ public final class EndpointCore implements DatagramHandler
         acceptor.startDutyCycle();
         int work = sendOffered(startNs);
         work += applyParkedAcks();
+        final int markedBeforeReceive = connections.markedCount();
         receive();
         final long nowNs = clock.nanoTime();
-        final int served = onReceived(nowNs, clock, startNs) + serviceConnections(nowNs);
-        final long sendNs = 0 == served ? nowNs : clock.nanoTime();
+        int served = onReceived(nowNs, clock, startNs);
+        connections.unmarkLeftToAnswer(markedBeforeReceive, nowNs, leftToAnswer);
+        served += serviceConnections(nowNs);
+        final long sendNs = 0 == connections.servedCount() ? nowNs : clock.nanoTime();
         work += served + send(sendNs);
         endDutyCycle(sendNs, (0 == work ? nowNs : clock.nanoTime()) - startNs);
         return work;
@@ -447,11 +464,33 @@ public final class EndpointCore implements DatagramHandler
     private void endDutyCycle(final long nowNs, final long durationNs)
     {
         finishServed(nowNs, false);
+        ageLeftToAnswer();
         parkedAckDueNs = parkedAckConnections.isEmpty() ? Long.MAX_VALUE : nowNs;
         final MemoryBudget memoryBudget = factory.memoryBudget();
         securityCounters.memoryCommittedBytes().setRelease(memoryBudget.committedBytes());
         securityCounters.memoryRefusals().setRelease(memoryBudget.refusals());
         endpointCounters.onDutyCycle(nowNs, durationNs);
+    }
+
+    /**
+     * The connections this cycle received a request for and did not serve ({@link #leftToAnswer}): the ACK frame each
+     * parked now waits for the next cycle, like a served connection's ({@link #finishServed}), which then serves
+     * it — in its first step with the answer if the application offered one, else once {@link #applyParkedAcks}
+     * has applied the frame. One this cycle served after all (a timer fell due, its application acted) was aged
+     * there, and is not taken twice.
+     */
+    private void ageLeftToAnswer()
+    {
+        final ArrayList<ConnectionCore> left = leftToAnswer;
+        for (int i = 0, size = left.size(); i < size; i++)
+        {
+            final ConnectionCore connection = left.get(i);
+            if (connection.tableIndex() >= 0 && connection.ageParkedAck())
+            {
+                parkedAckConnections.add(connection);
+            }
+        }
+        left.clear();
     }
 
     /**
@@ -521,15 +560,24 @@ public final class EndpointCore implements DatagramHandler
         }
         isServingOffered = true;
         int work;
+        final int count = connections.takeMarkedFrom(leftByLastCycle);
         try
         {
-            work = serveMarked(connections.takeMarkedFrom(leftByLastCycle), nowNs);
+            work = serveMarked(count, nowNs);
         }
         finally
         {
             isServingOffered = false;
         }
-        work += send(nowNs);
+        isLoneAnswerSend = 1 == count;
+        try
+        {
+            work += send(nowNs);
+        }
+        finally
+        {
+            isLoneAnswerSend = false;
+        }
         finishServed(nowNs, true);
         return work;
     }
@@ -814,6 +862,15 @@ public final class EndpointCore implements DatagramHandler
             try
             {
                 final int lengthBytes = sendPacket(connection, ackOnly, nowNs);
+                if (isLoneAnswerSend && 1 == outbox.size() && !connection.hasStreamDataLeft())
+                {
+                    // The one answer an application offered, in a packet of its own: it leaves before it is
+                    // recorded (loss recovery, the controller, the counters, the pacer's charge), which changes
+                    // nothing the record decides — every time it uses was taken before the packet was built, and no
+                    // acknowledgement of it can be read before this duty cycle's receive — and takes that work off
+                    // the round trip of a request and its answer (perf/FINDINGS.md, branch lat18).
+                    outbox.flush();
+                }
                 scheduler.onSent(connection, lengthBytes, connection.onPacketSent(sentPacket, ackOnly), nowNs);
             }
             catch (final RuntimeException ex)

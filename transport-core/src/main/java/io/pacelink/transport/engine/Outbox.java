@@ -88,6 +88,14 @@ final class Outbox
     }
 
     /**
+     * @return datagrams committed and not yet handed to the port.
+     */
+    int size()
+    {
+        return batch.size();
+    }
+
+    /**
      * Hand the batch to the port and count the outcome. A datagram not sent (a full socket buffer) is dropped like a
      * loss on the path, which recovery repairs; a port refuses a batch's tail, so the bytes sent are those of the
      * datagrams before the first refused one.

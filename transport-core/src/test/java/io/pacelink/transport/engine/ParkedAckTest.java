@@ -49,17 +49,17 @@ class ParkedAckTest
         int parked = 0;
         for (int i = 1; i < PINGS; i++)
         {
-            final long atSend = bed.echo.inFlightAtSend.get(i);
-            final long atEnd = bed.echo.inFlightAtCycleEnd.get(i);
-            // The request acknowledged the previous echo: still in flight when this echo left, gone right after.
-            if (atSend > atEnd && atEnd > 0)
+            final long atSend = bed.echo.largestAckedAtSend.get(i);
+            final long atEnd = bed.echo.largestAckedAtCycleEnd.get(i);
+            // The request acknowledged the previous echo: not yet applied when this echo left, applied right after.
+            if (atSend < atEnd && atSend >= 0)
             {
                 parked++;
             }
         }
         assertTrue(parked >= PINGS - 3, "the request's ACK applied after the echo's send: " + parked + " of " +
-            (PINGS - 1) + ", in flight at the sends " + bed.echo.inFlightAtSend + ", at the cycles' ends " +
-            bed.echo.inFlightAtCycleEnd);
+            (PINGS - 1) + ", largest acknowledged at the sends " + bed.echo.largestAckedAtSend + ", at the cycles' " +
+            "ends " + bed.echo.largestAckedAtCycleEnd);
         final LossRecovery recovery = bed.serverRecovery();
         assertEquals(PINGS, recovery.rttEstimator().sampleCount(), "one RTT sample per echo acknowledged, and the " +
             "handshake's");
@@ -123,8 +123,8 @@ class ParkedAckTest
         private final WatchingPort port;
         private final boolean isLate;
         private final UnsafeBuffer echo = new UnsafeBuffer(new byte[REQUEST_BYTES]);
-        private final List<Long> inFlightAtSend = new ArrayList<>();
-        private final List<Long> inFlightAtCycleEnd = new ArrayList<>();
+        private final List<Long> largestAckedAtSend = new ArrayList<>();
+        private final List<Long> largestAckedAtCycleEnd = new ArrayList<>();
         private int pendingLength = -1;
         private boolean hasOffered;
         private boolean isEchoUnsent;
@@ -147,7 +147,7 @@ class ParkedAckTest
             int work = bed.server.doWork(nowNs);
             if (isAfterOffer && port.hasSentEcho)
             {
-                inFlightAtCycleEnd.add(bed.serverRecovery().bytesInFlight());
+                largestAckedAtCycleEnd.add(bed.serverRecovery().largestAckedPacketNumber());
             }
             if (pendingLength >= 0)
             {
@@ -207,7 +207,7 @@ class ParkedAckTest
             {
                 isEchoUnsent = false;
                 port.hasSentEcho = true;
-                inFlightAtSend.add(recovery.bytesInFlight());
+                largestAckedAtSend.add(recovery.largestAckedPacketNumber());
             }
         }
     }

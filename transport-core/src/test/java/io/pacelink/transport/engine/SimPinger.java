@@ -20,8 +20,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The client of the simulator's ping-pong tests of the duty cycle's order ({@link OfferBeforeReceiveTest},
- * {@link ParkedAckTest}): a request once connected and once each echo is back, offered from its own duty cycle's end
- * and sent by a second cycle at once; and the endpoint cores both ends run (a fixed window, small buffers).
+ * {@link ParkedAckTest}, {@link AnswerServiceTest}): a request once connected and once each echo is back, offered
+ * from its own duty cycle's end and sent by a second cycle at once; and the endpoint cores both ends run (a fixed
+ * window, small buffers).
  */
 final class SimPinger implements SimulatedAgent, MessageHandler
 {
