@@ -8,7 +8,6 @@ import io.pacelink.sim.Simulator;
 import io.pacelink.transport.Connection;
 import io.pacelink.transport.MessageHandler;
 import io.pacelink.transport.PacelinkContext;
-import io.pacelink.transport.port.DatagramHandler;
 import io.pacelink.transport.port.DatagramPort;
 import io.pacelink.transport.port.ReceiveBatch;
 import io.pacelink.transport.port.SendBatch;
@@ -319,9 +318,8 @@ class AnswerServiceTest
      * The server's port: counts what it sends, and marks every {@code markEvery}-th datagram it receives CE, as a
      * queue on the path that marks instead of dropping would.
      */
-    private static final class MarkingPort implements DatagramPort
+    private static final class MarkingPort extends ForwardingDatagramPort
     {
-        private final DatagramPort port;
         private final int markEvery;
         private final int[] offsets = new int[64];
         private final int[] lengths = new int[64];
@@ -336,18 +334,8 @@ class AnswerServiceTest
 
         MarkingPort(final DatagramPort port, final int markEvery)
         {
-            this.port = port;
+            super(port);
             this.markEvery = markEvery;
-        }
-
-        public int receive(final DatagramHandler handler, final int limit, final long nowNs)
-        {
-            return port.receive(handler, limit, nowNs);
-        }
-
-        public ReceiveBatch newReceiveBatch(final int maxDatagrams)
-        {
-            return port.newReceiveBatch(maxDatagrams);
         }
 
         public int receive(final ReceiveBatch batch, final int limit)
@@ -391,16 +379,6 @@ class AnswerServiceTest
         {
             sentDatagrams++;
             return port.send(buffer, offset, length, destination);
-        }
-
-        public InetSocketAddress localAddress()
-        {
-            return port.localAddress();
-        }
-
-        public void close()
-        {
-            port.close();
         }
     }
 }

@@ -167,16 +167,15 @@ class OfferBeforeReceiveTest
     /**
      * A port that records its core's calls: {@link #RECEIVE} for a receive, the datagram count for a send.
      */
-    private static final class RecordingPort implements DatagramPort
+    private static final class RecordingPort extends ForwardingDatagramPort
     {
         static final int RECEIVE = -1;
 
-        private final DatagramPort port;
         private final ArrayList<Integer> calls = new ArrayList<>();
 
         RecordingPort(final DatagramPort port)
         {
-            this.port = port;
+            super(port);
         }
 
         int[] takeCalls()
@@ -190,11 +189,6 @@ class OfferBeforeReceiveTest
         {
             calls.add(RECEIVE);
             return port.receive(handler, limit, nowNs);
-        }
-
-        public ReceiveBatch newReceiveBatch(final int maxDatagrams)
-        {
-            return port.newReceiveBatch(maxDatagrams);
         }
 
         public int receive(final ReceiveBatch batch, final int limit)
@@ -218,16 +212,6 @@ class OfferBeforeReceiveTest
         {
             calls.add(1);
             return port.send(buffer, offset, length, destination);
-        }
-
-        public InetSocketAddress localAddress()
-        {
-            return port.localAddress();
-        }
-
-        public void close()
-        {
-            port.close();
         }
     }
 }

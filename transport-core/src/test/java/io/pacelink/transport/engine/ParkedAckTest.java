@@ -7,9 +7,7 @@ import io.pacelink.sim.SimulatedAgent;
 import io.pacelink.sim.Simulator;
 import io.pacelink.transport.Connection;
 import io.pacelink.transport.MessageHandler;
-import io.pacelink.transport.port.DatagramHandler;
 import io.pacelink.transport.port.DatagramPort;
-import io.pacelink.transport.port.ReceiveBatch;
 import io.pacelink.transport.port.SendBatch;
 import io.pacelink.transport.recovery.LossRecovery;
 import org.agrona.DirectBuffer;
@@ -215,30 +213,14 @@ class ParkedAckTest
     /**
      * The server's port: tells the echo server when its core sends.
      */
-    private static final class WatchingPort implements DatagramPort
+    private static final class WatchingPort extends ForwardingDatagramPort
     {
-        private final DatagramPort port;
         private Echo echo;
         private boolean hasSentEcho;
 
         WatchingPort(final DatagramPort port)
         {
-            this.port = port;
-        }
-
-        public int receive(final DatagramHandler handler, final int limit, final long nowNs)
-        {
-            return port.receive(handler, limit, nowNs);
-        }
-
-        public ReceiveBatch newReceiveBatch(final int maxDatagrams)
-        {
-            return port.newReceiveBatch(maxDatagrams);
-        }
-
-        public int receive(final ReceiveBatch batch, final int limit)
-        {
-            return port.receive(batch, limit);
+            super(port);
         }
 
         public int send(final SendBatch batch)
@@ -255,16 +237,6 @@ class ParkedAckTest
         {
             echo.onSend();
             return port.send(buffer, offset, length, destination);
-        }
-
-        public InetSocketAddress localAddress()
-        {
-            return port.localAddress();
-        }
-
-        public void close()
-        {
-            port.close();
         }
     }
 }
