@@ -11,6 +11,10 @@ final class Liveness
      * An ICMP port-unreachable report ends an established connection only if, for this many PTOs after it, nothing
      * arrives from the peer and a second report confirms it (RFC 1122 section 4.2.3.9 lets a transport act on hard
      * ICMP errors, and RFC 5927 section 4.1 warns they can be forged: a live peer answers the probe within a PTO).
+     * The second report may come later than that: Linux holds one pending error per socket, which the next call
+     * consumes — a {@code sendmmsg} that already sent a datagram drops it (net/socket.c, {@code __sys_sendmmsg}), and
+     * ICMP errors are rate-limited ({@code icmp_msgs_per_sec}) — so the reports of a dead peer are sparse and may
+     * come only with the back-off's probes. The suspicion therefore lasts until the peer is heard from.
      */
     private static final int UNREACHABLE_CONFIRMATION_PTOS = 3;
 
@@ -111,32 +115,25 @@ final class Liveness
 
     /**
      * @param ptoPeriodNs the connection's probe timeout.
-     * @return true if a second report came and nothing arrived from the peer for
-     * {@link #UNREACHABLE_CONFIRMATION_PTOS} PTOs since the first; a lone report that long ago is forgotten.
+     * @return true if nothing arrived from the peer for {@link #UNREACHABLE_CONFIRMATION_PTOS} PTOs since the first
+     * report and a second report came, before that time or after it.
      */
     boolean isUnreachableConfirmed(final long nowNs, final long ptoPeriodNs)
     {
-        if (!isUnreachableSuspected || nowNs - unreachableSinceNs < UNREACHABLE_CONFIRMATION_PTOS * ptoPeriodNs)
-        {
-            return false;
-        }
-        if (unreachableReports >= 2)
-        {
-            return true;
-        }
-        isUnreachableSuspected = false;
-        return false;
+        return isUnreachableSuspected && unreachableReports >= 2 &&
+            nowNs - unreachableSinceNs >= UNREACHABLE_CONFIRMATION_PTOS * ptoPeriodNs;
     }
 
     /**
      * @param ptoPeriodNs the connection's probe timeout.
-     * @return the earliest of the idle timeout, the keep-alive and the end of an unreachable suspicion.
+     * @return the earliest of the idle timeout, the keep-alive and the confirmation of a suspicion that a second
+     * report backs (a lone report needs no timer: the next report is checked when it comes).
      */
     long nextDeadlineNs(final long ptoPeriodNs)
     {
         long deadline = Math.min(
             lastReceiveTimeNs + idleTimeoutNs, Math.max(lastAckElicitingSentNs, lastReceiveTimeNs) + idleTimeoutNs / 2);
-        if (isUnreachableSuspected)
+        if (isUnreachableSuspected && unreachableReports >= 2)
         {
             deadline = Math.min(deadline, unreachableSinceNs + UNREACHABLE_CONFIRMATION_PTOS * ptoPeriodNs);
         }

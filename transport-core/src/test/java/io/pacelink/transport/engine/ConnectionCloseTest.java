@@ -270,6 +270,37 @@ class ConnectionCloseTest
     }
 
     @Test
+    void aSecondReportLongAfterTheFirstConfirmsWhatThePeerNeverAnswered()
+    {
+        final Connection[] pair = bed.connect(client, server, serverPort);
+        network.unplug(serverPort); // the server process dies: nothing reaches it, nothing leaves it
+        bed.stop(server);
+        clientPort.loseUnreachableReports(); // and the kernel's reports are sparse, as on Linux
+        offerAll(pair[0]);
+        clientPort.injectPortUnreachable();
+        final long firstReportNs = bed.nowNs();
+        bed.runFor(TimeUnit.MILLISECONDS.toNanos(400)); // many PTOs: a lone report proves nothing yet
+        assertEquals(ConnectionState.CONNECTED, pair[0].state(), "one report alone ends nothing");
+
+        clientPort.injectPortUnreachable();
+        bed.run(() -> ConnectionState.CLOSED == pair[0].state(), 3 * CoreTestBed.STEP_NS, "the second report");
+        assertEquals(CloseReason.PEER_UNREACHABLE, pair[0].closeReason());
+        assertTrue(bed.nowNs() - firstReportNs < IDLE_TIMEOUT_NS / 4, "well before the idle timeout");
+    }
+
+    @Test
+    void reportsAPeerAnswersBetweenNeverAddUp()
+    {
+        final Connection[] pair = bed.connect(client, server, serverPort);
+        for (int i = 0; i < 5; i++)
+        {
+            clientPort.injectPortUnreachable(); // forged: the server answers each probe
+            bed.runFor(TimeUnit.MILLISECONDS.toNanos(300));
+            assertEquals(ConnectionState.CONNECTED, pair[0].state(), "report " + (i + 1));
+        }
+    }
+
+    @Test
     void aClientRestrictsItsPortToItsOnePeerOnly()
     {
         final Connection first = client.connect(serverPort.localAddress(), null, bed.nowNs());
