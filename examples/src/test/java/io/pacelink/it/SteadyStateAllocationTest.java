@@ -30,6 +30,7 @@ class SteadyStateAllocationTest
     private static final int MESSAGE_BYTES = 16 << 10;
     private static final long WARM_UP_BYTES = 256L << 20;
     private static final long WINDOW_BYTES = 32L << 20;
+    private static final int HIGH_WATER_MARK_GROWTH_WINDOWS = 2;
     private static final int FILL_TURNS = 20_000;
     private static final int SMALL_MESSAGE_BYTES = 32;
     private static final int SMALL_MESSAGES_PER_TURN = 64;
@@ -63,10 +64,13 @@ class SteadyStateAllocationTest
             fillBothStreamBuffers(server, client, sender, message);
             pump(server, client, sender, receiver, message, counter, WARM_UP_BYTES, deadlineNs);
 
+            // Under load the ACKs come later than in the warm-up: the sent-packet ring and the send log may grow to a
+            // new high-water mark once or twice (a loaded CI machine saw the ring double, 27 KB, and one more 64-KiB
+            // segment); garbage would repeat in every window.
             AllocationMeter.assertAllocationFree(congestionControl + " on " + client.portDescription() +
                 ": agent and application moving " +
                 WINDOW_BYTES + " bytes", () -> pump(server, client, sender, receiver, message, counter,
-                counter.bytes + WINDOW_BYTES, deadlineNs));
+                counter.bytes + WINDOW_BYTES, deadlineNs), HIGH_WATER_MARK_GROWTH_WINDOWS);
         }
     }
 

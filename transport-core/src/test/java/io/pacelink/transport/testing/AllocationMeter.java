@@ -59,16 +59,41 @@ public final class AllocationMeter
      */
     public static void assertAllocationFree(final String what, final Runnable window)
     {
+        assertAllocationFree(what, window, 0);
+    }
+
+    /**
+     * As {@link #assertAllocationFree(String, Runnable)}, for code whose structures grow on demand to a high-water
+     * mark that the timing decides: on real sockets a loaded machine delays the receiver's ACKs, so more packets are
+     * in flight than in any window of the warm-up, and the sent-packet ring doubles or the send log commits one more
+     * segment (both kept for good) in a measured window. Up to {@code growthWindows} windows may then allocate more
+     * than the one-off allowance. Garbage is per operation and repeats in every window, so it still fails: the run
+     * must end in {@link #REQUIRED_CLEAN_WINDOWS} allocation-free windows in a row, and a growth that kept coming
+     * back would exceed {@code growthWindows}.
+     *
+     * @param what          what is measured, for the failure message.
+     * @param window        one window of work; create the lambda once, outside the measured code.
+     * @param growthWindows windows that may allocate more than {@link #ONE_OFF_ALLOWANCE_BYTES}.
+     */
+    public static void assertAllocationFree(final String what, final Runnable window, final int growthWindows)
+    {
         final StringBuilder history = new StringBuilder();
         int cleanWindows = 0;
+        int grownWindows = 0;
         for (int i = 0; i < MAX_WINDOWS && cleanWindows < REQUIRED_CLEAN_WINDOWS; i++)
         {
             final long before = allocatedBytes();
             window.run();
             final long allocated = allocatedBytes() - before;
             history.append(allocated).append(' ');
-            assertTrue(allocated <= ONE_OFF_ALLOWANCE_BYTES,
-                () -> what + ": " + allocated + " bytes allocated in one window; windows so far: " + history);
+            if (allocated > ONE_OFF_ALLOWANCE_BYTES)
+            {
+                grownWindows++;
+            }
+            final int grown = grownWindows;
+            assertTrue(grown <= growthWindows, () -> what + ": " + allocated + " bytes allocated in one window" +
+                (growthWindows > 0 ? " (" + grown + " windows above " + ONE_OFF_ALLOWANCE_BYTES + " bytes)" : "") +
+                "; windows so far: " + history);
             cleanWindows = 0 == allocated ? cleanWindows + 1 : 0;
         }
         assertEquals(REQUIRED_CLEAN_WINDOWS, cleanWindows, () -> what + ": never " + REQUIRED_CLEAN_WINDOWS +
