@@ -46,8 +46,10 @@ class SimLauncherIT
             fast.err);
         assertTrue(fast.out.contains("-XX:+UseParallelGC"), fast.out);
         assertEquals(fast.javaVersion >= 25, fast.out.contains("-XX:+UseCompactObjectHeaders"), fast.out);
+        assertEquals(hugePagesOnRequest(), fast.out.contains("-XX:+UseTransparentHugePages"), fast.out);
         assertEquals(17, usual.javaVersion, usual.err);
         assertFalse(usual.out.contains("-XX:+UseParallelGC"), usual.out);
+        assertFalse(usual.out.contains("-XX:+UseTransparentHugePages"), usual.out);
         assertEquals(usual.traceHash, fast.traceHash, "the same simulation whatever JVM runs it");
         assertFalse(fast.err.contains("WARNING"), "no JDK warnings: " + fast.err);
     }
@@ -124,6 +126,16 @@ class SimLauncherIT
         assertTrue(run.err.contains(BUILDING), run.err);
         assertTrue(Files.size(cache) > 1_000_000, "a real cache replaced the stale file");
         assertTrue(launch(run).endsWith("and the AOT cache " + cache), launch(run));
+    }
+
+    /**
+     * @return true if Linux gives transparent huge pages to memory that asks for them ("madvise"), when the launcher
+     * asks for them for the simulator's heap.
+     */
+    private static boolean hugePagesOnRequest() throws IOException
+    {
+        final Path enabled = Path.of("/sys/kernel/mm/transparent_hugepage/enabled");
+        return Files.isReadable(enabled) && Files.readString(enabled).contains("[madvise]");
     }
 
     private static String launch(final Run run)
