@@ -81,6 +81,15 @@ public final class BatchedDatagramPort implements DatagramPort
      * {@code -Dpacelink.port.batched.gather=false} turns it off for the whole JVM (a diagnostic: every datagram is
      * then copied whole into the send batch).
      */
+    /**
+     * Whether the port asks for each datagram's kernel receive time ({@code SO_TIMESTAMPNS}, "Receive times" in
+     * docs/io.md); {@code -Dpacelink.port.batched.timestamps=false} turns it off for the whole JVM (a diagnostic: every
+     * arrival is then the duty cycle's time, as on the NIO port; with no socket asking, Linux also stops stamping
+     * every packet it receives, {@code net_timestamp_check}).
+     */
+    private static final boolean TIMESTAMPS =
+        !"false".equals(System.getProperty("pacelink.port.batched.timestamps", "true"));
+
     private static final boolean GATHER =
         !"false".equals(System.getProperty("pacelink.port.batched.gather", "true"));
 
@@ -253,7 +262,7 @@ public final class BatchedDatagramPort implements DatagramPort
             this.receiveSocketBufferBytes = NativeUdp.socketBufferBytes(fd, true);
             this.sendSocketBufferBytes = NativeUdp.socketBufferBytes(fd, false);
             groEnabled = 0 == NativeUdp.enableGro(fd);
-            timestampsEnabled = 0 == NativeUdp.enableTimestamps(fd);
+            timestampsEnabled = TIMESTAMPS && 0 == NativeUdp.enableTimestamps(fd);
             gsoEnabled = gso;
             gsoOffReason = gso ? null : "turned off";
             eventFd = NativeUdp.eventFd();
