@@ -306,7 +306,7 @@ JNIEXPORT jint JNICALL Java_io_pacelink_transport_port_NativeUdp_send(
 
 /*
  * The recvmmsg(2) headers of one port, kept between its receives in memory Java owns (NativeUdp.RECEIVE_HEADERS_BYTES,
- * written by prepareReceive): message i reads into buffer + i * slot_bytes, its source into descriptor i's name and
+ * written by prepareReceive): message i reads into buffer + i * stride_bytes, its source into descriptor i's name and
  * its control messages into control[i]. A busy-spinning endpoint receives far more often than anything arrives, and
  * building 64 headers per call cost it about a quarter of its thread (perf/FINDINGS.md, branch lat11); so they are
  * built once, and after a call only the fields the kernel wrote back are set again (msg_namelen and msg_controllen,
@@ -333,7 +333,8 @@ static void reset_receive_header(struct pl_receive_headers *headers, struct pl_r
 }
 
 JNIEXPORT jint JNICALL Java_io_pacelink_transport_port_NativeUdp_prepareReceive(
-    JNIEnv *env, jclass klass, jlong headers_address, jlong descriptors, jint count, jlong buffer, jint slot_bytes)
+    JNIEnv *env, jclass klass, jlong headers_address, jlong descriptors, jint count, jlong buffer, jint slot_bytes,
+    jint stride_bytes)
 {
     struct pl_receive_headers *headers = (struct pl_receive_headers *)(intptr_t)headers_address;
     struct pl_receive *receives = (struct pl_receive *)(intptr_t)descriptors;
@@ -341,7 +342,7 @@ JNIEXPORT jint JNICALL Java_io_pacelink_transport_port_NativeUdp_prepareReceive(
     memset(headers, 0, sizeof(*headers));
     for (int i = 0; i < n; i++)
     {
-        headers->vectors[i].iov_base = (void *)(intptr_t)(buffer + (jlong)i * slot_bytes);
+        headers->vectors[i].iov_base = (void *)(intptr_t)(buffer + (jlong)i * stride_bytes);
         headers->vectors[i].iov_len = (size_t)slot_bytes;
         headers->messages[i].msg_hdr.msg_iov = &headers->vectors[i];
         headers->messages[i].msg_hdr.msg_iovlen = 1;

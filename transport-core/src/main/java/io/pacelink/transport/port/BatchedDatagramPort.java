@@ -51,6 +51,16 @@ public final class BatchedDatagramPort implements DatagramPort
     public static final int SLOT_BYTES = 64 * 1024;
 
     /**
+     * Bytes between the end of one message's room and the start of the next in a receive batch: one full-size
+     * datagram's cache lines (1,536 bytes). Rooms 64 KiB apart would put every message's first bytes at the same
+     * offset modulo 64 KiB, so the ~24 cache lines of each of a batch's 64 datagrams would fall into the same few sets
+     * of the CPU's cache (its set index is taken from the low address bits: 32 datagrams to a set of 16 ways in a
+     * 2-MiB L2) and evict each other between the kernel's copy into them and the endpoint's reading them; shifted by
+     * this much more a room, the datagrams of a batch spread over the cache's sets.
+     */
+    static final int SLOT_SKEW_BYTES = 1536;
+
+    /**
      * Most datagrams in one GSO send: Linux's {@code UDP_MAX_SEGMENTS} (64 before 6.8; more since).
      */
     public static final int MAX_GSO_SEGMENTS = 64;
@@ -96,6 +106,7 @@ public final class BatchedDatagramPort implements DatagramPort
     private final int fd;
     private final boolean ipv6Socket;
     private final int slotBytes;
+    private final int slotStrideBytes;
     private final InetSocketAddress localAddress;
     private final int receiveSocketBufferBytes;
     private final int sendSocketBufferBytes;
@@ -225,6 +236,7 @@ public final class BatchedDatagramPort implements DatagramPort
         NativeLibrary.load();
         this.ipv6Socket = bindAddress.getAddress() instanceof Inet6Address;
         this.slotBytes = slotBytes;
+        this.slotStrideBytes = slotBytes + SLOT_SKEW_BYTES;
         this.codec = new SocketAddressCodec(ipv6Socket);
         sendDescriptors = newDirect((NativeUdp.MAX_BATCH + 1) * NativeUdp.SEND_STRIDE);
         sendDescriptorsAddress = sendDescriptors.addressOffset();
@@ -296,12 +308,12 @@ public final class BatchedDatagramPort implements DatagramPort
     /**
      * {@inheritDoc}
      * <p>
-     * One message per {@link #SLOT_BYTES} of the batch's buffer, so the batch needs
-     * {@code min(maxDatagrams, 64) * SLOT_BYTES} bytes.
+     * One message per {@link #SLOT_BYTES} of the batch's buffer and {@link #SLOT_SKEW_BYTES} between them, so the
+     * batch needs {@code min(maxDatagrams, 64) * (SLOT_BYTES + SLOT_SKEW_BYTES)} bytes.
      */
     public ReceiveBatch newReceiveBatch(final int maxDatagrams)
     {
-        return new ReceiveBatch(maxDatagrams, Math.min(maxDatagrams, NativeUdp.MAX_BATCH) * slotBytes);
+        return new ReceiveBatch(maxDatagrams, Math.min(maxDatagrams, NativeUdp.MAX_BATCH) * slotStrideBytes);
     }
 
     /**
@@ -348,7 +360,7 @@ public final class BatchedDatagramPort implements DatagramPort
         // receive, which can then tell that it drained the socket (skipReceiveIfDrained). One message is read by
         // recvmsg, not recvmmsg: the same read, without do_recvmmsg's loop around it (the native shim).
         final int bound = isAfterEmptyReceive && isLoneArrivalTraffic ? 1 : NativeUdp.MAX_BATCH;
-        final int slots = Math.min(Math.min(maxEntries, bound), batch.buffer().capacity() / slotBytes);
+        final int slots = Math.min(Math.min(maxEntries, bound), batch.buffer().capacity() / slotStrideBytes);
         if (slots <= 0)
         {
             return batch.size();
@@ -357,7 +369,8 @@ public final class BatchedDatagramPort implements DatagramPort
         if (bufferAddress != preparedBufferAddress || slots > preparedSlots)
         {
             preparedSlots = NativeUdp.prepareReceive(receiveHeadersAddress, receiveDescriptorsAddress,
-                Math.min(NativeUdp.MAX_BATCH, batch.buffer().capacity() / slotBytes), bufferAddress, slotBytes);
+                Math.min(NativeUdp.MAX_BATCH, batch.buffer().capacity() / slotStrideBytes), bufferAddress, slotBytes,
+                slotStrideBytes);
             preparedBufferAddress = bufferAddress;
         }
         stats.receiveCalls++;
@@ -434,7 +447,7 @@ public final class BatchedDatagramPort implements DatagramPort
             final int tos = receiveDescriptors.getInt(descriptor + NativeUdp.RECEIVE_TOS);
             final int ecn = tos < 0 ? ReceiveBatch.NOT_ECT : tos & 0x3;
             final long ageNs = receiveDescriptors.getLong(descriptor + NativeUdp.RECEIVE_AGE_NS);
-            final int slotOffset = pendingIndex * slotBytes;
+            final int slotOffset = pendingIndex * slotStrideBytes;
             if (segmentBytes <= 0 || segmentBytes >= length)
             {
                 if (batch.size() >= maxEntries || batch.isFull())

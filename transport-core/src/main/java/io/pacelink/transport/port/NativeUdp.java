@@ -151,13 +151,14 @@ final class NativeUdp
 
     /**
      * Build the {@code recvmmsg(2)} headers of up to {@link #MAX_BATCH} messages in {@code headers}
-     * ({@link #RECEIVE_HEADERS_BYTES}, 8-byte aligned): message i into {@code buffer + i * slotBytes}, its source into
-     * descriptor i. They stay valid for {@link #receive} of at most {@code count} messages until the buffer, the
-     * descriptors or the slot size change.
+     * ({@link #RECEIVE_HEADERS_BYTES}, 8-byte aligned): message i into {@code slotBytes} at
+     * {@code buffer + i * strideBytes}, its source into descriptor i. They stay valid for {@link #receive} of at most
+     * {@code count} messages until the buffer, the descriptors or the slot size change.
      *
      * @return the messages prepared.
      */
-    static native int prepareReceive(long headers, long descriptors, int count, long buffer, int slotBytes);
+    static native int prepareReceive(
+        long headers, long descriptors, int count, long buffer, int slotBytes, int strideBytes);
 
     /**
      * {@code recvmmsg(2)} of up to {@code count} messages with the headers {@link #prepareReceive} built, which it
