@@ -285,6 +285,42 @@ class BatchedDatagramPortTest
     }
 
     /**
+     * A batch's messages lie in rooms whose addresses differ in their low bits — not 64 KiB apart, which would put
+     * every datagram's bytes into the same few sets of the CPU's cache — and each room still holds a whole GRO
+     * super-datagram.
+     */
+    @Test
+    void aBatchsRoomsAreSkewedAcrossTheCachesSets()
+    {
+        final BatchedDatagramPort sender = open(LOOPBACK, false);
+        final BatchedDatagramPort receiver = open(LOOPBACK, true);
+        final SendBatch batch = new SendBatch(64, 64 * SIZE);
+        for (int i = 0; i < 8; i++)
+        {
+            write(batch, i, SIZE, receiver.localAddress(), 0);
+        }
+        assertEquals(8, sender.send(batch));
+        final ReceiveBatch received = receiver.newReceiveBatch(64);
+        int count = 0;
+        final long deadlineNs = System.nanoTime() + TIMEOUT_NS;
+        while (count < 8 && System.nanoTime() - deadlineNs < 0)
+        {
+            receiver.awaitReadable(TimeUnit.MILLISECONDS.toNanos(100));
+            count = receiver.receive(received, 64);
+        }
+        assertEquals(8, count, "one receive");
+        final long base = received.buffer().addressOffset();
+        for (int i = 1; i < 8; i++)
+        {
+            final int apart = received.offset(i) - received.offset(i - 1);
+            assertTrue(apart >= BatchedDatagramPort.SLOT_BYTES, "a room holds any datagram: " + apart);
+            assertTrue(0 != (base + received.offset(i)) % 4096 - (base + received.offset(i - 1)) % 4096,
+                "rooms " + (i - 1) + " and " + i + " share their low 12 address bits: " + apart + " bytes apart");
+            assertArrayEquals(expected(i, SIZE), copy(received, i));
+        }
+    }
+
+    /**
      * A receive right after one that found the socket empty, with no wait in between (a busy-spinning loop), asks
      * the kernel for one message while the last burst between two empty receives was one message; the receive after
      * it asks for all again. A burst of more turns the rule off until a burst of one; a receive after a wait always
