@@ -56,9 +56,7 @@ struct pl_send
     int32_t name_length;     /* bytes of name: 16 (sockaddr_in) or 28 (sockaddr_in6); 0: no msg_name, the
                                 connected socket's own peer (name still holds it, for its family) */
     uint8_t name[28];
-    int32_t vector_count;    /* > 0: the message is these iovecs at vectors (a datagram gathered from the send batch
-                                and the send log's bytes in place), and address and length are not read */
-    uint64_t vectors;        /* struct iovec[vector_count] in memory Java owns */
+    uint8_t reserved[12];
 };
 
 /* One message received: NativeUdp.RECEIVE_* offsets. */
@@ -81,9 +79,6 @@ _Static_assert(offsetof(struct pl_send, segment_size) == 12, "NativeUdp.SEND_SEG
 _Static_assert(offsetof(struct pl_send, tos) == 16, "NativeUdp.SEND_TOS");
 _Static_assert(offsetof(struct pl_send, name_length) == 20, "NativeUdp.SEND_NAME_LENGTH");
 _Static_assert(offsetof(struct pl_send, name) == 24, "NativeUdp.SEND_NAME");
-_Static_assert(offsetof(struct pl_send, vector_count) == 52, "NativeUdp.SEND_VECTOR_COUNT");
-_Static_assert(offsetof(struct pl_send, vectors) == 56, "NativeUdp.SEND_VECTORS");
-_Static_assert(sizeof(struct iovec) == 16 && offsetof(struct iovec, iov_len) == 8, "NativeUdp.IOVEC_BYTES");
 _Static_assert(sizeof(struct pl_receive) == 64, "NativeUdp.RECEIVE_STRIDE");
 _Static_assert(offsetof(struct pl_receive, flags) == 4, "NativeUdp.RECEIVE_FLAGS");
 _Static_assert(offsetof(struct pl_receive, segment_size) == 8, "NativeUdp.RECEIVE_SEGMENT_SIZE");
@@ -253,21 +248,10 @@ JNIEXPORT jint JNICALL Java_io_pacelink_transport_port_NativeUdp_send(
     {
         struct pl_send *send = &sends[i];
         struct msghdr *header = &messages[i].msg_hdr;
-        if (send->vector_count > 0)
-        {
-            /* Gathered: the kernel copies each datagram from its parts (header, payload in place, trailer), and a
-               UDP_SEGMENT message is cut into datagrams of segment_size whatever the vectors' boundaries
-               (ip_append_data reads the message through one iov_iter). */
-            header->msg_iov = (struct iovec *)(intptr_t)send->vectors;
-            header->msg_iovlen = (size_t)send->vector_count;
-        }
-        else
-        {
-            vectors[i].iov_base = (void *)(intptr_t)send->address;
-            vectors[i].iov_len = (size_t)send->length;
-            header->msg_iov = &vectors[i];
-            header->msg_iovlen = 1;
-        }
+        vectors[i].iov_base = (void *)(intptr_t)send->address;
+        vectors[i].iov_len = (size_t)send->length;
+        header->msg_iov = &vectors[i];
+        header->msg_iovlen = 1;
         if (send->name_length > 0)
         {
             header->msg_name = send->name;
@@ -306,7 +290,7 @@ JNIEXPORT jint JNICALL Java_io_pacelink_transport_port_NativeUdp_send(
 
 /*
  * The recvmmsg(2) headers of one port, kept between its receives in memory Java owns (NativeUdp.RECEIVE_HEADERS_BYTES,
- * written by prepareReceive): message i reads into buffer + i * stride_bytes, its source into descriptor i's name and
+ * written by prepareReceive): message i reads into buffer + i * slot_bytes, its source into descriptor i's name and
  * its control messages into control[i]. A busy-spinning endpoint receives far more often than anything arrives, and
  * building 64 headers per call cost it about a quarter of its thread (perf/FINDINGS.md, branch lat11); so they are
  * built once, and after a call only the fields the kernel wrote back are set again (msg_namelen and msg_controllen,
@@ -333,8 +317,7 @@ static void reset_receive_header(struct pl_receive_headers *headers, struct pl_r
 }
 
 JNIEXPORT jint JNICALL Java_io_pacelink_transport_port_NativeUdp_prepareReceive(
-    JNIEnv *env, jclass klass, jlong headers_address, jlong descriptors, jint count, jlong buffer, jint slot_bytes,
-    jint stride_bytes)
+    JNIEnv *env, jclass klass, jlong headers_address, jlong descriptors, jint count, jlong buffer, jint slot_bytes)
 {
     struct pl_receive_headers *headers = (struct pl_receive_headers *)(intptr_t)headers_address;
     struct pl_receive *receives = (struct pl_receive *)(intptr_t)descriptors;
@@ -342,7 +325,7 @@ JNIEXPORT jint JNICALL Java_io_pacelink_transport_port_NativeUdp_prepareReceive(
     memset(headers, 0, sizeof(*headers));
     for (int i = 0; i < n; i++)
     {
-        headers->vectors[i].iov_base = (void *)(intptr_t)(buffer + (jlong)i * stride_bytes);
+        headers->vectors[i].iov_base = (void *)(intptr_t)(buffer + (jlong)i * slot_bytes);
         headers->vectors[i].iov_len = (size_t)slot_bytes;
         headers->messages[i].msg_hdr.msg_iov = &headers->vectors[i];
         headers->messages[i].msg_hdr.msg_iovlen = 1;

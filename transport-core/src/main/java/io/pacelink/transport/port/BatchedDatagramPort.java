@@ -51,16 +51,6 @@ public final class BatchedDatagramPort implements DatagramPort
     public static final int SLOT_BYTES = 64 * 1024;
 
     /**
-     * Bytes between the end of one message's room and the start of the next in a receive batch: one full-size
-     * datagram's cache lines (1,536 bytes). Rooms 64 KiB apart would put every message's first bytes at the same
-     * offset modulo 64 KiB, so the ~24 cache lines of each of a batch's 64 datagrams would fall into the same few sets
-     * of the CPU's cache (its set index is taken from the low address bits: 32 datagrams to a set of 16 ways in a
-     * 2-MiB L2) and evict each other between the kernel's copy into them and the endpoint's reading them; shifted by
-     * this much more a room, the datagrams of a batch spread over the cache's sets.
-     */
-    static final int SLOT_SKEW_BYTES = 1536;
-
-    /**
      * Most datagrams in one GSO send: Linux's {@code UDP_MAX_SEGMENTS} (64 before 6.8; more since).
      */
     public static final int MAX_GSO_SEGMENTS = 64;
@@ -79,34 +69,9 @@ public final class BatchedDatagramPort implements DatagramPort
 
     private static final int STAGING_BYTES = 64 * 1024;
 
-    /**
-     * Most {@code iovec}s a gathered datagram needs: the batch's bytes before its payload, the payload, the batch's
-     * bytes after it.
-     */
-    private static final int VECTORS_PER_DATAGRAM = 3;
-    private static final int SPARE_VECTORS = VECTORS_PER_DATAGRAM;
-
-    /**
-     * Whether the port takes gathered datagrams ({@link #sendsGathered()});
-     * {@code -Dpacelink.port.batched.gather=false} turns it off for the whole JVM (a diagnostic: every datagram is
-     * then copied whole into the send batch).
-     */
-    /**
-     * Whether the port asks for each datagram's kernel receive time ({@code SO_TIMESTAMPNS}, "Receive times" in
-     * docs/io.md); {@code -Dpacelink.port.batched.timestamps=false} turns it off for the whole JVM (a diagnostic: every
-     * arrival is then the duty cycle's time, as on the NIO port; with no socket asking, Linux also stops stamping
-     * every packet it receives, {@code net_timestamp_check}).
-     */
-    private static final boolean TIMESTAMPS =
-        !"false".equals(System.getProperty("pacelink.port.batched.timestamps", "true"));
-
-    private static final boolean GATHER =
-        !"false".equals(System.getProperty("pacelink.port.batched.gather", "true"));
-
     private final int fd;
     private final boolean ipv6Socket;
     private final int slotBytes;
-    private final int slotStrideBytes;
     private final InetSocketAddress localAddress;
     private final int receiveSocketBufferBytes;
     private final int sendSocketBufferBytes;
@@ -119,15 +84,6 @@ public final class BatchedDatagramPort implements DatagramPort
     private final long sendDescriptorsAddress;
     private final int[] messageFirst = new int[NativeUdp.MAX_BATCH];
     private final int[] messageDatagrams = new int[NativeUdp.MAX_BATCH];
-    /**
-     * The {@code iovec}s of one {@code sendmmsg}'s gathered messages ({@link SendBatch#commitGathered}), the first
-     * {@link #SPARE_VECTORS} for the spare descriptor slot; made for the first batch with gathered datagrams and
-     * again only for a larger one.
-     */
-    private UnsafeBuffer vectors;
-    private int vectorCapacity;
-    private int vectorCount;
-    private int messageVectorStart;
     private final UnsafeBuffer receiveDescriptors;
     private final long receiveDescriptorsAddress;
     private final UnsafeBuffer receiveHeaders;
@@ -236,7 +192,6 @@ public final class BatchedDatagramPort implements DatagramPort
         NativeLibrary.load();
         this.ipv6Socket = bindAddress.getAddress() instanceof Inet6Address;
         this.slotBytes = slotBytes;
-        this.slotStrideBytes = slotBytes + SLOT_SKEW_BYTES;
         this.codec = new SocketAddressCodec(ipv6Socket);
         sendDescriptors = newDirect((NativeUdp.MAX_BATCH + 1) * NativeUdp.SEND_STRIDE);
         sendDescriptorsAddress = sendDescriptors.addressOffset();
@@ -274,7 +229,7 @@ public final class BatchedDatagramPort implements DatagramPort
             this.receiveSocketBufferBytes = NativeUdp.socketBufferBytes(fd, true);
             this.sendSocketBufferBytes = NativeUdp.socketBufferBytes(fd, false);
             groEnabled = 0 == NativeUdp.enableGro(fd);
-            timestampsEnabled = TIMESTAMPS && 0 == NativeUdp.enableTimestamps(fd);
+            timestampsEnabled = 0 == NativeUdp.enableTimestamps(fd);
             gsoEnabled = gso;
             gsoOffReason = gso ? null : "turned off";
             eventFd = NativeUdp.eventFd();
@@ -308,12 +263,12 @@ public final class BatchedDatagramPort implements DatagramPort
     /**
      * {@inheritDoc}
      * <p>
-     * One message per {@link #SLOT_BYTES} of the batch's buffer and {@link #SLOT_SKEW_BYTES} between them, so the
-     * batch needs {@code min(maxDatagrams, 64) * (SLOT_BYTES + SLOT_SKEW_BYTES)} bytes.
+     * One message per {@link #SLOT_BYTES} of the batch's buffer, so the batch needs
+     * {@code min(maxDatagrams, 64) * SLOT_BYTES} bytes.
      */
     public ReceiveBatch newReceiveBatch(final int maxDatagrams)
     {
-        return new ReceiveBatch(maxDatagrams, Math.min(maxDatagrams, NativeUdp.MAX_BATCH) * slotStrideBytes);
+        return new ReceiveBatch(maxDatagrams, Math.min(maxDatagrams, NativeUdp.MAX_BATCH) * slotBytes);
     }
 
     /**
@@ -360,7 +315,7 @@ public final class BatchedDatagramPort implements DatagramPort
         // receive, which can then tell that it drained the socket (skipReceiveIfDrained). One message is read by
         // recvmsg, not recvmmsg: the same read, without do_recvmmsg's loop around it (the native shim).
         final int bound = isAfterEmptyReceive && isLoneArrivalTraffic ? 1 : NativeUdp.MAX_BATCH;
-        final int slots = Math.min(Math.min(maxEntries, bound), batch.buffer().capacity() / slotStrideBytes);
+        final int slots = Math.min(Math.min(maxEntries, bound), batch.buffer().capacity() / slotBytes);
         if (slots <= 0)
         {
             return batch.size();
@@ -369,8 +324,7 @@ public final class BatchedDatagramPort implements DatagramPort
         if (bufferAddress != preparedBufferAddress || slots > preparedSlots)
         {
             preparedSlots = NativeUdp.prepareReceive(receiveHeadersAddress, receiveDescriptorsAddress,
-                Math.min(NativeUdp.MAX_BATCH, batch.buffer().capacity() / slotStrideBytes), bufferAddress, slotBytes,
-                slotStrideBytes);
+                Math.min(NativeUdp.MAX_BATCH, batch.buffer().capacity() / slotBytes), bufferAddress, slotBytes);
             preparedBufferAddress = bufferAddress;
         }
         stats.receiveCalls++;
@@ -447,7 +401,7 @@ public final class BatchedDatagramPort implements DatagramPort
             final int tos = receiveDescriptors.getInt(descriptor + NativeUdp.RECEIVE_TOS);
             final int ecn = tos < 0 ? ReceiveBatch.NOT_ECT : tos & 0x3;
             final long ageNs = receiveDescriptors.getLong(descriptor + NativeUdp.RECEIVE_AGE_NS);
-            final int slotOffset = pendingIndex * slotStrideBytes;
+            final int slotOffset = pendingIndex * slotBytes;
             if (segmentBytes <= 0 || segmentBytes >= length)
             {
                 if (batch.size() >= maxEntries || batch.isFull())
@@ -538,20 +492,16 @@ public final class BatchedDatagramPort implements DatagramPort
             adoptTos(batch.ecnCodepoint(0));
         }
         final long bufferAddress = batch.buffer().addressOffset();
-        if (batch.hasGathered())
-        {
-            ensureVectors(SPARE_VECTORS + VECTORS_PER_DATAGRAM * size);
-        }
         int sent = 0;
         int index = 0;
         while (index < size)
         {
             int messages = 0;
-            vectorCount = SPARE_VECTORS;
             while (index < size && messages < NativeUdp.MAX_BATCH)
             {
                 final int datagrams = gsoEnabled ? gsoRun(batch, index) : 1;
-                if (describeRun(messages, batch, bufferAddress, index, datagrams))
+                if (describe(messages, bufferAddress + batch.offset(index), runBytes(batch, index, datagrams),
+                    datagrams > 1 ? batch.length(index) : 0, batch.ecnCodepoint(index), batch.destination(index)))
                 {
                     messageFirst[messages] = index;
                     messageDatagrams[messages] = datagrams;
@@ -590,7 +540,7 @@ public final class BatchedDatagramPort implements DatagramPort
             staging.putBytes(0, buffer, offset, length);
             address = staging.addressOffset();
         }
-        if (!describe(0, address, length, 0, ReceiveBatch.NOT_ECT, destination, 0, 0))
+        if (!describe(0, address, length, 0, ReceiveBatch.NOT_ECT, destination))
         {
             stats.sendErrors++;
             return false;
@@ -620,7 +570,7 @@ public final class BatchedDatagramPort implements DatagramPort
             final int length = batch.length(i);
             final InetSocketAddress to = batch.destination(i);
             if (length > segmentBytes || 0 == length || totalBytes + length > MAX_GSO_BYTES ||
-                batch.offset(i) != batch.offset(i - 1) + batch.batchBytes(i - 1) ||
+                batch.offset(i) != batch.offset(i - 1) + batch.length(i - 1) ||
                 batch.ecnCodepoint(i) != ecn || (to != destination && !destination.equals(to)))
             {
                 break;
@@ -661,81 +611,6 @@ public final class BatchedDatagramPort implements DatagramPort
     }
 
     /**
-     * Write the descriptor of message {@code slot}: the run of {@code datagrams} from {@code first}, one GSO message
-     * if more than one. A run with a gathered datagram is described by {@code iovec}s from {@link #vectorCount}
-     * on, which it advances.
-     *
-     * @return false if it cannot go to that destination.
-     */
-    private boolean describeRun(
-        final int slot, final SendBatch batch, final long bufferAddress, final int first, final int datagrams)
-    {
-        final int segmentBytes = datagrams > 1 ? batch.length(first) : 0;
-        final int ecn = batch.ecnCodepoint(first);
-        final InetSocketAddress destination = batch.destination(first);
-        if (!batch.hasGathered())
-        {
-            return describe(slot, bufferAddress + batch.offset(first), runBytes(batch, first, datagrams), segmentBytes,
-                ecn, destination, 0, 0);
-        }
-        // Each datagram from its parts: the batch's bytes before the payload, the payload where it lies, the batch's
-        // bytes after it; one datagram's trailer and the next one's header are adjacent in the batch, one vector.
-        messageVectorStart = vectorCount;
-        int lengthBytes = 0;
-        for (int i = first; i < first + datagrams; i++)
-        {
-            final long address = bufferAddress + batch.offset(i);
-            final int payloadLength = batch.payloadLength(i);
-            if (payloadLength > 0)
-            {
-                final int before = batch.payloadAt(i);
-                addVector(address, before);
-                addVector(batch.payloadAddress(i), payloadLength);
-                addVector(address + before, batch.batchBytes(i) - before);
-            }
-            else
-            {
-                addVector(address, batch.length(i));
-            }
-            lengthBytes += batch.length(i);
-        }
-        return describe(slot, bufferAddress + batch.offset(first), lengthBytes, segmentBytes, ecn, destination,
-            vectors.addressOffset() + (long)messageVectorStart * NativeUdp.IOVEC_BYTES,
-            vectorCount - messageVectorStart);
-    }
-
-    private void addVector(final long address, final int length)
-    {
-        if (0 == length)
-        {
-            return;
-        }
-        if (vectorCount > messageVectorStart)
-        {
-            final int last = (vectorCount - 1) * NativeUdp.IOVEC_BYTES;
-            final long lastLength = vectors.getLong(last + NativeUdp.IOVEC_LENGTH);
-            if (vectors.getLong(last) + lastLength == address)
-            {
-                vectors.putLong(last + NativeUdp.IOVEC_LENGTH, lastLength + length);
-                return;
-            }
-        }
-        final int at = vectorCount * NativeUdp.IOVEC_BYTES;
-        vectors.putLong(at, address);
-        vectors.putLong(at + NativeUdp.IOVEC_LENGTH, length);
-        vectorCount++;
-    }
-
-    private void ensureVectors(final int count)
-    {
-        if (count > vectorCapacity)
-        {
-            vectors = newDirect(count * NativeUdp.IOVEC_BYTES);
-            vectorCapacity = count;
-        }
-    }
-
-    /**
      * Write message {@code slot}'s descriptor.
      *
      * @return false if it cannot go to that destination (another than the restricted peer, or another family).
@@ -746,9 +621,7 @@ public final class BatchedDatagramPort implements DatagramPort
         final int length,
         final int segmentBytes,
         final int ecn,
-        final InetSocketAddress destination,
-        final long vectorsAddress,
-        final int vectorsCount)
+        final InetSocketAddress destination)
     {
         final boolean isRestricted = null != restrictedTo;
         if (isRestricted && restrictedTo != destination && !restrictedTo.equals(destination))
@@ -769,8 +642,6 @@ public final class BatchedDatagramPort implements DatagramPort
         final int tos = tosOf(ecn);
         sendDescriptors.putInt(descriptor + NativeUdp.SEND_TOS, tos == socketTos ? -1 : tos);
         sendDescriptors.putInt(descriptor + NativeUdp.SEND_NAME_LENGTH, isRestricted ? 0 : nameLength);
-        sendDescriptors.putInt(descriptor + NativeUdp.SEND_VECTOR_COUNT, vectorsCount);
-        sendDescriptors.putLong(descriptor + NativeUdp.SEND_VECTORS, vectorsAddress);
         return true;
     }
 
@@ -848,8 +719,8 @@ public final class BatchedDatagramPort implements DatagramPort
         int sent = 0;
         for (int i = first; i < first + datagrams; i++)
         {
-            vectorCount = 0;
-            if (!describeRun(spare, batch, bufferAddress, i, 1))
+            if (!describe(spare, bufferAddress + batch.offset(i), batch.length(i), 0, batch.ecnCodepoint(i),
+                batch.destination(i)))
             {
                 stats.sendErrors++;
                 continue;
@@ -1060,17 +931,6 @@ public final class BatchedDatagramPort implements DatagramPort
     public boolean carriesEcn()
     {
         return true;
-    }
-
-    /**
-     * {@inheritDoc}
-     * <p>
-     * Gathered datagrams leave as {@code iovec}s: the kernel copies the payload from where it lies, once, as it
-     * copies any message ({@code sendmmsg(2)}), GSO runs included.
-     */
-    public boolean sendsGathered()
-    {
-        return GATHER;
     }
 
     /**

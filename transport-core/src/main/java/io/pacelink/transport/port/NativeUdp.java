@@ -24,14 +24,6 @@ final class NativeUdp
     static final int SEND_TOS = 16;
     static final int SEND_NAME_LENGTH = 20;
     static final int SEND_NAME = 24;
-    static final int SEND_VECTOR_COUNT = 52;
-    static final int SEND_VECTORS = 56;
-
-    /**
-     * Bytes of one {@code struct iovec} on 64-bit Linux: {@code void *iov_base}, {@code size_t iov_len}.
-     */
-    static final int IOVEC_BYTES = 16;
-    static final int IOVEC_LENGTH = 8;
 
     static final int RECEIVE_STRIDE = 64;
 
@@ -151,14 +143,13 @@ final class NativeUdp
 
     /**
      * Build the {@code recvmmsg(2)} headers of up to {@link #MAX_BATCH} messages in {@code headers}
-     * ({@link #RECEIVE_HEADERS_BYTES}, 8-byte aligned): message i into {@code slotBytes} at
-     * {@code buffer + i * strideBytes}, its source into descriptor i. They stay valid for {@link #receive} of at most
-     * {@code count} messages until the buffer, the descriptors or the slot size change.
+     * ({@link #RECEIVE_HEADERS_BYTES}, 8-byte aligned): message i into {@code buffer + i * slotBytes}, its source into
+     * descriptor i. They stay valid for {@link #receive} of at most {@code count} messages until the buffer, the
+     * descriptors or the slot size change.
      *
      * @return the messages prepared.
      */
-    static native int prepareReceive(
-        long headers, long descriptors, int count, long buffer, int slotBytes, int strideBytes);
+    static native int prepareReceive(long headers, long descriptors, int count, long buffer, int slotBytes);
 
     /**
      * {@code recvmmsg(2)} of up to {@code count} messages with the headers {@link #prepareReceive} built, which it

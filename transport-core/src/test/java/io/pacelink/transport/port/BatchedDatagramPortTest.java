@@ -123,91 +123,6 @@ class BatchedDatagramPortTest
     }
 
     /**
-     * Datagrams whose payload lies outside the batch (a send log's direct segment) leave from their parts, GSO on
-     * and off, and arrive byte for byte as the same datagrams written whole: gathered and whole ones mixed in one
-     * GSO run, a payload at a datagram's start and at its end, an empty part, a short gathered datagram that ends a
-     * run, and a payload that starts where the previous one ended (two vectors that must not merge across a
-     * datagram's own bytes).
-     */
-    @Test
-    void gatheredDatagramsArriveAsTheSameDatagramsWrittenWholeGsoOnAndOff()
-    {
-        for (final boolean gso : new boolean[]{true, false})
-        {
-            final BatchedDatagramPort sender = open(LOOPBACK, gso);
-            final BatchedDatagramPort receiver = open(LOOPBACK, true);
-            assertTrue(sender.sendsGathered());
-            final UnsafeBuffer log = new UnsafeBuffer(ByteBuffer.allocateDirect(64 * SIZE));
-            final SendBatch batch = new SendBatch(64, 64 * SIZE);
-            final int count = 44;
-            int logIndex = 0;
-            for (int i = 0; i < count; i++)
-            {
-                final int length = 40 == i ? 100 : i > 40 ? 600 : SIZE;
-                // Every third datagram whole; the others with their payload at the start (i % 3 == 1 and i a
-                // multiple of 4), at the end (i % 3 == 2), or between a header and a trailer.
-                if (0 == i % 3)
-                {
-                    write(batch, i, length, receiver.localAddress(), 0);
-                    continue;
-                }
-                final int before = 0 == i % 4 ? 0 : 30 + i;
-                final int after = 2 == i % 3 ? 0 : 4;
-                logIndex = writeGathered(batch, log, logIndex, i, length, before, after, receiver.localAddress());
-            }
-            assertEquals(count, sender.send(batch), "gso " + gso);
-            assertEquals(1, sender.stats().sendCalls(), "gso " + gso + ": one sendmmsg");
-            assertEquals(gso ? 2 : 0, sender.stats().gsoSends(), "gso " + gso);
-
-            final List<byte[]> received = receive(receiver, count);
-            assertEquals(count, received.size(), "gso " + gso);
-            for (int i = 0; i < count; i++)
-            {
-                assertArrayEquals(expected(i, 40 == i ? 100 : i > 40 ? 600 : SIZE), received.get(i),
-                    "gso " + gso + ", datagram " + i);
-            }
-        }
-    }
-
-    @Test
-    void sendingGatheredBatchesAllocatesNothingOnceWarm()
-    {
-        final BatchedDatagramPort sender = open(LOOPBACK, false);
-        final BatchedDatagramPort receiver = open(LOOPBACK, true);
-        final UnsafeBuffer log = new UnsafeBuffer(ByteBuffer.allocateDirect(64 * SIZE));
-        final SendBatch batch = new SendBatch(64, 64 * SIZE);
-        final ReceiveBatch received = receiver.newReceiveBatch(64);
-        final InetSocketAddress destination = receiver.localAddress();
-        final Runnable exchange = () ->
-        {
-            batch.clear();
-            for (int i = 0; i < 32; i++)
-            {
-                batch.buffer().putInt(batch.nextOffset(), i);
-                batch.commitGathered(34, 30, log, i * SIZE, SIZE - 34, destination, 0);
-            }
-            sender.send(batch);
-            int count = 0;
-            while (count < 32)
-            {
-                receiver.awaitReadable(TIMEOUT_NS);
-                count += receiver.receive(received, 64);
-            }
-        };
-        for (int i = 0; i < 2000; i++)
-        {
-            exchange.run();
-        }
-        AllocationMeter.assertAllocationFree("batched gathered send", () ->
-        {
-            for (int i = 0; i < 200; i++)
-            {
-                exchange.run();
-            }
-        });
-    }
-
-    /**
      * The port keeps its {@code recvmmsg} headers from one receive to the next, and the kernel shortens a header's
      * control length to what a datagram used: a plain datagram (TOS and receive time) leaves room for fewer control
      * messages than a GRO super-datagram needs (its segment size too). Each receive must start from whole headers,
@@ -282,42 +197,6 @@ class BatchedDatagramPortTest
             assertArrayEquals(expected(i, SIZE), received.get(i));
         }
         assertEquals(0, receiver.stats().groSuperDatagrams());
-    }
-
-    /**
-     * A batch's messages lie in rooms whose addresses differ in their low bits — not 64 KiB apart, which would put
-     * every datagram's bytes into the same few sets of the CPU's cache — and each room still holds a whole GRO
-     * super-datagram.
-     */
-    @Test
-    void aBatchsRoomsAreSkewedAcrossTheCachesSets()
-    {
-        final BatchedDatagramPort sender = open(LOOPBACK, false);
-        final BatchedDatagramPort receiver = open(LOOPBACK, true);
-        final SendBatch batch = new SendBatch(64, 64 * SIZE);
-        for (int i = 0; i < 8; i++)
-        {
-            write(batch, i, SIZE, receiver.localAddress(), 0);
-        }
-        assertEquals(8, sender.send(batch));
-        final ReceiveBatch received = receiver.newReceiveBatch(64);
-        int count = 0;
-        final long deadlineNs = System.nanoTime() + TIMEOUT_NS;
-        while (count < 8 && System.nanoTime() - deadlineNs < 0)
-        {
-            receiver.awaitReadable(TimeUnit.MILLISECONDS.toNanos(100));
-            count = receiver.receive(received, 64);
-        }
-        assertEquals(8, count, "one receive");
-        final long base = received.buffer().addressOffset();
-        for (int i = 1; i < 8; i++)
-        {
-            final int apart = received.offset(i) - received.offset(i - 1);
-            assertTrue(apart >= BatchedDatagramPort.SLOT_BYTES, "a room holds any datagram: " + apart);
-            assertTrue(0 != (base + received.offset(i)) % 4096 - (base + received.offset(i - 1)) % 4096,
-                "rooms " + (i - 1) + " and " + i + " share their low 12 address bits: " + apart + " bytes apart");
-            assertArrayEquals(expected(i, SIZE), copy(received, i));
-        }
     }
 
     /**
@@ -988,31 +867,6 @@ class BatchedDatagramPortTest
         final byte[] bytes = expected(index, length);
         batch.buffer().putBytes(batch.nextOffset(), bytes);
         batch.commit(length, to, ecn);
-    }
-
-    /**
-     * Write datagram {@code index} ({@link #expected}) as a gathered one: its first {@code before} bytes and its last
-     * {@code after} bytes into the batch, the rest into {@code log} at {@code logIndex}.
-     *
-     * @return where the next payload goes in {@code log}: right after this one.
-     */
-    private static int writeGathered(
-        final SendBatch batch,
-        final UnsafeBuffer log,
-        final int logIndex,
-        final int index,
-        final int length,
-        final int before,
-        final int after,
-        final InetSocketAddress to)
-    {
-        final byte[] bytes = expected(index, length);
-        final int payloadLength = length - before - after;
-        batch.buffer().putBytes(batch.nextOffset(), bytes, 0, before);
-        batch.buffer().putBytes(batch.nextOffset() + before, bytes, before + payloadLength, after);
-        log.putBytes(logIndex, bytes, before, payloadLength);
-        batch.commitGathered(before + after, before, log, logIndex, payloadLength, to, 0);
-        return logIndex + payloadLength;
     }
 
     static byte[] expected(final int index, final int length)
