@@ -448,13 +448,33 @@ public final class EndpointCore implements DatagramHandler
         final int markedBeforeReceive = connections.markedCount();
         receive();
         final long nowNs = clock.nanoTime();
-        int served = onReceived(nowNs, clock, startNs);
+        final int processed = onReceived(nowNs, clock, startNs);
         connections.unmarkLeftToAnswer(markedBeforeReceive, nowNs, leftToAnswer);
-        served += serviceConnections(nowNs);
-        final long sendNs = 0 == connections.servedCount() ? nowNs : clock.nanoTime();
-        work += served + send(sendNs);
-        endDutyCycle(sendNs, (0 == work ? nowNs : clock.nanoTime()) - startNs);
+        final int serviced = serviceConnections(nowNs);
+        final boolean isAnyServed = 0 != connections.servedCount();
+        final boolean isLoneDispatch = !isAnyServed && isLoneDispatch(processed);
+        final long sendNs = isAnyServed ? clock.nanoTime() : nowNs;
+        final int sent = send(sendNs);
+        work += processed + serviced + sent;
+        // The cycle's end, for the longest duty cycle's counter: the time read after the receive if nothing was done
+        // since but a lone datagram's dispatch (isLoneDispatch), else a read now.
+        endDutyCycle(sendNs, (0 == work || isLoneDispatch && 0 == sent ? nowNs : clock.nanoTime()) - startNs);
         return work;
+    }
+
+    /**
+     * Whether all this duty cycle did after the clock read that follows its receive was one datagram's dispatch — no
+     * key exchange, no reply written, no connection served so far (a request whose service it left to the answer,
+     * {@link ConnectionCore#leavesServiceToAnswer}) — so that, if it sends nothing either, that read may stand for its
+     * end in the longest duty cycle's counter: the dispatch of one datagram is well under a microsecond, while another
+     * read is tens of nanoseconds on a virtual machine's clock, on the path from a request's arrival to its answer
+     * (perf/FINDINGS.md, branch lat19).
+     *
+     * @param processed datagrams (and a reported unreachable peer) processed after the receive.
+     */
+    private boolean isLoneDispatch(final int processed)
+    {
+        return processed <= 1 && 0 == outbox.size() && !acceptor.hasExchangedKeysThisDutyCycle();
     }
 
     /**
@@ -520,6 +540,7 @@ public final class EndpointCore implements DatagramHandler
                     parkedAckConnections.add(connection);
                 }
                 connection.countSendLimits(nowNs);
+                connection.publishApplication();
                 deadlines.schedule(connection, connection.nextDeadlineNs());
                 if (connection.isServiceNeeded(nowNs))
                 {
