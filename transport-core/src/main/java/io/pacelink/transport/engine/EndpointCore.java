@@ -430,8 +430,9 @@ public final class EndpointCore implements DatagramHandler
      * a connection was served since — otherwise the read after the receive is still from before anything is sent (a
      * cycle that only processed datagrams, a request's among them whose service it leaves to the answer, sends at
      * most what the pacer held from earlier cycles), so a packet stamped with it can only lengthen an RTT sample;
-     * and for the cycle's
-     * duration only if it did any work — an idle cycle's time is its receive's. A busy-spinning agent whose socket
+     * and for the cycle's duration only if it did more than dispatch one datagram — an idle cycle's time is its
+     * receive's, and so is that of a cycle that only left a request to its answer ({@link #isLoneDispatch}). A
+     * busy-spinning agent whose socket
      * is empty then reads the clock twice per turn instead of five times (a vDSO {@code clock_gettime} on a virtual
      * machine's clock source is tens of nanoseconds: 9-14 % of a spinning thread, perf/FINDINGS.md, branch lat11), and
      * notices an arrival that much sooner.
