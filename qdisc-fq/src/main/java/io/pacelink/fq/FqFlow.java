@@ -72,16 +72,6 @@ final class FqFlow
     int datagramBytes;
 
     /**
-     * Per-packet pacing: true while {@link #quantumNs}, {@link #windowHorizonNs} and {@link #releaseAheadNs} are
-     * still to be computed from the rate, window and datagram size of the flow's last activation (the three fields
-     * below), which happens at their first use ({@code FqScheduler.pacingParameters}).
-     */
-    boolean isPacingStale;
-    long activatedRateBytesPerSecond;
-    long activatedWindowBytes;
-    int activatedDatagramBytes;
-
-    /**
      * Per-packet pacing: lateness beyond the catch-up horizon still to repay, a quarter of a gap per packet.
      */
     long catchUpDebtNs;
@@ -108,10 +98,6 @@ final class FqFlow
         windowHorizonNs = 0;
         releaseAheadNs = PacingQuantum.MIN_QUANTUM_NS;
         datagramBytes = 0;
-        isPacingStale = false;
-        activatedRateBytesPerSecond = 0;
-        activatedWindowBytes = 0;
-        activatedDatagramBytes = 0;
         catchUpDebtNs = 0;
         place = Place.DETACHED;
         wokenFromThrottle = false;

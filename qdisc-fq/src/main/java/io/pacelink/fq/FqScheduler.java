@@ -259,13 +259,10 @@ public final class FqScheduler<F extends SchedulableFlow> implements PacketSched
         state.pacingRateBytesPerSecond = pacingRateBytesPerSecond;
         if (pacing && perPacketPacing)
         {
-            // Sized at their first use from what holds now (pacingParameters): three divisions that an activation
-            // followed by one packet within the flow's credit — a request's answer — would otherwise make before
-            // that packet is built, and whose results it never reads.
-            state.activatedRateBytesPerSecond = effectiveRateBytesPerSecond(pacingRateBytesPerSecond);
-            state.activatedWindowBytes = congestionWindowBytes;
-            state.activatedDatagramBytes = state.datagramBytes;
-            state.isPacingStale = true;
+            final long rateBytesPerSecond = effectiveRateBytesPerSecond(pacingRateBytesPerSecond);
+            state.quantumNs = PacingQuantum.quantumNs(rateBytesPerSecond, congestionWindowBytes, state.datagramBytes);
+            state.windowHorizonNs = windowHorizonNs(rateBytesPerSecond, congestionWindowBytes);
+            state.releaseAheadNs = releaseAheadNs(rateBytesPerSecond, state.quantumNs, state.datagramBytes);
         }
 
         if (FqFlow.Place.DETACHED == state.place)
@@ -484,28 +481,7 @@ public final class FqScheduler<F extends SchedulableFlow> implements PacketSched
      */
     private long releaseAheadNs(final FqFlow state)
     {
-        return releasesAhead ? pacingParameters(state).releaseAheadNs : 0;
-    }
-
-    /**
-     * Per-packet pacing: the flow's quantum, window horizon and release ahead, computed from the rate, window and
-     * datagram size its last activation saw, exactly as that activation would have, if not yet done since.
-     *
-     * @return the flow's state, with the three up to date.
-     */
-    private FqFlow pacingParameters(final FqFlow state)
-    {
-        if (state.isPacingStale)
-        {
-            state.isPacingStale = false;
-            final long rateBytesPerSecond = state.activatedRateBytesPerSecond;
-            final long congestionWindowBytes = state.activatedWindowBytes;
-            state.quantumNs =
-                PacingQuantum.quantumNs(rateBytesPerSecond, congestionWindowBytes, state.activatedDatagramBytes);
-            state.windowHorizonNs = windowHorizonNs(rateBytesPerSecond, congestionWindowBytes);
-            state.releaseAheadNs = releaseAheadNs(rateBytesPerSecond, state.quantumNs, state.activatedDatagramBytes);
-        }
-        return state;
+        return releasesAhead ? state.releaseAheadNs : 0;
     }
 
     /**
@@ -544,8 +520,7 @@ public final class FqScheduler<F extends SchedulableFlow> implements PacketSched
      */
     public long nextReleaseQuantumNs()
     {
-        return 1 == throttledFlows.size() ? pacingParameters(throttledFlows.peek()).quantumNs :
-            PacingQuantum.MIN_QUANTUM_NS;
+        return 1 == throttledFlows.size() ? throttledFlows.peek().quantumNs : PacingQuantum.MIN_QUANTUM_NS;
     }
 
     /**
@@ -686,7 +661,7 @@ public final class FqScheduler<F extends SchedulableFlow> implements PacketSched
      */
     private long catchUpHorizonNs(final FqFlow state)
     {
-        final long horizonNs = PacingQuantum.catchUpHorizonNs(catchUpHorizonNs, pacingParameters(state).quantumNs);
+        final long horizonNs = PacingQuantum.catchUpHorizonNs(catchUpHorizonNs, state.quantumNs);
         return 0 == horizonNs ? 0 : Math.max(horizonNs, state.windowHorizonNs);
     }
 
