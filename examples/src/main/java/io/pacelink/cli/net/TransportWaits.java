@@ -150,6 +150,19 @@ public final class TransportWaits
     }
 
     /**
+     * {@link #turn(int, long)} for an application loop whose next timer is at most {@code maxSleepNs} away: the clock
+     * is read only if the turn would sleep in the port, so a spinning turn reads it only in the duty cycle.
+     *
+     * @param applicationWork what the application did in this turn.
+     * @param maxSleepNs      the longest the turn may sleep.
+     * @return all work done in the turn.
+     */
+    public int turnWithin(final int applicationWork, final long maxSleepNs)
+    {
+        return turn(applicationWork, maxSleepNs, true);
+    }
+
+    /**
      * @param deadlineOrTickNs the application's deadline, or with {@code isTick} how long after now it is.
      */
     private int turn(final int applicationWork, final long deadlineOrTickNs, final boolean isTick)
@@ -294,7 +307,11 @@ public final class TransportWaits
         final String peerName,
         final List<Connection> watched)
     {
-        final long deadlineNs = nowNs() + timeoutNs;
+        // A spinning wait starts its timeout at its first clock read, SPIN_TURNS_PER_CLOCK_READ turns in (tens of
+        // microseconds: it waits that much longer), not before its first turn: that turn sends what the caller just
+        // offered (a ping's request), and a read before it would lengthen the request's path by a read.
+        long deadlineNs = spins ? 0 : nowNs() + timeoutNs;
+        boolean isDeadlineSet = !spins;
         int turns = 0;
         while (!done.getAsBoolean())
         {
@@ -309,10 +326,19 @@ public final class TransportWaits
             }
             // A spinning turn takes about a microsecond: the timeout is checked every SPIN_TURNS_PER_CLOCK_READ of
             // them, so the clock read (tens of ns on a VM) does not lengthen every turn of a ping's wait.
-            if ((!spins || 0 == (++turns & (SPIN_TURNS_PER_CLOCK_READ - 1))) && nowNs() - deadlineNs > 0)
+            if (!spins || 0 == (++turns & (SPIN_TURNS_PER_CLOCK_READ - 1)))
             {
-                throw new TransportFailure("timed out after " + Units.seconds(timeoutNs) + " waiting for " +
-                    waitingFor.get());
+                final long nowNs = nowNs();
+                if (!isDeadlineSet)
+                {
+                    deadlineNs = nowNs + timeoutNs;
+                    isDeadlineSet = true;
+                }
+                else if (nowNs - deadlineNs > 0)
+                {
+                    throw new TransportFailure("timed out after " + Units.seconds(timeoutNs) + " waiting for " +
+                        waitingFor.get());
+                }
             }
             turn(0);
         }

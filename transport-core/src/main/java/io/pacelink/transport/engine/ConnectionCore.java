@@ -846,6 +846,17 @@ final class ConnectionCore implements SchedulableFlow, DeadlineHeap.Entry
     }
 
     /**
+     * Once per service, after its send phase: publish what the applications did ({@link
+     * ConnectionPublisher#publishApplication}). Published after the send rather than before it, with the timers, so
+     * these counters are not on the path from an application's answer to its packet; counters are read by the
+     * statistics only, never by the protocol.
+     */
+    void publishApplication()
+    {
+        publisher.publishApplication();
+    }
+
+    /**
      * Write the handshake packet that is due ({@link #isHandshakeDue}); handshake packets always carry a CRC32C.
      *
      * @param writer wrapped around where the packet goes, with room for it without its trailer.

@@ -142,7 +142,6 @@ final class ConnectionTimers
             work++;
         }
         work += lifecycle.progressGracefulClose(nowNs);
-        publisher.publishApplication();
         return work;
     }
 

@@ -430,8 +430,9 @@ public final class EndpointCore implements DatagramHandler
      * a connection was served since — otherwise the read after the receive is still from before anything is sent (a
      * cycle that only processed datagrams, a request's among them whose service it leaves to the answer, sends at
      * most what the pacer held from earlier cycles), so a packet stamped with it can only lengthen an RTT sample;
-     * and for the cycle's
-     * duration only if it did any work — an idle cycle's time is its receive's. A busy-spinning agent whose socket
+     * and for the cycle's duration only if it did more than dispatch one datagram — an idle cycle's time is its
+     * receive's, and so is that of a cycle that only left a request to its answer ({@link #isLoneDispatch}). A
+     * busy-spinning agent whose socket
      * is empty then reads the clock twice per turn instead of five times (a vDSO {@code clock_gettime} on a virtual
      * machine's clock source is tens of nanoseconds: 9-14 % of a spinning thread, perf/FINDINGS.md, branch lat11), and
      * notices an arrival that much sooner.
@@ -448,13 +449,33 @@ public final class EndpointCore implements DatagramHandler
         final int markedBeforeReceive = connections.markedCount();
         receive();
         final long nowNs = clock.nanoTime();
-        int served = onReceived(nowNs, clock, startNs);
+        final int processed = onReceived(nowNs, clock, startNs);
         connections.unmarkLeftToAnswer(markedBeforeReceive, nowNs, leftToAnswer);
-        served += serviceConnections(nowNs);
-        final long sendNs = 0 == connections.servedCount() ? nowNs : clock.nanoTime();
-        work += served + send(sendNs);
-        endDutyCycle(sendNs, (0 == work ? nowNs : clock.nanoTime()) - startNs);
+        final int serviced = serviceConnections(nowNs);
+        final boolean isAnyServed = 0 != connections.servedCount();
+        final boolean isLoneDispatch = !isAnyServed && isLoneDispatch(processed);
+        final long sendNs = isAnyServed ? clock.nanoTime() : nowNs;
+        final int sent = send(sendNs);
+        work += processed + serviced + sent;
+        // The cycle's end, for the longest duty cycle's counter: the time read after the receive if nothing was done
+        // since but a lone datagram's dispatch (isLoneDispatch), else a read now.
+        endDutyCycle(sendNs, (0 == work || isLoneDispatch && 0 == sent ? nowNs : clock.nanoTime()) - startNs);
         return work;
+    }
+
+    /**
+     * Whether all this duty cycle did after the clock read that follows its receive was one datagram's dispatch — no
+     * key exchange, no reply written, no connection served so far (a request whose service it left to the answer,
+     * {@link ConnectionCore#leavesServiceToAnswer}) — so that, if it sends nothing either, that read may stand for its
+     * end in the longest duty cycle's counter: the dispatch of one datagram is well under a microsecond, while another
+     * read is tens of nanoseconds on a virtual machine's clock, on the path from a request's arrival to its answer
+     * (perf/FINDINGS.md, branch lat19).
+     *
+     * @param processed datagrams (and a reported unreachable peer) processed after the receive.
+     */
+    private boolean isLoneDispatch(final int processed)
+    {
+        return processed <= 1 && 0 == outbox.size() && !acceptor.hasExchangedKeysThisDutyCycle();
     }
 
     /**
@@ -520,6 +541,7 @@ public final class EndpointCore implements DatagramHandler
                     parkedAckConnections.add(connection);
                 }
                 connection.countSendLimits(nowNs);
+                connection.publishApplication();
                 deadlines.schedule(connection, connection.nextDeadlineNs());
                 if (connection.isServiceNeeded(nowNs))
                 {

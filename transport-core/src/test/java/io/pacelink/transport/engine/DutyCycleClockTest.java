@@ -170,4 +170,30 @@ class DutyCycleClockTest
         assertTrue(client.doWork(counting, t + 2 * MS) > 0);
         assertEquals(3, reads[0], "after the receive, before the send, at the end");
     }
+
+    @Test
+    void aCycleThatOnlyLeavesARequestToItsAnswerReadsTheClockOnlyAfterItsReceive()
+    {
+        final Connection[] pair = bed.connect(client, server, serverPort);
+        bed.runFor(50 * MS);
+        final long t = bed.nowNs();
+        // The server's message is in flight when the client's answer, with its ACK, arrives: a request whose ACK
+        // frame the server parks and whose service it leaves to its own answer.
+        assertTrue(pair[1].offer(message, 0, message.capacity()) > 0);
+        server.doWork(t + MS);
+        client.doWork(t + MS);
+        assertEquals(1, pair[0].poll((buffer, offset, length) -> { }, 1));
+        assertTrue(pair[0].offer(message, 0, message.capacity()) > 0);
+        client.doWork(t + MS);
+        final long[] reads = new long[1];
+        final NanoClock counting = () ->
+        {
+            reads[0]++;
+            return t + 2 * MS;
+        };
+
+        assertTrue(server.doWork(counting, t + 2 * MS) > 0);
+        assertEquals(0, server.connectionsServed(), "the request's service is left to its answer");
+        assertEquals(1, reads[0], "the read after the receive stamps the datagram and ends the cycle");
+    }
 }
