@@ -71,7 +71,7 @@ class ZeroSetupSecurityTest
             server.await("Server listening on .* port (" + port + ")", 30_000);
             final String fingerprint = server.await(HOST_KEY, 1_000);
 
-            final ChildCommand perf = ChildCommand.start(clientHost, "perf", "-c", "127.0.0.1", "-t", "5", "-C",
+            final ChildCommand perf = ChildCommand.start(clientHost, "perf", "-c", "127.0.0.1", "-t", "2", "-C",
                 "bbr", "-P", "2", "-p", port);
             assertEquals(0, perf.waitFor(RUN_SECONDS), perf.out() + perf.err());
             assertTrue(perf.out().contains("[SUM]") && perf.out().contains("receiver"), perf.out());
