@@ -290,24 +290,20 @@ JNIEXPORT jint JNICALL Java_io_pacelink_transport_port_NativeUdp_send(
 
 /*
  * The recvmmsg(2) headers of one port, kept between its receives in memory Java owns (NativeUdp.RECEIVE_HEADERS_BYTES,
- * written by prepareReceive), with its source into descriptor i's name and its control messages into control[i].
- * Message i reads into two iovecs: first a compact room of room_bytes (rooms adjacent: buffer + i * room_bytes), then,
- * if the slot is larger, the rest of its slot (slot_bytes - room_bytes, in a spill area after the n rooms, one slot
- * per message, each beginning with room_bytes left free for Java to move a spilled message's head next to its tail).
- * A datagram of MTU size fills only its room, so a batch of 64 touches 128 KiB of adjacent memory instead of 64 pages
- * 64 KiB apart; only a longer one (a GRO super-datagram) reaches the spill area. A busy-spinning endpoint receives
- * far more often than anything arrives, and building 64 headers per call cost it about a quarter of its thread
- * (perf/FINDINGS.md, branch lat11); so they are built once, and after a call only the fields the kernel wrote back
- * are set again (msg_namelen and msg_controllen, which it shortens to what it used, and msg_flags).
+ * written by prepareReceive): message i reads into buffer + i * slot_bytes, its source into descriptor i's name and
+ * its control messages into control[i]. A busy-spinning endpoint receives far more often than anything arrives, and
+ * building 64 headers per call cost it about a quarter of its thread (perf/FINDINGS.md, branch lat11); so they are
+ * built once, and after a call only the fields the kernel wrote back are set again (msg_namelen and msg_controllen,
+ * which it shortens to what it used, and msg_flags).
  */
 struct pl_receive_headers
 {
     struct mmsghdr messages[PL_MAX_BATCH];
-    struct iovec vectors[PL_MAX_BATCH][2];
+    struct iovec vectors[PL_MAX_BATCH];
     uint64_t control[PL_MAX_BATCH][PL_RECEIVE_CONTROL_BYTES / 8];
 };
 
-_Static_assert(sizeof(struct pl_receive_headers) == 14336, "NativeUdp.RECEIVE_HEADERS_BYTES");
+_Static_assert(sizeof(struct pl_receive_headers) == 13312, "NativeUdp.RECEIVE_HEADERS_BYTES");
 
 static void reset_receive_header(struct pl_receive_headers *headers, struct pl_receive *receives, const int i)
 {
@@ -321,27 +317,18 @@ static void reset_receive_header(struct pl_receive_headers *headers, struct pl_r
 }
 
 JNIEXPORT jint JNICALL Java_io_pacelink_transport_port_NativeUdp_prepareReceive(
-    JNIEnv *env, jclass klass, jlong headers_address, jlong descriptors, jint count, jlong buffer, jint room_bytes,
-    jint slot_bytes)
+    JNIEnv *env, jclass klass, jlong headers_address, jlong descriptors, jint count, jlong buffer, jint slot_bytes)
 {
     struct pl_receive_headers *headers = (struct pl_receive_headers *)(intptr_t)headers_address;
     struct pl_receive *receives = (struct pl_receive *)(intptr_t)descriptors;
     const int n = count < PL_MAX_BATCH ? count : PL_MAX_BATCH;
-    const jlong spill_bytes = (jlong)slot_bytes - room_bytes;
-    const jlong spill_area = buffer + (jlong)n * room_bytes;
     memset(headers, 0, sizeof(*headers));
     for (int i = 0; i < n; i++)
     {
-        headers->vectors[i][0].iov_base = (void *)(intptr_t)(buffer + (jlong)i * room_bytes);
-        headers->vectors[i][0].iov_len = (size_t)room_bytes;
-        headers->messages[i].msg_hdr.msg_iov = headers->vectors[i];
+        headers->vectors[i].iov_base = (void *)(intptr_t)(buffer + (jlong)i * slot_bytes);
+        headers->vectors[i].iov_len = (size_t)slot_bytes;
+        headers->messages[i].msg_hdr.msg_iov = &headers->vectors[i];
         headers->messages[i].msg_hdr.msg_iovlen = 1;
-        if (spill_bytes > 0)
-        {
-            headers->vectors[i][1].iov_base = (void *)(intptr_t)(spill_area + (jlong)i * slot_bytes + room_bytes);
-            headers->vectors[i][1].iov_len = (size_t)spill_bytes;
-            headers->messages[i].msg_hdr.msg_iovlen = 2;
-        }
         reset_receive_header(headers, receives, i);
     }
     return n;

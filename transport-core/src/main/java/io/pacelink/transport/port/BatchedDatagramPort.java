@@ -23,12 +23,10 @@ import java.net.SocketException;
  * <p>
  * No garbage per call: batches are described in two direct descriptor arrays the JNI shim ({@link NativeUdp}) reads
  * and writes, addresses go through {@link SocketAddressCodec}'s caches, and received datagrams land in the batch's own
- * buffer: each message in a compact room of {@link #ROOM_BYTES}, the rooms side by side, and only a longer one (a GRO
- * super-datagram) on into its 64 KiB slot after them, from where it is handed on contiguous. A receive whose GRO
- * segments do not all fit the batch keeps the rest and hands it over at the next receive (into the same batch) before
- * it reads the socket again. A receive right after one that found the socket empty, with no wait in between, asks
- * {@code recvmmsg} for one message while the last burst between two empty receives was one message, the receive after
- * it for all again (docs/io.md, "Receive").
+ * buffer, one 64 KiB slot per message. A receive whose GRO segments do not all fit the batch keeps the rest and
+ * hands it over at the next receive (into the same batch) before it reads the socket again. A receive right after one
+ * that found the socket empty, with no wait in between, asks {@code recvmmsg} for one message while the last burst
+ * between two empty receives was one message, the receive after it for all again (docs/io.md, "Receive").
  * <p>
  * Errors never escape, as on {@link NioDatagramPort}: a datagram that cannot be sent is counted and dropped like a
  * loss; a GSO send the route refuses ({@code EIO}: a device without checksum offload; {@code EINVAL}) turns GSO off
@@ -53,16 +51,6 @@ public final class BatchedDatagramPort implements DatagramPort
     public static final int SLOT_BYTES = 64 * 1024;
 
     /**
-     * The compact room each received message reads into first: a datagram of up to this size (any of a 1,500-byte
-     * MTU) lands there, the rooms of a batch lie side by side, and only a longer message (a GRO super-datagram) goes
-     * on into the rest of its {@link #SLOT_BYTES} in a spill area after them. With one 64 KiB slot per message, a
-     * batch of 64 MTU datagrams touched 64 pages 64 KiB apart, every datagram at the same address modulo 64 KiB (the
-     * same few sets of the CPU's caches), for the kernel's copy to user and the endpoint's checksum and decode alike;
-     * in rooms they fill 128 KiB of adjacent memory.
-     */
-    public static final int ROOM_BYTES = 2048;
-
-    /**
      * Most datagrams in one GSO send: Linux's {@code UDP_MAX_SEGMENTS} (64 before 6.8; more since).
      */
     public static final int MAX_GSO_SEGMENTS = 64;
@@ -84,14 +72,6 @@ public final class BatchedDatagramPort implements DatagramPort
     private final int fd;
     private final boolean ipv6Socket;
     private final int slotBytes;
-    /**
-     * Each message's compact room ({@link #ROOM_BYTES}, or the whole slot when that is smaller).
-     */
-    private final int roomBytes;
-    /**
-     * Bytes of the batch's buffer per message: its room, and its slot in the spill area when the slot is larger.
-     */
-    private final int messageBytes;
     private final InetSocketAddress localAddress;
     private final int receiveSocketBufferBytes;
     private final int sendSocketBufferBytes;
@@ -212,8 +192,6 @@ public final class BatchedDatagramPort implements DatagramPort
         NativeLibrary.load();
         this.ipv6Socket = bindAddress.getAddress() instanceof Inet6Address;
         this.slotBytes = slotBytes;
-        this.roomBytes = Math.min(ROOM_BYTES, slotBytes);
-        this.messageBytes = slotBytes > roomBytes ? roomBytes + slotBytes : roomBytes;
         this.codec = new SocketAddressCodec(ipv6Socket);
         sendDescriptors = newDirect((NativeUdp.MAX_BATCH + 1) * NativeUdp.SEND_STRIDE);
         sendDescriptorsAddress = sendDescriptors.addressOffset();
@@ -285,13 +263,12 @@ public final class BatchedDatagramPort implements DatagramPort
     /**
      * {@inheritDoc}
      * <p>
-     * Per message a compact room of {@link #ROOM_BYTES} (the rooms side by side) and a slot of {@link #SLOT_BYTES}
-     * in the spill area after them, which only a message longer than its room reaches: the batch needs
-     * {@code min(maxDatagrams, 64) * (ROOM_BYTES + SLOT_BYTES)} bytes.
+     * One message per {@link #SLOT_BYTES} of the batch's buffer, so the batch needs
+     * {@code min(maxDatagrams, 64) * SLOT_BYTES} bytes.
      */
     public ReceiveBatch newReceiveBatch(final int maxDatagrams)
     {
-        return new ReceiveBatch(maxDatagrams, Math.min(maxDatagrams, NativeUdp.MAX_BATCH) * messageBytes);
+        return new ReceiveBatch(maxDatagrams, Math.min(maxDatagrams, NativeUdp.MAX_BATCH) * slotBytes);
     }
 
     /**
@@ -338,7 +315,7 @@ public final class BatchedDatagramPort implements DatagramPort
         // receive, which can then tell that it drained the socket (skipReceiveIfDrained). One message is read by
         // recvmsg, not recvmmsg: the same read, without do_recvmmsg's loop around it (the native shim).
         final int bound = isAfterEmptyReceive && isLoneArrivalTraffic ? 1 : NativeUdp.MAX_BATCH;
-        final int slots = Math.min(Math.min(maxEntries, bound), batch.buffer().capacity() / messageBytes);
+        final int slots = Math.min(Math.min(maxEntries, bound), batch.buffer().capacity() / slotBytes);
         if (slots <= 0)
         {
             return batch.size();
@@ -347,8 +324,7 @@ public final class BatchedDatagramPort implements DatagramPort
         if (bufferAddress != preparedBufferAddress || slots > preparedSlots)
         {
             preparedSlots = NativeUdp.prepareReceive(receiveHeadersAddress, receiveDescriptorsAddress,
-                Math.min(NativeUdp.MAX_BATCH, batch.buffer().capacity() / messageBytes), bufferAddress, roomBytes,
-                slotBytes);
+                Math.min(NativeUdp.MAX_BATCH, batch.buffer().capacity() / slotBytes), bufferAddress, slotBytes);
             preparedBufferAddress = bufferAddress;
         }
         stats.receiveCalls++;
@@ -425,29 +401,22 @@ public final class BatchedDatagramPort implements DatagramPort
             final int tos = receiveDescriptors.getInt(descriptor + NativeUdp.RECEIVE_TOS);
             final int ecn = tos < 0 ? ReceiveBatch.NOT_ECT : tos & 0x3;
             final long ageNs = receiveDescriptors.getLong(descriptor + NativeUdp.RECEIVE_AGE_NS);
-            final int roomOffset = pendingIndex * roomBytes;
+            final int slotOffset = pendingIndex * slotBytes;
             if (segmentBytes <= 0 || segmentBytes >= length)
             {
                 if (batch.size() >= maxEntries || batch.isFull())
                 {
                     return;
                 }
-                batch.add(length <= roomBytes ? roomOffset : joinSpilled(batch, length), length, source, ecn, ageNs);
+                batch.add(slotOffset, length, source, ecn, ageNs);
                 stats.datagramsReceived++;
                 countArrivalAge(ageNs);
                 nextMessage();
                 continue;
             }
-            // The segments that end within the room are handed on from there; the rest from the spill slot, after
-            // the head of the first of them has been moved next to its tail (once per message, not on a resumption).
-            final int spillOffset = length > roomBytes ? spillSlotOffset() : roomOffset;
             if (0 == pendingSegmentOffset)
             {
                 stats.groSuperDatagrams++;
-                if (length > roomBytes)
-                {
-                    joinSpilled(batch, segmentBytes);
-                }
             }
             for (int offset = pendingSegmentOffset; offset < length; offset += segmentBytes)
             {
@@ -456,9 +425,7 @@ public final class BatchedDatagramPort implements DatagramPort
                     pendingSegmentOffset = offset;
                     return;
                 }
-                final int segmentLength = Math.min(segmentBytes, length - offset);
-                batch.add((offset + segmentLength <= roomBytes ? roomOffset : spillOffset) + offset, segmentLength,
-                    source, ecn, ageNs);
+                batch.add(slotOffset + offset, Math.min(segmentBytes, length - offset), source, ecn, ageNs);
                 stats.datagramsReceived++;
                 if (0 == offset)
                 {
@@ -467,37 +434,6 @@ public final class BatchedDatagramPort implements DatagramPort
             }
             nextMessage();
         }
-    }
-
-    /**
-     * The spill slot of the pending message: after the rooms of the {@link #preparedSlots} messages the headers were
-     * built for ({@link NativeUdp#prepareReceive}), one {@link #slotBytes} each; its first {@link #roomBytes} are free
-     * for the head of a message that spilled, the kernel wrote the rest of the message after them.
-     */
-    private int spillSlotOffset()
-    {
-        return preparedSlots * roomBytes + pendingIndex * slotBytes;
-    }
-
-    /**
-     * Make the pending message, longer than its room, contiguous in its spill slot from its first unit of
-     * {@code unitBytes} (a GRO segment, or the whole datagram) that does not end within the room: that unit's bytes
-     * still in the room are copied to the spill slot just before the tail the kernel wrote there (a super-datagram
-     * of 1,472-byte segments: 576 bytes; a longer plain datagram: the whole room).
-     *
-     * @return the spill slot's offset in the batch's buffer.
-     */
-    private int joinSpilled(final ReceiveBatch batch, final int unitBytes)
-    {
-        final int roomOffset = pendingIndex * roomBytes;
-        final int spillOffset = spillSlotOffset();
-        final int headStart = roomBytes - roomBytes % unitBytes;
-        if (headStart < roomBytes)
-        {
-            final UnsafeBuffer buffer = batch.buffer();
-            buffer.putBytes(spillOffset + headStart, buffer, roomOffset + headStart, roomBytes - headStart);
-        }
-        return spillOffset;
     }
 
     private void countArrivalAge(final long ageNs)

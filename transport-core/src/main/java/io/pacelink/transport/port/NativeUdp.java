@@ -29,9 +29,9 @@ final class NativeUdp
 
     /**
      * Bytes of the {@code recvmmsg(2)} headers a port keeps for {@link #receive} ({@code struct pl_receive_headers}:
-     * 64 {@code mmsghdr}, 64 pairs of {@code iovec} and 64 control buffers of 128 bytes on 64-bit Linux).
+     * 64 {@code mmsghdr}, 64 {@code iovec} and 64 control buffers of 128 bytes on 64-bit Linux).
      */
-    static final int RECEIVE_HEADERS_BYTES = 14_336;
+    static final int RECEIVE_HEADERS_BYTES = 13_312;
     static final int RECEIVE_LENGTH = 0;
     static final int RECEIVE_FLAGS = 4;
     static final int RECEIVE_SEGMENT_SIZE = 8;
@@ -143,17 +143,13 @@ final class NativeUdp
 
     /**
      * Build the {@code recvmmsg(2)} headers of up to {@link #MAX_BATCH} messages in {@code headers}
-     * ({@link #RECEIVE_HEADERS_BYTES}, 8-byte aligned), for n = min(count, 64) messages: message i reads into its
-     * compact room {@code buffer + i * roomBytes} ({@code roomBytes} long) and, if {@code slotBytes > roomBytes}, on
-     * into {@code buffer + n * roomBytes + i * slotBytes + roomBytes} ({@code slotBytes - roomBytes} long: its slot
-     * in the spill area after the rooms, whose first {@code roomBytes} stay free), its source into descriptor i. They
-     * stay valid for {@link #receive} of at most {@code count} messages until the buffer, the descriptors or the sizes
-     * change.
+     * ({@link #RECEIVE_HEADERS_BYTES}, 8-byte aligned): message i into {@code buffer + i * slotBytes}, its source into
+     * descriptor i. They stay valid for {@link #receive} of at most {@code count} messages until the buffer, the
+     * descriptors or the slot size change.
      *
-     * @return the messages prepared (n).
+     * @return the messages prepared.
      */
-    static native int prepareReceive(
-        long headers, long descriptors, int count, long buffer, int roomBytes, int slotBytes);
+    static native int prepareReceive(long headers, long descriptors, int count, long buffer, int slotBytes);
 
     /**
      * {@code recvmmsg(2)} of up to {@code count} messages with the headers {@link #prepareReceive} built, which it

@@ -551,65 +551,6 @@ class BatchedDatagramPortTest
         assertEquals(ages.stream().mapToLong(Long::longValue).sum(), receiver.stats().arrivalAgeTotalNs());
     }
 
-    /**
-     * Each message is read into a compact room of {@link BatchedDatagramPort#ROOM_BYTES} first and only a longer one
-     * goes on into its slot in the spill area (the second {@code iovec}): a GRO super-datagram whose segments cross
-     * the room's end — a segment across it (700, 1472 bytes), none across it (1024: the room holds two whole), the
-     * room filled by the first (2048), the first already across it (2100) — and plain datagrams longer than the room
-     * (3000 and 65,000 bytes) must all be handed on whole and byte for byte, in order, with the plain datagrams
-     * around them in their rooms untouched; also when the batch fills in the middle of a spilled super-datagram and
-     * the rest is handed over at the next receive.
-     */
-    @Test
-    void superDatagramsAndLongDatagramsThatSpillPastTheirRoomsArriveWholeAndByteForByte()
-    {
-        final BatchedDatagramPort sender = open(LOOPBACK, true);
-        final BatchedDatagramPort receiver = open(LOOPBACK, true);
-        final ReceiveBatch whole = receiver.newReceiveBatch(64);
-        final ReceiveBatch small = receiver.newReceiveBatch(5);
-        final SendBatch batch = new SendBatch(64, 128 * 1024);
-        int index = 0;
-        for (final int segmentBytes : new int[]{ 700, 1024, 1472, 2048, 2100 })
-        {
-            for (final ReceiveBatch into : new ReceiveBatch[]{ whole, small })
-            {
-                batch.clear();
-                final List<Integer> lengths = new ArrayList<>();
-                // A plain datagram, a GSO run of 20 segments and a shorter last one, two long plain datagrams (each
-                // ends the run before it: longer; the last is alone), and an MTU datagram after the longest (too
-                // many bytes to join it).
-                lengths.add(90);
-                for (int i = 0; i < 20; i++)
-                {
-                    lengths.add(segmentBytes);
-                }
-                lengths.add(333);
-                lengths.add(3000);
-                lengths.add(65_000);
-                lengths.add(SIZE);
-                final int first = index;
-                for (final int length : lengths)
-                {
-                    write(batch, index++, length, receiver.localAddress(), 1);
-                }
-                final long gsoBefore = sender.stats().gsoSends();
-                assertEquals(lengths.size(), sender.send(batch));
-                assertEquals(gsoBefore + 1, sender.stats().gsoSends(), "one GSO message, the rest plain");
-                final long superBefore = receiver.stats().groSuperDatagrams();
-                final List<byte[]> received = receive(receiver, into, lengths.size());
-                assertEquals(lengths.size(), received.size(), "segments of " + segmentBytes);
-                for (int i = 0; i < lengths.size(); i++)
-                {
-                    assertArrayEquals(expected(first + i, lengths.get(i)), received.get(i),
-                        "segments of " + segmentBytes + ", datagram " + i + " of " + lengths.get(i) + " bytes");
-                }
-                assertEquals(superBefore + 1, receiver.stats().groSuperDatagrams());
-            }
-        }
-        assertEquals(0, receiver.stats().truncatedDropped());
-        assertEquals(0, receiver.stats().receiveErrors());
-    }
-
     @Test
     void aBatchThatFillsMidWayKeepsTheRestForTheNextReceive()
     {
