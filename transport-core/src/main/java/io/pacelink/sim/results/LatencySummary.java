@@ -16,23 +16,67 @@ import org.HdrHistogram.Histogram;
 public record LatencySummary(long count, long minNs, long p50Ns, long p95Ns, long p99Ns, long maxNs, double meanNs)
 {
     /**
+     * The same numbers as HdrHistogram's {@code getValueAtPercentile} and {@code getMean} (so every result stays
+     * as it was), in one walk over the histogram's buckets instead of four: each of those walks from the first bucket,
+     * {@code getMean} through an iterator object per bucket, and a run's summaries are computed once, by cold code —
+     * 2.6 % of a 10-s run of 50 flows went there (perf/FINDINGS.md, "Simulator speed, round 13").
+     *
      * @param histogram samples in ns.
      * @return its summary (values at HdrHistogram's precision: equivalent values, 3 significant digits).
      */
     public static LatencySummary of(final Histogram histogram)
     {
-        if (histogram.getTotalCount() == 0)
+        final long count = histogram.getTotalCount();
+        if (count == 0)
         {
             return new LatencySummary(0, 0, 0, 0, 0, 0, 0);
         }
+        final long p50Rank = rank(50, count);
+        final long p95Rank = rank(95, count);
+        final long p99Rank = rank(99, count);
+        long p50Ns = 0;
+        long p95Ns = 0;
+        long p99Ns = 0;
+        double totalNs = 0;
+        long countBelow = 0;
+        final long maxNs = histogram.getMaxValue();
+        // Bucket by bucket in value order: each step lands on the next bucket's lowest value (the buckets tile the
+        // range), and nothing is counted above the largest value recorded.
+        for (long valueNs = 0; valueNs <= maxNs; valueNs = histogram.nextNonEquivalentValue(valueNs))
+        {
+            final long bucketCount = histogram.getCountAtValue(valueNs);
+            if (bucketCount == 0)
+            {
+                continue;
+            }
+            totalNs += histogram.medianEquivalentValue(valueNs) * (double)bucketCount;
+            final long countBefore = countBelow;
+            countBelow += bucketCount;
+            if (countBefore < p50Rank && countBelow >= p50Rank)
+            {
+                p50Ns = histogram.highestEquivalentValue(valueNs);
+            }
+            if (countBefore < p95Rank && countBelow >= p95Rank)
+            {
+                p95Ns = histogram.highestEquivalentValue(valueNs);
+            }
+            if (countBefore < p99Rank && countBelow >= p99Rank)
+            {
+                p99Ns = histogram.highestEquivalentValue(valueNs);
+            }
+        }
         return new LatencySummary(
-            histogram.getTotalCount(),
-            histogram.getMinValue(),
-            histogram.getValueAtPercentile(50),
-            histogram.getValueAtPercentile(95),
-            histogram.getValueAtPercentile(99),
-            histogram.getMaxValue(),
-            histogram.getMean());
+            count, histogram.getMinValue(), p50Ns, p95Ns, p99Ns, maxNs, totalNs * 1.0 / count);
+    }
+
+    /**
+     * @return how many samples lie at or below the percentile's value: HdrHistogram's own rounding (just below the
+     * percentile, times the count, rounded up, at least one).
+     */
+    private static long rank(final double percentile, final long count)
+    {
+        final double requested = Math.min(Math.max(Math.nextAfter(percentile, Double.NEGATIVE_INFINITY), 0.0D), 100.0D);
+        return Math.max(1, (long)Math.ceil(requested * count / 100.0));
     }
 
     /**

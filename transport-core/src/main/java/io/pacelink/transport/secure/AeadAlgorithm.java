@@ -160,9 +160,24 @@ public enum AeadAlgorithm
      * @return true if HotSpot uses the CPU's AES instructions ({@code -XX:+UseAES}, on by default exactly when the CPU
      * has them; its AES-GCM intrinsics follow it): the secure mode then defaults to AES-GCM, else to
      * ChaCha20-Poly1305. Java 17 has no ChaCha20 intrinsic: measured, its ChaCha20-Poly1305 costs about nine times
-     * AES-GCM's time per packet on an AES-capable CPU (docs/security.md, "Cost").
+     * AES-GCM's time per packet on an AES-capable CPU (docs/security.md, "Cost"). Asked once per JVM (a VM option
+     * does not change while it runs): every endpoint's context asks, and the management bean's look-up took about
+     * 0.1 ms each time, 7 % of a simulated endpoint's construction (perf/FINDINGS.md, "Simulator speed, round 13").
      */
     public static boolean hasAesInstructions()
+    {
+        return AesInstructions.PRESENT;
+    }
+
+    /**
+     * Holds the answer, found the first time it is asked (class initialisation is lazy and thread-safe: JLS 12.4.2).
+     */
+    private static final class AesInstructions
+    {
+        static final boolean PRESENT = askHotSpot();
+    }
+
+    private static boolean askHotSpot()
     {
         try
         {
