@@ -96,10 +96,9 @@ final class PortBulk
                 batch.buffer().putInt(batch.nextOffset(), i);
                 batch.commit(datagramBytes, target, 0);
             }
-            final SendMeter meter = new SendMeter();
-            final long endNs = meter.startNs() + durationNs;
+            final SendMeter meter = new SendMeter(durationNs);
             long nowNs = meter.startNs();
-            while (nowNs - endNs < 0)
+            while (meter.sending(nowNs))
             {
                 final int sent = port.send(batch);
                 for (int i = 0; i < sent; i++)

@@ -21,6 +21,9 @@ final class ReceiveMeter
     private static final int BUSIEST_THREADS = 4;
 
     private final long warmupNs;
+    private final WarmUp warmUp;
+    private boolean counting;
+    private long firstCompileMs;
     private boolean anyArrived;
     private long firstArrivalNs;
     private long lastArrivalNs;
@@ -35,11 +38,12 @@ final class ReceiveMeter
     private Map<Long, String> firstThreadCpuNs = Map.of();
 
     /**
-     * A meter with the warm-up {@link #WARMUP_MS_PROPERTY} gives this process.
+     * A meter with the warm-up this process is given: the settle-based one of {@link WarmUp#SETTLE_PROPERTY} if set,
+     * else the fixed {@link #WARMUP_MS_PROPERTY}.
      */
     ReceiveMeter()
     {
-        this(TimeUnit.MILLISECONDS.toNanos(Long.getLong(WARMUP_MS_PROPERTY, 0)));
+        this(TimeUnit.MILLISECONDS.toNanos(Long.getLong(WARMUP_MS_PROPERTY, 0)), WarmUp.fromProperties());
     }
 
     /**
@@ -47,7 +51,18 @@ final class ReceiveMeter
      */
     ReceiveMeter(final long warmupNs)
     {
+        this(warmupNs, null);
+    }
+
+    /**
+     * @param warmupNs how long after the first message the counted window starts, without a settle-based warm-up.
+     * @param warmUp   the settle-based warm-up, started by the first message, or null for the fixed one.
+     */
+    ReceiveMeter(final long warmupNs, final WarmUp warmUp)
+    {
         this.warmupNs = warmupNs;
+        this.warmUp = warmUp;
+        WarmUp.compileMs();
     }
 
     /**
@@ -60,14 +75,23 @@ final class ReceiveMeter
         {
             anyArrived = true;
             firstArrivalNs = nowNs;
+            if (null != warmUp)
+            {
+                warmUp.start();
+            }
         }
         lastArrivalNs = nowNs;
-        if (nowNs - firstArrivalNs < warmupNs)
+        if (!counting)
         {
-            return;
+            counting = null == warmUp ? nowNs - firstArrivalNs >= warmupNs : warmUp.count();
+            if (!counting)
+            {
+                return;
+            }
         }
         if (0 == messages)
         {
+            firstCompileMs = WarmUp.compileMs();
             firstNs = nowNs;
             firstCpuNs = ResultLine.processCpuNs();
             firstThreadCpuNs = ResultLine.threadCpuNs();
@@ -111,7 +135,7 @@ final class ReceiveMeter
         final long elapsedNs = Math.max(1, lastNs - firstNs);
         final long cpuNs = cpuAtSampleNs - firstCpuNs;
         final long cpuWindowNs = Math.max(1, cpuSampleNs - firstNs);
-        return new ResultLine()
+        final ResultLine result = new ResultLine()
             .put("role", "receiver")
             .put("system", system)
             .put("bytes", bytes)
@@ -123,6 +147,13 @@ final class ReceiveMeter
             .put("cpu_ns_per_message", messages > 1 ? (double)cpuNs / messages : 0.0)
             // From the first message counted to now (the end of the run, a little past the last message).
             .put("busiest_threads", ResultLine.busiestThreads(firstThreadCpuNs, ResultLine.threadCpuNs(),
-                Math.max(1, System.nanoTime() - firstNs), BUSIEST_THREADS));
+                Math.max(1, System.nanoTime() - firstNs), BUSIEST_THREADS))
+            // The JIT's compilations that ended from the first message counted to now (ms of compiler time).
+            .put("compile_ms_in_window", messages > 0 ? WarmUp.compileMs() - firstCompileMs : 0);
+        if (null != warmUp)
+        {
+            warmUp.describe(result);
+        }
+        return result;
     }
 }
