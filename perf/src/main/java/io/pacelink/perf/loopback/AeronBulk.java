@@ -144,6 +144,7 @@ final class AeronBulk
                     (buffer, offset, length, header) -> meter.onMessage(length, nowNs[0]), FRAGMENT_LIMIT);
                 loop.turn(fragments);
                 nowNs[0] = System.nanoTime();
+                meter.onTime(nowNs[0]);
             }
             out.println(meter.result(SYSTEM)
                 .put("mode", mode)

@@ -149,6 +149,12 @@ final class PacelinkBulk
             nowNs = System.nanoTime();
         }
 
+        boolean ended(final long quietNs)
+        {
+            return ConnectionState.CLOSED == connection.state() || connection.isEndOfStream() ||
+                meter.quietFor(nowNs, quietNs);
+        }
+
         @Override
         public void onMessage(final DirectBuffer buffer, final int offset, final int length)
         {
@@ -193,7 +199,6 @@ final class PacelinkBulk
             }
             loop.turn(offered);
             nowNs = System.nanoTime();
-            meter.onTime(nowNs);
         }
     }
 
@@ -260,8 +265,14 @@ final class PacelinkBulk
                 loop.turn(0);
             }
             final Receiving receiving = new Receiving(connection, loop, new ReceiveMeter());
-            while (ConnectionState.CLOSED != connection.state() && !connection.isEndOfStream() &&
-                !receiving.meter.quietFor(receiving.nowNs, quietNs))
+            // The warm-up and the counted window are two loops around one body, so that no branch in the body is
+            // first taken when counting starts.
+            while (!receiving.ended(quietNs) && !receiving.meter.warmedUp(receiving.nowNs))
+            {
+                receiving.turn();
+            }
+            receiving.meter.startCounting(receiving.nowNs);
+            while (!receiving.ended(quietNs))
             {
                 receiving.turn();
             }
@@ -320,7 +331,13 @@ final class PacelinkBulk
             }
             final UnsafeBuffer message = new UnsafeBuffer(ByteBuffer.allocateDirect(messageBytes));
             final Sending sending = new Sending(connection, loop, message, messageBytes, new SendMeter(durationNs));
-            while (sending.meter.sending(sending.nowNs) && ConnectionState.CONNECTED == connection.state())
+            // The warm-up and the counted window are two loops around one body, as the receiver's.
+            while (ConnectionState.CONNECTED == connection.state() && !sending.meter.warmedUp(sending.nowNs))
+            {
+                sending.turn();
+            }
+            sending.meter.startCounting(sending.nowNs);
+            while (ConnectionState.CONNECTED == connection.state() && sending.meter.sending(sending.nowNs))
             {
                 sending.turn();
             }

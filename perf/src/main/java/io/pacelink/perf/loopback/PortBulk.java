@@ -60,6 +60,7 @@ final class PortBulk
             {
                 final int count = port.receive(batch, BATCH_DATAGRAMS);
                 final long nowNs = System.nanoTime();
+                meter.onTime(nowNs);
                 for (int i = 0; i < count; i++)
                 {
                     meter.onMessage(batch.length(i), nowNs);

@@ -43,8 +43,20 @@ final class RawUdpBulk
             out.flush();
             final ByteBuffer buffer = ByteBuffer.allocateDirect(MAX_DATAGRAM_BYTES);
             final ReceiveMeter meter = new ReceiveMeter();
-            for (int received = 0; received >= 0; received = receiveOne(channel, buffer, meter, quietNs))
+            // The warm-up and the counted window are two loops around one body, as Pacelink's (PacelinkBulk).
+            int received = 0;
+            while (received >= 0 && !meter.warmedUp(System.nanoTime()))
             {
+                received = receiveOne(channel, buffer, meter, quietNs);
+                if (0 == received)
+                {
+                    Thread.onSpinWait();
+                }
+            }
+            meter.startCounting(System.nanoTime());
+            while (received >= 0)
+            {
+                received = receiveOne(channel, buffer, meter, quietNs);
                 if (0 == received)
                 {
                     Thread.onSpinWait();
@@ -74,6 +86,12 @@ final class RawUdpBulk
             final ByteBuffer datagram = ByteBuffer.allocateDirect(datagramBytes);
             final SendMeter meter = new SendMeter(durationNs);
             long nowNs = meter.startNs();
+            // The warm-up and the counted window are two loops around one body, as Pacelink's (PacelinkBulk).
+            while (!meter.warmedUp(nowNs))
+            {
+                nowNs = sendOne(channel, datagram, meter);
+            }
+            meter.startCounting(nowNs);
             while (meter.sending(nowNs))
             {
                 nowNs = sendOne(channel, datagram, meter);
@@ -116,8 +134,6 @@ final class RawUdpBulk
         {
             meter.onSent(datagram.capacity());
         }
-        final long nowNs = System.nanoTime();
-        meter.onTime(nowNs);
-        return nowNs;
+        return System.nanoTime();
     }
 }

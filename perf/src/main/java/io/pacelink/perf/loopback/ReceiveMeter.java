@@ -22,17 +22,18 @@ final class ReceiveMeter
 
     private final long warmupNs;
     private final WarmUp warmUp;
-    private boolean counting;
-    private long firstCompileMs;
     private boolean anyArrived;
     private long firstArrivalNs;
     private long lastArrivalNs;
-
     private long bytes;
     private long messages;
+
+    private boolean counting;
+    private long countStartBytes;
+    private long countStartMessages;
     private long firstNs;
-    private long lastNs;
     private long firstCpuNs;
+    private long firstCompileMs;
     private long cpuSampleNs;
     private long cpuAtSampleNs;
     private Map<Long, String> firstThreadCpuNs = Map.of();
@@ -66,6 +67,10 @@ final class ReceiveMeter
     }
 
     /**
+     * One message received. It has no branch on whether the window has started (the window's start is a snapshot of
+     * these totals, {@link #startCounting(long)}): a branch first taken when counting starts would throw away the
+     * receiving loop's compiled code, into which this is inlined, at the start of the counted window.
+     *
      * @param length bytes of one message (or datagram).
      * @param nowNs  when it was received.
      */
@@ -73,38 +78,75 @@ final class ReceiveMeter
     {
         if (!anyArrived)
         {
-            anyArrived = true;
-            firstArrivalNs = nowNs;
-            if (null != warmUp)
-            {
-                warmUp.start();
-            }
-        }
-        lastArrivalNs = nowNs;
-        if (!counting)
-        {
-            counting = null == warmUp ? nowNs - firstArrivalNs >= warmupNs : warmUp.count();
-            if (!counting)
-            {
-                return;
-            }
-        }
-        if (0 == messages)
-        {
-            firstCompileMs = WarmUp.compileMs();
-            firstNs = nowNs;
-            firstCpuNs = ResultLine.processCpuNs();
-            firstThreadCpuNs = ResultLine.threadCpuNs();
-            cpuSampleNs = nowNs;
-            cpuAtSampleNs = firstCpuNs;
+            onFirstArrival(nowNs);
         }
         messages++;
         bytes += length;
-        lastNs = nowNs;
+        lastArrivalNs = nowNs;
         if (nowNs - cpuSampleNs > CPU_SAMPLE_INTERVAL_NS)
         {
             cpuSampleNs = nowNs;
             cpuAtSampleNs = ResultLine.processCpuNs();
+        }
+    }
+
+    /**
+     * The receiving loop's clock, between turns: the counted window starts at the first reading past the warm-up. A
+     * loop that keeps its warm-up apart ({@link #warmedUp(long)}, then {@link #startCounting(long)}) need not call it.
+     *
+     * @param nowNs now.
+     */
+    void onTime(final long nowNs)
+    {
+        if (!counting && warmedUp(nowNs))
+        {
+            startCounting(nowNs);
+        }
+    }
+
+    /**
+     * @param nowNs now.
+     * @return true once the warm-up is over: the suite said to count (settle-based), or the fixed warm-up has passed
+     * since the first message.
+     */
+    boolean warmedUp(final long nowNs)
+    {
+        return null != warmUp ? warmUp.count() : anyArrived && nowNs - firstArrivalNs >= warmupNs;
+    }
+
+    /**
+     * The counted window starts now (a second call does nothing): what arrives from here on is counted.
+     *
+     * @param nowNs now.
+     */
+    void startCounting(final long nowNs)
+    {
+        if (counting)
+        {
+            return;
+        }
+        counting = true;
+        countStartBytes = bytes;
+        countStartMessages = messages;
+        firstNs = nowNs;
+        firstCpuNs = ResultLine.processCpuNs();
+        firstThreadCpuNs = ResultLine.threadCpuNs();
+        firstCompileMs = WarmUp.compileMs();
+        cpuSampleNs = nowNs;
+        cpuAtSampleNs = firstCpuNs;
+    }
+
+    private void onFirstArrival(final long nowNs)
+    {
+        anyArrived = true;
+        firstArrivalNs = nowNs;
+        if (null != warmUp)
+        {
+            warmUp.start();
+        }
+        else if (0 == warmupNs)
+        {
+            startCounting(nowNs);   // no warm-up: counted from the first message, this one included
         }
     }
 
@@ -123,7 +165,7 @@ final class ReceiveMeter
      */
     long messages()
     {
-        return messages;
+        return counting ? messages - countStartMessages : 0;
     }
 
     /**
@@ -132,24 +174,26 @@ final class ReceiveMeter
      */
     ResultLine result(final String system)
     {
-        final long elapsedNs = Math.max(1, lastNs - firstNs);
+        final long countedBytes = counting ? bytes - countStartBytes : 0;
+        final long countedMessages = messages();
+        final long elapsedNs = Math.max(1, countedMessages > 0 ? lastArrivalNs - firstNs : 0);
         final long cpuNs = cpuAtSampleNs - firstCpuNs;
         final long cpuWindowNs = Math.max(1, cpuSampleNs - firstNs);
         final ResultLine result = new ResultLine()
             .put("role", "receiver")
             .put("system", system)
-            .put("bytes", bytes)
-            .put("messages", messages)
+            .put("bytes", countedBytes)
+            .put("messages", countedMessages)
             .put("elapsed_ns", elapsedNs)
-            .put("bits_per_second", bytes * 8e9 / elapsedNs)
-            .put("messages_per_second", messages * 1e9 / elapsedNs)
+            .put("bits_per_second", countedBytes * 8e9 / elapsedNs)
+            .put("messages_per_second", countedMessages * 1e9 / elapsedNs)
             .put("cpu_percent", 100.0 * cpuNs / cpuWindowNs)
-            .put("cpu_ns_per_message", messages > 1 ? (double)cpuNs / messages : 0.0)
+            .put("cpu_ns_per_message", countedMessages > 1 ? (double)cpuNs / countedMessages : 0.0)
             // From the first message counted to now (the end of the run, a little past the last message).
             .put("busiest_threads", ResultLine.busiestThreads(firstThreadCpuNs, ResultLine.threadCpuNs(),
                 Math.max(1, System.nanoTime() - firstNs), BUSIEST_THREADS))
             // The JIT's compilations that ended from the first message counted to now (ms of compiler time).
-            .put("compile_ms_in_window", messages > 0 ? WarmUp.compileMs() - firstCompileMs : 0);
+            .put("compile_ms_in_window", counting ? WarmUp.compileMs() - firstCompileMs : 0);
         if (null != warmUp)
         {
             warmUp.describe(result);

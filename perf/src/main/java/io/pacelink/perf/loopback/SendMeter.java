@@ -94,10 +94,24 @@ final class SendMeter
      */
     void onTime(final long nowNs)
     {
-        if (!counting && (null == warmUp ? nowNs - countFromNs >= 0 : warmUp.count()))
+        if (!counting && warmedUp(nowNs))
         {
             startCounting(nowNs);
         }
+    }
+
+    /**
+     * A sending loop may keep its warm-up apart instead of calling {@link #onTime(long)} every turn: turns while this
+     * is false, then {@link #startCounting(long)}, then turns while {@link #sending(long)}. Its turn then has no branch
+     * that is first taken when counting starts, which would throw away the turn's compiled code at the start of the
+     * counted window.
+     *
+     * @param nowNs now.
+     * @return true once the warm-up is over: the suite said to count (settle-based), or the fixed warm-up has passed.
+     */
+    boolean warmedUp(final long nowNs)
+    {
+        return null != warmUp ? warmUp.count() : nowNs - countFromNs >= 0;
     }
 
     /**
@@ -170,8 +184,17 @@ final class SendMeter
         return result;
     }
 
-    private void startCounting(final long nowNs)
+    /**
+     * The counted window starts now (a second call does nothing).
+     *
+     * @param nowNs now.
+     */
+    void startCounting(final long nowNs)
     {
+        if (counting)
+        {
+            return;
+        }
         counting = true;
         countStartProcessUserSystemNs = ResultLine.userSystemCpuNs(PROCESS_STAT);
         countStartThreadUserSystemNs = ResultLine.userSystemCpuNs(THREAD_STAT);

@@ -142,6 +142,7 @@ class LoopbackHarnessSmokeTest
         meter.onSent(100);
         meter.onTime(meter.startNs() + 1);
         assertFalse(meter.counting(), "settled, but the suite has not said to count");
+        assertFalse(meter.warmedUp(meter.startNs() + TimeUnit.HOURS.toNanos(1)));
         assertTrue(meter.sending(meter.startNs() + TimeUnit.HOURS.toNanos(1)), "the warm-up has no fixed end");
         suite.write((WarmUp.COUNT + "\n").getBytes(StandardCharsets.US_ASCII));
         suite.flush();
@@ -189,6 +190,7 @@ class LoopbackHarnessSmokeTest
             assertTrue(System.nanoTime() - deadlineNs < 0, "never counted");
             TimeUnit.MILLISECONDS.sleep(5);
         }
+        meter.onTime(10);
         meter.onMessage(32, 10);
         assertEquals(1, meter.messages(), "the first message before the count is left out");
     }
@@ -205,7 +207,9 @@ class LoopbackHarnessSmokeTest
         meter.onMessage(32, 1_000);
         meter.onMessage(32, 2_000);
         out.await(WarmUp.SETTLED);
+        meter.onTime(3_000);
         meter.onMessage(32, 3_000);
+        assertFalse(meter.warmedUp(3_000));
         assertEquals(0, meter.messages());
         suite.write((WarmUp.COUNT + "\n").getBytes(StandardCharsets.US_ASCII));
         suite.flush();
@@ -215,11 +219,14 @@ class LoopbackHarnessSmokeTest
             assertTrue(System.nanoTime() - deadlineNs < 0, "COUNT not read");
             TimeUnit.MILLISECONDS.sleep(5);
         }
+        assertTrue(meter.warmedUp(3_500));
+        meter.startCounting(3_500);
         meter.onMessage(32, 4_000);
         meter.onMessage(32, 5_000);
         assertEquals(2, meter.messages());
         final Map<String, Object> result = ResultLine.parse(meter.result("x").format());
-        assertEquals(1_000L, ((Number)result.get("elapsed_ns")).longValue());
+        assertEquals(1_500L, ((Number)result.get("elapsed_ns")).longValue(), "from the count's start to the last");
+        assertEquals(64L, ((Number)result.get("bytes")).longValue());
         assertTrue(result.containsKey("warmup_ms"), result.toString());
     }
 
@@ -268,7 +275,9 @@ class LoopbackHarnessSmokeTest
         final ReceiveMeter cold = new ReceiveMeter(0);
         for (final long nowNs : new long[] { 1_000, 1_050, 1_099, 1_100, 1_150, 1_300 })
         {
+            warm.onTime(nowNs);
             warm.onMessage(32, nowNs);
+            cold.onTime(nowNs);
             cold.onMessage(32, nowNs);
         }
         assertEquals(3, warm.messages(), "from 1,100 on");
