@@ -6,8 +6,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * Counts what a receiving process got, from its first message to its last, and the CPU the process spent in that
  * window (sampled at most every {@link #CPU_SAMPLE_INTERVAL_NS}, so a receiver that waits for the end after the last
- * message is not charged for the wait). With a warm-up ({@link #WARMUP_MS_PROPERTY}), the window starts that long
- * after the first message instead: what arrives before is received but not counted.
+ * message is not charged for the wait). With a warm-up the window starts later: a fixed one
+ * ({@link #WARMUP_MS_PROPERTY}) that long after the first message, a settle-based one ({@link WarmUp}) when the suite
+ * says to count; what arrives before is received but not counted.
  */
 final class ReceiveMeter
 {
