@@ -87,13 +87,11 @@ public final class RttEstimator implements RttStats
 
         // A misreporting peer can only shrink the sample down to min_rtt (RFC 9002 section 5.3).
         final long ackDelayCappedNs = Math.min(Math.max(ackDelayNs, 0L), maxAckDelayNs);
-        // The delay is subtracted only if latest_rtt >= min_rtt + ack_delay (RFC 9002 section 5.3), selected without a
-        // branch: on loopback the condition holds for thousands of samples and then fails once, seconds into a
-        // transfer, and a branch C2 had never seen taken would trap there and throw away the compiled ACK processing
-        // (perf/FINDINGS.md, branch bulk20). The mask is all ones when the excess is not negative, else zero; the
-        // values are nanoseconds far below 2^62 (min_rtt <= latest_rtt here), so the subtraction cannot overflow.
-        final long excessNs = latestRttNs - minRttNs - ackDelayCappedNs;
-        final long adjustedRttNs = latestRttNs - (ackDelayCappedNs & ~(excessNs >> 63));
+        long adjustedRttNs = latestRttNs;
+        if (latestRttNs >= minRttNs + ackDelayCappedNs)
+        {
+            adjustedRttNs = latestRttNs - ackDelayCappedNs;
+        }
 
         rttVarianceNs = (3 * rttVarianceNs + Math.abs(smoothedRttNs - adjustedRttNs)) / 4;
         smoothedRttNs = (7 * smoothedRttNs + adjustedRttNs) / 8;

@@ -276,15 +276,7 @@ public final class SendLog
         }
 
         final int index = log.indexInSegment(tail);
-        // Both conditions in one branch, computed without branches: the record starts in the cursor's segment (the
-        // segment numbers' difference is 0) and ends in it (the room left is not negative). As a short-circuit pair,
-        // the first would be a branch that a stream of large records takes the other way only rarely — a 128-KiB
-        // record that ends exactly on a 64-KiB segment boundary, once every 16,384 messages — and whose first visit,
-        // seconds into a transfer, throws away the compiled code of the offer and of its callers (C2 leaves a
-        // branch never taken out and traps there; perf/FINDINGS.md, branch bulk20).
-        final long otherSegment = (tail >>> segmentShift) ^ cursorSegmentNumber;
-        final long roomLeftBytes = (long)segmentBytes - LENGTH_PREFIX_BYTES - length - index;
-        if (0 == (otherSegment | (roomLeftBytes & Long.MIN_VALUE)))
+        if (tail >>> segmentShift == cursorSegmentNumber && index <= segmentBytes - LENGTH_PREFIX_BYTES - length)
         {
             // The record starts after the last one in the same segment and ends in it (a small message's usual
             // case): the segment is committed and no record enters a new one, so there is nothing to recycle.

@@ -81,30 +81,6 @@ class SendLogTest
     }
 
     @Test
-    void recordsEndingExactlyOnASegmentBoundaryOrFillingOneToItsLastByteStayByteExact()
-    {
-        // The offer's one-branch test of "starts in the cursor's segment and ends in it": records of two whole
-        // 64-byte segments (each ends on a boundary, the next starts in a segment the cursor is not in), one that
-        // fills a segment to its last byte (room left 0: written in place), one a byte too long for it, and the
-        // 128-KiB messages' shape in small (a record longer than a segment).
-        final int segmentBytes = 64;
-        final SendLog log = new SendLog(4096, 1024, new BudgetedSegments(new MemoryBudget(1L << 20), segmentBytes));
-        final int[] lengths = { 2 * segmentBytes - LENGTH_PREFIX_BYTES, 2 * segmentBytes - LENGTH_PREFIX_BYTES,
-            segmentBytes - LENGTH_PREFIX_BYTES, 10, segmentBytes - 10 - 2 * LENGTH_PREFIX_BYTES + 1, 3,
-            segmentBytes - 2 * LENGTH_PREFIX_BYTES - 3, 100, 2 * segmentBytes - LENGTH_PREFIX_BYTES, 0, 7 };
-        for (int sequence = 0; sequence < lengths.length; sequence++)
-        {
-            StreamBytes.fillPayload(message, 0, sequence, lengths[sequence]);
-            assertTrue(log.offer(message, 0, lengths[sequence]) > 0, "record " + sequence);
-        }
-        final UnsafeBuffer expected = StreamBytes.framedStream(lengths);
-        final int streamBytes = (int)log.tailPosition();
-        assertEquals(expected.capacity(), streamBytes);
-        log.copyOut(0, streamBytes, packet, 0);
-        assertEquals(0, new UnsafeBuffer(packet, 0, streamBytes).compareTo(expected));
-    }
-
-    @Test
     void segmentsHoldingUnacknowledgedBytesAreNeverReusedAndStayByteExact()
     {
         // Eight slots of 64-byte segments over a 448-byte log. The peer acknowledges in bursts that trail the tail
