@@ -144,6 +144,7 @@ final class AeronBulk
                     (buffer, offset, length, header) -> meter.onMessage(length, nowNs[0]), FRAGMENT_LIMIT);
                 loop.turn(fragments);
                 nowNs[0] = System.nanoTime();
+                meter.onTime(nowNs[0]);
             }
             out.println(meter.result(SYSTEM)
                 .put("mode", mode)
@@ -190,10 +191,9 @@ final class AeronBulk
                 loop.turn(0);
             }
             final UnsafeBuffer message = new UnsafeBuffer(ByteBuffer.allocateDirect(messageBytes));
-            final SendMeter meter = new SendMeter();
-            final long endNs = meter.startNs() + durationNs;
+            final SendMeter meter = new SendMeter(durationNs);
             long nowNs = meter.startNs();
-            while (nowNs - endNs < 0)
+            while (meter.sending(nowNs))
             {
                 int offered = 0;
                 while (offered < FRAGMENT_LIMIT && publication.offer(message, 0, messageBytes) > 0)

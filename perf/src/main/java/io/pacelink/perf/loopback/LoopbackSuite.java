@@ -62,6 +62,19 @@ public final class LoopbackSuite implements Callable<Integer>
     static final double BULK_WARMUP_SECONDS = 3;
 
     /**
+     * The longest settle-based warm-up by default ({@link WarmUp}): counted then whatever the compilers do, so that a
+     * JVM whose compilers never fall quiet still gives a figure (its runs say so: {@code warmup_quiet} false).
+     */
+    static final double SETTLE_MAX_SECONDS = 15;
+
+    /**
+     * How long both processes' compilers must have been idle before the settle-based warm-up ends, by default.
+     */
+    static final double SETTLE_QUIET_SECONDS = 1;
+
+    private static final long SETTLE_GRACE_NS = TimeUnit.SECONDS.toNanos(60);
+
+    /**
      * One thing measured in a case.
      *
      * @param label         the row's name.
@@ -82,16 +95,18 @@ public final class LoopbackSuite implements Callable<Integer>
      *                   {@code p50_us}).
      * @param contenders the first is the baseline of the ratios.
      * @param warmupSeconds how long every throughput sender sends before its receiver counts, unless
-     *                      {@code --warmup} says otherwise.
+     *                      {@code --warmup} says otherwise; with {@code settle}, the shortest warm-up.
+     * @param settle        true if the warm-up ends only when both processes' compilers are idle ({@link WarmUp}),
+     *                      unless {@code --warmup} gives a fixed one.
      */
-    record Case(String name, String metric, List<Contender> contenders, double warmupSeconds)
+    record Case(String name, String metric, List<Contender> contenders, double warmupSeconds, boolean settle)
     {
         /**
          * A case counted from the first message by default.
          */
         Case(final String name, final String metric, final List<Contender> contenders)
         {
-            this(name, metric, contenders, 0);
+            this(name, metric, contenders, 0, false);
         }
     }
 
@@ -108,7 +123,7 @@ public final class LoopbackSuite implements Callable<Integer>
             new Contender("pacelink perf (INVOKER)", "pacelink-perf", "invoker", 1472, BULK_MESSAGE_BYTES),
             new Contender("Aeron INVOKER, mtu 1472", "aeron", "invoker", 1472, BULK_MESSAGE_BYTES),
             new Contender("Aeron SHARED, mtu 1472", "aeron", "shared", 1472, BULK_MESSAGE_BYTES)),
-            BULK_WARMUP_SECONDS),
+            BULK_WARMUP_SECONDS, true),
         new Case("port", "bits_per_second", List.of(
             new Contender("raw UDP, 1472 B, one datagram per call", "raw-udp", "-", 1472, 1472),
             new Contender("NIO port, 1472 B, batches of 64", "port", "nio", 1472, 1472),
@@ -165,9 +180,24 @@ public final class LoopbackSuite implements Callable<Integer>
     @Option(names = "--warmup", paramLabel = "SECONDS",
         description = "Seconds every throughput sender (bulk, port, bulk64k, small; pacelink perf with -O) sends " +
             "before it and its receiver start counting, added to --duration; the same for every contender of a " +
-            "case (default: bulk " + BULK_WARMUP_SECONDS + " s, the steady state, as iperf3's --omit; the others " +
-            "0, counted from the first message, the JIT's compiling included).")
+            "case (default: bulk until both processes' JIT compilers have been idle for --settle-quiet, at least " +
+            "--settle-min and at most --settle-max, the steady state; the others 0, counted from the first " +
+            "message, the JIT's compiling included).")
     private Double warmupOption;
+
+    @Option(names = "--settle-min", defaultValue = "" + BULK_WARMUP_SECONDS, paramLabel = "SECONDS",
+        description = "The settle-based warm-up's shortest (bulk's default warm-up; default ${DEFAULT-VALUE}).")
+    private double settleMinSeconds;
+
+    @Option(names = "--settle-max", defaultValue = "" + SETTLE_MAX_SECONDS, paramLabel = "SECONDS",
+        description = "The settle-based warm-up's longest: counted then, compilers idle or not (default " +
+            "${DEFAULT-VALUE}).")
+    private double settleMaxSeconds;
+
+    @Option(names = "--settle-quiet", defaultValue = "" + SETTLE_QUIET_SECONDS, paramLabel = "SECONDS",
+        description = "How long both processes' JIT compilers must have been idle to end the settle-based " +
+            "warm-up (default ${DEFAULT-VALUE}).")
+    private double settleQuietSeconds;
 
     @Option(names = "--out", description = "Folder for the children's logs and results.jsonl (default: a new " +
         "temporary folder).")
@@ -209,10 +239,12 @@ public final class LoopbackSuite implements Callable<Integer>
     public Integer call() throws IOException, InterruptedException
     {
         if (runs < 1 || durationSeconds <= 0 || pings < 1 || pingWarmupSeconds < 0 ||
-            null != warmupOption && warmupOption < 0)
+            null != warmupOption && warmupOption < 0 || settleMinSeconds < 0 || settleQuietSeconds <= 0 ||
+            settleMaxSeconds < settleMinSeconds)
         {
             throw new CommandLine.ParameterException(new CommandLine(this),
-                "--runs, --duration and --pings must be positive, --ping-warmup and --warmup not negative");
+                "--runs, --duration, --pings and --settle-quiet must be positive, --ping-warmup, --warmup and " +
+                    "--settle-min not negative, --settle-max not below --settle-min");
         }
         final List<Case> cases = new ArrayList<>();
         for (final String name : caseNames)
@@ -258,7 +290,8 @@ public final class LoopbackSuite implements Callable<Integer>
         {
             if (!"p50_us".equals(c.metric()))
             {
-                report.printf("  %s: %s%n", c.name(), warmupPhrase(warmupSeconds(c)));
+                report.printf("  %s: %s%n", c.name(), c.settle() && null == warmupOption ? settlePhrase(settleRule()) :
+                    warmupPhrase(warmupSeconds(c)));
             }
         }
         final Map<String, Map<Contender, List<Map<String, Object>>>> results = new LinkedHashMap<>();
@@ -311,15 +344,20 @@ public final class LoopbackSuite implements Callable<Integer>
         final Path serverLog = out.resolve(name + "-receiver.log");
         final Path clientLog = out.resolve(name + "-sender.log");
         final long warmupMs = warmupMillis(c);
+        final boolean settle = settles(c, contender);
         final Process server = start(contender, name + "-receiver", serverArgs(contender, port), serverLog,
-            warmupMs);
+            warmupMs, settle);
         pinIfYielding(contender, server, 0);
         final Map<String, Object> result = new LinkedHashMap<>();
         result.put("case", c.name());
         result.put("contender", contender.label());
         result.put("run", run);
         result.put("load_average", ChildJvm.loadAverage());
-        if (warmupMs > 0)
+        if (settle)
+        {
+            result.put("warmup_rule", settleRule());
+        }
+        else if (warmupMs > 0)
         {
             result.put("warmup_s", warmupSeconds(c));
         }
@@ -332,9 +370,14 @@ public final class LoopbackSuite implements Callable<Integer>
                 return result;
             }
             final Process client = start(contender, name + "-sender", clientArgs(contender, port, warmupMs),
-                clientLog, warmupMs);
+                clientLog, warmupMs, settle);
             pinIfYielding(contender, client, 1);
-            final long durationNs = (long)(durationSeconds * 1e9) + TimeUnit.MILLISECONDS.toNanos(warmupMs);
+            if (settle)
+            {
+                startCountingWhenSettled(server, serverLog, client, clientLog, settleTimeoutNs());
+            }
+            final long durationNs = (long)(durationSeconds * 1e9) + (settle ? settleTimeoutNs() :
+                TimeUnit.MILLISECONDS.toNanos(warmupMs));
             if (!client.waitFor(durationNs + EXIT_GRACE_NS + (contender.kind().startsWith("ping") ?
                 TimeUnit.MINUTES.toNanos(5) : 0), TimeUnit.NANOSECONDS))
             {
@@ -357,6 +400,30 @@ public final class LoopbackSuite implements Callable<Integer>
             server.destroyForcibly();
         }
         return result;
+    }
+
+    /**
+     * The settle-based warm-up's hand-over: once both processes of a run have printed {@link WarmUp#SETTLED} (each
+     * after its own compilers fell idle, or at the maximum), both are told to count from now.
+     */
+    private static void startCountingWhenSettled(
+        final Process server, final Path serverLog, final Process client, final Path clientLog, final long timeoutNs)
+        throws IOException, InterruptedException
+    {
+        ChildJvm.awaitLine(client, clientLog, WarmUp.SETTLED, timeoutNs);
+        ChildJvm.awaitLine(server, serverLog, WarmUp.SETTLED, timeoutNs);
+        for (final Process process : List.of(client, server))
+        {
+            try
+            {
+                process.getOutputStream().write((WarmUp.COUNT + "\n").getBytes(StandardCharsets.US_ASCII));
+                process.getOutputStream().flush();
+            }
+            catch (final IOException ex)
+            {
+                // A child that has ended: its log says why, and its run is reported as failed.
+            }
+        }
     }
 
     /**
@@ -446,11 +513,21 @@ public final class LoopbackSuite implements Callable<Integer>
     }
 
     private Process start(
-        final Contender contender, final String name, final List<String> args, final Path log, final long warmupMs)
+        final Contender contender,
+        final String name,
+        final List<String> args,
+        final Path log,
+        final long warmupMs,
+        final boolean settle)
         throws IOException
     {
         final List<String> options = new ArrayList<>(jvmArgs);
-        if (warmupMs > 0)
+        if (settle)
+        {
+            options.add("-D" + WarmUp.SETTLE_PROPERTY + "=" + (long)(settleMinSeconds * 1000) + ":" +
+                (long)(settleMaxSeconds * 1000) + ":" + (long)(settleQuietSeconds * 1000));
+        }
+        else if (warmupMs > 0)
         {
             options.add("-D" + ReceiveMeter.WARMUP_MS_PROPERTY + "=" + warmupMs);
         }
@@ -488,8 +565,9 @@ public final class LoopbackSuite implements Callable<Integer>
     {
         final String portText = Integer.toString(port);
         final String durationMs = Long.toString((long)(durationSeconds * 1000));
-        // The senders whose receivers count with a ReceiveMeter send through its warm-up too.
-        final String meteredDurationMs = Long.toString((long)(durationSeconds * 1000) + warmupMs);
+        // The senders whose receivers count with a ReceiveMeter send through its warm-up too: their SendMeter
+        // sends for the duration from the warm-up's end.
+        final String meteredDurationMs = durationMs;
         // Plaintext, as the raw UDP and Aeron contenders are: the suite compares transports, not ciphers.
         final List<String> ping = spinning(contender, List.of(PacelinkCommand.class.getName(), "ping",
             "127.0.0.1:" + portText, "-c", Integer.toString(pings), "-i", "0", "-s", Integer.toString(PING_BYTES),
@@ -534,6 +612,41 @@ public final class LoopbackSuite implements Callable<Integer>
     private long warmupMillis(final Case c)
     {
         return (long)(warmupSeconds(c) * 1000);
+    }
+
+    /**
+     * @return true if this contender of this case counts after the settle-based warm-up: the case's default, not
+     * overridden by {@code --warmup}, and a contender measured by the suite's own meters ({@code pacelink perf} has
+     * its own, and takes the fixed minimum through {@code -O}).
+     */
+    boolean settles(final Case c, final Contender contender)
+    {
+        return c.settle() && null == warmupOption && !"pacelink-perf".equals(contender.kind());
+    }
+
+    private long settleTimeoutNs()
+    {
+        return (long)(settleMaxSeconds * 1e9) + SETTLE_GRACE_NS;
+    }
+
+    /**
+     * @return the settle-based warm-up's rule, for the report and each run's result.
+     */
+    String settleRule()
+    {
+        return String.format(Locale.ROOT, "until both processes' JIT compilers were idle for %.1f s (at least " +
+            "%.1f s, at most %.1f s)", settleQuietSeconds, settleMinSeconds, settleMaxSeconds);
+    }
+
+    /**
+     * @param rule the settle-based warm-up's rule ({@link #settleRule()}).
+     * @return what it means for a case's figures, for the report.
+     */
+    static String settlePhrase(final String rule)
+    {
+        return "the steady state: every sender sends " + rule + " first, left out of the goodput and of " +
+            "both ends' CPU (pacelink perf: the case's fixed warm-up, -O); each run's warm-up in " +
+            "results.jsonl (sender_warmup_ms, receiver_warmup_ms) and below the table";
     }
 
     /**
@@ -657,11 +770,21 @@ public final class LoopbackSuite implements Callable<Integer>
         if (!ping)
         {
             // From the runs themselves, so that --report on an older run's results says how that run counted.
+            final List<String> rules = results.values().stream().flatMap(List::stream)
+                .filter((r) -> r.containsKey("warmup_rule")).map((r) -> String.valueOf(r.get("warmup_rule")))
+                .distinct().toList();
+            final boolean anySettled = !rules.isEmpty();
+            for (final String rule : rules)
+            {
+                final String phrase = settlePhrase(rule);
+                report.printf("%s.%n%n", phrase.substring(0, 1).toUpperCase(Locale.ROOT) + phrase.substring(1));
+            }
             final List<Double> warmups = results.values().stream().flatMap(List::stream)
+                .filter((r) -> !r.containsKey("warmup_rule") && !(anySettled && r.containsKey("error")))
                 .map((r) -> number(r, "warmup_s")).map((w) -> w.isNaN() ? 0.0 : w).distinct().sorted().toList();
             for (final double warmup : warmups)
             {
-                report.printf("%s%s.%n%n", warmups.size() > 1 ? "Some runs: " : "",
+                report.printf("%s%s.%n%n", warmups.size() > 1 || anySettled ? "Some runs: " : "",
                     warmupPhrase(warmup).substring(0, 1).toUpperCase(Locale.ROOT) + warmupPhrase(warmup).substring(1));
             }
         }
@@ -707,6 +830,45 @@ public final class LoopbackSuite implements Callable<Integer>
             }
         }
         report.println();
+        printWarmUps(results);
+    }
+
+    /**
+     * Each contender's settle-based warm-ups: how long, how many ended with the compilers idle (the others at the
+     * maximum), and the compilations that still ended inside the counted window.
+     */
+    private void printWarmUps(final Map<Contender, List<Map<String, Object>>> results)
+    {
+        boolean header = false;
+        for (final Map.Entry<Contender, List<Map<String, Object>>> entry : results.entrySet())
+        {
+            final List<Map<String, Object>> runsOf = entry.getValue();
+            if (runsOf.stream().noneMatch((r) -> r.containsKey("warmup_rule")))
+            {
+                continue;
+            }
+            if (!header)
+            {
+                report.println("| contender | warm-up s, sender / receiver | idle at the end, sender / receiver | " +
+                    "compiler ms in the counted window, sender / receiver |");
+                report.println("|---|---|---|---|");
+                header = true;
+            }
+            report.printf("| %s | %s / %s | %d / %d of %d | %s / %s |%n", entry.getKey().label(),
+                Spread.format(spread(runsOf, "sender_warmup_ms"), 1000, "%.1f"),
+                Spread.format(spread(runsOf, "receiver_warmup_ms"), 1000, "%.1f"),
+                runsOf.stream().filter((r) -> Boolean.parseBoolean(String.valueOf(r.get("sender_warmup_quiet"))))
+                    .count(),
+                runsOf.stream().filter((r) -> Boolean.parseBoolean(String.valueOf(r.get("receiver_warmup_quiet"))))
+                    .count(),
+                runsOf.size(),
+                Spread.format(spread(runsOf, "sender_compile_ms_in_window"), 1, "%.0f"),
+                Spread.format(spread(runsOf, "receiver_compile_ms_in_window"), 1, "%.0f"));
+        }
+        if (header)
+        {
+            report.println();
+        }
     }
 
     private static boolean perMessage(final Case c)

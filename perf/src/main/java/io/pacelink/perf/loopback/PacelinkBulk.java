@@ -4,11 +4,13 @@ import io.pacelink.transport.Connection;
 import io.pacelink.transport.ConnectionState;
 import io.pacelink.transport.ConnectionStats;
 import io.pacelink.transport.Endpoint;
+import io.pacelink.transport.MessageHandler;
 import io.pacelink.transport.PacelinkContext;
 import io.pacelink.transport.ThreadingMode;
 import io.pacelink.transport.agent.DeadlineIdleStrategy;
 import io.pacelink.transport.port.PortType;
 import io.pacelink.transport.stats.EndpointCounters;
+import org.agrona.DirectBuffer;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.SystemNanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -120,6 +122,86 @@ final class PacelinkBulk
         }
     }
 
+    /**
+     * The receiving loop's body, a method of its own: it is compiled by invocation count within a second or so, as raw
+     * UDP's loop is, instead of by on-stack replacement of a loop that turns once per duty cycle, which came only
+     * after 4–5 s of traffic, inside the counted window (perf/FINDINGS.md, branch {@code bulk20}). Compiled, it is too
+     * large for C2 to inline again into the loop around it ({@code InlineSmallCode}), so that loop's own
+     * on-stack-replacement compilation stays small.
+     */
+    private static final class Receiving implements MessageHandler
+    {
+        private final Connection connection;
+        private final AppLoop loop;
+        private final ReceiveMeter meter;
+        private long nowNs = System.nanoTime();
+
+        Receiving(final Connection connection, final AppLoop loop, final ReceiveMeter meter)
+        {
+            this.connection = connection;
+            this.loop = loop;
+            this.meter = meter;
+        }
+
+        void turn()
+        {
+            loop.turn(connection.poll(this, POLL_LIMIT));
+            nowNs = System.nanoTime();
+        }
+
+        boolean ended(final long quietNs)
+        {
+            return ConnectionState.CLOSED == connection.state() || connection.isEndOfStream() ||
+                meter.quietFor(nowNs, quietNs);
+        }
+
+        @Override
+        public void onMessage(final DirectBuffer buffer, final int offset, final int length)
+        {
+            meter.onMessage(length, nowNs);
+        }
+    }
+
+    /**
+     * The sending loop's body, a method of its own for the reason {@link Receiving} gives.
+     */
+    private static final class Sending
+    {
+        private final Connection connection;
+        private final AppLoop loop;
+        private final UnsafeBuffer message;
+        private final int messageBytes;
+        private final SendMeter meter;
+        private long nowNs;
+
+        Sending(
+            final Connection connection,
+            final AppLoop loop,
+            final UnsafeBuffer message,
+            final int messageBytes,
+            final SendMeter meter)
+        {
+            this.connection = connection;
+            this.loop = loop;
+            this.message = message;
+            this.messageBytes = messageBytes;
+            this.meter = meter;
+            this.nowNs = meter.startNs();
+        }
+
+        void turn()
+        {
+            int offered = 0;
+            while (offered < POLL_LIMIT && connection.offer(message, 0, messageBytes) > 0)
+            {
+                meter.onSent(messageBytes);
+                offered++;
+            }
+            loop.turn(offered);
+            nowNs = System.nanoTime();
+        }
+    }
+
     private PacelinkBulk()
     {
     }
@@ -182,21 +264,23 @@ final class PacelinkBulk
                 connection = endpoint.accept();
                 loop.turn(0);
             }
-            final ReceiveMeter meter = new ReceiveMeter();
-            final long[] nowNs = { System.nanoTime() };
-            while (ConnectionState.CLOSED != connection.state() && !connection.isEndOfStream() &&
-                !meter.quietFor(nowNs[0], quietNs))
+            final Receiving receiving = new Receiving(connection, loop, new ReceiveMeter());
+            // The warm-up and the counted window are two loops around one body, so that no branch in the body is
+            // first taken when counting starts.
+            while (!receiving.ended(quietNs) && !receiving.meter.warmedUp(receiving.nowNs))
             {
-                final int polled = connection.poll((buffer, offset, length) -> meter.onMessage(length, nowNs[0]),
-                    POLL_LIMIT);
-                loop.turn(polled);
-                nowNs[0] = System.nanoTime();
+                receiving.turn();
+            }
+            receiving.meter.startCounting(receiving.nowNs);
+            while (!receiving.ended(quietNs))
+            {
+                receiving.turn();
             }
             final EndpointCounters counters = endpoint.counters();
             final long datagramsReceived = counters.datagramsReceived().get();
             final long datagramsSent = counters.datagramsSent().get();
             final ConnectionStats stats = connection.stats();
-            out.println(meter.result(SYSTEM)
+            out.println(receiving.meter.result(SYSTEM)
                 .put("mode", mode.name())
                 .put("datagram_bytes", datagramBytes)
                 .put("datagrams_received", datagramsReceived)
@@ -246,21 +330,19 @@ final class PacelinkBulk
                 throw new IllegalStateException("could not connect to " + target + ": " + connection.closeReason());
             }
             final UnsafeBuffer message = new UnsafeBuffer(ByteBuffer.allocateDirect(messageBytes));
-            final SendMeter meter = new SendMeter();
-            final long endNs = meter.startNs() + durationNs;
-            long nowNs = meter.startNs();
-            while (nowNs - endNs < 0 && ConnectionState.CONNECTED == connection.state())
+            final Sending sending = new Sending(connection, loop, message, messageBytes, new SendMeter(durationNs));
+            // The warm-up and the counted window are two loops around one body, as the receiver's.
+            while (ConnectionState.CONNECTED == connection.state() && !sending.meter.warmedUp(sending.nowNs))
             {
-                int offered = 0;
-                while (offered < POLL_LIMIT && connection.offer(message, 0, messageBytes) > 0)
-                {
-                    meter.onSent(messageBytes);
-                    offered++;
-                }
-                loop.turn(offered);
-                nowNs = System.nanoTime();
-                meter.onTime(nowNs);
+                sending.turn();
             }
+            sending.meter.startCounting(sending.nowNs);
+            while (ConnectionState.CONNECTED == connection.state() && sending.meter.sending(sending.nowNs))
+            {
+                sending.turn();
+            }
+            final SendMeter meter = sending.meter;
+            final long nowNs = sending.nowNs;
             final ResultLine result = meter.result(SYSTEM, nowNs);
             connection.close();
             final long closeStartNs = System.nanoTime();

@@ -60,6 +60,7 @@ final class PortBulk
             {
                 final int count = port.receive(batch, BATCH_DATAGRAMS);
                 final long nowNs = System.nanoTime();
+                meter.onTime(nowNs);
                 for (int i = 0; i < count; i++)
                 {
                     meter.onMessage(batch.length(i), nowNs);
@@ -96,10 +97,9 @@ final class PortBulk
                 batch.buffer().putInt(batch.nextOffset(), i);
                 batch.commit(datagramBytes, target, 0);
             }
-            final SendMeter meter = new SendMeter();
-            final long endNs = meter.startNs() + durationNs;
+            final SendMeter meter = new SendMeter(durationNs);
             long nowNs = meter.startNs();
-            while (nowNs - endNs < 0)
+            while (meter.sending(nowNs))
             {
                 final int sent = port.send(batch);
                 for (int i = 0; i < sent; i++)

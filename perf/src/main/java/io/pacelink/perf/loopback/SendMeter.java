@@ -19,7 +19,10 @@ final class SendMeter
     private final long startNs;
     private final long startCpuNs;
     private final long countFromNs;
+    private final long durationNs;
+    private final WarmUp warmUp;
     private boolean counting;
+    private long countStartCompileMs;
     private long countStartNs;
     private long countStartCpuNs;
     private long[] countStartProcessUserSystemNs;
@@ -31,24 +34,37 @@ final class SendMeter
     private long messages;
 
     /**
-     * Sending starts now, counted after the warm-up {@link ReceiveMeter#WARMUP_MS_PROPERTY} gives this process.
+     * Sending starts now, counted after the warm-up this process is given: the settle-based one of
+     * {@link WarmUp#SETTLE_PROPERTY} if set, else the fixed {@link ReceiveMeter#WARMUP_MS_PROPERTY}.
+     *
+     * @param durationNs how long to send once counting.
      */
-    SendMeter()
+    SendMeter(final long durationNs)
     {
-        this(TimeUnit.MILLISECONDS.toNanos(Long.getLong(ReceiveMeter.WARMUP_MS_PROPERTY, 0)));
+        this(TimeUnit.MILLISECONDS.toNanos(Long.getLong(ReceiveMeter.WARMUP_MS_PROPERTY, 0)), durationNs,
+            WarmUp.fromProperties());
     }
 
     /**
      * Sending starts now.
      *
-     * @param warmupNs how long after now the counted window starts.
+     * @param warmupNs   how long after now the counted window starts, without a settle-based warm-up.
+     * @param durationNs how long to send once counting.
+     * @param warmUp     the settle-based warm-up, or null for the fixed one.
      */
-    SendMeter(final long warmupNs)
+    SendMeter(final long warmupNs, final long durationNs, final WarmUp warmUp)
     {
         this.startCpuNs = ResultLine.processCpuNs();
+        WarmUp.compileMs();
         this.startNs = System.nanoTime();
         this.countFromNs = startNs + warmupNs;
-        if (0 == warmupNs)
+        this.durationNs = durationNs;
+        this.warmUp = warmUp;
+        if (null != warmUp)
+        {
+            warmUp.start();
+        }
+        else if (0 == warmupNs)
         {
             startCounting(startNs);
         }
@@ -78,10 +94,33 @@ final class SendMeter
      */
     void onTime(final long nowNs)
     {
-        if (!counting && nowNs - countFromNs >= 0)
+        if (!counting && warmedUp(nowNs))
         {
             startCounting(nowNs);
         }
+    }
+
+    /**
+     * A sending loop may keep its warm-up apart instead of calling {@link #onTime(long)} every turn: turns while this
+     * is false, then {@link #startCounting(long)}, then turns while {@link #sending(long)}. Its turn then has no branch
+     * that is first taken when counting starts, which would throw away the turn's compiled code at the start of the
+     * counted window.
+     *
+     * @param nowNs now.
+     * @return true once the warm-up is over: the suite said to count (settle-based), or the fixed warm-up has passed.
+     */
+    boolean warmedUp(final long nowNs)
+    {
+        return null != warmUp ? warmUp.count() : nowNs - countFromNs >= 0;
+    }
+
+    /**
+     * @param nowNs the sending loop's clock, after {@link #onTime(long)}.
+     * @return true while sending goes on: in the warm-up, and for the duration once counting.
+     */
+    boolean sending(final long nowNs)
+    {
+        return !counting || nowNs - countStartNs < durationNs;
     }
 
     /**
@@ -110,10 +149,11 @@ final class SendMeter
         final long endCpuNs = ResultLine.processCpuNs();
         final long cpuNs = endCpuNs - countStartCpuNs;
         final long countedMessages = messages - countStartMessages;
+        final long compileMs = WarmUp.compileMs();
         final long[] processUserSystemNs = ResultLine.userSystemCpuNs(PROCESS_STAT);
         final long[] threadUserSystemNs = ResultLine.userSystemCpuNs(THREAD_STAT);
         final Map<Long, String> threadCpuNs = ResultLine.threadCpuNs();
-        return new ResultLine()
+        final ResultLine result = new ResultLine()
             .put("role", "sender")
             .put("system", system)
             .put("bytes", bytes - countStartBytes)
@@ -134,16 +174,33 @@ final class SendMeter
             // The whole run, warm-up included (the same as the counted window without one).
             .put("whole_bytes", bytes)
             .put("whole_elapsed_ns", wholeElapsedNs)
-            .put("whole_cpu_percent", 100.0 * (endCpuNs - startCpuNs) / wholeElapsedNs);
+            .put("whole_cpu_percent", 100.0 * (endCpuNs - startCpuNs) / wholeElapsedNs)
+            // The JIT's compilations that ended inside the counted window (ms of compiler time).
+            .put("compile_ms_in_window", compileMs - countStartCompileMs);
+        if (null != warmUp)
+        {
+            warmUp.describe(result);
+        }
+        return result;
     }
 
-    private void startCounting(final long nowNs)
+    /**
+     * The counted window starts now (a second call does nothing).
+     *
+     * @param nowNs now.
+     */
+    void startCounting(final long nowNs)
     {
+        if (counting)
+        {
+            return;
+        }
         counting = true;
         countStartProcessUserSystemNs = ResultLine.userSystemCpuNs(PROCESS_STAT);
         countStartThreadUserSystemNs = ResultLine.userSystemCpuNs(THREAD_STAT);
         countStartThreadCpuNs = ResultLine.threadCpuNs();
         countStartCpuNs = ResultLine.processCpuNs();
+        countStartCompileMs = WarmUp.compileMs();
         countStartNs = nowNs;
         countStartBytes = bytes;
         countStartMessages = messages;

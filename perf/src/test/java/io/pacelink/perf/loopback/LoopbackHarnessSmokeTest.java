@@ -4,8 +4,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PipedInputStream;
+import java.io.PipedOutputStream;
 import java.io.PrintStream;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
@@ -104,10 +107,134 @@ class LoopbackHarnessSmokeTest
     }
 
     @Test
+    void theBulkCaseSettlesForEveryContenderWithItsOwnMetersUnlessWarmupGivesAFixedWarmUp()
+    {
+        final LoopbackSuite defaults = new LoopbackSuite(System.out);
+        new CommandLine(defaults).parseArgs("--settle-quiet", "0.5");
+        final LoopbackSuite given = new LoopbackSuite(System.out);
+        new CommandLine(given).parseArgs("--warmup", "3");
+        final LoopbackSuite.Case bulk = LoopbackSuite.CASES.get(0);
+        assertEquals("bulk", bulk.name());
+        for (final LoopbackSuite.Contender contender : bulk.contenders())
+        {
+            assertEquals(!"pacelink-perf".equals(contender.kind()), defaults.settles(bulk, contender),
+                contender.label() + ": pacelink perf has its own meter, -O");
+            assertFalse(given.settles(bulk, contender), contender.label() + ": --warmup is fixed");
+        }
+        for (final LoopbackSuite.Case c : LoopbackSuite.CASES.subList(1, LoopbackSuite.CASES.size()))
+        {
+            assertFalse(defaults.settles(c, c.contenders().get(0)), c.name());
+        }
+        assertTrue(defaults.settleRule().contains("idle for 0.5 s (at least 3.0 s, at most 15.0 s)"),
+            defaults.settleRule());
+    }
+
+    @Test
+    void aSettledWarmUpCountsOnlyOnceTheSuiteSaysSoAndThenSendsForTheDuration() throws Exception
+    {
+        final Output out = new Output();
+        final PipedOutputStream suite = new PipedOutputStream();
+        final WarmUp warmUp = new WarmUp(0, TimeUnit.SECONDS.toNanos(2), TimeUnit.MILLISECONDS.toNanos(100),
+            out.stream, new PipedInputStream(suite));
+        final SendMeter meter = new SendMeter(0, 1_000, warmUp);
+        assertFalse(meter.counting(), "a settle-based warm-up never counts from the start");
+        out.await(WarmUp.SETTLED);
+        meter.onSent(100);
+        meter.onTime(meter.startNs() + 1);
+        assertFalse(meter.counting(), "settled, but the suite has not said to count");
+        assertFalse(meter.warmedUp(meter.startNs() + TimeUnit.HOURS.toNanos(1)));
+        assertTrue(meter.sending(meter.startNs() + TimeUnit.HOURS.toNanos(1)), "the warm-up has no fixed end");
+        suite.write((WarmUp.COUNT + "\n").getBytes(StandardCharsets.US_ASCII));
+        suite.flush();
+        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!warmUp.count())
+        {
+            assertTrue(System.nanoTime() - deadlineNs < 0, "COUNT not read");
+            TimeUnit.MILLISECONDS.sleep(5);
+        }
+        final long countNs = meter.startNs() + 10;
+        meter.onTime(countNs);
+        assertTrue(meter.counting());
+        meter.onSent(200);
+        assertTrue(meter.sending(countNs + 999));
+        assertFalse(meter.sending(countNs + 1_000), "the duration runs from the count's start");
+        final Map<String, Object> result = ResultLine.parse(meter.result("x", countNs + 1_000).format());
+        assertNotNull(result);
+        assertEquals(200L, ((Number)result.get("bytes")).longValue(), "only what was sent after COUNT");
+        final long warmupMs = ((Number)result.get("warmup_ms")).longValue();
+        assertTrue(warmupMs >= 0 && warmupMs <= 2_500, result.toString());
+        assertTrue(result.containsKey("warmup_quiet") && result.containsKey("compile_ms_in_window"),
+            result.toString());
+    }
+
+    @Test
+    void aWarmUpEndsAtItsMaximumWhenTheCompilersAreNeverIdleLongEnough() throws Exception
+    {
+        final Output out = new Output();
+        final WarmUp warmUp = new WarmUp(0, TimeUnit.MILLISECONDS.toNanos(200), TimeUnit.HOURS.toNanos(1),
+            out.stream, new ByteArrayInputStream(new byte[0]));
+        final ReceiveMeter meter = new ReceiveMeter(0, warmUp);
+        meter.onMessage(32, 0);
+        out.await(WarmUp.SETTLED);
+        final String settled = out.text().lines().filter((l) -> l.startsWith(WarmUp.SETTLED)).findFirst()
+            .orElseThrow();
+        final Map<String, Object> line = ResultLine.parse(ResultLine.PREFIX +
+            settled.substring(WarmUp.SETTLED.length()));
+        assertNotNull(line);
+        assertEquals("false", String.valueOf(line.get("warmup_quiet")), settled);
+        assertTrue(((Number)line.get("warmup_ms")).longValue() >= 200, settled);
+        // Standard input ended without COUNT: the suite is gone, and the meter counts so that the run still ends.
+        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!warmUp.count())
+        {
+            assertTrue(System.nanoTime() - deadlineNs < 0, "never counted");
+            TimeUnit.MILLISECONDS.sleep(5);
+        }
+        meter.onTime(10);
+        meter.onMessage(32, 10);
+        assertEquals(1, meter.messages(), "the first message before the count is left out");
+    }
+
+    @Test
+    void aReceiverWithASettleBasedWarmUpLeavesOutWhatArrivesBeforeTheCount() throws Exception
+    {
+        final PipedOutputStream suite = new PipedOutputStream();
+        final Output out = new Output();
+        final WarmUp warmUp = new WarmUp(0, TimeUnit.SECONDS.toNanos(2), TimeUnit.MILLISECONDS.toNanos(100),
+            out.stream, new PipedInputStream(suite));
+        final ReceiveMeter meter = new ReceiveMeter(0, warmUp);
+        assertFalse(out.text().contains(WarmUp.SETTLED), "the warm-up starts with the first message");
+        meter.onMessage(32, 1_000);
+        meter.onMessage(32, 2_000);
+        out.await(WarmUp.SETTLED);
+        meter.onTime(3_000);
+        meter.onMessage(32, 3_000);
+        assertFalse(meter.warmedUp(3_000));
+        assertEquals(0, meter.messages());
+        suite.write((WarmUp.COUNT + "\n").getBytes(StandardCharsets.US_ASCII));
+        suite.flush();
+        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!warmUp.count())
+        {
+            assertTrue(System.nanoTime() - deadlineNs < 0, "COUNT not read");
+            TimeUnit.MILLISECONDS.sleep(5);
+        }
+        assertTrue(meter.warmedUp(3_500));
+        meter.startCounting(3_500);
+        meter.onMessage(32, 4_000);
+        meter.onMessage(32, 5_000);
+        assertEquals(2, meter.messages());
+        final Map<String, Object> result = ResultLine.parse(meter.result("x").format());
+        assertEquals(1_500L, ((Number)result.get("elapsed_ns")).longValue(), "from the count's start to the last");
+        assertEquals(64L, ((Number)result.get("bytes")).longValue());
+        assertTrue(result.containsKey("warmup_ms"), result.toString());
+    }
+
+    @Test
     void aSenderWithAWarmUpCountsFromItsEndAndReportsTheWholeRunBeside()
     {
         final long warmupNs = TimeUnit.MILLISECONDS.toNanos(50);
-        final SendMeter warm = new SendMeter(warmupNs);
+        final SendMeter warm = new SendMeter(warmupNs, Long.MAX_VALUE, null);
         final long startNs = warm.startNs();
         warm.onSent(100);
         warm.onSent(100);
@@ -127,13 +254,13 @@ class LoopbackHarnessSmokeTest
         assertEquals(3 * warmupNs, ((Number)result.get("whole_elapsed_ns")).longValue());
         assertTrue(result.containsKey("whole_cpu_percent") && result.containsKey("busiest_threads"), result.toString());
 
-        final SendMeter cold = new SendMeter(0);
+        final SendMeter cold = new SendMeter(0, Long.MAX_VALUE, null);
         assertTrue(cold.counting(), "no warm-up: counted from the start");
         cold.onSent(100);
         assertEquals(100L, ((Number)ResultLine.parse(cold.result("x", cold.startNs() + 10).format()).get("bytes"))
             .longValue());
 
-        final SendMeter stoppedEarly = new SendMeter(warmupNs);
+        final SendMeter stoppedEarly = new SendMeter(warmupNs, Long.MAX_VALUE, null);
         stoppedEarly.onSent(100);
         final Map<String, Object> early =
             ResultLine.parse(stoppedEarly.result("x", stoppedEarly.startNs() + warmupNs / 2).format());
@@ -148,7 +275,9 @@ class LoopbackHarnessSmokeTest
         final ReceiveMeter cold = new ReceiveMeter(0);
         for (final long nowNs : new long[] { 1_000, 1_050, 1_099, 1_100, 1_150, 1_300 })
         {
+            warm.onTime(nowNs);
             warm.onMessage(32, nowNs);
+            cold.onTime(nowNs);
             cold.onMessage(32, nowNs);
         }
         assertEquals(3, warm.messages(), "from 1,100 on");
