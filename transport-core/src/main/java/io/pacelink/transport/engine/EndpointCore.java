@@ -123,6 +123,7 @@ public final class EndpointCore implements DatagramHandler
     private int loneAnswerSendQuantumBytes;
     private long loneAnswerCongestionWindowBytes;
     private long loneAnswersSent;
+    private boolean isLoneAnswerShortcut = true;
     private boolean isClosed;
 
     /**
@@ -803,7 +804,8 @@ public final class EndpointCore implements DatagramHandler
             if (0 != sendable)
             {
                 final CongestionController controller = connection.controller();
-                if (isLoneAnswerSend && isServingOffered && connection.isLoneAnswer(sendable, nowNs) &&
+                if (isLoneAnswerSend && isServingOffered && isLoneAnswerShortcut &&
+                    connection.isLoneAnswer(sendable, nowNs) &&
                     scheduler.releasesAloneNow(connection, nowNs))
                 {
                     // Activated with these values after its packet left (sendLoneAnswer).
@@ -820,6 +822,14 @@ public final class EndpointCore implements DatagramHandler
             }
         }
         return work;
+    }
+
+    /**
+     * @param enabled false to send every answer the general way, for the engine's tests that compare the two.
+     */
+    void loneAnswerShortcut(final boolean enabled)
+    {
+        isLoneAnswerShortcut = enabled;
     }
 
     /**
