@@ -119,6 +119,9 @@ public final class EndpointCore implements DatagramHandler
      * not activated in the scheduler; null otherwise.
      */
     private ConnectionCore loneAnswer;
+    private long loneAnswerPacingRateBytesPerSecond;
+    private int loneAnswerSendQuantumBytes;
+    private long loneAnswerCongestionWindowBytes;
     private long loneAnswersSent;
     private boolean isLoneAnswerShortcut = true;
     private boolean isClosed;
@@ -800,16 +803,25 @@ public final class EndpointCore implements DatagramHandler
             final int sendable = connection.sendable(nowNs);
             if (0 != sendable)
             {
+                // Read where the activation reads them, before anything is built: a controller that fails here
+                // fails the connection's service, whichever way its packet would have gone.
+                final CongestionController controller = connection.controller();
+                final long pacingRateBytesPerSecond = controller.pacingRateBytesPerSecond();
+                final int sendQuantumBytes = controller.sendQuantumBytes();
+                final long congestionWindowBytes = controller.congestionWindowBytes();
                 if (isLoneAnswerSend && isServingOffered && isLoneAnswerShortcut &&
                     connection.isLoneAnswer(sendable, nowNs) && scheduler.releasesAloneNow(connection, nowNs))
                 {
-                    loneAnswer = connection; // activated after its packet left (sendLoneAnswer)
+                    // Activated with these values after its packet left (sendLoneAnswer).
+                    loneAnswer = connection;
+                    loneAnswerPacingRateBytesPerSecond = pacingRateBytesPerSecond;
+                    loneAnswerSendQuantumBytes = sendQuantumBytes;
+                    loneAnswerCongestionWindowBytes = congestionWindowBytes;
                 }
                 else
                 {
-                    final CongestionController controller = connection.controller();
-                    scheduler.activate(connection, controller.pacingRateBytesPerSecond(),
-                        controller.sendQuantumBytes(), controller.congestionWindowBytes(), nowNs);
+                    scheduler.activate(
+                        connection, pacingRateBytesPerSecond, sendQuantumBytes, congestionWindowBytes, nowNs);
                 }
             }
         }
@@ -927,12 +939,9 @@ public final class EndpointCore implements DatagramHandler
      * other, and the send phase goes on as after any release. What the general path would do for this connection —
      * its handshake and path checks, the scheduler's activation and the release's walk — either did nothing here or
      * is done after the send, with the same inputs, so loss recovery, the controller, the pacer and the counters see
-     * exactly what they would have; on a request/response's path it takes the activation, the controller's pacing
-     * rate and send quantum (divisions, for a window-based controller) and the release off each end
-     * (perf/FINDINGS.md, branch lat21). The controller's values are read after the send and before the record: the
-     * activation would have read them before the packet was built, and nothing between touches the controller (the
-     * assembly writes frames and takes a packet number, sealing and the port's send touch the packet only); the
-     * record may change them, so it comes after.
+     * exactly what they would have; on a request/response's path it takes the activation and the release off each
+     * end (perf/FINDINGS.md, branch lat21). The controller's values were read in the service, where the activation
+     * reads them.
      */
     private int sendLoneAnswer(final long nowNs)
     {
@@ -940,7 +949,6 @@ public final class EndpointCore implements DatagramHandler
         loneAnswer = null;
         // The one connection served is in the table (a closed one is removed before it could be chosen): ordering the
         // served by place, as the general send phase starts, would change nothing.
-        final CongestionController controller = connection.controller();
         try
         {
             final int lengthBytes = sendPacket(connection, false, nowNs);
@@ -948,19 +956,16 @@ public final class EndpointCore implements DatagramHandler
             {
                 outbox.flush();
             }
-            final long pacingRateBytesPerSecond = controller.pacingRateBytesPerSecond();
-            final int sendQuantumBytes = controller.sendQuantumBytes();
-            final long congestionWindowBytes = controller.congestionWindowBytes();
             final boolean isAckEliciting = connection.onPacketSent(sentPacket, false);
-            scheduler.onSentAlone(connection, pacingRateBytesPerSecond, sendQuantumBytes, congestionWindowBytes,
-                lengthBytes, isAckEliciting, nowNs);
+            scheduler.onSentAlone(connection, loneAnswerPacingRateBytesPerSecond, loneAnswerSendQuantumBytes,
+                loneAnswerCongestionWindowBytes, lengthBytes, isAckEliciting, nowNs);
             loneAnswersSent++;
         }
         catch (final RuntimeException ex)
         {
             // As the general path leaves it: activated, released and answered with nothing charged, then failed.
-            scheduler.onSentAlone(connection, controller.pacingRateBytesPerSecond(), controller.sendQuantumBytes(),
-                controller.congestionWindowBytes(), 0, false, nowNs);
+            scheduler.onSentAlone(connection, loneAnswerPacingRateBytesPerSecond, loneAnswerSendQuantumBytes,
+                loneAnswerCongestionWindowBytes, 0, false, nowNs);
             failures.onFailure(connection, ex);
         }
         return sendReleases(1, nowNs);
