@@ -27,6 +27,7 @@
 #include <sys/eventfd.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/timerfd.h>
 
 #include "io_pacelink_transport_port_NativeUdp.h"
@@ -88,6 +89,25 @@ _Static_assert(offsetof(struct pl_receive, name) == 20, "NativeUdp.RECEIVE_NAME"
 _Static_assert(offsetof(struct pl_receive, age_ns) == 48, "NativeUdp.RECEIVE_AGE_NS");
 _Static_assert(sizeof(struct sockaddr_in6) == 28, "NativeUdp.SOCKADDR_IN6_LENGTH");
 _Static_assert(AF_INET == 2 && AF_INET6 == 10, "NativeUdp.AF_INET, AF_INET6");
+
+/*
+ * The port's data-path system calls go to the kernel through syscall(2), not through glibc's recvmsg, recvmmsg,
+ * sendmmsg and sendto. Those are POSIX cancellation points (pthreads(7)): in a process with more than one thread,
+ * which a JVM always is, glibc wraps each in __pthread_enable_asynccancel and __pthread_disable_asynccancel (sysdeps/
+ * unix/sysdep.h, SYSCALL_CANCEL), an atomic compare-and-swap on the thread's cancellation state on each side of the
+ * call, so that a pthread_cancel(3) can act on a thread blocked in it. A busy-spinning endpoint makes one such call
+ * per turn and finds the socket empty on almost all of them; the two wrappers took about 7 % of its thread
+ * (perf/FINDINGS.md, branch lat19), and one of each lies on the path from a request's arrival to its answer's send.
+ * Leaving them out changes nothing else: the calls here never block (MSG_DONTWAIT on a non-blocking socket), and no
+ * thread that makes them is ever cancelled — HotSpot never calls pthread_cancel on a Java thread (Thread.interrupt
+ * and the JDK's own interruptible I/O use other means), and the shim creates no thread. syscall(2) returns -1 and
+ * sets errno on failure, as the wrappers do.
+ */
+#define PL_RECVMSG(fd, header, flags) syscall(SYS_recvmsg, (fd), (header), (flags))
+#define PL_RECVMMSG(fd, messages, count, flags) syscall(SYS_recvmmsg, (fd), (messages), (count), (flags), NULL)
+#define PL_SENDMMSG(fd, messages, count, flags) syscall(SYS_sendmmsg, (fd), (messages), (count), (flags))
+#define PL_SENDTO(fd, data, length, flags, name, name_length) \
+    syscall(SYS_sendto, (fd), (data), (length), (flags), (name), (name_length))
 
 static int set_int_option(const int fd, const int level, const int name, const int value)
 {
@@ -233,15 +253,13 @@ static size_t put_int_control(
     return CMSG_SPACE(size);
 }
 
-JNIEXPORT jint JNICALL Java_io_pacelink_transport_port_NativeUdp_send(
-    JNIEnv *env, jclass klass, jint fd, jlong descriptors, jint count)
+/* sendmmsg(2) of n described messages, their headers built on this call's stack (about 8 KiB). */
+static __attribute__((noinline)) jint send_messages(const jint fd, struct pl_send *sends, const int n)
 {
     struct mmsghdr messages[PL_MAX_BATCH];
     struct iovec vectors[PL_MAX_BATCH];
     /* Room for UDP_SEGMENT (a uint16_t) and IP_TOS or IPV6_TCLASS (an int), each padded as CMSG_SPACE says. */
     uint64_t control[PL_MAX_BATCH][(2 * CMSG_SPACE(sizeof(int)) + 7) / 8];
-    const int n = count < PL_MAX_BATCH ? count : PL_MAX_BATCH;
-    struct pl_send *sends = (struct pl_send *)(intptr_t)descriptors;
 
     memset(messages, 0, sizeof(messages[0]) * (size_t)n);
     for (int i = 0; i < n; i++)
@@ -284,8 +302,32 @@ JNIEXPORT jint JNICALL Java_io_pacelink_transport_port_NativeUdp_send(
             header->msg_controllen = control_length;
         }
     }
-    const int sent = sendmmsg(fd, messages, (unsigned int)n, MSG_DONTWAIT);
-    return sent < 0 ? -errno : sent;
+    const long sent = PL_SENDMMSG(fd, messages, (unsigned int)n, MSG_DONTWAIT);
+    return sent < 0 ? -errno : (jint)sent;
+}
+
+JNIEXPORT jint JNICALL Java_io_pacelink_transport_port_NativeUdp_send(
+    JNIEnv *env, jclass klass, jint fd, jlong descriptors, jint count)
+{
+    const int n = count < PL_MAX_BATCH ? count : PL_MAX_BATCH;
+    struct pl_send *sends = (struct pl_send *)(intptr_t)descriptors;
+    if (1 == n && sends[0].segment_size <= 0 && sends[0].tos < 0)
+    {
+        /*
+         * One datagram without control messages (a lone answer, an ACK): sendto(2) sends it exactly as sendmmsg(2)
+         * would its one message — the same udp_sendmsg with the same destination (none on a connected socket) and
+         * no control data — without copying a msghdr and an iovec in (copy_msghdr_from_user, import_iovec) and
+         * without __sys_sendmmsg's loop, which writes msg_len back (Linux net/socket.c); and without building the
+         * headers of a batch. Like sendmmsg's count, 1 says it was sent; sendmmsg failing its first message
+         * reports that message's error, as sendto does.
+         */
+        const struct pl_send *send = &sends[0];
+        const long sent = PL_SENDTO(fd, (const void *)(intptr_t)send->address, (size_t)send->length, MSG_DONTWAIT,
+            send->name_length > 0 ? (const struct sockaddr *)send->name : NULL,
+            (socklen_t)(send->name_length > 0 ? send->name_length : 0));
+        return sent < 0 ? -errno : 1;
+    }
+    return n > 0 ? send_messages(fd, sends, n) : 0;
 }
 
 /*
@@ -351,7 +393,7 @@ JNIEXPORT jint JNICALL Java_io_pacelink_transport_port_NativeUdp_receive(
          * was longer; the same control messages), without do_recvmmsg's loop and timeout handling around the same
          * ___sys_recvmsg (Linux net/socket.c) — on the path of every spin turn that finds the socket empty.
          */
-        const ssize_t length = recvmsg(fd, &messages[0].msg_hdr, MSG_DONTWAIT);
+        const long length = PL_RECVMSG(fd, &messages[0].msg_hdr, MSG_DONTWAIT);
         if (length >= 0)
         {
             messages[0].msg_len = (unsigned int)length;
@@ -360,7 +402,7 @@ JNIEXPORT jint JNICALL Java_io_pacelink_transport_port_NativeUdp_receive(
     }
     else
     {
-        received = recvmmsg(fd, messages, (unsigned int)n, MSG_DONTWAIT, NULL);
+        received = (int)PL_RECVMMSG(fd, messages, (unsigned int)n, MSG_DONTWAIT);
     }
     if (received < 0)
     {

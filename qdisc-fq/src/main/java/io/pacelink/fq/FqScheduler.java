@@ -317,6 +317,54 @@ public final class FqScheduler<F extends SchedulableFlow> implements PacketSched
     }
 
     /**
+     * {@inheritDoc}
+     * <p>
+     * True when nothing else is active — {@code new_flows}, {@code old_flows} and the ACK bypass empty, no throttled
+     * flow due — and the flow is detached with credit and its pacing time come ({@code time_next_packet} at or before
+     * now). Then {@link #activate} puts it alone on {@code new_flows} (a refill only adds credit; per-packet pacing
+     * brings its schedule up to now) and {@link #next} steps 1 and 2 find nothing, step 3 takes it, step 4 finds
+     * credit and step 5 releases it whatever its release ahead; it was not woken from throttling, so no lateness is
+     * recorded. A flow on a list, throttled, new to the scheduler or not yet due answers false: the general path
+     * decides those.
+     */
+    public boolean releasesAloneNow(final F flow, final long nowNs)
+    {
+        if (!newFlows.isEmpty() || !oldFlows.isEmpty() || !ackBypass.isEmpty())
+        {
+            return false;
+        }
+        final FqFlow first = throttledFlows.peek();
+        if (null != first && first.timeNextPacketNs <= nowNs)
+        {
+            return false;
+        }
+        final FqFlow state = flowsById.get(flow.flowId());
+        return null != state && FqFlow.Place.DETACHED == state.place && state.creditBytes > 0 &&
+            state.timeNextPacketNs <= nowNs;
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>
+     * The activation itself, then the release {@link #next} would have answered ({@link #releasesAloneNow}: the flow
+     * alone at the head of {@code new_flows}, for an ack-eliciting packet), then {@link #onSent}'s charge.
+     */
+    public void onSentAlone(
+        final F flow,
+        final long pacingRateBytesPerSecond,
+        final int sendQuantumBytes,
+        final long congestionWindowBytes,
+        final int lengthBytes,
+        final boolean isAckEliciting,
+        final long nowNs)
+    {
+        activate(flow, pacingRateBytesPerSecond, sendQuantumBytes, congestionWindowBytes, nowNs);
+        isReleasedForAckOnly = false;
+        released = newFlows.peekFirst();
+        onSent(flow, lengthBytes, isAckEliciting, nowNs);
+    }
+
+    /**
      * Steps 1 to 6 of sch_fq's {@code fq_dequeue} (docs/fq.md).
      *
      * @return the flow to send a packet for ({@link #isReleasedForAckOnly} says which kind), or null if none may.

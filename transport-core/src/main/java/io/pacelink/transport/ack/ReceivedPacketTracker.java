@@ -572,13 +572,28 @@ public final class ReceivedPacketTracker
             return 0;
         }
 
+        final long delayMicros = Math.max(0, (nowNs - largestReceivedTimeNs) / NANOS_PER_MICRO);
+        final long firstRangeSpan = rangeLargest[0] - rangeSmallest[0];
+        if (1 == rangeCount && firstRangeSpan <= Integer.MAX_VALUE)
+        {
+            // One contiguous range, the common case (everything since the last ACK arrived in order): the frame
+            // written whole, without the range walk and the flyweight; the same bytes.
+            final int frameLength = writer.appendSingleRangeAck(rangeLargest[0],
+                (int)Math.min(delayMicros, Integer.MAX_VALUE), (int)firstRangeSpan, hasEcnCounts, ect0Received,
+                ect1Received, ceReceived);
+            if (0 == frameLength)
+            {
+                return 0;
+            }
+            onAckFrameWritten();
+            return frameLength;
+        }
         final int rangesThatFit = (remaining - smallestFrameLength) / AckFrameFlyweight.BYTES_PER_RANGE;
         final int maxAdditionalRanges = Math.min(
             rangeCount - 1, Math.min(PacketDecoder.MAX_ACK_RANGES, rangesThatFit));
 
         // Fields are 32 bits on the wire: a range that cannot be expressed ends the frame. Acknowledging less is
         // always safe (the sender retransmits), acknowledging more never is.
-        final long firstRangeSpan = rangeLargest[0] - rangeSmallest[0];
         final int firstRange = (int)Math.min(firstRangeSpan, Integer.MAX_VALUE);
         int additionalRanges = 0;
         if (firstRangeSpan <= Integer.MAX_VALUE)
@@ -589,7 +604,6 @@ public final class ReceivedPacketTracker
             }
         }
 
-        final long delayMicros = Math.max(0, (nowNs - largestReceivedTimeNs) / NANOS_PER_MICRO);
         final int frameOffset = writer.appendAck(
             rangeLargest[0], (int)Math.min(delayMicros, Integer.MAX_VALUE), firstRange, additionalRanges,
             hasEcnCounts);
@@ -607,13 +621,20 @@ public final class ReceivedPacketTracker
         {
             ackFrame.ecnCounts(ect0Received, ect1Received, ceReceived);
         }
+        onAckFrameWritten();
+        return AckFrameFlyweight.frameLength(additionalRanges, hasEcnCounts);
+    }
 
+    /**
+     * An ACK frame was written: nothing waits for one now.
+     */
+    private void onAckFrameWritten()
+    {
         ackElicitingSinceLastAck = 0;
         ackDeadlineNs = NO_DEADLINE;
         delayedAckDeadlineNs = NO_DEADLINE;
         isImmediateAckDue = false;
         hasNewAckInformation = false;
-        return AckFrameFlyweight.frameLength(additionalRanges, hasEcnCounts);
     }
 
     /**

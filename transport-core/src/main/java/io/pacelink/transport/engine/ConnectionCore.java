@@ -823,6 +823,29 @@ final class ConnectionCore implements SchedulableFlow, DeadlineHeap.Entry
     }
 
     /**
+     * Whether the answer its application offered may leave by the lone answer's shortcut (the endpoint's
+     * {@code sendLoneAnswer}: one packet built, sealed and sent before the scheduler is told, without the send phase's
+     * handshake and path checks): the connection has an ack-eliciting packet to send within its window, and nothing
+     * that makes the general send phase do anything else first or instead — no handshake packet due, no address
+     * being validated (a PATH_CHALLENGE), no CLOSE pending, no range to retransmit, no probe owed — and it runs in
+     * plaintext (a sealed packet goes the general way). No ACK_FREQUENCY frame is pending either: writing one changes
+     * the peer's max ACK delay, which the controller's context shows, and the shortcut reads the controller's values
+     * after the packet is built. Anything else it may carry (the ACK frame its request needs, credit, a receipt) the
+     * same assembly writes as the general path would.
+     *
+     * @param sendable what {@link #sendable} answered in this service.
+     * @param nowNs    the service's time.
+     * @return true if its packet may take the shortcut; the scheduler must agree ({@code releasesAloneNow}).
+     */
+    boolean isLoneAnswer(final int sendable, final long nowNs)
+    {
+        return 0 != (sendable & SchedulableFlow.ACK_ELICITING) && null == handshake.secureSession() &&
+            !lifecycle.isCloseFramePending() && 0 == lossRecovery.probesToSend() && !sendLog.hasRetransmission() &&
+            null == pathValidation.candidate() && !ackFrequency.isPending() &&
+            !handshake.isDue(nowNs, lifecycle.isConnecting());
+    }
+
+    /**
      * @return an exception {@link #sendable} caught, for the endpoint to end the connection with
      * ({@link ConnectionFailures}); null if none. Cleared by the call.
      */

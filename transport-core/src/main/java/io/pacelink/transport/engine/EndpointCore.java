@@ -114,6 +114,16 @@ public final class EndpointCore implements DatagramHandler
      * is a packet of its own, is handed to the port before it is recorded.
      */
     private boolean isLoneAnswerSend;
+    /**
+     * The connection whose answer {@link #serve} chose for the lone answer's shortcut ({@link #sendLoneAnswer}),
+     * not activated in the scheduler; null otherwise.
+     */
+    private ConnectionCore loneAnswer;
+    private long loneAnswerPacingRateBytesPerSecond;
+    private int loneAnswerSendQuantumBytes;
+    private long loneAnswerCongestionWindowBytes;
+    private long loneAnswersSent;
+    private boolean isLoneAnswerShortcut = true;
     private boolean isClosed;
 
     /**
@@ -583,22 +593,23 @@ public final class EndpointCore implements DatagramHandler
         isServingOffered = true;
         int work;
         final int count = connections.takeMarkedFrom(leftByLastCycle);
-        try
-        {
-            work = serveMarked(count, nowNs);
-        }
-        finally
-        {
-            isServingOffered = false;
-        }
         isLoneAnswerSend = 1 == count;
         try
         {
+            try
+            {
+                work = serveMarked(count, nowNs);
+            }
+            finally
+            {
+                isServingOffered = false;
+            }
             work += send(nowNs);
         }
         finally
         {
             isLoneAnswerSend = false;
+            loneAnswer = null;
         }
         finishServed(nowNs, true);
         return work;
@@ -787,13 +798,50 @@ public final class EndpointCore implements DatagramHandler
             connections.remove(connection);
             work++;
         }
-        else if (0 != connection.sendable(nowNs))
+        else
         {
-            final CongestionController controller = connection.controller();
-            scheduler.activate(connection, controller.pacingRateBytesPerSecond(), controller.sendQuantumBytes(),
-                controller.congestionWindowBytes(), nowNs);
+            final int sendable = connection.sendable(nowNs);
+            if (0 != sendable)
+            {
+                // Read where the activation reads them, before anything is built: a controller that fails here
+                // fails the connection's service, whichever way its packet would have gone.
+                final CongestionController controller = connection.controller();
+                final long pacingRateBytesPerSecond = controller.pacingRateBytesPerSecond();
+                final int sendQuantumBytes = controller.sendQuantumBytes();
+                final long congestionWindowBytes = controller.congestionWindowBytes();
+                if (isLoneAnswerSend && isServingOffered && isLoneAnswerShortcut &&
+                    connection.isLoneAnswer(sendable, nowNs) && scheduler.releasesAloneNow(connection, nowNs))
+                {
+                    // Activated with these values after its packet left (sendLoneAnswer).
+                    loneAnswer = connection;
+                    loneAnswerPacingRateBytesPerSecond = pacingRateBytesPerSecond;
+                    loneAnswerSendQuantumBytes = sendQuantumBytes;
+                    loneAnswerCongestionWindowBytes = congestionWindowBytes;
+                }
+                else
+                {
+                    scheduler.activate(
+                        connection, pacingRateBytesPerSecond, sendQuantumBytes, congestionWindowBytes, nowNs);
+                }
+            }
         }
         return work;
+    }
+
+    /**
+     * @param enabled false to send every answer the general way, for the engine's tests that compare the two.
+     */
+    void loneAnswerShortcut(final boolean enabled)
+    {
+        isLoneAnswerShortcut = enabled;
+    }
+
+    /**
+     * @return answers sent by the lone answer's shortcut ({@link #sendLoneAnswer}) so far, for the engine's tests.
+     */
+    long loneAnswersSent()
+    {
+        return loneAnswersSent;
     }
 
     /**
@@ -853,6 +901,10 @@ public final class EndpointCore implements DatagramHandler
      */
     private int send(final long nowNs)
     {
+        if (null != loneAnswer)
+        {
+            return sendLoneAnswer(nowNs);
+        }
         int sent = 0;
         for (int i = 0, count = connections.orderServedByPlace(); i < count; i++)
         {
@@ -874,6 +926,59 @@ public final class EndpointCore implements DatagramHandler
                 failures.onFailure(connection, ex);
             }
         }
+        return sendReleases(sent, nowNs);
+    }
+
+    /**
+     * The lone answer's shortcut: the one connection an application's offer had served in {@link #sendOffered}, with
+     * an ack-eliciting packet to send and nothing that makes the send phase do anything else
+     * ({@link ConnectionCore#isLoneAnswer}), which the scheduler would release next and alone
+     * ({@link PacketScheduler#releasesAloneNow}). Its packet is built, sealed and — alone in the batch, leaving no
+     * stream data behind — handed to the port at once; the scheduler is then told as if it had activated and
+     * released it ({@link PacketScheduler#onSentAlone}), the packet is recorded through the same descriptor as every
+     * other, and the send phase goes on as after any release. What the general path would do for this connection —
+     * its handshake and path checks, the scheduler's activation and the release's walk — either did nothing here or
+     * is done after the send, with the same inputs, so loss recovery, the controller, the pacer and the counters see
+     * exactly what they would have; on a request/response's path it takes the activation and the release off each
+     * end (perf/FINDINGS.md, branch lat21). The controller's values were read in the service, where the activation
+     * reads them.
+     */
+    private int sendLoneAnswer(final long nowNs)
+    {
+        final ConnectionCore connection = loneAnswer;
+        loneAnswer = null;
+        // The one connection served is in the table (a closed one is removed before it could be chosen): ordering the
+        // served by place, as the general send phase starts, would change nothing.
+        try
+        {
+            final int lengthBytes = sendPacket(connection, false, nowNs);
+            if (1 == outbox.size() && !connection.hasStreamDataLeft())
+            {
+                outbox.flush();
+            }
+            final boolean isAckEliciting = connection.onPacketSent(sentPacket, false);
+            scheduler.onSentAlone(connection, loneAnswerPacingRateBytesPerSecond, loneAnswerSendQuantumBytes,
+                loneAnswerCongestionWindowBytes, lengthBytes, isAckEliciting, nowNs);
+            loneAnswersSent++;
+        }
+        catch (final RuntimeException ex)
+        {
+            // As the general path leaves it: activated, released and answered with nothing charged, then failed.
+            scheduler.onSentAlone(connection, loneAnswerPacingRateBytesPerSecond, loneAnswerSendQuantumBytes,
+                loneAnswerCongestionWindowBytes, 0, false, nowNs);
+            failures.onFailure(connection, ex);
+        }
+        return sendReleases(1, nowNs);
+    }
+
+    /**
+     * The scheduler's releases up to the send batch limit, then the batch to the port.
+     *
+     * @param alreadySent packets already sent in this send phase.
+     */
+    private int sendReleases(final int alreadySent, final long nowNs)
+    {
+        int sent = alreadySent;
         final int limit = context.sendBatchLimit();
         Release<ConnectionCore> release;
         while (sent < limit && null != (release = scheduler.next(nowNs)))

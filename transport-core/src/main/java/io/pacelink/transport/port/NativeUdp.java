@@ -135,7 +135,8 @@ final class NativeUdp
     static native int setTos(int fd, boolean ipv6, int tos);
 
     /**
-     * {@code sendmmsg(2)} of up to {@link #MAX_BATCH} described messages.
+     * {@code sendmmsg(2)} of up to {@link #MAX_BATCH} described messages; one message without a GSO segment size or a
+     * TOS of its own (no control message) goes by {@code sendto(2)}, which sends it the same way.
      *
      * @return the messages sent (from the first), or −errno if the first failed.
      */

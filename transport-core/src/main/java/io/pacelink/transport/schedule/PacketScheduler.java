@@ -78,6 +78,52 @@ public interface PacketScheduler<F extends SchedulableFlow>
     void onSent(F flow, int lengthBytes, boolean isAckEliciting, long nowNs);
 
     /**
+     * The lone answer's shortcut: whether {@link #next(long)}, right after
+     * {@link #activate(SchedulableFlow, long, int, long, long)} of this flow at {@code nowNs}, would release this flow
+     * — and no other — for an ack-eliciting packet, whatever rate, quantum and window the activation passes: no other
+     * flow is active or due, and this one has credit and its pacing time has come. The endpoint asks when one
+     * connection's application offered an answer and it has that packet to send: it then builds and sends the packet
+     * without the activation and the release, and reports it with {@link #onSentAlone}. The answer must err towards
+     * false (the general path is exact); by default it is false.
+     *
+     * @param flow  a flow that has an ack-eliciting packet to send now ({@link SchedulableFlow#ACK_ELICITING}).
+     * @param nowNs current time.
+     * @return true if that flow would be the next release, alone, for an ack-eliciting packet.
+     */
+    default boolean releasesAloneNow(final F flow, final long nowNs)
+    {
+        return false;
+    }
+
+    /**
+     * The packet the endpoint sent for a flow {@link #releasesAloneNow} answered true for at the same time, with
+     * nothing asked of the scheduler in between: leaves the scheduler exactly as
+     * {@link #activate(SchedulableFlow, long, int, long, long)} with these values, {@link #next(long)} releasing the
+     * flow for an ack-eliciting packet and {@link #onSent} with its length would have left it. The endpoint may then
+     * call {@link #next(long)} as after {@link #onSent}.
+     *
+     * @param flow                     the flow.
+     * @param pacingRateBytesPerSecond its controller's pacing rate, taken before the packet was built.
+     * @param sendQuantumBytes         its controller's send quantum, taken then.
+     * @param congestionWindowBytes    its controller's congestion window, taken then.
+     * @param lengthBytes              the datagram's length, integrity trailer included (0 if building it failed).
+     * @param isAckEliciting           true if the packet must be acknowledged.
+     * @param nowNs                    the time {@link #releasesAloneNow} was asked at.
+     * @throws UnsupportedOperationException if the scheduler never answers {@link #releasesAloneNow} true.
+     */
+    default void onSentAlone(
+        final F flow,
+        final long pacingRateBytesPerSecond,
+        final int sendQuantumBytes,
+        final long congestionWindowBytes,
+        final int lengthBytes,
+        final boolean isAckEliciting,
+        final long nowNs)
+    {
+        throw new UnsupportedOperationException(name() + " never releases a flow alone");
+    }
+
+    /**
      * Release flows that may send now, one packet at a time, until none may or {@code limit} packets were sent: the
      * push form of {@link #next(long)} and {@link #onSent}, on which it is built.
      *

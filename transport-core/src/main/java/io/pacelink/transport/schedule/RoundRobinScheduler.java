@@ -132,6 +132,44 @@ public final class RoundRobinScheduler<F extends SchedulableFlow> implements Pac
     /**
      * {@inheritDoc}
      * <p>
+     * True when the ring is empty and the flow's release time has come: {@link #activate} then makes it the ring's
+     * only flow, at the cursor, and {@link #next} releases it, paced or not, for its ack-eliciting packet.
+     */
+    public boolean releasesAloneNow(final F flow, final long nowNs)
+    {
+        if (0 != activeFlowCount)
+        {
+            return false;
+        }
+        final RoundRobinFlow<F> node = flowsById.get(flow.flowId());
+        return null != node && node.releaseTimeNs <= nowNs;
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>
+     * The activation itself, then the release {@link #next} would have answered (the ring's only flow; the cursor
+     * moves on to it again), then {@link #onSent}'s pacing.
+     */
+    public void onSentAlone(
+        final F flow,
+        final long pacingRateBytesPerSecond,
+        final int sendQuantumBytes,
+        final long congestionWindowBytes,
+        final int lengthBytes,
+        final boolean isAckEliciting,
+        final long nowNs)
+    {
+        activate(flow, pacingRateBytesPerSecond, sendQuantumBytes, congestionWindowBytes, nowNs);
+        isReleasedForAckOnly = false;
+        released = cursor;
+        cursor = cursor.next;
+        onSent(flow, lengthBytes, isAckEliciting, nowNs);
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>
      * Computed by the walk of the {@link #next(long)} that found no flow to release, and kept up to date by
      * {@link #activate}.
      */

@@ -5,6 +5,7 @@ import org.agrona.MutableDirectBuffer;
 
 import static io.pacelink.transport.wire.FrameHeaderFlyweight.FRAME_HEADER_LENGTH;
 import static io.pacelink.transport.wire.PacketHeaderFlyweight.HEADER_LENGTH;
+import static io.pacelink.transport.wire.WireFlyweight.BYTE_ORDER;
 
 /**
  * Builds one datagram into a region of a buffer: {@link #wrap}, {@link #writeHeader}, then append frames until the
@@ -413,6 +414,57 @@ public final class PacketWriter
     }
 
     /**
+     * Append a whole ACK frame of one contiguous range — the common case: every packet received since the last
+     * acknowledged one arrived in order — with its ECN counts if asked: the same bytes
+     * {@link #appendAck(long, int, int, int, boolean)} with no additional range followed by
+     * {@link AckFrameFlyweight#ecnCounts(long, long, long)} writes, stored directly instead of through the flyweights
+     * (the frame header in one store, the delay and the empty range count in another).
+     *
+     * @param largestAcked the largest acknowledged packet number.
+     * @param ackDelayUs   time since the largest acknowledged packet was received, in microseconds.
+     * @param firstRange   packets acknowledged contiguously below the largest.
+     * @param hasEcnCounts true to write the ECN counts (flag {@link AckFrameFlyweight#FLAG_ECN}).
+     * @param ect0         ECT(0) packets received, written only with the counts.
+     * @param ect1         ECT(1) packets received, written only with the counts.
+     * @param ce           ECN-CE packets received, written only with the counts.
+     * @return the frame's length, or 0 if it does not fit (nothing written).
+     */
+    public int appendSingleRangeAck(
+        final long largestAcked,
+        final int ackDelayUs,
+        final int firstRange,
+        final boolean hasEcnCounts,
+        final long ect0,
+        final long ect1,
+        final long ce)
+    {
+        final int bodyLength = AckFrameFlyweight.bodyLength(0, hasEcnCounts);
+        final int frameOffset = claimFrameRoom(bodyLength);
+        if (frameOffset < 0)
+        {
+            return 0;
+        }
+        final MutableDirectBuffer out = buffer;
+        // Type, flags and the reserved bytes, then the body length: FrameHeaderFlyweight's layout as one
+        // little-endian long.
+        out.putLong(frameOffset, FrameType.ACK | (hasEcnCounts ? AckFrameFlyweight.FLAG_ECN << 8 : 0) |
+            (long)bodyLength << 32, BYTE_ORDER);
+        out.putLong(frameOffset + AckFrameFlyweight.LARGEST_ACKED_OFFSET, largestAcked, BYTE_ORDER);
+        // The ACK delay, then an additional range count of 0.
+        out.putLong(frameOffset + AckFrameFlyweight.ACK_DELAY_OFFSET, ackDelayUs & 0xFFFF_FFFFL, BYTE_ORDER);
+        out.putInt(frameOffset + AckFrameFlyweight.FIRST_RANGE_OFFSET, firstRange, BYTE_ORDER);
+        if (hasEcnCounts)
+        {
+            final int countsOffset = frameOffset + AckFrameFlyweight.RANGES_OFFSET;
+            out.putLong(countsOffset, ect0, BYTE_ORDER);
+            out.putLong(countsOffset + 8, ect1, BYTE_ORDER);
+            out.putLong(countsOffset + 16, ce, BYTE_ORDER);
+        }
+        inFlight |= ackEliciting;
+        return FRAME_HEADER_LENGTH + bodyLength;
+    }
+
+    /**
      * Append a DATA frame header; the caller then copies exactly {@code payloadLength} bytes to the returned offset
      * (possibly in two pieces from a circular buffer).
      *
@@ -631,6 +683,24 @@ public final class PacketWriter
      *
      * @return absolute offset of the frame, or -1 if it does not fit (nothing written).
      */
+    /**
+     * Room for a frame of this body length at the packet's end, claimed: its offset, or -1 if it does not fit.
+     */
+    private int claimFrameRoom(final int bodyLength)
+    {
+        if (!headerWritten)
+        {
+            throw new IllegalStateException("writeHeader must come before frames");
+        }
+        if (bodyLength > remaining() - FRAME_HEADER_LENGTH)
+        {
+            return -1;
+        }
+        final int frameOffset = offset + length;
+        length += FRAME_HEADER_LENGTH + bodyLength;
+        return frameOffset;
+    }
+
     private int claimFrame(final int frameType, final int frameFlags, final int bodyLength)
     {
         if (!headerWritten)

@@ -78,6 +78,8 @@ class AnswerServiceTest
                 "echo was recorded in the cycle that sent it");
         }
         assertTrue(left >= PINGS - STEADY_FROM - 2, "requests left to the answer's service: " + left);
+        assertTrue(bed.server.loneAnswersSent() >= PINGS - STEADY_FROM - 2,
+            "echoes sent by the lone answer's shortcut: " + bed.server.loneAnswersSent());
         assertTrue(bed.serverConnection().nextDeadlineNs() > bed.simulator.nowNs(),
             "the connection's timer was moved by the answer's service");
     }

@@ -476,6 +476,62 @@ class BatchedDatagramPortTest
     }
 
     @Test
+    void aLoneDatagramArrivesByteForByteWithItsCodepointFromAnOpenOrARestrictedPortOverIpv4()
+    {
+        loneDatagrams(LOOPBACK);
+    }
+
+    @Test
+    void aLoneDatagramArrivesByteForByteWithItsCodepointFromAnOpenOrARestrictedPortOverIpv6() throws IOException
+    {
+        assumeTrue(hasIpv6Loopback(), "no IPv6 loopback here");
+        loneDatagrams(new InetSocketAddress("::1", 0));
+    }
+
+    /**
+     * A batch of one datagram that needs no control message (no GSO, the socket's own TOS) leaves through the shim's
+     * single-datagram send (sendto), one with a codepoint of its own through sendmmsg with its control message: each
+     * must arrive whole, from the same port, with its codepoint, whether the port names the destination or is
+     * restricted to it; a datagram too long for UDP is refused and counted, and the next one still leaves.
+     */
+    private void loneDatagrams(final InetSocketAddress bind)
+    {
+        final BatchedDatagramPort sender = open(bind, true);
+        final BatchedDatagramPort receiver = open(bind, true);
+        final ReceiveBatch received = receiver.newReceiveBatch(4);
+        final int[] codepoints = { 0, 2, 0, 3 };
+        for (int round = 0; round < 2; round++)
+        {
+            for (int i = 0; i < codepoints.length; i++)
+            {
+                final int index = round * 10 + i;
+                final int length = 1 + index * 37;
+                final SendBatch batch = new SendBatch(1, 2048);
+                write(batch, index, length, receiver.localAddress(), codepoints[i]);
+                assertEquals(1, sender.send(batch), "datagram " + index);
+                awaitOne(receiver, received);
+                assertArrayEquals(expected(index, length), copy(received, 0), "datagram " + index);
+                assertEquals(sender.localAddress(), received.source(0));
+                assertEquals(codepoints[i], received.ecnCodepoint(0), "datagram " + index);
+            }
+            assertTrue(sender.restrictTo(receiver.localAddress()));
+        }
+        assertEquals(8, receiver.stats().datagramsReceived());
+
+        final SendBatch tooLong = new SendBatch(1, 65_600);
+        tooLong.buffer().setMemory(0, 65_536, (byte)1);
+        tooLong.commit(65_536, receiver.localAddress(), 0);
+        final long errorsBefore = sender.stats().sendErrors();
+        assertEquals(0, sender.send(tooLong), "longer than any UDP datagram");
+        assertEquals(errorsBefore + 1, sender.stats().sendErrors());
+        final SendBatch next = new SendBatch(1, 2048);
+        write(next, 30, 100, receiver.localAddress(), 0);
+        assertEquals(1, sender.send(next));
+        awaitOne(receiver, received);
+        assertArrayEquals(expected(30, 100), copy(received, 0));
+    }
+
+    @Test
     void ipv6PortsExchangeWithEachOtherAndWithIpv4MappedPeers() throws IOException
     {
         assumeTrue(hasIpv6Loopback(), "no IPv6 loopback here");

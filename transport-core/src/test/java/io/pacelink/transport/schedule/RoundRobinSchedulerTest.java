@@ -254,6 +254,95 @@ class RoundRobinSchedulerTest
             () -> factory.newScheduler(ControllerParameters.of(Map.of("rr.quantum", "1")), counters));
     }
 
+    @Test
+    void aFlowAloneAndDueIsReleasedAloneAndTheShortcutLeavesTheRingAsTheGeneralPathDoes()
+    {
+        final RoundRobinScheduler<Flow> shortcut = new RoundRobinScheduler<>();
+        final Flow[] general = {new Flow(1, RATE_100_MBIT_BYTES_PER_SECOND, 2 * PACKET_BYTES),
+            new Flow(2, RATE_100_MBIT_BYTES_PER_SECOND, 2 * PACKET_BYTES)};
+        final Flow[] alone = {new Flow(1, RATE_100_MBIT_BYTES_PER_SECOND, 2 * PACKET_BYTES),
+            new Flow(2, RATE_100_MBIT_BYTES_PER_SECOND, 2 * PACKET_BYTES)};
+        assertFalse(shortcut.releasesAloneNow(alone[0], 0), "a flow the scheduler does not know");
+        for (int f = 0; f < 2; f++)
+        {
+            scheduler.addFlow(general[f]);
+            shortcut.addFlow(alone[f]);
+        }
+        final List<Long> generalSends = new ArrayList<>();
+        final List<Long> shortcutSends = new ArrayList<>();
+        long nowNs = 0;
+        int taken = 0;
+        int refused = 0;
+        for (int i = 0; i < 300; i++)
+        {
+            nowNs += 60_000L + 17_000L * (i % 20);
+            // What came due since the last request leaves first, from both, as an agent's wake would send it.
+            while (null != (released = releaseOne(nowNs)))
+            {
+                generalSends.add(released.flowId * SECOND_NS + nowNs);
+            }
+            drainInto(shortcut, nowNs, shortcutSends);
+            if (i % 40 == 5)
+            {
+                general[1].backlogPackets += 6;
+                alone[1].backlogPackets += 6;
+                activate(general[1], nowNs);
+                shortcut.activate(alone[1], alone[1].rateBytesPerSecond, alone[1].sendQuantumBytes, nowNs);
+            }
+            general[0].backlogPackets++;
+            alone[0].backlogPackets++;
+            activate(general[0], nowNs);
+            final Flow first = releaseOne(nowNs);
+            if (null != first)
+            {
+                generalSends.add(first.flowId * SECOND_NS + nowNs);
+            }
+            final boolean wasFirstAckOnly = isReleasedForAckOnly;
+            while (null != (released = releaseOne(nowNs)))
+            {
+                generalSends.add(released.flowId * SECOND_NS + nowNs);
+            }
+            if (shortcut.releasesAloneNow(alone[0], nowNs))
+            {
+                assertSame(general[0], first, "request " + i + ": the general path released it first");
+                assertFalse(wasFirstAckOnly, "request " + i);
+                alone[0].backlogPackets--;
+                shortcutSends.add(SECOND_NS + nowNs);
+                shortcut.onSentAlone(alone[0], alone[0].rateBytesPerSecond, alone[0].sendQuantumBytes,
+                    Long.MAX_VALUE, PACKET_BYTES, true, nowNs);
+                taken++;
+            }
+            else
+            {
+                shortcut.activate(alone[0], alone[0].rateBytesPerSecond, alone[0].sendQuantumBytes, nowNs);
+                refused++;
+            }
+            drainInto(shortcut, nowNs, shortcutSends);
+            assertEquals(generalSends, shortcutSends, "request " + i + ": every packet at the same time");
+            assertEquals(scheduler.nextReleaseTimeNs(), shortcut.nextReleaseTimeNs(), "request " + i);
+            assertEquals(scheduler.activeFlowCount(), shortcut.activeFlowCount(), "request " + i);
+        }
+        assertTrue(taken > 50 && refused > 50, "shortcut taken " + taken + ", refused " + refused);
+    }
+
+    /**
+     * Every release of a second scheduler at this time, each data packet's flow and time recorded.
+     */
+    private static void drainInto(final RoundRobinScheduler<Flow> other, final long nowNs, final List<Long> sends)
+    {
+        Release<Flow> release;
+        while (null != (release = other.next(nowNs)))
+        {
+            final Flow flow = release.flow();
+            if (!release.isAckOnly())
+            {
+                flow.backlogPackets--;
+                sends.add(flow.flowId * SECOND_NS + nowNs);
+            }
+            other.onSent(flow, release.isAckOnly() ? 50 : PACKET_BYTES, !release.isAckOnly(), nowNs);
+        }
+    }
+
     private int drain(final long nowNs)
     {
         int sent = 0;

@@ -166,6 +166,53 @@ class PacketWriterTest
      * With one byte too little the append fails and nothing changes; with exactly enough it succeeds and fills the
      * packet. The byte after the capacity is never written.
      */
+    @Test
+    void aSingleRangeAckFitsExactlyOrNotAtAll()
+    {
+        assertFitsExactly(AckFrameFlyweight.frameLength(0, false),
+            w -> w.appendSingleRangeAck(7, 3, 2, false, 0, 0, 0) > 0 ? 1 : -1);
+        assertFitsExactly(AckFrameFlyweight.frameLength(0, true),
+            w -> w.appendSingleRangeAck(7, 3, 2, true, 1, 2, 3) > 0 ? 1 : -1);
+    }
+
+    @Test
+    void aSingleRangeAckIsTheBytesOfTheGeneralAckWriter()
+    {
+        final UnsafeBuffer general = new UnsafeBuffer(new byte[256]);
+        final AckFrameFlyweight counts = new AckFrameFlyweight();
+        final long[][] cases = {
+            {0, 0, 0, 0, 0, 0}, {1L << 40, Integer.MAX_VALUE, Integer.MAX_VALUE, 5, 0, 0},
+            {123_456_789L, 25, 17, 0, 0, 0}, {99, 4_000_000, 0, 1L << 33, 7, 1}, {Long.MAX_VALUE, 1, 1, -1, -2, -3}};
+        for (final long[] c : cases)
+        {
+            for (final boolean hasEcnCounts : new boolean[] {false, true})
+            {
+                buffer.setMemory(0, buffer.capacity(), SENTINEL);
+                general.setMemory(0, general.capacity(), SENTINEL);
+                wrap(200).writeHeader(PacketType.ONE_RTT, 9, 4);
+                final int length = writer.appendSingleRangeAck(c[0], (int)c[1], (int)c[2], hasEcnCounts, c[3], c[4],
+                    c[5]);
+                final PacketWriter other = new PacketWriter().wrap(general, OFFSET, 200);
+                other.writeHeader(PacketType.ONE_RTT, 9, 4);
+                final int frameOffset = other.appendAck(c[0], (int)c[1], (int)c[2], 0, hasEcnCounts);
+                if (hasEcnCounts)
+                {
+                    counts.wrap(general, frameOffset);
+                    counts.ecnCounts(c[3], c[4], c[5]);
+                }
+
+                assertEquals(AckFrameFlyweight.frameLength(0, hasEcnCounts), length);
+                assertEquals(other.length(), writer.length());
+                assertEquals(other.isAckEliciting(), writer.isAckEliciting());
+                assertEquals(other.isInFlight(), writer.isInFlight());
+                for (int i = 0; i < 256; i++)
+                {
+                    assertEquals(general.getByte(i), buffer.getByte(i), "byte " + i);
+                }
+            }
+        }
+    }
+
     private void assertFitsExactly(final int frameLength, final ToIntFunction<PacketWriter> append)
     {
         final int tooSmall = HEADER_LENGTH + frameLength - 1;
