@@ -107,6 +107,19 @@ class LoopbackHarnessSmokeTest
     }
 
     @Test
+    void settleBoundsThatCannotHoldFailBeforeAnythingRunsAndSoundOnesParse()
+    {
+        for (final String[] bad : new String[][] {
+            { "--settle-quiet", "0" }, { "--settle-min", "-1" }, { "--settle-min", "4", "--settle-max", "3" } })
+        {
+            // 2: picocli's exit code for invalid input, before a child process or a socket is started.
+            assertEquals(2, new CommandLine(new LoopbackSuite(System.out)).execute(bad), String.join(" ", bad));
+        }
+        // The other side of each limit (sound bounds run) is PerfScriptsSmokeIT's loopback run: --settle-min 0.5
+        // --settle-max 2 --settle-quiet 0.3.
+    }
+
+    @Test
     void theBulkCaseSettlesForEveryContenderWithItsOwnMetersUnlessWarmupGivesAFixedWarmUp()
     {
         final LoopbackSuite defaults = new LoopbackSuite(System.out);
