@@ -46,7 +46,7 @@ class SimLauncherIT
             fast.err);
         assertTrue(fast.out.contains("-XX:+UseParallelGC"), fast.out);
         assertEquals(fast.javaVersion >= 25, fast.out.contains("-XX:+UseCompactObjectHeaders"), fast.out);
-        assertEquals(fast.javaVersion >= 25, fast.out.contains("-XX:FreqInlineSize=100"), fast.out);
+        assertEquals(fast.javaVersion >= 25, fast.out.contains("-XX:FreqInlineSize=70"), fast.out);
         assertEquals(hugePagesOnRequest(), fast.out.contains("-XX:+UseTransparentHugePages"), fast.out);
         assertEquals(17, usual.javaVersion, usual.err);
         assertFalse(usual.out.contains("-XX:+UseParallelGC"), usual.out);
