@@ -20,14 +20,16 @@ cache="$3"
 # shellcheck source=cache-work.sh
 . "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/cache-work.sh"
 aot_work_dir sim "$java" "$cache"
-# The options bin/pacelink starts `sim` with on this JDK (a cache is used only by a JVM started as the one that wrote
-# it). One flow at 1 Gbit/s for 3 s simulated: both ends' duty cycles, the links, the fq scheduler and CUBIC's
-# congestion avoidance all get hot, in about two seconds of wall time. Measured against two flows for 2 s and 50 flows
-# at 100 Mbit/s for 5 s, it gave the most to both sim-speed.sh scenarios (perf/FINDINGS.md, "round 9"). With exact
-# wakes, although `sim` runs coalesced ones by default: a cache trained on coalesced wakes made the default's 10-s
-# one-flow run slower (the JIT compiled more; perf/FINDINGS.md, "round 12"), one trained on exact wakes did not.
-if ! "$java" -XX:+UseParallelGC -XX:+UseCompactObjectHeaders --enable-native-access=ALL-UNNAMED \
-    --sun-misc-unsafe-memory-access=allow -XX:AOTCacheOutput="$work/sim.aot" -jar "$jar" sim \
+# The options bin/pacelink starts `sim` with on this JDK (a cache is used only by a JVM started as the one that
+# wrote it; the inlining limit too, so that the compilations the cache records are the ones a run makes). One flow at
+# 1 Gbit/s for 3 s simulated: both ends' duty cycles, the links, the fq scheduler and CUBIC's congestion avoidance all
+# get hot, in about two seconds of wall time. Measured against two flows for 2 s and 50 flows at 100 Mbit/s for 5 s,
+# it gave the most to both sim-speed.sh scenarios (perf/FINDINGS.md, "round 9"). With exact wakes, although `sim`
+# runs coalesced ones by default: a cache trained on coalesced wakes made the default's 10-s one-flow run slower (the
+# JIT compiled more; perf/FINDINGS.md, "round 12"), one trained on exact wakes did not.
+if ! "$java" -XX:+UseParallelGC -XX:+UseCompactObjectHeaders -XX:FreqInlineSize=70 \
+    --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow -XX:AOTCacheOutput="$work/sim.aot" \
+    -jar "$jar" sim \
     --path 'rate=1gbit delay=5ms queue=1bdp' --cc cubic --duration 3s --seed 1 --wakes exact \
     > "$work/training.log" 2>&1 ||
     [[ ! -s "$work/sim.aot" ]]; then

@@ -46,10 +46,12 @@ class SimLauncherIT
             fast.err);
         assertTrue(fast.out.contains("-XX:+UseParallelGC"), fast.out);
         assertEquals(fast.javaVersion >= 25, fast.out.contains("-XX:+UseCompactObjectHeaders"), fast.out);
+        assertEquals(fast.javaVersion >= 25, fast.out.contains("-XX:FreqInlineSize=70"), fast.out);
         assertEquals(hugePagesOnRequest(), fast.out.contains("-XX:+UseTransparentHugePages"), fast.out);
         assertEquals(17, usual.javaVersion, usual.err);
         assertFalse(usual.out.contains("-XX:+UseParallelGC"), usual.out);
         assertFalse(usual.out.contains("-XX:+UseTransparentHugePages"), usual.out);
+        assertFalse(usual.out.contains("-XX:FreqInlineSize"), usual.out);
         assertEquals(usual.traceHash, fast.traceHash, "the same simulation whatever JVM runs it");
         assertFalse(fast.err.contains("WARNING"), "no JDK warnings: " + fast.err);
     }
