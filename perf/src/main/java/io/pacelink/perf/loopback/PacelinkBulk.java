@@ -64,6 +64,11 @@ final class PacelinkBulk
     static final String SEND_BATCH_LIMIT_PROPERTY = "pacelink.loopback.sendBatchLimit";
 
     /**
+     * System property: the endpoints' {@link PacelinkContext#maxThinnedAckThreshold(int)} (unset: the default).
+     */
+    static final String MAX_THINNED_ACK_THRESHOLD_PROPERTY = "pacelink.loopback.maxThinnedAckThreshold";
+
+    /**
      * System property: {@code true} to take every message whole ({@link MessageHandler}), so that a message spanning
      * the receive log's segments is copied into a scratch buffer first (unset: the receiver takes such a message in its
      * parts, in place, {@link MessagePartHandler}, as an application that streams what it receives would).
@@ -257,6 +262,11 @@ final class PacelinkBulk
         if (null != sendBatchLimit)
         {
             context.sendBatchLimit(Integer.parseInt(sendBatchLimit));
+        }
+        final String maxThinnedAckThreshold = System.getProperty(MAX_THINNED_ACK_THRESHOLD_PROPERTY);
+        if (null != maxThinnedAckThreshold)
+        {
+            context.maxThinnedAckThreshold(Integer.parseInt(maxThinnedAckThreshold));
         }
         return context;
     }
