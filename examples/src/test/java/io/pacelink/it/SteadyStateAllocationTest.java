@@ -5,6 +5,7 @@ import io.pacelink.transport.Connection;
 import io.pacelink.transport.ConnectionState;
 import io.pacelink.transport.Endpoint;
 import io.pacelink.transport.MessageHandler;
+import io.pacelink.transport.MessagePartHandler;
 import io.pacelink.transport.PacelinkContext;
 import io.pacelink.transport.ThreadingMode;
 import io.pacelink.transport.port.PortType;
@@ -50,7 +51,19 @@ class SteadyStateAllocationTest
         moveWithoutGarbage("cubic", PortType.NIO);
     }
 
+    @Test
+    void aPartHandlerTakesMessagesAcrossSegmentsWithoutGarbage()
+    {
+        // 16-KiB messages in 64-KiB receive segments: one in four spans two and comes in parts.
+        moveWithoutGarbage("bbr", PortType.AUTO, true);
+    }
+
     private static void moveWithoutGarbage(final String congestionControl, final PortType port)
+    {
+        moveWithoutGarbage(congestionControl, port, false);
+    }
+
+    private static void moveWithoutGarbage(final String congestionControl, final PortType port, final boolean inParts)
     {
         try (Endpoint server = Endpoint.launch(context(congestionControl, true).port(port));
             Endpoint client = Endpoint.launch(context(congestionControl, false).port(port)))
@@ -60,7 +73,7 @@ class SteadyStateAllocationTest
             final Connection receiver = acceptConnected(server, client, sender, deadlineNs);
 
             final UnsafeBuffer message = new UnsafeBuffer(ByteBuffer.allocateDirect(MESSAGE_BYTES));
-            final ByteCounter counter = new ByteCounter();
+            final ByteCounter counter = new ByteCounter(inParts);
             fillBothStreamBuffers(server, client, sender, message);
             pump(server, client, sender, receiver, message, counter, WARM_UP_BYTES, deadlineNs);
 
@@ -68,7 +81,7 @@ class SteadyStateAllocationTest
             // new high-water mark once or twice (a loaded CI machine saw the ring double, 27 KB, and one more 64-KiB
             // segment); garbage would repeat in every window.
             AllocationMeter.assertAllocationFree(congestionControl + " on " + client.portDescription() +
-                ": agent and application moving " +
+                (inParts ? ", in parts" : "") + ": agent and application moving " +
                 WINDOW_BYTES + " bytes", () -> pump(server, client, sender, receiver, message, counter,
                 counter.bytes + WINDOW_BYTES, deadlineNs), HIGH_WATER_MARK_GROWTH_WINDOWS);
         }
@@ -92,7 +105,7 @@ class SteadyStateAllocationTest
             final Connection receiver = acceptConnected(server, client, sender, deadlineNs);
 
             final UnsafeBuffer message = new UnsafeBuffer(ByteBuffer.allocateDirect(SMALL_MESSAGE_BYTES));
-            final ByteCounter counter = new ByteCounter();
+            final ByteCounter counter = new ByteCounter(false);
             pumpSmall(server, client, sender, receiver, message, counter, SMALL_WARM_UP_BYTES, deadlineNs);
 
             AllocationMeter.assertAllocationFree("32-byte messages on " + client.portDescription() + ": " +
@@ -151,7 +164,7 @@ class SteadyStateAllocationTest
             }
             client.invoke();
             server.invoke();
-            receiver.poll(counter, 4 * SMALL_MESSAGES_PER_TURN);
+            receiver.poll(counter.handler, 4 * SMALL_MESSAGES_PER_TURN);
             if (System.nanoTime() > deadlineNs || ConnectionState.CLOSED == sender.state())
             {
                 throw new AssertionError("transfer stalled at " + counter.bytes + " bytes: " + sender);
@@ -215,7 +228,7 @@ class SteadyStateAllocationTest
             sender.offer(message, 0, MESSAGE_BYTES);
             client.invoke();
             server.invoke();
-            receiver.poll(counter, 64);
+            receiver.poll(counter.handler, 64);
             if (System.nanoTime() > deadlineNs || ConnectionState.CLOSED == sender.state())
             {
                 throw new AssertionError("transfer stalled at " + counter.bytes + " bytes: " + sender);
@@ -223,12 +236,29 @@ class SteadyStateAllocationTest
         }
     }
 
-    private static final class ByteCounter implements MessageHandler
+    private static final class ByteCounter implements MessagePartHandler
     {
+        private final MessageHandler handler;
         private long bytes;
         private long offeredBytes;
 
+        /**
+         * @param inParts true to be polled as a {@link MessagePartHandler}, false as a plain {@link MessageHandler}
+         *                (a message across segments then comes whole, through the receive log's scratch array).
+         */
+        ByteCounter(final boolean inParts)
+        {
+            handler = inParts ? this : (MessageHandler)this::onMessage;
+        }
+
         public void onMessage(final DirectBuffer buffer, final int offset, final int length)
+        {
+            bytes += length;
+        }
+
+        public void onMessagePart(
+            final DirectBuffer buffer, final int offset, final int length, final int messageOffset,
+            final int messageLength)
         {
             bytes += length;
         }

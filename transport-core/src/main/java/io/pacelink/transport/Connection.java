@@ -85,9 +85,12 @@ public interface Connection extends AutoCloseable
     long offer(DirectBuffer buffer, int offset, int length, long timeoutNs);
 
     /**
-     * Deliver received messages, in order, to the handler. Never blocks, never allocates. Consumer thread.
+     * Deliver received messages, in order, to the handler. Never blocks, never allocates. Consumer thread. A
+     * {@link MessagePartHandler} is handed a message that spans the receive log's segments in its parts, in place;
+     * any other handler gets it whole, copied into one region first.
      *
-     * @param handler called once per message; the buffer is valid only during the call.
+     * @param handler called once per message (a {@link MessagePartHandler}: once per part of a message in parts); the
+     *                buffer is valid only during the call.
      * @param limit   most messages to deliver.
      * @return the number of messages delivered.
      */

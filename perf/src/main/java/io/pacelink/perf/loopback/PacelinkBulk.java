@@ -5,6 +5,7 @@ import io.pacelink.transport.ConnectionState;
 import io.pacelink.transport.ConnectionStats;
 import io.pacelink.transport.Endpoint;
 import io.pacelink.transport.MessageHandler;
+import io.pacelink.transport.MessagePartHandler;
 import io.pacelink.transport.PacelinkContext;
 import io.pacelink.transport.ThreadingMode;
 import io.pacelink.transport.agent.DeadlineIdleStrategy;
@@ -61,6 +62,18 @@ final class PacelinkBulk
      * System property: the endpoints' {@link PacelinkContext#sendBatchLimit(int)} (unset: the default).
      */
     static final String SEND_BATCH_LIMIT_PROPERTY = "pacelink.loopback.sendBatchLimit";
+
+    /**
+     * System property: the endpoints' {@link PacelinkContext#maxThinnedAckThreshold(int)} (unset: the default).
+     */
+    static final String MAX_THINNED_ACK_THRESHOLD_PROPERTY = "pacelink.loopback.maxThinnedAckThreshold";
+
+    /**
+     * System property: {@code true} to take every message whole ({@link MessageHandler}), so that a message spanning
+     * the receive log's segments is copied into a scratch buffer first (unset: the receiver takes such a message in its
+     * parts, in place, {@link MessagePartHandler}, as an application that streams what it receives would).
+     */
+    static final String WHOLE_MESSAGES_PROPERTY = "pacelink.loopback.wholeMessages";
 
     /**
      * How the endpoint's duty cycle and the application share threads.
@@ -129,11 +142,12 @@ final class PacelinkBulk
      * large for C2 to inline again into the loop around it ({@code InlineSmallCode}), so that loop's own
      * on-stack-replacement compilation stays small.
      */
-    private static final class Receiving implements MessageHandler
+    private static final class Receiving implements MessagePartHandler
     {
         private final Connection connection;
         private final AppLoop loop;
         private final ReceiveMeter meter;
+        private final MessageHandler handler;
         private long nowNs = System.nanoTime();
 
         Receiving(final Connection connection, final AppLoop loop, final ReceiveMeter meter)
@@ -141,11 +155,13 @@ final class PacelinkBulk
             this.connection = connection;
             this.loop = loop;
             this.meter = meter;
+            // The suite's 128-KiB messages never fit the receive log's 64-KiB segments: whole, each is copied again.
+            this.handler = Boolean.getBoolean(WHOLE_MESSAGES_PROPERTY) ? this::onMessage : this;
         }
 
         void turn()
         {
-            loop.turn(connection.poll(this, POLL_LIMIT));
+            loop.turn(connection.poll(handler, POLL_LIMIT));
             nowNs = System.nanoTime();
         }
 
@@ -159,6 +175,17 @@ final class PacelinkBulk
         public void onMessage(final DirectBuffer buffer, final int offset, final int length)
         {
             meter.onMessage(length, nowNs);
+        }
+
+        @Override
+        public void onMessagePart(
+            final DirectBuffer buffer, final int offset, final int length, final int messageOffset,
+            final int messageLength)
+        {
+            if (messageOffset + length == messageLength)
+            {
+                meter.onMessage(messageLength, nowNs);
+            }
         }
     }
 
@@ -235,6 +262,11 @@ final class PacelinkBulk
         if (null != sendBatchLimit)
         {
             context.sendBatchLimit(Integer.parseInt(sendBatchLimit));
+        }
+        final String maxThinnedAckThreshold = System.getProperty(MAX_THINNED_ACK_THRESHOLD_PROPERTY);
+        if (null != maxThinnedAckThreshold)
+        {
+            context.maxThinnedAckThreshold(Integer.parseInt(maxThinnedAckThreshold));
         }
         return context;
     }

@@ -26,7 +26,8 @@ import io.pacelink.transport.wire.PacketWriter;
  * {@link #PACKETS_BEFORE_THINNING} ack-eliciting packets have arrived, an in-order ACK waits for up to a quarter of
  * the ack-eliciting packets that arrived in the last {@code maxAckDelayNs}, at most {@code maxThinnedThreshold} and at
  * least {@code ackElicitingThreshold}, as Chromium's QUIC ACK decimation does (one ACK per 10 packets, or per quarter
- * of the min RTT, after the first 100 packets) and as draft-ietf-quic-ack-frequency lets a sender ask for; a Linux
+ * of the min RTT, after the first 100 packets; here up to {@link #DEFAULT_MAX_THINNED_THRESHOLD} by default) and as
+ * draft-ietf-quic-ack-frequency lets a sender ask for; a Linux
  * receiver with GRO likewise acknowledges a whole aggregate at once. So an ACK holds at most a quarter of what arrives
  * in one max ACK delay, and an RTT sample grows by at most a quarter of it. Out-of-order packets are still acknowledged
  * at once, so loss detection is as fast as before; and when arrivals pause (a sender that ran out of window or of
@@ -67,10 +68,18 @@ public final class ReceivedPacketTracker
     public static final long DEFAULT_MAX_ACK_DELAY_NS = 1_000_000L;
 
     /**
-     * Default most ack-eliciting packets one ACK waits for at high rates (Chromium's
-     * kMaxRetransmittablePacketsBeforeAck).
+     * Default most ack-eliciting packets one ACK waits for at high rates: 32. A path whose peer asks for an ACK
+     * frequency gets at most what it asks (a Pacelink sender asks for one ACK per 10 packets, Chromium's
+     * kMaxRetransmittablePacketsBeforeAck, on any path whose quarter RTT exceeds the max ACK delay); this cap
+     * decides on the paths that are never asked — a LAN or loopback path, a peer without the extension — and during
+     * a sender's startup, where thinning begins only once a quarter of the arrivals per max ACK delay (1 ms) exceeds
+     * the lower threshold, above ~100 Mbit/s of full-size packets, and reaches 32 above ~1.5 Gbit/s. There an ACK
+     * per 10 packets cost the receiving thread a send (with loopback's delivery of the ACK) and its build, ~190 ns a
+     * data packet, and the sending thread its receive and processing, ~100 ns (loopback bulk at 5-7 Gbit/s,
+     * perf/FINDINGS.md, branch {@code bulk22}); 32 is below the 44 full-size datagrams of one 64-KB GRO aggregate,
+     * which a Linux TCP receiver acknowledges with one ACK.
      */
-    public static final int DEFAULT_MAX_THINNED_THRESHOLD = 10;
+    public static final int DEFAULT_MAX_THINNED_THRESHOLD = 32;
 
     /**
      * Ack-eliciting packets received before ACKs are thinned: slow start grows the sender's window per ACK, so the

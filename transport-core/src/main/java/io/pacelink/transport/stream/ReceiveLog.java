@@ -1,6 +1,7 @@
 package io.pacelink.transport.stream;
 
 import io.pacelink.transport.MessageHandler;
+import io.pacelink.transport.MessagePartHandler;
 import io.pacelink.transport.memory.MemoryBudget;
 import io.pacelink.transport.memory.SegmentPool;
 import org.agrona.DirectBuffer;
@@ -21,9 +22,10 @@ import java.nio.ByteOrder;
  * <p>
  * The <b>consumer</b> is the one application thread that calls {@link #poll}; it hands each complete message to a
  * {@link MessageHandler} as one contiguous region (a message that spans two of the log's segments is first copied
- * into a scratch buffer, grown to the longest such message) and then releases the space by publishing the consumed
- * head. The agent commits segments as data arrives and gives back to the endpoint's pool those the application has
- * consumed (docs/security.md, "Memory"), so the log holds memory only for data in it. The agent reads
+ * into a scratch buffer, grown to the longest such message; a {@link MessagePartHandler} is handed its parts in place
+ * instead) and then releases the space by publishing the consumed head. The agent commits segments as data arrives
+ * and gives back to the endpoint's pool those the application has consumed (docs/security.md, "Memory"), so the log
+ * holds memory only for data in it. The agent reads
  * {@link #consumedHead()} to grant flow-control credit: it must never allow the peer beyond
  * {@code consumedHead + capacity}, and data beyond it is rejected as {@link #FLOW_CONTROL_ERROR}.
  * <p>
@@ -452,6 +454,12 @@ public final class ReceiveLog
                     // The prefix ends its segment and the message lies wholly in the next one.
                     handler.onMessage(log.segment(messageStart), log.indexInSegment(messageStart), length);
                 }
+                else if (length > 0 && handler instanceof MessagePartHandler)
+                {
+                    // The handler takes the message in its parts, in place: no scratch copy (a 128-KiB message in
+                    // 64-KiB segments is three parts).
+                    deliverInParts((MessagePartHandler)handler, messageStart, length);
+                }
                 else
                 {
                     if (scratch.capacity() < length)
@@ -476,6 +484,19 @@ public final class ReceiveLog
         }
 
         return count;
+    }
+
+    private void deliverInParts(final MessagePartHandler handler, final long messageStart, final int length)
+    {
+        int done = 0;
+        while (done < length)
+        {
+            final long at = messageStart + done;
+            final int index = log.indexInSegment(at);
+            final int part = Math.min(length - done, segmentBytes - index);
+            handler.onMessagePart(log.segment(at), index, part, done, length);
+            done += part;
+        }
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.pacelink.transport.stream;
 
 import io.pacelink.transport.MessageHandler;
+import io.pacelink.transport.MessagePartHandler;
 import io.pacelink.transport.memory.BudgetedSegments;
 import io.pacelink.transport.memory.MemoryBudget;
 import io.pacelink.transport.memory.SegmentPool;
@@ -504,6 +505,61 @@ class ReceiveLogTest
         assertTrue(sendLog.tailPosition() > 1000L * segmentBytes);
     }
 
+    @Test
+    void aPartHandlerTakesEveryMessageThatSpansSegmentsInItsPartsInPlaceAndTheRestWhole()
+    {
+        // As above (64-byte segments, records of 0-200 bytes starting at every index of a segment), polled with a
+        // handler that takes parts: a message within one segment still comes whole and in place, one that spans two
+        // to four segments comes as one part per segment, each in place, in order, with no copy.
+        final int segmentBytes = 64;
+        final int capacity = 512;
+        final MemoryBudget budget = new MemoryBudget(1L << 20);
+        final SendLog sendLog = new SendLog(capacity, 200, new BudgetedSegments(budget, segmentBytes));
+        sendLog.connectionSendLimit(Long.MAX_VALUE);
+        sendLog.streamSendLimit(Long.MAX_VALUE);
+        final ReceiveLog receiveLog = new ReceiveLog(capacity, 200, 100, new SegmentPool(budget, segmentBytes, 0));
+        final Random random = new Random(12);
+        final int[] lengths = new int[20_000];
+        for (int i = 0; i < lengths.length; i++)
+        {
+            lengths[i] = random.nextInt(4) == 0 ? random.nextInt(201) : random.nextInt(70);
+        }
+        final PartsChecker checker = new PartsChecker(lengths, segmentBytes);
+        final UnsafeBuffer message = new UnsafeBuffer(new byte[200]);
+        final UnsafeBuffer packet = new UnsafeBuffer(new byte[128]);
+
+        int offered = 0;
+        while (checker.delivered < lengths.length)
+        {
+            if (offered < lengths.length)
+            {
+                StreamBytes.fillPayload(message, 0, offered, lengths[offered]);
+                if (sendLog.offer(message, 0, lengths[offered]) > 0)
+                {
+                    offered++;
+                }
+            }
+            final long position = sendLog.nextSendPosition();
+            final int bytes = (int)Math.min(1 + random.nextInt(packet.capacity()), sendLog.tailPosition() - position);
+            if (bytes > 0)
+            {
+                sendLog.copyOut(position, bytes, packet, 0);
+                sendLog.onSent(position, bytes, false);
+                assertEquals(bytes, receiveLog.onData(position, packet, 0, bytes, false));
+            }
+            final int count = receiveLog.poll(checker, 1 + random.nextInt(4));
+            assertEquals(count, checker.delivered - checker.countedBeforePoll, "messages the poll counted");
+            checker.countedBeforePoll = checker.delivered;
+            final long consumed = receiveLog.consumedHead();
+            sendLog.onRangeAcked(sendLog.ackedHead(), (int)(consumed - sendLog.ackedHead()), false);
+        }
+
+        assertEquals(ReceiveLog.NO_ERROR, receiveLog.protocolError());
+        assertTrue(checker.inParts > 1000, "messages across a boundary, in parts: " + checker.inParts);
+        assertTrue(checker.inFourParts > 10, "messages over four segments: " + checker.inFourParts);
+        assertTrue(checker.whole > 5_000, "messages within one segment, whole: " + checker.whole);
+    }
+
     /**
      * Checks every message in order against {@link StreamBytes}, and that a message lying within one segment is handed
      * out in place (a segment) and only one that spans two is copied (the log's scratch buffer: the one the first
@@ -549,6 +605,80 @@ class ReceiveLogTest
             }
             position = messageStart + length;
             delivered++;
+        }
+    }
+
+    /**
+     * Checks every message in order against {@link StreamBytes}: one within a segment handed over whole, one that spans
+     * segments as one part per segment, each part the segment itself (a 64-byte buffer: nothing was copied) and the
+     * parts in order, non-empty and adding up to the message.
+     */
+    private static final class PartsChecker implements MessagePartHandler
+    {
+        private final int[] lengths;
+        private final int segmentBytes;
+        private final UnsafeBuffer assembled = new UnsafeBuffer(new byte[200]);
+        int delivered;
+        int countedBeforePoll;
+        int whole;
+        int inParts;
+        int inFourParts;
+        private int partsOfMessage;
+        private int assembledLength;
+        private long position;
+
+        PartsChecker(final int[] lengths, final int segmentBytes)
+        {
+            this.lengths = lengths;
+            this.segmentBytes = segmentBytes;
+        }
+
+        public void onMessage(final DirectBuffer buffer, final int offset, final int length)
+        {
+            assertEquals(lengths[delivered], length, "length of message " + delivered);
+            assertEquals(0, partsOfMessage, "a whole message after unfinished parts");
+            final long messageStart = position + LENGTH_PREFIX_BYTES;
+            assertTrue(0 == length || messageStart % segmentBytes + length <= segmentBytes,
+                "message " + delivered + " spans segments but came whole");
+            assertTrue(0 == length || segmentBytes == buffer.capacity(), "in place, message " + delivered);
+            assertTrue(StreamBytes.isPayload(buffer, offset, delivered, length), "bytes of message " + delivered);
+            whole++;
+            position = messageStart + length;
+            delivered++;
+        }
+
+        public void onMessagePart(
+            final DirectBuffer buffer, final int offset, final int length, final int messageOffset,
+            final int messageLength)
+        {
+            assertEquals(lengths[delivered], messageLength, "length of message " + delivered);
+            final long messageStart = position + LENGTH_PREFIX_BYTES;
+            assertTrue(messageStart % segmentBytes + messageLength > segmentBytes,
+                "message " + delivered + " lies in one segment but came in parts");
+            assertTrue(length > 0, "an empty part");
+            assertEquals(segmentBytes, buffer.capacity(), "a part in place, message " + delivered);
+            assertEquals((messageStart + messageOffset) % segmentBytes, offset, "where the part lies in its segment");
+            assertTrue(0 == offset || 0 == messageOffset, "a part after the first starts its segment");
+            assertTrue(offset + length == segmentBytes || messageOffset + length == messageLength,
+                "a part before the last ends its segment");
+            assertEquals(assembledLength, messageOffset, "parts in order");
+            assembled.putBytes(messageOffset, buffer, offset, length);
+            partsOfMessage++;
+            if (messageOffset + length == messageLength)
+            {
+                assertTrue(StreamBytes.isPayload(assembled, 0, delivered, messageLength),
+                    "bytes of message " + delivered);
+                inParts++;
+                inFourParts += 4 == partsOfMessage ? 1 : 0;
+                partsOfMessage = 0;
+                assembledLength = 0;
+                position = messageStart + messageLength;
+                delivered++;
+            }
+            else
+            {
+                assembledLength = messageOffset + length;
+            }
         }
     }
 
