@@ -2,11 +2,15 @@ package io.pacelink.transport.engine;
 
 import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
 
+import java.util.ArrayList;
+
 /**
  * How an application thread tells the agent that it acted on a connection — offered, read, asked to close — so the
  * next duty cycle serves that connection without looking at the others: each connection is queued at most once until
  * the agent takes it ({@link ConnectionHandle#signal()}), so a bounded queue holds them all; should it be full
- * anyway, the agent serves every connection once.
+ * anyway, the agent serves every connection once. A thread that drives the agent itself (INVOKER mode, while it is the
+ * only thread that ever invoked it) notes its connections in a plain list instead ({@link #noteFromDrivingThread}),
+ * which only that thread reads and writes: the same connections are served, without the queue's atomics.
  */
 final class ApplicationSignals
 {
@@ -17,6 +21,7 @@ final class ApplicationSignals
 
     private final ManyToOneConcurrentArrayQueue<ConnectionHandle> queue;
     private volatile boolean isOverflowed;
+    private final ArrayList<ConnectionHandle> notedByDrivingThread = new ArrayList<>();
 
     /**
      * @param maxConnections the endpoint's connections at most: the queue holds as many, up to
@@ -50,7 +55,16 @@ final class ApplicationSignals
      */
     boolean isPending()
     {
-        return isOverflowed || !queue.isEmpty();
+        return !notedByDrivingThread.isEmpty() || isOverflowed || !queue.isEmpty();
+    }
+
+    /**
+     * The thread that drives the agent ({@link WaitDriver#drivesAgent()}), once per connection until the agent takes
+     * it: the connection's application acted on the agent's own thread.
+     */
+    void noteFromDrivingThread(final ConnectionHandle handle)
+    {
+        notedByDrivingThread.add(handle);
     }
 
     /**
@@ -61,6 +75,12 @@ final class ApplicationSignals
     int drainTo(final ConnectionTable table)
     {
         int count = 0;
+        final ArrayList<ConnectionHandle> noted = notedByDrivingThread;
+        for (int i = 0, size = noted.size(); i < size; i++)
+        {
+            count += mark(table, noted.get(i));
+        }
+        noted.clear();
         if (isOverflowed)
         {
             isOverflowed = false;
@@ -81,5 +101,23 @@ final class ApplicationSignals
             }
         }
         return count;
+    }
+
+    /**
+     * A connection the driving thread noted: cleared first, as a queued one is, then marked if it is still the
+     * table's.
+     *
+     * @return 1 if marked, else 0.
+     */
+    private static int mark(final ConnectionTable table, final ConnectionHandle handle)
+    {
+        handle.clearDrivingThreadNote();
+        final ConnectionCore connection = table.find(handle.connectionId());
+        if (null != connection && connection.handle() == handle)
+        {
+            table.mark(connection);
+            return 1;
+        }
+        return 0;
     }
 }
