@@ -570,6 +570,15 @@ public final class Endpoint implements AutoCloseable
         return invoker.invoke();
     }
 
+    /**
+     * @return true if the calling thread drives this endpoint's agent with the signals it may note directly
+     * ({@link WaitDriver#drivesAgent()}), for the tests.
+     */
+    boolean drivesAgent()
+    {
+        return waits.drivesAgent();
+    }
+
     private void noteInvokingThread(final Thread current)
     {
         if (null == soleInvokingThread && !isInvokedByMany)

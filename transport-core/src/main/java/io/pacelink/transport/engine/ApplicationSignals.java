@@ -22,6 +22,7 @@ final class ApplicationSignals
     private final ManyToOneConcurrentArrayQueue<ConnectionHandle> queue;
     private volatile boolean isOverflowed;
     private final ArrayList<ConnectionHandle> notedByDrivingThread = new ArrayList<>();
+    private long notesTaken;
 
     /**
      * @param maxConnections the endpoint's connections at most: the queue holds as many, up to
@@ -76,11 +77,13 @@ final class ApplicationSignals
     {
         int count = 0;
         final ArrayList<ConnectionHandle> noted = notedByDrivingThread;
-        for (int i = 0, size = noted.size(); i < size; i++)
+        final int notes = noted.size();
+        for (int i = 0; i < notes; i++)
         {
             count += mark(table, noted.get(i));
         }
         noted.clear();
+        notesTaken += notes;
         if (isOverflowed)
         {
             isOverflowed = false;
@@ -101,6 +104,15 @@ final class ApplicationSignals
             }
         }
         return count;
+    }
+
+    /**
+     * @return the notes of the thread that drives the agent taken so far ({@link #noteFromDrivingThread}), for the
+     * engine's tests.
+     */
+    long notesTaken()
+    {
+        return notesTaken;
     }
 
     /**
