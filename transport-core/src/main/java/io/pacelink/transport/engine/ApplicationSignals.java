@@ -117,15 +117,16 @@ final class ApplicationSignals
 
     /**
      * A connection the driving thread noted: cleared first, as a queued one is, then marked if it is still the
-     * table's.
+     * table's — found through its handle, on this thread, where a queued one is looked up by id (a connection removed
+     * from the table is not marked either way: {@link ConnectionTable#mark}).
      *
      * @return 1 if marked, else 0.
      */
     private static int mark(final ConnectionTable table, final ConnectionHandle handle)
     {
         handle.clearDrivingThreadNote();
-        final ConnectionCore connection = table.find(handle.connectionId());
-        if (null != connection && connection.handle() == handle)
+        final ConnectionCore connection = handle.agentSide();
+        if (null != connection && connection.tableIndex() >= 0)
         {
             table.mark(connection);
             return 1;

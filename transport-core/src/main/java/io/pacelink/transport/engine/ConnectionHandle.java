@@ -73,6 +73,11 @@ final class ConnectionHandle implements Connection
      * noted for its next duty cycle ({@link ApplicationSignals#noteFromDrivingThread}).
      */
     private boolean isNotedByDrivingThread;
+    /**
+     * The agent's side of this connection, for the agent's thread only: how a note of the thread that drives the agent
+     * finds it without a lookup by id.
+     */
+    private ConnectionCore agentSide;
 
     ConnectionHandle(
         final long connectionId,
@@ -315,6 +320,22 @@ final class ConnectionHandle implements Connection
     void clearSignal()
     {
         isSignalled = 0;
+    }
+
+    /**
+     * Agent thread: the connection's protocol side, made for this handle.
+     */
+    void agentSide(final ConnectionCore connection)
+    {
+        agentSide = connection;
+    }
+
+    /**
+     * @return the connection's protocol side, or null before the agent made it; agent thread only.
+     */
+    ConnectionCore agentSide()
+    {
+        return agentSide;
     }
 
     /**
