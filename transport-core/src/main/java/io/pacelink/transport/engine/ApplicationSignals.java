@@ -80,7 +80,14 @@ final class ApplicationSignals
         final int notes = noted.size();
         for (int i = 0; i < notes; i++)
         {
-            count += mark(table, noted.get(i));
+            // Never null while one thread drives the agent; a note racing the moment a second thread starts to
+            // invoke (an application that hands the invoker over and offers from the old thread at that instant)
+            // may be lost, which delays its connection to its next timer or arrival, and is skipped here.
+            final ConnectionHandle handle = noted.get(i);
+            if (null != handle)
+            {
+                count += mark(table, handle);
+            }
         }
         noted.clear();
         notesTaken += notes;
