@@ -10,9 +10,7 @@ import static io.pacelink.transport.wire.PacketHeaderFlyweight.HEADER_LENGTH;
  * Parses received datagrams in two steps so that a malformed packet is dropped whole, never half-applied
  * (docs/wire-format.md): {@link #validate} checks the header and every frame, touching no state outside this decoder,
  * and returns a result code; only then are the frames walked, with {@link #firstFrame} and {@link #nextFrame()} or
- * handed to a {@link FrameVisitor} by {@link #visitFrames}. The packet is decoded once: {@link #validate} notes each
- * frame's type and place as it checks it (up to {@link #MAX_NOTED_FRAMES} frames, PADDING left out), and the walk of
- * the packet it last accepted goes through those notes instead of reading every frame header again.
+ * handed to a {@link FrameVisitor} by {@link #visitFrames}.
  * <p>
  * Reusable and allocation free; one instance per thread. Every read in {@link #validate} is preceded by a length
  * check against the datagram, so a hostile datagram yields a code, never an exception.
@@ -154,17 +152,6 @@ public final class PacketDecoder
      */
     public static final int MAX_ACK_RANGES = 64;
 
-    /**
-     * Frames other than PADDING whose type and place {@link #validate} notes for the walk; a packet with more is walked
-     * through its frame headers again (a ping's packet has two, an ACK and a DATA frame; a bulk packet one or two).
-     */
-    public static final int MAX_NOTED_FRAMES = 16;
-
-    /**
-     * {@link #nextFrame()} is not walking {@link #validate}'s notes.
-     */
-    private static final int NOT_WALKING_NOTES = -1;
-
     private final PacketHeaderFlyweight header = new PacketHeaderFlyweight();
     private final FrameHeaderFlyweight frameHeader = new FrameHeaderFlyweight();
     private final AckFrameFlyweight ack = new AckFrameFlyweight();
@@ -181,14 +168,6 @@ public final class PacketDecoder
     private final AckFrequencyFrameFlyweight ackFrequency = new AckFrequencyFrameFlyweight();
     private final MinAckDelayFrameFlyweight minAckDelay = new MinAckDelayFrameFlyweight();
     private final NewTokenFrameFlyweight newToken = new NewTokenFrameFlyweight();
-
-    private final int[] notedTypes = new int[MAX_NOTED_FRAMES];
-    private final int[] notedOffsets = new int[MAX_NOTED_FRAMES];
-    private int notedCount;
-    private DirectBuffer notedBuffer;
-    private int notedPacketOffset = -1;
-    private int notedPacketLength = -1;
-    private int nextNoted = NOT_WALKING_NOTES;
 
     private DirectBuffer frameBuffer;
     private int nextFrameOffset;
@@ -212,7 +191,6 @@ public final class PacketDecoder
      */
     public int validate(final DirectBuffer buffer, final int offset, final int length)
     {
-        notedBuffer = null;
         if (offset < 0 || length < 0 || length > buffer.capacity() - offset)
         {
             return INVALID_BUFFER_RANGE;
@@ -246,7 +224,6 @@ public final class PacketDecoder
         final int end = offset + length;
         int frameOffset = offset + HEADER_LENGTH;
         int frames = 0;
-        int noted = 0;
         boolean elicitsAck = false;
         boolean hasData = false;
         while (frameOffset < end)
@@ -269,15 +246,6 @@ public final class PacketDecoder
             }
             elicitsAck |= FrameType.isAckEliciting(frameType);
             hasData |= FrameType.DATA == frameType;
-            if (FrameType.PADDING != frameType)
-            {
-                if (noted < MAX_NOTED_FRAMES)
-                {
-                    notedTypes[noted] = frameType;
-                    notedOffsets[noted] = frameOffset;
-                }
-                noted++;
-            }
             frames++;
             frameOffset += FRAME_HEADER_LENGTH + bodyLength;
         }
@@ -285,14 +253,6 @@ public final class PacketDecoder
         if (frames == 0 && type == PacketType.ONE_RTT)
         {
             return EMPTY_PACKET;
-        }
-
-        if (noted <= MAX_NOTED_FRAMES)
-        {
-            notedCount = noted;
-            notedBuffer = buffer;
-            notedPacketOffset = offset;
-            notedPacketLength = length;
         }
 
         packetType = type;
@@ -321,13 +281,6 @@ public final class PacketDecoder
     public int firstFrame(final DirectBuffer buffer, final int offset, final int length)
     {
         frameBuffer = buffer;
-        if (buffer == notedBuffer && offset == notedPacketOffset && length == notedPacketLength)
-        {
-            // The packet validate last accepted: its frames as noted there.
-            nextNoted = 0;
-            return nextFrame();
-        }
-        nextNoted = NOT_WALKING_NOTES;
         nextFrameOffset = offset + HEADER_LENGTH;
         framesEnd = offset + length;
         return nextFrame();
@@ -338,94 +291,76 @@ public final class PacketDecoder
      */
     public int nextFrame()
     {
-        final int noted = nextNoted;
-        if (NOT_WALKING_NOTES != noted)
-        {
-            if (noted < notedCount)
-            {
-                nextNoted = noted + 1;
-                final int frameType = notedTypes[noted];
-                wrapFrame(frameType, notedOffsets[noted]);
-                return frameType;
-            }
-            return NO_MORE_FRAMES;
-        }
         while (nextFrameOffset < framesEnd)
         {
             final int frameOffset = nextFrameOffset;
             frameHeader.wrap(frameBuffer, frameOffset);
             nextFrameOffset += frameHeader.frameLength();
             final int frameType = frameHeader.frameType();
-            if (FrameType.PADDING == frameType)
+            switch (frameType)
             {
-                continue;
+                case FrameType.PADDING:
+                    continue;
+
+                case FrameType.ACK:
+                    ack.wrap(frameBuffer, frameOffset);
+                    break;
+
+                case FrameType.DATA:
+                    data.wrap(frameBuffer, frameOffset);
+                    break;
+
+                case FrameType.MAX_DATA:
+                    maxData.wrap(frameBuffer, frameOffset);
+                    break;
+
+                case FrameType.MAX_STREAM_DATA:
+                    maxStreamData.wrap(frameBuffer, frameOffset);
+                    break;
+
+                case FrameType.HANDSHAKE:
+                    handshake.wrap(frameBuffer, frameOffset);
+                    break;
+
+                case FrameType.CLOSE:
+                    close.wrap(frameBuffer, frameOffset);
+                    break;
+
+                case FrameType.CONGESTION_CONTROL:
+                    congestionControl.wrap(frameBuffer, frameOffset);
+                    break;
+
+                case FrameType.CONSUMED:
+                    consumed.wrap(frameBuffer, frameOffset);
+                    break;
+
+                case FrameType.NOISE:
+                    noise.wrap(frameBuffer, frameOffset);
+                    break;
+
+                case FrameType.PATH_CHALLENGE:
+                case FrameType.PATH_RESPONSE:
+                    path.wrap(frameBuffer, frameOffset);
+                    break;
+
+                case FrameType.ACK_FREQUENCY:
+                    ackFrequency.wrap(frameBuffer, frameOffset);
+                    break;
+
+                case FrameType.MIN_ACK_DELAY:
+                    minAckDelay.wrap(frameBuffer, frameOffset);
+                    break;
+
+                case FrameType.NEW_TOKEN:
+                    newToken.wrap(frameBuffer, frameOffset);
+                    break;
+
+                default:
+                    break;
             }
-            wrapFrame(frameType, frameOffset);
             return frameType;
         }
         return NO_MORE_FRAMES;
-    }
-
-    private void wrapFrame(final int frameType, final int frameOffset)
-    {
-        switch (frameType)
-        {
-            case FrameType.ACK:
-                ack.wrap(frameBuffer, frameOffset);
-                break;
-
-            case FrameType.DATA:
-                data.wrap(frameBuffer, frameOffset);
-                break;
-
-            case FrameType.MAX_DATA:
-                maxData.wrap(frameBuffer, frameOffset);
-                break;
-
-            case FrameType.MAX_STREAM_DATA:
-                maxStreamData.wrap(frameBuffer, frameOffset);
-                break;
-
-            case FrameType.HANDSHAKE:
-                handshake.wrap(frameBuffer, frameOffset);
-                break;
-
-            case FrameType.CLOSE:
-                close.wrap(frameBuffer, frameOffset);
-                break;
-
-            case FrameType.CONGESTION_CONTROL:
-                congestionControl.wrap(frameBuffer, frameOffset);
-                break;
-
-            case FrameType.CONSUMED:
-                consumed.wrap(frameBuffer, frameOffset);
-                break;
-
-            case FrameType.NOISE:
-                noise.wrap(frameBuffer, frameOffset);
-                break;
-
-            case FrameType.PATH_CHALLENGE:
-            case FrameType.PATH_RESPONSE:
-                path.wrap(frameBuffer, frameOffset);
-                break;
-
-            case FrameType.ACK_FREQUENCY:
-                ackFrequency.wrap(frameBuffer, frameOffset);
-                break;
-
-            case FrameType.MIN_ACK_DELAY:
-                minAckDelay.wrap(frameBuffer, frameOffset);
-                break;
-
-            case FrameType.NEW_TOKEN:
-                newToken.wrap(frameBuffer, frameOffset);
-                break;
-
-            default:
-                break;
-        }
     }
 
     /**
