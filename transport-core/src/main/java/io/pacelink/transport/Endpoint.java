@@ -94,12 +94,6 @@ public final class Endpoint implements AutoCloseable
     private final String portDescription;
     private final AgentWakeup wakeup;
     private final boolean pacerReleasesAhead;
-    /**
-     * INVOKER mode: the thread that invoked the agent first, while no other thread has; null before the first invoke
-     * and for good once a second thread invoked ({@link Waits#drivesAgent()}).
-     */
-    private volatile Thread soleInvokingThread;
-    private volatile boolean isInvokedByMany;
 
     private Endpoint(final PacelinkContext context)
     {
@@ -553,44 +547,7 @@ public final class Endpoint implements AutoCloseable
             throw new IllegalStateException("invoke() needs ThreadingMode.INVOKER; this endpoint runs " +
                 context.threadingMode());
         }
-        return invokeAgent();
-    }
-
-    /**
-     * One duty cycle on the invoking thread, noting which thread that is ({@link Waits#drivesAgent()}): a volatile
-     * read per call while one thread invokes.
-     */
-    private int invokeAgent()
-    {
-        final Thread current = Thread.currentThread();
-        if (current != soleInvokingThread)
-        {
-            noteInvokingThread(current);
-        }
         return invoker.invoke();
-    }
-
-    /**
-     * @return true if the calling thread drives this endpoint's agent with the signals it may note directly
-     * ({@link WaitDriver#drivesAgent()}), for the tests.
-     */
-    boolean drivesAgent()
-    {
-        return waits.drivesAgent();
-    }
-
-    private void noteInvokingThread(final Thread current)
-    {
-        if (null == soleInvokingThread && !isInvokedByMany)
-        {
-            soleInvokingThread = current;
-        }
-        else if (!isInvokedByMany)
-        {
-            // Another thread invokes now: from here on every signal takes the queue, which any thread may use.
-            isInvokedByMany = true;
-            soleInvokingThread = null;
-        }
     }
 
     /**
@@ -714,7 +671,7 @@ public final class Endpoint implements AutoCloseable
             int work = workCount;
             if (null != invoker)
             {
-                work += invokeAgent();
+                work += invoker.invoke();
             }
             else if (agent.isAgentThread())
             {
@@ -724,20 +681,9 @@ public final class Endpoint implements AutoCloseable
             return work;
         }
 
-        /**
-         * {@inheritDoc}
-         * <p>
-         * In INVOKER mode, the thread that invokes, as long as it is the only one that ever did: a thread that
-         * stops invoking and hands the invoker to another must not go on offering or polling while that one starts.
-         */
-        public boolean drivesAgent()
-        {
-            return Thread.currentThread() == soleInvokingThread;
-        }
-
         public void signalWork()
         {
-            if (agent.isAgentThread() || drivesAgent())
+            if (agent.isAgentThread())
             {
                 wakeup.signalFromAgentThread();
             }

@@ -109,7 +109,6 @@ final class ConnectionCore implements SchedulableFlow, DeadlineHeap.Entry
         this.localId = localId;
         this.remoteAddress = handle.remoteAddress();
         this.handle = handle;
-        handle.agentSide(this);
         this.path = path;
         this.sendLog = handle.sendLog();
         this.lossRecovery = lossRecovery;

@@ -68,16 +68,6 @@ final class ConnectionHandle implements Connection
     private volatile boolean closeRequested;
     private volatile boolean abortRequested;
     private volatile int isSignalled;
-    /**
-     * Touched only by the thread that drives the agent ({@link WaitDriver#drivesAgent()}): whether this connection is
-     * noted for its next duty cycle ({@link ApplicationSignals#noteFromDrivingThread}).
-     */
-    private boolean isNotedByDrivingThread;
-    /**
-     * The agent's side of this connection, for the agent's thread only: how a note of the thread that drives the agent
-     * finds it without a lookup by id.
-     */
-    private ConnectionCore agentSide;
 
     ConnectionHandle(
         final long connectionId,
@@ -292,19 +282,6 @@ final class ConnectionHandle implements Connection
      */
     void signal()
     {
-        if (waitDriver.drivesAgent())
-        {
-            // The application's thread runs the duty cycle itself (INVOKER mode): the connection is noted for that
-            // thread's next cycle directly, without the queue's two atomic updates, the flag's and the agent's
-            // fence on taking it (perf/FINDINGS.md, branch lat22).
-            if (!isNotedByDrivingThread)
-            {
-                isNotedByDrivingThread = true;
-                signals.noteFromDrivingThread(this);
-            }
-            waitDriver.signalWork();
-            return;
-        }
         if (0 == isSignalled && IS_SIGNALLED.compareAndSet(this, 0, 1) && !signals.offer(this))
         {
             isSignalled = 0;
@@ -320,30 +297,6 @@ final class ConnectionHandle implements Connection
     void clearSignal()
     {
         isSignalled = 0;
-    }
-
-    /**
-     * Agent thread: the connection's protocol side, made for this handle.
-     */
-    void agentSide(final ConnectionCore connection)
-    {
-        agentSide = connection;
-    }
-
-    /**
-     * @return the connection's protocol side, or null before the agent made it; agent thread only.
-     */
-    ConnectionCore agentSide()
-    {
-        return agentSide;
-    }
-
-    /**
-     * The thread that drives the agent: the note of {@link #signal()} on that thread was taken.
-     */
-    void clearDrivingThreadNote()
-    {
-        isNotedByDrivingThread = false;
     }
 
     // ---------------------------------------------------------------- the agent's side

@@ -837,15 +837,6 @@ public final class EndpointCore implements DatagramHandler
     }
 
     /**
-     * @return the signals of the thread that drives the agent taken without the queue so far
-     * ({@link ApplicationSignals#noteFromDrivingThread}), for the engine's tests.
-     */
-    long signalsNotedByDrivingThread()
-    {
-        return applicationSignals.notesTaken();
-    }
-
-    /**
      * @return answers sent by the lone answer's shortcut ({@link #sendLoneAnswer}) so far, for the engine's tests.
      */
     long loneAnswersSent()

@@ -69,17 +69,4 @@ public interface WaitDriver
     default void signalWork()
     {
     }
-
-    /**
-     * Whether the calling thread is the one that runs the endpoint's duty cycle and no other thread ever has: in
-     * INVOKER mode, the thread that invokes, as long as it is the only one that ever did. Such a thread's signals are
-     * noted for its own next duty cycle without the many-to-one queue ({@link ApplicationSignals}), since nothing
-     * else touches them. The simulator's driver and the other modes answer false.
-     *
-     * @return true on that thread only.
-     */
-    default boolean drivesAgent()
-    {
-        return false;
-    }
 }
