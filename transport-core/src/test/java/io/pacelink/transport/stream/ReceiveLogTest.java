@@ -25,6 +25,10 @@ class ReceiveLogTest
 {
     private static final int CAPACITY = 256;
     private static final int MAX_MESSAGE = CAPACITY - LENGTH_PREFIX_BYTES;
+    /**
+     * The segments of both logs in {@link #transferThroughBothLogs}: small, so records start at every index of one.
+     */
+    private static final int TRANSFER_SEGMENT_BYTES = 64;
 
     private final RecordingHandler handler = new RecordingHandler();
 
@@ -455,54 +459,16 @@ class ReceiveLogTest
         // a segment, its prefix straddles a boundary or ends on it (the message then lies in the next segment), its
         // message fills the rest of a segment or spills over. Both logs keep their current segment between records
         // and look the table up only when a record leaves it.
-        final int segmentBytes = 64;
-        final int capacity = 512;
-        final MemoryBudget budget = new MemoryBudget(1L << 20);
-        final SendLog sendLog = new SendLog(capacity, 200, new BudgetedSegments(budget, segmentBytes));
-        sendLog.connectionSendLimit(Long.MAX_VALUE);
-        sendLog.streamSendLimit(Long.MAX_VALUE);
-        final ReceiveLog receiveLog = new ReceiveLog(capacity, 200, 100, new SegmentPool(budget, segmentBytes, 0));
         final Random random = new Random(11);
-        final int[] lengths = new int[20_000];
-        for (int i = 0; i < lengths.length; i++)
-        {
-            lengths[i] = random.nextInt(4) == 0 ? random.nextInt(201) : random.nextInt(70);
-        }
-        final InPlaceChecker checker = new InPlaceChecker(lengths, segmentBytes);
-        final UnsafeBuffer message = new UnsafeBuffer(new byte[200]);
-        final UnsafeBuffer packet = new UnsafeBuffer(new byte[128]);
+        final int[] lengths = recordLengths(random);
+        final InPlaceChecker checker = new InPlaceChecker(lengths, TRANSFER_SEGMENT_BYTES);
 
-        int offered = 0;
-        while (checker.delivered < lengths.length)
-        {
-            if (offered < lengths.length)
-            {
-                StreamBytes.fillPayload(message, 0, offered, lengths[offered]);
-                if (sendLog.offer(message, 0, lengths[offered]) > 0)
-                {
-                    offered++;
-                }
-            }
-            final long position = sendLog.nextSendPosition();
-            final int bytes = (int)Math.min(1 + random.nextInt(packet.capacity()), sendLog.tailPosition() - position);
-            if (bytes > 0)
-            {
-                sendLog.copyOut(position, bytes, packet, 0);
-                sendLog.onSent(position, bytes, false);
-                assertEquals(bytes, receiveLog.onData(position, packet, 0, bytes, false));
-            }
-            receiveLog.poll(checker, 1 + random.nextInt(4));
-            // Acknowledged as consumed, so the sender never runs beyond the receiver's window.
-            final long consumed = receiveLog.consumedHead();
-            sendLog.onRangeAcked(sendLog.ackedHead(), (int)(consumed - sendLog.ackedHead()), false);
-        }
+        final long sendTail = transferThroughBothLogs(lengths, random, checker);
 
-        assertEquals(ReceiveLog.NO_ERROR, receiveLog.protocolError());
-        assertEquals(lengths.length, receiveLog.messagesArrived());
         assertTrue(checker.inPlaceAfterBoundaryPrefix > 50, "messages after a prefix that ends its segment: " +
             checker.inPlaceAfterBoundaryPrefix);
         assertTrue(checker.copied > 1000, "messages across a boundary, copied: " + checker.copied);
-        assertTrue(sendLog.tailPosition() > 1000L * segmentBytes);
+        assertTrue(sendTail > 1000L * TRANSFER_SEGMENT_BYTES);
     }
 
     @Test
@@ -511,25 +477,52 @@ class ReceiveLogTest
         // As above (64-byte segments, records of 0-200 bytes starting at every index of a segment), polled with a
         // handler that takes parts: a message within one segment still comes whole and in place, one that spans two
         // to four segments comes as one part per segment, each in place, in order, with no copy.
-        final int segmentBytes = 64;
-        final int capacity = 512;
-        final MemoryBudget budget = new MemoryBudget(1L << 20);
-        final SendLog sendLog = new SendLog(capacity, 200, new BudgetedSegments(budget, segmentBytes));
-        sendLog.connectionSendLimit(Long.MAX_VALUE);
-        sendLog.streamSendLimit(Long.MAX_VALUE);
-        final ReceiveLog receiveLog = new ReceiveLog(capacity, 200, 100, new SegmentPool(budget, segmentBytes, 0));
         final Random random = new Random(12);
+        final int[] lengths = recordLengths(random);
+        final PartsChecker checker = new PartsChecker(lengths, TRANSFER_SEGMENT_BYTES);
+
+        transferThroughBothLogs(lengths, random, checker);
+
+        assertTrue(checker.inParts > 1000, "messages across a boundary, in parts: " + checker.inParts);
+        assertTrue(checker.inFourParts > 10, "messages over four segments: " + checker.inFourParts);
+        assertTrue(checker.whole > 5_000, "messages within one segment, whole: " + checker.whole);
+    }
+
+    /**
+     * @return 20,000 record lengths of 0-200 bytes, mostly under 70.
+     */
+    private static int[] recordLengths(final Random random)
+    {
         final int[] lengths = new int[20_000];
         for (int i = 0; i < lengths.length; i++)
         {
             lengths[i] = random.nextInt(4) == 0 ? random.nextInt(201) : random.nextInt(70);
         }
-        final PartsChecker checker = new PartsChecker(lengths, segmentBytes);
+        return lengths;
+    }
+
+    /**
+     * Offers the records through a send log into a receive log, both of {@link #TRANSFER_SEGMENT_BYTES} segments, in
+     * packets of random sizes, polling the receive log with the handler after each packet until the handler has every
+     * record; what the receiver consumed is acknowledged, so the sender never runs beyond the receiver's window. Each
+     * poll must count the messages it handed over, and the receive log must end without a protocol error.
+     *
+     * @return the send log's tail at the end.
+     */
+    private static long transferThroughBothLogs(final int[] lengths, final Random random, final CountingHandler handler)
+    {
+        final int capacity = 512;
+        final MemoryBudget budget = new MemoryBudget(1L << 20);
+        final SendLog sendLog = new SendLog(capacity, 200, new BudgetedSegments(budget, TRANSFER_SEGMENT_BYTES));
+        sendLog.connectionSendLimit(Long.MAX_VALUE);
+        sendLog.streamSendLimit(Long.MAX_VALUE);
+        final ReceiveLog receiveLog =
+            new ReceiveLog(capacity, 200, 100, new SegmentPool(budget, TRANSFER_SEGMENT_BYTES, 0));
         final UnsafeBuffer message = new UnsafeBuffer(new byte[200]);
         final UnsafeBuffer packet = new UnsafeBuffer(new byte[128]);
 
         int offered = 0;
-        while (checker.delivered < lengths.length)
+        while (handler.delivered() < lengths.length)
         {
             if (offered < lengths.length)
             {
@@ -547,17 +540,39 @@ class ReceiveLogTest
                 sendLog.onSent(position, bytes, false);
                 assertEquals(bytes, receiveLog.onData(position, packet, 0, bytes, false));
             }
-            final int count = receiveLog.poll(checker, 1 + random.nextInt(4));
-            assertEquals(count, checker.delivered - checker.countedBeforePoll, "messages the poll counted");
-            checker.countedBeforePoll = checker.delivered;
+            final int deliveredBefore = handler.delivered();
+            final int count = receiveLog.poll(handler, 1 + random.nextInt(4));
+            assertEquals(count, handler.delivered() - deliveredBefore, "messages the poll counted");
+            // Acknowledged as consumed, so the sender never runs beyond the receiver's window.
             final long consumed = receiveLog.consumedHead();
             sendLog.onRangeAcked(sendLog.ackedHead(), (int)(consumed - sendLog.ackedHead()), false);
         }
 
         assertEquals(ReceiveLog.NO_ERROR, receiveLog.protocolError());
-        assertTrue(checker.inParts > 1000, "messages across a boundary, in parts: " + checker.inParts);
-        assertTrue(checker.inFourParts > 10, "messages over four segments: " + checker.inFourParts);
-        assertTrue(checker.whole > 5_000, "messages within one segment, whole: " + checker.whole);
+        assertEquals(lengths.length, receiveLog.messagesArrived());
+        return sendLog.tailPosition();
+    }
+
+    /**
+     * A handler that checks the records of {@link #transferThroughBothLogs} in order: their lengths, their segments'
+     * size, and how many it was handed whole (or, taking parts, the last part of).
+     */
+    private abstract static class CountingHandler implements MessageHandler
+    {
+        final int[] lengths;
+        final int segmentBytes;
+        int delivered;
+
+        CountingHandler(final int[] lengths, final int segmentBytes)
+        {
+            this.lengths = lengths;
+            this.segmentBytes = segmentBytes;
+        }
+
+        final int delivered()
+        {
+            return delivered;
+        }
     }
 
     /**
@@ -565,11 +580,8 @@ class ReceiveLogTest
      * out in place (a segment) and only one that spans two is copied (the log's scratch buffer: the one the first
      * such message came in).
      */
-    private static final class InPlaceChecker implements MessageHandler
+    private static final class InPlaceChecker extends CountingHandler
     {
-        private final int[] lengths;
-        private final int segmentBytes;
-        int delivered;
         int copied;
         int inPlaceAfterBoundaryPrefix;
         private long position;
@@ -577,8 +589,7 @@ class ReceiveLogTest
 
         InPlaceChecker(final int[] lengths, final int segmentBytes)
         {
-            this.lengths = lengths;
-            this.segmentBytes = segmentBytes;
+            super(lengths, segmentBytes);
         }
 
         public void onMessage(final DirectBuffer buffer, final int offset, final int length)
@@ -613,13 +624,9 @@ class ReceiveLogTest
      * segments as one part per segment, each part the segment itself (a 64-byte buffer: nothing was copied) and the
      * parts in order, non-empty and adding up to the message.
      */
-    private static final class PartsChecker implements MessagePartHandler
+    private static final class PartsChecker extends CountingHandler implements MessagePartHandler
     {
-        private final int[] lengths;
-        private final int segmentBytes;
         private final UnsafeBuffer assembled = new UnsafeBuffer(new byte[200]);
-        int delivered;
-        int countedBeforePoll;
         int whole;
         int inParts;
         int inFourParts;
@@ -629,8 +636,7 @@ class ReceiveLogTest
 
         PartsChecker(final int[] lengths, final int segmentBytes)
         {
-            this.lengths = lengths;
-            this.segmentBytes = segmentBytes;
+            super(lengths, segmentBytes);
         }
 
         public void onMessage(final DirectBuffer buffer, final int offset, final int length)
