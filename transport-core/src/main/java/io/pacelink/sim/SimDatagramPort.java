@@ -17,8 +17,11 @@ import java.net.InetSocketAddress;
  * A host's simulated UDP socket: a send copies the datagram into a pooled packet and hands it to the host's uplink at
  * the current virtual time (a {@link SendBatch} datagram by datagram, in order, so a batch leaves exactly as the same
  * datagrams sent one by one); datagrams delivered to the host wait here until the agent receives them, into a
- * {@link ReceiveBatch} (copied back to back, each with how long it waited) or handed to a handler. Nothing touches a
- * real network; nothing is allocated per datagram once the packet pool is warm.
+ * {@link ReceiveBatch} (each with how long it waited) or handed to a handler. A batch receive lends the batch each
+ * packet where it lies ({@link ReceiveBatch#addInPlace}) and takes the packets back into the pool at the next one: a
+ * packet's bytes, gone cold while it waited on the modelled path, are then read once, by the receiver's integrity
+ * check, instead of once more by a copy before it. Nothing touches a real network; nothing is allocated per datagram
+ * once the packet pool is warm.
  * <p>
  * Like a socket with {@code IP_TOS} and {@code IP_RECVTOS}, the port can carry each datagram's ECN field
  * ({@link #ecn(boolean)}, off by default, as a scenario chooses): a batch send gives the packet its codepoint, the link
@@ -38,6 +41,8 @@ public final class SimDatagramPort implements DatagramPort
 
     private final UnsafeBuffer view = new UnsafeBuffer(new byte[0]);
     private LinkPacket[] inbox = new LinkPacket[64];
+    private LinkPacket[] lent = new LinkPacket[64];
+    private int lentCount;
     private long[] inboxArrivalNs = new long[64];
     private int inboxHead;
     private int inboxCount;
@@ -114,22 +119,24 @@ public final class SimDatagramPort implements DatagramPort
     /**
      * {@inheritDoc}
      * <p>
-     * Datagrams are copied into the batch back to back, in arrival order; one that does not fit in the room left
-     * waits for the next receive. Each carries the ECN field it arrived with when the port carries ECN (not-ECT
-     * otherwise).
+     * Datagrams are lent to the batch in arrival order, each where it lies in its packet (valid until this port's
+     * next batch receive, which takes the last one's packets back), as many as would fit in the batch's buffer back to
+     * back: one that would not waits for the next receive, as on a socket port. Each carries the ECN field it
+     * arrived with when the port carries ECN (not-ECT otherwise).
      */
     public int receive(final ReceiveBatch batch, final int limit)
     {
+        releaseLent();
         batch.clear();
         final long nowNs = simulator.nowNs();
-        final UnsafeBuffer buffer = batch.buffer();
+        final int capacityBytes = batch.buffer().capacity();
         final int bound = Math.min(limit, batch.maxDatagrams());
         int nextOffset = 0;
         while (batch.size() < bound && inboxCount > 0)
         {
             final LinkPacket packet = inbox[inboxHead];
             final int length = packet.length();
-            if (length > buffer.capacity() - nextOffset)
+            if (length > capacityBytes - nextOffset)
             {
                 break;
             }
@@ -138,13 +145,33 @@ public final class SimDatagramPort implements DatagramPort
             inboxHead = (inboxHead + 1) & (inbox.length - 1);
             inboxCount--;
             receivedDatagrams++;
-            buffer.putBytes(nextOffset, packet.data(), 0, length);
-            batch.add(nextOffset, length, (InetSocketAddress)packet.source(),
+            batch.addInPlace(packet.data(), length, (InetSocketAddress)packet.source(),
                 carriesEcn ? packet.ecnCodepoint() : ReceiveBatch.NOT_ECT, nowNs - arrivalNs);
             nextOffset += length;
-            pool.release(packet);
+            lend(packet);
         }
         return batch.size();
+    }
+
+    private void lend(final LinkPacket packet)
+    {
+        if (lentCount == lent.length)
+        {
+            final LinkPacket[] larger = new LinkPacket[lent.length << 1];
+            System.arraycopy(lent, 0, larger, 0, lentCount);
+            lent = larger;
+        }
+        lent[lentCount++] = packet;
+    }
+
+    private void releaseLent()
+    {
+        for (int i = 0; i < lentCount; i++)
+        {
+            pool.release(lent[i]);
+            lent[i] = null;
+        }
+        lentCount = 0;
     }
 
     /**

@@ -148,7 +148,7 @@ public final class ImpairedDatagramPort implements DatagramPort
             {
                 currentEcnCodepoint = received.ecnCodepoint(i);
                 receiveImpairment.apply(
-                    received.buffer(), received.offset(i), received.length(i), received.source(i), addToReceiveBatch);
+                    received.buffer(i), received.offset(i), received.length(i), received.source(i), addToReceiveBatch);
             }
         }
         finally

@@ -20,9 +20,11 @@ import java.net.InetSocketAddress;
  * draft-cheng-iccrg-delivery-rate-estimation). A port that cannot, and the simulator, report no age: the arrival is
  * the batch's time.
  * <p>
- * The port owns the layout of {@link #buffer()}: entries may lie anywhere in it. A port restricted to one peer also
- * reports here that the operating system said the peer's port is unreachable (ICMP). Single-threaded; allocates
- * only in its constructor.
+ * The port owns the layout of {@link #buffer()}: entries may lie anywhere in it. A port that keeps datagrams in its
+ * own memory (the simulator's) may instead lend an entry where it lies ({@link #addInPlace}), so its bytes are not
+ * copied once more on the way in; a reader therefore finds each entry in {@link #buffer(int)}. A port restricted to
+ * one peer also reports here that the operating system said the peer's port is unreachable (ICMP). Single-threaded;
+ * allocates only in its constructor.
  */
 public final class ReceiveBatch
 {
@@ -44,7 +46,11 @@ public final class ReceiveBatch
      */
     public static final long MAX_ARRIVAL_AGE_NS = 1_000_000_000L;
 
+    private static final byte[] EMPTY = new byte[0];
+
     private final UnsafeBuffer buffer;
+    private final UnsafeBuffer[] entryBuffers;
+    private final UnsafeBuffer[] inPlaceViews;
     private final int[] offsets;
     private final int[] lengths;
     private final byte[] ecnCodepoints;
@@ -66,6 +72,12 @@ public final class ReceiveBatch
         }
         buffer = new UnsafeBuffer(BufferUtil.allocateDirectAligned(
             BitUtil.align(capacityBytes, BitUtil.CACHE_LINE_LENGTH), BitUtil.CACHE_LINE_LENGTH));
+        entryBuffers = new UnsafeBuffer[maxDatagrams];
+        inPlaceViews = new UnsafeBuffer[maxDatagrams];
+        for (int i = 0; i < maxDatagrams; i++)
+        {
+            inPlaceViews[i] = new UnsafeBuffer(EMPTY);
+        }
         offsets = new int[maxDatagrams];
         lengths = new int[maxDatagrams];
         ecnCodepoints = new byte[maxDatagrams];
@@ -137,7 +149,42 @@ public final class ReceiveBatch
             throw new IllegalStateException("cannot add a datagram at " + offset + " of " + lengthBytes +
                 " bytes: " + size + " of " + offsets.length + " entries, capacity " + buffer.capacity());
         }
+        entryBuffers[size] = buffer;
         offsets[size] = offset;
+        lengths[size] = lengthBytes;
+        ecnCodepoints[size] = (byte)(ecnCodepoint & 0x3);
+        sources[size] = source;
+        arrivalAgesNs[size] = arrivalAgeNs;
+        size++;
+    }
+
+    /**
+     * Add a datagram the port keeps in its own memory, read where it lies instead of copied into {@link #buffer()}:
+     * the port lends it to the batch and must leave those bytes as they are until its next receive into this batch.
+     *
+     * @param data         the port's memory; the datagram is its first {@code lengthBytes} bytes.
+     * @param lengthBytes  its length.
+     * @param source       who sent it (may be a cached instance; do not rely on its identity).
+     * @param ecnCodepoint the ECN field it arrived with, {@link #NOT_ECT} if unknown.
+     * @param arrivalAgeNs its age when the receive returned, {@link #AGE_UNKNOWN} if unknown.
+     * @throws IllegalStateException if the batch is full or the datagram is longer than the memory.
+     */
+    public void addInPlace(
+        final byte[] data,
+        final int lengthBytes,
+        final InetSocketAddress source,
+        final int ecnCodepoint,
+        final long arrivalAgeNs)
+    {
+        if (isFull() || lengthBytes < 0 || lengthBytes > data.length)
+        {
+            throw new IllegalStateException("cannot add a datagram of " + lengthBytes + " bytes in place: " + size +
+                " of " + offsets.length + " entries, memory " + data.length);
+        }
+        final UnsafeBuffer view = inPlaceViews[size];
+        view.wrap(data, 0, lengthBytes);
+        entryBuffers[size] = view;
+        offsets[size] = 0;
         lengths[size] = lengthBytes;
         ecnCodepoints[size] = (byte)(ecnCodepoint & 0x3);
         sources[size] = source;
@@ -167,7 +214,17 @@ public final class ReceiveBatch
 
     /**
      * @param index of a datagram, from 0 to {@link #size()} − 1.
-     * @return where it starts in {@link #buffer()}.
+     * @return the memory it lies in: {@link #buffer()}, or the port's own for an entry {@link #addInPlace added in
+     * place}.
+     */
+    public UnsafeBuffer buffer(final int index)
+    {
+        return entryBuffers[index];
+    }
+
+    /**
+     * @param index of a datagram, from 0 to {@link #size()} − 1.
+     * @return where it starts in {@link #buffer(int)}.
      */
     public int offset(final int index)
     {
