@@ -21,10 +21,11 @@ import java.net.InetSocketAddress;
  * travel ({@link SendMemory}); any other datagram is copied into one. Datagrams delivered to the host wait here until
  * the agent receives them, into a {@link ReceiveBatch} (each with how long it waited) or handed to a handler. A batch
  * receive lends the batch each packet where it lies ({@link ReceiveBatch#addInPlace}) and takes the packets back into
- * the pool at the next one. So a packet's bytes are written once, by the sender's endpoint, and read first by the
- * receiver's integrity check, not copied on the way out and in: those copies were the first reads of memory gone cold
- * while the packet waited on the modelled path. Nothing touches a real network; nothing is allocated per datagram
- * once the packet pool is warm.
+ * the pool when a batch it made is cleared (the endpoint clears it once it has read every entry), or else at the next
+ * receive, so a packet just read is the next one a send writes into. So a packet's bytes are written once, by the
+ * sender's endpoint, and read first by the receiver's integrity check, not copied on the way out and in: those copies
+ * were the first reads of memory gone cold while the packet waited on the modelled path. Nothing touches a real
+ * network; nothing is allocated per datagram once the packet pool is warm.
  * <p>
  * Like a socket with {@code IP_TOS} and {@code IP_RECVTOS}, the port can carry each datagram's ECN field
  * ({@link #ecn(boolean)}, off by default, as a scenario chooses): a batch send gives the packet its codepoint, the link
@@ -46,6 +47,7 @@ public final class SimDatagramPort implements DatagramPort
     private LinkPacket[] inbox = new LinkPacket[64];
     private LinkPacket[] lent = new LinkPacket[64];
     private int lentCount;
+    private final Runnable releaseLent = this::releaseLent;
     private long[] inboxArrivalNs = new long[64];
     private int inboxHead;
     private int inboxCount;
@@ -129,16 +131,16 @@ public final class SimDatagramPort implements DatagramPort
     public ReceiveBatch newReceiveBatch(final int maxDatagrams)
     {
         return new ReceiveBatch(
-            maxDatagrams, LinkPacket.MAX_DATAGRAM_BYTES + maxDatagrams * RECEIVE_BYTES_PER_DATAGRAM);
+            maxDatagrams, LinkPacket.MAX_DATAGRAM_BYTES + maxDatagrams * RECEIVE_BYTES_PER_DATAGRAM, releaseLent);
     }
 
     /**
      * {@inheritDoc}
      * <p>
-     * Datagrams are lent to the batch in arrival order, each where it lies in its packet (valid until this port's
-     * next batch receive, which takes the last one's packets back), as many as would fit in the batch's buffer back to
-     * back: one that would not waits for the next receive, as on a socket port. Each carries the ECN field it
-     * arrived with when the port carries ECN (not-ECT otherwise).
+     * Datagrams are lent to the batch in arrival order, each where it lies in its packet (valid until the batch is
+     * cleared, if this port made it, or else until this port's next batch receive), as many as would fit in the batch's
+     * buffer back to back: one that would not waits for the next receive, as on a socket port. Each carries the ECN
+     * field it arrived with when the port carries ECN (not-ECT otherwise).
      */
     public int receive(final ReceiveBatch batch, final int limit)
     {

@@ -1,5 +1,6 @@
 package io.pacelink.sim;
 
+import io.pacelink.link.LinkPacket;
 import io.pacelink.link.PathSpec;
 import io.pacelink.transport.port.ReceiveBatch;
 import io.pacelink.transport.port.SendBatch;
@@ -179,5 +180,32 @@ class SimDatagramPortTest
         assertArrayEquals(new long[] {10, 11, 12, 13}, sequences);
         assertArrayEquals(new int[] {1000, 1001, 1002, 3000}, lengths);
         assertEquals(4, sender.port().sentDatagrams());
+    }
+
+    @Test
+    void aBatchThePortMadeGivesItsPacketsBackWhenCleared()
+    {
+        final Simulator simulator = new Simulator(1);
+        final Dumbbell dumbbell = new Dumbbell(simulator, PathSpec.Pair.parse("rate=100mbit delay=5ms"));
+        final SimHost sender = dumbbell.addLeftHost();
+        final SimHost receiver = dumbbell.addRightHost();
+        final SendBatch batch = new SendBatch(8, 8 * 1500);
+        simulator.at(MS, (nowNs) ->
+        {
+            for (int i = 0; i < 2; i++)
+            {
+                batch.buffer().putLong(batch.nextOffset(), i);
+                batch.commit(1000, receiver.address(), 0);
+            }
+            assertEquals(2, sender.port().send(batch));
+        });
+        simulator.runUntil(50 * MS);
+
+        final ReceiveBatch received = receiver.port().newReceiveBatch(8);
+        assertEquals(2, receiver.port().receive(received, 8));
+        final byte[] lent = received.buffer(1).byteArray();
+        received.clear();
+        final LinkPacket next = simulator.pool().acquire(1000);
+        assertSame(lent, next.data(), "the packet read last is the next one a send writes into");
     }
 }

@@ -22,7 +22,8 @@ import java.net.InetSocketAddress;
  * <p>
  * The port owns the layout of {@link #buffer()}: entries may lie anywhere in it. A port that keeps datagrams in its
  * own memory (the simulator's) may instead lend an entry where it lies ({@link #addInPlace}), so its bytes are not
- * copied once more on the way in; a reader therefore finds each entry in {@link #buffer(int)}. A port restricted to
+ * copied once more on the way in; a reader therefore finds each entry in {@link #buffer(int)}, and a batch that port
+ * made gives the memory back as soon as it is {@link #clear() cleared}. A port restricted to
  * one peer also reports here that the operating system said the peer's port is unreachable (ICMP). Single-threaded;
  * allocates only in its constructor.
  */
@@ -56,6 +57,7 @@ public final class ReceiveBatch
     private final byte[] ecnCodepoints;
     private final long[] arrivalAgesNs;
     private final InetSocketAddress[] sources;
+    private final Runnable onClear;
     private int size;
     private InetSocketAddress unreachablePeer;
 
@@ -65,6 +67,17 @@ public final class ReceiveBatch
      */
     public ReceiveBatch(final int maxDatagrams, final int capacityBytes)
     {
+        this(maxDatagrams, capacityBytes, null);
+    }
+
+    /**
+     * @param maxDatagrams  the most datagrams the batch holds.
+     * @param capacityBytes the size of its buffer.
+     * @param onClear       run by each {@link #clear()}: the port that made the batch takes back the memory it lent
+     *                      the entries ({@link #addInPlace}); null for none.
+     */
+    public ReceiveBatch(final int maxDatagrams, final int capacityBytes, final Runnable onClear)
+    {
         if (maxDatagrams <= 0 || capacityBytes <= 0)
         {
             throw new IllegalArgumentException(
@@ -72,6 +85,7 @@ public final class ReceiveBatch
         }
         buffer = new UnsafeBuffer(BufferUtil.allocateDirectAligned(
             BitUtil.align(capacityBytes, BitUtil.CACHE_LINE_LENGTH), BitUtil.CACHE_LINE_LENGTH));
+        this.onClear = onClear;
         entryBuffers = new UnsafeBuffer[maxDatagrams];
         inPlaceViews = new UnsafeBuffer[maxDatagrams];
         for (int i = 0; i < maxDatagrams; i++)
@@ -160,7 +174,8 @@ public final class ReceiveBatch
 
     /**
      * Add a datagram the port keeps in its own memory, read where it lies instead of copied into {@link #buffer()}:
-     * the port lends it to the batch and must leave those bytes as they are until its next receive into this batch.
+     * the port lends it to the batch and must leave those bytes as they are until the batch is {@link #clear()
+     * cleared} (by the reader once done with it, or by the port's next receive into it).
      *
      * @param data         the port's memory; the datagram is its first {@code lengthBytes} bytes.
      * @param lengthBytes  its length.
@@ -291,7 +306,7 @@ public final class ReceiveBatch
     }
 
     /**
-     * Empty the batch for the next receive.
+     * Empty the batch for the next receive; memory a port lent its entries may be reused from now on.
      */
     public void clear()
     {
@@ -301,5 +316,9 @@ public final class ReceiveBatch
         }
         size = 0;
         unreachablePeer = null;
+        if (null != onClear)
+        {
+            onClear.run();
+        }
     }
 }

@@ -341,6 +341,15 @@ class AnswerServiceTest
             this.markEvery = markEvery;
         }
 
+        /**
+         * A batch without the simulated port's hook: this port clears it and adds the entries again, marked, so the
+         * packets lent to it must stay lent until the port's next receive.
+         */
+        public ReceiveBatch newReceiveBatch(final int maxDatagrams)
+        {
+            return new ReceiveBatch(maxDatagrams, port.newReceiveBatch(maxDatagrams).buffer().capacity());
+        }
+
         public int receive(final ReceiveBatch batch, final int limit)
         {
             final int count = port.receive(batch, limit);
