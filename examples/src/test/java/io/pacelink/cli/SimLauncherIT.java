@@ -113,6 +113,35 @@ class SimLauncherIT
     }
 
     @Test
+    void aRunOfSeveralFlowsBuildsAndStartsWithACacheOfItsShapeAndGivesTheSameResults(@TempDir final Path dir)
+        throws IOException, InterruptedException
+    {
+        Assumptions.assumeTrue(newestInstalledJdkAtLeast25() >= 25, "no JDK 25 or later installed");
+        final Path jar = Files.copy(ROOT.resolve("examples/target/pacelink.jar"), dir.resolve("pacelink.jar"));
+        final Path flowsCache = dir.resolve("pacelink.sim-flows.aot");
+
+        final Run several = sim(Map.of("PACELINK_JAVA_OPTS", SHOW, "PACELINK_JAR", jar.toString()),
+            List.of("--flows", "3"));
+        assertTrue(several.err.contains(BUILDING), several.err);
+        assertTrue(Files.size(flowsCache) > 0, "the several flows' cache is there");
+        assertFalse(Files.exists(dir.resolve("pacelink.sim.aot")), "not the one-flow cache");
+        assertTrue(launch(several).endsWith("and the AOT cache " + flowsCache), launch(several));
+
+        final Run listed = sim(Map.of("PACELINK_JAVA_OPTS", SHOW, "PACELINK_JAR", jar.toString()),
+            List.of("--flows=cubic,reno"));
+        assertFalse(listed.err.contains(BUILDING), "built once: " + listed.err);
+        assertTrue(launch(listed).endsWith("and the AOT cache " + flowsCache), launch(listed));
+
+        final Run one = sim(Map.of("PACELINK_JAVA_OPTS", SHOW, "PACELINK_JAR", jar.toString()),
+            List.of("--flows", "1"));
+        assertTrue(launch(one).endsWith("and the AOT cache " + dir.resolve("pacelink.sim.aot")), launch(one));
+
+        final Run without = sim(Map.of("PACELINK_JAVA_OPTS", SHOW, "PACELINK_JAR", jar.toString(),
+            "PACELINK_AOT", "off"), List.of("--flows", "3"));
+        assertEquals(without.traceHash, several.traceHash, "the same simulation with or without the cache");
+    }
+
+    @Test
     void aCacheWrittenByAnotherJavaIsNotUsedButBuiltAgain(@TempDir final Path dir)
         throws IOException, InterruptedException
     {
@@ -149,8 +178,15 @@ class SimLauncherIT
 
     private static Run sim(final Map<String, String> environment) throws IOException, InterruptedException
     {
+        return sim(environment, List.of());
+    }
+
+    private static Run sim(final Map<String, String> environment, final List<String> more)
+        throws IOException, InterruptedException
+    {
         final List<String> command = new ArrayList<>(List.of(ROOT.resolve("bin/pacelink").toString(), "sim",
             "--path", "rate=10mbit delay=5ms queue=1bdp", "--duration", "1s", "--seed", "3", "--json"));
+        command.addAll(more);
         final ProcessBuilder builder = new ProcessBuilder(command);
         builder.environment().putAll(environment);
         try (ChildCommand child = ChildCommand.startProcess(builder))
