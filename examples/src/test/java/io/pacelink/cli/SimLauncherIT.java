@@ -48,10 +48,13 @@ class SimLauncherIT
         assertEquals(fast.javaVersion >= 25, fast.out.contains("-XX:+UseCompactObjectHeaders"), fast.out);
         assertEquals(fast.javaVersion >= 25, fast.out.contains("-XX:FreqInlineSize=70"), fast.out);
         assertEquals(hugePagesOnRequest(), fast.out.contains("-XX:+UseTransparentHugePages"), fast.out);
+        assertEquals(fast.javaVersion >= 25 && memoryAtLeast8GiB(), fast.out.contains("-XX:NewSize=1073741824"),
+            fast.out);
         assertEquals(17, usual.javaVersion, usual.err);
         assertFalse(usual.out.contains("-XX:+UseParallelGC"), usual.out);
         assertFalse(usual.out.contains("-XX:+UseTransparentHugePages"), usual.out);
         assertFalse(usual.out.contains("-XX:FreqInlineSize"), usual.out);
+        assertFalse(usual.out.contains("-XX:NewSize=1073741824"), usual.out);
         assertEquals(usual.traceHash, fast.traceHash, "the same simulation whatever JVM runs it");
         assertFalse(fast.err.contains("WARNING"), "no JDK warnings: " + fast.err);
     }
@@ -63,6 +66,16 @@ class SimLauncherIT
 
         assertTrue(run.out.contains("-XX:+UseSerialGC"), run.out);
         assertFalse(run.out.contains("-XX:+UseParallelGC"), run.out);
+    }
+
+    @Test
+    void aHeapSizedByTheUserKeepsItsOwnYoungGeneration() throws IOException, InterruptedException
+    {
+        final Run run = sim(Map.of("PACELINK_JAVA_OPTS", SHOW + " -Xmx512m"));
+
+        assertTrue(run.out.contains("-XX:MaxHeapSize=536870912"), run.out);
+        assertFalse(run.out.contains("-XX:NewSize=1073741824"), run.out);
+        assertFalse(run.err.contains("WARNING"), "no JDK warnings: " + run.err);
     }
 
     @Test
@@ -167,6 +180,17 @@ class SimLauncherIT
     {
         final Path enabled = Path.of("/sys/kernel/mm/transparent_hugepage/enabled");
         return Files.isReadable(enabled) && Files.readString(enabled).contains("[madvise]");
+    }
+
+    /**
+     * @return true if the machine has 8 GiB of memory or more, when the launcher gives the simulator's heap a young
+     * generation of 1 GiB.
+     */
+    private static boolean memoryAtLeast8GiB() throws IOException
+    {
+        final Matcher total = Pattern.compile("(?m)^MemTotal:\\s+(\\d+) kB").matcher(
+            Files.readString(Path.of("/proc/meminfo")));
+        return total.find() && Long.parseLong(total.group(1)) >= 8L << 20;
     }
 
     private static String launch(final Run run)
