@@ -12,11 +12,19 @@
 # profiled. The cache fits only the JVM that wrote it (its version and the options below), so the java that wrote it is
 # kept beside it (CACHE.java); the result of a simulation is the same with or without it.
 #
-# usage: build-sim-cache.sh JAVA JAR CACHE        (JAVA: a java of JDK 25 or newer)
+# usage: build-sim-cache.sh JAVA JAR CACHE [one|flows]       (JAVA: a java of JDK 25 or newer)
+#
+# The shape: "one" (the default) trains on one flow, for runs of one flow; "flows" on 50 flows sharing 1 Gbit/s, for
+# runs of several flows, whose hosts see one packet at a time and whose duty cycles serve many connections: branches
+# a one-flow training never takes, which C2 otherwise compiles out and recompiles after a trap (perf/FINDINGS.md,
+# "Simulator speed, round 16" and "round 17"). bin/pacelink keeps one cache of each beside the jar.
 set -euo pipefail
 java="$(readlink -f "$1")"
 jar="$(readlink -f "$2")"
 cache="$3"
+shape="${4:-one}"
+training=(--path 'rate=1gbit delay=5ms queue=1bdp' --cc cubic --duration 3s --seed 1 --wakes exact)
+[[ "$shape" == flows ]] && training+=(--flows 50)
 # shellcheck source=cache-work.sh
 . "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/cache-work.sh"
 aot_work_dir sim "$java" "$cache"
@@ -29,9 +37,7 @@ aot_work_dir sim "$java" "$cache"
 # JIT compiled more; perf/FINDINGS.md, "round 12"), one trained on exact wakes did not.
 if ! "$java" -XX:+UseParallelGC -XX:+UseCompactObjectHeaders -XX:FreqInlineSize=70 \
     --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow -XX:AOTCacheOutput="$work/sim.aot" \
-    -jar "$jar" sim \
-    --path 'rate=1gbit delay=5ms queue=1bdp' --cc cubic --duration 3s --seed 1 --wakes exact \
-    > "$work/training.log" 2>&1 ||
+    -jar "$jar" sim "${training[@]}" > "$work/training.log" 2>&1 ||
     [[ ! -s "$work/sim.aot" ]]; then
     echo "sim aot: the training run failed or wrote no cache: $(tail -3 "$work/training.log")" >&2
     exit 1

@@ -48,10 +48,13 @@ class SimLauncherIT
         assertEquals(fast.javaVersion >= 25, fast.out.contains("-XX:+UseCompactObjectHeaders"), fast.out);
         assertEquals(fast.javaVersion >= 25, fast.out.contains("-XX:FreqInlineSize=70"), fast.out);
         assertEquals(hugePagesOnRequest(), fast.out.contains("-XX:+UseTransparentHugePages"), fast.out);
+        assertEquals(fast.javaVersion >= 25 && memoryAtLeast8GiB(), fast.out.contains("-XX:NewSize=1073741824"),
+            fast.out);
         assertEquals(17, usual.javaVersion, usual.err);
         assertFalse(usual.out.contains("-XX:+UseParallelGC"), usual.out);
         assertFalse(usual.out.contains("-XX:+UseTransparentHugePages"), usual.out);
         assertFalse(usual.out.contains("-XX:FreqInlineSize"), usual.out);
+        assertFalse(usual.out.contains("-XX:NewSize=1073741824"), usual.out);
         assertEquals(usual.traceHash, fast.traceHash, "the same simulation whatever JVM runs it");
         assertFalse(fast.err.contains("WARNING"), "no JDK warnings: " + fast.err);
     }
@@ -63,6 +66,16 @@ class SimLauncherIT
 
         assertTrue(run.out.contains("-XX:+UseSerialGC"), run.out);
         assertFalse(run.out.contains("-XX:+UseParallelGC"), run.out);
+    }
+
+    @Test
+    void aHeapSizedByTheUserKeepsItsOwnYoungGeneration() throws IOException, InterruptedException
+    {
+        final Run run = sim(Map.of("PACELINK_JAVA_OPTS", SHOW + " -Xmx512m"));
+
+        assertTrue(run.out.contains("-XX:MaxHeapSize=536870912"), run.out);
+        assertFalse(run.out.contains("-XX:NewSize=1073741824"), run.out);
+        assertFalse(run.err.contains("WARNING"), "no JDK warnings: " + run.err);
     }
 
     @Test
@@ -113,6 +126,35 @@ class SimLauncherIT
     }
 
     @Test
+    void aRunOfSeveralFlowsBuildsAndStartsWithACacheOfItsShapeAndGivesTheSameResults(@TempDir final Path dir)
+        throws IOException, InterruptedException
+    {
+        Assumptions.assumeTrue(newestInstalledJdkAtLeast25() >= 25, "no JDK 25 or later installed");
+        final Path jar = Files.copy(ROOT.resolve("examples/target/pacelink.jar"), dir.resolve("pacelink.jar"));
+        final Path flowsCache = dir.resolve("pacelink.sim-flows.aot");
+
+        final Run several = sim(Map.of("PACELINK_JAVA_OPTS", SHOW, "PACELINK_JAR", jar.toString()),
+            List.of("--flows", "3"));
+        assertTrue(several.err.contains(BUILDING), several.err);
+        assertTrue(Files.size(flowsCache) > 0, "the several flows' cache is there");
+        assertFalse(Files.exists(dir.resolve("pacelink.sim.aot")), "not the one-flow cache");
+        assertTrue(launch(several).endsWith("and the AOT cache " + flowsCache), launch(several));
+
+        final Run listed = sim(Map.of("PACELINK_JAVA_OPTS", SHOW, "PACELINK_JAR", jar.toString()),
+            List.of("--flows=cubic,reno"));
+        assertFalse(listed.err.contains(BUILDING), "built once: " + listed.err);
+        assertTrue(launch(listed).endsWith("and the AOT cache " + flowsCache), launch(listed));
+
+        final Run one = sim(Map.of("PACELINK_JAVA_OPTS", SHOW, "PACELINK_JAR", jar.toString()),
+            List.of("--flows", "1"));
+        assertTrue(launch(one).endsWith("and the AOT cache " + dir.resolve("pacelink.sim.aot")), launch(one));
+
+        final Run without = sim(Map.of("PACELINK_JAVA_OPTS", SHOW, "PACELINK_JAR", jar.toString(),
+            "PACELINK_AOT", "off"), List.of("--flows", "3"));
+        assertEquals(without.traceHash, several.traceHash, "the same simulation with or without the cache");
+    }
+
+    @Test
     void aCacheWrittenByAnotherJavaIsNotUsedButBuiltAgain(@TempDir final Path dir)
         throws IOException, InterruptedException
     {
@@ -140,6 +182,17 @@ class SimLauncherIT
         return Files.isReadable(enabled) && Files.readString(enabled).contains("[madvise]");
     }
 
+    /**
+     * @return true if the machine has 8 GiB of memory or more, when the launcher gives the simulator's heap a young
+     * generation of 1 GiB.
+     */
+    private static boolean memoryAtLeast8GiB() throws IOException
+    {
+        final Matcher total = Pattern.compile("(?m)^MemTotal:\\s+(\\d+) kB").matcher(
+            Files.readString(Path.of("/proc/meminfo")));
+        return total.find() && Long.parseLong(total.group(1)) >= 8L << 20;
+    }
+
     private static String launch(final Run run)
     {
         final Matcher launch = LAUNCH.matcher(run.err);
@@ -149,8 +202,15 @@ class SimLauncherIT
 
     private static Run sim(final Map<String, String> environment) throws IOException, InterruptedException
     {
+        return sim(environment, List.of());
+    }
+
+    private static Run sim(final Map<String, String> environment, final List<String> more)
+        throws IOException, InterruptedException
+    {
         final List<String> command = new ArrayList<>(List.of(ROOT.resolve("bin/pacelink").toString(), "sim",
             "--path", "rate=10mbit delay=5ms queue=1bdp", "--duration", "1s", "--seed", "3", "--json"));
+        command.addAll(more);
         final ProcessBuilder builder = new ProcessBuilder(command);
         builder.environment().putAll(environment);
         try (ChildCommand child = ChildCommand.startProcess(builder))

@@ -43,6 +43,30 @@ public interface BottleneckQueue
     long droppedPackets();
 
     /**
+     * The length of a packet {@link #dequeue} just returned, which the link serializes: a queue that keeps it beside
+     * its own ring (the FIFO) answers without reading the packet, which has often left the caches while it waited.
+     *
+     * @param packet the packet {@link #dequeue} returned last.
+     * @return its length in bytes.
+     */
+    default int dequeuedLengthBytes(final LinkPacket packet)
+    {
+        return packet.length();
+    }
+
+    /**
+     * When a packet {@link #dequeue} just returned entered the queue (its {@link LinkPacket#enqueueTimeNs()}), as
+     * {@link #dequeuedLengthBytes} does.
+     *
+     * @param packet the packet {@link #dequeue} returned last.
+     * @return its enqueue time.
+     */
+    default long dequeuedEnqueueTimeNs(final LinkPacket packet)
+    {
+        return packet.enqueueTimeNs();
+    }
+
+    /**
      * @return packets this queue marked CE instead of dropping them (RED or CoDel with ECN, a {@code ce_threshold});
      * 0 for a queue that never marks.
      */

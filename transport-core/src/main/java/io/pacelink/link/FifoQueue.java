@@ -12,7 +12,11 @@ public final class FifoQueue implements BottleneckQueue
     private int limitPackets;
     private long limitBytes;
     private LinkPacket[] ring;
+    private int[] lengthsBytes;
+    private long[] enqueueTimesNs;
     private int head;
+    private int dequeuedLengthBytes;
+    private long dequeuedEnqueueTimeNs;
     private int count;
     private long bytes;
     private long droppedPackets;
@@ -25,6 +29,8 @@ public final class FifoQueue implements BottleneckQueue
     {
         limits(limitPackets, limitBytes);
         this.ring = new LinkPacket[INITIAL_CAPACITY];
+        this.lengthsBytes = new int[INITIAL_CAPACITY];
+        this.enqueueTimesNs = new long[INITIAL_CAPACITY];
     }
 
     /**
@@ -57,9 +63,13 @@ public final class FifoQueue implements BottleneckQueue
         {
             grow();
         }
-        ring[(head + count) & (ring.length - 1)] = packet;
+        final int tail = (head + count) & (ring.length - 1);
+        final int lengthBytes = packet.length();
+        ring[tail] = packet;
+        lengthsBytes[tail] = lengthBytes;
+        enqueueTimesNs[tail] = packet.enqueueTimeNs();
         count++;
-        bytes += packet.length();
+        bytes += lengthBytes;
         return null;
     }
 
@@ -74,9 +84,11 @@ public final class FifoQueue implements BottleneckQueue
         }
         final LinkPacket packet = ring[head];
         ring[head] = null;
+        dequeuedLengthBytes = lengthsBytes[head];
+        dequeuedEnqueueTimeNs = enqueueTimesNs[head];
         head = (head + 1) & (ring.length - 1);
         count--;
-        bytes -= packet.length();
+        bytes -= dequeuedLengthBytes;
         return packet;
     }
 
@@ -104,14 +116,43 @@ public final class FifoQueue implements BottleneckQueue
         return droppedPackets;
     }
 
+    /**
+     * {@inheritDoc}
+     * <p>
+     * Kept beside the ring, so the packet is not read: it waited the queue's whole delay and is the coldest memory the
+     * link touches.
+     */
+    public int dequeuedLengthBytes(final LinkPacket packet)
+    {
+        return dequeuedLengthBytes;
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>
+     * Kept beside the ring, as the length.
+     */
+    public long dequeuedEnqueueTimeNs(final LinkPacket packet)
+    {
+        return dequeuedEnqueueTimeNs;
+    }
+
     private void grow()
     {
-        final LinkPacket[] larger = new LinkPacket[ring.length << 1];
+        final int capacity = ring.length << 1;
+        final LinkPacket[] larger = new LinkPacket[capacity];
+        final int[] largerLengthsBytes = new int[capacity];
+        final long[] largerEnqueueTimesNs = new long[capacity];
         for (int i = 0; i < count; i++)
         {
-            larger[i] = ring[(head + i) & (ring.length - 1)];
+            final int from = (head + i) & (ring.length - 1);
+            larger[i] = ring[from];
+            largerLengthsBytes[i] = lengthsBytes[from];
+            largerEnqueueTimesNs[i] = enqueueTimesNs[from];
         }
         ring = larger;
+        lengthsBytes = largerLengthsBytes;
+        enqueueTimesNs = largerEnqueueTimesNs;
         head = 0;
     }
 }

@@ -41,6 +41,7 @@ public final class LinkDirection
     private long delayNs;
     private boolean lossBadState;
     private LinkPacket inService;
+    private int inServiceLengthBytes;
     private long serviceCompleteNs = Long.MAX_VALUE;
     private long nextSequence;
     private long nextDepartureOrder;
@@ -385,7 +386,7 @@ public final class LinkDirection
             final long completeNs = serviceCompleteNs;
             final LinkPacket served = inService;
             counters.servedPackets++;
-            counters.servedBytes += served.length();
+            counters.servedBytes += inServiceLengthBytes;
             delayLine.add(deliveryTimeNs(completeNs), nextDepartureOrder++, served);
             startService(completeNs);
         }
@@ -402,13 +403,17 @@ public final class LinkDirection
         }
         else
         {
-            final long queueDelayNs = startNs - next.enqueueTimeNs();
+            // The packet's length and enqueue time as the queue kept them: the packet itself waited the queue's
+            // delay and is read next when it is delivered (a FIFO keeps both beside its ring).
+            final int lengthBytes = queue.dequeuedLengthBytes(next);
+            final long queueDelayNs = startNs - queue.dequeuedEnqueueTimeNs(next);
+            inServiceLengthBytes = lengthBytes;
             counters.recordQueueDelay(queueDelayNs);
             if (null != queueDelayListener)
             {
                 queueDelayListener.onDequeued(next, queueDelayNs, startNs);
             }
-            serviceCompleteNs = bottleneck.serviceCompleteNs(startNs, next.length());
+            serviceCompleteNs = bottleneck.serviceCompleteNs(startNs, lengthBytes);
         }
     }
 

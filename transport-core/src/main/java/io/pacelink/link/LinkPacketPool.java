@@ -47,6 +47,14 @@ public final class LinkPacketPool
     }
 
     /**
+     * @return the capacity of a small packet: the largest datagram a packet of the small size class holds.
+     */
+    public int smallCapacityBytes()
+    {
+        return smallCapacityBytes;
+    }
+
+    /**
      * @param lengthBytes the datagram's length, at most {@link LinkPacket#MAX_DATAGRAM_BYTES}.
      * @return a packet with that length set, not-ECT and no addresses; its payload bytes are stale until written.
      */

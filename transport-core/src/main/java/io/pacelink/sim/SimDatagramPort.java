@@ -7,6 +7,7 @@ import io.pacelink.transport.port.DatagramHandler;
 import io.pacelink.transport.port.DatagramPort;
 import io.pacelink.transport.port.ReceiveBatch;
 import io.pacelink.transport.port.SendBatch;
+import io.pacelink.transport.port.SendMemory;
 import io.pacelink.transport.wire.EcnCodepoint;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -14,11 +15,17 @@ import org.agrona.concurrent.UnsafeBuffer;
 import java.net.InetSocketAddress;
 
 /**
- * A host's simulated UDP socket: a send copies the datagram into a pooled packet and hands it to the host's uplink at
- * the current virtual time (a {@link SendBatch} datagram by datagram, in order, so a batch leaves exactly as the same
- * datagrams sent one by one); datagrams delivered to the host wait here until the agent receives them, into a
- * {@link ReceiveBatch} (copied back to back, each with how long it waited) or handed to a handler. Nothing touches a
- * real network; nothing is allocated per datagram once the packet pool is warm.
+ * A host's simulated UDP socket: a send hands each datagram in a pooled packet to the host's uplink at the current
+ * virtual time (a {@link SendBatch} datagram by datagram, in order, so a batch leaves exactly as the same datagrams
+ * sent one by one). A batch this port made ({@link #newSendBatch}) is written straight into the packets that will
+ * travel ({@link SendMemory}); any other datagram is copied into one. Datagrams delivered to the host wait here until
+ * the agent receives them, into a {@link ReceiveBatch} (each with how long it waited) or handed to a handler. A batch
+ * receive lends the batch each packet where it lies ({@link ReceiveBatch#addInPlace}) and takes the packets back into
+ * the pool when a batch it made is cleared (the endpoint clears it once it has read every entry), or else at the next
+ * receive, so a packet just read is the next one a send writes into. So a packet's bytes are written once, by the
+ * sender's endpoint, and read first by the receiver's integrity check, not copied on the way out and in: those copies
+ * were the first reads of memory gone cold while the packet waited on the modelled path. Nothing touches a real
+ * network; nothing is allocated per datagram once the packet pool is warm.
  * <p>
  * Like a socket with {@code IP_TOS} and {@code IP_RECVTOS}, the port can carry each datagram's ECN field
  * ({@link #ecn(boolean)}, off by default, as a scenario chooses): a batch send gives the packet its codepoint, the link
@@ -38,6 +45,9 @@ public final class SimDatagramPort implements DatagramPort
 
     private final UnsafeBuffer view = new UnsafeBuffer(new byte[0]);
     private LinkPacket[] inbox = new LinkPacket[64];
+    private LinkPacket[] lent = new LinkPacket[64];
+    private int lentCount;
+    private final Runnable releaseLent = this::releaseLent;
     private long[] inboxArrivalNs = new long[64];
     private int inboxHead;
     private int inboxCount;
@@ -87,16 +97,29 @@ public final class SimDatagramPort implements DatagramPort
      */
     public int send(final SendBatch batch)
     {
+        final PacketMemory lender = batch.memory() instanceof PacketMemory &&
+            ((PacketMemory)batch.memory()).isOf(this) ? (PacketMemory)batch.memory() : null;
         int sent = 0;
         for (int i = 0, size = batch.size(); i < size; i++)
         {
-            if (send(batch.buffer(), batch.offset(i), batch.length(i), batch.destination(i),
-                carriesEcn ? batch.ecnCodepoint(i) : EcnCodepoint.NOT_ECT))
+            if (send(batch.buffer(i), batch.offset(i), batch.length(i), batch.destination(i),
+                carriesEcn ? batch.ecnCodepoint(i) : EcnCodepoint.NOT_ECT, null == lender ? null : lender.take(i)))
             {
                 sent++;
             }
         }
         return sent;
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>
+     * Each datagram is written into the pooled packet it will travel in (one of the small size class; a larger one
+     * is written into the batch and copied at the send), so its bytes are written once, by the endpoint.
+     */
+    public SendBatch newSendBatch(final int maxDatagrams, final int capacityBytes)
+    {
+        return new SendBatch(maxDatagrams, capacityBytes, new PacketMemory(maxDatagrams));
     }
 
     /**
@@ -108,28 +131,30 @@ public final class SimDatagramPort implements DatagramPort
     public ReceiveBatch newReceiveBatch(final int maxDatagrams)
     {
         return new ReceiveBatch(
-            maxDatagrams, LinkPacket.MAX_DATAGRAM_BYTES + maxDatagrams * RECEIVE_BYTES_PER_DATAGRAM);
+            maxDatagrams, LinkPacket.MAX_DATAGRAM_BYTES + maxDatagrams * RECEIVE_BYTES_PER_DATAGRAM, releaseLent);
     }
 
     /**
      * {@inheritDoc}
      * <p>
-     * Datagrams are copied into the batch back to back, in arrival order; one that does not fit in the room left
-     * waits for the next receive. Each carries the ECN field it arrived with when the port carries ECN (not-ECT
-     * otherwise).
+     * Datagrams are lent to the batch in arrival order, each where it lies in its packet (valid until the batch is
+     * cleared, if this port made it, or else until this port's next batch receive), as many as would fit in the batch's
+     * buffer back to back: one that would not waits for the next receive, as on a socket port. Each carries the ECN
+     * field it arrived with when the port carries ECN (not-ECT otherwise).
      */
     public int receive(final ReceiveBatch batch, final int limit)
     {
+        releaseLent();
         batch.clear();
         final long nowNs = simulator.nowNs();
-        final UnsafeBuffer buffer = batch.buffer();
+        final int capacityBytes = batch.buffer().capacity();
         final int bound = Math.min(limit, batch.maxDatagrams());
         int nextOffset = 0;
         while (batch.size() < bound && inboxCount > 0)
         {
             final LinkPacket packet = inbox[inboxHead];
             final int length = packet.length();
-            if (length > buffer.capacity() - nextOffset)
+            if (length > capacityBytes - nextOffset)
             {
                 break;
             }
@@ -138,13 +163,33 @@ public final class SimDatagramPort implements DatagramPort
             inboxHead = (inboxHead + 1) & (inbox.length - 1);
             inboxCount--;
             receivedDatagrams++;
-            buffer.putBytes(nextOffset, packet.data(), 0, length);
-            batch.add(nextOffset, length, (InetSocketAddress)packet.source(),
+            batch.addInPlace(packet.data(), length, (InetSocketAddress)packet.source(),
                 carriesEcn ? packet.ecnCodepoint() : ReceiveBatch.NOT_ECT, nowNs - arrivalNs);
             nextOffset += length;
-            pool.release(packet);
+            lend(packet);
         }
         return batch.size();
+    }
+
+    private void lend(final LinkPacket packet)
+    {
+        if (lentCount == lent.length)
+        {
+            final LinkPacket[] larger = new LinkPacket[lent.length << 1];
+            System.arraycopy(lent, 0, larger, 0, lentCount);
+            lent = larger;
+        }
+        lent[lentCount++] = packet;
+    }
+
+    private void releaseLent()
+    {
+        for (int i = 0; i < lentCount; i++)
+        {
+            pool.release(lent[i]);
+            lent[i] = null;
+        }
+        lentCount = 0;
     }
 
     /**
@@ -184,12 +229,38 @@ public final class SimDatagramPort implements DatagramPort
         final InetSocketAddress destination,
         final int ecnCodepoint)
     {
+        return send(buffer, offset, length, destination, ecnCodepoint, null);
+    }
+
+    /**
+     * @param written the packet the datagram was written into, or null to copy it into one.
+     */
+    private boolean send(
+        final DirectBuffer buffer,
+        final int offset,
+        final int length,
+        final InetSocketAddress destination,
+        final int ecnCodepoint,
+        final LinkPacket written)
+    {
         if (closed)
         {
+            if (null != written)
+            {
+                pool.release(written);
+            }
             return false;
         }
-        final LinkPacket packet = pool.acquire(length);
-        buffer.getBytes(offset, packet.data(), 0, length);
+        final LinkPacket packet;
+        if (null != written)
+        {
+            packet = written.length(length);
+        }
+        else
+        {
+            packet = pool.acquire(length);
+            buffer.getBytes(offset, packet.data(), 0, length);
+        }
         packet.source(address).destination(destination).flowKey(FlowKeys.of(address, destination))
             .ecnCodepoint(ecnCodepoint);
         sentDatagrams++;
@@ -254,6 +325,59 @@ public final class SimDatagramPort implements DatagramPort
     public long receivedDatagrams()
     {
         return receivedDatagrams;
+    }
+
+    /**
+     * The packets a {@link SendBatch} of this port writes its datagrams into, one per entry, taken by the send that
+     * hands them on; one claimed and not sent is lent again for the same entry.
+     */
+    private final class PacketMemory implements SendMemory
+    {
+        private final LinkPacket[] packets;
+        private final UnsafeBuffer[] views;
+
+        PacketMemory(final int maxDatagrams)
+        {
+            packets = new LinkPacket[maxDatagrams];
+            views = new UnsafeBuffer[maxDatagrams];
+            for (int i = 0; i < maxDatagrams; i++)
+            {
+                views[i] = new UnsafeBuffer(new byte[0]);
+            }
+        }
+
+        public UnsafeBuffer lend(final int index, final int maxLengthBytes)
+        {
+            LinkPacket packet = packets[index];
+            if (closed || maxLengthBytes > pool.smallCapacityBytes())
+            {
+                if (null != packet)
+                {
+                    pool.release(packet);
+                    packets[index] = null;
+                }
+                return null;
+            }
+            if (null == packet)
+            {
+                packet = pool.acquire(maxLengthBytes);
+                packets[index] = packet;
+                views[index].wrap(packet.data());
+            }
+            return views[index];
+        }
+
+        boolean isOf(final SimDatagramPort port)
+        {
+            return SimDatagramPort.this == port;
+        }
+
+        LinkPacket take(final int index)
+        {
+            final LinkPacket packet = packets[index];
+            packets[index] = null;
+            return packet;
+        }
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.pacelink.sim;
 
+import io.pacelink.link.LinkPacket;
 import io.pacelink.link.PathSpec;
 import io.pacelink.transport.port.ReceiveBatch;
 import io.pacelink.transport.port.SendBatch;
@@ -10,7 +11,11 @@ import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class SimDatagramPortTest
 {
@@ -49,7 +54,7 @@ class SimDatagramPortTest
     }
 
     @Test
-    void aBatchLeavesAsItsDatagramsOneByOneAndArrivesBackToBackInAReceiveBatch()
+    void aBatchLeavesAsItsDatagramsOneByOneAndArrivesInAReceiveBatchWhereItLies()
     {
         final Simulator simulator = new Simulator(1);
         final Dumbbell dumbbell = new Dumbbell(simulator, PathSpec.Pair.parse("rate=100mbit delay=5ms"));
@@ -81,19 +86,126 @@ class SimDatagramPortTest
 
         final ReceiveBatch received = receiver.port().newReceiveBatch(3);
         assertEquals(3, receiver.port().receive(received, 8), "as many as the batch holds");
-        int expectedOffset = 0;
         for (int i = 0; i < 3; i++)
         {
-            assertEquals(expectedOffset, received.offset(i), "back to back");
+            assertNotSame(received.buffer(), received.buffer(i), "lent where it lies, not copied");
             assertEquals(1000 + i, received.length(i));
-            assertEquals(i, received.buffer().getLong(received.offset(i)));
+            assertEquals(i, received.buffer(i).getLong(received.offset(i)));
             assertEquals(sender.address(), received.source(i));
-            expectedOffset += received.length(i);
         }
         assertEquals(1, receiver.port().receive(received, 1), "the limit");
-        assertEquals(3L, received.buffer().getLong(received.offset(0)));
+        assertEquals(3L, received.buffer(0).getLong(received.offset(0)));
         assertEquals(1, receiver.port().receive(received, 8));
         assertEquals(0, receiver.port().receive(received, 8));
         assertEquals(5, receiver.port().receivedDatagrams());
+    }
+
+    @Test
+    void aReceiveTakesAsManyAsWouldFitInTheBatchsBufferBackToBack()
+    {
+        final Simulator simulator = new Simulator(1);
+        final Dumbbell dumbbell = new Dumbbell(simulator, PathSpec.Pair.parse("rate=100mbit delay=5ms"));
+        final SimHost sender = dumbbell.addLeftHost();
+        final SimHost receiver = dumbbell.addRightHost();
+        final SendBatch batch = new SendBatch(8, 8 * 1500);
+        simulator.at(MS, (nowNs) ->
+        {
+            for (int i = 0; i < 4; i++)
+            {
+                batch.buffer().putLong(batch.nextOffset(), i);
+                batch.commit(1000, receiver.address(), 0);
+            }
+            assertEquals(4, sender.port().send(batch));
+        });
+        simulator.runUntil(50 * MS);
+
+        // Room for 2,500 bytes: two datagrams of 1,000 fit back to back, a third waits for the next receive, as a
+        // socket port copying into the batch would leave it.
+        final ReceiveBatch received = new ReceiveBatch(8, 2_500);
+        assertEquals(2, receiver.port().receive(received, 8));
+        assertEquals(1L, received.buffer(1).getLong(received.offset(1)));
+        assertEquals(2, receiver.port().receive(received, 8));
+        assertEquals(2L, received.buffer(0).getLong(received.offset(0)));
+        assertEquals(3L, received.buffer(1).getLong(received.offset(1)));
+    }
+
+    @Test
+    void aBatchThePortMadeIsWrittenIntoThePacketsThatTravelAndRefusedOnceClosed()
+    {
+        final Simulator simulator = new Simulator(1);
+        final Dumbbell dumbbell = new Dumbbell(simulator, PathSpec.Pair.parse("rate=100mbit delay=5ms"));
+        final SimHost sender = dumbbell.addLeftHost();
+        final SimHost receiver = dumbbell.addRightHost();
+        final SendBatch batch = sender.port().newSendBatch(8, 8 * 1500);
+        simulator.at(MS, (nowNs) ->
+        {
+            for (int i = 0; i < 3; i++)
+            {
+                assertTrue(batch.hasRoomFor(1500));
+                final int offset = batch.claim(1500);
+                assertNotSame(batch.buffer(), batch.claimedBuffer(), "written in the port's packet");
+                batch.claimedBuffer().putLong(offset, 10 + i);
+                batch.commit(1000 + i, receiver.address(), 0);
+                assertNotSame(batch.buffer(), batch.buffer(i), "the entry lies in the port's packet");
+            }
+            assertEquals((1000 + 1001 + 1002), batch.totalBytes(), "room counted as in the batch's buffer");
+            // A datagram larger than the pool's small packets is written in the batch and copied at the send.
+            final int offset = batch.claim(4000);
+            assertSame(batch.buffer(), batch.claimedBuffer());
+            assertEquals(1000 + 1001 + 1002, offset);
+            batch.claimedBuffer().putLong(offset, 13);
+            batch.commit(3000, receiver.address(), 0);
+            assertEquals(4, sender.port().send(batch));
+            batch.clear();
+        });
+        simulator.at(2 * MS, (nowNs) ->
+        {
+            sender.port().close();
+            batch.claimedBuffer().putLong(batch.claim(1500), 99);
+            batch.commit(1000, receiver.address(), 0);
+            assertEquals(0, sender.port().send(batch), "a closed port sends nothing");
+        });
+
+        simulator.runUntil(50 * MS);
+
+        final ReceiveBatch received = receiver.port().newReceiveBatch(8);
+        assertEquals(4, receiver.port().receive(received, 8));
+        final long[] sequences = new long[4];
+        final int[] lengths = new int[4];
+        for (int i = 0; i < 4; i++)
+        {
+            sequences[i] = received.buffer(i).getLong(received.offset(i));
+            lengths[i] = received.length(i);
+        }
+        assertArrayEquals(new long[] {10, 11, 12, 13}, sequences);
+        assertArrayEquals(new int[] {1000, 1001, 1002, 3000}, lengths);
+        assertEquals(4, sender.port().sentDatagrams());
+    }
+
+    @Test
+    void aBatchThePortMadeGivesItsPacketsBackWhenCleared()
+    {
+        final Simulator simulator = new Simulator(1);
+        final Dumbbell dumbbell = new Dumbbell(simulator, PathSpec.Pair.parse("rate=100mbit delay=5ms"));
+        final SimHost sender = dumbbell.addLeftHost();
+        final SimHost receiver = dumbbell.addRightHost();
+        final SendBatch batch = new SendBatch(8, 8 * 1500);
+        simulator.at(MS, (nowNs) ->
+        {
+            for (int i = 0; i < 2; i++)
+            {
+                batch.buffer().putLong(batch.nextOffset(), i);
+                batch.commit(1000, receiver.address(), 0);
+            }
+            assertEquals(2, sender.port().send(batch));
+        });
+        simulator.runUntil(50 * MS);
+
+        final ReceiveBatch received = receiver.port().newReceiveBatch(8);
+        assertEquals(2, receiver.port().receive(received, 8));
+        final byte[] lent = received.buffer(1).byteArray();
+        received.clear();
+        final LinkPacket next = simulator.pool().acquire(1000);
+        assertSame(lent, next.data(), "the packet read last is the next one a send writes into");
     }
 }

@@ -435,7 +435,7 @@ public final class NetemRelay implements AutoCloseable
     {
         final int length = batch.length(i);
         final LinkPacket packet = pool.acquire(length);
-        batch.buffer().getBytes(batch.offset(i), packet.data(), 0, length);
+        batch.buffer(i).getBytes(batch.offset(i), packet.data(), 0, length);
         packet.source(source).destination(destination).flowKey(FlowKeys.of(source, destination))
             .ecnCodepoint(batch.ecnCodepoint(i));
         link.offer(packet, clock.nanoTime());

@@ -696,7 +696,7 @@ public final class EndpointCore implements DatagramHandler
         for (final int size = batch.size(); i < size; i++)
         {
             if (acceptor.hasExchangedKeysThisDutyCycle() &&
-                DatagramDispatcher.isHello(batch.buffer(), batch.offset(i), batch.length(i)) &&
+                DatagramDispatcher.isHello(batch.buffer(i), batch.offset(i), batch.length(i)) &&
                 (acceptor.isKeyExchangeCapReached() ||
                 null != clock && acceptor.isKeyExchangeTimeSpent(clock.nanoTime() - dutyCycleStartNs)))
             {
@@ -704,7 +704,7 @@ public final class EndpointCore implements DatagramHandler
                 deferredFromIndex = i;
                 return work + 1;
             }
-            dispatcher.onDatagram(batch.buffer(), batch.offset(i), batch.length(i), batch.source(i),
+            dispatcher.onDatagram(batch.buffer(i), batch.offset(i), batch.length(i), batch.source(i),
                 batch.ecnCodepoint(i), batch.arrivalTimeNs(i, nowNs), nowNs);
             work++;
         }

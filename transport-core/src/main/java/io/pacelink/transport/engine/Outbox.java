@@ -36,23 +36,23 @@ final class Outbox
     {
         this.port = port;
         this.counters = counters;
-        this.batch = new SendBatch(maxDatagrams,
+        this.batch = port.newSendBatch(maxDatagrams,
             (int)Math.max(maxDatagramBytes, Math.min((long)maxDatagrams * maxDatagramBytes, MAX_BATCH_BYTES)));
     }
 
     /**
-     * @return the buffer datagrams are written into.
+     * @return the buffer the datagram last {@link #claim claimed} is written into.
      */
     MutableDirectBuffer buffer()
     {
-        return batch.buffer();
+        return batch.claimedBuffer();
     }
 
     /**
      * Make room for the next datagram: if the batch has none, it is sent first.
      *
      * @param maxLengthBytes the most the datagram may take.
-     * @return where to write it in {@link #buffer()}.
+     * @return where to write it in {@link #buffer()}, asked after this.
      */
     int claim(final int maxLengthBytes)
     {
@@ -60,7 +60,7 @@ final class Outbox
         {
             flush();
         }
-        return batch.nextOffset();
+        return batch.claim(maxLengthBytes);
     }
 
     /**

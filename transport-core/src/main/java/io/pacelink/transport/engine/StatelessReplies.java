@@ -176,8 +176,8 @@ final class StatelessReplies
         {
             return;
         }
-        final MutableDirectBuffer buffer = outbox.buffer();
         final int offset = outbox.claim(maxDatagramSizeBytes);
+        final MutableDirectBuffer buffer = outbox.buffer();
         writer.wrap(buffer, offset, maxDatagramSizeBytes - Crc32cPacketCheck.TRAILER_LENGTH);
         writer.writeHeader(PacketType.CLOSE, clientId, 0);
         writer.appendClose(errorCode, reason, 0, reason.capacity());
@@ -238,8 +238,8 @@ final class StatelessReplies
         final int lengthBytes = triggerLength <= EXACT_LENGTH_TRIGGER_BYTES ? triggerLength - 1 :
             EXACT_LENGTH_TRIGGER_BYTES +
             resetPadding.nextInt(Math.min(triggerLength, maxDatagramSizeBytes) - EXACT_LENGTH_TRIGGER_BYTES);
-        final MutableDirectBuffer buffer = outbox.buffer();
         final int offset = outbox.claim(lengthBytes);
+        final MutableDirectBuffer buffer = outbox.buffer();
         final int tokenOffset = offset + lengthBytes - StatelessResetTokens.TOKEN_LENGTH;
         for (int i = offset + PacketHeaderFlyweight.DESTINATION_CONNECTION_ID_OFFSET; i < tokenOffset; i++)
         {

@@ -34,6 +34,18 @@ public interface DatagramPort extends AutoCloseable
     boolean send(DirectBuffer buffer, int offset, int length, InetSocketAddress destination);
 
     /**
+     * A send batch for this port: the default writes every datagram in the batch's own buffer.
+     *
+     * @param maxDatagrams  the most datagrams one send hands over.
+     * @param capacityBytes the bytes of all its datagrams together.
+     * @return a new batch, owned by the caller.
+     */
+    default SendBatch newSendBatch(final int maxDatagrams, final int capacityBytes)
+    {
+        return new SendBatch(maxDatagrams, capacityBytes);
+    }
+
+    /**
      * A receive batch laid out for this port: {@link #receive(ReceiveBatch, int)} fills only batches it made.
      *
      * @param maxDatagrams the most datagrams one receive hands over.
@@ -75,7 +87,7 @@ public interface DatagramPort extends AutoCloseable
         int sent = 0;
         for (int i = 0, size = batch.size(); i < size; i++)
         {
-            if (send(batch.buffer(), batch.offset(i), batch.length(i), batch.destination(i)))
+            if (send(batch.buffer(i), batch.offset(i), batch.length(i), batch.destination(i)))
             {
                 sent++;
             }

@@ -148,7 +148,7 @@ public final class ImpairedDatagramPort implements DatagramPort
             {
                 currentEcnCodepoint = received.ecnCodepoint(i);
                 receiveImpairment.apply(
-                    received.buffer(), received.offset(i), received.length(i), received.source(i), addToReceiveBatch);
+                    received.buffer(i), received.offset(i), received.length(i), received.source(i), addToReceiveBatch);
             }
         }
         finally
@@ -177,7 +177,7 @@ public final class ImpairedDatagramPort implements DatagramPort
         {
             currentEcnCodepoint = batch.ecnCodepoint(i);
             sendImpairment.apply(
-                batch.buffer(), batch.offset(i), batch.length(i), batch.destination(i), addToSendBatch);
+                batch.buffer(i), batch.offset(i), batch.length(i), batch.destination(i), addToSendBatch);
         }
         final int refused = survivors.size() - delegate.send(survivors);
         survivors.clear();

@@ -378,7 +378,7 @@ public final class NioDatagramPort implements DatagramPort
                     tosErrors++;
                 }
             }
-            if (send(batch.buffer(), batch.offset(i), batch.length(i), batch.destination(i)))
+            if (send(batch.buffer(i), batch.offset(i), batch.length(i), batch.destination(i)))
             {
                 sent++;
             }

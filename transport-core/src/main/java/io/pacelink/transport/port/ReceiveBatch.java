@@ -20,9 +20,12 @@ import java.net.InetSocketAddress;
  * draft-cheng-iccrg-delivery-rate-estimation). A port that cannot, and the simulator, report no age: the arrival is
  * the batch's time.
  * <p>
- * The port owns the layout of {@link #buffer()}: entries may lie anywhere in it. A port restricted to one peer also
- * reports here that the operating system said the peer's port is unreachable (ICMP). Single-threaded; allocates
- * only in its constructor.
+ * The port owns the layout of {@link #buffer()}: entries may lie anywhere in it. A port that keeps datagrams in its
+ * own memory (the simulator's) may instead lend an entry where it lies ({@link #addInPlace}), so its bytes are not
+ * copied once more on the way in; a reader therefore finds each entry in {@link #buffer(int)}, and a batch that port
+ * made gives the memory back as soon as it is {@link #clear() cleared}. A port restricted to
+ * one peer also reports here that the operating system said the peer's port is unreachable (ICMP). Single-threaded;
+ * allocates only in its constructor.
  */
 public final class ReceiveBatch
 {
@@ -44,12 +47,17 @@ public final class ReceiveBatch
      */
     public static final long MAX_ARRIVAL_AGE_NS = 1_000_000_000L;
 
+    private static final byte[] EMPTY = new byte[0];
+
     private final UnsafeBuffer buffer;
+    private final UnsafeBuffer[] entryBuffers;
+    private final UnsafeBuffer[] inPlaceViews;
     private final int[] offsets;
     private final int[] lengths;
     private final byte[] ecnCodepoints;
     private final long[] arrivalAgesNs;
     private final InetSocketAddress[] sources;
+    private final Runnable onClear;
     private int size;
     private InetSocketAddress unreachablePeer;
 
@@ -59,6 +67,17 @@ public final class ReceiveBatch
      */
     public ReceiveBatch(final int maxDatagrams, final int capacityBytes)
     {
+        this(maxDatagrams, capacityBytes, null);
+    }
+
+    /**
+     * @param maxDatagrams  the most datagrams the batch holds.
+     * @param capacityBytes the size of its buffer.
+     * @param onClear       run by each {@link #clear()}: the port that made the batch takes back the memory it lent
+     *                      the entries ({@link #addInPlace}); null for none.
+     */
+    public ReceiveBatch(final int maxDatagrams, final int capacityBytes, final Runnable onClear)
+    {
         if (maxDatagrams <= 0 || capacityBytes <= 0)
         {
             throw new IllegalArgumentException(
@@ -66,6 +85,13 @@ public final class ReceiveBatch
         }
         buffer = new UnsafeBuffer(BufferUtil.allocateDirectAligned(
             BitUtil.align(capacityBytes, BitUtil.CACHE_LINE_LENGTH), BitUtil.CACHE_LINE_LENGTH));
+        this.onClear = onClear;
+        entryBuffers = new UnsafeBuffer[maxDatagrams];
+        inPlaceViews = new UnsafeBuffer[maxDatagrams];
+        for (int i = 0; i < maxDatagrams; i++)
+        {
+            inPlaceViews[i] = new UnsafeBuffer(EMPTY);
+        }
         offsets = new int[maxDatagrams];
         lengths = new int[maxDatagrams];
         ecnCodepoints = new byte[maxDatagrams];
@@ -137,7 +163,43 @@ public final class ReceiveBatch
             throw new IllegalStateException("cannot add a datagram at " + offset + " of " + lengthBytes +
                 " bytes: " + size + " of " + offsets.length + " entries, capacity " + buffer.capacity());
         }
+        entryBuffers[size] = buffer;
         offsets[size] = offset;
+        lengths[size] = lengthBytes;
+        ecnCodepoints[size] = (byte)(ecnCodepoint & 0x3);
+        sources[size] = source;
+        arrivalAgesNs[size] = arrivalAgeNs;
+        size++;
+    }
+
+    /**
+     * Add a datagram the port keeps in its own memory, read where it lies instead of copied into {@link #buffer()}:
+     * the port lends it to the batch and must leave those bytes as they are until the batch is {@link #clear()
+     * cleared} (by the reader once done with it, or by the port's next receive into it).
+     *
+     * @param data         the port's memory; the datagram is its first {@code lengthBytes} bytes.
+     * @param lengthBytes  its length.
+     * @param source       who sent it (may be a cached instance; do not rely on its identity).
+     * @param ecnCodepoint the ECN field it arrived with, {@link #NOT_ECT} if unknown.
+     * @param arrivalAgeNs its age when the receive returned, {@link #AGE_UNKNOWN} if unknown.
+     * @throws IllegalStateException if the batch is full or the datagram is longer than the memory.
+     */
+    public void addInPlace(
+        final byte[] data,
+        final int lengthBytes,
+        final InetSocketAddress source,
+        final int ecnCodepoint,
+        final long arrivalAgeNs)
+    {
+        if (isFull() || lengthBytes < 0 || lengthBytes > data.length)
+        {
+            throw new IllegalStateException("cannot add a datagram of " + lengthBytes + " bytes in place: " + size +
+                " of " + offsets.length + " entries, memory " + data.length);
+        }
+        final UnsafeBuffer view = inPlaceViews[size];
+        view.wrap(data, 0, lengthBytes);
+        entryBuffers[size] = view;
+        offsets[size] = 0;
         lengths[size] = lengthBytes;
         ecnCodepoints[size] = (byte)(ecnCodepoint & 0x3);
         sources[size] = source;
@@ -167,7 +229,17 @@ public final class ReceiveBatch
 
     /**
      * @param index of a datagram, from 0 to {@link #size()} − 1.
-     * @return where it starts in {@link #buffer()}.
+     * @return the memory it lies in: {@link #buffer()}, or the port's own for an entry {@link #addInPlace added in
+     * place}.
+     */
+    public UnsafeBuffer buffer(final int index)
+    {
+        return entryBuffers[index];
+    }
+
+    /**
+     * @param index of a datagram, from 0 to {@link #size()} − 1.
+     * @return where it starts in {@link #buffer(int)}.
      */
     public int offset(final int index)
     {
@@ -234,7 +306,7 @@ public final class ReceiveBatch
     }
 
     /**
-     * Empty the batch for the next receive.
+     * Empty the batch for the next receive; memory a port lent its entries may be reused from now on.
      */
     public void clear()
     {
@@ -244,5 +316,9 @@ public final class ReceiveBatch
         }
         size = 0;
         unreachablePeer = null;
+        if (null != onClear)
+        {
+            onClear.run();
+        }
     }
 }

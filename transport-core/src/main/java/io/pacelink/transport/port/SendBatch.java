@@ -15,11 +15,19 @@ import java.net.InetSocketAddress;
  * The writer asks {@link #hasRoomFor(int)}, writes the datagram at {@link #nextOffset()} of {@link #buffer()}, and
  * {@link #commit}s it with its destination and ECN codepoint (RFC 3168: 0 not-ECT, 1 ECT(1), 2 ECT(0), 3 CE). Because
  * each datagram starts where the previous one ended, a run of equal-sized datagrams is contiguous memory, which is what
- * GSO needs. Single-threaded; allocates only in its constructor.
+ * GSO needs.
+ * <p>
+ * A batch made with a port's {@link SendMemory} (the simulator's) may place a datagram in the port's memory instead:
+ * the writer then {@link #claim}s its place and writes it into {@link #claimedBuffer()}, and a reader finds each
+ * datagram in {@link #buffer(int)}. Room is counted as if every datagram were in the batch's buffer, so a batch fills
+ * up at the same datagram either way. Single-threaded; allocates only in its constructor.
  */
 public final class SendBatch
 {
     private final UnsafeBuffer buffer;
+    private final SendMemory memory;
+    private final UnsafeBuffer[] entryBuffers;
+    private UnsafeBuffer claimedBuffer;
     private final int[] offsets;
     private final int[] lengths;
     private final byte[] ecnCodepoints;
@@ -33,6 +41,16 @@ public final class SendBatch
      */
     public SendBatch(final int maxDatagrams, final int capacityBytes)
     {
+        this(maxDatagrams, capacityBytes, null);
+    }
+
+    /**
+     * @param maxDatagrams  the most datagrams the batch holds.
+     * @param capacityBytes the bytes of all its datagrams together.
+     * @param memory        the port's memory datagrams may be written into, or null for none.
+     */
+    public SendBatch(final int maxDatagrams, final int capacityBytes, final SendMemory memory)
+    {
         if (maxDatagrams <= 0 || capacityBytes <= 0)
         {
             throw new IllegalArgumentException(
@@ -40,10 +58,49 @@ public final class SendBatch
         }
         buffer = new UnsafeBuffer(BufferUtil.allocateDirectAligned(
             BitUtil.align(capacityBytes, BitUtil.CACHE_LINE_LENGTH), BitUtil.CACHE_LINE_LENGTH));
+        this.memory = memory;
+        claimedBuffer = buffer;
+        entryBuffers = new UnsafeBuffer[maxDatagrams];
         offsets = new int[maxDatagrams];
         lengths = new int[maxDatagrams];
         ecnCodepoints = new byte[maxDatagrams];
         destinations = new InetSocketAddress[maxDatagrams];
+    }
+
+    /**
+     * @return the port's memory this batch may write datagrams into, or null.
+     */
+    public SendMemory memory()
+    {
+        return memory;
+    }
+
+    /**
+     * Claim the place of the next datagram, which the writer has asked {@link #hasRoomFor room} for: in the port's
+     * memory if it lends some, else at {@link #nextOffset()} of {@link #buffer()}.
+     *
+     * @param maxLengthBytes the most the datagram may take.
+     * @return where to write it in {@link #claimedBuffer()}.
+     */
+    public int claim(final int maxLengthBytes)
+    {
+        final UnsafeBuffer lent = null == memory || size == offsets.length ? null : memory.lend(size, maxLengthBytes);
+        if (null != lent)
+        {
+            claimedBuffer = lent;
+            return 0;
+        }
+        claimedBuffer = buffer;
+        return nextOffset;
+    }
+
+    /**
+     * @return the buffer the datagram last {@link #claim claimed} is written into ({@link #buffer()} when none
+     * was).
+     */
+    public UnsafeBuffer claimedBuffer()
+    {
+        return claimedBuffer;
     }
 
     /**
@@ -80,7 +137,8 @@ public final class SendBatch
     }
 
     /**
-     * Add the datagram just written at {@link #nextOffset()}.
+     * Add the datagram just written where {@link #claim} placed it, or at {@link #nextOffset()} when it was not
+     * claimed.
      *
      * @param lengthBytes  its length.
      * @param destination  where it goes.
@@ -94,7 +152,10 @@ public final class SendBatch
             throw new IllegalStateException("datagram of " + lengthBytes + " bytes does not fit: " + size + " of " +
                 offsets.length + " datagrams, " + remainingBytes() + " bytes left");
         }
-        offsets[size] = nextOffset;
+        final UnsafeBuffer into = claimedBuffer;
+        claimedBuffer = buffer;
+        entryBuffers[size] = into;
+        offsets[size] = into == buffer ? nextOffset : 0;
         lengths[size] = lengthBytes;
         ecnCodepoints[size] = (byte)(ecnCodepoint & 0x3);
         destinations[size] = destination;
@@ -128,7 +189,16 @@ public final class SendBatch
 
     /**
      * @param index of a datagram, from 0 to {@link #size()} − 1.
-     * @return where it starts in {@link #buffer()}.
+     * @return the memory it lies in: {@link #buffer()}, or the port's.
+     */
+    public UnsafeBuffer buffer(final int index)
+    {
+        return entryBuffers[index];
+    }
+
+    /**
+     * @param index of a datagram, from 0 to {@link #size()} − 1.
+     * @return where it starts in {@link #buffer(int)}.
      */
     public int offset(final int index)
     {
@@ -181,5 +251,6 @@ public final class SendBatch
         }
         size = 0;
         nextOffset = 0;
+        claimedBuffer = buffer;
     }
 }

@@ -328,6 +328,7 @@ class AnswerServiceTest
         private final InetSocketAddress[] sources = new InetSocketAddress[64];
         private final int[] ecnCodepoints = new int[64];
         private final long[] agesNs = new long[64];
+        private final UnsafeBuffer[] buffers = new UnsafeBuffer[64];
         private int received;
         private int sentDatagrams;
         private LongSupplier recordedPackets = () -> -1;
@@ -338,6 +339,15 @@ class AnswerServiceTest
         {
             super(port);
             this.markEvery = markEvery;
+        }
+
+        /**
+         * A batch without the simulated port's hook: this port clears it and adds the entries again, marked, so the
+         * packets lent to it must stay lent until the port's next receive.
+         */
+        public ReceiveBatch newReceiveBatch(final int maxDatagrams)
+        {
+            return new ReceiveBatch(maxDatagrams, port.newReceiveBatch(maxDatagrams).buffer().capacity());
         }
 
         public int receive(final ReceiveBatch batch, final int limit)
@@ -355,13 +365,23 @@ class AnswerServiceTest
                 sources[i] = batch.source(i);
                 ecnCodepoints[i] = batch.ecnCodepoint(i);
                 agesNs[i] = batch.arrivalAgeNs(i);
+                buffers[i] = batch.buffer(i);
             }
             batch.clear();
             for (int i = 0; i < size; i++)
             {
                 final boolean mark = 0 == ++received % markEvery;
                 isCeMarkedThisReceive |= mark;
-                batch.add(offsets[i], lengths[i], sources[i], mark ? EcnCodepoint.CE : ecnCodepoints[i], agesNs[i]);
+                final int codepoint = mark ? EcnCodepoint.CE : ecnCodepoints[i];
+                if (buffers[i] == batch.buffer())
+                {
+                    batch.add(offsets[i], lengths[i], sources[i], codepoint, agesNs[i]);
+                }
+                else
+                {
+                    // The simulated port lends its packets in place: lend them again, marked.
+                    batch.addInPlace(buffers[i].byteArray(), lengths[i], sources[i], codepoint, agesNs[i]);
+                }
             }
             return count;
         }

@@ -5,6 +5,8 @@ import org.junit.jupiter.api.Test;
 import java.net.InetSocketAddress;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /**
  * A datagram's arrival time from the age its port gave: believed from 1 ns to {@link ReceiveBatch#MAX_ARRIVAL_AGE_NS}
@@ -55,5 +57,27 @@ class ReceiveBatchTest
         batch.clear();
         batch.add(0, 10, SOURCE, ReceiveBatch.NOT_ECT);
         assertEquals(ReceiveBatch.AGE_UNKNOWN, batch.arrivalAgeNs(0), "a cleared slot keeps no age");
+    }
+
+    @Test
+    void anEntryAddedInPlaceIsReadWhereItLiesBesideEntriesInTheBuffer()
+    {
+        final ReceiveBatch batch = new ReceiveBatch(3, 64);
+        final byte[] lent = new byte[32];
+        lent[0] = 42;
+        batch.buffer().putByte(5, (byte)7);
+        batch.add(5, 10, SOURCE, ReceiveBatch.NOT_ECT);
+        batch.addInPlace(lent, 20, SOURCE, 3, 1_000);
+        assertSame(batch.buffer(), batch.buffer(0));
+        assertEquals(7, batch.buffer(0).getByte(batch.offset(0)));
+        assertEquals(42, batch.buffer(1).getByte(batch.offset(1)));
+        assertEquals(0, batch.offset(1));
+        assertEquals(20, batch.length(1));
+        assertEquals(20, batch.buffer(1).capacity(), "the view ends with the datagram");
+        assertEquals(3, batch.ecnCodepoint(1));
+        assertEquals(BATCH_NS - 1_000, batch.arrivalTimeNs(1, BATCH_NS));
+        assertThrows(IllegalStateException.class, () -> batch.addInPlace(lent, 33, SOURCE, 0, 0), "longer than lent");
+        batch.addInPlace(lent, 32, SOURCE, 0, 0);
+        assertThrows(IllegalStateException.class, () -> batch.addInPlace(lent, 1, SOURCE, 0, 0), "full");
     }
 }
