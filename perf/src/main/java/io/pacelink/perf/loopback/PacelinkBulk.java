@@ -42,7 +42,7 @@ final class PacelinkBulk
     private static final long CLOSE_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(10);
     private static final int POLL_LIMIT = 256;
     private static final String[] PORT_CALL_NAMES =
-        { "send-calls", "receive-calls", "receives-skipped", "port-datagrams-received" };
+        { "send-calls", "receive-calls", "receives-skipped", "port-datagrams-received", "lateness-forgotten-ns" };
 
     /**
      * System property: the endpoints' {@link PacelinkContext#handshakePrimingNs(long)} in milliseconds (unset: the
@@ -339,7 +339,7 @@ final class PacelinkBulk
         {
             for (int i = 0; i < PORT_CALL_NAMES.length; i++)
             {
-                if (label.startsWith("port ") && label.endsWith(": " + PORT_CALL_NAMES[i]))
+                if (label.endsWith(": " + PORT_CALL_NAMES[i]))
                 {
                     calls[i] = value;
                 }
@@ -374,7 +374,8 @@ final class PacelinkBulk
         final double windowNs = Math.max(1, end[n + 4] - start[n + 4]);
         result.put("window_cwnd_limited_share", (end[n + 1] - start[n + 1]) / windowNs)
             .put("window_pacing_limited_share", (end[n + 2] - start[n + 2]) / windowNs)
-            .put("window_flow_control_limited_share", (end[n + 3] - start[n + 3]) / windowNs);
+            .put("window_flow_control_limited_share", (end[n + 3] - start[n + 3]) / windowNs)
+            .put("window_pacer_lateness_forgotten_share", (end[4] - start[4]) / windowNs);
     }
 
     /**
@@ -431,6 +432,10 @@ final class PacelinkBulk
             final long nowNs = sending.nowNs;
             final ResultLine result = meter.result(SYSTEM, nowNs);
             putPortCalls(result, portAtStart, portCalls(endpoint, connection));
+            final ConnectionStats windowEnd = connection.stats();
+            final long[] endStats = {
+                windowEnd.smoothedRttNs(), windowEnd.congestionWindowBytes(), windowEnd.pacingRateBytesPerSecond(),
+                windowEnd.deliveryRateBytesPerSecond() };
             connection.close();
             final long closeStartNs = System.nanoTime();
             while (ConnectionState.CLOSED != connection.state() && System.nanoTime() - closeStartNs < CLOSE_TIMEOUT_NS)
@@ -447,6 +452,10 @@ final class PacelinkBulk
                 .put("datagrams_sent", endpoint.counters().datagramsSent().get())
                 .put("datagrams_received", endpoint.counters().datagramsReceived().get())
                 .put("min_rtt_ns", stats.minRttNs())
+                .put("end_smoothed_rtt_ns", endStats[0])
+                .put("end_cwnd_bytes", endStats[1])
+                .put("end_pacing_rate_bytes_per_second", endStats[2])
+                .put("end_delivery_rate_bytes_per_second", endStats[3])
                 .put("close", ConnectionState.CLOSED == connection.state() ? connection.closeReason() : "not closed")
                 .format());
         }
