@@ -78,20 +78,15 @@ class LoopbackTransferTest
     {
         assumeTrue(BatchedPortSupport.current().isAvailable() || BatchedPortSupport.isLibraryBundled(),
             BatchedPortSupport.current().toString());
-        // The batched port twice: GSO on, where every payload is copied into the send batch, and GSO off, where a
-        // plaintext payload leaves from the send log in place (docs/io.md, "Send").
-        final long[][] figures = new long[3][];
-        final PortType[] ports = { PortType.NIO, PortType.BATCHED, PortType.BATCHED };
-        final boolean[] gso = { true, true, false };
+        final long[][] figures = new long[2][];
+        final PortType[] ports = { PortType.NIO, PortType.BATCHED };
         for (int i = 0; i < ports.length; i++)
         {
             final PortType port = ports[i];
-            final boolean isGso = gso[i];
             try (LoopbackPair pair = new LoopbackPair(
                 (context) -> context.maxMessageLengthBytes(MAX_MESSAGE_BYTES)
                     .sendBufferBytes(8 << 20)
                     .receiveBufferBytes(8 << 20)
-                    .gso(isGso)
                     .port(port),
                 ImpairmentConfig.NONE,
                 ImpairmentConfig.NONE))
@@ -105,7 +100,6 @@ class LoopbackTransferTest
             }
         }
         assertArrayEquals(figures[0], figures[1], "messages, bytes, stream bytes received and acknowledged, malformed");
-        assertArrayEquals(figures[0], figures[2], "the same with GSO off (payloads sent from the send log in place)");
     }
 
     record Outcome(Connection sender, Connection receiver, long messages, long bytes)

@@ -51,16 +51,6 @@ class SteadyStateAllocationTest
         moveWithoutGarbage("cubic", PortType.NIO);
     }
 
-    /**
-     * GSO off on the batched port: a plaintext packet's payload leaves from the send log's direct segment in place
-     * (docs/io.md, "Send"), its iovecs written into memory the port keeps.
-     */
-    @Test
-    void agentThreadAllocatesNothingInSteadyStateWithGsoOff()
-    {
-        moveWithoutGarbage("cubic", PortType.AUTO, false, false);
-    }
-
     @Test
     void aPartHandlerTakesMessagesAcrossSegmentsWithoutGarbage()
     {
@@ -75,14 +65,8 @@ class SteadyStateAllocationTest
 
     private static void moveWithoutGarbage(final String congestionControl, final PortType port, final boolean inParts)
     {
-        moveWithoutGarbage(congestionControl, port, inParts, true);
-    }
-
-    private static void moveWithoutGarbage(
-        final String congestionControl, final PortType port, final boolean inParts, final boolean gso)
-    {
-        try (Endpoint server = Endpoint.launch(context(congestionControl, true).port(port).gso(gso));
-            Endpoint client = Endpoint.launch(context(congestionControl, false).port(port).gso(gso)))
+        try (Endpoint server = Endpoint.launch(context(congestionControl, true).port(port));
+            Endpoint client = Endpoint.launch(context(congestionControl, false).port(port)))
         {
             final Connection sender = client.connect(server.localAddress());
             final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
