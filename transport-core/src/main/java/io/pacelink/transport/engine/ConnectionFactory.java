@@ -81,8 +81,7 @@ final class ConnectionFactory
         final ApplicationSignals signals,
         final PacketGuard plaintextGuard,
         final AeadGuard.Buffers aeadBuffers,
-        final boolean isEcnCapable,
-        final boolean directSendSegments)
+        final boolean isEcnCapable)
     {
         this.signals = signals;
         this.context = context;
@@ -99,9 +98,7 @@ final class ConnectionFactory
         this.memoryBudget = new MemoryBudget(context.limits().memoryBudgetBytes());
         this.receiveSegments = new SegmentPool(memoryBudget, SegmentPool.DEFAULT_SEGMENT_BYTES,
             Math.min(POOL_RETAINED_BYTES, context.limits().memoryBudgetBytes() / 4));
-        // Direct where the port sends payloads from the send log in place (docs/io.md, "Send").
-        this.sendSegments =
-            new BudgetedSegments(memoryBudget, SegmentPool.DEFAULT_SEGMENT_BYTES, directSendSegments);
+        this.sendSegments = new BudgetedSegments(memoryBudget, SegmentPool.DEFAULT_SEGMENT_BYTES);
     }
 
     /**

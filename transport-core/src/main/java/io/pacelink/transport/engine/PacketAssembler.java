@@ -13,7 +13,6 @@ import io.pacelink.transport.wire.FrameType;
 import io.pacelink.transport.wire.PacketType;
 import io.pacelink.transport.wire.PacketWriter;
 import org.agrona.DirectBuffer;
-import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * Writes one connection's packets where they will leave from (the send batch, or the guard's staging buffer): its
@@ -82,10 +81,7 @@ final class PacketAssembler
      * @param isWithinWindow true if the congestion window has room for an ack-eliciting packet.
      * @param nowNs          the send time.
      * @param sent           filled with the packet's description, but for its size.
-     * @param gathered       where to leave the DATA payload's place instead of copying it, if it lies in one direct
-     *                       segment of the send log (the payload is then the packet's last bytes, not written); null to
-     *                       copy it always.
-     * @return the packet's length without the trailer, a payload left in place included.
+     * @return the packet's length without the trailer.
      */
     int assembleOneRtt(
         final PacketWriter writer,
@@ -93,8 +89,7 @@ final class PacketAssembler
         final boolean ackOnly,
         final boolean isWithinWindow,
         final long nowNs,
-        final SentPacketDescriptor sent,
-        final GatheredPayload gathered)
+        final SentPacketDescriptor sent)
     {
         final long packetNumber = packetNumbers.take(lossRecovery);
         writer.writeHeader(PacketType.ONE_RTT, remoteId, packetNumber);
@@ -149,8 +144,7 @@ final class PacketAssembler
             {
                 ackEliciting = true;
             }
-            // Last: a payload left in place must be the packet's last bytes.
-            ackEliciting |= appendStreamData(writer, sent, gathered);
+            ackEliciting |= appendStreamData(writer, sent);
             if (!ackEliciting && (isProbe || controlFrames.isPingPending()))
             {
                 writer.appendPing();
@@ -168,8 +162,7 @@ final class PacketAssembler
      *
      * @return true if one was written.
      */
-    private boolean appendStreamData(
-        final PacketWriter writer, final SentPacketDescriptor sent, final GatheredPayload gathered)
+    private boolean appendStreamData(final PacketWriter writer, final SentPacketDescriptor sent)
     {
         final int payloadRoom = writer.remaining() - PacketWriter.DATA_FRAME_OVERHEAD_BYTES;
         if (payloadRoom < 0)
@@ -211,17 +204,7 @@ final class PacketAssembler
             return false;
         }
         final int payloadOffset = writer.appendDataHeader(ConnectionCore.STREAM_ID, streamOffset, fin, streamLength);
-        final UnsafeBuffer inPlace =
-            null == gathered || 0 == streamLength ? null : sendLog.segmentInPlace(streamOffset, streamLength);
-        if (null != inPlace)
-        {
-            // The port sends the payload from the log (one copy, the kernel's, instead of two).
-            gathered.set(inPlace, sendLog.indexInSegment(streamOffset), streamLength);
-        }
-        else
-        {
-            sendLog.copyOut(streamOffset, streamLength, writer.buffer(), payloadOffset);
-        }
+        sendLog.copyOut(streamOffset, streamLength, writer.buffer(), payloadOffset);
         if (isRetransmission)
         {
             sendLog.onRetransmitted(streamOffset, streamLength, fin);

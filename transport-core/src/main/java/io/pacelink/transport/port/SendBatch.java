@@ -2,7 +2,6 @@ package io.pacelink.transport.port;
 
 import org.agrona.BitUtil;
 import org.agrona.BufferUtil;
-import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.net.InetSocketAddress;
@@ -17,12 +16,6 @@ import java.net.InetSocketAddress;
  * {@link #commit}s it with its destination and ECN codepoint (RFC 3168: 0 not-ECT, 1 ECT(1), 2 ECT(0), 3 CE). Because
  * each datagram starts where the previous one ended, a run of equal-sized datagrams is contiguous memory, which is what
  * GSO needs. Single-threaded; allocates only in its constructor.
- * <p>
- * A port that {@link DatagramPort#sendsGathered() sends gathered datagrams} may also be handed one whose payload
- * stays where it is ({@link #commitGathered}): the batch then holds the datagram's other bytes — its header and frames
- * before the payload, and the trailer after it — and the payload's address, which the port inserts between them
- * ({@code sendmmsg} iovecs), so the bytes of a stream's send log leave without being copied into the batch first.
- * Such a datagram's {@link #length} is its whole length on the wire, {@link #batchBytes} what of it lies in the batch.
  */
 public final class SendBatch
 {
@@ -31,18 +24,8 @@ public final class SendBatch
     private final int[] lengths;
     private final byte[] ecnCodepoints;
     private final InetSocketAddress[] destinations;
-    private final long[] payloadAddresses;
-    private final int[] payloadLengths;
-    private final int[] payloadAt;
-    /**
-     * What holds each gathered payload's memory, referenced until the batch is cleared so the memory (a send log's
-     * direct segment, freed only when the collector takes its buffer) cannot go before the port has sent it.
-     */
-    private final Object[] payloadOwners;
     private int size;
     private int nextOffset;
-    private int totalBytes;
-    private int gatheredCount;
 
     /**
      * @param maxDatagrams  the most datagrams the batch holds.
@@ -61,10 +44,6 @@ public final class SendBatch
         lengths = new int[maxDatagrams];
         ecnCodepoints = new byte[maxDatagrams];
         destinations = new InetSocketAddress[maxDatagrams];
-        payloadAddresses = new long[maxDatagrams];
-        payloadLengths = new int[maxDatagrams];
-        payloadAt = new int[maxDatagrams];
-        payloadOwners = new Object[maxDatagrams];
     }
 
     /**
@@ -121,57 +100,6 @@ public final class SendBatch
         destinations[size] = destination;
         size++;
         nextOffset += lengthBytes;
-        totalBytes += lengthBytes;
-    }
-
-    /**
-     * Add the datagram just written at {@link #nextOffset()} without its payload, which stays in {@code payload}
-     * and is sent from there: the port {@link DatagramPort#sendsGathered() must send gathered datagrams}.
-     *
-     * @param batchBytes    the bytes written in the batch: those before the payload, then those after it.
-     * @param payloadAtByte where the payload goes in the datagram: the bytes of the batch's part before it.
-     * @param payload       direct memory holding the payload, referenced until {@link #clear()}; its bytes must not
-     *                      change before the port has sent the batch.
-     * @param payloadIndex  where the payload starts in {@code payload}.
-     * @param payloadLength its length.
-     * @param destination   where it goes.
-     * @param ecnCodepoint  the ECN field to send it with (0 to 3).
-     * @throws IllegalStateException    if it does not fit.
-     * @throws IllegalArgumentException if {@code payload} is not direct memory or the parts do not add up.
-     */
-    public void commitGathered(
-        final int batchBytes,
-        final int payloadAtByte,
-        final DirectBuffer payload,
-        final int payloadIndex,
-        final int payloadLength,
-        final InetSocketAddress destination,
-        final int ecnCodepoint)
-    {
-        if (!hasRoomFor(batchBytes) || batchBytes < 0)
-        {
-            throw new IllegalStateException("datagram of " + batchBytes + " bytes does not fit: " + size + " of " +
-                offsets.length + " datagrams, " + remainingBytes() + " bytes left");
-        }
-        if (null != payload.byteArray() || payloadAtByte < 0 || payloadAtByte > batchBytes || payloadLength < 0 ||
-            payloadIndex < 0 || payloadIndex > payload.capacity() - payloadLength)
-        {
-            throw new IllegalArgumentException("a gathered payload must be direct memory within its buffer: at " +
-                payloadAtByte + " of " + batchBytes + ", [" + payloadIndex + ", +" + payloadLength + ") of " +
-                payload.capacity() + (null != payload.byteArray() ? ", a heap array" : ""));
-        }
-        offsets[size] = nextOffset;
-        lengths[size] = batchBytes + payloadLength;
-        ecnCodepoints[size] = (byte)(ecnCodepoint & 0x3);
-        destinations[size] = destination;
-        payloadAddresses[size] = payload.addressOffset() + payloadIndex;
-        payloadLengths[size] = payloadLength;
-        payloadAt[size] = payloadAtByte;
-        payloadOwners[size] = payload;
-        size++;
-        gatheredCount++;
-        nextOffset += batchBytes;
-        totalBytes += batchBytes + payloadLength;
     }
 
     /**
@@ -209,56 +137,11 @@ public final class SendBatch
 
     /**
      * @param index of a datagram.
-     * @return its length on the wire (for a gathered one, its payload included).
+     * @return its length.
      */
     public int length(final int index)
     {
         return lengths[index];
-    }
-
-    /**
-     * @param index of a datagram.
-     * @return the bytes of it that lie in {@link #buffer()} from {@link #offset}: all of it unless it is gathered.
-     */
-    public int batchBytes(final int index)
-    {
-        return lengths[index] - payloadLengths[index];
-    }
-
-    /**
-     * @param index of a datagram.
-     * @return the length of its payload sent from outside the batch ({@link #commitGathered}); 0 if it lies whole
-     * in the batch.
-     */
-    public int payloadLength(final int index)
-    {
-        return payloadLengths[index];
-    }
-
-    /**
-     * @param index of a gathered datagram.
-     * @return the address of its payload.
-     */
-    public long payloadAddress(final int index)
-    {
-        return payloadAddresses[index];
-    }
-
-    /**
-     * @param index of a gathered datagram.
-     * @return where its payload goes: the bytes of its batch part that come before it.
-     */
-    public int payloadAt(final int index)
-    {
-        return payloadAt[index];
-    }
-
-    /**
-     * @return true if a datagram of the batch was committed by {@link #commitGathered}.
-     */
-    public boolean hasGathered()
-    {
-        return gatheredCount > 0;
     }
 
     /**
@@ -284,23 +167,19 @@ public final class SendBatch
      */
     public int totalBytes()
     {
-        return totalBytes;
+        return nextOffset;
     }
 
     /**
-     * Empty the batch for the next one; the destinations and the gathered payloads' memory are forgotten.
+     * Empty the batch for the next one; the destinations are forgotten.
      */
     public void clear()
     {
         for (int i = 0; i < size; i++)
         {
             destinations[i] = null;
-            payloadOwners[i] = null;
-            payloadLengths[i] = 0;
         }
         size = 0;
         nextOffset = 0;
-        totalBytes = 0;
-        gatheredCount = 0;
     }
 }
