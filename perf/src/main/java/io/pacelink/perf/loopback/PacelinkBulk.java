@@ -41,6 +41,8 @@ final class PacelinkBulk
     private static final long CONNECT_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(10);
     private static final long CLOSE_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(10);
     private static final int POLL_LIMIT = 256;
+    private static final String[] PORT_CALL_NAMES =
+        { "send-calls", "receive-calls", "receives-skipped", "port-datagrams-received", "lateness-forgotten-ns" };
 
     /**
      * System property: the endpoints' {@link PacelinkContext#handshakePrimingNs(long)} in milliseconds (unset: the
@@ -325,6 +327,58 @@ final class PacelinkBulk
     }
 
     /**
+     * The sending port's system calls so far, from its counters (published every
+     * {@code PortCounters.PUBLISH_INTERVAL_NS}, so a snapshot lags by up to that: a diagnostic, ±2 % over 5 s): send
+     * calls, receive calls, receives skipped, datagrams received; the connection's packets sent and time limited by
+     * cwnd, pacing and flow control; the clock.
+     */
+    private static long[] portCalls(final Endpoint endpoint, final Connection connection)
+    {
+        final long[] calls = new long[PORT_CALL_NAMES.length + 5];
+        endpoint.countersReader().forEach((value, id, label) ->
+        {
+            for (int i = 0; i < PORT_CALL_NAMES.length; i++)
+            {
+                if (label.endsWith(": " + PORT_CALL_NAMES[i]))
+                {
+                    calls[i] = value;
+                }
+            }
+        });
+        final ConnectionStats stats = connection.stats();
+        calls[PORT_CALL_NAMES.length] = stats.packetsSent();
+        calls[PORT_CALL_NAMES.length + 1] = stats.cwndLimitedNs();
+        calls[PORT_CALL_NAMES.length + 2] = stats.pacingLimitedNs();
+        calls[PORT_CALL_NAMES.length + 3] = stats.flowControlLimitedNs();
+        calls[PORT_CALL_NAMES.length + 4] = System.nanoTime();
+        return calls;
+    }
+
+    /**
+     * Per data packet sent in the counted window: the port's send and receive calls, the receives skipped and the
+     * datagrams (ACKs) received; and the datagrams a receive call returned on average — how often the sender reads
+     * its socket for its ACKs, and how many of those reads find nothing ({@code 1 - acks per call} at most one ACK
+     * a call).
+     */
+    private static void putPortCalls(final ResultLine result, final long[] start, final long[] end)
+    {
+        final double packets = Math.max(1, end[PORT_CALL_NAMES.length] - start[PORT_CALL_NAMES.length]);
+        result.put("window_send_calls_per_packet", (end[0] - start[0]) / packets)
+            .put("window_receive_calls_per_packet", (end[1] - start[1]) / packets)
+            .put("window_receives_skipped_per_packet", (end[2] - start[2]) / packets)
+            .put("window_datagrams_received_per_packet", (end[3] - start[3]) / packets)
+            .put("window_datagrams_per_receive_call", (end[3] - start[3]) / (double)Math.max(1, end[1] - start[1]));
+        // The share of the window the connection spent limited by its congestion window, its pacer, the peer's
+        // credit (ConnectionStats: counted per duty cycle, published as the connection's counters are).
+        final int n = PORT_CALL_NAMES.length;
+        final double windowNs = Math.max(1, end[n + 4] - start[n + 4]);
+        result.put("window_cwnd_limited_share", (end[n + 1] - start[n + 1]) / windowNs)
+            .put("window_pacing_limited_share", (end[n + 2] - start[n + 2]) / windowNs)
+            .put("window_flow_control_limited_share", (end[n + 3] - start[n + 3]) / windowNs)
+            .put("window_pacer_lateness_forgotten_share", (end[4] - start[4]) / windowNs);
+    }
+
+    /**
      * Connect, offer messages of {@code messageBytes} for {@code durationNs} (as fast as the send buffer takes them),
      * close gracefully and wait until the connection is closed, then print the result.
      *
@@ -369,6 +423,7 @@ final class PacelinkBulk
                 sending.turn();
             }
             sending.meter.startCounting(sending.nowNs);
+            final long[] portAtStart = portCalls(endpoint, connection);
             while (ConnectionState.CONNECTED == connection.state() && sending.meter.sending(sending.nowNs))
             {
                 sending.turn();
@@ -376,6 +431,11 @@ final class PacelinkBulk
             final SendMeter meter = sending.meter;
             final long nowNs = sending.nowNs;
             final ResultLine result = meter.result(SYSTEM, nowNs);
+            putPortCalls(result, portAtStart, portCalls(endpoint, connection));
+            final ConnectionStats windowEnd = connection.stats();
+            final long[] endStats = {
+                windowEnd.smoothedRttNs(), windowEnd.congestionWindowBytes(), windowEnd.pacingRateBytesPerSecond(),
+                windowEnd.deliveryRateBytesPerSecond() };
             connection.close();
             final long closeStartNs = System.nanoTime();
             while (ConnectionState.CLOSED != connection.state() && System.nanoTime() - closeStartNs < CLOSE_TIMEOUT_NS)
@@ -392,6 +452,10 @@ final class PacelinkBulk
                 .put("datagrams_sent", endpoint.counters().datagramsSent().get())
                 .put("datagrams_received", endpoint.counters().datagramsReceived().get())
                 .put("min_rtt_ns", stats.minRttNs())
+                .put("end_smoothed_rtt_ns", endStats[0])
+                .put("end_cwnd_bytes", endStats[1])
+                .put("end_pacing_rate_bytes_per_second", endStats[2])
+                .put("end_delivery_rate_bytes_per_second", endStats[3])
                 .put("close", ConnectionState.CLOSED == connection.state() ? connection.closeReason() : "not closed")
                 .format());
         }
