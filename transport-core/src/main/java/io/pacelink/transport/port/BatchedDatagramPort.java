@@ -180,17 +180,6 @@ public final class BatchedDatagramPort implements DatagramPort
     private boolean isSharedPending;
     private boolean isPeerKnownEmpty;
     /**
-     * The peer socket was just connected: the port's own socket holds what the peer sent before, older than anything
-     * on the peer socket, so receives read the port's own socket first until it is empty — the peer's datagrams keep
-     * their order across the change.
-     */
-    private boolean isSharedDraining;
-    /**
-     * The next busy peer, for the peer socket to be connected to once a read finds it empty (so that what the last
-     * peer sent to it is read first, in its order).
-     */
-    private InetSocketAddress pendingPeer;
-    /**
      * The TOS byte the socket sends with when a message carries no control message for it: 0 (not-ECT) until a
      * restricted port's batch, or {@link #OPEN_PORT_ADOPTION_BATCHES} of an open port's in a row, ask for another
      * ({@link #adoptTos}, {@link #followTos}).
@@ -449,10 +438,9 @@ public final class BatchedDatagramPort implements DatagramPort
 
     /**
      * One read with a peer socket: the peer socket first, then, if it had nothing, the port's own socket when a wait
-     * saw it readable, its last read had datagrams or {@link #SHARED_RECEIVE_INTERVAL} receives passed without it. The
-     * port's own socket is read first while it holds what the peer sent before its socket was connected, and after
-     * {@link #SHARED_RECEIVE_LIMIT} receives without it. A busy-spinning loop so reads the busy peer's arrivals in one
-     * system call a turn, and every other peer's within a few turns.
+     * saw it readable, its last read had datagrams or {@link #SHARED_RECEIVE_INTERVAL} receives passed without it; the
+     * port's own first after {@link #SHARED_RECEIVE_LIMIT}. A busy-spinning loop so reads the busy peer's arrivals in
+     * one system call a turn, and every other peer's within a few turns.
      *
      * @return as {@link NativeUdp#receive}: the messages of the one socket that had some, or the last one's failure.
      */
@@ -460,39 +448,30 @@ public final class BatchedDatagramPort implements DatagramPort
     {
         final boolean readPeer = !isPeerKnownEmpty;
         isPeerKnownEmpty = false;
-        if (!readPeer)
+        final boolean sharedFirst = receivesSinceShared >= SHARED_RECEIVE_LIMIT;
+        int received = -NativeUdp.EAGAIN;
+        if (readPeer && !sharedFirst)
         {
-            connectPendingPeer(); // the wait saw the peer socket empty
-        }
-        if (isSharedDraining || receivesSinceShared >= SHARED_RECEIVE_LIMIT)
-        {
-            receivesSinceShared = 0;
-            final int received = receiveFrom(fd, slots);
-            isSharedPending = received > 0;
-            if (received > 0)
-            {
-                return received;
-            }
-            isSharedDraining = false;
-            return readPeer ? receivePeer(slots) : received;
-        }
-        if (readPeer)
-        {
-            final int received = receivePeer(slots);
+            received = receivePeer(slots);
             if (received > 0)
             {
                 receivesSinceShared++;
                 return received;
             }
         }
-        if (!readPeer || isSharedPending || ++receivesSinceShared >= SHARED_RECEIVE_INTERVAL)
+        if (sharedFirst || !readPeer || isSharedPending || receivesSinceShared >= SHARED_RECEIVE_INTERVAL)
         {
             receivesSinceShared = 0;
-            final int received = receiveFrom(fd, slots);
+            received = receiveFrom(fd, slots);
             isSharedPending = received > 0;
+            if (received <= 0 && sharedFirst && readPeer)
+            {
+                received = receivePeer(slots);
+            }
             return received;
         }
-        return -NativeUdp.EAGAIN;
+        receivesSinceShared++;
+        return received;
     }
 
     /**
@@ -511,25 +490,7 @@ public final class BatchedDatagramPort implements DatagramPort
         {
             peerSocketReceives++;
         }
-        else
-        {
-            connectPendingPeer();
-        }
         return received;
-    }
-
-    /**
-     * The peer socket is empty: what the last peer sent to it has been read, so it may be connected to the next busy
-     * peer now, if there is one.
-     */
-    private void connectPendingPeer()
-    {
-        if (null != pendingPeer)
-        {
-            final InetSocketAddress next = pendingPeer;
-            pendingPeer = null;
-            connectPeerSocket(next);
-        }
     }
 
     private void onReceiveFailure(final ReceiveBatch batch, final int result)
@@ -853,7 +814,6 @@ public final class BatchedDatagramPort implements DatagramPort
         if (isPeerSocketPeer(first))
         {
             busyPeerBatches = 0;
-            pendingPeer = null;
             return;
         }
         if (first != busyPeer && !first.equals(busyPeer))
@@ -864,14 +824,7 @@ public final class BatchedDatagramPort implements DatagramPort
         if (++busyPeerBatches >= PEER_SOCKET_BATCHES)
         {
             busyPeerBatches = 0;
-            if (peerFd < 0)
-            {
-                connectPeerSocket(first);
-            }
-            else
-            {
-                pendingPeer = first;
-            }
+            connectPeerSocket(first);
         }
     }
 
@@ -895,9 +848,8 @@ public final class BatchedDatagramPort implements DatagramPort
     }
 
     /**
-     * Connect the peer socket to {@code peer}, opening it first if there is none (a socket that has one is connected
-     * again only once a read found it empty: {@link #pendingPeer}). Any failure closes it and gives the idea up for
-     * this port: it then sends and receives on its own socket alone, as a port without one.
+     * Connect the peer socket to {@code peer}, opening it first if there is none. Any failure closes it and gives
+     * the idea up for this port: it then sends and receives on its own socket alone, as a port without one.
      */
     private void connectPeerSocket(final InetSocketAddress peer)
     {
@@ -920,7 +872,6 @@ public final class BatchedDatagramPort implements DatagramPort
         }
         peerSocketPeer = peer;
         peerSocketConnects++;
-        isSharedDraining = true;
     }
 
     /**
@@ -965,10 +916,8 @@ public final class BatchedDatagramPort implements DatagramPort
             peerFd = -1;
         }
         peerSocketPeer = null;
-        pendingPeer = null;
         isPeerKnownEmpty = false;
         isSharedPending = false;
-        isSharedDraining = false;
     }
 
     /**

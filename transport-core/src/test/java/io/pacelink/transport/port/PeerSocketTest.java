@@ -101,14 +101,11 @@ class PeerSocketTest
         assertEquals(1, server.peerSocketConnects());
         assertEquals(0, server.stats().sendErrors());
 
-        // The next busy peer takes the socket once a read found it empty; the last one is served on the port's own
-        // socket.
+        // The next busy peer takes the socket; the last one is served on the port's own socket.
         for (int i = 0; i < BatchedDatagramPort.PEER_SOCKET_BATCHES; i++)
         {
             roundTrip(b, server, 2, i % 2 == 0);
         }
-        assertEquals(a.localAddress(), server.peerSocketPeer(), "not before a read found it empty");
-        roundTrip(b, server, 2, true);
         assertEquals(b.localAddress(), server.peerSocketPeer());
         assertEquals(2, server.peerSocketConnects());
         for (int i = 0; i < 20; i++)
@@ -125,74 +122,6 @@ class PeerSocketTest
         assertEquals(2, server.peerSocketConnects());
         assertEquals(0, server.stats().sendErrors());
         assertEquals(0, server.stats().receiveErrors());
-    }
-
-    @Test
-    void aPeersDatagramsKeepTheirOrderWhenItsSocketIsConnectedAndWhenItIsConnectedToTheNextPeer() throws IOException
-    {
-        final BatchedDatagramPort server = openOnChosenPort("127.0.0.1");
-        final BatchedDatagramPort a = open(new InetSocketAddress("127.0.0.1", 0));
-        final BatchedDatagramPort b = open(new InetSocketAddress("127.0.0.1", 0));
-        for (int i = 0; i < BatchedDatagramPort.PEER_SOCKET_BATCHES - 1; i++)
-        {
-            roundTrip(a, server, 2, true);
-        }
-        // Five datagrams wait on the port's own socket when the 64th batch connects the peer socket; five more
-        // arrive on the peer socket after it. Read one at a time, busy-spinning, they come in the order sent.
-        final int first = nextIndex;
-        sendLone(a, server, 5);
-        final SendBatch trigger = new SendBatch(1, LENGTH);
-        write(trigger, 1_000_000, a.localAddress(), 2); // an index of its own: the five and five stay consecutive
-        assertEquals(1, server.send(trigger));
-        receive(a, 1);
-        assertEquals(a.localAddress(), server.peerSocketPeer());
-        sendLone(a, server, 5);
-        assertInOrder(server, a, first, 10);
-
-        // The next busy peer: its socket is connected to it once a read found it empty; what the peer sent before
-        // (on the port's own socket) still comes before what it sends after (on the peer socket).
-        for (int i = 0; i < BatchedDatagramPort.PEER_SOCKET_BATCHES; i++)
-        {
-            roundTrip(b, server, 2, true);
-        }
-        assertEquals(a.localAddress(), server.peerSocketPeer());
-        final int next = nextIndex;
-        sendLone(b, server, 5);
-        final ReceiveBatch one = server.newReceiveBatch(1);
-        receiveOne(server, one, false);
-        assertEquals(b.localAddress(), server.peerSocketPeer(), "connected to the next peer at the first read");
-        assertArrayEquals(BatchedDatagramPortTest.expected(next, LENGTH), copy(one, 0));
-        sendLone(b, server, 5);
-        assertInOrder(server, b, next + 1, 9);
-    }
-
-    /**
-     * {@code count} datagrams, one batch each, the next indexes.
-     */
-    private void sendLone(final BatchedDatagramPort from, final BatchedDatagramPort to, final int count)
-    {
-        for (int i = 0; i < count; i++)
-        {
-            final SendBatch batch = new SendBatch(1, LENGTH);
-            write(batch, nextIndex++, to.localAddress(), 2);
-            assertEquals(1, from.send(batch));
-        }
-    }
-
-    /**
-     * Receive {@code count} datagrams one per receive without waits (a busy-spinning loop's): indexes {@code first}
-     * on, in order, from {@code from}.
-     */
-    private static void assertInOrder(
-        final BatchedDatagramPort port, final BatchedDatagramPort from, final int first, final int count)
-    {
-        final ReceiveBatch one = port.newReceiveBatch(1);
-        for (int i = 0; i < count; i++)
-        {
-            receiveOne(port, one, false);
-            assertArrayEquals(BatchedDatagramPortTest.expected(first + i, LENGTH), copy(one, 0), "datagram " + i);
-            assertEquals(from.localAddress(), one.source(0));
-        }
     }
 
     @Test
