@@ -163,17 +163,6 @@ JNIEXPORT jint JNICALL Java_io_pacelink_transport_port_NativeUdp_open(
     return fd;
 }
 
-/*
- * SO_REUSEPORT (socket(7)): lets a second socket of this user bind the same address and port, the peer socket of an
- * open port (BatchedDatagramPort). Linux delivers a datagram to the bound socket that matches it best: a socket
- * connected to the datagram's source scores above an unconnected one (net/ipv4/udp.c, compute_score), so the peer's
- * datagrams reach its connected socket and every other source's the unconnected one.
- */
-JNIEXPORT jint JNICALL Java_io_pacelink_transport_port_NativeUdp_setReusePort(JNIEnv *env, jclass klass, jint fd)
-{
-    return set_int_option(fd, SOL_SOCKET, SO_REUSEPORT, 1) < 0 ? -errno : 0;
-}
-
 JNIEXPORT jint JNICALL Java_io_pacelink_transport_port_NativeUdp_bind(
     JNIEnv *env, jclass klass, jint fd, jlong name, jint name_length)
 {
@@ -504,10 +493,7 @@ static int64_t monotonic_ns(void)
     return (int64_t)now.tv_sec * 1000000000LL + now.tv_nsec;
 }
 
-/*
- * Bits of a ppoll's outcome on the socket (fds[0]: 1), the eventfd (fds[1], which it drains: 2) and the peer socket
- * (fds[2]: 8); 0 if none is ready.
- */
+/* Bits of a ppoll's outcome on the socket and the eventfd (which it drains); 0 if neither is ready. */
 static int socket_and_wakeup(struct pollfd *fds, const int event_fd)
 {
     int result = 0;
@@ -515,10 +501,6 @@ static int socket_and_wakeup(struct pollfd *fds, const int event_fd)
     if (0 != (fds[0].revents & (POLLIN | POLLERR)))
     {
         result |= 1;
-    }
-    if (0 != (fds[2].revents & (POLLIN | POLLERR)))
-    {
-        result |= 8;
     }
     if (0 != (fds[1].revents & POLLIN))
     {
@@ -551,8 +533,8 @@ static int await_deadline(
     int64_t now_ns = monotonic_ns();
     /* Saturated: a timeout so long that the deadline would overflow waits as long as a timerfd can. */
     const int64_t deadline_ns = timeout_ns > INT64_MAX - now_ns ? INT64_MAX : now_ns + timeout_ns;
-    fds[3].fd = timer_fd;
-    fds[3].events = POLLIN;
+    fds[2].fd = timer_fd;
+    fds[2].events = POLLIN;
     for (;;)
     {
         if (armed_ns[0] <= now_ns || deadline_ns < armed_ns[0])
@@ -571,8 +553,7 @@ static int await_deadline(
         fds[0].revents = 0;
         fds[1].revents = 0;
         fds[2].revents = 0;
-        fds[3].revents = 0;
-        const int ready = ppoll(fds, 4, NULL, NULL);
+        const int ready = ppoll(fds, 3, NULL, NULL);
         if (ready < 0)
         {
             /* A signal cut the wait short: the socket was not looked at, so the caller must not take it as empty. */
@@ -593,25 +574,19 @@ static int await_deadline(
 }
 
 /*
- * The wait on the socket (fd; -1: not looked at), an open port's peer socket (peer_fd; -1: none) and the eventfd for
- * at most timeout_ns: ppoll(2) with a timeout when timer_fd is -1 or the timeout is 0 (a look without a sleep, which
- * arms no timer), else await_deadline.
+ * The wait on the socket (fd; -1: not looked at) and the eventfd for at most timeout_ns: ppoll(2) with a timeout when
+ * timer_fd is -1 or the timeout is 0 (a look without a sleep, which arms no timer), else await_deadline.
  */
 JNIEXPORT jint JNICALL Java_io_pacelink_transport_port_NativeUdp_await(
-    JNIEnv *env, jclass klass, jint fd, jint peer_fd, jint event_fd, jint timer_fd, jlong armed_address,
-    jlong timeout_ns)
+    JNIEnv *env, jclass klass, jint fd, jint event_fd, jint timer_fd, jlong armed_address, jlong timeout_ns)
 {
-    struct pollfd fds[4];
+    struct pollfd fds[3];
     fds[0].fd = fd;
     fds[0].events = POLLIN;
     fds[0].revents = 0;
     fds[1].fd = event_fd;
     fds[1].events = POLLIN;
     fds[1].revents = 0;
-    /* poll(2) ignores an entry whose descriptor is negative and clears its revents. */
-    fds[2].fd = peer_fd;
-    fds[2].events = POLLIN;
-    fds[2].revents = 0;
     if (timer_fd >= 0 && timeout_ns > 0)
     {
         return await_deadline(fds, event_fd, timer_fd, (int64_t *)(intptr_t)armed_address, timeout_ns);
@@ -619,7 +594,7 @@ JNIEXPORT jint JNICALL Java_io_pacelink_transport_port_NativeUdp_await(
     struct timespec timeout;
     timeout.tv_sec = (time_t)(timeout_ns / 1000000000LL);
     timeout.tv_nsec = (long)(timeout_ns % 1000000000LL);
-    const int ready = ppoll(fds, 3, timeout_ns < 0 ? NULL : &timeout, NULL);
+    const int ready = ppoll(fds, 2, timeout_ns < 0 ? NULL : &timeout, NULL);
     if (ready < 0)
     {
         /* A signal cut the wait short: the socket was not looked at, so the caller must not take it as empty. */

@@ -41,18 +41,6 @@ import java.net.SocketException;
  * send or one with an {@code IP_TOS} control message must (Linux {@code udp_sendmsg}); a datagram with another
  * codepoint still carries its own control message.
  * <p>
- * An open port (a server's) gives a busy peer the same path: once {@link #PEER_SOCKET_BATCHES} send batches in a row
- * went to that peer alone, it opens a second socket bound to its own address and port (SO_REUSEPORT on both, so only
- * sockets of this user may share the port: socket(7)) and connects it to the peer — the peer socket, one per port,
- * connected again to whichever peer is busy next. Its datagrams to that peer then leave on the connected path, without
- * a route lookup each, and Linux delivers that peer's datagrams to the connected socket, which matches them better
- * than the unconnected one ({@code compute_score} in net/ipv4/udp.c; QUIC servers use connected sockets per
- * connection for the same reason). Every other peer is served on the port's own socket as before. A receive reads the
- * peer socket first and the port's own when the peer socket had nothing and either a wait saw it readable, its last
- * read had datagrams or {@link #SHARED_RECEIVE_INTERVAL} receives passed (always after {@link #SHARED_RECEIVE_LIMIT});
- * a wait polls both. A port bound to a port the kernel picked, watched by a {@link PortGroupWait}, or whose peer socket
- * could not be made keeps to its own socket.
- * <p>
  * Agent thread only, except {@link #wakeup()}.
  */
 public final class BatchedDatagramPort implements DatagramPort
@@ -78,24 +66,6 @@ public final class BatchedDatagramPort implements DatagramPort
      * byte: enough that peers of alternating codepoints cost at most one {@code setsockopt} per this many sends.
      */
     public static final int OPEN_PORT_ADOPTION_BATCHES = 8;
-
-    /**
-     * Send batches in a row, every datagram of each to one peer, after which an open port bound to a port it chose
-     * gives that peer a socket of its own, connected to it (the peer socket; class comment).
-     */
-    public static final int PEER_SOCKET_BATCHES = 64;
-
-    /**
-     * While an open port has a peer socket, a receive that finds the peer socket empty reads the port's own socket too
-     * only every this many receives, unless a wait saw it readable or its last read had datagrams.
-     */
-    public static final int SHARED_RECEIVE_INTERVAL = 8;
-
-    /**
-     * Receives in a row that may read the peer socket alone before one reads the port's own socket first: a peer's
-     * steady traffic cannot keep the others' waiting longer.
-     */
-    public static final int SHARED_RECEIVE_LIMIT = 64;
 
     /**
      * The agent thread's timer slack while it waits here (prctl {@code PR_SET_TIMERSLACK}): Linux lets a timed wait
@@ -145,40 +115,6 @@ public final class BatchedDatagramPort implements DatagramPort
     private boolean gsoEnabled;
     private String gsoOffReason;
     private InetSocketAddress restrictedTo;
-    /**
-     * The SO_RCVBUF and SO_SNDBUF this port asked for, asked again for its peer socket.
-     */
-    private final int requestedReceiveBufferBytes;
-    private final int requestedSendBufferBytes;
-    /**
-     * An open port may give a busy peer a socket of its own: its port number was chosen (a port the kernel picked
-     * stays unshared: SO_REUSEPORT would let another socket of this user be given it), no {@link PortGroupWait}
-     * watches its socket alone, and no attempt failed.
-     */
-    private boolean mayOpenPeerSocket;
-    private boolean isReusePortSet;
-    /**
-     * The peer socket (−1: none): bound to this port's address with SO_REUSEPORT and connected to
-     * {@link #peerSocketPeer}, whose datagrams the kernel then delivers to it.
-     */
-    private int peerFd = -1;
-    private InetSocketAddress peerSocketPeer;
-    private int peerSocketTos;
-    private int peerSocketConnects;
-    private long peerSocketReceives;
-    /**
-     * The destination of every datagram of the last {@link #busyPeerBatches} send batches.
-     */
-    private InetSocketAddress busyPeer;
-    private int busyPeerBatches;
-    /**
-     * With a peer socket: receives since the port's own socket was last read, whether it is to be read at the next
-     * (a wait saw it readable, or its last read had datagrams), and whether the peer socket is known empty (a wait
-     * saw only the port's own socket readable).
-     */
-    private int receivesSinceShared;
-    private boolean isSharedPending;
-    private boolean isPeerKnownEmpty;
     /**
      * The TOS byte the socket sends with when a message carries no control message for it: 0 (not-ECT) until a
      * restricted port's batch, or {@link #OPEN_PORT_ADOPTION_BATCHES} of an open port's in a row, ask for another
@@ -269,9 +205,6 @@ public final class BatchedDatagramPort implements DatagramPort
         NativeLibrary.load();
         this.ipv6Socket = bindAddress.getAddress() instanceof Inet6Address;
         this.slotBytes = slotBytes;
-        this.requestedReceiveBufferBytes = receiveSocketBufferBytes;
-        this.requestedSendBufferBytes = sendSocketBufferBytes;
-        this.mayOpenPeerSocket = 0 != bindAddress.getPort();
         this.codec = new SocketAddressCodec(ipv6Socket);
         sendDescriptors = newDirect((NativeUdp.MAX_BATCH + 1) * NativeUdp.SEND_STRIDE);
         sendDescriptorsAddress = sendDescriptors.addressOffset();
@@ -407,7 +340,8 @@ public final class BatchedDatagramPort implements DatagramPort
                 Math.min(NativeUdp.MAX_BATCH, batch.buffer().capacity() / slotBytes), bufferAddress, slotBytes);
             preparedBufferAddress = bufferAddress;
         }
-        final int received = peerFd < 0 ? receiveFrom(fd, slots) : receiveEither(slots);
+        stats.receiveCalls++;
+        final int received = NativeUdp.receive(fd, receiveHeadersAddress, receiveDescriptorsAddress, slots);
         isAfterEmptyReceive = -NativeUdp.EAGAIN == received || 0 == received;
         if (isAfterEmptyReceive && burstMessages > 0)
         {
@@ -428,69 +362,6 @@ public final class BatchedDatagramPort implements DatagramPort
         pendingSegmentOffset = 0;
         handOver(batch, maxEntries);
         return batch.size();
-    }
-
-    private int receiveFrom(final int socket, final int slots)
-    {
-        stats.receiveCalls++;
-        return NativeUdp.receive(socket, receiveHeadersAddress, receiveDescriptorsAddress, slots);
-    }
-
-    /**
-     * One read with a peer socket: the peer socket first, then, if it had nothing, the port's own socket when a wait
-     * saw it readable, its last read had datagrams or {@link #SHARED_RECEIVE_INTERVAL} receives passed without it; the
-     * port's own first after {@link #SHARED_RECEIVE_LIMIT}. A busy-spinning loop so reads the busy peer's arrivals in
-     * one system call a turn, and every other peer's within a few turns.
-     *
-     * @return as {@link NativeUdp#receive}: the messages of the one socket that had some, or the last one's failure.
-     */
-    private int receiveEither(final int slots)
-    {
-        final boolean readPeer = !isPeerKnownEmpty;
-        isPeerKnownEmpty = false;
-        final boolean sharedFirst = receivesSinceShared >= SHARED_RECEIVE_LIMIT;
-        int received = -NativeUdp.EAGAIN;
-        if (readPeer && !sharedFirst)
-        {
-            received = receivePeer(slots);
-            if (received > 0)
-            {
-                receivesSinceShared++;
-                return received;
-            }
-        }
-        if (sharedFirst || !readPeer || isSharedPending || receivesSinceShared >= SHARED_RECEIVE_INTERVAL)
-        {
-            receivesSinceShared = 0;
-            received = receiveFrom(fd, slots);
-            isSharedPending = received > 0;
-            if (received <= 0 && sharedFirst && readPeer)
-            {
-                received = receivePeer(slots);
-            }
-            return received;
-        }
-        receivesSinceShared++;
-        return received;
-    }
-
-    /**
-     * A read of the peer socket, whose port-unreachable error (an ICMP message for a datagram sent to its peer: udp(7)
-     * reports them on connected sockets) is counted and read as empty, since an open port reports none.
-     */
-    private int receivePeer(final int slots)
-    {
-        final int received = receiveFrom(peerFd, slots);
-        if (-NativeUdp.ECONNREFUSED == received)
-        {
-            stats.portUnreachable++;
-            return -NativeUdp.EAGAIN;
-        }
-        if (received > 0)
-        {
-            peerSocketReceives++;
-        }
-        return received;
     }
 
     private void onReceiveFailure(final ReceiveBatch batch, final int result)
@@ -638,10 +509,6 @@ public final class BatchedDatagramPort implements DatagramPort
             else
             {
                 followTos(batch.ecnCodepoint(0));
-                if (mayOpenPeerSocket)
-                {
-                    notePeer(batch);
-                }
             }
         }
         final long bufferAddress = batch.buffer().addressOffset();
@@ -649,28 +516,12 @@ public final class BatchedDatagramPort implements DatagramPort
         int index = 0;
         while (index < size)
         {
-            // One system call sends on one socket: a run of messages to the peer socket's peer, or to the others.
             int messages = 0;
-            boolean toPeer = false;
             while (index < size && messages < NativeUdp.MAX_BATCH)
             {
-                final boolean isPeers = peerFd >= 0 && isPeerSocketPeer(batch.destination(index));
-                if (messages > 0 && isPeers != toPeer)
-                {
-                    break;
-                }
-                if (0 == messages)
-                {
-                    toPeer = isPeers;
-                    if (toPeer)
-                    {
-                        adoptPeerSocketTos(batch.ecnCodepoint(index));
-                    }
-                }
                 final int datagrams = gsoEnabled ? gsoRun(batch, index) : 1;
                 if (describe(messages, bufferAddress + batch.offset(index), runBytes(batch, index, datagrams),
-                    datagrams > 1 ? batch.length(index) : 0, batch.ecnCodepoint(index), batch.destination(index),
-                    toPeer))
+                    datagrams > 1 ? batch.length(index) : 0, batch.ecnCodepoint(index), batch.destination(index)))
                 {
                     messageFirst[messages] = index;
                     messageDatagrams[messages] = datagrams;
@@ -682,7 +533,7 @@ public final class BatchedDatagramPort implements DatagramPort
                 }
                 index += datagrams;
             }
-            sent += sendDescribed(toPeer ? peerFd : fd, toPeer, messages, batch, bufferAddress);
+            sent += sendDescribed(messages, batch, bufferAddress);
         }
         return sent;
     }
@@ -709,14 +560,14 @@ public final class BatchedDatagramPort implements DatagramPort
             staging.putBytes(0, buffer, offset, length);
             address = staging.addressOffset();
         }
-        if (!describe(0, address, length, 0, ReceiveBatch.NOT_ECT, destination, false))
+        if (!describe(0, address, length, 0, ReceiveBatch.NOT_ECT, destination))
         {
             stats.sendErrors++;
             return false;
         }
         messageFirst[0] = 0;
         messageDatagrams[0] = 1;
-        return 1 == sendDescribed(fd, false, 1, null, 0);
+        return 1 == sendDescribed(1, null, 0);
     }
 
     /**
@@ -795,155 +646,6 @@ public final class BatchedDatagramPort implements DatagramPort
         }
     }
 
-    /**
-     * Count the send batches in a row whose every datagram goes to one peer; at {@link #PEER_SOCKET_BATCHES}, give
-     * that peer the peer socket (open it, or connect it to this peer instead of the last).
-     */
-    private void notePeer(final SendBatch batch)
-    {
-        final InetSocketAddress first = batch.destination(0);
-        for (int i = 1, size = batch.size(); i < size; i++)
-        {
-            final InetSocketAddress to = batch.destination(i);
-            if (to != first && !first.equals(to))
-            {
-                busyPeerBatches = 0;
-                return;
-            }
-        }
-        if (isPeerSocketPeer(first))
-        {
-            busyPeerBatches = 0;
-            return;
-        }
-        if (first != busyPeer && !first.equals(busyPeer))
-        {
-            busyPeer = first;
-            busyPeerBatches = 0;
-        }
-        if (++busyPeerBatches >= PEER_SOCKET_BATCHES)
-        {
-            busyPeerBatches = 0;
-            connectPeerSocket(first);
-        }
-    }
-
-    private boolean isPeerSocketPeer(final InetSocketAddress destination)
-    {
-        return peerSocketPeer == destination || (null != peerSocketPeer && peerSocketPeer.equals(destination));
-    }
-
-    /**
-     * As {@link #adoptTos} for the peer socket, which is connected: its datagrams with its own TOS carry no control
-     * message and keep the kernel's connected path.
-     */
-    private void adoptPeerSocketTos(final int ecn)
-    {
-        final int tos = tosOf(ecn);
-        if (tos != peerSocketTos && 0 == NativeUdp.setTos(peerFd, ipv6Socket, tos))
-        {
-            peerSocketTos = tos;
-            stats.tosChanges++;
-        }
-    }
-
-    /**
-     * Connect the peer socket to {@code peer}, opening it first if there is none. Any failure closes it and gives
-     * the idea up for this port: it then sends and receives on its own socket alone, as a port without one.
-     */
-    private void connectPeerSocket(final InetSocketAddress peer)
-    {
-        if (peerFd < 0)
-        {
-            peerFd = openPeerSocket();
-            peerSocketTos = 0;
-            if (peerFd < 0)
-            {
-                mayOpenPeerSocket = false;
-                return;
-            }
-        }
-        final int nameLength = codec.encode(peer, name, 0);
-        if (nameLength < 0 || NativeUdp.connect(peerFd, name.addressOffset(), nameLength) < 0)
-        {
-            closePeerSocket();
-            mayOpenPeerSocket = false;
-            return;
-        }
-        peerSocketPeer = peer;
-        peerSocketConnects++;
-    }
-
-    /**
-     * @return a socket like this port's (buffers, TOS and timestamps reported, GRO), bound to its address beside it
-     * (SO_REUSEPORT on both), or −1.
-     */
-    private int openPeerSocket()
-    {
-        if (!isReusePortSet)
-        {
-            if (NativeUdp.setReusePort(fd) < 0)
-            {
-                return -1;
-            }
-            isReusePortSet = true;
-        }
-        final int socket = NativeUdp.open(ipv6Socket, requestedReceiveBufferBytes, requestedSendBufferBytes);
-        if (socket < 0)
-        {
-            return -1;
-        }
-        final int nameLength = codec.encode(localAddress, name, 0);
-        if (nameLength < 0 || NativeUdp.setReusePort(socket) < 0 ||
-            NativeUdp.bind(socket, name.addressOffset(), nameLength) < 0 ||
-            (groEnabled && 0 != NativeUdp.enableGro(socket)) ||
-            (timestampsEnabled && 0 != NativeUdp.enableTimestamps(socket)))
-        {
-            NativeUdp.close(socket);
-            return -1;
-        }
-        return socket;
-    }
-
-    /**
-     * Close the peer socket; datagrams still queued in it are lost, as on any socket closed.
-     */
-    private void closePeerSocket()
-    {
-        if (peerFd >= 0)
-        {
-            NativeUdp.close(peerFd);
-            peerFd = -1;
-        }
-        peerSocketPeer = null;
-        isPeerKnownEmpty = false;
-        isSharedPending = false;
-    }
-
-    /**
-     * @return the peer the peer socket is connected to, or null without one (tests).
-     */
-    InetSocketAddress peerSocketPeer()
-    {
-        return peerSocketPeer;
-    }
-
-    /**
-     * @return how many times the peer socket was connected to a peer (tests).
-     */
-    int peerSocketConnects()
-    {
-        return peerSocketConnects;
-    }
-
-    /**
-     * @return how many receives found datagrams on the peer socket (tests).
-     */
-    long peerSocketReceives()
-    {
-        return peerSocketReceives;
-    }
-
     private static int tosOf(final int ecn)
     {
         return ReceiveBatch.NOT_ECT == ecn ? 0 : ecn & 0x3;
@@ -958,7 +660,6 @@ public final class BatchedDatagramPort implements DatagramPort
     /**
      * Write message {@code slot}'s descriptor.
      *
-     * @param toPeer the message goes on the peer socket, to its peer: it names no destination.
      * @return false if it cannot go to that destination (another than the restricted peer, or another family).
      */
     private boolean describe(
@@ -967,8 +668,7 @@ public final class BatchedDatagramPort implements DatagramPort
         final int length,
         final int segmentBytes,
         final int ecn,
-        final InetSocketAddress destination,
-        final boolean toPeer)
+        final InetSocketAddress destination)
     {
         final boolean isRestricted = null != restrictedTo;
         if (isRestricted && restrictedTo != destination && !restrictedTo.equals(destination))
@@ -987,9 +687,8 @@ public final class BatchedDatagramPort implements DatagramPort
         sendDescriptors.putInt(descriptor + NativeUdp.SEND_SEGMENT_SIZE, segmentBytes);
         // The socket's own TOS needs no control message.
         final int tos = tosOf(ecn);
-        final int ownTos = toPeer ? peerSocketTos : socketTos;
-        sendDescriptors.putInt(descriptor + NativeUdp.SEND_TOS, tos == ownTos ? -1 : tos);
-        sendDescriptors.putInt(descriptor + NativeUdp.SEND_NAME_LENGTH, isRestricted || toPeer ? 0 : nameLength);
+        sendDescriptors.putInt(descriptor + NativeUdp.SEND_TOS, tos == socketTos ? -1 : tos);
+        sendDescriptors.putInt(descriptor + NativeUdp.SEND_NAME_LENGTH, isRestricted ? 0 : nameLength);
         return true;
     }
 
@@ -998,8 +697,7 @@ public final class BatchedDatagramPort implements DatagramPort
      *
      * @return datagrams sent.
      */
-    private int sendDescribed(
-        final int socket, final boolean toPeer, final int messages, final SendBatch batch, final long bufferAddress)
+    private int sendDescribed(final int messages, final SendBatch batch, final long bufferAddress)
     {
         int sent = 0;
         int next = 0;
@@ -1007,7 +705,7 @@ public final class BatchedDatagramPort implements DatagramPort
         {
             stats.sendCalls++;
             final int result = NativeUdp.send(
-                socket, sendDescriptorsAddress + (long)next * NativeUdp.SEND_STRIDE, messages - next);
+                fd, sendDescriptorsAddress + (long)next * NativeUdp.SEND_STRIDE, messages - next);
             if (result > 0)
             {
                 for (int i = next; i < next + result; i++)
@@ -1040,8 +738,7 @@ public final class BatchedDatagramPort implements DatagramPort
             {
                 gsoEnabled = false;
                 gsoOffReason = "the kernel refused a GSO send: " + NativeUdp.describe(result);
-                sent += sendOneByOne(
-                    socket, toPeer, batch, bufferAddress, messageFirst[next], messageDatagrams[next]);
+                sent += sendOneByOne(batch, bufferAddress, messageFirst[next], messageDatagrams[next]);
             }
             else
             {
@@ -1062,13 +759,7 @@ public final class BatchedDatagramPort implements DatagramPort
     /**
      * Resend a GSO run that the kernel refused, one datagram per message, through the spare descriptor slot.
      */
-    private int sendOneByOne(
-        final int socket,
-        final boolean toPeer,
-        final SendBatch batch,
-        final long bufferAddress,
-        final int first,
-        final int datagrams)
+    private int sendOneByOne(final SendBatch batch, final long bufferAddress, final int first, final int datagrams)
     {
         final int spare = NativeUdp.MAX_BATCH;
         final long spareAddress = sendDescriptorsAddress + (long)spare * NativeUdp.SEND_STRIDE;
@@ -1076,13 +767,13 @@ public final class BatchedDatagramPort implements DatagramPort
         for (int i = first; i < first + datagrams; i++)
         {
             if (!describe(spare, bufferAddress + batch.offset(i), batch.length(i), 0, batch.ecnCodepoint(i),
-                batch.destination(i), toPeer))
+                batch.destination(i)))
             {
                 stats.sendErrors++;
                 continue;
             }
             stats.sendCalls++;
-            final int result = NativeUdp.send(socket, spareAddress, 1);
+            final int result = NativeUdp.send(fd, spareAddress, 1);
             if (1 == result)
             {
                 sent++;
@@ -1113,8 +804,6 @@ public final class BatchedDatagramPort implements DatagramPort
         {
             return true;
         }
-        // A restricted port talks to its one peer on its own socket, connected.
-        closePeerSocket();
         if (null == peer)
         {
             restrictedTo = null;
@@ -1136,9 +825,6 @@ public final class BatchedDatagramPort implements DatagramPort
      */
     int socketFd()
     {
-        // The group watches this socket alone: the port keeps to it (a peer socket would not be watched).
-        closePeerSocket();
-        mayOpenPeerSocket = false;
         return isClosed ? -1 : fd;
     }
 
@@ -1189,21 +875,10 @@ public final class BatchedDatagramPort implements DatagramPort
             return 0;
         }
         setTimerSlack();
-        final int result =
-            NativeUdp.await(fd, peerFd, eventFd, timerFd, timerStateAddress, Math.max(0, timeoutNs));
+        final int result = NativeUdp.await(fd, eventFd, timerFd, timerStateAddress, Math.max(0, timeoutNs));
         isAfterEmptyReceive = false;
-        final int bits = Math.max(0, result);
-        isKnownEmpty = result >= 0 &&
-            0 == (result & (NativeUdp.AWAIT_READABLE | NativeUdp.AWAIT_PEER_READABLE | NativeUdp.AWAIT_INTERRUPTED));
-        if (peerFd >= 0 && !isKnownEmpty)
-        {
-            // What the wait saw decides which of the two sockets the next receive reads (a signal: both).
-            final boolean unknown = result < 0 || 0 != (result & NativeUdp.AWAIT_INTERRUPTED);
-            isSharedPending |= unknown || 0 != (result & NativeUdp.AWAIT_READABLE);
-            isPeerKnownEmpty = !unknown && 0 == (result & NativeUdp.AWAIT_PEER_READABLE);
-        }
-        final int peerReadable = 0 != (bits & NativeUdp.AWAIT_PEER_READABLE) ? READABLE : 0;
-        return stats.onWait((bits & (READABLE | WOKEN)) | peerReadable);
+        isKnownEmpty = result >= 0 && 0 == (result & (NativeUdp.AWAIT_READABLE | NativeUdp.AWAIT_INTERRUPTED));
+        return stats.onWait(Math.max(0, result) & (READABLE | WOKEN));
     }
 
     /**
@@ -1231,11 +906,9 @@ public final class BatchedDatagramPort implements DatagramPort
             return 0;
         }
         setTimerSlack();
-        final int result = NativeUdp.await(-1, -1, eventFd, timerFd, timerStateAddress, Math.max(0, timeoutNs));
+        final int result = NativeUdp.await(-1, eventFd, timerFd, timerStateAddress, Math.max(0, timeoutNs));
         // The socket was not polled: arrivals were held in it on purpose, so the next receive must look, for all.
         isKnownEmpty = false;
-        isPeerKnownEmpty = false;
-        isSharedPending = peerFd >= 0;
         isAfterEmptyReceive = false;
         return stats.onWait(Math.max(0, result) & (READABLE | WOKEN));
     }
@@ -1375,7 +1048,6 @@ public final class BatchedDatagramPort implements DatagramPort
             return;
         }
         isClosed = true;
-        closePeerSocket();
         NativeUdp.close(fd);
         closeDeadlineTimer();
         synchronized (this)

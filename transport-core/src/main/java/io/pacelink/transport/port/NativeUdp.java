@@ -66,11 +66,6 @@ final class NativeUdp
     static final int AWAIT_INTERRUPTED = 4;
 
     /**
-     * {@link #await} result bit: the peer socket has a datagram (or an error) to receive.
-     */
-    static final int AWAIT_PEER_READABLE = 8;
-
-    /**
      * Bytes of one {@code struct pollfd} on Linux: {@code int fd}, {@code short events}, {@code short revents}.
      */
     static final int POLLFD_BYTES = 8;
@@ -100,14 +95,6 @@ final class NativeUdp
      * ({@code IP_RECVTOS}; an IPv6 socket is dual-stack and also reports {@code IPV6_RECVTCLASS}), or −errno.
      */
     static native int open(boolean ipv6, int receiveBufferBytes, int sendBufferBytes);
-
-    /**
-     * {@code SO_REUSEPORT}: another socket of this user may bind the same address and port (an open port's peer
-     * socket).
-     *
-     * @return 0, or −errno.
-     */
-    static native int setReusePort(int fd);
 
     static native int bind(int fd, long nameAddress, int nameLength);
 
@@ -191,7 +178,6 @@ final class NativeUdp
      * (−1), or for a timeout of 0, {@code ppoll} takes the timeout itself.
      *
      * @param fd           the socket, or −1 not to look at it.
-     * @param peerFd       an open port's peer socket ({@link #AWAIT_PEER_READABLE}), or −1.
      * @param eventFd      the eventfd of {@link #wakeup}.
      * @param timerFd      a timerfd of {@link #timerFd}, or −1.
      * @param armedAddress two longs this call owns for {@code timerFd}: the armed expiry ({@code CLOCK_MONOTONIC}
@@ -200,7 +186,7 @@ final class NativeUdp
      * @return {@link #AWAIT_READABLE} and/or {@link #AWAIT_WOKEN}, 0 at the deadline, {@link #AWAIT_INTERRUPTED} on
      * a signal, or −errno.
      */
-    static native int await(int fd, int peerFd, int eventFd, int timerFd, long armedAddress, long timeoutNs);
+    static native int await(int fd, int eventFd, int timerFd, long armedAddress, long timeoutNs);
 
     /**
      * {@code ppoll(2)} on {@code count} sockets whose descriptors are written at {@code pollfdsAddress}, one
