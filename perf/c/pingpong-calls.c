@@ -15,7 +15,11 @@
  * Flavours: receive by recvfrom(2), recvmsg(2) with a control buffer and some of SO_TIMESTAMPNS (TS), IP_RECVTOS
  * (TOS), UDP_GRO (GRO) on, recvmmsg(2) of one, or a zero-length MSG_PEEK probe before recvmsg; send by sendto(2),
  * sendmsg(2) or sendmmsg(2) of one, the server's with an IP_TOS control message ("srv cmsg") or with the TOS set on
- * the socket ("sticky").
+ * the socket ("sticky"). Flavours 12-15 (branch lat23) price the echo server's own send: Pacelink's calls as merged
+ * (the client's lone datagram by sendto, the server's by sendmmsg with an IP_TOS control message), the server's TOS
+ * on its socket so that it sends by sendto too, and the server's socket connected to the client for the block
+ * ("srv connected": udp_sendmsg then takes the route cached at connect(2) instead of looking one up per datagram),
+ * with Pacelink's receive and with raw UDP's calls.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -38,7 +42,9 @@
 enum { R_RECVFROM = 0, R_RECVMSG = 1, R_PEEK = 2, R_RECVMMSG = 3 };
 enum { S_SENDTO = 0, S_SENDMSG = 1, S_SENDMMSG = 2 };
 enum { O_TS = 1, O_TOS = 2, O_GRO = 4 };
-struct variant { const char *name; int recv; int opts; int send; int cmsg_tos; };
+/* srv_send: the server's send when it differs from the client's (-1: the same); srv_connect: the echo server connects
+ * its socket to the client for the block (connect(2)) and answers without a name, on the kernel's connected path. */
+struct variant { const char *name; int recv; int opts; int send; int cmsg_tos; int srv_send; int srv_connect; };
 static const struct variant V[] = {
   { "raw recvfrom/sendto", R_RECVFROM, 0, S_SENDTO, 0 },
   { "pacelink now: recvmsg TS+TOS+GRO, sendmmsg, srv cmsg TOS", R_RECVMSG, 7, S_SENDMMSG, 1 },
@@ -52,6 +58,10 @@ static const struct variant V[] = {
   { "recvmsg TOS+GRO, sendmsg, sticky", R_RECVMSG, O_TOS | O_GRO, S_SENDMSG, 0 },
   { "peek+recvmsg all, sendmsg, sticky", R_PEEK, 7, S_SENDMSG, 0 },
   { "recvfrom, sendmsg sticky", R_RECVFROM, 0, S_SENDMSG, 0 },
+  { "pacelink main: recvmsg all; client sendto, srv sendmmsg + cmsg TOS", R_RECVMSG, 7, S_SENDTO, 1, S_SENDMMSG, 0 },
+  { "recvmsg all, sendto, srv TOS sticky (unconnected)", R_RECVMSG, 7, S_SENDTO, 0, -1, 0 },
+  { "recvmsg all, sendto, srv TOS sticky, srv connected", R_RECVMSG, 7, S_SENDTO, 0, -1, 1 },
+  { "raw recvfrom/sendto, srv connected", R_RECVFROM, 0, S_SENDTO, 0, -1, 1 },
 };
 #define NV ((int)(sizeof(V) / sizeof(V[0])))
 static int64_t now_ns(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec * 1000000000LL + t.tv_nsec; }
@@ -130,6 +140,9 @@ static void do_send(int fd, int kind, int cmsg_tos, const void *buf, size_t len,
   if (kind == S_SENDMSG) sendmsg(fd, &h, dw);
   else { struct mmsghdr m; memset(&m, 0, sizeof m); m.msg_hdr = h; sendmmsg(fd, &m, 1, dw); }
 }
+/* The variants before the server's own send and connect fields were added (indexes 0-11) leave them zero: the
+ * server sends as the client does. */
+static int srv_send_of(int v) { return v >= 12 && V[v].srv_send >= 0 ? V[v].srv_send : V[v].send; }
 static int cmp64(const void *a, const void *b) { int64_t x = *(const int64_t *)a, y = *(const int64_t *)b; return x < y ? -1 : x > y; }
 int main(int argc, char **argv)
 {
@@ -166,7 +179,7 @@ int main(int argc, char **argv)
   if (!strcmp(argv[1], "server"))
   {
     if (bind(fd, (struct sockaddr *)&a, sizeof a) < 0) { perror("bind"); return 1; }
-    int v = 0; apply_opts(fd, V[0].opts);
+    int v = 0, connected = 0; apply_opts(fd, V[0].opts);
     int64_t idle_start = now_ns();
     for (;;)
     {
@@ -175,9 +188,19 @@ int main(int argc, char **argv)
       idle_start = now_ns();
       uint32_t nv; memcpy(&nv, rbuf, 4);
       if (nv == 0xffffffffu) return 0;
-      if ((int)nv != v && nv < (uint32_t)NV) { v = nv; apply_opts(fd, V[v].opts); }
+      if ((int)nv != v && nv < (uint32_t)NV)
+      {
+        v = nv; apply_opts(fd, V[v].opts);
+        if (V[v].srv_connect != connected)
+        {
+          struct sockaddr unspec; memset(&unspec, 0, sizeof unspec); unspec.sa_family = AF_UNSPEC;
+          if (V[v].srv_connect ? connect(fd, (struct sockaddr *)&rname, sizeof rname) : connect(fd, &unspec, sizeof unspec))
+            perror("server connect");
+          connected = V[v].srv_connect;
+        }
+      }
       struct sockaddr_in to = rname;
-      do_send(fd, V[v].send, V[v].cmsg_tos, rbuf, n, &to);
+      do_send(fd, srv_send_of(v), V[v].cmsg_tos, rbuf, n, connected ? NULL : &to);
     }
   }
   int block = atoi(argv[3]), reps = atoi(argv[4]);

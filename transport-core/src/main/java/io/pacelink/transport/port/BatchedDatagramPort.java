@@ -62,6 +62,12 @@ public final class BatchedDatagramPort implements DatagramPort
     public static final int MAX_GSO_BYTES = 65_507;
 
     /**
+     * Batches in a row that must start with the same codepoint before an open port makes it its socket's own TOS
+     * byte: enough that peers of alternating codepoints cost at most one {@code setsockopt} per this many sends.
+     */
+    public static final int OPEN_PORT_ADOPTION_BATCHES = 8;
+
+    /**
      * The agent thread's timer slack while it waits here (prctl {@code PR_SET_TIMERSLACK}): Linux lets a timed wait
      * of a normal thread end up to 50 µs late, which would make every pacing deadline late by that much.
      */
@@ -111,9 +117,16 @@ public final class BatchedDatagramPort implements DatagramPort
     private InetSocketAddress restrictedTo;
     /**
      * The TOS byte the socket sends with when a message carries no control message for it: 0 (not-ECT) until a
-     * restricted port's batch asks for another ({@link #adoptTos}).
+     * restricted port's batch, or {@link #OPEN_PORT_ADOPTION_BATCHES} of an open port's in a row, ask for another
+     * ({@link #adoptTos}, {@link #followTos}).
      */
     private int socketTos;
+    /**
+     * An open port: the codepoint other than the socket's own that the last batches started with, and how many in a
+     * row ({@link #followTos}).
+     */
+    private int candidateEcn = -1;
+    private int candidateBatches;
     private boolean isUnreachableReported;
     private Thread slackSetFor;
     private boolean isKnownEmpty;
@@ -487,9 +500,16 @@ public final class BatchedDatagramPort implements DatagramPort
     public int send(final SendBatch batch)
     {
         final int size = batch.size();
-        if (null != restrictedTo && size > 0)
+        if (size > 0)
         {
-            adoptTos(batch.ecnCodepoint(0));
+            if (null != restrictedTo)
+            {
+                adoptTos(batch.ecnCodepoint(0));
+            }
+            else
+            {
+                followTos(batch.ecnCodepoint(0));
+            }
         }
         final long bufferAddress = batch.buffer().addressOffset();
         int sent = 0;
@@ -596,6 +616,33 @@ public final class BatchedDatagramPort implements DatagramPort
         {
             socketTos = tos;
             stats.tosChanges++;
+        }
+    }
+
+    /**
+     * An open port makes a codepoint its socket's own TOS once {@link #OPEN_PORT_ADOPTION_BATCHES} batches in a row
+     * started with it: then a lone datagram with it (an answer, an ACK) carries no control message and goes by
+     * {@code sendto(2)}, without the message header and iovec copied in and the {@code IP_TOS} control message parsed
+     * (perf/FINDINGS.md, branch lat22). Datagrams with another codepoint carry their own, as before; a server whose
+     * peers' codepoints alternate changes the socket's TOS at most once per that many batches.
+     */
+    private void followTos(final int ecn)
+    {
+        final int tos = tosOf(ecn);
+        if (tos == socketTos)
+        {
+            candidateBatches = 0;
+            return;
+        }
+        if (tos != candidateEcn)
+        {
+            candidateEcn = tos;
+            candidateBatches = 0;
+        }
+        if (++candidateBatches >= OPEN_PORT_ADOPTION_BATCHES)
+        {
+            candidateBatches = 0;
+            adoptTos(ecn);
         }
     }
 

@@ -86,6 +86,11 @@ public final class SentPacketRing
     private final long[] skippedPacketNumbers = new long[SKIPPED_HISTORY];
     private int skippedCount;
     private int skippedNext;
+    /**
+     * The newest skipped number remembered (numbers are skipped in increasing order, so every remembered one is at
+     * most this), -1 before the first.
+     */
+    private long newestSkipped = -1;
 
     private long largestSentPacketNumber = -1;
     private long oldestInFlightPacketNumber;
@@ -307,6 +312,7 @@ public final class SentPacketRing
             skippedPacketNumbers[skippedNext] = skipped;
             skippedNext = (skippedNext + 1) & (SKIPPED_HISTORY - 1);
             skippedCount = Math.min(skippedCount + 1, SKIPPED_HISTORY);
+            newestSkipped = skipped;
         }
 
         final int slot = slot(packetNumber);
@@ -445,6 +451,12 @@ public final class SentPacketRing
      */
     public int countSkipped(final long smallest, final long largest)
     {
+        if (smallest > newestSkipped)
+        {
+            // A range of packets sent since the last skip — an ACK of the last answer or two, the common case — holds
+            // none: no walk of the remembered ones.
+            return 0;
+        }
         int count = 0;
         for (int i = 0; i < skippedCount; i++)
         {

@@ -436,7 +436,7 @@ class BatchedDatagramPortTest
         assertArrayEquals(expected(42, 200), arrived.get(1));
 
         // Open again, with ECT(0) left as the socket's TOS: each datagram names its destination, a not-ECT one
-        // carries its own TOS, and the socket's is no longer followed.
+        // carries its own TOS, and the socket's follows only eight batches in a row that start alike.
         assertTrue(sender.restrictTo(null));
         sendAndReceiveCodepoints(sender, receiver, new int[]{ 0, 2, 3, 0 }, 50);
         assertEquals(3, sender.stats().tosChanges());
@@ -473,6 +473,56 @@ class BatchedDatagramPortTest
             }
         }
         assertArrayEquals(codepoints, arrived);
+    }
+
+    @Test
+    void anOpenPortAdoptsACodepointAfterEightBatchesInARowAndEveryDatagramKeepsItsOwnOverIpv4()
+    {
+        openPortAdoption(LOOPBACK);
+    }
+
+    @Test
+    void anOpenPortAdoptsACodepointAfterEightBatchesInARowAndEveryDatagramKeepsItsOwnOverIpv6() throws IOException
+    {
+        assumeTrue(hasIpv6Loopback(), "no IPv6 loopback here");
+        openPortAdoption(new InetSocketAddress("::1", 0));
+    }
+
+    /**
+     * An open port (a server's) makes a codepoint its socket's own TOS once eight batches in a row started with it, so
+     * its lone ECT(0) answers need no control message; a datagram with another codepoint still carries its own, and
+     * codepoints that alternate never change the socket's TOS more than once per eight batches.
+     */
+    private void openPortAdoption(final InetSocketAddress bind)
+    {
+        final BatchedDatagramPort sender = open(bind, true);
+        final BatchedDatagramPort receiver = open(bind, true);
+        final int adoption = BatchedDatagramPort.OPEN_PORT_ADOPTION_BATCHES;
+        for (int i = 0; i < adoption - 1; i++)
+        {
+            sendAndReceiveCodepoints(sender, receiver, new int[]{ 2 }, i);
+        }
+        assertEquals(0, sender.stats().tosChanges(), "seven batches that start with ECT(0): not yet");
+        sendAndReceiveCodepoints(sender, receiver, new int[]{ 2 }, adoption);
+        assertEquals(1, sender.stats().tosChanges(), "the eighth: ECT(0) became the socket's own");
+
+        // Not-ECT, ECT(1) and CE datagrams after it still arrive with their own, alone or among others.
+        sendAndReceiveCodepoints(sender, receiver, new int[]{ 0 }, 20);
+        sendAndReceiveCodepoints(sender, receiver, new int[]{ 2, 0, 1, 3, 2 }, 21);
+        sendAndReceiveCodepoints(sender, receiver, new int[]{ 2 }, 30);
+        for (int i = 0; i < 3 * adoption; i++)
+        {
+            sendAndReceiveCodepoints(sender, receiver, new int[]{ i % 2 == 0 ? 0 : 2 }, 40 + i);
+        }
+        assertEquals(1, sender.stats().tosChanges(), "alternating codepoints never change it");
+
+        for (int i = 0; i < adoption; i++)
+        {
+            sendAndReceiveCodepoints(sender, receiver, new int[]{ 0, 2 }, 100 + 2 * i);
+        }
+        assertEquals(2, sender.stats().tosChanges(), "eight batches that start not-ECT turn it back");
+        sendAndReceiveCodepoints(sender, receiver, new int[]{ 2, 2, 3, 0 }, 200);
+        assertEquals(2, sender.stats().tosChanges());
     }
 
     @Test

@@ -2,6 +2,9 @@ package io.pacelink.transport.recovery;
 
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayDeque;
+import java.util.SplittableRandom;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -196,5 +199,44 @@ class SentPacketRingTest
         }
         assertEquals(7, ring.countSkipped(8, 15));
         assertEquals(15, ring.oldestInFlightPacketNumber());
+    }
+
+    @Test
+    void skippedNumbersInARangeAreCountedAsAWalkOfTheRememberedOnesCountsThem()
+    {
+        final SentPacketRing big = new SentPacketRing(1024);
+        final SplittableRandom random = new SplittableRandom(11);
+        final ArrayDeque<Long> remembered = new ArrayDeque<>();
+        long next = 0;
+        for (int sent = 0; sent < 2_000; sent++)
+        {
+            if (random.nextInt(8) == 0)
+            {
+                final int skips = 1 + random.nextInt(3);
+                for (int k = 0; k < skips; k++)
+                {
+                    remembered.addLast(next + k);
+                    if (remembered.size() > SentPacketRing.SKIPPED_HISTORY)
+                    {
+                        remembered.removeFirst();
+                    }
+                }
+                next += skips;
+            }
+            big.state(big.add(next, sent, 1200, true, true, 0, 0, false, 0), SentPacketRing.ACKED);
+            next++;
+            for (int r = 0; r < 4; r++)
+            {
+                final long largest = random.nextLong(next);
+                final long smallest = Math.max(0, largest - random.nextInt(r < 2 ? 4 : 200));
+                long expected = 0;
+                for (final long skipped : remembered)
+                {
+                    expected += skipped >= smallest && skipped <= largest ? 1 : 0;
+                }
+                assertEquals(expected, big.countSkipped(smallest, largest), smallest + ".." + largest);
+                assertEquals(expected > 0, big.containsSkipped(smallest, largest));
+            }
+        }
     }
 }
