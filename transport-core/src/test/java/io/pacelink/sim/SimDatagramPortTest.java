@@ -107,17 +107,7 @@ class SimDatagramPortTest
         final Dumbbell dumbbell = new Dumbbell(simulator, PathSpec.Pair.parse("rate=100mbit delay=5ms"));
         final SimHost sender = dumbbell.addLeftHost();
         final SimHost receiver = dumbbell.addRightHost();
-        final SendBatch batch = new SendBatch(8, 8 * 1500);
-        simulator.at(MS, (nowNs) ->
-        {
-            for (int i = 0; i < 4; i++)
-            {
-                batch.buffer().putLong(batch.nextOffset(), i);
-                batch.commit(1000, receiver.address(), 0);
-            }
-            assertEquals(4, sender.port().send(batch));
-        });
-        simulator.runUntil(50 * MS);
+        sendNumbered(simulator, sender, receiver, 4);
 
         // Room for 2,500 bytes: two datagrams of 1,000 fit back to back, a third waits for the next receive, as a
         // socket port copying into the batch would leave it.
@@ -189,17 +179,7 @@ class SimDatagramPortTest
         final Dumbbell dumbbell = new Dumbbell(simulator, PathSpec.Pair.parse("rate=100mbit delay=5ms"));
         final SimHost sender = dumbbell.addLeftHost();
         final SimHost receiver = dumbbell.addRightHost();
-        final SendBatch batch = new SendBatch(8, 8 * 1500);
-        simulator.at(MS, (nowNs) ->
-        {
-            for (int i = 0; i < 2; i++)
-            {
-                batch.buffer().putLong(batch.nextOffset(), i);
-                batch.commit(1000, receiver.address(), 0);
-            }
-            assertEquals(2, sender.port().send(batch));
-        });
-        simulator.runUntil(50 * MS);
+        sendNumbered(simulator, sender, receiver, 2);
 
         final ReceiveBatch received = receiver.port().newReceiveBatch(8);
         assertEquals(2, receiver.port().receive(received, 8));
@@ -207,5 +187,25 @@ class SimDatagramPortTest
         received.clear();
         final LinkPacket next = simulator.pool().acquire(1000);
         assertSame(lent, next.data(), "the packet read last is the next one a send writes into");
+    }
+
+    /**
+     * Send {@code count} datagrams of 1,000 bytes in one batch at 1 ms, each starting with its index, and run the
+     * simulation until all have arrived.
+     */
+    private static void sendNumbered(
+        final Simulator simulator, final SimHost sender, final SimHost receiver, final int count)
+    {
+        final SendBatch batch = new SendBatch(8, 8 * 1500);
+        simulator.at(MS, (nowNs) ->
+        {
+            for (int i = 0; i < count; i++)
+            {
+                batch.buffer().putLong(batch.nextOffset(), i);
+                batch.commit(1000, receiver.address(), 0);
+            }
+            assertEquals(count, sender.port().send(batch));
+        });
+        simulator.runUntil(50 * MS);
     }
 }
