@@ -194,7 +194,7 @@ public final class Scenario
                 new Histogram(MAX_TRACKED_LATENCY_NS, 3) : null;
             responseTimes.add(responseTime);
             final SenderApp sender = new SenderApp(
-                flow, senderDriver.core(), receiverHost.address(), results, responseTime);
+                flow, senderDriver.core(), receiverHost.address(), results, responseTime, senderBufferBytes(i));
             senders.add(sender);
             senderCounters.add(senderDriver.counters());
             senderDriver.add(sender);
@@ -353,6 +353,11 @@ public final class Scenario
             .maxMessageLengthBytes(Math.min(1 << 20, bufferBytes / 2))
             .randomSeed(simulator.seedFor(name));
         config.contextCustomizer.accept(context);
+        if (null == receiver &&
+            PacelinkContext.DEFAULT_UNSENT_LOW_WATERMARK_BYTES == context.unsentLowWatermarkBytes())
+        {
+            context.unsentLowWatermarkBytes(senderUnsentMarkBytes(context));
+        }
         context.conclude();
         final CountersManager countersManager =
             CountersBuffers.newManager(FlowBuffers.countersValuesBytes(connections));
@@ -366,6 +371,29 @@ public final class Scenario
         // As Endpoint asks it for a real agent that sleeps in pacing quanta; off by default, so no trace moves.
         final boolean releasesAhead = config.releaseAhead && core.scheduler().releaseAheadInQuanta(true);
         return new EndpointDriver(core, countersManager, port, config.agentWakes, releasesAhead);
+    }
+
+    /**
+     * A simulated sender's unsent low watermark, unless the context's customizer set one: what two duty cycles send
+     * at most (the cycle's answer service and its send phase, each up to the send batch limit). Its applications
+     * offer before every duty cycle and after it ({@link EndpointDriver#doWork}), as an INVOKER application does, so
+     * with this much unsent the transport never finds its stream empty where the default mark (off) would have let
+     * the application fill the whole send buffer: the same packets leave at the same times. What it changes is
+     * where the bytes wait: a bulk sender with the mark off writes each message a whole send buffer (16 MiB at
+     * 1 Gbit/s) before a packet reads it, both times in memory the caches no longer hold; with it, into a segment
+     * the log recycled as it was acknowledged, a few duty cycles before the packet copies it out
+     * ({@link PacelinkContext#DEFAULT_INVOKER_UNSENT_LOW_WATERMARK_BYTES} for the same reason on loopback).
+     */
+    static int senderUnsentMarkBytes(final PacelinkContext context)
+    {
+        final long override = Long.getLong("pacelink.sim.unsentMarkBytes", 0);
+        if (override > 0)
+        {
+            return (int)override;
+        }
+        final long dutyCyclesBytes = 2L * context.sendBatchLimit() * context.maxDatagramSizeBytes();
+        return (int)Math.min(PacelinkContext.MAX_UNSENT_LOW_WATERMARK_BYTES,
+            Math.max(PacelinkContext.MIN_UNSENT_LOW_WATERMARK_BYTES, dutyCyclesBytes));
     }
 
     /**

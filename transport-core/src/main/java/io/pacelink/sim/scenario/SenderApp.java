@@ -38,14 +38,20 @@ final class SenderApp implements HostApp, ConnectionSampler, MessageHandler
     private long pollNowNs;
     private boolean hasTurnedBulk;
     private boolean isBehindWithFullBuffer;
+    private final long sendBufferBytes;
+    private long fullLogTail;
+    private int fullLogOffers;
+    private static final boolean COUNT_AS_FULL = !Boolean.getBoolean("pacelink.sim.countAsOffered");
 
     SenderApp(
         final FlowSpec spec,
         final EndpointCore core,
         final InetSocketAddress receiver,
         final FlowResults results,
-        final Histogram responseTimes)
+        final Histogram responseTimes,
+        final long sendBufferBytes)
     {
+        this.sendBufferBytes = sendBufferBytes;
         this.spec = spec;
         this.core = core;
         this.receiver = receiver;
@@ -145,6 +151,13 @@ final class SenderApp implements HostApp, ConnectionSampler, MessageHandler
 
     private void offerAllAccepted(final AppPattern pattern)
     {
+        final long record = pattern.messageBytes() + 4L;
+        final long head = connection.stats().streamBytesAcked();
+        while (fullLogTail + record - sendBufferBytes <= head)
+        {
+            fullLogTail += record;
+            fullLogOffers++;
+        }
         while (connection.offer(message, 0, pattern.messageBytes()) > 0)
         {
             offeredBytes += pattern.messageBytes();
@@ -173,7 +186,9 @@ final class SenderApp implements HostApp, ConnectionSampler, MessageHandler
             connection.poll(this, Integer.MAX_VALUE);
         }
         // The duty cycle may have connected or freed send-buffer space (ACKs): top up now so the data leaves at once.
-        return offer(nowNs);
+        fullLogOffers = 0;
+        final int offered = offer(nowNs);
+        return COUNT_AS_FULL && AppPattern.Kind.BULK == spec.pattern().kind() ? fullLogOffers : offered;
     }
 
     /**
