@@ -25,6 +25,7 @@ final class EndpointDriver implements SimulatedAgent
     private final List<HostApp> apps = new ArrayList<>();
     private long plannedWakeNs;
     private boolean isHoldingArrivals;
+    private final int heldSendBufferBytes;
 
     /**
      * @param core     the endpoint.
@@ -33,14 +34,18 @@ final class EndpointDriver implements SimulatedAgent
      * @param wakes    when it runs.
      * @param pacerReleasesAhead true if its pacer releases ahead of its schedule: {@link AgentWakes#COALESCED}'s plan
      *                 then serves its releases on time, as the real agent's does ({@code Endpoint}).
+     * @param heldSendBufferBytes the send buffer of its connections if the scenario holds their bulk applications to
+     *                 an unsent mark ({@link Scenario#senderUnsentMarkBytes}), else 0.
      */
     EndpointDriver(
         final EndpointCore core,
         final CountersReader counters,
         final SimDatagramPort port,
         final AgentWakes wakes,
-        final boolean pacerReleasesAhead)
+        final boolean pacerReleasesAhead,
+        final int heldSendBufferBytes)
     {
+        this.heldSendBufferBytes = heldSendBufferBytes;
         this.core = core;
         this.counters = counters;
         this.port = port;
@@ -59,6 +64,15 @@ final class EndpointDriver implements SimulatedAgent
     CountersReader counters()
     {
         return counters;
+    }
+
+    /**
+     * @return the send buffer of its connections if the scenario holds their bulk applications to an unsent mark,
+     * else 0.
+     */
+    int heldSendBufferBytes()
+    {
+        return heldSendBufferBytes;
     }
 
     void add(final HostApp app)

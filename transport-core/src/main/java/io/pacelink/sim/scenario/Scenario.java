@@ -194,7 +194,8 @@ public final class Scenario
                 new Histogram(MAX_TRACKED_LATENCY_NS, 3) : null;
             responseTimes.add(responseTime);
             final SenderApp sender = new SenderApp(
-                flow, senderDriver.core(), receiverHost.address(), results, responseTime, senderBufferBytes(i));
+                flow, senderDriver.core(), receiverHost.address(), results, responseTime,
+                senderDriver.heldSendBufferBytes());
             senders.add(sender);
             senderCounters.add(senderDriver.counters());
             senderDriver.add(sender);
@@ -353,8 +354,9 @@ public final class Scenario
             .maxMessageLengthBytes(Math.min(1 << 20, bufferBytes / 2))
             .randomSeed(simulator.seedFor(name));
         config.contextCustomizer.accept(context);
-        if (null == receiver &&
-            PacelinkContext.DEFAULT_UNSENT_LOW_WATERMARK_BYTES == context.unsentLowWatermarkBytes())
+        final boolean isHeldToMark = null == receiver && offersInBulk(flow) &&
+            PacelinkContext.DEFAULT_UNSENT_LOW_WATERMARK_BYTES == context.unsentLowWatermarkBytes();
+        if (isHeldToMark)
         {
             context.unsentLowWatermarkBytes(senderUnsentMarkBytes(context));
         }
@@ -370,27 +372,45 @@ public final class Scenario
             null == receiver ? (connection) -> false : receiver);
         // As Endpoint asks it for a real agent that sleeps in pacing quanta; off by default, so no trace moves.
         final boolean releasesAhead = config.releaseAhead && core.scheduler().releaseAheadInQuanta(true);
-        return new EndpointDriver(core, countersManager, port, config.agentWakes, releasesAhead);
+        return new EndpointDriver(
+            core, countersManager, port, config.agentWakes, releasesAhead, isHeldToMark ? bufferBytes : 0);
     }
 
     /**
-     * A simulated sender's unsent low watermark, unless the context's customizer set one: what two duty cycles send
-     * at most (the cycle's answer service and its send phase, each up to the send batch limit). Its applications
-     * offer before every duty cycle and after it ({@link EndpointDriver#doWork}), as an INVOKER application does, so
-     * with this much unsent the transport never finds its stream empty where the default mark (off) would have let
-     * the application fill the whole send buffer: the same packets leave at the same times. What it changes is
-     * where the bytes wait: a bulk sender with the mark off writes each message a whole send buffer (16 MiB at
-     * 1 Gbit/s) before a packet reads it, both times in memory the caches no longer hold; with it, into a segment
-     * the log recycled as it was acknowledged, a few duty cycles before the packet copies it out
-     * ({@link PacelinkContext#DEFAULT_INVOKER_UNSENT_LOW_WATERMARK_BYTES} for the same reason on loopback).
+     * @return true if the flow's sending endpoint serves only bulk applications: the flow's, or every flow of its
+     * sender group.
+     */
+    private boolean offersInBulk(final FlowSpec flow)
+    {
+        for (final FlowSpec other : config.flows)
+        {
+            if ((other == flow || (flow.senderGroup() >= 0 && other.senderGroup() == flow.senderGroup())) &&
+                AppPattern.Kind.BULK != other.pattern().kind())
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * A simulated bulk sender's unsent low watermark, unless the context's customizer set one: what two duty cycles
+     * send at most (the answer service's send and the send phase, each up to the send batch limit). Its applications
+     * offer right before every duty cycle and right after it ({@link EndpointDriver#doWork}), as an INVOKER
+     * application does, so with this much unsent the transport never finds the stream empty where, with the mark off,
+     * the application would have filled the whole send buffer: the same packets leave at the same times (every
+     * scenario's trace hash is unchanged). What changes is where the bytes wait. With the mark off a bulk sender
+     * writes each message a whole send buffer ahead of the packet that reads it (16 MiB at 1 Gbit/s), into memory
+     * freed that long ago, and the packet reads it as long after: both in memory the caches no longer hold. With the
+     * mark, into a segment the log recycled as its bytes were acknowledged, a few duty cycles before the packet
+     * copies it out (the reason for {@link PacelinkContext#DEFAULT_INVOKER_UNSENT_LOW_WATERMARK_BYTES} on loopback;
+     * perf/FINDINGS.md, "Simulator speed, round 18").
+     *
+     * @param context the sender's context, customized.
+     * @return the mark in bytes.
      */
     static int senderUnsentMarkBytes(final PacelinkContext context)
     {
-        final long override = Long.getLong("pacelink.sim.unsentMarkBytes", 0);
-        if (override > 0)
-        {
-            return (int)override;
-        }
         final long dutyCyclesBytes = 2L * context.sendBatchLimit() * context.maxDatagramSizeBytes();
         return (int)Math.min(PacelinkContext.MAX_UNSENT_LOW_WATERMARK_BYTES,
             Math.max(PacelinkContext.MIN_UNSENT_LOW_WATERMARK_BYTES, dutyCyclesBytes));

@@ -8,6 +8,7 @@ import io.pacelink.transport.ConnectionState;
 import io.pacelink.transport.ConnectionStats;
 import io.pacelink.transport.MessageHandler;
 import io.pacelink.transport.engine.EndpointCore;
+import io.pacelink.transport.stream.SendLog;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.HdrHistogram.Histogram;
@@ -38,10 +39,8 @@ final class SenderApp implements HostApp, ConnectionSampler, MessageHandler
     private long pollNowNs;
     private boolean hasTurnedBulk;
     private boolean isBehindWithFullBuffer;
-    private final long sendBufferBytes;
-    private long fullLogTail;
-    private int fullLogOffers;
-    private static final boolean COUNT_AS_FULL = !Boolean.getBoolean("pacelink.sim.countAsOffered");
+    private final int heldSendBufferBytes;
+    private long wholeBufferTail;
 
     SenderApp(
         final FlowSpec spec,
@@ -49,9 +48,9 @@ final class SenderApp implements HostApp, ConnectionSampler, MessageHandler
         final InetSocketAddress receiver,
         final FlowResults results,
         final Histogram responseTimes,
-        final long sendBufferBytes)
+        final int heldSendBufferBytes)
     {
-        this.sendBufferBytes = sendBufferBytes;
+        this.heldSendBufferBytes = heldSendBufferBytes;
         this.spec = spec;
         this.core = core;
         this.receiver = receiver;
@@ -91,7 +90,8 @@ final class SenderApp implements HostApp, ConnectionSampler, MessageHandler
     /**
      * Offer what the pattern allows now.
      *
-     * @return messages offered.
+     * @return messages offered; for a bulk application held to the scenario's unsent mark, those an application that
+     * fills the whole send buffer would have offered ({@link #offerAllAccepted}).
      */
     private int offer(final long nowNs)
     {
@@ -111,15 +111,13 @@ final class SenderApp implements HostApp, ConnectionSampler, MessageHandler
         switch (pattern.kind())
         {
             case BULK:
-                offerAllAccepted(pattern);
-                break;
+                return offerAllAccepted(pattern);
 
             case RATE_LIMITED:
                 if (nowNs >= pattern.bulkFromNs())
                 {
                     hasTurnedBulk = true;
-                    offerAllAccepted(pattern);
-                    break;
+                    return offerAllAccepted(pattern);
                 }
                 final long allowedBytes = pattern.bytesPerSecond() * (nowNs - connectedNs) / NANOS_PER_SECOND;
                 isBehindWithFullBuffer = false;
@@ -149,19 +147,39 @@ final class SenderApp implements HostApp, ConnectionSampler, MessageHandler
         return (int)((offeredBytes - offeredBefore) / pattern.messageBytes());
     }
 
-    private void offerAllAccepted(final AppPattern pattern)
+    /**
+     * Offer messages until the connection refuses one: the send buffer is full or, if the scenario set one, the
+     * unsent mark is reached.
+     *
+     * @return messages offered; with the scenario's mark, those an application that filled the whole send buffer
+     * would have offered. The endpoint runs its duty cycle again at once when this is positive
+     * ({@link EndpointDriver#doWork}); with the mark's count that would be after each duty cycle that sent, with the
+     * whole buffer's after each that freed room for a message (acknowledgements), and the second run is not idle (it
+     * reads the port, serves what the first left marked), so the whole buffer's count keeps every run as it was with
+     * the mark off. Such an application's tail follows the acknowledged head as {@code SendLog.offer}'s capacity check
+     * does: a message fits while its record (the message and its length prefix) ends within one buffer of the head.
+     */
+    private int offerAllAccepted(final AppPattern pattern)
     {
-        final long record = pattern.messageBytes() + 4L;
-        final long head = connection.stats().streamBytesAcked();
-        while (fullLogTail + record - sendBufferBytes <= head)
-        {
-            fullLogTail += record;
-            fullLogOffers++;
-        }
+        int offered = 0;
         while (connection.offer(message, 0, pattern.messageBytes()) > 0)
         {
             offeredBytes += pattern.messageBytes();
+            offered++;
         }
+        if (0 == heldSendBufferBytes)
+        {
+            return offered;
+        }
+        int wholeBufferOffers = 0;
+        final long recordBytes = SendLog.LENGTH_PREFIX_BYTES + (long)pattern.messageBytes();
+        final long ackedHead = connection.stats().streamBytesAcked();
+        while (wholeBufferTail + recordBytes - heldSendBufferBytes <= ackedHead)
+        {
+            wholeBufferTail += recordBytes;
+            wholeBufferOffers++;
+        }
+        return wholeBufferOffers;
     }
 
     public int afterWork(final long nowNs)
@@ -186,9 +204,7 @@ final class SenderApp implements HostApp, ConnectionSampler, MessageHandler
             connection.poll(this, Integer.MAX_VALUE);
         }
         // The duty cycle may have connected or freed send-buffer space (ACKs): top up now so the data leaves at once.
-        fullLogOffers = 0;
-        final int offered = offer(nowNs);
-        return COUNT_AS_FULL && AppPattern.Kind.BULK == spec.pattern().kind() ? fullLogOffers : offered;
+        return offer(nowNs);
     }
 
     /**
