@@ -353,9 +353,16 @@ public final class Scenario
             .receiveBufferBytes(bufferBytes)
             .maxMessageLengthBytes(Math.min(1 << 20, bufferBytes / 2))
             .randomSeed(simulator.seedFor(name));
+        // A bulk sender's mark is set before the customizer, which may set its own (the mark off included), and
+        // sized after it, from the batch limit and datagram size it leaves.
+        final boolean offersInBulk = null == receiver && offersInBulk(flow);
+        final int defaultMarkBytes = senderUnsentMarkBytes(context);
+        if (offersInBulk)
+        {
+            context.unsentLowWatermarkBytes(defaultMarkBytes);
+        }
         config.contextCustomizer.accept(context);
-        final boolean isHeldToMark = null == receiver && offersInBulk(flow) &&
-            PacelinkContext.DEFAULT_UNSENT_LOW_WATERMARK_BYTES == context.unsentLowWatermarkBytes();
+        final boolean isHeldToMark = offersInBulk && defaultMarkBytes == context.unsentLowWatermarkBytes();
         if (isHeldToMark)
         {
             context.unsentLowWatermarkBytes(senderUnsentMarkBytes(context));
@@ -377,15 +384,16 @@ public final class Scenario
     }
 
     /**
-     * @return true if the flow's sending endpoint serves only bulk applications: the flow's, or every flow of its
-     * sender group.
+     * @return true if the flow's sending endpoint serves only bulk applications that offer until the run ends: the
+     * flow's, or every flow of its sender group. One that stops offering earlier leaves its connection to send what
+     * waits in its send buffer, which a mark would make less.
      */
     private boolean offersInBulk(final FlowSpec flow)
     {
         for (final FlowSpec other : config.flows)
         {
             if ((other == flow || (flow.senderGroup() >= 0 && other.senderGroup() == flow.senderGroup())) &&
-                AppPattern.Kind.BULK != other.pattern().kind())
+                (AppPattern.Kind.BULK != other.pattern().kind() || other.stopNs() < config.durationNs))
             {
                 return false;
             }
@@ -394,7 +402,7 @@ public final class Scenario
     }
 
     /**
-     * A simulated bulk sender's unsent low watermark, unless the context's customizer set one: what two duty cycles
+     * A simulated bulk sender's unsent low watermark, unless the context's customizer sets one: what two duty cycles
      * send at most (the answer service's send and the send phase, each up to the send batch limit). Its applications
      * offer right before every duty cycle and right after it ({@link EndpointDriver#doWork}), as an INVOKER
      * application does, so with this much unsent the transport never finds the stream empty where, with the mark off,
