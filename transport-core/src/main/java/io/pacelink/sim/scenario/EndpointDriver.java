@@ -25,7 +25,7 @@ final class EndpointDriver implements SimulatedAgent
     private final List<HostApp> apps = new ArrayList<>();
     private long plannedWakeNs;
     private boolean isHoldingArrivals;
-    private final int heldSendBufferBytes;
+    private final int heldUnsentBytes;
 
     /**
      * @param core     the endpoint.
@@ -34,8 +34,8 @@ final class EndpointDriver implements SimulatedAgent
      * @param wakes    when it runs.
      * @param pacerReleasesAhead true if its pacer releases ahead of its schedule: {@link AgentWakes#COALESCED}'s plan
      *                 then serves its releases on time, as the real agent's does ({@code Endpoint}).
-     * @param heldSendBufferBytes the send buffer of its connections if the scenario holds their bulk applications to
-     *                 an unsent mark ({@link Scenario#senderUnsentMarkBytes}), else 0.
+     * @param heldUnsentBytes what its bulk applications keep unsent ({@link Scenario#senderUnsentBytes}), or 0 if they
+     *                 fill the whole send buffer.
      */
     EndpointDriver(
         final EndpointCore core,
@@ -43,9 +43,9 @@ final class EndpointDriver implements SimulatedAgent
         final SimDatagramPort port,
         final AgentWakes wakes,
         final boolean pacerReleasesAhead,
-        final int heldSendBufferBytes)
+        final int heldUnsentBytes)
     {
-        this.heldSendBufferBytes = heldSendBufferBytes;
+        this.heldUnsentBytes = heldUnsentBytes;
         this.core = core;
         this.counters = counters;
         this.port = port;
@@ -67,12 +67,11 @@ final class EndpointDriver implements SimulatedAgent
     }
 
     /**
-     * @return the send buffer of its connections if the scenario holds their bulk applications to an unsent mark,
-     * else 0.
+     * @return what its bulk applications keep unsent, or 0 if they fill the whole send buffer.
      */
-    int heldSendBufferBytes()
+    int heldUnsentBytes()
     {
-        return heldSendBufferBytes;
+        return heldUnsentBytes;
     }
 
     void add(final HostApp app)

@@ -195,7 +195,7 @@ public final class Scenario
             responseTimes.add(responseTime);
             final SenderApp sender = new SenderApp(
                 flow, senderDriver.core(), receiverHost.address(), results, responseTime,
-                senderDriver.heldSendBufferBytes());
+                senderDriver.heldUnsentBytes(), senderBufferBytes(i));
             senders.add(sender);
             senderCounters.add(senderDriver.counters());
             senderDriver.add(sender);
@@ -335,6 +335,11 @@ public final class Scenario
         return Collections.unmodifiableMap(values);
     }
 
+    /**
+     * The unsent low watermark a sender's context starts with, before the customizer: one byte below the largest.
+     */
+    private static final int UNTOUCHED_MARK_BYTES = PacelinkContext.MAX_UNSENT_LOW_WATERMARK_BYTES - 1;
+
     private EndpointDriver newDriver(
         final Simulator simulator,
         final SimDatagramPort port,
@@ -353,19 +358,23 @@ public final class Scenario
             .receiveBufferBytes(bufferBytes)
             .maxMessageLengthBytes(Math.min(1 << 20, bufferBytes / 2))
             .randomSeed(simulator.seedFor(name));
-        // A bulk sender's mark is set before the customizer, which may set its own (the mark off included), and
-        // sized after it, from the batch limit and datagram size it leaves.
+        // A customizer may set a mark of its own, the mark off included: a sender is held to the simulator's own only
+        // if it leaves the one set here, which no customizer would choose (one byte below the largest), untouched.
         final boolean offersInBulk = null == receiver && offersInBulk(flow);
-        final int defaultMarkBytes = senderUnsentMarkBytes(context);
         if (offersInBulk)
         {
-            context.unsentLowWatermarkBytes(defaultMarkBytes);
+            context.unsentLowWatermarkBytes(UNTOUCHED_MARK_BYTES);
         }
         config.contextCustomizer.accept(context);
-        final boolean isHeldToMark = offersInBulk && defaultMarkBytes == context.unsentLowWatermarkBytes();
-        if (isHeldToMark)
+        int heldUnsentBytes = 0;
+        if (offersInBulk && UNTOUCHED_MARK_BYTES == context.unsentLowWatermarkBytes())
         {
-            context.unsentLowWatermarkBytes(senderUnsentMarkBytes(context));
+            context.unsentLowWatermarkBytes(new PacelinkContext()
+                .threadingMode(context.threadingMode())
+                .sendBatchLimit(context.sendBatchLimit())
+                .maxDatagramSizeBytes(context.maxDatagramSizeBytes())
+                .unsentLowWatermarkBytes());
+            heldUnsentBytes = senderUnsentBytes(context);
         }
         context.conclude();
         final CountersManager countersManager =
@@ -379,8 +388,7 @@ public final class Scenario
             null == receiver ? (connection) -> false : receiver);
         // As Endpoint asks it for a real agent that sleeps in pacing quanta; off by default, so no trace moves.
         final boolean releasesAhead = config.releaseAhead && core.scheduler().releaseAheadInQuanta(true);
-        return new EndpointDriver(
-            core, countersManager, port, config.agentWakes, releasesAhead, isHeldToMark ? bufferBytes : 0);
+        return new EndpointDriver(core, countersManager, port, config.agentWakes, releasesAhead, heldUnsentBytes);
     }
 
     /**
@@ -402,22 +410,24 @@ public final class Scenario
     }
 
     /**
-     * A simulated bulk sender's unsent low watermark, unless the context's customizer sets one: what two duty cycles
-     * send at most (the answer service's send and the send phase, each up to the send batch limit). Its applications
-     * offer right before every duty cycle and right after it ({@link EndpointDriver#doWork}), as an INVOKER
-     * application does, so with this much unsent the transport never finds the stream empty where, with the mark off,
-     * the application would have filled the whole send buffer: the same packets leave at the same times (every
-     * scenario's trace hash is unchanged). What changes is where the bytes wait. With the mark off a bulk sender
-     * writes each message a whole send buffer ahead of the packet that reads it (16 MiB at 1 Gbit/s), into memory
-     * freed that long ago, and the packet reads it as long after: both in memory the caches no longer hold. With the
-     * mark, into a segment the log recycled as its bytes were acknowledged, a few duty cycles before the packet
-     * copies it out (the reason for {@link PacelinkContext#DEFAULT_INVOKER_UNSENT_LOW_WATERMARK_BYTES} on loopback;
-     * perf/FINDINGS.md, "Simulator speed, round 18").
+     * What a simulated bulk sender's application keeps unsent, unless the context's customizer sets an unsent low
+     * watermark (the mark off included): what two duty cycles send at most (the answer service's send and the send
+     * phase, each up to the send batch limit). It offers right before every duty cycle and right after it
+     * ({@link EndpointDriver#doWork}), as an INVOKER application does, so with this much unsent the connection never
+     * finds its stream empty where an application that filled the whole send buffer would have left it something:
+     * the same packets leave at the same times (the trace hashes are unchanged). What changes is where the bytes
+     * wait. Filling the whole buffer, the application writes each message a whole buffer ahead of the packet that
+     * reads it (16 MiB at 1 Gbit/s), into memory freed that long ago, and the packet reads it as long after: both in
+     * memory the caches no longer hold. Held, it writes into a segment the log recycled as its bytes were
+     * acknowledged, a few duty cycles before the packet copies it out (the reason for
+     * {@link PacelinkContext#DEFAULT_INVOKER_UNSENT_LOW_WATERMARK_BYTES} on loopback; perf/FINDINGS.md, "Simulator
+     * speed, round 18"). The application, not the connection, holds back ({@link SenderApp}): after a probe timeout
+     * it fills the whole buffer again, so a connection that fails reports what it did before.
      *
      * @param context the sender's context, customized.
-     * @return the mark in bytes.
+     * @return the bytes kept unsent.
      */
-    static int senderUnsentMarkBytes(final PacelinkContext context)
+    static int senderUnsentBytes(final PacelinkContext context)
     {
         final long dutyCyclesBytes = 2L * context.sendBatchLimit() * context.maxDatagramSizeBytes();
         return (int)Math.min(PacelinkContext.MAX_UNSENT_LOW_WATERMARK_BYTES,

@@ -39,8 +39,10 @@ final class SenderApp implements HostApp, ConnectionSampler, MessageHandler
     private long pollNowNs;
     private boolean hasTurnedBulk;
     private boolean isBehindWithFullBuffer;
-    private final int heldSendBufferBytes;
+    private final int heldUnsentBytes;
+    private final int sendBufferBytes;
     private long wholeBufferTail;
+    private boolean isFillingWholeBuffer;
 
     SenderApp(
         final FlowSpec spec,
@@ -48,9 +50,11 @@ final class SenderApp implements HostApp, ConnectionSampler, MessageHandler
         final InetSocketAddress receiver,
         final FlowResults results,
         final Histogram responseTimes,
-        final int heldSendBufferBytes)
+        final int heldUnsentBytes,
+        final int sendBufferBytes)
     {
-        this.heldSendBufferBytes = heldSendBufferBytes;
+        this.heldUnsentBytes = heldUnsentBytes;
+        this.sendBufferBytes = sendBufferBytes;
         this.spec = spec;
         this.core = core;
         this.receiver = receiver;
@@ -90,8 +94,8 @@ final class SenderApp implements HostApp, ConnectionSampler, MessageHandler
     /**
      * Offer what the pattern allows now.
      *
-     * @return messages offered; for a bulk application held to the scenario's unsent mark, those an application that
-     * fills the whole send buffer would have offered ({@link #offerAllAccepted}).
+     * @return messages offered; for a bulk application the scenario holds back, those an application that fills the
+     * whole send buffer would have offered ({@link #offerAllAccepted}).
      */
     private int offer(final long nowNs)
     {
@@ -148,33 +152,44 @@ final class SenderApp implements HostApp, ConnectionSampler, MessageHandler
     }
 
     /**
-     * Offer messages until the connection refuses one: the send buffer is full or, if the scenario set one, the
-     * unsent mark is reached.
+     * Offer messages until the connection refuses one (its send buffer is full) or, if the scenario holds this
+     * application back ({@link Scenario#senderUnsentBytes}), until that many bytes wait unsent.
      *
-     * @return messages offered; with the scenario's mark, those an application that filled the whole send buffer
-     * would have offered. The endpoint runs its duty cycle again at once when this is positive
-     * ({@link EndpointDriver#doWork}); with the mark's count that would be after each duty cycle that sent, with the
-     * whole buffer's after each that freed room for a message (acknowledgements), and the second run is not idle (it
-     * reads the port, serves what the first left marked), so the whole buffer's count keeps every run as it was with
-     * the mark off. Such an application's tail follows the acknowledged head as {@code SendLog.offer}'s capacity check
-     * does: a message fits while its record (the message and its length prefix) ends within one buffer of the head.
+     * @return messages offered, or if held back those an application that filled the whole send buffer would have
+     * offered. The endpoint runs its duty cycle again at once when this is positive ({@link EndpointDriver#doWork}):
+     * counted as offered, that would be after each duty cycle that sent, counted as the whole buffer's, after each that
+     * freed room for a message (acknowledgements), as before; the second run is not idle (counted as offered, the
+     * one-flow speed scenario's packets changed). Such an application's tail follows the acknowledged head as
+     * {@code SendLog.offer}'s capacity check does: a message fits while its record (the message and its length
+     * prefix) ends within one buffer of the head. After a probe timeout the application fills the whole buffer, and
+     * so from then on offers what it counts: a connection that fails reports the bytes offered as before.
      */
     private int offerAllAccepted(final AppPattern pattern)
     {
         int offered = 0;
-        while (connection.offer(message, 0, pattern.messageBytes()) > 0)
+        if (0 == heldUnsentBytes)
+        {
+            while (connection.offer(message, 0, pattern.messageBytes()) > 0)
+            {
+                offeredBytes += pattern.messageBytes();
+                offered++;
+            }
+            return offered;
+        }
+        if (!isFillingWholeBuffer && connection.stats().probeTimeouts() > 0)
+        {
+            isFillingWholeBuffer = true;
+        }
+        final long connectionId = connection.connectionId();
+        while ((isFillingWholeBuffer || core.unsentBytes(connectionId) < heldUnsentBytes) &&
+            connection.offer(message, 0, pattern.messageBytes()) > 0)
         {
             offeredBytes += pattern.messageBytes();
-            offered++;
-        }
-        if (0 == heldSendBufferBytes)
-        {
-            return offered;
         }
         int wholeBufferOffers = 0;
         final long recordBytes = SendLog.LENGTH_PREFIX_BYTES + (long)pattern.messageBytes();
         final long ackedHead = connection.stats().streamBytesAcked();
-        while (wholeBufferTail + recordBytes - heldSendBufferBytes <= ackedHead)
+        while (wholeBufferTail + recordBytes - sendBufferBytes <= ackedHead)
         {
             wholeBufferTail += recordBytes;
             wholeBufferOffers++;

@@ -348,6 +348,18 @@ public final class EndpointCore implements DatagramHandler
     }
 
     /**
+     * @param connectionId a connection's local id.
+     * @return the stream bytes its application offered that were not sent yet (retransmissions aside), or 0 if it is
+     * gone; for the simulator's bulk applications, which keep only what the next duty cycles send waiting
+     * (docs/simulation.md, "Simulator speed"). Agent thread, or the application's where it runs the duty cycle.
+     */
+    public long unsentBytes(final long connectionId)
+    {
+        final ConnectionCore connection = connections.find(connectionId);
+        return null == connection ? 0 : connection.unsentBytes();
+    }
+
+    /**
      * @return the packet scheduler in use.
      */
     public PacketScheduler<?> scheduler()
