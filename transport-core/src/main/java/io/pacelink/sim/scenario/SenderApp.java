@@ -43,6 +43,7 @@ final class SenderApp implements HostApp, ConnectionSampler, MessageHandler
     private final int sendBufferBytes;
     private long wholeBufferTail;
     private boolean isFillingWholeBuffer;
+    private SendLog sendLog;
 
     SenderApp(
         final FlowSpec spec,
@@ -85,6 +86,7 @@ final class SenderApp implements HostApp, ConnectionSampler, MessageHandler
             {
                 connection = core.connect(receiver, spec.congestionControl(), nowNs);
                 watch.watch(connection);
+                sendLog = core.sendLogOf(connection);
             }
             return;
         }
@@ -160,14 +162,15 @@ final class SenderApp implements HostApp, ConnectionSampler, MessageHandler
      * counted as offered, that would be after each duty cycle that sent, counted as the whole buffer's, after each that
      * freed room for a message (acknowledgements), as before; the second run is not idle (counted as offered, the
      * one-flow speed scenario's packets changed). Such an application's tail follows the acknowledged head as
-     * {@code SendLog.offer}'s capacity check does: a message fits while its record (the message and its length
+     * {@link SendLog#offer}'s capacity check does: a message fits while its record (the message and its length
      * prefix) ends within one buffer of the head. After a probe timeout the application fills the whole buffer, and
      * so from then on offers what it counts: a connection that fails reports the bytes offered as before.
      */
     private int offerAllAccepted(final AppPattern pattern)
     {
         int offered = 0;
-        if (0 == heldUnsentBytes)
+        final SendLog sendLog = this.sendLog;
+        if (0 == heldUnsentBytes || null == sendLog)
         {
             while (connection.offer(message, 0, pattern.messageBytes()) > 0)
             {
@@ -180,15 +183,15 @@ final class SenderApp implements HostApp, ConnectionSampler, MessageHandler
         {
             isFillingWholeBuffer = true;
         }
-        final long connectionId = connection.connectionId();
-        while ((isFillingWholeBuffer || core.unsentBytes(connectionId) < heldUnsentBytes) &&
+        // The log's positions are read directly: the endpoint's duty cycle runs on this thread, between the offers.
+        while ((isFillingWholeBuffer || sendLog.tailPosition() - sendLog.nextSendPosition() < heldUnsentBytes) &&
             connection.offer(message, 0, pattern.messageBytes()) > 0)
         {
             offeredBytes += pattern.messageBytes();
         }
         int wholeBufferOffers = 0;
         final long recordBytes = SendLog.LENGTH_PREFIX_BYTES + (long)pattern.messageBytes();
-        final long ackedHead = connection.stats().streamBytesAcked();
+        final long ackedHead = sendLog.ackedHead();
         while (wholeBufferTail + recordBytes - sendBufferBytes <= ackedHead)
         {
             wholeBufferTail += recordBytes;

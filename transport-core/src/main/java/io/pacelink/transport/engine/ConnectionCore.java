@@ -927,14 +927,6 @@ final class ConnectionCore implements SchedulableFlow, DeadlineHeap.Entry
      *
      * @return true if stream data is left to send.
      */
-    /**
-     * @return stream bytes offered and not sent yet, retransmissions aside.
-     */
-    long unsentBytes()
-    {
-        return sendLog.tailPosition() - sendLog.nextSendPosition();
-    }
-
     boolean hasStreamDataLeft()
     {
         return sendLog.hasUnsentData() || sendLog.hasRetransmission();

@@ -28,6 +28,7 @@ import io.pacelink.transport.secure.StatelessResetTokens;
 import io.pacelink.transport.stats.CountersSizing;
 import io.pacelink.transport.stats.EndpointCounters;
 import io.pacelink.transport.stats.SecurityCounters;
+import io.pacelink.transport.stream.SendLog;
 import io.pacelink.transport.wire.FrameHeaderFlyweight;
 import io.pacelink.transport.wire.PacketHeaderFlyweight;
 import io.pacelink.transport.wire.PacketWriter;
@@ -348,15 +349,14 @@ public final class EndpointCore implements DatagramHandler
     }
 
     /**
-     * @param connectionId a connection's local id.
-     * @return the stream bytes its application offered that were not sent yet (retransmissions aside), or 0 if it is
-     * gone; for the simulator's bulk applications, which keep only what the next duty cycles send waiting
-     * (docs/simulation.md, "Simulator speed"). Agent thread, or the application's where it runs the duty cycle.
+     * @param connection a connection {@link #connect} returned.
+     * @return its send log, or null for a connection refused at once; for the simulator's bulk applications, which run
+     * on the agent's thread and keep only what the next duty cycles send unsent (docs/simulation.md, "Simulator
+     * speed"). Read only: the log's producer is the connection's {@code offer}, its consumer this endpoint.
      */
-    public long unsentBytes(final long connectionId)
+    public SendLog sendLogOf(final Connection connection)
     {
-        final ConnectionCore connection = connections.find(connectionId);
-        return null == connection ? 0 : connection.unsentBytes();
+        return connection instanceof ConnectionHandle ? ((ConnectionHandle)connection).sendLog() : null;
     }
 
     /**
