@@ -35,7 +35,7 @@ aot_work_dir sim "$java" "$cache"
 # it gave the most to both sim-speed.sh scenarios (perf/FINDINGS.md, "round 9"). With exact wakes, although `sim`
 # runs coalesced ones by default: a cache trained on coalesced wakes made the default's 10-s one-flow run slower (the
 # JIT compiled more; perf/FINDINGS.md, "round 12"), one trained on exact wakes did not.
-if ! "$java" -XX:+UseParallelGC -XX:+UseCompactObjectHeaders -XX:FreqInlineSize=70 \
+if ! "$java" -XX:+UseParallelGC -XX:+UseCompactObjectHeaders -XX:FreqInlineSize=70 -XX:Tier2BackedgeNotifyFreqLog=18 \
     --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow -XX:AOTCacheOutput="$work/sim.aot" \
     -jar "$jar" sim "${training[@]}" > "$work/training.log" 2>&1 ||
     [[ ! -s "$work/sim.aot" ]]; then

@@ -64,6 +64,53 @@ class UnsentLowWatermarkScenarioTest
         assertBoundedAndUnchanged(controller, seed, path, PacelinkContext.MIN_UNSENT_LOW_WATERMARK_BYTES);
     }
 
+    @ParameterizedTest
+    @CsvSource({
+        "cubic, 1, rate=1gbit delay=5ms queue=1bdp",
+        "bbr,   1, rate=1gbit delay=5ms queue=1bdp",
+        "reno,  2, rate=500mbit delay=20ms loss=0.1% queue=1bdp",
+        "bbr3,  2, rate=500mbit delay=20ms loss=0.1% queue=1bdp" })
+    void aSimulatedBulkSenderIsHeldToTwoDutyCyclesOfSendsAndSendsTheSamePackets(
+        final String controller, final long seed, final String path)
+    {
+        // The simulator's own mark, when no customizer sets one: what two duty cycles send at most (the answer
+        // service's and the send phase's batch limit of datagrams each). Its application counts, for the endpoint's
+        // second pass after it, what it would have offered into the whole buffer, so nothing on the wire changes.
+        final PacelinkContext defaults = new PacelinkContext();
+        final int markBytes = 2 * defaults.sendBatchLimit() * defaults.maxDatagramSizeBytes();
+        final Run off = run(controller, seed, path, FlowSpec.bulk(controller),
+            (context) -> context.unsentLowWatermarkBytes(OFF));
+        final Run held = run(controller, seed, path, FlowSpec.bulk(controller), (context) -> { });
+        final String figures = figures(controller, seed, path, "off", off) + " | " +
+            figures(controller, seed, path, "the simulator's", held);
+        System.out.println("UNSENT-LOWAT " + figures);
+
+        assertTrue(off.mostWaitingBeforeLossBytes > off.mostInFlightBeforeLossBytes + 4L * markBytes, figures);
+        assertTrue(held.mostWaitingBeforeLossBytes <=
+            held.mostInFlightBeforeLossBytes + markBytes + MESSAGE_RECORD_BYTES, figures);
+        assertEquals(off.traceHash, held.traceHash, "the same packets at the same times: " + figures);
+        assertEquals(off.appLimited, held.appLimited, figures);
+        assertEquals(off.deliveredBytes, held.deliveredBytes, figures);
+        assertEquals(off.lostPackets, held.lostPackets, figures);
+    }
+
+    @ParameterizedTest
+    @CsvSource({ "cubic, 1, rate=1gbit delay=5ms queue=1bdp" })
+    void aSenderThatStopsBeforeTheEndKeepsItsWholeBuffer(final String controller, final long seed, final String path)
+    {
+        // It stops offering at 1.5 s and its connection sends what waits until the run ends: the whole buffer, as
+        // without the simulator's mark.
+        final FlowSpec stopping = FlowSpec.bulk(controller).during(0, DURATION_NS * 3 / 4);
+        final Run off = run(controller, seed, path, stopping, (context) -> context.unsentLowWatermarkBytes(OFF));
+        final Run unset = run(controller, seed, path, stopping, (context) -> { });
+        final String figures = figures(controller, seed, path, "off", off) + " | " +
+            figures(controller, seed, path, "unset", unset);
+
+        assertTrue(unset.mostWaitingBeforeLossBytes > unset.mostInFlightBeforeLossBytes + (4 << 20), figures);
+        assertEquals(off.mostWaitingBytes, unset.mostWaitingBytes, figures);
+        assertEquals(off.traceHash, unset.traceHash, figures);
+    }
+
     private static void assertBoundedAndUnchanged(
         final String controller, final long seed, final String path, final int markBytes)
     {
@@ -88,12 +135,22 @@ class UnsentLowWatermarkScenarioTest
     private static Run run(
         final String controller, final long seed, final String path, final Consumer<PacelinkContext> customizer)
     {
+        return run(controller, seed, path, FlowSpec.bulk(controller), customizer);
+    }
+
+    private static Run run(
+        final String controller,
+        final long seed,
+        final String path,
+        final FlowSpec flow,
+        final Consumer<PacelinkContext> customizer)
+    {
         final Run run = new Run();
         final ScenarioResult result = Scenario.builder()
             .seed(seed)
             .path(PathSpec.Pair.parse(path))
             .durationNs(DURATION_NS)
-            .flow(FlowSpec.bulk(controller))
+            .flow(flow)
             .contextCustomizer(customizer)
             .progress(MS, (flowIndex, nowNs, deliveredBytes, stats) -> run.sample(stats))
             .build()

@@ -25,6 +25,7 @@ final class EndpointDriver implements SimulatedAgent
     private final List<HostApp> apps = new ArrayList<>();
     private long plannedWakeNs;
     private boolean isHoldingArrivals;
+    private final int heldUnsentBytes;
 
     /**
      * @param core     the endpoint.
@@ -33,14 +34,18 @@ final class EndpointDriver implements SimulatedAgent
      * @param wakes    when it runs.
      * @param pacerReleasesAhead true if its pacer releases ahead of its schedule: {@link AgentWakes#COALESCED}'s plan
      *                 then serves its releases on time, as the real agent's does ({@code Endpoint}).
+     * @param heldUnsentBytes what its bulk applications keep unsent ({@link Scenario#senderUnsentBytes}), or 0 if they
+     *                 fill the whole send buffer.
      */
     EndpointDriver(
         final EndpointCore core,
         final CountersReader counters,
         final SimDatagramPort port,
         final AgentWakes wakes,
-        final boolean pacerReleasesAhead)
+        final boolean pacerReleasesAhead,
+        final int heldUnsentBytes)
     {
+        this.heldUnsentBytes = heldUnsentBytes;
         this.core = core;
         this.counters = counters;
         this.port = port;
@@ -59,6 +64,14 @@ final class EndpointDriver implements SimulatedAgent
     CountersReader counters()
     {
         return counters;
+    }
+
+    /**
+     * @return what its bulk applications keep unsent, or 0 if they fill the whole send buffer.
+     */
+    int heldUnsentBytes()
+    {
+        return heldUnsentBytes;
     }
 
     void add(final HostApp app)

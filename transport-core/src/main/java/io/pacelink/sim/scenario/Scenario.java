@@ -194,7 +194,8 @@ public final class Scenario
                 new Histogram(MAX_TRACKED_LATENCY_NS, 3) : null;
             responseTimes.add(responseTime);
             final SenderApp sender = new SenderApp(
-                flow, senderDriver.core(), receiverHost.address(), results, responseTime);
+                flow, senderDriver.core(), receiverHost.address(), results, responseTime,
+                senderDriver.heldUnsentBytes(), senderBufferBytes(i));
             senders.add(sender);
             senderCounters.add(senderDriver.counters());
             senderDriver.add(sender);
@@ -334,6 +335,11 @@ public final class Scenario
         return Collections.unmodifiableMap(values);
     }
 
+    /**
+     * The unsent low watermark a sender's context starts with, before the customizer: one byte below the largest.
+     */
+    private static final int UNTOUCHED_MARK_BYTES = PacelinkContext.MAX_UNSENT_LOW_WATERMARK_BYTES - 1;
+
     private EndpointDriver newDriver(
         final Simulator simulator,
         final SimDatagramPort port,
@@ -352,7 +358,25 @@ public final class Scenario
             .receiveBufferBytes(bufferBytes)
             .maxMessageLengthBytes(Math.min(1 << 20, bufferBytes / 2))
             .randomSeed(simulator.seedFor(name));
+        // A customizer may set a mark of its own, the mark off included: a sender is held to the simulator's own only
+        // if it leaves the one set here, which no customizer would choose (one byte below the largest), untouched.
+        final boolean offersInBulk = null == receiver && offersInBulk(flow);
+        if (offersInBulk)
+        {
+            context.unsentLowWatermarkBytes(UNTOUCHED_MARK_BYTES);
+        }
         config.contextCustomizer.accept(context);
+        int heldUnsentBytes = 0;
+        if (offersInBulk && UNTOUCHED_MARK_BYTES == context.unsentLowWatermarkBytes())
+        {
+            context.unsentLowWatermarkBytes(new PacelinkContext()
+                .threadingMode(context.threadingMode())
+                .sendBatchLimit(context.sendBatchLimit())
+                .maxDatagramSizeBytes(context.maxDatagramSizeBytes())
+                .unsentLowWatermarkBytes());
+            // Where the buffer holds less, it never binds: the application fills the buffer as before.
+            heldUnsentBytes = senderUnsentBytes(context) < bufferBytes ? senderUnsentBytes(context) : 0;
+        }
         context.conclude();
         final CountersManager countersManager =
             CountersBuffers.newManager(FlowBuffers.countersValuesBytes(connections));
@@ -365,7 +389,50 @@ public final class Scenario
             null == receiver ? (connection) -> false : receiver);
         // As Endpoint asks it for a real agent that sleeps in pacing quanta; off by default, so no trace moves.
         final boolean releasesAhead = config.releaseAhead && core.scheduler().releaseAheadInQuanta(true);
-        return new EndpointDriver(core, countersManager, port, config.agentWakes, releasesAhead);
+        return new EndpointDriver(core, countersManager, port, config.agentWakes, releasesAhead, heldUnsentBytes);
+    }
+
+    /**
+     * @return true if the flow's sending endpoint serves only bulk applications that offer until the run ends: the
+     * flow's, or every flow of its sender group. One that stops offering earlier leaves its connection to send what
+     * waits in its send buffer, which a mark would make less.
+     */
+    private boolean offersInBulk(final FlowSpec flow)
+    {
+        for (final FlowSpec other : config.flows)
+        {
+            if ((other == flow || (flow.senderGroup() >= 0 && other.senderGroup() == flow.senderGroup())) &&
+                (AppPattern.Kind.BULK != other.pattern().kind() || other.stopNs() < config.durationNs))
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * What a simulated bulk sender's application keeps unsent, unless the context's customizer sets an unsent low
+     * watermark (the mark off included): what two duty cycles send at most (the answer service's send and the send
+     * phase, each up to the send batch limit). It offers right before every duty cycle and right after it
+     * ({@link EndpointDriver#doWork}), as an INVOKER application does, so with this much unsent the connection never
+     * finds its stream empty where an application that filled the whole send buffer would have left it something:
+     * the same packets leave at the same times (the trace hashes are unchanged). What changes is where the bytes
+     * wait. Filling the whole buffer, the application writes each message a whole buffer ahead of the packet that
+     * reads it (16 MiB at 1 Gbit/s), into memory freed that long ago, and the packet reads it as long after: both in
+     * memory the caches no longer hold. Held, it writes into a segment the log recycled as its bytes were
+     * acknowledged, a few duty cycles before the packet copies it out (the reason for
+     * {@link PacelinkContext#DEFAULT_INVOKER_UNSENT_LOW_WATERMARK_BYTES} on loopback; perf/FINDINGS.md, "Simulator
+     * speed, round 18"). The application, not the connection, holds back ({@link SenderApp}): after a probe timeout
+     * it fills the whole buffer again, so a connection that fails reports what it did before.
+     *
+     * @param context the sender's context, customized.
+     * @return the bytes kept unsent.
+     */
+    static int senderUnsentBytes(final PacelinkContext context)
+    {
+        final long dutyCyclesBytes = 2L * context.sendBatchLimit() * context.maxDatagramSizeBytes();
+        return (int)Math.min(PacelinkContext.MAX_UNSENT_LOW_WATERMARK_BYTES,
+            Math.max(PacelinkContext.MIN_UNSENT_LOW_WATERMARK_BYTES, dutyCyclesBytes));
     }
 
     /**

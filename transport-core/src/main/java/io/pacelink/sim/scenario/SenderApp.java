@@ -8,6 +8,7 @@ import io.pacelink.transport.ConnectionState;
 import io.pacelink.transport.ConnectionStats;
 import io.pacelink.transport.MessageHandler;
 import io.pacelink.transport.engine.EndpointCore;
+import io.pacelink.transport.stream.SendLog;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.HdrHistogram.Histogram;
@@ -38,14 +39,23 @@ final class SenderApp implements HostApp, ConnectionSampler, MessageHandler
     private long pollNowNs;
     private boolean hasTurnedBulk;
     private boolean isBehindWithFullBuffer;
+    private final int heldUnsentBytes;
+    private final int sendBufferBytes;
+    private long wholeBufferTail;
+    private boolean isFillingWholeBuffer;
+    private SendLog sendLog;
 
     SenderApp(
         final FlowSpec spec,
         final EndpointCore core,
         final InetSocketAddress receiver,
         final FlowResults results,
-        final Histogram responseTimes)
+        final Histogram responseTimes,
+        final int heldUnsentBytes,
+        final int sendBufferBytes)
     {
+        this.heldUnsentBytes = heldUnsentBytes;
+        this.sendBufferBytes = sendBufferBytes;
         this.spec = spec;
         this.core = core;
         this.receiver = receiver;
@@ -76,6 +86,7 @@ final class SenderApp implements HostApp, ConnectionSampler, MessageHandler
             {
                 connection = core.connect(receiver, spec.congestionControl(), nowNs);
                 watch.watch(connection);
+                sendLog = core.sendLogOf(connection);
             }
             return;
         }
@@ -85,7 +96,8 @@ final class SenderApp implements HostApp, ConnectionSampler, MessageHandler
     /**
      * Offer what the pattern allows now.
      *
-     * @return messages offered.
+     * @return messages offered; for a bulk application the scenario holds back, those an application that fills the
+     * whole send buffer would have offered ({@link #offerAllAccepted}).
      */
     private int offer(final long nowNs)
     {
@@ -105,15 +117,13 @@ final class SenderApp implements HostApp, ConnectionSampler, MessageHandler
         switch (pattern.kind())
         {
             case BULK:
-                offerAllAccepted(pattern);
-                break;
+                return offerAllAccepted(pattern);
 
             case RATE_LIMITED:
                 if (nowNs >= pattern.bulkFromNs())
                 {
                     hasTurnedBulk = true;
-                    offerAllAccepted(pattern);
-                    break;
+                    return offerAllAccepted(pattern);
                 }
                 final long allowedBytes = pattern.bytesPerSecond() * (nowNs - connectedNs) / NANOS_PER_SECOND;
                 isBehindWithFullBuffer = false;
@@ -143,12 +153,51 @@ final class SenderApp implements HostApp, ConnectionSampler, MessageHandler
         return (int)((offeredBytes - offeredBefore) / pattern.messageBytes());
     }
 
-    private void offerAllAccepted(final AppPattern pattern)
+    /**
+     * Offer messages until the connection refuses one (its send buffer is full) or, if the scenario holds this
+     * application back ({@link Scenario#senderUnsentBytes}), until that many bytes wait unsent.
+     *
+     * @return messages offered, or if held back those an application that filled the whole send buffer would have
+     * offered. The endpoint runs its duty cycle again at once when this is positive ({@link EndpointDriver#doWork}):
+     * counted as offered, that would be after each duty cycle that sent, counted as the whole buffer's, after each that
+     * freed room for a message (acknowledgements), as before; the second run is not idle (counted as offered, the
+     * one-flow speed scenario's packets changed). Such an application's tail follows the acknowledged head as
+     * {@link SendLog#offer}'s capacity check does: a message fits while its record (the message and its length
+     * prefix) ends within one buffer of the head. After a probe timeout the application fills the whole buffer, and
+     * so from then on offers what it counts: a connection that fails reports the bytes offered as before.
+     */
+    private int offerAllAccepted(final AppPattern pattern)
     {
-        while (connection.offer(message, 0, pattern.messageBytes()) > 0)
+        int offered = 0;
+        final SendLog sendLog = this.sendLog;
+        if (0 == heldUnsentBytes || null == sendLog)
+        {
+            while (connection.offer(message, 0, pattern.messageBytes()) > 0)
+            {
+                offeredBytes += pattern.messageBytes();
+                offered++;
+            }
+            return offered;
+        }
+        if (!isFillingWholeBuffer && connection.stats().probeTimeouts() > 0)
+        {
+            isFillingWholeBuffer = true;
+        }
+        // The log's positions are read directly: the endpoint's duty cycle runs on this thread, between the offers.
+        while ((isFillingWholeBuffer || sendLog.tailPosition() - sendLog.nextSendPosition() < heldUnsentBytes) &&
+            connection.offer(message, 0, pattern.messageBytes()) > 0)
         {
             offeredBytes += pattern.messageBytes();
         }
+        int wholeBufferOffers = 0;
+        final long recordBytes = SendLog.LENGTH_PREFIX_BYTES + (long)pattern.messageBytes();
+        final long ackedHead = sendLog.ackedHead();
+        while (wholeBufferTail + recordBytes - sendBufferBytes <= ackedHead)
+        {
+            wholeBufferTail += recordBytes;
+            wholeBufferOffers++;
+        }
+        return wholeBufferOffers;
     }
 
     public int afterWork(final long nowNs)

@@ -28,6 +28,7 @@ import io.pacelink.transport.secure.StatelessResetTokens;
 import io.pacelink.transport.stats.CountersSizing;
 import io.pacelink.transport.stats.EndpointCounters;
 import io.pacelink.transport.stats.SecurityCounters;
+import io.pacelink.transport.stream.SendLog;
 import io.pacelink.transport.wire.FrameHeaderFlyweight;
 import io.pacelink.transport.wire.PacketHeaderFlyweight;
 import io.pacelink.transport.wire.PacketWriter;
@@ -345,6 +346,17 @@ public final class EndpointCore implements DatagramHandler
     {
         final ConnectionCore connection = connections.find(connectionId);
         return null == connection ? "CLOSED" : connection.controller().stateName();
+    }
+
+    /**
+     * @param connection a connection {@link #connect} returned.
+     * @return its send log, or null for a connection refused at once; for the simulator's bulk applications, which run
+     * on the agent's thread and keep only what the next duty cycles send unsent (docs/simulation.md, "Simulator
+     * speed"). Read only: the log's producer is the connection's {@code offer}, its consumer this endpoint.
+     */
+    public SendLog sendLogOf(final Connection connection)
+    {
+        return connection instanceof ConnectionHandle ? ((ConnectionHandle)connection).sendLog() : null;
     }
 
     /**
