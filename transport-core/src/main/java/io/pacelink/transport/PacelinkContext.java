@@ -182,6 +182,10 @@ public final class PacelinkContext
     private Path countersDirectory = CountersFile.defaultDirectory();
     private boolean acceptConnections = true;
     private boolean ecn = true;
+    /**
+     * Null until set: the default then follows the threading mode ({@link #kernelReceiveTimes()}).
+     */
+    private Boolean kernelReceiveTimes;
     private String congestionControl = "cubic";
     private ControllerParameters controllerParameters = ControllerParameters.EMPTY;
     private String packetScheduler;
@@ -720,6 +724,39 @@ public final class PacelinkContext
     public boolean ecn()
     {
         return ecn;
+    }
+
+    /**
+     * @param kernelReceiveTimes whether the batched port asks the kernel for each datagram's receive time
+     *                           ({@code SO_TIMESTAMPNS}, socket(7)), which times an ACK's delivery-rate sample and the
+     *                           ACK Delay a receiver reports by when the datagram arrived rather than when the agent
+     *                           read it (docs/io.md, "Receive times"). It is not free, and not only for this endpoint:
+     *                           while any socket on the host asks, Linux stamps every packet it receives
+     *                           ({@code net_timestamp_check} behind the global {@code netstamp_needed_key},
+     *                           {@code net/core/dev.c}), and over loopback that stamp is taken inside the sender's own
+     *                           send call. Default: on for DEDICATED and SHARED, whose agent waits in time quanta and
+     *                           holds arrivals, so reads can come late; off for INVOKER, whose application runs the
+     *                           duty cycle in its own loop. Set it on for an INVOKER endpoint whose loop can leave the
+     *                           socket unread for long and whose controller uses rate samples (BBR).
+     * @return this.
+     */
+    public PacelinkContext kernelReceiveTimes(final boolean kernelReceiveTimes)
+    {
+        this.kernelReceiveTimes = kernelReceiveTimes;
+        return this;
+    }
+
+    /**
+     * @return the choice set, or else the default for the threading mode set (so read it once the mode is chosen):
+     * true for DEDICATED and SHARED, false for INVOKER.
+     */
+    public boolean kernelReceiveTimes()
+    {
+        if (null != kernelReceiveTimes)
+        {
+            return kernelReceiveTimes;
+        }
+        return ThreadingMode.INVOKER != threadingMode;
     }
 
     /**
