@@ -107,7 +107,8 @@ public final class Endpoint implements AutoCloseable
         }
         final DatagramPorts.Opened opened = null != context.datagramPort() ?
             new DatagramPorts.Opened(context.datagramPort(), false, context.datagramPort().describe()) :
-            DatagramPorts.open(context.port(), context.bindAddress(), context.socketBufferBytes(), context.gso());
+            DatagramPorts.open(context.port(), context.bindAddress(), context.socketBufferBytes(), context.gso(),
+                context.kernelReceiveTimes());
         final DatagramPort port = impaired(context, opened.port());
         this.port = port;
         this.portDescription = opened.description();

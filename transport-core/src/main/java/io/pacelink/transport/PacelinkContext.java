@@ -95,14 +95,33 @@ public final class PacelinkContext
      * The unsent low watermark of an {@link ThreadingMode#INVOKER} endpoint by default, unless one duty cycle's sends
      * ({@link #sendBatchLimit()} datagrams of {@link #maxDatagramSizeBytes()}) are more. An INVOKER application's
      * thread runs the duty cycle itself and offers again right after it, so the mark needs to cover only what one
-     * duty cycle sends (64 datagrams: 94 KB at 1,472 bytes) and what the pacer releases while that thread waits for
-     * the endpoint's next deadline; the scheduler's time slice that a DEDICATED agent may send through while the
+     * duty cycle sends ({@link #DEFAULT_INVOKER_SEND_BATCH_LIMIT} datagrams: 188 KB at 1,472 bytes) and what the
+     * pacer releases while that thread waits for the endpoint's next deadline; the scheduler's time slice that a
+     * DEDICATED agent may send through while the
      * application's thread waits for a core (the reason {@link #DEFAULT_UNSENT_LOW_WATERMARK_BYTES} is off) does not
      * arise. What it buys on loopback (perf/FINDINGS.md, "bulk15"): the application writes each byte a few duty cycles
      * before a packet copies it out, into segments the log reuses, instead of a whole 32-MiB buffer earlier, so both
      * copies find their bytes in the cache.
      */
     public static final int DEFAULT_INVOKER_UNSENT_LOW_WATERMARK_BYTES = 1 << 20;
+
+    /**
+     * The datagrams one duty cycle sends at most by default ({@link #sendBatchLimit()}): one {@code sendmmsg} of up
+     * to 64 messages on the batched port.
+     */
+    public static final int DEFAULT_SEND_BATCH_LIMIT = 64;
+
+    /**
+     * The datagrams one duty cycle of an {@link ThreadingMode#INVOKER} endpoint sends at most by default. Such an
+     * endpoint's application runs the duty cycle in its own loop and offers again right after it, so a bulk sender's
+     * cycles follow each other without a wait, and each pays its receive call, clock reads, ACK service and
+     * scheduling once however many packets it sends: twice the datagrams a cycle halves that part of a packet's cost
+     * (perf/FINDINGS.md, branch bulk24). The limit binds only where the pacer does not hold the sender (loopback):
+     * on a paced path a cycle ends at the pacer's release first (at most 64 KiB ahead). The batched port sends up to
+     * 64 messages per {@code sendmmsg}, so a cycle of 128 datagrams without GSO takes two calls. DEDICATED and
+     * SHARED keep {@link #DEFAULT_SEND_BATCH_LIMIT}.
+     */
+    public static final int DEFAULT_INVOKER_SEND_BATCH_LIMIT = 128;
 
     /**
      * The smallest unsent low watermark: 16 KiB, about eleven full packets, the value commonly used with Linux's
@@ -182,6 +201,10 @@ public final class PacelinkContext
     private Path countersDirectory = CountersFile.defaultDirectory();
     private boolean acceptConnections = true;
     private boolean ecn = true;
+    /**
+     * Null until set: the default then follows the threading mode ({@link #kernelReceiveTimes()}).
+     */
+    private Boolean kernelReceiveTimes;
     private String congestionControl = "cubic";
     private ControllerParameters controllerParameters = ControllerParameters.EMPTY;
     private String packetScheduler;
@@ -196,7 +219,10 @@ public final class PacelinkContext
     private final EndpointLimits limits = new EndpointLimits();
     private final SecurityConfig security = new SecurityConfig();
     private int receiveBatchLimit = 64;
-    private int sendBatchLimit = 64;
+    /**
+     * 0 until set: the default then follows the threading mode ({@link #sendBatchLimit()}).
+     */
+    private int sendBatchLimit;
 
     /**
      * @param address the local UDP address to bind (port 0 picks a free port). The default is the wildcard address
@@ -519,7 +545,7 @@ public final class PacelinkContext
         {
             return DEFAULT_UNSENT_LOW_WATERMARK_BYTES;
         }
-        final long dutyCycleBytes = (long)sendBatchLimit * maxDatagramSizeBytes;
+        final long dutyCycleBytes = (long)sendBatchLimit() * maxDatagramSizeBytes;
         return (int)Math.min(MAX_UNSENT_LOW_WATERMARK_BYTES,
             Math.max(DEFAULT_INVOKER_UNSENT_LOW_WATERMARK_BYTES, dutyCycleBytes));
     }
@@ -720,6 +746,39 @@ public final class PacelinkContext
     public boolean ecn()
     {
         return ecn;
+    }
+
+    /**
+     * @param kernelReceiveTimes whether the batched port asks the kernel for each datagram's receive time
+     *                           ({@code SO_TIMESTAMPNS}, socket(7)), which times an ACK's delivery-rate sample and the
+     *                           ACK Delay a receiver reports by when the datagram arrived rather than when the agent
+     *                           read it (docs/io.md, "Receive times"). It is not free, and not only for this endpoint:
+     *                           while any socket on the host asks, Linux stamps every packet it receives
+     *                           ({@code net_timestamp_check} behind the global {@code netstamp_needed_key},
+     *                           {@code net/core/dev.c}), and over loopback that stamp is taken inside the sender's own
+     *                           send call. Default: on for DEDICATED and SHARED, whose agent waits in time quanta and
+     *                           holds arrivals, so reads can come late; off for INVOKER, whose application runs the
+     *                           duty cycle in its own loop. Set it on for an INVOKER endpoint whose loop can leave the
+     *                           socket unread for long and whose controller uses rate samples (BBR).
+     * @return this.
+     */
+    public PacelinkContext kernelReceiveTimes(final boolean kernelReceiveTimes)
+    {
+        this.kernelReceiveTimes = kernelReceiveTimes;
+        return this;
+    }
+
+    /**
+     * @return the choice set, or else the default for the threading mode set (so read it once the mode is chosen):
+     * true for DEDICATED and SHARED, false for INVOKER.
+     */
+    public boolean kernelReceiveTimes()
+    {
+        if (null != kernelReceiveTimes)
+        {
+            return kernelReceiveTimes;
+        }
+        return ThreadingMode.INVOKER != threadingMode;
     }
 
     /**
@@ -1042,7 +1101,8 @@ public final class PacelinkContext
     }
 
     /**
-     * @param datagrams most datagrams sent per duty cycle, 1..4096.
+     * @param datagrams most datagrams sent per duty cycle, 1..4096; default {@link #DEFAULT_SEND_BATCH_LIMIT}, and for
+     *                  an {@link ThreadingMode#INVOKER} endpoint {@link #DEFAULT_INVOKER_SEND_BATCH_LIMIT}.
      * @return this.
      */
     public PacelinkContext sendBatchLimit(final int datagrams)
@@ -1051,9 +1111,16 @@ public final class PacelinkContext
         return this;
     }
 
+    /**
+     * @return the limit set, or else the default for the threading mode set (so read it once the mode is chosen).
+     */
     public int sendBatchLimit()
     {
-        return sendBatchLimit;
+        if (0 != sendBatchLimit)
+        {
+            return sendBatchLimit;
+        }
+        return ThreadingMode.INVOKER == threadingMode ? DEFAULT_INVOKER_SEND_BATCH_LIMIT : DEFAULT_SEND_BATCH_LIMIT;
     }
 
     /**

@@ -88,7 +88,11 @@ public final class TransportWaits
      * @param bindAddress where the endpoint binds.
      * @param busySpin    true for the low-latency profile: the application's thread spins, never sleeps (one core
      *                    per process, always busy); false backs off to parking when idle.
-     * @return a context for an endpoint whose duty cycle this class runs.
+     * @return a context for an endpoint whose duty cycle this class runs. In the default profile its port asks for
+     * the kernel's receive times ({@link PacelinkContext#kernelReceiveTimes(boolean)}, which INVOKER leaves off):
+     * this thread sleeps in the port between turns and serves the application between duty cycles, so it reads
+     * arrivals late, as a DEDICATED agent does, and BBR's rate samples need their kernel arrival (docs/io.md,
+     * "Receive times"). A busy-spinning thread reads the socket at every turn and keeps INVOKER's default.
      */
     public static PacelinkContext invokerContext(final InetSocketAddress bindAddress, final boolean busySpin)
     {
@@ -98,6 +102,10 @@ public final class TransportWaits
         if (busySpin)
         {
             context.idleStrategySupplier(BusySpinIdleStrategy::new);
+        }
+        else
+        {
+            context.kernelReceiveTimes(true);
         }
         return context;
     }

@@ -9,6 +9,7 @@ import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -18,6 +19,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class TransportWaitsTest
 {
+    @Test
+    void theDefaultProfileAsksForKernelReceiveTimesAndTheBusySpinningOneKeepsInvokersDefault()
+    {
+        final InetSocketAddress bind = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
+        assertTrue(TransportWaits.invokerContext(bind, false).kernelReceiveTimes(), "sleeps in the port: reads late");
+        assertTrue(TransportWaits.clientContext(bind, false).kernelReceiveTimes());
+        assertFalse(TransportWaits.invokerContext(bind, true).kernelReceiveTimes(), "reads at every turn");
+        assertFalse(TransportWaits.clientContext(bind, true).kernelReceiveTimes());
+    }
+
     @Test
     void aSpinningWaitForWhatNeverComesTimesOutAfterItsTimeout()
     {

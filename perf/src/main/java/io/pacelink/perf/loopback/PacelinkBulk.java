@@ -71,6 +71,11 @@ final class PacelinkBulk
     static final String MAX_THINNED_ACK_THRESHOLD_PROPERTY = "pacelink.loopback.maxThinnedAckThreshold";
 
     /**
+     * System property: the endpoints' {@link PacelinkContext#kernelReceiveTimes(boolean)} (unset: the default).
+     */
+    static final String KERNEL_RECEIVE_TIMES_PROPERTY = "pacelink.loopback.kernelReceiveTimes";
+
+    /**
      * System property: {@code true} to take every message whole ({@link MessageHandler}), so that a message spanning
      * the receive log's segments is copied into a scratch buffer first (unset: the receiver takes such a message in its
      * parts, in place, {@link MessagePartHandler}, as an application that streams what it receives would).
@@ -264,6 +269,11 @@ final class PacelinkBulk
         if (null != sendBatchLimit)
         {
             context.sendBatchLimit(Integer.parseInt(sendBatchLimit));
+        }
+        final String kernelReceiveTimes = System.getProperty(KERNEL_RECEIVE_TIMES_PROPERTY);
+        if (null != kernelReceiveTimes)
+        {
+            context.kernelReceiveTimes(Boolean.parseBoolean(kernelReceiveTimes));
         }
         final String maxThinnedAckThreshold = System.getProperty(MAX_THINNED_ACK_THRESHOLD_PROPERTY);
         if (null != maxThinnedAckThreshold)

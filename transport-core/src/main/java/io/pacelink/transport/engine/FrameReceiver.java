@@ -74,6 +74,10 @@ final class FrameReceiver implements PacketOutcomeListener
     private long parkedAckDelayNs;
     private long parkedArrivalNs;
     private long parkedNowNs;
+    private boolean hasAckedRun;
+    private boolean isAckedRunFin;
+    private long ackedRunFromPosition;
+    private long ackedRunToPosition;
 
     FrameReceiver(
         final ConnectionHandle handle,
@@ -347,6 +351,7 @@ final class FrameReceiver implements PacketOutcomeListener
     {
         final long rejectedRttSamples = lossRecovery.rejectedRttSamples();
         final long result = lossRecovery.onAckReceived(ackRanges, ackDelayNs, arrivalNs, nowNs, this);
+        releaseAckedRun();
         if (result < 0)
         {
             onAckRefused(result);
@@ -507,7 +512,7 @@ final class FrameReceiver implements PacketOutcomeListener
         isProgress = true;
         if (streamLength > 0 || fin)
         {
-            sendLog.onRangeAcked(streamOffset, streamLength, fin);
+            onStreamRangeAcked(streamOffset, streamOffset + streamLength, fin);
         }
         if (0 != (frameFlags & FrameFlags.ACK))
         {
@@ -534,6 +539,47 @@ final class FrameReceiver implements PacketOutcomeListener
         onPacketAcked(packetNumber, streamOffset, streamLength, fin, frameFlags);
     }
 
+    /**
+     * One packet's acknowledged stream range: joined to the run of ranges this ACK frame acknowledged so far when it
+     * touches it, else the run goes to the send log and this range starts the next. Loss recovery reports a frame's
+     * packets from the newest down, so a bulk sender's ~30 packets per ACK are one run, which the send log releases
+     * with one update instead of one per packet through its range set (perf/FINDINGS.md, branch bulk23). The run
+     * reaches the send log before the first loss the frame declares ({@link #onPacketLost}) and when loss recovery
+     * returns ({@link #applyAck}): nothing reads the send log in between.
+     */
+    private void onStreamRangeAcked(final long fromPosition, final long toPosition, final boolean fin)
+    {
+        if (hasAckedRun && toPosition == ackedRunFromPosition)
+        {
+            ackedRunFromPosition = fromPosition;
+            isAckedRunFin |= fin;
+            return;
+        }
+        if (hasAckedRun && fromPosition == ackedRunToPosition)
+        {
+            ackedRunToPosition = toPosition;
+            isAckedRunFin |= fin;
+            return;
+        }
+        releaseAckedRun();
+        hasAckedRun = true;
+        ackedRunFromPosition = fromPosition;
+        ackedRunToPosition = toPosition;
+        isAckedRunFin = fin;
+    }
+
+    /**
+     * Hand the run of acknowledged ranges, if any, to the send log.
+     */
+    private void releaseAckedRun()
+    {
+        if (hasAckedRun)
+        {
+            hasAckedRun = false;
+            sendLog.onPositionsAcked(ackedRunFromPosition, ackedRunToPosition, isAckedRunFin);
+        }
+    }
+
     public void onPacketLost(
         final long packetNumber,
         final long streamOffset,
@@ -541,6 +587,8 @@ final class FrameReceiver implements PacketOutcomeListener
         final boolean fin,
         final int frameFlags)
     {
+        // The frame's acknowledged ranges reach the send log before any loss it declares, as one call per packet did.
+        releaseAckedRun();
         if (streamLength > 0 || fin)
         {
             sendLog.onRangeLost(streamOffset, streamLength, fin);

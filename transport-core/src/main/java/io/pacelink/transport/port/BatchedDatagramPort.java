@@ -168,7 +168,31 @@ public final class BatchedDatagramPort implements DatagramPort
     public static BatchedDatagramPort open(
         final InetSocketAddress bindAddress, final int socketBufferBytes, final boolean gso)
     {
-        return new BatchedDatagramPort(bindAddress, socketBufferBytes, socketBufferBytes, gso, SLOT_BYTES);
+        return open(bindAddress, socketBufferBytes, gso, true);
+    }
+
+    /**
+     * Open a port with the same receive and send socket buffer size, choosing whether it asks the kernel for each
+     * datagram's receive time ({@code SO_TIMESTAMPNS}): while any socket on the host asks, Linux stamps every packet
+     * it receives, on loopback inside the sending thread's own send call ({@code PacelinkContext#kernelReceiveTimes}).
+     *
+     * @param bindAddress        local address to bind; port 0 picks a free port.
+     * @param socketBufferBytes  socket receive and send buffer size to request.
+     * @param gso                true to send runs of equal-sized datagrams as UDP GSO messages.
+     * @param kernelReceiveTimes true to hand each received datagram on with its age
+     *                           ({@link ReceiveBatch#arrivalTimeNs}).
+     * @return the open port.
+     * @throws IllegalStateException saying why if the native library is unavailable (see {@link #support()}).
+     * @throws UncheckedIOException  if the socket cannot be opened or bound.
+     */
+    public static BatchedDatagramPort open(
+        final InetSocketAddress bindAddress,
+        final int socketBufferBytes,
+        final boolean gso,
+        final boolean kernelReceiveTimes)
+    {
+        return new BatchedDatagramPort(
+            bindAddress, socketBufferBytes, socketBufferBytes, gso, SLOT_BYTES, kernelReceiveTimes);
     }
 
     /**
@@ -192,6 +216,25 @@ public final class BatchedDatagramPort implements DatagramPort
         final int sendSocketBufferBytes,
         final boolean gso,
         final int slotBytes)
+    {
+        this(bindAddress, receiveSocketBufferBytes, sendSocketBufferBytes, gso, slotBytes, true);
+    }
+
+    /**
+     * @param bindAddress              local address to bind; port 0 picks a free port.
+     * @param receiveSocketBufferBytes SO_RCVBUF to request.
+     * @param sendSocketBufferBytes    SO_SNDBUF to request.
+     * @param gso                      true to use UDP GSO where the kernel allows.
+     * @param slotBytes                room per received message (tests give less to provoke truncation).
+     * @param kernelReceiveTimes       true to ask for each datagram's kernel receive time ({@code SO_TIMESTAMPNS}).
+     */
+    BatchedDatagramPort(
+        final InetSocketAddress bindAddress,
+        final int receiveSocketBufferBytes,
+        final int sendSocketBufferBytes,
+        final boolean gso,
+        final int slotBytes,
+        final boolean kernelReceiveTimes)
     {
         if (bindAddress.isUnresolved())
         {
@@ -242,7 +285,7 @@ public final class BatchedDatagramPort implements DatagramPort
             this.receiveSocketBufferBytes = NativeUdp.socketBufferBytes(fd, true);
             this.sendSocketBufferBytes = NativeUdp.socketBufferBytes(fd, false);
             groEnabled = 0 == NativeUdp.enableGro(fd);
-            timestampsEnabled = 0 == NativeUdp.enableTimestamps(fd);
+            timestampsEnabled = kernelReceiveTimes && 0 == NativeUdp.enableTimestamps(fd);
             gsoEnabled = gso;
             gsoOffReason = gso ? null : "turned off";
             eventFd = NativeUdp.eventFd();

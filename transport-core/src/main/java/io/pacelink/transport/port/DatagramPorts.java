@@ -42,6 +42,27 @@ public final class DatagramPorts
     public static Opened open(
         final PortType type, final InetSocketAddress bindAddress, final int socketBufferBytes, final boolean gso)
     {
+        return open(type, bindAddress, socketBufferBytes, gso, true);
+    }
+
+    /**
+     * {@link #open(PortType, InetSocketAddress, int, boolean)}, choosing whether a batched port asks the kernel for
+     * each datagram's receive time ({@code SO_TIMESTAMPNS}; {@code PacelinkContext#kernelReceiveTimes}).
+     *
+     * @param type               auto, batched or nio.
+     * @param bindAddress        local address to bind.
+     * @param socketBufferBytes  SO_RCVBUF and SO_SNDBUF to request.
+     * @param gso                whether the batched port sends runs of equal-sized datagrams as UDP GSO messages.
+     * @param kernelReceiveTimes whether the batched port asks for receive times (the NIO port cannot read them).
+     * @return the open port.
+     */
+    public static Opened open(
+        final PortType type,
+        final InetSocketAddress bindAddress,
+        final int socketBufferBytes,
+        final boolean gso,
+        final boolean kernelReceiveTimes)
+    {
         if (PortType.NIO == type)
         {
             return new Opened(NioDatagramPort.open(bindAddress, socketBufferBytes), false, "nio (chosen)");
@@ -49,7 +70,8 @@ public final class DatagramPorts
         final BatchedPortSupport support = BatchedPortSupport.current();
         if (support.isAvailable())
         {
-            final BatchedDatagramPort port = BatchedDatagramPort.open(bindAddress, socketBufferBytes, gso);
+            final BatchedDatagramPort port =
+                BatchedDatagramPort.open(bindAddress, socketBufferBytes, gso, kernelReceiveTimes);
             return new Opened(port, true, port.describe());
         }
         if (PortType.BATCHED == type)

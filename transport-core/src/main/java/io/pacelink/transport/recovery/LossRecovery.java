@@ -82,6 +82,7 @@ public final class LossRecovery
      * Whether the frame being processed newly acknowledged the oldest packet in flight (the prefix advanced).
      */
     private boolean isOldestInFlightAcked;
+    private boolean isAnyNewlyAckedAckEliciting;
     private final LostPacketView lostPacket;
     private final SentPacketDescriptor deprecatedDescriptor = new SentPacketDescriptor();
     private final CongestionEventView congestionEvent = new CongestionEventView();
@@ -488,12 +489,7 @@ public final class LossRecovery
             return 0;
         }
 
-        boolean anyAckEliciting = false;
-        for (int i = 0; i < newlyAcked; i++)
-        {
-            anyAckEliciting |= ring.isAckEliciting(newlyAckedSlots[i]);
-        }
-
+        final boolean anyAckEliciting = isAnyNewlyAckedAckEliciting;
         long largestAckedSentTimeNs = Long.MIN_VALUE;
         long largestNewlyAckedPacketNumber = -1;
         long latestRttNs = -1;
@@ -927,6 +923,7 @@ public final class LossRecovery
         // each ACK frame cost nothing.
         final long oldestInFlight = ring.oldestInFlightPacketNumber();
         isOldestInFlightAcked = false;
+        boolean anyAckEliciting = false;
         int count = 0;
         for (int i = 0, rangeCount = ack.rangeCount(); i < rangeCount; i++)
         {
@@ -947,9 +944,11 @@ public final class LossRecovery
                     ring.state(slot, SentPacketRing.ACKED);
                     newlyAckedSlots[count++] = slot;
                     isOldestInFlightAcked |= pn == oldestInFlight;
+                    anyAckEliciting |= ring.isAckEliciting(slot);
                 }
             }
         }
+        isAnyNewlyAckedAckEliciting = anyAckEliciting;
         return count;
     }
 

@@ -709,20 +709,45 @@ public final class SendLog
      */
     public void onRangeAcked(final long offset, final int length, final boolean fin)
     {
+        onPositionsAcked(offset, offset + length, fin);
+    }
+
+    /**
+     * {@link #onRangeAcked} for the stream positions {@code [fromPosition, toPosition)}: the ranges of several
+     * packets acknowledged together, one after another in the stream, released at once (the same state as one call
+     * per packet; a bulk sender's ACK frame acknowledges a run of ~30 such packets).
+     *
+     * @param fromPosition first stream position acknowledged.
+     * @param toPosition   the position after the last, {@code fromPosition} for an empty FIN frame alone.
+     * @param fin          whether one of the acknowledged frames carried FIN.
+     */
+    public void onPositionsAcked(final long fromPosition, final long toPosition, final boolean fin)
+    {
         if (fin)
         {
             finAcked = true;
             finRetransmitPending = false;
         }
 
-        final long end = Math.min(offset + length, nextSendPosition);
-        final long start = Math.max(offset, ackedHead);
+        final long end = Math.min(toPosition, nextSendPosition);
+        final long start = Math.max(fromPosition, ackedHead);
         if (start >= end)
         {
             return;
         }
 
-        retransmitRanges.remove(start, end);
+        if (!retransmitRanges.isEmpty())
+        {
+            retransmitRanges.remove(start, end);
+        }
+        if (start == ackedHead && ackedBeyondHead.isEmpty())
+        {
+            // The range continues the acknowledged prefix and nothing beyond it was acknowledged: the head moves to
+            // its end, as adding the range and releasing the set's first range would move it, without the set.
+            ackedHead = end;
+            log.putRelease(CONSUMER_SLOT, ACKED_HEAD_FIELD, ackedHead);
+            return;
+        }
         // Cannot fail: acknowledged ranges lie within one capacity of the head, at most capacity / 2 + 1 of them.
         ackedBeyondHead.add(start, end);
         if (ackedBeyondHead.firstStart() == ackedHead)

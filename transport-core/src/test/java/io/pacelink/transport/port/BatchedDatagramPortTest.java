@@ -658,6 +658,40 @@ class BatchedDatagramPortTest
     }
 
     @Test
+    void aPortOpenedWithoutKernelReceiveTimesHandsEachDatagramOnWithoutAnAge()
+    {
+        final BatchedDatagramPort sender = open(LOOPBACK, false);
+        final BatchedDatagramPort receiver = BatchedDatagramPort.open(LOOPBACK, 4 << 20, false, false);
+        opened.add(receiver);
+        assertFalse(receiver.isReceiveTimestampEnabled());
+        final SendBatch batch = new SendBatch(1, SIZE);
+        for (int i = 0; i < 3; i++)
+        {
+            batch.clear();
+            write(batch, i, 100, receiver.localAddress(), 0);
+            assertEquals(1, sender.send(batch));
+        }
+        final ReceiveBatch received = receiver.newReceiveBatch(64);
+        final long deadlineNs = System.nanoTime() + TIMEOUT_NS;
+        int count = 0;
+        while (count < 3 && System.nanoTime() - deadlineNs < 0)
+        {
+            receiver.awaitReadable(TimeUnit.MILLISECONDS.toNanos(100));
+            receiver.receive(received, 64);
+            for (int i = 0; i < received.size(); i++)
+            {
+                assertEquals(count, received.buffer().getInt(received.offset(i)), "in order");
+                final long batchNs = 1_000_000_000_000L;
+                assertEquals(batchNs, received.arrivalTimeNs(i, batchNs), "no age: arrived when the batch was read");
+                count++;
+            }
+        }
+        assertEquals(3, count);
+        assertEquals(0, receiver.stats().timestampedDatagrams());
+        assertEquals(0, receiver.stats().arrivalAgeTotalNs());
+    }
+
+    @Test
     void aBatchThatFillsMidWayKeepsTheRestForTheNextReceive()
     {
         final BatchedDatagramPort sender = open(LOOPBACK, true);

@@ -1,0 +1,41 @@
+package io.pacelink.transport;
+
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@link PacelinkContext#kernelReceiveTimes(boolean)}: on by default for the modes whose agent waits, off for INVOKER,
+ * and a choice set wins over every mode's default, whichever was set first.
+ */
+class KernelReceiveTimesSettingTest
+{
+    @Test
+    void byDefaultOnlyAnInvokerEndpointAsksForNoKernelReceiveTimes()
+    {
+        final PacelinkContext context = new PacelinkContext();
+        assertTrue(context.kernelReceiveTimes(), "DEDICATED, the default mode");
+        context.threadingMode(ThreadingMode.SHARED);
+        assertTrue(context.kernelReceiveTimes(), "SHARED");
+        context.threadingMode(ThreadingMode.INVOKER);
+        assertFalse(context.kernelReceiveTimes(), "INVOKER");
+        context.threadingMode(ThreadingMode.DEDICATED);
+        assertTrue(context.kernelReceiveTimes(), "it follows the mode");
+    }
+
+    @Test
+    void aChoiceSetWinsOverEveryModesDefault()
+    {
+        for (final ThreadingMode mode : ThreadingMode.values())
+        {
+            final PacelinkContext on = new PacelinkContext();
+            assertSame(on, on.kernelReceiveTimes(true));
+            on.threadingMode(mode);
+            assertTrue(on.kernelReceiveTimes(), mode.name());
+            final PacelinkContext off = new PacelinkContext().threadingMode(mode).kernelReceiveTimes(false);
+            assertFalse(off.kernelReceiveTimes(), mode.name());
+        }
+    }
+}
