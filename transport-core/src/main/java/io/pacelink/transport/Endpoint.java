@@ -107,7 +107,8 @@ public final class Endpoint implements AutoCloseable
         }
         final DatagramPorts.Opened opened = null != context.datagramPort() ?
             new DatagramPorts.Opened(context.datagramPort(), false, context.datagramPort().describe()) :
-            DatagramPorts.open(context.port(), context.bindAddress(), context.socketBufferBytes(), context.gso());
+            DatagramPorts.open(context.port(), context.bindAddress(), context.socketBufferBytes(), context.gso(),
+                !spinsWhenIdle(context));
         final DatagramPort port = impaired(context, opened.port());
         this.port = port;
         this.portDescription = opened.description();
@@ -227,6 +228,28 @@ public final class Endpoint implements AutoCloseable
         }
         return new DeadlineIdleStrategy(
             idleStrategy, core::nextDeadlineNs, context.nanoClock(), DeadlineIdleStrategy.DEFAULT_SPIN_WINDOW_NS);
+    }
+
+    /**
+     * Whether the thread that runs the duty cycle reads the socket again at once after an empty receive: the
+     * context's idle strategy busy-spins ({@link #newAgentIdleStrategy} uses it as it is). Its port then reads no
+     * kernel receive time: such a thread reads a datagram within one empty receive of its arrival (a fraction of a
+     * microsecond), so the time read after its receive is the arrival's, as the kernel's would be, while the stamp
+     * costs every datagram a clock read in the kernel, a control message copied out and a clock read in the port —
+     * on each end of a request and its answer (perf/FINDINGS.md, branch lat24). A thread that sleeps between its
+     * receives (the default profile's port wait, which may hold arrivals on purpose) keeps the kernel's time.
+     *
+     * @param context the endpoint's configuration.
+     * @return true for a busy-spinning idle strategy.
+     */
+    private static boolean spinsWhenIdle(final PacelinkContext context)
+    {
+        if (context.isDefaultIdleStrategy())
+        {
+            return false;
+        }
+        final IdleStrategy idleStrategy = context.idleStrategySupplier().get();
+        return idleStrategy instanceof BusySpinIdleStrategy || idleStrategy instanceof NoOpIdleStrategy;
     }
 
     private static String describe(

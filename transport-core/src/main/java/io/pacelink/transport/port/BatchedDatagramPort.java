@@ -168,7 +168,32 @@ public final class BatchedDatagramPort implements DatagramPort
     public static BatchedDatagramPort open(
         final InetSocketAddress bindAddress, final int socketBufferBytes, final boolean gso)
     {
-        return new BatchedDatagramPort(bindAddress, socketBufferBytes, socketBufferBytes, gso, SLOT_BYTES);
+        return open(bindAddress, socketBufferBytes, gso, true);
+    }
+
+    /**
+     * Open a port with the same receive and send socket buffer size, with or without the kernel's receive time of
+     * each datagram ({@link #isReceiveTimestampEnabled()}).
+     *
+     * @param bindAddress       local address to bind; port 0 picks a free port.
+     * @param socketBufferBytes socket receive and send buffer size to request.
+     * @param gso               true to send runs of equal-sized datagrams as UDP GSO messages.
+     * @param receiveTimestamps true to ask for each datagram's kernel receive time; false for a thread that reads the
+     *                          socket as soon as anything arrives (a busy-spinning one), for which the time it reads
+     *                          a datagram is its arrival's within one empty receive, and the stamp would cost each
+     *                          datagram a clock read in the kernel, a control message and one here.
+     * @return the open port.
+     * @throws IllegalStateException saying why if the native library is unavailable (see {@link #support()}).
+     * @throws UncheckedIOException  if the socket cannot be opened or bound.
+     */
+    public static BatchedDatagramPort open(
+        final InetSocketAddress bindAddress,
+        final int socketBufferBytes,
+        final boolean gso,
+        final boolean receiveTimestamps)
+    {
+        return new BatchedDatagramPort(
+            bindAddress, socketBufferBytes, socketBufferBytes, gso, SLOT_BYTES, receiveTimestamps);
     }
 
     /**
@@ -192,6 +217,25 @@ public final class BatchedDatagramPort implements DatagramPort
         final int sendSocketBufferBytes,
         final boolean gso,
         final int slotBytes)
+    {
+        this(bindAddress, receiveSocketBufferBytes, sendSocketBufferBytes, gso, slotBytes, true);
+    }
+
+    /**
+     * @param bindAddress              local address to bind; port 0 picks a free port.
+     * @param receiveSocketBufferBytes SO_RCVBUF to request.
+     * @param sendSocketBufferBytes    SO_SNDBUF to request.
+     * @param gso                      true to use UDP GSO where the kernel allows.
+     * @param slotBytes                room per received message (tests give less to provoke truncation).
+     * @param receiveTimestamps        true to ask for each datagram's kernel receive time ({@code SO_TIMESTAMPNS}).
+     */
+    BatchedDatagramPort(
+        final InetSocketAddress bindAddress,
+        final int receiveSocketBufferBytes,
+        final int sendSocketBufferBytes,
+        final boolean gso,
+        final int slotBytes,
+        final boolean receiveTimestamps)
     {
         if (bindAddress.isUnresolved())
         {
@@ -242,7 +286,7 @@ public final class BatchedDatagramPort implements DatagramPort
             this.receiveSocketBufferBytes = NativeUdp.socketBufferBytes(fd, true);
             this.sendSocketBufferBytes = NativeUdp.socketBufferBytes(fd, false);
             groEnabled = 0 == NativeUdp.enableGro(fd);
-            timestampsEnabled = 0 == NativeUdp.enableTimestamps(fd);
+            timestampsEnabled = receiveTimestamps && 0 == NativeUdp.enableTimestamps(fd);
             gsoEnabled = gso;
             gsoOffReason = gso ? null : "turned off";
             eventFd = NativeUdp.eventFd();
@@ -1007,7 +1051,8 @@ public final class BatchedDatagramPort implements DatagramPort
 
     /**
      * @return true if each received datagram carries the kernel's receive time ({@code SO_TIMESTAMPNS}), so that
-     * {@link ReceiveBatch#arrivalTimeNs} places it when it arrived rather than when the agent read it.
+     * {@link ReceiveBatch#arrivalTimeNs} places it when it arrived rather than when the agent read it; false if the
+     * port was opened without ({@link #open(InetSocketAddress, int, boolean, boolean)}) or the kernel refused.
      */
     public boolean isReceiveTimestampEnabled()
     {

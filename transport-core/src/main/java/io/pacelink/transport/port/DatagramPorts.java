@@ -42,6 +42,29 @@ public final class DatagramPorts
     public static Opened open(
         final PortType type, final InetSocketAddress bindAddress, final int socketBufferBytes, final boolean gso)
     {
+        return open(type, bindAddress, socketBufferBytes, gso, true);
+    }
+
+    /**
+     * @param type              which port.
+     * @param bindAddress       local address to bind.
+     * @param socketBufferBytes SO_RCVBUF and SO_SNDBUF to request.
+     * @param gso               whether the batched port sends runs of equal-sized datagrams as UDP GSO messages.
+     * @param receiveTimestamps whether the batched port asks for each datagram's kernel receive time
+     *                          ({@link BatchedDatagramPort#open(InetSocketAddress, int, boolean, boolean)}); the NIO
+     *                          port never has it.
+     * @return the open port.
+     * @throws IllegalStateException           if {@link PortType#BATCHED} was asked for where it is unavailable,
+     *                                         saying why.
+     * @throws java.io.UncheckedIOException if the socket cannot be bound.
+     */
+    public static Opened open(
+        final PortType type,
+        final InetSocketAddress bindAddress,
+        final int socketBufferBytes,
+        final boolean gso,
+        final boolean receiveTimestamps)
+    {
         if (PortType.NIO == type)
         {
             return new Opened(NioDatagramPort.open(bindAddress, socketBufferBytes), false, "nio (chosen)");
@@ -49,7 +72,8 @@ public final class DatagramPorts
         final BatchedPortSupport support = BatchedPortSupport.current();
         if (support.isAvailable())
         {
-            final BatchedDatagramPort port = BatchedDatagramPort.open(bindAddress, socketBufferBytes, gso);
+            final BatchedDatagramPort port =
+                BatchedDatagramPort.open(bindAddress, socketBufferBytes, gso, receiveTimestamps);
             return new Opened(port, true, port.describe());
         }
         if (PortType.BATCHED == type)
