@@ -42,7 +42,11 @@ class SpinningReceiveTimesTest
         {
             final TransportWaits waits = new TransportWaits(spinning, spinningContext);
             final Connection client = waits.connect(sleeping.localAddress(), "cubic", WAIT_NS, "the test's server");
-            final Connection server = sleeping.accept(WAIT_NS);
+            // The server hands the connection over once the client confirms it: the client's duty cycle runs here.
+            final Connection[] accepted = new Connection[1];
+            waits.await(() -> null != (accepted[0] = sleeping.accept()), WAIT_NS, () -> "the accept", "the server",
+                List.of(client));
+            final Connection server = accepted[0];
             final UnsafeBuffer message = new UnsafeBuffer(ByteBuffer.allocateDirect(64));
             final int[] echoes = new int[1];
             for (int round = 0; round < ROUNDS; round++)
