@@ -846,7 +846,8 @@ public final class PacelinkContext
      * cycle (microseconds) and new work is noticed at once. It costs one CPU core per endpoint, always busy. Choose
      * it when departure jitter matters more than a core: pacing above a few hundred Mbit/s, where packets are only
      * microseconds apart, or latency-critical request/response traffic, on a machine with a core to spare (at most
-     * one spinning agent per free core).
+     * one spinning agent per free core). Its batched port asks the kernel for no receive time per datagram: the
+     * spinning thread reads each within a turn of its arrival (docs/io.md, "Receive times").
      * <p>
      * The default profile instead never spins: its agent sleeps in the port's wait ({@link PortWaitIdleStrategy}:
      * {@code ppoll} on the batched port, a selector on the NIO port) until the next deadline, a datagram's arrival or
