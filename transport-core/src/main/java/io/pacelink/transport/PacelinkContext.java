@@ -14,6 +14,7 @@ import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.NoOpIdleStrategy;
 import org.agrona.concurrent.SystemNanoClock;
 
 import java.net.InetSocketAddress;
@@ -758,8 +759,11 @@ public final class PacelinkContext
      *                           {@code net/core/dev.c}), and over loopback that stamp is taken inside the sender's own
      *                           send call. Default: on for DEDICATED and SHARED, whose agent waits in time quanta and
      *                           holds arrivals, so reads can come late; off for INVOKER, whose application runs the
-     *                           duty cycle in its own loop. Set it on for an INVOKER endpoint whose loop can leave the
-     *                           socket unread for long and whose controller uses rate samples (BBR).
+     *                           duty cycle in its own loop, and off for a busy-spinning idle strategy
+     *                           ({@link #lowLatencyProfile()}), whose thread reads each datagram within one empty
+     *                           receive of its arrival, so the time read after the receive is the arrival's. Set it on
+     *                           for an INVOKER endpoint whose loop can leave the socket unread for long and whose
+     *                           controller uses rate samples (BBR).
      * @return this.
      */
     public PacelinkContext kernelReceiveTimes(final boolean kernelReceiveTimes)
@@ -769,8 +773,8 @@ public final class PacelinkContext
     }
 
     /**
-     * @return the choice set, or else the default for the threading mode set (so read it once the mode is chosen):
-     * true for DEDICATED and SHARED, false for INVOKER.
+     * @return the choice set, or else the default for the threading mode and idle strategy set (so read it once both
+     * are chosen): true for DEDICATED and SHARED, false for INVOKER and for a busy-spinning idle strategy.
      */
     public boolean kernelReceiveTimes()
     {
@@ -778,7 +782,22 @@ public final class PacelinkContext
         {
             return kernelReceiveTimes;
         }
-        return ThreadingMode.INVOKER != threadingMode;
+        return ThreadingMode.INVOKER != threadingMode && !spinsWhenIdle();
+    }
+
+    /**
+     * @return true if the idle strategy set busy-spins: the thread that runs the duty cycle reads the socket again at
+     * once after an empty receive ({@link BusySpinIdleStrategy}, {@link NoOpIdleStrategy}). The default profile's
+     * strategy sleeps in the port's wait, which may hold arrivals on purpose.
+     */
+    private boolean spinsWhenIdle()
+    {
+        if (isDefaultIdleStrategy())
+        {
+            return false;
+        }
+        final IdleStrategy idleStrategy = idleStrategySupplier.get();
+        return idleStrategy instanceof BusySpinIdleStrategy || idleStrategy instanceof NoOpIdleStrategy;
     }
 
     /**
@@ -905,7 +924,8 @@ public final class PacelinkContext
      * cycle (microseconds) and new work is noticed at once. It costs one CPU core per endpoint, always busy. Choose
      * it when departure jitter matters more than a core: pacing above a few hundred Mbit/s, where packets are only
      * microseconds apart, or latency-critical request/response traffic, on a machine with a core to spare (at most
-     * one spinning agent per free core).
+     * one spinning agent per free core). Its batched port asks the kernel for no receive time per datagram: the
+     * spinning thread reads each within a turn of its arrival (docs/io.md, "Receive times").
      * <p>
      * The default profile instead never spins: its agent sleeps in the port's wait ({@link PortWaitIdleStrategy}:
      * {@code ppoll} on the batched port, a selector on the NIO port) until the next deadline, a datagram's arrival or

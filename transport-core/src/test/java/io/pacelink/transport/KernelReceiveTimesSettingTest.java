@@ -1,5 +1,7 @@
 package io.pacelink.transport;
 
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.NoOpIdleStrategy;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -7,8 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * {@link PacelinkContext#kernelReceiveTimes(boolean)}: on by default for the modes whose agent waits, off for INVOKER,
- * and a choice set wins over every mode's default, whichever was set first.
+ * {@link PacelinkContext#kernelReceiveTimes(boolean)}: on by default for the modes whose agent waits, off for INVOKER
+ * and for a busy-spinning idle strategy, and a choice set wins over every mode's default, whichever was set first.
  */
 class KernelReceiveTimesSettingTest
 {
@@ -23,6 +25,17 @@ class KernelReceiveTimesSettingTest
         assertFalse(context.kernelReceiveTimes(), "INVOKER");
         context.threadingMode(ThreadingMode.DEDICATED);
         assertTrue(context.kernelReceiveTimes(), "it follows the mode");
+    }
+
+    @Test
+    void byDefaultABusySpinningEndpointAsksForNoKernelReceiveTimes()
+    {
+        assertFalse(new PacelinkContext().lowLatencyProfile().kernelReceiveTimes(), "the low-latency profile");
+        assertFalse(new PacelinkContext().idleStrategySupplier(NoOpIdleStrategy::new).kernelReceiveTimes(), "no-op");
+        assertTrue(new PacelinkContext().idleStrategySupplier(BackoffIdleStrategy::new).kernelReceiveTimes(),
+            "a strategy that backs off to parking reads late");
+        assertTrue(new PacelinkContext().lowLatencyProfile().kernelReceiveTimes(true).kernelReceiveTimes(),
+            "a choice set wins");
     }
 
     @Test

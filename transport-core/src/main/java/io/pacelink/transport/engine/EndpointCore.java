@@ -448,16 +448,17 @@ public final class EndpointCore implements DatagramHandler
      * {@link #doWork(NanoClock)} starting at a time the caller has just read on the same clock (the agent reads it
      * for its own bookkeeping right before), which the cycle uses as its start instead of reading it again.
      * <p>
-     * The clock is read only where a time can have moved on: after the receive, always; before the send phase only if
-     * a connection was served since — otherwise the read after the receive is still from before anything is sent (a
+     * The clock is read only where a time can have moved on: after the receive, unless the cycle had done nothing
+     * before it and it brought nothing (then the start stands: nothing arrived to be stamped, and a timer compared
+     * with the earlier time fires no earlier, at worst in the next cycle); before the send phase only if a
+     * connection was served since — otherwise the read after the receive is still from before anything is sent (a
      * cycle that only processed datagrams, a request's among them whose service it leaves to the answer, sends at
      * most what the pacer held from earlier cycles), so a packet stamped with it can only lengthen an RTT sample;
-     * and for the cycle's duration only if it did more than dispatch one datagram — an idle cycle's time is its
-     * receive's, and so is that of a cycle that only left a request to its answer ({@link #isLoneDispatch}). A
-     * busy-spinning agent whose socket
-     * is empty then reads the clock twice per turn instead of five times (a vDSO {@code clock_gettime} on a virtual
-     * machine's clock source is tens of nanoseconds: 9-14 % of a spinning thread, perf/FINDINGS.md, branch lat11), and
-     * notices an arrival that much sooner.
+     * and for the cycle's duration only if it did more than dispatch one datagram — an idle cycle's length is 0, and
+     * a cycle that only left a request to its answer ends at its read after the receive ({@link #isLoneDispatch}). A
+     * busy-spinning agent whose socket is empty then reads the clock once per turn (the agent's read) instead of five
+     * times (a vDSO {@code clock_gettime} on a virtual machine's clock source is tens of nanoseconds: 9-14 % of a
+     * spinning thread, perf/FINDINGS.md, branches lat11 and lat24), and notices an arrival that much sooner.
      *
      * @param clock   the time, read as the cycle goes.
      * @param startNs the clock's time as the cycle starts, just read.
@@ -470,7 +471,11 @@ public final class EndpointCore implements DatagramHandler
         work += applyParkedAcks();
         final int markedBeforeReceive = connections.markedCount();
         receive();
-        final long nowNs = clock.nanoTime();
+        // A cycle that has done nothing and received nothing keeps the time it started at: nothing it could stamp
+        // arrived, and its timers compared with that time fire no earlier than with a later one — at most one receive
+        // later, in the next cycle. A busy-spinning agent's empty turn then reads the clock once, not twice: an
+        // arrival is noticed that much sooner (perf/FINDINGS.md, branch lat24).
+        final long nowNs = 0 == work && receiveBatch.isEmpty() ? startNs : clock.nanoTime();
         final int processed = onReceived(nowNs, clock, startNs);
         connections.unmarkLeftToAnswer(markedBeforeReceive, nowNs, leftToAnswer);
         final int serviced = serviceConnections(nowNs);
@@ -480,7 +485,7 @@ public final class EndpointCore implements DatagramHandler
         final int sent = send(sendNs);
         work += processed + serviced + sent;
         // The cycle's end, for the longest duty cycle's counter: the time read after the receive if nothing was done
-        // since but a lone datagram's dispatch (isLoneDispatch), else a read now.
+        // since but a lone datagram's dispatch (isLoneDispatch), else a read now; an idle cycle's is its start.
         endDutyCycle(sendNs, (0 == work || isLoneDispatch && 0 == sent ? nowNs : clock.nanoTime()) - startNs);
         return work;
     }

@@ -228,6 +228,14 @@ public final class ReceiveBatch
     }
 
     /**
+     * @return true if the batch holds no datagram and no unreachable peer: the receive brought nothing to process.
+     */
+    public boolean isEmpty()
+    {
+        return 0 == size && null == unreachablePeer;
+    }
+
+    /**
      * @param index of a datagram, from 0 to {@link #size()} − 1.
      * @return the memory it lies in: {@link #buffer()}, or the port's own for an entry {@link #addInPlace added in
      * place}.

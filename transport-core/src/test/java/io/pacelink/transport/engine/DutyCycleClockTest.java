@@ -143,7 +143,7 @@ class DutyCycleClockTest
     }
 
     @Test
-    void anIdleCycleReadsTheClockOnlyAfterItsReceiveAndABusyOneBeforeItsSendAndAtItsEnd()
+    void anIdleCycleReadsTheClockOnlyForItsStartAndABusyOneAfterItsReceiveBeforeItsSendAndAtItsEnd()
     {
         final Connection[] pair = bed.connect(client, server, serverPort);
         bed.runFor(50 * MS);
@@ -156,12 +156,12 @@ class DutyCycleClockTest
             return t + 2 * MS;
         };
 
-        // Nothing arrived, nothing due: the time after the receive stamps whatever the cycle does, and is its end.
+        // Nothing arrived, nothing due: the time the cycle started at stands, and is its end.
         assertEquals(0, client.doWork(counting, t + 2 * MS));
-        assertEquals(1, reads[0], "an idle cycle started at a given time reads the clock once");
+        assertEquals(0, reads[0], "an idle cycle started at a given time reads no clock");
         reads[0] = 0;
         assertEquals(0, client.doWork(counting));
-        assertEquals(2, reads[0], "and twice when it reads its start itself");
+        assertEquals(1, reads[0], "and once when it reads its start itself");
 
         // A datagram processed: the send phase and the cycle's end read the time again.
         assertTrue(pair[1].offer(message, 0, message.capacity()) > 0);
@@ -169,6 +169,22 @@ class DutyCycleClockTest
         reads[0] = 0;
         assertTrue(client.doWork(counting, t + 2 * MS) > 0);
         assertEquals(3, reads[0], "after the receive, before the send, at the end");
+    }
+
+    @Test
+    void anIdleCycleComparesItsTimersWithItsStartSoOneThatFellDueDuringItsReceiveFiresInTheNextCycle()
+    {
+        bed.connect(client, server, serverPort);
+        bed.runFor(50 * MS);
+        final long deadlineNs = client.nextTimerDeadlineNs();
+        assertTrue(Long.MAX_VALUE != deadlineNs, "a connection has a timer (its idle timeout at least)");
+        final NanoClock late = () -> deadlineNs + MS;
+
+        // The thread stalls in the empty receive past the deadline: the cycle began before it, so the timer waits.
+        assertEquals(0, client.doWork(late, deadlineNs - 1));
+        assertEquals(0, client.connectionsServed(), "not due when the cycle began");
+        client.doWork(late, deadlineNs);
+        assertEquals(1, client.connectionsServed(), "due when the next one began: served then");
     }
 
     @Test

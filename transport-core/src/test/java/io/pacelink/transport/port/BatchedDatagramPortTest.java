@@ -657,38 +657,60 @@ class BatchedDatagramPortTest
         assertEquals(ages.stream().mapToLong(Long::longValue).sum(), receiver.stats().arrivalAgeTotalNs());
     }
 
+    /**
+     * A port opened without receive times (a busy-spinning endpoint's) asks the kernel for none: each datagram has no
+     * age, arrives at the time of its batch, and none is counted as stamped — while a port beside it, opened with
+     * them, still gets them.
+     */
     @Test
-    void aPortOpenedWithoutKernelReceiveTimesHandsEachDatagramOnWithoutAnAge()
+    void aPortOpenedWithoutReceiveTimesPlacesEachDatagramAtItsBatchsTime()
     {
         final BatchedDatagramPort sender = open(LOOPBACK, false);
-        final BatchedDatagramPort receiver = BatchedDatagramPort.open(LOOPBACK, 4 << 20, false, false);
-        opened.add(receiver);
-        assertFalse(receiver.isReceiveTimestampEnabled());
+        final BatchedDatagramPort untimed = BatchedDatagramPort.open(LOOPBACK, 4 << 20, true, false);
+        opened.add(untimed);
+        final BatchedDatagramPort timed = BatchedDatagramPort.open(LOOPBACK, 4 << 20, true, true);
+        opened.add(timed);
+        assertFalse(untimed.isReceiveTimestampEnabled());
+        assertTrue(timed.isReceiveTimestampEnabled());
         final SendBatch batch = new SendBatch(1, SIZE);
         for (int i = 0; i < 3; i++)
         {
-            batch.clear();
-            write(batch, i, 100, receiver.localAddress(), 0);
-            assertEquals(1, sender.send(batch));
-        }
-        final ReceiveBatch received = receiver.newReceiveBatch(64);
-        final long deadlineNs = System.nanoTime() + TIMEOUT_NS;
-        int count = 0;
-        while (count < 3 && System.nanoTime() - deadlineNs < 0)
-        {
-            receiver.awaitReadable(TimeUnit.MILLISECONDS.toNanos(100));
-            receiver.receive(received, 64);
-            for (int i = 0; i < received.size(); i++)
+            for (final BatchedDatagramPort receiver : List.of(untimed, timed))
             {
-                assertEquals(count, received.buffer().getInt(received.offset(i)), "in order");
-                final long batchNs = 1_000_000_000_000L;
-                assertEquals(batchNs, received.arrivalTimeNs(i, batchNs), "no age: arrived when the batch was read");
-                count++;
+                batch.clear();
+                write(batch, i, 100, receiver.localAddress(), 0);
+                assertEquals(1, sender.send(batch));
             }
         }
-        assertEquals(3, count);
-        assertEquals(0, receiver.stats().timestampedDatagrams());
-        assertEquals(0, receiver.stats().arrivalAgeTotalNs());
+        final long batchNs = 1_000_000_000_000L;
+        final List<Long> untimedAges = new ArrayList<>();
+        final List<Long> timedAges = new ArrayList<>();
+        for (final BatchedDatagramPort receiver : List.of(untimed, timed))
+        {
+            final List<Long> ages = untimed == receiver ? untimedAges : timedAges;
+            final ReceiveBatch received = receiver.newReceiveBatch(64);
+            final long deadlineNs = System.nanoTime() + TIMEOUT_NS;
+            while (ages.size() < 3 && System.nanoTime() - deadlineNs < 0)
+            {
+                receiver.awaitReadable(TimeUnit.MILLISECONDS.toNanos(100));
+                receiver.receive(received, 64);
+                for (int i = 0; i < received.size(); i++)
+                {
+                    assertEquals(ages.size(), received.buffer().getInt(received.offset(i)), "in order");
+                    ages.add(received.arrivalAgeNs(i));
+                    if (untimed == receiver)
+                    {
+                        assertEquals(batchNs, received.arrivalTimeNs(i, batchNs), "the batch's time");
+                    }
+                }
+            }
+        }
+        assertEquals(List.of(-1L, -1L, -1L), untimedAges, "no age without the kernel's time");
+        assertEquals(0, untimed.stats().timestampedDatagrams());
+        assertEquals(0, untimed.stats().arrivalAgeTotalNs());
+        assertEquals(3, timedAges.size());
+        assertTrue(timedAges.stream().allMatch((age) -> age >= 0), "ages " + timedAges);
+        assertEquals(3, timed.stats().timestampedDatagrams());
     }
 
     @Test
