@@ -97,9 +97,22 @@ public final class SessionPipes
     {
         final long startNs = System.nanoTime();
         Slot slot;
-        while (null == (slot = inbound.poll()))
+        while (true)
         {
-            checkNetwork();
+            // The failure is read before the pipe, never after: the network thread commits what it received before
+            // it fails, so a poll that follows a failure seen sees every message that came first. Polling first and
+            // then finding the failure could miss one committed in between: the receiver's DONE, just before its
+            // close ended the connection, turned a complete session into a failed one.
+            final String networkFailure = failure;
+            slot = inbound.poll();
+            if (null != slot)
+            {
+                break;
+            }
+            if (null != networkFailure)
+            {
+                throw new TransferException(networkFailure);
+            }
             checkStop();
             if (System.nanoTime() - startNs > timeoutNs)
             {

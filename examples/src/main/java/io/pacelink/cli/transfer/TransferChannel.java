@@ -197,7 +197,14 @@ public final class TransferChannel implements MessageHandler
                 }
                 else if (Connection.BACK_PRESSURED != position)
                 {
-                    fail(describeClose());
+                    // Closed: hand over first what the peer sent before it closed, as the end below does — its last
+                    // message (a DONE that ended the session early) says why, which "closed the connection" does not.
+                    final int freeSlots = inbound.freeSlots();
+                    if (freeSlots > 0)
+                    {
+                        connection.poll(this, freeSlots);
+                    }
+                    fail(null != protocolFailure ? protocolFailure : describeClose());
                     return;
                 }
             }
