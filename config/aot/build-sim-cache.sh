@@ -23,7 +23,7 @@ java="$(readlink -f "$1")"
 jar="$(readlink -f "$2")"
 cache="$3"
 shape="${4:-one}"
-training=(--path 'rate=1gbit delay=5ms queue=1bdp' --cc cubic --duration 3s --seed 1)
+training=(--path 'rate=1gbit delay=5ms queue=1bdp' --cc cubic --duration 3s --seed 1 --wakes exact)
 [[ "$shape" == flows ]] && training+=(--flows 50)
 # shellcheck source=cache-work.sh
 . "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/cache-work.sh"
@@ -32,12 +32,9 @@ aot_work_dir sim "$java" "$cache"
 # wrote it; the inlining limit too, so that the compilations the cache records are the ones a run makes). One flow at
 # 1 Gbit/s for 3 s simulated: both ends' duty cycles, the links, the fq scheduler and CUBIC's congestion avoidance all
 # get hot, in about two seconds of wall time. Measured against two flows for 2 s and 50 flows at 100 Mbit/s for 5 s,
-# it gave the most to both sim-speed.sh scenarios (perf/FINDINGS.md, "round 9"). With `sim`'s default wakes
-# (coalesced), as the runs it serves: trained on exact wakes, the cache held neither the wake coalescing's classes
-# (loaded from the jar as a run started) nor profiles of its branches, and C2 compiled those branches out of the duty
-# cycle's roots and recompiled them after a trap in every run; trained on coalesced wakes the cold 10-s one-flow run
-# was 2 % faster, the 50-flow runs as fast (perf/FINDINGS.md, "Simulator speed, round 19"; before the inlining limit
-# the opposite held, "round 12").
+# it gave the most to both sim-speed.sh scenarios (perf/FINDINGS.md, "round 9"). With exact wakes, although `sim`
+# runs coalesced ones by default: a cache trained on coalesced wakes made the default's 10-s one-flow run slower (the
+# JIT compiled more; perf/FINDINGS.md, "round 12"), one trained on exact wakes did not.
 if ! "$java" -XX:+UseParallelGC -XX:+UseCompactObjectHeaders -XX:FreqInlineSize=70 -XX:Tier2BackedgeNotifyFreqLog=18 \
     --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow -XX:AOTCacheOutput="$work/sim.aot" \
     -jar "$jar" sim "${training[@]}" > "$work/training.log" 2>&1 ||
