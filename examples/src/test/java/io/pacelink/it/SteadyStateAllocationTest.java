@@ -62,8 +62,8 @@ class SteadyStateAllocationTest
 
     /**
      * The batched port with GSO off from the start sends each DATA payload from the send log's direct segment in
-     * place (docs/io.md, "The gather send"): its iovecs and the log's direct segments are reused, never made per
-     * packet.
+     * place (docs/io.md, "With GSO off, the payload from the send log, in place"): its iovecs and the log's direct
+     * segments are reused, never made per packet.
      */
     @Test
     void agentThreadAllocatesNothingInSteadyStateWithGsoOff()

@@ -99,7 +99,8 @@ final class ConnectionFactory
         this.memoryBudget = new MemoryBudget(context.limits().memoryBudgetBytes());
         this.receiveSegments = new SegmentPool(memoryBudget, SegmentPool.DEFAULT_SEGMENT_BYTES,
             Math.min(POOL_RETAINED_BYTES, context.limits().memoryBudgetBytes() / 4));
-        // Direct where the port sends payloads from the send log in place (docs/io.md, "Send").
+        // Direct where the port sends payloads from the send log in place (docs/io.md, "With GSO off, the payload
+        // from the send log, in place").
         this.sendSegments =
             new BudgetedSegments(memoryBudget, SegmentPool.DEFAULT_SEGMENT_BYTES, directSendSegments);
     }

@@ -595,9 +595,9 @@ public final class SendLog
 
     /**
      * The segment holding a range of stream bytes, for a packet whose payload the port sends from the log where it
-     * lies (docs/io.md, "Send"). Its bytes stay as they are until the peer acknowledges them: the producer writes
-     * only beyond the tail and reuses a segment only once it lies wholly below the acknowledged head. The range must
-     * lie within {@code [ackedHead(), tailPosition())}.
+     * lies (docs/io.md, "With GSO off, the payload from the send log, in place"). Its bytes stay as they are until the
+     * peer acknowledges them: the producer writes only beyond the tail and reuses a segment only once it lies wholly
+     * below the acknowledged head. The range must lie within {@code [ackedHead(), tailPosition())}.
      *
      * @param position first stream position.
      * @param length   of the range.
