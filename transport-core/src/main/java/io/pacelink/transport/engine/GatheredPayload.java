@@ -5,8 +5,8 @@ import org.agrona.concurrent.UnsafeBuffer;
 /**
  * The DATA payload of the packet being built, left in its connection's send log for the port to send from there
  * ({@code DatagramPort.sendsGathered()}; docs/io.md, "With GSO off, the payload from the send log, in place"): the
- * packet's other bytes are written into the send batch, and this says where the payload lies. One per endpoint, filled by the assembler and read by the send path
- * for one packet at a time. Agent thread only.
+ * packet's other bytes are written into the send batch, and this says where the payload lies. One per endpoint,
+ * filled by the assembler and read by the send path for one packet at a time. Agent thread only.
  */
 final class GatheredPayload
 {

@@ -111,7 +111,7 @@ class BatchedPortDutyCycleTest
 
     /**
      * On the batched port with GSO off a plaintext packet's DATA payload leaves from the send log where it lies (the
-     * port gathers it, docs/io.md "With GSO off…") — except a payload that spans two of the log's segments, which is copied;
+     * port gathers it, docs/io.md) — except a payload that spans two of the log's segments, which is copied;
      * with GSO on every payload is copied — and the stream arrives byte-exact, GSO on and off, through the send log's
      * segments being reused many times over (3 MB through a 256-KiB send buffer of 64-KiB segments). The transfer's
      * last packets leave alone, one datagram a batch: a gathered one must not take the shim's lone {@code sendto}.
