@@ -96,7 +96,7 @@ public final class PacelinkContext
      * The unsent low watermark of an {@link ThreadingMode#INVOKER} endpoint by default, unless one duty cycle's sends
      * ({@link #sendBatchLimit()} datagrams of {@link #maxDatagramSizeBytes()}) are more. An INVOKER application's
      * thread runs the duty cycle itself and offers again right after it, so the mark needs to cover only what one
-     * duty cycle sends ({@link #DEFAULT_INVOKER_SEND_BATCH_LIMIT} datagrams: 377 KB at 1,472 bytes) and what the
+     * duty cycle sends ({@link #DEFAULT_INVOKER_SEND_BATCH_LIMIT} datagrams: 188 KB at 1,472 bytes) and what the
      * pacer releases while that thread waits for the endpoint's next deadline; the scheduler's time slice that a
      * DEDICATED agent may send through while the
      * application's thread waits for a core (the reason {@link #DEFAULT_UNSENT_LOW_WATERMARK_BYTES} is off) does not
@@ -117,13 +117,12 @@ public final class PacelinkContext
      * endpoint's application runs the duty cycle in its own loop and offers again right after it, so a bulk sender's
      * cycles follow each other without a wait, and each pays its receive call, clock reads, ACK service and
      * scheduling once however many packets it sends: twice the datagrams a cycle halves that part of a packet's cost
-     * (perf/FINDINGS.md, branches bulk24, 64 to 128, and bulk25, 128 to 256). The limit binds only where the pacer
-     * does not hold the sender (loopback): on a paced path a cycle ends at the pacer's release first (at most 64 KiB
-     * ahead). The batched port sends up to 64 messages per {@code sendmmsg}, so a cycle of 256 datagrams without GSO
-     * takes four calls (the system calls a packet stay one per 64). DEDICATED and SHARED keep
-     * {@link #DEFAULT_SEND_BATCH_LIMIT}.
+     * (perf/FINDINGS.md, branch bulk24). The limit binds only where the pacer does not hold the sender (loopback):
+     * on a paced path a cycle ends at the pacer's release first (at most 64 KiB ahead). The batched port sends up to
+     * 64 messages per {@code sendmmsg}, so a cycle of 128 datagrams without GSO takes two calls. DEDICATED and
+     * SHARED keep {@link #DEFAULT_SEND_BATCH_LIMIT}.
      */
-    public static final int DEFAULT_INVOKER_SEND_BATCH_LIMIT = 256;
+    public static final int DEFAULT_INVOKER_SEND_BATCH_LIMIT = 128;
 
     /**
      * The smallest unsent low watermark: 16 KiB, about eleven full packets, the value commonly used with Linux's

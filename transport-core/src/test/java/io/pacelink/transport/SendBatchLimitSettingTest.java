@@ -8,13 +8,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * {@link PacelinkContext#sendBatchLimit(int)}: 64 datagrams a duty cycle by default, 256 for an INVOKER endpoint, a
+ * {@link PacelinkContext#sendBatchLimit(int)}: 64 datagrams a duty cycle by default, 128 for an INVOKER endpoint, a
  * limit set wins over every mode's default, and values outside 1..4096 are refused.
  */
 class SendBatchLimitSettingTest
 {
     @Test
-    void byDefaultOnlyAnInvokerEndpointSendsTwoHundredAndFiftySixDatagramsADutyCycle()
+    void byDefaultOnlyAnInvokerEndpointSendsOneHundredAndTwentyEightDatagramsADutyCycle()
     {
         final PacelinkContext context = new PacelinkContext();
         assertEquals(64, context.sendBatchLimit(), "DEDICATED, the default mode");
@@ -22,7 +22,7 @@ class SendBatchLimitSettingTest
         context.threadingMode(ThreadingMode.SHARED);
         assertEquals(64, context.sendBatchLimit(), "SHARED");
         context.threadingMode(ThreadingMode.INVOKER);
-        assertEquals(256, context.sendBatchLimit(), "INVOKER");
+        assertEquals(128, context.sendBatchLimit(), "INVOKER");
         assertEquals(PacelinkContext.DEFAULT_INVOKER_SEND_BATCH_LIMIT, context.sendBatchLimit());
         context.threadingMode(ThreadingMode.DEDICATED);
         assertEquals(64, context.sendBatchLimit(), "it follows the mode, whichever was set first");
@@ -50,6 +50,6 @@ class SendBatchLimitSettingTest
             assertThrows(IllegalArgumentException.class, () -> context.sendBatchLimit(0));
         assertTrue(tooSmall.getMessage().contains("sendBatchLimit"), tooSmall.getMessage());
         assertThrows(IllegalArgumentException.class, () -> context.sendBatchLimit(4097));
-        assertEquals(256, context.sendBatchLimit(), "still the default");
+        assertEquals(128, context.sendBatchLimit(), "still the default");
     }
 }

@@ -33,11 +33,11 @@ class UnsentLowWatermarkSettingTest
         context.threadingMode(ThreadingMode.SHARED);
         assertEquals(PacelinkContext.DEFAULT_UNSENT_LOW_WATERMARK_BYTES, context.unsentLowWatermarkBytes(), "SHARED");
         context.threadingMode(ThreadingMode.INVOKER);
-        assertEquals(1 << 20, context.unsentLowWatermarkBytes(), "256 datagrams of 1,472 bytes are less than 1 MiB");
+        assertEquals(1 << 20, context.unsentLowWatermarkBytes(), "128 datagrams of 1,472 bytes are less than 1 MiB");
         assertEquals(PacelinkContext.DEFAULT_INVOKER_UNSENT_LOW_WATERMARK_BYTES, context.unsentLowWatermarkBytes());
 
         context.maxDatagramSizeBytes(65_000);
-        assertEquals(256 * 65_000, context.unsentLowWatermarkBytes(), "one duty cycle's sends when they are more");
+        assertEquals(128 * 65_000, context.unsentLowWatermarkBytes(), "one duty cycle's sends when they are more");
         context.sendBatchLimit(64);
         assertEquals(64 * 65_000, context.unsentLowWatermarkBytes(), "the limit set, not INVOKER's default");
         context.sendBatchLimit(4096).maxDatagramSizeBytes(65_507);
