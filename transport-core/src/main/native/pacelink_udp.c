@@ -57,7 +57,9 @@ struct pl_send
     int32_t name_length;     /* bytes of name: 16 (sockaddr_in) or 28 (sockaddr_in6); 0: no msg_name, the
                                 connected socket's own peer (name still holds it, for its family) */
     uint8_t name[28];
-    uint8_t reserved[12];
+    int32_t vector_count;    /* > 0: the message is these iovecs at vectors (a datagram gathered from the send batch
+                                and the send log's bytes in place), and address and length are not read */
+    uint64_t vectors;        /* struct iovec[vector_count] in memory Java owns */
 };
 
 /* One message received: NativeUdp.RECEIVE_* offsets. */
@@ -80,6 +82,9 @@ _Static_assert(offsetof(struct pl_send, segment_size) == 12, "NativeUdp.SEND_SEG
 _Static_assert(offsetof(struct pl_send, tos) == 16, "NativeUdp.SEND_TOS");
 _Static_assert(offsetof(struct pl_send, name_length) == 20, "NativeUdp.SEND_NAME_LENGTH");
 _Static_assert(offsetof(struct pl_send, name) == 24, "NativeUdp.SEND_NAME");
+_Static_assert(offsetof(struct pl_send, vector_count) == 52, "NativeUdp.SEND_VECTOR_COUNT");
+_Static_assert(offsetof(struct pl_send, vectors) == 56, "NativeUdp.SEND_VECTORS");
+_Static_assert(sizeof(struct iovec) == 16 && offsetof(struct iovec, iov_len) == 8, "NativeUdp.IOVEC_BYTES");
 _Static_assert(sizeof(struct pl_receive) == 64, "NativeUdp.RECEIVE_STRIDE");
 _Static_assert(offsetof(struct pl_receive, flags) == 4, "NativeUdp.RECEIVE_FLAGS");
 _Static_assert(offsetof(struct pl_receive, segment_size) == 8, "NativeUdp.RECEIVE_SEGMENT_SIZE");
@@ -266,10 +271,21 @@ static __attribute__((noinline)) jint send_messages(const jint fd, struct pl_sen
     {
         struct pl_send *send = &sends[i];
         struct msghdr *header = &messages[i].msg_hdr;
-        vectors[i].iov_base = (void *)(intptr_t)send->address;
-        vectors[i].iov_len = (size_t)send->length;
-        header->msg_iov = &vectors[i];
-        header->msg_iovlen = 1;
+        if (send->vector_count > 0)
+        {
+            /* Gathered: the kernel copies each datagram from its parts (header, payload in place, trailer), and a
+               UDP_SEGMENT message is cut into datagrams of segment_size whatever the vectors' boundaries
+               (ip_append_data reads the message through one iov_iter). */
+            header->msg_iov = (struct iovec *)(intptr_t)send->vectors;
+            header->msg_iovlen = (size_t)send->vector_count;
+        }
+        else
+        {
+            vectors[i].iov_base = (void *)(intptr_t)send->address;
+            vectors[i].iov_len = (size_t)send->length;
+            header->msg_iov = &vectors[i];
+            header->msg_iovlen = 1;
+        }
         if (send->name_length > 0)
         {
             header->msg_name = send->name;
@@ -311,10 +327,11 @@ JNIEXPORT jint JNICALL Java_io_pacelink_transport_port_NativeUdp_send(
 {
     const int n = count < PL_MAX_BATCH ? count : PL_MAX_BATCH;
     struct pl_send *sends = (struct pl_send *)(intptr_t)descriptors;
-    if (1 == n && sends[0].segment_size <= 0 && sends[0].tos < 0)
+    if (1 == n && sends[0].segment_size <= 0 && sends[0].tos < 0 && sends[0].vector_count <= 0)
     {
         /*
-         * One datagram without control messages (a lone answer, an ACK): sendto(2) sends it exactly as sendmmsg(2)
+         * One datagram without control messages, written whole (a lone answer, an ACK; a gathered one goes by
+         * sendmmsg, its iovecs): sendto(2) sends it exactly as sendmmsg(2)
          * would its one message — the same udp_sendmsg with the same destination (none on a connected socket) and
          * no control data — without copying a msghdr and an iovec in (copy_msghdr_from_user, import_iovec) and
          * without __sys_sendmmsg's loop, which writes msg_len back (Linux net/socket.c); and without building the

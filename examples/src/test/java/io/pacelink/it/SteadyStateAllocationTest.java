@@ -8,6 +8,7 @@ import io.pacelink.transport.MessageHandler;
 import io.pacelink.transport.MessagePartHandler;
 import io.pacelink.transport.PacelinkContext;
 import io.pacelink.transport.ThreadingMode;
+import io.pacelink.transport.port.BatchedPortSupport;
 import io.pacelink.transport.port.PortType;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -20,6 +21,7 @@ import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Zero garbage on the hot path: after warm-up, a thread that runs both endpoints' agents (INVOKER mode) and the
@@ -58,6 +60,18 @@ class SteadyStateAllocationTest
         moveWithoutGarbage("bbr", PortType.AUTO, true);
     }
 
+    /**
+     * The batched port with GSO off from the start sends each DATA payload from the send log's direct segment in
+     * place (docs/io.md, "With GSO off, the payload from the send log, in place"): its iovecs and the log's direct
+     * segments are reused, never made per packet.
+     */
+    @Test
+    void agentThreadAllocatesNothingInSteadyStateWithGsoOff()
+    {
+        assumeTrue(BatchedPortSupport.current().isAvailable(), BatchedPortSupport.current().toString());
+        moveWithoutGarbage("cubic", PortType.BATCHED, false, false);
+    }
+
     private static void moveWithoutGarbage(final String congestionControl, final PortType port)
     {
         moveWithoutGarbage(congestionControl, port, false);
@@ -65,8 +79,14 @@ class SteadyStateAllocationTest
 
     private static void moveWithoutGarbage(final String congestionControl, final PortType port, final boolean inParts)
     {
-        try (Endpoint server = Endpoint.launch(context(congestionControl, true).port(port));
-            Endpoint client = Endpoint.launch(context(congestionControl, false).port(port)))
+        moveWithoutGarbage(congestionControl, port, inParts, true);
+    }
+
+    private static void moveWithoutGarbage(
+        final String congestionControl, final PortType port, final boolean inParts, final boolean gso)
+    {
+        try (Endpoint server = Endpoint.launch(context(congestionControl, true).port(port).gso(gso));
+            Endpoint client = Endpoint.launch(context(congestionControl, false).port(port).gso(gso)))
         {
             final Connection sender = client.connect(server.localAddress());
             final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);

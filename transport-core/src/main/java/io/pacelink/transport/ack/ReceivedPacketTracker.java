@@ -68,18 +68,19 @@ public final class ReceivedPacketTracker
     public static final long DEFAULT_MAX_ACK_DELAY_NS = 1_000_000L;
 
     /**
-     * Default most ack-eliciting packets one ACK waits for at high rates: 32. A path whose peer asks for an ACK
+     * Default most ack-eliciting packets one ACK waits for at high rates: 64. A path whose peer asks for an ACK
      * frequency gets at most what it asks (a Pacelink sender asks for one ACK per 10 packets, Chromium's
      * kMaxRetransmittablePacketsBeforeAck, on any path whose quarter RTT exceeds the max ACK delay); this cap
      * decides on the paths that are never asked — a LAN or loopback path, a peer without the extension — and during
      * a sender's startup, where thinning begins only once a quarter of the arrivals per max ACK delay (1 ms) exceeds
-     * the lower threshold, above ~100 Mbit/s of full-size packets, and reaches 32 above ~1.5 Gbit/s. There an ACK
-     * per 10 packets cost the receiving thread a send (with loopback's delivery of the ACK) and its build, ~190 ns a
-     * data packet, and the sending thread its receive and processing, ~100 ns (loopback bulk at 5-7 Gbit/s,
-     * perf/FINDINGS.md, branch {@code bulk22}); 32 is below the 44 full-size datagrams of one 64-KB GRO aggregate,
-     * which a Linux TCP receiver acknowledges with one ACK.
+     * the lower threshold, above ~100 Mbit/s of full-size packets, passes 32 above ~1.5 Gbit/s and reaches 64 above
+     * ~3 Gbit/s. There an ACK per 10 packets cost the receiving thread a send (with loopback's delivery of the ACK)
+     * and its build, ~190 ns a data packet, and the sending thread its receive and processing, ~100 ns (loopback bulk
+     * at 5-7 Gbit/s, perf/FINDINGS.md, branch {@code bulk22}), and 64 halves the ACKs of 32 where the thinning
+     * reaches it (branch {@code bulk25}). At 64 full-size datagrams an ACK covers about one and a half 64-KB GRO
+     * aggregates, each of which a Linux TCP receiver acknowledges with one ACK.
      */
-    public static final int DEFAULT_MAX_THINNED_THRESHOLD = 32;
+    public static final int DEFAULT_MAX_THINNED_THRESHOLD = 64;
 
     /**
      * Ack-eliciting packets received before ACKs are thinned: slow start grows the sender's window per ACK, so the

@@ -894,13 +894,20 @@ final class ConnectionCore implements SchedulableFlow, DeadlineHeap.Entry
      * Write the packet this connection was released for (late binding: only when it may leave): its CLOSE if one is
      * to be sent, else a ONE_RTT packet.
      *
-     * @param writer  wrapped around where the packet goes ({@link #guard()}), with room for it without its trailer.
-     * @param ackOnly true if the scheduler released the connection only for an ACK it owes.
-     * @param nowNs   the send time.
-     * @param sent    filled with the packet's description, but for its size.
+     * @param writer   wrapped around where the packet goes ({@link #guard()}), with room for it without its trailer.
+     * @param ackOnly  true if the scheduler released the connection only for an ACK it owes.
+     * @param nowNs    the send time.
+     * @param sent     filled with the packet's description, but for its size.
+     * @param gathered where a ONE_RTT packet's DATA payload is left in place instead of copied, if it can be
+     *                 ({@link PacketAssembler#assembleOneRtt}); null to copy it.
      * @return the packet's length without the trailer.
      */
-    int assemble(final PacketWriter writer, final boolean ackOnly, final long nowNs, final SentPacketDescriptor sent)
+    int assemble(
+        final PacketWriter writer,
+        final boolean ackOnly,
+        final long nowNs,
+        final SentPacketDescriptor sent,
+        final GatheredPayload gathered)
     {
         isCloseAssembled = lifecycle.isCloseFramePending();
         if (isCloseAssembled)
@@ -909,7 +916,7 @@ final class ConnectionCore implements SchedulableFlow, DeadlineHeap.Entry
             sent.ecnCodepoint(EcnCodepoint.NOT_ECT);
             return assembler.assembleClose(writer, remoteId, nowNs);
         }
-        return assembler.assembleOneRtt(writer, remoteId, ackOnly, readiness.isWithinWindow(), nowNs, sent);
+        return assembler.assembleOneRtt(writer, remoteId, ackOnly, readiness.isWithinWindow(), nowNs, sent, gathered);
     }
 
     /**

@@ -81,7 +81,8 @@ final class ConnectionFactory
         final ApplicationSignals signals,
         final PacketGuard plaintextGuard,
         final AeadGuard.Buffers aeadBuffers,
-        final boolean isEcnCapable)
+        final boolean isEcnCapable,
+        final boolean directSendSegments)
     {
         this.signals = signals;
         this.context = context;
@@ -98,7 +99,10 @@ final class ConnectionFactory
         this.memoryBudget = new MemoryBudget(context.limits().memoryBudgetBytes());
         this.receiveSegments = new SegmentPool(memoryBudget, SegmentPool.DEFAULT_SEGMENT_BYTES,
             Math.min(POOL_RETAINED_BYTES, context.limits().memoryBudgetBytes() / 4));
-        this.sendSegments = new BudgetedSegments(memoryBudget, SegmentPool.DEFAULT_SEGMENT_BYTES);
+        // Direct where the port sends payloads from the send log in place (docs/io.md, "With GSO off, the payload
+        // from the send log, in place").
+        this.sendSegments =
+            new BudgetedSegments(memoryBudget, SegmentPool.DEFAULT_SEGMENT_BYTES, directSendSegments);
     }
 
     /**

@@ -101,6 +101,7 @@ public final class EndpointCore implements DatagramHandler
     private final Outbox outbox;
     private final PacketWriter writer = new PacketWriter();
     private final Crc32cGuard crcGuard = new Crc32cGuard();
+    private final GatheredPayload gathered = new GatheredPayload();
     private final SentPacketDescriptor sentPacket = new SentPacketDescriptor();
     private final ArrayList<ConnectionCore> parkedAckConnections = new ArrayList<>();
     /**
@@ -201,7 +202,7 @@ public final class EndpointCore implements DatagramHandler
             endpointCounters, securityCounters, waitDriver, applicationSignals, crcGuard,
             isSecureClient || keys.isSecureServer() ?
             new AeadGuard.Buffers(PacelinkContext.MAX_DATAGRAM_SIZE_BYTES) : null,
-            context.ecn() && port.sendsEcn());
+            context.ecn() && port.sendsEcn(), port.sendsGathered());
         this.outbox = new Outbox(port, context.sendBatchLimit(), context.maxDatagramSizeBytes(), endpointCounters);
         final StatelessResetTokens resetTokens =
             new StatelessResetTokens(StatelessResetTokens.key(context.security(), tokenKey));
@@ -1083,9 +1084,27 @@ public final class EndpointCore implements DatagramHandler
         final MutableDirectBuffer datagrams = outbox.buffer();
         writer.wrap(guard.assemblyBuffer(datagrams), guard.assemblyOffset(offset),
             maxDatagramBytes - guard.trailerLength());
-        final int packetLength = connection.assemble(writer, ackOnly, nowNs, sentPacket);
-        final int lengthBytes = guard.seal(datagrams, offset, packetLength);
-        outbox.commit(lengthBytes, connection.remoteAddress(), sentPacket.ecnCodepoint());
+        // A plaintext packet's payload may stay in the send log for the port to send from there; a sealed (AEAD)
+        // packet is encrypted into the batch, so its payload is copied as before.
+        final boolean mayGather = guard == crcGuard && outbox.gathers();
+        gathered.clear();
+        final int packetLength = connection.assemble(writer, ackOnly, nowNs, sentPacket, mayGather ? gathered : null);
+        final int lengthBytes;
+        if (gathered.isSet())
+        {
+            final int payloadLength = gathered.length();
+            final int prefixLength = packetLength - payloadLength;
+            lengthBytes = crcGuard.sealGathered(
+                datagrams, offset, prefixLength, gathered.segment(), gathered.index(), payloadLength);
+            outbox.commitGathered(prefixLength + Crc32cPacketCheck.TRAILER_LENGTH, prefixLength, gathered.segment(),
+                gathered.index(), payloadLength, connection.remoteAddress(), sentPacket.ecnCodepoint());
+            gathered.clear();
+        }
+        else
+        {
+            lengthBytes = guard.seal(datagrams, offset, packetLength);
+            outbox.commit(lengthBytes, connection.remoteAddress(), sentPacket.ecnCodepoint());
+        }
         sentPacket.sizeBytes(lengthBytes);
         return lengthBytes;
     }

@@ -4,6 +4,7 @@ import io.pacelink.transport.port.DatagramPort;
 import io.pacelink.transport.port.SendBatch;
 import io.pacelink.transport.stats.EndpointCounters;
 import io.pacelink.transport.wire.EcnCodepoint;
+import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
 import java.net.InetSocketAddress;
@@ -25,6 +26,7 @@ final class Outbox
     private final DatagramPort port;
     private final SendBatch batch;
     private final EndpointCounters counters;
+    private final boolean gathers;
 
     /**
      * @param port             where the datagrams go.
@@ -36,6 +38,7 @@ final class Outbox
     {
         this.port = port;
         this.counters = counters;
+        this.gathers = port.sendsGathered();
         this.batch = port.newSendBatch(maxDatagrams,
             (int)Math.max(maxDatagramBytes, Math.min((long)maxDatagrams * maxDatagramBytes, MAX_BATCH_BYTES)));
     }
@@ -85,6 +88,39 @@ final class Outbox
     void commit(final int lengthBytes, final InetSocketAddress destination, final int ecnCodepoint)
     {
         batch.commit(lengthBytes, destination, ecnCodepoint);
+    }
+
+    /**
+     * @return true if the port sends a datagram's payload from where it lies ({@link DatagramPort#sendsGathered()}):
+     * then {@link #commitGathered} may be used.
+     */
+    boolean gathers()
+    {
+        return gathers;
+    }
+
+    /**
+     * Add the datagram just written at the offset {@link #claim} gave without its payload, which the port sends from
+     * where it lies ({@link SendBatch#commitGathered}).
+     *
+     * @param batchBytes    the bytes written: those before the payload, then the trailer.
+     * @param payloadAt     where the payload goes in the datagram: the bytes before it.
+     * @param payload       direct memory holding the payload, unchanged until the batch is sent.
+     * @param payloadIndex  where the payload starts in it.
+     * @param payloadLength its length.
+     * @param destination   where the datagram goes.
+     * @param ecnCodepoint  the ECN codepoint it leaves with.
+     */
+    void commitGathered(
+        final int batchBytes,
+        final int payloadAt,
+        final DirectBuffer payload,
+        final int payloadIndex,
+        final int payloadLength,
+        final InetSocketAddress destination,
+        final int ecnCodepoint)
+    {
+        batch.commitGathered(batchBytes, payloadAt, payload, payloadIndex, payloadLength, destination, ecnCodepoint);
     }
 
     /**

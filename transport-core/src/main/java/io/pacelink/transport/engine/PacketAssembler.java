@@ -13,6 +13,7 @@ import io.pacelink.transport.wire.FrameType;
 import io.pacelink.transport.wire.PacketType;
 import io.pacelink.transport.wire.PacketWriter;
 import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * Writes one connection's packets where they will leave from (the send batch, or the guard's staging buffer): its
@@ -81,7 +82,10 @@ final class PacketAssembler
      * @param isWithinWindow true if the congestion window has room for an ack-eliciting packet.
      * @param nowNs          the send time.
      * @param sent           filled with the packet's description, but for its size.
-     * @return the packet's length without the trailer.
+     * @param gathered       where to leave the DATA payload's place instead of copying it, if it lies in one direct
+     *                       segment of the send log (the payload is then the packet's last bytes, not written); null to
+     *                       copy it always.
+     * @return the packet's length without the trailer, a payload left in place included.
      */
     int assembleOneRtt(
         final PacketWriter writer,
@@ -89,7 +93,8 @@ final class PacketAssembler
         final boolean ackOnly,
         final boolean isWithinWindow,
         final long nowNs,
-        final SentPacketDescriptor sent)
+        final SentPacketDescriptor sent,
+        final GatheredPayload gathered)
     {
         final long packetNumber = packetNumbers.take(lossRecovery);
         writer.writeHeader(PacketType.ONE_RTT, remoteId, packetNumber);
@@ -144,7 +149,8 @@ final class PacketAssembler
             {
                 ackEliciting = true;
             }
-            ackEliciting |= appendStreamData(writer, sent);
+            // Last: a payload left in place must be the packet's last bytes.
+            ackEliciting |= appendStreamData(writer, sent, gathered);
             if (!ackEliciting && (isProbe || controlFrames.isPingPending()))
             {
                 writer.appendPing();
@@ -162,7 +168,8 @@ final class PacketAssembler
      *
      * @return true if one was written.
      */
-    private boolean appendStreamData(final PacketWriter writer, final SentPacketDescriptor sent)
+    private boolean appendStreamData(
+        final PacketWriter writer, final SentPacketDescriptor sent, final GatheredPayload gathered)
     {
         final int payloadRoom = writer.remaining() - PacketWriter.DATA_FRAME_OVERHEAD_BYTES;
         if (payloadRoom < 0)
@@ -204,7 +211,17 @@ final class PacketAssembler
             return false;
         }
         final int payloadOffset = writer.appendDataHeader(ConnectionCore.STREAM_ID, streamOffset, fin, streamLength);
-        sendLog.copyOut(streamOffset, streamLength, writer.buffer(), payloadOffset);
+        final UnsafeBuffer inPlace =
+            null == gathered || 0 == streamLength ? null : sendLog.segmentInPlace(streamOffset, streamLength);
+        if (null != inPlace)
+        {
+            // The port sends the payload from the log (one copy, the kernel's, instead of two).
+            gathered.set(inPlace, sendLog.indexInSegment(streamOffset), streamLength);
+        }
+        else
+        {
+            sendLog.copyOut(streamOffset, streamLength, writer.buffer(), payloadOffset);
+        }
         if (isRetransmission)
         {
             sendLog.onRetransmitted(streamOffset, streamLength, fin);

@@ -75,6 +75,21 @@ public final class BatchedDatagramPort implements DatagramPort
 
     private static final int STAGING_BYTES = 64 * 1024;
 
+    /**
+     * Most {@code iovec}s a gathered datagram needs: the batch's bytes before its payload, the payload, the batch's
+     * bytes after it.
+     */
+    private static final int VECTORS_PER_DATAGRAM = 3;
+    private static final int SPARE_VECTORS = VECTORS_PER_DATAGRAM;
+
+    /**
+     * Whether the port takes gathered datagrams ({@link #sendsGathered()});
+     * {@code -Dpacelink.port.batched.gather=false} turns it off for the whole JVM (a diagnostic: every datagram is
+     * then copied whole into the send batch).
+     */
+    private static final boolean GATHER =
+        !"false".equals(System.getProperty("pacelink.port.batched.gather", "true"));
+
     private final int fd;
     private final boolean ipv6Socket;
     private final int slotBytes;
@@ -90,6 +105,15 @@ public final class BatchedDatagramPort implements DatagramPort
     private final long sendDescriptorsAddress;
     private final int[] messageFirst = new int[NativeUdp.MAX_BATCH];
     private final int[] messageDatagrams = new int[NativeUdp.MAX_BATCH];
+    /**
+     * The {@code iovec}s of one {@code sendmmsg}'s gathered messages ({@link SendBatch#commitGathered}), the first
+     * {@link #SPARE_VECTORS} for the spare descriptor slot; made for the first batch with gathered datagrams and
+     * again only for a larger one.
+     */
+    private UnsafeBuffer vectors;
+    private int vectorCapacity;
+    private int vectorCount;
+    private int messageVectorStart;
     private final UnsafeBuffer receiveDescriptors;
     private final long receiveDescriptorsAddress;
     private final UnsafeBuffer receiveHeaders;
@@ -113,6 +137,10 @@ public final class BatchedDatagramPort implements DatagramPort
     private final long timerStateAddress;
     private boolean isClosed;
     private boolean gsoEnabled;
+    /**
+     * {@link #sendsGathered()}: GSO off from the start (and {@link #GATHER}).
+     */
+    private boolean gathersSends;
     private String gsoOffReason;
     private InetSocketAddress restrictedTo;
     /**
@@ -288,6 +316,7 @@ public final class BatchedDatagramPort implements DatagramPort
             timestampsEnabled = kernelReceiveTimes && 0 == NativeUdp.enableTimestamps(fd);
             gsoEnabled = gso;
             gsoOffReason = gso ? null : "turned off";
+            gathersSends = GATHER && !gso;
             eventFd = NativeUdp.eventFd();
             if (eventFd < 0)
             {
@@ -555,16 +584,20 @@ public final class BatchedDatagramPort implements DatagramPort
             }
         }
         final long bufferAddress = batch.buffer().addressOffset();
+        if (batch.hasGathered())
+        {
+            ensureVectors(SPARE_VECTORS + VECTORS_PER_DATAGRAM * size);
+        }
         int sent = 0;
         int index = 0;
         while (index < size)
         {
             int messages = 0;
+            vectorCount = SPARE_VECTORS;
             while (index < size && messages < NativeUdp.MAX_BATCH)
             {
                 final int datagrams = gsoEnabled ? gsoRun(batch, index) : 1;
-                if (describe(messages, bufferAddress + batch.offset(index), runBytes(batch, index, datagrams),
-                    datagrams > 1 ? batch.length(index) : 0, batch.ecnCodepoint(index), batch.destination(index)))
+                if (describeRun(messages, batch, bufferAddress, index, datagrams))
                 {
                     messageFirst[messages] = index;
                     messageDatagrams[messages] = datagrams;
@@ -603,7 +636,7 @@ public final class BatchedDatagramPort implements DatagramPort
             staging.putBytes(0, buffer, offset, length);
             address = staging.addressOffset();
         }
-        if (!describe(0, address, length, 0, ReceiveBatch.NOT_ECT, destination))
+        if (!describe(0, address, length, 0, ReceiveBatch.NOT_ECT, destination, 0, 0))
         {
             stats.sendErrors++;
             return false;
@@ -633,7 +666,7 @@ public final class BatchedDatagramPort implements DatagramPort
             final int length = batch.length(i);
             final InetSocketAddress to = batch.destination(i);
             if (length > segmentBytes || 0 == length || totalBytes + length > MAX_GSO_BYTES ||
-                batch.offset(i) != batch.offset(i - 1) + batch.length(i - 1) ||
+                batch.offset(i) != batch.offset(i - 1) + batch.batchBytes(i - 1) ||
                 batch.ecnCodepoint(i) != ecn || (to != destination && !destination.equals(to)))
             {
                 break;
@@ -701,6 +734,81 @@ public final class BatchedDatagramPort implements DatagramPort
     }
 
     /**
+     * Write the descriptor of message {@code slot}: the run of {@code datagrams} from {@code first}, one GSO message
+     * if more than one. A run with a gathered datagram is described by {@code iovec}s from {@link #vectorCount}
+     * on, which it advances.
+     *
+     * @return false if it cannot go to that destination.
+     */
+    private boolean describeRun(
+        final int slot, final SendBatch batch, final long bufferAddress, final int first, final int datagrams)
+    {
+        final int segmentBytes = datagrams > 1 ? batch.length(first) : 0;
+        final int ecn = batch.ecnCodepoint(first);
+        final InetSocketAddress destination = batch.destination(first);
+        if (!batch.hasGathered())
+        {
+            return describe(slot, bufferAddress + batch.offset(first), runBytes(batch, first, datagrams), segmentBytes,
+                ecn, destination, 0, 0);
+        }
+        // Each datagram from its parts: the batch's bytes before the payload, the payload where it lies, the batch's
+        // bytes after it; one datagram's trailer and the next one's header are adjacent in the batch, one vector.
+        messageVectorStart = vectorCount;
+        int lengthBytes = 0;
+        for (int i = first; i < first + datagrams; i++)
+        {
+            final long address = bufferAddress + batch.offset(i);
+            final int payloadLength = batch.payloadLength(i);
+            if (payloadLength > 0)
+            {
+                final int before = batch.payloadAt(i);
+                addVector(address, before);
+                addVector(batch.payloadAddress(i), payloadLength);
+                addVector(address + before, batch.batchBytes(i) - before);
+            }
+            else
+            {
+                addVector(address, batch.length(i));
+            }
+            lengthBytes += batch.length(i);
+        }
+        return describe(slot, bufferAddress + batch.offset(first), lengthBytes, segmentBytes, ecn, destination,
+            vectors.addressOffset() + (long)messageVectorStart * NativeUdp.IOVEC_BYTES,
+            vectorCount - messageVectorStart);
+    }
+
+    private void addVector(final long address, final int length)
+    {
+        if (0 == length)
+        {
+            return;
+        }
+        if (vectorCount > messageVectorStart)
+        {
+            final int last = (vectorCount - 1) * NativeUdp.IOVEC_BYTES;
+            final long lastLength = vectors.getLong(last + NativeUdp.IOVEC_LENGTH);
+            if (vectors.getLong(last) + lastLength == address)
+            {
+                vectors.putLong(last + NativeUdp.IOVEC_LENGTH, lastLength + length);
+                return;
+            }
+        }
+        final int at = vectorCount * NativeUdp.IOVEC_BYTES;
+        vectors.putLong(at, address);
+        vectors.putLong(at + NativeUdp.IOVEC_LENGTH, length);
+        vectorCount++;
+    }
+
+    private void ensureVectors(final int count)
+    {
+        if (count > vectorCapacity)
+        {
+            vectors = newDirect(count * NativeUdp.IOVEC_BYTES);
+            vectorCapacity = count;
+        }
+    }
+
+    /**
      * Write message {@code slot}'s descriptor.
      *
      * @return false if it cannot go to that destination (another than the restricted peer, or another family).
@@ -711,7 +819,9 @@ public final class BatchedDatagramPort implements DatagramPort
         final int length,
         final int segmentBytes,
         final int ecn,
-        final InetSocketAddress destination)
+        final InetSocketAddress destination,
+        final long vectorsAddress,
+        final int vectorsCount)
     {
         final boolean isRestricted = null != restrictedTo;
         if (isRestricted && restrictedTo != destination && !restrictedTo.equals(destination))
@@ -732,6 +842,8 @@ public final class BatchedDatagramPort implements DatagramPort
         final int tos = tosOf(ecn);
         sendDescriptors.putInt(descriptor + NativeUdp.SEND_TOS, tos == socketTos ? -1 : tos);
         sendDescriptors.putInt(descriptor + NativeUdp.SEND_NAME_LENGTH, isRestricted ? 0 : nameLength);
+        sendDescriptors.putInt(descriptor + NativeUdp.SEND_VECTOR_COUNT, vectorsCount);
+        sendDescriptors.putLong(descriptor + NativeUdp.SEND_VECTORS, vectorsAddress);
         return true;
     }
 
@@ -809,8 +921,8 @@ public final class BatchedDatagramPort implements DatagramPort
         int sent = 0;
         for (int i = first; i < first + datagrams; i++)
         {
-            if (!describe(spare, bufferAddress + batch.offset(i), batch.length(i), 0, batch.ecnCodepoint(i),
-                batch.destination(i)))
+            vectorCount = 0;
+            if (!describeRun(spare, batch, bufferAddress, i, 1))
             {
                 stats.sendErrors++;
                 continue;
@@ -1021,6 +1133,21 @@ public final class BatchedDatagramPort implements DatagramPort
     public boolean carriesEcn()
     {
         return true;
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>
+     * Gathered datagrams leave as {@code iovec}s: the kernel copies the payload from where it lies, once, as it
+     * copies any message ({@code sendmmsg(2)}). Only on a port whose GSO is off from the start: a GSO message of 44
+     * datagrams gathered from ~89 vectors, its payloads read by the kernel from the send log instead of from the
+     * batch the CPU had just written, measured slower than the copy (perf/FINDINGS.md, branch bulk19), while with
+     * GSO off the per-datagram system call's copy is the same either way and the gather saves the copy into the
+     * batch (branch bulk23). A port that turns GSO off later (a route that refuses it) keeps copying.
+     */
+    public boolean sendsGathered()
+    {
+        return gathersSends;
     }
 
     /**

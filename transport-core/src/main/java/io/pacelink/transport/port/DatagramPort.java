@@ -121,6 +121,19 @@ public interface DatagramPort extends AutoCloseable
     }
 
     /**
+     * Whether {@link #send(SendBatch)} takes datagrams whose payload lies outside the batch
+     * ({@link SendBatch#commitGathered}) and sends each from its parts. An endpoint leaves a plaintext packet's DATA
+     * payload in its send log, and the port's system call copies it from there, only on a port that does; elsewhere
+     * every datagram is written whole into the batch.
+     *
+     * @return true if gathered datagrams are sent as such; false by default.
+     */
+    default boolean sendsGathered()
+    {
+        return false;
+    }
+
+    /**
      * Exchange datagrams with one peer only, like a connected UDP socket, or with anyone again. Only a port restricted
      * to one peer learns that the peer's port is unreachable: operating systems report ICMP errors to connected UDP
      * sockets only (Linux {@code net/ipv4/udp.c}, {@code __udp4_lib_err}, without {@code IP_RECVERR}), and then

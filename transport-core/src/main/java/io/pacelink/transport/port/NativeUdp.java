@@ -24,6 +24,14 @@ final class NativeUdp
     static final int SEND_TOS = 16;
     static final int SEND_NAME_LENGTH = 20;
     static final int SEND_NAME = 24;
+    static final int SEND_VECTOR_COUNT = 52;
+    static final int SEND_VECTORS = 56;
+
+    /**
+     * Bytes of one {@code struct iovec} on 64-bit Linux: {@code void *iov_base}, {@code size_t iov_len}.
+     */
+    static final int IOVEC_BYTES = 16;
+    static final int IOVEC_LENGTH = 8;
 
     static final int RECEIVE_STRIDE = 64;
 

@@ -2,6 +2,7 @@ package io.pacelink.transport.port;
 
 import org.agrona.BitUtil;
 import org.agrona.BufferUtil;
+import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.net.InetSocketAddress;
@@ -21,6 +22,12 @@ import java.net.InetSocketAddress;
  * the writer then {@link #claim}s its place and writes it into {@link #claimedBuffer()}, and a reader finds each
  * datagram in {@link #buffer(int)}. Room is counted as if every datagram were in the batch's buffer, so a batch fills
  * up at the same datagram either way. Single-threaded; allocates only in its constructor.
+ * <p>
+ * A port that {@link DatagramPort#sendsGathered() sends gathered datagrams} may also be handed one whose payload
+ * stays where it is ({@link #commitGathered}): the batch then holds the datagram's other bytes — its header and frames
+ * before the payload, and the trailer after it — and the payload's address, which the port inserts between them
+ * ({@code sendmmsg} iovecs), so the bytes of a stream's send log leave without being copied into the batch first.
+ * Such a datagram's {@link #length} is its whole length on the wire, {@link #batchBytes} what of it lies in the batch.
  */
 public final class SendBatch
 {
@@ -32,8 +39,18 @@ public final class SendBatch
     private final int[] lengths;
     private final byte[] ecnCodepoints;
     private final InetSocketAddress[] destinations;
+    private final long[] payloadAddresses;
+    private final int[] payloadLengths;
+    private final int[] payloadAt;
+    /**
+     * What holds each gathered payload's memory, referenced until the batch is cleared so the memory (a send log's
+     * direct segment, freed only when the collector takes its buffer) cannot go before the port has sent it.
+     */
+    private final Object[] payloadOwners;
     private int size;
     private int nextOffset;
+    private int totalBytes;
+    private int gatheredCount;
 
     /**
      * @param maxDatagrams  the most datagrams the batch holds.
@@ -65,6 +82,10 @@ public final class SendBatch
         lengths = new int[maxDatagrams];
         ecnCodepoints = new byte[maxDatagrams];
         destinations = new InetSocketAddress[maxDatagrams];
+        payloadAddresses = new long[maxDatagrams];
+        payloadLengths = new int[maxDatagrams];
+        payloadAt = new int[maxDatagrams];
+        payloadOwners = new Object[maxDatagrams];
     }
 
     /**
@@ -161,6 +182,60 @@ public final class SendBatch
         destinations[size] = destination;
         size++;
         nextOffset += lengthBytes;
+        totalBytes += lengthBytes;
+    }
+
+    /**
+     * Add the datagram just written at {@link #nextOffset()} without its payload, which stays in {@code payload}
+     * and is sent from there: the port {@link DatagramPort#sendsGathered() must send gathered datagrams}.
+     *
+     * @param batchBytes    the bytes written in the batch: those before the payload, then those after it.
+     * @param payloadAtByte where the payload goes in the datagram: the bytes of the batch's part before it.
+     * @param payload       direct memory holding the payload, referenced until {@link #clear()}; its bytes must not
+     *                      change before the port has sent the batch.
+     * @param payloadIndex  where the payload starts in {@code payload}.
+     * @param payloadLength its length.
+     * @param destination   where it goes.
+     * @param ecnCodepoint  the ECN field to send it with (0 to 3).
+     * @throws IllegalStateException    if it does not fit.
+     * @throws IllegalArgumentException if {@code payload} is not direct memory or the parts do not add up.
+     */
+    public void commitGathered(
+        final int batchBytes,
+        final int payloadAtByte,
+        final DirectBuffer payload,
+        final int payloadIndex,
+        final int payloadLength,
+        final InetSocketAddress destination,
+        final int ecnCodepoint)
+    {
+        if (!hasRoomFor(batchBytes) || batchBytes < 0)
+        {
+            throw new IllegalStateException("datagram of " + batchBytes + " bytes does not fit: " + size + " of " +
+                offsets.length + " datagrams, " + remainingBytes() + " bytes left");
+        }
+        if (null != payload.byteArray() || payloadAtByte < 0 || payloadAtByte > batchBytes || payloadLength < 0 ||
+            payloadIndex < 0 || payloadIndex > payload.capacity() - payloadLength)
+        {
+            throw new IllegalArgumentException("a gathered payload must be direct memory within its buffer: at " +
+                payloadAtByte + " of " + batchBytes + ", [" + payloadIndex + ", +" + payloadLength + ") of " +
+                payload.capacity() + (null != payload.byteArray() ? ", a heap array" : ""));
+        }
+        // A gathering port lends no memory (only the simulator's does, and it never gathers): the batch's buffer.
+        claimedBuffer = buffer;
+        entryBuffers[size] = buffer;
+        offsets[size] = nextOffset;
+        lengths[size] = batchBytes + payloadLength;
+        ecnCodepoints[size] = (byte)(ecnCodepoint & 0x3);
+        destinations[size] = destination;
+        payloadAddresses[size] = payload.addressOffset() + payloadIndex;
+        payloadLengths[size] = payloadLength;
+        payloadAt[size] = payloadAtByte;
+        payloadOwners[size] = payload;
+        size++;
+        gatheredCount++;
+        nextOffset += batchBytes;
+        totalBytes += batchBytes + payloadLength;
     }
 
     /**
@@ -207,11 +282,56 @@ public final class SendBatch
 
     /**
      * @param index of a datagram.
-     * @return its length.
+     * @return its length on the wire (for a gathered one, its payload included).
      */
     public int length(final int index)
     {
         return lengths[index];
+    }
+
+    /**
+     * @param index of a datagram.
+     * @return the bytes of it that lie in {@link #buffer()} from {@link #offset}: all of it unless it is gathered.
+     */
+    public int batchBytes(final int index)
+    {
+        return lengths[index] - payloadLengths[index];
+    }
+
+    /**
+     * @param index of a datagram.
+     * @return the length of its payload sent from outside the batch ({@link #commitGathered}); 0 if it lies whole
+     * in the batch.
+     */
+    public int payloadLength(final int index)
+    {
+        return payloadLengths[index];
+    }
+
+    /**
+     * @param index of a gathered datagram.
+     * @return the address of its payload.
+     */
+    public long payloadAddress(final int index)
+    {
+        return payloadAddresses[index];
+    }
+
+    /**
+     * @param index of a gathered datagram.
+     * @return where its payload goes: the bytes of its batch part that come before it.
+     */
+    public int payloadAt(final int index)
+    {
+        return payloadAt[index];
+    }
+
+    /**
+     * @return true if a datagram of the batch was committed by {@link #commitGathered}.
+     */
+    public boolean hasGathered()
+    {
+        return gatheredCount > 0;
     }
 
     /**
@@ -237,20 +357,24 @@ public final class SendBatch
      */
     public int totalBytes()
     {
-        return nextOffset;
+        return totalBytes;
     }
 
     /**
-     * Empty the batch for the next one; the destinations are forgotten.
+     * Empty the batch for the next one; the destinations and the gathered payloads' memory are forgotten.
      */
     public void clear()
     {
         for (int i = 0; i < size; i++)
         {
             destinations[i] = null;
+            payloadOwners[i] = null;
+            payloadLengths[i] = 0;
         }
         size = 0;
         nextOffset = 0;
         claimedBuffer = buffer;
+        totalBytes = 0;
+        gatheredCount = 0;
     }
 }

@@ -51,6 +51,24 @@ public final class Crc32cGuard implements PacketGuard
     }
 
     /**
+     * Seal a packet whose payload, its last bytes, is sent from where it lies
+     * ({@link Crc32cPacketCheck#sealGathered}); the trailer follows the bytes before the payload in the datagram's
+     * buffer.
+     *
+     * @return the datagram's length, payload included.
+     */
+    public int sealGathered(
+        final MutableDirectBuffer datagramBuffer,
+        final int datagramOffset,
+        final int prefixLength,
+        final DirectBuffer payload,
+        final int payloadIndex,
+        final int payloadLength)
+    {
+        return sealing.sealGathered(datagramBuffer, datagramOffset, prefixLength, payload, payloadIndex, payloadLength);
+    }
+
+    /**
      * {@inheritDoc}
      * <p>
      * The packet stays where it is.

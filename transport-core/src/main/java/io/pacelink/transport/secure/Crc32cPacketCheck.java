@@ -45,6 +45,40 @@ public final class Crc32cPacketCheck
     }
 
     /**
+     * Append the trailer to a packet whose payload (its last bytes) lies elsewhere, in direct memory: the CRC32C
+     * covers the packet's bytes before the payload, then the payload where it lies, and the trailer is written right
+     * after the bytes before the payload, where the datagram's parts are gathered from (a port's {@code sendmmsg}
+     * iovecs: those bytes, the payload, the trailer).
+     *
+     * @param buffer         holding the packet's bytes before its payload, with {@link #TRAILER_LENGTH} bytes free
+     *                       after them.
+     * @param offset         of the packet.
+     * @param prefixLength   bytes of the packet before the payload.
+     * @param payload        direct memory holding the payload; the position and limit of its {@link ByteBuffer}
+     *                       are this check's to set (nothing else reads them: its users address it by
+     *                       {@link DirectBuffer#addressOffset()}).
+     * @param payloadIndex   where the payload starts in {@code payload}.
+     * @param payloadLength  its length.
+     * @return the datagram's length: the packet's, payload included, and the trailer.
+     */
+    public int sealGathered(
+        final MutableDirectBuffer buffer,
+        final int offset,
+        final int prefixLength,
+        final DirectBuffer payload,
+        final int payloadIndex,
+        final int payloadLength)
+    {
+        compute(buffer, offset, prefixLength, -1);
+        final ByteBuffer region = payload.byteBuffer();
+        final int start = payload.wrapAdjustment() + payloadIndex;
+        region.limit(start + payloadLength).position(start);
+        crc.update(region);
+        buffer.putInt(offset + prefixLength, (int)crc.getValue(), BYTE_ORDER);
+        return prefixLength + payloadLength + TRAILER_LENGTH;
+    }
+
+    /**
      * @param buffer holding the datagram.
      * @param offset of the datagram.
      * @param length of the datagram, trailer included.

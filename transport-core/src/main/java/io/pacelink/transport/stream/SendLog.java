@@ -594,6 +594,41 @@ public final class SendLog
     }
 
     /**
+     * The segment holding a range of stream bytes, for a packet whose payload the port sends from the log where it
+     * lies (docs/io.md, "With GSO off, the payload from the send log, in place"). Its bytes stay as they are until the
+     * peer acknowledges them: the producer writes only beyond the tail and reuses a segment only once it lies wholly
+     * below the acknowledged head. The range must lie within {@code [ackedHead(), tailPosition())}.
+     *
+     * @param position first stream position.
+     * @param length   of the range.
+     * @return the segment, whose index {@link #indexInSegment} gives the range's start in it, if the range lies
+     * within one segment of direct memory; null if it does not (it must be copied, {@link #copyOut}).
+     */
+    public UnsafeBuffer segmentInPlace(final long position, final int length)
+    {
+        if (position < ackedHead || length < 0 || position + length > tailPosition())
+        {
+            throw new IllegalArgumentException("range [" + position + ", " + (position + length) +
+                ") outside the log [" + ackedHead + ", " + tailPosition() + ")");
+        }
+        if (!log.isWithinOneSegment(position, length))
+        {
+            return null;
+        }
+        final UnsafeBuffer segment = log.segment(position);
+        return null == segment.byteArray() ? segment : null;
+    }
+
+    /**
+     * @param position a stream position.
+     * @return its index in the segment that holds it ({@link #segmentInPlace}).
+     */
+    public int indexInSegment(final long position)
+    {
+        return log.indexInSegment(position);
+    }
+
+    /**
      * Record that new data {@code [position, position + length)} left in a packet. New data is sent in order, so
      * {@code position} must be {@link #nextSendPosition()}. The frame carries FIN when it ends at
      * {@link #finalPosition()} as read when the frame was built; the flag says what was actually sent, because

@@ -123,6 +123,92 @@ class BatchedDatagramPortTest
     }
 
     /**
+     * Datagrams whose payload lies outside the batch (a send log's direct segment) leave from their parts, GSO on
+     * and off, and arrive byte for byte as the same datagrams written whole: gathered and whole ones mixed in one
+     * GSO run, a payload at a datagram's start and at its end, an empty part, a short gathered datagram that ends a
+     * run, and a payload that starts where the previous one ended (two vectors that must not merge across a
+     * datagram's own bytes).
+     */
+    @Test
+    void gatheredDatagramsArriveAsTheSameDatagramsWrittenWholeGsoOnAndOff()
+    {
+        for (final boolean gso : new boolean[]{true, false})
+        {
+            final BatchedDatagramPort sender = open(LOOPBACK, gso);
+            final BatchedDatagramPort receiver = open(LOOPBACK, true);
+            // The endpoint gathers only with GSO off (sendsGathered); the port sends a gathered batch either way.
+            assertEquals(!gso, sender.sendsGathered());
+            final UnsafeBuffer log = new UnsafeBuffer(ByteBuffer.allocateDirect(64 * SIZE));
+            final SendBatch batch = new SendBatch(64, 64 * SIZE);
+            final int count = 44;
+            int logIndex = 0;
+            for (int i = 0; i < count; i++)
+            {
+                final int length = 40 == i ? 100 : i > 40 ? 600 : SIZE;
+                // Every third datagram whole; the others with their payload at the start (i % 3 == 1 and i a
+                // multiple of 4), at the end (i % 3 == 2), or between a header and a trailer.
+                if (0 == i % 3)
+                {
+                    write(batch, i, length, receiver.localAddress(), 0);
+                    continue;
+                }
+                final int before = 0 == i % 4 ? 0 : 30 + i;
+                final int after = 2 == i % 3 ? 0 : 4;
+                logIndex = writeGathered(batch, log, logIndex, i, length, before, after, receiver.localAddress());
+            }
+            assertEquals(count, sender.send(batch), "gso " + gso);
+            assertEquals(1, sender.stats().sendCalls(), "gso " + gso + ": one sendmmsg");
+            assertEquals(gso ? 2 : 0, sender.stats().gsoSends(), "gso " + gso);
+
+            final List<byte[]> received = receive(receiver, count);
+            assertEquals(count, received.size(), "gso " + gso);
+            for (int i = 0; i < count; i++)
+            {
+                assertArrayEquals(expected(i, 40 == i ? 100 : i > 40 ? 600 : SIZE), received.get(i),
+                    "gso " + gso + ", datagram " + i);
+            }
+        }
+    }
+
+    @Test
+    void sendingGatheredBatchesAllocatesNothingOnceWarm()
+    {
+        final BatchedDatagramPort sender = open(LOOPBACK, false);
+        final BatchedDatagramPort receiver = open(LOOPBACK, true);
+        final UnsafeBuffer log = new UnsafeBuffer(ByteBuffer.allocateDirect(64 * SIZE));
+        final SendBatch batch = new SendBatch(64, 64 * SIZE);
+        final ReceiveBatch received = receiver.newReceiveBatch(64);
+        final InetSocketAddress destination = receiver.localAddress();
+        final Runnable exchange = () ->
+        {
+            batch.clear();
+            for (int i = 0; i < 32; i++)
+            {
+                batch.buffer().putInt(batch.nextOffset(), i);
+                batch.commitGathered(34, 30, log, i * SIZE, SIZE - 34, destination, 0);
+            }
+            sender.send(batch);
+            int count = 0;
+            while (count < 32)
+            {
+                receiver.awaitReadable(TIMEOUT_NS);
+                count += receiver.receive(received, 64);
+            }
+        };
+        for (int i = 0; i < 2000; i++)
+        {
+            exchange.run();
+        }
+        AllocationMeter.assertAllocationFree("batched gathered send", () ->
+        {
+            for (int i = 0; i < 200; i++)
+            {
+                exchange.run();
+            }
+        });
+    }
+
+    /**
      * The port keeps its {@code recvmmsg} headers from one receive to the next, and the kernel shortens a header's
      * control length to what a datagram used: a plain datagram (TOS and receive time) leaves room for fewer control
      * messages than a GRO super-datagram needs (its segment size too). Each receive must start from whole headers,
@@ -1029,6 +1115,31 @@ class BatchedDatagramPortTest
         final byte[] bytes = expected(index, length);
         batch.buffer().putBytes(batch.nextOffset(), bytes);
         batch.commit(length, to, ecn);
+    }
+
+    /**
+     * Write datagram {@code index} ({@link #expected}) as a gathered one: its first {@code before} bytes and its last
+     * {@code after} bytes into the batch, the rest into {@code log} at {@code logIndex}.
+     *
+     * @return where the next payload goes in {@code log}: right after this one.
+     */
+    private static int writeGathered(
+        final SendBatch batch,
+        final UnsafeBuffer log,
+        final int logIndex,
+        final int index,
+        final int length,
+        final int before,
+        final int after,
+        final InetSocketAddress to)
+    {
+        final byte[] bytes = expected(index, length);
+        final int payloadLength = length - before - after;
+        batch.buffer().putBytes(batch.nextOffset(), bytes, 0, before);
+        batch.buffer().putBytes(batch.nextOffset() + before, bytes, before + payloadLength, after);
+        log.putBytes(logIndex, bytes, before, payloadLength);
+        batch.commitGathered(before + after, before, log, logIndex, payloadLength, to, 0);
+        return logIndex + payloadLength;
     }
 
     static byte[] expected(final int index, final int length)

@@ -72,6 +72,74 @@ class PacketGuardTest
         assertFalse(guard.isIntegrityLimitReached(), "a CRC32C has no integrity limit");
     }
 
+    /**
+     * A packet whose payload stays in direct memory elsewhere (a send log's segment): the trailer follows the bytes
+     * before the payload in the batch, and is the CRC32C of the whole packet — the datagram put together from its
+     * parts is the datagram sealed whole, and it opens. Many segments in turn allocate nothing.
+     */
+    @Test
+    void aGatheredPacketsTrailerIsTheCrc32cOfTheWholePacketAndAllocatesNothing()
+    {
+        final Crc32cGuard guard = new Crc32cGuard();
+        final UnsafeBuffer[] segments = new UnsafeBuffer[4];
+        for (int i = 0; i < segments.length; i++)
+        {
+            segments[i] = new UnsafeBuffer(ByteBuffer.allocateDirect(4096));
+        }
+        final UnsafeBuffer whole = new UnsafeBuffer(new byte[1500]);
+        final int prefixLength = 37;
+        final int payloadLength = 1000;
+        final Runnable sealBoth = () ->
+        {
+            batch.clear();
+            for (int i = 0; i < 8; i++)
+            {
+                final UnsafeBuffer segment = segments[i & 3];
+                final int payloadIndex = 100 * i + 3;
+                final int offset = batch.nextOffset();
+                for (int b = 0; b < prefixLength; b++)
+                {
+                    batch.buffer().putByte(offset + b, (byte)(b * 13 + i));
+                    whole.putByte(b, (byte)(b * 13 + i));
+                }
+                for (int b = 0; b < payloadLength; b++)
+                {
+                    segment.putByte(payloadIndex + b, (byte)(b * 7 + i));
+                    whole.putByte(prefixLength + b, (byte)(b * 7 + i));
+                }
+                final int length = guard.sealGathered(
+                    batch.buffer(), offset, prefixLength, segment, payloadIndex, payloadLength);
+                if (length != prefixLength + payloadLength + Crc32cPacketCheck.TRAILER_LENGTH ||
+                    whole.capacity() < length)
+                {
+                    throw new AssertionError("length " + length);
+                }
+                whole.putInt(prefixLength + payloadLength, batch.buffer().getInt(offset + prefixLength));
+                if (guard.open(whole, 0, length) != length - Crc32cPacketCheck.TRAILER_LENGTH)
+                {
+                    throw new AssertionError("datagram " + i + " did not open");
+                }
+                batch.commitGathered(prefixLength + Crc32cPacketCheck.TRAILER_LENGTH, prefixLength, segment,
+                    payloadIndex, payloadLength, PEER, 0);
+            }
+        };
+        sealBoth.run();
+        whole.putByte(prefixLength + 5, (byte)(whole.getByte(prefixLength + 5) ^ 1));
+        assertEquals(-1, guard.open(whole, 0, prefixLength + payloadLength + Crc32cPacketCheck.TRAILER_LENGTH),
+            "a flipped payload bit fails");
+        for (int i = 0; i < 20_000; i++)
+        {
+            sealBoth.run();
+        }
+        AllocationMeter.assertAllocationFree("gathered packets sealed", () ->
+        {
+            for (int i = 0; i < 5_000; i++)
+            {
+                sealBoth.run();
+            }
+        });
+    }
+
     @Test
     void theCrc32cPathAllocatesNothing()
     {

@@ -48,6 +48,40 @@ class SendLogTest
         assertEquals(0, budget.committedBytes(), "idempotent");
     }
 
+    /**
+     * A range within one direct segment is handed out in place, with its index; one across two segments, or in a
+     * heap segment, is not (it is copied); a range outside the log is refused as {@code copyOut} refuses it.
+     */
+    @Test
+    void aRangeWithinOneDirectSegmentIsHandedOutInPlace()
+    {
+        final SendLog direct = new SendLog(CAPACITY, MAX_MESSAGE, CAPACITY,
+            new BudgetedSegments(MemoryBudget.unlimited(), 64, true));
+        final SendLog heap = new SendLog(CAPACITY, MAX_MESSAGE, CAPACITY,
+            new BudgetedSegments(MemoryBudget.unlimited(), 64, false));
+        for (int i = 0; i < 100; i++)
+        {
+            message.putByte(i, (byte)(i + 1));
+        }
+        assertTrue(direct.offer(message, 0, 100) > 0);
+        assertTrue(heap.offer(message, 0, 100) > 0);
+
+        final UnsafeBuffer segment = direct.segmentInPlace(LENGTH_PREFIX_BYTES, 50);
+        assertTrue(null != segment && null == segment.byteArray(), "direct memory");
+        assertEquals(LENGTH_PREFIX_BYTES, direct.indexInSegment(LENGTH_PREFIX_BYTES));
+        for (int i = 0; i < 50; i++)
+        {
+            assertEquals(i + 1, segment.getByte(LENGTH_PREFIX_BYTES + i));
+        }
+        final UnsafeBuffer second = direct.segmentInPlace(64, 40);
+        assertTrue(null != second && second != segment, "the next segment");
+        assertEquals(0, direct.indexInSegment(64));
+        assertEquals(64 - LENGTH_PREFIX_BYTES + 1, second.getByte(0));
+        assertEquals(null, direct.segmentInPlace(60, 10), "across two segments");
+        assertEquals(null, heap.segmentInPlace(LENGTH_PREFIX_BYTES, 50), "a heap segment");
+        assertThrows(IllegalArgumentException.class, () -> direct.segmentInPlace(100, 10), "beyond the tail");
+    }
+
     @Test
     void aLogOfSmallMessagesAcknowledgedAsTheyGoCyclesThroughTwoSegments()
     {
