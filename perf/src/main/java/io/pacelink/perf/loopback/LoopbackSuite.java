@@ -35,6 +35,8 @@ import java.util.concurrent.TimeUnit;
  *     <li>{@code ping} — ping-pong of 32 bytes, client and echo server busy-spinning: raw UDP (the baseline) against
  *     Pacelink in INVOKER mode ({@code pacelink ping --busy-spin}), p50 and p99.</li>
  * </ul>
+ * {@code bulk} and {@code small} count the steady state by default, after a settle-based warm-up ({@link WarmUp}) that
+ * follows the same rule for every contender; {@code --warmup 0} counts them from the first message instead.
  * Each child JVM prints a {@link ResultLine}; they are kept, one JSON object per line, in {@code results.jsonl} in the
  * output folder, beside every child's log. See perf/README.md.
  */
@@ -53,13 +55,15 @@ public final class LoopbackSuite implements Callable<Integer>
     private static final int PING_BYTES = 32;
 
     /**
-     * The bulk case's warm-up by default: a throughput figure of the steady state, as iperf3's {@code --omit} and
-     * {@code pacelink perf -O} take one. In a 3-s run from a fresh JVM a Pacelink sender's C2 compiler thread took
-     * half a core beside its sending thread on two cores, so the count measured the JIT's warm-up as much as the
-     * transport (perf/FINDINGS.md, branches {@code bulk16} and {@code bulk17}). The same seconds are left out for
-     * every contender, the raw UDP baseline included.
+     * The shortest warm-up of the cases that count the steady state by default ({@code bulk} and {@code small}): a
+     * throughput figure of two long-lived processes, as iperf3's {@code --omit} and {@code pacelink perf -O} take
+     * one. In a 3-s run from a fresh JVM a Pacelink sender's C2 compiler thread took half a core beside its sending
+     * thread on two cores, so the count measured the JIT's warm-up as much as the transport (perf/FINDINGS.md,
+     * branches {@code bulk16} and {@code bulk17}); with 32-byte messages counted from the first message, C2 took
+     * 25–35 % of a core at both Pacelink ends against Aeron's 3–6 % (branch {@code acc25}). The same seconds are left
+     * out for every contender of a case, the raw UDP and Aeron baselines included.
      */
-    static final double BULK_WARMUP_SECONDS = 3;
+    static final double STEADY_STATE_WARMUP_SECONDS = 3;
 
     /**
      * The longest settle-based warm-up by default ({@link WarmUp}): counted then whatever the compilers do, so that a
@@ -123,7 +127,7 @@ public final class LoopbackSuite implements Callable<Integer>
             new Contender("pacelink perf (INVOKER)", "pacelink-perf", "invoker", 1472, BULK_MESSAGE_BYTES),
             new Contender("Aeron INVOKER, mtu 1472", "aeron", "invoker", 1472, BULK_MESSAGE_BYTES),
             new Contender("Aeron SHARED, mtu 1472", "aeron", "shared", 1472, BULK_MESSAGE_BYTES)),
-            BULK_WARMUP_SECONDS, true),
+            STEADY_STATE_WARMUP_SECONDS, true),
         new Case("port", "bits_per_second", List.of(
             new Contender("raw UDP, 1472 B, one datagram per call", "raw-udp", "-", 1472, 1472),
             new Contender("NIO port, 1472 B, batches of 64", "port", "nio", 1472, 1472),
@@ -138,7 +142,8 @@ public final class LoopbackSuite implements Callable<Integer>
             new Contender("Aeron INVOKER, 32 B", "aeron", "invoker", 1472, SMALL_MESSAGE_BYTES),
             new Contender("Aeron SHARED, 32 B", "aeron", "shared", 1472, SMALL_MESSAGE_BYTES),
             new Contender("Pacelink INVOKER, 32 B", "pacelink", "invoker", 1472, SMALL_MESSAGE_BYTES),
-            new Contender("Pacelink default profile, 32 B", "pacelink", "dedicated", 1472, SMALL_MESSAGE_BYTES))),
+            new Contender("Pacelink default profile, 32 B", "pacelink", "dedicated", 1472, SMALL_MESSAGE_BYTES)),
+            STEADY_STATE_WARMUP_SECONDS, true),
         new Case("ping", "p50_us", List.of(
             new Contender("raw UDP busy-spin", "ping-raw", "busy-spin", PING_BYTES, PING_BYTES),
             new Contender("Pacelink INVOKER busy-spin", "ping-pacelink", "busy-spin", PING_BYTES, PING_BYTES),
@@ -180,13 +185,15 @@ public final class LoopbackSuite implements Callable<Integer>
     @Option(names = "--warmup", paramLabel = "SECONDS",
         description = "Seconds every throughput sender (bulk, port, bulk64k, small; pacelink perf with -O) sends " +
             "before it and its receiver start counting, added to --duration; the same for every contender of a " +
-            "case (default: bulk until both processes' JIT compilers have been idle for --settle-quiet, at least " +
-            "--settle-min and at most --settle-max, the steady state; the others 0, counted from the first " +
-            "message, the JIT's compiling included).")
+            "case (default: bulk and small until both processes' JIT compilers have been idle for " +
+            "--settle-quiet, at least --settle-min and at most --settle-max, the steady state of two long-lived " +
+            "processes; the others 0). 0 counts from the first message, the JIT's compiling included (small's " +
+            "figures before this default).")
     private Double warmupOption;
 
-    @Option(names = "--settle-min", defaultValue = "" + BULK_WARMUP_SECONDS, paramLabel = "SECONDS",
-        description = "The settle-based warm-up's shortest (bulk's default warm-up; default ${DEFAULT-VALUE}).")
+    @Option(names = "--settle-min", defaultValue = "" + STEADY_STATE_WARMUP_SECONDS, paramLabel = "SECONDS",
+        description = "The settle-based warm-up's shortest (bulk's and small's default warm-up; default " +
+            "${DEFAULT-VALUE}).")
     private double settleMinSeconds;
 
     @Option(names = "--settle-max", defaultValue = "" + SETTLE_MAX_SECONDS, paramLabel = "SECONDS",
@@ -644,7 +651,7 @@ public final class LoopbackSuite implements Callable<Integer>
      */
     static String settlePhrase(final String rule)
     {
-        return "the steady state: every sender sends " + rule + " first, left out of the goodput and of " +
+        return "the steady state: every sender sends " + rule + " first, left out of the rate and of " +
             "both ends' CPU (pacelink perf: the case's fixed warm-up, -O); each run's warm-up in " +
             "results.jsonl (sender_warmup_ms, receiver_warmup_ms) and below the table";
     }

@@ -14,6 +14,7 @@ import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -80,29 +81,59 @@ class LoopbackHarnessSmokeTest
         final ByteArrayOutputStream text = new ByteArrayOutputStream();
         final int status = new CommandLine(new LoopbackSuite(new PrintStream(text, true, StandardCharsets.UTF_8)))
             .execute("--cases", "small", "--only", "aeron:invoker", "--runs", "1", "--duration", "0.3",
-                "--out", out.toString());
+                "--warmup", "0", "--out", out.toString());
         final String report = text.toString(StandardCharsets.UTF_8);
         assertEquals(0, status, report);
         assertTrue(report.contains("| Aeron INVOKER, 32 B | 1 |"), report);
-        assertTrue(report.contains("Counted from the first message"), "small has no warm-up by default: " + report);
+        assertTrue(report.contains("Counted from the first message"), "--warmup 0 counts from the first: " + report);
         assertTrue(!report.contains("FAILED"), report);
     }
 
     @Test
-    void theBulkCaseCountsTheSteadyStateByDefaultAndWarmupOverridesEveryThroughputCase()
+    void theSmallCaseCountsAfterBothProcessesSettledByDefaultAndSaysSo(@TempDir final Path out) throws Exception
+    {
+        final ByteArrayOutputStream text = new ByteArrayOutputStream();
+        final int status = new CommandLine(new LoopbackSuite(new PrintStream(text, true, StandardCharsets.UTF_8)))
+            .execute("--cases", "small", "--only", "aeron:invoker", "--runs", "1", "--duration", "0.3",
+                "--settle-min", "0.2", "--settle-max", "1", "--settle-quiet", "0.1", "--out", out.toString());
+        final String report = text.toString(StandardCharsets.UTF_8);
+        assertEquals(0, status, report);
+        assertTrue(report.contains("small: the steady state: every sender sends until both processes' JIT " +
+            "compilers were idle for 0.1 s (at least 0.2 s, at most 1.0 s)"), report);
+        assertTrue(report.contains("| Aeron INVOKER, 32 B | 1 |"), report);
+        assertTrue(report.contains("| contender | warm-up s, sender / receiver |"), report);
+        assertFalse(report.contains("Counted from the first message"), report);
+        assertFalse(report.contains("FAILED"), report);
+        final Map<String, Object> run = ResultLine.parse(ResultLine.PREFIX +
+            Files.readAllLines(out.resolve("results.jsonl"), StandardCharsets.UTF_8).get(0));
+        assertNotNull(run);
+        for (final String end : List.of("sender", "receiver"))
+        {
+            assertTrue(run.containsKey(end + "_warmup_quiet"), end + ": " + run);
+            assertTrue(((Number)run.get(end + "_warmup_ms")).longValue() >= 200, end + ": " + run);
+        }
+    }
+
+    @Test
+    void theBulkAndSmallCasesCountTheSteadyStateByDefaultAndWarmupOverridesEveryThroughputCase()
     {
         final LoopbackSuite defaults = new LoopbackSuite(System.out);
         new CommandLine(defaults).parseArgs();
         final LoopbackSuite given = new LoopbackSuite(System.out);
         new CommandLine(given).parseArgs("--warmup", "1.5");
+        final LoopbackSuite cold = new LoopbackSuite(System.out);
+        new CommandLine(cold).parseArgs("--warmup", "0");
         for (final LoopbackSuite.Case c : LoopbackSuite.CASES)
         {
             final boolean ping = "p50_us".equals(c.metric());
-            assertEquals("bulk".equals(c.name()) ? LoopbackSuite.BULK_WARMUP_SECONDS : 0.0,
-                defaults.warmupSeconds(c), c.name());
+            final boolean steady = "bulk".equals(c.name()) || "small".equals(c.name());
+            assertEquals(steady ? LoopbackSuite.STEADY_STATE_WARMUP_SECONDS : 0.0, defaults.warmupSeconds(c),
+                c.name());
+            assertEquals(steady, c.settle(), c.name());
             assertEquals(ping ? 0.0 : 1.5, given.warmupSeconds(c), c.name() + ": a ping counts after --ping-warmup");
+            assertEquals(0.0, cold.warmupSeconds(c), c.name() + ": --warmup 0 counts from the first message");
         }
-        assertTrue(LoopbackSuite.BULK_WARMUP_SECONDS > 0);
+        assertTrue(LoopbackSuite.STEADY_STATE_WARMUP_SECONDS > 0);
         assertTrue(LoopbackSuite.warmupPhrase(3).contains("3.0 s first"), LoopbackSuite.warmupPhrase(3));
     }
 
@@ -120,23 +151,24 @@ class LoopbackHarnessSmokeTest
     }
 
     @Test
-    void theBulkCaseSettlesForEveryContenderWithItsOwnMetersUnlessWarmupGivesAFixedWarmUp()
+    void theBulkAndSmallCasesSettleForEveryContenderWithItsOwnMetersUnlessWarmupGivesAFixedWarmUp()
     {
         final LoopbackSuite defaults = new LoopbackSuite(System.out);
         new CommandLine(defaults).parseArgs("--settle-quiet", "0.5");
         final LoopbackSuite given = new LoopbackSuite(System.out);
         new CommandLine(given).parseArgs("--warmup", "3");
-        final LoopbackSuite.Case bulk = LoopbackSuite.CASES.get(0);
-        assertEquals("bulk", bulk.name());
-        for (final LoopbackSuite.Contender contender : bulk.contenders())
+        final LoopbackSuite cold = new LoopbackSuite(System.out);
+        new CommandLine(cold).parseArgs("--warmup", "0");
+        for (final LoopbackSuite.Case c : LoopbackSuite.CASES)
         {
-            assertEquals(!"pacelink-perf".equals(contender.kind()), defaults.settles(bulk, contender),
-                contender.label() + ": pacelink perf has its own meter, -O");
-            assertFalse(given.settles(bulk, contender), contender.label() + ": --warmup is fixed");
-        }
-        for (final LoopbackSuite.Case c : LoopbackSuite.CASES.subList(1, LoopbackSuite.CASES.size()))
-        {
-            assertFalse(defaults.settles(c, c.contenders().get(0)), c.name());
+            final boolean steady = "bulk".equals(c.name()) || "small".equals(c.name());
+            for (final LoopbackSuite.Contender contender : c.contenders())
+            {
+                assertEquals(steady && !"pacelink-perf".equals(contender.kind()), defaults.settles(c, contender),
+                    c.name() + ", " + contender.label() + ": pacelink perf has its own meter, -O");
+                assertFalse(given.settles(c, contender), contender.label() + ": --warmup is fixed");
+                assertFalse(cold.settles(c, contender), contender.label() + ": --warmup 0 counts from the first");
+            }
         }
         assertTrue(defaults.settleRule().contains("idle for 0.5 s (at least 3.0 s, at most 15.0 s)"),
             defaults.settleRule());
