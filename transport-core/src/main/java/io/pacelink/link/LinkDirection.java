@@ -117,6 +117,7 @@ public final class LinkDirection
         final LinkPacket duplicate = copies == 2 ? pool.copyOf(packet) : null;
         if (corruptProbability > 0 && random.nextDouble() < corruptProbability && packet.length() > 0)
         {
+            pool.writePendingCrc32c(packet);
             final int bit = random.nextInt(packet.length() * 8);
             packet.data()[bit >>> 3] ^= (byte)(1 << (bit & 7));
             counters.corruptedPackets++;

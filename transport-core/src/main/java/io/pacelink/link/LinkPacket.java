@@ -17,6 +17,7 @@ public final class LinkPacket
     private final byte[] data;
     private int length;
     private int ecnCodepoint;
+    private boolean crc32cPending;
     private long flowKey;
     private long enqueueTimeNs;
     private long sequence;
@@ -63,6 +64,26 @@ public final class LinkPacket
     public int ecnCodepoint()
     {
         return ecnCodepoint;
+    }
+
+    /**
+     * @return true if the datagram is a plaintext packet whose CRC32C trailer, its last 4 bytes, is not written yet:
+     * its sender left it to the simulated port ({@code DatagramPort.offloadsCrc32c}), and whoever reads the bytes as
+     * they would be on a wire writes it first ({@link LinkPacketPool#writePendingCrc32c}).
+     */
+    public boolean isCrc32cPending()
+    {
+        return crc32cPending;
+    }
+
+    /**
+     * @param crc32cPending whether the CRC32C trailer is yet to be written ({@link #isCrc32cPending()}).
+     * @return this.
+     */
+    public LinkPacket crc32cPending(final boolean crc32cPending)
+    {
+        this.crc32cPending = crc32cPending;
+        return this;
     }
 
     /**

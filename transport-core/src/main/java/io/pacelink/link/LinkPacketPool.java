@@ -1,6 +1,8 @@
 package io.pacelink.link;
 
+import io.pacelink.transport.secure.Crc32cPacketCheck;
 import io.pacelink.transport.wire.EcnCodepoint;
+import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.Arrays;
 
@@ -24,6 +26,8 @@ public final class LinkPacketPool
     private LinkPacket[] large = new LinkPacket[INITIAL_POOL_SIZE];
     private int largeCount;
     private long allocatedPackets;
+    private final Crc32cPacketCheck crc32c = new Crc32cPacketCheck();
+    private final UnsafeBuffer crc32cView = new UnsafeBuffer(new byte[0]);
 
     /**
      * A pool whose small packets hold {@link #DEFAULT_SMALL_CAPACITY_BYTES}.
@@ -56,7 +60,8 @@ public final class LinkPacketPool
 
     /**
      * @param lengthBytes the datagram's length, at most {@link LinkPacket#MAX_DATAGRAM_BYTES}.
-     * @return a packet with that length set, not-ECT and no addresses; its payload bytes are stale until written.
+     * @return a packet with that length set, not-ECT, no CRC32C pending and no addresses; its payload bytes are stale
+     * until written.
      */
     public LinkPacket acquire(final int lengthBytes)
     {
@@ -73,19 +78,36 @@ public final class LinkPacketPool
         {
             packet = largeCount > 0 ? large[--largeCount] : allocate(LinkPacket.MAX_DATAGRAM_BYTES);
         }
-        return packet.length(lengthBytes).ecnCodepoint(EcnCodepoint.NOT_ECT);
+        return packet.length(lengthBytes).ecnCodepoint(EcnCodepoint.NOT_ECT).crc32cPending(false);
     }
 
     /**
      * @param original the packet to copy.
-     * @return a new packet with the same payload, ECN field, flow key and addresses.
+     * @return a new packet with the same payload, ECN field, pending CRC32C, flow key and addresses.
      */
     public LinkPacket copyOf(final LinkPacket original)
     {
         final LinkPacket copy = acquire(original.length());
         System.arraycopy(original.data(), 0, copy.data(), 0, original.length());
         return copy.flowKey(original.flowKey()).source(original.source()).destination(original.destination())
-            .ecnCodepoint(original.ecnCodepoint());
+            .ecnCodepoint(original.ecnCodepoint()).crc32cPending(original.isCrc32cPending());
+    }
+
+    /**
+     * Write a packet's pending CRC32C trailer ({@link LinkPacket#isCrc32cPending()}), before its bytes are read or
+     * changed as they would be on a wire: as Linux's {@code netem} completes a {@code CHECKSUM_PARTIAL} packet's
+     * checksum ({@code skb_checksum_help}) before it corrupts it, so the damage is caught where it would be.
+     *
+     * @param packet a packet of this pool; nothing happens unless its trailer is pending.
+     */
+    public void writePendingCrc32c(final LinkPacket packet)
+    {
+        if (packet.isCrc32cPending())
+        {
+            crc32cView.wrap(packet.data(), 0, packet.length());
+            crc32c.seal(crc32cView, 0, packet.length() - Crc32cPacketCheck.TRAILER_LENGTH);
+            packet.crc32cPending(false);
+        }
     }
 
     /**

@@ -4,7 +4,10 @@ import io.pacelink.link.LinkPacket;
 import io.pacelink.link.PathSpec;
 import io.pacelink.transport.port.ReceiveBatch;
 import io.pacelink.transport.port.SendBatch;
+import io.pacelink.transport.secure.Crc32cPacketCheck;
+import org.agrona.DirectBuffer;
 import org.agrona.collections.LongArrayList;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
 import java.net.InetSocketAddress;
@@ -13,6 +16,7 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -187,6 +191,106 @@ class SimDatagramPortTest
         received.clear();
         final LinkPacket next = simulator.pool().acquire(1000);
         assertSame(lent, next.data(), "the packet read last is the next one a send writes into");
+    }
+
+    @Test
+    void aCrc32cLeftToThePortIsVouchedForAtTheReceiverAndWrittenWhereTheBytesAreReadAsOnAWire()
+    {
+        final Simulator simulator = new Simulator(1);
+        final Dumbbell dumbbell = new Dumbbell(simulator, PathSpec.Pair.parse("rate=100mbit delay=5ms"));
+        final SimHost sender = dumbbell.addLeftHost();
+        final SimHost receiver = dumbbell.addRightHost();
+        assertTrue(sender.port().offloadsCrc32c());
+        final List<Boolean> intactAtDeparture = new ArrayList<>();
+        // 0: trailer left to the port; 1: sealed by the sender; 2: left to the port, heard by a departure listener
+        // (which reads the bytes as they leave: the trailer is written first); 3: left to the port, received by a
+        // handler (the same).
+        sendWithTrailers(simulator, sender, receiver, new boolean[] {true, false, true, true}, 2, intactAtDeparture);
+        assertEquals(List.of(true), intactAtDeparture, "the listener read the trailer the port wrote");
+
+        final ReceiveBatch received = receiver.port().newReceiveBatch(2);
+        assertEquals(2, receiver.port().receive(received, 2));
+        assertTrue(received.isVerified(0), "left to the port, arrived as sent: vouched for");
+        assertEquals(0xDEADBEEF, trailer(received.buffer(0), received.offset(0), received.length(0)),
+            "and never computed");
+        assertFalse(received.isVerified(1), "sealed by its sender: the port does not know it");
+        assertTrue(isIntact(received.buffer(1), received.offset(1), received.length(1)));
+        assertEquals(1, receiver.port().receive(received, 1));
+        assertFalse(received.isVerified(0), "written for the departure listener: checked as any other");
+        assertTrue(isIntact(received.buffer(0), received.offset(0), received.length(0)));
+        final List<Boolean> intactAtHandler = new ArrayList<>();
+        assertEquals(1, receiver.port().receive((buffer, offset, length, source, nowNs) ->
+            intactAtHandler.add(isIntact(buffer, offset, length)), 1, simulator.nowNs()));
+        assertEquals(List.of(true), intactAtHandler, "a handler reads the bytes as they arrived: trailer written");
+    }
+
+    @Test
+    void aCrc32cLeftToThePortIsWrittenBeforeTheLinkCorruptsThePacketSoTheDamageIsCaught()
+    {
+        final Simulator simulator = new Simulator(1);
+        final Dumbbell dumbbell = new Dumbbell(simulator, PathSpec.Pair.parse("rate=100mbit delay=5ms corrupt=100%"));
+        final SimHost sender = dumbbell.addLeftHost();
+        final SimHost receiver = dumbbell.addRightHost();
+        sendWithTrailers(simulator, sender, receiver, new boolean[] {true, true, true}, 3, new ArrayList<>());
+
+        final ReceiveBatch received = receiver.port().newReceiveBatch(3);
+        assertEquals(3, receiver.port().receive(received, 3));
+        for (int i = 0; i < 3; i++)
+        {
+            assertFalse(received.isVerified(i), "corrupted on the way: not vouched for");
+            assertFalse(isIntact(received.buffer(i), received.offset(i), received.length(i)),
+                "one bit flipped after the trailer was written: the check fails, as on a wire");
+        }
+    }
+
+    /**
+     * At 1 ms, send one 1,000-byte datagram per flag through a batch the port made, each with a trailer of 0xDEADBEEF
+     * and the flag saying whether its CRC32C is left to the port (else it is sealed here); a departure listener hears
+     * the one at {@code listenedIndex}, recording whether its bytes end in their CRC32C. Runs until all arrived.
+     */
+    private static void sendWithTrailers(
+        final Simulator simulator,
+        final SimHost sender,
+        final SimHost receiver,
+        final boolean[] leftToPort,
+        final int listenedIndex,
+        final List<Boolean> intactAtDeparture)
+    {
+        final SendBatch batch = sender.port().newSendBatch(8, 8 * 1500);
+        final Crc32cPacketCheck check = new Crc32cPacketCheck();
+        simulator.at(MS, (nowNs) ->
+        {
+            for (int i = 0; i < leftToPort.length; i++)
+            {
+                final int offset = batch.claim(1500);
+                batch.claimedBuffer().setMemory(offset, 996, (byte)(i + 1));
+                batch.claimedBuffer().putInt(offset + 996, 0xDEADBEEF);
+                if (!leftToPort[i])
+                {
+                    check.seal(batch.claimedBuffer(), offset, 996);
+                }
+                final int index = i;
+                sender.port().departureListener(index != listenedIndex ? null : (buffer, at, length, to, departureNs) ->
+                    intactAtDeparture.add(isIntact(buffer, at, length)));
+                batch.commit(1000, receiver.address(), 0, leftToPort[i]);
+                assertEquals(1, sender.port().send(batch));
+                batch.clear();
+            }
+            sender.port().departureListener(null);
+        });
+        simulator.runUntil(50 * MS);
+    }
+
+    private static int trailer(final DirectBuffer buffer, final int offset, final int length)
+    {
+        return buffer.getInt(offset + length - Crc32cPacketCheck.TRAILER_LENGTH);
+    }
+
+    private static boolean isIntact(final DirectBuffer buffer, final int offset, final int length)
+    {
+        final UnsafeBuffer copy = new UnsafeBuffer(new byte[length]);
+        copy.putBytes(0, buffer, offset, length);
+        return new Crc32cPacketCheck().isIntact(copy, 0, length);
     }
 
     /**

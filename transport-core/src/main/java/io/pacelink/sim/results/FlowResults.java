@@ -38,8 +38,18 @@ public final class FlowResults
      */
     public FlowResults(final String name, final long goodputIntervalNs)
     {
+        this(name, goodputIntervalNs, 0);
+    }
+
+    /**
+     * @param name              the flow's name in reports.
+     * @param goodputIntervalNs the width of a goodput bin.
+     * @param durationNs        how long the run records: the goodput series has a bin for each interval of it.
+     */
+    public FlowResults(final String name, final long goodputIntervalNs, final long durationNs)
+    {
         this.name = name;
-        this.goodput = new GoodputSeries(goodputIntervalNs);
+        this.goodput = new GoodputSeries(goodputIntervalNs, durationNs);
     }
 
     /**

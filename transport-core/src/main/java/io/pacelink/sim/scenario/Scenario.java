@@ -162,7 +162,7 @@ public final class Scenario
         {
             final FlowSpec flow = config.flows.get(i);
             final FlowResults results = new FlowResults("flow-" + i + "-" + flow.congestionControl(),
-                config.goodputIntervalNs);
+                config.goodputIntervalNs, config.durationNs);
             flowResults.add(results);
 
             final SimHost receiverHost = dumbbell.addRightHost(flow.accessDelayNs());

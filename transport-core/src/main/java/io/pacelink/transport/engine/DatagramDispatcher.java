@@ -85,6 +85,8 @@ final class DatagramDispatcher
      *
      * @param ecnCodepoint the ECN field the datagram arrived with (not-ECT when the port cannot read it), counted for
      *                     the ACK frames of the connection it is for (RFC 9000 section 13.4.1).
+     * @param verified     true if the port vouched for a plaintext packet's CRC32C trailer
+     *                     ({@link io.pacelink.transport.port.ReceiveBatch#isVerified}): it is not checked again.
      * @param arrivalNs    when the datagram arrived, no later than {@code nowNs}: the time an ACK it carries was
      *                     received, for the delivery-rate sample
      *                     ({@link io.pacelink.transport.port.ReceiveBatch#arrivalTimeNs}).
@@ -95,6 +97,7 @@ final class DatagramDispatcher
         final int length,
         final InetSocketAddress source,
         final int ecnCodepoint,
+        final boolean verified,
         final long arrivalNs,
         final long nowNs)
     {
@@ -111,7 +114,8 @@ final class DatagramDispatcher
                     onSealed(buffer, offset, length, source, ecnCodepoint, arrivalNs, nowNs);
                     return;
                 }
-                final int packetLength = crc.open(buffer, offset, length);
+                final int packetLength =
+                    verified ? length - Crc32cPacketCheck.TRAILER_LENGTH : crc.open(buffer, offset, length);
                 if (packetLength < 0)
                 {
                     if (!isStatelessReset(buffer, offset, length, source))

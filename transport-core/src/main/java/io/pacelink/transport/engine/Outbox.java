@@ -27,6 +27,7 @@ final class Outbox
     private final SendBatch batch;
     private final EndpointCounters counters;
     private final boolean gathers;
+    private final boolean offloadsCrc32c;
 
     /**
      * @param port             where the datagrams go.
@@ -39,6 +40,7 @@ final class Outbox
         this.port = port;
         this.counters = counters;
         this.gathers = port.sendsGathered();
+        this.offloadsCrc32c = port.offloadsCrc32c();
         this.batch = port.newSendBatch(maxDatagrams,
             (int)Math.max(maxDatagramBytes, Math.min((long)maxDatagrams * maxDatagramBytes, MAX_BATCH_BYTES)));
     }
@@ -88,6 +90,28 @@ final class Outbox
     void commit(final int lengthBytes, final InetSocketAddress destination, final int ecnCodepoint)
     {
         batch.commit(lengthBytes, destination, ecnCodepoint);
+    }
+
+    /**
+     * @return true if the port takes over a plaintext packet's CRC32C trailer ({@link DatagramPort#offloadsCrc32c()}):
+     * then {@link #commitLeavingCrc32c} may be used.
+     */
+    boolean offloadsCrc32c()
+    {
+        return offloadsCrc32c;
+    }
+
+    /**
+     * Add a plaintext packet just written at the offset {@link #claim} gave, with room for its CRC32C trailer after it,
+     * which the port writes where it must ({@link SendBatch#commit(int, InetSocketAddress, int, boolean)}).
+     *
+     * @param lengthBytes  its length, trailer included.
+     * @param destination  where it goes.
+     * @param ecnCodepoint the ECN codepoint it leaves with, if the port {@link DatagramPort#sendsEcn() sends} them.
+     */
+    void commitLeavingCrc32c(final int lengthBytes, final InetSocketAddress destination, final int ecnCodepoint)
+    {
+        batch.commit(lengthBytes, destination, ecnCodepoint, true);
     }
 
     /**

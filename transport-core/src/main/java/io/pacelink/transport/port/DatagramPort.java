@@ -134,6 +134,24 @@ public interface DatagramPort extends AutoCloseable
     }
 
     /**
+     * Whether the port takes over a plaintext packet's CRC32C trailer (docs/wire-format.md, "Integrity") as a network
+     * device with checksum offload takes over the UDP checksum: a datagram {@link SendBatch#commit(int,
+     * InetSocketAddress, int, boolean) committed} with its trailer left to the port gets it written by the port
+     * wherever its bytes are read as they would be on a wire, and one that reaches a receiving endpoint with every byte
+     * as it was sent is handed over as already verified ({@link ReceiveBatch#isVerified}) — Linux's
+     * {@code CHECKSUM_PARTIAL} and {@code CHECKSUM_UNNECESSARY} ({@code include/linux/skbuff.h}), which its loopback
+     * device passes through without computing or checking the checksum at all. Only the simulator's port does: its
+     * datagrams cross no wire that could change them unless its link model corrupts them, and then it writes the
+     * trailer first (as Linux's {@code netem} computes a partial checksum before it flips a bit).
+     *
+     * @return true if the port takes over the trailer; false by default.
+     */
+    default boolean offloadsCrc32c()
+    {
+        return false;
+    }
+
+    /**
      * Exchange datagrams with one peer only, like a connected UDP socket, or with anyone again. Only a port restricted
      * to one peer learns that the peer's port is unreachable: operating systems report ICMP errors to connected UDP
      * sockets only (Linux {@code net/ipv4/udp.c}, {@code __udp4_lib_err}, without {@code IP_RECVERR}), and then

@@ -56,6 +56,7 @@ public final class ReceiveBatch
     private final int[] lengths;
     private final byte[] ecnCodepoints;
     private final long[] arrivalAgesNs;
+    private final boolean[] verified;
     private final InetSocketAddress[] sources;
     private final Runnable onClear;
     private int size;
@@ -96,6 +97,7 @@ public final class ReceiveBatch
         lengths = new int[maxDatagrams];
         ecnCodepoints = new byte[maxDatagrams];
         arrivalAgesNs = new long[maxDatagrams];
+        verified = new boolean[maxDatagrams];
         sources = new InetSocketAddress[maxDatagrams];
     }
 
@@ -169,6 +171,7 @@ public final class ReceiveBatch
         ecnCodepoints[size] = (byte)(ecnCodepoint & 0x3);
         sources[size] = source;
         arrivalAgesNs[size] = arrivalAgeNs;
+        verified[size] = false;
         size++;
     }
 
@@ -191,6 +194,25 @@ public final class ReceiveBatch
         final int ecnCodepoint,
         final long arrivalAgeNs)
     {
+        addInPlace(data, lengthBytes, source, ecnCodepoint, arrivalAgeNs, false);
+    }
+
+    /**
+     * As {@link #addInPlace(byte[], int, InetSocketAddress, int, long)}, by a port that
+     * {@link DatagramPort#offloadsCrc32c() offloads the CRC32C trailer}.
+     *
+     * @param verified true if the port vouches that the datagram is a plaintext packet whose trailer is the CRC32C of
+     *                 the bytes before it — sent with the trailer left to the port, and not changed since — so the
+     *                 check may be skipped; its trailer's bytes are then not necessarily written.
+     */
+    public void addInPlace(
+        final byte[] data,
+        final int lengthBytes,
+        final InetSocketAddress source,
+        final int ecnCodepoint,
+        final long arrivalAgeNs,
+        final boolean verified)
+    {
         if (isFull() || lengthBytes < 0 || lengthBytes > data.length)
         {
             throw new IllegalStateException("cannot add a datagram of " + lengthBytes + " bytes in place: " + size +
@@ -204,6 +226,7 @@ public final class ReceiveBatch
         ecnCodepoints[size] = (byte)(ecnCodepoint & 0x3);
         sources[size] = source;
         arrivalAgesNs[size] = arrivalAgeNs;
+        this.verified[size] = verified;
         size++;
     }
 
@@ -288,6 +311,17 @@ public final class ReceiveBatch
     public long arrivalAgeNs(final int index)
     {
         return arrivalAgesNs[index];
+    }
+
+    /**
+     * @param index of a datagram.
+     * @return true if the port vouched for its CRC32C trailer ({@link #addInPlace(byte[], int, InetSocketAddress, int,
+     * long, boolean)}): the receiver skips the check, as Linux skips the UDP checksum of a packet marked
+     * {@code CHECKSUM_UNNECESSARY}.
+     */
+    public boolean isVerified(final int index)
+    {
+        return verified[index];
     }
 
     /**

@@ -38,6 +38,7 @@ public final class SendBatch
     private final int[] offsets;
     private final int[] lengths;
     private final byte[] ecnCodepoints;
+    private final boolean[] crc32cLeftToPort;
     private final InetSocketAddress[] destinations;
     private final long[] payloadAddresses;
     private final int[] payloadLengths;
@@ -81,6 +82,7 @@ public final class SendBatch
         offsets = new int[maxDatagrams];
         lengths = new int[maxDatagrams];
         ecnCodepoints = new byte[maxDatagrams];
+        crc32cLeftToPort = new boolean[maxDatagrams];
         destinations = new InetSocketAddress[maxDatagrams];
         payloadAddresses = new long[maxDatagrams];
         payloadLengths = new int[maxDatagrams];
@@ -168,6 +170,27 @@ public final class SendBatch
      */
     public void commit(final int lengthBytes, final InetSocketAddress destination, final int ecnCodepoint)
     {
+        commit(lengthBytes, destination, ecnCodepoint, false);
+    }
+
+    /**
+     * As {@link #commit(int, InetSocketAddress, int)}, for a port that {@link DatagramPort#offloadsCrc32c() offloads
+     * the CRC32C trailer}: the datagram may be a plaintext packet whose last {@code 4} bytes are left for the port to
+     * write.
+     *
+     * @param lengthBytes      its length, trailer included.
+     * @param destination      where it goes.
+     * @param ecnCodepoint     the ECN field to send it with (0 to 3).
+     * @param crc32cLeftToPort true if its trailer is the CRC32C of the bytes before it, not yet written: the port
+     *                         writes it where those bytes are read as sent, and vouches for it at the receiving end.
+     * @throws IllegalStateException if it does not fit (the writer did not ask {@link #hasRoomFor}).
+     */
+    public void commit(
+        final int lengthBytes,
+        final InetSocketAddress destination,
+        final int ecnCodepoint,
+        final boolean crc32cLeftToPort)
+    {
         if (!hasRoomFor(lengthBytes) || lengthBytes < 0)
         {
             throw new IllegalStateException("datagram of " + lengthBytes + " bytes does not fit: " + size + " of " +
@@ -179,6 +202,7 @@ public final class SendBatch
         offsets[size] = into == buffer ? nextOffset : 0;
         lengths[size] = lengthBytes;
         ecnCodepoints[size] = (byte)(ecnCodepoint & 0x3);
+        this.crc32cLeftToPort[size] = crc32cLeftToPort;
         destinations[size] = destination;
         size++;
         nextOffset += lengthBytes;
@@ -227,6 +251,7 @@ public final class SendBatch
         offsets[size] = nextOffset;
         lengths[size] = batchBytes + payloadLength;
         ecnCodepoints[size] = (byte)(ecnCodepoint & 0x3);
+        crc32cLeftToPort[size] = false;
         destinations[size] = destination;
         payloadAddresses[size] = payload.addressOffset() + payloadIndex;
         payloadLengths[size] = payloadLength;
@@ -350,6 +375,16 @@ public final class SendBatch
     public int ecnCodepoint(final int index)
     {
         return ecnCodepoints[index];
+    }
+
+    /**
+     * @param index of a datagram.
+     * @return true if its CRC32C trailer was left for the port to write ({@link #commit(int, InetSocketAddress, int,
+     * boolean)}).
+     */
+    public boolean isCrc32cLeftToPort(final int index)
+    {
+        return crc32cLeftToPort[index];
     }
 
     /**

@@ -3,8 +3,11 @@ package io.pacelink.sim.results;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 
+import java.lang.management.ManagementFactory;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class ResultsTest
 {
@@ -37,6 +40,47 @@ class ResultsTest
         assertEquals(1875, series.totalBytes());
         assertEquals((1250 + 500) * 8 / 0.2, series.bitsPerSecond(0, 200 * MS), 1e-9);
         assertThrows(IllegalArgumentException.class, () -> series.bitsPerSecond(5, 100 * MS));
+    }
+
+    @Test
+    void aGoodputSeriesSizedForItsRunRecordsTheWholeRunWithoutGrowing()
+    {
+        final long runNs = 10_000 * MS;
+        final GoodputSeries sized = new GoodputSeries(100 * MS, runNs);
+        final GoodputSeries unsized = new GoodputSeries(100 * MS);
+        recordEveryBin(sized, runNs);
+        recordEveryBin(unsized, runNs);
+
+        assertEquals(0, allocatedBytes(() -> recordEveryBin(new GoodputSeries(100 * MS, runNs), runNs)) -
+            allocatedBytes(() -> new GoodputSeries(100 * MS, runNs)), "sized for the run: never grown");
+        assertTrue(allocatedBytes(() -> recordEveryBin(new GoodputSeries(100 * MS), runNs)) -
+            allocatedBytes(() -> new GoodputSeries(100 * MS)) >= 101 * Long.BYTES, "without: grown at 6.4 s");
+        assertEquals(unsized.totalBytes(), sized.totalBytes());
+        assertEquals(101, sized.binCount());
+        sized.record(runNs + 100 * MS, 7);
+        assertEquals(102, sized.binCount(), "a run longer than said still records");
+        assertThrows(IllegalArgumentException.class, () -> new GoodputSeries(100 * MS, -1));
+    }
+
+    private static void recordEveryBin(final GoodputSeries series, final long runNs)
+    {
+        for (long nowNs = 0; nowNs <= runNs; nowNs += 50 * MS)
+        {
+            series.record(nowNs, 1000);
+        }
+    }
+
+    /**
+     * Bytes this thread allocated running {@code work} (warmed up first, so class loading is not counted).
+     */
+    private static long allocatedBytes(final Runnable work)
+    {
+        final com.sun.management.ThreadMXBean threads =
+            (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
+        work.run();
+        final long before = threads.getCurrentThreadAllocatedBytes();
+        work.run();
+        return threads.getCurrentThreadAllocatedBytes() - before;
     }
 
     @Test

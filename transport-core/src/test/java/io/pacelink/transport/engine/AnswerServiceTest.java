@@ -328,6 +328,7 @@ class AnswerServiceTest
         private final InetSocketAddress[] sources = new InetSocketAddress[64];
         private final int[] ecnCodepoints = new int[64];
         private final long[] agesNs = new long[64];
+        private final boolean[] verified = new boolean[64];
         private final UnsafeBuffer[] buffers = new UnsafeBuffer[64];
         private int received;
         private int sentDatagrams;
@@ -365,6 +366,7 @@ class AnswerServiceTest
                 sources[i] = batch.source(i);
                 ecnCodepoints[i] = batch.ecnCodepoint(i);
                 agesNs[i] = batch.arrivalAgeNs(i);
+                verified[i] = batch.isVerified(i);
                 buffers[i] = batch.buffer(i);
             }
             batch.clear();
@@ -379,8 +381,9 @@ class AnswerServiceTest
                 }
                 else
                 {
-                    // The simulated port lends its packets in place: lend them again, marked.
-                    batch.addInPlace(buffers[i].byteArray(), lengths[i], sources[i], codepoint, agesNs[i]);
+                    // The simulated port lends its packets in place: lend them again, marked, and vouched for as
+                    // the port vouched (a CRC32C it left unwritten is not there to check: DatagramPort.offloadsCrc32c).
+                    batch.addInPlace(buffers[i].byteArray(), lengths[i], sources[i], codepoint, agesNs[i], verified[i]);
                 }
             }
             return count;
