@@ -19,11 +19,18 @@ package io.pacelink.cli;
  * https://eclipse.dev/openj9/docs/xxidletuningminidlewaittime/).
  * <p>
  * Quiet means the endpoint received at most {@link #QUIET_DATAGRAMS_PER_SECOND} datagrams a second between the
- * collection before the periodic one and its end — a ping, keep-alives — so a server still serving (a transfer, a
- * flood) is never paused by it, however little it allocates: a zero-garbage transfer needs no collection for minutes,
- * and its periodic ones find it busy. Not the process's CPU: a server's own idle work after a flood (closing what the
- * flood opened) took 1–4 % of a core for a minute, as much as a 50 Mbit/s transfer's receiver. The values come from
- * the collections' notifications and the endpoint's counter; this class reads no clock and keeps no thread.
+ * reads of its counter at the collection before the periodic one and at the periodic one — a ping, keep-alives — so
+ * a server still serving (a transfer, a flood) is never paused by it, however little it allocates: a zero-garbage
+ * transfer needs no collection for minutes, and its periodic ones find it busy. Not the process's CPU: a server's own
+ * idle work after a flood (closing what the flood opened) took 1–4 % of a core for a minute, as much as a 50 Mbit/s
+ * transfer's receiver.
+ * <p>
+ * The rate is the counter's change over the time between its two reads, not between the collections' ends: the JVM
+ * delivers the notifications on one thread, late when that thread waits to be scheduled, and two delivered back to
+ * back read the counter a moment apart though the collections ended seconds apart — a busy server then looked quiet
+ * and was paused. Reads closer than {@link #MIN_JUDGED_INTERVAL_MS} tell too little to call the endpoint quiet, so
+ * such a periodic collection is passed over and the next one decides. The values come from the collections'
+ * notifications, the endpoint's counter and the caller's clock; this class reads no clock and keeps no thread.
  */
 final class IdleCompaction
 {
@@ -31,6 +38,12 @@ final class IdleCompaction
      * The most datagrams a second the endpoint may have received since the previous collection to count as quiet.
      */
     static final int QUIET_DATAGRAMS_PER_SECOND = 20;
+
+    /**
+     * The least time, in milliseconds, between two reads of the endpoint's counter that can show it quiet: closer
+     * reads (notifications delivered together) would call any server quiet.
+     */
+    static final long MIN_JUDGED_INTERVAL_MS = 250;
 
     /**
      * The least heap, in bytes, a compaction must be able to return to be worth its pause: the committed heap less
@@ -48,7 +61,7 @@ final class IdleCompaction
 
     private final int maxHeapFreePercent;
     private boolean hasWorkedSinceCompaction;
-    private long previousEndMs = -1;
+    private long previousReadMs = -1;
     private long previousDatagramsReceived;
 
     /**
@@ -68,20 +81,20 @@ final class IdleCompaction
      * Told after each collection, in the order the JVM ran them.
      *
      * @param kind                what caused it.
-     * @param endMs               when it ended, in milliseconds since the JVM started.
-     * @param datagramsReceived   how many datagrams the server's endpoint had received by then.
+     * @param readMs              when the endpoint's counter was read for it, in milliseconds of a monotonic clock.
+     * @param datagramsReceived   how many datagrams the server's endpoint had received at {@code readMs}.
      * @param heapCommittedBytes  the heap's committed size after it.
      * @param heapUsedBytes       the heap's used size after it.
      * @return true if the heap should be compacted now.
      */
     boolean onCollection(
-        final Kind kind, final long endMs, final long datagramsReceived, final long heapCommittedBytes,
+        final Kind kind, final long readMs, final long datagramsReceived, final long heapCommittedBytes,
         final long heapUsedBytes)
     {
-        final boolean isQuiet = previousEndMs >= 0 && endMs > previousEndMs &&
+        final boolean isQuiet = previousReadMs >= 0 && readMs - previousReadMs >= MIN_JUDGED_INTERVAL_MS &&
             (datagramsReceived - previousDatagramsReceived) * MILLIS_PER_SECOND <=
-                (endMs - previousEndMs) * QUIET_DATAGRAMS_PER_SECOND;
-        previousEndMs = endMs;
+                (readMs - previousReadMs) * QUIET_DATAGRAMS_PER_SECOND;
+        previousReadMs = readMs;
         previousDatagramsReceived = datagramsReceived;
         switch (kind)
         {

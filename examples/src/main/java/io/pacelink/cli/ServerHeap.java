@@ -298,8 +298,10 @@ public final class ServerHeap
                 }
             }
             final LongSupplier traffic = datagramsReceived;
-            if (null != traffic && idleCompaction.onCollection(kind, info.getGcInfo().getEndTime(),
-                traffic.getAsLong(), committedBytes, usedBytes))
+            // The counter and the clock read together, now: not the collection's end, which this (late) delivery
+            // may follow by seconds (IdleCompaction).
+            if (null != traffic && idleCompaction.onCollection(kind,
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime()), traffic.getAsLong(), committedBytes, usedBytes))
             {
                 // A full collection: G1 compacts the live objects and resizes the heap to them (IdleCompaction).
                 System.gc();

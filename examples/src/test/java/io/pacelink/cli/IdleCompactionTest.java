@@ -70,6 +70,33 @@ class IdleCompactionTest
         assertTrue(collect(PERIODIC, QUIET_DATAGRAMS), "20 a second is quiet");
     }
 
+    /**
+     * The JVM's notification thread, late, delivers two collections' notifications back to back: the counter's two
+     * reads are a moment apart however long the collections were apart, and show no datagrams though the server is
+     * busy. Too short to tell: passed over, and the next periodic collection decides.
+     */
+    @Test
+    void notificationsDeliveredTogetherDoNotMakeABusyServerLookQuiet()
+    {
+        collect(WORK, 10 * QUIET_DATAGRAMS);
+        nowMs += 1;
+        assertFalse(compaction.onCollection(PERIODIC, nowMs, datagramsReceived, COMMITTED_BYTES, USED_BYTES),
+            "read 1 ms after the last: no datagrams in it says nothing");
+        assertFalse(collect(PERIODIC, 10 * QUIET_DATAGRAMS), "busy");
+        assertTrue(collect(PERIODIC, QUIET_DATAGRAMS), "quiet over a whole interval");
+    }
+
+    @Test
+    void readsTheLeastJudgedIntervalApartCanShowTheEndpointQuiet()
+    {
+        collect(WORK, 0);
+        nowMs += IdleCompaction.MIN_JUDGED_INTERVAL_MS - 1;
+        assertFalse(compaction.onCollection(PERIODIC, nowMs, datagramsReceived, COMMITTED_BYTES, USED_BYTES),
+            "a millisecond too close");
+        nowMs += IdleCompaction.MIN_JUDGED_INTERVAL_MS;
+        assertTrue(compaction.onCollection(PERIODIC, nowMs, datagramsReceived, COMMITTED_BYTES, USED_BYTES));
+    }
+
     @Test
     void aHeapWithLessThanTheMinimumToReturnIsNotCompacted()
     {
