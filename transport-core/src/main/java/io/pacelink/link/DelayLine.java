@@ -157,7 +157,7 @@ final class DelayLine
         for (int i = from; i < to; i++)
         {
             final LinkPacket packet = packets[(head + i) & mask];
-            sum += packet.length() + packet.sequence() + (null == packet.destination() ? 0 : 1) + packet.data()[0];
+            sum += packet.length() + packet.sequence() + (null == packet.destination() ? 0 : 1);
         }
         warmedSum = sum;
         warmedPastHead = Math.max(to, 0);
