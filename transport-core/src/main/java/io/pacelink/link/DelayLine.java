@@ -11,12 +11,20 @@ final class DelayLine
 {
     private static final int INITIAL_CAPACITY = 64;
 
+    /**
+     * How many packets past the head an in-order line reads ahead ({@link #warmAhead()}), in one go once fewer than
+     * half of them are left read.
+     */
+    static final int WARM_AHEAD_PACKETS = 8;
+
     private final boolean inOrder;
     private long[] deliveryNs = new long[INITIAL_CAPACITY];
     private long[] order = new long[INITIAL_CAPACITY];
     private LinkPacket[] packets = new LinkPacket[INITIAL_CAPACITY];
     private int head;
     private int size;
+    private int warmedPastHead;
+    private long warmedSum;
 
     /**
      * @param inOrder true if packets are added with non-decreasing delivery times.
@@ -88,6 +96,10 @@ final class DelayLine
             packets[head] = null;
             head = (head + 1) & (packets.length - 1);
             size--;
+            if (--warmedPastHead < WARM_AHEAD_PACKETS / 2)
+            {
+                warmAhead();
+            }
             return first;
         }
         final LinkPacket first = packets[0];
@@ -125,6 +137,38 @@ final class DelayLine
     int size()
     {
         return size;
+    }
+
+    /**
+     * Read the next packets' fields that their delivery reads first (length, sequence, destination), all in one go.
+     * A packet leaves a simulated path long after it entered (a path's worth of packets later, megabytes at Gbit/s),
+     * so its object is out of the caches by then, and each delivery alone waited for its own miss; read together the
+     * misses overlap, and each delivery then finds its packet cached. NIC drivers prefetch the next receive
+     * descriptors for the same reason (Linux, {@code prefetch} of the next descriptor in
+     * {@code drivers/net/ethernet/intel/i40e/i40e_txrx.c}); Java has no prefetch, so the fields are read and summed.
+     * Changes nothing the line or its packets do.
+     */
+    private void warmAhead()
+    {
+        final int from = Math.max(warmedPastHead, 0);
+        final int to = Math.min(size, WARM_AHEAD_PACKETS);
+        long sum = warmedSum;
+        final int mask = packets.length - 1;
+        for (int i = from; i < to; i++)
+        {
+            final LinkPacket packet = packets[(head + i) & mask];
+            sum += packet.length() + packet.sequence() + (null == packet.destination() ? 0 : 1);
+        }
+        warmedSum = sum;
+        warmedPastHead = Math.max(to, 0);
+    }
+
+    /**
+     * @return a sum over the fields {@link #warmAhead()} read (kept so that the reads are not optimised away).
+     */
+    long warmedSum()
+    {
+        return warmedSum;
     }
 
     /**
