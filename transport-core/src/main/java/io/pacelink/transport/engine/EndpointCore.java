@@ -711,6 +711,8 @@ public final class EndpointCore implements DatagramHandler
             onPortUnreachable(batch.unreachablePeer(), nowNs);
             work++;
         }
+        final int first = i;
+        long bytes = 0;
         for (final int size = batch.size(); i < size; i++)
         {
             if (acceptor.hasExchangedKeysThisDutyCycle() &&
@@ -720,12 +722,16 @@ public final class EndpointCore implements DatagramHandler
             {
                 // This cycle did its share of key exchanges: the rest of the batch waits for the next cycle.
                 deferredFromIndex = i;
+                dispatcher.countReceived(i - first, bytes);
                 return work + 1;
             }
-            dispatcher.onDatagram(batch.buffer(i), batch.offset(i), batch.length(i), batch.source(i),
+            final int length = batch.length(i);
+            bytes += length;
+            dispatcher.onDatagram(batch.buffer(i), batch.offset(i), length, batch.source(i),
                 batch.ecnCodepoint(i), batch.isVerified(i), batch.arrivalTimeNs(i, nowNs), nowNs);
             work++;
         }
+        dispatcher.countReceived(i - first, bytes);
         batch.clear();
         return work;
     }
@@ -743,6 +749,7 @@ public final class EndpointCore implements DatagramHandler
         final InetSocketAddress source,
         final long nowNs)
     {
+        dispatcher.countReceived(1, length);
         dispatcher.onDatagram(buffer, offset, length, source, ReceiveBatch.NOT_ECT, false, nowNs, nowNs);
     }
 
