@@ -161,6 +161,16 @@ final class DatagramDispatcher
         }
     }
 
+    /**
+     * {@link InetSocketAddress#equals} with the identity checked first, which it does not do: a port hands the same
+     * address object for a peer again and again (the simulator's always, the batched port's from its cache), and the
+     * comparison of the two holders and their {@code InetAddress}es is then skipped for every datagram.
+     */
+    private static boolean isSameAddress(final InetSocketAddress remote, final InetSocketAddress source)
+    {
+        return remote == source || remote.equals(source);
+    }
+
     static boolean isHello(final DirectBuffer buffer, final int offset, final int length)
     {
         return length >= PacketHeaderFlyweight.HEADER_LENGTH && isCurrentVersion(buffer, offset) &&
@@ -205,7 +215,7 @@ final class DatagramDispatcher
             }
             return;
         }
-        if (!connection.remoteAddress().equals(source) && !connection.acceptsMigration())
+        if (!isSameAddress(connection.remoteAddress(), source) && !connection.acceptsMigration())
         {
             securityCounters.packetsFromWrongAddress().incrementRelease();
             return;
@@ -383,7 +393,7 @@ final class DatagramDispatcher
             securityCounters.packetsUnauthenticated().incrementRelease();
             return;
         }
-        if (!connection.remoteAddress().equals(source))
+        if (!isSameAddress(connection.remoteAddress(), source))
         {
             securityCounters.packetsFromWrongAddress().incrementRelease();
             onPacketFromNewAddress(connection, buffer, offset, length, source, wasSealed, nowNs);
@@ -526,7 +536,7 @@ final class DatagramDispatcher
             endpointCounters.unknownConnection().incrementRelease();
             return null;
         }
-        if (!connection.remoteAddress().equals(source))
+        if (!isSameAddress(connection.remoteAddress(), source))
         {
             securityCounters.packetsFromWrongAddress().incrementRelease();
             return null;
