@@ -127,6 +127,11 @@ public final class EndpointCore implements DatagramHandler
     private long loneAnswersSent;
     private boolean isLoneAnswerShortcut = true;
     private boolean isClosed;
+    /**
+     * The memory budget's figures last stored in the security counters ({@link #endDutyCycle}); -1 before the first.
+     */
+    private long publishedMemoryCommittedBytes = -1;
+    private long publishedMemoryRefusals = -1;
 
     /**
      * A core whose connections cannot wait (the simulator and tests: only the non-blocking calls).
@@ -516,8 +521,19 @@ public final class EndpointCore implements DatagramHandler
         ageLeftToAnswer();
         parkedAckDueNs = parkedAckConnections.isEmpty() ? Long.MAX_VALUE : nowNs;
         final MemoryBudget memoryBudget = factory.memoryBudget();
-        securityCounters.memoryCommittedBytes().setRelease(memoryBudget.committedBytes());
-        securityCounters.memoryRefusals().setRelease(memoryBudget.refusals());
+        // Stored only when they moved: each counter is a cache line of its own, cold in a cycle that changed neither.
+        final long committedBytes = memoryBudget.committedBytes();
+        if (committedBytes != publishedMemoryCommittedBytes)
+        {
+            publishedMemoryCommittedBytes = committedBytes;
+            securityCounters.memoryCommittedBytes().setRelease(committedBytes);
+        }
+        final long refusals = memoryBudget.refusals();
+        if (refusals != publishedMemoryRefusals)
+        {
+            publishedMemoryRefusals = refusals;
+            securityCounters.memoryRefusals().setRelease(refusals);
+        }
         endpointCounters.onDutyCycle(nowNs, durationNs);
     }
 
