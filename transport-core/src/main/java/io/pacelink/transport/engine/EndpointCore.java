@@ -584,10 +584,12 @@ public final class EndpointCore implements DatagramHandler
                 {
                     parkedAckConnections.add(connection);
                 }
-                connection.countSendLimits(nowNs);
+                // The send state the limits were counted from answers whether the connection needs the next cycle
+                // too: nothing between the two changes it, and a concurrent offer signals the agent by itself.
+                final int sendState = connection.countSendLimits(nowNs);
                 connection.publishApplication();
                 deadlines.schedule(connection, connection.nextDeadlineNs());
-                if (connection.isServiceNeeded(nowNs))
+                if (connection.isServiceNeeded(sendState))
                 {
                     connections.mark(connection);
                 }

@@ -136,8 +136,10 @@ final class SendReadiness
      * duty cycle, so the limit found after one cycle's sending is the limit until the next: the time counters add up
      * to how long the connection was held by each, as Linux's {@code tcpi_rwnd_limited} / {@code tcpi_sndbuf_limited}
      * / {@code tcpi_busy_time} ({@code tcp_chrono_start} in {@code net/ipv4/tcp_output.c}) do for a TCP socket.
+     *
+     * @return the {@link #state} it counted from, which holds until something serves the connection again.
      */
-    void countLimits(final long nowNs)
+    int countLimits(final long nowNs)
     {
         final int sendState = state(nowNs);
         final int timeCounter;
@@ -166,5 +168,6 @@ final class SendReadiness
         }
         limitTimeCounter = timeCounter;
         limitSinceNs = nowNs;
+        return sendState;
     }
 }
