@@ -726,10 +726,13 @@ final class ConnectionCore implements SchedulableFlow, DeadlineHeap.Entry
      * Whether the next duty cycle must serve this connection although nothing arrives for it and no timer of its is
      * due: it has something to send (the scheduler needs it activated again), it stalled, or it sent since it was
      * served (its timers check once more what it has left, e.g. whether it became application-limited).
+     *
+     * @param sendState what {@link #countSendLimits} answered in this service.
      */
-    boolean isServiceNeeded(final long nowNs)
+    boolean isServiceNeeded(final int sendState)
     {
-        return isSendStalled || hasSentSinceService || 0 != sendable(nowNs);
+        return isSendStalled || hasSentSinceService ||
+            0 != (sendState & (SchedulableFlow.ACK_ELICITING | SchedulableFlow.ACK_DUE));
     }
 
     /**
@@ -862,10 +865,12 @@ final class ConnectionCore implements SchedulableFlow, DeadlineHeap.Entry
     /**
      * Once per duty cycle, after sending: count what kept this connection from sending what it has
      * ({@link SendReadiness#countLimits}).
+     *
+     * @return the send state counted from, for {@link #isServiceNeeded}.
      */
-    void countSendLimits(final long nowNs)
+    int countSendLimits(final long nowNs)
     {
-        readiness.countLimits(nowNs);
+        return readiness.countLimits(nowNs);
     }
 
     /**

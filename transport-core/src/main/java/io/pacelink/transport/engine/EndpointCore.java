@@ -127,6 +127,11 @@ public final class EndpointCore implements DatagramHandler
     private long loneAnswersSent;
     private boolean isLoneAnswerShortcut = true;
     private boolean isClosed;
+    /**
+     * The memory budget's figures last stored in the security counters ({@link #endDutyCycle}); -1 before the first.
+     */
+    private long publishedMemoryCommittedBytes = -1;
+    private long publishedMemoryRefusals = -1;
 
     /**
      * A core whose connections cannot wait (the simulator and tests: only the non-blocking calls).
@@ -516,8 +521,19 @@ public final class EndpointCore implements DatagramHandler
         ageLeftToAnswer();
         parkedAckDueNs = parkedAckConnections.isEmpty() ? Long.MAX_VALUE : nowNs;
         final MemoryBudget memoryBudget = factory.memoryBudget();
-        securityCounters.memoryCommittedBytes().setRelease(memoryBudget.committedBytes());
-        securityCounters.memoryRefusals().setRelease(memoryBudget.refusals());
+        // Stored only when they moved: each counter is a cache line of its own, cold in a cycle that changed neither.
+        final long committedBytes = memoryBudget.committedBytes();
+        if (committedBytes != publishedMemoryCommittedBytes)
+        {
+            publishedMemoryCommittedBytes = committedBytes;
+            securityCounters.memoryCommittedBytes().setRelease(committedBytes);
+        }
+        final long refusals = memoryBudget.refusals();
+        if (refusals != publishedMemoryRefusals)
+        {
+            publishedMemoryRefusals = refusals;
+            securityCounters.memoryRefusals().setRelease(refusals);
+        }
         endpointCounters.onDutyCycle(nowNs, durationNs);
     }
 
@@ -568,10 +584,12 @@ public final class EndpointCore implements DatagramHandler
                 {
                     parkedAckConnections.add(connection);
                 }
-                connection.countSendLimits(nowNs);
+                // The send state the limits were counted from answers whether the connection needs the next cycle
+                // too: nothing between the two changes it, and a concurrent offer signals the agent by itself.
+                final int sendState = connection.countSendLimits(nowNs);
                 connection.publishApplication();
                 deadlines.schedule(connection, connection.nextDeadlineNs());
-                if (connection.isServiceNeeded(nowNs))
+                if (connection.isServiceNeeded(sendState))
                 {
                     connections.mark(connection);
                 }
@@ -711,6 +729,8 @@ public final class EndpointCore implements DatagramHandler
             onPortUnreachable(batch.unreachablePeer(), nowNs);
             work++;
         }
+        final int first = i;
+        long bytes = 0;
         for (final int size = batch.size(); i < size; i++)
         {
             if (acceptor.hasExchangedKeysThisDutyCycle() &&
@@ -720,12 +740,16 @@ public final class EndpointCore implements DatagramHandler
             {
                 // This cycle did its share of key exchanges: the rest of the batch waits for the next cycle.
                 deferredFromIndex = i;
+                dispatcher.countReceived(i - first, bytes);
                 return work + 1;
             }
-            dispatcher.onDatagram(batch.buffer(i), batch.offset(i), batch.length(i), batch.source(i),
+            final int length = batch.length(i);
+            bytes += length;
+            dispatcher.onDatagram(batch.buffer(i), batch.offset(i), length, batch.source(i),
                 batch.ecnCodepoint(i), batch.isVerified(i), batch.arrivalTimeNs(i, nowNs), nowNs);
             work++;
         }
+        dispatcher.countReceived(i - first, bytes);
         batch.clear();
         return work;
     }
@@ -743,6 +767,7 @@ public final class EndpointCore implements DatagramHandler
         final InetSocketAddress source,
         final long nowNs)
     {
+        dispatcher.countReceived(1, length);
         dispatcher.onDatagram(buffer, offset, length, source, ReceiveBatch.NOT_ECT, false, nowNs, nowNs);
     }
 

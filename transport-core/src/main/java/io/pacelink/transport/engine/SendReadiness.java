@@ -85,14 +85,23 @@ final class SendReadiness
             return sendState;
         }
 
-        if (sendLog.hasUnsentData() && 0 == sendLog.sendableBytes() && !sendLog.hasRetransmission())
+        // The send log's tail is read once (an acquire load of a slot the application's thread writes) and serves
+        // both questions asked of the new data: whether any is unsent, and whether flow control lets some go.
+        final SendLog log = sendLog;
+        final long tailPosition = log.tailPosition();
+        final long nextSendPosition = log.nextSendPosition();
+        final boolean hasUnsentData = tailPosition > nextSendPosition;
+        final boolean hasSendableData = hasUnsentData && Math.min(tailPosition, log.sendLimit()) > nextSendPosition;
+        final boolean hasRetransmission = log.hasRetransmission();
+        if (hasUnsentData && !hasSendableData && !hasRetransmission)
         {
             sendState |= LIMITED_BY_FLOW_CONTROL;
         }
-        final boolean isWithinWindow = isWithinWindow();
-        if (hasAckElicitingWork())
+        // The window is asked only of a connection with ack-eliciting work: the answer sets no bit otherwise, and
+        // asking reads the sent-packet ring's slots and the controller.
+        if (hasSendableData || hasRetransmission || hasAckElicitingControl())
         {
-            sendState |= isWithinWindow ? WITHIN_WINDOW | SchedulableFlow.ACK_ELICITING : LIMITED_BY_CWND;
+            sendState |= isWithinWindow() ? WITHIN_WINDOW | SchedulableFlow.ACK_ELICITING : LIMITED_BY_CWND;
         }
         if (lossRecovery.probesToSend() > 0)
         {
@@ -110,14 +119,14 @@ final class SendReadiness
             lossRecovery.bytesInFlight() < lossRecovery.controller().congestionWindowBytes();
     }
 
-    private boolean hasAckElicitingWork()
+    /**
+     * @return true if a frame other than new or retransmitted stream data makes a packet ack-eliciting: credit, a
+     * PING, a delivery receipt, a NEW_TOKEN, or the stream's FIN not yet sent.
+     */
+    private boolean hasAckElicitingControl()
     {
-        if (controlFrames.isCreditPending() || controlFrames.isPingPending() || receipts.isPending() ||
-            controlFrames.isNewTokenPending() || sendLog.hasRetransmission() || sendLog.isFinPending())
-        {
-            return true;
-        }
-        return sendLog.hasUnsentData() && sendLog.sendableBytes() > 0;
+        return controlFrames.isCreditPending() || controlFrames.isPingPending() || receipts.isPending() ||
+            controlFrames.isNewTokenPending() || sendLog.isFinPending();
     }
 
     /**
@@ -127,8 +136,10 @@ final class SendReadiness
      * duty cycle, so the limit found after one cycle's sending is the limit until the next: the time counters add up
      * to how long the connection was held by each, as Linux's {@code tcpi_rwnd_limited} / {@code tcpi_sndbuf_limited}
      * / {@code tcpi_busy_time} ({@code tcp_chrono_start} in {@code net/ipv4/tcp_output.c}) do for a TCP socket.
+     *
+     * @return the {@link #state} it counted from, which holds until something serves the connection again.
      */
-    void countLimits(final long nowNs)
+    int countLimits(final long nowNs)
     {
         final int sendState = state(nowNs);
         final int timeCounter;
@@ -157,5 +168,6 @@ final class SendReadiness
         }
         limitTimeCounter = timeCounter;
         limitSinceNs = nowNs;
+        return sendState;
     }
 }

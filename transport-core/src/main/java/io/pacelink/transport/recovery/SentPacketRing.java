@@ -457,11 +457,20 @@ public final class SentPacketRing
             // none: no walk of the remembered ones.
             return 0;
         }
+        // Newest first: numbers are skipped in increasing order, so the remembered ones fall along the walk and it
+        // stops at the first below the range. An ACK range of a valid frame holds none, and the ones above it are
+        // those skipped since its largest: a walk of one or two, not of the whole history, on every ACK frame.
         int count = 0;
+        int index = skippedNext;
         for (int i = 0; i < skippedCount; i++)
         {
-            final long skipped = skippedPacketNumbers[i];
-            if (skipped >= smallest && skipped <= largest)
+            index = (index - 1) & (SKIPPED_HISTORY - 1);
+            final long skipped = skippedPacketNumbers[index];
+            if (skipped < smallest)
+            {
+                break;
+            }
+            if (skipped <= largest)
             {
                 count++;
             }

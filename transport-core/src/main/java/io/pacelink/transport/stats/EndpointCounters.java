@@ -28,6 +28,13 @@ public final class EndpointCounters implements AutoCloseable
     private final AtomicCounter longestDutyCycleNs;
     private final AtomicCounter longestRecentDutyCycleNs;
     private long intervalStartNs;
+    /**
+     * What {@link #longestDutyCycleNs} and {@link #longestRecentDutyCycleNs} hold, kept here too: each duty cycle
+     * compares its length with them, and the counters' slots are cache lines of their own that a cycle would
+     * otherwise load every time (only this endpoint's agent writes them).
+     */
+    private long longestDutyCycleNsValue;
+    private long longestRecentDutyCycleNsValue;
     private boolean isIntervalStarted;
     private long intervalLongestNs;
     private long previousIntervalLongestNs;
@@ -191,8 +198,9 @@ public final class EndpointCounters implements AutoCloseable
      */
     public void onDutyCycle(final long endNs, final long durationNs)
     {
-        if (durationNs > longestDutyCycleNs.getPlain())
+        if (durationNs > longestDutyCycleNsValue)
         {
+            longestDutyCycleNsValue = durationNs;
             longestDutyCycleNs.setRelease(durationNs);
         }
         if (!isIntervalStarted || endNs - intervalStartNs >= RECENT_INTERVAL_NS)
@@ -209,8 +217,9 @@ public final class EndpointCounters implements AutoCloseable
             intervalLongestNs = durationNs;
         }
         final long recentNs = Math.max(previousIntervalLongestNs, intervalLongestNs);
-        if (recentNs != longestRecentDutyCycleNs.getPlain())
+        if (recentNs != longestRecentDutyCycleNsValue)
         {
+            longestRecentDutyCycleNsValue = recentNs;
             longestRecentDutyCycleNs.setRelease(recentNs);
         }
     }
