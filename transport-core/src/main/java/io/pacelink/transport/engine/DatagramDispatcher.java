@@ -141,10 +141,6 @@ final class DatagramDispatcher
     }
 
     /**
-     * @return true if the datagram looks like a hello of this version (a clear HANDSHAKE packet to connection id 0):
-     * the header only, nothing checked or counted.
-     */
-    /**
      * Count datagrams received, once per batch rather than once per datagram: each count is a store to the
      * endpoint's counters, a cache line of its own that a busy endpoint with many peers finds cold
      * ({@link #onDatagram} counts nothing itself).
@@ -171,6 +167,10 @@ final class DatagramDispatcher
         return remote == source || remote.equals(source);
     }
 
+    /**
+     * @return true if the datagram looks like a hello of this version (a clear HANDSHAKE packet to connection id 0):
+     * the header only, nothing checked or counted.
+     */
     static boolean isHello(final DirectBuffer buffer, final int offset, final int length)
     {
         return length >= PacketHeaderFlyweight.HEADER_LENGTH && isCurrentVersion(buffer, offset) &&
