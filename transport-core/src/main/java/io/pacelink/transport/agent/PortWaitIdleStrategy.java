@@ -21,6 +21,10 @@ import java.util.function.LongSupplier;
  * mostly received, arrivals are held in the socket for a short hold ({@link DatagramPort#awaitWakeup(long)}) and
  * drained by one receive; timers are served on time.
  * <p>
+ * The one exception to never spinning: after it sent a client's hello, an agent given an {@link AnswerSpin} polls its
+ * socket (it returns without sleeping, so the next duty cycle reads it) until the answer came or the poll's bound
+ * passed — at most one round trip to a near server, never on an endpoint that opens no connections.
+ * <p>
  * With no deadline the agent still wakes every {@link #MAX_SLEEP_NS} to refresh the counters file's heartbeat, which
  * tells {@code pacelink stat} the endpoint is alive. A deadline that a duty cycle left due without doing anything
  * would turn the wait into a spin; the second such cycle in a row sleeps {@link #OVERDUE_SLEEP_NS} instead and counts
@@ -50,11 +54,13 @@ public final class PortWaitIdleStrategy implements IdleStrategy
     private final NanoClock clock;
     private final AgentWakeup wakeup;
     private final long maxSleepNs;
+    private final AnswerSpin answerSpin;
     private int overdueIdles;
     private boolean hasWorkedSinceSleep;
     private long sleeps;
     private long overdueSleeps;
     private long heldSleeps;
+    private long answerPolls;
 
     /**
      * @param port           the endpoint's port; it must be able to wait ({@link DatagramPort#canWait()}).
@@ -88,7 +94,34 @@ public final class PortWaitIdleStrategy implements IdleStrategy
         final AgentWakeup wakeup,
         final WakeCoalescing coalescing)
     {
-        this(port, nextTimerNs, nextReleaseTimeNs, clock, wakeup, MAX_SLEEP_NS, coalescing);
+        this(port, nextTimerNs, nextReleaseTimeNs, clock, wakeup, MAX_SLEEP_NS, coalescing, null);
+    }
+
+    /**
+     * An agent's wait that serves pacing releases and arrivals in time quanta ({@link WakeCoalescing}) and polls for
+     * the answer to a hello it just sent ({@link AnswerSpin}).
+     *
+     * @param port              the endpoint's port; it must be able to wait ({@link DatagramPort#canWait()}).
+     * @param nextTimerNs       the endpoint's (and its application's) earliest timer on {@code clock},
+     *                          {@link Long#MAX_VALUE} if none ({@code EndpointCore.nextTimerDeadlineNs()}).
+     * @param nextReleaseTimeNs the pacer's next release on {@code clock}, {@link Long#MAX_VALUE} if none
+     *                          ({@code EndpointCore.nextReleaseTimeNs()}).
+     * @param clock             the agent's clock.
+     * @param wakeup            how the application wakes this agent.
+     * @param coalescing        the wake plan, owned by this strategy.
+     * @param answerSpin        the agent's poll for a hello's answer ({@code EndpointAgent.answerSpin()}), read on
+     *                          this thread: it must be the agent's own.
+     */
+    public PortWaitIdleStrategy(
+        final DatagramPort port,
+        final LongSupplier nextTimerNs,
+        final LongSupplier nextReleaseTimeNs,
+        final NanoClock clock,
+        final AgentWakeup wakeup,
+        final WakeCoalescing coalescing,
+        final AnswerSpin answerSpin)
+    {
+        this(port, nextTimerNs, nextReleaseTimeNs, clock, wakeup, MAX_SLEEP_NS, coalescing, answerSpin);
     }
 
     PortWaitIdleStrategy(
@@ -99,7 +132,7 @@ public final class PortWaitIdleStrategy implements IdleStrategy
         final long maxSleepNs)
     {
         this(port, nextDeadlineNs, () -> Long.MAX_VALUE, clock, wakeup, maxSleepNs,
-            new WakeCoalescing(WakeCoalescing.OFF, WakeCoalescing.OFF));
+            new WakeCoalescing(WakeCoalescing.OFF, WakeCoalescing.OFF), null);
     }
 
     PortWaitIdleStrategy(
@@ -109,7 +142,8 @@ public final class PortWaitIdleStrategy implements IdleStrategy
         final NanoClock clock,
         final AgentWakeup wakeup,
         final long maxSleepNs,
-        final WakeCoalescing coalescing)
+        final WakeCoalescing coalescing,
+        final AnswerSpin answerSpin)
     {
         if (!port.canWait())
         {
@@ -122,6 +156,7 @@ public final class PortWaitIdleStrategy implements IdleStrategy
         this.clock = clock;
         this.wakeup = wakeup;
         this.maxSleepNs = maxSleepNs;
+        this.answerSpin = answerSpin;
     }
 
     public void idle(final int workCount)
@@ -150,6 +185,14 @@ public final class PortWaitIdleStrategy implements IdleStrategy
             return;
         }
         final long nowNs = clock.nanoTime();
+        if (null != answerSpin && AnswerSpin.NONE != answerSpin.spinEndNs(nowNs))
+        {
+            // A hello is out to a near server: the next duty cycle reads the socket at once rather than after a
+            // wake-up (AnswerSpin). Nothing is announced to the application's signal: the agent does not sleep.
+            answerPolls++;
+            Thread.onSpinWait();
+            return;
+        }
         final PortStats stats = port.stats();
         final long deadlineNs = coalescing.plan(nowNs, nextDeadlineNs.getAsLong(), nextReleaseTimeNs.getAsLong(),
             stats.datagramsReceived(), stats.datagramsSent());
@@ -212,6 +255,14 @@ public final class PortWaitIdleStrategy implements IdleStrategy
     public long sleeps()
     {
         return sleeps;
+    }
+
+    /**
+     * @return idle duty cycles that polled for a hello's answer instead of sleeping ({@link AnswerSpin}).
+     */
+    public long answerPolls()
+    {
+        return answerPolls;
     }
 
     /**
