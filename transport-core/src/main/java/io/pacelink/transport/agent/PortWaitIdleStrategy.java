@@ -21,6 +21,12 @@ import java.util.function.LongSupplier;
  * mostly received, arrivals are held in the socket for a short hold ({@link DatagramPort#awaitWakeup(long)}) and
  * drained by one receive; timers are served on time.
  * <p>
+ * No sleep holds arrivals for {@link #NO_HOLD_AFTER_OPEN_NS} after a connection opened, when the strategy is told the
+ * endpoint's count of connections opened: a new connection's first round trips are lone datagrams each answered at
+ * once (the client's confirmation of the handshake and its first request, the server's answers), and a client that
+ * connects one connection after another sends the next hello right behind; holding them would add up to a hold to each
+ * of those round trips, while a hold pays off only for a stream, which a connection that has just opened is not yet.
+ * <p>
  * The one exception to never spinning: after it sent a client's hello, an agent given an {@link AnswerSpin} polls its
  * socket (it returns without sleeping, so the next duty cycle reads it) until the answer came or the poll's bound
  * passed — at most one round trip to a near server, never on an endpoint that opens no connections.
@@ -47,6 +53,11 @@ public final class PortWaitIdleStrategy implements IdleStrategy
      */
     static final long STOPPING_PARK_NS = TimeUnit.MICROSECONDS.toNanos(100);
 
+    /**
+     * How long after a connection opened no sleep holds arrivals: twice the longest default hold.
+     */
+    public static final long NO_HOLD_AFTER_OPEN_NS = 2 * WakeCoalescing.DEFAULT_MAX_HOLD_NS;
+
     private final DatagramPort port;
     private final LongSupplier nextDeadlineNs;
     private final LongSupplier nextReleaseTimeNs;
@@ -55,6 +66,10 @@ public final class PortWaitIdleStrategy implements IdleStrategy
     private final AgentWakeup wakeup;
     private final long maxSleepNs;
     private final AnswerSpin answerSpin;
+    private final LongSupplier connectionsOpened;
+    private long lastConnectionsOpened;
+    private long lastOpenSeenNs;
+    private boolean hasSeenOpen;
     private int overdueIdles;
     private boolean hasWorkedSinceSleep;
     private long sleeps;
@@ -94,12 +109,13 @@ public final class PortWaitIdleStrategy implements IdleStrategy
         final AgentWakeup wakeup,
         final WakeCoalescing coalescing)
     {
-        this(port, nextTimerNs, nextReleaseTimeNs, clock, wakeup, MAX_SLEEP_NS, coalescing, null);
+        this(port, nextTimerNs, nextReleaseTimeNs, clock, wakeup, MAX_SLEEP_NS, coalescing, null, null);
     }
 
     /**
-     * An agent's wait that serves pacing releases and arrivals in time quanta ({@link WakeCoalescing}) and polls for
-     * the answer to a hello it just sent ({@link AnswerSpin}).
+     * An agent's wait that serves pacing releases and arrivals in time quanta ({@link WakeCoalescing}), holds no
+     * arrivals for a while after a connection opened, and polls for the answer to a hello it just sent
+     * ({@link AnswerSpin}).
      *
      * @param port              the endpoint's port; it must be able to wait ({@link DatagramPort#canWait()}).
      * @param nextTimerNs       the endpoint's (and its application's) earliest timer on {@code clock},
@@ -111,6 +127,8 @@ public final class PortWaitIdleStrategy implements IdleStrategy
      * @param coalescing        the wake plan, owned by this strategy.
      * @param answerSpin        the agent's poll for a hello's answer ({@code EndpointAgent.answerSpin()}), read on
      *                          this thread: it must be the agent's own.
+     * @param connectionsOpened the endpoint's count of connections opened so far, read before each sleep
+     *                          ({@code EndpointCounters.connectionsOpened()}).
      */
     public PortWaitIdleStrategy(
         final DatagramPort port,
@@ -119,9 +137,11 @@ public final class PortWaitIdleStrategy implements IdleStrategy
         final NanoClock clock,
         final AgentWakeup wakeup,
         final WakeCoalescing coalescing,
-        final AnswerSpin answerSpin)
+        final AnswerSpin answerSpin,
+        final LongSupplier connectionsOpened)
     {
-        this(port, nextTimerNs, nextReleaseTimeNs, clock, wakeup, MAX_SLEEP_NS, coalescing, answerSpin);
+        this(port, nextTimerNs, nextReleaseTimeNs, clock, wakeup, MAX_SLEEP_NS, coalescing, answerSpin,
+            connectionsOpened);
     }
 
     PortWaitIdleStrategy(
@@ -132,7 +152,7 @@ public final class PortWaitIdleStrategy implements IdleStrategy
         final long maxSleepNs)
     {
         this(port, nextDeadlineNs, () -> Long.MAX_VALUE, clock, wakeup, maxSleepNs,
-            new WakeCoalescing(WakeCoalescing.OFF, WakeCoalescing.OFF), null);
+            new WakeCoalescing(WakeCoalescing.OFF, WakeCoalescing.OFF), null, null);
     }
 
     PortWaitIdleStrategy(
@@ -143,7 +163,8 @@ public final class PortWaitIdleStrategy implements IdleStrategy
         final AgentWakeup wakeup,
         final long maxSleepNs,
         final WakeCoalescing coalescing,
-        final AnswerSpin answerSpin)
+        final AnswerSpin answerSpin,
+        final LongSupplier connectionsOpened)
     {
         if (!port.canWait())
         {
@@ -157,6 +178,7 @@ public final class PortWaitIdleStrategy implements IdleStrategy
         this.wakeup = wakeup;
         this.maxSleepNs = maxSleepNs;
         this.answerSpin = answerSpin;
+        this.connectionsOpened = connectionsOpened;
     }
 
     public void idle(final int workCount)
@@ -195,7 +217,7 @@ public final class PortWaitIdleStrategy implements IdleStrategy
         }
         final PortStats stats = port.stats();
         final long deadlineNs = coalescing.plan(nowNs, nextDeadlineNs.getAsLong(), nextReleaseTimeNs.getAsLong(),
-            stats.datagramsReceived(), stats.datagramsSent());
+            stats.datagramsReceived(), stats.datagramsSent(), mayHold(nowNs));
         long timeoutNs = maxSleepNs;
         if (Long.MAX_VALUE != deadlineNs)
         {
@@ -237,6 +259,25 @@ public final class PortWaitIdleStrategy implements IdleStrategy
         {
             wakeup.awake();
         }
+    }
+
+    /**
+     * @return false within {@link #NO_HOLD_AFTER_OPEN_NS} of the first sleep that saw a connection more opened.
+     */
+    private boolean mayHold(final long nowNs)
+    {
+        if (null == connectionsOpened)
+        {
+            return true;
+        }
+        final long opened = connectionsOpened.getAsLong();
+        if (opened != lastConnectionsOpened)
+        {
+            lastConnectionsOpened = opened;
+            lastOpenSeenNs = nowNs;
+            hasSeenOpen = true;
+        }
+        return !hasSeenOpen || nowNs - lastOpenSeenNs >= NO_HOLD_AFTER_OPEN_NS;
     }
 
     public void reset()

@@ -225,7 +225,7 @@ class PortWaitIdleStrategyTest
         final AtomicLong planClockNs = new AtomicLong();
         final PortWaitIdleStrategy idle = new PortWaitIdleStrategy(port, () -> Long.MAX_VALUE, () -> Long.MAX_VALUE,
             () -> planClockNs.addAndGet(100_000_000L), wakeup, LONG_NS,
-            new WakeCoalescing(WakeCoalescing.OFF, holdNs), null);
+            new WakeCoalescing(WakeCoalescing.OFF, holdNs), null, null);
         try (NioDatagramPort peer = NioDatagramPort.open(LOOPBACK, 1 << 20))
         {
             final UnsafeBuffer datagram = new UnsafeBuffer(ByteBuffer.allocateDirect(16));
@@ -262,6 +262,59 @@ class PortWaitIdleStrategyTest
             idleWhileTheApplicationSignals(wakeup, idle);
             assertEquals(2, idle.heldSleeps());
             assertEquals(1, port.stats().waitTimeouts(), "ended by the signal, not the timeout");
+        }
+    }
+
+    @Test
+    void noSleepHoldsArrivalsForAWhileAfterAConnectionOpened()
+    {
+        final DatagramPort port = open("batched");
+        final AgentWakeup wakeup = new AgentWakeup(port);
+        final long holdNs = TimeUnit.MILLISECONDS.toNanos(200);
+        final AtomicLong planClockNs = new AtomicLong();
+        final AtomicLong connectionsOpened = new AtomicLong();
+        // The plan's clock moves 100 us per sleep: two sleeps fall within NO_HOLD_AFTER_OPEN_NS of an open.
+        final PortWaitIdleStrategy idle = new PortWaitIdleStrategy(port, () -> Long.MAX_VALUE, () -> Long.MAX_VALUE,
+            () -> planClockNs.addAndGet(100_000L), wakeup, LONG_NS,
+            new WakeCoalescing(WakeCoalescing.OFF, holdNs), null, connectionsOpened::get);
+        try (NioDatagramPort peer = NioDatagramPort.open(LOOPBACK, 1 << 20))
+        {
+            final UnsafeBuffer datagram = new UnsafeBuffer(ByteBuffer.allocateDirect(16));
+            final ReceiveBatch batch = port.newReceiveBatch(16);
+            for (int round = 0; round < 2; round++)
+            {
+                // Two datagrams received and none sent since the last sleep: a stream by its counts, which would
+                // hold the next sleep's arrivals (aHeldSleepLeavesArrivalsInTheSocketUntilItsEndAndOneReceive...).
+                connectionsOpened.incrementAndGet();
+                peer.send(datagram, 0, 16, port.localAddress());
+                peer.send(datagram, 0, 16, port.localAddress());
+                wakeup.beginDutyCycle();
+                idle.idle(0);
+                assertEquals(2, port.receive(batch, 16));
+                batch.clear();
+            }
+            peer.send(datagram, 0, 16, port.localAddress());
+            wakeup.beginDutyCycle();
+            idle.idle(0);
+            assertEquals(0, idle.heldSleeps(), "a connection opened 100 us ago: arrivals end the sleep");
+            assertEquals(3, port.stats().wokenByDatagram());
+            port.receive(batch, 16);
+            batch.clear();
+
+            // Long after the last open, the same counts hold arrivals again.
+            planClockNs.addAndGet(PortWaitIdleStrategy.NO_HOLD_AFTER_OPEN_NS);
+            peer.send(datagram, 0, 16, port.localAddress());
+            peer.send(datagram, 0, 16, port.localAddress());
+            wakeup.beginDutyCycle();
+            idle.idle(0);
+            assertEquals(2, port.receive(batch, 16));
+            batch.clear();
+            idleWhileTheApplicationSignals(wakeup, idle);
+            assertEquals(1, idle.heldSleeps(), "no connection opened for a while: the stream's arrivals are held");
+        }
+        catch (final InterruptedException ex)
+        {
+            throw new AssertionError(ex);
         }
     }
 
@@ -373,7 +426,7 @@ class PortWaitIdleStrategyTest
         final AtomicLong clockNs = new AtomicLong(TimeUnit.SECONDS.toNanos(1));
         final PortWaitIdleStrategy idle = new PortWaitIdleStrategy(port, () -> clockNs.get() + SHORT_NS,
             () -> Long.MAX_VALUE, clockNs::get, wakeup, new WakeCoalescing(WakeCoalescing.OFF, WakeCoalescing.OFF),
-            answerSpin);
+            answerSpin, null);
         idle.idle(0);
         assertEquals(1, idle.sleeps(), "nothing awaited yet: it sleeps until its deadline");
         assertEquals(0, idle.answerPolls());
