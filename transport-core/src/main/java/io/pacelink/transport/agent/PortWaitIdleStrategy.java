@@ -115,16 +115,9 @@ public final class PortWaitIdleStrategy implements IdleStrategy
     /**
      * An agent's wait that serves pacing releases and arrivals in time quanta ({@link WakeCoalescing}), holds no
      * arrivals for a while after a connection opened, and polls for the answer to a hello it just sent
-     * ({@link AnswerSpin}).
+     * ({@link AnswerSpin}). The first six parameters are those of
+     * {@link #PortWaitIdleStrategy(DatagramPort, LongSupplier, LongSupplier, NanoClock, AgentWakeup, WakeCoalescing)}.
      *
-     * @param port              the endpoint's port; it must be able to wait ({@link DatagramPort#canWait()}).
-     * @param nextTimerNs       the endpoint's (and its application's) earliest timer on {@code clock},
-     *                          {@link Long#MAX_VALUE} if none ({@code EndpointCore.nextTimerDeadlineNs()}).
-     * @param nextReleaseTimeNs the pacer's next release on {@code clock}, {@link Long#MAX_VALUE} if none
-     *                          ({@code EndpointCore.nextReleaseTimeNs()}).
-     * @param clock             the agent's clock.
-     * @param wakeup            how the application wakes this agent.
-     * @param coalescing        the wake plan, owned by this strategy.
      * @param answerSpin        the agent's poll for a hello's answer ({@code EndpointAgent.answerSpin()}), read on
      *                          this thread: it must be the agent's own.
      * @param connectionsOpened the endpoint's count of connections opened so far, read before each sleep
