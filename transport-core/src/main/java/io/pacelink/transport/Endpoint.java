@@ -220,7 +220,7 @@ public final class Endpoint implements AutoCloseable
             return new PortWaitIdleStrategy(
                 port, timerNs, core::nextReleaseTimeNs, context.nanoClock(), wakeup,
                 new WakeCoalescing(core::nextReleaseQuantumNs, core::takeArrivalAckDelayNs, pacerReleasesAhead),
-                agent.answerSpin(), core.counters().connectionsOpened()::get);
+                core.counters().connectionsOpened()::get);
         }
         final IdleStrategy idleStrategy = context.idleStrategySupplier().get();
         if (idleStrategy instanceof BusySpinIdleStrategy || idleStrategy instanceof NoOpIdleStrategy)

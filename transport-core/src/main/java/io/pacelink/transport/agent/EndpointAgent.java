@@ -31,7 +31,6 @@ public final class EndpointAgent implements Agent
     private final PortCounters portCounters;
     private final ManyToOneConcurrentArrayQueue<ConnectCommand> connectCommands =
         new ManyToOneConcurrentArrayQueue<>(COMMAND_QUEUE_CAPACITY);
-    private final AnswerSpin answerSpin = new AnswerSpin();
     private volatile Thread agentThread;
     private volatile boolean isCloseRequested;
     private volatile boolean isGracefulCloseRequested;
@@ -193,19 +192,9 @@ public final class EndpointAgent implements Agent
         while (count < limit && null != (command = connectCommands.poll()))
         {
             command.execute(core, nowNs);
-            answerSpin.onConnect(command.connectionIfOpened());
             count++;
         }
         return count;
-    }
-
-    /**
-     * @return how long this agent polls for the answer to the hello of the last connect it carried out (agent thread
-     * only: for the idle strategy of the thread that runs it).
-     */
-    public AnswerSpin answerSpin()
-    {
-        return answerSpin;
     }
 
     /**

@@ -27,10 +27,6 @@ import java.util.function.LongSupplier;
  * connects one connection after another sends the next hello right behind; holding them would add up to a hold to each
  * of those round trips, while a hold pays off only for a stream, which a connection that has just opened is not yet.
  * <p>
- * The one exception to never spinning: after it sent a client's hello, an agent given an {@link AnswerSpin} polls its
- * socket (it returns without sleeping, so the next duty cycle reads it) until the answer came or the poll's bound
- * passed — at most one round trip to a near server, never on an endpoint that opens no connections.
- * <p>
  * With no deadline the agent still wakes every {@link #MAX_SLEEP_NS} to refresh the counters file's heartbeat, which
  * tells {@code pacelink stat} the endpoint is alive. A deadline that a duty cycle left due without doing anything
  * would turn the wait into a spin; the second such cycle in a row sleeps {@link #OVERDUE_SLEEP_NS} instead and counts
@@ -65,7 +61,6 @@ public final class PortWaitIdleStrategy implements IdleStrategy
     private final NanoClock clock;
     private final AgentWakeup wakeup;
     private final long maxSleepNs;
-    private final AnswerSpin answerSpin;
     private final LongSupplier connectionsOpened;
     private long lastConnectionsOpened;
     private long lastOpenSeenNs;
@@ -75,7 +70,6 @@ public final class PortWaitIdleStrategy implements IdleStrategy
     private long sleeps;
     private long overdueSleeps;
     private long heldSleeps;
-    private long answerPolls;
 
     /**
      * @param port           the endpoint's port; it must be able to wait ({@link DatagramPort#canWait()}).
@@ -109,17 +103,14 @@ public final class PortWaitIdleStrategy implements IdleStrategy
         final AgentWakeup wakeup,
         final WakeCoalescing coalescing)
     {
-        this(port, nextTimerNs, nextReleaseTimeNs, clock, wakeup, MAX_SLEEP_NS, coalescing, null, null);
+        this(port, nextTimerNs, nextReleaseTimeNs, clock, wakeup, MAX_SLEEP_NS, coalescing, null);
     }
 
     /**
-     * An agent's wait that serves pacing releases and arrivals in time quanta ({@link WakeCoalescing}), holds no
-     * arrivals for a while after a connection opened, and polls for the answer to a hello it just sent
-     * ({@link AnswerSpin}). The first six parameters are those of
+     * An agent's wait that serves pacing releases and arrivals in time quanta ({@link WakeCoalescing}) and holds no
+     * arrivals for a while after a connection opened. The first six parameters are those of
      * {@link #PortWaitIdleStrategy(DatagramPort, LongSupplier, LongSupplier, NanoClock, AgentWakeup, WakeCoalescing)}.
      *
-     * @param answerSpin        the agent's poll for a hello's answer ({@code EndpointAgent.answerSpin()}), read on
-     *                          this thread: it must be the agent's own.
      * @param connectionsOpened the endpoint's count of connections opened so far, read before each sleep
      *                          ({@code EndpointCounters.connectionsOpened()}).
      */
@@ -130,11 +121,9 @@ public final class PortWaitIdleStrategy implements IdleStrategy
         final NanoClock clock,
         final AgentWakeup wakeup,
         final WakeCoalescing coalescing,
-        final AnswerSpin answerSpin,
         final LongSupplier connectionsOpened)
     {
-        this(port, nextTimerNs, nextReleaseTimeNs, clock, wakeup, MAX_SLEEP_NS, coalescing, answerSpin,
-            connectionsOpened);
+        this(port, nextTimerNs, nextReleaseTimeNs, clock, wakeup, MAX_SLEEP_NS, coalescing, connectionsOpened);
     }
 
     PortWaitIdleStrategy(
@@ -145,7 +134,7 @@ public final class PortWaitIdleStrategy implements IdleStrategy
         final long maxSleepNs)
     {
         this(port, nextDeadlineNs, () -> Long.MAX_VALUE, clock, wakeup, maxSleepNs,
-            new WakeCoalescing(WakeCoalescing.OFF, WakeCoalescing.OFF), null, null);
+            new WakeCoalescing(WakeCoalescing.OFF, WakeCoalescing.OFF), null);
     }
 
     PortWaitIdleStrategy(
@@ -156,7 +145,6 @@ public final class PortWaitIdleStrategy implements IdleStrategy
         final AgentWakeup wakeup,
         final long maxSleepNs,
         final WakeCoalescing coalescing,
-        final AnswerSpin answerSpin,
         final LongSupplier connectionsOpened)
     {
         if (!port.canWait())
@@ -170,7 +158,6 @@ public final class PortWaitIdleStrategy implements IdleStrategy
         this.clock = clock;
         this.wakeup = wakeup;
         this.maxSleepNs = maxSleepNs;
-        this.answerSpin = answerSpin;
         this.connectionsOpened = connectionsOpened;
     }
 
@@ -200,14 +187,6 @@ public final class PortWaitIdleStrategy implements IdleStrategy
             return;
         }
         final long nowNs = clock.nanoTime();
-        if (null != answerSpin && AnswerSpin.NONE != answerSpin.spinEndNs(nowNs))
-        {
-            // A hello is out to a near server: the next duty cycle reads the socket at once rather than after a
-            // wake-up (AnswerSpin). Nothing is announced to the application's signal: the agent does not sleep.
-            answerPolls++;
-            Thread.onSpinWait();
-            return;
-        }
         final PortStats stats = port.stats();
         final long deadlineNs = coalescing.plan(nowNs, nextDeadlineNs.getAsLong(), nextReleaseTimeNs.getAsLong(),
             stats.datagramsReceived(), stats.datagramsSent(), mayHold(nowNs));
@@ -289,14 +268,6 @@ public final class PortWaitIdleStrategy implements IdleStrategy
     public long sleeps()
     {
         return sleeps;
-    }
-
-    /**
-     * @return idle duty cycles that polled for a hello's answer instead of sleeping ({@link AnswerSpin}).
-     */
-    public long answerPolls()
-    {
-        return answerPolls;
     }
 
     /**

@@ -1,6 +1,5 @@
 package io.pacelink.transport.agent;
 
-import io.pacelink.transport.ConnectionState;
 import io.pacelink.transport.port.DatagramPort;
 import io.pacelink.transport.port.LoopbackPorts;
 import io.pacelink.transport.port.NioDatagramPort;
@@ -20,7 +19,6 @@ import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -225,7 +223,7 @@ class PortWaitIdleStrategyTest
         final AtomicLong planClockNs = new AtomicLong();
         final PortWaitIdleStrategy idle = new PortWaitIdleStrategy(port, () -> Long.MAX_VALUE, () -> Long.MAX_VALUE,
             () -> planClockNs.addAndGet(100_000_000L), wakeup, LONG_NS,
-            new WakeCoalescing(WakeCoalescing.OFF, holdNs), null, null);
+            new WakeCoalescing(WakeCoalescing.OFF, holdNs), null);
         try (NioDatagramPort peer = NioDatagramPort.open(LOOPBACK, 1 << 20))
         {
             final UnsafeBuffer datagram = new UnsafeBuffer(ByteBuffer.allocateDirect(16));
@@ -276,7 +274,7 @@ class PortWaitIdleStrategyTest
         // The plan's clock moves 100 us per sleep: two sleeps fall within NO_HOLD_AFTER_OPEN_NS of an open.
         final PortWaitIdleStrategy idle = new PortWaitIdleStrategy(port, () -> Long.MAX_VALUE, () -> Long.MAX_VALUE,
             () -> planClockNs.addAndGet(100_000L), wakeup, LONG_NS,
-            new WakeCoalescing(WakeCoalescing.OFF, holdNs), null, connectionsOpened::get);
+            new WakeCoalescing(WakeCoalescing.OFF, holdNs), connectionsOpened::get);
         try (NioDatagramPort peer = NioDatagramPort.open(LOOPBACK, 1 << 20))
         {
             final UnsafeBuffer datagram = new UnsafeBuffer(ByteBuffer.allocateDirect(16));
@@ -413,36 +411,5 @@ class PortWaitIdleStrategyTest
         };
         assertThrows(IllegalArgumentException.class, () -> new PortWaitIdleStrategy(
             cannotWait, () -> Long.MAX_VALUE, SystemNanoClock.INSTANCE, new AgentWakeup(cannotWait)));
-    }
-
-    @ParameterizedTest
-    @ValueSource(strings = { "nio", "batched", "batched-ppoll" })
-    void anAgentPollsForAHellosAnswerInsteadOfSleepingAndSleepsAgainOnceItCame(final String kind)
-    {
-        final DatagramPort port = open(kind);
-        final AgentWakeup wakeup = new AgentWakeup(port);
-        final AnswerSpin answerSpin = new AnswerSpin();
-        final AtomicReference<ConnectionState> state = new AtomicReference<>(ConnectionState.CONNECTING);
-        final AtomicLong clockNs = new AtomicLong(TimeUnit.SECONDS.toNanos(1));
-        final PortWaitIdleStrategy idle = new PortWaitIdleStrategy(port, () -> clockNs.get() + SHORT_NS,
-            () -> Long.MAX_VALUE, clockNs::get, wakeup, new WakeCoalescing(WakeCoalescing.OFF, WakeCoalescing.OFF),
-            answerSpin, null);
-        idle.idle(0);
-        assertEquals(1, idle.sleeps(), "nothing awaited yet: it sleeps until its deadline");
-        assertEquals(0, idle.answerPolls());
-        final long sleptBefore = idle.sleeps();
-
-        answerSpin.onConnect(AnswerSpinTest.connection(state));
-        idle.idle(0);
-        clockNs.addAndGet(TimeUnit.MICROSECONDS.toNanos(100));
-        idle.idle(0);
-        assertEquals(2, idle.answerPolls(), "a hello is out: each idle cycle polls");
-        assertEquals(sleptBefore, idle.sleeps(), "and none sleeps");
-        assertFalse(wakeup.isSleeping());
-
-        state.set(ConnectionState.CONNECTED);
-        idle.idle(0);
-        assertEquals(2, idle.answerPolls());
-        assertEquals(sleptBefore + 1, idle.sleeps(), "answered: the agent sleeps again");
     }
 }
