@@ -263,6 +263,28 @@ class PortWaitIdleStrategyTest
         }
     }
 
+    /**
+     * A peer sends {@code count} datagrams, the agent idles (the sleep ends at the first, already in the socket) and
+     * one receive takes them all.
+     */
+    private void sleepAndReceive(
+        final NioDatagramPort peer,
+        final UnsafeBuffer datagram,
+        final ReceiveBatch batch,
+        final AgentWakeup wakeup,
+        final PortWaitIdleStrategy idle,
+        final int count)
+    {
+        for (int i = 0; i < count; i++)
+        {
+            peer.send(datagram, 0, 16, port.localAddress());
+        }
+        wakeup.beginDutyCycle();
+        idle.idle(0);
+        assertEquals(count, port.receive(batch, 16));
+        batch.clear();
+    }
+
     @Test
     void noSleepHoldsArrivalsForAWhileAfterAConnectionOpened()
     {
@@ -284,29 +306,15 @@ class PortWaitIdleStrategyTest
                 // Two datagrams received and none sent since the last sleep: a stream by its counts, which would
                 // hold the next sleep's arrivals (aHeldSleepLeavesArrivalsInTheSocketUntilItsEndAndOneReceive...).
                 connectionsOpened.incrementAndGet();
-                peer.send(datagram, 0, 16, port.localAddress());
-                peer.send(datagram, 0, 16, port.localAddress());
-                wakeup.beginDutyCycle();
-                idle.idle(0);
-                assertEquals(2, port.receive(batch, 16));
-                batch.clear();
+                sleepAndReceive(peer, datagram, batch, wakeup, idle, 2);
             }
-            peer.send(datagram, 0, 16, port.localAddress());
-            wakeup.beginDutyCycle();
-            idle.idle(0);
+            sleepAndReceive(peer, datagram, batch, wakeup, idle, 1);
             assertEquals(0, idle.heldSleeps(), "a connection opened 100 us ago: arrivals end the sleep");
             assertEquals(3, port.stats().wokenByDatagram());
-            port.receive(batch, 16);
-            batch.clear();
 
             // Long after the last open, the same counts hold arrivals again.
             planClockNs.addAndGet(PortWaitIdleStrategy.NO_HOLD_AFTER_OPEN_NS);
-            peer.send(datagram, 0, 16, port.localAddress());
-            peer.send(datagram, 0, 16, port.localAddress());
-            wakeup.beginDutyCycle();
-            idle.idle(0);
-            assertEquals(2, port.receive(batch, 16));
-            batch.clear();
+            sleepAndReceive(peer, datagram, batch, wakeup, idle, 2);
             idleWhileTheApplicationSignals(wakeup, idle);
             assertEquals(1, idle.heldSleeps(), "no connection opened for a while: the stream's arrivals are held");
         }
