@@ -219,7 +219,8 @@ public final class Endpoint implements AutoCloseable
                 () -> WakeCoalescing.earlier(core.nextTimerDeadlineNs(), applicationDeadlineNs.getAsLong());
             return new PortWaitIdleStrategy(
                 port, timerNs, core::nextReleaseTimeNs, context.nanoClock(), wakeup,
-                new WakeCoalescing(core::nextReleaseQuantumNs, core::takeArrivalAckDelayNs, pacerReleasesAhead));
+                new WakeCoalescing(core::nextReleaseQuantumNs, core::takeArrivalAckDelayNs, pacerReleasesAhead),
+                core.counters().connectionsOpened()::get);
         }
         final IdleStrategy idleStrategy = context.idleStrategySupplier().get();
         if (idleStrategy instanceof BusySpinIdleStrategy || idleStrategy instanceof NoOpIdleStrategy)

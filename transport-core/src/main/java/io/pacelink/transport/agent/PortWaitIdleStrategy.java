@@ -21,6 +21,12 @@ import java.util.function.LongSupplier;
  * mostly received, arrivals are held in the socket for a short hold ({@link DatagramPort#awaitWakeup(long)}) and
  * drained by one receive; timers are served on time.
  * <p>
+ * No sleep holds arrivals for {@link #NO_HOLD_AFTER_OPEN_NS} after a connection opened, when the strategy is told the
+ * endpoint's count of connections opened: a new connection's first round trips are lone datagrams each answered at
+ * once (the client's confirmation of the handshake and its first request, the server's answers), and a client that
+ * connects one connection after another sends the next hello right behind; holding them would add up to a hold to each
+ * of those round trips, while a hold pays off only for a stream, which a connection that has just opened is not yet.
+ * <p>
  * With no deadline the agent still wakes every {@link #MAX_SLEEP_NS} to refresh the counters file's heartbeat, which
  * tells {@code pacelink stat} the endpoint is alive. A deadline that a duty cycle left due without doing anything
  * would turn the wait into a spin; the second such cycle in a row sleeps {@link #OVERDUE_SLEEP_NS} instead and counts
@@ -43,6 +49,11 @@ public final class PortWaitIdleStrategy implements IdleStrategy
      */
     static final long STOPPING_PARK_NS = TimeUnit.MICROSECONDS.toNanos(100);
 
+    /**
+     * How long after a connection opened no sleep holds arrivals: twice the longest default hold.
+     */
+    public static final long NO_HOLD_AFTER_OPEN_NS = 2 * WakeCoalescing.DEFAULT_MAX_HOLD_NS;
+
     private final DatagramPort port;
     private final LongSupplier nextDeadlineNs;
     private final LongSupplier nextReleaseTimeNs;
@@ -50,6 +61,10 @@ public final class PortWaitIdleStrategy implements IdleStrategy
     private final NanoClock clock;
     private final AgentWakeup wakeup;
     private final long maxSleepNs;
+    private final LongSupplier connectionsOpened;
+    private long lastConnectionsOpened;
+    private long lastOpenSeenNs;
+    private boolean hasSeenOpen;
     private int overdueIdles;
     private boolean hasWorkedSinceSleep;
     private long sleeps;
@@ -88,7 +103,27 @@ public final class PortWaitIdleStrategy implements IdleStrategy
         final AgentWakeup wakeup,
         final WakeCoalescing coalescing)
     {
-        this(port, nextTimerNs, nextReleaseTimeNs, clock, wakeup, MAX_SLEEP_NS, coalescing);
+        this(port, nextTimerNs, nextReleaseTimeNs, clock, wakeup, MAX_SLEEP_NS, coalescing, null);
+    }
+
+    /**
+     * An agent's wait that serves pacing releases and arrivals in time quanta ({@link WakeCoalescing}) and holds no
+     * arrivals for a while after a connection opened. The first six parameters are those of
+     * {@link #PortWaitIdleStrategy(DatagramPort, LongSupplier, LongSupplier, NanoClock, AgentWakeup, WakeCoalescing)}.
+     *
+     * @param connectionsOpened the endpoint's count of connections opened so far, read before each sleep
+     *                          ({@code EndpointCounters.connectionsOpened()}).
+     */
+    public PortWaitIdleStrategy(
+        final DatagramPort port,
+        final LongSupplier nextTimerNs,
+        final LongSupplier nextReleaseTimeNs,
+        final NanoClock clock,
+        final AgentWakeup wakeup,
+        final WakeCoalescing coalescing,
+        final LongSupplier connectionsOpened)
+    {
+        this(port, nextTimerNs, nextReleaseTimeNs, clock, wakeup, MAX_SLEEP_NS, coalescing, connectionsOpened);
     }
 
     PortWaitIdleStrategy(
@@ -99,7 +134,7 @@ public final class PortWaitIdleStrategy implements IdleStrategy
         final long maxSleepNs)
     {
         this(port, nextDeadlineNs, () -> Long.MAX_VALUE, clock, wakeup, maxSleepNs,
-            new WakeCoalescing(WakeCoalescing.OFF, WakeCoalescing.OFF));
+            new WakeCoalescing(WakeCoalescing.OFF, WakeCoalescing.OFF), null);
     }
 
     PortWaitIdleStrategy(
@@ -109,7 +144,8 @@ public final class PortWaitIdleStrategy implements IdleStrategy
         final NanoClock clock,
         final AgentWakeup wakeup,
         final long maxSleepNs,
-        final WakeCoalescing coalescing)
+        final WakeCoalescing coalescing,
+        final LongSupplier connectionsOpened)
     {
         if (!port.canWait())
         {
@@ -122,6 +158,7 @@ public final class PortWaitIdleStrategy implements IdleStrategy
         this.clock = clock;
         this.wakeup = wakeup;
         this.maxSleepNs = maxSleepNs;
+        this.connectionsOpened = connectionsOpened;
     }
 
     public void idle(final int workCount)
@@ -152,7 +189,7 @@ public final class PortWaitIdleStrategy implements IdleStrategy
         final long nowNs = clock.nanoTime();
         final PortStats stats = port.stats();
         final long deadlineNs = coalescing.plan(nowNs, nextDeadlineNs.getAsLong(), nextReleaseTimeNs.getAsLong(),
-            stats.datagramsReceived(), stats.datagramsSent());
+            stats.datagramsReceived(), stats.datagramsSent(), mayHold(nowNs));
         long timeoutNs = maxSleepNs;
         if (Long.MAX_VALUE != deadlineNs)
         {
@@ -194,6 +231,25 @@ public final class PortWaitIdleStrategy implements IdleStrategy
         {
             wakeup.awake();
         }
+    }
+
+    /**
+     * @return false within {@link #NO_HOLD_AFTER_OPEN_NS} of the first sleep that saw a connection more opened.
+     */
+    private boolean mayHold(final long nowNs)
+    {
+        if (null == connectionsOpened)
+        {
+            return true;
+        }
+        final long opened = connectionsOpened.getAsLong();
+        if (opened != lastConnectionsOpened)
+        {
+            lastConnectionsOpened = opened;
+            lastOpenSeenNs = nowNs;
+            hasSeenOpen = true;
+        }
+        return !hasSeenOpen || nowNs - lastOpenSeenNs >= NO_HOLD_AFTER_OPEN_NS;
     }
 
     public void reset()

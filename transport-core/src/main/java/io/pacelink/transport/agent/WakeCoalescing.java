@@ -290,6 +290,29 @@ public final class WakeCoalescing
         final long datagramsReceived,
         final long datagramsSent)
     {
+        return plan(nowNs, timerDeadlineNs, releaseTimeNs, datagramsReceived, datagramsSent, true);
+    }
+
+    /**
+     * {@link #plan(long, long, long, long, long)}, holding arrivals only if {@code mayHold}: the caller knows the
+     * arrivals are not a stream (a connection that has just opened exchanges lone datagrams).
+     *
+     * @param nowNs             the time now.
+     * @param timerDeadlineNs   the earliest timer of the endpoint and its application, {@link Long#MAX_VALUE} if none.
+     * @param releaseTimeNs     the pacer's next release, {@link Long#MAX_VALUE} if none.
+     * @param datagramsReceived the port's datagrams received so far.
+     * @param datagramsSent     the port's datagrams sent so far.
+     * @param mayHold           false never to hold arrivals in this sleep.
+     * @return when the sleep ends, {@link Long#MAX_VALUE} for no deadline.
+     */
+    public long plan(
+        final long nowNs,
+        final long timerDeadlineNs,
+        final long releaseTimeNs,
+        final long datagramsReceived,
+        final long datagramsSent,
+        final boolean mayHold)
+    {
         final long received = datagramsReceived - lastDatagramsReceived;
         final long sent = datagramsSent - lastDatagramsSent;
         final long sinceLastPlanNs = nowNs - lastPlanNs;
@@ -310,7 +333,7 @@ public final class WakeCoalescing
 
         isHoldingArrivals = false;
         final long holdCapNs = holdCapNs();
-        if (maxHoldNs > 0 && hadPlanned && received >= MIN_DATAGRAMS_TO_HOLD && 2 * sent <= received)
+        if (mayHold && maxHoldNs > 0 && hadPlanned && received >= MIN_DATAGRAMS_TO_HOLD && 2 * sent <= received)
         {
             final long gapNs = sinceLastPlanNs / received;
             meanArrivalGapNs = 0 == meanArrivalGapNs ? gapNs : (meanArrivalGapNs + gapNs) >> 1;

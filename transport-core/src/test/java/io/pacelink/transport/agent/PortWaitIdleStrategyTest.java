@@ -223,7 +223,7 @@ class PortWaitIdleStrategyTest
         final AtomicLong planClockNs = new AtomicLong();
         final PortWaitIdleStrategy idle = new PortWaitIdleStrategy(port, () -> Long.MAX_VALUE, () -> Long.MAX_VALUE,
             () -> planClockNs.addAndGet(100_000_000L), wakeup, LONG_NS,
-            new WakeCoalescing(WakeCoalescing.OFF, holdNs));
+            new WakeCoalescing(WakeCoalescing.OFF, holdNs), null);
         try (NioDatagramPort peer = NioDatagramPort.open(LOOPBACK, 1 << 20))
         {
             final UnsafeBuffer datagram = new UnsafeBuffer(ByteBuffer.allocateDirect(16));
@@ -260,6 +260,67 @@ class PortWaitIdleStrategyTest
             idleWhileTheApplicationSignals(wakeup, idle);
             assertEquals(2, idle.heldSleeps());
             assertEquals(1, port.stats().waitTimeouts(), "ended by the signal, not the timeout");
+        }
+    }
+
+    /**
+     * A peer sends {@code count} datagrams, the agent idles (the sleep ends at the first, already in the socket) and
+     * one receive takes them all.
+     */
+    private void sleepAndReceive(
+        final NioDatagramPort peer,
+        final UnsafeBuffer datagram,
+        final ReceiveBatch batch,
+        final AgentWakeup wakeup,
+        final PortWaitIdleStrategy idle,
+        final int count)
+    {
+        for (int i = 0; i < count; i++)
+        {
+            peer.send(datagram, 0, 16, port.localAddress());
+        }
+        wakeup.beginDutyCycle();
+        idle.idle(0);
+        assertEquals(count, port.receive(batch, 16));
+        batch.clear();
+    }
+
+    @Test
+    void noSleepHoldsArrivalsForAWhileAfterAConnectionOpened()
+    {
+        final DatagramPort port = open("batched");
+        final AgentWakeup wakeup = new AgentWakeup(port);
+        final long holdNs = TimeUnit.MILLISECONDS.toNanos(200);
+        final AtomicLong planClockNs = new AtomicLong();
+        final AtomicLong connectionsOpened = new AtomicLong();
+        // The plan's clock moves 100 us per sleep: two sleeps fall within NO_HOLD_AFTER_OPEN_NS of an open.
+        final PortWaitIdleStrategy idle = new PortWaitIdleStrategy(port, () -> Long.MAX_VALUE, () -> Long.MAX_VALUE,
+            () -> planClockNs.addAndGet(100_000L), wakeup, LONG_NS,
+            new WakeCoalescing(WakeCoalescing.OFF, holdNs), connectionsOpened::get);
+        try (NioDatagramPort peer = NioDatagramPort.open(LOOPBACK, 1 << 20))
+        {
+            final UnsafeBuffer datagram = new UnsafeBuffer(ByteBuffer.allocateDirect(16));
+            final ReceiveBatch batch = port.newReceiveBatch(16);
+            for (int round = 0; round < 2; round++)
+            {
+                // Two datagrams received and none sent since the last sleep: a stream by its counts, which would
+                // hold the next sleep's arrivals (aHeldSleepLeavesArrivalsInTheSocketUntilItsEndAndOneReceive...).
+                connectionsOpened.incrementAndGet();
+                sleepAndReceive(peer, datagram, batch, wakeup, idle, 2);
+            }
+            sleepAndReceive(peer, datagram, batch, wakeup, idle, 1);
+            assertEquals(0, idle.heldSleeps(), "a connection opened 100 us ago: arrivals end the sleep");
+            assertEquals(3, port.stats().wokenByDatagram());
+
+            // Long after the last open, the same counts hold arrivals again.
+            planClockNs.addAndGet(PortWaitIdleStrategy.NO_HOLD_AFTER_OPEN_NS);
+            sleepAndReceive(peer, datagram, batch, wakeup, idle, 2);
+            idleWhileTheApplicationSignals(wakeup, idle);
+            assertEquals(1, idle.heldSleeps(), "no connection opened for a while: the stream's arrivals are held");
+        }
+        catch (final InterruptedException ex)
+        {
+            throw new AssertionError(ex);
         }
     }
 

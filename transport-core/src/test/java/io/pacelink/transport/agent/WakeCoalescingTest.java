@@ -109,6 +109,17 @@ class WakeCoalescingTest
     }
 
     @Test
+    void arrivalsThatTheCallerKnowsAreNoStreamAreNotHeldAndTheStreamsAreAgainAfter()
+    {
+        final WakeCoalescing plan = new WakeCoalescing(() -> QUANTUM_NS);
+        plan.plan(0, NONE, NONE, 0, 0, false);
+        assertEquals(NONE, plan.plan(480_000, NONE, NONE, 40, 1, false), "counts of a stream, but told not to hold");
+        assertFalse(plan.isHoldingArrivals());
+        assertEquals(960_000 + WakeCoalescing.HOLD_DATAGRAMS * 12_000, plan.plan(960_000, NONE, NONE, 80, 2, true));
+        assertTrue(plan.isHoldingArrivals());
+    }
+
+    @Test
     void aConnectionAskedForALongerAckDelayMayHaveItsArrivalsHeldAsLongWithinTwentyFiveMilliseconds()
     {
         // At 4 Mbit/s (one datagram per 3 ms) eight gaps are 24 ms; the cap is the ACK delay in force among the
