@@ -337,8 +337,10 @@ class NetemRelayTest
     @Test
     void refusesARealtimePriorityOutsideOneToNinetyNine()
     {
-        assertThrows(IllegalStateException.class, () -> new NetemRelay(relayContext("delay=1ms").realtimePriority(100)));
-        assertThrows(IllegalStateException.class, () -> new NetemRelay(relayContext("delay=1ms").realtimePriority(-1)));
+        assertThrows(IllegalStateException.class,
+            () -> new NetemRelay(relayContext("delay=1ms").realtimePriority(100)));
+        assertThrows(IllegalStateException.class,
+            () -> new NetemRelay(relayContext("delay=1ms").realtimePriority(-1)));
     }
 
     @Test
