@@ -41,13 +41,16 @@
 # probe, relay and ping), PROBE_PRIMING_MS (0: the probes' endpoints launch as clients do by default, unprimed, so
 # their first connects run on a cold JIT; ConnectProbe --priming-ms), MAX_RTTS (2), CPU_LIMIT (25), DUTY_LIMIT_MS
 # (20), RSS_LIMIT_MB (10), ATTACK_FROM (127.0.0.2: the attacker's first source address, its others consecutive),
-# ATTACK_NICE (19), RELAY_NICE (-10), TOOLS_LEAD (3). The attacker, the relay and the probes stand for other hosts and the network
+# ATTACK_NICE (19), RELAY_NICE (-10), RELAY_RT (20: the relay's `netem --rt`, its forwarding thread SCHED_FIFO at that
+# priority; 0 leaves it at RELAY_NICE alone), TOOLS_LEAD (3). The attacker, the relay and the probes stand for other hosts and the network
 # between them, but here they share the server's two cores: at nice 0 the attacker (a JVM building 20,000 hellos a
 # second) kept the server's duty-cycle thread waiting for a core for 0.4-0.7 s of each of the flood's first seconds,
 # and its longest duty cycles (30-40 ms) timed that wait, not the server's work (perf/FINDINGS.md, "The relay warmed
 # before it relays"); at nice 19 it still floods at its full rate (the summary's "attack at its rate" says whether it
-# did). The relay runs at -10 as netem-tun's forwarding threads run SCHED_FIFO: a path's delay must not grow with the
-# endpoints' load (the summary gives the relay's own lateness per second, from its log). The probes start one second
+# did). The relay runs at -10, and its forwarding thread SCHED_FIFO (`netem --rt`) as netem-tun's forwarding threads
+# run: a path's delay must not grow with the endpoints' load (the summary gives the relay's own lateness per second,
+# from its log). At nice -10 alone it released 1-5 ms late in most seconds on a two-core VM: a normal thread that
+# wakes while both cores are busy waits for the fair scheduler's next preemption point, up to a 4-ms tick. The probes start one second
 # apart (each stands for a client process of its own; started at once on two cores they slowed each other's first
 # connect) and with a class-data archive of the probe's classes, trained by the script once per run, as bin/pacelink
 # starts a user's client with the jar's archive. The tools keep their host key and known hosts in OUT/config
@@ -68,6 +71,7 @@ RSS_LIMIT_MB=${RSS_LIMIT_MB:-10}
 ATTACK_FROM=${ATTACK_FROM:-127.0.0.2}
 ATTACK_NICE=${ATTACK_NICE:-19}
 RELAY_NICE=${RELAY_NICE:--10}
+RELAY_RT=${RELAY_RT:-20}
 TOOLS_LEAD=${TOOLS_LEAD:-3}
 DURATION=60
 OUT=""
@@ -99,7 +103,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 for n in DURATION SETTLE HALF_OPEN_RATE TOKENED_RATE SOURCES DELAY CPU_LIMIT DUTY_LIMIT_MS RSS_LIMIT_MB PROBE_PRIMING_MS \
-  TOOLS_LEAD; do
+  TOOLS_LEAD RELAY_RT; do
   case "${!n}" in ''|*[!0-9]*) echo "flood.sh: $n must be a whole number, got '${!n}'" >&2; exit 2 ;; esac
 done
 case "$MAX_RTTS" in ''|*[!0-9.]*) echo "flood.sh: MAX_RTTS must be a number, got '$MAX_RTTS'" >&2; exit 2 ;; esac
@@ -186,8 +190,10 @@ half_open() { # server: receive or perf
   mv "$OUT/logs/$1.log" "$OUT/logs/$name.server.log"
   relay=$(free_port)
   probe_archive "$port"
+  local relay_rt=()
+  [ "$RELAY_RT" -gt 0 ] && relay_rt=(--rt "$RELAY_RT")
   nice -n "$RELAY_NICE" java $TOOL_OPTS -jar "$JAR" netem --listen "127.0.0.1:$relay" --forward "127.0.0.1:$port" \
-    --path "delay=${DELAY}ms" --reverse-path "delay=${DELAY}ms" > "$OUT/logs/$name.relay.log" 2>&1 &
+    --path "delay=${DELAY}ms" --reverse-path "delay=${DELAY}ms" "${relay_rt[@]}" > "$OUT/logs/$name.relay.log" 2>&1 &
   local relay_pid=$!
   PIDS+=("$relay_pid")
   await_line "$OUT/logs/$name.relay.log" relaying || return 1

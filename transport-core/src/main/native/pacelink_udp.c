@@ -16,6 +16,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <poll.h>
+#include <sched.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -664,6 +665,19 @@ JNIEXPORT jint JNICALL Java_io_pacelink_transport_port_NativeUdp_setTimerSlackNs
 {
     /* prctl(2) PR_SET_TIMERSLACK, for the calling thread: how late the kernel may end its timed waits. */
     return prctl(PR_SET_TIMERSLACK, (unsigned long)slack_ns, 0, 0, 0) < 0 ? -errno : 0;
+}
+
+JNIEXPORT jint JNICALL Java_io_pacelink_transport_port_NativeUdp_setRealtimePriority(
+    JNIEnv *env, jclass klass, jint priority)
+{
+    /*
+     * sched_setscheduler(2) with pid 0 changes the calling thread only. SCHED_RESET_ON_FORK: threads it starts run
+     * SCHED_OTHER again (sched(7)). Needs CAP_SYS_NICE or an RLIMIT_RTPRIO of at least the priority.
+     */
+    struct sched_param param;
+    memset(&param, 0, sizeof(param));
+    param.sched_priority = priority;
+    return sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK, &param) < 0 ? -errno : 0;
 }
 
 JNIEXPORT jstring JNICALL Java_io_pacelink_transport_port_NativeUdp_errorText(

@@ -5,6 +5,7 @@ import io.pacelink.link.relay.NetemRelay;
 import io.pacelink.link.relay.RelayReporter;
 import io.pacelink.transport.port.DatagramPorts;
 import io.pacelink.transport.port.PortType;
+import io.pacelink.transport.port.RealtimePriority;
 import io.pacelink.transport.stats.CountersFile;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -63,6 +64,13 @@ public final class NetemCommand implements Callable<Integer>
         description = "Where the relay's counters file goes, for pacelink stat (default: ${DEFAULT-VALUE}).")
     private Path countersDirectory = CountersFile.defaultDirectory();
 
+    @Option(names = "--rt", paramLabel = "PRIORITY",
+        description = "Run the relay's forwarding thread under the real-time policy SCHED_FIFO at this priority " +
+            "(1-99), as a network forwards beside its hosts: its releases then stay on time while the endpoints " +
+            "keep every core busy. Needs CAP_SYS_NICE (e.g. root) or an RLIMIT_RTPRIO (ulimit -r) of at least " +
+            "PRIORITY; refused, the relay runs at a normal priority and says why (default: the normal policy).")
+    private Integer realtimePriority;
+
     @Mixin
     private IoOptions ioOptions;
 
@@ -88,6 +96,13 @@ public final class NetemCommand implements Callable<Integer>
                 "clients' source ports)");
         }
 
+        if (null != realtimePriority &&
+            (realtimePriority < RealtimePriority.MIN || realtimePriority > RealtimePriority.MAX))
+        {
+            throw new IllegalArgumentException("--rt takes a SCHED_FIFO priority, " + RealtimePriority.MIN + "-" +
+                RealtimePriority.MAX + ", got " + realtimePriority);
+        }
+
         ioOptions.validate();
         if (!ioOptions.ecn())
         {
@@ -111,6 +126,7 @@ public final class NetemCommand implements Callable<Integer>
             DatagramPorts.open(portType, bindAddress, socketBufferBytes, gso).port();
         final NetemRelay relay = new NetemRelay(relayContext(listenAddress, forwardAddress, pair, seed, out, System.err)
             .countersDirectory(countersDirectory)
+            .realtimePriority(null == realtimePriority ? NetemRelay.Context.NO_REALTIME_PRIORITY : realtimePriority)
             .rebindAfterNs(null == rebindAfter ? NetemRelay.Context.NO_REBINDING :
                 rebindAfter.nanos())
             .portFactory(ports));

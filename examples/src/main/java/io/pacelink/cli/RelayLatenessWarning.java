@@ -128,6 +128,16 @@ final class RelayLatenessWarning implements RelayReporter
         delegate.onRebinding(clients);
     }
 
+    public void onRealtimePriority(final int priority, final String refusal)
+    {
+        delegate.onRealtimePriority(priority, refusal);
+        if (null != refusal)
+        {
+            err.println("pacelink " + command + ": warning: --rt " + priority + " not applied, the relay's thread " +
+                "runs at a normal priority: " + refusal);
+        }
+    }
+
     private String warning(final RelayStats stats)
     {
         return String.format(Locale.ROOT, "pacelink %s: warning: the relay released packets late by %.1f ms at " +

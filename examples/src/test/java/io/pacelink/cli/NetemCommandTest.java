@@ -111,6 +111,18 @@ class NetemCommandTest
     }
 
     @Test
+    void aRealtimePriorityOutsideOneToNinetyNineFailsFast()
+    {
+        for (final String priority : new String[] {"0", "100", "-1"})
+        {
+            final CommandRun run = CommandRun.of("netem", "--listen", "9000", "--forward", "127.0.0.1:9001",
+                "--path", "delay=1ms", "--rt", priority);
+            assertEquals(2, run.exitCode(), run.err());
+            assertTrue(run.err().contains("--rt takes a SCHED_FIFO priority, 1-99, got " + priority), run.err());
+        }
+    }
+
+    @Test
     void aFailedBindSaysWhyNotJustWhere() throws Exception
     {
         // Issue 12 item 5: "cannot open relay sockets on 127.0.0.1:9000" blamed the listen address for any failure.

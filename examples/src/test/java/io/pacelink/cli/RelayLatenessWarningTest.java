@@ -56,6 +56,26 @@ class RelayLatenessWarningTest
     }
 
     @Test
+    void aRefusedRealtimePriorityIsReportedAndWarnedAboutAnAppliedOneOnlyReported()
+    {
+        final ByteArrayOutputStream out = new ByteArrayOutputStream();
+        final ByteArrayOutputStream err = new ByteArrayOutputStream();
+        final RelayLatenessWarning warning = new RelayLatenessWarning(
+            RelayReporter.printingTo(new PrintStream(out, true, StandardCharsets.UTF_8)),
+            new PrintStream(err, true, StandardCharsets.UTF_8), PathSpec.Pair.parse("delay=10ms", null));
+
+        warning.onRealtimePriority(20, null);
+        assertTrue(out.toString(StandardCharsets.UTF_8).contains("thread: SCHED_FIFO priority 20"), out.toString());
+        assertEquals("", err.toString(StandardCharsets.UTF_8), "applied: no warning");
+
+        warning.onRealtimePriority(20, "Operation not permitted (errno 1)");
+        assertTrue(out.toString(StandardCharsets.UTF_8).contains(
+            "thread: normal scheduling (SCHED_FIFO 20 refused: Operation not permitted (errno 1))"), out.toString());
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("pacelink netem: warning: --rt 20 not applied, the " +
+            "relay's thread runs at a normal priority: Operation not permitted (errno 1)"), err.toString());
+    }
+
+    @Test
     void aPathWithoutDelayToleratesAMillisecond()
     {
         assertEquals(MS, RelayLatenessWarning.thresholdNs(0));

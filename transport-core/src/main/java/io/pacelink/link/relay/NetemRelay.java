@@ -8,6 +8,7 @@ import io.pacelink.link.PathSpec;
 import io.pacelink.transport.port.DatagramPort;
 import io.pacelink.transport.port.NioDatagramPort;
 import io.pacelink.transport.port.PortGroupWait;
+import io.pacelink.transport.port.RealtimePriority;
 import io.pacelink.transport.port.ReceiveBatch;
 import io.pacelink.transport.port.SendBatch;
 import io.pacelink.transport.stats.CountersFile;
@@ -291,6 +292,14 @@ public final class NetemRelay implements AutoCloseable
 
     private void loop()
     {
+        if (Context.NO_REALTIME_PRIORITY != context.realtimePriority())
+        {
+            final String refusal = RealtimePriority.applyToCurrentThread(context.realtimePriority());
+            if (null != context.reporter())
+            {
+                context.reporter().onRealtimePriority(context.realtimePriority(), refusal);
+            }
+        }
         startNs = clock.nanoTime();
         final Histogram intervalLateNs = new Histogram(1_000, MAX_TRACKED_LATE_NS, 3);
         long nextPublishNs = startNs + STATS_PUBLISH_INTERVAL_NS;
@@ -676,6 +685,11 @@ public final class NetemRelay implements AutoCloseable
         public static final int DEFAULT_MAX_CLIENTS = 64;
 
         /**
+         * {@link #realtimePriority(int)}: the relay's thread keeps the normal scheduling policy.
+         */
+        public static final int NO_REALTIME_PRIORITY = 0;
+
+        /**
          * Default time a client may be silent both ways before the relay forgets it and closes its socket: Linux
          * conntrack's {@code nf_conntrack_udp_timeout_stream}, 120 s.
          */
@@ -707,6 +721,7 @@ public final class NetemRelay implements AutoCloseable
         private int maxClients = DEFAULT_MAX_CLIENTS;
         private long clientIdleTimeoutNs = DEFAULT_CLIENT_IDLE_TIMEOUT_NS;
         private long rebindAfterNs = NO_REBINDING;
+        private int realtimePriority = NO_REALTIME_PRIORITY;
         private Path countersDirectory;
         private PortFactory portFactory = NioDatagramPort::open;
 
@@ -718,11 +733,37 @@ public final class NetemRelay implements AutoCloseable
             }
             if (reportIntervalNs <= 0 || socketBufferBytes <= 0 || spinThresholdNs < 0 || maxParkNs <= 0 ||
                 maxWaitNs <= 0 || receiveBatch <= 0 || maxClients <= 0 || clientIdleTimeoutNs <= 0 ||
-                (NO_REBINDING != rebindAfterNs && rebindAfterNs <= 0))
+                (NO_REBINDING != rebindAfterNs && rebindAfterNs <= 0) ||
+                (NO_REALTIME_PRIORITY != realtimePriority &&
+                (realtimePriority < RealtimePriority.MIN || realtimePriority > RealtimePriority.MAX)))
             {
                 throw new IllegalStateException("intervals, sizes, batch and client limits must be positive");
             }
             return this;
+        }
+
+        /**
+         * The relay's thread runs {@code SCHED_FIFO} at this priority ({@link RealtimePriority}), as a network's
+         * forwarding runs beside the hosts rather than among their threads: at a normal priority, on a machine whose
+         * cores the endpoints keep busy, its releases wait for the scheduler's next preemption point and the path's
+         * delay grows with the endpoints' load. If the process may not, the relay runs as before and says why
+         * ({@link RelayReporter#onRealtimePriority}).
+         *
+         * @param priority 1-99, or {@link #NO_REALTIME_PRIORITY} (the default) for the normal policy.
+         * @return this.
+         */
+        public Context realtimePriority(final int priority)
+        {
+            this.realtimePriority = priority;
+            return this;
+        }
+
+        /**
+         * @return the relay thread's {@code SCHED_FIFO} priority, or {@link #NO_REALTIME_PRIORITY}.
+         */
+        public int realtimePriority()
+        {
+            return realtimePriority;
         }
 
         /**

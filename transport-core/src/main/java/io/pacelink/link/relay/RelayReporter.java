@@ -29,6 +29,17 @@ public interface RelayReporter
     }
 
     /**
+     * The relay's thread asked for a real-time priority ({@code NetemRelay.Context.realtimePriority}), before it
+     * relays anything.
+     *
+     * @param priority the {@code SCHED_FIFO} priority asked for.
+     * @param refusal  null if the thread runs at it, else why it does not (one line).
+     */
+    default void onRealtimePriority(final int priority, final String refusal)
+    {
+    }
+
+    /**
      * @param out where to print.
      * @return a reporter that prints one line per interval and the summary at the end.
      */
@@ -49,6 +60,12 @@ public interface RelayReporter
             public void onRebinding(final int clients)
             {
                 out.println("rebinding: " + clients + " client(s) now reach the server from a new source port");
+            }
+
+            public void onRealtimePriority(final int priority, final String refusal)
+            {
+                out.println(null == refusal ? "  thread: SCHED_FIFO priority " + priority :
+                    "  thread: normal scheduling (SCHED_FIFO " + priority + " refused: " + refusal + ")");
             }
         };
     }

@@ -215,6 +215,11 @@ final class NativeUdp
     static native int setTimerSlackNs(long slackNs);
 
     /**
+     * {@code sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK)} for the calling thread.
+     */
+    static native int setRealtimePriority(int priority);
+
+    /**
      * @return {@code strerror(error)}.
      */
     static native String errorText(int error);

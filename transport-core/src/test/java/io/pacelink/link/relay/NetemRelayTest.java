@@ -22,6 +22,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Predicate;
 
@@ -291,6 +292,55 @@ class NetemRelayTest
         assertEquals(after, sendThroughRelay(client, "once only"), "it rebinds once");
         relay.close();
         assertEquals(1, relay.stats().clientsOpened(), "the same client, rebound, not a new one");
+    }
+
+    @Test
+    void asksForItsRealtimePriorityOnItsOwnThreadBeforeItRelays() throws IOException
+    {
+        final AtomicReference<String> asked = new AtomicReference<>();
+        final RelayReporter printing = RelayReporter.printingTo(new PrintStream(printed, true, StandardCharsets.UTF_8));
+        relay = startRelay(relayContext("delay=1ms").realtimePriority(2).reporter(new RelayReporter()
+        {
+            public void onInterval(final RelayStats previous, final RelayStats current)
+            {
+            }
+
+            public void onClose(final RelayStats total)
+            {
+            }
+
+            public void onRealtimePriority(final int priority, final String refusal)
+            {
+                printing.onRealtimePriority(priority, refusal);
+                asked.set(priority + " on " + Thread.currentThread().getName() + ": " +
+                    (null == refusal ? "applied" : "refused"));
+            }
+        }));
+        sendThroughRelay(client, "after the priority");
+
+        // Applied where the process may (root, CAP_SYS_NICE), refused with a reason elsewhere: either is said.
+        assertTrue(String.valueOf(asked.get()).matches("2 on pacelink-netem: (applied|refused)"), asked.get());
+        final String line = printed.toString(StandardCharsets.UTF_8);
+        assertTrue(line.contains("thread: SCHED_FIFO priority 2") ||
+            line.contains("thread: normal scheduling (SCHED_FIFO 2 refused: "), line);
+    }
+
+    @Test
+    void withoutARealtimePriorityItDoesNotAskForOne() throws IOException
+    {
+        relay = startRelay("delay=1ms");
+        sendThroughRelay(client, "at a normal priority");
+        relay.close();
+        assertFalse(printed.toString(StandardCharsets.UTF_8).contains("thread:"), printed.toString());
+    }
+
+    @Test
+    void refusesARealtimePriorityOutsideOneToNinetyNine()
+    {
+        assertThrows(IllegalStateException.class,
+            () -> new NetemRelay(relayContext("delay=1ms").realtimePriority(100)));
+        assertThrows(IllegalStateException.class,
+            () -> new NetemRelay(relayContext("delay=1ms").realtimePriority(-1)));
     }
 
     @Test
