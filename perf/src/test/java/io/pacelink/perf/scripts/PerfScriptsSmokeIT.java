@@ -1,7 +1,12 @@
 package io.pacelink.perf.scripts;
 
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -32,7 +37,13 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * <p>
  * {@code kernel-parity.sh} needs root, network namespaces, {@code iperf3} and the netem-tun emulator (environment
  * {@code NETEM_TUN}, which {@code .ci/run} builds); without them it is reported as skipped, saying which is missing.
+ * <p>
+ * Two runs at a time (the failsafe plugin's JUnit configuration: parallelism 2), the longest first: the scripts wait on
+ * the JVMs they start as much as they compute, and each run has its own output, log and configuration directory and
+ * takes its ports free from the kernel. Nothing here is timed, so a run that a neighbour slows only takes longer.
  */
+@Execution(ExecutionMode.CONCURRENT)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class PerfScriptsSmokeIT
 {
     private static final Path REPO = Paths.get(System.getProperty("pacelink.repo", "..")).toAbsolutePath().normalize();
@@ -73,6 +84,21 @@ class PerfScriptsSmokeIT
     static Stream<SmokeCase> smokeCases()
     {
         return Stream.of(
+            // Both cases for seconds and lightly (the half-open one against receive only): the acceptance figures
+            // need the 60-s floods of docs/security.md, "Floods, measured".
+            new SmokeCase("flood.sh", Map.of(),
+                List.of("--duration", "3", "--settle", "1", "--servers", "receive", "--half-open-rate", "100",
+                    "--tokened-rate", "1000", "--sources", "2", "--out", OUT.resolve("flood").toString()),
+                List.of("# Flood summary", "every connect within", "the ping got every echo",
+                    "answered without amplification"),
+                true),
+            // Every part once (a send, a perf test, a ping, the attack), lightly, so that a busy build machine does
+            // not stretch it; .ci/run runs it for two minutes with its defaults as a step of its own.
+            new SmokeCase("soak.sh", Map.of(),
+                List.of("--duration", "6", "--senders", "1", "--connections", "2", "--attack-rate", "100",
+                    "--out", OUT.resolve("soak").toString()),
+                List.of("# Soak summary", "send runs all succeeded", "agent errors 0", "without amplification"),
+                true),
             new SmokeCase("loopback.sh", Map.of(),
                 // Short warm-ups (defaults: bulk until both processes' compilers are idle for 1 s, 3–15 s; each
                 // ping client 6 s): a smoke run checks the tool, not the steady state, and the defaults alone took
@@ -85,48 +111,34 @@ class PerfScriptsSmokeIT
                     "bulk: the steady state: every sender sends until both processes' JIT compilers were idle for " +
                         "0.3 s (at least 0.5 s, at most 2.0 s)", "| contender | warm-up s, sender / receiver |"),
                 false),
-            new SmokeCase("scale.sh", Map.of(),
-                List.of("--connections", "20", "--concurrent", "10", "--idle", "1",
-                    "--out", OUT.resolve("scale").toString()),
-                List.of("connections"), false),
             new SmokeCase("sim-speed.sh",
                 Map.of("RUNS", "1", "DURATION", "1s", "JOBS", "2", "JFR", "1", "OUT", OUT.resolve("sim").toString()),
                 List.of(), List.of("packets/wall s", "seeds at once"), false),
-            new SmokeCase("netem-acceptance.sh",
-                Map.of("DURATION", "3", "RUNS", "1", "CUBIC_RUNS", "1", "OUT", OUT.resolve("netem").toString()),
-                List.of("busy"), List.of("received", "busy"), true),
-            new SmokeCase("relay-idle.sh", Map.of(), List.of("--runs", "1", "--idle", "1", "--port", "47320"),
-                List.of("| relay (", "idle CPU, % of a core"), false),
             new SmokeCase("cli-start.sh", Map.of(), List.of("1"), List.of("run 1 [0] ", ": --version",
                 "median of 1, [0] ", ": pacelink --version", "closed port"), false),
             new SmokeCase("ecn-relay.sh",
                 Map.of("BYTES", "2M", "OUT", OUT.resolve("ecn-relay").toString()),
                 List.of(), List.of("| on |", "| off |", "relay marks"), true),
-            new SmokeCase("syscalls.sh",
-                Map.of("DURATION", "1", "OUT", OUT.resolve("syscalls").toString()),
-                List.of("dedicated"), List.of("| dedicated |", "per data packet"), false),
+            new SmokeCase("netem-acceptance.sh",
+                Map.of("DURATION", "3", "RUNS", "1", "CUBIC_RUNS", "1", "OUT", OUT.resolve("netem").toString()),
+                List.of("busy"), List.of("received", "busy"), true),
             new SmokeCase("profile-loopback.sh",
                 Map.of("JFR", "0", "OUT", OUT.resolve("profile").toString()),
                 List.of("pacelink", "invoker", "1472", "131072", "2"), List.of("per data packet"), false),
-            // Every part once (a send, a perf test, a ping, the attack), lightly, so that a busy build machine does
-            // not stretch it; .ci/run runs it for two minutes with its defaults as a step of its own.
-            new SmokeCase("soak.sh", Map.of(),
-                List.of("--duration", "6", "--senders", "1", "--connections", "2", "--attack-rate", "100",
-                    "--out", OUT.resolve("soak").toString()),
-                List.of("# Soak summary", "send runs all succeeded", "agent errors 0", "without amplification"),
-                true),
-            // Both cases for seconds and lightly (the half-open one against receive only): the acceptance figures
-            // need the 60-s floods of docs/security.md, "Floods, measured".
-            new SmokeCase("flood.sh", Map.of(),
-                List.of("--duration", "3", "--settle", "1", "--servers", "receive", "--half-open-rate", "100",
-                    "--tokened-rate", "1000", "--sources", "2", "--out", OUT.resolve("flood").toString()),
-                List.of("# Flood summary", "every connect within", "the ping got every echo",
-                    "answered without amplification"),
-                true));
+            new SmokeCase("scale.sh", Map.of(),
+                List.of("--connections", "20", "--concurrent", "10", "--idle", "1",
+                    "--out", OUT.resolve("scale").toString()),
+                List.of("connections"), false),
+            new SmokeCase("relay-idle.sh", Map.of(), List.of("--runs", "1", "--idle", "1", "--port", "47320"),
+                List.of("| relay (", "idle CPU, % of a core"), false),
+            new SmokeCase("syscalls.sh",
+                Map.of("DURATION", "1", "OUT", OUT.resolve("syscalls").toString()),
+                List.of("dedicated"), List.of("| dedicated |", "per data packet"), false));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("smokeCases")
+    @Order(2)
     void scriptRunsToItsEnd(final SmokeCase smoke) throws Exception
     {
         final Result result = run(smoke.script, smoke.environment, smoke.arguments);
@@ -147,6 +159,7 @@ class PerfScriptsSmokeIT
     }
 
     @Test
+    @Order(1)
     void kernelParityRunsOnOnePath() throws Exception
     {
         final String netemTun = System.getenv("NETEM_TUN");
@@ -248,8 +261,9 @@ class PerfScriptsSmokeIT
         final Path log = OUT.resolve(script + ".log");
         final ProcessBuilder builder = new ProcessBuilder(command).directory(REPO.toFile())
             .redirectErrorStream(true).redirectOutput(log.toFile());
-        // The tools' host key and known hosts go with the run's output, never to the user's ~/.config/pacelink.
-        builder.environment().put("XDG_CONFIG_HOME", OUT.resolve("config").toString());
+        // The tools' host key and known hosts go with the run's output, never to the user's ~/.config/pacelink; one
+        // directory per script, as two run at once.
+        builder.environment().put("XDG_CONFIG_HOME", OUT.resolve("config").resolve(script).toString());
         builder.environment().putAll(environment);
         final Process process = builder.start();
         if (!process.waitFor(TIMEOUT_S, TimeUnit.SECONDS))
