@@ -32,8 +32,6 @@ class ConnectionDeadlinesTest
         connected = new ConnectedCores(bed, (port) -> bed.newCore(port, true, 64), 64, CONNECTIONS,
             TimeUnit.MILLISECONDS.toNanos(3), TimeUnit.MILLISECONDS.toNanos(50));
     }
-        bed.runFor(TimeUnit.MILLISECONDS.toNanos(50)); // handshakes confirmed, ACKs sent: idle
-    }
 
     private static long earliestByScan(final EndpointCore core)
     {

@@ -40,8 +40,6 @@ class DutyCycleReadsTest
             (port) -> bed.newCore(port, true, 16, new PacelinkContext(), serverControllers, null), 16, CONNECTIONS, 0,
             TimeUnit.MILLISECONDS.toNanos(100));
     }
-        bed.runFor(TimeUnit.MILLISECONDS.toNanos(100)); // handshakes confirmed, ACKs sent: nothing left to send
-    }
 
     @Test
     void aConnectionWithNothingToSendIsNotAskedForItsWindow()
