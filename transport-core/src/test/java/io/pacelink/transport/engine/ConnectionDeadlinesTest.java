@@ -1,6 +1,5 @@
 package io.pacelink.transport.engine;
 
-import io.pacelink.transport.Connection;
 import io.pacelink.transport.ConnectionState;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.BeforeEach;
