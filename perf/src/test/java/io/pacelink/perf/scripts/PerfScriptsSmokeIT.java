@@ -1,7 +1,14 @@
 package io.pacelink.perf.scripts;
 
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -32,13 +39,25 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * <p>
  * {@code kernel-parity.sh} needs root, network namespaces, {@code iperf3} and the netem-tun emulator (environment
  * {@code NETEM_TUN}, which {@code .ci/run} builds); without them it is reported as skipped, saying which is missing.
+ * <p>
+ * Two runs at a time (the failsafe plugin's JUnit configuration: parallelism 2; the list below is longest first, but
+ * JUnit's pool picks the order): the scripts wait on the JVMs they start as much as they compute, and each run has
+ * its own output, log and configuration directory and takes its ports free from the kernel; a run that a neighbour
+ * slows only takes longer. {@code kernel-parity.sh} runs alone, as before: it reads both endpoints' counters while its
+ * 2-s test runs ({@link #kernelParityRunsOnOnePath}).
  */
+@Execution(ExecutionMode.CONCURRENT)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class PerfScriptsSmokeIT
 {
     private static final Path REPO = Paths.get(System.getProperty("pacelink.repo", "..")).toAbsolutePath().normalize();
     private static final Path SCRIPTS = REPO.resolve("perf/scripts");
     private static final Path OUT = REPO.resolve("perf/target/script-smoke");
     private static final long TIMEOUT_S = 240;
+    /**
+     * Held shared by every run but kernel-parity's, which holds it alone.
+     */
+    private static final String MACHINE = "the machine";
 
     /**
      * Scripts whose smoke run is the run of another script: the report and shell helpers are run by the scripts that
@@ -57,6 +76,7 @@ class PerfScriptsSmokeIT
     }
 
     @Test
+    @ResourceLock(value = MACHINE, mode = ResourceAccessMode.READ)
     void everyScriptHasASmokeRun() throws IOException
     {
         final TreeSet<String> covered = new TreeSet<>(RUN_BY.keySet());
@@ -73,6 +93,21 @@ class PerfScriptsSmokeIT
     static Stream<SmokeCase> smokeCases()
     {
         return Stream.of(
+            // Both cases for seconds and lightly (the half-open one against receive only): the acceptance figures
+            // need the 60-s floods of docs/security.md, "Floods, measured".
+            new SmokeCase("flood.sh", Map.of(),
+                List.of("--duration", "3", "--settle", "1", "--servers", "receive", "--half-open-rate", "100",
+                    "--tokened-rate", "1000", "--sources", "2", "--out", OUT.resolve("flood").toString()),
+                List.of("# Flood summary", "every connect within", "the ping got every echo",
+                    "answered without amplification"),
+                true),
+            // Every part once (a send, a perf test, a ping, the attack), lightly, so that a busy build machine does
+            // not stretch it; .ci/run runs it for two minutes with its defaults as a step of its own.
+            new SmokeCase("soak.sh", Map.of(),
+                List.of("--duration", "6", "--senders", "1", "--connections", "2", "--attack-rate", "100",
+                    "--out", OUT.resolve("soak").toString()),
+                List.of("# Soak summary", "send runs all succeeded", "agent errors 0", "without amplification"),
+                true),
             new SmokeCase("loopback.sh", Map.of(),
                 // Short warm-ups (defaults: bulk until both processes' compilers are idle for 1 s, 3–15 s; each
                 // ping client 6 s): a smoke run checks the tool, not the steady state, and the defaults alone took
@@ -85,48 +120,35 @@ class PerfScriptsSmokeIT
                     "bulk: the steady state: every sender sends until both processes' JIT compilers were idle for " +
                         "0.3 s (at least 0.5 s, at most 2.0 s)", "| contender | warm-up s, sender / receiver |"),
                 false),
-            new SmokeCase("scale.sh", Map.of(),
-                List.of("--connections", "20", "--concurrent", "10", "--idle", "1",
-                    "--out", OUT.resolve("scale").toString()),
-                List.of("connections"), false),
             new SmokeCase("sim-speed.sh",
                 Map.of("RUNS", "1", "DURATION", "1s", "JOBS", "2", "JFR", "1", "OUT", OUT.resolve("sim").toString()),
                 List.of(), List.of("packets/wall s", "seeds at once"), false),
-            new SmokeCase("netem-acceptance.sh",
-                Map.of("DURATION", "3", "RUNS", "1", "CUBIC_RUNS", "1", "OUT", OUT.resolve("netem").toString()),
-                List.of("busy"), List.of("received", "busy"), true),
-            new SmokeCase("relay-idle.sh", Map.of(), List.of("--runs", "1", "--idle", "1", "--port", "47320"),
-                List.of("| relay (", "idle CPU, % of a core"), false),
             new SmokeCase("cli-start.sh", Map.of(), List.of("1"), List.of("run 1 [0] ", ": --version",
                 "median of 1, [0] ", ": pacelink --version", "closed port"), false),
             new SmokeCase("ecn-relay.sh",
                 Map.of("BYTES", "2M", "OUT", OUT.resolve("ecn-relay").toString()),
                 List.of(), List.of("| on |", "| off |", "relay marks"), true),
-            new SmokeCase("syscalls.sh",
-                Map.of("DURATION", "1", "OUT", OUT.resolve("syscalls").toString()),
-                List.of("dedicated"), List.of("| dedicated |", "per data packet"), false),
+            new SmokeCase("netem-acceptance.sh",
+                Map.of("DURATION", "3", "RUNS", "1", "CUBIC_RUNS", "1", "OUT", OUT.resolve("netem").toString()),
+                List.of("busy"), List.of("received", "busy"), true),
             new SmokeCase("profile-loopback.sh",
                 Map.of("JFR", "0", "OUT", OUT.resolve("profile").toString()),
                 List.of("pacelink", "invoker", "1472", "131072", "2"), List.of("per data packet"), false),
-            // Every part once (a send, a perf test, a ping, the attack), lightly, so that a busy build machine does
-            // not stretch it; .ci/run runs it for two minutes with its defaults as a step of its own.
-            new SmokeCase("soak.sh", Map.of(),
-                List.of("--duration", "6", "--senders", "1", "--connections", "2", "--attack-rate", "100",
-                    "--out", OUT.resolve("soak").toString()),
-                List.of("# Soak summary", "send runs all succeeded", "agent errors 0", "without amplification"),
-                true),
-            // Both cases for seconds and lightly (the half-open one against receive only): the acceptance figures
-            // need the 60-s floods of docs/security.md, "Floods, measured".
-            new SmokeCase("flood.sh", Map.of(),
-                List.of("--duration", "3", "--settle", "1", "--servers", "receive", "--half-open-rate", "100",
-                    "--tokened-rate", "1000", "--sources", "2", "--out", OUT.resolve("flood").toString()),
-                List.of("# Flood summary", "every connect within", "the ping got every echo",
-                    "answered without amplification"),
-                true));
+            new SmokeCase("scale.sh", Map.of(),
+                List.of("--connections", "20", "--concurrent", "10", "--idle", "1",
+                    "--out", OUT.resolve("scale").toString()),
+                List.of("connections"), false),
+            new SmokeCase("relay-idle.sh", Map.of(), List.of("--runs", "1", "--idle", "1", "--port", "47320"),
+                List.of("| relay (", "idle CPU, % of a core"), false),
+            new SmokeCase("syscalls.sh",
+                Map.of("DURATION", "1", "OUT", OUT.resolve("syscalls").toString()),
+                List.of("dedicated"), List.of("| dedicated |", "per data packet"), false));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("smokeCases")
+    @Order(2)
+    @ResourceLock(value = MACHINE, mode = ResourceAccessMode.READ)
     void scriptRunsToItsEnd(final SmokeCase smoke) throws Exception
     {
         final Result result = run(smoke.script, smoke.environment, smoke.arguments);
@@ -147,6 +169,8 @@ class PerfScriptsSmokeIT
     }
 
     @Test
+    @Order(1)
+    @ResourceLock(value = MACHINE, mode = ResourceAccessMode.READ_WRITE)
     void kernelParityRunsOnOnePath() throws Exception
     {
         final String netemTun = System.getenv("NETEM_TUN");
@@ -183,6 +207,7 @@ class PerfScriptsSmokeIT
     }
 
     @Test
+    @ResourceLock(value = MACHINE, mode = ResourceAccessMode.READ)
     void parityReportSummarisesRuns() throws Exception
     {
         // The shape both tools write (iperf3's -J): what kernel-parity.sh leaves per test, for a 2 s run of each.
@@ -220,6 +245,7 @@ class PerfScriptsSmokeIT
     }
 
     @Test
+    @ResourceLock(value = MACHINE, mode = ResourceAccessMode.READ)
     void threadCpuReportsEachThreadClass() throws Exception
     {
         // Two samples 10 s apart of a JVM's threads (name, user + system ticks at 100 per second), as `watch` writes
@@ -248,8 +274,9 @@ class PerfScriptsSmokeIT
         final Path log = OUT.resolve(script + ".log");
         final ProcessBuilder builder = new ProcessBuilder(command).directory(REPO.toFile())
             .redirectErrorStream(true).redirectOutput(log.toFile());
-        // The tools' host key and known hosts go with the run's output, never to the user's ~/.config/pacelink.
-        builder.environment().put("XDG_CONFIG_HOME", OUT.resolve("config").toString());
+        // The tools' host key and known hosts go with the run's output, never to the user's ~/.config/pacelink; one
+        // directory per script, as two run at once.
+        builder.environment().put("XDG_CONFIG_HOME", OUT.resolve("config").resolve(script).toString());
         builder.environment().putAll(environment);
         final Process process = builder.start();
         if (!process.waitFor(TIMEOUT_S, TimeUnit.SECONDS))

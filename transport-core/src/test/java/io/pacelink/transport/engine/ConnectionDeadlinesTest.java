@@ -1,8 +1,6 @@
 package io.pacelink.transport.engine;
 
-import io.pacelink.transport.Connection;
 import io.pacelink.transport.ConnectionState;
-import io.pacelink.transport.testing.TestNetwork;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -24,27 +22,14 @@ class ConnectionDeadlinesTest
     private static final int CONNECTIONS = 24;
 
     private final CoreTestBed bed = new CoreTestBed(IDLE_TIMEOUT_NS, TimeUnit.SECONDS.toNanos(1));
-    private final TestNetwork network = bed.network();
-    private TestNetwork.Port serverPort;
-    private EndpointCore server;
-    private EndpointCore client;
-    private final Connection[] clientSides = new Connection[CONNECTIONS];
-    private final Connection[] serverSides = new Connection[CONNECTIONS];
+    private ConnectedCores connected;
 
     @BeforeEach
     void setUp()
     {
-        serverPort = network.newPort(1000);
-        server = bed.newCore(serverPort, true, 64);
-        client = bed.newCore(network.newPort(2000), false, 64);
-        for (int i = 0; i < CONNECTIONS; i++)
-        {
-            final Connection[] pair = bed.connect(client, server, serverPort);
-            clientSides[i] = pair[0];
-            serverSides[i] = pair[1];
-            bed.runFor(TimeUnit.MILLISECONDS.toNanos(3)); // spread their timers
-        }
-        bed.runFor(TimeUnit.MILLISECONDS.toNanos(50)); // handshakes confirmed, ACKs sent: idle
+        // 3 ms apart (their timers spread), then 50 ms: handshakes confirmed, ACKs sent, idle.
+        connected = new ConnectedCores(bed, (port) -> bed.newCore(port, true, 64), 64, CONNECTIONS,
+            TimeUnit.MILLISECONDS.toNanos(3), TimeUnit.MILLISECONDS.toNanos(50));
     }
 
     private static long earliestByScan(final EndpointCore core)
@@ -72,7 +57,7 @@ class ConnectionDeadlinesTest
     @Test
     void anIdleDutyCycleServesNoConnection()
     {
-        for (final EndpointCore core : new EndpointCore[]{ client, server })
+        for (final EndpointCore core : new EndpointCore[]{ connected.client, connected.server })
         {
             assertEquals(CONNECTIONS, core.connectionCount());
             final long deadlineNs = core.nextDeadlineNs();
@@ -89,9 +74,9 @@ class ConnectionDeadlinesTest
         final long endNs = bed.nowNs() + 2 * IDLE_TIMEOUT_NS;
         int cycles = 0;
         long nowNs;
-        while ((nowNs = Math.min(client.nextDeadlineNs(), server.nextDeadlineNs())) < endNs)
+        while ((nowNs = Math.min(connected.client.nextDeadlineNs(), connected.server.nextDeadlineNs())) < endNs)
         {
-            for (final EndpointCore core : new EndpointCore[]{ client, server })
+            for (final EndpointCore core : new EndpointCore[]{ connected.client, connected.server })
             {
                 assertEquals(earliestByScan(core), core.nextDeadlineNs());
                 final int due = dueAt(core, nowNs);
@@ -104,7 +89,7 @@ class ConnectionDeadlinesTest
         assertTrue(cycles >= 2 * CONNECTIONS, "every connection's keep-alive came round: " + cycles);
         for (int i = 0; i < CONNECTIONS; i++)
         {
-            assertEquals(ConnectionState.CONNECTED, clientSides[i].state(), "kept alive: " + i);
+            assertEquals(ConnectionState.CONNECTED, connected.clientSides[i].state(), "kept alive: " + i);
         }
     }
 
@@ -114,8 +99,8 @@ class ConnectionDeadlinesTest
         bed.runFor(3 * IDLE_TIMEOUT_NS);
         for (int i = 0; i < CONNECTIONS; i++)
         {
-            assertEquals(ConnectionState.CONNECTED, clientSides[i].state(), "kept alive: " + i);
-            assertEquals(ConnectionState.CONNECTED, serverSides[i].state(), "kept alive: " + i);
+            assertEquals(ConnectionState.CONNECTED, connected.clientSides[i].state(), "kept alive: " + i);
+            assertEquals(ConnectionState.CONNECTED, connected.serverSides[i].state(), "kept alive: " + i);
         }
     }
 
@@ -123,14 +108,14 @@ class ConnectionDeadlinesTest
     void anOfferServesOnlyItsConnection()
     {
         final UnsafeBuffer message = new UnsafeBuffer(new byte[100]);
-        final long nowNs = Math.min(client.nextDeadlineNs(), server.nextDeadlineNs()) - 1;
-        assertTrue(clientSides[7].offer(message, 0, message.capacity()) > 0);
-        client.doWork(nowNs);
-        assertEquals(1, client.connectionsServed(), "the one the application offered on");
-        server.doWork(nowNs);
-        assertEquals(1, server.connectionsServed(), "the one its datagram arrived for");
+        final long nowNs = Math.min(connected.client.nextDeadlineNs(), connected.server.nextDeadlineNs()) - 1;
+        assertTrue(connected.clientSides[7].offer(message, 0, message.capacity()) > 0);
+        connected.client.doWork(nowNs);
+        assertEquals(1, connected.client.connectionsServed(), "the one the application offered on");
+        connected.server.doWork(nowNs);
+        assertEquals(1, connected.server.connectionsServed(), "the one its datagram arrived for");
         final int[] received = new int[1];
-        assertEquals(1, serverSides[7].poll((buffer, offset, length) -> received[0] += length, 10));
+        assertEquals(1, connected.serverSides[7].poll((buffer, offset, length) -> received[0] += length, 10));
         assertEquals(100, received[0]);
     }
 
@@ -139,25 +124,27 @@ class ConnectionDeadlinesTest
     {
         for (int i = 0; i < CONNECTIONS; i += 2)
         {
-            clientSides[i].closeNow();
+            connected.clientSides[i].closeNow();
         }
         bed.runFor(TimeUnit.MILLISECONDS.toNanos(100));
         for (int i = 0; i < CONNECTIONS; i++)
         {
-            assertEquals(0 == i % 2 ? ConnectionState.CLOSED : ConnectionState.CONNECTED, serverSides[i].state());
+            assertEquals(0 == i % 2 ? ConnectionState.CLOSED : ConnectionState.CONNECTED,
+                connected.serverSides[i].state());
         }
-        assertEquals(CONNECTIONS / 2, server.connectionCount());
-        assertEquals(earliestByScan(server), server.nextDeadlineNs(), "timers of the closed ones are gone");
+        assertEquals(CONNECTIONS / 2, connected.server.connectionCount());
+        assertEquals(earliestByScan(connected.server), connected.server.nextDeadlineNs(),
+            "timers of the closed ones are gone");
     }
 
     @Test
     void aFullSignalQueueServesEveryConnection()
     {
         final ApplicationSignals signals = new ApplicationSignals(2);
-        assertTrue(signals.offer((ConnectionHandle)clientSides[0]));
-        assertTrue(signals.offer((ConnectionHandle)clientSides[1]));
-        assertFalse(signals.offer((ConnectionHandle)clientSides[2]), "full");
-        final ConnectionTable table = client.connectionTable();
+        assertTrue(signals.offer((ConnectionHandle)connected.clientSides[0]));
+        assertTrue(signals.offer((ConnectionHandle)connected.clientSides[1]));
+        assertFalse(signals.offer((ConnectionHandle)connected.clientSides[2]), "full");
+        final ConnectionTable table = connected.client.connectionTable();
         signals.drainTo(table);
         assertEquals(CONNECTIONS, table.takeMarked(), "all of them, since a signal was lost");
         signals.drainTo(table);

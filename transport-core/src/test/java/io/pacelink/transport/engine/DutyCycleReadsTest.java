@@ -3,7 +3,6 @@ package io.pacelink.transport.engine;
 import io.pacelink.transport.Connection;
 import io.pacelink.transport.ConnectionState;
 import io.pacelink.transport.PacelinkContext;
-import io.pacelink.transport.testing.TestNetwork;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -30,33 +29,22 @@ class DutyCycleReadsTest
     private static final int CONNECTIONS = 3;
 
     private final CoreTestBed bed = new CoreTestBed(IDLE_TIMEOUT_NS, TimeUnit.SECONDS.toNanos(1));
-    private final TestNetwork network = bed.network();
     private final List<FixedWindowController> serverControllers = new ArrayList<>();
-    private TestNetwork.Port serverPort;
-    private EndpointCore server;
-    private EndpointCore client;
-    private final Connection[] clientSides = new Connection[CONNECTIONS];
-    private final Connection[] serverSides = new Connection[CONNECTIONS];
+    private ConnectedCores connected;
 
     @BeforeEach
     void setUp()
     {
-        serverPort = network.newPort(1000);
-        server = bed.newCore(serverPort, true, 16, new PacelinkContext(), serverControllers, null);
-        client = bed.newCore(network.newPort(2000), false, 16);
-        for (int i = 0; i < CONNECTIONS; i++)
-        {
-            final Connection[] pair = bed.connect(client, server, serverPort);
-            clientSides[i] = pair[0];
-            serverSides[i] = pair[1];
-        }
-        bed.runFor(TimeUnit.MILLISECONDS.toNanos(100)); // handshakes confirmed, ACKs sent: nothing left to send
+        // Back to back, then 100 ms: handshakes confirmed, ACKs sent, nothing left to send.
+        connected = new ConnectedCores(bed,
+            (port) -> bed.newCore(port, true, 16, new PacelinkContext(), serverControllers, null), 16, CONNECTIONS, 0,
+            TimeUnit.MILLISECONDS.toNanos(100));
     }
 
     @Test
     void aConnectionWithNothingToSendIsNotAskedForItsWindow()
     {
-        final ConnectionCore connection = server.connectionCore(serverSides[0].connectionId());
+        final ConnectionCore connection = connected.server.connectionCore(connected.serverSides[0].connectionId());
         final FixedWindowController controller = controllerOf(connection);
         controller.failAt("congestionWindowBytes", 0, false);
 
@@ -64,7 +52,7 @@ class DutyCycleReadsTest
         assertNull(connection.takeDeferredFailure(), "its window was not asked: the failing controller was not called");
 
         final UnsafeBuffer message = new UnsafeBuffer(new byte[100]);
-        assertTrue(serverSides[0].offer(message, 0, message.capacity()) > 0);
+        assertTrue(connected.serverSides[0].offer(message, 0, message.capacity()) > 0);
         assertEquals(0, connection.sendable(bed.nowNs()), "the window's failure is kept for the endpoint");
         assertNotNull(connection.takeDeferredFailure(), "with data to send the window is asked, as before");
     }
@@ -72,49 +60,50 @@ class DutyCycleReadsTest
     @Test
     void theTableFindsEachConnectionByIdInAnyOrderAndForgetsOneThatLeft()
     {
-        final ConnectionTable table = server.connectionTable();
+        final ConnectionTable table = connected.server.connectionTable();
         final ConnectionCore[] cores = new ConnectionCore[CONNECTIONS];
         for (int i = 0; i < CONNECTIONS; i++)
         {
-            cores[i] = server.connectionCore(serverSides[i].connectionId());
+            cores[i] = connected.server.connectionCore(connected.serverSides[i].connectionId());
             assertNotNull(cores[i]);
         }
         for (final int i : new int[]{ 0, 0, 1, 0, 2, 2, 1 })
         {
-            assertSame(cores[i], table.byId(serverSides[i].connectionId()), "lookup of connection " + i);
+            assertSame(cores[i], table.byId(connected.serverSides[i].connectionId()), "lookup of connection " + i);
         }
         assertNull(table.byId(-1234567L), "an unknown id right after a found one");
 
-        final long leavingId = serverSides[2].connectionId();
+        final long leavingId = connected.serverSides[2].connectionId();
         assertSame(cores[2], table.byId(leavingId));
-        serverSides[2].close();
-        bed.run(() -> null == server.connectionCore(leavingId), TimeUnit.SECONDS.toNanos(5), "the close");
+        connected.serverSides[2].close();
+        bed.run(() -> null == connected.server.connectionCore(leavingId), TimeUnit.SECONDS.toNanos(5), "the close");
         assertNull(table.byId(leavingId), "a connection that left the table is not found by the last lookup");
-        assertSame(cores[1], table.byId(serverSides[1].connectionId()));
+        assertSame(cores[1], table.byId(connected.serverSides[1].connectionId()));
     }
 
     @Test
     void aReceiveBatchIsCountedAsItsDatagramsAndTheirBytes()
     {
-        final long datagramsBefore = server.counters().datagramsReceived().get();
-        final long bytesBefore = server.counters().bytesReceived().get();
-        final long sentBefore = client.counters().datagramsSent().get();
-        final long sentBytesBefore = client.counters().bytesSent().get();
+        final long datagramsBefore = connected.server.counters().datagramsReceived().get();
+        final long bytesBefore = connected.server.counters().bytesReceived().get();
+        final long sentBefore = connected.client.counters().datagramsSent().get();
+        final long sentBytesBefore = connected.client.counters().bytesSent().get();
         final UnsafeBuffer message = new UnsafeBuffer(new byte[3000]);
         for (int i = 0; i < 20; i++)
         {
-            assertTrue(clientSides[i % CONNECTIONS].offer(message, 0, message.capacity()) > 0);
+            assertTrue(connected.clientSides[i % CONNECTIONS].offer(message, 0, message.capacity()) > 0);
         }
         bed.runFor(TimeUnit.MILLISECONDS.toNanos(100));
         // A datagram the client sent in the last step may still be on its way: once it arrives, the two ends agree
         // exactly, which a batch counted short or long (a datagram twice, a length left out) never would.
-        bed.run(() -> client.counters().datagramsSent().get() - sentBefore ==
-            server.counters().datagramsReceived().get() - datagramsBefore &&
-            client.counters().bytesSent().get() - sentBytesBefore ==
-            server.counters().bytesReceived().get() - bytesBefore, TimeUnit.SECONDS.toNanos(1), "the counts to agree");
-        final long datagrams = server.counters().datagramsReceived().get() - datagramsBefore;
+        bed.run(() -> connected.client.counters().datagramsSent().get() - sentBefore ==
+            connected.server.counters().datagramsReceived().get() - datagramsBefore &&
+            connected.client.counters().bytesSent().get() - sentBytesBefore ==
+            connected.server.counters().bytesReceived().get() - bytesBefore, TimeUnit.SECONDS.toNanos(1),
+            "the counts to agree");
+        final long datagrams = connected.server.counters().datagramsReceived().get() - datagramsBefore;
         assertTrue(datagrams > 20, "the messages' datagrams and the ACKs: " + datagrams);
-        for (final Connection side : clientSides)
+        for (final Connection side : connected.clientSides)
         {
             assertEquals(ConnectionState.CONNECTED, side.state());
         }
