@@ -121,11 +121,6 @@ public final class FqScheduler<F extends SchedulableFlow> implements PacketSched
     private final Release<F> release = new Release<>();
     private FqFlow freeFlows;
     private FqFlow released;
-    /**
-     * The state {@link #lookUp} found last: an endpoint with one peer, or a burst of one flow's activations, asks
-     * for the same flow again and again. A recycled state's flow is null, so a stale entry never matches.
-     */
-    private FqFlow lastFound;
     private boolean isReleasedForAckOnly;
 
     // sch_fq's statistics (tc -s qdisc show dev X), as counters so pacelink stat sees them.
@@ -255,7 +250,7 @@ public final class FqScheduler<F extends SchedulableFlow> implements PacketSched
         final long congestionWindowBytes,
         final long nowNs)
     {
-        FqFlow state = lookUp(flow);
+        FqFlow state = flowsById.get(flow.flowId());
         collectGarbage(nowNs, state);
         if (null == state)
         {
@@ -343,7 +338,7 @@ public final class FqScheduler<F extends SchedulableFlow> implements PacketSched
         {
             return false;
         }
-        final FqFlow state = lookUp(flow);
+        final FqFlow state = flowsById.get(flow.flowId());
         return null != state && FqFlow.Place.DETACHED == state.place && state.creditBytes > 0 &&
             state.timeNextPacketNs <= nowNs;
     }
@@ -826,26 +821,6 @@ public final class FqScheduler<F extends SchedulableFlow> implements PacketSched
         detachedFlows.addNewest(state, nowNs);
         flowsById.put(flow.flowId(), state);
         flows.setRelease(flowsById.size());
-        return state;
-    }
-
-    /**
-     * @return the flow's state, or null if it has none: the one found last if it is this flow's (its identity is
-     * stable for its life, and a state is recycled, its flow cleared, whenever it leaves {@link #flowsById}), else
-     * the map's.
-     */
-    private FqFlow lookUp(final F flow)
-    {
-        final FqFlow last = lastFound;
-        if (null != last && last.flow == flow)
-        {
-            return last;
-        }
-        final FqFlow state = flowsById.get(flow.flowId());
-        if (null != state)
-        {
-            lastFound = state;
-        }
         return state;
     }
 

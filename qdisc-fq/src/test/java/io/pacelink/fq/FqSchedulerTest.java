@@ -515,40 +515,6 @@ class FqSchedulerTest
     }
 
     @Test
-    void aFlowFoundLastAndThenRemovedOrCollectedReturnsAsNewAndItsRecycledStateServesAnotherFlow()
-    {
-        final TestFlow first = new TestFlow(1).rate(RATE).backlog(Long.MAX_VALUE);
-        harness.activate(first, 0);
-        harness.activate(first, 0);
-        assertEquals(10, harness.serve(0));
-        harness.activate(first, 0);
-        scheduler.removeFlow(first);
-        assertEquals(0, scheduler.flowCount());
-
-        // Its state, recycled, now serves another flow: asked for the first, the scheduler must not find it.
-        final TestFlow second = new TestFlow(2).rate(RATE).backlog(1);
-        harness.activate(second, MS);
-        harness.activate(second, MS);
-        assertEquals(1, harness.serve(MS));
-        assertEquals(1, scheduler.flowCount());
-        harness.activate(first, 2 * MS);
-        assertEquals(2, scheduler.flowCount());
-        assertEquals(10, harness.serve(2 * MS), "the first is new again: a full initial quantum back to back");
-
-        // The second, found last before, idle past the GC age: collected when the first is looked up, and new after.
-        scheduler.removeFlow(first);
-        harness.activate(second, 2 * MS);
-        harness.serve(2 * MS);
-        second.backlog(Long.MAX_VALUE);
-        final TestFlow third = new TestFlow(3).rate(RATE).backlog(1);
-        harness.activate(third, 4 * SECOND);
-        assertEquals(1, scheduler.gcFlows());
-        harness.activate(second, 4 * SECOND);
-        assertEquals(2, scheduler.flowCount());
-        assertEquals(10 + 1, harness.serve(4 * SECOND), "the second new again, the third's one packet");
-    }
-
-    @Test
     void removedFlowIsForgotten()
     {
         final TestFlow flow = new TestFlow(1).rate(RATE).backlog(Long.MAX_VALUE);
