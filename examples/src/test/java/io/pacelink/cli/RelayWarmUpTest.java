@@ -4,14 +4,18 @@ import io.pacelink.transport.port.NioDatagramPort;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class RelayWarmUpTest
 {
     @Test
     void everyDatagramComesBackThroughAPathThatLosesNone()
     {
-        assertEquals(RelayWarmUp.ROUND_TRIPS,
-            RelayWarmUp.run(PathArguments.pair("delay=1ms", null), 1, NioDatagramPort::open));
+        // At least every round trip: on a loaded machine an answer can come later than the warm-up's loss timer, and
+        // then both the late copy and the one sent again come back (counted, as the warm-up counts what came back).
+        final int answered = RelayWarmUp.run(PathArguments.pair("delay=1ms", null), 1, NioDatagramPort::open);
+        assertTrue(answered >= RelayWarmUp.ROUND_TRIPS && answered < 2 * RelayWarmUp.ROUND_TRIPS,
+            "every round trip back, none lost: " + answered);
     }
 
     @Test
