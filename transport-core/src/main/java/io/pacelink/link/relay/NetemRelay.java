@@ -733,11 +733,16 @@ public final class NetemRelay implements AutoCloseable
             }
             if (reportIntervalNs <= 0 || socketBufferBytes <= 0 || spinThresholdNs < 0 || maxParkNs <= 0 ||
                 maxWaitNs <= 0 || receiveBatch <= 0 || maxClients <= 0 || clientIdleTimeoutNs <= 0 ||
-                (NO_REBINDING != rebindAfterNs && rebindAfterNs <= 0) ||
-                (NO_REALTIME_PRIORITY != realtimePriority &&
-                (realtimePriority < RealtimePriority.MIN || realtimePriority > RealtimePriority.MAX)))
+                (NO_REBINDING != rebindAfterNs && rebindAfterNs <= 0))
             {
                 throw new IllegalStateException("intervals, sizes, batch and client limits must be positive");
+            }
+            if (NO_REALTIME_PRIORITY != realtimePriority &&
+                (realtimePriority < RealtimePriority.MIN || realtimePriority > RealtimePriority.MAX))
+            {
+                throw new IllegalStateException("realtimePriority must be a SCHED_FIFO priority, " +
+                    RealtimePriority.MIN + "-" + RealtimePriority.MAX + ", or NO_REALTIME_PRIORITY (" +
+                    NO_REALTIME_PRIORITY + "): " + realtimePriority);
             }
             return this;
         }

@@ -337,8 +337,10 @@ class NetemRelayTest
     @Test
     void refusesARealtimePriorityOutsideOneToNinetyNine()
     {
-        assertThrows(IllegalStateException.class,
+        final IllegalStateException tooHigh = assertThrows(IllegalStateException.class,
             () -> new NetemRelay(relayContext("delay=1ms").realtimePriority(100)));
+        assertTrue(tooHigh.getMessage().contains("realtimePriority") && tooHigh.getMessage().contains("1-99"),
+            tooHigh.getMessage());
         assertThrows(IllegalStateException.class,
             () -> new NetemRelay(relayContext("delay=1ms").realtimePriority(-1)));
     }
