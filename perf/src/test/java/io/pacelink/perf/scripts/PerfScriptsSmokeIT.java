@@ -7,6 +7,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -41,9 +43,10 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * Two runs at a time (the failsafe plugin's JUnit configuration: parallelism 2; the list below is longest first, but
  * JUnit's pool picks the order): the scripts wait on the JVMs they start as much as they compute, and each run has
  * its own output, log and configuration directory and takes its ports free from the kernel; a run that a neighbour
- * slows only takes longer. {@code kernel-parity.sh} too: its snapshot of both endpoints' counters during its 2-s test
- * ({@link #kernelParityRunsOnOnePath}) no longer depends on the machine being quiet (the script's stat runs at the
- * endpoints' priority and the test starts once it reads the server's counters).
+ * slows only takes longer. {@code kernel-parity.sh} runs alone: beside the others it took the class no less time (two
+ * runs at a time already fill two cores: 167 s against 166 s alone); its snapshot of both endpoints' counters during
+ * its 2-s test ({@link #kernelParityRunsOnOnePath}) no longer needs a quiet machine (the script's stat runs at the
+ * endpoints' priority, and the test starts once it has read the server's counters).
  */
 @Execution(ExecutionMode.CONCURRENT)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -53,6 +56,10 @@ class PerfScriptsSmokeIT
     private static final Path SCRIPTS = REPO.resolve("perf/scripts");
     private static final Path OUT = REPO.resolve("perf/target/script-smoke");
     private static final long TIMEOUT_S = 240;
+    /**
+     * Held shared by every run but kernel-parity's, which holds it alone.
+     */
+    private static final String MACHINE = "the machine";
 
     /**
      * Scripts whose smoke run is the run of another script: the report and shell helpers are run by the scripts that
@@ -71,6 +78,7 @@ class PerfScriptsSmokeIT
     }
 
     @Test
+    @ResourceLock(value = MACHINE, mode = ResourceAccessMode.READ)
     void everyScriptHasASmokeRun() throws IOException
     {
         final TreeSet<String> covered = new TreeSet<>(RUN_BY.keySet());
@@ -142,6 +150,7 @@ class PerfScriptsSmokeIT
     @ParameterizedTest(name = "{0}")
     @MethodSource("smokeCases")
     @Order(2)
+    @ResourceLock(value = MACHINE, mode = ResourceAccessMode.READ)
     void scriptRunsToItsEnd(final SmokeCase smoke) throws Exception
     {
         final Result result = run(smoke.script, smoke.environment, smoke.arguments);
@@ -163,6 +172,7 @@ class PerfScriptsSmokeIT
 
     @Test
     @Order(1)
+    @ResourceLock(value = MACHINE, mode = ResourceAccessMode.READ_WRITE)
     void kernelParityRunsOnOnePath() throws Exception
     {
         final String netemTun = System.getenv("NETEM_TUN");
@@ -199,6 +209,7 @@ class PerfScriptsSmokeIT
     }
 
     @Test
+    @ResourceLock(value = MACHINE, mode = ResourceAccessMode.READ)
     void parityReportSummarisesRuns() throws Exception
     {
         // The shape both tools write (iperf3's -J): what kernel-parity.sh leaves per test, for a 2 s run of each.
@@ -236,6 +247,7 @@ class PerfScriptsSmokeIT
     }
 
     @Test
+    @ResourceLock(value = MACHINE, mode = ResourceAccessMode.READ)
     void threadCpuReportsEachThreadClass() throws Exception
     {
         // Two samples 10 s apart of a JVM's threads (name, user + system ticks at 100 per second), as `watch` writes
