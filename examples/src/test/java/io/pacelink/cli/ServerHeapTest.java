@@ -164,8 +164,9 @@ class ServerHeapTest
 
     /**
      * The child of the gate: turn the settings on, watch an endpoint that serves (100,000 datagrams a second, no
-     * allocation: {@link Traffic}), then one that went quiet. Prints the periodic interval while busy, then while quiet, and the gate's
-     * changes; "timeout:" and the interval if it did not become what was wanted within the seconds given.
+     * allocation: {@link Traffic}), then one that went quiet. Prints the periodic interval while busy, then while
+     * quiet, and the gate's changes; "timeout:" and the interval if it did not become what was wanted within the
+     * seconds given.
      */
     public static final class GateProbe
     {
