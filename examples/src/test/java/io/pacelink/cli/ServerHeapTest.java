@@ -246,8 +246,8 @@ class ServerHeapTest
      * datagrams a second by the clock, whichever threads run; stopped, it stands still. The probes counted on their
      * main thread before (1,000 every 10 ms): a thread that a loaded machine leaves waiting, or one still in the
      * burst's allocations, did not count, and a counter standing still across a periodic collection is what a quiet
-     * server looks like — at load 10 the busy probe was compacted in 7 of 14 runs, each time at a periodic
-     * collection that read the counter at 0, before its loop had counted anything.
+     * server looks like — beside ten CPU-bound loops the busy probe was compacted in 7 of 14 runs, each time at a
+     * periodic collection that read the counter at 0, before its loop had counted anything.
      */
     static final class Traffic implements LongSupplier
     {
