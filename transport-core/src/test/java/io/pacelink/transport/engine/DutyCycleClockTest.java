@@ -28,22 +28,10 @@ class DutyCycleClockTest
     private final CoreTestBed bed = new CoreTestBed(TimeUnit.SECONDS.toNanos(10), TimeUnit.SECONDS.toNanos(1));
     private final TestNetwork network = bed.network();
     private final TestNetwork.Port serverPort = network.newPort(1000);
-    private final EndpointCore server = newCore(serverPort, true);
+    private final EndpointCore server = bed.newCore(serverPort, true, 16);
     private final TestNetwork.Port clientPort = network.newPort(2000);
-    private final EndpointCore client = newCore(clientPort, false);
+    private final EndpointCore client = bed.newCore(clientPort, false, 16);
     private final UnsafeBuffer message = new UnsafeBuffer(new byte[100]);
-
-    /**
-     * A core that numbers its packets without the optimistic-ACK defence's random skips (RFC 9000 section 21.4): a
-     * skip is a gap the peer must acknowledge at once (RFC 9000 section 13.2.1), so with skips drawn from an unseeded
-     * random one run in about 200 saw an immediate ACK where these tests count a duty cycle's clock reads and
-     * services (0.45 % of 2,000 seeds, when the skip fell on the client's request).
-     */
-    private EndpointCore newCore(final TestNetwork.Port port, final boolean accept)
-    {
-        return bed.newCore(port, accept, 16, new PacelinkContext().packetNumberSkipping(false), new ArrayList<>(),
-            null);
-    }
 
     /**
      * A clock whose reads return the given times in turn, then the last one ever after: a thread that stalls between
@@ -132,8 +120,7 @@ class DutyCycleClockTest
         // after the receive that brings it (what an application offered since the last cycle leaves before that
         // receive, stamped with the time read as the cycle starts: OfferBeforeReceiveTest).
         final TestNetwork.Port narrowPort = network.newPort(3000);
-        final EndpointCore narrow = bed.newCore(narrowPort, false, 16,
-            new PacelinkContext().packetNumberSkipping(false), new ArrayList<>(),
+        final EndpointCore narrow = bed.newCore(narrowPort, false, 16, new PacelinkContext(), new ArrayList<>(),
             CongestionControlRegistry.of(FixedWindowController.factory(1000)));
         final Connection[] pair = bed.connect(narrow, server, serverPort);
         bed.runFor(50 * MS);
