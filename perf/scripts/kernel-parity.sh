@@ -251,8 +251,10 @@ wait_for() {
 # run_kernel DIR CC: iperf3 server (one test) in B, client in A; both under /usr/bin/time for whole-process CPU.
 run_kernel() {
   local d=$1 cc=$2
+  # --forceflush: iperf3 buffers what it prints into a file, so without it "listening" showed only at the end and
+  # every kernel test first waited out the 5 s below.
   in_ns "$NS_B" /usr/bin/time -f '%e %U %S' -o "$d/server.time" \
-    iperf3 -s -1 -p "$IPERF_PORT" -B "$IP_B" > "$d/server.txt" 2>&1 &
+    iperf3 -s -1 -p "$IPERF_PORT" -B "$IP_B" --forceflush > "$d/server.txt" 2>&1 &
   local srv=$!
   BG_PIDS+=("$srv")
   wait_for "$d/server.txt" "listening" 5 || sleep 0.5
@@ -275,7 +277,10 @@ run_kernel() {
 # run_pacelink DIR CC [JAR]: pacelink perf server (one test) in B, client in A; a pacelink stat snapshot of both
 # endpoints two thirds into the test (the files are deleted when the endpoints close). The stat JVM starts before
 # the server and refreshes every second: started mid-test at low priority, on a machine the test saturates (1 Gbit/s),
-# it used to come up only after the test had ended and found nothing.
+# it used to come up only after the test had ended and found nothing. It runs at the endpoints' priority and the
+# client starts only once a refresh has shown the server's counters (the stat is past its start-up and reads a live
+# file): at nice 10 the endpoints' own JVMs at NICE (their start-up's compilations) and any other load starved it —
+# refreshes 2-5 s apart instead of 1, and in a 2-s smoke test on a loaded machine none while both endpoints lived.
 run_pacelink() {
   local d=$1 cc=$2 JAR=${3:-$JAR} JAVA_OPTS=${4-$JAVA_OPTS} PACELINK_OPTS=${5-$PACELINK_OPTS}
   local srv_wrap=() cli_wrap=() omit_opt=()
@@ -285,7 +290,7 @@ run_pacelink() {
     srv_wrap=(strace -f -c -o "$d/server.strace")
     cli_wrap=(strace -f -c -o "$d/client.strace")
   fi
-  nice -n 10 java -jar "$JAR" stat --json --interval 1s --count $((OMIT + DURATION + 120)) > "$d/stat.raw" 2>&1 &
+  nice -n "$NICE" java -jar "$JAR" stat --json --interval 1s --count $((OMIT + DURATION + 120)) > "$d/stat.raw" 2>&1 &
   local snap=$!
   BG_PIDS+=("$snap")
   wait_for "$d/stat.raw" "processes" 20 || log "pacelink stat did not start (see $d/stat.raw)"
@@ -301,6 +306,7 @@ run_pacelink() {
   local srv_threads=$!
   BG_PIDS+=("$srv_threads")
   wait_for "$d/server.txt" "listening" 20 || log "pacelink server did not say it listens (see $d/server.txt)"
+  wait_for "$d/stat.raw" "/$IP_B:$PACELINK_PORT " 20 || log "pacelink stat did not see the server (see $d/stat.raw)"
   # shellcheck disable=SC2086
   timeout $((OMIT + DURATION + 60)) ip netns exec "$NS_A" nice -n "$NICE" /usr/bin/time -f '%e %U %S' -o "$d/client.time" \
     "${cli_wrap[@]}" "${PL_CMD[@]}" perf -c "$IP_B" -B "$IP_A" -p "$PACELINK_PORT" -C "$cc" -t "$DURATION" \
@@ -315,6 +321,8 @@ run_pacelink() {
   wait "$cli_threads" 2>/dev/null
   kill "$snap" 2>/dev/null; wait "$snap" 2>/dev/null
   python3 "$HERE/parity_report.py" stat "$IP_A" "$IP_B" < "$d/stat.raw" > "$d/stat.json"
+  [ "$(grep -o '"status": "alive"' "$d/stat.json" 2>/dev/null | wc -l)" = 2 ] ||
+    log "pacelink stat saw no refresh with both endpoints alive (see $d/stat.raw)"
   for _ in $(seq 1 100); do kill -0 "$srv" 2>/dev/null || break; sleep 0.1; done
   kill "$srv" 2>/dev/null; wait "$srv" 2>/dev/null
   wait "$srv_threads" 2>/dev/null
