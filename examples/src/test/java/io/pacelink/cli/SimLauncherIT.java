@@ -48,8 +48,6 @@ class SimLauncherIT
         assertEquals(fast.javaVersion >= 25, fast.out.contains("-XX:+UseCompactObjectHeaders"), fast.out);
         assertEquals(fast.javaVersion >= 25, fast.out.contains("-XX:FreqInlineSize=70"), fast.out);
         assertEquals(hugePagesOnRequest(), fast.out.contains("-XX:+UseTransparentHugePages"), fast.out);
-        assertEquals(fast.javaVersion >= 25 && hugePagesOnRequest(),
-            launch(fast).contains("GLIBC_TUNABLES=glibc.malloc.hugetlb=1:glibc.malloc.arena_max=1"), launch(fast));
         assertEquals(fast.javaVersion >= 25 && memoryAtLeast8GiB(), fast.out.contains("-XX:NewSize=1073741824"),
             fast.out);
         assertEquals(17, usual.javaVersion, usual.err);
