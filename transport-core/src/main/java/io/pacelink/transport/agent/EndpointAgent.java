@@ -182,7 +182,10 @@ public final class EndpointAgent implements Agent
         }
         work += executeQueuedConnects(COMMAND_DRAIN_LIMIT, nowNs);
         // The cycle starts at the time just read, unless a connect was carried out since.
-        return work + core.doWork(clock, 0 == work ? nowNs : clock.nanoTime());
+        work += core.doWork(clock, 0 == work ? nowNs : clock.nanoTime());
+        // A cycle with nothing to do is where a client makes its next connect's first message, off that connect's
+        // path; if it did, the next cycle reads what arrived meanwhile before the agent sleeps.
+        return 0 == work && !isGracefulCloseRequested && core.prepareNextConnect() ? 1 : work;
     }
 
     private int executeQueuedConnects(final int limit, final long nowNs)

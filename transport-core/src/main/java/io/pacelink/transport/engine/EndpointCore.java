@@ -89,6 +89,7 @@ public final class EndpointCore implements DatagramHandler
     private final SecurityCounters securityCounters;
     private final EndpointKeys keys;
     private final boolean isSecureClient;
+    private final boolean isPreparingConnects;
     private final ConnectionTable connections;
     private final ConnectionDeadlines deadlines = new ConnectionDeadlines();
     private final ApplicationSignals applicationSignals;
@@ -192,6 +193,7 @@ public final class EndpointCore implements DatagramHandler
             new HelloAdmission(context.limits(), tokenKey, randomSource.getAsLong(), securityCounters);
         this.keys = context.security().newEndpointKeys(randomSource);
         this.isSecureClient = null != keys.clientProfile();
+        this.isPreparingConnects = isSecureClient && null == context.randomSeed();
         registry.factory(context.congestionControl()).validate(context.controllerParameters());
 
         final long handshakeBudgetSeed = randomSource.getAsLong();
@@ -251,6 +253,19 @@ public final class EndpointCore implements DatagramHandler
             controllerName, true, isSecureClient ? SecureSession.client(keys) : null, nowNs);
         connections.add(connection);
         return connection.handle();
+    }
+
+    /**
+     * Work for an agent that idles: a secure client makes its next connect's first message ahead
+     * ({@link EndpointKeys#prepareInitiator}), so the connect does not pay its X25519 operations. A seeded endpoint
+     * (the simulator's, whose driver never calls this, and a test's) does not: its keys are drawn where they always
+     * were, so its connection ids and keys stay the ones its seed gave.
+     *
+     * @return true if it did something (the caller then runs a duty cycle before it sleeps).
+     */
+    public boolean prepareNextConnect()
+    {
+        return isPreparingConnects && !isClosed && keys.prepareInitiator(0 == connectionCount());
     }
 
     /**

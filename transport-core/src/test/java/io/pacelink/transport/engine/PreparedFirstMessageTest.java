@@ -1,0 +1,185 @@
+package io.pacelink.transport.engine;
+
+import io.pacelink.transport.Connection;
+import io.pacelink.transport.ConnectionState;
+import io.pacelink.transport.PacelinkContext;
+import io.pacelink.transport.cc.CongestionControlRegistry;
+import io.pacelink.transport.schedule.RoundRobinScheduler;
+import io.pacelink.transport.secure.X25519;
+import io.pacelink.transport.stats.CountersBuffers;
+import io.pacelink.transport.testing.TestNetwork;
+import io.pacelink.transport.testing.TestPackets;
+import io.pacelink.transport.wire.PacketHeaderFlyweight;
+import io.pacelink.transport.wire.PacketType;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+
+import java.nio.ByteOrder;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A secure client makes its next connect's first Noise message ahead, while its agent idles
+ * ({@link EndpointCore#prepareNextConnect}): one at a time, none while a connect waits for its answer, none for a
+ * client that has yet to learn the server's key, a plaintext one or a seeded one; the connect then uses it (so the
+ * next can be made) and completes, also when a forged answer comes before the genuine one.
+ */
+class PreparedFirstMessageTest
+{
+    private static final long STEP_NS = TimeUnit.MICROSECONDS.toNanos(100);
+    private static final long SECOND_NS = TimeUnit.SECONDS.toNanos(1);
+
+    private final TestNetwork network = new TestNetwork();
+    private final List<EndpointCore> cores = new ArrayList<>();
+    private final ArrayDeque<Connection> accepted = new ArrayDeque<>();
+    private final TestNetwork.Port serverPort = network.newPort(1000);
+    private final TestNetwork.Port clientPort = network.newPort(2000);
+    private final byte[] serverPrivateKey = randomKey(1);
+    private final byte[] serverPublicKey = new X25519().publicKey(serverPrivateKey);
+    private boolean isAnswerHeld;
+    private boolean isAnswerForged;
+    private long nowNs = SECOND_NS;
+
+    PreparedFirstMessageTest()
+    {
+        network.dropWhen((datagram) ->
+        {
+            if (isServerAnswer(datagram) && isAnswerForged)
+            {
+                // Change a byte of the answer's Noise message and fix its CRC32C, as an on-path attacker would.
+                isAnswerForged = false;
+                final byte[] packet = TestPackets.withoutCrc(datagram);
+                packet[packet.length - 40] ^= 1;
+                System.arraycopy(TestPackets.withCrc(packet), 0, datagram, 0, datagram.length);
+                return false;
+            }
+            return isAnswerHeld && isServerAnswer(datagram);
+        });
+    }
+
+    @Test
+    void aSecureClientPreparesOneFirstMessageUsesItAndPreparesTheNextOnlyOnceItsConnectIsAnswered()
+    {
+        final EndpointCore server = newCore(serverPort, nkServer(), true);
+        final EndpointCore client = newCore(clientPort, nkClient(), false);
+        assertFalse(server.prepareNextConnect(), "a server that connects nowhere");
+        assertTrue(client.prepareNextConnect());
+        assertFalse(client.prepareNextConnect(), "one waits for the next connect");
+
+        isAnswerHeld = true;
+        final Connection first = client.connect(server.localAddress(), null, nowNs);
+        runFor(SECOND_NS / 100);
+        assertEquals(ConnectionState.CONNECTING, first.state());
+        assertFalse(client.prepareNextConnect(), "not while a connect waits for its answer");
+
+        isAnswerHeld = false;
+        run(() -> ConnectionState.CONNECTED == first.state() && !accepted.isEmpty(), SECOND_NS, "the connect");
+        assertTrue(client.prepareNextConnect(), "the connect took the prepared message, the next is made");
+
+        isAnswerForged = true;
+        final Connection second = client.connect(server.localAddress(), null, nowNs);
+        run(() -> ConnectionState.CONNECTED == second.state(), 2 * SECOND_NS, "the second connect");
+        assertEquals(1, client.securityCounters().handshakeAuthFailures().get(), "the forged answer, read apart");
+        assertTrue(client.prepareNextConnect());
+    }
+
+    @Test
+    void aClientWithoutTheServersKeyAPlaintextOneAndASeededOneMakeNothingAhead()
+    {
+        final PacelinkContext learning = new PacelinkContext();
+        learning.security().serverKeyVerifier((address, key) -> null);
+        assertFalse(newCore(clientPort, learning, false).prepareNextConnect(), "no es before the key is known");
+        assertFalse(newCore(network.newPort(2001), new PacelinkContext(), false).prepareNextConnect(), "plaintext");
+        assertFalse(newCore(network.newPort(2002), nkClient(), true).prepareNextConnect(), "seeded");
+    }
+
+    private static boolean isServerAnswer(final byte[] datagram)
+    {
+        // A hello names no destination connection yet; the server's answer names the client's.
+        return PacketType.HANDSHAKE == datagram[PacketHeaderFlyweight.PACKET_TYPE_OFFSET] && 0 != new UnsafeBuffer(
+            datagram).getLong(PacketHeaderFlyweight.DESTINATION_CONNECTION_ID_OFFSET, ByteOrder.LITTLE_ENDIAN);
+    }
+
+    private PacelinkContext nkServer()
+    {
+        final PacelinkContext context = new PacelinkContext();
+        context.security().serverPrivateKey(serverPrivateKey);
+        return context;
+    }
+
+    private PacelinkContext nkClient()
+    {
+        final PacelinkContext context = new PacelinkContext();
+        context.security().serverPublicKey(serverPublicKey);
+        return context;
+    }
+
+    private EndpointCore newCore(final TestNetwork.Port port, final PacelinkContext context, final boolean isSeeded)
+    {
+        context
+            .datagramPort(port)
+            .congestionControl(FixedWindowController.NAME)
+            .sendBufferBytes(256 * 1024)
+            .receiveBufferBytes(256 * 1024)
+            .maxMessageLengthBytes(64 * 1024)
+            .initialRttNs(TimeUnit.MILLISECONDS.toNanos(10))
+            .countersBufferBytes(256 * 1024);
+        if (isSeeded)
+        {
+            context.randomSeed(port.localAddress().getPort());
+        }
+        context.conclude();
+        final EndpointCore core = new EndpointCore(
+            context,
+            port,
+            CongestionControlRegistry.of(FixedWindowController.factory(64 * 1024, new ArrayList<>())),
+            new RoundRobinScheduler(),
+            CountersBuffers.newManager(256 * 1024),
+            accepted::add);
+        cores.add(core);
+        return core;
+    }
+
+    private void run(final BooleanSupplier until, final long maxNs, final String what)
+    {
+        final long endNs = nowNs + maxNs;
+        while (!until.getAsBoolean())
+        {
+            assertTrue(nowNs < endNs, () -> "timed out waiting for " + what);
+            step();
+        }
+    }
+
+    private void runFor(final long durationNs)
+    {
+        final long endNs = nowNs + durationNs;
+        while (nowNs < endNs)
+        {
+            step();
+        }
+    }
+
+    private void step()
+    {
+        nowNs += STEP_NS;
+        for (final EndpointCore core : cores)
+        {
+            core.doWork(nowNs);
+        }
+    }
+
+    private static byte[] randomKey(final long seed)
+    {
+        final byte[] key = new byte[32];
+        new Random(seed).nextBytes(key);
+        return key;
+    }
+}
