@@ -115,11 +115,13 @@ public final class ConnectProbe implements Callable<Integer>
         final ArrayNode attempts = MAPPER.createArrayNode();
         final List<Double> connectedMs = new ArrayList<>();
         int failed = 0;
+        double startUnixS = 0;
         final long timeoutNs = (long)(timeoutSeconds * 1e9);
         Endpoint endpoint = Endpoint.launch(context);
         try
         {
             final long startNs = System.nanoTime();
+            startUnixS = WallClock.unixSeconds();
             final long durationNs = (long)(durationSeconds * 1e9);
             while (System.nanoTime() - startNs < durationNs)
             {
@@ -158,6 +160,8 @@ public final class ConnectProbe implements Callable<Integer>
         Collections.sort(sorted);
         final ObjectNode json = MAPPER.createObjectNode();
         json.put("rtt_ms", rttMs);
+        // The wall-clock time of at_s 0, so that each connect can be placed before, under or after the flood.
+        json.put("start_unix_s", startUnixS);
         json.put("attempts", attempts.size());
         json.put("connected", connectedMs.size());
         json.put("failed", failed);
