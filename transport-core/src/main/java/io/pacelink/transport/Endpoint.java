@@ -341,6 +341,11 @@ public final class Endpoint implements AutoCloseable
         final Connection connection = connect(remoteAddress, congestionControl);
         final IdleStrategy idleStrategy = waits.newIdleStrategy(false);
         final long deadlineNs = waits.nowNs() + timeoutNs;
+        if (null == invoker && !agent.isAgentThread() && ConnectionState.CONNECTING == connection.state())
+        {
+            // This thread parks up to EVENT_WAIT_MAX_PARK_NS at a time: the agent wakes it when the answer is in.
+            agent.wakeWhenAnswered(connection, Thread.currentThread());
+        }
         while (ConnectionState.CONNECTING == connection.state())
         {
             if (waits.nowNs() - deadlineNs >= 0 || agent.isClosed())

@@ -1,5 +1,6 @@
 package io.pacelink.transport.agent;
 
+import io.pacelink.transport.Connection;
 import io.pacelink.transport.engine.EndpointCore;
 import io.pacelink.transport.port.DatagramPort;
 import io.pacelink.transport.stats.CountersFile;
@@ -31,6 +32,7 @@ public final class EndpointAgent implements Agent
     private final PortCounters portCounters;
     private final ManyToOneConcurrentArrayQueue<ConnectCommand> connectCommands =
         new ManyToOneConcurrentArrayQueue<>(COMMAND_QUEUE_CAPACITY);
+    private final ConnectWaiters connectWaiters = new ConnectWaiters();
     private volatile Thread agentThread;
     private volatile boolean isCloseRequested;
     private volatile boolean isGracefulCloseRequested;
@@ -83,6 +85,28 @@ public final class EndpointAgent implements Agent
     public boolean offer(final ConnectCommand command)
     {
         return connectCommands.offer(command);
+    }
+
+    /**
+     * Have the agent wake a thread (any thread; {@link java.util.concurrent.locks.LockSupport#unpark}) in the duty
+     * cycle the connection leaves CONNECTING, or as the endpoint closes: for a thread that waits for its connect's
+     * answer in parks while the agent runs on its own thread.
+     *
+     * @param connection the connection a connect returned.
+     * @param thread     the thread to wake.
+     * @return false if too many threads wait already (this one is then not woken: it finds out at its park's end).
+     */
+    public boolean wakeWhenAnswered(final Connection connection, final Thread thread)
+    {
+        return connectWaiters.register(connection, thread);
+    }
+
+    /**
+     * @return threads woken because their connect was answered ({@link #wakeWhenAnswered}), since the start.
+     */
+    public long connectWaitersWoken()
+    {
+        return connectWaiters.woken();
     }
 
     /**
@@ -183,6 +207,10 @@ public final class EndpointAgent implements Agent
         work += executeQueuedConnects(COMMAND_DRAIN_LIMIT, nowNs);
         // The cycle starts at the time just read, unless a connect was carried out since.
         work += core.doWork(clock, 0 == work ? nowNs : clock.nanoTime());
+        if (connectWaiters.isAnyWaiting())
+        {
+            connectWaiters.wakeAnswered();
+        }
         // A cycle with nothing to do is where a client makes its next connect's first message, off that connect's
         // path; if it did, the next cycle reads what arrived meanwhile before the agent sleeps.
         return 0 == work && !isGracefulCloseRequested && core.prepareNextConnect() ? 1 : work;
@@ -222,6 +250,7 @@ public final class EndpointAgent implements Agent
         // A connect offered between the first pass and the flag would wait for ever: the requester checks the flag
         // after its offer, so one offered after this second pass sees the endpoint closed.
         failQueuedConnects();
+        connectWaiters.wakeAll();
         if (null != wakeup)
         {
             // The port is closed: nothing is left to wait for until the runner stops.
