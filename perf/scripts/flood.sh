@@ -60,7 +60,9 @@
 # their first connects run on a cold JIT; ConnectProbe --priming-ms), MAX_RTTS (2), CPU_LIMIT (25), DUTY_LIMIT_MS
 # (20), RSS_LIMIT_MB (10), ATTACK_FROM (127.0.0.2: the attacker's first source address, its others consecutive),
 # ATTACK_NICE (19), RELAY_NICE (-10), RELAY_RT (20: the relay's `netem --rt`, its forwarding thread SCHED_FIFO at that
-# priority; 0 leaves it at RELAY_NICE alone), TOOLS_LEAD (3). The attacker, the relay and the probes stand for other hosts and the network
+# priority; 0 leaves it at RELAY_NICE alone), TOOLS_LEAD (3), REVERSE_DELAY (--delay: the relay's delay toward the
+# clients, in ms; a diagnostic — the probes' unit stays 2 × --delay, so a longer one stands for a server that answers
+# late, which the check must catch). The attacker, the relay and the probes stand for other hosts and the network
 # between them, but here they share the server's two cores: at nice 0 the attacker (a JVM building 20,000 hellos a
 # second) kept the server's duty-cycle thread waiting for a core for 0.4-0.7 s of each of the flood's first seconds,
 # and its longest duty cycles (30-40 ms) timed that wait, not the server's work (perf/FINDINGS.md, "The relay warmed
@@ -87,6 +89,7 @@ CPU_LIMIT=${CPU_LIMIT:-25}
 DUTY_LIMIT_MS=${DUTY_LIMIT_MS:-20}
 RSS_LIMIT_MB=${RSS_LIMIT_MB:-10}
 ATTACK_FROM=${ATTACK_FROM:-127.0.0.2}
+REVERSE_DELAY=${REVERSE_DELAY:-}
 ATTACK_NICE=${ATTACK_NICE:-19}
 RELAY_NICE=${RELAY_NICE:--10}
 RELAY_RT=${RELAY_RT:-20}
@@ -123,7 +126,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 for n in DURATION SETTLE HALF_OPEN_RATE TOKENED_RATE SOURCES DELAY CPU_LIMIT DUTY_LIMIT_MS RSS_LIMIT_MB PROBE_PRIMING_MS \
-  TOOLS_LEAD RELAY_RT; do
+  TOOLS_LEAD RELAY_RT ${REVERSE_DELAY:+REVERSE_DELAY}; do
   case "${!n}" in ''|*[!0-9]*) echo "flood.sh: $n must be a whole number, got '${!n}'" >&2; exit 2 ;; esac
 done
 case "$MAX_RTTS" in ''|*[!0-9.]*) echo "flood.sh: MAX_RTTS must be a number, got '$MAX_RTTS'" >&2; exit 2 ;; esac
@@ -223,7 +226,7 @@ half_open() { # server: receive or perf
   local relay_rt=()
   [ "$RELAY_RT" -gt 0 ] && relay_rt=(--rt "$RELAY_RT")
   nice -n "$RELAY_NICE" java $TOOL_OPTS -jar "$JAR" netem --listen "127.0.0.1:$relay" --forward "127.0.0.1:$port" \
-    --path "delay=${DELAY}ms" --reverse-path "delay=${DELAY}ms" "${relay_rt[@]}" > "$OUT/logs/$name.relay.log" 2>&1 &
+    --path "delay=${DELAY}ms" --reverse-path "delay=${REVERSE_DELAY:-$DELAY}ms" "${relay_rt[@]}" > "$OUT/logs/$name.relay.log" 2>&1 &
   local relay_pid=$!
   PIDS+=("$relay_pid")
   await_line "$OUT/logs/$name.relay.log" relaying || return 1
@@ -336,7 +339,7 @@ for c in ${CASES_RUN//,/ }; do
   fi
 done
 
-python3 - "$OUT" "$CASES" "$SERVERS" "$DURATION" "$HALF_OPEN_RATE" "$TOKENED_RATE" "$SOURCES" "$DELAY" "$MAX_RTTS" \
+python3 - "$OUT" "$CASES" "$SERVERS" "$DURATION" "$HALF_OPEN_RATE" "$TOKENED_RATE" "$SOURCES" "$DELAY${REVERSE_DELAY:+ (toward the clients $REVERSE_DELAY)}" "$MAX_RTTS" \
   "$CPU_LIMIT" "$DUTY_LIMIT_MS" "$RSS_LIMIT_MB" "$START_LOAD" "$(cut -d' ' -f1-3 /proc/loadavg)" <<'PY'
 import json, os, re, sys
 (out, cases, servers, duration, half_rate, tok_rate, sources, delay, max_rtts, cpu_limit, duty_limit, rss_limit,

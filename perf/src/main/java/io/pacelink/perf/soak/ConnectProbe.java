@@ -37,7 +37,9 @@ import java.util.concurrent.Callable;
  * first_*}) beside the later ones ({@code returning_*}). With {@code --first-contacts} every connect is a new
  * client's instead (an endpoint of its own, no token), as the server sees one it never met: under a flood from
  * another host it should still take one round trip. It prints one JSON object: every attempt (when, how long, in
- * RTTs, or why it failed) and the count, median and maximum; the script judges them.
+ * RTTs, or why it failed), the count, median and maximum, and the wall-clock time its attempts' times count from
+ * ({@code start_unix_s}, so the script can place each connect before, under or after the flood); the script judges
+ * them.
  */
 @Command(
     name = "connect-probe",
