@@ -211,9 +211,10 @@ public final class EndpointAgent implements Agent
         {
             connectWaiters.wakeAnswered();
         }
-        // A cycle with nothing to do is where a client makes its next connect's first message, off that connect's
-        // path; if it did, the next cycle reads what arrived meanwhile before the agent sleeps.
-        return 0 == work && !isGracefulCloseRequested && core.prepareNextConnect() ? 1 : work;
+        // A cycle with nothing to do is where a client makes its next connect's first message and a server its next
+        // answer's key pair, off a connect's path; if it did, the next cycle reads what arrived meanwhile before the
+        // agent sleeps.
+        return 0 == work && !isGracefulCloseRequested && core.prepareWhileIdle() ? 1 : work;
     }
 
     private int executeQueuedConnects(final int limit, final long nowNs)

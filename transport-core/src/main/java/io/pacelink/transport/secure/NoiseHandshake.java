@@ -153,7 +153,10 @@ public final class NoiseHandshake
         }
         else
         {
-            ephemeralPublic = x25519.publicKey(ephemeralPrivate);
+            if (null == ephemeralPublic)
+            {
+                ephemeralPublic = x25519.publicKey(ephemeralPrivate);
+            }
             mixEphemeral(ephemeralPublic);
             symmetric.mixKey(x25519.agree(ephemeralPrivate, remoteEphemeralPublic)); // ee
         }
@@ -193,6 +196,23 @@ public final class NoiseHandshake
             symmetric.mixKey(x25519.agree(ephemeralPrivate, remoteStaticPublic)); // es
         }
         isFirstMessagePrepared = true;
+    }
+
+    /**
+     * Hand a responder the public key of its ephemeral private key, made ahead ({@link X25519#publicKey}), so that
+     * its message does not make it: a server that idles makes its next answer's key pair then
+     * ({@code EndpointKeys.prepareResponderKeyPair}).
+     *
+     * @param publicKey the public key of the private key this handshake was made with; the caller's word for it.
+     * @throws IllegalStateException if this is not a responder before its message.
+     */
+    public void ephemeralPublicKey(final byte[] publicKey)
+    {
+        if (isInitiator || isFailed || messageIndex > 1 || X25519.KEY_LENGTH != publicKey.length)
+        {
+            throw new IllegalStateException("only a responder's own key, before its message, is handed over");
+        }
+        ephemeralPublic = publicKey.clone();
     }
 
     /**

@@ -106,11 +106,18 @@ public final class SecureSession
         final byte[] message,
         final byte[] clientTranscript)
     {
+        // A key pair the endpoint made while it idled (EndpointKeys.prepareResponderKeyPair), else one drawn here,
+        // where a seeded endpoint has always drawn it.
+        final byte[][] prepared = keys.takeResponderKeyPair();
         final SecureSession session = new SecureSession(
-            keys, profile, aead, keys.newEphemeralKey(), keys.serverMac(profile));
+            keys, profile, aead, null == prepared ? keys.newEphemeralKey() : prepared[0], keys.serverMac(profile));
         session.responder = NoiseHandshake.responder(
             profile, aead, PROLOGUE, keys.serverPrivateKey(), keys.serverPublicKey(), keys.preSharedKey(),
             session.ephemeralKey);
+        if (null != prepared)
+        {
+            session.responder.ephemeralPublicKey(prepared[1]);
+        }
         final byte[] payload = session.responder.readMessage(message);
         return null != payload && MessageDigest.isEqual(payload, clientTranscript) ? session : null;
     }

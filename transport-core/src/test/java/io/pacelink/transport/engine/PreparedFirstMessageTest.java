@@ -27,10 +27,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * A secure client makes its next connect's first Noise message ahead, while its agent idles
- * ({@link EndpointCore#prepareNextConnect}): one at a time, none while a connect waits for its answer, none for a
- * client that has yet to learn the server's key, a plaintext one or a seeded one; the connect then uses it (so the
- * next can be made) and completes, also when a forged answer comes before the genuine one.
+ * While its agent idles ({@link EndpointCore#prepareWhileIdle}) a secure client makes its next connect's first Noise
+ * message ahead — one at a time, none while a connect waits for its answer, none for a client that has yet to learn
+ * the server's key, a plaintext one or a seeded one; the connect then uses it (so the next can be made) and completes,
+ * also when a forged answer comes before the genuine one — and a secure server its next answer's ephemeral key pair,
+ * which the next hello's answer takes.
  */
 class PreparedFirstMessageTest
 {
@@ -70,25 +71,38 @@ class PreparedFirstMessageTest
     {
         final EndpointCore server = newCore(serverPort, nkServer(), true);
         final EndpointCore client = newCore(clientPort, nkClient(), false);
-        assertFalse(server.prepareNextConnect(), "a server that connects nowhere");
-        assertTrue(client.prepareNextConnect());
-        assertFalse(client.prepareNextConnect(), "one waits for the next connect");
+        assertFalse(server.prepareWhileIdle(), "a seeded server");
+        assertTrue(client.prepareWhileIdle());
+        assertFalse(client.prepareWhileIdle(), "one waits for the next connect");
 
         isAnswerHeld = true;
         final Connection first = client.connect(server.localAddress(), null, nowNs);
         runFor(SECOND_NS / 100);
         assertEquals(ConnectionState.CONNECTING, first.state());
-        assertFalse(client.prepareNextConnect(), "not while a connect waits for its answer");
+        assertFalse(client.prepareWhileIdle(), "not while a connect waits for its answer");
 
         isAnswerHeld = false;
         run(() -> ConnectionState.CONNECTED == first.state() && !accepted.isEmpty(), SECOND_NS, "the connect");
-        assertTrue(client.prepareNextConnect(), "the connect took the prepared message, the next is made");
+        assertTrue(client.prepareWhileIdle(), "the connect took the prepared message, the next is made");
 
         isAnswerForged = true;
         final Connection second = client.connect(server.localAddress(), null, nowNs);
         run(() -> ConnectionState.CONNECTED == second.state(), 2 * SECOND_NS, "the second connect");
         assertEquals(1, client.securityCounters().handshakeAuthFailures().get(), "the forged answer, read apart");
-        assertTrue(client.prepareNextConnect());
+        assertTrue(client.prepareWhileIdle());
+    }
+
+    @Test
+    void aSecureServerMakesItsNextAnswersKeyPairAheadAndItsNextAnswerTakesIt()
+    {
+        final EndpointCore server = newCore(serverPort, nkServer(), false);
+        final EndpointCore client = newCore(clientPort, nkClient(), true);
+        assertTrue(server.prepareWhileIdle());
+        assertFalse(server.prepareWhileIdle(), "one waits for the next hello");
+        final Connection connection = client.connect(server.localAddress(), null, nowNs);
+        run(() -> ConnectionState.CONNECTED == connection.state() && !accepted.isEmpty(), SECOND_NS, "the connect");
+        assertTrue(server.prepareWhileIdle(), "the answer took the key pair, the next is made");
+        assertFalse(newCore(network.newPort(1001), new PacelinkContext(), false).prepareWhileIdle(), "plaintext");
     }
 
     @Test
@@ -96,9 +110,9 @@ class PreparedFirstMessageTest
     {
         final PacelinkContext learning = new PacelinkContext();
         learning.security().serverKeyVerifier((address, key) -> null);
-        assertFalse(newCore(clientPort, learning, false).prepareNextConnect(), "no es before the key is known");
-        assertFalse(newCore(network.newPort(2001), new PacelinkContext(), false).prepareNextConnect(), "plaintext");
-        assertFalse(newCore(network.newPort(2002), nkClient(), true).prepareNextConnect(), "seeded");
+        assertFalse(newCore(clientPort, learning, false).prepareWhileIdle(), "no es before the key is known");
+        assertFalse(newCore(network.newPort(2001), new PacelinkContext(), false).prepareWhileIdle(), "plaintext");
+        assertFalse(newCore(network.newPort(2002), nkClient(), true).prepareWhileIdle(), "seeded");
     }
 
     private static boolean isServerAnswer(final byte[] datagram)

@@ -73,6 +73,22 @@ class NoiseKnownAnswerTest
     }
 
     @Test
+    void aResponderHandedItsEphemeralPublicKeyAheadWritesTheVectorsMessageByteForByte() throws IOException
+    {
+        for (final Map<String, Object> vector : vectors())
+        {
+            final String name = (String)vector.get("protocol_name");
+            final List<String[]> messages = messages(vector);
+            final NoiseHandshake responder = responder(vector);
+            responder.ephemeralPublicKey(new X25519().publicKey(bytes(vector, "resp_ephemeral")));
+            responder.readMessage(HEX.parseHex(messages.get(0)[1]));
+            final byte[] second = responder.writeMessage(HEX.parseHex(messages.get(1)[0]));
+            assertEquals(messages.get(1)[1], HEX.formatHex(second), name + " message 2");
+            assertThrows(IllegalStateException.class, () -> initiator(vector).ephemeralPublicKey(new byte[32]), name);
+        }
+    }
+
+    @Test
     void anAnswerReadOnACopyOfTheFirstMessagesStateGivesTheVectorsHashAndAForgedOneSpoilsOnlyItsCopy()
         throws IOException
     {
