@@ -3,10 +3,7 @@ package io.pacelink.transport.engine;
 import io.pacelink.transport.Connection;
 import io.pacelink.transport.ConnectionState;
 import io.pacelink.transport.PacelinkContext;
-import io.pacelink.transport.cc.CongestionControlRegistry;
-import io.pacelink.transport.schedule.RoundRobinScheduler;
 import io.pacelink.transport.secure.X25519;
-import io.pacelink.transport.stats.CountersBuffers;
 import io.pacelink.transport.testing.TestNetwork;
 import io.pacelink.transport.testing.TestPackets;
 import io.pacelink.transport.wire.PacketHeaderFlyweight;
@@ -15,12 +12,9 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteOrder;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -35,19 +29,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class PreparedFirstMessageTest
 {
-    private static final long STEP_NS = TimeUnit.MICROSECONDS.toNanos(100);
     private static final long SECOND_NS = TimeUnit.SECONDS.toNanos(1);
 
-    private final TestNetwork network = new TestNetwork();
-    private final List<EndpointCore> cores = new ArrayList<>();
-    private final ArrayDeque<Connection> accepted = new ArrayDeque<>();
+    private final CoreTestBed bed = new CoreTestBed(10 * SECOND_NS, 2 * SECOND_NS);
+    private final TestNetwork network = bed.network();
     private final TestNetwork.Port serverPort = network.newPort(1000);
     private final TestNetwork.Port clientPort = network.newPort(2000);
     private final byte[] serverPrivateKey = randomKey(1);
     private final byte[] serverPublicKey = new X25519().publicKey(serverPrivateKey);
     private boolean isAnswerHeld;
     private boolean isAnswerForged;
-    private long nowNs = SECOND_NS;
 
     PreparedFirstMessageTest()
     {
@@ -76,18 +67,19 @@ class PreparedFirstMessageTest
         assertFalse(client.prepareWhileIdle(), "one waits for the next connect");
 
         isAnswerHeld = true;
-        final Connection first = client.connect(server.localAddress(), null, nowNs);
-        runFor(SECOND_NS / 100);
+        final Connection first = client.connect(server.localAddress(), null, bed.nowNs());
+        bed.runFor(SECOND_NS / 100);
         assertEquals(ConnectionState.CONNECTING, first.state());
         assertFalse(client.prepareWhileIdle(), "not while a connect waits for its answer");
 
         isAnswerHeld = false;
-        run(() -> ConnectionState.CONNECTED == first.state() && !accepted.isEmpty(), SECOND_NS, "the connect");
+        bed.run(() -> ConnectionState.CONNECTED == first.state() && null != bed.accept(server), SECOND_NS,
+            "the connect");
         assertTrue(client.prepareWhileIdle(), "the connect took the prepared message, the next is made");
 
         isAnswerForged = true;
-        final Connection second = client.connect(server.localAddress(), null, nowNs);
-        run(() -> ConnectionState.CONNECTED == second.state(), 2 * SECOND_NS, "the second connect");
+        final Connection second = client.connect(server.localAddress(), null, bed.nowNs());
+        bed.run(() -> ConnectionState.CONNECTED == second.state(), 2 * SECOND_NS, "the second connect");
         assertEquals(1, client.securityCounters().handshakeAuthFailures().get(), "the forged answer, read apart");
         assertTrue(client.prepareWhileIdle());
     }
@@ -99,8 +91,9 @@ class PreparedFirstMessageTest
         final EndpointCore client = newCore(clientPort, nkClient(), true);
         assertTrue(server.prepareWhileIdle());
         assertFalse(server.prepareWhileIdle(), "one waits for the next hello");
-        final Connection connection = client.connect(server.localAddress(), null, nowNs);
-        run(() -> ConnectionState.CONNECTED == connection.state() && !accepted.isEmpty(), SECOND_NS, "the connect");
+        final Connection connection = client.connect(server.localAddress(), null, bed.nowNs());
+        bed.run(() -> ConnectionState.CONNECTED == connection.state() && null != bed.accept(server), SECOND_NS,
+            "the connect");
         assertTrue(server.prepareWhileIdle(), "the answer took the key pair, the next is made");
         assertFalse(newCore(network.newPort(1001), new PacelinkContext(), false).prepareWhileIdle(), "plaintext");
     }
@@ -131,63 +124,18 @@ class PreparedFirstMessageTest
 
     private PacelinkContext nkClient()
     {
-        final PacelinkContext context = new PacelinkContext();
+        final PacelinkContext context = new PacelinkContext().acceptConnections(false);
         context.security().serverPublicKey(serverPublicKey);
         return context;
     }
 
     private EndpointCore newCore(final TestNetwork.Port port, final PacelinkContext context, final boolean isSeeded)
     {
-        context
-            .datagramPort(port)
-            .congestionControl(FixedWindowController.NAME)
-            .sendBufferBytes(256 * 1024)
-            .receiveBufferBytes(256 * 1024)
-            .maxMessageLengthBytes(64 * 1024)
-            .initialRttNs(TimeUnit.MILLISECONDS.toNanos(10))
-            .countersBufferBytes(256 * 1024);
         if (isSeeded)
         {
             context.randomSeed(port.localAddress().getPort());
         }
-        context.conclude();
-        final EndpointCore core = new EndpointCore(
-            context,
-            port,
-            CongestionControlRegistry.of(FixedWindowController.factory(64 * 1024, new ArrayList<>())),
-            new RoundRobinScheduler(),
-            CountersBuffers.newManager(256 * 1024),
-            accepted::add);
-        cores.add(core);
-        return core;
-    }
-
-    private void run(final BooleanSupplier until, final long maxNs, final String what)
-    {
-        final long endNs = nowNs + maxNs;
-        while (!until.getAsBoolean())
-        {
-            assertTrue(nowNs < endNs, () -> "timed out waiting for " + what);
-            step();
-        }
-    }
-
-    private void runFor(final long durationNs)
-    {
-        final long endNs = nowNs + durationNs;
-        while (nowNs < endNs)
-        {
-            step();
-        }
-    }
-
-    private void step()
-    {
-        nowNs += STEP_NS;
-        for (final EndpointCore core : cores)
-        {
-            core.doWork(nowNs);
-        }
+        return bed.newCore(port, context.acceptConnections(), 16, context, new ArrayList<>(), null);
     }
 
     private static byte[] randomKey(final long seed)
