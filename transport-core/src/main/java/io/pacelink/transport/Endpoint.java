@@ -299,13 +299,21 @@ public final class Endpoint implements AutoCloseable
      */
     public Connection connect(final InetSocketAddress remoteAddress, final String congestionControl)
     {
+        return open(remoteAddress, congestionControl, null);
+    }
+
+    /**
+     * {@link #connect(InetSocketAddress, String)}, the agent told to wake {@code waiter} when the answer is in.
+     */
+    private Connection open(final InetSocketAddress remoteAddress, final String congestionControl, final Thread waiter)
+    {
         if (agent.isClosed())
         {
             throw new IllegalStateException("endpoint is closed");
         }
         final InetSocketAddress address = reachable(remoteAddress);
         final String controllerName = core.controllerName(congestionControl);
-        final ConnectCommand command = new ConnectCommand(address, controllerName);
+        final ConnectCommand command = new ConnectCommand(address, controllerName, waiter);
         if (!agent.offer(command))
         {
             // A thousand connects already queued: wait for the agent to take some rather than fail the caller.
@@ -338,14 +346,12 @@ public final class Endpoint implements AutoCloseable
     public Connection connect(
         final InetSocketAddress remoteAddress, final String congestionControl, final long timeoutNs)
     {
-        final Connection connection = connect(remoteAddress, congestionControl);
+        // A thread that does not run the duty cycle itself parks up to EVENT_WAIT_MAX_PARK_NS at a time while it
+        // waits: the agent wakes it in the cycle the answer is in (agent/ConnectWaiters).
+        final Connection connection = open(remoteAddress, congestionControl,
+            null == invoker && !agent.isAgentThread() ? Thread.currentThread() : null);
         final IdleStrategy idleStrategy = waits.newIdleStrategy(false);
         final long deadlineNs = waits.nowNs() + timeoutNs;
-        if (null == invoker && !agent.isAgentThread() && ConnectionState.CONNECTING == connection.state())
-        {
-            // This thread parks up to EVENT_WAIT_MAX_PARK_NS at a time: the agent wakes it when the answer is in.
-            agent.wakeWhenAnswered(connection, Thread.currentThread());
-        }
         while (ConnectionState.CONNECTING == connection.state())
         {
             if (waits.nowNs() - deadlineNs >= 0 || agent.isClosed())

@@ -2,7 +2,6 @@ package io.pacelink.transport.agent;
 
 import io.pacelink.transport.Connection;
 import io.pacelink.transport.ConnectionState;
-import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
 
 import java.util.concurrent.locks.LockSupport;
 
@@ -12,67 +11,62 @@ import java.util.concurrent.locks.LockSupport;
  * CONNECTING. Such a thread waits in parks that back off to a millisecond (an event wait must cost nothing if it
  * lasts), so without the wake it saw its connection established up to that millisecond late — about half of it on
  * average, the size of a whole loopback connect, on every connect that lasts more than a few hundred microseconds.
- * A registration is a queue offer by the waiting thread; the agent's check is a state read per waiting connect and
- * duty cycle, and nothing while nobody waits. A full queue leaves the thread to its parks, as before.
+ * The agent registers the thread as it carries out the connect ({@link ConnectCommand#waiter}), so no answer can
+ * come before the registration; its check is a state read per waiting connect and duty cycle, nothing while nobody
+ * waits. Agent thread only.
  */
 final class ConnectWaiters
 {
     private static final int CAPACITY = 1024;
 
-    private final ManyToOneConcurrentArrayQueue<Waiter> registered = new ManyToOneConcurrentArrayQueue<>(CAPACITY);
-    private final Waiter[] waiting = new Waiter[CAPACITY];
-    private int waitingCount;
+    private final Connection[] connections = new Connection[CAPACITY];
+    private final Thread[] threads = new Thread[CAPACITY];
+    private int count;
     private volatile long woken;
 
     /**
-     * Any thread.
-     *
-     * @return false if the queue is full (the thread is then not woken, it finds out at its next park's end).
+     * @param connection the connection the agent just opened, or null if it could not open one.
+     * @param thread     the thread waiting for it.
      */
-    boolean register(final Connection connection, final Thread thread)
+    void add(final Connection connection, final Thread thread)
     {
-        return registered.offer(new Waiter(connection, thread));
+        if (null == connection || CAPACITY == count)
+        {
+            // Nothing to wait for, or too many waiting: the thread finds out now, or at its next park's end.
+            LockSupport.unpark(thread);
+            return;
+        }
+        connections[count] = connection;
+        threads[count] = thread;
+        count++;
     }
 
     /**
-     * The agent, after each duty cycle: wake the threads whose connection is no longer CONNECTING.
+     * After each duty cycle: wake the threads whose connection is no longer CONNECTING.
      */
     void wakeAnswered()
     {
-        Waiter added;
-        while (waitingCount < CAPACITY && null != (added = registered.poll()))
+        for (int i = count - 1; i >= 0; i--)
         {
-            waiting[waitingCount++] = added;
-        }
-        for (int i = waitingCount - 1; i >= 0; i--)
-        {
-            final Waiter waiter = waiting[i];
-            if (ConnectionState.CONNECTING != waiter.connection.state())
+            if (ConnectionState.CONNECTING != connections[i].state())
             {
-                LockSupport.unpark(waiter.thread);
+                LockSupport.unpark(threads[i]);
                 woken = woken + 1; // the agent alone writes it
-                waiting[i] = waiting[--waitingCount];
-                waiting[waitingCount] = null;
+                remove(i);
             }
         }
     }
 
     /**
-     * The agent, as the endpoint closes: every waiting thread is woken to find the endpoint closed.
+     * As the endpoint closes: every waiting thread is woken to find the endpoint closed.
      */
     void wakeAll()
     {
-        Waiter added;
-        while (null != (added = registered.poll()))
+        while (count > 0)
         {
-            LockSupport.unpark(added.thread);
+            LockSupport.unpark(threads[count - 1]);
+            remove(count - 1);
         }
-        for (int i = 0; i < waitingCount; i++)
-        {
-            LockSupport.unpark(waiting[i].thread);
-            waiting[i] = null;
-        }
-        waitingCount = 0;
     }
 
     /**
@@ -88,10 +82,15 @@ final class ConnectWaiters
      */
     boolean isAnyWaiting()
     {
-        return 0 != waitingCount || !registered.isEmpty();
+        return 0 != count;
     }
 
-    private record Waiter(Connection connection, Thread thread)
+    private void remove(final int index)
     {
+        count--;
+        connections[index] = connections[count];
+        threads[index] = threads[count];
+        connections[count] = null;
+        threads[count] = null;
     }
 }

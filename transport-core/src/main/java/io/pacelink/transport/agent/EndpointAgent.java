@@ -1,6 +1,5 @@
 package io.pacelink.transport.agent;
 
-import io.pacelink.transport.Connection;
 import io.pacelink.transport.engine.EndpointCore;
 import io.pacelink.transport.port.DatagramPort;
 import io.pacelink.transport.stats.CountersFile;
@@ -9,6 +8,8 @@ import org.agrona.CloseHelper;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
 import org.agrona.concurrent.NanoClock;
+
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Runs an {@link EndpointCore} as an Agrona agent, and is the only thread that touches it: hands the core the clock
@@ -88,21 +89,7 @@ public final class EndpointAgent implements Agent
     }
 
     /**
-     * Have the agent wake a thread (any thread; {@link java.util.concurrent.locks.LockSupport#unpark}) in the duty
-     * cycle the connection leaves CONNECTING, or as the endpoint closes: for a thread that waits for its connect's
-     * answer in parks while the agent runs on its own thread.
-     *
-     * @param connection the connection a connect returned.
-     * @param thread     the thread to wake.
-     * @return false if too many threads wait already (this one is then not woken: it finds out at its park's end).
-     */
-    public boolean wakeWhenAnswered(final Connection connection, final Thread thread)
-    {
-        return connectWaiters.register(connection, thread);
-    }
-
-    /**
-     * @return threads woken because their connect was answered ({@link #wakeWhenAnswered}), since the start.
+     * @return threads woken because their connect was answered ({@link ConnectCommand#waiter}), since the start.
      */
     public long connectWaitersWoken()
     {
@@ -224,6 +211,11 @@ public final class EndpointAgent implements Agent
         while (count < limit && null != (command = connectCommands.poll()))
         {
             command.execute(core, nowNs);
+            final Thread waiter = command.waiter();
+            if (null != waiter)
+            {
+                connectWaiters.add(command.connectionIfOpened(), waiter);
+            }
             count++;
         }
         return count;
@@ -265,6 +257,11 @@ public final class EndpointAgent implements Agent
         while (null != (command = connectCommands.poll()))
         {
             command.fail(new IllegalStateException("endpoint is closed"));
+            final Thread waiter = command.waiter();
+            if (null != waiter)
+            {
+                LockSupport.unpark(waiter);
+            }
         }
     }
 
