@@ -162,7 +162,9 @@ public final class Endpoint implements AutoCloseable
         }
         pacerReleasesAhead = releasesAhead;
         wakeup = new AgentWakeup(port);
-        agent = new EndpointAgent(core, context.nanoClock(), countersFile, wakeup, port, portCounters);
+        // A seeded endpoint makes nothing ahead while idle: its draws stay where its seed puts them.
+        agent = new EndpointAgent(
+            core, context.nanoClock(), countersFile, wakeup, port, portCounters, null == context.randomSeed());
 
         switch (context.threadingMode())
         {

@@ -34,6 +34,7 @@ public final class EndpointAgent implements Agent
     private final ManyToOneConcurrentArrayQueue<ConnectCommand> connectCommands =
         new ManyToOneConcurrentArrayQueue<>(COMMAND_QUEUE_CAPACITY);
     private final ConnectWaiters connectWaiters = new ConnectWaiters();
+    private final boolean isPreparingIdly;
     private volatile Thread agentThread;
     private volatile boolean isCloseRequested;
     private volatile boolean isGracefulCloseRequested;
@@ -68,6 +69,30 @@ public final class EndpointAgent implements Agent
         final DatagramPort port,
         final PortCounters portCounters)
     {
+        this(core, clock, countersFile, wakeup, port, portCounters, false);
+    }
+
+    /**
+     * @param core              the protocol core.
+     * @param clock             the clock read once per duty cycle.
+     * @param countersFile      the endpoint's counters file, or null if its counters are in memory only.
+     * @param wakeup            how application threads wake this agent, or null if nobody does.
+     * @param port              the core's port, whose figures ({@link DatagramPort#stats()}) are published, or null.
+     * @param portCounters      where to publish them, or null.
+     * @param isPreparingIdly   true to have the core make a connect's keys ahead in cycles with nothing to do
+     *                          ({@link EndpointCore#prepareWhileIdle}); false for a seeded endpoint, whose random draws
+     *                          must stay where its seed put them.
+     */
+    public EndpointAgent(
+        final EndpointCore core,
+        final NanoClock clock,
+        final CountersFile countersFile,
+        final AgentWakeup wakeup,
+        final DatagramPort port,
+        final PortCounters portCounters,
+        final boolean isPreparingIdly)
+    {
+        this.isPreparingIdly = isPreparingIdly;
         this.core = core;
         this.clock = clock;
         this.countersFile = countersFile;
@@ -201,7 +226,7 @@ public final class EndpointAgent implements Agent
         // A cycle with nothing to do is where a client makes its next connect's first message and a server its next
         // answer's key pair, off a connect's path; if it did, the next cycle reads what arrived meanwhile before the
         // agent sleeps.
-        return 0 == work && !isGracefulCloseRequested && core.prepareWhileIdle() ? 1 : work;
+        return 0 == work && isPreparingIdly && !isGracefulCloseRequested && core.prepareWhileIdle() ? 1 : work;
     }
 
     private int executeQueuedConnects(final int limit, final long nowNs)
