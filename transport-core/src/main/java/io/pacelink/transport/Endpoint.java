@@ -162,7 +162,9 @@ public final class Endpoint implements AutoCloseable
         }
         pacerReleasesAhead = releasesAhead;
         wakeup = new AgentWakeup(port);
-        agent = new EndpointAgent(core, context.nanoClock(), countersFile, wakeup, port, portCounters);
+        // A seeded endpoint makes nothing ahead while idle: its draws stay where its seed puts them.
+        agent = new EndpointAgent(
+            core, context.nanoClock(), countersFile, wakeup, port, portCounters, null == context.randomSeed());
 
         switch (context.threadingMode())
         {
@@ -299,13 +301,21 @@ public final class Endpoint implements AutoCloseable
      */
     public Connection connect(final InetSocketAddress remoteAddress, final String congestionControl)
     {
+        return open(remoteAddress, congestionControl, null);
+    }
+
+    /**
+     * {@link #connect(InetSocketAddress, String)}, the agent told to wake {@code waiter} when the answer is in.
+     */
+    private Connection open(final InetSocketAddress remoteAddress, final String congestionControl, final Thread waiter)
+    {
         if (agent.isClosed())
         {
             throw new IllegalStateException("endpoint is closed");
         }
         final InetSocketAddress address = reachable(remoteAddress);
         final String controllerName = core.controllerName(congestionControl);
-        final ConnectCommand command = new ConnectCommand(address, controllerName);
+        final ConnectCommand command = new ConnectCommand(address, controllerName, waiter);
         if (!agent.offer(command))
         {
             // A thousand connects already queued: wait for the agent to take some rather than fail the caller.
@@ -338,7 +348,10 @@ public final class Endpoint implements AutoCloseable
     public Connection connect(
         final InetSocketAddress remoteAddress, final String congestionControl, final long timeoutNs)
     {
-        final Connection connection = connect(remoteAddress, congestionControl);
+        // A thread that does not run the duty cycle itself parks up to EVENT_WAIT_MAX_PARK_NS at a time while it
+        // waits: the agent wakes it in the cycle the answer is in (agent/ConnectWaiters).
+        final Connection connection = open(remoteAddress, congestionControl,
+            null == invoker && !agent.isAgentThread() ? Thread.currentThread() : null);
         final IdleStrategy idleStrategy = waits.newIdleStrategy(false);
         final long deadlineNs = waits.nowNs() + timeoutNs;
         while (ConnectionState.CONNECTING == connection.state())

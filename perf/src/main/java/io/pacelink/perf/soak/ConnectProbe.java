@@ -37,7 +37,9 @@ import java.util.concurrent.Callable;
  * first_*}) beside the later ones ({@code returning_*}). With {@code --first-contacts} every connect is a new
  * client's instead (an endpoint of its own, no token), as the server sees one it never met: under a flood from
  * another host it should still take one round trip. It prints one JSON object: every attempt (when, how long, in
- * RTTs, or why it failed) and the count, median and maximum; the script judges them.
+ * RTTs, or why it failed), the count, median and maximum, and the wall-clock time its attempts' times count from
+ * ({@code start_unix_s}, so the script can place each connect before, under or after the flood); the script judges
+ * them.
  */
 @Command(
     name = "connect-probe",
@@ -115,11 +117,13 @@ public final class ConnectProbe implements Callable<Integer>
         final ArrayNode attempts = MAPPER.createArrayNode();
         final List<Double> connectedMs = new ArrayList<>();
         int failed = 0;
+        double startUnixS = 0;
         final long timeoutNs = (long)(timeoutSeconds * 1e9);
         Endpoint endpoint = Endpoint.launch(context);
         try
         {
             final long startNs = System.nanoTime();
+            startUnixS = WallClock.unixSeconds();
             final long durationNs = (long)(durationSeconds * 1e9);
             while (System.nanoTime() - startNs < durationNs)
             {
@@ -158,6 +162,8 @@ public final class ConnectProbe implements Callable<Integer>
         Collections.sort(sorted);
         final ObjectNode json = MAPPER.createObjectNode();
         json.put("rtt_ms", rttMs);
+        // The wall-clock time of at_s 0, so that each connect can be placed before, under or after the flood.
+        json.put("start_unix_s", startUnixS);
         json.put("attempts", attempts.size());
         json.put("connected", connectedMs.size());
         json.put("failed", failed);

@@ -198,6 +198,9 @@ public final class HelloFlood implements Callable<Integer>
         json.put("sources", sources);
         json.put("rate_target", rate);
         json.put("duration_s", totals.floodNs / 1e9);
+        // Its first and last datagram's time on the shared wall clock: what happened beside the flood is placed by it.
+        json.put("flood_start_unix_s", totals.floodStartUnixS);
+        json.put("flood_end_unix_s", totals.floodEndUnixS);
         json.put("rate_achieved", totals.floodNs > 0 ? totals.answers.datagramsSent * 1e9 / totals.floodNs : 0.0);
         json.put("sent_fresh", totals.fresh);
         json.put("sent_tokened", totals.tokened);
@@ -252,6 +255,7 @@ public final class HelloFlood implements Callable<Integer>
             return junk;
         };
         final long startNs = System.nanoTime();
+        totals.floodStartUnixS = WallClock.unixSeconds();
         final long durationNs = (long)(durationSeconds * 1e9);
         long slot = 0;
         while (System.nanoTime() - startNs < durationNs)
@@ -308,6 +312,7 @@ public final class HelloFlood implements Callable<Integer>
             LockSupport.parkNanos(TICK_NS);
         }
         totals.floodNs = System.nanoTime() - startNs;
+        totals.floodEndUnixS = WallClock.unixSeconds();
         final long settleNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(500);
         while (System.nanoTime() - settleNs < 0)
         {
@@ -431,6 +436,8 @@ public final class HelloFlood implements Callable<Integer>
     {
         final AnswerTally answers = new AnswerTally();
         long floodNs;
+        double floodStartUnixS;
+        double floodEndUnixS;
         long fresh;
         long tokened;
         long repeated;

@@ -16,6 +16,7 @@ public final class ConnectCommand
 {
     private final InetSocketAddress remoteAddress;
     private final String congestionControl;
+    private final Thread waiter;
     private volatile Connection connection;
     private volatile RuntimeException error;
     private volatile boolean isDone;
@@ -28,8 +29,28 @@ public final class ConnectCommand
      */
     public ConnectCommand(final InetSocketAddress remoteAddress, final String congestionControl)
     {
+        this(remoteAddress, congestionControl, null);
+    }
+
+    /**
+     * @param remoteAddress     the server's address.
+     * @param congestionControl controller name, or null for the endpoint's.
+     * @param waiter            a thread that will wait in parks for the server's answer, which the agent then wakes
+     *                          in the duty cycle the connection leaves CONNECTING; or null.
+     */
+    public ConnectCommand(final InetSocketAddress remoteAddress, final String congestionControl, final Thread waiter)
+    {
         this.remoteAddress = remoteAddress;
         this.congestionControl = congestionControl;
+        this.waiter = waiter;
+    }
+
+    /**
+     * @return the thread to wake when the connection leaves CONNECTING, or null.
+     */
+    Thread waiter()
+    {
+        return waiter;
     }
 
     /**

@@ -9,6 +9,8 @@ import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
 import org.agrona.concurrent.NanoClock;
 
+import java.util.concurrent.locks.LockSupport;
+
 /**
  * Runs an {@link EndpointCore} as an Agrona agent, and is the only thread that touches it: hands the core the clock
  * for each duty cycle (the core reads it through that handle only, so the simulator can hand virtual time instead),
@@ -31,6 +33,8 @@ public final class EndpointAgent implements Agent
     private final PortCounters portCounters;
     private final ManyToOneConcurrentArrayQueue<ConnectCommand> connectCommands =
         new ManyToOneConcurrentArrayQueue<>(COMMAND_QUEUE_CAPACITY);
+    private final ConnectWaiters connectWaiters = new ConnectWaiters();
+    private final boolean isPreparingIdly;
     private volatile Thread agentThread;
     private volatile boolean isCloseRequested;
     private volatile boolean isGracefulCloseRequested;
@@ -65,6 +69,30 @@ public final class EndpointAgent implements Agent
         final DatagramPort port,
         final PortCounters portCounters)
     {
+        this(core, clock, countersFile, wakeup, port, portCounters, false);
+    }
+
+    /**
+     * @param core              the protocol core.
+     * @param clock             the clock read once per duty cycle.
+     * @param countersFile      the endpoint's counters file, or null if its counters are in memory only.
+     * @param wakeup            how application threads wake this agent, or null if nobody does.
+     * @param port              the core's port, whose figures ({@link DatagramPort#stats()}) are published, or null.
+     * @param portCounters      where to publish them, or null.
+     * @param isPreparingIdly   true to have the core make a connect's keys ahead in cycles with nothing to do
+     *                          ({@link EndpointCore#prepareWhileIdle}); false for a seeded endpoint, whose random draws
+     *                          must stay where its seed put them.
+     */
+    public EndpointAgent(
+        final EndpointCore core,
+        final NanoClock clock,
+        final CountersFile countersFile,
+        final AgentWakeup wakeup,
+        final DatagramPort port,
+        final PortCounters portCounters,
+        final boolean isPreparingIdly)
+    {
+        this.isPreparingIdly = isPreparingIdly;
         this.core = core;
         this.clock = clock;
         this.countersFile = countersFile;
@@ -83,6 +111,14 @@ public final class EndpointAgent implements Agent
     public boolean offer(final ConnectCommand command)
     {
         return connectCommands.offer(command);
+    }
+
+    /**
+     * @return threads woken because their connect was answered ({@link ConnectCommand#waiter}), since the start.
+     */
+    public long connectWaitersWoken()
+    {
+        return connectWaiters.woken();
     }
 
     /**
@@ -182,7 +218,15 @@ public final class EndpointAgent implements Agent
         }
         work += executeQueuedConnects(COMMAND_DRAIN_LIMIT, nowNs);
         // The cycle starts at the time just read, unless a connect was carried out since.
-        return work + core.doWork(clock, 0 == work ? nowNs : clock.nanoTime());
+        work += core.doWork(clock, 0 == work ? nowNs : clock.nanoTime());
+        if (connectWaiters.isAnyWaiting())
+        {
+            connectWaiters.wakeAnswered();
+        }
+        // A cycle with nothing to do is where a client makes its next connect's first message and a server its next
+        // answer's key pair, off a connect's path; if it did, the next cycle reads what arrived meanwhile before the
+        // agent sleeps.
+        return 0 == work && isPreparingIdly && !isGracefulCloseRequested && core.prepareWhileIdle() ? 1 : work;
     }
 
     private int executeQueuedConnects(final int limit, final long nowNs)
@@ -192,6 +236,11 @@ public final class EndpointAgent implements Agent
         while (count < limit && null != (command = connectCommands.poll()))
         {
             command.execute(core, nowNs);
+            final Thread waiter = command.waiter();
+            if (null != waiter)
+            {
+                connectWaiters.add(command.connectionIfOpened(), waiter);
+            }
             count++;
         }
         return count;
@@ -219,6 +268,7 @@ public final class EndpointAgent implements Agent
         // A connect offered between the first pass and the flag would wait for ever: the requester checks the flag
         // after its offer, so one offered after this second pass sees the endpoint closed.
         failQueuedConnects();
+        connectWaiters.wakeAll();
         if (null != wakeup)
         {
             // The port is closed: nothing is left to wait for until the runner stops.
@@ -232,6 +282,11 @@ public final class EndpointAgent implements Agent
         while (null != (command = connectCommands.poll()))
         {
             command.fail(new IllegalStateException("endpoint is closed"));
+            final Thread waiter = command.waiter();
+            if (null != waiter)
+            {
+                LockSupport.unpark(waiter);
+            }
         }
     }
 

@@ -89,6 +89,7 @@ public final class EndpointCore implements DatagramHandler
     private final SecurityCounters securityCounters;
     private final EndpointKeys keys;
     private final boolean isSecureClient;
+    private final boolean isPreparingAnswers;
     private final ConnectionTable connections;
     private final ConnectionDeadlines deadlines = new ConnectionDeadlines();
     private final ApplicationSignals applicationSignals;
@@ -192,6 +193,7 @@ public final class EndpointCore implements DatagramHandler
             new HelloAdmission(context.limits(), tokenKey, randomSource.getAsLong(), securityCounters);
         this.keys = context.security().newEndpointKeys(randomSource);
         this.isSecureClient = null != keys.clientProfile();
+        this.isPreparingAnswers = keys.isSecureServer() && context.acceptConnections();
         registry.factory(context.congestionControl()).validate(context.controllerParameters());
 
         final long handshakeBudgetSeed = randomSource.getAsLong();
@@ -251,6 +253,22 @@ public final class EndpointCore implements DatagramHandler
             controllerName, true, isSecureClient ? SecureSession.client(keys) : null, nowNs);
         connections.add(connection);
         return connection.handle();
+    }
+
+    /**
+     * Work for an agent that idles: a secure client makes its next connect's first message ahead
+     * ({@link EndpointKeys#prepareInitiator}), a secure server its next answer's ephemeral key pair
+     * ({@link EndpointKeys#prepareResponderKeyPair}), so that neither pays those X25519 operations on a connect's
+     * path. Only the agent of an unseeded endpoint calls it: the simulator's driver never does, and a seeded endpoint's
+     * agent does not either, so its keys are drawn where they always were and its connection ids and keys stay the
+     * ones its seed gave.
+     *
+     * @return true if it did something (the caller then runs a duty cycle before it sleeps).
+     */
+    public boolean prepareWhileIdle()
+    {
+        return !isClosed && (isSecureClient && keys.prepareInitiator(0 == connectionCount()) ||
+            isPreparingAnswers && keys.prepareResponderKeyPair());
     }
 
     /**

@@ -11,6 +11,7 @@ public final class NoiseCipherState
     private final AeadAlgorithm algorithm;
     private final byte[] nonce = new byte[AeadAlgorithm.NONCE_LENGTH];
     private AeadCipher cipher;
+    private byte[] key;
     private long counter;
 
     /**
@@ -29,7 +30,22 @@ public final class NoiseCipherState
     public void initializeKey(final byte[] key)
     {
         cipher = new AeadCipher(algorithm, key);
+        this.key = key.clone();
         counter = 0;
+    }
+
+    /**
+     * @return a state with this one's key and counter that goes on independently of it.
+     */
+    NoiseCipherState copy()
+    {
+        final NoiseCipherState copy = new NoiseCipherState(algorithm);
+        if (null != key)
+        {
+            copy.initializeKey(key);
+            copy.counter = counter;
+        }
+        return copy;
     }
 
     /**

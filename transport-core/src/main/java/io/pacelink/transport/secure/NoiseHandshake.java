@@ -30,6 +30,7 @@ public final class NoiseHandshake
     private byte[] remoteEphemeralPublic;
     private int messageIndex;
     private boolean isFailed;
+    private boolean isFirstMessagePrepared;
 
     private NoiseHandshake(
         final NoiseProfile profile,
@@ -56,6 +57,22 @@ public final class NoiseHandshake
             // The responder is handed its public key: deriving it again would be a fourth X25519 per handshake.
             symmetric.mixHash(isInitiator ? remoteStaticPublic : localStaticPublic);
         }
+    }
+
+    private NoiseHandshake(final NoiseHandshake original)
+    {
+        profile = original.profile;
+        isInitiator = original.isInitiator;
+        symmetric = original.symmetric.copy();
+        localStaticPrivate = original.localStaticPrivate;
+        remoteStaticPublic = original.remoteStaticPublic;
+        preSharedKey = original.preSharedKey;
+        ephemeralPrivate = original.ephemeralPrivate;
+        ephemeralPublic = original.ephemeralPublic;
+        remoteEphemeralPublic = original.remoteEphemeralPublic;
+        messageIndex = original.messageIndex;
+        isFailed = original.isFailed;
+        isFirstMessagePrepared = original.isFirstMessagePrepared;
     }
 
     /**
@@ -130,21 +147,17 @@ public final class NoiseHandshake
         {
             throw new IllegalStateException("not this side's turn to write");
         }
-        if (0 == messageIndex && NoiseProfile.NN_PSK0 == profile)
-        {
-            symmetric.mixKeyAndHash(preSharedKey);
-        }
-        ephemeralPublic = x25519.publicKey(ephemeralPrivate);
-        mixEphemeral(ephemeralPublic);
         if (0 == messageIndex)
         {
-            if (NoiseProfile.NK == profile)
-            {
-                symmetric.mixKey(x25519.agree(ephemeralPrivate, remoteStaticPublic)); // es
-            }
+            prepareFirstMessage();
         }
         else
         {
+            if (null == ephemeralPublic)
+            {
+                ephemeralPublic = x25519.publicKey(ephemeralPrivate);
+            }
+            mixEphemeral(ephemeralPublic);
             symmetric.mixKey(x25519.agree(ephemeralPrivate, remoteEphemeralPublic)); // ee
         }
         final byte[] ciphertext = symmetric.encryptAndHash(payload);
@@ -152,6 +165,64 @@ public final class NoiseHandshake
         final byte[] message = Arrays.copyOf(ephemeralPublic, X25519.KEY_LENGTH + ciphertext.length);
         System.arraycopy(ciphertext, 0, message, X25519.KEY_LENGTH, ciphertext.length);
         return message;
+    }
+
+    /**
+     * The initiator's first message up to its payload — the tokens {@code psk} (NNpsk0), {@code e} and {@code es} (NK):
+     * everything but the payload's encryption, and both of NK's X25519 operations. None of it depends on the payload,
+     * so a client can do it before it knows what it will send (while its agent idles), and {@link #writeMessage} then
+     * only encrypts the payload. Done once; {@link #writeMessage} does it itself if nobody did.
+     *
+     * @throws IllegalStateException if this is not an initiator before its first message.
+     */
+    public void prepareFirstMessage()
+    {
+        if (!isInitiator || isFailed || 0 != messageIndex)
+        {
+            throw new IllegalStateException("only an initiator's first message is prepared");
+        }
+        if (isFirstMessagePrepared)
+        {
+            return;
+        }
+        if (NoiseProfile.NN_PSK0 == profile)
+        {
+            symmetric.mixKeyAndHash(preSharedKey);
+        }
+        ephemeralPublic = x25519.publicKey(ephemeralPrivate);
+        mixEphemeral(ephemeralPublic);
+        if (NoiseProfile.NK == profile)
+        {
+            symmetric.mixKey(x25519.agree(ephemeralPrivate, remoteStaticPublic)); // es
+        }
+        isFirstMessagePrepared = true;
+    }
+
+    /**
+     * Hand a responder the public key of its ephemeral private key, made ahead ({@link X25519#publicKey}), so that
+     * its message does not make it: a server that idles makes its next answer's key pair then
+     * ({@code EndpointKeys.prepareResponderKeyPair}).
+     *
+     * @param publicKey the public key of the private key this handshake was made with; the caller's word for it.
+     * @throws IllegalStateException if this is not a responder before its message.
+     */
+    public void ephemeralPublicKey(final byte[] publicKey)
+    {
+        if (isInitiator || isFailed || messageIndex > 1 || X25519.KEY_LENGTH != publicKey.length)
+        {
+            throw new IllegalStateException("only a responder's own key, before its message, is handed over");
+        }
+        ephemeralPublic = publicKey.clone();
+    }
+
+    /**
+     * @return a handshake in this one's state that goes on independently of it: a client reads each answer to its
+     * first message on a copy of the state that message left, so a forged answer cannot spoil the genuine one's, and
+     * without doing the first message's X25519 work again for each.
+     */
+    public NoiseHandshake copy()
+    {
+        return new NoiseHandshake(this);
     }
 
     /**

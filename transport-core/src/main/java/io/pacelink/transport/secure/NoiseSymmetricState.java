@@ -22,14 +22,7 @@ final class NoiseSymmetricState
      */
     NoiseSymmetricState(final String protocolName, final AeadAlgorithm algorithm)
     {
-        try
-        {
-            sha256 = MessageDigest.getInstance("SHA-256");
-        }
-        catch (final GeneralSecurityException ex)
-        {
-            throw new IllegalStateException("every Java platform has SHA-256", ex);
-        }
+        sha256 = newSha256();
         this.algorithm = algorithm;
         final byte[] name = protocolName.getBytes(StandardCharsets.US_ASCII);
         if (name.length <= Hkdf.HASH_LENGTH)
@@ -43,6 +36,24 @@ final class NoiseSymmetricState
         }
         chainingKey = hash.clone();
         cipherState = new NoiseCipherState(algorithm);
+    }
+
+    private NoiseSymmetricState(final NoiseSymmetricState original)
+    {
+        sha256 = newSha256();
+        algorithm = original.algorithm;
+        chainingKey = original.chainingKey;
+        hash = original.hash;
+        cipherState = original.cipherState.copy();
+    }
+
+    /**
+     * @return a state equal to this one that goes on independently of it (the byte arrays are never changed in place,
+     * only replaced, so they are shared).
+     */
+    NoiseSymmetricState copy()
+    {
+        return new NoiseSymmetricState(this);
     }
 
     void mixKey(final byte[] inputKeyMaterial)
@@ -103,5 +114,17 @@ final class NoiseSymmetricState
     AeadAlgorithm algorithm()
     {
         return algorithm;
+    }
+
+    private static MessageDigest newSha256()
+    {
+        try
+        {
+            return MessageDigest.getInstance("SHA-256");
+        }
+        catch (final GeneralSecurityException ex)
+        {
+            throw new IllegalStateException("every Java platform has SHA-256", ex);
+        }
     }
 }

@@ -47,6 +47,8 @@ public final class SecureSession
     private final NoiseProfile profile;
     private final AeadAlgorithm aead;
     private final byte[] ephemeralKey;
+    private NoiseHandshake preparedInitiator;
+    private NoiseHandshake afterFirstMessage;
     private HelloMac helloMac;
     private byte[] serverKey;
     private NoiseHandshake responder;
@@ -75,9 +77,15 @@ public final class SecureSession
      */
     public static SecureSession client(final EndpointKeys keys)
     {
+        // A first message the endpoint prepared while it idled (EndpointKeys.prepareInitiator) has its own ephemeral
+        // key; without one the key is drawn here, where a seeded endpoint has always drawn it.
+        final NoiseHandshake prepared = keys.takePreparedInitiator();
         final SecureSession session = new SecureSession(
-            keys, keys.clientProfile(), keys.aead(), keys.newEphemeralKey(), keys.clientMac());
+            keys, keys.clientProfile(), keys.aead(), null == prepared ? keys.newEphemeralKey() : null,
+            keys.clientMac());
         session.serverKey = keys.pinnedServerKey();
+        session.preparedInitiator = prepared;
+        keys.onClientSession(session);
         return session;
     }
 
@@ -98,11 +106,18 @@ public final class SecureSession
         final byte[] message,
         final byte[] clientTranscript)
     {
+        // A key pair the endpoint made while it idled (EndpointKeys.prepareResponderKeyPair), else one drawn here,
+        // where a seeded endpoint has always drawn it.
+        final byte[][] prepared = keys.takeResponderKeyPair();
         final SecureSession session = new SecureSession(
-            keys, profile, aead, keys.newEphemeralKey(), keys.serverMac(profile));
+            keys, profile, aead, null == prepared ? keys.newEphemeralKey() : prepared[0], keys.serverMac(profile));
         session.responder = NoiseHandshake.responder(
             profile, aead, PROLOGUE, keys.serverPrivateKey(), keys.serverPublicKey(), keys.preSharedKey(),
             session.ephemeralKey);
+        if (null != prepared)
+        {
+            session.responder.ephemeralPublicKey(prepared[1]);
+        }
         final byte[] payload = session.responder.readMessage(message);
         return null != payload && MessageDigest.isEqual(payload, clientTranscript) ? session : null;
     }
@@ -229,7 +244,11 @@ public final class SecureSession
         if (null == firstMessage)
         {
             transcript = clientTranscript.clone();
-            firstMessage = newInitiator().writeMessage(transcript);
+            // A prepared message was made for the pinned key or the pre-shared key, which this session's are.
+            final NoiseHandshake initiator = null != preparedInitiator ? preparedInitiator : newInitiator();
+            preparedInitiator = null;
+            firstMessage = initiator.writeMessage(transcript);
+            afterFirstMessage = initiator;
         }
         return firstMessage;
     }
@@ -247,8 +266,9 @@ public final class SecureSession
         {
             return null != protection;
         }
-        final NoiseHandshake initiator = newInitiator();
-        initiator.writeMessage(transcript);
+        // Each answer is read on a copy of the state the first message left (a forged answer spoils only its copy),
+        // not on the first message made again: that would be its two X25519 operations again on the connect's path.
+        final NoiseHandshake initiator = afterFirstMessage.copy();
         final byte[] payload = initiator.readMessage(message);
         if (null == payload || !MessageDigest.isEqual(payload, serverTranscript))
         {
@@ -275,6 +295,14 @@ public final class SecureSession
             responder = null;
         }
         return secondMessage;
+    }
+
+    /**
+     * @return true once this client's handshake is over: the server's answer was read.
+     */
+    boolean isClientHandshakeOver()
+    {
+        return null != protection;
     }
 
     /**

@@ -15,6 +15,7 @@ import java.util.Map;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /**
  * Noise's published test vectors for the secure mode's four protocol names: the Cacophony vectors (the Haskell
@@ -53,6 +54,65 @@ class NoiseKnownAnswerTest
         final byte[] message = HEX.parseHex(messages(vector).get(0)[1]);
         message[40] ^= 1;
         assertNull(responder.readMessage(message));
+    }
+
+    @Test
+    void aFirstMessagePreparedAheadIsTheVectorsMessageByteForByte() throws IOException
+    {
+        for (final Map<String, Object> vector : vectors())
+        {
+            final String name = (String)vector.get("protocol_name");
+            final NoiseHandshake initiator = initiator(vector);
+            initiator.prepareFirstMessage();
+            initiator.prepareFirstMessage(); // once: a second call changes nothing
+            final byte[] first = initiator.writeMessage(HEX.parseHex(messages(vector).get(0)[0]));
+            assertEquals(messages(vector).get(0)[1], HEX.formatHex(first), name + " message 1");
+            assertThrows(IllegalStateException.class, initiator::prepareFirstMessage, name);
+            assertThrows(IllegalStateException.class, responder(vector)::prepareFirstMessage, name);
+        }
+    }
+
+    @Test
+    void aResponderHandedItsEphemeralPublicKeyAheadWritesTheVectorsMessageByteForByte() throws IOException
+    {
+        for (final Map<String, Object> vector : vectors())
+        {
+            final String name = (String)vector.get("protocol_name");
+            final List<String[]> messages = messages(vector);
+            final NoiseHandshake responder = responder(vector);
+            responder.ephemeralPublicKey(new X25519().publicKey(bytes(vector, "resp_ephemeral")));
+            responder.readMessage(HEX.parseHex(messages.get(0)[1]));
+            final byte[] second = responder.writeMessage(HEX.parseHex(messages.get(1)[0]));
+            assertEquals(messages.get(1)[1], HEX.formatHex(second), name + " message 2");
+            assertThrows(IllegalStateException.class, () -> initiator(vector).ephemeralPublicKey(new byte[32]), name);
+        }
+    }
+
+    @Test
+    void anAnswerReadOnACopyOfTheFirstMessagesStateGivesTheVectorsHashAndAForgedOneSpoilsOnlyItsCopy()
+        throws IOException
+    {
+        for (final Map<String, Object> vector : vectors())
+        {
+            final String name = (String)vector.get("protocol_name");
+            final List<String[]> messages = messages(vector);
+            final NoiseHandshake initiator = initiator(vector);
+            final byte[] first = initiator.writeMessage(HEX.parseHex(messages.get(0)[0]));
+            final NoiseHandshake responder = responder(vector);
+            responder.readMessage(first);
+            final byte[] second = responder.writeMessage(HEX.parseHex(messages.get(1)[0]));
+
+            final byte[] forged = second.clone();
+            forged[forged.length - 1] ^= 1;
+            final NoiseHandshake spoiled = initiator.copy();
+            assertNull(spoiled.readMessage(forged), name);
+            final NoiseHandshake genuine = initiator.copy();
+            assertArrayEquals(HEX.parseHex(messages.get(1)[0]), genuine.readMessage(second), name);
+            assertEquals(vector.get("handshake_hash"), HEX.formatHex(genuine.handshakeHash()), name);
+            assertArrayEquals(responder.split()[0], genuine.split()[0], name);
+            // The state the first message left is untouched by either copy.
+            assertArrayEquals(HEX.parseHex(messages.get(1)[0]), initiator.readMessage(second), name);
+        }
     }
 
     private static void run(final Map<String, Object> vector)
