@@ -1,5 +1,6 @@
 package io.pacelink.cli;
 
+import io.pacelink.transport.stats.CountersFile;
 import io.pacelink.transport.stats.CountersFileReader;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -7,6 +8,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.UserPrincipal;
@@ -25,8 +27,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * {@code pacelink stat} reading the live counters of endpoints that run in another JVM (a child process started with
  * this JVM's class path and Agrona flags): one line per connection with its own controller, the filters, every
- * counter with {@code --all}; then their removal on close, a killed process's stale files (hidden, listed with
- * {@code --all}), and {@code --clean}, which removes only this user's files of processes that are gone.
+ * counter with {@code --all}; then their removal on close, a killed process's stale files (removed by the next
+ * refresh, or kept with {@code --keep-dead}: hidden, listed with {@code --all}), and {@code --clean}; both remove only
+ * this user's files of processes that are gone, never a live one's or one being created.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class StatCommandTest
@@ -116,21 +119,23 @@ class StatCommandTest
     }
 
     @Test
-    void listsTheFilesOfAKilledProcessAsStaleAndCleanRemovesThem() throws Exception
+    void keepsTheFilesOfAKilledProcessForAPostMortemWhenAskedAndCleanRemovesThem() throws Exception
     {
         final Process child = startTarget("cubic");
         child.destroyForcibly();
         assertTrue(child.waitFor(30, TimeUnit.SECONDS));
         assertEquals(2, CountersFileReader.list(directory).size(), "a killed process cannot delete its files");
 
-        // Hidden by default, in text and JSON; listed by --all.
-        final CommandRun hidden = CommandRun.of("stat", "--dir", directory.toString(), "--count", "1");
+        // With --keep-dead: hidden in the connections' view, in text and JSON; listed by --all.
+        final CommandRun hidden = CommandRun.of("stat", "--dir", directory.toString(), "--count", "1",
+            "--keep-dead");
         assertTrue(hidden.out().contains("no live Pacelink connection in " + directory), hidden.out());
         assertTrue(hidden.out().contains("(2 counters files of processes that are gone hidden"), hidden.out());
         assertEquals(List.of(), MiniJson.list(MiniJson.object(MiniJson.parse(CommandRun.of(
-            "stat", "--dir", directory.toString(), "--json", "--count", "1").out().trim())).get("processes")));
+            "stat", "--dir", directory.toString(), "--json", "--count", "1", "--keep-dead").out().trim()))
+            .get("processes")));
         final CommandRun json = CommandRun.of("stat", "--dir", directory.toString(), "--json", "--count", "1",
-            "--all");
+            "--all", "--keep-dead");
         assertEquals(0, json.exitCode(), json.err());
         final List<Object> processes = MiniJson.list(MiniJson.object(MiniJson.parse(json.out().trim()))
             .get("processes"));
@@ -139,16 +144,73 @@ class StatCommandTest
         {
             assertEquals("stale", MiniJson.object(process).get("status"));
         }
-        final CommandRun table = CommandRun.of("stat", "--dir", directory.toString(), "--count", "1", "--all");
+        final CommandRun table = CommandRun.of("stat", "--dir", directory.toString(), "--count", "1", "--all",
+            "--keep-dead");
         assertTrue(table.out().contains("STALE (process gone"), table.out());
         final CommandRun otherPid = CommandRun.of(
             "stat", "--dir", directory.toString(), "--count", "1", "--pid", Long.toString(child.pid() + 1));
         assertTrue(otherPid.out().contains("no Pacelink process with pid " + (child.pid() + 1)), otherPid.out());
+        assertEquals(2, CountersFileReader.list(directory).size(), "--keep-dead and another pid's view keep them");
 
         final CommandRun clean = CommandRun.of("stat", "--dir", directory.toString(), "--clean");
         assertEquals(0, clean.exitCode(), clean.err());
         assertTrue(clean.out().contains("2 stale counters files removed"), clean.out());
         assertEquals(List.of(), CountersFileReader.list(directory));
+    }
+
+    @Test
+    void aRefreshShowsTheLiveRemovesTheDeadAndKeepsAFileBeingCreatedAndAnotherUsers() throws Exception
+    {
+        final Process killed = startTarget("cubic");
+        killed.destroyForcibly();
+        assertTrue(killed.waitFor(30, TimeUnit.SECONDS));
+        final List<Path> deadFiles = CountersFileReader.list(directory);
+        assertEquals(2, deadFiles.size(), "a killed process cannot delete its files");
+        // A file being created: CountersFile.create maps a new sparse file, then writes its header, the layout
+        // version last; until then the file is all zeros and names no owner.
+        final Path beingCreated = directory.resolve("endpoint-" + killed.pid() + "-9.counters");
+        try (RandomAccessFile file = new RandomAccessFile(beingCreated.toFile(), "rw"))
+        {
+            file.setLength(CountersFile.HEADER_LENGTH + 4096);
+        }
+        final boolean hasOtherUser = giveToNobody(deadFiles.get(0));
+        final Process live = startTarget("bbr");
+        try
+        {
+            final CommandRun run = CommandRun.of(
+                "stat", "--dir", directory.toString(), "--json", "--count", "2", "-i", "100ms");
+            assertEquals(0, run.exitCode(), run.err());
+            for (final String line : run.out().lines().collect(Collectors.toList()))
+            {
+                final List<Object> processes = MiniJson.list(MiniJson.object(MiniJson.parse(line)).get("processes"));
+                assertEquals(2, processes.size(), "the live process's two endpoints: " + line);
+                for (final Object process : processes)
+                {
+                    assertEquals((double)live.pid(), MiniJson.object(process).get("pid"), line);
+                    assertEquals("alive", MiniJson.object(process).get("status"), line);
+                }
+            }
+            final String removedNote = (hasOtherUser ? "1 counters file" : "2 counters files") +
+                " of processes that are gone removed from " + directory;
+            assertTrue(run.err().contains(removedNote), run.err());
+            assertEquals(1, run.err().split("pacelink stat: ", -1).length - 1, "said once, not every refresh: " +
+                run.err());
+            assertTrue(!hasOtherUser || run.err().contains("1 of other users' skipped"), run.err());
+
+            final List<Path> left = CountersFileReader.list(directory);
+            assertEquals(3 + (hasOtherUser ? 1 : 0), left.size(), "the live process's two files, the one being " +
+                "created and the other user's: " + left);
+            assertTrue(left.contains(beingCreated), left.toString());
+            assertTrue(!left.contains(deadFiles.get(1)), left.toString());
+            assertEquals(hasOtherUser, left.contains(deadFiles.get(0)), left.toString());
+            assertEquals(0, CommandRun.of("stat", "--dir", directory.toString(), "--count", "1").err().length(),
+                "nothing left to remove");
+        }
+        finally
+        {
+            live.destroyForcibly();
+            live.waitFor(30, TimeUnit.SECONDS);
+        }
     }
 
     @Test
@@ -190,6 +252,23 @@ class StatCommandTest
         }
     }
 
+    /**
+     * @return true if the file now belongs to {@code nobody}, as in a directory given with --dir that users share;
+     * false where that needs root and this is not.
+     */
+    private static boolean giveToNobody(final Path file)
+    {
+        try
+        {
+            Files.setOwner(file, file.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("nobody"));
+            return true;
+        }
+        catch (final IOException ex)
+        {
+            return false;
+        }
+    }
+
     @Test
     void anEmptyDirectoryIsSaidSo()
     {
@@ -220,6 +299,10 @@ class StatCommandTest
         final CommandRun zeros = CommandRun.of("stat", "--dir", directory.toString(), "--zeros");
         assertEquals(2, zeros.exitCode());
         assertTrue(zeros.err().contains("--zeros goes with --all"), zeros.err());
+
+        final CommandRun both = CommandRun.of("stat", "--dir", directory.toString(), "--clean", "--keep-dead");
+        assertEquals(2, both.exitCode());
+        assertTrue(both.err().contains("--clean removes the files --keep-dead keeps"), both.err());
     }
 
     /**
