@@ -11,7 +11,6 @@ import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.UserPrincipal;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -119,12 +118,9 @@ class StatCommandTest
     }
 
     @Test
-    void keepsTheFilesOfAKilledProcessForAPostMortemWhenAskedAndCleanRemovesThem() throws Exception
+    void keepsTheFilesOfAKilledProcessForAPostMortemWhenAskedAndARefreshRemovesThem() throws Exception
     {
-        final Process child = startTarget("cubic");
-        child.destroyForcibly();
-        assertTrue(child.waitFor(30, TimeUnit.SECONDS));
-        assertEquals(2, CountersFileReader.list(directory).size(), "a killed process cannot delete its files");
+        final Process child = killedTarget();
 
         // With --keep-dead: hidden in the connections' view, in text and JSON; listed by --all.
         final CommandRun hidden = CommandRun.of("stat", "--dir", directory.toString(), "--count", "1",
@@ -152,20 +148,31 @@ class StatCommandTest
         assertTrue(otherPid.out().contains("no Pacelink process with pid " + (child.pid() + 1)), otherPid.out());
         assertEquals(2, CountersFileReader.list(directory).size(), "--keep-dead and another pid's view keep them");
 
-        final CommandRun clean = CommandRun.of("stat", "--dir", directory.toString(), "--clean");
-        assertEquals(0, clean.exitCode(), clean.err());
-        assertTrue(clean.out().contains("2 stale counters files removed"), clean.out());
+        // Without it, the first refresh removes them (said once on standard error, not every refresh) and shows
+        // nothing of them, in JSON even with --all.
+        final CommandRun refresh = CommandRun.of("stat", "--dir", directory.toString(), "--json", "--all",
+            "--count", "2", "-i", "100ms");
+        assertEquals(0, refresh.exitCode(), refresh.err());
+        for (final String line : refresh.out().lines().collect(Collectors.toList()))
+        {
+            assertEquals(List.of(), MiniJson.list(MiniJson.object(MiniJson.parse(line)).get("processes")), line);
+        }
+        assertTrue(refresh.err().contains("pacelink stat: 2 counters files of processes that are gone removed " +
+            "from " + directory), refresh.err());
+        assertEquals(1, refresh.err().split("pacelink stat: ", -1).length - 1, "said once: " + refresh.err());
         assertEquals(List.of(), CountersFileReader.list(directory));
     }
 
     @Test
-    void aRefreshShowsTheLiveRemovesTheDeadAndKeepsAFileBeingCreatedAndAnotherUsers() throws Exception
+    void cleanAndRefreshesRemoveOnlyThisUsersFilesOfProcessesThatAreGone() throws Exception
     {
-        final Process killed = startTarget("cubic");
-        killed.destroyForcibly();
-        assertTrue(killed.waitFor(30, TimeUnit.SECONDS));
-        final List<Path> deadFiles = CountersFileReader.list(directory);
-        assertEquals(2, deadFiles.size(), "a killed process cannot delete its files");
+        final Process killed = killedTarget();
+        final List<Path> staleFiles = CountersFileReader.list(directory);
+        // One stale file belongs to another user (as in a directory given with --dir that users share).
+        if (!giveToNobody(staleFiles.get(0)))
+        {
+            Assumptions.abort("giving a file to another user needs root");
+        }
         // A file being created: CountersFile.create maps a new sparse file, then writes its header, the layout
         // version last; until then the file is all zeros and names no owner.
         final Path beingCreated = directory.resolve("endpoint-" + killed.pid() + "-9.counters");
@@ -173,14 +180,25 @@ class StatCommandTest
         {
             file.setLength(CountersFile.HEADER_LENGTH + 4096);
         }
-        final boolean hasOtherUser = giveToNobody(deadFiles.get(0));
         final Process live = startTarget("bbr");
         try
         {
-            final CommandRun run = CommandRun.of(
-                "stat", "--dir", directory.toString(), "--json", "--count", "2", "-i", "100ms");
-            assertEquals(0, run.exitCode(), run.err());
-            for (final String line : run.out().lines().collect(Collectors.toList()))
+            final CommandRun clean = CommandRun.of("stat", "--dir", directory.toString(), "--clean");
+            assertEquals(0, clean.exitCode(), clean.err());
+            assertTrue(clean.out().contains("1 stale counters file removed") &&
+                clean.out().contains("1 of other users kept"), clean.out());
+            assertTrue(clean.out().contains("kept " + staleFiles.get(0)), clean.out());
+            final List<Path> left = CountersFileReader.list(directory);
+            assertEquals(4, left.size(), "the live process's two files, the one being created and the other " +
+                "user's: " + left);
+            assertTrue(left.contains(staleFiles.get(0)) && !left.contains(staleFiles.get(1)), left.toString());
+            assertTrue(left.contains(beingCreated), left.toString());
+
+            // A refresh shows the live process only, skips the other user's file and keeps the one being created.
+            final CommandRun refresh = CommandRun.of("stat", "--dir", directory.toString(), "--json", "--all",
+                "--count", "2", "-i", "100ms");
+            assertEquals(0, refresh.exitCode(), refresh.err());
+            for (final String line : refresh.out().lines().collect(Collectors.toList()))
             {
                 final List<Object> processes = MiniJson.list(MiniJson.object(MiniJson.parse(line)).get("processes"));
                 assertEquals(2, processes.size(), "the live process's two endpoints: " + line);
@@ -190,21 +208,8 @@ class StatCommandTest
                     assertEquals("alive", MiniJson.object(process).get("status"), line);
                 }
             }
-            final String removedNote = (hasOtherUser ? "1 counters file" : "2 counters files") +
-                " of processes that are gone removed from " + directory;
-            assertTrue(run.err().contains(removedNote), run.err());
-            assertEquals(1, run.err().split("pacelink stat: ", -1).length - 1, "said once, not every refresh: " +
-                run.err());
-            assertTrue(!hasOtherUser || run.err().contains("1 of other users' skipped"), run.err());
-
-            final List<Path> left = CountersFileReader.list(directory);
-            assertEquals(3 + (hasOtherUser ? 1 : 0), left.size(), "the live process's two files, the one being " +
-                "created and the other user's: " + left);
-            assertTrue(left.contains(beingCreated), left.toString());
-            assertTrue(!left.contains(deadFiles.get(1)), left.toString());
-            assertEquals(hasOtherUser, left.contains(deadFiles.get(0)), left.toString());
-            assertEquals(0, CommandRun.of("stat", "--dir", directory.toString(), "--count", "1").err().length(),
-                "nothing left to remove");
+            assertEquals("", refresh.err(), "nothing of this user's to remove");
+            assertEquals(left, CountersFileReader.list(directory));
         }
         finally
         {
@@ -213,43 +218,16 @@ class StatCommandTest
         }
     }
 
-    @Test
-    void cleanRemovesOnlyThisUsersFilesOfProcessesThatAreGone() throws Exception
+    /**
+     * @return a target process, killed (kill -9) before it could close its two endpoints and delete their files.
+     */
+    private Process killedTarget() throws IOException, InterruptedException
     {
         final Process killed = startTarget("cubic");
         killed.destroyForcibly();
         assertTrue(killed.waitFor(30, TimeUnit.SECONDS));
-        final List<Path> staleFiles = CountersFileReader.list(directory);
-        assertEquals(2, staleFiles.size());
-        // One stale file belongs to another user (as in a directory given with --dir that users share).
-        final UserPrincipal nobody;
-        try
-        {
-            nobody = directory.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("nobody");
-            Files.setOwner(staleFiles.get(0), nobody);
-        }
-        catch (final IOException ex)
-        {
-            Assumptions.abort("giving a file to another user needs root: " + ex);
-            return;
-        }
-        final Process live = startTarget("cubic");
-        try
-        {
-            final CommandRun clean = CommandRun.of("stat", "--dir", directory.toString(), "--clean");
-            assertEquals(0, clean.exitCode(), clean.err());
-            assertTrue(clean.out().contains("1 stale counters file removed") &&
-                clean.out().contains("1 of other users kept"), clean.out());
-            assertTrue(clean.out().contains("kept " + staleFiles.get(0)), clean.out());
-            final List<Path> left = CountersFileReader.list(directory);
-            assertEquals(3, left.size(), "the live process's two files and the other user's: " + left);
-            assertTrue(left.contains(staleFiles.get(0)) && !left.contains(staleFiles.get(1)), left.toString());
-        }
-        finally
-        {
-            live.destroyForcibly();
-            live.waitFor(30, TimeUnit.SECONDS);
-        }
+        assertEquals(2, CountersFileReader.list(directory).size(), "a killed process cannot delete its files");
+        return killed;
     }
 
     /**
