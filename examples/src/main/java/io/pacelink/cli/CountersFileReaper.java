@@ -77,7 +77,8 @@ final class CountersFileReaper
      * @param path  a counters file.
      * @param nowMs the current time, epoch ms.
      * @return what became of it.
-     * @throws IOException if the file's owner cannot be read or the file cannot be renamed or deleted.
+     * @throws IOException if the file's owner cannot be read or the file cannot be renamed or deleted (a file that
+     *                     is gone meanwhile is {@link Outcome#KEPT}: nothing to do).
      */
     Outcome reap(final Path path, final long nowMs) throws IOException
     {
@@ -85,17 +86,18 @@ final class CountersFileReaper
         {
             return Outcome.KEPT;
         }
-        if (!Files.getOwner(path).getName().equals(user))
-        {
-            return Outcome.OTHER_USERS;
-        }
         final Path held = path.resolveSibling(path.getFileName() + REAPING_SUFFIX);
         try
         {
+            if (!Files.getOwner(path).getName().equals(user))
+            {
+                return Outcome.OTHER_USERS;
+            }
             Files.move(path, held, StandardCopyOption.ATOMIC_MOVE);
         }
         catch (final NoSuchFileException ex)
         {
+            // Gone meanwhile: its owner's close, or another stat that removed it first.
             return Outcome.KEPT;
         }
         if (!isDeadFile(held, nowMs))

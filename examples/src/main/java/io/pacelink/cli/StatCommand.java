@@ -162,7 +162,7 @@ public final class StatCommand implements Callable<Integer>
         return 0;
     }
 
-    private List<ProcessCounters> readAll(final long nowMs) throws IOException
+    private List<ProcessCounters> readAll(final long nowMs)
     {
         final List<ProcessCounters> processes = new ArrayList<>();
         int removed = 0;
@@ -184,7 +184,7 @@ public final class StatCommand implements Callable<Integer>
             {
                 // Judged from the header alone; its counters are never read.
                 openFiles.remove(path).close();
-                final CountersFileReaper.Outcome outcome = reaper.reap(path, nowMs);
+                final CountersFileReaper.Outcome outcome = reap(path, nowMs);
                 if (CountersFileReaper.Outcome.REMOVED == outcome)
                 {
                     removed++;
@@ -220,6 +220,23 @@ public final class StatCommand implements Callable<Integer>
         return processes;
     }
 
+    /**
+     * @return what became of a dead process's file; KEPT, said on stderr, if it could not be removed (the refresh
+     * goes on).
+     */
+    private CountersFileReaper.Outcome reap(final Path path, final long nowMs)
+    {
+        try
+        {
+            return reaper.reap(path, nowMs);
+        }
+        catch (final IOException ex)
+        {
+            System.err.println("pacelink stat: cannot remove " + path + ": " + ex);
+            return CountersFileReaper.Outcome.KEPT;
+        }
+    }
+
     private boolean isOthersDead(final Path path)
     {
         final Object key = othersDead.get(path);
@@ -233,6 +250,21 @@ public final class StatCommand implements Callable<Integer>
         }
         othersDead.remove(path);
         return false;
+    }
+
+    /**
+     * @return whose the file is, e.g. {@code nobody's}.
+     */
+    private static String ownerOf(final Path path)
+    {
+        try
+        {
+            return Files.getOwner(path).getName() + "'s";
+        }
+        catch (final IOException ex)
+        {
+            return "another user's";
+        }
     }
 
     /**
@@ -310,8 +342,8 @@ public final class StatCommand implements Callable<Integer>
             if (CountersFileReaper.Outcome.OTHER_USERS == outcome)
             {
                 othersStale++;
-                out.println("kept " + path + " (pid " + ownerPid + " is gone, but the file is " +
-                    Files.getOwner(path).getName() + "'s, not " + user + "'s)");
+                out.println("kept " + path + " (pid " + ownerPid + " is gone, but the file is " + ownerOf(path) +
+                    ", not " + user + "'s)");
             }
             else if (CountersFileReaper.Outcome.REMOVED == outcome)
             {
