@@ -139,12 +139,13 @@ record ProcessCounters(
     }
 
     /**
-     * @param file               an open counters file.
-     * @param nowMs              the current time, epoch ms.
-     * @param heartbeatTimeoutMs how old a live owner's heartbeat may be.
+     * @param file     an open counters file.
+     * @param liveness its owner's liveness, judged at {@code nowMs}.
+     * @param nowMs    the current time, epoch ms.
      * @return what it holds now.
      */
-    static ProcessCounters read(final CountersFileReader file, final long nowMs, final long heartbeatTimeoutMs)
+    static ProcessCounters read(
+        final CountersFileReader file, final CountersFileReader.Liveness liveness, final long nowMs)
     {
         final Map<String, Long> endpoint = new LinkedHashMap<>();
         final Map<String, Long> scheduler = new LinkedHashMap<>();
@@ -196,7 +197,7 @@ record ProcessCounters(
             file.path(),
             file.pid(),
             file.description(),
-            file.liveness(nowMs, heartbeatTimeoutMs),
+            liveness,
             nowMs - file.heartbeatMs(),
             endpoint,
             schedulerLabel[0],

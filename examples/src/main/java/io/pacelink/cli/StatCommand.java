@@ -3,12 +3,16 @@ package io.pacelink.cli;
 import io.pacelink.transport.stats.CountersFile;
 import io.pacelink.transport.stats.CountersFileReader;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -23,8 +27,14 @@ import java.util.concurrent.TimeUnit;
  * endpoint (and every {@code pacelink netem} relay) keeps its counters in a memory-mapped file in the counters
  * directory; this command maps those files read-only and prints, every interval, one line per live connection (as
  * {@code ss -ti} does for TCP), every endpoint's, scheduler's and relay's counters with {@code --all}, or one JSON
- * object per refresh. Files of processes that are gone are hidden (listed by {@code --all}) and removed by
- * {@code --clean}, which touches only this user's files.
+ * object per refresh.
+ * <p>
+ * The files of processes that are gone (killed, crashed: a process that closes its endpoints deletes them) are
+ * removed as each refresh finds them, if they are this user's ({@link CountersFileReaper}: never a live process's,
+ * never one being created), and are not read: a directory that collected hundreds of them (each test or tool run
+ * that was killed leaves one per endpoint) cost every refresh a mapping and a walk of every counter of each. Another
+ * user's are skipped. {@code --keep-dead} keeps and reads them instead, for a post-mortem (a killed process's last
+ * counters: listed by {@code --all} and {@code --json}); {@code --clean} removes them and exits.
  */
 @Command(
     name = "stat",
@@ -54,7 +64,8 @@ public final class StatCommand implements Callable<Integer>
     private int port;
 
     @Option(names = { "-a", "--all" }, description = "Every endpoint's, scheduler's and relay's counters, each " +
-        "connection's send limits and controller counters, and the files of processes that are gone.")
+        "connection's send limits and controller counters (and, with --keep-dead, the files of processes that are " +
+        "gone).")
     private boolean all;
 
     @Option(names = "--zeros", description = "With --all: also the counters that are 0 (left out by default).")
@@ -75,7 +86,21 @@ public final class StatCommand implements Callable<Integer>
         description = "Remove this user's counters files of processes that are gone, say which, and exit.")
     private boolean clean;
 
+    @Option(names = "--keep-dead", description = "Keep the counters files of processes that are gone and read " +
+        "them (a killed process's last counters, shown as STALE with --all and --json) instead of removing this " +
+        "user's as they are found.")
+    private boolean keepDead;
+
+    @Spec
+    private CommandSpec spec;
+
     private final Map<Path, CountersFileReader> openFiles = new HashMap<>();
+    /**
+     * Other users' files of processes that are gone, by their file key (inode): never read again while the name
+     * holds the same file.
+     */
+    private final Map<Path, Object> othersDead = new HashMap<>();
+    private final CountersFileReaper reaper = new CountersFileReaper(System.getProperty("user.name"));
 
     public Integer call() throws IOException, InterruptedException
     {
@@ -95,6 +120,10 @@ public final class StatCommand implements Callable<Integer>
         }
         final StatFilter filter = new StatFilter(pid, peer, port, all);
         final PrintStream out = System.out;
+        if (clean && keepDead)
+        {
+            throw new IllegalArgumentException("--clean removes the files --keep-dead keeps: give one of them");
+        }
         if (clean)
         {
             return clean(out);
@@ -136,13 +165,47 @@ public final class StatCommand implements Callable<Integer>
     private List<ProcessCounters> readAll(final long nowMs)
     {
         final List<ProcessCounters> processes = new ArrayList<>();
+        int removed = 0;
+        int othersFound = 0;
         for (final Path path : CountersFileReader.list(directory))
         {
-            final CountersFileReader file = open(path);
-            if (null != file && (null == pid || file.pid() == pid))
+            if (isOthersDead(path))
             {
-                processes.add(ProcessCounters.read(file, nowMs, CountersFileReader.DEFAULT_HEARTBEAT_TIMEOUT_MS));
+                continue;
             }
+            final CountersFileReader file = open(path);
+            if (null == file || null != pid && file.pid() != pid)
+            {
+                continue;
+            }
+            final CountersFileReader.Liveness liveness =
+                file.liveness(nowMs, CountersFileReader.DEFAULT_HEARTBEAT_TIMEOUT_MS);
+            if (CountersFileReader.Liveness.DEAD == liveness && !keepDead)
+            {
+                // Judged from the header alone; its counters are never read.
+                openFiles.remove(path).close();
+                final CountersFileReaper.Outcome outcome = reap(path, nowMs);
+                if (CountersFileReaper.Outcome.REMOVED == outcome)
+                {
+                    removed++;
+                }
+                else if (CountersFileReaper.Outcome.OTHER_USERS == outcome)
+                {
+                    othersFound++;
+                    othersDead.put(path, fileKey(path));
+                }
+                continue;
+            }
+            processes.add(ProcessCounters.read(file, liveness, nowMs));
+        }
+        if (removed > 0)
+        {
+            final PrintWriter err = spec.commandLine().getErr();
+            err.println("pacelink stat: " + removed + " counters file" + (1 == removed ? "" : "s") +
+                " of processes that are gone removed from " + directory +
+                (othersFound > 0 ? ", " + othersFound + " of other users' skipped" : "") +
+                " (--keep-dead keeps and shows them)");
+            err.flush();
         }
         // Files deleted since the last refresh (their owners closed): let go of the mappings.
         for (final Iterator<CountersFileReader> it = openFiles.values().iterator(); it.hasNext(); )
@@ -155,6 +218,69 @@ public final class StatCommand implements Callable<Integer>
             }
         }
         return processes;
+    }
+
+    /**
+     * @return what became of a dead process's file; KEPT, said on stderr, if it could not be removed (the refresh
+     * goes on).
+     */
+    private CountersFileReaper.Outcome reap(final Path path, final long nowMs)
+    {
+        try
+        {
+            return reaper.reap(path, nowMs);
+        }
+        catch (final IOException ex)
+        {
+            System.err.println("pacelink stat: cannot remove " + path + ": " + ex);
+            return CountersFileReaper.Outcome.KEPT;
+        }
+    }
+
+    private boolean isOthersDead(final Path path)
+    {
+        final Object key = othersDead.get(path);
+        if (null == key)
+        {
+            return false;
+        }
+        if (key.equals(fileKey(path)))
+        {
+            return true;
+        }
+        othersDead.remove(path);
+        return false;
+    }
+
+    /**
+     * @return whose the file is, e.g. {@code nobody's}.
+     */
+    private static String ownerOf(final Path path)
+    {
+        try
+        {
+            return Files.getOwner(path).getName() + "'s";
+        }
+        catch (final IOException ex)
+        {
+            return "another user's";
+        }
+    }
+
+    /**
+     * @return the file's identity (device and inode), or a fresh object if it is gone.
+     */
+    private static Object fileKey(final Path path)
+    {
+        try
+        {
+            final Object key = Files.readAttributes(path, BasicFileAttributes.class).fileKey();
+            return null == key ? new Object() : key;
+        }
+        catch (final IOException ex)
+        {
+            return new Object();
+        }
     }
 
     /**
@@ -201,24 +327,25 @@ public final class StatCommand implements Callable<Integer>
             {
                 continue;
             }
-            final CountersFileReader file = opened.get();
-            final long ownerPid = file.pid();
-            final boolean isStale = (null == pid || ownerPid == pid) && CountersFileReader.Liveness.DEAD ==
-                file.liveness(nowMs, CountersFileReader.DEFAULT_HEARTBEAT_TIMEOUT_MS);
-            final String description = file.description();
-            file.close();
-            if (!isStale)
+            final long ownerPid;
+            final String description;
+            try (CountersFileReader file = opened.get())
+            {
+                ownerPid = file.pid();
+                description = file.description();
+            }
+            if (null != pid && ownerPid != pid)
             {
                 continue;
             }
-            final String owner = Files.getOwner(path).getName();
-            if (!owner.equals(user))
+            final CountersFileReaper.Outcome outcome = reaper.reap(path, nowMs);
+            if (CountersFileReaper.Outcome.OTHER_USERS == outcome)
             {
                 othersStale++;
-                out.println("kept " + path + " (pid " + ownerPid + " is gone, but the file is " + owner + "'s, not " +
-                    user + "'s)");
+                out.println("kept " + path + " (pid " + ownerPid + " is gone, but the file is " + ownerOf(path) +
+                    ", not " + user + "'s)");
             }
-            else if (Files.deleteIfExists(path))
+            else if (CountersFileReaper.Outcome.REMOVED == outcome)
             {
                 removed++;
                 out.println("removed " + path + " (pid " + ownerPid + " is gone: " + description + ")");

@@ -162,7 +162,7 @@ final class StatTable
         if (stale > 0)
         {
             out.println("(" + stale + " counters file" + (1 == stale ? "" : "s") + " of processes that are gone " +
-                "hidden: pacelink stat --all lists them, pacelink stat --clean removes them)");
+                "hidden: pacelink stat --keep-dead --all lists them, pacelink stat --clean removes them)");
         }
     }
 

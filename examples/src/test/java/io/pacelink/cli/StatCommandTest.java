@@ -1,5 +1,6 @@
 package io.pacelink.cli;
 
+import io.pacelink.transport.stats.CountersFile;
 import io.pacelink.transport.stats.CountersFileReader;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -7,9 +8,9 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.UserPrincipal;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,8 +26,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * {@code pacelink stat} reading the live counters of endpoints that run in another JVM (a child process started with
  * this JVM's class path and Agrona flags): one line per connection with its own controller, the filters, every
- * counter with {@code --all}; then their removal on close, a killed process's stale files (hidden, listed with
- * {@code --all}), and {@code --clean}, which removes only this user's files of processes that are gone.
+ * counter with {@code --all}; then their removal on close, a killed process's stale files (removed by the next
+ * refresh, or kept with {@code --keep-dead}: hidden, listed with {@code --all}), and {@code --clean}; both remove only
+ * this user's files of processes that are gone, never a live one's or one being created.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class StatCommandTest
@@ -116,21 +118,20 @@ class StatCommandTest
     }
 
     @Test
-    void listsTheFilesOfAKilledProcessAsStaleAndCleanRemovesThem() throws Exception
+    void keepsTheFilesOfAKilledProcessForAPostMortemWhenAskedAndARefreshRemovesThem() throws Exception
     {
-        final Process child = startTarget("cubic");
-        child.destroyForcibly();
-        assertTrue(child.waitFor(30, TimeUnit.SECONDS));
-        assertEquals(2, CountersFileReader.list(directory).size(), "a killed process cannot delete its files");
+        final Process child = killedTarget();
 
-        // Hidden by default, in text and JSON; listed by --all.
-        final CommandRun hidden = CommandRun.of("stat", "--dir", directory.toString(), "--count", "1");
+        // With --keep-dead: hidden in the connections' view, in text and JSON; listed by --all.
+        final CommandRun hidden = CommandRun.of("stat", "--dir", directory.toString(), "--count", "1",
+            "--keep-dead");
         assertTrue(hidden.out().contains("no live Pacelink connection in " + directory), hidden.out());
         assertTrue(hidden.out().contains("(2 counters files of processes that are gone hidden"), hidden.out());
         assertEquals(List.of(), MiniJson.list(MiniJson.object(MiniJson.parse(CommandRun.of(
-            "stat", "--dir", directory.toString(), "--json", "--count", "1").out().trim())).get("processes")));
+            "stat", "--dir", directory.toString(), "--json", "--count", "1", "--keep-dead").out().trim()))
+            .get("processes")));
         final CommandRun json = CommandRun.of("stat", "--dir", directory.toString(), "--json", "--count", "1",
-            "--all");
+            "--all", "--keep-dead");
         assertEquals(0, json.exitCode(), json.err());
         final List<Object> processes = MiniJson.list(MiniJson.object(MiniJson.parse(json.out().trim()))
             .get("processes"));
@@ -139,39 +140,47 @@ class StatCommandTest
         {
             assertEquals("stale", MiniJson.object(process).get("status"));
         }
-        final CommandRun table = CommandRun.of("stat", "--dir", directory.toString(), "--count", "1", "--all");
+        final CommandRun table = CommandRun.of("stat", "--dir", directory.toString(), "--count", "1", "--all",
+            "--keep-dead");
         assertTrue(table.out().contains("STALE (process gone"), table.out());
         final CommandRun otherPid = CommandRun.of(
             "stat", "--dir", directory.toString(), "--count", "1", "--pid", Long.toString(child.pid() + 1));
         assertTrue(otherPid.out().contains("no Pacelink process with pid " + (child.pid() + 1)), otherPid.out());
+        assertEquals(2, CountersFileReader.list(directory).size(), "--keep-dead and another pid's view keep them");
 
-        final CommandRun clean = CommandRun.of("stat", "--dir", directory.toString(), "--clean");
-        assertEquals(0, clean.exitCode(), clean.err());
-        assertTrue(clean.out().contains("2 stale counters files removed"), clean.out());
+        // Without it, the first refresh removes them (said once on standard error, not every refresh) and shows
+        // nothing of them, in JSON even with --all.
+        final CommandRun refresh = CommandRun.of("stat", "--dir", directory.toString(), "--json", "--all",
+            "--count", "2", "-i", "100ms");
+        assertEquals(0, refresh.exitCode(), refresh.err());
+        for (final String line : refresh.out().lines().collect(Collectors.toList()))
+        {
+            assertEquals(List.of(), MiniJson.list(MiniJson.object(MiniJson.parse(line)).get("processes")), line);
+        }
+        assertTrue(refresh.err().contains("pacelink stat: 2 counters files of processes that are gone removed " +
+            "from " + directory), refresh.err());
+        assertEquals(1, refresh.err().split("pacelink stat: ", -1).length - 1, "said once: " + refresh.err());
         assertEquals(List.of(), CountersFileReader.list(directory));
     }
 
     @Test
-    void cleanRemovesOnlyThisUsersFilesOfProcessesThatAreGone() throws Exception
+    void cleanAndRefreshesRemoveOnlyThisUsersFilesOfProcessesThatAreGone() throws Exception
     {
-        final Process killed = startTarget("cubic");
-        killed.destroyForcibly();
-        assertTrue(killed.waitFor(30, TimeUnit.SECONDS));
+        final Process killed = killedTarget();
         final List<Path> staleFiles = CountersFileReader.list(directory);
-        assertEquals(2, staleFiles.size());
         // One stale file belongs to another user (as in a directory given with --dir that users share).
-        final UserPrincipal nobody;
-        try
+        if (!giveToNobody(staleFiles.get(0)))
         {
-            nobody = directory.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("nobody");
-            Files.setOwner(staleFiles.get(0), nobody);
+            Assumptions.abort("giving a file to another user needs root");
         }
-        catch (final IOException ex)
+        // A file being created: CountersFile.create maps a new sparse file, then writes its header, the layout
+        // version last; until then the file is all zeros and names no owner.
+        final Path beingCreated = directory.resolve("endpoint-" + killed.pid() + "-9.counters");
+        try (RandomAccessFile file = new RandomAccessFile(beingCreated.toFile(), "rw"))
         {
-            Assumptions.abort("giving a file to another user needs root: " + ex);
-            return;
+            file.setLength(CountersFile.HEADER_LENGTH + 4096);
         }
-        final Process live = startTarget("cubic");
+        final Process live = startTarget("bbr");
         try
         {
             final CommandRun clean = CommandRun.of("stat", "--dir", directory.toString(), "--clean");
@@ -180,13 +189,61 @@ class StatCommandTest
                 clean.out().contains("1 of other users kept"), clean.out());
             assertTrue(clean.out().contains("kept " + staleFiles.get(0)), clean.out());
             final List<Path> left = CountersFileReader.list(directory);
-            assertEquals(3, left.size(), "the live process's two files and the other user's: " + left);
+            assertEquals(4, left.size(), "the live process's two files, the one being created and the other " +
+                "user's: " + left);
             assertTrue(left.contains(staleFiles.get(0)) && !left.contains(staleFiles.get(1)), left.toString());
+            assertTrue(left.contains(beingCreated), left.toString());
+
+            // A refresh shows the live process only, skips the other user's file and keeps the one being created.
+            final CommandRun refresh = CommandRun.of("stat", "--dir", directory.toString(), "--json", "--all",
+                "--count", "2", "-i", "100ms");
+            assertEquals(0, refresh.exitCode(), refresh.err());
+            for (final String line : refresh.out().lines().collect(Collectors.toList()))
+            {
+                final List<Object> processes = MiniJson.list(MiniJson.object(MiniJson.parse(line)).get("processes"));
+                assertEquals(2, processes.size(), "the live process's two endpoints: " + line);
+                for (final Object process : processes)
+                {
+                    assertEquals((double)live.pid(), MiniJson.object(process).get("pid"), line);
+                    assertEquals("alive", MiniJson.object(process).get("status"), line);
+                }
+            }
+            assertEquals("", refresh.err(), "nothing of this user's to remove");
+            assertEquals(left, CountersFileReader.list(directory));
         }
         finally
         {
             live.destroyForcibly();
             live.waitFor(30, TimeUnit.SECONDS);
+        }
+    }
+
+    /**
+     * @return a target process, killed (kill -9) before it could close its two endpoints and delete their files.
+     */
+    private Process killedTarget() throws IOException, InterruptedException
+    {
+        final Process killed = startTarget("cubic");
+        killed.destroyForcibly();
+        assertTrue(killed.waitFor(30, TimeUnit.SECONDS));
+        assertEquals(2, CountersFileReader.list(directory).size(), "a killed process cannot delete its files");
+        return killed;
+    }
+
+    /**
+     * @return true if the file now belongs to {@code nobody}, as in a directory given with --dir that users share;
+     * false where that needs root and this is not.
+     */
+    private static boolean giveToNobody(final Path file)
+    {
+        try
+        {
+            Files.setOwner(file, file.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("nobody"));
+            return true;
+        }
+        catch (final IOException ex)
+        {
+            return false;
         }
     }
 
@@ -220,6 +277,10 @@ class StatCommandTest
         final CommandRun zeros = CommandRun.of("stat", "--dir", directory.toString(), "--zeros");
         assertEquals(2, zeros.exitCode());
         assertTrue(zeros.err().contains("--zeros goes with --all"), zeros.err());
+
+        final CommandRun both = CommandRun.of("stat", "--dir", directory.toString(), "--clean", "--keep-dead");
+        assertEquals(2, both.exitCode());
+        assertTrue(both.err().contains("--clean removes the files --keep-dead keeps"), both.err());
     }
 
     /**
