@@ -41,7 +41,8 @@ import static org.agrona.BitUtil.SIZE_OF_LONG;
  * The layout version is written last (release), so a reader never trusts a half-written header. The heartbeat is
  * refreshed by the owner's duty cycle; with the pid it lets readers tell a live owner from a dead one
  * ({@link CountersFileReader#liveness}). The file is deleted on {@link #close()}; a process that dies leaves its file
- * behind, and {@code pacelink stat} lists it as stale and removes it with {@code --clean}.
+ * behind, and {@code pacelink stat} removes it (this user's files only) when a refresh finds its owner gone, or keeps
+ * and lists it as stale with {@code --keep-dead}.
  */
 public final class CountersFile implements AutoCloseable
 {
