@@ -27,6 +27,7 @@ final class SimProgress implements RunWatcher
     private long nextReportWallNs;
     private long lastReportWallNs;
     private long lastReportEvents;
+    private long setupWallNs;
 
     /**
      * @param err        where progress lines go.
@@ -55,6 +56,20 @@ final class SimProgress implements RunWatcher
     long elapsedWallNs()
     {
         return System.nanoTime() - startWallNs;
+    }
+
+    /**
+     * @return how long the run's set-up took, in wall-clock nanoseconds: from this watcher's making to the run's first
+     * event (0 before it).
+     */
+    long setupWallNs()
+    {
+        return setupWallNs;
+    }
+
+    public void beforeFirstEvent()
+    {
+        setupWallNs = System.nanoTime() - startWallNs;
     }
 
     public boolean keepRunning(final long nowNs, final long eventsFired)
