@@ -139,6 +139,15 @@ public final class SendBatch
     }
 
     /**
+     * @return the room the batch counts for its datagrams: its buffer's size, a cache line's multiple; for a batch
+     * whose port {@link SendMemory#lendsEveryDatagram() lends every datagram}, the room it would have had.
+     */
+    public int capacityBytes()
+    {
+        return capacityBytes;
+    }
+
+    /**
      * @return where the next datagram is to be written in {@link #buffer()}.
      */
     public int nextOffset()
