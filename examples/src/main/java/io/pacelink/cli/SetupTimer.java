@@ -4,13 +4,21 @@ import io.pacelink.sim.RunWatcher;
 
 /**
  * Times a simulation run against the wall clock and tells its set-up (the hosts and endpoints built) from its events,
- * and never stops it: for a run no one watches otherwise ({@code pacelink sim --seeds}). The command line reads the
- * clock here, the simulator never does.
+ * and never stops it: for a run no one watches otherwise ({@code pacelink sim --seeds}), and inside
+ * {@link SimProgress}. The command line reads the clock here, the simulator never does.
  */
 final class SetupTimer implements RunWatcher
 {
     private final long startWallNs = System.nanoTime();
     private long setupWallNs;
+
+    /**
+     * @return when this timer was made, on {@link System#nanoTime()}'s clock.
+     */
+    long startWallNs()
+    {
+        return startWallNs;
+    }
 
     /**
      * @return how long the run has taken since this timer was made, in wall-clock nanoseconds.

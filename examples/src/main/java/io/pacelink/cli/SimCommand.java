@@ -203,8 +203,8 @@ public final class SimCommand implements Callable<Integer>
         {
             final ScenarioResult result = scenario.run(progress);
             final ScenarioReport report = new ScenarioReport(
-                pair, scheduler, pathRunOptions.seed(), result, progress.elapsedWallNs(), progress.setupWallNs(),
-                agentWakes());
+                pair, scheduler, pathRunOptions.seed(), result, progress.timer().elapsedWallNs(),
+                progress.timer().setupWallNs(), agentWakes());
             if (null != recorder)
             {
                 RunSheet.write(plot, pair.toString(), result, recorder.series(), flowControllers);

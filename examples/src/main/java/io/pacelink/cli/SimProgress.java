@@ -22,12 +22,12 @@ final class SimProgress implements RunWatcher
 
     private final PrintStream err;
     private final long durationNs;
-    private final long startWallNs;
+    private final SetupTimer timer = new SetupTimer();
+    private final long startWallNs = timer.startWallNs();
     private volatile boolean isStopRequested;
     private long nextReportWallNs;
     private long lastReportWallNs;
     private long lastReportEvents;
-    private long setupWallNs;
 
     /**
      * @param err        where progress lines go.
@@ -37,7 +37,6 @@ final class SimProgress implements RunWatcher
     {
         this.err = err;
         this.durationNs = durationNs;
-        this.startWallNs = System.nanoTime();
         this.lastReportWallNs = startWallNs;
         this.nextReportWallNs = startWallNs + REPORT_INTERVAL_NS;
     }
@@ -51,25 +50,16 @@ final class SimProgress implements RunWatcher
     }
 
     /**
-     * @return how long the run has taken so far, in wall-clock nanoseconds.
+     * @return the run's wall-clock timer, from this watcher's making.
      */
-    long elapsedWallNs()
+    SetupTimer timer()
     {
-        return System.nanoTime() - startWallNs;
-    }
-
-    /**
-     * @return how long the run's set-up took, in wall-clock nanoseconds: from this watcher's making to the run's first
-     * event (0 before it).
-     */
-    long setupWallNs()
-    {
-        return setupWallNs;
+        return timer;
     }
 
     public void beforeFirstEvent()
     {
-        setupWallNs = System.nanoTime() - startWallNs;
+        timer.beforeFirstEvent();
     }
 
     public boolean keepRunning(final long nowNs, final long eventsFired)
