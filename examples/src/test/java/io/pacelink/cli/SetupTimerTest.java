@@ -26,8 +26,8 @@ class SetupTimerTest
     {
         return Scenario.builder()
             .seed(1)
-            .path(PathSpec.Pair.parse("rate=20mbit delay=5ms queue=100p", "delay=5ms"))
-            .durationNs(SECOND_NS)
+            .path(PathSpec.Pair.parse("rate=100mbit delay=5ms queue=100p", "delay=5ms"))
+            .durationNs(2 * SECOND_NS)
             .flow(FlowSpec.bulk("reno"))
             .build();
     }
@@ -52,7 +52,7 @@ class SetupTimerTest
 
         assertEquals("first event", calls.get(0));
         assertEquals(1, Collections.frequency(calls, "first event"));
-        assertTrue(calls.size() > 1, "the run was looked at after it: " + calls.size());
+        assertTrue(calls.size() > 1, "the run was looked at after it (every 16,384 events): " + calls.size());
     }
 
     @Test
