@@ -30,10 +30,17 @@ import java.util.Map;
  * @param result what it produced.
  * @param wallNs how long the simulation took in real time (measured by the command line: simulator code never
  *               reads a clock).
+ * @param setupWallNs of that, how long the set-up took (its hosts and endpoints built, before the first event).
  * @param wakes  when the endpoints' duty cycles ran ({@code --wakes}).
  */
 record ScenarioReport(
-    PathSpec.Pair path, String senderQdisc, long seed, ScenarioResult result, long wallNs, AgentWakes wakes)
+    PathSpec.Pair path,
+    String senderQdisc,
+    long seed,
+    ScenarioResult result,
+    long wallNs,
+    long setupWallNs,
+    AgentWakes wakes)
 {
     private static final JsonFactory JSON = new JsonFactory();
 
@@ -255,6 +262,7 @@ record ScenarioReport(
         json.writeStringField("trace_hash", Long.toHexString(result.traceHash()));
         json.writeNumberField("events", result.eventsFired());
         JsonNumbers.field(json, "wall_s", wallNs / 1e9);
+        JsonNumbers.field(json, "setup_wall_s", setupWallNs / 1e9);
         JsonNumbers.field(json, "speedup", speedup());
         JsonNumbers.field(json, "packets_per_wall_s", packetsPerWallSecond());
         json.writeEndObject();

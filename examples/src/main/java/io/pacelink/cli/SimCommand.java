@@ -203,7 +203,8 @@ public final class SimCommand implements Callable<Integer>
         {
             final ScenarioResult result = scenario.run(progress);
             final ScenarioReport report = new ScenarioReport(
-                pair, scheduler, pathRunOptions.seed(), result, progress.elapsedWallNs(), agentWakes());
+                pair, scheduler, pathRunOptions.seed(), result, progress.timer().elapsedWallNs(),
+                progress.timer().setupWallNs(), agentWakes());
             if (null != recorder)
             {
                 RunSheet.write(plot, pair.toString(), result, recorder.series(), flowControllers);
@@ -254,9 +255,9 @@ public final class SimCommand implements Callable<Integer>
             (seed) ->
             {
                 final Scenario scenario = newScenario(pair, seed).build();
-                final long runStartNs = System.nanoTime();
-                final ScenarioResult result = scenario.run();
-                return new ScenarioReport(pair, scheduler, seed, result, System.nanoTime() - runStartNs,
+                final SetupTimer timer = new SetupTimer();
+                final ScenarioResult result = scenario.run(timer);
+                return new ScenarioReport(pair, scheduler, seed, result, timer.elapsedWallNs(), timer.setupWallNs(),
                     agentWakes());
             },
             (report) -> System.err.printf(Locale.ROOT, "seed %d done in %.1f s%n", report.seed(),

@@ -22,7 +22,8 @@ final class SimProgress implements RunWatcher
 
     private final PrintStream err;
     private final long durationNs;
-    private final long startWallNs;
+    private final SetupTimer timer = new SetupTimer();
+    private final long startWallNs = timer.startWallNs();
     private volatile boolean isStopRequested;
     private long nextReportWallNs;
     private long lastReportWallNs;
@@ -36,7 +37,6 @@ final class SimProgress implements RunWatcher
     {
         this.err = err;
         this.durationNs = durationNs;
-        this.startWallNs = System.nanoTime();
         this.lastReportWallNs = startWallNs;
         this.nextReportWallNs = startWallNs + REPORT_INTERVAL_NS;
     }
@@ -50,11 +50,16 @@ final class SimProgress implements RunWatcher
     }
 
     /**
-     * @return how long the run has taken so far, in wall-clock nanoseconds.
+     * @return the run's wall-clock timer, from this watcher's making.
      */
-    long elapsedWallNs()
+    SetupTimer timer()
     {
-        return System.nanoTime() - startWallNs;
+        return timer;
+    }
+
+    public void beforeFirstEvent()
+    {
+        timer.beforeFirstEvent();
     }
 
     public boolean keepRunning(final long nowNs, final long eventsFired)

@@ -128,7 +128,11 @@ class SimCommandTest
         final Map<String, Object> first = MiniJson.object(MiniJson.parse(CommandRun.of(args).out().trim()));
         final Map<String, Object> second = MiniJson.object(MiniJson.parse(CommandRun.of(args).out().trim()));
 
-        assertNotEquals(null, first.remove("run"), "run figures (wall time) are reported");
+        final Map<String, Object> run = MiniJson.object(first.remove("run"));
+        assertNotEquals(null, run, "run figures (wall time) are reported");
+        final double setupSeconds = number(run, "setup_wall_s");
+        assertTrue(setupSeconds > 0 && setupSeconds < number(run, "wall_s"),
+            "the set-up's wall time, part of the run's: " + run);
         second.remove("run");
         assertEquals(first, second);
     }
@@ -151,6 +155,7 @@ class SimCommandTest
             final Map<String, Object> alone = MiniJson.object(MiniJson.parse(
                 CommandRun.of(single.toArray(new String[0])).out().trim()));
             final Map<String, Object> together = MiniJson.object(MiniJson.parse(lines.get(i)));
+            assertTrue(number(MiniJson.object(together.get("run")), "setup_wall_s") > 0, lines.get(i));
             alone.remove("run");
             together.remove("run");
             assertEquals(alone, together, "seed " + (5 + i));

@@ -19,4 +19,12 @@ public interface RunWatcher
      * @return false to stop the run after the event just fired.
      */
     boolean keepRunning(long nowNs, long eventsFired);
+
+    /**
+     * Called once by a scenario's run when its set-up is done (every host and endpoint built) and its first event is
+     * about to fire, so a watcher can tell the set-up's wall time from the events'. Nothing by default.
+     */
+    default void beforeFirstEvent()
+    {
+    }
 }

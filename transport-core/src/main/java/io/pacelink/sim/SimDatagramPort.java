@@ -117,8 +117,9 @@ public final class SimDatagramPort implements DatagramPort
     /**
      * {@inheritDoc}
      * <p>
-     * Each datagram is written into the pooled packet it will travel in (one of the small size class; a larger one
-     * is written into the batch and copied at the send), so its bytes are written once, by the endpoint.
+     * Each datagram is written into the pooled packet it will travel in (of the small size class, or the large one
+     * for a datagram that may be larger), so its bytes are written once, by the endpoint; the batch has no memory of
+     * its own ({@link SendMemory#lendsEveryDatagram()}).
      */
     public SendBatch newSendBatch(final int maxDatagrams, final int capacityBytes)
     {
@@ -129,11 +130,12 @@ public final class SimDatagramPort implements DatagramPort
      * {@inheritDoc}
      * <p>
      * Room for one datagram of any size plus {@link #RECEIVE_BYTES_PER_DATAGRAM} per datagram: full-size datagrams of
-     * the usual MTUs always fill every entry.
+     * the usual MTUs always fill every entry. The room is counted, not allocated: every datagram is lent to the batch
+     * where it lies ({@link ReceiveBatch#lentInPlace}).
      */
     public ReceiveBatch newReceiveBatch(final int maxDatagrams)
     {
-        return new ReceiveBatch(
+        return ReceiveBatch.lentInPlace(
             maxDatagrams, LinkPacket.MAX_DATAGRAM_BYTES + maxDatagrams * RECEIVE_BYTES_PER_DATAGRAM, releaseLent);
     }
 
@@ -150,7 +152,7 @@ public final class SimDatagramPort implements DatagramPort
         releaseLent();
         batch.clear();
         final long nowNs = simulator.nowNs();
-        final int capacityBytes = batch.buffer().capacity();
+        final int capacityBytes = batch.capacityBytes();
         final int bound = Math.min(limit, batch.maxDatagrams());
         int nextOffset = 0;
         while (batch.size() < bound && inboxCount > 0)
@@ -272,9 +274,18 @@ public final class SimDatagramPort implements DatagramPort
             return false;
         }
         final LinkPacket packet;
-        if (null != written)
+        final int smallBytes = pool.smallCapacityBytes();
+        if (null != written && (length > smallBytes || written.data().length <= smallBytes))
         {
             packet = written.length(length);
+        }
+        else if (null != written)
+        {
+            // Written into a large packet for a datagram that might have been large, and was not: it travels in a
+            // small one, so the packets on a path hold what its datagrams need (a large one is 64 KiB).
+            packet = pool.acquire(length);
+            System.arraycopy(written.data(), 0, packet.data(), 0, length);
+            pool.release(written);
         }
         else
         {
@@ -379,14 +390,10 @@ public final class SimDatagramPort implements DatagramPort
         public UnsafeBuffer lend(final int index, final int maxLengthBytes)
         {
             LinkPacket packet = packets[index];
-            if (closed || maxLengthBytes > pool.smallCapacityBytes())
+            if (null != packet && maxLengthBytes > packet.data().length)
             {
-                if (null != packet)
-                {
-                    pool.release(packet);
-                    packets[index] = null;
-                }
-                return null;
+                pool.release(packet);
+                packet = null;
             }
             if (null == packet)
             {
@@ -395,6 +402,15 @@ public final class SimDatagramPort implements DatagramPort
                 views[index].wrap(packet.data());
             }
             return views[index];
+        }
+
+        /**
+         * Every datagram, of any size, closed or not (a send on a closed port gives the packet back): the batch
+         * needs no memory of its own.
+         */
+        public boolean lendsEveryDatagram()
+        {
+            return true;
         }
 
         boolean isOf(final SimDatagramPort port)

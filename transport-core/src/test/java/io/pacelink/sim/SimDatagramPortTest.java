@@ -19,6 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class SimDatagramPortTest
@@ -143,19 +144,24 @@ class SimDatagramPortTest
                 assertNotSame(batch.buffer(), batch.buffer(i), "the entry lies in the port's packet");
             }
             assertEquals((1000 + 1001 + 1002), batch.totalBytes(), "room counted as in the batch's buffer");
-            // A datagram larger than the pool's small packets is written in the batch and copied at the send.
+            // A datagram larger than the pool's small packets is written into a large one: the batch has no memory.
             final int offset = batch.claim(4000);
-            assertSame(batch.buffer(), batch.claimedBuffer());
-            assertEquals(1000 + 1001 + 1002, offset);
+            assertNotSame(batch.buffer(), batch.claimedBuffer());
+            assertEquals(0, offset);
             batch.claimedBuffer().putLong(offset, 13);
             batch.commit(3000, receiver.address(), 0);
-            assertEquals(4, sender.port().send(batch));
+            // One that might have been large and is not travels in a small packet, as it would have been copied.
+            final int smallOffset = batch.claim(4000);
+            batch.claimedBuffer().putLong(smallOffset, 14);
+            batch.commit(500, receiver.address(), 0);
+            assertEquals(5, sender.port().send(batch));
             batch.clear();
         });
         simulator.at(2 * MS, (nowNs) ->
         {
             sender.port().close();
-            batch.claimedBuffer().putLong(batch.claim(1500), 99);
+            final int offset = batch.claim(1500);
+            batch.claimedBuffer().putLong(offset, 99);
             batch.commit(1000, receiver.address(), 0);
             assertEquals(0, sender.port().send(batch), "a closed port sends nothing");
         });
@@ -163,17 +169,48 @@ class SimDatagramPortTest
         simulator.runUntil(50 * MS);
 
         final ReceiveBatch received = receiver.port().newReceiveBatch(8);
-        assertEquals(4, receiver.port().receive(received, 8));
-        final long[] sequences = new long[4];
-        final int[] lengths = new int[4];
-        for (int i = 0; i < 4; i++)
+        assertEquals(5, receiver.port().receive(received, 8));
+        final long[] sequences = new long[5];
+        final int[] lengths = new int[5];
+        final int[] packetBytes = new int[5];
+        for (int i = 0; i < 5; i++)
         {
             sequences[i] = received.buffer(i).getLong(received.offset(i));
             lengths[i] = received.length(i);
+            packetBytes[i] = received.buffer(i).byteArray().length;
         }
-        assertArrayEquals(new long[] {10, 11, 12, 13}, sequences);
-        assertArrayEquals(new int[] {1000, 1001, 1002, 3000}, lengths);
-        assertEquals(4, sender.port().sentDatagrams());
+        assertArrayEquals(new long[] {10, 11, 12, 13, 14}, sequences);
+        assertArrayEquals(new int[] {1000, 1001, 1002, 3000, 500}, lengths);
+        final int small = simulator.pool().smallCapacityBytes();
+        assertArrayEquals(new int[] {small, small, small, LinkPacket.MAX_DATAGRAM_BYTES, small}, packetBytes);
+        assertEquals(5, sender.port().sentDatagrams());
+    }
+
+    @Test
+    void theBatchesThePortMakesHaveNoMemoryOfTheirOwnYetFillUpAsIfTheyHad()
+    {
+        final Simulator simulator = new Simulator(1);
+        final Dumbbell dumbbell = new Dumbbell(simulator, PathSpec.Pair.parse("rate=100mbit delay=5ms"));
+        final SimHost host = dumbbell.addLeftHost();
+
+        final ReceiveBatch received = host.port().newReceiveBatch(64);
+        assertEquals(0, received.buffer().capacity(), "every datagram is lent where it lies");
+        assertEquals(LinkPacket.MAX_DATAGRAM_BYTES + 64 * 2048 + 29, received.capacityBytes(),
+            "the room counted, a cache line's multiple");
+
+        final SendBatch batch = host.port().newSendBatch(4, 4 * 1500);
+        assertEquals(0, batch.buffer().capacity(), "every datagram is written into a pooled packet");
+        for (int i = 0; i < 4; i++)
+        {
+            assertTrue(batch.hasRoomFor(1500), "room counted as in a buffer of 6,000 bytes");
+            batch.claim(1500);
+            batch.commit(1500, host.address(), 0);
+        }
+        assertFalse(batch.hasRoomFor(1));
+        batch.clear();
+        assertTrue(batch.hasRoomFor(1500));
+        assertThrows(IllegalStateException.class, () -> batch.commit(100, host.address(), 0),
+            "a datagram not claimed has nowhere to be");
     }
 
     @Test

@@ -252,6 +252,7 @@ public final class Scenario
             });
         }
 
+        watcher.beforeFirstEvent();
         simulator.runUntil(config.durationNs, watcher);
         // A stopped run's results cover the whole goodput bins simulated so far.
         final long endNs = simulator.nowNs() >= config.durationNs ? config.durationNs :

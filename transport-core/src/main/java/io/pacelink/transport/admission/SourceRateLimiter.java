@@ -10,13 +10,15 @@ import java.util.Arrays;
  * algorithm (GCRA, ITU-T I.371 "virtual scheduling") in one long per bucket, so the table is a fixed array and a
  * check allocates nothing. Addresses are hashed with a secret seed into a fixed number of buckets: two addresses
  * that share a bucket share its rate (the limit errs on the strict side), and an attacker cannot choose addresses
- * that collide with a victim's. The port is ignored: one host may use any number of ports. Agent thread only.
+ * that collide with a victim's. The port is ignored: one host may use any number of ports. The table is made at the
+ * first request taken, so an endpoint that never gets one (a client gets no hellos) does not hold it. Agent thread
+ * only.
  */
 public final class SourceRateLimiter
 {
     private static final long EMPTY = Long.MIN_VALUE;
 
-    private final long[] theoreticalArrivalTimesNs;
+    private long[] theoreticalArrivalTimesNs;
     private final int mask;
     private final long seed;
     private final long emissionIntervalNs;
@@ -35,8 +37,6 @@ public final class SourceRateLimiter
             throw new IllegalArgumentException(
                 "buckets=" + buckets + " (a power of two), perSecond=" + perSecond + ", burst=" + burst);
         }
-        this.theoreticalArrivalTimesNs = new long[buckets];
-        Arrays.fill(theoreticalArrivalTimesNs, EMPTY);
         this.mask = buckets - 1;
         this.seed = seed;
         this.emissionIntervalNs = 1_000_000_000L / perSecond;
@@ -68,6 +68,11 @@ public final class SourceRateLimiter
         {
             return false;
         }
+        if (null == theoreticalArrivalTimesNs)
+        {
+            theoreticalArrivalTimesNs = new long[mask + 1];
+            Arrays.fill(theoreticalArrivalTimesNs, EMPTY);
+        }
         theoreticalArrivalTimesNs[bucket] = theoreticalArrivalNs + emissionIntervalNs;
         return true;
     }
@@ -89,9 +94,18 @@ public final class SourceRateLimiter
         return 0 == mask ? 0 : Hashing.hash(source.hashCode() ^ seed, mask);
     }
 
+    /**
+     * @return true once the table is made (at the first request taken).
+     */
+    boolean hasTable()
+    {
+        return null != theoreticalArrivalTimesNs;
+    }
+
     private long theoreticalArrivalNs(final int bucket, final long nowNs)
     {
-        final long stored = theoreticalArrivalTimesNs[bucket];
+        // No table yet: no request taken, every bucket empty.
+        final long stored = null == theoreticalArrivalTimesNs ? EMPTY : theoreticalArrivalTimesNs[bucket];
         return EMPTY == stored || stored - nowNs < 0 ? nowNs : stored;
     }
 }

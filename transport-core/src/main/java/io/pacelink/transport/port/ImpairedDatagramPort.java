@@ -119,7 +119,7 @@ public final class ImpairedDatagramPort implements DatagramPort
     {
         delegateReceiveBatch = delegate.newReceiveBatch(maxDatagrams);
         return new ReceiveBatch(3 * maxDatagrams,
-            2 * delegateReceiveBatch.buffer().capacity() + maxDatagrams * maxDatagramLength);
+            2 * delegateReceiveBatch.capacityBytes() + maxDatagrams * maxDatagramLength);
     }
 
     /**
@@ -165,11 +165,10 @@ public final class ImpairedDatagramPort implements DatagramPort
     {
         if (null == delegateSendBatch ||
             delegateSendBatch.maxDatagrams() < 3 * batch.maxDatagrams() ||
-            delegateSendBatch.buffer().capacity() < 2 * batch.buffer().capacity() + batch.maxDatagrams() *
-            maxDatagramLength)
+            delegateSendBatch.capacityBytes() < 2 * batch.capacityBytes() + batch.maxDatagrams() * maxDatagramLength)
         {
             delegateSendBatch = new SendBatch(3 * batch.maxDatagrams(),
-                2 * batch.buffer().capacity() + batch.maxDatagrams() * maxDatagramLength);
+                2 * batch.capacityBytes() + batch.maxDatagrams() * maxDatagramLength);
         }
         final SendBatch survivors = delegateSendBatch;
         survivors.clear();

@@ -50,6 +50,7 @@ public final class ReceiveBatch
     private static final byte[] EMPTY = new byte[0];
 
     private final UnsafeBuffer buffer;
+    private final int capacityBytes;
     private final UnsafeBuffer[] entryBuffers;
     private final UnsafeBuffer[] inPlaceViews;
     private final int[] offsets;
@@ -79,13 +80,21 @@ public final class ReceiveBatch
      */
     public ReceiveBatch(final int maxDatagrams, final int capacityBytes, final Runnable onClear)
     {
+        this(maxDatagrams, capacityBytes, onClear, true);
+    }
+
+    private ReceiveBatch(
+        final int maxDatagrams, final int capacityBytes, final Runnable onClear, final boolean hasOwnMemory)
+    {
         if (maxDatagrams <= 0 || capacityBytes <= 0)
         {
             throw new IllegalArgumentException(
                 "maxDatagrams and capacityBytes must be positive: " + maxDatagrams + ", " + capacityBytes);
         }
-        buffer = new UnsafeBuffer(BufferUtil.allocateDirectAligned(
-            BitUtil.align(capacityBytes, BitUtil.CACHE_LINE_LENGTH), BitUtil.CACHE_LINE_LENGTH));
+        this.capacityBytes = BitUtil.align(capacityBytes, BitUtil.CACHE_LINE_LENGTH);
+        buffer = hasOwnMemory ?
+            new UnsafeBuffer(BufferUtil.allocateDirectAligned(this.capacityBytes, BitUtil.CACHE_LINE_LENGTH)) :
+            new UnsafeBuffer(EMPTY);
         this.onClear = onClear;
         entryBuffers = new UnsafeBuffer[maxDatagrams];
         inPlaceViews = new UnsafeBuffer[maxDatagrams];
@@ -101,6 +110,23 @@ public final class ReceiveBatch
         sources = new InetSocketAddress[maxDatagrams];
     }
 
+    /**
+     * A batch for a port that lends every datagram in place ({@link #addInPlace}) and never writes into
+     * {@link #buffer()}: it has no memory of its own ({@link #buffer()} is empty, {@link #add} refuses every entry),
+     * yet counts {@link #capacityBytes()} as if it had, so the port fills it with the same datagrams as a batch that
+     * has. A simulated host's port is one: 100 of them would otherwise zero ~20 MB of direct memory they never write
+     * as a run starts.
+     *
+     * @param maxDatagrams  the most datagrams the batch holds.
+     * @param capacityBytes the room it counts for its datagrams.
+     * @param onClear       run by each {@link #clear()}: the port takes back the memory it lent; null for none.
+     * @return the batch.
+     */
+    public static ReceiveBatch lentInPlace(final int maxDatagrams, final int capacityBytes, final Runnable onClear)
+    {
+        return new ReceiveBatch(maxDatagrams, capacityBytes, onClear, false);
+    }
+
     // ---------------------------------------------------------------- filled by the port
 
     /**
@@ -109,6 +135,15 @@ public final class ReceiveBatch
     public UnsafeBuffer buffer()
     {
         return buffer;
+    }
+
+    /**
+     * @return the room the batch counts for its datagrams: its buffer's size, rounded up to a cache line; for a batch
+     * {@link #lentInPlace lent in place}, the room it would have had.
+     */
+    public int capacityBytes()
+    {
+        return capacityBytes;
     }
 
     /**

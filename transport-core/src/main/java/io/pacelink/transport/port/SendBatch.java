@@ -32,6 +32,7 @@ import java.net.InetSocketAddress;
 public final class SendBatch
 {
     private final UnsafeBuffer buffer;
+    private final int capacityBytes;
     private final SendMemory memory;
     private final UnsafeBuffer[] entryBuffers;
     private UnsafeBuffer claimedBuffer;
@@ -74,8 +75,11 @@ public final class SendBatch
             throw new IllegalArgumentException(
                 "maxDatagrams and capacityBytes must be positive: " + maxDatagrams + ", " + capacityBytes);
         }
-        buffer = new UnsafeBuffer(BufferUtil.allocateDirectAligned(
-            BitUtil.align(capacityBytes, BitUtil.CACHE_LINE_LENGTH), BitUtil.CACHE_LINE_LENGTH));
+        this.capacityBytes = BitUtil.align(capacityBytes, BitUtil.CACHE_LINE_LENGTH);
+        // Memory that lends every datagram leaves the batch's own unused: none is allocated (a simulated host's port
+        // lends every one, and 100 of them would otherwise zero ~9 MB as a run starts).
+        buffer = null != memory && memory.lendsEveryDatagram() ? new UnsafeBuffer(new byte[0]) :
+            new UnsafeBuffer(BufferUtil.allocateDirectAligned(this.capacityBytes, BitUtil.CACHE_LINE_LENGTH));
         this.memory = memory;
         claimedBuffer = buffer;
         entryBuffers = new UnsafeBuffer[maxDatagrams];
@@ -135,6 +139,15 @@ public final class SendBatch
     }
 
     /**
+     * @return the room the batch counts for its datagrams: its buffer's size, a cache line's multiple; for a batch
+     * whose port {@link SendMemory#lendsEveryDatagram() lends every datagram}, the room it would have had.
+     */
+    public int capacityBytes()
+    {
+        return capacityBytes;
+    }
+
+    /**
      * @return where the next datagram is to be written in {@link #buffer()}.
      */
     public int nextOffset()
@@ -147,7 +160,7 @@ public final class SendBatch
      */
     public int remainingBytes()
     {
-        return buffer.capacity() - nextOffset;
+        return capacityBytes - nextOffset;
     }
 
     /**
@@ -156,7 +169,7 @@ public final class SendBatch
      */
     public boolean hasRoomFor(final int lengthBytes)
     {
-        return size < offsets.length && lengthBytes <= buffer.capacity() - nextOffset;
+        return size < offsets.length && lengthBytes <= capacityBytes - nextOffset;
     }
 
     /**
@@ -197,6 +210,11 @@ public final class SendBatch
                 offsets.length + " datagrams, " + remainingBytes() + " bytes left");
         }
         final UnsafeBuffer into = claimedBuffer;
+        if (into == buffer && lengthBytes > buffer.capacity() - nextOffset)
+        {
+            throw new IllegalStateException("datagram of " + lengthBytes + " bytes not claimed: this batch's port " +
+                "lends every datagram and the batch has no memory of its own");
+        }
         claimedBuffer = buffer;
         entryBuffers[size] = into;
         offsets[size] = into == buffer ? nextOffset : 0;
@@ -244,6 +262,10 @@ public final class SendBatch
             throw new IllegalArgumentException("a gathered payload must be direct memory within its buffer: at " +
                 payloadAtByte + " of " + batchBytes + ", [" + payloadIndex + ", +" + payloadLength + ") of " +
                 payload.capacity() + (null != payload.byteArray() ? ", a heap array" : ""));
+        }
+        if (batchBytes > buffer.capacity() - nextOffset)
+        {
+            throw new IllegalStateException("a gathered datagram needs the batch's own memory, which it has not");
         }
         // A gathering port lends no memory (only the simulator's does, and it never gathers): the batch's buffer.
         claimedBuffer = buffer;

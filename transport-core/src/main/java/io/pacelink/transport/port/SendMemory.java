@@ -22,4 +22,14 @@ public interface SendMemory
      * {@code maxLengthBytes}; or null to write it in the batch's own buffer.
      */
     UnsafeBuffer lend(int index, int maxLengthBytes);
+
+    /**
+     * @return true if {@link #lend} never gives null, for any entry and any length up to the largest datagram
+     * ({@code 65,507} bytes): a batch made with this memory then keeps none of its own, and every datagram must be
+     * {@link SendBatch#claim claimed}. False (the default) if the batch's own buffer may be asked for.
+     */
+    default boolean lendsEveryDatagram()
+    {
+        return false;
+    }
 }

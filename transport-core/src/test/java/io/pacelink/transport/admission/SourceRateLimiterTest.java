@@ -40,6 +40,21 @@ class SourceRateLimiterTest
     }
 
     @Test
+    void aLimiterMakesItsTableAtTheFirstRequestItTakes() throws Exception
+    {
+        final SourceRateLimiter limiter = new SourceRateLimiter(4096, 77, 10, 2);
+        final InetAddress source = InetAddress.getByName("192.0.2.1");
+        assertFalse(limiter.hasTable(), "an endpoint that gets no hello holds no table");
+        assertTrue(limiter.hasCredit(source, 0));
+        assertFalse(limiter.hasTable(), "asking takes nothing");
+        assertTrue(limiter.tryAcquire(source, 0));
+        assertTrue(limiter.hasTable());
+        assertTrue(limiter.tryAcquire(source, 0));
+        assertFalse(limiter.tryAcquire(source, 0), "the burst counted from the first request on");
+        assertFalse(limiter.hasCredit(source, 0));
+    }
+
+    @Test
     void checkingAllocatesNothing() throws Exception
     {
         final SourceRateLimiter limiter = new SourceRateLimiter(1024, 77, 1000, 10);

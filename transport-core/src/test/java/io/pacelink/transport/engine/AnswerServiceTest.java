@@ -348,7 +348,7 @@ class AnswerServiceTest
          */
         public ReceiveBatch newReceiveBatch(final int maxDatagrams)
         {
-            return new ReceiveBatch(maxDatagrams, port.newReceiveBatch(maxDatagrams).buffer().capacity());
+            return new ReceiveBatch(maxDatagrams, port.newReceiveBatch(maxDatagrams).capacityBytes());
         }
 
         public int receive(final ReceiveBatch batch, final int limit)

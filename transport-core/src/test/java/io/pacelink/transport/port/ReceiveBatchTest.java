@@ -80,4 +80,23 @@ class ReceiveBatchTest
         batch.addInPlace(lent, 32, SOURCE, 0, 0);
         assertThrows(IllegalStateException.class, () -> batch.addInPlace(lent, 1, SOURCE, 0, 0), "full");
     }
+
+    @Test
+    void aBatchLentInPlaceHasNoMemoryOfItsOwnYetCountsItsRoom()
+    {
+        final int[] clears = new int[1];
+        final ReceiveBatch batch = ReceiveBatch.lentInPlace(2, 100, () -> clears[0]++);
+        assertEquals(0, batch.buffer().capacity(), "no memory of its own");
+        assertEquals(128, batch.capacityBytes(), "the room a buffer would have had, a cache line's multiple");
+        assertEquals(128, new ReceiveBatch(2, 100).capacityBytes());
+        assertThrows(IllegalStateException.class, () -> batch.add(0, 10, SOURCE, ReceiveBatch.NOT_ECT),
+            "nothing can be placed in its buffer");
+        final byte[] lent = new byte[16];
+        lent[3] = 9;
+        batch.addInPlace(lent, 16, SOURCE, ReceiveBatch.NOT_ECT, ReceiveBatch.AGE_UNKNOWN);
+        assertEquals(9, batch.buffer(0).getByte(batch.offset(0) + 3));
+        batch.clear();
+        assertEquals(1, clears[0], "the port takes its memory back at the clear");
+        assertEquals(0, batch.size());
+    }
 }
