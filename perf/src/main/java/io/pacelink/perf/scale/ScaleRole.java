@@ -364,10 +364,10 @@ public final class ScaleRole
         final long[] minRttsNs = open.subList(from, open.size()).stream()
             .filter((c) -> ConnectionState.CONNECTED == c.state())
             .mapToLong((c) -> c.stats().minRttNs()).filter((rttNs) -> rttNs > 0).sorted().toArray();
-        // Two readings of "1 RTT" beside the p50: the least RTT any of these connections measured (the lucky
-        // sample), and the median of each one's least RTT (the path's round trip as a typical one of them saw it,
-        // the same statistic as the p50 it is compared with). A connection's first RTT sample is its handshake's
-        // (hello sent to answer read): both agents' wake-ups are in it as in the connect.
+        // Two readings of "1 RTT" beside the p50 (scale.sh's header): the least RTT any of these connections
+        // measured (a minimum: the connect whose wake-ups were all quick) and the median of each one's least RTT (the
+        // same statistic as the p50; a connection's first sample is its handshake's, hello sent to answer read, so it
+        // also holds the server's work on the hello).
         result.put("one_connect_count", latencyNs.getTotalCount())
             .put("one_connect_p50_ms", latencyNs.getValueAtPercentile(50) / 1e6)
             .put("one_connect_p99_ms", latencyNs.getValueAtPercentile(99) / 1e6)
