@@ -4,31 +4,36 @@
 # io.pacelink.perf.soak.HelloFlood) while a legitimate client uses them (docs/security.md, "Floods, measured"):
 #
 #   half-open  for `pacelink receive` and `pacelink perf -s` in turn: HALF_OPEN_RATE hellos a second for DURATION s,
-#              each a new client id with a genuine Noise message and a MAC that checks, following every RETRY with
-#              its token, never confirming. Beside it io.pacelink.perf.soak.ConnectProbe connects to the server
-#              through a `pacelink netem` relay (DELAY ms each way) every 100-250 ms from 2 s before the flood to 2 s
-#              after it, from one endpoint (a returning client). Passes if every connect that ended after the
-#              flood's first datagram (every one under the flood, the one in flight when it began, and those in the
-#              seconds after it, while the server drops the flood's half-open handshakes) succeeded within MAX_RTTS
-#              round-trip times of that path: under a flood a tokenless hello draws a RETRY (two round trips plus the
-#              work of both ends and the relay's lateness), while a hello carrying the NEW_TOKEN token the probe's
-#              previous connection brought takes one; a hello lost, dropped or answered late costs a retransmission
-#              timeout more (the summary counts the attempts over 3 RTTs apart, gives the first connect apart from
-#              the returning ones, and the server's CPU per thread class over the flood, thread_cpu.py). A second
-#              probe beside it (ConnectProbe --first-contacts) is a new client at every connect — its own endpoint,
-#              no token — as a server sees a client it never met; it is judged by the same MAX_RTTS.
-#              The connects that ended before the flood began are not judged: they are reported on a line of their
-#              own (count, p50, max, every one over MAX_RTTS), and the whole run as the check used to judge it on
-#              another. Why: the probes start 3 s and 2 s before the flood (their JVMs' start-up kept out of the
-#              flood's first seconds, the returning client holding its token when it begins), so their first seconds
-#              are a cold, unprimed client process (PROBE_PRIMING_MS 0, as a client launches by default) against a
-#              server nobody floods — a fresh process's first connects, a figure of its own (perf/FINDINGS.md, "A
-#              client's first connect"), which no flood can have caused; counted, they failed the check on this VM
-#              in runs whose every connect under the flood was within 2 RTTs (perf/FINDINGS.md, "The flood check:
-#              what it counts"). The tokened case judges its duty-cycle samples from the flood's start on for the
-#              same reason. The flood's span is the attacker's own (its first and last datagram on the wall clock,
-#              HelloFlood's summary), each connect placed by the probe's (ConnectProbe's start_unix_s); with tools
-#              that give no such times every connect is judged, as before.
+#              each a new client id with a genuine Noise message and a MAC that checks, following every RETRY with its
+#              token, never confirming. Beside it io.pacelink.perf.soak.ConnectProbe connects to the server through a
+#              `pacelink netem` relay (DELAY ms each way) every 100-250 ms from 3 s before the flood until PROBE_AFTER s
+#              after the attacker's last datagram, from one endpoint (a returning client). Passes if every connect that
+#              ended after the flood's first datagram (every one under the flood, the one in flight when it began, and
+#              those in the seconds after it, while the server drops the flood's half-open handshakes) succeeded within
+#              MAX_RTTS round-trip times of that path: under a flood a tokenless hello draws a RETRY (two round trips
+#              plus the work of both ends and the relay's lateness), while a hello carrying the NEW_TOKEN token the
+#              probe's previous connection brought takes one; a hello lost, dropped or answered late costs a
+#              retransmission timeout more (the summary counts the attempts over 3 RTTs apart, gives the first connect
+#              apart from the returning ones, and the server's CPU per thread class over the flood, thread_cpu.py). A
+#              second probe beside it (ConnectProbe --first-contacts) is a new client at every connect — its own
+#              endpoint, no token — as a server sees a client it never met; it is judged by the same MAX_RTTS.
+#              The connects that ended before the flood began are not judged: they are reported on a line of their own
+#              (count, p50, max, every one over MAX_RTTS), and the whole run as the check used to judge it on another.
+#              Why: the probes start 3 s and 2 s before the flood (their JVMs' start-up kept out of the flood's first
+#              seconds, the returning client holding its token when it begins), so their first seconds are a cold,
+#              unprimed client process (PROBE_PRIMING_MS 0, as a client launches by default) against a server nobody
+#              floods — a fresh process's first connects, a figure of its own (perf/FINDINGS.md, "A client's first
+#              connect"), which no flood can have caused; counted, they failed the check on this VM in runs whose every
+#              connect under the flood was within 2 RTTs (perf/FINDINGS.md, "The flood check: what it counts"). The
+#              tokened case judges its duty-cycle samples from the flood's start on for the same reason. The flood's
+#              span is the attacker's own (its first and last datagram on the wall clock, HelloFlood's summary), each
+#              connect placed by the probe's (ConnectProbe's start_unix_s); with tools that give no such times every
+#              connect is judged, as before. The probes stop PROBE_AFTER s after the attacker's last datagram, read from
+#              the summary it writes as it ends (ConnectProbe --until-flood-ends), not at a fixed time from their own
+#              start: the attacker is a JVM started after them, and on a loaded two-core machine its start slipped by
+#              seconds (5.8 s into the probe instead of ~3 in one run), so a probe of fixed length lost the seconds
+#              after the flood — the server dropping the flood's half-open handshakes — that the check is meant to judge
+#              (perf/FINDINGS.md, "The flood check: what it counts", what next).
 #   tokened    for `pacelink ping --echo`: TOKENED_RATE valid-MAC hellos a second for DURATION s from SOURCES
 #              addresses, spending every token a RETRY brings on a genuine hello and repeating it in between (the
 #              Diffie-Hellman work is what this costs the server), while `pacelink ping` sends a request every 0.2 s.
@@ -59,8 +64,9 @@
 # probe, relay and ping), PROBE_PRIMING_MS (0: the probes' endpoints launch as clients do by default, unprimed, so
 # their first connects run on a cold JIT; ConnectProbe --priming-ms), MAX_RTTS (2), CPU_LIMIT (25), DUTY_LIMIT_MS
 # (20), RSS_LIMIT_MB (10), ATTACK_FROM (127.0.0.2: the attacker's first source address, its others consecutive),
-# ATTACK_NICE (19), RELAY_NICE (-10), RELAY_RT (20: the relay's `netem --rt`, its forwarding thread SCHED_FIFO at that
-# priority; 0 leaves it at RELAY_NICE alone), TOOLS_LEAD (3), REVERSE_DELAY (--delay: the relay's delay toward the
+# PROBE_AFTER (2: seconds the probes go on connecting after the flood's last datagram), ATTACK_NICE (19),
+# RELAY_NICE (-10), RELAY_RT (20: the relay's `netem --rt`, its forwarding thread SCHED_FIFO at that priority; 0
+# leaves it at RELAY_NICE alone), TOOLS_LEAD (3), REVERSE_DELAY (--delay: the relay's delay toward the
 # clients, in ms; a diagnostic — the probes' unit stays 2 × --delay, so a longer one stands for a server that answers
 # late, which the check must catch). The attacker, the relay and the probes stand for other hosts and the network
 # between them, but here they share the server's two cores: at nice 0 the attacker (a JVM building 20,000 hellos a
@@ -94,6 +100,7 @@ ATTACK_NICE=${ATTACK_NICE:-19}
 RELAY_NICE=${RELAY_NICE:--10}
 RELAY_RT=${RELAY_RT:-20}
 TOOLS_LEAD=${TOOLS_LEAD:-3}
+PROBE_AFTER=${PROBE_AFTER:-2}
 DURATION=60
 OUT=""
 REPORT=0
@@ -126,7 +133,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 for n in DURATION SETTLE HALF_OPEN_RATE TOKENED_RATE SOURCES DELAY CPU_LIMIT DUTY_LIMIT_MS RSS_LIMIT_MB PROBE_PRIMING_MS \
-  TOOLS_LEAD RELAY_RT ${REVERSE_DELAY:+REVERSE_DELAY}; do
+  TOOLS_LEAD RELAY_RT PROBE_AFTER ${REVERSE_DELAY:+REVERSE_DELAY}; do
   case "${!n}" in ''|*[!0-9]*) echo "flood.sh: $n must be a whole number, got '${!n}'" >&2; exit 2 ;; esac
 done
 case "$MAX_RTTS" in ''|*[!0-9.]*) echo "flood.sh: MAX_RTTS must be a number, got '$MAX_RTTS'" >&2; exit 2 ;; esac
@@ -230,16 +237,20 @@ half_open() { # server: receive or perf
   local relay_pid=$!
   PIDS+=("$relay_pid")
   await_line "$OUT/logs/$name.relay.log" relaying || return 1
+  # The probes stop PROBE_AFTER s after the attacker's last datagram (its summary, written as it ends); their
+  # --duration only bounds them should the attacker never write one.
+  rm -f "$OUT/$name.attack.json" "$OUT/$name.probe.json" "$OUT/$name.first.probe.json"
+  local until=(--until-flood-ends "$OUT/$name.attack.json" --after-flood "$PROBE_AFTER")
   java $TOOL_OPTS $PROBE_CDS $AGRONA -cp "$BENCH" io.pacelink.perf.soak.ConnectProbe --target "127.0.0.1:$relay" \
-    --peer-key "$OUT/config/pacelink/host.pub" --rtt-ms "$((2 * DELAY))" --duration "$((DURATION + 5))" \
-    --priming-ms "$PROBE_PRIMING_MS" --summary "$OUT/$name.probe.json" > "$OUT/logs/$name.probe.log" 2>&1 &
+    --peer-key "$OUT/config/pacelink/host.pub" --rtt-ms "$((2 * DELAY))" --duration "$((DURATION + 60))" \
+    "${until[@]}" --priming-ms "$PROBE_PRIMING_MS" --summary "$OUT/$name.probe.json" > "$OUT/logs/$name.probe.log" 2>&1 &
   local probe_pid=$!
   PIDS+=("$probe_pid")
   sleep 1
   # Beside the returning client, new ones: every connect from an endpoint of its own, without a token.
   java $TOOL_OPTS $PROBE_CDS $AGRONA -cp "$BENCH" io.pacelink.perf.soak.ConnectProbe --target "127.0.0.1:$relay" \
-    --peer-key "$OUT/config/pacelink/host.pub" --rtt-ms "$((2 * DELAY))" --duration "$((DURATION + 4))" \
-    --first-contacts --priming-ms "$PROBE_PRIMING_MS" --summary "$OUT/$name.first.probe.json" \
+    --peer-key "$OUT/config/pacelink/host.pub" --rtt-ms "$((2 * DELAY))" --duration "$((DURATION + 60))" \
+    "${until[@]}" --first-contacts --priming-ms "$PROBE_PRIMING_MS" --summary "$OUT/$name.first.probe.json" \
     > "$OUT/logs/$name.first.probe.log" 2>&1 &
   local first_pid=$!
   PIDS+=("$first_pid")

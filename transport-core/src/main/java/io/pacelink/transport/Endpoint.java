@@ -301,21 +301,28 @@ public final class Endpoint implements AutoCloseable
      */
     public Connection connect(final InetSocketAddress remoteAddress, final String congestionControl)
     {
-        return open(remoteAddress, congestionControl, null);
+        return open(command(remoteAddress, congestionControl, null));
     }
 
     /**
-     * {@link #connect(InetSocketAddress, String)}, the agent told to wake {@code waiter} when the answer is in.
+     * @return the connect {@link #connect(InetSocketAddress, String)} hands the agent, which wakes {@code waiter}
+     * (if not null) when the answer is in.
      */
-    private Connection open(final InetSocketAddress remoteAddress, final String congestionControl, final Thread waiter)
+    private ConnectCommand command(
+        final InetSocketAddress remoteAddress, final String congestionControl, final Thread waiter)
     {
         if (agent.isClosed())
         {
             throw new IllegalStateException("endpoint is closed");
         }
-        final InetSocketAddress address = reachable(remoteAddress);
-        final String controllerName = core.controllerName(congestionControl);
-        final ConnectCommand command = new ConnectCommand(address, controllerName, waiter);
+        return new ConnectCommand(reachable(remoteAddress), core.controllerName(congestionControl), waiter);
+    }
+
+    /**
+     * {@link #connect(InetSocketAddress, String)} of a command made by {@link #command}.
+     */
+    private Connection open(final ConnectCommand command)
+    {
         if (!agent.offer(command))
         {
             // A thousand connects already queued: wait for the agent to take some rather than fail the caller.
@@ -329,7 +336,7 @@ public final class Endpoint implements AutoCloseable
             awaitAgent(command::isDone, "connect");
             return command.connection();
         }
-        return new PendingConnection(command, address, controllerName, waits, this);
+        return new PendingConnection(command, command.remoteAddress(), command.congestionControl(), waits, this);
     }
 
     /**
@@ -350,14 +357,17 @@ public final class Endpoint implements AutoCloseable
     {
         // A thread that does not run the duty cycle itself parks up to EVENT_WAIT_MAX_PARK_NS at a time while it
         // waits: the agent wakes it in the cycle the answer is in (agent/ConnectWaiters).
-        final Connection connection = open(remoteAddress, congestionControl,
+        final ConnectCommand command = command(remoteAddress, congestionControl,
             null == invoker && !agent.isAgentThread() ? Thread.currentThread() : null);
+        final Connection connection = open(command);
         final IdleStrategy idleStrategy = waits.newIdleStrategy(false);
         final long deadlineNs = waits.nowNs() + timeoutNs;
         while (ConnectionState.CONNECTING == connection.state())
         {
             if (waits.nowNs() - deadlineNs >= 0 || agent.isClosed())
             {
+                // Before the close: the agent forgets this thread instead of waking it once the close is carried out.
+                command.abandonWait();
                 connection.closeNow();
                 throw new ConnectionFailedException("cannot connect to " + describe(remoteAddress) + ": no answer " +
                     "within " + TimeUnit.NANOSECONDS.toMillis(timeoutNs) + " ms; is the server running there, and " +

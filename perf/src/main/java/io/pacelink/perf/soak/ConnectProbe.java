@@ -55,8 +55,18 @@ public final class ConnectProbe implements Callable<Integer>
     @Option(names = "--peer-key", required = true, description = "The server's public key file (its host.pub).")
     private Path peerKey;
 
-    @Option(names = "--duration", defaultValue = "60", description = "Seconds of connects (default ${DEFAULT-VALUE}).")
+    @Option(names = "--duration", defaultValue = "60", description = "Seconds of connects (default " +
+        "${DEFAULT-VALUE}); with --until-flood-ends the longest the probe runs.")
     private double durationSeconds;
+
+    @Option(names = "--until-flood-ends", paramLabel = "ATTACK_SUMMARY", description = "Connect until the attacker " +
+        "whose summary file this is (HelloFlood --summary, written as it ends) has ended, then --after-flood s more " +
+        "from its last datagram: the probe follows the flood's own span, however late its start.")
+    private Path attackSummary;
+
+    @Option(names = "--after-flood", defaultValue = "2", description = "Seconds of connects after the flood's last " +
+        "datagram with --until-flood-ends (default ${DEFAULT-VALUE}).")
+    private double afterFloodSeconds;
 
     @Option(names = "--rtt-ms", required = true, description = "The path's round-trip time in ms: the unit of the " +
         "figures.")
@@ -101,12 +111,15 @@ public final class ConnectProbe implements Callable<Integer>
         final int minMs = Integer.parseInt(dash < 0 ? intervalMs : intervalMs.substring(0, dash));
         final int maxMs = Integer.parseInt(dash < 0 ? intervalMs : intervalMs.substring(dash + 1));
         final int colon = target.lastIndexOf(':');
-        if (minMs < 0 || maxMs < minMs || rttMs <= 0 || durationSeconds <= 0 || colon <= 0 || holdRtts < 0)
+        if (minMs < 0 || maxMs < minMs || rttMs <= 0 || durationSeconds <= 0 || colon <= 0 || holdRtts < 0 ||
+            afterFloodSeconds < 0)
         {
             throw new CommandLine.ParameterException(new CommandLine(this),
-                "--interval-ms MIN-MAX with 0 <= MIN <= MAX, --rtt-ms and --duration positive, --hold-rtts not " +
-                "negative, --target HOST:PORT");
+                "--interval-ms MIN-MAX with 0 <= MIN <= MAX, --rtt-ms and --duration positive, --hold-rtts and " +
+                "--after-flood not negative, --target HOST:PORT");
         }
+        final FloodSchedule schedule = null == attackSummary ? null : new FloodSchedule(attackSummary,
+            afterFloodSeconds);
         final InetSocketAddress server = new InetSocketAddress(target.substring(0, colon),
             Integer.parseInt(target.substring(colon + 1)));
         final PacelinkContext context = new PacelinkContext().bindAddress(new InetSocketAddress("127.0.0.1", 0))
@@ -125,7 +138,8 @@ public final class ConnectProbe implements Callable<Integer>
             final long startNs = System.nanoTime();
             startUnixS = WallClock.unixSeconds();
             final long durationNs = (long)(durationSeconds * 1e9);
-            while (System.nanoTime() - startNs < durationNs)
+            while (System.nanoTime() - startNs < durationNs &&
+                (null == schedule || !schedule.isOver(WallClock.unixSeconds())))
             {
                 if (firstContacts && !attempts.isEmpty())
                 {
@@ -164,6 +178,9 @@ public final class ConnectProbe implements Callable<Integer>
         json.put("rtt_ms", rttMs);
         // The wall-clock time of at_s 0, so that each connect can be placed before, under or after the flood.
         json.put("start_unix_s", startUnixS);
+        // Why it stopped: after the flood (--until-flood-ends) or at --duration.
+        json.put("stopped_after_flood", null != schedule && !Double.isNaN(schedule.stopUnixS()) &&
+            WallClock.unixSeconds() >= schedule.stopUnixS());
         json.put("attempts", attempts.size());
         json.put("connected", connectedMs.size());
         json.put("failed", failed);

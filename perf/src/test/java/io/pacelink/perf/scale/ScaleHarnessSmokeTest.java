@@ -35,6 +35,9 @@ class ScaleHarnessSmokeTest
         assertTrue(report.contains("| 4 | 9 |"), report);
         assertTrue(report.lines().filter((line) -> line.startsWith("| 4 | 9 |"))
             .allMatch((line) -> line.split("\\|")[6].contains(" / ")), report);
+        // Beside the p50, both readings of its RTT: the least any of them measured and their median.
+        assertTrue(report.lines().filter((line) -> line.startsWith("| 4 | 9 |"))
+            .allMatch((line) -> line.split("\\|")[6].matches(".*\\(\\d+ / \\d+\\) *")), report);
     }
 
     @Test

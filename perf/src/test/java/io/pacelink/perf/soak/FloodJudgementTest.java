@@ -14,6 +14,7 @@ import java.nio.file.Paths;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -60,6 +61,20 @@ class FloodJudgementTest
     void withoutWallClockTimesEveryConnectIsJudgedAsBefore() throws Exception
     {
         assertJudged(probe(false, 0.0, 2.5, 4.0, 1.2), probe(false, 5.0, 1.3), 1, "every one judged");
+    }
+
+    @Test
+    void aReportOfAFolderThatIsNotThereIsRefused() throws Exception
+    {
+        final Path missing = out.resolve("no-such-run");
+        final Process process = new ProcessBuilder("bash", REPO.resolve("perf/scripts/flood.sh").toString(),
+            "--report", missing.toString(), "--cases", "half-open", "--servers", "receive")
+            .redirectErrorStream(true).start();
+        final String text = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(process.waitFor(60, TimeUnit.SECONDS), "flood.sh --report did not end");
+        assertEquals(2, process.exitValue(), text);
+        assertTrue(text.contains("--report needs an earlier run's output folder"), text);
+        assertFalse(Files.exists(missing), "the folder was made");
     }
 
     private void assertJudged(

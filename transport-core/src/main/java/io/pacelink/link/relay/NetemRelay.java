@@ -57,6 +57,12 @@ public final class NetemRelay implements AutoCloseable
     private static final long STATS_PUBLISH_INTERVAL_NS = 100_000_000L;
     private static final long CLOSE_TIMEOUT_MS = 5_000;
     private static final long MAX_TRACKED_LATE_NS = 10_000_000_000L;
+    /**
+     * The relay opens the next new client's socket ahead ({@link RelayClients#openSpare}) only when nothing is due for
+     * at least this long: an opening took up to a millisecond on a busy two-core machine, and must not make a release
+     * late.
+     */
+    private static final long SPARE_OPEN_MIN_GAP_NS = 2_000_000L;
 
     /**
      * Datagrams sent to a port in one call: one {@code sendmmsg(2)} on the batched port.
@@ -381,7 +387,9 @@ public final class NetemRelay implements AutoCloseable
                 forwardIo[SEND_FAILURES]++; // no port for a new client: the relay's own loss, like a full buffer
                 continue;
             }
-            offer(forward, batch, i, source, forwardAddress);
+            // Its delay counts from its arrival, read before a new client's socket was opened (when no spare was
+            // ready): the opening is the relay's own time, not the path's.
+            offer(forward, batch, i, source, forwardAddress, nowNs);
         }
         batch.clear();
         return received;
@@ -417,7 +425,7 @@ public final class NetemRelay implements AutoCloseable
             for (int i = 0; i < fromThisClient; i++)
             {
                 countArrival(reverseIo, batch, i);
-                offer(reverse, batch, i, batch.source(i), client.address());
+                offer(reverse, batch, i, batch.source(i), client.address(), clock.nanoTime());
             }
             batch.clear();
             received += fromThisClient;
@@ -440,14 +448,15 @@ public final class NetemRelay implements AutoCloseable
         final ReceiveBatch batch,
         final int i,
         final InetSocketAddress source,
-        final InetSocketAddress destination)
+        final InetSocketAddress destination,
+        final long arrivalNs)
     {
         final int length = batch.length(i);
         final LinkPacket packet = pool.acquire(length);
         batch.buffer(i).getBytes(batch.offset(i), packet.data(), 0, length);
         packet.source(source).destination(destination).flowKey(FlowKeys.of(source, destination))
             .ecnCodepoint(batch.ecnCodepoint(i));
-        link.offer(packet, clock.nanoTime());
+        link.offer(packet, arrivalNs);
     }
 
     /**
@@ -529,6 +538,10 @@ public final class NetemRelay implements AutoCloseable
     {
         final long nextEventNs = Math.min(forward.nextEventTimeNs(), reverse.nextEventTimeNs());
         final long gapNs = nextEventNs == Long.MAX_VALUE ? Long.MAX_VALUE : nextEventNs - nowNs;
+        if (gapNs > SPARE_OPEN_MIN_GAP_NS && clients.openSpare(nowNs))
+        {
+            return; // the opening took time: look at the clock and the sockets again before waiting
+        }
         if (gapNs > context.spinThresholdNs())
         {
             watchCurrentPorts();

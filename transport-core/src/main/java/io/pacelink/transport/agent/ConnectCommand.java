@@ -22,6 +22,7 @@ public final class ConnectCommand
     private volatile boolean isDone;
     private volatile boolean isCloseRequested;
     private volatile boolean isAbortRequested;
+    private volatile boolean isWaitAbandoned;
 
     /**
      * @param remoteAddress     the server's address.
@@ -46,11 +47,45 @@ public final class ConnectCommand
     }
 
     /**
+     * @return the server's address.
+     */
+    public InetSocketAddress remoteAddress()
+    {
+        return remoteAddress;
+    }
+
+    /**
+     * @return the controller's name, or null for the endpoint's.
+     */
+    public String congestionControl()
+    {
+        return congestionControl;
+    }
+
+    /**
      * @return the thread to wake when the connection leaves CONNECTING, or null.
      */
     Thread waiter()
     {
         return waiter;
+    }
+
+    /**
+     * Say that the thread given as {@code waiter} stopped waiting (its connect timed out): the agent forgets it
+     * instead of waking it when the connection leaves CONNECTING, a wake that would land in whatever the thread
+     * parks in next. Any thread; call it before closing the connection, so the agent never sees the close first.
+     */
+    public void abandonWait()
+    {
+        isWaitAbandoned = true;
+    }
+
+    /**
+     * @return true once the waiter stopped waiting ({@link #abandonWait()}).
+     */
+    boolean isWaitAbandoned()
+    {
+        return isWaitAbandoned;
     }
 
     /**

@@ -50,7 +50,7 @@ public final class EndpointAgent implements Agent
      */
     public EndpointAgent(final EndpointCore core, final NanoClock clock, final CountersFile countersFile)
     {
-        this(core, clock, countersFile, null, null, null);
+        this(core, clock, countersFile, null, null, null, false);
     }
 
     /**
@@ -60,7 +60,10 @@ public final class EndpointAgent implements Agent
      * @param wakeup       how application threads wake this agent, or null if nobody does.
      * @param port         the core's port, whose figures ({@link DatagramPort#stats()}) are published, or null.
      * @param portCounters where to publish them, or null.
+     * @deprecated use the constructor that also says whether the core makes a connect's keys ahead while idle (this
+     * one says no); kept, delegating, for existing callers.
      */
+    @Deprecated
     public EndpointAgent(
         final EndpointCore core,
         final NanoClock clock,
@@ -119,6 +122,15 @@ public final class EndpointAgent implements Agent
     public long connectWaitersWoken()
     {
         return connectWaiters.woken();
+    }
+
+    /**
+     * @return threads forgotten because their connect timed out before it was answered
+     * ({@link ConnectCommand#abandonWait()}), since the start.
+     */
+    public long connectWaitersAbandoned()
+    {
+        return connectWaiters.abandoned();
     }
 
     /**
@@ -239,7 +251,7 @@ public final class EndpointAgent implements Agent
             final Thread waiter = command.waiter();
             if (null != waiter)
             {
-                connectWaiters.add(command.connectionIfOpened(), waiter);
+                connectWaiters.add(command, command.connectionIfOpened(), waiter);
             }
             count++;
         }

@@ -1,6 +1,7 @@
 package io.pacelink.link.relay;
 
 import io.pacelink.link.PathSpec;
+import io.pacelink.transport.port.NioDatagramPort;
 import io.pacelink.transport.stats.CounterKey;
 import io.pacelink.transport.stats.CounterType;
 import io.pacelink.transport.stats.CountersFileReader;
@@ -13,6 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
@@ -22,6 +24,8 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Predicate;
@@ -236,6 +240,63 @@ class NetemRelayTest
     }
 
     @Test
+    void theNextNewClientsSocketIsOpenedWhileTheRelayIdles() throws IOException
+    {
+        final AtomicInteger opens = new AtomicInteger();
+        relay = startRelay(relayContext("delay=1ms").portFactory((address, bytes) ->
+        {
+            opens.incrementAndGet();
+            return NioDatagramPort.open(address, bytes);
+        }));
+        assertEquals(2, opens.get(), "the listen socket and the first client's");
+        try (DatagramSocket second = socket())
+        {
+            sendThroughRelay(client, "hello from the first");
+            // The first client took the socket opened at the start; the next one's is opened before it comes.
+            awaitCount(opens, 3, "a spare socket opened while idle");
+            final InetSocketAddress secondAtServer = sendThroughRelay(second, "hello from the second");
+            assertNotEquals(relay.upstreamAddress(), secondAtServer);
+            awaitCount(opens, 4, "the next spare");
+        }
+        relay.close();
+        assertEquals(2, relay.stats().clientsOpened());
+    }
+
+    @Test
+    void aNewClientsDatagramIsDelayedFromItsArrivalNotFromItsSocketsOpening() throws IOException
+    {
+        // A clock that jumps 30 ms while a new client's socket is opened on its datagram's path (the spare refused,
+        // so none is ready): the datagram's 20-ms delay counts from its arrival, before the jump, so it is released
+        // at once, 10 ms late on the relay's clock. Stamped after the opening, it would wait 20 ms more and be on time.
+        final AtomicLong jumpNs = new AtomicLong();
+        final AtomicInteger opens = new AtomicInteger();
+        relay = startRelay(relayContext("delay=20ms").clock(() -> System.nanoTime() + jumpNs.get())
+            .portFactory((address, bytes) ->
+            {
+                final int n = opens.incrementAndGet();
+                if (3 == n)
+                {
+                    throw new UncheckedIOException(new IOException("no spare (test)"));
+                }
+                if (n > 3)
+                {
+                    jumpNs.addAndGet(30 * MS);
+                }
+                return NioDatagramPort.open(address, bytes);
+            }));
+        try (DatagramSocket second = socket())
+        {
+            sendThroughRelay(client, "hello from the first");
+            awaitCount(opens, 3, "the spare asked for (and refused)");
+            sendThroughRelay(second, "hello from the second");
+        }
+        relay.close();
+        assertEquals(4, opens.get());
+        assertTrue(relay.stats().releaseLateMaxNs() >= 5 * MS, "released late by at most " +
+            relay.stats().releaseLateMaxNs() / 1e6 + " ms: its delay counted from after the socket's opening");
+    }
+
+    @Test
     void aClientSilentLongerThanTheIdleTimeoutIsForgottenAndComesBackAsANewOne() throws IOException
     {
         relay = startRelay(relayContext("delay=1ms").clientIdleTimeoutNs(200 * MS));
@@ -379,6 +440,16 @@ class NetemRelayTest
         final DatagramPacket received = new DatagramPacket(new byte[2048], 2048);
         socket.receive(received);
         return new String(received.getData(), 0, received.getLength(), StandardCharsets.UTF_8);
+    }
+
+    private static void awaitCount(final AtomicInteger count, final int expected, final String what)
+    {
+        final long deadlineNs = System.nanoTime() + RECEIVE_TIMEOUT_MS * MS;
+        while (count.get() < expected)
+        {
+            assertTrue(System.nanoTime() < deadlineNs, "timed out waiting for " + what + ": " + count.get());
+            LockSupport.parkNanos(MS);
+        }
     }
 
     private void awaitStats(final Predicate<RelayStats> condition, final String what)
