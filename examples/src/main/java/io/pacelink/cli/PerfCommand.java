@@ -190,8 +190,9 @@ public final class PerfCommand implements Callable<Integer>
         if (null == prime)
         {
             // A server receives unless a client asks for -R or --bidir; priming the sending path there made a
-            // 1 Gbit/s receiver compile sending code it hardly runs, inside the test (perf/FINDINGS.md, thr12).
-            prime = new Duration(server ? 0 : DEFAULT_CLIENT_PRIME_NS);
+            // 1 Gbit/s receiver compile sending code it hardly runs, inside the test (perf/FINDINGS.md, thr12). None
+            // in a JVM started with -Dpacelink.launchPriming=off (PacelinkContext.LAUNCH_PRIMING_PROPERTY).
+            prime = new Duration(server || !PacelinkContext.isLaunchPrimingByDefault() ? 0 : DEFAULT_CLIENT_PRIME_NS);
         }
         if (prime.nanos() < 0 || prime.nanos() > MAX_PRIME_NS)
         {

@@ -1,6 +1,7 @@
 package io.pacelink.cli;
 
 import io.pacelink.cli.trust.ConfigDirectory;
+import io.pacelink.transport.PacelinkContext;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -29,6 +30,10 @@ public final class ChildJvm
      * The system property of the opt-in acceptance runs, whose children start with the default compilers.
      */
     static final String ACCEPTANCE = "pacelink.acceptance";
+    /**
+     * The priming option every child JVM of the suite starts with.
+     */
+    static final String NO_LAUNCH_PRIMING = "-D" + PacelinkContext.LAUNCH_PRIMING_PROPERTY + "=off";
 
     /**
      * The child process.
@@ -119,18 +124,27 @@ public final class ChildJvm
             command.add("-D" + ConfigDirectory.PROPERTY + "=" + configDirectory);
         }
         command.add("-Xmx512m");
-        // C1 only, the option bin/pacelink offers small machines (PACELINK_JAVA_OPTS=-XX:TieredStopAtLevel=1): a
-        // child lives for seconds, and C2's compilations of its start-up would take the cores from the other
-        // processes of the test and from the other test JVM. The suite checks behaviour, never speed; the opt-in
-        // acceptance runs (-Dpacelink.acceptance=true), which judge or print rates, keep the default compilers.
-        if (!Boolean.getBoolean(ACCEPTANCE))
-        {
-            command.add(CHILD_COMPILER);
-        }
+        command.addAll(childJvmOptions());
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
         command.add(mainClass.getName());
         return command;
+    }
+
+    /**
+     * @return the JVM options every child JVM of the suite starts with, the documents' commands too
+     * ({@code PACELINK_JAVA_OPTS}): none in the opt-in acceptance runs.
+     */
+    public static List<String> childJvmOptions()
+    {
+        // C1 only, the option bin/pacelink offers small machines (PACELINK_JAVA_OPTS=-XX:TieredStopAtLevel=1): a
+        // child lives for seconds, and C2's compilations of its start-up would take the cores from the other
+        // processes of the test and from the other test JVMs. Nor the launch's priming (a server's handshake path,
+        // a perf client's transfer): up to a second of a core per server and half a second per perf client, for a
+        // JIT that the child's seconds of checks do not need; a test of the priming runs it in its own JVM, or
+        // names it (--prime). The suite checks behaviour, never speed; the opt-in acceptance runs
+        // (-Dpacelink.acceptance=true), which judge or print rates, start their children as bin/pacelink does.
+        return Boolean.getBoolean(ACCEPTANCE) ? List.of() : List.of(CHILD_COMPILER, NO_LAUNCH_PRIMING);
     }
 
     /**

@@ -11,18 +11,19 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The command line of the tests' child JVMs: C1 only (but in the opt-in acceptance runs), before the class path, with
- * this JVM's Agrona flags.
+ * The command line of the tests' child JVMs: C1 only and no launch priming (but in the opt-in acceptance runs), before
+ * the class path, with this JVM's Agrona flags.
  */
 class ChildJvmTest
 {
     @Test
     @DisabledIfSystemProperty(named = ChildJvm.ACCEPTANCE, matches = "true")
-    void aChildJvmRunsOnC1OnlyWithThisJvmsAgronaFlags()
+    void aChildJvmRunsOnC1OnlyWithoutLaunchPrimingWithThisJvmsAgronaFlags()
     {
         final List<String> command = ChildJvm.javaCommand(PacelinkCommand.class);
         assertTrue(command.contains("-XX:TieredStopAtLevel=1"), "C1 only: " + command);
         assertTrue(command.indexOf("-XX:TieredStopAtLevel=1") < command.indexOf("-cp"), "a JVM option: " + command);
+        assertTrue(command.indexOf("-Dpacelink.launchPriming=off") < command.indexOf("-cp"), "no priming: " + command);
         assertTrue(command.stream().anyMatch((argument) -> argument.startsWith("--add-exports")),
             "Agrona's: " + command);
         assertEquals(PacelinkCommand.class.getName(), command.get(command.size() - 1));
@@ -34,5 +35,6 @@ class ChildJvmTest
     {
         final List<String> command = ChildJvm.javaCommand(PacelinkCommand.class);
         assertFalse(command.contains("-XX:TieredStopAtLevel=1"), "as bin/pacelink starts it: " + command);
+        assertFalse(command.contains("-Dpacelink.launchPriming=off"), "as bin/pacelink starts it: " + command);
     }
 }

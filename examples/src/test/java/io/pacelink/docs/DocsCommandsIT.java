@@ -1,5 +1,6 @@
 package io.pacelink.docs;
 
+import io.pacelink.cli.ChildJvm;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
@@ -30,7 +31,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * documented command that fails fails the build. Commands that a block starts in the background ({@code &}) are
  * ended (SIGTERM, as Ctrl-C) when the block ends. {@code PACELINK_MAX_DURATION} shortens every wall-clock run (the
  * demo's time per controller, perf's {@code -t}, netem's {@code --duration}) to {@value #MAX_DURATION}, so the whole
- * test takes a minute or two. Each document has its own {@code XDG_CONFIG_HOME} (the tools' host key and known
+ * test takes a minute or two; {@code PACELINK_JAVA_OPTS} starts their JVMs as the suite's other child JVMs (C1 only,
+ * no launch priming). Each document has its own {@code XDG_CONFIG_HOME} (the tools' host key and known
  * hosts), as a new user's account has, so the commands run in their default secure mode as written.
  * <p>
  * A block that cannot run here carries a marker on the line before its fence,
@@ -145,6 +147,9 @@ class DocsCommandsIT
             .redirectErrorStream(true)
             .redirectOutput(output.toFile());
         builder.environment().put("PACELINK_MAX_DURATION", MAX_DURATION);
+        // The JVM options of the suite's other child JVMs: C1 only and no launch priming. The commands run as
+        // written; what the test checks is that they work, not how fast.
+        builder.environment().put("PACELINK_JAVA_OPTS", String.join(" ", ChildJvm.childJvmOptions()));
         builder.environment().put("PATH", ROOT.resolve("bin") + ":" + System.getenv("PATH"));
         // The tools are secure with zero setup: servers make a host key, clients record known hosts. Each document
         // gets its own configuration directory, as a new user has, instead of the account's ~/.config/pacelink.

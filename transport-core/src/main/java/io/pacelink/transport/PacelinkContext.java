@@ -78,6 +78,15 @@ public final class PacelinkContext
      */
     public static final long DEFAULT_HANDSHAKE_PRIMING_NS = TimeUnit.SECONDS.toNanos(1);
     private static final long UNSET_HANDSHAKE_PRIMING_NS = -1;
+
+    /**
+     * System property: {@code off} makes the priming a launch runs by default none in this JVM — the handshake
+     * priming of an endpoint that accepts connections ({@link #handshakePrimingNs()}), and the transfer priming of a
+     * {@code pacelink perf} client ({@code --prime}) — while a priming set explicitly still runs; {@code on} (or
+     * unset) keeps the defaults. For processes that live for seconds and are not measured: a test harness's child
+     * processes, a one-off command in a script. Any other value fails the launch saying so.
+     */
+    public static final String LAUNCH_PRIMING_PROPERTY = "pacelink.launchPriming";
     public static final int DEFAULT_SEND_BUFFER_BYTES = 32 * 1024 * 1024;
     public static final int DEFAULT_RECEIVE_BUFFER_BYTES = 32 * 1024 * 1024;
 
@@ -1063,7 +1072,8 @@ public final class PacelinkContext
 
     /**
      * @return the longest time a launch spends priming the handshake path: as set, else
-     * {@link #DEFAULT_HANDSHAKE_PRIMING_NS} for an endpoint that accepts connections and 0 for one that does not.
+     * {@link #DEFAULT_HANDSHAKE_PRIMING_NS} for an endpoint that accepts connections and 0 for one that does not (and
+     * 0 for either where {@link #LAUNCH_PRIMING_PROPERTY} is {@code off}).
      */
     public long handshakePrimingNs()
     {
@@ -1071,7 +1081,26 @@ public final class PacelinkContext
         {
             return handshakePrimingNs;
         }
-        return acceptConnections ? DEFAULT_HANDSHAKE_PRIMING_NS : 0;
+        return acceptConnections && isLaunchPrimingByDefault() ? DEFAULT_HANDSHAKE_PRIMING_NS : 0;
+    }
+
+    /**
+     * @return false if this JVM's {@link #LAUNCH_PRIMING_PROPERTY} is {@code off}: no priming unless one is set.
+     * @throws IllegalArgumentException if the property is neither {@code on} nor {@code off}.
+     */
+    public static boolean isLaunchPrimingByDefault()
+    {
+        final String value = System.getProperty(LAUNCH_PRIMING_PROPERTY);
+        if (null == value || "on".equals(value))
+        {
+            return true;
+        }
+        if ("off".equals(value))
+        {
+            return false;
+        }
+        throw new IllegalArgumentException(
+            "-D" + LAUNCH_PRIMING_PROPERTY + " must be on or off, got '" + value + "'");
     }
 
     /**

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -99,6 +100,40 @@ class HandshakePathPrimerTest
         assertTrue(below.getMessage().startsWith("handshakePrimingNs=-1"), below.getMessage());
         assertThrows(IllegalArgumentException.class, () -> context.handshakePrimingNs(tenSecondsNs + 1));
         assertEquals(0, context.handshakePrimingNs(), "a refused value leaves the setting as it was");
+    }
+
+    @Test
+    void launchPrimingOffLeavesServersUnprimedUnlessSetAndAnyOtherValueIsRefused()
+    {
+        final String before = System.getProperty(PacelinkContext.LAUNCH_PRIMING_PROPERTY);
+        try
+        {
+            System.setProperty(PacelinkContext.LAUNCH_PRIMING_PROPERTY, "off");
+            assertFalse(PacelinkContext.isLaunchPrimingByDefault());
+            assertEquals(0, new PacelinkContext().handshakePrimingNs(), "a server primes nothing by default");
+            final long oneSecondNs = TimeUnit.SECONDS.toNanos(1);
+            assertEquals(oneSecondNs, new PacelinkContext().handshakePrimingNs(oneSecondNs).handshakePrimingNs(),
+                "a priming set explicitly still runs");
+
+            System.setProperty(PacelinkContext.LAUNCH_PRIMING_PROPERTY, "on");
+            assertEquals(PacelinkContext.DEFAULT_HANDSHAKE_PRIMING_NS, new PacelinkContext().handshakePrimingNs());
+
+            System.setProperty(PacelinkContext.LAUNCH_PRIMING_PROPERTY, "no");
+            final IllegalArgumentException refused =
+                assertThrows(IllegalArgumentException.class, () -> new PacelinkContext().handshakePrimingNs());
+            assertEquals("-Dpacelink.launchPriming must be on or off, got 'no'", refused.getMessage());
+        }
+        finally
+        {
+            if (null == before)
+            {
+                System.clearProperty(PacelinkContext.LAUNCH_PRIMING_PROPERTY);
+            }
+            else
+            {
+                System.setProperty(PacelinkContext.LAUNCH_PRIMING_PROPERTY, before);
+            }
+        }
     }
 
     private void assertPrimes(final PacelinkContext context)
