@@ -10,14 +10,6 @@ import java.util.Arrays;
  * Recycles {@link LinkPacket}s in two size classes, so a link carrying typical datagrams holds small buffers while
  * still accepting any UDP datagram. Packets are allocated only while the population grows; in steady state acquire
  * and release allocate nothing. Single-threaded.
- * <p>
- * The small class is kept in the order its bytes are likely cached: a packet given back after a long datagram (whose
- * bytes its receiver just read whole) goes on top, where {@link #acquire} takes the next packet from, so the next
- * long datagram is written over lines still in the cache; a packet given back after a short one ({@link
- * #SHORT_DATAGRAM_BYTES} or less, e.g. an ACK, of which only the first lines were touched) goes to the bottom, where
- * {@link #acquireForShort} takes from, so short datagrams reuse such packets and leave the warm ones to the long. A
- * stack alone handed a sender the ACKs it had just read for its data, their other lines long out of the cache. The
- * order changes only which object carries a datagram, never its bytes, times or fate.
  */
 public final class LinkPacketPool
 {
@@ -26,20 +18,10 @@ public final class LinkPacketPool
      */
     public static final int DEFAULT_SMALL_CAPACITY_BYTES = 2048;
 
-    /**
-     * The longest datagram whose packet counts as short when given back ({@link #release}): the lines past it were
-     * not touched by its last use.
-     */
-    public static final int SHORT_DATAGRAM_BYTES = 256;
-
     private static final int INITIAL_POOL_SIZE = 64;
 
     private final int smallCapacityBytes;
-    /**
-     * The small class as a ring: the bottom at {@link #smallBottom}, the top {@link #smallCount} − 1 places above.
-     */
     private LinkPacket[] small = new LinkPacket[INITIAL_POOL_SIZE];
-    private int smallBottom;
     private int smallCount;
     private LinkPacket[] large = new LinkPacket[INITIAL_POOL_SIZE];
     private int largeCount;
@@ -83,23 +65,6 @@ public final class LinkPacketPool
      */
     public LinkPacket acquire(final int lengthBytes)
     {
-        return acquire(lengthBytes, false);
-    }
-
-    /**
-     * As {@link #acquire}, for a datagram expected to be short (an ACK): a packet of the small class is taken from the
-     * bottom, where packets given back after short datagrams are, instead of the top.
-     *
-     * @param lengthBytes the most the datagram may take, at most {@link LinkPacket#MAX_DATAGRAM_BYTES}.
-     * @return a packet as {@link #acquire} gives.
-     */
-    public LinkPacket acquireForShort(final int lengthBytes)
-    {
-        return acquire(lengthBytes, true);
-    }
-
-    private LinkPacket acquire(final int lengthBytes, final boolean forShort)
-    {
         if (lengthBytes < 0 || lengthBytes > LinkPacket.MAX_DATAGRAM_BYTES)
         {
             throw new IllegalArgumentException("datagram length out of range: " + lengthBytes);
@@ -107,20 +72,7 @@ public final class LinkPacketPool
         final LinkPacket packet;
         if (lengthBytes <= smallCapacityBytes)
         {
-            if (0 == smallCount)
-            {
-                packet = allocate(smallCapacityBytes);
-            }
-            else if (forShort)
-            {
-                packet = small[smallBottom];
-                smallBottom = (smallBottom + 1) & (small.length - 1);
-                smallCount--;
-            }
-            else
-            {
-                packet = small[(smallBottom + --smallCount) & (small.length - 1)];
-            }
+            packet = smallCount > 0 ? small[--smallCount] : allocate(smallCapacityBytes);
         }
         else
         {
@@ -159,8 +111,7 @@ public final class LinkPacketPool
     }
 
     /**
-     * @param packet a packet from this pool that nothing references any more; of the small class, it goes on top
-     *               unless its datagram was short ({@link #SHORT_DATAGRAM_BYTES}).
+     * @param packet a packet from this pool that nothing references any more.
      */
     public void release(final LinkPacket packet)
     {
@@ -169,18 +120,9 @@ public final class LinkPacketPool
         {
             if (smallCount == small.length)
             {
-                growSmall();
+                small = Arrays.copyOf(small, smallCount << 1);
             }
-            if (packet.length() > SHORT_DATAGRAM_BYTES)
-            {
-                small[(smallBottom + smallCount) & (small.length - 1)] = packet;
-            }
-            else
-            {
-                smallBottom = (smallBottom - 1) & (small.length - 1);
-                small[smallBottom] = packet;
-            }
-            smallCount++;
+            small[smallCount++] = packet;
         }
         else
         {
@@ -198,25 +140,6 @@ public final class LinkPacketPool
     public long allocatedPackets()
     {
         return allocatedPackets;
-    }
-
-    /**
-     * @return how many packets of the small class are waiting in the pool.
-     */
-    public int smallAvailable()
-    {
-        return smallCount;
-    }
-
-    private void growSmall()
-    {
-        final LinkPacket[] larger = new LinkPacket[small.length << 1];
-        for (int i = 0; i < smallCount; i++)
-        {
-            larger[i] = small[(smallBottom + i) & (small.length - 1)];
-        }
-        small = larger;
-        smallBottom = 0;
     }
 
     private LinkPacket allocate(final int capacityBytes)

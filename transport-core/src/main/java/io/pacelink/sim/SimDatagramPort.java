@@ -426,15 +426,6 @@ public final class SimDatagramPort implements DatagramPort
 
         public UnsafeBuffer lend(final int index, final int maxLengthBytes)
         {
-            return lend(index, maxLengthBytes, false);
-        }
-
-        /**
-         * A short datagram (an ACK) gets a packet that last carried a short one, a long datagram one whose bytes
-         * its receiver just read ({@link LinkPacketPool}).
-         */
-        public UnsafeBuffer lend(final int index, final int maxLengthBytes, final boolean expectedShort)
-        {
             LinkPacket packet = packets[index];
             if (null != packet && maxLengthBytes > packet.data().length)
             {
@@ -443,7 +434,7 @@ public final class SimDatagramPort implements DatagramPort
             }
             if (null == packet)
             {
-                packet = expectedShort ? pool.acquireForShort(maxLengthBytes) : pool.acquire(maxLengthBytes);
+                packet = pool.acquire(maxLengthBytes);
                 packets[index] = packet;
                 views[index].wrap(packet.data());
             }

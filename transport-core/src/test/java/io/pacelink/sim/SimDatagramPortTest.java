@@ -267,40 +267,6 @@ class SimDatagramPortTest
     }
 
     @Test
-    void aShortDatagramIsWrittenIntoAPacketAShortOneLeftAndALongOneIntoThePacketReadLast()
-    {
-        final Simulator simulator = new Simulator(1);
-        final Dumbbell dumbbell = new Dumbbell(simulator, PathSpec.Pair.parse("rate=100mbit delay=5ms"));
-        final SimHost sender = dumbbell.addLeftHost();
-        final SimHost receiver = dumbbell.addRightHost();
-        final SendBatch outgoing = new SendBatch(8, 8 * 1500);
-        simulator.at(MS, (nowNs) ->
-        {
-            outgoing.commit(1200, receiver.address(), 0);
-            outgoing.commit(60, receiver.address(), 0);
-            outgoing.commit(1200, receiver.address(), 0);
-            assertEquals(3, sender.port().send(outgoing));
-        });
-        simulator.runUntil(50 * MS);
-        final ReceiveBatch received = receiver.port().newReceiveBatch(8);
-        assertEquals(3, receiver.port().receive(received, 8));
-        final byte[] longRead = received.buffer(0).byteArray();
-        final byte[] shortRead = received.buffer(1).byteArray();
-        final byte[] longReadLast = received.buffer(2).byteArray();
-        received.clear();
-
-        final SendBatch batch = receiver.port().newSendBatch(8, 8 * 1500);
-        batch.claim(1500, true);
-        assertSame(shortRead, batch.claimedBuffer().byteArray(), "an ACK takes the packet of the short datagram");
-        batch.commit(60, sender.address(), 0);
-        batch.claim(1500);
-        assertSame(longReadLast, batch.claimedBuffer().byteArray(), "data takes the packet read last");
-        batch.commit(1200, sender.address(), 0);
-        batch.claim(1500, false);
-        assertSame(longRead, batch.claimedBuffer().byteArray());
-    }
-
-    @Test
     void aCrc32cLeftToThePortIsVouchedForAtTheReceiverAndWrittenWhereTheBytesAreReadAsOnAWire()
     {
         final Simulator simulator = new Simulator(1);

@@ -1123,7 +1123,7 @@ public final class EndpointCore implements DatagramHandler
     {
         final PacketGuard guard = connection.guard();
         final int maxDatagramBytes = connection.maxDatagramSizeBytes();
-        final int offset = outbox.claim(maxDatagramBytes, ackOnly);
+        final int offset = outbox.claim(maxDatagramBytes);
         final MutableDirectBuffer datagrams = outbox.buffer();
         writer.wrap(guard.assemblyBuffer(datagrams), guard.assemblyOffset(offset),
             maxDatagramBytes - guard.trailerLength());

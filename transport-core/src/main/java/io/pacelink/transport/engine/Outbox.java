@@ -61,24 +61,11 @@ final class Outbox
      */
     int claim(final int maxLengthBytes)
     {
-        return claim(maxLengthBytes, false);
-    }
-
-    /**
-     * As {@link #claim(int)}, saying whether the datagram is expected to be short (an ACK alone), which a port that
-     * lends its own memory may use to choose it ({@link io.pacelink.transport.port.SendMemory}).
-     *
-     * @param maxLengthBytes the most the datagram may take.
-     * @param expectedShort  true if the datagram is expected to take only a few of those bytes.
-     * @return where to write it in {@link #buffer()}, asked after this.
-     */
-    int claim(final int maxLengthBytes, final boolean expectedShort)
-    {
         if (!batch.hasRoomFor(maxLengthBytes))
         {
             flush();
         }
-        return batch.claim(maxLengthBytes, expectedShort);
+        return batch.claim(maxLengthBytes);
     }
 
     /**

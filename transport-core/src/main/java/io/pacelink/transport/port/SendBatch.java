@@ -111,21 +111,7 @@ public final class SendBatch
      */
     public int claim(final int maxLengthBytes)
     {
-        return claim(maxLengthBytes, false);
-    }
-
-    /**
-     * As {@link #claim(int)}, telling the port's memory whether the datagram is expected to be short
-     * ({@link SendMemory#lend(int, int, boolean)}).
-     *
-     * @param maxLengthBytes the most the datagram may take.
-     * @param expectedShort  true if the datagram is expected to take only a few of those bytes (an ACK alone).
-     * @return where to write it in {@link #claimedBuffer()}.
-     */
-    public int claim(final int maxLengthBytes, final boolean expectedShort)
-    {
-        final UnsafeBuffer lent = null == memory || size == offsets.length ?
-            null : memory.lend(size, maxLengthBytes, expectedShort);
+        final UnsafeBuffer lent = null == memory || size == offsets.length ? null : memory.lend(size, maxLengthBytes);
         if (null != lent)
         {
             claimedBuffer = lent;

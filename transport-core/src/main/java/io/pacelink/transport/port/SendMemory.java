@@ -32,18 +32,4 @@ public interface SendMemory
     {
         return false;
     }
-
-    /**
-     * As {@link #lend(int, int)}, told whether the datagram is expected to be short (an ACK alone), so a port that
-     * recycles its memory may give a short datagram memory whose bytes are not worth keeping cached for a long one.
-     *
-     * @param index          the entry the datagram will be, from 0 to the batch's most datagrams − 1.
-     * @param maxLengthBytes the most the datagram may take.
-     * @param expectedShort  true if the datagram is expected to take only a few of those bytes.
-     * @return as {@link #lend(int, int)}.
-     */
-    default UnsafeBuffer lend(final int index, final int maxLengthBytes, final boolean expectedShort)
-    {
-        return lend(index, maxLengthBytes);
-    }
 }
