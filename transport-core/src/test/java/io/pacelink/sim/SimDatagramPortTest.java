@@ -125,6 +125,42 @@ class SimDatagramPortTest
     }
 
     @Test
+    void aReceiveReadsOneByteOfEveryCacheLineOfTheDatagramsItLendsAndChangesNone()
+    {
+        final Simulator simulator = new Simulator(1);
+        final Dumbbell dumbbell = new Dumbbell(simulator, PathSpec.Pair.parse("rate=100mbit delay=5ms"));
+        final SimHost sender = dumbbell.addLeftHost();
+        final SimHost receiver = dumbbell.addRightHost();
+        final SendBatch batch = new SendBatch(8, 8 * 1500);
+        simulator.at(MS, (nowNs) ->
+        {
+            for (int i = 0; i < 3; i++)
+            {
+                // Datagram i: i + 1 at the start of each of its 16 lines of 64 bytes (1,000 bytes), 0 elsewhere.
+                final int offset = batch.nextOffset();
+                for (int at = 0; at < 1000; at++)
+                {
+                    batch.buffer().putByte(offset + at, (byte)(at % 64 == 0 ? i + 1 : 0));
+                }
+                batch.commit(1000, receiver.address(), 0);
+            }
+            assertEquals(3, sender.port().send(batch));
+        });
+        simulator.runUntil(50 * MS);
+
+        assertEquals(0, receiver.port().readAheadSum());
+        final ReceiveBatch received = receiver.port().newReceiveBatch(2);
+        assertEquals(2, receiver.port().receive(received, 8));
+        assertEquals((1 + 2) * 16, receiver.port().readAheadSum(), "every line of both datagrams lent, once");
+        assertEquals(1, receiver.port().receive(received, 8));
+        assertEquals((1 + 2 + 3) * 16, receiver.port().readAheadSum(), "the third, and not the two given back");
+        for (int at = 0; at < 1000; at++)
+        {
+            assertEquals(at % 64 == 0 ? 3 : 0, received.buffer(0).getByte(received.offset(0) + at), "unchanged");
+        }
+    }
+
+    @Test
     void aBatchThePortMadeIsWrittenIntoThePacketsThatTravelAndRefusedOnceClosed()
     {
         final Simulator simulator = new Simulator(1);
