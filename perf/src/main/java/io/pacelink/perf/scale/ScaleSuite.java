@@ -143,7 +143,7 @@ public final class ScaleSuite implements Callable<Integer>
         report.println();
         report.println("| connections | connected | concurrent connects, cold: all within ms (p50 / p99 / max per " +
             "connect ms) | warm: all within ms (p50 / p99 / max) | loopback min RTT µs | one at a time: p50 / p99 / " +
-            "max ms (least / median RTT µs) | " +
+            "max ms (least / median RTT µs) ping p50 µs (+ median of connect - its ping µs) | " +
             "handshakes/s | server memory per connection: resident / heap / direct | server idle CPU %: process " +
             "(its agent thread) | " +
             "client idle CPU % | refused (limit / counters) | active: Jain / total Mbit/s / least-most Mbit/s / " +
@@ -265,9 +265,10 @@ public final class ScaleSuite implements Callable<Integer>
     private static String oneAtATime(final Map<String, Object> client)
     {
         return number(client, "one_connect_count") > 0 ? String.format(Locale.ROOT,
-            "%.2f / %.2f / %.2f (%.0f / %.0f)", number(client, "one_connect_p50_ms"),
+            "%.2f / %.2f / %.2f (%.0f / %.0f) ping %.0f (%+.0f)", number(client, "one_connect_p50_ms"),
             number(client, "one_connect_p99_ms"), number(client, "one_connect_max_ms"),
-            number(client, "one_connect_min_rtt_us"), number(client, "one_connect_median_rtt_us")) : "-";
+            number(client, "one_connect_min_rtt_us"), number(client, "one_connect_median_rtt_us"),
+            number(client, "one_connect_ping_p50_us"), number(client, "one_connect_over_ping_p50_us")) : "-";
     }
 
     private static String burst(final Map<String, Object> client, final String prefix)

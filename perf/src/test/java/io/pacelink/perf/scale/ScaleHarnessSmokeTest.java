@@ -35,9 +35,11 @@ class ScaleHarnessSmokeTest
         assertTrue(report.contains("| 4 | 9 |"), report);
         assertTrue(report.lines().filter((line) -> line.startsWith("| 4 | 9 |"))
             .allMatch((line) -> line.split("\\|")[6].contains(" / ")), report);
-        // Beside the p50, both readings of its RTT: the least any of them measured and their median.
+        // Beside the p50, three readings of its RTT: the least any of them measured, their median, and the pings
+        // interleaved with the connects (their p50, and the median of each connect's excess over its own ping).
         assertTrue(report.lines().filter((line) -> line.startsWith("| 4 | 9 |"))
-            .allMatch((line) -> line.split("\\|")[6].matches(".*\\(\\d+ / \\d+\\) *")), report);
+            .allMatch((line) -> line.split("\\|")[6].matches(".*\\(\\d+ / \\d+\\) ping \\d+ \\([+-]\\d+\\) *")),
+            report);
     }
 
     @Test

@@ -86,6 +86,11 @@ public final class HandshakePathPrimer
      */
     private static final Map<String, Result> RESULTS_BY_MODE = new ConcurrentHashMap<>();
 
+    /**
+     * What each security mode's background priming did in this process, by {@link #mode}, once it ended.
+     */
+    private static final Map<String, Result> BACKGROUND_RESULTS_BY_MODE = new ConcurrentHashMap<>();
+
     private final List<EndpointCore> cores = new ArrayList<>();
     private final ArrayDeque<Connection> accepted = new ArrayDeque<>();
     private final PrimingNetwork network = new PrimingNetwork();
@@ -94,6 +99,10 @@ public final class HandshakePathPrimer
     private final EndpointCore pinningClient;
     private final EndpointCore learningClient;
     private long nowNs = TimeUnit.SECONDS.toNanos(1);
+    private String mode;
+    private int remaining;
+    private int backgroundConnects;
+    private int backgroundConnected;
 
     /**
      * What a priming did.
@@ -168,6 +177,76 @@ public final class HandshakePathPrimer
             endpointContext.handshakePrimingNs(), endpointContext.nanoClock());
         RESULTS_BY_MODE.put(mode, result);
         return result;
+    }
+
+    /**
+     * A priming to go on with after the endpoint's launch where the launch's priming stopped because its time ran out
+     * before {@link #DEFAULT_MAX_HANDSHAKES} (io.pacelink.transport.agent.BackgroundPriming runs it, one connect at a
+     * time, while the endpoint idles): on a slow or loaded machine a second of priming runs only tens to a few hundred
+     * secure handshakes, below C1's tier-3 threshold (200 invocations) for what runs once a handshake and far below
+     * C2's, so a flood that comes in the server's first seconds meets its hello path interpreted and its compilers busy
+     * with it. One per security mode and process, as the launch's priming.
+     *
+     * @param endpointContext the endpoint's context, concluded; read, never changed.
+     * @param registry        the controllers the endpoint has.
+     * @return the priming to go on with, or null if the launch's did not run, reached the cap, or one goes on already.
+     */
+    public static HandshakePathPrimer continuing(
+        final PacelinkContext endpointContext, final CongestionControlRegistry registry)
+    {
+        final String mode = mode(endpointContext.security());
+        final Result launched = RESULTS_BY_MODE.get(mode);
+        if (null == launched || launched.connects() >= DEFAULT_MAX_HANDSHAKES ||
+            null != BACKGROUND_RESULTS_BY_MODE.putIfAbsent(mode, new Result(0, 0, 0)))
+        {
+            return null;
+        }
+        final HandshakePathPrimer primer = new HandshakePathPrimer(endpointContext, registry);
+        primer.mode = mode;
+        primer.remaining = DEFAULT_MAX_HANDSHAKES - launched.connects();
+        return primer;
+    }
+
+    /**
+     * Run the next connect of a {@link #continuing} priming.
+     *
+     * @return false, running nothing, once it ran the connects the launch's priming left.
+     */
+    public boolean primeOne()
+    {
+        if (backgroundConnects >= remaining)
+        {
+            return false;
+        }
+        final EndpointCore client = null != learningClient &&
+            LEARNING_CLIENT_EVERY - 1 == backgroundConnects % LEARNING_CLIENT_EVERY ? learningClient : pinningClient;
+        backgroundConnects++;
+        backgroundConnected += connectOnce(client) ? 1 : 0;
+        return true;
+    }
+
+    /**
+     * End a {@link #continuing} priming: its cores closed, what it did recorded.
+     *
+     * @param elapsedNs the wall time it went on for.
+     * @return what it did.
+     */
+    public Result finish(final long elapsedNs)
+    {
+        close();
+        final Result result = new Result(backgroundConnects, backgroundConnected, elapsedNs);
+        BACKGROUND_RESULTS_BY_MODE.put(mode, result);
+        return result;
+    }
+
+    /**
+     * @param security an endpoint's security settings.
+     * @return what this process's background priming for that security mode did once it ended (connects 0 while it
+     * runs), or null if none was started.
+     */
+    public static Result primedInBackground(final SecurityConfig security)
+    {
+        return BACKGROUND_RESULTS_BY_MODE.get(mode(security));
     }
 
     /**
