@@ -52,6 +52,13 @@ public final class HandshakePathPrimer
     public static final int DEFAULT_MAX_HANDSHAKES = 2_000;
 
     /**
+     * Most connects the launch's priming and the background one after it run in all: past HotSpot's tier-4 (C2)
+     * invocation threshold (5,000) for what runs once a handshake, so that a server's hello path is C2-compiled before
+     * a flood that comes in its first idle seconds.
+     */
+    public static final int BACKGROUND_MAX_HANDSHAKES = 6_000;
+
+    /**
      * Virtual time between two duty cycles while datagrams are on the way.
      */
     private static final long STEP_NS = TimeUnit.MICROSECONDS.toNanos(50);
@@ -180,30 +187,50 @@ public final class HandshakePathPrimer
     }
 
     /**
-     * A priming to go on with after the endpoint's launch where the launch's priming stopped because its time ran out
-     * before {@link #DEFAULT_MAX_HANDSHAKES} (io.pacelink.transport.agent.BackgroundPriming runs it, one connect at a
-     * time, while the endpoint idles): on a slow or loaded machine a second of priming runs only tens to a few hundred
-     * secure handshakes, below C1's tier-3 threshold (200 invocations) for what runs once a handshake and far below
-     * C2's, so a flood that comes in the server's first seconds meets its hello path interpreted and its compilers busy
-     * with it. One per security mode and process, as the launch's priming.
+     * A priming to go on with after the endpoint's launch, up to {@link #BACKGROUND_MAX_HANDSHAKES} connects in all
+     * (io.pacelink.transport.agent.BackgroundPriming runs it, one connect at a time, while the endpoint idles). The
+     * launch's priming stops at {@link #DEFAULT_MAX_HANDSHAKES} or after its second, and on a slow or loaded machine
+     * that second ran only tens to a few hundred secure handshakes: below C1's tier-3 threshold (200 invocations) for
+     * what runs once a handshake, and every time below C2's (HotSpot's {@code Tier4InvocationThreshold}, 5,000), so a
+     * flood that comes in a server's first seconds met its hello path interpreted or C1-compiled, and C2 compiling it
+     * 4-5 s into the flood beside the agent (perf/FINDINGS.md, "The flood check: the probes follow the attacker"). One
+     * per security mode and process, as the launch's priming.
      *
      * @param endpointContext the endpoint's context, concluded; read, never changed.
      * @param registry        the controllers the endpoint has.
-     * @return the priming to go on with, or null if the launch's did not run, reached the cap, or one goes on already.
+     * @return the priming to go on with, or null if the launch's did not run or one goes on already.
      */
     public static HandshakePathPrimer continuing(
         final PacelinkContext endpointContext, final CongestionControlRegistry registry)
     {
         final String mode = mode(endpointContext.security());
         final Result launched = RESULTS_BY_MODE.get(mode);
-        if (null == launched || launched.connects() >= DEFAULT_MAX_HANDSHAKES ||
+        if (null == launched || launched.connects() >= BACKGROUND_MAX_HANDSHAKES ||
+            0 == endpointContext.handshakePrimingNs() ||
             null != BACKGROUND_RESULTS_BY_MODE.putIfAbsent(mode, new Result(0, 0, 0)))
         {
             return null;
         }
-        final HandshakePathPrimer primer = new HandshakePathPrimer(endpointContext, registry);
+        final HandshakePathPrimer primer =
+            forConnects(endpointContext, registry, BACKGROUND_MAX_HANDSHAKES - launched.connects());
         primer.mode = mode;
-        primer.remaining = DEFAULT_MAX_HANDSHAKES - launched.connects();
+        return primer;
+    }
+
+    /**
+     * A priming of {@code connects} connects, run one at a time by {@link #primeOne()}; what it did is recorded
+     * nowhere but in {@link #finish}'s result.
+     *
+     * @param endpointContext the endpoint's context, concluded; read, never changed.
+     * @param registry        the controllers the endpoint has.
+     * @param connects        the most connects to run.
+     * @return the priming.
+     */
+    public static HandshakePathPrimer forConnects(
+        final PacelinkContext endpointContext, final CongestionControlRegistry registry, final int connects)
+    {
+        final HandshakePathPrimer primer = new HandshakePathPrimer(endpointContext, registry);
+        primer.remaining = connects;
         return primer;
     }
 
@@ -235,7 +262,10 @@ public final class HandshakePathPrimer
     {
         close();
         final Result result = new Result(backgroundConnects, backgroundConnected, elapsedNs);
-        BACKGROUND_RESULTS_BY_MODE.put(mode, result);
+        if (null != mode)
+        {
+            BACKGROUND_RESULTS_BY_MODE.put(mode, result);
+        }
         return result;
     }
 
