@@ -18,9 +18,14 @@ import java.util.function.LongSupplier;
  * before the flood, and the seconds a server idles after its launch are when they cost nobody.
  * <p>
  * So the thread runs a connect only while its endpoint idles — no datagram received for {@link #QUIET_NS} — and
- * after each connect sleeps as long as the connect took: at most half of a core, and none while the endpoint has work
- * (a client's connects, a flood: those run the same code and compile it themselves). It stops when the priming's cap
- * is reached, after {@link #BUDGET_NS}, or when its endpoint closes. The launch's wall time is not changed.
+ * after each connect sleeps twice as long as the connect took: at most a third of a core, and none while the endpoint
+ * has work (a client's connects, a flood: those run the same code and compile it themselves). It stops when the
+ * priming's cap is reached, after {@link #BUDGET_NS}, when its endpoint closes, or for good once the endpoint has
+ * received {@link #BUSY_DATAGRAMS} datagrams since it began: a server that busy has compiled its path serving, and
+ * its idle seconds after (an idle server's CPU is a figure of its own) are left alone. The launch's wall time is not
+ * changed; its cost, measured on the project's two-vCPU VM with the first version (half a core, no stop on traffic):
+ * ~9 CPU-seconds in the 10 s after a `pacelink receive` listened, against ~0.3 without (perf/FINDINGS.md, "The
+ * server's first seconds under a flood").
  */
 public final class BackgroundPriming implements Runnable
 {
@@ -33,6 +38,16 @@ public final class BackgroundPriming implements Runnable
      * How long the endpoint must have received nothing before another connect runs.
      */
     public static final long QUIET_NS = TimeUnit.MILLISECONDS.toNanos(5);
+
+    /**
+     * Datagrams received since the priming began after which it stops for good.
+     */
+    public static final long BUSY_DATAGRAMS = 5_000;
+
+    /**
+     * Sleep after a connect, in units of the time the connect took.
+     */
+    static final int SLEEP_PER_CONNECT_TIME = 2;
 
     private final HandshakePathPrimer primer;
     private final NanoClock clock;
@@ -74,13 +89,18 @@ public final class BackgroundPriming implements Runnable
     public void run()
     {
         final long startNs = clock.nanoTime();
-        long seen = datagramsReceived.getAsLong();
+        final long startDatagrams = datagramsReceived.getAsLong();
+        long seen = startDatagrams;
         long quietSinceNs = startNs;
         boolean more = true;
         while (more && clock.nanoTime() - startNs < BUDGET_NS && !isEndpointClosed.getAsBoolean())
         {
             final long nowNs = clock.nanoTime();
             final long received = datagramsReceived.getAsLong();
+            if (received - startDatagrams >= BUSY_DATAGRAMS)
+            {
+                break;
+            }
             if (received != seen)
             {
                 seen = received;
@@ -92,7 +112,7 @@ public final class BackgroundPriming implements Runnable
                 continue;
             }
             more = primer.primeOne();
-            LockSupport.parkNanos(clock.nanoTime() - nowNs);
+            LockSupport.parkNanos(SLEEP_PER_CONNECT_TIME * (clock.nanoTime() - nowNs));
         }
         result = primer.finish(clock.nanoTime() - startNs);
     }

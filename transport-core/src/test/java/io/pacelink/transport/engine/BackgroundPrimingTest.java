@@ -15,8 +15,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * {@link BackgroundPriming} with {@link HandshakePathPrimer#forConnects}: while its endpoint idles it runs its
- * connects to the count and stops; while the endpoint receives datagrams it runs none; it stops when the endpoint
- * closes; {@link HandshakePathPrimer#continuing} goes on only after a launch that primed, once per mode.
+ * connects to the count and stops; while the endpoint receives datagrams it runs none, and once it received
+ * {@link BackgroundPriming#BUSY_DATAGRAMS} it stops for good; it stops when the endpoint closes; {@link HandshakePathPrimer#continuing} goes on only after a launch that primed, once per mode.
  */
 class BackgroundPrimingTest
 {
@@ -48,6 +48,19 @@ class BackgroundPrimingTest
         priming.run();
         assertEquals(0, priming.result().connects());
         assertTrue(controllers.isEmpty(), "no connection was built");
+    }
+
+    @Test
+    void itStopsForGoodOnceItsEndpointHasBeenBusy()
+    {
+        // The endpoint received its first datagram long ago (the counter starts high) and then enough to stop it.
+        final long[] received = {1_000_000};
+        final BackgroundPriming priming = new BackgroundPriming(
+            HandshakePathPrimer.forConnects(context(), registry, CONNECTS), System::nanoTime,
+            () -> received[0] += BackgroundPriming.BUSY_DATAGRAMS / 2, () -> false);
+        priming.run();
+        assertEquals(0, priming.result().connects());
+        assertTrue(priming.result().elapsedNs() < BackgroundPriming.BUDGET_NS, "not held to its budget");
     }
 
     @Test
