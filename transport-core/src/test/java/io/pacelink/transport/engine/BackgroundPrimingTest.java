@@ -16,7 +16,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * {@link BackgroundPriming} with {@link HandshakePathPrimer#forConnects}: while its endpoint idles it runs its
  * connects to the count and stops; while the endpoint receives datagrams it runs none, and once it received
- * {@link BackgroundPriming#BUSY_DATAGRAMS} it stops for good; it stops when the endpoint closes; {@link HandshakePathPrimer#continuing} goes on only after a launch that primed, once per mode.
+ * {@link BackgroundPriming#BUSY_DATAGRAMS} it stops for good; it stops when the endpoint closes;
+ * {@link HandshakePathPrimer#continuing} goes on only after a launch that primed, once per mode.
  */
 class BackgroundPrimingTest
 {
