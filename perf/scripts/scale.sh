@@ -8,10 +8,17 @@
 # costs from a hundred microseconds to more than a millisecond, and more in some runs than in others. The median of
 # each connection's least RTT (its handshake's sample, hello sent to answer read) is the same statistic as the p50 and
 # carries the typical wake-ups of a round trip, but also the server's work on the hello (its connection's creation,
-# ~0.2-0.35 ms here), which the "+ 1 ms" is meant to cover: it reads the RTT high. The path's round trip at the
-# connects' moment lies between the two (a ping between the same two idle endpoints, interleaved with the connects,
-# would measure it; not built). Both are reported; perf/FINDINGS.md ("The flood check: the probes follow the
-# attacker") gives the figures both ways.
+# ~0.2-0.35 ms here), which the "+ 1 ms" is meant to cover: it reads the RTT high. Both are still reported, and
+# beside them the path's round trip at the connects' own moments, since on this VM it moves by 1-3 ms from run to run
+# with the cost of waking an idle thread: right after each connect the client pings the server process twice, a bare
+# UDP datagram that a thread of the server process blocked in its receive echoes ("ping udp": the kernel's loopback
+# and one idle thread's wake-up at each end, what ping(8) between two hosts measures plus the wake-ups an endpoint's
+# agent asleep in its port wait also pays) and a 16-byte message the server echoes through its endpoint on a
+# connection of its own ("echo": both agents' wake-ups each way and the two applications' polls, the round trip an
+# application sees). Each is given as its p50 and, in brackets, the median of every connect's excess over its own
+# ping (the pairs, not the difference of two medians). "1 RTT" read as the UDP ping is the path's round trip as a
+# reader of the figure would take it; what a connect pays beyond it is the endpoints' (perf/FINDINGS.md, "The server's
+# first seconds under a flood, and one connect's round trip pinned").
 set -u
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
 BENCH=${BENCH:-$REPO/perf/target/benchmarks.jar}

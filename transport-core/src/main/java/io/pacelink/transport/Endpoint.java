@@ -1,6 +1,7 @@
 package io.pacelink.transport;
 
 import io.pacelink.transport.cc.CongestionControlRegistry;
+import io.pacelink.transport.agent.BackgroundPriming;
 import io.pacelink.transport.agent.AgentWakeup;
 import io.pacelink.transport.agent.ConnectCommand;
 import io.pacelink.transport.agent.DeadlineIdleStrategy;
@@ -131,9 +132,10 @@ public final class Endpoint implements AutoCloseable
         countersReader = countersManager;
         final PortCounters portCounters = new PortCounters(countersManager, opened.batched(), portDescription);
         final boolean releasesAhead;
+        final CongestionControlRegistry registry;
         try
         {
-            final CongestionControlRegistry registry = CongestionControlRegistry.load();
+            registry = CongestionControlRegistry.load();
             core = new EndpointCore(
                 context,
                 port,
@@ -187,6 +189,15 @@ public final class Endpoint implements AutoCloseable
             default:
                 runner = null;
                 invoker = null;
+        }
+        // A server whose launch could not run its priming's connects in the time it had goes on with them while it
+        // idles (BackgroundPriming): its first flood must not meet its hello path uncompiled.
+        final HandshakePathPrimer morePriming = null == context.randomSeed() && context.acceptConnections() ?
+            HandshakePathPrimer.continuing(context, registry) : null;
+        if (null != morePriming)
+        {
+            new BackgroundPriming(morePriming, context.nanoClock(), core.counters().datagramsReceived()::get,
+                agent::isClosed).start();
         }
     }
 

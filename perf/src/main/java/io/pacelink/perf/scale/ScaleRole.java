@@ -4,7 +4,6 @@ import io.pacelink.perf.loopback.ResultLine;
 import io.pacelink.transport.Connection;
 import io.pacelink.transport.ConnectionState;
 import io.pacelink.transport.Endpoint;
-import io.pacelink.transport.MessageHandler;
 import io.pacelink.transport.PacelinkContext;
 import io.pacelink.transport.stats.EndpointCounters;
 import org.HdrHistogram.Histogram;
@@ -12,6 +11,7 @@ import org.HdrHistogram.Histogram;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -23,7 +23,7 @@ import java.util.concurrent.locks.LockSupport;
  * ScaleRole server PORT CONNECTIONS MAX_CONNECTIONS SCHEDULER SEND_BUFFER RECEIVE_BUFFER SENT_PACKET_CAPACITY
  *                  COUNTERS_BUFFER
  * ScaleRole client PORT CONNECTIONS CONCURRENT ONE_AT_A_TIME PRIMING_MS IDLE_SECONDS ACTIVE_SECONDS SCHEDULER
- *                  SEND_BUFFER RECEIVE_BUFFER SENT_PACKET_CAPACITY COUNTERS_BUFFER
+ *                  SEND_BUFFER RECEIVE_BUFFER SENT_PACKET_CAPACITY COUNTERS_BUFFER [PING_PORT]
  * </pre>
  * (a size or MAX_CONNECTIONS of 0 and a SCHEDULER of {@code default} keep the transport's defaults; CONNECTIONS is how
  * many the run opens, for the per-source handshake limits below). The server accepts every connection, reads every
@@ -49,6 +49,12 @@ public final class ScaleRole
      * polling thread beside two agents leaves them the cores for the few milliseconds this phase lasts.
      */
     private static final long ONE_CONNECT_POLL_PARK_NS = TimeUnit.MICROSECONDS.toNanos(20);
+    private static final long PING_TIMEOUT_MS = 5_000;
+    private static final long PING_TIMEOUT_NS = TimeUnit.MILLISECONDS.toNanos(PING_TIMEOUT_MS);
+    /**
+     * Pings before the first timed one: the first waits for the server's loop, the next ones compile the echo path.
+     */
+    private static final int PING_WARM_UP = 200;
 
     /**
      * Longest sleep of the server's loop while nothing arrives: short enough that a burst of handshakes cannot fill
@@ -70,13 +76,14 @@ public final class ScaleRole
             serve(Integer.parseInt(args[1]), new Limits(Integer.parseInt(args[2]), Integer.parseInt(args[3]), args[4]),
                 EndpointSizing.fromArgs(args, 5), System.out);
         }
-        else if (args.length == 13 && "client".equals(args[0]))
+        else if ((args.length == 13 || args.length == 14) && "client".equals(args[0]))
         {
             final int connections = Integer.parseInt(args[2]);
-            connect(Integer.parseInt(args[1]), connections, Integer.parseInt(args[3]), Integer.parseInt(args[4]),
-                TimeUnit.MILLISECONDS.toNanos(Integer.parseInt(args[5])), Integer.parseInt(args[6]),
-                Integer.parseInt(args[7]), new Limits(connections, 0, args[8]), EndpointSizing.fromArgs(args, 9),
-                System.out);
+            final int pingPort = args.length == 14 ? Integer.parseInt(args[13]) : 0;
+            connect(Integer.parseInt(args[1]), pingPort, connections, Integer.parseInt(args[3]),
+                Integer.parseInt(args[4]), TimeUnit.MILLISECONDS.toNanos(Integer.parseInt(args[5])),
+                Integer.parseInt(args[6]), Integer.parseInt(args[7]), new Limits(connections, 0, args[8]),
+                EndpointSizing.fromArgs(args, 9), System.out);
         }
         else
         {
@@ -129,11 +136,13 @@ public final class ScaleRole
         throws InterruptedException
     {
         ResultLine.processCpuNs();
-        final MessageHandler discard = (buffer, offset, length) -> { };
+        // Every message is read and dropped, but a ping (the client's path round trip) is echoed.
+        final PathPing pings = new PathPing(ONE_CONNECT_POLL_PARK_NS);
         try (Endpoint endpoint = Endpoint.launch(context(port, limits, sizing).acceptConnections(true)))
         {
             final EndpointCounters counters = endpoint.counters();
-            out.println(ResultLine.READY + " port=" + endpoint.localAddress().getPort());
+            out.println(ResultLine.READY + " port=" + endpoint.localAddress().getPort() + " ping_port=" +
+                UdpPing.startEcho());
             out.flush();
             final List<Connection> accepted = new ArrayList<>();
             long lastStatusNs = System.nanoTime();
@@ -161,7 +170,7 @@ public final class ScaleRole
                     datagramsSeen = datagrams;
                     for (int i = 0, size = accepted.size(); i < size; i++)
                     {
-                        accepted.get(i).poll(discard, Integer.MAX_VALUE);
+                        pings.serve(accepted.get(i));
                     }
                 }
                 sleepMs = isBusy ? 1 : Math.min(MAX_IDLE_SLEEP_MS, 2 * sleepMs);
@@ -212,6 +221,7 @@ public final class ScaleRole
 
     static void connect(
         final int port,
+        final int pingPort,
         final int connections,
         final int concurrent,
         final int oneAtATime,
@@ -257,7 +267,7 @@ public final class ScaleRole
                 .mapToLong((c) -> c.stats().minRttNs()).filter((rttNs) -> rttNs > 0).min().orElse(-1) / 1e3);
             // 2c. ONE_AT_A_TIME connects, each alone on warm ends: what one connect costs when nothing queues
             // beside it (one round trip when the server does not ask for a RETRY, plus both ends' work).
-            timeOneAtATime(endpoint, server, oneAtATime, open, result);
+            timeOneAtATime(endpoint, server, pingPort, oneAtATime, open, result);
             final int connected = count(open, ConnectionState.CONNECTED);
             result.put("connected", connected)
                 .put("failed", open.size() - connected)
@@ -336,12 +346,28 @@ public final class ScaleRole
     private static void timeOneAtATime(
         final Endpoint endpoint,
         final InetSocketAddress server,
+        final int pingPort,
         final int count,
         final List<Connection> open,
         final ResultLine result)
     {
+        final PathPing ping = new PathPing(ONE_CONNECT_POLL_PARK_NS);
+        final Connection pinger = count > 0 ? openPinger(endpoint, server, ping) : null;
+        final UdpPing udp = count > 0 && pingPort > 0 ? UdpPing.to(pingPort, (int)PING_TIMEOUT_MS) : null;
+        for (int i = 0; null != udp && i < PING_WARM_UP; i++)
+        {
+            udp.roundTripNs();
+        }
         final int from = open.size();
         final Histogram latencyNs = new Histogram(3);
+        final Histogram pingNs = new Histogram(3);
+        final Histogram udpPingNs = new Histogram(3);
+        final long[] connectNs = new long[count];
+        final long[] pairedPingNs = new long[count];
+        final long[] udpConnectNs = new long[count];
+        final long[] pairedUdpPingNs = new long[count];
+        int pairs = 0;
+        int udpPairs = 0;
         for (int i = 0; i < count; i++)
         {
             final long calledAtNs = System.nanoTime();
@@ -356,24 +382,113 @@ public final class ScaleRole
                 LockSupport.parkNanos(ONE_CONNECT_POLL_PARK_NS);
             }
             final long doneNs = System.nanoTime();
+            // The path's round trip of the moment, right after the connect between the same two processes: a bare
+            // UDP ping, then one through the two endpoints.
+            final long udpRoundTripNs = null == udp ? -1 : udp.roundTripNs();
+            final long roundTripNs = null == pinger ? -1 : ping.roundTripNs(pinger, PING_TIMEOUT_NS);
+            if (udpRoundTripNs > 0)
+            {
+                udpPingNs.recordValue(udpRoundTripNs);
+            }
+            if (roundTripNs > 0)
+            {
+                pingNs.recordValue(roundTripNs);
+            }
             if (ConnectionState.CONNECTED == connection.state())
             {
                 latencyNs.recordValue(doneNs - calledAtNs);
+                if (roundTripNs > 0)
+                {
+                    connectNs[pairs] = doneNs - calledAtNs;
+                    pairedPingNs[pairs++] = roundTripNs;
+                }
+                if (udpRoundTripNs > 0)
+                {
+                    udpConnectNs[udpPairs] = doneNs - calledAtNs;
+                    pairedUdpPingNs[udpPairs++] = udpRoundTripNs;
+                }
             }
+        }
+        if (null != pinger)
+        {
+            pinger.close();
+        }
+        if (null != udp)
+        {
+            udp.close();
         }
         final long[] minRttsNs = open.subList(from, open.size()).stream()
             .filter((c) -> ConnectionState.CONNECTED == c.state())
             .mapToLong((c) -> c.stats().minRttNs()).filter((rttNs) -> rttNs > 0).sorted().toArray();
-        // Two readings of "1 RTT" beside the p50 (scale.sh's header): the least RTT any of these connections
-        // measured (a minimum: the connect whose wake-ups were all quick) and the median of each one's least RTT (the
+        // Four readings of "1 RTT" beside the p50 (scale.sh's header): the least RTT any of these connections
+        // measured (a minimum: the connect whose wake-ups were all quick), the median of each one's least RTT (the
         // same statistic as the p50; a connection's first sample is its handshake's, hello sent to answer read, so it
-        // also holds the server's work on the hello).
+        // also holds the server's work on the hello), and the medians of the pings taken right after each connect
+        // between the same two processes: bare UDP (the path's round trip of the moment, one idle thread's wake-up at
+        // each end) and through the two endpoints (a message and its echo: both agents' wake-ups each way and the
+        // applications' polls), each with the median of every connect's excess over its own ping.
         result.put("one_connect_count", latencyNs.getTotalCount())
             .put("one_connect_p50_ms", latencyNs.getValueAtPercentile(50) / 1e6)
             .put("one_connect_p99_ms", latencyNs.getValueAtPercentile(99) / 1e6)
             .put("one_connect_max_ms", latencyNs.getMaxValue() / 1e6)
             .put("one_connect_min_rtt_us", (0 == minRttsNs.length ? -1 : minRttsNs[0]) / 1e3)
-            .put("one_connect_median_rtt_us", medianNs(minRttsNs) / 1e3);
+            .put("one_connect_median_rtt_us", medianNs(minRttsNs) / 1e3)
+            .put("one_connect_ping_count", pingNs.getTotalCount())
+            .put("one_connect_ping_p50_us", 0 == pingNs.getTotalCount() ? -1 : pingNs.getValueAtPercentile(50) / 1e3)
+            .put("one_connect_ping_min_us", 0 == pingNs.getTotalCount() ? -1 : pingNs.getMinValue() / 1e3)
+            .put("one_connect_over_ping_p50_us", medianExcessNs(connectNs, pairedPingNs, pairs) / 1e3)
+            .put("one_connect_udp_ping_count", udpPingNs.getTotalCount())
+            .put("one_connect_udp_ping_p50_us",
+                0 == udpPingNs.getTotalCount() ? -1 : udpPingNs.getValueAtPercentile(50) / 1e3)
+            .put("one_connect_udp_ping_min_us", 0 == udpPingNs.getTotalCount() ? -1 : udpPingNs.getMinValue() / 1e3)
+            .put("one_connect_over_udp_ping_p50_us", medianExcessNs(udpConnectNs, pairedUdpPingNs, udpPairs) / 1e3);
+    }
+
+    /**
+     * The connection the client pings on, open and answered once: the server's loop takes the first ping (it sleeps
+     * up to {@link #MAX_IDLE_SLEEP_MS} between reads) and hands the connection to its echo thread, and a few more
+     * pings warm both ends' echo path before the first is timed.
+     *
+     * @return the connection, or null if it could not be opened or was not answered.
+     */
+    private static Connection openPinger(final Endpoint endpoint, final InetSocketAddress server, final PathPing ping)
+    {
+        try
+        {
+            final Connection pinger = endpoint.connect(server);
+            final long deadlineNs = System.nanoTime() + CONNECT_TIMEOUT_NS;
+            while (ConnectionState.CONNECTING == pinger.state() && System.nanoTime() - deadlineNs < 0)
+            {
+                LockSupport.parkNanos(POLL_PARK_NS);
+            }
+            for (int i = 0; i < PING_WARM_UP; i++)
+            {
+                if (ping.roundTripNs(pinger, PING_TIMEOUT_NS) < 0)
+                {
+                    pinger.closeNow();
+                    return null;
+                }
+            }
+            return pinger;
+        }
+        catch (final RuntimeException ex)
+        {
+            return null;
+        }
+    }
+
+    /**
+     * @return the median of {@code a[i] - b[i]} over the first {@code n}, or -1 if n is 0.
+     */
+    static double medianExcessNs(final long[] a, final long[] b, final int n)
+    {
+        final long[] excessNs = new long[n];
+        for (int i = 0; i < n; i++)
+        {
+            excessNs[i] = a[i] - b[i];
+        }
+        Arrays.sort(excessNs);
+        return medianNs(excessNs);
     }
 
     /**

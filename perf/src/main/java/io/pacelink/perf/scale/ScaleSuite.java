@@ -143,7 +143,7 @@ public final class ScaleSuite implements Callable<Integer>
         report.println();
         report.println("| connections | connected | concurrent connects, cold: all within ms (p50 / p99 / max per " +
             "connect ms) | warm: all within ms (p50 / p99 / max) | loopback min RTT µs | one at a time: p50 / p99 / " +
-            "max ms (least / median RTT µs) | " +
+            "max ms (least / median RTT µs) ping udp / echo p50 µs (median of each connect - its ping µs) | " +
             "handshakes/s | server memory per connection: resident / heap / direct | server idle CPU %: process " +
             "(its agent thread) | " +
             "client idle CPU % | refused (limit / counters) | active: Jain / total Mbit/s / least-most Mbit/s / " +
@@ -175,13 +175,18 @@ public final class ScaleSuite implements Callable<Integer>
                     lines.size() > 1 ? lines.get(1) : "no output", serverLog);
                 return;
             }
-            final String port = ready.substring(ready.indexOf("port=") + "port=".length()).trim();
+            final String port = value(ready, " port=");
+            final String pingPort = value(ready, " ping_port=");
             final List<String> clientArgs = new ArrayList<>(List.of(ScaleRole.class.getName(), "client", port,
                 Integer.toString(count), Integer.toString(concurrent), Integer.toString(oneAtATime),
                 Integer.toString(clientPrimingMs),
                 Integer.toString(idleSeconds),
                 Integer.toString(activeSeconds), scheduler));
             clientArgs.addAll(List.of(sizing.toArgs()));
+            if (null != pingPort)
+            {
+                clientArgs.add(pingPort);
+            }
             final Process client = ChildJvm.start(classPath, jvmArgs, clientArgs, clientLog);
             if (!client.waitFor(idleSeconds + activeSeconds + 300L, TimeUnit.SECONDS))
             {
@@ -262,12 +267,30 @@ public final class ScaleSuite implements Callable<Integer>
             number(last, "connections_refused_counters"), active, failure);
     }
 
+    /**
+     * @return the value after {@code key} in a READY line, up to the next space, or null if the line has none.
+     */
+    static String value(final String line, final String key)
+    {
+        final int at = line.indexOf(key);
+        if (at < 0)
+        {
+            return null;
+        }
+        final int from = at + key.length();
+        final int to = line.indexOf(' ', from);
+        return (to < 0 ? line.substring(from) : line.substring(from, to)).trim();
+    }
+
     private static String oneAtATime(final Map<String, Object> client)
     {
         return number(client, "one_connect_count") > 0 ? String.format(Locale.ROOT,
-            "%.2f / %.2f / %.2f (%.0f / %.0f)", number(client, "one_connect_p50_ms"),
-            number(client, "one_connect_p99_ms"), number(client, "one_connect_max_ms"),
-            number(client, "one_connect_min_rtt_us"), number(client, "one_connect_median_rtt_us")) : "-";
+            "%.2f / %.2f / %.2f (%.0f / %.0f) ping udp %.0f (%+.0f), echo %.0f (%+.0f)",
+            number(client, "one_connect_p50_ms"), number(client, "one_connect_p99_ms"),
+            number(client, "one_connect_max_ms"), number(client, "one_connect_min_rtt_us"),
+            number(client, "one_connect_median_rtt_us"), number(client, "one_connect_udp_ping_p50_us"),
+            number(client, "one_connect_over_udp_ping_p50_us"), number(client, "one_connect_ping_p50_us"),
+            number(client, "one_connect_over_ping_p50_us")) : "-";
     }
 
     private static String burst(final Map<String, Object> client, final String prefix)

@@ -35,9 +35,13 @@ class ScaleHarnessSmokeTest
         assertTrue(report.contains("| 4 | 9 |"), report);
         assertTrue(report.lines().filter((line) -> line.startsWith("| 4 | 9 |"))
             .allMatch((line) -> line.split("\\|")[6].contains(" / ")), report);
-        // Beside the p50, both readings of its RTT: the least any of them measured and their median.
+        // Beside the p50, four readings of its RTT: the least any of them measured, their median, and the two pings
+        // interleaved with the connects, bare UDP and through the endpoints (each one's p50, and the median of each
+        // connect's excess over its own ping).
         assertTrue(report.lines().filter((line) -> line.startsWith("| 4 | 9 |"))
-            .allMatch((line) -> line.split("\\|")[6].matches(".*\\(\\d+ / \\d+\\) *")), report);
+            .allMatch((line) -> line.split("\\|")[6]
+                .matches(".*\\(\\d+ / \\d+\\) ping udp \\d+ \\([+-]\\d+\\), echo \\d+ \\([+-]\\d+\\) *")),
+            report);
     }
 
     @Test

@@ -59,7 +59,11 @@ final class FrameReceiver implements PacketOutcomeListener
     private final ConnectionCounters counters;
     private final EndpointCounters endpointCounters;
     private final SecurityCounters securityCounters;
-    private final AckFrameRanges ackRanges = new AckFrameRanges();
+    /**
+     * Made at the first ACK frame received: a server's half-open connections — a flood's hellos that never confirm —
+     * receive none and made ~2 KB each for nothing (perf/FINDINGS.md, "The server's first seconds under a flood").
+     */
+    private AckFrameRanges ackRanges;
     private final ProgressWatch progressWatch;
     private final AckFrequencyRequests ackFrequency;
     private final ServerTokens serverTokens;
@@ -284,6 +288,10 @@ final class FrameReceiver implements PacketOutcomeListener
     private void onAck(final AckFrameFlyweight ack, final long arrivalNs, final long nowNs)
     {
         applyParkedAck();
+        if (null == ackRanges)
+        {
+            ackRanges = new AckFrameRanges();
+        }
         ackRanges.wrap(ack);
         final long ackDelayNs = ack.ackDelayUs() * 1_000L;
         if (isRequest && sendLog.ackedHead() < sendLog.nextSendPosition() && lossRecovery.hasWindowRoom())

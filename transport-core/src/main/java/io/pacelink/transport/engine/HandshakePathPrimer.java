@@ -52,6 +52,13 @@ public final class HandshakePathPrimer
     public static final int DEFAULT_MAX_HANDSHAKES = 2_000;
 
     /**
+     * Most connects the launch's priming and the background one after it run in all: past HotSpot's tier-4 (C2)
+     * invocation threshold (5,000) for what runs once a handshake, so that a server's hello path is C2-compiled before
+     * a flood that comes in its first idle seconds.
+     */
+    public static final int BACKGROUND_MAX_HANDSHAKES = 6_000;
+
+    /**
      * Virtual time between two duty cycles while datagrams are on the way.
      */
     private static final long STEP_NS = TimeUnit.MICROSECONDS.toNanos(50);
@@ -86,6 +93,11 @@ public final class HandshakePathPrimer
      */
     private static final Map<String, Result> RESULTS_BY_MODE = new ConcurrentHashMap<>();
 
+    /**
+     * What each security mode's background priming did in this process, by {@link #mode}, once it ended.
+     */
+    private static final Map<String, Result> BACKGROUND_RESULTS_BY_MODE = new ConcurrentHashMap<>();
+
     private final List<EndpointCore> cores = new ArrayList<>();
     private final ArrayDeque<Connection> accepted = new ArrayDeque<>();
     private final PrimingNetwork network = new PrimingNetwork();
@@ -94,6 +106,10 @@ public final class HandshakePathPrimer
     private final EndpointCore pinningClient;
     private final EndpointCore learningClient;
     private long nowNs = TimeUnit.SECONDS.toNanos(1);
+    private String mode;
+    private int remaining;
+    private int backgroundConnects;
+    private int backgroundConnected;
 
     /**
      * What a priming did.
@@ -168,6 +184,99 @@ public final class HandshakePathPrimer
             endpointContext.handshakePrimingNs(), endpointContext.nanoClock());
         RESULTS_BY_MODE.put(mode, result);
         return result;
+    }
+
+    /**
+     * A priming to go on with after the endpoint's launch, up to {@link #BACKGROUND_MAX_HANDSHAKES} connects in all
+     * (io.pacelink.transport.agent.BackgroundPriming runs it, one connect at a time, while the endpoint idles). The
+     * launch's priming stops at {@link #DEFAULT_MAX_HANDSHAKES} or after its second, and on a slow or loaded machine
+     * that second ran only tens to a few hundred secure handshakes: below C1's tier-3 threshold (200 invocations) for
+     * what runs once a handshake, and every time below C2's (HotSpot's {@code Tier4InvocationThreshold}, 5,000), so a
+     * flood that comes in a server's first seconds met its hello path interpreted or C1-compiled, and C2 compiling it
+     * 4-5 s into the flood beside the agent (perf/FINDINGS.md, "The flood check: the probes follow the attacker"). One
+     * per security mode and process, as the launch's priming.
+     *
+     * @param endpointContext the endpoint's context, concluded; read, never changed.
+     * @param registry        the controllers the endpoint has.
+     * @return the priming to go on with, or null if the launch's did not run or one goes on already.
+     */
+    public static HandshakePathPrimer continuing(
+        final PacelinkContext endpointContext, final CongestionControlRegistry registry)
+    {
+        final String mode = mode(endpointContext.security());
+        final Result launched = RESULTS_BY_MODE.get(mode);
+        if (null == launched || launched.connects() >= BACKGROUND_MAX_HANDSHAKES ||
+            0 == endpointContext.handshakePrimingNs() ||
+            null != BACKGROUND_RESULTS_BY_MODE.putIfAbsent(mode, new Result(0, 0, 0)))
+        {
+            return null;
+        }
+        final HandshakePathPrimer primer =
+            forConnects(endpointContext, registry, BACKGROUND_MAX_HANDSHAKES - launched.connects());
+        primer.mode = mode;
+        return primer;
+    }
+
+    /**
+     * A priming of {@code connects} connects, run one at a time by {@link #primeOne()}; what it did is recorded
+     * nowhere but in {@link #finish}'s result.
+     *
+     * @param endpointContext the endpoint's context, concluded; read, never changed.
+     * @param registry        the controllers the endpoint has.
+     * @param connects        the most connects to run.
+     * @return the priming.
+     */
+    public static HandshakePathPrimer forConnects(
+        final PacelinkContext endpointContext, final CongestionControlRegistry registry, final int connects)
+    {
+        final HandshakePathPrimer primer = new HandshakePathPrimer(endpointContext, registry);
+        primer.remaining = connects;
+        return primer;
+    }
+
+    /**
+     * Run the next connect of a {@link #continuing} priming.
+     *
+     * @return false, running nothing, once it ran the connects the launch's priming left.
+     */
+    public boolean primeOne()
+    {
+        if (backgroundConnects >= remaining)
+        {
+            return false;
+        }
+        final EndpointCore client = null != learningClient &&
+            LEARNING_CLIENT_EVERY - 1 == backgroundConnects % LEARNING_CLIENT_EVERY ? learningClient : pinningClient;
+        backgroundConnects++;
+        backgroundConnected += connectOnce(client) ? 1 : 0;
+        return true;
+    }
+
+    /**
+     * End a {@link #continuing} priming: its cores closed, what it did recorded.
+     *
+     * @param elapsedNs the wall time it went on for.
+     * @return what it did.
+     */
+    public Result finish(final long elapsedNs)
+    {
+        close();
+        final Result result = new Result(backgroundConnects, backgroundConnected, elapsedNs);
+        if (null != mode)
+        {
+            BACKGROUND_RESULTS_BY_MODE.put(mode, result);
+        }
+        return result;
+    }
+
+    /**
+     * @param security an endpoint's security settings.
+     * @return what this process's background priming for that security mode did once it ended (connects 0 while it
+     * runs), or null if none was started.
+     */
+    public static Result primedInBackground(final SecurityConfig security)
+    {
+        return BACKGROUND_RESULTS_BY_MODE.get(mode(security));
     }
 
     /**

@@ -59,7 +59,16 @@ public final class LossDetector
     private final long granularityNs;
     private final boolean adaptiveReordering;
     private final int reorderWindowPersistRecoveries;
-    private final LostPacketHistory lostPackets;
+    /**
+     * No loss declared yet: a history that holds nothing, shared, never written (size 0: nothing to expire, nothing to
+     * find). A connection makes its own at its first loss: a server's half-open connections — a flood's hellos that
+     * never confirm — declare none and made ~4 KB each for nothing (perf/FINDINGS.md, "The server's first seconds
+     * under a flood").
+     */
+    private static final LostPacketHistory NO_LOSS_YET = new LostPacketHistory(0);
+
+    private final int lostPacketHistory;
+    private LostPacketHistory lostPackets = NO_LOSS_YET;
 
     private int packetThreshold;
     private int reorderWindowMultiplier = 1;
@@ -85,7 +94,7 @@ public final class LossDetector
         granularityNs = config.granularityNs();
         adaptiveReordering = config.adaptiveReordering();
         reorderWindowPersistRecoveries = config.reorderWindowPersistRecoveries();
-        lostPackets = new LostPacketHistory(config.lostPacketHistory());
+        lostPacketHistory = config.lostPacketHistory();
         packetThreshold = basePacketThreshold;
     }
 
@@ -220,6 +229,10 @@ public final class LossDetector
         if (ring.countsInFlight(slot))
         {
             // Watched for a late acknowledgement that would prove the loss spurious.
+            if (NO_LOSS_YET == lostPackets)
+            {
+                lostPackets = new LostPacketHistory(lostPacketHistory);
+            }
             lostPackets.add(packetNumber, nowNs, ring);
         }
     }

@@ -49,6 +49,8 @@ public enum AeadAlgorithm
     private final String keyAlgorithm;
     private final long confidentialityLimitPackets;
     private final long integrityLimitPackets;
+    private final ThreadLocal<ThreadCipher> cipherOfThread =
+        ThreadLocal.withInitial(() -> new ThreadCipher(newCipher()));
 
     AeadAlgorithm(
         final String noiseName,
@@ -126,6 +128,14 @@ public enum AeadAlgorithm
         {
             throw new IllegalStateException("Java 17 has " + transformation, ex);
         }
+    }
+
+    /**
+     * @return the calling thread's cipher of this algorithm that handshake keys share.
+     */
+    ThreadCipher cipherOfThisThread()
+    {
+        return cipherOfThread.get();
     }
 
     /**

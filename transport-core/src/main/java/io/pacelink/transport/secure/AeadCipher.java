@@ -15,12 +15,18 @@ import javax.crypto.spec.SecretKeySpec;
  * The JCA cipher is made at the first seal or open, not with the key: a server derives a connection's packet keys when
  * it answers a hello, and a flood of hellos whose handshakes are never confirmed would otherwise pay two JCA look-ups
  * (provider lists, a cipher each) per hello for ciphers never used (docs/security.md, "Floods, measured").
- * Not thread safe.
+ * A handshake message's key, used once or twice, takes no cipher of its own at all ({@link #sharingThreadCipher}): a
+ * half-open connection of a flood made two (the hello's payload opened, the answer's sealed), ~5 KB of JCA objects
+ * each, a third of what such a connection allocated (perf/FINDINGS.md, "The server's first seconds under a flood"). A
+ * packet key keeps its own: the JDK's AES keeps the last key's schedule, which a cipher shared by connections whose
+ * packets interleave would make again for every packet. Not thread safe.
  */
 public final class AeadCipher
 {
     private final AeadAlgorithm algorithm;
     private final SecretKeySpec key;
+    private final byte[] keyBytes;
+    private final boolean isThreadShared;
     private Cipher cipher;
     private final byte[] lastNonce = new byte[AeadAlgorithm.NONCE_LENGTH];
     private final byte[] detourNonce = new byte[AeadAlgorithm.NONCE_LENGTH];
@@ -32,12 +38,32 @@ public final class AeadCipher
      */
     public AeadCipher(final AeadAlgorithm algorithm, final byte[] key)
     {
+        this(algorithm, key, false);
+    }
+
+    private AeadCipher(final AeadAlgorithm algorithm, final byte[] key, final boolean isThreadShared)
+    {
         if (AeadAlgorithm.KEY_LENGTH != key.length)
         {
             throw new IllegalArgumentException("AEAD keys are " + AeadAlgorithm.KEY_LENGTH + " bytes");
         }
         this.algorithm = algorithm;
         this.key = new SecretKeySpec(key, algorithm.keyAlgorithm());
+        this.keyBytes = isThreadShared ? key.clone() : null;
+        this.isThreadShared = isThreadShared;
+    }
+
+    /**
+     * A key that seals and opens with the calling thread's cipher of its algorithm, shared with every other such key
+     * on that thread: for a key used a few times (a handshake message's), not for packets.
+     *
+     * @param algorithm the AEAD.
+     * @param key       {@link AeadAlgorithm#KEY_LENGTH} bytes; copied.
+     * @return the key.
+     */
+    public static AeadCipher sharingThreadCipher(final AeadAlgorithm algorithm, final byte[] key)
+    {
+        return new AeadCipher(algorithm, key, true);
     }
 
     /**
@@ -107,15 +133,15 @@ public final class AeadCipher
         final byte[] input, final int inputOffset, final int inputLength,
         final byte[] output, final int outputOffset) throws GeneralSecurityException
     {
-        init(mode, nonce);
+        final Cipher initialised = isThreadShared ? initShared(mode, nonce) : init(mode, nonce);
         if (aadLength > 0)
         {
-            cipher.updateAAD(aad, aadOffset, aadLength);
+            initialised.updateAAD(aad, aadOffset, aadLength);
         }
-        return cipher.doFinal(input, inputOffset, inputLength, output, outputOffset);
+        return initialised.doFinal(input, inputOffset, inputLength, output, outputOffset);
     }
 
-    private void init(final int mode, final byte[] nonce) throws GeneralSecurityException
+    private Cipher init(final int mode, final byte[] nonce) throws GeneralSecurityException
     {
         if (null == cipher)
         {
@@ -123,12 +149,38 @@ public final class AeadCipher
         }
         if (isInitialised && AeadAlgorithm.CHACHA20_POLY1305 == algorithm && Arrays.equals(nonce, lastNonce))
         {
-            System.arraycopy(nonce, 0, detourNonce, 0, nonce.length);
-            detourNonce[0] ^= 1;
-            cipher.init(mode, key, algorithm.parameters(detourNonce));
+            detour(cipher, mode, nonce);
         }
         cipher.init(mode, key, algorithm.parameters(nonce));
         System.arraycopy(nonce, 0, lastNonce, 0, nonce.length);
         isInitialised = true;
+        return cipher;
+    }
+
+    /**
+     * As {@link #init}, on the thread's shared cipher: its initialisation before may have been this key's (then as
+     * with a cipher of its own) or another key's — and if that other key is equal to this one and so is the nonce,
+     * the JDK would refuse what a cipher of this key's own would not have, so the detour is taken for either AEAD.
+     */
+    private Cipher initShared(final int mode, final byte[] nonce) throws GeneralSecurityException
+    {
+        final ThreadCipher shared = algorithm.cipherOfThisThread();
+        if (null != shared.lastKey && Arrays.equals(nonce, shared.lastNonce) &&
+            (shared.lastKey == keyBytes ? AeadAlgorithm.CHACHA20_POLY1305 == algorithm :
+            Arrays.equals(keyBytes, shared.lastKey)))
+        {
+            detour(shared.cipher, mode, nonce);
+        }
+        shared.cipher.init(mode, key, algorithm.parameters(nonce));
+        System.arraycopy(nonce, 0, shared.lastNonce, 0, nonce.length);
+        shared.lastKey = keyBytes;
+        return shared.cipher;
+    }
+
+    private void detour(final Cipher target, final int mode, final byte[] nonce) throws GeneralSecurityException
+    {
+        System.arraycopy(nonce, 0, detourNonce, 0, nonce.length);
+        detourNonce[0] ^= 1;
+        target.init(mode, key, algorithm.parameters(detourNonce));
     }
 }

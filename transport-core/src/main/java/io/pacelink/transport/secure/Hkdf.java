@@ -8,10 +8,18 @@ import javax.crypto.spec.SecretKeySpec;
  * HKDF (RFC 5869) over the JDK's {@code HmacSHA256}: Java 17 has no HKDF class. Used when keys are made — the Noise
  * handshake's chaining key (the Noise specification section 4.3 defines its {@code HKDF} as exactly RFC 5869 with an
  * empty info) and the packet keys derived from the handshake's output — never per packet, so it may allocate.
- * Not thread safe.
+ * Not thread safe: each thread takes its own ({@link #ofThisThread()}).
  */
 public final class Hkdf
 {
+    /**
+     * One HKDF per thread, for every handshake and every key a thread makes: an HKDF keeps nothing from one call to
+     * the next ({@code Mac.init} rekeys it and {@code doFinal} resets it), and a {@code Mac.getInstance} for each
+     * handshake — the JCA's provider lookup, its service objects and the HMAC's pads, ~3 KB — was a tenth of what a
+     * half-open connection of a flood allocated (perf/FINDINGS.md, "The server's first seconds under a flood").
+     */
+    private static final ThreadLocal<Hkdf> OF_THREAD = ThreadLocal.withInitial(Hkdf::new);
+
     /**
      * Bytes of a SHA-256 output, and of the pseudorandom key.
      */
@@ -20,6 +28,14 @@ public final class Hkdf
     private static final String ALGORITHM = "HmacSHA256";
 
     private final Mac mac;
+
+    /**
+     * @return this thread's HKDF; it must not be handed to another thread.
+     */
+    public static Hkdf ofThisThread()
+    {
+        return OF_THREAD.get();
+    }
 
     /**
      * A new HKDF.

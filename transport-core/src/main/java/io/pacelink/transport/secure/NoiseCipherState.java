@@ -29,7 +29,7 @@ public final class NoiseCipherState
      */
     public void initializeKey(final byte[] key)
     {
-        cipher = new AeadCipher(algorithm, key);
+        cipher = AeadCipher.sharingThreadCipher(algorithm, key);
         this.key = key.clone();
         counter = 0;
     }

@@ -6,12 +6,20 @@ import java.security.MessageDigest;
 
 /**
  * A Noise SymmetricState (the Noise specification, revision 34, section 5.2) with SHA-256: the chaining key, the
- * handshake hash, and the {@link NoiseCipherState} keyed from them. Allocates; handshakes only.
+ * handshake hash, and the {@link NoiseCipherState} keyed from them. Allocates; handshakes only. Its HKDF and SHA-256
+ * are the calling thread's ({@link Hkdf#ofThisThread()}, {@link #SHA256_OF_THREAD}), taken at each use: each operation
+ * below finishes with them before it returns, so every state on a thread can use the same ones.
  */
 final class NoiseSymmetricState
 {
-    private final Hkdf hkdf = new Hkdf();
-    private final MessageDigest sha256;
+    /**
+     * One SHA-256 per thread for every handshake hash it mixes (a digest is reset by {@code digest()}): a
+     * {@code MessageDigest.getInstance} per handshake is a provider lookup and its objects, on a flood's every
+     * half-open connection.
+     */
+    private static final ThreadLocal<MessageDigest> SHA256_OF_THREAD =
+        ThreadLocal.withInitial(NoiseSymmetricState::newSha256);
+
     private final NoiseCipherState cipherState;
     private final AeadAlgorithm algorithm;
     private byte[] chainingKey;
@@ -22,7 +30,6 @@ final class NoiseSymmetricState
      */
     NoiseSymmetricState(final String protocolName, final AeadAlgorithm algorithm)
     {
-        sha256 = newSha256();
         this.algorithm = algorithm;
         final byte[] name = protocolName.getBytes(StandardCharsets.US_ASCII);
         if (name.length <= Hkdf.HASH_LENGTH)
@@ -32,7 +39,7 @@ final class NoiseSymmetricState
         }
         else
         {
-            hash = sha256.digest(name);
+            hash = SHA256_OF_THREAD.get().digest(name);
         }
         chainingKey = hash.clone();
         cipherState = new NoiseCipherState(algorithm);
@@ -40,7 +47,6 @@ final class NoiseSymmetricState
 
     private NoiseSymmetricState(final NoiseSymmetricState original)
     {
-        sha256 = newSha256();
         algorithm = original.algorithm;
         chainingKey = original.chainingKey;
         hash = original.hash;
@@ -58,13 +64,14 @@ final class NoiseSymmetricState
 
     void mixKey(final byte[] inputKeyMaterial)
     {
-        final byte[][] outputs = hkdf.noiseHkdf(chainingKey, inputKeyMaterial, 2);
+        final byte[][] outputs = Hkdf.ofThisThread().noiseHkdf(chainingKey, inputKeyMaterial, 2);
         chainingKey = outputs[0];
         cipherState.initializeKey(outputs[1]);
     }
 
     void mixHash(final byte[] data)
     {
+        final MessageDigest sha256 = SHA256_OF_THREAD.get();
         sha256.update(hash);
         sha256.update(data);
         hash = sha256.digest();
@@ -72,7 +79,7 @@ final class NoiseSymmetricState
 
     void mixKeyAndHash(final byte[] inputKeyMaterial)
     {
-        final byte[][] outputs = hkdf.noiseHkdf(chainingKey, inputKeyMaterial, 3);
+        final byte[][] outputs = Hkdf.ofThisThread().noiseHkdf(chainingKey, inputKeyMaterial, 3);
         chainingKey = outputs[0];
         mixHash(outputs[1]);
         cipherState.initializeKey(outputs[2]);
@@ -103,7 +110,7 @@ final class NoiseSymmetricState
      */
     byte[][] split()
     {
-        return hkdf.noiseHkdf(chainingKey, new byte[0], 2);
+        return Hkdf.ofThisThread().noiseHkdf(chainingKey, new byte[0], 2);
     }
 
     byte[] handshakeHash()

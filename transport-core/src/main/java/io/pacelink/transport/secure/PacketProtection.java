@@ -46,7 +46,6 @@ public final class PacketProtection
 
     private final AeadAlgorithm algorithm;
     private final long keyUpdateIntervalPackets;
-    private final Hkdf hkdf = new Hkdf();
     private final byte[] nonce = new byte[AeadAlgorithm.NONCE_LENGTH];
 
     private DirectionKeys sendKeys;
@@ -315,13 +314,14 @@ public final class PacketProtection
         DirectionKeys(final byte[] secret)
         {
             this.secret = secret.clone();
-            this.iv = hkdf.expand(secret, IV_LABEL, AeadAlgorithm.NONCE_LENGTH);
-            this.cipher = new AeadCipher(algorithm, hkdf.expand(secret, KEY_LABEL, AeadAlgorithm.KEY_LENGTH));
+            this.iv = Hkdf.ofThisThread().expand(secret, IV_LABEL, AeadAlgorithm.NONCE_LENGTH);
+            this.cipher =
+                new AeadCipher(algorithm, Hkdf.ofThisThread().expand(secret, KEY_LABEL, AeadAlgorithm.KEY_LENGTH));
         }
 
         DirectionKeys next()
         {
-            return new DirectionKeys(hkdf.expand(secret, KEY_UPDATE_LABEL, Hkdf.HASH_LENGTH));
+            return new DirectionKeys(Hkdf.ofThisThread().expand(secret, KEY_UPDATE_LABEL, Hkdf.HASH_LENGTH));
         }
 
         /**
